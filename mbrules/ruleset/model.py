@@ -1,0 +1,364 @@
+"""The resolved ruleset: every difference between editions stated as data.
+
+A ruleset file (YAML) is composed (``extends``, ``options``) and validated into
+one frozen :class:`Ruleset`. The engine compiles it into plain tables; nothing
+here is read in the hot loop. Every rule value carries where it comes from: a
+``source`` (rulebook file and section) or, where the books are silent or
+disagree, ``decided`` (what we chose and why).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Generic, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+T = TypeVar("T")
+
+ID_PATTERN = r"^[a-z][a-z0-9_-]*$"
+RULESET_ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+CardId = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
+OneLine = Annotated[str, Field(min_length=1, max_length=300, pattern=r"^[^\n\r]*$")]
+Citation = Annotated[str, Field(min_length=1, max_length=600)]
+
+
+class Strict(BaseModel):
+    """Base: strict types, unknown keys refused, frozen once built."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+
+class Sourced(Strict):
+    """Something a rulebook states (``source``) or that we decided (``decided``)."""
+
+    source: Citation | None = Field(
+        default=None, description="Rulebook file and section that states this, e.g. 'winning-moves.txt §6C'."
+    )
+    decided: Citation | None = Field(
+        default=None, description="Where no rulebook states it: what we decided, and why."
+    )
+
+    @model_validator(mode="after")
+    def _cited(self):
+        if (self.source is None) == (self.decided is None):
+            raise ValueError("give exactly one of 'source' (where a rulebook states it) or 'decided' (why we chose it)")
+        return self
+
+
+class Rule(Sourced, Generic[T]):
+    """One rule value with its citation."""
+
+    value: T
+
+
+NonNegative = Annotated[int, Field(ge=0, le=1_000_000)]
+Positive = Annotated[int, Field(ge=1, le=1_000_000)]
+
+
+class BoolRule(Rule[bool]):
+    """A yes/no rule with its citation."""
+
+
+class PointsRule(Rule[NonNegative]):
+    """Points for one score line, with their citation."""
+
+
+class NumberRule(Rule[Positive]):
+    """A positive number (cards, miles, points) with its citation."""
+
+
+class CardListRule(Rule[tuple[CardId, ...]]):
+    """A list of card ids with its citation."""
+
+
+class CoupFourreWhoRule(Rule[Literal["target_side", "any_player"]]):
+    """Who may call a coup fourré."""
+
+
+class ExtensionBonusRule(Rule[Literal["caller_or_opponents", "finisher"]]):
+    """Who scores the extension bonus."""
+
+
+class MatchModeRule(Rule[Literal["points", "single_hand", "trip"]]):
+    """How a match is decided."""
+
+
+# ----------------------------------------------------------------------------
+# Cards
+
+
+class DistanceCard(Sourced):
+    kind: Literal["distance"]
+    name: OneLine
+    count: Annotated[int, Field(ge=0, le=1000)]
+    miles: Annotated[int, Field(ge=1, le=100000)]
+    max_per_hand: Annotated[int, Field(ge=0, le=1000)] | None = Field(
+        default=None, description="How many of this card one side may play in a hand (200s: 2). null: no limit."
+    )
+
+
+class HazardCard(Sourced):
+    kind: Literal["hazard"]
+    name: OneLine
+    count: Annotated[int, Field(ge=0, le=1000)]
+    pile: Literal["battle", "speed"] = Field(description="The opponent's pile it is played on.")
+    limit: Annotated[int, Field(ge=0, le=100000)] | None = Field(
+        default=None,
+        description="Speed-pile hazards only: the highest distance card value allowed while it shows.",
+    )
+
+
+class RemedyCard(Sourced):
+    kind: Literal["remedy"]
+    name: OneLine
+    count: Annotated[int, Field(ge=0, le=1000)]
+    fixes: tuple[CardId, ...] = Field(
+        description="Hazards this remedy corrects when they show on top of the player's own pile."
+    )
+    go: bool = Field(
+        default=False,
+        description="A 'go' card (the Roll): the side is rolling while it shows on the battle pile. "
+        "It may be played on an empty battle pile, on a remedy, or on a hazard it fixes.",
+    )
+
+
+class SafetyCard(Sourced):
+    kind: Literal["safety"]
+    name: OneLine
+    count: Annotated[int, Field(ge=0, le=1000)]
+    protects: tuple[CardId, ...] = Field(description="Hazards it protects against for the rest of the hand.")
+    rolling: bool = Field(
+        default=False,
+        description="Right of Way: the side is rolling without a go card whenever no hazard shows.",
+    )
+
+
+Card = Annotated[DistanceCard | HazardCard | RemedyCard | SafetyCard, Field(discriminator="kind")]
+
+
+class ReferenceCard(Sourced):
+    """A card in the box that is never dealt (score cards, card guides)."""
+
+    name: OneLine
+    count: Annotated[int, Field(ge=0, le=1000)]
+
+
+class Box(Strict):
+    total: NumberRule = Field(
+        description="Cards in the box: the deck plus the reference cards."
+    )
+    reference_cards: dict[CardId, ReferenceCard] = Field(description="Cards in the box that are never dealt.")
+
+
+# ----------------------------------------------------------------------------
+# Player counts
+
+
+class PlayerCount(Sourced):
+    """How the game is set up for one number of players."""
+
+    sides: Annotated[int, Field(ge=1, le=26)] = Field(
+        description="Sides sharing one set of piles; player p(i) plays for side (i-1) mod sides."
+    )
+    target: Annotated[int, Field(ge=1, le=100000)] = Field(description="The trip's length in miles.")
+    extension_to: Annotated[int, Field(ge=1, le=100000)] | None = Field(
+        description="The extended trip the completing player may call, or null: no extension."
+    )
+    removed: dict[CardId, Annotated[int, Field(ge=1, le=1000)]] = Field(
+        description="Cards taken out of the deck before the deal, by id: how many of each."
+    )
+
+
+# ----------------------------------------------------------------------------
+# Play, coup fourré, scoring, match
+
+
+class PlayRules(Strict):
+    hand_size: NumberRule = Field(description="Cards dealt to each player.")
+    hazard_on_hazard: BoolRule = Field(
+        description="A battle hazard may cover another hazard; only the top one needs its remedy."
+    )
+    hazard_needs_rolling: BoolRule = Field(
+        description="A battle hazard may only be played on a side that is rolling (go card on top, "
+        "or a rolling safety with no hazard showing)."
+    )
+    speed_limit_stacking: BoolRule = Field(
+        description="A speed-pile hazard may be played on a side whose speed pile already shows one."
+    )
+    voluntary_discard: BoolRule = Field(description="A player may discard while holding a playable card.")
+    safety_discards_hazard: BoolRule = Field(
+        description="A safety played normally sends the hazard it protects against, showing on top, to the discard pile."
+    )
+    roll_after_safety: BoolRule = Field(
+        description="After a safety played normally corrects a battle hazard, a go card must follow "
+        "(unless the side has a rolling safety)."
+    )
+    safety_extra_turn: BoolRule = Field(description="Playing a safety gives the player another turn (chained).")
+
+
+class CoupFourreRules(Strict):
+    enabled: BoolRule
+    who: CoupFourreWhoRule = Field(
+        description="target_side: a player of the side attacked; any_player: any player but the attacker "
+        "(the hazard then stays unless it was played on the caller's side)."
+    )
+    replacement_draw: BoolRule = Field(description="The caller draws one card at once (none if the draw pile is empty).")
+    extra_turn: BoolRule = Field(
+        description="The caller then takes a full turn; play passes to the caller's left, "
+        "and players between attacker and caller lose their turns."
+    )
+
+
+class ScoringRules(Strict):
+    enabled: BoolRule = Field(description="false: no points are scored (the kids' simpler game).")
+    milestones_per_mile: PointsRule
+    safety: PointsRule
+    all_safeties: PointsRule
+    coup_fourre: PointsRule
+    trip_completed: PointsRule
+    delayed_action: PointsRule
+    safe_trip: PointsRule
+    safe_trip_breakers: CardListRule = Field(
+        description="Distance cards whose play loses the safe-trip bonus (the 200s)."
+    )
+    shutout: PointsRule
+    shutout_per_opponent: BoolRule = Field(
+        description="false: one shutout bonus when no opponent has played distance; "
+        "true: the bonus for each opposing side with no distance."
+    )
+    extension: PointsRule
+    extension_bonus_to: ExtensionBonusRule = Field(
+        description="caller_or_opponents: the caller if its side completes the extended trip, else each "
+        "opposing side; finisher: the side that completes the extended trip."
+    )
+
+
+class MatchRules(Strict):
+    mode: MatchModeRule = Field(
+        description="points: hands until a side reaches target_points (highest total wins, equal highest: draw); "
+        "single_hand: one hand, most points wins; trip: one hand, the side completing the trip wins, else the "
+        "side that went furthest."
+    )
+    target_points: NumberRule
+    deal_passes_left: BoolRule = Field(description="After each hand the next player deals (p1 then plays second).")
+
+
+class Display(Strict):
+    """Names an edition gives to things other than cards."""
+
+    battle_pile: OneLine
+    speed_pile: OneLine
+    distance_pile: OneLine
+    safety_area: OneLine
+    discard_pile: OneLine
+    draw_pile: OneLine
+
+
+# ----------------------------------------------------------------------------
+# The ruleset
+
+
+class Ruleset(Strict):
+    """A complete, resolved ruleset (after ``extends`` and ``options``)."""
+
+    id: Annotated[str, Field(pattern=RULESET_ID_PATTERN, max_length=64)]
+    name: OneLine
+    description: OneLine
+    source: Citation = Field(description="The rulebook(s) this ruleset follows.")
+    box: Box
+    cards: dict[CardId, Card]
+    player_counts: dict[Annotated[str, Field(pattern=r"^[1-9][0-9]?$")], PlayerCount]
+    play: PlayRules
+    coup_fourre: CoupFourreRules
+    scoring: ScoringRules
+    match: MatchRules
+    display: Display
+    applied_options: tuple[str, ...] = Field(
+        default=(), description="Filled in by the loader: the options applied, in order."
+    )
+
+    def cards_of_kind(self, kind: str) -> list[str]:
+        return [cid for cid, c in self.cards.items() if c.kind == kind]
+
+    def deck_for(self, players: int) -> dict[str, int]:
+        """Card id -> copies in the deck for this many players (after removals)."""
+        pc = self.player_counts[str(players)]
+        return {cid: c.count - pc.removed.get(cid, 0) for cid, c in self.cards.items()}
+
+
+# ----------------------------------------------------------------------------
+# The file schema: what one YAML file may say (everything optional but id).
+
+FILE_ONLY_KEYS = ("extends", "options", "kind")
+
+
+def _is_cited_object(node: dict) -> bool:
+    props = node.get("properties", {})
+    return "source" in props and "decided" in props
+
+
+def _file_schema_node(node):
+    """Make a model schema fit one file: sections optional, cited objects whole.
+
+    A file changes only what it names, so sections lose 'required'; but an object
+    that carries its own citation (a card, a rule value, a player count) is replaced
+    whole when named, so it keeps 'required' and must give a source or decided.
+    """
+    if isinstance(node, list):
+        return [_file_schema_node(v) for v in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: _file_schema_node(v) for k, v in node.items() if k != "required"}
+    if "patternProperties" in out and "additionalProperties" not in out:
+        out["additionalProperties"] = False  # a key that does not match the id pattern is an error
+    if _is_cited_object(node):
+        if "required" in node:
+            out["required"] = node["required"]
+        out["oneOf"] = [{"required": ["source"]}, {"required": ["decided"]}]
+    return out
+
+
+def file_json_schema() -> dict:
+    """JSON Schema (2020-12) for one ruleset or option file, generated from :class:`Ruleset`.
+
+    Sections are optional (a file that ``extends`` another, or an option, changes only
+    what it names); completeness is checked on the resolved ruleset.
+    """
+    schema = Ruleset.model_json_schema(mode="validation")
+    schema = _file_schema_node(schema)
+    props = schema["properties"]
+    props.pop("applied_options", None)
+    props["kind"] = {
+        "enum": ["ruleset", "option"],
+        "default": "ruleset",
+        "description": "ruleset (an edition or a custom ruleset) or option (a small named patch).",
+        "title": "Kind",
+    }
+    props["extends"] = {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 300,
+        "description": "A bundled ruleset id or a path relative to this file: this file changes only what it names.",
+        "title": "Extends",
+    }
+    props["options"] = {
+        "type": "array",
+        "items": {"type": "string", "minLength": 1, "maxLength": 300},
+        "maxItems": 50,
+        "description": "Option ids or paths, applied in order after this file.",
+        "title": "Options",
+    }
+    schema["required"] = ["id"]
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["$id"] = "https://mbrules.example/schemas/ruleset.schema.json"
+    schema["title"] = "mbrules ruleset or option file"
+    schema["description"] = (
+        "A Mille Bornes ruleset (an edition, or a custom ruleset that extends one) or an option "
+        "(a named patch). Generated from mbrules.ruleset.model.Ruleset; do not edit by hand."
+    )
+    return schema
+
+
+def is_ruleset_id(text: str) -> bool:
+    return re.fullmatch(RULESET_ID_PATTERN, text) is not None
