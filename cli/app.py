@@ -1,2 +1,9 @@
-def main():
-    print("hi")
+"""Entry point of the `mbrules` command. Each module below registers its commands on `app`."""
+from __future__ import annotations
+
+from .common import app  # noqa: F401
+from . import ruleset_cmds  # noqa: F401  rulesets, show, validate, schema, diff
+
+
+def main() -> None:
+    app()
