@@ -165,8 +165,13 @@ class PlayerCount(Sourced):
     extension_to: Annotated[int, Field(ge=1, le=100000)] | None = Field(
         description="The extended trip the completing player may call, or null: no extension."
     )
-    removed: dict[CardId, Annotated[int, Field(ge=1, le=1000)]] = Field(
-        description="Cards taken out of the deck before the deal, by id: how many of each."
+
+
+class Removal(Sourced):
+    """Cards taken out of the deck before the deal for one number of players."""
+
+    cards: dict[CardId, Annotated[int, Field(ge=1, le=1000)]] = Field(
+        description="Card id -> how many copies are removed."
     )
 
 
@@ -268,7 +273,13 @@ class Ruleset(Strict):
     source: Citation = Field(description="The rulebook(s) this ruleset follows.")
     box: Box
     cards: dict[CardId, Card]
-    player_counts: dict[Annotated[str, Field(pattern=r"^[1-9][0-9]?$")], PlayerCount]
+    player_counts: dict[Annotated[str, Field(pattern=r"^[1-9][0-9]?$")], PlayerCount] = Field(
+        description="Player count ('2', '3', '4', '6') -> sides, target and extension."
+    )
+    removals: dict[Annotated[str, Field(pattern=r"^[1-9][0-9]?$")], Removal] = Field(
+        default_factory=dict,
+        description="Player count -> cards removed before the deal; a count not listed removes nothing.",
+    )
     play: PlayRules
     coup_fourre: CoupFourreRules
     scoring: ScoringRules
@@ -283,8 +294,9 @@ class Ruleset(Strict):
 
     def deck_for(self, players: int) -> dict[str, int]:
         """Card id -> copies in the deck for this many players (after removals)."""
-        pc = self.player_counts[str(players)]
-        return {cid: c.count - pc.removed.get(cid, 0) for cid, c in self.cards.items()}
+        removal = self.removals.get(str(players))
+        removed = removal.cards if removal else {}
+        return {cid: c.count - removed.get(cid, 0) for cid, c in self.cards.items()}
 
 
 # ----------------------------------------------------------------------------
