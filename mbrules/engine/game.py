@@ -1,0 +1,177 @@
+"""A ruleset compiled for one player count: plain ints and tuples, built once.
+
+The engine reads only these tables in the hot loop; the pydantic ruleset stays at
+the boundary. Nothing here knows which edition it came from.
+"""
+
+from __future__ import annotations
+
+from .actions import COUP_FOURRE, DISCARD, PLAY, encode
+
+DISTANCE, HAZARD, REMEDY, SAFETY = 0, 1, 2, 3
+KIND_CODES = {"distance": DISTANCE, "hazard": HAZARD, "remedy": REMEDY, "safety": SAFETY}
+BATTLE, SPEED = 0, 1
+NO_LIMIT = 1 << 30
+SIDE_NAMES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+SCORE_LINES = (
+    "milestones", "safeties", "all_safeties", "coup_fourres", "trip_completed",
+    "delayed_action", "safe_trip", "shutout", "extension", "total",
+)
+
+
+class GameError(ValueError):
+    """The ruleset cannot be played with this many players."""
+
+
+class Game:
+    """Immutable rules for one ruleset and player count (OpenSpiel's Game)."""
+
+    def __init__(self, ruleset, players: int):
+        key = str(players)
+        if key not in ruleset.player_counts:
+            allowed = ", ".join(sorted(ruleset.player_counts, key=int))
+            raise GameError(f"{ruleset.id} is not played with {players} players (it allows {allowed})")
+        pc = ruleset.player_counts[key]
+        self.ruleset = ruleset
+        self.ruleset_id = ruleset.id
+        self.players = players
+        self.sides = pc.sides
+        self.side_of = tuple(i % pc.sides for i in range(players))
+        self.side_players = tuple(tuple(p for p in range(players) if p % pc.sides == s) for s in range(pc.sides))
+        self.player_names = tuple(f"p{i + 1}" for i in range(players))
+        self.side_names = tuple(SIDE_NAMES[s] for s in range(pc.sides))
+        self.target = pc.target
+        self.extension_to = pc.extension_to
+
+        ids = tuple(ruleset.cards)
+        self.card_ids = ids
+        self.index = {cid: i for i, cid in enumerate(ids)}
+        n = len(ids)
+        self.n_cards = n
+        if n > 255:
+            raise GameError("at most 255 card kinds are supported")
+        cards = [ruleset.cards[c] for c in ids]
+        self.names = tuple(c.name for c in cards)
+        self.kind = tuple(KIND_CODES[c.kind] for c in cards)
+        self.miles = tuple(getattr(c, "miles", 0) for c in cards)
+        self.max_per_hand = tuple(
+            (c.max_per_hand if c.max_per_hand is not None else NO_LIMIT) if c.kind == "distance" else NO_LIMIT
+            for c in cards
+        )
+        idx = self.index
+        self.bit = tuple(1 << i for i in range(n))
+        self.limit = tuple((c.limit if c.kind == "hazard" and c.limit is not None else NO_LIMIT) for c in cards)
+        self.fixes_mask = tuple(
+            sum(1 << idx[h] for h in c.fixes) if c.kind == "remedy" else 0 for c in cards
+        )
+        self.is_go = tuple(c.kind == "remedy" and c.go for c in cards)
+        self.protects_mask = tuple(
+            sum(1 << idx[h] for h in c.protects) if c.kind == "safety" else 0 for c in cards
+        )
+        self.grants_rolling = tuple(c.kind == "safety" and c.rolling for c in cards)
+        piles = []
+        for c in cards:
+            if c.kind == "hazard":
+                piles.append(BATTLE if c.pile == "battle" else SPEED)
+            elif c.kind == "remedy":
+                fixed = [ruleset.cards[h] for h in c.fixes]
+                piles.append(SPEED if fixed and all(h.pile == "speed" for h in fixed) else BATTLE)
+            else:
+                piles.append(-1)
+        self.pile = tuple(piles)
+        # For each hazard: the safeties that protect against it.
+        self.protectors = tuple(
+            tuple(j for j in range(n) if self.protects_mask[j] >> i & 1) for i in range(n)
+        )
+        deck_counts = ruleset.deck_for(players)
+        self.deck_counts = tuple(deck_counts[c] for c in ids)
+        self.deck = tuple(i for i in range(n) for _ in range(self.deck_counts[i]))
+        self.safety_cards_in_deck = sum(self.deck_counts[i] for i in range(n) if self.kind[i] == SAFETY)
+
+        play = ruleset.play
+        self.hand_size = play.hand_size.value
+        if self.hand_size * players >= len(self.deck):
+            raise GameError(f"the deck ({len(self.deck)} cards) cannot deal {players} hands of {self.hand_size}")
+        self.hazard_on_hazard = play.hazard_on_hazard.value
+        self.hazard_needs_rolling = play.hazard_needs_rolling.value
+        self.speed_limit_stacking = play.speed_limit_stacking.value
+        self.voluntary_discard = play.voluntary_discard.value
+        self.safety_discards_hazard = play.safety_discards_hazard.value
+        self.roll_after_safety = play.roll_after_safety.value
+        self.safety_extra_turn = play.safety_extra_turn.value
+        cf = ruleset.coup_fourre
+        self.cf_enabled = cf.enabled.value
+        self.cf_any_player = cf.who.value == "any_player"
+        self.cf_replacement_draw = cf.replacement_draw.value
+        self.cf_extra_turn = cf.extra_turn.value
+        sc = ruleset.scoring
+        self.scoring_enabled = sc.enabled.value
+        self.pts_mile = sc.milestones_per_mile.value
+        self.pts_safety = sc.safety.value
+        self.pts_all_safeties = sc.all_safeties.value
+        self.pts_coup_fourre = sc.coup_fourre.value
+        self.pts_trip = sc.trip_completed.value
+        self.pts_delayed = sc.delayed_action.value
+        self.pts_safe_trip = sc.safe_trip.value
+        self.safe_trip_breakers = tuple(idx[c] for c in sc.safe_trip_breakers.value)
+        self.pts_shutout = sc.shutout.value
+        self.shutout_per_opponent = sc.shutout_per_opponent.value
+        self.pts_extension = sc.extension.value
+        self.extension_to_finisher = sc.extension_bonus_to.value == "finisher"
+        m = ruleset.match
+        self.match_mode = m.mode.value
+        self.target_points = m.target_points.value
+        self.deal_passes_left = m.deal_passes_left.value
+
+        # Precomputed action ints.
+        self.play_action = tuple(tuple(encode(PLAY, c, s) for s in range(self.sides)) for c in range(n))
+        self.discard_action = tuple(encode(DISCARD, c) for c in range(n))
+        self.coup_action = tuple(encode(COUP_FOURRE, c) for c in range(n))
+
+    # -- names -------------------------------------------------------------
+    def card(self, card_id: str) -> int:
+        try:
+            return self.index[card_id]
+        except KeyError:
+            raise GameError(f"unknown card '{card_id}' (cards: {', '.join(self.card_ids)})") from None
+
+    def player(self, name: str) -> int:
+        try:
+            return self.player_names.index(name)
+        except ValueError:
+            raise GameError(f"unknown player '{name}' (players: {', '.join(self.player_names)})") from None
+
+    def side(self, name: str) -> int:
+        try:
+            return self.side_names.index(name)
+        except ValueError:
+            raise GameError(f"unknown side '{name}' (sides: {', '.join(self.side_names)})") from None
+
+    def new_match(self, seed: int, keep_deals: bool = False):
+        """A new match whose first hand is dealt from ``seed``; ``keep_deals`` keeps deals for recording."""
+        from .state import State
+
+        return State.new_match(self, seed, keep_deals)
+
+    def describe(self, action: int) -> str:
+        from .actions import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, PLAY, STOP, card_of, op_of, side_of
+
+        op = op_of(action)
+        if op == DRAW:
+            return "draw"
+        if op == DECLINE:
+            return "decline the coup fourré"
+        if op == EXTEND:
+            return "call the extension"
+        if op == STOP:
+            return "stop at this target"
+        cid = self.card_ids[card_of(action)]
+        if op == PLAY:
+            if self.kind[card_of(action)] == HAZARD:
+                return f"play {cid} on {self.side_names[side_of(action)]}"
+            return f"play {cid}"
+        if op == DISCARD:
+            return f"discard {cid}"
+        if op == COUP_FOURRE:
+            return f"coup fourré with {cid}"
+        return f"action {action}"
