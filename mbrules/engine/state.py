@@ -57,6 +57,53 @@ class State:
         s._deal()
         return s
 
+    @classmethod
+    def from_position(
+        cls,
+        game: Game,
+        *,
+        hands: list[list[int]],
+        draw_top_first: list[int],
+        discard: list[int] = (),
+        sides: dict[int, dict[str, list[int]]] | None = None,
+        turn: int = 0,
+        extension_called_by: int = -1,
+        match_totals: list[int] | None = None,
+        seed: int = 0,
+    ) -> "State":
+        """A hand set up card by card (scenarios): cards are indices, players and sides ints.
+
+        ``sides[s]`` may hold ``battle``, ``speed``, ``distance`` (bottom first), ``safeties``
+        and ``coups``. The caller is responsible for the cards adding up to the deck.
+        """
+        st = cls(game, seed)
+        st.first_player = turn
+        st._reset_hand()
+        st.hands = [list(h) for h in hands]
+        st.draw = list(draw_top_first)[::-1]
+        st.discard = list(discard)
+        if match_totals is not None:
+            st.match_totals = list(match_totals)
+        for side, piles in (sides or {}).items():
+            st.battle[side] = list(piles.get("battle", ()))
+            st.speed[side] = list(piles.get("speed", ()))
+            for c in piles.get("distance", ()):
+                st.played[side][c] += 1
+                st.miles[side] += game.miles[c]
+            st.safeties[side] = list(piles.get("safeties", ()))
+            st.coups[side] = list(piles.get("coups", ()))
+            for c in st.safeties[side] + st.coups[side]:
+                st.prot[side] |= game.protects_mask[c]
+                if game.grants_rolling[c]:
+                    st.row[side] = True
+        for side in range(game.sides):
+            st._refresh(side)
+        if extension_called_by >= 0:
+            st.extension_called_by = extension_called_by
+            st.target = game.extension_to if game.extension_to is not None else game.target
+        st._start_turn(turn)
+        return st
+
     def _reset_hand(self) -> None:
         g = self.game
         S = g.sides
