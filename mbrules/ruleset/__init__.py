@@ -1,5 +1,19 @@
 """Rulesets as data: the model, the loader, validation and diff."""
-from .loader import RulesetError, load_ruleset
+from .diagnostics import Diagnostic, RulesetError
+from .loader import (
+    FileCheck,
+    Summary,
+    bundled_option_ids,
+    bundled_ruleset_ids,
+    check_file,
+    clear_cache,
+    load_ruleset,
+    option_summary,
+    ruleset_summary,
+)
 from .model import Ruleset
 
-__all__ = ["Ruleset", "RulesetError", "load_ruleset"]
+__all__ = [
+    "Diagnostic", "FileCheck", "Ruleset", "RulesetError", "Summary", "bundled_option_ids",
+    "bundled_ruleset_ids", "check_file", "clear_cache", "load_ruleset", "option_summary", "ruleset_summary",
+]

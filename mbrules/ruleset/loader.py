@@ -1,73 +1,519 @@
-"""PROVISIONAL loader (to be replaced by the full layered loader; keep the signatures).
+"""The ruleset loader: YAML text -> positions -> schema check -> composition -> pydantic -> semantics.
 
-load_ruleset(ref, options) -> Ruleset: ref is a bundled id or a path; options are ids or paths.
+``load_ruleset(ref, options)`` resolves a bundled id or a path, follows ``extends``, applies the
+file's own ``options`` and then the options given, and returns the frozen :class:`Ruleset`.
+Every layer reports all of its problems at once, each as ``FILE:LINE:COL: message`` in a
+:class:`RulesetError`; no bad input ever escapes as another exception.
+
+Composition order: the parent (fully resolved, with its own options) -> the file's body -> the
+file's ``options`` in order -> the options given to :func:`load_ruleset` (command line or API).
 """
 from __future__ import annotations
 
+import difflib
 import json
+import os
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
-import yaml
+import pydantic
 
-from .model import Ruleset
+from .compose import ROOT_OWN_KEYS, merge, patch_body
+from .diagnostics import Diagnostic, LocNode, RulesetError, diag_at, display_path, dotted
+from .model import Ruleset, is_ruleset_id
+from .schema_check import schema_errors
+from .semantics import semantic_problems
+from .yamlmarks import parse_file
+
+__all__ = [
+    "RulesetError", "load_ruleset", "bundled_dir", "bundled_ruleset_ids", "bundled_option_ids",
+    "Summary", "ruleset_summary", "option_summary", "check_file", "FileCheck", "clear_cache",
+    "REFERENCE_RULESET",
+]
+
+REFERENCE_RULESET = "winning-moves"  # an option file is checked by applying it over this ruleset
+_CACHE_SIZE = 64
+_SECTIONS = "box, cards, player_counts, play, coup_fourre, scoring, match, display"
 
 
-class RulesetError(Exception):
-    """Invalid ruleset input. ``lines`` are 'FILE:LINE:COL: message' strings; ``usage`` marks exit 2."""
-
-    def __init__(self, lines: list[str], usage: bool = False):
-        super().__init__("\n".join(lines))
-        self.lines = lines
-        self.usage = usage
+# ----------------------------------------------------------------------------
+# Bundled files
 
 
 def bundled_dir() -> Path:
     return Path(str(resources.files("mbrules.bundled")))
 
 
-def _resolve(ref: str, base: Path | None, option: bool) -> Path:
-    p = Path(ref)
-    if p.suffix in (".yaml", ".yml") or "/" in ref:
-        return (base / p) if (base and not p.is_absolute()) else p
-    d = bundled_dir() / "options" if option else bundled_dir()
-    return d / f"{ref}.yaml"
+def _bundled_options_dir() -> Path:
+    return bundled_dir() / "options"
 
 
-def merge(parent, child):
-    """Mappings merge by key; an object carrying its own citation replaces the parent's whole."""
-    if isinstance(parent, dict) and isinstance(child, dict) and not ("source" in child or "decided" in child):
-        out = dict(parent)
-        for k, v in child.items():
-            out[k] = merge(parent[k], v) if k in parent else v
-        return out
-    return child
+def _ids_in(folder: Path) -> list[str]:
+    if not folder.is_dir():
+        return []
+    return sorted(p.stem for p in folder.glob("*.yaml") if is_ruleset_id(p.stem))
 
 
-def _raw(path: Path, option: bool, stack=()) -> dict:
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    if not option and "extends" in data:
-        parent = _raw(_resolve(data["extends"], path.parent, False), False, stack + (path,))
-        body = {k: v for k, v in data.items() if k not in ("extends", "options", "kind")}
-        top = {k: v for k, v in body.items() if k in ("id", "name", "description", "source")}
-        data2 = merge(parent, {k: v for k, v in body.items() if k not in top})
-        data2.update(top)
-        data2["_options"] = parent.get("_options", []) + list(data.get("options", []))
-        data = data2
-    return data
+def bundled_ruleset_ids() -> list[str]:
+    """Ids of the bundled rulesets (``rulesets/<id>.yaml``), sorted."""
+    return _ids_in(bundled_dir())
+
+
+def bundled_option_ids() -> list[str]:
+    """Ids of the bundled options (``rulesets/options/<id>.yaml``), sorted."""
+    return _ids_in(_bundled_options_dir())
+
+
+def _looks_like_id(ref: str) -> bool:
+    return is_ruleset_id(ref)
+
+
+def _resolve_ref(ref: str, base: Path, option: bool) -> Path | None:
+    """A bundled id (when ``ref`` looks like one and the file exists) or a path below ``base``.
+
+    None: ``ref`` looks like an id but names no bundled file and no file below ``base``.
+    """
+    if _looks_like_id(ref):
+        bundled = (_bundled_options_dir() if option else bundled_dir()) / f"{ref}.yaml"
+        if bundled.is_file():
+            return bundled
+        local = base / ref
+        return local if local.is_file() else None
+    p = Path(ref).expanduser()
+    return p if p.is_absolute() else base / p
+
+
+def _unknown_id_message(ref: str, option: bool) -> str:
+    ids = bundled_option_ids() if option else bundled_ruleset_ids()
+    what = "option" if option else "ruleset"
+    close = difflib.get_close_matches(ref, ids, n=1)
+    guess = f"did you mean '{close[0]}'? " if close else ""
+    return (f"unknown {what} '{ref}': {guess}bundled {what}s are {', '.join(ids) or 'none'}; "
+            f"or give a path to a .yaml file")
+
+
+def _name_for(path: Path) -> str:
+    """The name an applied option is listed under: its bundled id, or the stem of its path."""
+    return path.stem
+
+
+# ----------------------------------------------------------------------------
+# Reading one file (cached on path, modification time and size)
+
+
+@dataclass
+class _FileRead:
+    path: Path  # absolute
+    display: str
+    data: dict | None
+    locs: LocNode | None
+    errors: list[Diagnostic]  # YAML layer and schema layer
+
+
+_file_cache: dict[tuple, _FileRead] = {}
+_file_lock = threading.Lock()
+
+
+def _signature(path: Path) -> tuple[int, int]:
+    st = os.stat(path)
+    return st.st_mtime_ns, st.st_size
+
+
+def _read(path: Path) -> tuple[_FileRead, tuple]:
+    """Parse and schema-check one file; OSError (missing, unreadable, a folder) goes to the caller."""
+    path = path.resolve()
+    if path.is_dir():
+        raise IsADirectoryError(21, "is a folder, not a file", str(path))
+    sig = _signature(path)
+    display = display_path(path)
+    key = (str(path), sig, display)
+    with _file_lock:
+        hit = _file_cache.get(key)
+    if hit is not None:
+        return hit, sig
+    parsed = parse_file(path, display)
+    errors = list(parsed.errors)
+    if parsed.data is not None and parsed.locs is not None:
+        errors.extend(schema_errors(parsed.data, parsed.locs))
+    fr = _FileRead(path, display, parsed.data, parsed.locs, errors)
+    with _file_lock:
+        if len(_file_cache) > 256:
+            _file_cache.clear()
+        _file_cache[key] = fr
+    return fr, sig
+
+
+def _reason(exc: OSError) -> str:
+    return (exc.strerror or str(exc)).lower() if isinstance(exc, OSError) else str(exc)
+
+
+# ----------------------------------------------------------------------------
+# Composition
+
+
+@dataclass
+class _Composed:
+    data: dict
+    locs: LocNode
+    applied: list[str] = field(default_factory=list)
+
+
+class _Session:
+    """One resolution: collects every problem and every file it read (for the cache)."""
+
+    def __init__(self) -> None:
+        self.diags: list[Diagnostic] = []
+        self.deps: dict[str, tuple] = {}
+
+    def read(self, path: Path) -> _FileRead:
+        fr, sig = _read(path)
+        self.deps[str(fr.path)] = sig
+        return fr
+
+    def read_top(self, path: Path) -> _FileRead:
+        """A file named by the user: unreadable is a usage error (exit 2)."""
+        try:
+            return self.read(path)
+        except OSError as exc:
+            raise RulesetError([f"{display_path(path.absolute())}:1:1: cannot read this file: "
+                                f"{_reason(exc)}; check the path"], usage=True) from None
+
+    def read_ref(self, path: Path, where: LocNode, what: str) -> _FileRead | None:
+        """A file named inside a file: unreadable makes the naming file invalid."""
+        try:
+            return self.read(path)
+        except OSError as exc:
+            self.diags.append(diag_at(where, (), f"cannot read {what} '{display_path(path.absolute())}': "
+                                                 f"{_reason(exc)}; fix the path (relative to this file)"))
+            return None
+
+    # -- rulesets
+
+    def ruleset(self, fr: _FileRead, stack: tuple[Path, ...]) -> _Composed | None:
+        self.diags.extend(fr.errors)
+        if fr.data is None or fr.locs is None:
+            return None
+        data, locs = fr.data, fr.locs
+        ok = not fr.errors
+        if data.get("kind") == "option":
+            self.diags.append(diag_at(locs, ("kind",), "this file is an option (kind: option), not a ruleset: "
+                                                       "apply it with --option, or list it under options:"))
+            return None
+        for key in ROOT_OWN_KEYS:
+            if key not in data:
+                ok = False
+                extra = " (they are not inherited from the parent)" if "extends" in data else ""
+                self.diags.append(diag_at(locs, (), f"missing key '{key}' at the top level: a ruleset gives its "
+                                                    f"own id, name, description and source{extra}; add it"))
+        parent: _Composed | None = None
+        extends = data.get("extends")
+        if isinstance(extends, str):
+            where = locs.child("extends") or locs
+            ppath = _resolve_ref(extends, fr.path.parent, option=False)
+            if ppath is None:
+                ok = False
+                self.diags.append(diag_at(where, (), f"extends: {_unknown_id_message(extends, False)} "
+                                                     "(relative to this file)"))
+            elif ppath.resolve() in stack or ppath.resolve() == fr.path:
+                ok = False
+                chain = " -> ".join(display_path(p) for p in (*stack, fr.path, ppath.resolve()))
+                self.diags.append(diag_at(where, (), f"extends makes a cycle ({chain}): a ruleset cannot "
+                                                     "extend itself, even through others; break the cycle"))
+            else:
+                pfr = self.read_ref(ppath, where, "the ruleset named in extends")
+                if pfr is None:
+                    ok = False
+                else:
+                    if pfr.data is not None and pfr.data.get("kind") == "option":
+                        ok = False
+                        self.diags.append(diag_at(where, (), f"extends names '{extends}', an option (kind: "
+                                                             "option); extend a ruleset and list the option "
+                                                             "under options:"))
+                    else:
+                        parent = self.ruleset(pfr, (*stack, fr.path))
+                        ok = ok and parent is not None
+        # the file's own options: each is checked even when something above failed
+        own_options = []
+        for i, ref in enumerate(data.get("options") or []):
+            if not isinstance(ref, str):
+                continue
+            where = locs.child("options").child(i)  # type: ignore[union-attr]
+            opt = self.option_ref(ref, fr.path.parent, where)
+            if opt is None:
+                ok = False
+            else:
+                own_options.append(opt)
+        if not ok:
+            return None
+        body = patch_body(data)
+        if parent is None:
+            merged_data, merged_locs = dict(body), LocNode(locs.loc, {k: locs.children[k] for k in body})
+            applied: list[str] = []
+        else:
+            merged_data, merged_locs = merge(parent.data, parent.locs, body, locs)
+            applied = list(parent.applied)
+        for key in ROOT_OWN_KEYS:
+            merged_data[key] = data[key]
+            merged_locs.children[key] = locs.children[key]  # type: ignore[index]
+        composed = _Composed(merged_data, merged_locs, applied)
+        for opt in own_options:
+            self.apply(composed, opt)
+        return composed
+
+    # -- options
+
+    def option_ref(self, ref: str, base: Path, where: LocNode) -> _Composed | None:
+        path = _resolve_ref(ref, base, option=True)
+        if path is None:
+            self.diags.append(diag_at(where, (), f"{_unknown_id_message(ref, True)} (relative to this file)"))
+            return None
+        fr = self.read_ref(path, where, "the option")
+        return None if fr is None else self.option(fr)
+
+    def option(self, fr: _FileRead) -> _Composed | None:
+        self.diags.extend(fr.errors)
+        if fr.data is None or fr.locs is None:
+            return None
+        data, locs = fr.data, fr.locs
+        ok = not fr.errors
+        if data.get("kind") != "option":
+            ok = False
+            self.diags.append(diag_at(locs, ("kind",), "this file is not an option: an option file says "
+                                                       "'kind: option' (a ruleset is named as the ruleset, "
+                                                       "not with --option or options:)", key=True))
+        for key in ("extends", "options"):
+            if key in data:
+                ok = False
+                self.diags.append(diag_at(locs, (key,), f"an option may not have '{key}': an option is a "
+                                                        "patch applied over any ruleset; remove it", key=True))
+        for key in ROOT_OWN_KEYS:
+            if key not in data:
+                ok = False
+                self.diags.append(diag_at(locs, (), f"missing key '{key}' at the top level: an option gives "
+                                                    "its id, name, description (one line) and source; add it"))
+        if not ok:
+            return None
+        body = patch_body(data)
+        return _Composed(body, LocNode(locs.loc, {k: locs.children[k] for k in body}), [_name_for(fr.path)])
+
+    @staticmethod
+    def apply(target: _Composed, opt: _Composed) -> None:
+        target.data, target.locs = merge(target.data, target.locs, opt.data, opt.locs)
+        target.applied.extend(opt.applied)
+
+    # -- the resolved model
+
+    def finish(self, composed: _Composed) -> Ruleset | None:
+        data = dict(composed.data)
+        data["applied_options"] = list(composed.applied)
+        try:
+            rs = Ruleset.model_validate_json(json.dumps(data))
+        except pydantic.ValidationError as exc:
+            for err in exc.errors(include_url=False):
+                self.diags.append(_pydantic_diag(err, data, composed.locs))
+            return None
+        for path, message, at_key in semantic_problems(rs):
+            self.diags.append(diag_at(composed.locs, path, message, key=at_key))
+        return None if self.diags else rs
+
+
+def _pydantic_diag(err: dict, data: Any, locs: LocNode) -> Diagnostic:
+    path: list = []
+    cur = data
+    missing = None
+    for part in err.get("loc", ()):
+        if part == "[key]":
+            continue
+        if isinstance(cur, dict) and part in cur:
+            path.append(part)
+            cur = cur[part]
+        elif isinstance(cur, list) and isinstance(part, int) and 0 <= part < len(cur):
+            path.append(part)
+            cur = cur[part]
+        elif isinstance(cur, dict) and cur.get("kind") == part:
+            continue  # the tag pydantic adds for the card union
+        else:
+            missing = part
+            break
+    where = "at the top level" if not path else f"in {dotted(path)}"
+    kind = err.get("type", "")
+    msg = str(err.get("msg", "invalid value"))
+    if kind == "missing" and missing is not None:
+        if not path:
+            text = (f"missing section '{missing}' at the top level: a ruleset that extends nothing gives every "
+                    f"section ({_SECTIONS}); add it, or write 'extends: {REFERENCE_RULESET}' to start from an "
+                    "edition")
+        else:
+            text = f"missing key '{missing}' {where}; add it"
+        return diag_at(locs, path, text, key=True)
+    msg = msg.removeprefix("Value error, ")
+    return diag_at(locs, path, f"{msg} {where}")
+
+
+# ----------------------------------------------------------------------------
+# Public entry points
+
+
+_cache: OrderedDict[tuple, tuple[tuple, Ruleset]] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def clear_cache() -> None:
+    """Forget every resolved ruleset and parsed file (tests; files are re-checked anyway)."""
+    with _cache_lock:
+        _cache.clear()
+    with _file_lock:
+        _file_cache.clear()
+
+
+def _deps_fresh(deps: tuple) -> bool:
+    try:
+        return all(_signature(Path(p)) == sig for p, sig in deps)
+    except OSError:
+        return False
+
+
+def _top_path(ref: str | Path, base: Path, option: bool) -> Path:
+    if isinstance(ref, Path):
+        return ref if ref.is_absolute() else base / ref
+    path = _resolve_ref(ref, base, option)
+    if path is None:
+        raise RulesetError([f"mbrules: {_unknown_id_message(ref, option)}"], usage=True)
+    return path
 
 
 def load_ruleset(ref: str | Path, options: Sequence[str | Path] = (), base_dir: Path | None = None) -> Ruleset:
-    path = _resolve(str(ref), base_dir, False)
-    data = _raw(path, False)
-    applied = list(data.pop("_options", [])) + [str(o) for o in options]
-    data.pop("extends", None); data.pop("kind", None)
-    own = data.pop("options", [])
-    applied = list(own) + applied if own else applied
+    """The resolved ruleset ``ref`` (a bundled id or a YAML path) with ``options`` applied in order.
+
+    Relative paths are taken against ``base_dir`` (default: the working directory). Raises
+    :class:`RulesetError`: ``usage`` True for an unknown id or an unreadable file named here,
+    False (with every problem as ``FILE:LINE:COL: message``) for an invalid file.
+    Results are cached on the files' paths, modification times and sizes.
+    """
+    base = Path(base_dir) if base_dir is not None else Path.cwd()
+    top = _top_path(ref, base, option=False).absolute()
+    opts = [_top_path(o, base, option=True).absolute() for o in options]
+    key = (str(top), tuple(str(o) for o in opts))
+    with _cache_lock:
+        hit = _cache.get(key)
+        if hit is not None:
+            _cache.move_to_end(key)
+    if hit is not None and _deps_fresh(hit[0]):
+        return hit[1]
+    session = _Session()
+    rs = _resolve(session, top, opts)
+    with _cache_lock:
+        _cache[key] = (tuple(session.deps.items()), rs)
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+    return rs
+
+
+def _resolve(session: _Session, top: Path, opts: list[Path]) -> Ruleset:
+    fr = session.read_top(top)
+    if fr.data is not None and fr.data.get("kind") == "option" and not fr.errors:
+        raise RulesetError([f"{fr.display}:1:1: this file is an option (kind: option), not a ruleset: "
+                            "apply it with --option over a ruleset"], usage=True)
+    option_reads = [session.read_top(p) for p in opts]
+    composed = session.ruleset(fr, ())
+    applied = [session.option(ofr) for ofr in option_reads]
+    if composed is None or session.diags or any(a is None for a in applied):
+        raise RulesetError.of(session.diags)
     for opt in applied:
-        od = yaml.safe_load(_resolve(str(opt), base_dir, True).read_text(encoding="utf-8"))
-        od = {k: v for k, v in od.items() if k not in ("id", "name", "description", "source", "kind")}
-        data = merge(data, od)
-    data["applied_options"] = [Path(str(o)).stem for o in applied]
-    return Ruleset.model_validate_json(json.dumps(data))
+        session.apply(composed, opt)  # type: ignore[arg-type]
+    rs = session.finish(composed)
+    if rs is None:
+        raise RulesetError.of(session.diags)
+    return rs
+
+
+# ----------------------------------------------------------------------------
+# Checking files (mbrules validate) and describing them (mbrules rulesets)
+
+
+@dataclass
+class FileCheck:
+    """The result of checking one file: its kind ('ruleset', 'option' or 'unknown') and problems."""
+
+    file: str
+    kind: str
+    diagnostics: list[Diagnostic]
+
+    @property
+    def ok(self) -> bool:
+        return not self.diagnostics
+
+
+def check_file(path: str | Path) -> FileCheck:
+    """Check a ruleset (fully resolved) or an option (by schema, then applied over winning-moves).
+
+    Raises :class:`RulesetError` with ``usage`` True when the file cannot be read.
+    """
+    path = Path(path)
+    session = _Session()
+    fr = session.read_top(path.absolute())
+    if fr.data is None:
+        return FileCheck(fr.display, "unknown", sorted(set(fr.errors)))
+    if fr.data.get("kind") == "option":
+        opt = session.option(fr)
+        if opt is not None:
+            try:
+                base = _Session()
+                ref = _resolve_ref(REFERENCE_RULESET, Path.cwd(), option=False)
+                composed = base.ruleset(base.read_top(ref), ()) if ref is not None else None
+            except RulesetError:
+                composed = None
+            if composed is None:
+                return FileCheck(fr.display, "option", [Diagnostic(
+                    fr.display, 1, 1, f"cannot check this option: the bundled ruleset '{REFERENCE_RULESET}' "
+                                      "it is applied over did not load")])
+            session.apply(composed, opt)
+            session.finish(composed)
+        return FileCheck(fr.display, "option", sorted(set(session.diags)))
+    try:
+        load_ruleset(path.absolute())
+    except RulesetError as exc:
+        if exc.usage:
+            raise
+        return FileCheck(fr.display, "ruleset", list(exc.diagnostics))
+    return FileCheck(fr.display, "ruleset", [])
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What ``mbrules rulesets`` lists for one bundled ruleset or option."""
+
+    id: str
+    name: str
+    description: str
+    path: str
+
+
+def _summary(path: Path, ident: str) -> Summary:
+    try:
+        fr, _ = _read(path)
+        data = fr.data or {}
+    except OSError:
+        data = {}
+
+    def text(key: str) -> str:
+        value = data.get(key)
+        return value if isinstance(value, str) else "(missing: run 'mbrules validate' on this file)"
+
+    return Summary(ident, text("name"), text("description"), str(path))
+
+
+def ruleset_summary(ident: str) -> Summary:
+    """Name and one-line description of a bundled ruleset (RulesetError if the id is unknown)."""
+    path = _top_path(ident, Path.cwd(), option=False)
+    return _summary(path, ident)
+
+
+def option_summary(ident: str) -> Summary:
+    """Name and one-line description of a bundled option (RulesetError if the id is unknown)."""
+    path = _top_path(ident, Path.cwd(), option=True)
+    return _summary(path, ident)

@@ -1,0 +1,135 @@
+"""Errors with a place: every problem in a ruleset file is one line ``FILE:LINE:COL: message``.
+
+A :class:`Loc` is where a value (and its key) were written; a :class:`LocNode` tree mirrors the
+data read from one file (and, after composition, the resolved data: each node keeps the file
+that contributed it), so any layer can point at the right file, line and column.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+
+@dataclass(frozen=True, order=True)
+class Diagnostic:
+    """One problem: where (1-based line and column) and what to do."""
+
+    file: str
+    line: int
+    col: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}: {self.message}"
+
+    def as_json(self) -> dict:
+        return {"file": self.file, "line": self.line, "col": self.col, "message": self.message}
+
+
+class RulesetError(Exception):
+    """Invalid ruleset input.
+
+    ``lines`` are ``FILE:LINE:COL: message`` strings (1-based), one per problem, sorted; a usage
+    problem that involves no file (an unknown bundled id named on the command line) is one line
+    ``mbrules: message``. ``usage`` is True for exit code 2 (unknown id or option named on the
+    command line, a file named there that cannot be read) and False for exit code 1 (the file is
+    invalid). ``diagnostics`` keeps the structured form of the file-located lines.
+    """
+
+    def __init__(self, lines: list[str] | None = None, usage: bool = False,
+                 diagnostics: Iterable[Diagnostic] = ()):
+        diags = sorted(set(diagnostics), key=_diag_order)
+        self.diagnostics: list[Diagnostic] = diags
+        self.lines: list[str] = list(lines or []) + [str(d) for d in diags]
+        self.usage = usage
+        super().__init__("\n".join(self.lines))
+
+    @classmethod
+    def of(cls, diagnostics: Iterable[Diagnostic], usage: bool = False) -> "RulesetError":
+        return cls(None, usage=usage, diagnostics=diagnostics)
+
+
+def _diag_order(d: Diagnostic):
+    return (d.file, d.line, d.col, d.message)
+
+
+def display_path(path: Path) -> str:
+    """How a file is named in messages: relative to the working directory when below it."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:  # other drive on Windows
+        return str(path)
+    return str(path) if rel.startswith("..") else rel
+
+
+@dataclass(frozen=True)
+class Loc:
+    """Where a value was written: the file, the value's position and (in a mapping) its key's."""
+
+    file: str
+    line: int
+    col: int
+    key_line: int | None = None
+    key_col: int | None = None
+
+    def at_value(self) -> tuple[str, int, int]:
+        return self.file, self.line, self.col
+
+    def at_key(self) -> tuple[str, int, int]:
+        if self.key_line is None:
+            return self.at_value()
+        return self.file, self.key_line, self.key_col  # type: ignore[return-value]
+
+
+@dataclass
+class LocNode:
+    """Positions for one value and, for a mapping or list, its children (by key or index)."""
+
+    loc: Loc
+    children: dict[Any, "LocNode"] | None = field(default=None)
+
+    def child(self, key) -> "LocNode | None":
+        if self.children is None:
+            return None
+        return self.children.get(key)
+
+    def find(self, path: Iterable) -> tuple["LocNode", list]:
+        """The deepest node along ``path`` and the part of the path below it that has no node."""
+        node = self
+        rest = list(path)
+        while rest:
+            nxt = node.child(rest[0])
+            if nxt is None:
+                break
+            node = nxt
+            rest.pop(0)
+        return node, rest
+
+
+def diag_at(node: LocNode, path: Iterable, message: str, key: bool = False) -> Diagnostic:
+    """A diagnostic at ``path`` below ``node`` (at its key when ``key``; else at its value).
+
+    When the path goes below what was written (a missing key), it points at the deepest
+    mapping that exists, at its key.
+    """
+    found, rest = node.find(path)
+    if rest:
+        file, line, col = found.loc.at_key()
+    elif key:
+        file, line, col = found.loc.at_key()
+    else:
+        file, line, col = found.loc.at_value()
+    return Diagnostic(file, line, col, message)
+
+
+def dotted(path: Iterable) -> str:
+    """A data path as people read it: ``cards.d25.count``, ``scoring.safe_trip_breakers.value[0]``."""
+    out = ""
+    for p in path:
+        if isinstance(p, int):
+            out += f"[{p}]"
+        else:
+            out += ("." if out else "") + str(p)
+    return out or "the top level"

@@ -1,0 +1,284 @@
+"""Schema layer: one file's data checked against the file JSON Schema, with friendly messages.
+
+Every ``jsonschema`` error is turned into one (or a few) ``FILE:LINE:COL: message`` lines that say
+what is wrong and what to do: an unknown key points at the key and lists the allowed ones; a
+card whose ``kind`` is known reports only that kind's problems, not the noise of every branch of
+the card union; a missing citation says to give exactly one of ``source`` or ``decided``.
+"""
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+from typing import Any, Iterable
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+from .diagnostics import Diagnostic, LocNode, diag_at, dotted
+from .model import file_json_schema
+
+CITATION_ONEOF = [{"required": ["source"]}, {"required": ["decided"]}]
+CITATION_HELP = ("give exactly one of 'source' (the rulebook file and section that states it) "
+                 "or 'decided' (what we chose where the books are silent, and why)")
+
+_PATTERN_WORDS = {
+    r"^[a-z][a-z0-9_]*$": "an id is lowercase letters, digits and '_', starting with a letter (e.g. out_of_gas)",
+    r"^[a-z0-9]+(-[a-z0-9]+)*$": "a ruleset id is lowercase letters and digits in words joined by '-' "
+                                 "(e.g. my-house-rules)",
+    r"^[1-9][0-9]?$": "a player count is a whole number from 1 to 99",
+    r"^[^\n\r]*$": "it must fit on one line (no line breaks)",
+}
+
+_TYPE_WORDS = {
+    "integer": "an integer", "number": "a number", "string": "text", "boolean": "true or false",
+    "object": "a mapping", "array": "a list", "null": "null",
+}
+
+
+@functools.lru_cache(maxsize=1)
+def file_validator() -> Draft202012Validator:
+    schema = file_json_schema()
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def schema_errors(data: Any, locs: LocNode) -> list[Diagnostic]:
+    """Every schema problem of one file's data, located with ``locs``."""
+    out: list[Diagnostic] = []
+    for error in file_validator().iter_errors(data):
+        out.extend(_describe(error, locs))
+    return sorted(set(out))
+
+
+def type_name(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, dict):
+        return "mapping"
+    if isinstance(value, list):
+        return "list"
+    return "null"
+
+
+def show_value(value: Any) -> str:
+    name = type_name(value)
+    if isinstance(value, str):
+        text = value if len(value) <= 40 else value[:37] + "..."
+        return f"string {text!r}"
+    if isinstance(value, bool):
+        return f"boolean {str(value).lower()}"
+    if isinstance(value, (int, float)):
+        return f"{name} {value}"
+    return name if name == "null" else f"a {name}"
+
+
+def _where(path) -> str:
+    path = list(path)
+    return "at the top level" if not path else f"in {dotted(path)}"
+
+
+def _expected(schema: dict) -> list[str]:
+    """What a (sub)schema accepts, in words."""
+    if "const" in schema:
+        return [repr(schema["const"])]
+    if "enum" in schema:
+        return [" or ".join(repr(v) for v in schema["enum"])]
+    t = schema.get("type")
+    if isinstance(t, list):
+        return [_TYPE_WORDS.get(x, x) for x in t]
+    if t:
+        return [_TYPE_WORDS.get(t, t)]
+    for key in ("anyOf", "oneOf"):
+        if key in schema:
+            return [w for sub in schema[key] for w in _expected(sub)]
+    if "$ref" in schema:
+        name = schema["$ref"].rsplit("/", 1)[-1]
+        return [f"a mapping ({name})"]
+    return []
+
+
+def _hint_for(value: Any, expected: list[str]) -> str:
+    if isinstance(value, bool) and "text" in expected:
+        return " (YAML reads yes/no/on/off/true/false as true or false: put the text in quotes)"
+    if isinstance(value, str) and "true or false" in expected and value.lower() in ("yes", "no", "y", "n"):
+        return " (write true or false)"
+    if isinstance(value, str) and any(e in ("an integer", "a number") for e in expected):
+        if re.fullmatch(r"\s*-?[0-9]+\s*", value):
+            return " (remove the quotes to write a number)"
+    return ""
+
+
+def _path(error: ValidationError) -> list:
+    return list(error.absolute_path)
+
+
+def _describe(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
+    v = error.validator
+    path = _path(error)
+    inst = error.instance
+    schema = error.schema if isinstance(error.schema, dict) else {}
+
+    if v == "additionalProperties" and isinstance(inst, dict):
+        return _unknown_keys(error, locs)
+    if v == "required" and isinstance(inst, dict):
+        missing = [k for k in error.validator_value if k not in inst]
+        keys = ", ".join(f"'{k}'" for k in missing)
+        word = "key" if len(missing) == 1 else "keys"
+        msg = f"missing {word} {keys} {_where(path)}"
+        if "source" in schema.get("properties", {}):
+            need = ", ".join(schema.get("required", []))
+            msg += (f": an object with its own source or decided is given whole (a file that names it "
+                    f"replaces the parent's), so write all of: {need}")
+        else:
+            msg += "; add it"
+        return [diag_at(locs, path, msg, key=True)]
+    if v in ("oneOf", "anyOf"):
+        return _alternatives(error, locs)
+    if v == "type":
+        expected = _expected(schema)
+        msg = f"expected {' or '.join(expected)}, got {show_value(inst)}{_hint_for(inst, expected)}"
+        return [diag_at(locs, path, msg + f" {_where(path)}")]
+    if v == "enum":
+        allowed = ", ".join(str(x) for x in error.validator_value)
+        return [diag_at(locs, path, f"{_last(path)} must be one of {allowed}, got {show_value(inst)}")]
+    if v == "const":
+        return [diag_at(locs, path, f"{_last(path)} must be {error.validator_value!r}, got {show_value(inst)}")]
+    if v == "pattern":
+        words = _PATTERN_WORDS.get(error.validator_value, f"it must match {error.validator_value}")
+        return [diag_at(locs, path, f"{show_value(inst)} is not valid for {_last(path)}: {words}")]
+    if v == "propertyNames":
+        return _bad_key_names(error, locs)
+    if v in ("minimum", "exclusiveMinimum"):
+        return [diag_at(locs, path, f"{_last(path)} must be at least {error.validator_value}, got {inst}")]
+    if v in ("maximum", "exclusiveMaximum"):
+        return [diag_at(locs, path, f"{_last(path)} must be at most {error.validator_value}, got {inst}")]
+    if v == "minLength":
+        if error.validator_value == 1:
+            return [diag_at(locs, path, f"{_last(path)} must not be empty; write some text")]
+        return [diag_at(locs, path, f"{_last(path)} must be at least {error.validator_value} characters long")]
+    if v == "maxLength":
+        return [diag_at(locs, path, f"{_last(path)} is too long ({len(inst)} characters; at most "
+                                    f"{error.validator_value}); shorten it")]
+    if v == "maxItems":
+        return [diag_at(locs, path, f"{_last(path)} has {len(inst)} items; at most {error.validator_value} "
+                                    "are allowed")]
+    if v == "minItems":
+        return [diag_at(locs, path, f"{_last(path)} needs at least {error.validator_value} items")]
+    return [diag_at(locs, path, f"{error.message} {_where(path)}")]
+
+
+def _last(path: list) -> str:
+    return dotted(path) if path else "the document"
+
+
+def _unknown_keys(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
+    schema = error.schema
+    path = _path(error)
+    props = schema.get("properties", {})
+    patterns = list(schema.get("patternProperties", {}))
+    out = []
+    for key in error.instance:
+        if key in props or any(re.search(p, key) for p in patterns):
+            continue
+        if patterns and not props:
+            words = "; ".join(_PATTERN_WORDS.get(p, f"keys must match {p}") for p in patterns)
+            msg = f"'{key}' is not a valid key {_where(path)}: {words}"
+        else:
+            allowed = ", ".join(props)
+            close = difflib.get_close_matches(key, list(props), n=1)
+            guess = f"; did you mean '{close[0]}'?" if close else ""
+            where = "at the top level" if not path else f"in {dotted(path)}"
+            msg = f"unknown key '{key}' {where} (allowed: {allowed}){guess}"
+        out.append(diag_at(locs, [*path, key], msg, key=True))
+    return out
+
+
+def _bad_key_names(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
+    path = _path(error)
+    sub = error.validator_value if isinstance(error.validator_value, dict) else {}
+    limit = sub.get("maxLength")
+    out = []
+    for key in error.instance if isinstance(error.instance, dict) else []:
+        if limit is not None and len(key) > limit:
+            out.append(diag_at(locs, [*path, key], f"key '{key[:40]}...' is too long ({len(key)} characters; "
+                                                   f"at most {limit}) {_where(path)}", key=True))
+    return out or [diag_at(locs, path, f"{error.message} {_where(path)}")]
+
+
+def _branches(error: ValidationError) -> dict[int, list[ValidationError]]:
+    groups: dict[int, list[ValidationError]] = {}
+    for sub in error.context or []:
+        groups.setdefault(sub.schema_path[0], []).append(sub)
+    return groups
+
+
+def _alternatives(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
+    path = _path(error)
+    inst = error.instance
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    if error.validator_value == CITATION_ONEOF:
+        both = isinstance(inst, dict) and "source" in inst and "decided" in inst
+        msg = f"{CITATION_HELP} {_where(path)}" + (": this gives both" if both else ": this gives neither")
+        return [diag_at(locs, path, msg, key=True)]
+    if "discriminator" in schema:
+        return _tagged_union(error, locs)
+    groups = _branches(error)
+    if not groups:  # oneOf matched more than one branch
+        return [diag_at(locs, path, f"{error.message} {_where(path)}")]
+    alternatives = error.validator_value
+    fitting = [i for i, errs in groups.items()
+               if not any(e.validator in ("type", "const", "enum") and not e.relative_path for e in errs)]
+    # A branch that fits the value's type but fails a constraint: report its errors.
+    for i in sorted(fitting):
+        out: list[Diagnostic] = []
+        for sub in groups[i]:
+            out.extend(_describe(sub, locs))
+        if out:
+            return out
+    expected = [w for alt in alternatives for w in _expected(alt)]
+    msg = f"expected {' or '.join(dict.fromkeys(expected))}, got {show_value(inst)}{_hint_for(inst, expected)}"
+    return [diag_at(locs, path, f"{msg} {_where(path)}")]
+
+
+def _tagged_union(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
+    path = _path(error)
+    inst = error.instance
+    mapping: dict = error.schema["discriminator"]["mapping"]
+    prop = error.schema["discriminator"].get("propertyName", "kind")
+    kinds = list(mapping)
+    if not isinstance(inst, dict):
+        return [diag_at(locs, path, f"expected a mapping (a card with {prop}: {', '.join(kinds)}), "
+                                    f"got {show_value(inst)} {_where(path)}")]
+    if prop not in inst:
+        return [diag_at(locs, path, f"missing key '{prop}' {_where(path)}: {prop} must be one of "
+                                    f"{', '.join(kinds)}", key=True)]
+    kind = inst[prop]
+    if kind not in mapping:
+        return [diag_at(locs, [*path, prop], f"{prop} must be one of {', '.join(kinds)}, got {show_value(kind)}")]
+    ref = mapping[kind]
+    index = next(i for i, alt in enumerate(error.validator_value) if alt.get("$ref") == ref)
+    out: list[Diagnostic] = []
+    for sub in _branches(error).get(index, []):
+        out.extend(_describe(sub, locs))
+    return out or [diag_at(locs, path, f"{error.message} {_where(path)}")]
+
+
+def describe_all(errors: Iterable[ValidationError], locs: LocNode) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    for e in errors:
+        out.extend(_describe(e, locs))
+    return out
+
+
+def ruleset_schema_text() -> str:
+    """The file schema as checked in at ``schemas/ruleset.schema.json`` (``make schemas`` writes it)."""
+    import json
+
+    return json.dumps(file_json_schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"

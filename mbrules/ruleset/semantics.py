@@ -1,0 +1,133 @@
+"""Semantic layer: checks on the resolved ruleset that no schema can express.
+
+Each problem is ``(path, message, at_key)``; the loader turns the path into the file, line and
+column of whichever file set that value. All problems are reported at once.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from .model import HazardCard, RemedyCard, Ruleset, SafetyCard
+
+Problem = tuple[tuple, str, bool]
+
+
+def _listed_twice(values) -> list[str]:
+    return [v for v, n in Counter(values).items() if n > 1]
+
+
+def semantic_problems(rs: Ruleset) -> list[Problem]:
+    out: list[Problem] = []
+
+    def add(path, message, key=False):
+        out.append((tuple(path), message, key))
+
+    cards = rs.cards
+    hazards = {cid: c for cid, c in cards.items() if isinstance(c, HazardCard)}
+    kinds = {cid: c.kind for cid, c in cards.items()}
+
+    def check_refs(path, ids, want: str, what: str):
+        for i, cid in enumerate(ids):
+            if cid not in cards:
+                near = ", ".join(sorted(c for c, k in kinds.items() if k == want)) or "none"
+                add((*path, i), f"{what} names '{cid}', which is not a card of this ruleset "
+                                f"({want} cards: {near}); fix the id or add the card")
+            elif kinds[cid] != want:
+                add((*path, i), f"{what} names '{cid}', a {kinds[cid]} card; it must name {want} cards")
+        for cid in _listed_twice(ids):
+            add(path, f"{what} lists '{cid}' more than once; list it once")
+
+    # -- references between cards
+    for cid, card in cards.items():
+        if isinstance(card, RemedyCard):
+            check_refs(("cards", cid, "fixes"), card.fixes, "hazard", f"remedy '{cid}' fixes")
+            piles = sorted({hazards[h].pile for h in card.fixes if h in hazards})
+            if len(piles) > 1:
+                add(("cards", cid, "fixes"), f"remedy '{cid}' fixes hazards on both the battle and the speed pile; "
+                                             "a remedy is played on one pile: split it into two remedies")
+            if card.go and piles and piles != ["battle"]:
+                add(("cards", cid, "go"), f"go card '{cid}' fixes speed-pile hazards; a go card (the Roll) is "
+                                          "played on the battle pile")
+            if not card.fixes and not card.go:
+                add(("cards", cid, "fixes"), f"remedy '{cid}' fixes nothing and is not a go card; "
+                                             "list the hazards it fixes")
+        elif isinstance(card, SafetyCard):
+            check_refs(("cards", cid, "protects"), card.protects, "hazard", f"safety '{cid}' protects")
+            if not card.protects:
+                add(("cards", cid, "protects"), f"safety '{cid}' protects against nothing; "
+                                                "list the hazards it protects against")
+        elif isinstance(card, HazardCard):
+            if card.pile == "speed" and card.limit is None:
+                add(("cards", cid), f"speed-pile hazard '{cid}' has no limit: give limit (the highest "
+                                    "distance card allowed while it shows, e.g. 50)", True)
+            if card.pile == "battle" and card.limit is not None:
+                add(("cards", cid, "limit"), f"battle hazard '{cid}' has a limit; only speed-pile hazards "
+                                             "limit speed: remove limit or set pile: speed")
+
+    for hid in hazards:
+        remedies = [cid for cid, c in cards.items() if isinstance(c, RemedyCard) and hid in c.fixes]
+        safeties = [cid for cid, c in cards.items() if isinstance(c, SafetyCard) and hid in c.protects]
+        if not remedies:
+            add(("cards", hid), f"hazard '{hid}' has no remedy: add it to the fixes of a remedy card", True)
+        if not safeties:
+            add(("cards", hid), f"hazard '{hid}' has no safety: add it to the protects of a safety card", True)
+
+    if not any(isinstance(c, RemedyCard) and c.go for c in cards.values()):
+        add(("cards",), "no remedy is a go card: the battle pile needs one (the Roll): set go: true on it", True)
+    if not any(c.kind == "distance" for c in cards.values()):
+        add(("cards",), "the deck has no distance cards: add some (kind: distance)", True)
+
+    # -- reference cards and the box
+    for rid in rs.box.reference_cards:
+        if rid in cards:
+            add(("box", "reference_cards", rid), f"reference card id '{rid}' is also a card id; "
+                                                 "rename the reference card", True)
+    deck = sum(c.count for c in cards.values())
+    refs = sum(r.count for r in rs.box.reference_cards.values())
+    total = rs.box.total.value
+    if deck + refs != total:
+        add(("box", "total", "value"), f"the deck ({deck}) and reference cards ({refs}) make {deck + refs}, "
+                                       f"but box.total says {total}; fix the counts or the total")
+
+    # -- scoring
+    check_refs(("scoring", "safe_trip_breakers", "value"), rs.scoring.safe_trip_breakers.value, "distance",
+               "safe_trip_breakers")
+
+    # -- player counts and removals
+    hand = rs.play.hand_size.value
+    for key, pc in rs.player_counts.items():
+        players = int(key)
+        path = ("player_counts", key)
+        if players < 2:
+            add(path, f"player count {key}: the game needs at least 2 players", True)
+            continue
+        if not 1 <= pc.sides <= players:
+            add((*path, "sides"), f"{players} players cannot make {pc.sides} sides: sides is between 1 and "
+                                  f"{players}")
+        elif players % pc.sides:
+            add((*path, "sides"), f"{players} players do not split evenly into {pc.sides} sides; "
+                                  f"choose a number of sides that divides {players}")
+        if pc.extension_to is not None and pc.extension_to <= pc.target:
+            add((*path, "extension_to"), f"extension_to ({pc.extension_to}) must be longer than the trip "
+                                         f"({pc.target}), or null for no extension")
+        removal = rs.removals.get(key)
+        removed = sum(removal.cards.values()) if removal else 0
+        left = deck - removed
+        if players * hand >= left:
+            add(path, f"{players} players with hands of {hand} need {players * hand} cards plus a draw pile, "
+                      f"but the deck has {left} cards" + (f" after removing {removed}" if removed else ""), True)
+    if not rs.player_counts:
+        add(("player_counts",), "no player counts: give at least one (e.g. \"2\": {sides: 2, ...})", True)
+    for key, removal in rs.removals.items():
+        path = ("removals", key)
+        if key not in rs.player_counts:
+            counts = ", ".join(rs.player_counts) or "none"
+            add(path, f"removals for {key} players, but player_counts has no {key} (it has: {counts}); "
+                      "add the player count or remove these removals", True)
+        for cid, n in removal.cards.items():
+            if cid not in cards:
+                add((*path, "cards", cid), f"removes '{cid}', which is not a card of this ruleset; fix the id", True)
+            elif n > cards[cid].count:
+                add((*path, "cards", cid), f"removes {n} '{cid}' but the deck has only {cards[cid].count}; "
+                                           "remove at most that many")
+    return out

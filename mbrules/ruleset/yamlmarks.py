@@ -1,0 +1,378 @@
+"""YAML layer: safe, bounded reading of one file into plain data plus the position of every value.
+
+Only PyYAML's safe composer is used; the data is built here from the node graph, so that
+
+* every key and value keeps its line and column (a :class:`LocNode` tree mirrors the data);
+* a key written twice, a non-text key, a tag outside plain YAML are errors, all reported;
+* aliases expand only up to ``MAX_VALUES`` values (a "billion laughs" file fails at once),
+  nesting stops at ``MAX_DEPTH``, files stop at ``MAX_BYTES``;
+* integer keys become strings (``2:`` and ``"2":`` are the same player count).
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.constructor import SafeConstructor
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from .diagnostics import Diagnostic, Loc, LocNode
+
+MAX_BYTES = 1024 * 1024
+MAX_DEPTH = 64
+MAX_VALUES = 100_000
+MAX_REPORTED = 20  # per kind of repeated problem (control characters)
+
+T_STR = "tag:yaml.org,2002:str"
+T_INT = "tag:yaml.org,2002:int"
+T_FLOAT = "tag:yaml.org,2002:float"
+T_BOOL = "tag:yaml.org,2002:bool"
+T_NULL = "tag:yaml.org,2002:null"
+T_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+T_VALUE = "tag:yaml.org,2002:value"
+T_MERGE = "tag:yaml.org,2002:merge"
+T_SEQ = "tag:yaml.org,2002:seq"
+T_MAP = "tag:yaml.org,2002:map"
+
+PLAIN_HINT = "a ruleset file is plain YAML: text, numbers, true/false, null, lists and mappings"
+
+# C0 controls but tab, LF, CR; DEL; C1 controls but NEL; surrogates; the two non-characters.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
+_CONTROL_NAMES = {0: "NUL", 7: "BEL", 8: "BS", 0x0B: "VT", 0x0C: "FF", 0x1B: "ESC", 0x7F: "DEL"}
+
+
+@dataclass
+class ParsedYaml:
+    """One file read: its data (None when unreadable as a mapping), positions, and problems."""
+
+    data: Any
+    locs: LocNode | None
+    errors: list[Diagnostic] = field(default_factory=list)
+
+
+class _Abort(Exception):
+    def __init__(self, mark, message: str):
+        super().__init__(message)
+        self.mark = mark
+        self.message = message
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """The safe loader, composing nodes only; refuses nesting deeper than MAX_DEPTH."""
+
+    def __init__(self, stream):
+        super().__init__(stream)
+        self._depth = 0
+
+    def compose_node(self, parent, index):  # noqa: D401 (PyYAML hook)
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                raise _Abort(self.peek_event().start_mark,
+                             f"nesting deeper than {MAX_DEPTH} levels: a ruleset file is never this deep; "
+                             "flatten the structure")
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+def _pos(mark) -> tuple[int, int]:
+    return mark.line + 1, mark.column + 1
+
+
+def _line_col_of_offset(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    start = text.rfind("\n", 0, offset) + 1
+    return line, offset - start + 1
+
+
+def read_bytes(path: Path) -> bytes:
+    """Read at most MAX_BYTES + 1 bytes (OSError goes to the caller)."""
+    with open(path, "rb") as fh:
+        return fh.read(MAX_BYTES + 1)
+
+
+def decode_text(raw: bytes, file: str) -> tuple[str | None, list[Diagnostic]]:
+    """UTF-8 text without control characters, or the problems (size, encoding, controls)."""
+    if len(raw) > MAX_BYTES:
+        return None, [Diagnostic(file, 1, 1, f"the file is larger than {MAX_BYTES // 1024} KiB: a ruleset "
+                                               "file is a few KiB; this is not a ruleset")]
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return None, [Diagnostic(file, 1, 1, "the file is UTF-16 encoded: save it as UTF-8")]
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        prefix = raw[: exc.start].decode("utf-8", errors="replace")
+        line, col = _line_col_of_offset(prefix, len(prefix))
+        bad = raw[exc.start]
+        return None, [Diagnostic(file, line, col, f"not UTF-8 text: byte 0x{bad:02x} cannot be decoded "
+                                                   "(is this a binary file?); save the file as UTF-8 text")]
+    errors = []
+    matches = list(_CONTROL.finditer(text))
+    for m in matches[:MAX_REPORTED]:
+        code = ord(m.group())
+        name = _CONTROL_NAMES.get(code)
+        label = f"U+{code:04X}" + (f" ({name})" if name else "")
+        line, col = _line_col_of_offset(text, m.start())
+        errors.append(Diagnostic(file, line, col, f"control character {label} is not allowed in a ruleset "
+                                                  "file; remove it"))
+    if len(matches) > MAX_REPORTED:
+        last = matches[MAX_REPORTED]
+        line, col = _line_col_of_offset(text, last.start())
+        errors.append(Diagnostic(file, line, col, f"... and {len(matches) - MAX_REPORTED} more control "
+                                                  "characters (is this a binary file?)"))
+    return (None if errors else text), errors
+
+
+def _syntax_message(exc: yaml.MarkedYAMLError) -> str:
+    problem = (exc.problem or "not valid YAML").strip()
+    msg = f"YAML syntax error: {problem}"
+    if exc.context and exc.context_mark is not None and exc.context_mark is not exc.problem_mark:
+        cl, cc = _pos(exc.context_mark)
+        msg += f" ({exc.context.strip()} at line {cl}, column {cc})"
+    return msg + "; fix the YAML syntax here"
+
+
+def parse_text(text: str, file: str) -> ParsedYaml:
+    """Compose ``text`` safely and build plain data with positions (never raises for bad input)."""
+    loader = _BoundedLoader(text)
+    try:
+        try:
+            root = loader.get_node() if loader.check_node() else None
+            if root is not None and not loader.check_event(yaml.StreamEndEvent):
+                mark = loader.peek_event().start_mark
+                line, col = _pos(mark)
+                return ParsedYaml(None, None, [Diagnostic(
+                    file, line, col, "a second YAML document starts here: a ruleset file holds one document; "
+                                     "remove the '---' and what follows, or put it in its own file")])
+        except _Abort as exc:
+            line, col = _pos(exc.mark)
+            return ParsedYaml(None, None, [Diagnostic(file, line, col, exc.message)])
+        except yaml.MarkedYAMLError as exc:
+            mark = exc.problem_mark or exc.context_mark
+            line, col = _pos(mark) if mark is not None else (1, 1)
+            return ParsedYaml(None, None, [Diagnostic(file, line, col, _syntax_message(exc))])
+        except yaml.reader.ReaderError as exc:  # pragma: no cover - decode_text catches these first
+            line, col = _line_col_of_offset(text, exc.position)
+            return ParsedYaml(None, None, [Diagnostic(file, line, col, f"unreadable character: {exc.reason}")])
+        except RecursionError:
+            return ParsedYaml(None, None, [Diagnostic(
+                file, 1, 1, f"nesting too deep to read: a ruleset file is never deeper than {MAX_DEPTH} levels")])
+    finally:
+        loader.dispose()
+    if root is None:
+        return ParsedYaml(None, None, [Diagnostic(
+            file, 1, 1, "the file is empty: a ruleset file is a mapping that starts with 'id: ...'")])
+    builder = _Builder(file)
+    try:
+        _check_expansion(root)
+        data, locs = builder.build(root, None, 1)
+    except _Abort as exc:
+        line, col = _pos(exc.mark)
+        return ParsedYaml(None, None, [Diagnostic(file, line, col, exc.message)])
+    except RecursionError:  # pragma: no cover - depth is bounded above
+        return ParsedYaml(None, None, [Diagnostic(file, 1, 1, "nesting too deep to read")])
+    errors = builder.errors
+    if not isinstance(data, dict):
+        line, col = _pos(root.start_mark)
+        what = {list: "a list"}.get(type(data), "a single value" if data is not None else "null")
+        errors.append(Diagnostic(file, line, col, f"the document is {what}, not a mapping: a ruleset file is a "
+                                                  "mapping of keys such as 'id:', 'name:', 'cards:'"))
+        return ParsedYaml(None, None, errors)
+    return ParsedYaml(data, locs, errors)
+
+
+def parse_bytes(raw: bytes, file: str) -> ParsedYaml:
+    text, errors = decode_text(raw, file)
+    if text is None:
+        return ParsedYaml(None, None, errors)
+    return parse_text(text, file)
+
+
+def _check_expansion(root: Node) -> None:
+    """Refuse a document whose aliases expand past MAX_VALUES values, before building anything.
+
+    Sizes are computed once per distinct node (aliases share nodes), so this is fast however
+    large the expansion would be; the error points at the smallest value that is too large.
+    """
+    size: dict[int, int] = {}
+    active: set[int] = set()
+    stack: list[tuple[Node, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        nid = id(node)
+        if done:
+            active.discard(nid)
+            kids = _kids(node)
+            size[nid] = min(1 + sum(size[id(k)] for k in kids), MAX_VALUES + 1)
+            continue
+        if nid in size:
+            continue
+        if nid in active:
+            raise _Abort(node.start_mark, "a YAML alias that contains itself: the value would be infinite; "
+                                          "write the values out instead")
+        active.add(nid)
+        stack.append((node, True))
+        for kid in _kids(node):
+            if id(kid) not in size:
+                stack.append((kid, False))
+    if size[id(root)] <= MAX_VALUES:
+        return
+    node = root
+    while True:
+        big = next((k for k in _kids(node) if size[id(k)] > MAX_VALUES), None)
+        if big is None:
+            break
+        node = big
+    raise _Abort(node.start_mark,
+                 f"this value expands past {MAX_VALUES:,} values through YAML aliases (a \"billion laughs\" "
+                 "file?); a ruleset file is small: write the values out instead")
+
+
+def _kids(node: Node) -> list[Node]:
+    if isinstance(node, SequenceNode):
+        return node.value
+    if isinstance(node, MappingNode):
+        return [n for pair in node.value for n in pair]
+    return []
+
+
+_KIND_WORDS = {MappingNode: "a mapping", SequenceNode: "a list", ScalarNode: "a value"}
+
+
+class _Builder:
+    """Builds plain data from composed nodes, counting every value an alias expands to."""
+
+    def __init__(self, file: str):
+        self.file = file
+        self.count = 0
+        self.errors: list[Diagnostic] = []
+        self._constructor = SafeConstructor()
+
+    def _err(self, mark, message: str) -> None:
+        line, col = _pos(mark)
+        self.errors.append(Diagnostic(self.file, line, col, message))
+
+    def build(self, node: Node, key_mark, depth: int) -> tuple[Any, LocNode]:
+        self.count += 1
+        if self.count > MAX_VALUES:
+            raise _Abort(node.start_mark,
+                         f"the document expands past {MAX_VALUES:,} values (YAML aliases that repeat aliases); "
+                         "a ruleset file is small: write the values out instead")
+        if depth > MAX_DEPTH:
+            raise _Abort(node.start_mark,
+                         f"nesting deeper than {MAX_DEPTH} levels (a YAML alias that contains itself?); "
+                         "flatten the structure")
+        line, col = _pos(node.start_mark)
+        kl, kc = _pos(key_mark) if key_mark is not None else (None, None)
+        loc = Loc(self.file, line, col, kl, kc)
+        if isinstance(node, ScalarNode):
+            return self._scalar(node), LocNode(loc)
+        if isinstance(node, SequenceNode):
+            if node.tag != T_SEQ:
+                self._bad_tag(node)
+            items, children = [], {}
+            for i, item in enumerate(node.value):
+                value, child = self.build(item, None, depth + 1)
+                items.append(value)
+                children[i] = child
+            return items, LocNode(loc, children)
+        if isinstance(node, MappingNode):
+            if node.tag != T_MAP:
+                self._bad_tag(node)
+            return self._mapping(node, loc, depth)
+        raise _Abort(node.start_mark, "unexpected YAML node")  # pragma: no cover
+
+    def _bad_tag(self, node: Node) -> None:
+        tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+        self._err(node.start_mark, f"tag '{tag}' is not allowed: {PLAIN_HINT}; remove the tag")
+
+    def _scalar(self, node: ScalarNode):
+        tag = node.tag
+        c = self._constructor
+        try:
+            if tag in (T_STR, T_VALUE, T_TIMESTAMP):
+                return node.value  # a date stays the text it was written as
+            if tag == T_INT:
+                return c.construct_yaml_int(node)
+            if tag == T_FLOAT:
+                value = c.construct_yaml_float(node)
+                if not math.isfinite(value):
+                    self._err(node.start_mark, f"'{node.value}' is not a finite number; write a number")
+                    return None
+                return value
+            if tag == T_BOOL:
+                return c.construct_yaml_bool(node)
+            if tag == T_NULL:
+                return None
+        except ValueError:
+            self._err(node.start_mark, "this number is too long to read; write a number of at most a few digits")
+            return None
+        self._bad_tag(node)
+        return None
+
+    def _key(self, key_node: Node) -> str | None:
+        if not isinstance(key_node, ScalarNode):
+            self._err(key_node.start_mark, f"a key must be plain text, not {_KIND_WORDS[type(key_node)]}; "
+                                           "write the key as text")
+            return None
+        value = self._scalar(key_node)
+        if isinstance(value, bool):
+            self._err(key_node.start_mark, f"key '{key_node.value}' is read as {str(value).lower()}: "
+                                           f"write it in quotes (\"{key_node.value}\":) to use it as text")
+            return None
+        if value is None:
+            if key_node.tag == T_NULL:
+                self._err(key_node.start_mark, "empty or null key: every key must be text; write a name before ':'")
+            return None
+        if isinstance(value, float):
+            self._err(key_node.start_mark, f"key '{key_node.value}' is a number with a fraction: "
+                                           "keys are text or whole numbers")
+            return None
+        return str(value)
+
+    def _mapping(self, node: MappingNode, loc: Loc, depth: int):
+        out: dict[str, Any] = {}
+        children: dict[str, LocNode] = {}
+        first_seen: dict[str, Any] = {}
+        merges: list[Node] = []
+        for key_node, value_node in node.value:
+            if key_node.tag == T_MERGE:
+                merges.append(value_node)
+                continue
+            key = self._key(key_node)
+            if key is None:
+                continue
+            if key in first_seen:
+                fl, _ = _pos(first_seen[key])
+                self._err(key_node.start_mark, f"duplicate key '{key}' (first written at line {fl}): "
+                                               "a key may appear once in a mapping; keep one of them")
+                continue
+            first_seen[key] = key_node.start_mark
+            value, child = self.build(value_node, key_node.start_mark, depth + 1)
+            out[key] = value
+            children[key] = child
+        # YAML merge keys ("<<: *defaults"): the mapping's own keys win; earlier merges win.
+        for merge in merges:
+            sources = merge.value if isinstance(merge, SequenceNode) else [merge]
+            for src in sources:
+                if not isinstance(src, MappingNode):
+                    self._err(src.start_mark, "'<<' merges only mappings (an alias of a mapping); fix its value")
+                    continue
+                value, child = self.build(src, None, depth + 1)
+                for k, v in value.items():
+                    if k not in out:
+                        out[k] = v
+                        children[k] = child.children[k]
+        return out, LocNode(loc, children)
+
+
+def parse_file(path: Path, file: str) -> ParsedYaml:
+    """Read and parse one file. OSError (missing, unreadable) goes to the caller."""
+    return parse_bytes(read_bytes(path), file)
