@@ -1,0 +1,184 @@
+"""Ruleset commands: rulesets, show, validate, schema, diff (contract: Commands)."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+
+from mbrules.ruleset import (
+    RulesetError,
+    bundled_option_ids,
+    bundled_ruleset_ids,
+    check_file,
+    load_ruleset,
+    option_summary,
+    ruleset_summary,
+)
+
+from .common import EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE, app, fail
+
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout instead of text.")]
+OptionFlag = Annotated[
+    Optional[list[str]],
+    typer.Option("--option", "-o", metavar="OPTION",
+                 help="An option to apply (a bundled option id or a path to an option file); repeat for more, "
+                      "applied in order."),
+]
+
+
+def _print_json(doc: Any) -> None:
+    sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+
+
+def _load(ref: str, options: list[str] | None):
+    try:
+        return load_ruleset(ref, options or ())
+    except RulesetError as exc:
+        fail(exc.lines, EXIT_USAGE if exc.usage else EXIT_CHECK_FAILED)
+
+
+@app.command("rulesets")
+def rulesets_cmd(as_json: JsonFlag = False) -> None:
+    """List the bundled rulesets and options with their one-line descriptions."""
+    rulesets = [ruleset_summary(i) for i in bundled_ruleset_ids()]
+    options = [option_summary(i) for i in bundled_option_ids()]
+    if as_json:
+        _print_json({
+            "rulesets": [{"id": s.id, "name": s.name, "description": s.description} for s in rulesets],
+            "options": [{"id": s.id, "name": s.name, "description": s.description} for s in options],
+        })
+        return
+    width = max((len(s.id) for s in rulesets + options), default=10) + 2
+    typer.echo("Rulesets (mbrules show ID):")
+    for s in rulesets:
+        typer.echo(f"  {s.id:<{width}}{s.name}")
+        typer.echo(f"  {'':<{width}}{s.description}")
+    typer.echo("")
+    typer.echo("Options (--option ID):")
+    for s in options:
+        typer.echo(f"  {s.id:<{width}}{s.description}")
+
+
+@app.command("show")
+def show_cmd(
+    ruleset: Annotated[str, typer.Argument(metavar="RULESET", help="A bundled ruleset id (see 'mbrules rulesets') or a path to a YAML file.")],
+    option: OptionFlag = None,
+    players: Annotated[Optional[int], typer.Option("--players", "-p", min=1, max=99,
+                                                   help="Also show the setup for this many players: deck size, "
+                                                        "sides and who plays for each, target, extension, "
+                                                        "removed cards.")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Show a resolved ruleset: cards, relations, play rules, coup fourré, scoring, match."""
+    from mbrules.ruleset.render import UnsupportedPlayers, show_json, show_text
+
+    rs = _load(ruleset, option)
+    try:
+        if as_json:
+            _print_json(show_json(rs, players))
+        else:
+            typer.echo(show_text(rs, players), nl=False)
+    except UnsupportedPlayers as exc:
+        fail(f"mbrules: {exc}", EXIT_USAGE)
+
+
+@app.command("validate")
+def validate_cmd(
+    files: Annotated[list[Path], typer.Argument(metavar="FILE", help="Ruleset or option files (YAML) to check.",
+                                                show_default=False)],
+    as_json: JsonFlag = False,
+) -> None:
+    """Check ruleset and option files: every error as FILE:LINE:COL: message on stderr.
+
+    A ruleset is checked fully resolved (extends, options); an option file (kind: option) is checked by the schema and by applying it over winning-moves. Prints 'OK FILE' for each valid file. Exit 1 if a file is invalid, 2 if a file cannot be read.
+    """  # noqa: E501
+    results = []
+    code = EXIT_OK
+    for path in files:
+        try:
+            result = check_file(path)
+        except RulesetError as exc:
+            for line in exc.lines:
+                print(line, file=sys.stderr)
+            results.append({"file": str(path), "kind": "unreadable", "ok": False,
+                            "errors": [{"message": line} for line in exc.lines]})
+            code = EXIT_USAGE
+            continue
+        for d in result.diagnostics:
+            print(str(d), file=sys.stderr)
+        if result.ok:
+            if not as_json:
+                typer.echo(f"OK {result.file}")
+        elif code == EXIT_OK:
+            code = EXIT_CHECK_FAILED
+        results.append({"file": result.file, "kind": result.kind, "ok": result.ok,
+                        "errors": [d.as_json() for d in result.diagnostics]})
+    if as_json:
+        _print_json({"ok": code == EXIT_OK, "files": results})
+    if code:
+        raise typer.Exit(code)
+
+
+@app.command("schema")
+def schema_cmd(
+    which: Annotated[str, typer.Argument(help="ruleset (a ruleset or option file) or scenario (a scenario file).",
+                                         metavar="[ruleset|scenario]")] = "ruleset",
+    as_json: JsonFlag = False,
+) -> None:
+    """Print the JSON Schema (2020-12) of ruleset files or scenario files."""
+    del as_json  # the schema is JSON already
+    if which == "ruleset":
+        from mbrules.ruleset.schema_check import ruleset_schema_text
+
+        sys.stdout.write(ruleset_schema_text())
+        return
+    if which == "scenario":
+        try:
+            from mbrules.scenario.model import scenario_json_schema
+        except ImportError:
+            fail("mbrules: the scenario schema is not available in this build "
+                 "(mbrules.scenario.model.scenario_json_schema is missing)", EXIT_CHECK_FAILED)
+        schema = scenario_json_schema()
+        sys.stdout.write(json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+        return
+    fail(f"mbrules: unknown schema '{which}': choose ruleset or scenario", EXIT_USAGE)
+
+
+@app.command("diff")
+def diff_cmd(
+    first: Annotated[str, typer.Argument(metavar="RULESET_A", help="The ruleset to compare from (id or path).")],
+    second: Annotated[str, typer.Argument(metavar="RULESET_B", help="The ruleset to compare to (id or path).")],
+    option: Annotated[
+        Optional[list[str]],
+        typer.Option("--option", "-o", metavar="OPTION",
+                     help="An option applied to the SECOND ruleset (repeat for more), so "
+                          "'mbrules diff winning-moves winning-moves --option hazard-on-hazard' shows what the "
+                          "option changes."),
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """The rule differences between two resolved rulesets, in words. Options apply to the second."""
+    from mbrules.ruleset.diff import diff_rulesets
+
+    a = _load(first, None)
+    b = _load(second, option)
+    changes = diff_rulesets(a, b)
+    if as_json:
+        _print_json({
+            "a": {"id": a.id, "name": a.name, "options": list(a.applied_options)},
+            "b": {"id": b.id, "name": b.name, "options": list(b.applied_options)},
+            "changes": [c.as_json() for c in changes],
+        })
+        return
+
+    def label(rs) -> str:
+        return rs.id + (f" (options: {', '.join(rs.applied_options)})" if rs.applied_options else "")
+
+    typer.echo(f"{label(a)} → {label(b)}")
+    if not changes:
+        typer.echo("  no rule differences")
+    for c in changes:
+        typer.echo(f"  {c}")

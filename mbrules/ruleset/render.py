@@ -1,0 +1,127 @@
+"""A resolved ruleset for people (``mbrules show``) and as one JSON document (``show --json``)."""
+from __future__ import annotations
+
+from typing import Any
+
+from .model import Rule, Ruleset
+from .words import (
+    CITATION_FIELDS,
+    card_names,
+    card_summary,
+    phrase,
+    removed_words,
+    sides_for,
+    value_words,
+)
+
+KIND_TITLES = (("distance", "Distance"), ("hazard", "Hazards"), ("remedy", "Remedies"), ("safety", "Safeties"))
+
+
+class UnsupportedPlayers(ValueError):
+    """The ruleset has no setup for that many players."""
+
+
+def players_info(rs: Ruleset, players: int) -> dict[str, Any]:
+    """The setup for ``players``: deck, sides and who plays for each, trip, removed cards."""
+    pc = rs.player_counts.get(str(players))
+    if pc is None:
+        have = ", ".join(sorted(rs.player_counts, key=int))
+        raise UnsupportedPlayers(f"{rs.id} has no rules for {players} players (it has: {have}); "
+                                 "choose one of those with --players")
+    removal = rs.removals.get(str(players))
+    removed = dict(removal.cards) if removal else {}
+    deck = sum(rs.deck_for(players).values())
+    hand = rs.play.hand_size.value
+    return {
+        "players": players,
+        "deck_size": deck,
+        "cards_in_box": rs.box.total.value,
+        "removed": removed,
+        "sides": sides_for(players, pc.sides),
+        "target": pc.target,
+        "extension_to": pc.extension_to,
+        "hand_size": hand,
+        "draw_pile_after_deal": deck - players * hand,
+    }
+
+
+def show_json(rs: Ruleset, players: int | None = None) -> dict[str, Any]:
+    return {
+        "ruleset": rs.model_dump(mode="json"),
+        "players": None if players is None else players_info(rs, players),
+    }
+
+
+def _rule_lines(rs: Ruleset, section: str) -> list[str]:
+    model = getattr(rs, section)
+    out = []
+    for name in type(model).model_fields:
+        if name in CITATION_FIELDS:
+            continue
+        value = getattr(model, name)
+        raw = value.value if isinstance(value, Rule) else value
+        pattern = f"{section}.{name}"
+        out.append(f"  {phrase(pattern)}: {value_words(pattern, list(raw) if isinstance(raw, tuple) else raw, rs)}")
+    return out
+
+
+def players_text(rs: Ruleset, players: int) -> list[str]:
+    info = players_info(rs, players)
+    sides = "; ".join(f"{s}: {'+'.join(ps)}" for s, ps in info["sides"].items())
+    removed_n = sum(info["removed"].values())
+    ext = f"to {info['extension_to']} miles" if info["extension_to"] else "none"
+    return [
+        f"With {players} players",
+        f"  deck: {info['deck_size']} cards" + (f" ({removed_n} removed before the deal)" if removed_n else ""),
+        f"  sides: {sides}",
+        f"  target: {info['target']} miles",
+        f"  extension: {ext}",
+        f"  removed before the deal: {removed_words(rs, info['removed'])}",
+        f"  each player is dealt {info['hand_size']}; {info['draw_pile_after_deal']} cards left to draw",
+    ]
+
+
+def show_text(rs: Ruleset, players: int | None = None) -> str:
+    deck = sum(c.count for c in rs.cards.values())
+    refs = sum(r.count for r in rs.box.reference_cards.values())
+    lines = [
+        f"{rs.name} [{rs.id}]",
+        rs.description,
+        f"Source: {rs.source}",
+        f"Options applied: {', '.join(rs.applied_options) or 'none'}",
+        "",
+        f"Cards: {deck} in the deck; {rs.box.total.value} in the box with {refs} reference cards",
+    ]
+    for kind, title in KIND_TITLES:
+        ids = rs.cards_of_kind(kind)
+        if ids:
+            lines.append(f"  {title}:")
+            lines.extend(f"    {card_summary(rs, cid)}" for cid in ids)
+    others = sorted({c.kind for c in rs.cards.values()} - {k for k, _ in KIND_TITLES})
+    for kind in others:  # pragma: no cover - the model has four kinds
+        lines.append(f"  {kind}:")
+        lines.extend(f"    {card_summary(rs, cid)}" for cid in rs.cards_of_kind(kind))
+    if rs.box.reference_cards:
+        lines.append("  Reference cards (never dealt):")
+        lines.extend(f"    {r.count} × {r.name} ({rid})" for rid, r in rs.box.reference_cards.items())
+    lines += ["", "Relations"]
+    for hid in rs.cards_of_kind("hazard"):
+        fixes = [cid for cid in rs.cards_of_kind("remedy") if hid in rs.cards[cid].fixes]
+        safe = [cid for cid in rs.cards_of_kind("safety") if hid in rs.cards[cid].protects]
+        lines.append(f"  {rs.cards[hid].name}: fixed by {card_names(rs, fixes)}; "
+                     f"prevented by {card_names(rs, safe)}")
+    lines += ["", "Players"]
+    for key in sorted(rs.player_counts, key=int):
+        pc = rs.player_counts[key]
+        n = int(key)
+        team = "each for himself" if pc.sides == n else f"partners: {', '.join('+'.join(p) for p in sides_for(n, pc.sides).values())}"
+        ext = f", extension to {pc.extension_to}" if pc.extension_to else ", no extension"
+        removal = rs.removals.get(key)
+        rem = f"; removed before the deal: {removed_words(rs, removal.cards)}" if removal else ""
+        lines.append(f"  {n} players: {pc.sides} sides ({team}); trip {pc.target} miles{ext}{rem}")
+    for title, section in (("Play", "play"), ("Coup fourré", "coup_fourre"), ("Scoring", "scoring"),
+                           ("Match", "match"), ("Names", "display")):
+        lines += ["", title, *_rule_lines(rs, section)]
+    if players is not None:
+        lines += ["", *players_text(rs, players)]
+    return "\n".join(lines) + "\n"

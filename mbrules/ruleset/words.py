@@ -1,0 +1,235 @@
+"""Rules in words: the phrase for every field of the ruleset model, and values as players say them.
+
+Used by ``mbrules show`` and ``mbrules diff``. Paths use ``*`` for a key of a mapping
+(a card id, a player count). A field without a phrase here falls back to its description in the
+model, so nothing is ever skipped; ``tests/test_ruleset_cmds.py`` checks every field has a phrase.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .model import Ruleset
+
+# Fields that are not rules: where a value comes from (every rule value carries one).
+CITATION_FIELDS = ("source", "decided")
+# The root's own fields: shown as the header of show and diff, not as rule changes.
+HEADER_FIELDS = ("id", "name", "description", "source", "applied_options")
+
+PHRASES: dict[str, str] = {
+    "box.total": "cards in the box",
+    "box.reference_cards.*": "reference card {key} (never dealt)",
+    "box.reference_cards.*.name": "reference card {key} is called",
+    "box.reference_cards.*.count": "reference card {key}: copies in the box",
+    "cards.*": "card {card}",
+    "cards.*.kind": "{card}: kind of card",
+    "cards.*.name": "{card} is called",
+    "cards.*.count": "{card}: copies in the deck",
+    "cards.*.miles": "{card}: miles",
+    "cards.*.max_per_hand": "{card}: most one side may play in a hand",
+    "cards.*.pile": "{card}: played on the",
+    "cards.*.limit": "{card}: highest distance card allowed while it shows",
+    "cards.*.fixes": "{card} fixes",
+    "cards.*.go": "{card} is a go card (its side rolls while it shows)",
+    "cards.*.protects": "{card} protects against",
+    "cards.*.rolling": "{card} lets its side roll without a go card",
+    "player_counts.*": "{key} players",
+    "player_counts.*.sides": "{key} players: sides",
+    "player_counts.*.target": "{key} players: trip length in miles",
+    "player_counts.*.extension_to": "{key} players: extension",
+    "removals.*": "{key} players: cards removed before the deal",
+    "removals.*.cards": "{key} players: cards removed before the deal",
+    "play.hand_size": "cards dealt to each player",
+    "play.hazard_on_hazard": "a hazard may cover another hazard",
+    "play.hazard_needs_rolling": "a battle hazard may only hit a side that is rolling",
+    "play.speed_limit_stacking": "a speed limit may be played on a side already limited",
+    "play.voluntary_discard": "a player may discard while holding a playable card",
+    "play.safety_discards_hazard": "a safety played normally sends the hazard it protects against to the discard pile",
+    "play.roll_after_safety": "a Roll must follow a safety that corrects a hazard",
+    "play.safety_extra_turn": "a safety gives its player another turn",
+    "coup_fourre.enabled": "coup fourré",
+    "coup_fourre.who": "who may call a coup fourré",
+    "coup_fourre.replacement_draw": "the coup fourré caller draws a card at once",
+    "coup_fourre.extra_turn": "the coup fourré caller then takes a turn (players in between lose theirs)",
+    "scoring.enabled": "points are scored",
+    "scoring.milestones_per_mile": "points per mile",
+    "scoring.safety": "points per safety played",
+    "scoring.all_safeties": "bonus for playing every safety",
+    "scoring.coup_fourre": "points per coup fourré",
+    "scoring.trip_completed": "bonus for completing the trip",
+    "scoring.delayed_action": "delayed action bonus (trip completed after the draw pile ran out)",
+    "scoring.safe_trip": "safe trip bonus",
+    "scoring.safe_trip_breakers": "cards that lose the safe trip bonus",
+    "scoring.shutout": "shutout bonus points",
+    "scoring.shutout_per_opponent": "shutout bonus",
+    "scoring.extension": "extension bonus points",
+    "scoring.extension_bonus_to": "extension bonus goes to",
+    "match.mode": "the match",
+    "match.target_points": "points that end the match",
+    "match.deal_passes_left": "the deal passes to the left after each hand",
+    "display.battle_pile": "the battle pile is called",
+    "display.speed_pile": "the speed pile is called",
+    "display.distance_pile": "the distance pile is called",
+    "display.safety_area": "the safety area is called",
+    "display.discard_pile": "the discard pile is called",
+    "display.draw_pile": "the draw pile is called",
+}
+
+VALUE_WORDS: dict[str, dict[Any, str]] = {
+    "scoring.shutout_per_opponent": {False: "once", True: "for each opposing side with no distance"},
+    "coup_fourre.who": {"target_side": "a player of the side attacked",
+                        "any_player": "any player holding the safety"},
+    "coup_fourre.enabled": {True: "allowed", False: "not played"},
+    "scoring.extension_bonus_to": {
+        "caller_or_opponents": "the caller if its side completes the extended trip, else each opposing side",
+        "finisher": "the side that completes the extended trip",
+    },
+    "match.mode": {
+        "points": "hands until a side reaches the points that end the match; highest total wins",
+        "single_hand": "one hand; the side with the most points wins",
+        "trip": "one hand, no points; the first side to complete the trip wins, else the side that went furthest",
+    },
+    "cards.*.pile": {"battle": "battle pile", "speed": "speed pile"},
+    "cards.*.max_per_hand": {None: "no limit"},
+    "cards.*.limit": {None: "none"},
+    "player_counts.*.extension_to": {None: "none"},
+}
+
+
+def pattern_of(path: tuple, star_depths: set[int]) -> str:
+    return ".".join("*" if i in star_depths else str(p) for i, p in enumerate(path))
+
+
+def pretty_id(cid: str) -> str:
+    text = cid.replace("_", " ").replace("-", " ")
+    return text[:1].upper() + text[1:]
+
+
+def field_description(pattern: str) -> str | None:
+    """The model's description of the field at ``pattern`` (the fallback phrase)."""
+    from pydantic import BaseModel
+
+    from .model import Card  # noqa: F401
+
+    model: Any = Ruleset
+    parts = pattern.split(".")
+    desc = None
+    for part in parts:
+        if part == "*":
+            continue
+        if not (isinstance(model, type) and issubclass(model, BaseModel)):
+            return desc
+        info = model.model_fields.get(part)
+        if info is None:
+            return desc
+        desc = info.description or desc
+        model = _inner_model(info.annotation)
+    return desc
+
+
+def _inner_model(annotation: Any) -> Any:
+    from typing import get_args
+
+    from pydantic import BaseModel
+
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in get_args(annotation):
+        found = _inner_model(arg)
+        if found is not None:
+            return found
+    return None
+
+
+def phrase(pattern: str, key: str = "", card: str = "") -> str:
+    text = PHRASES.get(pattern)
+    if text is None:
+        desc = field_description(pattern)
+        text = desc.rstrip(".") if desc else pattern.rsplit(".", 1)[-1].replace("_", " ")
+        if key:
+            text = f"{key}: {text}"
+    return text.format(key=key, card=card)
+
+
+def yes_no(value: bool) -> str:
+    return "yes" if value else "no"
+
+
+def card_names(rs: Ruleset, ids) -> str:
+    if not ids:
+        return "none"
+    return ", ".join(rs.cards[c].name if c in rs.cards else c for c in ids)
+
+
+def removed_words(rs: Ruleset, removed: dict[str, int] | None) -> str:
+    if not removed:
+        return "none"
+    return ", ".join(f"{n} {rs.cards[c].name if c in rs.cards else c}" for c, n in removed.items())
+
+
+def value_words(pattern: str, value: Any, rs: Ruleset) -> str:
+    table = VALUE_WORDS.get(pattern)
+    if table is not None and _hashable(value) and value in table:
+        return table[value]
+    if pattern in ("cards.*.fixes", "cards.*.protects", "scoring.safe_trip_breakers"):
+        return card_names(rs, value)
+    if pattern in ("removals.*", "removals.*.cards"):
+        return removed_words(rs, value)
+    if pattern == "player_counts.*.extension_to":
+        return f"to {value} miles"
+    if isinstance(value, bool):
+        return yes_no(value)
+    if value is None:
+        return "none"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value) or "none"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {v}" for k, v in value.items()) or "none"
+    return str(value)
+
+
+def _hashable(value: Any) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+def card_summary(rs: Ruleset, cid: str) -> str:
+    """One card in words: '14 × Roll! (roll): fixes Stop!; go card'."""
+    c = rs.cards[cid]
+    bits = []
+    if c.kind == "distance":
+        bits.append(f"{c.miles} miles")
+        if c.max_per_hand is not None:
+            bits.append(f"at most {c.max_per_hand} per side per hand")
+    elif c.kind == "hazard":
+        bits.append(f"on the {c.pile} pile")
+        if c.limit is not None:
+            bits.append(f"limits distance cards to {c.limit}")
+    elif c.kind == "remedy":
+        bits.append(f"fixes {card_names(rs, c.fixes)}")
+        if c.go:
+            bits.append("go card: its side rolls while it shows")
+    elif c.kind == "safety":
+        bits.append(f"protects against {card_names(rs, c.protects)}")
+        if c.rolling:
+            bits.append("its side rolls without a go card")
+    return f"{c.count} × {c.name} ({cid}): " + "; ".join(bits)
+
+
+def side_letter(i: int) -> str:
+    return chr(ord("A") + i)
+
+
+def sides_for(players: int, sides: int) -> dict[str, list[str]]:
+    """Side letter -> players (p(i) plays for side (i-1) mod sides), contract: Players and sides."""
+    out: dict[str, list[str]] = {side_letter(s): [] for s in range(sides)}
+    for i in range(1, players + 1):
+        out[side_letter((i - 1) % sides)].append(f"p{i}")
+    return out
+
+
+def normalize_space(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
