@@ -1,0 +1,11 @@
+"""Bots: ``Bot.choose(state, legal_actions) -> action``, registered by name for ``--bot NAME``."""
+from .base import Bot, UnknownBot, bot_descriptions, bot_names, bot_rng, check_bot, make_bot, make_bots, register
+from . import random_bot as _random_bot  # noqa: F401  registers "random"
+from . import heuristic as _heuristic  # noqa: F401  registers "heuristic"
+from .heuristic import HeuristicBot
+from .random_bot import RandomBot
+
+__all__ = [
+    "Bot", "HeuristicBot", "RandomBot", "UnknownBot", "bot_descriptions", "bot_names", "bot_rng", "check_bot",
+    "make_bot", "make_bots", "register",
+]

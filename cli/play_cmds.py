@@ -1,0 +1,325 @@
+"""``mbrules play`` (one headless match between bots, narrated) and ``mbrules simulate`` (many, with statistics)."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from mbrules.bots import UnknownBot, bot_names, check_bot
+from mbrules.engine import Game, GameError, State
+from mbrules.engine.actions import COUP_FOURRE, DECLINE, DISCARD, EXTEND, PLAY, STOP
+from mbrules.engine.game import DISTANCE, HAZARD, REMEDY, SAFETY, SCORE_LINES, SPEED
+from mbrules.ruleset import RulesetError, load_ruleset
+
+from .common import EXIT_CHECK_FAILED, EXIT_USAGE, app, fail
+
+DEFAULT_RULESET = "winning-moves"
+DEFAULT_PLAYERS = 4
+DEFAULT_BOT = "heuristic"
+WIDTH = 100  # fixed, so the same inputs print the same bytes on any terminal
+
+LINE_LABELS = {
+    "milestones": "Milestones", "safeties": "Safeties", "all_safeties": "All safeties",
+    "coup_fourres": "Coups fourrés", "trip_completed": "Trip completed", "delayed_action": "Delayed action",
+    "safe_trip": "Safe trip", "shutout": "Shutout", "extension": "Extension", "total": "Total (hand)",
+}
+
+BOTS_HELP = "Bot name ({names}); once for every player, or once per player in seating order (p1, p2, ...). Default: heuristic."
+
+
+# -- shared set-up -----------------------------------------------------------------------
+def _compile(ruleset: str, options: list[str], players: int, bots: list[str]) -> Game:
+    """Check the bots, load the ruleset and compile it for ``players``; bad input exits cleanly."""
+    try:
+        for b in bots:
+            check_bot(b)
+    except UnknownBot as e:
+        fail(f"mbrules: {e}", EXIT_USAGE)
+    try:
+        rs = load_ruleset(ruleset, options)
+    except RulesetError as e:
+        fail(e.lines, EXIT_USAGE if e.usage else EXIT_CHECK_FAILED)
+    except OSError as e:
+        fail(f"mbrules: cannot read {ruleset}: {e.strerror or e}", EXIT_USAGE)
+    try:
+        game = Game(rs, players)
+    except GameError as e:
+        fail(f"mbrules: {e}", EXIT_USAGE)
+    if len(bots) not in (1, players):
+        fail(f"mbrules: give --bot once (for every player) or once per player: {players} players, "
+             f"{len(bots)} --bot given", EXIT_USAGE)
+    return game
+
+
+def _side_label(game: Game, s: int) -> str:
+    return f"{game.side_names[s]} ({', '.join(game.player_names[p] for p in game.side_players[s])})"
+
+
+# -- the narrative ------------------------------------------------------------------------
+class Narrator:
+    """Tells a match as it is played: who plays what on whom, coups fourrés, extensions, each hand's score."""
+
+    def __init__(self, game: Game, console: Console):
+        self.g = game
+        self.out = console
+        self.hand_seen = -1
+        d = game.ruleset.display
+        self.pile_names = (d.battle_pile, d.speed_pile)
+        self.distance_pile = d.distance_pile
+        self.safety_area = d.safety_area
+        self.discard_pile = d.discard_pile
+        self.draw_pile = d.draw_pile
+
+    def who(self, p: int) -> str:
+        return f"{self.g.player_names[p]} ({self.g.side_names[self.g.side_of[p]]})"
+
+    def on_action(self, st: State, p: int, a: int) -> None:
+        g = self.g
+        if st.hand_no != self.hand_seen:
+            self.hand_seen = st.hand_no
+            self.out.rule(f"Hand {st.hand_no + 1}", style="bold")
+            self.out.print(
+                f"{g.player_names[st.first_player]} plays first; trip of {st.target} miles; "
+                f"{len(st.draw)} cards in the {self.draw_pile}."
+            )
+        op = a & 7
+        c = (a >> 3) & 255
+        ps = g.side_of[p]
+        if op == PLAY:
+            k = g.kind[c]
+            name = g.names[c]
+            if k == DISTANCE:
+                m = st.miles[ps] + g.miles[c]
+                done = "  trip completed!" if m == st.target else ""
+                self.say(f"{self.who(p)} plays {name}: side {g.side_names[ps]} at {m} miles.{done}")
+            elif k == HAZARD:
+                ts = a >> 11
+                pile = self.pile_names[1 if g.pile[c] == SPEED else 0]
+                self.say(f"{self.who(p)} plays {name} on side {g.side_names[ts]}'s {pile}.")
+            elif k == REMEDY:
+                self.say(f"{self.who(p)} plays {name}.")
+            elif k == SAFETY:
+                self.say(f"{self.who(p)} plays {name} to the {self.safety_area} and plays again.")
+        elif op == DISCARD:
+            self.say(f"{self.who(p)} discards {g.names[c]}.")
+        elif op == COUP_FOURRE:
+            self.say(
+                f"{self.who(p)} calls COUP FOURRÉ with {g.names[c]} against {g.names[st.cf_hazard]}"
+                f" and plays next."
+            )
+        elif op == DECLINE:
+            self.say(f"{self.who(p)} lets the coup fourré against {g.names[st.cf_hazard]} pass.")
+        elif op == EXTEND:
+            self.say(f"{self.who(p)} calls the EXTENSION: the trip is now {g.extension_to} miles.")
+        elif op == STOP:
+            self.say(f"{self.who(p)} does not call the extension.")
+
+    def say(self, text: str) -> None:
+        if text.endswith(("!.", "?.")):
+            text = text[:-1]  # a display name ending in '!' (Roll!, Stop!) ends the sentence
+        self.out.print(text, markup=False, highlight=False)
+
+    def on_hand_end(self, st: State) -> None:
+        g = self.g
+        done = st.current_completer()
+        if done >= 0:
+            self.say(f"Side {g.side_names[done]} completed the trip of {st.target} miles.")
+        else:
+            self.say(f"The {self.draw_pile} is out and every hand is played out: no side completed the trip.")
+        sheet = st.hand_sheets[-1]
+        table = Table(title=f"Score sheet, hand {len(st.hand_sheets)}", title_justify="left")
+        table.add_column("")
+        for s in range(g.sides):
+            table.add_column(_side_label(g, s), justify="right")
+        for line in SCORE_LINES:
+            table.add_row(LINE_LABELS[line], *(str(sheet[s][line]) for s in range(g.sides)),
+                          end_section=line == "extension")
+        table.add_row("Running total", *(str(t) for t in st.match_totals))
+        table.add_row("Miles", *(str(m) for m in st.miles))
+        self.out.print(table)
+
+
+def _result(game: Game, st: State) -> tuple[str, str]:
+    """(result for JSON, sentence): the winner's side name, ``draw``, or ``unfinished``."""
+    totals = ", ".join(f"{game.side_names[s]} {t}" for s, t in enumerate(st.match_totals))
+    if st.winner == "draw":
+        return "draw", f"The match is a draw ({totals})."
+    if st.winner is None:
+        return "unfinished", f"Stopped after {len(st.hand_sheets)} hand(s) with the match undecided ({totals})."
+    return game.side_names[st.winner], f"Side {_side_label(game, st.winner)} wins the match ({totals})."
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    path = path.resolve()
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+@app.command()
+def play(
+    ruleset: str = typer.Option(DEFAULT_RULESET, "--ruleset", "-r", help="Bundled ruleset id or path to a YAML file."),
+    option: Optional[list[str]] = typer.Option(None, "--option", "-o", help="Option id or path; repeat to apply several, in order."),
+    players: int = typer.Option(DEFAULT_PLAYERS, "--players", "-n", help="Number of players (2, 3, 4 or 6 in the bundled editions)."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the match: the same seed gives the same game."),
+    bot: Optional[list[str]] = typer.Option(None, "--bot", "-b", help=BOTS_HELP.format(names=", ".join(bot_names()))),
+    hands: Optional[int] = typer.Option(None, "--hands", "-k", help="Stop after K hands (default: play the whole match)."),
+    record: Optional[Path] = typer.Option(None, "--record", help="Also write the game as a replayable scenario file."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout: every hand's score sheet, the match totals and result."),
+) -> None:
+    """Play a headless match between bots and tell it.
+
+    With no flags: the winning-moves ruleset, 4 players (two partnerships), the heuristic bot for every player, a whole match, seed 0. The same ruleset, options, players, bots and seed always print the same game.
+    """
+    options = list(option or [])
+    bots = list(bot or [DEFAULT_BOT])
+    if hands is not None and hands < 1:
+        fail(f"mbrules: --hands must be 1 or more (got {hands})", EXIT_USAGE)
+    game = _compile(ruleset, options, players, bots)
+    if record is not None and not record.resolve().parent.is_dir():
+        fail(f"mbrules: cannot write {record}: no such directory", EXIT_USAGE)
+
+    from mbrules.simulate import play_match
+
+    if as_json:
+        st = play_match(game, seed, bots, max_hands=hands, keep_deals=record is not None)
+    else:
+        console = Console(file=sys.stdout, width=WIDTH, highlight=False, soft_wrap=False)
+        rs = game.ruleset
+        console.print(f"{rs.name}", markup=False)
+        if rs.applied_options:
+            console.print(f"Options: {', '.join(rs.applied_options)}", markup=False)
+        sides = "; ".join(_side_label(game, s) for s in range(game.sides))
+        lineup = ", ".join(f"{game.player_names[p]} {(bots * players)[p] if len(bots) == 1 else bots[p]}"
+                           for p in range(players))
+        console.print(f"{players} players, sides {sides}. Bots: {lineup}. Seed {seed}.", markup=False)
+        narrator = Narrator(game, console)
+        st = play_match(game, seed, bots, max_hands=hands, keep_deals=record is not None,
+                        on_action=narrator.on_action, on_hand_end=narrator.on_hand_end)
+        console.rule("Result", style="bold")
+        console.print(_result(game, st)[1], markup=False)
+
+    if record is not None:
+        try:
+            from mbrules.scenario.record import record_match
+        except ImportError:
+            fail("mbrules: --record is not available in this build (mbrules.scenario.record is missing)", EXIT_USAGE)
+        text = record_match(st, ruleset, options, players, seed)
+        try:
+            _write_atomically(record, text)
+        except OSError as e:
+            fail(f"mbrules: cannot write {record}: {e.strerror or e}", EXIT_USAGE)
+
+    if as_json:
+        names = game.side_names
+        result, _ = _result(game, st)
+        doc = {
+            "settings": {
+                "ruleset": ruleset, "ruleset_id": game.ruleset_id, "options": options,
+                "applied_options": list(game.ruleset.applied_options), "players": players, "seed": seed,
+                "bots": {game.player_names[p]: (bots[0] if len(bots) == 1 else bots[p]) for p in range(players)},
+                "hands": hands,
+            },
+            "sides": {names[s]: [game.player_names[p] for p in game.side_players[s]] for s in range(game.sides)},
+            "hands": [
+                {
+                    "hand": i + 1,
+                    "score_sheet": {names[s]: {line: sheet[s][line] for line in SCORE_LINES} for s in range(game.sides)},
+                }
+                for i, sheet in enumerate(st.hand_sheets)
+            ],
+            "match_totals": {names[s]: st.match_totals[s] for s in range(game.sides)},
+            "result": result,
+            "winner": result if result != "unfinished" else None,
+        }
+        running = [0] * game.sides
+        for entry, sheet in zip(doc["hands"], st.hand_sheets):
+            for s in range(game.sides):
+                running[s] += sheet[s]["total"]
+            entry["running_totals"] = {names[s]: running[s] for s in range(game.sides)}
+        sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+
+
+@app.command()
+def simulate(
+    ruleset: str = typer.Option(DEFAULT_RULESET, "--ruleset", "-r", help="Bundled ruleset id or path to a YAML file."),
+    option: Optional[list[str]] = typer.Option(None, "--option", "-o", help="Option id or path; repeat to apply several, in order."),
+    players: int = typer.Option(DEFAULT_PLAYERS, "--players", "-n", help="Number of players."),
+    games: int = typer.Option(100, "--games", "-g", help="Number of whole matches to play."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the run: game i is dealt from (seed, i)."),
+    workers: int = typer.Option(1, "--workers", "-w", help="Worker processes (the figures are the same for any number)."),
+    bot: Optional[list[str]] = typer.Option(None, "--bot", "-b", help=BOTS_HELP.format(names=", ".join(bot_names()))),
+    as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout with the statistics and throughput."),
+) -> None:
+    """Play many matches between bots; show progress, then statistics and throughput.
+
+    Defaults: winning-moves, 4 players, the heuristic bot, 100 games, seed 0, 1 worker. Every figure but the timings is the same for the same inputs, whatever --workers is.
+    """
+    options = list(option or [])
+    bots = list(bot or [DEFAULT_BOT])
+    if games < 1:
+        fail(f"mbrules: --games must be 1 or more (got {games})", EXIT_USAGE)
+    if workers < 1:
+        fail(f"mbrules: --workers must be 1 or more (got {workers})", EXIT_USAGE)
+    game = _compile(ruleset, options, players, bots)
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from mbrules.simulate import simulate as run, summary
+
+    err = Console(stderr=True)
+    with Progress(
+        TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=err, transient=True, disable=not err.is_terminal,
+    ) as bar:
+        task = bar.add_task("games", total=games)
+        stats, seconds = run(game, ruleset, options, bots, games, seed, workers,
+                             progress=lambda n: bar.update(task, completed=n))
+    report = summary(game, stats, seconds)
+    settings = {
+        "ruleset": ruleset, "ruleset_id": game.ruleset_id, "options": options, "players": players,
+        "games": games, "seed": seed, "workers": workers,
+        "bots": {game.player_names[p]: (bots[0] if len(bots) == 1 else bots[p]) for p in range(players)},
+    }
+    if as_json:
+        sys.stdout.write(json.dumps({"settings": settings, **report}, indent=2, ensure_ascii=False) + "\n")
+        return
+    out = Console(file=sys.stdout, width=WIDTH, highlight=False)
+    out.print(f"{game.ruleset.name}; {players} players; bots: "
+              + ", ".join(f"{p} {b}" for p, b in settings["bots"].items()), markup=False)
+    t = Table(title=f"{games} matches, seed {seed}, {workers} worker(s)", title_justify="left")
+    t.add_column("figure")
+    t.add_column("value", justify="right")
+    for key in ("games", "hands", "turns", "mean_hands_per_game", "mean_turns_per_hand",
+                "trip_completed_share", "coups_fourres_per_hand"):
+        t.add_row(key.replace("_", " "), str(report[key]))
+    for s in range(game.sides):
+        t.add_row(f"wins {_side_label(game, s)}", str(report["wins"][game.side_names[s]]))
+    t.add_row("draws", str(report["draws"]))
+    t.add_row("seconds", f"{report['seconds']:.2f}")
+    t.add_row("hands per second", str(report["hands_per_second"]))
+    t.add_row("turns per second", str(report["turns_per_second"]))
+    out.print(t)
+    m = Table(title="Mean score per hand, per side", title_justify="left")
+    m.add_column("line")
+    for s in range(game.sides):
+        m.add_column(_side_label(game, s), justify="right")
+    for line in SCORE_LINES:
+        m.add_row(LINE_LABELS[line] if line != "total" else "Total",
+                  *(f"{report['mean_score_per_line'][line][n]:.1f}" for n in game.side_names))
+    out.print(m)

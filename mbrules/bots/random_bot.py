@@ -1,0 +1,23 @@
+"""The baseline: uniform over the legal actions, from the bot's own stream."""
+
+from __future__ import annotations
+
+import random
+
+from ..engine import Game, State
+from .base import register
+
+
+@register("random", "uniform over the legal actions")
+class RandomBot:
+    __slots__ = ("game", "player", "rng", "_random")
+
+    def __init__(self, game: Game, player: int, rng: random.Random):
+        self.game = game
+        self.player = player
+        self.rng = rng
+        self._random = rng.random
+
+    def choose(self, state: State, legal_actions: list[int]) -> int:
+        # int(random() * n) is uniform over n choices to within 2**-53.
+        return legal_actions[int(self._random() * len(legal_actions))]

@@ -1,0 +1,221 @@
+"""Headless matches between bots: the driver loop, match statistics, and many matches in parallel.
+
+Determinism: a match is dealt from its seed with the match's own RNG, and every bot
+has its own stream seeded from the match seed and its player; nothing reads the global
+``random``. ``simulate`` seeds game ``i`` from ``(seed, i)`` alone and adds up integer
+counts, so its figures are the same for any number of workers and any chunking.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Callable, Sequence
+
+from .bots import make_bots
+from .engine import Game, State
+from .engine.actions import DISCARD, PLAY
+from .engine.game import SCORE_LINES
+from .engine.state import P_HAND_OVER, P_MATCH_OVER
+
+ActionHook = Callable[[State, int, int], None]  # (state before the action, player, action)
+HandHook = Callable[[State], None]  # called when a hand is over, before the next deal
+
+
+def game_seed(seed: int, i: int) -> int:
+    """The seed of game ``i`` of a simulation seeded with ``seed`` (stable across machines and runs)."""
+    digest = hashlib.sha256(f"mbrules:{seed}:game:{i}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def play_match(
+    game: Game,
+    seed: int,
+    bots: Sequence[str],
+    *,
+    max_hands: int | None = None,
+    keep_deals: bool = False,
+    on_action: ActionHook | None = None,
+    on_hand_end: HandHook | None = None,
+) -> State:
+    """Play a match (or its first ``max_hands`` hands) between bots; return the final state.
+
+    ``bots`` holds one bot name for every player or one per player in seating order.
+    A decision with a single legal action (the draw, mostly) is applied without asking
+    the bot, so bots are asked only real questions.
+    """
+    players = make_bots(bots, game, seed)
+    choosers = [b.choose for b in players]
+    st = game.new_match(seed, keep_deals)
+    legal = st.legal_actions
+    apply = st.apply
+    hands = 0
+    while True:
+        if on_action is None:
+            while st.phase < P_HAND_OVER:
+                acts = legal()
+                apply(acts[0] if len(acts) == 1 else choosers[st.player](st, acts))
+        else:
+            while st.phase < P_HAND_OVER:
+                acts = legal()
+                p = st.player
+                a = acts[0] if len(acts) == 1 else choosers[p](st, acts)
+                on_action(st, p, a)
+                apply(a)
+        hands += 1
+        if on_hand_end is not None:
+            on_hand_end(st)
+        if st.phase == P_MATCH_OVER or (max_hands is not None and hands >= max_hands):
+            return st
+        st.next_hand()
+
+
+# -- statistics ------------------------------------------------------------------------
+def new_stats(sides: int) -> dict:
+    """Integer counters; two of them add up with :func:`merge_stats` in any grouping."""
+    return {
+        "games": 0, "hands": 0, "turns": 0, "wins": [0] * sides, "draws": 0, "unfinished": 0,
+        "trips_completed": 0, "coups_fourres": 0,
+        "score": {line: [0] * sides for line in SCORE_LINES},
+    }
+
+
+def merge_stats(into: dict, other: dict) -> dict:
+    for k in ("games", "hands", "turns", "draws", "unfinished", "trips_completed", "coups_fourres"):
+        into[k] += other[k]
+    into["wins"] = [a + b for a, b in zip(into["wins"], other["wins"])]
+    for line in SCORE_LINES:
+        into["score"][line] = [a + b for a, b in zip(into["score"][line], other["score"][line])]
+    return into
+
+
+def match_stats(game: Game, seed: int, bots: Sequence[str], stats: dict) -> None:
+    """Play one whole match and add it to ``stats``."""
+    score = stats["score"]
+    counts = {"trips": 0, "coups": 0}
+
+    def hand_end(st: State) -> None:
+        sheet = st.hand_sheets[-1]
+        for s, lines in enumerate(sheet):
+            for line in SCORE_LINES:
+                score[line][s] += lines[line]
+        if st.current_completer() >= 0:
+            counts["trips"] += 1
+        counts["coups"] += st.coup_count
+
+    st = play_match(game, seed, bots, on_hand_end=hand_end)
+    turn_ops = (PLAY, DISCARD)
+    stats["turns"] += sum(1 for p, a in st.history if p >= 0 and (a & 7) in turn_ops)
+    stats["games"] += 1
+    stats["hands"] += len(st.hand_sheets)
+    stats["trips_completed"] += counts["trips"]
+    stats["coups_fourres"] += counts["coups"]
+    if st.winner == "draw":
+        stats["draws"] += 1
+    elif st.winner is None:
+        stats["unfinished"] += 1
+    else:
+        stats["wins"][st.winner] += 1
+
+
+# -- many matches ----------------------------------------------------------------------------
+_WORKER: dict = {}
+
+
+def compile_game(ruleset_ref: str, options: Sequence[str], players: int) -> Game:
+    from .ruleset import load_ruleset
+
+    return Game(load_ruleset(ruleset_ref, list(options)), players)
+
+
+def _init_worker(ruleset_ref: str, options: Sequence[str], players: int, bots: Sequence[str]) -> None:
+    """Process-pool initializer: compile the rules once per worker."""
+    _WORKER["game"] = compile_game(ruleset_ref, options, players)
+    _WORKER["bots"] = list(bots)
+
+
+def _run_chunk(seed: int, start: int, stop: int) -> dict:
+    game = _WORKER["game"]
+    bots = _WORKER["bots"]
+    stats = new_stats(game.sides)
+    for i in range(start, stop):
+        match_stats(game, game_seed(seed, i), bots, stats)
+    return stats
+
+
+def chunks(games: int, workers: int) -> list[tuple[int, int]]:
+    size = max(1, min(200, -(-games // (workers * 8))))
+    return [(a, min(games, a + size)) for a in range(0, games, size)]
+
+
+def simulate(
+    game: Game,
+    ruleset_ref: str,
+    options: Sequence[str],
+    bots: Sequence[str],
+    games: int,
+    seed: int,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[dict, float]:
+    """Play ``games`` matches; return the summed counters and the wall-clock seconds.
+
+    ``game`` is the compiled rules (used in-process when ``workers`` is 1); workers
+    compile their own from ``ruleset_ref``/``options`` in the pool's initializer.
+    ``progress(n)`` is called with the number of games finished so far.
+    """
+    total = new_stats(game.sides)
+    parts = chunks(games, workers)
+    t0 = time.perf_counter()
+    if workers <= 1:
+        _WORKER["game"] = game
+        _WORKER["bots"] = list(bots)
+        done = 0
+        for a, b in parts:
+            merge_stats(total, _run_chunk(seed, a, b))
+            done += b - a
+            if progress:
+                progress(done)
+    else:
+        with ProcessPoolExecutor(
+            max_workers=workers, initializer=_init_worker, initargs=(ruleset_ref, list(options), game.players, list(bots))
+        ) as pool:
+            futures = [pool.submit(_run_chunk, seed, a, b) for a, b in parts]
+            done = 0
+            for (a, b), fut in zip(parts, futures):  # merged in chunk order: same sums for any worker count
+                merge_stats(total, fut.result())
+                done += b - a
+                if progress:
+                    progress(done)
+    return total, time.perf_counter() - t0
+
+
+def summary(game: Game, stats: dict, seconds: float) -> dict:
+    """The report of :func:`simulate` (the ``--json`` document's figures)."""
+    hands = stats["hands"] or 1
+    names = game.side_names
+    return {
+        "games": stats["games"],
+        "hands": stats["hands"],
+        "turns": stats["turns"],
+        "seconds": round(seconds, 3),
+        "wins": {names[s]: stats["wins"][s] for s in range(game.sides)},
+        "draws": stats["draws"],
+        "unfinished": stats["unfinished"],
+        "mean_hands_per_game": round(stats["hands"] / (stats["games"] or 1), 4),
+        "mean_turns_per_hand": round(stats["turns"] / hands, 4),
+        "trip_completed_share": round(stats["trips_completed"] / hands, 4),
+        "coups_fourres_per_hand": round(stats["coups_fourres"] / hands, 4),
+        "mean_score_per_line": {
+            line: {names[s]: round(stats["score"][line][s] / hands, 2) for s in range(game.sides)}
+            for line in SCORE_LINES
+        },
+        "hands_per_second": round(stats["hands"] / seconds, 1) if seconds > 0 else None,
+        "turns_per_second": round(stats["turns"] / seconds, 1) if seconds > 0 else None,
+    }
+
+
+def default_workers() -> int:
+    return max(1, min(os.cpu_count() or 1, 8))
