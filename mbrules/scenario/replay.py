@@ -1,0 +1,699 @@
+"""Replaying scenario files through the engine (``/work/shared/spec/scenarios.md``).
+
+A scenario document is read with positions (:mod:`.yamlio`), validated by the model
+(:mod:`.model`) and against the deck of its ruleset and player count, its position is built
+with :meth:`State.from_position`, and its steps are played in order:
+
+* the draw happens once a turn, before the player's first action of that turn: the engine's
+  explicit DRAW is applied when the step's player is the one to act and has not drawn;
+* a coup fourré window that the next step does not use is declined (DECLINE until it closes),
+  unless that step is a ``coup_fourre``; an ``expect:`` step does not close it;
+* an action step without ``rejected`` must be accepted; with ``rejected`` it must be refused
+  (with that code) and leave the game exactly as it was;
+* the first failing step ends the scenario.
+
+Every problem of an invalid document is one ``FILE:LINE:COL: message``; the document then counts
+as failed. Nothing here raises for bad input.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from pydantic import ValidationError
+
+from mbrules.engine.actions import (
+    ACTION_DECLINE, ACTION_DRAW, ACTION_EXTEND, ACTION_STOP, COUP_FOURRE, COUP_FOURRE_WINDOW, DISCARD,
+    PLAY, TURN, IllegalAction, encode,
+)
+from mbrules.engine.game import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SIDE_NAMES, SPEED, Game, GameError
+from mbrules.engine.state import State
+from mbrules.ruleset import RulesetError, load_ruleset
+from mbrules.ruleset.diagnostics import Diagnostic, LocNode, diag_at, display_path, dotted
+
+from . import model as m
+from .yamlio import Document, read_documents
+
+
+# -- results ----------------------------------------------------------------------------------------
+@dataclass
+class Failure:
+    """One difference at a step: what was expected beside what happened."""
+
+    step: int  # 1-based
+    file: str
+    line: int
+    col: int
+    key: str  # what was compared ('sides.B.miles', 'rejected', 'accepted', 'draw')
+    expected: Any
+    actual: Any
+    note: str = ""
+
+    def text(self) -> str:
+        s = (f"{self.file}:{self.line}:{self.col}: step {self.step}: {self.key}: "
+             f"expected {show(self.expected)}, got {show(self.actual)}")
+        return s + (f" ({self.note})" if self.note else "")
+
+    def as_json(self) -> dict:
+        return {"step": self.step, "file": self.file, "line": self.line, "col": self.col, "key": self.key,
+                "expected": self.expected, "actual": self.actual, "note": self.note}
+
+
+@dataclass
+class ScenarioResult:
+    file: str
+    document: int  # 1-based document of the file
+    line: int  # where the document starts
+    title: str
+    errors: list[Diagnostic] = field(default_factory=list)  # the document is invalid
+    failures: list[Failure] = field(default_factory=list)  # a step failed
+    steps_run: int = 0
+
+    @property
+    def passed(self) -> bool:
+        return not self.errors and not self.failures
+
+    def lines(self) -> list[str]:
+        """The report: ``PASS title`` or ``FAIL title`` and, for a failure, indented details."""
+        out = [f"{'PASS' if self.passed else 'FAIL'} {self.title}"]
+        out += [f"  {d}" for d in self.errors]
+        out += [f"  {f.text()}" for f in self.failures]
+        return out
+
+    def as_json(self) -> dict:
+        failed_step = self.failures[0].step if self.failures else None
+        return {"file": self.file, "document": self.document, "line": self.line, "title": self.title,
+                "passed": self.passed, "valid": not self.errors, "step": failed_step,
+                "steps_run": self.steps_run, "errors": [d.as_json() for d in self.errors],
+                "failures": [f.as_json() for f in self.failures]}
+
+
+def show(value: Any) -> str:
+    """A value as it would be written in a scenario."""
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(show(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {show(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+# -- files --------------------------------------------------------------------------------------------
+class ScenarioPathError(Exception):
+    """A path named on the command line that does not exist or cannot be read (exit 2)."""
+
+
+def collect(paths: Iterable[str | Path]) -> list[Path]:
+    """The scenario files named: a folder means every ``*.yaml`` under it, sorted."""
+    out: list[Path] = []
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            found = sorted(q for q in p.rglob("*.yaml") if q.is_file())
+            if not found:
+                raise ScenarioPathError(f"mbrules: {raw}: no *.yaml scenario files in this folder")
+            out += found
+        elif p.is_file():
+            out.append(p)
+        elif p.exists():
+            raise ScenarioPathError(f"mbrules: {raw}: not a file or folder")
+        else:
+            raise ScenarioPathError(f"mbrules: {raw}: no such file or folder")
+    return out
+
+
+def replay_file(path: str | Path) -> list[ScenarioResult]:
+    """Every scenario document of one file, run. Raises ScenarioPathError if it cannot be read."""
+    path = Path(path)
+    file = display_path(path)
+    try:
+        docs = read_documents(path, file)
+    except OSError as exc:
+        raise ScenarioPathError(f"mbrules: {file}: cannot read: {exc.strerror or exc}") from None
+    return [run_document(doc, path.parent) for doc in docs]
+
+
+def replay_paths(paths: Iterable[str | Path]) -> list[ScenarioResult]:
+    results: list[ScenarioResult] = []
+    for p in collect(paths):
+        results += replay_file(p)
+    return results
+
+
+# -- validation -----------------------------------------------------------------------------------------
+def _data_path(loc: tuple, data: Any, missing: bool) -> tuple[list, str | None]:
+    """The path in the data a pydantic error location names (union branch tags dropped)."""
+    path: list = []
+    cur = data
+    items = list(loc)
+    missing_key = items.pop() if missing and items else None
+    for el in items:
+        if isinstance(cur, dict) and isinstance(el, str) and el in cur:
+            path.append(el)
+            cur = cur[el]
+        elif isinstance(cur, list) and isinstance(el, int) and 0 <= el < len(cur):
+            path.append(el)
+            cur = cur[el]
+        elif el == "[key]":
+            return path, "[key]"
+        # else: a tag of a union branch ('action', 'str', 'literal[...]'): not in the data
+    return path, missing_key
+
+
+def _model_at(path: list, data: Any):
+    """The model class of the mapping at ``path`` (for listing the keys it allows)."""
+    if not path:
+        return m.Scenario
+    if path == ["setup"]:
+        return m.Setup
+    if len(path) == 3 and path[:2] == ["setup", "sides"]:
+        return m.SideSetup
+    if len(path) == 2 and path[0] == "steps":
+        step = data["steps"][path[1]] if isinstance(data.get("steps"), list) else None
+        return m.ExpectStep if isinstance(step, dict) and "expect" in step else m.ActionStep
+    if len(path) == 3 and path[0] == "steps" and path[2] == "expect":
+        return m.Expect
+    if len(path) == 5 and path[0] == "steps" and path[3] == "sides":
+        return m.SideExpect
+    if len(path) == 5 and path[0] == "steps" and path[3] == "score":
+        return m.ScoreExpect
+    return None
+
+
+_PATTERN_WORDS = {
+    "^[a-z][a-z0-9_]*$": "a card id is lowercase letters, digits and '_' (e.g. out_of_gas)",
+    "^p[1-9][0-9]?$": "a player is p1, p2, ... pN",
+    "^[A-Z]$": "a side is one capital letter: A, B, C",
+    "^[^\\n\\r]*$": "it must fit on one line",
+}
+
+
+def _pydantic_diags(exc: ValidationError, data: Any, locs: LocNode) -> list[Diagnostic]:
+    groups: dict[tuple, list[dict]] = {}
+    order: list[tuple] = []
+    for err in exc.errors():
+        path, extra = _data_path(err["loc"], data, err["type"] == "missing")
+        key = (tuple(path), extra, err["type"] if err["type"] in ("missing", "extra_forbidden") else "")
+        if key not in groups:
+            groups[key] = []
+            order.append(key)
+        groups[key].append(err)
+    out = []
+    for key in order:
+        path, extra, kind = list(key[0]), key[1], key[2]
+        errs = groups[key]
+        where = dotted(path)
+        if kind == "missing":
+            out.append(diag_at(locs, path, f"missing key '{extra}' in {where}: add it", key=True))
+            continue
+        if kind == "extra_forbidden":
+            parent = path[:-1]
+            model = _model_at(parent, data)
+            allowed = ", ".join(model.model_fields) if model else ""
+            what = f" (allowed here: {allowed})" if allowed else ""
+            out.append(diag_at(locs, path, f"unknown key '{path[-1]}' in {dotted(parent)}{what}: remove it or "
+                                           "fix its spelling", key=True))
+            continue
+        if extra == "[key]":
+            msgs = [_PATTERN_WORDS.get(e.get("ctx", {}).get("pattern", ""), e["msg"]) for e in errs]
+            out.append(diag_at(locs, path, f"{where}: '{path[-1] if path else ''}' is not a valid key here: "
+                                           f"{msgs[0]}", key=True))
+            continue
+        first = errs[0]
+        ctx = first.get("ctx") or {}
+        if first["type"] in ("two_actions", "no_action", "on_without_play", "draw_with_extension"):
+            keys = ctx.get("keys", [])
+            node = locs.find(path)[0]
+            spot = keys[-1] if first["type"] == "two_actions" else (keys[0] if keys else None)
+            if first["type"] == "two_actions" and node.children:
+                written = sorted((k for k in keys if k in node.children),
+                                 key=lambda k: (node.children[k].loc.at_key()[1:]))
+                spot = written[-1] if written else spot
+            if spot is not None and node.child(spot) is not None:
+                out.append(diag_at(locs, path + [spot], f"{where}: {first['msg']}", key=True))
+            else:
+                out.append(diag_at(locs, path, f"{where}: {first['msg']}"))
+            continue
+        value = first.get("input")
+        last = path[-1] if path else None
+        if last == "rejected":
+            codes = ", ".join(m.REASON_CODES)
+            msg = f"{where}: '{show(value)}' is not a reason code: write one of {codes}, or true for any reason"
+        elif first["type"] == "string_pattern_mismatch":
+            words = _PATTERN_WORDS.get(ctx.get("pattern", ""), f"it must match {ctx.get('pattern')}")
+            msg = f"{where}: '{value}' is not valid: {words}"
+        else:
+            texts = []
+            for e in errs:
+                if e["msg"] not in texts:
+                    texts.append(e["msg"])
+            got = show(value) if not isinstance(value, (dict, list)) else ("a mapping" if isinstance(value, dict)
+                                                                         else "a list")
+            got = got if len(got) <= 60 else got[:57] + "..."
+            msg = f"{where}: {'; or '.join(texts)} (got {got})"
+        out.append(diag_at(locs, path, msg))
+    return out
+
+
+class _Invalid(Exception):
+    def __init__(self, diags: list[Diagnostic]):
+        super().__init__("\n".join(map(str, diags)))
+        self.diags = diags
+
+
+class _Checker:
+    """Names and the deck: cards, players and sides must exist in this ruleset and player count."""
+
+    def __init__(self, game: Game, locs: LocNode, ruleset_name: str):
+        self.g = game
+        self.locs = locs
+        self.rs = ruleset_name
+        self.errors: list[Diagnostic] = []
+
+    def err(self, path: list, message: str, key: bool = False) -> None:
+        self.errors.append(diag_at(self.locs, path, message, key=key))
+
+    def card(self, path: list, cid: str | None) -> int | None:
+        if cid is None:
+            return None
+        if cid not in self.g.index:
+            self.err(path, f"unknown card '{cid}': the cards of {self.rs} are {', '.join(self.g.card_ids)}")
+            return None
+        return self.g.index[cid]
+
+    def cards(self, path: list, cids: list[str] | None) -> None:
+        for i, c in enumerate(cids or ()):
+            self.card(path + [i], c)
+
+    def player(self, path: list, name: str | None, key: bool = False) -> int | None:
+        if name is None:
+            return None
+        if name not in self.g.player_names:
+            self.err(path, f"unknown player '{name}': with {self.g.players} players they are "
+                           f"{', '.join(self.g.player_names)}", key=key)
+            return None
+        return self.g.player_names.index(name)
+
+    def side(self, path: list, name: str | None, key: bool = False) -> int | None:
+        if name is None:
+            return None
+        if name not in self.g.side_names:
+            self.err(path, f"unknown side '{name}': with {self.g.players} players the sides are "
+                           f"{', '.join(self.g.side_names)}", key=key)
+            return None
+        return self.g.side_names.index(name)
+
+
+@dataclass
+class _Prepared:
+    game: Game
+    scenario: m.Scenario
+    state: State
+
+
+_PILE_RULE = {
+    "battle": ("battle hazards and their remedies", lambda g, c: g.kind[c] in (HAZARD, REMEDY) and g.pile[c] == BATTLE),
+    "speed": ("speed hazards and their remedies", lambda g, c: g.kind[c] in (HAZARD, REMEDY) and g.pile[c] == SPEED),
+    "distance": ("distance cards", lambda g, c: g.kind[c] == DISTANCE),
+    "safeties": ("safeties", lambda g, c: g.kind[c] == SAFETY),
+    "coup_fourres": ("safeties", lambda g, c: g.kind[c] == SAFETY),
+}
+
+
+def prepare(doc: Document, base_dir: Path) -> _Prepared:
+    """Validate a document and build its starting position; raises _Invalid with every problem."""
+    if doc.data is None or doc.locs is None or doc.errors:
+        raise _Invalid(doc.errors)
+    data, locs = doc.data, doc.locs
+    try:
+        scn = m.Scenario.model_validate(data)
+    except ValidationError as exc:
+        raise _Invalid(_pydantic_diags(exc, data, locs)) from None
+    try:
+        rs = load_ruleset(scn.ruleset, list(scn.options), base_dir=base_dir)
+    except RulesetError as exc:
+        detail = "; ".join(line for line in exc.lines if line.startswith("mbrules: "))
+        detail = detail.replace("mbrules: ", "") or "the ruleset or an option is invalid (see below)"
+        head = diag_at(locs, ["ruleset"], f"cannot load ruleset '{scn.ruleset}'"
+                       + (f" with options {', '.join(scn.options)}" if scn.options else "") + f": {detail}")
+        raise _Invalid([head] + [Diagnostic(doc.file, head.line, head.col, f"  {line}")
+                                 for line in exc.lines if not line.startswith("mbrules: ")]) from None
+    try:
+        game = Game(rs, scn.players)
+    except GameError as exc:
+        raise _Invalid([diag_at(locs, ["players"], f"{exc}: change 'players'")]) from None
+    ck = _Checker(game, locs, rs.id)
+    _check_steps(ck, scn)
+    state = _build_position(ck, scn) if not ck.errors else None
+    if ck.errors:
+        raise _Invalid(ck.errors)
+    assert state is not None
+    return _Prepared(game, scn, state)
+
+
+def _check_steps(ck: _Checker, scn: m.Scenario) -> None:
+    g = ck.g
+    for i, step in enumerate(scn.steps):
+        base = ["steps", i]
+        if isinstance(step, m.ActionStep):
+            p = ck.player(base + ["player"], step.player)
+            for k in ("play", "discard", "coup_fourre", "draw"):
+                ck.card(base + [k], getattr(step, k))
+            if step.play is not None and step.play in g.index and step.on is None and p is not None:
+                c = g.index[step.play]
+                opp = [s for s in range(g.sides) if s != g.side_of[p]]
+                if g.kind[c] == HAZARD and len(opp) > 1:
+                    ck.err(base + ["play"], f"a hazard needs 'on:' here: {step.player} has "
+                                            f"{len(opp)} opposing sides ({', '.join(g.side_names[s] for s in opp)})")
+            continue
+        e = step.expect
+        eb = base + ["expect"]
+        if "turn" in e.model_fields_set:
+            ck.player(eb + ["turn"], e.turn)
+        if "discard_top" in e.model_fields_set:
+            ck.card(eb + ["discard_top"], e.discard_top)
+        for name, cards in (e.hands or {}).items():
+            ck.player(eb + ["hands", name], name, key=True)
+            ck.cards(eb + ["hands", name], cards)
+        for name, se in (e.sides or {}).items():
+            ck.side(eb + ["sides", name], name, key=True)
+            for k in ("battle", "speed"):
+                ck.card(eb + ["sides", name, k], getattr(se, k))
+            for k in ("safeties", "coup_fourres"):
+                ck.cards(eb + ["sides", name, k], getattr(se, k))
+        for k in ("score", "match"):
+            for name in (getattr(e, k) or {}):
+                ck.side(eb + [k, name], name, key=True)
+        if e.winner is not None and e.winner != "draw":
+            ck.side(eb + ["winner"], e.winner)
+
+
+def _build_position(ck: _Checker, scn: m.Scenario) -> State | None:
+    g = ck.g
+    su = scn.setup
+    if su is None:
+        return g.new_match(0)
+    sp = ["setup"]
+    placed: list[tuple[list, int]] = []  # (path, card) in the order written
+
+    def place(path: list, cids: list[str]) -> list[int]:
+        out = []
+        for i, cid in enumerate(cids):
+            c = ck.card(path + [i], cid)
+            if c is not None:
+                placed.append((path + [i], c))
+                out.append(c)
+        return out
+
+    hands: dict[int, list[int]] = {}
+    for name, cids in su.hands.items():
+        p = ck.player(sp + ["hands", name], name, key=True)
+        cards = place(sp + ["hands", name], cids)
+        if len(cids) > g.hand_size:
+            ck.err(sp + ["hands", name], f"{name} holds {len(cids)} cards, over the hand size of {g.hand_size}: "
+                                         f"a hand lists what a player holds before its next draw")
+        if p is not None:
+            hands[p] = cards
+    draw_top = place(sp + ["draw_pile"], su.draw_pile)
+    discard = place(sp + ["discard_pile"], su.discard_pile)
+    sides: dict[int, dict[str, list[int]]] = {}
+    for name, ss in su.sides.items():
+        s = ck.side(sp + ["sides", name], name, key=True)
+        piles = {}
+        for pile, (words, ok) in _PILE_RULE.items():
+            cards = place(sp + ["sides", name, pile], getattr(ss, pile))
+            for i, c in enumerate(cards):
+                if not ok(g, c):
+                    ck.err(sp + ["sides", name, pile, i], f"{g.card_ids[c]} cannot lie in the {pile} pile: "
+                                                          f"it holds only {words}")
+            piles["coups" if pile == "coup_fourres" else pile] = cards
+        if s is not None:
+            sides[s] = piles
+    turn = ck.player(sp + ["turn"], su.turn)
+    ext = ck.player(sp + ["extension_called_by"], su.extension_called_by)
+    if su.extension_called_by is not None and g.extension_to is None:
+        ck.err(sp + ["extension_called_by"], f"{ck.rs} with {g.players} players has no extension: remove "
+                                             "'extension_called_by'")
+    totals = [0] * g.sides
+    for name, pts in su.match.items():
+        s = ck.side(sp + ["match", name], name, key=True)
+        if s is not None:
+            totals[s] = pts
+    # The deck: no card placed more often than the deck of this ruleset and player count holds.
+    seen: Counter = Counter()
+    for path, c in placed:
+        seen[c] += 1
+        if seen[c] == g.deck_counts[c] + 1:
+            ck.err(path, f"more copies of {g.card_ids[c]} than the deck holds: {ck.rs} with {g.players} players "
+                         f"has {g.deck_counts[c]}; this is copy {seen[c]}")
+    if ck.errors:
+        return None
+    rest = [c for c in range(g.n_cards) for _ in range(g.deck_counts[c] - seen[c])]
+    random.Random(su.seed).shuffle(rest)
+    unlisted = [p for p in range(g.players) if p not in hands]
+    need = len(unlisted) * g.hand_size
+    if need > len(rest):
+        ck.err(sp + ["hands"] if su.hands else sp,
+               f"the setup leaves {len(rest)} cards unplaced, too few to deal the {len(unlisted)} hands not listed "
+               f"({', '.join(g.player_names[p] for p in unlisted)}: {need} cards): list those hands")
+        return None
+    for p in unlisted:  # dealt from the shuffled rest, in seating order
+        hands[p], rest = rest[: g.hand_size], rest[g.hand_size:]
+    if su.rest == "discard_pile":
+        discard = rest + discard  # beneath the listed discards: the last one listed stays on top
+    else:
+        draw_top = draw_top + rest
+    return State.from_position(
+        g, hands=[hands[p] for p in range(g.players)], draw_top_first=draw_top, discard=discard, sides=sides,
+        turn=turn if turn is not None else 0, extension_called_by=ext if ext is not None else -1,
+        match_totals=totals, seed=su.seed,
+    )
+
+
+# -- observing the state (the one place that reads the engine's piles) ---------------------------------------
+def observe_side(st: State, s: int) -> dict[str, Any]:
+    g = st.game
+    d200 = g.index.get("d200")
+    return {
+        "miles": st.miles[s],
+        "battle": g.card_ids[st.battle[s][-1]] if st.battle[s] else None,
+        "speed": g.card_ids[st.speed[s][-1]] if st.speed[s] else None,
+        "safeties": [g.card_ids[c] for c in st.safeties[s] + st.coups[s]],
+        "coup_fourres": [g.card_ids[c] for c in st.coups[s]],
+        "moving": bool(st.rolling[s]),
+        "limit": None if st.limit[s] >= NO_LIMIT else st.limit[s],
+        "d200": st.played[s][d200] if d200 is not None else 0,
+    }
+
+
+def hand_sheet(st: State) -> list[dict[str, int]]:
+    """This hand's sheet: the final one once the hand is over, else as if it ended now."""
+    if st.hand_over and st.hand_sheets:
+        return st.hand_sheets[-1]
+    return st.score_sheet()
+
+
+def match_totals(st: State) -> list[int]:
+    """Running totals including this hand."""
+    if st.hand_over:
+        return list(st.match_totals)
+    return [t + line["total"] for t, line in zip(st.match_totals, st.score_sheet())]
+
+
+def winner_name(st: State):
+    w = st.winner
+    if w is None or w == "draw":
+        return w
+    return st.game.side_names[w]
+
+
+def snapshot(st: State) -> tuple:
+    """Everything observable, to check that a refused action left the game exactly as it was."""
+    g = st.game
+    return (
+        tuple(st.decision), st.turn_player(), st.hand_over, st.target, tuple(map(tuple, st.hands)),
+        tuple(st.draw), tuple(st.discard), tuple(tuple(observe_side(st, s).items()) for s in range(g.sides)),
+        tuple(map(tuple, st.battle)), tuple(map(tuple, st.speed)), tuple(map(tuple, st.played)),
+        tuple(tuple(line.items()) for line in st.score_sheet()), tuple(st.match_totals), st.winner,
+        len(st.hand_sheets), st.extension_called_by,
+    )
+
+
+# -- running ---------------------------------------------------------------------------------------------------
+def _title(doc: Document) -> str:
+    data = doc.data
+    if isinstance(data, dict) and isinstance(data.get("scenario"), str) and data["scenario"].strip():
+        t = data["scenario"].strip().splitlines()[0]
+    else:
+        t = doc.file
+    return t
+
+
+def run_document(doc: Document, base_dir: Path) -> ScenarioResult:
+    res = ScenarioResult(doc.file, doc.index, doc.line, _title(doc))
+    try:
+        prep = prepare(doc, base_dir)
+    except _Invalid as exc:
+        res.errors = sorted(set(exc.diags), key=lambda d: (d.line, d.col, d.message)) or [
+            Diagnostic(doc.file, doc.line, 1, "invalid scenario")]
+        return res
+    _Runner(prep, doc, res).run()
+    return res
+
+
+class _Runner:
+    def __init__(self, prep: _Prepared, doc: Document, res: ScenarioResult):
+        self.g = prep.game
+        self.scn = prep.scenario
+        self.st = prep.state
+        self.locs = doc.locs
+        self.res = res
+        self.turn_draw: tuple[int, int] | None = None  # (player, card) drawn at the start of this turn
+
+    def fail(self, i: int, path: list, key: str, expected, actual, note: str = "") -> None:
+        d = diag_at(self.locs, ["steps", i] + path, "")
+        self.res.failures.append(Failure(i + 1, d.file, d.line, d.col, key, expected, actual, note))
+
+    def run(self) -> None:
+        for i, step in enumerate(self.scn.steps):
+            self.res.steps_run = i + 1
+            try:
+                if isinstance(step, m.ExpectStep):
+                    self.expect(i, step.expect)
+                else:
+                    self.action(i, step)
+            except IllegalAction as exc:  # an implicit draw or decline refused: the engine disagrees with itself
+                self.fail(i, [], "engine", "the implicit draw or decline accepted", f"refused: {exc.code}",
+                          exc.message)
+            except Exception as exc:  # noqa: BLE001 - an engine crash is this scenario's failure, not the CLI's
+                self.fail(i, [], "engine", "no error", f"{type(exc).__name__}: {exc}")
+            if self.res.failures:
+                return
+
+    # -- actions
+    def _encode(self, step: m.ActionStep, p: int) -> int:
+        g = self.g
+        ps = g.side_of[p]
+        if step.play is not None:
+            c = g.index[step.play]
+            if step.on is not None:
+                side = SIDE_NAMES.index(step.on)
+            elif g.kind[c] == HAZARD:
+                side = next(s for s in range(g.sides) if s != ps)  # checked: the only opposing side
+            else:
+                side = ps
+            return encode(PLAY, c, side)
+        if step.discard is not None:
+            return encode(DISCARD, g.index[step.discard])
+        if step.coup_fourre is not None:
+            return encode(COUP_FOURRE, g.index[step.coup_fourre])
+        return ACTION_EXTEND if step.extension else ACTION_STOP
+
+    def action(self, i: int, step: m.ActionStep) -> None:
+        g, st = self.g, self.st
+        p = g.player_names.index(step.player)
+        kind = step.action_key
+        # A coup fourré window this step does not use is declined.
+        if kind != "coup_fourre":
+            while st.decision.kind == COUP_FOURRE_WINDOW:
+                st.apply(ACTION_DECLINE)
+        # The draw: once a turn, before the player's first action of that turn.
+        if kind in ("play", "discard"):
+            d = st.decision
+            if d.kind == TURN and d.player == p and not d.drawn:
+                st.apply(ACTION_DRAW, player=p)
+                self.turn_draw = (p, st.last_draw)
+            if step.draw is not None:
+                got = self.turn_draw[1] if self.turn_draw and self.turn_draw[0] == p else None
+                if got is None or g.card_ids[got] != step.draw:
+                    self.fail(i, ["draw"], "draw", step.draw, g.card_ids[got] if got is not None else None,
+                              "" if got is not None else "no card was drawn this turn")
+                    return
+        action = self._encode(step, p)
+        before = snapshot(st)
+        pile_before = len(st.draw)
+        try:
+            st.apply(action, player=p)
+        except IllegalAction as exc:
+            if step.rejected is None:
+                self.fail(i, [kind], kind, "accepted", f"refused with {exc.code}", exc.message)
+                return
+            if step.rejected is not True and step.rejected != exc.code:
+                self.fail(i, ["rejected"], "rejected", step.rejected, exc.code, exc.message)
+                return
+            after = snapshot(st)
+            if after != before:
+                self.fail(i, ["rejected"], "unchanged", "the game as it was", "a changed game",
+                          f"the engine refused with {exc.code} but changed the game")
+            return
+        if step.rejected is not None:
+            self.fail(i, ["rejected"], "rejected", step.rejected, "accepted")
+            return
+        self.turn_draw = None
+        if kind == "coup_fourre" and step.draw is not None:
+            got = st.last_draw if len(st.draw) < pile_before else None
+            if got is None or g.card_ids[got] != step.draw:
+                self.fail(i, ["draw"], "draw", step.draw, g.card_ids[got] if got is not None else None,
+                          "" if got is not None else "no card was drawn after the coup fourré")
+
+    # -- expectations
+    def expect(self, i: int, e: m.Expect) -> None:
+        g, st = self.g, self.st
+        written = e.model_fields_set
+        base = ["expect"]
+
+        def cmp(path: list, key: str, expected, actual) -> None:
+            if expected != actual:
+                self.fail(i, base + path, key, expected, actual)
+
+        if "turn" in written:
+            tp = st.turn_player()
+            cmp(["turn"], "turn", e.turn, g.player_names[tp] if tp >= 0 else None)
+        if "hand_over" in written:
+            cmp(["hand_over"], "hand_over", e.hand_over, st.hand_over)
+        if "target" in written:
+            cmp(["target"], "target", e.target, st.target)
+        if "draw_pile" in written:
+            cmp(["draw_pile"], "draw_pile", e.draw_pile, len(st.draw))
+        if "discard_top" in written:
+            cmp(["discard_top"], "discard_top", e.discard_top, g.card_ids[st.discard[-1]] if st.discard else None)
+        for name, cards in (e.hands or {}).items():
+            held = [g.card_ids[c] for c in st.hands[g.player_names.index(name)]]
+            if Counter(cards) != Counter(held):
+                self.fail(i, base + ["hands", name], f"hands.{name}", sorted(cards), sorted(held))
+        for name, se in (e.sides or {}).items():
+            obs = observe_side(st, g.side_names.index(name))
+            for k in se.model_fields_set:
+                want = getattr(se, k)
+                got = obs[k]
+                if k in ("safeties", "coup_fourres"):
+                    if Counter(want) != Counter(got):
+                        self.fail(i, base + ["sides", name, k], f"sides.{name}.{k}", sorted(want), sorted(got))
+                else:
+                    cmp(["sides", name, k], f"sides.{name}.{k}", want, got)
+        if e.score is not None:
+            sheet = hand_sheet(st)
+            for name, sc in e.score.items():
+                line = sheet[g.side_names.index(name)]
+                for k in m.ScoreExpect.model_fields:
+                    if k in sc.model_fields_set:
+                        cmp(["score", name, k], f"score.{name}.{k}", getattr(sc, k), line[k])
+        if e.match is not None:
+            totals = match_totals(st)
+            for name, pts in e.match.items():
+                cmp(["match", name], f"match.{name}", pts, totals[g.side_names.index(name)])
+        if "winner" in written:
+            cmp(["winner"], "winner", e.winner, winner_name(st))
+
+
+def summary_line(results: list[ScenarioResult]) -> str:
+    passed = sum(r.passed for r in results)
+    return f"{passed} passed, {len(results) - passed} failed"
