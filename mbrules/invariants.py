@@ -1,0 +1,385 @@
+"""Invariants of a match in progress, checked from the outside after any action.
+
+``check(state)`` returns the list of invariants a :class:`mbrules.engine.State`
+violates (empty: all hold). It recomputes what it can from the piles on its own,
+without calling the engine's private helpers, so a bug in a cache or in a rule
+shows up as a disagreement rather than being copied. The property tests and the
+soak (``benchmarks/soak.py``) share it.
+
+``observe(state)`` gives a state's observable contents as plain data, and
+``differences(a, b)`` lists where two observations disagree: used to check that a
+clone is independent, that a refused action leaves the state as it was, and that
+replaying a history gives the same state.
+"""
+
+from __future__ import annotations
+
+from mbrules.engine.actions import (
+    COUP_FOURRE_WINDOW, EXTENSION_QUESTION, HAND_OVER, MATCH_OVER, TURN,
+)
+from mbrules.engine.game import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SCORE_LINES, SPEED
+
+__all__ = ["check", "check_hand_end", "observe", "differences", "replay_history"]
+
+
+def _counts(game, state) -> list[int]:
+    """How many copies of each card the state holds, wherever they are."""
+    n = game.n_cards
+    counts = [0] * n
+    for pile in state.hands:
+        for c in pile:
+            counts[c] += 1
+    for c in state.draw:
+        counts[c] += 1
+    for c in state.discard:
+        counts[c] += 1
+    for group in (state.battle, state.speed, state.safeties, state.coups):
+        for pile in group:
+            for c in pile:
+                counts[c] += 1
+    for row in state.played:
+        for c in range(n):
+            counts[c] += row[c]
+    return counts
+
+
+def check(state, *, dealt: bool = True) -> list[str]:
+    """Every invariant ``state`` violates, as sentences (empty list: all hold).
+
+    ``dealt`` (default): the hand was dealt by the engine, so the hands are full
+    while the draw pile lasts and the match totals are the sum of the hand sheets.
+    Pass ``dealt=False`` for a position set up card by card (scenarios).
+    """
+    g = state.game
+    out: list[str] = []
+    n = g.n_cards
+    S = g.sides
+    N = g.players
+    names = g.card_ids
+    kind = g.kind
+
+    # -- every card is in exactly one place -------------------------------------
+    counts = _counts(g, state)
+    if counts != list(g.deck_counts):
+        for c in range(n):
+            if counts[c] != g.deck_counts[c]:
+                out.append(f"card conservation: {names[c]} x{counts[c]} in play, the deck holds {g.deck_counts[c]}")
+
+    # -- cards are where their kind allows ----------------------------------------
+    for s in range(S):
+        side = g.side_names[s]
+        for c in state.battle[s]:
+            if kind[c] not in (HAZARD, REMEDY) or g.pile[c] != BATTLE:
+                out.append(f"side {side}: {names[c]} on the battle pile")
+        for c in state.speed[s]:
+            if kind[c] not in (HAZARD, REMEDY) or g.pile[c] != SPEED:
+                out.append(f"side {side}: {names[c]} on the speed pile")
+        for c in state.safeties[s] + state.coups[s]:
+            if kind[c] != SAFETY:
+                out.append(f"side {side}: {names[c]} among the safeties")
+        row = state.played[s]
+        for c in range(n):
+            if row[c] and (row[c] < 0 or kind[c] != DISTANCE):
+                out.append(f"side {side}: {row[c]} x {names[c]} counted as distance played")
+    # each safety in one place: a safety is played by at most one side, once
+    laid_all = [c for s in range(S) for c in state.safeties[s] + state.coups[s]]
+    if len(laid_all) != len(set(laid_all)):
+        for c in set(laid_all):
+            if laid_all.count(c) > g.deck_counts[c]:
+                out.append(f"safety {names[c]} laid {laid_all.count(c)} times, the deck holds {g.deck_counts[c]}")
+
+    # -- hand sizes ----------------------------------------------------------------
+    hs = g.hand_size
+    dec = state.decision
+    over = dec.kind in (HAND_OVER, MATCH_OVER)
+    for p in range(N):
+        if len(state.hands[p]) > hs + 1:
+            out.append(f"{g.player_names[p]} holds {len(state.hands[p])} cards (hand size {hs})")
+    big = [p for p in range(N) if len(state.hands[p]) > hs]
+    if len(big) > 1:
+        out.append(f"{len(big)} players hold more than {hs} cards at once")
+    if big and not (dec.kind == TURN and dec.drawn and big == [dec.player]):
+        out.append(f"{g.player_names[big[0]]} holds {hs + 1} cards outside their own turn")
+    if dealt and state.draw and not over:
+        for p in range(N):
+            want = hs + 1 if (dec.kind == TURN and dec.drawn and p == dec.player) else hs
+            if len(state.hands[p]) != want:
+                out.append(
+                    f"{g.player_names[p]} holds {len(state.hands[p])} cards while the draw pile lasts "
+                    f"(expected {want} at {dec.kind}{' after the draw' if dec.drawn else ''})"
+                )
+
+    # -- distance -------------------------------------------------------------------
+    ext = g.extension_to
+    if state.target not in (g.target, ext):
+        out.append(f"target {state.target} is neither the trip ({g.target}) nor its extension ({ext})")
+    if state.extension_called_by >= 0 and state.target != (ext if ext is not None else g.target):
+        out.append(f"extension called but the target is {state.target}")
+    if state.extension_called_by < 0 and state.target != g.target:
+        out.append(f"no extension called but the target is {state.target}")
+    for s in range(S):
+        side = g.side_names[s]
+        m = sum(map(int.__mul__, state.played[s], g.miles))
+        if m != state.miles[s]:
+            out.append(f"side {side}: miles {state.miles[s]} but the distance played adds up to {m}")
+        if state.miles[s] > state.target:
+            out.append(f"side {side}: {state.miles[s]} miles, past the target of {state.target}")
+        if any(map(int.__gt__, state.played[s], g.max_per_hand)):
+            for c in range(n):
+                if state.played[s][c] > g.max_per_hand[c]:
+                    out.append(f"side {side}: {state.played[s][c]} x {names[c]} played, the most is {g.max_per_hand[c]}")
+
+    # -- no hazard directly on a hazard, no limit on a limit, unless the ruleset allows it
+    for s in range(S):
+        side = g.side_names[s]
+        if not g.hazard_on_hazard:
+            b = state.battle[s]
+            for i in range(1, len(b)):
+                if kind[b[i]] == HAZARD and kind[b[i - 1]] == HAZARD:
+                    out.append(f"side {side}: {names[b[i]]} directly on {names[b[i - 1]]} in the battle pile")
+        if not g.speed_limit_stacking:
+            sp = state.speed[s]
+            for i in range(1, len(sp)):
+                if kind[sp[i]] == HAZARD and kind[sp[i - 1]] == HAZARD:
+                    out.append(f"side {side}: {names[sp[i]]} directly on {names[sp[i - 1]]} in the speed pile")
+
+    # -- caches equal a recomputation from the piles ---------------------------------
+    for s in range(S):
+        side = g.side_names[s]
+        laid = state.safeties[s] + state.coups[s]
+        prot = 0
+        row = False
+        for c in laid:
+            prot |= g.protects_mask[c]
+            row = row or bool(g.grants_rolling[c])
+        if state.prot[s] != prot:
+            out.append(f"side {side}: protection cache {state.prot[s]:#x}, the safeties give {prot:#x}")
+        if state.row[s] != row:
+            out.append(f"side {side}: right-of-way cache {state.row[s]}, the safeties give {row}")
+        if state.needs_go[s] and not g.roll_after_safety:
+            out.append(f"side {side}: waits for a go card after a safety, but the ruleset has no roll-after-safety")
+        b = state.battle[s]
+        top = b[-1] if b else -1
+        showing = top if (top >= 0 and kind[top] == HAZARD and not (prot >> top) & 1) else -1
+        if showing >= 0:
+            rolling = False
+        elif state.needs_go[s] and not row:
+            rolling = False
+        elif top >= 0 and g.is_go[top]:
+            rolling = True
+        else:
+            rolling = row
+        if state.rolling[s] != rolling:
+            out.append(f"side {side}: rolling cache {state.rolling[s]}, the piles give {rolling}")
+        if state.bhaz[s] != showing:
+            out.append(f"side {side}: battle hazard cache {state.bhaz[s]}, the piles give {showing}")
+        sp = state.speed[s]
+        st = sp[-1] if sp else -1
+        lhaz = st if (st >= 0 and kind[st] == HAZARD and not (prot >> st) & 1) else -1
+        limit = g.limit[lhaz] if lhaz >= 0 else NO_LIMIT
+        if state.lhaz[s] != lhaz or state.limit[s] != limit:
+            out.append(f"side {side}: speed limit cache {state.limit[s]}, the piles give {limit}")
+
+    # -- the decision is consistent ----------------------------------------------------
+    legal = state.legal_actions()
+    if over:
+        if legal:
+            out.append(f"the hand is over but {len(legal)} actions are legal")
+        done = [s for s in range(S) if state.miles[s] == state.target]
+        if not done and (state.draw or any(state.hands)):
+            out.append("the hand ended with no trip completed while cards remain to play")
+        if (dec.kind == MATCH_OVER) != (state.winner is not None):
+            out.append(f"decision {dec.kind} with winner {state.winner!r}")
+    else:
+        if not legal:
+            out.append(f"no legal action at {dec.kind} for player {dec.player}: the game is stuck")
+        if not 0 <= dec.player < N:
+            out.append(f"decision {dec.kind} for a player out of range: {dec.player}")
+        elif dec.kind == TURN:
+            if not dec.drawn and not state.draw:
+                out.append("a turn waits for a draw from an empty draw pile")
+            if dec.drawn and not state.hands[dec.player]:
+                out.append(f"{g.player_names[dec.player]} has a turn with no cards")
+        elif dec.kind == COUP_FOURRE_WINDOW:
+            hand = state.hands[dec.player]
+            if not any(c in hand for c in g.protectors[state.cf_hazard]):
+                out.append(f"coup fourré window for {g.player_names[dec.player]}, who holds no protecting safety")
+        elif dec.kind == EXTENSION_QUESTION:
+            if ext is None or state.extension_called_by >= 0:
+                out.append("an extension question with no extension to call")
+            if not any(m == state.target for m in state.miles):
+                out.append("an extension question while no side has completed the trip")
+        if dec.kind != EXTENSION_QUESTION:
+            for s in range(S):
+                if state.miles[s] == state.target:
+                    out.append(f"side {g.side_names[s]} completed the trip and the hand goes on")
+        if state.winner is not None:
+            out.append(f"a winner ({state.winner!r}) while the hand is in play")
+
+    # -- score lines add up --------------------------------------------------------------
+    sheets = list(state.hand_sheets)
+    current = state.score_sheet()
+    for h, sheet in enumerate(sheets + [current]):
+        label = f"hand {h + 1}" if h < len(sheets) else "current sheet"
+        if len(sheet) != S:
+            out.append(f"{label}: {len(sheet)} score lines for {S} sides")
+            continue
+        for s, line in enumerate(sheet):
+            if tuple(line) != SCORE_LINES:
+                out.append(f"{label} side {g.side_names[s]}: score lines {tuple(line)}")
+                continue
+            if any(v < 0 for v in line.values()):
+                out.append(f"{label} side {g.side_names[s]}: a negative score line")
+            total = sum(v for k, v in line.items() if k != "total")
+            if total != line["total"]:
+                out.append(f"{label} side {g.side_names[s]}: lines add up to {total}, total says {line['total']}")
+    if over and sheets and sheets[-1] != current:
+        out.append("the last hand's sheet differs from the score sheet of the finished hand")
+    if g.scoring_enabled:
+        for s in range(S):
+            if current[s]["milestones"] != state.miles[s] * g.pts_mile:
+                out.append(f"side {g.side_names[s]}: milestones {current[s]['milestones']} for {state.miles[s]} miles")
+            n_safe = len(state.safeties[s]) + len(state.coups[s])
+            if current[s]["safeties"] != n_safe * g.pts_safety:
+                out.append(f"side {g.side_names[s]}: safeties line {current[s]['safeties']} for {n_safe} safeties")
+    if dealt:
+        for s in range(S):
+            total = sum(sheet[s]["total"] for sheet in sheets)
+            if state.match_totals[s] != total:
+                out.append(f"side {g.side_names[s]}: match total {state.match_totals[s]}, the hand sheets add up to {total}")
+        finished = state.hand_no + (1 if over else 0)
+        if len(sheets) != finished:
+            out.append(f"{len(sheets)} hand sheets after {finished} finished hands")
+    return out
+
+
+def check_hand_end(state) -> list[str]:
+    """The cheap checks for a finished hand (the soak runs them on every hand)."""
+    return check(state)
+
+
+# ----------------------------------------------------------------------------
+# Comparing states
+
+
+def observe(state, *, rng: bool = True) -> dict:
+    """A state's observable contents as plain, comparable data."""
+    g = state.game
+    d = state.decision
+    obs = {
+        "hands": [list(h) for h in state.hands],
+        "draw": list(state.draw),
+        "discard": list(state.discard),
+        "battle": [list(p) for p in state.battle],
+        "speed": [list(p) for p in state.speed],
+        "miles": list(state.miles),
+        "played": [list(p) for p in state.played],
+        "safeties": [list(p) for p in state.safeties],
+        "coups": [list(p) for p in state.coups],
+        "rolling": list(state.rolling),
+        "limit": list(state.limit),
+        "target": state.target,
+        "extension_called_by": state.extension_called_by,
+        "decision": (d.kind, d.player, d.drawn),
+        "legal": sorted(state.legal_actions()),
+        "score": state.score_sheet(),
+        "match_totals": list(state.match_totals),
+        "hand_sheets": [[dict(x) for x in sheet] for sheet in state.hand_sheets],
+        "winner": state.winner,
+        "hand_no": state.hand_no,
+        "history": list(state.history),
+        "turn_player": state.turn_player(),
+    }
+    if rng:
+        obs["rng"] = state.rng.getstate()
+    del g
+    return obs
+
+
+def differences(a: dict, b: dict) -> list[str]:
+    """Where two observations disagree (empty list: identical)."""
+    out = []
+    for k in sorted(set(a) | set(b)):
+        if a.get(k) != b.get(k):
+            va, vb = a.get(k), b.get(k)
+            if k == "rng":
+                out.append("rng: the shuffling RNG states differ")
+            else:
+                out.append(f"{k}: {_short(va)} != {_short(vb)}")
+    return out
+
+
+def _short(v, limit: int = 160) -> str:
+    s = repr(v)
+    return s if len(s) <= limit else s[: limit - 3] + "..."
+
+
+def replay_history(game, seed: int, history, keep_deals: bool = False):
+    """A new match from ``seed`` with ``history`` ((player, action), (-1, -1) for a new hand) replayed."""
+    st = game.new_match(seed, keep_deals)
+    for p, a in history:
+        if p == -1 and a == -1:
+            st.next_hand()
+        else:
+            st.apply(a, p)
+    return st
+
+
+# ----------------------------------------------------------------------------
+# Configurations and random play (shared by the property tests and the soak)
+
+
+def bundled_ids() -> tuple[list[str], list[str]]:
+    """The bundled ruleset ids and option ids, sorted."""
+    from importlib import resources
+    from pathlib import Path
+
+    root = Path(str(resources.files("mbrules.bundled")))
+    rulesets = sorted(p.stem for p in root.glob("*.yaml"))
+    options = sorted(p.stem for p in (root / "options").glob("*.yaml"))
+    return rulesets, options
+
+
+_GAMES: dict = {}
+
+
+def load_game(ruleset: str, options: tuple[str, ...] = (), players: int | None = None):
+    """The compiled Game for a configuration (cached); ``players=None`` gives the Ruleset."""
+    from mbrules.engine import Game
+    from mbrules.ruleset import load_ruleset
+
+    key = (ruleset, tuple(options))
+    if key not in _GAMES:
+        _GAMES[key] = load_ruleset(ruleset, list(options))
+    rs = _GAMES[key]
+    if players is None:
+        return rs
+    gkey = key + (players,)
+    if gkey not in _GAMES:
+        _GAMES[gkey] = Game(rs, players)
+    return _GAMES[gkey]
+
+
+def configurations() -> list[tuple[str, tuple[str, ...], int]]:
+    """Every bundled ruleset, with no option or one bundled option, at every player count it allows."""
+    rulesets, options = bundled_ids()
+    out = []
+    for rid in rulesets:
+        for opts in [()] + [(o,) for o in options]:
+            rs = load_game(rid, opts)
+            for n in sorted(int(k) for k in rs.player_counts):
+                out.append((rid, opts, n))
+    return out
+
+
+def play_random(state, rng, *, checks: bool = True, max_actions: int = 100_000, dealt: bool = True):
+    """Play random legal actions until the hand is over; return the first violations found (or [])."""
+    for _ in range(max_actions):
+        if state.hand_over:
+            return []
+        state.apply(rng.choice(state.legal_actions()))
+        if checks:
+            bad = check(state, dealt=dealt)
+            if bad:
+                return bad
+    return [f"the hand did not end within {max_actions} actions"]

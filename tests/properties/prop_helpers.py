@@ -1,0 +1,44 @@
+"""Hypothesis strategies: a bundled configuration, a dealt match, and random legal play."""
+from __future__ import annotations
+
+import random
+
+from hypothesis import assume
+from hypothesis import strategies as st
+
+from mbrules.invariants import bundled_ids, load_game
+from mbrules.ruleset import RulesetError
+
+RULESETS, OPTIONS = bundled_ids()
+
+
+@st.composite
+def configurations(draw, max_options: int = 3):
+    """(ruleset id, option ids, players): a bundled ruleset, up to ``max_options`` options in any order."""
+    rid = draw(st.sampled_from(RULESETS))
+    opts = tuple(draw(st.lists(st.sampled_from(OPTIONS), max_size=max_options, unique=True)))
+    try:
+        rs = load_game(rid, opts)
+    except RulesetError:
+        assume(False)  # options that do not combine are refused by the loader, not played
+    players = draw(st.sampled_from(sorted(int(k) for k in rs.player_counts)))
+    return rid, opts, players
+
+
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+
+
+def game_of(config):
+    rid, opts, players = config
+    return load_game(rid, opts, players)
+
+
+def random_prefix(state, rng: random.Random, steps: int) -> None:
+    """Apply up to ``steps`` random legal actions (dealing new hands as the match goes on)."""
+    for _ in range(steps):
+        if state.match_over:
+            return
+        if state.hand_over:
+            state.next_hand()
+            continue
+        state.apply(rng.choice(state.legal_actions()))

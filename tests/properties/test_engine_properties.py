@@ -1,0 +1,162 @@
+"""Properties of the engine over every bundled ruleset, option and player count.
+
+Random legal play is driven by a hypothesis-drawn seed for the choice RNG, so a
+failure shrinks to a configuration and two seeds that replay it exactly.
+"""
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, note
+from hypothesis import strategies as st
+
+from mbrules.engine import IllegalAction
+from mbrules.engine.actions import (
+    ACTION_DECLINE, ACTION_DRAW, ACTION_EXTEND, ACTION_STOP, COUP_FOURRE, DISCARD, PLAY, REASON_CODES, encode,
+)
+from mbrules.invariants import check, differences, observe, replay_history
+from prop_helpers import configurations, game_of, random_prefix, seeds
+
+
+def _candidates(game):
+    """Every action a caller could try: each card played on each side (and one side too far),
+    discarded, or called as a coup fourré; draw, decline and both extension answers."""
+    acts = [ACTION_DRAW, ACTION_DECLINE, ACTION_EXTEND, ACTION_STOP]
+    for c in range(game.n_cards):
+        for s in range(game.sides + 1):
+            acts.append(encode(PLAY, c, s))
+        acts.append(encode(DISCARD, c))
+        acts.append(encode(COUP_FOURRE, c))
+    return acts
+
+
+@given(config=configurations(), deal_seed=seeds, play_seed=seeds)
+def test_invariants_hold_after_every_action(config, deal_seed, play_seed):
+    game = game_of(config)
+    state = game.new_match(deal_seed)
+    rng = random.Random(play_seed)
+    assert check(state) == [], "invariants fail right after the deal"
+    hands = 0
+    for step in range(3000):
+        if state.match_over or hands >= 2:
+            break
+        if state.hand_over:
+            state.next_hand()
+            hands += 1
+        else:
+            action = rng.choice(state.legal_actions())
+            state.apply(action)
+            note(f"step {step}: {game.describe(action)}")
+        bad = check(state)
+        assert bad == [], f"after step {step}: {bad}"
+    else:
+        raise AssertionError("two hands did not end within 3000 steps")
+
+
+@given(config=configurations(), deal_seed=seeds, play_seed=seeds, steps=st.integers(0, 300))
+def test_clone_is_independent_of_its_original(config, deal_seed, play_seed, steps):
+    game = game_of(config)
+    state = game.new_match(deal_seed)
+    rng = random.Random(play_seed)
+    random_prefix(state, rng, steps)
+    before = observe(state)
+    clone = state.clone()
+    assert differences(observe(clone), before) == [], "a fresh clone differs from its original"
+
+    # Mutate the clone through play, and through every public list it exposes.
+    random_prefix(clone, random.Random(play_seed + 1), 40)
+    for name in ("hands", "battle", "speed", "played", "safeties", "coups"):
+        for pile in getattr(clone, name):
+            pile.append(0)
+    for name in ("draw", "discard", "miles", "rolling", "limit", "match_totals", "history"):
+        getattr(clone, name).append(0)
+    for sheet in clone.hand_sheets:
+        for line in sheet:
+            line["total"] = -1
+    clone.rng.random()
+    assert differences(observe(state), before) == [], "mutating a clone changed its original"
+
+    # And the other way round: the original moves on, a second clone stays put.
+    clone2 = state.clone()
+    snap2 = observe(clone2)
+    random_prefix(state, random.Random(play_seed + 2), 40)
+    state.rng.random()
+    assert differences(observe(clone2), snap2) == [], "playing on the original changed its clone"
+
+
+@given(config=configurations(), deal_seed=seeds, play_seed=seeds, steps=st.integers(0, 600))
+def test_replaying_history_from_the_same_seed_gives_an_identical_state(config, deal_seed, play_seed, steps):
+    game = game_of(config)
+    state = game.new_match(deal_seed)
+    random_prefix(state, random.Random(play_seed), steps)
+    again = replay_history(game, deal_seed, state.history)
+    assert differences(observe(again), observe(state)) == []
+
+
+@given(config=configurations(), deal_seed=seeds, play_seed=seeds, steps=st.integers(0, 250))
+def test_apply_accepts_exactly_the_legal_actions(config, deal_seed, play_seed, steps):
+    """Every candidate action: accepted by apply() iff listed by legal_actions(); a refusal carries
+    a contract reason code and leaves the state exactly as it was."""
+    game = game_of(config)
+    state = game.new_match(deal_seed)
+    random_prefix(state, random.Random(play_seed), steps)
+    legal = state.legal_actions()
+    assert len(legal) == len(set(legal)), f"legal_actions lists an action twice: {legal}"
+    before = observe(state)
+    accepted = []
+    for action in _candidates(game):
+        trial = state.clone()
+        try:
+            trial.apply(action)
+        except IllegalAction as e:
+            assert e.code in REASON_CODES, f"{game.describe(action)}: unknown reason code {e.code!r}"
+            assert e.message, f"{game.describe(action)}: refused without a sentence"
+            diff = differences(observe(trial), before)
+            assert diff == [], f"refused {game.describe(action)} ({e.code}) changed the state: {diff}"
+        else:
+            accepted.append(action)
+            bad = check(trial)
+            assert bad == [], f"after {game.describe(action)}: {bad}"
+    assert sorted(accepted) == sorted(legal), (
+        f"apply() accepts {[game.describe(a) for a in sorted(accepted)]}, "
+        f"legal_actions() lists {[game.describe(a) for a in sorted(legal)]}"
+    )
+    assert differences(observe(state), before) == [], "trying actions on clones changed the original"
+
+
+@given(config=configurations(), deal_seed=seeds, play_seed=seeds, steps=st.integers(0, 250))
+def test_other_players_are_refused_except_a_coup_fourre_in_its_window(config, deal_seed, play_seed, steps):
+    """apply(action, player=q) for a player other than the one deciding: refused with not-your-turn
+    (or hand-over), except a coup fourré by a player the open window lists (contract: reason codes)."""
+    game = game_of(config)
+    state = game.new_match(deal_seed)
+    random_prefix(state, random.Random(play_seed), steps)
+    decider = state.decision.player
+    before = observe(state)
+    for q in range(game.players):
+        if q == decider:
+            continue
+        for action in _candidates(game):
+            trial = state.clone()
+            try:
+                trial.apply(action, q)
+            except IllegalAction as e:
+                assert differences(observe(trial), before) == []
+                if (action & 7) == COUP_FOURRE:
+                    continue  # no-coup-fourre / not-in-hand are both right outside the window
+                if state.hand_over:
+                    assert e.code == "hand-over"
+                elif state.decision.kind == "extension":
+                    assert e.code in ("extension-pending", "not-your-turn"), e.code
+                elif (action & 7) in (5, 6):
+                    assert e.code == "no-extension", e.code
+                elif (action & 7) == 4:
+                    assert e.code in ("no-coup-fourre", "not-your-turn"), e.code
+                else:
+                    assert e.code == "not-your-turn", f"{game.describe(action)} by p{q + 1}: {e.code}"
+            else:
+                assert (action & 7) == COUP_FOURRE and state.decision.kind == "coup_fourre", (
+                    f"p{q + 1} out of turn: {game.describe(action)} accepted at {state.decision}"
+                )
+                assert q in state.cf_queue
+                assert check(trial) == []

@@ -1,0 +1,201 @@
+"""The invariant checker and the properties can fail: each injected fault is reported.
+
+A checker that never complains would make every property and the soak pass
+vacuously; these tests break a sound state (or the engine) on purpose.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import Phase, settings
+
+from mbrules.engine import State
+from mbrules.engine.game import NO_LIMIT
+from mbrules.invariants import check, differences, load_game, observe, replay_history
+from prop_helpers import random_prefix
+
+
+def _midgame(players=4, seed=3, steps=60, ruleset="winning-moves", options=()):
+    game = load_game(ruleset, options, players)
+    state = game.new_match(seed)
+    random_prefix(state, random.Random(seed), steps)
+    assert not state.hand_over and check(state) == []
+    return game, state
+
+
+def _has(bad, words):
+    return any(words in line for line in bad), bad
+
+
+def test_sound_states_pass_along_whole_hands():
+    for players in (2, 3, 4, 6):
+        game = load_game("winning-moves", (), players)
+        state = game.new_match(players)
+        rng = random.Random(players)
+        while not state.hand_over:
+            state.apply(rng.choice(state.legal_actions()))
+            assert check(state) == []
+
+
+def test_a_lost_card_breaks_conservation():
+    _, st = _midgame()
+    st.draw.pop()
+    assert _has(check(st), "card conservation")
+
+
+def test_a_duplicated_card_breaks_conservation():
+    _, st = _midgame()
+    st.discard.append(st.hands[0][0])
+    assert _has(check(st), "card conservation")
+
+
+def test_a_card_moved_between_places_keeps_conservation_but_not_hand_size():
+    _, st = _midgame()
+    p = (st.decision.player + 1) % 4
+    st.hands[p].append(st.draw.pop())
+    assert not any("conservation" in x for x in check(st))
+    assert _has(check(st), "holds 7 cards")
+
+
+def test_a_safety_on_the_battle_pile_is_misplaced():
+    game, st = _midgame()
+    c = game.card("driving_ace")
+    where = next(lst for lst in [st.draw, *st.hands, st.discard] if c in lst)
+    where.remove(c)
+    st.battle[0].append(c)
+    assert _has(check(st), "on the battle pile")
+
+
+def test_distance_past_the_target_is_caught():
+    game, st = _midgame()
+    st.miles[0] = st.target + 25
+    st.played[0][game.card("d25")] += (st.target + 25) // 25
+    bad = check(st)
+    assert _has(bad, "past the target")
+
+
+def test_miles_that_do_not_match_the_cards_are_caught():
+    _, st = _midgame()
+    st.miles[1] += 25
+    assert _has(check(st), "distance played adds up")
+
+
+def test_a_third_200_is_caught():
+    game, st = _midgame()
+    d200 = game.card("d200")
+    st.played[0][d200] = 3
+    st.miles[0] = sum(st.played[0][c] * game.miles[c] for c in range(game.n_cards))
+    assert _has(check(st), "the most is 2")
+
+
+def test_a_hazard_directly_on_a_hazard_is_caught():
+    game, st = _midgame()
+    st.battle[1] += [game.card("stop"), game.card("accident")]
+    assert _has(check(st), "directly on")
+
+
+def test_a_hazard_on_a_hazard_is_fine_where_the_ruleset_allows_it():
+    game, st = _midgame(options=("hazard-on-hazard",))
+    assert game.hazard_on_hazard
+    st.battle[1] += [game.card("stop"), game.card("accident")]
+    assert not any("directly on" in x for x in check(st))
+
+
+def test_a_wrong_rolling_cache_is_caught():
+    _, st = _midgame()
+    st.rolling[0] = not st.rolling[0]
+    assert _has(check(st), "rolling cache")
+
+
+def test_a_wrong_limit_cache_is_caught():
+    _, st = _midgame()
+    st.limit[0] = 50 if st.limit[0] == NO_LIMIT else NO_LIMIT
+    assert _has(check(st), "speed limit cache")
+
+
+def test_a_wrong_protection_cache_is_caught():
+    _, st = _midgame()
+    st.prot[1] ^= 1 << 5
+    assert _has(check(st), "protection cache")
+
+
+def test_score_lines_that_do_not_add_up_are_caught(monkeypatch):
+    _, st = _midgame()
+    real = State.score_sheet
+
+    def off_by_one(self):
+        sheet = real(self)
+        sheet[0]["total"] += 1
+        return sheet
+
+    monkeypatch.setattr(State, "score_sheet", off_by_one)
+    assert _has(check(st), "add up to")
+
+
+def test_a_match_total_that_is_not_the_sum_of_the_sheets_is_caught():
+    _, st = _midgame()
+    st.match_totals[0] += 100
+    assert _has(check(st), "match total")
+
+
+def test_a_stuck_decision_is_caught(monkeypatch):
+    _, st = _midgame()
+    monkeypatch.setattr(State, "legal_actions", lambda self: [])
+    assert _has(check(st), "stuck")
+
+
+def test_observe_sees_every_difference_that_matters():
+    _, st = _midgame()
+    a = observe(st)
+    c = st.clone()
+    assert differences(observe(c), a) == []
+    c.discard.append(c.draw.pop())
+    assert differences(observe(c), a) != []
+    d = st.clone()
+    d.rng.random()
+    assert differences(observe(d), a) == ["rng: the shuffling RNG states differ"]
+
+
+def test_replay_history_reproduces_a_match():
+    game, st = _midgame(steps=500)
+    again = replay_history(game, 3, st.history)
+    assert differences(observe(again), observe(st)) == []
+    wrong_seed = replay_history  # a different deal seed cannot replay the same history
+    with pytest.raises(Exception):
+        other = wrong_seed(game, 4, st.history)
+        assert differences(observe(other), observe(st)) == []
+
+
+def _quick(prop):
+    """The property as written, without the example database or shrinking (a meta-test expects it to fail)."""
+    return settings(database=None, phases=(Phase.generate,), max_examples=50)(prop)
+
+
+def test_the_clone_property_fails_on_a_shallow_clone(monkeypatch):
+    from test_engine_properties import test_clone_is_independent_of_its_original as prop
+
+    real = State.clone
+
+    def shallow(self):
+        c = real(self)
+        c.hands = self.hands  # shared with the original: the bug the property is there for
+        return c
+
+    monkeypatch.setattr(State, "clone", shallow)
+    with pytest.raises(AssertionError):
+        _quick(prop)()
+
+
+def test_the_legality_property_fails_when_legal_actions_omits_one(monkeypatch):
+    from test_engine_properties import test_apply_accepts_exactly_the_legal_actions as prop
+
+    real = State.legal_actions
+
+    def one_short(self):
+        acts = real(self)
+        return acts[:-1] if len(acts) > 1 else acts
+
+    monkeypatch.setattr(State, "legal_actions", one_short)
+    with pytest.raises(AssertionError):
+        _quick(prop)()
