@@ -17,6 +17,8 @@ import yaml
 from mbrules.ruleset import yamlmarks as ym
 from mbrules.ruleset.diagnostics import Diagnostic, LocNode
 
+MAX_BYTES = 16 * 1024 * 1024  # a recorded match of many hands can pass the 1 MiB of a ruleset file
+
 @dataclass
 class Document:
     """One scenario document: data (a mapping, or None when unreadable), positions, problems."""
@@ -50,10 +52,35 @@ def _scenario_words(d: Diagnostic) -> Diagnostic:
 
 def read_documents(path: Path, file: str) -> list[Document]:
     """Every document of one scenario file. OSError (missing, unreadable) goes to the caller."""
-    text, errors = ym.decode_text(ym.read_bytes(path), file)
+    with open(path, "rb") as fh:
+        raw = fh.read(MAX_BYTES + 1)
+    text, errors = _decode(raw, file)
     if text is None:
         return [Document(file, 1, None, None, 1, [_scenario_words(e) for e in errors])]
     return parse_documents(text, file)
+
+
+def _decode(raw: bytes, file: str) -> tuple[str | None, list[Diagnostic]]:
+    """UTF-8 text without control characters (the loader's checks), up to MAX_BYTES."""
+    if len(raw) > MAX_BYTES:
+        return None, [Diagnostic(file, 1, 1, f"the file is larger than {MAX_BYTES >> 20} MiB: split the match "
+                                             "into several files")]
+    if len(raw) <= ym.MAX_BYTES:
+        return ym.decode_text(raw, file)
+    # A recorded match may pass the loader's 1 MiB bound for ruleset files: the same checks, here.
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        prefix = raw[: exc.start].decode("utf-8", errors="replace")
+        line, col = ym._line_col_of_offset(prefix, len(prefix))
+        return None, [Diagnostic(file, line, col, f"not UTF-8 text: byte 0x{raw[exc.start]:02x} cannot be decoded; "
+                                                  "save the file as UTF-8 text")]
+    bad = ym._CONTROL.search(text)
+    if bad is not None:
+        line, col = ym._line_col_of_offset(text, bad.start())
+        return None, [Diagnostic(file, line, col, f"control character U+{ord(bad.group()):04X} is not allowed in a "
+                                                  "scenario file; remove it")]
+    return text, []
 
 
 def parse_documents(text: str, file: str) -> list[Document]:

@@ -1,0 +1,166 @@
+"""Recording a match as scenario YAML (``mbrules play --record``).
+
+One scenario document a hand; several hands make a multi-document YAML stream (documents
+separated by ``---``), which ``mbrules replay`` runs document by document (our addition to the
+spec, which describes one scenario a file). Each hand's setup lists every hand and the whole
+draw pile explicitly, so no shuffle is involved; ``turn`` is the hand's first player and
+``match`` the totals before the hand. The steps are the actions: the draw is implicit in a
+turn's action and asserted with ``draw: CARD``; coup fourré declines are implicit. After each
+hand an ``expect`` states whether it is over, its score sheet, the running totals and the winner.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Sequence
+
+from mbrules.engine.actions import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, PLAY, STOP
+from mbrules.engine.game import HAZARD, SCORE_LINES
+from mbrules.engine.state import State
+
+WRAP = 12  # cards a line in long lists
+
+
+def _q(text: str) -> str:
+    """A YAML double-quoted scalar (JSON strings are valid YAML)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _flow(items: Sequence[str], indent: int) -> str:
+    if len(items) <= WRAP:
+        return "[" + ", ".join(items) + "]"
+    rows = [", ".join(items[i:i + WRAP]) for i in range(0, len(items), WRAP)]
+    pad = " " * indent
+    return "[" + (",\n" + pad).join(rows) + "]"
+
+
+def _ref(ref: str, bundled: Sequence[str], out_dir: Path | None) -> str:
+    """A bundled id stays; a path is written relative to the scenario file's folder (else absolute)."""
+    if ref in bundled:
+        return ref
+    p = Path(ref).expanduser().absolute()
+    if out_dir is not None:
+        try:
+            return os.path.relpath(p, Path(out_dir).absolute())
+        except ValueError:  # another drive (Windows)
+            return str(p)
+    return str(p)
+
+
+def record_match(state: State, ruleset_ref: str, options: Sequence[str], players: int, seed: int,
+                 out_dir: str | Path | None = None) -> str:
+    """The match in ``state`` (played from ``new_match(seed, keep_deals=True)``) as scenario YAML.
+
+    ``ruleset_ref`` and ``options`` are as the user named them (bundled ids or paths); paths are
+    written relative to ``out_dir`` (the folder the file goes to) or, without it, absolute.
+    """
+    if state.deals is None:
+        raise ValueError("record_match needs a match started with keep_deals=True")
+    from mbrules.ruleset import bundled_option_ids, bundled_ruleset_ids
+
+    g = state.game
+    out = Path(out_dir) if out_dir is not None else None
+    rs_ref = _ref(str(ruleset_ref), bundled_ruleset_ids(), out)
+    opts = [_ref(str(o), bundled_option_ids(), out) for o in options]
+    deals = state.deals
+    hist = state.history
+    n = len(deals)
+    docs = []
+    for k, deal in enumerate(deals):
+        start = deal["history_start"]
+        end = deals[k + 1]["history_start"] - 1 if k + 1 < n else len(hist)  # -1: the new-hand marker
+        last = k + 1 == n
+        title = f"Recorded match ({g.ruleset_id}, {players} players, seed {seed}): hand {k + 1} of {n}"
+        lines = [
+            f"# Recorded by mbrules play --record: {g.ruleset_id}, {players} players, seed {seed}; "
+            f"hand {k + 1} of {n}.",
+        ]
+        if k == 0 and n > 1:
+            lines.append("# One YAML document a hand, separated by '---': mbrules replay runs each as a scenario.")
+        lines += [
+            f"scenario: {_q(title)}",
+            "source: recorded",
+            f"ruleset: {_q(rs_ref)}",
+            "options: [" + ", ".join(_q(o) for o in opts) + "]",
+            f"players: {players}",
+            "setup:",
+            "  hands:",
+        ]
+        for p, hand in enumerate(deal["hands"]):
+            lines.append(f"    {g.player_names[p]}: {_flow([g.card_ids[c] for c in hand], 8)}")
+        draw = deal["draw_top_first"]
+        lines.append(f"  draw_pile: {_flow([g.card_ids[c] for c in draw], 4)}")
+        lines.append(f"  turn: {g.player_names[deal['first_player']]}")
+        before = deal["match_before"]
+        lines.append("  match: {" + ", ".join(f"{g.side_names[s]}: {before[s]}" for s in range(g.sides)) + "}")
+        lines.append("steps:")
+        ptr = 0  # next card of the draw pile
+        drawn: dict[int, int] = {}
+        for p, a in hist[start:end]:
+            op = a & 7
+            if op == DRAW:
+                drawn[p] = draw[ptr]
+                ptr += 1
+                continue
+            if op == DECLINE:
+                continue  # a window the next step does not use is declined
+            name = g.player_names[p]
+            c = (a >> 3) & 255
+            if op == PLAY:
+                step = f"player: {name}, play: {g.card_ids[c]}"
+                if g.kind[c] == HAZARD:
+                    step += f", on: {g.side_names[a >> 11]}"
+            elif op == DISCARD:
+                step = f"player: {name}, discard: {g.card_ids[c]}"
+            elif op == COUP_FOURRE:
+                step = f"player: {name}, coup_fourre: {g.card_ids[c]}"
+                if g.cf_replacement_draw and ptr < len(draw):
+                    step += f", draw: {g.card_ids[draw[ptr]]}"
+                    ptr += 1
+            elif op in (EXTEND, STOP):
+                step = f"player: {name}, extension: {'true' if op == EXTEND else 'false'}"
+            else:  # pragma: no cover - every operation is listed above
+                raise ValueError(f"cannot record action {a}")
+            if op in (PLAY, DISCARD) and p in drawn:
+                step += f", draw: {g.card_ids[drawn.pop(p)]}"
+            lines.append(f"  - {{{step}}}")
+        if k < len(state.hand_sheets):
+            sheet = state.hand_sheets[k]
+            over = True
+            totals = deals[k + 1]["match_before"] if not last else list(state.match_totals)
+        else:  # the match stopped inside this hand: the sheet as if it ended now
+            sheet = state.score_sheet()
+            over = False
+            totals = [t + line["total"] for t, line in zip(state.match_totals, sheet)]
+        winner = state.winner if last else None
+        lines.append("  - expect:")
+        lines.append(f"      hand_over: {'true' if over else 'false'}")
+        lines.append("      score:")
+        for s in range(g.sides):
+            lines.append(f"        {g.side_names[s]}: {{"
+                         + ", ".join(f"{line}: {sheet[s][line]}" for line in SCORE_LINES) + "}")
+        lines.append("      match: {" + ", ".join(f"{g.side_names[s]}: {totals[s]}" for s in range(g.sides)) + "}")
+        w = "null" if winner is None else ("draw" if winner == "draw" else g.side_names[winner])
+        lines.append(f"      winner: {w}")
+        docs.append("\n".join(lines) + "\n")
+    return "---\n".join(docs)
+
+
+def write_scenario_file(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically: a temporary file in the same folder, then os.replace."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
