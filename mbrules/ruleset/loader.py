@@ -160,6 +160,7 @@ class _Composed:
     data: dict
     locs: LocNode
     applied: list[str] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)  # in the order their values were laid down
 
 
 class _Session:
@@ -203,12 +204,13 @@ class _Session:
             self.diags.append(diag_at(locs, ("kind",), "this file is an option (kind: option), not a ruleset: "
                                                        "apply it with --option, or list it under options:"))
             return None
-        for key in ROOT_OWN_KEYS:
-            if key not in data:
-                ok = False
-                extra = " (they are not inherited from the parent)" if "extends" in data else ""
-                self.diags.append(diag_at(locs, (), f"missing key '{key}' at the top level: a ruleset gives its "
-                                                    f"own id, name, description and source{extra}; add it"))
+        if "extends" in data:  # (a file that extends nothing is checked whole by the model below)
+            for key in ROOT_OWN_KEYS:
+                if key not in data:
+                    ok = False
+                    self.diags.append(diag_at(locs, (), f"missing key '{key}' at the top level: a ruleset gives "
+                                                        "its own id, name, description and source (they are not "
+                                                        "inherited from the parent); add it"))
         parent: _Composed | None = None
         extends = data.get("extends")
         if isinstance(extends, str):
@@ -253,13 +255,16 @@ class _Session:
         if parent is None:
             merged_data, merged_locs = dict(body), LocNode(locs.loc, {k: locs.children[k] for k in body})
             applied: list[str] = []
+            files: list[str] = []
         else:
             merged_data, merged_locs = merge(parent.data, parent.locs, body, locs)
             applied = list(parent.applied)
+            files = list(parent.files)
         for key in ROOT_OWN_KEYS:
-            merged_data[key] = data[key]
-            merged_locs.children[key] = locs.children[key]  # type: ignore[index]
-        composed = _Composed(merged_data, merged_locs, applied)
+            if key in data:
+                merged_data[key] = data[key]
+                merged_locs.children[key] = locs.children[key]  # type: ignore[index]
+        composed = _Composed(merged_data, merged_locs, applied, [*files, fr.display])
         for opt in own_options:
             self.apply(composed, opt)
         return composed
@@ -298,12 +303,14 @@ class _Session:
         if not ok:
             return None
         body = patch_body(data)
-        return _Composed(body, LocNode(locs.loc, {k: locs.children[k] for k in body}), [_name_for(fr.path)])
+        return _Composed(body, LocNode(locs.loc, {k: locs.children[k] for k in body}), [_name_for(fr.path)],
+                         [fr.display])
 
     @staticmethod
     def apply(target: _Composed, opt: _Composed) -> None:
         target.data, target.locs = merge(target.data, target.locs, opt.data, opt.locs)
         target.applied.extend(opt.applied)
+        target.files.extend(opt.files)
 
     # -- the resolved model
 
@@ -313,19 +320,53 @@ class _Session:
         try:
             rs = Ruleset.model_validate_json(json.dumps(data))
         except pydantic.ValidationError as exc:
+            missing: dict[tuple, list[str]] = {}
             for err in exc.errors(include_url=False):
-                self.diags.append(_pydantic_diag(err, data, composed.locs))
+                path, absent = _data_path(err.get("loc", ()), data)
+                if err.get("type") == "missing" and absent is not None:
+                    missing.setdefault(tuple(path), []).append(str(absent))
+                else:
+                    self.diags.append(_pydantic_diag(err, data, composed.locs))
+            for path, keys in missing.items():
+                if not path:
+                    self.diags.append(_root_missing_diag(keys, composed.locs))
+                else:
+                    word = "key" if len(keys) == 1 else "keys"
+                    self.diags.append(diag_at(composed.locs, path, f"missing {word} "
+                                              f"{', '.join(repr(k) for k in keys)} in {dotted(path)}; add "
+                                              f"{'it' if len(keys) == 1 else 'them'}", key=True))
             return None
-        for path, message, at_key in semantic_problems(rs):
-            self.diags.append(diag_at(composed.locs, path, message, key=at_key))
+        rank = {f: i for i, f in enumerate(composed.files)}
+        for path, message, at_key, related in semantic_problems(rs):
+            best = diag_at(composed.locs, path, message, key=at_key)
+            for other in related:
+                cand = diag_at(composed.locs, other, message)
+                if rank.get(cand.file, -1) > rank.get(best.file, -1):
+                    best = cand
+            self.diags.append(best)
         return None if self.diags else rs
 
 
-def _pydantic_diag(err: dict, data: Any, locs: LocNode) -> Diagnostic:
+def _root_missing_diag(missing: list[str], locs: LocNode) -> Diagnostic:
+    own = [k for k in missing if k in ROOT_OWN_KEYS]
+    sections = [k for k in missing if k not in ROOT_OWN_KEYS]
+    parts = []
+    if own:
+        parts.append(f"missing {'key' if len(own) == 1 else 'keys'} {', '.join(repr(k) for k in own)} "
+                     "(a ruleset gives its own id, name, description and source)")
+    if sections:
+        parts.append(f"missing {'section' if len(sections) == 1 else 'sections'} "
+                     f"{', '.join(repr(k) for k in sections)} (a ruleset that extends nothing gives every section: "
+                     f"{_SECTIONS}; or write 'extends: {REFERENCE_RULESET}' to start from an edition)")
+    return diag_at(locs, (), "; ".join(parts) + " at the top level; add them")
+
+
+def _data_path(loc, data: Any) -> tuple[list, Any]:
+    """The part of a pydantic error location that exists in ``data``, and the first key that does not."""
     path: list = []
     cur = data
     missing = None
-    for part in err.get("loc", ()):
+    for part in loc:
         if part == "[key]":
             continue
         if isinstance(cur, dict) and part in cur:
@@ -339,17 +380,16 @@ def _pydantic_diag(err: dict, data: Any, locs: LocNode) -> Diagnostic:
         else:
             missing = part
             break
+    return path, missing
+
+
+def _pydantic_diag(err: dict, data: Any, locs: LocNode) -> Diagnostic:
+    path, missing = _data_path(err.get("loc", ()), data)
     where = "at the top level" if not path else f"in {dotted(path)}"
     kind = err.get("type", "")
     msg = str(err.get("msg", "invalid value"))
     if kind == "missing" and missing is not None:
-        if not path:
-            text = (f"missing section '{missing}' at the top level: a ruleset that extends nothing gives every "
-                    f"section ({_SECTIONS}); add it, or write 'extends: {REFERENCE_RULESET}' to start from an "
-                    "edition")
-        else:
-            text = f"missing key '{missing}' {where}; add it"
-        return diag_at(locs, path, text, key=True)
+        return diag_at(locs, path, f"missing key '{missing}' {where}; add it", key=True)
     msg = msg.removeprefix("Value error, ")
     return diag_at(locs, path, f"{msg} {where}")
 

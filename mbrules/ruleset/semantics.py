@@ -1,7 +1,9 @@
 """Semantic layer: checks on the resolved ruleset that no schema can express.
 
-Each problem is ``(path, message, at_key)``; the loader turns the path into the file, line and
-column of whichever file set that value. All problems are reported at once.
+Each problem is ``(path, message, at_key, related)``; the loader turns the path into the file,
+line and column of whichever file set that value, or, when one of the ``related`` values (those
+the problem adds up: card counts for the box total) was set by a file composed later (the file
+being checked rather than the edition it extends), at that value. All problems are reported at once.
 """
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from collections import Counter
 
 from .model import HazardCard, RemedyCard, Ruleset, SafetyCard
 
-Problem = tuple[tuple, str, bool]
+Problem = tuple[tuple, str, bool, tuple]
 
 
 def _listed_twice(values) -> list[str]:
@@ -19,8 +21,8 @@ def _listed_twice(values) -> list[str]:
 def semantic_problems(rs: Ruleset) -> list[Problem]:
     out: list[Problem] = []
 
-    def add(path, message, key=False):
-        out.append((tuple(path), message, key))
+    def add(path, message, key=False, related=()):
+        out.append((tuple(path), message, key, tuple(tuple(r) for r in related)))
 
     cards = rs.cards
     hazards = {cid: c for cid, c in cards.items() if isinstance(c, HazardCard)}
@@ -68,9 +70,11 @@ def semantic_problems(rs: Ruleset) -> list[Problem]:
         remedies = [cid for cid, c in cards.items() if isinstance(c, RemedyCard) and hid in c.fixes]
         safeties = [cid for cid, c in cards.items() if isinstance(c, SafetyCard) and hid in c.protects]
         if not remedies:
-            add(("cards", hid), f"hazard '{hid}' has no remedy: add it to the fixes of a remedy card", True)
+            add(("cards", hid), f"hazard '{hid}' has no remedy: add it to the fixes of a remedy card", True,
+                [("cards", c, "fixes") for c, k in kinds.items() if k == "remedy"])
         if not safeties:
-            add(("cards", hid), f"hazard '{hid}' has no safety: add it to the protects of a safety card", True)
+            add(("cards", hid), f"hazard '{hid}' has no safety: add it to the protects of a safety card", True,
+                [("cards", c, "protects") for c, k in kinds.items() if k == "safety"])
 
     if not any(isinstance(c, RemedyCard) and c.go for c in cards.values()):
         add(("cards",), "no remedy is a go card: the battle pile needs one (the Roll): set go: true on it", True)
@@ -81,13 +85,15 @@ def semantic_problems(rs: Ruleset) -> list[Problem]:
     for rid in rs.box.reference_cards:
         if rid in cards:
             add(("box", "reference_cards", rid), f"reference card id '{rid}' is also a card id; "
-                                                 "rename the reference card", True)
+                                                 "rename the reference card", True, [("cards", rid)])
     deck = sum(c.count for c in cards.values())
     refs = sum(r.count for r in rs.box.reference_cards.values())
     total = rs.box.total.value
     if deck + refs != total:
         add(("box", "total", "value"), f"the deck ({deck}) and reference cards ({refs}) make {deck + refs}, "
-                                       f"but box.total says {total}; fix the counts or the total")
+                                       f"but box.total says {total}; fix the counts or the total", False,
+            [("cards", c, "count") for c in cards] + [("box", "reference_cards", r, "count")
+                                                     for r in rs.box.reference_cards])
 
     # -- scoring
     check_refs(("scoring", "safe_trip_breakers", "value"), rs.scoring.safe_trip_breakers.value, "distance",
@@ -115,7 +121,9 @@ def semantic_problems(rs: Ruleset) -> list[Problem]:
         left = deck - removed
         if players * hand >= left:
             add(path, f"{players} players with hands of {hand} need {players * hand} cards plus a draw pile, "
-                      f"but the deck has {left} cards" + (f" after removing {removed}" if removed else ""), True)
+                      f"but the deck has {left} cards" + (f" after removing {removed}" if removed else ""), True,
+                [("play", "hand_size", "value"), *[("cards", c, "count") for c in cards],
+                 *([("removals", key)] if removal else [])])
     if not rs.player_counts:
         add(("player_counts",), "no player counts: give at least one (e.g. \"2\": {sides: 2, ...})", True)
     for key, removal in rs.removals.items():
@@ -129,5 +137,5 @@ def semantic_problems(rs: Ruleset) -> list[Problem]:
                 add((*path, "cards", cid), f"removes '{cid}', which is not a card of this ruleset; fix the id", True)
             elif n > cards[cid].count:
                 add((*path, "cards", cid), f"removes {n} '{cid}' but the deck has only {cards[cid].count}; "
-                                           "remove at most that many")
+                                           "remove at most that many", False, [("cards", cid, "count")])
     return out
