@@ -1,0 +1,234 @@
+"""The ruleset commands: rulesets, show, validate, schema, diff (contract: Commands, exit codes 0/1/2)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import typing
+from pathlib import Path
+
+import pytest
+from pydantic import BaseModel
+from typer.testing import CliRunner
+
+from mbrules.cli.app import app
+from mbrules.ruleset import load_ruleset
+from mbrules.ruleset.diff import diff_rulesets
+from mbrules.ruleset.model import Ruleset
+from mbrules.ruleset.words import CITATION_FIELDS, HEADER_FIELDS, PHRASES
+
+ROOT = Path(__file__).resolve().parents[1]
+BUNDLED = ["kids-115", "parker-1971", "wikipedia", "winning-moves"]
+OPTIONS = ["coup-fourre-any-player", "extension-1200", "extension-bonus-to-finisher", "hazard-on-hazard",
+           "longer-game", "no-voluntary-discard", "roll-after-safety", "shutout-per-opponent", "simpler-game",
+           "speed-limit-stacking"]
+
+
+def run(*args: str):
+    return CliRunner().invoke(app, list(args))
+
+
+def test_show_two_players_winning_moves_deals_101_cards_to_700_with_extension_to_1000():
+    result = run("show", "winning-moves", "--players", "2")
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    assert "deck: 101 cards" in out
+    assert "target: 700 miles" in out
+    assert "extension: to 1000 miles" in out
+    assert "sides: A: p1; B: p2" in out
+    assert "removed before the deal: 1 Stop!, 1 Accident, 1 Out of Gas, 1 Flat Tire, 1 Speed Limit" in out
+
+
+def test_show_json_players_and_partners_sides():
+    result = run("show", "winning-moves", "--players", "6", "--json")
+    assert result.exit_code == 0
+    doc = json.loads(result.stdout)
+    assert doc["ruleset"]["id"] == "winning-moves"
+    assert doc["players"]["sides"] == {"A": ["p1", "p4"], "B": ["p2", "p5"], "C": ["p3", "p6"]}
+    assert doc["players"]["deck_size"] == 106 and doc["players"]["target"] == 700
+    four = json.loads(run("show", "winning-moves", "--players", "4", "--json").stdout)["players"]
+    assert four["sides"] == {"A": ["p1", "p3"], "B": ["p2", "p4"]} and four["extension_to"] is None
+
+
+def test_show_without_players_lists_every_section():
+    out = run("show", "parker-1971").stdout
+    for heading in ("Cards:", "Relations", "Players", "Play", "Coup fourré", "Scoring", "Match", "Names"):
+        assert f"\n{heading}" in out
+    assert "5 × Red Light (stop)" in out
+    assert "4 players: 2 sides (partners: p1+p3, p2+p4); trip 1000 miles, no extension" in out
+
+
+def test_show_with_option_reports_it():
+    out = run("show", "winning-moves", "--option", "extension-1200", "--players", "4").stdout
+    assert "Options applied: extension-1200" in out
+    assert "extension: to 1200 miles" in out
+
+
+def test_show_unsupported_player_count_is_a_usage_error():
+    result = run("show", "winning-moves", "--players", "5")
+    assert result.exit_code == 2
+    assert "no rules for 5 players (it has: 2, 3, 4, 6)" in result.stderr
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize("args", [
+    ("show", "no-such-ruleset"),
+    ("show", "winning-moves", "--option", "no-such-option"),
+    ("diff", "winning-moves", "nope"),
+    ("show", "winning-moves", "--bogus-flag"),
+    ("show", "winning-moves", "--players", "many"),
+    ("schema", "nonsense"),
+    ("validate", "does-not-exist.yaml"),
+])
+def test_usage_errors_exit_2(args):
+    result = run(*args)
+    assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
+    assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_unknown_ruleset_message_lists_the_bundled_ones():
+    result = run("show", "winning-move")
+    assert "unknown ruleset 'winning-move': did you mean 'winning-moves'?" in result.stderr
+
+
+def test_rulesets_lists_bundled_rulesets_and_options_with_descriptions():
+    result = run("rulesets")
+    assert result.exit_code == 0
+    for ident in BUNDLED + OPTIONS:
+        assert f"  {ident} " in result.stdout
+    doc = json.loads(run("rulesets", "--json").stdout)
+    assert [r["id"] for r in doc["rulesets"]] == BUNDLED
+    assert [o["id"] for o in doc["options"]] == OPTIONS
+    assert all(r["description"] and "\n" not in r["description"] for r in doc["rulesets"] + doc["options"])
+
+
+def test_schema_ruleset_prints_the_checked_in_schema():
+    result = run("schema", "ruleset")
+    assert result.exit_code == 0
+    assert result.stdout == (ROOT / "schemas" / "ruleset.schema.json").read_text(encoding="utf-8")
+    assert run("schema").stdout == result.stdout
+
+
+def test_schema_scenario_prints_a_json_schema():
+    result = run("schema", "scenario")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["$schema"].startswith("https://json-schema.org/draft/2020-12")
+
+
+def test_validate_bundled_files_are_ok():
+    files = sorted(str(p) for p in (ROOT / "rulesets").rglob("*.yaml"))
+    result = run("validate", *files)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == [f"OK {Path(f).relative_to(Path.cwd()) if Path(f).is_relative_to(Path.cwd()) else f}"
+                                          for f in files]
+
+
+def test_validate_json_reports_each_file(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("id: bad\nname: Bad\ndescription: d\nsource: s\nextends: winning-moves\nfoo: 1\n")
+    result = run("validate", "--json", str(ROOT / "rulesets" / "winning-moves.yaml"), str(bad))
+    assert result.exit_code == 1
+    doc = json.loads(result.stdout)
+    assert doc["ok"] is False
+    assert [f["ok"] for f in doc["files"]] == [True, False]
+    err = doc["files"][1]["errors"][0]
+    assert (err["line"], err["col"]) == (6, 1) and "unknown key 'foo'" in err["message"]
+    assert result.stderr.strip().endswith("bad.yaml:6:1: " + err["message"])
+
+
+def test_validate_unreadable_file_exits_2_even_with_an_invalid_one(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("")
+    result = run("validate", str(bad), str(tmp_path / "missing.yaml"))
+    assert result.exit_code == 2
+    assert "the file is empty" in result.stderr and "cannot read this file" in result.stderr
+
+
+def test_diff_parker_1971_wikipedia_in_words():
+    result = run("diff", "parker-1971", "wikipedia")
+    assert result.exit_code == 0
+    lines = [line.strip() for line in result.stdout.splitlines()]
+    assert lines[0].startswith("parker-1971 → wikipedia (options: hazard-on-hazard")
+    for expected in (
+        "cards in the box: 112 → 110",
+        "Stop is called: Red Light → Stop",
+        "a hazard may cover another hazard: no → yes",
+        "a Roll must follow a safety that corrects a hazard: no → yes",
+        "who may call a coup fourré: a player of the side attacked → any player holding the safety",
+        "shutout bonus: once → for each opposing side with no distance",
+        "extension bonus goes to: the caller if its side completes the extended trip, else each opposing side"
+        " → the side that completes the extended trip",
+    ):
+        assert expected in lines, expected
+
+
+def test_diff_with_option_shows_what_the_option_changes():
+    result = run("diff", "winning-moves", "winning-moves", "--option", "hazard-on-hazard")
+    assert result.stdout.splitlines()[1:] == ["  a hazard may cover another hazard: no → yes"]
+    doc = json.loads(run("diff", "winning-moves", "winning-moves", "--option", "extension-1200", "--json").stdout)
+    assert doc["b"]["options"] == ["extension-1200"]
+    changes = {c["path"]: c for c in doc["changes"]}
+    assert changes["player_counts.2.target"]["before_value"] == 700
+    assert changes["player_counts.2.target"]["after_value"] == 1000
+    assert changes["player_counts.4.extension_to"]["after"] == "to 1200 miles"
+
+
+def test_diff_removed_cards_per_player_count():
+    changes = {str(c) for c in diff_rulesets(load_ruleset("winning-moves"), load_ruleset("kids-115"))}
+    assert ("2 players: cards removed before the deal: 1 Stop!, 1 Accident, 1 Out of Gas, 1 Flat Tire, "
+            "1 Speed Limit → 1 Out of Gas, 1 Flat Tire, 1 Speed Limit") in changes
+
+
+def test_diff_of_a_ruleset_with_itself_is_empty():
+    assert run("diff", "kids-115", "kids-115").stdout.splitlines()[1:] == ["  no rule differences"]
+
+
+def _leaf_patterns(model: type[BaseModel], prefix: str = "") -> list[str]:
+    """Every field path of the model that diff compares ('*' for a mapping key)."""
+    out = []
+    for name, info in model.model_fields.items():
+        if name in CITATION_FIELDS or (not prefix and name in HEADER_FIELDS):
+            continue
+        path = f"{prefix}{name}"
+        ann = info.annotation
+        origin = typing.get_origin(ann)
+        if origin is dict and _models_in(typing.get_args(ann)[1]):  # keyed by id: each entry compared
+            out.append(f"{path}.*")
+            for m in _models_in(typing.get_args(ann)[1]):
+                out += _leaf_patterns(m, f"{path}.*.")
+        elif _models_in(ann) and not any(issubclass(m, _rule_base()) for m in _models_in(ann)):
+            for m in _models_in(ann):
+                out += _leaf_patterns(m, f"{path}.")
+        else:
+            out.append(path)
+    return sorted(set(out))
+
+
+def _rule_base():
+    from mbrules.ruleset.model import Rule
+    return Rule
+
+
+def _models_in(ann) -> list[type[BaseModel]]:
+    if isinstance(ann, type) and issubclass(ann, BaseModel):
+        return [ann]
+    return [m for arg in typing.get_args(ann) for m in _models_in(arg)]
+
+
+def test_every_model_field_has_words_for_show_and_diff():
+    patterns = _leaf_patterns(Ruleset)
+    assert "play.hazard_on_hazard" in patterns and "cards.*.fixes" in patterns
+    missing = [p for p in patterns if p not in PHRASES]
+    assert not missing, f"add a phrase to mbrules/ruleset/words.py PHRASES for: {missing}"
+
+
+def test_commands_never_show_a_traceback_as_a_subprocess(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_bytes(b"\xff\xfe\x00garbage")
+    script = Path(sys.executable).with_name("mbrules")
+    cmd = [str(script)] if script.exists() else [sys.executable, "-c", "from mbrules.cli.app import main; main()"]
+    for args, code in ((["show", str(bad)], 1), (["diff", "winning-moves", str(bad)], 1),
+                       (["show", "nope"], 2), (["rulesets", "--json"], 0), (["--help"], 0)):
+        proc = subprocess.run([*cmd, *args], capture_output=True, text=True, timeout=60)
+        assert proc.returncode == code, (args, proc.stderr)
+        assert "Traceback" not in proc.stdout + proc.stderr
