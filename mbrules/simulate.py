@@ -16,9 +16,9 @@ from typing import Callable, Sequence
 
 from .bots import make_bots
 from .engine import Game, State
-from .engine.actions import DISCARD, PLAY
+from .engine.actions import ACTION_DRAW, DISCARD, PLAY
 from .engine.game import SCORE_LINES
-from .engine.state import P_HAND_OVER, P_MATCH_OVER
+from .engine.state import P_DRAW, P_HAND_OVER, P_MATCH_OVER
 
 ActionHook = Callable[[State, int, int], None]  # (state before the action, player, action)
 HandHook = Callable[[State], None]  # called when a hand is over, before the next deal
@@ -54,7 +54,13 @@ def play_match(
     hands = 0
     while True:
         if on_action is None:
-            while st.phase < P_HAND_OVER:
+            while True:
+                ph = st.phase
+                if ph == P_DRAW:
+                    apply(ACTION_DRAW)  # legal_actions() is [ACTION_DRAW] here: no need to ask
+                    continue
+                if ph >= P_HAND_OVER:
+                    break
                 acts = legal()
                 apply(acts[0] if len(acts) == 1 else choosers[st.player](st, acts))
         else:

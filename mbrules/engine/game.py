@@ -40,6 +40,7 @@ class Game:
         self.side_players = tuple(tuple(p for p in range(players) if p % pc.sides == s) for s in range(pc.sides))
         self.player_names = tuple(f"p{i + 1}" for i in range(players))
         self.side_names = tuple(SIDE_NAMES[s] for s in range(pc.sides))
+        self.opponents = tuple(tuple(t for t in range(pc.sides) if t != s) for s in range(pc.sides))
         self.target = pc.target
         self.extension_to = pc.extension_to
 
@@ -122,6 +123,14 @@ class Game:
         self.match_mode = m.mode.value
         self.target_points = m.target_points.value
         self.deal_passes_left = m.deal_passes_left.value
+
+        # One tuple per card for the hot loop (State._play_reason unpacks it in one go):
+        # (kind, miles, max_per_hand, bit, pile, fixes_mask, is_go).
+        self.card_spec = tuple(
+            (self.kind[i], self.miles[i], self.max_per_hand[i], self.bit[i], self.pile[i], self.fixes_mask[i],
+             self.is_go[i])
+            for i in range(n)
+        )
 
         # Precomputed action ints.
         self.play_action = tuple(tuple(encode(PLAY, c, s) for s in range(self.sides)) for c in range(n))

@@ -262,50 +262,48 @@ class State:
     # -- legality: the one place -----------------------------------------------
     def _play_reason(self, ps: int, c: int, ts: int) -> str | None:
         """Why side ``ps`` may not play card ``c`` on side ``ts`` now (None: it may)."""
-        g = self.game
-        k = g.kind[c]
+        k, m, most, bit, pile, fixes, go = self.game.card_spec[c]
         if k == DISTANCE:
             if ts != ps:
                 return BAD_TARGET
             if not self.rolling[ps]:
                 return CANNOT_MOVE  # no Roll showing and no Right of Way, or a hazard showing (WM §6C)
-            m = g.miles[c]
             if m > self.limit[ps]:
                 return SPEED_LIMIT  # only 25 or 50 under a Speed Limit (WM §6A)
-            if self.played[ps][c] >= g.max_per_hand[c]:
+            if self.played[ps][c] >= most:
                 return TOO_MANY_200  # no more than two 200s (WM §6C)
             if self.miles[ps] + m > self.target:
                 return OVER_TARGET  # never past the trip's length (WM §6C)
             return None
         if k == HAZARD:
-            if ts == ps or ts < 0 or ts >= g.sides:
+            if ts == ps or ts < 0 or ts >= self.game.sides:
                 return BAD_TARGET  # hazards go on an opponent's pile (WM §4)
-            if self.prot[ts] & g.bit[c]:
+            if self.prot[ts] & bit:
                 return PROTECTED  # a safety protects the side (WM §6B)
-            if g.pile[c] == BATTLE:
+            if pile == BATTLE:
                 if self.bhaz[ts] >= 0:
-                    return None if g.hazard_on_hazard else NOT_ROLLING  # no hazard on a hazard (WM §2)
-                if g.hazard_needs_rolling and not self.rolling[ts]:
+                    return None if self.game.hazard_on_hazard else NOT_ROLLING  # no hazard on a hazard (WM §2)
+                if not self.rolling[ts] and self.game.hazard_needs_rolling:
                     return NOT_ROLLING  # only on a Roll, or with Right of Way (WM §2, §6B)
                 return None
-            if self.lhaz[ts] >= 0 and not g.speed_limit_stacking:
+            if self.lhaz[ts] >= 0 and not self.game.speed_limit_stacking:
                 return ALREADY_LIMITED  # rulings: no speed limit on a limited side
             return None
         if ts != ps:
             return BAD_TARGET  # remedies and safeties go on one's own piles (WM §4)
         if k == REMEDY:
-            if g.pile[c] == BATTLE:
+            if pile == BATTLE:
                 h = self.bhaz[ps]
                 if h >= 0:
-                    return None if g.fixes_mask[c] & g.bit[h] else NOTHING_TO_FIX
-                if not g.is_go[c]:
+                    return None if fixes >> h & 1 else NOTHING_TO_FIX
+                if not go:
                     return NOTHING_TO_FIX  # a remedy only on its own hazard showing (WM §2)
                 b = self.battle[ps]
-                if b and g.is_go[b[-1]] and not self.needs_go[ps]:
+                if b and self.game.is_go[b[-1]] and not self.needs_go[ps]:
                     return NOTHING_TO_FIX  # no Roll on a Roll (rulings: Play)
                 return None
             h = self.lhaz[ps]
-            return None if (h >= 0 and g.fixes_mask[c] & g.bit[h]) else NOTHING_TO_FIX
+            return None if (h >= 0 and fixes >> h & 1) else NOTHING_TO_FIX
         return None  # a safety may always be played (WM §5B)
 
     def _any_play(self, p: int) -> bool:
@@ -326,29 +324,27 @@ class State:
             g = self.game
             p = self.player
             ps = g.side_of[p]
-            hand = self.hands[p]
-            acts = []
-            seen = 0
+            kind = g.kind
+            play = g.play_action
             reason = self._play_reason
-            for c in hand:
-                bit = 1 << c
-                if seen & bit:
+            acts = []
+            cards = []  # the hand's distinct cards, in hand order
+            seen = 0
+            for c in self.hands[p]:
+                if seen >> c & 1:
                     continue
-                seen |= bit
-                if g.kind[c] == HAZARD:
-                    row = g.play_action[c]
-                    for ts in range(g.sides):
-                        if ts != ps and reason(ps, c, ts) is None:
+                seen |= 1 << c
+                cards.append(c)
+                if kind[c] == HAZARD:
+                    row = play[c]
+                    for ts in g.opponents[ps]:
+                        if reason(ps, c, ts) is None:
                             acts.append(row[ts])
                 elif reason(ps, c, ps) is None:
-                    acts.append(g.play_action[c][ps])
+                    acts.append(play[c][ps])
             if g.voluntary_discard or not acts:
                 da = g.discard_action
-                seen = 0
-                for c in hand:
-                    if not seen & (1 << c):
-                        seen |= 1 << c
-                        acts.append(da[c])
+                acts += [da[c] for c in cards]
             return acts
         if ph == P_DRAW:
             return [ACTION_DRAW]
@@ -371,9 +367,31 @@ class State:
         Raises :class:`IllegalAction` with the contract's reason code; the state is
         then left exactly as it was.
         """
+        ph = self.phase
+        if ph == P_DRAW and action == ACTION_DRAW and (player is None or player == self.player):
+            # the most common action, checked exactly as below (start of a turn: take the top card)
+            p = self.player
+            self.history.append((p, action))
+            c = self.draw.pop()
+            self.hands[p].append(c)
+            self.last_draw = c
+            self.phase = P_PLAY
+            return
         g = self.game
         op = action & 7
-        ph = self.phase
+        if ph == P_PLAY and (op == PLAY or op == DISCARD):
+            # the other common case: straight to the card checks (the same checks, in the same order)
+            p = self.player
+            if player is not None and player != p:
+                raise IllegalAction(NOT_YOUR_TURN, f"it is {g.player_names[p]}'s turn, not {g.player_names[player]}'s")
+        else:
+            self._apply_other(action, op, ph, player)
+            return
+        self._apply_card(action, op, p)
+
+    def _apply_other(self, action: int, op: int, ph: int, player: int | None) -> None:
+        """Everything but a play or discard during a turn that has drawn."""
+        g = self.game
         if ph >= P_HAND_OVER:
             raise IllegalAction(HAND_OVER_CODE, "the hand is over")
         if ph == P_EXT:
@@ -418,6 +436,11 @@ class State:
             return
         if ph == P_DRAW:
             raise IllegalAction(NOT_YOUR_TURN, f"{g.player_names[p]} must draw before playing")
+        self._apply_card(action, op, p)
+
+    def _apply_card(self, action: int, op: int, p: int) -> None:
+        """A card played or discarded by ``p``, whose turn it is and who has drawn."""
+        g = self.game
         c = (action >> 3) & 255
         hand = self.hands[p]
         if c >= g.n_cards or c not in hand:
@@ -600,7 +623,14 @@ class State:
         self.phase = P_DRAW if self.draw else P_PLAY
 
     def _end_turn(self, p: int) -> None:
-        self._start_turn((p + 1) % self.game.players)
+        q = p + 1
+        if q == self.game.players:
+            q = 0
+        if self.draw:  # the common case of _start_turn: the next player draws
+            self.player = q
+            self.phase = P_DRAW
+            return
+        self._start_turn(q)
 
     def _end_hand(self) -> None:
         sheet = self.score_sheet()
