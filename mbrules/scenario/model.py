@@ -200,9 +200,10 @@ def scenario_json_schema() -> dict:
     if action is not None:
         action["oneOf"] = [{"required": [k]} for k in ACTION_KEYS]
         action["dependentRequired"] = {"on": ["play"]}
+        action["not"] = {"required": ["extension", "draw"]}
     return json.loads(json.dumps(out, sort_keys=True))
 
 
 def schema_text() -> str:
     """The checked-in form of the schema: sorted keys, indent 2, trailing newline."""
-    return json.dumps(scenario_json_schema(), indent=2, sort_keys=True) + "\n"
+    return json.dumps(scenario_json_schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
