@@ -2,9 +2,7 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Optional
 
@@ -156,21 +154,6 @@ def _result(game: Game, st: State) -> tuple[str, str]:
     return game.side_names[st.winner], f"Side {_side_label(game, st.winner)} wins the match ({totals})."
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    path = path.resolve()
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
 @app.command()
 def play(
     ruleset: str = typer.Option(DEFAULT_RULESET, "--ruleset", "-r", help="Bundled ruleset id or path to a YAML file."),
@@ -215,13 +198,11 @@ def play(
         console.print(_result(game, st)[1], markup=False)
 
     if record is not None:
+        from mbrules.scenario.record import record_match, write_scenario_file
+
+        text = record_match(st, ruleset, options, players, seed, out_dir=record.resolve().parent)
         try:
-            from mbrules.scenario.record import record_match
-        except ImportError:
-            fail("mbrules: --record is not available in this build (mbrules.scenario.record is missing)", EXIT_USAGE)
-        text = record_match(st, ruleset, options, players, seed)
-        try:
-            _write_atomically(record, text)
+            write_scenario_file(record, text)  # atomic: a temporary file renamed over the target
         except OSError as e:
             fail(f"mbrules: cannot write {record}: {e.strerror or e}", EXIT_USAGE)
 
