@@ -1,0 +1,154 @@
+"""A custom ruleset adds a battle hazard (Black Ice), its remedy (Salt) and its safety (Snow Tires):
+it plays correctly with no engine change (contract: the engine is generic)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mbrules.engine import Game, IllegalAction, State
+from mbrules.engine.actions import COUP_FOURRE, COUP_FOURRE_WINDOW, DISCARD, PLAY, TURN, encode
+from mbrules.engine.game import BATTLE, HAZARD, REMEDY, SAFETY
+from mbrules.ruleset import load_ruleset
+from mbrules.simulate import play_match
+
+CUSTOM = Path(__file__).parent / "data" / "custom-hazard.yaml"
+A, B = 0, 1
+
+
+@pytest.fixture(scope="module")
+def ruleset():
+    return load_ruleset(str(CUSTOM))
+
+
+@pytest.fixture(scope="module")
+def game(ruleset):
+    return Game(ruleset, 4)
+
+
+def c(game: Game, cid: str) -> int:
+    return game.card(cid)
+
+
+def position(game: Game, hands: dict[int, list[str]], sides: dict[int, dict[str, list[str]]], turn: int = 0) -> State:
+    """A 4-player hand: the named cards in hand and on the table, the rest of the deck in the draw pile."""
+    ids = lambda names: [c(game, n) for n in names]  # noqa: E731
+    full_hands = [ids(hands.get(p, [])) for p in range(game.players)]
+    side_piles = {s: {k: ids(v) for k, v in piles.items()} for s, piles in sides.items()}
+    used = [x for h in full_hands for x in h] + [x for piles in side_piles.values() for v in piles.values() for x in v]
+    rest = list(game.deck)
+    for x in used:
+        rest.remove(x)
+    # fill every hand to 6 with small distance cards from the rest; the rest is the draw pile
+    for h in full_hands:
+        while len(h) < 6:
+            pick = next(x for x in rest if game.card_ids[x] in ("d25", "d50", "d75"))
+            rest.remove(pick)
+            h.append(pick)
+    return State.from_position(game, hands=full_hands, draw_top_first=rest, sides=side_piles, turn=turn)
+
+
+def test_the_custom_cards_are_compiled_from_the_ruleset(ruleset, game):
+    assert ruleset.id == "custom-hazard"
+    assert ruleset.box.total.value == 118
+    ice, salt, tires = c(game, "ice"), c(game, "salt"), c(game, "snow_tires")
+    assert (game.kind[ice], game.kind[salt], game.kind[tires]) == (HAZARD, REMEDY, SAFETY)
+    assert game.pile[ice] == BATTLE and game.pile[salt] == BATTLE
+    assert game.deck_counts[ice] == 3 and game.deck_counts[salt] == 4 and game.deck_counts[tires] == 1
+    assert len(game.deck) == 114
+    assert game.protectors[ice] == (tires,)
+    assert game.safety_cards_in_deck == 5
+    # the 2-player game removes the classic hazards only; Black Ice keeps its three copies
+    assert Game(ruleset, 2).deck_counts[ice] == 3
+
+
+def test_black_ice_blocks_and_salt_then_roll_fix_it(game):
+    st = position(game, {0: ["ice"], 1: ["salt", "roll", "d100"]}, {A: {"battle": ["roll"]}, B: {"battle": ["roll"]}})
+    st.apply(st.legal_actions()[0])  # p1 draws
+    ice_on_b = encode(PLAY, c(game, "ice"), B)
+    assert ice_on_b in st.legal_actions()
+    st.apply(ice_on_b)
+    assert st.bhaz[B] == c(game, "ice") and not st.rolling[B]
+    assert st.decision.kind == TURN and st.decision.player == 1  # nobody on B holds Snow Tires: no window
+    st.apply(st.legal_actions()[0])  # p2 draws
+    legal = st.legal_actions()
+    assert encode(PLAY, c(game, "d100"), B) not in legal
+    with pytest.raises(IllegalAction) as e:
+        st.clone().apply(encode(PLAY, c(game, "d100"), B))
+    assert e.value.code == "cannot-move"
+    with pytest.raises(IllegalAction) as e:
+        st.clone().apply(encode(PLAY, c(game, "roll"), B))
+    assert e.value.code == "nothing-to-fix"  # the Roll fixes the Stop, not Black Ice
+    assert encode(PLAY, c(game, "salt"), B) in legal
+    st.apply(encode(PLAY, c(game, "salt"), B))
+    assert st.bhaz[B] == -1 and not st.rolling[B]  # a remedy, then a Roll (WM §6A)
+    # p3, p4 and p1 discard, then p2 rolls
+    for _ in range(3):
+        st.apply(st.legal_actions()[0])
+        st.apply(next(a for a in st.legal_actions() if a & 7 == DISCARD))
+    assert st.decision == (TURN, 1, False)
+    st.apply(st.legal_actions()[0])
+    st.apply(encode(PLAY, c(game, "roll"), B))
+    assert st.rolling[B]
+
+
+def test_snow_tires_protect_against_black_ice(game):
+    st = position(game, {0: ["ice"]}, {A: {"battle": ["roll"]}, B: {"battle": ["roll"], "safeties": ["snow_tires"]}})
+    st.apply(st.legal_actions()[0])
+    assert encode(PLAY, c(game, "ice"), B) not in st.legal_actions()
+    with pytest.raises(IllegalAction) as e:
+        st.apply(encode(PLAY, c(game, "ice"), B))
+    assert e.value.code == "protected"
+
+
+def test_snow_tires_cancel_black_ice_showing(game):
+    st = position(game, {1: ["snow_tires", "d100"]}, {A: {"battle": ["roll"]}, B: {"battle": ["roll", "ice"]}}, turn=1)
+    assert not st.rolling[B]
+    st.apply(st.legal_actions()[0])
+    st.apply(encode(PLAY, c(game, "snow_tires"), B))
+    assert c(game, "ice") in st.discard  # 'cancels the attack in progress' (WM §6B)
+    assert st.rolling[B]  # the Roll under it shows again
+    assert st.decision == (TURN, 1, False)  # and another turn
+    st.apply(st.legal_actions()[0])
+    st.apply(encode(PLAY, c(game, "d100"), B))
+    assert st.miles[B] == 100
+
+
+def test_coup_fourre_with_snow_tires_scores_300_plus_100(game):
+    st = position(game, {0: ["ice"], 3: ["snow_tires"]}, {A: {"battle": ["roll"]}, B: {"battle": ["roll"]}})
+    st.apply(st.legal_actions()[0])
+    st.apply(encode(PLAY, c(game, "ice"), B))
+    d = st.decision
+    assert d.kind == COUP_FOURRE_WINDOW and d.player == 3  # p4, p1's partner's opponent, holds Snow Tires
+    cf = encode(COUP_FOURRE, c(game, "snow_tires"))
+    assert cf in st.legal_actions()
+    st.apply(cf)
+    assert st.coups[B] == [c(game, "snow_tires")]
+    assert st.bhaz[B] == -1 and st.rolling[B]
+    sheet = st.score_sheet()[B]
+    assert sheet["safeties"] == 100 and sheet["coup_fourres"] == 300
+    assert st.decision.player == 3  # the caller plays next (WM §7)
+
+
+def test_all_safeties_needs_the_five(game):
+    four = ["extra_tank", "puncture_proof", "driving_ace", "right_of_way"]
+    st = position(game, {}, {A: {"battle": ["roll"], "safeties": four}, B: {"battle": ["roll"]}})
+    assert st.score_sheet()[A]["all_safeties"] == 0
+    assert st.score_sheet()[A]["safeties"] == 400
+    st = position(game, {}, {A: {"battle": ["roll"], "safeties": four, "coups": ["snow_tires"]}, B: {"battle": ["roll"]}})
+    line = st.score_sheet()[A]
+    assert line["all_safeties"] == 300 and line["safeties"] == 500 and line["coup_fourres"] == 300
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_whole_matches_play_with_black_ice(ruleset, players):
+    g = Game(ruleset, players)
+    ice = g.card("ice")
+    ice_played = 0
+    for seed in range(3):
+        for bots in (["heuristic"], ["random"]):
+            st = play_match(g, seed, bots)
+            assert st.match_over and st.winner is not None
+            assert sum(st.match_totals) == sum(sheet[s]["total"] for sheet in st.hand_sheets for s in range(g.sides))
+            ice_played += sum(1 for p, a in st.history if p >= 0 and a & 7 == PLAY and (a >> 3) & 255 == ice)
+    assert ice_played > 0  # the bots play the new hazard
