@@ -1,0 +1,181 @@
+"""`mbrules replay` through the real command: output lines, exit codes, invalid files with file:line."""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+FORMAT = ROOT / "tests" / "scenarios_format"
+INVALID = FORMAT / "invalid"
+VALID = FORMAT / "valid"
+LOCATED = re.compile(r"^\S[^:]*:\d+:\d+: \S")
+
+
+def _mbrules() -> list[str]:
+    script = Path(sys.executable).with_name("mbrules")
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-c", "from mbrules.cli.app import main; main()"]
+
+
+def replay(*args, cwd=ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([*_mbrules(), "replay", *map(str, args)], cwd=cwd, capture_output=True, text=True,
+                          timeout=120)
+
+
+# file, line:col reported, words of the message
+INVALID_TABLE = [
+    ("unknown-card.yaml", "7:15", "unknown card 'rool'"),
+    ("too-many-copies.yaml", "9:10", "more copies of d200 than the deck holds"),
+    ("oversized-hand.yaml", "8:9", "p3 holds 7 cards, over the hand size of 6"),
+    ("unknown-player.yaml", "7:14", "unknown player 'p5'"),
+    ("two-actions.yaml", "8:5", "two actions in one step"),
+    ("unknown-side.yaml", "8:5", "unknown side 'C'"),
+    ("unknown-key.yaml", "7:24", "unknown key 'miles'"),
+    ("bad-reason-code.yaml", "6:39", "'not-moving' is not a reason code"),
+    ("duplicate-key.yaml", "5:1", "duplicate key 'players'"),
+    ("hazard-needs-side.yaml", "6:24", "a hazard needs 'on:'"),
+    ("unknown-ruleset.yaml", "3:10", "unknown ruleset 'winning-movez'"),
+    ("yaml-syntax.yaml", "7:11", "YAML syntax error"),
+    ("wrong-pile.yaml", "7:24", "d25 cannot lie in the battle pile"),
+    ("missing-steps.yaml", "1:1", "missing key 'steps'"),
+]
+
+
+def test_the_invalid_table_covers_every_fixture():
+    assert sorted(p.name for p in INVALID.glob("*.yaml")) == sorted(name for name, _, _ in INVALID_TABLE)
+
+
+@pytest.mark.parametrize(("name", "where", "words"), INVALID_TABLE, ids=[n for n, _, _ in INVALID_TABLE])
+def test_an_invalid_scenario_fails_and_names_file_line_col(name, where, words):
+    proc = replay(f"tests/scenarios_format/invalid/{name}")
+    assert proc.returncode == 1, proc.stderr
+    out = proc.stdout.splitlines()
+    assert out[0].startswith("FAIL "), proc.stdout
+    located = f"tests/scenarios_format/invalid/{name}:{where}: "
+    detail = [line for line in out[1:-1] if line.startswith("  ")]
+    assert any(line.strip().startswith(located) and words in line for line in detail), proc.stdout
+    assert out[-1] == "0 passed, 1 failed"
+    # stderr carries the same problems as FILE:LINE:COL: message lines, and never a traceback
+    err = proc.stderr.splitlines()
+    assert err and all(LOCATED.match(line) or line.startswith("  ") for line in err), proc.stderr
+    assert any(line.startswith(located) and words in line for line in err)
+    assert "Traceback" not in proc.stderr + proc.stdout
+
+
+def test_the_whole_invalid_folder_at_once():
+    proc = replay(INVALID.relative_to(ROOT))
+    assert proc.returncode == 1
+    lines = proc.stdout.splitlines()
+    assert lines[-1] == f"0 passed, {len(INVALID_TABLE)} failed"
+    assert sum(line.startswith("FAIL ") for line in lines) == len(INVALID_TABLE)
+
+
+def test_valid_format_scenarios_pass_with_exit_0():
+    proc = replay("tests/scenarios_format/valid")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = proc.stdout.splitlines()
+    n = sum(1 for line in lines if line.startswith("PASS "))
+    assert n >= 6  # extension.yaml holds two documents
+    assert lines[-1] == f"{n} passed, 0 failed"
+    assert proc.stderr == ""
+
+
+def test_a_folder_is_every_yaml_under_it_sorted(tmp_path):
+    (tmp_path / "b").mkdir()
+    src = (VALID / "normal-deal.yaml").read_text(encoding="utf-8")
+    for rel, title in (("b/z.yaml", "Zulu"), ("a.yaml", "Alpha"), ("b/m.yaml", "Mike")):
+        (tmp_path / rel).write_text(src.replace("Without a setup the hand is a normal shuffled deal from seed 0",
+                                                title), encoding="utf-8")
+    (tmp_path / "notes.txt").write_text("not a scenario", encoding="utf-8")
+    proc = replay(tmp_path)
+    assert proc.returncode == 0, proc.stdout
+    assert proc.stdout.splitlines() == ["PASS Alpha", "PASS Mike", "PASS Zulu", "3 passed, 0 failed"]
+
+
+def test_a_failing_step_shows_the_step_and_expected_beside_actual(tmp_path):
+    f = tmp_path / "fail.yaml"
+    f.write_text((FORMAT / "valid" / "rest-discard-pile.yaml").read_text(encoding="utf-8")
+                 .replace("match: {A: 5700, B: 3050}", "match: {A: 5700, B: 3051}"), encoding="utf-8")
+    proc = replay(f.name, cwd=tmp_path)
+    assert proc.returncode == 1
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("FAIL With the rest in the discard pile")
+    assert lines[1] == "  fail.yaml:27:27: step 7: match.B: expected 3051, got 3050"
+    assert lines[-1] == "0 passed, 1 failed"
+    assert proc.stderr == ""  # a failed step is a result, not an error
+
+
+def test_mixed_results_and_json(tmp_path):
+    (tmp_path / "ok.yaml").write_text((VALID / "normal-deal.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "bad.yaml").write_text((INVALID / "unknown-card.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "wrong.yaml").write_text((VALID / "normal-deal.yaml").read_text(encoding="utf-8")
+                                         .replace("draw_pile: 81", "draw_pile: 80"), encoding="utf-8")
+    proc = replay(tmp_path, "--json")
+    assert proc.returncode == 1
+    doc = json.loads(proc.stdout)
+    assert (doc["passed"], doc["failed"], doc["files"]) == (1, 2, 3)
+    by_file = {Path(s["file"]).name: s for s in doc["scenarios"]}
+    assert by_file["ok.yaml"]["passed"] and by_file["ok.yaml"]["step"] is None
+    bad = by_file["bad.yaml"]
+    assert not bad["passed"] and not bad["valid"] and bad["errors"][0]["line"] == 7
+    assert "unknown card 'rool'" in bad["errors"][0]["message"]
+    wrong = by_file["wrong.yaml"]
+    assert wrong["valid"] and not wrong["passed"] and wrong["step"] == 3
+    assert wrong["failures"][0] | {"file": None} == {
+        "step": 3, "file": None, "line": 19, "col": 35, "key": "draw_pile", "expected": 80, "actual": 81,
+        "note": ""}
+
+
+def test_multi_document_files_report_each_document_with_the_right_lines(tmp_path):
+    f = tmp_path / "two.yaml"
+    text = (VALID / "extension.yaml").read_text(encoding="utf-8")
+    f.write_text(text.replace("winner: null\n  - {player: p2, play: d25, rejected: hand-over}",
+                              "winner: A\n  - {player: p2, play: d25, rejected: hand-over}"), encoding="utf-8")
+    proc = replay(f.name, cwd=tmp_path)
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("PASS The extension question")
+    assert lines[1].startswith("FAIL Declining the extension")
+    line_no = next(i for i, t in enumerate(f.read_text().splitlines(), 1) if t.strip() == "winner: A")
+    assert lines[2] == f"  two.yaml:{line_no}:15: step 3: winner: expected A, got null"
+    assert lines[-1] == "1 passed, 1 failed"
+
+
+@pytest.mark.parametrize("args", [["no/such/file.yaml"], ["tests/scenarios_format/valid", "nowhere"]])
+def test_a_path_that_does_not_exist_is_a_usage_error(args):
+    proc = replay(*args)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert "no such file or folder" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_an_empty_folder_is_a_usage_error(tmp_path):
+    proc = replay(tmp_path)
+    assert proc.returncode == 2 and "no *.yaml scenario files" in proc.stderr
+
+
+def test_binary_and_empty_files_are_invalid_not_crashes(tmp_path):
+    (tmp_path / "bin.yaml").write_bytes(b"\x00\x01\x02\xff")
+    (tmp_path / "empty.yaml").write_text("", encoding="utf-8")
+    (tmp_path / "list.yaml").write_text("- 1\n- 2\n", encoding="utf-8")
+    (tmp_path / "bomb.yaml").write_text(
+        "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+        "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
+        "e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n",
+        encoding="utf-8")
+    proc = replay(tmp_path)
+    assert proc.returncode == 1
+    assert proc.stdout.splitlines()[-1] == "0 passed, 4 failed"
+    assert "Traceback" not in proc.stdout + proc.stderr
+    for line in proc.stderr.splitlines():
+        assert LOCATED.match(line), line
+
+
+def test_help():
+    proc = subprocess.run([*_mbrules(), "replay", "--help"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and "--json" in proc.stdout
