@@ -43,12 +43,24 @@ def _counts(game, state) -> list[int]:
     return counts
 
 
-def check(state, *, dealt: bool = True) -> list[str]:
+_DECKS: dict = {}
+
+
+def _sorted_deck(game) -> list[int]:
+    key = id(game)
+    hit = _DECKS.get(key)
+    if hit is None or hit[0] is not game:
+        hit = _DECKS[key] = (game, sorted(game.deck))
+    return hit[1]
+
+
+def check(state, *, dealt: bool = True, totals: bool = True) -> list[str]:
     """Every invariant ``state`` violates, as sentences (empty list: all hold).
 
     ``dealt`` (default): the hand was dealt by the engine, so the hands are full
     while the draw pile lasts and the match totals are the sum of the hand sheets.
-    Pass ``dealt=False`` for a position set up card by card (scenarios).
+    Pass ``dealt=False`` for a position set up card by card (scenarios), and
+    ``totals=False`` where the match did not start at zero (a scenario's ``match``).
     """
     g = state.game
     out: list[str] = []
@@ -59,8 +71,18 @@ def check(state, *, dealt: bool = True) -> list[str]:
     kind = g.kind
 
     # -- every card is in exactly one place -------------------------------------
-    counts = _counts(g, state)
-    if counts != list(g.deck_counts):
+    everything = list(state.draw)
+    everything += state.discard
+    for group in (state.hands, state.battle, state.speed, state.safeties, state.coups):
+        for pile in group:
+            everything += pile
+    for row in state.played:
+        for c in range(n):
+            if row[c] > 0:
+                everything += [c] * row[c]
+    everything.sort()
+    if everything != _sorted_deck(g):
+        counts = _counts(g, state)
         for c in range(n):
             if counts[c] != g.deck_counts[c]:
                 out.append(f"card conservation: {names[c]} x{counts[c]} in play, the deck holds {g.deck_counts[c]}")
@@ -242,7 +264,7 @@ def check(state, *, dealt: bool = True) -> list[str]:
             n_safe = len(state.safeties[s]) + len(state.coups[s])
             if current[s]["safeties"] != n_safe * g.pts_safety:
                 out.append(f"side {g.side_names[s]}: safeties line {current[s]['safeties']} for {n_safe} safeties")
-    if dealt:
+    if totals:
         for s in range(S):
             total = sum(sheet[s]["total"] for sheet in sheets)
             if state.match_totals[s] != total:

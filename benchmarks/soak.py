@@ -1,0 +1,370 @@
+"""Soak: play many hands over every configuration with the invariants checked, on every core.
+
+    python benchmarks/soak.py                    # the default soak (make soak)
+    python benchmarks/soak.py --hands 300        # a slice (runs inside make test)
+    python benchmarks/soak.py --replay soak-failures/X.yaml   # replay a failure, invariants checked
+
+Every configuration is a bundled ruleset, with no option or one bundled option, at each player
+count it allows, played by each bot (random, heuristic). Each hand is played to its end; on a
+share of the hands (``--share``, default all) the invariants of :mod:`mbrules.invariants` are
+checked after every action, and on every hand at its end. A crash, a violated invariant or a hand
+that does not end is a failure: it is shrunk to the shortest prefix of its hand that still fails
+and written under ``soak-failures/`` as a one-hand scenario file (the recorder's format) that
+``mbrules replay`` runs, with the violations and the command that reproduces it in its header.
+
+The last line is the figure: hands, configurations, seconds, failures. Exit 0 when none failed.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import os
+import random
+import sys
+import time
+import traceback
+from pathlib import Path
+
+from mbrules.invariants import check, configurations, load_game, replay_history
+
+MAX_ACTIONS = 5000  # a hand that has not ended after this many actions hangs
+DEFAULT_HANDS = 100_000
+
+
+def _bot_names() -> list[str]:
+    try:
+        from mbrules.bots import bot_names
+    except ImportError:  # before the bots land: uniform random choice
+        return ["random"]
+    return [b for b in ("random", "heuristic") if b in bot_names()] or ["random"]
+
+
+class _Uniform:
+    def __init__(self, seed, player):
+        self.rng = random.Random(f"{seed}:soak:{player}")
+
+    def choose(self, state, legal):
+        return self.rng.choice(legal)
+
+
+def _make_bots(name: str, game, seed: int):
+    try:
+        from mbrules.bots import make_bots
+    except ImportError:
+        return [_Uniform(seed, p) for p in range(game.players)]
+    return make_bots([name], game, seed)
+
+
+def _full_checks(seed: int, hand_no: int, share: float) -> bool:
+    if share >= 1.0:
+        return True
+    return random.Random(f"{seed}:{hand_no}:share").random() < share
+
+
+# ----------------------------------------------------------------------------
+# One unit of work: a configuration and a bot, a quota of hands
+
+
+def run_unit(unit: dict) -> dict:
+    """Play ``unit['hands']`` hands of one configuration with one bot; return counts and failures."""
+    rid, opts, players = unit["config"]
+    bot = unit["bot"]
+    share = unit["share"]
+    game = load_game(rid, tuple(opts), players)
+    hands = actions = checked = 0
+    failures = []
+    seed = unit["seed"]
+    while hands < unit["hands"]:
+        state = game.new_match(seed)
+        bots = _make_bots(bot, game, seed)
+        while hands < unit["hands"]:
+            full = _full_checks(seed, state.hand_no, share)
+            start = len(state.history)
+            failure = None
+            n = 0
+            while not state.hand_over:
+                n += 1
+                if n > MAX_ACTIONS:
+                    failure = {"kind": "hang", "problems": [f"the hand did not end within {MAX_ACTIONS} actions"]}
+                    break
+                before = len(state.history)
+                d = action = None
+                try:
+                    d = state.decision
+                    legal = state.legal_actions()
+                    action = bots[d.player].choose(state, legal)
+                    state.apply(action)
+                except Exception as e:  # a crash of the engine or of a bot is a failure
+                    failure = {
+                        "kind": "crash",
+                        "problems": [f"{type(e).__name__}: {e}"],
+                        "traceback": traceback.format_exc(),
+                        "cut": before,
+                        "pending": (d.player, action) if action is not None else None,
+                    }
+                    break
+                actions += 1
+                if full:
+                    checked += 1
+                    bad = check(state)
+                    if bad:
+                        failure = {"kind": "invariant", "problems": bad}
+                        break
+            if failure is None:
+                bad = check(state)
+                if bad:
+                    failure = {"kind": "invariant", "problems": bad}
+            hands += 1
+            if failure is not None:
+                failure.update(config=[rid, list(opts), players], bot=bot, seed=seed,
+                               hand_no=state.hand_no, hand_start=start,
+                               history=list(state.history), full=full)
+                failure.setdefault("cut", len(state.history))
+                failures.append(failure)
+                break  # the match cannot go on from a broken state
+            if state.match_over:
+                break
+            state.next_hand()
+        seed += 1
+    return {"hands": hands, "actions": actions, "checked": checked, "failures": failures}
+
+
+# ----------------------------------------------------------------------------
+# Failures: shrink, write as a scenario, replay
+
+
+def shrink(failure: dict) -> dict:
+    """The shortest prefix of the failing hand that still fails (invariant failures)."""
+    if failure["kind"] != "invariant":
+        return failure
+    rid, opts, players = failure["config"]
+    game = load_game(rid, tuple(opts), players)
+    hist = failure["history"][: failure["cut"]]
+    start = failure["hand_start"]
+    state = replay_history(game, failure["seed"], hist[:start])
+    for i in range(start, len(hist)):
+        p, a = hist[i]
+        state.apply(a, p)
+        bad = check(state)
+        if bad:
+            return dict(failure, cut=i + 1, problems=bad)
+    return failure
+
+
+def _step_line(game, player: int, action: int) -> str:
+    from mbrules.engine.actions import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, PLAY, STOP
+    from mbrules.engine.game import HAZARD
+
+    op, c, s = action & 7, (action >> 3) & 255, action >> 11
+    who = game.player_names[player]
+    if op == PLAY:
+        line = f"player: {who}, play: {game.card_ids[c]}"
+        if game.kind[c] == HAZARD:
+            line += f", on: {game.side_names[s] if s < game.sides else s}"
+    elif op == DISCARD:
+        line = f"player: {who}, discard: {game.card_ids[c]}"
+    elif op == COUP_FOURRE:
+        line = f"player: {who}, coup_fourre: {game.card_ids[c]}"
+    elif op in (EXTEND, STOP):
+        line = f"player: {who}, extension: {'true' if op == EXTEND else 'false'}"
+    elif op in (DRAW, DECLINE):
+        return f"# the crash came at {game.describe(action)} by {who}"
+    else:
+        line = f"player: {who}, action: {action}"
+    return "  - {" + line + "}"
+
+
+def scenario_text(failure: dict) -> str:
+    """The failing hand as a one-hand scenario (recorder format), cut at the failure."""
+    from mbrules.scenario.record import record_match
+
+    rid, opts, players = failure["config"]
+    game = load_game(rid, tuple(opts), players)
+    seed = failure["seed"]
+    hist = failure["history"][: failure["cut"]]
+    state = replay_history(game, seed, hist, keep_deals=True)
+    deal = dict(state.deals[-1])
+    start = deal["history_start"]
+    view = state.clone()
+    deal["history_start"] = 0
+    view.deals = [deal]
+    view.history = hist[start:]
+    view.hand_sheets = state.hand_sheets[-1:] if state.hand_over else []
+    text = record_match(view, rid, opts, players, seed)
+    if failure["kind"] == "crash" and failure.get("pending"):
+        p, a = failure["pending"]
+        lines = text.rstrip("\n").split("\n")
+        at = max(i for i, ln in enumerate(lines) if ln.startswith("  - expect:"))
+        lines.insert(at, _step_line(game, p, a))
+        lines = lines[: at + 1]  # the crashing step ends the scenario
+        text = "\n".join(lines) + "\n"
+    cmd = (f"python benchmarks/soak.py --one {rid} {' '.join('--option ' + o for o in opts)} "
+           f"--players {players} --bot {failure['bot']} --seed {seed}").replace("  ", " ")
+    head = [
+        f"# soak failure ({failure['kind']}): {rid} {'+'.join(opts) or '(no option)'}, {players} players, "
+        f"bot {failure['bot']}, match seed {seed}, hand {failure['hand_no'] + 1}",
+        "# shrunk to the shortest prefix of the hand that still fails; the expect below is what the engine did.",
+        f"# replay with the invariants checked: python benchmarks/soak.py --replay THIS_FILE",
+        f"# reproduce from the start of the match: {cmd}",
+    ]
+    for p in failure["problems"]:
+        head.append(f"# - {p}")
+    for ln in (failure.get("traceback") or "").rstrip().split("\n"):
+        if ln:
+            head.append(f"#   {ln}")
+    return "\n".join(head) + "\n" + text
+
+
+def write_failure(failure: dict, out_dir: Path, index: int) -> Path:
+    from mbrules.scenario.record import write_scenario_file
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    rid, opts, players = failure["config"]
+    name = f"{index:03d}-{failure['kind']}-{rid}{'-' + '-'.join(opts) if opts else ''}-{players}p-{failure['bot']}-s{failure['seed']}.yaml"
+    path = out_dir / name
+    write_scenario_file(path, scenario_text(failure))
+    return path
+
+
+def replay_checked(path: str | Path) -> list[str]:
+    """Replay a scenario file with the invariants checked after every accepted action."""
+    from mbrules.engine.state import State
+    from mbrules.scenario.replay import replay_file
+
+    problems: list[str] = []
+    real = State.apply
+
+    def checked(self, action, player=None):
+        real(self, action, player)
+        bad = check(self, totals=False)
+        if bad and not problems:
+            problems.extend(f"after {self.game.describe(action)}: {b}" for b in bad)
+
+    State.apply = checked
+    try:
+        results = replay_file(path)
+    except Exception as e:  # the replay itself crashed: that is the failure reproduced
+        problems.append(f"replay crashed: {type(e).__name__}: {e}")
+        results = []
+    finally:
+        State.apply = real
+    for r in results:
+        for line in r.lines():
+            if line.startswith("FAIL") or not line.startswith("PASS"):
+                problems.append(line)
+    return problems
+
+
+# ----------------------------------------------------------------------------
+# The driver
+
+
+def plan(hands: int, seed: int, share: float, configs=None, bots=None) -> list[dict]:
+    configs = configs if configs is not None else configurations()
+    bots = bots or _bot_names()
+    combos = [(c, b) for c in configs for b in bots]
+    per, extra = divmod(hands, len(combos))
+    units = []
+    for i, (c, b) in enumerate(combos):
+        quota = per + (1 if i < extra else 0)
+        if quota:
+            units.append({"config": [c[0], list(c[1]), c[2]], "bot": b, "hands": quota,
+                          "seed": seed + i * 1_000_003, "share": share})
+    return units
+
+
+def soak(hands: int = DEFAULT_HANDS, workers: int | None = None, seed: int = 0, share: float = 1.0,
+         out_dir: str | Path = "soak-failures", configs=None, bots=None, progress: bool = True) -> dict:
+    units = plan(hands, seed, share, configs, bots)
+    workers = workers or os.cpu_count() or 1
+    t0 = time.perf_counter()
+    totals = {"hands": 0, "actions": 0, "checked": 0}
+    failures = []
+    last = t0
+    if workers == 1:
+        results = map(run_unit, units)
+        pool = None
+    else:
+        pool = mp.get_context("spawn" if sys.platform == "win32" else "fork").Pool(workers)
+        results = pool.imap_unordered(run_unit, units, chunksize=1)
+    try:
+        for done, r in enumerate(results, 1):
+            for k in totals:
+                totals[k] += r[k]
+            failures += r["failures"]
+            now = time.perf_counter()
+            if progress and (now - last > 5 or done == len(units)):
+                last = now
+                print(f"  {done}/{len(units)} units, {totals['hands']} hands, {now - t0:.0f} s, "
+                      f"{len(failures)} failures", file=sys.stderr, flush=True)
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+    seconds = time.perf_counter() - t0
+    written = []
+    for i, f in enumerate(failures[:50]):
+        try:
+            f = shrink(f)
+            written.append(str(write_failure(f, Path(out_dir), i)))
+        except Exception as e:  # writing a failure must not hide the others
+            written.append(f"(could not write failure {i}: {type(e).__name__}: {e})")
+    configs_n = len({(tuple(u["config"][:1]) + tuple(u["config"][1]) + (u["config"][2],)) for u in units})
+    return {
+        "hands": totals["hands"], "actions": totals["actions"], "checked_actions": totals["checked"],
+        "configurations": configs_n, "bots": sorted({u["bot"] for u in units}),
+        "workers": workers, "seconds": round(seconds, 1), "failures": len(failures),
+        "failure_files": written, "share": share,
+        "failure_summaries": [f"{f['kind']}: {f['config']} bot {f['bot']} seed {f['seed']}: {f['problems'][0]}"
+                              for f in failures[:20]],
+    }
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--hands", type=int, default=DEFAULT_HANDS, help="hands to play in all (default %(default)s)")
+    ap.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--share", type=float, default=1.0,
+                    help="share of hands with the invariants checked after every action (all: at hand end)")
+    ap.add_argument("--out", default="soak-failures", help="folder for failure scenarios")
+    ap.add_argument("--json", action="store_true", help="print the figure as one JSON document")
+    ap.add_argument("--one", metavar="RULESET", help="only this ruleset (with --option, --players, --bot)")
+    ap.add_argument("--option", action="append", default=[])
+    ap.add_argument("--players", type=int)
+    ap.add_argument("--bot", action="append")
+    ap.add_argument("--replay", metavar="FILE", help="replay a failure scenario with the invariants checked")
+    a = ap.parse_args(argv)
+    if a.hands < 1 or (a.workers is not None and a.workers < 1) or not 0.0 <= a.share <= 1.0:
+        ap.error("--hands and --workers must be at least 1, --share between 0 and 1")
+    if a.replay:
+        problems = replay_checked(a.replay)
+        for p in problems:
+            print(p)
+        print(f"{a.replay}: {'reproduced' if problems else 'no failure'}: {len(problems)} problems")
+        return 1 if problems else 0
+    configs = None
+    if a.one:
+        rs = load_game(a.one, tuple(a.option))
+        counts = [a.players] if a.players else sorted(int(k) for k in rs.player_counts)
+        configs = [(a.one, tuple(a.option), n) for n in counts]
+    fig = soak(a.hands, a.workers, a.seed, a.share, a.out, configs, a.bot, progress=not a.json)
+    if a.json:
+        print(json.dumps(fig))
+    else:
+        for s in fig["failure_summaries"]:
+            print(f"FAIL {s}")
+        for w in fig["failure_files"]:
+            print(f"  written: {w}")
+        print(
+            f"soak: {fig['hands']} hands, {fig['configurations']} configurations x {len(fig['bots'])} bots "
+            f"({', '.join(fig['bots'])}), {fig['seconds']} s on {fig['workers']} workers, {fig['failures']} failures; "
+            f"{fig['actions']} actions, invariants after every action on {fig['checked_actions']} of them "
+            f"(share {fig['share']:g} of hands), at hand end on every hand"
+        )
+    return 1 if fig["failures"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

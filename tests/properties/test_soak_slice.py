@@ -1,0 +1,102 @@
+"""A slice of the soak (benchmarks/soak.py) inside make test, and proof that the soak can fail:
+an engine bug injected on purpose is caught, shrunk and written as a scenario that replays it."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mbrules.engine.state import State
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def soak():
+    spec = importlib.util.spec_from_file_location("mb_soak", ROOT / "benchmarks" / "soak.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["mb_soak"] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_soak_slice_over_every_configuration_and_bot_finds_no_failure(soak, tmp_path):
+    units = soak.plan(400, 0, 1.0)
+    combos = {(u["config"][0], tuple(u["config"][1]), u["config"][2], u["bot"]) for u in units}
+    n_configs = len(soak.configurations())
+    assert len(combos) == n_configs * len(soak._bot_names()), "the slice leaves a configuration out"
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "soak.py"), "--hands", "400", "--workers", "2", "--seed", "11",
+         "--out", str(tmp_path / "fail"), "--json"],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    fig = json.loads(run.stdout)
+    assert fig["configurations"] == n_configs
+    assert fig["failures"] == 0, fig["failure_summaries"]
+    assert fig["hands"] == 400
+    assert fig["checked_actions"] == fig["actions"] > 400 * 50
+    assert not (tmp_path / "fail").exists()
+
+
+def _stop_does_not_stop(monkeypatch):
+    """An engine bug: a Stop on the battle pile leaves the side rolling."""
+    real = State._refresh
+
+    def buggy(self, s):
+        real(self, s)
+        b = self.battle[s]
+        if b and self.game.card_ids[b[-1]] == "stop":
+            self.rolling[s] = True
+
+    monkeypatch.setattr(State, "_refresh", buggy)
+
+
+def test_an_injected_rule_bug_is_caught_shrunk_and_written_as_a_replayable_scenario(soak, tmp_path, monkeypatch):
+    _stop_does_not_stop(monkeypatch)
+    out = tmp_path / "fail"
+    fig = soak.soak(20, workers=1, seed=5, out_dir=out, configs=[("winning-moves", (), 2)], bots=["random"],
+                    progress=False)
+    assert fig["failures"] >= 1
+    files = sorted(out.glob("*.yaml"))
+    assert files and len(files) == len(fig["failure_files"])
+    text = files[0].read_text()
+    assert "rolling cache" in text and text.startswith("# soak failure (invariant)")
+    # shrunk: the last recorded step is the Stop that broke the invariant
+    steps = [ln for ln in text.splitlines() if ln.startswith("  - {")]
+    assert "play: stop" in steps[-1]
+    problems = soak.replay_checked(files[0])
+    assert any("rolling cache" in p for p in problems), problems
+    # the file is a valid scenario: with the bug gone it replays without an invariant violation
+    monkeypatch.undo()
+    assert not any("cache" in p for p in soak.replay_checked(files[0]))
+
+
+def test_an_engine_crash_is_caught_and_written_with_the_crashing_step(soak, tmp_path, monkeypatch):
+    real = State.apply
+
+    def crashing(self, action, player=None):
+        if (action & 7) == 1 and self.game.card_ids[(action >> 3) & 255] == "d75" and max(self.miles) >= 300:
+            raise ZeroDivisionError("injected")
+        return real(self, action, player)
+
+    monkeypatch.setattr(State, "apply", crashing)
+    out = tmp_path / "fail"
+    fig = soak.soak(10, workers=1, seed=1, out_dir=out, configs=[("parker-1971", (), 4)], bots=["random"],
+                    progress=False)
+    assert fig["failures"] >= 1
+    text = sorted(out.glob("*.yaml"))[0].read_text()
+    assert "ZeroDivisionError: injected" in text
+    assert [ln for ln in text.splitlines() if ln.startswith("  - ")][-1].endswith("play: d75}")
+    assert soak.replay_checked(sorted(out.glob("*.yaml"))[0])
+
+
+def test_a_hand_that_never_ends_is_a_failure(soak, tmp_path, monkeypatch):
+    monkeypatch.setattr(soak, "MAX_ACTIONS", 20)
+    fig = soak.soak(2, workers=1, seed=0, out_dir=tmp_path / "f", configs=[("kids-115", (), 3)], bots=["random"],
+                    progress=False)
+    assert fig["failures"] == 2 and "did not end" in fig["failure_summaries"][0]
