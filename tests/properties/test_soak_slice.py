@@ -30,7 +30,7 @@ def test_soak_slice_over_every_configuration_and_bot_finds_no_failure(soak, tmp_
     n_configs = len(soak.configurations())
     assert len(combos) == n_configs * len(soak._bot_names()), "the slice leaves a configuration out"
     run = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "soak.py"), "--hands", "400", "--workers", "2", "--seed", "11",
+        [sys.executable, str(ROOT / "benchmarks" / "soak.py"), "--hands", "400", "--workers", "2", "--seed", "11", "--share", "1",
          "--out", str(tmp_path / "fail"), "--json"],
         capture_output=True, text=True, timeout=600,
     )
@@ -56,10 +56,12 @@ def _stop_does_not_stop(monkeypatch):
     monkeypatch.setattr(State, "_refresh", buggy)
 
 
-def test_an_injected_rule_bug_is_caught_shrunk_and_written_as_a_replayable_scenario(soak, tmp_path, monkeypatch):
+@pytest.mark.parametrize("share", [1.0, 0.0], ids=["checked-every-action", "checked-at-hand-end-then-shrunk"])
+def test_an_injected_rule_bug_is_caught_shrunk_and_written_as_a_replayable_scenario(soak, tmp_path, monkeypatch,
+                                                                                   share):
     _stop_does_not_stop(monkeypatch)
     out = tmp_path / "fail"
-    fig = soak.soak(20, workers=1, seed=5, out_dir=out, configs=[("winning-moves", (), 2)], bots=["random"],
+    fig = soak.soak(20, workers=1, seed=5, share=share, out_dir=out, configs=[("winning-moves", (), 2)], bots=["random"],
                     progress=False)
     assert fig["failures"] >= 1
     files = sorted(out.glob("*.yaml"))
@@ -86,7 +88,7 @@ def test_an_engine_crash_is_caught_and_written_with_the_crashing_step(soak, tmp_
 
     monkeypatch.setattr(State, "apply", crashing)
     out = tmp_path / "fail"
-    fig = soak.soak(10, workers=1, seed=1, out_dir=out, configs=[("parker-1971", (), 4)], bots=["random"],
+    fig = soak.soak(10, workers=1, seed=1, share=1.0, out_dir=out, configs=[("parker-1971", (), 4)], bots=["random"],
                     progress=False)
     assert fig["failures"] >= 1
     text = sorted(out.glob("*.yaml"))[0].read_text()
