@@ -1,0 +1,122 @@
+"""legal_actions() and apply() never disagree.
+
+Random games over every bundled ruleset (and every bundled option) and player count: at each
+decision, every action legal_actions() lists is accepted by apply() on a clone, and every other
+candidate (each card in hand played on each side and on a side that does not exist, each card
+discarded, each card called as a coup fourré, decline, both extension answers, the draw, and a
+card not in hand) is refused by apply() with a contract reason code and leaves the state as it was.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from mbrules.engine import Game, IllegalAction, State
+from mbrules.engine.actions import (
+    COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, PLAY, REASON_CODES, STOP, encode,
+)
+from mbrules.ruleset import load_ruleset
+
+RULESETS = ["winning-moves", "parker-1971", "kids-115", "wikipedia"]
+PLAYER_COUNTS = [2, 3, 4, 6]
+OPTIONS = [
+    ("winning-moves", "hazard-on-hazard"), ("winning-moves", "coup-fourre-any-player"),
+    ("winning-moves", "roll-after-safety"), ("winning-moves", "no-voluntary-discard"),
+    ("winning-moves", "speed-limit-stacking"), ("winning-moves", "extension-1200"),
+    ("winning-moves", "shutout-per-opponent"), ("winning-moves", "extension-bonus-to-finisher"),
+    ("kids-115", "simpler-game"), ("kids-115", "longer-game"),
+]
+SEEDS = [0, 1]
+HANDS_PER_MATCH = 2
+
+
+GROWING = ("history", "hand_sheets", "deals")  # only ever appended to: compared by length and last entry
+
+
+def snapshot(st: State):
+    """Every field of the state, as comparable values (the RNG by its state)."""
+    out = []
+    for name in State.__slots__:
+        if name == "game":
+            continue
+        v = getattr(st, name)
+        if name == "rng":
+            out.append(v.getstate())
+        elif name in GROWING:
+            out.append(None if v is None else (len(v), repr(v[-1:])))
+        else:
+            out.append(repr(v))
+    return out
+
+
+def candidates(st: State) -> list[int]:
+    g = st.game
+    p = st.decision.player
+    hand = sorted(set(st.hands[p])) if p >= 0 else []
+    absent = [c for c in range(g.n_cards) if c not in hand][:1]
+    acts = [encode(DRAW), encode(DECLINE), encode(EXTEND), encode(STOP)]
+    for c in hand + absent:
+        acts += [encode(PLAY, c, s) for s in range(g.sides + 1)]
+        acts += [encode(DISCARD, c), encode(COUP_FOURRE, c)]
+    return acts
+
+
+def check_decision(st: State) -> None:
+    legal = st.legal_actions()
+    assert len(legal) == len(set(legal)), "legal_actions() lists an action twice"
+    for a in legal:
+        st.clone().apply(a)  # accepted
+    before = snapshot(st)
+    for a in candidates(st):
+        if a in legal:
+            continue
+        with pytest.raises(IllegalAction) as refused:
+            st.apply(a)
+        assert refused.value.code in REASON_CODES, refused.value.code
+        assert refused.value.message
+    assert snapshot(st) == before, "a refused action changed the state"
+    # the deciding player's legal action, claimed by another player, is refused (a coup fourré
+    # may be claimed by another holder under coup-fourre-any-player: skip those)
+    p = st.decision.player
+    a = legal[0]
+    if a & 7 != COUP_FOURRE and st.game.players > 1:
+        with pytest.raises(IllegalAction) as refused:
+            st.apply(a, player=(p + 1) % st.game.players)
+        assert refused.value.code == "not-your-turn"
+        assert snapshot(st) == before
+
+
+def run(game: Game, seed: int) -> int:
+    rng = random.Random(f"legality:{seed}")
+    st = game.new_match(seed)
+    checked = 0
+    for _ in range(HANDS_PER_MATCH):
+        while not st.hand_over:
+            check_decision(st)
+            checked += 1
+            legal = st.legal_actions()
+            st.apply(legal[rng.randrange(len(legal))])
+        # a finished hand refuses everything with hand-over
+        for a in candidates(st)[:6]:
+            with pytest.raises(IllegalAction) as refused:
+                st.apply(a)
+            assert refused.value.code == "hand-over"
+        if st.match_over:
+            break
+        st.next_hand()
+    return checked
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_legal_actions_and_apply_agree(ruleset, players):
+    game = Game(load_ruleset(ruleset), players)
+    assert sum(run(game, seed) for seed in SEEDS) > 100
+
+
+@pytest.mark.parametrize("ruleset,option", OPTIONS)
+def test_legal_actions_and_apply_agree_with_options(ruleset, option):
+    for players in (2, 4):
+        game = Game(load_ruleset(ruleset, [option]), players)
+        assert run(game, 0) > 50
