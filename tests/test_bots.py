@@ -1,0 +1,215 @@
+"""Bots: the protocol and registry, determinism (own streams, never the global random), and
+the heuristic's play: it beats the random bot and follows the rulebooks' Hints for play."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from mbrules.bots import Bot, HeuristicBot, RandomBot, UnknownBot, bot_names, bot_rng, make_bot, make_bots
+from mbrules.engine import Game, State
+from mbrules.engine.actions import (
+    ACTION_EXTEND, ACTION_STOP, COUP_FOURRE, COUP_FOURRE_WINDOW, DISCARD, EXTENSION_QUESTION, PLAY, encode,
+)
+from mbrules.ruleset import load_ruleset
+from mbrules.simulate import game_seed, play_match, simulate, summary
+
+A, B = 0, 1
+
+
+@pytest.fixture(scope="module")
+def wm():
+    return load_ruleset("winning-moves")
+
+
+@pytest.fixture(scope="module")
+def game4(wm):
+    return Game(wm, 4)
+
+
+def fingerprint(st: State):
+    return (st.history, st.hand_sheets, st.match_totals, st.winner)
+
+
+# -- registry and protocol --------------------------------------------------------------
+def test_registry(game4):
+    assert {"random", "heuristic"} <= set(bot_names())
+    for name in ("random", "heuristic"):
+        bot = make_bot(name, game4, 0, seed=7)
+        assert isinstance(bot, Bot) and bot.name == name
+    assert isinstance(make_bot("random", game4, 1, 7), RandomBot)
+    assert isinstance(make_bot("heuristic", game4, 1, 7), HeuristicBot)
+    with pytest.raises(UnknownBot):
+        make_bot("nope", game4, 0, 7)
+    assert len(make_bots(["random"], game4, 1)) == 4
+    assert [b.name for b in make_bots(["random", "heuristic"] * 2, game4, 1)] == ["random", "heuristic"] * 2
+    with pytest.raises(UnknownBot):
+        make_bots(["random", "heuristic"], game4, 1)
+
+
+def test_bot_streams_are_per_seed_and_player():
+    assert bot_rng(5, 0).random() == bot_rng(5, 0).random()
+    assert bot_rng(5, 0).random() != bot_rng(5, 1).random()
+    assert bot_rng(5, 0).random() != bot_rng(6, 0).random()
+
+
+# -- determinism ----------------------------------------------------------------------------
+@pytest.mark.parametrize("bots", [["random"], ["heuristic"], ["heuristic", "random"] * 2])
+def test_same_seed_same_match_whatever_the_global_random(game4, bots):
+    random.seed(1)
+    first = fingerprint(play_match(game4, 42, bots))
+    random.seed(999)
+    random.random()
+    before = random.getstate()
+    second = fingerprint(play_match(game4, 42, bots))
+    assert first == second
+    assert random.getstate() == before  # neither the engine nor the bots touch the global random
+    assert fingerprint(play_match(game4, 43, bots)) != first
+
+
+def test_simulate_is_the_same_for_any_worker_count(wm):
+    game = Game(wm, 3)
+    one, _ = simulate(game, "winning-moves", [], ["random"], 6, seed=3, workers=1)
+    two, _ = simulate(game, "winning-moves", [], ["random"], 6, seed=3, workers=2)
+    assert one == two
+    report = summary(game, one, 1.0)
+    assert report["games"] == 6 and sum(report["wins"].values()) + report["draws"] == 6
+    assert game_seed(3, 0) != game_seed(3, 1) and game_seed(3, 0) == game_seed(3, 0)
+
+
+# -- strength ----------------------------------------------------------------------------------
+def test_heuristic_beats_random_in_partnership_matches(game4):
+    """20 four-player matches, heuristic partnership against random partnership, sides alternating."""
+    wins = 0
+    for i in range(20):
+        h_side = i % 2
+        bots = ["heuristic" if game4.side_of[p] == h_side else "random" for p in range(4)]
+        st = play_match(game4, game_seed(2024, i), bots)
+        wins += st.winner == h_side
+    assert wins >= 16, f"heuristic won only {wins} of 20"
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_heuristic_beats_random_at_other_counts(wm, players):
+    game = Game(wm, players)
+    wins = 0
+    for i in range(10):
+        h_side = i % game.sides
+        bots = ["heuristic" if game.side_of[p] == h_side else "random" for p in range(players)]
+        wins += play_match(game, game_seed(7, i), bots).winner == h_side
+    assert wins >= 8
+
+
+# -- the Hints for play --------------------------------------------------------------------------
+def position(game: Game, hands: dict[int, list[str]], sides: dict[int, dict[str, list[str]]], turn: int = 0,
+             draw: int | None = None) -> State:
+    """A hand set up by card ids; hands are filled to 6 with small distance cards, the rest is the draw pile."""
+    ids = lambda names: [game.card(n) for n in names]  # noqa: E731
+    full = [ids(hands.get(p, [])) for p in range(game.players)]
+    piles = {s: {k: ids(v) for k, v in d.items()} for s, d in sides.items()}
+    rest = list(game.deck)
+    for x in [x for h in full for x in h] + [x for d in piles.values() for v in d.values() for x in v]:
+        rest.remove(x)
+    for h in full:
+        while len(h) < 6:
+            pick = next(x for x in rest if game.card_ids[x] in ("d25", "d50", "d75"))
+            rest.remove(pick)
+            h.append(pick)
+    if draw is not None:
+        rest = rest[:draw]
+    return State.from_position(game, hands=full, draw_top_first=rest, sides=piles, turn=turn)
+
+
+def choose(game: Game, st: State, player: int = 0) -> int:
+    if st.decision.kind == "turn" and not st.decision.drawn:
+        st.apply(st.legal_actions()[0])
+    bot = make_bot("heuristic", game, player, seed=0)
+    return bot.choose(st, st.legal_actions())
+
+
+def test_gets_rolling_first(game4):
+    st = position(game4, {0: ["roll", "stop", "d100"]}, {B: {"battle": ["roll"]}})
+    assert choose(game4, st) == encode(PLAY, game4.card("roll"), A)
+
+
+def test_attacks_when_rolling(game4):
+    st = position(game4, {0: ["accident", "d25"]}, {A: {"battle": ["roll"]}, B: {"battle": ["roll"]}})
+    assert choose(game4, st) == encode(PLAY, game4.card("accident"), B)
+
+
+def test_attacks_the_leading_opponent(wm):
+    game = Game(wm, 3)
+    st = position(game, {0: ["stop"]}, {A: {}, B: {"battle": ["roll"], "distance": ["d100"]},
+                                          2: {"battle": ["roll"], "distance": ["d200", "d100"]}})
+    assert choose(game, st) == encode(PLAY, game.card("stop"), 2)
+
+
+def test_keeps_a_safety_for_a_coup_fourre_early(game4):
+    st = position(game4, {0: ["extra_tank", "d100"]}, {A: {"battle": ["roll"]}})
+    a = choose(game4, st)
+    assert a != encode(PLAY, game4.card("extra_tank"), A)
+    assert a == encode(PLAY, game4.card("d100"), A)
+
+
+def test_plays_a_safety_that_unblocks(game4):
+    st = position(game4, {0: ["puncture_proof", "spare_tire", "d100"]}, {A: {"battle": ["roll", "flat_tire"]}})
+    assert choose(game4, st) == encode(PLAY, game4.card("puncture_proof"), A)
+
+
+def test_plays_safeties_before_the_end(game4):
+    st = position(game4, {0: ["driving_ace", "d100"]}, {A: {"battle": ["roll"]}}, draw=3)
+    assert choose(game4, st) == encode(PLAY, game4.card("driving_ace"), A)
+    # and before the card that completes the trip ends the hand
+    st = position(game4, {0: ["driving_ace", "d100"]}, {A: {"battle": ["roll"], "distance": ["d200", "d200", "d100",
+                                                                                              "d100", "d100", "d100", "d100"]}})
+    assert st.miles[A] == 900
+    assert choose(game4, st) == encode(PLAY, game4.card("driving_ace"), A)
+
+
+def test_discards_dead_cards_first(game4):
+    # side A is stopped with no Roll in hand: only discards; a third 200 can never be played
+    dead200 = position(game4, {0: ["d200", "d100", "repairs", "gasoline", "spare_tire"]},
+                       {A: {"battle": ["stop"], "distance": ["d200", "d200"]}, B: {"battle": ["roll"]}})
+    assert choose(game4, dead200) == encode(DISCARD, game4.card("d200"))
+    # a hazard every opponent is protected against
+    protected = position(game4, {0: ["out_of_gas", "repairs", "gasoline", "spare_tire", "d100"]},
+                         {A: {"battle": ["stop"]}, B: {"safeties": ["extra_tank"]}})
+    assert choose(game4, protected) == encode(DISCARD, game4.card("out_of_gas"))
+    # a remedy whose hazards are all used (WM §12 E): the three Accidents are on the table
+    used = position(game4, {0: ["repairs", "gasoline", "spare_tire", "d100", "d75"]},
+                    {A: {"battle": ["stop"]}, B: {"battle": ["roll", "accident", "repairs", "roll", "accident",
+                                                             "repairs", "roll", "accident", "repairs", "roll"]}})
+    assert choose(game4, used) == encode(DISCARD, game4.card("repairs"))
+
+
+def test_prefers_a_safe_trip_when_it_costs_nothing(game4):
+    st = position(game4, {0: ["d200", "d100", "d75"]}, {A: {"battle": ["roll"]}, B: {"battle": ["stop"]}})
+    assert choose(game4, st) == encode(PLAY, game4.card("d100"), A)
+
+
+def test_always_calls_a_coup_fourre(game4):
+    st = position(game4, {0: ["accident"], 1: ["driving_ace"]}, {A: {"battle": ["roll"]}, B: {"battle": ["roll"]}})
+    st.apply(st.legal_actions()[0])
+    st.apply(encode(PLAY, game4.card("accident"), B))
+    assert st.decision.kind == COUP_FOURRE_WINDOW
+    bot = make_bot("heuristic", game4, st.decision.player, seed=0)
+    a = bot.choose(st, st.legal_actions())
+    assert a & 7 == COUP_FOURRE
+
+
+def test_extension_is_called_only_when_likely(wm):
+    game = Game(wm, 2)
+
+    def at_700(hand, draw, opp_distance):
+        st = position(game, {0: hand}, {A: {"battle": ["roll"], "distance": ["d200", "d200", "d100", "d100", "d75"]},
+                                        B: {"battle": ["roll"], "distance": opp_distance}}, draw=draw)
+        st.apply(st.legal_actions()[0])
+        st.apply(encode(PLAY, game.card("d25"), A))
+        assert st.decision.kind == EXTENSION_QUESTION
+        return make_bot("heuristic", game, 0, seed=0).choose(st, st.legal_actions())
+
+    assert at_700(["d25", "d100", "d100", "d100", "d75"], 40, ["d100"]) == ACTION_EXTEND
+    assert at_700(["d25", "d25", "d25", "d25", "d25"], 40, ["d100"]) == ACTION_STOP  # not the miles in hand
+    assert at_700(["d25", "d100", "d100", "d100", "d75"], 3, ["d100"]) == ACTION_STOP  # the draw pile is nearly out
+    assert at_700(["d25", "d100", "d100", "d100", "d75"], 40, ["d200", "d200", "d100", "d75"]) == ACTION_STOP  # close
+    assert at_700(["d25", "d100", "d100", "d100", "d75"], 40, []) == ACTION_STOP  # a shutout is won already
