@@ -704,7 +704,8 @@ class State:
             return _unique_max(self.miles)
         totals = self.match_totals
         if mode == "single_hand":
-            return _unique_max(totals)
+            # One hand: the most points in it wins (KID How to win), whatever came before.
+            return _unique_max([line["total"] for line in self.hand_sheets[-1]])
         if max(totals) >= g.target_points:
             return _unique_max(totals)
         return None
