@@ -179,3 +179,21 @@ def test_binary_and_empty_files_are_invalid_not_crashes(tmp_path):
 def test_help():
     proc = subprocess.run([*_mbrules(), "replay", "--help"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and "--json" in proc.stdout
+
+
+def test_a_custom_ruleset_is_found_beside_the_scenario_and_its_errors_are_its_own(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "mine.yaml").write_text("id: mine\nname: Mine\nextends: winning-moves\nbogus: 1\n",
+                                               encoding="utf-8")
+    (tmp_path / "sub" / "s.yaml").write_text(
+        "scenario: custom\nsource: x\nruleset: mine.yaml\nplayers: 2\nsteps:\n  - expect: {turn: p1}\n",
+        encoding="utf-8")
+    proc = replay("sub/s.yaml", cwd=tmp_path)
+    assert proc.returncode == 1
+    lines = proc.stdout.splitlines()
+    assert lines[1].startswith("  sub/s.yaml:3:10: cannot load ruleset 'mine.yaml'")
+    assert any(line.startswith("  sub/mine.yaml:4:1: unknown key 'bogus'") for line in lines)
+    (tmp_path / "sub" / "mine.yaml").write_text(
+        (ROOT / "rulesets" / "kids-115.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    proc = replay("sub/s.yaml", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout

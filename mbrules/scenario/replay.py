@@ -344,8 +344,11 @@ def prepare(doc: Document, base_dir: Path) -> _Prepared:
         detail = detail.replace("mbrules: ", "") or "the ruleset or an option is invalid (see below)"
         head = diag_at(locs, ["ruleset"], f"cannot load ruleset '{scn.ruleset}'"
                        + (f" with options {', '.join(scn.options)}" if scn.options else "") + f": {detail}")
-        raise _Invalid([head] + [Diagnostic(doc.file, head.line, head.col, f"  {line}")
-                                 for line in exc.lines if not line.startswith("mbrules: ")]) from None
+        own = list(getattr(exc, "diagnostics", []) or [])
+        shown = {str(d) for d in own}
+        others = [line for line in exc.lines if not line.startswith("mbrules: ") and line not in shown]
+        raise _Invalid([head] + own + [Diagnostic(doc.file, head.line, head.col, f"the ruleset loader says: {line}")
+                                       for line in others]) from None
     try:
         game = Game(rs, scn.players)
     except GameError as exc:
@@ -542,7 +545,8 @@ def run_document(doc: Document, base_dir: Path) -> ScenarioResult:
     try:
         prep = prepare(doc, base_dir)
     except _Invalid as exc:
-        res.errors = sorted(set(exc.diags), key=lambda d: (d.line, d.col, d.message)) or [
+        # This file's problems by position, then those of the files it names (a ruleset, an option).
+        res.errors = sorted(set(exc.diags), key=lambda d: (d.file != doc.file, d.file, d.line, d.col, d.message)) or [
             Diagnostic(doc.file, doc.line, 1, "invalid scenario")]
         return res
     _Runner(prep, doc, res).run()
