@@ -15,9 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from mbrules.ruleset import RulesetError, check_file, clear_cache, load_ruleset
 
+ROOT = Path(__file__).resolve().parents[1]
 HEAD = """\
 id: bad
 name: Bad
@@ -125,6 +128,11 @@ CASES = [
          {"opt.yaml": "kind: option\nid: opt\nname: O\ndescription: d\nsource: s\n"
                       "player_counts:\n  \"4\": {sides: 3, target: 1000, extension_to: null, decided: threes}\n"},
          [("opt.yaml", 7, 16, "4 players do not split evenly into 3 sides")]),
+    Case("key_that_is_not_text", {"bad.yaml": HEAD + "? [a, b]\n: 1\n"},
+         [("bad.yaml", 6, 3, "a key must be plain text, not a list")]),
+    Case("extends_a_missing_path_hints_at_the_bundled_id",
+         {"bad.yaml": HEAD.replace("extends: winning-moves", "extends: rulesets/winning-moves.yaml")},
+         [("bad.yaml", 5, 10, "to use the bundled one, write its id: winning-moves")]),
     Case("unknown_option_in_file",
          {"bad.yaml": HEAD + "options: [hazard-on-hazzard]\n"},
          [("bad.yaml", 6, 11, "unknown option 'hazard-on-hazzard': did you mean 'hazard-on-hazard'?")]),
@@ -163,6 +171,30 @@ def test_bad_file_reports_every_problem_at_its_place(tmp_path, case):
         match = [x for x in remaining if x.startswith(prefix) and fragment in x]
         assert match, f"expected {prefix}...{fragment}... in:\n" + "\n".join(lines)
         remaining.remove(match[0])
+
+
+MUTATION_TOKENS = ["{", "}", "[", "]", ": ", "- ", "&a ", "*a", "<<: ", "null", "~", "'", '"', "\n", "  ", "\t",
+                   "!!str ", "? ", "#", "kind: option\n", "extends: x.yaml\n", "-1", "9" * 30, "value: ", "stop",
+                   "\x00", "é", "\ufeff"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(edits=st.lists(st.tuples(st.floats(0, 1), st.integers(0, 40), st.sampled_from(MUTATION_TOKENS)),
+                      min_size=1, max_size=4))
+def test_any_mangled_ruleset_gives_located_errors_never_a_crash(tmp_path, edits):
+    """Bad input of any shape ends as RulesetError lines FILE:LINE:COL: message, never another exception."""
+    text = (ROOT / "rulesets" / "winning-moves.yaml").read_text(encoding="utf-8")
+    for where, cut, token in edits:
+        pos = int(where * len(text))
+        text = text[:pos] + token + text[pos + cut:]
+    path = tmp_path / "mangled.yaml"
+    path.write_text(text, encoding="utf-8")
+    clear_cache()
+    try:
+        check_file(path)
+        load_ruleset(path)
+    except RulesetError as exc:
+        assert exc.lines and all(LINE.match(line) or line.startswith("mbrules: ") for line in exc.lines), exc.lines
 
 
 def test_alias_bomb_fails_in_well_under_a_second(tmp_path):

@@ -183,13 +183,16 @@ class _Session:
             raise RulesetError([f"{display_path(path.absolute())}:1:1: cannot read this file: "
                                 f"{_reason(exc)}; check the path"], usage=True) from None
 
-    def read_ref(self, path: Path, where: LocNode, what: str) -> _FileRead | None:
+    def read_ref(self, path: Path, where: LocNode, what: str, option: bool = False) -> _FileRead | None:
         """A file named inside a file: unreadable makes the naming file invalid."""
         try:
             return self.read(path)
         except OSError as exc:
+            ids = bundled_option_ids() if option else bundled_ruleset_ids()
+            hint = (f"; to use the bundled one, write its id: {path.stem}" if path.stem in ids
+                    else "; fix the path (relative to this file)")
             self.diags.append(diag_at(where, (), f"cannot read {what} '{display_path(path.absolute())}': "
-                                                 f"{_reason(exc)}; fix the path (relative to this file)"))
+                                                 f"{_reason(exc)}{hint}"))
             return None
 
     # -- rulesets
@@ -240,10 +243,11 @@ class _Session:
                         ok = ok and parent is not None
         # the file's own options: each is checked even when something above failed
         own_options = []
-        for i, ref in enumerate(data.get("options") or []):
-            if not isinstance(ref, str):
-                continue
+        refs = data.get("options")
+        for i, ref in enumerate(refs if isinstance(refs, list) else []):
             where = locs.child("options").child(i)  # type: ignore[union-attr]
+            if not isinstance(ref, str) or where is None:
+                continue  # the schema layer reported it
             opt = self.option_ref(ref, fr.path.parent, where)
             if opt is None:
                 ok = False
@@ -276,7 +280,7 @@ class _Session:
         if path is None:
             self.diags.append(diag_at(where, (), f"{_unknown_id_message(ref, True)} (relative to this file)"))
             return None
-        fr = self.read_ref(path, where, "the option")
+        fr = self.read_ref(path, where, "the option", option=True)
         return None if fr is None else self.option(fr)
 
     def option(self, fr: _FileRead) -> _Composed | None:
