@@ -157,16 +157,11 @@ class _Context:
         hand = st.hands[bot.player]
         self.hand = hand
         # Hazards not yet seen: the deck's copies minus the table, the discard pile and our hand.
-        seen = [0] * g.n_cards
-        for piles in (st.battle, st.speed):
-            for pile in piles:
-                for c in pile:
-                    seen[c] += 1
-        for c in st.discard:
-            seen[c] += 1
-        for c in hand:
-            seen[c] += 1
-        self.unseen = [g.deck_counts[c] - seen[c] for c in range(g.n_cards)]
+        piles = [*st.battle, *st.speed, st.discard, hand]
+        unseen = [0] * g.n_cards
+        for h in bot.hazards:
+            unseen[h] = g.deck_counts[h] - sum(pile.count(h) for pile in piles)
+        self.unseen = unseen
         can_extend = g.extension_to is not None and st.extension_called_by < 0 and st.target < g.extension_to
         self.max_target = g.extension_to if can_extend else st.target
         closest = min(st.target - m for m in st.miles)
