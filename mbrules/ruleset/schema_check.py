@@ -260,7 +260,7 @@ def _tagged_union(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
         return [diag_at(locs, path, f"missing key '{prop}' {_where(path)}: {prop} must be one of "
                                     f"{', '.join(kinds)}", key=True)]
     kind = inst[prop]
-    if kind not in mapping:
+    if not isinstance(kind, str) or kind not in mapping:
         return [diag_at(locs, [*path, prop], f"{prop} must be one of {', '.join(kinds)}, got {show_value(kind)}")]
     ref = mapping[kind]
     index = next(i for i, alt in enumerate(error.validator_value) if alt.get("$ref") == ref)
