@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
@@ -22,7 +22,7 @@ from .common import EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE, app, fail
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout instead of text.")]
 OptionFlag = Annotated[
-    Optional[list[str]],
+    list[str] | None,
     typer.Option("--option", "-o", metavar="OPTION",
                  help="An option to apply (a bundled option id or a path to an option file); repeat for more, "
                       "applied in order."),
@@ -66,7 +66,7 @@ def rulesets_cmd(as_json: JsonFlag = False) -> None:
 def show_cmd(
     ruleset: Annotated[str, typer.Argument(metavar="RULESET", help="A bundled ruleset id (see 'mbrules rulesets') or a path to a YAML file.")],
     option: OptionFlag = None,
-    players: Annotated[Optional[int], typer.Option("--players", "-p", min=1, max=99,
+    players: Annotated[int | None, typer.Option("--players", "-p", min=1, max=99,
                                                    help="Also show the setup for this many players: deck size, "
                                                         "sides and who plays for each, target, extension, "
                                                         "removed cards.")] = None,
@@ -94,7 +94,7 @@ def validate_cmd(
     """Check ruleset and option files: every error as FILE:LINE:COL: message on stderr.
 
     A ruleset is checked fully resolved (extends, options); an option file (kind: option) is checked by the schema and by applying it over winning-moves. Prints 'OK FILE' for each valid file. Exit 1 if a file is invalid, 2 if a file cannot be read.
-    """  # noqa: E501
+    """
     results = []
     code = EXIT_OK
     for path in files:
@@ -152,7 +152,7 @@ def diff_cmd(
     first: Annotated[str, typer.Argument(metavar="RULESET_A", help="The ruleset to compare from (id or path).")],
     second: Annotated[str, typer.Argument(metavar="RULESET_B", help="The ruleset to compare to (id or path).")],
     option: Annotated[
-        Optional[list[str]],
+        list[str] | None,
         typer.Option("--option", "-o", metavar="OPTION",
                      help="An option applied to the SECOND ruleset (repeat for more), so "
                           "'mbrules diff winning-moves winning-moves --option hazard-on-hazard' shows what the "

@@ -8,10 +8,10 @@ import typing
 from pathlib import Path
 
 import pytest
+from mbrules.cli.app import app
 from pydantic import BaseModel
 from typer.testing import CliRunner
 
-from mbrules.cli.app import app
 from mbrules.ruleset import load_ruleset
 from mbrules.ruleset.diff import diff_rulesets
 from mbrules.ruleset.model import Ruleset
@@ -229,6 +229,6 @@ def test_commands_never_show_a_traceback_as_a_subprocess(tmp_path):
     cmd = [str(script)] if script.exists() else [sys.executable, "-c", "from mbrules.cli.app import main; main()"]
     for args, code in ((["show", str(bad)], 1), (["diff", "winning-moves", str(bad)], 1),
                        (["show", "nope"], 2), (["rulesets", "--json"], 0), (["--help"], 0)):
-        proc = subprocess.run([*cmd, *args], capture_output=True, text=True, timeout=60)
+        proc = subprocess.run([*cmd, *args], check=False, capture_output=True, text=True, timeout=60)
         assert proc.returncode == code, (args, proc.stderr)
         assert "Traceback" not in proc.stdout + proc.stderr

@@ -7,9 +7,10 @@ that contributed it), so any layer can point at the right file, line and column.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 
 @dataclass(frozen=True, order=True)
@@ -47,7 +48,7 @@ class RulesetError(Exception):
         super().__init__("\n".join(self.lines))
 
     @classmethod
-    def of(cls, diagnostics: Iterable[Diagnostic], usage: bool = False) -> "RulesetError":
+    def of(cls, diagnostics: Iterable[Diagnostic], usage: bool = False) -> RulesetError:
         return cls(None, usage=usage, diagnostics=diagnostics)
 
 
@@ -88,14 +89,14 @@ class LocNode:
     """Positions for one value and, for a mapping or list, its children (by key or index)."""
 
     loc: Loc
-    children: dict[Any, "LocNode"] | None = field(default=None)
+    children: dict[Any, LocNode] | None = field(default=None)
 
-    def child(self, key) -> "LocNode | None":
+    def child(self, key) -> LocNode | None:
         if self.children is None:
             return None
         return self.children.get(key)
 
-    def find(self, path: Iterable) -> tuple["LocNode", list]:
+    def find(self, path: Iterable) -> tuple[LocNode, list]:
         """The deepest node along ``path`` and the part of the path below it that has no node."""
         node = self
         rest = list(path)
@@ -115,9 +116,7 @@ def diag_at(node: LocNode, path: Iterable, message: str, key: bool = False) -> D
     mapping that exists, at its key.
     """
     found, rest = node.find(path)
-    if rest:
-        file, line, col = found.loc.at_key()
-    elif key:
+    if rest or key:
         file, line, col = found.loc.at_key()
     else:
         file, line, col = found.loc.at_value()

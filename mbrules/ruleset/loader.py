@@ -15,10 +15,11 @@ import json
 import os
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import pydantic
 
@@ -30,9 +31,18 @@ from .semantics import semantic_problems
 from .yamlmarks import parse_file
 
 __all__ = [
-    "RulesetError", "load_ruleset", "bundled_dir", "bundled_ruleset_ids", "bundled_option_ids",
-    "Summary", "ruleset_summary", "option_summary", "check_file", "FileCheck", "clear_cache",
     "REFERENCE_RULESET",
+    "FileCheck",
+    "RulesetError",
+    "Summary",
+    "bundled_dir",
+    "bundled_option_ids",
+    "bundled_ruleset_ids",
+    "check_file",
+    "clear_cache",
+    "load_ruleset",
+    "option_summary",
+    "ruleset_summary",
 ]
 
 REFERENCE_RULESET = "winning-moves"  # an option file is checked by applying it over this ruleset
@@ -373,10 +383,7 @@ def _data_path(loc, data: Any) -> tuple[list, Any]:
     for part in loc:
         if part == "[key]":
             continue
-        if isinstance(cur, dict) and part in cur:
-            path.append(part)
-            cur = cur[part]
-        elif isinstance(cur, list) and isinstance(part, int) and 0 <= part < len(cur):
+        if isinstance(cur, dict) and part in cur or isinstance(cur, list) and isinstance(part, int) and 0 <= part < len(cur):
             path.append(part)
             cur = cur[part]
         elif isinstance(cur, dict) and cur.get("kind") == part:

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import difflib
 import functools
+import json
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
@@ -144,6 +146,9 @@ def _describe(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
     if v == "type":
         expected = _expected(schema)
         msg = f"expected {' or '.join(expected)}, got {show_value(inst)}{_hint_for(inst, expected)}"
+        if "value" in schema.get("properties", {}) and not isinstance(inst, dict):
+            shown = json.dumps(inst) if isinstance(inst, (bool, int, float, str)) or inst is None else "..."
+            msg += f" (a rule is written with its citation: {{value: {shown}, source: \"...\"}} or decided)"
         return [diag_at(locs, path, msg + f" {_where(path)}")]
     if v == "enum":
         allowed = ", ".join(str(x) for x in error.validator_value)
@@ -224,6 +229,8 @@ def _alternatives(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
     inst = error.instance
     schema = error.schema if isinstance(error.schema, dict) else {}
     if error.validator_value == CITATION_ONEOF:
+        if not isinstance(inst, dict):
+            return []  # the type error says it
         both = isinstance(inst, dict) and "source" in inst and "decided" in inst
         msg = f"{CITATION_HELP} {_where(path)}" + (": this gives both" if both else ": this gives neither")
         return [diag_at(locs, path, msg, key=True)]
@@ -279,6 +286,4 @@ def describe_all(errors: Iterable[ValidationError], locs: LocNode) -> list[Diagn
 
 def ruleset_schema_text() -> str:
     """The file schema as checked in at ``schemas/ruleset.schema.json`` (``make schemas`` writes it)."""
-    import json
-
     return json.dumps(file_json_schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"

@@ -68,7 +68,7 @@ class _BoundedLoader(yaml.SafeLoader):
         super().__init__(stream)
         self._depth = 0
 
-    def compose_node(self, parent, index):  # noqa: D401 (PyYAML hook)
+    def compose_node(self, parent, index):
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH:
