@@ -113,7 +113,7 @@ def test_an_option_is_refused_as_a_ruleset_and_a_ruleset_as_an_option(tmp_path):
     opt = option(tmp_path / "o.yaml", "o", "play:\n  hand_size: {value: 7, decided: seven}\n")
     with pytest.raises(RulesetError) as info:
         load_ruleset(opt)
-    assert info.value.usage and "is an option" in info.value.lines[0]
+    assert not info.value.usage and "this file is an option (kind: option), not a ruleset" in info.value.lines[0]
     child = write(tmp_path / "child.yaml", HEAD.format(id="child", parent="winning-moves"))
     with pytest.raises(RulesetError) as info:
         load_ruleset("winning-moves", [child])

@@ -466,9 +466,6 @@ def load_ruleset(ref: str | Path, options: Sequence[str | Path] = (), base_dir: 
 
 def _resolve(session: _Session, top: Path, opts: list[Path]) -> Ruleset:
     fr = session.read_top(top)
-    if fr.data is not None and fr.data.get("kind") == "option" and not fr.errors:
-        raise RulesetError([f"{fr.display}:1:1: this file is an option (kind: option), not a ruleset: "
-                            "apply it with --option over a ruleset"], usage=True)
     option_reads = [session.read_top(p) for p in opts]
     composed = session.ruleset(fr, ())
     applied = [session.option(ofr) for ofr in option_reads]
