@@ -13,6 +13,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import stat
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -130,14 +131,16 @@ _file_lock = threading.Lock()
 
 def _signature(path: Path) -> tuple[int, int]:
     st = os.stat(path)
+    if stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(21, "is a folder, not a file", str(path))
+    if not stat.S_ISREG(st.st_mode):  # a pipe or a device could block or never end
+        raise OSError(22, "not a regular file", str(path))
     return st.st_mtime_ns, st.st_size
 
 
 def _read(path: Path) -> tuple[_FileRead, tuple]:
     """Parse and schema-check one file; OSError (missing, unreadable, a folder) goes to the caller."""
     path = path.resolve()
-    if path.is_dir():
-        raise IsADirectoryError(21, "is a folder, not a file", str(path))
     sig = _signature(path)
     display = display_path(path)
     key = (str(path), sig, display)
