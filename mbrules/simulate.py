@@ -152,7 +152,8 @@ def _run_chunk(seed: int, start: int, stop: int) -> dict:
 
 
 def chunks(games: int, workers: int) -> list[tuple[int, int]]:
-    size = max(1, min(200, -(-games // (workers * 8))))
+    """Game ranges handed to workers: small enough that no worker idles long at the end."""
+    size = max(1, min(25, -(-games // (workers * 32))))
     return [(a, min(games, a + size)) for a in range(0, games, size)]
 
 
@@ -186,7 +187,8 @@ def simulate(
                 progress(done)
     else:
         with ProcessPoolExecutor(
-            max_workers=workers, initializer=_init_worker, initargs=(ruleset_ref, list(options), game.players, list(bots))
+            max_workers=min(workers, len(parts), 4 * (os.cpu_count() or 1)),  # never a process per --workers
+            initializer=_init_worker, initargs=(ruleset_ref, list(options), game.players, list(bots))
         ) as pool:
             futures = [pool.submit(_run_chunk, seed, a, b) for a, b in parts]
             done = 0
