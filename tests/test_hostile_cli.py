@@ -360,3 +360,28 @@ def test_a_named_pipe_does_not_hang(command, tmp_path):
         pytest.fail(f"mbrules {' '.join(command)} hangs on a named pipe (it waits for a writer)")
     _check_no_traceback(p)
     assert p.returncode in (CHECK, USAGE)
+
+
+def test_simulate_workers_far_above_the_work_do_not_fork_a_process_each(monkeypatch):
+    """Found here: `simulate --games 2 --workers 100` forked 100 processes (ProcessPoolExecutor with the
+    fork start method launches max_workers at once); `--workers 100000` is a fork bomb. The pool must
+    not be larger than the chunks of work, nor than a few per core."""
+    import concurrent.futures
+
+    from mbrules import simulate as sim
+    from mbrules.invariants import load_game
+
+    sizes = []
+    real = concurrent.futures.ProcessPoolExecutor
+
+    def spy(*args, max_workers=None, **kwargs):
+        sizes.append(max_workers)
+        return real(*args, max_workers=min(max_workers, 2), **kwargs)
+
+    monkeypatch.setattr(sim, "ProcessPoolExecutor", spy)
+    game = load_game("winning-moves", (), 2)
+    stats, _ = sim.simulate(game, "winning-moves", [], ["random"], 2, 0, workers=100)
+    assert stats["games"] == 2
+    assert sizes and sizes[0] <= 2, f"a pool of {sizes[0]} processes for 2 games"
+    sim.simulate(game, "winning-moves", [], ["random"], 40, 0, workers=100_000)
+    assert sizes[1] <= 4 * (os.cpu_count() or 1), f"a pool of {sizes[1]} processes"
