@@ -226,11 +226,16 @@ def check(state, *, dealt: bool = True, totals: bool = True) -> list[str]:
             hand = state.hands[dec.player]
             if not any(c in hand for c in g.protectors[state.cf_hazard]):
                 out.append(f"coup fourré window for {g.player_names[dec.player]}, who holds no protecting safety")
+            if not g.cf_any_player and g.side_of[dec.player] != state.cf_side:
+                out.append(f"coup fourré window for {g.player_names[dec.player]}, not of the side attacked")
+            if dec.player == state.cf_attacker:
+                out.append("coup fourré window for the attacker")
         elif dec.kind == EXTENSION_QUESTION:
             if ext is None or state.extension_called_by >= 0:
                 out.append("an extension question with no extension to call")
-            if not any(m == state.target for m in state.miles):
-                out.append("an extension question while no side has completed the trip")
+            if state.miles[g.side_of[dec.player]] != state.target:
+                out.append(f"the extension question goes to {g.player_names[dec.player]}, whose side has not "
+                           "completed the trip")
         if dec.kind != EXTENSION_QUESTION:
             for s in range(S):
                 if state.miles[s] == state.target:
@@ -257,6 +262,17 @@ def check(state, *, dealt: bool = True, totals: bool = True) -> list[str]:
                 out.append(f"{label} side {g.side_names[s]}: lines add up to {total}, total says {line['total']}")
     if over and sheets and sheets[-1] != current:
         out.append("the last hand's sheet differs from the score sheet of the finished hand")
+    if over and len(current) == S:
+        want = expected_sheet(state)
+        for s in range(S):
+            for line in SCORE_LINES:
+                if current[s].get(line) != want[s][line]:
+                    out.append(f"side {g.side_names[s]}: {line} scored {current[s].get(line)}, the rulings give "
+                               f"{want[s][line]}")
+        if totals:
+            w = expected_winner(state)
+            if state.winner != w:
+                out.append(f"winner {state.winner!r}, the match rules give {w!r}")
     if g.scoring_enabled:
         for s in range(S):
             if current[s]["milestones"] != state.miles[s] * g.pts_mile:
@@ -273,6 +289,66 @@ def check(state, *, dealt: bool = True, totals: bool = True) -> list[str]:
         if len(sheets) != finished:
             out.append(f"{len(sheets)} hand sheets after {finished} finished hands")
     return out
+
+
+def expected_sheet(state) -> list[dict[str, int]]:
+    """The score sheet of a finished hand, recomputed from the piles by the rulings (Scoring)."""
+    g = state.game
+    S = g.sides
+    sheet = [dict.fromkeys(SCORE_LINES, 0) for _ in range(S)]
+    if not g.scoring_enabled:
+        return sheet
+    done = [s for s in range(S) if state.miles[s] == state.target]
+    done = done[0] if len(done) == 1 else -1
+    safeties_in_deck = sum(n for c, n in enumerate(g.deck_counts) if g.kind[c] == SAFETY)
+    for s in range(S):
+        line = sheet[s]
+        laid = len(state.safeties[s]) + len(state.coups[s])
+        line["milestones"] = state.miles[s] * g.pts_mile
+        line["safeties"] = laid * g.pts_safety
+        line["all_safeties"] = g.pts_all_safeties if safeties_in_deck and laid == safeties_in_deck else 0
+        line["coup_fourres"] = len(state.coups[s]) * g.pts_coup_fourre
+    if done >= 0:
+        line = sheet[done]
+        line["trip_completed"] = g.pts_trip
+        line["delayed_action"] = g.pts_delayed if not state.draw else 0  # completed after the draw pile ran out
+        line["safe_trip"] = g.pts_safe_trip if not any(state.played[done][c] for c in g.safe_trip_breakers) else 0
+        blank = sum(1 for s in range(S) if s != done and state.miles[s] == 0)
+        if g.shutout_per_opponent:
+            line["shutout"] = g.pts_shutout * blank
+        else:
+            line["shutout"] = g.pts_shutout if blank == S - 1 else 0
+    if state.extension_called_by >= 0:
+        caller = g.side_of[state.extension_called_by]
+        if g.extension_to_finisher:
+            if done >= 0:
+                sheet[done]["extension"] = g.pts_extension
+        elif done == caller:
+            sheet[caller]["extension"] = g.pts_extension
+        else:
+            for s in range(S):
+                if s != caller:
+                    sheet[s]["extension"] = g.pts_extension
+    for line in sheet:
+        line["total"] = sum(v for k, v in line.items() if k != "total")
+    return sheet
+
+
+def _leader(values):
+    best = max(values)
+    leaders = [i for i, v in enumerate(values) if v == best]
+    return leaders[0] if len(leaders) == 1 else "draw"
+
+
+def expected_winner(state):
+    """The match's winner after a finished hand by the match rules (rulings: The match), or None."""
+    g = state.game
+    if g.match_mode == "trip":
+        done = [s for s in range(g.sides) if state.miles[s] == state.target]
+        return done[0] if done else _leader(state.miles)
+    if g.match_mode == "single_hand":
+        return _leader(state.match_totals)
+    return _leader(state.match_totals) if max(state.match_totals) >= g.target_points else None
 
 
 def check_hand_end(state) -> list[str]:

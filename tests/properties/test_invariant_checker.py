@@ -199,3 +199,34 @@ def test_the_legality_property_fails_when_legal_actions_omits_one(monkeypatch):
     monkeypatch.setattr(State, "legal_actions", one_short)
     with pytest.raises(AssertionError):
         _quick(prop)()
+
+
+def _finished(players=2, seed=1):
+    game = load_game("winning-moves", (), players)
+    state = game.new_match(seed)
+    rng = random.Random(seed)
+    while not state.hand_over:
+        state.apply(rng.choice(state.legal_actions()))
+    assert check(state) == []
+    return game, state
+
+
+def test_a_score_line_the_rulings_do_not_give_is_caught(monkeypatch):
+    _, st = _finished()
+    real = State.score_sheet
+
+    def generous(self):
+        sheet = real(self)
+        sheet[0]["shutout"] += 500
+        sheet[0]["total"] += 500
+        return sheet
+
+    monkeypatch.setattr(State, "score_sheet", generous)
+    assert _has(check(st), "shutout scored")
+
+
+def test_a_wrong_match_winner_is_caught():
+    _, st = _finished()
+    st.match_totals = [5000, 100]
+    st.hand_sheets[-1][0]["total"] = 5000
+    assert _has(check(st), "the match rules give")
