@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from mbrules.engine import Game, GameError
@@ -38,7 +38,7 @@ CPU_BOUND = 2.0  # seconds of CPU for one load (wall time is shared with other j
 WALL_BOUND = 30  # a load that takes this long hangs
 
 FUZZ = settings(
-    max_examples=int(os.environ.get("MB_FUZZ_EXAMPLES", "40")),
+    max_examples=int(os.environ.get("MB_FUZZ_EXAMPLES", "100")),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture, HealthCheck.data_too_large],
 )
@@ -276,9 +276,11 @@ def test_mutated_rulesets_load_or_fail_with_located_errors(case, tmp_path):
         with bounded(f"loading {name}"):
             rs = load_ruleset(path)
     except RulesetError as e:
+        event("refused")
         assert not e.usage, f"a readable file is reported as a usage error: {e.lines}"
         assert_located(e.lines, _involved(path, raw))
     else:
+        event("loaded")
         assert_playable(rs)
 
 
@@ -291,9 +293,11 @@ def test_mutated_options_apply_or_fail_with_located_errors(case, tmp_path):
         with bounded(f"applying {name}"):
             rs = load_ruleset("winning-moves", [path])
     except RulesetError as e:
+        event("refused")
         assert not e.usage, f"a readable file is reported as a usage error: {e.lines}"
         assert_located(e.lines, _involved(path, raw))
     else:
+        event("applied")
         assert_playable(rs)
     with bounded(f"checking {name}"):
         fc = check_file(path)
@@ -310,6 +314,7 @@ def test_mutated_scenarios_replay_or_fail_with_located_errors(case, tmp_path):
     path = _write(tmp_path, name, raw)
     with bounded(f"replaying {name}"):
         results = replay_file(path)
+    event("all passed" if results and all(r.passed for r in results) else "invalid or failed")
     for r in results:
         if r.errors:
             assert_located([str(d) for d in r.errors], _involved(path, raw))
