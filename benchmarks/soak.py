@@ -26,7 +26,7 @@ import time
 import traceback
 from pathlib import Path
 
-from mbrules.invariants import check, configurations, load_game, replay_history
+from mbrules.invariants import check, check_transition, configurations, load_game, replay_history
 
 MAX_ACTIONS = 5000  # a hand that has not ended after this many actions hangs
 DEFAULT_HANDS = 100_000
@@ -93,11 +93,13 @@ def run_unit(unit: dict) -> dict:
                     failure = {"kind": "hang", "problems": [f"the hand did not end within {MAX_ACTIONS} actions"]}
                     break
                 before = len(state.history)
-                d = action = None
+                d = action = prior = None
                 try:
                     d = state.decision
                     legal = state.legal_actions()
                     action = bots[d.player].choose(state, legal)
+                    if full:
+                        prior = state.clone()
                     state.apply(action)
                 except Exception as e:  # a crash of the engine or of a bot is a failure
                     failure = {
@@ -111,7 +113,7 @@ def run_unit(unit: dict) -> dict:
                 actions += 1
                 if full:
                     checked += 1
-                    bad = check(state)
+                    bad = check_transition(prior, action, state) + check(state)
                     if bad:
                         failure = {"kind": "invariant", "problems": bad}
                         break
@@ -149,8 +151,9 @@ def shrink(failure: dict) -> dict:
     state = replay_history(game, failure["seed"], hist[:start])
     for i in range(start, len(hist)):
         p, a = hist[i]
+        prior = state.clone()
         state.apply(a, p)
-        bad = check(state)
+        bad = check_transition(prior, a, state, p) + check(state)
         if bad:
             return dict(failure, cut=i + 1, problems=bad)
     return failure
@@ -240,8 +243,9 @@ def replay_checked(path: str | Path) -> list[str]:
     real = State.apply
 
     def checked(self, action, player=None):
+        prior = self.clone()
         real(self, action, player)
-        bad = check(self, totals=False)
+        bad = check_transition(prior, action, self, player) + check(self, totals=False)
         if bad and not problems:
             problems.extend(f"after {self.game.describe(action)}: {b}" for b in bad)
 

@@ -14,7 +14,7 @@ from mbrules.engine import IllegalAction
 from mbrules.engine.actions import (
     ACTION_DECLINE, ACTION_DRAW, ACTION_EXTEND, ACTION_STOP, COUP_FOURRE, DISCARD, PLAY, REASON_CODES, encode,
 )
-from mbrules.invariants import check, differences, observe, replay_history
+from mbrules.invariants import check, check_transition, differences, observe, replay_history
 from prop_helpers import configurations, game_of, random_prefix, seeds
 
 
@@ -45,8 +45,11 @@ def test_invariants_hold_after_every_action(config, deal_seed, play_seed):
             hands += 1
         else:
             action = rng.choice(state.legal_actions())
+            before = state.clone()
             state.apply(action)
             note(f"step {step}: {game.describe(action)}")
+            bad = check_transition(before, action, state)
+            assert bad == [], f"step {step}: {bad}"
         bad = check(state)
         assert bad == [], f"after step {step}: {bad}"
     else:
@@ -115,7 +118,7 @@ def test_apply_accepts_exactly_the_legal_actions(config, deal_seed, play_seed, s
             assert diff == [], f"refused {game.describe(action)} ({e.code}) changed the state: {diff}"
         else:
             accepted.append(action)
-            bad = check(trial)
+            bad = check(trial) + check_transition(state, action, trial)
             assert bad == [], f"after {game.describe(action)}: {bad}"
     assert sorted(accepted) == sorted(legal), (
         f"apply() accepts {[game.describe(a) for a in sorted(accepted)]}, "
@@ -160,6 +163,7 @@ def test_other_players_are_refused_except_a_coup_fourre_in_its_window(config, de
                 )
                 assert q in state.cf_queue
                 assert check(trial) == []
+                assert check_transition(state, action, trial, q) == []
 
 
 @given(config=configurations(), deal_seed=seeds, play_seed=seeds, steps=st.integers(1, 700))

@@ -230,3 +230,85 @@ def test_a_wrong_match_winner_is_caught():
     st.match_totals = [5000, 100]
     st.hand_sheets[-1][0]["total"] = 5000
     assert _has(check(st), "the match rules give")
+
+
+# -- transitions -------------------------------------------------------------------
+
+
+def _first_violation_of_transitions(game, seeds=range(30), predicate=lambda st, a: True):
+    from mbrules.invariants import check_transition
+
+    for seed in seeds:
+        st = game.new_match(seed)
+        rng = random.Random(seed)
+        while not st.hand_over:
+            before = st.clone()
+            a = rng.choice(st.legal_actions())
+            st.apply(a)
+            bad = check_transition(before, a, st)
+            if bad:
+                return bad
+    return []
+
+
+def test_sound_play_passes_the_transition_checks():
+    for players in (2, 3, 4, 6):
+        assert _first_violation_of_transitions(load_game("wikipedia", ("coup-fourre-any-player",), players),
+                                               range(5)) == []
+
+
+def test_a_turn_that_skips_a_player_is_caught(monkeypatch):
+    real = State._end_turn
+
+    def skip(self, p):
+        real(self, (p + 1) % self.game.players if self.game.players > 2 else p)
+
+    monkeypatch.setattr(State, "_end_turn", skip)
+    assert _has(_first_violation_of_transitions(load_game("winning-moves", (), 3)), "expected p")
+
+
+def test_a_safety_without_its_extra_turn_is_caught(monkeypatch):
+    real = State._start_turn
+
+    def no_extra(self, p):
+        last = self.history[-1] if self.history else None
+        if last and last[0] == p and (last[1] & 7) == 1 and self.game.kind[(last[1] >> 3) & 255] == 3:
+            p = (p + 1) % self.game.players
+        real(self, p)
+
+    monkeypatch.setattr(State, "_start_turn", no_extra)
+    assert _has(_first_violation_of_transitions(load_game("winning-moves", (), 4), range(80)), "another turn")
+
+
+def test_a_coup_fourre_that_leaves_the_hazard_is_caught(monkeypatch):
+    real = State._coup_fourre
+
+    def keep_hazard(self, action, q):
+        side, hz = self.cf_side, self.cf_hazard
+        real(self, action, q)
+        from mbrules.engine.game import BATTLE
+        (self.battle if self.game.pile[hz] == BATTLE else self.speed)[side].append(hz)
+        self.discard.remove(hz)
+
+    monkeypatch.setattr(State, "_coup_fourre", keep_hazard)
+    game = load_game("winning-moves", (), 2)
+    from mbrules.invariants import check_transition
+
+    found = []
+    for seed in range(300):
+        st = game.new_match(seed)
+        rng = random.Random(seed)
+        while not st.hand_over and not found:
+            before = st.clone()
+            acts = st.legal_actions()
+            a = next((x for x in acts if (x & 7) == 3), rng.choice(acts))  # always call a coup fourré
+            st.apply(a)
+            found = check_transition(before, a, st)
+        if found:
+            break
+    assert _has(found, "not taken to the discard pile")
+
+
+def test_a_missing_coup_fourre_window_is_caught(monkeypatch):
+    monkeypatch.setattr(State, "_open_coup_fourre", lambda self, attacker, hazard, ts: self._end_turn(attacker))
+    assert _has(_first_violation_of_transitions(load_game("winning-moves", (), 2), range(200)), "no coup fourré window")
