@@ -171,6 +171,13 @@ TABLE = [
     ("replay-unknown-flag", ["replay", "--bogus", "x.yaml"], USAGE, None),
     # -- no command, unknown command
     ("unknown-command", ["frobnicate"], USAGE, None),
+    # -- the happy paths the contract promises for every command: --help, and --json as one document
+    *[(f"{c}-help", [c, "--help"], OK, None)
+      for c in ("rulesets", "show", "validate", "schema", "diff", "play", "simulate", "replay")],
+    ("show-json", ["show", R, "--players", "3", "--json"], OK, None),
+    ("diff-json", ["diff", R, "parker-1971", "--option", "hazard-on-hazard", "--json"], OK, None),
+    ("validate-json-ok", ["validate", "good-option.yaml", "--json"], OK, None),
+    ("replay-json-recorded", ["replay", "recorded.yaml", "--json"], OK, None),
 ]
 
 if not IS_ROOT:  # root reads a chmod 000 file anyway
@@ -197,6 +204,8 @@ def workdir(tmp_path_factory):
         fh.write(b"scenario: huge\nsource: x\nruleset: winning-moves\nplayers: 2\nsteps:\n")
         fh.write(b"  - {player: p1, play: d25}\n" * (17 * 1024 * 1024 // 28 + 1))
     shutil.copy(HERE.parent / "rulesets" / "options" / "hazard-on-hazard.yaml", d / "good-option.yaml")
+    rec = run(["play", "--hands", "1", "--players", "2", "--seed", "4", "--record", "recorded.yaml", "--json"], d)
+    assert rec.returncode == 0, rec.stderr
     u = d / "unreadable.yaml"
     u.write_text("id: x\n")
     u.chmod(0)
