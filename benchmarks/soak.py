@@ -26,7 +26,7 @@ import time
 import traceback
 from pathlib import Path
 
-from mbrules.invariants import check, check_transition, configurations, load_game, replay_history
+from mbrules.invariants import Before, check, check_transition, configurations, load_game, replay_history
 
 MAX_ACTIONS = 5000  # a hand that has not ended after this many actions hangs
 DEFAULT_HANDS = 100_000
@@ -99,7 +99,7 @@ def run_unit(unit: dict) -> dict:
                     legal = state.legal_actions()
                     action = bots[d.player].choose(state, legal)
                     if full:
-                        prior = state.clone()
+                        prior = Before(state)
                     state.apply(action)
                 except Exception as e:  # a crash of the engine or of a bot is a failure
                     failure = {
@@ -151,7 +151,7 @@ def shrink(failure: dict) -> dict:
     state = replay_history(game, failure["seed"], hist[:start])
     for i in range(start, len(hist)):
         p, a = hist[i]
-        prior = state.clone()
+        prior = Before(state)
         state.apply(a, p)
         bad = check_transition(prior, a, state, p) + check(state)
         if bad:
@@ -243,7 +243,7 @@ def replay_checked(path: str | Path) -> list[str]:
     real = State.apply
 
     def checked(self, action, player=None):
-        prior = self.clone()
+        prior = Before(self)
         real(self, action, player)
         bad = check_transition(prior, action, self, player) + check(self, totals=False)
         if bad and not problems:

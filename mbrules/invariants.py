@@ -43,15 +43,35 @@ def _counts(game, state) -> list[int]:
     return counts
 
 
-_DECKS: dict = {}
+_TABLES: dict = {}
+
+
+class _Tables:
+    """Per-game sets the checker reads on every call."""
+
+    def __init__(self, g):
+        self.game = g
+        n = g.n_cards
+        self.sorted_deck = sorted(g.deck)
+        self.battle_ok = frozenset(c for c in range(n) if g.kind[c] in (HAZARD, REMEDY) and g.pile[c] == BATTLE)
+        self.speed_ok = frozenset(c for c in range(n) if g.kind[c] in (HAZARD, REMEDY) and g.pile[c] == SPEED)
+        self.safety = frozenset(c for c in range(n) if g.kind[c] == SAFETY)
+        self.hazard = frozenset(c for c in range(n) if g.kind[c] == HAZARD)
+        self.distance = tuple(c for c in range(n) if g.kind[c] == DISTANCE)
+        self.not_distance = tuple(c for c in range(n) if g.kind[c] != DISTANCE)
+        self.miles = tuple((c, g.miles[c]) for c in self.distance)
+        self.limited = tuple((c, g.max_per_hand[c]) for c in self.distance if g.max_per_hand[c] < NO_LIMIT)
+
+
+def _tables(game) -> _Tables:
+    hit = _TABLES.get(id(game))
+    if hit is None or hit.game is not game:
+        hit = _TABLES[id(game)] = _Tables(game)
+    return hit
 
 
 def _sorted_deck(game) -> list[int]:
-    key = id(game)
-    hit = _DECKS.get(key)
-    if hit is None or hit[0] is not game:
-        hit = _DECKS[key] = (game, sorted(game.deck))
-    return hit[1]
+    return _tables(game).sorted_deck
 
 
 def check(state, *, dealt: bool = True, totals: bool = True) -> list[str]:
@@ -71,17 +91,18 @@ def check(state, *, dealt: bool = True, totals: bool = True) -> list[str]:
     kind = g.kind
 
     # -- every card is in exactly one place -------------------------------------
+    tb = _tables(g)
     everything = list(state.draw)
     everything += state.discard
     for group in (state.hands, state.battle, state.speed, state.safeties, state.coups):
         for pile in group:
             everything += pile
     for row in state.played:
-        for c in range(n):
+        for c in tb.distance:
             if row[c] > 0:
                 everything += [c] * row[c]
     everything.sort()
-    if everything != _sorted_deck(g):
+    if everything != tb.sorted_deck or any(row[c] for row in state.played for c in tb.not_distance):
         counts = _counts(g, state)
         for c in range(n):
             if counts[c] != g.deck_counts[c]:
@@ -90,19 +111,23 @@ def check(state, *, dealt: bool = True, totals: bool = True) -> list[str]:
     # -- cards are where their kind allows ----------------------------------------
     for s in range(S):
         side = g.side_names[s]
-        for c in state.battle[s]:
-            if kind[c] not in (HAZARD, REMEDY) or g.pile[c] != BATTLE:
-                out.append(f"side {side}: {names[c]} on the battle pile")
-        for c in state.speed[s]:
-            if kind[c] not in (HAZARD, REMEDY) or g.pile[c] != SPEED:
-                out.append(f"side {side}: {names[c]} on the speed pile")
-        for c in state.safeties[s] + state.coups[s]:
-            if kind[c] != SAFETY:
-                out.append(f"side {side}: {names[c]} among the safeties")
+        if not tb.battle_ok.issuperset(state.battle[s]):
+            for c in state.battle[s]:
+                if c not in tb.battle_ok:
+                    out.append(f"side {side}: {names[c]} on the battle pile")
+        if not tb.speed_ok.issuperset(state.speed[s]):
+            for c in state.speed[s]:
+                if c not in tb.speed_ok:
+                    out.append(f"side {side}: {names[c]} on the speed pile")
+        if not (tb.safety.issuperset(state.safeties[s]) and tb.safety.issuperset(state.coups[s])):
+            for c in state.safeties[s] + state.coups[s]:
+                if c not in tb.safety:
+                    out.append(f"side {side}: {names[c]} among the safeties")
         row = state.played[s]
-        for c in range(n):
-            if row[c] and (row[c] < 0 or kind[c] != DISTANCE):
-                out.append(f"side {side}: {row[c]} x {names[c]} counted as distance played")
+        if min(row) < 0 or any(row[c] for c in tb.not_distance):
+            for c in range(n):
+                if row[c] and (row[c] < 0 or kind[c] != DISTANCE):
+                    out.append(f"side {side}: {row[c]} x {names[c]} counted as distance played")
     # each safety in one place: a safety is played by at most one side, once
     laid_all = [c for s in range(S) for c in state.safeties[s] + state.coups[s]]
     if len(laid_all) != len(set(laid_all)):
@@ -141,29 +166,28 @@ def check(state, *, dealt: bool = True, totals: bool = True) -> list[str]:
         out.append(f"no extension called but the target is {state.target}")
     for s in range(S):
         side = g.side_names[s]
-        m = sum(map(int.__mul__, state.played[s], g.miles))
+        row = state.played[s]
+        m = 0
+        for c, miles in tb.miles:
+            m += row[c] * miles
         if m != state.miles[s]:
             out.append(f"side {side}: miles {state.miles[s]} but the distance played adds up to {m}")
         if state.miles[s] > state.target:
             out.append(f"side {side}: {state.miles[s]} miles, past the target of {state.target}")
-        if any(map(int.__gt__, state.played[s], g.max_per_hand)):
-            for c in range(n):
-                if state.played[s][c] > g.max_per_hand[c]:
-                    out.append(f"side {side}: {state.played[s][c]} x {names[c]} played, the most is {g.max_per_hand[c]}")
+        for c, most in tb.limited:
+            if row[c] > most:
+                out.append(f"side {side}: {row[c]} x {names[c]} played, the most is {most}")
 
     # -- no hazard directly on a hazard, no limit on a limit, unless the ruleset allows it
+    H = tb.hazard
     for s in range(S):
         side = g.side_names[s]
-        if not g.hazard_on_hazard:
-            b = state.battle[s]
-            for i in range(1, len(b)):
-                if kind[b[i]] == HAZARD and kind[b[i - 1]] == HAZARD:
-                    out.append(f"side {side}: {names[b[i]]} directly on {names[b[i - 1]]} in the battle pile")
-        if not g.speed_limit_stacking:
-            sp = state.speed[s]
-            for i in range(1, len(sp)):
-                if kind[sp[i]] == HAZARD and kind[sp[i - 1]] == HAZARD:
-                    out.append(f"side {side}: {names[sp[i]]} directly on {names[sp[i - 1]]} in the speed pile")
+        for allowed, pile, label in ((g.hazard_on_hazard, state.battle[s], "battle"),
+                                     (g.speed_limit_stacking, state.speed[s], "speed")):
+            if not allowed and len(pile) > 1:
+                for below, above in zip(pile, pile[1:]):
+                    if above in H and below in H:
+                        out.append(f"side {side}: {names[above]} directly on {names[below]} in the {label} pile")
 
     # -- caches equal a recomputation from the piles ---------------------------------
     for s in range(S):
@@ -246,8 +270,8 @@ def check(state, *, dealt: bool = True, totals: bool = True) -> list[str]:
     # -- score lines add up --------------------------------------------------------------
     sheets = list(state.hand_sheets)
     current = state.score_sheet()
-    for h, sheet in enumerate(sheets + [current]):
-        label = f"hand {h + 1}" if h < len(sheets) else "current sheet"
+    for h, sheet in enumerate(sheets + [current] if over else [current]):
+        label = f"hand {h + 1}" if (over and h < len(sheets)) else "current sheet"
         if len(sheet) != S:
             out.append(f"{label}: {len(sheet)} score lines for {S} sides")
             continue
@@ -517,15 +541,74 @@ def _expect_turn(out: list[str], after, who: int, why: str) -> None:
 
 
 def _removed_one(before: list, after: list, c: int) -> bool:
+    if len(after) != len(before) - 1:
+        return False
     b = list(before)
     if c not in b:
         return False
     b.remove(c)
-    return sorted(b) == sorted(after)
+    return b == after or sorted(b) == sorted(after)
+
+
+class Before:
+    """What :func:`check_transition` reads of the state before an action: a cheap copy (a full
+    ``clone()`` also copies the RNG and the history, which costs more than the check)."""
+
+    __slots__ = ("game", "decision", "hands", "draw", "discard", "battle", "speed", "miles", "target",
+                 "extension_called_by", "safeties", "coups", "cf_queue", "cf_hazard", "cf_side", "cf_attacker",
+                 "history")
+
+    def __init__(self, state):
+        self.game = state.game
+        self.decision = state.decision
+        self.hands = [h[:] for h in state.hands]
+        self.draw = state.draw[:]
+        self.discard = state.discard[:]
+        self.battle = [p[:] for p in state.battle]
+        self.speed = [p[:] for p in state.speed]
+        self.miles = state.miles[:]
+        self.target = state.target
+        self.extension_called_by = state.extension_called_by
+        self.safeties = [p[:] for p in state.safeties]
+        self.coups = [p[:] for p in state.coups]
+        self.cf_queue = state.cf_queue[:]
+        self.cf_hazard = state.cf_hazard
+        self.cf_side = state.cf_side
+        self.cf_attacker = state.cf_attacker
+        self.history = _Len(len(state.history))
+
+
+class _Len(list):
+    """Stands for a history of ``n`` entries: only its length is read."""
+
+    def __init__(self, n):
+        super().__init__()
+        self.n = n
+
+    def __len__(self):
+        return self.n
+
+
+class _What:
+    """'p2 play d25': built only when a message needs it (the check runs after every action)."""
+
+    __slots__ = ("g", "p", "a")
+
+    def __init__(self, g, p, a):
+        self.g, self.p, self.a = g, p, a
+
+    def __str__(self):
+        return f"{self.g.player_names[self.p] if self.p >= 0 else '?'} {self.g.describe(self.a)}"
+
+    __format__ = lambda self, spec: format(str(self), spec)  # noqa: E731
+
+    def __add__(self, other):
+        return str(self) + other
 
 
 def check_transition(before, action: int, after, player: int | None = None) -> list[str]:
-    """What ``action`` (accepted) must have done, from ``before`` (a clone taken before it) to ``after``."""
+    """What ``action`` (accepted) must have done, from ``before`` (a clone taken before it, or the
+    cheaper ``Before(state)``) to ``after``."""
     from mbrules.engine.actions import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, PLAY, STOP
 
     g = before.game
@@ -534,7 +617,7 @@ def check_transition(before, action: int, after, player: int | None = None) -> l
     d = before.decision
     p = d.player if player is None else player
     ps = g.side_of[p] if p >= 0 else -1
-    what = f"{g.player_names[p] if p >= 0 else '?'} {g.describe(action)}"
+    what = _What(g, p, action)
     if len(after.history) != len(before.history) + 1 or after.history[-1] != (p, action):
         out.append(f"{what}: history did not record ({p}, {action}) once")
     if op == DRAW:
