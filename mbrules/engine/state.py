@@ -32,7 +32,7 @@ class State:
         "prot", "row", "needs_go", "rolling", "bhaz", "limit", "lhaz", "target", "extension_called_by",
         "phase", "player", "cf_queue", "cf_hazard", "cf_side", "cf_attacker", "completer", "completion_delayed",
         "last_draw", "hand_no", "first_player", "match_totals", "hand_sheets", "winner", "history",
-        "hand_turns", "coup_count", "deals",
+        "coup_count", "deals",
     )
 
     # -- construction ----------------------------------------------------------
@@ -134,7 +134,6 @@ class State:
         self.completer = -1
         self.completion_delayed = False
         self.last_draw = -1
-        self.hand_turns = 0
         self.coup_count = 0
 
     def _deal(self) -> None:
@@ -196,7 +195,7 @@ class State:
         c.deals = None if self.deals is None else [dict(d) for d in self.deals]
         for name in ("target", "extension_called_by", "phase", "player", "cf_hazard", "cf_side", "cf_attacker",
                      "completer", "completion_delayed", "last_draw", "hand_no", "first_player", "winner",
-                     "hand_turns", "coup_count"):
+                     "coup_count"):
             setattr(c, name, getattr(self, name))
         return c
 
@@ -464,7 +463,6 @@ class State:
         self.history.append((p, action))
         hand.remove(c)
         k = g.kind[c]
-        self.hand_turns += 1
         if k == DISTANCE:
             self.played[ps][c] += 1
             m = self.miles[ps] + g.miles[c]
