@@ -235,31 +235,18 @@ def write_failure(failure: dict, out_dir: Path, index: int) -> Path:
 
 
 def replay_checked(path: str | Path) -> list[str]:
-    """Replay a scenario file with the invariants checked after every accepted action."""
-    from mbrules.engine.state import State
-    from mbrules.scenario.replay import replay_file
+    """Replay a scenario file with the invariants checked after every accepted action: the
+    violations, a crash, and the replay's own FAIL lines (empty: the failure is gone)."""
+    from mbrules.invariants import checked_replay
 
-    problems: list[str] = []
-    real = State.apply
-
-    def checked(self, action, player=None):
-        prior = Before(self)
-        real(self, action, player)
-        bad = check_transition(prior, action, self, player) + check(self, totals=False)
-        if bad and not problems:
-            problems.extend(f"after {self.game.describe(action)}: {b}" for b in bad)
-
-    State.apply = checked
     try:
-        results = replay_file(path)
+        results, problems, positions = checked_replay(path, dealt=True)
     except Exception as e:  # the replay itself crashed: that is the failure reproduced
-        problems.append(f"replay crashed: {type(e).__name__}: {e}")
-        results = []
-    finally:
-        State.apply = real
+        return [f"replay crashed: {type(e).__name__}: {e}"]
+    problems = positions + problems
     for r in results:
         for line in r.lines():
-            if line.startswith("FAIL") or not line.startswith("PASS"):
+            if not line.startswith("PASS"):
                 problems.append(line)
     return problems
 

@@ -293,7 +293,7 @@ def check(state, *, dealt: bool = True, totals: bool = True) -> list[str]:
                 if current[s].get(line) != want[s][line]:
                     out.append(f"side {g.side_names[s]}: {line} scored {current[s].get(line)}, the rulings give "
                                f"{want[s][line]}")
-        if totals:
+        if totals or g.match_mode != "points":
             w = expected_winner(state)
             if state.winner != w:
                 out.append(f"winner {state.winner!r}, the match rules give {w!r}")
@@ -370,8 +370,8 @@ def expected_winner(state):
     if g.match_mode == "trip":
         done = [s for s in range(g.sides) if state.miles[s] == state.target]
         return done[0] if done else _leader(state.miles)
-    if g.match_mode == "single_hand":
-        return _leader(state.match_totals)
+    if g.match_mode == "single_hand":  # the most points in this one hand (KID How to win)
+        return _leader([line["total"] for line in expected_sheet(state)])
     return _leader(state.match_totals) if max(state.match_totals) >= g.target_points else None
 
 
@@ -728,3 +728,40 @@ def check_transition(before, action: int, after, player: int | None = None) -> l
         if not after.hand_over:
             out.append(f"{what}: the hand goes on after the extension was declined")
     return out
+
+
+def checked_replay(path, *, dealt: bool = False) -> tuple[list, list[str], list[str]]:
+    """Replay a scenario file with :func:`check_transition` and :func:`check` run after every
+    accepted action. Returns the replay's results, the violations the actions caused (with the
+    action), and the violations already present in a scenario's starting position.
+
+    ``dealt=False`` (default): a scenario's position may have short hands and a running match.
+    """
+    from mbrules.engine.state import State
+    from mbrules.scenario.replay import replay_file
+
+    problems: list[str] = []
+    positions: list[str] = []
+    baseline: dict[int, tuple] = {}
+    real = State.apply
+
+    def checked(self, action, player=None):
+        key = id(self)
+        if key not in baseline or baseline[key][0] is not self:
+            start = check(self, dealt=dealt, totals=False)
+            baseline[key] = (self, set(start))
+            positions.extend(f"starting position: {b}" for b in start)
+        prior = Before(self)
+        real(self, action, player)
+        bad = check_transition(prior, action, self, player)
+        bad += [b for b in check(self, dealt=dealt, totals=False) if b not in baseline[key][1]]
+        if bad:
+            who = self.game.player_names[player if player is not None else prior.decision.player]
+            problems.extend(f"after {who} {self.game.describe(action)}: {b}" for b in bad)
+
+    State.apply = checked
+    try:
+        results = replay_file(path)
+    finally:
+        State.apply = real
+    return results, problems, positions
