@@ -377,6 +377,8 @@ class State:
             self.phase = P_PLAY
             return
         g = self.game
+        if player is not None and not 0 <= player < g.players:
+            raise IllegalAction(NOT_YOUR_TURN, f"there is no player #{player} in a {g.players}-player game")
         op = action & 7
         if ph == P_PLAY and (op == PLAY or op == DISCARD):
             # the other common case: straight to the card checks (the same checks, in the same order)
