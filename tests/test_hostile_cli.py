@@ -169,6 +169,8 @@ TABLE = [
     ("replay-empty", ["replay", "empty.yaml"], CHECK, "empty.yaml"),
     ("replay-json-binary", ["replay", "binary.yaml", "--json"], CHECK, None),
     ("replay-unknown-flag", ["replay", "--bogus", "x.yaml"], USAGE, None),
+    ("replay-every-hostile-file", ["replay", "."], CHECK, None),  # a folder: every *.yaml under it
+    ("validate-every-hostile-file", ["validate", *sorted(p.name for p in HOSTILE.glob("*.yaml"))], CHECK, None),
     # -- no command, unknown command
     ("unknown-command", ["frobnicate"], USAGE, None),
     # -- the happy paths the contract promises for every command: --help, and --json as one document
