@@ -98,6 +98,8 @@ def run_unit(unit: dict) -> dict:
                     d = state.decision
                     legal = state.legal_actions()
                     action = bots[d.player].choose(state, legal)
+                    if action not in legal:
+                        raise AssertionError(f"the {bot} bot chose {action}, not one of the legal actions {legal}")
                     if full:
                         prior = Before(state)
                     state.apply(action)
@@ -341,7 +343,12 @@ def main(argv=None) -> int:
         return 1 if problems else 0
     configs = None
     if a.one:
-        rs = load_game(a.one, tuple(a.option))
+        from mbrules.ruleset import RulesetError
+
+        try:
+            rs = load_game(a.one, tuple(a.option))
+        except RulesetError as e:
+            ap.error("; ".join(e.lines))
         counts = [a.players] if a.players else sorted(int(k) for k in rs.player_counts)
         configs = [(a.one, tuple(a.option), n) for n in counts]
     fig = soak(a.hands, a.workers, a.seed, a.share, a.out, configs, a.bot, progress=not a.json)

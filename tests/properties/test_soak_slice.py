@@ -102,3 +102,14 @@ def test_a_hand_that_never_ends_is_a_failure(soak, tmp_path, monkeypatch):
     fig = soak.soak(2, workers=1, seed=0, out_dir=tmp_path / "f", configs=[("kids-115", (), 3)], bots=["random"],
                     progress=False)
     assert fig["failures"] == 2 and "did not end" in fig["failure_summaries"][0]
+
+
+def test_a_bot_choosing_an_illegal_action_is_a_failure(soak, tmp_path, monkeypatch):
+    from mbrules.bots import RandomBot
+
+    real = RandomBot.choose
+    monkeypatch.setattr(RandomBot, "choose",
+                        lambda self, state, legal: 7 if len(state.history) > 30 else real(self, state, legal))
+    fig = soak.soak(3, workers=1, seed=0, out_dir=tmp_path / "f", configs=[("winning-moves", (), 2)],
+                    bots=["random"], progress=False)
+    assert fig["failures"] == 3 and "chose 7" in fig["failure_summaries"][0]
