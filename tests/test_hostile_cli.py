@@ -396,3 +396,13 @@ def test_simulate_workers_far_above_the_work_do_not_fork_a_process_each(monkeypa
     assert sizes and sizes[0] <= 2, f"a pool of {sizes[0]} processes for 2 games"
     sim.simulate(game, "winning-moves", [], ["random"], 40, 0, workers=100_000)
     assert sizes[1] <= 4 * (os.cpu_count() or 1), f"a pool of {sizes[1]} processes"
+
+
+def test_a_recorded_file_gets_the_usual_permissions(tmp_path):
+    """Found here: the temporary file of the atomic write is created 0600 (mkstemp) and the rename
+    kept that mode, so a recorded game was unreadable by anyone else. It follows the umask now."""
+    mask = os.umask(0)
+    os.umask(mask)
+    p = run(["play", "--hands", "1", "--players", "2", "--record", "g.yaml", "--json"], tmp_path)
+    assert p.returncode == OK, p.stderr
+    assert (tmp_path / "g.yaml").stat().st_mode & 0o777 == 0o666 & ~mask

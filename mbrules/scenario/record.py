@@ -157,6 +157,9 @@ def write_scenario_file(path: str | Path, text: str) -> None:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
+        mask = os.umask(0)  # mkstemp made it 0600: give it the mode an ordinary file would have
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)
         os.replace(tmp, path)
     except BaseException:
         try:
