@@ -398,3 +398,29 @@ def test_a_card_kind_that_is_not_text_is_a_located_error(kind, tmp_path):
         load_ruleset(path)
     assert_located(exc.value.lines, _involved(path, raw))
     assert any(":7:" in line and "kind" in line for line in exc.value.lines), exc.value.lines
+
+
+@pytest.mark.parametrize("what,raw", [
+    ("ruleset-key", b'id: x\nname: n\ndescription: d\nsource: s\nextends: winning-moves\ncards:\n'
+                    b'  ? "bad\\nkey"\n  : {kind: distance, name: x, count: 1, miles: 5, decided: x}\n'),
+    ("ruleset-value", b'id: x\nname: "a\\nb"\ndescription: d\nsource: s\nextends: winning-moves\n'),
+    ("scenario-title", b'scenario: "a\\nb"\nsource: s\nruleset: winning-moves\nplayers: 2\nsteps: []\n'),
+    ("scenario-player", b'scenario: t\nsource: s\nruleset: winning-moves\nplayers: 2\n'
+                        b'steps:\n  - {player: "p\\r1", play: "d\\u202825"}\n'),
+])
+def test_a_line_break_inside_a_value_stays_inside_one_error_line(what, raw, tmp_path):
+    """Found by the fuzzer: a value or key holding a line break was printed raw, so one
+    FILE:LINE:COL: message came out as two lines on the terminal."""
+    from mbrules.scenario.replay import replay_file
+
+    path = _write(tmp_path, "f.yaml", raw)
+    if what.startswith("ruleset"):
+        with pytest.raises(RulesetError) as exc:
+            load_ruleset(path)
+        lines = exc.value.lines
+    else:
+        lines = [str(d) for r in replay_file(path) for d in r.errors]
+    assert lines
+    for line in lines:
+        assert not re.search("[\r\n\x85\u2028\u2029]", line), repr(line)
+    assert_located(lines, _involved(path, raw))

@@ -13,6 +13,9 @@ from pathlib import Path
 from typing import Any
 
 
+_LINE_BREAKS = {0x0A: "\\n", 0x0D: "\\r", 0x85: "\\x85", 0x2028: "\\u2028", 0x2029: "\\u2029"}
+
+
 @dataclass(frozen=True, order=True)
 class Diagnostic:
     """One problem: where (1-based line and column) and what to do."""
@@ -22,8 +25,8 @@ class Diagnostic:
     col: int
     message: str
 
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}: {self.message}"
+    def __str__(self) -> str:  # one line, whatever the file name or a quoted value holds
+        return f"{self.file}:{self.line}:{self.col}: {self.message}".translate(_LINE_BREAKS)
 
     def as_json(self) -> dict:
         return {"file": self.file, "line": self.line, "col": self.col, "message": self.message}
