@@ -17,7 +17,7 @@ from .common import EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE, app, fail
 def replay(
     paths: List[Path] = typer.Argument(
         ..., metavar="PATH...", help="scenario files, or folders (every *.yaml under them, sorted)",
-        show_default=False),
+        show_default=False, readable=False),  # an unreadable file is reported by replay_file, naming it
     as_json: bool = typer.Option(False, "--json", help="print one JSON document with every scenario's result"),
 ) -> None:
     """Run scenario files: one line a scenario (PASS/FAIL title), a diff for each failure, then 'N passed, N failed'.

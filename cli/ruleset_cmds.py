@@ -88,7 +88,7 @@ def show_cmd(
 @app.command("validate")
 def validate_cmd(
     files: Annotated[list[Path], typer.Argument(metavar="FILE", help="Ruleset or option files (YAML) to check.",
-                                                show_default=False)],
+                                                show_default=False, readable=False)],  # unreadable: FILE:1:1
     as_json: JsonFlag = False,
 ) -> None:
     """Check ruleset and option files: every error as FILE:LINE:COL: message on stderr.
