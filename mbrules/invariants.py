@@ -6,10 +6,20 @@ without calling the engine's private helpers, so a bug in a cache or in a rule
 shows up as a disagreement rather than being copied. The property tests and the
 soak (``benchmarks/soak.py``) share it.
 
+``check_transition(before, action, after)`` checks what one accepted action must
+have done by the rulings (the draw, each kind of play, a safety's extra turn, the
+coup fourré window and its effect, the extension question); ``Before(state)`` is
+the cheap copy it needs. At each hand's end ``check`` also recomputes the score
+sheet (``expected_sheet``) and the match's winner (``expected_winner``).
+
 ``observe(state)`` gives a state's observable contents as plain data, and
 ``differences(a, b)`` lists where two observations disagree: used to check that a
 clone is independent, that a refused action leaves the state as it was, and that
-replaying a history gives the same state.
+replaying a history gives the same state (``replay_history``).
+
+``configurations()``, ``load_game()`` and ``play_random()`` drive random play over
+every bundled ruleset, option and player count; ``checked_replay(path)`` replays a
+scenario file with the checks run after every action.
 """
 
 from __future__ import annotations
@@ -19,7 +29,10 @@ from mbrules.engine.actions import (
 )
 from mbrules.engine.game import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SCORE_LINES, SPEED
 
-__all__ = ["check", "check_hand_end", "observe", "differences", "replay_history"]
+__all__ = [
+    "Before", "check", "check_hand_end", "check_transition", "checked_replay", "configurations", "differences",
+    "expected_sheet", "expected_winner", "load_game", "observe", "play_random", "replay_history",
+]
 
 
 def _counts(game, state) -> list[int]:
