@@ -369,12 +369,7 @@ class State:
         ph = self.phase
         if ph == P_DRAW and action == ACTION_DRAW and (player is None or player == self.player):
             # the most common action, checked exactly as below (start of a turn: take the top card)
-            p = self.player
-            self.history.append((p, action))
-            c = self.draw.pop()
-            self.hands[p].append(c)
-            self.last_draw = c
-            self.phase = P_PLAY
+            self._draw(self.player)
             return
         g = self.game
         if player is not None and not 0 <= player < g.players:
@@ -429,15 +424,19 @@ class State:
         if op == DRAW:
             if ph != P_DRAW:
                 raise IllegalAction(NOT_YOUR_TURN, f"{g.player_names[p]} has already drawn this turn")
-            self.history.append((p, action))
-            c = self.draw.pop()
-            self.hands[p].append(c)
-            self.last_draw = c
-            self.phase = P_PLAY
+            self._draw(p)
             return
         if ph == P_DRAW:
             raise IllegalAction(NOT_YOUR_TURN, f"{g.player_names[p]} must draw before playing")
         self._apply_card(action, op, p)
+
+    def _draw(self, p: int) -> None:
+        """The start of a turn: ``p`` takes the top card of the draw pile (WM §5)."""
+        self.history.append((p, ACTION_DRAW))
+        c = self.draw.pop()
+        self.hands[p].append(c)
+        self.last_draw = c
+        self.phase = P_PLAY
 
     def _apply_card(self, action: int, op: int, p: int) -> None:
         """A card played or discarded by ``p``, whose turn it is and who has drawn."""
