@@ -44,6 +44,7 @@ INVALID_TABLE = [
     ("yaml-syntax.yaml", "7:11", "YAML syntax error"),
     ("wrong-pile.yaml", "7:24", "d25 cannot lie in the battle pile"),
     ("missing-steps.yaml", "1:1", "missing key 'steps'"),
+    ("unreachable-position.yaml", "7:35", "past the trip's target of 700"),
 ]
 
 

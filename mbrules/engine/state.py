@@ -170,7 +170,7 @@ class State:
     def clone(self) -> "State":
         c = State.__new__(State)
         c.game = self.game
-        c.rng = random.Random()
+        c.rng = random.Random(0)  # seeding from the OS would cost more than the copy; the state is restored next
         c.rng.setstate(self.rng.getstate())
         c.hands = [h[:] for h in self.hands]
         c.draw = self.draw[:]
@@ -375,6 +375,8 @@ class State:
         if player is not None and not 0 <= player < g.players:
             raise IllegalAction(NOT_YOUR_TURN, f"there is no player #{player} in a {g.players}-player game")
         op = action & 7
+        if action < 0 or (op != PLAY and (action >> 11 or (op != DISCARD and op != COUP_FOURRE and action != op))):
+            raise IllegalAction(NOT_YOUR_TURN, f"{action} is not an action of this game (see mbrules.engine.actions)")
         if ph == P_PLAY and (op == PLAY or op == DISCARD):
             # the other common case: straight to the card checks (the same checks, in the same order)
             p = self.player

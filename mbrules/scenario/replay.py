@@ -428,6 +428,7 @@ def _build_position(ck: _Checker, scn: m.Scenario) -> State | None:
     draw_top = place(sp + ["draw_pile"], su.draw_pile)
     discard = place(sp + ["discard_pile"], su.discard_pile)
     sides: dict[int, dict[str, list[int]]] = {}
+    labels: dict[int, str] = {}  # side index -> the name written
     for name, ss in su.sides.items():
         s = ck.side(sp + ["sides", name], name, key=True)
         piles = {}
@@ -440,8 +441,12 @@ def _build_position(ck: _Checker, scn: m.Scenario) -> State | None:
             piles["coups" if pile == "coup_fourres" else pile] = cards
         if s is not None:
             sides[s] = piles
+            labels[s] = name
     turn = ck.player(sp + ["turn"], su.turn)
     ext = ck.player(sp + ["extension_called_by"], su.extension_called_by)
+    target = g.extension_to if (su.extension_called_by is not None and g.extension_to is not None) else g.target
+    for s, name in labels.items():
+        _check_reachable(ck, g, sp + ["sides", name], name, sides[s], target)
     if su.extension_called_by is not None and g.extension_to is None:
         ck.err(sp + ["extension_called_by"], f"{ck.rs} with {g.players} players has no extension: remove "
                                              "'extension_called_by'")
@@ -479,6 +484,26 @@ def _build_position(ck: _Checker, scn: m.Scenario) -> State | None:
         turn=turn if turn is not None else 0, extension_called_by=ext if ext is not None else -1,
         match_totals=totals, seed=su.seed,
     )
+
+
+def _check_reachable(ck: _Checker, g: Game, path: list, name: str, piles: dict[str, list[int]], target: int) -> None:
+    """Refuse a side no game can reach: past its target, too many of a limited card, hazard on hazard."""
+    miles = sum(g.miles[c] for c in piles["distance"])
+    if miles > target:
+        ck.err(path + ["distance"], f"side {name}'s distance adds up to {miles} miles, past the trip's target of "
+                                    f"{target}: no game reaches that position (a side stops at its target)")
+    counts = Counter(piles["distance"])
+    for c, n in counts.items():
+        if n > g.max_per_hand[c]:
+            ck.err(path + ["distance"], f"side {name} has {n} of {g.card_ids[c]}, more than the {g.max_per_hand[c]} "
+                                        f"one side may play in a hand")
+    for pile, allowed, what in (("battle", g.hazard_on_hazard, "a hazard may not cover another hazard"),
+                                ("speed", g.speed_limit_stacking, "a speed limit may not cover another")):
+        cards = piles[pile]
+        for i in range(1, len(cards)):
+            if not allowed and g.kind[cards[i]] == HAZARD and g.kind[cards[i - 1]] == HAZARD:
+                ck.err(path + [pile, i], f"{g.card_ids[cards[i]]} lies on {g.card_ids[cards[i - 1]]}: in {ck.rs} "
+                                         f"{what}, so no game reaches that position")
 
 
 # -- observing the state (the one place that reads the engine's piles) ---------------------------------------
