@@ -53,23 +53,18 @@ def play_match(
     apply = st.apply
     hands = 0
     while True:
-        if on_action is None:
-            while True:
-                ph = st.phase
-                if ph == P_DRAW:
-                    apply(ACTION_DRAW)  # legal_actions() is [ACTION_DRAW] here: no need to ask
-                    continue
-                if ph >= P_HAND_OVER:
-                    break
+        while True:
+            ph = st.phase
+            if ph == P_DRAW:
+                a = ACTION_DRAW  # legal_actions() is [ACTION_DRAW] here: no need to ask
+            elif ph >= P_HAND_OVER:
+                break
+            else:
                 acts = legal()
-                apply(acts[0] if len(acts) == 1 else choosers[st.player](st, acts))
-        else:
-            while st.phase < P_HAND_OVER:
-                acts = legal()
-                p = st.player
-                a = acts[0] if len(acts) == 1 else choosers[p](st, acts)
-                on_action(st, p, a)
-                apply(a)
+                a = acts[0] if len(acts) == 1 else choosers[st.player](st, acts)
+            if on_action is not None:
+                on_action(st, st.player, a)
+            apply(a)
         hands += 1
         if on_hand_end is not None:
             on_hand_end(st)
