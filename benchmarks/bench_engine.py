@@ -16,9 +16,8 @@ import sys
 import time
 
 from mbrules.engine import Game
-from mbrules.engine.actions import DISCARD, PLAY
 from mbrules.ruleset import load_ruleset
-from mbrules.simulate import game_seed, play_match
+from mbrules.simulate import count_turns, game_seed, play_match
 
 
 def run(game: Game, bots: list[str], hands: int, seed: int) -> tuple[int, int]:
@@ -29,7 +28,7 @@ def run(game: Game, bots: list[str], hands: int, seed: int) -> tuple[int, int]:
         st = play_match(game, game_seed(seed, i), bots, max_hands=hands - done)
         i += 1
         done += len(st.hand_sheets)
-        turns += sum(1 for p, a in st.history if p >= 0 and (a & 7) in (PLAY, DISCARD))
+        turns += count_turns(st.history)
     return done, turns
 
 

@@ -8,6 +8,7 @@ counts, so its figures are the same for any number of workers and any chunking.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import time
@@ -73,6 +74,11 @@ def play_match(
         st.next_hand()
 
 
+def count_turns(history) -> int:
+    """Turns in a history: cards played or discarded (draws, answers and new-hand marks are not turns)."""
+    return sum(1 for p, a in history if p >= 0 and (a & 7) in (PLAY, DISCARD))
+
+
 # -- statistics ------------------------------------------------------------------------
 def new_stats(sides: int) -> dict:
     """Integer counters; two of them add up with :func:`merge_stats` in any grouping."""
@@ -107,8 +113,7 @@ def match_stats(game: Game, seed: int, bots: Sequence[str], stats: dict) -> None
         counts["coups"] += st.coup_count
 
     st = play_match(game, seed, bots, on_hand_end=hand_end)
-    turn_ops = (PLAY, DISCARD)
-    stats["turns"] += sum(1 for p, a in st.history if p >= 0 and (a & 7) in turn_ops)
+    stats["turns"] += count_turns(st.history)
     stats["games"] += 1
     stats["hands"] += len(st.hand_sheets)
     stats["trips_completed"] += counts["trips"]
@@ -137,13 +142,17 @@ def _init_worker(ruleset_ref: str, options: Sequence[str], players: int, bots: S
     _WORKER["bots"] = list(bots)
 
 
-def _run_chunk(seed: int, start: int, stop: int) -> dict:
-    game = _WORKER["game"]
-    bots = _WORKER["bots"]
+def _play_games(game: Game, bots: Sequence[str], seed: int, start: int, stop: int) -> dict:
+    """Games ``start`` to ``stop - 1`` of a simulation seeded with ``seed``, as counters."""
     stats = new_stats(game.sides)
     for i in range(start, stop):
         match_stats(game, game_seed(seed, i), bots, stats)
     return stats
+
+
+def _run_chunk(seed: int, start: int, stop: int) -> dict:
+    """In a pool worker: :func:`_play_games` with the rules the initializer compiled."""
+    return _play_games(_WORKER["game"], _WORKER["bots"], seed, start, stop)
 
 
 def chunks(games: int, workers: int) -> list[tuple[int, int]]:
@@ -171,27 +180,22 @@ def simulate(
     total = new_stats(game.sides)
     parts = chunks(games, workers)
     t0 = time.perf_counter()
-    if workers <= 1:
-        _WORKER["game"] = game
-        _WORKER["bots"] = list(bots)
+    with contextlib.ExitStack() as stack:
+        if workers <= 1:
+            results = (_play_games(game, bots, seed, a, b) for a, b in parts)
+        else:
+            pool = stack.enter_context(ProcessPoolExecutor(
+                max_workers=min(workers, len(parts), 4 * (os.cpu_count() or 1)),  # never a process per --workers
+                initializer=_init_worker, initargs=(ruleset_ref, list(options), game.players, list(bots))
+            ))
+            futures = [pool.submit(_run_chunk, seed, a, b) for a, b in parts]
+            results = (fut.result() for fut in futures)
         done = 0
-        for a, b in parts:
-            merge_stats(total, _run_chunk(seed, a, b))
+        for (a, b), part in zip(parts, results):  # merged in chunk order: same sums for any worker count
+            merge_stats(total, part)
             done += b - a
             if progress:
                 progress(done)
-    else:
-        with ProcessPoolExecutor(
-            max_workers=min(workers, len(parts), 4 * (os.cpu_count() or 1)),  # never a process per --workers
-            initializer=_init_worker, initargs=(ruleset_ref, list(options), game.players, list(bots))
-        ) as pool:
-            futures = [pool.submit(_run_chunk, seed, a, b) for a, b in parts]
-            done = 0
-            for (a, b), fut in zip(parts, futures):  # merged in chunk order: same sums for any worker count
-                merge_stats(total, fut.result())
-                done += b - a
-                if progress:
-                    progress(done)
     return total, time.perf_counter() - t0
 
 
