@@ -10,10 +10,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from mbrules.bots import UnknownBot, bot_names, check_bot
+from mbrules.bots import UnknownBot, bot_names, check_bot, lineup
 from mbrules.engine import Game, GameError, State
 from mbrules.engine.actions import COUP_FOURRE, DECLINE, DISCARD, EXTEND, PLAY, STOP
-from mbrules.engine.game import DISTANCE, HAZARD, REMEDY, SAFETY, SCORE_LINES, SPEED
+from mbrules.engine.game import DISTANCE, HAZARD, REMEDY, SAFETY, SCORE_LINES
 from mbrules.ruleset import RulesetError, load_ruleset
 
 from .common import EXIT_CHECK_FAILED, EXIT_USAGE, app, fail
@@ -60,6 +60,20 @@ def _side_label(game: Game, s: int) -> str:
     return f"{game.side_names[s]} ({', '.join(game.player_names[p] for p in game.side_players[s])})"
 
 
+def _bots_by_player(game: Game, bots: list[str]) -> dict[str, str]:
+    """Each player's bot: ``bots`` holds one name for everybody or one per player in seating order."""
+    return dict(zip(game.player_names, lineup(bots, game.players)))
+
+
+def _sides_table(game: Game, title: str, first: str = "") -> Table:
+    """A table with a label column and one right-aligned column per side."""
+    table = Table(title=title, title_justify="left")
+    table.add_column(first)
+    for s in range(game.sides):
+        table.add_column(_side_label(game, s), justify="right")
+    return table
+
+
 # -- the narrative ------------------------------------------------------------------------
 class Narrator:
     """Tells a match as it is played: who plays what on whom, coups fourrés, extensions, each hand's score."""
@@ -69,10 +83,8 @@ class Narrator:
         self.out = console
         self.hand_seen = -1
         d = game.ruleset.display
-        self.pile_names = (d.battle_pile, d.speed_pile)
-        self.distance_pile = d.distance_pile
+        self.pile_names = (d.battle_pile, d.speed_pile)  # indexed by Game.pile: BATTLE, SPEED
         self.safety_area = d.safety_area
-        self.discard_pile = d.discard_pile
         self.draw_pile = d.draw_pile
 
     def who(self, p: int) -> str:
@@ -99,7 +111,7 @@ class Narrator:
                 self.say(f"{self.who(p)} plays {name}: side {g.side_names[ps]} at {m} miles.{done}")
             elif k == HAZARD:
                 ts = a >> 11
-                pile = self.pile_names[1 if g.pile[c] == SPEED else 0]
+                pile = self.pile_names[g.pile[c]]
                 self.say(f"{self.who(p)} plays {name} on side {g.side_names[ts]}'s {pile}.")
             elif k == REMEDY:
                 self.say(f"{self.who(p)} plays {name}.")
@@ -132,10 +144,7 @@ class Narrator:
         else:
             self.say(f"The {self.draw_pile} is out and every hand is played out: no side completed the trip.")
         sheet = st.hand_sheets[-1]
-        table = Table(title=f"Score sheet, hand {len(st.hand_sheets)}", title_justify="left")
-        table.add_column("")
-        for s in range(g.sides):
-            table.add_column(_side_label(g, s), justify="right")
+        table = _sides_table(g, f"Score sheet, hand {len(st.hand_sheets)}")
         for line in SCORE_LINES:
             table.add_row(LINE_LABELS[line], *(str(sheet[s][line]) for s in range(g.sides)),
                           end_section=line == "extension")
@@ -188,8 +197,7 @@ def play(
         if rs.applied_options:
             console.print(f"Options: {', '.join(rs.applied_options)}", markup=False)
         sides = "; ".join(_side_label(game, s) for s in range(game.sides))
-        lineup = ", ".join(f"{game.player_names[p]} {(bots * players)[p] if len(bots) == 1 else bots[p]}"
-                           for p in range(players))
+        lineup = ", ".join(f"{p} {b}" for p, b in _bots_by_player(game, bots).items())
         console.print(f"{players} players, sides {sides}. Bots: {lineup}. Seed {seed}.", markup=False)
         narrator = Narrator(game, console)
         st = play_match(game, seed, bots, max_hands=hands, keep_deals=record is not None,
@@ -209,30 +217,28 @@ def play(
     if as_json:
         names = game.side_names
         result, _ = _result(game, st)
+        hands_doc = []
+        running = [0] * game.sides
+        for i, sheet in enumerate(st.hand_sheets):
+            running = [r + sheet[s]["total"] for s, r in enumerate(running)]
+            hands_doc.append({
+                "hand": i + 1,
+                "score_sheet": {names[s]: {line: sheet[s][line] for line in SCORE_LINES} for s in range(game.sides)},
+                "running_totals": {names[s]: running[s] for s in range(game.sides)},
+            })
         doc = {
             "settings": {
                 "ruleset": ruleset, "ruleset_id": game.ruleset_id, "options": options,
                 "applied_options": list(game.ruleset.applied_options), "players": players, "seed": seed,
-                "bots": {game.player_names[p]: (bots[0] if len(bots) == 1 else bots[p]) for p in range(players)},
+                "bots": _bots_by_player(game, bots),
                 "hands": hands,
             },
             "sides": {names[s]: [game.player_names[p] for p in game.side_players[s]] for s in range(game.sides)},
-            "hands": [
-                {
-                    "hand": i + 1,
-                    "score_sheet": {names[s]: {line: sheet[s][line] for line in SCORE_LINES} for s in range(game.sides)},
-                }
-                for i, sheet in enumerate(st.hand_sheets)
-            ],
+            "hands": hands_doc,
             "match_totals": {names[s]: st.match_totals[s] for s in range(game.sides)},
             "result": result,
             "winner": result if result != "unfinished" else None,
         }
-        running = [0] * game.sides
-        for entry, sheet in zip(doc["hands"], st.hand_sheets):
-            for s in range(game.sides):
-                running[s] += sheet[s]["total"]
-            entry["running_totals"] = {names[s]: running[s] for s in range(game.sides)}
         sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
 
 
@@ -275,7 +281,7 @@ def simulate(
     settings = {
         "ruleset": ruleset, "ruleset_id": game.ruleset_id, "options": options, "players": players,
         "games": games, "seed": seed, "workers": workers,
-        "bots": {game.player_names[p]: (bots[0] if len(bots) == 1 else bots[p]) for p in range(players)},
+        "bots": _bots_by_player(game, bots),
     }
     if as_json:
         sys.stdout.write(json.dumps({"settings": settings, **report}, indent=2, ensure_ascii=False) + "\n")
@@ -296,10 +302,7 @@ def simulate(
     t.add_row("hands per second", str(report["hands_per_second"]))
     t.add_row("turns per second", str(report["turns_per_second"]))
     out.print(t)
-    m = Table(title="Mean score per hand, per side", title_justify="left")
-    m.add_column("line")
-    for s in range(game.sides):
-        m.add_column(_side_label(game, s), justify="right")
+    m = _sides_table(game, "Mean score per hand, per side", "line")
     for line in SCORE_LINES:
         m.add_row(LINE_LABELS[line] if line != "total" else "Total",
                   *(f"{report['mean_score_per_line'][line][n]:.1f}" for n in game.side_names))

@@ -1,5 +1,7 @@
 """Bots: ``Bot.choose(state, legal_actions) -> action``, registered by name for ``--bot NAME``."""
-from .base import Bot, UnknownBot, bot_descriptions, bot_names, bot_rng, check_bot, make_bot, make_bots, register
+from .base import (
+    Bot, UnknownBot, bot_descriptions, bot_names, bot_rng, check_bot, lineup, make_bot, make_bots, register,
+)
 from . import random_bot as _random_bot  # noqa: F401  registers "random"
 from . import heuristic as _heuristic  # noqa: F401  registers "heuristic"
 from .heuristic import HeuristicBot
@@ -7,5 +9,5 @@ from .random_bot import RandomBot
 
 __all__ = [
     "Bot", "HeuristicBot", "RandomBot", "UnknownBot", "bot_descriptions", "bot_names", "bot_rng", "check_bot",
-    "make_bot", "make_bots", "register",
+    "lineup", "make_bot", "make_bots", "register",
 ]

@@ -66,13 +66,18 @@ def make_bot(name: str, game: Game, player: int, seed) -> Bot:
     return _REGISTRY[name][0](game, player, bot_rng(seed, player))
 
 
-def make_bots(names: list[str] | tuple[str, ...], game: Game, seed) -> list[Bot]:
-    """One bot per player: ``names`` holds one name (for everybody) or one per player in seating order."""
+def lineup(names: list[str] | tuple[str, ...], players: int) -> list[str]:
+    """Each player's bot name: ``names`` holds one name (for everybody) or one per player in seating order."""
     names = list(names)
     if len(names) == 1:
-        names = names * game.players
-    if len(names) != game.players:
+        names = names * players
+    if len(names) != players:
         raise UnknownBot(
-            f"give --bot once (for every player) or once per player: {game.players} players, {len(names)} bots"
+            f"give --bot once (for every player) or once per player: {players} players, {len(names)} bots"
         )
-    return [make_bot(n, game, p, seed) for p, n in enumerate(names)]
+    return names
+
+
+def make_bots(names: list[str] | tuple[str, ...], game: Game, seed) -> list[Bot]:
+    """One bot per player: ``names`` holds one name (for everybody) or one per player in seating order."""
+    return [make_bot(n, game, p, seed) for p, n in enumerate(lineup(names, game.players))]
