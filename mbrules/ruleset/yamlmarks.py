@@ -7,6 +7,11 @@ Only PyYAML's safe composer is used; the data is built here from the node graph,
 * aliases expand only up to ``MAX_VALUES`` values (a "billion laughs" file fails at once),
   nesting stops at ``MAX_DEPTH``, files stop at ``MAX_BYTES``;
 * integer keys become strings (``2:`` and ``"2":`` are the same player count).
+
+The ruleset loader reads one document a file (:func:`parse_file`); the scenario reader
+(:mod:`mbrules.scenario.yamlio`) uses the same steps one by one: :func:`read_bytes`,
+:func:`decode_text`, :func:`compose_documents`, :func:`build_document`, each problem that stops
+reading a :class:`YamlError`.
 """
 from __future__ import annotations
 
@@ -54,11 +59,22 @@ class ParsedYaml:
     errors: list[Diagnostic] = field(default_factory=list)
 
 
-class _Abort(Exception):
-    def __init__(self, mark, message: str):
+class YamlError(Exception):
+    """A problem that stops reading: where (1-based line and column), what, and in which document."""
+
+    def __init__(self, line: int, col: int, message: str):
         super().__init__(message)
-        self.mark = mark
+        self.line = line
+        self.col = col
         self.message = message
+        self.document = 1  # 1-based; set by compose_documents
+
+    @classmethod
+    def at(cls, mark, message: str) -> YamlError:
+        return cls(*_pos(mark), message)
+
+    def diagnostic(self, file: str) -> Diagnostic:
+        return Diagnostic(file, self.line, self.col, self.message)
 
 
 class _BoundedLoader(yaml.SafeLoader):
@@ -72,9 +88,9 @@ class _BoundedLoader(yaml.SafeLoader):
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH:
-                raise _Abort(self.peek_event().start_mark,
-                             f"nesting deeper than {MAX_DEPTH} levels: a ruleset file is never this deep; "
-                             "flatten the structure")
+                raise YamlError.at(self.peek_event().start_mark,
+                                   f"nesting deeper than {MAX_DEPTH} levels: a ruleset file is never this deep; "
+                                   "flatten the structure")
             return super().compose_node(parent, index)
         finally:
             self._depth -= 1
@@ -90,17 +106,20 @@ def _line_col_of_offset(text: str, offset: int) -> tuple[int, int]:
     return line, offset - start + 1
 
 
-def read_bytes(path: Path) -> bytes:
-    """Read at most MAX_BYTES + 1 bytes (OSError goes to the caller)."""
+TOO_LARGE = f"the file is larger than {MAX_BYTES // 1024} KiB: a ruleset file is a few KiB; this is not a ruleset"
+
+
+def read_bytes(path: Path, max_bytes: int = MAX_BYTES) -> bytes:
+    """Read at most ``max_bytes`` + 1 bytes (OSError goes to the caller)."""
     with open(path, "rb") as fh:
-        return fh.read(MAX_BYTES + 1)
+        return fh.read(max_bytes + 1)
 
 
-def decode_text(raw: bytes, file: str) -> tuple[str | None, list[Diagnostic]]:
+def decode_text(raw: bytes, file: str, max_bytes: int = MAX_BYTES,
+                too_large: str = TOO_LARGE) -> tuple[str | None, list[Diagnostic]]:
     """UTF-8 text without control characters, or the problems (size, encoding, controls)."""
-    if len(raw) > MAX_BYTES:
-        return None, [Diagnostic(file, 1, 1, f"the file is larger than {MAX_BYTES // 1024} KiB: a ruleset "
-                                               "file is a few KiB; this is not a ruleset")]
+    if len(raw) > max_bytes:
+        return None, [Diagnostic(file, 1, 1, too_large)]
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         return None, [Diagnostic(file, 1, 1, "the file is UTF-16 encoded: save it as UTF-8")]
     if raw.startswith(b"\xef\xbb\xbf"):
@@ -139,48 +158,71 @@ def _syntax_message(exc: yaml.MarkedYAMLError) -> str:
     return msg + "; fix the YAML syntax here"
 
 
-def parse_text(text: str, file: str) -> ParsedYaml:
-    """Compose ``text`` safely and build plain data with positions (never raises for bad input)."""
+def compose_documents(text: str, one: bool = False) -> list[Node]:
+    """The documents of ``text``, composed safely with nesting bounded (not yet built into data).
+
+    With ``one``, a second document is an error where it starts. Raises :class:`YamlError`
+    (syntax, nesting) with ``document`` set to the document it stopped in.
+    """
     loader = _BoundedLoader(text)
+    roots: list[Node] = []
     try:
-        try:
-            root = loader.get_node() if loader.check_node() else None
-            if root is not None and not loader.check_event(yaml.StreamEndEvent):
-                mark = loader.peek_event().start_mark
-                line, col = _pos(mark)
-                return ParsedYaml(None, None, [Diagnostic(
-                    file, line, col, "a second YAML document starts here: a ruleset file holds one document; "
-                                     "remove the '---' and what follows, or put it in its own file")])
-        except _Abort as exc:
-            line, col = _pos(exc.mark)
-            return ParsedYaml(None, None, [Diagnostic(file, line, col, exc.message)])
-        except yaml.MarkedYAMLError as exc:
-            mark = exc.problem_mark or exc.context_mark
-            line, col = _pos(mark) if mark is not None else (1, 1)
-            return ParsedYaml(None, None, [Diagnostic(file, line, col, _syntax_message(exc))])
-        except yaml.reader.ReaderError as exc:  # pragma: no cover - decode_text catches these first
-            line, col = _line_col_of_offset(text, exc.position)
-            return ParsedYaml(None, None, [Diagnostic(file, line, col, f"unreadable character: {exc.reason}")])
-        except RecursionError:
-            return ParsedYaml(None, None, [Diagnostic(
-                file, 1, 1, f"nesting too deep to read: a ruleset file is never deeper than {MAX_DEPTH} levels")])
+        while loader.check_node():
+            roots.append(loader.get_node())
+            if one and not loader.check_event(yaml.StreamEndEvent):
+                raise YamlError.at(loader.peek_event().start_mark,
+                                   "a second YAML document starts here: a ruleset file holds one document; "
+                                   "remove the '---' and what follows, or put it in its own file")
+        return roots
+    except YamlError as exc:
+        error = exc
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = _pos(mark) if mark is not None else (1, 1)
+        error = YamlError(line, col, _syntax_message(exc))
+    except yaml.reader.ReaderError as exc:  # pragma: no cover - decode_text catches these first
+        error = YamlError(*_line_col_of_offset(text, exc.position), f"unreadable character: {exc.reason}")
+    except RecursionError:  # pragma: no cover - _BoundedLoader bounds the depth
+        error = YamlError(1, 1, f"nesting too deep to read: a ruleset file is never deeper than {MAX_DEPTH} levels")
     finally:
         loader.dispose()
-    if root is None:
-        return ParsedYaml(None, None, [Diagnostic(
-            file, 1, 1, "the file is empty: a ruleset file is a mapping that starts with 'id: ...'")])
-    builder = _Builder(file)
+    error.document = len(roots) + 1
+    raise error
+
+
+def build_document(root: Node, file: str, bool_keys_as_text: bool = False) -> tuple[Any, LocNode, list[Diagnostic]]:
+    """Plain data and positions for one composed document, and every problem found on the way.
+
+    ``bool_keys_as_text``: a key YAML 1.1 reads as a boolean (``on``, ``yes``) stays the text
+    written instead of being an error. Raises :class:`YamlError` when the document cannot be
+    built at all (aliases expanding past ``MAX_VALUES`` values, an alias that contains itself).
+    """
+    _check_expansion(root)
+    builder = _Builder(file, bool_keys_as_text)
     try:
-        _check_expansion(root)
         data, locs = builder.build(root, None, 1)
-    except _Abort as exc:
-        line, col = _pos(exc.mark)
-        return ParsedYaml(None, None, [Diagnostic(file, line, col, exc.message)])
-    except RecursionError:  # pragma: no cover - depth is bounded above
-        return ParsedYaml(None, None, [Diagnostic(file, 1, 1, "nesting too deep to read")])
-    errors = builder.errors
+    except RecursionError:  # pragma: no cover - depth is bounded by the builder
+        raise YamlError(1, 1, "nesting too deep to read") from None
+    return data, locs, builder.errors
+
+
+def position(node: Node) -> tuple[int, int]:
+    """Where a node starts: 1-based line and column."""
+    return _pos(node.start_mark)
+
+
+def parse_text(text: str, file: str) -> ParsedYaml:
+    """Compose ``text`` safely and build plain data with positions (never raises for bad input)."""
+    try:
+        roots = compose_documents(text, one=True)
+        if not roots:
+            return ParsedYaml(None, None, [Diagnostic(
+                file, 1, 1, "the file is empty: a ruleset file is a mapping that starts with 'id: ...'")])
+        data, locs, errors = build_document(roots[0], file)
+    except YamlError as exc:
+        return ParsedYaml(None, None, [exc.diagnostic(file)])
     if not isinstance(data, dict):
-        line, col = _pos(root.start_mark)
+        line, col = position(roots[0])
         what = {list: "a list"}.get(type(data), "a single value" if data is not None else "null")
         errors.append(Diagnostic(file, line, col, f"the document is {what}, not a mapping: a ruleset file is a "
                                                   "mapping of keys such as 'id:', 'name:', 'cards:'"))
@@ -215,8 +257,8 @@ def _check_expansion(root: Node) -> None:
         if nid in size:
             continue
         if nid in active:
-            raise _Abort(node.start_mark, "a YAML alias that contains itself: the value would be infinite; "
-                                          "write the values out instead")
+            raise YamlError.at(node.start_mark, "a YAML alias that contains itself: the value would be infinite; "
+                                                "write the values out instead")
         active.add(nid)
         stack.append((node, True))
         for kid in _kids(node):
@@ -230,9 +272,9 @@ def _check_expansion(root: Node) -> None:
         if big is None:
             break
         node = big
-    raise _Abort(node.start_mark,
-                 f"this value expands past {MAX_VALUES:,} values through YAML aliases (a \"billion laughs\" "
-                 "file?); a ruleset file is small: write the values out instead")
+    raise YamlError.at(node.start_mark,
+                       f"this value expands past {MAX_VALUES:,} values through YAML aliases (a \"billion laughs\" "
+                       "file?); a ruleset file is small: write the values out instead")
 
 
 def _kids(node: Node) -> list[Node]:
@@ -249,8 +291,9 @@ _KIND_WORDS = {MappingNode: "a mapping", SequenceNode: "a list", ScalarNode: "a 
 class _Builder:
     """Builds plain data from composed nodes, counting every value an alias expands to."""
 
-    def __init__(self, file: str):
+    def __init__(self, file: str, bool_keys_as_text: bool = False):
         self.file = file
+        self.bool_keys_as_text = bool_keys_as_text
         self.count = 0
         self.errors: list[Diagnostic] = []
         self._constructor = SafeConstructor()
@@ -262,13 +305,13 @@ class _Builder:
     def build(self, node: Node, key_mark, depth: int) -> tuple[Any, LocNode]:
         self.count += 1
         if self.count > MAX_VALUES:
-            raise _Abort(node.start_mark,
-                         f"the document expands past {MAX_VALUES:,} values (YAML aliases that repeat aliases); "
-                         "a ruleset file is small: write the values out instead")
+            raise YamlError.at(node.start_mark,
+                               f"the document expands past {MAX_VALUES:,} values (YAML aliases that repeat aliases); "
+                               "a ruleset file is small: write the values out instead")
         if depth > MAX_DEPTH:
-            raise _Abort(node.start_mark,
-                         f"nesting deeper than {MAX_DEPTH} levels (a YAML alias that contains itself?); "
-                         "flatten the structure")
+            raise YamlError.at(node.start_mark,
+                               f"nesting deeper than {MAX_DEPTH} levels (a YAML alias that contains itself?); "
+                               "flatten the structure")
         line, col = _pos(node.start_mark)
         kl, kc = _pos(key_mark) if key_mark is not None else (None, None)
         loc = Loc(self.file, line, col, kl, kc)
@@ -287,7 +330,7 @@ class _Builder:
             if node.tag != T_MAP:
                 self._bad_tag(node)
             return self._mapping(node, loc, depth)
-        raise _Abort(node.start_mark, "unexpected YAML node")  # pragma: no cover
+        raise YamlError.at(node.start_mark, "unexpected YAML node")  # pragma: no cover
 
     def _bad_tag(self, node: Node) -> None:
         tag = node.tag.replace("tag:yaml.org,2002:", "!!")
@@ -318,6 +361,8 @@ class _Builder:
         return None
 
     def _key(self, key_node: Node) -> str | None:
+        if self.bool_keys_as_text and isinstance(key_node, ScalarNode) and key_node.tag == T_BOOL:
+            return key_node.value
         if not isinstance(key_node, ScalarNode):
             self._err(key_node.start_mark, f"a key must be plain text, not {_KIND_WORDS[type(key_node)]}; "
                                            "write the key as text")
