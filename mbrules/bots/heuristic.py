@@ -47,6 +47,10 @@ class HeuristicBot:
         self.fixes = tuple(tuple(h for h in self.hazards if g.fixes_mask[c] >> h & 1) for c in range(n))
         self.protects = tuple(tuple(h for h in self.hazards if g.protects_mask[c] >> h & 1) for c in range(n))
         self.breakers = frozenset(g.safe_trip_breakers)
+        # Hazards the go card itself fixes (the Stop): they cost the victim one turn, not two.
+        self.quick_fixed = frozenset(
+            h for h in self.hazards if any(g.is_go[c] and g.fixes_mask[c] >> h & 1 for c in range(n))
+        )
 
     # -- the decision --------------------------------------------------------------
     def choose(self, state: State, legal_actions: list[int]) -> int:
@@ -115,7 +119,7 @@ class HeuristicBot:
             lead = st.miles[ts] / 10 + st.match_totals[ts] / 1000
             cf_proof = 40.0 if ctx.holds_protector(c) else 0.0
             if g.pile[c] == BATTLE:
-                return 500.0 + lead + cf_proof + (0.0 if ctx.quick_fix(c) else 20.0)
+                return 500.0 + lead + cf_proof + (0.0 if c in self.quick_fixed else 20.0)
             if st.target - st.miles[ts] <= 100:
                 return 100.0 + lead  # a speed limit hardly slows a side this close
             return 380.0 + lead + cf_proof
@@ -157,10 +161,14 @@ class _Context:
         hand = st.hands[bot.player]
         self.hand = hand
         # Hazards not yet seen: the deck's copies minus the table, the discard pile and our hand.
-        piles = [*st.battle, *st.speed, st.discard, hand]
+        seen = st.discard + hand
+        for pile in st.battle:
+            seen += pile
+        for pile in st.speed:
+            seen += pile
         unseen = [0] * g.n_cards
         for h in bot.hazards:
-            unseen[h] = g.deck_counts[h] - sum(pile.count(h) for pile in piles)
+            unseen[h] = g.deck_counts[h] - seen.count(h)
         self.unseen = unseen
         can_extend = g.extension_to is not None and st.extension_called_by < 0 and st.target < g.extension_to
         self.max_target = g.extension_to if can_extend else st.target
@@ -190,11 +198,6 @@ class _Context:
 
     def holds_protector(self, h: int) -> bool:
         return any(s in self.hand for s in self.bot.game.protectors[h])
-
-    def quick_fix(self, h: int) -> bool:
-        """A hazard the go card itself fixes (the Stop) costs the victim one turn, not two."""
-        g = self.bot.game
-        return any(g.is_go[c] and g.fixes_mask[c] >> h & 1 for c in range(g.n_cards))
 
     def value(self, c: int) -> float:
         """How much card ``c`` is worth keeping (lower: discard first; WM §12 D, E)."""
