@@ -131,20 +131,12 @@ def schema_cmd(
     """Print the JSON Schema (2020-12) of ruleset files or scenario files."""
     del as_json  # the schema is JSON already
     if which == "ruleset":
-        from mbrules.ruleset.schema_check import ruleset_schema_text
-
-        sys.stdout.write(ruleset_schema_text())
-        return
-    if which == "scenario":
-        try:
-            from mbrules.scenario.model import scenario_json_schema
-        except ImportError:
-            fail("mbrules: the scenario schema is not available in this build "
-                 "(mbrules.scenario.model.scenario_json_schema is missing)", EXIT_CHECK_FAILED)
-        schema = scenario_json_schema()
-        sys.stdout.write(json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
-        return
-    fail(f"mbrules: unknown schema '{which}': choose ruleset or scenario", EXIT_USAGE)
+        from mbrules.ruleset.model import schema_text
+    elif which == "scenario":
+        from mbrules.scenario.model import schema_text
+    else:
+        fail(f"mbrules: unknown schema '{which}': choose ruleset or scenario", EXIT_USAGE)
+    sys.stdout.write(schema_text())
 
 
 @app.command("diff")

@@ -9,6 +9,7 @@ disagree, ``decided`` (what we chose and why).
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Annotated, Generic, Literal, TypeVar
 
@@ -370,6 +371,11 @@ def file_json_schema() -> dict:
         "(a named patch). Generated from mbrules.ruleset.model.Ruleset; do not edit by hand."
     )
     return schema
+
+
+def schema_text() -> str:
+    """The file schema as checked in at ``schemas/ruleset.schema.json`` (``make schemas`` writes it)."""
+    return json.dumps(file_json_schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
 def is_ruleset_id(text: str) -> bool:

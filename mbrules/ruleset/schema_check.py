@@ -282,8 +282,3 @@ def describe_all(errors: Iterable[ValidationError], locs: LocNode) -> list[Diagn
     for e in errors:
         out.extend(_describe(e, locs))
     return out
-
-
-def ruleset_schema_text() -> str:
-    """The file schema as checked in at ``schemas/ruleset.schema.json`` (``make schemas`` writes it)."""
-    return json.dumps(file_json_schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
