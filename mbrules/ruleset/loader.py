@@ -27,7 +27,6 @@ import pydantic
 from .compose import ROOT_OWN_KEYS, merge, patch_body
 from .diagnostics import Diagnostic, LocNode, RulesetError, diag_at, display_path, dotted
 from .model import Ruleset, is_ruleset_id
-from .schema_check import schema_errors
 from .semantics import semantic_problems
 from .yamlmarks import parse_file
 
@@ -151,6 +150,8 @@ def _read(path: Path) -> tuple[_FileRead, tuple]:
     parsed = parse_file(path, display)
     errors = list(parsed.errors)
     if parsed.data is not None and parsed.locs is not None:
+        from .schema_check import schema_errors  # jsonschema (30 ms) only once a file is checked
+
         errors.extend(schema_errors(parsed.data, parsed.locs))
     fr = _FileRead(path, display, parsed.data, parsed.locs, errors)
     with _file_lock:
