@@ -547,8 +547,8 @@ class Summary:
 
 def _summary(path: Path, ident: str) -> Summary:
     try:
-        fr, _ = _read(path)
-        data = fr.data or {}
+        _signature(path)  # a regular file (a pipe could block)
+        data = parse_file(path, display_path(path)).data or {}  # the name and description: no schema check
     except OSError:
         data = {}
 
