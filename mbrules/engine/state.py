@@ -305,18 +305,6 @@ class State:
             return None if (h >= 0 and fixes >> h & 1) else NOTHING_TO_FIX
         return None  # a safety may always be played (WM §5B)
 
-    def _any_play(self, p: int) -> bool:
-        g = self.game
-        ps = g.side_of[p]
-        for c in self.hands[p]:
-            if g.kind[c] == HAZARD:
-                for ts in range(g.sides):
-                    if ts != ps and self._play_reason(ps, c, ts) is None:
-                        return True
-            elif self._play_reason(ps, c, ps) is None:
-                return True
-        return False
-
     def legal_actions(self) -> list[int]:
         ph = self.phase
         if ph == P_PLAY:
@@ -450,7 +438,8 @@ class State:
             raise IllegalAction(NOT_IN_HAND, f"{g.player_names[p]} does not hold {name}")
         ps = g.side_of[p]
         if op == DISCARD:
-            if not g.voluntary_discard and self._any_play(p):
+            if not g.voluntary_discard and g.discard_action[c] not in self.legal_actions():
+                # legal_actions() lists the discards only when there is no play (option no-voluntary-discard)
                 raise IllegalAction(MUST_PLAY, f"{g.player_names[p]} holds a playable card and may not discard")
             self.history.append((p, action))
             hand.remove(c)
