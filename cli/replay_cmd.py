@@ -8,8 +8,6 @@ from typing import List
 
 import typer
 
-from mbrules.scenario.replay import ScenarioPathError, collect, replay_file, summary_line
-
 from .common import EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE, app, fail
 
 
@@ -24,6 +22,8 @@ def replay(
 
     Exit 0 when none failed, 1 when one failed or a file is invalid, 2 when a path does not exist.
     """
+    from mbrules.scenario.replay import ScenarioPathError, collect, replay_file, summary_line  # only here
+
     try:
         files = collect(paths)
     except ScenarioPathError as exc:

@@ -1,4 +1,8 @@
-"""Ruleset commands: rulesets, show, validate, schema, diff (contract: Commands)."""
+"""Ruleset commands: rulesets, show, validate, schema, diff (contract: Commands).
+
+The ruleset package (pydantic models, the loader: about 110 ms) is imported inside the commands
+that use it, not when the app is built, so that --help and 'schema' need not pay for it.
+"""
 from __future__ import annotations
 
 import json
@@ -7,16 +11,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-
-from mbrules.ruleset import (
-    RulesetError,
-    bundled_option_ids,
-    bundled_ruleset_ids,
-    check_file,
-    load_ruleset,
-    option_summary,
-    ruleset_summary,
-)
 
 from .common import EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE, app, fail
 
@@ -34,6 +28,8 @@ def _print_json(doc: Any) -> None:
 
 
 def _load(ref: str, options: list[str] | None):
+    from mbrules.ruleset import RulesetError, load_ruleset
+
     try:
         return load_ruleset(ref, options or ())
     except RulesetError as exc:
@@ -43,6 +39,8 @@ def _load(ref: str, options: list[str] | None):
 @app.command("rulesets")
 def rulesets_cmd(as_json: JsonFlag = False) -> None:
     """List the bundled rulesets and options with their one-line descriptions."""
+    from mbrules.ruleset import bundled_option_ids, bundled_ruleset_ids, option_summary, ruleset_summary
+
     rulesets = [ruleset_summary(i) for i in bundled_ruleset_ids()]
     options = [option_summary(i) for i in bundled_option_ids()]
     if as_json:
@@ -95,6 +93,8 @@ def validate_cmd(
 
     A ruleset is checked fully resolved (extends, options); an option file (kind: option) is checked by the schema and by applying it over winning-moves. Prints 'OK FILE' for each valid file. Exit 1 if a file is invalid, 2 if a file cannot be read.
     """
+    from mbrules.ruleset import RulesetError, check_file
+
     results = []
     code = EXIT_OK
     for path in files:
