@@ -135,3 +135,9 @@ def dotted(path: Iterable) -> str:
         else:
             out += ("." if out else "") + str(p)
     return out or "the top level"
+
+
+def where(path: Iterable) -> str:
+    """Where a problem is, as a message says it: ``at the top level`` or ``in cards.d25.count``."""
+    path = list(path)
+    return "at the top level" if not path else f"in {dotted(path)}"

@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from .model import Rule, Ruleset
-from .words import CITATION_FIELDS, HEADER_FIELDS, card_summary, phrase, pretty_id, value_words
+from .words import CITATION_FIELDS, HEADER_FIELDS, card_summary, pattern_of, phrase, pretty_id, value_words
 
 # Mappings whose keys are ids (the '*' of a phrase pattern), by path depth.
 _KEYED = {("box", "reference_cards"), ("cards",), ("player_counts",), ("removals",)}
@@ -74,7 +74,7 @@ class _Walker:
         return value_words(pattern, _json(value), rs)
 
     def add(self, path: tuple, stars: set[int], va: Any, vb: Any) -> None:
-        pattern = ".".join("*" if i in stars else str(p) for i, p in enumerate(path))
+        pattern = pattern_of(path, stars)
         key = str(path[max(stars)]) if stars else ""
         card = self.card_label(path[1]) if path[:1] == ("cards",) and len(path) > 1 else ""
         what = phrase(pattern, key=key, card=card)

@@ -25,7 +25,7 @@ from typing import Any
 import pydantic
 
 from .compose import ROOT_OWN_KEYS, merge, patch_body
-from .diagnostics import Diagnostic, LocNode, RulesetError, diag_at, display_path, dotted
+from .diagnostics import Diagnostic, LocNode, RulesetError, diag_at, display_path, dotted, where
 from .model import Ruleset, is_ruleset_id
 from .semantics import semantic_problems
 from .yamlmarks import parse_file
@@ -400,13 +400,12 @@ def _data_path(loc, data: Any) -> tuple[list, Any]:
 
 def _pydantic_diag(err: dict, data: Any, locs: LocNode) -> Diagnostic:
     path, missing = _data_path(err.get("loc", ()), data)
-    where = "at the top level" if not path else f"in {dotted(path)}"
     kind = err.get("type", "")
     msg = str(err.get("msg", "invalid value"))
     if kind == "missing" and missing is not None:
-        return diag_at(locs, path, f"missing key '{missing}' {where}; add it", key=True)
+        return diag_at(locs, path, f"missing key '{missing}' {where(path)}; add it", key=True)
     msg = msg.removeprefix("Value error, ")
-    return diag_at(locs, path, f"{msg} {where}")
+    return diag_at(locs, path, f"{msg} {where(path)}")
 
 
 # ----------------------------------------------------------------------------

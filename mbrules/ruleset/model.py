@@ -9,6 +9,7 @@ disagree, ``decided`` (what we chose and why).
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from typing import Annotated, Generic, Literal, TypeVar
@@ -303,7 +304,7 @@ class Ruleset(Strict):
 # ----------------------------------------------------------------------------
 # The file schema: what one YAML file may say (everything optional but id).
 
-FILE_ONLY_KEYS = ("extends", "options", "kind")
+CITATION_ONEOF = [{"required": ["source"]}, {"required": ["decided"]}]  # exactly one of them
 
 
 def _is_cited_object(node: dict) -> bool:
@@ -328,7 +329,7 @@ def _file_schema_node(node):
     if _is_cited_object(node):
         if "required" in node:
             out["required"] = node["required"]
-        out["oneOf"] = [{"required": ["source"]}, {"required": ["decided"]}]
+        out["oneOf"] = copy.deepcopy(CITATION_ONEOF)  # a schema of its own (callers may change it)
     return out
 
 
