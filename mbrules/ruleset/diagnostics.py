@@ -44,7 +44,7 @@ class RulesetError(Exception):
 
     def __init__(self, lines: list[str] | None = None, usage: bool = False,
                  diagnostics: Iterable[Diagnostic] = ()):
-        diags = sorted(set(diagnostics), key=_diag_order)
+        diags = sorted(set(diagnostics))  # by file, line, column, message
         self.diagnostics: list[Diagnostic] = diags
         self.lines: list[str] = list(lines or []) + [str(d) for d in diags]
         self.usage = usage
@@ -53,10 +53,6 @@ class RulesetError(Exception):
     @classmethod
     def of(cls, diagnostics: Iterable[Diagnostic], usage: bool = False) -> RulesetError:
         return cls(None, usage=usage, diagnostics=diagnostics)
-
-
-def _diag_order(d: Diagnostic):
-    return (d.file, d.line, d.col, d.message)
 
 
 def display_path(path: Path) -> str:
@@ -137,7 +133,7 @@ def dotted(path: Iterable) -> str:
     return out or "the top level"
 
 
-def where(path: Iterable) -> str:
+def where_words(path: Iterable) -> str:
     """Where a problem is, as a message says it: ``at the top level`` or ``in cards.d25.count``."""
     path = list(path)
     return "at the top level" if not path else f"in {dotted(path)}"

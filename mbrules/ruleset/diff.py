@@ -62,11 +62,11 @@ class _Walker:
     def words(self, pattern: str, path: tuple, value: Any, rs: Ruleset) -> str:
         if pattern == "cards.*":
             return "not in the deck" if value is None else card_summary(rs, path[1])
-        if pattern in ("player_counts.*",) and value is not None:
+        if pattern == "player_counts.*":
+            if value is None:
+                return "not supported"
             ext = f", extension to {value.extension_to}" if value.extension_to else ", no extension"
             return f"{value.sides} sides, trip of {value.target} miles{ext}"
-        if pattern == "player_counts.*" and value is None:
-            return "not supported"
         if pattern == "box.reference_cards.*":
             return "none" if value is None else f"{value.count} × {value.name}"
         if pattern == "removals.*":

@@ -25,7 +25,7 @@ from typing import Any
 import pydantic
 
 from .compose import ROOT_OWN_KEYS, merge, patch_body
-from .diagnostics import Diagnostic, LocNode, RulesetError, diag_at, display_path, dotted, where
+from .diagnostics import Diagnostic, LocNode, RulesetError, diag_at, display_path, dotted, where_words
 from .model import Ruleset, is_ruleset_id
 from .semantics import semantic_problems
 from .yamlmarks import parse_file
@@ -58,11 +58,12 @@ def bundled_dir() -> Path:
     return Path(str(resources.files("mbrules.bundled")))
 
 
-def _bundled_options_dir() -> Path:
-    return bundled_dir() / "options"
+def _bundled_folder(option: bool) -> Path:
+    return bundled_dir() / "options" if option else bundled_dir()
 
 
-def _ids_in(folder: Path) -> list[str]:
+def _bundled_ids(option: bool) -> list[str]:
+    folder = _bundled_folder(option)
     if not folder.is_dir():
         return []
     return sorted(p.stem for p in folder.glob("*.yaml") if is_ruleset_id(p.stem))
@@ -70,16 +71,12 @@ def _ids_in(folder: Path) -> list[str]:
 
 def bundled_ruleset_ids() -> list[str]:
     """Ids of the bundled rulesets (``rulesets/<id>.yaml``), sorted."""
-    return _ids_in(bundled_dir())
+    return _bundled_ids(option=False)
 
 
 def bundled_option_ids() -> list[str]:
     """Ids of the bundled options (``rulesets/options/<id>.yaml``), sorted."""
-    return _ids_in(_bundled_options_dir())
-
-
-def _looks_like_id(ref: str) -> bool:
-    return is_ruleset_id(ref)
+    return _bundled_ids(option=True)
 
 
 def _resolve_ref(ref: str, base: Path, option: bool) -> Path | None:
@@ -87,8 +84,8 @@ def _resolve_ref(ref: str, base: Path, option: bool) -> Path | None:
 
     None: ``ref`` looks like an id but names no bundled file and no file below ``base``.
     """
-    if _looks_like_id(ref):
-        bundled = (_bundled_options_dir() if option else bundled_dir()) / f"{ref}.yaml"
+    if is_ruleset_id(ref):
+        bundled = _bundled_folder(option) / f"{ref}.yaml"
         if bundled.is_file():
             return bundled
         local = base / ref
@@ -98,7 +95,7 @@ def _resolve_ref(ref: str, base: Path, option: bool) -> Path | None:
 
 
 def _unknown_id_message(ref: str, option: bool) -> str:
-    ids = bundled_option_ids() if option else bundled_ruleset_ids()
+    ids = _bundled_ids(option)
     what = "option" if option else "ruleset"
     close = difflib.get_close_matches(ref, ids, n=1)
     guess = f"did you mean '{close[0]}'? " if close else ""
@@ -202,8 +199,7 @@ class _Session:
         try:
             return self.read(path)
         except OSError as exc:
-            ids = bundled_option_ids() if option else bundled_ruleset_ids()
-            hint = (f"; to use the bundled one, write its id: {path.stem}" if path.stem in ids
+            hint = (f"; to use the bundled one, write its id: {path.stem}" if path.stem in _bundled_ids(option)
                     else "; fix the path (relative to this file)")
             self.diags.append(diag_at(where, (), f"cannot read {what} '{display_path(path.absolute())}': "
                                                  f"{_reason(exc)}{hint}"))
@@ -403,9 +399,9 @@ def _pydantic_diag(err: dict, data: Any, locs: LocNode) -> Diagnostic:
     kind = err.get("type", "")
     msg = str(err.get("msg", "invalid value"))
     if kind == "missing" and missing is not None:
-        return diag_at(locs, path, f"missing key '{missing}' {where(path)}; add it", key=True)
+        return diag_at(locs, path, f"missing key '{missing}' {where_words(path)}; add it", key=True)
     msg = msg.removeprefix("Value error, ")
-    return diag_at(locs, path, f"{msg} {where(path)}")
+    return diag_at(locs, path, f"{msg} {where_words(path)}")
 
 
 # ----------------------------------------------------------------------------

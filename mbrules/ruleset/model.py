@@ -18,7 +18,6 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 T = TypeVar("T")
 
-ID_PATTERN = r"^[a-z][a-z0-9_-]*$"
 RULESET_ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 CardId = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
 OneLine = Annotated[str, Field(min_length=1, max_length=300, pattern=r"^[^\n\r]*$")]

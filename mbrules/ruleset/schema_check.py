@@ -11,13 +11,12 @@ import difflib
 import functools
 import json
 import re
-from collections.abc import Iterable
 from typing import Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
-from .diagnostics import Diagnostic, LocNode, diag_at, dotted, where
+from .diagnostics import Diagnostic, LocNode, diag_at, dotted, where_words
 from .model import CITATION_ONEOF, file_json_schema
 
 CITATION_HELP = ("give exactly one of 'source' (the rulebook file and section that states it) "
@@ -127,7 +126,7 @@ def _describe(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
         missing = [k for k in error.validator_value if k not in inst]
         keys = ", ".join(f"'{k}'" for k in missing)
         word = "key" if len(missing) == 1 else "keys"
-        msg = f"missing {word} {keys} {where(path)}"
+        msg = f"missing {word} {keys} {where_words(path)}"
         if "source" in schema.get("properties", {}):
             need = ", ".join(schema.get("required", []))
             msg += (f": an object with its own source or decided is given whole (a file that names it "
@@ -143,7 +142,7 @@ def _describe(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
         if "value" in schema.get("properties", {}) and not isinstance(inst, dict):
             shown = json.dumps(inst) if isinstance(inst, (bool, int, float, str)) or inst is None else "..."
             msg += f" (a rule is written with its citation: {{value: {shown}, source: \"...\"}} or decided)"
-        return [diag_at(locs, path, msg + f" {where(path)}")]
+        return [diag_at(locs, path, msg + f" {where_words(path)}")]
     if v == "enum":
         allowed = ", ".join(str(x) for x in error.validator_value)
         return [diag_at(locs, path, f"{_last(path)} must be one of {allowed}, got {show_value(inst)}")]
@@ -170,7 +169,7 @@ def _describe(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
                                     "are allowed")]
     if v == "minItems":
         return [diag_at(locs, path, f"{_last(path)} needs at least {error.validator_value} items")]
-    return [diag_at(locs, path, f"{error.message} {where(path)}")]
+    return [diag_at(locs, path, f"{error.message} {where_words(path)}")]
 
 
 def _last(path: list) -> str:
@@ -188,12 +187,12 @@ def _unknown_keys(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
             continue
         if patterns and not props:
             words = "; ".join(_PATTERN_WORDS.get(p, f"keys must match {p}") for p in patterns)
-            msg = f"'{key}' is not a valid key {where(path)}: {words}"
+            msg = f"'{key}' is not a valid key {where_words(path)}: {words}"
         else:
             allowed = ", ".join(props)
             close = difflib.get_close_matches(key, list(props), n=1)
             guess = f"; did you mean '{close[0]}'?" if close else ""
-            msg = f"unknown key '{key}' {where(path)} (allowed: {allowed}){guess}"
+            msg = f"unknown key '{key}' {where_words(path)} (allowed: {allowed}){guess}"
         out.append(diag_at(locs, [*path, key], msg, key=True))
     return out
 
@@ -206,8 +205,8 @@ def _bad_key_names(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
     for key in error.instance if isinstance(error.instance, dict) else []:
         if limit is not None and len(key) > limit:
             out.append(diag_at(locs, [*path, key], f"key '{key[:40]}...' is too long ({len(key)} characters; "
-                                                   f"at most {limit}) {where(path)}", key=True))
-    return out or [diag_at(locs, path, f"{error.message} {where(path)}")]
+                                                   f"at most {limit}) {where_words(path)}", key=True))
+    return out or [diag_at(locs, path, f"{error.message} {where_words(path)}")]
 
 
 def _branches(error: ValidationError) -> dict[int, list[ValidationError]]:
@@ -225,13 +224,13 @@ def _alternatives(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
         if not isinstance(inst, dict):
             return []  # the type error says it
         both = isinstance(inst, dict) and "source" in inst and "decided" in inst
-        msg = f"{CITATION_HELP} {where(path)}" + (": this gives both" if both else ": this gives neither")
+        msg = f"{CITATION_HELP} {where_words(path)}" + (": this gives both" if both else ": this gives neither")
         return [diag_at(locs, path, msg, key=True)]
     if "discriminator" in schema:
         return _tagged_union(error, locs)
     groups = _branches(error)
     if not groups:  # oneOf matched more than one branch
-        return [diag_at(locs, path, f"{error.message} {where(path)}")]
+        return [diag_at(locs, path, f"{error.message} {where_words(path)}")]
     alternatives = error.validator_value
     fitting = [i for i, errs in groups.items()
                if not any(e.validator in ("type", "const", "enum") and not e.relative_path for e in errs)]
@@ -244,7 +243,7 @@ def _alternatives(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
             return out
     expected = [w for alt in alternatives for w in _expected(alt)]
     msg = f"expected {' or '.join(dict.fromkeys(expected))}, got {show_value(inst)}{_hint_for(inst, expected)}"
-    return [diag_at(locs, path, f"{msg} {where(path)}")]
+    return [diag_at(locs, path, f"{msg} {where_words(path)}")]
 
 
 def _tagged_union(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
@@ -255,9 +254,9 @@ def _tagged_union(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
     kinds = list(mapping)
     if not isinstance(inst, dict):
         return [diag_at(locs, path, f"expected a mapping (a card with {prop}: {', '.join(kinds)}), "
-                                    f"got {show_value(inst)} {where(path)}")]
+                                    f"got {show_value(inst)} {where_words(path)}")]
     if prop not in inst:
-        return [diag_at(locs, path, f"missing key '{prop}' {where(path)}: {prop} must be one of "
+        return [diag_at(locs, path, f"missing key '{prop}' {where_words(path)}: {prop} must be one of "
                                     f"{', '.join(kinds)}", key=True)]
     kind = inst[prop]
     if not isinstance(kind, str) or kind not in mapping:
@@ -267,11 +266,4 @@ def _tagged_union(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for sub in _branches(error).get(index, []):
         out.extend(_describe(sub, locs))
-    return out or [diag_at(locs, path, f"{error.message} {where(path)}")]
-
-
-def describe_all(errors: Iterable[ValidationError], locs: LocNode) -> list[Diagnostic]:
-    out: list[Diagnostic] = []
-    for e in errors:
-        out.extend(_describe(e, locs))
-    return out
+    return out or [diag_at(locs, path, f"{error.message} {where_words(path)}")]

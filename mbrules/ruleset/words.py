@@ -6,8 +6,9 @@ model, so nothing is ever skipped; ``tests/test_ruleset_cmds.py`` checks every f
 """
 from __future__ import annotations
 
-import re
-from typing import Any
+from typing import Any, get_args
+
+from pydantic import BaseModel
 
 from .model import Ruleset
 
@@ -107,10 +108,6 @@ def pretty_id(cid: str) -> str:
 
 def field_description(pattern: str) -> str | None:
     """The model's description of the field at ``pattern`` (the fallback phrase)."""
-    from pydantic import BaseModel
-
-    from .model import Card  # noqa: F401
-
     model: Any = Ruleset
     parts = pattern.split(".")
     desc = None
@@ -128,10 +125,6 @@ def field_description(pattern: str) -> str | None:
 
 
 def _inner_model(annotation: Any) -> Any:
-    from typing import get_args
-
-    from pydantic import BaseModel
-
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return annotation
     for arg in get_args(annotation):
@@ -229,7 +222,3 @@ def sides_for(players: int, sides: int) -> dict[str, list[str]]:
     for i in range(1, players + 1):
         out[side_letter((i - 1) % sides)].append(f"p{i}")
     return out
-
-
-def normalize_space(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip()

@@ -344,7 +344,7 @@ def prepare(doc: Document, base_dir: Path) -> _Prepared:
         detail = detail.replace("mbrules: ", "") or "the ruleset or an option is invalid (see below)"
         head = diag_at(locs, ["ruleset"], f"cannot load ruleset '{scn.ruleset}'"
                        + (f" with options {', '.join(scn.options)}" if scn.options else "") + f": {detail}")
-        own = list(getattr(exc, "diagnostics", []) or [])
+        own = exc.diagnostics
         shown = {str(d) for d in own}
         others = [line for line in exc.lines if not line.startswith("mbrules: ") and line not in shown]
         raise _Invalid([head] + own + [Diagnostic(doc.file, head.line, head.col, f"the ruleset loader says: {line}")
