@@ -37,27 +37,9 @@ DEFAULT_SHARE = 0.4
 
 
 def _bot_names() -> list[str]:
-    try:
-        from mbrules.bots import bot_names
-    except ImportError:  # before the bots land: uniform random choice
-        return ["random"]
-    return [b for b in ("random", "heuristic") if b in bot_names()] or ["random"]
+    from mbrules.bots import bot_names
 
-
-class _Uniform:
-    def __init__(self, seed, player):
-        self.rng = random.Random(f"{seed}:soak:{player}")
-
-    def choose(self, state, legal):
-        return self.rng.choice(legal)
-
-
-def _make_bots(name: str, game, seed: int):
-    try:
-        from mbrules.bots import make_bots
-    except ImportError:
-        return [_Uniform(seed, p) for p in range(game.players)]
-    return make_bots([name], game, seed)
+    return [b for b in ("random", "heuristic") if b in bot_names()]
 
 
 def _full_checks(seed: int, hand_no: int, share: float) -> bool:
@@ -70,70 +52,126 @@ def _full_checks(seed: int, hand_no: int, share: float) -> bool:
 # One unit of work: a configuration and a bot, a quota of hands
 
 
+class _Failure(Exception):
+    """Raised by the watcher to stop the match at a violated invariant or a hang."""
+
+    def __init__(self, kind: str, problems: list[str]):
+        super().__init__(problems[0])
+        self.kind = kind
+        self.problems = problems
+
+
+class _Watch:
+    """The hooks of :func:`mbrules.simulate.play_match` that check one match as it is played.
+
+    ``before`` sees every action before it is applied: on a full-check hand it checks the
+    previous action's effect (``check_transition`` and ``check``) and copies the state for this
+    one. At each hand's end the last action's effect, or on other hands the state, is checked.
+    """
+
+    def __init__(self, seed: int, share: float, bot: str):
+        self.seed, self.share, self.bot = seed, share, bot
+        self.state = None
+        self.hand_no = -1
+        self.full = False
+        self.start = 0  # history length at the hand's start
+        self.cut = 0  # history length before the action in ``pending``
+        self.pending = None  # (player, action) about to be applied
+        self.prior = None  # Before(state) of the pending action, on full-check hands
+        self.hands = self.actions = self.checked = 0  # hands finished or failed, their actions
+        self.counted = -1  # the last hand added to the counts
+
+    def before(self, state, p: int, action: int) -> None:
+        if state.hand_no != self.hand_no:
+            self.state = state
+            self.hand_no = state.hand_no
+            self.full = _full_checks(self.seed, state.hand_no, self.share)
+            self.start = len(state.history)
+        else:
+            self._check_last()
+        if len(state.history) - self.start >= MAX_ACTIONS:
+            raise _Failure("hang", [f"the hand did not end within {MAX_ACTIONS} actions"])
+        self.cut = len(state.history)
+        self.pending = (p, action)
+        legal = state.legal_actions()
+        if action not in legal:
+            raise AssertionError(f"the {self.bot} bot chose {action}, not one of the legal actions {legal}")
+        if self.full:
+            self.prior = Before(state)
+
+    def hand_end(self, state) -> None:
+        self.count_hand()
+        bad = self.last_problems() if self.prior is not None else check(state)
+        if bad:
+            raise _Failure("invariant", bad)
+
+    def last_problems(self) -> list[str]:
+        """What the last applied action broke, on a full-check hand (once: the copy is dropped)."""
+        if self.prior is None:
+            return []
+        bad = check_transition(self.prior, self.pending[1], self.state) + check(self.state)
+        self.prior = None
+        return bad
+
+    def _check_last(self) -> None:
+        bad = self.last_problems()
+        if bad:
+            raise _Failure("invariant", bad)
+
+    def count_hand(self) -> None:
+        """Add the current hand (ended or failed) and the actions applied in it, once."""
+        if self.state is not None and self.counted != self.hand_no:
+            self.counted = self.hand_no
+            n = len(self.state.history) - self.start
+            self.hands += 1
+            self.actions += n
+            self.checked += n if self.full else 0
+
+
 def run_unit(unit: dict) -> dict:
     """Play ``unit['hands']`` hands of one configuration with one bot; return counts and failures."""
+    from mbrules.simulate import play_match
+
     rid, opts, players = unit["config"]
     bot = unit["bot"]
-    share = unit["share"]
     game = load_game(rid, tuple(opts), players)
     hands = actions = checked = 0
     failures = []
     seed = unit["seed"]
     while hands < unit["hands"]:
-        state = game.new_match(seed)
-        bots = _make_bots(bot, game, seed)
-        while hands < unit["hands"]:
-            full = _full_checks(seed, state.hand_no, share)
-            start = len(state.history)
-            failure = None
-            n = 0
-            while not state.hand_over:
-                n += 1
-                if n > MAX_ACTIONS:
-                    failure = {"kind": "hang", "problems": [f"the hand did not end within {MAX_ACTIONS} actions"]}
-                    break
-                before = len(state.history)
-                d = action = prior = None
-                try:
-                    d = state.decision
-                    legal = state.legal_actions()
-                    action = bots[d.player].choose(state, legal)
-                    if action not in legal:
-                        raise AssertionError(f"the {bot} bot chose {action}, not one of the legal actions {legal}")
-                    if full:
-                        prior = Before(state)
-                    state.apply(action)
-                except Exception as e:  # a crash of the engine or of a bot is a failure
-                    failure = {
-                        "kind": "crash",
-                        "problems": [f"{type(e).__name__}: {e}"],
-                        "traceback": traceback.format_exc(),
-                        "cut": before,
-                        "pending": (d.player, action) if action is not None else None,
-                    }
-                    break
-                actions += 1
-                if full:
-                    checked += 1
-                    bad = check_transition(prior, action, state) + check(state)
-                    if bad:
-                        failure = {"kind": "invariant", "problems": bad}
-                        break
-            if failure is None:
-                bad = check(state)
-                if bad:
-                    failure = {"kind": "invariant", "problems": bad}
-            hands += 1
-            if failure is not None:
-                failure.update(config=[rid, list(opts), players], bot=bot, seed=seed,
-                               hand_no=state.hand_no, hand_start=start,
-                               history=list(state.history), full=full)
-                failure.setdefault("cut", len(state.history))
-                failures.append(failure)
-                break  # the match cannot go on from a broken state
-            if state.match_over:
-                break
-            state.next_hand()
+        watch = _Watch(seed, unit["share"], bot)
+        failure = None
+        try:
+            play_match(game, seed, [bot], max_hands=unit["hands"] - hands,
+                       on_action=watch.before, on_hand_end=watch.hand_end)
+        except _Failure as e:
+            failure = {"kind": e.kind, "problems": e.problems}
+        except Exception as e:  # a crash of the engine or of a bot is a failure
+            if watch.state is None:
+                raise
+            applied = len(watch.state.history) > watch.cut  # the pending action went through: not its crash
+            bad = watch.last_problems() if applied else []  # its effect is checked at the next decision
+            if bad:  # the action before the crash broke an invariant: that is the failure
+                failure = {"kind": "invariant", "problems": bad}
+            else:
+                failure = {
+                    "kind": "crash",
+                    "problems": [f"{type(e).__name__}: {e}"],
+                    "traceback": traceback.format_exc(),
+                    "cut": len(watch.state.history) if applied else watch.cut,
+                    "pending": None if applied else watch.pending,
+                }
+        watch.count_hand()
+        hands += watch.hands
+        actions += watch.actions
+        checked += watch.checked
+        if failure is not None:
+            state = watch.state
+            failure.update(config=[rid, list(opts), players], bot=bot, seed=seed,
+                           hand_no=state.hand_no, hand_start=watch.start,
+                           history=list(state.history), full=watch.full)
+            failure.setdefault("cut", len(state.history))
+            failures.append(failure)  # the match cannot go on from a broken state
         seed += 1
     return {"hands": hands, "actions": actions, "checked": checked, "failures": failures}
 
