@@ -83,10 +83,6 @@ def _tables(game) -> _Tables:
     return hit
 
 
-def _sorted_deck(game) -> list[int]:
-    return _tables(game).sorted_deck
-
-
 def check(state, *, dealt: bool = True, totals: bool = True) -> list[str]:
     """Every invariant ``state`` violates, as sentences (empty list: all hold).
 
@@ -399,7 +395,6 @@ def check_hand_end(state) -> list[str]:
 
 def observe(state, *, rng: bool = True) -> dict:
     """A state's observable contents as plain, comparable data."""
-    g = state.game
     d = state.decision
     obs = {
         "hands": [list(h) for h in state.hands],
@@ -427,7 +422,6 @@ def observe(state, *, rng: bool = True) -> dict:
     }
     if rng:
         obs["rng"] = state.rng.getstate()
-    del g
     return obs
 
 
