@@ -98,6 +98,11 @@ CASES = [
          [("bad.yaml", 6, 1, "unknown key 'name2'"), ("bad.yaml", 6, 8, "tag '!!python/object:os.system' is not allowed")]),
     Case("document_not_a_mapping", {"bad.yaml": "- id: x\n"}, [("bad.yaml", 1, 1, "the document is a list, not a mapping")]),
     Case("boolean_key_refused", {"bad.yaml": HEAD + "no: 1\n"}, [("bad.yaml", 6, 1, "key 'no' is read as false")]),
+    Case("explicit_tag_on_a_value_not_of_its_type",
+         {"bad.yaml": HEAD + "play:\n  hand_size: {value: !!int six, source: x}\n"
+                             "  hazard_on_hazard: {value: !!bool maybe, source: x}\n"},
+         [("bad.yaml", 7, 22, "'six' is not a whole number, as its tag '!!int' says"),
+          ("bad.yaml", 8, 29, "'maybe' is not true or false, as its tag '!!bool' says")]),
     Case("card_of_unknown_kind",
          {"bad.yaml": HEAD + "cards:\n  jet: {kind: rocket, name: Jet, count: 1, source: x}\n"},
          [("bad.yaml", 7, 15, "kind must be one of distance, hazard, remedy, safety, got string 'rocket'")]),

@@ -149,7 +149,10 @@ def _read(path: Path) -> tuple[_FileRead, tuple]:
     if parsed.data is not None and parsed.locs is not None:
         from .schema_check import schema_errors  # jsonschema (30 ms) only once a file is checked
 
-        errors.extend(schema_errors(parsed.data, parsed.locs))
+        # A value the YAML layer refused (a bad tag, a number too long) stands there as null: the
+        # schema layer's word on that same place would only repeat it, wrongly ("got null").
+        refused_at = {(d.line, d.col) for d in parsed.errors}
+        errors.extend(d for d in schema_errors(parsed.data, parsed.locs) if (d.line, d.col) not in refused_at)
     fr = _FileRead(path, display, parsed.data, parsed.locs, errors)
     with _file_lock:
         if len(_file_cache) > 256:

@@ -354,8 +354,18 @@ class _Builder:
                 return c.construct_yaml_bool(node)
             if tag == T_NULL:
                 return None
-        except ValueError:
-            self._err(node.start_mark, "this number is too long to read; write a number of at most a few digits")
+        except (ValueError, KeyError):
+            # An explicit tag on a value that is not of its type (!!bool maybe, !!int x), or a
+            # number too long for Python to read.
+            text = str(node.value)
+            if tag in (T_INT, T_FLOAT) and len(text) > 100 and text.lstrip("+-").replace("_", "").isdigit():
+                self._err(node.start_mark, "this number is too long to read; write a number of at most a few digits")
+            else:
+                what = {T_INT: "a whole number", T_FLOAT: "a number", T_BOOL: "true or false"}[tag]
+                shown = text if len(text) <= 40 else text[:40] + "…"
+                self._err(node.start_mark, f"'{shown}' is not {what}, as its tag "
+                                           f"'{tag.replace('tag:yaml.org,2002:', '!!')}' says; write {what} "
+                                           "or remove the tag")
             return None
         self._bad_tag(node)
         return None
