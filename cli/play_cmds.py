@@ -116,7 +116,8 @@ class Narrator:
             elif k == REMEDY:
                 self.say(f"{self.who(p)} plays {name}.")
             elif k == SAFETY:
-                self.say(f"{self.who(p)} plays {name} to the {self.safety_area} and plays again.")
+                again = " and plays again" if g.safety_extra_turn else ""  # WM §5B, unless the ruleset says not
+                self.say(f"{self.who(p)} plays {name} to the {self.safety_area}{again}.")
         elif op == DISCARD:
             self.say(f"{self.who(p)} discards {g.names[c]}.")
         elif op == COUP_FOURRE:

@@ -135,3 +135,17 @@ def test_simulate_human_output_and_errors():
     assert run("simulate", "--games", "0").exit_code == 2
     assert run("simulate", "--workers", "0").exit_code == 2
     assert run("simulate", "--bot", "nope").exit_code == 2
+
+
+def test_the_narrative_says_a_safety_gives_another_turn_only_where_the_rules_give_one(tmp_path):
+    rules = tmp_path / "no-extra-turn.yaml"
+    rules.write_text(
+        "id: no-extra-turn\nname: No extra turn\ndescription: a safety ends the turn\nsource: test\n"
+        "extends: winning-moves\n"
+        "play:\n  safety_extra_turn: {value: false, decided: a test of the narrative}\n",
+        encoding="utf-8",
+    )
+    plain = run("play", "--ruleset", str(rules), "--seed", "5").stdout
+    usual = run("play", "--seed", "5").stdout
+    assert "to the Safety Area." in plain and "plays again" not in plain
+    assert "to the Safety Area and plays again." in usual
