@@ -200,26 +200,16 @@ def shrink(failure: dict) -> dict:
 
 
 def _step_line(game, player: int, action: int) -> str:
-    from mbrules.engine.actions import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, PLAY, STOP
-    from mbrules.engine.game import HAZARD
+    from mbrules.engine.actions import DECLINE, DRAW
+    from mbrules.scenario.record import action_step
 
-    op, c, s = action & 7, (action >> 3) & 255, action >> 11
     who = game.player_names[player]
-    if op == PLAY:
-        line = f"player: {who}, play: {game.card_ids[c]}"
-        if game.kind[c] == HAZARD:
-            line += f", on: {game.side_names[s] if s < game.sides else s}"
-    elif op == DISCARD:
-        line = f"player: {who}, discard: {game.card_ids[c]}"
-    elif op == COUP_FOURRE:
-        line = f"player: {who}, coup_fourre: {game.card_ids[c]}"
-    elif op in (EXTEND, STOP):
-        line = f"player: {who}, extension: {'true' if op == EXTEND else 'false'}"
-    elif op in (DRAW, DECLINE):
+    if action & 7 in (DRAW, DECLINE):
         return f"# the crash came at {game.describe(action)} by {who}"
-    else:
-        line = f"player: {who}, action: {action}"
-    return "  - {" + line + "}"
+    try:
+        return "  - {" + action_step(game, player, action) + "}"
+    except ValueError:
+        return f"  - {{player: {who}, action: {action}}}"
 
 
 def scenario_text(failure: dict) -> str:

@@ -49,6 +49,27 @@ def _ref(ref: str, bundled: Sequence[str], out_dir: Path | None) -> str:
     return str(p)
 
 
+def action_step(g, player: int, action: int) -> str:
+    """The scenario step, inside its braces, that makes ``player`` take ``action``.
+
+    Draws and declined coup fourré windows are implicit in a scenario, so they have no step.
+    """
+    op, c, s = action & 7, (action >> 3) & 255, action >> 11
+    name = g.player_names[player]
+    if op == PLAY:
+        step = f"player: {name}, play: {g.card_ids[c]}"
+        if g.kind[c] == HAZARD:
+            step += f", on: {g.side_names[s] if s < g.sides else s}"
+        return step
+    if op == DISCARD:
+        return f"player: {name}, discard: {g.card_ids[c]}"
+    if op == COUP_FOURRE:
+        return f"player: {name}, coup_fourre: {g.card_ids[c]}"
+    if op in (EXTEND, STOP):
+        return f"player: {name}, extension: {'true' if op == EXTEND else 'false'}"
+    raise ValueError(f"action {action} has no scenario step (draws and declines are implicit)")
+
+
 def record_match(state: State, ruleset_ref: str, options: Sequence[str], players: int, seed: int,
                  out_dir: str | Path | None = None) -> str:
     """The match in ``state`` (played from ``new_match(seed, keep_deals=True)``) as scenario YAML.
@@ -106,23 +127,10 @@ def record_match(state: State, ruleset_ref: str, options: Sequence[str], players
                 continue
             if op == DECLINE:
                 continue  # a window the next step does not use is declined
-            name = g.player_names[p]
-            c = (a >> 3) & 255
-            if op == PLAY:
-                step = f"player: {name}, play: {g.card_ids[c]}"
-                if g.kind[c] == HAZARD:
-                    step += f", on: {g.side_names[a >> 11]}"
-            elif op == DISCARD:
-                step = f"player: {name}, discard: {g.card_ids[c]}"
-            elif op == COUP_FOURRE:
-                step = f"player: {name}, coup_fourre: {g.card_ids[c]}"
-                if g.cf_replacement_draw and ptr < len(draw):
-                    step += f", draw: {g.card_ids[draw[ptr]]}"
-                    ptr += 1
-            elif op in (EXTEND, STOP):
-                step = f"player: {name}, extension: {'true' if op == EXTEND else 'false'}"
-            else:  # pragma: no cover - every operation is listed above
-                raise ValueError(f"cannot record action {a}")
+            step = action_step(g, p, a)
+            if op == COUP_FOURRE and g.cf_replacement_draw and ptr < len(draw):
+                step += f", draw: {g.card_ids[draw[ptr]]}"
+                ptr += 1
             if op in (PLAY, DISCARD) and p in drawn:
                 step += f", draw: {g.card_ids[drawn.pop(p)]}"
             lines.append(f"  - {{{step}}}")
