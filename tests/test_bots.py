@@ -13,6 +13,7 @@ from mbrules.engine.actions import (
 )
 from mbrules.ruleset import load_ruleset
 from mbrules.simulate import game_seed, play_match, simulate, summary
+from positions import position
 
 A, B = 0, 1
 
@@ -101,23 +102,6 @@ def test_heuristic_beats_random_at_other_counts(wm, players):
 
 
 # -- the Hints for play --------------------------------------------------------------------------
-def position(game: Game, hands: dict[int, list[str]], sides: dict[int, dict[str, list[str]]], turn: int = 0,
-             draw: int | None = None) -> State:
-    """A hand set up by card ids; hands are filled to 6 with small distance cards, the rest is the draw pile."""
-    ids = lambda names: [game.card(n) for n in names]  # noqa: E731
-    full = [ids(hands.get(p, [])) for p in range(game.players)]
-    piles = {s: {k: ids(v) for k, v in d.items()} for s, d in sides.items()}
-    rest = list(game.deck)
-    for x in [x for h in full for x in h] + [x for d in piles.values() for v in d.values() for x in v]:
-        rest.remove(x)
-    for h in full:
-        while len(h) < 6:
-            pick = next(x for x in rest if game.card_ids[x] in ("d25", "d50", "d75"))
-            rest.remove(pick)
-            h.append(pick)
-    if draw is not None:
-        rest = rest[:draw]
-    return State.from_position(game, hands=full, draw_top_first=rest, sides=piles, turn=turn)
 
 
 def choose(game: Game, st: State, player: int = 0) -> int:

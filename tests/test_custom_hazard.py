@@ -6,11 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from mbrules.engine import Game, IllegalAction, State
+from mbrules.engine import Game, IllegalAction
 from mbrules.engine.actions import COUP_FOURRE, COUP_FOURRE_WINDOW, DISCARD, PLAY, TURN, encode
 from mbrules.engine.game import BATTLE, HAZARD, REMEDY, SAFETY
 from mbrules.ruleset import load_ruleset
 from mbrules.simulate import play_match
+from positions import position
 
 CUSTOM = Path(__file__).parent / "data" / "custom-hazard.yaml"
 A, B = 0, 1
@@ -30,22 +31,6 @@ def c(game: Game, cid: str) -> int:
     return game.card(cid)
 
 
-def position(game: Game, hands: dict[int, list[str]], sides: dict[int, dict[str, list[str]]], turn: int = 0) -> State:
-    """A 4-player hand: the named cards in hand and on the table, the rest of the deck in the draw pile."""
-    ids = lambda names: [c(game, n) for n in names]  # noqa: E731
-    full_hands = [ids(hands.get(p, [])) for p in range(game.players)]
-    side_piles = {s: {k: ids(v) for k, v in piles.items()} for s, piles in sides.items()}
-    used = [x for h in full_hands for x in h] + [x for piles in side_piles.values() for v in piles.values() for x in v]
-    rest = list(game.deck)
-    for x in used:
-        rest.remove(x)
-    # fill every hand to 6 with small distance cards from the rest; the rest is the draw pile
-    for h in full_hands:
-        while len(h) < 6:
-            pick = next(x for x in rest if game.card_ids[x] in ("d25", "d50", "d75"))
-            rest.remove(pick)
-            h.append(pick)
-    return State.from_position(game, hands=full_hands, draw_top_first=rest, sides=side_piles, turn=turn)
 
 
 def test_the_custom_cards_are_compiled_from_the_ruleset(ruleset, game):
