@@ -14,7 +14,6 @@ from mbrules.bots import UnknownBot, bot_names, check_bot, lineup
 from mbrules.engine import Game, GameError, State
 from mbrules.engine.actions import COUP_FOURRE, DECLINE, DISCARD, EXTEND, PLAY, STOP
 from mbrules.engine.game import DISTANCE, HAZARD, REMEDY, SAFETY, SCORE_LINES
-from mbrules.ruleset import RulesetError, load_ruleset
 
 from .common import EXIT_CHECK_FAILED, EXIT_USAGE, app, fail
 
@@ -40,6 +39,8 @@ def _compile(ruleset: str, options: list[str], players: int, bots: list[str]) ->
             check_bot(b)
     except UnknownBot as e:
         fail(f"mbrules: {e}", EXIT_USAGE)
+    from mbrules.ruleset import RulesetError, load_ruleset  # pydantic models: only when a command runs
+
     try:
         rs = load_ruleset(ruleset, options)
     except RulesetError as e:
