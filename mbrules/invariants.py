@@ -30,7 +30,7 @@ from mbrules.engine.actions import (
 from mbrules.engine.game import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SCORE_LINES, SPEED
 
 __all__ = [
-    "Before", "check", "check_hand_end", "check_transition", "checked_replay", "configurations", "differences",
+    "Before", "check", "check_transition", "checked_replay", "configurations", "differences",
     "expected_sheet", "expected_winner", "load_game", "observe", "play_random", "replay_history",
 ]
 
@@ -384,11 +384,6 @@ def expected_winner(state):
     return _leader(state.match_totals) if max(state.match_totals) >= g.target_points else None
 
 
-def check_hand_end(state) -> list[str]:
-    """The cheap checks for a finished hand (the soak runs them on every hand)."""
-    return check(state)
-
-
 # ----------------------------------------------------------------------------
 # Comparing states
 
@@ -459,14 +454,10 @@ def replay_history(game, seed: int, history, keep_deals: bool = False):
 
 
 def bundled_ids() -> tuple[list[str], list[str]]:
-    """The bundled ruleset ids and option ids, sorted."""
-    from importlib import resources
-    from pathlib import Path
+    """The bundled ruleset ids and option ids, sorted (the loader's lists)."""
+    from mbrules.ruleset import bundled_option_ids, bundled_ruleset_ids
 
-    root = Path(str(resources.files("mbrules.bundled")))
-    rulesets = sorted(p.stem for p in root.glob("*.yaml"))
-    options = sorted(p.stem for p in (root / "options").glob("*.yaml"))
-    return rulesets, options
+    return bundled_ruleset_ids(), bundled_option_ids()
 
 
 _GAMES: dict = {}
