@@ -97,10 +97,6 @@ def show_text(rs: Ruleset, players: int | None = None) -> str:
         if ids:
             lines.append(f"  {title}:")
             lines.extend(f"    {card_summary(rs, cid)}" for cid in ids)
-    others = sorted({c.kind for c in rs.cards.values()} - {k for k, _ in KIND_TITLES})
-    for kind in others:  # pragma: no cover - the model has four kinds
-        lines.append(f"  {kind}:")
-        lines.extend(f"    {card_summary(rs, cid)}" for cid in rs.cards_of_kind(kind))
     if rs.box.reference_cards:
         lines.append("  Reference cards (never dealt):")
         lines.extend(f"    {r.count} × {r.name} ({rid})" for rid, r in rs.box.reference_cards.items())
