@@ -27,7 +27,7 @@ def run(game: Game, bots: list[str], hands: int, seed: int) -> tuple[int, int]:
     while done < hands:
         st = play_match(game, game_seed(seed, i), bots, max_hands=hands - done)
         i += 1
-        done += len(st.hand_sheets)
+        done += st.hands_played
         turns += count_turns(st.history)
     return done, turns
 

@@ -1,0 +1,43 @@
+"""mbrules: the rules of Mille Bornes as data, one generic engine, and the tools around it.
+
+    import mbrules
+    game = mbrules.load_game("winning-moves", players=4, options=["hazard-on-hazard"])
+    state = game.new_match(seed=7)
+    while not state.is_terminal():
+        state.apply(state.legal_actions()[0])
+    state.outcome
+
+See docs/api.md. Everything named in ``__all__`` is the public API; the rest may change.
+"""
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version as _version
+from typing import Sequence
+
+from .engine import (
+    Action, Decision, Game, GameError, IllegalAction, NotationError, Observation, Observer, Outcome, SideView,
+    Snapshot, State,
+)
+
+try:
+    __version__ = _version("mbrules")
+except PackageNotFoundError:  # running from a source tree that was never installed
+    __version__ = "0+unknown"
+
+
+def load_game(ruleset: str, players: int = 4, options: Sequence[str] = ()) -> Game:
+    """The rules of ``ruleset`` (a bundled id or a path to a YAML file) with ``options``, compiled for ``players``.
+
+    Raises :class:`mbrules.ruleset.RulesetError` for a file that is not a valid ruleset (its
+    ``lines`` say FILE:LINE:COL: what is wrong) and :class:`GameError` for a player count the
+    ruleset does not allow.
+    """
+    from .ruleset import load_ruleset  # the pydantic models load only when a game is asked for
+
+    return Game(load_ruleset(ruleset, list(options)), players)
+
+
+__all__ = [
+    "Action", "Decision", "Game", "GameError", "IllegalAction", "NotationError", "Observation", "Observer",
+    "Outcome", "SideView", "Snapshot", "State", "__version__", "load_game",
+]

@@ -16,13 +16,9 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, Sequence
 
 from .bots import make_bots
-from .engine import Game, State
-from .engine.actions import ACTION_DRAW, DISCARD, PLAY
+from .engine import Game, Observer, State
 from .engine.game import SCORE_LINES
-from .engine.state import P_DRAW, P_HAND_OVER, P_MATCH_OVER
-
-ActionHook = Callable[[State, int, int], None]  # (state before the action, player, action)
-HandHook = Callable[[State], None]  # called when a hand is over, before the next deal
+from .engine.notation import COUP_FOURRE, DISCARD, PLAY
 
 
 def game_seed(seed: int, i: int) -> int:
@@ -38,45 +34,44 @@ def play_match(
     *,
     max_hands: int | None = None,
     keep_deals: bool = False,
-    on_action: ActionHook | None = None,
-    on_hand_end: HandHook | None = None,
+    observers: Sequence[Observer] = (),
 ) -> State:
     """Play a match (or its first ``max_hands`` hands) between bots; return the final state.
 
-    ``bots`` holds one bot name for every player or one per player in seating order.
-    A decision with a single legal action (the draw, mostly) is applied without asking
-    the bot, so bots are asked only real questions.
+    ``bots`` holds one bot name for every player or one per player in seating order. Each
+    bot sees its seat's observation only. A decision with a single legal action (the draw,
+    mostly) is applied without asking the bot, so bots are asked only real questions.
+    ``observers`` (narrator, recorder, checker) watch through the state's hooks.
     """
     players = make_bots(bots, game, seed)
     choosers = [b.choose for b in players]
-    st = game.new_match(seed, keep_deals)
+    observes = [getattr(b, "observes", True) for b in players]
+    st = State.new_match(game, seed, keep_deals, deal_next=False)
+    for o in observers:
+        st.add_observer(o)
     legal = st.legal_actions
     apply = st.apply
     hands = 0
     while True:
         while True:
-            ph = st.phase
-            if ph == P_DRAW:
-                a = ACTION_DRAW  # legal_actions() is [ACTION_DRAW] here: no need to ask
-            elif ph >= P_HAND_OVER:
-                break
+            acts = legal()
+            if not acts:
+                break  # the hand is over
+            if len(acts) == 1:
+                a = acts[0]
             else:
-                acts = legal()
-                a = acts[0] if len(acts) == 1 else choosers[st.player](st, acts)
-            if on_action is not None:
-                on_action(st, st.player, a)
+                p = st.current_player
+                a = choosers[p](st.observation(p) if observes[p] else None, acts)
             apply(a)
         hands += 1
-        if on_hand_end is not None:
-            on_hand_end(st)
-        if st.phase == P_MATCH_OVER or (max_hands is not None and hands >= max_hands):
+        if st.is_terminal() or (max_hands is not None and hands >= max_hands):
             return st
         st.next_hand()
 
 
 def count_turns(history) -> int:
     """Turns in a history: cards played or discarded (draws, answers and new-hand marks are not turns)."""
-    return sum(1 for p, a in history if p >= 0 and (a & 7) in (PLAY, DISCARD))
+    return sum(1 for p, a in history if p >= 0 and a.op in (PLAY, DISCARD))
 
 
 # -- statistics ------------------------------------------------------------------------
@@ -101,29 +96,23 @@ def merge_stats(into: dict, other: dict) -> dict:
 def match_stats(game: Game, seed: int, bots: Sequence[str], stats: dict) -> None:
     """Play one whole match and add it to ``stats``."""
     score = stats["score"]
-    counts = {"trips": 0, "coups": 0}
-
-    def hand_end(st: State) -> None:
-        sheet = st.hand_sheets[-1]
-        for s, lines in enumerate(sheet):
+    st = play_match(game, seed, bots)
+    out = st.outcome
+    for sheet in out.hand_sheets:
+        for s, lines in enumerate(sheet.values()):
             for line in SCORE_LINES:
                 score[line][s] += lines[line]
-        if st.current_completer() >= 0:
-            counts["trips"] += 1
-        counts["coups"] += st.coup_count
-
-    st = play_match(game, seed, bots, on_hand_end=hand_end)
     stats["turns"] += count_turns(st.history)
     stats["games"] += 1
-    stats["hands"] += len(st.hand_sheets)
-    stats["trips_completed"] += counts["trips"]
-    stats["coups_fourres"] += counts["coups"]
-    if st.winner == "draw":
+    stats["hands"] += len(out.hand_sheets)
+    stats["trips_completed"] += sum(1 for side in out.completed if side is not None)
+    stats["coups_fourres"] += sum(1 for p, a in st.history if p >= 0 and a.op == COUP_FOURRE)
+    if out.draw:
         stats["draws"] += 1
-    elif st.winner is None:
+    elif out.unfinished:
         stats["unfinished"] += 1
     else:
-        stats["wins"][st.winner] += 1
+        stats["wins"][out.winner_index] += 1
 
 
 # -- many matches ----------------------------------------------------------------------------

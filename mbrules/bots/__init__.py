@@ -1,4 +1,4 @@
-"""Bots: ``Bot.choose(state, legal_actions) -> action``, registered by name for ``--bot NAME``."""
+"""Bots: ``Bot.choose(observation, legal_actions) -> action``, registered by name for ``--bot NAME``."""
 from .base import (
     Bot, UnknownBot, bot_descriptions, bot_names, bot_rng, check_bot, lineup, make_bot, make_bots, register,
 )

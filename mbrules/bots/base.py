@@ -11,16 +11,23 @@ from __future__ import annotations
 import random
 from typing import Callable, Protocol, runtime_checkable
 
-from ..engine import Game, State
+from ..engine import Action, Game, Observation
 
 
 @runtime_checkable
 class Bot(Protocol):
-    """Chooses one of the legal actions at a decision that is this bot's player's."""
+    """Chooses one of the legal actions at a decision that is this bot's player's.
+
+    A bot sees its seat's :class:`~mbrules.engine.Observation` and the legal actions, nothing
+    else: never the state, other hands or the draw order. A bot whose choice does not depend
+    on the table (the uniform one) sets ``observes = False`` and is passed None instead, so
+    the driver does not build an observation for it.
+    """
 
     name: str
+    observes: bool
 
-    def choose(self, state: State, legal_actions: list[int]) -> int:
+    def choose(self, observation: Observation | None, legal_actions: list[Action]) -> Action:
         ...
 
 

@@ -1,9 +1,9 @@
 """A bot that plays the rulebooks' Hints for play (WM §12, P71 §12).
 
 Every legal action gets a score; the best wins (ties broken by the bot's own stream).
-The bot reads only what a player at the table may know: its own hand, every pile on
-the table (battle, speed, distance, safeties, the discard pile) and the size of the
-draw pile. Nothing here names a card id: kinds, piles, remedies and protections come
+The bot reads only its seat's :class:`~mbrules.engine.Observation`: its own hand, every
+pile on the table (battle, speed, distance, safeties, the discard pile) and the size of
+the draw pile. Nothing here names a card id: kinds, piles, remedies and protections come
 from the compiled :class:`~mbrules.engine.Game`, so a custom hazard is played as well.
 
 The hints it follows:
@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import random
 
-from ..engine import Game, State
-from ..engine.actions import ACTION_EXTEND, ACTION_STOP, COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, PLAY, STOP
-from ..engine.game import BATTLE, DISTANCE, HAZARD, REMEDY, SAFETY
+from ..engine import Action, Game, Observation
+from ..engine.game import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY
+from ..engine.notation import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, PLAY, STOP
 from .base import register
 
 NEG = float("-inf")
@@ -35,6 +35,8 @@ NEG = float("-inf")
 @register("heuristic", "the rulebooks' Hints for play (WM §12): get rolling, keep safeties for coups fourrés, "
                        "discard dead cards, attack the leader")
 class HeuristicBot:
+    observes = True
+
     def __init__(self, game: Game, player: int, rng: random.Random):
         self.game = game
         self.player = player
@@ -53,16 +55,16 @@ class HeuristicBot:
         )
 
     # -- the decision --------------------------------------------------------------
-    def choose(self, state: State, legal_actions: list[int]) -> int:
+    def choose(self, obs: Observation, legal_actions: list[Action]) -> Action:
         first = legal_actions[0]
-        op = first & 7
+        op = first.op
         if op == COUP_FOURRE:
             return first  # call coups fourrés always (WM §12 G: 300 + 100 and a turn)
         if op == EXTEND or op == STOP:
-            return ACTION_EXTEND if self._extend(state) else ACTION_STOP
+            return self.game.extend_action if self._extend(obs) else self.game.stop_action
         if len(legal_actions) == 1 or op == DRAW or op == DECLINE:
             return first
-        ctx = _Context(self, state)
+        ctx = _Context(self, obs)
         best = NEG
         choices: list[int] = []
         for a in legal_actions:
@@ -74,23 +76,23 @@ class HeuristicBot:
         return choices[0] if len(choices) == 1 else choices[int(self.rng.random() * len(choices))]
 
     # -- scores ------------------------------------------------------------------------
-    def _score(self, action: int, ctx: "_Context") -> float:
+    def _score(self, action: Action, ctx: "_Context") -> float:
         g = self.game
-        op = action & 7
-        c = (action >> 3) & 255
+        op = action.op
+        c = action.card_index
         if op == DISCARD:
             return -ctx.value(c)
         if op != PLAY:
             return NEG
         k = g.kind[c]
-        st = ctx.state
-        ps = self.side
+        obs = ctx.obs
+        me = ctx.me
         if k == SAFETY:
-            bh = st.bhaz[ps]
-            lh = st.lhaz[ps]
+            bh = me.hazard
+            lh = me.speed_hazard
             pm = g.protects_mask[c]
             if (bh >= 0 and pm >> bh & 1) or (lh >= 0 and pm >> lh & 1 and ctx.big_blocked) or (
-                g.grants_rolling[c] and not st.rolling[ps] and bh < 0
+                g.grants_rolling[c] and not me.moving and bh < 0
             ):
                 return 900.0  # it unblocks us: play it now (WM §12 C, F)
             if ctx.can_finish:
@@ -102,82 +104,80 @@ class HeuristicBot:
             return -500.0  # keep it for a coup fourré
         if k == REMEDY:
             if g.pile[c] == BATTLE:
-                if st.rolling[ps]:
+                if me.moving:
                     return -ctx.value(c) - 1.0  # a go card with a rolling safety: never needed
                 return 700.0  # get rolling first (WM §12 B)
             return 450.0 if ctx.big_blocked else 150.0
         if k == DISTANCE:
             m = g.miles[c]
-            if st.miles[ps] + m == st.target:
+            if me.miles + m == obs.target:
                 return 1000.0
             s = 300.0 + m / 2
             if c in self.breakers and ctx.safe_trip_open and ctx.best_other_distance >= 75:
                 s = 320.0  # a safe trip costs nothing here
             return s
         if k == HAZARD:
-            ts = action >> 11
-            lead = st.miles[ts] / 10 + st.match_totals[ts] / 1000
+            ts = action.side_index
+            lead = obs.sides[ts].miles / 10 + obs.match_totals[ts] / 1000
             cf_proof = 40.0 if ctx.holds_protector(c) else 0.0
             if g.pile[c] == BATTLE:
                 return 500.0 + lead + cf_proof + (0.0 if c in self.quick_fixed else 20.0)
-            if st.target - st.miles[ts] <= 100:
+            if obs.target - obs.sides[ts].miles <= 100:
                 return 100.0 + lead  # a speed limit hardly slows a side this close
             return 380.0 + lead + cf_proof
         return 0.0
 
-    def _extend(self, state: State) -> bool:
+    def _extend(self, obs: Observation) -> bool:
         """Call the extension when our side rolls freely, holds the miles and nobody is close."""
         g = self.game
         ps = self.side
-        if g.extension_to is None or not state.rolling[ps]:
+        me = obs.sides[ps]
+        if g.extension_to is None or not me.moving:
             return False
-        extra = g.extension_to - state.target
-        hand = state.hands[self.player]
-        limit = state.limit[ps]
-        played200 = {c: state.played[ps][c] for c in range(g.n_cards)}
+        extra = g.extension_to - obs.target
+        hand = obs.hand
+        limit = NO_LIMIT if me.limit is None else me.limit
+        played200 = dict(enumerate(me.distance))
         miles = 0
         for c in sorted(hand, key=lambda c: -g.miles[c]):
             if g.kind[c] == DISTANCE and g.miles[c] <= limit and played200[c] < g.max_per_hand[c]:
                 if miles + g.miles[c] <= extra:
                     miles += g.miles[c]
                     played200[c] += 1
-        opp_best = max((state.miles[s] for s in range(g.sides) if s != ps), default=0)
+        opp_best = max((v.miles for s, v in enumerate(obs.sides) if s != ps), default=0)
         if opp_best == 0:
             return False  # a shutout is already won: do not risk it
-        return miles >= extra - 100 and len(state.draw) >= 4 * g.players and opp_best <= state.target - 200
+        return miles >= extra - 100 and obs.draw_pile >= 4 * g.players and opp_best <= obs.target - 200
 
 
 class _Context:
-    """What one turn's choice needs, computed once from the public table and our hand."""
+    """What one turn's choice needs, computed once from the observation."""
 
-    __slots__ = ("bot", "state", "hand", "unseen", "end_near", "can_finish", "big_blocked", "safe_trip_open",
-                 "best_other_distance", "max_target", "_values")
+    __slots__ = ("bot", "obs", "me", "hand", "unseen", "end_near", "can_finish", "big_blocked", "safe_trip_open",
+                 "best_other_distance", "max_target", "limit", "rolling_safety", "_values")
 
-    def __init__(self, bot: HeuristicBot, st: State):
+    def __init__(self, bot: HeuristicBot, obs: Observation):
         g = bot.game
         ps = bot.side
         self.bot = bot
-        self.state = st
-        hand = st.hands[bot.player]
+        self.obs = obs
+        me = obs.sides[ps]
+        self.me = me
+        hand = obs.hand
         self.hand = hand
-        # Hazards not yet seen: the deck's copies minus the table, the discard pile and our hand.
-        seen = st.discard + hand
-        for pile in st.battle:
-            seen += pile
-        for pile in st.speed:
-            seen += pile
-        unseen = [0] * g.n_cards
-        for h in bot.hazards:
-            unseen[h] = g.deck_counts[h] - seen.count(h)
-        self.unseen = unseen
-        can_extend = g.extension_to is not None and st.extension_called_by < 0 and st.target < g.extension_to
-        self.max_target = g.extension_to if can_extend else st.target
-        closest = min(st.target - m for m in st.miles)
-        self.end_near = len(st.draw) <= 2 * g.players or closest <= 100
-        left = st.target - st.miles[ps]
-        rolling = st.rolling[ps]
-        limit = st.limit[ps]
-        played = st.played[ps]
+        # Cards not yet seen: the deck's copies minus the table, the discard pile and our hand.
+        self.unseen = obs.unseen()
+        target = obs.target
+        can_extend = g.extension_to is not None and obs.extension_called_by < 0 and target < g.extension_to
+        self.max_target = g.extension_to if can_extend else target
+        closest = min(target - v.miles for v in obs.sides)
+        self.end_near = obs.draw_pile <= 2 * g.players or closest <= 100
+        left = target - me.miles
+        rolling = me.moving
+        limit = NO_LIMIT if me.limit is None else me.limit
+        self.limit = limit
+        self.rolling_safety = any(g.grants_rolling[c] for c in me.safeties + me.coup_fourres)
+        played = me.distance
         self.can_finish = rolling and any(
             g.kind[c] == DISTANCE and g.miles[c] == left and g.miles[c] <= limit and played[c] < g.max_per_hand[c]
             for c in hand
@@ -193,8 +193,7 @@ class _Context:
 
     def threat(self, h: int) -> bool:
         """Can hazard ``h`` still hit our side?"""
-        st = self.state
-        return self.unseen[h] > 0 and not st.prot[self.bot.side] & (1 << h)
+        return self.unseen[h] > 0 and not self.me.protected & (1 << h)
 
     def holds_protector(self, h: int) -> bool:
         return any(s in self.hand for s in self.bot.game.protectors[h])
@@ -210,7 +209,8 @@ class _Context:
     def _value(self, c: int) -> float:
         bot = self.bot
         g = bot.game
-        st = self.state
+        obs = self.obs
+        me = self.me
         ps = bot.side
         k = g.kind[c]
         copies = self.hand.count(c)
@@ -218,23 +218,23 @@ class _Context:
             return 1000.0
         if k == DISTANCE:
             m = g.miles[c]
-            if st.played[ps][c] >= g.max_per_hand[c] or st.miles[ps] + m > self.max_target:
+            if me.distance[c] >= g.max_per_hand[c] or me.miles + m > self.max_target:
                 return 0.0  # 200s after two played, distance that can never fit (WM §12 D)
-            if st.miles[ps] + m > st.target:
+            if me.miles + m > obs.target:
                 return 5.0  # fits only after an extension
             return 20.0 + m / 10 - (3.0 if copies > 2 else 0.0)
         if k == HAZARD:
-            targets = sum(1 for s in range(g.sides) if s != ps and not st.prot[s] & (1 << c))
+            targets = sum(1 for s, v in enumerate(obs.sides) if s != ps and not v.protected & (1 << c))
             if targets == 0:
                 return 0.0  # every opponent is protected against it (WM §12 D)
             return 30.0 + 5.0 * targets + (15.0 if self.holds_protector(c) else 0.0)
         if k == REMEDY:
             if g.is_go[c]:
-                if st.row[ps]:
+                if self.rolling_safety:
                     return 0.0  # a rolling safety: the go card is never needed
                 return 60.0 if copies == 1 else 40.0
             fixes = bot.fixes[c]
-            showing = st.bhaz[ps] in fixes or st.lhaz[ps] in fixes
+            showing = me.hazard in fixes or me.speed_hazard in fixes
             to_come = sum(self.unseen[h] for h in fixes if self.threat(h))
             if not showing and to_come == 0:
                 return 0.0  # every hazard it fixes is used, or we are protected (WM §12 E)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import random
 
-from ..engine import Game, State
+from ..engine import Action, Game, Observation
 from .base import register
 
 
 @register("random", "uniform over the legal actions")
 class RandomBot:
     __slots__ = ("game", "player", "rng", "_random")
+    observes = False  # uniform whatever the table shows: the driver passes no observation
 
     def __init__(self, game: Game, player: int, rng: random.Random):
         self.game = game
@@ -18,6 +19,6 @@ class RandomBot:
         self.rng = rng
         self._random = rng.random
 
-    def choose(self, state: State, legal_actions: list[int]) -> int:
+    def choose(self, observation: Observation | None, legal_actions: list[Action]) -> Action:
         # int(random() * n) is uniform over n choices to within 2**-53.
         return legal_actions[int(self._random() * len(legal_actions))]

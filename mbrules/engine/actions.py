@@ -1,23 +1,15 @@
-"""Actions as small ints, decision kinds, and the contract's reason codes.
+"""Decision kinds, the contract's reason codes, and the refusal they travel in.
 
-An action packs an operation, a card index and a side index into one int so the
-hot loop compares and stores plain ints: ``op | card << 3 | side << 11``.
+How an action is encoded and written belongs to :mod:`mbrules.engine.notation`.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-# Operations
-DRAW = 0  # start of a turn: take the top card of the draw pile
-PLAY = 1  # play a card (a hazard on a side; everything else on one's own side)
-DISCARD = 2
-COUP_FOURRE = 3  # call a coup fourré with a safety, inside the window
-DECLINE = 4  # let the coup fourré window pass
-EXTEND = 5  # answer the extension question: yes
-STOP = 6  # answer the extension question: no, the hand ends here
-
-OP_NAMES = ("draw", "play", "discard", "coup_fourre", "decline", "extend", "stop")
+from .notation import (  # noqa: F401  the operations, for ``from ...actions import PLAY``
+    COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, OP_WORDS, PLAY, STOP,
+)
 
 # Decision kinds (what the state is waiting for)
 TURN = "turn"
@@ -26,27 +18,6 @@ EXTENSION_QUESTION = "extension"
 HAND_OVER = "hand_over"
 MATCH_OVER = "match_over"
 
-
-def encode(op: int, card: int = 0, side: int = 0) -> int:
-    return op | (card << 3) | (side << 11)
-
-
-def op_of(action: int) -> int:
-    return action & 7
-
-
-def card_of(action: int) -> int:
-    return (action >> 3) & 255
-
-
-def side_of(action: int) -> int:
-    return action >> 11
-
-
-ACTION_DRAW = encode(DRAW)
-ACTION_DECLINE = encode(DECLINE)
-ACTION_EXTEND = encode(EXTEND)
-ACTION_STOP = encode(STOP)
 
 # Reason codes (contract: every refused action carries one, plus a sentence)
 NOT_YOUR_TURN = "not-your-turn"

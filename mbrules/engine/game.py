@@ -6,17 +6,11 @@ the boundary. Nothing here knows which edition it came from.
 
 from __future__ import annotations
 
-from .actions import COUP_FOURRE, DISCARD, PLAY, encode
-
-DISTANCE, HAZARD, REMEDY, SAFETY = 0, 1, 2, 3
-KIND_CODES = {"distance": DISTANCE, "hazard": HAZARD, "remedy": REMEDY, "safety": SAFETY}
-BATTLE, SPEED = 0, 1
-NO_LIMIT = 1 << 30
-SIDE_NAMES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-SCORE_LINES = (
-    "milestones", "safeties", "all_safeties", "coup_fourres", "trip_completed",
-    "delayed_action", "safe_trip", "shutout", "extension", "total",
+from .cards import (  # noqa: F401  re-exported: the kinds and piles are read as engine.game.X too
+    BATTLE, DISTANCE, HAZARD, KIND_CODES, NO_LIMIT, REMEDY, SAFETY, SCORE_LINES, SIDE_NAMES, SPEED,
 )
+from .notation import ACTION_DECLINE, ACTION_DRAW, ACTION_EXTEND, ACTION_STOP, COUP_FOURRE, DISCARD, MAX_CARDS, MAX_SIDES, PLAY, Action, all_actions, describe, encode, parse
+from .state import State
 
 
 class GameError(ValueError):
@@ -25,6 +19,8 @@ class GameError(ValueError):
 
 class Game:
     """Immutable rules for one ruleset and player count (OpenSpiel's Game)."""
+
+    _immutable = True  # State.clone() shares it
 
     def __init__(self, ruleset, players: int):
         key = str(players)
@@ -49,8 +45,10 @@ class Game:
         self.index = {cid: i for i, cid in enumerate(ids)}
         n = len(ids)
         self.n_cards = n
-        if n > 255:
-            raise GameError("at most 255 card kinds are supported")
+        if n > MAX_CARDS:
+            raise GameError(f"at most {MAX_CARDS} card kinds are supported")
+        if pc.sides > MAX_SIDES:
+            raise GameError(f"at most {MAX_SIDES} sides are supported")
         cards = [ruleset.cards[c] for c in ids]
         self.names = tuple(c.name for c in cards)
         self.kind = tuple(KIND_CODES[c.kind] for c in cards)
@@ -123,6 +121,8 @@ class Game:
         self.match_mode = m.mode.value
         self.target_points = m.target_points.value
         self.deal_passes_left = m.deal_passes_left.value
+        cap = getattr(m, "max_hands", None)
+        self.max_hands = cap.value if cap is not None else 1000
 
         # One tuple per card for the hot loop (State._play_reason unpacks it in one go):
         # (kind, miles, max_per_hand, bit, pile, fixes_mask, is_go).
@@ -132,10 +132,21 @@ class Game:
             for i in range(n)
         )
 
-        # Precomputed action ints.
-        self.play_action = tuple(tuple(encode(PLAY, c, s) for s in range(self.sides)) for c in range(n))
-        self.discard_action = tuple(encode(DISCARD, c) for c in range(n))
-        self.coup_action = tuple(encode(COUP_FOURRE, c) for c in range(n))
+        # Every action of the game, once (the notation's table); the engine hands these out.
+        self.actions: dict[int, Action] = all_actions(self)
+        acts = self.actions
+        self.play_action = tuple(tuple(acts[encode(PLAY, c, s)] for s in range(self.sides)) for c in range(n))
+        self.play_own = tuple(acts[encode(PLAY, c)] for c in range(n))  # 'play CARD': one's own side
+        self.discard_action = tuple(acts[encode(DISCARD, c)] for c in range(n))
+        self.coup_action = tuple(acts[encode(COUP_FOURRE, c)] for c in range(n))
+        self.draw_action = acts[ACTION_DRAW]
+        self.decline_action = acts[ACTION_DECLINE]
+        self.extend_action = acts[ACTION_EXTEND]
+        self.stop_action = acts[ACTION_STOP]
+
+    def __repr__(self) -> str:
+        return (f"<Game {self.ruleset_id}: {self.players} players, {self.sides} sides, "
+                f"{len(self.deck)} cards, trip {self.target}>")
 
     # -- names -------------------------------------------------------------
     def card(self, card_id: str) -> int:
@@ -156,31 +167,24 @@ class Game:
         except ValueError:
             raise GameError(f"unknown side '{name}' (sides: {', '.join(self.side_names)})") from None
 
-    def new_match(self, seed: int, keep_deals: bool = False):
-        """A new match whose first hand is dealt from ``seed``; ``keep_deals`` keeps deals for recording."""
-        from .state import State
+    def new_match(self, seed: int, keep_deals: bool = False) -> State:
+        """A new match whose first hand is dealt from ``seed``, ready to play.
 
+        When a hand ends and the match goes on, the next hand is dealt at once (so a
+        caller's loop is just ``while not state.is_terminal()``); ``keep_deals`` keeps
+        each deal for a recorder.
+        """
         return State.new_match(self, seed, keep_deals)
 
-    def describe(self, action: int) -> str:
-        from .actions import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, PLAY, STOP, card_of, op_of, side_of
+    def action(self, action) -> Action:
+        """``action`` (an Action, its int, or its words) as this game's :class:`Action`."""
+        if isinstance(action, str):
+            return parse(action, self)
+        try:
+            return self.actions[action]
+        except (KeyError, TypeError):
+            raise GameError(f"{action!r} is not an action of this game") from None
 
-        op = op_of(action)
-        if op == DRAW:
-            return "draw"
-        if op == DECLINE:
-            return "decline the coup fourré"
-        if op == EXTEND:
-            return "call the extension"
-        if op == STOP:
-            return "stop at this target"
-        cid = self.card_ids[card_of(action)]
-        if op == PLAY:
-            if self.kind[card_of(action)] == HAZARD:
-                return f"play {cid} on {self.side_names[side_of(action)]}"
-            return f"play {cid}"
-        if op == DISCARD:
-            return f"discard {cid}"
-        if op == COUP_FOURRE:
-            return f"coup fourré with {cid}"
-        return f"action {action}"
+    def describe(self, action) -> str:
+        """An action in a sentence's words (the narrator's)."""
+        return describe(self.action(action))

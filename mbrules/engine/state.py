@@ -1,24 +1,41 @@
 """The state of a match: the current hand, its decision point, and the running score.
 
-OpenSpiel's shape: ``decision``, ``legal_actions()``, ``apply(action)``, ``clone()``.
-Legality lives in one place, :meth:`State._play_reason`: ``legal_actions()`` keeps
-the plays it accepts and ``apply()`` refuses with the code it returns, so the two
-cannot disagree. Every branch below is switched by a table of :class:`Game`,
+OpenSpiel's shape: ``current_player``, ``legal_actions()``, ``apply(action)``,
+``is_terminal()``, ``clone()``, ``observation(player)``. Legality lives in one place per
+operation (PokerKit's ``verify_X``): :meth:`State._verify` checks any action in the
+contract's order and calls the one check of its kind (``_verify_draw``,
+``_verify_play``, ``_verify_discard``, ``_verify_coup_fourre``, ``_verify_decline``,
+``_verify_answer``); ``legal_actions()`` lists the actions those same checks accept,
+so the two cannot disagree. Every branch is switched by a table of :class:`Game`,
 never by the edition's name; the comment on each cites the ruling it plays.
+
+Everything whose name starts with ``_`` is private to :mod:`mbrules.engine`: tools
+read a position through ``observation(player)`` (what one seat may see) or
+``snapshot()`` (everything, for replay, recorders and checkers).
 """
 
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from .actions import (
-    ACTION_DECLINE, ACTION_DRAW, ACTION_EXTEND, ACTION_STOP, ALREADY_LIMITED, BAD_TARGET, CANNOT_MOVE,
-    COUP_FOURRE, COUP_FOURRE_WINDOW, DECLINE, DISCARD, DRAW, EXTEND, EXTENSION_PENDING, EXTENSION_QUESTION,
+    ALREADY_LIMITED, BAD_TARGET, CANNOT_MOVE, COUP_FOURRE_WINDOW, EXTENSION_PENDING, EXTENSION_QUESTION,
     HAND_OVER, HAND_OVER_CODE, MATCH_OVER, MUST_PLAY, NO_COUP_FOURRE, NO_EXTENSION, NOT_IN_HAND, NOT_ROLLING,
-    NOT_YOUR_TURN, NOTHING_TO_FIX, OVER_TARGET, PLAY, PROTECTED, SPEED_LIMIT, STOP, TOO_MANY_200, TURN,
-    Decision, IllegalAction,
+    NOT_YOUR_TURN, NOTHING_TO_FIX, OVER_TARGET, PROTECTED, SPEED_LIMIT, TOO_MANY_200, TURN, Decision,
+    IllegalAction,
 )
-from .game import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SCORE_LINES, Game
+from .cards import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SCORE_LINES
+from .notation import (
+    ACTION_DECLINE, ACTION_DRAW, ACTION_EXTEND, ACTION_STOP, COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, OWN,
+    PLAY, STOP, Action, NotationError, parse,
+)
+from .observation import Observation, Observer, Outcome, Snapshot
+
+if TYPE_CHECKING:
+    from .game import Game
+
+UNFINISHED = "unfinished"  # the winner of a match stopped by its hands-per-match cap
 
 # Phases
 P_DRAW, P_PLAY, P_COUP, P_EXT, P_HAND_OVER, P_MATCH_OVER = range(6)
@@ -28,32 +45,41 @@ class State:
     """A match in progress. Cards are ints (indices into ``game.card_ids``); players and sides are ints."""
 
     __slots__ = (
-        "game", "rng", "hands", "draw", "discard", "battle", "speed", "miles", "played", "safeties", "coups",
-        "prot", "row", "needs_go", "rolling", "bhaz", "limit", "lhaz", "target", "extension_called_by",
-        "phase", "player", "cf_queue", "cf_hazard", "cf_side", "cf_attacker", "completer", "completion_delayed",
-        "last_draw", "hand_no", "first_player", "match_totals", "hand_sheets", "winner", "history",
-        "coup_count", "deals",
+        "game", "_rng", "_hands", "_stock", "_discard", "_battle", "_speed", "_miles", "_played", "_safeties",
+        "_coups", "_prot", "_row", "_needs_go", "_rolling", "_bhaz", "_limit", "_lhaz", "_target",
+        "_extension_called_by", "_phase", "_player", "_cf_queue", "_cf_hazard", "_cf_side", "_cf_attacker",
+        "_completer", "_completion_delayed", "_last_draw", "_hand_no", "_first_player", "_match_totals",
+        "_hand_sheets", "_winner", "_history", "_coup_count", "_deals", "_deal_next", "_observers",
+        "_completers",
     )
 
     # -- construction ----------------------------------------------------------
     def __init__(self, game: Game, seed: int | None = None):
         self.game = game
-        self.rng = random.Random(seed)
-        self.hand_no = 0
-        self.first_player = 0
-        self.match_totals = [0] * game.sides
-        self.hand_sheets: list[list[dict[str, int]]] = []
-        self.winner = None  # side index, "draw", or None while undecided
-        self.history: list[tuple[int, int]] = []  # (player, action); (-1, -1) marks a new hand
-        self.deals: list[dict] | None = None  # deal snapshots, kept only when recording
+        self._rng = random.Random(seed)
+        self._hand_no = 0
+        self._first_player = 0
+        self._match_totals = [0] * game.sides
+        self._hand_sheets: list[list[dict[str, int]]] = []
+        self._completers: list[int] = []  # per hand over: the side that completed the trip, or -1
+        self._winner = None  # side index, "draw", "unfinished", or None while undecided
+        self._history: list[tuple[int, int]] = []  # (player, action); (-1, -1) marks a new hand
+        self._deals: list[dict] | None = None  # deal snapshots, kept only when recording
+        self._deal_next = False  # deal the next hand as soon as one ends (matches from new_match)
+        self._observers: tuple = ()
         self._reset_hand()
 
     @classmethod
-    def new_match(cls, game: Game, seed: int, keep_deals: bool = False) -> "State":
-        """A match dealt from ``seed``; ``keep_deals`` keeps each hand's deal for recording."""
+    def new_match(cls, game: Game, seed: int, keep_deals: bool = False, deal_next: bool = True) -> "State":
+        """A match dealt from ``seed``; ``keep_deals`` keeps each hand's deal for recording.
+
+        With ``deal_next`` (the default) the next hand is dealt as soon as one ends and the
+        match goes on; without it the state rests at the hand's end until :meth:`next_hand`.
+        """
         s = cls(game, seed)
         if keep_deals:
-            s.deals = []
+            s._deals = []
+        s._deal_next = deal_next
         s._deal()
         return s
 
@@ -77,406 +103,552 @@ class State:
         and ``coups``. The caller is responsible for the cards adding up to the deck.
         """
         st = cls(game, seed)
-        st.first_player = turn
+        st._first_player = turn
         st._reset_hand()
-        st.hands = [list(h) for h in hands]
-        st.draw = list(draw_top_first)[::-1]
-        st.discard = list(discard)
+        st._hands = [list(h) for h in hands]
+        st._stock = list(draw_top_first)[::-1]
+        st._discard = list(discard)
         if match_totals is not None:
-            st.match_totals = list(match_totals)
+            st._match_totals = list(match_totals)
         for side, piles in (sides or {}).items():
-            st.battle[side] = list(piles.get("battle", ()))
-            st.speed[side] = list(piles.get("speed", ()))
+            st._battle[side] = list(piles.get("battle", ()))
+            st._speed[side] = list(piles.get("speed", ()))
             for c in piles.get("distance", ()):
-                st.played[side][c] += 1
-                st.miles[side] += game.miles[c]
-            st.safeties[side] = list(piles.get("safeties", ()))
-            st.coups[side] = list(piles.get("coups", ()))
-            for c in st.safeties[side] + st.coups[side]:
-                st.prot[side] |= game.protects_mask[c]
+                st._played[side][c] += 1
+                st._miles[side] += game.miles[c]
+            st._safeties[side] = list(piles.get("safeties", ()))
+            st._coups[side] = list(piles.get("coups", ()))
+            for c in st._safeties[side] + st._coups[side]:
+                st._prot[side] |= game.protects_mask[c]
                 if game.grants_rolling[c]:
-                    st.row[side] = True
+                    st._row[side] = True
         for side in range(game.sides):
             st._refresh(side)
         if extension_called_by >= 0:
-            st.extension_called_by = extension_called_by
-            st.target = game.extension_to if game.extension_to is not None else game.target
+            st._extension_called_by = extension_called_by
+            st._target = game.extension_to if game.extension_to is not None else game.target
         st._start_turn(turn)
         return st
 
     def _reset_hand(self) -> None:
         g = self.game
         S = g.sides
-        self.hands = [[] for _ in range(g.players)]
-        self.draw: list[int] = []  # top of the draw pile is the END of the list
-        self.discard: list[int] = []
-        self.battle = [[] for _ in range(S)]
-        self.speed = [[] for _ in range(S)]
-        self.miles = [0] * S
-        self.played = [[0] * g.n_cards for _ in range(S)]  # distance cards played, per card
-        self.safeties = [[] for _ in range(S)]  # played normally
-        self.coups = [[] for _ in range(S)]  # played as coups fourrés
-        self.prot = [0] * S  # mask of hazards the side is protected against
-        self.row = [False] * S  # has a rolling safety (Right of Way)
-        self.needs_go = [False] * S
-        self.rolling = [False] * S
-        self.bhaz = [-1] * S  # active hazard on top of the battle pile
-        self.limit = [NO_LIMIT] * S
-        self.lhaz = [-1] * S  # active hazard on top of the speed pile
-        self.target = g.target
-        self.extension_called_by = -1
-        self.phase = P_DRAW
-        self.player = self.first_player
-        self.cf_queue: list[int] = []
-        self.cf_hazard = -1
-        self.cf_side = -1
-        self.cf_attacker = -1
-        self.completer = -1
-        self.completion_delayed = False
-        self.last_draw = -1
-        self.coup_count = 0
+        self._hands = [[] for _ in range(g.players)]
+        self._stock: list[int] = []  # top of the draw pile is the END of the list
+        self._discard: list[int] = []
+        self._battle = [[] for _ in range(S)]
+        self._speed = [[] for _ in range(S)]
+        self._miles = [0] * S
+        self._played = [[0] * g.n_cards for _ in range(S)]  # distance cards played, per card
+        self._safeties = [[] for _ in range(S)]  # played normally
+        self._coups = [[] for _ in range(S)]  # played as coups fourrés
+        self._prot = [0] * S  # mask of hazards the side is protected against
+        self._row = [False] * S  # has a rolling safety (Right of Way)
+        self._needs_go = [False] * S
+        self._rolling = [False] * S
+        self._bhaz = [-1] * S  # active hazard on top of the battle pile
+        self._limit = [NO_LIMIT] * S
+        self._lhaz = [-1] * S  # active hazard on top of the speed pile
+        self._target = g.target
+        self._extension_called_by = -1
+        self._phase = P_DRAW
+        self._player = self._first_player
+        self._cf_queue: list[int] = []
+        self._cf_hazard = -1
+        self._cf_side = -1
+        self._cf_attacker = -1
+        self._completer = -1
+        self._completion_delayed = False
+        self._last_draw = -1
+        self._coup_count = 0
 
     def _deal(self) -> None:
         """Shuffle with the match's RNG and deal one card at a time from the first player (WM §3)."""
         g = self.game
         self._reset_hand()
         deck = list(g.deck)
-        self.rng.shuffle(deck)
+        self._rng.shuffle(deck)
         N = g.players
         for _ in range(g.hand_size):
             for k in range(N):
-                self.hands[(self.first_player + k) % N].append(deck.pop())
-        self.draw = deck
+                self._hands[(self._first_player + k) % N].append(deck.pop())
+        self._stock = deck
         for s in range(g.sides):
             self._refresh(s)
-        if self.deals is not None:
-            self.deals.append({
-                "hand_no": self.hand_no, "first_player": self.first_player,
-                "hands": [h[:] for h in self.hands], "draw_top_first": deck[::-1],
-                "match_before": self.match_totals[:], "history_start": len(self.history),
+        if self._deals is not None:
+            self._deals.append({
+                "hand_no": self._hand_no, "first_player": self._first_player,
+                "hands": [h[:] for h in self._hands], "draw_top_first": deck[::-1],
+                "match_before": self._match_totals[:], "history_start": len(self._history),
             })
-        self._start_turn(self.first_player)
+        self._start_turn(self._first_player)
 
     def next_hand(self) -> None:
         """Deal the next hand of the match; the deal passes to the left (rulings: The match)."""
-        if self.phase != P_HAND_OVER:
+        if self._phase != P_HAND_OVER:
             raise IllegalAction(NOT_YOUR_TURN, "the next hand is dealt only when this hand is over and the match is not")
-        self.hand_no += 1
+        self._hand_no += 1
         if self.game.deal_passes_left:
-            self.first_player = (self.first_player + 1) % self.game.players
-        self.history.append((-1, -1))
+            self._first_player = (self._first_player + 1) % self.game.players
+        self._history.append((-1, -1))
         self._deal()
 
     def clone(self) -> "State":
+        """An independent copy: every slot copied by its type, so a new field cannot be shared by mistake.
+
+        Observers stay with the original (a bot searching a clone must not narrate it).
+        """
         c = State.__new__(State)
-        c.game = self.game
-        c.rng = random.Random(0)  # seeding from the OS would cost more than the copy; the state is restored next
-        c.rng.setstate(self.rng.getstate())
-        c.hands = [h[:] for h in self.hands]
-        c.draw = self.draw[:]
-        c.discard = self.discard[:]
-        c.battle = [p[:] for p in self.battle]
-        c.speed = [p[:] for p in self.speed]
-        c.miles = self.miles[:]
-        c.played = [p[:] for p in self.played]
-        c.safeties = [p[:] for p in self.safeties]
-        c.coups = [p[:] for p in self.coups]
-        c.prot = self.prot[:]
-        c.row = self.row[:]
-        c.needs_go = self.needs_go[:]
-        c.rolling = self.rolling[:]
-        c.bhaz = self.bhaz[:]
-        c.limit = self.limit[:]
-        c.lhaz = self.lhaz[:]
-        c.cf_queue = self.cf_queue[:]
-        c.match_totals = self.match_totals[:]
-        c.hand_sheets = [[dict(d) for d in sheet] for sheet in self.hand_sheets]
-        c.history = self.history[:]
-        c.deals = None if self.deals is None else [dict(d) for d in self.deals]
-        for name in ("target", "extension_called_by", "phase", "player", "cf_hazard", "cf_side", "cf_attacker",
-                     "completer", "completion_delayed", "last_draw", "hand_no", "first_player", "winner",
-                     "coup_count"):
-            setattr(c, name, getattr(self, name))
+        for name in State.__slots__:
+            setattr(c, name, _copy(getattr(self, name)))
+        c._observers = ()
         return c
 
     # -- derived side state ----------------------------------------------------
     def _refresh(self, s: int) -> None:
         """Recompute what a side's piles allow: rolling, the active hazards, the speed limit."""
         g = self.game
-        b = self.battle[s]
+        b = self._battle[s]
         top = b[-1] if b else -1
-        prot = self.prot[s]
+        prot = self._prot[s]
         bh = top if (top >= 0 and g.kind[top] == HAZARD and not prot & g.bit[top]) else -1
-        self.bhaz[s] = bh
+        self._bhaz[s] = bh
         if bh >= 0:
             rolling = False  # a hazard showing stops the side (WM §6A)
-        elif self.needs_go[s] and not self.row[s]:
+        elif self._needs_go[s] and not self._row[s]:
             rolling = False  # option roll-after-safety: a go card must follow
         elif top >= 0 and g.is_go[top]:
             rolling = True  # Roll on top (WM §6A)
         else:
-            rolling = self.row[s]  # Right of Way: rolling with no Roll (WM §6B)
-        self.rolling[s] = rolling
-        sp = self.speed[s]
+            rolling = self._row[s]  # Right of Way: rolling with no Roll (WM §6B)
+        self._rolling[s] = rolling
+        sp = self._speed[s]
         t = sp[-1] if sp else -1
         if t >= 0 and g.kind[t] == HAZARD and not prot & g.bit[t]:
-            self.lhaz[s] = t
-            self.limit[s] = g.limit[t]
+            self._lhaz[s] = t
+            self._limit[s] = g.limit[t]
         else:
-            self.lhaz[s] = -1
-            self.limit[s] = NO_LIMIT
+            self._lhaz[s] = -1
+            self._limit[s] = NO_LIMIT
 
     # -- the decision ----------------------------------------------------------
     @property
     def decision(self) -> Decision:
-        ph = self.phase
+        """What the state waits for: its kind (turn, coup fourré window, extension question, ...) and whose."""
+        ph = self._phase
         if ph == P_DRAW:
-            return Decision(TURN, self.player, False)
+            return Decision(TURN, self._player, False)
         if ph == P_PLAY:
-            return Decision(TURN, self.player, True)
+            return Decision(TURN, self._player, True)
         if ph == P_COUP:
-            return Decision(COUP_FOURRE_WINDOW, self.player)
+            return Decision(COUP_FOURRE_WINDOW, self._player)
         if ph == P_EXT:
-            return Decision(EXTENSION_QUESTION, self.player)
+            return Decision(EXTENSION_QUESTION, self._player)
         if ph == P_HAND_OVER:
             return Decision(HAND_OVER, -1)
         return Decision(MATCH_OVER, -1)
 
     @property
+    def current_player(self) -> int:
+        """Who must decide now (0-based), or -1 when nobody acts (the match is over, or a hand rests)."""
+        return self._player if self._phase < P_HAND_OVER else -1
+
+    def is_terminal(self) -> bool:
+        return self._phase == P_MATCH_OVER
+
+    @property
     def hand_over(self) -> bool:
-        return self.phase >= P_HAND_OVER
+        return self._phase >= P_HAND_OVER
 
     @property
     def match_over(self) -> bool:
-        return self.phase == P_MATCH_OVER
+        return self._phase == P_MATCH_OVER
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The match's result once it is over (None before): winner side or draw, every hand's sheet."""
+        if self._phase != P_MATCH_OVER:
+            return None
+        return Outcome.of(self.game, self._winner, self._hand_sheets, self._match_totals, self._completers)
+
+    @property
+    def hand_no(self) -> int:
+        """The current hand, counted from 0."""
+        return self._hand_no
+
+    @property
+    def hands_played(self) -> int:
+        """Hands over so far in this match."""
+        return len(self._hand_sheets)
+
+    @property
+    def history(self) -> tuple[tuple[int, Action], ...]:
+        """Every accepted action as ``(player, action)``; ``(-1, -1)`` marks the start of a new hand."""
+        return tuple(self._history)
+
+    @property
+    def deals(self) -> tuple[dict, ...] | None:
+        """Each hand's deal (hands and draw order): kept only for a recorder (``keep_deals``)."""
+        return None if self._deals is None else tuple(self._deals)
 
     def turn_player(self) -> int:
         """Who plays the next turn (for a coup fourré window: the attacker's left, if it is declined)."""
-        if self.phase in (P_DRAW, P_PLAY, P_EXT):
-            return self.player
-        if self.phase == P_COUP:
-            return self._next_with_cards((self.cf_attacker + 1) % self.game.players)
+        if self._phase in (P_DRAW, P_PLAY, P_EXT):
+            return self._player
+        if self._phase == P_COUP:
+            return self._next_with_cards((self._cf_attacker + 1) % self.game.players)
         return -1
 
-    # -- legality: the one place -----------------------------------------------
+    def observation(self, player: int) -> Observation:
+        """What ``player`` may see now: its own hand, the table, counts; never another hand or the draw order."""
+        if not 0 <= player < self.game.players:
+            raise ValueError(f"there is no player #{player} in a {self.game.players}-player game")
+        return Observation(self, player)
+
+    def snapshot(self) -> Snapshot:
+        """The whole position, hidden cards included: for replay, recorders and checkers, never for bots."""
+        return Snapshot(self)
+
+    def add_observer(self, observer: Observer) -> None:
+        """Call ``observer`` around every accepted action, at each hand's end and at the match's end."""
+        self._observers = (*self._observers, observer)
+
+    def remove_observer(self, observer: Observer) -> None:
+        self._observers = tuple(o for o in self._observers if o is not observer)
+
+    def __repr__(self) -> str:
+        g = self.game
+        d = self.decision
+        who = f" {g.player_names[d.player]}" if d.player >= 0 else ""
+        miles = ", ".join(f"{g.side_names[s]} {m}" for s, m in enumerate(self._miles))
+        return (f"<State {g.ruleset_id} hand {self._hand_no + 1}: {d.kind}{who}; miles {miles} "
+                f"of {self._target}; {len(self._stock)} to draw>")
+
+    # -- legality: the one place per operation ---------------------------------------
     def _play_reason(self, ps: int, c: int, ts: int) -> str | None:
         """Why side ``ps`` may not play card ``c`` on side ``ts`` now (None: it may)."""
         k, m, most, bit, pile, fixes, go = self.game.card_spec[c]
         if k == DISTANCE:
             if ts != ps:
                 return BAD_TARGET
-            if not self.rolling[ps]:
+            if not self._rolling[ps]:
                 return CANNOT_MOVE  # no Roll showing and no Right of Way, or a hazard showing (WM §6C)
-            if m > self.limit[ps]:
+            if m > self._limit[ps]:
                 return SPEED_LIMIT  # only 25 or 50 under a Speed Limit (WM §6A)
-            if self.played[ps][c] >= most:
+            if self._played[ps][c] >= most:
                 return TOO_MANY_200  # no more than two 200s (WM §6C)
-            if self.miles[ps] + m > self.target:
+            if self._miles[ps] + m > self._target:
                 return OVER_TARGET  # never past the trip's length (WM §6C)
             return None
         if k == HAZARD:
             if ts == ps or ts < 0 or ts >= self.game.sides:
                 return BAD_TARGET  # hazards go on an opponent's pile (WM §4)
-            if self.prot[ts] & bit:
+            if self._prot[ts] & bit:
                 return PROTECTED  # a safety protects the side (WM §6B)
             if pile == BATTLE:
-                if self.bhaz[ts] >= 0:
+                if self._bhaz[ts] >= 0:
                     return None if self.game.hazard_on_hazard else NOT_ROLLING  # no hazard on a hazard (WM §2)
-                if not self.rolling[ts] and self.game.hazard_needs_rolling:
+                if not self._rolling[ts] and self.game.hazard_needs_rolling:
                     return NOT_ROLLING  # only on a Roll, or with Right of Way (WM §2, §6B)
                 return None
-            if self.lhaz[ts] >= 0 and not self.game.speed_limit_stacking:
+            if self._lhaz[ts] >= 0 and not self.game.speed_limit_stacking:
                 return ALREADY_LIMITED  # rulings: no speed limit on a limited side
             return None
         if ts != ps:
             return BAD_TARGET  # remedies and safeties go on one's own piles (WM §4)
         if k == REMEDY:
             if pile == BATTLE:
-                h = self.bhaz[ps]
+                h = self._bhaz[ps]
                 if h >= 0:
                     return None if fixes >> h & 1 else NOTHING_TO_FIX
                 if not go:
                     return NOTHING_TO_FIX  # a remedy only on its own hazard showing (WM §2)
-                b = self.battle[ps]
-                if b and self.game.is_go[b[-1]] and not self.needs_go[ps]:
+                b = self._battle[ps]
+                if b and self.game.is_go[b[-1]] and not self._needs_go[ps]:
                     return NOTHING_TO_FIX  # no Roll on a Roll (rulings: Play)
                 return None
-            h = self.lhaz[ps]
+            h = self._lhaz[ps]
             return None if (h >= 0 and fixes >> h & 1) else NOTHING_TO_FIX
         return None  # a safety may always be played (WM §5B)
 
-    def legal_actions(self) -> list[int]:
-        ph = self.phase
+    def _target_side(self, p: int, a: Action) -> int:
+        """The side a play lands on: the one named, else one's own (a hazard: the only opposing side, or -1)."""
+        ts = a.side_index
+        if ts != OWN:
+            return ts
+        g = self.game
+        ps = g.side_of[p]
+        if g.kind[a.card_index] == HAZARD:
+            opp = g.opponents[ps]
+            return opp[0] if len(opp) == 1 else -1
+        return ps
+
+    def _verify_draw(self) -> str | None:
+        """The draw starts a turn, once (WM §5)."""
+        return None if self._phase == P_DRAW else NOT_YOUR_TURN
+
+    def _verify_play(self, p: int, c: int, ts: int) -> str | None:
+        """``p``, whose turn it is and who has drawn, plays card ``c`` on side ``ts``."""
+        if c not in self._hands[p]:
+            return NOT_IN_HAND
+        return self._play_reason(self.game.side_of[p], c, ts)
+
+    def _discard_allowed(self, can_play: bool) -> bool:
+        """Option no-voluntary-discard: a discard only when no card can be played (rulings: Play)."""
+        return self.game.voluntary_discard or not can_play
+
+    def _can_play(self, p: int) -> bool:
+        g = self.game
+        ps = g.side_of[p]
+        for c in set(self._hands[p]):
+            targets = g.opponents[ps] if g.kind[c] == HAZARD else (ps,)
+            if any(self._play_reason(ps, c, ts) is None for ts in targets):
+                return True
+        return False
+
+    def _verify_discard(self, p: int, c: int) -> str | None:
+        """``p``, whose turn it is and who has drawn, discards card ``c``."""
+        if c not in self._hands[p]:
+            return NOT_IN_HAND
+        if self.game.voluntary_discard or self._discard_allowed(self._can_play(p)):
+            return None
+        return MUST_PLAY
+
+    def _verify_coup_fourre(self, q: int, c: int) -> str | None:
+        """``q`` calls a coup fourré with safety ``c``: only inside its window, against the hazard that opened it."""
+        g = self.game
+        if self._phase != P_COUP or q not in self._cf_queue:
+            return NO_COUP_FOURRE
+        if g.kind[c] != SAFETY or not g.protects_mask[c] & g.bit[self._cf_hazard]:
+            return NO_COUP_FOURRE
+        if c not in self._hands[q]:
+            return NOT_IN_HAND
+        return None
+
+    def _verify_decline(self, q: int | None) -> str | None:
+        """Only the player whose window it is lets it pass."""
+        if self._phase != P_COUP:
+            return NO_COUP_FOURRE
+        return None if q is None or q == self._player else NOT_YOUR_TURN
+
+    def _verify_answer(self, q: int | None) -> str | None:
+        """Only the player who reached the target answers the extension question (WM §10C)."""
+        if self._phase != P_EXT:
+            return NO_EXTENSION
+        return None if q is None or q == self._player else NOT_YOUR_TURN
+
+    def _verify(self, a: Action, q: int | None) -> str | None:
+        """Why player ``q`` (None: whoever decides now) may not take action ``a``; None when it may.
+
+        The codes come in the contract's order: hand-over, extension-pending, not-your-turn,
+        no-coup-fourre, no-extension, not-in-hand, bad-target, the card's own checks, must-play.
+        An extension answer or a coup fourré is judged by its question or window first: one
+        that is not open answers no-extension or no-coup-fourre, whoever sends it (the
+        conformance scenarios s10c and s07 pin this reading).
+        """
+        ph = self._phase
+        op = a.op
+        p = self._player
+        if q is None or q == p:  # the common cases first; the order below gives them the same codes
+            if ph == P_PLAY:
+                if op == PLAY:
+                    return self._verify_play(p, a.card_index, self._target_side(p, a))
+                if op == DISCARD:
+                    return self._verify_discard(p, a.card_index)
+            elif ph == P_DRAW and op == DRAW:
+                return self._verify_draw()
+        if ph >= P_HAND_OVER:
+            return HAND_OVER_CODE
+        if ph == P_EXT and op != EXTEND and op != STOP:
+            return EXTENSION_PENDING
+        if op == EXTEND or op == STOP:
+            return self._verify_answer(q)
+        if op == COUP_FOURRE:
+            return self._verify_coup_fourre(self._player if q is None else q, a.card_index)
+        if op == DECLINE:
+            return self._verify_decline(q)
+        if ph == P_COUP or (q is not None and q != p):
+            return NOT_YOUR_TURN
+        if op == DRAW:
+            return self._verify_draw()
+        if ph == P_DRAW:
+            return NOT_YOUR_TURN  # a turn starts with the draw
+        if op == DISCARD:
+            return self._verify_discard(p, a.card_index)
+        return self._verify_play(p, a.card_index, self._target_side(p, a))
+
+    def verify(self, action, player: int | None = None) -> None:
+        """Raise :class:`IllegalAction` (reason code and sentence) unless ``player`` may take ``action`` now."""
+        a = self._as_action(action)
+        why = self._verify(a, self._check_player(player))
+        if why is not None:
+            raise IllegalAction(why, self._sentence(why, a, player))
+
+    def can_apply(self, action, player: int | None = None) -> bool:
+        """Whether :meth:`apply` would accept ``action`` from ``player`` (None: whoever decides now)."""
+        try:
+            self.verify(action, player)
+        except IllegalAction:
+            return False
+        return True
+
+    def legal_actions(self) -> list[Action]:
+        """The actions of whoever decides now, each once, in its shortest words (empty when nobody acts)."""
+        ph = self._phase
         if ph == P_PLAY:
             g = self.game
-            p = self.player
+            p = self._player
             ps = g.side_of[p]
             kind = g.kind
             play = g.play_action
-            reason = self._play_reason
+            own = g.play_own
+            opponents = g.opponents[ps]
+            reason = self._play_reason  # _verify_play's card checks: every card here is in the hand
             acts = []
             cards = []  # the hand's distinct cards, in hand order
             seen = 0
-            for c in self.hands[p]:
+            for c in self._hands[p]:
                 if seen >> c & 1:
                     continue
                 seen |= 1 << c
                 cards.append(c)
                 if kind[c] == HAZARD:
                     row = play[c]
-                    for ts in g.opponents[ps]:
+                    for ts in opponents:
                         if reason(ps, c, ts) is None:
                             acts.append(row[ts])
                 elif reason(ps, c, ps) is None:
-                    acts.append(play[c][ps])
-            if g.voluntary_discard or not acts:
+                    acts.append(own[c])
+            if g.voluntary_discard or self._discard_allowed(bool(acts)):
                 da = g.discard_action
                 acts += [da[c] for c in cards]
             return acts
         if ph == P_DRAW:
-            return [ACTION_DRAW]
+            return [self.game.draw_action]
         if ph == P_COUP:
             g = self.game
-            acts = []
-            for c in self.game.protectors[self.cf_hazard]:
-                if c in self.hands[self.player]:
-                    acts.append(g.coup_action[c])
-            acts.append(ACTION_DECLINE)
+            p = self._player
+            acts = [g.coup_action[c] for c in g.protectors[self._cf_hazard] if self._verify_coup_fourre(p, c) is None]
+            acts.append(g.decline_action)
             return acts
         if ph == P_EXT:
-            return [ACTION_EXTEND, ACTION_STOP]
+            return [self.game.extend_action, self.game.stop_action]
         return []
 
     # -- applying --------------------------------------------------------------
-    def apply(self, action: int, player: int | None = None) -> None:
-        """Apply ``action`` for the deciding player (or check that ``player`` may act).
+    def _as_action(self, action) -> Action:
+        if type(action) is Action:
+            return action
+        if isinstance(action, str):
+            return parse(action, self.game)
+        a = self.game.actions.get(action) if isinstance(action, int) else None
+        if a is None:
+            raise IllegalAction(NOT_YOUR_TURN, f"{action!r} is not an action of this game (see mbrules.Action)")
+        return a
 
-        Raises :class:`IllegalAction` with the contract's reason code; the state is
-        then left exactly as it was.
+    def _check_player(self, player: int | None) -> int | None:
+        if player is not None and not 0 <= player < self.game.players:
+            raise IllegalAction(NOT_YOUR_TURN, f"there is no player #{player} in a {self.game.players}-player game")
+        return player
+
+    def apply(self, action, player: int | None = None) -> None:
+        """Apply ``action`` (an :class:`Action`, its int, or its words) for ``player`` (None: whoever decides).
+
+        Raises :class:`IllegalAction` with the contract's reason code; the state is then left
+        exactly as it was. Text that is not an action raises :class:`NotationError`.
         """
-        ph = self.phase
-        if ph == P_DRAW and action == ACTION_DRAW and (player is None or player == self.player):
-            # the most common action, checked exactly as below (start of a turn: take the top card)
-            self._draw(self.player)
-            return
-        g = self.game
-        if player is not None and not 0 <= player < g.players:
-            raise IllegalAction(NOT_YOUR_TURN, f"there is no player #{player} in a {g.players}-player game")
-        op = action & 7
-        if action < 0 or (op != PLAY and (action >> 11 or (op != DISCARD and op != COUP_FOURRE and action != op))):
-            raise IllegalAction(NOT_YOUR_TURN, f"{action} is not an action of this game (see mbrules.engine.actions)")
-        if ph == P_PLAY and (op == PLAY or op == DISCARD):
-            # the other common case: straight to the card checks (the same checks, in the same order)
-            p = self.player
-            if player is not None and player != p:
-                raise IllegalAction(NOT_YOUR_TURN, f"it is {g.player_names[p]}'s turn, not {g.player_names[player]}'s")
+        a = action if type(action) is Action else self._as_action(action)
+        if player is not None:
+            self._check_player(player)
+        why = self._verify(a, player)
+        if why is not None:
+            raise IllegalAction(why, self._sentence(why, a, player))
+        if self._observers:
+            self._apply_observed(a, player)
+        elif a.op == DRAW:
+            self._draw(self._player)  # the most common action; a draw never ends a hand
         else:
-            self._apply_other(action, op, ph, player)
-            return
-        self._apply_card(action, op, p)
+            self._do(a, player)
+            if self._phase == P_HAND_OVER and self._deal_next:
+                self.next_hand()
 
-    def _apply_other(self, action: int, op: int, ph: int, player: int | None) -> None:
-        """Everything but a play or discard during a turn that has drawn."""
-        g = self.game
-        if ph >= P_HAND_OVER:
-            raise IllegalAction(HAND_OVER_CODE, "the hand is over")
-        if ph == P_EXT:
-            if op != EXTEND and op != STOP:
-                raise IllegalAction(
-                    EXTENSION_PENDING,
-                    f"{g.player_names[self.player]} must first answer the extension question",
-                )
-            if player is not None and player != self.player:
-                raise IllegalAction(NOT_YOUR_TURN, f"the extension question is {g.player_names[self.player]}'s")
-            self.history.append((self.player, action))
-            self._answer_extension(op == EXTEND)
-            return
-        if op == EXTEND or op == STOP:
-            raise IllegalAction(NO_EXTENSION, "no extension question is open")
-        if op == COUP_FOURRE:
-            self._coup_fourre(action, self.player if player is None else player)
-            return
-        if op == DECLINE:
-            if ph != P_COUP:
-                raise IllegalAction(NO_COUP_FOURRE, "no coup fourré window is open")
-            if player is not None and player != self.player:
-                raise IllegalAction(NOT_YOUR_TURN, f"the coup fourré window is {g.player_names[self.player]}'s")
-            self.history.append((self.player, action))
-            self._decline()
-            return
-        if ph == P_COUP:
-            raise IllegalAction(
-                NOT_YOUR_TURN, f"a coup fourré window is open for {g.player_names[self.player]}"
-            )
-        p = self.player
-        if player is not None and player != p:
-            raise IllegalAction(NOT_YOUR_TURN, f"it is {g.player_names[p]}'s turn, not {g.player_names[player]}'s")
+    def _apply_observed(self, a: Action, player: int | None) -> None:
+        actor = self._player if player is None else player
+        observers = self._observers
+        for o in observers:
+            o.before_action(self, actor, a)
+        self._do(a, player)
+        for o in observers:
+            o.after_action(self, actor, a)
+        if self._phase >= P_HAND_OVER:
+            for o in observers:
+                o.hand_over(self)
+            if self._phase == P_MATCH_OVER:
+                for o in observers:
+                    o.match_over(self)
+            elif self._deal_next:
+                self.next_hand()
+
+    def _do(self, a: Action, player: int | None) -> None:
+        """Carry out an action :meth:`_verify` accepted."""
+        op = a.op
+        p = self._player
         if op == DRAW:
-            if ph != P_DRAW:
-                raise IllegalAction(NOT_YOUR_TURN, f"{g.player_names[p]} has already drawn this turn")
             self._draw(p)
-            return
-        if ph == P_DRAW:
-            raise IllegalAction(NOT_YOUR_TURN, f"{g.player_names[p]} must draw before playing")
-        self._apply_card(action, op, p)
+        elif op == PLAY:
+            self._play(p, a.card_index, self._target_side(p, a))
+        elif op == DISCARD:
+            c = a.card_index
+            self._history.append((p, a))
+            self._hands[p].remove(c)
+            self._discard.append(c)
+            self._end_turn(p)
+        elif op == COUP_FOURRE:
+            self._coup_fourre(a, p if player is None else player)
+        elif op == DECLINE:
+            self._history.append((p, a))
+            self._decline()
+        else:
+            self._history.append((p, a))
+            self._answer_extension(op == EXTEND)
 
     def _draw(self, p: int) -> None:
         """The start of a turn: ``p`` takes the top card of the draw pile (WM §5)."""
-        self.history.append((p, ACTION_DRAW))
-        c = self.draw.pop()
-        self.hands[p].append(c)
-        self.last_draw = c
-        self.phase = P_PLAY
+        self._history.append((p, self.game.draw_action))
+        c = self._stock.pop()
+        self._hands[p].append(c)
+        self._last_draw = c
+        self._phase = P_PLAY
 
-    def _apply_card(self, action: int, op: int, p: int) -> None:
-        """A card played or discarded by ``p``, whose turn it is and who has drawn."""
+    def _play(self, p: int, c: int, ts: int) -> None:
+        """``p`` plays card ``c`` on side ``ts`` (checked by :meth:`_verify_play`)."""
         g = self.game
-        c = (action >> 3) & 255
-        hand = self.hands[p]
-        if c >= g.n_cards or c not in hand:
-            name = g.card_ids[c] if c < g.n_cards else f"card #{c}"
-            raise IllegalAction(NOT_IN_HAND, f"{g.player_names[p]} does not hold {name}")
         ps = g.side_of[p]
-        if op == DISCARD:
-            if not g.voluntary_discard and g.discard_action[c] not in self.legal_actions():
-                # legal_actions() lists the discards only when there is no play (option no-voluntary-discard)
-                raise IllegalAction(MUST_PLAY, f"{g.player_names[p]} holds a playable card and may not discard")
-            self.history.append((p, action))
-            hand.remove(c)
-            self.discard.append(c)
-            self._end_turn(p)
-            return
-        if op != PLAY:
-            raise IllegalAction(NOT_YOUR_TURN, f"unknown action {action}")
-        ts = action >> 11
-        why = self._play_reason(ps, c, ts)
-        if why is not None:
-            raise IllegalAction(why, self._sentence(why, p, c, ts))
-        self.history.append((p, action))
-        hand.remove(c)
         k = g.kind[c]
+        self._history.append((p, g.play_action[c][ts] if k == HAZARD else g.play_own[c]))
+        self._hands[p].remove(c)
         if k == DISTANCE:
-            self.played[ps][c] += 1
-            m = self.miles[ps] + g.miles[c]
-            self.miles[ps] = m
-            if m == self.target:
+            self._played[ps][c] += 1
+            m = self._miles[ps] + g.miles[c]
+            self._miles[ps] = m
+            if m == self._target:
                 self._trip_reached(p, ps)
             else:
                 self._end_turn(p)
         elif k == HAZARD:
-            (self.battle if g.pile[c] == BATTLE else self.speed)[ts].append(c)
+            (self._battle if g.pile[c] == BATTLE else self._speed)[ts].append(c)
             self._refresh(ts)
             self._open_coup_fourre(p, c, ts)
         elif k == REMEDY:
             if g.pile[c] == BATTLE:
-                self.battle[ps].append(c)
-                self.needs_go[ps] = False
+                self._battle[ps].append(c)
+                self._needs_go[ps] = False
             else:
-                self.speed[ps].append(c)
+                self._speed[ps].append(c)
             self._refresh(ps)
             self._end_turn(p)
         else:
-            self.safeties[ps].append(c)
+            self._safeties[ps].append(c)
             self._protect(ps, c, normal=True)
             if g.safety_extra_turn:
                 self._start_turn(p)  # another turn, chained (WM §5B)
@@ -487,21 +659,21 @@ class State:
     def _protect(self, s: int, c: int, normal: bool) -> None:
         """A safety lands: protect the side and send protected hazards showing to the discard pile."""
         g = self.game
-        self.prot[s] |= g.protects_mask[c]
+        self._prot[s] |= g.protects_mask[c]
         if g.grants_rolling[c]:
-            self.row[s] = True
+            self._row[s] = True
         if g.safety_discards_hazard or not normal:
-            prot = self.prot[s]
-            b = self.battle[s]
+            prot = self._prot[s]
+            b = self._battle[s]
             swept = False
             while b and g.kind[b[-1]] == HAZARD and prot & g.bit[b[-1]]:
-                self.discard.append(b.pop())  # 'cancels the attack in progress' (WM §6B)
+                self._discard.append(b.pop())  # 'cancels the attack in progress' (WM §6B)
                 swept = True
-            sp = self.speed[s]
+            sp = self._speed[s]
             while sp and g.kind[sp[-1]] == HAZARD and prot & g.bit[sp[-1]]:
-                self.discard.append(sp.pop())
+                self._discard.append(sp.pop())
             if swept and normal and g.roll_after_safety:
-                self.needs_go[s] = True  # option roll-after-safety: the safety acts as the remedy
+                self._needs_go[s] = True  # option roll-after-safety: the safety acts as the remedy
         self._refresh(s)
 
     def _open_coup_fourre(self, attacker: int, hazard: int, ts: int) -> None:
@@ -517,88 +689,80 @@ class State:
                     continue
                 if not g.cf_any_player and g.side_of[q] != ts:
                     continue
-                hand = self.hands[q]
+                hand = self._hands[q]
                 for sc in prots:
                     if sc in hand:
                         queue.append(q)
                         break
             if queue:
-                self.cf_queue = queue
-                self.cf_hazard = hazard
-                self.cf_side = ts
-                self.cf_attacker = attacker
-                self.player = queue[0]
-                self.phase = P_COUP
+                self._cf_queue = queue
+                self._cf_hazard = hazard
+                self._cf_side = ts
+                self._cf_attacker = attacker
+                self._player = queue[0]
+                self._phase = P_COUP
                 return
         self._end_turn(attacker)
 
-    def _coup_fourre(self, action: int, q: int) -> None:
+    def _coup_fourre(self, action: Action, q: int) -> None:
+        """``q`` calls a coup fourré (checked by :meth:`_verify_coup_fourre`; WM §7)."""
         g = self.game
-        if self.phase != P_COUP or q not in self.cf_queue:
-            raise IllegalAction(NO_COUP_FOURRE, f"no coup fourré is open to {g.player_names[q]} now")
-        c = (action >> 3) & 255
-        if c >= g.n_cards or g.kind[c] != SAFETY or not g.protects_mask[c] & g.bit[self.cf_hazard]:
-            name = g.card_ids[c] if c < g.n_cards else f"card #{c}"
-            raise IllegalAction(
-                NO_COUP_FOURRE, f"{name} does not protect against {g.card_ids[self.cf_hazard]}"
-            )
-        hand = self.hands[q]
-        if c not in hand:
-            raise IllegalAction(NOT_IN_HAND, f"{g.player_names[q]} does not hold {g.card_ids[c]}")
-        self.history.append((q, action))
+        c = action.card_index
+        hand = self._hands[q]
+        self._history.append((q, action))
         hand.remove(c)
         qs = g.side_of[q]
-        self.coups[qs].append(c)
-        self.coup_count += 1
-        if self.cf_side == qs:
-            pile = (self.battle if g.pile[self.cf_hazard] == BATTLE else self.speed)[qs]
-            if pile and pile[-1] == self.cf_hazard:
-                self.discard.append(pile.pop())  # the hazard goes to the discard pile (WM §7)
+        self._coups[qs].append(c)
+        self._coup_count += 1
+        if self._cf_side == qs:
+            pile = (self._battle if g.pile[self._cf_hazard] == BATTLE else self._speed)[qs]
+            if pile and pile[-1] == self._cf_hazard:
+                self._discard.append(pile.pop())  # the hazard goes to the discard pile (WM §7)
         self._protect(qs, c, normal=False)
-        self.cf_queue = []
-        if g.cf_replacement_draw and self.draw:
-            d = self.draw.pop()  # 'draw one card to bring the number of cards held to six' (WM §7)
+        self._cf_queue = []
+        if g.cf_replacement_draw and self._stock:
+            d = self._stock.pop()  # 'draw one card to bring the number of cards held to six' (WM §7)
             hand.append(d)
-            self.last_draw = d
+            self._last_draw = d
         if g.cf_extra_turn:
             self._start_turn(q)  # a full turn; players in between lose theirs (WM §7)
         else:
-            self._end_turn(self.cf_attacker)
+            self._end_turn(self._cf_attacker)
 
     def _decline(self) -> None:
-        self.cf_queue.pop(0)
-        if self.cf_queue:
-            self.player = self.cf_queue[0]
+        self._cf_queue.pop(0)
+        if self._cf_queue:
+            self._player = self._cf_queue[0]
         else:
-            self._end_turn(self.cf_attacker)
+            self._end_turn(self._cf_attacker)
 
     def _trip_reached(self, p: int, ps: int) -> None:
         g = self.game
-        self.completer = ps
-        self.completion_delayed = not self.draw  # Delayed Action (WM §8)
-        if g.extension_to is not None and self.extension_called_by < 0 and self.target < g.extension_to:
-            self.phase = P_EXT  # the extension question, once per hand (WM §10C)
-            self.player = p
+        self._completer = ps
+        self._completion_delayed = not self._stock  # Delayed Action (WM §8)
+        if g.extension_to is not None and self._extension_called_by < 0 and self._target < g.extension_to:
+            self._phase = P_EXT  # the extension question, once per hand (WM §10C)
+            self._player = p
         else:
             self._end_hand()
 
     def _answer_extension(self, extend: bool) -> None:
-        p = self.player
+        p = self._player
         if extend:
-            self.extension_called_by = p
-            self.target = self.game.extension_to
-            self.completer = -1  # 'played as though it had always been for a trip of 1000 miles'
-            self.completion_delayed = False
+            self._extension_called_by = p
+            self._target = self.game.extension_to
+            self._completer = -1  # 'played as though it had always been for a trip of 1000 miles'
+            self._completion_delayed = False
             self._end_turn(p)
         else:
             self._end_hand()
 
     def _next_with_cards(self, p: int) -> int:
         N = self.game.players
-        if self.draw:
+        if self._stock:
             return p
         for _ in range(N):
-            if self.hands[p]:
+            if self._hands[p]:
                 return p
             p = (p + 1) % N
         return -1
@@ -609,34 +773,37 @@ class State:
         if q < 0:
             self._end_hand()  # every hand empty after the draw pile ran out
             return
-        self.player = q
-        self.phase = P_DRAW if self.draw else P_PLAY
+        self._player = q
+        self._phase = P_DRAW if self._stock else P_PLAY
 
     def _end_turn(self, p: int) -> None:
         q = p + 1
         if q == self.game.players:
             q = 0
-        if self.draw:  # the common case of _start_turn: the next player draws
-            self.player = q
-            self.phase = P_DRAW
+        if self._stock:  # the common case of _start_turn: the next player draws
+            self._player = q
+            self._phase = P_DRAW
             return
         self._start_turn(q)
 
     def _end_hand(self) -> None:
         sheet = self.score_sheet()
-        self.hand_sheets.append(sheet)
+        self._hand_sheets.append(sheet)
+        self._completers.append(self.current_completer())
         for s in range(self.game.sides):
-            self.match_totals[s] += sheet[s]["total"]
-        self.winner = self._match_winner()
-        self.phase = P_MATCH_OVER if self.winner is not None else P_HAND_OVER
-        self.cf_queue = []
+            self._match_totals[s] += sheet[s]["total"]
+        self._winner = self._match_winner()
+        if self._winner is None and len(self._hand_sheets) >= self.game.max_hands:
+            self._winner = UNFINISHED  # the ruleset's hands-per-match cap: a runaway match ends, unfinished
+        self._phase = P_MATCH_OVER if self._winner is not None else P_HAND_OVER
+        self._cf_queue = []
 
     # -- scoring -----------------------------------------------------------------
     def current_completer(self) -> int:
-        if self.completer >= 0:
-            return self.completer
-        for s, m in enumerate(self.miles):
-            if m == self.target:
+        if self._completer >= 0:
+            return self._completer
+        for s, m in enumerate(self._miles):
+            if m == self._target:
                 return s
         return -1
 
@@ -650,26 +817,26 @@ class State:
         done = self.current_completer()
         for s in range(S):
             line = sheet[s]
-            line["milestones"] = self.miles[s] * g.pts_mile
-            n_safe = len(self.safeties[s]) + len(self.coups[s])
+            line["milestones"] = self._miles[s] * g.pts_mile
+            n_safe = len(self._safeties[s]) + len(self._coups[s])
             line["safeties"] = n_safe * g.pts_safety
             if g.safety_cards_in_deck and n_safe == g.safety_cards_in_deck:
                 line["all_safeties"] = g.pts_all_safeties
-            line["coup_fourres"] = len(self.coups[s]) * g.pts_coup_fourre
+            line["coup_fourres"] = len(self._coups[s]) * g.pts_coup_fourre
         if done >= 0:
             line = sheet[done]
             line["trip_completed"] = g.pts_trip
-            if self.completion_delayed and self.completer >= 0:
+            if self._completion_delayed and self._completer >= 0:
                 line["delayed_action"] = g.pts_delayed
-            if not any(self.played[done][c] for c in g.safe_trip_breakers):
+            if not any(self._played[done][c] for c in g.safe_trip_breakers):
                 line["safe_trip"] = g.pts_safe_trip
-            blank = [s for s in range(S) if s != done and self.miles[s] == 0]
+            blank = [s for s in range(S) if s != done and self._miles[s] == 0]
             if g.shutout_per_opponent:
                 line["shutout"] = g.pts_shutout * len(blank)
             elif len(blank) == S - 1:
                 line["shutout"] = g.pts_shutout
-        if self.extension_called_by >= 0:
-            caller = g.side_of[self.extension_called_by]
+        if self._extension_called_by >= 0:
+            caller = g.side_of[self._extension_called_by]
             if g.extension_to_finisher:
                 if done >= 0:
                     sheet[done]["extension"] = g.pts_extension
@@ -691,30 +858,60 @@ class State:
             done = self.current_completer()
             if done >= 0:
                 return done
-            return _unique_max(self.miles)
-        totals = self.match_totals
+            return _unique_max(self._miles)
+        totals = self._match_totals
         if mode == "single_hand":
             # One hand: the most points in it wins (KID How to win), whatever came before.
-            return _unique_max([line["total"] for line in self.hand_sheets[-1]])
+            return _unique_max([line["total"] for line in self._hand_sheets[-1]])
         if max(totals) >= g.target_points:
             return _unique_max(totals)
         return None
 
     # -- messages ------------------------------------------------------------------
-    def _sentence(self, code: str, p: int, c: int, ts: int) -> str:
+    def _sentence(self, code: str, a: Action, q: int | None) -> str:
+        """The sentence for people that goes with a refusal's reason code."""
         g = self.game
-        who = g.player_names[p]
-        card = g.card_ids[c]
+        p = self._player if q is None else q
+        who = g.player_names[p] if 0 <= p < g.players else "nobody"
+        if code == HAND_OVER_CODE:
+            return "the hand is over" if self._phase == P_HAND_OVER else "the match is over"
+        if code == EXTENSION_PENDING:
+            return f"{g.player_names[self._player]} must first answer the extension question (extend or stop)"
+        if code == NO_EXTENSION:
+            return "no extension question is open"
+        if code == NO_COUP_FOURRE:
+            if self._phase == P_COUP and p in self._cf_queue:
+                return f"{a.card} does not protect against {g.card_ids[self._cf_hazard]}"
+            return f"no coup fourré is open to {who} now"
+        if code == NOT_YOUR_TURN:
+            cur = g.player_names[self._player]
+            if self._phase == P_COUP:
+                return f"a coup fourré window is open for {cur}"
+            if self._phase == P_EXT:
+                return f"the extension question is {cur}'s"
+            if p != self._player:
+                return f"it is {cur}'s turn, not {who}'s"
+            if a.op == DRAW:
+                return f"{who} has already drawn this turn"
+            return f"{who} must draw before playing"
+        c = a.card_index
+        card = a.card
+        if code == NOT_IN_HAND:
+            return f"{who} does not hold {card}"
+        if code == MUST_PLAY:
+            return f"{who} holds a playable card and may not discard"
         ps = g.side_of[p]
-        side = g.side_names[ts] if 0 <= ts < g.sides else f"side #{ts}"
+        mine = g.side_names[ps]
+        ts = self._target_side(p, a)
+        side = a.side or (g.side_names[ts] if 0 <= ts < g.sides else "?")
         if code == CANNOT_MOVE:
-            return f"side {g.side_names[ps]} is not rolling: it needs a go card (or a rolling safety) and no hazard showing"
+            return f"side {mine} is not rolling: it needs a go card (or a rolling safety) and no hazard showing"
         if code == SPEED_LIMIT:
-            return f"{card} is above the speed limit of {self.limit[ps]} in force on side {g.side_names[ps]}"
+            return f"{card} is above the speed limit of {self._limit[ps]} in force on side {mine}"
         if code == OVER_TARGET:
-            return f"{card} would take side {g.side_names[ps]} from {self.miles[ps]} past the target of {self.target}"
+            return f"{card} would take side {mine} from {self._miles[ps]} past the target of {self._target}"
         if code == TOO_MANY_200:
-            return f"side {g.side_names[ps]} has already played {self.played[ps][c]} of {card}, the most allowed in a hand"
+            return f"side {mine} has already played {self._played[ps][c]} of {card}, the most allowed in a hand"
         if code == PROTECTED:
             return f"side {side} is protected against {card} by a safety"
         if code == NOT_ROLLING:
@@ -723,11 +920,34 @@ class State:
             return f"side {side} already has a speed limit showing"
         if code == BAD_TARGET:
             if g.kind[c] == HAZARD:
+                if ts < 0:
+                    return f"{card} needs a side: write 'play {card} on SIDE' ({', '.join(g.side_names)})"
                 return f"{who} cannot play {card} on side {side}: hazards go on an opponent's side"
-            return f"{who} plays {card} on their own side {g.side_names[ps]}, not on side {side}"
+            return f"{who} plays {card} on their own side {mine}, not on side {side}"
         if code == NOTHING_TO_FIX:
-            return f"{card} has nothing to fix on side {g.side_names[ps]}"
+            return f"{card} has nothing to fix on side {mine}"
         return code
+
+
+_SHARED = (int, bool, str, float, tuple, frozenset, type(None))
+
+
+def _copy(value):
+    """A deep copy of the mutable parts of a slot's value (lists, dicts, the RNG); immutables shared."""
+    t = type(value)
+    if t is list:
+        if value and type(value[0]) not in _SHARED:
+            return [_copy(v) for v in value]
+        return value[:]  # ints, or tuples of ints (the history)
+    if t is dict:
+        return {k: _copy(v) for k, v in value.items()}
+    if t in _SHARED or getattr(t, "_immutable", False):  # the Game, observations
+        return value
+    if t is random.Random:
+        r = random.Random(0)  # seeding from the OS would cost more than the copy; the state is restored next
+        r.setstate(value.getstate())
+        return r
+    raise TypeError(f"State.clone() does not know how to copy a {t.__name__}: teach _copy")
 
 
 def _unique_max(values: list[int]):

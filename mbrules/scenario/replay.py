@@ -25,12 +25,9 @@ from typing import Any, Iterable
 
 from pydantic import ValidationError
 
-from mbrules.engine.actions import (
-    ACTION_DECLINE, ACTION_DRAW, ACTION_EXTEND, ACTION_STOP, COUP_FOURRE, COUP_FOURRE_WINDOW, DISCARD,
-    PLAY, TURN, IllegalAction, encode,
-)
-from mbrules.engine.game import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SIDE_NAMES, SPEED, Game, GameError
-from mbrules.engine.state import State
+from mbrules.engine import Action, Snapshot, State
+from mbrules.engine.actions import COUP_FOURRE_WINDOW, TURN, IllegalAction
+from mbrules.engine.game import BATTLE, DISTANCE, HAZARD, REMEDY, SAFETY, SPEED, Game, GameError
 from mbrules.ruleset import RulesetError, load_ruleset
 from mbrules.ruleset.diagnostics import Diagnostic, LocNode, diag_at, display_path, dotted
 
@@ -507,52 +504,42 @@ def _check_reachable(ck: _Checker, g: Game, path: list, name: str, piles: dict[s
 
 
 # -- observing the state (the one place that reads the engine's piles) ---------------------------------------
-def observe_side(st: State, s: int) -> dict[str, Any]:
-    g = st.game
+def observe_side(snap: Snapshot, s: int) -> dict[str, Any]:
+    """A side as a scenario's ``expect: sides:`` names it."""
+    g = snap.game
+    v = snap.sides[s]
     d200 = g.index.get("d200")
     return {
-        "miles": st.miles[s],
-        "battle": g.card_ids[st.battle[s][-1]] if st.battle[s] else None,
-        "speed": g.card_ids[st.speed[s][-1]] if st.speed[s] else None,
-        "safeties": [g.card_ids[c] for c in st.safeties[s] + st.coups[s]],
-        "coup_fourres": [g.card_ids[c] for c in st.coups[s]],
-        "moving": bool(st.rolling[s]),
-        "limit": None if st.limit[s] >= NO_LIMIT else st.limit[s],
-        "d200": st.played[s][d200] if d200 is not None else 0,
+        "miles": v.miles,
+        "battle": g.card_ids[v.battle[-1]] if v.battle else None,
+        "speed": g.card_ids[v.speed[-1]] if v.speed else None,
+        "safeties": [g.card_ids[c] for c in v.safeties + v.coup_fourres],
+        "coup_fourres": [g.card_ids[c] for c in v.coup_fourres],
+        "moving": bool(v.moving),
+        "limit": v.limit,
+        "d200": v.distance[d200] if d200 is not None else 0,
     }
 
 
-def hand_sheet(st: State) -> list[dict[str, int]]:
+def hand_sheet(snap: Snapshot) -> list[dict[str, int]]:
     """This hand's sheet: the final one once the hand is over, else as if it ended now."""
-    if st.hand_over and st.hand_sheets:
-        return st.hand_sheets[-1]
-    return st.score_sheet()
+    if snap.decision.kind in ("hand_over", "match_over") and snap.hand_sheets:
+        return list(snap.hand_sheets[-1])
+    return list(snap.score)
 
 
-def match_totals(st: State) -> list[int]:
+def match_totals(snap: Snapshot) -> list[int]:
     """Running totals including this hand."""
-    if st.hand_over:
-        return list(st.match_totals)
-    return [t + line["total"] for t, line in zip(st.match_totals, st.score_sheet())]
+    if snap.decision.kind in ("hand_over", "match_over"):
+        return list(snap.match_totals)
+    return [t + line["total"] for t, line in zip(snap.match_totals, snap.score)]
 
 
-def winner_name(st: State):
-    w = st.winner
-    if w is None or w == "draw":
-        return w
-    return st.game.side_names[w]
-
-
-def snapshot(st: State) -> tuple:
-    """Everything observable, to check that a refused action left the game exactly as it was."""
-    g = st.game
-    return (
-        tuple(st.decision), st.turn_player(), st.hand_over, st.target, tuple(map(tuple, st.hands)),
-        tuple(st.draw), tuple(st.discard), tuple(tuple(observe_side(st, s).items()) for s in range(g.sides)),
-        tuple(map(tuple, st.battle)), tuple(map(tuple, st.speed)), tuple(map(tuple, st.played)),
-        tuple(tuple(line.items()) for line in st.score_sheet()), tuple(st.match_totals), st.winner,
-        len(st.hand_sheets), st.extension_called_by,
-    )
+def winner_name(snap: Snapshot):
+    w = snap.winner
+    if w is None or isinstance(w, str):
+        return w  # "draw" (or "unfinished")
+    return snap.game.side_names[w]
 
 
 # -- running ---------------------------------------------------------------------------------------------------
@@ -608,23 +595,17 @@ class _Runner:
                 return
 
     # -- actions
-    def _encode(self, step: m.ActionStep, p: int) -> int:
-        g = self.g
-        ps = g.side_of[p]
+    def _encode(self, step: m.ActionStep) -> Action:
+        """The step's action in the notation (a hazard without ``on``: the only opposing side, checked)."""
         if step.play is not None:
-            c = g.index[step.play]
-            if step.on is not None:
-                side = SIDE_NAMES.index(step.on)
-            elif g.kind[c] == HAZARD:
-                side = next(s for s in range(g.sides) if s != ps)  # checked: the only opposing side
-            else:
-                side = ps
-            return encode(PLAY, c, side)
-        if step.discard is not None:
-            return encode(DISCARD, g.index[step.discard])
-        if step.coup_fourre is not None:
-            return encode(COUP_FOURRE, g.index[step.coup_fourre])
-        return ACTION_EXTEND if step.extension else ACTION_STOP
+            text = f"play {step.play}" if step.on is None else f"play {step.play} on {step.on}"
+        elif step.discard is not None:
+            text = f"discard {step.discard}"
+        elif step.coup_fourre is not None:
+            text = f"coup-fourre {step.coup_fourre}"
+        else:
+            text = "extend" if step.extension else "stop"
+        return Action.parse(text, self.g)
 
     def action(self, i: int, step: m.ActionStep) -> None:
         g, st = self.g, self.st
@@ -633,22 +614,22 @@ class _Runner:
         # A coup fourré window this step does not use is declined.
         if kind != "coup_fourre":
             while st.decision.kind == COUP_FOURRE_WINDOW:
-                st.apply(ACTION_DECLINE)
+                st.apply(g.decline_action)
         # The draw: once a turn, before the player's first action of that turn.
         if kind in ("play", "discard"):
             d = st.decision
             if d.kind == TURN and d.player == p and not d.drawn:
-                st.apply(ACTION_DRAW, player=p)
-                self.turn_draw = (p, st.last_draw)
+                st.apply(g.draw_action, player=p)
+                self.turn_draw = (p, st.snapshot().last_draw)
             if step.draw is not None:
                 got = self.turn_draw[1] if self.turn_draw and self.turn_draw[0] == p else None
                 if got is None or g.card_ids[got] != step.draw:
                     self.fail(i, ["draw"], "draw", step.draw, g.card_ids[got] if got is not None else None,
                               "" if got is not None else "no card was drawn this turn")
                     return
-        action = self._encode(step, p)
-        before = snapshot(st)
-        pile_before = len(st.draw)
+        action = self._encode(step)
+        before = st.snapshot()
+        pile_before = len(before.draw_pile)
         try:
             st.apply(action, player=p)
         except IllegalAction as exc:
@@ -658,8 +639,7 @@ class _Runner:
             if step.rejected is not True and step.rejected != exc.code:
                 self.fail(i, ["rejected"], "rejected", step.rejected, exc.code, exc.message)
                 return
-            after = snapshot(st)
-            if after != before:
+            if st.snapshot() != before:
                 self.fail(i, ["rejected"], "unchanged", "the game as it was", "a changed game",
                           f"the engine refused with {exc.code} but changed the game")
             return
@@ -668,14 +648,16 @@ class _Runner:
             return
         self.turn_draw = None
         if kind == "coup_fourre" and step.draw is not None:
-            got = st.last_draw if len(st.draw) < pile_before else None
+            after = st.snapshot()
+            got = after.last_draw if len(after.draw_pile) < pile_before else None
             if got is None or g.card_ids[got] != step.draw:
                 self.fail(i, ["draw"], "draw", step.draw, g.card_ids[got] if got is not None else None,
                           "" if got is not None else "no card was drawn after the coup fourré")
 
     # -- expectations
     def expect(self, i: int, e: m.Expect) -> None:
-        g, st = self.g, self.st
+        g = self.g
+        snap = self.st.snapshot()
         written = e.model_fields_set
         base = ["expect"]
 
@@ -684,22 +666,22 @@ class _Runner:
                 self.fail(i, base + path, key, expected, actual)
 
         if "turn" in written:
-            tp = st.turn_player()
+            tp = snap.turn_player
             cmp(["turn"], "turn", e.turn, g.player_names[tp] if tp >= 0 else None)
         if "hand_over" in written:
-            cmp(["hand_over"], "hand_over", e.hand_over, st.hand_over)
+            cmp(["hand_over"], "hand_over", e.hand_over, snap.decision.kind in ("hand_over", "match_over"))
         if "target" in written:
-            cmp(["target"], "target", e.target, st.target)
+            cmp(["target"], "target", e.target, snap.target)
         if "draw_pile" in written:
-            cmp(["draw_pile"], "draw_pile", e.draw_pile, len(st.draw))
+            cmp(["draw_pile"], "draw_pile", e.draw_pile, len(snap.draw_pile))
         if "discard_top" in written:
-            cmp(["discard_top"], "discard_top", e.discard_top, g.card_ids[st.discard[-1]] if st.discard else None)
+            cmp(["discard_top"], "discard_top", e.discard_top, g.card_ids[snap.discard[-1]] if snap.discard else None)
         for name, cards in (e.hands or {}).items():
-            held = [g.card_ids[c] for c in st.hands[g.player_names.index(name)]]
+            held = [g.card_ids[c] for c in snap.hands[g.player_names.index(name)]]
             if Counter(cards) != Counter(held):
                 self.fail(i, base + ["hands", name], f"hands.{name}", sorted(cards), sorted(held))
         for name, se in (e.sides or {}).items():
-            obs = observe_side(st, g.side_names.index(name))
+            obs = observe_side(snap, g.side_names.index(name))
             for k in se.model_fields_set:
                 want = getattr(se, k)
                 got = obs[k]
@@ -709,18 +691,18 @@ class _Runner:
                 else:
                     cmp(["sides", name, k], f"sides.{name}.{k}", want, got)
         if e.score is not None:
-            sheet = hand_sheet(st)
+            sheet = hand_sheet(snap)
             for name, sc in e.score.items():
                 line = sheet[g.side_names.index(name)]
                 for k in m.ScoreExpect.model_fields:
                     if k in sc.model_fields_set:
                         cmp(["score", name, k], f"score.{name}.{k}", getattr(sc, k), line[k])
         if e.match is not None:
-            totals = match_totals(st)
+            totals = match_totals(snap)
             for name, pts in e.match.items():
                 cmp(["match", name], f"match.{name}", pts, totals[g.side_names.index(name)])
         if "winner" in written:
-            cmp(["winner"], "winner", e.winner, winner_name(st))
+            cmp(["winner"], "winner", e.winner, winner_name(snap))
 
 
 def summary_line(results: list[ScenarioResult]) -> str:

@@ -1,0 +1,166 @@
+"""The action notation: one module owns how an action is encoded and how it is written.
+
+An action is an :class:`Action`, a subclass of ``int``: the engine's hot loop compares
+and stores it as a plain int, and a person reads it as words. The words are the
+scenario step's (contract: Python API):
+
+=====================  ==========================================================
+``draw``               take the top card of the draw pile (the start of a turn)
+``play CARD``          a distance, remedy or safety on one's own side; a hazard
+                       where only one opposing side exists
+``play CARD on SIDE``  a hazard on side SIDE (or any card on a named side)
+``discard CARD``       discard CARD
+``coup-fourre CARD``   call a coup fourré with safety CARD inside its window
+``decline``            let one's coup fourré window pass (our addition: the
+                       contract lists no word for it; a scenario leaves it implicit)
+``extend``             answer the extension question: yes
+``stop``               answer the extension question: no, the hand ends here
+=====================  ==========================================================
+
+The int packs ``op | card << 3 | side << 11`` where ``side`` is the target side plus one,
+or 0 for "one's own side, or the only opposing side for a hazard": that unnamed form is
+what ``play CARD`` means, and the engine resolves it for the player who acts. Every
+action of a compiled game exists once, in ``Game.actions``; nothing outside this module
+takes an action int apart.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .cards import SIDE_NAMES
+
+DRAW, PLAY, DISCARD, COUP_FOURRE, DECLINE, EXTEND, STOP = range(7)
+OP_WORDS = ("draw", "play", "discard", "coup-fourre", "decline", "extend", "stop")
+_OP_OF_WORD = {w: i for i, w in enumerate(OP_WORDS)}
+_OP_OF_WORD["coup_fourre"] = COUP_FOURRE  # the scenario key's spelling
+MAX_CARDS = 255  # card kinds an action can name (8 bits)
+MAX_SIDES = len(SIDE_NAMES)  # sides an action can name (A..Z)
+OWN = -1  # side_index of the unnamed form: own side, or the only opposing side for a hazard
+
+
+def encode(op: int, card: int = 0, side: int = OWN) -> int:
+    """The int of an action: ``side`` is a side index, or :data:`OWN` for the unnamed form."""
+    return op | card << 3 | (side + 1) << 11
+
+
+def decode(code: int) -> tuple[int, int, int]:
+    """``(op, card, side)`` of an action int; ``side`` is :data:`OWN` for the unnamed form."""
+    return code & 7, code >> 3 & 255, (code >> 11) - 1
+
+
+class NotationError(ValueError):
+    """Text that is not an action of this game, with a sentence saying what is expected."""
+
+
+class Action(int):
+    """One action of one compiled game: an int for the engine, words for people.
+
+    ``op`` (``DRAW`` ... ``STOP``), ``card_index`` and ``side_index`` (``OWN`` when not
+    named) take it apart; ``kind``, ``card`` and ``side`` name its parts (the card id and
+    side name, or None). Two actions of one game are equal when they are the same action.
+    Get them from ``state.legal_actions()``, ``Action.parse(text, game)`` or
+    ``game.actions``; never build the int by hand.
+    """
+
+    def __new__(cls, code: int, game) -> "Action":
+        self = super().__new__(cls, code)
+        op, c, s = decode(code)
+        self.op = op
+        self.card_index = c if op in (PLAY, DISCARD, COUP_FOURRE) else -1
+        self.side_index = s if op == PLAY else OWN
+        self.kind = OP_WORDS[op]
+        self.card = game.card_ids[c] if self.card_index >= 0 else None
+        self.side = SIDE_NAMES[s] if self.side_index >= 0 else None
+        text = self.kind if self.card is None else f"{self.kind} {self.card}"
+        self._text = text if self.side is None else f"{text} on {self.side}"
+        return self
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Action({self._text!r})"
+
+    def __reduce__(self):  # crosses a process boundary as its int; Game.actions gives it back
+        return (int, (int(self),))
+
+    @classmethod
+    def parse(cls, text: str, game) -> "Action":
+        """The action ``text`` names in ``game`` (``"play d200"``, ``"play stop on B"``, ``"extend"``).
+
+        Raises :class:`NotationError` with a sentence for text that is not an action of the game.
+        """
+        return parse(text, game)
+
+
+_WORD = re.compile(r"\S+")
+
+
+def _show(text: str) -> str:
+    """At most 60 characters of what the user wrote, printable."""
+    t = text if len(text) <= 60 else text[:57] + "..."
+    return repr(t)
+
+
+def parse(text: str, game) -> Action:
+    """See :meth:`Action.parse`."""
+    if not isinstance(text, str):
+        raise NotationError(f"an action is text such as 'play d100', not {type(text).__name__}")
+    words = _WORD.findall(text)
+    usage = ("write draw, play CARD, play CARD on SIDE, discard CARD, coup-fourre CARD, decline, "
+             "extend or stop")
+    if not words:
+        raise NotationError(f"empty action: {usage}")
+    op = _OP_OF_WORD.get(words[0].lower())
+    if op is None:
+        raise NotationError(f"{_show(words[0])} is not an action word: {usage}")
+    if op in (DRAW, DECLINE, EXTEND, STOP):
+        if len(words) != 1:
+            raise NotationError(f"{_show(text)}: '{OP_WORDS[op]}' takes nothing after it")
+        return game.actions[encode(op)]
+    if len(words) < 2:
+        raise NotationError(f"{_show(text)}: '{OP_WORDS[op]}' needs a card (cards: {', '.join(game.card_ids)})")
+    card = game.index.get(words[1])
+    if card is None:
+        raise NotationError(f"{_show(words[1])} is not a card of this game (cards: {', '.join(game.card_ids)})")
+    side = OWN
+    rest = words[2:]
+    if rest:
+        if op != PLAY or len(rest) != 2 or rest[0].lower() != "on":
+            raise NotationError(f"{_show(text)}: only 'play CARD on SIDE' names a side after the card")
+        if rest[1] not in SIDE_NAMES:  # a letter past the game's sides is an action the engine refuses (bad-target)
+            raise NotationError(f"{_show(rest[1])} is not a side name (sides: {', '.join(game.side_names)})")
+        side = SIDE_NAMES.index(rest[1])
+    return game.actions[encode(op, card, side)]
+
+
+ACTION_DRAW = encode(DRAW)
+ACTION_DECLINE = encode(DECLINE)
+ACTION_EXTEND = encode(EXTEND)
+ACTION_STOP = encode(STOP)
+
+
+def all_actions(game) -> dict[int, Action]:
+    """Every action of ``game`` by its int: the one table the engine, bots and tools share."""
+    codes = [encode(DRAW), encode(DECLINE), encode(EXTEND), encode(STOP)]
+    for c in range(game.n_cards):
+        codes.append(encode(PLAY, c))
+        codes += [encode(PLAY, c, s) for s in range(MAX_SIDES)]  # every side name: a missing side is bad-target
+        codes.append(encode(DISCARD, c))
+        codes.append(encode(COUP_FOURRE, c))
+    return {code: Action(code, game) for code in codes}
+
+
+def describe(action: Action) -> str:
+    """The action in a sentence's words (the narrator's and ``Game.describe``'s)."""
+    op = action.op
+    if op == DECLINE:
+        return "decline the coup fourré"
+    if op == EXTEND:
+        return "call the extension"
+    if op == STOP:
+        return "stop at this target"
+    if op == COUP_FOURRE:
+        return f"coup fourré with {action.card}"
+    return str(action)

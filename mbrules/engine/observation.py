@@ -1,0 +1,318 @@
+"""What tools may read of a match: one seat's observation, the whole snapshot, the outcome, observers.
+
+* :class:`Observation` is what one player may see (OpenSpiel's information state): its own
+  hand; every side's piles, safeties, coups fourrés, miles and distance cards; the discard
+  pile; how many cards each player holds and how many are left to draw; whose decision it
+  is; the score so far. Never another hand, never the draw order. Bots decide from it alone.
+* :class:`Snapshot` is the whole position, hidden cards included, for the tools entitled
+  to it: replay, the recorder, the invariant checker. Bots and environments never use it.
+* :class:`Outcome` is the result of a finished match.
+* :class:`Observer` is the hook interface: ``State.add_observer`` calls it around every
+  accepted action and at each hand's and the match's end.
+
+Cards are indices into ``game.card_ids``, players and sides 0-based ints, as in the
+engine; ``to_dict()`` names them (card ids, ``p1``, ``A``) and is plain JSON.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from .actions import COUP_FOURRE_WINDOW
+from .cards import NO_LIMIT, SCORE_LINES
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .notation import Action
+    from .state import State
+
+
+class SideView(NamedTuple):
+    """One side's table, as every player sees it."""
+
+    battle: tuple[int, ...]  # bottom first
+    speed: tuple[int, ...]
+    safeties: tuple[int, ...]  # played normally
+    coup_fourres: tuple[int, ...]  # played as coups fourrés
+    distance: tuple[int, ...]  # distance cards played, a count per card index
+    miles: int
+    moving: bool  # may play distance now (a go card or rolling safety, no hazard showing)
+    limit: int | None  # highest distance allowed now, None for no limit
+    hazard: int  # the hazard stopping the side on its battle pile, -1 for none
+    speed_hazard: int  # the speed limit in force, -1 for none
+    protected: int  # bit mask of the hazards a safety protects the side against
+
+
+def _side_views(st: "State") -> tuple[SideView, ...]:
+    g = st.game
+    return tuple(
+        SideView(
+            tuple(st._battle[s]), tuple(st._speed[s]), tuple(st._safeties[s]), tuple(st._coups[s]),
+            tuple(st._played[s]), st._miles[s], st._rolling[s],
+            None if st._limit[s] == NO_LIMIT else st._limit[s], st._bhaz[s], st._lhaz[s], st._prot[s],
+        )
+        for s in range(g.sides)
+    )
+
+
+def _side_dict(g: "Game", v: SideView) -> dict:
+    ids = g.card_ids
+    return {
+        "battle": [ids[c] for c in v.battle], "speed": [ids[c] for c in v.speed],
+        "safeties": [ids[c] for c in v.safeties], "coup_fourres": [ids[c] for c in v.coup_fourres],
+        "distance": {ids[c]: n for c, n in enumerate(v.distance) if n},
+        "miles": v.miles, "moving": v.moving, "limit": v.limit,
+        "hazard": ids[v.hazard] if v.hazard >= 0 else None,
+        "speed_hazard": ids[v.speed_hazard] if v.speed_hazard >= 0 else None,
+        "protected": [ids[c] for c in range(g.n_cards) if v.protected >> c & 1],
+    }
+
+
+class Observation:
+    """What ``player`` may see now; immutable, equal for two states that differ only in hidden cards."""
+
+    _immutable = True
+    __slots__ = (
+        "game", "player", "side", "hand", "hand_sizes", "sides", "discard", "draw_pile", "decision",
+        "window_hazard", "target", "extension_called_by", "hand_no", "match_totals", "score",
+    )
+
+    def __init__(self, st: "State", player: int):
+        g = st.game
+        set_ = object.__setattr__
+        set_(self, "game", g)
+        set_(self, "player", player)
+        set_(self, "side", g.side_of[player])
+        set_(self, "hand", tuple(st._hands[player]))  # in the order held: the newest card last
+        set_(self, "hand_sizes", tuple(len(h) for h in st._hands))
+        set_(self, "sides", _side_views(st))
+        set_(self, "discard", tuple(st._discard))
+        set_(self, "draw_pile", len(st._stock))
+        d = st.decision
+        set_(self, "decision", d)
+        set_(self, "window_hazard", st._cf_hazard if d.kind == COUP_FOURRE_WINDOW else -1)  # the hazard a coup fourré answers
+        set_(self, "target", st._target)
+        set_(self, "extension_called_by", st._extension_called_by)
+        set_(self, "hand_no", st._hand_no)
+        set_(self, "match_totals", tuple(st._match_totals))
+        set_(self, "score", tuple(line["total"] for line in st.score_sheet()))  # this hand, as if it ended now
+
+    def __setattr__(self, name, value):
+        raise AttributeError("an Observation is immutable")
+
+    def _key(self) -> tuple:
+        return tuple(getattr(self, n) for n in self.__slots__[1:]) + (self.game.ruleset_id,)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Observation) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    # -- derived facts a bot needs ---------------------------------------------------------
+    @property
+    def my_side(self) -> SideView:
+        return self.sides[self.side]
+
+    def unseen(self) -> list[int]:
+        """Copies of each card this player has not seen: the deck less the table, the discard pile and its hand.
+
+        The cards in other hands and in the draw pile, counted, never placed.
+        """
+        counts = list(self.game.deck_counts)
+        for c in self.hand:
+            counts[c] -= 1
+        for c in self.discard:
+            counts[c] -= 1
+        for v in self.sides:
+            for pile in (v.battle, v.speed, v.safeties, v.coup_fourres):
+                for c in pile:
+                    counts[c] -= 1
+            for c, n in enumerate(v.distance):
+                counts[c] -= n
+        return counts
+
+    def to_dict(self) -> dict:
+        """The observation as plain JSON (card ids, player and side names)."""
+        g = self.game
+        ids = g.card_ids
+        d = self.decision
+        return {
+            "ruleset": g.ruleset_id, "player": g.player_names[self.player], "side": g.side_names[self.side],
+            "hand": [ids[c] for c in self.hand],
+            "hand_sizes": {g.player_names[p]: n for p, n in enumerate(self.hand_sizes)},
+            "sides": {g.side_names[s]: _side_dict(g, v) for s, v in enumerate(self.sides)},
+            "discard_pile": [ids[c] for c in self.discard], "draw_pile": self.draw_pile,
+            "decision": {"kind": d.kind, "player": g.player_names[d.player] if d.player >= 0 else None,
+                         "drawn": d.drawn},
+            "window_hazard": ids[self.window_hazard] if self.window_hazard >= 0 else None,
+            "target": self.target,
+            "extension_called_by": (g.player_names[self.extension_called_by]
+                                    if self.extension_called_by >= 0 else None),
+            "hand_no": self.hand_no,
+            "match": {g.side_names[s]: t for s, t in enumerate(self.match_totals)},
+            "score": {g.side_names[s]: t for s, t in enumerate(self.score)},
+        }
+
+    def __repr__(self) -> str:
+        g = self.game
+        hand = " ".join(g.card_ids[c] for c in self.hand)
+        miles = ", ".join(f"{g.side_names[s]} {v.miles}" for s, v in enumerate(self.sides))
+        return (f"<Observation {g.player_names[self.player]} ({g.side_names[self.side]}): {self.decision.kind}; "
+                f"hand [{hand}]; miles {miles} of {self.target}; {self.draw_pile} to draw>")
+
+
+class Snapshot:
+    """The whole position, hidden cards included (replay, recorders, checkers; never bots)."""
+
+    _immutable = True
+    __slots__ = (
+        "game", "hands", "draw_pile", "discard", "sides", "target", "extension_called_by", "decision",
+        "turn_player", "window", "completer", "completion_delayed", "hand_no", "first_player",
+        "match_totals", "hand_sheets", "winner", "last_draw", "needs_go", "rolling_safety", "history_length",
+        "score",
+    )
+
+    def __init__(self, st: "State"):
+        set_ = object.__setattr__
+        set_(self, "game", st.game)
+        set_(self, "hands", tuple(tuple(h) for h in st._hands))
+        set_(self, "draw_pile", tuple(reversed(st._stock)))  # top first
+        set_(self, "discard", tuple(st._discard))
+        set_(self, "sides", _side_views(st))
+        set_(self, "target", st._target)
+        set_(self, "extension_called_by", st._extension_called_by)
+        set_(self, "decision", st.decision)
+        set_(self, "turn_player", st.turn_player())
+        # an open coup fourré window: (hazard, side hit, attacker, players still to answer)
+        set_(self, "window", (st._cf_hazard, st._cf_side, st._cf_attacker, tuple(st._cf_queue))
+             if st.decision.kind == COUP_FOURRE_WINDOW else None)
+        set_(self, "completer", st.current_completer())
+        set_(self, "completion_delayed", st._completion_delayed)
+        set_(self, "hand_no", st._hand_no)
+        set_(self, "first_player", st._first_player)
+        set_(self, "match_totals", tuple(st._match_totals))
+        set_(self, "hand_sheets", tuple(tuple(dict(line) for line in sheet) for sheet in st._hand_sheets))
+        set_(self, "winner", st._winner)
+        set_(self, "last_draw", st._last_draw)
+        set_(self, "needs_go", tuple(st._needs_go))
+        set_(self, "rolling_safety", tuple(st._row))
+        set_(self, "history_length", len(st._history))
+        set_(self, "score", tuple(st.score_sheet()))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("a Snapshot is immutable")
+
+    def _key(self) -> tuple:
+        return tuple(repr(getattr(self, n)) for n in self.__slots__[1:])
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Snapshot) and self._key() == other._key()
+
+    __hash__ = None
+
+    def to_dict(self) -> dict:
+        g = self.game
+        ids = g.card_ids
+        d = self.decision
+        return {
+            "hands": {g.player_names[p]: [ids[c] for c in h] for p, h in enumerate(self.hands)},
+            "draw_pile": [ids[c] for c in self.draw_pile], "discard_pile": [ids[c] for c in self.discard],
+            "sides": {g.side_names[s]: _side_dict(g, v) for s, v in enumerate(self.sides)},
+            "target": self.target,
+            "decision": {"kind": d.kind, "player": g.player_names[d.player] if d.player >= 0 else None},
+            "hand_no": self.hand_no, "match": {g.side_names[s]: t for s, t in enumerate(self.match_totals)},
+        }
+
+    def __repr__(self) -> str:
+        return f"<Snapshot hand {self.hand_no + 1}: {self.decision.kind}, {len(self.draw_pile)} to draw>"
+
+
+class Outcome:
+    """How a match ended: ``winner`` (a side name) or ``draw``, or ``unfinished`` (the hands cap); every sheet.
+
+    Like python-chess's Outcome: ``termination`` says why it ended ("win", "draw",
+    "unfinished"), ``winner`` is the winning side's name or None.
+    """
+
+    _immutable = True
+    __slots__ = ("winner", "winner_index", "termination", "totals", "hand_sheets", "sides", "completed")
+
+    def __init__(self, winner_index: int, termination: str, totals: dict[str, int],
+                 hand_sheets: tuple[dict[str, dict[str, int]], ...], sides: tuple[str, ...],
+                 completed: tuple[str | None, ...] = ()):
+        set_ = object.__setattr__
+        set_(self, "completed", completed)  # per hand: the side that completed the trip, or None
+        set_(self, "winner_index", winner_index)
+        set_(self, "winner", sides[winner_index] if winner_index >= 0 else None)
+        set_(self, "termination", termination)
+        set_(self, "totals", totals)
+        set_(self, "hand_sheets", hand_sheets)
+        set_(self, "sides", sides)
+
+    @classmethod
+    def of(cls, game: "Game", winner, sheets, totals, completers=()) -> "Outcome":
+        names = game.side_names
+        if winner == "draw" or winner == "unfinished":
+            idx, term = -1, winner
+        else:
+            idx, term = winner, "win"
+        return cls(
+            idx, term, {names[s]: t for s, t in enumerate(totals)},
+            tuple({names[s]: {k: line[k] for k in SCORE_LINES} for s, line in enumerate(sheet)} for sheet in sheets),
+            names, tuple(names[s] if s >= 0 else None for s in completers),
+        )
+
+    def __setattr__(self, name, value):
+        raise AttributeError("an Outcome is immutable")
+
+    @property
+    def draw(self) -> bool:
+        return self.termination == "draw"
+
+    @property
+    def unfinished(self) -> bool:
+        return self.termination == "unfinished"
+
+    @property
+    def result(self) -> str:
+        """The winning side's name, ``draw`` or ``unfinished``."""
+        return self.winner if self.winner is not None else self.termination
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Outcome) and self.to_dict() == other.to_dict()
+
+    __hash__ = None
+
+    def to_dict(self) -> dict:
+        return {"result": self.result, "termination": self.termination, "winner": self.winner,
+                "totals": dict(self.totals), "hands": [dict(s) for s in self.hand_sheets],
+                "completed": list(self.completed)}
+
+    def __repr__(self) -> str:
+        totals = ", ".join(f"{s} {t}" for s, t in self.totals.items())
+        return f"<Outcome {self.result}: {totals} after {len(self.hand_sheets)} hands>"
+
+
+class Observer:
+    """Hooks around a match (``State.add_observer``); override what you need, the rest do nothing.
+
+    ``before_action`` sees the state before an accepted action, ``after_action`` after it;
+    ``hand_over`` runs when a hand ends (its sheet is the last of the match's), before the
+    next deal; ``match_over`` once, at the end.
+    """
+
+    def before_action(self, state: "State", player: int, action: "Action") -> None:
+        pass
+
+    def after_action(self, state: "State", player: int, action: "Action") -> None:
+        pass
+
+    def hand_over(self, state: "State") -> None:
+        pass
+
+    def match_over(self, state: "State") -> None:
+        pass
+
+
+__all__ = ["Observation", "Observer", "Outcome", "SideView", "Snapshot"]
