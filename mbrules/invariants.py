@@ -304,7 +304,7 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
     if over and sheets and sheets[-1] != current:
         out.append("the last hand's sheet differs from the score sheet of the finished hand")
     if over and len(current) == S:
-        want = expected_sheet(state, start, dealt=dealt)  # None: a scenario's hand with no start snapshot
+        want = expected_sheet(state, start, dealt=dealt)  # None: a scenario's hand, no start snapshot
         for s in range(S if want is not None else 0):
             for line in SCORE_LINES:
                 if current[s].get(line) != want[s][line]:
@@ -359,24 +359,18 @@ class HandStart(NamedTuple):
     extension_caller: int = -1
 
 
-def _deck_size(ruleset, players: int) -> int:
-    """Cards in the deck for ``players``: every card's count less the removals for that count
-    (rulings: Decks, Player counts), from the model itself rather than ``Ruleset.deck_for``."""
+def _deck(ruleset, players: int) -> dict[str, int]:
+    """Card id -> copies in the deck for ``players``: each card's count less the removals for that
+    count (rulings: Decks, Player counts), read from the model itself rather than ``Ruleset.deck_for``."""
     removal = ruleset.removals.get(str(players))
     removed = removal.cards if removal is not None else {}
-    return sum(card.count - removed.get(cid, 0) for cid, card in ruleset.cards.items())
-
-
-def _safeties_in_deck(ruleset, players: int) -> int:
-    removal = ruleset.removals.get(str(players))
-    removed = removal.cards if removal is not None else {}
-    return sum(card.count - removed.get(cid, 0) for cid, card in ruleset.cards.items() if card.kind == "safety")
+    return {cid: card.count - removed.get(cid, 0) for cid, card in ruleset.cards.items()}
 
 
 def dealt_start(ruleset, players: int) -> HandStart:
     """A hand just dealt: empty piles, the deck less ``players`` hands of ``hand_size`` to draw."""
     sides = ruleset.player_counts[str(players)].sides
-    draw = _deck_size(ruleset, players) - players * ruleset.play.hand_size.value
+    draw = sum(_deck(ruleset, players).values()) - players * ruleset.play.hand_size.value
     return HandStart(draw, tuple({} for _ in range(sides)), (0,) * sides, (0,) * sides, -1)
 
 
@@ -449,7 +443,7 @@ def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[
     if completer >= 0 and miles[completer] != target:
         completer = -1
 
-    in_deck = _safeties_in_deck(ruleset, players)
+    in_deck = sum(n for cid, n in _deck(ruleset, players).items() if cards[cid].kind == "safety")
     for s in range(S):
         line = sheet[s]
         laid = safeties[s] + coups[s]
