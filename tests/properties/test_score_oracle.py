@@ -14,7 +14,9 @@ random, half a random player that prefers playing to discarding and distance to 
 trips get completed (shutouts, safe trips, delayed action, extensions) as well as run out.
 A mutant of the sheet or of a point table changes only what ``score_sheet()`` returns for a
 finished hand, so it is checked on the finished hands as they were played; a mutant of the play
-(the extension) replays the matches' histories under the bug.
+(the extension, the engine's counters of what was played) replays the matches' histories under
+the bug. The counters' mutants are the bugs a copy of ``State.score_sheet`` would copy: it read
+``state.played`` and ``state.coups`` too.
 
 Rulings: Scoring (P71/WM §8, WM §10C, WP's per-opponent shutout and finisher's extension bonus).
 """
@@ -128,7 +130,7 @@ def test_the_real_engine_agrees_with_the_oracle_on_every_hand(played):
     bad = [(cfg, seed, b) for cfg, seed, st in played.hands for b in check(st)]
     assert not bad, bad[:5]
     assert len(played.hands) >= 2 * len(configurations())
-    assert not _caught_on_replay(played, _extended)  # the replay the extension's mutant uses
+    assert not _caught_on_replay(played)  # the replay the play's mutants use
 
 
 def test_the_games_reach_every_score_line(played):
@@ -216,6 +218,31 @@ def test_a_completion_before_the_extension_does_not_count(played, monkeypatch):
     assert _caught_on_replay(played, _extended)
 
 
+def test_safe_trip_is_judged_from_the_cards_played_not_a_counter(played, monkeypatch):
+    real = State._apply_card
+
+    def forgets_200s(self, action, op, p):  # mutant: the engine's count of distance played misses the 200s
+        real(self, action, op, p)
+        c = card_of(action)
+        if op == PLAY and c in self.game.safe_trip_breakers:
+            self.played[self.game.side_of[p]][c] -= 1
+
+    monkeypatch.setattr(State, "_apply_card", forgets_200s)
+    assert _caught_on_replay(played)
+
+
+def test_a_coup_fourre_is_scored_as_one_not_as_a_plain_safety(played, monkeypatch):
+    real = State._coup_fourre
+
+    def files_it_as_plain(self, action, q):  # mutant: the engine lays the coup fourré among the plain safeties
+        real(self, action, q)
+        qs = self.game.side_of[q]
+        self.safeties[qs].append(self.coups[qs].pop())
+
+    monkeypatch.setattr(State, "_coup_fourre", files_it_as_plain)
+    assert _caught_on_replay(played)
+
+
 def test_delayed_action_scores_a_completion_after_the_draw_pile_ran_out(played, monkeypatch):
     _wrap_sheet(monkeypatch, lambda st, sheet: [line.update(delayed_action=0) for line in sheet])
     assert _caught(played)
@@ -232,7 +259,7 @@ def test_delayed_action_only_when_the_draw_pile_had_run_out(played, monkeypatch)
 
 
 def test_a_coup_fourre_scores_its_bonus_over_the_safety(played, monkeypatch):
-    # mutant: coups fourrés counted as plain safeties (the safety's 100, no coup fourré bonus)
+    # mutant: the sheet drops the coup fourré bonus (the safety's 100 only)
     _wrap_sheet(monkeypatch, lambda st, sheet: [line.update(coup_fourres=0) for line in sheet])
     assert _caught(played)
 
