@@ -10,7 +10,9 @@ soak (``benchmarks/soak.py``) share it.
 have done by the rulings (the draw, each kind of play, a safety's extra turn, the
 coup fourré window and its effect, the extension question); ``Before(state)`` is
 the cheap copy it needs. At each hand's end ``check`` also recomputes the score
-sheet (``expected_sheet``) and the match's winner (``expected_winner``).
+sheet and the match's winner (``expected_winner``): ``score_oracle`` derives the
+sheet from the hand's actions and the ruleset model alone, never from the engine's
+counters or the compiled ``Game`` (``expected_sheet`` is its adapter from a state).
 
 ``observe(state)`` gives a state's observable contents as plain data, and
 ``differences(a, b)`` lists where two observations disagree: used to check that a
@@ -24,14 +26,18 @@ scenario file with the checks run after every action.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from mbrules.engine.actions import (
-    COUP_FOURRE_WINDOW, EXTENSION_QUESTION, HAND_OVER, MATCH_OVER, TURN,
+    COUP_FOURRE, COUP_FOURRE_WINDOW, DRAW, EXTEND, EXTENSION_QUESTION, HAND_OVER, MATCH_OVER, PLAY, TURN, card_of,
+    op_of,
 )
 from mbrules.engine.game import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SCORE_LINES, SPEED
 
 __all__ = [
-    "Before", "check", "check_transition", "checked_replay", "configurations", "differences",
-    "expected_sheet", "expected_winner", "load_game", "observe", "play_random", "replay_history",
+    "Before", "HandStart", "check", "check_transition", "checked_replay", "configurations", "dealt_start",
+    "differences", "expected_sheet", "expected_winner", "load_game", "observe", "play_random", "position_start",
+    "replay_history", "score_oracle",
 ]
 
 
@@ -83,13 +89,15 @@ def _tables(game) -> _Tables:
     return hit
 
 
-def check(state, *, dealt: bool = True, totals: bool = True) -> list[str]:
+def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list[str]:
     """Every invariant ``state`` violates, as sentences (empty list: all hold).
 
     ``dealt`` (default): the hand was dealt by the engine, so the hands are full
     while the draw pile lasts and the match totals are the sum of the hand sheets.
     Pass ``dealt=False`` for a position set up card by card (scenarios), and
     ``totals=False`` where the match did not start at zero (a scenario's ``match``).
+    ``start``: for such a position, its :func:`position_start` snapshot, taken before the hand's
+    first action, lets the score oracle judge the hand's sheet (without it, it does not).
     """
     g = state.game
     out: list[str] = []
@@ -296,14 +304,14 @@ def check(state, *, dealt: bool = True, totals: bool = True) -> list[str]:
     if over and sheets and sheets[-1] != current:
         out.append("the last hand's sheet differs from the score sheet of the finished hand")
     if over and len(current) == S:
-        want = expected_sheet(state)
-        for s in range(S):
+        want = expected_sheet(state, start, dealt=dealt)  # None: a scenario's hand, no start snapshot
+        for s in range(S if want is not None else 0):
             for line in SCORE_LINES:
                 if current[s].get(line) != want[s][line]:
                     out.append(f"side {g.side_names[s]}: {line} scored {current[s].get(line)}, the rulings give "
                                f"{want[s][line]}")
         if totals or g.match_mode != "points":
-            w = expected_winner(state)
+            w = expected_winner(state, want)
             if state.winner != w:
                 out.append(f"winner {state.winner!r}, the match rules give {w!r}")
     if g.scoring_enabled:
@@ -324,47 +332,176 @@ def check(state, *, dealt: bool = True, totals: bool = True) -> list[str]:
     return out
 
 
-def expected_sheet(state) -> list[dict[str, int]]:
-    """The score sheet of a finished hand, recomputed from the piles by the rulings (Scoring)."""
-    g = state.game
-    S = g.sides
-    sheet = [dict.fromkeys(SCORE_LINES, 0) for _ in range(S)]
-    if not g.scoring_enabled:
-        return sheet
-    done = [s for s in range(S) if state.miles[s] == state.target]
-    done = done[0] if len(done) == 1 else -1
-    safeties_in_deck = sum(n for c, n in enumerate(g.deck_counts) if g.kind[c] == SAFETY)
+# ----------------------------------------------------------------------------
+# The score oracle: the sheet of a finished hand from its actions and the ruleset model
+
+
+# The contract's score lines ("Score lines"), in its order.
+_SHEET_LINES = (
+    "milestones", "safeties", "all_safeties", "coup_fourres", "trip_completed",
+    "delayed_action", "safe_trip", "shutout", "extension", "total",
+)
+
+
+class HandStart(NamedTuple):
+    """What the table held when a hand began, as the oracle needs it.
+
+    ``draw``: cards in the draw pile; ``distance``: per side, card id -> copies of that
+    distance card already played; ``safeties`` / ``coups``: per side, safeties already laid
+    normally / as coups fourrés; ``extension_caller``: the player who had called the
+    extension (-1: nobody). A dealt hand starts from :func:`dealt_start`.
+    """
+
+    draw: int
+    distance: tuple[dict[str, int], ...]
+    safeties: tuple[int, ...]
+    coups: tuple[int, ...]
+    extension_caller: int = -1
+
+
+def _deck(ruleset, players: int) -> dict[str, int]:
+    """Card id -> copies in the deck for ``players``: each card's count less the removals for that
+    count (rulings: Decks, Player counts), read from the model itself rather than ``Ruleset.deck_for``."""
+    removal = ruleset.removals.get(str(players))
+    removed = removal.cards if removal is not None else {}
+    return {cid: card.count - removed.get(cid, 0) for cid, card in ruleset.cards.items()}
+
+
+def dealt_start(ruleset, players: int) -> HandStart:
+    """A hand just dealt: empty piles, the deck less ``players`` hands of ``hand_size`` to draw."""
+    sides = ruleset.player_counts[str(players)].sides
+    draw = sum(_deck(ruleset, players).values()) - players * ruleset.play.hand_size.value
+    return HandStart(draw, tuple({} for _ in range(sides)), (0,) * sides, (0,) * sides, -1)
+
+
+def position_start(state) -> HandStart:
+    """A snapshot of a hand's start taken from a state set up card by card (``State.from_position``),
+    before any action of the hand: the scenario's piles, read once while they are still its input."""
+    ids = list(state.game.ruleset.cards)
+    distance = []
+    for row in state.played:
+        distance.append({ids[c]: n for c, n in enumerate(row) if n})
+    return HandStart(
+        len(state.draw), tuple(distance), tuple(len(x) for x in state.safeties), tuple(len(x) for x in state.coups),
+        state.extension_called_by,
+    )
+
+
+def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[str, int]]:
+    """The score sheet of a finished hand, derived from the hand's actions and the ruleset model alone.
+
+    ``actions``: the hand's ``(player, action int)`` pairs in order, decoded only through
+    :mod:`mbrules.engine.actions`. Nothing of the engine's counters or of the compiled ``Game`` is
+    read: card kinds, miles, sides, targets, the deck and the points all come from ``ruleset``, so a
+    bug in the engine's scoring or in the compilation of the rules shows up as a disagreement.
+    Rulings: Scoring (P71/WM §8), Player counts, Coup fourré, End of the hand.
+    """
+    pc = ruleset.player_counts[str(players)]
+    S = pc.sides
+    sc = ruleset.scoring
+    sheet = [dict.fromkeys(_SHEET_LINES, 0) for _ in range(S)]
+    if not sc.enabled.value:
+        return sheet  # kids' simpler game: no points (KID Simpler Game)
+    cards = ruleset.cards
+    ids = list(cards)  # a card's int in an action is its place in the ruleset's cards
+    refill = ruleset.coup_fourre.replacement_draw.value
+
+    played = [dict(d) for d in start.distance]
+    miles = [sum(cards[cid].miles * n for cid, n in d.items()) for d in played]
+    safeties = list(start.safeties)
+    coups = list(start.coups)
+    caller = start.extension_caller
+    target = pc.extension_to if caller >= 0 and pc.extension_to is not None else pc.target
+    draw = start.draw
+    completer, delayed = -1, False
+
+    for p, a in actions:
+        op = op_of(a)
+        if op == DRAW:
+            draw -= 1
+        elif op == PLAY:
+            cid = ids[card_of(a)]
+            card = cards[cid]
+            s = p % S  # contract: p(i) plays for side (i-1) mod S
+            if card.kind == "distance":
+                played[s][cid] = played[s].get(cid, 0) + 1
+                miles[s] += card.miles
+                if miles[s] == target:
+                    # the trip completed; Delayed Action if its card came after the draw pile ran out (WM §8)
+                    completer, delayed = s, draw <= 0
+            elif card.kind == "safety":
+                safeties[s] += 1
+        elif op == COUP_FOURRE:
+            coups[p % S] += 1
+            if refill and draw > 0:
+                draw -= 1  # the caller draws one card, none if the draw pile is empty (rulings: Coup fourré)
+        elif op == EXTEND:
+            # the trip goes on to the extension; the first completion no longer counts (WM §10C)
+            caller = p
+            target = pc.extension_to
+            completer, delayed = -1, False
+    if completer >= 0 and miles[completer] != target:
+        completer = -1
+
+    in_deck = sum(n for cid, n in _deck(ruleset, players).items() if cards[cid].kind == "safety")
     for s in range(S):
         line = sheet[s]
-        laid = len(state.safeties[s]) + len(state.coups[s])
-        line["milestones"] = state.miles[s] * g.pts_mile
-        line["safeties"] = laid * g.pts_safety
-        line["all_safeties"] = g.pts_all_safeties if safeties_in_deck and laid == safeties_in_deck else 0
-        line["coup_fourres"] = len(state.coups[s]) * g.pts_coup_fourre
-    if done >= 0:
-        line = sheet[done]
-        line["trip_completed"] = g.pts_trip
-        line["delayed_action"] = g.pts_delayed if not state.draw else 0  # completed after the draw pile ran out
-        line["safe_trip"] = g.pts_safe_trip if not any(state.played[done][c] for c in g.safe_trip_breakers) else 0
-        blank = sum(1 for s in range(S) if s != done and state.miles[s] == 0)
-        if g.shutout_per_opponent:
-            line["shutout"] = g.pts_shutout * blank
+        laid = safeties[s] + coups[s]
+        line["milestones"] = miles[s] * sc.milestones_per_mile.value
+        line["safeties"] = laid * sc.safety.value
+        line["all_safeties"] = sc.all_safeties.value if in_deck and laid == in_deck else 0
+        line["coup_fourres"] = coups[s] * sc.coup_fourre.value
+    if completer >= 0:
+        line = sheet[completer]
+        line["trip_completed"] = sc.trip_completed.value
+        line["delayed_action"] = sc.delayed_action.value if delayed else 0
+        breakers = set(sc.safe_trip_breakers.value)
+        line["safe_trip"] = 0 if any(played[completer].get(cid, 0) for cid in breakers) else sc.safe_trip.value
+        blank = sum(1 for s in range(S) if s != completer and miles[s] == 0)
+        if sc.shutout_per_opponent.value:
+            line["shutout"] = sc.shutout.value * blank  # WP: 500 per opponent side with no distance
         else:
-            line["shutout"] = g.pts_shutout if blank == S - 1 else 0
-    if state.extension_called_by >= 0:
-        caller = g.side_of[state.extension_called_by]
-        if g.extension_to_finisher:
-            if done >= 0:
-                sheet[done]["extension"] = g.pts_extension
-        elif done == caller:
-            sheet[caller]["extension"] = g.pts_extension
-        else:
+            line["shutout"] = sc.shutout.value if blank == S - 1 else 0
+    if caller >= 0:
+        caller_side = caller % S
+        if sc.extension_bonus_to.value == "finisher":
+            if completer >= 0:
+                sheet[completer]["extension"] = sc.extension.value
+        elif completer == caller_side:
+            sheet[caller_side]["extension"] = sc.extension.value
+        else:  # 'given to his opponent or opponents' (WM §10C): another side finished, or nobody did
             for s in range(S):
-                if s != caller:
-                    sheet[s]["extension"] = g.pts_extension
+                if s != caller_side:
+                    sheet[s]["extension"] = sc.extension.value
     for line in sheet:
         line["total"] = sum(v for k, v in line.items() if k != "total")
     return sheet
+
+
+def hand_actions(history) -> tuple[bool, list]:
+    """The current hand's actions in a match history, and whether a deal (a ``(-1, -1)`` mark) began it."""
+    for i in range(len(history) - 1, -1, -1):
+        if history[i] == (-1, -1):
+            return True, list(history[i + 1:])
+    return False, list(history)
+
+
+def expected_sheet(state, start: HandStart | None = None, *, dealt: bool = True) -> list[dict[str, int]] | None:
+    """The score sheet of ``state``'s finished hand by :func:`score_oracle`, or None when it cannot judge.
+
+    The hand's start: a hand after the first of a match was dealt by ``next_hand``; the first
+    hand was dealt by ``new_match`` when ``dealt`` (``check``'s flag), else it was set up card by
+    card (``State.from_position``) and only a ``start`` snapshot taken before its first action
+    (:func:`position_start`) says what lay on the table: without one the oracle does not judge,
+    rather than read the engine's own counters at the end, which is what it is there to check.
+    """
+    g = state.game
+    by_deal, actions = hand_actions(state.history)
+    if by_deal or (start is None and dealt):
+        start = dealt_start(g.ruleset, g.players)
+    elif start is None:
+        return None
+    return score_oracle(g.ruleset, g.players, start, actions)
 
 
 def _leader(values):
@@ -373,14 +510,19 @@ def _leader(values):
     return leaders[0] if len(leaders) == 1 else "draw"
 
 
-def expected_winner(state):
-    """The match's winner after a finished hand by the match rules (rulings: The match), or None."""
+def expected_winner(state, sheet=None):
+    """The match's winner after a finished hand by the match rules (rulings: The match), or None.
+
+    ``sheet``: the hand's sheet by the oracle (default: :func:`expected_sheet`, or the engine's
+    own where the oracle cannot judge the hand)."""
     g = state.game
     if g.match_mode == "trip":
         done = [s for s in range(g.sides) if state.miles[s] == state.target]
         return done[0] if done else _leader(state.miles)
     if g.match_mode == "single_hand":  # the most points in this one hand (KID How to win)
-        return _leader([line["total"] for line in expected_sheet(state)])
+        if sheet is None:
+            sheet = expected_sheet(state) or state.score_sheet()
+        return _leader([line["total"] for line in sheet])
     return _leader(state.match_totals) if max(state.match_totals) >= g.target_points else None
 
 
@@ -747,12 +889,13 @@ def checked_replay(path, *, dealt: bool = False) -> tuple[list, list[str], list[
         key = id(self)
         if key not in baseline or baseline[key][0] is not self:
             start = check(self, dealt=dealt, totals=False)
-            baseline[key] = (self, set(start))
+            baseline[key] = (self, set(start), position_start(self))
             positions.extend(f"starting position: {b}" for b in start)
         prior = Before(self)
         real(self, action, player)
         bad = check_transition(prior, action, self, player)
-        bad += [b for b in check(self, dealt=dealt, totals=False) if b not in baseline[key][1]]
+        bad += [b for b in check(self, dealt=dealt, totals=False, start=baseline[key][2])
+                if b not in baseline[key][1]]
         if bad:
             who = self.game.player_names[player if player is not None else prior.decision.player]
             problems.extend(f"after {who} {self.game.describe(action)}: {b}" for b in bad)

@@ -1,0 +1,346 @@
+"""The score oracle catches scoring bugs: every rule of the score sheet, broken on purpose.
+
+``invariants.check`` compares the engine's sheet with ``invariants.score_oracle`` at every hand's
+end; the oracle derives the sheet from the hand's actions and the ruleset model, not from the
+engine's counters or the compiled ``Game``. If it shared the engine's code or tables, a scoring bug
+would be copied instead of caught: each test below puts one bug into the engine (monkeypatched here
+only: a ``State.score_sheet`` variant, a ``Game`` point table, or the engine's handling of the
+extension) and asserts that ``check`` reports a disagreement on the random games below, while it
+reports nothing at all for the real engine.
+
+The games: every bundled ruleset, with no option or one option, at every player count it allows
+(``invariants.configurations()``), a few seeds each, two hands a match; half of them uniformly
+random, half a random player that prefers playing to discarding and distance to other plays, so
+trips get completed (shutouts, safe trips, delayed action, extensions) as well as run out.
+A mutant of the sheet or of a point table changes only what ``score_sheet()`` returns for a
+finished hand, so it is checked on the finished hands as they were played; a mutant of the play
+(the extension, the engine's counters of what was played) replays the matches' histories under
+the bug. The counters' mutants are the bugs a copy of ``State.score_sheet`` would copy: it read
+``state.played`` and ``state.coups`` too.
+
+Rulings: Scoring (P71/WM §8, WM §10C, WP's per-opponent shutout and finisher's extension bonus).
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from mbrules.engine import State
+from mbrules.engine.actions import DISCARD, EXTEND, PLAY, card_of, op_of
+from mbrules.engine.game import DISTANCE
+from mbrules.invariants import (
+    HandStart, check, configurations, dealt_start, load_game, position_start, score_oracle,
+)
+
+SEEDS = range(4)  # per configuration; even seeds play the greedy random player
+HANDS_PER_MATCH = 2
+DISAGREES = "the rulings give"  # how check words a score line the oracle does not give
+
+
+def _choose(state, rng: random.Random, greedy: bool) -> int:
+    acts = state.legal_actions()
+    if greedy and len(acts) > 1:
+        kind = state.game.kind
+        plays = [a for a in acts if op_of(a) != DISCARD]
+        distance = [a for a in plays if op_of(a) == PLAY and kind[card_of(a)] == DISTANCE]
+        if distance and rng.random() < 0.8:
+            return rng.choice(distance)
+        if plays and rng.random() < 0.8:
+            return rng.choice(plays)
+    return rng.choice(acts)
+
+
+class Games:
+    def __init__(self):
+        self.hands: list[tuple[tuple, int, State]] = []  # (configuration, seed, state at the hand's end)
+        self.matches: list[tuple[tuple, int, list]] = []  # (configuration, seed, the match's history)
+        for cfg in configurations():
+            game = load_game(*cfg)
+            for seed in SEEDS:
+                st = game.new_match(seed)
+                rng = random.Random(seed)
+                for h in range(HANDS_PER_MATCH):
+                    while not st.hand_over:
+                        st.apply(_choose(st, rng, seed % 2 == 0))
+                    self.hands.append((cfg, seed, st.clone()))
+                    if st.match_over or h == HANDS_PER_MATCH - 1:
+                        break
+                    st.next_hand()
+                self.matches.append((cfg, seed, list(st.history)))
+
+    def games(self):
+        return {id(st.game): st.game for _, _, st in self.hands}.values()
+
+
+@pytest.fixture(scope="module")
+def played() -> Games:
+    return Games()
+
+
+def _caught(played: Games) -> list[tuple[tuple, str]]:
+    """The finished hands on which check reports a score line the oracle disagrees with:
+    (configuration, what check says)."""
+    out = []
+    for cfg, seed, st in played.hands:
+        bad = [b for b in check(st) if DISAGREES in b]
+        if bad:
+            out.append((cfg, f"seed {seed} hand {st.hand_no + 1}: {bad[0]}"))
+    return out
+
+
+def _caught_on_replay(played: Games, which=lambda history: True) -> list[tuple[tuple, str]]:
+    """Replay the matches (those ``which`` picks) under the engine as patched now; check each hand's end."""
+    out: list[tuple[tuple, str]] = []
+    for cfg, seed, history in played.matches:
+        if not which(history):
+            continue
+        st = load_game(*cfg).new_match(seed)
+        for p, a in history + [(-1, -1)]:
+            if (p, a) != (-1, -1):
+                st.apply(a, p)
+                continue
+            bad = [b for b in check(st) if DISAGREES in b]
+            if bad:
+                out.append((cfg, f"seed {seed} hand {st.hand_no + 1}: {bad[0]}"))
+            if st.match_over:
+                break  # the bug may end the match sooner: the rest of the history is not this game's
+            st.next_hand()
+    return out
+
+
+def _wrap_sheet(monkeypatch, change):
+    """Patch State.score_sheet: the real sheet, then ``change(state, sheet)``, then the totals again."""
+    real = State.score_sheet
+
+    def mutant(self):
+        sheet = real(self)
+        change(self, sheet)
+        for line in sheet:
+            line["total"] = sum(v for k, v in line.items() if k != "total")
+        return sheet
+
+    monkeypatch.setattr(State, "score_sheet", mutant)
+
+
+# -- the real engine ---------------------------------------------------------------------------
+
+
+def test_the_real_engine_agrees_with_the_oracle_on_every_hand(played):
+    bad = [(cfg, seed, b) for cfg, seed, st in played.hands for b in check(st)]
+    assert not bad, bad[:5]
+    assert len(played.hands) >= 2 * len(configurations())
+    assert not _caught_on_replay(played)  # the replay the play's mutants use
+
+
+def test_the_games_reach_every_score_line(played):
+    """The mutants below are only caught if the games score each line somewhere."""
+    seen = {k for _, _, st in played.hands for line in st.score_sheet() for k, v in line.items() if v}
+    assert seen == {"milestones", "safeties", "all_safeties", "coup_fourres", "trip_completed", "delayed_action",
+                    "safe_trip", "shutout", "extension", "total"}
+
+
+# -- one mutant per rule -----------------------------------------------------------------------
+
+
+def test_safe_trip_is_lost_by_a_200(played, monkeypatch):
+    def always(st, sheet):  # mutant: the completing side gets the safe trip whatever it played
+        done = st.current_completer()
+        if done >= 0:
+            sheet[done]["safe_trip"] = st.game.pts_safe_trip
+
+    _wrap_sheet(monkeypatch, always)
+    assert _caught(played)
+
+
+def test_safe_trip_breakers_are_compiled_from_the_ruleset(played, monkeypatch):
+    for g in played.games():  # mutant: a compile bug drops the 200s from the safe-trip breakers
+        monkeypatch.setattr(g, "safe_trip_breakers", ())
+    assert _caught(played)
+
+
+def test_shutout_per_opponent_scores_each_blank_opponent(played, monkeypatch):
+    def all_or_nothing(st, sheet):  # mutant: the shutout ignores the per-opponent rule
+        g = st.game
+        done = st.current_completer()
+        if done >= 0 and g.scoring_enabled:
+            blank = sum(1 for s in range(g.sides) if s != done and st.miles[s] == 0)
+            sheet[done]["shutout"] = g.pts_shutout if blank == g.sides - 1 else 0
+
+    _wrap_sheet(monkeypatch, all_or_nothing)
+    caught = _caught(played)
+    assert caught and all(load_game(*cfg[:2]).scoring.shutout_per_opponent.value for cfg, _ in caught), caught[:3]
+
+
+def test_shutout_needs_every_opponent_blank_unless_per_opponent(played, monkeypatch):
+    for g in played.games():  # mutant: the compiled flag says per opponent where the ruleset does not
+        monkeypatch.setattr(g, "shutout_per_opponent", True)
+    assert _caught(played)
+
+
+def test_extension_bonus_goes_to_the_caller_only_when_its_side_completes(played, monkeypatch):
+    def to_caller(st, sheet):  # mutant: the bonus always to the caller's side
+        if st.extension_called_by >= 0 and st.game.scoring_enabled:
+            caller = st.game.side_of[st.extension_called_by]
+            for s, line in enumerate(sheet):
+                line["extension"] = st.game.pts_extension if s == caller else 0
+
+    _wrap_sheet(monkeypatch, to_caller)
+    assert _caught(played)
+
+
+def test_extension_bonus_goes_to_the_opponents_when_nobody_completes(played, monkeypatch):
+    def nobody(st, sheet):  # mutant: no bonus at all when the extended trip is not completed
+        if st.current_completer() < 0:
+            for line in sheet:
+                line["extension"] = 0
+
+    _wrap_sheet(monkeypatch, nobody)
+    assert _caught(played)
+
+
+def test_extension_bonus_to_the_finisher_where_the_ruleset_says(played, monkeypatch):
+    for g in played.games():  # mutant: the compiled flag inverted
+        monkeypatch.setattr(g, "extension_to_finisher", not g.extension_to_finisher)
+    assert _caught(played)
+
+
+def test_a_completion_before_the_extension_does_not_count(played, monkeypatch):
+    real = State._answer_extension
+
+    def keeps_completer(self, extend):  # mutant: the 700 completion still counts after the extension
+        done = self.completer
+        real(self, extend)
+        if extend:
+            self.completer = done
+
+    monkeypatch.setattr(State, "_answer_extension", keeps_completer)
+    assert _caught_on_replay(played, _extended)
+
+
+def test_safe_trip_is_judged_from_the_cards_played_not_a_counter(played, monkeypatch):
+    real = State._apply_card
+
+    def forgets_200s(self, action, op, p):  # mutant: the engine's count of distance played misses the 200s
+        real(self, action, op, p)
+        c = card_of(action)
+        if op == PLAY and c in self.game.safe_trip_breakers:
+            self.played[self.game.side_of[p]][c] -= 1
+
+    monkeypatch.setattr(State, "_apply_card", forgets_200s)
+    assert _caught_on_replay(played)
+
+
+def test_a_coup_fourre_is_scored_as_one_not_as_a_plain_safety(played, monkeypatch):
+    real = State._coup_fourre
+
+    def files_it_as_plain(self, action, q):  # mutant: the engine lays the coup fourré among the plain safeties
+        real(self, action, q)
+        qs = self.game.side_of[q]
+        self.safeties[qs].append(self.coups[qs].pop())
+
+    monkeypatch.setattr(State, "_coup_fourre", files_it_as_plain)
+    assert _caught_on_replay(played)
+
+
+def test_delayed_action_scores_a_completion_after_the_draw_pile_ran_out(played, monkeypatch):
+    _wrap_sheet(monkeypatch, lambda st, sheet: [line.update(delayed_action=0) for line in sheet])
+    assert _caught(played)
+
+
+def test_delayed_action_only_when_the_draw_pile_had_run_out(played, monkeypatch):
+    def always(st, sheet):  # mutant: every completion earns delayed action
+        done = st.current_completer()
+        if done >= 0:
+            sheet[done]["delayed_action"] = st.game.pts_delayed
+
+    _wrap_sheet(monkeypatch, always)
+    assert _caught(played)
+
+
+def test_a_coup_fourre_scores_its_bonus_over_the_safety(played, monkeypatch):
+    # mutant: the sheet drops the coup fourré bonus (the safety's 100 only)
+    _wrap_sheet(monkeypatch, lambda st, sheet: [line.update(coup_fourres=0) for line in sheet])
+    assert _caught(played)
+
+
+def test_milestones_count_every_distance_card(played, monkeypatch):
+    def one_card_short(st, sheet):  # mutant: milestones one card (the smallest, 25) short
+        for s, line in enumerate(sheet):
+            if st.miles[s]:
+                line["milestones"] -= 25 * st.game.pts_mile
+
+    _wrap_sheet(monkeypatch, one_card_short)
+    assert _caught(played)
+
+
+def test_all_safeties_bonus_for_every_safety_of_the_deck(played, monkeypatch):
+    for g in played.games():  # mutant: a compile bug miscounts the deck's safeties (the bonus never comes)
+        monkeypatch.setattr(g, "safety_cards_in_deck", g.safety_cards_in_deck + 1)
+    assert _caught(played)
+
+
+def test_trip_completed_points_come_from_the_ruleset(played, monkeypatch):
+    for g in played.games():  # mutant: a compile bug reads the trip's points from the safe-trip line
+        monkeypatch.setattr(g, "pts_trip", g.pts_safe_trip)
+    assert _caught(played)
+
+
+def test_no_points_where_scoring_is_off(played, monkeypatch):
+    for g in played.games():  # mutant: the kids' simpler game scores anyway
+        monkeypatch.setattr(g, "scoring_enabled", True)
+    caught = _caught(played)
+    assert caught and all(not load_game(*cfg[:2]).scoring.enabled.value for cfg, _ in caught), caught[:3]
+
+
+# -- the oracle on its own ---------------------------------------------------------------------
+
+
+def _extended(history) -> bool:
+    return any(op_of(a) == EXTEND for p, a in history if p >= 0)
+
+
+def test_a_dealt_hand_starts_from_the_deck_less_the_hands():
+    game = load_game("winning-moves", (), 2)
+    st = game.new_match(5)
+    start = dealt_start(game.ruleset, 2)
+    assert start.draw == 101 - 2 * 6  # WM: 101 cards with 2 players (rulings: Player counts), hands of 6
+    assert position_start(st) == start
+    rng = random.Random(5)
+    while not st.hand_over:
+        st.apply(_choose(st, rng, True))
+    assert score_oracle(game.ruleset, 2, start, st.history) == st.score_sheet()
+
+
+def test_a_positions_hand_is_judged_from_its_start_snapshot_or_not_at_all(monkeypatch):
+    """A hand set up card by card (State.from_position) with side A at 600 miles: without a snapshot
+    of its start the oracle does not judge it (check skips the score lines); with one it does."""
+    game = load_game("winning-moves", (), 2)
+    dealt = game.new_match(11)
+    draw = dealt.draw[::-1]  # top first
+    ahead = []
+    for cid in ("d200", "d200", "d100", "d100"):
+        c = game.card(cid)
+        draw.remove(c)
+        ahead.append(c)
+    draw.remove(game.card("roll"))  # side A rolls: its Roll comes out of the draw pile too
+    st = State.from_position(game, hands=[h[:] for h in dealt.hands], draw_top_first=draw,
+                             sides={0: {"distance": ahead, "battle": [game.card("roll")]}})
+    start = position_start(st)
+    assert start == HandStart(len(draw), ({"d200": 2, "d100": 2}, {}), (0, 0), (0, 0), -1)
+    rng = random.Random(11)
+    while not st.hand_over:
+        st.apply(_choose(st, rng, True))
+    assert st.miles[0] >= 600
+    assert check(st, dealt=False, totals=False) == []
+    assert check(st, dealt=False, totals=False, start=start) == []
+
+    def always(state, sheet):  # mutant: the safe trip whatever was played (side A played two 200s)
+        done = state.current_completer()
+        if done >= 0:
+            sheet[done]["safe_trip"] = state.game.pts_safe_trip
+
+    _wrap_sheet(monkeypatch, always)
+    assert st.current_completer() == 0, "seed 11 should let side A complete the trip"
+    assert not [b for b in check(st, dealt=False, totals=False) if DISAGREES in b]  # not judged
+    assert [b for b in check(st, dealt=False, totals=False, start=start) if DISAGREES in b]
