@@ -28,17 +28,79 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from mbrules.engine.actions import (
-    COUP_FOURRE, COUP_FOURRE_WINDOW, DRAW, EXTEND, EXTENSION_QUESTION, HAND_OVER, MATCH_OVER, PLAY, TURN, card_of,
-    op_of,
-)
+from mbrules.engine import Observer
+from mbrules.engine.actions import COUP_FOURRE_WINDOW, EXTENSION_QUESTION, HAND_OVER, MATCH_OVER, TURN
 from mbrules.engine.game import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SCORE_LINES, SPEED
+from mbrules.engine.notation import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, OWN, PLAY, STOP
 
 __all__ = [
-    "Before", "HandStart", "check", "check_transition", "checked_replay", "configurations", "dealt_start",
+    "Before", "Checker", "View", "HandStart", "check", "check_transition", "checked_replay", "configurations", "dealt_start",
     "differences", "expected_sheet", "expected_winner", "load_game", "observe", "play_random", "position_start",
     "replay_history", "score_oracle",
 ]
+
+
+class View:
+    """A state as the checker reads it: built from ``state.snapshot()`` (the whole position, which a
+    checker is entitled to), with the piles as plain lists (draw pile bottom first). It is a copy:
+    taken before an action, it is what :func:`check_transition` compares the state after with."""
+
+    __slots__ = ("state", "game", "decision", "hands", "draw", "discard", "battle", "speed", "safeties", "coups",
+                 "played", "miles", "rolling", "limit", "bhaz", "lhaz", "prot", "row", "needs_go", "target",
+                 "extension_called_by", "cf_queue", "cf_hazard", "cf_side", "cf_attacker", "winner", "hand_sheets",
+                 "match_totals", "hand_no", "history", "turn", "score", "rng_state")
+
+    def __init__(self, state, history: bool = True):
+        snap = state.snapshot()
+        self.state = state
+        self.game = snap.game
+        self.decision = snap.decision
+        self.hands = [list(h) for h in snap.hands]
+        self.draw = list(reversed(snap.draw_pile))
+        self.discard = list(snap.discard)
+        sides = snap.sides
+        self.battle = [list(v.battle) for v in sides]
+        self.speed = [list(v.speed) for v in sides]
+        self.safeties = [list(v.safeties) for v in sides]
+        self.coups = [list(v.coup_fourres) for v in sides]
+        self.played = [list(v.distance) for v in sides]
+        self.miles = [v.miles for v in sides]
+        self.rolling = [v.moving for v in sides]
+        self.limit = [NO_LIMIT if v.limit is None else v.limit for v in sides]
+        self.bhaz = [v.hazard for v in sides]
+        self.lhaz = [v.speed_hazard for v in sides]
+        self.prot = [v.protected for v in sides]
+        self.row = list(snap.rolling_safety)
+        self.needs_go = list(snap.needs_go)
+        self.target = snap.target
+        self.extension_called_by = snap.extension_called_by
+        hz, side, attacker, queue = snap.window or (-1, -1, -1, ())
+        self.cf_hazard, self.cf_side, self.cf_attacker, self.cf_queue = hz, side, attacker, list(queue)
+        self.winner = snap.winner
+        self.hand_sheets = [list(sheet) for sheet in snap.hand_sheets]
+        self.match_totals = list(snap.match_totals)
+        self.hand_no = snap.hand_no
+        self.history = list(state.history) if history else _Len(snap.history_length)
+        self.turn = snap.turn_player
+        self.score = [dict(line) for line in snap.score]
+        self.rng_state = snap.rng_state
+
+    @property
+    def hand_over(self) -> bool:
+        return self.decision.kind in (HAND_OVER, MATCH_OVER)
+
+    def legal_actions(self):
+        return self.state.legal_actions()
+
+    def score_sheet(self):
+        return [dict(line) for line in self.score]
+
+    def turn_player(self) -> int:
+        return self.turn
+
+
+def _view(state) -> "View":
+    return state if isinstance(state, View) else View(state)
 
 
 def _counts(game, state) -> list[int]:
@@ -99,6 +161,7 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
     ``start``: for such a position, its :func:`position_start` snapshot, taken before the hand's
     first action, lets the score oracle judge the hand's sheet (without it, it does not).
     """
+    state = _view(state)
     g = state.game
     out: list[str] = []
     n = g.n_cards
@@ -377,6 +440,7 @@ def dealt_start(ruleset, players: int) -> HandStart:
 def position_start(state) -> HandStart:
     """A snapshot of a hand's start taken from a state set up card by card (``State.from_position``),
     before any action of the hand: the scenario's piles, read once while they are still its input."""
+    state = _view(state)
     ids = list(state.game.ruleset.cards)
     distance = []
     for row in state.played:
@@ -390,8 +454,8 @@ def position_start(state) -> HandStart:
 def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[str, int]]:
     """The score sheet of a finished hand, derived from the hand's actions and the ruleset model alone.
 
-    ``actions``: the hand's ``(player, action int)`` pairs in order, decoded only through
-    :mod:`mbrules.engine.actions`. Nothing of the engine's counters or of the compiled ``Game`` is
+    ``actions``: the hand's ``(player, Action)`` pairs in order, read only through the notation's
+    attributes (``op``, ``card_index``). Nothing of the engine's counters or of the compiled ``Game`` is
     read: card kinds, miles, sides, targets, the deck and the points all come from ``ruleset``, so a
     bug in the engine's scoring or in the compilation of the rules shows up as a disagreement.
     Rulings: Scoring (P71/WM §8), Player counts, Coup fourré, End of the hand.
@@ -416,11 +480,11 @@ def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[
     completer, delayed = -1, False
 
     for p, a in actions:
-        op = op_of(a)
+        op = a.op
         if op == DRAW:
             draw -= 1
         elif op == PLAY:
-            cid = ids[card_of(a)]
+            cid = ids[a.card_index]
             card = cards[cid]
             s = p % S  # contract: p(i) plays for side (i-1) mod S
             if card.kind == "distance":
@@ -515,6 +579,7 @@ def expected_winner(state, sheet=None):
 
     ``sheet``: the hand's sheet by the oracle (default: :func:`expected_sheet`, or the engine's
     own where the oracle cannot judge the hand)."""
+    state = _view(state)
     g = state.game
     if g.match_mode == "trip":
         done = [s for s in range(g.sides) if state.miles[s] == state.target]
@@ -532,6 +597,7 @@ def expected_winner(state, sheet=None):
 
 def observe(state, *, rng: bool = True) -> dict:
     """A state's observable contents as plain, comparable data."""
+    state = _view(state)
     d = state.decision
     obs = {
         "hands": [list(h) for h in state.hands],
@@ -558,7 +624,7 @@ def observe(state, *, rng: bool = True) -> dict:
         "turn_player": state.turn_player(),
     }
     if rng:
-        obs["rng"] = state.rng.getstate()
+        obs["rng"] = state.rng_state
     return obs
 
 
@@ -582,7 +648,9 @@ def _short(v, limit: int = 160) -> str:
 
 def replay_history(game, seed: int, history, keep_deals: bool = False):
     """A new match from ``seed`` with ``history`` ((player, action), (-1, -1) for a new hand) replayed."""
-    st = game.new_match(seed, keep_deals)
+    from mbrules.engine import State
+
+    st = State.new_match(game, seed, keep_deals, deal_next=False)
     for p, a in history:
         if p == -1 and a == -1:
             st.next_hand()
@@ -690,32 +758,10 @@ def _removed_one(before: list, after: list, c: int) -> bool:
     return b == after or sorted(b) == sorted(after)
 
 
-class Before:
-    """What :func:`check_transition` reads of the state before an action: a cheap copy (a full
-    ``clone()`` also copies the RNG and the history, which costs more than the check)."""
-
-    __slots__ = ("game", "decision", "hands", "draw", "discard", "battle", "speed", "miles", "target",
-                 "extension_called_by", "safeties", "coups", "cf_queue", "cf_hazard", "cf_side", "cf_attacker",
-                 "history")
-
-    def __init__(self, state):
-        self.game = state.game
-        self.decision = state.decision
-        self.hands = [h[:] for h in state.hands]
-        self.draw = state.draw[:]
-        self.discard = state.discard[:]
-        self.battle = [p[:] for p in state.battle]
-        self.speed = [p[:] for p in state.speed]
-        self.miles = state.miles[:]
-        self.target = state.target
-        self.extension_called_by = state.extension_called_by
-        self.safeties = [p[:] for p in state.safeties]
-        self.coups = [p[:] for p in state.coups]
-        self.cf_queue = state.cf_queue[:]
-        self.cf_hazard = state.cf_hazard
-        self.cf_side = state.cf_side
-        self.cf_attacker = state.cf_attacker
-        self.history = _Len(len(state.history))
+def Before(state) -> View:  # noqa: N802  (kept as the name callers know)
+    """What :func:`check_transition` reads of the state before an action: a copy from its snapshot
+    (the history stands for its length only)."""
+    return View(state, history=False)
 
 
 class _Len(list):
@@ -746,17 +792,25 @@ class _What:
         return str(self) + other
 
 
-def check_transition(before, action: int, after, player: int | None = None) -> list[str]:
-    """What ``action`` (accepted) must have done, from ``before`` (a clone taken before it, or the
-    cheaper ``Before(state)``) to ``after``."""
-    from mbrules.engine.actions import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, PLAY, STOP
-
+def check_transition(before, action, after, player: int | None = None) -> list[str]:
+    """What ``action`` (accepted) must have done, from ``before`` (``Before(state)`` taken before it,
+    or a clone) to ``after``."""
+    before = _view(before)
+    after = _view(after)
     g = before.game
     out: list[str] = []
-    op, c, ts = action & 7, (action >> 3) & 255, action >> 11
+    action = g.action(action)
+    op, c, ts = action.op, action.card_index, action.side_index
     d = before.decision
     p = d.player if player is None else player
     ps = g.side_of[p] if p >= 0 else -1
+    if op == PLAY:  # the history keeps a play in its shortest words: a hazard names its side, nothing else does
+        if g.kind[c] == HAZARD:
+            if ts == OWN:
+                ts = [t for t in range(g.sides) if t != ps][0]  # accepted, so the only opposing side
+            action = g.play_action[c][ts]
+        else:
+            action = g.play_own[c]
     what = _What(g, p, action)
     if len(after.history) != len(before.history) + 1 or after.history[-1] != (p, action):
         out.append(f"{what}: history did not record ({p}, {action}) once")
@@ -870,39 +924,58 @@ def check_transition(before, action: int, after, player: int | None = None) -> l
     return out
 
 
+class Checker(Observer):
+    """An observer that runs :func:`check_transition` and :func:`check` after every accepted action.
+
+    The first action it sees records the violations already present in the starting position
+    (``positions``) and the hand's :func:`position_start` for the score oracle; each later
+    violation lands in ``problems`` with the action that caused it.
+    """
+
+    def __init__(self, *, dealt: bool = False, totals: bool = False):
+        self.dealt, self.totals = dealt, totals
+        self.problems: list[str] = []
+        self.positions: list[str] = []
+        self._baseline: set[str] | None = None
+        self._start = None
+        self._before = None
+
+    def before_action(self, state, player, action) -> None:
+        if self._baseline is None:
+            start = check(state, dealt=self.dealt, totals=self.totals)
+            self._baseline = set(start)
+            self._start = position_start(state)
+            self.positions.extend(f"starting position: {b}" for b in start)
+        self._before = Before(state)
+
+    def after_action(self, state, player, action) -> None:
+        prior = self._before
+        bad = check_transition(prior, action, state, player)
+        bad += [b for b in check(state, dealt=self.dealt, totals=self.totals, start=self._start)
+                if b not in self._baseline]
+        if bad:
+            g = state.game
+            self.problems.extend(f"after {g.player_names[player]} {g.describe(action)}: {b}" for b in bad)
+
+
 def checked_replay(path, *, dealt: bool = False) -> tuple[list, list[str], list[str]]:
     """Replay a scenario file with :func:`check_transition` and :func:`check` run after every
-    accepted action. Returns the replay's results, the violations the actions caused (with the
-    action), and the violations already present in a scenario's starting position.
+    accepted action (a :class:`Checker` on each scenario's state). Returns the replay's results,
+    the violations the actions caused (with the action), and the violations already present in a
+    scenario's starting position.
 
     ``dealt=False`` (default): a scenario's position may have short hands and a running match.
     """
-    from mbrules.engine.state import State
     from mbrules.scenario.replay import replay_file
 
-    problems: list[str] = []
-    positions: list[str] = []
-    baseline: dict[int, tuple] = {}
-    real = State.apply
+    checkers: list[Checker] = []
 
-    def checked(self, action, player=None):
-        key = id(self)
-        if key not in baseline or baseline[key][0] is not self:
-            start = check(self, dealt=dealt, totals=False)
-            baseline[key] = (self, set(start), position_start(self))
-            positions.extend(f"starting position: {b}" for b in start)
-        prior = Before(self)
-        real(self, action, player)
-        bad = check_transition(prior, action, self, player)
-        bad += [b for b in check(self, dealt=dealt, totals=False, start=baseline[key][2])
-                if b not in baseline[key][1]]
-        if bad:
-            who = self.game.player_names[player if player is not None else prior.decision.player]
-            problems.extend(f"after {who} {self.game.describe(action)}: {b}" for b in bad)
+    def watch(state) -> None:
+        ck = Checker(dealt=dealt)
+        checkers.append(ck)
+        state.add_observer(ck)
 
-    State.apply = checked
-    try:
-        results = replay_file(path)
-    finally:
-        State.apply = real
+    results = replay_file(path, watch)
+    problems = [p for ck in checkers for p in ck.problems]
+    positions = [p for ck in checkers for p in ck.positions]
     return results, problems, positions

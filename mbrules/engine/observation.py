@@ -170,7 +170,7 @@ class Snapshot:
         "game", "hands", "draw_pile", "discard", "sides", "target", "extension_called_by", "decision",
         "turn_player", "window", "completer", "completion_delayed", "hand_no", "first_player",
         "match_totals", "hand_sheets", "winner", "last_draw", "needs_go", "rolling_safety", "history_length",
-        "score",
+        "score", "rng_state",
     )
 
     def __init__(self, st: "State"):
@@ -199,6 +199,7 @@ class Snapshot:
         set_(self, "rolling_safety", tuple(st._row))
         set_(self, "history_length", len(st._history))
         set_(self, "score", tuple(st.score_sheet()))
+        set_(self, "rng_state", st._rng.getstate())  # the shuffles of the hands to come
 
     def __setattr__(self, name, value):
         raise AttributeError("a Snapshot is immutable")

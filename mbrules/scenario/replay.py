@@ -21,7 +21,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from pydantic import ValidationError
 
@@ -127,15 +127,19 @@ def collect(paths: Iterable[str | Path]) -> list[Path]:
     return out
 
 
-def replay_file(path: str | Path) -> list[ScenarioResult]:
-    """Every scenario document of one file, run. Raises ScenarioPathError if it cannot be read."""
+def replay_file(path: str | Path, watch: Callable[[State], None] | None = None) -> list[ScenarioResult]:
+    """Every scenario document of one file, run. Raises ScenarioPathError if it cannot be read.
+
+    ``watch(state)`` is called with each scenario's position before its first step, so a
+    checker can add its observer (``State.add_observer``).
+    """
     path = Path(path)
     file = display_path(path)
     try:
         docs = read_documents(path, file)
     except OSError as exc:
         raise ScenarioPathError(f"mbrules: {file}: cannot read: {exc.strerror or exc}") from None
-    return [run_document(doc, path.parent) for doc in docs]
+    return [run_document(doc, path.parent, watch) for doc in docs]
 
 
 def replay_paths(paths: Iterable[str | Path]) -> list[ScenarioResult]:
@@ -400,7 +404,7 @@ def _build_position(ck: _Checker, scn: m.Scenario) -> State | None:
     g = ck.g
     su = scn.setup
     if su is None:
-        return g.new_match(0)
+        return State.new_match(g, 0, deal_next=False)  # a scenario rests at its hand's end
     sp = ["setup"]
     placed: list[tuple[list, int]] = []  # (path, card) in the order written
 
@@ -552,7 +556,7 @@ def _title(doc: Document) -> str:
     return t
 
 
-def run_document(doc: Document, base_dir: Path) -> ScenarioResult:
+def run_document(doc: Document, base_dir: Path, watch: Callable[[State], None] | None = None) -> ScenarioResult:
     res = ScenarioResult(doc.file, doc.index, doc.line, _title(doc))
     try:
         prep = prepare(doc, base_dir)
@@ -561,6 +565,8 @@ def run_document(doc: Document, base_dir: Path) -> ScenarioResult:
         res.errors = sorted(set(exc.diags), key=lambda d: (d.file != doc.file, d.file, d.line, d.col, d.message)) or [
             Diagnostic(doc.file, doc.line, 1, "invalid scenario")]
         return res
+    if watch is not None:
+        watch(prep.state)
     _Runner(prep, doc, res).run()
     return res
 

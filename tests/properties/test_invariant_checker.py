@@ -40,20 +40,20 @@ def test_sound_states_pass_along_whole_hands():
 
 def test_a_lost_card_breaks_conservation():
     _, st = _midgame()
-    st.draw.pop()
+    st._stock.pop()
     assert _has(check(st), "card conservation")
 
 
 def test_a_duplicated_card_breaks_conservation():
     _, st = _midgame()
-    st.discard.append(st.hands[0][0])
+    st._discard.append(st._hands[0][0])
     assert _has(check(st), "card conservation")
 
 
 def test_a_card_moved_between_places_keeps_conservation_but_not_hand_size():
     _, st = _midgame()
     p = (st.decision.player + 1) % 4
-    st.hands[p].append(st.draw.pop())
+    st._hands[p].append(st._stock.pop())
     assert not any("conservation" in x for x in check(st))
     assert _has(check(st), "holds 7 cards")
 
@@ -61,62 +61,62 @@ def test_a_card_moved_between_places_keeps_conservation_but_not_hand_size():
 def test_a_safety_on_the_battle_pile_is_misplaced():
     game, st = _midgame()
     c = game.card("driving_ace")
-    where = next(lst for lst in [st.draw, *st.hands, st.discard] if c in lst)
+    where = next(lst for lst in [st._stock, *st._hands, st._discard] if c in lst)
     where.remove(c)
-    st.battle[0].append(c)
+    st._battle[0].append(c)
     assert _has(check(st), "on the battle pile")
 
 
 def test_distance_past_the_target_is_caught():
     game, st = _midgame()
-    st.miles[0] = st.target + 25
-    st.played[0][game.card("d25")] += (st.target + 25) // 25
+    st._miles[0] = st._target + 25
+    st._played[0][game.card("d25")] += (st._target + 25) // 25
     bad = check(st)
     assert _has(bad, "past the target")
 
 
 def test_miles_that_do_not_match_the_cards_are_caught():
     _, st = _midgame()
-    st.miles[1] += 25
+    st._miles[1] += 25
     assert _has(check(st), "distance played adds up")
 
 
 def test_a_third_200_is_caught():
     game, st = _midgame()
     d200 = game.card("d200")
-    st.played[0][d200] = 3
-    st.miles[0] = sum(st.played[0][c] * game.miles[c] for c in range(game.n_cards))
+    st._played[0][d200] = 3
+    st._miles[0] = sum(st._played[0][c] * game.miles[c] for c in range(game.n_cards))
     assert _has(check(st), "the most is 2")
 
 
 def test_a_hazard_directly_on_a_hazard_is_caught():
     game, st = _midgame()
-    st.battle[1] += [game.card("stop"), game.card("accident")]
+    st._battle[1] += [game.card("stop"), game.card("accident")]
     assert _has(check(st), "directly on")
 
 
 def test_a_hazard_on_a_hazard_is_fine_where_the_ruleset_allows_it():
     game, st = _midgame(options=("hazard-on-hazard",))
     assert game.hazard_on_hazard
-    st.battle[1] += [game.card("stop"), game.card("accident")]
+    st._battle[1] += [game.card("stop"), game.card("accident")]
     assert not any("directly on" in x for x in check(st))
 
 
 def test_a_wrong_rolling_cache_is_caught():
     _, st = _midgame()
-    st.rolling[0] = not st.rolling[0]
+    st._rolling[0] = not st._rolling[0]
     assert _has(check(st), "rolling cache")
 
 
 def test_a_wrong_limit_cache_is_caught():
     _, st = _midgame()
-    st.limit[0] = 50 if st.limit[0] == NO_LIMIT else NO_LIMIT
+    st._limit[0] = 50 if st._limit[0] == NO_LIMIT else NO_LIMIT
     assert _has(check(st), "speed limit cache")
 
 
 def test_a_wrong_protection_cache_is_caught():
     _, st = _midgame()
-    st.prot[1] ^= 1 << 5
+    st._prot[1] ^= 1 << 5
     assert _has(check(st), "protection cache")
 
 
@@ -135,7 +135,7 @@ def test_score_lines_that_do_not_add_up_are_caught(monkeypatch):
 
 def test_a_match_total_that_is_not_the_sum_of_the_sheets_is_caught():
     _, st = _midgame()
-    st.match_totals[0] += 100
+    st._match_totals[0] += 100
     assert _has(check(st), "match total")
 
 
@@ -150,10 +150,10 @@ def test_observe_sees_every_difference_that_matters():
     a = observe(st)
     c = st.clone()
     assert differences(observe(c), a) == []
-    c.discard.append(c.draw.pop())
+    c._discard.append(c._stock.pop())
     assert differences(observe(c), a) != []
     d = st.clone()
-    d.rng.random()
+    d._rng.random()
     assert differences(observe(d), a) == ["rng: the shuffling RNG states differ"]
 
 
@@ -179,7 +179,7 @@ def test_the_clone_property_fails_on_a_shallow_clone(monkeypatch):
 
     def shallow(self):
         c = real(self)
-        c.hands = self.hands  # shared with the original: the bug the property is there for
+        c._hands = self.hands  # shared with the original: the bug the property is there for
         return c
 
     monkeypatch.setattr(State, "clone", shallow)
@@ -227,8 +227,8 @@ def test_a_score_line_the_rulings_do_not_give_is_caught(monkeypatch):
 
 def test_a_wrong_match_winner_is_caught():
     _, st = _finished()
-    st.match_totals = [5000, 100]
-    st.hand_sheets[-1][0]["total"] = 5000
+    st._match_totals = [5000, 100]
+    st._hand_sheets[-1][0]["total"] = 5000
     assert _has(check(st), "the match rules give")
 
 

@@ -27,7 +27,7 @@ import random
 import pytest
 
 from mbrules.engine import State
-from mbrules.engine.actions import DISCARD, EXTEND, PLAY, card_of, op_of
+from mbrules.engine.notation import DISCARD, EXTEND, PLAY
 from mbrules.engine.game import DISTANCE
 from mbrules.invariants import (
     HandStart, check, configurations, dealt_start, load_game, position_start, score_oracle,
@@ -42,8 +42,8 @@ def _choose(state, rng: random.Random, greedy: bool) -> int:
     acts = state.legal_actions()
     if greedy and len(acts) > 1:
         kind = state.game.kind
-        plays = [a for a in acts if op_of(a) != DISCARD]
-        distance = [a for a in plays if op_of(a) == PLAY and kind[card_of(a)] == DISTANCE]
+        plays = [a for a in acts if a.op != DISCARD]
+        distance = [a for a in plays if a.op == PLAY and kind[a.card_index] == DISTANCE]
         if distance and rng.random() < 0.8:
             return rng.choice(distance)
         if plays and rng.random() < 0.8:
@@ -58,7 +58,7 @@ class Games:
         for cfg in configurations():
             game = load_game(*cfg)
             for seed in SEEDS:
-                st = game.new_match(seed)
+                st = State.new_match(game, seed, deal_next=False)
                 rng = random.Random(seed)
                 for h in range(HANDS_PER_MATCH):
                     while not st.hand_over:
@@ -95,7 +95,7 @@ def _caught_on_replay(played: Games, which=lambda history: True) -> list[tuple[t
     for cfg, seed, history in played.matches:
         if not which(history):
             continue
-        st = load_game(*cfg).new_match(seed)
+        st = State.new_match(load_game(*cfg), seed, deal_next=False)
         for p, a in history + [(-1, -1)]:
             if (p, a) != (-1, -1):
                 st.apply(a, p)
@@ -164,7 +164,7 @@ def test_shutout_per_opponent_scores_each_blank_opponent(played, monkeypatch):
         g = st.game
         done = st.current_completer()
         if done >= 0 and g.scoring_enabled:
-            blank = sum(1 for s in range(g.sides) if s != done and st.miles[s] == 0)
+            blank = sum(1 for s in range(g.sides) if s != done and st._miles[s] == 0)
             sheet[done]["shutout"] = g.pts_shutout if blank == g.sides - 1 else 0
 
     _wrap_sheet(monkeypatch, all_or_nothing)
@@ -180,8 +180,8 @@ def test_shutout_needs_every_opponent_blank_unless_per_opponent(played, monkeypa
 
 def test_extension_bonus_goes_to_the_caller_only_when_its_side_completes(played, monkeypatch):
     def to_caller(st, sheet):  # mutant: the bonus always to the caller's side
-        if st.extension_called_by >= 0 and st.game.scoring_enabled:
-            caller = st.game.side_of[st.extension_called_by]
+        if st._extension_called_by >= 0 and st.game.scoring_enabled:
+            caller = st.game.side_of[st._extension_called_by]
             for s, line in enumerate(sheet):
                 line["extension"] = st.game.pts_extension if s == caller else 0
 
@@ -209,25 +209,24 @@ def test_a_completion_before_the_extension_does_not_count(played, monkeypatch):
     real = State._answer_extension
 
     def keeps_completer(self, extend):  # mutant: the 700 completion still counts after the extension
-        done = self.completer
+        done = self._completer
         real(self, extend)
         if extend:
-            self.completer = done
+            self._completer = done
 
     monkeypatch.setattr(State, "_answer_extension", keeps_completer)
     assert _caught_on_replay(played, _extended)
 
 
 def test_safe_trip_is_judged_from_the_cards_played_not_a_counter(played, monkeypatch):
-    real = State._apply_card
+    real = State._play
 
-    def forgets_200s(self, action, op, p):  # mutant: the engine's count of distance played misses the 200s
-        real(self, action, op, p)
-        c = card_of(action)
-        if op == PLAY and c in self.game.safe_trip_breakers:
-            self.played[self.game.side_of[p]][c] -= 1
+    def forgets_200s(self, p, c, ts):  # mutant: the engine's count of distance played misses the 200s
+        real(self, p, c, ts)
+        if c in self.game.safe_trip_breakers:
+            self._played[self.game.side_of[p]][c] -= 1
 
-    monkeypatch.setattr(State, "_apply_card", forgets_200s)
+    monkeypatch.setattr(State, "_play", forgets_200s)
     assert _caught_on_replay(played)
 
 
@@ -237,7 +236,7 @@ def test_a_coup_fourre_is_scored_as_one_not_as_a_plain_safety(played, monkeypatc
     def files_it_as_plain(self, action, q):  # mutant: the engine lays the coup fourré among the plain safeties
         real(self, action, q)
         qs = self.game.side_of[q]
-        self.safeties[qs].append(self.coups[qs].pop())
+        self._safeties[qs].append(self._coups[qs].pop())
 
     monkeypatch.setattr(State, "_coup_fourre", files_it_as_plain)
     assert _caught_on_replay(played)
@@ -267,7 +266,7 @@ def test_a_coup_fourre_scores_its_bonus_over_the_safety(played, monkeypatch):
 def test_milestones_count_every_distance_card(played, monkeypatch):
     def one_card_short(st, sheet):  # mutant: milestones one card (the smallest, 25) short
         for s, line in enumerate(sheet):
-            if st.miles[s]:
+            if st._miles[s]:
                 line["milestones"] -= 25 * st.game.pts_mile
 
     _wrap_sheet(monkeypatch, one_card_short)
@@ -297,12 +296,12 @@ def test_no_points_where_scoring_is_off(played, monkeypatch):
 
 
 def _extended(history) -> bool:
-    return any(op_of(a) == EXTEND for p, a in history if p >= 0)
+    return any(a.op == EXTEND for p, a in history if p >= 0)
 
 
 def test_a_dealt_hand_starts_from_the_deck_less_the_hands():
     game = load_game("winning-moves", (), 2)
-    st = game.new_match(5)
+    st = State.new_match(game, 5, deal_next=False)
     start = dealt_start(game.ruleset, 2)
     assert start.draw == 101 - 2 * 6  # WM: 101 cards with 2 players (rulings: Player counts), hands of 6
     assert position_start(st) == start
@@ -316,8 +315,8 @@ def test_a_positions_hand_is_judged_from_its_start_snapshot_or_not_at_all(monkey
     """A hand set up card by card (State.from_position) with side A at 600 miles: without a snapshot
     of its start the oracle does not judge it (check skips the score lines); with one it does."""
     game = load_game("winning-moves", (), 2)
-    dealt = game.new_match(11)
-    draw = dealt.draw[::-1]  # top first
+    dealt = game.new_match(11).snapshot()
+    draw = list(dealt.draw_pile)  # top first
     ahead = []
     for cid in ("d200", "d200", "d100", "d100"):
         c = game.card(cid)
@@ -331,7 +330,7 @@ def test_a_positions_hand_is_judged_from_its_start_snapshot_or_not_at_all(monkey
     rng = random.Random(11)
     while not st.hand_over:
         st.apply(_choose(st, rng, True))
-    assert st.miles[0] >= 600
+    assert st._miles[0] >= 600
     assert check(st, dealt=False, totals=False) == []
     assert check(st, dealt=False, totals=False, start=start) == []
 
