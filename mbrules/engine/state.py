@@ -452,7 +452,8 @@ class State:
         if q is None or q == p:  # the common cases first; the order below gives them the same codes
             if ph == P_PLAY:
                 if op == PLAY:
-                    return self._verify_play(p, a.card_index, self._target_side(p, a))
+                    ts = a.side_index
+                    return self._verify_play(p, a.card_index, ts if ts != OWN else self._target_side(p, a))
                 if op == DISCARD:
                     return self._verify_discard(p, a.card_index)
             elif ph == P_DRAW and op == DRAW:
@@ -596,7 +597,8 @@ class State:
         if op == DRAW:
             self._draw(p)
         elif op == PLAY:
-            self._play(p, a.card_index, self._target_side(p, a))
+            ts = a.side_index
+            self._play(p, a.card_index, ts if ts != OWN else self._target_side(p, a))
         elif op == DISCARD:
             c = a.card_index
             self._history.append((p, a))
