@@ -566,12 +566,17 @@ class State:
             raise IllegalAction(why, self._sentence(why, a, player))
         if self._observers:
             self._apply_observed(a, player)
-        elif a.op == DRAW:
+            return
+        op = a.op
+        if op == DRAW:
             self._draw(self._player)  # the most common action; a draw never ends a hand
+            return
+        if op == DISCARD:
+            self._discard_card(self._player, a)  # the next most common
         else:
             self._do(a, player)
-            if self._phase == P_HAND_OVER and self._deal_next:
-                self.next_hand()
+        if self._phase == P_HAND_OVER and self._deal_next:
+            self.next_hand()
 
     def _apply_observed(self, a: Action, player: int | None) -> None:
         actor = self._player if player is None else player
@@ -600,11 +605,7 @@ class State:
             ts = a.side_index
             self._play(p, a.card_index, ts if ts != OWN else self._target_side(p, a))
         elif op == DISCARD:
-            c = a.card_index
-            self._history.append((p, a))
-            self._hands[p].remove(c)
-            self._discard.append(c)
-            self._end_turn(p)
+            self._discard_card(p, a)
         elif op == COUP_FOURRE:
             self._coup_fourre(a, p if player is None else player)
         elif op == DECLINE:
@@ -613,6 +614,13 @@ class State:
         else:
             self._history.append((p, a))
             self._answer_extension(op == EXTEND)
+
+    def _discard_card(self, p: int, a: Action) -> None:
+        """``p`` discards (checked by :meth:`_verify_discard`); the turn passes (WM §5)."""
+        self._history.append((p, a))
+        self._hands[p].remove(a.card_index)
+        self._discard.append(a.card_index)
+        self._end_turn(p)
 
     def _draw(self, p: int) -> None:
         """The start of a turn: ``p`` takes the top card of the draw pile (WM §5)."""
