@@ -7,10 +7,8 @@ import random
 import pytest
 
 from mbrules.bots import Bot, HeuristicBot, RandomBot, UnknownBot, bot_names, bot_rng, make_bot, make_bots
-from mbrules.engine import Game, State
-from mbrules.engine.actions import (
-    ACTION_EXTEND, ACTION_STOP, COUP_FOURRE, COUP_FOURRE_WINDOW, DISCARD, EXTENSION_QUESTION, PLAY, encode,
-)
+from mbrules.engine import Action, Game, State
+from mbrules.engine.actions import COUP_FOURRE_WINDOW, EXTENSION_QUESTION
 from mbrules.ruleset import load_ruleset
 from mbrules.simulate import game_seed, play_match, simulate, summary
 from positions import position
@@ -29,7 +27,8 @@ def game4(wm):
 
 
 def fingerprint(st: State):
-    return (st.history, st.hand_sheets, st.match_totals, st.winner)
+    snap = st.snapshot()
+    return (st.history, snap.hand_sheets, snap.match_totals, snap.winner, st.outcome.to_dict())
 
 
 # -- registry and protocol --------------------------------------------------------------
@@ -86,7 +85,7 @@ def test_heuristic_beats_random_in_partnership_matches(game4):
         h_side = i % 2
         bots = ["heuristic" if game4.side_of[p] == h_side else "random" for p in range(4)]
         st = play_match(game4, game_seed(2024, i), bots)
-        wins += st.winner == h_side
+        wins += st.outcome.winner_index == h_side
     assert wins >= 16, f"heuristic won only {wins} of 20"
 
 
@@ -97,88 +96,94 @@ def test_heuristic_beats_random_at_other_counts(wm, players):
     for i in range(10):
         h_side = i % game.sides
         bots = ["heuristic" if game.side_of[p] == h_side else "random" for p in range(players)]
-        wins += play_match(game, game_seed(7, i), bots).winner == h_side
+        wins += play_match(game, game_seed(7, i), bots).outcome.winner_index == h_side
     assert wins >= 8
 
 
 # -- the Hints for play --------------------------------------------------------------------------
 
 
-def choose(game: Game, st: State, player: int = 0) -> int:
+def choose(game: Game, st: State, player: int = 0) -> Action:
+    """The heuristic bot's choice for ``player`` (after the draw), from its observation only."""
     if st.decision.kind == "turn" and not st.decision.drawn:
         st.apply(st.legal_actions()[0])
     bot = make_bot("heuristic", game, player, seed=0)
-    return bot.choose(st, st.legal_actions())
+    return bot.choose(st.observation(player), st.legal_actions())
+
+
+def act(game: Game, text: str) -> Action:
+    return Action.parse(text, game)
 
 
 def test_gets_rolling_first(game4):
     st = position(game4, {0: ["roll", "stop", "d100"]}, {B: {"battle": ["roll"]}})
-    assert choose(game4, st) == encode(PLAY, game4.card("roll"), A)
+    assert choose(game4, st) == act(game4, "play roll")
 
 
 def test_attacks_when_rolling(game4):
     st = position(game4, {0: ["accident", "d25"]}, {A: {"battle": ["roll"]}, B: {"battle": ["roll"]}})
-    assert choose(game4, st) == encode(PLAY, game4.card("accident"), B)
+    assert choose(game4, st) == act(game4, "play accident on B")
 
 
 def test_attacks_the_leading_opponent(wm):
     game = Game(wm, 3)
     st = position(game, {0: ["stop"]}, {A: {}, B: {"battle": ["roll"], "distance": ["d100"]},
                                           2: {"battle": ["roll"], "distance": ["d200", "d100"]}})
-    assert choose(game, st) == encode(PLAY, game.card("stop"), 2)
+    assert choose(game, st) == act(game, "play stop on C")
 
 
 def test_keeps_a_safety_for_a_coup_fourre_early(game4):
     st = position(game4, {0: ["extra_tank", "d100"]}, {A: {"battle": ["roll"]}})
     a = choose(game4, st)
-    assert a != encode(PLAY, game4.card("extra_tank"), A)
-    assert a == encode(PLAY, game4.card("d100"), A)
+    assert a != act(game4, "play extra_tank")
+    assert a == act(game4, "play d100")
 
 
 def test_plays_a_safety_that_unblocks(game4):
     st = position(game4, {0: ["puncture_proof", "spare_tire", "d100"]}, {A: {"battle": ["roll", "flat_tire"]}})
-    assert choose(game4, st) == encode(PLAY, game4.card("puncture_proof"), A)
+    assert choose(game4, st) == act(game4, "play puncture_proof")
 
 
 def test_plays_safeties_before_the_end(game4):
     st = position(game4, {0: ["driving_ace", "d100"]}, {A: {"battle": ["roll"]}}, draw=3)
-    assert choose(game4, st) == encode(PLAY, game4.card("driving_ace"), A)
+    assert choose(game4, st) == act(game4, "play driving_ace")
     # and before the card that completes the trip ends the hand
     st = position(game4, {0: ["driving_ace", "d100"]}, {A: {"battle": ["roll"], "distance": ["d200", "d200", "d100",
                                                                                               "d100", "d100", "d100", "d100"]}})
-    assert st.miles[A] == 900
-    assert choose(game4, st) == encode(PLAY, game4.card("driving_ace"), A)
+    assert st.snapshot().sides[A].miles == 900
+    assert choose(game4, st) == act(game4, "play driving_ace")
 
 
 def test_discards_dead_cards_first(game4):
     # side A is stopped with no Roll in hand: only discards; a third 200 can never be played
     dead200 = position(game4, {0: ["d200", "d100", "repairs", "gasoline", "spare_tire"]},
                        {A: {"battle": ["stop"], "distance": ["d200", "d200"]}, B: {"battle": ["roll"]}})
-    assert choose(game4, dead200) == encode(DISCARD, game4.card("d200"))
+    assert choose(game4, dead200) == act(game4, "discard d200")
     # a hazard every opponent is protected against
     protected = position(game4, {0: ["out_of_gas", "repairs", "gasoline", "spare_tire", "d100"]},
                          {A: {"battle": ["stop"]}, B: {"safeties": ["extra_tank"]}})
-    assert choose(game4, protected) == encode(DISCARD, game4.card("out_of_gas"))
+    assert choose(game4, protected) == act(game4, "discard out_of_gas")
     # a remedy whose hazards are all used (WM §12 E): the three Accidents are on the table
     used = position(game4, {0: ["repairs", "gasoline", "spare_tire", "d100", "d75"]},
                     {A: {"battle": ["stop"]}, B: {"battle": ["roll", "accident", "repairs", "roll", "accident",
                                                              "repairs", "roll", "accident", "repairs", "roll"]}})
-    assert choose(game4, used) == encode(DISCARD, game4.card("repairs"))
+    assert choose(game4, used) == act(game4, "discard repairs")
 
 
 def test_prefers_a_safe_trip_when_it_costs_nothing(game4):
     st = position(game4, {0: ["d200", "d100", "d75"]}, {A: {"battle": ["roll"]}, B: {"battle": ["stop"]}})
-    assert choose(game4, st) == encode(PLAY, game4.card("d100"), A)
+    assert choose(game4, st) == act(game4, "play d100")
 
 
 def test_always_calls_a_coup_fourre(game4):
     st = position(game4, {0: ["accident"], 1: ["driving_ace"]}, {A: {"battle": ["roll"]}, B: {"battle": ["roll"]}})
     st.apply(st.legal_actions()[0])
-    st.apply(encode(PLAY, game4.card("accident"), B))
+    st.apply(act(game4, "play accident on B"))
     assert st.decision.kind == COUP_FOURRE_WINDOW
-    bot = make_bot("heuristic", game4, st.decision.player, seed=0)
-    a = bot.choose(st, st.legal_actions())
-    assert a & 7 == COUP_FOURRE
+    q = st.decision.player
+    bot = make_bot("heuristic", game4, q, seed=0)
+    a = bot.choose(st.observation(q), st.legal_actions())
+    assert a == act(game4, "coup-fourre driving_ace")
 
 
 def test_extension_is_called_only_when_likely(wm):
@@ -188,12 +193,12 @@ def test_extension_is_called_only_when_likely(wm):
         st = position(game, {0: hand}, {A: {"battle": ["roll"], "distance": ["d200", "d200", "d100", "d100", "d75"]},
                                         B: {"battle": ["roll"], "distance": opp_distance}}, draw=draw)
         st.apply(st.legal_actions()[0])
-        st.apply(encode(PLAY, game.card("d25"), A))
+        st.apply("play d25")
         assert st.decision.kind == EXTENSION_QUESTION
-        return make_bot("heuristic", game, 0, seed=0).choose(st, st.legal_actions())
+        return make_bot("heuristic", game, 0, seed=0).choose(st.observation(0), st.legal_actions())
 
-    assert at_700(["d25", "d100", "d100", "d100", "d75"], 40, ["d100"]) == ACTION_EXTEND
-    assert at_700(["d25", "d25", "d25", "d25", "d25"], 40, ["d100"]) == ACTION_STOP  # not the miles in hand
-    assert at_700(["d25", "d100", "d100", "d100", "d75"], 3, ["d100"]) == ACTION_STOP  # the draw pile is nearly out
-    assert at_700(["d25", "d100", "d100", "d100", "d75"], 40, ["d200", "d200", "d100", "d75"]) == ACTION_STOP  # close
-    assert at_700(["d25", "d100", "d100", "d100", "d75"], 40, []) == ACTION_STOP  # a shutout is won already
+    assert at_700(["d25", "d100", "d100", "d100", "d75"], 40, ["d100"]) == game.extend_action
+    assert at_700(["d25", "d25", "d25", "d25", "d25"], 40, ["d100"]) == game.stop_action  # not the miles in hand
+    assert at_700(["d25", "d100", "d100", "d100", "d75"], 3, ["d100"]) == game.stop_action  # the draw pile is nearly out
+    assert at_700(["d25", "d100", "d100", "d100", "d75"], 40, ["d200", "d200", "d100", "d75"]) == game.stop_action  # close
+    assert at_700(["d25", "d100", "d100", "d100", "d75"], 40, []) == game.stop_action  # a shutout is won already

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from mbrules.engine import Game, IllegalAction
-from mbrules.engine.actions import COUP_FOURRE, COUP_FOURRE_WINDOW, DISCARD, PLAY, TURN, encode
+from mbrules.engine import Action, Game, IllegalAction
+from mbrules.engine.actions import COUP_FOURRE_WINDOW, TURN
 from mbrules.engine.game import BATTLE, HAZARD, REMEDY, SAFETY
 from mbrules.ruleset import load_ruleset
 from mbrules.simulate import play_match
@@ -31,6 +31,15 @@ def c(game: Game, cid: str) -> int:
     return game.card(cid)
 
 
+def act(game: Game, text: str) -> Action:
+    return Action.parse(text, game)
+
+
+def side(st, s: int):
+    """Side ``s``'s table as every player sees it (the public view of the piles)."""
+    return st.snapshot().sides[s]
+
+
 
 
 def test_the_custom_cards_are_compiled_from_the_ruleset(ruleset, game):
@@ -50,66 +59,70 @@ def test_the_custom_cards_are_compiled_from_the_ruleset(ruleset, game):
 def test_black_ice_blocks_and_salt_then_roll_fix_it(game):
     st = position(game, {0: ["ice"], 1: ["salt", "roll", "d100"]}, {A: {"battle": ["roll"]}, B: {"battle": ["roll"]}})
     st.apply(st.legal_actions()[0])  # p1 draws
-    ice_on_b = encode(PLAY, c(game, "ice"), B)
+    ice_on_b = act(game, "play ice on B")
     assert ice_on_b in st.legal_actions()
     st.apply(ice_on_b)
-    assert st.bhaz[B] == c(game, "ice") and not st.rolling[B]
+    assert side(st, B).hazard == c(game, "ice") and not side(st, B).moving
     assert st.decision.kind == TURN and st.decision.player == 1  # nobody on B holds Snow Tires: no window
     st.apply(st.legal_actions()[0])  # p2 draws
     legal = st.legal_actions()
-    assert encode(PLAY, c(game, "d100"), B) not in legal
-    with pytest.raises(IllegalAction) as e:
-        st.clone().apply(encode(PLAY, c(game, "d100"), B))
-    assert e.value.code == "cannot-move"
-    with pytest.raises(IllegalAction) as e:
-        st.clone().apply(encode(PLAY, c(game, "roll"), B))
-    assert e.value.code == "nothing-to-fix"  # the Roll fixes the Stop, not Black Ice
-    assert encode(PLAY, c(game, "salt"), B) in legal
-    st.apply(encode(PLAY, c(game, "salt"), B))
-    assert st.bhaz[B] == -1 and not st.rolling[B]  # a remedy, then a Roll (WM §6A)
+    assert act(game, "play d100") not in legal and act(game, "play d100 on B") not in legal
+    for words in ("play d100", "play d100 on B"):
+        with pytest.raises(IllegalAction) as e:
+            st.clone().apply(words)
+        assert e.value.code == "cannot-move"
+    for words in ("play roll", "play roll on B"):
+        with pytest.raises(IllegalAction) as e:
+            st.clone().apply(words)
+        assert e.value.code == "nothing-to-fix"  # the Roll fixes the Stop, not Black Ice
+    assert act(game, "play salt") in legal
+    assert st.can_apply("play salt on B")
+    st.apply("play salt")
+    assert side(st, B).hazard == -1 and not side(st, B).moving  # a remedy, then a Roll (WM §6A)
     # p3, p4 and p1 discard, then p2 rolls
     for _ in range(3):
         st.apply(st.legal_actions()[0])
-        st.apply(next(a for a in st.legal_actions() if a & 7 == DISCARD))
+        st.apply(next(a for a in st.legal_actions() if a.kind == "discard"))
     assert st.decision == (TURN, 1, False)
     st.apply(st.legal_actions()[0])
-    st.apply(encode(PLAY, c(game, "roll"), B))
-    assert st.rolling[B]
+    st.apply("play roll")
+    assert side(st, B).moving
 
 
 def test_snow_tires_protect_against_black_ice(game):
     st = position(game, {0: ["ice"]}, {A: {"battle": ["roll"]}, B: {"battle": ["roll"], "safeties": ["snow_tires"]}})
     st.apply(st.legal_actions()[0])
-    assert encode(PLAY, c(game, "ice"), B) not in st.legal_actions()
-    with pytest.raises(IllegalAction) as e:
-        st.apply(encode(PLAY, c(game, "ice"), B))
-    assert e.value.code == "protected"
+    assert act(game, "play ice on B") not in st.legal_actions()
+    for words in ("play ice on B", "play ice"):  # the only opposing side either way
+        with pytest.raises(IllegalAction) as e:
+            st.apply(words)
+        assert e.value.code == "protected"
 
 
 def test_snow_tires_cancel_black_ice_showing(game):
     st = position(game, {1: ["snow_tires", "d100"]}, {A: {"battle": ["roll"]}, B: {"battle": ["roll", "ice"]}}, turn=1)
-    assert not st.rolling[B]
+    assert not side(st, B).moving
     st.apply(st.legal_actions()[0])
-    st.apply(encode(PLAY, c(game, "snow_tires"), B))
-    assert c(game, "ice") in st.discard  # 'cancels the attack in progress' (WM §6B)
-    assert st.rolling[B]  # the Roll under it shows again
+    st.apply("play snow_tires")
+    assert c(game, "ice") in st.snapshot().discard  # 'cancels the attack in progress' (WM §6B)
+    assert side(st, B).moving  # the Roll under it shows again
     assert st.decision == (TURN, 1, False)  # and another turn
     st.apply(st.legal_actions()[0])
-    st.apply(encode(PLAY, c(game, "d100"), B))
-    assert st.miles[B] == 100
+    st.apply("play d100")
+    assert side(st, B).miles == 100
 
 
 def test_coup_fourre_with_snow_tires_scores_300_plus_100(game):
     st = position(game, {0: ["ice"], 3: ["snow_tires"]}, {A: {"battle": ["roll"]}, B: {"battle": ["roll"]}})
     st.apply(st.legal_actions()[0])
-    st.apply(encode(PLAY, c(game, "ice"), B))
+    st.apply("play ice on B")
     d = st.decision
     assert d.kind == COUP_FOURRE_WINDOW and d.player == 3  # p4, p1's partner's opponent, holds Snow Tires
-    cf = encode(COUP_FOURRE, c(game, "snow_tires"))
+    cf = act(game, "coup-fourre snow_tires")
     assert cf in st.legal_actions()
     st.apply(cf)
-    assert st.coups[B] == [c(game, "snow_tires")]
-    assert st.bhaz[B] == -1 and st.rolling[B]
+    assert side(st, B).coup_fourres == (c(game, "snow_tires"),)
+    assert side(st, B).hazard == -1 and side(st, B).moving
     sheet = st.score_sheet()[B]
     assert sheet["safeties"] == 100 and sheet["coup_fourres"] == 300
     assert st.decision.player == 3  # the caller plays next (WM §7)
@@ -133,7 +146,9 @@ def test_whole_matches_play_with_black_ice(ruleset, players):
     for seed in range(3):
         for bots in (["heuristic"], ["random"]):
             st = play_match(g, seed, bots)
-            assert st.match_over and st.winner is not None
-            assert sum(st.match_totals) == sum(sheet[s]["total"] for sheet in st.hand_sheets for s in range(g.sides))
-            ice_played += sum(1 for p, a in st.history if p >= 0 and a & 7 == PLAY and (a >> 3) & 255 == ice)
+            out = st.outcome
+            assert st.match_over and out is not None and out.result is not None
+            assert sum(out.totals.values()) == sum(
+                sheet[s]["total"] for sheet in out.hand_sheets for s in g.side_names)
+            ice_played += sum(1 for p, a in st.history if p >= 0 and a.kind == "play" and a.card_index == ice)
     assert ice_played > 0  # the bots play the new hazard
