@@ -12,10 +12,9 @@ import random
 
 import pytest
 
-from mbrules.engine import Game, IllegalAction, State
-from mbrules.engine.actions import (
-    COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, PLAY, REASON_CODES, STOP, encode,
-)
+from mbrules.engine import Action, Game, IllegalAction, State
+from mbrules.engine.actions import REASON_CODES
+from mbrules.engine.cards import SIDE_NAMES
 from mbrules.ruleset import load_ruleset
 
 RULESETS = ["winning-moves", "parker-1971", "kids-115", "wikipedia"]
@@ -31,17 +30,18 @@ SEEDS = [0, 1]
 HANDS_PER_MATCH = 2
 
 
-GROWING = ("history", "hand_sheets", "deals")  # only ever appended to: compared by length and last entry
+GROWING = ("_history", "_hand_sheets", "_deals", "_completers")  # only ever appended to: length and last entry
 
 
 def snapshot(st: State):
-    """Every field of the state, as comparable values (the RNG by its state)."""
-    out = []
+    """The public snapshot, and (deliberately, engine internals) every slot of the state as comparable
+    values (the RNG by its state): a refused action must change nothing, seen or unseen."""
+    out = [st.snapshot(), st.history, st.deals]
     for name in State.__slots__:
         if name == "game":
             continue
         v = getattr(st, name)
-        if name == "rng":
+        if name == "_rng":
             out.append(v.getstate())
         elif name in GROWING:
             out.append(None if v is None else (len(v), repr(v[-1:])))
@@ -50,16 +50,33 @@ def snapshot(st: State):
     return out
 
 
-def candidates(st: State) -> list[int]:
+def candidates(st: State) -> list[Action]:
+    """Each card in hand (and one not in hand) played unnamed, on each side and on a side that does
+    not exist, discarded and called as a coup fourré; decline, both extension answers, the draw."""
     g = st.game
     p = st.decision.player
-    hand = sorted(set(st.hands[p])) if p >= 0 else []
+    hand = sorted(set(st.snapshot().hands[p])) if p >= 0 else []
     absent = [c for c in range(g.n_cards) if c not in hand][:1]
-    acts = [encode(DRAW), encode(DECLINE), encode(EXTEND), encode(STOP)]
+    acts = [g.draw_action, g.decline_action, g.extend_action, g.stop_action]
     for c in hand + absent:
-        acts += [encode(PLAY, c, s) for s in range(g.sides + 1)]
-        acts += [encode(DISCARD, c), encode(COUP_FOURRE, c)]
+        acts.append(g.play_own[c])
+        acts += [g.play_action[c][s] for s in range(g.sides)]
+        acts.append(Action.parse(f"play {g.card_ids[c]} on {SIDE_NAMES[g.sides]}", g))  # no such side
+        acts += [g.discard_action[c], g.coup_action[c]]
     return acts
+
+
+def canonical(st: State, a: Action) -> Action:
+    """The form legal_actions() lists: a hazard names its side (the only opposing one when unnamed),
+    any other play is unnamed when it names the player's own side."""
+    g = st.game
+    if a.kind != "play":
+        return a
+    ps = g.side_of[st.decision.player]
+    if g.ruleset.cards[a.card].kind == "hazard":
+        opp = [s for s in range(g.sides) if s != ps]
+        return g.play_action[a.card_index][opp[0]] if a.side is None and len(opp) == 1 else a
+    return g.play_own[a.card_index] if a.side_index == ps else a
 
 
 def check_decision(st: State) -> None:
@@ -69,7 +86,8 @@ def check_decision(st: State) -> None:
         st.clone().apply(a)  # accepted
     before = snapshot(st)
     for a in candidates(st):
-        if a in legal:
+        if canonical(st, a) in legal:
+            st.clone().apply(a)  # the same action in other words: accepted too
             continue
         with pytest.raises(IllegalAction) as refused:
             st.apply(a)
@@ -80,7 +98,7 @@ def check_decision(st: State) -> None:
     # may be claimed by another holder under coup-fourre-any-player: skip those)
     p = st.decision.player
     a = legal[0]
-    if a & 7 != COUP_FOURRE and st.game.players > 1:
+    if a.kind != "coup-fourre" and st.game.players > 1:
         with pytest.raises(IllegalAction) as refused:
             st.apply(a, player=(p + 1) % st.game.players)
         assert refused.value.code == "not-your-turn"
