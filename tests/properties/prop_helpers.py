@@ -33,6 +33,26 @@ def game_of(config):
     return load_game(rid, opts, players)
 
 
+def new_match(game, seed: int, keep_deals: bool = False):
+    """A match that rests at each hand's end (``hand_over``) until ``next_hand()``, as these tests expect."""
+    from mbrules.engine import State
+
+    return State.new_match(game, seed, keep_deals, deal_next=False)
+
+
+def canonical(game, player: int, action):
+    """The one form ``legal_actions()`` lists for ``player``'s ``action``: a hazard names its side (the
+    only opposing side when unnamed), any other play is unnamed when it names the player's own side."""
+    if action.kind != "play":
+        return action
+    side = game.side_of[player]
+    c = action.card_index
+    if game.ruleset.cards[action.card].kind == "hazard":
+        opp = game.opponents[side]
+        return game.play_action[c][opp[0]] if action.side is None and len(opp) == 1 else action
+    return game.play_own[c] if action.side_index == side else action
+
+
 def random_prefix(state, rng: random.Random, steps: int) -> None:
     """Apply up to ``steps`` random legal actions (dealing new hands as the match goes on)."""
     for _ in range(steps):

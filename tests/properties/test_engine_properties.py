@@ -10,30 +10,44 @@ import random
 from hypothesis import given, note
 from hypothesis import strategies as st
 
-from mbrules.engine import IllegalAction
-from mbrules.engine.actions import (
-    ACTION_DECLINE, ACTION_DRAW, ACTION_EXTEND, ACTION_STOP, COUP_FOURRE, DISCARD, PLAY, REASON_CODES, encode,
-)
+from mbrules.engine import Action, IllegalAction, State
+from mbrules.engine.actions import REASON_CODES
+from mbrules.engine.cards import SIDE_NAMES
 from mbrules.invariants import check, check_transition, differences, observe, replay_history
-from prop_helpers import configurations, game_of, random_prefix, seeds
+from prop_helpers import canonical, configurations, game_of, new_match, random_prefix, seeds
 
 
 def _candidates(game):
-    """Every action a caller could try: each card played on each side (and one side too far),
+    """Every action a caller could try: each card played unnamed, on each side (and one side too far),
     discarded, or called as a coup fourré; draw, decline and both extension answers."""
-    acts = [ACTION_DRAW, ACTION_DECLINE, ACTION_EXTEND, ACTION_STOP]
+    acts = [game.draw_action, game.decline_action, game.extend_action, game.stop_action]
     for c in range(game.n_cards):
-        for s in range(game.sides + 1):
-            acts.append(encode(PLAY, c, s))
-        acts.append(encode(DISCARD, c))
-        acts.append(encode(COUP_FOURRE, c))
+        acts.append(game.play_own[c])
+        acts += [game.play_action[c][s] for s in range(game.sides)]
+        acts.append(Action.parse(f"play {game.card_ids[c]} on {SIDE_NAMES[game.sides]}", game))
+        acts.append(game.discard_action[c])
+        acts.append(game.coup_action[c])
     return acts
+
+
+def _mutate(value) -> None:
+    """Scribble on every mutable container reachable from ``value`` (lists grow, dicts get -1s)."""
+    if isinstance(value, list):
+        for v in list(value):
+            _mutate(v)
+        value.append(0)
+    elif isinstance(value, dict):
+        for k in list(value):
+            if isinstance(value[k], (list, dict)):
+                _mutate(value[k])
+            else:
+                value[k] = -1
 
 
 @given(config=configurations(), deal_seed=seeds, play_seed=seeds)
 def test_invariants_hold_after_every_action(config, deal_seed, play_seed):
     game = game_of(config)
-    state = game.new_match(deal_seed)
+    state = new_match(game, deal_seed)
     rng = random.Random(play_seed)
     assert check(state) == [], "invariants fail right after the deal"
     hands = 0
@@ -59,38 +73,38 @@ def test_invariants_hold_after_every_action(config, deal_seed, play_seed):
 @given(config=configurations(), deal_seed=seeds, play_seed=seeds, steps=st.integers(0, 300))
 def test_clone_is_independent_of_its_original(config, deal_seed, play_seed, steps):
     game = game_of(config)
-    state = game.new_match(deal_seed)
+    state = new_match(game, deal_seed)
     rng = random.Random(play_seed)
     random_prefix(state, rng, steps)
     before = observe(state)
     clone = state.clone()
     assert differences(observe(clone), before) == [], "a fresh clone differs from its original"
 
-    # Mutate the clone through play, and through every public list it exposes.
+    # Mutate the clone through play, through what its public methods hand out, and (deliberately,
+    # engine internals: clone() must share nothing mutable) through every private slot it has.
     random_prefix(clone, random.Random(play_seed + 1), 40)
-    for name in ("hands", "battle", "speed", "played", "safeties", "coups"):
-        for pile in getattr(clone, name):
-            pile.append(0)
-    for name in ("draw", "discard", "miles", "rolling", "limit", "match_totals", "history"):
-        getattr(clone, name).append(0)
-    for sheet in clone.hand_sheets:
-        for line in sheet:
-            line["total"] = -1
-    clone.rng.random()
+    for line in clone.score_sheet():
+        _mutate(line)
+    for deal in clone.deals or ():
+        _mutate(deal)
+    for name in State.__slots__:
+        if name not in ("game", "_rng", "_observers"):
+            _mutate(getattr(clone, name))
+    clone._rng.random()
     assert differences(observe(state), before) == [], "mutating a clone changed its original"
 
     # And the other way round: the original moves on, a second clone stays put.
     clone2 = state.clone()
     snap2 = observe(clone2)
     random_prefix(state, random.Random(play_seed + 2), 40)
-    state.rng.random()
+    state._rng.random()
     assert differences(observe(clone2), snap2) == [], "playing on the original changed its clone"
 
 
 @given(config=configurations(), deal_seed=seeds, play_seed=seeds, steps=st.integers(0, 600))
 def test_replaying_history_from_the_same_seed_gives_an_identical_state(config, deal_seed, play_seed, steps):
     game = game_of(config)
-    state = game.new_match(deal_seed)
+    state = new_match(game, deal_seed)
     random_prefix(state, random.Random(play_seed), steps)
     again = replay_history(game, deal_seed, state.history)
     assert differences(observe(again), observe(state)) == []
@@ -101,7 +115,7 @@ def test_apply_accepts_exactly_the_legal_actions(config, deal_seed, play_seed, s
     """Every candidate action: accepted by apply() iff listed by legal_actions(); a refusal carries
     a contract reason code and leaves the state exactly as it was."""
     game = game_of(config)
-    state = game.new_match(deal_seed)
+    state = new_match(game, deal_seed)
     random_prefix(state, random.Random(play_seed), steps)
     legal = state.legal_actions()
     assert len(legal) == len(set(legal)), f"legal_actions lists an action twice: {legal}"
@@ -120,10 +134,18 @@ def test_apply_accepts_exactly_the_legal_actions(config, deal_seed, play_seed, s
             accepted.append(action)
             bad = check(trial) + check_transition(state, action, trial)
             assert bad == [], f"after {game.describe(action)}: {bad}"
-    assert sorted(accepted) == sorted(legal), (
-        f"apply() accepts {[game.describe(a) for a in sorted(accepted)]}, "
-        f"legal_actions() lists {[game.describe(a) for a in sorted(legal)]}"
+    p = state.current_player
+    canon = sorted({canonical(game, p, a) for a in accepted})
+    assert canon == sorted(legal), (
+        f"apply() accepts {[str(a) for a in canon]}, legal_actions() lists {[str(a) for a in sorted(legal)]}"
     )
+    for a in accepted:  # an action in other words ('play d25 on A' for 'play d25') does exactly the same
+        c = canonical(game, p, a)
+        if c != a:
+            one, other = state.clone(), state.clone()
+            one.apply(a)
+            other.apply(c)
+            assert differences(observe(one), observe(other)) == [], f"{a} and {c} differ"
     assert differences(observe(state), before) == [], "trying actions on clones changed the original"
 
 
@@ -132,7 +154,7 @@ def test_other_players_are_refused_except_a_coup_fourre_in_its_window(config, de
     """apply(action, player=q) for a player other than the one deciding: refused with not-your-turn
     (or hand-over), except a coup fourré by a player the open window lists (contract: reason codes)."""
     game = game_of(config)
-    state = game.new_match(deal_seed)
+    state = new_match(game, deal_seed)
     random_prefix(state, random.Random(play_seed), steps)
     decider = state.decision.player
     before = observe(state)
@@ -145,23 +167,23 @@ def test_other_players_are_refused_except_a_coup_fourre_in_its_window(config, de
                 trial.apply(action, q)
             except IllegalAction as e:
                 assert differences(observe(trial), before) == []
-                if (action & 7) == COUP_FOURRE:
+                if action.kind == "coup-fourre":
                     continue  # no-coup-fourre / not-in-hand are both right outside the window
                 if state.hand_over:
                     assert e.code == "hand-over"
                 elif state.decision.kind == "extension":
                     assert e.code in ("extension-pending", "not-your-turn"), e.code
-                elif (action & 7) in (5, 6):
+                elif action.kind in ("extend", "stop"):
                     assert e.code == "no-extension", e.code
-                elif (action & 7) == 4:
+                elif action.kind == "decline":
                     assert e.code in ("no-coup-fourre", "not-your-turn"), e.code
                 else:
                     assert e.code == "not-your-turn", f"{game.describe(action)} by p{q + 1}: {e.code}"
             else:
-                assert (action & 7) == COUP_FOURRE and state.decision.kind == "coup_fourre", (
+                assert action.kind == "coup-fourre" and state.decision.kind == "coup_fourre", (
                     f"p{q + 1} out of turn: {game.describe(action)} accepted at {state.decision}"
                 )
-                assert q in state.cf_queue
+                assert q in state.snapshot().window[3]
                 assert check(trial) == []
                 assert check_transition(state, action, trial, q) == []
 
@@ -177,7 +199,7 @@ def test_a_recorded_match_replays_as_passing_scenarios(config, deal_seed, play_s
     from mbrules.scenario.replay import replay_file
 
     game = game_of(config)
-    state = game.new_match(deal_seed, keep_deals=True)
+    state = new_match(game, deal_seed, keep_deals=True)
     random_prefix(state, random.Random(play_seed), steps)
     rid, opts, players = config
     text = record_match(state, rid, list(opts), players, deal_seed)
@@ -196,10 +218,10 @@ def test_a_recorded_match_replays_as_passing_scenarios(config, deal_seed, play_s
 def test_any_int_as_an_action_is_refused_with_a_reason_or_is_legal(config, deal_seed, play_seed, steps, actions,
                                                                   player):
     """apply() takes any int (and any player index): it is a legal action, or IllegalAction with a
-    contract reason code and the state unchanged; never IndexError or another exception. An int with
-    bits its operation does not use (8 for the draw 0) is refused, not read as the legal action."""
+    contract reason code and the state unchanged; never IndexError or another exception. An int that is
+    not one of ``game.actions`` is refused, not read as some legal action."""
     game = game_of(config)
-    state = game.new_match(deal_seed)
+    state = new_match(game, deal_seed)
     random_prefix(state, random.Random(play_seed), steps)
     before = observe(state)
     legal = set(state.legal_actions())
@@ -211,6 +233,9 @@ def test_any_int_as_an_action_is_refused_with_a_reason_or_is_legal(config, deal_
             assert e.code in REASON_CODES
             assert differences(observe(trial), before) == []
         else:
-            if player is not None and (action & 7) == COUP_FOURRE:
+            a = game.actions.get(action)
+            assert a is not None, f"apply accepted {action}, not an action of the game"
+            if player is not None and a.kind == "coup-fourre":
                 continue  # a coup fourré by another player of the window: checked above
-            assert action in legal, f"apply accepted {action} ({game.describe(action)}), not a legal action"
+            who = state.current_player if player is None else player
+            assert canonical(game, who, a) in legal, f"apply accepted {action} ({a}), not a legal action"
