@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from mbrules.engine import State
 from mbrules.invariants import load_game, observe
 
 HERE = Path(__file__).resolve().parent
@@ -97,7 +98,7 @@ def test_engine_matches_ignore_the_global_random_state():
     game = load_game("wikipedia", ("hazard-on-hazard",), 4)
 
     def play(disturb: bool):
-        st = game.new_match(11)
+        st = State.new_match(game, 11, deal_next=False)
         bots = make_bots(["heuristic", "random", "heuristic", "random"], game, 11)
         while not st.match_over:
             if st.hand_over:
@@ -106,8 +107,10 @@ def test_engine_matches_ignore_the_global_random_state():
             if disturb:
                 random.seed(random.random())
                 random.random()
-            d = st.decision
-            st.apply(bots[d.player].choose(st, st.legal_actions()))
+            p = st.current_player
+            bot = bots[p]
+            obs = st.observation(p) if getattr(bot, "observes", True) else None
+            st.apply(bot.choose(obs, st.legal_actions()))
             if len(st.history) > 3000:
                 break
         return observe(st)
@@ -116,3 +119,45 @@ def test_engine_matches_ignore_the_global_random_state():
     first = play(False)
     random.seed(2)
     assert play(True) == first
+
+
+API_MATCH = """
+import json, sys
+import mbrules
+from mbrules.simulate import play_match
+rid, players, options, bots, seed = json.loads(sys.argv[1])
+game = mbrules.load_game(rid, players=players, options=options)
+st = play_match(game, seed, bots)
+print(json.dumps({"history": [[p, str(a)] for p, a in st.history], "outcome": st.outcome.to_dict(),
+                  "end": st.snapshot().to_dict()}, sort_keys=True))
+"""
+
+
+def _api_match(config, hashseed: str, prelude: str = "") -> dict:
+    env = dict(os.environ, PYTHONHASHSEED=hashseed)
+    p = subprocess.run([sys.executable, "-c", prelude + "\n" + API_MATCH, json.dumps(config)], capture_output=True,
+                       text=True, env=env, timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+    return json.loads(p.stdout)
+
+
+@pytest.mark.parametrize("config", [
+    ["winning-moves", 4, [], ["heuristic"], 7],
+    ["parker-1971", 3, ["hazard-on-hazard"], ["heuristic", "random", "random"], 21],
+], ids=["wm-4p-heuristic", "parker-3p-option-mixed"])
+def test_the_same_seed_gives_the_same_match_across_processes_through_the_python_api(config):
+    """Every action (in the notation), the outcome and the final position are the same in two
+    processes with different hash seeds, one with the global random disturbed, and in this one."""
+    from mbrules.simulate import play_match
+
+    a = _api_match(config, "0")
+    b = _api_match(config, "4242", prelude=DISTURB)
+    assert a == b
+    rid, players, options, bots, seed = config
+    st = play_match(load_game(rid, tuple(options), players), seed, bots)
+    here = {"history": [[p, str(x)] for p, x in st.history], "outcome": st.outcome.to_dict(),
+            "end": st.snapshot().to_dict()}
+    assert json.loads(json.dumps(here, sort_keys=True)) == a
+    assert len(a["history"]) > 100 and a["outcome"]["hands"]
+    c = _api_match([rid, players, options, bots, seed + 1], "0")
+    assert c["history"] != a["history"]  # the seed is not ignored

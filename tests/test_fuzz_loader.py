@@ -23,7 +23,7 @@ import yaml
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from mbrules.engine import Game, GameError
+from mbrules.engine import Game, GameError, State
 from mbrules.invariants import check
 from mbrules.ruleset import RulesetError, load_ruleset
 from mbrules.ruleset.loader import check_file
@@ -245,7 +245,7 @@ def assert_playable(rs):
             game = Game(rs, int(key))
         except GameError:
             continue  # refused with a message: fine
-        state = game.new_match(7)
+        state = State.new_match(game, 7, deal_next=False)  # rests when the hand ends
         rng = random.Random(7)
         for _ in range(20_000):
             if state.hand_over:
