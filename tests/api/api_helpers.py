@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import functools
 import random
+import sys
+from pathlib import Path
 
 import mbrules
 from mbrules.ruleset import bundled_ruleset_ids, load_ruleset
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/positions.py, the one position-by-ids helper
 
 CONFIGS = tuple(
     (rid, int(n)) for rid in bundled_ruleset_ids() for n in sorted(load_ruleset(rid).player_counts, key=int)

@@ -34,6 +34,36 @@ def test_the_deciding_players_accepted_actions_are_exactly_the_legal_ones(config
 def test_only_the_decider_or_a_coup_fourre_in_its_window_is_accepted(config, seed, steps):
     game = game_of(*config)
     state = random_position(game, seed, steps)
+    check_other_players(game, state)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=[f"{r}-{n}p" for r, n in CONFIGS])
+def test_at_every_coup_fourre_window_met_only_its_players_may_call(config):
+    """Random positions rarely stop inside a window: walk matches and check every window met."""
+    import random
+
+    game = game_of(*config)
+    met = 0
+    for seed in range(30):
+        if met >= 5:
+            break
+        rng = random.Random(seed)
+        state = game.new_match(seed)
+        for _ in range(1500):
+            if state.is_terminal():
+                break
+            if state.decision.kind == "coup_fourre":
+                met += 1
+                check_other_players(game, state)
+                accepted = {canonical(game, state.current_player, a) for a in game.actions.values()
+                            if state.can_apply(a)}
+                assert accepted == set(state.legal_actions())
+            state.apply(rng.choice(state.legal_actions()))
+    if game.ruleset.coup_fourre.enabled.value:
+        assert met > 0
+
+
+def check_other_players(game, state):
     d = state.decision
     window = state.snapshot().window
     for q in range(game.players):
@@ -43,6 +73,13 @@ def test_only_the_decider_or_a_coup_fourre_in_its_window_is_accepted(config, see
             if state.can_apply(a, q):
                 assert d.kind == "coup_fourre" and a.kind == "coup-fourre", (q, str(a), d)
                 assert q in window[3]  # a player still to answer the window
+    if window is not None:  # and the other way round: each player still to answer may call with a safety held
+        hazard, _, _, queue = window
+        hands = state.snapshot().hands
+        for q in queue:
+            for c in range(game.n_cards):
+                expected = c in hands[q] and c in game.protectors[hazard]
+                assert state.can_apply(game.coup_action[c], q) == expected, (q, game.card_ids[c])
 
 
 @settings(max_examples=25, deadline=None)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as hs
 
@@ -126,8 +127,6 @@ def test_an_observation_holds_no_other_hand_and_no_draw_order():
 
 
 def test_an_observation_is_immutable():
-    import pytest
-
     game = game_of("winning-moves", 2)
     obs = game.new_match(seed=1).observation(0)
     with pytest.raises(AttributeError):
@@ -147,3 +146,37 @@ def test_unseen_counts_the_other_hands_and_the_draw_pile():
         for c in snap.draw_pile:
             expected[c] += 1
         assert state.observation(p).unseen() == expected
+
+
+def _swap_hidden(game, snap, p, card, turn):
+    """``snap`` rebuilt with player ``p``'s ``card`` swapped for the bottom card of the draw pile."""
+    hands = [list(h) for h in snap.hands]
+    pile = list(snap.draw_pile)
+    i = hands[p].index(card)
+    hands[p][i], pile[-1] = pile[-1], hands[p][i]
+    return rebuild(game, snap, hands, pile, turn)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "engine bug (reported): a coup fourré window is opened only for a holder of the safety and shows in "
+    "every player's observation (decision, window_hazard), so the table learns who holds it even if declined"))
+def test_an_unanswered_coup_fourre_window_does_not_tell_the_table_who_holds_the_safety():
+    """p1 plays an Accident on B. Whether p2 holds Driving Ace is hidden from p1 (and p3, p4): the
+    two reachable positions after the same public play must look the same to p1. The engine opens a
+    coup fourré window only for a holder, and the window is in everybody's observation
+    (``decision`` and ``window_hazard``): the table learns p2's card even when p2 declines."""
+    from positions import position
+
+    game = game_of("winning-moves", 4)
+    x = position(game, {0: ["accident"], 1: ["driving_ace"]}, {0: {"battle": ["roll"]}, 1: {"battle": ["roll"]}})
+    snap = x.snapshot()
+    y = _swap_hidden(game, snap, 1, game.card("driving_ace"), 0)
+    x = rebuild(game, snap, snap.hands, snap.draw_pile, 0)
+    for q in (0, 2):
+        assert x.observation(q) == y.observation(q)  # the same position as p1 and p3 see it
+    for st_ in (x, y):
+        st_.apply("draw")
+        st_.apply("play accident on B")
+    assert x.decision.kind == "coup_fourre" and y.decision.kind == "turn"  # p2 may call only in x
+    for q in (0, 2, 3):
+        assert x.observation(q) == y.observation(q)
