@@ -140,3 +140,11 @@ def test_an_action_repr_is_readable(game):
     assert repr(a) == "Action('play stop on B')"
     assert repr(game.draw_action) == "Action('draw')"
     assert repr([game.draw_action]) == "[Action('draw')]"
+
+
+def test_can_apply_and_verify_refuse_bad_text_as_notation_errors(game):
+    state = game.new_match(3)
+    for check in (state.can_apply, state.verify):
+        with pytest.raises(NotationError):
+            check("fly d25")
+    assert state.can_apply("draw") and not state.can_apply("play d25 on B")
