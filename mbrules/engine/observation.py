@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from .actions import COUP_FOURRE_WINDOW
+from .actions import COUP_FOURRE_WINDOW, TURN, Decision
 from .cards import NO_LIMIT, SCORE_LINES
 
 if TYPE_CHECKING:
@@ -89,6 +89,11 @@ class Observation:
         set_(self, "discard", tuple(st._discard))
         set_(self, "draw_pile", len(st._stock))
         d = st.decision
+        if d.kind == COUP_FOURRE_WINDOW and d.player != player:
+            # A window opens only for a holder of the safety: to the rest of the table it must look
+            # like the next turn, or it would tell them who holds the card (WM §7: the holder may
+            # call it or keep quiet). Only the one asked sees the window.
+            d = Decision(TURN, st.turn_player(), not st._stock)
         set_(self, "decision", d)
         set_(self, "window_hazard", st._cf_hazard if d.kind == COUP_FOURRE_WINDOW else -1)  # the hazard a coup fourré answers
         set_(self, "target", st._target)

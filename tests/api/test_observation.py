@@ -157,14 +157,11 @@ def _swap_hidden(game, snap, p, card, turn):
     return rebuild(game, snap, hands, pile, turn)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine bug (reported): a coup fourré window is opened only for a holder of the safety and shows in "
-    "every player's observation (decision, window_hazard), so the table learns who holds it even if declined"))
 def test_an_unanswered_coup_fourre_window_does_not_tell_the_table_who_holds_the_safety():
     """p1 plays an Accident on B. Whether p2 holds Driving Ace is hidden from p1 (and p3, p4): the
     two reachable positions after the same public play must look the same to p1. The engine opens a
-    coup fourré window only for a holder, and the window is in everybody's observation
-    (``decision`` and ``window_hazard``): the table learns p2's card even when p2 declines."""
+    coup fourré window only for a holder; to everybody else it must look like the next turn
+    (``decision`` and ``window_hazard``), or the table would learn p2's card even when p2 declines."""
     from positions import position
 
     game = game_of("winning-moves", 4)
