@@ -542,7 +542,7 @@ class State:
             return action
         if isinstance(action, str):
             return parse(action, self.game)
-        a = self.game.actions.get(action) if isinstance(action, int) else None
+        a = self.game.actions.get(action) if isinstance(action, int) and not isinstance(action, bool) else None
         if a is None:
             raise IllegalAction(NOT_YOUR_TURN, f"{action!r} is not an action of this game (see mbrules.Action)")
         return a
