@@ -125,6 +125,8 @@ def collect(paths: Iterable[str | Path]) -> list[Path]:
             out.append(p)
         elif p.exists():
             raise ScenarioPathError(f"mbrules: {raw}: not a file or folder")
+        elif p.is_symlink():  # a dangling link or a loop of links
+            raise ScenarioPathError(f"mbrules: {raw}: a symbolic link to no file (missing, or a loop of links)")
         else:
             raise ScenarioPathError(f"mbrules: {raw}: no such file or folder")
     return out
