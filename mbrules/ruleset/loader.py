@@ -373,6 +373,7 @@ class _Session:
             return None
         body = patch_body(data)
         group = data.get("group")
+        group = group.get("value") if isinstance(group, dict) else None
         groups = (group,) if isinstance(group, str) else tuple(g for g in group or () if isinstance(g, str))
         named = [_Named(_name_for(fr.path), groups)] if groups else []
         return _Composed(body, LocNode(locs.loc, {k: locs.children[k] for k in body}), [_name_for(fr.path)],

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .model import HazardCard, RemedyCard, Ruleset, SafetyCard
+from .model import DistanceCard, HazardCard, RemedyCard, Ruleset, SafetyCard
 
 Problem = tuple[tuple, str, bool, tuple]
+
+MAX_CARD_KINDS = 255  # the engine packs a card kind into 8 bits of an action
+MAX_MATCH_HANDS = 10_000  # a points match that cannot end sooner is refused (the target is out of reach)
 
 
 def _listed_twice(values) -> list[str]:
@@ -38,6 +41,13 @@ def semantic_problems(rs: Ruleset) -> list[Problem]:
                 add((*path, i), f"{what} names '{cid}', a {kinds[cid]} card; it must name {want} cards")
         for cid in _listed_twice(ids):
             add(path, f"{what} lists '{cid}' more than once; list it once")
+
+    # -- how many card kinds the engine can play
+    if len(cards) > MAX_CARD_KINDS:
+        extra = list(cards)[MAX_CARD_KINDS]
+        add(("cards", extra), f"{len(cards)} card kinds, the most is {MAX_CARD_KINDS} (the engine numbers card kinds "
+                              f"in 8 bits): this is kind number {MAX_CARD_KINDS + 1}; remove "
+                              f"{len(cards) - MAX_CARD_KINDS} card kinds", True)
 
     # -- references between cards
     for cid, card in cards.items():
@@ -138,4 +148,56 @@ def semantic_problems(rs: Ruleset) -> list[Problem]:
             elif n > cards[cid].count:
                 add((*path, "cards", cid), f"removes {n} '{cid}' but the deck has only {cards[cid].count}; "
                                            "remove at most that many", False, [("cards", cid, "count")])
+    _match_problems(rs, add)
     return out
+
+
+def _match_problems(rs: Ruleset, add) -> None:
+    """A points match must be winnable: some hand can score a point, and the target is within reach.
+
+    Single-hand and trip matches end with their one hand; a points match goes on until a side
+    reaches ``match.target_points``. It never ends when no hand can score: scoring off, or every
+    score line that could happen worth 0 (a line whose cards or rules never occur counts as 0).
+    """
+    if rs.match.mode.value != "points":
+        return
+    sc, cards = rs.scoring, rs.cards
+    target = rs.match.target_points.value
+    mode = ("match", "mode", "value")
+    if not sc.enabled.value:
+        add(("scoring", "enabled", "value"), f"match.mode is points (hands until a side reaches {target:,} points) "
+                                             "but scoring is off, so no hand scores a point and the match never "
+                                             "ends: set scoring.enabled to true, or match.mode to trip or "
+                                             "single_hand", False, [mode])
+        return
+    distance = [c for c in cards.values() if isinstance(c, DistanceCard) and c.count > 0]
+    safeties = sum(c.count for c in cards.values() if isinstance(c, SafetyCard))
+    # The most miles one side can play in a hand (the 200s bounded by their maximum per hand).
+    reach = sum(c.miles * (c.count if c.max_per_hand is None else min(c.count, c.max_per_hand)) for c in distance)
+    trips = [pc for pc in rs.player_counts.values() if pc.target <= reach]
+    extension = any(pc.extension_to is not None and pc.extension_to <= reach for pc in trips)
+    longest = max((min(reach, pc.extension_to or pc.target) for pc in rs.player_counts.values()), default=0)
+    opponents = max((pc.sides - 1 for pc in rs.player_counts.values()), default=1)
+    per_hand = {  # the most each line can give one side in a hand: 0 when it cannot happen
+        "milestones_per_mile": sc.milestones_per_mile.value * longest,
+        "safety": sc.safety.value * safeties,
+        "all_safeties": sc.all_safeties.value if safeties else 0,
+        "coup_fourre": sc.coup_fourre.value * safeties if rs.coup_fourre.enabled.value else 0,
+        "trip_completed": sc.trip_completed.value if trips else 0,
+        "delayed_action": sc.delayed_action.value if trips else 0,
+        "safe_trip": sc.safe_trip.value if trips else 0,
+        "shutout": sc.shutout.value * (opponents if sc.shutout_per_opponent.value else 1) if trips else 0,
+        "extension": sc.extension.value if extension else 0,
+    }
+    lines = [("scoring", k, "value") for k in per_hand]
+    best = sum(per_hand.values())
+    if best <= 0:
+        add(("scoring", "milestones_per_mile", "value"),
+            f"match.mode is points (hands until a side reaches {target:,} points) but no hand can score a point "
+            "(every score line that can happen here is worth 0), so the match never ends: give a score line a "
+            "positive value (e.g. milestones_per_mile: 1), or set match.mode to trip or single_hand",
+            False, [*lines, mode])
+    elif target > best * MAX_MATCH_HANDS:
+        add(("match", "target_points", "value"),
+            f"match.target_points is {target:,}, but a hand scores at most {best:,} points here, so the match "
+            f"would last more than {MAX_MATCH_HANDS:,} hands: choose a target of at most {best * MAX_MATCH_HANDS:,}")
