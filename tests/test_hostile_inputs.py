@@ -85,6 +85,8 @@ FILES: dict[str, str | bytes] = {
     # -- big files
     "big-flow-list.yaml": _big_flow_list(),
     "big-block-list.yaml": _big_block_list(),
+    "big-scenario-list.yaml": b"scenario: big\nsource: x\nruleset: winning-moves\nplayers: 2\nsteps: [" + b"1," * 400_000
+                              + b"1]\n",
     # -- a duplicate merge key
     "merge-twice.yaml": ruleset(body="base: &b {value: 6, source: x}\nother: &o {value: 7, source: x}\n"
                                      "play:\n  hand_size:\n    <<: *b\n    <<: *o\n"),
@@ -161,6 +163,8 @@ TABLE = [
      ["too many YAML nodes: 20,001, the most is 20,000"], ["alias"]),
     ("node_cap_play", ["play", "--ruleset", "big-block-list.yaml", "--json"], CHECK, "big-block-list.yaml", None,
      ["too many YAML nodes"], ["alias"]),
+    ("node_cap_scenario_document", ["replay", "big-scenario-list.yaml"], CHECK, "big-scenario-list.yaml", None,
+     ["too many YAML nodes: 20,001, the most is 20,000"], ["alias"]),
     # 4. duplicate merge key
     ("duplicate_merge_key", ["validate", "merge-twice.yaml"], CHECK, "merge-twice.yaml", "11:5",
      ["duplicate key '<<' (first written at line 10)"], []),
@@ -276,7 +280,7 @@ def test_a_file_at_the_size_cap_is_refused_quickly(results):
     """The issue's 1 MB file of 500,000 items took 72 s and 400 MB; composing now stops at the node cap.
     (Measured on the shared 2-core VM: about 0.5 s for the whole command; the bound here is loose.)"""
     runs, _, _ = results
-    for rule in ("node_cap_flow_list", "node_cap_block_list"):
+    for rule in ("node_cap_flow_list", "node_cap_block_list", "node_cap_scenario_document"):
         assert runs[rule].seconds < 5, f"{rule} took {runs[rule].seconds:.1f} s"
 
 

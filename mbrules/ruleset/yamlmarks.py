@@ -85,11 +85,17 @@ class _BoundedLoader(yaml.SafeLoader):
     """The safe loader, composing nodes only; refuses nesting deeper than MAX_DEPTH and more than
     ``max_nodes`` nodes written in the file (counted as they are composed: reading stops there)."""
 
-    def __init__(self, stream, max_nodes: int = MAX_NODES):
+    def __init__(self, stream, max_nodes: int = MAX_NODES, max_file_nodes: int | None = None):
         super().__init__(stream)
         self._depth = 0
-        self._nodes = 0
+        self._nodes = 0  # in this document
         self._max_nodes = max_nodes
+        self._file_nodes = 0  # in every document so far
+        self._max_file_nodes = max_file_nodes if max_file_nodes is not None else max_nodes
+
+    def compose_document(self):
+        self._nodes = 0
+        return super().compose_document()
 
     def compose_node(self, parent, index):
         self._depth += 1
@@ -100,10 +106,15 @@ class _BoundedLoader(yaml.SafeLoader):
                                    "flatten the structure")
             if not self.check_event(yaml.AliasEvent):  # an alias adds no node (it reuses one)
                 self._nodes += 1
+                self._file_nodes += 1
                 if self._nodes > self._max_nodes:
                     raise YamlError.at(self.peek_event().start_mark,
                                        f"too many YAML nodes: {self._nodes:,}, the most is {self._max_nodes:,} "
                                        "(a ruleset file is small); shorten the lists")
+                if self._file_nodes > self._max_file_nodes:
+                    raise YamlError.at(self.peek_event().start_mark,
+                                       f"too many YAML nodes: {self._file_nodes:,}, the most is "
+                                       f"{self._max_file_nodes:,} in one file; split the file")
             return super().compose_node(parent, index)
         finally:
             self._depth -= 1
@@ -222,14 +233,16 @@ def _syntax_message(exc: yaml.MarkedYAMLError) -> str:
     return msg + "; fix the YAML syntax here"
 
 
-def compose_documents(text: str, one: bool = False, max_nodes: int = MAX_NODES) -> list[Node]:
+def compose_documents(text: str, one: bool = False, max_nodes: int = MAX_NODES,
+                      max_file_nodes: int | None = None) -> list[Node]:
     """The documents of ``text``, composed safely with nesting and node count bounded (not yet
     built into data).
 
     With ``one``, a second document is an error where it starts. Raises :class:`YamlError`
     (syntax, nesting, too many nodes) with ``document`` set to the document it stopped in.
+    ``max_nodes`` bounds each document, ``max_file_nodes`` (default: ``max_nodes``) all of them.
     """
-    loader = _BoundedLoader(text, max_nodes)
+    loader = _BoundedLoader(text, max_nodes, max_file_nodes)
     roots: list[Node] = []
     try:
         while loader.check_node():

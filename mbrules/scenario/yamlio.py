@@ -19,7 +19,8 @@ from mbrules.ruleset import yamlmarks as ym
 from mbrules.ruleset.diagnostics import Diagnostic, LocNode
 
 MAX_BYTES = 16 * 1024 * 1024  # a recorded match of many hands can pass the 1 MiB of a ruleset file
-MAX_NODES = 500_000  # a recorded hand is about 1,000 nodes: room for matches of hundreds of hands
+MAX_NODES = ym.MAX_NODES  # per document: a recorded hand is about 1,000 nodes
+MAX_FILE_NODES = 200_000  # per file: room for a recorded match of a couple of hundred hands
 TOO_LARGE = f"the file is larger than {MAX_BYTES >> 20} MiB: split the match into several files"
 
 
@@ -53,7 +54,7 @@ def read_documents(path: Path, file: str) -> list[Document]:
 def parse_documents(text: str, file: str) -> list[Document]:
     """Compose each document safely and build plain data with positions (never raises for bad input)."""
     try:
-        roots = ym.compose_documents(text, max_nodes=MAX_NODES)
+        roots = ym.compose_documents(text, max_nodes=MAX_NODES, max_file_nodes=MAX_FILE_NODES)
     except ym.YamlError as exc:
         return [Document(file, exc.document, None, None, exc.line, [_scenario_words(exc.diagnostic(file))])]
     docs: list[Document] = []
