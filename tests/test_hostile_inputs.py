@@ -99,6 +99,10 @@ FILES: dict[str, str | bytes] = {
     "options-passwd.yaml": ruleset(body="options: [/etc/passwd]\n"),
     "long-key.yaml": ruleset(body="k" * 200 + ": 1\n"),
     "long-extends.yaml": ruleset("z" * 250 + ".yaml"),
+    "name-line-separator.yaml": HEAD.replace("name: X", 'name: "A\\LB"') + f"extends: {R}\n",
+    "scenario-passwd.yaml": SCENARIO.format(title="passwd", ruleset="/etc/passwd", options="[/proc/self/environ]",
+                                            card="d25"),
+    "extends-link-to-passwd.yaml": ruleset("passwd-link.yaml"),
     # -- matches that cannot be won
     "points-scoring-off.yaml": ruleset(body="scoring:\n  enabled: {value: false, decided: x}\n"),
     "points-all-zero.yaml": ruleset(body=_scores(0)),
@@ -156,6 +160,8 @@ TABLE = [
      ["control characters"], []),
     ("name_with_escape_refused", ["validate", "name-escape.yaml"], CHECK, "name-escape.yaml", "2:7",
      ["U+001B (ESC)"], []),
+    ("name_with_line_separator_refused", ["validate", "name-line-separator.yaml"], CHECK, "name-line-separator.yaml",
+     "2:7", ["\\u2028", "control characters"], []),
     # 3. big files: node counts bounded while composing, the right words
     ("node_cap_flow_list", ["validate", "big-flow-list.yaml"], CHECK, "big-flow-list.yaml", None,
      ["too many YAML nodes: 20,001, the most is 20,000"], ["alias"]),
@@ -181,6 +187,12 @@ TABLE = [
     ("extends_home_ssh", ["validate", "extends-ssh.yaml"], CHECK, "extends-ssh.yaml", "5:10", [".yaml or .yml"], []),
     ("options_etc_passwd", ["validate", "options-passwd.yaml"], CHECK, "options-passwd.yaml", "6:11",
      [".yaml or .yml"], ["root:"]),
+    ("extends_a_yaml_link_to_etc_passwd", ["validate", "extends-link-to-passwd.yaml"], CHECK,
+     "extends-link-to-passwd.yaml", "5:10", ["not to a .yaml or .yml file"], ["root:", "nologin"]),
+    ("cli_yaml_link_to_etc_passwd", ["show", "passwd-link.yaml"], USAGE, "passwd-link.yaml", "1:1",
+     ["not to a .yaml or .yml file"], ["root:", "nologin"]),
+    ("scenario_ruleset_etc_passwd", ["replay", "scenario-passwd.yaml"], CHECK, "scenario-passwd.yaml", "3:10",
+     [".yaml or .yml"], ["root:", "nologin", "PATH="]),
     ("cli_validate_etc_passwd", ["validate", "/etc/passwd"], USAGE, None, None, [".yaml or .yml"], ["root:"]),
     ("cli_show_proc_environ", ["show", "/proc/self/environ"], USAGE, None, None, [".yaml or .yml"], ["PATH="]),
     ("cli_option_etc_passwd", ["play", "--option", "/etc/passwd", "--json"], USAGE, None, None, [".yaml or .yml"],
@@ -230,6 +242,7 @@ def workdir(tmp_path_factory):
         (d / name).write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
     os.symlink("loop-b.yaml", d / "loop-a.yaml")
     os.symlink("loop-a.yaml", d / "loop-b.yaml")
+    os.symlink("/etc/passwd", d / "passwd-link.yaml")
     return d
 
 

@@ -159,8 +159,9 @@ def dotted(path: Iterable) -> str:
     for p in path:
         if isinstance(p, int):
             out += f"[{p}]"
-        else:
-            out += ("." if out else "") + str(p)
+        else:  # a key from a file: at most QUOTE_MAX characters of it
+            p = str(p)
+            out += ("." if out else "") + (p if len(p) <= QUOTE_MAX else p[: QUOTE_MAX - 3] + "...")
     return out or "the top level"
 
 

@@ -11,6 +11,7 @@ file's ``options`` in order -> the options given to :func:`load_ruleset` (comman
 from __future__ import annotations
 
 import difflib
+import errno
 import json
 import os
 import threading
@@ -155,6 +156,8 @@ def _read(path: Path) -> tuple[_FileRead, tuple]:
     loop, a name no file can have) goes to the caller. The file is opened once and checked on the
     open descriptor (:func:`read_regular`); a file already parsed with the same signature is not read."""
     path = real_path(path)
+    if not path.name.lower().endswith(YAML_SUFFIXES):  # a .yaml link to /etc/passwd is not read either
+        raise OSError(errno.EINVAL, f"it is a link to {quote(str(path))}, not to a .yaml or .yml file", str(path))
     display = display_path(path)
     key = (str(path), display)
     with _file_lock:
@@ -483,7 +486,7 @@ def _pydantic_diag(err: dict, data: Any, locs: LocNode) -> Diagnostic:
     kind = err.get("type", "")
     msg = str(err.get("msg", "invalid value"))
     if kind == "missing" and missing is not None:
-        return diag_at(locs, path, f"missing key '{missing}' {where_words(path)}; add it", key=True)
+        return diag_at(locs, path, f"missing key {quote(missing)} {where_words(path)}; add it", key=True)
     msg = msg.removeprefix("Value error, ")
     return diag_at(locs, path, f"{msg} {where_words(path)}")
 

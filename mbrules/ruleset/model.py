@@ -21,7 +21,7 @@ T = TypeVar("T")
 RULESET_ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 CardId = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
 # One line of plain text: no line break, tab or other control character (a name is printed as given).
-OneLine = Annotated[str, Field(min_length=1, max_length=300, pattern=r"^[^\x00-\x1f\x7f-\x9f]*$")]
+OneLine = Annotated[str, Field(min_length=1, max_length=300, pattern=r"^[^\x00-\x1f\x7f-\x9f\u2028\u2029]*$")]
 Citation = Annotated[str, Field(min_length=1, max_length=600)]
 
 

@@ -28,7 +28,7 @@ _PATTERN_WORDS = {
                                  "(e.g. my-house-rules)",
     r"^[1-9][0-9]?$": "a player count is a whole number from 1 to 99",
     r"^[^\n\r]*$": "it must fit on one line (no line breaks)",
-    r"^[^\x00-\x1f\x7f-\x9f]*$": "it must fit on one line, without control characters (no line breaks, no tabs)",
+    r"^[^\x00-\x1f\x7f-\x9f\u2028\u2029]*$": "it must fit on one line, without control characters (no line breaks, no tabs)",
 }
 
 _TYPE_WORDS = {

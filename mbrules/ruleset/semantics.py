@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from .diagnostics import quote as q
 from .model import DistanceCard, HazardCard, RemedyCard, Ruleset, SafetyCard
 
 Problem = tuple[tuple, str, bool, tuple]
@@ -35,12 +36,12 @@ def semantic_problems(rs: Ruleset) -> list[Problem]:
         for i, cid in enumerate(ids):
             if cid not in cards:
                 near = ", ".join(sorted(c for c, k in kinds.items() if k == want)) or "none"
-                add((*path, i), f"{what} names '{cid}', which is not a card of this ruleset "
+                add((*path, i), f"{what} names {q(cid)}, which is not a card of this ruleset "
                                 f"({want} cards: {near}); fix the id or add the card")
             elif kinds[cid] != want:
-                add((*path, i), f"{what} names '{cid}', a {kinds[cid]} card; it must name {want} cards")
+                add((*path, i), f"{what} names {q(cid)}, a {kinds[cid]} card; it must name {want} cards")
         for cid in _listed_twice(ids):
-            add(path, f"{what} lists '{cid}' more than once; list it once")
+            add(path, f"{what} lists {q(cid)} more than once; list it once")
 
     # -- how many card kinds the engine can play
     if len(cards) > MAX_CARD_KINDS:
@@ -52,38 +53,38 @@ def semantic_problems(rs: Ruleset) -> list[Problem]:
     # -- references between cards
     for cid, card in cards.items():
         if isinstance(card, RemedyCard):
-            check_refs(("cards", cid, "fixes"), card.fixes, "hazard", f"remedy '{cid}' fixes")
+            check_refs(("cards", cid, "fixes"), card.fixes, "hazard", f"remedy {q(cid)} fixes")
             piles = sorted({hazards[h].pile for h in card.fixes if h in hazards})
             if len(piles) > 1:
-                add(("cards", cid, "fixes"), f"remedy '{cid}' fixes hazards on both the battle and the speed pile; "
+                add(("cards", cid, "fixes"), f"remedy {q(cid)} fixes hazards on both the battle and the speed pile; "
                                              "a remedy is played on one pile: split it into two remedies")
             if card.go and piles and piles != ["battle"]:
-                add(("cards", cid, "go"), f"go card '{cid}' fixes speed-pile hazards; a go card (the Roll) is "
+                add(("cards", cid, "go"), f"go card {q(cid)} fixes speed-pile hazards; a go card (the Roll) is "
                                           "played on the battle pile")
             if not card.fixes and not card.go:
-                add(("cards", cid, "fixes"), f"remedy '{cid}' fixes nothing and is not a go card; "
+                add(("cards", cid, "fixes"), f"remedy {q(cid)} fixes nothing and is not a go card; "
                                              "list the hazards it fixes")
         elif isinstance(card, SafetyCard):
-            check_refs(("cards", cid, "protects"), card.protects, "hazard", f"safety '{cid}' protects")
+            check_refs(("cards", cid, "protects"), card.protects, "hazard", f"safety {q(cid)} protects")
             if not card.protects:
-                add(("cards", cid, "protects"), f"safety '{cid}' protects against nothing; "
+                add(("cards", cid, "protects"), f"safety {q(cid)} protects against nothing; "
                                                 "list the hazards it protects against")
         elif isinstance(card, HazardCard):
             if card.pile == "speed" and card.limit is None:
-                add(("cards", cid), f"speed-pile hazard '{cid}' has no limit: give limit (the highest "
+                add(("cards", cid), f"speed-pile hazard {q(cid)} has no limit: give limit (the highest "
                                     "distance card allowed while it shows, e.g. 50)", True)
             if card.pile == "battle" and card.limit is not None:
-                add(("cards", cid, "limit"), f"battle hazard '{cid}' has a limit; only speed-pile hazards "
+                add(("cards", cid, "limit"), f"battle hazard {q(cid)} has a limit; only speed-pile hazards "
                                              "limit speed: remove limit or set pile: speed")
 
     for hid in hazards:
         remedies = [cid for cid, c in cards.items() if isinstance(c, RemedyCard) and hid in c.fixes]
         safeties = [cid for cid, c in cards.items() if isinstance(c, SafetyCard) and hid in c.protects]
         if not remedies:
-            add(("cards", hid), f"hazard '{hid}' has no remedy: add it to the fixes of a remedy card", True,
+            add(("cards", hid), f"hazard {q(hid)} has no remedy: add it to the fixes of a remedy card", True,
                 [("cards", c, "fixes") for c, k in kinds.items() if k == "remedy"])
         if not safeties:
-            add(("cards", hid), f"hazard '{hid}' has no safety: add it to the protects of a safety card", True,
+            add(("cards", hid), f"hazard {q(hid)} has no safety: add it to the protects of a safety card", True,
                 [("cards", c, "protects") for c, k in kinds.items() if k == "safety"])
 
     if not any(isinstance(c, RemedyCard) and c.go for c in cards.values()):
@@ -94,7 +95,7 @@ def semantic_problems(rs: Ruleset) -> list[Problem]:
     # -- reference cards and the box
     for rid in rs.box.reference_cards:
         if rid in cards:
-            add(("box", "reference_cards", rid), f"reference card id '{rid}' is also a card id; "
+            add(("box", "reference_cards", rid), f"reference card id {q(rid)} is also a card id; "
                                                  "rename the reference card", True, [("cards", rid)])
     deck = sum(c.count for c in cards.values())
     refs = sum(r.count for r in rs.box.reference_cards.values())
@@ -144,9 +145,9 @@ def semantic_problems(rs: Ruleset) -> list[Problem]:
                       "add the player count or remove these removals", True)
         for cid, n in removal.cards.items():
             if cid not in cards:
-                add((*path, "cards", cid), f"removes '{cid}', which is not a card of this ruleset; fix the id", True)
+                add((*path, "cards", cid), f"removes {q(cid)}, which is not a card of this ruleset; fix the id", True)
             elif n > cards[cid].count:
-                add((*path, "cards", cid), f"removes {n} '{cid}' but the deck has only {cards[cid].count}; "
+                add((*path, "cards", cid), f"removes {n} {q(cid)} but the deck has only {cards[cid].count}; "
                                            "remove at most that many", False, [("cards", cid, "count")])
     _match_problems(rs, add)
     return out

@@ -427,7 +427,7 @@ class _Builder:
 
     def _bad_tag(self, node: Node) -> None:
         tag = node.tag.replace("tag:yaml.org,2002:", "!!")
-        self._err(node.start_mark, f"tag '{tag}' is not allowed: {PLAIN_HINT}; remove the tag")
+        self._err(node.start_mark, f"tag {quote(tag)} is not allowed: {PLAIN_HINT}; remove the tag")
 
     def _scalar(self, node: ScalarNode):
         tag = node.tag
@@ -440,7 +440,7 @@ class _Builder:
             if tag == T_FLOAT:
                 value = c.construct_yaml_float(node)
                 if not math.isfinite(value):
-                    self._err(node.start_mark, f"'{node.value}' is not a finite number; write a number")
+                    self._err(node.start_mark, f"{quote(node.value)} is not a finite number; write a number")
                     return None
                 return value
             if tag == T_BOOL:
@@ -510,7 +510,7 @@ class _Builder:
                 continue
             if key in first_seen:
                 fl, _ = _pos(first_seen[key])
-                self._err(key_node.start_mark, f"duplicate key '{key}' (first written at line {fl}): "
+                self._err(key_node.start_mark, f"duplicate key {quote(key)} (first written at line {fl}): "
                                                "a key may appear once in a mapping; keep one of them")
                 continue
             first_seen[key] = key_node.start_mark

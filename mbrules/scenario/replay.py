@@ -32,7 +32,7 @@ from mbrules.engine.actions import (
 from mbrules.engine.game import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SIDE_NAMES, SPEED, Game, GameError
 from mbrules.engine.state import State
 from mbrules.ruleset import RulesetError, load_ruleset
-from mbrules.ruleset.diagnostics import Diagnostic, LocNode, diag_at, display_path, dotted
+from mbrules.ruleset.diagnostics import Diagnostic, LocNode, diag_at, display_path, dotted, quote
 
 from . import model as m
 from .yamlio import Document, read_documents
@@ -344,8 +344,8 @@ def prepare(doc: Document, base_dir: Path) -> _Prepared:
     except RulesetError as exc:
         detail = "; ".join(line for line in exc.lines if line.startswith("mbrules: "))
         detail = detail.replace("mbrules: ", "") or "the ruleset or an option is invalid (see below)"
-        head = diag_at(locs, ["ruleset"], f"cannot load ruleset '{scn.ruleset}'"
-                       + (f" with options {', '.join(scn.options)}" if scn.options else "") + f": {detail}")
+        head = diag_at(locs, ["ruleset"], f"cannot load ruleset {quote(scn.ruleset)}"
+                       + (f" with options {', '.join(map(quote, scn.options))}" if scn.options else "") + f": {detail}")
         own = exc.diagnostics
         shown = {str(d) for d in own}
         others = [line for line in exc.lines if not line.startswith("mbrules: ") and line not in shown]
