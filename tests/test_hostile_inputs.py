@@ -100,6 +100,7 @@ FILES: dict[str, str | bytes] = {
     "long-key.yaml": ruleset(body="k" * 200 + ": 1\n"),
     "long-extends.yaml": ruleset("z" * 250 + ".yaml"),
     "name-line-separator.yaml": HEAD.replace("name: X", 'name: "A\\LB"') + f"extends: {R}\n",
+    "citation-cr.yaml": HEAD.replace("source: s", 'source: "a\\rb"') + f"extends: {R}\n",
     "scenario-passwd.yaml": SCENARIO.format(title="passwd", ruleset="/etc/passwd", options="[/proc/self/environ]",
                                             card="d25"),
     "extends-link-to-passwd.yaml": ruleset("passwd-link.yaml"),
@@ -161,7 +162,9 @@ TABLE = [
     ("name_with_escape_refused", ["validate", "name-escape.yaml"], CHECK, "name-escape.yaml", "2:7",
      ["U+001B (ESC)"], []),
     ("name_with_line_separator_refused", ["validate", "name-line-separator.yaml"], CHECK, "name-line-separator.yaml",
-     "2:7", ["\\u2028", "control characters"], []),
+     "2:7", ["U+2028 (LINE SEPARATOR)", "\\u2028"], []),
+    ("citation_with_cr_refused", ["show", "citation-cr.yaml"], CHECK, "citation-cr.yaml", "4:9",
+     ["U+000D (CR)", "'a\\rb'"], []),
     # 3. big files: node counts bounded while composing, the right words
     ("node_cap_flow_list", ["validate", "big-flow-list.yaml"], CHECK, "big-flow-list.yaml", None,
      ["too many YAML nodes: 20,001, the most is 20,000"], ["alias"]),

@@ -51,7 +51,11 @@ PLAIN_HINT = "a ruleset file is plain YAML: text, numbers, true/false, null, lis
 
 # C0 controls but tab, LF, CR; DEL; C1 controls but NEL; surrogates; the two non-characters.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
-_CONTROL_NAMES = {0: "NUL", 7: "BEL", 8: "BS", 0x0B: "VT", 0x0C: "FF", 0x1B: "ESC", 0x7F: "DEL"}
+_CONTROL_NAMES = {0: "NUL", 7: "BEL", 8: "BS", 0x0B: "VT", 0x0C: "FF", 0x0D: "CR", 0x1B: "ESC", 0x7F: "DEL",
+                  0x85: "NEL", 0x2028: "LINE SEPARATOR", 0x2029: "PARAGRAPH SEPARATOR"}
+# In a value (after YAML's escapes, "\0", "\ud800", "\r", "\N", are read): the same, and every line
+# break but LF (a value may span lines; a CR, NEL or line separator there only comes from an escape).
+_VALUE_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\ufffe\uffff]")
 
 
 @dataclass
@@ -398,7 +402,7 @@ class _Builder:
         loc = Loc(self.file, line, col, kl, kc)
         if isinstance(node, ScalarNode):
             value = self._scalar(node)
-            if isinstance(value, str) and _CONTROL.search(value):
+            if isinstance(value, str) and _VALUE_CONTROL.search(value):
                 self._control_in_value(node, value)
                 value = None  # refused: it stands as null, as other refused values do
             return value, LocNode(loc)
@@ -418,12 +422,12 @@ class _Builder:
         raise YamlError.at(node.start_mark, "unexpected YAML node")  # pragma: no cover
 
     def _control_in_value(self, node: Node, text: str) -> None:
-        code = ord(_CONTROL.search(text).group())  # type: ignore[union-attr]
+        code = ord(_VALUE_CONTROL.search(text).group())  # type: ignore[union-attr]
         name = _CONTROL_NAMES.get(code)
         label = f"U+{code:04X}" + (f" ({name})" if name else "")
         what = "a lone surrogate" if 0xD800 <= code <= 0xDFFF else f"control character {label}"
-        self._err(node.start_mark, f"this text holds {what} (written as an escape such as \\x00 or \\ud800): "
-                                   f"{quote(text)}; names, ids and paths are plain text: remove it")
+        self._err(node.start_mark, f"this text holds {what}: {quote(text)}; names, ids, paths and citations are "
+                                   "plain text: remove it (or the escape, such as \\0 or \\ud800, that wrote it)")
 
     def _bad_tag(self, node: Node) -> None:
         tag = node.tag.replace("tag:yaml.org,2002:", "!!")
@@ -471,7 +475,7 @@ class _Builder:
                                            "write the key as text")
             return None
         value = self._scalar(key_node)
-        if isinstance(value, str) and _CONTROL.search(value):
+        if isinstance(value, str) and _VALUE_CONTROL.search(value):
             self._control_in_value(key_node, value)
             return None
         if isinstance(value, bool):
