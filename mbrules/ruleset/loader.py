@@ -158,7 +158,7 @@ def _read(path: Path) -> tuple[_FileRead, tuple]:
     path = real_path(path)
     if not path.name.lower().endswith(YAML_SUFFIXES):  # a .yaml link to /etc/passwd is not read either
         raise OSError(errno.EINVAL, f"it is a link to {quote(str(path))}, not to a .yaml or .yml file", str(path))
-    display = display_path(path)
+    display = printable(display_path(path))  # as every message names it
     key = (str(path), display)
     with _file_lock:
         hit = _file_cache.get(key)
