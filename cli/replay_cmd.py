@@ -22,23 +22,24 @@ def replay(
 
     Exit 0 when none failed, 1 when one failed or a file is invalid, 2 when a path does not exist.
     """
+    from mbrules.ruleset.diagnostics import printable  # control characters and lone surrogates escaped
     from mbrules.scenario.replay import ScenarioPathError, collect, replay_file, summary_line  # only here
 
     try:
         files = collect(paths)
     except ScenarioPathError as exc:
-        fail(str(exc), EXIT_USAGE)
+        fail(printable(str(exc)), EXIT_USAGE)
     results = []
     for f in files:
         try:
             file_results = replay_file(f)
         except ScenarioPathError as exc:
-            fail(str(exc), EXIT_USAGE)
+            fail(printable(str(exc)), EXIT_USAGE)
         for r in file_results:
             for d in r.errors:  # an invalid file is an error where a file is involved: stderr too
                 print(d, file=sys.stderr)
             if not as_json:
-                print("\n".join(r.lines()), flush=True)
+                print("\n".join(printable(line) for line in r.lines()), flush=True)
         results += file_results
     passed = sum(r.passed for r in results)
     failed = len(results) - passed

@@ -6,6 +6,7 @@ that use it, not when the app is built, so that --help and 'schema' need not pay
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -24,7 +25,10 @@ OptionFlag = Annotated[
 
 
 def _print_json(doc: Any) -> None:
-    sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+    text = json.dumps(doc, indent=2, ensure_ascii=False)
+    # A lone surrogate (a file name that is not UTF-8) as its JSON escape: stdout can write that.
+    text = re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text)
+    sys.stdout.write(text + "\n")
 
 
 def _load(ref: str, options: list[str] | None):
@@ -94,6 +98,7 @@ def validate_cmd(
     A ruleset is checked fully resolved (extends, options); an option file (kind: option) is checked by the schema and by applying it over winning-moves. Prints 'OK FILE' for each valid file. Exit 1 if a file is invalid, 2 if a file cannot be read.
     """
     from mbrules.ruleset import RulesetError, check_file
+    from mbrules.ruleset.diagnostics import printable
 
     results = []
     code = EXIT_OK
@@ -111,7 +116,7 @@ def validate_cmd(
             print(str(d), file=sys.stderr)
         if result.ok:
             if not as_json:
-                typer.echo(f"OK {result.file}")
+                typer.echo(f"OK {printable(result.file)}")
         elif code == EXIT_OK:
             code = EXIT_CHECK_FAILED
         results.append({"file": result.file, "kind": result.kind, "ok": result.ok,

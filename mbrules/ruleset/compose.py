@@ -17,7 +17,7 @@ from typing import Any
 from .diagnostics import LocNode
 
 ROOT_OWN_KEYS = ("id", "name", "description", "source")  # never inherited: each file says its own
-FILE_ONLY_KEYS = ("kind", "extends", "options")  # read by the loader, not part of the ruleset
+FILE_ONLY_KEYS = ("kind", "extends", "options", "group")  # read by the loader, not part of the ruleset
 
 
 def is_cited(value: Any) -> bool:

@@ -7,13 +7,40 @@ that contributed it), so any layer can point at the right file, line and column.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 
-_LINE_BREAKS = {0x0A: "\\n", 0x0D: "\\r", 0x85: "\\x85", 0x2028: "\\u2028", 0x2029: "\\u2029"}
+QUOTE_MAX = 60  # characters of a value from a file that a message may quote
+
+
+def quote(value: Any, limit: int = QUOTE_MAX) -> str:
+    """A value from a file as a message quotes it: in quotes, at most ``limit`` characters, escaped."""
+    text = str(value)
+    if len(text) > limit:
+        text = text[: limit - 3] + "..."
+    return "'" + printable(text) + "'"
+
+
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\ufffe\uffff]")
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape(m: re.Match) -> str:
+    ch = m.group()
+    if ch in _ESCAPES:
+        return _ESCAPES[ch]
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character, lone surrogate and line separator escaped
+    (``\\x00``, ``\\ud800``, ``\\n``): safe to print on one line of any terminal or UTF-8 stream."""
+    return _UNPRINTABLE.sub(_escape, text)
 
 
 @dataclass(frozen=True, order=True)
@@ -25,8 +52,12 @@ class Diagnostic:
     col: int
     message: str
 
-    def __str__(self) -> str:  # one line, whatever the file name or a quoted value holds
-        return f"{self.file}:{self.line}:{self.col}: {self.message}".translate(_LINE_BREAKS)
+    def __post_init__(self) -> None:  # one line, whatever the file name or a quoted value holds
+        object.__setattr__(self, "file", printable(self.file))
+        object.__setattr__(self, "message", printable(self.message))
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}: {self.message}"
 
     def as_json(self) -> dict:
         return {"file": self.file, "line": self.line, "col": self.col, "message": self.message}
@@ -46,7 +77,7 @@ class RulesetError(Exception):
                  diagnostics: Iterable[Diagnostic] = ()):
         diags = sorted(set(diagnostics))  # by file, line, column, message
         self.diagnostics: list[Diagnostic] = diags
-        self.lines: list[str] = list(lines or []) + [str(d) for d in diags]
+        self.lines: list[str] = [printable(line) for line in lines or []] + [str(d) for d in diags]
         self.usage = usage
         super().__init__("\n".join(self.lines))
 
@@ -128,8 +159,9 @@ def dotted(path: Iterable) -> str:
     for p in path:
         if isinstance(p, int):
             out += f"[{p}]"
-        else:
-            out += ("." if out else "") + str(p)
+        else:  # a key from a file: at most QUOTE_MAX characters of it
+            p = str(p)
+            out += ("." if out else "") + (p if len(p) <= QUOTE_MAX else p[: QUOTE_MAX - 3] + "...")
     return out or "the top level"
 
 

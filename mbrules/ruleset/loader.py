@@ -11,9 +11,9 @@ file's ``options`` in order -> the options given to :func:`load_ruleset` (comman
 from __future__ import annotations
 
 import difflib
+import errno
 import json
 import os
-import stat
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -25,10 +25,11 @@ from typing import Any
 import pydantic
 
 from .compose import ROOT_OWN_KEYS, merge, patch_body
-from .diagnostics import Diagnostic, LocNode, RulesetError, diag_at, display_path, dotted, where_words
+from .diagnostics import (Diagnostic, LocNode, RulesetError, diag_at, display_path, dotted, printable, quote,
+                          where_words)
 from .model import Ruleset, is_ruleset_id
 from .semantics import semantic_problems
-from .yamlmarks import parse_file
+from .yamlmarks import YAML_SUFFIXES, parse_bytes, read_regular, real_path
 
 __all__ = [
     "REFERENCE_RULESET",
@@ -79,18 +80,32 @@ def bundled_option_ids() -> list[str]:
     return _bundled_ids(option=True)
 
 
-def _resolve_ref(ref: str, base: Path, option: bool) -> Path | None:
-    """A bundled id (when ``ref`` looks like one and the file exists) or a path below ``base``.
+class _BadRef(Exception):
+    """A reference that can name no ruleset or option file (not .yaml/.yml, a character no name can hold)."""
 
-    None: ``ref`` looks like an id but names no bundled file and no file below ``base``.
+
+def _not_yaml_message(ref: str, option: bool) -> str:
+    what = "an option" if option else "a ruleset"
+    return (f"{quote(ref)} is not {what} file: {what} is named by its bundled id or by a path to a .yaml or "
+            ".yml file; name one")
+
+
+def _resolve_ref(ref: str, base: Path, option: bool) -> Path | None:
+    """A bundled id (when ``ref`` looks like one) or a path to a .yaml/.yml file (relative: below ``base``).
+
+    None: ``ref`` looks like an id but names no bundled file. Raises :class:`_BadRef` for a path that
+    does not end in .yaml or .yml (``/etc/passwd``, ``/proc/self/environ`` are never read) or holds a
+    character no file name can (NUL, a lone surrogate). ``~`` is not expanded: a path in a file is
+    relative to the file.
     """
     if is_ruleset_id(ref):
         bundled = _bundled_folder(option) / f"{ref}.yaml"
-        if bundled.is_file():
-            return bundled
-        local = base / ref
-        return local if local.is_file() else None
-    p = Path(ref).expanduser()
+        return bundled if bundled.is_file() else None
+    if "\0" in ref or any(0xD800 <= ord(c) <= 0xDFFF for c in ref if not 0xDC80 <= ord(c) <= 0xDCFF):
+        raise _BadRef(f"{quote(ref)} cannot be a file name (it holds a NUL or a lone surrogate); fix the name")
+    if not ref.lower().endswith(YAML_SUFFIXES):
+        raise _BadRef(_not_yaml_message(ref, option))
+    p = Path(ref)
     return p if p.is_absolute() else base / p
 
 
@@ -99,13 +114,13 @@ def _unknown_id_message(ref: str, option: bool) -> str:
     what = "option" if option else "ruleset"
     close = difflib.get_close_matches(ref, ids, n=1)
     guess = f"did you mean '{close[0]}'? " if close else ""
-    return (f"unknown {what} '{ref}': {guess}bundled {what}s are {', '.join(ids) or 'none'}; "
+    return (f"unknown {what} {quote(ref)}: {guess}bundled {what}s are {', '.join(ids) or 'none'}; "
             f"or give a path to a .yaml file")
 
 
 def _name_for(path: Path) -> str:
-    """The name an applied option is listed under: its bundled id, or the stem of its path."""
-    return path.stem
+    """The name an applied option is listed under: its bundled id, or the stem of its path (escaped)."""
+    return printable(path.stem)
 
 
 # ----------------------------------------------------------------------------
@@ -121,30 +136,36 @@ class _FileRead:
     errors: list[Diagnostic]  # YAML layer and schema layer
 
 
-_file_cache: dict[tuple, _FileRead] = {}
+_file_cache: dict[tuple, tuple[tuple, _FileRead]] = {}
 _file_lock = threading.Lock()
 
 
-def _signature(path: Path) -> tuple[int, int]:
+def _signature(path: Path) -> tuple:
+    """What :func:`read_regular` gives as a file's signature, by stat (nothing is opened)."""
     st = os.stat(path)
-    if stat.S_ISDIR(st.st_mode):
-        raise IsADirectoryError(21, "is a folder, not a file", str(path))
-    if not stat.S_ISREG(st.st_mode):  # a pipe or a device could block or never end
-        raise OSError(22, "not a regular file", str(path))
-    return st.st_mtime_ns, st.st_size
+    return st.st_mtime_ns, st.st_size, st.st_ino, st.st_dev
+
+
+def _check_suffix(path: Path, option: bool = False) -> None:
+    if not path.name.lower().endswith(YAML_SUFFIXES):
+        raise _BadRef(_not_yaml_message(str(path), option))
 
 
 def _read(path: Path) -> tuple[_FileRead, tuple]:
-    """Parse and schema-check one file; OSError (missing, unreadable, a folder) goes to the caller."""
-    path = path.resolve()
-    sig = _signature(path)
-    display = display_path(path)
-    key = (str(path), sig, display)
+    """Parse and schema-check one file; OSError (missing, unreadable, a folder, a pipe, a symlink
+    loop, a name no file can have) goes to the caller. The file is opened once and checked on the
+    open descriptor (:func:`read_regular`); a file already parsed with the same signature is not read."""
+    path = real_path(path)
+    if not path.name.lower().endswith(YAML_SUFFIXES):  # a .yaml link to /etc/passwd is not read either
+        raise OSError(errno.EINVAL, f"it is a link to {quote(str(path))}, not to a .yaml or .yml file", str(path))
+    display = printable(display_path(path))  # as every message names it
+    key = (str(path), display)
     with _file_lock:
         hit = _file_cache.get(key)
-    if hit is not None:
-        return hit, sig
-    parsed = parse_file(path, display)
+    raw, sig = read_regular(path, known=hit[0] if hit is not None else None)
+    if raw is None and hit is not None:
+        return hit[1], sig
+    parsed = parse_bytes(raw or b"", display)
     errors = list(parsed.errors)
     if parsed.data is not None and parsed.locs is not None:
         from .schema_check import schema_errors  # jsonschema (30 ms) only once a file is checked
@@ -157,7 +178,7 @@ def _read(path: Path) -> tuple[_FileRead, tuple]:
     with _file_lock:
         if len(_file_cache) > 256:
             _file_cache.clear()
-        _file_cache[key] = fr
+        _file_cache[key] = (sig, fr)
     return fr, sig
 
 
@@ -170,11 +191,21 @@ def _reason(exc: OSError) -> str:
 
 
 @dataclass
+class _Named:
+    """An option with exclusive groups, and where it was named (None: on the command line or by the API)."""
+
+    name: str
+    groups: tuple[str, ...]
+    where: LocNode | None = None
+
+
+@dataclass
 class _Composed:
     data: dict
     locs: LocNode
     applied: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)  # in the order their values were laid down
+    named: list[_Named] = field(default_factory=list)  # the options applied that belong to groups
 
 
 class _Session:
@@ -182,6 +213,7 @@ class _Session:
 
     def __init__(self) -> None:
         self.diags: list[Diagnostic] = []
+        self.usage: list[str] = []  # problems of the command line alone (two options of one group there)
         self.deps: dict[str, tuple] = {}
 
     def read(self, path: Path) -> _FileRead:
@@ -189,10 +221,13 @@ class _Session:
         self.deps[str(fr.path)] = sig
         return fr
 
-    def read_top(self, path: Path) -> _FileRead:
-        """A file named by the user: unreadable is a usage error (exit 2)."""
+    def read_top(self, path: Path, option: bool = False) -> _FileRead:
+        """A file named by the user: not a .yaml/.yml file, or unreadable, is a usage error (exit 2)."""
         try:
+            _check_suffix(path, option)
             return self.read(path)
+        except _BadRef as exc:
+            raise RulesetError([f"{display_path(path.absolute())}:1:1: {exc}"], usage=True) from None
         except OSError as exc:
             raise RulesetError([f"{display_path(path.absolute())}:1:1: cannot read this file: "
                                 f"{_reason(exc)}; check the path"], usage=True) from None
@@ -204,7 +239,7 @@ class _Session:
         except OSError as exc:
             hint = (f"; to use the bundled one, write its id: {path.stem}" if path.stem in _bundled_ids(option)
                     else "; fix the path (relative to this file)")
-            self.diags.append(diag_at(where, (), f"cannot read {what} '{display_path(path.absolute())}': "
+            self.diags.append(diag_at(where, (), f"cannot read {what} {quote(display_path(path.absolute()))}: "
                                                  f"{_reason(exc)}{hint}"))
             return None
 
@@ -227,18 +262,28 @@ class _Session:
                     self.diags.append(diag_at(locs, (), f"missing key '{key}' at the top level: a ruleset gives "
                                                         "its own id, name, description and source (they are not "
                                                         "inherited from the parent); add it"))
+        if "group" in data:
+            ok = False
+            self.diags.append(diag_at(locs, ("group",), "only an option has a group (options of one group "
+                                                        "cannot go together); remove it", key=True))
         parent: _Composed | None = None
         extends = data.get("extends")
         if isinstance(extends, str):
             where = locs.child("extends") or locs
-            ppath = _resolve_ref(extends, fr.path.parent, option=False)
-            if ppath is None:
+            bad: str | None = None
+            try:
+                ppath = _resolve_ref(extends, fr.path.parent, option=False)
+                preal = real_path(ppath) if ppath is not None else None
+            except (_BadRef, OSError) as exc:
+                ppath = preal = None
+                bad = str(exc) if isinstance(exc, _BadRef) else f"cannot read {quote(extends)}: {_reason(exc)}"
+            if ppath is None or preal is None:
                 ok = False
-                self.diags.append(diag_at(where, (), f"extends: {_unknown_id_message(extends, False)} "
-                                                     "(relative to this file)"))
-            elif ppath.resolve() in stack or ppath.resolve() == fr.path:
+                self.diags.append(diag_at(where, (), f"extends: {bad or _unknown_id_message(extends, False)}"
+                                                     + ("" if bad else " (relative to this file)")))
+            elif preal in stack or preal == fr.path:
                 ok = False
-                chain = " -> ".join(display_path(p) for p in (*stack, fr.path, ppath.resolve()))
+                chain = " -> ".join(display_path(p) for p in (*stack, fr.path, preal))
                 self.diags.append(diag_at(where, (), f"extends makes a cycle ({chain}): a ruleset cannot "
                                                      "extend itself, even through others; break the cycle"))
             else:
@@ -248,7 +293,7 @@ class _Session:
                 else:
                     if pfr.data is not None and pfr.data.get("kind") == "option":
                         ok = False
-                        self.diags.append(diag_at(where, (), f"extends names '{extends}', an option (kind: "
+                        self.diags.append(diag_at(where, (), f"extends names {quote(extends)}, an option (kind: "
                                                              "option); extend a ruleset and list the option "
                                                              "under options:"))
                     else:
@@ -273,15 +318,17 @@ class _Session:
             merged_data, merged_locs = dict(body), LocNode(locs.loc, {k: locs.children[k] for k in body})
             applied: list[str] = []
             files: list[str] = []
+            named: list[_Named] = []
         else:
             merged_data, merged_locs = merge(parent.data, parent.locs, body, locs)
             applied = list(parent.applied)
             files = list(parent.files)
+            named = list(parent.named)
         for key in ROOT_OWN_KEYS:
             if key in data:
                 merged_data[key] = data[key]
                 merged_locs.children[key] = locs.children[key]  # type: ignore[index]
-        composed = _Composed(merged_data, merged_locs, applied, [*files, fr.display])
+        composed = _Composed(merged_data, merged_locs, applied, [*files, fr.display], named)
         for opt in own_options:
             self.apply(composed, opt)
         return composed
@@ -289,12 +336,20 @@ class _Session:
     # -- options
 
     def option_ref(self, ref: str, base: Path, where: LocNode) -> _Composed | None:
-        path = _resolve_ref(ref, base, option=True)
+        try:
+            path = _resolve_ref(ref, base, option=True)
+        except _BadRef as exc:
+            self.diags.append(diag_at(where, (), str(exc)))
+            return None
         if path is None:
             self.diags.append(diag_at(where, (), f"{_unknown_id_message(ref, True)} (relative to this file)"))
             return None
         fr = self.read_ref(path, where, "the option", option=True)
-        return None if fr is None else self.option(fr)
+        opt = None if fr is None else self.option(fr)
+        if opt is not None:
+            for named in opt.named:
+                named.where = where
+        return opt
 
     def option(self, fr: _FileRead) -> _Composed | None:
         self.diags.extend(fr.errors)
@@ -320,14 +375,43 @@ class _Session:
         if not ok:
             return None
         body = patch_body(data)
+        group = data.get("group")
+        group = group.get("value") if isinstance(group, dict) else None
+        groups = (group,) if isinstance(group, str) else tuple(g for g in group or () if isinstance(g, str))
+        named = [_Named(_name_for(fr.path), groups)] if groups else []
         return _Composed(body, LocNode(locs.loc, {k: locs.children[k] for k in body}), [_name_for(fr.path)],
-                         [fr.display])
+                         [fr.display], named)
 
-    @staticmethod
-    def apply(target: _Composed, opt: _Composed) -> None:
+    def apply(self, target: _Composed, opt: _Composed) -> None:
+        """Lay ``opt`` over ``target``; two options of one exclusive group are refused (both places named)."""
+        for mine in opt.named:
+            for group in mine.groups:
+                other = next((n for n in target.named if group in n.groups and n.name != mine.name), None)
+                if other is not None:
+                    self._group_conflict(group, other, mine)
         target.data, target.locs = merge(target.data, target.locs, opt.data, opt.locs)
         target.applied.extend(opt.applied)
         target.files.extend(opt.files)
+        target.named.extend(opt.named)
+
+    def _group_conflict(self, group: str, first: _Named, second: _Named) -> None:
+        if first.where is None and second.where is None:
+            self.usage.append(f"mbrules: options {quote(first.name)} and {quote(second.name)} are both in the "
+                              f"group '{group}', which allows one of them: give only one of them with --option")
+            return
+
+        def place(n: _Named) -> str:
+            if n.where is None:
+                return "given with --option"
+            file, line, col = n.where.loc.at_value()
+            return f"named at {file}:{line}:{col}"
+
+        for this, other in ((first, second), (second, first)):
+            if this.where is not None:
+                self.diags.append(diag_at(this.where, (), f"option {quote(this.name)} cannot go with option "
+                                                          f"{quote(other.name)} ({place(other)}): both are in the "
+                                                          f"group '{group}', which allows one of them; "
+                                                          "remove one of them"))
 
     # -- the resolved model
 
@@ -402,7 +486,7 @@ def _pydantic_diag(err: dict, data: Any, locs: LocNode) -> Diagnostic:
     kind = err.get("type", "")
     msg = str(err.get("msg", "invalid value"))
     if kind == "missing" and missing is not None:
-        return diag_at(locs, path, f"missing key '{missing}' {where_words(path)}; add it", key=True)
+        return diag_at(locs, path, f"missing key {quote(missing)} {where_words(path)}; add it", key=True)
     msg = msg.removeprefix("Value error, ")
     return diag_at(locs, path, f"{msg} {where_words(path)}")
 
@@ -433,7 +517,10 @@ def _deps_fresh(deps: tuple) -> bool:
 def _top_path(ref: str | Path, base: Path, option: bool) -> Path:
     if isinstance(ref, Path):
         return ref if ref.is_absolute() else base / ref
-    path = _resolve_ref(ref, base, option)
+    try:
+        path = _resolve_ref(ref, base, option)
+    except _BadRef as exc:
+        raise RulesetError([f"{display_path(Path(ref).absolute())}:1:1: {exc}"], usage=True) from None
     if path is None:
         raise RulesetError([f"mbrules: {_unknown_id_message(ref, option)}"], usage=True)
     return path
@@ -468,13 +555,17 @@ def load_ruleset(ref: str | Path, options: Sequence[str | Path] = (), base_dir: 
 
 def _resolve(session: _Session, top: Path, opts: list[Path]) -> Ruleset:
     fr = session.read_top(top)
-    option_reads = [session.read_top(p) for p in opts]
+    option_reads = [session.read_top(p, option=True) for p in opts]
     composed = session.ruleset(fr, ())
     applied = [session.option(ofr) for ofr in option_reads]
     if composed is None or session.diags or any(a is None for a in applied):
         raise RulesetError.of(session.diags)
     for opt in applied:
         session.apply(composed, opt)  # type: ignore[arg-type]
+    if session.usage and not session.diags:
+        raise RulesetError(session.usage, usage=True)
+    if session.diags:
+        raise RulesetError(session.usage, diagnostics=session.diags)
     rs = session.finish(composed)
     if rs is None:
         raise RulesetError.of(session.diags)
@@ -545,8 +636,8 @@ class Summary:
 
 def _summary(path: Path, ident: str) -> Summary:
     try:
-        _signature(path)  # a regular file (a pipe could block)
-        data = parse_file(path, display_path(path)).data or {}  # the name and description: no schema check
+        raw, _ = read_regular(path)  # a regular file (a pipe could block)
+        data = parse_bytes(raw or b"", display_path(path)).data or {}  # the name and description: no schema check
     except OSError:
         data = {}
 

@@ -14,13 +14,14 @@ import json
 import re
 from typing import Annotated, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 T = TypeVar("T")
 
 RULESET_ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 CardId = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
-OneLine = Annotated[str, Field(min_length=1, max_length=300, pattern=r"^[^\n\r]*$")]
+# One line of plain text: no line break, tab or other control character (a name is printed as given).
+OneLine = Annotated[str, Field(min_length=1, max_length=300, pattern=r"^[^\x00-\x1f\x7f-\x9f\u2028\u2029]*$")]
 Citation = Annotated[str, Field(min_length=1, max_length=600)]
 
 
@@ -301,6 +302,26 @@ class Ruleset(Strict):
 
 
 # ----------------------------------------------------------------------------
+# Option groups: options of one group cannot go together (Ludii-style option categories).
+
+GroupId = Annotated[str, Field(pattern=RULESET_ID_PATTERN, max_length=64)]
+
+
+class OptionGroupRule(Rule[GroupId | Annotated[tuple[GroupId, ...], Field(min_length=1, max_length=8)]]):
+    """An option file only: the exclusive group (or groups) it belongs to, e.g. game-mode, with why.
+
+    Two options of one group cannot be applied together (they set the same rules differently):
+    the loader refuses the second, naming both."""
+
+
+def option_groups_schema() -> dict:
+    """The JSON Schema of an option file's ``group``: ``{value: ID or [IDs], source|decided}``."""
+    schema = _file_schema_node(TypeAdapter(OptionGroupRule).json_schema(mode="validation"))
+    schema["title"] = "Group"
+    return schema
+
+
+# ----------------------------------------------------------------------------
 # The file schema: what one YAML file may say (everything optional but id).
 
 CITATION_ONEOF = [{"required": ["source"]}, {"required": ["decided"]}]  # exactly one of them
@@ -355,6 +376,7 @@ def file_json_schema() -> dict:
         "description": "A bundled ruleset id or a path relative to this file: this file changes only what it names.",
         "title": "Extends",
     }
+    props["group"] = option_groups_schema()
     props["options"] = {
         "type": "array",
         "items": {"type": "string", "minLength": 1, "maxLength": 300},

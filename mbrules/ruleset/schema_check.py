@@ -16,7 +16,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
-from .diagnostics import Diagnostic, LocNode, diag_at, dotted, where_words
+from .diagnostics import Diagnostic, LocNode, diag_at, dotted, quote, where_words
 from .model import CITATION_ONEOF, file_json_schema
 
 CITATION_HELP = ("give exactly one of 'source' (the rulebook file and section that states it) "
@@ -28,6 +28,7 @@ _PATTERN_WORDS = {
                                  "(e.g. my-house-rules)",
     r"^[1-9][0-9]?$": "a player count is a whole number from 1 to 99",
     r"^[^\n\r]*$": "it must fit on one line (no line breaks)",
+    r"^[^\x00-\x1f\x7f-\x9f\u2028\u2029]*$": "it must fit on one line, without control characters (no line breaks, no tabs)",
 }
 
 _TYPE_WORDS = {
@@ -153,10 +154,15 @@ def _describe(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
         return [diag_at(locs, path, f"{show_value(inst)} is not valid for {_last(path)}: {words}")]
     if v == "propertyNames":
         return _bad_key_names(error, locs)
+    if v in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum") and \
+            "minimum" in error.schema and "maximum" in error.schema:
+        low, high = error.schema["minimum"], error.schema["maximum"]
+        return [diag_at(locs, path, f"{_last(path)} must be between {low:,} and {high:,} (the allowed range), "
+                                    f"got {quote(inst)}; choose a value in that range")]
     if v in ("minimum", "exclusiveMinimum"):
-        return [diag_at(locs, path, f"{_last(path)} must be at least {error.validator_value}, got {inst}")]
+        return [diag_at(locs, path, f"{_last(path)} must be at least {error.validator_value}, got {quote(inst)}")]
     if v in ("maximum", "exclusiveMaximum"):
-        return [diag_at(locs, path, f"{_last(path)} must be at most {error.validator_value}, got {inst}")]
+        return [diag_at(locs, path, f"{_last(path)} must be at most {error.validator_value}, got {quote(inst)}")]
     if v == "minLength":
         if error.validator_value == 1:
             return [diag_at(locs, path, f"{_last(path)} must not be empty; write some text")]
@@ -187,12 +193,12 @@ def _unknown_keys(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
             continue
         if patterns and not props:
             words = "; ".join(_PATTERN_WORDS.get(p, f"keys must match {p}") for p in patterns)
-            msg = f"'{key}' is not a valid key {where_words(path)}: {words}"
+            msg = f"{quote(key)} is not a valid key {where_words(path)}: {words}"
         else:
             allowed = ", ".join(props)
             close = difflib.get_close_matches(key, list(props), n=1)
             guess = f"; did you mean '{close[0]}'?" if close else ""
-            msg = f"unknown key '{key}' {where_words(path)} (allowed: {allowed}){guess}"
+            msg = f"unknown key {quote(key)} {where_words(path)} (allowed: {allowed}){guess}"
         out.append(diag_at(locs, [*path, key], msg, key=True))
     return out
 

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .model import HazardCard, RemedyCard, Ruleset, SafetyCard
+from .diagnostics import quote as q
+from .model import DistanceCard, HazardCard, RemedyCard, Ruleset, SafetyCard
 
 Problem = tuple[tuple, str, bool, tuple]
+
+MAX_CARD_KINDS = 255  # the engine packs a card kind into 8 bits of an action
+MAX_MATCH_HANDS = 10_000  # a points match that cannot end sooner is refused (the target is out of reach)
 
 
 def _listed_twice(values) -> list[str]:
@@ -32,48 +36,55 @@ def semantic_problems(rs: Ruleset) -> list[Problem]:
         for i, cid in enumerate(ids):
             if cid not in cards:
                 near = ", ".join(sorted(c for c, k in kinds.items() if k == want)) or "none"
-                add((*path, i), f"{what} names '{cid}', which is not a card of this ruleset "
+                add((*path, i), f"{what} names {q(cid)}, which is not a card of this ruleset "
                                 f"({want} cards: {near}); fix the id or add the card")
             elif kinds[cid] != want:
-                add((*path, i), f"{what} names '{cid}', a {kinds[cid]} card; it must name {want} cards")
+                add((*path, i), f"{what} names {q(cid)}, a {kinds[cid]} card; it must name {want} cards")
         for cid in _listed_twice(ids):
-            add(path, f"{what} lists '{cid}' more than once; list it once")
+            add(path, f"{what} lists {q(cid)} more than once; list it once")
+
+    # -- how many card kinds the engine can play
+    if len(cards) > MAX_CARD_KINDS:
+        extra = list(cards)[MAX_CARD_KINDS]
+        add(("cards", extra), f"{len(cards)} card kinds, the most is {MAX_CARD_KINDS} (the engine numbers card kinds "
+                              f"in 8 bits): this is kind number {MAX_CARD_KINDS + 1}; remove "
+                              f"{len(cards) - MAX_CARD_KINDS} card kinds", True)
 
     # -- references between cards
     for cid, card in cards.items():
         if isinstance(card, RemedyCard):
-            check_refs(("cards", cid, "fixes"), card.fixes, "hazard", f"remedy '{cid}' fixes")
+            check_refs(("cards", cid, "fixes"), card.fixes, "hazard", f"remedy {q(cid)} fixes")
             piles = sorted({hazards[h].pile for h in card.fixes if h in hazards})
             if len(piles) > 1:
-                add(("cards", cid, "fixes"), f"remedy '{cid}' fixes hazards on both the battle and the speed pile; "
+                add(("cards", cid, "fixes"), f"remedy {q(cid)} fixes hazards on both the battle and the speed pile; "
                                              "a remedy is played on one pile: split it into two remedies")
             if card.go and piles and piles != ["battle"]:
-                add(("cards", cid, "go"), f"go card '{cid}' fixes speed-pile hazards; a go card (the Roll) is "
+                add(("cards", cid, "go"), f"go card {q(cid)} fixes speed-pile hazards; a go card (the Roll) is "
                                           "played on the battle pile")
             if not card.fixes and not card.go:
-                add(("cards", cid, "fixes"), f"remedy '{cid}' fixes nothing and is not a go card; "
+                add(("cards", cid, "fixes"), f"remedy {q(cid)} fixes nothing and is not a go card; "
                                              "list the hazards it fixes")
         elif isinstance(card, SafetyCard):
-            check_refs(("cards", cid, "protects"), card.protects, "hazard", f"safety '{cid}' protects")
+            check_refs(("cards", cid, "protects"), card.protects, "hazard", f"safety {q(cid)} protects")
             if not card.protects:
-                add(("cards", cid, "protects"), f"safety '{cid}' protects against nothing; "
+                add(("cards", cid, "protects"), f"safety {q(cid)} protects against nothing; "
                                                 "list the hazards it protects against")
         elif isinstance(card, HazardCard):
             if card.pile == "speed" and card.limit is None:
-                add(("cards", cid), f"speed-pile hazard '{cid}' has no limit: give limit (the highest "
+                add(("cards", cid), f"speed-pile hazard {q(cid)} has no limit: give limit (the highest "
                                     "distance card allowed while it shows, e.g. 50)", True)
             if card.pile == "battle" and card.limit is not None:
-                add(("cards", cid, "limit"), f"battle hazard '{cid}' has a limit; only speed-pile hazards "
+                add(("cards", cid, "limit"), f"battle hazard {q(cid)} has a limit; only speed-pile hazards "
                                              "limit speed: remove limit or set pile: speed")
 
     for hid in hazards:
         remedies = [cid for cid, c in cards.items() if isinstance(c, RemedyCard) and hid in c.fixes]
         safeties = [cid for cid, c in cards.items() if isinstance(c, SafetyCard) and hid in c.protects]
         if not remedies:
-            add(("cards", hid), f"hazard '{hid}' has no remedy: add it to the fixes of a remedy card", True,
+            add(("cards", hid), f"hazard {q(hid)} has no remedy: add it to the fixes of a remedy card", True,
                 [("cards", c, "fixes") for c, k in kinds.items() if k == "remedy"])
         if not safeties:
-            add(("cards", hid), f"hazard '{hid}' has no safety: add it to the protects of a safety card", True,
+            add(("cards", hid), f"hazard {q(hid)} has no safety: add it to the protects of a safety card", True,
                 [("cards", c, "protects") for c, k in kinds.items() if k == "safety"])
 
     if not any(isinstance(c, RemedyCard) and c.go for c in cards.values()):
@@ -84,7 +95,7 @@ def semantic_problems(rs: Ruleset) -> list[Problem]:
     # -- reference cards and the box
     for rid in rs.box.reference_cards:
         if rid in cards:
-            add(("box", "reference_cards", rid), f"reference card id '{rid}' is also a card id; "
+            add(("box", "reference_cards", rid), f"reference card id {q(rid)} is also a card id; "
                                                  "rename the reference card", True, [("cards", rid)])
     deck = sum(c.count for c in cards.values())
     refs = sum(r.count for r in rs.box.reference_cards.values())
@@ -134,8 +145,60 @@ def semantic_problems(rs: Ruleset) -> list[Problem]:
                       "add the player count or remove these removals", True)
         for cid, n in removal.cards.items():
             if cid not in cards:
-                add((*path, "cards", cid), f"removes '{cid}', which is not a card of this ruleset; fix the id", True)
+                add((*path, "cards", cid), f"removes {q(cid)}, which is not a card of this ruleset; fix the id", True)
             elif n > cards[cid].count:
-                add((*path, "cards", cid), f"removes {n} '{cid}' but the deck has only {cards[cid].count}; "
+                add((*path, "cards", cid), f"removes {n} {q(cid)} but the deck has only {cards[cid].count}; "
                                            "remove at most that many", False, [("cards", cid, "count")])
+    _match_problems(rs, add)
     return out
+
+
+def _match_problems(rs: Ruleset, add) -> None:
+    """A points match must be winnable: some hand can score a point, and the target is within reach.
+
+    Single-hand and trip matches end with their one hand; a points match goes on until a side
+    reaches ``match.target_points``. It never ends when no hand can score: scoring off, or every
+    score line that could happen worth 0 (a line whose cards or rules never occur counts as 0).
+    """
+    if rs.match.mode.value != "points":
+        return
+    sc, cards = rs.scoring, rs.cards
+    target = rs.match.target_points.value
+    mode = ("match", "mode", "value")
+    if not sc.enabled.value:
+        add(("scoring", "enabled", "value"), f"match.mode is points (hands until a side reaches {target:,} points) "
+                                             "but scoring is off, so no hand scores a point and the match never "
+                                             "ends: set scoring.enabled to true, or match.mode to trip or "
+                                             "single_hand", False, [mode])
+        return
+    distance = [c for c in cards.values() if isinstance(c, DistanceCard) and c.count > 0]
+    safeties = sum(c.count for c in cards.values() if isinstance(c, SafetyCard))
+    # The most miles one side can play in a hand (the 200s bounded by their maximum per hand).
+    reach = sum(c.miles * (c.count if c.max_per_hand is None else min(c.count, c.max_per_hand)) for c in distance)
+    trips = [pc for pc in rs.player_counts.values() if pc.target <= reach]
+    extension = any(pc.extension_to is not None and pc.extension_to <= reach for pc in trips)
+    longest = max((min(reach, pc.extension_to or pc.target) for pc in rs.player_counts.values()), default=0)
+    opponents = max((pc.sides - 1 for pc in rs.player_counts.values()), default=1)
+    per_hand = {  # the most each line can give one side in a hand: 0 when it cannot happen
+        "milestones_per_mile": sc.milestones_per_mile.value * longest,
+        "safety": sc.safety.value * safeties,
+        "all_safeties": sc.all_safeties.value if safeties else 0,
+        "coup_fourre": sc.coup_fourre.value * safeties if rs.coup_fourre.enabled.value else 0,
+        "trip_completed": sc.trip_completed.value if trips else 0,
+        "delayed_action": sc.delayed_action.value if trips else 0,
+        "safe_trip": sc.safe_trip.value if trips else 0,
+        "shutout": sc.shutout.value * (opponents if sc.shutout_per_opponent.value else 1) if trips else 0,
+        "extension": sc.extension.value if extension else 0,
+    }
+    lines = [("scoring", k, "value") for k in per_hand]
+    best = sum(per_hand.values())
+    if best <= 0:
+        add(("scoring", "milestones_per_mile", "value"),
+            f"match.mode is points (hands until a side reaches {target:,} points) but no hand can score a point "
+            "(every score line that can happen here is worth 0), so the match never ends: give a score line a "
+            "positive value (e.g. milestones_per_mile: 1), or set match.mode to trip or single_hand",
+            False, [*lines, mode])
+    elif target > best * MAX_MATCH_HANDS:
+        add(("match", "target_points", "value"),
+            f"match.target_points is {target:,}, but a hand scores at most {best:,} points here, so the match "
+            f"would last more than {MAX_MATCH_HANDS:,} hands: choose a target of at most {best * MAX_MATCH_HANDS:,}")

@@ -15,8 +15,11 @@ reading a :class:`YamlError`.
 """
 from __future__ import annotations
 
+import errno
 import math
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,11 +28,12 @@ import yaml
 from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .diagnostics import Diagnostic, Loc, LocNode
+from .diagnostics import Diagnostic, Loc, LocNode, printable, quote
 
 MAX_BYTES = 1024 * 1024
 MAX_DEPTH = 64
-MAX_VALUES = 100_000
+MAX_NODES = 20_000  # nodes written in one file (a bundled edition has about 550)
+MAX_VALUES = 100_000  # values once aliases are expanded
 MAX_REPORTED = 20  # per kind of repeated problem (control characters)
 
 T_STR = "tag:yaml.org,2002:str"
@@ -47,7 +51,11 @@ PLAIN_HINT = "a ruleset file is plain YAML: text, numbers, true/false, null, lis
 
 # C0 controls but tab, LF, CR; DEL; C1 controls but NEL; surrogates; the two non-characters.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
-_CONTROL_NAMES = {0: "NUL", 7: "BEL", 8: "BS", 0x0B: "VT", 0x0C: "FF", 0x1B: "ESC", 0x7F: "DEL"}
+_CONTROL_NAMES = {0: "NUL", 7: "BEL", 8: "BS", 0x0B: "VT", 0x0C: "FF", 0x0D: "CR", 0x1B: "ESC", 0x7F: "DEL",
+                  0x85: "NEL", 0x2028: "LINE SEPARATOR", 0x2029: "PARAGRAPH SEPARATOR"}
+# In a value (after YAML's escapes, "\0", "\ud800", "\r", "\N", are read): the same, and every line
+# break but LF (a value may span lines; a CR, NEL or line separator there only comes from an escape).
+_VALUE_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\ufffe\uffff]")
 
 
 @dataclass
@@ -78,11 +86,20 @@ class YamlError(Exception):
 
 
 class _BoundedLoader(yaml.SafeLoader):
-    """The safe loader, composing nodes only; refuses nesting deeper than MAX_DEPTH."""
+    """The safe loader, composing nodes only; refuses nesting deeper than MAX_DEPTH and more than
+    ``max_nodes`` nodes written in the file (counted as they are composed: reading stops there)."""
 
-    def __init__(self, stream):
+    def __init__(self, stream, max_nodes: int = MAX_NODES, max_file_nodes: int | None = None):
         super().__init__(stream)
         self._depth = 0
+        self._nodes = 0  # in this document
+        self._max_nodes = max_nodes
+        self._file_nodes = 0  # in every document so far
+        self._max_file_nodes = max_file_nodes if max_file_nodes is not None else max_nodes
+
+    def compose_document(self):
+        self._nodes = 0
+        return super().compose_document()
 
     def compose_node(self, parent, index):
         self._depth += 1
@@ -91,6 +108,17 @@ class _BoundedLoader(yaml.SafeLoader):
                 raise YamlError.at(self.peek_event().start_mark,
                                    f"nesting deeper than {MAX_DEPTH} levels: a ruleset file is never this deep; "
                                    "flatten the structure")
+            if not self.check_event(yaml.AliasEvent):  # an alias adds no node (it reuses one)
+                self._nodes += 1
+                self._file_nodes += 1
+                if self._nodes > self._max_nodes:
+                    raise YamlError.at(self.peek_event().start_mark,
+                                       f"too many YAML nodes: {self._nodes:,}, the most is {self._max_nodes:,} "
+                                       "(a ruleset file is small); shorten the lists")
+                if self._file_nodes > self._max_file_nodes:
+                    raise YamlError.at(self.peek_event().start_mark,
+                                       f"too many YAML nodes: {self._file_nodes:,}, the most is "
+                                       f"{self._max_file_nodes:,} in one file; split the file")
             return super().compose_node(parent, index)
         finally:
             self._depth -= 1
@@ -109,10 +137,61 @@ def _line_col_of_offset(text: str, offset: int) -> tuple[int, int]:
 TOO_LARGE = f"the file is larger than {MAX_BYTES // 1024} KiB: a ruleset file is a few KiB; this is not a ruleset"
 
 
+YAML_SUFFIXES = (".yaml", ".yml")
+
+
+def read_regular(path: Path | str, max_bytes: int = MAX_BYTES,
+                 known: tuple | None = None) -> tuple[bytes | None, tuple]:
+    """Open ``path`` once and read at most ``max_bytes`` + 1 bytes of it, if it is a regular file.
+
+    The file is opened without blocking (a named pipe swapped in after any earlier check opens at
+    once instead of waiting for a writer), the open descriptor is checked (a folder, a pipe, a
+    device or a socket is refused), and only then read. Returns the bytes and the file's signature
+    (modification time, size, inode, device); with ``known`` equal to that signature, nothing is
+    read and the bytes are None (the caller has this very file already). Every failure is an
+    OSError (a name no file can have, a symlink loop, missing, unreadable, not a regular file).
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except (ValueError, UnicodeError):  # a NUL, or a lone surrogate no file system name can hold
+        raise OSError(errno.EINVAL, "a file name cannot hold this character", str(path)) from None
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(errno.EISDIR, "is a folder, not a file", str(path))
+        if not stat.S_ISREG(st.st_mode):  # a pipe or a device could block or never end
+            raise OSError(errno.EINVAL, "not a regular file (a pipe, a device or a socket)", str(path))
+        sig = (st.st_mtime_ns, st.st_size, st.st_ino, st.st_dev)
+        if known is not None and sig == known:
+            return None, sig
+        chunks = []
+        left = max_bytes + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks), sig
+    finally:
+        os.close(fd)
+
+
 def read_bytes(path: Path, max_bytes: int = MAX_BYTES) -> bytes:
-    """Read at most ``max_bytes`` + 1 bytes (OSError goes to the caller)."""
-    with open(path, "rb") as fh:
-        return fh.read(max_bytes + 1)
+    """Read at most ``max_bytes`` + 1 bytes of a regular file (:func:`read_regular`; OSError goes to the caller)."""
+    return read_regular(path, max_bytes)[0]  # type: ignore[return-value]
+
+
+def real_path(path: Path | str) -> Path:
+    """The absolute path with symlinks followed as far as they go; never raises for a symlink loop
+    (opening it then fails with ELOOP); a name no file can have is an OSError."""
+    try:
+        return Path(os.path.realpath(path))
+    except (ValueError, UnicodeError):
+        raise OSError(errno.EINVAL, "a file name cannot hold this character", str(path)) from None
+    except RuntimeError:  # pragma: no cover - realpath(strict=False) does not raise on loops
+        raise OSError(errno.ELOOP, "too many levels of symbolic links", str(path)) from None
 
 
 def decode_text(raw: bytes, file: str, max_bytes: int = MAX_BYTES,
@@ -158,13 +237,16 @@ def _syntax_message(exc: yaml.MarkedYAMLError) -> str:
     return msg + "; fix the YAML syntax here"
 
 
-def compose_documents(text: str, one: bool = False) -> list[Node]:
-    """The documents of ``text``, composed safely with nesting bounded (not yet built into data).
+def compose_documents(text: str, one: bool = False, max_nodes: int = MAX_NODES,
+                      max_file_nodes: int | None = None) -> list[Node]:
+    """The documents of ``text``, composed safely with nesting and node count bounded (not yet
+    built into data).
 
     With ``one``, a second document is an error where it starts. Raises :class:`YamlError`
-    (syntax, nesting) with ``document`` set to the document it stopped in.
+    (syntax, nesting, too many nodes) with ``document`` set to the document it stopped in.
+    ``max_nodes`` bounds each document, ``max_file_nodes`` (default: ``max_nodes``) all of them.
     """
-    loader = _BoundedLoader(text)
+    loader = _BoundedLoader(text, max_nodes, max_file_nodes)
     roots: list[Node] = []
     try:
         while loader.check_node():
@@ -266,6 +348,9 @@ def _check_expansion(root: Node) -> None:
                 stack.append((kid, False))
     if size[id(root)] <= MAX_VALUES:
         return
+    if len(size) > MAX_VALUES:  # the values are written out: no alias made them many
+        raise YamlError.at(root.start_mark, f"too many YAML nodes: {len(size):,}, the most is {MAX_VALUES:,} "
+                                            "in one document; shorten the lists or split the file")
     node = root
     while True:
         big = next((k for k in _kids(node) if size[id(k)] > MAX_VALUES), None)
@@ -316,7 +401,11 @@ class _Builder:
         kl, kc = _pos(key_mark) if key_mark is not None else (None, None)
         loc = Loc(self.file, line, col, kl, kc)
         if isinstance(node, ScalarNode):
-            return self._scalar(node), LocNode(loc)
+            value = self._scalar(node)
+            if isinstance(value, str) and _VALUE_CONTROL.search(value):
+                self._control_in_value(node, value)
+                value = None  # refused: it stands as null, as other refused values do
+            return value, LocNode(loc)
         if isinstance(node, SequenceNode):
             if node.tag != T_SEQ:
                 self._bad_tag(node)
@@ -332,9 +421,17 @@ class _Builder:
             return self._mapping(node, loc, depth)
         raise YamlError.at(node.start_mark, "unexpected YAML node")  # pragma: no cover
 
+    def _control_in_value(self, node: Node, text: str) -> None:
+        code = ord(_VALUE_CONTROL.search(text).group())  # type: ignore[union-attr]
+        name = _CONTROL_NAMES.get(code)
+        label = f"U+{code:04X}" + (f" ({name})" if name else "")
+        what = "a lone surrogate" if 0xD800 <= code <= 0xDFFF else f"control character {label}"
+        self._err(node.start_mark, f"this text holds {what}: {quote(text)}; names, ids, paths and citations are "
+                                   "plain text: remove it (or the escape, such as \\0 or \\ud800, that wrote it)")
+
     def _bad_tag(self, node: Node) -> None:
         tag = node.tag.replace("tag:yaml.org,2002:", "!!")
-        self._err(node.start_mark, f"tag '{tag}' is not allowed: {PLAIN_HINT}; remove the tag")
+        self._err(node.start_mark, f"tag {quote(tag)} is not allowed: {PLAIN_HINT}; remove the tag")
 
     def _scalar(self, node: ScalarNode):
         tag = node.tag
@@ -347,7 +444,7 @@ class _Builder:
             if tag == T_FLOAT:
                 value = c.construct_yaml_float(node)
                 if not math.isfinite(value):
-                    self._err(node.start_mark, f"'{node.value}' is not a finite number; write a number")
+                    self._err(node.start_mark, f"{quote(node.value)} is not a finite number; write a number")
                     return None
                 return value
             if tag == T_BOOL:
@@ -378,6 +475,9 @@ class _Builder:
                                            "write the key as text")
             return None
         value = self._scalar(key_node)
+        if isinstance(value, str) and _VALUE_CONTROL.search(value):
+            self._control_in_value(key_node, value)
+            return None
         if isinstance(value, bool):
             self._err(key_node.start_mark, f"key '{key_node.value}' is read as {str(value).lower()}: "
                                            f"write it in quotes (\"{key_node.value}\":) to use it as text")
@@ -397,16 +497,24 @@ class _Builder:
         children: dict[str, LocNode] = {}
         first_seen: dict[str, Any] = {}
         merges: list[Node] = []
+        merge_marks: list[Any] = []
         for key_node, value_node in node.value:
             if key_node.tag == T_MERGE:
+                if merges:
+                    fl, _ = _pos(merge_marks[0])
+                    self._err(key_node.start_mark, f"duplicate key '<<' (first written at line {fl}): a key may "
+                                                   "appear once in a mapping; merge several mappings with one "
+                                                   "'<<: [*a, *b]'")
+                    continue
                 merges.append(value_node)
+                merge_marks.append(key_node.start_mark)
                 continue
             key = self._key(key_node)
             if key is None:
                 continue
             if key in first_seen:
                 fl, _ = _pos(first_seen[key])
-                self._err(key_node.start_mark, f"duplicate key '{key}' (first written at line {fl}): "
+                self._err(key_node.start_mark, f"duplicate key {quote(key)} (first written at line {fl}): "
                                                "a key may appear once in a mapping; keep one of them")
                 continue
             first_seen[key] = key_node.start_mark

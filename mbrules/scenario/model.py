@@ -23,7 +23,7 @@ CardName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64,
                                 description="a card id of the ruleset (contract: Card ids)")]
 PlayerName = Annotated[str, Field(pattern=r"^p[1-9][0-9]?$", description="p1 ... pN in seating order")]
 SideName = Annotated[str, Field(pattern=r"^[A-Z]$", description="a side: A, B, C")]
-OneLine = Annotated[str, Field(min_length=1, max_length=300, pattern=r"^[^\n\r]*$")]
+OneLine = Annotated[str, Field(min_length=1, max_length=300, pattern=r"^[^\x00-\x1f\x7f-\x9f\u2028\u2029]*$")]  # no control character
 Count = Annotated[int, Field(ge=0, le=1_000_000)]
 Points = Annotated[int, Field(ge=-10_000_000, le=10_000_000)]
 ReasonCode = Literal[REASON_CODES]  # type: ignore[valid-type]

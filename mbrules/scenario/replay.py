@@ -29,7 +29,7 @@ from mbrules.engine import Action, Snapshot, State
 from mbrules.engine.actions import COUP_FOURRE_WINDOW, TURN, IllegalAction
 from mbrules.engine.game import BATTLE, DISTANCE, HAZARD, REMEDY, SAFETY, SPEED, Game, GameError
 from mbrules.ruleset import RulesetError, load_ruleset
-from mbrules.ruleset.diagnostics import Diagnostic, LocNode, diag_at, display_path, dotted
+from mbrules.ruleset.diagnostics import Diagnostic, LocNode, diag_at, display_path, dotted, quote
 
 from . import model as m
 from .yamlio import Document, read_documents
@@ -122,6 +122,8 @@ def collect(paths: Iterable[str | Path]) -> list[Path]:
             out.append(p)
         elif p.exists():
             raise ScenarioPathError(f"mbrules: {raw}: not a file or folder")
+        elif p.is_symlink():  # a dangling link or a loop of links
+            raise ScenarioPathError(f"mbrules: {raw}: a symbolic link to no file (missing, or a loop of links)")
         else:
             raise ScenarioPathError(f"mbrules: {raw}: no such file or folder")
     return out
@@ -343,8 +345,8 @@ def prepare(doc: Document, base_dir: Path) -> _Prepared:
     except RulesetError as exc:
         detail = "; ".join(line for line in exc.lines if line.startswith("mbrules: "))
         detail = detail.replace("mbrules: ", "") or "the ruleset or an option is invalid (see below)"
-        head = diag_at(locs, ["ruleset"], f"cannot load ruleset '{scn.ruleset}'"
-                       + (f" with options {', '.join(scn.options)}" if scn.options else "") + f": {detail}")
+        head = diag_at(locs, ["ruleset"], f"cannot load ruleset {quote(scn.ruleset)}"
+                       + (f" with options {', '.join(map(quote, scn.options))}" if scn.options else "") + f": {detail}")
         own = exc.diagnostics
         shown = {str(d) for d in own}
         others = [line for line in exc.lines if not line.startswith("mbrules: ") and line not in shown]

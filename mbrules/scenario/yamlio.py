@@ -19,6 +19,8 @@ from mbrules.ruleset import yamlmarks as ym
 from mbrules.ruleset.diagnostics import Diagnostic, LocNode
 
 MAX_BYTES = 16 * 1024 * 1024  # a recorded match of many hands can pass the 1 MiB of a ruleset file
+MAX_NODES = ym.MAX_NODES  # per document: a recorded hand is about 1,000 nodes
+MAX_FILE_NODES = 200_000  # per file: room for a recorded match of a couple of hundred hands
 TOO_LARGE = f"the file is larger than {MAX_BYTES >> 20} MiB: split the match into several files"
 
 
@@ -40,7 +42,9 @@ def _scenario_words(d: Diagnostic) -> Diagnostic:
 
 
 def read_documents(path: Path, file: str) -> list[Document]:
-    """Every document of one scenario file. OSError (missing, unreadable) goes to the caller."""
+    """Every document of one scenario file. OSError (missing, unreadable, not a regular file: the
+    file is opened once and checked on its descriptor, :func:`~mbrules.ruleset.yamlmarks.read_regular`)
+    goes to the caller."""
     text, errors = ym.decode_text(ym.read_bytes(path, MAX_BYTES), file, MAX_BYTES, TOO_LARGE)
     if text is None:
         return [Document(file, 1, None, None, 1, [_scenario_words(e) for e in errors])]
@@ -50,7 +54,7 @@ def read_documents(path: Path, file: str) -> list[Document]:
 def parse_documents(text: str, file: str) -> list[Document]:
     """Compose each document safely and build plain data with positions (never raises for bad input)."""
     try:
-        roots = ym.compose_documents(text)
+        roots = ym.compose_documents(text, max_nodes=MAX_NODES, max_file_nodes=MAX_FILE_NODES)
     except ym.YamlError as exc:
         return [Document(file, exc.document, None, None, exc.line, [_scenario_words(exc.diagnostic(file))])]
     docs: list[Document] = []
