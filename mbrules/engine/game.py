@@ -123,6 +123,7 @@ class Game:
         self.match_mode = m.mode.value
         self.target_points = m.target_points.value
         self.deal_passes_left = m.deal_passes_left.value
+        self.max_hands = m.max_hands.value  # the match driver stops a match as unfinished after this many hands
 
         # One tuple per card for the hot loop (State._play_reason unpacks it in one go):
         # (kind, miles, max_per_hand, bit, pile, fixes_mask, is_go).

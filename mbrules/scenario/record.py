@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Sequence
 
@@ -156,22 +155,12 @@ def record_match(state: State, ruleset_ref: str, options: Sequence[str], players
     return "---\n".join(docs)
 
 
-def write_scenario_file(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically: a temporary file in the same folder, then os.replace."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        mask = os.umask(0)  # mkstemp made it 0600: give it the mode an ordinary file would have
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+def write_scenario_file(path: str | Path, text: str, inputs: Sequence[str | Path] = (), flag: str = "output") -> None:
+    """Write ``text`` to ``path`` whole or not at all (:func:`mbrules.safe_output.write_file_atomic`).
+
+    Raises :class:`mbrules.safe_output.OutputPathError` when ``path`` is a link, folder, FIFO, socket
+    or device, or one of ``inputs`` (the files the command read); OSError when the write fails.
+    """
+    from mbrules.safe_output import write_file_atomic
+
+    write_file_atomic(path, text, inputs, flag)
