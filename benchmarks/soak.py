@@ -4,8 +4,12 @@
     python benchmarks/soak.py --hands 300        # a slice (runs inside make test)
     python benchmarks/soak.py --replay soak-failures/X.yaml   # replay a failure, invariants checked
 
-Every configuration is a bundled ruleset, with no option or one bundled option, at each player
-count it allows, played by each bot (random, heuristic). Each hand is played to its end; on a
+Every configuration is a bundled ruleset, with no option, one bundled option, or an ordered pair of
+two different bundled options (``--no-pairs``: not the pairs), at each player count it allows, played
+by each bot (random, heuristic); a pair the loader refuses (RulesetError) is skipped and counted. One
+more configuration pins the match bound: ``benchmarks/capped-match.yaml`` (``match.max_hands`` 3),
+whose matches stop unfinished after three hands; in every configuration a match that lasts more than
+its ruleset's ``match.max_hands`` hands is a failure. Each hand is played to its end; on a
 share of the hands (``--share``, default 0.4) the invariants of :mod:`mbrules.invariants` are
 checked after every action, and on every hand at its end. A crash, a violated invariant or a hand
 that does not end is a failure: it is shrunk to the shortest prefix of its hand that still fails
@@ -17,6 +21,7 @@ The last line is the figure: hands, configurations, seconds, failures. Exit 0 wh
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import multiprocessing as mp
 import os
@@ -26,7 +31,8 @@ import time
 import traceback
 from pathlib import Path
 
-from mbrules.invariants import Before, check, check_transition, configurations, load_game, replay_history
+from mbrules.invariants import (Before, bundled_ids, check, check_transition, configurations, load_game,
+                                replay_history)
 
 MAX_ACTIONS = 5000  # a hand that has not ended after this many actions hangs
 DEFAULT_HANDS = 100_000
@@ -34,6 +40,49 @@ DEFAULT_HANDS = 100_000
 # hands fully checked take ~20 minutes, so by default a share of the hands (drawn from the
 # seed, so a run is reproducible) is checked after every action and every hand at its end.
 DEFAULT_SHARE = 0.4
+CAPPED = Path(__file__).resolve().with_name("capped-match.yaml")  # the match bound's pin (max_hands 3)
+
+
+def pair_configurations(rulesets=None, options=None) -> tuple[list, list]:
+    """Every bundled ruleset with every ordered pair of two different bundled options, at each
+    player count it allows, and the pairs the loader refuses: ``(configs, skipped)``, skipped as
+    ``(ruleset, (a, b), first line of the error)``. Ordered: options apply in order, and where two
+    set the same rule the later one wins (simpler-game then longer-game is not longer-game then
+    simpler-game)."""
+    from mbrules.ruleset import RulesetError
+
+    if rulesets is None or options is None:
+        r, o = bundled_ids()
+        rulesets = r if rulesets is None else rulesets
+        options = o if options is None else options
+    configs, skipped = [], []
+    for rid in rulesets:
+        for pair in itertools.permutations(options, 2):
+            try:
+                rs = load_game(rid, pair)
+            except RulesetError as e:
+                skipped.append((rid, pair, (e.lines or ["RulesetError"])[0]))
+                continue
+            for n in sorted(int(k) for k in rs.player_counts):
+                configs.append((rid, pair, n))
+    return configs, skipped
+
+
+def capped_configurations() -> list:
+    """The match bound's pin: ``capped-match.yaml`` at every player count it allows."""
+    rs = load_game(str(CAPPED))
+    return [(str(CAPPED), (), n) for n in sorted(int(k) for k in rs.player_counts)]
+
+
+def soak_configurations(pairs: bool = True) -> tuple[list, list]:
+    """The default soak's configurations (singles, the capped pin, and with ``pairs`` every ordered
+    pair of options) and the skipped pairs."""
+    configs = list(configurations()) + capped_configurations()
+    skipped: list = []
+    if pairs:
+        more, skipped = pair_configurations()
+        configs += more
+    return configs, skipped
 
 
 def _bot_names() -> list[str]:
@@ -135,15 +184,22 @@ def run_unit(unit: dict) -> dict:
     rid, opts, players = unit["config"]
     bot = unit["bot"]
     game = load_game(rid, tuple(opts), players)
-    hands = actions = checked = 0
+    hands = actions = checked = capped = matches = 0
     failures = []
     seed = unit["seed"]
     while hands < unit["hands"]:
         watch = _Watch(seed, unit["share"], bot)
         failure = None
         try:
-            play_match(game, seed, [bot], max_hands=unit["hands"] - hands,
-                       on_action=watch.before, on_hand_end=watch.hand_end)
+            quota = unit["hands"] - hands
+            st = play_match(game, seed, [bot], max_hands=quota, on_action=watch.before, on_hand_end=watch.hand_end)
+            matches += 1
+            played = len(st.hand_sheets)
+            if played > game.max_hands:  # the driver's bound (match.max_hands) was not kept
+                raise _Failure("runaway", [f"the match went on for {played} hands, past match.max_hands "
+                                           f"{game.max_hands}"])
+            if st.winner is None and played == game.max_hands and played < quota:
+                capped += 1  # stopped by the bound, not by the unit's quota
         except _Failure as e:
             failure = {"kind": e.kind, "problems": e.problems}
         except Exception as e:  # a crash of the engine or of a bot is a failure
@@ -173,7 +229,8 @@ def run_unit(unit: dict) -> dict:
             failure.setdefault("cut", len(state.history))
             failures.append(failure)  # the match cannot go on from a broken state
         seed += 1
-    return {"hands": hands, "actions": actions, "checked": checked, "failures": failures}
+    return {"hands": hands, "actions": actions, "checked": checked, "failures": failures, "capped": capped,
+            "matches": matches}
 
 
 # ----------------------------------------------------------------------------
@@ -256,9 +313,13 @@ def scenario_text(failure: dict) -> str:
 def write_failure(failure: dict, out_dir: Path, index: int) -> Path:
     from mbrules.scenario.record import write_scenario_file
 
+    from mbrules.safe_output import check_output_dir
+
+    check_output_dir(out_dir, flag="--out")  # a folder, not a link to one; each file is checked as written
     out_dir.mkdir(parents=True, exist_ok=True)
     rid, opts, players = failure["config"]
-    name = f"{index:03d}-{failure['kind']}-{rid}{'-' + '-'.join(opts) if opts else ''}-{players}p-{failure['bot']}-s{failure['seed']}.yaml"
+    rname = Path(rid).stem if rid.endswith(".yaml") else rid  # the capped pin is a path
+    name = f"{index:03d}-{failure['kind']}-{rname}{'-' + '-'.join(opts) if opts else ''}-{players}p-{failure['bot']}-s{failure['seed']}.yaml"
     path = out_dir / name
     write_scenario_file(path, scenario_text(failure))
     return path
@@ -286,7 +347,7 @@ def replay_checked(path: str | Path) -> list[str]:
 
 
 def plan(hands: int, seed: int, share: float, configs=None, bots=None) -> list[dict]:
-    configs = configs if configs is not None else configurations()
+    configs = configs if configs is not None else soak_configurations()[0]
     bots = bots or _bot_names()
     combos = [(c, b) for c in configs for b in bots]
     per, extra = divmod(hands, len(combos))
@@ -300,11 +361,15 @@ def plan(hands: int, seed: int, share: float, configs=None, bots=None) -> list[d
 
 
 def soak(hands: int = DEFAULT_HANDS, workers: int | None = None, seed: int = 0, share: float = DEFAULT_SHARE,
-         out_dir: str | Path = "soak-failures", configs=None, bots=None, progress: bool = True) -> dict:
+         out_dir: str | Path = "soak-failures", configs=None, bots=None, progress: bool = True,
+         pairs: bool = True) -> dict:
+    skipped: list = []
+    if configs is None:
+        configs, skipped = soak_configurations(pairs)
     units = plan(hands, seed, share, configs, bots)
     workers = workers or os.cpu_count() or 1
     t0 = time.perf_counter()
-    totals = {"hands": 0, "actions": 0, "checked": 0}
+    totals = {"hands": 0, "actions": 0, "checked": 0, "capped": 0, "matches": 0}
     failures = []
     last = t0
     if workers == 1:
@@ -336,10 +401,15 @@ def soak(hands: int = DEFAULT_HANDS, workers: int | None = None, seed: int = 0, 
         except Exception as e:  # writing a failure must not hide the others
             written.append(f"(could not write failure {i}: {type(e).__name__}: {e})")
     configs_n = len({(tuple(u["config"][:1]) + tuple(u["config"][1]) + (u["config"][2],)) for u in units})
+    pair_configs = len({(u["config"][0], tuple(u["config"][1]), u["config"][2]) for u in units
+                        if len(u["config"][1]) == 2})
     return {
         "hands": totals["hands"], "actions": totals["actions"], "checked_actions": totals["checked"],
         "configurations": configs_n, "bots": sorted({u["bot"] for u in units}),
         "workers": workers, "seconds": round(seconds, 1), "failures": len(failures),
+        "pair_configurations": pair_configs, "skipped_pairs": len(skipped),
+        "skipped_pair_reasons": [f"{r} {a}+{b}: {why}" for r, (a, b), why in skipped[:20]],
+        "matches": totals["matches"], "capped_matches": totals["capped"],
         "failure_files": written, "share": share,
         "failure_summaries": [f"{f['kind']}: {f['config']} bot {f['bot']} seed {f['seed']}: {f['problems'][0]}"
                               for f in failures[:20]],
@@ -360,6 +430,7 @@ def main(argv=None) -> int:
     ap.add_argument("--players", type=int)
     ap.add_argument("--bot", action="append")
     ap.add_argument("--replay", metavar="FILE", help="replay a failure scenario with the invariants checked")
+    ap.add_argument("--no-pairs", action="store_true", help="no configurations with two options")
     a = ap.parse_args(argv)
     if a.hands < 1 or (a.workers is not None and a.workers < 1) or not 0.0 <= a.share <= 1.0:
         ap.error("--hands and --workers must be at least 1, --share between 0 and 1")
@@ -379,7 +450,7 @@ def main(argv=None) -> int:
             ap.error("; ".join(e.lines))
         counts = [a.players] if a.players else sorted(int(k) for k in rs.player_counts)
         configs = [(a.one, tuple(a.option), n) for n in counts]
-    fig = soak(a.hands, a.workers, a.seed, a.share, a.out, configs, a.bot, progress=not a.json)
+    fig = soak(a.hands, a.workers, a.seed, a.share, a.out, configs, a.bot, progress=not a.json, pairs=not a.no_pairs)
     if a.json:
         print(json.dumps(fig))
     else:
@@ -391,8 +462,13 @@ def main(argv=None) -> int:
             f"soak: {fig['hands']} hands, {fig['configurations']} configurations x {len(fig['bots'])} bots "
             f"({', '.join(fig['bots'])}), {fig['seconds']} s on {fig['workers']} workers, {fig['failures']} failures; "
             f"{fig['actions']} actions, invariants after every action on {fig['checked_actions']} of them "
-            f"(share {fig['share']:g} of hands), at hand end on every hand"
+            f"(share {fig['share']:g} of hands), at hand end on every hand; "
+            f"{fig['pair_configurations']} configurations with a pair of options, {fig['skipped_pairs']} pairs "
+            f"skipped (the loader refuses them); {fig['matches']} matches, {fig['capped_matches']} stopped "
+            f"unfinished at match.max_hands"
         )
+        for r in fig["skipped_pair_reasons"]:
+            print(f"  skipped pair: {r}")
     return 1 if fig["failures"] else 0
 
 
