@@ -337,8 +337,10 @@ def simulate(
     }
     if interrupted:
         name = "SIGINT" if stop.signum == 2 else "SIGTERM" if stop.signum == 15 else f"signal {stop.signum}"
-        print(f"mbrules: interrupted after {stats['games']} of {games} games ({name}); the statistics count "
-              f"those {stats['games']} games (games 0 to {stats['games'] - 1} of the seed)", file=sys.stderr)
+        n = stats["games"]
+        which = f"games 0 to {n - 1} of the seed, whole chunks merged in order" if n else "no game finished"
+        print(f"mbrules: interrupted after {n} of {games} games ({name}); the statistics count those {n} games "
+              f"({which})", file=sys.stderr)
     if as_json:
         sys.stdout.write(json.dumps({"settings": settings, **report}, indent=2, ensure_ascii=False) + "\n")
         if interrupted:
