@@ -316,6 +316,8 @@ def simulate(
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from concurrent.futures.process import BrokenProcessPool
+
     from mbrules.simulate import simulate as run, summary
 
     err = Console(stderr=True)
@@ -325,8 +327,12 @@ def simulate(
     ) as bar:
         task = bar.add_task("games", total=games)
         with signals(raising=False) as stop:  # Ctrl-C, SIGTERM: the workers are stopped, the whole chunks kept
-            stats, seconds = run(game, ruleset, options, bots, games, seed, workers,
-                                 progress=lambda n: bar.update(task, completed=n), should_stop=stop)
+            try:
+                stats, seconds = run(game, ruleset, options, bots, games, seed, workers,
+                                     progress=lambda n: bar.update(task, completed=n), should_stop=stop)
+            except BrokenProcessPool as e:  # a worker killed from outside, or its set-up failed
+                fail(f"mbrules: a worker process stopped unexpectedly ({e}); the other workers were stopped "
+                     "and nothing is reported", EXIT_CHECK_FAILED)
     report = summary(game, stats, seconds)
     interrupted = stop.signum is not None
     report["interrupted"] = interrupted

@@ -591,3 +591,15 @@ def test_chunks_are_made_lazily_in_seed_order():
     first = list(itertools.islice(gen, 3))
     assert first == [(0, 25), (25, 50), (50, 75)]
     assert list(chunks(7, 1)) == [(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (5, 6), (6, 7)]
+
+
+@needs_proc
+def test_a_worker_killed_from_outside_stops_the_run_with_a_sentence_and_no_orphan(tmp_path):
+    p = start(SIM, tmp_path)
+    kids = wait_workers(p)
+    time.sleep(0.5)
+    os.kill(kids[0], signal.SIGKILL)
+    gone_within(kids, 3.0)
+    out, err = p.communicate(timeout=5)
+    assert p.returncode == CHECK, (p.returncode, err)
+    assert "Traceback" not in err and "worker process stopped unexpectedly" in err and out == ""
