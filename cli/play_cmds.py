@@ -32,7 +32,7 @@ LINE_LABELS = {
 SEED_MIN, SEED_MAX = -(2**63), 2**64 - 1
 SEED_WORDS = "a 64-bit integer, from -2**63 to 2**64-1"
 MAX_PLAYERS = 99  # a ruleset's player counts are 1 or 2 digits
-MAX_HANDS_FLAG = 1_000_000  # the largest match.max_hands a ruleset may give
+MAX_HANDS_FLAG = 10_000  # the largest match.max_hands a ruleset may give (a match keeps its history)
 MAX_GAMES = 10**9  # = mbrules.simulate.MAX_GAMES (not imported: the CLI starts without it)
 MAX_WORKERS = 256  # = mbrules.simulate.MAX_WORKERS
 

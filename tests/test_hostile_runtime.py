@@ -40,7 +40,7 @@ match:
 # A match of thousands of hands (10 points a safety and nothing else, to 1,000,000): still winnable, but
 # it runs for a minute, long enough to be interrupted in the middle.
 LONG = "id: long\nname: Long\ndescription: A match of many hands.\nsource: test\nextends: winning-moves\n" + \
-    "match:\n  target_points: {value: 1000000, decided: test}\n  max_hands: {value: 100000, decided: test}\n" + \
+    "match:\n  target_points: {value: 1000000, decided: test}\n  max_hands: {value: 10000, decided: test}\n" + \
     "scoring:\n  safety: {value: 10, decided: test}\n" + "".join(
         f"  {k}: {{value: 0, decided: test}}\n" for k in (
             "milestones_per_mile", "all_safeties", "coup_fourre", "trip_completed", "delayed_action", "safe_trip",
@@ -360,6 +360,12 @@ def test_a_match_stops_unfinished_at_max_hands_in_simulate_statistics(tmp_path, 
     assert re.search(r"unfinished \(match\.max_hands reached\)\s*│\s*8", text.stdout), text.stdout
 
 
+def test_max_hands_above_10000_is_refused_by_the_loader(tmp_path):
+    (tmp_path / "huge.yaml").write_text(CAPPED.replace("value: 2,", "value: 10001,"), encoding="utf-8")
+    p = mb(["validate", "huge.yaml"], tmp_path)
+    assert p.returncode == CHECK and re.search(r"huge\.yaml:\d+:\d+: .*10000", p.stdout + p.stderr), p.stdout + p.stderr
+
+
 def test_the_default_bound_is_1000_hands_and_play_hands_cannot_pass_it(tmp_path):
     from mbrules.engine import Game
     from mbrules.ruleset import load_ruleset
@@ -546,7 +552,7 @@ def test_ctrl_c_with_one_worker_prints_partial_statistics_not_silence(tmp_path):
     (["simulate", "--seed", str(2**64)], "64-bit"),
     (["simulate", "--seed", str(-(2**63) - 1)], "64-bit"),
     (["simulate", "--players", "10000000000000"], "from 1 to 99"),
-    (["play", "--hands", "99999999999999"], "from 1 to 1,000,000"),
+    (["play", "--hands", "99999999999999"], "from 1 to 10,000"),
     (["play", "--seed", "9" * 40], "64-bit"),
     (["play", "--players", "-3"], "from 1 to 99"),
 ], ids=["games-huge", "games-just-over", "workers", "seed-over", "seed-under", "players", "hands", "play-seed",

@@ -240,6 +240,10 @@ class ScoringRules(Strict):
     )
 
 
+class HandsRule(Rule[Annotated[int, Field(ge=1, le=10_000)]]):
+    """A number of hands (1 to 10,000: a match keeps its whole history, so the bound bounds memory too)."""
+
+
 class MatchRules(Strict):
     mode: MatchModeRule = Field(
         description="points: hands until a side reaches target_points (highest total wins, equal highest: draw); "
@@ -248,8 +252,8 @@ class MatchRules(Strict):
     )
     target_points: NumberRule
     deal_passes_left: BoolRule = Field(description="After each hand the next player deals (p1 then plays second).")
-    max_hands: NumberRule = Field(
-        default=NumberRule(
+    max_hands: HandsRule = Field(
+        default=HandsRule(
             value=1000,
             decided="No rulebook bounds a match; a match whose target is never reached would go on forever, "
             "so the match driver stops it as unfinished after this many hands (a points match takes 3 to "
