@@ -360,6 +360,17 @@ def plan(hands: int, seed: int, share: float, configs=None, bots=None) -> list[d
     return units
 
 
+def _worker_init(parent: int) -> None:
+    """Pool initializer: Ctrl-C is the parent's to handle, and a worker dies with its parent."""
+    import signal
+
+    from mbrules.simulate import _die_with_parent
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # (main's handler is for the parent; terminate() sends SIGTERM)
+    _die_with_parent(parent)
+
+
 def soak(hands: int = DEFAULT_HANDS, workers: int | None = None, seed: int = 0, share: float = DEFAULT_SHARE,
          out_dir: str | Path = "soak-failures", configs=None, bots=None, progress: bool = True,
          pairs: bool = True) -> dict:
@@ -376,7 +387,8 @@ def soak(hands: int = DEFAULT_HANDS, workers: int | None = None, seed: int = 0, 
         results = map(run_unit, units)
         pool = None
     else:
-        pool = mp.get_context("spawn" if sys.platform == "win32" else "fork").Pool(workers)
+        pool = mp.get_context("spawn" if sys.platform == "win32" else "fork").Pool(
+            workers, initializer=_worker_init, initargs=(os.getpid(),))
         results = pool.imap_unordered(run_unit, units, chunksize=1)
     try:
         for done, r in enumerate(results, 1):
@@ -388,6 +400,12 @@ def soak(hands: int = DEFAULT_HANDS, workers: int | None = None, seed: int = 0, 
                 last = now
                 print(f"  {done}/{len(units)} units, {totals['hands']} hands, {now - t0:.0f} s, "
                       f"{len(failures)} failures", file=sys.stderr, flush=True)
+    except BaseException:  # Ctrl-C, SIGTERM (main turns it into KeyboardInterrupt), a crash: no worker left
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+            pool = None
+        raise
     finally:
         if pool is not None:
             pool.close()
@@ -450,7 +468,18 @@ def main(argv=None) -> int:
             ap.error("; ".join(e.lines))
         counts = [a.players] if a.players else sorted(int(k) for k in rs.player_counts)
         configs = [(a.one, tuple(a.option), n) for n in counts]
-    fig = soak(a.hands, a.workers, a.seed, a.share, a.out, configs, a.bot, progress=not a.json, pairs=not a.no_pairs)
+    import signal
+
+    def _term(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, _term)
+    try:
+        fig = soak(a.hands, a.workers, a.seed, a.share, a.out, configs, a.bot, progress=not a.json,
+                   pairs=not a.no_pairs)
+    except KeyboardInterrupt:
+        print("soak: interrupted; the workers are stopped, nothing is reported", file=sys.stderr)
+        return 130
     if a.json:
         print(json.dumps(fig))
     else:
