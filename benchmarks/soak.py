@@ -470,7 +470,10 @@ def main(argv=None) -> int:
         configs = [(a.one, tuple(a.option), n) for n in counts]
     import signal
 
+    got = {"signum": signal.SIGINT}
+
     def _term(signum, frame):
+        got["signum"] = signum
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, _term)
@@ -479,7 +482,7 @@ def main(argv=None) -> int:
                    pairs=not a.no_pairs)
     except KeyboardInterrupt:
         print("soak: interrupted; the workers are stopped, nothing is reported", file=sys.stderr)
-        return 130
+        return 128 + int(got["signum"])  # 130 Ctrl-C, 143 SIGTERM
     if a.json:
         print(json.dumps(fig))
     else:
