@@ -66,6 +66,19 @@ def _input_ids(inputs: Iterable[str | os.PathLike]) -> tuple[set[str], set[tuple
     return paths, ids
 
 
+def _stream_ids() -> dict[tuple[int, int], str]:
+    """(device, inode) of the regular files standard output and standard error go to (``> file``)."""
+    out = {}
+    for fd, name in ((1, "standard output"), (2, "standard error")):
+        try:
+            st = os.fstat(fd)
+        except (OSError, ValueError):
+            continue
+        if stat.S_ISREG(st.st_mode):
+            out.setdefault((st.st_dev, st.st_ino), name)
+    return out
+
+
 def _refuse_existing(path: Path, st: os.stat_result, flag: str, in_paths: set[str],
                      in_ids: set[tuple[int, int]]) -> None:
     what = _kind(st.st_mode)
@@ -75,6 +88,10 @@ def _refuse_existing(path: Path, st: os.stat_result, flag: str, in_paths: set[st
     if (st.st_dev, st.st_ino) in in_ids or str(path.resolve()) in in_paths:
         raise OutputPathError(f"mbrules: cannot write {path} ({flag}): it is one of this command's input files; writing it would "
                               "destroy it: give another path")
+    stream = _stream_ids().get((st.st_dev, st.st_ino))
+    if stream is not None:
+        raise OutputPathError(f"mbrules: cannot write {path} ({flag}): it is the file this command's {stream} goes "
+                              "to; one would replace the other: give another path")
 
 
 def check_output_file(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] = (),

@@ -262,6 +262,17 @@ def test_record_is_never_a_folder(tmp_path):
     assert sorted(x.name for x in (tmp_path / "out").iterdir()) == ["keep.txt"]
 
 
+def test_record_is_never_the_file_standard_output_goes_to(tmp_path):
+    target = tmp_path / "out.yaml"
+    target.write_text("", encoding="utf-8")
+    before = snapshot(target)
+    with open(target, "a", encoding="utf-8") as stdout:
+        p = subprocess.run(CMD + ["play", "--players", "2", "--hands", "1", "--record", "out.yaml"], cwd=tmp_path,
+                           stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert p.returncode == USAGE and "standard output" in p.stderr, p.stderr
+    assert snapshot(target) == before
+
+
 def test_record_in_a_missing_folder_is_refused_before_playing(tmp_path):
     p = mb(["play", "--players", "2", "--hands", "1", "--record", "nope/x.yaml"], tmp_path)
     assert p.returncode == USAGE and "no such folder" in p.stderr and p.stdout == ""
