@@ -4,8 +4,12 @@
     python benchmarks/soak.py --hands 300        # a slice (runs inside make test)
     python benchmarks/soak.py --replay soak-failures/X.yaml   # replay a failure, invariants checked
 
-Every configuration is a bundled ruleset, with no option or one bundled option, at each player
-count it allows, played by each bot (random, heuristic). Each hand is played to its end; on a
+Every configuration is a bundled ruleset, with no option, one bundled option, or an ordered pair of
+two different bundled options (``--no-pairs``: not the pairs), at each player count it allows, played
+by each bot (random, heuristic); a pair the loader refuses (RulesetError) is skipped and counted. One
+more configuration pins the match bound: ``benchmarks/capped-match.yaml`` (``match.max_hands`` 3),
+whose matches stop unfinished after three hands; in every configuration a match that lasts more than
+its ruleset's ``match.max_hands`` hands is a failure. Each hand is played to its end; on a
 share of the hands (``--share``, default 0.4) the invariants of :mod:`mbrules.invariants` are
 checked after every action, and on every hand at its end. A crash, a violated invariant or a hand
 that does not end is a failure: it is shrunk to the shortest prefix of its hand that still fails
@@ -17,6 +21,7 @@ The last line is the figure: hands, configurations, seconds, failures. Exit 0 wh
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import multiprocessing as mp
 import os
@@ -26,7 +31,9 @@ import time
 import traceback
 from pathlib import Path
 
-from mbrules.invariants import Before, check, check_transition, configurations, load_game, replay_history
+from mbrules.engine import Observer
+from mbrules.invariants import (Before, bundled_ids, check, check_transition, configurations, load_game,
+                                replay_history)
 
 MAX_ACTIONS = 5000  # a hand that has not ended after this many actions hangs
 DEFAULT_HANDS = 100_000
@@ -34,6 +41,49 @@ DEFAULT_HANDS = 100_000
 # hands fully checked take ~20 minutes, so by default a share of the hands (drawn from the
 # seed, so a run is reproducible) is checked after every action and every hand at its end.
 DEFAULT_SHARE = 0.4
+CAPPED = Path(__file__).resolve().with_name("capped-match.yaml")  # the match bound's pin (max_hands 3)
+
+
+def pair_configurations(rulesets=None, options=None) -> tuple[list, list]:
+    """Every bundled ruleset with every ordered pair of two different bundled options, at each
+    player count it allows, and the pairs the loader refuses: ``(configs, skipped)``, skipped as
+    ``(ruleset, (a, b), first line of the error)``. Ordered: options apply in order, and where two
+    set the same rule the later one wins (simpler-game then longer-game is not longer-game then
+    simpler-game)."""
+    from mbrules.ruleset import RulesetError
+
+    if rulesets is None or options is None:
+        r, o = bundled_ids()
+        rulesets = r if rulesets is None else rulesets
+        options = o if options is None else options
+    configs, skipped = [], []
+    for rid in rulesets:
+        for pair in itertools.permutations(options, 2):
+            try:
+                rs = load_game(rid, pair)
+            except RulesetError as e:
+                skipped.append((rid, pair, (e.lines or ["RulesetError"])[0]))
+                continue
+            for n in sorted(int(k) for k in rs.player_counts):
+                configs.append((rid, pair, n))
+    return configs, skipped
+
+
+def capped_configurations() -> list:
+    """The match bound's pin: ``capped-match.yaml`` at every player count it allows."""
+    rs = load_game(str(CAPPED))
+    return [(str(CAPPED), (), n) for n in sorted(int(k) for k in rs.player_counts)]
+
+
+def soak_configurations(pairs: bool = True) -> tuple[list, list]:
+    """The default soak's configurations (singles, the capped pin, and with ``pairs`` every ordered
+    pair of options) and the skipped pairs."""
+    configs = list(configurations()) + capped_configurations()
+    skipped: list = []
+    if pairs:
+        more, skipped = pair_configurations()
+        configs += more
+    return configs, skipped
 
 
 def _bot_names() -> list[str]:
@@ -61,10 +111,10 @@ class _Failure(Exception):
         self.problems = problems
 
 
-class _Watch:
-    """The hooks of :func:`mbrules.simulate.play_match` that check one match as it is played.
+class _Watch(Observer):
+    """The observer that checks one match as :func:`mbrules.simulate.play_match` plays it.
 
-    ``before`` sees every action before it is applied: on a full-check hand it checks the
+    ``before_action`` sees every action before it is applied: on a full-check hand it checks the
     previous action's effect (``check_transition`` and ``check``) and copies the state for this
     one. At each hand's end the last action's effect, or on other hands the state, is checked.
     """
@@ -80,18 +130,21 @@ class _Watch:
         self.prior = None  # Before(state) of the pending action, on full-check hands
         self.hands = self.actions = self.checked = 0  # hands finished or failed, their actions
         self.counted = -1  # the last hand added to the counts
+        self.length = 0  # the history's length (counted here: reading state.history copies it)
 
-    def before(self, state, p: int, action: int) -> None:
+    def before_action(self, state, p: int, action) -> None:
         if state.hand_no != self.hand_no:
+            if self.hand_no >= 0:
+                self.length += 1  # the new-hand mark
             self.state = state
             self.hand_no = state.hand_no
             self.full = _full_checks(self.seed, state.hand_no, self.share)
-            self.start = len(state.history)
+            self.start = self.length
         else:
             self._check_last()
-        if len(state.history) - self.start >= MAX_ACTIONS:
+        if self.length - self.start >= MAX_ACTIONS:
             raise _Failure("hang", [f"the hand did not end within {MAX_ACTIONS} actions"])
-        self.cut = len(state.history)
+        self.cut = self.length
         self.pending = (p, action)
         legal = state.legal_actions()
         if action not in legal:
@@ -99,7 +152,10 @@ class _Watch:
         if self.full:
             self.prior = Before(state)
 
-    def hand_end(self, state) -> None:
+    def after_action(self, state, p: int, action) -> None:
+        self.length += 1
+
+    def hand_over(self, state) -> None:
         self.count_hand()
         bad = self.last_problems() if self.prior is not None else check(state)
         if bad:
@@ -122,7 +178,7 @@ class _Watch:
         """Add the current hand (ended or failed) and the actions applied in it, once."""
         if self.state is not None and self.counted != self.hand_no:
             self.counted = self.hand_no
-            n = len(self.state.history) - self.start
+            n = self.length - self.start
             self.hands += 1
             self.actions += n
             self.checked += n if self.full else 0
@@ -135,21 +191,28 @@ def run_unit(unit: dict) -> dict:
     rid, opts, players = unit["config"]
     bot = unit["bot"]
     game = load_game(rid, tuple(opts), players)
-    hands = actions = checked = 0
+    hands = actions = checked = capped = matches = 0
     failures = []
     seed = unit["seed"]
     while hands < unit["hands"]:
         watch = _Watch(seed, unit["share"], bot)
         failure = None
         try:
-            play_match(game, seed, [bot], max_hands=unit["hands"] - hands,
-                       on_action=watch.before, on_hand_end=watch.hand_end)
+            quota = unit["hands"] - hands
+            st = play_match(game, seed, [bot], max_hands=quota, observers=[watch])
+            matches += 1
+            played = st.hands_played
+            if played > game.max_hands:  # the engine's bound (match.max_hands) was not kept
+                raise _Failure("runaway", [f"the match went on for {played} hands, past match.max_hands "
+                                           f"{game.max_hands}"])
+            if st.outcome is not None and st.outcome.unfinished:
+                capped += 1  # stopped by the bound, not by the unit's quota
         except _Failure as e:
             failure = {"kind": e.kind, "problems": e.problems}
         except Exception as e:  # a crash of the engine or of a bot is a failure
             if watch.state is None:
                 raise
-            applied = len(watch.state.history) > watch.cut  # the pending action went through: not its crash
+            applied = watch.length > watch.cut  # the pending action went through: not its crash
             bad = watch.last_problems() if applied else []  # its effect is checked at the next decision
             if bad:  # the action before the crash broke an invariant: that is the failure
                 failure = {"kind": "invariant", "problems": bad}
@@ -158,7 +221,7 @@ def run_unit(unit: dict) -> dict:
                     "kind": "crash",
                     "problems": [f"{type(e).__name__}: {e}"],
                     "traceback": traceback.format_exc(),
-                    "cut": len(watch.state.history) if applied else watch.cut,
+                    "cut": watch.length if applied else watch.cut,
                     "pending": None if applied else watch.pending,
                 }
         watch.count_hand()
@@ -173,7 +236,8 @@ def run_unit(unit: dict) -> dict:
             failure.setdefault("cut", len(state.history))
             failures.append(failure)  # the match cannot go on from a broken state
         seed += 1
-    return {"hands": hands, "actions": actions, "checked": checked, "failures": failures}
+    return {"hands": hands, "actions": actions, "checked": checked, "failures": failures, "capped": capped,
+            "matches": matches}
 
 
 # ----------------------------------------------------------------------------
@@ -199,12 +263,13 @@ def shrink(failure: dict) -> dict:
     return failure
 
 
-def _step_line(game, player: int, action: int) -> str:
-    from mbrules.engine.actions import DECLINE, DRAW
+def _step_line(game, player: int, action) -> str:
+    from mbrules.engine.notation import DECLINE, DRAW
     from mbrules.scenario.record import action_step
 
     who = game.player_names[player]
-    if action & 7 in (DRAW, DECLINE):
+    action = game.action(action)
+    if action.op in (DRAW, DECLINE):
         return f"# the crash came at {game.describe(action)} by {who}"
     try:
         return "  - {" + action_step(game, player, action) + "}"
@@ -214,21 +279,18 @@ def _step_line(game, player: int, action: int) -> str:
 
 def scenario_text(failure: dict) -> str:
     """The failing hand as a one-hand scenario (recorder format), cut at the failure."""
-    from mbrules.scenario.record import record_match
+    from mbrules.scenario.record import Recorder, record_match
 
     rid, opts, players = failure["config"]
     game = load_game(rid, tuple(opts), players)
     seed = failure["seed"]
     hist = failure["history"][: failure["cut"]]
-    state = replay_history(game, seed, hist, keep_deals=True)
-    deal = dict(state.deals[-1])
-    start = deal["history_start"]
-    view = state.clone()
-    deal["history_start"] = 0
-    view.deals = [deal]
-    view.history = hist[start:]
-    view.hand_sheets = state.hand_sheets[-1:] if state.hand_over else []
-    text = record_match(view, rid, opts, players, seed)
+    recorder = Recorder()
+    state = replay_history(game, seed, hist, observers=[recorder])
+    recorder.hands = recorder.hands[-1:]  # the failing hand only
+    if recorder.hands and recorder.hands[0]["sheet"] is None:
+        recorder.winner = None
+    text = record_match(recorder, state, rid, opts, players, seed)
     if failure["kind"] == "crash" and failure.get("pending"):
         p, a = failure["pending"]
         lines = text.rstrip("\n").split("\n")
@@ -256,9 +318,13 @@ def scenario_text(failure: dict) -> str:
 def write_failure(failure: dict, out_dir: Path, index: int) -> Path:
     from mbrules.scenario.record import write_scenario_file
 
+    from mbrules.safe_output import check_output_dir
+
+    check_output_dir(out_dir, flag="--out")  # a folder, not a link to one; each file is checked as written
     out_dir.mkdir(parents=True, exist_ok=True)
     rid, opts, players = failure["config"]
-    name = f"{index:03d}-{failure['kind']}-{rid}{'-' + '-'.join(opts) if opts else ''}-{players}p-{failure['bot']}-s{failure['seed']}.yaml"
+    rname = Path(rid).stem if rid.endswith(".yaml") else rid  # the capped pin is a path
+    name = f"{index:03d}-{failure['kind']}-{rname}{'-' + '-'.join(opts) if opts else ''}-{players}p-{failure['bot']}-s{failure['seed']}.yaml"
     path = out_dir / name
     write_scenario_file(path, scenario_text(failure))
     return path
@@ -286,7 +352,7 @@ def replay_checked(path: str | Path) -> list[str]:
 
 
 def plan(hands: int, seed: int, share: float, configs=None, bots=None) -> list[dict]:
-    configs = configs if configs is not None else configurations()
+    configs = configs if configs is not None else soak_configurations()[0]
     bots = bots or _bot_names()
     combos = [(c, b) for c in configs for b in bots]
     per, extra = divmod(hands, len(combos))
@@ -299,19 +365,35 @@ def plan(hands: int, seed: int, share: float, configs=None, bots=None) -> list[d
     return units
 
 
+def _worker_init(parent: int) -> None:
+    """Pool initializer: Ctrl-C is the parent's to handle, and a worker dies with its parent."""
+    import signal
+
+    from mbrules.simulate import _die_with_parent
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # (main's handler is for the parent; terminate() sends SIGTERM)
+    _die_with_parent(parent)
+
+
 def soak(hands: int = DEFAULT_HANDS, workers: int | None = None, seed: int = 0, share: float = DEFAULT_SHARE,
-         out_dir: str | Path = "soak-failures", configs=None, bots=None, progress: bool = True) -> dict:
+         out_dir: str | Path = "soak-failures", configs=None, bots=None, progress: bool = True,
+         pairs: bool = True) -> dict:
+    skipped: list = []
+    if configs is None:
+        configs, skipped = soak_configurations(pairs)
     units = plan(hands, seed, share, configs, bots)
     workers = workers or os.cpu_count() or 1
     t0 = time.perf_counter()
-    totals = {"hands": 0, "actions": 0, "checked": 0}
+    totals = {"hands": 0, "actions": 0, "checked": 0, "capped": 0, "matches": 0}
     failures = []
     last = t0
     if workers == 1:
         results = map(run_unit, units)
         pool = None
     else:
-        pool = mp.get_context("spawn" if sys.platform == "win32" else "fork").Pool(workers)
+        pool = mp.get_context("spawn" if sys.platform == "win32" else "fork").Pool(
+            workers, initializer=_worker_init, initargs=(os.getpid(),))
         results = pool.imap_unordered(run_unit, units, chunksize=1)
     try:
         for done, r in enumerate(results, 1):
@@ -323,6 +405,12 @@ def soak(hands: int = DEFAULT_HANDS, workers: int | None = None, seed: int = 0, 
                 last = now
                 print(f"  {done}/{len(units)} units, {totals['hands']} hands, {now - t0:.0f} s, "
                       f"{len(failures)} failures", file=sys.stderr, flush=True)
+    except BaseException:  # Ctrl-C, SIGTERM (main turns it into KeyboardInterrupt), a crash: no worker left
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+            pool = None
+        raise
     finally:
         if pool is not None:
             pool.close()
@@ -336,10 +424,15 @@ def soak(hands: int = DEFAULT_HANDS, workers: int | None = None, seed: int = 0, 
         except Exception as e:  # writing a failure must not hide the others
             written.append(f"(could not write failure {i}: {type(e).__name__}: {e})")
     configs_n = len({(tuple(u["config"][:1]) + tuple(u["config"][1]) + (u["config"][2],)) for u in units})
+    pair_configs = len({(u["config"][0], tuple(u["config"][1]), u["config"][2]) for u in units
+                        if len(u["config"][1]) == 2})
     return {
         "hands": totals["hands"], "actions": totals["actions"], "checked_actions": totals["checked"],
         "configurations": configs_n, "bots": sorted({u["bot"] for u in units}),
         "workers": workers, "seconds": round(seconds, 1), "failures": len(failures),
+        "pair_configurations": pair_configs, "skipped_pairs": len(skipped),
+        "skipped_pair_reasons": [f"{r} {a}+{b}: {why}" for r, (a, b), why in skipped[:20]],
+        "matches": totals["matches"], "capped_matches": totals["capped"],
         "failure_files": written, "share": share,
         "failure_summaries": [f"{f['kind']}: {f['config']} bot {f['bot']} seed {f['seed']}: {f['problems'][0]}"
                               for f in failures[:20]],
@@ -360,6 +453,7 @@ def main(argv=None) -> int:
     ap.add_argument("--players", type=int)
     ap.add_argument("--bot", action="append")
     ap.add_argument("--replay", metavar="FILE", help="replay a failure scenario with the invariants checked")
+    ap.add_argument("--no-pairs", action="store_true", help="no configurations with two options")
     a = ap.parse_args(argv)
     if a.hands < 1 or (a.workers is not None and a.workers < 1) or not 0.0 <= a.share <= 1.0:
         ap.error("--hands and --workers must be at least 1, --share between 0 and 1")
@@ -379,7 +473,21 @@ def main(argv=None) -> int:
             ap.error("; ".join(e.lines))
         counts = [a.players] if a.players else sorted(int(k) for k in rs.player_counts)
         configs = [(a.one, tuple(a.option), n) for n in counts]
-    fig = soak(a.hands, a.workers, a.seed, a.share, a.out, configs, a.bot, progress=not a.json)
+    import signal
+
+    got = {"signum": signal.SIGINT}
+
+    def _term(signum, frame):
+        got["signum"] = signum
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, _term)
+    try:
+        fig = soak(a.hands, a.workers, a.seed, a.share, a.out, configs, a.bot, progress=not a.json,
+                   pairs=not a.no_pairs)
+    except KeyboardInterrupt:
+        print("soak: interrupted; the workers are stopped, nothing is reported", file=sys.stderr)
+        return 128 + int(got["signum"])  # 130 Ctrl-C, 143 SIGTERM
     if a.json:
         print(json.dumps(fig))
     else:
@@ -391,8 +499,13 @@ def main(argv=None) -> int:
             f"soak: {fig['hands']} hands, {fig['configurations']} configurations x {len(fig['bots'])} bots "
             f"({', '.join(fig['bots'])}), {fig['seconds']} s on {fig['workers']} workers, {fig['failures']} failures; "
             f"{fig['actions']} actions, invariants after every action on {fig['checked_actions']} of them "
-            f"(share {fig['share']:g} of hands), at hand end on every hand"
+            f"(share {fig['share']:g} of hands), at hand end on every hand; "
+            f"{fig['pair_configurations']} configurations with a pair of options, {fig['skipped_pairs']} pairs "
+            f"skipped (the loader refuses them); {fig['matches']} matches, {fig['capped_matches']} stopped "
+            f"unfinished at match.max_hands"
         )
+        for r in fig["skipped_pair_reasons"]:
+            print(f"  skipped pair: {r}")
     return 1 if fig["failures"] else 0
 
 

@@ -1,11 +1,28 @@
 """Entry point of the `mbrules` command. Each module below registers its commands on `app`."""
 from __future__ import annotations
 
-from .common import app  # noqa: F401
-from . import ruleset_cmds  # noqa: F401  rulesets, show, validate, schema, diff
-from . import play_cmds  # noqa: F401
-from . import replay_cmd  # noqa: F401
+import os as _os
+import signal as _signal
+import sys as _sys
+
+
+def _interrupted_early(signum, frame):  # Ctrl-C or SIGTERM while the command is still importing
+    raise SystemExit(128 + signum)  # quietly, with the usual code (130, 143): never a traceback
+
+
+_EARLY = _os.path.basename(_sys.argv[0] if _sys.argv else "") == "mbrules"  # the console script, not an import
+if _EARLY:
+    for _s in (_signal.SIGINT, _signal.SIGTERM):
+        _signal.signal(_s, _interrupted_early)
+
+from .common import app  # noqa: E402,F401
+from . import ruleset_cmds  # noqa: E402,F401  rulesets, show, validate, schema, diff
+from . import play_cmds  # noqa: E402,F401
+from . import replay_cmd  # noqa: E402,F401
 
 
 def main() -> None:
+    if _EARLY:  # imports done: Ctrl-C is Typer's (exit 130) or the command's own handling; SIGTERM as usual
+        _signal.signal(_signal.SIGINT, _signal.default_int_handler)
+        _signal.signal(_signal.SIGTERM, _signal.SIG_DFL)
     app()

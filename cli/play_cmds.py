@@ -11,11 +11,11 @@ from rich.console import Console
 from rich.table import Table
 
 from mbrules.bots import UnknownBot, bot_names, check_bot, lineup
-from mbrules.engine import Game, GameError, State
-from mbrules.engine.actions import COUP_FOURRE, DECLINE, DISCARD, EXTEND, PLAY, STOP
+from mbrules.engine import Action, Game, GameError, Observer, State
+from mbrules.engine.notation import COUP_FOURRE, DECLINE, DISCARD, EXTEND, PLAY, STOP
 from mbrules.engine.game import DISTANCE, HAZARD, REMEDY, SAFETY, SCORE_LINES
 
-from .common import EXIT_CHECK_FAILED, EXIT_USAGE, app, fail
+from .common import EXIT_CHECK_FAILED, EXIT_USAGE, Interrupted, app, check_range, fail, signals
 
 DEFAULT_RULESET = "winning-moves"
 DEFAULT_PLAYERS = 4
@@ -28,12 +28,24 @@ LINE_LABELS = {
     "safe_trip": "Safe trip", "shutout": "Shutout", "extension": "Extension", "total": "Total (hand)",
 }
 
+# Bounds of the numbers a user gives (beyond them: usage error, exit 2, naming the range).
+SEED_MIN, SEED_MAX = -(2**63), 2**64 - 1
+SEED_WORDS = "a 64-bit integer, from -2**63 to 2**64-1"
+MAX_PLAYERS = 99  # a ruleset's player counts are 1 or 2 digits
+MAX_HANDS_FLAG = 10_000  # the largest match.max_hands a ruleset may give (a match keeps its history)
+MAX_GAMES = 10**9  # = mbrules.simulate.MAX_GAMES (not imported: the CLI starts without it)
+MAX_WORKERS = 256  # = mbrules.simulate.MAX_WORKERS
+
 BOTS_HELP = "Bot name ({names}); once for every player, or once per player in seating order (p1, p2, ...). Default: heuristic."
 
 
 # -- shared set-up -----------------------------------------------------------------------
-def _compile(ruleset: str, options: list[str], players: int, bots: list[str]) -> Game:
-    """Check the bots, load the ruleset and compile it for ``players``; bad input exits cleanly."""
+def _compile(ruleset: str, options: list[str], players: int, bots: list[str],
+             files_read: list[Path] | None = None) -> Game:
+    """Check the bots, load the ruleset and compile it for ``players``; bad input exits cleanly.
+
+    ``files_read`` is filled with every file the ruleset was read from (its ``extends`` chain and
+    options included): the inputs an output path must never be."""
     try:
         for b in bots:
             check_bot(b)
@@ -42,7 +54,7 @@ def _compile(ruleset: str, options: list[str], players: int, bots: list[str]) ->
     from mbrules.ruleset import RulesetError, load_ruleset  # pydantic models: only when a command runs
 
     try:
-        rs = load_ruleset(ruleset, options)
+        rs = load_ruleset(ruleset, options, files_read=files_read)
     except RulesetError as e:
         fail(e.lines, EXIT_USAGE if e.usage else EXIT_CHECK_FAILED)
     except OSError as e:
@@ -76,7 +88,7 @@ def _sides_table(game: Game, title: str, first: str = "") -> Table:
 
 
 # -- the narrative ------------------------------------------------------------------------
-class Narrator:
+class Narrator(Observer):
     """Tells a match as it is played: who plays what on whom, coups fourrés, extensions, each hand's score."""
 
     def __init__(self, game: Game, console: Console):
@@ -91,29 +103,30 @@ class Narrator:
     def who(self, p: int) -> str:
         return f"{self.g.player_names[p]} ({self.g.side_names[self.g.side_of[p]]})"
 
-    def on_action(self, st: State, p: int, a: int) -> None:
+    def before_action(self, st: State, p: int, a: Action) -> None:
+        """Tell ``a`` from what ``p`` sees just before it (the table, and ``p``'s own window)."""
         g = self.g
+        obs = st.observation(p)
         if st.hand_no != self.hand_seen:
-            self.hand_seen = st.hand_no
+            self.hand_seen = st.hand_no  # the hand's first action is its first player's
             self.out.rule(f"Hand {st.hand_no + 1}", style="bold")
             self.out.print(
-                f"{g.player_names[st.first_player]} plays first; trip of {st.target} miles; "
-                f"{len(st.draw)} cards in the {self.draw_pile}."
+                f"{g.player_names[p]} plays first; trip of {obs.target} miles; "
+                f"{obs.draw_pile} cards in the {self.draw_pile}."
             )
-        op = a & 7
-        c = (a >> 3) & 255
+        op = a.op
+        c = a.card_index
         ps = g.side_of[p]
         if op == PLAY:
             k = g.kind[c]
             name = g.names[c]
             if k == DISTANCE:
-                m = st.miles[ps] + g.miles[c]
-                done = "  trip completed!" if m == st.target else ""
+                m = obs.sides[ps].miles + g.miles[c]
+                done = "  trip completed!" if m == obs.target else ""
                 self.say(f"{self.who(p)} plays {name}: side {g.side_names[ps]} at {m} miles.{done}")
             elif k == HAZARD:
-                ts = a >> 11
                 pile = self.pile_names[g.pile[c]]
-                self.say(f"{self.who(p)} plays {name} on side {g.side_names[ts]}'s {pile}.")
+                self.say(f"{self.who(p)} plays {name} on side {a.side}'s {pile}.")
             elif k == REMEDY:
                 self.say(f"{self.who(p)} plays {name}.")
             elif k == SAFETY:
@@ -123,11 +136,11 @@ class Narrator:
             self.say(f"{self.who(p)} discards {g.names[c]}.")
         elif op == COUP_FOURRE:
             self.say(
-                f"{self.who(p)} calls COUP FOURRÉ with {g.names[c]} against {g.names[st.cf_hazard]}"
+                f"{self.who(p)} calls COUP FOURRÉ with {g.names[c]} against {g.names[obs.window_hazard]}"
                 f" and plays next."
             )
         elif op == DECLINE:
-            self.say(f"{self.who(p)} lets the coup fourré against {g.names[st.cf_hazard]} pass.")
+            self.say(f"{self.who(p)} lets the coup fourré against {g.names[obs.window_hazard]} pass.")
         elif op == EXTEND:
             self.say(f"{self.who(p)} calls the EXTENSION: the trip is now {g.extension_to} miles.")
         elif op == STOP:
@@ -138,31 +151,38 @@ class Narrator:
             text = text[:-1]  # a display name ending in '!' (Roll!, Stop!) ends the sentence
         self.out.print(text, markup=False, highlight=False)
 
-    def on_hand_end(self, st: State) -> None:
+    def hand_over(self, st: State) -> None:
         g = self.g
+        table_now = st.observation(0)
         done = st.current_completer()
         if done >= 0:
-            self.say(f"Side {g.side_names[done]} completed the trip of {st.target} miles.")
+            self.say(f"Side {g.side_names[done]} completed the trip of {table_now.target} miles.")
         else:
             self.say(f"The {self.draw_pile} is out and every hand is played out: no side completed the trip.")
-        sheet = st.hand_sheets[-1]
-        table = _sides_table(g, f"Score sheet, hand {len(st.hand_sheets)}")
+        sheets = st.hand_sheets
+        sheet = sheets[-1]
+        table = _sides_table(g, f"Score sheet, hand {len(sheets)}")
         for line in SCORE_LINES:
             table.add_row(LINE_LABELS[line], *(str(sheet[s][line]) for s in range(g.sides)),
                           end_section=line == "extension")
         table.add_row("Running total", *(str(t) for t in st.match_totals))
-        table.add_row("Miles", *(str(m) for m in st.miles))
+        table.add_row("Miles", *(str(v.miles) for v in table_now.sides))
         self.out.print(table)
 
 
 def _result(game: Game, st: State) -> tuple[str, str]:
     """(result for JSON, sentence): the winner's side name, ``draw``, or ``unfinished``."""
     totals = ", ".join(f"{game.side_names[s]} {t}" for s, t in enumerate(st.match_totals))
-    if st.winner == "draw":
+    out = st.outcome
+    n = st.hands_played
+    if out is None:
+        return "unfinished", f"Stopped after {n} hand(s) with the match undecided ({totals})."
+    if out.draw:
         return "draw", f"The match is a draw ({totals})."
-    if st.winner is None:
-        return "unfinished", f"Stopped after {len(st.hand_sheets)} hand(s) with the match undecided ({totals})."
-    return game.side_names[st.winner], f"Side {_side_label(game, st.winner)} wins the match ({totals})."
+    if out.unfinished:
+        return "unfinished", (f"Stopped after {n} hand(s), the most this ruleset allows in a match "
+                              f"(match.max_hands), with the match undecided ({totals}).")
+    return out.winner, f"Side {_side_label(game, out.winner_index)} wins the match ({totals})."
 
 
 @app.command()
@@ -182,16 +202,42 @@ def play(
     """
     options = list(option or [])
     bots = list(bot or [DEFAULT_BOT])
-    if hands is not None and hands < 1:
-        fail(f"mbrules: --hands must be 1 or more (got {hands})", EXIT_USAGE)
-    game = _compile(ruleset, options, players, bots)
-    if record is not None and not record.resolve().parent.is_dir():
-        fail(f"mbrules: cannot write {record}: no such directory", EXIT_USAGE)
+    check_range("--hands", hands, 1, MAX_HANDS_FLAG)
+    check_range("--players", players, 1, MAX_PLAYERS)
+    check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
+    inputs: list[Path] = []
+    game = _compile(ruleset, options, players, bots, files_read=inputs)
+    if record is not None:
+        from mbrules.safe_output import OutputPathError, check_output_file
 
+        try:  # before any game is played: never an input, a link, a FIFO, a device, a folder
+            check_output_file(record, inputs, "--record")
+        except OutputPathError as e:
+            fail(str(e), EXIT_USAGE)
+    done: dict = {}
+    try:
+        with signals(raising=True):
+            _play(game, ruleset, options, players, seed, bots, hands, record, inputs, as_json, done)
+    except Interrupted as e:
+        name = "SIGINT" if e.signum == 2 else "SIGTERM" if e.signum == 15 else f"signal {e.signum}"
+        what = "the match was not finished" if "played" not in done else "the output was cut short"
+        if record is not None:
+            what += f"; {record} was written whole" if "recorded" in done else "; nothing was recorded"
+        print(f"mbrules: interrupted ({name}): {what}", file=sys.stderr)
+        raise typer.Exit(e.exit_code)
+
+
+def _play(game: Game, ruleset: str, options: list[str], players: int, seed: int, bots: list[str],
+          hands: int | None, record: Path | None, inputs: list[Path], as_json: bool, done: dict) -> None:
+    """The body of ``play`` once its inputs are checked (run with SIGINT/SIGTERM raising Interrupted)."""
     from mbrules.simulate import play_match
 
+    from mbrules.scenario.record import Recorder
+
+    recorder = Recorder() if record is not None else None
+    watchers = [recorder] if recorder is not None else []
     if as_json:
-        st = play_match(game, seed, bots, max_hands=hands, keep_deals=record is not None)
+        st = play_match(game, seed, bots, max_hands=hands, observers=watchers)
     else:
         console = Console(file=sys.stdout, width=WIDTH, highlight=False, soft_wrap=False)
         rs = game.ruleset
@@ -202,17 +248,22 @@ def play(
         lineup = ", ".join(f"{p} {b}" for p, b in _bots_by_player(game, bots).items())
         console.print(f"{players} players, sides {sides}. Bots: {lineup}. Seed {seed}.", markup=False)
         narrator = Narrator(game, console)
-        st = play_match(game, seed, bots, max_hands=hands, keep_deals=record is not None,
-                        on_action=narrator.on_action, on_hand_end=narrator.on_hand_end)
+        st = play_match(game, seed, bots, max_hands=hands, observers=[narrator, *watchers])
         console.rule("Result", style="bold")
         console.print(_result(game, st)[1], markup=False)
 
+    done["played"] = True
     if record is not None:
         from mbrules.scenario.record import record_match, write_scenario_file
 
-        text = record_match(st, ruleset, options, players, seed, out_dir=record.resolve().parent)
-        try:
-            write_scenario_file(record, text)  # atomic: a temporary file renamed over the target
+        text = record_match(recorder, st, ruleset, options, players, seed, out_dir=record.resolve().parent)
+        from mbrules.safe_output import OutputPathError
+
+        try:  # whole or not at all: a temporary file renamed over the target, checked again just before
+            write_scenario_file(record, text, inputs, "--record")
+            done["recorded"] = True
+        except OutputPathError as e:
+            fail(str(e), EXIT_USAGE)
         except OSError as e:
             fail(f"mbrules: cannot write {record}: {e.strerror or e}", EXIT_USAGE)
 
@@ -240,6 +291,9 @@ def play(
             "match_totals": {names[s]: st.match_totals[s] for s in range(game.sides)},
             "result": result,
             "winner": result if result != "unfinished" else None,
+            # why an unfinished match stopped: --hands, or the ruleset's match.max_hands bound
+            "stopped_by": (None if result != "unfinished"
+                           else "max_hands" if st.outcome is not None else "hands"),
         }
         sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
 
@@ -261,13 +315,15 @@ def simulate(
     """
     options = list(option or [])
     bots = list(bot or [DEFAULT_BOT])
-    if games < 1:
-        fail(f"mbrules: --games must be 1 or more (got {games})", EXIT_USAGE)
-    if workers < 1:
-        fail(f"mbrules: --workers must be 1 or more (got {workers})", EXIT_USAGE)
+    check_range("--games", games, 1, MAX_GAMES)
+    check_range("--workers", workers, 1, MAX_WORKERS)
+    check_range("--players", players, 1, MAX_PLAYERS)
+    check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
     game = _compile(ruleset, options, players, bots)
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from concurrent.futures.process import BrokenProcessPool
 
     from mbrules.simulate import simulate as run, summary
 
@@ -277,21 +333,37 @@ def simulate(
         console=err, transient=True, disable=not err.is_terminal,
     ) as bar:
         task = bar.add_task("games", total=games)
-        stats, seconds = run(game, ruleset, options, bots, games, seed, workers,
-                             progress=lambda n: bar.update(task, completed=n))
+        with signals(raising=False) as stop:  # Ctrl-C, SIGTERM: the workers are stopped, the whole chunks kept
+            try:
+                stats, seconds = run(game, ruleset, options, bots, games, seed, workers,
+                                     progress=lambda n: bar.update(task, completed=n), should_stop=stop)
+            except BrokenProcessPool as e:  # a worker killed from outside, or its set-up failed
+                fail(f"mbrules: a worker process stopped unexpectedly ({e}); the other workers were stopped "
+                     "and nothing is reported", EXIT_CHECK_FAILED)
     report = summary(game, stats, seconds)
+    interrupted = stop.signum is not None
+    report["interrupted"] = interrupted
     settings = {
         "ruleset": ruleset, "ruleset_id": game.ruleset_id, "options": options, "players": players,
         "games": games, "seed": seed, "workers": workers,
         "bots": _bots_by_player(game, bots),
     }
+    if interrupted:
+        name = "SIGINT" if stop.signum == 2 else "SIGTERM" if stop.signum == 15 else f"signal {stop.signum}"
+        n = stats["games"]
+        which = f"games 0 to {n - 1} of the seed, whole chunks merged in order" if n else "no game finished"
+        print(f"mbrules: interrupted after {n} of {games} games ({name}); the statistics count those {n} games "
+              f"({which})", file=sys.stderr)
     if as_json:
         sys.stdout.write(json.dumps({"settings": settings, **report}, indent=2, ensure_ascii=False) + "\n")
+        if interrupted:
+            raise typer.Exit(stop.exit_code)
         return
     out = Console(file=sys.stdout, width=WIDTH, highlight=False)
     out.print(f"{game.ruleset.name}; {players} players; bots: "
               + ", ".join(f"{p} {b}" for p, b in settings["bots"].items()), markup=False)
-    t = Table(title=f"{games} matches, seed {seed}, {workers} worker(s)", title_justify="left")
+    counted = f"{stats['games']} of {games} matches (interrupted)" if interrupted else f"{games} matches"
+    t = Table(title=f"{counted}, seed {seed}, {workers} worker(s)", title_justify="left")
     t.add_column("figure")
     t.add_column("value", justify="right")
     for key in ("games", "hands", "turns", "mean_hands_per_game", "mean_turns_per_hand",
@@ -300,6 +372,7 @@ def simulate(
     for s in range(game.sides):
         t.add_row(f"wins {_side_label(game, s)}", str(report["wins"][game.side_names[s]]))
     t.add_row("draws", str(report["draws"]))
+    t.add_row("unfinished (match.max_hands reached)", str(report["unfinished"]))
     t.add_row("seconds", f"{report['seconds']:.2f}")
     t.add_row("hands per second", str(report["hands_per_second"]))
     t.add_row("turns per second", str(report["turns_per_second"]))
@@ -309,3 +382,7 @@ def simulate(
         m.add_row(LINE_LABELS[line] if line != "total" else "Total",
                   *(f"{report['mean_score_per_line'][line][n]:.1f}" for n in game.side_names))
     out.print(m)
+    if interrupted:
+        out.print(f"Interrupted after {stats['games']} of {games} games: the figures above count those games.",
+                  markup=False)
+        raise typer.Exit(stop.exit_code)

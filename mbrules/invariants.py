@@ -646,11 +646,13 @@ def _short(v, limit: int = 160) -> str:
     return s if len(s) <= limit else s[: limit - 3] + "..."
 
 
-def replay_history(game, seed: int, history, keep_deals: bool = False):
+def replay_history(game, seed: int, history, observers=()):
     """A new match from ``seed`` with ``history`` ((player, action), (-1, -1) for a new hand) replayed."""
     from mbrules.engine import State
 
-    st = State.new_match(game, seed, keep_deals, deal_next=False)
+    st = State.new_match(game, seed, deal_next=False)
+    for o in observers:
+        st.add_observer(o)
     for p, a in history:
         if p == -1 and a == -1:
             st.next_hand()

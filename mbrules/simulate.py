@@ -8,12 +8,16 @@ counts, so its figures are the same for any number of workers and any chunking.
 
 from __future__ import annotations
 
-import contextlib
+import collections
 import hashlib
+import itertools
+import multiprocessing as mp
 import os
+import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
-from typing import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Callable, Iterator, Sequence
 
 from .bots import make_bots
 from .engine import Game, Observer, State
@@ -33,7 +37,6 @@ def play_match(
     bots: Sequence[str],
     *,
     max_hands: int | None = None,
-    keep_deals: bool = False,
     observers: Sequence[Observer] = (),
 ) -> State:
     """Play a match (or its first ``max_hands`` hands) between bots; return the final state.
@@ -42,11 +45,15 @@ def play_match(
     bot sees its seat's observation only. A decision with a single legal action (the draw,
     mostly) is applied without asking the bot, so bots are asked only real questions.
     ``observers`` (narrator, recorder, checker) watch through the state's hooks.
+
+    A match never lasts more than the ruleset's ``match.max_hands`` hands: the engine ends a
+    match still undecided then as ``unfinished`` (its outcome says so), so a ruleset whose
+    target is never reached cannot make this loop run forever.
     """
     players = make_bots(bots, game, seed)
     choosers = [b.choose for b in players]
     observes = [getattr(b, "observes", True) for b in players]
-    st = State.new_match(game, seed, keep_deals, deal_next=False)
+    st = State.new_match(game, seed, deal_next=False)
     for o in observers:
         st.add_observer(o)
     legal = st.legal_actions
@@ -118,6 +125,10 @@ def match_stats(game: Game, seed: int, bots: Sequence[str], stats: dict) -> None
 # -- many matches ----------------------------------------------------------------------------
 _WORKER: dict = {}
 
+MAX_GAMES = 10**9  # the bounds the CLI enforces (usage error beyond them)
+MAX_WORKERS = 256
+IN_FLIGHT_PER_WORKER = 3  # chunks handed to the pool ahead of the results: memory stays flat
+
 
 def compile_game(ruleset_ref: str, options: Sequence[str], players: int) -> Game:
     from .ruleset import load_ruleset
@@ -125,16 +136,61 @@ def compile_game(ruleset_ref: str, options: Sequence[str], players: int) -> Game
     return Game(load_ruleset(ruleset_ref, list(options)), players)
 
 
-def _init_worker(ruleset_ref: str, options: Sequence[str], players: int, bots: Sequence[str]) -> None:
-    """Process-pool initializer: compile the rules once per worker."""
+def _die_with_parent(parent: int) -> None:
+    """Make this worker die when the process that started it dies, even by SIGKILL.
+
+    Linux: ``prctl(PR_SET_PDEATHSIG, SIGKILL)``, enforced by the kernel at the parent's death (the
+    pool starts its workers from the main thread, which lives as long as the parent). The parent
+    may have died before the call: then ``getppid()`` is no longer ``parent`` and we leave now.
+    Elsewhere, a daemon thread polls ``getppid()`` twice a second.
+    """
+    import signal as _signal
+
+    armed = False
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            armed = libc.prctl(1, int(_signal.SIGKILL), 0, 0, 0) == 0  # 1: PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            armed = False
+    if os.getppid() != parent:
+        os._exit(1)
+    if not armed:
+        import threading
+
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(0.5)
+            os._exit(1)
+
+        threading.Thread(target=watch, name="mbrules-parent-watch", daemon=True).start()
+
+
+def _init_worker(ruleset_ref: str, options: Sequence[str], players: int, bots: Sequence[str],
+                 parent: int | None = None) -> None:
+    """Process-pool initializer: die with the parent, leave Ctrl-C to it, compile the rules once."""
+    import signal as _signal
+
+    _signal.signal(_signal.SIGINT, _signal.SIG_IGN)  # the parent coordinates: it stops the workers
+    if parent is not None:
+        _die_with_parent(parent)
     _WORKER["game"] = compile_game(ruleset_ref, options, players)
     _WORKER["bots"] = list(bots)
 
 
-def _play_games(game: Game, bots: Sequence[str], seed: int, start: int, stop: int) -> dict:
+class _Stopped(Exception):
+    """Raised inside an in-process chunk when the caller asks to stop: the chunk is dropped."""
+
+
+def _play_games(game: Game, bots: Sequence[str], seed: int, start: int, stop: int,
+                should_stop: Callable[[], object] | None = None) -> dict:
     """Games ``start`` to ``stop - 1`` of a simulation seeded with ``seed``, as counters."""
     stats = new_stats(game.sides)
     for i in range(start, stop):
+        if should_stop is not None and should_stop():
+            raise _Stopped
         match_stats(game, game_seed(seed, i), bots, stats)
     return stats
 
@@ -144,10 +200,32 @@ def _run_chunk(seed: int, start: int, stop: int) -> dict:
     return _play_games(_WORKER["game"], _WORKER["bots"], seed, start, stop)
 
 
-def chunks(games: int, workers: int) -> list[tuple[int, int]]:
-    """Game ranges handed to workers: small enough that no worker idles long at the end."""
-    size = max(1, min(25, -(-games // (workers * 32))))
-    return [(a, min(games, a + size)) for a in range(0, games, size)]
+def chunk_size(games: int, workers: int) -> int:
+    """Games per chunk: small enough that no worker idles long at the end (at most 25)."""
+    return max(1, min(25, -(-games // (max(1, workers) * 32))))
+
+
+def chunks(games: int, workers: int) -> Iterator[tuple[int, int]]:
+    """Game ranges handed to workers, in seed order, made one at a time (never a list of them all)."""
+    size = chunk_size(games, workers)
+    for a in range(0, games, size):
+        yield a, min(games, a + size)
+
+
+def _kill_pool(pool) -> None:
+    """Stop every worker of ``pool`` now (SIGKILL) and wait for them: no process is left behind."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    for p in procs:
+        try:
+            p.kill()
+        except (OSError, ValueError, AttributeError):
+            pass
+    pool.shutdown(wait=True, cancel_futures=True)
+    for p in procs:
+        try:
+            p.join(2)
+        except (OSError, ValueError, AssertionError, AttributeError):
+            pass
 
 
 def simulate(
@@ -159,32 +237,83 @@ def simulate(
     seed: int,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    should_stop: Callable[[], object] | None = None,
 ) -> tuple[dict, float]:
     """Play ``games`` matches; return the summed counters and the wall-clock seconds.
 
     ``game`` is the compiled rules (used in-process when ``workers`` is 1); workers
     compile their own from ``ruleset_ref``/``options`` in the pool's initializer.
-    ``progress(n)`` is called with the number of games finished so far.
+    ``progress(n)`` is called with the number of games counted so far.
+
+    Work is fed lazily: at most a few chunks per worker are in flight, and results are merged
+    in chunk (seed) order, so memory does not grow with ``games`` and the counters after any
+    number of chunks are those of games ``0 .. n-1``. ``should_stop()`` is polled (at least every
+    0.1 s, and between games in-process); once it returns true the workers are killed, chunks not
+    finished are dropped, and the counters of the whole chunks finished before the first gap are
+    returned: ``stats["games"] < games`` then says the run was stopped.
     """
     total = new_stats(game.sides)
-    parts = chunks(games, workers)
     t0 = time.perf_counter()
-    with contextlib.ExitStack() as stack:
-        if workers <= 1:
-            results = (_play_games(game, bots, seed, a, b) for a, b in parts)
+    done = 0
+
+    def add(a: int, b: int, part: dict) -> None:
+        nonlocal done
+        merge_stats(total, part)
+        done += b - a
+        if progress:
+            progress(done)
+
+    if workers <= 1:
+        try:
+            for a, b in chunks(games, workers):
+                add(a, b, _play_games(game, bots, seed, a, b, should_stop))
+        except _Stopped:
+            pass
+        return total, time.perf_counter() - t0
+
+    n_chunks = -(-games // chunk_size(games, workers))
+    size = min(workers, n_chunks, 4 * (os.cpu_count() or 1))  # never a process per --workers
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
+    pool = ProcessPoolExecutor(
+        max_workers=size, mp_context=ctx,
+        initializer=_init_worker, initargs=(ruleset_ref, list(options), game.players, list(bots), os.getpid()),
+    )
+    todo = chunks(games, workers)
+    in_flight: collections.deque = collections.deque()  # (a, b, future), in seed order
+    stopped = False
+    try:
+        for a, b in itertools.islice(todo, size * IN_FLIGHT_PER_WORKER):
+            in_flight.append((a, b, pool.submit(_run_chunk, seed, a, b)))
+        while in_flight:
+            a, b, fut = in_flight[0]
+            while not fut.done():
+                if should_stop is not None and should_stop():
+                    stopped = True
+                    break
+                wait([fut], timeout=0.1)
+            if stopped:
+                break
+            try:
+                part = fut.result()
+            except BrokenProcessPool:
+                if should_stop is not None and should_stop():  # a worker died of the same signal
+                    stopped = True
+                    break
+                raise
+            in_flight.popleft()
+            add(a, b, part)
+            for a2, b2 in itertools.islice(todo, 1):
+                in_flight.append((a2, b2, pool.submit(_run_chunk, seed, a2, b2)))
+    finally:
+        if stopped or in_flight:
+            # keep the whole chunks already finished in a row after the last one merged
+            while stopped and in_flight and in_flight[0][2].done() and not in_flight[0][2].cancelled() \
+                    and in_flight[0][2].exception() is None:
+                a, b, fut = in_flight.popleft()
+                add(a, b, fut.result())
+            _kill_pool(pool)
         else:
-            pool = stack.enter_context(ProcessPoolExecutor(
-                max_workers=min(workers, len(parts), 4 * (os.cpu_count() or 1)),  # never a process per --workers
-                initializer=_init_worker, initargs=(ruleset_ref, list(options), game.players, list(bots))
-            ))
-            futures = [pool.submit(_run_chunk, seed, a, b) for a, b in parts]
-            results = (fut.result() for fut in futures)
-        done = 0
-        for (a, b), part in zip(parts, results):  # merged in chunk order: same sums for any worker count
-            merge_stats(total, part)
-            done += b - a
-            if progress:
-                progress(done)
+            pool.shutdown(wait=True)
     return total, time.perf_counter() - t0
 
 

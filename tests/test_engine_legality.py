@@ -30,13 +30,13 @@ SEEDS = [0, 1]
 HANDS_PER_MATCH = 2
 
 
-GROWING = ("_history", "_hand_sheets", "_deals", "_completers")  # only ever appended to: length and last entry
+GROWING = ("_history", "_hand_sheets", "_completers")  # only ever appended to: length and last entry
 
 
 def snapshot(st: State):
     """The public snapshot, and (deliberately, engine internals) every slot of the state as comparable
     values (the RNG by its state): a refused action must change nothing, seen or unseen."""
-    out = [st.snapshot(), st.history, st.deals]
+    out = [st.snapshot(), st.history]
     for name in State.__slots__:
         if name == "game":
             continue

@@ -149,3 +149,17 @@ def test_the_narrative_says_a_safety_gives_another_turn_only_where_the_rules_giv
     usual = run("play", "--seed", "5").stdout
     assert "to the Safety Area." in plain and "plays again" not in plain
     assert "to the Safety Area and plays again." in usual
+
+
+def test_play_json_says_why_an_unfinished_match_stopped():
+    doc = json.loads(stdout_of(run("play", "--players", "2", "--hands", "1", "--seed", "4", "--json")))
+    assert doc["result"] == "unfinished" and doc["stopped_by"] == "hands"
+    whole = json.loads(stdout_of(run("play", "--players", "2", "--seed", "4", "--json")))
+    assert whole["stopped_by"] is None and whole["result"] in ("A", "B", "draw")
+
+
+def test_simulate_json_says_it_was_not_interrupted():
+    result = run("simulate", "--games", "3", "--players", "2", "--bot", "random", "--json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(stdout_of(result))
+    assert doc["interrupted"] is False and doc["games"] == 3 and doc["unfinished"] == 0

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from mbrules.engine import Game
+from mbrules.engine import Game, State
 from mbrules.ruleset import bundled_ruleset_ids, load_ruleset
-from mbrules.scenario.record import record_match, write_scenario_file
+from mbrules.scenario.record import Recorder, record_match, write_scenario_file
 from mbrules.scenario.replay import replay_file
 from mbrules.scenario.yamlio import read_documents
 
@@ -18,7 +18,9 @@ CASES = [(r, n) for r in bundled_ruleset_ids() for n in sorted(map(int, load_rul
 
 
 def random_match(game: Game, seed: int, max_hands: int | None = None, stop_after_actions: int | None = None):
-    st = game.new_match(seed, keep_deals=True)
+    st = State.new_match(game, seed, deal_next=False)
+    recorder = Recorder()
+    st.add_observer(recorder)
     rng = random.Random(seed)
     hands, actions = 1, 0
     while not st.match_over:
@@ -32,24 +34,24 @@ def random_match(game: Game, seed: int, max_hands: int | None = None, stop_after
             break
         st.apply(rng.choice(st.legal_actions()))
         actions += 1
-    return st
+    return st, recorder
 
 
 @pytest.mark.parametrize(("ruleset", "players"), CASES, ids=[f"{r}-{n}p" for r, n in CASES])
 def test_a_recorded_match_replays(tmp_path, ruleset, players):
     game = Game(load_ruleset(ruleset), players)
-    st = random_match(game, seed=11 + players)
+    st, rec = random_match(game, seed=11 + players)
     assert st.match_over
-    text = record_match(st, ruleset, [], players, 11 + players)
+    text = record_match(rec, st, ruleset, [], players, 11 + players)
     path = tmp_path / "match.yaml"
     write_scenario_file(path, text)
     results = replay_file(path)
-    assert len(results) == len(st.deals)
+    assert len(results) == len(rec.hands)
     bad = [line for r in results if not r.passed for line in r.lines()]
     assert not bad, "\n".join(bad[:20])
     assert all(r.steps_run >= 2 for r in results)
     # The last hand's expectation names the match's winner.
-    w = st.winner if st.winner in (None, "draw") else game.side_names[st.winner]
+    w = st.outcome.result if st.outcome is not None and not st.outcome.unfinished else None
     assert f"winner: {'null' if w is None else w}" in text.rsplit("---", 1)[-1]
 
 
@@ -57,19 +59,19 @@ def test_a_recorded_match_replays(tmp_path, ruleset, players):
                                     "extension-1200", "no-voluntary-discard"])
 def test_recorded_matches_with_options_replay(tmp_path, option):
     game = Game(load_ruleset("wikipedia", [option]), 3)
-    st = random_match(game, seed=5, max_hands=3)
+    st, rec = random_match(game, seed=5, max_hands=3)
     path = tmp_path / "m.yaml"
-    write_scenario_file(path, record_match(st, "wikipedia", [option], 3, 5))
+    write_scenario_file(path, record_match(rec, st, "wikipedia", [option], 3, 5))
     results = replay_file(path)
     assert results and all(r.passed for r in results), [r.lines() for r in results if not r.passed]
 
 
 def test_a_match_stopped_inside_a_hand_replays(tmp_path):
     game = Game(load_ruleset("winning-moves"), 4)
-    st = random_match(game, seed=3, max_hands=2, stop_after_actions=150)
+    st, rec = random_match(game, seed=3, max_hands=2, stop_after_actions=150)
     assert not st.hand_over
     path = tmp_path / "partial.yaml"
-    write_scenario_file(path, record_match(st, "winning-moves", [], 4, 3))
+    write_scenario_file(path, record_match(rec, st, "winning-moves", [], 4, 3))
     results = replay_file(path)
     assert all(r.passed for r in results), [r.lines() for r in results if not r.passed]
     assert "hand_over: false" in path.read_text().rsplit("---", 1)[-1]
@@ -78,8 +80,8 @@ def test_a_match_stopped_inside_a_hand_replays(tmp_path):
 def test_a_recording_is_checked_for_real(tmp_path):
     """Change one drawn card, one score and the winner: the replay fails at those steps."""
     game = Game(load_ruleset("winning-moves"), 2)
-    st = random_match(game, seed=2, max_hands=1)
-    text = record_match(st, "winning-moves", [], 2, 2)
+    st, rec = random_match(game, seed=2, max_hands=1)
+    text = record_match(rec, st, "winning-moves", [], 2, 2)
     lines = text.splitlines()
     i = next(k for k, t in enumerate(lines) if ", draw: " in t)
     card = lines[i].rsplit("draw: ", 1)[1].rstrip("}")
@@ -104,8 +106,8 @@ def test_a_ruleset_path_is_written_relative_to_the_scenario_file(tmp_path):
     local = tmp_path / "rs" / "kids-115.yaml"
     local.write_text(src.read_text(encoding="utf-8"), encoding="utf-8")
     game = Game(load_ruleset(local), 2)
-    st = random_match(game, seed=1)
-    text = record_match(st, str(local), [], 2, 1, out_dir=tmp_path / "out")
+    st, rec = random_match(game, seed=1)
+    text = record_match(rec, st, str(local), [], 2, 1, out_dir=tmp_path / "out")
     assert 'ruleset: "../rs/kids-115.yaml"' in text
     write_scenario_file(tmp_path / "out" / "k.yaml", text)
     results = replay_file(tmp_path / "out" / "k.yaml")
@@ -124,9 +126,9 @@ def test_write_is_atomic_and_leaves_no_temporary_file(tmp_path):
 
 def test_recorded_documents_line_numbers_point_into_each_document(tmp_path):
     game = Game(load_ruleset("parker-1971"), 2)
-    st = random_match(game, seed=9, max_hands=3)
+    st, rec = random_match(game, seed=9, max_hands=3)
     path = tmp_path / "m.yaml"
-    write_scenario_file(path, record_match(st, "parker-1971", [], 2, 9))
+    write_scenario_file(path, record_match(rec, st, "parker-1971", [], 2, 9))
     docs = read_documents(path, "m.yaml")
     lines = path.read_text().splitlines()
     assert len(docs) == 3

@@ -121,8 +121,7 @@ class Game:
         self.match_mode = m.mode.value
         self.target_points = m.target_points.value
         self.deal_passes_left = m.deal_passes_left.value
-        cap = getattr(m, "max_hands", None)
-        self.max_hands = cap.value if cap is not None else 1000
+        self.max_hands = m.max_hands.value  # the engine ends a match as unfinished after this many hands
 
         # One tuple per card for the hot loop (State._play_reason unpacks it in one go):
         # (kind, miles, max_per_hand, bit, pile, fixes_mask, is_go).
@@ -167,14 +166,14 @@ class Game:
         except ValueError:
             raise GameError(f"unknown side '{name}' (sides: {', '.join(self.side_names)})") from None
 
-    def new_match(self, seed: int, keep_deals: bool = False) -> State:
+    def new_match(self, seed: int) -> State:
         """A new match whose first hand is dealt from ``seed``, ready to play.
 
-        When a hand ends and the match goes on, the next hand is dealt at once (so a
-        caller's loop is just ``while not state.is_terminal()``); ``keep_deals`` keeps
-        each deal for a recorder.
+        When a hand ends and the match goes on, the next hand is dealt at once, so a caller's
+        loop is just ``while not state.is_terminal()``. (Tools that stop at each hand's end use
+        ``State.new_match(game, seed, deal_next=False)`` and ``state.next_hand()``.)
         """
-        return State.new_match(self, seed, keep_deals)
+        return State.new_match(self, seed)
 
     def action(self, action) -> Action:
         """``action`` (an Action, its int, or its words) as this game's :class:`Action`."""

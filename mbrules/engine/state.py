@@ -49,7 +49,7 @@ class State:
         "_coups", "_prot", "_row", "_needs_go", "_rolling", "_bhaz", "_limit", "_lhaz", "_target",
         "_extension_called_by", "_phase", "_player", "_cf_queue", "_cf_hazard", "_cf_side", "_cf_attacker",
         "_completer", "_completion_delayed", "_last_draw", "_hand_no", "_first_player", "_match_totals",
-        "_hand_sheets", "_winner", "_history", "_coup_count", "_deals", "_deal_next", "_observers",
+        "_hand_sheets", "_winner", "_history", "_coup_count", "_deal_next", "_observers",
         "_completers",
     )
 
@@ -64,21 +64,18 @@ class State:
         self._completers: list[int] = []  # per hand over: the side that completed the trip, or -1
         self._winner = None  # side index, "draw", "unfinished", or None while undecided
         self._history: list[tuple[int, int]] = []  # (player, action); (-1, -1) marks a new hand
-        self._deals: list[dict] | None = None  # deal snapshots, kept only when recording
         self._deal_next = False  # deal the next hand as soon as one ends (matches from new_match)
         self._observers: tuple = ()
         self._reset_hand()
 
     @classmethod
-    def new_match(cls, game: Game, seed: int, keep_deals: bool = False, deal_next: bool = True) -> "State":
-        """A match dealt from ``seed``; ``keep_deals`` keeps each hand's deal for recording.
+    def new_match(cls, game: Game, seed: int, deal_next: bool = True) -> "State":
+        """A match dealt from ``seed``.
 
         With ``deal_next`` (the default) the next hand is dealt as soon as one ends and the
         match goes on; without it the state rests at the hand's end until :meth:`next_hand`.
         """
         s = cls(game, seed)
-        if keep_deals:
-            s._deals = []
         s._deal_next = deal_next
         s._deal()
         return s
@@ -175,12 +172,6 @@ class State:
         self._stock = deck
         for s in range(g.sides):
             self._refresh(s)
-        if self._deals is not None:
-            self._deals.append({
-                "hand_no": self._hand_no, "first_player": self._first_player,
-                "hands": [h[:] for h in self._hands], "draw_top_first": deck[::-1],
-                "match_before": self._match_totals[:], "history_start": len(self._history),
-            })
         self._start_turn(self._first_player)
 
     def next_hand(self) -> None:
@@ -282,14 +273,19 @@ class State:
         return len(self._hand_sheets)
 
     @property
+    def hand_sheets(self) -> tuple[list[dict[str, int]], ...]:
+        """The score sheet of every hand over so far (copies), one dict of lines per side."""
+        return tuple([dict(line) for line in sheet] for sheet in self._hand_sheets)
+
+    @property
+    def match_totals(self) -> tuple[int, ...]:
+        """Each side's running total over the hands that are over."""
+        return tuple(self._match_totals)
+
+    @property
     def history(self) -> tuple[tuple[int, Action], ...]:
         """Every accepted action as ``(player, action)``; ``(-1, -1)`` marks the start of a new hand."""
         return tuple(self._history)
-
-    @property
-    def deals(self) -> tuple[dict, ...] | None:
-        """Each hand's deal (hands and draw order): kept only for a recorder (``keep_deals``)."""
-        return None if self._deals is None else tuple(self._deals)
 
     def turn_player(self) -> int:
         """Who plays the next turn (for a coup fourré window: the attacker's left, if it is declined)."""

@@ -526,13 +526,16 @@ def _top_path(ref: str | Path, base: Path, option: bool) -> Path:
     return path
 
 
-def load_ruleset(ref: str | Path, options: Sequence[str | Path] = (), base_dir: Path | None = None) -> Ruleset:
+def load_ruleset(ref: str | Path, options: Sequence[str | Path] = (), base_dir: Path | None = None, *,
+                 files_read: list[Path] | None = None) -> Ruleset:
     """The resolved ruleset ``ref`` (a bundled id or a YAML path) with ``options`` applied in order.
 
     Relative paths are taken against ``base_dir`` (default: the working directory). Raises
     :class:`RulesetError`: ``usage`` True for an unknown id or an unreadable file named here,
     False (with every problem as ``FILE:LINE:COL: message``) for an invalid file.
-    Results are cached on the files' paths, modification times and sizes.
+    Results are cached on the files' paths, modification times and sizes. ``files_read``, if given,
+    is extended with every file the resolution read (resolved paths: the file, its ``extends``
+    chain, every option), so a command can refuse to write over one of its inputs.
     """
     base = Path(base_dir) if base_dir is not None else Path.cwd()
     top = _top_path(ref, base, option=False).absolute()
@@ -543,6 +546,8 @@ def load_ruleset(ref: str | Path, options: Sequence[str | Path] = (), base_dir: 
         if hit is not None:
             _cache.move_to_end(key)
     if hit is not None and _deps_fresh(hit[0]):
+        if files_read is not None:
+            files_read.extend(Path(p) for p, _ in hit[0])
         return hit[1]
     session = _Session()
     rs = _resolve(session, top, opts)
@@ -550,6 +555,8 @@ def load_ruleset(ref: str | Path, options: Sequence[str | Path] = (), base_dir: 
         _cache[key] = (tuple(session.deps.items()), rs)
         while len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
+    if files_read is not None:
+        files_read.extend(Path(p) for p in session.deps)
     return rs
 
 

@@ -241,6 +241,10 @@ class ScoringRules(Strict):
     )
 
 
+class HandsRule(Rule[Annotated[int, Field(ge=1, le=10_000)]]):
+    """A number of hands (1 to 10,000: a match keeps its whole history, so the bound bounds memory too)."""
+
+
 class MatchRules(Strict):
     mode: MatchModeRule = Field(
         description="points: hands until a side reaches target_points (highest total wins, equal highest: draw); "
@@ -249,6 +253,16 @@ class MatchRules(Strict):
     )
     target_points: NumberRule
     deal_passes_left: BoolRule = Field(description="After each hand the next player deals (p1 then plays second).")
+    max_hands: HandsRule = Field(
+        default=HandsRule(
+            value=1000,
+            decided="No rulebook bounds a match; a match whose target is never reached would go on forever, "
+            "so the match driver stops it as unfinished after this many hands (a points match takes 3 to "
+            "10 hands, so 1000 never cuts a real one short).",
+        ),
+        description="The most hands a match may last: after this many, play stops and the match is "
+        "unfinished (a bound against a match that never ends, not a rule of the game).",
+    )
 
 
 class Display(Strict):

@@ -68,6 +68,7 @@ PHRASES: dict[str, str] = {
     "match.mode": "the match",
     "match.target_points": "points that end the match",
     "match.deal_passes_left": "the deal passes to the left after each hand",
+    "match.max_hands": "most hands in a match (then it stops unfinished)",
     "display.battle_pile": "the battle pile is called",
     "display.speed_pile": "the speed pile is called",
     "display.distance_pile": "the distance pile is called",

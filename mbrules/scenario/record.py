@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Sequence
 
-from mbrules.engine.actions import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, PLAY, STOP
+from mbrules.engine import Action, Observer, State
 from mbrules.engine.game import HAZARD, SCORE_LINES
-from mbrules.engine.state import State
+from mbrules.engine.notation import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, OWN, PLAY, STOP
 
 WRAP = 12  # cards a line in long lists
 
@@ -49,49 +48,75 @@ def _ref(ref: str, bundled: Sequence[str], out_dir: Path | None) -> str:
     return str(p)
 
 
-def action_step(g, player: int, action: int) -> str:
+def action_step(g, player: int, action: Action) -> str:
     """The scenario step, inside its braces, that makes ``player`` take ``action``.
 
     Draws and declined coup fourré windows are implicit in a scenario, so they have no step.
     """
-    op, c, s = action & 7, (action >> 3) & 255, action >> 11
+    op = action.op
     name = g.player_names[player]
     if op == PLAY:
-        step = f"player: {name}, play: {g.card_ids[c]}"
-        if g.kind[c] == HAZARD:
-            step += f", on: {g.side_names[s] if s < g.sides else s}"
+        step = f"player: {name}, play: {action.card}"
+        if g.kind[action.card_index] == HAZARD and action.side_index != OWN:
+            step += f", on: {action.side}"
         return step
     if op == DISCARD:
-        return f"player: {name}, discard: {g.card_ids[c]}"
+        return f"player: {name}, discard: {action.card}"
     if op == COUP_FOURRE:
-        return f"player: {name}, coup_fourre: {g.card_ids[c]}"
+        return f"player: {name}, coup_fourre: {action.card}"
     if op in (EXTEND, STOP):
         return f"player: {name}, extension: {'true' if op == EXTEND else 'false'}"
-    raise ValueError(f"action {action} has no scenario step (draws and declines are implicit)")
+    raise ValueError(f"{action} has no scenario step (draws and declines are implicit)")
 
 
-def record_match(state: State, ruleset_ref: str, options: Sequence[str], players: int, seed: int,
-                 out_dir: str | Path | None = None) -> str:
-    """The match in ``state`` (played from ``new_match(seed, keep_deals=True)``) as scenario YAML.
+class Recorder(Observer):
+    """Watches a match (``State.add_observer``) and keeps what a scenario file needs of each hand.
+
+    A hand's deal comes from the snapshot taken before its first action (the recorder is entitled
+    to hidden cards: the file must set the hand up exactly); then its actions and, when it ends,
+    its sheet and the running totals.
+    """
+
+    def __init__(self):
+        self.hands: list[dict] = []
+        self.winner = None  # the outcome's result once the match is over
+
+    def before_action(self, st: State, player: int, action: Action) -> None:
+        if not self.hands or self.hands[-1]["hand_no"] != st.hand_no:
+            snap = st.snapshot()
+            self.hands.append({
+                "hand_no": snap.hand_no, "first_player": snap.first_player, "hands": snap.hands,
+                "draw_top_first": snap.draw_pile, "match_before": snap.match_totals, "actions": [],
+                "sheet": None, "totals": None,
+            })
+
+    def after_action(self, st: State, player: int, action: Action) -> None:
+        self.hands[-1]["actions"].append((player, action))
+
+    def hand_over(self, st: State) -> None:
+        self.hands[-1]["sheet"] = st.hand_sheets[-1]
+        self.hands[-1]["totals"] = st.match_totals
+
+    def match_over(self, st: State) -> None:
+        self.winner = st.outcome.result
+
+
+def record_match(recorder: Recorder, state: State, ruleset_ref: str, options: Sequence[str], players: int,
+                 seed: int, out_dir: str | Path | None = None) -> str:
+    """The match ``recorder`` watched (``state`` is where it stands now) as scenario YAML.
 
     ``ruleset_ref`` and ``options`` are as the user named them (bundled ids or paths); paths are
     written relative to ``out_dir`` (the folder the file goes to) or, without it, absolute.
     """
-    if state.deals is None:
-        raise ValueError("record_match needs a match started with keep_deals=True")
     from mbrules.ruleset import bundled_option_ids, bundled_ruleset_ids
 
     g = state.game
     out = Path(out_dir) if out_dir is not None else None
     rs_ref = _ref(str(ruleset_ref), bundled_ruleset_ids(), out)
     opts = [_ref(str(o), bundled_option_ids(), out) for o in options]
-    deals = state.deals
-    hist = state.history
-    n = len(deals)
+    n = len(recorder.hands)
     docs = []
-    for k, deal in enumerate(deals):
-        start = deal["history_start"]
-        end = deals[k + 1]["history_start"] - 1 if k + 1 < n else len(hist)  # -1: the new-hand marker
+    for k, hand in enumerate(recorder.hands):
         last = k + 1 == n
         title = f"Recorded match ({g.ruleset_id}, {players} players, seed {seed}): hand {k + 1} of {n}"
         lines = [
@@ -109,18 +134,18 @@ def record_match(state: State, ruleset_ref: str, options: Sequence[str], players
             "setup:",
             "  hands:",
         ]
-        for p, hand in enumerate(deal["hands"]):
-            lines.append(f"    {g.player_names[p]}: {_flow([g.card_ids[c] for c in hand], 8)}")
-        draw = deal["draw_top_first"]
+        for p, cards in enumerate(hand["hands"]):
+            lines.append(f"    {g.player_names[p]}: {_flow([g.card_ids[c] for c in cards], 8)}")
+        draw = hand["draw_top_first"]
         lines.append(f"  draw_pile: {_flow([g.card_ids[c] for c in draw], 4)}")
-        lines.append(f"  turn: {g.player_names[deal['first_player']]}")
-        before = deal["match_before"]
+        lines.append(f"  turn: {g.player_names[hand['first_player']]}")
+        before = hand["match_before"]
         lines.append("  match: {" + ", ".join(f"{g.side_names[s]}: {before[s]}" for s in range(g.sides)) + "}")
         lines.append("steps:")
         ptr = 0  # next card of the draw pile
         drawn: dict[int, int] = {}
-        for p, a in hist[start:end]:
-            op = a & 7
+        for p, a in hand["actions"]:
+            op = a.op
             if op == DRAW:
                 drawn[p] = draw[ptr]
                 ptr += 1
@@ -134,15 +159,13 @@ def record_match(state: State, ruleset_ref: str, options: Sequence[str], players
             if op in (PLAY, DISCARD) and p in drawn:
                 step += f", draw: {g.card_ids[drawn.pop(p)]}"
             lines.append(f"  - {{{step}}}")
-        if k < len(state.hand_sheets):
-            sheet = state.hand_sheets[k]
-            over = True
-            totals = deals[k + 1]["match_before"] if not last else list(state.match_totals)
+        if hand["sheet"] is not None:
+            sheet, totals, over = hand["sheet"], hand["totals"], True
         else:  # the match stopped inside this hand: the sheet as if it ended now
             sheet = state.score_sheet()
             over = False
             totals = [t + line["total"] for t, line in zip(state.match_totals, sheet)]
-        winner = state.winner if last else None
+        winner = recorder.winner if last else None
         lines.append("  - expect:")
         lines.append(f"      hand_over: {'true' if over else 'false'}")
         lines.append("      score:")
@@ -150,28 +173,18 @@ def record_match(state: State, ruleset_ref: str, options: Sequence[str], players
             lines.append(f"        {g.side_names[s]}: {{"
                          + ", ".join(f"{line}: {sheet[s][line]}" for line in SCORE_LINES) + "}")
         lines.append("      match: {" + ", ".join(f"{g.side_names[s]}: {totals[s]}" for s in range(g.sides)) + "}")
-        w = "null" if winner is None else ("draw" if winner == "draw" else g.side_names[winner])
+        w = "null" if winner is None or winner == "unfinished" else winner
         lines.append(f"      winner: {w}")
         docs.append("\n".join(lines) + "\n")
     return "---\n".join(docs)
 
 
-def write_scenario_file(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically: a temporary file in the same folder, then os.replace."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        mask = os.umask(0)  # mkstemp made it 0600: give it the mode an ordinary file would have
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+def write_scenario_file(path: str | Path, text: str, inputs: Sequence[str | Path] = (), flag: str = "output") -> None:
+    """Write ``text`` to ``path`` whole or not at all (:func:`mbrules.safe_output.write_file_atomic`).
+
+    Raises :class:`mbrules.safe_output.OutputPathError` when ``path`` is a link, folder, FIFO, socket
+    or device, or one of ``inputs`` (the files the command read); OSError when the write fails.
+    """
+    from mbrules.safe_output import write_file_atomic
+
+    write_file_atomic(path, text, inputs, flag)

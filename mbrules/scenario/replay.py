@@ -543,8 +543,10 @@ def match_totals(snap: Snapshot) -> list[int]:
 
 def winner_name(snap: Snapshot):
     w = snap.winner
-    if w is None or isinstance(w, str):
-        return w  # "draw" (or "unfinished")
+    if w is None or w == "unfinished":
+        return None  # undecided: still going, or stopped by the hands cap
+    if w == "draw":
+        return w
     return snap.game.side_names[w]
 
 

@@ -33,11 +33,14 @@ def game_of(config):
     return load_game(rid, opts, players)
 
 
-def new_match(game, seed: int, keep_deals: bool = False):
+def new_match(game, seed: int, observers=()):
     """A match that rests at each hand's end (``hand_over``) until ``next_hand()``, as these tests expect."""
     from mbrules.engine import State
 
-    return State.new_match(game, seed, keep_deals, deal_next=False)
+    st = State.new_match(game, seed, deal_next=False)
+    for o in observers:
+        st.add_observer(o)
+    return st
 
 
 def canonical(game, player: int, action):
