@@ -146,14 +146,17 @@ class _Watch(Observer):
             raise _Failure("hang", [f"the hand did not end within {MAX_ACTIONS} actions"])
         self.cut = self.length
         self.pending = (p, action)
-        legal = state.legal_actions()
-        if action not in legal:
-            raise AssertionError(f"the {self.bot} bot chose {action}, not one of the legal actions {legal}")
         if self.full:
             self.prior = Before(state)
 
     def after_action(self, state, p: int, action) -> None:
         self.length += 1
+
+    def refused(self, state, p: int, action, error) -> None:
+        self.state = state
+        legal = [str(a) for a in state.legal_actions()]
+        raise _Failure("illegal", [f"the {self.bot} bot chose {action!r}, not one of the legal actions {legal} "
+                                   f"({error})"])
 
     def hand_over(self, state) -> None:
         self.count_hand()

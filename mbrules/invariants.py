@@ -588,7 +588,10 @@ def expected_winner(state, sheet=None):
         if sheet is None:
             sheet = expected_sheet(state) or state.score_sheet()
         return _leader([line["total"] for line in sheet])
-    return _leader(state.match_totals) if max(state.match_totals) >= g.target_points else None
+    if max(state.match_totals) >= g.target_points:
+        return _leader(state.match_totals)
+    # undecided: a match ends unfinished once it has played its ruleset's hands cap (rulings: The match)
+    return "unfinished" if len(state.hand_sheets) >= g.ruleset.match.max_hands.value else None
 
 
 # ----------------------------------------------------------------------------

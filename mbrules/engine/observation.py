@@ -304,6 +304,7 @@ class Observer:
     """Hooks around a match (``State.add_observer``); override what you need, the rest do nothing.
 
     ``before_action`` sees the state before an accepted action, ``after_action`` after it;
+    ``refused`` an action ``apply`` turned down (the state unchanged);
     ``hand_over`` runs when a hand ends (its sheet is the last of the match's), before the
     next deal; ``match_over`` once, at the end.
     """
@@ -313,6 +314,9 @@ class Observer:
 
     def after_action(self, state: "State", player: int, action: "Action") -> None:
         pass
+
+    def refused(self, state: "State", player: int, action, error: Exception) -> None:
+        """``apply`` refused ``action`` (as given: an Action, an int or text); the state is unchanged."""
 
     def hand_over(self, state: "State") -> None:
         pass

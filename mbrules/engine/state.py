@@ -554,12 +554,18 @@ class State:
         Raises :class:`IllegalAction` with the contract's reason code; the state is then left
         exactly as it was. Text that is not an action raises :class:`NotationError`.
         """
-        a = action if type(action) is Action else self._as_action(action)
-        if player is not None:
-            self._check_player(player)
-        why = self._verify(a, player)
-        if why is not None:
-            raise IllegalAction(why, self._sentence(why, a, player))
+        try:
+            a = action if type(action) is Action else self._as_action(action)
+            if player is not None:
+                self._check_player(player)
+            why = self._verify(a, player)
+            if why is not None:
+                raise IllegalAction(why, self._sentence(why, a, player))
+        except (IllegalAction, NotationError) as exc:
+            actor = self._player if player is None else player
+            for o in self._observers:
+                o.refused(self, actor, action, exc)  # a human seat shows it; a soak calls it a bot's bug
+            raise
         if self._observers:
             self._apply_observed(a, player)
             return

@@ -50,9 +50,9 @@ def _stop_does_not_stop(monkeypatch):
 
     def buggy(self, s):
         real(self, s)
-        b = self.battle[s]
+        b = self._battle[s]  # engine internals: this is the injected bug
         if b and self.game.card_ids[b[-1]] == "stop":
-            self.rolling[s] = True
+            self._rolling[s] = True
 
     monkeypatch.setattr(State, "_refresh", buggy)
 
@@ -80,14 +80,14 @@ def test_an_injected_rule_bug_is_caught_shrunk_and_written_as_a_replayable_scena
 
 
 def test_an_engine_crash_is_caught_and_written_with_the_crashing_step(soak, tmp_path, monkeypatch):
-    real = State.apply
+    real = State._do
 
-    def crashing(self, action, player=None):
-        if (action & 7) == 1 and self.game.card_ids[(action >> 3) & 255] == "d75" and max(self.miles) >= 300:
+    def crashing(self, action, player=None):  # a crash inside the engine, after the action's checks
+        if str(action) == "play d75" and max(v.miles for v in self.snapshot().sides) >= 300:
             raise ZeroDivisionError("injected")
         return real(self, action, player)
 
-    monkeypatch.setattr(State, "apply", crashing)
+    monkeypatch.setattr(State, "_do", crashing)
     out = tmp_path / "fail"
     fig = soak.soak(10, workers=1, seed=1, share=1.0, out_dir=out, configs=[("parker-1971", (), 4)], bots=["random"],
                     progress=False)
@@ -109,8 +109,13 @@ def test_a_bot_choosing_an_illegal_action_is_a_failure(soak, tmp_path, monkeypat
     from mbrules.bots import RandomBot
 
     real = RandomBot.choose
-    monkeypatch.setattr(RandomBot, "choose",
-                        lambda self, state, legal: 7 if len(state.history) > 30 else real(self, state, legal))
+    asked = {"n": 0}
+
+    def cheats(self, observation, legal):  # after 30 questions, an int that is no action of the game
+        asked["n"] += 1
+        return 7 if asked["n"] > 30 else real(self, observation, legal)
+
+    monkeypatch.setattr(RandomBot, "choose", cheats)
     fig = soak.soak(3, workers=1, seed=0, out_dir=tmp_path / "f", configs=[("winning-moves", (), 2)],
                     bots=["random"], progress=False)
     assert fig["failures"] == 3 and "chose 7" in fig["failure_summaries"][0]
