@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Optional
@@ -256,7 +257,7 @@ def _play(game: Game, ruleset: str, options: list[str], players: int, seed: int,
     if record is not None:
         from mbrules.scenario.record import record_match, write_scenario_file
 
-        text = record_match(recorder, st, ruleset, options, players, seed, out_dir=record.resolve().parent)
+        text = record_match(recorder, st, ruleset, options, players, seed, out_dir=Path(os.path.realpath(record)).parent)
         from mbrules.safe_output import OutputPathError
 
         try:  # whole or not at all: a temporary file renamed over the target, checked again just before

@@ -52,12 +52,18 @@ def _kind(mode: int) -> str | None:
     return None
 
 
+def _real(path: str | os.PathLike) -> str:
+    """The path with links and '..' resolved, as far as they resolve: os.path.realpath never raises on a
+    link loop (Path.resolve does, with a RuntimeError), so a hostile path is refused with a sentence."""
+    return os.path.realpath(path)
+
+
 def _input_ids(inputs: Iterable[str | os.PathLike]) -> tuple[set[str], set[tuple[int, int]]]:
     paths: set[str] = set()
     ids: set[tuple[int, int]] = set()
     for p in inputs:
         p = Path(p)
-        paths.add(str(p.resolve()))
+        paths.add(_real(p))
         try:
             st = os.stat(p)
         except OSError:
@@ -85,7 +91,7 @@ def _refuse_existing(path: Path, st: os.stat_result, flag: str, in_paths: set[st
     if what is not None:
         raise OutputPathError(f"mbrules: cannot write {path} ({flag}): it is {what}; an output must be a new or regular file, "
                               "not a link, folder, FIFO, socket or device: give another path")
-    if (st.st_dev, st.st_ino) in in_ids or str(path.resolve()) in in_paths:
+    if (st.st_dev, st.st_ino) in in_ids or _real(path) in in_paths:
         raise OutputPathError(f"mbrules: cannot write {path} ({flag}): it is one of this command's input files; writing it would "
                               "destroy it: give another path")
     stream = _stream_ids().get((st.st_dev, st.st_ino))
@@ -112,7 +118,7 @@ def check_output_file(path: str | os.PathLike, inputs: Iterable[str | os.PathLik
         raise OutputPathError(f"mbrules: cannot write {path} ({flag}): cannot use this path: {(e.strerror or str(e)).lower()}") from None
     if st is not None:
         _refuse_existing(path, st, flag, in_paths, in_ids)
-    elif str(path.resolve()) in in_paths:  # (cannot be: an input exists; kept for a path that vanished)
+    elif _real(path) in in_paths:  # (cannot be: an input exists; kept for a path that vanished)
         raise OutputPathError(f"mbrules: cannot write {path} ({flag}): it is one of this command's input files: give another path")
     parent = path.parent
     if not parent.is_dir():

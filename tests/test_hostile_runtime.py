@@ -217,6 +217,15 @@ def test_record_is_never_a_dangling_symlink(tmp_path):
     assert not (tmp_path / "nowhere.yaml").exists()
 
 
+def test_record_through_a_symlink_loop_is_refused_with_a_sentence(tmp_path):
+    os.symlink("b.yaml", tmp_path / "a.yaml")
+    os.symlink("a.yaml", tmp_path / "b.yaml")
+    _refused(tmp_path, tmp_path / "a.yaml", [], "symbolic link")
+    p = mb(["play", "--players", "2", "--hands", "1", "--record", "sub/../a.yaml"], tmp_path)  # no RuntimeError
+    assert p.returncode == USAGE and "cannot write sub/../a.yaml" in p.stderr and p.stdout == "", p.stderr
+    assert os.path.islink(tmp_path / "a.yaml") and os.path.islink(tmp_path / "b.yaml")
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
 def test_record_is_never_a_fifo(tmp_path):
     os.mkfifo(tmp_path / "pipe.yaml")

@@ -39,7 +39,7 @@ def _ref(ref: str, bundled: Sequence[str], out_dir: Path | None) -> str:
     """A bundled id stays; a path is written relative to the scenario file's folder (else absolute)."""
     if ref in bundled:
         return ref
-    p = Path(ref).expanduser().absolute()
+    p = Path(ref).absolute()  # as the loader reads it: no '~' expansion
     if out_dir is not None:
         try:
             return os.path.relpath(p, Path(out_dir).absolute())
