@@ -62,14 +62,14 @@ def play_match(
     while True:
         while True:
             acts = legal()
-            if not acts:
-                break  # the hand is over
-            if len(acts) == 1:
-                a = acts[0]
-            else:
+            n = len(acts)
+            if n == 1:
+                apply(acts[0])
+            elif n:
                 p = st.current_player
-                a = choosers[p](st.observation(p) if observes[p] else None, acts)
-            apply(a)
+                apply(choosers[p](st.observation(p) if observes[p] else None, acts))
+            else:
+                break  # the hand is over
         hands += 1
         if st.is_terminal() or (max_hands is not None and hands >= max_hands):
             return st

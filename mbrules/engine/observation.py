@@ -3,7 +3,7 @@
 * :class:`Observation` is what one player may see (OpenSpiel's information state): its own
   hand; every side's piles, safeties, coups fourrés, miles and distance cards; the discard
   pile; how many cards each player holds and how many are left to draw; whose decision it
-  is; the score so far. Never another hand, never the draw order. Bots decide from it alone.
+  is; the score so far (the match totals of the hands played). Never another hand, never the draw order. Bots decide from it alone.
 * :class:`Snapshot` is the whole position, hidden cards included, for the tools entitled
   to it: replay, the recorder, the invariant checker. Bots and environments never use it.
 * :class:`Outcome` is the result of a finished match.
@@ -44,15 +44,15 @@ class SideView(NamedTuple):
 
 
 def _side_views(st: "State") -> tuple[SideView, ...]:
-    g = st.game
-    return tuple(
+    limit = st._limit
+    return tuple([
         SideView(
             tuple(st._battle[s]), tuple(st._speed[s]), tuple(st._safeties[s]), tuple(st._coups[s]),
             tuple(st._played[s]), st._miles[s], st._rolling[s],
-            None if st._limit[s] == NO_LIMIT else st._limit[s], st._bhaz[s], st._lhaz[s], st._prot[s],
+            None if limit[s] == NO_LIMIT else limit[s], st._bhaz[s], st._lhaz[s], st._prot[s],
         )
-        for s in range(g.sides)
-    )
+        for s in range(st.game.sides)
+    ])
 
 
 def _side_dict(g: "Game", v: SideView) -> dict:
@@ -68,74 +68,57 @@ def _side_dict(g: "Game", v: SideView) -> dict:
     }
 
 
-class Observation:
-    """What ``player`` may see now; immutable, equal for two states that differ only in hidden cards."""
+class Observation(NamedTuple):
+    """What ``player`` may see now; immutable, equal for two states that differ only in hidden cards.
 
-    _immutable = True
-    __slots__ = (
-        "game", "player", "side", "hand", "hand_sizes", "sides", "discard", "draw_pile", "decision",
-        "window_hazard", "target", "extension_called_by", "hand_no", "match_totals", "score",
-    )
+    A named tuple: built in one step at every decision a bot is asked (the hot path of a simulation).
+    """
 
-    def __init__(self, st: "State", player: int):
+    game: "Game"
+    player: int
+    side: int
+    hand: tuple[int, ...]  # in the order held: the newest card last
+    hand_sizes: tuple[int, ...]
+    sides: tuple[SideView, ...]
+    discard: tuple[int, ...]  # bottom first
+    draw_pile: int  # how many cards are left to draw
+    decision: Decision
+    window_hazard: int  # the hazard an open coup fourré window answers (shown to its player only), -1
+    target: int
+    extension_called_by: int
+    hand_no: int
+    match_totals: tuple[int, ...]  # the score of the hands played
+    face_up: tuple[int, ...]  # copies of each card on the table or in the discard pile
+
+    @classmethod
+    def of(cls, st: "State", player: int) -> "Observation":
         g = st.game
-        set_ = object.__setattr__
-        set_(self, "game", g)
-        set_(self, "player", player)
-        set_(self, "side", g.side_of[player])
-        set_(self, "hand", tuple(st._hands[player]))  # in the order held: the newest card last
-        set_(self, "hand_sizes", tuple(len(h) for h in st._hands))
-        set_(self, "sides", _side_views(st))
-        set_(self, "discard", tuple(st._discard))
-        set_(self, "draw_pile", len(st._stock))
         d = st.decision
         if d.kind == COUP_FOURRE_WINDOW and d.player != player:
             # A window opens only for a holder of the safety: to the rest of the table it must look
             # like the next turn, or it would tell them who holds the card (WM §7: the holder may
             # call it or keep quiet). Only the one asked sees the window.
             d = Decision(TURN, st.turn_player(), not st._stock)
-        set_(self, "decision", d)
-        set_(self, "window_hazard", st._cf_hazard if d.kind == COUP_FOURRE_WINDOW else -1)  # the hazard a coup fourré answers
-        set_(self, "target", st._target)
-        set_(self, "extension_called_by", st._extension_called_by)
-        set_(self, "hand_no", st._hand_no)
-        set_(self, "match_totals", tuple(st._match_totals))
-        set_(self, "score", tuple(line["total"] for line in st.score_sheet()))  # this hand, as if it ended now
-
-    def __setattr__(self, name, value):
-        raise AttributeError("an Observation is immutable")
-
-    def _key(self) -> tuple:
-        return tuple(getattr(self, n) for n in self.__slots__[1:]) + (self.game.ruleset_id,)
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, Observation) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
+        return cls(
+            g, player, g.side_of[player], tuple(st._hands[player]), tuple([len(h) for h in st._hands]),
+            _side_views(st), tuple(st._discard), len(st._stock), d,
+            st._cf_hazard if d.kind == COUP_FOURRE_WINDOW else -1, st._target, st._extension_called_by,
+            st._hand_no, tuple(st._match_totals), tuple(st._face_up),
+        )
 
     # -- derived facts a bot needs ---------------------------------------------------------
     @property
     def my_side(self) -> SideView:
         return self.sides[self.side]
 
-    def unseen(self) -> list[int]:
-        """Copies of each card this player has not seen: the deck less the table, the discard pile and its hand.
-
-        The cards in other hands and in the draw pile, counted, never placed.
+    def unseen(self) -> tuple[int, ...]:
+        """Copies of each card (by index) this player has not seen: the deck less the table, the
+        discard pile and its hand. The cards in other hands and in the draw pile, counted, never placed.
         """
-        counts = list(self.game.deck_counts)
+        counts = [n - up for n, up in zip(self.game.deck_counts, self.face_up)]
         for c in self.hand:
             counts[c] -= 1
-        for c in self.discard:
-            counts[c] -= 1
-        for v in self.sides:
-            for pile in (v.battle, v.speed, v.safeties, v.coup_fourres):
-                for c in pile:
-                    counts[c] -= 1
-            for c, n in enumerate(v.distance):
-                counts[c] -= n
-        return counts
+        return tuple(counts)
 
     def to_dict(self) -> dict:
         """The observation as plain JSON (card ids, player and side names)."""
@@ -156,7 +139,6 @@ class Observation:
                                     if self.extension_called_by >= 0 else None),
             "hand_no": self.hand_no,
             "match": {g.side_names[s]: t for s, t in enumerate(self.match_totals)},
-            "score": {g.side_names[s]: t for s, t in enumerate(self.score)},
         }
 
     def __repr__(self) -> str:

@@ -50,7 +50,7 @@ class State:
         "_extension_called_by", "_phase", "_player", "_cf_queue", "_cf_hazard", "_cf_side", "_cf_attacker",
         "_completer", "_completion_delayed", "_last_draw", "_hand_no", "_first_player", "_match_totals",
         "_hand_sheets", "_winner", "_history", "_coup_count", "_deal_next", "_observers",
-        "_completers",
+        "_completers", "_can", "_hit", "_face_up",
     )
 
     # -- construction ----------------------------------------------------------
@@ -121,6 +121,15 @@ class State:
                     st._row[side] = True
         for side in range(game.sides):
             st._refresh(side)
+        for c in st._discard:
+            st._face_up[c] += 1
+        for piles in (st._battle, st._speed, st._safeties, st._coups):
+            for pile in piles:
+                for c in pile:
+                    st._face_up[c] += 1
+        for row in st._played:
+            for c, n in enumerate(row):
+                st._face_up[c] += n
         if extension_called_by >= 0:
             st._extension_called_by = extension_called_by
             st._target = game.extension_to if game.extension_to is not None else game.target
@@ -144,6 +153,11 @@ class State:
         self._needs_go = [False] * S
         self._rolling = [False] * S
         self._bhaz = [-1] * S  # active hazard on top of the battle pile
+        # legal_actions' memo of _play_reason per side: its own plays, and hazards played on it;
+        # emptied whenever anything those checks read changes (_refresh, its miles, the target)
+        self._face_up = [0] * g.n_cards  # copies of each card face up: on the table or in the discard pile
+        self._can: list[dict[int, str | None]] = [{} for _ in range(S)]
+        self._hit: list[dict[int, str | None]] = [{} for _ in range(S)]
         self._limit = [NO_LIMIT] * S
         self._lhaz = [-1] * S  # active hazard on top of the speed pile
         self._target = g.target
@@ -199,6 +213,8 @@ class State:
     def _refresh(self, s: int) -> None:
         """Recompute what a side's piles allow: rolling, the active hazards, the speed limit."""
         g = self.game
+        self._can[s].clear()
+        self._hit[s].clear()
         b = self._battle[s]
         top = b[-1] if b else -1
         prot = self._prot[s]
@@ -299,7 +315,7 @@ class State:
         """What ``player`` may see now: its own hand, the table, counts; never another hand or the draw order."""
         if not 0 <= player < self.game.players:
             raise ValueError(f"there is no player #{player} in a {self.game.players}-player game")
-        return Observation(self, player)
+        return Observation.of(self, player)
 
     def snapshot(self) -> Snapshot:
         """The whole position, hidden cards included: for replay, recorders and checkers, never for bots."""
@@ -501,21 +517,26 @@ class State:
             own = g.play_own
             opponents = g.opponents[ps]
             reason = self._play_reason  # _verify_play's card checks: every card here is in the hand
+            can = self._can[ps]  # its answers, remembered until the side changes
+            hit = self._hit
             acts = []
-            cards = []  # the hand's distinct cards, in hand order
-            seen = 0
-            for c in self._hands[p]:
-                if seen >> c & 1:
-                    continue
-                seen |= 1 << c
-                cards.append(c)
+            cards = dict.fromkeys(self._hands[p])  # the hand's distinct cards, in hand order
+            for c in cards:
                 if kind[c] == HAZARD:
                     row = play[c]
                     for ts in opponents:
-                        if reason(ps, c, ts) is None:
+                        memo = hit[ts]
+                        why = memo.get(c, 0)
+                        if why == 0:
+                            why = memo[c] = reason(ps, c, ts)  # a hazard's checks read only the side hit
+                        if why is None:
                             acts.append(row[ts])
-                elif reason(ps, c, ps) is None:
-                    acts.append(own[c])
+                else:
+                    why = can.get(c, 0)
+                    if why == 0:
+                        why = can[c] = reason(ps, c, ps)
+                    if why is None:
+                        acts.append(own[c])
             if g.voluntary_discard or self._discard_allowed(bool(acts)):
                 da = g.discard_action
                 acts += [da[c] for c in cards]
@@ -554,6 +575,34 @@ class State:
         Raises :class:`IllegalAction` with the contract's reason code; the state is then left
         exactly as it was. Text that is not an action raises :class:`NotationError`.
         """
+        if type(action) is Action and player is None and not self._observers:
+            # The two commonest cases, checked by the same _verify_* calls that _verify makes for
+            # them (whoever decides acts, so no turn code applies); anything else, or a refusal,
+            # takes the general path below, which gives the refusal its code and sentence.
+            ph = self._phase
+            op = action.op
+            if ph == P_DRAW:
+                if op == DRAW and self._verify_draw() is None:
+                    self._draw(self._player)
+                    return
+            elif ph == P_PLAY:
+                p = self._player
+                c = action.card_index
+                if op == DISCARD:
+                    if self._verify_discard(p, c) is None:
+                        self._discard_card(p, action)
+                        if self._phase == P_HAND_OVER and self._deal_next:
+                            self.next_hand()
+                        return
+                elif op == PLAY:
+                    ts = action.side_index
+                    if ts == OWN:
+                        ts = self._target_side(p, action)
+                    if self._verify_play(p, c, ts) is None:
+                        self._play(p, c, ts)
+                        if self._phase == P_HAND_OVER and self._deal_next:
+                            self.next_hand()
+                        return
         try:
             a = action if type(action) is Action else self._as_action(action)
             if player is not None:
@@ -619,9 +668,11 @@ class State:
 
     def _discard_card(self, p: int, a: Action) -> None:
         """``p`` discards (checked by :meth:`_verify_discard`); the turn passes (WM §5)."""
+        c = a.card_index
         self._history.append((p, a))
-        self._hands[p].remove(a.card_index)
-        self._discard.append(a.card_index)
+        self._hands[p].remove(c)
+        self._discard.append(c)
+        self._face_up[c] += 1
         self._end_turn(p)
 
     def _draw(self, p: int) -> None:
@@ -639,10 +690,12 @@ class State:
         k = g.kind[c]
         self._history.append((p, g.play_action[c][ts] if k == HAZARD else g.play_own[c]))
         self._hands[p].remove(c)
+        self._face_up[c] += 1
         if k == DISTANCE:
             self._played[ps][c] += 1
             m = self._miles[ps] + g.miles[c]
             self._miles[ps] = m
+            self._can[ps].clear()  # miles and 200s played: the side's distance checks change
             if m == self._target:
                 self._trip_reached(p, ps)
             else:
@@ -723,6 +776,7 @@ class State:
         hand = self._hands[q]
         self._history.append((q, action))
         hand.remove(c)
+        self._face_up[c] += 1
         qs = g.side_of[q]
         self._coups[qs].append(c)
         self._coup_count += 1
@@ -763,6 +817,8 @@ class State:
         if extend:
             self._extension_called_by = p
             self._target = self.game.extension_to
+            for memo in self._can:
+                memo.clear()  # every side's distance is judged against the new target
             self._completer = -1  # 'played as though it had always been for a trip of 1000 miles'
             self._completion_delayed = False
             self._end_turn(p)

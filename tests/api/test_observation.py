@@ -145,7 +145,7 @@ def test_unseen_counts_the_other_hands_and_the_draw_pile():
                     expected[c] += 1
         for c in snap.draw_pile:
             expected[c] += 1
-        assert state.observation(p).unseen() == expected
+        assert list(state.observation(p).unseen()) == list(expected)
 
 
 def _swap_hidden(game, snap, p, card, turn):
