@@ -315,7 +315,11 @@ def run_human(game: Game, ruleset: str, options: list[str], players: int, seed: 
 
     from mbrules.scenario.record import Recorder, record_match, write_scenario_file
 
-    console = console or Console(highlight=False)
+    if console is None:
+        # The window's size is read at every redraw; an exported COLUMNS or LINES (a shell may export
+        # the size it had when it started) would pin it, and a resized window would be drawn wrong.
+        env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+        console = Console(highlight=False, _environ=env)
     recorder = Recorder() if record is not None else None
     session = HumanSession(game, seed, bots, humans, console=console, max_hands=hands,
                            observers=[recorder] if recorder else [])

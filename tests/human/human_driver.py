@@ -32,7 +32,8 @@ def plain(text: str) -> str:
 
 def spawn(args: list[str], rows: int = 60, cols: int = 160, env: dict | None = None) -> pexpect.spawn:
     e = dict(os.environ)
-    e.update({"TERM": "xterm-256color", "COLUMNS": str(cols), "LINES": str(rows)})
+    e["TERM"] = "xterm-256color"
+    e["COLUMNS"] = "77"  # a stale exported COLUMNS must not pin the width: the window's size is used
     e.pop("NO_COLOR", None)
     if env:
         e.update(env)
