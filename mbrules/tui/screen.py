@@ -19,7 +19,7 @@ from mbrules.engine.cards import NO_LIMIT
 from mbrules.engine.game import DISTANCE, HAZARD, REMEDY, SAFETY, SCORE_LINES
 from mbrules.engine.notation import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, PLAY, STOP
 
-BAR_WIDTH = 20
+BAR_WIDTH = 16
 
 LINE_LABELS = {
     "milestones": "Milestones", "safeties": "Safeties", "all_safeties": "All safeties",
@@ -41,9 +41,9 @@ def progress_bar(miles: int, target: int, unicode: bool = True) -> Text:
     done = 0 if target <= 0 else min(BAR_WIDTH, miles * BAR_WIDTH // target)
     full, empty = ("█", "·") if unicode else ("#", "-")
     bar = Text()
+    bar.append(f"{miles:>4}/{target} ", style="bold")
     bar.append(full * done, style="green")
     bar.append(empty * (BAR_WIDTH - done))
-    bar.append(f" {miles}/{target}", style="bold")
     return bar
 
 
@@ -87,7 +87,7 @@ def sides_table(game: Game, obs: Observation, unicode: bool = True) -> Table:
     t.add_column(d.battle_pile)
     t.add_column(d.speed_pile)
     t.add_column(d.safety_area)
-    t.add_column(f"miles (target {obs.target})")
+    t.add_column(f"miles (target {obs.target})", no_wrap=True)
     limited = [c for c in range(game.n_cards) if game.kind[c] == DISTANCE and game.max_per_hand[c] != NO_LIMIT]
     for c in limited:
         t.add_column(f"{game.names[c]} played")
@@ -106,19 +106,19 @@ def sides_table(game: Game, obs: Observation, unicode: bool = True) -> Table:
             battle.append("  not rolling")
         if v.speed_hazard >= 0:
             speed = card_text(game, v.speed_hazard)
-            speed.append(f"  limit {v.limit}" if v.limit is not None else "")
+            speed.append(f" ({v.limit})" if v.limit is not None else "")
         elif v.speed:
             speed = Text(f"{game.names[v.speed[-1]]}  no limit")
         else:
             speed = Text("no limit")
-        safeties = Text()
+        safeties = Text()  # one a line; a coup fourré is marked in words, not by colour alone
         for c in v.safeties:
             if safeties:
-                safeties.append(", ")
+                safeties.append("\n")
             safeties.append(game.names[c], style="cyan")
         for c in v.coup_fourres:
             if safeties:
-                safeties.append(", ")
+                safeties.append("\n")
             safeties.append(f"{game.names[c]} (coup fourré)", style="bold cyan")
         if not safeties:
             safeties = Text("-")
@@ -155,14 +155,15 @@ def header(game: Game, obs: Observation, hands_cap: int | None = None) -> Text:
     return text
 
 
-def hand_text(game: Game, obs: Observation) -> Text:
+def hand_text(game: Game, obs: Observation, unicode: bool = True) -> Text:
     t = Text()
     t.append("Your hand: ", style="bold")
+    keep = "\u00a0" if unicode else " "  # a card's name and id never split across lines
     for i, c in enumerate(obs.hand):
         if i:
-            t.append("  ")
-        t.append_text(card_text(game, c))
-        t.append(f" [{game.card_ids[c]}]")
+            t.append("   ")
+        t.append(game.names[c].replace(" ", keep), style=KIND_STYLE.get(game.kind[c], ""))
+        t.append(f"{keep}[{game.card_ids[c]}]")
     if not obs.hand:
         t.append("(empty)")
     return t
@@ -212,7 +213,7 @@ def decision_screen(game: Game, obs: Observation, legal: Sequence[Action], narra
         parts.append(banner)
     for line in note:
         parts.append(Text(line, style="bold"))
-    parts += [hand_text(game, obs), moves_table(game, obs, legal),
+    parts += [hand_text(game, obs, unicode), moves_table(game, obs, legal),
               Text("?  hint    r  rules    q  quit    h  help", style="bold")]
     return Group(*parts)
 
