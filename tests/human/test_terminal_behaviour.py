@@ -142,3 +142,26 @@ def test_hot_seat_hides_each_hand_until_its_player_takes_the_keyboard():
     finally:
         child.close(force=True)
     assert child.exitstatus == 0
+
+
+def test_quit_in_mid_hand_records_the_hand_so_far_and_it_replays(tmp_path):
+    record = tmp_path / "part.yaml"
+    child = spawn(["play", "--human", "p2", "--players", "3", "--ruleset", "parker-1971", "--seed", "3",
+                   "--record", str(record)])
+    try:
+        for _ in range(4):
+            child.expect(PROMPT)
+            child.sendline("1")
+        child.expect(PROMPT)
+        child.sendline("quit")
+        child.expect(r"\[y/N\]")
+        child.sendline("y")
+        child.expect(pexpect.EOF)
+        tail = plain(child.before)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0 and f"Recorded to {record}" in tail
+    text = record.read_text()
+    assert "hand_over: false" in text and text.count("player: p2") >= 4
+    out = subprocess.run([MBRULES, "replay", str(record)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and "1 passed, 0 failed" in out.stdout, out.stdout + out.stderr
