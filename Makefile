@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: play test soak bench schemas clean
+.PHONY: play human test soak bench schemas clean
 
 $(STAMP): pyproject.toml
 	rm -rf $(VENV)
@@ -15,6 +15,9 @@ $(STAMP): pyproject.toml
 
 play: $(STAMP)
 	$(BIN)/mbrules play
+
+human: $(STAMP)  # you play p1 (Winning Moves, 4 players) in the terminal: docs/play.md
+	$(BIN)/mbrules play --human p1
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

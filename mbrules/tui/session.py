@@ -126,6 +126,8 @@ class HumanSession:
                     bot = self.bots[p]
                     a = bot.choose(st.observation(p) if getattr(bot, "observes", True) else None, legal)
                     st.apply(a)
+            else:  # never in a valid match: the engine bounds a hand by its cards
+                raise QuitMatch("the hand did not end after 100,000 actions")
             hands += 1
             self._hand_over(hands)
             if st.is_terminal() or (self.max_hands is not None and hands >= self.max_hands):
