@@ -18,6 +18,7 @@ from mbrules.engine import IllegalAction
 from mbrules.engine.notation import COUP_FOURRE, EXTEND, STOP
 from mbrules.engine.game import SCORE_LINES
 from mbrules.tui import hint_bot_name
+from mbrules.tui.screen import LINE_LABELS
 
 from human_driver import MBRULES, PROMPT, Mirror, plain, spawn
 
@@ -129,9 +130,10 @@ def test_a_whole_hand_by_number_and_notation_with_refusal_coup_fourre_extension_
         sheet = mirror.state.hand_sheets[-1]
         rows = {line.split("│")[1].strip(): [x.strip() for x in line.split("│")[2:-1]]
                 for line in end.splitlines() if line.count("│") >= 3}
-        assert rows["Total (hand)"] == [str(sheet[s]["total"]) for s in range(g.sides)]
-        assert rows["Coups fourrés"] == [str(sheet[s]["coup_fourres"]) for s in range(g.sides)]
-        assert len(SCORE_LINES) == 10
+        for line in SCORE_LINES:  # every line of the sheet, as the engine scored it
+            assert rows[LINE_LABELS[line]] == [str(sheet[s][line]) for s in range(g.sides)], line
+        assert rows["Coups fourrés"] != ["0", "0"]
+        assert rows["Running total"] == [str(t) for t in mirror.state.match_totals]
         # q asks first: 'n' goes on, then 'q' and 'y' quit cleanly
         child.sendline("q")
         child.expect(r"Quit this match\? Nothing more will be played\. \[y/N\]")
