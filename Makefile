@@ -5,16 +5,19 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: play test soak bench schemas clean
+.PHONY: play human test soak bench schemas clean
 
 $(STAMP): pyproject.toml
 	rm -rf $(VENV)
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,human]'
 	touch $(STAMP)
 
 play: $(STAMP)
 	$(BIN)/mbrules play
+
+human: $(STAMP)  # you play p1 (Winning Moves, 4 players) in the terminal: docs/play.md
+	$(BIN)/mbrules play --human p1
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

@@ -196,8 +196,9 @@ def play(
     hands: Optional[int] = typer.Option(None, "--hands", "-k", help="Stop after K hands (default: play the whole match)."),
     record: Optional[Path] = typer.Option(None, "--record", help="Also write the game as a replayable scenario file."),
     as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout: every hand's score sheet, the match totals and result."),
+    human: Optional[list[str]] = typer.Option(None, "--human", help="Play this seat yourself in the terminal (p1, p2, ...); repeat for hot seat. Bots play the other seats."),
 ) -> None:
-    """Play a headless match between bots and tell it.
+    """Play a headless match between bots and tell it; with --human, play seats yourself.
 
     With no flags: the winning-moves ruleset, 4 players (two partnerships), the heuristic bot for every player, a whole match, seed 0. The same ruleset, options, players, bots and seed always print the same game.
     """
@@ -208,6 +209,7 @@ def play(
     check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
     inputs: list[Path] = []
     game = _compile(ruleset, options, players, bots, files_read=inputs)
+    seats = _human_seats(game, human or [], as_json)  # before any file is checked: a usage error first
     if record is not None:
         from mbrules.safe_output import OutputPathError, check_output_file
 
@@ -218,7 +220,14 @@ def play(
     done: dict = {}
     try:
         with signals(raising=True):
-            _play(game, ruleset, options, players, seed, bots, hands, record, inputs, as_json, done)
+            if seats:  # a person plays: the terminal UI (mbrules/tui/)
+                from mbrules.tui import run_human
+
+                code = run_human(game, ruleset, options, players, seed, bots, seats, hands, record, inputs, done)
+                if code:
+                    raise typer.Exit(code)
+            else:
+                _play(game, ruleset, options, players, seed, bots, hands, record, inputs, as_json, done)
     except Interrupted as e:
         name = "SIGINT" if e.signum == 2 else "SIGTERM" if e.signum == 15 else f"signal {e.signum}"
         what = "the match was not finished" if "played" not in done else "the output was cut short"
@@ -226,6 +235,26 @@ def play(
             what += f"; {record} was written whole" if "recorded" in done else "; nothing was recorded"
         print(f"mbrules: interrupted ({name}): {what}", file=sys.stderr)
         raise typer.Exit(e.exit_code)
+
+
+def _human_seats(game: Game, names: list[str], as_json: bool) -> list[int]:
+    """The seats given with --human (player names), checked; a person needs a terminal."""
+    if not names:
+        return []
+    if as_json:
+        fail("mbrules: --human and --json cannot go together: a person plays in the terminal", EXIT_USAGE)
+    seats = []
+    for name in names:
+        if name not in game.player_names:
+            fail(f"mbrules: --human {name!r} is not a seat of this game (players: {', '.join(game.player_names)})",
+                 EXIT_USAGE)
+        seats.append(game.player_names.index(name))
+    from mbrules.tui import no_terminal
+
+    if no_terminal():
+        fail("mbrules: --human needs a terminal: standard input and output must both be a TTY "
+             "(to watch bots play without one, leave out --human)", EXIT_USAGE)
+    return sorted(set(seats))
 
 
 def _play(game: Game, ruleset: str, options: list[str], players: int, seed: int, bots: list[str],

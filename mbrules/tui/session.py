@@ -1,0 +1,356 @@
+"""``mbrules play --human p1``: one or more people play seats of a match in the terminal; bots play the rest.
+
+A prompt loop over Rich (not a full-screen Textual app): every decision redraws the table from
+the deciding seat's :class:`~mbrules.engine.Observation` and reads one line. Why a prompt loop:
+it needs nothing beyond Rich (already installed with Typer); one line of input per decision
+works the same in a local terminal, over SSH and in a pseudo-terminal driven by a test
+(pexpect); there is no alternate screen, so the narration stays in the scrollback when the
+program ends; the width is read again at every redraw, so a resized window is used at once;
+line editing is the terminal's own (readline when Python has it).
+
+Bots see only their seat's observation; the human seat's screen shows only that seat's
+observation and the public narration of plays. A typed move goes through
+``Action.parse`` and ``State.apply``; a refusal shows the engine's sentence and reason code.
+"""
+from __future__ import annotations
+
+import sys
+from collections import deque
+from pathlib import Path
+from typing import Callable, Sequence
+
+from rich.console import Console
+from rich.text import Text
+
+from mbrules.bots import bot_names, make_bot, make_bots
+from mbrules.engine import Action, Game, IllegalAction, NotationError, Observer, State
+from mbrules.engine.notation import COUP_FOURRE, DECLINE, DRAW, EXTEND, STOP
+
+from . import screen
+
+# The bot that gives hints ('?'): the first of these that is registered (the strongest first).
+HINT_BOTS = ("expert", "heuristic", "random")
+NARRATION_LINES = 12  # the last plays shown on the screen
+MAX_BAD_LINES = 1000  # lines in a row that choose nothing (a stuck input): the session ends
+
+
+class QuitMatch(Exception):
+    """The person asked to quit and confirmed (or the input closed)."""
+
+    def __init__(self, why: str):
+        super().__init__(why)
+        self.why = why
+
+
+def hint_bot_name() -> str:
+    have = set(bot_names())
+    for name in HINT_BOTS:
+        if name in have:
+            return name
+    return bot_names()[0]
+
+
+class PublicNarrator(Observer):
+    """Keeps the last plays in words a whole table may hear (no draws, no declined windows)."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.lines: deque[str] = deque(maxlen=NARRATION_LINES)
+        self.hand_seen = -1
+
+    def before_action(self, st: State, player: int, action: Action) -> None:
+        if st.hand_no != self.hand_seen:
+            self.hand_seen = st.hand_no
+            self.lines.append(f"-- hand {st.hand_no + 1}: {self.game.player_names[player]} plays first --")
+        # The actor's view: what the whole table sees of the piles (the actor's own hand is not told).
+        line = screen.narrate(self.game, player, action, st.observation(player))
+        if line is not None:
+            self.lines.append(line)
+
+
+def default_input(console: Console) -> Callable[[str], str]:
+    try:
+        import readline  # noqa: F401  line editing and history for input()
+    except ImportError:  # pragma: no cover - Windows without pyreadline
+        pass
+
+    def read(prompt: str) -> str:
+        return console.input(Text(prompt))  # never markup: "[y/N]" is text
+
+    return read
+
+
+class HumanSession:
+    """A match where the seats in ``humans`` are played from the keyboard and the others by bots."""
+
+    def __init__(self, game: Game, seed: int, bots: Sequence[str], humans: Sequence[int], *,
+                 console: Console, read: Callable[[str], str] | None = None, max_hands: int | None = None,
+                 observers: Sequence[Observer] = ()):
+        self.game = game
+        self.seed = seed
+        self.humans = tuple(sorted(set(humans)))
+        self.console = console
+        self.read = read or default_input(console)
+        self.max_hands = max_hands
+        self.bots = make_bots(bots, game, seed)  # the same streams as a headless play of this seed
+        self.hint_name = hint_bot_name()
+        # Hints come from a bot of their own per seat: asking for one never changes the bots' streams.
+        self.hinters = {p: make_bot(self.hint_name, game, p, f"{seed}:hint") for p in self.humans}
+        self.narrator = PublicNarrator(game)
+        self.state = State.new_match(game, seed, deal_next=False)
+        self.state.add_observer(self.narrator)
+        for o in observers:
+            self.state.add_observer(o)
+        self.notes: dict[int, list[str]] = {p: [] for p in self.humans}  # private lines for one seat
+        self.last_human: int | None = None
+        self.unicode = (console.encoding or "").lower().startswith("utf")
+
+    # -- the match ------------------------------------------------------------------------
+    def run(self) -> State:
+        """Play until the match ends (or ``max_hands`` hands); raises :class:`QuitMatch` on 'q'."""
+        st = self.state
+        g = self.game
+        hands = 0
+        while True:
+            for _ in range(100_000):  # a hand is at most a few hundred actions; the bound is a guard
+                legal = st.legal_actions()
+                if not legal:
+                    break
+                p = st.current_player
+                if len(legal) == 1 and legal[0].op == DRAW:
+                    self._draw(p, legal[0])
+                    continue
+                if p in self.humans:
+                    self._human_decision(p, legal)
+                else:
+                    bot = self.bots[p]
+                    a = bot.choose(st.observation(p) if getattr(bot, "observes", True) else None, legal)
+                    st.apply(a)
+            else:  # never in a valid match: the engine bounds a hand by its cards
+                raise QuitMatch("the hand did not end after 100,000 actions")
+            hands += 1
+            self._hand_over(hands)
+            if st.is_terminal() or (self.max_hands is not None and hands >= self.max_hands):
+                return st
+            self._pause("Press Enter for the next hand (q to quit): ", allow_quit=True)
+            st.next_hand()
+        return st  # pragma: no cover
+
+    def _draw(self, p: int, draw: Action) -> None:
+        st = self.state
+        st.apply(draw)
+        if p in self.humans:
+            hand = st.observation(p).hand
+            if hand:  # the card drawn is the newest in the hand
+                self.notes[p].append(f"You drew {self.game.names[hand[-1]]} [{self.game.card_ids[hand[-1]]}].")
+
+    # -- one human decision ----------------------------------------------------------------
+    def _handover(self, p: int) -> None:
+        """Hot seat: before showing a hand, hide the screen until the right person has the keyboard."""
+        if len(self.humans) > 1 and self.last_human != p:
+            self.console.clear()
+            self.console.print(Text(f"{self.game.player_names[p]}'s turn: pass the keyboard to "
+                                    f"{self.game.player_names[p]}.", style="bold"))
+            self._pause(f"{self.game.player_names[p]}, press Enter to see your hand: ", allow_quit=True)
+        self.last_human = p
+
+    def _human_decision(self, p: int, legal: list) -> None:
+        st = self.state
+        g = self.game
+        self._handover(p)
+        note = self.notes[p]
+        redraw = True
+        for _ in range(MAX_BAD_LINES):
+            obs = st.observation(p)
+            if redraw:
+                self.console.clear()
+                self.console.print(screen.decision_screen(g, obs, legal, list(self.narrator.lines), note,
+                                                          self.unicode))
+                redraw = False
+            line = self._read(f"{g.player_names[p]} ({g.side_names[g.side_of[p]]}), your move "
+                              f"[1-{len(legal)}, words, ?, r, q, h]: ")
+            text = line.strip()
+            if not text:
+                redraw = True
+                continue
+            low = text.lower()
+            if low in ("q", "quit", "exit"):
+                self._confirm_quit()
+                redraw = True
+                continue
+            if low in ("?", "hint"):
+                self._hint(p, obs, legal)
+                continue
+            if low in ("r", "rules"):
+                self._rules()
+                redraw = True
+                continue
+            if low in ("h", "help"):
+                self._help()
+                continue
+            action = self._choose(low, text, obs, legal)
+            if action is None:
+                continue
+            try:
+                st.apply(action, player=p)
+            except IllegalAction as e:
+                self.console.print(Text(f"Refused ({e.code}): {e.message}.", style="bold red"))
+                continue
+            self.notes[p] = []
+            return
+        raise QuitMatch(f"{MAX_BAD_LINES} lines in a row chose no move")
+
+    def _choose(self, low: str, text: str, obs, legal: list) -> Action | None:
+        """The action a line names, or None after saying why it names none."""
+        g = self.game
+        kind = obs.decision.kind
+        if low.isdigit():
+            n = int(low)
+            if 1 <= n <= len(legal):
+                return legal[n - 1]
+            self.console.print(Text(f"There is no move {text}: choose 1 to {len(legal)}.", style="bold red"))
+            return None
+        if kind == "coup_fourre" and low in ("y", "yes"):
+            calls = [a for a in legal if a.op == COUP_FOURRE]
+            return calls[0] if calls else None
+        if kind == "coup_fourre" and low in ("n", "no"):
+            return g.decline_action
+        if kind == "extension" and low in ("y", "yes"):
+            return g.extend_action
+        if kind == "extension" and low in ("n", "no"):
+            return g.stop_action
+        try:
+            return Action.parse(text, g)
+        except NotationError as e:
+            self.console.print(Text(f"Not a move: {e}. Type a number from 1 to {len(legal)}, or the words "
+                                    f"of a move such as '{legal[0]}'; h for help.", style="bold red"))
+            return None
+
+    def _read(self, prompt: str) -> str:
+        try:
+            return self.read(prompt)
+        except EOFError:
+            raise QuitMatch("the input was closed") from None
+
+    def _pause(self, prompt: str, allow_quit: bool = False) -> None:
+        for _ in range(MAX_BAD_LINES):
+            text = self._read(prompt).strip().lower()
+            if allow_quit and text in ("q", "quit", "exit"):
+                self._confirm_quit()
+                continue
+            return
+
+    def _confirm_quit(self) -> None:
+        answer = self._read("Quit this match? Nothing more will be played. [y/N] ").strip().lower()
+        if answer in ("y", "yes"):
+            raise QuitMatch("you quit")
+        self.console.print("Going on.")
+
+    def _hint(self, p: int, obs, legal: list) -> None:
+        a = self.hinters[p].choose(obs, legal)
+        n = legal.index(a) + 1 if a in legal else "?"
+        self.console.print(Text(f"Hint ({self.hint_name} bot): {n}. {a}  ({screen.action_words(self.game, obs, a)})",
+                                style="bold cyan"))
+
+    def _rules(self) -> None:
+        from mbrules.ruleset.render import show_text
+
+        self.console.clear()
+        self.console.print(Text("The rules in play (from the ruleset data)", style="bold reverse"))
+        self.console.print(show_text(self.game.ruleset, self.game.players), markup=False, highlight=False)
+        self._pause("Press Enter to go back to the game: ")
+
+    def _help(self) -> None:
+        self.console.print(Text(
+            "Type a move's number, or its words: 'play d100', 'play stop on B', 'discard d25', "
+            "'coup-fourre right_of_way', 'decline', 'extend', 'stop'. In a coup fourré window or at the "
+            "extension question, y and n answer. Enter redraws the screen. ? a hint from the "
+            f"{self.hint_name} bot; r the rules of this ruleset; q quit (asks first).", style="bold"))
+
+    # -- the end of a hand ------------------------------------------------------------------
+    def _hand_over(self, hands: int) -> None:
+        st = self.state
+        g = self.game
+        me = self.humans[0] if len(self.humans) == 1 else None
+        obs = st.observation(self.humans[0])
+        sheets = st.hand_sheets
+        self.console.print()
+        self.console.print(screen.narration_text(list(self.narrator.lines)))
+        done = [s for s in range(g.sides) if obs.sides[s].miles >= obs.target]
+        if done:
+            self.console.print(Text(f"Side {g.side_names[done[0]]} completed the trip of {obs.target} miles.",
+                                    style="bold"))
+        else:
+            self.console.print(Text("No side completed the trip.", style="bold"))
+        self.console.print(screen.score_sheet_table(g, sheets[-1], st.match_totals,
+                                                    [v.miles for v in obs.sides], len(sheets), me))
+        if st.is_terminal():
+            self.console.print(Text(result_sentence(g, st), style="bold reverse"))
+
+
+def result_sentence(game: Game, st: State) -> str:
+    totals = ", ".join(f"{game.side_names[s]} {t}" for s, t in enumerate(st.match_totals))
+    out = st.outcome
+    if out is None:
+        return f"Stopped after {st.hands_played} hand(s), the match undecided ({totals})."
+    if out.draw:
+        return f"The match is a draw ({totals})."
+    if out.unfinished:
+        return f"Stopped after {st.hands_played} hands, the most this ruleset allows, undecided ({totals})."
+    s = out.winner_index
+    return f"Side {screen.side_label(game, s)} wins the match ({totals})."
+
+
+def no_terminal() -> bool:
+    """True when standard input or output is not a terminal (a person cannot play then)."""
+    try:
+        return not (sys.stdin.isatty() and sys.stdout.isatty())
+    except (AttributeError, ValueError):
+        return True
+
+
+def run_human(game: Game, ruleset: str, options: list[str], players: int, seed: int, bots: list[str],
+              humans: list[int], hands: int | None, record: Path | None, inputs: list[Path], done: dict,
+              console: Console | None = None) -> int:
+    """The body of ``mbrules play --human``: play, then write ``--record`` (also after a quit). Returns the exit code."""
+    import os
+
+    from mbrules.scenario.record import Recorder, record_match, write_scenario_file
+
+    if console is None:
+        # The window's size is read at every redraw; an exported COLUMNS or LINES (a shell may export
+        # the size it had when it started) would pin it, and a resized window would be drawn wrong.
+        env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+        console = Console(highlight=False, _environ=env)
+    recorder = Recorder() if record is not None else None
+    session = HumanSession(game, seed, bots, humans, console=console, max_hands=hands,
+                           observers=[recorder] if recorder else [])
+    rs = game.ruleset
+    seats = ", ".join(game.player_names[p] for p in session.humans)
+    console.print(Text(f"{rs.name}: {players} players, you play {seats}; seed {seed}.", style="bold"))
+    quit_why = None
+    try:
+        session.run()
+    except QuitMatch as q:
+        quit_why = q.why
+    st = session.state
+    done["played"] = True
+    if quit_why is not None:
+        console.print(Text(f"Match left ({quit_why}) in hand {st.hand_no + 1}: "
+                           f"{result_sentence(game, st) if st.is_terminal() else 'no result.'}", style="bold"))
+    if record is not None and recorder.hands:
+        from mbrules.safe_output import OutputPathError
+
+        text = record_match(recorder, st, ruleset, options, players, seed,
+                            out_dir=Path(os.path.realpath(record)).parent)
+        try:
+            write_scenario_file(record, text, inputs, "--record")
+            done["recorded"] = True
+            console.print(f"Recorded to {record}.", markup=False, highlight=False)
+        except OutputPathError as e:
+            print(str(e), file=sys.stderr)
+            return 2
+        except OSError as e:
+            print(f"mbrules: cannot write {record}: {e.strerror or e}", file=sys.stderr)
+            return 2
+    return 0
