@@ -156,12 +156,15 @@ def compare(
     for r in rows:
         k = r["key"]
         t.add_row(k, fmt(r["a"], k), fmt_ci(r["a_ci95"], k), fmt(r["b"], k), fmt_ci(r["b_ci95"], k),
-                  fmt_diff(r["diff"], k), fmt_diff_ci(r["ci95"], k), "*" if r["flagged"] else "")
+                  fmt_diff(r["diff"], k), fmt_diff_ci(r["ci95"], k),
+                  "*" if r["flagged"] else "·" if r["excludes_zero"] else "")
     con.print(t)
     flagged = [r["key"] for r in rows if r["flagged"]]
-    con.print(f"* flagged ({len(flagged)}): the difference holds after Holm's correction over {sum(1 for r in rows if r['ci95'])} "
-              "metrics (family-wise error 5%). Shares of matches: Wilson intervals; other figures: delta method, "
-              "the match as the unit; differences paired by seed.", markup=False)
+    tested = sum(1 for r in rows if r["p_holm"] is not None)
+    con.print(f"* flagged ({len(flagged)}): the difference holds after Holm's correction over the {tested} metrics "
+              "tested (family-wise error 5%); · its own 95% interval excludes 0, but not after the correction. "
+              "Shares of matches: Wilson intervals; other figures: delta method, the match as the unit; "
+              "differences paired by seed.", markup=False)
     if out is not None:
         con.print(f"Report written to {out}/index.html", markup=False)
 

@@ -371,14 +371,38 @@ def summary(game: Game, stats: dict, seconds: float) -> dict:
         "mean_hands_per_game": round(stats["hands"] / (stats["games"] or 1), 4),
         "mean_turns_per_hand": round(stats["turns"] / hands, 4),
         "trip_completed_share": round(stats["trips_completed"] / hands, 4),
+        "mean_points_per_hand_and_side": round(stats["moments"]["points_per_hand"][0] / ((stats["hands"] * game.sides) or 1), 2),
         "coups_fourres_per_hand": round(stats["coups_fourres"] / hands, 4),
         "mean_score_per_line": {
             line: {names[s]: round(stats["score"][line][s] / hands, 2) for s in range(game.sides)}
             for line in SCORE_LINES
         },
+        "ci95": intervals(game, stats),
         "hands_per_second": round(stats["hands"] / seconds, 1) if seconds > 0 else None,
         "turns_per_second": round(stats["turns"] / seconds, 1) if seconds > 0 else None,
     }
+
+
+def intervals(game: Game, stats: dict) -> dict:
+    """95% intervals of the report's figures (:mod:`mbrules.compare.stats`): Wilson for each side's
+    share of matches won, the draws and the unfinished; the delta method over matches (a match's
+    hands are not independent) for the per-game and per-hand means."""
+    from .compare.stats import normal_ci, ratio_se, wilson
+
+    n = stats["games"]
+    out: dict = {}
+    for k in RATIOS:
+        r, se = ratio_se(stats["moments"][k], n)
+        ci = normal_ci(r, se)
+        out[k if k != "hands_per_game" else "mean_hands_per_game"] = [round(x, 4) for x in ci] if ci else None
+    out["mean_turns_per_hand"] = out.pop("turns_per_hand")
+    out["coups_fourres_per_hand"] = out.pop("coups_fourres_per_hand")
+    out["mean_points_per_hand_and_side"] = out.pop("points_per_hand")
+    share = lambda k: [round(x, 4) for x in wilson(k, n)] if n else None  # noqa: E731
+    out["win_share"] = {game.side_names[s]: share(stats["wins"][s]) for s in range(game.sides)}
+    out["draw_share"] = share(stats["draws"])
+    out["unfinished_share"] = share(stats["unfinished"])
+    return out
 
 
 def default_workers() -> int:

@@ -11,6 +11,7 @@ INSTALL_HINT = "charts need matplotlib: pip install 'mbrules[plots]' (or give --
 
 COLOR_A = "#1f77b4"
 COLOR_B = "#d62728"
+COLOR_UNADJ = "#ff9f40"
 
 
 class ChartsUnavailable(RuntimeError):
@@ -60,9 +61,15 @@ def _hist(ax, a: list[int], b: list[int], label_a: str, label_b: str, title: str
     if discrete and hi - lo <= 60:
         bins = [x - 0.5 for x in range(lo, hi + 2)]
     else:
-        k = max(10, min(60, int(math.sqrt(len(vals)))))
-        width = max(1e-9, (hi - lo) / k)
-        bins = [lo + i * width for i in range(k + 1)] if hi > lo else [lo - 0.5, lo + 0.5]
+        # bins a whole number of the values' common step wide (points come in 25s): no aliasing
+        step = 0
+        for v in vals:
+            step = math.gcd(step, int(v) - int(lo))
+        step = max(1, step)
+        k = max(10, min(50, int(math.sqrt(len(vals)))))
+        width = step * max(1, math.ceil((hi - lo) / k / step))
+        start = lo - width / 2
+        bins = [start + i * width for i in range(int((hi - start) // width) + 2)]
     wa = [1 / len(a)] * len(a) if a else None
     wb = [1 / len(b)] * len(b) if b else None
     if a:
@@ -103,13 +110,19 @@ def differences_chart(rows: list[dict], label_a: str, label_b: str) -> tuple[byt
         scale = 100 / abs(r["a"])
         d = r["diff"] * scale
         lo, hi = r["ci95"][0] * scale, r["ci95"][1] * scale
-        color = COLOR_B if r["flagged"] else "#888888"
+        color = COLOR_B if r["flagged"] else COLOR_UNADJ if r.get("excludes_zero") else "#888888"
         ax.plot([lo, hi], [y, y], color=color, linewidth=2)
         ax.plot([d], [y], "o", color=color, markersize=5)
     ax.axvline(0, color="black", linewidth=0.8)
+    from matplotlib.lines import Line2D
+
+    ax.legend(handles=[Line2D([], [], color=COLOR_B, marker="o", label="flagged (Holm, family-wise 5%)"),
+                       Line2D([], [], color=COLOR_UNADJ, marker="o", label="interval excludes 0, not after Holm"),
+                       Line2D([], [], color="#888888", marker="o", label="no difference shown")],
+              fontsize=8, loc="lower right")
     ax.set_yticks(ys)
     ax.set_yticklabels([r["key"] for r in shown], fontsize=8)
     ax.set_xlabel(f"difference {label_b} − {label_a}, % of {label_a}'s value (95% interval)")
-    ax.set_title("What the variant changes (coloured: flagged, Holm family-wise 5%)", fontsize=11)
+    ax.set_title(f"What the variant changes: {label_b} − {label_a}", fontsize=11)
     ax.grid(axis="x", alpha=0.3)
     return _render(fig)

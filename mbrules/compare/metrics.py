@@ -79,6 +79,8 @@ METRICS: tuple[Metric, ...] = (
     Metric("draw_share", "share of matches drawn", "share", lambda r: (1 if r["result"] == "draw" else 0, 1)),
     Metric("unfinished_share", "share of matches unfinished (match.max_hands reached)", "share",
            lambda r: (1 if r["result"] == "unfinished" else 0, 1)),
+    Metric("skill_points_share", "skill sensitivity: the strong bot's side's share of all points scored",
+           "ratio", lambda r: (r["totals"][r["strong_side"]], sum(t for t in r["totals"] if t > 0)), skill=True),
     Metric("skill_win_share", "skill sensitivity: share of matches the strong bot's side wins against the weak bot",
            "share", lambda r: (1 if r["winner"] >= 0 and r["winner"] == r["strong_side"] else 0, 1), skill=True),
 )
@@ -123,6 +125,7 @@ def compare_metric(metric: Metric, a: list[dict], b: list[dict]) -> dict:
         "a_ci95": va["ci95"], "b_ci95": vb["ci95"],
         "ci95": list(ci) if ci else None,
         "n_a": va["n"], "n_b": vb["n"], "method": va["method"] or vb["method"],
+        "se": se,
         "p": stats.p_value(d, se),
     }
 
@@ -137,11 +140,14 @@ def evaluate(a: list[dict], b: list[dict], skill_a: list[dict] | None, skill_b: 
             rows.append(compare_metric(m, skill_a, skill_b))
         else:
             rows.append(compare_metric(m, a, b))
-    tested = [i for i, r in enumerate(rows) if r["ci95"] is not None]
+    # a difference with no spread at all (the metric is the same constant in every pair: no extension
+    # in a ruleset without one) is not a test; it stays out of the family so as not to dilute it
+    tested = [i for i, r in enumerate(rows) if r["se"] is not None and (r["se"] > 0 or r["diff"] != 0)]
     flags, adjusted = stats.holm([rows[i]["p"] for i in tested])
     for r in rows:
         r["flagged"] = False
         r["p_holm"] = None
+        r["excludes_zero"] = bool(r["ci95"]) and (r["ci95"][0] > 0 or r["ci95"][1] < 0)
     for i, f, adj in zip(tested, flags, adjusted):
         rows[i]["flagged"] = f
         rows[i]["p_holm"] = adj

@@ -40,6 +40,7 @@ def document(settings: dict, rows: list[dict], seconds: dict, interrupted: bool)
             "diff": _round(r["diff"]), "ci95": [_round(x) for x in r["ci95"]] if r["ci95"] else None,
             "method": r["method"], "n_a": r["n_a"], "n_b": r["n_b"],
             "p": _round(r["p"]), "p_holm": _round(r["p_holm"]), "flagged": r["flagged"],
+            "excludes_zero": r["excludes_zero"],
         }
     return {
         "settings": settings,

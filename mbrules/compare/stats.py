@@ -34,7 +34,9 @@ def wilson(k: int | float, n: int | float, z: float = Z95) -> tuple[float, float
     den = 1 + z2 / n
     mid = (p + z2 / (2 * n)) / den
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / den
-    return max(0.0, mid - half), min(1.0, mid + half)
+    lo = 0.0 if k <= 0 else max(0.0, mid - half)  # exact ends: no rounding crumbs at 0 of n or n of n
+    hi = 1.0 if k >= n else min(1.0, mid + half)
+    return lo, hi
 
 
 def ratio_moments(xs, ys) -> list[float]:
