@@ -133,3 +133,18 @@ def test_without_matplotlib_the_command_says_how_to_install_it(tmp_path):
                          capture_output=True, text=True, env=env, timeout=120)
     assert res.returncode == 0, res.stderr
     assert (tmp_path / "r" / "index.html").exists() and not (tmp_path / "r" / "differences.png").exists()
+
+
+def test_ctrl_c_stops_the_workers_exits_130_and_writes_nothing(tmp_path):
+    import signal
+    import time
+
+    exe = Path(sys.executable).with_name("mbrules")
+    proc = subprocess.Popen([str(exe), "compare", "winning-moves", "--games", "100000", "--workers", "2",
+                             "--out", str(tmp_path / "r")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(8)  # (on a loaded machine the command may still be importing: then it exits 130 quietly too)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    assert not (tmp_path / "r").exists()
