@@ -102,17 +102,31 @@ def differences_chart(rows: list[dict], label_a: str, label_b: str) -> tuple[byt
     """Each metric's difference B − A as a percentage of A's value, with its 95% interval (scaled the
     same way); flagged differences (Holm, family-wise 5%) in colour, the others grey."""
     plt = _plt()
-    shown = [r for r in rows if r["diff"] is not None and r["ci95"] is not None and r["a"]]
-    height = max(2.5, 0.32 * len(shown) + 1.4)
-    fig, ax = plt.subplots(figsize=(10, height), layout="constrained")
+    from .report import fmt_diff, fmt_diff_ci
+
+    measured = [r for r in rows if r["diff"] is not None and r["ci95"] is not None and r["a"]]
+    # a figure near 0 in A (draws, say) has no meaningful relative change: its interval would span
+    # hundreds of percent and squash the rest; the table still has it
+    shown = [r for r in measured if (r["ci95"][1] - r["ci95"][0]) / 2 <= abs(r["a"])]
+    left_out = [r["key"] for r in measured if r not in shown]
+    height = max(2.5, 0.34 * len(shown) + 1.6)
+    fig, ax = plt.subplots(figsize=(11, height), layout="constrained")
     ys = list(range(len(shown)))[::-1]
+    reach = 1.0
     for y, r in zip(ys, shown):
         scale = 100 / abs(r["a"])
         d = r["diff"] * scale
         lo, hi = r["ci95"][0] * scale, r["ci95"][1] * scale
+        reach = max(reach, abs(lo), abs(hi))
         color = COLOR_B if r["flagged"] else COLOR_UNADJ if r.get("excludes_zero") else "#888888"
-        ax.plot([lo, hi], [y, y], color=color, linewidth=2)
+        ax.plot([lo, hi], [y, y], color=color, linewidth=2.2, solid_capstyle="butt")
+        ax.plot([lo, lo], [y - 0.18, y + 0.18], color=color, linewidth=1.2)
+        ax.plot([hi, hi], [y - 0.18, y + 0.18], color=color, linewidth=1.2)
         ax.plot([d], [y], "o", color=color, markersize=5)
+        ax.annotate(f"{fmt_diff(r['diff'], r['key'])}  {fmt_diff_ci(r['ci95'], r['key'])}", xy=(1.01, y),
+                    xycoords=("axes fraction", "data"), va="center", fontsize=7.5, color=color)
+    ax.set_xlim(-reach * 1.08, reach * 1.08)
+    ax.set_ylim(-0.8, len(shown) - 0.2)
     ax.axvline(0, color="black", linewidth=0.8)
     from matplotlib.lines import Line2D
 
@@ -122,7 +136,11 @@ def differences_chart(rows: list[dict], label_a: str, label_b: str) -> tuple[byt
               fontsize=8, loc="lower right")
     ax.set_yticks(ys)
     ax.set_yticklabels([r["key"] for r in shown], fontsize=8)
-    ax.set_xlabel(f"difference {label_b} − {label_a}, % of {label_a}'s value (95% interval)")
-    ax.set_title(f"What the variant changes: {label_b} − {label_a}", fontsize=11)
+    ax.set_xlabel(f"difference {label_b} − {label_a}, % of {label_a}'s value (95% interval); "
+                  "right: the difference in the metric's own unit")
+    title = f"What the variant changes: {label_b} − {label_a}"
+    if left_out:
+        title += "\n(not drawn, A near 0: " + ", ".join(left_out) + "; see the table)"
+    ax.set_title(title, fontsize=11)
     ax.grid(axis="x", alpha=0.3)
     return _render(fig)
