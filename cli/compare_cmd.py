@@ -147,8 +147,9 @@ def compare(
         return
     con = Console(file=sys.stdout, width=WIDTH + 40, highlight=False)
     con.print(title, markup=False)
-    con.print(f"{games} paired matches per arm (seed {seed}), bots {', '.join(bots)}; skill: {strong} vs {weak_bot}, "
-              f"{skill_games} matches per arm", markup=False)
+    skill_words = (f"skill: {strong} vs {weak_bot}, {skill_games} matches per arm" if skill_games
+                   else "no skill matches (--skill-games 0)")
+    con.print(f"{games} paired matches per arm (seed {seed}), bots {', '.join(bots)}; {skill_words}", markup=False)
     t = Table(title_justify="left")
     for col, just in (("metric", "left"), ("A", "right"), ("95%", "right"), ("B", "right"), ("95%", "right"),
                       ("B − A", "right"), ("95%", "right"), ("", "left")):
@@ -165,6 +166,9 @@ def compare(
               "tested (family-wise error 5%); · its own 95% interval excludes 0, but not after the correction. "
               "Shares of matches: Wilson intervals; other figures: delta method, the match as the unit; "
               "differences paired by seed.", markup=False)
+    if games < 30 or 0 < skill_games < 30:
+        con.print("Fewer than 30 matches per arm: the normal intervals are rough; give --games 200 or more "
+                  "for figures to rely on.", markup=False)
     if out is not None:
         con.print(f"Report written to {out}/index.html", markup=False)
 

@@ -97,6 +97,8 @@ def arm_value(metric: Metric, records: list[dict]) -> dict:
         return {"value": sum(xs) / sy, "ci95": list(stats.wilson(sum(xs), sy)), "n": int(sy), "method": "wilson"}
     r, se = stats.ratio_se(stats.ratio_moments(xs, ys), n)
     ci = stats.normal_ci(r, se)
+    if ci:  # a normal interval may cross what the figure can be: every metric is >= 0, a share <= 1
+        ci = (max(0.0, ci[0]), min(1.0, ci[1]) if metric.key.endswith("_share") else ci[1])
     return {"value": r, "ci95": list(ci) if ci else None, "n": n, "method": "delta"}
 
 

@@ -12,7 +12,7 @@ from .stats import FAMILY_ALPHA
 METHODS = (
     "Intervals are 95%. A share of matches: Wilson score interval. Every other figure is a ratio of sums "
     "over matches (the match is the unit, its hands are not independent): normal interval with the "
-    "delta-method standard error. The difference B - A is paired by seed (both arms play the same "
+    "delta-method standard error, cut to what the figure can be (at least 0; at most 1 for a share). The difference B - A is paired by seed (both arms play the same "
     f"seeds): normal interval on the per-pair linearised differences. A difference is flagged when Holm's "
     f"step-down procedure rejects 'no difference' at a family-wise error rate of {FAMILY_ALPHA:.0%} over "
     "all the metrics tested; the intervals themselves are not adjusted."
