@@ -87,6 +87,16 @@ def fmt_diff_ci(ci, key: str = "") -> str:
     return f"[{fmt_diff(ci[0], key)}, {fmt_diff(ci[1], key)}]"
 
 
+def _prefix_ids(svg: str, prefix: str) -> str:
+    """Give every id of one inline SVG a prefix (and every reference to it): two charts on one page
+    would otherwise share ids such as ``figure_1`` and a marker of one could be drawn in the other."""
+    import re
+
+    svg = re.sub(r'\bid="([^"]+)"', lambda m: f'id="{prefix}{m.group(1)}"', svg)
+    svg = re.sub(r'(xlink:href|href)="#([^"]+)"', lambda m: f'{m.group(1)}="#{prefix}{m.group(2)}"', svg)
+    return re.sub(r"url\(#([^)]+)\)", lambda m: f"url(#{prefix}{m.group(1)})", svg)
+
+
 def html_page(doc: dict, charts: dict[str, str] | None, title: str) -> str:
     """One self-contained page (no network, no other file): the settings, the charts (inline SVG) and the table."""
     e = html.escape
@@ -105,9 +115,10 @@ def html_page(doc: dict, charts: dict[str, str] | None, title: str) -> str:
         )
     charts_html = ""
     if charts:
-        for name, svg in charts.items():
+        for k, (name, svg) in enumerate(charts.items()):
             start = svg.find("<svg")
-            charts_html += f'<figure>{svg[start:] if start >= 0 else svg}<figcaption>{e(name)}</figcaption></figure>\n'
+            svg = _prefix_ids(svg[start:] if start >= 0 else svg, f"c{k}-")
+            charts_html += f'<figure>{svg}<figcaption>{e(name)}</figcaption></figure>\n'
     else:
         charts_html = "<p>(charts not drawn: matplotlib was not installed or --no-charts was given)</p>"
     settings_html = "".join(f"<tr><th>{e(str(k))}</th><td>{e(json.dumps(v, ensure_ascii=False))}</td></tr>"

@@ -148,3 +148,14 @@ def test_ctrl_c_stops_the_workers_exits_130_and_writes_nothing(tmp_path):
     assert proc.returncode == 130, err
     assert "Traceback" not in err
     assert not (tmp_path / "r").exists()
+
+
+def test_the_two_inline_charts_share_no_id_and_every_reference_resolves(report):
+    import re
+
+    _, out = report
+    page = (out / "index.html").read_text(encoding="utf-8")
+    ids = re.findall(r'\bid="([^"]+)"', page)
+    assert len(ids) == len(set(ids))
+    refs = set(re.findall(r'href="#([^"]+)"', page)) | set(re.findall(r"url\(#([^)]+)\)", page))
+    assert refs <= set(ids)
