@@ -338,8 +338,10 @@ def simulate(
     workers: int = typer.Option(1, "--workers", "-w", help="Worker processes (the figures are the same for any number)."),
     bot: Optional[list[str]] = typer.Option(None, "--bot", "-b", help=BOTS_HELP.format(names=", ".join(bot_names()))),
     as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout with the statistics and throughput."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Also write one record per game: FILE.jsonl (a match a line, "
+                                       "hands nested) or FILE.csv (a hand a row). At most 1,000,000 games."),
 ) -> None:
-    """Play many matches between bots; show progress, then statistics and throughput.
+    """Play many matches between bots; show progress, then statistics (with 95% intervals) and throughput.
 
     Defaults: winning-moves, 4 players, the heuristic bot, 100 games, seed 0, 1 worker. Every figure but the timings is the same for the same inputs, whatever --workers is.
     """
@@ -349,7 +351,10 @@ def simulate(
     check_range("--workers", workers, 1, MAX_WORKERS)
     check_range("--players", players, 1, MAX_PLAYERS)
     check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
-    game = _compile(ruleset, options, players, bots)
+    inputs: list[Path] = []
+    game = _compile(ruleset, options, players, bots, files_read=inputs)
+    if out is not None:
+        _check_records_out(out, inputs, games)
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -366,7 +371,8 @@ def simulate(
         with signals(raising=False) as stop:  # Ctrl-C, SIGTERM: the workers are stopped, the whole chunks kept
             try:
                 stats, seconds = run(game, ruleset, options, bots, games, seed, workers,
-                                     progress=lambda n: bar.update(task, completed=n), should_stop=stop)
+                                     progress=lambda n: bar.update(task, completed=n), should_stop=stop,
+                                     records=out is not None)
             except BrokenProcessPool as e:  # a worker killed from outside, or its set-up failed
                 fail(f"mbrules: a worker process stopped unexpectedly ({e}); the other workers were stopped "
                      "and nothing is reported", EXIT_CHECK_FAILED)
@@ -384,35 +390,86 @@ def simulate(
         which = f"games 0 to {n - 1} of the seed, whole chunks merged in order" if n else "no game finished"
         print(f"mbrules: interrupted after {n} of {games} games ({name}); the statistics count those {n} games "
               f"({which})", file=sys.stderr)
+    if out is not None:
+        _write_records(out, inputs, game, stats["records"], interrupted)
     if as_json:
         sys.stdout.write(json.dumps({"settings": settings, **report}, indent=2, ensure_ascii=False) + "\n")
         if interrupted:
             raise typer.Exit(stop.exit_code)
         return
-    out = Console(file=sys.stdout, width=WIDTH, highlight=False)
-    out.print(f"{game.ruleset.name}; {players} players; bots: "
+    con = Console(file=sys.stdout, width=WIDTH, highlight=False)
+    con.print(f"{game.ruleset.name}; {players} players; bots: "
               + ", ".join(f"{p} {b}" for p, b in settings["bots"].items()), markup=False)
     counted = f"{stats['games']} of {games} matches (interrupted)" if interrupted else f"{games} matches"
     t = Table(title=f"{counted}, seed {seed}, {workers} worker(s)", title_justify="left")
     t.add_column("figure")
     t.add_column("value", justify="right")
+    t.add_column("95% interval", justify="right")
+    ci = report["ci95"]
     for key in ("games", "hands", "turns", "mean_hands_per_game", "mean_turns_per_hand",
-                "trip_completed_share", "coups_fourres_per_hand"):
-        t.add_row(key.replace("_", " "), str(report[key]))
+                "trip_completed_share", "coups_fourres_per_hand", "mean_points_per_hand_and_side"):
+        t.add_row(key.replace("_", " "), str(report[key]), _ci_words(ci.get(key)))
     for s in range(game.sides):
-        t.add_row(f"wins {_side_label(game, s)}", str(report["wins"][game.side_names[s]]))
-    t.add_row("draws", str(report["draws"]))
-    t.add_row("unfinished (match.max_hands reached)", str(report["unfinished"]))
+        t.add_row(f"wins {_side_label(game, s)}", str(report["wins"][game.side_names[s]]),
+                  _ci_words(ci["win_share"][game.side_names[s]], share=True))
+    t.add_row("draws", str(report["draws"]), _ci_words(ci["draw_share"], share=True))
+    t.add_row("unfinished (match.max_hands reached)", str(report["unfinished"]), _ci_words(ci["unfinished_share"], share=True))
     t.add_row("seconds", f"{report['seconds']:.2f}")
     t.add_row("hands per second", str(report["hands_per_second"]))
     t.add_row("turns per second", str(report["turns_per_second"]))
-    out.print(t)
+    con.print(t)
+    con.print("95% intervals: Wilson for shares of matches (wins, draws, unfinished: the share, not the count); "
+              "the delta method over matches for means (a match's hands are not independent).", markup=False)
     m = _sides_table(game, "Mean score per hand, per side", "line")
     for line in SCORE_LINES:
         m.add_row(LINE_LABELS[line] if line != "total" else "Total",
                   *(f"{report['mean_score_per_line'][line][n]:.1f}" for n in game.side_names))
-    out.print(m)
+    con.print(m)
     if interrupted:
-        out.print(f"Interrupted after {stats['games']} of {games} games: the figures above count those games.",
+        con.print(f"Interrupted after {stats['games']} of {games} games: the figures above count those games.",
                   markup=False)
         raise typer.Exit(stop.exit_code)
+
+
+def _ci_words(ci, share: bool = False) -> str:
+    if not ci:
+        return ""
+    if share:
+        return f"[{100 * ci[0]:.1f}%, {100 * ci[1]:.1f}%]"
+    return f"[{ci[0]:.4g}, {ci[1]:.4g}]"
+
+
+MAX_RECORDED_GAMES = 1_000_000  # simulate --out keeps every record in memory until it writes them whole
+
+
+def _check_records_out(out: Path, inputs: list[Path], games: int) -> None:
+    """``simulate --out``: a .jsonl or .csv file that may be written, checked before any game is played."""
+    from mbrules.safe_output import OutputPathError, check_output_file
+
+    if out.suffix.lower() not in (".jsonl", ".csv"):
+        fail(f"mbrules: --out {out}: give a file ending in .jsonl (a match a line) or .csv (a hand a row)", EXIT_USAGE)
+    if games > MAX_RECORDED_GAMES:
+        fail(f"mbrules: --out records at most {MAX_RECORDED_GAMES:,} games (got --games {games:,}): "
+             "run several simulations with other seeds", EXIT_USAGE)
+    try:
+        check_output_file(out, inputs, "--out")
+    except OutputPathError as e:
+        fail(str(e), EXIT_USAGE)
+
+
+def _write_records(out: Path, inputs: list[Path], game: Game, records: list[dict], interrupted: bool) -> None:
+    """Write the games' records whole (the games counted, in seed order, when interrupted)."""
+    from mbrules.compare import export
+    from mbrules.safe_output import OutputPathError, write_file_atomic
+
+    names = game.side_names
+    if out.suffix.lower() == ".jsonl":
+        text = export.jsonl(export.match_row(r, names, index=i) for i, r in enumerate(records))
+    else:
+        text = export.hands_csv(((None, i, "main", r) for i, r in enumerate(records)), names)
+    try:
+        write_file_atomic(out, text, inputs, "--out")
+    except OutputPathError as e:
+        fail(str(e), EXIT_USAGE)
+    except OSError as e:
+        fail(f"mbrules: cannot write {out}: {e.strerror or e}", EXIT_USAGE)

@@ -150,9 +150,10 @@ def check_output_dir(path: str | os.PathLike, inputs: Iterable[str | os.PathLike
 _HELD = {signal.SIGINT, signal.SIGTERM}
 
 
-def write_file_atomic(path: str | os.PathLike, text: str, inputs: Iterable[str | os.PathLike] = (),
+def write_file_atomic(path: str | os.PathLike, text: str | bytes, inputs: Iterable[str | os.PathLike] = (),
                       flag: str = "output") -> None:
     """Write ``text`` to ``path`` whole or not at all (temporary file in the same folder, fsync, rename).
+    ``text`` may be bytes (a PNG chart), written as they are.
 
     Raises :class:`OutputPathError` if the target became something that must not be written, and
     OSError if the write fails; in both cases nothing is left behind and the target is unchanged.
@@ -165,7 +166,8 @@ def write_file_atomic(path: str | os.PathLike, text: str, inputs: Iterable[str |
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+        binary = isinstance(text, (bytes, bytearray))
+        with (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline="\n")) as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())

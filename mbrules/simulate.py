@@ -82,38 +82,74 @@ def count_turns(history) -> int:
 
 
 # -- statistics ------------------------------------------------------------------------
+# Per-match moments of the ratios simulate reports with an interval: for each, the sums over matches
+# of x, y, x*x, y*y and x*y (x, y: the match's numerator and denominator), integers, so they add up
+# like the counters and the interval is the same for any number of workers (mbrules.compare.stats).
+RATIOS = ("hands_per_game", "turns_per_hand", "trip_completed_share", "coups_fourres_per_hand",
+          "points_per_hand")
+
+
 def new_stats(sides: int) -> dict:
     """Integer counters; two of them add up with :func:`merge_stats` in any grouping."""
     return {
         "games": 0, "hands": 0, "turns": 0, "wins": [0] * sides, "draws": 0, "unfinished": 0,
         "trips_completed": 0, "coups_fourres": 0,
         "score": {line: [0] * sides for line in SCORE_LINES},
+        "moments": {k: [0, 0, 0, 0, 0] for k in RATIOS},
+        "records": [],  # one record a match (mbrules.compare.records), when asked for
     }
+
+
+def _add_moment(m: list, x: int, y: int) -> None:
+    m[0] += x
+    m[1] += y
+    m[2] += x * x
+    m[3] += y * y
+    m[4] += x * y
 
 
 def merge_stats(into: dict, other: dict) -> dict:
     for k in ("games", "hands", "turns", "draws", "unfinished", "trips_completed", "coups_fourres"):
         into[k] += other[k]
     into["wins"] = [a + b for a, b in zip(into["wins"], other["wins"])]
+    for k in RATIOS:
+        into["moments"][k] = [a + b for a, b in zip(into["moments"][k], other["moments"][k])]
+    into["records"].extend(other["records"])
     for line in SCORE_LINES:
         into["score"][line] = [a + b for a, b in zip(into["score"][line], other["score"][line])]
     return into
 
 
-def match_stats(game: Game, seed: int, bots: Sequence[str], stats: dict) -> None:
-    """Play one whole match and add it to ``stats``."""
+def match_stats(game: Game, seed: int, bots: Sequence[str], stats: dict, records: bool = False) -> None:
+    """Play one whole match and add it to ``stats`` (and its record, with ``records``)."""
     score = stats["score"]
     st = play_match(game, seed, bots)
     out = st.outcome
+    points = 0
     for sheet in out.hand_sheets:
         for s, lines in enumerate(sheet.values()):
+            points += lines["total"]
             for line in SCORE_LINES:
                 score[line][s] += lines[line]
-    stats["turns"] += count_turns(st.history)
+    turns = count_turns(st.history)
+    hands = len(out.hand_sheets)
+    trips = sum(1 for side in out.completed if side is not None)
+    cf = sum(1 for p, a in st.history if p >= 0 and a.op == COUP_FOURRE)
+    stats["turns"] += turns
     stats["games"] += 1
-    stats["hands"] += len(out.hand_sheets)
-    stats["trips_completed"] += sum(1 for side in out.completed if side is not None)
-    stats["coups_fourres"] += sum(1 for p, a in st.history if p >= 0 and a.op == COUP_FOURRE)
+    stats["hands"] += hands
+    stats["trips_completed"] += trips
+    stats["coups_fourres"] += cf
+    mo = stats["moments"]
+    _add_moment(mo["hands_per_game"], hands, 1)
+    _add_moment(mo["turns_per_hand"], turns, hands)
+    _add_moment(mo["trip_completed_share"], trips, hands)
+    _add_moment(mo["coups_fourres_per_hand"], cf, hands)
+    _add_moment(mo["points_per_hand"], points, hands * game.sides)
+    if records:
+        from .compare.records import match_record
+
+        stats["records"].append(match_record(game, seed, st, bots))
     if out.draw:
         stats["draws"] += 1
     elif out.unfinished:
@@ -169,7 +205,7 @@ def _die_with_parent(parent: int) -> None:
 
 
 def _init_worker(ruleset_ref: str, options: Sequence[str], players: int, bots: Sequence[str],
-                 parent: int | None = None) -> None:
+                 parent: int | None = None, records: bool = False) -> None:
     """Process-pool initializer: die with the parent, leave Ctrl-C to it, compile the rules once."""
     import signal as _signal
 
@@ -178,6 +214,7 @@ def _init_worker(ruleset_ref: str, options: Sequence[str], players: int, bots: S
         _die_with_parent(parent)
     _WORKER["game"] = compile_game(ruleset_ref, options, players)
     _WORKER["bots"] = list(bots)
+    _WORKER["records"] = records
 
 
 class _Stopped(Exception):
@@ -185,19 +222,19 @@ class _Stopped(Exception):
 
 
 def _play_games(game: Game, bots: Sequence[str], seed: int, start: int, stop: int,
-                should_stop: Callable[[], object] | None = None) -> dict:
+                should_stop: Callable[[], object] | None = None, records: bool = False) -> dict:
     """Games ``start`` to ``stop - 1`` of a simulation seeded with ``seed``, as counters."""
     stats = new_stats(game.sides)
     for i in range(start, stop):
         if should_stop is not None and should_stop():
             raise _Stopped
-        match_stats(game, game_seed(seed, i), bots, stats)
+        match_stats(game, game_seed(seed, i), bots, stats, records)
     return stats
 
 
 def _run_chunk(seed: int, start: int, stop: int) -> dict:
     """In a pool worker: :func:`_play_games` with the rules the initializer compiled."""
-    return _play_games(_WORKER["game"], _WORKER["bots"], seed, start, stop)
+    return _play_games(_WORKER["game"], _WORKER["bots"], seed, start, stop, records=_WORKER["records"])
 
 
 def chunk_size(games: int, workers: int) -> int:
@@ -238,6 +275,7 @@ def simulate(
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
     should_stop: Callable[[], object] | None = None,
+    records: bool = False,
 ) -> tuple[dict, float]:
     """Play ``games`` matches; return the summed counters and the wall-clock seconds.
 
@@ -250,7 +288,8 @@ def simulate(
     number of chunks are those of games ``0 .. n-1``. ``should_stop()`` is polled (at least every
     0.1 s, and between games in-process); once it returns true the workers are killed, chunks not
     finished are dropped, and the counters of the whole chunks finished before the first gap are
-    returned: ``stats["games"] < games`` then says the run was stopped.
+    returned: ``stats["games"] < games`` then says the run was stopped. With ``records``,
+    ``stats["records"]`` holds one :func:`mbrules.compare.records.match_record` a match, in seed order.
     """
     total = new_stats(game.sides)
     t0 = time.perf_counter()
@@ -266,7 +305,7 @@ def simulate(
     if workers <= 1:
         try:
             for a, b in chunks(games, workers):
-                add(a, b, _play_games(game, bots, seed, a, b, should_stop))
+                add(a, b, _play_games(game, bots, seed, a, b, should_stop, records))
         except _Stopped:
             pass
         return total, time.perf_counter() - t0
@@ -276,7 +315,7 @@ def simulate(
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
     pool = ProcessPoolExecutor(
         max_workers=size, mp_context=ctx,
-        initializer=_init_worker, initargs=(ruleset_ref, list(options), game.players, list(bots), os.getpid()),
+        initializer=_init_worker, initargs=(ruleset_ref, list(options), game.players, list(bots), os.getpid(), records),
     )
     todo = chunks(games, workers)
     in_flight: collections.deque = collections.deque()  # (a, b, future), in seed order
@@ -332,14 +371,38 @@ def summary(game: Game, stats: dict, seconds: float) -> dict:
         "mean_hands_per_game": round(stats["hands"] / (stats["games"] or 1), 4),
         "mean_turns_per_hand": round(stats["turns"] / hands, 4),
         "trip_completed_share": round(stats["trips_completed"] / hands, 4),
+        "mean_points_per_hand_and_side": round(stats["moments"]["points_per_hand"][0] / ((stats["hands"] * game.sides) or 1), 2),
         "coups_fourres_per_hand": round(stats["coups_fourres"] / hands, 4),
         "mean_score_per_line": {
             line: {names[s]: round(stats["score"][line][s] / hands, 2) for s in range(game.sides)}
             for line in SCORE_LINES
         },
+        "ci95": intervals(game, stats),
         "hands_per_second": round(stats["hands"] / seconds, 1) if seconds > 0 else None,
         "turns_per_second": round(stats["turns"] / seconds, 1) if seconds > 0 else None,
     }
+
+
+def intervals(game: Game, stats: dict) -> dict:
+    """95% intervals of the report's figures (:mod:`mbrules.compare.stats`): Wilson for each side's
+    share of matches won, the draws and the unfinished; the delta method over matches (a match's
+    hands are not independent) for the per-game and per-hand means."""
+    from .compare.stats import normal_ci, ratio_se, wilson
+
+    n = stats["games"]
+    out: dict = {}
+    for k in RATIOS:
+        r, se = ratio_se(stats["moments"][k], n)
+        ci = normal_ci(r, se)
+        out[k if k != "hands_per_game" else "mean_hands_per_game"] = [round(x, 4) for x in ci] if ci else None
+    out["mean_turns_per_hand"] = out.pop("turns_per_hand")
+    out["coups_fourres_per_hand"] = out.pop("coups_fourres_per_hand")
+    out["mean_points_per_hand_and_side"] = out.pop("points_per_hand")
+    share = lambda k: [round(x, 4) for x in wilson(k, n)] if n else None  # noqa: E731
+    out["win_share"] = {game.side_names[s]: share(stats["wins"][s]) for s in range(game.sides)}
+    out["draw_share"] = share(stats["draws"])
+    out["unfinished_share"] = share(stats["unfinished"])
+    return out
 
 
 def default_workers() -> int:

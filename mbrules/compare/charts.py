@@ -1,0 +1,146 @@
+"""Charts of a comparison, drawn with matplotlib (the optional ``plots`` extra).
+
+Each chart is rendered to PNG bytes and SVG text; nothing here writes a file (the caller writes them
+whole with :mod:`mbrules.safe_output`). SVG output is made reproducible (fixed hash salt, no date).
+"""
+from __future__ import annotations
+
+import io
+
+INSTALL_HINT = "charts need matplotlib: pip install 'mbrules[plots]' (or give --no-charts)"
+
+COLOR_A = "#1f77b4"
+COLOR_B = "#d62728"
+COLOR_UNADJ = "#ff9f40"
+
+
+class ChartsUnavailable(RuntimeError):
+    pass
+
+
+def _plt():
+    try:
+        import matplotlib
+    except ImportError:
+        raise ChartsUnavailable(INSTALL_HINT) from None
+    matplotlib.use("Agg", force=True)
+    matplotlib.rcParams["svg.hashsalt"] = "mbrules"
+    matplotlib.rcParams["svg.fonttype"] = "none"  # text stays text in the SVG
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def available() -> bool:
+    try:
+        _plt()
+    except ChartsUnavailable:
+        return False
+    return True
+
+
+def _render(fig) -> tuple[bytes, str]:
+    plt = _plt()
+    png = io.BytesIO()
+    fig.savefig(png, format="png", dpi=110, metadata={"Software": None})
+    svg = io.StringIO()
+    fig.savefig(svg, format="svg", metadata={"Date": None, "Creator": None})
+    plt.close(fig)
+    return png.getvalue(), svg.getvalue()
+
+
+def _hist(ax, a: list[int], b: list[int], label_a: str, label_b: str, title: str, xlabel: str,
+          discrete: bool) -> None:
+    import math
+
+    vals = a + b
+    if not vals:
+        ax.set_title(title + " (no data)")
+        return
+    lo, hi = min(vals), max(vals)
+    if discrete and hi - lo <= 60:
+        bins = [x - 0.5 for x in range(lo, hi + 2)]
+    else:
+        # bins a whole number of the values' common step wide (points come in 25s): no aliasing
+        step = 0
+        for v in vals:
+            step = math.gcd(step, int(v) - int(lo))
+        step = max(1, step)
+        k = max(10, min(50, int(math.sqrt(len(vals)))))
+        width = step * max(1, math.ceil((hi - lo) / k / step))
+        start = lo - width / 2
+        bins = [start + i * width for i in range(int((hi - start) // width) + 2)]
+    wa = [1 / len(a)] * len(a) if a else None
+    wb = [1 / len(b)] * len(b) if b else None
+    if a:
+        ax.hist(a, bins=bins, weights=wa, histtype="stepfilled", alpha=0.35, color=COLOR_A,
+                label=f"{label_a} (mean {sum(a) / len(a):.1f}, n={len(a)})")
+    if b:
+        ax.hist(b, bins=bins, weights=wb, histtype="step", linewidth=1.8, color=COLOR_B,
+                label=f"{label_b} (mean {sum(b) / len(b):.1f}, n={len(b)})")
+    ax.set_title(title, fontsize=11)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("share")
+    ax.legend(fontsize=8, loc="upper right")
+
+
+def distributions_chart(dist_a: dict, dist_b: dict, label_a: str, label_b: str) -> tuple[bytes, str]:
+    """Three histograms, A filled and B outlined, each normalised to shares: hand length in turns,
+    points per hand and side, match length in hands."""
+    plt = _plt()
+    fig, axes = plt.subplots(1, 3, figsize=(13, 4.2), layout="constrained")
+    _hist(axes[0], dist_a["turns_per_hand"], dist_b["turns_per_hand"], label_a, label_b,
+          "Hand length", "turns per hand (cards played or discarded)", discrete=False)
+    _hist(axes[1], dist_a["points_per_hand"], dist_b["points_per_hand"], label_a, label_b,
+          "Points per hand and side", "points", discrete=False)
+    _hist(axes[2], dist_a["hands_per_match"], dist_b["hands_per_match"], label_a, label_b,
+          "Match length", "hands per match", discrete=True)
+    return _render(fig)
+
+
+def differences_chart(rows: list[dict], label_a: str, label_b: str) -> tuple[bytes, str]:
+    """Each metric's difference B − A as a percentage of A's value, with its 95% interval (scaled the
+    same way); flagged differences (Holm, family-wise 5%) in colour, the others grey."""
+    plt = _plt()
+    from .report import fmt_diff, fmt_diff_ci
+
+    measured = [r for r in rows if r["diff"] is not None and r["ci95"] is not None and r["a"]]
+    # a figure near 0 in A (draws, say) has no meaningful relative change: its interval would span
+    # hundreds of percent and squash the rest; the table still has it
+    shown = [r for r in measured if (r["ci95"][1] - r["ci95"][0]) / 2 <= abs(r["a"])]
+    left_out = [r["key"] for r in measured if r not in shown]
+    height = max(2.5, 0.34 * len(shown) + 1.6)
+    fig, ax = plt.subplots(figsize=(11, height), layout="constrained")
+    ys = list(range(len(shown)))[::-1]
+    reach = 1.0
+    for y, r in zip(ys, shown):
+        scale = 100 / abs(r["a"])
+        d = r["diff"] * scale
+        lo, hi = r["ci95"][0] * scale, r["ci95"][1] * scale
+        reach = max(reach, abs(lo), abs(hi))
+        color = COLOR_B if r["flagged"] else COLOR_UNADJ if r.get("excludes_zero") else "#888888"
+        ax.plot([lo, hi], [y, y], color=color, linewidth=2.2, solid_capstyle="butt")
+        ax.plot([lo, lo], [y - 0.18, y + 0.18], color=color, linewidth=1.2)
+        ax.plot([hi, hi], [y - 0.18, y + 0.18], color=color, linewidth=1.2)
+        ax.plot([d], [y], "o", color=color, markersize=5)
+        ax.annotate(f"{fmt_diff(r['diff'], r['key'])}  {fmt_diff_ci(r['ci95'], r['key'])}", xy=(1.01, y),
+                    xycoords=("axes fraction", "data"), va="center", fontsize=7.5, color=color)
+    ax.set_xlim(-reach * 1.08, reach * 1.08)
+    ax.set_ylim(-0.8, len(shown) - 0.2)
+    ax.axvline(0, color="black", linewidth=0.8)
+    from matplotlib.lines import Line2D
+
+    ax.legend(handles=[Line2D([], [], color=COLOR_B, marker="o", label="flagged (Holm, family-wise 5%)"),
+                       Line2D([], [], color=COLOR_UNADJ, marker="o", label="interval excludes 0, not after Holm"),
+                       Line2D([], [], color="#888888", marker="o", label="no difference shown")],
+              fontsize=8, loc="lower right")
+    ax.set_yticks(ys)
+    ax.set_yticklabels([r["key"] for r in shown], fontsize=8)
+    ax.set_xlabel(f"difference {label_b} − {label_a}, % of {label_a}'s value (95% interval); "
+                  "right: the difference in the metric's own unit")
+    title = f"What the variant changes: {label_b} − {label_a}"
+    if left_out:
+        title += "\n(not drawn, A near 0: " + ", ".join(left_out) + "; see the table)"
+    ax.set_title(title, fontsize=11)
+    ax.grid(axis="x", alpha=0.3)
+    return _render(fig)

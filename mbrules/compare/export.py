@@ -1,0 +1,97 @@
+"""Per-game export: one record per match (JSONL, nested hands) and one row per match or hand (CSV),
+so a user continues in a notebook (``pandas.read_json(path, lines=True)``, ``pandas.read_csv``)."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from ..engine.cards import SCORE_LINES
+
+
+def _side_name(names, s: int) -> str:
+    return names[s] if s >= 0 else ""
+
+
+def match_row(rec: dict, names, arm: str | None = None, index: int | None = None) -> dict:
+    """A match as one JSON-ready object: sides by name, every hand nested."""
+    row = {} if arm is None else {"arm": arm}
+    if index is not None:
+        row["match"] = index
+    row.update({
+        "seed": rec["seed"],
+        "bots": rec["bots"],
+        "result": rec["result"],
+        "winner": _side_name(names, rec["winner"]) or None,
+        "totals": dict(zip(names, rec["totals"])),
+        "hands_played": rec["hands_played"],
+        "turns": rec["turns"],
+        "lead_changes": rec["lead_changes"],
+        "leader_after_first_hand": _side_name(names, rec["leader_after_first_hand"]) or None,
+        "comeback": rec["comeback"],
+        "margin": rec["margin"],
+    })
+    if "strong_side" in rec:
+        row["strong_side"] = names[rec["strong_side"]]
+    row["hands"] = [{
+        "hand": h["hand"],
+        "first_player": h["first_player"] + 1 if h["first_player"] >= 0 else None,
+        "first_side": _side_name(names, h["first_side"]) or None,
+        "turns": h["turns"],
+        "completed_by": _side_name(names, h["completed_by"]) or None,
+        "coups_fourres": h["coups_fourres"],
+        "extension_called": h["extension_called"],
+        "extension_made": h["extension_made"],
+        "safe_trip": h["safe_trip"],
+        "shutout": h["shutout"],
+        "winner": _side_name(names, h["winner"]) or None,
+        "score_sheet": {n: {line: h["lines"][line][s] for line in SCORE_LINES} for s, n in enumerate(names)},
+    } for h in rec["hands"]]
+    return row
+
+
+def jsonl(rows) -> str:
+    return "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in rows)
+
+
+MATCH_COLUMNS = ("seed", "result", "winner", "hands_played", "turns", "lead_changes",
+                 "leader_after_first_hand", "comeback", "margin")
+
+
+def matches_csv(items, names) -> str:
+    """One row per match: ``items`` yields ``(arm or None, index, record)``."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["arm", "match", "kind", *MATCH_COLUMNS, *(f"total_{n}" for n in names), "strong_side"])
+    for arm, i, kind, rec in items:
+        row = match_row(rec, names)
+        w.writerow([arm or "", i, kind, *(_cell(row[c]) for c in MATCH_COLUMNS), *rec["totals"],
+                    row.get("strong_side", "")])
+    return buf.getvalue()
+
+
+HAND_COLUMNS = ("first_player", "first_side", "turns", "completed_by", "coups_fourres", "extension_called",
+                "extension_made", "safe_trip", "shutout", "winner")
+
+
+def hands_csv(items, names) -> str:
+    """One row per hand, with its match's seed and result and every score line of every side."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["arm", "match", "kind", "seed", "match_result", "hand", *HAND_COLUMNS,
+                *(f"{line}_{n}" for n in names for line in SCORE_LINES)])
+    for arm, i, kind, rec in items:
+        row = match_row(rec, names)
+        for h in row["hands"]:
+            w.writerow([arm or "", i, kind, rec["seed"], rec["result"], h["hand"],
+                        *(_cell(h[c]) for c in HAND_COLUMNS),
+                        *(h["score_sheet"][n][line] for n in names for line in SCORE_LINES)])
+    return buf.getvalue()
+
+
+def _cell(v):
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return v

@@ -1,0 +1,126 @@
+"""Intervals and the multiple-testing correction used by ``compare`` and ``simulate``.
+
+- A share of matches (a match either has the property or not: the first side won, a draw, a
+  comeback, the strong bot won) gets the Wilson score interval (Wilson 1927), which stays inside
+  [0, 1] and behaves for shares near 0 or 1 where the normal ("Wald") interval does not.
+- Any other figure is a ratio of sums over matches, R = sum(x) / sum(y): hands per match (y = 1),
+  turns per hand (x = turns, y = hands of the match), the share of hands completed, points per hand...
+  Hands of one match are not independent, so the match is the unit: the interval is the normal one
+  with the delta-method (linearised, "cluster-robust") standard error, u_i = (x_i - R*y_i) / mean(y),
+  se = sd(u) / sqrt(n) over the n matches. It needs only the sums of x, y, x², y², xy, which add up
+  across workers, so the figure does not depend on how the work was split.
+- The difference B - A of two arms played on the same seeds is paired: d_i = u_Bi - u_Ai for the
+  match pair i, se = sd(d) / sqrt(n). Matches dealt the same cards in both arms make d small, so a
+  paired interval is narrower than two independent ones whenever the variant leaves decks alike.
+- Many metrics are tested at once: a difference is *flagged* when Holm's step-down procedure
+  (Holm 1979) rejects "no difference" at a family-wise error rate of 5% over every metric of the
+  report; the 95% intervals printed are each metric's own (unadjusted).
+"""
+from __future__ import annotations
+
+import math
+from statistics import NormalDist
+
+Z95 = NormalDist().inv_cdf(0.975)  # 1.959963984540054
+FAMILY_ALPHA = 0.05
+
+
+def wilson(k: int | float, n: int | float, z: float = Z95) -> tuple[float, float] | None:
+    """Wilson score interval of the share ``k / n``; None when ``n`` is 0."""
+    if n <= 0:
+        return None
+    p = k / n
+    z2 = z * z
+    den = 1 + z2 / n
+    mid = (p + z2 / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / den
+    lo = 0.0 if k <= 0 else max(0.0, mid - half)  # exact ends: no rounding crumbs at 0 of n or n of n
+    hi = 1.0 if k >= n else min(1.0, mid + half)
+    return lo, hi
+
+
+def ratio_moments(xs, ys) -> list[float]:
+    """The sums ``[x, y, x², y², xy]`` of paired per-match numerators and denominators."""
+    m = [0.0, 0.0, 0.0, 0.0, 0.0]
+    for x, y in zip(xs, ys):
+        m[0] += x
+        m[1] += y
+        m[2] += x * x
+        m[3] += y * y
+        m[4] += x * y
+    return m
+
+
+def ratio_se(m, n: int) -> tuple[float | None, float | None]:
+    """(R, se) of the ratio of sums from its moments over ``n`` matches (delta method); (None, None)
+    when nothing was counted, se None with fewer than two matches."""
+    sx, sy, sxx, syy, sxy = m
+    if n <= 0 or sy == 0:
+        return None, None
+    r = sx / sy
+    if n < 2:
+        return r, None
+    ybar = sy / n
+    ss = max(0.0, sxx - 2 * r * sxy + r * r * syy)  # sum of (x - R y)^2; its mean is 0 by construction
+    return r, math.sqrt(ss / (n - 1) / (ybar * ybar) / n)
+
+
+def normal_ci(est: float | None, se: float | None, z: float = Z95) -> tuple[float, float] | None:
+    if est is None or se is None:
+        return None
+    return est - z * se, est + z * se
+
+
+def linearised(xs, ys) -> tuple[float | None, list[float]]:
+    """R and the per-match linearised values u_i = (x_i - R y_i) / mean(y) (empty if R is undefined)."""
+    n = len(xs)
+    sy = sum(ys)
+    if n == 0 or sy == 0:
+        return None, []
+    r = sum(xs) / sy
+    ybar = sy / n
+    return r, [(x - r * y) / ybar for x, y in zip(xs, ys)]
+
+
+def paired_diff(xa, ya, xb, yb) -> tuple[float | None, float | None]:
+    """(R_B - R_A, its paired se) for per-match values of two arms played on the same seeds."""
+    ra, ua = linearised(xa, ya)
+    rb, ub = linearised(xb, yb)
+    if ra is None or rb is None:
+        return None, None
+    n = len(ua)
+    if n < 2:
+        return rb - ra, None
+    d = [b - a for a, b in zip(ua, ub)]
+    mean = sum(d) / n
+    var = sum((v - mean) ** 2 for v in d) / (n - 1)
+    return rb - ra, math.sqrt(var / n)
+
+
+def p_value(diff: float | None, se: float | None) -> float:
+    """Two-sided normal p-value of ``diff`` given its standard error (1 when undefined or exactly 0)."""
+    if diff is None or se is None:
+        return 1.0
+    if se <= 0:
+        return 1.0 if abs(diff) < 1e-12 else 0.0
+    return 2 * (1 - NormalDist().cdf(abs(diff) / se))
+
+
+def holm(pvalues: list[float], alpha: float = FAMILY_ALPHA) -> tuple[list[bool], list[float]]:
+    """Holm's step-down procedure: which hypotheses are rejected at family-wise level ``alpha``,
+    and the Holm-adjusted p-values (in the input's order)."""
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: (pvalues[i], i))
+    rejected = [False] * m
+    adjusted = [1.0] * m
+    running = 0.0
+    still = True
+    for rank, i in enumerate(order):
+        adj = min(1.0, (m - rank) * pvalues[i])
+        running = max(running, adj)
+        adjusted[i] = running
+        if still and pvalues[i] <= alpha / (m - rank):
+            rejected[i] = True
+        else:
+            still = False
+    return rejected, adjusted
