@@ -79,7 +79,8 @@ def action_words(game: Game, obs: Observation, a: Action) -> str:
     return f"{name} on your side"
 
 
-def sides_table(game: Game, obs: Observation, unicode: bool = True) -> Table:
+def sides_table(game: Game, obs: Observation, unicode: bool = True,
+                hand_points: Sequence[int] | None = None) -> Table:
     """Every side's battle and speed piles, safeties (coups fourrés marked), miles, limited cards, score."""
     d = game.ruleset.display
     t = Table(title="The table", title_justify="left", expand=False, show_lines=False)
@@ -124,7 +125,7 @@ def sides_table(game: Game, obs: Observation, unicode: bool = True) -> Table:
             safeties = Text("-")
         row = [label, battle, speed, safeties, progress_bar(v.miles, obs.target, unicode)]
         row += [Text(f"{v.distance[c]}/{game.max_per_hand[c]}") for c in limited]
-        row.append(Text(str(obs.score[s])))
+        row.append(Text(str(hand_points[s]) if hand_points is not None else "-"))
         t.add_row(*row)
     return t
 
@@ -204,10 +205,15 @@ def decision_banner(game: Game, obs: Observation, who: str) -> Text | None:
 
 
 def decision_screen(game: Game, obs: Observation, legal: Sequence[Action], narration: Sequence[str],
-                    note: Sequence[str] = (), unicode: bool = True) -> Group:
-    """The whole screen for one decision of the seat whose observation ``obs`` is."""
+                    note: Sequence[str] = (), unicode: bool = True,
+                    hand_points: Sequence[int] | None = None) -> Group:
+    """The whole screen for one decision of the seat whose observation ``obs`` is.
+
+    ``hand_points``: each side's points this hand so far (``state.score_sheet()``'s totals: the sheet
+    is worked out from the table alone, so it is public), shown in the table's last column.
+    """
     who = game.player_names[obs.player]
-    parts = [header(game, obs), sides_table(game, obs, unicode), narration_text(narration)]
+    parts = [header(game, obs), sides_table(game, obs, unicode, hand_points), narration_text(narration)]
     banner = decision_banner(game, obs, who)
     if banner is not None:
         parts.append(banner)

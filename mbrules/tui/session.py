@@ -164,8 +164,9 @@ class HumanSession:
             obs = st.observation(p)
             if redraw:
                 self.console.clear()
+                points = [line["total"] for line in st.score_sheet()]  # public: from the table alone
                 self.console.print(screen.decision_screen(g, obs, legal, list(self.narrator.lines), note,
-                                                          self.unicode))
+                                                          self.unicode, points))
                 redraw = False
             line = self._read(f"{g.player_names[p]} ({g.side_names[g.side_of[p]]}), your move "
                               f"[1-{len(legal)}, words, ?, r, q, h]: ")

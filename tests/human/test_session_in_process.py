@@ -67,9 +67,9 @@ def test_the_screen_is_built_from_the_deciding_human_seats_observation_only(monk
     drawn = []
     real = screen.decision_screen
 
-    def spy(game, obs, legal, narration, note=(), unicode=True):
+    def spy(game, obs, legal, narration, note=(), unicode=True, hand_points=None):
         drawn.append((obs.player, obs.decision.player))
-        return real(game, obs, legal, narration, note, unicode)
+        return real(game, obs, legal, narration, note, unicode, hand_points)
 
     monkeypatch.setattr(screen, "decision_screen", spy)
     game, s = _session("winning-moves", 6, 3, [0, 3])
