@@ -2,11 +2,15 @@
 from .diagnostics import Diagnostic, RulesetError
 from .loader import (
     FileCheck,
+    LoadReport,
+    Origin,
+    RulesetWarning,
     Summary,
     bundled_option_ids,
     bundled_ruleset_ids,
     check_file,
     clear_cache,
+    load_report,
     load_ruleset,
     option_summary,
     ruleset_summary,
@@ -14,6 +18,7 @@ from .loader import (
 from .model import Ruleset
 
 __all__ = [
-    "Diagnostic", "FileCheck", "Ruleset", "RulesetError", "Summary", "bundled_option_ids",
-    "bundled_ruleset_ids", "check_file", "clear_cache", "load_ruleset", "option_summary", "ruleset_summary",
+    "Diagnostic", "FileCheck", "LoadReport", "Origin", "Ruleset", "RulesetError", "RulesetWarning", "Summary",
+    "bundled_option_ids", "bundled_ruleset_ids", "check_file", "clear_cache", "load_report", "load_ruleset",
+    "option_summary", "ruleset_summary",
 ]
