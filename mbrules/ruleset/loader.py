@@ -61,19 +61,8 @@ _SECTIONS = "box, cards, player_counts, play, coup_fourre, scoring, match, displ
 # Bundled files
 
 
-def bundled_dir() -> Path:
-    return Path(str(resources.files("mbrules.bundled")))
-
-
-def _bundled_folder(option: bool) -> Path:
-    return bundled_dir() / "options" if option else bundled_dir()
-
-
-def _bundled_ids(option: bool) -> list[str]:
-    folder = _bundled_folder(option)
-    if not folder.is_dir():
-        return []
-    return sorted(p.stem for p in folder.glob("*.yaml") if is_ruleset_id(p.stem))
+from .listing import Summary, bundled_dir, bundled_ids as _bundled_ids, bundled_folder as _bundled_folder  # noqa: E402
+from .listing import summary as _list_summary  # noqa: E402
 
 
 def bundled_ruleset_ids() -> list[str]:
@@ -393,9 +382,11 @@ class _Session:
         group = data.get("group")
         group = group.get("value") if isinstance(group, dict) else group
         groups = (group,) if isinstance(group, str) else tuple(g for g in group or () if isinstance(g, str))
-        named = [_Named(_name_for(fr.path), groups)] if groups else []
+        # An option is listed (applied_options, diff, show) under its id, however it was named (a path).
+        label = data["id"] if isinstance(data.get("id"), str) and is_ruleset_id(data["id"]) else _name_for(fr.path)
+        named = [_Named(label, groups)] if groups else []
         return _Composed(body, LocNode(locs.loc, {k: nlocs.children[k] for k in body}),  # type: ignore[index]
-                         [_name_for(fr.path)], [fr.display], named)
+                         [label], [fr.display], named)
 
     def apply(self, target: _Composed, opt: _Composed, protect: str | None = None) -> None:
         """Lay ``opt`` over ``target``; two options of one exclusive group are refused (both places named).
@@ -714,6 +705,7 @@ class FileCheck:
     file: str
     kind: str
     diagnostics: list[Diagnostic]
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -747,36 +739,16 @@ def check_file(path: str | Path) -> FileCheck:
             session.finish(composed)
         return FileCheck(fr.display, "option", sorted(set(session.diags)))
     try:
-        load_ruleset(path.absolute())
+        report = load_report(path.absolute())
     except RulesetError as exc:
         if exc.usage:
             raise
         return FileCheck(fr.display, "ruleset", list(exc.diagnostics))
-    return FileCheck(fr.display, "ruleset", [])
-
-
-@dataclass(frozen=True)
-class Summary:
-    """What ``mbrules rulesets`` lists for one bundled ruleset or option."""
-
-    id: str
-    name: str
-    description: str
-    path: str
+    return FileCheck(fr.display, "ruleset", [], report.warnings)
 
 
 def _summary(path: Path, ident: str) -> Summary:
-    try:
-        raw, _ = read_regular(path)  # a regular file (a pipe could block)
-        data = parse_bytes(raw or b"", display_path(path)).data or {}  # the name and description: no schema check
-    except OSError:
-        data = {}
-
-    def text(key: str) -> str:
-        value = data.get(key)
-        return value if isinstance(value, str) else "(missing: run 'mbrules validate' on this file)"
-
-    return Summary(ident, text("name"), text("description"), str(path))
+    return _list_summary(path, ident)
 
 
 def ruleset_summary(ident: str) -> Summary:

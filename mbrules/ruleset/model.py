@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 T = TypeVar("T")
 
-RULESET_ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+from .listing import RULESET_ID_PATTERN, is_ruleset_id  # noqa: E402,F401  (one definition, shared)
 CardId = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
 # One line of plain text: no line break, tab or other control character (a name is printed as given).
 OneLine = Annotated[str, Field(min_length=1, max_length=300, pattern=r"^[^\x00-\x1f\x7f-\x9f\u2028\u2029]*$")]
@@ -486,6 +486,3 @@ def schema_text() -> str:
     """The file schema as checked in at ``schemas/ruleset.schema.json`` (``make schemas`` writes it)."""
     return json.dumps(file_json_schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
-
-def is_ruleset_id(text: str) -> bool:
-    return re.fullmatch(RULESET_ID_PATTERN, text) is not None

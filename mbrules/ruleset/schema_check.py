@@ -41,7 +41,19 @@ _TYPE_WORDS = {
 def file_validator() -> Draft202012Validator:
     # The schema is checked against the 2020-12 metaschema by tests/test_schema_drift.py, not here:
     # that check took 60 ms of every command that reads a ruleset.
-    return Draft202012Validator(file_json_schema())
+    return Draft202012Validator(_packaged_schema() or file_json_schema())
+
+
+def _packaged_schema() -> dict | None:
+    """The checked-in schema (schemas/ruleset.schema.json, installed as mbrules.schemas): read, not
+    generated from the models (that took 30 to 70 ms of every command that checks a file).
+    tests/test_schema_drift.py keeps it equal to file_json_schema()."""
+    from importlib import resources
+
+    try:
+        return json.loads(resources.files("mbrules.schemas").joinpath("ruleset.schema.json").read_text("utf-8"))
+    except (OSError, ValueError, ModuleNotFoundError):
+        return None
 
 
 def schema_errors(data: Any, locs: LocNode) -> list[Diagnostic]:
