@@ -122,8 +122,8 @@ def show_cmd(
 
 @app.command("validate")
 def validate_cmd(
-    files: Annotated[list[Path], typer.Argument(metavar="FILE", help="Ruleset or option files (YAML) to check.",
-                                                show_default=False, readable=False)],  # unreadable: FILE:1:1
+    files: Annotated[list[str], typer.Argument(metavar="FILE", help="Ruleset or option files (YAML) to check.",
+                                               show_default=False)],  # text: printed as typed; unreadable: FILE:1:1
     as_json: JsonFlag = False,
 ) -> None:
     """Check ruleset and option files: every error as FILE:LINE:COL: message on stderr.
@@ -137,7 +137,7 @@ def validate_cmd(
     code = EXIT_OK
     for path in files:
         try:
-            result = check_file(path)
+            result = check_file(Path(path))
         except RulesetError as exc:
             for line in exc.lines:
                 print(line, file=sys.stderr)
