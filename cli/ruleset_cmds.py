@@ -31,14 +31,29 @@ def _print_json(doc: Any) -> None:
     sys.stdout.write(text + "\n")
 
 
+def _as_typed(lines: list[str], ref: str) -> list[str]:
+    """Messages about the file the user named, with its path as the user typed it."""
+    if not ref.lower().endswith((".yaml", ".yml")):
+        return lines
+    from mbrules.ruleset.diagnostics import display_path, printable
+    from mbrules.ruleset.yamlmarks import real_path
+
+    try:
+        shown = printable(display_path(real_path(Path(ref).absolute())))
+    except (OSError, ValueError):
+        return lines
+    typed = printable(ref)
+    return [typed + line[len(shown):] if line.startswith(shown + ":") else line for line in lines]
+
+
 def _report(ref: str, options: list[str] | None):
     from mbrules.ruleset import RulesetError, load_report
 
     try:
         report = load_report(ref, options or ())
     except RulesetError as exc:
-        fail(exc.lines, EXIT_USAGE if exc.usage else EXIT_CHECK_FAILED)
-    for line in report.warnings:
+        fail(_as_typed(exc.lines, ref), EXIT_USAGE if exc.usage else EXIT_CHECK_FAILED)
+    for line in _as_typed(report.warnings, ref):
         print(line, file=sys.stderr)
     return report
 
@@ -49,7 +64,7 @@ def _load(ref: str, options: list[str] | None):
     try:
         return load_ruleset(ref, options or ())
     except RulesetError as exc:
-        fail(exc.lines, EXIT_USAGE if exc.usage else EXIT_CHECK_FAILED)
+        fail(_as_typed(exc.lines, ref), EXIT_USAGE if exc.usage else EXIT_CHECK_FAILED)
 
 
 @app.command("rulesets")

@@ -59,6 +59,14 @@ def test_validate_prints_paths_as_typed(tmp_path, monkeypatch):
     assert result.exit_code == 1 and result.output.startswith("./sub/bad.yaml:4:")
 
 
+def test_show_and_diff_name_the_file_as_typed(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "bad.yaml", "id: b\nname: B\nextends: winning-moves\nplay: {hand_sise: 2}\n")
+    for args in (("show", "./bad.yaml"), ("diff", "winning-moves", "./bad.yaml")):
+        result = run(*args)
+        assert result.exit_code == 1 and result.output.startswith("./bad.yaml:4:"), result.output
+
+
 def test_an_option_given_as_a_file_is_labelled_by_its_id(tmp_path):
     opt = write(tmp_path / "some-file-name.yaml", "kind: option\nid: seven-cards\nname: Seven\nplay:\n"
                                                   "  hand_size: {value: 7, decided: more}\n")
