@@ -31,6 +31,7 @@ bench: $(STAMP)
 schemas: $(STAMP)
 	$(BIN)/mbrules schema ruleset > schemas/ruleset.schema.json
 	$(BIN)/mbrules schema scenario > schemas/scenario.schema.json
+	$(BIN)/python -m mbrules.ruleset.reference > docs/ruleset-reference.md
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

@@ -1,9 +1,11 @@
 """The Typer app shared by every command module, and the contract's exit codes."""
 from __future__ import annotations
 
+import re
 import signal
 import sys
 import threading
+import warnings
 from contextlib import contextmanager
 from typing import Iterator, NoReturn
 
@@ -17,9 +19,66 @@ app = typer.Typer(
     name="mbrules",
     help="Mille Bornes rules as data: list, show, diff and validate rulesets; play, simulate and replay games.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion, --show-completion (bash, zsh, fish, PowerShell)
     pretty_exceptions_enable=False,
 )
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            text = version("mbrules")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            text = "unknown (not installed)"
+        print(f"mbrules {text}")
+        raise typer.Exit(EXIT_OK)
+
+
+@app.callback()
+def _main(
+    show_version: bool = typer.Option(False, "--version", "-V", is_eager=True, callback=_version,
+                                      help="Print the version of mbrules and exit."),
+) -> None:
+    """Mille Bornes rules as data: list, show, diff and validate rulesets; play, simulate and replay games."""
+
+
+_TYPE_WORDS = {"int": "INTEGER", "str": "TEXT", "path": "PATH", "Path": "PATH", "float": "NUMBER",
+               "int range": "INTEGER RANGE", "float range": "NUMBER RANGE", "bool": "BOOLEAN"}
+
+
+def _readable_metavars() -> None:
+    """Help shows readable value names (INTEGER, TEXT, PATH, or the option's metavar), never Python
+    types such as <list[str]>; a flag and an argument (named by its metavar already) show none."""
+    from typer import core
+
+    def option_type(self, ctx):
+        if self.is_flag or self.count:
+            return None
+        if self.metavar is not None:
+            return self.metavar
+        label = self.display_type(ctx).strip("<>")
+        label = re.sub(r"^list\[(.*)\]$", r"\1", label)
+        return _TYPE_WORDS.get(label, label.upper())
+
+    core.TyperOption.display_type_rich = option_type
+    core.TyperArgument.display_type_rich = lambda self, ctx: None
+
+
+_readable_metavars()
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A ruleset warning (FILE:LINE:COL: warning: ...) on stderr as it is, never with Python's source line."""
+    if category.__name__ == "RulesetWarning":
+        print(str(message), file=sys.stderr)
+    else:
+        _python_show_warning(message, category, filename, lineno, file, line)
+
+
+_python_show_warning = warnings.showwarning
+warnings.showwarning = _show_warning
 
 
 def fail(lines: list[str] | str, code: int) -> NoReturn:

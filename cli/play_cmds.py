@@ -10,6 +10,7 @@ from typing import Optional
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from mbrules.bots import UnknownBot, bot_names, check_bot, lineup
 from mbrules.engine import Action, Game, GameError, Observer, State
@@ -100,6 +101,7 @@ class Narrator(Observer):
         self.pile_names = (d.battle_pile, d.speed_pile)  # indexed by Game.pile: BATTLE, SPEED
         self.safety_area = d.safety_area
         self.draw_pile = d.draw_pile
+        self.unit = d.distance_unit.value  # miles, km: the ruleset's display.distance_unit
 
     def who(self, p: int) -> str:
         return f"{self.g.player_names[p]} ({self.g.side_names[self.g.side_of[p]]})"
@@ -112,7 +114,7 @@ class Narrator(Observer):
             self.hand_seen = st.hand_no  # the hand's first action is its first player's
             self.out.rule(f"Hand {st.hand_no + 1}", style="bold")
             self.out.print(
-                f"{g.player_names[p]} plays first; trip of {obs.target} miles; "
+                f"{g.player_names[p]} plays first; trip of {obs.target} {self.unit}; "
                 f"{obs.draw_pile} cards in the {self.draw_pile}."
             )
         op = a.op
@@ -124,7 +126,7 @@ class Narrator(Observer):
             if k == DISTANCE:
                 m = obs.sides[ps].miles + g.miles[c]
                 done = "  trip completed!" if m == obs.target else ""
-                self.say(f"{self.who(p)} plays {name}: side {g.side_names[ps]} at {m} miles.{done}")
+                self.say(f"{self.who(p)} plays {name}: side {g.side_names[ps]} at {m} {self.unit}.{done}")
             elif k == HAZARD:
                 pile = self.pile_names[g.pile[c]]
                 self.say(f"{self.who(p)} plays {name} on side {a.side}'s {pile}.")
@@ -143,7 +145,7 @@ class Narrator(Observer):
         elif op == DECLINE:
             self.say(f"{self.who(p)} lets the coup fourré against {g.names[obs.window_hazard]} pass.")
         elif op == EXTEND:
-            self.say(f"{self.who(p)} calls the EXTENSION: the trip is now {g.extension_to} miles.")
+            self.say(f"{self.who(p)} calls the EXTENSION: the trip is now {g.extension_to} {self.unit}.")
         elif op == STOP:
             self.say(f"{self.who(p)} does not call the extension.")
 
@@ -157,7 +159,7 @@ class Narrator(Observer):
         table_now = st.observation(0)
         done = st.current_completer()
         if done >= 0:
-            self.say(f"Side {g.side_names[done]} completed the trip of {table_now.target} miles.")
+            self.say(f"Side {g.side_names[done]} completed the trip of {table_now.target} {self.unit}.")
         else:
             self.say(f"The {self.draw_pile} is out and every hand is played out: no side completed the trip.")
         sheets = st.hand_sheets
@@ -167,7 +169,7 @@ class Narrator(Observer):
             table.add_row(LINE_LABELS[line], *(str(sheet[s][line]) for s in range(g.sides)),
                           end_section=line == "extension")
         table.add_row("Running total", *(str(t) for t in st.match_totals))
-        table.add_row("Miles", *(str(v.miles) for v in table_now.sides))
+        table.add_row(self.unit.capitalize(), *(str(v.miles) for v in table_now.sides))
         self.out.print(table)
 
 
@@ -190,7 +192,7 @@ def _result(game: Game, st: State) -> tuple[str, str]:
 def play(
     ruleset: str = typer.Option(DEFAULT_RULESET, "--ruleset", "-r", help="Bundled ruleset id or path to a YAML file."),
     option: Optional[list[str]] = typer.Option(None, "--option", "-o", help="Option id or path; repeat to apply several, in order."),
-    players: int = typer.Option(DEFAULT_PLAYERS, "--players", "-n", help="Number of players (2, 3, 4 or 6 in the bundled editions)."),
+    players: int = typer.Option(DEFAULT_PLAYERS, "--players", "-p", "-n", help="Number of players (2, 3, 4 or 6 in the bundled editions)."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the match: the same seed gives the same game."),
     bot: Optional[list[str]] = typer.Option(None, "--bot", "-b", help=BOTS_HELP.format(names=", ".join(bot_names()))),
     hands: Optional[int] = typer.Option(None, "--hands", "-k", help="Stop after K hands (default: play the whole match)."),
@@ -332,7 +334,7 @@ def _play(game: Game, ruleset: str, options: list[str], players: int, seed: int,
 def simulate(
     ruleset: str = typer.Option(DEFAULT_RULESET, "--ruleset", "-r", help="Bundled ruleset id or path to a YAML file."),
     option: Optional[list[str]] = typer.Option(None, "--option", "-o", help="Option id or path; repeat to apply several, in order."),
-    players: int = typer.Option(DEFAULT_PLAYERS, "--players", "-n", help="Number of players."),
+    players: int = typer.Option(DEFAULT_PLAYERS, "--players", "-p", "-n", help="Number of players."),
     games: int = typer.Option(100, "--games", "-g", help="Number of whole matches to play."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the run: game i is dealt from (seed, i)."),
     workers: int = typer.Option(1, "--workers", "-w", help="Worker processes (the figures are the same for any number)."),
@@ -356,7 +358,12 @@ def simulate(
     if out is not None:
         _check_records_out(out, inputs, games)
 
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
+                               TimeElapsedColumn, TimeRemainingColumn)
+
+    class RateColumn(ProgressColumn):  # games a second, once there is a rate to show
+        def render(self, task):
+            return Text(f"{task.speed:,.0f} games/s" if task.speed else "")
 
     from concurrent.futures.process import BrokenProcessPool
 
@@ -364,7 +371,8 @@ def simulate(
 
     err = Console(stderr=True)
     with Progress(
-        TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), RateColumn(), TimeElapsedColumn(),
+        TextColumn("ETA"), TimeRemainingColumn(),
         console=err, transient=True, disable=not err.is_terminal,
     ) as bar:
         task = bar.add_task("games", total=games)

@@ -11,6 +11,29 @@ import typer
 from .common import EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE, app, fail
 
 
+def _ruleset_kind(path: Path) -> str | None:
+    """'a ruleset' or 'an option' when the file looks like one (top-level ruleset sections or
+    'kind: option', and no scenario key), else None. Read only after the file failed as a scenario:
+    its first 64 KiB, as text (no second YAML parse)."""
+    import re
+
+    from mbrules.ruleset.listing import SECTIONS
+
+    try:
+        with open(path, "rb") as fh:
+            text = fh.read(64 * 1024).decode("utf-8", "replace")
+    except OSError:
+        return None
+    keys = set(re.findall(r"^([a-z_]+)\s*:", text, flags=re.M))
+    if keys & {"scenario", "steps", "setup"}:
+        return None
+    if re.search(r"^kind\s*:\s*option\s*$", text, flags=re.M):
+        return "an option"
+    if keys & (set(SECTIONS) | {"extends"}):
+        return "a ruleset"
+    return None
+
+
 @app.command("replay")
 def replay(
     paths: List[Path] = typer.Argument(
@@ -35,6 +58,16 @@ def replay(
             file_results = replay_file(f)
         except ScenarioPathError as exc:
             fail(printable(str(exc)), EXIT_USAGE)
+        what = _ruleset_kind(f) if len(file_results) == 1 and not file_results[0].passed else None
+        if what is not None:  # a ruleset or an option where a scenario belongs: say so, not 14 key errors
+            shown = printable(str(f))
+            print(f"{shown}:1:1: this is {what}, not a scenario: check it with 'mbrules validate {shown}'"
+                  + ("" if what.endswith("option") else f", play it with 'mbrules play --ruleset {shown}'"),
+                  file=sys.stderr)
+            if not as_json:
+                print(f"FAIL {shown} ({what}, not a scenario)", flush=True)
+            results += file_results  # counted as failed: exit 1
+            continue
         for r in file_results:
             for d in r.errors:  # an invalid file is an error where a file is involved: stderr too
                 print(d, file=sys.stderr)

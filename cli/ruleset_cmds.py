@@ -31,26 +31,54 @@ def _print_json(doc: Any) -> None:
     sys.stdout.write(text + "\n")
 
 
+def _as_typed(lines: list[str], ref: str) -> list[str]:
+    """Messages about the file the user named, with its path as the user typed it."""
+    if not ref.lower().endswith((".yaml", ".yml")):
+        return lines
+    from mbrules.ruleset.diagnostics import display_path, printable
+    from mbrules.ruleset.yamlmarks import real_path
+
+    try:
+        shown = printable(display_path(real_path(Path(ref).absolute())))
+    except (OSError, ValueError):
+        return lines
+    typed = printable(ref)
+    return [typed + line[len(shown):] if line.startswith(shown + ":") else line for line in lines]
+
+
+def _report(ref: str, options: list[str] | None):
+    from mbrules.ruleset import RulesetError, load_report
+
+    try:
+        report = load_report(ref, options or ())
+    except RulesetError as exc:
+        fail(_as_typed(exc.lines, ref), EXIT_USAGE if exc.usage else EXIT_CHECK_FAILED)
+    for line in _as_typed(report.warnings, ref):
+        print(line, file=sys.stderr)
+    return report
+
+
 def _load(ref: str, options: list[str] | None):
     from mbrules.ruleset import RulesetError, load_ruleset
 
     try:
         return load_ruleset(ref, options or ())
     except RulesetError as exc:
-        fail(exc.lines, EXIT_USAGE if exc.usage else EXIT_CHECK_FAILED)
+        fail(_as_typed(exc.lines, ref), EXIT_USAGE if exc.usage else EXIT_CHECK_FAILED)
 
 
 @app.command("rulesets")
 def rulesets_cmd(as_json: JsonFlag = False) -> None:
-    """List the bundled rulesets and options with their one-line descriptions."""
-    from mbrules.ruleset import bundled_option_ids, bundled_ruleset_ids, option_summary, ruleset_summary
+    """List the bundled rulesets and options with their one-line descriptions (and an option's exclusive groups)."""
+    from mbrules.ruleset.listing import bundled_folder, bundled_ids, summary  # no models: only the headers
 
-    rulesets = [ruleset_summary(i) for i in bundled_ruleset_ids()]
-    options = [option_summary(i) for i in bundled_option_ids()]
+    rulesets = [summary(bundled_folder(False) / f"{i}.yaml", i) for i in bundled_ids(False)]
+    options = [summary(bundled_folder(True) / f"{i}.yaml", i) for i in bundled_ids(True)]
     if as_json:
         _print_json({
             "rulesets": [{"id": s.id, "name": s.name, "description": s.description} for s in rulesets],
-            "options": [{"id": s.id, "name": s.name, "description": s.description} for s in options],
+            "options": [{"id": s.id, "name": s.name, "description": s.description, "groups": list(s.groups)}
+                        for s in options],
         })
         return
     width = max((len(s.id) for s in rulesets + options), default=10) + 2
@@ -59,9 +87,10 @@ def rulesets_cmd(as_json: JsonFlag = False) -> None:
         typer.echo(f"  {s.id:<{width}}{s.name}")
         typer.echo(f"  {'':<{width}}{s.description}")
     typer.echo("")
-    typer.echo("Options (--option ID):")
+    typer.echo("Options (--option ID; two of one group cannot go together):")
     for s in options:
-        typer.echo(f"  {s.id:<{width}}{s.description}")
+        groups = f" [group: {', '.join(s.groups)}]" if s.groups else ""
+        typer.echo(f"  {s.id:<{width}}{s.description}{groups}")
 
 
 @app.command("show")
@@ -72,25 +101,44 @@ def show_cmd(
                                                    help="Also show the setup for this many players: deck size, "
                                                         "sides and who plays for each, target, extension, "
                                                         "removed cards.")] = None,
+    explain: Annotated[bool, typer.Option("--explain", "-e",
+                                          help="Also say where each value came from: the file, line and column "
+                                               "that set it (parent, the file's options, the file, then --option), "
+                                               "and its citation (source, decided, or uncited).")] = False,
     as_json: JsonFlag = False,
 ) -> None:
-    """Show a resolved ruleset: cards, relations, play rules, coup fourré, scoring, match."""
+    """Show a resolved ruleset: cards, relations, play rules, coup fourré, scoring, match.
+
+    Values marked (uncited) were written without a source or decided. Composition order, later wins: the parent, the file's options, the file itself, then each --option."""
     from mbrules.ruleset.render import UnsupportedPlayers, show_json, show_text
 
-    rs = _load(ruleset, option)
+    report = _report(ruleset, option) if explain else None
+    rs = report.ruleset if report is not None else _load(ruleset, option)
     try:
         if as_json:
-            _print_json(show_json(rs, players))
+            doc = show_json(rs, players)
+            if report is not None:
+                doc["files"] = report.files
+                doc["origins"] = [o.as_json() for o in report.origins]
+            _print_json(doc)
         else:
             typer.echo(show_text(rs, players), nl=False)
+            if report is not None:
+                typer.echo("")
+                typer.echo("Where each value comes from (files in the order they were laid down, later wins: "
+                           + ", ".join(report.files) + (", then --option" if option else "") + ")")
+                for o in report.origins:
+                    cite = f"  [{o.citation}]" if o.citation else ""
+                    typer.echo(f"  {o.path} = {json.dumps(o.value, ensure_ascii=False)}  "
+                               f"({o.file}:{o.line}:{o.col}){cite}")
     except UnsupportedPlayers as exc:
         fail(f"mbrules: {exc}", EXIT_USAGE)
 
 
 @app.command("validate")
 def validate_cmd(
-    files: Annotated[list[Path], typer.Argument(metavar="FILE", help="Ruleset or option files (YAML) to check.",
-                                                show_default=False, readable=False)],  # unreadable: FILE:1:1
+    files: Annotated[list[str], typer.Argument(metavar="FILE", help="Ruleset or option files (YAML) to check.",
+                                               show_default=False)],  # text: printed as typed; unreadable: FILE:1:1
     as_json: JsonFlag = False,
 ) -> None:
     """Check ruleset and option files: every error as FILE:LINE:COL: message on stderr.
@@ -104,7 +152,7 @@ def validate_cmd(
     code = EXIT_OK
     for path in files:
         try:
-            result = check_file(path)
+            result = check_file(Path(path))
         except RulesetError as exc:
             for line in exc.lines:
                 print(line, file=sys.stderr)
@@ -112,15 +160,20 @@ def validate_cmd(
                             "errors": [{"message": line} for line in exc.lines]})
             code = EXIT_USAGE
             continue
-        for d in result.diagnostics:
+        typed = printable(str(path))  # the file as the user typed it (messages about it too)
+        shown = [d if d.file != result.file else type(d)(typed, d.line, d.col, d.message)
+                 for d in result.diagnostics]
+        for d in shown:
             print(str(d), file=sys.stderr)
+        for w in result.warnings:
+            print(w, file=sys.stderr)
         if result.ok:
             if not as_json:
-                typer.echo(f"OK {printable(result.file)}")
+                typer.echo(f"OK {typed}")
         elif code == EXIT_OK:
             code = EXIT_CHECK_FAILED
-        results.append({"file": result.file, "kind": result.kind, "ok": result.ok,
-                        "errors": [d.as_json() for d in result.diagnostics]})
+        results.append({"file": typed, "kind": result.kind, "ok": result.ok,
+                        "errors": [d.as_json() for d in shown], "warnings": list(result.warnings)})
     if as_json:
         _print_json({"ok": code == EXIT_OK, "files": results})
     if code:
@@ -155,9 +208,14 @@ def diff_cmd(
                           "'mbrules diff winning-moves winning-moves --option hazard-on-hazard' shows what the "
                           "option changes."),
     ] = None,
+    exit_code: Annotated[bool, typer.Option("--exit-code",
+                                            help="Exit 1 when the rulesets differ, 0 when they do not "
+                                                 "(as 'git diff --exit-code').")] = False,
     as_json: JsonFlag = False,
 ) -> None:
-    """The rule differences between two resolved rulesets, in words. Options apply to the second."""
+    """The rule differences between two resolved rulesets, in words. Options apply to the second.
+
+    Exit 0 (with --exit-code: 0 only when there is no difference, 1 when there is one), 1 if a file is invalid, 2 for a usage error."""
     from mbrules.ruleset.diff import diff_rulesets
 
     a = _load(first, None)
@@ -169,6 +227,8 @@ def diff_cmd(
             "b": {"id": b.id, "name": b.name, "options": list(b.applied_options)},
             "changes": [c.as_json() for c in changes],
         })
+        if exit_code and changes:
+            raise typer.Exit(EXIT_CHECK_FAILED)
         return
 
     def label(rs) -> str:
@@ -179,3 +239,5 @@ def diff_cmd(
         typer.echo("  no rule differences")
     for c in changes:
         typer.echo(f"  {c}")
+    if exit_code and changes:
+        raise typer.Exit(EXIT_CHECK_FAILED)

@@ -11,7 +11,6 @@ See docs/api.md. Everything named in ``__all__`` is the public API; the rest may
 """
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version as _version
 from typing import Sequence
 
 from .engine import (
@@ -19,10 +18,21 @@ from .engine import (
     Snapshot, State,
 )
 
-try:
-    __version__ = _version("mbrules")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0+unknown"
+
+
+def __getattr__(name: str):
+    """``mbrules.__version__``, read from the installed metadata on first use (importlib.metadata
+    costs about 30 ms of every command's start-up otherwise)."""
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            value = version("mbrules")
+        except PackageNotFoundError:  # running from a source tree that was never installed
+            value = "0+unknown"
+        globals()["__version__"] = value
+        return value
+    raise AttributeError(f"module 'mbrules' has no attribute {name!r}")
 
 
 def load_game(ruleset: str, players: int = 4, options: Sequence[str] = ()) -> Game:

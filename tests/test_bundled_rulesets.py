@@ -96,7 +96,8 @@ def claimed_prefixes(option: str) -> set[str]:
             out.add(prefix.rstrip("."))
 
     walk(data, "")
-    return out
+    # '*' under player_counts or removals names every player count
+    return {c.replace(".*", f".{n}", 1) for c in out for n in ("1", "2", "3", "4", "5", "6")} | out
 
 
 # ---------------------------------------------------------------------------

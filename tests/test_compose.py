@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from mbrules.ruleset.loader import RulesetWarning
 from mbrules.ruleset import RulesetError, clear_cache, load_ruleset
 
 HEAD = "id: {id}\nname: {id}\ndescription: a test ruleset\nsource: tests\nextends: {parent}\n"
@@ -43,7 +44,7 @@ def test_child_that_changes_one_rule_keeps_every_other_rule(tmp_path):
     assert rs.id == "child" and rs.name == "child" and rs.source == "tests"
     assert rs.play.hazard_on_hazard.value is True
     expected = without_root(wm)
-    expected["play"]["hazard_on_hazard"] = {"value": True, "source": None, "decided": "house rule"}
+    expected["play"]["hazard_on_hazard"] = {"value": True, "source": None, "decided": "house rule", "uncited": None}
     assert without_root(rs) == expected
 
 
@@ -74,16 +75,17 @@ def test_integer_and_text_player_count_keys_are_the_same(tmp_path):
     assert rs.player_counts["2"].target == 700 and rs.player_counts["6"].sides == 3
 
 
-def test_options_apply_in_order_file_options_first_then_given(tmp_path):
+def test_options_apply_in_order_file_options_then_file_body_then_given(tmp_path):
     seven = option(tmp_path / "seven.yaml", "seven", "play:\n  hand_size: {value: 7, decided: seven}\n")
     eight = option(tmp_path / "eight.yaml", "eight", "play:\n  hand_size: {value: 8, decided: eight}\n")
     child = write(tmp_path / "child.yaml", HEAD.format(id="child", parent="winning-moves")
                   + "options: [seven.yaml, hazard-on-hazard]\nplay:\n  hand_size: {value: 5, decided: five}\n")
     rs = load_ruleset(child)
-    assert rs.play.hand_size.value == 7  # the body, then the file's options
+    assert rs.play.hand_size.value == 5  # the file's options, then its own body: the file's values win
     assert rs.applied_options == ("seven", "hazard-on-hazard")
     assert rs.play.hazard_on_hazard.value is True
-    rs = load_ruleset(child, [eight])
+    with pytest.warns(RulesetWarning, match=r"child.yaml:\d+:\d+: warning: option 'eight' .* changes play.hand_size"):
+        rs = load_ruleset(child, [eight])  # given last: it wins, and says it overrode the file
     assert rs.play.hand_size.value == 8
     assert rs.applied_options == ("seven", "hazard-on-hazard", "eight")
     rs = load_ruleset("winning-moves", [eight, seven])

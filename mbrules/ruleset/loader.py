@@ -5,8 +5,10 @@ file's own ``options`` and then the options given, and returns the frozen :class
 Every layer reports all of its problems at once, each as ``FILE:LINE:COL: message`` in a
 :class:`RulesetError`; no bad input ever escapes as another exception.
 
-Composition order: the parent (fully resolved, with its own options) -> the file's body -> the
-file's ``options`` in order -> the options given to :func:`load_ruleset` (command line or API).
+Composition order: the parent (fully resolved, with its own options) -> the file's ``options`` in
+order -> the file's body (a file's own values win over the options it names) -> the options given to
+:func:`load_ruleset` (command line or API), last. An option given there that changes a value the
+file itself wrote is reported (:class:`RulesetWarning`, and in :func:`load_report`), never silent.
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import errno
 import json
 import os
 import threading
+import warnings
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -24,7 +27,7 @@ from typing import Any
 
 import pydantic
 
-from .compose import ROOT_OWN_KEYS, merge, patch_body
+from .compose import ROOT_OWN_KEYS, leaves, merge, normalize, patch_body
 from .diagnostics import (Diagnostic, LocNode, RulesetError, diag_at, display_path, dotted, printable, quote,
                           where_words)
 from .model import Ruleset, is_ruleset_id
@@ -34,13 +37,16 @@ from .yamlmarks import YAML_SUFFIXES, parse_bytes, read_regular, real_path
 __all__ = [
     "REFERENCE_RULESET",
     "FileCheck",
+    "LoadReport",
     "RulesetError",
+    "RulesetWarning",
     "Summary",
     "bundled_dir",
     "bundled_option_ids",
     "bundled_ruleset_ids",
     "check_file",
     "clear_cache",
+    "load_report",
     "load_ruleset",
     "option_summary",
     "ruleset_summary",
@@ -55,19 +61,8 @@ _SECTIONS = "box, cards, player_counts, play, coup_fourre, scoring, match, displ
 # Bundled files
 
 
-def bundled_dir() -> Path:
-    return Path(str(resources.files("mbrules.bundled")))
-
-
-def _bundled_folder(option: bool) -> Path:
-    return bundled_dir() / "options" if option else bundled_dir()
-
-
-def _bundled_ids(option: bool) -> list[str]:
-    folder = _bundled_folder(option)
-    if not folder.is_dir():
-        return []
-    return sorted(p.stem for p in folder.glob("*.yaml") if is_ruleset_id(p.stem))
+from .listing import Summary, bundled_dir, bundled_ids as _bundled_ids, bundled_folder as _bundled_folder  # noqa: E402
+from .listing import summary as _list_summary  # noqa: E402
 
 
 def bundled_ruleset_ids() -> list[str]:
@@ -206,6 +201,12 @@ class _Composed:
     applied: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)  # in the order their values were laid down
     named: list[_Named] = field(default_factory=list)  # the options applied that belong to groups
+    removed: list = field(default_factory=list)  # (path, LocNode) of every entry a null took out
+
+
+class RulesetWarning(UserWarning):
+    """Something a ruleset's composition did that its author may not expect (an option given on the
+    command line or to the API that changes a value the ruleset file itself wrote)."""
 
 
 class _Session:
@@ -215,6 +216,7 @@ class _Session:
         self.diags: list[Diagnostic] = []
         self.usage: list[str] = []  # problems of the command line alone (two options of one group there)
         self.deps: dict[str, tuple] = {}
+        self.warnings: list[str] = []
 
     def read(self, path: Path) -> _FileRead:
         fr, sig = _read(path)
@@ -256,12 +258,12 @@ class _Session:
                                                        "apply it with --option, or list it under options:"))
             return None
         if "extends" in data:  # (a file that extends nothing is checked whole by the model below)
-            for key in ROOT_OWN_KEYS:
+            for key in ("id", "name"):
                 if key not in data:
                     ok = False
                     self.diags.append(diag_at(locs, (), f"missing key '{key}' at the top level: a ruleset gives "
-                                                        "its own id, name, description and source (they are not "
-                                                        "inherited from the parent); add it"))
+                                                        "its own id and name (they are not inherited from the "
+                                                        "parent; description and source are optional); add it"))
         if "group" in data:
             ok = False
             self.diags.append(diag_at(locs, ("group",), "only an option has a group (options of one group "
@@ -313,24 +315,24 @@ class _Session:
                 own_options.append(opt)
         if not ok:
             return None
-        body = patch_body(data)
+        ndata, nlocs = normalize(data, locs)
+        body = patch_body(ndata)
+        body_locs = LocNode(locs.loc, {k: nlocs.children[k] for k in body})  # type: ignore[index]
         if parent is None:
-            merged_data, merged_locs = dict(body), LocNode(locs.loc, {k: locs.children[k] for k in body})
-            applied: list[str] = []
-            files: list[str] = []
-            named: list[_Named] = []
+            composed = _Composed({}, LocNode(locs.loc, {}))
         else:
-            merged_data, merged_locs = merge(parent.data, parent.locs, body, locs)
-            applied = list(parent.applied)
-            files = list(parent.files)
-            named = list(parent.named)
-        for key in ROOT_OWN_KEYS:
-            if key in data:
-                merged_data[key] = data[key]
-                merged_locs.children[key] = locs.children[key]  # type: ignore[index]
-        composed = _Composed(merged_data, merged_locs, applied, [*files, fr.display], named)
-        for opt in own_options:
+            composed = _Composed(parent.data, parent.locs, list(parent.applied), list(parent.files),
+                                 list(parent.named), list(parent.removed))
+        for opt in own_options:  # the options a file names lie under its own values
             self.apply(composed, opt)
+        composed.data, composed.locs = merge(composed.data, composed.locs, body, body_locs, (), composed.removed)
+        composed.files.append(fr.display)
+        for key in ROOT_OWN_KEYS:
+            composed.data.pop(key, None)
+            composed.locs.children.pop(key, None)  # type: ignore[union-attr]
+            if key in data:
+                composed.data[key] = data[key]
+                composed.locs.children[key] = locs.children[key]  # type: ignore[index]
         return composed
 
     # -- options
@@ -367,29 +369,46 @@ class _Session:
                 ok = False
                 self.diags.append(diag_at(locs, (key,), f"an option may not have '{key}': an option is a "
                                                         "patch applied over any ruleset; remove it", key=True))
-        for key in ROOT_OWN_KEYS:
+        for key in ("id", "name"):
             if key not in data:
                 ok = False
                 self.diags.append(diag_at(locs, (), f"missing key '{key}' at the top level: an option gives "
-                                                    "its id, name, description (one line) and source; add it"))
+                                                    "its id and name (and, best, a one-line description and "
+                                                    "its source); add it"))
         if not ok:
             return None
-        body = patch_body(data)
+        ndata, nlocs = normalize(data, locs)
+        body = patch_body(ndata)
         group = data.get("group")
-        group = group.get("value") if isinstance(group, dict) else None
+        group = group.get("value") if isinstance(group, dict) else group
         groups = (group,) if isinstance(group, str) else tuple(g for g in group or () if isinstance(g, str))
-        named = [_Named(_name_for(fr.path), groups)] if groups else []
-        return _Composed(body, LocNode(locs.loc, {k: locs.children[k] for k in body}), [_name_for(fr.path)],
-                         [fr.display], named)
+        # An option is listed (applied_options, diff, show) under its id, however it was named (a path).
+        label = data["id"] if isinstance(data.get("id"), str) and is_ruleset_id(data["id"]) else _name_for(fr.path)
+        named = [_Named(label, groups)] if groups else []
+        return _Composed(body, LocNode(locs.loc, {k: nlocs.children[k] for k in body}),  # type: ignore[index]
+                         [label], [fr.display], named)
 
-    def apply(self, target: _Composed, opt: _Composed) -> None:
-        """Lay ``opt`` over ``target``; two options of one exclusive group are refused (both places named)."""
+    def apply(self, target: _Composed, opt: _Composed, protect: str | None = None) -> None:
+        """Lay ``opt`` over ``target``; two options of one exclusive group are refused (both places named).
+
+        ``protect``: the top file's name; a value that file wrote and ``opt`` changes is a warning."""
         for mine in opt.named:
             for group in mine.groups:
                 other = next((n for n in target.named if group in n.groups and n.name != mine.name), None)
                 if other is not None:
                     self._group_conflict(group, other, mine)
-        target.data, target.locs = merge(target.data, target.locs, opt.data, opt.locs)
+        before = None if protect is None else {p: (v, n) for p, v, n in leaves(target.data, target.locs)}
+        target.data, target.locs = merge(target.data, target.locs, opt.data, opt.locs, (), target.removed)
+        if before is not None:
+            after = {p: v for p, v, _ in leaves(target.data, target.locs)}
+            for path, (old, node) in before.items():
+                if node is None or node.loc.file != protect or after.get(path, old) == old:
+                    continue
+                file, line, col = node.loc.at_value()
+                new = after[path] if path in after else "(removed)"
+                self.warnings.append(f"{file}:{line}:{col}: warning: option {quote(opt.applied[0])} (given with "
+                                     f"--option, applied last) changes {dotted(path)} from {quote(old)}, which "
+                                     f"this file sets, to {quote(new)}")
         target.applied.extend(opt.applied)
         target.files.extend(opt.files)
         target.named.extend(opt.named)
@@ -438,7 +457,12 @@ class _Session:
                                               f"{'it' if len(keys) == 1 else 'them'}", key=True))
             return None
         rank = {f: i for i, f in enumerate(composed.files)}
+        gone = {path[-1]: node for path, node in composed.removed if path[:-1] == ("cards",)
+                and path[-1] not in rs.cards}
+        self.diags.extend(_removal_problems(rs, gone, composed.locs))
         for path, message, at_key, related in semantic_problems(rs):
+            if any(f"'{cid}'" in message for cid in gone):
+                continue  # said at the line that removed the card (above)
             best = diag_at(composed.locs, path, message, key=at_key)
             for other in related:
                 cand = diag_at(composed.locs, other, message)
@@ -446,6 +470,36 @@ class _Session:
                     best = cand
             self.diags.append(best)
         return None if self.diags else rs
+
+
+def _removal_problems(rs: Ruleset, gone: dict, locs: LocNode) -> list[Diagnostic]:
+    """A card removed (``null`` or ``remove:``) that the resolved ruleset still names: one problem at
+    the line that removed it, naming each value (and where it is written) that still uses it."""
+    out = []
+    for cid, node in gone.items():
+        users = []
+        for other, card in rs.cards.items():
+            for fld in ("fixes", "protects"):
+                if cid in getattr(card, fld, ()):
+                    users.append((f"{card.kind} {quote(other)} {fld.replace('fixes', 'fixes it').replace('protects', 'protects against it')}",
+                                  ("cards", other, fld)))
+        for count, removal in rs.removals.items():
+            if cid in removal.cards:
+                users.append((f"the removals for {count} players take it out", ("removals", count, "cards", cid)))
+        if cid in rs.scoring.safe_trip_breakers.value:
+            users.append(("scoring.safe_trip_breakers names it", ("scoring", "safe_trip_breakers", "value")))
+        if not users:
+            continue
+        parts = []
+        for words, path in users:
+            where = diag_at(locs, path, "")
+            parts.append(f"{words} ({where.file}:{where.line})")
+        file, line, col = node.loc.at_key()
+        out.append(Diagnostic(file, line, col, f"card {quote(cid)} is removed here, but {'; '.join(parts)}: "
+                                               "remove or change those too (null removes an entry: "
+                                               f"'removals: {{\"*\": {{cards: {{{cid}: null}}}}}}' takes it out of "
+                                               "every player count's removals)"))
+    return out
 
 
 def _root_missing_diag(missing: list[str], locs: LocNode) -> Diagnostic:
@@ -548,27 +602,88 @@ def load_ruleset(ref: str | Path, options: Sequence[str | Path] = (), base_dir: 
     if hit is not None and _deps_fresh(hit[0]):
         if files_read is not None:
             files_read.extend(Path(p) for p, _ in hit[0])
+        _warn(hit[2])
         return hit[1]
     session = _Session()
-    rs = _resolve(session, top, opts)
+    rs, _ = _resolve(session, top, opts)
     with _cache_lock:
-        _cache[key] = (tuple(session.deps.items()), rs)
+        _cache[key] = (tuple(session.deps.items()), rs, tuple(session.warnings))
         while len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
     if files_read is not None:
         files_read.extend(Path(p) for p in session.deps)
+    _warn(session.warnings)
     return rs
 
 
-def _resolve(session: _Session, top: Path, opts: list[Path]) -> Ruleset:
+def _warn(lines) -> None:
+    for line in lines:
+        warnings.warn(line, RulesetWarning, stacklevel=3)
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where one value of a resolved ruleset came from (``mbrules show --explain``)."""
+
+    path: str  # dotted: play.hazard_on_hazard.value
+    value: Any
+    file: str
+    line: int
+    col: int
+    citation: str  # "source: ...", "decided: ...", or "uncited"
+
+    def as_json(self) -> dict:
+        return {"path": self.path, "value": self.value, "file": self.file, "line": self.line, "col": self.col,
+                "citation": self.citation}
+
+
+@dataclass
+class LoadReport:
+    """A resolved ruleset with what its composition did: the warnings (``FILE:LINE:COL: warning: ...``),
+    the files in the order their values were laid down, and where every value came from."""
+
+    ruleset: Ruleset
+    warnings: list[str]
+    files: list[str]
+    origins: list[Origin]
+
+
+def load_report(ref: str | Path, options: Sequence[str | Path] = (), base_dir: Path | None = None) -> LoadReport:
+    """Like :func:`load_ruleset` (same errors), with the composition's warnings and every value's origin.
+    Not cached: ``mbrules show --explain`` and ``validate`` use it."""
+    from .compose import citation_of
+
+    base = Path(base_dir) if base_dir is not None else Path.cwd()
+    top = _top_path(ref, base, option=False).absolute()
+    opts = [_top_path(o, base, option=True).absolute() for o in options]
+    session = _Session()
+    rs, composed = _resolve(session, top, opts)
+    origins = []
+    for path, value, node in leaves(composed.data, composed.locs):
+        if node is None:  # a default the model fills in is not listed here
+            continue
+        file, line, col = node.loc.at_value()
+        cite = citation_of(composed.data, path)
+        words = "uncited" if cite is None or cite[0] == "uncited" else f"{cite[0]}: {cite[1]}"
+        if path and path[0] in ROOT_OWN_KEYS:
+            words = ""
+        origins.append(Origin(dotted(path), value, file, line, col, words))
+    return LoadReport(rs, list(session.warnings), list(composed.files), origins)
+
+
+def _resolve(session: _Session, top: Path, opts: list[Path]) -> tuple[Ruleset, _Composed]:
     fr = session.read_top(top)
     option_reads = [session.read_top(p, option=True) for p in opts]
     composed = session.ruleset(fr, ())
     applied = [session.option(ofr) for ofr in option_reads]
     if composed is None or session.diags or any(a is None for a in applied):
         raise RulesetError.of(session.diags)
+    # A user's file that extends another writes deliberate changes: an option given here that changes
+    # one of them is reported. (An edition's own values are what options exist to change.)
+    protect = fr.display if (isinstance(fr.data, dict) and "extends" in fr.data
+                             and real_path(bundled_dir()) not in fr.path.parents) else None
     for opt in applied:
-        session.apply(composed, opt)  # type: ignore[arg-type]
+        session.apply(composed, opt, protect=protect)  # type: ignore[arg-type]
     if session.usage and not session.diags:
         raise RulesetError(session.usage, usage=True)
     if session.diags:
@@ -576,7 +691,7 @@ def _resolve(session: _Session, top: Path, opts: list[Path]) -> Ruleset:
     rs = session.finish(composed)
     if rs is None:
         raise RulesetError.of(session.diags)
-    return rs
+    return rs, composed
 
 
 # ----------------------------------------------------------------------------
@@ -590,6 +705,7 @@ class FileCheck:
     file: str
     kind: str
     diagnostics: list[Diagnostic]
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -623,36 +739,16 @@ def check_file(path: str | Path) -> FileCheck:
             session.finish(composed)
         return FileCheck(fr.display, "option", sorted(set(session.diags)))
     try:
-        load_ruleset(path.absolute())
+        report = load_report(path.absolute())
     except RulesetError as exc:
         if exc.usage:
             raise
         return FileCheck(fr.display, "ruleset", list(exc.diagnostics))
-    return FileCheck(fr.display, "ruleset", [])
-
-
-@dataclass(frozen=True)
-class Summary:
-    """What ``mbrules rulesets`` lists for one bundled ruleset or option."""
-
-    id: str
-    name: str
-    description: str
-    path: str
+    return FileCheck(fr.display, "ruleset", [], report.warnings)
 
 
 def _summary(path: Path, ident: str) -> Summary:
-    try:
-        raw, _ = read_regular(path)  # a regular file (a pipe could block)
-        data = parse_bytes(raw or b"", display_path(path)).data or {}  # the name and description: no schema check
-    except OSError:
-        data = {}
-
-    def text(key: str) -> str:
-        value = data.get(key)
-        return value if isinstance(value, str) else "(missing: run 'mbrules validate' on this file)"
-
-    return Summary(ident, text("name"), text("description"), str(path))
+    return _list_summary(path, ident)
 
 
 def ruleset_summary(ident: str) -> Summary:

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 T = TypeVar("T")
 
-RULESET_ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+from .listing import RULESET_ID_PATTERN, is_ruleset_id  # noqa: E402,F401  (one definition, shared)
 CardId = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
 # One line of plain text: no line break, tab or other control character (a name is printed as given).
 OneLine = Annotated[str, Field(min_length=1, max_length=300, pattern=r"^[^\x00-\x1f\x7f-\x9f\u2028\u2029]*$")]
@@ -40,10 +40,16 @@ class Sourced(Strict):
     decided: Citation | None = Field(
         default=None, description="Where no rulebook states it: what we decided, and why."
     )
+    uncited: Citation | None = Field(
+        default=None,
+        description="Set by the loader, never written in a file: where a value was given without a source "
+        "or decided (a plain value such as 'hazard_on_hazard: true' in a user's file). 'mbrules show' marks it "
+        "uncited; the bundled files have none.",
+    )
 
     @model_validator(mode="after")
     def _cited(self):
-        if (self.source is None) == (self.decided is None):
+        if sum(x is not None for x in (self.source, self.decided, self.uncited)) != 1:
             raise ValueError("give exactly one of 'source' (where a rulebook states it) or 'decided' (why we chose it)")
         return self
 
@@ -265,8 +271,23 @@ class MatchRules(Strict):
     )
 
 
+class DistanceUnitRule(Rule[OneLine]):
+    """The unit distances are counted in, as the edition names it (miles, km): display only."""
+
+
 class Display(Strict):
     """Names an edition gives to things other than cards."""
+
+    distance_unit: DistanceUnitRule = Field(
+        default=DistanceUnitRule(
+            value="miles",
+            decided="The editions bundled here count in miles (winning-moves.txt §1 'Mille Bornes means "
+            "1000 milestones'); a ruleset may name another unit (km) for display: the numbers on the cards "
+            "and the targets are what the rules use.",
+        ),
+        description="The unit distances are shown in (miles, km, ...): display only; the rules use the "
+        "numbers on the cards and the targets.",
+    )
 
     battle_pile: OneLine
     speed_pile: OneLine
@@ -285,12 +306,13 @@ class Ruleset(Strict):
 
     id: Annotated[str, Field(pattern=RULESET_ID_PATTERN, max_length=64)]
     name: OneLine
-    description: OneLine
-    source: Citation = Field(description="The rulebook(s) this ruleset follows.")
+    description: OneLine | None = Field(default=None, description="One line: what this ruleset is.")
+    source: Citation | None = Field(default=None, description="The rulebook(s) this ruleset follows.")
     box: Box
     cards: dict[CardId, Card]
     player_counts: dict[Annotated[str, Field(pattern=r"^[1-9][0-9]?$")], PlayerCount] = Field(
-        description="Player count ('2', '3', '4', '6') -> sides, target and extension."
+        description="Player count ('2', '3', '4', '6') -> sides, target and extension. In a file, the key '*' "
+        "patches every player count (e.g. '\"*\": {extension_to: 1200, decided: ...}')."
     )
     removals: dict[Annotated[str, Field(pattern=r"^[1-9][0-9]?$")], Removal] = Field(
         default_factory=dict,
@@ -338,7 +360,11 @@ def option_groups_schema() -> dict:
 # ----------------------------------------------------------------------------
 # The file schema: what one YAML file may say (everything optional but id).
 
-CITATION_ONEOF = [{"required": ["source"]}, {"required": ["decided"]}]  # exactly one of them
+# A citation is one of source or decided, never both (an object without either, in a user's file,
+# is uncited: the loader records where it was written and 'mbrules show' marks it).
+CITATION_NOT_BOTH = {"required": ["source", "decided"]}
+COUNT_KEY_PATTERNS = ("^[1-9][0-9]?$", r"^\*$")  # a player count, or '*': every player count
+CARD_KINDS = ("distance", "hazard", "remedy", "safety")
 
 
 def _is_cited_object(node: dict) -> bool:
@@ -347,11 +373,12 @@ def _is_cited_object(node: dict) -> bool:
 
 
 def _file_schema_node(node):
-    """Make a model schema fit one file: sections optional, cited objects whole.
+    """Make a model schema fit one file: everything optional, any field patched alone.
 
-    A file changes only what it names, so sections lose 'required'; but an object
-    that carries its own citation (a card, a rule value, a player count) is replaced
-    whole when named, so it keeps 'required' and must give a source or decided.
+    A file changes only what it names, so objects lose 'required' (a rule value keeps its
+    'value'); an object may give source or decided (not both) or neither (then it is uncited);
+    a rule may be written as a plain value ('hazard_on_hazard: true', uncited). Completeness
+    is checked on the resolved ruleset.
     """
     if isinstance(node, list):
         return [_file_schema_node(v) for v in node]
@@ -361,10 +388,38 @@ def _file_schema_node(node):
     if "patternProperties" in out and "additionalProperties" not in out:
         out["additionalProperties"] = False  # a key that does not match the id pattern is an error
     if _is_cited_object(node):
-        if "required" in node:
-            out["required"] = node["required"]
-        out["oneOf"] = copy.deepcopy(CITATION_ONEOF)  # a schema of its own (callers may change it)
+        out["properties"].pop("uncited", None)  # the loader's, never a file's
+        out["type"] = "object"
+        out["not"] = copy.deepcopy(CITATION_NOT_BOTH)
+        if "value" in node.get("properties", {}):
+            out["required"] = ["value"]
+            plain = copy.deepcopy(out["properties"]["value"])
+            plain.pop("title", None)
+            rule = {k: v for k, v in out.items() if k not in ("description", "title")}
+            return {"title": out.get("title"), "description": out.get("description", ""),
+                    "anyOf": [rule, plain]}
     return out
+
+
+def _card_entry_schema(defs: dict) -> dict:
+    """A card in a file: chosen by its kind (errors name that kind's keys), a patch of an
+    inherited card without kind (any card key), or null (remove the inherited card)."""
+    refs = {kind: f"#/$defs/{kind.capitalize()}Card" for kind in CARD_KINDS}
+    all_props: dict = {}
+    for kind in CARD_KINDS:
+        all_props.update(defs[f"{kind.capitalize()}Card"]["properties"])
+    branches = [{"if": {"type": "object", "required": ["kind"], "properties": {"kind": {"const": kind}}},
+                 "then": {"$ref": ref}} for kind, ref in refs.items()]
+    branches.append({"if": {"type": "object", "not": {"required": ["kind"]}},
+                     "then": {"properties": all_props, "additionalProperties": False,
+                              "not": copy.deepcopy(CITATION_NOT_BOTH)}})
+    return {
+        "description": "A card: a new one gives kind, name, count and what its kind needs; an inherited one "
+                       "may be patched field by field; null removes it.",
+        "type": ["object", "null"],
+        "properties": {"kind": {"enum": list(CARD_KINDS)}},
+        "allOf": branches,
+    }
 
 
 def file_json_schema() -> dict:
@@ -375,8 +430,26 @@ def file_json_schema() -> dict:
     """
     schema = Ruleset.model_json_schema(mode="validation")
     schema = _file_schema_node(schema)
+    defs = schema["$defs"]
     props = schema["properties"]
     props.pop("applied_options", None)
+    card_pattern = next(iter(props["cards"]["patternProperties"]))
+    props["cards"]["patternProperties"][card_pattern] = _card_entry_schema(defs)
+    refcard = defs["Box"]["properties"]["reference_cards"]["patternProperties"]
+    refcard[card_pattern] = {"anyOf": [refcard[card_pattern], {"type": "null"}]}
+    removal_cards = defs["Removal"]["properties"]["cards"]["patternProperties"]
+    removal_cards[card_pattern] = {"anyOf": [removal_cards[card_pattern], {"type": "null"}]}
+    for section in ("player_counts", "removals"):
+        ref = next(iter(props[section]["patternProperties"].values()))
+        entry = ref if section == "player_counts" else {"anyOf": [ref, {"type": "null"}]}
+        props[section]["patternProperties"] = {p: copy.deepcopy(entry) for p in COUNT_KEY_PATTERNS}
+    props["remove"] = {
+        "type": "array",
+        "items": {"type": "string", "pattern": card_pattern, "maxLength": 64},
+        "maxItems": 255,
+        "description": "Card ids to take out of the inherited ruleset (the same as 'cards: {ID: null}').",
+        "title": "Remove",
+    }
     props["kind"] = {
         "enum": ["ruleset", "option"],
         "default": "ruleset",
@@ -413,6 +486,3 @@ def schema_text() -> str:
     """The file schema as checked in at ``schemas/ruleset.schema.json`` (``make schemas`` writes it)."""
     return json.dumps(file_json_schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
-
-def is_ruleset_id(text: str) -> bool:
-    return re.fullmatch(RULESET_ID_PATTERN, text) is not None

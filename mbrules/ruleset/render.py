@@ -11,6 +11,7 @@ from .words import (
     phrase,
     removed_words,
     sides_for,
+    unit,
     value_words,
 )
 
@@ -61,7 +62,9 @@ def _rule_lines(rs: Ruleset, section: str) -> list[str]:
         value = getattr(model, name)
         raw = value.value if isinstance(value, Rule) else value
         pattern = f"{section}.{name}"
-        out.append(f"  {phrase(pattern)}: {value_words(pattern, list(raw) if isinstance(raw, tuple) else raw, rs)}")
+        mark = " (uncited)" if getattr(value, "uncited", None) is not None else ""
+        out.append(f"  {phrase(pattern)}: {value_words(pattern, list(raw) if isinstance(raw, tuple) else raw, rs)}"
+                   f"{mark}")
     return out
 
 
@@ -69,12 +72,12 @@ def players_text(rs: Ruleset, players: int) -> list[str]:
     info = players_info(rs, players)
     sides = "; ".join(f"{s}: {'+'.join(ps)}" for s, ps in info["sides"].items())
     removed_n = sum(info["removed"].values())
-    ext = f"to {info['extension_to']} miles" if info["extension_to"] else "none"
+    ext = f"to {info['extension_to']} {unit(rs)}" if info["extension_to"] else "none"
     return [
         f"With {players} players",
         f"  deck: {info['deck_size']} cards" + (f" ({removed_n} removed before the deal)" if removed_n else ""),
         f"  sides: {sides}",
-        f"  target: {info['target']} miles",
+        f"  target: {info['target']} {unit(rs)}",
         f"  extension: {ext}",
         f"  removed before the deal: {removed_words(rs, info['removed'])}",
         f"  each player is dealt {info['hand_size']}; {info['draw_pile_after_deal']} cards left to draw",
@@ -86,8 +89,8 @@ def show_text(rs: Ruleset, players: int | None = None) -> str:
     refs = sum(r.count for r in rs.box.reference_cards.values())
     lines = [
         f"{rs.name} [{rs.id}]",
-        rs.description,
-        f"Source: {rs.source}",
+        rs.description or "(no description)",
+        f"Source: {rs.source or '(not given)'}",
         f"Options applied: {', '.join(rs.applied_options) or 'none'}",
         "",
         f"Cards: {deck} in the deck; {rs.box.total.value} in the box with {refs} reference cards",
@@ -96,7 +99,8 @@ def show_text(rs: Ruleset, players: int | None = None) -> str:
         ids = rs.cards_of_kind(kind)
         if ids:
             lines.append(f"  {title}:")
-            lines.extend(f"    {card_summary(rs, cid)}" for cid in ids)
+            lines.extend(f"    {card_summary(rs, cid)}" + (" (uncited)" if rs.cards[cid].uncited else "")
+                         for cid in ids)
     if rs.box.reference_cards:
         lines.append("  Reference cards (never dealt):")
         lines.extend(f"    {r.count} × {r.name} ({rid})" for rid, r in rs.box.reference_cards.items())
@@ -114,7 +118,8 @@ def show_text(rs: Ruleset, players: int | None = None) -> str:
         ext = f", extension to {pc.extension_to}" if pc.extension_to else ", no extension"
         removal = rs.removals.get(key)
         rem = f"; removed before the deal: {removed_words(rs, removal.cards)}" if removal else ""
-        lines.append(f"  {n} players: {pc.sides} sides ({team}); trip {pc.target} miles{ext}{rem}")
+        mark = " (uncited)" if pc.uncited is not None else ""
+        lines.append(f"  {n} players: {pc.sides} sides ({team}); trip {pc.target} {unit(rs)}{ext}{rem}{mark}")
     for title, section in (("Play", "play"), ("Coup fourré", "coup_fourre"), ("Scoring", "scoring"),
                            ("Match", "match"), ("Names", "display")):
         lines += ["", title, *_rule_lines(rs, section)]

@@ -17,10 +17,10 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from .diagnostics import Diagnostic, LocNode, diag_at, dotted, quote, where_words
-from .model import CITATION_ONEOF, file_json_schema
+from .model import CITATION_NOT_BOTH, file_json_schema
 
-CITATION_HELP = ("give exactly one of 'source' (the rulebook file and section that states it) "
-                 "or 'decided' (what we chose where the books are silent, and why)")
+CITATION_HELP = ("give one of 'source' (the rulebook file and section that states it) "
+                 "or 'decided' (what we chose where the books are silent, and why), not both")
 
 _PATTERN_WORDS = {
     r"^[a-z][a-z0-9_]*$": "an id is lowercase letters, digits and '_', starting with a letter (e.g. out_of_gas)",
@@ -41,7 +41,19 @@ _TYPE_WORDS = {
 def file_validator() -> Draft202012Validator:
     # The schema is checked against the 2020-12 metaschema by tests/test_schema_drift.py, not here:
     # that check took 60 ms of every command that reads a ruleset.
-    return Draft202012Validator(file_json_schema())
+    return Draft202012Validator(_packaged_schema() or file_json_schema())
+
+
+def _packaged_schema() -> dict | None:
+    """The checked-in schema (schemas/ruleset.schema.json, installed as mbrules.schemas): read, not
+    generated from the models (that took 30 to 70 ms of every command that checks a file).
+    tests/test_schema_drift.py keeps it equal to file_json_schema()."""
+    from importlib import resources
+
+    try:
+        return json.loads(resources.files("mbrules.schemas").joinpath("ruleset.schema.json").read_text("utf-8"))
+    except (OSError, ValueError, ModuleNotFoundError):
+        return None
 
 
 def schema_errors(data: Any, locs: LocNode) -> list[Diagnostic]:
@@ -128,15 +140,12 @@ def _describe(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
         keys = ", ".join(f"'{k}'" for k in missing)
         word = "key" if len(missing) == 1 else "keys"
         msg = f"missing {word} {keys} {where_words(path)}"
-        if "source" in schema.get("properties", {}):
-            need = ", ".join(schema.get("required", []))
-            msg += (f": an object with its own source or decided is given whole (a file that names it "
-                    f"replaces the parent's), so write all of: {need}")
-        else:
-            msg += "; add it"
+        msg += "; add it"
         return [diag_at(locs, path, msg, key=True)]
     if v in ("oneOf", "anyOf"):
         return _alternatives(error, locs)
+    if v == "not" and error.validator_value == CITATION_NOT_BOTH:
+        return [diag_at(locs, path, f"{CITATION_HELP} {where_words(path)}: this gives both", key=True)]
     if v == "type":
         expected = _expected(schema)
         msg = f"expected {' or '.join(expected)}, got {show_value(inst)}{_hint_for(inst, expected)}"
@@ -226,12 +235,6 @@ def _alternatives(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
     path = _path(error)
     inst = error.instance
     schema = error.schema if isinstance(error.schema, dict) else {}
-    if error.validator_value == CITATION_ONEOF:
-        if not isinstance(inst, dict):
-            return []  # the type error says it
-        both = isinstance(inst, dict) and "source" in inst and "decided" in inst
-        msg = f"{CITATION_HELP} {where_words(path)}" + (": this gives both" if both else ": this gives neither")
-        return [diag_at(locs, path, msg, key=True)]
     if "discriminator" in schema:
         return _tagged_union(error, locs)
     groups = _branches(error)

@@ -13,7 +13,7 @@ from pydantic import BaseModel
 from .model import Ruleset
 
 # Fields that are not rules: where a value comes from (every rule value carries one).
-CITATION_FIELDS = ("source", "decided")
+CITATION_FIELDS = ("source", "decided", "uncited")
 # The root's own fields: shown as the header of show and diff, not as rule changes.
 HEADER_FIELDS = ("id", "name", "description", "source", "applied_options")
 
@@ -36,7 +36,7 @@ PHRASES: dict[str, str] = {
     "cards.*.rolling": "{card} lets its side roll without a go card",
     "player_counts.*": "{key} players",
     "player_counts.*.sides": "{key} players: sides",
-    "player_counts.*.target": "{key} players: trip length in miles",
+    "player_counts.*.target": "{key} players: trip length",
     "player_counts.*.extension_to": "{key} players: extension",
     "removals.*": "{key} players: cards removed before the deal",
     "removals.*.cards": "{key} players: cards removed before the deal",
@@ -69,6 +69,7 @@ PHRASES: dict[str, str] = {
     "match.target_points": "points that end the match",
     "match.deal_passes_left": "the deal passes to the left after each hand",
     "match.max_hands": "most hands in a match (then it stops unfinished)",
+    "display.distance_unit": "distances are counted in",
     "display.battle_pile": "the battle pile is called",
     "display.speed_pile": "the speed pile is called",
     "display.distance_pile": "the distance pile is called",
@@ -170,7 +171,9 @@ def value_words(pattern: str, value: Any, rs: Ruleset) -> str:
     if pattern in ("removals.*", "removals.*.cards"):
         return removed_words(rs, value)
     if pattern == "player_counts.*.extension_to":
-        return f"to {value} miles"
+        return f"to {value} {unit(rs)}"
+    if pattern == "player_counts.*.target":
+        return f"{value} {unit(rs)}"
     if isinstance(value, bool):
         return yes_no(value)
     if value is None:
@@ -180,6 +183,11 @@ def value_words(pattern: str, value: Any, rs: Ruleset) -> str:
     if isinstance(value, dict):
         return ", ".join(f"{k}: {v}" for k, v in value.items()) or "none"
     return str(value)
+
+
+def unit(rs: Ruleset) -> str:
+    """The ruleset's distance unit for display (display.distance_unit: miles, km, ...)."""
+    return rs.display.distance_unit.value
 
 
 def _hashable(value: Any) -> bool:
@@ -195,7 +203,7 @@ def card_summary(rs: Ruleset, cid: str) -> str:
     c = rs.cards[cid]
     bits = []
     if c.kind == "distance":
-        bits.append(f"{c.miles} miles")
+        bits.append(f"{c.miles} {unit(rs)}")
         if c.max_per_hand is not None:
             bits.append(f"at most {c.max_per_hand} per side per hand")
     elif c.kind == "hazard":

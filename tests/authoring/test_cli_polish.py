@@ -1,0 +1,110 @@
+"""CLI polish: --version, completion, -p everywhere, readable metavars, diff --exit-code, paths as typed,
+an option file labelled by its id, replay given a ruleset, option groups listed."""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from authoring_helpers import ROOT, run, write
+
+MBRULES = str(Path(sys.executable).parent / "mbrules")
+COMMANDS = ["rulesets", "show", "validate", "schema", "diff", "play", "simulate", "replay"]
+
+
+def test_version_prints_the_installed_version():
+    from importlib.metadata import version
+
+    result = subprocess.run([MBRULES, "--version"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and result.stdout.strip() == f"mbrules {version('mbrules')}"
+
+
+def test_shell_completion_is_offered():
+    out = run("--help").stdout
+    assert "--install-completion" in out and "--show-completion" in out
+
+
+@pytest.mark.parametrize("command", ["show", "play", "simulate"])
+def test_every_command_with_a_player_count_takes_dash_p(command):
+    out = run(command, "--help").stdout
+    assert re.search(r"--players\s+-p", out), out
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_help_shows_no_python_types(command):
+    out = run(command, "--help").stdout
+    assert not re.search(r"<[a-z][a-zA-Z\[\] ]*>", out), out
+
+
+def test_diff_exit_code_is_one_when_rulesets_differ_like_git_diff():
+    assert run("diff", "winning-moves", "winning-moves", "--exit-code").exit_code == 0
+    assert run("diff", "winning-moves", "winning-moves", "-o", "hazard-on-hazard", "--exit-code").exit_code == 1
+    assert run("diff", "winning-moves", "winning-moves", "-o", "hazard-on-hazard").exit_code == 0
+    result = run("diff", "winning-moves", "parker-1971", "--exit-code", "--json")
+    assert result.exit_code == 1 and json.loads(result.stdout)["changes"]
+
+
+def test_validate_prints_paths_as_typed(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sub").mkdir()
+    write(tmp_path / "sub" / "m.yaml", "id: m\nname: M\nextends: winning-moves\n")
+    typed = "./sub/../sub/m.yaml"
+    assert run("validate", typed).stdout.strip() == f"OK {typed}"
+    write(tmp_path / "sub" / "bad.yaml", "id: m\nname: M\nextends: winning-moves\nplay: {hand_sise: 2}\n")
+    result = run("validate", "./sub/bad.yaml")
+    assert result.exit_code == 1 and result.output.startswith("./sub/bad.yaml:4:")
+
+
+def test_show_and_diff_name_the_file_as_typed(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "bad.yaml", "id: b\nname: B\nextends: winning-moves\nplay: {hand_sise: 2}\n")
+    for args in (("show", "./bad.yaml"), ("diff", "winning-moves", "./bad.yaml")):
+        result = run(*args)
+        assert result.exit_code == 1 and result.output.startswith("./bad.yaml:4:"), result.output
+
+
+def test_an_option_given_as_a_file_is_labelled_by_its_id(tmp_path):
+    opt = write(tmp_path / "some-file-name.yaml", "kind: option\nid: seven-cards\nname: Seven\nplay:\n"
+                                                  "  hand_size: {value: 7, decided: more}\n")
+    result = run("show", "winning-moves", "-o", opt, "--json")
+    assert json.loads(result.stdout)["ruleset"]["applied_options"] == ["seven-cards"]
+
+
+@pytest.mark.parametrize("path, what", [("examples/stap-op.yaml", "a ruleset"),
+                                        ("rulesets/options/hazard-on-hazard.yaml", "an option")])
+def test_replay_given_a_ruleset_says_to_validate_it(path, what):
+    result = run("replay", ROOT / path)
+    assert result.exit_code == 1
+    assert f"this is {what}, not a scenario: check it with 'mbrules validate" in result.output
+    assert "unknown key" not in result.output
+
+
+def test_rulesets_lists_option_groups():
+    out = run("rulesets").stdout
+    assert re.search(r"simpler-game .*\[group: game-mode, trip-length\]", out)
+    doc = json.loads(run("rulesets", "--json").stdout)
+    groups = {o["id"]: o["groups"] for o in doc["options"]}
+    assert groups["longer-game"] == ["game-mode"] and groups["hazard-on-hazard"] == []
+
+
+def test_rulesets_does_not_build_the_models():
+    code = ("import sys; sys.argv=['mbrules','rulesets']\nfrom mbrules.cli.app import app\n"
+            "try: app()\nexcept SystemExit: pass\n"
+            "assert 'mbrules.ruleset.model' not in sys.modules, 'the models were built'")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_ruleset_warning_is_one_line_on_stderr(tmp_path):
+    f = write(tmp_path / "h.yaml", "id: h\nname: H\nextends: winning-moves\nplay:\n  hand_size: 5\n")
+    result = subprocess.run([MBRULES, "show", str(f), "-o", "hazard-on-hazard", "-o",
+                             str(write(tmp_path / "o.yaml", "kind: option\nid: o\nname: O\nplay:\n"
+                                                            "  hand_size: {value: 7, decided: x}\n"))],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0
+    assert result.stderr.splitlines() == [f"{f}:5:14: warning: option 'o' (given with --option, applied last) "
+                                          "changes play.hand_size.value from '5', which this file sets, to '7'"]

@@ -1,0 +1,58 @@
+"""The bundled cycling example (examples/stap-op.yaml): validates, shows, diffs, plays, records,
+replays and simulates; distances shown in its unit (km)."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from authoring_helpers import ROOT, run
+
+EXAMPLE = ROOT / "examples" / "stap-op.yaml"
+MBRULES = str(Path(sys.executable).parent / "mbrules")
+
+
+def test_cycling_example_validates():
+    result = run("validate", EXAMPLE)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == f"OK {EXAMPLE}"
+
+
+def test_cycling_example_shows_in_km_with_its_new_cards():
+    result = run("show", EXAMPLE, "-p", "2")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Hongerklop (Bonk): fixed by Krentenbol (Snack); prevented by Energiereep (Energy Bar)" in out
+    assert "target: 140 km" in out and "extension: to 200 km" in out
+    assert "Out of Gas" not in out and "(uncited)" not in out
+    assert "deck: 101 cards (5 removed before the deal)" in out
+
+
+def test_cycling_example_diffs_against_its_parent():
+    result = run("diff", "winning-moves", EXAMPLE, "--exit-code")
+    assert result.exit_code == 1  # they differ
+    assert "D25: miles: 25 → 5" in result.stdout
+    assert "distances are counted in: miles → km" in result.stdout
+
+
+def test_cycling_example_plays_records_and_replays(tmp_path):
+    record = tmp_path / "race.yaml"
+    play = subprocess.run([MBRULES, "play", "--ruleset", str(EXAMPLE), "-p", "4", "--seed", "3", "--record",
+                           str(record)], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert play.returncode == 0, play.stderr
+    assert " km" in play.stdout and " miles" not in play.stdout
+    replay = subprocess.run([MBRULES, "replay", str(record)], capture_output=True, text=True, timeout=120,
+                            cwd=tmp_path)
+    assert replay.returncode == 0, replay.stdout + replay.stderr
+    assert replay.stdout.strip().endswith("passed, 0 failed")
+
+
+def test_cycling_example_simulates():
+    result = subprocess.run([MBRULES, "simulate", "--ruleset", str(EXAMPLE), "--games", "20", "-p", "4", "--json"],
+                            capture_output=True, text=True, timeout=120, env=dict(os.environ))
+    assert result.returncode == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["games"] == 20 and doc["settings"]["ruleset_id"] == "stap-op"
+    assert doc["wins"]["A"] + doc["wins"]["B"] + doc["draws"] + doc["unfinished"] == 20
