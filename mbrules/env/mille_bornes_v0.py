@@ -127,11 +127,12 @@ class raw_env(AECEnv):
             return self._was_dead_step(action)
         st = self.state_
         a = self.space.actions[int(action)]
-        if not st.can_apply(a):
-            legal = ", ".join(str(x) for x in st.legal_actions())
-            raise ValueError(f"{agent} may not {a} now (action {int(action)}); legal: {legal}")
         hands_before = st.hands_played
-        st.apply(a)
+        try:
+            st.apply(a)  # the engine's one legality check; a refusal leaves the state as it was
+        except mbrules.IllegalAction as exc:
+            legal = ", ".join(str(x) for x in st.legal_actions())
+            raise ValueError(f"{agent} may not {a} now (action {int(action)}): {exc.message}; legal: {legal}") from None
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {x: 0.0 for x in self.agents}
         self._steps[agent] += 1
