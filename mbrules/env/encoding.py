@@ -209,9 +209,23 @@ class ObservationEncoder:
         if obs.discard:
             v[i + obs.discard[-1]] = 1.0
         i += n
-        for c, cnt in enumerate(obs.unseen()):
-            if cnt > 0:
-                v[i + c] = float(cnt)
+        # unseen = the deck less what this seat has seen: Observation.unseen(), from the counts above
+        hand_at, disc_at, side_at = 6 + N, i - 2 * n, 6 + N + 2 * n
+        seen = [v[hand_at + c] + v[disc_at + c] for c in range(n)]
+        for k in range(S):
+            base = side_at + k * (5 * n + 6)
+            sv = obs.sides[(obs.side + k) % S]
+            for c in sv.battle:
+                seen[c] += 1
+            for c in sv.speed:
+                seen[c] += 1
+            for c in range(n):
+                seen[c] += v[base + 3 * n + c] + v[base + 4 * n + c]  # safeties and coups, distance
+        counts = self.game.deck_counts
+        for c in range(n):
+            left = counts[c] - seen[c]
+            if left > 0:
+                v[i + c] = float(left)
         i += n
         for k in range(N):
             v[i + k] = float(obs.hand_sizes[(me + k) % N])
