@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import random
 import sys
 import time
 
@@ -38,6 +39,8 @@ def play(game, opponent: str, seat: int, sims: int, seed: int) -> float:
     """One match: ISMCTS in ``seat``, ``opponent`` bots elsewhere; ISMCTS's return."""
     rs = np.random.RandomState(seed)
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, sims, random_state=rs)
+    redraw = random.Random(seed)  # OpenSpiel's default sampler is unseeded: ours makes a run reproducible
+    bot.set_resampler(lambda state, player: state.resample_from_infostate(player, redraw))
     mb = game.mb
     others = {p: make_bot(opponent, mb, p, seed * 31 + p) for p in range(mb.players) if p != seat}
     s = game.new_initial_state()
