@@ -138,6 +138,7 @@ class ObservationEncoder:
             high.append(1000.0)
         names.append("hand_no/10")
         high.append(1000.0)
+        self._counts = tuple(counts)
         self.names = tuple(names)
         self.high = tuple(high)
         self.size = len(names)
@@ -175,10 +176,15 @@ class ObservationEncoder:
             v[i + obs.window_hazard] = 1.0
         i += n
         target = obs.target or 1
+        seen = v[6 + N:6 + N + n]  # the hand's counts; the table and the discard pile are added below
         for k in range(S):
             sv = obs.sides[(obs.side + k) % S]
             if sv.battle:
                 v[i + sv.battle[-1]] = 1.0
+                for c in sv.battle:
+                    seen[c] += 1
+            for c in sv.speed:
+                seen[c] += 1
             i += n
             if sv.hazard >= 0:
                 v[i + sv.hazard] = 1.0
@@ -188,12 +194,14 @@ class ObservationEncoder:
             i += n
             for c in sv.safeties:
                 v[i + c] += 1.0
+                seen[c] += 1
             for c in sv.coup_fourres:
                 v[i + c] += 1.0
+                seen[c] += 1
             i += n
-            for c, cnt in enumerate(sv.distance):
-                if cnt:
-                    v[i + c] = float(cnt)
+            dist = sv.distance
+            v[i:i + n] = dist
+            seen = [a + b for a, b in zip(seen, dist)]
             i += n
             v[i] = min(sv.miles / target, 4.0)
             v[i + 1] = 1.0 if sv.moving else 0.0
@@ -205,27 +213,13 @@ class ObservationEncoder:
             i += 6
         for c in obs.discard:
             v[i + c] += 1.0
+            seen[c] += 1
         i += n
         if obs.discard:
             v[i + obs.discard[-1]] = 1.0
         i += n
-        # unseen = the deck less what this seat has seen: Observation.unseen(), from the counts above
-        hand_at, disc_at, side_at = 6 + N, i - 2 * n, 6 + N + 2 * n
-        seen = [v[hand_at + c] + v[disc_at + c] for c in range(n)]
-        for k in range(S):
-            base = side_at + k * (5 * n + 6)
-            sv = obs.sides[(obs.side + k) % S]
-            for c in sv.battle:
-                seen[c] += 1
-            for c in sv.speed:
-                seen[c] += 1
-            for c in range(n):
-                seen[c] += v[base + 3 * n + c] + v[base + 4 * n + c]  # safeties and coups, distance
-        counts = self.game.deck_counts
-        for c in range(n):
-            left = counts[c] - seen[c]
-            if left > 0:
-                v[i + c] = float(left)
+        # unseen: the deck less what this seat has seen (Observation.unseen(), never below 0)
+        v[i:i + n] = [left if left > 0 else 0 for left in map(int.__sub__, self._counts, map(int, seen))]
         i += n
         for k in range(N):
             v[i + k] = float(obs.hand_sizes[(me + k) % N])
