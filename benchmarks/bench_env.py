@@ -28,9 +28,14 @@ from mbrules.env import mille_bornes_v0  # noqa: E402
 from mbrules.ruleset import load_ruleset  # noqa: E402
 
 
-def env_run(ruleset: str, players: int, steps: int, seed: int, observe: bool = True) -> tuple[int, int]:
-    """Random policy over the mask for ``steps`` env steps (whole matches, the last cut): (steps, matches)."""
-    env = mille_bornes_v0.env(ruleset=ruleset, players=players)
+def env_run(ruleset: str, players: int, steps: int, seed: int, observe: bool = True,
+            wrapped: bool = True) -> tuple[int, int]:
+    """Random policy over the mask for ``steps`` env steps (whole matches, the last cut): (steps, matches).
+
+    ``wrapped``: ``env()`` (PettingZoo's order-enforcing and bounds wrappers, as users get it) or
+    ``raw_env()``; ``observe=False`` reads only the action mask, not the observation vector.
+    """
+    env = (mille_bornes_v0.env if wrapped else mille_bornes_v0.raw_env)(ruleset=ruleset, players=players)
     rng = np.random.default_rng(seed)
     done = matches = 0
     m = 0
@@ -66,7 +71,7 @@ def main(argv=None):
     game = Game(load_ruleset(args.ruleset), args.players)
     engine_run(game, ["random"], 100, args.seed + 1)  # warm-up
     env_run(args.ruleset, args.players, 1000, args.seed + 1)
-    best_e = best_v = best_m = 0.0
+    best_e = best_v = best_m = best_w = 0.0
     for r in range(args.repeat):
         t0 = time.perf_counter()
         _hands, turns = engine_run(game, ["random"], args.hands, args.seed)
@@ -77,11 +82,15 @@ def main(argv=None):
         t0 = time.perf_counter()
         steps, _ = env_run(args.ruleset, args.players, args.steps, args.seed, observe=False)
         m = steps / (time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        steps, _ = env_run(args.ruleset, args.players, args.steps, args.seed, wrapped=False)
+        w = steps / (time.perf_counter() - t0)
         print(f"run {r + 1}: engine {e:,.0f} turns/s; env {v:,.0f} steps/s with observations, "
-              f"{m:,.0f} steps/s mask only")
-        best_e, best_v, best_m = max(best_e, e), max(best_v, v), max(best_m, m)
+              f"{m:,.0f} steps/s mask only, raw_env {w:,.0f} steps/s with observations")
+        best_e, best_v, best_m, best_w = max(best_e, e), max(best_v, v), max(best_m, m), max(best_w, w)
     print(f"best: engine {best_e:,.0f} turns/s; env {best_v:,.0f} steps/s with observations "
-          f"({best_v / best_e:.2f} of the engine's), {best_m:,.0f} steps/s mask only ({best_m / best_e:.2f}); "
+          f"({best_v / best_e:.2f} of the engine's), {best_m:,.0f} steps/s mask only ({best_m / best_e:.2f}), "
+          f"raw_env {best_w:,.0f} steps/s with observations ({best_w / best_e:.2f}); "
           f"random policy, {args.players} players, {args.ruleset}, one process")
 
 
