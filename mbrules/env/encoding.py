@@ -1,0 +1,244 @@
+"""The fixed action space and the observation vector of a compiled game, shared by both toolkits.
+
+Nothing here reads anything but the public API: ``Game`` tables (``card_ids``, ``kind``,
+``sides``, the action tables) and ``state.observation(player)``. Numpy is imported lazily by
+the caller's toolkit; this module needs only the standard library, so the layouts can be
+listed (``describe()``) without numpy installed.
+
+Action space (``ActionSpace``): one index per distinct action that ``legal_actions()`` can
+list, in this order:
+
+====================  ========================================================
+0                     ``draw``
+1                     ``decline``
+2                     ``extend``
+3                     ``stop``
+then, per card index  ``play CARD`` (distance, remedy, safety: one's own side) or
+``c`` in game order   ``play HAZARD on A`` ... one per side (hazards), then
+                      ``discard CARD``, then ``coup-fourre CARD`` (safeties only)
+====================  ========================================================
+
+Observation vector (``ObservationEncoder``): float32, one seat's view, sides listed from the
+seat's own side onwards and players from the seat onwards (so a policy is seat-independent);
+``describe()`` names every slot. Blocks, in order (``n`` cards, ``N`` players, ``S`` sides):
+
+* ``decision`` (6): one-hot draw, play, coup fourré window, extension question, hand over,
+  match over — as the seat sees it (a window asking someone else looks like the next turn);
+* ``to_act`` (N): one-hot of who decides, relative to the seat;
+* ``hand`` (n): copies of each card in the seat's hand;
+* ``window_hazard`` (n): one-hot of the hazard an open coup fourré window answers;
+* per side ``s`` (S blocks, own side first), each ``5n + 6``: ``battle_top`` (n, one-hot),
+  ``hazard`` (n, one-hot), ``speed_hazard`` (n, one-hot), ``safeties`` (n, played normally
+  or as coups fourrés, counts), ``distance`` (n, counts), ``miles/target``, ``moving``,
+  ``limited``, ``limit/200``, ``coup_fourres`` (count), ``protected`` (hazards covered, count);
+* ``discard`` (n): counts of each card in the discard pile; ``discard_top`` (n): one-hot;
+* ``unseen`` (n): copies of each card the seat has not seen (``Observation.unseen()``);
+* ``hand_sizes`` (N): cards held, relative to the seat;
+* ``draw_pile/deck``, ``target/max_target``, ``extension_called`` (3);
+* ``hand_score`` (S) and ``match_totals`` (S): points / 1000, own side first;
+* ``hand_no`` (1): hands played so far in the match / 10 (as the environment counts them).
+
+Every slot has a finite upper bound (``high``), so a ``Box`` holds every vector.
+"""
+
+from __future__ import annotations
+
+from ..engine.actions import COUP_FOURRE_WINDOW, EXTENSION_QUESTION, HAND_OVER, MATCH_OVER
+from ..engine.cards import HAZARD, SAFETY
+
+DECISIONS = ("draw", "play", "coup_fourre", "extension", "hand_over", "match_over")
+SIDE_BLOCK = ("battle_top", "hazard", "speed_hazard", "safeties", "distance")
+SIDE_SCALARS = ("miles/target", "moving", "limited", "limit/200", "coup_fourres", "protected")
+
+
+class ActionSpace:
+    """Every action of ``game`` that ``legal_actions()`` can list, as indices ``0..n-1``.
+
+    ``actions[i]`` is the :class:`mbrules.Action` of index ``i``; ``index[action]`` the index
+    of an action (an ``Action`` or its int). The space depends on the compiled game only:
+    a ruleset with another card list or side count has another space (docs/rl.md).
+    """
+
+    def __init__(self, game):
+        self.game = game
+        acts = [game.draw_action, game.decline_action, game.extend_action, game.stop_action]
+        for c in range(game.n_cards):
+            if game.kind[c] == HAZARD:
+                acts += [game.play_action[c][s] for s in range(game.sides)]
+            else:
+                acts.append(game.play_own[c])
+            acts.append(game.discard_action[c])
+            if game.kind[c] == SAFETY:
+                acts.append(game.coup_action[c])
+        self.actions = tuple(acts)
+        self.index = {int(a): i for i, a in enumerate(acts)}
+        if len(self.index) != len(acts):  # each action once: a duplicate would make two indices mean one thing
+            raise AssertionError("duplicate action in the action space")
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    def legal_indices(self, state) -> list[int]:
+        """The indices of ``state.legal_actions()``, in the engine's order."""
+        idx = self.index
+        return [idx[int(a)] for a in state.legal_actions()]
+
+    def words(self) -> list[str]:
+        return [str(a) for a in self.actions]
+
+
+class ObservationEncoder:
+    """One seat's ``Observation`` as a flat list of floats (module docstring: the layout)."""
+
+    def __init__(self, game):
+        self.game = game
+        n, N, S = game.n_cards, game.players, game.sides
+        self.n, self.N, self.S = n, N, S
+        deck = len(game.deck)
+        targets = [game.target] + ([game.extension_to] if game.extension_to else [])
+        self.max_target = max(targets)
+        self.deck_size = deck
+        names: list[str] = []
+        high: list[float] = []
+        ids = game.card_ids
+        counts = game.deck_counts
+
+        def block(prefix, per_card_high):
+            for c in range(n):
+                names.append(f"{prefix}[{ids[c]}]")
+                high.append(float(per_card_high(c)))
+
+        for d in DECISIONS:
+            names.append(f"decision.{d}")
+            high.append(1.0)
+        for k in range(N):
+            names.append(f"to_act[+{k}]")
+            high.append(1.0)
+        block("hand", lambda c: counts[c])
+        block("window_hazard", lambda c: 1)
+        for k in range(S):
+            for part in SIDE_BLOCK:
+                block(f"side[+{k}].{part}", (lambda c: counts[c]) if part in ("safeties", "distance") else (lambda c: 1))
+            for part, h in zip(SIDE_SCALARS, (4.0, 1.0, 1.0, 1.0, float(n), float(n))):
+                names.append(f"side[+{k}].{part}")
+                high.append(h)
+        block("discard", lambda c: counts[c])
+        block("discard_top", lambda c: 1)
+        block("unseen", lambda c: counts[c])
+        for k in range(N):
+            names.append(f"hand_sizes[+{k}]")
+            high.append(float(deck))
+        names += ["draw_pile/deck", "target/max_target", "extension_called"]
+        high += [1.0, 1.0, 1.0]
+        for k in range(S):
+            names.append(f"hand_score[+{k}]")
+            high.append(100.0)
+        for k in range(S):
+            names.append(f"match_totals[+{k}]")
+            high.append(1000.0)
+        names.append("hand_no/10")
+        high.append(1000.0)
+        self._counts = tuple(counts)
+        self.names = tuple(names)
+        self.high = tuple(high)
+        self.size = len(names)
+
+    def describe(self) -> list[tuple[int, str, float]]:
+        """``(slot, name, upper bound)`` for every slot of the vector."""
+        return [(i, nm, h) for i, (nm, h) in enumerate(zip(self.names, self.high))]
+
+    def encode(self, obs, hands_played: int = 0, hand_points=None) -> list[float]:
+        """The vector of ``obs`` (an :class:`mbrules.Observation`); ``hands_played`` fills ``hand_no``;
+        ``hand_points``: each side's points this hand so far (``state.score_sheet()``'s totals, public:
+        worked out from the table alone; zeros when not given)."""
+        g = self.game
+        n, N, S = self.n, self.N, self.S
+        v = [0.0] * self.size
+        d = obs.decision
+        kind = d.kind
+        if kind == COUP_FOURRE_WINDOW:
+            v[2] = 1.0
+        elif kind == EXTENSION_QUESTION:
+            v[3] = 1.0
+        elif kind == HAND_OVER:
+            v[4] = 1.0
+        elif kind == MATCH_OVER:
+            v[5] = 1.0
+        else:
+            v[1 if d.drawn else 0] = 1.0
+        me = obs.player
+        i = 6
+        if d.player >= 0:
+            v[i + (d.player - me) % N] = 1.0
+        i += N
+        for c in obs.hand:
+            v[i + c] += 1.0
+        i += n
+        if obs.window_hazard >= 0:
+            v[i + obs.window_hazard] = 1.0
+        i += n
+        target = obs.target or 1
+        seen = v[6 + N:6 + N + n]  # the hand's counts; the table and the discard pile are added below
+        for k in range(S):
+            sv = obs.sides[(obs.side + k) % S]
+            if sv.battle:
+                v[i + sv.battle[-1]] = 1.0
+                for c in sv.battle:
+                    seen[c] += 1
+            for c in sv.speed:
+                seen[c] += 1
+            i += n
+            if sv.hazard >= 0:
+                v[i + sv.hazard] = 1.0
+            i += n
+            if sv.speed_hazard >= 0:
+                v[i + sv.speed_hazard] = 1.0
+            i += n
+            for c in sv.safeties:
+                v[i + c] += 1.0
+                seen[c] += 1
+            for c in sv.coup_fourres:
+                v[i + c] += 1.0
+                seen[c] += 1
+            i += n
+            dist = sv.distance
+            v[i:i + n] = dist
+            seen = [a + b for a, b in zip(seen, dist)]
+            i += n
+            v[i] = min(sv.miles / target, 4.0)
+            v[i + 1] = 1.0 if sv.moving else 0.0
+            if sv.limit is not None:
+                v[i + 2] = 1.0
+                v[i + 3] = min(sv.limit / 200.0, 1.0)
+            v[i + 4] = float(len(sv.coup_fourres))
+            v[i + 5] = float(bin(sv.protected).count("1"))
+            i += 6
+        for c in obs.discard:
+            v[i + c] += 1.0
+            seen[c] += 1
+        i += n
+        if obs.discard:
+            v[i + obs.discard[-1]] = 1.0
+        i += n
+        # unseen: the deck less what this seat has seen (Observation.unseen(), never below 0)
+        v[i:i + n] = [left if left > 0 else 0 for left in map(int.__sub__, self._counts, map(int, seen))]
+        i += n
+        for k in range(N):
+            v[i + k] = float(obs.hand_sizes[(me + k) % N])
+        i += N
+        v[i] = obs.draw_pile / self.deck_size
+        v[i + 1] = min(obs.target / self.max_target, 1.0)
+        v[i + 2] = 1.0 if obs.extension_called_by >= 0 else 0.0
+        i += 3
+        for k in range(S):
+            v[i + k] = _clip(hand_points[(obs.side + k) % S] / 1000.0, 100.0) if hand_points is not None else 0.0
+        i += S
+        for k in range(S):
+            v[i + k] = _clip(obs.match_totals[(obs.side + k) % S] / 1000.0, 1000.0)
+        i += S
+        v[i] = min(hands_played / 10.0, 1000.0)
+        return v
+
+
+def _clip(x: float, hi: float) -> float:
+    return 0.0 if x < 0 else (hi if x > hi else x)
