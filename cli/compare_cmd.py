@@ -12,6 +12,7 @@ from rich.table import Table
 
 from mbrules.bots import bot_names
 
+from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session
 from .common import EXIT_CHECK_FAILED, EXIT_USAGE, app, check_range, fail, signals
 from .play_cmds import (
     BOTS_HELP, DEFAULT_PLAYERS, MAX_GAMES, MAX_PLAYERS, MAX_WORKERS, SEED_MAX, SEED_MIN, SEED_WORDS, WIDTH,
@@ -40,6 +41,8 @@ def compare(
     out: Optional[Path] = typer.Option(None, "--out", help="Folder to write the report in (created if missing): "
                                        "index.html, charts (PNG and SVG), compare.json, matches.jsonl, matches.csv, hands.csv."),
     no_charts: bool = typer.Option(False, "--no-charts", help="With --out: write the table and the data without charts (no matplotlib needed)."),
+    backend: str = typer.Option("local", "--backend", help=BACKEND_HELP, metavar="local|ray"),
+    address: Optional[str] = typer.Option(None, "--address", help=ADDRESS_HELP, metavar="HOST:PORT"),
 ) -> None:
     """Compare two rulesets (or one with and without options) by playing both on the same seeds.
 
@@ -59,6 +62,7 @@ def compare(
     check_range("--workers", workers, 1, MAX_WORKERS)
     check_range("--players", players, 1, MAX_PLAYERS)
     check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
+    check_backend(backend, address)
     if 0 < skill_games < 2:
         fail("mbrules: --skill-games must be 0 (none) or at least 2", EXIT_USAGE)
     inputs: list[Path] = []
@@ -95,13 +99,14 @@ def compare(
         task = bar.add_task("matches", total=2 * per_arm)
         with signals(raising=False) as stop:
             try:
-                for k, arm in enumerate(arms):
-                    base = k * per_arm
-                    finished = run_arm(arm, players, bots, games, skill_games, strong, weak_bot, seed, workers,
-                                       progress=lambda n, base=base: bar.update(task, completed=base + n),
-                                       should_stop=stop)
-                    if not finished:
-                        break
+                with cluster_session(backend):
+                    for k, arm in enumerate(arms):
+                        base = k * per_arm
+                        finished = run_arm(arm, players, bots, games, skill_games, strong, weak_bot, seed, workers,
+                                           progress=lambda n, base=base: bar.update(task, completed=base + n),
+                                           should_stop=stop, backend=backend, address=address)
+                        if not finished:
+                            break
             except BrokenProcessPool as e:
                 fail(f"mbrules: a worker process stopped unexpectedly ({e}); the other workers were stopped "
                      "and nothing is reported", EXIT_CHECK_FAILED)
@@ -121,6 +126,7 @@ def compare(
         "b": {"ruleset": b_ref, "ruleset_id": game_b.ruleset_id, "options": opts_b,
               "applied_options": list(game_b.ruleset.applied_options)},
         "players": players, "games": games, "skill_games": skill_games, "seed": seed, "workers": workers,
+        "backend": backend,
         "bots": _bots_by_player(game_a, bots), "strong_bot": strong, "weak_bot": weak_bot,
         "paired": "both arms play the same seeds: match i is dealt from (seed, i)",
     }

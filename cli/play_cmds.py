@@ -17,6 +17,7 @@ from mbrules.engine import Action, Game, GameError, Observer, State
 from mbrules.engine.notation import COUP_FOURRE, DECLINE, DISCARD, EXTEND, PLAY, STOP
 from mbrules.engine.game import DISTANCE, HAZARD, REMEDY, SAFETY, SCORE_LINES
 
+from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session
 from .common import EXIT_CHECK_FAILED, EXIT_USAGE, Interrupted, app, check_range, fail, signals
 
 DEFAULT_RULESET = "winning-moves"
@@ -342,6 +343,8 @@ def simulate(
     as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout with the statistics and throughput."),
     out: Optional[Path] = typer.Option(None, "--out", help="Also write one record per game: FILE.jsonl (a match a line, "
                                        "hands nested) or FILE.csv (a hand a row). At most 1,000,000 games."),
+    backend: str = typer.Option("local", "--backend", help=BACKEND_HELP, metavar="local|ray"),
+    address: Optional[str] = typer.Option(None, "--address", help=ADDRESS_HELP, metavar="HOST:PORT"),
 ) -> None:
     """Play many matches between bots; show progress, then statistics (with 95% intervals) and throughput.
 
@@ -353,6 +356,7 @@ def simulate(
     check_range("--workers", workers, 1, MAX_WORKERS)
     check_range("--players", players, 1, MAX_PLAYERS)
     check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
+    check_backend(backend, address)
     inputs: list[Path] = []
     game = _compile(ruleset, options, players, bots, files_read=inputs)
     if out is not None:
@@ -376,11 +380,13 @@ def simulate(
         console=err, transient=True, disable=not err.is_terminal,
     ) as bar:
         task = bar.add_task("games", total=games)
+        nodes: set = set()
         with signals(raising=False) as stop:  # Ctrl-C, SIGTERM: the workers are stopped, the whole chunks kept
             try:
-                stats, seconds = run(game, ruleset, options, bots, games, seed, workers,
-                                     progress=lambda n: bar.update(task, completed=n), should_stop=stop,
-                                     records=out is not None)
+                with cluster_session(backend):
+                    stats, seconds = run(game, ruleset, options, bots, games, seed, workers,
+                                         progress=lambda n: bar.update(task, completed=n), should_stop=stop,
+                                         records=out is not None, backend=backend, address=address, nodes=nodes)
             except BrokenProcessPool as e:  # a worker killed from outside, or its set-up failed
                 fail(f"mbrules: a worker process stopped unexpectedly ({e}); the other workers were stopped "
                      "and nothing is reported", EXIT_CHECK_FAILED)
@@ -390,8 +396,10 @@ def simulate(
     settings = {
         "ruleset": ruleset, "ruleset_id": game.ruleset_id, "options": options, "players": players,
         "games": games, "seed": seed, "workers": workers,
-        "bots": _bots_by_player(game, bots),
+        "bots": _bots_by_player(game, bots), "backend": backend,
     }
+    if backend == "ray":
+        report["cluster"] = {"address": address, "nodes_used": len(nodes)}  # where the tasks ran (not a figure)
     if interrupted:
         name = "SIGINT" if stop.signum == 2 else "SIGTERM" if stop.signum == 15 else f"signal {stop.signum}"
         n = stats["games"]

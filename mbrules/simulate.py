@@ -276,6 +276,9 @@ def simulate(
     progress: Callable[[int], None] | None = None,
     should_stop: Callable[[], object] | None = None,
     records: bool = False,
+    backend: str = "local",
+    address: str | None = None,
+    nodes: set | None = None,
 ) -> tuple[dict, float]:
     """Play ``games`` matches; return the summed counters and the wall-clock seconds.
 
@@ -290,6 +293,8 @@ def simulate(
     finished are dropped, and the counters of the whole chunks finished before the first gap are
     returned: ``stats["games"] < games`` then says the run was stopped. With ``records``,
     ``stats["records"]`` holds one :func:`mbrules.compare.records.match_record` a match, in seed order.
+    ``backend="ray"`` plays the same seed ranges as Ray tasks (:mod:`mbrules.cluster`) on the cluster
+    at ``address`` (None: a local instance with ``workers`` CPUs); ``nodes`` collects where they ran.
     """
     total = new_stats(game.sides)
     t0 = time.perf_counter()
@@ -302,6 +307,12 @@ def simulate(
         if progress:
             progress(done)
 
+    if backend == "ray":  # the same seed ranges as Ray tasks, merged in the same order (mbrules.cluster)
+        from .cluster import run_chunks
+
+        run_chunks(game, bots, seed, chunks(games, workers), add, workers=workers, address=address,
+                   should_stop=should_stop, records=records, nodes=nodes)
+        return total, time.perf_counter() - t0
     if workers <= 1:
         try:
             for a, b in chunks(games, workers):

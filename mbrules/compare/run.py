@@ -50,7 +50,8 @@ def skill_seed(seed: int, side: int) -> int:
 
 def run_arm(arm: Arm, players: int, bots: Sequence[str], games: int, skill_games: int, strong: str,
             weak: str, seed: int, workers: int, progress: Callable[[int], None] | None = None,
-            should_stop: Callable[[], object] | None = None) -> bool:
+            should_stop: Callable[[], object] | None = None, backend: str = "local",
+            address: str | None = None) -> bool:
     """Play one arm: ``games`` matches between ``bots`` on seeds ``(seed, 0..games-1)``, then the skill
     matches. Returns False when stopped (the records then hold whole chunks only)."""
     done_before = 0
@@ -60,7 +61,7 @@ def run_arm(arm: Arm, players: int, bots: Sequence[str], games: int, skill_games
             progress(done_before + n)
 
     stats, secs = simulate(arm.game, arm.ruleset, arm.options, list(bots), games, seed, workers,
-                           progress=tick, should_stop=should_stop, records=True)
+                           progress=tick, should_stop=should_stop, records=True, backend=backend, address=address)
     arm.records = stats["records"]
     arm.seconds += secs
     if stats["games"] < games:
@@ -70,7 +71,8 @@ def run_arm(arm: Arm, players: int, bots: Sequence[str], games: int, skill_games
         if n == 0:
             continue
         stats, secs = simulate(arm.game, arm.ruleset, arm.options, lineup, n, skill_seed(seed, s), workers,
-                               progress=tick, should_stop=should_stop, records=True)
+                               progress=tick, should_stop=should_stop, records=True, backend=backend,
+                               address=address)
         for r in stats["records"]:
             r["strong_side"] = s
         arm.skill_records.extend(stats["records"])

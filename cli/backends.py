@@ -1,0 +1,48 @@
+"""``--backend local|ray`` and ``--address``: shared by simulate, compare and ladder."""
+from __future__ import annotations
+
+import contextlib
+import sys
+from typing import Iterator
+
+from .common import EXIT_USAGE, fail
+
+BACKEND_HELP = ("Where the matches run: 'local' (this machine's process pool, --workers processes) or 'ray' "
+                "(a Ray cluster: pip install 'mbrules[cluster]'). Every figure but the timings is the same.")
+ADDRESS_HELP = ("With --backend ray: the cluster's address (e.g. 10.0.0.5:6379, or 'auto' on a cluster node); "
+                "default: start a local Ray instance with --workers CPUs.")
+
+
+def check_backend(backend: str, address: str | None) -> None:
+    """A usage error (exit 2) for an unknown backend, an address without Ray, or Ray not installed."""
+    if backend not in ("local", "ray"):
+        fail(f"mbrules: --backend must be 'local' or 'ray' (got {backend[:60]!r})", EXIT_USAGE)
+    if address is not None and backend != "ray":
+        fail("mbrules: --address goes with --backend ray", EXIT_USAGE)
+    if backend == "ray":
+        from mbrules.cluster import BackendUnavailable, _ray
+
+        try:
+            _ray()
+        except BackendUnavailable as e:
+            fail(f"mbrules: {e}", EXIT_USAGE)
+
+
+@contextlib.contextmanager
+def cluster_session(backend: str) -> Iterator[None]:
+    """Around a command's runs: a cluster that cannot be reached is a usage error; Ray is shut down after."""
+    if backend != "ray":
+        yield
+        return
+    from mbrules.cluster import BackendUnavailable, shutdown
+
+    try:
+        # Ray's driver threads print cluster events (a worker that died, a task retried) with print():
+        # they go to stderr, so that stdout keeps only the command's own output (one JSON document)
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    except BackendUnavailable as e:
+        fail(f"mbrules: {e}", EXIT_USAGE)
+    finally:
+        with contextlib.redirect_stdout(sys.stderr):
+            shutdown()

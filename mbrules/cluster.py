@@ -1,0 +1,147 @@
+"""Matches on a Ray cluster: the same seed ranges as the local process pool, merged in the same order.
+
+``run_chunks`` sends chunks of games (seed ranges ``a .. b-1``) out as Ray tasks and merges their
+counters in seed order, exactly as :func:`mbrules.simulate.simulate` merges its process pool's, so
+every figure but the timings equals ``--backend local`` for the same inputs, whatever the cluster.
+
+What reaches the workers is the *resolved* ruleset (the frozen pydantic model, put once in Ray's
+object store), never a file path: a custom ruleset on the head node's disk plays the same on a
+worker that has never seen the file. A worker process compiles the rules once and keeps them for
+the next task of the same run (keyed by a digest of the ruleset, the player count and the bots).
+
+Failures: a task whose worker dies is retried by Ray (``max_retries``); since a task is a whole
+seed range and its result is merged once, by position, a retried range is neither lost nor
+counted twice. A stop (Ctrl-C, SIGTERM: ``should_stop``) cancels the tasks in flight and keeps
+the whole ranges finished in a row, like the local pool.
+"""
+
+from __future__ import annotations
+
+import collections
+import hashlib
+import itertools
+import os
+from typing import Callable, Iterator
+
+IN_FLIGHT_PER_CPU = 3  # tasks handed out ahead of the merge: memory stays flat whatever --games is
+TASK_RETRIES = 3
+KILL_ONCE_ENV = "MBRULES_TEST_KILL_CHUNK"  # tests: "START:MARKER" kills the worker running that chunk, once
+
+
+class BackendUnavailable(RuntimeError):
+    """``--backend ray`` without Ray installed, or a cluster that cannot be reached."""
+
+
+def _ray():
+    try:
+        import ray  # noqa: PLC0415  (an optional extra: imported only when asked for)
+    except ImportError:
+        raise BackendUnavailable(
+            "--backend ray needs Ray: pip install 'mbrules[cluster]' (make test installs it)"
+        ) from None
+    return ray
+
+
+_COMPILED: dict = {}  # in a Ray worker process: key -> (Game, bots, records)
+
+
+def _chunk_task(key: str, spec, seed: int, start: int, stop: int) -> tuple[dict, str]:
+    """In a Ray worker: games ``start .. stop-1`` of the run; the counters and the node that played them."""
+    import ray  # noqa: PLC0415
+
+    from .engine import Game
+    from .simulate import _play_games
+
+    kill = os.environ.get(KILL_ONCE_ENV)
+    if kill:
+        at, marker = kill.split(":", 1)
+        if int(at) == start and not os.path.exists(marker):
+            open(marker, "w").close()
+            os._exit(1)  # the worker dies mid-run: Ray must retry this range on another process
+    hit = _COMPILED.get(key)
+    if hit is None:
+        ruleset, players, bots, records = spec
+        hit = _COMPILED[key] = (Game(ruleset, players), list(bots), records)
+    game, bots, records = hit
+    stats = _play_games(game, bots, seed, start, stop, None, records)
+    return stats, ray.get_runtime_context().get_node_id()
+
+
+def _connect(ray, address: str | None, workers: int) -> None:
+    if ray.is_initialized():
+        return
+    kw = dict(include_dashboard=False, log_to_driver=False, configure_logging=False)
+    try:
+        if address:
+            ray.init(address=address, **kw)
+        else:  # a local instance with as many CPUs as --workers asks for
+            ray.init(num_cpus=max(1, workers), **kw)
+    except Exception as e:  # noqa: BLE001  (Ray raises several kinds for an unreachable cluster)
+        raise BackendUnavailable(f"cannot start or reach the Ray cluster{' at ' + address if address else ''}: "
+                                 f"{str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
+
+
+def run_chunks(game, bots, seed: int, todo: Iterator[tuple[int, int]], add: Callable[[int, int, dict], None], *,
+               workers: int, address: str | None = None, should_stop: Callable[[], object] | None = None,
+               records: bool = False, nodes: set | None = None) -> None:
+    """Play the seed ranges of ``todo`` as Ray tasks; ``add(a, b, stats)`` each in seed order.
+
+    ``nodes`` (a set) collects the ids of the nodes that ran tasks. Returns when every range is
+    merged, or when ``should_stop()`` turns true (then the tasks in flight are cancelled).
+    """
+    ray = _ray()
+    _connect(ray, address, workers)
+    cpus = int(ray.cluster_resources().get("CPU", 1)) or 1
+    spec = (game.ruleset, game.players, list(bots), records)
+    key = hashlib.sha256(repr((game.ruleset.model_dump_json(), game.players, list(bots), records)).encode()).hexdigest()
+    spec_ref = ray.put(spec)  # once in the object store, not once a task
+    task = ray.remote(max_retries=TASK_RETRIES, retry_exceptions=False, num_cpus=1)(_chunk_task)
+    in_flight: collections.deque = collections.deque()  # (a, b, ref), in seed order
+    for a, b in itertools.islice(todo, cpus * IN_FLIGHT_PER_CPU):
+        in_flight.append((a, b, task.remote(key, spec_ref, seed, a, b)))
+    try:
+        while in_flight:
+            a, b, ref = in_flight[0]
+            ready: list = []
+            while not ready:
+                if should_stop is not None and should_stop():
+                    _keep_finished_prefix(ray, in_flight, add, nodes)
+                    return
+                ready, _ = ray.wait([ref], timeout=0.1)
+            stats, node = ray.get(ref)
+            in_flight.popleft()
+            if nodes is not None:
+                nodes.add(node)
+            add(a, b, stats)
+            for a2, b2 in itertools.islice(todo, 1):
+                in_flight.append((a2, b2, task.remote(key, spec_ref, seed, a2, b2)))
+    finally:
+        for _, _, ref in in_flight:
+            ray.cancel(ref, force=True)
+
+
+def _keep_finished_prefix(ray, in_flight, add, nodes) -> None:
+    """On a stop: merge the ranges already finished in a row at the head (the figures stay a prefix)."""
+    while in_flight:
+        a, b, ref = in_flight[0]
+        ready, _ = ray.wait([ref], timeout=0)
+        if not ready:
+            return
+        try:
+            stats, node = ray.get(ref)
+        except Exception:  # noqa: BLE001  (a cancelled or failed task ends the prefix)
+            return
+        in_flight.popleft()
+        if nodes is not None:
+            nodes.add(node)
+        add(a, b, stats)
+
+
+def shutdown() -> None:
+    """Disconnect (and stop a local instance this process started)."""
+    try:
+        import ray  # noqa: PLC0415
+    except ImportError:
+        return
+    if ray.is_initialized():
+        ray.shutdown()
