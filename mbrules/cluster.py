@@ -21,6 +21,7 @@ import collections
 import hashlib
 import itertools
 import os
+import socket
 from typing import Callable, Iterator
 
 IN_FLIGHT_PER_CPU = 3  # tasks handed out ahead of the merge: memory stays flat whatever --games is
@@ -67,9 +68,26 @@ def _chunk_task(key: str, spec, seed: int, start: int, stop: int) -> tuple[dict,
     return stats, ray.get_runtime_context().get_node_id()
 
 
+def _probe(address: str, timeout: float = 5.0) -> None:
+    """Refuse at once a HOST:PORT where nothing listens (ray.init would retry for minutes)."""
+    if address in ("auto", "local") or "://" in address:
+        return
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit():
+        raise BackendUnavailable(f"--address must be HOST:PORT (or 'auto'), got {address[:60]!r}")
+    try:
+        with socket.create_connection((host or "127.0.0.1", int(port)), timeout=timeout):
+            pass
+    except OSError as e:
+        raise BackendUnavailable(f"cannot start or reach the Ray cluster at {address[:60]}: "
+                                 f"{(e.strerror or str(e)).lower()} (is 'ray start --head' running there?)") from None
+
+
 def _connect(ray, address: str | None, workers: int) -> None:
     if ray.is_initialized():
         return
+    if address:
+        _probe(address)
     kw = dict(include_dashboard=False, log_to_driver=False, configure_logging=False)
     try:
         if address:
