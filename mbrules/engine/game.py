@@ -143,6 +143,13 @@ class Game:
         self.extend_action = acts[ACTION_EXTEND]
         self.stop_action = acts[ACTION_STOP]
 
+    def __eq__(self, other) -> bool:  # the same rules for the same table, however many times loaded
+        return self is other or (isinstance(other, Game) and self.players == other.players
+                                 and self.ruleset == other.ruleset)
+
+    def __hash__(self) -> int:
+        return hash((self.ruleset_id, self.players))
+
     def __repr__(self) -> str:
         return (f"<Game {self.ruleset_id}: {self.players} players, {self.sides} sides, "
                 f"{len(self.deck)} cards, trip {self.target}>")
