@@ -19,6 +19,7 @@ from .common import app  # noqa: E402,F401
 from . import ruleset_cmds  # noqa: E402,F401  rulesets, show, validate, schema, diff
 from . import play_cmds  # noqa: E402,F401
 from . import replay_cmd  # noqa: E402,F401
+from . import ladder_cmd  # noqa: E402,F401  ladder
 
 
 def main() -> None:
