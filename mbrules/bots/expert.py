@@ -29,6 +29,7 @@ default 48, about 60 ms a decision on one core of the reference machine, see
 
 from __future__ import annotations
 
+import math
 import random
 
 from ..engine import Action, Game, Observation
@@ -39,6 +40,7 @@ from .heuristic import HeuristicBot
 
 DEFAULT_BUDGET = 48
 DEFAULT_WIDTH = 6
+CONFIDENCE = 1.0  # standard errors by which a candidate must beat the default to be played
 MAX_PLAYOUT_ACTIONS = 5000  # a hand is far shorter (the deck bounds it); this only guards a malformed world
 
 
@@ -75,30 +77,50 @@ class ExpertBot:
         if op == DRAW:
             return legal_actions[0]
         if op == EXTEND or op == STOP or op == COUP_FOURRE or op == DECLINE:
-            candidates = list(legal_actions)
-            ranked = candidates
+            # the heuristic's answer first: the search must show the other is better to play it
+            first = self.heuristic.choose(obs, legal_actions)
+            candidates = [first] + [a for a in legal_actions if a != first]
         else:
-            ranked = self.heuristic.rank(obs, legal_actions)
-            candidates = ranked[: self.width]
+            candidates = self.heuristic.rank(obs, legal_actions)[: self.width]
         if len(candidates) == 1:
             return candidates[0]
         k = len(candidates)
-        worlds = max(1, self.budget // k)
-        totals = [0.0] * k
+        worlds = max(2, self.budget // k)
+        # values[w][i]: candidate i's play-out value in world w (the same world and luck for all i)
+        values = []
         rng = self.rng
         for _ in range(worlds):
             world = determinize(obs, rng)
-            seed = rng.getrandbits(64)
-            for i, a in enumerate(candidates):
+            seed = rng.getrandbits(32)
+            row = []
+            for a in candidates:
                 st = world.clone()
                 st.apply(a)
                 if self.greedy:
                     rollout(st, random.Random(seed))
                 else:
                     self._playout(st, seed)
-                totals[i] += self._value(st)
-        best = max(range(k), key=lambda i: (totals[i], -i))
-        return candidates[best]
+                row.append(self._value(st))
+            values.append(row)
+        return candidates[self._pick(values, k, worlds)]
+
+    def _pick(self, values: list[list[float]], k: int, worlds: int) -> int:
+        """The candidate to play: the default (index 0, the heuristic's choice, or the first legal
+        answer) unless another beats it in the paired comparison by ``CONFIDENCE`` standard errors.
+
+        The play-outs are noisy; a candidate that only looks better by chance would make the bot
+        worse than the heuristic it starts from. Paired differences (same world, same luck) keep
+        the noise small."""
+        best, best_t = 0, CONFIDENCE
+        for i in range(1, k):
+            d = [row[i] - row[0] for row in values]
+            mean = sum(d) / worlds
+            var = sum((x - mean) ** 2 for x in d) / (worlds - 1)
+            se = math.sqrt(var / worlds)
+            t = mean / se if se > 0 else (math.inf if mean > 0 else 0.0)
+            if t > best_t or (t == best_t and best and mean > 0):
+                best, best_t = i, t
+        return best
 
     def _playout(self, st, seed: int) -> None:
         """Play the imagined hand to its end, every seat played by the heuristic (public API only)."""

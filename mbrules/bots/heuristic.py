@@ -40,6 +40,9 @@ NEG = float("-inf")
                        "discard dead cards, attack the leader")
 class HeuristicBot:
     observes = True
+    # Scores of the kinds of play (a play scores more than any discard, which scores <= 0).
+    W_BATTLE_HAZARD = 500.0
+    W_SPEED_HAZARD = 380.0
 
     def __init__(self, game: Game, player: int, rng: random.Random):
         self.game = game
@@ -161,10 +164,10 @@ class HeuristicBot:
             cf_proof = 40.0 if ctx.holds_protector(c) or ctx.protectors_unseen(c) == 0 else 0.0
             sting = 10.0 * ctx.remedies_gone_share(c)
             if g.pile[c] == BATTLE:
-                return 500.0 + lead + cf_proof + sting + (0.0 if c in self.quick_fixed else 20.0)
+                return self.W_BATTLE_HAZARD + lead + cf_proof + sting + (0.0 if c in self.quick_fixed else 20.0)
             if obs.target - obs.sides[ts].miles <= self.step:
                 return 100.0 + lead  # a speed limit hardly slows a side this close
-            return 380.0 + lead + cf_proof
+            return self.W_SPEED_HAZARD + lead + cf_proof
         return 0.0
 
     def _extend(self, obs: Observation) -> bool:
@@ -190,48 +193,97 @@ class HeuristicBot:
         return miles >= extra - self.step and obs.draw_pile >= 4 * g.players and opp_best <= obs.target - self.big
 
 
-class _Context:
-    """What one turn's choice needs, computed once from the observation."""
+class _lazy:
+    """A fact computed on first read and then stored on the instance (functools.cached_property
+    without its lock, which costs more than most of these facts on Python 3.11)."""
 
-    __slots__ = ("bot", "obs", "me", "hand", "_unseen", "end_near", "can_finish", "big_blocked", "safe_trip_open",
-                 "best_other_distance", "max_target", "limit", "rolling_safety", "_values")
+    def __init__(self, f):
+        self.f = f
+        self.name = f.__name__
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self
+        v = self.f(obj)
+        obj.__dict__[self.name] = v
+        return v
+
+
+class _Context:
+    """What one decision's scores need, each fact computed on first use from the observation.
+
+    Most turns have a play worth more than any discard, and then only the facts those plays
+    ask for are ever computed (cards not seen, the finishing card, the safe trip, ...).
+    """
 
     def __init__(self, bot: HeuristicBot, obs: Observation):
-        g = bot.game
-        ps = bot.side
         self.bot = bot
         self.obs = obs
-        me = obs.sides[ps]
-        self.me = me
-        hand = obs.hand
-        self.hand = hand
-        # Cards not yet seen are counted lazily, card by card (see unseen()): only hazards and
-        # safeties are ever asked about, and tuple.count runs in C. Rebuilding the whole count
-        # from every pile at every decision was 62% of this bot's time.
+        self.me = obs.sides[bot.side]
+        self.hand = obs.hand
+        # Cards not yet seen are counted lazily, card by card (see unseen()): only hazards,
+        # remedies and safeties are ever asked about, and tuple.count runs in C. Rebuilding the
+        # whole count from every pile at every decision was 62% of this bot's time.
         self._unseen: dict[int, int] = {}
-        target = obs.target
-        can_extend = g.extension_to is not None and obs.extension_called_by < 0 and target < g.extension_to
-        self.max_target = g.extension_to if can_extend else target
-        closest = min(target - v.miles for v in obs.sides)
-        self.end_near = obs.draw_pile <= 2 * g.players or closest <= bot.step
-        left = target - me.miles
-        rolling = me.moving
-        limit = NO_LIMIT if me.limit is None else me.limit
-        self.limit = limit
-        self.rolling_safety = any(g.grants_rolling[c] for c in me.safeties + me.coup_fourres)
+        self._values: dict[int, float] = {}
+
+    @_lazy
+    def limit(self) -> int:
+        return NO_LIMIT if self.me.limit is None else self.me.limit
+
+    @_lazy
+    def max_target(self) -> int:
+        g = self.bot.game
+        target = self.obs.target
+        can_extend = g.extension_to is not None and self.obs.extension_called_by < 0 and target < g.extension_to
+        return g.extension_to if can_extend else target
+
+    @_lazy
+    def end_near(self) -> bool:
+        obs = self.obs
+        closest = min(obs.target - v.miles for v in obs.sides)
+        return obs.draw_pile <= 2 * self.bot.game.players or closest <= self.bot.step
+
+    @_lazy
+    def rolling_safety(self) -> bool:
+        g = self.bot.game
+        return any(g.grants_rolling[c] for c in self.me.safeties + self.me.coup_fourres)
+
+    @_lazy
+    def can_finish(self) -> bool:
+        g = self.bot.game
+        me = self.me
+        left = self.obs.target - me.miles
+        limit = self.limit
         played = me.distance
-        self.can_finish = rolling and any(
+        return me.moving and any(
             g.kind[c] == DISTANCE and g.miles[c] == left and g.miles[c] <= limit and played[c] < g.max_per_hand[c]
-            for c in hand
+            for c in self.hand
         )
-        self.big_blocked = any(g.kind[c] == DISTANCE and limit < g.miles[c] <= left for c in hand)
-        self.safe_trip_open = not any(played[c] for c in bot.breakers)
-        self.best_other_distance = max(
-            (g.miles[c] for c in hand if g.kind[c] == DISTANCE and c not in bot.breakers
+
+    @_lazy
+    def big_blocked(self) -> bool:
+        g = self.bot.game
+        left = self.obs.target - self.me.miles
+        limit = self.limit
+        return any(g.kind[c] == DISTANCE and limit < g.miles[c] <= left for c in self.hand)
+
+    @_lazy
+    def safe_trip_open(self) -> bool:
+        played = self.me.distance
+        return not any(played[c] for c in self.bot.breakers)
+
+    @_lazy
+    def best_other_distance(self) -> int:
+        g = self.bot.game
+        bot = self.bot
+        left = self.obs.target - self.me.miles
+        limit = self.limit
+        return max(
+            (g.miles[c] for c in self.hand if g.kind[c] == DISTANCE and c not in bot.breakers
              and g.miles[c] <= limit and g.miles[c] <= left),
             default=0,
         )
-        self._values: dict[int, float] = {}
 
     def unseen(self, c: int) -> int:
         """Copies of card ``c`` this seat has not seen (in other hands or the draw pile)."""
