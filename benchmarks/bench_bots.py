@@ -4,6 +4,8 @@
     .venv/bin/python benchmarks/bench_bots.py versus expert heuristic0 --games 200 --players 2 \\
         --baseline /tmp/h0 --workers 2
 
+``speed`` times each bot's ``choose`` in self-play: wall and CPU time (the CPU figure is the one
+to read on a shared machine: another job's load does not count in it).
 ``versus`` plays ``--games`` seeds twice, seats swapped (paired seeds: each bot holds each seat
 of the same deal once), and prints A's share of the matches won with a Wilson 95% interval.
 ``--baseline DIR`` registers the heuristic bot of another checkout (a git worktree of the
@@ -89,8 +91,11 @@ def versus(ns) -> None:
     ctx = mp.get_context("fork")
     with ctx.Pool(ns.workers, _init, (ns.ruleset, ns.option, ns.players, ns.baseline)) as pool:
         res = [0, 0, 0]
-        for r in pool.imap_unordered(_pair, jobs, chunksize=2):
+        for k, r in enumerate(pool.imap_unordered(_pair, jobs, chunksize=1)):
             res = [x + y for x, y in zip(res, r)]
+            if ns.progress and (k + 1) % ns.progress == 0:
+                print(f"  after {k + 1} seeds: {ns.a} {res[0]}, {ns.b} {res[1]}, other {res[2]}", file=sys.stderr,
+                      flush=True)
     n = sum(res)
     lo, hi = wilson(res[0], n)
     print(f"{ns.a} vs {ns.b}: {ns.ruleset} {' '.join(ns.option)} {ns.players} players, {n} matches "
@@ -107,11 +112,14 @@ class _Timed:
         self.observes = getattr(bot, "observes", True)
         self.n = 0
         self.t = 0.0
+        self.cpu = 0.0
         self.worst = 0.0
 
     def choose(self, obs, legal):
         t = time.perf_counter()
+        c = time.process_time()
         a = self.bot.choose(obs, legal)
+        self.cpu += time.process_time() - c
         d = time.perf_counter() - t
         self.n += 1
         self.t += d
@@ -144,9 +152,10 @@ def speed(ns) -> None:
         wall = time.perf_counter() - t0
         n = sum(b.n for b in timed_all)
         t = sum(b.t for b in timed_all)
+        cpu = sum(b.cpu for b in timed_all)
         worst = max(b.worst for b in timed_all)
-        print(f"  {name:>22}: {n} decisions, {n / t:,.0f} decisions/s, {1000 * t / n:.3f} ms a decision "
-              f"(worst {1000 * worst:.1f} ms); {wall:.2f} s for the matches")
+        print(f"  {name:>22}: {n} decisions, {n / t:,.0f} decisions/s, {1000 * t / n:.3f} ms a decision wall, "
+              f"{1000 * cpu / n:.3f} ms CPU (worst {1000 * worst:.1f} ms wall); {wall:.2f} s for the matches")
 
 
 def main() -> None:
@@ -167,6 +176,7 @@ def main() -> None:
             p.add_argument("b")
             p.add_argument("--games", type=int, default=200)
             p.add_argument("--workers", type=int, default=2)
+            p.add_argument("--progress", type=int, default=0, help="print the counts every N seeds (stderr)")
     ns = ap.parse_args()
     if ns.cmd == "speed":
         if ns.baseline:

@@ -3,7 +3,7 @@
 At every real choice (a turn's play or discard, a coup fourré window, the extension
 question) the bot:
 
-1. keeps the heuristic's best few candidates (``width``, default 6; every legal action when
+1. keeps the heuristic's best few candidates (``width``, default 3; every legal action when
    there are no more), so the search spends its play-outs where they can matter;
 2. samples ``worlds`` deals of the cards it has not seen, consistent with its observation
    (:func:`mbrules.engine.determinize.determinize`: the unseen cards, exactly as many in
@@ -39,22 +39,24 @@ from .base import register
 from .heuristic import HeuristicBot
 
 DEFAULT_BUDGET = 48
-DEFAULT_WIDTH = 6
-CONFIDENCE = 1.0  # standard errors by which a candidate must beat the default to be played
+DEFAULT_WIDTH = 3
+DEFAULT_Z = 20  # tenths of a standard error by which a candidate must beat the default to be played
 MAX_PLAYOUT_ACTIONS = 5000  # a hand is far shorter (the deck bounds it); this only guards a malformed world
 
 
 @register(
     "expert",
     "PIMC search: samples the unseen cards many times and plays each good candidate out; "
-    "parameters budget (play-outs a decision, default 48) and width (candidates, default 6)",
-    params={"budget": (int, 1, 100_000), "width": (int, 1, 64), "greedy": (int, 0, 1)},
+    "parameters budget (play-outs a decision, default 48), width (candidates, default 3), z (tenths of a "
+    "standard error a candidate must win by to replace the heuristic's choice, default 20), greedy=1 (fast "
+    "greedy play-outs instead of the heuristic)",
+    params={"budget": (int, 1, 100_000), "width": (int, 1, 64), "greedy": (int, 0, 1), "z": (int, 0, 100)},
 )
 class ExpertBot:
     observes = True
 
     def __init__(self, game: Game, player: int, rng: random.Random, budget: int = DEFAULT_BUDGET,
-                 width: int = DEFAULT_WIDTH, greedy: int = 0):
+                 width: int = DEFAULT_WIDTH, greedy: int = 0, z: int = DEFAULT_Z):
         self.game = game
         self.player = player
         self.side = game.side_of[player]
@@ -64,6 +66,7 @@ class ExpertBot:
         # The heuristic orders the candidates and breaks ties; it has its own stream.
         self.heuristic = HeuristicBot(game, player, random.Random(rng.getrandbits(64)))
         self.greedy = bool(greedy)
+        self.confidence = z / 10.0
         # The play-out policy: the heuristic for every seat of the imagined world, each with its own stream.
         self.sim_bots = [HeuristicBot(game, p, random.Random(0)) for p in range(game.players)]
         g = game
@@ -106,12 +109,12 @@ class ExpertBot:
 
     def _pick(self, values: list[list[float]], k: int, worlds: int) -> int:
         """The candidate to play: the default (index 0, the heuristic's choice, or the first legal
-        answer) unless another beats it in the paired comparison by ``CONFIDENCE`` standard errors.
+        answer) unless another beats it in the paired comparison by ``z / 10`` standard errors.
 
         The play-outs are noisy; a candidate that only looks better by chance would make the bot
         worse than the heuristic it starts from. Paired differences (same world, same luck) keep
         the noise small."""
-        best, best_t = 0, CONFIDENCE
+        best, best_t = 0, self.confidence
         for i in range(1, k):
             d = [row[i] - row[0] for row in values]
             mean = sum(d) / worlds

@@ -17,10 +17,10 @@ def ladder(*args):
 
 
 def test_ladder_prints_the_table():
-    res = ladder("--bot", "random", "--bot", "heuristic", "--bot", "expert:budget=2", "--players", "2",
+    res = ladder("--bot", "random", "--bot", "heuristic", "--bot", "expert:budget=2,width=2", "--players", "2",
                  "--games", "1")
     assert res.exit_code == 0, res.output
-    for words in ("Ladder", "win rate", "95% CI", "rating mu", "random", "heuristic", "expert:budget=2", "Pairs"):
+    for words in ("Ladder", "win rate", "95% CI", "rating mu", "random", "heuristic", "expert:budget=2,width=2", "Pairs"):
         assert words in res.output
 
 
