@@ -93,7 +93,7 @@ def ladder(
     t = Table(title="Ladder (best rating first)", title_justify="left")
     for col, just in (("bot", "left"), ("matches", "right"), ("wins", "right"), ("win rate", "right"),
                       ("95% CI", "right"), ("rating mu", "right"), ("sigma", "right"), ("ordinal", "right")):
-        t.add_column(col, justify=just)
+        t.add_column(col, justify=just, overflow="fold")  # a long bot name wraps, never cut
     for r in rep["bots"]:
         lo, hi = r["ci95"]
         t.add_row(r["bot"], str(r["matches"]), str(r["wins"]), f"{r['win_rate']:.1%}", f"{lo:.1%} to {hi:.1%}",
@@ -101,11 +101,12 @@ def ladder(
     out.print(t)
     p = Table(title="Pairs (A's share of the pair's matches)", title_justify="left")
     for col, just in (("A", "left"), ("B", "left"), ("matches", "right"), ("A won", "right"), ("B won", "right"),
-                      ("drawn/unfinished", "right"), ("A's share", "right"), ("95% CI", "right")):
-        p.add_column(col, justify=just)
+                      ("other", "right"), ("A's share", "right"), ("95% CI", "right")):
+        p.add_column(col, justify=just, overflow="fold")
     for r in rep["pairs"]:
         lo, hi = r["a_ci95"]
         p.add_row(r["a"], r["b"], str(r["matches"]), str(r["a_wins"]), str(r["b_wins"]),
                   str(r["draws_or_unfinished"]), f"{r['a_win_rate']:.1%}", f"{lo:.1%} to {hi:.1%}")
     out.print(p)
+    out.print("other: drawn, or unfinished at the ruleset's match.max_hands", markup=False)
     out.print(f"{rep['seconds']:.1f} s on {workers} worker(s)", markup=False)
