@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed-stamp
 $(STAMP): pyproject.toml
 	rm -rf $(VENV)
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,human,plots,rl,cluster]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,human,plots,rl,cluster,bots]'
 	touch $(STAMP)
 
 play: $(STAMP)

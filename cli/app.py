@@ -20,6 +20,7 @@ from . import ruleset_cmds  # noqa: E402,F401  rulesets, show, validate, schema,
 from . import play_cmds  # noqa: E402,F401
 from . import replay_cmd  # noqa: E402,F401
 from . import compare_cmd  # noqa: E402,F401  compare
+from . import ladder_cmd  # noqa: E402,F401  ladder
 
 
 def main() -> None:

@@ -1,13 +1,16 @@
 """Bots: ``Bot.choose(observation, legal_actions) -> action``, registered by name for ``--bot NAME``."""
 from .base import (
-    Bot, UnknownBot, bot_descriptions, bot_names, bot_rng, check_bot, lineup, make_bot, make_bots, register,
+    Bot, UnknownBot, bot_descriptions, bot_names, bot_rng, check_bot, lineup, make_bot, make_bots, parse_bot,
+    register,
 )
 from . import random_bot as _random_bot  # noqa: F401  registers "random"
 from . import heuristic as _heuristic  # noqa: F401  registers "heuristic"
+from . import expert as _expert  # noqa: F401  registers "expert"
+from .expert import ExpertBot
 from .heuristic import HeuristicBot
 from .random_bot import RandomBot
 
 __all__ = [
-    "Bot", "HeuristicBot", "RandomBot", "UnknownBot", "bot_descriptions", "bot_names", "bot_rng", "check_bot",
-    "lineup", "make_bot", "make_bots", "register",
+    "Bot", "ExpertBot", "HeuristicBot", "RandomBot", "UnknownBot", "bot_descriptions", "bot_names", "bot_rng", "check_bot",
+    "lineup", "make_bot", "make_bots", "parse_bot", "register",
 ]

@@ -35,19 +35,65 @@ class UnknownBot(ValueError):
     """``--bot NAME`` names no registered bot."""
 
 
-BotFactory = Callable[[Game, int, random.Random], Bot]
+BotFactory = Callable[..., Bot]
 _REGISTRY: dict[str, tuple[BotFactory, str]] = {}
+_PARAMS: dict[str, dict[str, tuple[type, int, int]]] = {}
 
 
-def register(name: str, description: str):
-    """Class decorator: make a bot available as ``--bot name``."""
+def register(name: str, description: str, params: dict[str, tuple[type, int, int]] | None = None):
+    """Class decorator: make a bot available as ``--bot name``.
+
+    ``params`` names the parameters the bot takes as ``--bot name:key=value,key=value``, each
+    with its type and inclusive bounds (``{"budget": (int, 1, 100000)}``); the factory is then
+    called with them as keyword arguments.
+    """
 
     def deco(cls):
         cls.name = name
         _REGISTRY[name] = (cls, description)
+        _PARAMS[name] = dict(params or {})
         return cls
 
     return deco
+
+
+MAX_SPEC = 200  # characters in one --bot value
+
+
+def parse_bot(spec: str) -> tuple[str, dict[str, int]]:
+    """``"expert:budget=50"`` as ``("expert", {"budget": 50})``; a plain name has no parameters.
+
+    Raises :class:`UnknownBot` with a sentence for an unknown name, parameter or a bad value.
+    """
+    if not isinstance(spec, str) or len(spec) > MAX_SPEC:
+        raise UnknownBot(f"a bot is a name, optionally with parameters (name:key=value), at most {MAX_SPEC} characters")
+    name, sep, rest = spec.partition(":")
+    if name not in _REGISTRY:
+        raise UnknownBot(f"unknown bot '{name}' (bots: {', '.join(bot_names())})")
+    allowed = _PARAMS[name]
+    params: dict[str, int] = {}
+    if sep:
+        if not rest:
+            raise UnknownBot(f"bot '{spec}': parameters after ':' are key=value, separated by commas")
+        for item in rest.split(","):
+            key, eq, value = item.partition("=")
+            key = key.strip()
+            if not eq or not key:
+                raise UnknownBot(f"bot '{spec}': '{item}' is not key=value")
+            if key not in allowed:
+                known = ", ".join(sorted(allowed)) or "none"
+                raise UnknownBot(f"bot '{name}' has no parameter '{key}' (its parameters: {known})")
+            if key in params:
+                raise UnknownBot(f"bot '{spec}': parameter '{key}' given twice")
+            typ, lo, hi = allowed[key]
+            try:
+                v = typ(value.strip())
+            except ValueError:
+                raise UnknownBot(f"bot '{spec}': {key} must be an integer, not '{value}'") from None
+            if not lo <= v <= hi:
+                raise UnknownBot(f"bot '{spec}': {key} must be between {lo} and {hi}")
+            params[key] = v
+    return name, params
 
 
 def bot_names() -> list[str]:
@@ -59,8 +105,8 @@ def bot_descriptions() -> dict[str, str]:
 
 
 def check_bot(name: str) -> None:
-    if name not in _REGISTRY:
-        raise UnknownBot(f"unknown bot '{name}' (bots: {', '.join(bot_names())})")
+    """Raise :class:`UnknownBot` unless ``name`` (a plain name or ``name:key=value,...``) is a bot."""
+    parse_bot(name)
 
 
 def bot_rng(seed, player: int) -> random.Random:
@@ -69,8 +115,9 @@ def bot_rng(seed, player: int) -> random.Random:
 
 
 def make_bot(name: str, game: Game, player: int, seed) -> Bot:
-    check_bot(name)
-    return _REGISTRY[name][0](game, player, bot_rng(seed, player))
+    """The bot ``name`` (``"heuristic"``, ``"expert:budget=50"``) for ``player`` of the match dealt from ``seed``."""
+    base, params = parse_bot(name)
+    return _REGISTRY[base][0](game, player, bot_rng(seed, player), **params)
 
 
 def lineup(names: list[str] | tuple[str, ...], players: int) -> list[str]:

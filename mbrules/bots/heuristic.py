@@ -15,7 +15,11 @@ The hints it follows:
 - D, E: discard dead cards first: 200s once the side has played its two, hazards every
   opponent is protected against, remedies whose hazards are all used (or that we are
   protected against), distance that can never fit; keep remedies for hazards still to come.
-- Prefer a safe trip (no 200) when another distance card of 75 or more would do.
+- Prefer a safe trip (no safe-trip breaker) when another distance card of at least three quarters
+  of the longest safe one would do. Every distance is read in the ruleset's own units (its longest
+  distance card, its longest safe one, its trip): nothing here is written in miles.
+- Count cards: a hazard whose safeties are all out cannot be answered by a coup fourré; a
+  hazard whose remedies are mostly seen stops its victim longer.
 - Attack the leading opponent; a hazard whose safety we hold is safe from a coup fourré.
 - Call every coup fourré; call the extension when it is likely to succeed.
 """
@@ -36,6 +40,9 @@ NEG = float("-inf")
                        "discard dead cards, attack the leader")
 class HeuristicBot:
     observes = True
+    # Scores of the kinds of play (a play scores more than any discard, which scores <= 0).
+    W_BATTLE_HAZARD = 500.0
+    W_SPEED_HAZARD = 380.0
 
     def __init__(self, game: Game, player: int, rng: random.Random):
         self.game = game
@@ -49,10 +56,25 @@ class HeuristicBot:
         self.fixes = tuple(tuple(h for h in self.hazards if g.fixes_mask[c] >> h & 1) for c in range(n))
         self.protects = tuple(tuple(h for h in self.hazards if g.protects_mask[c] >> h & 1) for c in range(n))
         self.breakers = frozenset(g.safe_trip_breakers)
+        self.remedies_of = tuple(tuple(r for r in range(n) if g.kind[r] == REMEDY and g.fixes_mask[r] >> h & 1)
+                                 for h in range(n))
         # Hazards the go card itself fixes (the Stop): they cost the victim one turn, not two.
         self.quick_fixed = frozenset(
             h for h in self.hazards if any(g.is_go[c] and g.fixes_mask[c] >> h & 1 for c in range(n))
         )
+        # The ruleset's own units (no 75/100/200 written here): the longest distance card ("big",
+        # 200 in the classic decks), the longest one that keeps a safe trip ("step", 100), and the
+        # trip. Plays are judged in these, so a ruleset with every distance divided by 5 is played alike.
+        dist = [g.miles[c] for c in range(n) if g.kind[c] == DISTANCE and g.deck_counts[c]]
+        safe = [g.miles[c] for c in range(n) if g.kind[c] == DISTANCE and g.deck_counts[c] and c not in self.breakers]
+        self.big = max(dist, default=1) or 1
+        self.step = max(safe, default=self.big) or 1
+        self.trip = g.target or 1
+        self.points_goal = g.target_points if g.match_mode == "points" and g.target_points else 0
+        self.distance_cards = tuple(c for c in range(n) if g.kind[c] == DISTANCE)
+        self.safety_cards = tuple(c for c in range(n) if g.kind[c] == SAFETY)
+        self._turn_key = None
+        self._turn_ctx = None
 
     # -- the decision --------------------------------------------------------------
     def choose(self, obs: Observation, legal_actions: list[Action]) -> Action:
@@ -64,16 +86,32 @@ class HeuristicBot:
             return self.game.extend_action if self._extend(obs) else self.game.stop_action
         if len(legal_actions) == 1 or op == DRAW or op == DECLINE:
             return first
-        ctx = _Context(self, obs)
+        ctx = self._context(obs)
         best = NEG
         choices: list[int] = []
+        score = self._score
         for a in legal_actions:
-            s = self._score(a, ctx)
+            if a.op == DISCARD and best > 0.0:
+                break  # plays come first; a discard scores at most 0, so it cannot beat or tie a play worth more
+            s = score(a, ctx)
             if s > best:
                 best, choices = s, [a]
             elif s == best:
                 choices.append(a)
         return choices[0] if len(choices) == 1 else choices[int(self.rng.random() * len(choices))]
+
+    def _context(self, obs: Observation) -> "_Context":
+        # One context per observation: rank() then choose() on the same one (the expert) share it.
+        if obs is not self._turn_key:
+            self._turn_key, self._turn_ctx = obs, _Context(self, obs)
+        return self._turn_ctx
+
+    def rank(self, obs: Observation, legal_actions: list[Action]) -> list[Action]:
+        """The legal actions of a turn, best first by this bot's scores (ties in the given order)."""
+        ctx = self._context(obs)
+        scores = [self._score(a, ctx) for a in legal_actions]
+        order = sorted(range(len(legal_actions)), key=lambda i: -scores[i])
+        return [legal_actions[i] for i in order]
 
     # -- scores ------------------------------------------------------------------------
     def _score(self, action: Action, ctx: "_Context") -> float:
@@ -112,19 +150,24 @@ class HeuristicBot:
             m = g.miles[c]
             if me.miles + m == obs.target:
                 return 1000.0
-            s = 300.0 + m / 2
-            if c in self.breakers and ctx.safe_trip_open and ctx.best_other_distance >= 75:
+            s = 300.0 + 100.0 * m / self.big
+            if c in self.breakers and ctx.safe_trip_open and ctx.best_other_distance * 4 >= 3 * self.step:
                 s = 320.0  # a safe trip costs nothing here
             return s
         if k == HAZARD:
             ts = action.side_index
-            lead = obs.sides[ts].miles / 10 + obs.match_totals[ts] / 1000
-            cf_proof = 40.0 if ctx.holds_protector(c) else 0.0
+            lead = 100.0 * obs.sides[ts].miles / self.trip
+            if self.points_goal:
+                lead += 5.0 * obs.match_totals[ts] / self.points_goal
+            # Card counting: a hazard is safe from a coup fourré when we hold its safety or every
+            # copy of it is out; its sting is longer when few of its remedies are left to draw.
+            cf_proof = 40.0 if ctx.holds_protector(c) or ctx.protectors_unseen(c) == 0 else 0.0
+            sting = 10.0 * ctx.remedies_gone_share(c)
             if g.pile[c] == BATTLE:
-                return 500.0 + lead + cf_proof + (0.0 if c in self.quick_fixed else 20.0)
-            if obs.target - obs.sides[ts].miles <= 100:
+                return self.W_BATTLE_HAZARD + lead + cf_proof + sting + (0.0 if c in self.quick_fixed else 20.0)
+            if obs.target - obs.sides[ts].miles <= self.step:
                 return 100.0 + lead  # a speed limit hardly slows a side this close
-            return 380.0 + lead + cf_proof
+            return self.W_SPEED_HAZARD + lead + cf_proof
         return 0.0
 
     def _extend(self, obs: Observation) -> bool:
@@ -147,53 +190,133 @@ class HeuristicBot:
         opp_best = max((v.miles for s, v in enumerate(obs.sides) if s != ps), default=0)
         if opp_best == 0:
             return False  # a shutout is already won: do not risk it
-        return miles >= extra - 100 and obs.draw_pile >= 4 * g.players and opp_best <= obs.target - 200
+        return miles >= extra - self.step and obs.draw_pile >= 4 * g.players and opp_best <= obs.target - self.big
+
+
+class _lazy:
+    """A fact computed on first read and then stored on the instance (functools.cached_property
+    without its lock, which costs more than most of these facts on Python 3.11)."""
+
+    def __init__(self, f):
+        self.f = f
+        self.name = f.__name__
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self
+        v = self.f(obj)
+        obj.__dict__[self.name] = v
+        return v
 
 
 class _Context:
-    """What one turn's choice needs, computed once from the observation."""
+    """What one decision's scores need, each fact computed on first use from the observation.
 
-    __slots__ = ("bot", "obs", "me", "hand", "unseen", "end_near", "can_finish", "big_blocked", "safe_trip_open",
-                 "best_other_distance", "max_target", "limit", "rolling_safety", "_values")
+    Most turns have a play worth more than any discard, and then only the facts those plays
+    ask for are ever computed (cards not seen, the finishing card, the safe trip, ...).
+    """
 
     def __init__(self, bot: HeuristicBot, obs: Observation):
-        g = bot.game
-        ps = bot.side
         self.bot = bot
         self.obs = obs
-        me = obs.sides[ps]
-        self.me = me
-        hand = obs.hand
-        self.hand = hand
-        # Cards not yet seen: the deck's copies minus the table, the discard pile and our hand.
-        self.unseen = obs.unseen()
-        target = obs.target
-        can_extend = g.extension_to is not None and obs.extension_called_by < 0 and target < g.extension_to
-        self.max_target = g.extension_to if can_extend else target
-        closest = min(target - v.miles for v in obs.sides)
-        self.end_near = obs.draw_pile <= 2 * g.players or closest <= 100
-        left = target - me.miles
-        rolling = me.moving
-        limit = NO_LIMIT if me.limit is None else me.limit
-        self.limit = limit
-        self.rolling_safety = any(g.grants_rolling[c] for c in me.safeties + me.coup_fourres)
+        self.me = obs.sides[bot.side]
+        self.hand = obs.hand
+        # Cards not yet seen are counted lazily, card by card (see unseen()): only hazards,
+        # remedies and safeties are ever asked about, and tuple.count runs in C. Rebuilding the
+        # whole count from every pile at every decision was 62% of this bot's time.
+        self._unseen: dict[int, int] = {}
+        self._values: dict[int, float] = {}
+
+    @_lazy
+    def limit(self) -> int:
+        return NO_LIMIT if self.me.limit is None else self.me.limit
+
+    @_lazy
+    def max_target(self) -> int:
+        g = self.bot.game
+        target = self.obs.target
+        can_extend = g.extension_to is not None and self.obs.extension_called_by < 0 and target < g.extension_to
+        return g.extension_to if can_extend else target
+
+    @_lazy
+    def end_near(self) -> bool:
+        obs = self.obs
+        closest = min(obs.target - v.miles for v in obs.sides)
+        return obs.draw_pile <= 2 * self.bot.game.players or closest <= self.bot.step
+
+    @_lazy
+    def rolling_safety(self) -> bool:
+        g = self.bot.game
+        return any(g.grants_rolling[c] for c in self.me.safeties + self.me.coup_fourres)
+
+    @_lazy
+    def can_finish(self) -> bool:
+        g = self.bot.game
+        me = self.me
+        left = self.obs.target - me.miles
+        limit = self.limit
         played = me.distance
-        self.can_finish = rolling and any(
+        return me.moving and any(
             g.kind[c] == DISTANCE and g.miles[c] == left and g.miles[c] <= limit and played[c] < g.max_per_hand[c]
-            for c in hand
+            for c in self.hand
         )
-        self.big_blocked = any(g.kind[c] == DISTANCE and limit < g.miles[c] <= left for c in hand)
-        self.safe_trip_open = not any(played[c] for c in bot.breakers)
-        self.best_other_distance = max(
-            (g.miles[c] for c in hand if g.kind[c] == DISTANCE and c not in bot.breakers
+
+    @_lazy
+    def big_blocked(self) -> bool:
+        g = self.bot.game
+        left = self.obs.target - self.me.miles
+        limit = self.limit
+        return any(g.kind[c] == DISTANCE and limit < g.miles[c] <= left for c in self.hand)
+
+    @_lazy
+    def safe_trip_open(self) -> bool:
+        played = self.me.distance
+        return not any(played[c] for c in self.bot.breakers)
+
+    @_lazy
+    def best_other_distance(self) -> int:
+        g = self.bot.game
+        bot = self.bot
+        left = self.obs.target - self.me.miles
+        limit = self.limit
+        return max(
+            (g.miles[c] for c in self.hand if g.kind[c] == DISTANCE and c not in bot.breakers
              and g.miles[c] <= limit and g.miles[c] <= left),
             default=0,
         )
-        self._values: dict[int, float] = {}
+
+    def unseen(self, c: int) -> int:
+        """Copies of card ``c`` this seat has not seen (in other hands or the draw pile)."""
+        n = self._unseen.get(c)
+        if n is None:
+            obs = self.obs
+            n = obs.game.deck_counts[c] - self.hand.count(c) - obs.discard.count(c)
+            k = obs.game.kind[c]
+            for v in obs.sides:
+                if k == SAFETY:
+                    n -= v.safeties.count(c) + v.coup_fourres.count(c)
+                elif k == DISTANCE:
+                    n -= v.distance[c]
+                else:
+                    n -= v.battle.count(c) + v.speed.count(c)
+            self._unseen[c] = n
+        return n
 
     def threat(self, h: int) -> bool:
         """Can hazard ``h`` still hit our side?"""
-        return self.unseen[h] > 0 and not self.me.protected & (1 << h)
+        return not self.me.protected & (1 << h) and self.unseen(h) > 0
+
+    def protectors_unseen(self, h: int) -> int:
+        return sum(self.unseen(s) for s in self.bot.game.protectors[h])
+
+    def remedies_gone_share(self, h: int) -> float:
+        """The share of the remedies for hazard ``h`` already seen (played, discarded, in our hand)."""
+        g = self.bot.game
+        total = left = 0
+        for r in self.bot.remedies_of[h]:
+            total += g.deck_counts[r]
+            left += self.unseen(r)
+        return 1.0 - left / total if total else 1.0
 
     def holds_protector(self, h: int) -> bool:
         return any(s in self.hand for s in self.bot.game.protectors[h])
@@ -222,7 +345,7 @@ class _Context:
                 return 0.0  # 200s after two played, distance that can never fit (WM §12 D)
             if me.miles + m > obs.target:
                 return 5.0  # fits only after an extension
-            return 20.0 + m / 10 - (3.0 if copies > 2 else 0.0)
+            return 20.0 + 20.0 * m / bot.big - (3.0 if copies > 2 else 0.0)
         if k == HAZARD:
             targets = sum(1 for s, v in enumerate(obs.sides) if s != ps and not v.protected & (1 << c))
             if targets == 0:
@@ -235,7 +358,7 @@ class _Context:
                 return 60.0 if copies == 1 else 40.0
             fixes = bot.fixes[c]
             showing = me.hazard in fixes or me.speed_hazard in fixes
-            to_come = sum(self.unseen[h] for h in fixes if self.threat(h))
+            to_come = sum(self.unseen(h) for h in fixes if self.threat(h))
             if not showing and to_come == 0:
                 return 0.0  # every hazard it fixes is used, or we are protected (WM §12 E)
             return 30.0 + 4.0 * to_come - (15.0 if copies > 1 else 0.0)

@@ -1,0 +1,171 @@
+"""A round robin between bots: every pair, every seating, paired seeds; win rates with 95% CIs and ratings.
+
+For each pair of bots (A, B) and each seed ``i`` (``game_seed(seed, i)``), the same deal is
+played once per seating: for ``S`` sides, A holds side ``k`` and B the others, then B side
+``k`` and A the others, for every ``k`` (two seatings with two sides: seats swapped). Each
+bot thus meets the same cards from every seat, so the luck of the deal cancels in the pair.
+
+Win rates are the share of a bot's matches it won, with a Wilson score interval at 95%
+(draws and unfinished matches count as not won; they are reported). Ratings are the
+Weng-Lin Bayesian (Plackett-Luce) model of ``openskill`` (mu, sigma and the conservative
+ordinal ``mu - 3 sigma``), updated match by match in a fixed order (pair, seed, seating), so
+the same inputs give the same ratings for any number of workers.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Callable, Sequence
+
+from ..engine import Game
+
+Z95 = 1.959963984540054
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``k / n`` (95% by default); (0, 1) when ``n`` is 0."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = k / n
+    d = 1.0 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def seatings(game: Game, a: str, b: str) -> list[list[str]]:
+    """Each player's bot for every seating of the pair (A, B): A alone on side k, then B alone on side k."""
+    out = []
+    S = game.sides
+    for k in range(S):
+        for solo, rest in ((a, b), (b, a)):
+            out.append([solo if game.side_of[p] == k else rest for p in range(game.players)])
+    if S == 2:
+        out = out[:2]  # A on side A / B on side B, then swapped: the other two are the same seatings
+    return out
+
+
+_WORKER: dict = {}
+
+
+def _init(ruleset_ref: str, options: Sequence[str], players: int, parent: int) -> None:
+    import signal as _signal
+
+    from ..simulate import _die_with_parent, compile_game
+
+    _signal.signal(_signal.SIGINT, _signal.SIG_IGN)
+    _die_with_parent(parent)
+    _WORKER["game"] = compile_game(ruleset_ref, options, players)
+
+
+def play_pairing(game: Game, a: str, b: str, seed: int, i: int) -> list[int]:
+    """Game ``i`` of the pair (a, b) in every seating: per seating, the bot that won (0 a, 1 b) or -1."""
+    from ..simulate import game_seed, play_match
+
+    s = game_seed(seed, i)
+    res = []
+    for lineup in seatings(game, a, b):
+        out = play_match(game, s, lineup).outcome
+        w = out.winner_index
+        if w < 0:
+            res.append(-1)
+        else:
+            res.append(0 if lineup[game.side_players[w][0]] == a else 1)  # a and b are distinct names
+    return res
+
+
+def _job(args) -> list[int]:
+    a, b, seed, i = args
+    return play_pairing(_WORKER["game"], a, b, seed, i)
+
+
+def run_ladder(
+    game: Game,
+    ruleset_ref: str,
+    options: Sequence[str],
+    bots: Sequence[str],
+    games: int,
+    seed: int,
+    workers: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict:
+    """Play the round robin; return per-pair and per-bot counts (see :func:`report`)."""
+    pairs = list(itertools.combinations(range(len(bots)), 2))
+    jobs = [(bots[x], bots[y], seed, i) for (x, y) in pairs for i in range(games)]
+    total = len(jobs)
+    t0 = time.perf_counter()
+    results: list[list[int]] = []
+    if workers <= 1:
+        for j, job in enumerate(jobs):
+            results.append(play_pairing(game, *job))
+            if progress:
+                progress(j + 1, total)
+    else:
+        import multiprocessing as mp
+
+        from ..simulate import _kill_pool
+
+        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
+        pool = ProcessPoolExecutor(max_workers=min(workers, total, 4 * (os.cpu_count() or 1)), mp_context=ctx,
+                                   initializer=_init, initargs=(ruleset_ref, list(options), game.players, os.getpid()))
+        ok = False
+        try:
+            chunk = max(1, min(8, total // (workers * 8) or 1))
+            for j, r in enumerate(pool.map(_job, jobs, chunksize=chunk)):  # results in job order
+                results.append(r)
+                if progress:
+                    progress(j + 1, total)
+            ok = True
+        finally:
+            if ok:
+                pool.shutdown(wait=True)
+            else:
+                _kill_pool(pool)
+    return report(game, bots, pairs, games, results, time.perf_counter() - t0)
+
+
+def report(game: Game, bots: Sequence[str], pairs, games: int, results: list[list[int]], seconds: float) -> dict:
+    """Counts, win rates with Wilson 95% intervals, and openskill ratings, in a JSON-ready dict."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    ratings = [model.rating(name=b) for b in bots]
+    per_bot = [{"matches": 0, "wins": 0, "draws": 0} for _ in bots]
+    pair_rows = []
+    for n, (x, y) in enumerate(pairs):
+        wins = [0, 0]
+        draws = 0
+        for r in results[n * games:(n + 1) * games]:
+            for w in r:
+                if w < 0:
+                    draws += 1
+                    ranks = [1, 1]
+                else:
+                    wins[w] += 1
+                    ranks = [1, 2] if w == 0 else [2, 1]
+                [[ratings[x]], [ratings[y]]] = model.rate([[ratings[x]], [ratings[y]]], ranks=ranks)
+        m = wins[0] + wins[1] + draws
+        for k, z in ((0, x), (1, y)):
+            per_bot[z]["matches"] += m
+            per_bot[z]["wins"] += wins[k]
+            per_bot[z]["draws"] += draws
+        lo, hi = wilson(wins[0], m)
+        pair_rows.append({"a": bots[x], "b": bots[y], "matches": m, "a_wins": wins[0], "b_wins": wins[1],
+                          "draws_or_unfinished": draws, "a_win_rate": round(wins[0] / m, 4) if m else None,
+                          "a_ci95": [round(lo, 4), round(hi, 4)]})
+    rows = []
+    for z, b in enumerate(bots):
+        d = per_bot[z]
+        lo, hi = wilson(d["wins"], d["matches"])
+        r = ratings[z]
+        rows.append({"bot": b, "matches": d["matches"], "wins": d["wins"], "draws_or_unfinished": d["draws"],
+                     "win_rate": round(d["wins"] / d["matches"], 4) if d["matches"] else None,
+                     "ci95": [round(lo, 4), round(hi, 4)],
+                     "rating": {"mu": round(r.mu, 3), "sigma": round(r.sigma, 3), "ordinal": round(r.ordinal(), 3)}})
+    rows.sort(key=lambda row: (-row["rating"]["ordinal"], row["bot"]))
+    return {"bots": rows, "pairs": pair_rows, "seatings_per_seed": len(seatings(game, "a", "b")),
+            "seconds": round(seconds, 3)}

@@ -1,0 +1,31 @@
+"""Positions met in real play, for the bot tests: every real decision of a few matches."""
+from __future__ import annotations
+
+from mbrules.bots import make_bots
+from mbrules.engine import State
+
+
+def decisions(game, seed: int, bots=("heuristic",), hands: int = 1, every: int = 1):
+    """(state clone, player, legal actions) at every real choice of the first ``hands`` hands of a match."""
+    players = make_bots(list(bots), game, seed)
+    st = State.new_match(game, seed, deal_next=False)
+    out = []
+    n = 0
+    for _ in range(hands):
+        while True:
+            acts = st.legal_actions()
+            if not acts:
+                break
+            if len(acts) > 1:
+                p = st.current_player
+                if n % every == 0:
+                    out.append((st.clone(), p, acts))
+                n += 1
+                a = players[p].choose(st.observation(p), acts)
+            else:
+                a = acts[0]
+            st.apply(a)
+        if st.is_terminal():
+            break
+        st.next_hand()
+    return out

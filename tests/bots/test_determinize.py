@@ -1,0 +1,83 @@
+"""Determinization (mbrules.engine.determinize): a world built from one seat's observation alone
+shows that seat exactly what it saw, deals the unseen cards (and only them) to the hidden places,
+and depends on the observation and the RNG only, never on the real hidden cards."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+import mbrules
+from mbrules.engine.actions import COUP_FOURRE_WINDOW, EXTENSION_QUESTION
+from mbrules.engine.determinize import determinize, hidden_pool, rollout
+from bots_helpers import decisions
+
+
+def hidden(st, player):
+    snap = st.snapshot()
+    others = tuple(tuple(sorted(h)) for p, h in enumerate(snap.hands) if p != player)
+    return others, snap.draw_pile
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_world_shows_the_observer_exactly_what_it_saw(players):
+    game = mbrules.load_game("winning-moves", players=players)
+    rng = random.Random(1)
+    for st, p, acts in decisions(game, seed=players, every=3):
+        obs = st.observation(p)
+        world = determinize(obs, rng)
+        assert world.observation(p) == obs
+        assert world.legal_actions() == acts  # the same choice, the same words
+        # the hidden places hold exactly the unseen cards
+        others, draw = hidden(world, p)
+        assert Counter(c for h in others for c in h) + Counter(draw) == Counter(hidden_pool(obs))
+
+
+def test_worlds_differ_with_the_rng_and_not_with_the_real_hidden_cards():
+    game = mbrules.load_game("winning-moves", players=4)
+    st, p, _ = decisions(game, seed=11)[5]
+    obs = st.observation(p)
+    a = determinize(obs, random.Random(3))
+    b = determinize(obs, random.Random(3))
+    c = determinize(obs, random.Random(4))
+    assert a.snapshot() == b.snapshot()
+    assert hidden(a, p) != hidden(c, p)
+    # another real world with the same observation (a's) gives the same sampled world
+    assert determinize(a.observation(p), random.Random(3)).snapshot() == a.snapshot()
+
+
+def test_windows_and_extension_questions_are_rebuilt():
+    seen = set()
+    for seed in range(40):
+        game = mbrules.load_game("winning-moves", players=2 + seed % 3)
+        for st, p, acts in decisions(game, seed=seed, bots=("heuristic",), hands=2):
+            kind = st.decision.kind
+            if kind not in (COUP_FOURRE_WINDOW, EXTENSION_QUESTION):
+                continue
+            obs = st.observation(p)
+            world = determinize(obs, random.Random(seed))
+            assert world.decision == st.decision
+            assert world.legal_actions() == acts
+            for a in acts:  # every answer can be played out to the hand's end
+                w = world.clone()
+                w.apply(a)
+                rollout(w, random.Random(0))
+                assert w.hand_over
+            seen.add(kind)
+        if seen == {COUP_FOURRE_WINDOW, EXTENSION_QUESTION}:
+            break
+    assert seen == {COUP_FOURRE_WINDOW, EXTENSION_QUESTION}
+
+
+@pytest.mark.parametrize("ruleset,options,players", [
+    ("parker-1971", [], 3), ("kids-115", [], 2), ("wikipedia", [], 6),
+    ("winning-moves", ["roll-after-safety", "coup-fourre-any-player"], 4),
+])
+def test_rollouts_end_every_hand_on_other_rulesets(ruleset, options, players):
+    game = mbrules.load_game(ruleset, players=players, options=options)
+    for st, p, acts in decisions(game, seed=5, every=7):
+        world = determinize(st.observation(p), random.Random(p))
+        assert world.observation(p) == st.observation(p)
+        rollout(world, random.Random(1))
+        assert world.hand_over

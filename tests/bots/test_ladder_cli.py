@@ -1,0 +1,67 @@
+"""mbrules ladder: a round robin between named bots over swapped seats and paired seeds; the
+table, --json, the same figures for any --workers, and bad input refused with exit 2."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from mbrules.cli.app import app
+
+runner = CliRunner()
+
+
+def ladder(*args):
+    return runner.invoke(app, ["ladder", *args])
+
+
+def test_ladder_prints_the_table():
+    res = ladder("--bot", "random", "--bot", "heuristic", "--bot", "expert:budget=2,width=2", "--players", "2",
+                 "--games", "1")
+    assert res.exit_code == 0, res.output
+    for words in ("Ladder", "win rate", "95% CI", "rating mu", "random", "heuristic", "Pairs"):
+        assert words in res.output
+    assert "expert:budget=2,width=2" in res.output.replace("\n", "").replace("│", "").replace(" ", "") or \
+        "expert:budget=2,width=2" in "".join(res.output.split())
+
+
+def test_ladder_json_counts_and_same_for_any_workers():
+    args = ["--bot", "random", "--bot", "heuristic", "--players", "4", "--games", "3", "--json"]
+    one = json.loads(ladder(*args, "--workers", "1").output)
+    two = json.loads(ladder(*args, "--workers", "2").output)
+    for d in (one, two):
+        d.pop("seconds")
+        d["settings"].pop("workers")
+    assert one == two
+    (pair,) = one["pairs"]
+    assert pair["matches"] == 6  # 3 deals x 2 seatings
+    assert pair["a_wins"] + pair["b_wins"] + pair["draws_or_unfinished"] == 6
+    assert pair["b_wins"] >= 5  # the heuristic partnership beats the random one
+    rows = {r["bot"]: r for r in one["bots"]}
+    assert one["bots"][0]["bot"] == "heuristic"
+    lo, hi = rows["heuristic"]["ci95"]
+    assert 0 <= lo <= rows["heuristic"]["win_rate"] <= hi <= 1
+
+
+def test_three_sides_play_six_seatings():
+    d = json.loads(ladder("--bot", "random", "--bot", "heuristic", "--players", "3", "--games", "1",
+                          "--json").output)
+    assert d["seatings_per_seed"] == 6 and d["pairs"][0]["matches"] == 6
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--bot", "random"], "at least two --bot"),
+    (["--bot", "random", "--bot", "random"], "given twice"),
+    (["--bot", "random", "--bot", "nope"], "unknown bot 'nope'"),
+    (["--bot", "random", "--bot", "expert:budget=-1"], "budget must be between"),
+    (["--bot", "random", "--bot", "heuristic", "--games", "0"], "--games must be"),
+    (["--bot", "random", "--bot", "heuristic", "--workers", "0"], "--workers must be"),
+    (["--bot", "random", "--bot", "heuristic", "--players", "5"], "is not played with 5 players"),
+    (["--bot", "random", "--bot", "heuristic", "--ruleset", "no-such"], "no-such"),
+])
+def test_bad_input_exits_2_with_a_sentence(args, words):
+    res = ladder(*args)
+    assert res.exit_code == 2, res.output
+    assert words in res.output
+    assert "Traceback" not in res.output
