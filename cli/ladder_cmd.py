@@ -11,6 +11,7 @@ from rich.table import Table
 
 from mbrules.bots import UnknownBot, bot_names, parse_bot
 
+from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session
 from .common import EXIT_CHECK_FAILED, EXIT_USAGE, Interrupted, app, check_range, fail, signals
 from .play_cmds import MAX_PLAYERS, MAX_WORKERS, SEED_MAX, SEED_MIN, SEED_WORDS, WIDTH, _compile
 
@@ -31,6 +32,8 @@ def ladder(
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the run: deal i is dealt from (seed, i), the same for every pair."),
     workers: int = typer.Option(1, "--workers", "-w", help="Worker processes (the figures are the same for any number)."),
     as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout."),
+    backend: str = typer.Option("local", "--backend", help=BACKEND_HELP, metavar="local|ray"),
+    address: Optional[str] = typer.Option(None, "--address", help=ADDRESS_HELP, metavar="HOST:PORT"),
 ) -> None:
     """Round robin between bots: every pair plays the same deals with seats swapped.
 
@@ -56,6 +59,7 @@ def ladder(
     check_range("--games", games, 1, MAX_LADDER_GAMES)
     check_range("--workers", workers, 1, MAX_WORKERS)
     check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
+    check_backend(backend, address)
     game = _compile(ruleset, options, players, bots[:1])
     if game.sides < 2:
         fail(f"mbrules: a ladder needs two sides or more; {game.ruleset_id} with {players} player(s) has "
@@ -72,9 +76,10 @@ def ladder(
         with Progress(TextColumn("ladder"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=err, transient=True, disable=not err.is_terminal) as bar:
             task = bar.add_task("deals", total=games * len(bots) * (len(bots) - 1) // 2)
-            with signals(raising=True):
+            with signals(raising=True), cluster_session(backend):
                 rep = run_ladder(game, ruleset, options, bots, games, seed, workers,
-                                 progress=lambda n, t: bar.update(task, completed=n))
+                                 progress=lambda n, t: bar.update(task, completed=n), backend=backend,
+                                 address=address)
     except Interrupted as e:
         print(f"mbrules: interrupted ({'SIGINT' if e.signum == 2 else 'SIGTERM'}); no ranking is reported",
               file=sys.stderr)
@@ -82,7 +87,8 @@ def ladder(
     except BrokenProcessPool as e:
         fail(f"mbrules: a worker process stopped unexpectedly ({e}); nothing is reported", EXIT_CHECK_FAILED)
     settings = {"ruleset": ruleset, "ruleset_id": game.ruleset_id, "options": options, "players": players,
-                "games_per_pair": games, "seed": seed, "workers": workers, "bots": bots}
+                "games_per_pair": games, "seed": seed, "workers": workers, "bots": bots,
+                "backend": backend}
     if as_json:
         sys.stdout.write(json.dumps({"settings": settings, **rep}, indent=2, ensure_ascii=False) + "\n")
         return

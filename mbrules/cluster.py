@@ -155,6 +155,40 @@ def _keep_finished_prefix(ray, in_flight, add, nodes) -> None:
         add(a, b, stats)
 
 
+def _ladder_task(key: str, spec, jobs: list) -> list:
+    """In a Ray worker: one slice of a ladder's (bot a, bot b, seed, deal) jobs, in order."""
+    from .bots.ladder import play_pairing
+    from .engine import Game
+
+    hit = _COMPILED.get(key)
+    if hit is None:
+        ruleset, players = spec
+        hit = _COMPILED[key] = (Game(ruleset, players),)
+    game = hit[0]
+    return [play_pairing(game, *job) for job in jobs]
+
+
+def map_ladder(game, jobs: list, *, workers: int, address: str | None = None,
+               progress: Callable[[int], None] | None = None, slice_size: int = 8) -> list:
+    """The results of a ladder's jobs, in job order, played as Ray tasks of ``slice_size`` jobs."""
+    ray = _ray()
+    _connect(ray, address, workers)
+    spec_ref = ray.put((game.ruleset, game.players))
+    key = hashlib.sha256(repr(("ladder", game.ruleset.model_dump_json(), game.players)).encode()).hexdigest()
+    task = ray.remote(max_retries=TASK_RETRIES, retry_exceptions=False, num_cpus=1)(_ladder_task)
+    refs = [task.remote(key, spec_ref, jobs[i:i + slice_size]) for i in range(0, len(jobs), slice_size)]
+    out: list = []
+    try:
+        for ref in refs:  # in order: the ratings are the same as on the process pool
+            out.extend(ray.get(ref))
+            if progress:
+                progress(len(out))
+    finally:
+        for ref in refs:
+            ray.cancel(ref, force=True)
+    return out
+
+
 def shutdown() -> None:
     """Disconnect (and stop a local instance this process started)."""
     try:

@@ -92,14 +92,24 @@ def run_ladder(
     seed: int,
     workers: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> dict:
-    """Play the round robin; return per-pair and per-bot counts (see :func:`report`)."""
+    """Play the round robin; return per-pair and per-bot counts (see :func:`report`).
+
+    ``backend="ray"``: the same jobs as Ray tasks (:func:`mbrules.cluster.map_ladder`), merged in order.
+    """
     pairs = list(itertools.combinations(range(len(bots)), 2))
     jobs = [(bots[x], bots[y], seed, i) for (x, y) in pairs for i in range(games)]
     total = len(jobs)
     t0 = time.perf_counter()
     results: list[list[int]] = []
-    if workers <= 1:
+    if backend == "ray":
+        from ..cluster import map_ladder
+
+        results = map_ladder(game, jobs, workers=workers, address=address,
+                             progress=(lambda n: progress(n, total)) if progress else None)
+    elif workers <= 1:
         for j, job in enumerate(jobs):
             results.append(play_pairing(game, *job))
             if progress:

@@ -65,10 +65,9 @@ def determinize(obs: "Observation", rng: random.Random) -> State:
     if need != len(pool):
         raise ValueError(f"the observation hides {need} cards but {len(pool)} are unseen")
 
-    st = State.__new__(State)
+    # A fresh state sets every slot (the engine's own defaults, new slots included); the table is laid below
+    st = State(g, rng.getrandbits(64))  # its RNG: future hands' shuffles, unknown, sampled too
     S = g.sides
-    st.game = g
-    st._rng = random.Random(rng.getrandbits(64))  # future hands' shuffles: unknown, sampled too
     hands: list[list[int]] = []
     k = 0
     for p, n in enumerate(obs.hand_sizes):
@@ -80,6 +79,7 @@ def determinize(obs: "Observation", rng: random.Random) -> State:
     st._hands = hands
     st._stock = pool[k:]  # the top is the end of the list
     st._discard = list(obs.discard)
+    st._face_up = list(obs.face_up)
     st._battle = [list(v.battle) for v in obs.sides]
     st._speed = [list(v.speed) for v in obs.sides]
     st._miles = [v.miles for v in obs.sides]

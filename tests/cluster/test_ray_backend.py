@@ -75,6 +75,20 @@ def test_compare_on_a_local_ray_instance_equals_the_process_pool(tmp_path):
     assert a == b
 
 
+def test_ladder_on_a_local_ray_instance_equals_the_process_pool(tmp_path):
+    args = ["ladder", "--bot", "random", "--bot", "heuristic", "--players", "2", "--games", "6", "--workers", "2",
+            "--json"]
+    local = mb(args, tmp_path)
+    on_ray = mb(args + ["--backend", "ray"], tmp_path)
+    assert local.returncode == 0 and on_ray.returncode == 0, local.stderr + on_ray.stderr
+    a, b = json.loads(local.stdout), json.loads(on_ray.stdout)
+    for doc in (a, b):
+        doc["settings"].pop("backend", None)
+        for k in TIMINGS:
+            doc.pop(k, None)
+    assert a == b
+
+
 def test_a_worker_killed_mid_run_loses_and_doubles_no_game(tmp_path, local_simulation):
     marker = tmp_path / "killed"
     chunk_start = 4  # the worker that plays the chunk starting at game 4 dies once; Ray retries the range
