@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import math
 import multiprocessing as mp
 import os
 import sys
@@ -26,6 +25,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 import mbrules  # noqa: E402
+from mbrules.bots.ladder import wilson  # Wilson 95%, (0, 1) for n = 0
 from mbrules.bots import base as _base  # noqa: E402
 from mbrules.simulate import game_seed, play_match  # noqa: E402
 
@@ -46,14 +46,6 @@ def load_baseline(checkout: str, name: str = "heuristic0") -> None:
     _base.register(name, f"the heuristic bot of {checkout}")(cls)
 
 
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return c - h, c + h
 
 
 _G: dict = {}

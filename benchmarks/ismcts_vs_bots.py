@@ -12,7 +12,6 @@ the resampling counters (how often a redraw had to be drawn again, or the true d
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 import time
@@ -22,17 +21,10 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 import mbrules.openspiel as mos
+from mbrules.bots.ladder import wilson  # Wilson 95%, (0, 1) for n = 0
 from mbrules.bots import make_bot
 
 
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
 
 
 def play(game, opponent: str, seat: int, sims: int, seed: int) -> float:

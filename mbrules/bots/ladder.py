@@ -15,26 +15,19 @@ the same inputs give the same ratings for any number of workers.
 from __future__ import annotations
 
 import itertools
-import math
 import os
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, Sequence
 
+from ..compare.stats import wilson as _wilson
 from ..engine import Game
 
-Z95 = 1.959963984540054
 
 
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion ``k / n`` (95% by default); (0, 1) when ``n`` is 0."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = k / n
-    d = 1.0 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, centre - half), min(1.0, centre + half)
+def wilson(k: int, n: int) -> tuple[float, float]:
+    """The Wilson 95% interval of ``k / n`` (:func:`mbrules.compare.stats.wilson`); (0, 1) when ``n`` is 0."""
+    return _wilson(k, n) or (0.0, 1.0)
 
 
 def seatings(game: Game, a: str, b: str) -> list[list[str]]:

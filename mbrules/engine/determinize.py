@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 
 from .actions import COUP_FOURRE_WINDOW, EXTENSION_QUESTION, TURN
 from .cards import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY
-from .notation import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, PLAY, STOP
+from .notation import DISCARD, PLAY
 from .state import P_COUP, P_DRAW, P_EXT, P_PLAY, State
 
 if TYPE_CHECKING:

@@ -27,8 +27,7 @@ from .actions import (
 )
 from .cards import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SCORE_LINES
 from .notation import (
-    ACTION_DECLINE, ACTION_DRAW, ACTION_EXTEND, ACTION_STOP, COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, OWN,
-    PLAY, STOP, Action, NotationError, parse,
+    COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, OWN, PLAY, STOP, Action, NotationError, parse,
 )
 from .observation import Observation, Observer, Outcome, Snapshot
 

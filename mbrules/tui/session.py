@@ -24,7 +24,7 @@ from rich.text import Text
 
 from mbrules.bots import bot_names, make_bot, make_bots
 from mbrules.engine import Action, Game, IllegalAction, NotationError, Observer, State
-from mbrules.engine.notation import COUP_FOURRE, DECLINE, DRAW, EXTEND, STOP
+from mbrules.engine.notation import COUP_FOURRE, DRAW
 
 from . import screen
 
