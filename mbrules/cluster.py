@@ -4,8 +4,8 @@
 counters in seed order, exactly as :func:`mbrules.simulate.simulate` merges its process pool's, so
 every figure but the timings equals ``--backend local`` for the same inputs, whatever the cluster.
 
-What reaches the workers is the *resolved* ruleset (the frozen pydantic model, put once in Ray's
-object store), never a file path: a custom ruleset on the head node's disk plays the same on a
+What reaches the workers is the *resolved* ruleset (the frozen pydantic model, about 12 KB, sent
+inline with each task), never a file path: a custom ruleset on the head node's disk plays the same on a
 worker that has never seen the file. A worker process compiles the rules once and keeps them for
 the next task of the same run (keyed by a digest of the ruleset, the player count and the bots).
 
@@ -83,6 +83,20 @@ def _probe(address: str, timeout: float = 5.0) -> None:
                                  f"{(e.strerror or str(e)).lower()} (is 'ray start --head' running there?)") from None
 
 
+def _placer(ray) -> Callable[[], object]:
+    """Hand tasks to the nodes in turn, each as often as it has CPUs (soft: a node that is gone or full
+    lets Ray place the task elsewhere). Ray's own policy keeps short tasks on the driver's node while
+    it has room, so a second node would idle through a run of quick matches."""
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy  # noqa: PLC0415
+
+    cpus = {n["NodeID"]: int(n.get("Resources", {}).get("CPU", 0)) for n in ray.nodes() if n.get("Alive")}
+    slots = [node for k in range(max(cpus.values(), default=0)) for node in sorted(cpus) if cpus[node] > k]
+    if not slots:
+        return lambda: "DEFAULT"
+    turn = itertools.cycle(slots)
+    return lambda: NodeAffinitySchedulingStrategy(node_id=next(turn), soft=True)
+
+
 def _connect(ray, address: str | None, workers: int) -> None:
     if ray.is_initialized():
         return
@@ -112,11 +126,15 @@ def run_chunks(game, bots, seed: int, todo: Iterator[tuple[int, int]], add: Call
     cpus = int(ray.cluster_resources().get("CPU", 1)) or 1
     spec = (game.ruleset, game.players, list(bots), records)
     key = hashlib.sha256(repr((game.ruleset.model_dump_json(), game.players, list(bots), records)).encode()).hexdigest()
-    spec_ref = ray.put(spec)  # once in the object store, not once a task
+    # ~12 KB: passed inline with each task, where Ray keeps it out of the object store. A ray.put()
+    # reference would pull every task to the node holding the object (locality-aware scheduling
+    # wins over SPREAD): on a two-node cluster all tasks ran on the head node.
+    spec_ref = spec
     task = ray.remote(max_retries=TASK_RETRIES, retry_exceptions=False, num_cpus=1)(_chunk_task)
+    place = _placer(ray)
     in_flight: collections.deque = collections.deque()  # (a, b, ref), in seed order
     for a, b in itertools.islice(todo, cpus * IN_FLIGHT_PER_CPU):
-        in_flight.append((a, b, task.remote(key, spec_ref, seed, a, b)))
+        in_flight.append((a, b, task.options(scheduling_strategy=place()).remote(key, spec_ref, seed, a, b)))
     try:
         while in_flight:
             a, b, ref = in_flight[0]
@@ -132,7 +150,7 @@ def run_chunks(game, bots, seed: int, todo: Iterator[tuple[int, int]], add: Call
                 nodes.add(node)
             add(a, b, stats)
             for a2, b2 in itertools.islice(todo, 1):
-                in_flight.append((a2, b2, task.remote(key, spec_ref, seed, a2, b2)))
+                in_flight.append((a2, b2, task.options(scheduling_strategy=place()).remote(key, spec_ref, seed, a2, b2)))
     finally:
         for _, _, ref in in_flight:
             ray.cancel(ref, force=True)
@@ -173,10 +191,12 @@ def map_ladder(game, jobs: list, *, workers: int, address: str | None = None,
     """The results of a ladder's jobs, in job order, played as Ray tasks of ``slice_size`` jobs."""
     ray = _ray()
     _connect(ray, address, workers)
-    spec_ref = ray.put((game.ruleset, game.players))
+    spec_ref = (game.ruleset, game.players)  # inline, as in run_chunks: no locality pull to the head node
     key = hashlib.sha256(repr(("ladder", game.ruleset.model_dump_json(), game.players)).encode()).hexdigest()
     task = ray.remote(max_retries=TASK_RETRIES, retry_exceptions=False, num_cpus=1)(_ladder_task)
-    refs = [task.remote(key, spec_ref, jobs[i:i + slice_size]) for i in range(0, len(jobs), slice_size)]
+    place = _placer(ray)
+    refs = [task.options(scheduling_strategy=place()).remote(key, spec_ref, jobs[i:i + slice_size])
+            for i in range(0, len(jobs), slice_size)]
     out: list = []
     try:
         for ref in refs:  # in order: the ratings are the same as on the process pool

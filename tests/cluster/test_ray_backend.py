@@ -110,6 +110,17 @@ def _ray_cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
     return subprocess.run([str(RAY), *args], capture_output=True, text=True, timeout=timeout, env=dict(os.environ, **LOOPBACK))
 
 
+def _wait_for_nodes(address: str, n: int, timeout: float = 90) -> None:
+    probe = ("import ray, time\n"
+             f"ray.init(address={address!r}, include_dashboard=False, log_to_driver=False, configure_logging=False)\n"
+             f"end = time.time() + {timeout}\n"
+             f"while sum(1 for x in ray.nodes() if x['Alive']) < {n} and time.time() < end: time.sleep(0.5)\n"
+             "print(sum(1 for x in ray.nodes() if x['Alive']))\n")
+    p = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=timeout + 60,
+                       env=dict(os.environ, **LOOPBACK))
+    assert p.stdout.strip().endswith(str(n)), p.stdout + p.stderr[-2000:]
+
+
 @pytest.mark.skipif(not RAY.exists(), reason="the ray command is not installed beside this Python")
 def test_a_two_node_cluster_runs_tasks_on_both_nodes_with_the_same_figures(tmp_path, local_simulation):
     """Head and worker node on this machine (one CPU each): the tasks land on both, the figures do not move."""
@@ -121,6 +132,7 @@ def test_a_two_node_cluster_runs_tasks_on_both_nodes_with_the_same_figures(tmp_p
         assert head.returncode == 0, head.stdout + head.stderr
         second = _ray_cli("start", f"--address={address}", "--num-cpus=1", "--node-ip-address=127.0.0.1")
         assert second.returncode == 0, second.stdout + second.stderr
+        _wait_for_nodes(address, 2)  # 'ray start' returns before the second node has joined
         p = mb(SIM + ["--backend", "ray", "--address", address], tmp_path, env=LOOPBACK)
         assert p.returncode == 0, p.stderr
         doc = json.loads(p.stdout)

@@ -107,9 +107,9 @@ def test_narration_tells_every_play_but_no_draw_and_no_declined_window():
 
 
 def test_hints_come_from_the_strongest_registered_bot(monkeypatch):
-    assert hint_bot_name() == "heuristic"  # expert is not registered on this branch
-    monkeypatch.setattr(session_mod, "bot_names", lambda: ["expert", "heuristic", "random"])
-    assert hint_bot_name() == "expert"
+    assert hint_bot_name() == "expert"  # the search bot, registered with the others
+    monkeypatch.setattr(session_mod, "bot_names", lambda: ["heuristic", "random"])
+    assert hint_bot_name() == "heuristic"
     monkeypatch.setattr(session_mod, "bot_names", lambda: ["random"])
     assert hint_bot_name() == "random"
 
