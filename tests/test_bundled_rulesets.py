@@ -1,6 +1,6 @@
 """The bundled rulesets and options: they resolve, and they say what the rulebooks say.
 
-Figures pinned here come from the rulebooks and /work/shared/spec/rulings.md (Decks, Player counts).
+Figures pinned here come from the rulebooks and the project's rulings (Decks, Player counts).
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The scenario file format (version 1) as a strict pydantic model: ``/work/shared/spec/scenarios.md``.
+"""The scenario file format (version 1) as a strict pydantic model: see ``docs/scenarios.md``.
 
 Unknown keys are refused everywhere. Names (cards, players, sides) are checked here only for their
 shape; whether they exist in the scenario's ruleset and player count is checked when the position is

@@ -1,4 +1,4 @@
-"""Replaying scenario files through the engine (``/work/shared/spec/scenarios.md``).
+"""Replaying scenario files through the engine (the format is described in ``docs/scenarios.md``).
 
 A scenario document is read with positions (:mod:`.yamlio`), validated by the model
 (:mod:`.model`) and against the deck of its ruleset and player count, its position is built

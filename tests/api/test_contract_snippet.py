@@ -8,7 +8,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_contract_python_api_snippet_runs_as_written():
-    # Copied from ../shared/spec/contract.md, "Python API" (keep in step with it).
+    # The public contract's "Python API" snippet, as written there (keep in step with it).
     import mbrules
     game = mbrules.load_game("winning-moves", players=4, options=["hazard-on-hazard"])  # id or path
     state = game.new_match(seed=7)           # dealt, ready to play
