@@ -460,15 +460,6 @@ class State:
         ph = self._phase
         op = a.op
         p = self._player
-        if q is None or q == p:  # the common cases first; the order below gives them the same codes
-            if ph == P_PLAY:
-                if op == PLAY:
-                    ts = a.side_index
-                    return self._verify_play(p, a.card_index, ts if ts != OWN else self._target_side(p, a))
-                if op == DISCARD:
-                    return self._verify_discard(p, a.card_index)
-            elif ph == P_DRAW and op == DRAW:
-                return self._verify_draw()
         if ph >= P_HAND_OVER:
             return HAND_OVER_CODE
         if ph == P_EXT and op != EXTEND and op != STOP:
