@@ -1,11 +1,16 @@
 """Bot figures: speed (decisions/s, ms a decision) and head-to-head strength with 95% CIs.
 
     .venv/bin/python benchmarks/bench_bots.py speed [--players 2] [--matches 6]
+    .venv/bin/python benchmarks/bench_bots.py positions heuristic0 heuristic --baseline /tmp/h0
     .venv/bin/python benchmarks/bench_bots.py versus expert heuristic0 --games 200 --players 2 \\
         --baseline /tmp/h0 --workers 2
 
 ``speed`` times each bot's ``choose`` in self-play: wall and CPU time (the CPU figure is the one
 to read on a shared machine: another job's load does not count in it).
+``positions`` records the decisions of a set of matches once, then times each named bot deciding
+every one of them (the same positions for every bot, best of ``--repeat`` passes of CPU time), and
+prints microseconds a decision and each bot's speed against the first: the fair way to compare two
+versions of one bot, whose own games would otherwise differ.
 ``versus`` plays ``--games`` seeds twice, seats swapped (paired seeds: each bot holds each seat
 of the same deal once), and prints A's share of the matches won with a Wilson 95% interval.
 ``--baseline DIR`` registers the heuristic bot of another checkout (a git worktree of the
@@ -46,6 +51,17 @@ def load_baseline(checkout: str, name: str = "heuristic0") -> None:
     _base.register(name, f"the heuristic bot of {checkout}")(cls)
 
 
+
+
+def real_decisions(st):
+    """Walk a match: apply every forced action (the draw, mostly) and yield ``(player, legal actions)``
+    at each real decision; the caller applies the action chosen before asking for the next."""
+    while not st.is_terminal():
+        acts = st.legal_actions()
+        if len(acts) == 1:
+            st.apply(acts[0])
+            continue
+        yield st.current_player, acts
 
 
 _G: dict = {}
@@ -133,12 +149,7 @@ def speed(ns) -> None:
             bots = [_Timed(make_bot(name, g, p, seed)) for p in range(g.players)]
             timed_all += bots
             st = State.new_match(g, seed)
-            while not st.is_terminal():
-                acts = st.legal_actions()
-                if len(acts) == 1:
-                    st.apply(acts[0])
-                    continue
-                p = st.current_player
+            for p, acts in real_decisions(st):
                 b = bots[p]
                 st.apply(b.choose(st.observation(p) if b.observes else None, acts))
         wall = time.perf_counter() - t0
@@ -150,10 +161,43 @@ def speed(ns) -> None:
               f"{1000 * cpu / n:.3f} ms CPU (worst {1000 * worst:.1f} ms wall); {wall:.2f} s for the matches")
 
 
+def positions(ns) -> None:
+    from mbrules.bots import make_bot
+    from mbrules.engine import State
+
+    g = mbrules.load_game(ns.ruleset, players=ns.players, options=ns.option)
+    recorded = []  # (player, observation, legal actions) of every real decision
+    for i in range(ns.matches):
+        seed = game_seed(ns.seed, i)
+        bots = [make_bot(ns.bots[p % len(ns.bots)], g, p, seed) for p in range(g.players)]
+        st = State.new_match(g, seed)
+        for p, acts in real_decisions(st):
+            obs = st.observation(p)
+            recorded.append((p, obs, acts))
+            st.apply(bots[p].choose(obs, acts))
+    print(f"{ns.ruleset}, {ns.players} players: {len(recorded)} decisions recorded from {ns.matches} matches of "
+          f"{' vs '.join(ns.bots)}; best of {ns.repeat} passes of CPU time, one process")
+    first = None
+    for rnd in range(ns.rounds):
+        for name in ns.bots:
+            best = float("inf")
+            for _ in range(ns.repeat):
+                bots = [make_bot(name, g, p, 1) for p in range(g.players)]  # fresh: no decision remembered
+                t = time.process_time()
+                for p, obs, acts in recorded:
+                    bots[p].choose(obs, acts)
+                best = min(best, time.process_time() - t)
+            us = 1e6 * best / len(recorded)
+            if name == ns.bots[0]:
+                first = us
+            print(f"  round {rnd + 1} {name:>22}: {us:6.2f} us a decision, {first / us:4.2f}x the speed of {ns.bots[0]}",
+                  flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
-    for name in ("speed", "versus"):
+    for name in ("speed", "versus", "positions"):
         p = sub.add_parser(name)
         p.add_argument("--ruleset", default="winning-moves")
         p.add_argument("--option", action="append", default=[])
@@ -163,6 +207,12 @@ def main() -> None:
         if name == "speed":
             p.add_argument("--matches", type=int, default=6)
             p.add_argument("--bots", nargs="+", default=["random", "heuristic", "expert"])
+        elif name == "positions":
+            p.add_argument("bots", nargs="+", help="bots to time; the first is the reference (and with the "
+                                                   "others, in seat order, plays the matches recorded)")
+            p.add_argument("--matches", type=int, default=40)
+            p.add_argument("--repeat", type=int, default=7)
+            p.add_argument("--rounds", type=int, default=2)
         else:
             p.add_argument("a")
             p.add_argument("b")
@@ -170,10 +220,10 @@ def main() -> None:
             p.add_argument("--workers", type=int, default=2)
             p.add_argument("--progress", type=int, default=0, help="print the counts every N seeds (stderr)")
     ns = ap.parse_args()
-    if ns.cmd == "speed":
+    if ns.cmd in ("speed", "positions"):
         if ns.baseline:
             load_baseline(ns.baseline)
-        speed(ns)
+        (speed if ns.cmd == "speed" else positions)(ns)
     else:
         versus(ns)
 

@@ -115,9 +115,17 @@ def act(game: Game, text: str) -> Action:
     return Action.parse(text, game)
 
 
-def test_gets_rolling_first(game4):
-    st = position(game4, {0: ["roll", "stop", "d100"]}, {B: {"battle": ["roll"]}})
+def test_gets_rolling_when_it_has_nobody_to_attack(game4):
+    """WM §12 B: a Roll first, when no opponent can be attacked (B is stopped already)."""
+    st = position(game4, {0: ["roll", "stop", "d100"]}, {B: {"battle": ["roll", "accident"]}})
     assert choose(game4, st) == act(game4, "play roll")
+
+
+def test_attacks_before_getting_rolling(game4):
+    """Measured, against the book's order (WM §12 B): stopping a rolling opponent is worth more than our
+    own start, which waits a turn (the README's Bots section gives the figures)."""
+    st = position(game4, {0: ["roll", "stop", "d100"]}, {B: {"battle": ["roll"]}})
+    assert choose(game4, st) == act(game4, "play stop on B")
 
 
 def test_attacks_when_rolling(game4):
@@ -170,9 +178,42 @@ def test_discards_dead_cards_first(game4):
     assert choose(game4, used) == act(game4, "discard repairs")
 
 
-def test_prefers_a_safe_trip_when_it_costs_nothing(game4):
+def test_plays_its_longest_distance_first(game4):
+    """Measured, against the hint to save a Safe Trip (WM §8): the 200 goes first, tempo is worth more."""
     st = position(game4, {0: ["d200", "d100", "d75"]}, {A: {"battle": ["roll"]}, B: {"battle": ["stop"]}})
-    assert choose(game4, st) == act(game4, "play d100")
+    assert choose(game4, st) == act(game4, "play d200")
+
+
+def ranked(game: Game, st: State, player: int = 0) -> list[Action]:
+    """The heuristic bot's order of the legal actions for ``player`` (after the draw)."""
+    if st.decision.kind == "turn" and not st.decision.drawn:
+        st.apply(st.legal_actions()[0])
+    return make_bot("heuristic", game, player, seed=0).rank(st.observation(player), st.legal_actions())
+
+
+def test_plays_a_safety_rather_than_throw_away_its_only_roll(game4):
+    """WM §12 C read with numbers: a safety held for a coup fourré is worth less than our only Roll;
+    played, it scores 100 and gives another turn. A second Roll is worth little, and goes first."""
+    stopped = {A: {"battle": ["roll", "accident"]}, B: {"battle": ["roll"]}}
+    order = ranked(game4, position(game4, {0: ["extra_tank", "roll", "d100", "d100", "d100", "d100"]}, stopped))
+    assert order.index(act(game4, "play extra_tank")) < order.index(act(game4, "discard roll"))
+    order = ranked(game4, position(game4, {0: ["extra_tank", "roll", "roll", "d100", "d100", "d100"]}, stopped))
+    assert order.index(act(game4, "discard roll")) < order.index(act(game4, "play extra_tank"))
+
+
+def test_holds_a_safety_longer_the_more_of_its_hazards_can_come(game4):
+    """A safety whose hazards are mostly unseen is kept rather than a 100 discarded (a coup fourré is
+    likely); with one Stop left to come, the 100 is worth more."""
+    hand = {0: ["right_of_way", "d100", "repairs", "gasoline", "spare_tire", "roll"]}
+    stopped = {A: {"battle": ["roll", "accident"]}, B: {"battle": ["roll"]}}
+    order = ranked(game4, position(game4, hand, stopped))
+    assert order.index(act(game4, "discard d100")) < order.index(act(game4, "play right_of_way"))
+    out = {A: {"battle": ["roll", "accident"]},
+           B: {"battle": ["roll", "stop", "roll", "stop", "roll", "stop", "roll", "stop", "roll"],
+               "speed": ["speed_limit", "end_of_limit", "speed_limit", "end_of_limit", "speed_limit", "end_of_limit",
+                         "speed_limit", "end_of_limit"]}}
+    order = ranked(game4, position(game4, hand, out))
+    assert order.index(act(game4, "play right_of_way")) < order.index(act(game4, "discard d100"))
 
 
 def test_always_calls_a_coup_fourre(game4):

@@ -23,8 +23,14 @@ It is handed an :class:`~mbrules.engine.Observation`, never a state, so it canno
 the decision does not change.
 
 Budget: ``--bot expert:budget=N`` is the number of play-outs per decision (worlds × candidates;
-default 48, about 60 ms a decision on one core of the reference machine, see
-``benchmarks/bench_bots.py``). Work, not wall time, so a seed gives the same game everywhere.
+default 96, about 45 ms of CPU a decision on one core of the reference machine, see
+``benchmarks/bench_bots.py speed``). Work, not wall time, so a seed gives the same game everywhere.
+
+How much the search adds is measured, not assumed (the README's Bots section): the play-outs'
+outcomes swing with the cards still to come far more than the candidates differ, so a candidate
+replaces the heuristic's choice only when it wins the paired comparison by ``z / 10`` standard
+errors; trusting the best mean (``z=0``) makes worse decisions than the heuristic's, measured on
+positions whose real hidden cards are known (``benchmarks/bench_search.py``).
 """
 
 from __future__ import annotations
@@ -38,7 +44,7 @@ from ..engine.notation import COUP_FOURRE, DECLINE, DRAW, EXTEND, STOP
 from .base import register
 from .heuristic import HeuristicBot
 
-DEFAULT_BUDGET = 48
+DEFAULT_BUDGET = 96
 DEFAULT_WIDTH = 3
 DEFAULT_Z = 20  # tenths of a standard error by which a candidate must beat the default to be played
 MAX_PLAYOUT_ACTIONS = 5000  # a hand is far shorter (the deck bounds it); this only guards a malformed world
@@ -47,7 +53,7 @@ MAX_PLAYOUT_ACTIONS = 5000  # a hand is far shorter (the deck bounds it); this o
 @register(
     "expert",
     "PIMC search: samples the unseen cards many times and plays each good candidate out; "
-    "parameters budget (play-outs a decision, default 48), width (candidates, default 3), z (tenths of a "
+    "parameters budget (play-outs a decision, default 96), width (candidates, default 3), z (tenths of a "
     "standard error a candidate must win by to replace the heuristic's choice, default 20), greedy=1 (fast "
     "greedy play-outs instead of the heuristic)",
     params={"budget": (int, 1, 100_000), "width": (int, 1, 64), "greedy": (int, 0, 1), "z": (int, 0, 100)},

@@ -1,4 +1,4 @@
-"""A bot that plays the rulebooks' Hints for play (WM §12, P71 §12).
+"""A bot that plays the rulebooks' Hints for play (WM §12, P71 §12), weighed by measurement.
 
 Every legal action gets a score; the best wins (ties broken by the bot's own stream).
 The bot reads only its seat's :class:`~mbrules.engine.Observation`: its own hand, every
@@ -8,20 +8,27 @@ from the compiled :class:`~mbrules.engine.Game`, so a custom hazard is played as
 
 The hints it follows:
 
-- B: at the start of a hand, get rolling (the go card, a remedy) before attacking.
-- C: keep safeties for coups fourrés, but play them before the end of the hand (draw
-  pile small, a side close to its target, or this very turn completes our trip), at once
-  when they unblock us, and when no hazard they answer can still come (no coup fourré left).
+- B: at the start of a hand, get rolling (the go card, a remedy) before playing distance;
+  an attack comes first, though (measured: the hazard that stops the other side is worth
+  more than our own start).
+- C: keep a safety for a coup fourré only while its hazards can still come, and the more of
+  them are unseen the longer; play it rather than throw away a useful card (a safety played
+  is 100 points and another turn), at once when it unblocks us, and before the hand ends.
 - D, E: discard dead cards first: 200s once the side has played its two, hazards every
   opponent is protected against, remedies whose hazards are all used (or that we are
-  protected against), distance that can never fit; keep remedies for hazards still to come.
-- Prefer a safe trip (no safe-trip breaker) when another distance card of at least three quarters
-  of the longest safe one would do. Every distance is read in the ruleset's own units (its longest
-  distance card, its longest safe one, its trip): nothing here is written in miles.
+  protected against, or whose safety we hold), distance that can never fit; keep remedies
+  for hazards still to come, and one go card (a second one is worth little).
+- Distance in the ruleset's own units (its longest distance card, its longest safe one, its
+  trip): nothing here is written in miles. The longest card is played first: the Safe Trip
+  bonus is not worth the tempo (measured against the rulebooks' hint to save it).
 - Count cards: a hazard whose safeties are all out cannot be answered by a coup fourré; a
   hazard whose remedies are mostly seen stops its victim longer.
 - Attack the leading opponent; a hazard whose safety we hold is safe from a coup fourré.
 - Call every coup fourré; call the extension when it is likely to succeed.
+
+The weights below were set by measurement against the heuristic this one replaced (paired
+seeds, seats swapped; ``benchmarks/bench_bots.py versus``): the README's Bots section gives
+the figures. They are class attributes so that a tuning script can try others.
 """
 
 from __future__ import annotations
@@ -35,14 +42,61 @@ from .base import register
 
 NEG = float("-inf")
 
+# What a card is to this bot (one lookup instead of kind, then pile, then flags).
+_SAFETY, _GO_REMEDY, _SPEED_REMEDY, _DISTANCE, _BATTLE_HAZARD, _SPEED_HAZARD, _OTHER = range(7)
+# Where the table shows a card once played, for counting the cards not yet seen.
+_ON_SAFETIES, _ON_DISTANCE, _ON_BATTLE, _ON_SPEED, _NOWHERE = range(5)
 
-@register("heuristic", "the rulebooks' Hints for play (WM §12): get rolling, keep safeties for coups fourrés, "
-                       "discard dead cards, attack the leader")
+
+@register("heuristic", "the rulebooks' Hints for play (WM §12), weighed by measurement: attack first, get rolling, "
+                       "keep safeties for coups fourrés while they can come, discard dead cards, count cards")
 class HeuristicBot:
     observes = True
-    # Scores of the kinds of play (a play scores more than any discard, which scores <= 0).
+    # Scores of plays (a play worth more than 0 beats every discard, which scores -keep value <= 0).
+    W_FINISH = 1000.0          # the distance card that completes the trip
+    W_SAFETY_FINISH = 1100.0   # a safety when our next card ends the hand (no credit for safeties held)
+    W_SAFETY_END = 950.0       # a safety near the hand's end ('do not hold them too long', WM §12 C)
+    W_SAFETY_UNBLOCK = 900.0   # a safety that unblocks us (WM §12 C, F)
+    W_SAFETY_FREE = 800.0      # a safety no hazard can call for any more: 100 points and a turn for free
+    W_SAFETY_HOLD = -20.0      # a safety kept for a coup fourré ...
+    W_SAFETY_HOLD_PER = 10.0   # ... less this for each unseen hazard it answers
     W_BATTLE_HAZARD = 500.0
     W_SPEED_HAZARD = 380.0
+    W_SPEED_HAZARD_LATE = 100.0  # a speed limit on a side within a step of its target
+    W_CF_PROOF = 40.0          # a hazard no coup fourré can answer
+    W_STING = 10.0             # ... times the share of its remedies already seen
+    W_SLOW_FIX = 20.0          # a battle hazard the go card does not fix
+    W_LEAD = 100.0             # ... times the target side's share of the trip done
+    W_LEAD_MATCH = 5.0         # ... times its share of the match target
+    W_GO = 360.0               # a battle remedy or go card while stopped (WM §12 B)
+    W_SPEED_REMEDY_BLOCKED = 450.0  # an end of limit when a longer card waits in hand
+    W_SPEED_REMEDY = 150.0
+    W_DISTANCE = 300.0         # a distance card: this plus W_DISTANCE_SCALE x its share of the longest card
+    W_DISTANCE_SCALE = 100.0
+    # Keep values (a discard scores minus the card's keep value).
+    V_SAFETY = 1000.0
+    V_GO = 60.0                # a single go card
+    V_GO_SPARE = 10.0          # a go card held twice or more
+    V_DISTANCE = 20.0          # distance: this plus V_DISTANCE_SCALE x its share of the longest card
+    V_DISTANCE_SCALE = 30.0
+    V_DISTANCE_GLUT = 3.0      # lost by a distance card held three times or more
+    V_DISTANCE_LATE = 5.0      # distance that fits only after an extension
+    V_HAZARD = 30.0            # a hazard: this plus V_HAZARD_TARGET a side it can hit
+    V_HAZARD_TARGET = 5.0
+    V_HAZARD_PROOF = 15.0      # ... plus this when we hold its safety (safe from a coup fourré)
+    V_REMEDY = 30.0            # a remedy: this plus V_REMEDY_TO_COME an unseen hazard it fixes
+    V_REMEDY_TO_COME = 4.0
+    V_REMEDY_SPARE = 15.0      # lost by a remedy held twice or more
+    V_REMEDY_COVERED = 1.0     # a remedy whose every hazard our safeties in hand answer
+    V_OTHER = 10.0
+    # The end of the hand is near: draw pile at most END_DRAW cards a player, or a side within END_STEPS steps.
+    END_DRAW = 2.0
+    END_STEPS = 1.0
+    # The extension is called when our side rolls, holds miles within EXT_SHORT steps of the extra
+    # distance, the draw pile holds EXT_DRAW cards a player and no opponent is within EXT_OPP longest cards.
+    EXT_SHORT = 1.0
+    EXT_DRAW = 4.0
+    EXT_OPP = 1.0
 
     def __init__(self, game: Game, player: int, rng: random.Random):
         self.game = game
@@ -51,17 +105,49 @@ class HeuristicBot:
         self.rng = rng
         g = game
         n = g.n_cards
+        self.n_players = g.players
+        self.extension_to = g.extension_to
         self.hazards = tuple(c for c in range(n) if g.kind[c] == HAZARD)
         # Hazards each remedy answers (a go card also answers "not rolling").
         self.fixes = tuple(tuple(h for h in self.hazards if g.fixes_mask[c] >> h & 1) for c in range(n))
         self.protects = tuple(tuple(h for h in self.hazards if g.protects_mask[c] >> h & 1) for c in range(n))
+        self.protectors = g.protectors
         self.breakers = frozenset(g.safe_trip_breakers)
         self.remedies_of = tuple(tuple(r for r in range(n) if g.kind[r] == REMEDY and g.fixes_mask[r] >> h & 1)
                                  for h in range(n))
+        self.remedy_total = tuple(sum(g.deck_counts[r] for r in rs) for rs in self.remedies_of)
         # Hazards the go card itself fixes (the Stop): they cost the victim one turn, not two.
         self.quick_fixed = frozenset(
             h for h in self.hazards if any(g.is_go[c] and g.fixes_mask[c] >> h & 1 for c in range(n))
         )
+        cls = []
+        where = []
+        for c in range(n):
+            k = g.kind[c]
+            on_battle = g.pile[c] == BATTLE
+            if k == SAFETY:
+                cls.append(_SAFETY)
+                where.append(_ON_SAFETIES)
+            elif k == REMEDY:
+                cls.append(_GO_REMEDY if on_battle else _SPEED_REMEDY)
+                where.append(_ON_BATTLE if on_battle else _ON_SPEED)
+            elif k == DISTANCE:
+                cls.append(_DISTANCE)
+                where.append(_ON_DISTANCE)
+            elif k == HAZARD:
+                cls.append(_BATTLE_HAZARD if on_battle else _SPEED_HAZARD)
+                where.append(_ON_BATTLE if on_battle else _ON_SPEED)
+            else:
+                cls.append(_OTHER)
+                where.append(_NOWHERE)
+        self.cls = tuple(cls)
+        self.where = tuple(where)
+        self.miles = g.miles
+        self.is_go = g.is_go
+        self.max_per_hand = g.max_per_hand
+        self.deck_counts = g.deck_counts
+        self.grants_rolling = g.grants_rolling
+        self.protects_mask = g.protects_mask
         # The ruleset's own units (no 75/100/200 written here): the longest distance card ("big",
         # 200 in the classic decks), the longest one that keeps a safe trip ("step", 100), and the
         # trip. Plays are judged in these, so a ruleset with every distance divided by 5 is played alike.
@@ -71,8 +157,10 @@ class HeuristicBot:
         self.step = max(safe, default=self.big) or 1
         self.trip = g.target or 1
         self.points_goal = g.target_points if g.match_mode == "points" and g.target_points else 0
-        self.distance_cards = tuple(c for c in range(n) if g.kind[c] == DISTANCE)
-        self.safety_cards = tuple(c for c in range(n) if g.kind[c] == SAFETY)
+        # Each distance card's score, fixed for the game.
+        self.distance_keep = tuple(self.V_DISTANCE + self.V_DISTANCE_SCALE * g.miles[c] / self.big for c in range(n))
+        self.opponents = tuple(s for s in range(g.sides) if s != self.side)
+        self.distance_score = tuple(self.W_DISTANCE + self.W_DISTANCE_SCALE * g.miles[c] / self.big for c in range(n))
         self._turn_key = None
         self._turn_ctx = None
 
@@ -86,13 +174,26 @@ class HeuristicBot:
             return self.game.extend_action if self._extend(obs) else self.game.stop_action
         if len(legal_actions) == 1 or op == DRAW or op == DECLINE:
             return first
-        ctx = self._context(obs)
+        if obs is self._turn_key:
+            ctx = self._turn_ctx
+        else:
+            self._turn_key = obs
+            ctx = self._turn_ctx = _Context(self, obs)
         best = NEG
         choices: list[int] = []
         score = self._score
         for a in legal_actions:
-            if a.op == DISCARD and best > 0.0:
-                break  # plays come first; a discard scores at most 0, so it cannot beat or tie a play worth more
+            if a.op == DISCARD:
+                if best > 0.0:
+                    break  # plays come first; a discard scores at most 0, so it cannot beat or tie a play worth more
+                rest = legal_actions[legal_actions.index(a):]  # the discards, one per distinct card
+                for a, v in zip(rest, ctx.keep_values(rest)):
+                    s = -v
+                    if s > best:
+                        best, choices = s, [a]
+                    elif s == best:
+                        choices.append(a)
+                break
             s = score(a, ctx)
             if s > best:
                 best, choices = s, [a]
@@ -109,65 +210,64 @@ class HeuristicBot:
     def rank(self, obs: Observation, legal_actions: list[Action]) -> list[Action]:
         """The legal actions of a turn, best first by this bot's scores (ties in the given order)."""
         ctx = self._context(obs)
-        scores = [self._score(a, ctx) for a in legal_actions]
+        scores = [-ctx.value(a.card_index) if a.op == DISCARD else self._score(a, ctx) for a in legal_actions]
         order = sorted(range(len(legal_actions)), key=lambda i: -scores[i])
         return [legal_actions[i] for i in order]
 
     # -- scores ------------------------------------------------------------------------
     def _score(self, action: Action, ctx: "_Context") -> float:
-        g = self.game
-        op = action.op
-        c = action.card_index
-        if op == DISCARD:
-            return -ctx.value(c)
-        if op != PLAY:
+        """The score of a play (discards are scored by their keep value in choose and rank)."""
+        if action.op != PLAY:
             return NEG
-        k = g.kind[c]
-        obs = ctx.obs
+        c = action.card_index
+        k = self.cls[c]
         me = ctx.me
-        if k == SAFETY:
-            bh = me.hazard
-            lh = me.speed_hazard
-            pm = g.protects_mask[c]
-            if (bh >= 0 and pm >> bh & 1) or (lh >= 0 and pm >> lh & 1 and ctx.big_blocked) or (
-                g.grants_rolling[c] and not me.moving and bh < 0
-            ):
-                return 900.0  # it unblocks us: play it now (WM §12 C, F)
-            if ctx.can_finish:
-                return 1100.0  # the hand ends with our next card: no credit for safeties still held
-            if ctx.end_near:
-                return 950.0  # 'do not hold them too long' (WM §12 C)
-            if not any(ctx.threat(h) for h in self.protects[c]):
-                return 800.0  # no coup fourré can come: 100 points and an extra turn for free
-            return -500.0  # keep it for a coup fourré
-        if k == REMEDY:
-            if g.pile[c] == BATTLE:
-                if me.moving:
-                    return -ctx.value(c) - 1.0  # a go card with a rolling safety: never needed
-                return 700.0  # get rolling first (WM §12 B)
-            return 450.0 if ctx.big_blocked else 150.0
-        if k == DISTANCE:
-            m = g.miles[c]
-            if me.miles + m == obs.target:
-                return 1000.0
-            s = 300.0 + 100.0 * m / self.big
-            if c in self.breakers and ctx.safe_trip_open and ctx.best_other_distance * 4 >= 3 * self.step:
-                s = 320.0  # a safe trip costs nothing here
-            return s
-        if k == HAZARD:
+        if k == _DISTANCE:
+            if me.miles + self.miles[c] == ctx.obs.target:
+                return self.W_FINISH
+            return self.distance_score[c]
+        if k == _BATTLE_HAZARD or k == _SPEED_HAZARD:
+            obs = ctx.obs
             ts = action.side_index
-            lead = 100.0 * obs.sides[ts].miles / self.trip
+            victim = obs.sides[ts]
+            lead = self.W_LEAD * victim.miles / self.trip
             if self.points_goal:
-                lead += 5.0 * obs.match_totals[ts] / self.points_goal
+                lead += self.W_LEAD_MATCH * obs.match_totals[ts] / self.points_goal
+            if k == _SPEED_HAZARD and obs.target - victim.miles <= self.step:
+                return self.W_SPEED_HAZARD_LATE + lead  # a speed limit hardly slows a side this close
             # Card counting: a hazard is safe from a coup fourré when we hold its safety or every
             # copy of it is out; its sting is longer when few of its remedies are left to draw.
-            cf_proof = 40.0 if ctx.holds_protector(c) or ctx.protectors_unseen(c) == 0 else 0.0
-            sting = 10.0 * ctx.remedies_gone_share(c)
-            if g.pile[c] == BATTLE:
-                return self.W_BATTLE_HAZARD + lead + cf_proof + sting + (0.0 if c in self.quick_fixed else 20.0)
-            if obs.target - obs.sides[ts].miles <= self.step:
-                return 100.0 + lead  # a speed limit hardly slows a side this close
-            return self.W_SPEED_HAZARD + lead + cf_proof
+            cf_proof = self.W_CF_PROOF if ctx.holds_protector(c) or ctx.protectors_unseen(c) == 0 else 0.0
+            if k == _SPEED_HAZARD:
+                return self.W_SPEED_HAZARD + lead + cf_proof
+            sting = self.W_STING * ctx.remedies_gone_share(c)
+            return self.W_BATTLE_HAZARD + lead + cf_proof + sting + (0.0 if c in self.quick_fixed else self.W_SLOW_FIX)
+        if k == _GO_REMEDY:
+            if me.moving:
+                return -ctx.value(c) - 1.0  # a go card with a rolling safety: never needed
+            return self.W_GO  # get rolling (WM §12 B)
+        if k == _SPEED_REMEDY:
+            return self.W_SPEED_REMEDY_BLOCKED if ctx.big_blocked else self.W_SPEED_REMEDY
+        if k == _SAFETY:
+            bh = me.hazard
+            pm = self.protects_mask[c]
+            if (bh >= 0 and pm >> bh & 1) or (me.speed_hazard >= 0 and pm >> me.speed_hazard & 1 and ctx.big_blocked) or (
+                self.grants_rolling[c] and not me.moving and bh < 0
+            ):
+                return self.W_SAFETY_UNBLOCK
+            if ctx.can_finish:
+                return self.W_SAFETY_FINISH
+            if ctx.end_near:
+                return self.W_SAFETY_END
+            to_come = 0
+            for h in self.protects[c]:
+                if not me.protected & (1 << h):
+                    to_come += ctx.unseen(h)
+            if not to_come:
+                return self.W_SAFETY_FREE  # no coup fourré can come: 100 points and an extra turn for free
+            # keep it for a coup fourré, the longer the more of its hazards can still come; but play it
+            # rather than throw away a card worth keeping
+            return self.W_SAFETY_HOLD - self.W_SAFETY_HOLD_PER * to_come
         return 0.0
 
     def _extend(self, obs: Observation) -> bool:
@@ -180,17 +280,18 @@ class HeuristicBot:
         extra = g.extension_to - obs.target
         hand = obs.hand
         limit = NO_LIMIT if me.limit is None else me.limit
-        played200 = dict(enumerate(me.distance))
+        played = dict(enumerate(me.distance))
         miles = 0
         for c in sorted(hand, key=lambda c: -g.miles[c]):
-            if g.kind[c] == DISTANCE and g.miles[c] <= limit and played200[c] < g.max_per_hand[c]:
+            if g.kind[c] == DISTANCE and g.miles[c] <= limit and played[c] < g.max_per_hand[c]:
                 if miles + g.miles[c] <= extra:
                     miles += g.miles[c]
-                    played200[c] += 1
+                    played[c] += 1
         opp_best = max((v.miles for s, v in enumerate(obs.sides) if s != ps), default=0)
         if opp_best == 0:
             return False  # a shutout is already won: do not risk it
-        return miles >= extra - self.step and obs.draw_pile >= 4 * g.players and opp_best <= obs.target - self.big
+        return (miles >= extra - self.EXT_SHORT * self.step and obs.draw_pile >= self.EXT_DRAW * g.players
+                and opp_best <= obs.target - self.EXT_OPP * self.big)
 
 
 class _lazy:
@@ -233,72 +334,66 @@ class _Context:
 
     @_lazy
     def max_target(self) -> int:
-        g = self.bot.game
+        ext = self.bot.extension_to
         target = self.obs.target
-        can_extend = g.extension_to is not None and self.obs.extension_called_by < 0 and target < g.extension_to
-        return g.extension_to if can_extend else target
+        return ext if ext is not None and self.obs.extension_called_by < 0 and target < ext else target
 
     @_lazy
     def end_near(self) -> bool:
         obs = self.obs
+        bot = self.bot
         closest = min(obs.target - v.miles for v in obs.sides)
-        return obs.draw_pile <= 2 * self.bot.game.players or closest <= self.bot.step
+        return obs.draw_pile <= bot.END_DRAW * bot.n_players or closest <= bot.END_STEPS * bot.step
 
     @_lazy
     def rolling_safety(self) -> bool:
-        g = self.bot.game
-        return any(g.grants_rolling[c] for c in self.me.safeties + self.me.coup_fourres)
+        grants = self.bot.grants_rolling
+        return any(grants[c] for c in self.me.safeties + self.me.coup_fourres)
 
     @_lazy
     def can_finish(self) -> bool:
-        g = self.bot.game
+        bot = self.bot
         me = self.me
+        if not me.moving:
+            return False
         left = self.obs.target - me.miles
         limit = self.limit
         played = me.distance
-        return me.moving and any(
-            g.kind[c] == DISTANCE and g.miles[c] == left and g.miles[c] <= limit and played[c] < g.max_per_hand[c]
-            for c in self.hand
-        )
+        cls = bot.cls
+        miles = bot.miles
+        most = bot.max_per_hand
+        return any(cls[c] == _DISTANCE and miles[c] == left and miles[c] <= limit and played[c] < most[c]
+                   for c in self.hand)
 
     @_lazy
     def big_blocked(self) -> bool:
-        g = self.bot.game
-        left = self.obs.target - self.me.miles
-        limit = self.limit
-        return any(g.kind[c] == DISTANCE and limit < g.miles[c] <= left for c in self.hand)
-
-    @_lazy
-    def safe_trip_open(self) -> bool:
-        played = self.me.distance
-        return not any(played[c] for c in self.bot.breakers)
-
-    @_lazy
-    def best_other_distance(self) -> int:
-        g = self.bot.game
         bot = self.bot
         left = self.obs.target - self.me.miles
         limit = self.limit
-        return max(
-            (g.miles[c] for c in self.hand if g.kind[c] == DISTANCE and c not in bot.breakers
-             and g.miles[c] <= limit and g.miles[c] <= left),
-            default=0,
-        )
+        cls = bot.cls
+        miles = bot.miles
+        return any(cls[c] == _DISTANCE and limit < miles[c] <= left for c in self.hand)
 
     def unseen(self, c: int) -> int:
         """Copies of card ``c`` this seat has not seen (in other hands or the draw pile)."""
         n = self._unseen.get(c)
         if n is None:
             obs = self.obs
-            n = obs.game.deck_counts[c] - self.hand.count(c) - obs.discard.count(c)
-            k = obs.game.kind[c]
-            for v in obs.sides:
-                if k == SAFETY:
+            n = self.bot.deck_counts[c] - self.hand.count(c) - obs.discard.count(c)
+            w = self.bot.where[c]
+            # a card is shown on one pile only: its kind and the pile the ruleset puts it on say which
+            if w == _ON_BATTLE:
+                for v in obs.sides:
+                    n -= v.battle.count(c)
+            elif w == _ON_SPEED:
+                for v in obs.sides:
+                    n -= v.speed.count(c)
+            elif w == _ON_SAFETIES:
+                for v in obs.sides:
                     n -= v.safeties.count(c) + v.coup_fourres.count(c)
-                elif k == DISTANCE:
+            elif w == _ON_DISTANCE:
+                for v in obs.sides:
                     n -= v.distance[c]
-                else:
-                    n -= v.battle.count(c) + v.speed.count(c)
             self._unseen[c] = n
         return n
 
@@ -307,59 +402,96 @@ class _Context:
         return not self.me.protected & (1 << h) and self.unseen(h) > 0
 
     def protectors_unseen(self, h: int) -> int:
-        return sum(self.unseen(s) for s in self.bot.game.protectors[h])
+        n = 0
+        for s in self.bot.protectors[h]:
+            n += self.unseen(s)
+        return n
 
     def remedies_gone_share(self, h: int) -> float:
         """The share of the remedies for hazard ``h`` already seen (played, discarded, in our hand)."""
-        g = self.bot.game
-        total = left = 0
+        total = self.bot.remedy_total[h]
+        if not total:
+            return 1.0
+        left = 0
         for r in self.bot.remedies_of[h]:
-            total += g.deck_counts[r]
             left += self.unseen(r)
-        return 1.0 - left / total if total else 1.0
+        return 1.0 - left / total
 
     def holds_protector(self, h: int) -> bool:
-        return any(s in self.hand for s in self.bot.game.protectors[h])
+        hand = self.hand
+        for s in self.bot.protectors[h]:
+            if s in hand:
+                return True
+        return False
+
+    def keep_values(self, discards: list[Action]) -> list[float]:
+        """The keep values of the discarded cards, each worked out once a decision."""
+        values = self._values
+        out = []
+        for a in discards:
+            c = a.card_index
+            v = values.get(c)
+            if v is None:
+                v = values[c] = self._value(c)
+            out.append(v)
+        return out
 
     def value(self, c: int) -> float:
         """How much card ``c`` is worth keeping (lower: discard first; WM §12 D, E)."""
         v = self._values.get(c)
         if v is None:
-            v = self._value(c)
-            self._values[c] = v
+            v = self._values[c] = self._value(c)
         return v
 
     def _value(self, c: int) -> float:
         bot = self.bot
-        g = bot.game
-        obs = self.obs
+        k = bot.cls[c]
         me = self.me
-        ps = bot.side
-        k = g.kind[c]
-        copies = self.hand.count(c)
-        if k == SAFETY:
-            return 1000.0
-        if k == DISTANCE:
-            m = g.miles[c]
-            if me.distance[c] >= g.max_per_hand[c] or me.miles + m > self.max_target:
+        if k == _DISTANCE:
+            m = bot.miles[c]
+            if me.distance[c] >= bot.max_per_hand[c] or me.miles + m > self.max_target:
                 return 0.0  # 200s after two played, distance that can never fit (WM §12 D)
-            if me.miles + m > obs.target:
-                return 5.0  # fits only after an extension
-            return 20.0 + 20.0 * m / bot.big - (3.0 if copies > 2 else 0.0)
-        if k == HAZARD:
-            targets = sum(1 for s, v in enumerate(obs.sides) if s != ps and not v.protected & (1 << c))
-            if targets == 0:
-                return 0.0  # every opponent is protected against it (WM §12 D)
-            return 30.0 + 5.0 * targets + (15.0 if self.holds_protector(c) else 0.0)
-        if k == REMEDY:
-            if g.is_go[c]:
+            if me.miles + m > self.obs.target:
+                return bot.V_DISTANCE_LATE  # fits only after an extension
+            if self.hand.count(c) > 2:
+                return bot.distance_keep[c] - bot.V_DISTANCE_GLUT
+            return bot.distance_keep[c]
+        if k == _GO_REMEDY or k == _SPEED_REMEDY:
+            copies = self.hand.count(c)
+            if bot.is_go[c]:
                 if self.rolling_safety:
                     return 0.0  # a rolling safety: the go card is never needed
-                return 60.0 if copies == 1 else 40.0
+                return bot.V_GO if copies == 1 else bot.V_GO_SPARE
             fixes = bot.fixes[c]
             showing = me.hazard in fixes or me.speed_hazard in fixes
-            to_come = sum(self.unseen(h) for h in fixes if self.threat(h))
-            if not showing and to_come == 0:
-                return 0.0  # every hazard it fixes is used, or we are protected (WM §12 E)
-            return 30.0 + 4.0 * to_come - (15.0 if copies > 1 else 0.0)
-        return 10.0
+            to_come = 0
+            protected = me.protected
+            for h in fixes:
+                if not protected >> h & 1:
+                    to_come += self.unseen(h)
+            if not showing:
+                if to_come == 0:
+                    return 0.0  # every hazard it fixes is used, or we are protected (WM §12 E)
+                hand = self.hand
+                for h in fixes:
+                    for s in bot.protectors[h]:
+                        if s in hand:
+                            break
+                    else:
+                        break  # a hazard no safety in hand answers
+                else:
+                    return bot.V_REMEDY_COVERED  # our safety in hand answers it better
+            return bot.V_REMEDY + bot.V_REMEDY_TO_COME * to_come - (bot.V_REMEDY_SPARE if copies > 1 else 0.0)
+        if k == _BATTLE_HAZARD or k == _SPEED_HAZARD:
+            bit = 1 << c
+            sides = self.obs.sides
+            targets = 0
+            for s in bot.opponents:
+                if not sides[s].protected & bit:
+                    targets += 1
+            if targets == 0:
+                return 0.0  # every opponent is protected against it (WM §12 D)
+            return bot.V_HAZARD + bot.V_HAZARD_TARGET * targets + (bot.V_HAZARD_PROOF if self.holds_protector(c) else 0.0)
+        if k == _SAFETY:
+            return bot.V_SAFETY
+        return bot.V_OTHER

@@ -7,6 +7,7 @@ import pytest
 
 import mbrules
 from mbrules.bots import ExpertBot, UnknownBot, check_bot, lineup, make_bot, parse_bot
+from mbrules.bots.expert import DEFAULT_BUDGET
 
 
 def test_plain_names_and_parameters():
@@ -16,7 +17,7 @@ def test_plain_names_and_parameters():
     game = mbrules.load_game("winning-moves", players=2)
     bot = make_bot("expert:budget=7", game, 0, seed=1)
     assert isinstance(bot, ExpertBot) and bot.budget == 7
-    assert make_bot("expert", game, 0, seed=1).budget == 48
+    assert make_bot("expert", game, 0, seed=1).budget == DEFAULT_BUDGET == 96
     assert lineup(["expert:budget=3"], 2) == ["expert:budget=3"] * 2
 
 

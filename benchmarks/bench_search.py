@@ -1,0 +1,212 @@
+"""How much can search add to the heuristic? Two measurements, both on the public API.
+
+    .venv/bin/python benchmarks/bench_search.py gain --matches 16 expert "expert:z=0"
+    .venv/bin/python benchmarks/bench_search.py clairvoyant --games 40 --baseline /tmp/h0
+
+``gain`` records real decisions of a heuristic seat (every third of its turns, extension questions
+included) in matches against ``--opponent``, then values every legal action there by playing it
+and then the heuristic for every seat to the hand's end, ``--rollouts`` times, *on the real deal*:
+the real hands and the real draw order, which only this measurement sees. Each named bot then
+decides those positions from its observation alone, and the script prints the mean of (true value
+of its choice - true value of the heuristic's choice), in points, with its standard error. A
+search that only follows its play-outs' noise shows a negative mean; one that finds better plays
+shows a positive one. This is paired and needs no match results, so it separates configurations
+that hundreds of matches cannot.
+
+``clairvoyant`` plays matches between a bot that sees every card and ``--opponent``: at each of
+its decisions it plays each of the heuristic's best ``--width`` candidates out on the real deal,
+as above, and keeps the best. It is not a fair bot and is never registered: it bounds what a
+one-step search over the heuristic could do if the hidden cards were known, to set the fair
+bots' figures against.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing as mp
+import os
+import random
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+import mbrules  # noqa: E402
+from mbrules.bots import make_bot  # noqa: E402
+from mbrules.bots.heuristic import HeuristicBot  # noqa: E402
+from mbrules.bots.ladder import wilson  # noqa: E402
+from mbrules.engine import State  # noqa: E402
+from mbrules.engine.notation import DISCARD, EXTEND, PLAY, STOP  # noqa: E402
+from mbrules.simulate import game_seed  # noqa: E402
+
+from bench_bots import load_baseline, real_decisions  # noqa: E402
+
+MAX_ACTIONS = 5000  # a hand is far shorter; only a guard
+
+
+def playout(st: State, bots: list, side: int) -> float:
+    """Play ``st`` on to the end of its hand, the heuristic in every seat; our side's points less
+    the best other side's in that hand (plus or minus twice the trip bonus when it ends the match)."""
+    hands = len(st.hand_sheets)
+    for _ in range(MAX_ACTIONS):
+        if st.is_terminal() or len(st.hand_sheets) > hands:
+            break
+        acts = st.legal_actions()
+        if len(acts) == 1:
+            st.apply(acts[0])
+            continue
+        p = st.current_player
+        st.apply(bots[p].choose(st.observation(p), acts))
+    sheet = st.hand_sheets[hands] if len(st.hand_sheets) > hands else st.score_sheet()
+    totals = [line["total"] for line in sheet]
+    v = float(totals[side] - max(t for s, t in enumerate(totals) if s != side))
+    out = st.outcome
+    if out is not None and out.termination != "unfinished":
+        bonus = 2 * max(st.game.pts_trip, 1)
+        v += bonus if out.winner_index == side else -bonus
+    return v
+
+
+def true_values(st: State, actions: list, side: int, rollouts: int, bots: list) -> list[float]:
+    """Each action's mean play-out value on the real deal (the same tie-break streams for every action)."""
+    vals = []
+    for a in actions:
+        total = 0.0
+        for r in range(rollouts):
+            for p, b in enumerate(bots):
+                b.rng.seed(1000 * r + p)
+            w = st.clone()
+            w.apply(a)
+            total += playout(w, bots, side)
+        vals.append(total / rollouts)
+    return vals
+
+
+_G: dict = {}
+
+
+def _record(i: int):
+    ns = _G["ns"]
+    g = _G["game"]
+    seed = game_seed(ns.seed, i)
+    bots = [make_bot("heuristic" if g.side_of[p] == 0 else ns.opponent, g, p, seed) for p in range(g.players)]
+    sims = [HeuristicBot(g, p, random.Random(0)) for p in range(g.players)]
+    st = State.new_match(g, seed)
+    out = []
+    n = 0
+    for p, acts in real_decisions(st):
+        obs = st.observation(p)
+        if g.side_of[p] == 0 and acts[0].op in (PLAY, DISCARD, EXTEND, STOP):
+            n += 1
+            if n % 3 == 0:
+                out.append((p, [int(a) for a in acts], true_values(st, acts, 0, ns.rollouts, sims), st.clone()))
+        st.apply(bots[p].choose(obs, acts))
+    return out
+
+
+def _gain(args):
+    spec, part, parts = args
+    g = _G["game"]
+    gains = []
+    for k, (p, acts, vals, st) in enumerate(_G["positions"][part::parts]):
+        obs = st.observation(p)
+        legal = st.legal_actions()
+        h = make_bot("heuristic", g, p, seed=k).choose(obs, legal)  # the reference: the same stream as the bot's
+        b = make_bot(spec, g, p, seed=k).choose(obs, legal)
+        gains.append(vals[acts.index(int(b))] - vals[acts.index(int(h))])
+    return gains
+
+
+def gain(ns) -> None:
+    g = mbrules.load_game(ns.ruleset, players=ns.players, options=ns.option)
+    _G.update(ns=ns, game=g)
+    t = time.perf_counter()
+    ctx = mp.get_context("fork")
+    # recorded here, in one process: a State does not cross a process boundary (the workers below are
+    # forked and inherit the positions)
+    _G["positions"] = [x for i in range(ns.matches) for x in _record(i)]
+    pos = _G["positions"]
+    best = [max(v) - v[a.index(int(make_bot("heuristic", g, p, seed=k).choose(st.observation(p), st.legal_actions())))]
+            for k, (p, a, v, st) in enumerate(pos)]
+    print(f"{ns.ruleset}, {ns.players} players: {len(pos)} decisions of the heuristic's seat in {ns.matches} matches "
+          f"against {ns.opponent}, each action valued by {ns.rollouts} play-outs on the real deal "
+          f"({time.perf_counter() - t:.0f} s)")
+    print(f"  knowing the deal, the best action beats the heuristic's by {sum(best) / len(best):.1f} points a decision")
+    for spec in ns.bots:
+        t = time.perf_counter()
+        with ctx.Pool(ns.workers) as pool:
+            parts = pool.map(_gain, [(spec, i, ns.workers) for i in range(ns.workers)])
+        gains = [x for xs in parts for x in xs]
+        n = len(gains)
+        m = sum(gains) / n
+        se = math.sqrt(sum((x - m) ** 2 for x in gains) / (n - 1) / n) if n > 1 else float("nan")
+        changed = sum(1 for x in gains if x)
+        print(f"  {spec:>28}: {m:+7.2f} points a decision against the heuristic's choice (SE {se:.2f}); "
+              f"a different value in {changed} of {n} ({time.perf_counter() - t:.0f} s)", flush=True)
+
+
+def _clairvoyant_match(args):
+    seed, side = args
+    ns = _G["ns"]
+    g = _G["game"]
+    bots = [make_bot(ns.opponent, g, p, seed) for p in range(g.players)]
+    mine = {p: HeuristicBot(g, p, random.Random(seed + p)) for p in range(g.players) if g.side_of[p] == side}
+    sims = [HeuristicBot(g, p, random.Random(0)) for p in range(g.players)]
+    st = State.new_match(g, seed)
+    for p, acts in real_decisions(st):
+        obs = st.observation(p)
+        if p in mine:
+            if acts[0].op in (PLAY, DISCARD):
+                cands = mine[p].rank(obs, acts)[: ns.width]
+            else:
+                first = mine[p].choose(obs, acts)
+                cands = [first] + [a for a in acts if a != first]
+            vals = true_values(st, cands, side, ns.rollouts, sims)
+            st.apply(cands[max(range(len(cands)), key=lambda i: (vals[i], -i))])
+        else:
+            st.apply(bots[p].choose(obs, acts))
+    return st.outcome.winner_index == side
+
+
+def clairvoyant(ns) -> None:
+    g = mbrules.load_game(ns.ruleset, players=ns.players, options=ns.option)
+    _G.update(ns=ns, game=g)
+    t = time.perf_counter()
+    jobs = [(game_seed(ns.seed, i), s) for i in range(ns.games) for s in range(g.sides)]
+    with mp.get_context("fork").Pool(ns.workers) as pool:
+        won = sum(pool.map(_clairvoyant_match, jobs, chunksize=1))
+    lo, hi = wilson(won, len(jobs))
+    print(f"{ns.ruleset}, {ns.players} players: the clairvoyant one-step search (width {ns.width}, {ns.rollouts} "
+          f"play-outs an action, on the real deal) against {ns.opponent}: {won} of {len(jobs)} matches, "
+          f"{won / len(jobs):.1%} (95% CI {lo:.1%} to {hi:.1%}); {time.perf_counter() - t:.0f} s")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    for name in ("gain", "clairvoyant"):
+        p = sub.add_parser(name)
+        p.add_argument("--ruleset", default="winning-moves")
+        p.add_argument("--option", action="append", default=[])
+        p.add_argument("--players", type=int, default=2)
+        p.add_argument("--seed", type=int, default=77)
+        p.add_argument("--workers", type=int, default=2)
+        p.add_argument("--opponent", default="heuristic")
+        p.add_argument("--baseline", default=None, help="a checkout whose heuristic bot is registered as heuristic0")
+        if name == "gain":
+            p.add_argument("bots", nargs="+")
+            p.add_argument("--matches", type=int, default=16)
+            p.add_argument("--rollouts", type=int, default=24)
+        else:
+            p.add_argument("--games", type=int, default=40)
+            p.add_argument("--width", type=int, default=3)
+            p.add_argument("--rollouts", type=int, default=2)
+    ns = ap.parse_args()
+    if ns.baseline:
+        load_baseline(ns.baseline)
+    (gain if ns.cmd == "gain" else clairvoyant)(ns)
+
+
+if __name__ == "__main__":
+    main()

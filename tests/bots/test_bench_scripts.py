@@ -1,0 +1,40 @@
+"""The bot benchmark scripts run and print their figures (tiny sizes: their figures are in the README)."""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def run(*args: str) -> str:
+    out = subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def test_positions_times_every_bot_on_the_same_decisions():
+    out = run("benchmarks/bench_bots.py", "positions", "heuristic", "random", "--matches", "1", "--repeat", "1",
+              "--rounds", "1")
+    n = int(re.search(r"(\d+) decisions recorded", out).group(1))
+    assert n > 20
+    speeds = re.findall(r"(\w+):\s+([\d.]+) us a decision, ([\d.]+)x", out)
+    assert [s[0] for s in speeds] == ["heuristic", "random"]
+    assert float(speeds[0][2]) == 1.0 and float(speeds[1][2]) > 1.0  # the uniform bot does less work
+
+
+def test_search_gain_is_measured_against_the_real_deal():
+    out = run("benchmarks/bench_search.py", "gain", "--matches", "1", "--rollouts", "2", "--workers", "1",
+              "heuristic", "expert:budget=4")
+    assert "knowing the deal, the best action beats the heuristic's by" in out
+    # the heuristic against itself: the same choice everywhere, a gain of exactly zero
+    assert re.search(r"heuristic:\s+\+0\.00 points a decision .* a different value in 0 of \d+", out)
+    assert re.search(r"expert:budget=4:\s+[-+]\d+\.\d\d points a decision", out)
+
+
+def test_the_clairvoyant_bound_beats_the_random_bot():
+    out = run("benchmarks/bench_search.py", "clairvoyant", "--games", "1", "--rollouts", "1", "--width", "2",
+              "--workers", "1", "--opponent", "random")
+    assert re.search(r"against random: 2 of 2 matches", out), out
