@@ -173,40 +173,49 @@ def _keep_finished_prefix(ray, in_flight, add, nodes) -> None:
         add(a, b, stats)
 
 
-def _ladder_task(key: str, spec, jobs: list) -> list:
-    """In a Ray worker: one slice of a ladder's (bot a, bot b, seed, deal) jobs, in order."""
-    from .bots.ladder import play_pairing
+def _slice_task(key: str, spec, a: str, b: str, seed: int, start: int, stop: int) -> list:
+    """In a Ray worker: games ``start .. stop-1`` of the ladder pair (a, b), in order."""
+    from .bots.ladder import play_slice
     from .engine import Game
 
     hit = _COMPILED.get(key)
     if hit is None:
         ruleset, players = spec
         hit = _COMPILED[key] = (Game(ruleset, players),)
-    game = hit[0]
-    return [play_pairing(game, *job) for job in jobs]
+    return play_slice(hit[0], a, b, seed, start, stop)
 
 
-def map_ladder(game, jobs: list, *, workers: int, address: str | None = None,
-               progress: Callable[[int], None] | None = None, slice_size: int = 8) -> list:
-    """The results of a ladder's jobs, in job order, played as Ray tasks of ``slice_size`` jobs."""
+def run_slices(game, seed: int, todo: Iterator[tuple], consume: Callable[[tuple, list], None], *, workers: int,
+               address: str | None = None) -> None:
+    """A ladder's seed ranges (``(pair, a, b, start, stop)``) as Ray tasks, fed lazily like
+    :func:`run_chunks`; ``consume(item, results)`` each in order, so the ratings are the same as on
+    the process pool. An interrupt raised in the main thread cancels the tasks in flight."""
     ray = _ray()
     _connect(ray, address, workers)
-    spec_ref = (game.ruleset, game.players)  # inline, as in run_chunks: no locality pull to the head node
+    cpus = int(ray.cluster_resources().get("CPU", 1)) or 1
+    spec = (game.ruleset, game.players)  # inline, as in run_chunks: no locality pull to the head node
     key = hashlib.sha256(repr(("ladder", game.ruleset.model_dump_json(), game.players)).encode()).hexdigest()
-    task = ray.remote(max_retries=TASK_RETRIES, retry_exceptions=False, num_cpus=1)(_ladder_task)
+    task = ray.remote(max_retries=TASK_RETRIES, retry_exceptions=False, num_cpus=1)(_slice_task)
     place = _placer(ray)
-    refs = [task.options(scheduling_strategy=place()).remote(key, spec_ref, jobs[i:i + slice_size])
-            for i in range(0, len(jobs), slice_size)]
-    out: list = []
+
+    def submit(item):
+        _, a, b, start, stop = item
+        return task.options(scheduling_strategy=place()).remote(key, spec, a, b, seed, start, stop)
+
+    in_flight: collections.deque = collections.deque()  # (item, ref), in todo's order
+    for item in itertools.islice(todo, cpus * IN_FLIGHT_PER_CPU):
+        in_flight.append((item, submit(item)))
     try:
-        for ref in refs:  # in order: the ratings are the same as on the process pool
-            out.extend(ray.get(ref))
-            if progress:
-                progress(len(out))
+        while in_flight:
+            item, ref = in_flight[0]
+            results = ray.get(ref)
+            in_flight.popleft()
+            consume(item, results)
+            for nxt in itertools.islice(todo, 1):
+                in_flight.append((nxt, submit(nxt)))
     finally:
-        for ref in refs:
+        for _, ref in in_flight:
             ray.cancel(ref, force=True)
-    return out
 
 
 def shutdown() -> None:

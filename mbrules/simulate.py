@@ -323,19 +323,37 @@ def simulate(
 
     n_chunks = -(-games // chunk_size(games, workers))
     size = min(workers, n_chunks, 4 * (os.cpu_count() or 1))  # never a process per --workers
+    pool = worker_pool(size, _init_worker, (ruleset_ref, list(options), game.players, list(bots), os.getpid(), records))
+    run_ordered(pool, lambda ab: pool.submit(_run_chunk, seed, *ab), chunks(games, workers),
+                lambda ab, part: add(ab[0], ab[1], part), size, should_stop)
+    return total, time.perf_counter() - t0
+
+
+def worker_pool(size: int, initializer, initargs: tuple) -> ProcessPoolExecutor:
+    """A process pool of ``size`` workers (forked where the platform can), each set up by ``initializer``."""
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
-    pool = ProcessPoolExecutor(
-        max_workers=size, mp_context=ctx,
-        initializer=_init_worker, initargs=(ruleset_ref, list(options), game.players, list(bots), os.getpid(), records),
-    )
-    todo = chunks(games, workers)
-    in_flight: collections.deque = collections.deque()  # (a, b, future), in seed order
+    return ProcessPoolExecutor(max_workers=size, mp_context=ctx, initializer=initializer, initargs=initargs)
+
+
+def run_ordered(pool: ProcessPoolExecutor, submit: Callable, todo: Iterator, consume: Callable, size: int,
+                should_stop: Callable[[], object] | None = None) -> bool:
+    """Run the items of ``todo`` on ``pool`` and hand each result to ``consume(item, result)`` in
+    ``todo``'s order; the one executor of simulate, compare and ladder on the process pool.
+
+    ``submit(item)`` returns the item's future. Work is fed lazily (``size * IN_FLIGHT_PER_WORKER``
+    items ahead of the merge), so memory does not grow with the number of items. ``should_stop()``
+    is polled at least every 0.1 s; once it returns true the results finished in a row after the
+    last one consumed are consumed too, the pool is killed, and True is returned. An exception
+    (an interrupt raised in the main thread, a worker's error) kills the pool and propagates; a
+    run to the end shuts the pool down and returns False.
+    """
+    in_flight: collections.deque = collections.deque()  # (item, future), in todo's order
     stopped = False
     try:
-        for a, b in itertools.islice(todo, size * IN_FLIGHT_PER_WORKER):
-            in_flight.append((a, b, pool.submit(_run_chunk, seed, a, b)))
+        for item in itertools.islice(todo, size * IN_FLIGHT_PER_WORKER):
+            in_flight.append((item, submit(item)))
         while in_flight:
-            a, b, fut = in_flight[0]
+            item, fut = in_flight[0]
             while not fut.done():
                 if should_stop is not None and should_stop():
                     stopped = True
@@ -344,27 +362,27 @@ def simulate(
             if stopped:
                 break
             try:
-                part = fut.result()
+                result = fut.result()
             except BrokenProcessPool:
                 if should_stop is not None and should_stop():  # a worker died of the same signal
                     stopped = True
                     break
                 raise
             in_flight.popleft()
-            add(a, b, part)
-            for a2, b2 in itertools.islice(todo, 1):
-                in_flight.append((a2, b2, pool.submit(_run_chunk, seed, a2, b2)))
+            consume(item, result)
+            for nxt in itertools.islice(todo, 1):
+                in_flight.append((nxt, submit(nxt)))
     finally:
         if stopped or in_flight:
-            # keep the whole chunks already finished in a row after the last one merged
-            while stopped and in_flight and in_flight[0][2].done() and not in_flight[0][2].cancelled() \
-                    and in_flight[0][2].exception() is None:
-                a, b, fut = in_flight.popleft()
-                add(a, b, fut.result())
+            # keep the results already finished in a row after the last one consumed
+            while stopped and in_flight and in_flight[0][1].done() and not in_flight[0][1].cancelled() \
+                    and in_flight[0][1].exception() is None:
+                item, fut = in_flight.popleft()
+                consume(item, fut.result())
             _kill_pool(pool)
         else:
             pool.shutdown(wait=True)
-    return total, time.perf_counter() - t0
+    return stopped
 
 
 def summary(game: Game, stats: dict, seconds: float) -> dict:

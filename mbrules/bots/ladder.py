@@ -17,8 +17,7 @@ from __future__ import annotations
 import itertools
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 from ..compare.stats import wilson as _wilson
 from ..engine import Game
@@ -71,9 +70,53 @@ def play_pairing(game: Game, a: str, b: str, seed: int, i: int) -> list[int]:
     return res
 
 
-def _job(args) -> list[int]:
-    a, b, seed, i = args
-    return play_pairing(_WORKER["game"], a, b, seed, i)
+def play_slice(game: Game, a: str, b: str, seed: int, start: int, stop: int) -> list[list[int]]:
+    """Games ``start .. stop-1`` of the pair (a, b): :func:`play_pairing` of each, in order."""
+    return [play_pairing(game, a, b, seed, i) for i in range(start, stop)]
+
+
+def _slice_job(a: str, b: str, seed: int, start: int, stop: int) -> list[list[int]]:
+    return play_slice(_WORKER["game"], a, b, seed, start, stop)
+
+
+def slices(bots: Sequence[str], pairs, games: int, size: int) -> Iterator[tuple[int, str, str, int, int]]:
+    """The round robin's work, lazily: ``(pair, a, b, start, stop)`` seed ranges, pair by pair."""
+    for n, (x, y) in enumerate(pairs):
+        for start in range(0, games, size):
+            yield n, bots[x], bots[y], start, min(games, start + size)
+
+
+class Tally:
+    """Counts and ratings, updated as results come in (in the fixed order: pair, seed, seating),
+    so memory does not grow with the number of games and any number of workers gives the same
+    figures."""
+
+    def __init__(self, bots: Sequence[str], pairs) -> None:
+        from openskill.models import PlackettLuce
+
+        self.bots = list(bots)
+        self.pairs = list(pairs)
+        self.model = PlackettLuce()
+        self.ratings = [self.model.rating(name=b) for b in bots]
+        self.wins = [[0, 0] for _ in self.pairs]
+        self.draws = [0] * len(self.pairs)
+        self.done = 0
+
+    def add(self, n: int, results: list[list[int]]) -> None:
+        """The results of pair ``n``'s next games (each the winner per seating: 0, 1 or -1)."""
+        x, y = self.pairs[n]
+        model = self.model
+        ratings = self.ratings
+        for r in results:
+            for w in r:
+                if w < 0:
+                    self.draws[n] += 1
+                    ranks = [1, 1]
+                else:
+                    self.wins[n][w] += 1
+                    ranks = [1, 2] if w == 0 else [2, 1]
+                [[ratings[x]], [ratings[y]]] = model.rate([[ratings[x]], [ratings[y]]], ranks=ranks)
+        self.done += len(results)
 
 
 def run_ladder(
@@ -90,67 +133,49 @@ def run_ladder(
 ) -> dict:
     """Play the round robin; return per-pair and per-bot counts (see :func:`report`).
 
-    ``backend="ray"``: the same jobs as Ray tasks (:func:`mbrules.cluster.map_ladder`), merged in order.
+    The work goes out in seed ranges (:func:`slices`), lazily, and is tallied in order as it
+    comes back: on the process pool by :func:`mbrules.simulate.run_ordered` (simulate's own
+    executor), with ``backend="ray"`` as Ray tasks (:func:`mbrules.cluster.run_slices`).
     """
+    from ..simulate import chunk_size
+
     pairs = list(itertools.combinations(range(len(bots)), 2))
-    jobs = [(bots[x], bots[y], seed, i) for (x, y) in pairs for i in range(games)]
-    total = len(jobs)
+    total = len(pairs) * games
     t0 = time.perf_counter()
-    results: list[list[int]] = []
+    tally = Tally(bots, pairs)
+
+    def consume(item, results) -> None:
+        tally.add(item[0], results)
+        if progress:
+            progress(tally.done, total)
+
+    size = max(1, min(8, chunk_size(games, workers)))
+    todo = slices(bots, pairs, games, size)
     if backend == "ray":
-        from ..cluster import map_ladder
+        from ..cluster import run_slices
 
-        results = map_ladder(game, jobs, workers=workers, address=address,
-                             progress=(lambda n: progress(n, total)) if progress else None)
+        run_slices(game, seed, todo, consume, workers=workers, address=address)
     elif workers <= 1:
-        for j, job in enumerate(jobs):
-            results.append(play_pairing(game, *job))
-            if progress:
-                progress(j + 1, total)
+        for item in todo:
+            consume(item, play_slice(game, item[1], item[2], seed, item[3], item[4]))
     else:
-        import multiprocessing as mp
+        from ..simulate import run_ordered, worker_pool
 
-        from ..simulate import _kill_pool
-
-        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
-        pool = ProcessPoolExecutor(max_workers=min(workers, total, 4 * (os.cpu_count() or 1)), mp_context=ctx,
-                                   initializer=_init, initargs=(ruleset_ref, list(options), game.players, os.getpid()))
-        ok = False
-        try:
-            chunk = max(1, min(8, total // (workers * 8) or 1))
-            for j, r in enumerate(pool.map(_job, jobs, chunksize=chunk)):  # results in job order
-                results.append(r)
-                if progress:
-                    progress(j + 1, total)
-            ok = True
-        finally:
-            if ok:
-                pool.shutdown(wait=True)
-            else:
-                _kill_pool(pool)
-    return report(game, bots, pairs, games, results, time.perf_counter() - t0)
+        n = min(workers, -(-total // size), 4 * (os.cpu_count() or 1))  # never a process per --workers
+        pool = worker_pool(n, _init, (ruleset_ref, list(options), game.players, os.getpid()))
+        run_ordered(pool, lambda it: pool.submit(_slice_job, it[1], it[2], seed, it[3], it[4]), todo, consume, n)
+    return report(game, tally, time.perf_counter() - t0)
 
 
-def report(game: Game, bots: Sequence[str], pairs, games: int, results: list[list[int]], seconds: float) -> dict:
+def report(game: Game, tally: Tally, seconds: float) -> dict:
     """Counts, win rates with Wilson 95% intervals, and openskill ratings, in a JSON-ready dict."""
-    from openskill.models import PlackettLuce
-
-    model = PlackettLuce()
-    ratings = [model.rating(name=b) for b in bots]
+    bots = tally.bots
+    ratings = tally.ratings
     per_bot = [{"matches": 0, "wins": 0, "draws": 0} for _ in bots]
     pair_rows = []
-    for n, (x, y) in enumerate(pairs):
-        wins = [0, 0]
-        draws = 0
-        for r in results[n * games:(n + 1) * games]:
-            for w in r:
-                if w < 0:
-                    draws += 1
-                    ranks = [1, 1]
-                else:
-                    wins[w] += 1
-                    ranks = [1, 2] if w == 0 else [2, 1]
-                [[ratings[x]], [ratings[y]]] = model.rate([[ratings[x]], [ratings[y]]], ranks=ranks)
+    for n, (x, y) in enumerate(tally.pairs):
+        wins = tally.wins[n]
+        draws = tally.draws[n]
         m = wins[0] + wins[1] + draws
         for k, z in ((0, x), (1, y)):
             per_bot[z]["matches"] += m

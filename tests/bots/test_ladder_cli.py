@@ -65,3 +65,32 @@ def test_bad_input_exits_2_with_a_sentence(args, words):
     assert res.exit_code == 2, res.output
     assert words in res.output
     assert "Traceback" not in res.output
+
+
+def test_a_huge_ladder_is_fed_lazily_and_stops_cleanly():
+    """A million deals a pair: the work is handed out in seed ranges as workers free up and tallied
+    as it comes back (never a list of every job, never a result per deal kept), and an interrupt
+    kills the workers at once."""
+    import time
+    import tracemalloc
+
+    import mbrules
+    from mbrules.bots.ladder import run_ladder
+
+    class Stop(Exception):
+        pass
+
+    def progress(done, total):
+        assert total == 10**6
+        if done >= 16:
+            raise Stop
+
+    game = mbrules.load_game("winning-moves", players=2)
+    tracemalloc.start()
+    t = time.perf_counter()
+    with pytest.raises(Stop):
+        run_ladder(game, "winning-moves", [], ["random", "heuristic"], 10**6, 1, workers=2, progress=progress)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert time.perf_counter() - t < 60
+    assert peak < 20 * 2**20, f"{peak / 2**20:.0f} MB traced for a ladder that played 16 deals"
