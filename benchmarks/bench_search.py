@@ -45,14 +45,16 @@ from bench_bots import load_baseline, real_decisions  # noqa: E402
 MAX_ACTIONS = 5000  # a hand is far shorter; only a guard
 
 
-def playout(st: State, bots: list, side: int) -> float:
-    """Play ``st`` on to the end of its hand, the heuristic in every seat; our side's points less
-    the best other side's in that hand (plus or minus twice the trip bonus when it ends the match)."""
-    hands = len(st.hand_sheets)
+def playout(st: State, bots: list, side: int, hands: int) -> float:
+    """Play ``st`` on to the end of hand number ``hands`` (0-based; it may be over already), the
+    heuristic in every seat; our side's points less the best other side's in that hand (plus or
+    minus twice the trip bonus when it ends the match)."""
     for _ in range(MAX_ACTIONS):
         if st.is_terminal() or len(st.hand_sheets) > hands:
             break
         acts = st.legal_actions()
+        if not acts:
+            break  # a state that deals no next hand: this one is over
         if len(acts) == 1:
             st.apply(acts[0])
             continue
@@ -68,17 +70,18 @@ def playout(st: State, bots: list, side: int) -> float:
     return v
 
 
-def true_values(st: State, actions: list, side: int, rollouts: int, bots: list) -> list[float]:
+def true_values(st: State, actions: list, side: int, rollouts: int, bots: list, base: int = 0) -> list[float]:
     """Each action's mean play-out value on the real deal (the same tie-break streams for every action)."""
     vals = []
     for a in actions:
         total = 0.0
         for r in range(rollouts):
             for p, b in enumerate(bots):
-                b.rng.seed(1000 * r + p)
+                b.rng.seed(base + 1000 * r + p)
             w = st.clone()
+            hands = len(w.hand_sheets)  # before the action: it may end the hand
             w.apply(a)
-            total += playout(w, bots, side)
+            total += playout(w, bots, side, hands)
         vals.append(total / rollouts)
     return vals
 
@@ -153,6 +156,7 @@ def _clairvoyant_match(args):
     bots = [make_bot(ns.opponent, g, p, seed) for p in range(g.players)]
     mine = {p: HeuristicBot(g, p, random.Random(seed + p)) for p in range(g.players) if g.side_of[p] == side}
     sims = [HeuristicBot(g, p, random.Random(0)) for p in range(g.players)]
+    rng = random.Random(seed)  # the play-outs' tie-break streams, new at each decision
     st = State.new_match(g, seed)
     for p, acts in real_decisions(st):
         obs = st.observation(p)
@@ -162,7 +166,7 @@ def _clairvoyant_match(args):
             else:
                 first = mine[p].choose(obs, acts)
                 cands = [first] + [a for a in acts if a != first]
-            vals = true_values(st, cands, side, ns.rollouts, sims)
+            vals = true_values(st, cands, side, ns.rollouts, sims, rng.getrandbits(32))
             st.apply(cands[max(range(len(cands)), key=lambda i: (vals[i], -i))])
         else:
             st.apply(bots[p].choose(obs, acts))

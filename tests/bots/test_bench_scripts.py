@@ -38,3 +38,30 @@ def test_the_clairvoyant_bound_beats_the_random_bot():
     out = run("benchmarks/bench_search.py", "clairvoyant", "--games", "1", "--rollouts", "1", "--width", "2",
               "--workers", "1", "--opponent", "random")
     assert re.search(r"against random: 2 of 2 matches", out), out
+
+
+def test_an_action_that_ends_the_hand_is_valued_by_that_hand():
+    """Declining the extension ends the hand: its value is that hand's sheet, not the next hand's
+    (a match state deals the next hand at once)."""
+    sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
+    import mbrules
+    from bench_search import true_values
+    from mbrules.bots import make_bot
+    from mbrules.engine import State
+
+    game = mbrules.load_game("winning-moves", players=2)
+    bots = [make_bot("heuristic", game, p, 1) for p in range(2)]
+    st = State.new_match(game, 11)
+    for _ in range(5000):  # the first hand's extension question comes long before
+        if st.decision.kind == "extension":
+            break
+        acts = st.legal_actions()
+        st.apply(acts[0] if len(acts) == 1 else bots[st.current_player].choose(st.observation(st.current_player), acts))
+    assert st.decision.kind == "extension"
+    me = game.side_of[st.current_player]
+    (value,) = true_values(st, [game.stop_action], me, 1, bots)
+    after = st.clone()
+    hands = len(after.hand_sheets)
+    after.apply(game.stop_action)
+    totals = [line["total"] for line in after.hand_sheets[hands]]
+    assert value == totals[me] - max(t for s, t in enumerate(totals) if s != me)
