@@ -11,7 +11,8 @@ decides those positions from its observation alone, and the script prints the me
 of its choice - true value of the heuristic's choice), in points, with its standard error. A
 search that only follows its play-outs' noise shows a negative mean; one that finds better plays
 shows a positive one. This is paired and needs no match results, so it separates configurations
-that hundreds of matches cannot.
+that hundreds of matches cannot. ``knowing-hands:expert...`` is the expert told the other players'
+real hands (only the draw pile sampled): what inferring them from their play could gain at best.
 
 ``clairvoyant`` plays matches between a bot that sees every card and ``--opponent``: at each of
 its decisions it plays each of the heuristic's best ``--width`` candidates out on the real deal,
@@ -33,7 +34,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 import mbrules  # noqa: E402
-from mbrules.bots import make_bot  # noqa: E402
+from mbrules.bots import ExpertBot, bot_rng, make_bot, parse_bot  # noqa: E402
 from mbrules.bots.heuristic import HeuristicBot  # noqa: E402
 from mbrules.bots.ladder import wilson  # noqa: E402
 from mbrules.engine import State  # noqa: E402
@@ -43,6 +44,7 @@ from mbrules.simulate import game_seed  # noqa: E402
 from bench_bots import load_baseline, real_decisions  # noqa: E402
 
 MAX_ACTIONS = 5000  # a hand is far shorter; only a guard
+KNOWING = "knowing-hands:"  # gain: "knowing-hands:expert:z=0" is the expert told the other hands
 
 
 def playout(st: State, bots: list, side: int, hands: int) -> float:
@@ -112,11 +114,18 @@ def _gain(args):
     spec, part, parts = args
     g = _G["game"]
     gains = []
+    knowing = spec.startswith(KNOWING)
     for k, (p, acts, vals, st) in enumerate(_G["positions"][part::parts]):
         obs = st.observation(p)
         legal = st.legal_actions()
         h = make_bot("heuristic", g, p, seed=k).choose(obs, legal)  # the reference: the same stream as the bot's
-        b = make_bot(spec, g, p, seed=k).choose(obs, legal)
+        if knowing:  # the expert, told the other hands (only its draw pile sampled): never a fair bot
+            name, params = parse_bot(spec[len(KNOWING):])
+            hands = st.snapshot().hands
+            bot = ExpertBot(g, p, bot_rng(k, p), **params, known={q: list(hands[q]) for q in range(g.players) if q != p})
+            b = bot.choose(obs, legal)
+        else:
+            b = make_bot(spec, g, p, seed=k).choose(obs, legal)
         gains.append(vals[acts.index(int(b))] - vals[acts.index(int(h))])
     return gains
 

@@ -62,7 +62,7 @@ class ExpertBot:
     observes = True
 
     def __init__(self, game: Game, player: int, rng: random.Random, budget: int = DEFAULT_BUDGET,
-                 width: int = DEFAULT_WIDTH, greedy: int = 0, z: int = DEFAULT_Z):
+                 width: int = DEFAULT_WIDTH, greedy: int = 0, z: int = DEFAULT_Z, known=None):
         self.game = game
         self.player = player
         self.side = game.side_of[player]
@@ -72,6 +72,9 @@ class ExpertBot:
         # The heuristic orders the candidates and breaks ties; it has its own stream.
         self.heuristic = HeuristicBot(game, player, random.Random(rng.getrandbits(64)))
         self.greedy = bool(greedy)
+        # cards known in other hands (player -> cards, or a callable of the observation giving that):
+        # never set by make_bot, so a fair bot has none; benchmarks/bench_search.py measures with them
+        self.known = known
         self.confidence = z / 10.0
         # The play-out policy: the heuristic for every seat of the imagined world, each with its own stream.
         self.sim_bots = [HeuristicBot(game, p, random.Random(0)) for p in range(game.players)]
@@ -99,7 +102,7 @@ class ExpertBot:
         values = []
         rng = self.rng
         for _ in range(worlds):
-            world = determinize(obs, rng)
+            world = determinize(obs, rng, self.known(obs) if callable(self.known) else self.known)
             seed = rng.getrandbits(32)
             row = []
             for a in candidates:

@@ -52,9 +52,12 @@ def hidden_pool(obs: "Observation") -> list[int]:
     return pool
 
 
-def determinize(obs: "Observation", rng: random.Random) -> State:
+def determinize(obs: "Observation", rng: random.Random, known: dict[int, list[int]] | None = None) -> State:
     """A state consistent with ``obs`` whose hidden cards (other hands, draw pile) are a random deal.
 
+    ``known`` maps other players to the cards their hands are known to hold (all of them, or some):
+    those are dealt to them first and the rest at random. A fair bot has nothing to put there; a
+    measurement that knows the real hands does (``benchmarks/bench_search.py``).
     The state rests at the hand's end (it never deals a next hand) and has no observers.
     """
     g = obs.game
@@ -64,6 +67,16 @@ def determinize(obs: "Observation", rng: random.Random) -> State:
     need = sum(n for p, n in enumerate(obs.hand_sizes) if p != me) + obs.draw_pile
     if need != len(pool):
         raise ValueError(f"the observation hides {need} cards but {len(pool)} are unseen")
+    fixed: dict[int, list[int]] = {}
+    for p, cards in (known or {}).items():
+        if p == me or not 0 <= p < g.players or len(cards) > obs.hand_sizes[p]:
+            raise ValueError(f"known cards for player {p}: another player, holding at most its hand's size")
+        fixed[p] = list(cards)
+        for c in cards:
+            try:
+                pool.remove(c)
+            except ValueError:
+                raise ValueError(f"card {g.card_ids[c]} is known in player {p}'s hand but is not unseen") from None
 
     # A fresh state sets every slot (the engine's own defaults, new slots included); the table is laid below
     st = State(g, rng.getrandbits(64))  # its RNG: future hands' shuffles, unknown, sampled too
@@ -74,8 +87,9 @@ def determinize(obs: "Observation", rng: random.Random) -> State:
         if p == me:
             hands.append(list(obs.hand))
         else:
-            hands.append(pool[k:k + n])
-            k += n
+            have = fixed.get(p, [])
+            hands.append(have + pool[k:k + n - len(have)])
+            k += n - len(have)
     st._hands = hands
     st._stock = pool[k:]  # the top is the end of the list
     st._discard = list(obs.discard)

@@ -81,3 +81,29 @@ def test_rollouts_end_every_hand_on_other_rulesets(ruleset, options, players):
         assert world.observation(p) == st.observation(p)
         rollout(world, random.Random(1))
         assert world.hand_over
+
+
+def test_known_cards_are_dealt_to_their_hand_and_the_rest_at_random():
+    """``known`` (measurement only: no fair bot has it) puts the given cards in that player's hand;
+    the world still shows the observer what it saw and hides exactly the unseen cards."""
+    game = mbrules.load_game("winning-moves", players=3)
+    for st, p, _ in decisions(game, seed=5, every=7):
+        obs = st.observation(p)
+        real = st.snapshot().hands
+        q = (p + 1) % 3
+        world = determinize(obs, random.Random(2), {q: list(real[q])})
+        assert sorted(world.snapshot().hands[q]) == sorted(real[q])
+        assert world.observation(p) == obs
+        others, draw = hidden(world, p)
+        assert Counter(c for h in others for c in h) + Counter(draw) == Counter(hidden_pool(obs))
+        part = determinize(obs, random.Random(2), {q: list(real[q][:2])})
+        assert not Counter(real[q][:2]) - Counter(part.snapshot().hands[q])
+    st, p, _ = decisions(game, seed=5)[3]
+    obs = st.observation(p)
+    with pytest.raises(ValueError, match="another player"):
+        determinize(obs, random.Random(1), {p: [obs.hand[0]]})
+    unseen = obs.unseen()
+    c = min((c for c in range(game.n_cards) if game.deck_counts[c]), key=lambda c: unseen[c])
+    assert unseen[c] + 1 <= obs.hand_sizes[(p + 1) % 3]
+    with pytest.raises(ValueError, match="is not unseen"):  # one copy more than the unseen ones
+        determinize(obs, random.Random(1), {(p + 1) % 3: [c] * (unseen[c] + 1)})
