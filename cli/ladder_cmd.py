@@ -30,7 +30,7 @@ def ladder(
     players: int = typer.Option(2, "--players", "-n", help="Number of players."),
     games: int = typer.Option(50, "--games", "-g", help="Seeds per pair of bots; each is played in every seating."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the run: deal i is dealt from (seed, i), the same for every pair."),
-    workers: int = typer.Option(1, "--workers", "-w", help="Worker processes (the figures are the same for any number)."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Worker processes (default: the CPUs, at most 8); the figures are the same for any number."),
     as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout."),
     backend: str = typer.Option("local", "--backend", help=BACKEND_HELP, metavar="local|ray"),
     address: Optional[str] = typer.Option(None, "--address", help=ADDRESS_HELP, metavar="HOST:PORT"),
@@ -57,6 +57,10 @@ def ladder(
     options = list(option or [])
     check_range("--players", players, 1, MAX_PLAYERS)
     check_range("--games", games, 1, MAX_LADDER_GAMES)
+    if workers is None:  # a ladder is long: use the machine, as compare does
+        from mbrules.simulate import default_workers
+
+        workers = default_workers()
     check_range("--workers", workers, 1, MAX_WORKERS)
     check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
     check_backend(backend, address)
