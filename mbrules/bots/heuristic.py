@@ -317,6 +317,8 @@ class _Context:
     ask for are ever computed (cards not seen, the finishing card, the safe trip, ...).
     """
 
+    __slots__ = ("bot", "obs", "me", "hand", "_unseen", "_values", "__dict__")  # __dict__: the lazy facts
+
     def __init__(self, bot: HeuristicBot, obs: Observation):
         self.bot = bot
         self.obs = obs
@@ -379,8 +381,9 @@ class _Context:
         n = self._unseen.get(c)
         if n is None:
             obs = self.obs
-            n = self.bot.deck_counts[c] - self.hand.count(c) - obs.discard.count(c)
-            w = self.bot.where[c]
+            bot = self.bot
+            n = bot.deck_counts[c] - self.hand.count(c) - obs.discard.count(c)
+            w = bot.where[c]
             # a card is shown on one pile only: its kind and the pile the ruleset puts it on say which
             if w == _ON_BATTLE:
                 for v in obs.sides:
