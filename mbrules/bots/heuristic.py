@@ -157,10 +157,10 @@ class HeuristicBot:
         self.step = max(safe, default=self.big) or 1
         self.trip = g.target or 1
         self.points_goal = g.target_points if g.match_mode == "points" and g.target_points else 0
-        # Each distance card's score, fixed for the game.
+        # Each distance card's play score and keep value, fixed for the game.
+        self.distance_score = tuple(self.W_DISTANCE + self.W_DISTANCE_SCALE * g.miles[c] / self.big for c in range(n))
         self.distance_keep = tuple(self.V_DISTANCE + self.V_DISTANCE_SCALE * g.miles[c] / self.big for c in range(n))
         self.opponents = tuple(s for s in range(g.sides) if s != self.side)
-        self.distance_score = tuple(self.W_DISTANCE + self.W_DISTANCE_SCALE * g.miles[c] / self.big for c in range(n))
         self._turn_key = None
         self._turn_ctx = None
 
@@ -187,12 +187,11 @@ class HeuristicBot:
                 if best > 0.0:
                     break  # plays come first; a discard scores at most 0, so it cannot beat or tie a play worth more
                 rest = legal_actions[legal_actions.index(a):]  # the discards, one per distinct card
-                for a, v in zip(rest, ctx.keep_values(rest)):
-                    s = -v
-                    if s > best:
-                        best, choices = s, [a]
-                    elif s == best:
-                        choices.append(a)
+                for d, v in zip(rest, ctx.keep_values(rest)):
+                    if -v > best:
+                        best, choices = -v, [d]
+                    elif -v == best:
+                        choices.append(d)
                 break
             s = score(a, ctx)
             if s > best:
