@@ -41,19 +41,6 @@ def seatings(game: Game, a: str, b: str) -> list[list[str]]:
     return out
 
 
-_WORKER: dict = {}
-
-
-def _init(ruleset_ref: str, options: Sequence[str], players: int, parent: int) -> None:
-    import signal as _signal
-
-    from ..simulate import _die_with_parent, compile_game
-
-    _signal.signal(_signal.SIGINT, _signal.SIG_IGN)
-    _die_with_parent(parent)
-    _WORKER["game"] = compile_game(ruleset_ref, options, players)
-
-
 def play_pairing(game: Game, a: str, b: str, seed: int, i: int) -> list[int]:
     """Game ``i`` of the pair (a, b) in every seating: per seating, the bot that won (0 a, 1 b) or -1."""
     from ..simulate import game_seed, play_match
@@ -76,6 +63,9 @@ def play_slice(game: Game, a: str, b: str, seed: int, start: int, stop: int) -> 
 
 
 def _slice_job(a: str, b: str, seed: int, start: int, stop: int) -> list[list[int]]:
+    """In a pool worker set up by :func:`mbrules.simulate._init_worker` (the rules compiled once)."""
+    from ..simulate import _WORKER
+
     return play_slice(_WORKER["game"], a, b, seed, start, stop)
 
 
@@ -159,10 +149,10 @@ def run_ladder(
         for item in todo:
             consume(item, play_slice(game, item[1], item[2], seed, item[3], item[4]))
     else:
-        from ..simulate import run_ordered, worker_pool
+        from ..simulate import _init_worker, run_ordered, worker_pool
 
         n = min(workers, -(-total // size), 4 * (os.cpu_count() or 1))  # never a process per --workers
-        pool = worker_pool(n, _init, (ruleset_ref, list(options), game.players, os.getpid()))
+        pool = worker_pool(n, _init_worker, (ruleset_ref, list(options), game.players, [], os.getpid()))
         run_ordered(pool, lambda it: pool.submit(_slice_job, it[1], it[2], seed, it[3], it[4]), todo, consume, n)
     return report(game, tally, time.perf_counter() - t0)
 
