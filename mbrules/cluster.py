@@ -132,45 +132,58 @@ def run_chunks(game, bots, seed: int, todo: Iterator[tuple[int, int]], add: Call
     spec_ref = spec
     task = ray.remote(max_retries=TASK_RETRIES, retry_exceptions=False, num_cpus=1)(_chunk_task)
     place = _placer(ray)
-    in_flight: collections.deque = collections.deque()  # (a, b, ref), in seed order
-    for a, b in itertools.islice(todo, cpus * IN_FLIGHT_PER_CPU):
-        in_flight.append((a, b, task.options(scheduling_strategy=place()).remote(key, spec_ref, seed, a, b)))
+
+    def consume(ab: tuple[int, int], result: tuple[dict, str]) -> None:
+        stats, node = result
+        if nodes is not None:
+            nodes.add(node)
+        add(ab[0], ab[1], stats)
+
+    run_ordered(ray, lambda ab: task.options(scheduling_strategy=place()).remote(key, spec_ref, seed, *ab), todo,
+                consume, cpus, should_stop)
+
+
+def run_ordered(ray, submit: Callable, todo: Iterator, consume: Callable, cpus: int,
+                should_stop: Callable[[], object] | None = None) -> None:
+    """Ray's twin of :func:`mbrules.simulate.run_ordered`: ``submit(item)`` returns a task's ref, fed
+    lazily (``cpus * IN_FLIGHT_PER_CPU`` ahead); ``consume(item, result)`` in ``todo``'s order. A stop
+    (``should_stop()``, polled every 0.1 s) keeps the results finished in a row; a stop or an error
+    (an interrupt raised in the main thread, which the 0.1 s waits let in) cancels the tasks in flight."""
+    in_flight: collections.deque = collections.deque()  # (item, ref), in todo's order
+    for item in itertools.islice(todo, cpus * IN_FLIGHT_PER_CPU):
+        in_flight.append((item, submit(item)))
     try:
         while in_flight:
-            a, b, ref = in_flight[0]
+            item, ref = in_flight[0]
             ready: list = []
             while not ready:
                 if should_stop is not None and should_stop():
-                    _keep_finished_prefix(ray, in_flight, add, nodes)
+                    _keep_finished_prefix(ray, in_flight, consume)
                     return
                 ready, _ = ray.wait([ref], timeout=0.1)
-            stats, node = ray.get(ref)
+            result = ray.get(ref)
             in_flight.popleft()
-            if nodes is not None:
-                nodes.add(node)
-            add(a, b, stats)
-            for a2, b2 in itertools.islice(todo, 1):
-                in_flight.append((a2, b2, task.options(scheduling_strategy=place()).remote(key, spec_ref, seed, a2, b2)))
+            consume(item, result)
+            for nxt in itertools.islice(todo, 1):
+                in_flight.append((nxt, submit(nxt)))
     finally:
-        for _, _, ref in in_flight:
+        for _, ref in in_flight:
             ray.cancel(ref, force=True)
 
 
-def _keep_finished_prefix(ray, in_flight, add, nodes) -> None:
-    """On a stop: merge the ranges already finished in a row at the head (the figures stay a prefix)."""
+def _keep_finished_prefix(ray, in_flight, consume) -> None:
+    """On a stop: consume the results already finished in a row at the head (the figures stay a prefix)."""
     while in_flight:
-        a, b, ref = in_flight[0]
+        item, ref = in_flight[0]
         ready, _ = ray.wait([ref], timeout=0)
         if not ready:
             return
         try:
-            stats, node = ray.get(ref)
+            result = ray.get(ref)
         except Exception:  # noqa: BLE001  (a cancelled or failed task ends the prefix)
             return
         in_flight.popleft()
-        if nodes is not None:
-            nodes.add(node)
-        add(a, b, stats)
+        consume(item, result)
 
 
 def _slice_task(key: str, spec, a: str, b: str, seed: int, start: int, stop: int) -> list:
@@ -202,20 +215,7 @@ def run_slices(game, seed: int, todo: Iterator[tuple], consume: Callable[[tuple,
         _, a, b, start, stop = item
         return task.options(scheduling_strategy=place()).remote(key, spec, a, b, seed, start, stop)
 
-    in_flight: collections.deque = collections.deque()  # (item, ref), in todo's order
-    for item in itertools.islice(todo, cpus * IN_FLIGHT_PER_CPU):
-        in_flight.append((item, submit(item)))
-    try:
-        while in_flight:
-            item, ref = in_flight[0]
-            results = ray.get(ref)
-            in_flight.popleft()
-            consume(item, results)
-            for nxt in itertools.islice(todo, 1):
-                in_flight.append((nxt, submit(nxt)))
-    finally:
-        for _, ref in in_flight:
-            ray.cancel(ref, force=True)
+    run_ordered(ray, submit, todo, consume, cpus)
 
 
 def shutdown() -> None:
