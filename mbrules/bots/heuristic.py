@@ -399,10 +399,6 @@ class _Context:
             self._unseen[c] = n
         return n
 
-    def threat(self, h: int) -> bool:
-        """Can hazard ``h`` still hit our side?"""
-        return not self.me.protected & (1 << h) and self.unseen(h) > 0
-
     def protectors_unseen(self, h: int) -> int:
         n = 0
         for s in self.bot.protectors[h]:
