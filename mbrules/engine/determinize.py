@@ -32,7 +32,7 @@ import random
 from typing import TYPE_CHECKING
 
 from .actions import COUP_FOURRE_WINDOW, EXTENSION_QUESTION, TURN
-from .cards import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY
+from .cards import BATTLE, DISTANCE, HAZARD, REMEDY, SAFETY
 from .notation import DISCARD, PLAY
 from .state import P_COUP, P_DRAW, P_EXT, P_PLAY, State
 
@@ -102,11 +102,7 @@ def determinize(obs: "Observation", rng: random.Random, known: dict[int, list[in
     st._coups = [list(v.coup_fourres) for v in obs.sides]
     st._prot = [v.protected for v in obs.sides]
     st._row = [any(g.grants_rolling[c] for c in v.safeties + v.coup_fourres) for v in obs.sides]
-    st._needs_go = [False] * S
-    st._rolling = [False] * S
-    st._bhaz = [-1] * S
-    st._limit = [NO_LIMIT] * S
-    st._lhaz = [-1] * S
+    # the derived flags (_needs_go, _rolling, _bhaz, _limit, _lhaz) are the fresh state's defaults: _refresh sets them
     for s in range(S):
         st._refresh(s)
         if st._rolling[s] and not obs.sides[s].moving:
@@ -114,23 +110,13 @@ def determinize(obs: "Observation", rng: random.Random, known: dict[int, list[in
             st._refresh(s)
     st._target = obs.target
     st._extension_called_by = obs.extension_called_by
-    st._cf_queue = []
-    st._cf_hazard = -1
-    st._cf_side = -1
-    st._cf_attacker = -1
-    st._completer = -1
-    st._completion_delayed = False
-    st._last_draw = -1
+    # no coup fourré window, completer or last draw, no winner, history or observers, first player 0,
+    # never a next deal: the fresh state's own defaults (set once, in State.__init__ and _reset_hand)
     st._hand_no = obs.hand_no
-    st._first_player = 0
     st._match_totals = list(obs.match_totals)
     st._hand_sheets = [[] for _ in range(obs.hand_no)]  # only their number matters here (the hands cap)
     st._completers = [-1] * obs.hand_no
-    st._winner = None
-    st._history = []
     st._coup_count = sum(len(v.coup_fourres) for v in obs.sides)
-    st._deal_next = False
-    st._observers = ()
 
     d = obs.decision
     if d.kind == TURN:
