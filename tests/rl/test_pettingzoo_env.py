@@ -26,20 +26,26 @@ def test_pettingzoo_seed_test_passes(ruleset, players):
 
 
 def _random_episode(env, seed):
+    """Uniform legal play to the end: steps and (terminated, truncated) per agent, the rewards each
+    agent collected, and the outcome the last agent to end was shown."""
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
     steps = {a: 0 for a in env.possible_agents}
+    total = {a: 0.0 for a in env.possible_agents}
     ended = {}
+    outcome = None
     for agent in env.agent_iter():
-        obs, _r, term, trunc, _info = env.last()
+        obs, r, term, trunc, info = env.last()
         steps[agent] += 1
+        total[agent] += r
         if term or trunc:
             ended[agent] = (term, trunc)
+            outcome = info.get("outcome", outcome)
             env.step(None)
             continue
         legal = np.flatnonzero(obs["action_mask"])
         env.step(int(legal[rng.integers(len(legal))]))
-    return steps, ended
+    return steps, ended, total, outcome
 
 
 @pytest.mark.parametrize("max_cycles", [1, 4, 9])
@@ -48,7 +54,7 @@ def test_max_cycles_truncates_once_an_agent_has_taken_that_many_steps(max_cycles
     # (its last visit is the dead step). Its parallel half and its median check need every agent
     # to act each cycle, which a turn-based card game cannot (docs/rl.md).
     env = mille_bornes_v0.env(ruleset="winning-moves", players=4, max_cycles=max_cycles)
-    steps, ended = _random_episode(env, 3)
+    steps, ended, _, _ = _random_episode(env, 3)
     assert max(steps.values()) == max_cycles + 1
     assert ended == {a: (False, True) for a in env.possible_agents}
 
@@ -86,18 +92,7 @@ def test_action_space_lists_every_action_once_with_hazards_naming_each_side():
 
 def test_match_reward_is_zero_sum_and_pays_the_winning_side():
     env = mille_bornes_v0.env(ruleset="kids-115", players=4)
-    rng = np.random.default_rng(5)
-    env.reset(seed=5)
-    total = {a: 0.0 for a in env.possible_agents}
-    for agent in env.agent_iter():
-        obs, r, term, trunc, info = env.last()
-        total[agent] += r
-        if term or trunc:
-            outcome = info["outcome"]
-            env.step(None)
-            continue
-        legal = np.flatnonzero(obs["action_mask"])
-        env.step(int(legal[rng.integers(len(legal))]))
+    _, _, total, outcome = _random_episode(env, 5)
     assert sum(total.values()) == pytest.approx(0.0)
     if outcome["winner"] is not None:
         side = "AB".index(outcome["winner"])
@@ -106,18 +101,8 @@ def test_match_reward_is_zero_sum_and_pays_the_winning_side():
 
 def test_points_reward_adds_up_to_each_sides_match_total():
     env = mille_bornes_v0.env(ruleset="winning-moves", players=2, reward="points")
-    rng = np.random.default_rng(2)
-    env.reset(seed=2)
-    total = {a: 0.0 for a in env.possible_agents}
-    for agent in env.agent_iter():
-        obs, r, term, trunc, info = env.last()
-        total[agent] += r
-        if term or trunc:
-            totals = info["outcome"]["totals"]
-            env.step(None)
-            continue
-        legal = np.flatnonzero(obs["action_mask"])
-        env.step(int(legal[rng.integers(len(legal))]))
+    _, _, total, outcome = _random_episode(env, 2)
+    totals = outcome["totals"]
     assert total == {"p1": float(totals["A"]), "p2": float(totals["B"])}
 
 
