@@ -35,6 +35,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import mbrules  # noqa: E402
 from mbrules.bots import ExpertBot, bot_rng, make_bot, parse_bot  # noqa: E402
+from mbrules.bots.expert import hand_value  # noqa: E402
 from mbrules.bots.heuristic import HeuristicBot  # noqa: E402
 from mbrules.bots.ladder import wilson  # noqa: E402
 from mbrules.engine import State  # noqa: E402
@@ -63,13 +64,7 @@ def playout(st: State, bots: list, side: int, hands: int) -> float:
         p = st.current_player
         st.apply(bots[p].choose(st.observation(p), acts))
     sheet = st.hand_sheets[hands] if len(st.hand_sheets) > hands else st.score_sheet()
-    totals = [line["total"] for line in sheet]
-    v = float(totals[side] - max(t for s, t in enumerate(totals) if s != side))
-    out = st.outcome
-    if out is not None and out.termination != "unfinished":
-        bonus = 2 * max(st.game.pts_trip, 1)
-        v += bonus if out.winner_index == side else -bonus
-    return v
+    return hand_value(st.game, [line["total"] for line in sheet], side, st.outcome)  # the expert's own measure
 
 
 def true_values(st: State, actions: list, side: int, rollouts: int, bots: list, base: int = 0) -> list[float]:

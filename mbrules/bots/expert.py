@@ -80,7 +80,6 @@ class ExpertBot:
         self.sim_bots = [HeuristicBot(game, p, random.Random(0)) for p in range(game.players)]
         g = game
         self.scoring = g.scoring_enabled
-        self.win_bonus = 2 * max(g.pts_trip, 1) if g.scoring_enabled else 2 * g.target
 
     def choose(self, obs: Observation, legal_actions: list[Action]) -> Action:
         if len(legal_actions) == 1:
@@ -153,15 +152,19 @@ class ExpertBot:
 
     def _value(self, st) -> float:
         """Our side's lead at the hand's end, in points (miles when the ruleset keeps no score)."""
-        me = self.side
         if self.scoring:
             totals = [line["total"] for line in st.score_sheet()]
         else:
             totals = [v.miles for v in st.observation(self.player).sides]
-        mine = totals[me]
-        other = max(t for s, t in enumerate(totals) if s != me)
-        v = float(mine - other)
-        out = st.outcome
-        if out is not None and out.termination != "unfinished":
-            v += self.win_bonus if out.winner_index == me else -self.win_bonus
-        return v
+        return hand_value(self.game, totals, self.side, st.outcome)
+
+
+def hand_value(game: Game, totals: list[int], side: int, outcome) -> float:
+    """A finished hand's worth to ``side``: its total less the best other side's, plus or minus a
+    win bonus (twice the trip bonus; twice the trip when the ruleset keeps no score) when the hand
+    ended the match."""
+    v = float(totals[side] - max(t for s, t in enumerate(totals) if s != side))
+    if outcome is not None and outcome.termination != "unfinished":
+        bonus = 2 * max(game.pts_trip, 1) if game.scoring_enabled else 2 * game.target
+        v += bonus if outcome.winner_index == side else -bonus
+    return v
