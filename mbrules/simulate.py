@@ -38,6 +38,7 @@ def play_match(
     *,
     max_hands: int | None = None,
     observers: Sequence[Observer] = (),
+    should_stop: Callable[[], object] | None = None,
 ) -> State:
     """Play a match (or its first ``max_hands`` hands) between bots; return the final state.
 
@@ -49,6 +50,10 @@ def play_match(
     A match never lasts more than the ruleset's ``match.max_hands`` hands: the engine ends a
     match still undecided then as ``unfinished`` (its outcome says so), so a ruleset whose
     target is never reached cannot make this loop run forever.
+
+    ``should_stop()`` is polled before every bot decision; once it returns true the match is
+    abandoned (``_Stopped`` is raised): a slow bot's match (the expert's lasts seconds) must not
+    hold up a Ctrl-C until it ends.
     """
     players = make_bots(bots, game, seed)
     choosers = [b.choose for b in players]
@@ -66,6 +71,8 @@ def play_match(
             if n == 1:
                 apply(acts[0])
             elif n:
+                if should_stop is not None and should_stop():
+                    raise _Stopped
                 p = st.current_player
                 apply(choosers[p](st.observation(p) if observes[p] else None, acts))
             else:
@@ -120,10 +127,11 @@ def merge_stats(into: dict, other: dict) -> dict:
     return into
 
 
-def match_stats(game: Game, seed: int, bots: Sequence[str], stats: dict, records: bool = False) -> None:
+def match_stats(game: Game, seed: int, bots: Sequence[str], stats: dict, records: bool = False,
+                should_stop: Callable[[], object] | None = None) -> None:
     """Play one whole match and add it to ``stats`` (and its record, with ``records``)."""
     score = stats["score"]
-    st = play_match(game, seed, bots)
+    st = play_match(game, seed, bots, should_stop=should_stop)
     out = st.outcome
     points = 0
     for sheet in out.hand_sheets:
@@ -228,7 +236,7 @@ def _play_games(game: Game, bots: Sequence[str], seed: int, start: int, stop: in
     for i in range(start, stop):
         if should_stop is not None and should_stop():
             raise _Stopped
-        match_stats(game, game_seed(seed, i), bots, stats, records)
+        match_stats(game, game_seed(seed, i), bots, stats, records, should_stop)
     return stats
 
 

@@ -561,6 +561,38 @@ def test_ctrl_c_with_one_worker_prints_partial_statistics_not_silence(tmp_path):
     assert "of 1000000 matches (interrupted)" in out and "Interrupted after" in out
 
 
+@needs_proc
+def test_ctrl_c_with_one_worker_does_not_wait_for_a_slow_bots_match_to_end(tmp_path):
+    """With one worker the match runs in the CLI's own process: the stop is polled at every bot
+    decision, not between matches (an expert match at this budget lasts tens of seconds)."""
+    p = start(["simulate", "--games", "10", "--workers", "1", "--bot", "expert:budget=400", "--players", "2"],
+              tmp_path)
+    time.sleep(3.0)  # started, deep in the first match
+    t0 = time.monotonic()
+    os.killpg(p.pid, signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    took = time.monotonic() - t0
+    assert p.returncode == 130, err
+    assert "interrupted after 0 of 10 games" in err, err
+    assert took < 3.0, took
+
+
+def test_a_stop_asked_for_during_a_match_abandons_it():
+    from mbrules import load_game
+    from mbrules.simulate import simulate
+
+    game = load_game("winning-moves", players=2)
+    polls = []
+
+    def stop_on_the_20th_poll():
+        polls.append(1)
+        return len(polls) >= 20
+
+    stats, _ = simulate(game, "winning-moves", [], ["random"], 3, 1, workers=1, should_stop=stop_on_the_20th_poll)
+    assert stats["games"] == 0  # the first match (hundreds of decisions) was abandoned, not finished
+    assert len(polls) == 20
+
+
 # ----------------------------------------------------------------------------
 # 4. Memory before work: bounds, and flat memory under a huge --games
 
@@ -629,3 +661,4 @@ def test_a_worker_killed_from_outside_stops_the_run_with_a_sentence_and_no_orpha
     out, err = p.communicate(timeout=5)
     assert p.returncode == CHECK, (p.returncode, err)
     assert "Traceback" not in err and "worker process stopped unexpectedly" in err and out == ""
+
