@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/bench_search.py gain --matches 16 expert "expert:z=0"
     .venv/bin/python benchmarks/bench_search.py clairvoyant --games 40 --baseline /tmp/h0
+    .venv/bin/python benchmarks/bench_search.py where --matches 40
 
 ``gain`` records real decisions of a heuristic seat (every third of its turns, extension questions
 included) in matches against ``--opponent``, then values every legal action there by playing it
@@ -13,6 +14,14 @@ search that only follows its play-outs' noise shows a negative mean; one that fi
 shows a positive one. This is paired and needs no match results, so it separates configurations
 that hundreds of matches cannot. ``knowing-hands:expert...`` is the expert told the other players'
 real hands (only the draw pile sampled): what inferring them from their play could gain at best.
+
+``where`` asks where the heuristic could improve, on the positions ``gain`` records: for each kind
+of action the heuristic chose (play a battle hazard, discard a distance card, ...) and each other
+kind on offer, the mean true value of the heuristic's own best action of that other kind less that
+of its choice. The alternative is fixed by a rule, not picked by its value, so the mean is a fair
+estimate of what always preferring that kind there would gain (one step, the heuristic playing on).
+A kind worth preferring shows a mean many standard errors above zero; the script prints the
+Bonferroni bar for the number of cells, since among many cells some look good by chance.
 
 ``clairvoyant`` plays matches between a bot that sees every card and ``--opponent``: at each of
 its decisions it plays each of the heuristic's best ``--width`` candidates out on the real deal,
@@ -30,6 +39,7 @@ import os
 import random
 import sys
 import time
+from statistics import NormalDist
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
@@ -39,6 +49,7 @@ from mbrules.bots.expert import hand_value  # noqa: E402
 from mbrules.bots.heuristic import HeuristicBot  # noqa: E402
 from mbrules.bots.ladder import wilson  # noqa: E402
 from mbrules.engine import State  # noqa: E402
+from mbrules.engine.game import BATTLE, DISTANCE, HAZARD, REMEDY, SAFETY  # noqa: E402
 from mbrules.engine.notation import DISCARD, EXTEND, PLAY, STOP  # noqa: E402
 from mbrules.simulate import game_seed  # noqa: E402
 
@@ -153,6 +164,74 @@ def gain(ns) -> None:
               f"a different value in {changed} of {n} ({time.perf_counter() - t:.0f} s)", flush=True)
 
 
+def kind_of(g, a) -> str:
+    """An action's kind for ``where``: play or discard, and the card's kind (its pile, the go card,
+    a distance card's miles), from the compiled game; no card id is named."""
+    c = a.card_index
+    k = g.kind[c]
+    if k == DISTANCE:
+        what = f"distance {g.miles[c]}"
+    elif k == SAFETY:
+        what = "safety"
+    elif k == REMEDY and g.is_go[c]:
+        what = "go card"
+    else:
+        what = ("hazard" if k == HAZARD else "remedy") + (" (battle)" if g.pile[c] == BATTLE else " (speed)")
+    return ("play " if a.op == PLAY else "discard ") + what
+
+
+def where(ns) -> None:
+    g = mbrules.load_game(ns.ruleset, players=ns.players, options=ns.option)
+    _G.update(ns=ns, game=g)
+    t = time.perf_counter()
+    with mp.get_context("fork").Pool(ns.workers) as pool:
+        pos = [x for xs in pool.map(_record_values, range(ns.matches)) for x in xs]
+    cells: dict = {}
+    for p, acts, vals, ranked in pos:
+        value = dict(zip(acts, vals))
+        chosen = g.actions[ranked[0]]
+        mine = kind_of(g, chosen)
+        seen = {mine}
+        for a in ranked[1:]:
+            other = kind_of(g, g.actions[a])
+            if other in seen:
+                continue
+            seen.add(other)
+            cells.setdefault((mine, other), []).append(value[a] - value[ranked[0]])
+    rows = []
+    for (mine, other), d in cells.items():
+        n = len(d)
+        if n < max(2, ns.min_n):  # a standard error needs two
+            continue
+        m = sum(d) / n
+        se = math.sqrt(sum((x - m) ** 2 for x in d) / (n - 1) / n)
+        rows.append((m / se if se else 0.0, mine, other, n, m, se))
+    rows.sort(key=lambda r: -r[0])
+    bar = NormalDist().inv_cdf(1 - 0.025 / max(1, len(rows)))
+    print(f"{ns.ruleset}, {ns.players} players: {len(pos)} decisions of the heuristic's seat in {ns.matches} matches "
+          f"against {ns.opponent}, each action valued by {ns.rollouts} play-outs on the real deal "
+          f"({time.perf_counter() - t:.0f} s)")
+    print(f"  {len(rows)} cells of {max(2, ns.min_n)} decisions or more; a cell beats the heuristic at 95% (Bonferroni) "
+          f"when its mean is above {bar:.2f} standard errors")
+    print(f"  {'the heuristic chose':<26} {'instead':<26} {'n':>6} {'gain':>8} {'SE':>7} {'t':>6}")
+    for tt, mine, other, n, m, se in rows[: ns.top]:
+        flag = "  <-" if tt > bar else ""
+        print(f"  {mine:<26} {other:<26} {n:>6} {m:>+8.1f} {se:>7.1f} {tt:>+6.2f}{flag}")
+
+
+def _record_values(i: int):
+    """``_record``'s positions without their states (a State does not cross a process boundary),
+    each with the heuristic's ranking of its legal actions."""
+    g = _G["game"]
+    out = []
+    for p, acts, vals, st in _record(i):
+        if g.actions[acts[0]].op not in (PLAY, DISCARD):
+            continue  # the extension question: no kinds of card to compare
+        ranked = HeuristicBot(g, p, random.Random(0)).rank(st.observation(p), st.legal_actions())
+        out.append((p, acts, vals, [int(a) for a in ranked]))
+    return out
+
+
 def _clairvoyant_match(args):
     seed, side = args
     ns = _G["ns"]
@@ -193,7 +272,7 @@ def clairvoyant(ns) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
-    for name in ("gain", "clairvoyant"):
+    for name in ("gain", "where", "clairvoyant"):
         p = sub.add_parser(name)
         p.add_argument("--ruleset", default="winning-moves")
         p.add_argument("--option", action="append", default=[])
@@ -204,16 +283,20 @@ def main() -> None:
         p.add_argument("--baseline", default=None, help="a checkout whose heuristic bot is registered as heuristic0")
         if name == "gain":
             p.add_argument("bots", nargs="+")
+        if name in ("gain", "where"):
             p.add_argument("--matches", type=int, default=16)
             p.add_argument("--rollouts", type=int, default=24)
-        else:
+        if name == "where":
+            p.add_argument("--top", type=int, default=12, help="cells printed, best first")
+            p.add_argument("--min-n", type=int, default=20, help="cells with fewer decisions are left out (at least 2)")
+        if name == "clairvoyant":
             p.add_argument("--games", type=int, default=40)
             p.add_argument("--width", type=int, default=3)
             p.add_argument("--rollouts", type=int, default=2)
     ns = ap.parse_args()
     if ns.baseline:
         load_baseline(ns.baseline)
-    (gain if ns.cmd == "gain" else clairvoyant)(ns)
+    {"gain": gain, "where": where, "clairvoyant": clairvoyant}[ns.cmd](ns)
 
 
 if __name__ == "__main__":

@@ -65,3 +65,27 @@ def test_an_action_that_ends_the_hand_is_valued_by_that_hand():
     after.apply(game.stop_action)
     totals = [line["total"] for line in after.hand_sheets[hands]]
     assert value == totals[me] - max(t for s, t in enumerate(totals) if s != me)
+
+
+def test_where_names_each_kind_of_action_from_the_compiled_game():
+    sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
+    import mbrules
+    from bench_search import kind_of
+    from mbrules.engine.notation import PLAY
+
+    game = mbrules.load_game("winning-moves", players=2)
+    plays = {kind_of(game, a) for a in game.actions.values() if a.op == PLAY}
+    assert plays == {"play distance 25", "play distance 50", "play distance 75", "play distance 100",
+                     "play distance 200", "play go card", "play remedy (battle)", "play remedy (speed)",
+                     "play hazard (battle)", "play hazard (speed)", "play safety"}
+
+
+def test_where_prints_the_heuristics_choices_against_each_other_kind():
+    out = run("benchmarks/bench_search.py", "where", "--matches", "1", "--rollouts", "2", "--workers", "1",
+              "--min-n", "2", "--top", "100")
+    n = int(re.search(r"(\d+) decisions of the heuristic's seat", out).group(1))
+    cells = int(re.search(r"(\d+) cells of 2 decisions or more", out).group(1))
+    rows = re.findall(r"^  ((?:play|discard) [\w ()]+?)\s{2,}((?:play|discard) [\w ()]+?)\s+(\d+)\s+([-+][\d.]+)",
+                      out, re.M)
+    assert n > 10 and cells == len(rows) > 0
+    assert all(mine != other and 0 < int(k) <= n for mine, other, k, _ in rows)
