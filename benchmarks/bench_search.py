@@ -97,6 +97,19 @@ def true_values(st: State, actions: list, side: int, rollouts: int, bots: list, 
 _G: dict = {}
 
 
+def mean_se(xs: list[float]) -> tuple[float, float]:
+    """The mean of ``xs`` and its standard error (NaN for fewer than two)."""
+    n = len(xs)
+    m = sum(xs) / n
+    return m, (math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1) / n) if n > 1 else float("nan"))
+
+
+def positions_line(ns, n: int, seconds: float) -> str:
+    """The first line of ``gain`` and ``where``: what was recorded and how it was valued."""
+    return (f"{ns.ruleset}, {ns.players} players: {n} decisions of the heuristic's seat in {ns.matches} matches "
+            f"against {ns.opponent}, each action valued by {ns.rollouts} play-outs on the real deal ({seconds:.0f} s)")
+
+
 def _record(i: int):
     ns = _G["ns"]
     g = _G["game"]
@@ -147,9 +160,7 @@ def gain(ns) -> None:
     pos = _G["positions"]
     best = [max(v) - v[a.index(int(make_bot("heuristic", g, p, seed=k).choose(st.observation(p), st.legal_actions())))]
             for k, (p, a, v, st) in enumerate(pos)]
-    print(f"{ns.ruleset}, {ns.players} players: {len(pos)} decisions of the heuristic's seat in {ns.matches} matches "
-          f"against {ns.opponent}, each action valued by {ns.rollouts} play-outs on the real deal "
-          f"({time.perf_counter() - t:.0f} s)")
+    print(positions_line(ns, len(pos), time.perf_counter() - t))
     print(f"  knowing the deal, the best action beats the heuristic's by {sum(best) / len(best):.1f} points a decision")
     for spec in ns.bots:
         t = time.perf_counter()
@@ -157,8 +168,7 @@ def gain(ns) -> None:
             parts = pool.map(_gain, [(spec, i, ns.workers) for i in range(ns.workers)])
         gains = [x for xs in parts for x in xs]
         n = len(gains)
-        m = sum(gains) / n
-        se = math.sqrt(sum((x - m) ** 2 for x in gains) / (n - 1) / n) if n > 1 else float("nan")
+        m, se = mean_se(gains)
         changed = sum(1 for x in gains if x)
         print(f"  {spec:>28}: {m:+7.2f} points a decision against the heuristic's choice (SE {se:.2f}); "
               f"a different value in {changed} of {n} ({time.perf_counter() - t:.0f} s)", flush=True)
@@ -203,14 +213,11 @@ def where(ns) -> None:
         n = len(d)
         if n < max(2, ns.min_n):  # a standard error needs two
             continue
-        m = sum(d) / n
-        se = math.sqrt(sum((x - m) ** 2 for x in d) / (n - 1) / n)
+        m, se = mean_se(d)
         rows.append((m / se if se else 0.0, mine, other, n, m, se))
     rows.sort(key=lambda r: -r[0])
     bar = NormalDist().inv_cdf(1 - 0.025 / max(1, len(rows)))
-    print(f"{ns.ruleset}, {ns.players} players: {len(pos)} decisions of the heuristic's seat in {ns.matches} matches "
-          f"against {ns.opponent}, each action valued by {ns.rollouts} play-outs on the real deal "
-          f"({time.perf_counter() - t:.0f} s)")
+    print(positions_line(ns, len(pos), time.perf_counter() - t))
     print(f"  {len(rows)} cells of {max(2, ns.min_n)} decisions or more; a cell beats the heuristic at 95% (Bonferroni) "
           f"when its mean is above {bar:.2f} standard errors")
     print(f"  {'the heuristic chose':<26} {'instead':<26} {'n':>6} {'gain':>8} {'SE':>7} {'t':>6}")
