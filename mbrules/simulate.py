@@ -233,9 +233,7 @@ def _play_games(game: Game, bots: Sequence[str], seed: int, start: int, stop: in
                 should_stop: Callable[[], object] | None = None, records: bool = False) -> dict:
     """Games ``start`` to ``stop - 1`` of a simulation seeded with ``seed``, as counters."""
     stats = new_stats(game.sides)
-    for i in range(start, stop):
-        if should_stop is not None and should_stop():
-            raise _Stopped
+    for i in range(start, stop):  # play_match polls should_stop at every bot decision
         match_stats(game, game_seed(seed, i), bots, stats, records, should_stop)
     return stats
 
