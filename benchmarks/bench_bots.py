@@ -194,16 +194,21 @@ def positions(ns) -> None:
                   flush=True)
 
 
+def add_game_args(p: argparse.ArgumentParser, seed: int) -> None:
+    """The options every bot benchmark takes: the game played, the seed, and ``--baseline``."""
+    p.add_argument("--ruleset", default="winning-moves")
+    p.add_argument("--option", action="append", default=[])
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--seed", type=int, default=seed)
+    p.add_argument("--baseline", default=None, help="a checkout whose heuristic bot is registered as heuristic0")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
     for name in ("speed", "versus", "positions"):
         p = sub.add_parser(name)
-        p.add_argument("--ruleset", default="winning-moves")
-        p.add_argument("--option", action="append", default=[])
-        p.add_argument("--players", type=int, default=2)
-        p.add_argument("--seed", type=int, default=0)
-        p.add_argument("--baseline", default=None, help="a checkout whose heuristic bot is registered as heuristic0")
+        add_game_args(p, seed=0)
         if name == "speed":
             p.add_argument("--matches", type=int, default=6)
             p.add_argument("--bots", nargs="+", default=["random", "heuristic", "expert"])

@@ -53,7 +53,7 @@ from mbrules.engine.game import BATTLE, DISTANCE, HAZARD, REMEDY, SAFETY  # noqa
 from mbrules.engine.notation import DISCARD, EXTEND, PLAY, STOP  # noqa: E402
 from mbrules.simulate import game_seed  # noqa: E402
 
-from bench_bots import load_baseline, real_decisions  # noqa: E402
+from bench_bots import add_game_args, load_baseline, real_decisions  # noqa: E402
 
 MAX_ACTIONS = 5000  # a hand is far shorter; only a guard
 KNOWING = "knowing-hands:"  # gain: "knowing-hands:expert:z=0" is the expert told the other hands
@@ -281,13 +281,9 @@ def main() -> None:
     sub = ap.add_subparsers(dest="cmd", required=True)
     for name in ("gain", "where", "clairvoyant"):
         p = sub.add_parser(name)
-        p.add_argument("--ruleset", default="winning-moves")
-        p.add_argument("--option", action="append", default=[])
-        p.add_argument("--players", type=int, default=2)
-        p.add_argument("--seed", type=int, default=77)
+        add_game_args(p, seed=77)
         p.add_argument("--workers", type=int, default=2)
         p.add_argument("--opponent", default="heuristic")
-        p.add_argument("--baseline", default=None, help="a checkout whose heuristic bot is registered as heuristic0")
         if name == "gain":
             p.add_argument("bots", nargs="+")
         if name in ("gain", "where"):
