@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/bench_search.py gain --matches 16 expert "expert:z=0"
     .venv/bin/python benchmarks/bench_search.py clairvoyant --games 40 --baseline /tmp/h0
     .venv/bin/python benchmarks/bench_search.py where --matches 40
+    .venv/bin/python benchmarks/bench_search.py budget --matches 40 --width 5 --worlds 64
 
 ``gain`` records real decisions of a heuristic seat (every third of its turns, extension questions
 included) in matches against ``--opponent``, then values every legal action there by playing it
@@ -22,6 +23,16 @@ of its choice. The alternative is fixed by a rule, not picked by its value, so t
 estimate of what always preferring that kind there would gain (one step, the heuristic playing on).
 A kind worth preferring shows a mean many standard errors above zero; the script prints the
 Bonferroni bar for the number of cells, since among many cells some look good by chance.
+
+``budget`` asks whether a bigger or differently tuned search would help. On the positions ``gain``
+records (plays and discards), it runs the expert's own search, the heuristic's best ``--width``
+candidates each played out in ``--worlds`` deals of the unseen cards (from the observation only,
+the same deals for every candidate), and keeps every play-out's value. Then it replays the search's
+final choice offline for every rule on a grid (how many candidates, how many worlds, by how many
+standard errors a candidate must beat the heuristic's choice) and prints each rule's mean true gain.
+Among many rules one looks good by chance, so the best rule is picked on the positions of one half
+of the matches and its gain is reported on the other half (and the other way round): only a gain
+that holds on the half it was not picked on is real.
 
 ``clairvoyant`` plays matches between a bot that sees every card and ``--opponent``: at each of
 its decisions it plays each of the heuristic's best ``--width`` candidates out on the real deal,
@@ -239,6 +250,92 @@ def _record_values(i: int):
     return out
 
 
+class _SearchRecorder(ExpertBot):
+    """The expert's own search with its play-out values kept instead of acted on."""
+
+    def _pick(self, values, k, worlds):
+        self.values = values
+        return 0
+
+
+def _search_values(args):
+    part, parts = args
+    ns = _G["ns"]
+    g = _G["game"]
+    out = []
+    positions = _G["positions"]
+    for j in range(part, len(positions), parts):
+        p, acts, vals, st = positions[j]
+        if g.actions[acts[0]].op not in (PLAY, DISCARD):
+            continue  # the extension question: its two answers are not the heuristic's ranking
+        obs = st.observation(p)
+        legal = st.legal_actions()
+        bot = _SearchRecorder(g, p, bot_rng(j, p), width=ns.width)
+        cands = bot.heuristic.rank(obs, legal)[: ns.width]
+        if len(cands) < 2:
+            continue
+        bot.budget = ns.worlds * len(cands)
+        bot.choose(obs, legal)
+        value = dict(zip(acts, vals))
+        out.append((_G["match_of"][j], [value[int(a)] for a in cands], bot.values))
+    return out
+
+
+def search_pick(values: list, width: int, worlds: int, z: float) -> int:
+    """The expert's final choice (``ExpertBot._pick``) from the first ``worlds`` rows of its
+    play-out values, looking at the first ``width`` candidates only: the default (0) unless another
+    beats it in the paired comparison by more than ``z`` standard errors."""
+    rows = values[:worlds]
+    n = len(rows)
+    best, best_t = 0, z
+    for i in range(1, min(width, len(rows[0]))):
+        m, se = mean_se([r[i] - r[0] for r in rows])
+        t = m / se if se > 0 else (math.inf if m > 0 else 0.0)
+        if t > best_t:
+            best, best_t = i, t
+    return best if n > 1 else 0
+
+
+def budget(ns) -> None:
+    g = mbrules.load_game(ns.ruleset, players=ns.players, options=ns.option)
+    _G.update(ns=ns, game=g)
+    t = time.perf_counter()
+    recorded = [(i, x) for i in range(ns.matches) for x in _record(i)]
+    _G["positions"] = [x for _, x in recorded]
+    _G["match_of"] = [i for i, _ in recorded]  # the halves below are halves of the matches
+    seconds = time.perf_counter() - t
+    t = time.perf_counter()
+    with mp.get_context("fork").Pool(ns.workers) as pool:
+        pos = [x for xs in pool.map(_search_values, [(i, ns.workers) for i in range(ns.workers)]) for x in xs]
+    print(positions_line(ns, len(pos), seconds))
+    print(f"  the search: the heuristic's best {ns.width} candidates, {ns.worlds} worlds each "
+          f"({time.perf_counter() - t:.0f} s)")
+    halves = ([x for x in pos if x[0] % 2 == 0], [x for x in pos if x[0] % 2 == 1])
+    widths = sorted({w for w in (2, 3, 5, ns.width) if w <= ns.width})
+    worlds = sorted({w for w in (8, 16, 32, 64, 128, ns.worlds) if w <= ns.worlds})
+    rules = [(w, n, z) for w in widths for n in worlds for z in (0.0, 1.0, 1.5, 2.0)]
+
+    def gains(part, rule):
+        return [q[search_pick(v, *rule)] - q[0] for _, q, v in part]
+
+    print(f"  {'candidates':>10} {'worlds':>6} {'z':>4} {'gain (SE), all':>18} {'even matches':>16} {'odd matches':>16}")
+    table = {}
+    for rule in rules:
+        row = [mean_se(gains(part, rule)) for part in (pos, *halves)]
+        table[rule] = row
+        print(f"  {rule[0]:>10} {rule[1]:>6} {rule[2]:>4.1f} " + " ".join(f"{m:>+8.2f} ({se:5.2f})" for m, se in row))
+    for pick, test in ((1, 2), (2, 1)):
+        rule = max(rules, key=lambda r: table[r][pick][0])
+        m, se = table[rule][test]
+        print(f"  the best rule on the {'even' if pick == 1 else 'odd'} matches ({rule[0]} candidates, {rule[1]} worlds, "
+              f"z {rule[2]}): {table[rule][pick][0]:+.2f} there, {m:+.2f} (SE {se:.2f}) on the others")
+    est = [(sum(r[i] - r[0] for r in v) / len(v), q[i] - q[0]) for _, q, v in pos for i in range(1, len(q))]
+    if len(est) > 2:
+        from statistics import correlation
+        print(f"  correlation of the search's estimate of a candidate's edge over the heuristic's choice with its true "
+              f"edge, all {ns.worlds} worlds: {correlation(*zip(*est)):.3f} ({len(est)} candidates)")
+
+
 def _clairvoyant_match(args):
     seed, side = args
     ns = _G["ns"]
@@ -279,19 +376,22 @@ def clairvoyant(ns) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
-    for name in ("gain", "where", "clairvoyant"):
+    for name in ("gain", "where", "budget", "clairvoyant"):
         p = sub.add_parser(name)
         add_game_args(p, seed=77)
         p.add_argument("--workers", type=int, default=2)
         p.add_argument("--opponent", default="heuristic")
         if name == "gain":
             p.add_argument("bots", nargs="+")
-        if name in ("gain", "where"):
+        if name in ("gain", "where", "budget"):
             p.add_argument("--matches", type=int, default=16)
             p.add_argument("--rollouts", type=int, default=24)
         if name == "where":
             p.add_argument("--top", type=int, default=12, help="cells printed, best first")
             p.add_argument("--min-n", type=int, default=20, help="cells with fewer decisions are left out (at least 2)")
+        if name == "budget":
+            p.add_argument("--width", type=int, default=5, help="the heuristic's best candidates searched")
+            p.add_argument("--worlds", type=int, default=64, help="deals of the unseen cards, each candidate played in all")
         if name == "clairvoyant":
             p.add_argument("--games", type=int, default=40)
             p.add_argument("--width", type=int, default=3)
@@ -299,7 +399,7 @@ def main() -> None:
     ns = ap.parse_args()
     if ns.baseline:
         load_baseline(ns.baseline)
-    {"gain": gain, "where": where, "clairvoyant": clairvoyant}[ns.cmd](ns)
+    {"gain": gain, "where": where, "budget": budget, "clairvoyant": clairvoyant}[ns.cmd](ns)
 
 
 if __name__ == "__main__":

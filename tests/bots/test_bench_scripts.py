@@ -89,3 +89,42 @@ def test_where_prints_the_heuristics_choices_against_each_other_kind():
                       out, re.M)
     assert n > 10 and cells == len(rows) > 0
     assert all(mine != other and 0 < int(k) <= n for mine, other, k, _ in rows)
+
+
+def test_budget_replays_the_experts_own_final_choice():
+    """``budget`` judges rules offline by replaying the expert's choice from recorded play-out values;
+    the replay must pick what the bot itself picks from the same values, or the figures are of
+    another bot."""
+    import random
+
+    sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
+    import mbrules
+    from bench_search import search_pick
+    from mbrules.bots.expert import ExpertBot
+
+    game = mbrules.load_game("winning-moves", players=2)
+    rng = random.Random(5)
+    picked = set()
+    for trial in range(300):
+        k, worlds, z = rng.randint(2, 5), rng.randint(2, 12), rng.choice((0, 10, 15, 20))
+        edge = [0.0] + [rng.uniform(-80, 120) for _ in range(k - 1)]
+        values = []
+        for _ in range(worlds):
+            luck = rng.gauss(0, 400)
+            values.append([luck + edge[i] + rng.gauss(0, 150) for i in range(k)])
+        bot = ExpertBot(game, 0, random.Random(0), z=z)
+        expected = bot._pick(values, k, worlds)
+        assert search_pick(values, k, worlds, z / 10) == expected
+        picked.add(expected)
+    assert len(picked) > 2  # the trials reach the default and several others
+
+
+def test_budget_judges_each_rule_on_the_half_it_was_not_picked_on():
+    out = run("benchmarks/bench_search.py", "budget", "--matches", "2", "--rollouts", "1", "--workers", "1",
+              "--width", "3", "--worlds", "8")
+    rows = re.findall(r"^\s+(\d+)\s+(\d+)\s+([\d.]+)\s+([-+][\d.]+) \(\s*[\d.]+\)\s+([-+][\d.]+) \(", out, re.M)
+    assert {(int(w), int(n)) for w, n, *_ in rows} == {(2, 8), (3, 8)} and len(rows) == 8
+    for half in ("even", "odd"):
+        assert re.search(rf"the best rule on the {half} matches \(\d candidates, 8 worlds, z [\d.]+\): "
+                         r"[-+][\d.]+ there, [-+][\d.]+ \(SE [\d.]+\) on the others", out), out
+    assert re.search(r"correlation of the search's estimate .*: -?[\d.]+ \(\d+ candidates\)", out)
