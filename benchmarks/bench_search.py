@@ -251,10 +251,11 @@ def _record_values(i: int):
 
 
 class _SearchRecorder(ExpertBot):
-    """The expert's own search with its play-out values kept instead of acted on."""
+    """The expert's own search, never dropping a candidate, with its play-out values kept instead of
+    acted on."""
 
-    def _pick(self, values, k, worlds):
-        self.values = values
+    def _decide(self, diffs, live):
+        self.diffs = diffs
         return 0
 
 
@@ -270,30 +271,32 @@ def _search_values(args):
             continue  # the extension question: its two answers are not the heuristic's ranking
         obs = st.observation(p)
         legal = st.legal_actions()
-        bot = _SearchRecorder(g, p, bot_rng(j, p), width=ns.width)
+        bot = _SearchRecorder(g, p, bot_rng(j, p), width=ns.width, drop=None)
         cands = bot.heuristic.rank(obs, legal)[: ns.width]
         if len(cands) < 2:
             continue
         bot.budget = ns.worlds * len(cands)
         bot.choose(obs, legal)
         value = dict(zip(acts, vals))
-        out.append((_G["match_of"][j], [value[int(a)] for a in cands], bot.values))
+        out.append((_G["match_of"][j], [value[int(a)] for a in cands], bot.diffs))
     return out
 
 
-def search_pick(values: list, width: int, worlds: int, z: float) -> int:
-    """The expert's final choice (``ExpertBot._pick``) from the first ``worlds`` rows of its
-    play-out values, looking at the first ``width`` candidates only: the default (0) unless another
-    beats it in the paired comparison by more than ``z`` standard errors."""
-    rows = values[:worlds]
-    n = len(rows)
+def search_pick(diffs: list, width: int, worlds: int, z: float) -> int:
+    """The expert's final choice (``ExpertBot._decide``) from the first ``worlds`` play-outs of its
+    first ``width`` candidates (``diffs[i]``: candidate i's values less the heuristic choice's, world
+    by world): the default (0) unless another beats it in the paired comparison by more than ``z``
+    standard errors. Computed here, not by the bot, so the replay is checked against it."""
     best, best_t = 0, z
-    for i in range(1, min(width, len(rows[0]))):
-        m, se = mean_se([r[i] - r[0] for r in rows])
-        t = m / se if se > 0 else (math.inf if m > 0 else 0.0)
-        if t > best_t:
+    for i in range(1, min(width, len(diffs))):
+        d = diffs[i][:worlds]
+        if len(d) < 2:
+            continue
+        m, se = mean_se(d)
+        t = m / se if se > 0 else (math.inf if m > 0 else (-math.inf if m < 0 else 0.0))
+        if t > best_t or (t == best_t and best and m > 0):
             best, best_t = i, t
-    return best if n > 1 else 0
+    return best
 
 
 def budget(ns) -> None:
@@ -329,7 +332,7 @@ def budget(ns) -> None:
         m, se = table[rule][test]
         print(f"  the best rule on the {'even' if pick == 1 else 'odd'} matches ({rule[0]} candidates, {rule[1]} worlds, "
               f"z {rule[2]}): {table[rule][pick][0]:+.2f} there, {m:+.2f} (SE {se:.2f}) on the others")
-    est = [(sum(r[i] - r[0] for r in v) / len(v), q[i] - q[0]) for _, q, v in pos for i in range(1, len(q))]
+    est = [(sum(d[i]) / len(d[i]), q[i] - q[0]) for _, q, d in pos for i in range(1, len(q))]
     if len(est) > 2:
         from statistics import correlation
         print(f"  correlation of the search's estimate of a candidate's edge over the heuristic's choice with its true "

@@ -3,28 +3,35 @@
 At every real choice (a turn's play or discard, a coup fourré window, the extension
 question) the bot:
 
-1. keeps the heuristic's best few candidates (``width``, default 3; every legal action when
-   there are no more), so the search spends its play-outs where they can matter;
-2. samples ``worlds`` deals of the cards it has not seen, consistent with its observation
+1. keeps the heuristic's best few candidates (``width``, default 3; both answers of a coup
+   fourré window or the extension question), so the search spends its play-outs where they
+   can matter;
+2. deals the cards it has not seen at random, consistently with its observation
    (:func:`mbrules.engine.determinize.determinize`: the unseen cards, exactly as many in
-   each other hand and in the draw pile as the table shows);
-3. in each world, plays each candidate and then the rest of the hand with a fast greedy
-   policy (:func:`mbrules.engine.determinize.rollout`), the same play-out seed for every
-   candidate of a world (common random numbers: the candidates are compared on the same luck);
+   each other hand and in the draw pile as the table shows): one world;
+3. in each world, plays each candidate and then the rest of the hand with the heuristic in
+   every seat (``greedy=1``: a fast greedy policy, :func:`mbrules.engine.determinize.rollout`),
+   the same play-out seed for every candidate of a world (common random numbers: the
+   candidates are compared on the same luck);
 4. scores a play-out by the hand's points: our side's total less the best other side's
    (the miles when the ruleset keeps no score), plus the match's result when the hand ends it;
-5. plays the candidate with the best mean, the heuristic's order breaking ties.
+5. with ``drop`` set, looks at the candidates every 8 worlds from the 16th and plays out no
+   further one that trails the heuristic's choice by ``drop / 10`` standard errors or never
+   differs from it; the search ends when none is left or the budget is spent;
+6. plays another candidate than the heuristic's choice only when it beats it in the paired
+   comparison by ``z / 10`` standard errors (the best such), else the heuristic's choice.
 
 What it knows: its observation only (its hand, the table, the discard pile, the counts of
 cards in each hand and in the draw pile, the score). What it must never see: the other hands,
 the draw order, the match's RNG, ``State.snapshot()`` or any private field of the real state.
 It is handed an :class:`~mbrules.engine.Observation`, never a state, so it cannot; the test
-``tests/bots/test_fairness.py`` deals the unseen cards of a position differently and checks
+``tests/bots/test_bot_fairness.py`` deals the unseen cards of a position differently and checks
 the decision does not change.
 
-Budget: ``--bot expert:budget=N`` is the number of play-outs per decision (worlds × candidates;
-default 96, about 45 ms of CPU a decision on one core of the reference machine, see
-``benchmarks/bench_bots.py speed``). Work, not wall time, so a seed gives the same game everywhere.
+Budget: ``--bot expert:budget=N`` is the most play-outs a decision (worlds × candidates; default
+96, about 40 ms of CPU a decision on one core of the reference machine, see
+``benchmarks/bench_bots.py speed``); without ``drop`` the search always spends it all. Work, not
+wall time, so a seed gives the same game everywhere.
 
 How much the search adds is measured, not assumed (the README's Bots section): the play-outs'
 outcomes swing with the cards still to come far more than the candidates differ, so a candidate
@@ -47,22 +54,28 @@ from .heuristic import HeuristicBot
 DEFAULT_BUDGET = 96
 DEFAULT_WIDTH = 3
 DEFAULT_Z = 20  # tenths of a standard error by which a candidate must beat the default to be played
+DEFAULT_DROP = None  # tenths of a standard error: a candidate this far behind the default is dropped
+BATCH_WORLDS = 8  # worlds dealt between two looks at the candidates
+MIN_WORLDS = 16  # worlds dealt before a candidate may be dropped
 MAX_PLAYOUT_ACTIONS = 5000  # a hand is far shorter (the deck bounds it); this only guards a malformed world
 
 
 @register(
     "expert",
     "PIMC search: samples the unseen cards many times and plays each good candidate out; "
-    "parameters budget (play-outs a decision, default 96), width (candidates, default 3), z (tenths of a "
-    "standard error a candidate must win by to replace the heuristic's choice, default 20), greedy=1 (fast "
-    "greedy play-outs instead of the heuristic)",
-    params={"budget": (int, 1, 100_000), "width": (int, 1, 64), "greedy": (int, 0, 1), "z": (int, 0, 100)},
+    "parameters budget (the most play-outs a decision, default 96), width (candidates, default 3), z (tenths of a "
+    "standard error a candidate must win by to replace the heuristic's choice, default 20), drop (tenths of a "
+    "standard error behind the heuristic's choice at which a candidate is played out no further; default: "
+    "never), greedy=1 (fast greedy play-outs instead of the heuristic)",
+    params={"budget": (int, 1, 100_000), "width": (int, 1, 64), "greedy": (int, 0, 1), "z": (int, 0, 100),
+            "drop": (int, -100, 100)},
 )
 class ExpertBot:
     observes = True
 
     def __init__(self, game: Game, player: int, rng: random.Random, budget: int = DEFAULT_BUDGET,
-                 width: int = DEFAULT_WIDTH, greedy: int = 0, z: int = DEFAULT_Z, known=None):
+                 width: int = DEFAULT_WIDTH, greedy: int = 0, z: int = DEFAULT_Z, drop: int | None = DEFAULT_DROP,
+                 known=None):
         self.game = game
         self.player = player
         self.side = game.side_of[player]
@@ -76,6 +89,7 @@ class ExpertBot:
         # never set by make_bot, so a fair bot has none; benchmarks/bench_search.py measures with them
         self.known = known
         self.confidence = z / 10.0
+        self.drop = None if drop is None else drop / 10.0
         # The play-out policy: the heuristic for every seat of the imagined world, each with its own stream.
         self.sim_bots = [HeuristicBot(game, p, random.Random(0)) for p in range(game.players)]
         g = game
@@ -96,42 +110,55 @@ class ExpertBot:
         if len(candidates) == 1:
             return candidates[0]
         k = len(candidates)
-        worlds = max(2, self.budget // k)
-        # values[w][i]: candidate i's play-out value in world w (the same world and luck for all i)
-        values = []
+        max_worlds = max(2, self.budget // k)
+        # diffs[i][w]: candidate i's play-out value less the default's (candidate 0) in world w: the same
+        # world and luck for both (common random numbers), so the noise they share cancels
+        diffs: list[list[float]] = [[] for _ in range(k)]
+        live = list(range(1, k))
         rng = self.rng
-        for _ in range(worlds):
-            world = determinize(obs, rng, self.known(obs) if callable(self.known) else self.known)
-            seed = rng.getrandbits(32)
-            row = []
-            for a in candidates:
-                st = world.clone()
-                st.apply(a)
-                if self.greedy:
-                    rollout(st, random.Random(seed))
-                else:
-                    self._playout(st, seed)
-                row.append(self._value(st))
-            values.append(row)
-        return candidates[self._pick(values, k, worlds)]
+        known = self.known
+        n = 0
+        while live and n < max_worlds:
+            for _ in range(min(BATCH_WORLDS, max_worlds - n)):
+                world = determinize(obs, rng, known(obs) if callable(known) else known)
+                seed = rng.getrandbits(32)
+                v0 = self._play(world, candidates[0], seed)
+                for i in live:
+                    diffs[i].append(self._play(world, candidates[i], seed) - v0)
+                n += 1
+            if self.drop is not None and n >= MIN_WORLDS:
+                # a candidate already behind the default by ``drop`` standard errors, or never different
+                # from it, is played out no further: the play-outs go to the ones still in doubt, and
+                # the search stops when none is left
+                live = [i for i in live if paired_t(diffs[i]) > self.drop and any(diffs[i])]
+        return candidates[self._decide(diffs, live)]
 
-    def _pick(self, values: list[list[float]], k: int, worlds: int) -> int:
+    def _decide(self, diffs: list[list[float]], live) -> int:
         """The candidate to play: the default (index 0, the heuristic's choice, or the first legal
-        answer) unless another beats it in the paired comparison by ``z / 10`` standard errors.
+        answer) unless a ``live`` one beats it in the paired comparison by ``z / 10`` standard errors
+        (``diffs[i]``: candidate i's play-out values less the default's, world by world).
+        ``benchmarks/bench_search.py budget`` replays it offline.
 
         The play-outs are noisy; a candidate that only looks better by chance would make the bot
         worse than the heuristic it starts from. Paired differences (same world, same luck) keep
         the noise small."""
         best, best_t = 0, self.confidence
-        for i in range(1, k):
-            d = [row[i] - row[0] for row in values]
-            mean = sum(d) / worlds
-            var = sum((x - mean) ** 2 for x in d) / (worlds - 1)
-            se = math.sqrt(var / worlds)
-            t = mean / se if se > 0 else (math.inf if mean > 0 else 0.0)
-            if t > best_t or (t == best_t and best and mean > 0):
+        for i in live:
+            t = paired_t(diffs[i])
+            # equal t (two never-varying leads over the default): the later one, if it leads
+            if t > best_t or (t == best_t and best and sum(diffs[i]) > 0):
                 best, best_t = i, t
         return best
+
+    def _play(self, world, action: Action, seed: int) -> float:
+        """``action`` played in a copy of ``world``, then the hand played out: its value to our side."""
+        st = world.clone()
+        st.apply(action)
+        if self.greedy:
+            rollout(st, random.Random(seed))
+        else:
+            self._playout(st, seed)
+        return self._value(st)
 
     def _playout(self, st, seed: int) -> None:
         """Play the imagined hand to its end, every seat played by the heuristic (public API only)."""
@@ -157,6 +184,18 @@ class ExpertBot:
         else:
             totals = [v.miles for v in st.observation(self.player).sides]
         return hand_value(self.game, totals, self.side, st.outcome)
+
+
+def paired_t(d: list[float]) -> float:
+    """Paired differences' mean in standard errors (infinite when they never vary and are not 0)."""
+    n = len(d)
+    if n < 2:
+        return 0.0
+    mean = sum(d) / n
+    var = sum((x - mean) ** 2 for x in d) / (n - 1)
+    if var > 0:
+        return mean / math.sqrt(var / n)
+    return math.inf if mean > 0 else (-math.inf if mean < 0 else 0.0)
 
 
 def hand_value(game: Game, totals: list[int], side: int, outcome) -> float:

@@ -108,13 +108,13 @@ def test_budget_replays_the_experts_own_final_choice():
     for trial in range(300):
         k, worlds, z = rng.randint(2, 5), rng.randint(2, 12), rng.choice((0, 10, 15, 20))
         edge = [0.0] + [rng.uniform(-80, 120) for _ in range(k - 1)]
-        values = []
-        for _ in range(worlds):
-            luck = rng.gauss(0, 400)
-            values.append([luck + edge[i] + rng.gauss(0, 150) for i in range(k)])
+        diffs = [[]] + [[edge[i] + rng.gauss(0, 150) if rng.random() < 0.9 else 0.0 for _ in range(worlds + 3)]
+                        for i in range(1, k)]
+        if trial % 10 == 0:  # candidates whose play-outs never differ: ties at an infinite t
+            diffs = [[]] + [[rng.choice((0.0, 25.0, 50.0))] * (worlds + 3) for _ in range(1, k)]
         bot = ExpertBot(game, 0, random.Random(0), z=z)
-        expected = bot._pick(values, k, worlds)
-        assert search_pick(values, k, worlds, z / 10) == expected
+        expected = bot._decide([d[:worlds] for d in diffs], range(1, k))
+        assert search_pick(diffs, k, worlds, z / 10) == expected
         picked.add(expected)
     assert len(picked) > 2  # the trials reach the default and several others
 
