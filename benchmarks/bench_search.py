@@ -50,7 +50,7 @@ import os
 import random
 import sys
 import time
-from statistics import NormalDist
+from statistics import NormalDist, correlation
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
@@ -334,7 +334,6 @@ def budget(ns) -> None:
               f"z {rule[2]}): {table[rule][pick][0]:+.2f} there, {m:+.2f} (SE {se:.2f}) on the others")
     est = [(sum(d[i]) / len(d[i]), q[i] - q[0]) for _, q, d in pos for i in range(1, len(q))]
     if len(est) > 2:
-        from statistics import correlation
         print(f"  correlation of the search's estimate of a candidate's edge over the heuristic's choice with its true "
               f"edge, all {ns.worlds} worlds: {correlation(*zip(*est)):.3f} ({len(est)} candidates)")
 
