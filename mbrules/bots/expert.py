@@ -54,7 +54,7 @@ from .heuristic import HeuristicBot
 DEFAULT_BUDGET = 96
 DEFAULT_WIDTH = 3
 DEFAULT_Z = 20  # tenths of a standard error by which a candidate must beat the default to be played
-DEFAULT_DROP = None  # tenths of a standard error: a candidate this far behind the default is dropped
+DEFAULT_DROP = None  # tenths of a standard error: a candidate this far behind the default is dropped; None: never
 BATCH_WORLDS = 8  # worlds dealt between two looks at the candidates
 MIN_WORLDS = 16  # worlds dealt before a candidate may be dropped
 MAX_PLAYOUT_ACTIONS = 5000  # a hand is far shorter (the deck bounds it); this only guards a malformed world
@@ -85,7 +85,7 @@ class ExpertBot:
         # The heuristic orders the candidates and breaks ties; it has its own stream.
         self.heuristic = HeuristicBot(game, player, random.Random(rng.getrandbits(64)))
         self.greedy = bool(greedy)
-        # cards known in other hands (player -> cards, or a callable of the observation giving that):
+        # cards known in other hands (player -> cards):
         # never set by make_bot, so a fair bot has none; benchmarks/bench_search.py measures with them
         self.known = known
         self.confidence = z / 10.0
@@ -120,7 +120,7 @@ class ExpertBot:
         n = 0
         while live and n < max_worlds:
             for _ in range(min(BATCH_WORLDS, max_worlds - n)):
-                world = determinize(obs, rng, known(obs) if callable(known) else known)
+                world = determinize(obs, rng, known)
                 seed = rng.getrandbits(32)
                 v0 = self._play(world, candidates[0], seed)
                 for i in live:
