@@ -160,15 +160,22 @@ def _gain(args):
     return gains
 
 
+def _record_all(ns) -> list:
+    """Every match's recorded positions, kept in ``_G`` (``positions``, and ``match_of``: each one's
+    match). Recorded here, in one process: a State does not cross a process boundary (the workers
+    that use them are forked and inherit them)."""
+    recorded = [(i, x) for i in range(ns.matches) for x in _record(i)]
+    _G["positions"] = [x for _, x in recorded]
+    _G["match_of"] = [i for i, _ in recorded]
+    return _G["positions"]
+
+
 def gain(ns) -> None:
     g = mbrules.load_game(ns.ruleset, players=ns.players, options=ns.option)
     _G.update(ns=ns, game=g)
     t = time.perf_counter()
     ctx = mp.get_context("fork")
-    # recorded here, in one process: a State does not cross a process boundary (the workers below are
-    # forked and inherit the positions)
-    _G["positions"] = [x for i in range(ns.matches) for x in _record(i)]
-    pos = _G["positions"]
+    pos = _record_all(ns)
     best = [max(v) - v[a.index(int(make_bot("heuristic", g, p, seed=k).choose(st.observation(p), st.legal_actions())))]
             for k, (p, a, v, st) in enumerate(pos)]
     print(positions_line(ns, len(pos), time.perf_counter() - t))
@@ -303,9 +310,7 @@ def budget(ns) -> None:
     g = mbrules.load_game(ns.ruleset, players=ns.players, options=ns.option)
     _G.update(ns=ns, game=g)
     t = time.perf_counter()
-    recorded = [(i, x) for i in range(ns.matches) for x in _record(i)]
-    _G["positions"] = [x for _, x in recorded]
-    _G["match_of"] = [i for i, _ in recorded]  # the halves below are halves of the matches
+    _record_all(ns)  # the halves below are halves of the matches: match_of
     seconds = time.perf_counter() - t
     t = time.perf_counter()
     with mp.get_context("fork").Pool(ns.workers) as pool:
