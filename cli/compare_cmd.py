@@ -38,7 +38,7 @@ def compare(
     seed: int = typer.Option(0, "--seed", "-s", help="Seed: match i of both arms is dealt from (seed, i)."),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Worker processes (default: the CPUs, at most 8); the figures are the same for any number."),
     as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout: every metric with a, b, diff and ci95."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Folder to write the report in (created if missing): "
+    out_text: Optional[str] = typer.Option(None, "--out", metavar="DIR", help="Folder to write the report in (created if missing): "
                                        "index.html, charts (PNG and SVG), compare.json, matches.jsonl, matches.csv, hands.csv."),
     no_charts: bool = typer.Option(False, "--no-charts", help="With --out: write the table and the data without charts (no matplotlib needed)."),
     backend: str = typer.Option("local", "--backend", help=BACKEND_HELP, metavar="local|ray"),
@@ -73,17 +73,20 @@ def compare(
     if game_a.sides != game_b.sides:
         fail(f"mbrules: the two arms seat {players} players in different sides ({game_a.sides} and {game_b.sides}); "
              "seat and side metrics need the same seating", EXIT_USAGE)
-    charts_wanted = out is not None and not no_charts
+    charts_wanted = out_text is not None and not no_charts
     if charts_wanted:
         from mbrules.compare import charts
 
         if not charts.available():
             fail(f"mbrules: {charts.INSTALL_HINT}", EXIT_USAGE)
-    if out is not None:
-        from mbrules.safe_output import OutputPathError, check_output_dir
+    out = None
+    if out_text is not None:  # every file of the report checked now, before the first match
+        from mbrules.compare.export import report_names
+        from mbrules.safe_output import OutputPathError, check_output_folder
 
+        out_names, out_stale = report_names(charts_wanted)
         try:
-            check_output_dir(out, inputs, "--out")
+            out = check_output_folder(out_text, out_names + out_stale, inputs, "--out")
         except OutputPathError as e:
             fail(str(e), EXIT_USAGE)
 
@@ -134,17 +137,8 @@ def compare(
     title = f"{_arm_words(a, opts_a)} (A) vs {_arm_words(b_ref, opts_b)} (B), {players} players"
 
     if out is not None:
-        from mbrules.safe_output import OutputPathError, write_file_atomic
-
-        try:
-            files = out_files(doc, arms, rows, game_a.side_names, charts_wanted, title)
-            out.mkdir(exist_ok=True)
-            for name, content in files.items():
-                write_file_atomic(out / name, content, inputs, "--out")
-        except OutputPathError as e:
-            fail(str(e), EXIT_USAGE)
-        except OSError as e:
-            fail(f"mbrules: cannot write in {out}: {e.strerror or e}", EXIT_USAGE)
+        _write_report(out, lambda: out_files(doc, arms, rows, game_a.side_names, charts_wanted, title),
+                      out_stale, inputs)
 
     if as_json:
         sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
@@ -175,6 +169,34 @@ def compare(
                   "for figures to rely on.", markup=False)
     if out is not None:
         con.print(f"Report written to {out}/index.html", markup=False)
+
+
+def _write_report(out: Path, make_files, stale: list[str], inputs: list[Path]) -> None:
+    """Make the report's files and write them whole into ``out`` (old report or new, never a mix).
+
+    SIGINT and SIGTERM are handled from the first file made to the last renamed: before the swap, the
+    folder is left as it was; during it, the signal waits for the swap to end. Either way the interrupt
+    is reported and the command exits 130 or 143."""
+    from mbrules.safe_output import OutputInterrupted, OutputPathError, write_output_folder
+
+    written = False
+    with signals(raising=False) as stop:
+        try:
+            files = make_files()
+            if stop.signum is None:
+                write_output_folder(out, files, owned=stale, inputs=inputs, flag="--out")
+                written = True  # a signal held during the swap is handled now, the report whole
+        except OutputInterrupted:
+            pass
+        except OutputPathError as e:
+            fail(str(e), EXIT_USAGE)
+        except OSError as e:
+            fail(f"mbrules: cannot write in {out}: {e.strerror or e}; {out} is left as it was", EXIT_USAGE)
+    if stop.signum is not None:
+        name = "SIGINT" if stop.signum == 2 else "SIGTERM" if stop.signum == 15 else f"signal {stop.signum}"
+        what = f"the new report was written whole to {out}" if written else f"{out} is left as it was"
+        print(f"mbrules: interrupted ({name}) while writing the report: {what}", file=sys.stderr)
+        raise typer.Exit(stop.exit_code)
 
 
 def _arm_words(ref: str, options: list[str]) -> str:

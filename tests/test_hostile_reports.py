@@ -1,0 +1,255 @@
+"""Hostile table, third round (issue 22): report folders written whole, memory bounded, no surface that
+hangs or wraps. Each test drives the real ``mbrules`` command in a subprocess, or the public API.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = Path(sys.executable).with_name("mbrules")
+CMD = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-c", "from cli.app import main; main()"]
+OK, CHECK, USAGE = 0, 1, 2
+
+
+def mb(args: list[str], cwd: Path, timeout: float = 120, **kw) -> subprocess.CompletedProcess:
+    p = subprocess.run(CMD + args, cwd=cwd, capture_output=True, text=True, timeout=timeout, **kw)
+    assert "Traceback" not in p.stderr + p.stdout, p.stderr[-2000:]
+    return p
+
+
+def tree(folder: Path) -> dict:
+    """Every entry of a folder: its kind, inode and bytes (regular files) or target (links)."""
+    out = {}
+    for p in sorted(folder.iterdir()):
+        st = os.lstat(p)
+        if stat.S_ISREG(st.st_mode):
+            content = p.read_bytes()
+        elif stat.S_ISLNK(st.st_mode):
+            content = os.readlink(p)
+        else:
+            content = None
+        out[p.name] = (stat.S_IFMT(st.st_mode), st.st_ino, content)
+    return out
+
+
+# A compare that takes a second or two: random bots, 2 players, no skill matches, no charts.
+QUICK = ["compare", "winning-moves", "--option-b", "hazard-on-hazard", "--players", "2", "--games", "4",
+         "--skill-games", "0", "--bot", "random", "--workers", "1", "--no-charts"]
+
+
+# ----------------------------------------------------------------------------------------------------
+# 1. A report folder is written whole or left as it was
+
+
+def _old_report(d: Path) -> dict:
+    d.mkdir()
+    for name in ("compare.json", "index.html", "matches.jsonl", "matches.csv"):
+        (d / name).write_text(f"old {name}\n")
+    (d / "notes.txt").write_text("the user's own file\n")
+    return tree(d)
+
+
+@pytest.mark.parametrize("plant", ["symlink", "dangling-symlink", "fifo", "folder", "hard-link-to-input"])
+def test_report_folder_file_that_must_not_be_written_is_refused_before_any_match(plant, tmp_path):
+    (tmp_path / "mine.yaml").write_text("id: mine\nname: M\ndescription: M\nsource: test\nextends: winning-moves\n")
+    d = tmp_path / "report"
+    _old_report(d)
+    target = d / "hands.csv"
+    if plant == "symlink":
+        (tmp_path / "elsewhere.csv").write_text("precious\n")
+        target.symlink_to(tmp_path / "elsewhere.csv")
+    elif plant == "dangling-symlink":
+        target.symlink_to(tmp_path / "nowhere.csv")
+    elif plant == "fifo":
+        os.mkfifo(target)
+    elif plant == "folder":
+        target.mkdir()
+    elif plant == "hard-link-to-input":
+        os.link(tmp_path / "mine.yaml", target)
+    before = tree(d)
+    args = QUICK[:]
+    args[1] = "mine.yaml"
+    p = mb(args + ["--out", "report"], tmp_path, timeout=60)
+    assert p.returncode == USAGE, (p.returncode, p.stderr)
+    assert "cannot write" in p.stderr and "report/" in p.stderr, p.stderr
+    assert p.stdout == "", "matches were played and reported before the folder was refused"
+    assert tree(d) == before, "the report folder changed although the command was refused"
+    assert (tmp_path / "elsewhere.csv").exists() or plant != "symlink"
+    assert "precious" in ((tmp_path / "elsewhere.csv").read_text() if plant == "symlink" else "precious")
+
+
+def test_report_folder_named_by_an_empty_out_is_a_usage_error(tmp_path):
+    (tmp_path / "index.html").write_text("the user's page\n")
+    before = tree(tmp_path)
+    p = mb(QUICK + ["--out", ""], tmp_path)
+    assert p.returncode == USAGE, (p.returncode, p.stderr)
+    assert "--out" in p.stderr and "empty" in p.stderr, p.stderr
+    assert tree(tmp_path) == before
+
+
+def test_report_rewritten_without_charts_removes_the_old_charts_and_keeps_the_users_files(tmp_path):
+    d = tmp_path / "report"
+    _old_report(d)
+    for name in ("distributions.png", "distributions.svg", "differences.png", "differences.svg"):
+        (d / name).write_bytes(b"an old chart")
+    p = mb(QUICK + ["--out", "report"], tmp_path)
+    assert p.returncode == OK, p.stderr
+    names = sorted(x.name for x in d.iterdir())
+    assert names == sorted(["compare.json", "index.html", "matches.jsonl", "matches.csv", "hands.csv", "notes.txt"])
+    assert (d / "notes.txt").read_text() == "the user's own file\n"
+    assert json.loads((d / "compare.json").read_text())["settings"]["games"] == 4
+    assert not [x for x in tmp_path.iterdir() if x.name.startswith(".mbrules-report-")]
+
+
+def test_report_into_a_new_folder_appears_whole_with_the_usual_permissions(tmp_path):
+    p = mb(QUICK + ["--out", "fresh"], tmp_path)
+    assert p.returncode == OK, p.stderr
+    d = tmp_path / "fresh"
+    assert sorted(x.name for x in d.iterdir()) == sorted(
+        ["compare.json", "index.html", "matches.jsonl", "matches.csv", "hands.csv"])
+    mask = os.umask(0)
+    os.umask(mask)
+    assert stat.S_IMODE(os.stat(d).st_mode) == 0o777 & ~mask
+    assert stat.S_IMODE(os.stat(d / "index.html").st_mode) == 0o666 & ~mask
+    assert [x.name for x in tmp_path.iterdir()] == ["fresh"]
+
+
+def test_report_folder_replaced_by_a_symlink_during_the_run_is_not_written_through(tmp_path):
+    d = tmp_path / "report"
+    _old_report(d)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    args = QUICK[:]
+    args[args.index("--games") + 1] = "400"
+    p = subprocess.Popen(CMD + args + ["--out", "report"], cwd=tmp_path, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(1.5)  # the folder was checked at the start; the matches are being played
+        assert p.poll() is None, "the run ended before the folder could be swapped: give it more games"
+        d.rename(tmp_path / "report.moved")
+        d.symlink_to(elsewhere)
+        out, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert "Traceback" not in err, err
+    assert p.returncode == USAGE, (p.returncode, err)
+    assert "symbolic link" in err, err
+    assert list(elsewhere.iterdir()) == [], "the report was written through the link"
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_report_folder_interrupted_while_written_keeps_the_old_report(signum, tmp_path, monkeypatch):
+    from mbrules import safe_output
+
+    d = tmp_path / "report"
+    before = _old_report(d)
+    got = []
+    old = signal.signal(signum, lambda s, f: got.append(s))
+    real = safe_output._write_into
+    calls = []
+
+    def write_then_signal(dir_fd, name, content):
+        real(dir_fd, name, content)
+        calls.append(name)
+        if len(calls) == 2:
+            os.kill(os.getpid(), signum)  # held: it must not cut the report in two
+
+    monkeypatch.setattr(safe_output, "_write_into", write_then_signal)
+    try:
+        with pytest.raises(safe_output.OutputInterrupted) as e:
+            safe_output.write_output_folder(d, {n: f"new {n}\n" for n in
+                                                ("compare.json", "index.html", "matches.jsonl", "hands.csv")})
+    finally:
+        signal.signal(signum, old)
+    assert e.value.signum == signum and got == [signum], "the signal was lost"
+    assert tree(d) == before, "a mix of two reports"
+
+
+def test_report_folder_signal_during_the_swap_waits_for_the_whole_new_report(tmp_path, monkeypatch):
+    from mbrules import safe_output
+
+    d = tmp_path / "report"
+    _old_report(d)
+    got = []
+    old = signal.signal(signal.SIGTERM, lambda s, f: got.append(s))
+    real_replace = os.replace
+    n = []
+
+    def replace_then_signal(*a, **kw):
+        real_replace(*a, **kw)
+        n.append(1)
+        if len(n) == 1:
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    monkeypatch.setattr(safe_output.os, "replace", replace_then_signal)
+    new = {name: f"new {name}\n" for name in ("compare.json", "index.html", "matches.jsonl", "hands.csv")}
+    try:
+        safe_output.write_output_folder(d, new, owned=["matches.csv"])
+    finally:
+        signal.signal(signal.SIGTERM, old)
+    assert got == [signal.SIGTERM]
+    assert {p.name: p.read_text() for p in d.iterdir()} == {**new, "notes.txt": "the user's own file\n"}
+
+
+def test_report_folder_swap_that_fails_midway_puts_the_old_report_back(tmp_path, monkeypatch):
+    from mbrules import safe_output
+
+    d = tmp_path / "report"
+    before = _old_report(d)
+    real_replace = os.replace
+    n = []
+
+    def replace_or_fail(src, dst, *, src_dir_fd=None, dst_dir_fd=None):
+        n.append(src)
+        if len(n) == 3 and not src.startswith(".old."):
+            raise OSError(5, "Input/output error")
+        real_replace(src, dst, src_dir_fd=src_dir_fd, dst_dir_fd=dst_dir_fd)
+
+    monkeypatch.setattr(safe_output.os, "replace", replace_or_fail)
+    with pytest.raises(OSError):
+        safe_output.write_output_folder(d, {name: "new\n" for name in
+                                            ("compare.json", "index.html", "hands.csv", "matches.jsonl")})
+    after = tree(d)
+    assert {k: v[2] for k, v in after.items()} == {k: v[2] for k, v in before.items()}
+    assert not [x for x in d.iterdir() if x.name.startswith(".mbrules-report-")]
+
+
+def test_report_interrupted_by_sigterm_at_any_moment_is_old_or_new_with_a_message(tmp_path):
+    """The real command, signalled at several moments: the folder holds the old report or the new one."""
+    d = tmp_path / "report"
+    _old_report(d)
+    old_names = {"compare.json", "index.html", "matches.jsonl", "matches.csv", "notes.txt"}
+    new_names = {"compare.json", "index.html", "matches.jsonl", "matches.csv", "hands.csv", "notes.txt"}
+    for delay in (0.8, 1.6, 2.4):
+        for x in d.iterdir():
+            x.unlink()
+        _old_report(d.parent / "tmp-old")
+        for x in (d.parent / "tmp-old").iterdir():
+            x.rename(d / x.name)
+        (d.parent / "tmp-old").rmdir()
+        p = subprocess.Popen(CMD + QUICK + ["--out", "report"], cwd=tmp_path, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        time.sleep(delay)
+        p.send_signal(signal.SIGTERM)
+        out, err = p.communicate(timeout=60)
+        assert "Traceback" not in err, err
+        names = {x.name for x in d.iterdir()}
+        if names == old_names:
+            assert all((d / n).read_text().startswith(("old", "the user's")) for n in names)
+        else:
+            assert names == new_names, names
+            assert json.loads((d / "compare.json").read_text())["settings"]["games"] == 4
+        if p.returncode != OK:
+            assert p.returncode == 128 + signal.SIGTERM, (p.returncode, err)
+            # quiet only when stopped while starting up, before anything was done
+            assert "interrupted" in err or (err == "" and names == old_names), err
