@@ -285,6 +285,7 @@ def simulate(
     backend: str = "local",
     address: str | None = None,
     nodes: set | None = None,
+    on_records: Callable[[int, list], None] | None = None,
 ) -> tuple[dict, float]:
     """Play ``games`` matches; return the summed counters and the wall-clock seconds.
 
@@ -298,7 +299,9 @@ def simulate(
     0.1 s, and between games in-process); once it returns true the workers are killed, chunks not
     finished are dropped, and the counters of the whole chunks finished before the first gap are
     returned: ``stats["games"] < games`` then says the run was stopped. With ``records``,
-    ``stats["records"]`` holds one :func:`mbrules.compare.records.match_record` a match, in seed order.
+    ``stats["records"]`` holds one :func:`mbrules.compare.records.match_record` a match, in seed order;
+    with ``on_records`` too, each chunk's records are handed to ``on_records(first_game, records)`` as they
+    are merged (in seed order) and not kept, so memory stays flat however many games are recorded.
     ``backend="ray"`` plays the same seed ranges as Ray tasks (:mod:`mbrules.cluster`) on the cluster
     at ``address`` (None: a local instance with ``workers`` CPUs); ``nodes`` collects where they ran.
     """
@@ -308,6 +311,9 @@ def simulate(
 
     def add(a: int, b: int, part: dict) -> None:
         nonlocal done
+        if on_records is not None:
+            on_records(a, part["records"])
+            part["records"] = []
         merge_stats(total, part)
         done += b - a
         if progress:

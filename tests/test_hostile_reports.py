@@ -253,3 +253,63 @@ def test_report_interrupted_by_sigterm_at_any_moment_is_old_or_new_with_a_messag
             assert p.returncode == 128 + signal.SIGTERM, (p.returncode, err)
             # quiet only when stopped while starting up, before anything was done
             assert "interrupted" in err or (err == "" and names == old_names), err
+
+
+# ----------------------------------------------------------------------------------------------------
+# 2. simulate --out: records go to their file as they are made (memory does not grow with the games)
+
+
+def _temporaries(folder: Path, name: str) -> list[Path]:
+    return [p for p in folder.iterdir() if p.name.startswith(f".{name}.") and p.name.endswith(".tmp")]
+
+
+@pytest.mark.parametrize("suffix", ["jsonl", "csv"])
+def test_simulate_out_streams_records_to_disk_as_games_are_played_and_keeps_them_whole(suffix, tmp_path):
+    name = f"records.{suffix}"
+    (tmp_path / name).write_text("the old records\n")
+    p = subprocess.Popen(CMD + ["simulate", "--players", "2", "--bot", "random", "--games", "1000000",
+                                "--json", "--out", name], cwd=tmp_path, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        grown = 0
+        end = time.monotonic() + 90
+        while time.monotonic() < end and grown < 200_000:  # a few dozen games' records on disk
+            tmps = _temporaries(tmp_path, name)
+            grown = tmps[0].stat().st_size if tmps else 0
+            assert p.poll() is None, p.communicate()[1][-2000:]
+            time.sleep(0.1)
+        assert grown >= 200_000, "no records reached the disk while the games were played"
+        assert (tmp_path / name).read_text() == "the old records\n", "the target was written before the end"
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert "Traceback" not in err, err
+    assert p.returncode == 128 + signal.SIGINT, (p.returncode, err)
+    games = json.loads(out)["games"]
+    text = (tmp_path / name).read_text()
+    if suffix == "jsonl":
+        rows = [json.loads(line) for line in text.splitlines()]
+        assert [r["match"] for r in rows] == list(range(games)), "records are the games counted, in seed order"
+    else:
+        import csv
+        import io
+
+        rows = list(csv.DictReader(io.StringIO(text)))
+        assert sorted({int(r["match"]) for r in rows}) == list(range(games))
+    assert _temporaries(tmp_path, name) == []
+
+
+def test_simulate_api_hands_records_over_in_seed_order_without_keeping_them():
+    from mbrules.simulate import compile_game, simulate
+
+    game = compile_game("winning-moves", [], 2)
+    seen: list[tuple[int, int]] = []
+    stats, _ = simulate(game, "winning-moves", [], ["random"], 7, 3, records=True,
+                        on_records=lambda first, recs: seen.extend((first + k, r["seed"]) for k, r in enumerate(recs)))
+    kept, _ = simulate(game, "winning-moves", [], ["random"], 7, 3, records=True)
+    assert stats["records"] == [], "records handed over are not kept in memory"
+    assert [i for i, _ in seen] == list(range(7))
+    assert [s for _, s in seen] == [r["seed"] for r in kept["records"]]
+    assert {k: v for k, v in stats.items() if k != "records"} == {k: v for k, v in kept.items() if k != "records"}
