@@ -313,3 +313,46 @@ def test_simulate_api_hands_records_over_in_seed_order_without_keeping_them():
     assert [i for i, _ in seen] == list(range(7))
     assert [s for _, s in seen] == [r["seed"] for r in kept["records"]]
     assert {k: v for k, v in stats.items() if k != "records"} == {k: v for k, v in kept.items() if k != "records"}
+
+
+# ----------------------------------------------------------------------------------------------------
+# 6. An extends chain of about 960 files: a located error (exit 1), never a RecursionError
+
+
+def _chain(folder: Path, n: int) -> str:
+    for i in range(n):
+        parent = "winning-moves" if i == 0 else f"c{i - 1}.yaml"
+        (folder / f"c{i}.yaml").write_text(f"id: c{i}\nname: C{i}\nextends: {parent}\n")
+    return f"c{n - 1}.yaml"
+
+
+@pytest.mark.parametrize("command", [["validate", "{top}"], ["show", "{top}"],
+                                     ["play", "--ruleset", "{top}", "--players", "2", "--hands", "1"]])
+def test_extends_chain_of_960_files_is_a_located_error_not_a_recursion_error(command, tmp_path):
+    top = _chain(tmp_path, 960)
+    p = mb([a.format(top=top) for a in command], tmp_path)
+    assert p.returncode == CHECK, (p.returncode, p.stderr[-2000:])
+    assert "RecursionError" not in p.stderr + p.stdout
+    import re
+
+    assert re.search(r"^c\d+\.yaml:3:10: extends makes a chain of more than \d+ files", p.stderr, re.M), p.stderr[-800:]
+
+
+def test_extends_chain_of_960_files_through_the_api_is_a_ruleset_error(tmp_path, monkeypatch):
+    import mbrules
+    from mbrules.ruleset import RulesetError
+
+    monkeypatch.chdir(tmp_path)
+    top = _chain(tmp_path, 960)
+    with pytest.raises(RulesetError) as e:
+        mbrules.load_game(top, 2)
+    assert "extends makes a chain" in str(e.value) and ".yaml:3:10:" in str(e.value)
+
+
+def test_extends_chain_at_the_bound_still_loads(tmp_path, monkeypatch):
+    import mbrules
+    from mbrules.ruleset.loader import MAX_EXTENDS_CHAIN
+
+    monkeypatch.chdir(tmp_path)
+    top = _chain(tmp_path, MAX_EXTENDS_CHAIN - 1)  # (plus the edition: MAX_EXTENDS_CHAIN files)
+    assert mbrules.load_game(top, 2).ruleset_id == f"c{MAX_EXTENDS_CHAIN - 2}"

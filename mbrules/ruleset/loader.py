@@ -54,6 +54,7 @@ __all__ = [
 
 REFERENCE_RULESET = "winning-moves"  # an option file is checked by applying it over this ruleset
 _CACHE_SIZE = 64
+MAX_EXTENDS_CHAIN = 100  # files in one extends chain (a ruleset, its parent, ...): deeper is a located error
 _SECTIONS = "box, cards, player_counts, play, coup_fourre, scoring, match, display"
 
 
@@ -288,6 +289,14 @@ class _Session:
                 chain = " -> ".join(display_path(p) for p in (*stack, fr.path, preal))
                 self.diags.append(diag_at(where, (), f"extends makes a cycle ({chain}): a ruleset cannot "
                                                      "extend itself, even through others; break the cycle"))
+            elif len(stack) + 1 >= MAX_EXTENDS_CHAIN:  # (resolved recursively: the bound keeps it in Python's stack)
+                ok = False
+                first = display_path(stack[0]) if stack else display_path(fr.path)
+                self.diags.append(diag_at(where, (), f"extends makes a chain of more than {MAX_EXTENDS_CHAIN} "
+                                                     f"files (from {first} to this one, which extends "
+                                                     f"{quote(extends)}): a ruleset may build on at most "
+                                                     f"{MAX_EXTENDS_CHAIN} files in a chain; extend one nearer "
+                                                     "the edition"))
             else:
                 pfr = self.read_ref(ppath, where, "the ruleset named in extends")
                 if pfr is None:
