@@ -425,7 +425,7 @@ def simulate(
     ci = report["ci95"]
     for key in ("games", "hands", "turns", "mean_hands_per_game", "mean_turns_per_hand",
                 "trip_completed_share", "coups_fourres_per_hand", "mean_points_per_hand_and_side"):
-        t.add_row(key.replace("_", " "), str(report[key]), _ci_words(ci.get(key)))
+        t.add_row(key.replace("_", " "), "–" if report[key] is None else str(report[key]), _ci_words(ci.get(key)))
     for s in range(game.sides):
         t.add_row(f"wins {_side_label(game, s)}", str(report["wins"][game.side_names[s]]),
                   _ci_words(ci["win_share"][game.side_names[s]], share=True))
@@ -440,7 +440,8 @@ def simulate(
     m = _sides_table(game, "Mean score per hand, per side", "line")
     for line in SCORE_LINES:
         m.add_row(LINE_LABELS[line] if line != "total" else "Total",
-                  *(f"{report['mean_score_per_line'][line][n]:.1f}" for n in game.side_names))
+                  *("–" if report['mean_score_per_line'][line][n] is None
+                    else f"{report['mean_score_per_line'][line][n]:.1f}" for n in game.side_names))
     con.print(m)
     if interrupted:
         con.print(f"Interrupted after {stats['games']} of {games} games: the figures above count those games.",

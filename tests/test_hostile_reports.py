@@ -356,3 +356,96 @@ def test_extends_chain_at_the_bound_still_loads(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     top = _chain(tmp_path, MAX_EXTENDS_CHAIN - 1)  # (plus the edition: MAX_EXTENDS_CHAIN files)
     assert mbrules.load_game(top, 2).ruleset_id == f"c{MAX_EXTENDS_CHAIN - 2}"
+
+
+# ----------------------------------------------------------------------------------------------------
+# 7. Smaller ones: one option given as a string, a closed pipe, a mean over no games
+
+
+def test_load_game_takes_one_option_given_as_a_string_as_that_option():
+    import mbrules
+
+    one = mbrules.load_game("winning-moves", 2, options="hazard-on-hazard")
+    listed = mbrules.load_game("winning-moves", 2, options=["hazard-on-hazard"])
+    assert one.ruleset.applied_options == listed.ruleset.applied_options == ("hazard-on-hazard",)
+    assert one.ruleset == listed.ruleset
+    with pytest.raises(TypeError, match="option"):
+        mbrules.load_game("winning-moves", 2, options=7)
+
+
+def test_load_game_takes_one_option_given_as_a_path(tmp_path):
+    import mbrules
+
+    opt = tmp_path / "opt.yaml"
+    opt.write_text("kind: option\nid: opt\nname: Opt\ndescription: Opt\nsource: test\n"
+                   "play:\n  voluntary_discard: {value: false, decided: test}\n")
+    assert mbrules.load_game("winning-moves", 2, options=opt).ruleset.applied_options == ("opt",)
+
+
+CONFORMANCE = str(ROOT / "tests" / "conformance")
+
+
+@pytest.mark.parametrize("args", [["replay", CONFORMANCE], ["diff", "winning-moves", "parker-1971"],
+                                  ["diff", "winning-moves", "kids-115", "--json"], ["show", "winning-moves"],
+                                  ["rulesets"], ["simulate", "--games", "2", "--players", "2", "--bot", "random"]],
+                         ids=["replay-folder", "diff", "diff-json", "show", "rulesets", "simulate-table"])
+def test_output_cut_by_a_closed_pipe_ends_quietly_with_exit_0(args, tmp_path):
+    """`mbrules replay DIR | head -1`: the reader closed the pipe; that is not a failed check (exit 1)."""
+    p = subprocess.Popen(CMD + args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p.stdout.close()  # the reader is gone before anything is printed
+    err = p.stderr.read().decode()
+    assert p.wait(timeout=120) == OK, err[-2000:]
+    assert "Traceback" not in err and "BrokenPipe" not in err and "Exception ignored" not in err, err[-2000:]
+
+
+def test_a_failed_check_still_exits_1_when_the_pipe_is_open(tmp_path):
+    (tmp_path / "bad.yaml").write_text("id: bad\nname: B\nextends: winning-moves\nplay:\n  no_such_rule: 1\n")
+    p = mb(["validate", "bad.yaml"], tmp_path)
+    assert p.returncode == CHECK
+
+
+def test_simulate_summary_of_no_game_has_no_mean():
+    from mbrules.simulate import compile_game, new_stats, summary
+
+    game = compile_game("winning-moves", [], 2)
+    report = summary(game, new_stats(game.sides), 0.5)
+    for key in ("mean_hands_per_game", "mean_turns_per_hand", "trip_completed_share",
+                "mean_points_per_hand_and_side", "coups_fourres_per_hand"):
+        assert report[key] is None, (key, report[key])
+    assert all(v is None for line in report["mean_score_per_line"].values() for v in line.values())
+    assert report["games"] == 0
+
+
+LONG = ("id: long\nname: Long\ndescription: A match of many hands.\nsource: test\nextends: winning-moves\n"
+        "match:\n  target_points: {value: 100000, decided: test}\n  max_hands: {value: 10000, decided: test}\n"
+        "scoring:\n  safety: {value: 10, decided: test}\n" + "".join(
+            f"  {k}: {{value: 0, decided: test}}\n" for k in (
+                "milestones_per_mile", "all_safeties", "coup_fourre", "trip_completed", "delayed_action",
+                "safe_trip", "shutout", "extension")))
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+def test_simulate_json_interrupted_before_any_game_reports_null_means_not_zero(tmp_path):
+    (tmp_path / "long.yaml").write_text(LONG)
+    p = subprocess.Popen(CMD + ["simulate", "--ruleset", "long.yaml", "--players", "2", "--bot", "random",
+                                "--games", "5", "--json"], cwd=tmp_path, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        end = time.monotonic() + 60
+        while _cpu_seconds(p.pid) < 2.5 and time.monotonic() < end:  # started up, first match under way
+            assert p.poll() is None, p.communicate()[1][-2000:]
+            time.sleep(0.1)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 128 + signal.SIGINT, (p.returncode, err[-2000:])
+    doc = json.loads(out)
+    assert doc["interrupted"] is True and doc["games"] == 0
+    assert doc["mean_hands_per_game"] is None and doc["mean_turns_per_hand"] is None

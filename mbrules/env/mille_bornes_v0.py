@@ -65,7 +65,7 @@ class raw_env(AECEnv):
             raise ValueError(f"render_mode must be 'human', 'ansi' or None, not {render_mode!r}")
         if max_cycles is not None and (not isinstance(max_cycles, int) or max_cycles < 1):
             raise ValueError(f"max_cycles must be a positive int or None, not {max_cycles!r}")
-        self.game = mbrules.load_game(ruleset, players=players, options=list(options))
+        self.game = mbrules.load_game(ruleset, players=players, options=options)  # one string: one option
         self.reward_mode = reward
         self.render_mode = render_mode
         self.max_cycles = max_cycles

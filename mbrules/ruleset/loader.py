@@ -589,9 +589,29 @@ def _top_path(ref: str | Path, base: Path, option: bool) -> Path:
     return path
 
 
+def option_refs(options) -> list[str | Path]:
+    """The options a caller gave, as a list: one id or path (a string or a Path) is one option, not
+    its letters; a list (or any iterable) of them is taken in order. Anything else is a TypeError."""
+    if options is None:
+        return []
+    if isinstance(options, (str, os.PathLike)):
+        return [options]
+    if isinstance(options, (bytes, bytearray)):
+        raise TypeError("options are option ids or paths (str or Path), not bytes")
+    try:
+        refs = list(options)
+    except TypeError:
+        raise TypeError(f"options is one option id or path, or a list of them (got {type(options).__name__})") from None
+    for o in refs:
+        if not isinstance(o, (str, os.PathLike)):
+            raise TypeError(f"each option is an option id or path (str or Path), not {type(o).__name__}: {o!r:.60}")
+    return refs
+
+
 def load_ruleset(ref: str | Path, options: Sequence[str | Path] = (), base_dir: Path | None = None, *,
                  files_read: list[Path] | None = None) -> Ruleset:
-    """The resolved ruleset ``ref`` (a bundled id or a YAML path) with ``options`` applied in order.
+    """The resolved ruleset ``ref`` (a bundled id or a YAML path) with ``options`` applied in order
+    (a list of ids or paths; one string is one option: :func:`option_refs`).
 
     Relative paths are taken against ``base_dir`` (default: the working directory). Raises
     :class:`RulesetError`: ``usage`` True for an unknown id or an unreadable file named here,
@@ -602,7 +622,7 @@ def load_ruleset(ref: str | Path, options: Sequence[str | Path] = (), base_dir: 
     """
     base = Path(base_dir) if base_dir is not None else Path.cwd()
     top = _top_path(ref, base, option=False).absolute()
-    opts = [_top_path(o, base, option=True).absolute() for o in options]
+    opts = [_top_path(o, base, option=True).absolute() for o in option_refs(options)]
     key = (str(top), tuple(str(o) for o in opts))
     with _cache_lock:
         hit = _cache.get(key)
@@ -664,7 +684,7 @@ def load_report(ref: str | Path, options: Sequence[str | Path] = (), base_dir: P
 
     base = Path(base_dir) if base_dir is not None else Path.cwd()
     top = _top_path(ref, base, option=False).absolute()
-    opts = [_top_path(o, base, option=True).absolute() for o in options]
+    opts = [_top_path(o, base, option=True).absolute() for o in option_refs(options)]
     session = _Session()
     rs, composed = _resolve(session, top, opts)
     origins = []
