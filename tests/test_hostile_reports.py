@@ -449,3 +449,123 @@ def test_simulate_json_interrupted_before_any_game_reports_null_means_not_zero(t
     doc = json.loads(out)
     assert doc["interrupted"] is True and doc["games"] == 0
     assert doc["mean_hands_per_game"] is None and doc["mean_turns_per_hand"] is None
+
+
+# ----------------------------------------------------------------------------------------------------
+# 4. --backend ray --address at something that is not a Ray cluster: a sentence within 30 s, signals work
+
+
+class _FakeServer:
+    """A local TCP server that is not Ray: 'silent' accepts and says nothing, 'garbage' sends bytes that are
+    not gRPC's greeting, 'close' closes each connection at once."""
+
+    def __init__(self, mode: str, host: str = "127.0.0.1"):
+        import socket
+        import threading
+
+        self.mode = mode
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        self.sock = socket.socket(family, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind((host, 0))
+        self.sock.listen(16)
+        self.port = self.sock.getsockname()[1]
+        self.held: list = []
+        self.done = False
+        self.thread = threading.Thread(target=self.serve, daemon=True)
+        self.thread.start()
+
+    def serve(self) -> None:
+        while not self.done:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            if self.mode == "close":
+                conn.close()
+            elif self.mode == "garbage":
+                try:
+                    conn.sendall(b"HTTP/1.0 400 Bad Request\r\n\r\nnot ray\n" * 4)
+                except OSError:
+                    pass
+                self.held.append(conn)
+            else:
+                self.held.append(conn)
+
+    def close(self) -> None:
+        self.done = True
+        self.sock.close()
+        for c in self.held:
+            c.close()
+
+
+@pytest.fixture(params=["silent", "garbage", "close"])
+def fake_cluster(request):
+    server = _FakeServer(request.param)
+    yield server
+    server.close()
+
+
+RAY_SIM = ["simulate", "--players", "2", "--bot", "random", "--games", "4", "--json", "--backend", "ray"]
+
+
+@pytest.mark.parametrize("command", [RAY_SIM, ["ladder", "--bot", "random", "--bot", "heuristic", "--players", "2",
+                                               "--games", "2", "--backend", "ray"]], ids=["simulate", "ladder"])
+def test_ray_address_that_is_not_a_ray_cluster_is_a_usage_error_within_30_s(command, fake_cluster, tmp_path):
+    pytest.importorskip("ray")
+    t0 = time.monotonic()
+    p = mb(command + ["--address", f"127.0.0.1:{fake_cluster.port}"], tmp_path, timeout=90)
+    seconds = time.monotonic() - t0
+    assert p.returncode == USAGE, (p.returncode, p.stderr[-2000:])
+    assert "cannot start or reach the Ray cluster" in p.stderr and "not a Ray cluster" in p.stderr, p.stderr[-2000:]
+    assert p.stdout == ""
+    assert seconds < 60, f"{seconds:.0f} s"  # (the probe gives up after 10 s; the rest is start-up under load)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("command", [RAY_SIM, ["ladder", "--bot", "random", "--bot", "heuristic", "--players", "2",
+                                               "--games", "2", "--backend", "ray"]], ids=["simulate", "ladder"])
+def test_ray_address_check_is_stopped_by_a_signal_with_the_usual_exit_code(command, signum, tmp_path):
+    pytest.importorskip("ray")
+    server = _FakeServer("silent")
+    try:
+        p = subprocess.Popen(CMD + command + ["--address", f"127.0.0.1:{server.port}"], cwd=tmp_path,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        end = time.monotonic() + 60
+        while not server.held and time.monotonic() < end:  # the command is waiting for an answer now
+            assert p.poll() is None, p.communicate()[1][-2000:]
+            time.sleep(0.05)
+        assert server.held, "the command never connected"
+        time.sleep(0.3)
+        p.send_signal(signum)
+        out, err = p.communicate(timeout=30)
+    finally:
+        server.close()
+        if p.poll() is None:
+            p.kill()
+    assert "Traceback" not in err, err[-2000:]
+    assert p.returncode == 128 + signum, (p.returncode, err[-2000:])
+
+
+def test_ray_address_in_ipv6_brackets_is_parsed(tmp_path):
+    pytest.importorskip("ray")
+    import socket
+
+    from mbrules.cluster import BackendUnavailable, split_address
+
+    assert split_address("[::1]:6379") == ("::1", 6379)
+    assert split_address("10.0.0.5:6379") == ("10.0.0.5", 6379)
+    for bad in ("::1:6379", "[::1]", "host:", "host:99999", "[::1]6379"):
+        with pytest.raises(BackendUnavailable):
+            split_address(bad)
+    if not socket.has_ipv6:
+        return
+    try:
+        server = _FakeServer("close", "::1")
+    except OSError:
+        return  # no IPv6 loopback here: the parse is checked above
+    try:
+        p = mb(RAY_SIM + ["--address", f"[::1]:{server.port}"], tmp_path, timeout=90)
+    finally:
+        server.close()
+    assert p.returncode == USAGE and "not a Ray cluster" in p.stderr, p.stderr[-2000:]
