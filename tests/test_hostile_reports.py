@@ -302,7 +302,7 @@ def test_simulate_out_streams_records_to_disk_as_games_are_played_and_keeps_them
 
 
 def test_simulate_api_hands_records_over_in_seed_order_without_keeping_them():
-    from mbrules.simulate import compile_game, simulate
+    from mbrules.matches.simulate import compile_game, simulate
 
     game = compile_game("winning-moves", [], 2)
     seen: list[tuple[int, int]] = []
@@ -405,7 +405,7 @@ def test_a_failed_check_still_exits_1_when_the_pipe_is_open(tmp_path):
 
 
 def test_simulate_summary_of_no_game_has_no_mean():
-    from mbrules.simulate import compile_game, new_stats, summary
+    from mbrules.matches.simulate import compile_game, new_stats, summary
 
     game = compile_game("winning-moves", [], 2)
     report = summary(game, new_stats(game.sides), 0.5)
@@ -551,7 +551,7 @@ def test_ray_address_in_ipv6_brackets_is_parsed(tmp_path):
     pytest.importorskip("ray")
     import socket
 
-    from mbrules.cluster import BackendUnavailable, split_address
+    from mbrules.matches.cluster import BackendUnavailable, split_address
 
     assert split_address("[::1]:6379") == ("::1", 6379)
     assert split_address("10.0.0.5:6379") == ("10.0.0.5", 6379)
