@@ -8,6 +8,7 @@ Peak RSS of one process is close to deterministic here (same seeds, same games);
 run and prints the lowest and highest peak of the repeats.
 
     .venv/bin/python benchmarks/bench_memory.py [--small 300] [--large 3000] [--runs 1] [--only simulate|compare]
+                                                [--mbrules PATH]   (another build's command, to compare with)
 """
 from __future__ import annotations
 
@@ -21,9 +22,11 @@ from pathlib import Path
 BIN = Path(sys.executable).parent
 MBRULES = str(BIN / "mbrules")
 GOAL = 1.3
+_COMMAND = [MBRULES]
 
 
 def commands(games: int, folder: Path) -> dict[str, list[str]]:
+    MBRULES = _COMMAND[0]
     return {
         "simulate": [MBRULES, "simulate", "--players", "2", "--bot", "random", "--workers", "1",
                      "--games", str(games), "--seed", "1", "--json", "--out", str(folder / f"records-{games}.jsonl")],
@@ -33,9 +36,9 @@ def commands(games: int, folder: Path) -> dict[str, list[str]]:
     }
 
 
-def measure(cmd: list[str]) -> tuple[int, float, int]:
-    """(peak RSS in KiB, CPU seconds, exit code) of one run of ``cmd``."""
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+def measure(cmd: list[str], cwd: Path) -> tuple[int, float, int]:
+    """(peak RSS in KiB, CPU seconds, exit code) of one run of ``cmd`` in ``cwd``."""
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd)
     _, status, usage = os.wait4(p.pid, 0)
     p.returncode = os.waitstatus_to_exitcode(status)
     err = p.stderr.read().decode(errors="replace") if p.stderr else ""
@@ -50,7 +53,9 @@ def main() -> None:
     ap.add_argument("--large", type=int, default=3000)
     ap.add_argument("--runs", type=int, default=1, help="repeats of each run (the lowest and highest peak shown)")
     ap.add_argument("--only", choices=("simulate", "compare"), default=None)
+    ap.add_argument("--mbrules", default=MBRULES, help="the mbrules command to measure (default: this venv's)")
     args = ap.parse_args()
+    _COMMAND[0] = args.mbrules
     names = [args.only] if args.only else ["simulate", "compare"]
     print(f"peak RSS of one mbrules process (KiB, ru_maxrss), random bots, 2 players, 1 worker; "
           f"{args.runs} run(s) each; goal: {args.large} games within {GOAL}x of {args.small}")
@@ -62,7 +67,7 @@ def main() -> None:
             for games in (args.small, args.large):
                 runs = []
                 for _ in range(args.runs):
-                    rss, cpu, _ = measure(commands(games, folder)[name])
+                    rss, cpu, _ = measure(commands(games, folder)[name], folder)
                     runs.append(rss)
                     print(f"  {name:8} --games {games:>6}: peak RSS {rss:>8,} KiB   CPU {cpu:6.1f} s")
                 peaks[games] = runs
