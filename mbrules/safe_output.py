@@ -421,6 +421,10 @@ def write_output_folder(path: str | os.PathLike, files: dict[str, str | bytes], 
                         interrupted = _pending()
                         if interrupted is None:
                             check_output_folder(path, list(files) + owned, inputs, flag)  # changed meanwhile?
+                            here, there = os.fstat(dir_fd), os.lstat(path)
+                            if (here.st_dev, here.st_ino) != (there.st_dev, there.st_ino):
+                                raise OutputPathError(f"mbrules: cannot write {path} ({flag}): the folder was "
+                                                      "replaced during the run; nothing was written: run again")
                             _swap(dir_fd, tmp_fd, list(files), owned)
                             os.fsync(dir_fd)
                     finally:

@@ -569,3 +569,27 @@ def test_ray_address_in_ipv6_brackets_is_parsed(tmp_path):
     finally:
         server.close()
     assert p.returncode == USAGE and "not a Ray cluster" in p.stderr, p.stderr[-2000:]
+
+
+def test_report_folder_moved_away_and_replaced_while_written_is_refused(tmp_path, monkeypatch):
+    from mbrules import safe_output
+
+    d = tmp_path / "report"
+    _old_report(d)
+    real = safe_output._write_into
+    calls = []
+
+    def write_then_swap_folders(dir_fd, name, content):
+        real(dir_fd, name, content)
+        calls.append(name)
+        if len(calls) == 1:
+            d.rename(tmp_path / "moved")
+            d.mkdir()
+
+    monkeypatch.setattr(safe_output, "_write_into", write_then_swap_folders)
+    with pytest.raises(safe_output.OutputPathError, match="replaced during the run"):
+        safe_output.write_output_folder(d, {"compare.json": "new\n", "index.html": "new\n"})
+    assert list(d.iterdir()) == []
+    assert sorted(x.name for x in (tmp_path / "moved").iterdir()) == sorted(
+        ["compare.json", "index.html", "matches.jsonl", "matches.csv", "notes.txt"])
+    assert (tmp_path / "moved" / "compare.json").read_text() == "old compare.json\n"
