@@ -123,6 +123,7 @@ def test_report_into_a_new_folder_appears_whole_with_the_usual_permissions(tmp_p
     assert [x.name for x in tmp_path.iterdir()] == ["fresh"]
 
 
+@pytest.mark.slow
 def test_report_folder_replaced_by_a_symlink_during_the_run_is_not_written_through(tmp_path):
     d = tmp_path / "report"
     _old_report(d)
@@ -224,6 +225,7 @@ def test_report_folder_swap_that_fails_midway_puts_the_old_report_back(tmp_path,
     assert not [x for x in d.iterdir() if x.name.startswith(".mbrules-report-")]
 
 
+@pytest.mark.slow
 def test_report_interrupted_by_sigterm_at_any_moment_is_old_or_new_with_a_message(tmp_path):
     """The real command, signalled at several moments: the folder holds the old report or the new one."""
     d = tmp_path / "report"
@@ -263,6 +265,7 @@ def _temporaries(folder: Path, name: str) -> list[Path]:
     return [p for p in folder.iterdir() if p.name.startswith(f".{name}.") and p.name.endswith(".tmp")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suffix", ["jsonl", "csv"])
 def test_simulate_out_streams_records_to_disk_as_games_are_played_and_keeps_them_whole(suffix, tmp_path):
     name = f"records.{suffix}"
@@ -326,6 +329,7 @@ def _chain(folder: Path, n: int) -> str:
     return f"c{n - 1}.yaml"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [["validate", "{top}"], ["show", "{top}"],
                                      ["play", "--ruleset", "{top}", "--players", "2", "--hands", "1"]])
 def test_extends_chain_of_960_files_is_a_located_error_not_a_recursion_error(command, tmp_path):
@@ -429,6 +433,7 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
 def test_simulate_json_interrupted_before_any_game_reports_null_means_not_zero(tmp_path):
     (tmp_path / "long.yaml").write_text(LONG)
@@ -509,6 +514,7 @@ def fake_cluster(request):
 RAY_SIM = ["simulate", "--players", "2", "--bot", "random", "--games", "4", "--json", "--backend", "ray"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [RAY_SIM, ["ladder", "--bot", "random", "--bot", "heuristic", "--players", "2",
                                                "--games", "2", "--backend", "ray"]], ids=["simulate", "ladder"])
 def test_ray_address_that_is_not_a_ray_cluster_is_a_usage_error_within_30_s(command, fake_cluster, tmp_path):
@@ -522,6 +528,7 @@ def test_ray_address_that_is_not_a_ray_cluster_is_a_usage_error_within_30_s(comm
     assert seconds < 60, f"{seconds:.0f} s"  # (the probe gives up after 10 s; the rest is start-up under load)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 @pytest.mark.parametrize("command", [RAY_SIM, ["ladder", "--bot", "random", "--bot", "heuristic", "--players", "2",
                                                "--games", "2", "--backend", "ray"]], ids=["simulate", "ladder"])
