@@ -1,0 +1,226 @@
+"""Fast readers of the engine's compact state for the RL toolkits (``mbrules.env``, ``mbrules.openspiel``).
+
+The observation vector of :class:`mbrules.env.encoding.ObservationEncoder` is the layout; this
+module writes it straight from the state's own lists (hands, piles, counts) instead of building
+an :class:`Observation` and a dict per step, which cost more than the engine's action itself.
+It reads exactly what ``state.observation(player)`` shows (the window of a coup fourré only to
+the seat it asks, never another hand or the draw order): ``tests/rl/test_compact.py`` compares
+both vectors over many random positions of every bundled ruleset.
+
+It also gives the chance hooks of the OpenSpiel game: the cards left to draw, counted, and
+``stack_next_draw`` to put a chosen card on top of the draw pile before the engine takes it.
+Like the rest of ``mbrules.engine``, the ``_`` fields are read here and nowhere outside.
+"""
+
+from __future__ import annotations
+
+from .cards import NO_LIMIT
+from .state import P_COUP, P_DRAW, P_EXT, P_HAND_OVER, P_PLAY, State
+
+__all__ = ["ObservationWriter", "draw_pile_counts", "draw_pile_size", "stack_next_draw", "state_vector"]
+
+_POPCOUNT = int.bit_count
+
+
+def _left(copies: int, face_up: int, held: float) -> float:
+    return copies - face_up - held
+
+
+class ObservationWriter:
+    """Writes the vector of ``encoder`` (an ``ObservationEncoder``) for one seat of a state.
+
+    ``write(state, player, hands_played)`` returns a list of floats equal to
+    ``encoder.encode(state.observation(player), hands_played, hand_points)`` with the hand's points
+    so far as ``hand_points``.
+    """
+
+    def __init__(self, encoder):
+        g = encoder.game
+        self.game = g
+        self.n, self.N, self.S = encoder.n, encoder.N, encoder.S
+        self.size = encoder.size
+        self.deck_size = encoder.deck_size
+        self.max_target = encoder.max_target
+        self.counts = tuple(g.deck_counts)
+        n, N, S = self.n, self.N, self.S
+        self.o_to_act = 6
+        self.o_hand = 6 + N
+        self.o_window = self.o_hand + n
+        self.o_sides = self.o_window + n
+        self.side_len = 5 * n + 6
+        self.o_discard = self.o_sides + S * self.side_len
+        self.o_unseen = self.o_discard + 2 * n
+        self.o_sizes = self.o_unseen + n
+        self.o_scalars = self.o_sizes + N
+        self.o_points = self.o_scalars + 3
+        self.o_totals = self.o_points + S
+        self.o_hand_no = self.o_totals + S
+        assert self.o_hand_no + 1 == self.size, "the writer's offsets disagree with the encoder's layout"
+        self._zeros = [0.0] * self.size
+        self._sheet_key = None
+        self._sheet_points = None
+
+    def hand_points(self, st: State) -> list[int]:
+        """Each side's points this hand so far (``score_sheet()``'s totals), remembered while the table is the same."""
+        key = (st._hand_no, len(st._hand_sheets), st._target, st._extension_called_by, st._completer,
+               st._completion_delayed, tuple(st._miles), tuple(map(len, st._safeties)), tuple(map(len, st._coups)),
+               tuple(map(tuple, st._played)))
+        if key != self._sheet_key:
+            self._sheet_key = key
+            self._sheet_points = [line["total"] for line in st.score_sheet()]
+        return self._sheet_points
+
+    def write(self, st: State, player: int, hands_played: int) -> list[float]:
+        n, N, S = self.n, self.N, self.S
+        g = self.game
+        v = self._zeros[:]
+        ph = st._phase
+        stock = st._stock
+        if ph == P_COUP and st._player != player:
+            # the window shows only to the seat it asks: to the rest it looks like the next turn
+            who = st.turn_player()
+            v[1 if not stock else 0] = 1.0
+        else:
+            if ph == P_DRAW:
+                v[0] = 1.0
+            elif ph == P_PLAY:
+                v[1] = 1.0
+            elif ph == P_COUP:
+                v[2] = 1.0
+            elif ph == P_EXT:
+                v[3] = 1.0
+            elif ph == P_HAND_OVER:
+                v[4] = 1.0
+            else:
+                v[5] = 1.0
+            who = st._player if ph < P_HAND_OVER else -1
+        if who >= 0:
+            v[6 + (who - player) % N] = 1.0
+        hand = st._hands[player]
+        o = self.o_hand
+        for c in hand:
+            v[o + c] += 1.0
+        if ph == P_COUP and st._player == player and st._cf_hazard >= 0:
+            v[self.o_window + st._cf_hazard] = 1.0
+        target = st._target or 1
+        side = g.side_of[player]
+        i = self.o_sides
+        battle, bhaz, lhaz = st._battle, st._bhaz, st._lhaz
+        safeties, coups, played = st._safeties, st._coups, st._played
+        miles, rolling, limit, prot = st._miles, st._rolling, st._limit, st._prot
+        for k in range(S):
+            s = (side + k) % S
+            b = battle[s]
+            if b:
+                v[i + b[-1]] = 1.0
+            i += n
+            if bhaz[s] >= 0:
+                v[i + bhaz[s]] = 1.0
+            i += n
+            if lhaz[s] >= 0:
+                v[i + lhaz[s]] = 1.0
+            i += n
+            for c in safeties[s]:
+                v[i + c] += 1.0
+            for c in coups[s]:
+                v[i + c] += 1.0
+            i += n
+            v[i:i + n] = played[s]
+            i += n
+            m = miles[s] / target
+            v[i] = m if m < 4.0 else 4.0
+            if rolling[s]:
+                v[i + 1] = 1.0
+            lim = limit[s]
+            if lim != NO_LIMIT:
+                v[i + 2] = 1.0
+                v[i + 3] = lim / 200.0 if lim < 200 else 1.0
+            v[i + 4] = float(len(coups[s]))
+            v[i + 5] = float(_POPCOUNT(prot[s]))
+            i += 6
+        discard = st._discard
+        for c in discard:
+            v[i + c] += 1.0
+        i += n
+        if discard:
+            v[i + discard[-1]] = 1.0
+        i += n
+        # unseen: the deck less the cards face up (table and discard pile) and the seat's own hand
+        held = v[self.o_hand:self.o_hand + n]
+        v[i:i + n] = [x if x > 0 else 0.0 for x in map(_left, self.counts, st._face_up, held)]
+        i = self.o_sizes
+        hands = st._hands
+        for k in range(N):
+            v[i + k] = float(len(hands[(player + k) % N]))
+        i = self.o_scalars
+        v[i] = len(stock) / self.deck_size
+        t = st._target / self.max_target
+        v[i + 1] = t if t < 1.0 else 1.0
+        if st._extension_called_by >= 0:
+            v[i + 2] = 1.0
+        i = self.o_points
+        points = self.hand_points(st)
+        for k in range(S):
+            x = points[(side + k) % S] / 1000.0
+            v[i + k] = 0.0 if x < 0 else (100.0 if x > 100.0 else x)
+        i = self.o_totals
+        totals = st._match_totals
+        for k in range(S):
+            x = totals[(side + k) % S] / 1000.0
+            v[i + k] = 0.0 if x < 0 else (1000.0 if x > 1000.0 else x)
+        h = hands_played / 10.0
+        v[self.o_hand_no] = h if h < 1000.0 else 1000.0
+        return v
+
+
+def state_vector(st: State) -> list[float]:
+    """The whole position as numbers, hidden cards included (a centralised critic's input; privileged).
+
+    Per player in seat order: copies of each card held (``n`` each); then copies of each card left
+    in the draw pile (``n``); then the top card of the draw pile, one-hot (``n``). Pair it with any
+    seat's observation vector for the table.
+    """
+    g = st.game
+    n = g.n_cards
+    v = [0.0] * ((g.players + 2) * n)
+    for p, hand in enumerate(st._hands):
+        o = p * n
+        for c in hand:
+            v[o + c] += 1.0
+    o = g.players * n
+    stock = st._stock
+    for c in stock:
+        v[o + c] += 1.0
+    if stock:
+        v[o + n + stock[-1]] = 1.0
+    return v
+
+
+def draw_pile_size(st: State) -> int:
+    """How many cards are left to draw (public: ``observation(p).draw_pile``)."""
+    return len(st._stock)
+
+
+def draw_pile_counts(st: State) -> list[int]:
+    """Copies of each card left in the draw pile (hidden information: chance nodes and tools entitled to it)."""
+    counts = [0] * st.game.n_cards
+    for c in st._stock:
+        counts[c] += 1
+    return counts
+
+
+def stack_next_draw(st: State, card: int) -> None:
+    """Put a copy of ``card`` from the draw pile on its top, so the next card taken is ``card``.
+
+    For chance nodes that choose each card as it is drawn (OpenSpiel): the order of the rest of
+    the pile is of no consequence to them. ``ValueError`` when no copy is left to draw.
+    """
+    stock = st._stock
+    if stock and stock[-1] == card:
+        return
+    for j in range(len(stock) - 2, -1, -1):
+        if stock[j] == card:
+            stock[j], stock[-1] = stock[-1], stock[j]
+            return
+    raise ValueError(f"no {st.game.card_ids[card] if 0 <= card < st.game.n_cards else card} is left to draw")
+
