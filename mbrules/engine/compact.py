@@ -17,7 +17,7 @@ from __future__ import annotations
 from .cards import NO_LIMIT
 from .state import P_COUP, P_DRAW, P_EXT, P_HAND_OVER, P_PLAY, State
 
-__all__ = ["ObservationWriter", "draw_pile_counts", "draw_pile_size", "stack_next_draw", "state_vector"]
+__all__ = ["ObservationWriter", "draw_due", "draw_pile_counts", "draw_pile_size", "stack_next_draw", "state_vector"]
 
 _POPCOUNT = int.bit_count
 
@@ -194,6 +194,11 @@ def state_vector(st: State) -> list[float]:
     if stock:
         v[o + n + stock[-1]] = 1.0
     return v
+
+
+def draw_due(st: State) -> bool:
+    """Whether the state waits for the draw that starts a turn (the only legal action then)."""
+    return st._phase == P_DRAW
 
 
 def draw_pile_size(st: State) -> int:
