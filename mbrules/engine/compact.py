@@ -14,6 +14,8 @@ Like the rest of ``mbrules.engine``, the ``_`` fields are read here and nowhere 
 
 from __future__ import annotations
 
+import struct
+
 from .cards import NO_LIMIT
 from .state import P_COUP, P_DRAW, P_EXT, P_HAND_OVER, P_PLAY, State
 
@@ -29,10 +31,18 @@ def _left(copies: int, face_up: int, held: float) -> float:
 class ObservationWriter:
     """Writes the vector of ``encoder`` (an ``ObservationEncoder``) for one seat of a state.
 
-    ``write(state, player, hands_played)`` returns a list of floats equal to
+    ``write(state, player, hands_played)`` returns the float32 bytes (a ``bytearray``, which numpy
+    wraps without a copy: ``numpy.frombuffer(b, numpy.float32)``) of
     ``encoder.encode(state.observation(player), hands_played, hand_points)`` with the hand's points
     so far as ``hand_points``.
+
+    The vector is made of blocks (the seat's hand, each side's table, the discard pile, the unseen
+    counts...), most of which do not change from one step to the next. Each block's bytes are
+    remembered under the exact values it is made from (its key), so a step packs only the blocks
+    whose values are new; each memo holds at most ``MEMO`` blocks and is emptied when full.
     """
+
+    MEMO = 4096
 
     def __init__(self, encoder):
         g = encoder.game
@@ -43,134 +53,151 @@ class ObservationWriter:
         self.max_target = encoder.max_target
         self.counts = tuple(g.deck_counts)
         n, N, S = self.n, self.N, self.S
-        self.o_to_act = 6
-        self.o_hand = 6 + N
-        self.o_window = self.o_hand + n
-        self.o_sides = self.o_window + n
-        self.side_len = 5 * n + 6
-        self.o_discard = self.o_sides + S * self.side_len
-        self.o_unseen = self.o_discard + 2 * n
-        self.o_sizes = self.o_unseen + n
-        self.o_scalars = self.o_sizes + N
-        self.o_points = self.o_scalars + 3
-        self.o_totals = self.o_points + S
-        self.o_hand_no = self.o_totals + S
-        assert self.o_hand_no + 1 == self.size, "the writer's offsets disagree with the encoder's layout"
-        self._zeros = [0.0] * self.size
+        self._head = struct.Struct(f"{6 + N}f")
+        self._cards = struct.Struct(f"{n}f")
+        self._side = struct.Struct(f"{5 * n + 6}f")
+        self._tail = struct.Struct(f"{N + 3 + 2 * S + 1}f")
+        self._zero_cards = bytes(4 * n)
+        assert 6 + N + 2 * n + S * (5 * n + 6) + 3 * n + N + 3 + 2 * S + 1 == self.size, \
+            "the writer's blocks disagree with the encoder's layout"
+        self._memo_head: dict = {}
+        self._memo_hand: dict = {}
+        self._memo_window: dict = {}
+        self._memo_side: dict = {}
+        self._memo_discard: dict = {}
+        self._memo_unseen: dict = {}
         self._sheet_key = None
         self._sheet_points = None
 
     def hand_points(self, st: State) -> list[int]:
         """Each side's points this hand so far (``score_sheet()``'s totals), remembered while the table is the same."""
-        key = (st._hand_no, len(st._hand_sheets), st._target, st._extension_called_by, st._completer,
-               st._completion_delayed, tuple(st._miles), tuple(map(len, st._safeties)), tuple(map(len, st._coups)),
-               tuple(map(tuple, st._played)))
+        key = (st._target, st._extension_called_by, st._completer, st._completion_delayed, tuple(st._miles),
+               tuple(map(len, st._safeties)), tuple(map(len, st._coups)), tuple(map(tuple, st._played)))
         if key != self._sheet_key:
             self._sheet_key = key
             self._sheet_points = [line["total"] for line in st.score_sheet()]
         return self._sheet_points
 
-    def write(self, st: State, player: int, hands_played: int) -> list[float]:
-        n, N, S = self.n, self.N, self.S
-        g = self.game
-        v = self._zeros[:]
+    def write(self, st: State, player: int, hands_played: int) -> bytearray:
+        N, S = self.N, self.S
+        side = self.game.side_of[player]
         ph = st._phase
         stock = st._stock
+        # decision and to_act
         if ph == P_COUP and st._player != player:
             # the window shows only to the seat it asks: to the rest it looks like the next turn
+            slot = 1 if not stock else 0
             who = st.turn_player()
-            v[1 if not stock else 0] = 1.0
         else:
-            if ph == P_DRAW:
-                v[0] = 1.0
-            elif ph == P_PLAY:
-                v[1] = 1.0
-            elif ph == P_COUP:
-                v[2] = 1.0
-            elif ph == P_EXT:
-                v[3] = 1.0
-            elif ph == P_HAND_OVER:
-                v[4] = 1.0
-            else:
-                v[5] = 1.0
+            slot = _PHASE_SLOT[ph]
             who = st._player if ph < P_HAND_OVER else -1
-        if who >= 0:
-            v[6 + (who - player) % N] = 1.0
-        hand = st._hands[player]
-        o = self.o_hand
-        for c in hand:
-            v[o + c] += 1.0
-        if ph == P_COUP and st._player == player and st._cf_hazard >= 0:
-            v[self.o_window + st._cf_hazard] = 1.0
+        rel = (who - player) % N if who >= 0 else -1
+        key = (slot, rel)
+        head = self._memo_head.get(key)
+        if head is None:
+            vals = [0.0] * (6 + N)
+            vals[slot] = 1.0
+            if rel >= 0:
+                vals[6 + rel] = 1.0
+            head = self._remember(self._memo_head, key, self._head.pack(*vals))
+        hand = tuple(st._hands[player])
+        hand_b = self._memo_hand.get(hand)
+        if hand_b is None:
+            hand_b = self._remember(self._memo_hand, hand, self._cards.pack(*self._count(hand)))
+        window = st._cf_hazard if ph == P_COUP and st._player == player else -1
+        if window < 0:
+            window_b = self._zero_cards
+        else:
+            window_b = self._memo_window.get(window)
+            if window_b is None:
+                window_b = self._remember(self._memo_window, window, self._cards.pack(*self._count((window,))))
+        parts = [head, hand_b, window_b]
         target = st._target or 1
-        side = g.side_of[player]
-        i = self.o_sides
         battle, bhaz, lhaz = st._battle, st._bhaz, st._lhaz
         safeties, coups, played = st._safeties, st._coups, st._played
         miles, rolling, limit, prot = st._miles, st._rolling, st._limit, st._prot
+        memo = self._memo_side
         for k in range(S):
             s = (side + k) % S
             b = battle[s]
-            if b:
-                v[i + b[-1]] = 1.0
-            i += n
-            if bhaz[s] >= 0:
-                v[i + bhaz[s]] = 1.0
-            i += n
-            if lhaz[s] >= 0:
-                v[i + lhaz[s]] = 1.0
-            i += n
-            for c in safeties[s]:
-                v[i + c] += 1.0
-            for c in coups[s]:
-                v[i + c] += 1.0
-            i += n
-            v[i:i + n] = played[s]
-            i += n
-            m = miles[s] / target
-            v[i] = m if m < 4.0 else 4.0
-            if rolling[s]:
-                v[i + 1] = 1.0
-            lim = limit[s]
-            if lim != NO_LIMIT:
-                v[i + 2] = 1.0
-                v[i + 3] = lim / 200.0 if lim < 200 else 1.0
-            v[i + 4] = float(len(coups[s]))
-            v[i + 5] = float(_POPCOUNT(prot[s]))
-            i += 6
-        discard = st._discard
-        for c in discard:
-            v[i + c] += 1.0
-        i += n
-        if discard:
-            v[i + discard[-1]] = 1.0
-        i += n
-        # unseen: the deck less the cards face up (table and discard pile) and the seat's own hand
-        held = v[self.o_hand:self.o_hand + n]
-        v[i:i + n] = [x if x > 0 else 0.0 for x in map(_left, self.counts, st._face_up, held)]
-        i = self.o_sizes
+            key = (b[-1] if b else -1, bhaz[s], lhaz[s], tuple(safeties[s]), tuple(coups[s]), tuple(played[s]),
+                   miles[s], target, rolling[s], limit[s], prot[s])
+            block = memo.get(key)
+            if block is None:
+                block = self._remember(memo, key, self._side_block(key))
+            parts.append(block)
+        discard = tuple(st._discard)
+        block = self._memo_discard.get(discard)
+        if block is None:
+            top = self._count(discard[-1:])
+            block = self._remember(self._memo_discard, discard,
+                                   self._cards.pack(*self._count(discard)) + self._cards.pack(*top))
+        parts.append(block)
+        face_up = tuple(st._face_up)
+        key = (face_up, hand)
+        block = self._memo_unseen.get(key)
+        if block is None:
+            held = self._count(hand)
+            block = self._remember(self._memo_unseen, key, self._cards.pack(*[
+                x if x > 0 else 0.0 for x in map(_left, self.counts, face_up, held)]))
+        parts.append(block)
         hands = st._hands
-        for k in range(N):
-            v[i + k] = float(len(hands[(player + k) % N]))
-        i = self.o_scalars
-        v[i] = len(stock) / self.deck_size
+        tail = [float(len(hands[(player + k) % N])) for k in range(N)]
         t = st._target / self.max_target
-        v[i + 1] = t if t < 1.0 else 1.0
-        if st._extension_called_by >= 0:
-            v[i + 2] = 1.0
-        i = self.o_points
+        tail += [len(stock) / self.deck_size, t if t < 1.0 else 1.0, 1.0 if st._extension_called_by >= 0 else 0.0]
         points = self.hand_points(st)
         for k in range(S):
             x = points[(side + k) % S] / 1000.0
-            v[i + k] = 0.0 if x < 0 else (100.0 if x > 100.0 else x)
-        i = self.o_totals
+            tail.append(0.0 if x < 0 else (100.0 if x > 100.0 else x))
         totals = st._match_totals
         for k in range(S):
             x = totals[(side + k) % S] / 1000.0
-            v[i + k] = 0.0 if x < 0 else (1000.0 if x > 1000.0 else x)
+            tail.append(0.0 if x < 0 else (1000.0 if x > 1000.0 else x))
         h = hands_played / 10.0
-        v[self.o_hand_no] = h if h < 1000.0 else 1000.0
+        tail.append(h if h < 1000.0 else 1000.0)
+        parts.append(self._tail.pack(*tail))
+        return bytearray(b"".join(parts))
+
+    def _remember(self, memo: dict, key, value: bytes) -> bytes:
+        if len(memo) >= self.MEMO:
+            memo.clear()
+        memo[key] = value
+        return value
+
+    def _count(self, cards) -> list[float]:
+        v = [0.0] * self.n
+        for c in cards:
+            v[c] += 1.0
         return v
+
+    def _side_block(self, key) -> bytes:
+        top, bhaz, lhaz, safeties, coups, played, miles, target, rolling, limit, prot = key
+        n = self.n
+        v = [0.0] * (5 * n + 6)
+        if top >= 0:
+            v[top] = 1.0
+        if bhaz >= 0:
+            v[n + bhaz] = 1.0
+        if lhaz >= 0:
+            v[2 * n + lhaz] = 1.0
+        for c in safeties + coups:
+            v[3 * n + c] += 1.0
+        for c, k in enumerate(played):
+            v[4 * n + c] = float(k)
+        i = 5 * n
+        m = miles / target
+        v[i] = m if m < 4.0 else 4.0
+        v[i + 1] = 1.0 if rolling else 0.0
+        if limit != NO_LIMIT:
+            v[i + 2] = 1.0
+            v[i + 3] = limit / 200.0 if limit < 200 else 1.0
+        v[i + 4] = float(len(coups))
+        v[i + 5] = float(_POPCOUNT(prot))
+        return self._side.pack(*v)
+
+
+_PHASE_SLOT = {P_DRAW: 0, P_PLAY: 1, P_COUP: 2, P_EXT: 3, P_HAND_OVER: 4}
+_PHASE_SLOT = tuple(_PHASE_SLOT.get(ph, 5) for ph in range(max(_PHASE_SLOT) + 2))
 
 
 def state_vector(st: State) -> list[float]:

@@ -7,6 +7,7 @@ sees; this module holds the one implementation of both.
 from __future__ import annotations
 
 import os
+from array import array
 
 import numpy as np
 from gymnasium import spaces
@@ -14,7 +15,7 @@ from pettingzoo import AECEnv
 
 import mbrules
 
-from ..engine.compact import draw_due, state_vector
+from ..engine.compact import ObservationWriter, draw_due, state_vector
 from .encoding import ActionSpace, ObservationEncoder
 
 REWARDS = ("match", "points")
@@ -45,6 +46,7 @@ class MilleBornesAEC(AECEnv):
         self.max_cycles = max_cycles
         self.space = ActionSpace(self.game)
         self.encoder = ObservationEncoder(self.game)
+        self._writer = ObservationWriter(self.encoder)
         self.possible_agents = list(self.game.player_names)
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self.agents = []
@@ -60,6 +62,7 @@ class MilleBornesAEC(AECEnv):
                                       shape=((self.game.players + 2) * n,), dtype=np.float32)
         self._next_seed = None
         self.state_ = None
+        self._no_actions = array("b", bytes(len(self.space)))  # the mask's zeros, copied per step
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -102,21 +105,20 @@ class MilleBornesAEC(AECEnv):
             self._require_reset("observe")
         st = self.state_
         p = self._seat[agent]
-        vec = np.array(self.encoder.encode_state(st, p, st.hands_played), dtype=np.float32)
-        mask = np.zeros(len(self.space), dtype=np.int8)
-        if st.current_player == p:
-            mask[self.space.legal_indices(st)] = 1
-        return {"observation": vec, "action_mask": mask}
+        vec = np.frombuffer(self._writer.write(st, p, st.hands_played), dtype=np.float32)
+        return {"observation": vec, "action_mask": self.action_mask(agent)}
 
     def action_mask(self, agent) -> "np.ndarray":
         """The ``action_mask`` of ``observe(agent)`` alone, without building the observation vector."""
         if self.state_ is None:
             self._require_reset("action_mask")
         st = self.state_
-        mask = np.zeros(len(self.space), dtype=np.int8)
+        mask = self._no_actions[:]
         if st.current_player == self._seat[agent]:
-            mask[self.space.legal_indices(st)] = 1
-        return mask
+            idx = self.space.index
+            for a in st.legal_actions():
+                mask[idx[a]] = 1
+        return np.frombuffer(mask, dtype=np.int8)
 
     def state(self) -> "np.ndarray":
         """The whole position as a vector, hidden cards included: PRIVILEGED (a centralised critic's input).

@@ -45,6 +45,8 @@ Every slot has a finite upper bound (``high``), so a ``Box`` holds every vector.
 
 from __future__ import annotations
 
+from array import array
+
 from ..engine.actions import COUP_FOURRE_WINDOW, EXTENSION_QUESTION, HAND_OVER, MATCH_OVER
 from ..engine.cards import HAZARD, SAFETY
 
@@ -170,10 +172,11 @@ class ObservationEncoder:
         self.size = len(names)
         self._writer = None  # the fast writer of encode_state, built on first use
 
-    def encode_state(self, state, player: int, hands_played: int = 0) -> list[float]:
+    def encode_state(self, state, player: int, hands_played: int = 0):
         """The vector of ``player``'s seat in ``state``, written straight from the engine's compact state.
 
-        Equal to ``encode(state.observation(player), hands_played, hand_points)`` with the hand's
+        A float32 ``array.array('f')`` (``numpy.frombuffer(v, numpy.float32)`` wraps it without a
+        copy), equal, as float32, to ``encode(state.observation(player), hands_played, hand_points)`` with the hand's
         points so far (``state.score_sheet()``'s totals), at a fraction of its cost: no
         ``Observation`` is built (``mbrules.engine.compact``).
         """
@@ -182,7 +185,9 @@ class ObservationEncoder:
             from ..engine.compact import ObservationWriter
 
             w = self._writer = ObservationWriter(self)
-        return w.write(state, player, hands_played)
+        v = array("f")
+        v.frombytes(w.write(state, player, hands_played))
+        return v
 
     def describe(self) -> list[tuple[int, str, float]]:
         """``(slot, name, upper bound)`` for every slot of the vector."""

@@ -2,12 +2,18 @@
 from __future__ import annotations
 
 import random
+from array import array
 
 import pytest
 
 import mbrules
 from mbrules.engine.compact import draw_pile_counts, stack_next_draw, state_vector
 from mbrules.env.encoding import ObservationEncoder
+
+
+def _f32(values) -> array:
+    """A vector as float32, the type both toolkits hand out."""
+    return array("f", values)
 
 BUNDLED = ["winning-moves", "parker-1971", "kids-115", "wikipedia"]
 
@@ -33,7 +39,7 @@ def test_fast_vector_equals_the_observation_vector_for_every_seat_of_random_posi
         points = [line["total"] for line in st.score_sheet()]
         for p in range(players):
             slow = enc.encode(st.observation(p), st.hands_played, points)
-            assert enc.encode_state(st, p, st.hands_played) == slow, (st, p)
+            assert enc.encode_state(st, p, st.hands_played) == _f32(slow), (st, p)
 
 
 def test_fast_vector_equals_the_observation_vector_inside_a_coup_fourre_window_for_each_seat():
@@ -56,7 +62,7 @@ def test_fast_vector_equals_the_observation_vector_inside_a_coup_fourre_window_f
     vectors = []
     for p in range(3):
         vectors.append(enc.encode_state(st, p, 0))
-        assert vectors[-1] == enc.encode(st.observation(p), 0, points)
+        assert vectors[-1] == _f32(enc.encode(st.observation(p), 0, points))
     window = enc.names.index("decision.coup_fourre")
     assert [v[window] for v in vectors] == [0.0, 1.0, 0.0]  # only the seat asked sees the window
 
@@ -73,7 +79,7 @@ def test_fast_vector_equals_the_observation_vector_at_hand_and_match_over():
         seen.add(st.decision.kind)
         points = [line["total"] for line in st.score_sheet()]
         for p in range(2):
-            assert enc.encode_state(st, p, st.hands_played) == enc.encode(st.observation(p), st.hands_played, points)
+            assert enc.encode_state(st, p, st.hands_played) == _f32(enc.encode(st.observation(p), st.hands_played, points))
         if st.is_terminal():
             break
         st.next_hand()
