@@ -68,6 +68,10 @@ class ObservationWriter:
         self._memo_unseen: dict = {}
         self._sheet_key = None
         self._sheet_points = None
+        self._encoder = encoder
+
+    def __reduce__(self):
+        return ObservationWriter, (self._encoder,)  # pickled as its layout; the memos start empty
 
     def hand_points(self, st: State) -> list[int]:
         """Each side's points this hand so far (``score_sheet()``'s totals), remembered while the table is the same."""
