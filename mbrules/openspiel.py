@@ -151,7 +151,9 @@ class MilleBornesState(pyspiel.State):
         self._moves: list[tuple[int, int]] = []  # this hand since the deal: (player, action int), (-1, card) a draw
         self._pending = -1  # draws="chance": a coup fourré waiting for its replacement draw's chance outcome
         self._events = _Events()  # what happened, for each seat's information state string
-        self._slots = None  # slot bookkeeping for resampling (see _Slots)
+        self._drawn = 0  # cards taken off the draw pile this hand (the next slot is dealt + this)
+        self._hand_events = 0  # index in self._events of this hand's deal
+        self._cur = pyspiel.PlayerId.CHANCE  # current_player(), kept up to date by every action
 
     @property
     def mb_state(self):
@@ -160,6 +162,9 @@ class MilleBornesState(pyspiel.State):
 
     # -- whose move -------------------------------------------------------------------
     def current_player(self):
+        return self._cur  # OpenSpiel asks several times an action: worked out once, in _whose_move
+
+    def _whose_move(self) -> int:
         if self._result is not None:
             return pyspiel.PlayerId.TERMINAL
         st = self._hand.st
@@ -172,7 +177,7 @@ class MilleBornesState(pyspiel.State):
 
     def _legal_actions(self, player):
         st = self._hand.st
-        if st is None or player != self.current_player():
+        if st is None or player != self._cur:
             return []
         idx = self._g.space.index
         return sorted([idx[a] for a in st.legal_actions()])
@@ -193,14 +198,14 @@ class MilleBornesState(pyspiel.State):
         """``action`` as an int in the range of the node (chance outcomes or player actions), else ``ValueError``."""
         if self._result is not None:
             raise ValueError("the match is over: no action applies")
-        if self.current_player() == pyspiel.PlayerId.CHANCE:
+        if self._cur == pyspiel.PlayerId.CHANCE:
             return check_index(action, self._g.mb.n_cards, "chance outcome")
         return self._g.space.check(action)
 
     def _apply_action(self, action):
         if self._result is not None:
             raise ValueError("the match is over: no action applies")
-        if self.current_player() == pyspiel.PlayerId.CHANCE:
+        if self._cur == pyspiel.PlayerId.CHANCE:
             c = check_index(action, self._g.mb.n_cards, "chance outcome")
             if self._counts[c] <= 0:
                 raise ValueError(f"chance outcome {c} ({self._g.mb.card_ids[c]}) is not a card left to deal or draw")
@@ -213,6 +218,7 @@ class MilleBornesState(pyspiel.State):
                 self._draw_card(c)
         else:
             self._play(self._g.space.check(action))
+        self._cur = self._whose_move()
 
     def _deal_card(self):
         mb = self._g.mb
@@ -231,7 +237,8 @@ class MilleBornesState(pyspiel.State):
         self._hand = _Hand(_EngineState.from_position(
             mb, hands=hands, draw_top_first=rest, turn=self._first, match_totals=self._totals))
         self._moves = []
-        self._slots = _Slots(self._first, N, hs)
+        self._drawn = 0
+        self._hand_events = len(self._events.items)
         self._events.add(("deal", self._hands_done, tuple(tuple(h) for h in hands)))
 
     def _draw_card(self, c: int):
@@ -273,8 +280,12 @@ class MilleBornesState(pyspiel.State):
         except mbrules.IllegalAction as exc:
             self._refuse(index, a, exc)
         taken = before - draw_pile_size(st)
-        self._slots.track(self._order, p, a, taken)
-        drew = tuple(self._order[self._slots.next_slot - taken:self._slots.next_slot]) if taken else ()
+        if taken:
+            j = self._g.dealt + self._drawn  # the slot of the first card taken
+            self._drawn += taken
+            drew = tuple(self._order[j:j + taken])
+        else:
+            drew = ()
         self._events.add(("act", p, int(a), drew))
         if st.hand_over:
             self._end_hand(st)
@@ -329,7 +340,7 @@ class MilleBornesState(pyspiel.State):
             return self.clone()  # nothing hidden is in play between hands
         rng = probability_sampler if isinstance(probability_sampler, random.Random) else random.Random(
             _seed_from(probability_sampler))
-        fixed = self._slots.known_to(player_id)
+        fixed = self._slots().known_to(player_id)
         free = [j for j in range(len(self._order)) if j not in fixed]
         hidden = [self._order[j] for j in free] + [c for c, n in enumerate(self._counts) for _ in range(n)]
         prefix = self.history()[:self._hand_start]
@@ -344,6 +355,15 @@ class MilleBornesState(pyspiel.State):
             RESAMPLE_STATS["redraws"] += 1
         RESAMPLE_STATS["kept_true_deal"] += 1
         return self.clone()
+
+    def _slots(self) -> "_Slots":
+        """Which slots of this hand each seat has seen, from the hand's events (worked out when asked)."""
+        mb = self._g.mb
+        slots = _Slots(self._first, mb.players, mb.hand_size)
+        actions = mb.actions
+        for e in self._events.items[self._hand_events + 1:]:
+            slots.track(self._order, e[1], actions[e[2]], len(e[3]))
+        return slots
 
     def _replay(self, prefix, order):
         s = self.get_game().new_initial_state()
@@ -375,6 +395,7 @@ class _Context:
     def __init__(self, mb, space, encoder, hands, chance_draws):
         self.mb, self.space, self.encoder, self.hands = mb, space, encoder, hands
         self.chance_draws = chance_draws
+        self.dealt = mb.players * mb.hand_size  # slots dealt; the draws take the slots after them
         self.writer = ObservationWriter(encoder)
 
     def __deepcopy__(self, memo):

@@ -104,6 +104,8 @@ class ActionSpace:
 
 def check_index(index, n: int, what: str = "action") -> int:
     """``index`` as an int when it is an integer (``int``, a numpy integer) in ``0..n-1``; else ``ValueError``."""
+    if type(index) is int and 0 <= index < n:
+        return index
     if isinstance(index, bool) or not hasattr(index, "__index__"):
         raise ValueError(f"{what} must be an integer index in 0..{n - 1}, not {index!r}")
     try:
