@@ -34,170 +34,133 @@ class ObservationWriter:
     ``write(state, player, hands_played)`` returns the float32 bytes (a ``bytearray``, which numpy
     wraps without a copy: ``numpy.frombuffer(b, numpy.float32)``) of
     ``encoder.encode(state.observation(player), hands_played, hand_points)`` with the hand's points
-    so far as ``hand_points``.
-
-    The vector is made of blocks (the seat's hand, each side's table, the discard pile, the unseen
-    counts...), most of which do not change from one step to the next. Each block's bytes are
-    remembered under the exact values it is made from (its key), so a step packs only the blocks
-    whose values are new; each memo holds at most ``MEMO`` blocks and is emptied when full.
+    so far as ``hand_points``. It reads the state's own lists; the hand's points (a score sheet) are
+    worked out again only when what they depend on has changed.
     """
-
-    MEMO = 4096
 
     def __init__(self, encoder):
         g = encoder.game
         self.game = g
         self.n, self.N, self.S = encoder.n, encoder.N, encoder.S
+        n, N, S = self.n, self.N, self.S
         self.size = encoder.size
         self.deck_size = encoder.deck_size
         self.max_target = encoder.max_target
         self.counts = tuple(g.deck_counts)
-        n, N, S = self.n, self.N, self.S
-        self._head = struct.Struct(f"{6 + N}f")
-        self._cards = struct.Struct(f"{n}f")
-        self._side = struct.Struct(f"{5 * n + 6}f")
-        self._tail = struct.Struct(f"{N + 3 + 2 * S + 1}f")
-        self._zero_cards = bytes(4 * n)
-        assert 6 + N + 2 * n + S * (5 * n + 6) + 3 * n + N + 3 + 2 * S + 1 == self.size, \
-            "the writer's blocks disagree with the encoder's layout"
-        self._memo_head: dict = {}
-        self._memo_hand: dict = {}
-        self._memo_window: dict = {}
-        self._memo_side: dict = {}
-        self._memo_discard: dict = {}
-        self._memo_unseen: dict = {}
+        self._all = struct.Struct(f"{self.size}f")
+        self._zeros = [0.0] * self.size
+        self._o_sides = 6 + N + 2 * n
+        self._side_len = 5 * n + 6
+        assert self._o_sides + S * self._side_len + 3 * n + N + 3 + 2 * S + 1 == self.size, \
+            "the writer's layout disagrees with the encoder's"
         self._sheet_key = None
         self._sheet_points = None
         self._encoder = encoder
 
     def __reduce__(self):
-        return ObservationWriter, (self._encoder,)  # pickled as its layout; the memos start empty
+        return ObservationWriter, (self._encoder,)  # pickled as its layout
 
     def hand_points(self, st: State) -> list[int]:
         """Each side's points this hand so far (``score_sheet()``'s totals), remembered while the table is the same."""
-        key = (st._target, st._extension_called_by, st._completer, st._completion_delayed, tuple(st._miles),
-               tuple(map(len, st._safeties)), tuple(map(len, st._coups)), tuple(map(tuple, st._played)))
+        miles = st._miles
+        target = st._target
+        # the distance cards played count only for the side that completed the trip (the safe trip)
+        played = tuple(map(tuple, st._played)) if st._completer >= 0 or target in miles else None
+        key = (target, st._extension_called_by, st._completer, st._completion_delayed, tuple(miles),
+               tuple(map(len, st._safeties)), tuple(map(len, st._coups)), played)
         if key != self._sheet_key:
             self._sheet_key = key
             self._sheet_points = [line["total"] for line in st.score_sheet()]
         return self._sheet_points
 
     def write(self, st: State, player: int, hands_played: int) -> bytearray:
-        N, S = self.N, self.S
+        n, N, S = self.n, self.N, self.S
         side = self.game.side_of[player]
         ph = st._phase
         stock = st._stock
-        # decision and to_act
+        v = self._zeros[:]
         if ph == P_COUP and st._player != player:
             # the window shows only to the seat it asks: to the rest it looks like the next turn
-            slot = 1 if not stock else 0
+            v[1 if not stock else 0] = 1.0
             who = st.turn_player()
         else:
-            slot = _PHASE_SLOT[ph]
+            v[_PHASE_SLOT[ph]] = 1.0
             who = st._player if ph < P_HAND_OVER else -1
-        rel = (who - player) % N if who >= 0 else -1
-        key = (slot, rel)
-        head = self._memo_head.get(key)
-        if head is None:
-            vals = [0.0] * (6 + N)
-            vals[slot] = 1.0
-            if rel >= 0:
-                vals[6 + rel] = 1.0
-            head = self._remember(self._memo_head, key, self._head.pack(*vals))
-        hand = tuple(st._hands[player])
-        hand_b = self._memo_hand.get(hand)
-        if hand_b is None:
-            hand_b = self._remember(self._memo_hand, hand, self._cards.pack(*self._count(hand)))
-        window = st._cf_hazard if ph == P_COUP and st._player == player else -1
-        if window < 0:
-            window_b = self._zero_cards
-        else:
-            window_b = self._memo_window.get(window)
-            if window_b is None:
-                window_b = self._remember(self._memo_window, window, self._cards.pack(*self._count((window,))))
-        parts = [head, hand_b, window_b]
+        if who >= 0:
+            v[6 + (who - player) % N] = 1.0
+        hand = st._hands[player]
+        o = 6 + N
+        for c in hand:
+            v[o + c] += 1.0
+        if ph == P_COUP and st._player == player:
+            v[o + n + st._cf_hazard] = 1.0  # the window's hazard, shown to the seat it asks only
         target = st._target or 1
         battle, bhaz, lhaz = st._battle, st._bhaz, st._lhaz
         safeties, coups, played = st._safeties, st._coups, st._played
         miles, rolling, limit, prot = st._miles, st._rolling, st._limit, st._prot
-        memo = self._memo_side
+        i = self._o_sides
         for k in range(S):
             s = (side + k) % S
             b = battle[s]
-            key = (b[-1] if b else -1, bhaz[s], lhaz[s], tuple(safeties[s]), tuple(coups[s]), tuple(played[s]),
-                   miles[s], target, rolling[s], limit[s], prot[s])
-            block = memo.get(key)
-            if block is None:
-                block = self._remember(memo, key, self._side_block(key))
-            parts.append(block)
-        discard = tuple(st._discard)
-        block = self._memo_discard.get(discard)
-        if block is None:
-            top = self._count(discard[-1:])
-            block = self._remember(self._memo_discard, discard,
-                                   self._cards.pack(*self._count(discard)) + self._cards.pack(*top))
-        parts.append(block)
-        face_up = tuple(st._face_up)
-        key = (face_up, hand)
-        block = self._memo_unseen.get(key)
-        if block is None:
-            held = self._count(hand)
-            block = self._remember(self._memo_unseen, key, self._cards.pack(*[
-                x if x > 0 else 0.0 for x in map(_left, self.counts, face_up, held)]))
-        parts.append(block)
+            if b:
+                v[i + b[-1]] = 1.0
+            h = bhaz[s]
+            if h >= 0:
+                v[i + n + h] = 1.0
+            h = lhaz[s]
+            if h >= 0:
+                v[i + 2 * n + h] = 1.0
+            j = i + 3 * n
+            for c in safeties[s]:
+                v[j + c] += 1.0
+            cs = coups[s]
+            for c in cs:
+                v[j + c] += 1.0
+            j += n
+            v[j:j + n] = played[s]
+            j += n
+            m = miles[s] / target
+            v[j] = m if m < 4.0 else 4.0
+            if rolling[s]:
+                v[j + 1] = 1.0
+            lim = limit[s]
+            if lim != NO_LIMIT:
+                v[j + 2] = 1.0
+                v[j + 3] = lim / 200.0 if lim < 200 else 1.0
+            v[j + 4] = float(len(cs))
+            v[j + 5] = float(_POPCOUNT(prot[s]))
+            i += self._side_len
+        discard = st._discard
+        for c in discard:
+            v[i + c] += 1.0
+        if discard:
+            v[i + n + discard[-1]] = 1.0
+        i += 2 * n
+        held = v[6 + N:6 + N + n]  # unseen: the deck less the cards face up and the seat's own hand
+        v[i:i + n] = [x if x > 0 else 0.0 for x in map(_left, self.counts, st._face_up, held)]
+        i += n
         hands = st._hands
-        tail = [float(len(hands[(player + k) % N])) for k in range(N)]
+        for k in range(N):
+            v[i + k] = len(hands[(player + k) % N])
+        i += N
+        v[i] = len(stock) / self.deck_size
         t = st._target / self.max_target
-        tail += [len(stock) / self.deck_size, t if t < 1.0 else 1.0, 1.0 if st._extension_called_by >= 0 else 0.0]
+        v[i + 1] = t if t < 1.0 else 1.0
+        if st._extension_called_by >= 0:
+            v[i + 2] = 1.0
+        i += 3
         points = self.hand_points(st)
         for k in range(S):
             x = points[(side + k) % S] / 1000.0
-            tail.append(0.0 if x < 0 else (100.0 if x > 100.0 else x))
+            v[i + k] = 0.0 if x < 0 else (100.0 if x > 100.0 else x)
+        i += S
         totals = st._match_totals
         for k in range(S):
             x = totals[(side + k) % S] / 1000.0
-            tail.append(0.0 if x < 0 else (1000.0 if x > 1000.0 else x))
+            v[i + k] = 0.0 if x < 0 else (1000.0 if x > 1000.0 else x)
         h = hands_played / 10.0
-        tail.append(h if h < 1000.0 else 1000.0)
-        parts.append(self._tail.pack(*tail))
-        return bytearray(b"".join(parts))
-
-    def _remember(self, memo: dict, key, value: bytes) -> bytes:
-        if len(memo) >= self.MEMO:
-            memo.clear()
-        memo[key] = value
-        return value
-
-    def _count(self, cards) -> list[float]:
-        v = [0.0] * self.n
-        for c in cards:
-            v[c] += 1.0
-        return v
-
-    def _side_block(self, key) -> bytes:
-        top, bhaz, lhaz, safeties, coups, played, miles, target, rolling, limit, prot = key
-        n = self.n
-        v = [0.0] * (5 * n + 6)
-        if top >= 0:
-            v[top] = 1.0
-        if bhaz >= 0:
-            v[n + bhaz] = 1.0
-        if lhaz >= 0:
-            v[2 * n + lhaz] = 1.0
-        for c in safeties + coups:
-            v[3 * n + c] += 1.0
-        for c, k in enumerate(played):
-            v[4 * n + c] = float(k)
-        i = 5 * n
-        m = miles / target
-        v[i] = m if m < 4.0 else 4.0
-        v[i + 1] = 1.0 if rolling else 0.0
-        if limit != NO_LIMIT:
-            v[i + 2] = 1.0
-            v[i + 3] = limit / 200.0 if limit < 200 else 1.0
-        v[i + 4] = float(len(coups))
-        v[i + 5] = float(_POPCOUNT(prot))
-        return self._side.pack(*v)
+        v[i + S] = h if h < 1000.0 else 1000.0
+        return bytearray(self._all.pack(*v))
 
 
 _PHASE_SLOT = {P_DRAW: 0, P_PLAY: 1, P_COUP: 2, P_EXT: 3, P_HAND_OVER: 4}
