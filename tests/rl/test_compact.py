@@ -29,6 +29,7 @@ def _random_positions(game, seed, steps):
         st.apply(rng.choice(st.legal_actions()))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
 @pytest.mark.parametrize("ruleset", BUNDLED)
 def test_fast_vector_equals_the_observation_vector_for_every_seat_of_random_positions(ruleset, players):

@@ -17,6 +17,7 @@ def load(**params):
     return pyspiel.load_game(mos.SHORT_NAME, params)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", RULESETS)
 @pytest.mark.parametrize("players", [2, 4])
 def test_openspiel_random_sim_test_passes_with_serialization(ruleset, players):

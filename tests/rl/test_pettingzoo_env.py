@@ -18,6 +18,7 @@ TABLES = [(r, n) for r in RULESETS for n in (2, 4)]
 VERSIONS = [mille_bornes_v0, mille_bornes_v1]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("version", VERSIONS, ids=lambda m: m.__name__.rsplit(".", 1)[-1])
 @pytest.mark.parametrize("ruleset,players", TABLES)
 def test_pettingzoo_api_test_passes(ruleset, players, version):
