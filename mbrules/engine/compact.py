@@ -24,10 +24,6 @@ __all__ = ["ObservationWriter", "draw_due", "draw_pile_counts", "draw_pile_size"
 _POPCOUNT = int.bit_count
 
 
-def _left(copies: int, face_up: int, held: float) -> float:
-    return copies - face_up - held
-
-
 class ObservationWriter:
     """Writes the vector of ``encoder`` (an ``ObservationEncoder``) for one seat of a state.
 
@@ -55,10 +51,33 @@ class ObservationWriter:
             "the writer's layout disagrees with the encoder's"
         self._sheet_key = None
         self._sheet_points = None
+        self._discard_ref = None  # _discard_counts' list, its length and counts when last seen
+        self._discard_len = 0
+        self._discard_cnt: list[float] = []
         self._encoder = encoder
 
     def __reduce__(self):
         return ObservationWriter, (self._encoder,)  # pickled as its layout
+
+    def _discard_counts(self, discard: list) -> list[float]:
+        """Copies of each card in ``discard``, counted on from the last call while it is the same list.
+
+        The engine only ever appends to a hand's discard pile (a new hand, a clone: a new list), so
+        the counts of the list seen last are brought up to date by its new cards alone; the list is
+        held here, so its identity cannot pass to another list.
+        """
+        if discard is self._discard_ref and len(discard) >= self._discard_len:
+            counts = self._discard_cnt
+            start = self._discard_len
+        else:
+            counts = [0.0] * self.n
+            start = 0
+            self._discard_ref = discard
+        for c in discard[start:]:
+            counts[c] += 1.0
+        self._discard_len = len(discard)
+        self._discard_cnt = counts
+        return counts
 
     def hand_points(self, st: State) -> list[int]:
         """Each side's points this hand so far (``score_sheet()``'s totals), remembered while the table is the same."""
@@ -131,13 +150,12 @@ class ObservationWriter:
             v[j + 5] = float(_POPCOUNT(prot[s]))
             i += self._side_len
         discard = st._discard
-        for c in discard:
-            v[i + c] += 1.0
         if discard:
+            v[i:i + n] = self._discard_counts(discard)
             v[i + n + discard[-1]] = 1.0
         i += 2 * n
         held = v[6 + N:6 + N + n]  # unseen: the deck less the cards face up and the seat's own hand
-        v[i:i + n] = [x if x > 0 else 0.0 for x in map(_left, self.counts, st._face_up, held)]
+        v[i:i + n] = [x if x > 0 else 0.0 for x in [a - b - c for a, b, c in zip(self.counts, st._face_up, held)]]
         i += n
         hands = st._hands
         for k in range(N):
