@@ -18,6 +18,8 @@ import mbrules
 from ..engine.compact import ObservationWriter, draw_due, state_vector
 from .encoding import ActionSpace, ObservationEncoder
 
+__all__ = ["REWARDS", "MilleBornesAEC"]
+
 REWARDS = ("match", "points")
 
 
