@@ -193,3 +193,34 @@ def test_bad_parameters_are_refused():
         load(draws="dealer")
     with pytest.raises(Exception):
         load(ruleset="no-such-ruleset")
+
+
+def test_a_coup_fourre_waits_for_its_replacement_draw_as_a_chance_outcome():
+    g = load(ruleset="winning-moves", players=2, hands=1)
+    mb = g.mb
+    coups = {i for i, a in enumerate(g.space.actions) if a.kind == "coup-fourre"}
+    for seed in range(300):
+        rng = random.Random(seed)
+        s = g.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                outs = s.chance_outcomes()
+                s.apply_action(rng.choices([c for c, _ in outs], [p for _, p in outs])[0])
+                continue
+            legal = s.legal_actions()
+            called = [a for a in legal if a in coups]
+            if called and s.mb_state.observation(s.current_player()).draw_pile > 0:
+                p = s.current_player()
+                held = len(s.mb_state.snapshot().hands[p])
+                s.apply_action(called[0])
+                assert s.is_chance_node()  # the replacement draw comes first, by chance
+                assert len(s.mb_state.snapshot().hands[p]) == held  # the coup fourré is not played yet
+                c = s.chance_outcomes()[0][0]
+                s.apply_action(c)
+                hand = s.mb_state.snapshot().hands[p]
+                assert len(hand) == held and hand[-1] == c  # the safety went down, the card drawn came in
+                side = mb.side_of[p]
+                assert g.space.actions[called[0]].card_index in s.mb_state.snapshot().sides[side].coup_fourres
+                return
+            s.apply_action(rng.choice(legal))
+    pytest.fail("no coup fourré in 300 random hands")
