@@ -224,3 +224,19 @@ def test_a_coup_fourre_waits_for_its_replacement_draw_as_a_chance_outcome():
                 return
             s.apply_action(rng.choice(legal))
     pytest.fail("no coup fourré in 300 random hands")
+
+
+def test_no_observation_is_built_on_an_action_that_does_not_ask_for_one(monkeypatch):
+    from mbrules.engine.compact import ObservationWriter
+    from mbrules.engine.observation import Observation
+
+    built = []
+    of, write = Observation.of.__func__, ObservationWriter.write
+    monkeypatch.setattr(Observation, "of", classmethod(lambda cls, st, p: built.append("obs") or of(cls, st, p)))
+    monkeypatch.setattr(ObservationWriter, "write", lambda self, *a: built.append("vec") or write(self, *a))
+    for draws in ("chance", "player"):
+        s = load(ruleset="winning-moves", players=4, hands=1, draws=draws).new_initial_state()
+        _play_to_a_window_or_turns(s, random.Random(5), 10_000)
+        assert s.is_terminal() and built == []
+    s.observation_tensor(0)  # asking builds it
+    assert built == ["vec"]
