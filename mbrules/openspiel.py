@@ -67,6 +67,9 @@ RESAMPLE_TRIES = 64
 RESAMPLE_STATS = {"resamples": 0, "redraws": 0, "kept_true_deal": 0}
 DRAWS = ("chance", "player")
 
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
 _DEFAULTS = {"ruleset": "winning-moves", "players": 4, "options": "", "hands": 0, "draws": "chance"}
 
 _GAME_TYPE = pyspiel.GameType(
@@ -148,12 +151,12 @@ class MilleBornesState(pyspiel.State):
         self._hand_start = 0  # len(history()) when this hand's first chance node came
         self._result = None  # returns once the match is over
         self._hand = _Hand(None)  # the engine's State for the hand in play (``mb_state``)
-        self._moves: list[tuple[int, int]] = []  # this hand since the deal: (player, action int), (-1, card) a draw
+        self._moves: list[tuple[int, int]] = []  # this hand since the deal: (player, Action), (-1, card) a draw
         self._pending = -1  # draws="chance": a coup fourré waiting for its replacement draw's chance outcome
         self._events = _Events()  # what happened, for each seat's information state string
         self._drawn = 0  # cards taken off the draw pile this hand (the next slot is dealt + this)
         self._hand_events = 0  # index in self._events of this hand's deal
-        self._cur = pyspiel.PlayerId.CHANCE  # current_player(), kept up to date by every action
+        self._cur = _CHANCE  # current_player(), kept up to date by every action
 
     @property
     def mb_state(self):
@@ -166,10 +169,10 @@ class MilleBornesState(pyspiel.State):
 
     def _whose_move(self) -> int:
         if self._result is not None:
-            return pyspiel.PlayerId.TERMINAL
+            return _TERMINAL
         st = self._hand.st
         if st is None or self._pending >= 0 or (self._g.chance_draws and draw_due(st)):
-            return pyspiel.PlayerId.CHANCE
+            return _CHANCE
         return st.current_player
 
     def is_terminal(self):
@@ -198,15 +201,16 @@ class MilleBornesState(pyspiel.State):
         """``action`` as an int in the range of the node (chance outcomes or player actions), else ``ValueError``."""
         if self._result is not None:
             raise ValueError("the match is over: no action applies")
-        if self._cur == pyspiel.PlayerId.CHANCE:
+        if self._cur == _CHANCE:
             return check_index(action, self._g.mb.n_cards, "chance outcome")
         return self._g.space.check(action)
 
     def _apply_action(self, action):
         if self._result is not None:
             raise ValueError("the match is over: no action applies")
-        if self._cur == pyspiel.PlayerId.CHANCE:
-            c = check_index(action, self._g.mb.n_cards, "chance outcome")
+        if self._cur == _CHANCE:
+            c = action if type(action) is int and 0 <= action < self._g.n_cards else \
+                check_index(action, self._g.n_cards, "chance outcome")
             if self._counts[c] <= 0:
                 raise ValueError(f"chance outcome {c} ({self._g.mb.card_ids[c]}) is not a card left to deal or draw")
             self._counts[c] -= 1
@@ -217,7 +221,8 @@ class MilleBornesState(pyspiel.State):
             else:
                 self._draw_card(c)
         else:
-            self._play(self._g.space.check(action))
+            self._play(action if type(action) is int and 0 <= action < self._g.n_actions else
+                       self._g.space.check(action))
         self._cur = self._whose_move()
 
     def _deal_card(self):
@@ -261,11 +266,11 @@ class MilleBornesState(pyspiel.State):
                 st.verify(a)
             except mbrules.IllegalAction as exc:
                 self._refuse(index, a, exc)
-            self._moves.append((p, int(a)))
+            self._moves.append((p, a))
             self._pending = index  # the replacement draw is a chance outcome: the coup fourré waits for it
             return
         self._engine_apply(a, index)
-        self._moves.append((p, int(a)))
+        self._moves.append((p, a))
 
     def _refuse(self, index, a, exc):
         legal = ", ".join(str(x) for x in self._hand.st.legal_actions())
@@ -274,19 +279,20 @@ class MilleBornesState(pyspiel.State):
     def _engine_apply(self, a, index=None):
         st = self._hand.st
         p = st.current_player
-        before = draw_pile_size(st)
+        op = a.op
+        before = draw_pile_size(st) if op == COUP_FOURRE else 0  # only a draw and a coup fourré take cards
         try:
             st.apply(a)  # the engine's one legality check; a refusal leaves the state as it was
         except mbrules.IllegalAction as exc:
             self._refuse(index, a, exc)
-        taken = before - draw_pile_size(st)
+        taken = 1 if op == DRAW else (before - draw_pile_size(st) if op == COUP_FOURRE else 0)
         if taken:
             j = self._g.dealt + self._drawn  # the slot of the first card taken
             self._drawn += taken
             drew = tuple(self._order[j:j + taken])
         else:
             drew = ()
-        self._events.add(("act", p, int(a), drew))
+        self._events.add(("act", p, a, drew))
         if st.hand_over:
             self._end_hand(st)
 
@@ -320,7 +326,7 @@ class MilleBornesState(pyspiel.State):
     # -- strings ---------------------------------------------------------------------------
     def _action_to_string(self, player, action):
         mb = self._g.mb
-        if player == pyspiel.PlayerId.CHANCE:
+        if player == _CHANCE:
             c = check_index(action, mb.n_cards, "chance outcome")
             return f"deal {mb.card_ids[c]}"
         return str(self._g.space.actions[self._g.space.check(action)])
@@ -396,6 +402,8 @@ class _Context:
         self.mb, self.space, self.encoder, self.hands = mb, space, encoder, hands
         self.chance_draws = chance_draws
         self.dealt = mb.players * mb.hand_size  # slots dealt; the draws take the slots after them
+        self.n_cards = mb.n_cards
+        self.n_actions = len(space)
         self.writer = ObservationWriter(encoder)
 
     def __deepcopy__(self, memo):
