@@ -240,3 +240,19 @@ def test_no_observation_is_built_on_an_action_that_does_not_ask_for_one(monkeypa
         assert s.is_terminal() and built == []
     s.observation_tensor(0)  # asking builds it
     assert built == ["vec"]
+
+
+@pytest.mark.parametrize("draws", ["chance", "player"])
+def test_resampling_in_a_later_hand_replays_the_earlier_hands_and_keeps_the_seats_view(draws):
+    g = load(ruleset="winning-moves", players=2, draws=draws)
+    s = g.new_initial_state()
+    rng = random.Random(3)
+    while s._hands_done < 2 or s.is_chance_node() or len(s._moves) < 15:
+        outs = s.chance_outcomes() if s.is_chance_node() else [(a, 1) for a in s.legal_actions()]
+        s.apply_action(rng.choice(outs)[0])
+    p = s.current_player()
+    for k in range(4):
+        r = s.resample_from_infostate(p, random.Random(k))
+        assert r.information_state_string(p) == s.information_state_string(p)
+        assert r.legal_actions() == s.legal_actions() and len(r.history()) == len(s.history())
+        assert r.history()[:s._hand_start] == s.history()[:s._hand_start]  # the hands over are kept as played
