@@ -42,7 +42,7 @@ class MilleBornesAEC(AECEnv):
             raise ValueError(f"max_cycles must be a positive int or None, not {max_cycles!r}")
         if isinstance(options, str):
             options = [options]  # one option id, not its letters
-        self.game = mbrules.load_game(ruleset, players=players, options=options)  # one string is one option (load_game)
+        self.game = mbrules.load_game(ruleset, players=players, options=list(options))
         self.reward_mode = reward
         self.render_mode = render_mode
         self.max_cycles = max_cycles
