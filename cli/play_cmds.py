@@ -14,8 +14,9 @@ from rich.text import Text
 
 from mbrules.bots import UnknownBot, bot_names, check_bot, lineup
 from mbrules.engine import Action, Game, GameError, Observer, State
-from mbrules.engine.notation import COUP_FOURRE, DECLINE, DISCARD, EXTEND, PLAY, STOP
-from mbrules.engine.game import DISTANCE, HAZARD, REMEDY, SAFETY, SCORE_LINES
+from mbrules.vocab import (
+    COUP_FOURRE, DECLINE, DISCARD, DISTANCE, EXTEND, HAZARD, PLAY, REMEDY, SAFETY, SCORE_LINES, STOP,
+)
 
 from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session
 from .common import EXIT_CHECK_FAILED, EXIT_USAGE, Interrupted, app, check_range, fail, signals

@@ -32,7 +32,7 @@ import random
 from typing import TYPE_CHECKING
 
 from .actions import COUP_FOURRE_WINDOW, EXTENSION_QUESTION, TURN
-from .cards import BATTLE, DISTANCE, HAZARD, REMEDY, SAFETY
+from ..vocab import BATTLE, DISTANCE, HAZARD, REMEDY, SAFETY
 from .notation import DISCARD, PLAY
 from .state import P_COUP, P_DRAW, P_EXT, P_PLAY, State
 

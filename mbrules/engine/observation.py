@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from .actions import COUP_FOURRE_WINDOW, TURN, Decision
-from .cards import NO_LIMIT, SCORE_LINES
+from ..vocab import NO_LIMIT, SCORE_LINES, Termination
 
 if TYPE_CHECKING:
     from .game import Game
@@ -219,14 +219,14 @@ class Snapshot:
 class Outcome:
     """How a match ended: ``winner`` (a side name) or ``draw``, or ``unfinished`` (the hands cap); every sheet.
 
-    Like python-chess's Outcome: ``termination`` says why it ended ("win", "draw",
-    "unfinished"), ``winner`` is the winning side's name or None.
+    Like python-chess's Outcome: ``termination`` says why it ended (a :class:`mbrules.vocab.Termination`:
+    win, draw, unfinished), ``winner`` is the winning side's name or None.
     """
 
     _immutable = True
     __slots__ = ("winner", "winner_index", "termination", "totals", "hand_sheets", "sides", "completed")
 
-    def __init__(self, winner_index: int, termination: str, totals: dict[str, int],
+    def __init__(self, winner_index: int, termination: Termination, totals: dict[str, int],
                  hand_sheets: tuple[dict[str, dict[str, int]], ...], sides: tuple[str, ...],
                  completed: tuple[str | None, ...] = ()):
         set_ = object.__setattr__
@@ -241,10 +241,10 @@ class Outcome:
     @classmethod
     def of(cls, game: "Game", winner, sheets, totals, completers=()) -> "Outcome":
         names = game.side_names
-        if winner == "draw" or winner == "unfinished":
+        if isinstance(winner, Termination):  # a draw, or unfinished
             idx, term = -1, winner
         else:
-            idx, term = winner, "win"
+            idx, term = winner, Termination.WIN
         return cls(
             idx, term, {names[s]: t for s, t in enumerate(totals)},
             tuple({names[s]: {k: line[k] for k in SCORE_LINES} for s, line in enumerate(sheet)} for sheet in sheets),
@@ -256,11 +256,11 @@ class Outcome:
 
     @property
     def draw(self) -> bool:
-        return self.termination == "draw"
+        return self.termination == Termination.DRAW
 
     @property
     def unfinished(self) -> bool:
-        return self.termination == "unfinished"
+        return self.termination == Termination.UNFINISHED
 
     @property
     def result(self) -> str:

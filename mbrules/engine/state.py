@@ -25,16 +25,14 @@ from .actions import (
     NOT_YOUR_TURN, NOTHING_TO_FIX, OVER_TARGET, PROTECTED, SPEED_LIMIT, TOO_MANY_200, TURN, Decision,
     IllegalAction,
 )
-from .cards import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SCORE_LINES
-from .notation import (
-    COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, OWN, PLAY, STOP, Action, NotationError, parse,
-)
+from ..vocab import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SCORE_LINES, DecisionKind, Reason, Termination
+from ..vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, OWN, PLAY, STOP
+from .notation import Action, NotationError, parse
 from .observation import Observation, Observer, Outcome, Snapshot
 
 if TYPE_CHECKING:
     from .game import Game
 
-UNFINISHED = "unfinished"  # the winner of a match stopped by its hands-per-match cap
 
 # Phases
 P_DRAW, P_PLAY, P_COUP, P_EXT, P_HAND_OVER, P_MATCH_OVER = range(6)
@@ -61,7 +59,7 @@ class State:
         self._match_totals = [0] * game.sides
         self._hand_sheets: list[list[dict[str, int]]] = []
         self._completers: list[int] = []  # per hand over: the side that completed the trip, or -1
-        self._winner = None  # side index, "draw", "unfinished", or None while undecided
+        self._winner = None  # side index, Termination.DRAW or .UNFINISHED, or None while undecided
         self._history: list[tuple[int, int]] = []  # (player, action); (-1, -1) marks a new hand
         self._deal_next = False  # deal the next hand as soon as one ends (matches from new_match)
         self._observers: tuple = ()
@@ -852,7 +850,7 @@ class State:
             self._match_totals[s] += sheet[s]["total"]
         self._winner = self._match_winner()
         if self._winner is None and len(self._hand_sheets) >= self.game.max_hands:
-            self._winner = UNFINISHED  # the ruleset's hands-per-match cap: a runaway match ends, unfinished
+            self._winner = Termination.UNFINISHED  # the ruleset's hands-per-match cap: a runaway match ends, unfinished
         self._phase = P_MATCH_OVER if self._winner is not None else P_HAND_OVER
         self._cf_queue = []
 
@@ -909,7 +907,7 @@ class State:
         return sheet
 
     def _match_winner(self):
-        """Side index, 'draw', or None while the match goes on (WM §9; rulings: The match)."""
+        """Side index, Termination.DRAW, or None while the match goes on (WM §9; rulings: The match)."""
         g = self.game
         mode = g.match_mode
         if mode == "trip":
@@ -987,7 +985,7 @@ class State:
         return code
 
 
-_SHARED = (int, bool, str, float, tuple, frozenset, type(None))
+_SHARED = (int, bool, str, float, tuple, frozenset, type(None), Termination, Reason, DecisionKind)
 
 
 def _copy(value):
@@ -1011,4 +1009,4 @@ def _copy(value):
 def _unique_max(values: list[int]):
     best = max(values)
     leaders = [i for i, v in enumerate(values) if v == best]
-    return leaders[0] if len(leaders) == 1 else "draw"
+    return leaders[0] if len(leaders) == 1 else Termination.DRAW

@@ -15,9 +15,10 @@ from rich.table import Table
 from rich.text import Text
 
 from mbrules.engine import Action, Game, Observation
-from mbrules.engine.cards import NO_LIMIT
-from mbrules.engine.game import DISTANCE, HAZARD, REMEDY, SAFETY, SCORE_LINES
-from mbrules.engine.notation import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, PLAY, STOP
+from mbrules.vocab import (
+    COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, HAZARD, NO_LIMIT, PLAY, REMEDY, SAFETY, SCORE_LINES,
+    STOP, DecisionKind,
+)
 
 BAR_WIDTH = 16
 
@@ -193,11 +194,11 @@ def narration_text(lines: Sequence[str]) -> Text:
 def decision_banner(game: Game, obs: Observation, who: str) -> Text | None:
     """The question a coup fourré window or the extension puts to this seat, or None on a turn."""
     kind = obs.decision.kind
-    if kind == "coup_fourre":
+    if kind == DecisionKind.COUP_FOURRE:
         hz = game.names[obs.window_hazard] if obs.window_hazard >= 0 else "a hazard"
         return Text(f"COUP FOURRÉ? {hz} was just played on your side and you hold its safety. "
                     f"Call the coup fourré (1, or y) or let it pass (n)?", style="bold reverse")
-    if kind == "extension":
+    if kind == DecisionKind.EXTENSION:
         return Text(f"EXTENSION? Your side has completed the trip of {obs.target} miles. Extend it to "
                     f"{game.extension_to} miles (y: extend) or stop here (n: stop, the hand ends)?",
                     style="bold reverse")

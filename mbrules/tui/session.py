@@ -24,7 +24,7 @@ from rich.text import Text
 
 from mbrules.bots import bot_names, make_bot, make_bots
 from mbrules.engine import Action, Game, IllegalAction, NotationError, Observer, State
-from mbrules.engine.notation import COUP_FOURRE, DRAW
+from mbrules.vocab import COUP_FOURRE, DRAW, DecisionKind
 
 from . import screen
 
@@ -211,14 +211,14 @@ class HumanSession:
                 return legal[n - 1]
             self.console.print(Text(f"There is no move {text}: choose 1 to {len(legal)}.", style="bold red"))
             return None
-        if kind == "coup_fourre" and low in ("y", "yes"):
+        if kind == DecisionKind.COUP_FOURRE and low in ("y", "yes"):
             calls = [a for a in legal if a.op == COUP_FOURRE]
             return calls[0] if calls else None
-        if kind == "coup_fourre" and low in ("n", "no"):
+        if kind == DecisionKind.COUP_FOURRE and low in ("n", "no"):
             return g.decline_action
-        if kind == "extension" and low in ("y", "yes"):
+        if kind == DecisionKind.EXTENSION and low in ("y", "yes"):
             return g.extend_action
-        if kind == "extension" and low in ("n", "no"):
+        if kind == DecisionKind.EXTENSION and low in ("n", "no"):
             return g.stop_action
         try:
             return Action.parse(text, g)
