@@ -16,7 +16,7 @@ from typing import Sequence
 
 from .engine import (
     Action, Decision, Game, GameError, IllegalAction, NotationError, Observation, Observer, Outcome, SideView,
-    Snapshot, State,
+    Snapshot, State, Transition,
 )
 from .vocab import CardKind, DecisionKind, Op, Pile, Reason, ScoreLine, Termination
 
@@ -51,7 +51,7 @@ def load_game(ruleset: str, players: int = 4, options: Sequence[str] = ()) -> Ga
 
 __all__ = [
     "Action", "Decision", "Game", "GameError", "IllegalAction", "NotationError", "Observation", "Observer",
-    "Outcome", "SideView", "Snapshot", "State", "__version__", "load_game",
+    "Outcome", "SideView", "Snapshot", "State", "Transition", "__version__", "load_game",
     # the public vocabulary (mbrules.vocab): closed sets of names, str-valued enums
     "CardKind", "DecisionKind", "Op", "Pile", "Reason", "ScoreLine", "Termination",
 ]

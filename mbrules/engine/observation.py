@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from .game import Game
     from .notation import Action
     from .state import State
+    from .transition import Transition
 
 
 class SideView(NamedTuple):
@@ -285,7 +286,8 @@ class Outcome:
 class Observer:
     """Hooks around a match (``State.add_observer``); override what you need, the rest do nothing.
 
-    ``before_action`` sees the state before an accepted action, ``after_action`` after it;
+    ``before_action`` sees the state before an accepted action, ``after_action`` after it, and
+    ``transition`` what it did (the :class:`~mbrules.engine.transition.Transition` ``apply`` returns);
     ``refused`` an action ``apply`` turned down (the state unchanged);
     ``hand_over`` runs when a hand ends (its sheet is the last of the match's), before the
     next deal; ``match_over`` once, at the end.
@@ -296,6 +298,9 @@ class Observer:
 
     def after_action(self, state: "State", player: int, action: "Action") -> None:
         pass
+
+    def transition(self, state: "State", transition: "Transition") -> None:
+        """What the action just accepted did: who acted, what was drawn and swept, who decides next."""
 
     def refused(self, state: "State", player: int, action, error: Exception) -> None:
         """``apply`` refused ``action`` (as given: an Action, an int or text); the state is unchanged."""

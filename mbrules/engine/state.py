@@ -29,6 +29,7 @@ from ..vocab import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SCORE_LI
 from ..vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, OWN, PLAY, STOP
 from .notation import Action, NotationError, parse
 from .observation import Observation, Observer, Outcome, Snapshot
+from .transition import Transition
 
 if TYPE_CHECKING:
     from .game import Game
@@ -36,6 +37,8 @@ if TYPE_CHECKING:
 
 # Phases
 P_DRAW, P_PLAY, P_COUP, P_EXT, P_HAND_OVER, P_MATCH_OVER = range(6)
+_PHASE_KIND = (TURN, TURN, COUP_FOURRE_WINDOW, EXTENSION_QUESTION, HAND_OVER, MATCH_OVER)
+_new_transition = tuple.__new__  # Transition(...) without its keyword-taking __new__: one per action
 
 
 class State:
@@ -557,11 +560,14 @@ class State:
             raise IllegalAction(NOT_YOUR_TURN, f"there is no player #{player} in a {self.game.players}-player game")
         return player
 
-    def apply(self, action, player: int | None = None) -> None:
+    def apply(self, action, player: int | None = None) -> Transition:
         """Apply ``action`` (an :class:`Action`, its int, or its words) for ``player`` (None: whoever decides).
 
-        Raises :class:`IllegalAction` with the contract's reason code; the state is then left
-        exactly as it was. Text that is not an action raises :class:`NotationError`.
+        Returns what happened: a frozen :class:`Transition` (who acted, the card drawn, the cards
+        swept to the discard pile, who decides next, whether the hand or the match ended...), also
+        given to every observer's ``transition`` hook. Raises :class:`IllegalAction` with the
+        contract's reason code; the state is then left exactly as it was. Text that is not an
+        action raises :class:`NotationError`.
         """
         if type(action) is Action and player is None and not self._observers:
             # The two commonest cases, checked by the same _verify_* calls that _verify makes for
@@ -571,26 +577,28 @@ class State:
             op = action.op
             if ph == P_DRAW:
                 if op == DRAW and self._verify_draw() is None:
-                    self._draw(self._player)
-                    return
+                    p = self._player
+                    self._draw(p)  # a draw never ends a hand; the drawer plays on
+                    ps = self.game.side_of[p]
+                    return _new_transition(Transition, (
+                        p, action, self._hand_no, self._last_draw, -1, (), -1, self._miles[ps], self._target,
+                        False, False, p, TURN, False, False))
             elif ph == P_PLAY:
                 p = self._player
                 c = action.card_index
                 if op == DISCARD:
                     if self._verify_discard(p, c) is None:
+                        n_stock, n_discard = len(self._stock), len(self._discard)
                         self._discard_card(p, action)
-                        if self._phase == P_HAND_OVER and self._deal_next:
-                            self.next_hand()
-                        return
+                        return self._finish(p, action, n_stock, n_discard, -1)
                 elif op == PLAY:
                     ts = action.side_index
                     if ts == OWN:
                         ts = self._target_side(p, action)
                     if self._verify_play(p, c, ts) is None:
+                        n_stock, n_discard = len(self._stock), len(self._discard)
                         self._play(p, c, ts)
-                        if self._phase == P_HAND_OVER and self._deal_next:
-                            self.next_hand()
-                        return
+                        return self._finish(p, action, n_stock, n_discard, ts)
         try:
             a = action if type(action) is Action else self._as_action(action)
             if player is not None:
@@ -603,46 +611,75 @@ class State:
             for o in self._observers:
                 o.refused(self, actor, action, exc)  # a human seat shows it; a soak calls it a bot's bug
             raise
-        if self._observers:
-            self._apply_observed(a, player)
-            return
-        op = a.op
-        if op == DRAW:
-            self._draw(self._player)  # the most common action; a draw never ends a hand
-            return
-        if op == DISCARD:
-            self._discard_card(self._player, a)  # the next most common
-        else:
-            self._do(a, player)
-        if self._phase == P_HAND_OVER and self._deal_next:
-            self.next_hand()
-
-    def _apply_observed(self, a: Action, player: int | None) -> None:
         actor = self._player if player is None else player
         observers = self._observers
         for o in observers:
             o.before_action(self, actor, a)
-        self._do(a, player)
-        for o in observers:
-            o.after_action(self, actor, a)
-        if self._phase >= P_HAND_OVER:
+        n_stock, n_discard = len(self._stock), len(self._discard)
+        ts = self._do(a, player)
+        t = self._record(actor, a, n_stock, n_discard, ts)
+        if observers:
             for o in observers:
-                o.hand_over(self)
-            if self._phase == P_MATCH_OVER:
+                o.after_action(self, actor, a)
+                o.transition(self, t)
+            if self._phase >= P_HAND_OVER:
                 for o in observers:
-                    o.match_over(self)
-            elif self._deal_next:
-                self.next_hand()
+                    o.hand_over(self)
+                if self._phase == P_MATCH_OVER:
+                    for o in observers:
+                        o.match_over(self)
+                    return t
+        if self._phase == P_HAND_OVER and self._deal_next:
+            self.next_hand()
+        return t
 
-    def _do(self, a: Action, player: int | None) -> None:
-        """Carry out an action :meth:`_verify` accepted."""
+    def _finish(self, p: int, a: Action, n_stock: int, n_discard: int, ts: int) -> Transition:
+        """The fast path's end: the record, then the next deal if the hand ended (matches from new_match)."""
+        t = self._record(p, a, n_stock, n_discard, ts)
+        if self._phase == P_HAND_OVER and self._deal_next:
+            self.next_hand()
+        return t
+
+    def _record(self, p: int, a: Action, n_stock: int, n_discard: int, ts: int) -> Transition:
+        """What ``p``'s action ``a`` just did, read before any next deal (``n_stock``, ``n_discard``: the
+        draw and discard piles' sizes before it; ``ts``: the side a played card went to)."""
+        g = self.game
+        op = a.op
+        ph = self._phase
+        ps = g.side_of[p]
+        drawn = self._last_draw if len(self._stock) < n_stock else -1
+        swept = self._discard[n_discard + 1 if op == DISCARD else n_discard:]
+        hazard = -1
+        extra = done = False
+        if op == PLAY:
+            k = g.kind[a.card_index]
+            if k == DISTANCE:
+                done = self._miles[ps] == self._target
+            elif k == SAFETY:
+                extra = g.safety_extra_turn and ph < P_HAND_OVER
+        elif op == COUP_FOURRE:
+            ts = ps
+            hazard = self._cf_hazard
+            extra = g.cf_extra_turn and ph < P_HAND_OVER
+        elif op == DECLINE:
+            hazard = self._cf_hazard
+        over = ph >= P_HAND_OVER
+        return _new_transition(Transition, (
+            p, a, self._hand_no, drawn, ts, tuple(swept), hazard, self._miles[ps], self._target, done, extra,
+            -1 if over else self._player, _PHASE_KIND[ph], over, ph == P_MATCH_OVER))
+
+    def _do(self, a: Action, player: int | None) -> int:
+        """Carry out an action :meth:`_verify` accepted; the side a played card went to (else -1)."""
         op = a.op
         p = self._player
         if op == DRAW:
             self._draw(p)
         elif op == PLAY:
             ts = a.side_index
-            self._play(p, a.card_index, ts if ts != OWN else self._target_side(p, a))
+            if ts == OWN:
+                ts = self._target_side(p, a)
+            self._play(p, a.card_index, ts)
+            return ts
         elif op == DISCARD:
             self._discard_card(p, a)
         elif op == COUP_FOURRE:
@@ -653,6 +690,7 @@ class State:
         else:
             self._history.append((p, a))
             self._answer_extension(op == EXTEND)
+        return -1
 
     def _discard_card(self, p: int, a: Action) -> None:
         """``p`` discards (checked by :meth:`_verify_discard`); the turn passes (WM §5)."""

@@ -17,7 +17,7 @@ from mbrules.bots import make_bot
 from mbrules.engine import IllegalAction
 from mbrules.vocab import COUP_FOURRE, EXTEND, SCORE_LINES, STOP
 from mbrules.tui import hint_bot_name
-from mbrules.tui.screen import LINE_LABELS
+from mbrules.narrate import LINE_LABELS
 
 from human_driver import MBRULES, PROMPT, Mirror, plain, spawn
 
