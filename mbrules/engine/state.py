@@ -586,19 +586,37 @@ class State:
             elif ph == P_PLAY:
                 p = self._player
                 c = action.card_index
+                # The record is built inline while the hand goes on (a discard never draws nor
+                # sweeps; only a safety sweeps); the rare rest goes through _finish.
                 if op == DISCARD:
                     if self._verify_discard(p, c) is None:
-                        n_stock, n_discard = len(self._stock), len(self._discard)
                         self._discard_card(p, action)
-                        return self._finish(p, action, n_stock, n_discard, -1)
+                        ph = self._phase
+                        if ph < P_HAND_OVER:
+                            return _new_transition(Transition, (
+                                p, action, self._hand_no, -1, -1, (), -1, self._miles[self.game.side_of[p]],
+                                self._target, False, False, self._player, _PHASE_KIND[ph], False, False))
+                        return self._finish(p, action, len(self._stock), len(self._discard) - 1, -1)
                 elif op == PLAY:
                     ts = action.side_index
                     if ts == OWN:
                         ts = self._target_side(p, action)
                     if self._verify_play(p, c, ts) is None:
-                        n_stock, n_discard = len(self._stock), len(self._discard)
+                        g = self.game
+                        k = g.kind[c]
+                        if k == SAFETY:
+                            n_discard = len(self._discard)
+                            self._play(p, c, ts)
+                            return self._finish(p, action, len(self._stock), n_discard, ts)
                         self._play(p, c, ts)
-                        return self._finish(p, action, n_stock, n_discard, ts)
+                        ph = self._phase
+                        if ph < P_HAND_OVER:
+                            m = self._miles[g.side_of[p]]
+                            return _new_transition(Transition, (
+                                p, action, self._hand_no, -1, ts, (), -1, m, self._target,
+                                k == DISTANCE and m == self._target, False, self._player, _PHASE_KIND[ph],
+                                False, False))
+                        return self._finish(p, action, len(self._stock), len(self._discard), ts)
         try:
             a = action if type(action) is Action else self._as_action(action)
             if player is not None:
