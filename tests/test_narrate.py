@@ -214,3 +214,18 @@ def test_a_km_ruleset_is_narrated_in_km_by_the_cli_and_the_terminal_seat():
     distance = [s for s in told if " km." in s or " km.  trip" in s]
     assert distance and not any("miles" in s for s in told)
     assert "km" in full.hand_end(st) or "no side completed" in full.hand_end(st)
+
+
+def test_step_plays_the_same_game_as_apply_without_the_record():
+    """The hot loops use State.step (no Transition built): the same histories and positions."""
+    for rid, players in (("winning-moves", 4), ("parker-1971", 2), ("kids-115", 3)):
+        game = mbrules.load_game(rid, players=players)
+        a, b = game.new_match(seed=11), game.new_match(seed=11)
+        rng_a, rng_b = random.Random(3), random.Random(3)
+        for _ in range(3000):
+            if a.is_terminal():
+                break
+            assert b.step(pick(rng_b, b.legal_actions())) is None
+            assert isinstance(a.apply(pick(rng_a, a.legal_actions())), Transition)
+            assert a.snapshot() == b.snapshot()
+        assert a.history == b.history

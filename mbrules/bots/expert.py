@@ -166,7 +166,7 @@ class ExpertBot:
         for p, b in enumerate(bots):
             b.rng.seed(seed + p)
         legal = st.legal_actions
-        apply = st.apply
+        apply = st.step  # a play-out reads no transition
         for _ in range(MAX_PLAYOUT_ACTIONS):
             acts = legal()
             if not acts:

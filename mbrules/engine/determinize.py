@@ -197,7 +197,7 @@ def rollout(st: State, rng: random.Random, max_actions: int = 2000) -> None:
     """
     g = st.game
     legal = st.legal_actions
-    apply = st.apply
+    apply = st.step  # a play-out reads no transition
     rand = rng.random
     for _ in range(max_actions):
         ph = st._phase

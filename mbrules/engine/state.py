@@ -560,6 +560,37 @@ class State:
             raise IllegalAction(NOT_YOUR_TURN, f"there is no player #{player} in a {self.game.players}-player game")
         return player
 
+    def step(self, action) -> None:
+        """:meth:`apply` for the one who decides, without building the :class:`Transition`: the
+        loops that play many matches (simulate, a bot's search) and read no record. The same
+        checks and the same game; a refusal raises as :meth:`apply` does."""
+        if type(action) is Action and not self._observers:
+            ph = self._phase
+            op = action.op
+            if ph == P_DRAW:
+                if op == DRAW and self._verify_draw() is None:
+                    self._draw(self._player)  # a draw never ends a hand
+                    return
+            elif ph == P_PLAY:
+                p = self._player
+                c = action.card_index
+                if op == DISCARD:
+                    if self._verify_discard(p, c) is None:
+                        self._discard_card(p, action)
+                        if self._phase == P_HAND_OVER and self._deal_next:
+                            self.next_hand()
+                        return
+                elif op == PLAY:
+                    ts = action.side_index
+                    if ts == OWN:
+                        ts = self._target_side(p, action)
+                    if self._verify_play(p, c, ts) is None:
+                        self._play(p, c, ts)
+                        if self._phase == P_HAND_OVER and self._deal_next:
+                            self.next_hand()
+                        return
+        self.apply(action)  # the rest, observers, refusals: the general path
+
     def apply(self, action, player: int | None = None) -> Transition:
         """Apply ``action`` (an :class:`Action`, its int, or its words) for ``player`` (None: whoever decides).
 
