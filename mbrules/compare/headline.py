@@ -45,6 +45,20 @@ def importance(r: dict) -> float:
     return abs(rel) if rel is not None else 0.0
 
 
+def robust_words(r: dict) -> str:
+    """"holds with every bot" or "depends on the bots", with what the other lineups measured."""
+    words = ROBUST_WORDS[r.get("robust")]
+    checks = r.get("robust_checks") or []
+    if not checks:
+        return words
+    key = r["key"]
+    seen = "; ".join(
+        f"{c['bots'].partition(':')[0]}: {fmt_diff(c['diff'], key)}"
+        + (f", 95% CI {fmt_diff(c['ci95'][0], key)} to {fmt_diff(c['ci95'][1], key)}" if c["ci95"] else "")
+        + f", {c['pairs']} pairs" for c in checks)
+    return _minus(f"{words} ({seen})")
+
+
 def _share(v) -> str:
     return "–" if v is None else f"{100 * v:.1f}%"
 
@@ -77,7 +91,7 @@ def summary(cmp) -> list[dict]:
     out = []
     flagged = sorted((r for r in cmp.rows if r["flagged"]), key=importance, reverse=True)
     for r in flagged:
-        out.append({"metric": r["key"], "text": f"{effect_sentence(r)}: {ROBUST_WORDS[r.get('robust')]}"})
+        out.append({"metric": r["key"], "text": f"{effect_sentence(r)}: {robust_words(r)}"})
     win = next(r for r in cmp.rows if r["key"] == "first_side_win_share")
     if not win["flagged"]:
         if not win["compared"]:

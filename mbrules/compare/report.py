@@ -167,7 +167,7 @@ def html_page(doc: dict, charts: dict[str, str] | None) -> str:
     """One self-contained page (no network, no other file): the headline first (the rule change in
     words, then its effects as sentences), then the ladder, restricted play, charts, every metric,
     the settings in words and the method."""
-    from .headline import ROBUST_WORDS
+    from .headline import ROBUST_WORDS, effect_sentence, robust_words
 
     e = html.escape
     arms = doc["arms"]
@@ -187,8 +187,10 @@ def html_page(doc: dict, charts: dict[str, str] | None) -> str:
             cls = "up" if (m["diff"] or 0) > 0 else "down"
             badge = ROBUST_WORDS[m.get("robust")]
             bcls = {True: "robust", False: "fragile"}.get(m.get("robust"), "unchecked")
-            text = item["text"].rsplit(": ", 1)[0]
-            effects.append(f'<li class="{cls}">{e(text)} <span class="badge {bcls}">{e(badge)}</span></li>')
+            row = {**m, "key": item["metric"]}
+            detail = robust_words(row)[len(badge):].strip()
+            effects.append(f'<li class="{cls}">{e(effect_sentence(row))} <span class="badge {bcls}">{e(badge)}</span>'
+                           f' <small>{e(detail)}</small></li>')
         else:
             effects.append(f'<li class="none">{e(item["text"])}</li>')
     if not any(m["flagged"] for m in metrics.values()):

@@ -78,6 +78,16 @@ def default_workers() -> int:
     return max(1, min(os.cpu_count() or 1, 8))
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process and of its finished workers (user + system)."""
+    try:
+        import resource
+    except ImportError:  # not on Unix
+        return time.process_time()
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def phase_seed(seed: int, phase: str, i: int) -> int:
     """The seed of pair ``i`` of a phase other than the main one (the same in both arms)."""
     digest = hashlib.sha256(f"mbrules:{seed}:{phase}:{i}".encode()).digest()
@@ -212,6 +222,7 @@ def run_compare(
     plays the same pairs as Ray tasks on the cluster at ``address``: the same figures.
     """
     t_start = time.perf_counter()
+    cpu_start = cpu_seconds()
     options_a, options_b = list(options_a), list(options_b)
     players_b = players if players_b is None else players_b
     ref_b = a if b is None else b
@@ -313,6 +324,7 @@ def run_compare(
     from .headline import summary
 
     seconds["total"] = time.perf_counter() - t_start
+    seconds["cpu"] = cpu_seconds() - cpu_start
     cmp = Comparison(settings, names, changes, rows, ladder_rows, restricted_rows, [], stopped, seconds,
                      done.get("main", 0), dists)
     cmp.summary = summary(cmp)
@@ -366,8 +378,7 @@ def _run_phases(games_pair, phases: list[Phase], seed: int, workers: int, with_r
                                                           with_records and item[0].kind == "main"),
                            todo(), lambda item, result: consume(item[0], item[1], result), size, should_stop)
     finally:
-        for ph in phases:
-            seconds[ph.key] = seconds.get(ph.key, 0.0) + (time.perf_counter() - t0) / len(phases)
+        seconds["pool"] = seconds.get("pool", 0.0) + time.perf_counter() - t0
 
 
 def _ray_pair_task(key: str, spec, phase: Phase, seed: int, start: int, stop: int, with_records: bool) -> list:
