@@ -138,11 +138,11 @@ def compare(
 
 def _print(cmp, doc: dict, out) -> None:
     from mbrules.compare.headline import no_difference
-    from mbrules.compare.report import fmt, fmt_ci, fmt_diff, fmt_diff_ci, fmt_p, settings_words
+    from mbrules.compare.report import fmt, fmt_ci, fmt_diff, fmt_diff_ci, fmt_p, page_title, settings_words
 
     con = Console(file=sys.stdout, width=WIDTH + 40, highlight=False)
     s = cmp.settings
-    con.print(f"What {cmp.arm_names[1]} changes against {cmp.arm_names[0]}", markup=False, style="bold")
+    con.print(page_title(doc), markup=False, style="bold")
     con.print("The rule change: " + ("; ".join(cmp.rule_changes) or "none (both arms play the same rules)"),
               markup=False)
     if not any(r["flagged"] for r in cmp.rows):

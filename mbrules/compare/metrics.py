@@ -92,6 +92,24 @@ METRICS: tuple[Metric, ...] = (
 METRIC_BY_KEY = {m.key: m for m in METRICS}
 
 
+# metrics of the extension: they do not apply to a game without one (shown "–", not 0%)
+EXTENSION_METRICS = ("extension_called_share", "extension_made_share", "points_per_hand.extension")
+
+
+def mark_not_applicable(rows: list[dict], games) -> None:
+    """Blank the extension's metrics in an arm whose game has no extension (for this player count):
+    "–" there, and no difference."""
+    for r in rows:
+        if r["key"] not in EXTENSION_METRICS:
+            continue
+        for arm, g in zip("ab", games):
+            if g.extension_to is None:
+                r[arm] = r[f"{arm}_ci95"] = None
+                r["diff"] = r["ci95"] = r["se"] = None
+                r["compared"] = r["flagged"] = r["excludes_zero"] = False
+                r["p_holm"] = None
+
+
 def metric_values(record: dict) -> tuple[tuple[int, int], ...]:
     """Every metric's (numerator, denominator) for one match record, in :data:`METRICS` order."""
     return tuple(m.values(record) for m in METRICS)

@@ -163,6 +163,17 @@ def settings_words(doc: dict) -> list[str]:
     return lines
 
 
+def page_title(doc: dict) -> str:
+    """"What hazard-on-hazard changes in <ruleset>" when B is A with options added, else "What B changes against A"."""
+    s, arms = doc["settings"], doc["arms"]
+    extra = s["b"]["applied_options"][len(s["a"]["applied_options"]):]
+    if (s["a"]["ruleset_id"] == s["b"]["ruleset_id"] and extra
+            and s["b"]["applied_options"][:len(s["a"]["applied_options"])] == s["a"]["applied_options"]
+            and s["a"]["players"] == s["b"]["players"]):
+        return f"What {' + '.join(extra)} changes in {arms['a']}"
+    return f"What {arms['b']} changes against {arms['a']}"
+
+
 def html_page(doc: dict, charts: dict[str, str] | None) -> str:
     """One self-contained page (no network, no other file): the headline first (the rule change in
     words, then its effects as sentences), then the ladder, restricted play, charts, every metric,
@@ -172,7 +183,7 @@ def html_page(doc: dict, charts: dict[str, str] | None) -> str:
     e = html.escape
     arms = doc["arms"]
     s = doc["settings"]
-    title = f"What {arms['b']} changes against {arms['a']}"
+    title = page_title(doc)
     players = (f"{s['players']} players" if s["players"] == s["players_b"]
                else f"{s['players']} players (A) and {s['players_b']} (B)")
     sub = f"{players}; {doc['pairs']} paired matches; main lineup {', '.join(s['bots'])}"

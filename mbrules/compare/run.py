@@ -34,7 +34,7 @@ from ..bots.restricted import RESTRICTIONS
 from ..engine import Game
 from ..simulate import _Stopped, compile_game, game_seed, play_match, run_ordered, worker_pool
 from . import stats
-from .metrics import METRICS, add_distribution, add_pair, evaluate_sums, new_distribution, metric_values
+from .metrics import METRICS, add_distribution, mark_not_applicable, add_pair, evaluate_sums, new_distribution, metric_values
 from .records import match_record
 
 # The second lineup of the robustness check and the top rung of the ladder: the expert at a small
@@ -290,6 +290,7 @@ def run_compare(
                           (ref_a_name, options_a, game_a.players, ref_b_name, options_b, game_b.players),
                           backend, address)
     rows = evaluate_sums(sums, same_seating)
+    mark_not_applicable(rows, games_pair)
     flagged = [r for r in rows if r["flagged"]]
     if not stopped and flagged and slow > 0 and robust_bots:
         rphases = [Phase(f"robust:{bot}", "robust", slow, f"robustness: flagged effects again with {bot}",
