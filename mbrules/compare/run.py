@@ -32,7 +32,7 @@ from typing import Callable, Sequence
 from ..bots import bot_names, lineup
 from ..bots.restricted import RESTRICTIONS
 from ..engine import Game
-from ..simulate import _Stopped, compile_game, game_seed, play_match, run_ordered, worker_pool
+from ..simulate import _Stopped, compile_game, default_workers, game_seed, play_match, run_ordered, worker_pool
 from . import stats
 from .metrics import METRICS, add_distribution, mark_not_applicable, add_pair, evaluate_sums, new_distribution, metric_values
 from .records import match_record
@@ -71,11 +71,6 @@ def default_slow_games(games: int) -> int:
 def default_skill_games(games: int) -> int:
     """Pairs of each cheap ladder rung and of each restriction: at most 300."""
     return min(games, 300)
-
-
-def default_workers() -> int:
-    """The one default of ``--workers`` (every command): the CPUs, at most 8."""
-    return max(1, min(os.cpu_count() or 1, 8))
 
 
 def cpu_seconds() -> float:
