@@ -418,7 +418,7 @@ def write_report(cmp, out, spill: RecordSpill, charts: bool, inputs=()) -> None:
         if folder_writer is not None:
             folder_writer(out, files, owned=report_names(True))
             return
-        out = Path(out)
+        out = safe_output.check_output_dir(out, inputs, "--out")  # not a link now either (it may have become one)
         out.mkdir(exist_ok=True)
         for name, content in files.items():
             if callable(content):

@@ -198,3 +198,22 @@ def test_the_two_inline_charts_share_no_id_and_every_reference_resolves(report):
     assert len(ids) == len(set(ids))
     refs = set(re.findall(r'href="#([^"]+)"', page)) | set(re.findall(r"url\(#([^)]+)\)", page))
     assert refs <= set(ids)
+
+
+@pytest.mark.parametrize("make", ["fifo", "symlink", "folder"])
+def test_a_file_of_the_report_that_cannot_be_written_is_refused_before_any_match(tmp_path, make):
+    out = tmp_path / "r"
+    out.mkdir()
+    (out / "mine.txt").write_text("the user's own file")
+    target = out / "hands.csv"
+    if make == "fifo":
+        os.mkfifo(target)
+    elif make == "symlink":
+        (tmp_path / "elsewhere.csv").write_text("keep")
+        target.symlink_to(tmp_path / "elsewhere.csv")
+    else:
+        target.mkdir()
+    res = run("compare", "winning-moves", *FAST, "--out", str(out), "--no-charts")
+    assert res.exit_code == 2, res.output
+    assert "hands.csv" in res.output and "Turns per hand" not in res.output  # refused before the matches
+    assert sorted(p.name for p in out.iterdir()) == ["hands.csv", "mine.txt"]
