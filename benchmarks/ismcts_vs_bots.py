@@ -21,7 +21,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 import mbrules.openspiel as mos
-from mbrules.bots.ladder import wilson  # Wilson 95%, (0, 1) for n = 0
+from mbrules.matches.ladder import wilson  # Wilson 95%, (0, 1) for n = 0
 from mbrules.bots import make_bot
 
 

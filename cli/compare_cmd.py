@@ -52,7 +52,7 @@ def compare(
     Prints the rule change in words and its effects on play, most important first, each with its size, its 95% interval and whether it holds with other bots; then the skill ladder, restricted play and every metric. Ctrl-C keeps the matches both arms finished (exit 130). Example: mbrules compare winning-moves --option-b hazard-on-hazard -p 4 --out report/
     """
     from mbrules.compare import run_compare
-    from mbrules.simulate import default_workers
+    from mbrules.matches.simulate import default_workers
 
     b_ref = a if b is None else b
     opts_a, opts_b = list(option_a or []), list(option_b or [])

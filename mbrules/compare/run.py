@@ -3,7 +3,7 @@
 Both arms play the same seeds (common random numbers), pair by pair: a work item is a range of pair
 indices, and a worker plays match i of arm A and match i of arm B together, so the pairs finished
 when a run is stopped are whole pairs. Nothing grows with the number of matches: each pair's
-metrics go into running sums (:class:`mbrules.compare.stats.PairSums`), and its records, when a
+metrics go into running sums (:class:`mbrules.matches.intervals.PairSums`), and its records, when a
 report folder is asked for, go to spill files as they arrive (:class:`mbrules.compare.report.RecordSpill`).
 
 The phases, in order:
@@ -32,10 +32,10 @@ from typing import Callable, Sequence
 from ..bots import bot_names, lineup
 from ..bots.restricted import RESTRICTIONS
 from ..engine import Game
-from ..simulate import _Stopped, compile_game, default_workers, game_seed, play_match, run_ordered, worker_pool
-from . import stats
+from ..matches.simulate import _Stopped, compile_game, default_workers, game_seed, play_match, run_ordered, worker_pool
+from ..matches import intervals as stats
 from .metrics import METRICS, add_distribution, mark_not_applicable, add_pair, evaluate_sums, new_distribution, metric_values
-from .records import match_record
+from ..matches.records import match_record
 
 # The second lineup of the robustness check and the top rung of the ladder: the expert at a small
 # budget (about 0.7 s of CPU a 4-player match of winning-moves against 5 ms for the heuristic), so it
@@ -130,7 +130,7 @@ _CMP: dict = {}
 def _init_worker(key, specs, parent) -> None:
     import signal as _signal
 
-    from ..simulate import _die_with_parent
+    from ..matches.simulate import _die_with_parent
 
     _signal.signal(_signal.SIGINT, _signal.SIG_IGN)
     if parent is not None:
@@ -386,8 +386,8 @@ def _ray_pair_task(key: str, spec, phase: Phase, seed: int, start: int, stop: in
 
 
 def _run_phases_ray(games_pair, phases, seed, workers, with_records, consume, should_stop, seconds, address) -> bool:
-    """The phases as Ray tasks (:mod:`mbrules.cluster`), consumed in order like the process pool's."""
-    from ..cluster import TASK_RETRIES, _connect, _placer, _ray, run_ordered as ray_ordered
+    """The phases as Ray tasks (:mod:`mbrules.matches.cluster`), consumed in order like the process pool's."""
+    from ..matches.cluster import TASK_RETRIES, _connect, _placer, _ray, run_ordered as ray_ordered
 
     ray = _ray()
     _connect(ray, address, workers)

@@ -5,7 +5,7 @@ import pytest
 
 from mbrules.engine.game import HAZARD, SAFETY
 from mbrules.engine.notation import COUP_FOURRE, DISCARD, EXTEND, PLAY
-from mbrules.simulate import compile_game, game_seed, play_match
+from mbrules.matches.simulate import compile_game, game_seed, play_match
 
 
 def _acts(game, spec, seeds=25):

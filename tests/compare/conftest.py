@@ -5,8 +5,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from mbrules.compare.records import match_record
-from mbrules.simulate import compile_game, game_seed, play_match
+from mbrules.matches.records import match_record
+from mbrules.matches.simulate import compile_game, game_seed, play_match
 
 
 def played(ruleset: str, options: list[str], players: int, games: int, seed: int, bots=("heuristic",)):

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from mbrules.cli.app import app
 from mbrules.compare import run_compare
 from mbrules.compare.metrics import METRICS, evaluate, sums_of
-from mbrules.compare.stats import PairSums, paired_diff, ratio_moments, ratio_se
+from mbrules.matches.intervals import PairSums, paired_diff, ratio_moments, ratio_se
 
 CHEAP = dict(robust_bots=["random"], robust_games=4, ladder=["random", "heuristic"], skill_games=6, workers=1)
 
