@@ -75,8 +75,13 @@ def compare(
     inputs: list[Path] = []
     game_a = _compile(a, opts_a, players, main_bots, files_read=inputs)
     game_b = _compile(b_ref, opts_b, players_b, main_bots, files_read=inputs)
-    for extra in (robust_bots or []) + list(rung or []):
-        _compile(a, opts_a, players, [extra], files_read=None)  # the bot exists and takes these parameters
+    from mbrules.bots import UnknownBot, check_bot
+
+    try:
+        for extra in (robust_bots or []) + list(rung or []):
+            check_bot(extra)  # the bot exists and takes these parameters (each arm is compiled once, above)
+    except UnknownBot as e:
+        fail(f"mbrules: {e}", EXIT_USAGE)
     if out is not None:
         from mbrules.compare.charts import ChartsUnavailable
         from mbrules.compare.report import check_out
