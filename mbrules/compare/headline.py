@@ -89,7 +89,10 @@ def summary(cmp) -> list[dict]:
     """The headline: every flagged effect (largest first, labelled by robustness), who wins, the
     skill ladder, and the decisions restricted play shows weighing differently."""
     out = []
-    flagged = sorted((r for r in cmp.rows if r["flagged"]), key=importance, reverse=True)
+    # the shape of the game first (hand length, match length, trips, coups fourrés...), then the score
+    # sheet's lines; each group by the size of the effect
+    flagged = sorted((r for r in cmp.rows if r["flagged"]),
+                     key=lambda r: (r["key"].startswith("points_per_hand"), -importance(r)))
     for r in flagged:
         out.append({"metric": r["key"], "text": f"{effect_sentence(r)}: {robust_words(r)}"})
     win = next(r for r in cmp.rows if r["key"] == "first_side_win_share")
