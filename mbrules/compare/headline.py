@@ -78,9 +78,9 @@ def focus_sentence(f: dict, names: tuple[str, str]) -> str:
         return what + f" ({f['pairs']} matches a arm; not differenced: the arms seat the players differently)"
     lo, hi = f["ci95"]
     verdict = ("this decision weighs more under B" if f["kind"] == "restricted" else "skill matters more under B") \
-        if f["excludes_zero"] and f["diff"] > 0 else \
+        if f["flagged"] and f["diff"] > 0 else \
         ("this decision weighs less under B" if f["kind"] == "restricted" else "skill matters less under B") \
-        if f["excludes_zero"] else "no difference shown"
+        if f["flagged"] else "no difference shown"
     return _minus(f"{what}, {100 * f['diff']:+.1f} pt (95% CI {100 * lo:+.1f} to {100 * hi:+.1f}; "
                   f"{f['pairs']} matches a arm): {verdict}")
 
@@ -107,7 +107,7 @@ def summary(cmp) -> list[dict]:
         out.append({"metric": win["key"], "text": text})
     for f in cmp.ladder:
         out.append({"metric": f["key"], "text": focus_sentence(f, cmp.arm_names)})
-    shown = [f for f in cmp.restricted if f["excludes_zero"]]
+    shown = [f for f in cmp.restricted if f["flagged"]]
     for f in shown:
         out.append({"metric": f["key"], "text": focus_sentence(f, cmp.arm_names)})
     if cmp.restricted and not shown:

@@ -110,7 +110,8 @@ def document(cmp) -> dict:
         metrics[r["key"]] = m
 
     def focus(f):
-        return {**f, "a": _round(f["a"]), "b": _round(f["b"]), "diff": _round(f["diff"]),
+        return {**f, "a": _round(f["a"]), "b": _round(f["b"]), "diff": _round(f["diff"]), "se": _round(f["se"]),
+                "p_holm": _round(f["p_holm"]),
                 "a_ci95": _jl(f["a_ci95"]), "b_ci95": _jl(f["b_ci95"]), "ci95": _jl(f["ci95"])}
 
     return {
@@ -290,7 +291,7 @@ figure {{ margin: 1.5em 0; }} figure svg {{ max-width: 100%; height: auto; }}
 <p>The stronger bot seated on one side, the weaker everywhere else (sides in turn): the stronger side's share of matches won.</p>
 {focus_table(doc['ladder'], 'rung') or '<p>(not played)</p>'}
 <h2>Restricted play: which decisions weigh more?</h2>
-<p>The heuristic on one side against itself forbidden one kind of decision everywhere else (after Jaffe et al., AIIDE 2012): the unrestricted side's share of matches won. A larger share under B: that decision weighs more under B.</p>
+<p>The heuristic on one side against itself forbidden one kind of decision everywhere else (after Jaffe et al., AIIDE 2012): the unrestricted side's share of matches won. A larger share under B: that decision weighs more under B. The ladder's and these differences are tested together with Holm's correction (family-wise 5%).</p>
 {focus_table(doc['restricted'], 'restriction') or '<p>(not played)</p>'}
 {charts_html}
 <h2>Every metric</h2>

@@ -253,6 +253,8 @@ def run_compare(
                                     focus=strong, other=weak))
     if restricted_n > 0:
         for r in RESTRICTIONS:
+            if r == "no_extension" and all(g.extension_to is None for g in games_pair):
+                continue  # no extension question in either game: the restriction changes nothing
             phases.append(Phase(f"restricted:{r}", "restricted", restricted_n,
                                 f"restricted play: heuristic vs heuristic that {RESTRICTION_WORDS[r]}",
                                 focus="heuristic", other=f"restricted:{r}=1"))
@@ -297,6 +299,13 @@ def run_compare(
 
     ladder_rows = [_focus_row(p, focus_sums.get(p.key), same_seating) for p in phases if p.kind == "ladder"]
     restricted_rows = [_focus_row(p, focus_sums.get(p.key), same_seating) for p in phases if p.kind == "restricted"]
+    # the ladder's and restricted play's differences are a family of their own: Holm over it too
+    focus = [f for f in ladder_rows + restricted_rows if f["se"] is not None and (f["se"] > 0 or f["diff"] != 0)]
+    flags, adjusted = stats.holm([stats.p_value(f["diff"], f["se"]) for f in focus])
+    for f in ladder_rows + restricted_rows:
+        f["flagged"], f["p_holm"] = False, None
+    for f, flag, adj in zip(focus, flags, adjusted):
+        f["flagged"], f["p_holm"] = flag, adj
     from ..ruleset.diff import diff_rulesets
 
     changes = [str(c) for c in diff_rulesets(game_a.ruleset, game_b.ruleset)]
@@ -431,7 +440,7 @@ def _focus_row(phase: Phase, sums: stats.PairSums | None, comparable: bool) -> d
         "key": phase.key, "kind": phase.kind, "focus": phase.focus, "other": phase.other, "pairs": n,
         "a": a, "a_ci95": list(stats.wilson(s.s[0], n)) if n else None,
         "b": b, "b_ci95": list(stats.wilson(s.s[2], n)) if n else None,
-        "diff": d, "ci95": list(ci) if ci else None,
+        "diff": d, "ci95": list(ci) if ci else None, "se": se,
         "excludes_zero": bool(ci) and (ci[0] > 0 or ci[1] < 0),
     }
 

@@ -116,3 +116,13 @@ def test_the_report_folder_streams_one_record_a_match_and_arm(tmp_path):
     assert len(lines) == 2 * 15 and cmp.pairs_done == 15
     assert json.loads((out / "compare.json").read_text(encoding="utf-8"))["summary"] == cmp.summary
     assert not [p for p in Path(out).iterdir() if p.name.endswith(".tmp")]
+
+
+def test_restricted_play_skips_the_extension_where_neither_game_asks_it_and_holm_guards_the_verdicts():
+    cmp = run_compare("winning-moves", options_b=["hazard-on-hazard"], players=4, games=10, **CHEAP)
+    keys = [f["key"] for f in cmp.restricted]
+    assert "restricted:no_extension" not in keys and "restricted:no_attack" in keys  # 4 players: no extension
+    assert all("flagged" in f and "p_holm" in f for f in cmp.ladder + cmp.restricted)
+    three = run_compare("winning-moves", players=3, games=4, **CHEAP)
+    assert "restricted:no_extension" in [f["key"] for f in three.restricted]
+    assert not any(f["flagged"] for f in three.ladder + three.restricted)  # the same rules: nothing differs
