@@ -42,6 +42,8 @@ def fmt(v, key: str = "") -> str:
         return f"{v:.0f}"
     if abs(v) >= 10:
         return f"{v:.1f}"
+    if abs(v) >= 1:
+        return f"{v:.2f}"
     return f"{v:.3f}"
 
 
