@@ -419,7 +419,10 @@ def write_report(cmp, out, spill: RecordSpill, charts: bool, inputs=()) -> None:
         files = report_files(cmp, spill, charts)
         folder_writer = getattr(safe_output, "write_output_folder", None)
         if folder_writer is not None:
-            folder_writer(out, files, owned=report_names(True))
+            if not getattr(safe_output, "FOLDER_WRITERS_STREAM", False):
+                # a folder writer that takes text and bytes only: the records are read back whole here
+                files = {n: _materialize(c) if callable(c) else c for n, c in files.items()}
+            folder_writer(out, files, owned=report_names(True), inputs=inputs, flag="--out")
             return
         out = safe_output.check_output_dir(out, inputs, "--out")  # not a link now either (it may have become one)
         out.mkdir(exist_ok=True)
@@ -436,6 +439,14 @@ def write_report(cmp, out, spill: RecordSpill, charts: bool, inputs=()) -> None:
                     pass
     finally:
         spill.close()
+
+
+def _materialize(writer) -> bytes:
+    import io
+
+    buf = io.BytesIO()
+    writer(buf)
+    return buf.getvalue()
 
 
 def _write_streamed(path: Path, writer, inputs) -> None:
