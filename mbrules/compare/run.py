@@ -212,7 +212,8 @@ def run_compare(
     (default: random, heuristic, the small expert, and learned when registered); ``skill_games`` the
     pairs of each cheap rung and of each restriction (0: no ladder and no restricted play).
     ``progress(phase_key, title, done, total)`` is called as pairs finish; ``should_stop()`` is
-    polled: once true, the run ends with the pairs both arms finished (``interrupted`` true).
+    polled: once true, the run ends with the pairs both arms finished (``interrupted`` true); without it,
+    a KeyboardInterrupt (Ctrl-C in a notebook) does the same.
     ``out``: a folder the report is written to, whole (checked before any match). ``backend="ray"``
     plays the same pairs as Ray tasks on the cluster at ``address``: the same figures.
     """
@@ -283,18 +284,23 @@ def run_compare(
         if progress:
             progress(phase.key, phase.title, done[phase.key], phase.pairs)
 
-    stopped = _run_phases(games_pair, phases, seed, workers, spill is not None, consume, should_stop, seconds,
-                          (ref_a_name, options_a, game_a.players, ref_b_name, options_b, game_b.players),
-                          backend, address)
+    specs = (ref_a_name, options_a, game_a.players, ref_b_name, options_b, game_b.players)
+    try:
+        stopped = _run_phases(games_pair, phases, seed, workers, spill is not None, consume, should_stop, seconds,
+                              specs, backend, address)
+    except KeyboardInterrupt:  # in a notebook (no should_stop): the pairs finished are kept, as on Ctrl-C
+        stopped = True
     rows = evaluate_sums(sums, same_seating)
     mark_not_applicable(rows, games_pair)
     flagged = [r for r in rows if r["flagged"]]
     if not stopped and flagged and slow > 0 and robust_bots:
         rphases = [Phase(f"robust:{bot}", "robust", slow, f"robustness: flagged effects again with {bot}",
                          bots=(bot,)) for bot in robust_bots]
-        stopped = _run_phases(games_pair, rphases, seed, workers, False, consume, should_stop, seconds,
-                              (ref_a_name, options_a, game_a.players, ref_b_name, options_b, game_b.players),
-                              backend, address)
+        try:
+            stopped = _run_phases(games_pair, rphases, seed, workers, False, consume, should_stop, seconds,
+                                  specs, backend, address)
+        except KeyboardInterrupt:
+            stopped = True
     _robustness(rows, robust_sums, robust_bots if (flagged and slow > 0) else [], same_seating)
 
     ladder_rows = [_focus_row(p, focus_sums.get(p.key), same_seating) for p in phases if p.kind == "ladder"]

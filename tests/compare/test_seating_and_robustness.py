@@ -126,3 +126,17 @@ def test_restricted_play_skips_the_extension_where_neither_game_asks_it_and_holm
     three = run_compare("winning-moves", players=3, games=4, **CHEAP)
     assert "restricted:no_extension" in [f["key"] for f in three.restricted]
     assert not any(f["flagged"] for f in three.ladder + three.restricted)  # the same rules: nothing differs
+
+
+def test_a_keyboard_interrupt_in_a_notebook_keeps_the_pairs_both_arms_finished():
+    calls = []
+
+    def progress(key, title, done, total):
+        calls.append(done)
+        if key == "main" and done >= 4:
+            raise KeyboardInterrupt
+
+    cmp = run_compare("winning-moves", options_b=["hazard-on-hazard"], players=2, games=50, progress=progress,
+                      **CHEAP)
+    assert cmp.interrupted and 4 <= cmp.pairs_done < 50
+    assert next(r for r in cmp.rows if r["key"] == "turns_per_hand")["pairs"] == cmp.pairs_done
