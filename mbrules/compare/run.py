@@ -23,7 +23,6 @@ in their initializer where the platform cannot fork).
 from __future__ import annotations
 
 import hashlib
-import math
 import os
 import time
 from dataclasses import dataclass, field
