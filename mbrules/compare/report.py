@@ -343,7 +343,7 @@ class RecordSpill:
         import csv
         import tempfile
 
-        from ..engine.cards import SIDE_NAMES
+        from mbrules.vocab import SIDE_NAMES
 
         self.dir = tempfile.TemporaryDirectory(prefix="mbrules-compare-")
         self.names = tuple(SIDE_NAMES[s] for s in range(sides))
