@@ -322,11 +322,16 @@ def _open_dir(path: Path, flag: str) -> int:
         raise OutputPathError(f"mbrules: cannot write {path} ({flag}): {(e.strerror or str(e)).lower()}") from None
 
 
-def _write_into(dir_fd: int, name: str, content: str | bytes) -> None:
+FOLDER_WRITERS_STREAM = True  # write_output_folder takes a callable content: writer(binary file), streamed
+
+
+def _write_into(dir_fd: int, name: str, content) -> None:
     fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666, dir_fd=dir_fd)
-    data = content if isinstance(content, (bytes, bytearray)) else content.encode("utf-8")
     with os.fdopen(fd, "wb") as fh:
-        fh.write(data)
+        if callable(content):  # a large file (a report's records) written as it is read, never held whole
+            content(fh)
+        else:
+            fh.write(content if isinstance(content, (bytes, bytearray)) else content.encode("utf-8"))
         fh.flush()
         os.fsync(fh.fileno())
 
@@ -355,7 +360,8 @@ def write_output_folder(path: str | os.PathLike, files: dict[str, str | bytes], 
                         inputs: Iterable[str | os.PathLike] = (), flag: str = "--out") -> None:
     """Write a report folder whole: DIR ends holding the old report or the new one, never a mix.
 
-    ``files`` maps each file name (no folders) to its text or bytes. ``owned`` names files an earlier
+    ``files`` maps each file name (no folders) to its text or bytes, or to a callable that writes the
+    file's bytes into the binary file it is given (a large file streamed, never held whole). ``owned`` names files an earlier
     report may have written that this one does not (the charts under ``--no-charts``): they are removed,
     so no stale file is left beside the new report. The user's other files in DIR are kept.
 

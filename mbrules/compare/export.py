@@ -6,18 +6,7 @@ import csv
 import io
 import json
 
-from ..engine.cards import SCORE_LINES
-
-
-# The files of ``compare --out DIR``: checked before the first match, written whole (mbrules.safe_output).
-CHART_FILES = ("distributions.png", "distributions.svg", "differences.png", "differences.svg")
-REPORT_FILES = ("compare.json", "matches.jsonl", "matches.csv", "hands.csv", "index.html")
-
-
-def report_names(charts: bool) -> tuple[list[str], list[str]]:
-    """The files a report writes and the files of an earlier report it removes (the charts, without them)."""
-    written = list(REPORT_FILES) + (list(CHART_FILES) if charts else [])
-    return written, [n for n in CHART_FILES if n not in written]
+from mbrules.vocab import SCORE_LINES
 
 
 def _side_name(names, s: int) -> str:
@@ -118,3 +107,32 @@ def _cell(v):
     if isinstance(v, bool):
         return "true" if v else "false"
     return v
+
+
+def match_header(names) -> list[str]:
+    return ["arm", "match", "kind", *MATCH_COLUMNS, *(f"total_{n}" for n in names), "strong_side"]
+
+
+def match_cells(arm, i, kind, rec, names, width: int) -> list:
+    """One match's CSV row; ``width`` sides of totals (blank past this arm's own sides)."""
+    row = match_row(rec, names)
+    totals = list(rec["totals"]) + [""] * (width - len(rec["totals"]))
+    return [arm or "", i, kind, *(_cell(row[c]) for c in MATCH_COLUMNS), *totals, row.get("strong_side", "")]
+
+
+def hand_header(names) -> list[str]:
+    return ["arm", "match", "kind", "seed", "match_result", "hand", *HAND_COLUMNS,
+            *(f"{line}_{n}" for n in names for line in SCORE_LINES)]
+
+
+def hand_cells(arm, i, kind, rec, names, all_names) -> list[list]:
+    """One CSV row per hand of a match; score columns for every side of ``all_names`` (blank where
+    this arm has no such side)."""
+    row = match_row(rec, names)
+    rows = []
+    for h in row["hands"]:
+        sheet = h["score_sheet"]
+        rows.append([arm or "", i, kind, rec["seed"], rec["result"], h["hand"],
+                     *(_cell(h[c]) for c in HAND_COLUMNS),
+                     *(sheet[n][line] if n in sheet else "" for n in all_names for line in SCORE_LINES)])
+    return rows
