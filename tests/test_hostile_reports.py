@@ -437,7 +437,7 @@ def _cpu_seconds(pid: int) -> float:
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
 def test_simulate_json_interrupted_before_any_game_reports_null_means_not_zero(tmp_path):
     (tmp_path / "long.yaml").write_text(LONG)
-    p = subprocess.Popen(CMD + ["simulate", "--ruleset", "long.yaml", "--players", "2", "--bot", "random",
+    p = subprocess.Popen(CMD + ["simulate", "--ruleset", "long.yaml", "--players", "2", "--bot", "expert",
                                 "--games", "5", "--json"], cwd=tmp_path, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
     try:
