@@ -251,7 +251,10 @@ def test_report_interrupted_by_sigterm_at_any_moment_is_old_or_new_with_a_messag
         else:
             assert names == new_names, names
             assert json.loads((d / "compare.json").read_text())["settings"]["games"] == 4
-        if p.returncode != OK:
+        if p.returncode != OK and not (p.returncode == -signal.SIGTERM and err == ""):
+            # (-15: the signal came while Python itself was starting, before any mbrules code ran, or while it
+            # was shutting down after the command ended; Python handles no signal there. The folder is
+            # old or new all the same, as checked above)
             assert p.returncode == 128 + signal.SIGTERM, (p.returncode, err)
             # quiet only when stopped while starting up, before anything was done
             assert "interrupted" in err or (err == "" and names == old_names), err
