@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from mbrules.bots import bot_names
+from mbrules.engine.words import plural
 
 from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session
 from .common import EXIT_CHECK_FAILED, EXIT_USAGE, app, check_range, fail, signals
@@ -151,9 +152,9 @@ def compare(
         return
     con = Console(file=sys.stdout, width=WIDTH + 40, highlight=False)
     con.print(title, markup=False)
-    skill_words = (f"skill: {strong} vs {weak_bot}, {skill_games} matches per arm" if skill_games
+    skill_words = (f"skill: {strong} vs {weak_bot}, {plural(skill_games, 'match', 'matches')} per arm" if skill_games
                    else "no skill matches (--skill-games 0)")
-    con.print(f"{games} paired matches per arm (seed {seed}), bots {', '.join(bots)}; {skill_words}", markup=False)
+    con.print(f"{plural(games, 'paired match', 'paired matches')} per arm (seed {seed}), bots {', '.join(bots)}; {skill_words}", markup=False)
     t = Table(title_justify="left")
     for col, just in (("metric", "left"), ("A", "right"), ("95%", "right"), ("B", "right"), ("95%", "right"),
                       ("B − A", "right"), ("95%", "right"), ("", "left")):

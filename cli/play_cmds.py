@@ -16,6 +16,7 @@ from mbrules.bots import UnknownBot, bot_names, check_bot, lineup
 from mbrules.engine import Action, Game, GameError, Observer, State
 from mbrules.engine.notation import COUP_FOURRE, DECLINE, DISCARD, EXTEND, PLAY, STOP
 from mbrules.engine.game import DISTANCE, HAZARD, REMEDY, SAFETY, SCORE_LINES
+from mbrules.engine.words import plural
 
 from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session
 from .common import EXIT_CHECK_FAILED, EXIT_USAGE, Interrupted, app, check_range, fail, signals
@@ -26,7 +27,7 @@ DEFAULT_BOT = "heuristic"
 WIDTH = 100  # fixed, so the same inputs print the same bytes on any terminal
 
 LINE_LABELS = {
-    "milestones": "Milestones", "safeties": "Safeties", "all_safeties": "All safeties",
+    "milestones": "Points for distance", "safeties": "Safeties", "all_safeties": "All safeties",
     "coup_fourres": "Coups fourrés", "trip_completed": "Trip completed", "delayed_action": "Delayed action",
     "safe_trip": "Safe trip", "shutout": "Shutout", "extension": "Extension", "total": "Total (hand)",
 }
@@ -116,7 +117,7 @@ class Narrator(Observer):
             self.out.rule(f"Hand {st.hand_no + 1}", style="bold")
             self.out.print(
                 f"{g.player_names[p]} plays first; trip of {obs.target} {self.unit}; "
-                f"{obs.draw_pile} cards in the {self.draw_pile}."
+                f"{plural(obs.draw_pile, 'card')} in the {self.draw_pile}."
             )
         op = a.op
         c = a.card_index
@@ -170,7 +171,7 @@ class Narrator(Observer):
             table.add_row(LINE_LABELS[line], *(str(sheet[s][line]) for s in range(g.sides)),
                           end_section=line == "extension")
         table.add_row("Running total", *(str(t) for t in st.match_totals))
-        table.add_row(self.unit.capitalize(), *(str(v.miles) for v in table_now.sides))
+        table.add_row(f"{self.unit.capitalize()} travelled", *(str(v.miles) for v in table_now.sides))
         self.out.print(table)
 
 
@@ -180,11 +181,11 @@ def _result(game: Game, st: State) -> tuple[str, str]:
     out = st.outcome
     n = st.hands_played
     if out is None:
-        return "unfinished", f"Stopped after {n} hand(s) with the match undecided ({totals})."
+        return "unfinished", f"Stopped after {plural(n, 'hand')} with the match undecided ({totals})."
     if out.draw:
         return "draw", f"The match is a draw ({totals})."
     if out.unfinished:
-        return "unfinished", (f"Stopped after {n} hand(s), the most this ruleset allows in a match "
+        return "unfinished", (f"Stopped after {plural(n, 'hand')}, the most this ruleset allows in a match "
                               f"(match.max_hands), with the match undecided ({totals}).")
     return out.winner, f"Side {_side_label(game, out.winner_index)} wins the match ({totals})."
 
@@ -404,7 +405,7 @@ def simulate(
         name = "SIGINT" if stop.signum == 2 else "SIGTERM" if stop.signum == 15 else f"signal {stop.signum}"
         n = stats["games"]
         which = f"games 0 to {n - 1} of the seed, whole chunks merged in order" if n else "no game finished"
-        print(f"mbrules: interrupted after {n} of {games} games ({name}); the statistics count those {n} games "
+        print(f"mbrules: interrupted after {n} of {plural(games, 'game')} ({name}); the statistics count those {plural(n, 'game')} "
               f"({which})", file=sys.stderr)
     if out is not None:
         _write_records(out, inputs, game, stats["records"], interrupted)
@@ -416,8 +417,9 @@ def simulate(
     con = Console(file=sys.stdout, width=WIDTH, highlight=False)
     con.print(f"{game.ruleset.name}; {players} players; bots: "
               + ", ".join(f"{p} {b}" for p, b in settings["bots"].items()), markup=False)
-    counted = f"{stats['games']} of {games} matches (interrupted)" if interrupted else f"{games} matches"
-    t = Table(title=f"{counted}, seed {seed}, {workers} worker(s)", title_justify="left")
+    counted = (f"{stats['games']} of {plural(games, 'match', 'matches')} (interrupted)" if interrupted
+               else plural(games, "match", "matches"))
+    t = Table(title=f"{counted}, seed {seed}, {plural(workers, 'worker')}", title_justify="left")
     t.add_column("figure")
     t.add_column("value", justify="right")
     t.add_column("95% interval", justify="right")
@@ -442,7 +444,7 @@ def simulate(
                   *(f"{report['mean_score_per_line'][line][n]:.1f}" for n in game.side_names))
     con.print(m)
     if interrupted:
-        con.print(f"Interrupted after {stats['games']} of {games} games: the figures above count those games.",
+        con.print(f"Interrupted after {stats['games']} of {plural(games, 'game')}: the figures above count those games.",
                   markup=False)
         raise typer.Exit(stop.exit_code)
 

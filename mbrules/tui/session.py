@@ -293,7 +293,7 @@ def result_sentence(game: Game, st: State) -> str:
     totals = ", ".join(f"{game.side_names[s]} {t}" for s, t in enumerate(st.match_totals))
     out = st.outcome
     if out is None:
-        return f"Stopped after {st.hands_played} hand(s), the match undecided ({totals})."
+        return f"Stopped after {screen.plural(st.hands_played, 'hand')}, the match undecided ({totals})."
     if out.draw:
         return f"The match is a draw ({totals})."
     if out.unfinished:
