@@ -55,6 +55,10 @@ def ladder(
             parse_bot(b)
     except UnknownBot as e:
         fail(f"mbrules: {e}", EXIT_USAGE)
+    try:
+        import openskill  # noqa: F401  the ratings (the bots extra)
+    except ImportError:
+        fail("mbrules: ladder's ratings need openskill: pip install 'mbrules[bots]'", EXIT_USAGE)
     options = list(option or [])
     check_range("--players", players, 1, MAX_PLAYERS)
     check_range("--games", games, 1, MAX_LADDER_GAMES)
