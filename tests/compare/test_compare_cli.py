@@ -14,6 +14,8 @@ from typer.testing import CliRunner
 from mbrules.cli.app import app
 from mbrules.compare.metrics import METRICS
 
+pytestmark = pytest.mark.slow  # plays hundreds of paired matches and starts real processes: make test-fast leaves it out
+
 FAST = ["--games", "12", "--skill-games", "6", "--workers", "1"]
 
 
