@@ -55,10 +55,6 @@ def ladder(
             parse_bot(b)
     except UnknownBot as e:
         fail(f"mbrules: {e}", EXIT_USAGE)
-    try:
-        import openskill  # noqa: F401  the ratings (the bots extra)
-    except ImportError:
-        fail("mbrules: ladder's ratings need openskill: pip install 'mbrules[bots]'", EXIT_USAGE)
     options = list(option or [])
     check_range("--players", players, 1, MAX_PLAYERS)
     check_range("--games", games, 1, MAX_LADDER_GAMES)
@@ -73,6 +69,10 @@ def ladder(
     if game.sides < 2:
         fail(f"mbrules: a ladder needs two sides or more; {game.ruleset_id} with {plural(players, 'player')} has "
              f"{game.sides}", EXIT_USAGE)
+    try:
+        import openskill  # noqa: F401  the ratings (the bots extra): checked before any match is played
+    except ImportError:
+        fail("mbrules: ladder's ratings need openskill: pip install 'mbrules[bots]'", EXIT_USAGE)
 
     from concurrent.futures.process import BrokenProcessPool
 
