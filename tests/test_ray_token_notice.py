@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 
-from mbrules import cluster
+from mbrules.matches import cluster
 
 NOTICE = ("Token authentication is enabled for this Ray cluster. Set RAY_AUTH_MODE=disabled to opt out. "
           "For more information, see https://docs.ray.io/en/latest/ray-security/token-auth.html")
