@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from hypothesis import given, note
 from hypothesis import strategies as st
 
