@@ -30,7 +30,7 @@ def compare(
                                       "'compare winning-moves --option-b hazard-on-hazard' compares one option)."),
     option_a: Optional[list[str]] = typer.Option(None, "--option-a", help="Option of arm A (id or path); repeat, applied in order."),
     option_b: Optional[list[str]] = typer.Option(None, "--option-b", help="Option of arm B (id or path); repeat, applied in order."),
-    players: int = typer.Option(DEFAULT_PLAYERS, "--players", "-n", help="Number of players (both arms)."),
+    players: int = typer.Option(DEFAULT_PLAYERS, "--players", "-p", "-n", help="Number of players (both arms)."),
     games: int = typer.Option(DEFAULT_GAMES, "--games", "-g", help="Matches per arm (the same seeds in both)."),
     bot: Optional[list[str]] = typer.Option(None, "--bot", "-b", help=BOTS_HELP.format(names=", ".join(bot_names()))),
     skill_games: Optional[int] = typer.Option(None, "--skill-games", help="Strong-bot-vs-weak-bot matches per arm for skill sensitivity (default: --games; 0: none)."),

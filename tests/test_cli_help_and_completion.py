@@ -88,3 +88,10 @@ def test_the_backend_help_names_the_cluster_extra():
     for name in ("simulate", "compare", "ladder"):
         res = CliRunner().invoke(app, [name, "--help"], env={"COLUMNS": "1000", "TERMINAL_WIDTH": "1000"})
         assert "pip install 'mbrules[cluster]'" in _flat(res.output), name
+
+
+def test_every_command_that_takes_a_player_count_takes_dash_p():
+    """Contract: -p/--players is the player count in every command that takes one."""
+    takes = {name: [p for p in command.params if p.name == "players"] for name, command in _all_commands()}
+    missing = [name for name, params in takes.items() if params and "-p" not in params[0].opts]
+    assert [n for n, p in takes.items() if p] and missing == []
