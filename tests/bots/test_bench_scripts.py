@@ -1,4 +1,4 @@
-"""The bot benchmark scripts run and print their figures (tiny sizes: their figures are in the README)."""
+"""The bot benchmark scripts run and print their figures (tiny sizes: their figures are in docs/bots.md)."""
 from __future__ import annotations
 
 import pytest
