@@ -3,7 +3,8 @@
 Each run is a fresh ``mbrules`` process (random bots, 2 players, one worker, so every game is played in
 that process); its peak resident set size (``ru_maxrss``) and CPU time (user + system) are read from
 ``wait4`` when it ends. The goal (issue 22): the peak RSS at the large size within 1.3x that at the small
-size, for ``simulate --out FILE.jsonl`` and for ``compare --out DIR`` (no skill matches, no charts).
+size, for ``simulate --out FILE.jsonl`` and for ``compare --out DIR`` (no ladder, no restricted play, no
+other lineups, no charts: the paired matches and their records only).
 Peak RSS of one process is close to deterministic here (same seeds, same games); ``--runs`` repeats each
 run and prints the lowest and highest peak of the repeats.
 
@@ -31,7 +32,7 @@ def commands(games: int, folder: Path) -> dict[str, list[str]]:
         "simulate": [MBRULES, "simulate", "--players", "2", "--bot", "random", "--workers", "1",
                      "--games", str(games), "--seed", "1", "--json", "--out", str(folder / f"records-{games}.jsonl")],
         "compare": [MBRULES, "compare", "winning-moves", "--option-b", "hazard-on-hazard", "--players", "2",
-                    "--bot", "random", "--workers", "1", "--games", str(games), "--skill-games", "0",
+                    "--bot", "random", "--bots", "none", "--workers", "1", "--games", str(games), "--skill-games", "0",
                     "--seed", "1", "--json", "--no-charts", "--out", str(folder / f"report-{games}")],
     }
 
