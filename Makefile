@@ -5,12 +5,12 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: play human test soak bench schemas clean
+.PHONY: play human test soak bench schemas models clean
 
 $(STAMP): pyproject.toml
 	rm -rf $(VENV)
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,human,plots,rl,cluster,bots]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,human,plots,rl,cluster,bots,learn]'
 	touch $(STAMP)
 
 play: $(STAMP)
@@ -32,6 +32,13 @@ schemas: $(STAMP)
 	$(BIN)/mbrules schema ruleset > schemas/ruleset.schema.json
 	$(BIN)/mbrules schema scenario > schemas/scenario.schema.json
 	$(BIN)/python -m mbrules.ruleset.reference > docs/ruleset-reference.md
+
+# the learned bot's shipped value models (mbrules/bots/models/): retrained reproducibly (same seed, same files)
+MODEL_GAMES ?= 1000
+models: $(STAMP)
+	for r in winning-moves; do for n in 2 3 4 6; do \
+	  $(BIN)/mbrules train $$r -p $$n --games $(MODEL_GAMES) --seed 0 --out mbrules/bots/models/$$r-$${n}p.json || exit 1; \
+	done; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

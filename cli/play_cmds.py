@@ -69,6 +69,11 @@ def _compile(ruleset: str, options: list[str], players: int, bots: list[str],
     if len(bots) not in (1, players):
         fail(f"mbrules: give --bot once (for every player) or once per player: {players} players, "
              f"{len(bots)} --bot given", EXIT_USAGE)
+    try:  # a bot that needs something of the game (the learned bot's model) is checked before any match
+        for b in dict.fromkeys(bots):
+            check_bot(b, game)
+    except UnknownBot as e:
+        fail(f"mbrules: {e}", EXIT_USAGE)
     return game
 
 

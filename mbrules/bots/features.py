@@ -20,8 +20,9 @@ from ..engine.actions import TURN
 class Featurizer:
     """The feature vector of an observation of ``game`` (one ruleset, one player count)."""
 
-    def __init__(self, game: Game):
+    def __init__(self, game: Game, hand: bool = True):
         g = game
+        self.hand = hand
         self.game = g
         n = g.n_cards
         ids = g.card_ids
@@ -50,11 +51,14 @@ class Featurizer:
             names += [f"{t}.played.{ids[c]}" for c in self.capped]
             names += [f"{t}.exposed.{ids[h]}" for h in self.hazards]
             names += [f"{t}.match"]
-        names += [f"hand.{ids[c]}" for c in range(n)]
+        if hand:
+            names += [f"hand.{ids[c]}" for c in range(n)]
         names += [f"unseen.{ids[c]}" for c in range(n)]
-        names += ["hand.distance_fits", "hand.playable_distance", "hand.fixes_my_hazard", "hand.safety_for_my_hazard",
-                  "hand.go", "hand.fixes_my_limit", "hand.hazard_usable", "hand.dead", "hand.safeties",
-                  "draw_pile", "stage", "extended", "my_turn_next", "drawn", "match_lead", "match_lead_x_stage"]
+        if hand:
+            names += ["hand.distance_fits", "hand.playable_distance", "hand.fixes_my_hazard",
+                      "hand.safety_for_my_hazard", "hand.go", "hand.fixes_my_limit", "hand.hazard_usable", "hand.dead",
+                      "hand.safeties"]
+        names += ["draw_pile", "stage", "extended", "my_turn_next", "drawn", "match_lead", "match_lead_x_stage"]
         self.names = tuple(names)
 
     def __len__(self) -> int:
@@ -96,11 +100,36 @@ class Featurizer:
             ext([0.0 if prot >> h & 1 else unseen[h] / max(1, self.deck_counts[h]) for h in self.hazards])
             ap(obs.match_totals[(me + r) % S] / self.match_scale)
         hand = obs.hand
-        counts = [0] * g.n_cards
-        for c in hand:
-            counts[c] += 1
-        ext([float(k) for k in counts])
+        if self.hand:
+            counts = [0] * g.n_cards
+            for c in hand:
+                counts[c] += 1
+            ext([float(k) for k in counts])
         ext([unseen[c] / max(1, self.deck_counts[c]) for c in self.cards])
+        if self.hand:
+            self._hand(obs, x, target)
+        d = obs.decision
+        ap(obs.draw_pile / self.deck_size)
+        ap(stage)
+        ap(1.0 if obs.target > g.target else 0.0)
+        ap(1.0 if d.kind == TURN and d.player >= 0 and g.side_of[d.player] == me else 0.0)
+        ap(1.0 if d.drawn else 0.0)
+        if S > 1:
+            lead = (obs.match_totals[me] - max(t for s, t in enumerate(obs.match_totals) if s != me)) / self.match_scale
+        else:
+            lead = 0.0
+        ap(lead)
+        ap(lead * stage)
+        return x
+
+    def _hand(self, obs: Observation, x: list[float], target: float) -> None:
+        """The hand's use now: distance that fits and can be played, remedies for what stops us, ..."""
+        g = self.game
+        S = g.sides
+        me = obs.side
+        hand = obs.hand
+        miles_of = g.miles
+        protectors = g.protectors
         mine = obs.sides[me]
         to_go = obs.target - mine.miles
         limit = mine.limit if mine.limit is not None else NO_LIMIT
@@ -136,21 +165,8 @@ class Featurizer:
                 saf += 1.0
                 if mine.hazard >= 0 and c in protectors[mine.hazard]:
                     cf_safety += 1.0
-        ext([fits, playable, fixes, cf_safety, go, fix_limit, hz, dead, saf])
-        d = obs.decision
-        ap(obs.draw_pile / self.deck_size)
-        ap(stage)
-        ap(1.0 if obs.target > g.target else 0.0)
-        ap(1.0 if d.kind == TURN and d.player >= 0 and g.side_of[d.player] == me else 0.0)
-        ap(1.0 if d.drawn else 0.0)
-        if S > 1:
-            lead = (obs.match_totals[me] - max(t for s, t in enumerate(obs.match_totals) if s != me)) / self.match_scale
-        else:
-            lead = 0.0
-        ap(lead)
-        ap(lead * stage)
-        return x
+        x.extend([fits, playable, fixes, cf_safety, go, fix_limit, hz, dead, saf])
 
 
-def feature_names(game: Game) -> tuple[str, ...]:
-    return Featurizer(game).names
+def feature_names(game: Game, hand: bool = True) -> tuple[str, ...]:
+    return Featurizer(game, hand).names

@@ -45,7 +45,7 @@ from .expert import hand_value
 from .features import Featurizer
 from .heuristic import HeuristicBot
 from .value_model import (
-    ModelError, ValueModel, bundled_model_path, cached_model_path, load_model, write_model,
+    ModelError, ValueModel, bundled_model_path, cached_model_path, load_model, uses_hand, write_model,
 )
 
 DEFAULT_WORLDS = 8
@@ -123,7 +123,7 @@ class LearnedBot:
         # the heuristic orders the candidates and is the default; it has its own stream
         self.heuristic = HeuristicBot(game, player, random.Random(rng.getrandbits(64)))
         self.model = value if value is not None else model_for(game, model)
-        self.features = Featurizer(game)
+        self.features = Featurizer(game, uses_hand(self.model.features))
         self.value = self.model.value
 
     def choose(self, obs: Observation, legal_actions: list[Action]) -> Action:

@@ -34,6 +34,7 @@ DEFAULT_GAMES = 400
 DEFAULT_SAMPLE = 0.5
 DEFAULT_EXPLORE = 0.03
 DEFAULT_KIND = "linear"
+DEFAULT_HAND = False  # features of the table only (see docs/bots.md: hand features made the search discard)
 FIRST_USE_KIND = "linear"  # a model trained by the bot on first use for a custom ruleset
 
 
@@ -59,9 +60,10 @@ def hand_values(game: Game, st: State) -> list[float]:
 def self_play(game: Game, games: int, seed: int, policy: Sequence[str] = ("heuristic",),
               sample: float = DEFAULT_SAMPLE, explore: float = DEFAULT_EXPLORE,
               progress: Callable[[int], None] | None = None,
-              should_stop: Callable[[], object] | None = None) -> tuple[list[list[float]], list[float]]:
+              should_stop: Callable[[], object] | None = None, hand: bool = True,
+              ) -> tuple[list[list[float]], list[float]]:
     """Feature rows and Monte Carlo targets from ``games`` self-play matches (see the module's text)."""
-    feat = Featurizer(game)
+    feat = Featurizer(game, hand)
     X: list[list[float]] = []
     y: list[float] = []
     names = list(policy)
@@ -162,10 +164,10 @@ def _floats(a) -> list[float]:
 def train(game: Game, games: int = DEFAULT_GAMES, seed: int = 0, kind: str = DEFAULT_KIND,
           policy: Sequence[str] = ("heuristic",), sample: float = DEFAULT_SAMPLE, explore: float = DEFAULT_EXPLORE,
           options: Sequence[str] = (), progress: Callable[[int], None] | None = None,
-          should_stop: Callable[[], object] | None = None) -> dict:
+          should_stop: Callable[[], object] | None = None, hand: bool = DEFAULT_HAND) -> dict:
     """A whole model file's document for ``game``, from ``games`` self-play matches seeded by ``seed``."""
-    X, y = self_play(game, games, seed, policy, sample, explore, progress, should_stop)
-    feat = Featurizer(game)
+    X, y = self_play(game, games, seed, policy, sample, explore, progress, should_stop, hand)
+    feat = Featurizer(game, hand)
     model, figures = fit(X, y, kind, seed)
     return {
         "format": FORMAT, "version": VERSION,

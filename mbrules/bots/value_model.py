@@ -36,6 +36,11 @@ MAX_MODEL_BYTES = 20_000_000
 MODELS_DIR = Path(__file__).parent / "models"
 
 
+def uses_hand(features) -> bool:
+    """Whether a model's features describe the hand (``hand.*``) or the table only."""
+    return any(str(f).startswith("hand.") for f in features)
+
+
 class ModelError(ValueError):
     """A model file that cannot be used: unreadable, not a model, or trained for another game."""
 
@@ -156,7 +161,7 @@ def _load(path: str, mtime: float, game: Game) -> ValueModel:
     from .features import feature_names
 
     doc = read_model_file(path)
-    check_model(doc, game, feature_names(game), path)
+    check_model(doc, game, feature_names(game, uses_hand(doc.get("features") or ())), path)
     try:
         return ValueModel(doc, path)
     except (KeyError, TypeError, ValueError, IndexError) as e:
