@@ -36,7 +36,7 @@ import random
 import sys
 
 from ..engine import Action, Game, Observation
-from ..engine.actions import COUP_FOURRE_WINDOW, EXTENSION_QUESTION
+from ..engine.actions import COUP_FOURRE_WINDOW, EXTENSION_QUESTION, TURN
 from ..engine.determinize import determinize
 from ..engine.game import HAZARD
 from ..engine.notation import COUP_FOURRE, DECLINE, DRAW, EXTEND, PLAY, STOP
@@ -52,6 +52,8 @@ DEFAULT_WORLDS = 8
 DEFAULT_WIDTH = 3  # the heuristic's best few candidates at a turn (0: every legal action)
 DEFAULT_MARGIN = 0  # points by which a candidate's value must beat the heuristic's choice to be played
 FIRST_USE_GAMES = 300  # self-play matches of a model trained on first use
+DEFAULT_PLIES = 0  # turns played on by the heuristic in each world before the value is read
+MAX_LOOKAHEAD_ACTIONS = 400
 MAX_SETTLE = 16  # table answers followed after a candidate (coups fourrés; the hand is far shorter)
 
 
@@ -104,7 +106,8 @@ def _check(game: Game, params: dict) -> None:
     "a one-ply search over its own actions with a value learned from self-play (mbrules train) at the leaves, "
     "over sampled worlds of the unseen cards; parameters worlds (sampled worlds a decision, default 8), "
     "model (a model file made by mbrules train; default: the one shipped for the ruleset, or one trained on first use)",
-    params={"worlds": (int, 1, 256), "model": (str, 1, 180), "width": (int, 0, 64), "margin": (int, 0, 100_000)},
+    params={"worlds": (int, 1, 256), "model": (str, 1, 180), "width": (int, 0, 64), "margin": (int, 0, 100_000),
+            "plies": (int, 0, 8)},
     check=_check,
 )
 class LearnedBot:
@@ -112,6 +115,7 @@ class LearnedBot:
 
     def __init__(self, game: Game, player: int, rng: random.Random, worlds: int = DEFAULT_WORLDS,
                  model: str | None = None, width: int = DEFAULT_WIDTH, margin: int = DEFAULT_MARGIN,
+                 plies: int = DEFAULT_PLIES,
                  value: ValueModel | None = None):
         self.game = game
         self.player = player
@@ -122,6 +126,9 @@ class LearnedBot:
         self.margin = float(margin)
         # the heuristic orders the candidates and is the default; it has its own stream
         self.heuristic = HeuristicBot(game, player, random.Random(rng.getrandbits(64)))
+        self.plies = plies
+        # the look-ahead's policy: the heuristic in every seat of the imagined world
+        self.sim_bots = [HeuristicBot(game, p, random.Random(0)) for p in range(game.players)]
         self.model = value if value is not None else model_for(game, model)
         self.features = Featurizer(game, uses_hand(self.model.features))
         self.value = self.model.value
@@ -142,15 +149,20 @@ class LearnedBot:
             return candidates[0]
         rng = self.rng
         worlds = [determinize(obs, rng) for _ in range(self.worlds)]
+        seeds = [rng.getrandbits(32) for _ in worlds]
+        plies = self.plies
         values = []
         for a in candidates:
-            hidden = a.op == PLAY and g.kind[a.card_index] == HAZARD and a.side_index != self.side
+            hidden = plies or (a.op == PLAY and g.kind[a.card_index] == HAZARD and a.side_index != self.side)
             ws = worlds if hidden else worlds[:1]
             v = 0.0
-            for w in ws:
+            for w, seed in zip(ws, seeds):
                 st = w.clone()
                 st.apply(a)
-                v += self._leaf(st, 0)
+                if plies:
+                    v += self._lookahead(st, seed)
+                else:
+                    v += self._leaf(st, 0)
             values.append(v / len(ws))
         # the heuristic's choice unless another candidate's value beats it by the margin
         best, best_v = 0, values[0] + self.margin
@@ -158,6 +170,32 @@ class LearnedBot:
             if values[i] > best_v:
                 best, best_v = i, values[i]
         return candidates[best]
+
+    def _lookahead(self, st, seed: int) -> float:
+        """The world played on for ``plies`` turns by the heuristic in every seat (the same luck for
+        every candidate: the seats' streams are seeded alike), then valued."""
+        me = self.player
+        bots = self.sim_bots
+        for p, b in enumerate(bots):
+            b.rng.seed(seed + p)
+        turns = 0
+        for _ in range(MAX_LOOKAHEAD_ACTIONS):
+            acts = st.legal_actions()
+            if not acts:
+                return self._terminal(st)
+            d = st.decision
+            if d.kind == TURN and not d.drawn:
+                if turns >= self.plies and d.player == me:
+                    break
+                turns += 1
+                if turns > self.plies + 1:
+                    break
+            if len(acts) == 1:
+                st.apply(acts[0])
+                continue
+            p = st.current_player
+            st.apply(bots[p].choose(st.observation(p), acts))
+        return self.value(self.features(st.observation(me)))
 
     def _leaf(self, st, depth: int) -> float:
         """The value for our side of the position ``st`` reached, once the table has answered."""
