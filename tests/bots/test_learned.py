@@ -186,3 +186,21 @@ def test_a_custom_ruleset_trains_a_model_on_first_use_and_caches_it(tmp_path, mo
     assert "opp1.stopped_by.ice" in model.features
     monkeypatch.setattr(learned, "FIRST_USE_GAMES", 0)  # a second use trains nothing: it reads the cache
     assert learned.model_for(game).features == model.features
+
+
+@pytest.mark.slow
+def test_bench_learned_prints_a_paired_win_share_and_the_cpu_per_decision():
+    import re
+    import subprocess
+    import sys
+
+    root = Path(__file__).parent.parent.parent
+    run = lambda *a: subprocess.run([sys.executable, "benchmarks/bench_learned.py", *a], cwd=root,  # noqa: E731
+                                    capture_output=True, text=True, timeout=300)
+    out = run("versus", "heuristic", "heuristic-2026", "--games", "2")
+    assert out.returncode == 0, out.stderr
+    m = re.search(r"heuristic won (\d+) of 4 matches \(2 deals x 2 seatings\)", out.stdout)
+    assert m and 0 <= int(m.group(1)) <= 4
+    out = run("speed", "--matches", "1")
+    assert out.returncode == 0, out.stderr
+    assert re.search(r"\d+ decisions, CPU per decision mean [\d.]+ ms", out.stdout)
