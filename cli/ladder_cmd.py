@@ -27,7 +27,7 @@ def ladder(
              "give two or more."),
     ruleset: str = typer.Option("winning-moves", "--ruleset", "-r", help="Bundled ruleset id or path to a YAML file."),
     option: Optional[list[str]] = typer.Option(None, "--option", "-o", help="Option id or path; repeat to apply several, in order."),
-    players: int = typer.Option(2, "--players", "-n", help="Number of players."),
+    players: int = typer.Option(2, "--players", "-p", "-n", help="Number of players."),
     games: int = typer.Option(50, "--games", "-g", help="Seeds per pair of bots; each is played in every seating."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the run: deal i is dealt from (seed, i), the same for every pair."),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Worker processes (default: the CPUs, at most 8); the figures are the same for any number."),
@@ -58,7 +58,7 @@ def ladder(
     check_range("--players", players, 1, MAX_PLAYERS)
     check_range("--games", games, 1, MAX_LADDER_GAMES)
     if workers is None:  # a ladder is long: use the machine, as compare does
-        from mbrules.simulate import default_workers
+        from mbrules.matches.simulate import default_workers
 
         workers = default_workers()
     check_range("--workers", workers, 1, MAX_WORKERS)
@@ -78,7 +78,7 @@ def ladder(
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from mbrules.bots.ladder import run_ladder
+    from mbrules.matches.ladder import run_ladder
 
     err = Console(stderr=True)
     try:
