@@ -13,8 +13,9 @@ differ (another ruleset, another number of sides).
 from __future__ import annotations
 
 from ..engine import Game, Observation
-from ..engine.game import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY
-from ..engine.actions import TURN
+from ..vocab import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, DecisionKind
+
+TURN = DecisionKind.TURN
 
 
 class Featurizer:

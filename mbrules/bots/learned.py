@@ -36,10 +36,8 @@ import random
 import sys
 
 from ..engine import Action, Game, Observation
-from ..engine.actions import COUP_FOURRE_WINDOW, EXTENSION_QUESTION, TURN
 from ..engine.determinize import determinize
-from ..engine.game import HAZARD
-from ..engine.notation import COUP_FOURRE, DECLINE, DRAW, EXTEND, PLAY, STOP
+from ..vocab import COUP_FOURRE, DECLINE, DRAW, EXTEND, HAZARD, PLAY, STOP, DecisionKind
 from .base import UnknownBot, register
 from .expert import hand_value
 from .features import Featurizer
@@ -48,6 +46,7 @@ from .value_model import (
     ModelError, ValueModel, bundled_model_path, cached_model_path, load_model, uses_hand, write_model,
 )
 
+TURN, COUP_FOURRE_WINDOW, EXTENSION_QUESTION = DecisionKind.TURN, DecisionKind.COUP_FOURRE, DecisionKind.EXTENSION
 DEFAULT_WORLDS = 8
 DEFAULT_WIDTH = 3  # the heuristic's best few candidates at a turn (0: every legal action)
 DEFAULT_MARGIN = 0  # points by which a candidate's value must beat the heuristic's choice to be played

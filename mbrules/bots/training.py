@@ -24,7 +24,7 @@ import random
 from typing import Callable, Sequence
 
 from ..engine import Game, State
-from ..engine.actions import TURN
+from ..vocab import DecisionKind
 from .base import make_bot
 from .expert import hand_value
 from .features import Featurizer
@@ -83,7 +83,7 @@ def self_play(game: Game, games: int, seed: int, policy: Sequence[str] = ("heuri
                 if not acts:
                     break
                 d = st.decision
-                if d.kind == TURN and not d.drawn:
+                if d.kind == DecisionKind.TURN and not d.drawn:
                     for p in range(game.players):
                         if rng.random() < sample:
                             pending.append((game.side_of[p], feat(st.observation(p))))
