@@ -35,7 +35,7 @@ def train(
     The heuristic plays whole matches against itself; at the start of every turn each player's
     observation is kept with the hand's final point difference for its side (a Monte Carlo target),
     and a value is fitted on features of the observation derived from the ruleset's own cards
-    (scikit-learn: pip install 'mbrules[learn]'). The same ruleset, options, players, games and
+    (scikit-learn, the optional extra learn). The same ruleset, options, players, games and
     seed give the same model file. A model is refused (exit 2) for another ruleset than its own.
     """
     options = list(option or [])
