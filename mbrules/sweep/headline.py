@@ -1,0 +1,85 @@
+"""The headline of a sweep in words: which value gives what (the curve metrics per value), each
+trend shown over the swept values with its size per step and interval, and the target's values.
+The same sentences are the terminal's first lines, the top of ``index.html`` and ``summary`` in ``--json``."""
+from __future__ import annotations
+
+from ..compare.report import fmt, fmt_ci, fmt_diff
+from .values import fmt_value
+
+PER_VALUE_LINES = 8  # above this many values, the table says it (one sentence a value is too long)
+
+
+def _minus(s: str) -> str:
+    return s.replace("-", "−")
+
+
+def step_of(values) -> float:
+    """The step a trend is given per: the values' smallest gap."""
+    xs = sorted(values)
+    gaps = [b - a for a, b in zip(xs, xs[1:]) if b > a]
+    return min(gaps) if gaps else 1
+
+
+def trend_sentence(sw, r: dict) -> str:
+    key = r["metric"]
+    first, last = sw.points[0], sw.points[-1]
+    a, b = first["metrics"][key]["value"], last["metrics"][key]["value"]
+    path = sw.sets[0].path
+    step = step_of(sw.sets[0].values)
+    per = r["slope"] * step
+    lo, hi = (c * step for c in r["ci95"]) if r["ci95"] else (None, None)
+    word = "rises" if r["slope"] > 0 else "falls"
+    text = (f"{r['name']} {word} as {path} goes {fmt_value(sw.sets[0].values[0])} → "
+            f"{fmt_value(sw.sets[0].values[-1])}: {fmt(a, key)} → {fmt(b, key)}, {fmt_diff(per, key)} per "
+            f"+{fmt_value(step)}")
+    if lo is not None:
+        text += f" (95% CI {fmt_diff(lo, key)} to {fmt_diff(hi, key)}; trend test p = {r['p_holm']:.2g} after Holm)"
+    return _minus(text)
+
+
+def value_sentence(sw, p: dict) -> str:
+    parts = []
+    for key in sw.settings["metrics"]:
+        m = p["metrics"][key]
+        parts.append(f"{m['name'].lower()} {fmt(m['value'], key)} {fmt_ci(m['ci95'], key)}".rstrip())
+    return _minus(f"At {p['label']}: " + "; ".join(parts))
+
+
+def target_sentence(sw) -> str:
+    t = sw.target
+    key = t["metric"]
+    name = sw.points[0]["metrics"][key]["name"]
+    goal = fmt(t["value"], key)
+    if t["closest"] is None:
+        return f"Target {name} = {goal}: no value measured it"
+    held = ", ".join(t["held_by"]) if t["held_by"] else "none"
+    return _minus(f"Target {name} = {goal}: the 95% interval holds it at {held}; closest: {t['closest']} "
+                  f"({fmt(t['closest_value'], key)} {fmt_ci(t['closest_ci95'], key)})")
+
+
+def summary(sw) -> list[dict]:
+    out = []
+    if sw.target is not None:
+        out.append({"metric": sw.target["metric"], "text": target_sentence(sw)})
+    curve = sw.settings["metrics"]
+    by_key = {r["metric"]: r for r in sw.trend}
+    for key in curve:
+        r = by_key.get(key)
+        if r is None:
+            continue
+        if r["flagged"]:
+            out.append({"metric": key, "text": trend_sentence(sw, r)})
+        else:
+            lo, hi = r["ci95"] or (None, None)
+            out.append({"metric": key, "text": _minus(f"{r['name']}: no trend shown over {sw.sets[0].path} "
+                                                      f"(slope {r['slope']:+.3g} a unit, 95% CI "
+                                                      f"{lo:+.3g} to {hi:+.3g})") if lo is not None else
+                        f"{r['name']}: no trend shown over {sw.sets[0].path}"})
+    others = sorted((r for r in sw.trend if r["flagged"] and r["metric"] not in curve),
+                    key=lambda r: r["p_holm"])[:4]
+    for r in others:
+        out.append({"metric": r["metric"], "text": trend_sentence(sw, r)})
+    if len(sw.points) <= PER_VALUE_LINES:
+        for p in sw.points:
+            out.append({"metric": "point", "text": value_sentence(sw, p)})
+    return out
