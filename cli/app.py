@@ -21,6 +21,7 @@ from . import play_cmds  # noqa: E402,F401
 from . import replay_cmd  # noqa: E402,F401
 from . import compare_cmd  # noqa: E402,F401  compare
 from . import ladder_cmd  # noqa: E402,F401  ladder
+from . import sweep_cmd  # noqa: E402,F401  sweep
 
 
 def main() -> None:

@@ -20,6 +20,12 @@ def step_of(values) -> float:
     return min(gaps) if gaps else 1
 
 
+def fmt_p(p: float | None) -> str:
+    if p is None:
+        return "p –"
+    return "p < 0.0001" if p < 1e-4 else f"p = {p:.2g}"
+
+
 def trend_sentence(sw, r: dict) -> str:
     key = r["metric"]
     first, last = sw.points[0], sw.points[-1]
@@ -33,7 +39,7 @@ def trend_sentence(sw, r: dict) -> str:
             f"{fmt_value(sw.sets[0].values[-1])}: {fmt(a, key)} → {fmt(b, key)}, {fmt_diff(per, key)} per "
             f"+{fmt_value(step)}")
     if lo is not None:
-        text += f" (95% CI {fmt_diff(lo, key)} to {fmt_diff(hi, key)}; trend test p = {r['p_holm']:.2g} after Holm)"
+        text += f" (95% CI {fmt_diff(lo, key)} to {fmt_diff(hi, key)}; trend test {fmt_p(r['p_holm'])} after Holm)"
     return _minus(text)
 
 
@@ -52,8 +58,9 @@ def target_sentence(sw) -> str:
     goal = fmt(t["value"], key)
     if t["closest"] is None:
         return f"Target {name} = {goal}: no value measured it"
-    held = ", ".join(t["held_by"]) if t["held_by"] else "none"
-    return _minus(f"Target {name} = {goal}: the 95% interval holds it at {held}; closest: {t['closest']} "
+    held = (f"the 95% interval holds it at {', '.join(t['held_by'])}" if t["held_by"]
+            else "no value's 95% interval holds it")
+    return _minus(f"Target {name} = {goal}: {held}; closest: {t['closest']} "
                   f"({fmt(t['closest_value'], key)} {fmt_ci(t['closest_ci95'], key)})")
 
 
