@@ -112,7 +112,8 @@ def compile_points(ruleset: str, options: Sequence[str], players: int, sets: lis
         try:
             rs = load_patched(ruleset, list(options), patch, where, files_read=files_read)
         except RulesetError as e:
-            lines = [f"mbrules: {where}: {d.message}" if d.file == where else str(d) for d in e.diagnostics]
+            lines = [f"mbrules: {where}: {d.message}" + ("" if d.file == where else f" ({d.file}:{d.line}:{d.col})")
+                     for d in e.diagnostics]
             raise SetError("\n".join(lines or e.lines)) from None
         try:
             games.append(Game(rs, players))
