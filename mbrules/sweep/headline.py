@@ -67,7 +67,7 @@ def target_sentence(sw) -> str:
 def summary(sw) -> list[dict]:
     out = []
     if sw.target is not None:
-        out.append({"metric": sw.target["metric"], "text": target_sentence(sw)})
+        out.append({"metric": sw.target["metric"], "kind": "target", "text": target_sentence(sw)})
     curve = sw.settings["metrics"]
     by_key = {r["metric"]: r for r in sw.trend}
     for key in curve:
@@ -75,18 +75,18 @@ def summary(sw) -> list[dict]:
         if r is None:
             continue
         if r["flagged"]:
-            out.append({"metric": key, "text": trend_sentence(sw, r)})
+            out.append({"metric": key, "kind": "curve", "text": trend_sentence(sw, r)})
         else:
             lo, hi = r["ci95"] or (None, None)
-            out.append({"metric": key, "text": _minus(f"{r['name']}: no trend shown over {sw.sets[0].path} "
+            out.append({"metric": key, "kind": "curve", "text": _minus(f"{r['name']}: no trend shown over {sw.sets[0].path} "
                                                       f"(slope {r['slope']:+.3g} a unit, 95% CI "
                                                       f"{lo:+.3g} to {hi:+.3g})") if lo is not None else
                         f"{r['name']}: no trend shown over {sw.sets[0].path}"})
     others = sorted((r for r in sw.trend if r["flagged"] and r["metric"] not in curve),
                     key=lambda r: r["p_holm"])[:4]
     for r in others:
-        out.append({"metric": r["metric"], "text": trend_sentence(sw, r)})
+        out.append({"metric": r["metric"], "kind": "other", "text": trend_sentence(sw, r)})
     if len(sw.points) <= PER_VALUE_LINES:
         for p in sw.points:
-            out.append({"metric": "point", "text": value_sentence(sw, p)})
+            out.append({"metric": "point", "kind": "point", "text": value_sentence(sw, p)})
     return out

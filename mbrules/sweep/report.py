@@ -73,7 +73,7 @@ def response_chart(doc: dict) -> tuple[bytes, str]:
     xs_raw = [p["value"] for p in pts]
     num = numeric(xs_raw)
     xs = xs_raw if num else list(range(len(pts)))
-    fig, axes = plt.subplots(1, len(keys), figsize=(4.6 * len(keys), 3.6), squeeze=False)
+    fig, axes = plt.subplots(1, len(keys), figsize=(4.2 * len(keys), 3.1), squeeze=False)
     for ax, key in zip(axes[0], keys):
         ms = [p["metrics"][key] for p in pts]
         share = key.endswith("_share")
@@ -98,8 +98,8 @@ def response_chart(doc: dict) -> tuple[bytes, str]:
             ax.set_xticks(xs)
             ax.set_xticklabels([fmt_value(v) for v in xs_raw], fontsize=8)
         ax.grid(alpha=0.3)
-    fig.suptitle(f"{doc['settings']['ruleset_name']}: response with 95% intervals "
-                 f"({doc['matches_per_value']} matches a value, the same seeds)", fontsize=10)
+    fig.suptitle(f"Response with 95% intervals ({doc['matches_per_value']} matches a value, the same seeds)",
+                 fontsize=10)
     fig.tight_layout()
     return _render(fig)
 
@@ -108,16 +108,21 @@ def html_page(doc: dict, svg: str | None) -> str:
     e = html.escape
     s = doc["settings"]
     sets = " and ".join(x["path"] for x in s["sets"])
-    title = f"Sweep of {sets} in {s['ruleset_name']}"
-    sub = (f"{s['players']} players; {doc['matches_per_value']} matches a value, every value dealt the same "
-           f"seeds; bots {', '.join(s['bots'])}" + (f"; options {', '.join(s['options'])}" if s["options"] else ""))
+    title = f"Sweep of {sets} in {s['ruleset']}" + "".join(f" + {o}" for o in s["options"])
+    sub = (f"{s['ruleset_name']}; {s['players']} players; {doc['matches_per_value']} matches a value, every value dealt the same "
+           f"seeds; bots {', '.join(s['bots'])}")
     if doc["interrupted"]:
         sub += " — interrupted: the figures are those of the seeds every value finished"
-    heads = "".join(f"<li>{e(x['text'])}</li>" for x in doc["summary"])
+    heads = "".join(f"<li>{e(x['text'])}</li>" for x in doc["summary"] if x.get("kind") in ("target", "curve"))
+    others = "".join(f"<li>{e(x['text'])}</li>" for x in doc["summary"] if x.get("kind") == "other")
+    others = f"<h2>Other trends</h2><ul>{others}</ul>" if others else ""
     keys = s["metrics"]
     curve_head = "".join(f"<th>{e(doc['points'][0]['metrics'][k]['name'])}</th><th>95%</th>" for k in keys)
+    single = len(s["sets"]) == 1
+    value_head = s["sets"][0]["path"] if single else "values"
+    held = set(doc["target"]["held_by"]) if doc.get("target") else set()
     curve_rows = "".join(
-        f"<tr><th>{e(p['label'])}</th>" + "".join(
+        f"<tr><th>{e(fmt_value(p['value']) if single else p['label'])}{' ◀ target' if p['label'] in held else ''}</th>" + "".join(
             f"<td>{e(fmt(p['metrics'][k]['value'], k))}</td><td>{e(fmt_ci(p['metrics'][k]['ci95'], k))}</td>"
             for k in keys) + "</tr>" for p in doc["points"])
     all_head = "".join(f"<th>{e(p['label'])}</th>" for p in doc["points"])
@@ -137,7 +142,7 @@ def html_page(doc: dict, svg: str | None) -> str:
 <style>
 body{{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:72em;padding:0 1em;color:#222}}
 h1{{font-size:1.4em;margin-bottom:.2em}} .sub{{color:#555;margin-top:0}}
-ul.head li{{margin:.3em 0;font-size:1.05em}}
+ul.head li{{margin:.3em 0;font-size:1.05em}} figure.chart{{margin:.5em 0}}
 table{{border-collapse:collapse;margin:.8em 0}} th,td{{border-bottom:1px solid #ddd;padding:.25em .6em;text-align:right}}
 th:first-child{{text-align:left}} small{{color:#666}} figure.chart svg{{max-width:100%;height:auto}}
 </style></head><body>
@@ -145,7 +150,8 @@ th:first-child{{text-align:left}} small{{color:#666}} figure.chart svg{{max-widt
 <p class="sub">{e(sub)}</p>
 <ul class="head">{heads}</ul>
 {chart}
-<table><thead><tr><th>value</th>{curve_head}</tr></thead><tbody>{curve_rows}</tbody></table>
+<table><thead><tr><th>{e(value_head)}</th>{curve_head}</tr></thead><tbody>{curve_rows}</tbody></table>
+{others}
 <h2>Trend over {e(s['sets'][0]['path'])}</h2>
 <p>The least-squares slope of each metric over the values (a unit of {e(s['sets'][0]['path'])}), paired by seed
 (the delta method, the seed as the unit); flagged by Holm's correction over the metrics.</p>
