@@ -786,7 +786,8 @@ def _memory_option(session: _Session, patch: dict, where: str) -> _Composed | No
     ``where``: checked by the same schema, normalized the same way; listed under no id."""
     from .schema_check import schema_errors
 
-    data = {"kind": "option", "id": "set", "name": where, **patch}
+    where = printable(where)
+    data = {"kind": "option", "id": "set", "name": "set in memory", **patch}
     locs = _loc_tree(data, Loc(where, 1, 1))
     errors = schema_errors(data, locs)
     if errors:

@@ -101,6 +101,7 @@ def compile_points(ruleset: str, options: Sequence[str], players: int, sets: lis
     """Each point's ruleset patched and compiled; an invalid one refused with its path and reason."""
     from ..engine import GameError
     from ..ruleset import RulesetError
+    from ..ruleset.diagnostics import printable
     from ..ruleset.loader import load_patched
 
     games = []
@@ -108,7 +109,7 @@ def compile_points(ruleset: str, options: Sequence[str], players: int, sets: lis
         patch: dict = {}
         for s in sets:
             _deep_merge(patch, s.patch(s.values[j]))
-        where = "--set " + point_label(sets, j)
+        where = printable("--set " + point_label(sets, j))
         try:
             rs = load_patched(ruleset, list(options), patch, where, files_read=files_read)
         except RulesetError as e:
