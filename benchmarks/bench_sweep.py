@@ -32,10 +32,10 @@ def cpu(games: int, repeat: int) -> None:
         cpus.append(c)
         t = {r["metric"]: r for r in doc["trend"]}["turns_per_hand"]
         tph = [p["metrics"]["turns_per_hand"]["value"] for p in doc["points"]]
-        print(f"mbrules {' '.join(args[:-1])}: {c:.1f} s CPU, {wall:.1f} s wall; turns per hand "
+        print(f"mbrules {' '.join(a for a in args if a != '--json')}: {c:.1f} s CPU, {wall:.1f} s wall; turns per hand "
               + " / ".join(f"{v:.1f}" for v in tph)
               + f"; slope {200 * t['slope']:+.2f} per +200 (95% CI {200 * t['ci95'][0]:+.2f} to "
-              f"{200 * t['ci95'][1]:+.2f}), p (Holm) {t['p_holm']:.2g}")
+              f"{200 * t['ci95'][1]:+.2f}), p (Holm) " + ("< 1e-4" if t["p_holm"] < 1e-4 else f"{t['p_holm']:.2g}"))
     print(f"{repeat} runs x 3 values x {games} matches: CPU mean {statistics.mean(cpus):.1f} s, "
           f"min {min(cpus):.1f} s, max {max(cpus):.1f} s")
 
