@@ -64,6 +64,17 @@ def target_sentence(sw) -> str:
                   f"({fmt(t['closest_value'], key)} {fmt_ci(t['closest_ci95'], key)})")
 
 
+def size(sw, r: dict) -> float:
+    """How much a trend moves its metric over the values swept: in points for a share, else relative
+    to the first value (the order of the other trends)."""
+    xs = sw.sets[0].values
+    move = abs(r["slope"] * (max(xs) - min(xs)))
+    if r["metric"].endswith("_share"):
+        return move
+    base = sw.points[0]["metrics"][r["metric"]]["value"]
+    return move / abs(base) if base else 0.0
+
+
 def summary(sw) -> list[dict]:
     out = []
     if sw.target is not None:
@@ -83,7 +94,7 @@ def summary(sw) -> list[dict]:
                                                       f"{lo:+.3g} to {hi:+.3g})") if lo is not None else
                         f"{r['name']}: no trend shown over {sw.sets[0].path}"})
     others = sorted((r for r in sw.trend if r["flagged"] and r["metric"] not in curve),
-                    key=lambda r: r["p_holm"])[:4]
+                    key=lambda r: -size(sw, r))[:4]
     for r in others:
         out.append({"metric": r["metric"], "kind": "other", "text": trend_sentence(sw, r)})
     if len(sw.points) <= PER_VALUE_LINES:
