@@ -19,8 +19,7 @@ from __future__ import annotations
 import random
 
 from ..engine import Action, Game, Observation
-from ..engine.game import HAZARD, SAFETY
-from ..engine.notation import COUP_FOURRE, DISCARD, EXTEND, PLAY
+from mbrules.vocab import COUP_FOURRE, DISCARD, EXTEND, HAZARD, PLAY, SAFETY
 from .base import register
 from .heuristic import HeuristicBot
 

@@ -33,6 +33,7 @@ from ..bots.restricted import RESTRICTIONS
 from ..engine import Game
 from ..matches.simulate import _Stopped, compile_game, default_workers, game_seed, play_match, run_ordered, worker_pool
 from ..matches import intervals as stats
+from .headline import RESTRICTION_WORDS
 from .metrics import METRICS, add_distribution, mark_not_applicable, add_pair, evaluate_sums, new_distribution, metric_values
 from ..matches.records import match_record
 
@@ -41,14 +42,6 @@ from ..matches.records import match_record
 # is affordable on a subset of the pairs.
 EXPERT_SMALL = "expert:budget=4,width=2"
 SLOW_BOTS = ("expert",)  # bots whose matches cost seconds: they play the small subsets only
-RESTRICTION_WORDS = {
-    "no_coup_fourre": "never calls a coup fourré",
-    "no_extension": "never calls the extension",
-    "no_attack": "never attacks (plays no hazard)",
-    "no_safety_discard": "never discards a safety",
-}
-
-
 def default_ladder() -> list[str]:
     """random < heuristic < the expert at a small budget (< learned, when that bot is registered)."""
     rungs = ["random", "heuristic", EXPERT_SMALL]

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from mbrules.engine.game import HAZARD, SAFETY
-from mbrules.engine.notation import COUP_FOURRE, DISCARD, EXTEND, PLAY
+from mbrules.vocab import COUP_FOURRE, DISCARD, EXTEND, HAZARD, PLAY, SAFETY
 from mbrules.matches.simulate import compile_game, game_seed, play_match
 
 
