@@ -139,7 +139,7 @@ def sweep(
 
 
 def _print(sw, doc: dict, out) -> None:
-    from mbrules.compare.report import fmt, fmt_ci
+    from mbrules.compare.figures import fmt, fmt_ci
 
     con = Console(file=sys.stdout, width=WIDTH + 40, highlight=False)
     s = doc["settings"]

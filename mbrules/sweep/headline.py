@@ -3,7 +3,7 @@ trend shown over the swept values with its size per step and interval, and the t
 The same sentences are the terminal's first lines, the top of ``index.html`` and ``summary`` in ``--json``."""
 from __future__ import annotations
 
-from ..compare.report import fmt, fmt_ci, fmt_diff
+from ..compare.figures import fmt, fmt_ci, fmt_diff
 from .values import fmt_value
 
 PER_VALUE_LINES = 8  # above this many values, the table says it (one sentence a value is too long)

@@ -8,7 +8,7 @@ import html
 import io
 
 from ..compare.metrics import METRICS
-from ..compare.report import _round, fmt, fmt_ci, fmt_diff, fmt_diff_ci
+from ..compare.figures import _round, fmt, fmt_ci, fmt_diff, fmt_diff_ci
 from .values import fmt_value, numeric
 
 CHART_FILES = ("response.png", "response.svg")
