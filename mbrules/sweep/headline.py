@@ -75,6 +75,22 @@ def size(sw, r: dict) -> float:
     return move / abs(base) if base else 0.0
 
 
+def steps_sentence(sw, key: str) -> str:
+    """``Hands per match: 4.1 at false, 4.6 at true; +0.50 (95% CI +0.21 to +0.79) from false to true``."""
+    pts = sw.points
+    name = pts[0]["metrics"][key]["name"]
+    at = ", ".join(f"{fmt(p['metrics'][key]['value'], key)} at {fmt_value(p['value'])}" for p in pts)
+    steps = []
+    for prev, p in zip(pts, pts[1:]):
+        m = p["metrics"][key]
+        if m.get("diff_prev") is None:
+            continue
+        ci = m.get("diff_prev_ci95")
+        shown = "" if not ci else f" (95% CI {fmt_diff(ci[0], key)} to {fmt_diff(ci[1], key)})"
+        steps.append(f"{fmt_diff(m['diff_prev'], key)}{shown} from {fmt_value(prev['value'])} to {fmt_value(p['value'])}")
+    return _minus(f"{name}: {at}" + ("; " + "; ".join(steps) if steps else "") + " (paired by seed)")
+
+
 def summary(sw) -> list[dict]:
     out = []
     if sw.target is not None:
@@ -93,6 +109,9 @@ def summary(sw) -> list[dict]:
                                                       f"(slope {r['slope']:+.3g} a unit, 95% CI "
                                                       f"{lo:+.3g} to {hi:+.3g})") if lo is not None else
                         f"{r['name']}: no trend shown over {sw.sets[0].path}"})
+    if not sw.trend and len(sw.points) > 1:  # values that are not numbers: no slope, the steps in words
+        for key in curve:
+            out.append({"metric": key, "kind": "curve", "text": steps_sentence(sw, key)})
     others = sorted((r for r in sw.trend if r["flagged"] and r["metric"] not in curve),
                     key=lambda r: -size(sw, r))[:4]
     for r in others:

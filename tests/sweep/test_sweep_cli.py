@@ -183,3 +183,14 @@ def test_ctrl_c_keeps_the_seeds_every_value_finished_reports_interrupted_and_exi
     assert all(p["matches"] == doc["matches_per_value"] for p in doc["points"])
     saved = json.loads((tmp_path / "r" / "sweep.json").read_text(encoding="utf-8"))
     assert saved["interrupted"] is True and saved["matches_per_value"] == doc["matches_per_value"]
+
+
+def test_values_that_are_not_numbers_get_no_slope_and_their_steps_in_words():
+    res = run("sweep", "winning-moves", "-p", "2", "--games", "6", "--workers", "1", "--json",
+              "--set", "play.hazard_on_hazard=false,true")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.output)
+    assert doc["trend"] == [] and [p["value"] for p in doc["points"]] == [False, True]
+    turns = next(x["text"] for x in doc["summary"] if x["metric"] == "turns_per_hand")
+    assert turns.startswith("Turns per hand: ") and "from false to true (paired by seed)" in turns
+    assert doc["points"][1]["metrics"]["turns_per_hand"]["diff_prev_ci95"] is not None
