@@ -124,6 +124,12 @@ def resolve_path(path: str, known: set[str], ruleset: str, players: int) -> tupl
             return any(k.startswith(ps[0] + ".") and _same_below(k, ps) for k in known)
         return ".".join(ps) in known
 
+    from ..ruleset.compose import FILE_ONLY_KEYS, ROOT_OWN_KEYS
+
+    if parts[0] in ROOT_OWN_KEYS or parts[0] in FILE_ONLY_KEYS:
+        raise SetError(f"mbrules: --set {_short(path)}: {parts[0]} is not a rule value (it names or composes the "
+                       "ruleset and changes nothing in play); sweep a value under cards, player_counts, play, "
+                       "scoring, match...")
     for cand in (parts, (*parts, "value")):
         if listed(cand):
             parts = cand
@@ -157,6 +163,10 @@ def point_label(settings: list[Setting], j: int) -> str:
 
 
 def fmt_value(v: Any) -> str:
+    from ..ruleset.diagnostics import printable
+
+    if isinstance(v, str):
+        return printable(v)
     if isinstance(v, bool):
         return "true" if v else "false"
     if v is None:

@@ -194,3 +194,30 @@ def test_values_that_are_not_numbers_get_no_slope_and_their_steps_in_words():
     turns = next(x["text"] for x in doc["summary"] if x["metric"] == "turns_per_hand")
     assert turns.startswith("Turns per hand: ") and "from false to true (paired by seed)" in turns
     assert doc["points"][1]["metrics"]["turns_per_hand"]["diff_prev_ci95"] is not None
+
+
+COMMAND_ROWS = [
+    (["sweep", "no-such-ruleset", "--set", TRIP], 2, "no-such-ruleset"),
+    (["sweep", "winning-moves", "--option", "no-such-option", "--set", TRIP], 2, "no-such-option"),
+    (["sweep", "winning-moves", "--set", "name=a,b"], 2, "is not a rule value"),
+    (["sweep", "winning-moves", "--set", "extends=a,b"], 2, "is not a rule value"),
+    (["sweep", "winning-moves", "--set", TRIP, "--games", "1"], 2, "--games"),
+    (["sweep", "winning-moves", "--set", TRIP, "--bot", "nobody"], 2, "nobody"),
+    (["sweep", "winning-moves", "--set", TRIP, "--out", " "], 2, "--out needs a folder name"),
+    (["sweep", "winning-moves", "--set", TRIP, "-p", "3"], 2, "for 2 players and the sweep plays 3"),
+]
+
+
+@pytest.mark.parametrize("args,code,words", COMMAND_ROWS, ids=[" ".join(a[1:]) for a, _, _ in COMMAND_ROWS])
+def test_a_bad_ruleset_option_or_flag_is_refused_with_its_exit_code_and_a_sentence(args, code, words):
+    res = run(*args, "-w", "1")
+    assert res.exit_code == code, res.output
+    assert words in res.output
+
+
+def test_the_report_folder_may_not_be_an_input_file(tmp_path):
+    rules = tmp_path / "mine.yaml"
+    rules.write_text("extends: winning-moves\nid: mine\nname: Mine\n", encoding="utf-8")
+    res = run("sweep", str(rules), *FAST, "--set", TRIP, "--out", str(rules))
+    assert res.exit_code == 2, res.output
+    assert rules.read_text(encoding="utf-8").startswith("extends: winning-moves")
