@@ -221,3 +221,15 @@ def test_the_report_folder_may_not_be_an_input_file(tmp_path):
     res = run("sweep", str(rules), *FAST, "--set", TRIP, "--out", str(rules))
     assert res.exit_code == 2, res.output
     assert rules.read_text(encoding="utf-8").startswith("extends: winning-moves")
+
+
+def test_a_second_report_without_charts_removes_the_old_charts_and_keeps_the_users_files(tmp_path):
+    out = tmp_path / "r"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine", encoding="utf-8")
+    assert run("sweep", "winning-moves", *FAST, "--games", "4", "--set", TRIP, "--out", str(out)).exit_code == 0
+    assert (out / "response.svg").exists()
+    assert run("sweep", "winning-moves", *FAST, "--games", "4", "--set", TRIP, "--out", str(out),
+               "--no-charts").exit_code == 0
+    assert sorted(p.name for p in out.iterdir()) == ["index.html", "notes.txt", "points.csv", "sweep.json"]
+    assert (out / "notes.txt").read_text(encoding="utf-8") == "mine"
