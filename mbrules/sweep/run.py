@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ..bots import lineup
-from ..compare.metrics import EXTENSION_METRICS, METRIC_BY_KEY, METRICS, arm_value, metric_values
+from ..compare.metrics import EXTENSION_METRICS, METRIC_BY_KEY, METRICS, arm_value
 from ..compare.run import Phase, _run_phases, cpu_seconds
 from ..engine import Game
 from ..matches import intervals as stats
