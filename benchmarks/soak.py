@@ -268,15 +268,15 @@ def shrink(failure: dict) -> dict:
 
 def _step_line(game, player: int, action) -> str:
     from mbrules.engine.notation import DECLINE, DRAW
-    from mbrules.scenario.record import action_step
+    from mbrules.scenario.format import NoStep, step_text
 
     who = game.player_names[player]
     action = game.action(action)
     if action.op in (DRAW, DECLINE):
         return f"# the crash came at {game.describe(action)} by {who}"
     try:
-        return "  - {" + action_step(game, player, action) + "}"
-    except ValueError:
+        return "  - {" + step_text(game, player, action) + "}"
+    except NoStep:
         return f"  - {{player: {who}, action: {action}}}"
 
 

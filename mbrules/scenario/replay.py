@@ -25,13 +25,14 @@ from typing import Any, Callable, Iterable
 
 from pydantic import ValidationError
 
-from mbrules.engine import Action, Snapshot, State
+from mbrules.engine import Snapshot, State
 from mbrules.engine.actions import COUP_FOURRE_WINDOW, TURN, IllegalAction
 from mbrules.engine.game import BATTLE, DISTANCE, HAZARD, REMEDY, SAFETY, SPEED, Game, GameError
 from mbrules.ruleset import RulesetError, load_ruleset
 from mbrules.ruleset.diagnostics import Diagnostic, LocNode, diag_at, display_path, dotted, quote
 
 from . import model as m
+from .format import show, step_action
 from .yamlio import Document, read_documents
 
 
@@ -86,21 +87,6 @@ class ScenarioResult:
                 "passed": self.passed, "valid": not self.errors, "step": failed_step,
                 "steps_run": self.steps_run, "errors": [d.as_json() for d in self.errors],
                 "failures": [f.as_json() for f in self.failures]}
-
-
-def show(value: Any) -> str:
-    """A value as it would be written in a scenario."""
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(show(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {show(v)}" for k, v in value.items()) + "}"
-    return str(value)
 
 
 # -- files --------------------------------------------------------------------------------------------
@@ -605,18 +591,6 @@ class _Runner:
                 return
 
     # -- actions
-    def _encode(self, step: m.ActionStep) -> Action:
-        """The step's action in the notation (a hazard without ``on``: the only opposing side, checked)."""
-        if step.play is not None:
-            text = f"play {step.play}" if step.on is None else f"play {step.play} on {step.on}"
-        elif step.discard is not None:
-            text = f"discard {step.discard}"
-        elif step.coup_fourre is not None:
-            text = f"coup-fourre {step.coup_fourre}"
-        else:
-            text = "extend" if step.extension else "stop"
-        return Action.parse(text, self.g)
-
     def action(self, i: int, step: m.ActionStep) -> None:
         g, st = self.g, self.st
         p = g.player_names.index(step.player)
@@ -637,7 +611,7 @@ class _Runner:
                     self.fail(i, ["draw"], "draw", step.draw, g.card_ids[got] if got is not None else None,
                               "" if got is not None else "no card was drawn this turn")
                     return
-        action = self._encode(step)
+        _, action = step_action(g, step)
         before = st.snapshot()
         pile_before = len(before.draw_pile)
         try:
