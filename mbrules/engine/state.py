@@ -141,7 +141,7 @@ class State:
         safety lets it roll but which still needs a go card (option roll-after-safety).
         ``decision`` is a TURN (``drawn`` says whether its draw happened), an EXTENSION_QUESTION
         (the asker's side completed the trip) or a COUP_FOURRE_WINDOW, whose ``window`` is
-        ``(hazard, side hit, attacker, players still to answer, the decider first)``.
+        ``(hazard, side hit, attacker, players still to answer)``: the first of them decides.
         ``hand_no`` hands are counted as played before this one (for the match's hands cap).
         The state rests at the hand's end (it never deals a next hand).
         """
@@ -167,6 +167,7 @@ class State:
             st._phase = P_COUP
             st._cf_hazard, st._cf_side, st._cf_attacker, queue = window
             st._cf_queue = list(queue)
+            st._player = st._cf_queue[0]  # the window waits for the first of those still to answer
         else:
             raise ValueError(f"no position waits at a {decision.kind} decision"
                              + (" without its window" if decision.kind == COUP_FOURRE_WINDOW else ""))
