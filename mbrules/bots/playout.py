@@ -2,7 +2,7 @@
 
 The expert bot (:mod:`mbrules.bots.expert`) values an action by playing sampled worlds
 (:func:`mbrules.engine.determinize.determinize`) to the hand's end with this policy in every
-seat. It reads the table through :meth:`State.race` (public, read-only) and acts through
+seat. It reads the table through :meth:`State.race` (public views, read-only) and acts through
 ``legal_actions()`` and ``apply()``, like any bot.
 """
 from __future__ import annotations
@@ -10,9 +10,8 @@ from __future__ import annotations
 import random
 
 from mbrules.engine import State
-from mbrules.engine.actions import COUP_FOURRE_WINDOW, EXTENSION_QUESTION, TURN
 from mbrules.engine.cards import BATTLE, DISTANCE, HAZARD, REMEDY, SAFETY
-from mbrules.engine.notation import DISCARD, PLAY
+from mbrules.engine.notation import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, PLAY
 
 __all__ = ["rollout"]
 
@@ -42,7 +41,7 @@ def _value(g, race, p: int, c: int, op: int, ts: int) -> float:
     if k == HAZARD:
         return 500.0 + race.miles[ts] / target * 100.0 + (50.0 if g.pile[c] == BATTLE else 0.0)
     # a safety: play it when it unblocks, near the end, else keep it for a coup fourré
-    if race.stopped[ps] or not race.rolling[ps] or race.draw_pile < 2 * g.players:
+    if race.hazard[ps] >= 0 or not race.rolling[ps] or race.draw_pile < 2 * g.players:
         return 900.0
     return 100.0
 
@@ -57,26 +56,24 @@ def rollout(st: State, rng: random.Random, max_actions: int = 2000) -> None:
     legal = st.legal_actions
     apply = st.apply
     rand = rng.random
-    draw, stop = g.draw_action, g.stop_action
+    stop = g.stop_action
     for _ in range(max_actions):
-        kind, p, drawn = st.decision
-        if kind == TURN:
-            if not drawn:
-                apply(draw)
-                continue
-            race = st.race()
-            best = None
-            bv = -1e18
-            for a in legal():
-                v = _value(g, race, p, a.card_index, a.op, a.side_index if a.op == PLAY else -1) + rand()
-                if v > bv:
-                    bv, best = v, a
-            apply(best)
+        acts = legal()
+        if not acts:
+            return  # the hand is over
+        op = acts[0].op
+        if op == DRAW or op == COUP_FOURRE or op == DECLINE:
+            apply(acts[0])  # the draw; a coup fourré is always worth calling
             continue
-        if kind == COUP_FOURRE_WINDOW:
-            apply(legal()[0])  # call it (a coup fourré is always worth it)
-            continue
-        if kind == EXTENSION_QUESTION:
+        if op == EXTEND:
             apply(stop)
             continue
-        return
+        p = st.current_player  # a turn: plays and discards
+        race = st.race()
+        best = None
+        bv = -1e18
+        for a in acts:
+            v = _value(g, race, p, a.card_index, a.op, a.side_index if a.op == PLAY else -1) + rand()
+            if v > bv:
+                bv, best = v, a
+        apply(best)

@@ -17,7 +17,7 @@ read a position through ``observation(player)`` (what one seat may see) or
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from .actions import (
     ALREADY_LIMITED, BAD_TARGET, CANNOT_MOVE, COUP_FOURRE_WINDOW, EXTENSION_PENDING, EXTENSION_QUESTION,
@@ -41,14 +41,15 @@ P_DRAW, P_PLAY, P_COUP, P_EXT, P_HAND_OVER, P_MATCH_OVER = range(6)
 
 
 class Race(NamedTuple):
-    """What :meth:`State.race` shows: the table as a play-out policy reads it, a value per side."""
+    """What :meth:`State.race` shows: the table as a play-out policy reads it, a value per side (views of
+    the live table: read them before the next action, never write them)."""
 
     target: int  # the trip's length now
     draw_pile: int  # cards left to draw
-    miles: tuple[int, ...]
-    played: tuple[tuple[int, ...], ...]  # distance cards played this hand, a count per card index
-    stopped: tuple[bool, ...]  # a battle hazard showing
-    rolling: tuple[bool, ...]  # may play distance (no hazard showing, a go card or rolling safety)
+    miles: Sequence[int]
+    played: Sequence[Sequence[int]]  # distance cards played this hand, a count per card index
+    hazard: Sequence[int]  # the hazard stopping the side on its battle pile, -1 for none
+    rolling: Sequence[bool]  # may play distance (no hazard showing, a go card or rolling safety)
 
 
 class State:
@@ -383,9 +384,9 @@ class State:
         return -1
 
     def race(self) -> "Race":
-        """The race as a fast play-out policy reads it: read-only copies, cheap to take every turn."""
-        return Race(self._target, len(self._stock), tuple(self._miles), tuple(map(tuple, self._played)),
-                    tuple(h >= 0 for h in self._bhaz), tuple(self._rolling))
+        """The race as a fast play-out policy reads it, cheap to take every turn: its per-side values are
+        views of the live table, valid until the next action, and never to be written."""
+        return Race(self._target, len(self._stock), self._miles, self._played, self._bhaz, self._rolling)
 
     def observation(self, player: int) -> Observation:
         """What ``player`` may see now: its own hand, the table, counts; never another hand or the draw order."""
