@@ -15,7 +15,7 @@ import sys
 import time
 
 from mbrules import load_game
-from mbrules.simulate import simulate, summary
+from mbrules.matches.simulate import simulate, summary
 
 TIMINGS = ("seconds", "hands_per_second", "turns_per_second")
 

@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from mbrules.compare.metrics import evaluate  # noqa: E402
 from mbrules.compare.run import make_arm, run_arm  # noqa: E402
-from mbrules.simulate import simulate  # noqa: E402
+from mbrules.matches.simulate import simulate  # noqa: E402
 
 
 def cpu() -> float:

@@ -20,7 +20,7 @@ def check_backend(backend: str, address: str | None) -> None:
     if address is not None and backend != "ray":
         fail("mbrules: --address goes with --backend ray", EXIT_USAGE)
     if backend == "ray":
-        from mbrules.cluster import BackendUnavailable, _ray
+        from mbrules.matches.cluster import BackendUnavailable, _ray
 
         try:
             _ray()
@@ -34,7 +34,7 @@ def cluster_session(backend: str) -> Iterator[None]:
     if backend != "ray":
         yield
         return
-    from mbrules.cluster import BackendUnavailable, shutdown
+    from mbrules.matches.cluster import BackendUnavailable, shutdown
 
     try:
         # Ray's driver threads print cluster events (a worker that died, a task retried) with print():

@@ -49,7 +49,7 @@ def compare(
     Prints each metric for A and B with its 95% interval and the paired difference B - A with its interval; flags the differences that hold after Holm's correction over all the metrics (family-wise error 5%). Example: mbrules compare winning-moves --option-b hazard-on-hazard --out report/
     """
     from mbrules.compare.run import default_strong_bot, make_arm, run_arm
-    from mbrules.simulate import default_workers
+    from mbrules.matches.simulate import default_workers
 
     b_ref = a if b is None else b
     opts_a, opts_b = list(option_a or []), list(option_b or [])

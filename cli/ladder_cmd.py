@@ -58,7 +58,7 @@ def ladder(
     check_range("--players", players, 1, MAX_PLAYERS)
     check_range("--games", games, 1, MAX_LADDER_GAMES)
     if workers is None:  # a ladder is long: use the machine, as compare does
-        from mbrules.simulate import default_workers
+        from mbrules.matches.simulate import default_workers
 
         workers = default_workers()
     check_range("--workers", workers, 1, MAX_WORKERS)
@@ -73,7 +73,7 @@ def ladder(
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from mbrules.bots.ladder import run_ladder
+    from mbrules.matches.ladder import run_ladder
 
     err = Console(stderr=True)
     try:

@@ -36,8 +36,8 @@ SEED_MIN, SEED_MAX = -(2**63), 2**64 - 1
 SEED_WORDS = "a 64-bit integer, from -2**63 to 2**64-1"
 MAX_PLAYERS = 99  # a ruleset's player counts are 1 or 2 digits
 MAX_HANDS_FLAG = 10_000  # the largest match.max_hands a ruleset may give (a match keeps its history)
-MAX_GAMES = 10**9  # = mbrules.simulate.MAX_GAMES (not imported: the CLI starts without it)
-MAX_WORKERS = 256  # = mbrules.simulate.MAX_WORKERS
+MAX_GAMES = 10**9  # = mbrules.matches.simulate.MAX_GAMES (not imported: the CLI starts without it)
+MAX_WORKERS = 256  # = mbrules.matches.simulate.MAX_WORKERS
 
 BOTS_HELP = "Bot name ({names}); once for every player, or once per player in seating order (p1, p2, ...). Default: heuristic."
 
@@ -263,7 +263,7 @@ def _human_seats(game: Game, names: list[str], as_json: bool) -> list[int]:
 def _play(game: Game, ruleset: str, options: list[str], players: int, seed: int, bots: list[str],
           hands: int | None, record: Path | None, inputs: list[Path], as_json: bool, done: dict) -> None:
     """The body of ``play`` once its inputs are checked (run with SIGINT/SIGTERM raising Interrupted)."""
-    from mbrules.simulate import play_match
+    from mbrules.matches.simulate import play_match
 
     from mbrules.scenario.record import Recorder
 
@@ -371,7 +371,7 @@ def simulate(
 
     from concurrent.futures.process import BrokenProcessPool
 
-    from mbrules.simulate import simulate as run, summary
+    from mbrules.matches.simulate import simulate as run, summary
 
     err = Console(stderr=True)
     with Progress(

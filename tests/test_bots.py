@@ -10,7 +10,7 @@ from mbrules.bots import Bot, HeuristicBot, RandomBot, UnknownBot, bot_names, bo
 from mbrules.engine import Action, Game, State
 from mbrules.engine.actions import COUP_FOURRE_WINDOW, EXTENSION_QUESTION
 from mbrules.ruleset import load_ruleset
-from mbrules.simulate import game_seed, play_match, simulate, summary
+from mbrules.matches.simulate import game_seed, play_match, simulate, summary
 from positions import position
 
 A, B = 0, 1

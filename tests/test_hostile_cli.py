@@ -401,7 +401,7 @@ def test_simulate_workers_far_above_the_work_do_not_fork_a_process_each(monkeypa
     not be larger than the chunks of work, nor than a few per core."""
     import concurrent.futures
 
-    from mbrules import simulate as sim
+    from mbrules.matches import simulate as sim
     from mbrules.testing import load_game
 
     sizes = []

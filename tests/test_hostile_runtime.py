@@ -389,7 +389,7 @@ def test_max_hands_above_10000_is_refused_by_the_loader(tmp_path):
 def test_the_default_bound_is_1000_hands_and_play_hands_cannot_pass_it(tmp_path):
     from mbrules.engine import Game
     from mbrules.ruleset import load_ruleset
-    from mbrules.simulate import play_match
+    from mbrules.matches.simulate import play_match
 
     rs = load_ruleset("winning-moves")
     assert rs.match.max_hands.value == 1000 and rs.match.max_hands.decided
@@ -430,7 +430,7 @@ def test_the_soak_pins_max_hands_with_the_capped_configuration(tmp_path):
 
 def test_the_soak_fails_a_match_that_passes_its_bound(tmp_path, monkeypatch):
     soak = _soak()
-    from mbrules import simulate
+    from mbrules.matches import simulate
 
     real = simulate.play_match
 
@@ -579,7 +579,7 @@ def test_ctrl_c_with_one_worker_does_not_wait_for_a_slow_bots_match_to_end(tmp_p
 
 def test_a_stop_asked_for_during_a_match_abandons_it():
     from mbrules import load_game
-    from mbrules.simulate import simulate
+    from mbrules.matches.simulate import simulate
 
     game = load_game("winning-moves", players=2)
     polls = []
@@ -642,7 +642,7 @@ def test_memory_stays_flat_whatever_games_is(tmp_path):
 def test_chunks_are_made_lazily_in_seed_order():
     import itertools
 
-    from mbrules.simulate import chunks
+    from mbrules.matches.simulate import chunks
 
     gen = chunks(10**9, 2)
     assert not isinstance(gen, list)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..engine.cards import SCORE_LINES
-from . import stats
+from ..matches import intervals as stats
 
 LINE_WORDS = {
     "milestones": "milestones", "safeties": "safeties", "all_safeties": "all four safeties",

@@ -7,7 +7,7 @@ import math
 from pathlib import Path
 
 from .metrics import distributions
-from .stats import FAMILY_ALPHA
+from ..matches.intervals import FAMILY_ALPHA
 
 METHODS = (
     "Intervals are 95%. A share of matches: Wilson score interval. Every other figure is a ratio of sums "

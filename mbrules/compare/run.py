@@ -1,5 +1,5 @@
 """The paired design: both arms play the same seeds (common random numbers), through the
-process pool, lazy chunks and stop handling of :func:`mbrules.simulate.simulate`."""
+process pool, lazy chunks and stop handling of :func:`mbrules.matches.simulate.simulate`."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -7,7 +7,7 @@ from typing import Callable, Sequence
 
 from ..bots import bot_names
 from ..engine import Game
-from ..simulate import compile_game, game_seed, simulate
+from ..matches.simulate import compile_game, game_seed, simulate
 
 # The strong bot of the skill-sensitivity matches: the first of these that is registered.
 STRONG_PREFERENCE = ("expert", "heuristic")

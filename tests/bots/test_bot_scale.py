@@ -10,7 +10,7 @@ import pytest
 
 from mbrules.ruleset import load_ruleset
 from mbrules.engine import Game
-from mbrules.simulate import simulate, summary
+from mbrules.matches.simulate import simulate, summary
 
 DIV5 = str(pathlib.Path(__file__).parent.parent / "data" / "winning-moves-div5.yaml")
 

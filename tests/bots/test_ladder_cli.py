@@ -75,7 +75,7 @@ def test_a_huge_ladder_is_fed_lazily_and_stops_cleanly():
     import tracemalloc
 
     import mbrules
-    from mbrules.bots.ladder import run_ladder
+    from mbrules.matches.ladder import run_ladder
 
     class Stop(Exception):
         pass

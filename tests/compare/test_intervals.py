@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from mbrules.compare import stats
+from mbrules.matches import intervals as stats
 
 
 def test_wilson_interval_matches_the_textbook_values():

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import mbrules
-from mbrules.compare.records import match_record
-from mbrules.simulate import count_turns, play_match
+from mbrules.matches.records import match_record
+from mbrules.matches.simulate import count_turns, play_match
 
 
 def _record(ruleset, players, seed, options=()):

@@ -19,10 +19,10 @@ from concurrent.futures import ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, Iterator, Sequence
 
-from .bots import make_bots
-from .engine import Game, Observer, State
-from .engine.game import SCORE_LINES
-from .engine.notation import COUP_FOURRE, DISCARD, PLAY
+from ..bots import make_bots
+from ..engine import Game, Observer, State
+from ..engine.game import SCORE_LINES
+from ..engine.notation import COUP_FOURRE, DISCARD, PLAY
 
 
 def game_seed(seed: int, i: int) -> int:
@@ -91,7 +91,7 @@ def count_turns(history) -> int:
 # -- statistics ------------------------------------------------------------------------
 # Per-match moments of the ratios simulate reports with an interval: for each, the sums over matches
 # of x, y, x*x, y*y and x*y (x, y: the match's numerator and denominator), integers, so they add up
-# like the counters and the interval is the same for any number of workers (mbrules.compare.stats).
+# like the counters and the interval is the same for any number of workers (mbrules.matches.intervals).
 RATIOS = ("hands_per_game", "turns_per_hand", "trip_completed_share", "coups_fourres_per_hand",
           "points_per_hand")
 
@@ -103,7 +103,7 @@ def new_stats(sides: int) -> dict:
         "trips_completed": 0, "coups_fourres": 0,
         "score": {line: [0] * sides for line in SCORE_LINES},
         "moments": {k: [0, 0, 0, 0, 0] for k in RATIOS},
-        "records": [],  # one record a match (mbrules.compare.records), when asked for
+        "records": [],  # one record a match (mbrules.matches.records), when asked for
     }
 
 
@@ -155,7 +155,7 @@ def match_stats(game: Game, seed: int, bots: Sequence[str], stats: dict, records
     _add_moment(mo["coups_fourres_per_hand"], cf, hands)
     _add_moment(mo["points_per_hand"], points, hands * game.sides)
     if records:
-        from .compare.records import match_record
+        from .records import match_record
 
         stats["records"].append(match_record(game, seed, st, bots))
     if out.draw:
@@ -175,7 +175,7 @@ IN_FLIGHT_PER_WORKER = 3  # chunks handed to the pool ahead of the results: memo
 
 
 def compile_game(ruleset_ref: str, options: Sequence[str], players: int) -> Game:
-    from .ruleset import load_ruleset
+    from ..ruleset import load_ruleset
 
     return Game(load_ruleset(ruleset_ref, list(options)), players)
 
@@ -298,8 +298,8 @@ def simulate(
     0.1 s, and between games in-process); once it returns true the workers are killed, chunks not
     finished are dropped, and the counters of the whole chunks finished before the first gap are
     returned: ``stats["games"] < games`` then says the run was stopped. With ``records``,
-    ``stats["records"]`` holds one :func:`mbrules.compare.records.match_record` a match, in seed order.
-    ``backend="ray"`` plays the same seed ranges as Ray tasks (:mod:`mbrules.cluster`) on the cluster
+    ``stats["records"]`` holds one :func:`mbrules.matches.records.match_record` a match, in seed order.
+    ``backend="ray"`` plays the same seed ranges as Ray tasks (:mod:`mbrules.matches.cluster`) on the cluster
     at ``address`` (None: a local instance with ``workers`` CPUs); ``nodes`` collects where they ran.
     """
     total = new_stats(game.sides)
@@ -313,7 +313,7 @@ def simulate(
         if progress:
             progress(done)
 
-    if backend == "ray":  # the same seed ranges as Ray tasks, merged in the same order (mbrules.cluster)
+    if backend == "ray":  # the same seed ranges as Ray tasks, merged in the same order (mbrules.matches.cluster)
         from .cluster import run_chunks
 
         run_chunks(game, bots, seed, chunks(games, workers), add, workers=workers, address=address,
@@ -419,10 +419,10 @@ def summary(game: Game, stats: dict, seconds: float) -> dict:
 
 
 def intervals(game: Game, stats: dict) -> dict:
-    """95% intervals of the report's figures (:mod:`mbrules.compare.stats`): Wilson for each side's
+    """95% intervals of the report's figures (:mod:`mbrules.matches.intervals`): Wilson for each side's
     share of matches won, the draws and the unfinished; the delta method over matches (a match's
     hands are not independent) for the per-game and per-hand means."""
-    from .compare.stats import normal_ci, ratio_se, wilson
+    from .intervals import normal_ci, ratio_se, wilson
 
     n = stats["games"]
     out: dict = {}

@@ -1,7 +1,7 @@
 """Matches on a Ray cluster: the same seed ranges as the local process pool, merged in the same order.
 
 ``run_chunks`` sends chunks of games (seed ranges ``a .. b-1``) out as Ray tasks and merges their
-counters in seed order, exactly as :func:`mbrules.simulate.simulate` merges its process pool's, so
+counters in seed order, exactly as :func:`mbrules.matches.simulate.simulate` merges its process pool's, so
 every figure but the timings equals ``--backend local`` for the same inputs, whatever the cluster.
 
 What reaches the workers is the *resolved* ruleset (the frozen pydantic model, about 12 KB, sent
@@ -50,7 +50,7 @@ def _chunk_task(key: str, spec, seed: int, start: int, stop: int) -> tuple[dict,
     """In a Ray worker: games ``start .. stop-1`` of the run; the counters and the node that played them."""
     import ray  # noqa: PLC0415
 
-    from .engine import Game
+    from ..engine import Game
     from .simulate import _play_games
 
     kill = os.environ.get(KILL_ONCE_ENV)
@@ -145,7 +145,7 @@ def run_chunks(game, bots, seed: int, todo: Iterator[tuple[int, int]], add: Call
 
 def run_ordered(ray, submit: Callable, todo: Iterator, consume: Callable, cpus: int,
                 should_stop: Callable[[], object] | None = None) -> None:
-    """Ray's twin of :func:`mbrules.simulate.run_ordered`: ``submit(item)`` returns a task's ref, fed
+    """Ray's twin of :func:`mbrules.matches.simulate.run_ordered`: ``submit(item)`` returns a task's ref, fed
     lazily (``cpus * IN_FLIGHT_PER_CPU`` ahead); ``consume(item, result)`` in ``todo``'s order. A stop
     (``should_stop()``, polled every 0.1 s) keeps the results finished in a row; a stop or an error
     (an interrupt raised in the main thread, which the 0.1 s waits let in) cancels the tasks in flight."""
@@ -188,8 +188,8 @@ def _keep_finished_prefix(ray, in_flight, consume) -> None:
 
 def _slice_task(key: str, spec, a: str, b: str, seed: int, start: int, stop: int) -> list:
     """In a Ray worker: games ``start .. stop-1`` of the ladder pair (a, b), in order."""
-    from .bots.ladder import play_slice
-    from .engine import Game
+    from .ladder import play_slice
+    from ..engine import Game
 
     hit = _COMPILED.get(key)
     if hit is None:

@@ -19,13 +19,13 @@ import os
 import time
 from typing import Callable, Iterator, Sequence
 
-from ..compare.stats import wilson as _wilson
+from .intervals import wilson as _wilson
 from ..engine import Game
 
 
 
 def wilson(k: int, n: int) -> tuple[float, float]:
-    """The Wilson 95% interval of ``k / n`` (:func:`mbrules.compare.stats.wilson`); (0, 1) when ``n`` is 0."""
+    """The Wilson 95% interval of ``k / n`` (:func:`mbrules.matches.intervals.wilson`); (0, 1) when ``n`` is 0."""
     return _wilson(k, n) or (0.0, 1.0)
 
 
@@ -43,7 +43,7 @@ def seatings(game: Game, a: str, b: str) -> list[list[str]]:
 
 def play_pairing(game: Game, a: str, b: str, seed: int, i: int) -> list[int]:
     """Game ``i`` of the pair (a, b) in every seating: per seating, the bot that won (0 a, 1 b) or -1."""
-    from ..simulate import game_seed, play_match
+    from .simulate import game_seed, play_match
 
     s = game_seed(seed, i)
     res = []
@@ -63,8 +63,8 @@ def play_slice(game: Game, a: str, b: str, seed: int, start: int, stop: int) -> 
 
 
 def _slice_job(a: str, b: str, seed: int, start: int, stop: int) -> list[list[int]]:
-    """In a pool worker set up by :func:`mbrules.simulate._init_worker` (the rules compiled once)."""
-    from ..simulate import _WORKER
+    """In a pool worker set up by :func:`mbrules.matches.simulate._init_worker` (the rules compiled once)."""
+    from .simulate import _WORKER
 
     return play_slice(_WORKER["game"], a, b, seed, start, stop)
 
@@ -124,10 +124,10 @@ def run_ladder(
     """Play the round robin; return per-pair and per-bot counts (see :func:`report`).
 
     The work goes out in seed ranges (:func:`slices`), lazily, and is tallied in order as it
-    comes back: on the process pool by :func:`mbrules.simulate.run_ordered` (simulate's own
-    executor), with ``backend="ray"`` as Ray tasks (:func:`mbrules.cluster.run_slices`).
+    comes back: on the process pool by :func:`mbrules.matches.simulate.run_ordered` (simulate's own
+    executor), with ``backend="ray"`` as Ray tasks (:func:`mbrules.matches.cluster.run_slices`).
     """
-    from ..simulate import chunk_size
+    from .simulate import chunk_size
 
     pairs = list(itertools.combinations(range(len(bots)), 2))
     total = len(pairs) * games
@@ -142,14 +142,14 @@ def run_ladder(
     size = max(1, min(8, chunk_size(games, workers)))
     todo = slices(bots, pairs, games, size)
     if backend == "ray":
-        from ..cluster import run_slices
+        from .cluster import run_slices
 
         run_slices(game, seed, todo, consume, workers=workers, address=address)
     elif workers <= 1:
         for item in todo:
             consume(item, play_slice(game, item[1], item[2], seed, item[3], item[4]))
     else:
-        from ..simulate import _init_worker, run_ordered, worker_pool
+        from .simulate import _init_worker, run_ordered, worker_pool
 
         n = min(workers, -(-total // size), 4 * (os.cpu_count() or 1))  # never a process per --workers
         pool = worker_pool(n, _init_worker, (ruleset_ref, list(options), game.players, [], os.getpid()))
