@@ -74,8 +74,10 @@ def test_a_union_branch_tag_is_not_taken_for_a_key_of_the_data():
     assert out == ["f.yaml:4:3: missing key 'size' in items.a; add it"]
 
 
-def test_a_wrong_type_says_what_was_written_and_where():
+def test_a_wrong_type_says_where_and_what_was_written_when_the_kind_asks():
     out = _map("title: t\ncount: '3'\nitems: {}\n")
+    assert out == ["f.yaml:2:8: Input should be a valid integer in count"]
+    out = _map("title: t\ncount: '3'\nitems: {}\n", ModelWords(show_value=True))
     assert out == ["f.yaml:2:8: Input should be a valid integer in count (got '3')"]
 
 

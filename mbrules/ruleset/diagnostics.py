@@ -223,13 +223,15 @@ class ModelWords:
     ``model_at(path, data)``: the model of the mapping at ``path`` (its keys are listed after an
     unknown key), or None; ``patterns``: a regular expression -> what it asks for in words;
     ``explain(path, value)``: ``(problem, fix)`` for a value the kind has better words for, or None;
-    ``root_missing(keys, locs)``: the diagnostic for keys missing at the top level, or None.
+    ``root_missing(keys, locs)``: the diagnostic for keys missing at the top level, or None;
+    ``show_value``: a refused value's message ends with what was written (``(got '4')``).
     """
 
     model_at: Any = None
     patterns: dict = field(default_factory=dict)
     explain: Any = None
     root_missing: Any = None
+    show_value: bool = False
 
 
 _NO_VALUE_SHOWN = ("value_error", "assertion_error")  # the model's own sentence says what is wrong
@@ -309,5 +311,5 @@ def _value_diagnostic(path: list, errs: list[dict], data: Any, locs: LocNode, wo
         text = str(e.get("msg", "invalid value")).removeprefix("Value error, ")
         if text not in texts:
             texts.append(text)
-    got = "" if first.get("type") in _NO_VALUE_SHOWN else f" (got {_show(value)})"
+    got = f" (got {_show(value)})" if words.show_value and first.get("type") not in _NO_VALUE_SHOWN else ""
     return diag_at(locs, path, f"{'; or '.join(texts)} {where}{got}")

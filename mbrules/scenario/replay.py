@@ -177,7 +177,7 @@ def _explain(path: list, value: Any) -> tuple[str, str] | None:
     return None
 
 
-_WORDS = ModelWords(model_at=_model_at, patterns=_PATTERN_WORDS, explain=_explain)
+_WORDS = ModelWords(model_at=_model_at, patterns=_PATTERN_WORDS, explain=_explain, show_value=True)
 
 
 class _Invalid(Exception):
