@@ -101,7 +101,9 @@ def test_a_score_line_the_rulings_do_not_give_breaks_the_invariants():
                 line["total"] += 100
             return sheet
 
-    assert "the rulings give" in _fails(_broken(Generous), "invariants")
+    message = _fails(_broken(Generous), "invariants")
+    assert "shutout scored" in message and "the rulings give" in message, message
+    assert "hand 1," in message, message  # caught where the first hand ends, not at the match's end
 
 
 def test_api_test_refuses_zero_matches():

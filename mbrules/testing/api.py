@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import random
 
-from mbrules.engine import IllegalAction, State
+from mbrules.engine import IllegalAction, Observer, State
 from mbrules.engine.actions import COUP_FOURRE_WINDOW, REASON_CODES
 from mbrules.engine.determinize import determinize
 from mbrules.engine.game import HAZARD
@@ -94,6 +94,7 @@ def _one_match(game, seed: int, max_actions: int, legality_every: int, at: _Wher
     bad = check(state)
     if bad:
         at.fail("invariants", "right after the deal: " + "; ".join(bad[:3]))
+    state.add_observer(_Watch(at))
     rng = random.Random(seed)
     actions_in_hand = 0
     decisions = 0
@@ -112,20 +113,15 @@ def _one_match(game, seed: int, max_actions: int, legality_every: int, at: _Wher
         decisions += 1
         action = rng.choice(legal)
         at.action = f"after {g.player_names[player]} {g.describe(action)}"
-        before = Before(state)
         hand_no = state.hand_no
         try:
-            state.apply(action)
+            state.apply(action)  # the watcher checks it, the hand's end included, before a next deal
         except IllegalAction as exc:
             at.fail("legality", f"legal_actions() listed {action}, and apply refused it: {exc}")
-        if state.hand_no == hand_no:  # a hand dealt by this action is checked from its deal on, below
-            bad = check_transition(before, action, state, player)
-            if bad:
-                at.fail("transition", "; ".join(bad[:3]))
-        bad = check(state)
-        if bad:
-            at.fail("invariants", "; ".join(bad[:3]))
         if state.hand_no != hand_no:
+            bad = check(state)
+            if bad:
+                at.fail("invariants", "right after the deal: " + "; ".join(bad[:3]))
             at.hand, actions_in_hand = state.hand_no, 0
         actions_in_hand += 1
         if actions_in_hand > max_actions:
@@ -141,6 +137,26 @@ def _one_match(game, seed: int, max_actions: int, legality_every: int, at: _Wher
     if diff:
         at.fail("determinism", "replaying the match's history from its seed gives another match: "
                 + "; ".join(diff[:3]))
+
+
+class _Watch(Observer):
+    """Checks every accepted action where it lands: the transition, then the invariants (at a hand's
+    end, before the next deal, the score oracle's sheet and the winner among them)."""
+
+    def __init__(self, at: _Where):
+        self.at = at
+        self.before = None
+
+    def before_action(self, state, player, action) -> None:
+        self.before = Before(state)
+
+    def after_action(self, state, player, action) -> None:
+        bad = check_transition(self.before, action, state, player)
+        if bad:
+            self.at.fail("transition", "; ".join(bad[:3]))
+        bad = check(state)
+        if bad:
+            self.at.fail("invariants", "; ".join(bad[:3]))
 
 
 def _check_legality(g, state: State, player: int, legal, at: _Where) -> None:
