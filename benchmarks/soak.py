@@ -267,8 +267,8 @@ def shrink(failure: dict) -> dict:
 
 
 def _step_line(game, player: int, action) -> str:
-    from mbrules.engine.notation import DECLINE, DRAW
     from mbrules.scenario.format import NoStep, step_text
+    from mbrules.vocab import DECLINE, DRAW
 
     who = game.player_names[player]
     action = game.action(action)

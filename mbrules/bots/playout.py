@@ -10,8 +10,7 @@ from __future__ import annotations
 import random
 
 from mbrules.engine import State
-from mbrules.engine.cards import BATTLE, DISTANCE, HAZARD, REMEDY, SAFETY
-from mbrules.engine.notation import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, PLAY
+from mbrules.vocab import BATTLE, COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, HAZARD, PLAY, REMEDY, SAFETY
 
 __all__ = ["rollout"]
 
@@ -54,7 +53,7 @@ def rollout(st: State, rng: random.Random, max_actions: int = 2000) -> None:
     """
     g = st.game
     legal = st.legal_actions
-    apply = st.apply
+    apply = st.step  # a play-out reads no transition
     rand = rng.random
     stop = g.stop_action
     for _ in range(max_actions):

@@ -31,7 +31,7 @@ import random
 from typing import TYPE_CHECKING
 
 from .actions import COUP_FOURRE_WINDOW, EXTENSION_QUESTION, TURN
-from .cards import BATTLE
+from ..vocab import BATTLE
 from .state import State
 
 if TYPE_CHECKING:

@@ -25,12 +25,13 @@ import json
 from typing import TYPE_CHECKING, Any, Sequence
 
 from mbrules.engine import Action
-from mbrules.engine.notation import COUP_FOURRE, DISCARD, EXTEND, OWN, PLAY, STOP
+from mbrules.vocab import COUP_FOURRE, DISCARD, EXTEND, OWN, PLAY, STOP
 
 if TYPE_CHECKING:
     from mbrules.engine.game import Game
 
     from .model import ActionStep
+
 
 WRAP = 12  # cards a line in long lists
 

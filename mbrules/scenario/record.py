@@ -15,8 +15,7 @@ from pathlib import Path
 from typing import Sequence
 
 from mbrules.engine import Action, Observer, State
-from mbrules.engine.game import SCORE_LINES
-from mbrules.engine.notation import COUP_FOURRE, DECLINE, DISCARD, DRAW, PLAY
+from mbrules.vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, PLAY, SCORE_LINES, Termination
 
 from .format import flow as _flow
 from .format import quoted as _q
@@ -141,7 +140,7 @@ def record_match(recorder: Recorder, state: State, ruleset_ref: str, options: Se
             lines.append(f"        {g.side_names[s]}: {{"
                          + ", ".join(f"{line}: {sheet[s][line]}" for line in SCORE_LINES) + "}")
         lines.append("      match: {" + ", ".join(f"{g.side_names[s]}: {totals[s]}" for s in range(g.sides)) + "}")
-        w = "null" if winner is None or winner == "unfinished" else winner
+        w = "null" if winner is None or winner == Termination.UNFINISHED else winner
         lines.append(f"      winner: {w}")
         docs.append("\n".join(lines) + "\n")
     return "---\n".join(docs)

@@ -29,10 +29,8 @@ from __future__ import annotations
 import random
 
 from mbrules.engine import IllegalAction, Observer, State
-from mbrules.engine.actions import COUP_FOURRE_WINDOW, REASON_CODES
 from mbrules.engine.determinize import determinize
-from mbrules.engine.game import HAZARD
-from mbrules.engine.notation import PLAY
+from mbrules.vocab import HAZARD, PLAY, REASON_CODES, DecisionKind
 
 from .checker import check
 from .compare import differences, observe
@@ -191,7 +189,7 @@ def _check_legality(g, state: State, player: int, legal, at: _Where) -> None:
 
 def _check_observation(g, state: State, rng: random.Random, at: _Where) -> None:
     d = state.decision
-    seats = [d.player] if d.kind == COUP_FOURRE_WINDOW else range(g.players)  # a window is its decider's alone
+    seats = [d.player] if d.kind == DecisionKind.COUP_FOURRE else range(g.players)  # a window is its decider's alone
     for p in seats:
         obs = state.observation(p)
         if sorted(obs.hand) != sorted(state.snapshot().hands[p]):

@@ -8,8 +8,7 @@ winner with the score oracle (:mod:`mbrules.testing.oracle`).
 """
 from __future__ import annotations
 
-from mbrules.engine.actions import COUP_FOURRE_WINDOW, EXTENSION_QUESTION, HAND_OVER, MATCH_OVER, TURN
-from mbrules.engine.game import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SCORE_LINES, SPEED
+from mbrules.vocab import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SCORE_LINES, SPEED, DecisionKind
 
 from .oracle import expected_sheet, expected_winner
 from .view import _view
@@ -133,18 +132,18 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
     # -- hand sizes ----------------------------------------------------------------
     hs = g.hand_size
     dec = state.decision
-    over = dec.kind in (HAND_OVER, MATCH_OVER)
+    over = dec.kind in (DecisionKind.HAND_OVER, DecisionKind.MATCH_OVER)
     for p in range(N):
         if len(state.hands[p]) > hs + 1:
             out.append(f"{g.player_names[p]} holds {len(state.hands[p])} cards (hand size {hs})")
     big = [p for p in range(N) if len(state.hands[p]) > hs]
     if len(big) > 1:
         out.append(f"{len(big)} players hold more than {hs} cards at once")
-    if big and not (dec.kind == TURN and dec.drawn and big == [dec.player]):
+    if big and not (dec.kind == DecisionKind.TURN and dec.drawn and big == [dec.player]):
         out.append(f"{g.player_names[big[0]]} holds {hs + 1} cards outside their own turn")
     if dealt and state.draw and not over:
         for p in range(N):
-            want = hs + 1 if (dec.kind == TURN and dec.drawn and p == dec.player) else hs
+            want = hs + 1 if (dec.kind == DecisionKind.TURN and dec.drawn and p == dec.player) else hs
             if len(state.hands[p]) != want:
                 out.append(
                     f"{g.player_names[p]} holds {len(state.hands[p])} cards while the draw pile lasts "
@@ -229,19 +228,19 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
         done = [s for s in range(S) if state.miles[s] == state.target]
         if not done and (state.draw or any(state.hands)):
             out.append("the hand ended with no trip completed while cards remain to play")
-        if (dec.kind == MATCH_OVER) != (state.winner is not None):
+        if (dec.kind == DecisionKind.MATCH_OVER) != (state.winner is not None):
             out.append(f"decision {dec.kind} with winner {state.winner!r}")
     else:
         if not legal:
             out.append(f"no legal action at {dec.kind} for player {dec.player}: the game is stuck")
         if not 0 <= dec.player < N:
             out.append(f"decision {dec.kind} for a player out of range: {dec.player}")
-        elif dec.kind == TURN:
+        elif dec.kind == DecisionKind.TURN:
             if not dec.drawn and not state.draw:
                 out.append("a turn waits for a draw from an empty draw pile")
             if dec.drawn and not state.hands[dec.player]:
                 out.append(f"{g.player_names[dec.player]} has a turn with no cards")
-        elif dec.kind == COUP_FOURRE_WINDOW:
+        elif dec.kind == DecisionKind.COUP_FOURRE:
             hand = state.hands[dec.player]
             if not any(c in hand for c in g.protectors[state.cf_hazard]):
                 out.append(f"coup fourré window for {g.player_names[dec.player]}, who holds no protecting safety")
@@ -249,13 +248,13 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
                 out.append(f"coup fourré window for {g.player_names[dec.player]}, not of the side attacked")
             if dec.player == state.cf_attacker:
                 out.append("coup fourré window for the attacker")
-        elif dec.kind == EXTENSION_QUESTION:
+        elif dec.kind == DecisionKind.EXTENSION:
             if ext is None or state.extension_called_by >= 0:
                 out.append("an extension question with no extension to call")
             if state.miles[g.side_of[dec.player]] != state.target:
                 out.append(f"the extension question goes to {g.player_names[dec.player]}, whose side has not "
                            "completed the trip")
-        if dec.kind != EXTENSION_QUESTION:
+        if dec.kind != DecisionKind.EXTENSION:
             for s in range(S):
                 if state.miles[s] == state.target:
                     out.append(f"side {g.side_names[s]} completed the trip and the hand goes on")

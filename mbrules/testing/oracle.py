@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from mbrules.engine.notation import COUP_FOURRE, DRAW, EXTEND, PLAY
+from mbrules.vocab import COUP_FOURRE, DRAW, EXTEND, PLAY
 
 from .view import _view
 

@@ -8,9 +8,9 @@ every action of a match it observes; :func:`checked_replay` replays a scenario f
 from __future__ import annotations
 
 from mbrules.engine import Observer
-from mbrules.engine.actions import COUP_FOURRE_WINDOW, EXTENSION_QUESTION, HAND_OVER, MATCH_OVER, TURN
-from mbrules.engine.game import BATTLE, DISTANCE, HAZARD, REMEDY
-from mbrules.engine.notation import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, OWN, PLAY, STOP
+from mbrules.vocab import (
+    BATTLE, COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, HAZARD, OWN, PLAY, REMEDY, STOP, DecisionKind,
+)
 
 from .checker import check
 from .oracle import position_start
@@ -37,10 +37,10 @@ def _expect_turn(out: list[str], after, who: int, why: str) -> None:
     d = after.decision
     g = after.game
     if who < 0:
-        if d.kind not in (HAND_OVER, MATCH_OVER):
+        if d.kind not in (DecisionKind.HAND_OVER, DecisionKind.MATCH_OVER):
             out.append(f"{why}: every hand is empty and the draw pile is out, but the hand goes on ({d.kind})")
         return
-    if d.kind != TURN or d.player != who:
+    if d.kind != DecisionKind.TURN or d.player != who:
         out.append(f"{why}: expected {g.player_names[who]}'s turn, got {d.kind} for "
                    f"{g.player_names[d.player] if d.player >= 0 else 'nobody'}")
     elif d.drawn == bool(after.draw):
@@ -100,7 +100,7 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
     if op == DRAW:
         if after.hands[p] != before.hands[p] + before.draw[-1:] or after.draw != before.draw[:-1]:
             out.append(f"{what}: the top card of the draw pile did not go to the player's hand")
-        if after.decision != (TURN, p, True):
+        if after.decision != (DecisionKind.TURN, p, True):
             out.append(f"{what}: after the draw, {after.decision}")
         return out
     if op in (PLAY, DISCARD) and not _removed_one(before.hands[p], after.hands[p], c):
@@ -118,7 +118,7 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
             if after.miles[ps] == before.target:
                 ext_open = g.extension_to is not None and before.extension_called_by < 0 and before.target < g.extension_to
                 if ext_open:
-                    if after.decision != (EXTENSION_QUESTION, p, True):
+                    if after.decision != (DecisionKind.EXTENSION, p, True):
                         out.append(f"{what}: the trip is complete; the extension question should go to the "
                                    f"player whose card completed it, got {after.decision}")
                 elif not after.hand_over:
@@ -128,7 +128,7 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
         elif k == HAZARD:
             pile = after.battle if g.pile[c] == BATTLE else after.speed
             bpile = before.battle if g.pile[c] == BATTLE else before.speed
-            if after.decision.kind == COUP_FOURRE_WINDOW:
+            if after.decision.kind == DecisionKind.COUP_FOURRE:
                 if pile[ts] != bpile[ts] + [c]:
                     out.append(f"{what}: the hazard is not on top of side {g.side_names[ts]}'s pile")
                 q = after.decision.player
@@ -191,7 +191,7 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
     if op == DECLINE:
         rest = before.cf_queue[1:]
         if rest:
-            if after.decision != (COUP_FOURRE_WINDOW, rest[0], True):
+            if after.decision != (DecisionKind.COUP_FOURRE, rest[0], True):
                 out.append(f"{what}: the window should pass to {g.player_names[rest[0]]}, got {after.decision}")
         else:
             _expect_turn(out, after, _next_turn(before, after, before.cf_attacker), what)

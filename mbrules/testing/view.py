@@ -6,8 +6,7 @@ up as a disagreement with a recomputation rather than being copied.
 """
 from __future__ import annotations
 
-from mbrules.engine.actions import HAND_OVER, MATCH_OVER
-from mbrules.engine.game import NO_LIMIT
+from mbrules.vocab import NO_LIMIT, DecisionKind
 
 __all__ = ["Before", "View"]
 
@@ -59,7 +58,7 @@ class View:
 
     @property
     def hand_over(self) -> bool:
-        return self.decision.kind in (HAND_OVER, MATCH_OVER)
+        return self.decision.kind in (DecisionKind.HAND_OVER, DecisionKind.MATCH_OVER)
 
     def legal_actions(self):
         return self.state.legal_actions()

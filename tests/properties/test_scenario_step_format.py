@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mbrules.engine.notation import DECLINE, DRAW, EXTEND, STOP
 from mbrules.scenario import model as m
 from mbrules.scenario.format import NoStep, step_action, step_fields, step_text
 from mbrules.scenario.yamlio import parse_documents
+from mbrules.vocab import DECLINE, DRAW, EXTEND, STOP
 
 from prop_helpers import configurations, game_of, new_match, seeds
 

@@ -27,8 +27,7 @@ import random
 import pytest
 
 from mbrules.engine import State
-from mbrules.engine.notation import DISCARD, EXTEND, PLAY
-from mbrules.engine.game import DISTANCE
+from mbrules.vocab import DISCARD, DISTANCE, EXTEND, PLAY
 from mbrules.testing import (
     HandStart, check, configurations, dealt_start, game_of, load_game, load_rules, position_start, score_oracle,
 )
