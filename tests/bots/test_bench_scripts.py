@@ -1,4 +1,4 @@
-"""The bot benchmark scripts run and print their figures (tiny sizes: their figures are in the README)."""
+"""The bot benchmark scripts run and print their figures (tiny sizes: their figures are in docs/bots.md)."""
 from __future__ import annotations
 
 import os
@@ -7,6 +7,8 @@ import subprocess
 import sys
 
 import pytest
+
+pytestmark = pytest.mark.slow  # runs the benchmark scripts as real processes: make test-fast leaves it out
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -24,7 +26,7 @@ def test_positions_times_every_bot_on_the_same_decisions():
     assert n > 20
     speeds = re.findall(r"(\w+):\s+([\d.]+) us a decision, ([\d.]+)x", out)
     assert [s[0] for s in speeds] == ["heuristic", "random"]
-    assert float(speeds[0][2]) == 1.0 and float(speeds[1][2]) > 1.0  # the uniform bot does less work
+    assert float(speeds[0][2]) == 1.0 and float(speeds[1][2]) > 0  # each against the first; no speed asserted
 
 
 def test_search_gain_is_measured_against_the_real_deal():
@@ -133,7 +135,6 @@ def test_budget_judges_each_rule_on_the_half_it_was_not_picked_on():
     assert re.search(r"correlation of the search's estimate .*: -?[\d.]+ \(\d+ candidates\)", out)
 
 
-@pytest.mark.slow  # a subprocess
 def test_playout_bench_times_the_greedy_play_outs():
     out = run("benchmarks/bench_playout.py", "--worlds", "3", "--per-world", "2", "--reps", "2")
     assert re.search(r"^6 play-outs a repetition, 2 repetitions: CPU s [\d.]+ [\d.]+$", out, re.M), out
