@@ -27,8 +27,8 @@ from typing import Any
 import pydantic
 
 from .compose import ROOT_OWN_KEYS, leaves, merge, normalize, patch_body
-from .diagnostics import (Diagnostic, Loc, LocNode, RulesetError, diag_at, display_path, dotted, printable, quote,
-                          where_words)
+from .diagnostics import (Diagnostic, Loc, LocNode, ModelWords, RulesetError, diag_at, display_path, dotted,
+                          printable, quote, validation_diagnostics)
 from .model import Ruleset, is_ruleset_id
 from .semantics import semantic_problems
 from .yamlmarks import YAML_SUFFIXES, parse_bytes, read_regular, real_path
@@ -439,21 +439,8 @@ class _Session:
         try:
             rs = Ruleset.model_validate_json(json.dumps(data))
         except pydantic.ValidationError as exc:
-            missing: dict[tuple, list[str]] = {}
-            for err in exc.errors(include_url=False):
-                path, absent = _data_path(err.get("loc", ()), data)
-                if err.get("type") == "missing" and absent is not None:
-                    missing.setdefault(tuple(path), []).append(str(absent))
-                else:
-                    self.diags.append(_pydantic_diag(err, data, composed.locs))
-            for path, keys in missing.items():
-                if not path:
-                    self.diags.append(_root_missing_diag(keys, composed.locs))
-                else:
-                    word = "key" if len(keys) == 1 else "keys"
-                    self.diags.append(diag_at(composed.locs, path, f"missing {word} "
-                                              f"{', '.join(repr(k) for k in keys)} in {dotted(path)}; add "
-                                              f"{'it' if len(keys) == 1 else 'them'}", key=True))
+            self.diags += validation_diagnostics(exc.errors(include_url=False), data, composed.locs,
+                                                 ModelWords(root_missing=_root_missing_diag))
             return None
         rank = {f: i for i, f in enumerate(composed.files)}
         gone = {path[-1]: node for path, node in composed.removed if path[:-1] == ("cards",)
@@ -513,35 +500,6 @@ def _root_missing_diag(missing: list[str], locs: LocNode) -> Diagnostic:
                      f"{', '.join(repr(k) for k in sections)} (a ruleset that extends nothing gives every section: "
                      f"{_SECTIONS}; or write 'extends: {REFERENCE_RULESET}' to start from an edition)")
     return diag_at(locs, (), "; ".join(parts) + " at the top level; add them")
-
-
-def _data_path(loc, data: Any) -> tuple[list, Any]:
-    """The part of a pydantic error location that exists in ``data``, and the first key that does not."""
-    path: list = []
-    cur = data
-    missing = None
-    for part in loc:
-        if part == "[key]":
-            continue
-        if isinstance(cur, dict) and part in cur or isinstance(cur, list) and isinstance(part, int) and 0 <= part < len(cur):
-            path.append(part)
-            cur = cur[part]
-        elif isinstance(cur, dict) and cur.get("kind") == part:
-            continue  # the tag pydantic adds for the card union
-        else:
-            missing = part
-            break
-    return path, missing
-
-
-def _pydantic_diag(err: dict, data: Any, locs: LocNode) -> Diagnostic:
-    path, missing = _data_path(err.get("loc", ()), data)
-    kind = err.get("type", "")
-    msg = str(err.get("msg", "invalid value"))
-    if kind == "missing" and missing is not None:
-        return diag_at(locs, path, f"missing key {quote(missing)} {where_words(path)}; add it", key=True)
-    msg = msg.removeprefix("Value error, ")
-    return diag_at(locs, path, f"{msg} {where_words(path)}")
 
 
 # ----------------------------------------------------------------------------
