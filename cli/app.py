@@ -29,6 +29,7 @@ COMMAND_MODULES = {
     "compare_cmd": ("compare",),
     "ladder_cmd": ("ladder",),
     "train_cmd": ("train",),
+    "sweep_cmd": ("sweep",),
 }
 
 
