@@ -48,11 +48,16 @@ schemas: $(STAMP)
 	$(BIN)/python -m mbrules.ruleset.reference > docs/ruleset-reference.md
 
 # the learned bot's shipped value models (mbrules/bots/models/): retrained reproducibly (same seed, same files)
+# (winning-moves from 1,000 self-play matches; the other editions from 300, as a model trained on first use)
 MODEL_GAMES ?= 1000
+OTHER_MODEL_GAMES ?= 300
 models: $(STAMP)
-	for r in winning-moves; do for n in 2 3 4 6; do \
-	  $(BIN)/mbrules train $$r -p $$n --games $(MODEL_GAMES) --seed 0 --out mbrules/bots/models/$$r-$${n}p.json || exit 1; \
-	done; done
+	for n in 2 3 4 6; do \
+	  $(BIN)/mbrules train winning-moves -p $$n --games $(MODEL_GAMES) --seed 0 --out mbrules/bots/models/winning-moves-$${n}p.json || exit 1; \
+	  for r in parker-1971 kids-115 wikipedia; do \
+	    $(BIN)/mbrules train $$r -p $$n --games $(OTHER_MODEL_GAMES) --seed 0 --out mbrules/bots/models/$$r-$${n}p.json || exit 1; \
+	  done; \
+	done
 
 clean:
 	rm -rf $(VENV) $(PLAY_VENV) .pytest_cache .hypothesis build *.egg-info
