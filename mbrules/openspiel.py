@@ -45,7 +45,7 @@ import pyspiel
 import mbrules
 from mbrules.engine import State as _EngineState
 
-from .engine.notation import COUP_FOURRE, DECLINE, DISCARD, DRAW, PLAY
+from mbrules.vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, PLAY
 from .env.encoding import ActionSpace, ObservationEncoder
 
 SHORT_NAME = "python_mille_bornes"

@@ -6,7 +6,7 @@ import csv
 import io
 import json
 
-from ..engine.cards import SCORE_LINES
+from mbrules.vocab import SCORE_LINES
 
 
 def _side_name(names, s: int) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from ..engine.cards import SCORE_LINES
+from mbrules.vocab import SCORE_LINES
 from ..matches import intervals as stats
 
 LINE_WORDS = {

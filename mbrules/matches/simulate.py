@@ -21,8 +21,7 @@ from typing import Callable, Iterator, Sequence
 
 from ..bots import make_bots
 from ..engine import Game, Observer, State
-from ..engine.game import SCORE_LINES
-from ..engine.notation import COUP_FOURRE, DISCARD, PLAY
+from mbrules.vocab import COUP_FOURRE, DISCARD, PLAY, SCORE_LINES
 
 
 def game_seed(seed: int, i: int) -> int:
@@ -62,7 +61,7 @@ def play_match(
     for o in observers:
         st.add_observer(o)
     legal = st.legal_actions
-    apply = st.apply
+    apply = st.step  # the record apply returns is not read here: step skips building it
     hands = 0
     while True:
         while True:

@@ -16,8 +16,7 @@ from pathlib import Path
 from typing import Sequence
 
 from mbrules.engine import Action, Observer, State
-from mbrules.engine.game import HAZARD, SCORE_LINES
-from mbrules.engine.notation import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, OWN, PLAY, STOP
+from mbrules.vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, HAZARD, OWN, PLAY, SCORE_LINES, STOP
 
 WRAP = 12  # cards a line in long lists
 
