@@ -302,7 +302,7 @@ def no_terminal() -> bool:
 
 def run_human(game: Game, ruleset: str, options: list[str], players: int, seed: int, bots: list[str],
               humans: list[int], hands: int | None, record: Path | None, inputs: list[Path], done: dict,
-              console: Console | None = None) -> int:
+              console: Console | None = None, full_screen: bool = False) -> int:
     """The body of ``mbrules play --human``: play, then write ``--record`` (also after a quit). Returns the exit code."""
     import os
 
@@ -314,17 +314,29 @@ def run_human(game: Game, ruleset: str, options: list[str], players: int, seed: 
         env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
         console = Console(highlight=False, _environ=env)
     recorder = Recorder() if record is not None else None
-    session = HumanSession(game, seed, bots, humans, console=console, max_hands=hands,
-                           observers=[recorder] if recorder else [])
     rs = game.ruleset
-    seats = ", ".join(game.player_names[p] for p in session.humans)
-    console.print(Text(f"{rs.name}: {players} players, you play {seats}; seed {seed}.", style="bold"))
     quit_why = None
-    try:
-        session.run()
-    except QuitMatch as q:
-        quit_why = q.why
-    st = session.state
+    if full_screen:  # the Textual game (mbrules/tui/app.py); it draws on the alternate screen
+        from .app import MatchDriver, run_app
+
+        driver = MatchDriver(game, seed, bots, humans, max_hands=hands, observers=[recorder] if recorder else [])
+        if run_app(driver) != "over":
+            quit_why = "you quit"
+        st = driver.state
+        seats = ", ".join(game.player_names[p] for p in driver.humans)
+        console.print(Text(f"{rs.name}: {players} players, you played {seats}; seed {seed}.", style="bold"))
+        if quit_why is None:
+            console.print(Text(result_sentence(game, st), style="bold"))
+    else:
+        session = HumanSession(game, seed, bots, humans, console=console, max_hands=hands,
+                               observers=[recorder] if recorder else [])
+        seats = ", ".join(game.player_names[p] for p in session.humans)
+        console.print(Text(f"{rs.name}: {players} players, you play {seats}; seed {seed}.", style="bold"))
+        try:
+            session.run()
+        except QuitMatch as q:
+            quit_why = q.why
+        st = session.state
     done["played"] = True
     if quit_why is not None:
         console.print(Text(f"Match left ({quit_why}) in hand {st.hand_no + 1}: "
