@@ -486,6 +486,7 @@ class MilleBornesApp(App[str]):
         self.digits = ""
         self.message = ""
         self.waiting = False  # a prompt or another screen is up: the table takes no keys
+        self.shown: int | None = None  # whose hand the table shows (hot seat hides it between people)
 
     # -- flow ----------------------------------------------------------------------------------
     def on_mount(self) -> None:
@@ -503,12 +504,11 @@ class MilleBornesApp(App[str]):
             self.push_screen(ScoreSheet(self, last), lambda _: self.after_sheet(last))
             return
         p = d.state.current_player
-        changed = p != self.seat
+        changed = p != self.shown
         self.seat = p
         if changed:
             self.card_row = 0
         self.targets = None
-        self.refresh_all()
         if len(d.humans) > 1 and changed:
             self.waiting = True
             self.push_screen(Handover(self.game.player_names[p]), lambda _: self.ask())
@@ -518,6 +518,7 @@ class MilleBornesApp(App[str]):
     def ask(self) -> None:
         """A coup fourré window or the extension question: a prompt that cannot be missed."""
         self.waiting = False
+        self.shown = self.seat
         self.refresh_all()
         d = self.driver
         obs = d.state.observation(self.seat)
