@@ -252,11 +252,19 @@ class PlaysView(Widget):
         self.game_app = app_
 
     def render(self) -> Text:
-        lines = list(self.game_app.driver.narrator.lines)
-        h = max(1, self.size.height - 1)
+        """As many of the newest plays as fit, each wrapped to the pane's width (newest last)."""
+        lines = list(self.game_app.driver.narrator.lines) or ["(none yet)"]
+        width = max(10, self.size.width)
+        room = max(1, self.size.height - 1)
+        shown: list[str] = []
+        for line in reversed(lines):
+            wrapped = [w.plain for w in Text(line).wrap(self.app.console, width)]
+            if len(shown) + len(wrapped) > room:
+                break
+            shown[:0] = wrapped
         t = Text()
         t.append("Last plays", style="bold underline")
-        for line in (lines[-h:] if lines else ["(none yet)"]):
+        for line in shown:
             t.append("\n" + line)
         return t
 
@@ -290,7 +298,9 @@ class MovesView(Widget):
             r += [Text("")] * (cols - len(r))
             grid.add_row(*r)
         title = Table.grid()
-        title.add_row(Text("Your moves (number keys)", style="bold underline"))
+        head = Text()
+        head.append("Your moves (number keys)", style="bold underline")
+        title.add_row(head)
         title.add_row(grid)
         return title
 
