@@ -1,0 +1,67 @@
+"""The real ``mbrules play --human`` (the full-screen game) in a pseudo-terminal of 80×24, keys alone.
+
+A person's keys only: '1' plays the first listed move (and answers yes to a coup fourré or an
+extension prompt) until the score sheet shows, then Enter leaves. The program must end by
+itself with exit 0, draw on the alternate screen (and leave it), and say the hand was played.
+"""
+from __future__ import annotations
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+pytest.importorskip("textual")
+
+from human_driver import MBRULES, plain  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+
+def spawn_full_screen(args, rows=24, cols=80):
+    import os
+
+    env = dict(os.environ, TERM="xterm-256color")
+    env.pop("NO_COLOR", None)
+    return pexpect.spawn(MBRULES, args, encoding="utf-8", dimensions=(rows, cols), timeout=30, env=env)
+
+
+def test_a_whole_hand_is_played_with_keys_alone_at_80x24():
+    child = spawn_full_screen(["play", "--human", "p1", "--ruleset", "winning-moves", "--players", "2",
+                               "--seed", "41", "--hands", "1"])
+    seen = ""
+    try:
+        child.expect("your move")  # the table is up
+        seen += child.before + child.after
+        for _ in range(400):
+            child.send("1")
+            i = child.expect([r"Score sheet", pexpect.TIMEOUT], timeout=0.5)
+            seen += child.before if isinstance(child.before, str) else ""
+            if i == 0:
+                break
+        else:
+            pytest.fail("the score sheet never showed after 400 key presses")
+        child.expect(r"Enter: leave")
+        child.send("\r")
+        child.expect(pexpect.EOF)
+        seen += child.before
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0, plain(seen)[-2000:]
+    assert "\x1b[?1049h" in seen and "\x1b[?1049l" in seen  # into the alternate screen and out again
+    after = " ".join(plain(seen.split("\x1b[?1049l")[-1]).split())  # the lines after it, unwrapped
+    assert "you played p1; seed 41" in after
+    assert "Stopped after 1 hand(s)" in after
+
+
+def test_q_then_y_leaves_the_full_screen_game():
+    child = spawn_full_screen(["play", "--human", "p1", "--players", "2", "--seed", "3"])
+    try:
+        child.expect("your move")
+        child.send("q")
+        child.expect("Quit this match")
+        child.send("y")
+        child.expect(pexpect.EOF)
+        out = " ".join(plain(child.before).split())
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+    assert "Match left (you quit) in hand 1" in out
