@@ -319,7 +319,25 @@ def run_human(game: Game, ruleset: str, options: list[str], players: int, seed: 
     if full_screen:  # the Textual game (mbrules/tui/app.py); it draws on the alternate screen
         from .app import MatchDriver, run_app
 
+        from .resume import ResumeError, recorded_match, replay_record
+
         driver = MatchDriver(game, seed, bots, humans, max_hands=hands, observers=[recorder] if recorder else [])
+        if record is not None and recorded_match(record) is not None:  # continue where the file stopped
+            if recorded_match(record) != (game.ruleset_id, players, seed):
+                rid, n, s = recorded_match(record)
+                print(f"mbrules: {record} records another match ({rid}, {n} players, seed {s}): to continue it give "
+                      f"those; to start this one give another --record file", file=sys.stderr)
+                return 2
+            try:
+                driver.hands_done = replay_record(driver.state, record)
+            except ResumeError as e:
+                print(f"mbrules: cannot continue from {record}: {e}", file=sys.stderr)
+                return 2
+            if driver.state.is_terminal():
+                print(f"mbrules: {record} records a match that is over: give another --record file", file=sys.stderr)
+                return 2
+            if driver.state.hand_over and not driver.state.legal_actions():
+                driver.next_hand()
         if run_app(driver) != "over":
             quit_why = "you quit"
         st = driver.state
