@@ -40,6 +40,13 @@ async def play_with_ones(app, pilot, limit=400):
     return False
 
 
+async def first_move(app, pilot):
+    """Move 1 by its number: with ten moves or more '1' waits for a second digit, and Enter takes it."""
+    many = isinstance(app.screen, TableScreen) and len(app.driver.state.legal_actions()) >= 10
+    await pilot.press(*(["1", "enter"] if many else ["1"]))
+    await pilot.pause()
+
+
 def test_a_whole_hand_is_played_with_number_keys_and_ends_on_the_score_sheet():
     app = new_app()
     seen = {}
@@ -208,3 +215,43 @@ def test_the_hand_never_splits_a_card_across_lines():
     run(app, flow)
     for line in text["hand"].splitlines():
         assert line.count("[") + line.count(">") == line.count("]") + line.count("<")
+
+
+def test_a_coup_fourre_window_is_a_prompt_the_table_waits_for():
+    app = new_app(seed=13)  # seed 13: p1's 9th decision (always the first listed move) is a window
+    seen = {}
+
+    async def flow(app, pilot):
+        for _ in range(8):
+            await first_move(app, pilot)
+        seen["screen"] = type(app.screen).__name__
+        seen["question"] = app.screen.text.plain.splitlines()[0]
+        await pilot.press("d", "right", "enter")  # table keys do nothing while the prompt is up
+        await pilot.pause()
+        seen["still"] = type(app.screen).__name__
+        await pilot.press("y")
+        await pilot.pause()
+        seen["called"] = [a for p, a in app.driver.state.history
+                          if p == 0 and a.op != mbrules.vocab.DRAW][-1].op == mbrules.vocab.COUP_FOURRE
+
+    run(app, flow)
+    assert seen["screen"] == "Prompt" and seen["still"] == "Prompt"
+    assert seen["question"].startswith("COUP FOURRÉ? ")
+    assert seen["called"]
+
+
+def test_the_extension_question_is_a_prompt_and_n_stops_the_hand():
+    app = new_app(seed=9)  # seed 9: p1's 16th decision is the extension question
+    seen = {}
+
+    async def flow(app, pilot):
+        for _ in range(15):
+            await first_move(app, pilot)
+        seen["question"] = app.screen.text.plain.splitlines()[0]
+        await pilot.press("n")
+        await pilot.pause()
+        seen["screen"] = type(app.screen).__name__
+
+    run(app, flow)
+    assert seen["question"].startswith("EXTENSION? ")
+    assert seen["screen"] == "ScoreSheet"
