@@ -28,7 +28,7 @@ from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Static
@@ -39,7 +39,7 @@ from mbrules.narrate import LINE_LABELS, Narrator, side_label
 from mbrules.vocab import (COUP_FOURRE, DISCARD, DISTANCE, DRAW, HAZARD, NO_LIMIT, PLAY, REMEDY, SAFETY,
                            SCORE_LINES, DecisionKind)
 
-from .session import PublicNarrator, hint_bot_name
+from .table import PublicNarrator, hint_bot_name
 from .words import refusal
 
 KIND_STYLE = {DISTANCE: "bold", HAZARD: "bold red", REMEDY: "bold green", SAFETY: "bold cyan"}
@@ -75,6 +75,7 @@ class MatchDriver:
         self.hint_name = hint_bot_name()
         self.hinters = {p: make_bot(self.hint_name, g, p, f"{self.seed}:hint") for p in self.humans}
         self.narrator = PublicNarrator(g)
+        self.narrator.lines = deque(maxlen=200)  # a tall window shows more of them
         self.words = Narrator(g)
         self.state = State.new_match(g, self.seed, deal_next=False)
         self._watch(self.state)

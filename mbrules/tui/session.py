@@ -15,23 +15,20 @@ observation and the public narration of plays. A typed move goes through
 from __future__ import annotations
 
 import sys
-from collections import deque
 from pathlib import Path
 from typing import Callable, Sequence
 
 from rich.console import Console
 from rich.text import Text
 
-from mbrules.bots import bot_names, make_bot, make_bots
-from mbrules.engine import Action, Game, IllegalAction, NotationError, Observer, State, Transition
+from mbrules.bots import make_bot, make_bots
+from mbrules.engine import Action, Game, IllegalAction, NotationError, Observer, State
 from mbrules.narrate import Narrator
 from mbrules.vocab import COUP_FOURRE, DRAW, DecisionKind
 
 from . import screen
+from .table import HINT_BOTS, NARRATION_LINES, PublicNarrator, hint_bot_name  # noqa: F401  (re-exported)
 
-# The bot that gives hints ('?'): the first of these that is registered (the strongest first).
-HINT_BOTS = ("expert", "heuristic", "random")
-NARRATION_LINES = 12  # the last plays shown on the screen
 MAX_BAD_LINES = 1000  # lines in a row that choose nothing (a stuck input): the session ends
 
 
@@ -41,35 +38,6 @@ class QuitMatch(Exception):
     def __init__(self, why: str):
         super().__init__(why)
         self.why = why
-
-
-def hint_bot_name() -> str:
-    have = set(bot_names())
-    for name in HINT_BOTS:
-        if name in have:
-            return name
-    return bot_names()[0]
-
-
-class PublicNarrator(Observer):
-    """Keeps the last plays in words a whole table may hear (mbrules.narrate in public: no draws,
-    no declined windows), told from each action's transition."""
-
-    def __init__(self, game: Game):
-        self.game = game
-        self.words = Narrator(game, public=True)
-        self.lines: deque[str] = deque(maxlen=NARRATION_LINES)
-        self.hand_seen = -1
-
-    def before_action(self, st: State, player: int, action: Action) -> None:
-        if st.hand_no != self.hand_seen:
-            self.hand_seen = st.hand_no
-            self.lines.append(f"-- hand {st.hand_no + 1}: {self.game.player_names[player]} plays first --")
-
-    def transition(self, st: State, t: Transition) -> None:
-        line = self.words.action(t)
-        if line is not None:
-            self.lines.append(line)
 
 
 def default_input(console: Console) -> Callable[[str], str]:
