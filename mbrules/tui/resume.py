@@ -37,7 +37,8 @@ def recorded_match(path: Path) -> tuple[str, int, int] | None:
 
 def _action(game: Game, step: dict) -> str:
     if "play" in step:
-        return f"play {step['play']}" + (f" on {step['on']}" if step.get("on") else "")
+        on = step.get("on", step.get(True))  # YAML 1.1 (PyYAML) reads the key 'on' as true
+        return f"play {step['play']}" + (f" on {on}" if on else "")
     if "discard" in step:
         return f"discard {step['discard']}"
     if "coup_fourre" in step:

@@ -65,3 +65,47 @@ def test_q_then_y_leaves_the_full_screen_game():
         child.close(force=True)
     assert child.exitstatus == 0
     assert "Match left (you quit) in hand 1" in out
+
+
+def test_the_same_command_with_its_record_file_continues_the_match(tmp_path):
+    record = tmp_path / "game.yaml"
+    args = ["play", "--human", "p1", "--players", "2", "--seed", "41", "--record", str(record)]
+    child = spawn_full_screen(args)
+    try:
+        child.expect("your move")
+        for _ in range(3):
+            child.send("1")
+            child.expect([pexpect.TIMEOUT], timeout=0.5)
+        child.send("q")
+        child.expect("Quit this match")
+        child.send("y")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    first = record.read_text(encoding="utf-8")
+    assert child.exitstatus == 0 and "hand_over: false" in first
+    moves = first.count("- {player: ")
+    child = spawn_full_screen(args)
+    try:
+        child.expect("your move")
+        child.send("1")
+        child.expect([pexpect.TIMEOUT], timeout=0.5)
+        child.send("q")
+        child.expect("Quit this match")
+        child.send("y")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    again = record.read_text(encoding="utf-8")
+    assert child.exitstatus == 0
+    assert again.count("- {player: ") > moves  # the moves of before, then more
+    assert [line for line in again.splitlines() if line.startswith("  - {")][:moves] == \
+        [line for line in first.splitlines() if line.startswith("  - {")]
+
+
+def test_plain_without_human_is_a_usage_error():
+    child = pexpect.spawn(MBRULES, ["play", "--plain"], encoding="utf-8", timeout=30)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2
+    assert "--plain goes with --human" in child.before
