@@ -27,7 +27,7 @@ def ladder(
              "give two or more."),
     ruleset: str = typer.Option("winning-moves", "--ruleset", "-r", help="Bundled ruleset id or path to a YAML file."),
     option: Optional[list[str]] = typer.Option(None, "--option", "-o", help="Option id or path; repeat to apply several, in order."),
-    players: int = typer.Option(2, "--players", "-n", help="Number of players."),
+    players: int = typer.Option(2, "--players", "-p", "-n", help="Number of players."),
     games: int = typer.Option(50, "--games", "-g", help="Seeds per pair of bots; each is played in every seating."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the run: deal i is dealt from (seed, i), the same for every pair."),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Worker processes (default: the CPUs, at most 8); the figures are the same for any number."),

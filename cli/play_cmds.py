@@ -282,7 +282,7 @@ def simulate(
     players: int = typer.Option(DEFAULT_PLAYERS, "--players", "-p", "-n", help="Number of players."),
     games: int = typer.Option(100, "--games", "-g", help="Number of whole matches to play."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the run: game i is dealt from (seed, i)."),
-    workers: int = typer.Option(1, "--workers", "-w", help="Worker processes (the figures are the same for any number)."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Worker processes (default: the CPUs, at most 8, as in every command); the figures are the same for any number."),
     bot: Optional[list[str]] = typer.Option(None, "--bot", "-b", help=BOTS_HELP.format(names=", ".join(bot_names()))),
     as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout with the statistics and throughput."),
     out: Optional[Path] = typer.Option(None, "--out", help="Also write one record per game: FILE.jsonl (a match a line, "
@@ -292,11 +292,14 @@ def simulate(
 ) -> None:
     """Play many matches between bots; show progress, then statistics (with 95% intervals) and throughput.
 
-    Defaults: winning-moves, 4 players, the heuristic bot, 100 games, seed 0, 1 worker. Every figure but the timings is the same for the same inputs, whatever --workers is.
+    Defaults: winning-moves, 4 players, the heuristic bot, 100 games, seed 0, one worker a CPU (at most 8). Every figure but the timings is the same for the same inputs, whatever --workers is.
     """
     options = list(option or [])
     bots = list(bot or [DEFAULT_BOT])
     check_range("--games", games, 1, MAX_GAMES)
+    from mbrules.matches.simulate import default_workers
+
+    workers = default_workers() if workers is None else workers
     check_range("--workers", workers, 1, MAX_WORKERS)
     check_range("--players", players, 1, MAX_PLAYERS)
     check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)

@@ -19,9 +19,10 @@ from concurrent.futures import ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, Iterator, Sequence
 
+from mbrules.vocab import COUP_FOURRE, DISCARD, PLAY, SCORE_LINES
+
 from ..bots import make_bots
 from ..engine import Game, Observer, State
-from mbrules.vocab import COUP_FOURRE, DISCARD, PLAY, SCORE_LINES
 
 
 def game_seed(seed: int, i: int) -> int:

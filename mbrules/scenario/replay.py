@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterable
 from pydantic import ValidationError
 
 from mbrules.engine import Action, Game, GameError, IllegalAction, Snapshot, State
-from mbrules.vocab import BATTLE, DISTANCE, HAZARD, REMEDY, SAFETY, SPEED, DecisionKind
+from mbrules.vocab import BATTLE, DISTANCE, HAZARD, REMEDY, SAFETY, SPEED, DecisionKind, Termination
 from mbrules.ruleset import RulesetError, load_ruleset
 from mbrules.ruleset.diagnostics import Diagnostic, LocNode, diag_at, display_path, dotted, quote
 
@@ -542,9 +542,9 @@ def match_totals(snap: Snapshot) -> list[int]:
 
 def winner_name(snap: Snapshot):
     w = snap.winner
-    if w is None or w == "unfinished":
+    if w is None or w == Termination.UNFINISHED:
         return None  # undecided: still going, or stopped by the hands cap
-    if w == "draw":
+    if w == Termination.DRAW:
         return w
     return snap.game.side_names[w]
 
