@@ -8,7 +8,7 @@ last plays, the legal moves, your hand as cards (display names only) and the key
 Keys: ←/→ pick a card and Enter opens its moves (↑/↓ and Enter pick the target, Esc goes back);
 the number keys play a listed move; ``d`` discards the picked card; ``h`` asks the hint bot;
 ``u`` undoes your last move (against bots only); ``r`` shows the rules in a pane that scrolls;
-``?`` help; ``q`` quits after ``y``. The coup fourré window and the extension question are
+``?`` help; ``q`` quits after ``y``; a click on a card or a listed move works too. The coup fourré window and the extension question are
 prompts over the table that must be answered; the end of a hand is a score sheet screen; in hot
 seat a blank screen hides the hand until the next person presses Enter (Textual draws on the
 terminal's alternate screen: nothing stays in the scrollback).
@@ -298,12 +298,30 @@ class MovesView(Widget):
         for r in rows:
             r += [Text("")] * (cols - len(r))
             grid.add_row(*r)
+        self.layout_ = (len(rows), cols)
         title = Table.grid()
         head = Text()
         head.append("Your moves (number keys)", style="bold underline")
         title.add_row(head)
         title.add_row(grid)
         return title
+
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on a listed move plays it; on a target (after Enter on a card), picks that target."""
+        a = self.game_app
+        if event.y < 1:
+            return
+        if a.targets is not None:
+            if event.y - 1 < len(a.targets):
+                a.click_move(a.targets[event.y - 1][1])
+            return
+        rows, cols = getattr(self, "layout_", (0, 1))
+        col = min(cols - 1, event.x * cols // max(1, self.size.width))
+        n = col * rows + (event.y - 1)
+        legal = a.driver.state.legal_actions()
+        if event.y - 1 < rows and 0 <= n < len(legal):
+            a.click_move(legal[n])
 
 
 class HandView(Widget):
@@ -322,16 +340,18 @@ class HandView(Widget):
         obs = a.driver.state.observation(a.seat)
         t = Text()
         t.append(f"{a.game.player_names[a.seat]}'s hand:", style="bold")
-        col = t.cell_len
+        col, line = t.cell_len, 0
+        self.spans: list[tuple[int, int, int, int]] = []  # (line, first column, end column, card row): the mouse
         for i, c in enumerate(obs.hand):
             chip = card_chip(a.game, c, i == a.card_row)
             if col + 1 + chip.cell_len > width:
                 t.append("\n")
-                col = 0
+                col, line = 0, line + 1
             else:
                 t.append(" ")
                 col += 1
             t.append_text(chip)
+            self.spans.append((line, col, col + chip.cell_len, i))
             col += chip.cell_len
         if not obs.hand:
             t.append(" (empty)")
@@ -339,6 +359,13 @@ class HandView(Widget):
 
     def render(self) -> Text:
         return self._text(self.size.width)
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on a card picks it and opens its moves (as ← → and Enter)."""
+        for line, start, end, i in getattr(self, "spans", []):
+            if event.y == line and start <= event.x < end:
+                self.game_app.click_card(i)
+                return
 
 
 KEYS = "←→ card Enter play 1-9 move d discard h hint u undo r rules ? help q quit"
@@ -691,6 +718,21 @@ class MilleBornesApp(App[str]):
             self.push_screen(TextPane("Help", HELP, "question_mark"))
         elif key == "q":
             self.action_quit_match()
+
+    def table_takes_input(self) -> bool:
+        st = self.driver.state
+        return (not self.waiting and isinstance(self.screen, TableScreen) and st.current_player == self.seat
+                and bool(st.legal_actions()))
+
+    def click_card(self, row: int) -> None:
+        if self.table_takes_input():
+            self.card_row = row
+            hand = self.driver.state.observation(self.seat).hand
+            self.open_card(hand[row])
+
+    def click_move(self, a: Action) -> None:
+        if self.table_takes_input() and a in self.driver.state.legal_actions():
+            self.do(a)
 
     def pick_number(self) -> None:
         legal = self.driver.state.legal_actions()

@@ -255,3 +255,26 @@ def test_the_extension_question_is_a_prompt_and_n_stops_the_hand():
     run(app, flow)
     assert seen["question"].startswith("EXTENSION? ")
     assert seen["screen"] == "ScoreSheet"
+
+
+def test_the_mouse_picks_a_card_and_plays_a_listed_move():
+    app = new_app()
+    seen = {}
+
+    async def flow(app, pilot):
+        hand = app.screen.query_one(HandView)
+        line, start, end, row = hand.spans[2]
+        await pilot.click(HandView, offset=(start + 1, line))
+        await pilot.pause()
+        seen["row"] = (app.card_row, row)
+        seen["targets"] = app.targets is not None or bool(app.message)
+        await pilot.press("escape")
+        before = len(app.driver.state.history)
+        first = app.driver.state.legal_actions()[0]
+        await pilot.click("#moves", offset=(3, 1))  # the first listed move
+        await pilot.pause()
+        seen["played"] = [a for p, a in app.driver.state.history[before:] if p == 0][0] == first
+
+    run(app, flow)
+    assert seen["row"][0] == seen["row"][1] == 2
+    assert seen["targets"] and seen["played"]
