@@ -200,15 +200,20 @@ class TableView(Widget):
         self.game_app = app_
 
     def get_content_height(self, container, viewport, width: int) -> int:
-        return 2 * self.game_app.game.sides
+        return self._text(width).plain.count("\n") + 1
 
     def render(self) -> Text:
+        return self._text(self.size.width)
+
+    def _text(self, width: int) -> Text:
+        """A side's first line: its battle pile, the bar, miles and points; then its speed limit, safeties
+        and limited cards, packed on as few more lines as the width allows (a fact never split)."""
         a = self.game_app
         g, st = a.game, a.driver.state
         obs = st.observation(a.seat)
         points = [line["total"] for line in st.score_sheet()]
         unit = g.ruleset.display.distance_unit.value
-        width = max(self.size.width, 60)
+        width = max(width, 60)
         limited = [c for c in range(g.n_cards) if g.kind[c] == DISTANCE and g.max_per_hand[c] != NO_LIMIT]
         out = Text(no_wrap=True, overflow="ellipsis")
         for s, v in enumerate(obs.sides):
@@ -225,23 +230,32 @@ class TableView(Widget):
                 left.append(" rolling" if v.moving else " not rolling")
             else:
                 left.append("rolling" if v.moving else "not rolling")
-            if v.speed_hazard >= 0:
-                left.append(" | ")
-                left.append(f"{g.names[v.speed_hazard]} {v.limit}", style="bold red")
             figures = f" {v.miles}/{obs.target} {unit} {points[s]:>5} pts"
-            bw = max(6, min(30, width - 15 - 30 - len(figures)))
+            bw = max(6, min(30, width - 15 - 34 - len(figures)))  # the piles first, then the bar
             room = max(10, width - 15 - bw - len(figures))
             left.truncate(room - 1, overflow="ellipsis", pad=True)
             out.append_text(left)
             out.append(" ")
             out.append_text(bar(v.miles, obs.target, bw))
             out.append(figures, style="bold")
-            out.append("\n" + " " * 15)
+            facts: list[Text] = []
+            if v.speed_hazard >= 0:
+                facts.append(Text(f"{g.names[v.speed_hazard]}: {v.limit} {unit} at most", style="bold red"))
             safe = [g.names[c] for c in v.safeties] + [g.names[c] + " (coup fourré)" for c in v.coup_fourres]
-            out.append(f"{g.ruleset.display.safety_area}: ", style="dim")
-            out.append(", ".join(safe) if safe else "none", style="cyan")
-            for c in limited:
-                out.append(f"   {g.names[c]}: {v.distance[c]}/{g.max_per_hand[c]}")
+            fact = Text(f"{g.ruleset.display.safety_area}: ", style="dim")
+            fact.append(", ".join(safe) if safe else "none", style="cyan")
+            facts.append(fact)
+            facts += [Text(f"{g.names[c]}: {v.distance[c]}/{g.max_per_hand[c]}") for c in limited]
+            col = width
+            for fact in facts:
+                if col + 3 + fact.cell_len > width:
+                    out.append("\n" + " " * 15)
+                    col = 15
+                else:
+                    out.append("   ")
+                    col += 3
+                out.append_text(fact)
+                col += fact.cell_len
         return out
 
 
