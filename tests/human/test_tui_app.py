@@ -278,3 +278,23 @@ def test_the_mouse_picks_a_card_and_plays_a_listed_move():
     run(app, flow)
     assert seen["row"][0] == seen["row"][1] == 2
     assert seen["targets"] and seen["played"]
+
+
+@pytest.mark.parametrize("ruleset,players", [("winning-moves", 2), (str(ROOT / "examples" / "stap-op.yaml"), 6),
+                                             ("kids-115", 3)])
+def test_table_hand_moves_and_score_stay_on_an_80x24_screen(ruleset, players):
+    app = new_app(ruleset=ruleset, players=players, seed=3)
+    regions = {}
+
+    async def flow(app, pilot):
+        for _ in range(12):  # into the hand: speed limits, safeties and two-line hands show up
+            await first_move(app, pilot)
+            if not isinstance(app.screen, TableScreen):
+                break
+        for name in ("#header", "#table", "#plays", "#moves", "#hand", "#status", "#keys"):
+            regions[name] = app.screen.query_one(name).region
+
+    run(app, flow)
+    for name, r in regions.items():
+        assert r.height >= 1 and r.bottom <= 24 and r.right <= 80, (name, r)
+    assert regions["#moves"].height >= 5 and regions["#plays"].height >= 5
