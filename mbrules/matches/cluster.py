@@ -18,8 +18,10 @@ the whole ranges finished in a row, like the local pool.
 from __future__ import annotations
 
 import collections
+import contextlib
 import hashlib
 import itertools
+import logging
 import os
 import socket
 from typing import Callable, Iterator
@@ -97,6 +99,26 @@ def _placer(ray) -> Callable[[], object]:
     return lambda: NodeAffinitySchedulingStrategy(node_id=next(turn), soft=True)
 
 
+RAY_TOKEN_LOGGER = "ray._private.authentication.authentication_token_setup"
+
+
+def _not_the_token_notice(record: logging.LogRecord) -> bool:
+    return "Token authentication is enabled" not in record.getMessage()
+
+
+@contextlib.contextmanager
+def quiet_local_token_notice() -> Iterator[None]:
+    """While mbrules starts a local Ray instance for itself (no --address), Ray's notice that token
+    authentication is on, meant for a cluster others reach, is not printed; a cluster the user names
+    keeps every notice."""
+    log = logging.getLogger(RAY_TOKEN_LOGGER)
+    log.addFilter(_not_the_token_notice)
+    try:
+        yield
+    finally:
+        log.removeFilter(_not_the_token_notice)
+
+
 def _connect(ray, address: str | None, workers: int) -> None:
     if ray.is_initialized():
         return
@@ -105,9 +127,10 @@ def _connect(ray, address: str | None, workers: int) -> None:
     kw = dict(include_dashboard=False, log_to_driver=False, configure_logging=False)
     try:
         if address:
-            ray.init(address=address, **kw)
+            ray.init(address=address, **kw)  # a cluster the user names: Ray's notices are theirs to read
         else:  # a local instance with as many CPUs as --workers asks for
-            ray.init(num_cpus=max(1, workers), **kw)
+            with quiet_local_token_notice():
+                ray.init(num_cpus=max(1, workers), **kw)
     except Exception as e:  # noqa: BLE001  (Ray raises several kinds for an unreachable cluster)
         raise BackendUnavailable(f"cannot start or reach the Ray cluster{' at ' + address if address else ''}: "
                                  f"{str(e).splitlines()[0] if str(e) else type(e).__name__}") from None

@@ -650,7 +650,7 @@ class LoadReport:
 def load_report(ref: str | Path, options: Sequence[str | Path] = (), base_dir: Path | None = None) -> LoadReport:
     """Like :func:`load_ruleset` (same errors), with the composition's warnings and every value's origin.
     Not cached: ``mbrules show --explain`` and ``validate`` use it."""
-    from .compose import citation_of
+    from .compose import citation_in_file, citation_of
 
     base = Path(base_dir) if base_dir is not None else Path.cwd()
     top = _top_path(ref, base, option=False).absolute()
@@ -662,8 +662,12 @@ def load_report(ref: str | Path, options: Sequence[str | Path] = (), base_dir: P
         if node is None:  # a default the model fills in is not listed here
             continue
         file, line, col = node.loc.at_value()
-        cite = citation_of(composed.data, path)
-        words = "uncited" if cite is None or cite[0] == "uncited" else f"{cite[0]}: {cite[1]}"
+        cite = citation_in_file(composed.data, composed.locs, path, file)
+        other = citation_of(composed.data, path) if cite is None else None
+        if other is not None and other[0] != "uncited":
+            words = ""  # the value's own file cited it where a later file's citation now stands: not known here
+        else:
+            words = "uncited" if cite is None or cite[0] == "uncited" else f"{cite[0]}: {cite[1]}"
         if path and path[0] in ROOT_OWN_KEYS:
             words = ""
         origins.append(Origin(dotted(path), value, file, line, col, words))
