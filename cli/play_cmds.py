@@ -157,6 +157,12 @@ def play(
     if plain and not human:
         fail("mbrules: --plain goes with --human (it is how a person's seat is shown)", EXIT_USAGE)
     seats = _human_seats(game, human or [], as_json)  # before any file is checked: a usage error first
+    if seats and not plain:
+        try:
+            import textual  # noqa: F401  (extra "human")
+        except ImportError:
+            fail("mbrules: the full-screen game needs Textual: pip install 'mbrules[human]' "
+                 "(or add --plain for the prompt loop)", EXIT_USAGE)
     if record is not None:
         from mbrules.safe_output import OutputPathError, check_output_file
 

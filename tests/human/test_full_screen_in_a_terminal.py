@@ -49,7 +49,7 @@ def test_a_whole_hand_is_played_with_keys_alone_at_80x24():
     assert "\x1b[?1049h" in seen and "\x1b[?1049l" in seen  # into the alternate screen and out again
     after = " ".join(plain(seen.split("\x1b[?1049l")[-1]).split())  # the lines after it, unwrapped
     assert "you played p1; seed 41" in after
-    assert "Stopped after 1 hand(s)" in after
+    assert "Stopped after 1 hand with the match undecided" in after
 
 
 def test_q_then_y_leaves_the_full_screen_game():
@@ -109,3 +109,17 @@ def test_plain_without_human_is_a_usage_error():
     child.close()
     assert child.exitstatus == 2
     assert "--plain goes with --human" in child.before
+
+
+def test_without_textual_the_full_screen_game_names_its_extra(tmp_path):
+    # a sitecustomize that hides textual, as if the 'human' extra were not installed
+    (tmp_path / "sitecustomize.py").write_text("import sys\nsys.modules['textual'] = None\n", encoding="utf-8")
+    import os
+
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    child = pexpect.spawn(MBRULES, ["play", "--human", "p1", "--players", "2"], encoding="utf-8", timeout=30,
+                          env=env, dimensions=(24, 80))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2
+    assert "pip install 'mbrules[human]'" in " ".join(child.before.split())
