@@ -67,3 +67,20 @@ def test_a_record_of_another_seed_is_refused(tmp_path):
     other = MatchDriver(game, 7, ["heuristic"], [0])
     with pytest.raises(ResumeError, match="hand 1 was dealt other cards"):
         replay_record(other.state, path)
+
+
+def test_an_undone_move_leaves_the_record_as_if_it_was_never_played(tmp_path):
+    game = mbrules.load_game("winning-moves", players=2)
+    rec = Recorder()
+    d = MatchDriver(game, 41, ["heuristic"], [0], observers=[rec])
+    assert d.advance() == "human"
+    d.play(0, d.state.legal_actions()[0])
+    assert d.advance() == "human"
+    kept = [list(h["actions"]) for h in rec.hands]
+    d.play(0, d.state.legal_actions()[-1])  # a discard
+    d.advance()
+    d.undo()
+    assert [list(h["actions"]) for h in rec.hands] == kept
+    d.play(0, d.state.legal_actions()[0])  # played again: recorded once, after the kept moves
+    assert [a for _, a in rec.hands[-1]["actions"]][:len(kept[-1])] == [a for _, a in kept[-1]]
+    assert len(rec.hands[-1]["actions"]) == len(kept[-1]) + 1
