@@ -28,6 +28,7 @@ COMMAND_MODULES = {
     "replay_cmd": ("replay",),
     "compare_cmd": ("compare",),
     "ladder_cmd": ("ladder",),
+    "sweep_cmd": ("sweep",),
 }
 
 

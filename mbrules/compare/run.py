@@ -128,7 +128,7 @@ def _init_worker(key, specs, parent) -> None:
     if parent is not None:
         _die_with_parent(parent)
     if _CMP.get("key") != key:  # not forked from the parent that compiled them
-        _CMP["games"] = tuple(compile_game(r, o, p) for r, o, p in specs)
+        _CMP["games"] = tuple(Game(*spec) if len(spec) == 2 else compile_game(*spec) for spec in specs)
         _CMP["key"] = key
 
 
@@ -276,7 +276,7 @@ def run_compare(
         if progress:
             progress(phase.key, phase.title, done[phase.key], phase.pairs)
 
-    specs = (ref_a_name, options_a, game_a.players, ref_b_name, options_b, game_b.players)
+    specs = ((ref_a_name, options_a, game_a.players), (ref_b_name, options_b, game_b.players))
     try:
         stopped = _run_phases(games_pair, phases, seed, workers, spill is not None, consume, should_stop, seconds,
                               specs, backend, address)
@@ -342,7 +342,9 @@ def run_compare(
 
 def _run_phases(games_pair, phases: list[Phase], seed: int, workers: int, with_records: bool, consume,
                 should_stop, seconds: dict, specs, backend: str = "local", address: str | None = None) -> bool:
-    """Play ``phases`` one after the other; True when stopped."""
+    """Play ``phases`` one after the other on every game of ``games_pair`` (two arms, or the values
+    of a sweep); True when stopped. ``specs``: how a worker that was not forked compiles each game,
+    ``(ref, options, players)`` or ``(Ruleset, players)``."""
     if backend == "ray":
         return _run_phases_ray(games_pair, phases, seed, workers, with_records, consume, should_stop, seconds,
                                address)
@@ -373,8 +375,7 @@ def _run_phases(games_pair, phases: list[Phase], seed: int, workers: int, with_r
     size = max(1, min(workers, total, 4 * (os.cpu_count() or 1)))
     key = (os.getpid(), id(games_pair))
     _CMP["games"], _CMP["key"] = games_pair, key
-    ra, oa, pa, rb, ob, pb = specs
-    pool = worker_pool(size, _init_worker, (key, ((ra, oa, pa), (rb, ob, pb)), os.getpid()))
+    pool = worker_pool(size, _init_worker, (key, tuple(specs), os.getpid()))
     t0 = time.perf_counter()
     try:
         return run_ordered(pool, lambda item: pool.submit(_pair_chunk, item[0], seed, item[1], item[2],
