@@ -10,12 +10,12 @@ PLAY_BIN   := $(PLAY_VENV)/bin
 PLAY_STAMP := $(PLAY_VENV)/.installed-stamp
 PIP_FLAGS  := --quiet --disable-pip-version-check
 
-.PHONY: play human test test-fast soak bench schemas clean
+.PHONY: play human test test-fast soak bench schemas models clean
 
 $(STAMP): pyproject.toml
 	rm -rf $(VENV)
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install $(PIP_FLAGS) -e '.[test,human,plots,rl,cluster,bots]'
+	$(BIN)/python -m pip install $(PIP_FLAGS) -e '.[test,human,plots,rl,cluster,bots,learn]'
 	touch $(STAMP)
 
 $(PLAY_STAMP): pyproject.toml
@@ -46,6 +46,18 @@ schemas: $(STAMP)
 	$(BIN)/mbrules schema ruleset > schemas/ruleset.schema.json
 	$(BIN)/mbrules schema scenario > schemas/scenario.schema.json
 	$(BIN)/python -m mbrules.ruleset.reference > docs/ruleset-reference.md
+
+# the learned bot's shipped value models (mbrules/bots/models/): retrained reproducibly (same seed, same files)
+# (winning-moves from 1,000 self-play matches; the other editions from 300, as a model trained on first use)
+MODEL_GAMES ?= 1000
+OTHER_MODEL_GAMES ?= 300
+models: $(STAMP)
+	for n in 2 3 4 6; do \
+	  $(BIN)/mbrules train winning-moves -p $$n --games $(MODEL_GAMES) --seed 0 --out mbrules/bots/models/winning-moves-$${n}p.json || exit 1; \
+	  for r in parker-1971 kids-115 wikipedia; do \
+	    $(BIN)/mbrules train $$r -p $$n --games $(OTHER_MODEL_GAMES) --seed 0 --out mbrules/bots/models/$$r-$${n}p.json || exit 1; \
+	  done; \
+	done
 
 clean:
 	rm -rf $(VENV) $(PLAY_VENV) .pytest_cache .hypothesis build *.egg-info

@@ -10,7 +10,7 @@ by each bot (random, heuristic); a pair the loader refuses (RulesetError) is ski
 more configuration pins the match bound: ``benchmarks/capped-match.yaml`` (``match.max_hands`` 3),
 whose matches stop unfinished after three hands; in every configuration a match that lasts more than
 its ruleset's ``match.max_hands`` hands is a failure. Each hand is played to its end; on a
-share of the hands (``--share``, default 0.4) the invariants of :mod:`mbrules.invariants` are
+share of the hands (``--share``, default 0.4) the invariants of :mod:`mbrules.testing` are
 checked after every action, and on every hand at its end. A crash, a violated invariant or a hand
 that does not end is a failure: it is shrunk to the shortest prefix of its hand that still fails
 and written under ``soak-failures/`` as a one-hand scenario file (the recorder's format) that
@@ -32,7 +32,7 @@ import traceback
 from pathlib import Path
 
 from mbrules.engine import Observer
-from mbrules.invariants import (Before, bundled_ids, check, check_transition, configurations, load_game,
+from mbrules.testing import (Before, bundled_ids, check, check_transition, configurations, load_game, load_rules,
                                 replay_history)
 
 MAX_ACTIONS = 5000  # a hand that has not ended after this many actions hangs
@@ -60,7 +60,7 @@ def pair_configurations(rulesets=None, options=None) -> tuple[list, list]:
     for rid in rulesets:
         for pair in itertools.permutations(options, 2):
             try:
-                rs = load_game(rid, pair)
+                rs = load_rules(rid, pair)
             except RulesetError as e:
                 skipped.append((rid, pair, (e.lines or ["RulesetError"])[0]))
                 continue
@@ -71,7 +71,7 @@ def pair_configurations(rulesets=None, options=None) -> tuple[list, list]:
 
 def capped_configurations() -> list:
     """The match bound's pin: ``capped-match.yaml`` at every player count it allows."""
-    rs = load_game(str(CAPPED))
+    rs = load_rules(str(CAPPED))
     return [(str(CAPPED), (), n) for n in sorted(int(k) for k in rs.player_counts)]
 
 
@@ -193,7 +193,7 @@ def run_unit(unit: dict) -> dict:
 
     rid, opts, players = unit["config"]
     bot = unit["bot"]
-    game = load_game(rid, tuple(opts), players)
+    game = load_game(rid, players, tuple(opts))
     hands = actions = checked = capped = matches = 0
     failures = []
     seed = unit["seed"]
@@ -252,7 +252,7 @@ def shrink(failure: dict) -> dict:
     if failure["kind"] != "invariant":
         return failure
     rid, opts, players = failure["config"]
-    game = load_game(rid, tuple(opts), players)
+    game = load_game(rid, players, tuple(opts))
     hist = failure["history"][: failure["cut"]]
     start = failure["hand_start"]
     state = replay_history(game, failure["seed"], hist[:start])
@@ -267,16 +267,16 @@ def shrink(failure: dict) -> dict:
 
 
 def _step_line(game, player: int, action) -> str:
+    from mbrules.scenario.format import NoStep, step_text
     from mbrules.vocab import DECLINE, DRAW
-    from mbrules.scenario.record import action_step
 
     who = game.player_names[player]
     action = game.action(action)
     if action.op in (DRAW, DECLINE):
         return f"# the crash came at {game.describe(action)} by {who}"
     try:
-        return "  - {" + action_step(game, player, action) + "}"
-    except ValueError:
+        return "  - {" + step_text(game, player, action) + "}"
+    except NoStep:
         return f"  - {{player: {who}, action: {action}}}"
 
 
@@ -285,7 +285,7 @@ def scenario_text(failure: dict) -> str:
     from mbrules.scenario.record import Recorder, record_match
 
     rid, opts, players = failure["config"]
-    game = load_game(rid, tuple(opts), players)
+    game = load_game(rid, players, tuple(opts))
     seed = failure["seed"]
     hist = failure["history"][: failure["cut"]]
     recorder = Recorder()
@@ -336,7 +336,7 @@ def write_failure(failure: dict, out_dir: Path, index: int) -> Path:
 def replay_checked(path: str | Path) -> list[str]:
     """Replay a scenario file with the invariants checked after every accepted action: the
     violations, a crash, and the replay's own FAIL lines (empty: the failure is gone)."""
-    from mbrules.invariants import checked_replay
+    from mbrules.testing import checked_replay
 
     try:
         results, problems, positions = checked_replay(path, dealt=True)
@@ -471,7 +471,7 @@ def main(argv=None) -> int:
         from mbrules.ruleset import RulesetError
 
         try:
-            rs = load_game(a.one, tuple(a.option))
+            rs = load_rules(a.one, tuple(a.option))
         except RulesetError as e:
             ap.error("; ".join(e.lines))
         counts = [a.players] if a.players else sorted(int(k) for k in rs.player_counts)

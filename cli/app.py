@@ -28,6 +28,8 @@ COMMAND_MODULES = {
     "replay_cmd": ("replay",),
     "compare_cmd": ("compare",),
     "ladder_cmd": ("ladder",),
+    "train_cmd": ("train",),
+    "sweep_cmd": ("sweep",),
 }
 
 

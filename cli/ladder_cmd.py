@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from mbrules.bots import UnknownBot, bot_names, parse_bot
+from mbrules.bots import UnknownBot, bot_names, check_bot, parse_bot
 from mbrules.engine.words import plural
 
 from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session
@@ -66,6 +66,11 @@ def ladder(
     check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
     check_backend(backend, address)
     game = _compile(ruleset, options, players, bots[:1])
+    try:  # the learned bot's model must fit the game: refused (or trained on first use) before any match
+        for b in bots[1:]:
+            check_bot(b, game)
+    except UnknownBot as e:
+        fail(f"mbrules: {e}", EXIT_USAGE)
     if game.sides < 2:
         fail(f"mbrules: a ladder needs two sides or more; {game.ruleset_id} with {plural(players, 'player')} has "
              f"{game.sides}", EXIT_USAGE)

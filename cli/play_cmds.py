@@ -65,6 +65,11 @@ def _compile(ruleset: str, options: list[str], players: int, bots: list[str],
     if len(bots) not in (1, players):
         fail(f"mbrules: give --bot once (for every player) or once per player: {players} players, "
              f"{len(bots)} --bot given", EXIT_USAGE)
+    try:  # a bot that needs something of the game (the learned bot's model) is checked before any match
+        for b in dict.fromkeys(bots):
+            check_bot(b, game)
+    except UnknownBot as e:
+        fail(f"mbrules: {e}", EXIT_USAGE)
     return game
 
 
@@ -142,6 +147,7 @@ def play(
     record: Optional[Path] = typer.Option(None, "--record", help="Also write the game as a replayable scenario file."),
     as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout: every hand's score sheet, the match totals and result."),
     human: Optional[list[str]] = typer.Option(None, "--human", help="Play this seat yourself in the terminal (p1, p2, ...); repeat for hot seat. Bots play the other seats."),
+    plain: bool = typer.Option(False, "--plain", help="With --human: a prompt loop that prints each screen (scrollback, SSH, screen readers) instead of the full-screen game."),
 ) -> None:
     """Play a headless match between bots and tell it; with --human, play seats yourself.
 
@@ -154,7 +160,15 @@ def play(
     check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
     inputs: list[Path] = []
     game = _compile(ruleset, options, players, bots, files_read=inputs)
+    if plain and not human:
+        fail("mbrules: --plain goes with --human (it is how a person's seat is shown)", EXIT_USAGE)
     seats = _human_seats(game, human or [], as_json)  # before any file is checked: a usage error first
+    if seats and not plain:
+        try:
+            import textual  # noqa: F401  (extra "human")
+        except ImportError:
+            fail("mbrules: the full-screen game needs Textual: pip install 'mbrules[human]' "
+                 "(or add --plain for the prompt loop)", EXIT_USAGE)
     if record is not None:
         from mbrules.safe_output import OutputPathError, check_output_file
 
@@ -168,7 +182,8 @@ def play(
             if seats:  # a person plays: the terminal UI (mbrules/tui/)
                 from mbrules.tui import run_human
 
-                code = run_human(game, ruleset, options, players, seed, bots, seats, hands, record, inputs, done)
+                code = run_human(game, ruleset, options, players, seed, bots, seats, hands, record, inputs, done,
+                                 full_screen=not plain)
                 if code:
                     raise typer.Exit(code)
             else:

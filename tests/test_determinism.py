@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from mbrules.engine import State
-from mbrules.invariants import load_game, observe
+from mbrules.testing import load_game, observe
 
 pytestmark = pytest.mark.slow  # the same games across real processes and hash seeds: make test-fast leaves it out
 
@@ -97,7 +97,7 @@ def test_engine_matches_ignore_the_global_random_state():
     global random module did before or during it."""
     from mbrules.bots import make_bots
 
-    game = load_game("wikipedia", ("hazard-on-hazard",), 4)
+    game = load_game("wikipedia", 4, ("hazard-on-hazard",))
 
     def play(disturb: bool):
         st = State.new_match(game, 11, deal_next=False)
@@ -156,7 +156,7 @@ def test_the_same_seed_gives_the_same_match_across_processes_through_the_python_
     b = _api_match(config, "4242", prelude=DISTURB)
     assert a == b
     rid, players, options, bots, seed = config
-    st = play_match(load_game(rid, tuple(options), players), seed, bots)
+    st = play_match(load_game(rid, players, tuple(options)), seed, bots)
     here = {"history": [[p, str(x)] for p, x in st.history], "outcome": st.outcome.to_dict(),
             "end": st.snapshot().to_dict()}
     assert json.loads(json.dumps(here, sort_keys=True)) == a

@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from mbrules.engine import Game, GameError, State
-from mbrules.invariants import check
+from mbrules.testing import check
 from mbrules.ruleset import RulesetError, load_ruleset
 from mbrules.ruleset.loader import check_file
 

@@ -403,7 +403,7 @@ def test_simulate_workers_far_above_the_work_do_not_fork_a_process_each(monkeypa
     import concurrent.futures
 
     from mbrules.matches import simulate as sim
-    from mbrules.invariants import load_game
+    from mbrules.testing import load_game
 
     sizes = []
     real = concurrent.futures.ProcessPoolExecutor
@@ -413,7 +413,7 @@ def test_simulate_workers_far_above_the_work_do_not_fork_a_process_each(monkeypa
         return real(*args, max_workers=min(max_workers, 2), **kwargs)
 
     monkeypatch.setattr(sim, "ProcessPoolExecutor", spy)
-    game = load_game("winning-moves", (), 2)
+    game = load_game("winning-moves", 2)
     stats, _ = sim.simulate(game, "winning-moves", [], ["random"], 2, 0, workers=100)
     assert stats["games"] == 2
     assert sizes and sizes[0] <= 2, f"a pool of {sizes[0]} processes for 2 games"

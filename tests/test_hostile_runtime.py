@@ -450,7 +450,7 @@ def test_the_soak_fails_a_match_that_passes_its_bound(tmp_path, monkeypatch):
 def test_the_soak_plays_every_ordered_pair_of_bundled_options_with_invariants_on(tmp_path):
     soak = _soak()
     configs, skipped = soak.pair_configurations()
-    from mbrules.invariants import bundled_ids
+    from mbrules.testing import bundled_ids
 
     rulesets, options = bundled_ids()
     pairs = {(r, o) for r, o, _ in configs}
@@ -471,14 +471,14 @@ def test_the_soak_skips_and_counts_pairs_the_loader_refuses(monkeypatch):
     soak = _soak()
     from mbrules.ruleset import RulesetError
 
-    real = soak.load_game
+    real = soak.load_rules
 
-    def picky(rid, opts=(), players=None):
+    def picky(rid, opts=()):
         if tuple(opts) == ("hazard-on-hazard", "extension-1200"):
             raise RulesetError(["x.yaml:1:1: these two cannot go together"])
-        return real(rid, opts, players)
+        return real(rid, opts)
 
-    monkeypatch.setattr(soak, "load_game", picky)
+    monkeypatch.setattr(soak, "load_rules", picky)
     configs, skipped = soak.pair_configurations(["winning-moves"], ["extension-1200", "hazard-on-hazard"])
     assert [(r, o) for r, o, _ in skipped] == [("winning-moves", ("hazard-on-hazard", "extension-1200"))]
     assert {o for _, o, _ in configs} == {("extension-1200", "hazard-on-hazard")}

@@ -38,20 +38,26 @@ class UnknownBot(ValueError):
 BotFactory = Callable[..., Bot]
 _REGISTRY: dict[str, tuple[BotFactory, str]] = {}
 _PARAMS: dict[str, dict[str, tuple[type, int, int]]] = {}
+_CHECKS: dict[str, Callable[[Game, dict], None]] = {}
 
 
-def register(name: str, description: str, params: dict[str, tuple[type, int, int]] | None = None):
+def register(name: str, description: str, params: dict[str, tuple[type, int, int]] | None = None,
+             check: Callable[[Game, dict], None] | None = None):
     """Class decorator: make a bot available as ``--bot name``.
 
     ``params`` names the parameters the bot takes as ``--bot name:key=value,key=value``, each
-    with its type and inclusive bounds (``{"budget": (int, 1, 100000)}``); the factory is then
-    called with them as keyword arguments.
+    with its type and inclusive bounds (``{"budget": (int, 1, 100000)}``; for ``str``, bounds of its
+    length); the factory is then called with them as keyword arguments. ``check(game, params)``, if
+    given, is what :func:`check_bot` runs once the game is known (raising :class:`UnknownBot` with a
+    sentence), so that a command refuses a bot it cannot build before any match starts.
     """
 
     def deco(cls):
         cls.name = name
         _REGISTRY[name] = (cls, description)
         _PARAMS[name] = dict(params or {})
+        if check is not None:
+            _CHECKS[name] = check
         return cls
 
     return deco
@@ -90,7 +96,10 @@ def parse_bot(spec: str) -> tuple[str, dict[str, int]]:
                 v = typ(value.strip())
             except ValueError:
                 raise UnknownBot(f"bot '{spec}': {key} must be an integer, not '{value}'") from None
-            if not lo <= v <= hi:
+            if typ is str:
+                if not lo <= len(v) <= hi:
+                    raise UnknownBot(f"bot '{spec}': {key} must have {lo} to {hi} characters")
+            elif not lo <= v <= hi:
                 raise UnknownBot(f"bot '{spec}': {key} must be between {lo} and {hi}")
             params[key] = v
     return name, params
@@ -104,9 +113,12 @@ def bot_descriptions() -> dict[str, str]:
     return {n: _REGISTRY[n][1] for n in bot_names()}
 
 
-def check_bot(name: str) -> None:
-    """Raise :class:`UnknownBot` unless ``name`` (a plain name or ``name:key=value,...``) is a bot."""
-    parse_bot(name)
+def check_bot(name: str, game: Game | None = None) -> None:
+    """Raise :class:`UnknownBot` unless ``name`` (a plain name or ``name:key=value,...``) is a bot;
+    with ``game``, also unless the bot can be built for it (a model that fits the ruleset)."""
+    base, params = parse_bot(name)
+    if game is not None and base in _CHECKS:
+        _CHECKS[base](game, params)
 
 
 def bot_rng(seed, player: int) -> random.Random:

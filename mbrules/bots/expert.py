@@ -10,7 +10,7 @@ question) the bot:
    (:func:`mbrules.engine.determinize.determinize`: the unseen cards, exactly as many in
    each other hand and in the draw pile as the table shows): one world;
 3. in each world, plays each candidate and then the rest of the hand with the heuristic in
-   every seat (``greedy=1``: a fast greedy policy, :func:`mbrules.engine.determinize.rollout`),
+   every seat (``greedy=1``: a fast greedy policy, :func:`mbrules.bots.playout.rollout`),
    the same play-out seed for every candidate of a world (common random numbers: the
    candidates are compared on the same luck);
 4. scores a play-out by the hand's points: our side's total less the best other side's
@@ -46,10 +46,11 @@ import math
 import random
 
 from ..engine import Action, Game, Observation
-from ..engine.determinize import determinize, rollout
+from ..engine.determinize import determinize
 from mbrules.vocab import COUP_FOURRE, DECLINE, DRAW, EXTEND, STOP, Termination
 from .base import register
 from .heuristic import HeuristicBot
+from .playout import rollout
 
 DEFAULT_BUDGET = 96
 DEFAULT_WIDTH = 3

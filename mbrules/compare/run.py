@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from ..bots import bot_names, lineup
+from ..bots import bot_names, check_bot, lineup
 from ..bots.restricted import RESTRICTIONS
 from ..engine import Game
 from ..matches.simulate import _Stopped, compile_game, default_workers, game_seed, play_match, run_ordered, worker_pool
@@ -128,7 +128,7 @@ def _init_worker(key, specs, parent) -> None:
     if parent is not None:
         _die_with_parent(parent)
     if _CMP.get("key") != key:  # not forked from the parent that compiled them
-        _CMP["games"] = tuple(compile_game(r, o, p) for r, o, p in specs)
+        _CMP["games"] = tuple(Game(*spec) if len(spec) == 2 else compile_game(*spec) for spec in specs)
         _CMP["key"] = key
 
 
@@ -228,6 +228,9 @@ def run_compare(
     skill = default_skill_games(games) if skill_games is None else skill_games
     restricted_n = skill if restricted_games is None else restricted_games
     rungs = default_ladder() if ladder is None else list(ladder)
+    for g in games_pair:  # a bot that needs something of the game (the learned bot's model) gets it here, once,
+        for name in dict.fromkeys([*bots, *robust_bots, *(rungs if skill > 0 else [])]):  # not in every worker
+            check_bot(name, g)
     same_seating = game_a.players == game_b.players and game_a.sides == game_b.sides
 
     spill = None
@@ -276,7 +279,7 @@ def run_compare(
         if progress:
             progress(phase.key, phase.title, done[phase.key], phase.pairs)
 
-    specs = (ref_a_name, options_a, game_a.players, ref_b_name, options_b, game_b.players)
+    specs = ((ref_a_name, options_a, game_a.players), (ref_b_name, options_b, game_b.players))
     try:
         stopped = _run_phases(games_pair, phases, seed, workers, spill is not None, consume, should_stop, seconds,
                               specs, backend, address)
@@ -342,7 +345,9 @@ def run_compare(
 
 def _run_phases(games_pair, phases: list[Phase], seed: int, workers: int, with_records: bool, consume,
                 should_stop, seconds: dict, specs, backend: str = "local", address: str | None = None) -> bool:
-    """Play ``phases`` one after the other; True when stopped."""
+    """Play ``phases`` one after the other on every game of ``games_pair`` (two arms, or the values
+    of a sweep); True when stopped. ``specs``: how a worker that was not forked compiles each game,
+    ``(ref, options, players)`` or ``(Ruleset, players)``."""
     if backend == "ray":
         return _run_phases_ray(games_pair, phases, seed, workers, with_records, consume, should_stop, seconds,
                                address)
@@ -373,8 +378,7 @@ def _run_phases(games_pair, phases: list[Phase], seed: int, workers: int, with_r
     size = max(1, min(workers, total, 4 * (os.cpu_count() or 1)))
     key = (os.getpid(), id(games_pair))
     _CMP["games"], _CMP["key"] = games_pair, key
-    ra, oa, pa, rb, ob, pb = specs
-    pool = worker_pool(size, _init_worker, (key, ((ra, oa, pa), (rb, ob, pb)), os.getpid()))
+    pool = worker_pool(size, _init_worker, (key, tuple(specs), os.getpid()))
     t0 = time.perf_counter()
     try:
         return run_ordered(pool, lambda item: pool.submit(_pair_chunk, item[0], seed, item[1], item[2],

@@ -17,7 +17,7 @@ read a position through ``observation(player)`` (what one seat may see) or
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from .actions import (
     ALREADY_LIMITED, BAD_TARGET, CANNOT_MOVE, COUP_FOURRE_WINDOW, EXTENSION_PENDING, EXTENSION_QUESTION,
@@ -39,6 +39,18 @@ if TYPE_CHECKING:
 P_DRAW, P_PLAY, P_COUP, P_EXT, P_HAND_OVER, P_MATCH_OVER = range(6)
 _PHASE_KIND = (TURN, TURN, COUP_FOURRE_WINDOW, EXTENSION_QUESTION, HAND_OVER, MATCH_OVER)
 _new_transition = tuple.__new__  # Transition(...) without its keyword-taking __new__: one per action
+
+
+class Race(NamedTuple):
+    """What :meth:`State.race` shows: the table as a play-out policy reads it, a value per side (views of
+    the live table: read them before the next action, never write them)."""
+
+    target: int  # the trip's length now
+    draw_pile: int  # cards left to draw
+    miles: Sequence[int]
+    played: Sequence[Sequence[int]]  # distance cards played this hand, a count per card index
+    hazard: Sequence[int]  # the hazard stopping the side on its battle pile, -1 for none
+    rolling: Sequence[bool]  # may play distance (no hazard showing, a go card or rolling safety)
 
 
 class State:
@@ -101,40 +113,101 @@ class State:
         """
         st = cls(game, seed)
         st._first_player = turn
-        st._reset_hand()
-        st._hands = [list(h) for h in hands]
-        st._stock = list(draw_top_first)[::-1]
-        st._discard = list(discard)
-        if match_totals is not None:
-            st._match_totals = list(match_totals)
-        for side, piles in (sides or {}).items():
-            st._battle[side] = list(piles.get("battle", ()))
-            st._speed[side] = list(piles.get("speed", ()))
-            for c in piles.get("distance", ()):
-                st._played[side][c] += 1
-                st._miles[side] += game.miles[c]
-            st._safeties[side] = list(piles.get("safeties", ()))
-            st._coups[side] = list(piles.get("coups", ()))
-            for c in st._safeties[side] + st._coups[side]:
-                st._prot[side] |= game.protects_mask[c]
-                if game.grants_rolling[c]:
-                    st._row[side] = True
-        for side in range(game.sides):
-            st._refresh(side)
-        for c in st._discard:
-            st._face_up[c] += 1
-        for piles in (st._battle, st._speed, st._safeties, st._coups):
-            for pile in piles:
-                for c in pile:
-                    st._face_up[c] += 1
-        for row in st._played:
-            for c, n in enumerate(row):
-                st._face_up[c] += n
+        st._lay_table(hands, draw_top_first, discard, sides, match_totals)
         if extension_called_by >= 0:
             st._extension_called_by = extension_called_by
             st._target = game.extension_to if game.extension_to is not None else game.target
         st._start_turn(turn)
         return st
+
+    @classmethod
+    def from_decision(
+        cls,
+        game: Game,
+        decision: Decision,
+        *,
+        hands: list[list[int]],
+        draw_top_first: list[int],
+        discard: list[int],
+        sides: dict[int, dict],
+        target: int,
+        extension_called_by: int = -1,
+        hand_no: int = 0,
+        match_totals: list[int] | None = None,
+        window: tuple[int, int, int, list[int]] | None = None,
+        seed: int | None = None,
+    ) -> "State":
+        """A hand set up card by card and waiting at ``decision`` (a search bot's sampled world).
+
+        ``sides[s]`` is as for :meth:`from_position`, plus ``moving``: False for a side whose
+        safety lets it roll but which still needs a go card (option roll-after-safety).
+        ``decision`` is a TURN (``drawn`` says whether its draw happened), an EXTENSION_QUESTION
+        (the asker's side completed the trip) or a COUP_FOURRE_WINDOW, whose ``window`` is
+        ``(hazard, side hit, attacker, players still to answer)``: the first of them decides.
+        ``hand_no`` hands are counted as played before this one (for the match's hands cap).
+        The state rests at the hand's end (it never deals a next hand).
+        """
+        st = cls(game, seed)
+        st._lay_table(hands, draw_top_first, discard, sides, match_totals)
+        for s, piles in sides.items():
+            if st._rolling[s] and not piles.get("moving", True):
+                st._needs_go[s] = True  # option roll-after-safety: a go card must follow the safety
+                st._refresh(s)
+        st._target = target
+        st._extension_called_by = extension_called_by
+        st._hand_no = hand_no
+        st._hand_sheets = [[] for _ in range(hand_no)]  # only their number matters here (the hands cap)
+        st._completers = [-1] * hand_no
+        st._player = decision.player
+        if decision.kind == TURN:
+            st._phase = P_PLAY if decision.drawn else P_DRAW
+        elif decision.kind == EXTENSION_QUESTION:
+            st._phase = P_EXT
+            st._completer = game.side_of[decision.player]
+            st._completion_delayed = not st._stock
+        elif decision.kind == COUP_FOURRE_WINDOW and window is not None:
+            st._phase = P_COUP
+            st._cf_hazard, st._cf_side, st._cf_attacker, queue = window
+            st._cf_queue = list(queue)
+            st._player = st._cf_queue[0]  # the window waits for the first of those still to answer
+        else:
+            raise ValueError(f"no position waits at a {decision.kind} decision"
+                             + (" without its window" if decision.kind == COUP_FOURRE_WINDOW else ""))
+        return st
+
+    def _lay_table(self, hands, draw_top_first, discard, sides, match_totals) -> None:
+        """A fresh hand with these cards in hand, in the draw pile, the discard pile and on the table."""
+        game = self.game
+        self._reset_hand()
+        self._hands = [list(h) for h in hands]
+        self._stock = list(draw_top_first)[::-1]
+        self._discard = list(discard)
+        if match_totals is not None:
+            self._match_totals = list(match_totals)
+        for side, piles in (sides or {}).items():
+            self._battle[side] = list(piles.get("battle", ()))
+            self._speed[side] = list(piles.get("speed", ()))
+            for c in piles.get("distance", ()):
+                self._played[side][c] += 1
+                self._miles[side] += game.miles[c]
+            self._safeties[side] = list(piles.get("safeties", ()))
+            self._coups[side] = list(piles.get("coups", ()))
+            self._coup_count += len(self._coups[side])
+            for c in self._safeties[side] + self._coups[side]:
+                self._prot[side] |= game.protects_mask[c]
+                if game.grants_rolling[c]:
+                    self._row[side] = True
+        for side in range(game.sides):
+            self._refresh(side)
+        for c in self._discard:
+            self._face_up[c] += 1
+        for piles in (self._battle, self._speed, self._safeties, self._coups):
+            for pile in piles:
+                for c in pile:
+                    self._face_up[c] += 1
+        for row in self._played:
+            for c, n in enumerate(row):
+                self._face_up[c] += n
 
     def _reset_hand(self) -> None:
         g = self.game
@@ -310,6 +383,11 @@ class State:
         if self._phase == P_COUP:
             return self._next_with_cards((self._cf_attacker + 1) % self.game.players)
         return -1
+
+    def race(self) -> "Race":
+        """The race as a fast play-out policy reads it, cheap to take every turn: its per-side values are
+        views of the live table, valid until the next action, and never to be written."""
+        return Race(self._target, len(self._stock), self._miles, self._played, self._bhaz, self._rolling)
 
     def observation(self, player: int) -> Observation:
         """What ``player`` may see now: its own hand, the table, counts; never another hand or the draw order."""

@@ -1,8 +1,11 @@
-"""Errors with a place: every problem in a ruleset file is one line ``FILE:LINE:COL: message``.
+"""Errors with a place: every problem in a ruleset or scenario file is one line ``FILE:LINE:COL: message``.
 
 A :class:`Loc` is where a value (and its key) were written; a :class:`LocNode` tree mirrors the
 data read from one file (and, after composition, the resolved data: each node keeps the file
 that contributed it), so any layer can point at the right file, line and column.
+:func:`validation_diagnostics` maps a pydantic validation's errors to those places, for every
+kind of file (the ruleset loader and the scenario replayer both call it; a :class:`ModelWords`
+gives a kind's own words).
 """
 from __future__ import annotations
 
@@ -169,3 +172,144 @@ def where_words(path: Iterable) -> str:
     """Where a problem is, as a message says it: ``at the top level`` or ``in cards.d25.count``."""
     path = list(path)
     return "at the top level" if not path else f"in {dotted(path)}"
+
+
+# -- validation errors (pydantic) mapped to positions: one mapper for every file kind ------------------
+def _show(value: Any) -> str:
+    """A value as a message shows what was written: ``null``, ``true``, ``4``, ``'4'``, ``a list``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return quote(value)  # '4' the text, not 4 the number
+    return str(value)
+
+
+def data_path(loc: Iterable, data: Any, missing: bool = False) -> tuple[list, str | None]:
+    """The path in ``data`` a pydantic error location names, and the key it lacks (``missing``) or
+    ``"[key]"`` for an error in a mapping's key. The tags pydantic adds for a union's branches
+    ('distance', 'str', "literal['a','b']") are not in the data and are left out."""
+    path: list = []
+    cur = data
+    items = list(loc)
+    absent = str(items.pop()) if missing and items else None
+    for el in items:
+        if isinstance(cur, dict) and isinstance(el, str) and el in cur:
+            path.append(el)
+            cur = cur[el]
+        elif isinstance(cur, list) and isinstance(el, int) and 0 <= el < len(cur):
+            path.append(el)
+            cur = cur[el]
+        elif el == "[key]":
+            return path, "[key]"
+    return path, absent
+
+
+def _value_at(data: Any, path: list) -> Any:
+    for el in path:
+        data = data[el]
+    return data
+
+
+@dataclass
+class ModelWords:
+    """What one kind of file adds to :func:`validation_diagnostics`: its own words, never its own rules.
+
+    ``model_at(path, data)``: the model of the mapping at ``path`` (its keys are listed after an
+    unknown key), or None; ``patterns``: a regular expression -> what it asks for in words;
+    ``explain(path, value)``: ``(problem, fix)`` for a value the kind has better words for, or None;
+    ``root_missing(keys, locs)``: the diagnostic for keys missing at the top level, or None;
+    ``show_value``: a refused value's message ends with what was written (``(got '4')``).
+    """
+
+    model_at: Any = None
+    patterns: dict = field(default_factory=dict)
+    explain: Any = None
+    root_missing: Any = None
+    show_value: bool = False
+
+
+_NO_VALUE_SHOWN = ("value_error", "assertion_error")  # the model's own sentence says what is wrong
+
+
+def validation_diagnostics(errors: Iterable[dict], data: Any, locs: LocNode,
+                           words: ModelWords | None = None) -> list[Diagnostic]:
+    """Every error of a pydantic validation (``exc.errors()``) as a diagnostic at its place.
+
+    Errors are grouped by place: the keys missing in one mapping make one message, the branches of a
+    union refused at one value make one. Each message says what is wrong, where in the data
+    (``in cards.d25``, ``at the top level``) and what to do.
+    """
+    words = words or ModelWords()
+    groups: dict[tuple, list[dict]] = {}
+    for err in errors:
+        kind = err.get("type", "")
+        path, extra = data_path(err.get("loc", ()), data, kind == "missing")
+        if kind == "missing" and extra is not None:
+            groups.setdefault((tuple(path), "missing"), []).append(extra)
+            continue
+        cls = kind if kind == "extra_forbidden" or extra == "[key]" else ""
+        groups.setdefault((tuple(path), cls or extra or ""), []).append(err)
+    out: list[Diagnostic] = []
+    for (tpath, cls), errs in groups.items():
+        path = list(tpath)
+        if cls == "missing":
+            if not path and words.root_missing is not None:
+                out.append(words.root_missing(errs, locs))
+                continue
+            word = "key" if len(errs) == 1 else "keys"
+            out.append(diag_at(locs, path, f"missing {word} {', '.join(repr(k) for k in errs)} {where_words(path)}; "
+                                           f"add {'it' if len(errs) == 1 else 'them'}", key=True))
+        elif cls == "extra_forbidden":
+            parent = path[:-1]
+            model = words.model_at(parent, data) if words.model_at is not None else None
+            allowed = f" (allowed here: {', '.join(model.model_fields)})" if model is not None else ""
+            out.append(diag_at(locs, path, f"unknown key {quote(path[-1])} {where_words(parent)}{allowed}: remove it "
+                                           "or fix its spelling", key=True))
+        elif cls == "[key]":
+            pattern = (errs[0].get("ctx") or {}).get("pattern", "")
+            why = words.patterns.get(pattern, errs[0].get("msg", "not valid"))
+            out.append(diag_at(locs, path, f"{quote(path[-1] if path else '')} is not a valid key "
+                                           f"{where_words(path[:-1])}: {why}", key=True))
+        else:
+            out.append(_value_diagnostic(path, errs, data, locs, words))
+    return out
+
+
+def _value_diagnostic(path: list, errs: list[dict], data: Any, locs: LocNode, words: ModelWords) -> Diagnostic:
+    first = errs[0]
+    ctx = first.get("ctx") or {}
+    where = where_words(path)
+    keys = ctx.get("keys") if isinstance(ctx.get("keys"), list) else None
+    if keys is not None:  # a rule between keys of one mapping: point at the key that breaks it
+        node = locs.find(path)[0]
+        written = [k for k in keys if node.child(k) is not None]
+        if first.get("type") == "two_actions" or len(written) > 1:
+            written.sort(key=lambda k: node.children[k].loc.at_key()[1:])
+            spot = written[-1] if written else None  # the one written last
+        else:
+            spot = written[0] if written else None
+        msg = f"{first['msg']} {where}"
+        return diag_at(locs, path + [spot], msg, key=True) if spot is not None else diag_at(locs, path, msg)
+    try:
+        value = _value_at(data, path)
+    except (KeyError, IndexError, TypeError):
+        value = first.get("input")
+    said = words.explain(path, value) if words.explain is not None else None
+    if said is not None:
+        problem, fix = said
+        return diag_at(locs, path, f"{problem} {where}" + (f": {fix}" if fix else ""))
+    if first.get("type") == "string_pattern_mismatch" and ctx.get("pattern") in words.patterns:
+        return diag_at(locs, path, f"{quote(value)} is not valid {where}: {words.patterns[ctx['pattern']]}")
+    texts: list[str] = []
+    for e in errs:
+        text = str(e.get("msg", "invalid value")).removeprefix("Value error, ")
+        if text not in texts:
+            texts.append(text)
+    got = f" (got {_show(value)})" if words.show_value and first.get("type") not in _NO_VALUE_SHOWN else ""
+    return diag_at(locs, path, f"{'; or '.join(texts)} {where}{got}")

@@ -27,8 +27,8 @@ from typing import Any
 import pydantic
 
 from .compose import ROOT_OWN_KEYS, leaves, merge, normalize, patch_body
-from .diagnostics import (Diagnostic, LocNode, RulesetError, diag_at, display_path, dotted, printable, quote,
-                          where_words)
+from .diagnostics import (Diagnostic, Loc, LocNode, ModelWords, RulesetError, diag_at, display_path, dotted,
+                          printable, quote, validation_diagnostics)
 from .model import Ruleset, is_ruleset_id
 from .semantics import semantic_problems
 from .yamlmarks import YAML_SUFFIXES, parse_bytes, read_regular, real_path
@@ -448,21 +448,8 @@ class _Session:
         try:
             rs = Ruleset.model_validate_json(json.dumps(data))
         except pydantic.ValidationError as exc:
-            missing: dict[tuple, list[str]] = {}
-            for err in exc.errors(include_url=False):
-                path, absent = _data_path(err.get("loc", ()), data)
-                if err.get("type") == "missing" and absent is not None:
-                    missing.setdefault(tuple(path), []).append(str(absent))
-                else:
-                    self.diags.append(_pydantic_diag(err, data, composed.locs))
-            for path, keys in missing.items():
-                if not path:
-                    self.diags.append(_root_missing_diag(keys, composed.locs))
-                else:
-                    word = "key" if len(keys) == 1 else "keys"
-                    self.diags.append(diag_at(composed.locs, path, f"missing {word} "
-                                              f"{', '.join(repr(k) for k in keys)} in {dotted(path)}; add "
-                                              f"{'it' if len(keys) == 1 else 'them'}", key=True))
+            self.diags += validation_diagnostics(exc.errors(include_url=False), data, composed.locs,
+                                                 ModelWords(root_missing=_root_missing_diag))
             return None
         rank = {f: i for i, f in enumerate(composed.files)}
         gone = {path[-1]: node for path, node in composed.removed if path[:-1] == ("cards",)
@@ -522,35 +509,6 @@ def _root_missing_diag(missing: list[str], locs: LocNode) -> Diagnostic:
                      f"{', '.join(repr(k) for k in sections)} (a ruleset that extends nothing gives every section: "
                      f"{_SECTIONS}; or write 'extends: {REFERENCE_RULESET}' to start from an edition)")
     return diag_at(locs, (), "; ".join(parts) + " at the top level; add them")
-
-
-def _data_path(loc, data: Any) -> tuple[list, Any]:
-    """The part of a pydantic error location that exists in ``data``, and the first key that does not."""
-    path: list = []
-    cur = data
-    missing = None
-    for part in loc:
-        if part == "[key]":
-            continue
-        if isinstance(cur, dict) and part in cur or isinstance(cur, list) and isinstance(part, int) and 0 <= part < len(cur):
-            path.append(part)
-            cur = cur[part]
-        elif isinstance(cur, dict) and cur.get("kind") == part:
-            continue  # the tag pydantic adds for the card union
-        else:
-            missing = part
-            break
-    return path, missing
-
-
-def _pydantic_diag(err: dict, data: Any, locs: LocNode) -> Diagnostic:
-    path, missing = _data_path(err.get("loc", ()), data)
-    kind = err.get("type", "")
-    msg = str(err.get("msg", "invalid value"))
-    if kind == "missing" and missing is not None:
-        return diag_at(locs, path, f"missing key {quote(missing)} {where_words(path)}; add it", key=True)
-    msg = msg.removeprefix("Value error, ")
-    return diag_at(locs, path, f"{msg} {where_words(path)}")
 
 
 # ----------------------------------------------------------------------------
@@ -703,7 +661,8 @@ def load_report(ref: str | Path, options: Sequence[str | Path] = (), base_dir: P
     return LoadReport(rs, list(session.warnings), list(composed.files), origins)
 
 
-def _resolve(session: _Session, top: Path, opts: list[Path]) -> tuple[Ruleset, _Composed]:
+def _resolve(session: _Session, top: Path, opts: list[Path], extra: tuple[dict, str] | None = None
+             ) -> tuple[Ruleset, _Composed]:
     fr = session.read_top(top)
     option_reads = [session.read_top(p, option=True) for p in opts]
     composed = session.ruleset(fr, ())
@@ -716,6 +675,10 @@ def _resolve(session: _Session, top: Path, opts: list[Path]) -> tuple[Ruleset, _
                              and real_path(bundled_dir()) not in fr.path.parents) else None
     for opt in applied:
         session.apply(composed, opt, protect=protect)  # type: ignore[arg-type]
+    if extra is not None and not session.diags and not session.usage:
+        patch = _memory_option(session, *extra)
+        if patch is not None:
+            session.apply(composed, patch)
     if session.usage and not session.diags:
         raise RulesetError(session.usage, usage=True)
     if session.diags:
@@ -793,3 +756,51 @@ def option_summary(ident: str) -> Summary:
     """Name and one-line description of a bundled option (RulesetError if the id is unknown)."""
     path = _top_path(ident, Path.cwd(), option=True)
     return _summary(path, ident)
+
+
+# ----------------------------------------------------------------------------
+# A patch given in memory (mbrules sweep --set PATH=VALUE)
+
+
+def _loc_tree(data: Any, loc: Loc) -> LocNode:
+    """Positions for data written nowhere but at ``loc`` (every value of it there)."""
+    if isinstance(data, dict):
+        return LocNode(loc, {k: _loc_tree(v, loc) for k, v in data.items()})
+    if isinstance(data, list):
+        return LocNode(loc, {i: _loc_tree(v, loc) for i, v in enumerate(data)})
+    return LocNode(loc)
+
+
+def _memory_option(session: _Session, patch: dict, where: str) -> _Composed | None:
+    """``patch`` (a mapping as an option file's body writes it) as an option read from a file named
+    ``where``: checked by the same schema, normalized the same way; listed under no id."""
+    from .schema_check import schema_errors
+
+    where = printable(where)
+    data = {"kind": "option", "id": "set", "name": "set in memory", **patch}
+    locs = _loc_tree(data, Loc(where, 1, 1))
+    errors = schema_errors(data, locs)
+    if errors:
+        session.diags.extend(errors)
+        return None
+    ndata, nlocs = normalize(data, locs)
+    body = patch_body(ndata)
+    return _Composed(body, LocNode(locs.loc, {k: nlocs.children[k] for k in body}), [], [where], [])  # type: ignore[index]
+
+
+def load_patched(ref: str | Path, options: Sequence[str | Path], patch: dict, where: str,
+                 base_dir: Path | None = None, *, files_read: list[Path] | None = None) -> Ruleset:
+    """:func:`load_ruleset` with ``patch`` laid last, after the options: a mapping as an option file's
+    body would write it (``{"scoring": {"safe_trip": {"value": 250}}}``), checked and composed as that
+    file would be (schema, composition, the model, the semantic checks). Its problems are located at
+    ``where`` (line 1, column 1): the place the patch was given, e.g. ``--set scoring.safe_trip=250``.
+    Not cached."""
+    base = Path(base_dir) if base_dir is not None else Path.cwd()
+    top = _top_path(ref, base, option=False).absolute()
+    opts = [_top_path(o, base, option=True).absolute() for o in options]
+    session = _Session()
+    rs, _ = _resolve(session, top, opts, (patch, where))
+    if files_read is not None:
+        files_read.extend(Path(p) for p in session.deps)
+    _warn(session.warnings)
+    return rs

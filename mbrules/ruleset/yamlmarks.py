@@ -47,7 +47,26 @@ T_MERGE = "tag:yaml.org,2002:merge"
 T_SEQ = "tag:yaml.org,2002:seq"
 T_MAP = "tag:yaml.org,2002:map"
 
-PLAIN_HINT = "a ruleset file is plain YAML: text, numbers, true/false, null, lists and mappings"
+
+
+@dataclass(frozen=True)
+class FileKind:
+    """What kind of file is read, for the messages: they name it (``a ruleset file is small``)."""
+
+    noun: str  # "ruleset", "scenario"
+
+    @property
+    def a_file(self) -> str:
+        return f"a {self.noun} file"
+
+    @property
+    def plain_hint(self) -> str:
+        return f"{self.a_file} is plain YAML: text, numbers, true/false, null, lists and mappings"
+
+
+RULESET = FileKind("ruleset")
+SCENARIO = FileKind("scenario")
+PLAIN_HINT = RULESET.plain_hint
 
 # C0 controls but tab, LF, CR; DEL; C1 controls but NEL; surrogates; the two non-characters.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
@@ -89,8 +108,10 @@ class _BoundedLoader(yaml.SafeLoader):
     """The safe loader, composing nodes only; refuses nesting deeper than MAX_DEPTH and more than
     ``max_nodes`` nodes written in the file (counted as they are composed: reading stops there)."""
 
-    def __init__(self, stream, max_nodes: int = MAX_NODES, max_file_nodes: int | None = None):
+    def __init__(self, stream, max_nodes: int = MAX_NODES, max_file_nodes: int | None = None,
+                 kind: FileKind = RULESET):
         super().__init__(stream)
+        self._kind = kind
         self._depth = 0
         self._nodes = 0  # in this document
         self._max_nodes = max_nodes
@@ -106,7 +127,7 @@ class _BoundedLoader(yaml.SafeLoader):
         try:
             if self._depth > MAX_DEPTH:
                 raise YamlError.at(self.peek_event().start_mark,
-                                   f"nesting deeper than {MAX_DEPTH} levels: a ruleset file is never this deep; "
+                                   f"nesting deeper than {MAX_DEPTH} levels: {self._kind.a_file} is never this deep; "
                                    "flatten the structure")
             if not self.check_event(yaml.AliasEvent):  # an alias adds no node (it reuses one)
                 self._nodes += 1
@@ -114,7 +135,7 @@ class _BoundedLoader(yaml.SafeLoader):
                 if self._nodes > self._max_nodes:
                     raise YamlError.at(self.peek_event().start_mark,
                                        f"too many YAML nodes: {self._nodes:,}, the most is {self._max_nodes:,} "
-                                       "(a ruleset file is small); shorten the lists")
+                                       f"({self._kind.a_file} is small); shorten the lists")
                 if self._file_nodes > self._max_file_nodes:
                     raise YamlError.at(self.peek_event().start_mark,
                                        f"too many YAML nodes: {self._file_nodes:,}, the most is "
@@ -194,8 +215,8 @@ def real_path(path: Path | str) -> Path:
         raise OSError(errno.ELOOP, "too many levels of symbolic links", str(path)) from None
 
 
-def decode_text(raw: bytes, file: str, max_bytes: int = MAX_BYTES,
-                too_large: str = TOO_LARGE) -> tuple[str | None, list[Diagnostic]]:
+def decode_text(raw: bytes, file: str, max_bytes: int = MAX_BYTES, too_large: str = TOO_LARGE,
+                kind: FileKind = RULESET) -> tuple[str | None, list[Diagnostic]]:
     """UTF-8 text without control characters, or the problems (size, encoding, controls)."""
     if len(raw) > max_bytes:
         return None, [Diagnostic(file, 1, 1, too_large)]
@@ -218,8 +239,8 @@ def decode_text(raw: bytes, file: str, max_bytes: int = MAX_BYTES,
         name = _CONTROL_NAMES.get(code)
         label = f"U+{code:04X}" + (f" ({name})" if name else "")
         line, col = _line_col_of_offset(text, m.start())
-        errors.append(Diagnostic(file, line, col, f"control character {label} is not allowed in a ruleset "
-                                                  "file; remove it"))
+        errors.append(Diagnostic(file, line, col, f"control character {label} is not allowed in "
+                                                  f"{kind.a_file}; remove it"))
     if len(matches) > MAX_REPORTED:
         last = matches[MAX_REPORTED]
         line, col = _line_col_of_offset(text, last.start())
@@ -284,7 +305,7 @@ def _fast_compose(text: str, one: bool, max_nodes: int, max_file_nodes: int | No
 
 
 def compose_documents(text: str, one: bool = False, max_nodes: int = MAX_NODES,
-                      max_file_nodes: int | None = None) -> list[Node]:
+                      max_file_nodes: int | None = None, kind: FileKind = RULESET) -> list[Node]:
     """The documents of ``text``, composed safely with nesting and node count bounded (not yet
     built into data).
 
@@ -295,14 +316,14 @@ def compose_documents(text: str, one: bool = False, max_nodes: int = MAX_NODES,
     fast = _fast_compose(text, one, max_nodes, max_file_nodes)
     if fast is not None:
         return fast
-    loader = _BoundedLoader(text, max_nodes, max_file_nodes)
+    loader = _BoundedLoader(text, max_nodes, max_file_nodes, kind)
     roots: list[Node] = []
     try:
         while loader.check_node():
             roots.append(loader.get_node())
             if one and not loader.check_event(yaml.StreamEndEvent):
                 raise YamlError.at(loader.peek_event().start_mark,
-                                   "a second YAML document starts here: a ruleset file holds one document; "
+                                   f"a second YAML document starts here: {kind.a_file} holds one document; "
                                    "remove the '---' and what follows, or put it in its own file")
         return roots
     except YamlError as exc:
@@ -314,22 +335,23 @@ def compose_documents(text: str, one: bool = False, max_nodes: int = MAX_NODES,
     except yaml.reader.ReaderError as exc:  # pragma: no cover - decode_text catches these first
         error = YamlError(*_line_col_of_offset(text, exc.position), f"unreadable character: {exc.reason}")
     except RecursionError:  # pragma: no cover - _BoundedLoader bounds the depth
-        error = YamlError(1, 1, f"nesting too deep to read: a ruleset file is never deeper than {MAX_DEPTH} levels")
+        error = YamlError(1, 1, f"nesting too deep to read: {kind.a_file} is never deeper than {MAX_DEPTH} levels")
     finally:
         loader.dispose()
     error.document = len(roots) + 1
     raise error
 
 
-def build_document(root: Node, file: str, bool_keys_as_text: bool = False) -> tuple[Any, LocNode, list[Diagnostic]]:
+def build_document(root: Node, file: str, bool_keys_as_text: bool = False,
+                   kind: FileKind = RULESET) -> tuple[Any, LocNode, list[Diagnostic]]:
     """Plain data and positions for one composed document, and every problem found on the way.
 
     ``bool_keys_as_text``: a key YAML 1.1 reads as a boolean (``on``, ``yes``) stays the text
     written instead of being an error. Raises :class:`YamlError` when the document cannot be
     built at all (aliases expanding past ``MAX_VALUES`` values, an alias that contains itself).
     """
-    _check_expansion(root)
-    builder = _Builder(file, bool_keys_as_text)
+    _check_expansion(root, kind)
+    builder = _Builder(file, bool_keys_as_text, kind)
     try:
         data, locs = builder.build(root, None, 1)
     except RecursionError:  # pragma: no cover - depth is bounded by the builder
@@ -368,7 +390,7 @@ def parse_bytes(raw: bytes, file: str) -> ParsedYaml:
     return parse_text(text, file)
 
 
-def _check_expansion(root: Node) -> None:
+def _check_expansion(root: Node, kind: FileKind = RULESET) -> None:
     """Refuse a document whose aliases expand past MAX_VALUES values, before building anything.
 
     Sizes are computed once per distinct node (aliases share nodes), so this is fast however
@@ -408,7 +430,7 @@ def _check_expansion(root: Node) -> None:
         node = big
     raise YamlError.at(node.start_mark,
                        f"this value expands past {MAX_VALUES:,} values through YAML aliases (a \"billion laughs\" "
-                       "file?); a ruleset file is small: write the values out instead")
+                       f"file?); {kind.a_file} is small: write the values out instead")
 
 
 def _kids(node: Node) -> list[Node]:
@@ -425,8 +447,9 @@ _KIND_WORDS = {MappingNode: "a mapping", SequenceNode: "a list", ScalarNode: "a 
 class _Builder:
     """Builds plain data from composed nodes, counting every value an alias expands to."""
 
-    def __init__(self, file: str, bool_keys_as_text: bool = False):
+    def __init__(self, file: str, bool_keys_as_text: bool = False, kind: FileKind = RULESET):
         self.file = file
+        self.kind = kind
         self.bool_keys_as_text = bool_keys_as_text
         self.count = 0
         self.errors: list[Diagnostic] = []
@@ -441,7 +464,7 @@ class _Builder:
         if self.count > MAX_VALUES:
             raise YamlError.at(node.start_mark,
                                f"the document expands past {MAX_VALUES:,} values (YAML aliases that repeat aliases); "
-                               "a ruleset file is small: write the values out instead")
+                               f"{self.kind.a_file} is small: write the values out instead")
         if depth > MAX_DEPTH:
             raise YamlError.at(node.start_mark,
                                f"nesting deeper than {MAX_DEPTH} levels (a YAML alias that contains itself?); "
@@ -480,7 +503,7 @@ class _Builder:
 
     def _bad_tag(self, node: Node) -> None:
         tag = node.tag.replace("tag:yaml.org,2002:", "!!")
-        self._err(node.start_mark, f"tag {quote(tag)} is not allowed: {PLAIN_HINT}; remove the tag")
+        self._err(node.start_mark, f"tag {quote(tag)} is not allowed: {self.kind.plain_hint}; remove the tag")
 
     def _scalar(self, node: ScalarNode):
         tag = node.tag

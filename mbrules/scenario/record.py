@@ -1,4 +1,4 @@
-"""Recording a match as scenario YAML (``mbrules play --record``).
+"""Recording a match as scenario YAML (``mbrules play --record``); steps are written by :mod:`.format`.
 
 One scenario document a hand; several hands make a multi-document YAML stream (documents
 separated by ``---``), which ``mbrules replay`` runs document by document (our addition to the
@@ -10,30 +10,16 @@ hand an ``expect`` states whether it is over, its score sheet, the running total
 """
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Sequence
 
 from mbrules.engine import Action, Observer, State
-from mbrules.vocab import (
-    COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, HAZARD, OWN, PLAY, SCORE_LINES, STOP, Termination,
-)
+from mbrules.vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, PLAY, SCORE_LINES, Termination
 
-WRAP = 12  # cards a line in long lists
-
-
-def _q(text: str) -> str:
-    """A YAML double-quoted scalar (JSON strings are valid YAML)."""
-    return json.dumps(text, ensure_ascii=False)
-
-
-def _flow(items: Sequence[str], indent: int) -> str:
-    if len(items) <= WRAP:
-        return "[" + ", ".join(items) + "]"
-    rows = [", ".join(items[i:i + WRAP]) for i in range(0, len(items), WRAP)]
-    pad = " " * indent
-    return "[" + (",\n" + pad).join(rows) + "]"
+from .format import flow as _flow
+from .format import quoted as _q
+from .format import step_text
 
 
 def _ref(ref: str, bundled: Sequence[str], out_dir: Path | None) -> str:
@@ -47,27 +33,6 @@ def _ref(ref: str, bundled: Sequence[str], out_dir: Path | None) -> str:
         except ValueError:  # another drive (Windows)
             return str(p)
     return str(p)
-
-
-def action_step(g, player: int, action: Action) -> str:
-    """The scenario step, inside its braces, that makes ``player`` take ``action``.
-
-    Draws and declined coup fourré windows are implicit in a scenario, so they have no step.
-    """
-    op = action.op
-    name = g.player_names[player]
-    if op == PLAY:
-        step = f"player: {name}, play: {action.card}"
-        if g.kind[action.card_index] == HAZARD and action.side_index != OWN:
-            step += f", on: {action.side}"
-        return step
-    if op == DISCARD:
-        return f"player: {name}, discard: {action.card}"
-    if op == COUP_FOURRE:
-        return f"player: {name}, coup_fourre: {action.card}"
-    if op in (EXTEND, STOP):
-        return f"player: {name}, extension: {'true' if op == EXTEND else 'false'}"
-    raise ValueError(f"{action} has no scenario step (draws and declines are implicit)")
 
 
 class Recorder(Observer):
@@ -153,12 +118,13 @@ def record_match(recorder: Recorder, state: State, ruleset_ref: str, options: Se
                 continue
             if op == DECLINE:
                 continue  # a window the next step does not use is declined
-            step = action_step(g, p, a)
+            seen = None  # the card this step asserts was drawn
             if op == COUP_FOURRE and g.cf_replacement_draw and ptr < len(draw):
-                step += f", draw: {g.card_ids[draw[ptr]]}"
+                seen = draw[ptr]
                 ptr += 1
             if op in (PLAY, DISCARD) and p in drawn:
-                step += f", draw: {g.card_ids[drawn.pop(p)]}"
+                seen = drawn.pop(p)
+            step = step_text(g, p, a, draw=seen)
             lines.append(f"  - {{{step}}}")
         if hand["sheet"] is not None:
             sheet, totals, over = hand["sheet"], hand["totals"], True

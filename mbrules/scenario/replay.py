@@ -25,12 +25,15 @@ from typing import Any, Callable, Iterable
 
 from pydantic import ValidationError
 
-from mbrules.engine import Action, Game, GameError, IllegalAction, Snapshot, State
+from mbrules.engine import Game, GameError, IllegalAction, Snapshot, State
 from mbrules.vocab import BATTLE, DISTANCE, HAZARD, REMEDY, SAFETY, SPEED, DecisionKind, Termination
 from mbrules.ruleset import RulesetError, load_ruleset
-from mbrules.ruleset.diagnostics import Diagnostic, LocNode, diag_at, display_path, dotted, quote
+from mbrules.ruleset.diagnostics import (
+    Diagnostic, LocNode, ModelWords, diag_at, display_path, quote, validation_diagnostics,
+)
 
 from . import model as m
+from .format import show, step_action
 from .yamlio import Document, read_documents
 
 
@@ -87,21 +90,6 @@ class ScenarioResult:
                 "failures": [f.as_json() for f in self.failures]}
 
 
-def show(value: Any) -> str:
-    """A value as it would be written in a scenario."""
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(show(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {show(v)}" for k, v in value.items()) + "}"
-    return str(value)
-
-
 # -- files --------------------------------------------------------------------------------------------
 class ScenarioPathError(Exception):
     """A path named on the command line that does not exist or cannot be read (exit 2)."""
@@ -151,25 +139,6 @@ def replay_paths(paths: Iterable[str | Path]) -> list[ScenarioResult]:
 
 
 # -- validation -----------------------------------------------------------------------------------------
-def _data_path(loc: tuple, data: Any, missing: bool) -> tuple[list, str | None]:
-    """The path in the data a pydantic error location names (union branch tags dropped)."""
-    path: list = []
-    cur = data
-    items = list(loc)
-    missing_key = items.pop() if missing and items else None
-    for el in items:
-        if isinstance(cur, dict) and isinstance(el, str) and el in cur:
-            path.append(el)
-            cur = cur[el]
-        elif isinstance(cur, list) and isinstance(el, int) and 0 <= el < len(cur):
-            path.append(el)
-            cur = cur[el]
-        elif el == "[key]":
-            return path, "[key]"
-        # else: a tag of a union branch ('action', 'str', 'literal[...]'): not in the data
-    return path, missing_key
-
-
 def _model_at(path: list, data: Any):
     """The model class of the mapping at ``path`` (for listing the keys it allows)."""
     if not path:
@@ -195,74 +164,19 @@ _PATTERN_WORDS = {
     "^p[1-9][0-9]?$": "a player is p1, p2, ... pN",
     "^[A-Z]$": "a side is one capital letter: A, B, C",
     "^[^\\n\\r]*$": "it must fit on one line",
+    r"^[^\x00-\x1f\x7f-\x9f\u2028\u2029]*$": "it must fit on one line, without control characters",
 }
 
 
-def _pydantic_diags(exc: ValidationError, data: Any, locs: LocNode) -> list[Diagnostic]:
-    groups: dict[tuple, list[dict]] = {}
-    order: list[tuple] = []
-    for err in exc.errors():
-        path, extra = _data_path(err["loc"], data, err["type"] == "missing")
-        key = (tuple(path), extra, err["type"] if err["type"] in ("missing", "extra_forbidden") else "")
-        if key not in groups:
-            groups[key] = []
-            order.append(key)
-        groups[key].append(err)
-    out = []
-    for key in order:
-        path, extra, kind = list(key[0]), key[1], key[2]
-        errs = groups[key]
-        where = dotted(path)
-        if kind == "missing":
-            out.append(diag_at(locs, path, f"missing key '{extra}' in {where}: add it", key=True))
-            continue
-        if kind == "extra_forbidden":
-            parent = path[:-1]
-            model = _model_at(parent, data)
-            allowed = ", ".join(model.model_fields) if model else ""
-            what = f" (allowed here: {allowed})" if allowed else ""
-            out.append(diag_at(locs, path, f"unknown key '{path[-1]}' in {dotted(parent)}{what}: remove it or "
-                                           "fix its spelling", key=True))
-            continue
-        if extra == "[key]":
-            msgs = [_PATTERN_WORDS.get(e.get("ctx", {}).get("pattern", ""), e["msg"]) for e in errs]
-            out.append(diag_at(locs, path, f"{where}: '{path[-1] if path else ''}' is not a valid key here: "
-                                           f"{msgs[0]}", key=True))
-            continue
-        first = errs[0]
-        ctx = first.get("ctx") or {}
-        if first["type"] in ("two_actions", "no_action", "on_without_play", "draw_with_extension"):
-            keys = ctx.get("keys", [])
-            node = locs.find(path)[0]
-            spot = keys[-1] if first["type"] == "two_actions" else (keys[0] if keys else None)
-            if first["type"] == "two_actions" and node.children:
-                written = sorted((k for k in keys if k in node.children),
-                                 key=lambda k: (node.children[k].loc.at_key()[1:]))
-                spot = written[-1] if written else spot
-            if spot is not None and node.child(spot) is not None:
-                out.append(diag_at(locs, path + [spot], f"{where}: {first['msg']}", key=True))
-            else:
-                out.append(diag_at(locs, path, f"{where}: {first['msg']}"))
-            continue
-        value = first.get("input")
-        last = path[-1] if path else None
-        if last == "rejected":
-            codes = ", ".join(m.REASON_CODES)
-            msg = f"{where}: '{show(value)}' is not a reason code: write one of {codes}, or true for any reason"
-        elif first["type"] == "string_pattern_mismatch":
-            words = _PATTERN_WORDS.get(ctx.get("pattern", ""), f"it must match {ctx.get('pattern')}")
-            msg = f"{where}: '{value}' is not valid: {words}"
-        else:
-            texts = []
-            for e in errs:
-                if e["msg"] not in texts:
-                    texts.append(e["msg"])
-            got = show(value) if not isinstance(value, (dict, list)) else ("a mapping" if isinstance(value, dict)
-                                                                         else "a list")
-            got = got if len(got) <= 60 else got[:57] + "..."
-            msg = f"{where}: {'; or '.join(texts)} (got {got})"
-        out.append(diag_at(locs, path, msg))
-    return out
+def _explain(path: list, value: Any) -> tuple[str, str] | None:
+    """A scenario's own words for a refused value: a reason code."""
+    if path and path[-1] == "rejected":
+        return (f"'{show(value)}' is not a reason code",
+                f"write one of {', '.join(m.REASON_CODES)}, or true for any reason")
+    return None
+
+
+_WORDS = ModelWords(model_at=_model_at, patterns=_PATTERN_WORDS, explain=_explain, show_value=True)
 
 
 class _Invalid(Exception):
@@ -338,7 +252,7 @@ def prepare(doc: Document, base_dir: Path) -> _Prepared:
     try:
         scn = m.Scenario.model_validate(data)
     except ValidationError as exc:
-        raise _Invalid(_pydantic_diags(exc, data, locs)) from None
+        raise _Invalid(validation_diagnostics(exc.errors(), data, locs, _WORDS)) from None
     try:
         rs = load_ruleset(scn.ruleset, list(scn.options), base_dir=base_dir)
     except RulesetError as exc:
@@ -604,18 +518,6 @@ class _Runner:
                 return
 
     # -- actions
-    def _encode(self, step: m.ActionStep) -> Action:
-        """The step's action in the notation (a hazard without ``on``: the only opposing side, checked)."""
-        if step.play is not None:
-            text = f"play {step.play}" if step.on is None else f"play {step.play} on {step.on}"
-        elif step.discard is not None:
-            text = f"discard {step.discard}"
-        elif step.coup_fourre is not None:
-            text = f"coup-fourre {step.coup_fourre}"
-        else:
-            text = "extend" if step.extension else "stop"
-        return Action.parse(text, self.g)
-
     def action(self, i: int, step: m.ActionStep) -> None:
         g, st = self.g, self.st
         p = g.player_names.index(step.player)
@@ -636,7 +538,7 @@ class _Runner:
                     self.fail(i, ["draw"], "draw", step.draw, g.card_ids[got] if got is not None else None,
                               "" if got is not None else "no card was drawn this turn")
                     return
-        action = self._encode(step)
+        _, action = step_action(g, step)
         before = st.snapshot()
         pile_before = len(before.draw_pile)
         try:

@@ -5,7 +5,7 @@ each a scenario of its own (``mbrules play --record`` writes one document per ha
 stay those of the whole file. Everything else is the loader's YAML layer
 (:mod:`mbrules.ruleset.yamlmarks`): the same reading and decoding checks (with a larger size
 bound), safe composition only, duplicate keys refused, alias expansion and nesting bounded, plain
-tags only; its messages say "scenario file" where the loader's say "ruleset file".
+tags only; its messages name the file a scenario file (:data:`~mbrules.ruleset.yamlmarks.SCENARIO`).
 """
 from __future__ import annotations
 
@@ -36,27 +36,22 @@ class Document:
     errors: list[Diagnostic] = field(default_factory=list)
 
 
-def _scenario_words(d: Diagnostic) -> Diagnostic:
-    msg = d.message.replace("a ruleset file", "a scenario file").replace("ruleset file", "scenario file")
-    return Diagnostic(d.file, d.line, d.col, msg)
-
-
 def read_documents(path: Path, file: str) -> list[Document]:
     """Every document of one scenario file. OSError (missing, unreadable, not a regular file: the
     file is opened once and checked on its descriptor, :func:`~mbrules.ruleset.yamlmarks.read_regular`)
     goes to the caller."""
-    text, errors = ym.decode_text(ym.read_bytes(path, MAX_BYTES), file, MAX_BYTES, TOO_LARGE)
+    text, errors = ym.decode_text(ym.read_bytes(path, MAX_BYTES), file, MAX_BYTES, TOO_LARGE, ym.SCENARIO)
     if text is None:
-        return [Document(file, 1, None, None, 1, [_scenario_words(e) for e in errors])]
+        return [Document(file, 1, None, None, 1, errors)]
     return parse_documents(text, file)
 
 
 def parse_documents(text: str, file: str) -> list[Document]:
     """Compose each document safely and build plain data with positions (never raises for bad input)."""
     try:
-        roots = ym.compose_documents(text, max_nodes=MAX_NODES, max_file_nodes=MAX_FILE_NODES)
+        roots = ym.compose_documents(text, max_nodes=MAX_NODES, max_file_nodes=MAX_FILE_NODES, kind=ym.SCENARIO)
     except ym.YamlError as exc:
-        return [Document(file, exc.document, None, None, exc.line, [_scenario_words(exc.diagnostic(file))])]
+        return [Document(file, exc.document, None, None, exc.line, [exc.diagnostic(file)])]
     docs: list[Document] = []
     for i, root in enumerate(roots, start=1):
         line, col = ym.position(root)
@@ -66,11 +61,10 @@ def parse_documents(text: str, file: str) -> list[Document]:
         # A key YAML 1.1 reads as a boolean stays the text written: the spec writes ``on: B`` (the
         # side a hazard is played on), so ``on`` works unquoted and a stray ``yes:`` is an unknown key.
         try:
-            data, locs, errors = ym.build_document(root, file, bool_keys_as_text=True)
+            data, locs, errors = ym.build_document(root, file, bool_keys_as_text=True, kind=ym.SCENARIO)
         except ym.YamlError as exc:
-            docs.append(Document(file, i, None, None, line, [_scenario_words(exc.diagnostic(file))]))
+            docs.append(Document(file, i, None, None, line, [exc.diagnostic(file)]))
             continue
-        errors = [_scenario_words(e) for e in errors]
         if not isinstance(data, dict):
             what = {list: "a list"}.get(type(data), "a single value" if data is not None else "empty")
             errors.append(Diagnostic(file, line, col, f"the document is {what}, not a mapping: a scenario is a "

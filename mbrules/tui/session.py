@@ -15,23 +15,20 @@ observation and the public narration of plays. A typed move goes through
 from __future__ import annotations
 
 import sys
-from collections import deque
 from pathlib import Path
 from typing import Callable, Sequence
 
 from rich.console import Console
 from rich.text import Text
 
-from mbrules.bots import bot_names, make_bot, make_bots
-from mbrules.engine import Action, Game, IllegalAction, NotationError, Observer, State, Transition
+from mbrules.bots import make_bot, make_bots
+from mbrules.engine import Action, Game, IllegalAction, NotationError, Observer, State
 from mbrules.narrate import Narrator
 from mbrules.vocab import COUP_FOURRE, DRAW, DecisionKind
 
 from . import screen
+from .table import HINT_BOTS, NARRATION_LINES, PublicNarrator, hint_bot_name  # noqa: F401  (re-exported)
 
-# The bot that gives hints ('?'): the first of these that is registered (the strongest first).
-HINT_BOTS = ("expert", "heuristic", "random")
-NARRATION_LINES = 12  # the last plays shown on the screen
 MAX_BAD_LINES = 1000  # lines in a row that choose nothing (a stuck input): the session ends
 
 
@@ -41,35 +38,6 @@ class QuitMatch(Exception):
     def __init__(self, why: str):
         super().__init__(why)
         self.why = why
-
-
-def hint_bot_name() -> str:
-    have = set(bot_names())
-    for name in HINT_BOTS:
-        if name in have:
-            return name
-    return bot_names()[0]
-
-
-class PublicNarrator(Observer):
-    """Keeps the last plays in words a whole table may hear (mbrules.narrate in public: no draws,
-    no declined windows), told from each action's transition."""
-
-    def __init__(self, game: Game):
-        self.game = game
-        self.words = Narrator(game, public=True)
-        self.lines: deque[str] = deque(maxlen=NARRATION_LINES)
-        self.hand_seen = -1
-
-    def before_action(self, st: State, player: int, action: Action) -> None:
-        if st.hand_no != self.hand_seen:
-            self.hand_seen = st.hand_no
-            self.lines.append(f"-- hand {st.hand_no + 1}: {self.game.player_names[player]} plays first --")
-
-    def transition(self, st: State, t: Transition) -> None:
-        line = self.words.action(t)
-        if line is not None:
-            self.lines.append(line)
 
 
 def default_input(console: Console) -> Callable[[str], str]:
@@ -302,7 +270,7 @@ def no_terminal() -> bool:
 
 def run_human(game: Game, ruleset: str, options: list[str], players: int, seed: int, bots: list[str],
               humans: list[int], hands: int | None, record: Path | None, inputs: list[Path], done: dict,
-              console: Console | None = None) -> int:
+              console: Console | None = None, full_screen: bool = False) -> int:
     """The body of ``mbrules play --human``: play, then write ``--record`` (also after a quit). Returns the exit code."""
     import os
 
@@ -314,17 +282,47 @@ def run_human(game: Game, ruleset: str, options: list[str], players: int, seed: 
         env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
         console = Console(highlight=False, _environ=env)
     recorder = Recorder() if record is not None else None
-    session = HumanSession(game, seed, bots, humans, console=console, max_hands=hands,
-                           observers=[recorder] if recorder else [])
     rs = game.ruleset
-    seats = ", ".join(game.player_names[p] for p in session.humans)
-    console.print(Text(f"{rs.name}: {players} players, you play {seats}; seed {seed}.", style="bold"))
     quit_why = None
-    try:
-        session.run()
-    except QuitMatch as q:
-        quit_why = q.why
-    st = session.state
+    if full_screen:  # the Textual game (mbrules/tui/app.py); it draws on the alternate screen
+        from .app import MatchDriver, run_app
+
+        from .resume import ResumeError, recorded_match, replay_record
+
+        driver = MatchDriver(game, seed, bots, humans, max_hands=hands, observers=[recorder] if recorder else [])
+        if record is not None and recorded_match(record) is not None:  # continue where the file stopped
+            if recorded_match(record) != (game.ruleset_id, players, seed):
+                rid, n, s = recorded_match(record)
+                print(f"mbrules: {record} records another match ({rid}, {n} players, seed {s}): to continue it give "
+                      f"those; to start this one give another --record file", file=sys.stderr)
+                return 2
+            try:
+                driver.hands_done = replay_record(driver.state, record)
+            except ResumeError as e:
+                print(f"mbrules: cannot continue from {record}: {e}", file=sys.stderr)
+                return 2
+            if driver.state.is_terminal():
+                print(f"mbrules: {record} records a match that is over: give another --record file", file=sys.stderr)
+                return 2
+            if driver.state.hand_over and not driver.state.legal_actions():
+                driver.next_hand()
+        if run_app(driver) != "over":
+            quit_why = "you quit"
+        st = driver.state
+        seats = ", ".join(game.player_names[p] for p in driver.humans)
+        console.print(Text(f"{rs.name}: {players} players, you played {seats}; seed {seed}.", style="bold"))
+        if quit_why is None:
+            console.print(Text(result_sentence(game, st), style="bold"))
+    else:
+        session = HumanSession(game, seed, bots, humans, console=console, max_hands=hands,
+                               observers=[recorder] if recorder else [])
+        seats = ", ".join(game.player_names[p] for p in session.humans)
+        console.print(Text(f"{rs.name}: {players} players, you play {seats}; seed {seed}.", style="bold"))
+        try:
+            session.run()
+        except QuitMatch as q:
+            quit_why = q.why
+        st = session.state
     done["played"] = True
     if quit_why is not None:
         console.print(Text(f"Match left ({quit_why}) in hand {st.hand_no + 1}: "

@@ -1,12 +1,12 @@
 """The bot benchmark scripts run and print their figures (tiny sizes: their figures are in docs/bots.md)."""
 from __future__ import annotations
 
-import pytest
-
 import os
 import re
 import subprocess
 import sys
+
+import pytest
 
 pytestmark = pytest.mark.slow  # runs the benchmark scripts as real processes: make test-fast leaves it out
 
@@ -133,3 +133,9 @@ def test_budget_judges_each_rule_on_the_half_it_was_not_picked_on():
         assert re.search(rf"the best rule on the {half} matches \(\d candidates, 8 worlds, z [\d.]+\): "
                          r"[-+][\d.]+ there, [-+][\d.]+ \(SE [\d.]+\) on the others", out), out
     assert re.search(r"correlation of the search's estimate .*: -?[\d.]+ \(\d+ candidates\)", out)
+
+
+def test_playout_bench_times_the_greedy_play_outs():
+    out = run("benchmarks/bench_playout.py", "--worlds", "3", "--per-world", "2", "--reps", "2")
+    assert re.search(r"^6 play-outs a repetition, 2 repetitions: CPU s [\d.]+ [\d.]+$", out, re.M), out
+    assert re.search(r"^minimum [\d.]+ s: \d+ us a play-out", out, re.M), out

@@ -16,7 +16,7 @@ from mbrules.bots import make_bot
 from mbrules.engine.determinize import determinize
 from bots_helpers import decisions
 
-BOTS = ["random", "heuristic", "expert:budget=8", "expert:budget=60,z=10,drop=-5"]
+BOTS = ["random", "heuristic", "expert:budget=8", "expert:budget=60,z=10,drop=-5", "learned"]
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -25,7 +25,7 @@ def test_permuting_unseen_cards_gives_the_same_decision(name, players):
     game = mbrules.load_game("winning-moves", players=players)
     rng = random.Random(7)
     checked = 0
-    for st, p, acts in decisions(game, seed=3, every=4 if name.startswith("expert") else 1):
+    for st, p, acts in decisions(game, seed=3, every=4 if name.startswith(("expert", "learned")) else 1):
         obs = st.observation(p)
         # two other real worlds that this seat cannot tell from the real one
         w1, w2 = determinize(obs, rng), determinize(obs, rng)

@@ -10,7 +10,8 @@ import pytest
 
 import mbrules
 from mbrules.vocab import DecisionKind
-from mbrules.engine.determinize import determinize, hidden_pool, rollout
+from mbrules.bots.playout import rollout
+from mbrules.engine.determinize import determinize, hidden_pool
 from bots_helpers import decisions
 
 

@@ -31,6 +31,9 @@ def plain(text: str) -> str:
 
 
 def spawn(args: list[str], rows: int = 60, cols: int = 160, env: dict | None = None) -> pexpect.spawn:
+    """The program in a pseudo-terminal; ``--human`` runs the prompt loop (``--plain``) these tests read."""
+    if "--human" in args and "--plain" not in args:
+        args = [*args, "--plain"]
     e = dict(os.environ)
     e["TERM"] = "xterm-256color"
     e["COLUMNS"] = "77"  # a stale exported COLUMNS must not pin the width: the window's size is used

@@ -12,7 +12,7 @@ from mbrules.bots import make_bot
 from mbrules.engine import Observer, State
 from mbrules.matches.simulate import play_match
 from mbrules.narrate import Narrator
-from mbrules.tui import HumanSession, hint_bot_name, screen, session as session_mod
+from mbrules.tui import HumanSession, hint_bot_name, screen, session as session_mod, table as table_mod
 
 
 def _console(width: int = 140) -> Console:
@@ -109,9 +109,9 @@ def test_narration_tells_every_play_but_no_draw_and_no_declined_window():
 
 def test_hints_come_from_the_strongest_registered_bot(monkeypatch):
     assert hint_bot_name() == "expert"  # the search bot, registered with the others
-    monkeypatch.setattr(session_mod, "bot_names", lambda: ["heuristic", "random"])
+    monkeypatch.setattr(table_mod, "bot_names", lambda: ["heuristic", "random"])
     assert hint_bot_name() == "heuristic"
-    monkeypatch.setattr(session_mod, "bot_names", lambda: ["random"])
+    monkeypatch.setattr(table_mod, "bot_names", lambda: ["random"])
     assert hint_bot_name() == "random"
 
 

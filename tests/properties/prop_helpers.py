@@ -6,7 +6,7 @@ import random
 from hypothesis import assume
 from hypothesis import strategies as st
 
-from mbrules.invariants import bundled_ids, load_game
+from mbrules.testing import bundled_ids, load_game, load_rules
 from mbrules.ruleset import RulesetError
 
 RULESETS, OPTIONS = bundled_ids()
@@ -18,7 +18,7 @@ def configurations(draw, max_options: int = 3):
     rid = draw(st.sampled_from(RULESETS))
     opts = tuple(draw(st.lists(st.sampled_from(OPTIONS), max_size=max_options, unique=True)))
     try:
-        rs = load_game(rid, opts)
+        rs = load_rules(rid, opts)
     except RulesetError:
         assume(False)  # options that do not combine are refused by the loader, not played
     players = draw(st.sampled_from(sorted(int(k) for k in rs.player_counts)))
@@ -30,7 +30,7 @@ seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
 def game_of(config):
     rid, opts, players = config
-    return load_game(rid, opts, players)
+    return load_game(rid, players, opts)
 
 
 def new_match(game, seed: int, observers=()):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mbrules.invariants import checked_replay
+from mbrules.testing import checked_replay
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted((ROOT / "tests" / "conformance").rglob("*.yaml"))

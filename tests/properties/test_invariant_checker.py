@@ -11,13 +11,13 @@ import pytest
 from hypothesis import Phase, settings
 
 from mbrules.engine import State
+from mbrules.testing import check, differences, load_game, observe, replay_history
 from mbrules.vocab import NO_LIMIT
-from mbrules.invariants import check, differences, load_game, observe, replay_history
 from prop_helpers import random_prefix
 
 
 def _midgame(players=4, seed=3, steps=60, ruleset="winning-moves", options=()):
-    game = load_game(ruleset, options, players)
+    game = load_game(ruleset, players, options)
     state = State.new_match(game, seed, deal_next=False)
     random_prefix(state, random.Random(seed), steps)
     assert not state.hand_over and check(state) == []
@@ -30,7 +30,7 @@ def _has(bad, words):
 
 def test_sound_states_pass_along_whole_hands():
     for players in (2, 3, 4, 6):
-        game = load_game("winning-moves", (), players)
+        game = load_game("winning-moves", players)
         state = State.new_match(game, players, deal_next=False)
         rng = random.Random(players)
         while not state.hand_over:
@@ -202,7 +202,7 @@ def test_the_legality_property_fails_when_legal_actions_omits_one(monkeypatch):
 
 
 def _finished(players=2, seed=1):
-    game = load_game("winning-moves", (), players)
+    game = load_game("winning-moves", players)
     state = State.new_match(game, seed, deal_next=False)
     rng = random.Random(seed)
     while not state.hand_over:
@@ -236,7 +236,7 @@ def test_a_wrong_match_winner_is_caught():
 
 
 def _first_violation_of_transitions(game, seeds=range(30), predicate=lambda st, a: True):
-    from mbrules.invariants import check_transition
+    from mbrules.testing import check_transition
 
     from mbrules.engine import State
 
@@ -255,7 +255,7 @@ def _first_violation_of_transitions(game, seeds=range(30), predicate=lambda st, 
 
 def test_sound_play_passes_the_transition_checks():
     for players in (2, 3, 4, 6):
-        assert _first_violation_of_transitions(load_game("wikipedia", ("coup-fourre-any-player",), players),
+        assert _first_violation_of_transitions(load_game("wikipedia", players, ("coup-fourre-any-player",)),
                                                range(5)) == []
 
 
@@ -266,7 +266,7 @@ def test_a_turn_that_skips_a_player_is_caught(monkeypatch):
         real(self, (p + 1) % self.game.players if self.game.players > 2 else p)
 
     monkeypatch.setattr(State, "_end_turn", skip)
-    assert _has(_first_violation_of_transitions(load_game("winning-moves", (), 3)), "expected p")
+    assert _has(_first_violation_of_transitions(load_game("winning-moves", 3)), "expected p")
 
 
 def test_a_safety_without_its_extra_turn_is_caught(monkeypatch):
@@ -279,7 +279,7 @@ def test_a_safety_without_its_extra_turn_is_caught(monkeypatch):
         real(self, p)
 
     monkeypatch.setattr(State, "_start_turn", no_extra)
-    assert _has(_first_violation_of_transitions(load_game("winning-moves", (), 4), range(80)), "another turn")
+    assert _has(_first_violation_of_transitions(load_game("winning-moves", 4), range(80)), "another turn")
 
 
 def test_a_coup_fourre_that_leaves_the_hazard_is_caught(monkeypatch):
@@ -293,8 +293,8 @@ def test_a_coup_fourre_that_leaves_the_hazard_is_caught(monkeypatch):
         self._discard.remove(hz)
 
     monkeypatch.setattr(State, "_coup_fourre", keep_hazard)
-    game = load_game("winning-moves", (), 2)
-    from mbrules.invariants import check_transition
+    game = load_game("winning-moves", 2)
+    from mbrules.testing import check_transition
 
     found = []
     for seed in range(300):
@@ -313,4 +313,4 @@ def test_a_coup_fourre_that_leaves_the_hazard_is_caught(monkeypatch):
 
 def test_a_missing_coup_fourre_window_is_caught(monkeypatch):
     monkeypatch.setattr(State, "_open_coup_fourre", lambda self, attacker, hazard, ts: self._end_turn(attacker))
-    assert _has(_first_violation_of_transitions(load_game("winning-moves", (), 2), range(200)), "no coup fourré window")
+    assert _has(_first_violation_of_transitions(load_game("winning-moves", 2), range(200)), "no coup fourré window")

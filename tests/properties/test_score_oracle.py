@@ -28,8 +28,8 @@ import pytest
 
 from mbrules.engine import State
 from mbrules.vocab import DISCARD, DISTANCE, EXTEND, PLAY
-from mbrules.invariants import (
-    HandStart, check, configurations, dealt_start, load_game, position_start, score_oracle,
+from mbrules.testing import (
+    HandStart, check, configurations, dealt_start, game_of, load_game, load_rules, position_start, score_oracle,
 )
 
 SEEDS = range(4)  # per configuration; even seeds play the greedy random player
@@ -55,7 +55,7 @@ class Games:
         self.hands: list[tuple[tuple, int, State]] = []  # (configuration, seed, state at the hand's end)
         self.matches: list[tuple[tuple, int, list]] = []  # (configuration, seed, the match's history)
         for cfg in configurations():
-            game = load_game(*cfg)
+            game = game_of(cfg)
             for seed in SEEDS:
                 st = State.new_match(game, seed, deal_next=False)
                 rng = random.Random(seed)
@@ -94,7 +94,7 @@ def _caught_on_replay(played: Games, which=lambda history: True) -> list[tuple[t
     for cfg, seed, history in played.matches:
         if not which(history):
             continue
-        st = State.new_match(load_game(*cfg), seed, deal_next=False)
+        st = State.new_match(game_of(cfg), seed, deal_next=False)
         for p, a in history + [(-1, -1)]:
             if (p, a) != (-1, -1):
                 st.apply(a, p)
@@ -168,7 +168,7 @@ def test_shutout_per_opponent_scores_each_blank_opponent(played, monkeypatch):
 
     _wrap_sheet(monkeypatch, all_or_nothing)
     caught = _caught(played)
-    assert caught and all(load_game(*cfg[:2]).scoring.shutout_per_opponent.value for cfg, _ in caught), caught[:3]
+    assert caught and all(load_rules(*cfg[:2]).scoring.shutout_per_opponent.value for cfg, _ in caught), caught[:3]
 
 
 def test_shutout_needs_every_opponent_blank_unless_per_opponent(played, monkeypatch):
@@ -288,7 +288,7 @@ def test_no_points_where_scoring_is_off(played, monkeypatch):
     for g in played.games():  # mutant: the kids' simpler game scores anyway
         monkeypatch.setattr(g, "scoring_enabled", True)
     caught = _caught(played)
-    assert caught and all(not load_game(*cfg[:2]).scoring.enabled.value for cfg, _ in caught), caught[:3]
+    assert caught and all(not load_rules(*cfg[:2]).scoring.enabled.value for cfg, _ in caught), caught[:3]
 
 
 # -- the oracle on its own ---------------------------------------------------------------------
@@ -299,7 +299,7 @@ def _extended(history) -> bool:
 
 
 def test_a_dealt_hand_starts_from_the_deck_less_the_hands():
-    game = load_game("winning-moves", (), 2)
+    game = load_game("winning-moves", 2)
     st = State.new_match(game, 5, deal_next=False)
     start = dealt_start(game.ruleset, 2)
     assert start.draw == 101 - 2 * 6  # WM: 101 cards with 2 players (rulings: Player counts), hands of 6
@@ -313,7 +313,7 @@ def test_a_dealt_hand_starts_from_the_deck_less_the_hands():
 def test_a_positions_hand_is_judged_from_its_start_snapshot_or_not_at_all(monkeypatch):
     """A hand set up card by card (State.from_position) with side A at 600 miles: without a snapshot
     of its start the oracle does not judge it (check skips the score lines); with one it does."""
-    game = load_game("winning-moves", (), 2)
+    game = load_game("winning-moves", 2)
     dealt = game.new_match(11).snapshot()
     draw = list(dealt.draw_pile)  # top first
     ahead = []

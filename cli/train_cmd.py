@@ -1,0 +1,106 @@
+"""``mbrules train``: learn the ``learned`` bot's value model from self-play of any valid ruleset."""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from .common import EXIT_USAGE, app, check_range, fail, signals
+from .play_cmds import MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, WIDTH, _compile
+
+MAX_TRAIN_GAMES = 1_000_000
+KINDS = ("linear", "mlp")
+
+
+@app.command()
+def train(
+    ruleset: str = typer.Argument(..., help="Bundled ruleset id or path to a YAML file.", metavar="RULESET"),
+    option: Optional[list[str]] = typer.Option(None, "--option", "-o", help="Option id or path; repeat to apply several, in order."),
+    players: int = typer.Option(..., "--players", "-p", "-n", help="Number of players."),
+    out: Path = typer.Option(..., "--out", help="The model file to write (JSON), whole or not at all."),
+    games: int = typer.Option(1000, "--games", "-g", help="Self-play matches to learn from."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the run: match i is dealt from (seed, i)."),
+    kind: str = typer.Option("linear", "--kind", help="The value's form: linear (ridge regression, the default) or "
+                             "mlp (a small network; needs numpy to play).", metavar="linear|mlp"),
+    as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout: the training's figures."),
+) -> None:
+    """Learn a value model for the learned bot (--bot learned:model=FILE) from self-play.
+
+    The heuristic plays whole matches against itself; at the start of every turn each player's
+    observation is kept with the hand's final point difference for its side (a Monte Carlo target),
+    and a value is fitted on features of the observation derived from the ruleset's own cards
+    (scikit-learn, the optional extra learn). The same ruleset, options, players, games and
+    seed give the same model file. A model is refused (exit 2) for another ruleset than its own.
+    """
+    options = list(option or [])
+    check_range("--players", players, 1, MAX_PLAYERS)
+    check_range("--games", games, 1, MAX_TRAIN_GAMES)
+    check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
+    if kind not in KINDS:
+        fail(f"mbrules: --kind must be linear or mlp (got {kind[:30]})", EXIT_USAGE)
+    inputs: list[Path] = []
+    game = _compile(ruleset, options, players, ["heuristic"], files_read=inputs)
+    if game.sides < 2:
+        fail(f"mbrules: training needs two sides or more; {game.ruleset_id} with {players} player(s) has "
+             f"{game.sides}", EXIT_USAGE)
+    from mbrules.safe_output import OutputPathError, check_output_file, write_file_atomic
+
+    try:
+        check_output_file(out, inputs, "--out")
+    except OutputPathError as e:
+        fail(str(e), EXIT_USAGE)
+    try:
+        import sklearn  # noqa: F401
+    except ImportError:
+        fail("mbrules: training needs scikit-learn: pip install 'mbrules[learn]'", EXIT_USAGE)
+
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
+                               TimeElapsedColumn, TimeRemainingColumn)
+
+    from mbrules.bots.training import TrainingStopped, train as run
+
+    class RateColumn(ProgressColumn):  # matches a second, once there is a rate to show
+        def render(self, task):
+            return Text(f"{task.speed:,.1f} matches/s" if task.speed else "")
+
+    err = Console(stderr=True)
+    t0, c0 = time.monotonic(), time.process_time()
+    with Progress(TextColumn("self-play"), BarColumn(), MofNCompleteColumn(), RateColumn(), TimeElapsedColumn(),
+                  TextColumn("ETA"), TimeRemainingColumn(), console=err, transient=True,
+                  disable=not err.is_terminal) as bar:
+        task = bar.add_task("matches", total=games)
+        with signals(raising=False) as stop:
+            try:
+                doc = run(game, games=games, seed=seed, kind=kind, options=options,
+                          progress=lambda n: bar.update(task, completed=n), should_stop=stop)
+            except TrainingStopped:
+                print("mbrules: interrupted; no model was written", file=sys.stderr)
+                raise typer.Exit(stop.exit_code)
+            except ValueError as e:
+                fail(f"mbrules: {e}", EXIT_USAGE)
+    text = json.dumps(doc, indent=1, ensure_ascii=True) + "\n"
+    try:
+        write_file_atomic(out, text, inputs, "--out")
+    except OutputPathError as e:
+        fail(str(e), EXIT_USAGE)
+    except OSError as e:
+        fail(f"mbrules: cannot write {out}: {e.strerror or e}", EXIT_USAGE)
+    figures = dict(doc["training"])
+    figures.update({"out": str(out), "ruleset": game.ruleset_id, "options": options, "players": players,
+                    "seconds": round(time.monotonic() - t0, 1), "cpu_seconds": round(time.process_time() - c0, 1)})
+    if as_json:
+        sys.stdout.write(json.dumps(figures, indent=2, ensure_ascii=False) + "\n")
+        return
+    con = Console(file=sys.stdout, width=WIDTH, highlight=False)
+    con.print(f"{game.ruleset.name}; {players} players: a {kind} value from {games} self-play matches "
+              f"({figures['positions']:,} positions), seed {seed}", markup=False)
+    con.print(f"held-out fit: R² {figures['r2_held_out']}, RMSE {figures['rmse_held_out']} points a hand "
+              f"({figures['held_out']:,} positions)", markup=False)
+    con.print(f"wrote {out} in {figures['seconds']} s ({figures['cpu_seconds']} s of CPU); "
+              f"play it with --bot learned:model={out}", markup=False)

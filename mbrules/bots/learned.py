@@ -1,0 +1,231 @@
+"""``learned``: a one-ply search over its own actions with a value learned from self-play at the leaves.
+
+At every real choice (a turn's play or discard, a coup fourré window, the extension question)
+the bot:
+
+1. deals ``worlds`` worlds of the cards it has not seen, consistently with its observation
+   (:func:`mbrules.engine.determinize.determinize`), the same worlds for every candidate;
+2. applies each legal action in each world and lets the table answer it: an opponent holding a
+   safety against the hazard just played calls its coup fourré (the table's only reply that depends
+   on hidden cards); a question that comes back to the bot itself (the extension question after its
+   trip, a window it opened) is answered by the same search, one level down, taking the better answer;
+3. values the position reached: exactly when the hand has ended (its point difference for our side,
+   plus or minus a win bonus when it ends the match: :func:`mbrules.bots.expert.hand_value`), else by
+   the learned value V(observation) of :mod:`mbrules.bots.value_model` (the hand's expected point
+   difference, fitted on self-play outcomes by ``mbrules train``);
+4. plays the candidate of highest mean value over the worlds (ties: the first legal one).
+
+An action whose outcome cannot depend on hidden cards (anything but a hazard played on another side)
+reaches the same observation in every world, so it is valued in the first world only: the same value
+the other worlds would give, for less work.
+
+What it knows: its observation only. V reads features of the bot's own observation (its hand, the
+table, unseen cards counted by kind, the score: :mod:`mbrules.bots.features`); the worlds are dealt
+from the observation alone. ``tests/bots/test_bot_fairness.py`` deals a position's unseen cards
+otherwise and checks the decision does not change.
+
+Its model: ``learned:model=FILE`` (a file written by ``mbrules train``), else the one shipped for a
+bundled ruleset at that player count, else one trained on first use for this ruleset (a few hundred
+self-play matches, needs the ``learn`` extra) and cached under ``~/.cache/mbrules/learned`` (or
+``$MBRULES_CACHE``). A model trained for other rules is refused, with a sentence.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+
+from ..engine import Action, Game, Observation
+from ..engine.determinize import determinize
+from ..vocab import COUP_FOURRE, DECLINE, DRAW, EXTEND, HAZARD, PLAY, STOP, DecisionKind
+from .base import UnknownBot, register
+from .expert import hand_value
+from .features import Featurizer
+from .heuristic import HeuristicBot
+from .value_model import (
+    ModelError, ValueModel, bundled_model_path, cached_model_path, load_model, uses_hand, write_model,
+)
+
+TURN, COUP_FOURRE_WINDOW, EXTENSION_QUESTION = DecisionKind.TURN, DecisionKind.COUP_FOURRE, DecisionKind.EXTENSION
+DEFAULT_WORLDS = 8
+DEFAULT_WIDTH = 3  # the heuristic's best few candidates at a turn (0: every legal action)
+DEFAULT_MARGIN = 0  # points by which a candidate's value must beat the heuristic's choice to be played
+FIRST_USE_GAMES = 300  # self-play matches of a model trained on first use
+DEFAULT_PLIES = 0  # turns played on by the heuristic in each world before the value is read
+MAX_LOOKAHEAD_ACTIONS = 400
+MAX_SETTLE = 16  # table answers followed after a candidate (coups fourrés; the hand is far shorter)
+
+
+def model_for(game: Game, model: str | None = None, train_if_missing: bool = True) -> ValueModel:
+    """The value model the bot uses for ``game`` (see the module's text); :class:`ModelError` if none."""
+    if model is not None:
+        return load_model(model, game)
+    p = bundled_model_path(game)
+    if p is not None:
+        return load_model(p, game)
+    cached = cached_model_path(game)
+    if cached.is_file():
+        try:
+            return load_model(cached, game)
+        except ModelError:
+            pass  # made by another version: trained again below
+    if not train_if_missing:
+        raise ModelError(f"no model for {game.ruleset_id} at {game.players} players")
+    try:
+        from .training import FIRST_USE_KIND, train
+        import sklearn  # noqa: F401
+    except ImportError:
+        raise ModelError(
+            f"the learned bot has no model for {game.ruleset_id} at {game.players} players; training one on first use "
+            "needs scikit-learn (pip install 'mbrules[learn]'), or give one: --bot learned:model=FILE "
+            "(made by mbrules train)") from None
+    print(f"learned: training a value model for {game.ruleset_id} at {game.players} players "
+          f"({FIRST_USE_GAMES} self-play matches, once; kept in {cached})", file=sys.stderr)
+    doc = train(game, games=FIRST_USE_GAMES, seed=0, kind=FIRST_USE_KIND)
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        write_model(doc, cached)
+    except OSError as e:
+        print(f"learned: could not keep the model in {cached} ({e.strerror or e}); it is used for this run only",
+              file=sys.stderr)
+        return ValueModel(doc, "the model trained on first use")
+    return load_model(cached, game)
+
+
+def _check(game: Game, params: dict) -> None:
+    """Called by :func:`mbrules.bots.check_bot` with the game: the model is found (or trained) and fits it."""
+    try:
+        model_for(game, params.get("model"))
+    except ModelError as e:
+        raise UnknownBot(f"bot 'learned': {e}") from None
+
+
+@register(
+    "learned",
+    "a one-ply search over its own actions with a value learned from self-play (mbrules train) at the leaves, "
+    "over sampled worlds of the unseen cards; parameters worlds (sampled worlds a decision, default 8), "
+    "model (a model file made by mbrules train; default: the one shipped for the ruleset, or one trained on first use)",
+    params={"worlds": (int, 1, 256), "model": (str, 1, 180), "width": (int, 0, 64), "margin": (int, 0, 100_000),
+            "plies": (int, 0, 8)},
+    check=_check,
+)
+class LearnedBot:
+    observes = True
+
+    def __init__(self, game: Game, player: int, rng: random.Random, worlds: int = DEFAULT_WORLDS,
+                 model: str | None = None, width: int = DEFAULT_WIDTH, margin: int = DEFAULT_MARGIN,
+                 plies: int = DEFAULT_PLIES,
+                 value: ValueModel | None = None):
+        self.game = game
+        self.player = player
+        self.side = game.side_of[player]
+        self.rng = rng
+        self.worlds = worlds
+        self.width = width
+        self.margin = float(margin)
+        # the heuristic orders the candidates and is the default; it has its own stream
+        self.heuristic = HeuristicBot(game, player, random.Random(rng.getrandbits(64)))
+        self.plies = plies
+        # the look-ahead's policy: the heuristic in every seat of the imagined world
+        self.sim_bots = [HeuristicBot(game, p, random.Random(0)) for p in range(game.players)]
+        self.model = value if value is not None else model_for(game, model)
+        self.features = Featurizer(game, uses_hand(self.model.features))
+        self.value = self.model.value
+
+    def choose(self, obs: Observation, legal_actions: list[Action]) -> Action:
+        if len(legal_actions) == 1 or legal_actions[0].op == DRAW:
+            return legal_actions[0]
+        g = self.game
+        op = legal_actions[0].op
+        if op == EXTEND or op == STOP or op == COUP_FOURRE or op == DECLINE:
+            first = self.heuristic.choose(obs, legal_actions)
+            candidates = [first] + [a for a in legal_actions if a != first]
+        else:
+            candidates = self.heuristic.rank(obs, legal_actions)
+            if self.width:
+                candidates = candidates[: self.width]
+        if len(candidates) == 1:
+            return candidates[0]
+        rng = self.rng
+        worlds = [determinize(obs, rng) for _ in range(self.worlds)]
+        seeds = [rng.getrandbits(32) for _ in worlds]
+        plies = self.plies
+        values = []
+        for a in candidates:
+            hidden = plies or (a.op == PLAY and g.kind[a.card_index] == HAZARD and a.side_index != self.side)
+            ws = worlds if hidden else worlds[:1]
+            v = 0.0
+            for w, seed in zip(ws, seeds):
+                st = w.clone()
+                st.apply(a)
+                if plies:
+                    v += self._lookahead(st, seed)
+                else:
+                    v += self._leaf(st, 0)
+            values.append(v / len(ws))
+        # the heuristic's choice unless another candidate's value beats it by the margin
+        best, best_v = 0, values[0] + self.margin
+        for i in range(1, len(candidates)):
+            if values[i] > best_v:
+                best, best_v = i, values[i]
+        return candidates[best]
+
+    def _lookahead(self, st, seed: int) -> float:
+        """The world played on for ``plies`` turns by the heuristic in every seat (the same luck for
+        every candidate: the seats' streams are seeded alike), then valued."""
+        me = self.player
+        bots = self.sim_bots
+        for p, b in enumerate(bots):
+            b.rng.seed(seed + p)
+        turns = 0
+        for _ in range(MAX_LOOKAHEAD_ACTIONS):
+            acts = st.legal_actions()
+            if not acts:
+                return self._terminal(st)
+            d = st.decision
+            if d.kind == TURN and not d.drawn:
+                if turns >= self.plies and d.player == me:
+                    break
+                turns += 1
+                if turns > self.plies + 1:
+                    break
+            if len(acts) == 1:
+                st.apply(acts[0])
+                continue
+            p = st.current_player
+            st.apply(bots[p].choose(st.observation(p), acts))
+        return self.value(self.features(st.observation(me)))
+
+    def _leaf(self, st, depth: int) -> float:
+        """The value for our side of the position ``st`` reached, once the table has answered."""
+        me = self.player
+        for _ in range(MAX_SETTLE):
+            acts = st.legal_actions()
+            if not acts:
+                return self._terminal(st)
+            d = st.decision
+            p = st.current_player
+            if d.kind == COUP_FOURRE_WINDOW or d.kind == EXTENSION_QUESTION:
+                if p == me:
+                    if depth > 0:
+                        break
+                    best = float("-inf")
+                    for a in acts:
+                        s2 = st.clone()
+                        s2.apply(a)
+                        best = max(best, self._leaf(s2, depth + 1))
+                    return best
+                if d.kind == COUP_FOURRE_WINDOW:
+                    # the holder calls it (a coup fourré is worth it)
+                    st.apply(next((a for a in acts if a.op == COUP_FOURRE), acts[0]))
+                    continue
+            break
+        return self.value(self.features(st.observation(me)))
+
+    def _terminal(self, st) -> float:
+        g = self.game
+        if g.scoring_enabled:
+            totals = [line["total"] for line in st.score_sheet()]
+        else:
+            totals = [v.miles for v in st.observation(self.player).sides]
+        return hand_value(g, totals, self.side, st.outcome)

@@ -1,0 +1,181 @@
+"""Training the ``learned`` bot's value: self-play, Monte Carlo targets, a fit with scikit-learn.
+
+1. Self-play: whole matches of ``game`` between policy bots (the heuristic by default; a bot takes a
+   uniformly random legal action with probability ``explore``, so the value sees other lines than
+   the policy's), each match dealt from ``(seed, i)``.
+2. Positions: at the start of every turn (before its draw), each player's observation is kept with
+   probability ``sample``: for the player who just acted it is the position its decision led to
+   (an afterstate: what the bot's search evaluates). Its features come from the observation only.
+3. Targets: each kept position is labelled with the value of the hand's end for its side (the
+   hand's point difference, plus or minus a win bonus when the hand ends the match:
+   :func:`mbrules.bots.expert.hand_value`): a Monte Carlo return, no bootstrapping.
+4. Fit: a ridge regression on standardized features (``linear``) or a small ReLU network
+   (``mlp``), both scikit-learn (the optional extra ``learn``), exported as plain numbers into a
+   model file that records the ruleset it was trained for (:mod:`mbrules.bots.value_model`).
+
+Everything is seeded: the same game, seed and settings give the same model file, byte for byte, on
+the same versions of the libraries.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from typing import Callable, Sequence
+
+from ..engine import Game, State
+from ..vocab import DecisionKind
+from .base import make_bot
+from .expert import hand_value
+from .features import Featurizer
+from .value_model import FORMAT, VERSION, ruleset_digest
+
+DEFAULT_GAMES = 400
+DEFAULT_SAMPLE = 0.5
+DEFAULT_EXPLORE = 0.03
+DEFAULT_KIND = "linear"
+DEFAULT_HAND = False  # features of the table only (see docs/bots.md: hand features made the search discard)
+FIRST_USE_KIND = "linear"  # a model trained by the bot on first use for a custom ruleset
+
+
+class TrainingStopped(Exception):
+    """``should_stop()`` became true: the training was abandoned, nothing written."""
+
+
+def match_seed(seed: int, i: int) -> int:
+    digest = hashlib.sha256(f"mbrules:{seed}:learn:{i}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def hand_values(game: Game, st: State) -> list[float]:
+    """Each side's value of the hand that just ended in ``st`` (points; miles when no score is kept)."""
+    if game.scoring_enabled:
+        totals = [line["total"] for line in st.score_sheet()]
+    else:
+        totals = [v.miles for v in st.observation(0).sides]
+    out = st.outcome if st.is_terminal() else None
+    return [hand_value(game, totals, s, out) for s in range(game.sides)]
+
+
+def self_play(game: Game, games: int, seed: int, policy: Sequence[str] = ("heuristic",),
+              sample: float = DEFAULT_SAMPLE, explore: float = DEFAULT_EXPLORE,
+              progress: Callable[[int], None] | None = None,
+              should_stop: Callable[[], object] | None = None, hand: bool = True,
+              ) -> tuple[list[list[float]], list[float]]:
+    """Feature rows and Monte Carlo targets from ``games`` self-play matches (see the module's text)."""
+    feat = Featurizer(game, hand)
+    X: list[list[float]] = []
+    y: list[float] = []
+    names = list(policy)
+    if len(names) == 1:
+        names = names * game.players
+    for i in range(games):
+        if should_stop is not None and should_stop():
+            raise TrainingStopped
+        s = match_seed(seed, i)
+        bots = [make_bot(n, game, p, s) for p, n in enumerate(names)]
+        rng = random.Random(f"{s}:learn")
+        st = State.new_match(game, s, deal_next=False)
+        while True:
+            pending: list[tuple[int, list[float]]] = []
+            while True:
+                acts = st.legal_actions()
+                if not acts:
+                    break
+                d = st.decision
+                if d.kind == DecisionKind.TURN and not d.drawn:
+                    for p in range(game.players):
+                        if rng.random() < sample:
+                            pending.append((game.side_of[p], feat(st.observation(p))))
+                if len(acts) == 1:
+                    st.apply(acts[0])
+                    continue
+                p = st.current_player
+                if rng.random() < explore:
+                    st.apply(acts[rng.randrange(len(acts))])
+                else:
+                    st.apply(bots[p].choose(st.observation(p), acts))
+            values = hand_values(game, st)
+            for side, x in pending:
+                X.append(x)
+                y.append(values[side])
+            if st.is_terminal():
+                break
+            st.next_hand()
+        if progress is not None:
+            progress(i + 1)
+    return X, y
+
+
+def fit(X: list[list[float]], y: list[float], kind: str = DEFAULT_KIND, seed: int = 0) -> tuple[dict, dict]:
+    """The model's numbers (``model`` of a model file) and fit figures, from rows ``X`` and targets ``y``."""
+    try:
+        import numpy as np
+        from sklearn.linear_model import Ridge
+        from sklearn.preprocessing import StandardScaler
+    except ImportError:
+        raise RuntimeError("training needs scikit-learn: pip install 'mbrules[learn]'") from None
+    Xa = np.asarray(X, dtype=float)
+    ya = np.asarray(y, dtype=float)
+    n = len(ya)
+    if n < 10:
+        raise ValueError(f"only {n} positions to learn from: play more games")
+    # a held-out tenth (the last matches' positions) measures the fit
+    cut = max(1, n - n // 10)
+    scaler = StandardScaler().fit(Xa[:cut])
+    mean = scaler.mean_
+    scale = np.where(scaler.scale_ > 0, scaler.scale_, 1.0)
+    Z = (Xa - mean) / scale
+    if kind == "linear":
+        reg = Ridge(alpha=1.0).fit(Z[:cut], ya[:cut])
+        pred = reg.predict(Z[cut:])
+        model = {"kind": "linear", "mean": _floats(mean), "scale": _floats(scale),
+                 "coef": _floats(reg.coef_), "intercept": float(reg.intercept_)}
+    elif kind == "mlp":
+        from sklearn.neural_network import MLPRegressor
+
+        ym, ys = float(ya[:cut].mean()), float(ya[:cut].std() or 1.0)
+        net = MLPRegressor(hidden_layer_sizes=(32,), activation="relu", alpha=1e-3, batch_size=256,
+                           learning_rate_init=1e-3, max_iter=40, early_stopping=True, n_iter_no_change=4,
+                           random_state=seed)
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            net.fit(Z[:cut], (ya[:cut] - ym) / ys)
+        pred = net.predict(Z[cut:]) * ys + ym
+        model = {"kind": "mlp", "mean": _floats(mean), "scale": _floats(scale), "out_mean": ym, "out_scale": ys,
+                 "layers": [{"W": [_floats(r) for r in W], "b": _floats(b)}
+                            for W, b in zip(net.coefs_, net.intercepts_)]}
+    else:
+        raise ValueError(f"unknown model kind '{kind}' (linear or mlp)")
+    held = ya[cut:]
+    resid = held - pred
+    var = float(held.var()) or 1.0
+    figures = {"positions": n, "held_out": int(len(held)), "r2_held_out": round(1.0 - float((resid ** 2).mean()) / var, 4),
+               "rmse_held_out": round(float(np.sqrt((resid ** 2).mean())), 2)}
+    return model, figures
+
+
+def _floats(a) -> list[float]:
+    return [float(f"{float(v):.6g}") for v in a]
+
+
+def train(game: Game, games: int = DEFAULT_GAMES, seed: int = 0, kind: str = DEFAULT_KIND,
+          policy: Sequence[str] = ("heuristic",), sample: float = DEFAULT_SAMPLE, explore: float = DEFAULT_EXPLORE,
+          options: Sequence[str] = (), progress: Callable[[int], None] | None = None,
+          should_stop: Callable[[], object] | None = None, hand: bool = DEFAULT_HAND) -> dict:
+    """A whole model file's document for ``game``, from ``games`` self-play matches seeded by ``seed``."""
+    X, y = self_play(game, games, seed, policy, sample, explore, progress, should_stop, hand)
+    feat = Featurizer(game, hand)
+    model, figures = fit(X, y, kind, seed)
+    return {
+        "format": FORMAT, "version": VERSION,
+        "ruleset": {"id": game.ruleset_id, "name": game.ruleset.name, "options": list(options),
+                    "digest": ruleset_digest(game)},
+        "players": game.players, "sides": game.sides,
+        "features": list(feat.names), "target": "hand_points",
+        "model": model,
+        "training": {"games": games, "seed": seed, "policy": list(policy), "sample": sample, "explore": explore,
+                     "kind": kind, **figures},
+    }

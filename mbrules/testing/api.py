@@ -1,0 +1,227 @@
+"""``api_test(game)``: the checks a ruleset author runs on a custom ruleset (or a custom engine).
+
+Modelled on PettingZoo's ``pettingzoo.test.api_test`` and pgx's ``api_test``: random matches are
+played through the public API only (``game.new_match``, ``legal_actions``, ``apply``, ``clone``,
+``observation``, ``snapshot``) and every rule of the API is checked on the way. The first rule
+broken raises :class:`AssertionError` with a message that names the rule, the match (its seed),
+the hand and the action, so the failure can be replayed.
+
+The rules checked (each message starts with the rule's name):
+
+* ``invariants``: after every action, every invariant of the position holds
+  (:func:`mbrules.testing.check`: each card in one place, caches equal to a recomputation,
+  hand sizes, the decision, the score lines, the score oracle and the match's winner);
+* ``transition``: each accepted action did what the rulings say (:func:`check_transition`);
+* ``legality``: every action ``legal_actions()`` lists is accepted, every other action of the
+  game is refused with a reason code (checked at every ``legality_every``-th decision), and a
+  refused action leaves the match exactly as it was;
+* ``determinism``: the same seed deals the same match, and replaying a match's history from its
+  seed gives the same match;
+* ``clone``: a clone starts equal (snapshot and observable contents) and is independent: playing
+  it on leaves the original as it was;
+* ``observation``: a seat's observation shows its own hand, and two matches that differ only in the
+  cards that seat cannot see (the other hands, the draw order) show it the same observation;
+* ``termination``: every hand ends within ``max_actions`` actions and every match ends with an
+  outcome.
+"""
+from __future__ import annotations
+
+import random
+
+from mbrules.engine import IllegalAction, Observer, State
+from mbrules.engine.determinize import determinize
+from mbrules.vocab import HAZARD, PLAY, REASON_CODES, DecisionKind
+
+from .checker import check
+from .compare import differences, observe
+from .transitions import check_transition
+from .view import Before
+
+__all__ = ["api_test"]
+
+_MARK = (-1, -1)  # a new hand in a match's history
+
+
+def _canonical(g, player: int, action):
+    """The one form ``legal_actions()`` lists for an action ``player`` may take: a hazard names its side
+    (the only opposing side when unnamed); any other play is unnamed when it names the player's own side."""
+    if action.op != PLAY:
+        return action
+    c = action.card_index
+    side = g.side_of[player]
+    if g.kind[c] == HAZARD:
+        opp = g.opponents[side]
+        return g.play_action[c][opp[0]] if action.side_index < 0 and len(opp) == 1 else action
+    return g.play_own[c] if action.side_index == side else action
+
+
+class _Where:
+    def __init__(self, game, name: str):
+        self.game = game
+        self.name = name
+        self.seed = None
+        self.hand = 0
+        self.action = ""
+
+    def fail(self, rule: str, detail: str) -> None:
+        where = f"match seed {self.seed}, hand {self.hand + 1}" + (f", {self.action}" if self.action else "")
+        raise AssertionError(f"{rule}: {detail} ({self.name}: {where})")
+
+
+def api_test(game, *, matches: int = 10, seed: int = 0, max_actions: int = 100_000,
+             legality_every: int = 7) -> None:
+    """Play ``matches`` random matches of ``game`` (seeds ``seed``, ``seed + 1``, ...) checking every rule
+    of the API (module docstring). Returns None when all hold; raises AssertionError naming the first
+    rule broken. ``game`` is what :func:`mbrules.load_game` returns (or a subclass of it: its
+    ``new_match`` gives the states tested)."""
+    if matches < 1:
+        raise ValueError("api_test needs at least one match")
+    where = _Where(game, f"{game.ruleset_id}, {game.players} players")
+    for k in range(matches):
+        _one_match(game, seed + k, max_actions, legality_every, where)
+
+
+def _one_match(game, seed: int, max_actions: int, legality_every: int, at: _Where) -> None:
+    g = game
+    at.seed, at.hand, at.action = seed, 0, ""
+    state = game.new_match(seed)
+    twin = game.new_match(seed)
+    if differences(observe(state), observe(twin)):
+        at.fail("determinism", "two matches dealt from the same seed differ: "
+                + "; ".join(differences(observe(state), observe(twin))[:3]))
+    bad = check(state)
+    if bad:
+        at.fail("invariants", "right after the deal: " + "; ".join(bad[:3]))
+    state.add_observer(_Watch(at))
+    rng = random.Random(seed)
+    actions_in_hand = 0
+    decisions = 0
+    cloned = False
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        if not legal:
+            at.fail("legality", f"no legal action at a {state.decision.kind} decision")
+        player = state.decision.player
+        if decisions % legality_every == 0:
+            _check_legality(g, state, player, legal, at)
+            _check_observation(g, state, rng, at)
+        if not cloned and rng.random() < 0.05:
+            _check_clone(state, rng, at)
+            cloned = True
+        decisions += 1
+        action = rng.choice(legal)
+        at.action = f"after {g.player_names[player]} {g.describe(action)}"
+        hand_no = state.hand_no
+        try:
+            state.apply(action)  # the watcher checks it, the hand's end included, before a next deal
+        except IllegalAction as exc:
+            at.fail("legality", f"legal_actions() listed {action}, and apply refused it: {exc}")
+        if state.hand_no != hand_no:
+            bad = check(state)
+            if bad:
+                at.fail("invariants", "right after the deal: " + "; ".join(bad[:3]))
+            at.hand, actions_in_hand = state.hand_no, 0
+        actions_in_hand += 1
+        if actions_in_hand > max_actions:
+            at.fail("termination", f"the hand did not end within {max_actions} actions")
+    at.action = "at the match's end"
+    if state.outcome is None:
+        at.fail("termination", "the match is over but has no outcome")
+    replayed = game.new_match(seed)
+    for p, a in state.history:
+        if (p, a) != _MARK:
+            replayed.apply(a, p)
+    diff = differences(observe(state), observe(replayed))
+    if diff:
+        at.fail("determinism", "replaying the match's history from its seed gives another match: "
+                + "; ".join(diff[:3]))
+
+
+class _Watch(Observer):
+    """Checks every accepted action where it lands: the transition, then the invariants (at a hand's
+    end, before the next deal, the score oracle's sheet and the winner among them)."""
+
+    def __init__(self, at: _Where):
+        self.at = at
+        self.before = None
+
+    def before_action(self, state, player, action) -> None:
+        self.before = Before(state)
+
+    def after_action(self, state, player, action) -> None:
+        bad = check_transition(self.before, action, state, player)
+        if bad:
+            self.at.fail("transition", "; ".join(bad[:3]))
+        bad = check(state)
+        if bad:
+            self.at.fail("invariants", "; ".join(bad[:3]))
+
+
+def _check_legality(g, state: State, player: int, legal, at: _Where) -> None:
+    listed = set(legal)
+    if len(listed) != len(legal):
+        at.fail("legality", "legal_actions() lists an action twice")
+    at.action = f"at {g.player_names[player]}'s {state.decision.kind} decision"
+    before = observe(state)
+    for a in g.actions.values():
+        try:
+            state.verify(a)
+        except IllegalAction as exc:
+            if _canonical(g, player, a) in listed:
+                at.fail("legality", f"legal_actions() lists {_canonical(g, player, a)} but verify refuses {a}: {exc}")
+            if exc.code not in REASON_CODES:
+                at.fail("legality", f"{a} refused with {exc.code!r}, not a reason code of the contract")
+            continue
+        if _canonical(g, player, a) not in listed:
+            at.fail("legality", f"verify accepts {a} but legal_actions() does not list it")
+    refused = next((a for a in g.actions.values() if not state.can_apply(a)), None)
+    if refused is not None:
+        try:
+            state.apply(refused)
+        except IllegalAction:
+            pass
+        else:
+            at.fail("legality", f"apply accepted {refused}, which can_apply refuses")
+        diff = differences(before, observe(state))
+        if diff:
+            at.fail("legality", f"refusing {refused} changed the match: " + "; ".join(diff[:3]))
+
+
+def _check_observation(g, state: State, rng: random.Random, at: _Where) -> None:
+    d = state.decision
+    seats = [d.player] if d.kind == DecisionKind.COUP_FOURRE else range(g.players)  # a window is its decider's alone
+    for p in seats:
+        obs = state.observation(p)
+        if sorted(obs.hand) != sorted(state.snapshot().hands[p]):
+            at.fail("observation", f"{g.player_names[p]}'s observation does not show its own hand")
+        try:
+            other = determinize(obs, random.Random(rng.getrandbits(64)))
+        except ValueError as exc:
+            at.fail("observation", f"{g.player_names[p]}'s observation does not add up to the deck: {exc}")
+        if _as_class(other, type(state)).observation(p) != obs:  # the game's own observation, other deal
+            at.fail("observation", f"{g.player_names[p]}'s observation changes when only cards it cannot see "
+                                   "(other hands, the draw order) are dealt otherwise")
+
+
+def _as_class(st: State, cls: type) -> State:
+    """``st`` as an instance of ``cls`` (a custom game's State subclass), so its own methods judge it."""
+    if type(st) is cls:
+        return st
+    out = cls.__new__(cls)
+    for name in State.__slots__:
+        setattr(out, name, getattr(st, name))
+    return out
+
+
+def _check_clone(state: State, rng: random.Random, at: _Where) -> None:
+    before = observe(state)
+    twin = state.clone()
+    if twin.snapshot() != state.snapshot() or differences(before, observe(twin)):
+        at.fail("clone", "a clone differs from its original: " + "; ".join(differences(before, observe(twin))[:3]))
+    for _ in range(20):
+        if twin.is_terminal():
+            break
+        twin.apply(rng.choice(twin.legal_actions()))
+    diff = differences(before, observe(state))
+    if diff:
+        at.fail("clone", "playing a clone changed its original: " + "; ".join(diff[:3]))

@@ -1,0 +1,309 @@
+"""Invariants of a match in progress, checked from the outside after any action.
+
+``check(state)`` returns the list of invariants a :class:`mbrules.engine.State` violates
+(empty: all hold). It recomputes what it can from the piles on its own, without calling the
+engine's private helpers, so a bug in a cache or in a rule shows up as a disagreement rather
+than being copied. At each hand's end it also recomputes the score sheet and the match's
+winner with the score oracle (:mod:`mbrules.testing.oracle`).
+"""
+from __future__ import annotations
+
+from mbrules.vocab import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SCORE_LINES, SPEED, DecisionKind
+
+from .oracle import expected_sheet, expected_winner
+from .view import _view
+
+__all__ = ["check"]
+
+
+def _counts(game, state) -> list[int]:
+    """How many copies of each card the state holds, wherever they are."""
+    n = game.n_cards
+    counts = [0] * n
+    for pile in state.hands:
+        for c in pile:
+            counts[c] += 1
+    for c in state.draw:
+        counts[c] += 1
+    for c in state.discard:
+        counts[c] += 1
+    for group in (state.battle, state.speed, state.safeties, state.coups):
+        for pile in group:
+            for c in pile:
+                counts[c] += 1
+    for row in state.played:
+        for c in range(n):
+            counts[c] += row[c]
+    return counts
+
+
+
+_TABLES: dict = {}
+
+
+class _Tables:
+    """Per-game sets the checker reads on every call."""
+
+    def __init__(self, g):
+        self.game = g
+        n = g.n_cards
+        self.sorted_deck = sorted(g.deck)
+        self.battle_ok = frozenset(c for c in range(n) if g.kind[c] in (HAZARD, REMEDY) and g.pile[c] == BATTLE)
+        self.speed_ok = frozenset(c for c in range(n) if g.kind[c] in (HAZARD, REMEDY) and g.pile[c] == SPEED)
+        self.safety = frozenset(c for c in range(n) if g.kind[c] == SAFETY)
+        self.hazard = frozenset(c for c in range(n) if g.kind[c] == HAZARD)
+        self.distance = tuple(c for c in range(n) if g.kind[c] == DISTANCE)
+        self.not_distance = tuple(c for c in range(n) if g.kind[c] != DISTANCE)
+        self.miles = tuple((c, g.miles[c]) for c in self.distance)
+        self.limited = tuple((c, g.max_per_hand[c]) for c in self.distance if g.max_per_hand[c] < NO_LIMIT)
+
+
+def _tables(game) -> _Tables:
+    hit = _TABLES.get(id(game))
+    if hit is None or hit.game is not game:
+        hit = _TABLES[id(game)] = _Tables(game)
+    return hit
+
+
+def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list[str]:
+    """Every invariant ``state`` violates, as sentences (empty list: all hold).
+
+    ``dealt`` (default): the hand was dealt by the engine, so the hands are full
+    while the draw pile lasts and the match totals are the sum of the hand sheets.
+    Pass ``dealt=False`` for a position set up card by card (scenarios), and
+    ``totals=False`` where the match did not start at zero (a scenario's ``match``).
+    ``start``: for such a position, its :func:`position_start` snapshot, taken before the hand's
+    first action, lets the score oracle judge the hand's sheet (without it, it does not).
+    """
+    state = _view(state)
+    g = state.game
+    out: list[str] = []
+    n = g.n_cards
+    S = g.sides
+    N = g.players
+    names = g.card_ids
+    kind = g.kind
+
+    # -- every card is in exactly one place -------------------------------------
+    tb = _tables(g)
+    everything = list(state.draw)
+    everything += state.discard
+    for group in (state.hands, state.battle, state.speed, state.safeties, state.coups):
+        for pile in group:
+            everything += pile
+    for row in state.played:
+        for c in tb.distance:
+            if row[c] > 0:
+                everything += [c] * row[c]
+    everything.sort()
+    if everything != tb.sorted_deck or any(row[c] for row in state.played for c in tb.not_distance):
+        counts = _counts(g, state)
+        for c in range(n):
+            if counts[c] != g.deck_counts[c]:
+                out.append(f"card conservation: {names[c]} x{counts[c]} in play, the deck holds {g.deck_counts[c]}")
+
+    # -- cards are where their kind allows ----------------------------------------
+    for s in range(S):
+        side = g.side_names[s]
+        if not tb.battle_ok.issuperset(state.battle[s]):
+            for c in state.battle[s]:
+                if c not in tb.battle_ok:
+                    out.append(f"side {side}: {names[c]} on the battle pile")
+        if not tb.speed_ok.issuperset(state.speed[s]):
+            for c in state.speed[s]:
+                if c not in tb.speed_ok:
+                    out.append(f"side {side}: {names[c]} on the speed pile")
+        if not (tb.safety.issuperset(state.safeties[s]) and tb.safety.issuperset(state.coups[s])):
+            for c in state.safeties[s] + state.coups[s]:
+                if c not in tb.safety:
+                    out.append(f"side {side}: {names[c]} among the safeties")
+        row = state.played[s]
+        if min(row) < 0 or any(row[c] for c in tb.not_distance):
+            for c in range(n):
+                if row[c] and (row[c] < 0 or kind[c] != DISTANCE):
+                    out.append(f"side {side}: {row[c]} x {names[c]} counted as distance played")
+    # each safety in one place: a safety is played by at most one side, once
+    laid_all = [c for s in range(S) for c in state.safeties[s] + state.coups[s]]
+    if len(laid_all) != len(set(laid_all)):
+        for c in set(laid_all):
+            if laid_all.count(c) > g.deck_counts[c]:
+                out.append(f"safety {names[c]} laid {laid_all.count(c)} times, the deck holds {g.deck_counts[c]}")
+
+    # -- hand sizes ----------------------------------------------------------------
+    hs = g.hand_size
+    dec = state.decision
+    over = dec.kind in (DecisionKind.HAND_OVER, DecisionKind.MATCH_OVER)
+    for p in range(N):
+        if len(state.hands[p]) > hs + 1:
+            out.append(f"{g.player_names[p]} holds {len(state.hands[p])} cards (hand size {hs})")
+    big = [p for p in range(N) if len(state.hands[p]) > hs]
+    if len(big) > 1:
+        out.append(f"{len(big)} players hold more than {hs} cards at once")
+    if big and not (dec.kind == DecisionKind.TURN and dec.drawn and big == [dec.player]):
+        out.append(f"{g.player_names[big[0]]} holds {hs + 1} cards outside their own turn")
+    if dealt and state.draw and not over:
+        for p in range(N):
+            want = hs + 1 if (dec.kind == DecisionKind.TURN and dec.drawn and p == dec.player) else hs
+            if len(state.hands[p]) != want:
+                out.append(
+                    f"{g.player_names[p]} holds {len(state.hands[p])} cards while the draw pile lasts "
+                    f"(expected {want} at {dec.kind}{' after the draw' if dec.drawn else ''})"
+                )
+
+    # -- distance -------------------------------------------------------------------
+    ext = g.extension_to
+    if state.target not in (g.target, ext):
+        out.append(f"target {state.target} is neither the trip ({g.target}) nor its extension ({ext})")
+    if state.extension_called_by >= 0 and state.target != (ext if ext is not None else g.target):
+        out.append(f"extension called but the target is {state.target}")
+    if state.extension_called_by < 0 and state.target != g.target:
+        out.append(f"no extension called but the target is {state.target}")
+    for s in range(S):
+        side = g.side_names[s]
+        row = state.played[s]
+        m = 0
+        for c, miles in tb.miles:
+            m += row[c] * miles
+        if m != state.miles[s]:
+            out.append(f"side {side}: miles {state.miles[s]} but the distance played adds up to {m}")
+        if state.miles[s] > state.target:
+            out.append(f"side {side}: {state.miles[s]} miles, past the target of {state.target}")
+        for c, most in tb.limited:
+            if row[c] > most:
+                out.append(f"side {side}: {row[c]} x {names[c]} played, the most is {most}")
+
+    # -- no hazard directly on a hazard, no limit on a limit, unless the ruleset allows it
+    H = tb.hazard
+    for s in range(S):
+        side = g.side_names[s]
+        for allowed, pile, label in ((g.hazard_on_hazard, state.battle[s], "battle"),
+                                     (g.speed_limit_stacking, state.speed[s], "speed")):
+            if not allowed and len(pile) > 1:
+                for below, above in zip(pile, pile[1:]):
+                    if above in H and below in H:
+                        out.append(f"side {side}: {names[above]} directly on {names[below]} in the {label} pile")
+
+    # -- caches equal a recomputation from the piles ---------------------------------
+    for s in range(S):
+        side = g.side_names[s]
+        laid = state.safeties[s] + state.coups[s]
+        prot = 0
+        row = False
+        for c in laid:
+            prot |= g.protects_mask[c]
+            row = row or bool(g.grants_rolling[c])
+        if state.prot[s] != prot:
+            out.append(f"side {side}: protection cache {state.prot[s]:#x}, the safeties give {prot:#x}")
+        if state.row[s] != row:
+            out.append(f"side {side}: right-of-way cache {state.row[s]}, the safeties give {row}")
+        if state.needs_go[s] and not g.roll_after_safety:
+            out.append(f"side {side}: waits for a go card after a safety, but the ruleset has no roll-after-safety")
+        b = state.battle[s]
+        top = b[-1] if b else -1
+        showing = top if (top >= 0 and kind[top] == HAZARD and not (prot >> top) & 1) else -1
+        if showing >= 0:
+            rolling = False
+        elif state.needs_go[s] and not row:
+            rolling = False
+        elif top >= 0 and g.is_go[top]:
+            rolling = True
+        else:
+            rolling = row
+        if state.rolling[s] != rolling:
+            out.append(f"side {side}: rolling cache {state.rolling[s]}, the piles give {rolling}")
+        if state.bhaz[s] != showing:
+            out.append(f"side {side}: battle hazard cache {state.bhaz[s]}, the piles give {showing}")
+        sp = state.speed[s]
+        st = sp[-1] if sp else -1
+        lhaz = st if (st >= 0 and kind[st] == HAZARD and not (prot >> st) & 1) else -1
+        limit = g.limit[lhaz] if lhaz >= 0 else NO_LIMIT
+        if state.lhaz[s] != lhaz or state.limit[s] != limit:
+            out.append(f"side {side}: speed limit cache {state.limit[s]}, the piles give {limit}")
+
+    # -- the decision is consistent ----------------------------------------------------
+    legal = state.legal_actions()
+    if over:
+        if legal:
+            out.append(f"the hand is over but {len(legal)} actions are legal")
+        done = [s for s in range(S) if state.miles[s] == state.target]
+        if not done and (state.draw or any(state.hands)):
+            out.append("the hand ended with no trip completed while cards remain to play")
+        if (dec.kind == DecisionKind.MATCH_OVER) != (state.winner is not None):
+            out.append(f"decision {dec.kind} with winner {state.winner!r}")
+    else:
+        if not legal:
+            out.append(f"no legal action at {dec.kind} for player {dec.player}: the game is stuck")
+        if not 0 <= dec.player < N:
+            out.append(f"decision {dec.kind} for a player out of range: {dec.player}")
+        elif dec.kind == DecisionKind.TURN:
+            if not dec.drawn and not state.draw:
+                out.append("a turn waits for a draw from an empty draw pile")
+            if dec.drawn and not state.hands[dec.player]:
+                out.append(f"{g.player_names[dec.player]} has a turn with no cards")
+        elif dec.kind == DecisionKind.COUP_FOURRE:
+            hand = state.hands[dec.player]
+            if not any(c in hand for c in g.protectors[state.cf_hazard]):
+                out.append(f"coup fourré window for {g.player_names[dec.player]}, who holds no protecting safety")
+            if not g.cf_any_player and g.side_of[dec.player] != state.cf_side:
+                out.append(f"coup fourré window for {g.player_names[dec.player]}, not of the side attacked")
+            if dec.player == state.cf_attacker:
+                out.append("coup fourré window for the attacker")
+        elif dec.kind == DecisionKind.EXTENSION:
+            if ext is None or state.extension_called_by >= 0:
+                out.append("an extension question with no extension to call")
+            if state.miles[g.side_of[dec.player]] != state.target:
+                out.append(f"the extension question goes to {g.player_names[dec.player]}, whose side has not "
+                           "completed the trip")
+        if dec.kind != DecisionKind.EXTENSION:
+            for s in range(S):
+                if state.miles[s] == state.target:
+                    out.append(f"side {g.side_names[s]} completed the trip and the hand goes on")
+        if state.winner is not None:
+            out.append(f"a winner ({state.winner!r}) while the hand is in play")
+
+    # -- score lines add up --------------------------------------------------------------
+    sheets = list(state.hand_sheets)
+    current = state.score_sheet()
+    for h, sheet in enumerate(sheets + [current] if over else [current]):
+        label = f"hand {h + 1}" if (over and h < len(sheets)) else "current sheet"
+        if len(sheet) != S:
+            out.append(f"{label}: {len(sheet)} score lines for {S} sides")
+            continue
+        for s, line in enumerate(sheet):
+            if tuple(line) != SCORE_LINES:
+                out.append(f"{label} side {g.side_names[s]}: score lines {tuple(line)}")
+                continue
+            if any(v < 0 for v in line.values()):
+                out.append(f"{label} side {g.side_names[s]}: a negative score line")
+            total = sum(v for k, v in line.items() if k != "total")
+            if total != line["total"]:
+                out.append(f"{label} side {g.side_names[s]}: lines add up to {total}, total says {line['total']}")
+    if over and sheets and sheets[-1] != current:
+        out.append("the last hand's sheet differs from the score sheet of the finished hand")
+    if over and len(current) == S:
+        want = expected_sheet(state, start, dealt=dealt)  # None: a scenario's hand, no start snapshot
+        for s in range(S if want is not None else 0):
+            for line in SCORE_LINES:
+                if current[s].get(line) != want[s][line]:
+                    out.append(f"side {g.side_names[s]}: {line} scored {current[s].get(line)}, the rulings give "
+                               f"{want[s][line]}")
+        if totals or g.match_mode != "points":
+            w = expected_winner(state, want)
+            if state.winner != w:
+                out.append(f"winner {state.winner!r}, the match rules give {w!r}")
+    if g.scoring_enabled:
+        for s in range(S):
+            if current[s]["milestones"] != state.miles[s] * g.pts_mile:
+                out.append(f"side {g.side_names[s]}: milestones {current[s]['milestones']} for {state.miles[s]} miles")
+            n_safe = len(state.safeties[s]) + len(state.coups[s])
+            if current[s]["safeties"] != n_safe * g.pts_safety:
+                out.append(f"side {g.side_names[s]}: safeties line {current[s]['safeties']} for {n_safe} safeties")
+    if totals:
+        for s in range(S):
+            total = sum(sheet[s]["total"] for sheet in sheets)
+            if state.match_totals[s] != total:
+                out.append(f"side {g.side_names[s]}: match total {state.match_totals[s]}, the hand sheets add up to {total}")
+        finished = state.hand_no + (1 if over else 0)
+        if len(sheets) != finished:
+            out.append(f"{len(sheets)} hand sheets after {finished} finished hands")
+    return out

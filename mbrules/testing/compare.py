@@ -1,0 +1,76 @@
+"""Comparing states: a state's observable contents as plain data, and where two disagree.
+
+Used to check that a clone is independent, that a refused action leaves the state as it was,
+and that replaying a history gives the same state (:func:`replay_history`).
+"""
+from __future__ import annotations
+
+from .view import _view
+
+__all__ = ["differences", "observe", "replay_history"]
+
+
+def observe(state, *, rng: bool = True) -> dict:
+    """A state's observable contents as plain, comparable data."""
+    state = _view(state)
+    d = state.decision
+    obs = {
+        "hands": [list(h) for h in state.hands],
+        "draw": list(state.draw),
+        "discard": list(state.discard),
+        "battle": [list(p) for p in state.battle],
+        "speed": [list(p) for p in state.speed],
+        "miles": list(state.miles),
+        "played": [list(p) for p in state.played],
+        "safeties": [list(p) for p in state.safeties],
+        "coups": [list(p) for p in state.coups],
+        "rolling": list(state.rolling),
+        "limit": list(state.limit),
+        "target": state.target,
+        "extension_called_by": state.extension_called_by,
+        "decision": (d.kind, d.player, d.drawn),
+        "legal": sorted(state.legal_actions()),
+        "score": state.score_sheet(),
+        "match_totals": list(state.match_totals),
+        "hand_sheets": [[dict(x) for x in sheet] for sheet in state.hand_sheets],
+        "winner": state.winner,
+        "hand_no": state.hand_no,
+        "history": list(state.history),
+        "turn_player": state.turn_player(),
+    }
+    if rng:
+        obs["rng"] = state.rng_state
+    return obs
+
+
+def differences(a: dict, b: dict) -> list[str]:
+    """Where two observations disagree (empty list: identical)."""
+    out = []
+    for k in sorted(set(a) | set(b)):
+        if a.get(k) != b.get(k):
+            va, vb = a.get(k), b.get(k)
+            if k == "rng":
+                out.append("rng: the shuffling RNG states differ")
+            else:
+                out.append(f"{k}: {_short(va)} != {_short(vb)}")
+    return out
+
+
+def _short(v, limit: int = 160) -> str:
+    s = repr(v)
+    return s if len(s) <= limit else s[: limit - 3] + "..."
+
+
+def replay_history(game, seed: int, history, observers=()):
+    """A new match from ``seed`` with ``history`` ((player, action), (-1, -1) for a new hand) replayed."""
+    from mbrules.engine import State
+
+    st = State.new_match(game, seed, deal_next=False)
+    for o in observers:
+        st.add_observer(o)
+    for p, a in history:
+        if p == -1 and a == -1:
+            st.next_hand()
+        else:
+            st.apply(a, p)
+    return st

@@ -1,0 +1,212 @@
+"""The score oracle: the sheet of a finished hand from its actions and the ruleset model alone.
+
+:func:`score_oracle` never reads the engine's counters or the compiled ``Game``: card kinds,
+miles, sides, targets, the deck and the points come from the ruleset model, so a bug in the
+engine's scoring or in the compilation of the rules shows up as a disagreement.
+:func:`expected_sheet` adapts it to a state, :func:`expected_winner` applies the match rules.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from mbrules.vocab import COUP_FOURRE, DRAW, EXTEND, PLAY
+
+from .view import _view
+
+__all__ = ["HandStart", "dealt_start", "expected_sheet", "expected_winner", "hand_actions", "position_start",
+           "score_oracle"]
+
+
+# The contract's score lines ("Score lines"), in its order.
+_SHEET_LINES = (
+    "milestones", "safeties", "all_safeties", "coup_fourres", "trip_completed",
+    "delayed_action", "safe_trip", "shutout", "extension", "total",
+)
+
+
+class HandStart(NamedTuple):
+    """What the table held when a hand began, as the oracle needs it.
+
+    ``draw``: cards in the draw pile; ``distance``: per side, card id -> copies of that
+    distance card already played; ``safeties`` / ``coups``: per side, safeties already laid
+    normally / as coups fourrés; ``extension_caller``: the player who had called the
+    extension (-1: nobody). A dealt hand starts from :func:`dealt_start`.
+    """
+
+    draw: int
+    distance: tuple[dict[str, int], ...]
+    safeties: tuple[int, ...]
+    coups: tuple[int, ...]
+    extension_caller: int = -1
+
+
+def _deck(ruleset, players: int) -> dict[str, int]:
+    """Card id -> copies in the deck for ``players``: each card's count less the removals for that
+    count (rulings: Decks, Player counts), read from the model itself rather than ``Ruleset.deck_for``."""
+    removal = ruleset.removals.get(str(players))
+    removed = removal.cards if removal is not None else {}
+    return {cid: card.count - removed.get(cid, 0) for cid, card in ruleset.cards.items()}
+
+
+def dealt_start(ruleset, players: int) -> HandStart:
+    """A hand just dealt: empty piles, the deck less ``players`` hands of ``hand_size`` to draw."""
+    sides = ruleset.player_counts[str(players)].sides
+    draw = sum(_deck(ruleset, players).values()) - players * ruleset.play.hand_size.value
+    return HandStart(draw, tuple({} for _ in range(sides)), (0,) * sides, (0,) * sides, -1)
+
+
+def position_start(state) -> HandStart:
+    """A snapshot of a hand's start taken from a state set up card by card (``State.from_position``),
+    before any action of the hand: the scenario's piles, read once while they are still its input."""
+    state = _view(state)
+    ids = list(state.game.ruleset.cards)
+    distance = []
+    for row in state.played:
+        distance.append({ids[c]: n for c, n in enumerate(row) if n})
+    return HandStart(
+        len(state.draw), tuple(distance), tuple(len(x) for x in state.safeties), tuple(len(x) for x in state.coups),
+        state.extension_called_by,
+    )
+
+
+def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[str, int]]:
+    """The score sheet of a finished hand, derived from the hand's actions and the ruleset model alone.
+
+    ``actions``: the hand's ``(player, Action)`` pairs in order, read only through the notation's
+    attributes (``op``, ``card_index``). Nothing of the engine's counters or of the compiled ``Game`` is
+    read: card kinds, miles, sides, targets, the deck and the points all come from ``ruleset``, so a
+    bug in the engine's scoring or in the compilation of the rules shows up as a disagreement.
+    Rulings: Scoring (P71/WM §8), Player counts, Coup fourré, End of the hand.
+    """
+    pc = ruleset.player_counts[str(players)]
+    S = pc.sides
+    sc = ruleset.scoring
+    sheet = [dict.fromkeys(_SHEET_LINES, 0) for _ in range(S)]
+    if not sc.enabled.value:
+        return sheet  # kids' simpler game: no points (KID Simpler Game)
+    cards = ruleset.cards
+    ids = list(cards)  # a card's int in an action is its place in the ruleset's cards
+    refill = ruleset.coup_fourre.replacement_draw.value
+
+    played = [dict(d) for d in start.distance]
+    miles = [sum(cards[cid].miles * n for cid, n in d.items()) for d in played]
+    safeties = list(start.safeties)
+    coups = list(start.coups)
+    caller = start.extension_caller
+    target = pc.extension_to if caller >= 0 and pc.extension_to is not None else pc.target
+    draw = start.draw
+    completer, delayed = -1, False
+
+    for p, a in actions:
+        op = a.op
+        if op == DRAW:
+            draw -= 1
+        elif op == PLAY:
+            cid = ids[a.card_index]
+            card = cards[cid]
+            s = p % S  # contract: p(i) plays for side (i-1) mod S
+            if card.kind == "distance":
+                played[s][cid] = played[s].get(cid, 0) + 1
+                miles[s] += card.miles
+                if miles[s] == target:
+                    # the trip completed; Delayed Action if its card came after the draw pile ran out (WM §8)
+                    completer, delayed = s, draw <= 0
+            elif card.kind == "safety":
+                safeties[s] += 1
+        elif op == COUP_FOURRE:
+            coups[p % S] += 1
+            if refill and draw > 0:
+                draw -= 1  # the caller draws one card, none if the draw pile is empty (rulings: Coup fourré)
+        elif op == EXTEND:
+            # the trip goes on to the extension; the first completion no longer counts (WM §10C)
+            caller = p
+            target = pc.extension_to
+            completer, delayed = -1, False
+    if completer >= 0 and miles[completer] != target:
+        completer = -1
+
+    in_deck = sum(n for cid, n in _deck(ruleset, players).items() if cards[cid].kind == "safety")
+    for s in range(S):
+        line = sheet[s]
+        laid = safeties[s] + coups[s]
+        line["milestones"] = miles[s] * sc.milestones_per_mile.value
+        line["safeties"] = laid * sc.safety.value
+        line["all_safeties"] = sc.all_safeties.value if in_deck and laid == in_deck else 0
+        line["coup_fourres"] = coups[s] * sc.coup_fourre.value
+    if completer >= 0:
+        line = sheet[completer]
+        line["trip_completed"] = sc.trip_completed.value
+        line["delayed_action"] = sc.delayed_action.value if delayed else 0
+        breakers = set(sc.safe_trip_breakers.value)
+        line["safe_trip"] = 0 if any(played[completer].get(cid, 0) for cid in breakers) else sc.safe_trip.value
+        blank = sum(1 for s in range(S) if s != completer and miles[s] == 0)
+        if sc.shutout_per_opponent.value:
+            line["shutout"] = sc.shutout.value * blank  # WP: 500 per opponent side with no distance
+        else:
+            line["shutout"] = sc.shutout.value if blank == S - 1 else 0
+    if caller >= 0:
+        caller_side = caller % S
+        if sc.extension_bonus_to.value == "finisher":
+            if completer >= 0:
+                sheet[completer]["extension"] = sc.extension.value
+        elif completer == caller_side:
+            sheet[caller_side]["extension"] = sc.extension.value
+        else:  # 'given to his opponent or opponents' (WM §10C): another side finished, or nobody did
+            for s in range(S):
+                if s != caller_side:
+                    sheet[s]["extension"] = sc.extension.value
+    for line in sheet:
+        line["total"] = sum(v for k, v in line.items() if k != "total")
+    return sheet
+
+
+def hand_actions(history) -> tuple[bool, list]:
+    """The current hand's actions in a match history, and whether a deal (a ``(-1, -1)`` mark) began it."""
+    for i in range(len(history) - 1, -1, -1):
+        if history[i] == (-1, -1):
+            return True, list(history[i + 1:])
+    return False, list(history)
+
+
+def expected_sheet(state, start: HandStart | None = None, *, dealt: bool = True) -> list[dict[str, int]] | None:
+    """The score sheet of ``state``'s finished hand by :func:`score_oracle`, or None when it cannot judge.
+
+    The hand's start: a hand after the first of a match was dealt by ``next_hand``; the first
+    hand was dealt by ``new_match`` when ``dealt`` (``check``'s flag), else it was set up card by
+    card (``State.from_position``) and only a ``start`` snapshot taken before its first action
+    (:func:`position_start`) says what lay on the table: without one the oracle does not judge,
+    rather than read the engine's own counters at the end, which is what it is there to check.
+    """
+    g = state.game
+    by_deal, actions = hand_actions(state.history)
+    if by_deal or (start is None and dealt):
+        start = dealt_start(g.ruleset, g.players)
+    elif start is None:
+        return None
+    return score_oracle(g.ruleset, g.players, start, actions)
+
+
+def _leader(values):
+    best = max(values)
+    leaders = [i for i, v in enumerate(values) if v == best]
+    return leaders[0] if len(leaders) == 1 else "draw"
+
+
+def expected_winner(state, sheet=None):
+    """The match's winner after a finished hand by the match rules (rulings: The match), or None.
+
+    ``sheet``: the hand's sheet by the oracle (default: :func:`expected_sheet`, or the engine's
+    own where the oracle cannot judge the hand)."""
+    state = _view(state)
+    g = state.game
+    if g.match_mode == "trip":
+        done = [s for s in range(g.sides) if state.miles[s] == state.target]
+        return done[0] if done else _leader(state.miles)
+    if g.match_mode == "single_hand":  # the most points in this one hand (KID How to win)
+        if sheet is None:
+            sheet = expected_sheet(state) or state.score_sheet()
+        return _leader([line["total"] for line in sheet])
+    if max(state.match_totals) >= g.target_points:
+        return _leader(state.match_totals)
+    # undecided: a match ends unfinished once it has played its ruleset's hands cap (rulings: The match)
+    return "unfinished" if len(state.hand_sheets) >= g.ruleset.match.max_hands.value else None

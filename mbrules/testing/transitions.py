@@ -1,0 +1,264 @@
+"""What one accepted action must have done, by the rulings (Play, Coup fourré, End of the hand).
+
+``check_transition(before, action, after)`` checks the draw, each kind of play, a safety's extra
+turn, the coup fourré window and its effect, and the extension question; ``Before(state)`` is the
+cheap copy it needs. :class:`Checker` runs it and :func:`~mbrules.testing.checker.check` after
+every action of a match it observes; :func:`checked_replay` replays a scenario file so.
+"""
+from __future__ import annotations
+
+from mbrules.engine import Observer
+from mbrules.vocab import (
+    BATTLE, COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, HAZARD, OWN, PLAY, REMEDY, STOP, DecisionKind,
+)
+
+from .checker import check
+from .oracle import position_start
+from .view import Before, _view
+
+__all__ = ["Checker", "check_transition", "checked_replay"]
+
+
+def _next_turn(before, after, p: int) -> int:
+    """Who should have the next turn after ``p``: the left neighbour; once the draw pile is out,
+    the next player holding cards (-1: nobody, the hand is over)."""
+    N = before.game.players
+    q = (p + 1) % N
+    if after.draw:
+        return q
+    for _ in range(N):
+        if after.hands[q]:
+            return q
+        q = (q + 1) % N
+    return -1
+
+
+def _expect_turn(out: list[str], after, who: int, why: str) -> None:
+    d = after.decision
+    g = after.game
+    if who < 0:
+        if d.kind not in (DecisionKind.HAND_OVER, DecisionKind.MATCH_OVER):
+            out.append(f"{why}: every hand is empty and the draw pile is out, but the hand goes on ({d.kind})")
+        return
+    if d.kind != DecisionKind.TURN or d.player != who:
+        out.append(f"{why}: expected {g.player_names[who]}'s turn, got {d.kind} for "
+                   f"{g.player_names[d.player] if d.player >= 0 else 'nobody'}")
+    elif d.drawn == bool(after.draw):
+        out.append(f"{why}: {g.player_names[who]}'s turn {'has drawn' if d.drawn else 'waits for a draw'} "
+                   f"with {len(after.draw)} cards to draw")
+
+
+def _removed_one(before: list, after: list, c: int) -> bool:
+    if len(after) != len(before) - 1:
+        return False
+    b = list(before)
+    if c not in b:
+        return False
+    b.remove(c)
+    return b == after or sorted(b) == sorted(after)
+
+
+class _What:
+    """'p2 play d25': built only when a message needs it (the check runs after every action)."""
+
+    __slots__ = ("g", "p", "a")
+
+    def __init__(self, g, p, a):
+        self.g, self.p, self.a = g, p, a
+
+    def __str__(self):
+        return f"{self.g.player_names[self.p] if self.p >= 0 else '?'} {self.g.describe(self.a)}"
+
+    __format__ = lambda self, spec: format(str(self), spec)  # noqa: E731
+
+    def __add__(self, other):
+        return str(self) + other
+
+
+def check_transition(before, action, after, player: int | None = None) -> list[str]:
+    """What ``action`` (accepted) must have done, from ``before`` (``Before(state)`` taken before it,
+    or a clone) to ``after``."""
+    before = _view(before)
+    after = _view(after)
+    g = before.game
+    out: list[str] = []
+    action = g.action(action)
+    op, c, ts = action.op, action.card_index, action.side_index
+    d = before.decision
+    p = d.player if player is None else player
+    ps = g.side_of[p] if p >= 0 else -1
+    if op == PLAY:  # the history keeps a play in its shortest words: a hazard names its side, nothing else does
+        if g.kind[c] == HAZARD:
+            if ts == OWN:
+                ts = [t for t in range(g.sides) if t != ps][0]  # accepted, so the only opposing side
+            action = g.play_action[c][ts]
+        else:
+            action = g.play_own[c]
+    what = _What(g, p, action)
+    if len(after.history) != len(before.history) + 1 or after.history[-1] != (p, action):
+        out.append(f"{what}: history did not record ({p}, {action}) once")
+    if op == DRAW:
+        if after.hands[p] != before.hands[p] + before.draw[-1:] or after.draw != before.draw[:-1]:
+            out.append(f"{what}: the top card of the draw pile did not go to the player's hand")
+        if after.decision != (DecisionKind.TURN, p, True):
+            out.append(f"{what}: after the draw, {after.decision}")
+        return out
+    if op in (PLAY, DISCARD) and not _removed_one(before.hands[p], after.hands[p], c):
+        out.append(f"{what}: the card did not leave the hand (exactly one copy)")
+    if op == DISCARD:
+        if after.discard != before.discard + [c]:
+            out.append(f"{what}: the card is not on top of the discard pile")
+        _expect_turn(out, after, _next_turn(before, after, p), what)
+        return out
+    if op == PLAY:
+        k = g.kind[c]
+        if k == DISTANCE:
+            if after.miles[ps] != before.miles[ps] + g.miles[c]:
+                out.append(f"{what}: miles went from {before.miles[ps]} to {after.miles[ps]}")
+            if after.miles[ps] == before.target:
+                ext_open = g.extension_to is not None and before.extension_called_by < 0 and before.target < g.extension_to
+                if ext_open:
+                    if after.decision != (DecisionKind.EXTENSION, p, True):
+                        out.append(f"{what}: the trip is complete; the extension question should go to the "
+                                   f"player whose card completed it, got {after.decision}")
+                elif not after.hand_over:
+                    out.append(f"{what}: the trip is complete and the hand goes on")
+            else:
+                _expect_turn(out, after, _next_turn(before, after, p), what)
+        elif k == HAZARD:
+            pile = after.battle if g.pile[c] == BATTLE else after.speed
+            bpile = before.battle if g.pile[c] == BATTLE else before.speed
+            if after.decision.kind == DecisionKind.COUP_FOURRE:
+                if pile[ts] != bpile[ts] + [c]:
+                    out.append(f"{what}: the hazard is not on top of side {g.side_names[ts]}'s pile")
+                q = after.decision.player
+                eligible = [x for x in ((p + k2) % g.players for k2 in range(1, g.players))
+                            if (g.cf_any_player or g.side_of[x] == ts)
+                            and any(sc in before.hands[x] for sc in g.protectors[c])]
+                if not g.cf_enabled or not eligible or q != eligible[0]:
+                    out.append(f"{what}: coup fourré window for {g.player_names[q]}; eligible in seating order: "
+                               f"{[g.player_names[x] for x in eligible]}")
+            else:
+                eligible = [x for x in range(g.players) if x != p and (g.cf_any_player or g.side_of[x] == ts)
+                            and any(sc in before.hands[x] for sc in g.protectors[c])]
+                if g.cf_enabled and eligible:
+                    out.append(f"{what}: {[g.player_names[x] for x in eligible]} hold the safety but no coup "
+                               "fourré window opened")
+                if pile[ts] != bpile[ts] + [c]:
+                    out.append(f"{what}: the hazard is not on top of side {g.side_names[ts]}'s pile")
+                _expect_turn(out, after, _next_turn(before, after, p), what)
+        elif k == REMEDY:
+            pile = after.battle if g.pile[c] == BATTLE else after.speed
+            if not pile[ps] or pile[ps][-1] != c:
+                out.append(f"{what}: the remedy is not on top of its pile")
+            if g.pile[c] == BATTLE and not after.rolling[ps] and g.is_go[c]:
+                out.append(f"{what}: a go card was played and the side is not rolling")
+            _expect_turn(out, after, _next_turn(before, after, p), what)
+        else:  # a safety played normally
+            if after.safeties[ps] != before.safeties[ps] + [c]:
+                out.append(f"{what}: the safety is not among the side's safeties")
+            for piles, name in ((after.battle, "battle"), (after.speed, "speed")):
+                top = piles[ps][-1] if piles[ps] else -1
+                if g.safety_discards_hazard and top >= 0 and g.kind[top] == HAZARD and after.prot[ps] >> top & 1:
+                    out.append(f"{what}: a hazard it protects against still shows on the {name} pile")
+            if g.safety_extra_turn:
+                who = p if (after.draw or after.hands[p]) else _next_turn(before, after, p)
+                _expect_turn(out, after, who, what + " (another turn)")
+            else:
+                _expect_turn(out, after, _next_turn(before, after, p), what)
+        return out
+    if op == COUP_FOURRE:
+        q = p
+        qs = g.side_of[q]
+        if after.coups[qs] != before.coups[qs] + [c]:
+            out.append(f"{what}: the safety is not laid crosswise")
+        hz = before.cf_hazard
+        pile_b = (before.battle if g.pile[hz] == BATTLE else before.speed)[before.cf_side]
+        pile_a = (after.battle if g.pile[hz] == BATTLE else after.speed)[before.cf_side]
+        if before.cf_side == qs:
+            if pile_a[-1:] == [hz] and pile_b[-1:] == [hz] and len(pile_a) >= len(pile_b):
+                out.append(f"{what}: the hazard was not taken to the discard pile")
+        elif pile_a != pile_b:
+            out.append(f"{what}: the hazard moved although it was played on another side")
+        drew = 1 if (g.cf_replacement_draw and before.draw) else 0
+        if len(after.hands[q]) != len(before.hands[q]) - 1 + drew:
+            out.append(f"{what}: the caller holds {len(after.hands[q])} cards, expected "
+                       f"{len(before.hands[q]) - 1 + drew}")
+        if g.cf_extra_turn:
+            who = q if (after.draw or after.hands[q]) else _next_turn(before, after, q)
+            _expect_turn(out, after, who, what + " (the caller's turn)")
+        return out
+    if op == DECLINE:
+        rest = before.cf_queue[1:]
+        if rest:
+            if after.decision != (DecisionKind.COUP_FOURRE, rest[0], True):
+                out.append(f"{what}: the window should pass to {g.player_names[rest[0]]}, got {after.decision}")
+        else:
+            _expect_turn(out, after, _next_turn(before, after, before.cf_attacker), what)
+        return out
+    if op == EXTEND:
+        if after.target != g.extension_to or after.extension_called_by != p:
+            out.append(f"{what}: the target is {after.target}, called by {after.extension_called_by}")
+        _expect_turn(out, after, _next_turn(before, after, p), what)
+        return out
+    if op == STOP:
+        if not after.hand_over:
+            out.append(f"{what}: the hand goes on after the extension was declined")
+    return out
+
+
+class Checker(Observer):
+    """An observer that runs :func:`check_transition` and :func:`check` after every accepted action.
+
+    The first action it sees records the violations already present in the starting position
+    (``positions``) and the hand's :func:`position_start` for the score oracle; each later
+    violation lands in ``problems`` with the action that caused it.
+    """
+
+    def __init__(self, *, dealt: bool = False, totals: bool = False):
+        self.dealt, self.totals = dealt, totals
+        self.problems: list[str] = []
+        self.positions: list[str] = []
+        self._baseline: set[str] | None = None
+        self._start = None
+        self._before = None
+
+    def before_action(self, state, player, action) -> None:
+        if self._baseline is None:
+            start = check(state, dealt=self.dealt, totals=self.totals)
+            self._baseline = set(start)
+            self._start = position_start(state)
+            self.positions.extend(f"starting position: {b}" for b in start)
+        self._before = Before(state)
+
+    def after_action(self, state, player, action) -> None:
+        prior = self._before
+        bad = check_transition(prior, action, state, player)
+        bad += [b for b in check(state, dealt=self.dealt, totals=self.totals, start=self._start)
+                if b not in self._baseline]
+        if bad:
+            g = state.game
+            self.problems.extend(f"after {g.player_names[player]} {g.describe(action)}: {b}" for b in bad)
+
+
+def checked_replay(path, *, dealt: bool = False) -> tuple[list, list[str], list[str]]:
+    """Replay a scenario file with :func:`check_transition` and :func:`check` run after every
+    accepted action (a :class:`Checker` on each scenario's state). Returns the replay's results,
+    the violations the actions caused (with the action), and the violations already present in a
+    scenario's starting position.
+
+    ``dealt=False`` (default): a scenario's position may have short hands and a running match.
+    """
+    from mbrules.scenario.replay import replay_file
+
+    checkers: list[Checker] = []
+
+    def watch(state) -> None:
+        ck = Checker(dealt=dealt)
+        checkers.append(ck)
+        state.add_observer(ck)
+
+    results = replay_file(path, watch)
+    problems = [p for ck in checkers for p in ck.problems]
+    positions = [p for ck in checkers for p in ck.positions]
+    return results, problems, positions

@@ -1,0 +1,91 @@
+"""The checker's copy of a state: every pile as plain lists, read from ``state.snapshot()``.
+
+A checker is entitled to the whole position (hidden cards included); it reads it through the
+engine's public :meth:`State.snapshot`, never through private fields, so a bug in a cache shows
+up as a disagreement with a recomputation rather than being copied.
+"""
+from __future__ import annotations
+
+from mbrules.vocab import NO_LIMIT, DecisionKind
+
+__all__ = ["Before", "View"]
+
+
+class View:
+    """A state as the checker reads it: built from ``state.snapshot()`` (the whole position, which a
+    checker is entitled to), with the piles as plain lists (draw pile bottom first). It is a copy:
+    taken before an action, it is what :func:`check_transition` compares the state after with."""
+
+    __slots__ = ("state", "game", "decision", "hands", "draw", "discard", "battle", "speed", "safeties", "coups",
+                 "played", "miles", "rolling", "limit", "bhaz", "lhaz", "prot", "row", "needs_go", "target",
+                 "extension_called_by", "cf_queue", "cf_hazard", "cf_side", "cf_attacker", "winner", "hand_sheets",
+                 "match_totals", "hand_no", "history", "turn", "score", "rng_state")
+
+    def __init__(self, state, history: bool = True):
+        snap = state.snapshot()
+        self.state = state
+        self.game = snap.game
+        self.decision = snap.decision
+        self.hands = [list(h) for h in snap.hands]
+        self.draw = list(reversed(snap.draw_pile))
+        self.discard = list(snap.discard)
+        sides = snap.sides
+        self.battle = [list(v.battle) for v in sides]
+        self.speed = [list(v.speed) for v in sides]
+        self.safeties = [list(v.safeties) for v in sides]
+        self.coups = [list(v.coup_fourres) for v in sides]
+        self.played = [list(v.distance) for v in sides]
+        self.miles = [v.miles for v in sides]
+        self.rolling = [v.moving for v in sides]
+        self.limit = [NO_LIMIT if v.limit is None else v.limit for v in sides]
+        self.bhaz = [v.hazard for v in sides]
+        self.lhaz = [v.speed_hazard for v in sides]
+        self.prot = [v.protected for v in sides]
+        self.row = list(snap.rolling_safety)
+        self.needs_go = list(snap.needs_go)
+        self.target = snap.target
+        self.extension_called_by = snap.extension_called_by
+        hz, side, attacker, queue = snap.window or (-1, -1, -1, ())
+        self.cf_hazard, self.cf_side, self.cf_attacker, self.cf_queue = hz, side, attacker, list(queue)
+        self.winner = snap.winner
+        self.hand_sheets = [list(sheet) for sheet in snap.hand_sheets]
+        self.match_totals = list(snap.match_totals)
+        self.hand_no = snap.hand_no
+        self.history = list(state.history) if history else _Len(snap.history_length)
+        self.turn = snap.turn_player
+        self.score = [dict(line) for line in snap.score]
+        self.rng_state = snap.rng_state
+
+    @property
+    def hand_over(self) -> bool:
+        return self.decision.kind in (DecisionKind.HAND_OVER, DecisionKind.MATCH_OVER)
+
+    def legal_actions(self):
+        return self.state.legal_actions()
+
+    def score_sheet(self):
+        return [dict(line) for line in self.score]
+
+    def turn_player(self) -> int:
+        return self.turn
+
+
+def _view(state) -> "View":
+    return state if isinstance(state, View) else View(state)
+
+
+def Before(state) -> View:  # noqa: N802  (kept as the name callers know)
+    """What :func:`check_transition` reads of the state before an action: a copy from its snapshot
+    (the history stands for its length only)."""
+    return View(state, history=False)
+
+
+class _Len(list):
+    """Stands for a history of ``n`` entries: only its length is read."""
+
+    def __init__(self, n):
+        super().__init__()
+        self.n = n
+
+    def __len__(self):
+        return self.n

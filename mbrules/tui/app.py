@@ -1,0 +1,810 @@
+"""``mbrules play --human p1``: the full-screen terminal game (Textual).
+
+One screen holds everything at 80×24 and uses more room when the window is bigger: the header
+(edition, hand, draw pile, match score), every side's battle and speed piles, miles against the
+target in the ruleset's unit, safeties (coups fourrés marked) and limited distance cards, the
+last plays, the legal moves, your hand as cards (display names only) and the keys.
+
+Keys: ←/→ pick a card and Enter opens its moves (↑/↓ and Enter pick the target, Esc goes back);
+the number keys play a listed move; ``d`` discards the picked card; ``h`` asks the hint bot;
+``u`` undoes your last move (against bots only); ``r`` shows the rules in a pane that scrolls;
+``?`` help; ``q`` quits after ``y``; a click on a card or a listed move works too. The coup fourré window and the extension question are
+prompts over the table that must be answered; the end of a hand is a score sheet screen; in hot
+seat a blank screen hides the hand until the next person presses Enter (Textual draws on the
+terminal's alternate screen: nothing stays in the scrollback).
+
+The match itself is :class:`MatchDriver` (no Textual): bots and draws run until a human seat
+decides, every sentence about a play is :mod:`mbrules.narrate`'s, told from ``State.apply``'s
+transition record. ``--plain`` keeps the prompt loop of :mod:`mbrules.tui.session`.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from rich.table import Table
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
+from textual.widgets import Static
+
+from mbrules.bots import make_bot, make_bots
+from mbrules.engine import Action, Game, IllegalAction, Observer, State
+from mbrules.narrate import LINE_LABELS, Narrator, side_label
+from mbrules.vocab import (COUP_FOURRE, DISCARD, DISTANCE, DRAW, HAZARD, NO_LIMIT, PLAY, REMEDY, SAFETY,
+                           SCORE_LINES, DecisionKind)
+
+from .table import PublicNarrator, hint_bot_name
+from .words import refusal
+
+KIND_STYLE = {DISTANCE: "bold", HAZARD: "bold red", REMEDY: "bold green", SAFETY: "bold cyan"}
+NBSP = "\u00a0"
+
+
+# -- the match, without any screen --------------------------------------------------------------
+@dataclass
+class _Undo:
+    state: State
+    lines: list
+    hand_seen: int
+    notes: dict
+    recorded: tuple[int, int] | None  # (hands, actions in the last hand) the recorder held
+
+
+@dataclass
+class MatchDriver:
+    """A match where the seats in ``humans`` decide from the keyboard and bots play the others."""
+
+    game: Game
+    seed: int
+    bots: Sequence[str]
+    humans: Sequence[int]
+    max_hands: int | None = None
+    observers: Sequence[Observer] = ()
+    state: State = field(init=False)
+
+    def __post_init__(self):
+        g = self.game
+        self.humans = tuple(sorted(set(self.humans)))
+        self.players = make_bots(list(self.bots), g, self.seed)  # the same streams as a headless play
+        self.hint_name = hint_bot_name()
+        self.hinters = {p: make_bot(self.hint_name, g, p, f"{self.seed}:hint") for p in self.humans}
+        self.narrator = PublicNarrator(g)
+        self.narrator.lines = deque(maxlen=200)  # a tall window shows more of them
+        self.words = Narrator(g)
+        self.state = State.new_match(g, self.seed, deal_next=False)
+        self._watch(self.state)
+        self.notes: dict[int, list[str]] = {p: [] for p in self.humans}
+        self.hands_done = 0
+        self.undo_stack: list[_Undo] = []
+
+    def _watch(self, st: State) -> None:
+        st.add_observer(self.narrator)
+        for o in self.observers:
+            st.add_observer(o)
+
+    @property
+    def recorder(self):
+        from mbrules.scenario.record import Recorder
+
+        return next((o for o in self.observers if isinstance(o, Recorder)), None)
+
+    def advance(self) -> str:
+        """Bots play and draws are made until a human seat decides ('human'), or the hand ends ('hand')."""
+        st = self.state
+        for _ in range(100_000):
+            legal = st.legal_actions()
+            if not legal:
+                return "hand"
+            p = st.current_player
+            if len(legal) == 1 and legal[0].op == DRAW:
+                st.apply(legal[0])
+                if p in self.humans:
+                    hand = st.observation(p).hand
+                    if hand:
+                        self.notes[p] = [f"You drew {self.game.names[hand[-1]]}."]
+                continue
+            if p in self.humans:
+                return "human"
+            bot = self.players[p]
+            st.apply(bot.choose(st.observation(p) if getattr(bot, "observes", True) else None, legal))
+        raise RuntimeError("the hand did not end after 100,000 actions")  # the engine bounds a hand
+
+    def hand_finished(self) -> bool:
+        """Counts the hand just over; True when the match (or the ``--hands`` cap) is over."""
+        self.hands_done += 1
+        self.undo_stack.clear()
+        return self.state.is_terminal() or (self.max_hands is not None and self.hands_done >= self.max_hands)
+
+    def next_hand(self) -> None:
+        self.state.next_hand()
+
+    def play(self, p: int, a: Action) -> None:
+        """A human seat's move (legal: it was picked from ``legal_actions``); kept for undo first."""
+        rec = self.recorder
+        if len(self.humans) == 1:
+            self.undo_stack.append(_Undo(
+                self.state.clone(), list(self.narrator.lines), self.narrator.hand_seen,
+                {k: list(v) for k, v in self.notes.items()},
+                (len(rec.hands), len(rec.hands[-1]["actions"]) if rec.hands else 0) if rec else None))
+        self.state.apply(a, player=p)
+        self.notes[p] = []
+
+    def can_undo(self) -> bool:
+        return len(self.humans) == 1 and bool(self.undo_stack)
+
+    def undo(self) -> None:
+        u = self.undo_stack.pop()
+        self.state = u.state  # a clone has no observers: watch it again
+        self._watch(self.state)
+        self.narrator.lines = deque(u.lines, maxlen=self.narrator.lines.maxlen)
+        self.narrator.hand_seen = u.hand_seen
+        self.notes = u.notes
+        rec = self.recorder
+        if rec is not None and u.recorded is not None:
+            hands, actions = u.recorded
+            del rec.hands[hands:]
+            if rec.hands:
+                del rec.hands[-1]["actions"][actions:]
+
+    def hint(self, p: int) -> Action:
+        st = self.state
+        return self.hinters[p].choose(st.observation(p), st.legal_actions())
+
+    def why_not(self, p: int, card: int) -> str | None:
+        """In player words, why ``card`` cannot be played now (None when it can be somewhere)."""
+        g, st = self.game, self.state
+        obs = st.observation(p)
+        targets = g.opponents[obs.side] if g.kind[card] == HAZARD else (-1,)
+        first = None
+        for ts in targets:
+            a = g.play_action[card][ts] if ts >= 0 else g.play_own[card]
+            try:
+                st.verify(a, player=p)
+                return None
+            except IllegalAction as e:
+                first = first or refusal(g, obs, card, ts, e.code, e.message)
+        return first
+
+
+# -- drawing the table --------------------------------------------------------------------------
+def card_chip(game: Game, c: int, selected: bool = False) -> Text:
+    name = game.names[c].replace(" ", NBSP)
+    style = KIND_STYLE.get(game.kind[c], "")
+    return Text(f"[{name}]" if not selected else f">{name}<", style=(style + " reverse") if selected else style)
+
+
+def bar(miles: int, target: int, width: int) -> Text:
+    done = 0 if target <= 0 else min(width, miles * width // target)
+    t = Text("█" * done, style="green")
+    t.append("·" * (width - done), style="dim")
+    return t
+
+
+class Header(Static):
+    pass
+
+
+class TableView(Widget):
+    """Every side: battle and speed piles, miles against the target, safeties and limited cards."""
+
+    DEFAULT_CSS = "TableView { height: auto; }"
+
+    def __init__(self, app_: "MilleBornesApp", **kw):
+        super().__init__(**kw)
+        self.game_app = app_
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        return self._text(width).plain.count("\n") + 1
+
+    def render(self) -> Text:
+        return self._text(self.size.width)
+
+    def _text(self, width: int) -> Text:
+        """A side's first line: its battle pile, the bar, miles and points; then its speed limit, safeties
+        and limited cards, packed on as few more lines as the width allows (a fact never split)."""
+        a = self.game_app
+        g, st = a.game, a.driver.state
+        obs = st.observation(a.seat)
+        points = [line["total"] for line in st.score_sheet()]
+        unit = g.ruleset.display.distance_unit.value
+        width = max(width, 60)
+        limited = [c for c in range(g.n_cards) if g.kind[c] == DISTANCE and g.max_per_hand[c] != NO_LIMIT]
+        out = Text(no_wrap=True, overflow="ellipsis")
+        for s, v in enumerate(obs.sides):
+            if s:
+                out.append("\n")
+            label = side_label(g, s, obs.player)
+            out.append(f"{label[:14]:<14} ", style="bold reverse" if s == obs.side else "bold")
+            left = Text()
+            if v.hazard >= 0:
+                left.append(g.names[v.hazard], style="bold red")
+                left.append(" stopped")
+            elif v.battle:
+                left.append(g.names[v.battle[-1]], style=KIND_STYLE.get(g.kind[v.battle[-1]], ""))
+                left.append(" rolling" if v.moving else " not rolling")
+            else:
+                left.append("rolling" if v.moving else "not rolling")
+            figures = f" {v.miles}/{obs.target} {unit} {points[s]:>5} pts"
+            bw = max(6, min(30, width - 15 - 34 - len(figures)))  # the piles first, then the bar
+            room = max(10, width - 15 - bw - len(figures))
+            left.truncate(room - 1, overflow="ellipsis", pad=True)
+            out.append_text(left)
+            out.append(" ")
+            out.append_text(bar(v.miles, obs.target, bw))
+            out.append(figures, style="bold")
+            facts: list[Text] = []
+            if v.speed_hazard >= 0:
+                facts.append(Text(f"{g.names[v.speed_hazard]}: {v.limit} {unit} at most", style="bold red"))
+            safe = [g.names[c] for c in v.safeties] + [g.names[c] + " (coup fourré)" for c in v.coup_fourres]
+            fact = Text(f"{g.ruleset.display.safety_area}: ", style="dim")
+            fact.append(", ".join(safe) if safe else "none", style="cyan")
+            facts.append(fact)
+            facts += [Text(f"{g.names[c]}: {v.distance[c]}/{g.max_per_hand[c]}") for c in limited]
+            col = width
+            for fact in facts:
+                if col + 3 + fact.cell_len > width:
+                    out.append("\n" + " " * 15)
+                    col = 15
+                else:
+                    out.append("   ")
+                    col += 3
+                out.append_text(fact)
+                col += fact.cell_len
+        return out
+
+
+class PlaysView(Widget):
+    """The last plays, newest at the bottom, as many as the pane has lines."""
+
+    def __init__(self, app_: "MilleBornesApp", **kw):
+        super().__init__(**kw)
+        self.game_app = app_
+
+    def render(self) -> Text:
+        """As many of the newest plays as fit, each wrapped to the pane's width (newest last)."""
+        lines = list(self.game_app.driver.narrator.lines) or ["(none yet)"]
+        width = max(10, self.size.width)
+        room = max(1, self.size.height - 1)
+        shown: list[str] = []
+        for line in reversed(lines):
+            wrapped = [w.plain for w in Text(line).wrap(self.app.console, width)]
+            if len(shown) + len(wrapped) > room:
+                break
+            shown[:0] = wrapped
+        t = Text()
+        t.append("Last plays", style="bold underline")
+        for line in shown:
+            t.append("\n" + line)
+        return t
+
+
+class MovesView(Widget):
+    """The legal moves, numbered (in columns when the pane is short); or one card's targets."""
+
+    def __init__(self, app_: "MilleBornesApp", **kw):
+        super().__init__(**kw)
+        self.game_app = app_
+
+    def render(self) -> Text | Table:
+        a = self.game_app
+        if a.targets is not None:
+            t = Text()
+            t.append(f"{a.game.names[a.targets_card]}: ↑/↓ and Enter (Esc back)", style="bold underline")
+            for i, (words, _) in enumerate(a.targets):
+                t.append("\n")
+                t.append(f"{'>' if i == a.target_row else ' '} {words}", style="reverse" if i == a.target_row else "")
+            return t
+        moves = a.move_words()
+        h = max(1, self.size.height - 1)
+        cols = max(1, -(-len(moves) // h))
+        grid = Table.grid(padding=(0, 1))
+        for _ in range(cols):
+            grid.add_column(no_wrap=True, overflow="ellipsis", ratio=1)
+        rows = [[] for _ in range(min(h, len(moves)) or 1)]
+        for i, words in enumerate(moves):
+            rows[i % len(rows)].append(Text(f"{i + 1:>2} {words}", overflow="ellipsis", no_wrap=True))
+        for r in rows:
+            r += [Text("")] * (cols - len(r))
+            grid.add_row(*r)
+        self.layout_ = (len(rows), cols)
+        title = Table.grid()
+        head = Text()
+        head.append("Your moves (number keys)", style="bold underline")
+        title.add_row(head)
+        title.add_row(grid)
+        return title
+
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on a listed move plays it; on a target (after Enter on a card), picks that target."""
+        a = self.game_app
+        if event.y < 1:
+            return
+        if a.targets is not None:
+            if event.y - 1 < len(a.targets):
+                a.click_move(a.targets[event.y - 1][1])
+            return
+        rows, cols = getattr(self, "layout_", (0, 1))
+        col = min(cols - 1, event.x * cols // max(1, self.size.width))
+        n = col * rows + (event.y - 1)
+        legal = a.driver.state.legal_actions()
+        if event.y - 1 < rows and 0 <= n < len(legal):
+            a.click_move(legal[n])
+
+
+class HandView(Widget):
+    DEFAULT_CSS = "HandView { height: auto; }"
+
+    def __init__(self, app_: "MilleBornesApp", **kw):
+        super().__init__(**kw)
+        self.game_app = app_
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        return self._text(width).plain.count("\n") + 1
+
+    def _text(self, width: int = 80) -> Text:
+        """The hand as chips, a line broken only between two cards (a card never splits)."""
+        a = self.game_app
+        obs = a.driver.state.observation(a.seat)
+        t = Text()
+        t.append(f"{a.game.player_names[a.seat]}'s hand:", style="bold")
+        col, line = t.cell_len, 0
+        self.spans: list[tuple[int, int, int, int]] = []  # (line, first column, end column, card row): the mouse
+        for i, c in enumerate(obs.hand):
+            chip = card_chip(a.game, c, i == a.card_row)
+            if col + 1 + chip.cell_len > width:
+                t.append("\n")
+                col, line = 0, line + 1
+            else:
+                t.append(" ")
+                col += 1
+            t.append_text(chip)
+            self.spans.append((line, col, col + chip.cell_len, i))
+            col += chip.cell_len
+        if not obs.hand:
+            t.append(" (empty)")
+        return t
+
+    def render(self) -> Text:
+        return self._text(self.size.width)
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on a card picks it and opens its moves (as ← → and Enter)."""
+        for line, start, end, i in getattr(self, "spans", []):
+            if event.y == line and start <= event.x < end:
+                self.game_app.click_card(i)
+                return
+
+
+KEYS = "←→ card Enter play 1-9 move d discard h hint u undo r rules ? help q quit"
+
+
+class TableScreen(Screen):
+    """The game: everything on one screen."""
+
+    def compose(self) -> ComposeResult:
+        a: MilleBornesApp = self.app  # type: ignore[assignment]
+        yield Header(id="header")
+        yield TableView(a, id="table")
+        with Horizontal(id="middle"):
+            yield PlaysView(a, id="plays")
+            yield MovesView(a, id="moves")
+        yield HandView(a, id="hand")
+        yield Static(id="status")
+        yield Static(KEYS, id="keys")
+
+
+class Prompt(ModalScreen[bool]):
+    """A question that must be answered: the coup fourré window, the extension, quitting."""
+
+    DEFAULT_CSS = """
+    Prompt { align: center middle; background: $background 60%; }
+    Prompt > Static { width: 70; height: auto; border: heavy $warning; padding: 0 1; background: $panel; }
+    """
+
+    def __init__(self, question: str, yes: str, no: str):
+        super().__init__()
+        self.text = Text()
+        self.text.append(question + "\n\n", style="bold")
+        self.text.append(f"1 or y: {yes}\n2 or n: {no}")
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.text)
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        if event.key in ("1", "y"):
+            self.dismiss(True)
+        elif event.key in ("2", "n", "escape"):
+            self.dismiss(False)
+
+
+class Handover(Screen[None]):
+    """Hot seat: nothing of any hand shows until the next person presses Enter."""
+
+    def __init__(self, who: str):
+        super().__init__()
+        self.who = who
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(f"\n\n  {self.who}'s turn: pass the keyboard to {self.who}.\n\n"
+                          f"  {self.who}, press Enter to see your hand.", style="bold"))
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        if event.key == "enter":
+            self.dismiss(None)
+        elif event.key == "q":
+            self.app.action_quit_match()
+
+
+class TextPane(Screen[None]):
+    """The rules (or the help) in a pane that scrolls: ↑/↓, PgUp/PgDn; Esc, Enter or the same key closes."""
+
+    def __init__(self, title: str, body: str, close: str):
+        super().__init__()
+        self.title_text, self.body, self.close = title, body, close
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(f"{self.title_text}  (↑/↓ PgUp/PgDn scroll; Esc closes)", style="bold reverse"))
+        with VerticalScroll(id="pane"):
+            yield Static(Text(self.body))
+
+    def on_key(self, event: events.Key) -> None:
+        pane = self.query_one("#pane", VerticalScroll)
+        if event.key in ("escape", "enter", self.close, "q"):
+            event.stop()
+            self.dismiss(None)
+        elif event.key in ("down", "j"):
+            pane.scroll_down(animate=False)
+        elif event.key in ("up", "k"):
+            pane.scroll_up(animate=False)
+        elif event.key in ("pagedown", "space"):
+            pane.scroll_page_down(animate=False)
+        elif event.key == "pageup":
+            pane.scroll_page_up(animate=False)
+
+
+class ScoreSheet(Screen[None]):
+    """The end of a hand: who completed the trip, the score sheet, the running totals."""
+
+    def __init__(self, app_: "MilleBornesApp", last: bool):
+        super().__init__()
+        self.game_app, self.last = app_, last
+
+    def compose(self) -> ComposeResult:
+        a = self.game_app
+        g, st = a.game, a.driver.state
+        me = a.driver.humans[0] if len(a.driver.humans) == 1 else None
+        t = Table(title=f"Score sheet, hand {st.hands_played}", title_justify="left", title_style="bold")
+        t.add_column("")
+        for s in range(g.sides):
+            t.add_column(side_label(g, s, me), justify="right")
+        sheet = st.hand_sheets[-1]
+        for line in SCORE_LINES:
+            t.add_row(LINE_LABELS[line], *(str(sheet[s][line]) for s in range(g.sides)),
+                      end_section=line == "extension")
+        t.add_row("Running total", *(str(x) for x in st.match_totals))
+        obs = st.observation(a.seat)
+        t.add_row(g.ruleset.display.distance_unit.value.capitalize(), *(str(v.miles) for v in obs.sides))
+        yield Static(Text(a.driver.narrator.words.hand_end(st), style="bold"))
+        with VerticalScroll():
+            yield Static(t)
+        end = Narrator(g).result(st)[1] if st.is_terminal() else None
+        if end:
+            yield Static(Text(end, style="bold reverse"))
+        yield Static(Text("Enter: " + ("leave" if self.last else "next hand") + "    q: quit", style="bold"))
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        if event.key == "enter":
+            self.dismiss(None)
+        elif event.key == "q":
+            self.app.action_quit_match()
+
+
+class MilleBornesApp(App[str]):
+    """The match on one screen; ``return_value`` is why it ended ('over', 'quit')."""
+
+    CSS = """
+    #header { height: 1; background: $boost; text-style: bold; }
+    #table { margin-bottom: 1; }
+    #middle { height: 1fr; }
+    #plays { width: 1fr; padding-right: 1; }
+    #moves { width: 1fr; }
+    #status { height: 2; color: $warning; text-style: bold; }
+    #keys { height: 1; background: $boost; }
+    #hand { margin-top: 0; }
+    """
+    BINDINGS = [Binding("ctrl+c", "quit_match", show=False, priority=True)]
+    TITLE = "mbrules"
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, driver: MatchDriver, **kw):
+        super().__init__(**kw)
+        self.driver = driver
+        self.game = driver.game
+        self.seat = driver.humans[0]
+        self.card_row = 0
+        self.targets: list[tuple[str, Action]] | None = None
+        self.targets_card = -1
+        self.target_row = 0
+        self.digits = ""
+        self.message = ""
+        self.waiting = False  # a prompt or another screen is up: the table takes no keys
+        self.shown: int | None = None  # whose hand the table shows (hot seat hides it between people)
+
+    # -- flow ----------------------------------------------------------------------------------
+    def on_mount(self) -> None:
+        self.push_screen(TableScreen())
+        self.call_after_refresh(self.proceed)
+
+    def proceed(self) -> None:
+        """Run the bots to the next human decision or the end of the hand, and show it."""
+        d = self.driver
+        status = d.advance()
+        if status == "hand":
+            last = d.hand_finished()
+            self.refresh_all()
+            self.waiting = True
+            self.push_screen(ScoreSheet(self, last), lambda _: self.after_sheet(last))
+            return
+        p = d.state.current_player
+        changed = p != self.shown
+        self.seat = p
+        if changed:
+            self.card_row = 0
+        self.targets = None
+        if len(d.humans) > 1 and changed:
+            self.waiting = True
+            self.push_screen(Handover(self.game.player_names[p]), lambda _: self.ask())
+        else:
+            self.ask()
+
+    def ask(self) -> None:
+        """A coup fourré window or the extension question: a prompt that cannot be missed."""
+        self.waiting = False
+        self.shown = self.seat
+        self.refresh_all()
+        d = self.driver
+        obs = d.state.observation(self.seat)
+        kind = obs.decision.kind
+        question = Narrator(self.game).question(obs)
+        if kind == DecisionKind.COUP_FOURRE:
+            self.waiting = True
+            legal = d.state.legal_actions()
+            call = next(a for a in legal if a.op == COUP_FOURRE)
+            self.push_screen(Prompt(question, f"call it ({self.game.names[call.card_index]})", "let it pass"),
+                             lambda yes: self.answer(call if yes else self.game.decline_action))
+        elif kind == DecisionKind.EXTENSION:
+            self.waiting = True
+            self.push_screen(Prompt(question, "extend the trip", "stop here: the hand ends"),
+                             lambda yes: self.answer(self.game.extend_action if yes else self.game.stop_action))
+
+    def answer(self, a: Action) -> None:
+        self.waiting = False
+        self.do(a)
+
+    def after_sheet(self, last: bool) -> None:
+        if last:
+            self.exit("over")
+            return
+        self.driver.next_hand()
+        self.waiting = False
+        self.proceed()
+
+    def do(self, a: Action) -> None:
+        self.message = ""
+        self.digits = ""
+        self.targets = None
+        self.driver.play(self.seat, a)
+        self.proceed()
+
+    # -- what is shown -------------------------------------------------------------------------
+    def move_words(self) -> list[str]:
+        st = self.driver.state
+        obs = st.observation(self.seat)
+        return [self.driver.narrator.words.move(obs, a) for a in st.legal_actions()]
+
+    def header_text(self) -> Text:
+        g, st = self.game, self.driver.state
+        obs = st.observation(self.seat)
+        rs = g.ruleset
+        t = Text()
+        t.append(f"Hand {obs.hand_no + 1}", style="bold")
+        totals = " ".join(f"{g.side_names[s]} {x}" for s, x in enumerate(obs.match_totals))
+        if g.scoring_enabled:
+            t.append(f" | match {totals}" + (f" (to {g.target_points})" if g.match_mode == "points" else ""))
+        t.append(f" | {g.ruleset.display.draw_pile}: {obs.draw_pile}")
+        if obs.discard:
+            t.append(f" | {g.ruleset.display.discard_pile}: {g.names[obs.discard[-1]]}")
+        t.append(f" | {rs.name}")
+        t.truncate(max(20, self.size.width), overflow="ellipsis")
+        return t
+
+    def status_text(self) -> Text:
+        d = self.driver
+        t = Text()
+        who = self.game.player_names[self.seat]
+        if d.state.current_player == self.seat and d.state.legal_actions():
+            t.append(f"{who}, your move. ", style="bold")
+        for line in d.notes.get(self.seat, []):
+            t.append(line + " ")
+        if self.digits:
+            t.append(f"Move {self.digits}… (Enter) ", style="bold")
+        if self.message:
+            t.append(self.message, style="bold yellow")
+        return t
+
+    def refresh_all(self) -> None:
+        if not isinstance(self.screen, TableScreen):
+            scr = next((s for s in self.screen_stack if isinstance(s, TableScreen)), None)
+        else:
+            scr = self.screen
+        if scr is None:
+            return
+        scr.query_one("#header", Static).update(self.header_text())
+        scr.query_one("#status", Static).update(self.status_text())
+        for w in ("#table", "#plays", "#moves", "#hand"):
+            scr.query_one(w).refresh(layout=True)
+
+    def say(self, message: str) -> None:
+        self.message = message
+        self.refresh_all()
+
+    # -- keys ----------------------------------------------------------------------------------
+    def on_key(self, event: events.Key) -> None:
+        if self.waiting or not isinstance(self.screen, TableScreen):
+            return
+        st = self.driver.state
+        if st.current_player != self.seat or not st.legal_actions():
+            return
+        key = event.key
+        event.stop()
+        legal = st.legal_actions()
+        hand = st.observation(self.seat).hand
+        if key.isdigit():
+            self.digits += key
+            n = int(self.digits)
+            if n * 10 > len(legal) or n == 0:
+                self.pick_number()
+            else:
+                self.refresh_all()
+            return
+        if key == "enter":
+            if self.digits:
+                self.pick_number()
+            elif self.targets is not None:
+                self.do(self.targets[self.target_row][1])
+            elif hand:
+                self.open_card(hand[self.card_row % len(hand)])
+            return
+        self.digits = ""
+        if key == "escape":
+            self.targets = None
+            self.say("")
+        elif key in ("left", "right") and hand:
+            self.targets = None
+            self.card_row = (self.card_row + (1 if key == "right" else -1)) % len(hand)
+            self.say("")
+        elif key in ("up", "down") and self.targets is not None:
+            self.target_row = (self.target_row + (1 if key == "down" else -1)) % len(self.targets)
+            self.refresh_all()
+        elif key == "d" and hand:
+            c = hand[self.card_row % len(hand)]
+            a = self.game.discard_action[c]
+            if a in legal:
+                self.do(a)
+            else:
+                try:
+                    st.verify(a, player=self.seat)
+                    self.say(f"You cannot discard {self.game.names[c]} now.")
+                except IllegalAction as e:
+                    self.say(f"You cannot discard {self.game.names[c]}: "
+                             + refusal(self.game, st.observation(self.seat), c, -1, e.code, e.message) + ".")
+        elif key == "h":
+            a = self.driver.hint(self.seat)
+            n = legal.index(a) + 1 if a in legal else "?"
+            if a.card_index >= 0 and a.card_index in hand:
+                self.card_row = hand.index(a.card_index)
+            self.say(f"Hint ({self.driver.hint_name} bot): {n}. "
+                     f"{self.driver.narrator.words.move(st.observation(self.seat), a)}")
+        elif key == "u":
+            if self.driver.can_undo():
+                self.driver.undo()
+                self.targets = None
+                self.say("Your last move is undone.")
+            elif len(self.driver.humans) > 1:
+                self.say("Undo is only against bots (not in hot seat).")
+            else:
+                self.say("Nothing to undo in this hand.")
+        elif key == "r":
+            from mbrules.ruleset.render import show_text
+
+            self.push_screen(TextPane("The rules in play", show_text(self.game.ruleset, self.game.players), "r"))
+        elif key in ("question_mark", "?"):
+            self.push_screen(TextPane("Help", HELP, "question_mark"))
+        elif key == "q":
+            self.action_quit_match()
+
+    def table_takes_input(self) -> bool:
+        st = self.driver.state
+        return (not self.waiting and isinstance(self.screen, TableScreen) and st.current_player == self.seat
+                and bool(st.legal_actions()))
+
+    def click_card(self, row: int) -> None:
+        if self.table_takes_input():
+            self.card_row = row
+            hand = self.driver.state.observation(self.seat).hand
+            self.open_card(hand[row])
+
+    def click_move(self, a: Action) -> None:
+        if self.table_takes_input() and a in self.driver.state.legal_actions():
+            self.do(a)
+
+    def pick_number(self) -> None:
+        legal = self.driver.state.legal_actions()
+        text, self.digits = self.digits, ""
+        n = int(text)
+        if 1 <= n <= len(legal):
+            self.do(legal[n - 1])
+        else:
+            self.say(f"There is no move {text}: the moves are 1 to {len(legal)}.")
+
+    def open_card(self, c: int) -> None:
+        """Enter on a card: its moves (plays on each possible side, discard) or why it cannot be played."""
+        st = self.driver.state
+        legal = st.legal_actions()
+        obs = st.observation(self.seat)
+        mine = [a for a in legal if a.card_index == c and a.op in (PLAY, DISCARD, COUP_FOURRE)]
+        words = self.driver.narrator.words
+        why = self.driver.why_not(self.seat, c)
+        self.message = f"{self.game.names[c]} cannot be played: {why}." if why else ""
+        if not mine:
+            self.refresh_all()
+            return
+        self.targets = [(("Discard " + self.game.names[c]) if a.op == DISCARD else words.move(obs, a), a)
+                        for a in mine]
+        self.targets_card = c
+        self.target_row = 0
+        self.refresh_all()
+
+    def action_quit_match(self) -> None:
+        if isinstance(self.screen, Prompt) and getattr(self.screen, "quitting", False):
+            return
+        p = Prompt("Quit this match? Nothing more will be played.", "quit", "go on playing")
+        p.quitting = True
+        self.push_screen(p, lambda yes: self.exit("quit") if yes else self.refresh_all())
+
+
+HELP = """How to play (every key works at any time on the table):
+
+  ← / →        pick a card of your hand
+  Enter        the picked card's moves; ↑ / ↓ and Enter pick the target; Esc goes back
+  1 … 9        play a listed move at once (two digits and Enter past 9 moves)
+  d            discard the picked card
+  h            a hint from the hint bot (it also picks the card)
+  u            undo your last move (against bots; not in hot seat)
+  r            the rules of this edition, in a pane that scrolls
+  ?            this help
+  q            quit (asks y first)
+
+A coup fourré window and the extension question come as prompts over the table: 1 or y answers
+yes, 2 or n no. At the end of a hand the score sheet shows; Enter goes on to the next hand.
+Cards show by their names in this edition; hazards are red, remedies green, safeties cyan.
+"""
+
+
+def run_app(driver: MatchDriver, **run_kw) -> str:
+    """Run the full-screen game; returns 'over' or 'quit'."""
+    result = MilleBornesApp(driver).run(**run_kw)
+    return result or "quit"
+
+
+__all__ = ["MatchDriver", "MilleBornesApp", "run_app"]

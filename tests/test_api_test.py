@@ -1,0 +1,115 @@
+"""mbrules.testing.api_test: passes on every bundled ruleset and the worked example, and fails,
+naming the rule broken, on custom games each broken in one way (PettingZoo's api_test is the model)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import mbrules
+from mbrules.engine import Game, State
+from mbrules.ruleset import load_ruleset
+from mbrules.testing import api_test, bundled_ids
+
+RULESETS, _ = bundled_ids()
+
+
+@pytest.mark.parametrize("ruleset", RULESETS + ["examples/stap-op.yaml"])
+def test_api_test_passes_on_every_bundled_ruleset_and_the_worked_example(ruleset):
+    assert api_test(mbrules.load_game(ruleset, players=2), matches=1, seed=3) is None
+
+
+def test_api_test_passes_with_options_and_more_players():
+    game = mbrules.load_game("wikipedia", players=3, options=["hazard-on-hazard", "roll-after-safety"])
+    assert api_test(game, matches=1, seed=11) is None
+
+
+class CustomState(State):
+    """A custom engine's state: a State whose clone keeps its class (the engine's clone makes a State)."""
+
+    def clone(self):
+        twin = super().clone()
+        out = type(self).__new__(type(self))
+        for name in State.__slots__:
+            setattr(out, name, getattr(twin, name))
+        return out
+
+
+def _broken(state_class) -> Game:
+    """A custom game whose matches are ``state_class`` states (what a custom engine would hand api_test)."""
+
+    class Custom(Game):
+        def new_match(self, seed: int) -> State:
+            return state_class.new_match(self, seed)
+
+    return Custom(load_ruleset("winning-moves"), 2)
+
+
+def _fails(game, rule: str) -> str:
+    with pytest.raises(AssertionError) as info:
+        api_test(game, matches=2, seed=1)
+    message = str(info.value)
+    assert message.startswith(f"{rule}: "), message
+    assert "match seed" in message and "winning-moves, 2 players" in message, message
+    return message
+
+
+def test_a_legal_action_the_engine_refuses_breaks_legality():
+    class ListsTooMuch(CustomState):
+        def legal_actions(self):
+            acts = super().legal_actions()
+            extra = [a for a in self.game.actions.values() if not self.can_apply(a)]
+            return acts + extra[:1]
+
+    assert "refuses" in _fails(_broken(ListsTooMuch), "legality")
+
+
+def test_a_deal_that_ignores_the_seed_breaks_determinism():
+    class Unseeded(Game):
+        def new_match(self, seed: int) -> State:
+            return State.new_match(self, random.getrandbits(64))
+
+    _fails(Unseeded(load_ruleset("winning-moves"), 2), "determinism")
+
+
+def test_a_clone_that_shares_its_hands_breaks_clone():
+    class Shallow(CustomState):
+        def clone(self):
+            twin = super().clone()
+            twin._hands = self._hands  # deliberately shared
+            return twin
+
+    _fails(_broken(Shallow), "clone")
+
+
+def test_an_observation_that_shows_the_next_draw_breaks_observation():
+    class Peeking(CustomState):
+        def observation(self, player):
+            obs = super().observation(player)
+            draw = self.snapshot().draw_pile
+            return obs._replace(window_hazard=draw[0] if draw else -1)  # the next card drawn leaks
+
+    assert "cannot see" in _fails(_broken(Peeking), "observation")
+
+
+def test_a_score_line_the_rulings_do_not_give_breaks_the_invariants():
+    class Generous(CustomState):
+        def score_sheet(self):
+            sheet = super().score_sheet()
+            for line in sheet:
+                line["shutout"] += 100
+                line["total"] += 100
+            return sheet
+
+    message = _fails(_broken(Generous), "invariants")
+    assert "shutout scored" in message and "the rulings give" in message, message
+    assert "hand 1," in message, message  # caught where the first hand ends, not at the match's end
+
+
+def test_api_test_refuses_zero_matches():
+    with pytest.raises(ValueError):
+        api_test(mbrules.load_game("winning-moves", players=2), matches=0)
+
+
+def test_the_custom_game_unbroken_passes_so_each_failure_above_is_its_breakage():
+    assert api_test(_broken(CustomState), matches=2, seed=1) is None
