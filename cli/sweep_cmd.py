@@ -112,6 +112,8 @@ def sweep(
             speed = bar.tasks[[x.id for x in bar.tasks].index(t)].speed
             bar.update(t, rate=f"{speed:.1f} seeds/s" if speed else "")
 
+        from mbrules.safe_output import OutputInterrupted
+
         with signals(raising=False) as stop:
             try:
                 with cluster_session(backend):
@@ -124,6 +126,11 @@ def sweep(
             except BrokenProcessPool as e:
                 fail(f"mbrules: a worker process stopped unexpectedly ({e}); the other workers were stopped "
                      "and nothing is reported", EXIT_CHECK_FAILED)
+            except OutputInterrupted as e:  # a signal while the report was written: the folder is as it was
+                name = "SIGINT" if e.signum == 2 else "SIGTERM" if e.signum == 15 else f"signal {e.signum}"
+                print(f"mbrules: interrupted ({name}) while the report was written: {out} is left as it was",
+                      file=sys.stderr)
+                raise typer.Exit(128 + e.signum)
             except OSError as e:
                 fail(f"mbrules: cannot write the report in {out}: {e.strerror or e}", EXIT_USAGE)
     doc = sw.document()
