@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from mbrules.compare.metrics import evaluate  # noqa: E402
 from mbrules.compare.run import make_arm, run_arm  # noqa: E402
-from mbrules.matches.simulate import simulate  # noqa: E402
+from mbrules.matches import simulate  # noqa: E402
 
 
 def cpu() -> float:
@@ -38,7 +38,7 @@ def main() -> None:
             make_arm("B", "winning-moves", [args.option_b], args.players)]
 
     c0, t0 = cpu(), time.perf_counter()
-    simulate(arms[0].game, "winning-moves", [], ["heuristic"], args.games, 0, args.workers)
+    simulate(arms[0].game, ["heuristic"], args.games, 0, workers=args.workers)
     base_wall, base_cpu = time.perf_counter() - t0, cpu() - c0
 
     c0, t0 = cpu(), time.perf_counter()

@@ -15,7 +15,7 @@ import sys
 
 from mbrules.engine import Game
 from mbrules.ruleset import load_ruleset
-from mbrules.matches.simulate import game_seed, play_match
+from mbrules.matches import game_seed, play_match
 
 
 def main(argv: list[str]) -> None:

@@ -12,10 +12,12 @@ from rich.table import Table
 
 from mbrules.bots import bot_names
 
-from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session
+from mbrules.matches.base import MAX_GAMES
+
+from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
 from .common import EXIT_CHECK_FAILED, EXIT_USAGE, app, check_range, fail, signals
 from .play_cmds import (
-    BOTS_HELP, DEFAULT_PLAYERS, MAX_GAMES, MAX_PLAYERS, MAX_WORKERS, SEED_MAX, SEED_MIN, SEED_WORDS, WIDTH,
+    BOTS_HELP, DEFAULT_PLAYERS, MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, WIDTH,
     _bots_by_player, _compile,
 )
 
@@ -29,14 +31,14 @@ def compare(
                                       "'compare winning-moves --option-b hazard-on-hazard' compares one option)."),
     option_a: Optional[list[str]] = typer.Option(None, "--option-a", help="Option of arm A (id or path); repeat, applied in order."),
     option_b: Optional[list[str]] = typer.Option(None, "--option-b", help="Option of arm B (id or path); repeat, applied in order."),
-    players: int = typer.Option(DEFAULT_PLAYERS, "--players", "-n", help="Number of players (both arms)."),
+    players: int = typer.Option(DEFAULT_PLAYERS, "--players", "-p", "-n", help="Number of players (both arms)."),
     games: int = typer.Option(DEFAULT_GAMES, "--games", "-g", help="Matches per arm (the same seeds in both)."),
     bot: Optional[list[str]] = typer.Option(None, "--bot", "-b", help=BOTS_HELP.format(names=", ".join(bot_names()))),
     skill_games: Optional[int] = typer.Option(None, "--skill-games", help="Strong-bot-vs-weak-bot matches per arm for skill sensitivity (default: --games; 0: none)."),
     strong_bot: Optional[str] = typer.Option(None, "--strong-bot", help="The strong bot of the skill matches (default: the first registered of expert, heuristic)."),
     weak_bot: str = typer.Option("random", "--weak-bot", help="The weak bot of the skill matches."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed: match i of both arms is dealt from (seed, i)."),
-    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Worker processes (default: the CPUs, at most 8); the figures are the same for any number."),
+    workers: Optional[int] = workers_option(),
     as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout: every metric with a, b, diff and ci95."),
     out: Optional[Path] = typer.Option(None, "--out", help="Folder to write the report in (created if missing): "
                                        "index.html, charts (PNG and SVG), compare.json, matches.jsonl, matches.csv, hands.csv."),
@@ -49,17 +51,15 @@ def compare(
     Prints each metric for A and B with its 95% interval and the paired difference B - A with its interval; flags the differences that hold after Holm's correction over all the metrics (family-wise error 5%). Example: mbrules compare winning-moves --option-b hazard-on-hazard --out report/
     """
     from mbrules.compare.run import default_strong_bot, make_arm, run_arm
-    from mbrules.matches.simulate import default_workers
 
     b_ref = a if b is None else b
     opts_a, opts_b = list(option_a or []), list(option_b or [])
     bots = list(bot or ["heuristic"])
     strong = strong_bot or default_strong_bot()
-    workers = default_workers() if workers is None else workers
     skill_games = games if skill_games is None else skill_games
     check_range("--games", games, 2, MAX_GAMES)
     check_range("--skill-games", skill_games, 0, MAX_GAMES)
-    check_range("--workers", workers, 1, MAX_WORKERS)
+    workers = resolve_workers(workers)
     check_range("--players", players, 1, MAX_PLAYERS)
     check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
     check_backend(backend, address)

@@ -10,7 +10,7 @@ from mbrules.engine import Action, Game, IllegalAction
 from mbrules.engine.actions import COUP_FOURRE_WINDOW, TURN
 from mbrules.engine.game import BATTLE, HAZARD, REMEDY, SAFETY
 from mbrules.ruleset import load_ruleset
-from mbrules.matches.simulate import play_match
+from mbrules.matches import play_match
 from positions import position
 
 CUSTOM = Path(__file__).parent / "data" / "custom-hazard.yaml"

@@ -1,5 +1,5 @@
 """The paired design: both arms play the same seeds (common random numbers), through the
-process pool, lazy chunks and stop handling of :func:`mbrules.matches.simulate.simulate`."""
+backends, lazy chunks and stop handling of :func:`mbrules.matches.simulate`."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -7,7 +7,7 @@ from typing import Callable, Sequence
 
 from ..bots import bot_names
 from ..engine import Game
-from ..matches.simulate import compile_game, game_seed, simulate
+from ..matches import game_seed, simulate
 
 # The strong bot of the skill-sensitivity matches: the first of these that is registered.
 STRONG_PREFERENCE = ("expert", "heuristic")
@@ -60,7 +60,7 @@ def run_arm(arm: Arm, players: int, bots: Sequence[str], games: int, skill_games
         if progress:
             progress(done_before + n)
 
-    stats, secs = simulate(arm.game, arm.ruleset, arm.options, list(bots), games, seed, workers,
+    stats, secs = simulate(arm.game, list(bots), games, seed, workers=workers,
                            progress=tick, should_stop=should_stop, records=True, backend=backend, address=address)
     arm.records = stats["records"]
     arm.seconds += secs
@@ -70,7 +70,7 @@ def run_arm(arm: Arm, players: int, bots: Sequence[str], games: int, skill_games
     for s, (lineup, n) in enumerate(zip(skill_lineups(arm.game, strong, weak), skill_split(skill_games, arm.game.sides))):
         if n == 0:
             continue
-        stats, secs = simulate(arm.game, arm.ruleset, arm.options, lineup, n, skill_seed(seed, s), workers,
+        stats, secs = simulate(arm.game, lineup, n, skill_seed(seed, s), workers=workers,
                                progress=tick, should_stop=should_stop, records=True, backend=backend,
                                address=address)
         for r in stats["records"]:
@@ -84,4 +84,6 @@ def run_arm(arm: Arm, players: int, bots: Sequence[str], games: int, skill_games
 
 
 def make_arm(label: str, ruleset: str, options: Sequence[str], players: int) -> Arm:
-    return Arm(label, ruleset, list(options), compile_game(ruleset, options, players))
+    from ..ruleset import load_ruleset
+
+    return Arm(label, ruleset, list(options), Game(load_ruleset(ruleset, list(options)), players))

@@ -89,7 +89,7 @@ def test_a_huge_ladder_is_fed_lazily_and_stops_cleanly():
     tracemalloc.start()
     t = time.perf_counter()
     with pytest.raises(Stop):
-        run_ladder(game, "winning-moves", [], ["random", "heuristic"], 10**6, 1, workers=2, progress=progress)
+        run_ladder(game, ["random", "heuristic"], 10**6, 1, workers=2, progress=progress)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert time.perf_counter() - t < 60
