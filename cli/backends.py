@@ -8,11 +8,11 @@ from typing import Iterator
 
 import typer
 
-from mbrules.matches.base import DEFAULT_WORKERS, MAX_WORKERS, WORKERS_CAP
+from mbrules.matches import base as _runs
 
 from .common import EXIT_USAGE, check_range, fail
 
-WORKERS_HELP = (f"Worker processes (default: the CPUs, at most {WORKERS_CAP}); the figures are the same for any "
+WORKERS_HELP = (f"Worker processes (default: the CPUs, at most {_runs.WORKERS_CAP}); the figures are the same for any "
                 "number.")
 
 BACKEND_HELP = ("Where the matches run: 'local' (this machine's process pool, --workers processes) or 'ray' "
@@ -28,8 +28,8 @@ def workers_option():
 
 def resolve_workers(workers: int | None) -> int:
     """``--workers`` as given, or the one default (:data:`mbrules.matches.DEFAULT_WORKERS`); out of range: exit 2."""
-    workers = DEFAULT_WORKERS if workers is None else workers
-    check_range("--workers", workers, 1, MAX_WORKERS)
+    workers = _runs.DEFAULT_WORKERS if workers is None else workers
+    check_range("--workers", workers, 1, _runs.MAX_WORKERS)
     return workers
 
 
