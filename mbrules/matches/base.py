@@ -26,6 +26,7 @@ from __future__ import annotations
 import collections
 import itertools
 import os
+from abc import ABC, abstractmethod
 from typing import Any, Callable, Iterable, Protocol
 
 from ..engine import Game
@@ -45,7 +46,7 @@ class BackendUnavailable(RuntimeError):
     """A backend that cannot run here: ``ray`` without Ray installed, or a cluster that cannot be reached."""
 
 
-class Backend:
+class Backend(ABC):
     """Runs a task over items of work and hands the results back in the items' order."""
 
     name = "?"
@@ -53,12 +54,12 @@ class Backend:
     def __init__(self, workers: int = DEFAULT_WORKERS) -> None:
         self.workers = max(1, workers)
 
+    @abstractmethod
     def run(self, game: Game, task: Task, items: Iterable, consume: Consume, *, count: int,
             should_stop: StopPoll | None = None) -> bool:
         """``consume(item, task(game, item, ...))`` for every item, in order; True when stopped.
 
         ``count`` is the number of items (a pool is never larger than the work)."""
-        raise NotImplementedError
 
 
 class Handles(Protocol):
