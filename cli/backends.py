@@ -16,7 +16,8 @@ WORKERS_HELP = (f"Worker processes (default: the CPUs, at most {_runs.WORKERS_CA
                 "number.")
 
 BACKEND_HELP = ("Where the matches run: 'local' (this machine's process pool, --workers processes) or 'ray' "
-                "(a Ray cluster: pip install 'mbrules[cluster]'). Every figure but the timings is the same.")
+                "(a Ray cluster: pip install 'mbrules\\[cluster]'). Every figure but the timings is the same.")
+# (the backslash keeps Rich, which draws --help, from taking [cluster] for a style tag and dropping it)
 ADDRESS_HELP = ("With --backend ray: the cluster's address (e.g. 10.0.0.5:6379, or 'auto' on a cluster node); "
                 "default: start a local Ray instance with --workers CPUs.")
 

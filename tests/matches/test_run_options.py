@@ -45,3 +45,13 @@ def test_ladder_without_openskill_exits_2_naming_the_extra_to_install(monkeypatc
     assert "pip install 'mbrules[bots]'" in res.output and "openskill" in res.output
     assert "Traceback" not in res.output
     assert res.exception is None or isinstance(res.exception, SystemExit)  # exited, did not crash
+
+
+@pytest.mark.parametrize("command", sorted(QUICK))
+def test_help_names_the_extra_ray_needs_and_the_one_workers_default(command):
+    """Rich draws --help and took '[cluster]' in pip install 'mbrules[cluster]' for a style tag, dropping it."""
+    res = runner.invoke(app, [command, "--help"], terminal_width=200)
+    assert res.exit_code == 0, res.output
+    text = " ".join(res.output.replace("│", " ").split())
+    assert "pip install 'mbrules[cluster]'" in text
+    assert f"default: the CPUs, at most {base.WORKERS_CAP}" in text
