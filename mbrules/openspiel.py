@@ -2,37 +2,45 @@
 
     import pyspiel
     import mbrules.openspiel  # registers python_mille_bornes
-    game = pyspiel.load_game("python_mille_bornes", {"ruleset": "kids-115", "players": 2})
+    game = pyspiel.load_game("python_mille_bornes", {"ruleset": "kids-115", "players": 2, "hands": 1})
     game = pyspiel.load_game("python_mille_bornes(ruleset=winning-moves,players=4,options=hazard-on-hazard)")
 
 Parameters: ``ruleset`` (a bundled id or a YAML path), ``players``, ``options`` (option ids or
-paths, separated by ``+`` or ``;``: OpenSpiel's game string already uses commas).
+paths, separated by ``+`` or ``;``: OpenSpiel's game string already uses commas), ``hands`` (0,
+the default: the whole match; ``hands=1``: one hand is one episode, the research setting, whose
+``max_game_length()`` is one hand's), ``draws`` (``"chance"``, the default, or ``"player"``).
 
-Chance: explicit chance nodes, one per card of the deal. Before each hand the state is a chance
-node whose outcomes are the card kinds still in the box (outcome ``c`` = card index ``c``,
-probability = copies left / cards left); the k-th outcome is the k-th card off the top of the
-shuffled deck, so the deck's order is drawn card by card — the same uniform shuffle, up to the
-order of identical cards, as the engine's. One chance node for the whole permutation is
-impossible (≈10^90 orders), and a chance node per card keeps every node's branching at the
-number of card kinds (≈20). The whole order is drawn at the start of the hand because the
-engine plays from a dealt position (``State.from_position``); drawing each card at the moment
-it is taken would need the engine to let a caller choose the next card, which its public API
-does not. The match's next hand starts with a new round of chance nodes.
+Chance, ``draws="chance"``: each hand opens with one chance node per card dealt (outcome ``c`` =
+card index ``c``, probability = copies left / cards left), and every card drawn afterwards is a
+chance outcome too, taken at the moment it is drawn (the draw that starts a turn, and a coup
+fourré's replacement draw): the draw is never a player decision, and the odds of each card are
+those of a uniform shuffle of the cards not yet seen by anyone. ``draws="player"`` keeps the
+earlier form: the whole deck order drawn by chance nodes when the hand starts, and each draw a
+player action (the only legal one then).
 
 Players and information: imperfect information; ``observation_string``/``observation_tensor``
-are built from ``state.observation(player)`` only (the vector of ``mbrules.env.encoding``);
-``information_state_string`` adds the seat's perfect-recall history (every public action, the
-cards it was dealt and drew, never another seat's cards or a window it was not asked), and
-``information_state_tensor`` is the observation vector (a summary, not perfect recall).
+are built from what the seat may see only (the vector of ``mbrules.env.encoding``, written from
+the engine's compact state); ``information_state_string`` adds the seat's perfect-recall history
+(every public action, the cards it was dealt and drew, never another seat's cards or a window it
+was not asked), and ``information_state_tensor`` is the observation vector (a summary, not
+perfect recall). Nothing is built for an action that does not ask for it.
 
-Returns: at the match's end, +1 to each player of the winning side and ``-W/L`` to each other
-player (W winners, L losers), so the game is zero-sum; 0 for a draw or an unfinished match.
+Action indices: a player action outside ``0..num_distinct_actions()-1``, a chance outcome that is
+not a card left, or an action the rules refuse is a ``ValueError`` naming the range or the
+reason; nothing is counted from the end and the history keeps only actions applied.
 
-ISMCTS: ``resample_from_infostate`` redraws the cards the seat has not seen (other hands and
-the draw pile) uniformly, keeps every card it has seen where it was, and replays the hand; a
-redraw under which a past action would be illegal (a window that needs a safety the redraw did
-not give its holder) is drawn again, up to 64 times, then the true deal is kept (counted in
-``RESAMPLE_STATS``). Serialization: OpenSpiel's default (the history of actions) works.
+Returns: at the match's end (or after ``hands`` hands), +1 to each player of the winning side and
+``-W/L`` to each other player (W winners, L losers), so the game is zero-sum; 0 for a draw or an
+unfinished match.
+
+ISMCTS: ``resample_from_infostate`` redraws the cards the seat has not seen (other hands, and
+the cards drawn by others that never came face up, from everything still hidden), keeps every
+card it has seen where it was, and replays the hand; a redraw under which a past action would be
+illegal (a window that needs a safety the redraw did not give its holder) is drawn again, up to
+64 times, then the true deal is kept (counted in ``RESAMPLE_STATS``). Serialization: OpenSpiel's
+default (the history of actions) works.
+
+``bot(game, player, "heuristic")`` is a ``pyspiel.Bot`` playing any mbrules bot in one seat.
 """
 
 from __future__ import annotations
@@ -45,15 +53,24 @@ import pyspiel
 import mbrules
 from mbrules.engine import State as _EngineState
 
+from .bots import check_bot, make_bot
+from .engine.compact import ObservationWriter, draw_due, draw_pile_size, stack_next_draw
 from .engine.notation import COUP_FOURRE, DECLINE, DISCARD, DRAW, PLAY
-from .env.encoding import ActionSpace, ObservationEncoder
+from .env.encoding import ActionSpace, ObservationEncoder, check_index
+
+__all__ = ["DRAWS", "MAX_PLAYERS", "RESAMPLE_STATS", "RESAMPLE_TRIES", "SHORT_NAME", "MilleBornesBot",
+           "MilleBornesGame", "MilleBornesState", "bot"]
 
 SHORT_NAME = "python_mille_bornes"
 MAX_PLAYERS = 6
 RESAMPLE_TRIES = 64
 RESAMPLE_STATS = {"resamples": 0, "redraws": 0, "kept_true_deal": 0}
+DRAWS = ("chance", "player")
 
-_DEFAULTS = {"ruleset": "winning-moves", "players": 4, "options": "", "hands": 0}
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+_DEFAULTS = {"ruleset": "winning-moves", "players": 4, "options": "", "hands": 0, "draws": "chance"}
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -88,9 +105,12 @@ class MilleBornesGame(pyspiel.Game):
         self.hands = int(p["hands"])
         if self.hands < 0:
             raise ValueError(f"hands must be 0 (the whole match) or a positive number, not {self.hands}")
+        self.draws = str(p["draws"])
+        if self.draws not in DRAWS:
+            raise ValueError(f"draws must be one of {', '.join(DRAWS)}, not {self.draws!r}")
         self.space = ActionSpace(mb)
         self.encoder = ObservationEncoder(mb)
-        self.ctx = _Context(mb, self.space, self.encoder, self.hands)
+        self.ctx = _Context(mb, self.space, self.encoder, self.hands, self.draws == "chance")
         deck = len(mb.deck)
         sizes = [len(side) for side in mb.side_players]
         worst = min(-w / (mb.players - w) for w in sizes)
@@ -101,8 +121,8 @@ class MilleBornesGame(pyspiel.Game):
             min_utility=worst,
             max_utility=1.0,
             utility_sum=0.0,
-            # a hand: the deal's chance nodes, then at most a draw, a card and a window answer per
-            # card of the deck, and the extension question
+            # a hand: a chance node per card of the deck (dealt or drawn), then at most a draw, a
+            # card and a window answer per card of the deck, and the extension question
             max_game_length=(min(mb.max_hands, self.hands) if self.hands else mb.max_hands) * (4 * deck + 2),
         )
         super().__init__(_GAME_TYPE, info, p)
@@ -116,22 +136,27 @@ class MilleBornesGame(pyspiel.Game):
 
 
 class MilleBornesState(pyspiel.State):
-    """A match: chance nodes deal each hand, then the engine plays it (``self.mb_state``)."""
+    """A match: chance nodes deal each hand (and, by default, every card drawn); the engine plays it (``mb_state``)."""
 
     def __init__(self, game: MilleBornesGame, ctx: "_Context"):
         super().__init__(game)
         self._g = ctx  # shared, never copied: the compiled game and its layouts
         mb = ctx.mb
-        self._counts = list(mb.deck_counts)  # copies left to deal this hand
-        self._order: list[int] = []  # the deal, top of the shuffled deck first
+        self._counts = list(mb.deck_counts)  # copies not yet dealt or drawn this hand
+        self._left = len(mb.deck)
+        self._order: list[int] = []  # the cards in the order chance gave them: dealt, then drawn
         self._first = 0  # first player of this hand
         self._totals = [0] * mb.sides  # match totals before this hand
         self._hands_done = 0
+        self._hand_start = 0  # len(history()) when this hand's first chance node came
         self._result = None  # returns once the match is over
         self._hand = _Hand(None)  # the engine's State for the hand in play (``mb_state``)
-        self._moves: list[tuple[int, int]] = []  # (player, action int) this hand
-        self._logs = _Logs(mb.players)  # what each seat saw happen, for its information state string
-        self._slots = None  # slot bookkeeping for resampling (see _track)
+        self._moves: list[tuple[int, int]] = []  # this hand since the deal: (player, Action), (-1, card) a draw
+        self._pending = -1  # draws="chance": a coup fourré waiting for its replacement draw's chance outcome
+        self._events = _Events()  # what happened, for each seat's information state string
+        self._drawn = 0  # cards taken off the draw pile this hand (the next slot is dealt + this)
+        self._hand_events = 0  # index in self._events of this hand's deal
+        self._cur = _CHANCE  # current_player(), kept up to date by every action
 
     @property
     def mb_state(self):
@@ -140,72 +165,134 @@ class MilleBornesState(pyspiel.State):
 
     # -- whose move -------------------------------------------------------------------
     def current_player(self):
+        return self._cur  # OpenSpiel asks several times an action: worked out once, in _whose_move
+
+    def _whose_move(self) -> int:
         if self._result is not None:
-            return pyspiel.PlayerId.TERMINAL
-        if self.mb_state is None:
-            return pyspiel.PlayerId.CHANCE
-        return self.mb_state.current_player
+            return _TERMINAL
+        st = self._hand.st
+        if st is None or self._pending >= 0 or (self._g.chance_draws and draw_due(st)):
+            return _CHANCE
+        return st.current_player
 
     def is_terminal(self):
         return self._result is not None
 
     def _legal_actions(self, player):
-        st = self.mb_state
-        if st is None or player != st.current_player:
+        st = self._hand.st
+        if st is None or player != self._cur:
             return []
-        return sorted(self._g.space.legal_indices(st))
+        idx = self._g.space.index
+        return sorted([idx[a] for a in st.legal_actions()])
 
     def chance_outcomes(self):
-        left = len(self._g.mb.deck) - len(self._order)
+        left = self._left
         return [(c, n / left) for c, n in enumerate(self._counts) if n > 0]
 
     # -- moves ---------------------------------------------------------------------------
-    def _apply_action(self, action):
-        if self.mb_state is None:
-            self._deal_card(action)
-        else:
-            self._play(action)
+    def apply_action(self, action):
+        """OpenSpiel's ``apply_action``; a negative index is refused here, before OpenSpiel's own check
+        (-1 is its ``kInvalidAction``: a ``SpielError`` that would not name the range)."""
+        if type(action) is not int or action < 0:
+            self._check(action)
+        super().apply_action(action)
 
-    def _deal_card(self, c: int):
-        if not 0 <= c < len(self._counts) or self._counts[c] <= 0:
-            raise ValueError(f"chance outcome {c} is not a card left to deal")
-        self._counts[c] -= 1
-        self._order.append(c)
+    def _check(self, action) -> int:
+        """``action`` as an int in the range of the node (chance outcomes or player actions), else ``ValueError``."""
+        if self._result is not None:
+            raise ValueError("the match is over: no action applies")
+        if self._cur == _CHANCE:
+            return check_index(action, self._g.mb.n_cards, "chance outcome")
+        return self._g.space.check(action)
+
+    def _apply_action(self, action):
+        if self._result is not None:
+            raise ValueError("the match is over: no action applies")
+        if self._cur == _CHANCE:
+            c = action if type(action) is int and 0 <= action < self._g.n_cards else \
+                check_index(action, self._g.n_cards, "chance outcome")
+            if self._counts[c] <= 0:
+                raise ValueError(f"chance outcome {c} ({self._g.mb.card_ids[c]}) is not a card left to deal or draw")
+            self._counts[c] -= 1
+            self._left -= 1
+            self._order.append(c)
+            if self._hand.st is None:
+                self._deal_card()
+            else:
+                self._draw_card(c)
+        else:
+            self._play(action if type(action) is int and 0 <= action < self._g.n_actions else
+                       self._g.space.check(action))
+        self._cur = self._whose_move()
+
+    def _deal_card(self):
         mb = self._g.mb
-        if len(self._order) < len(mb.deck):
-            return
         N, hs = mb.players, mb.hand_size
+        dealt = N * hs if self._g.chance_draws else len(mb.deck)
+        if len(self._order) < dealt:
+            return
         hands = [[] for _ in range(N)]
         for j in range(N * hs):  # one card at a time from the first player (WM §3)
             hands[(self._first + j) % N].append(self._order[j])
+        if self._g.chance_draws:
+            # the rest of the deck, in card order: which card comes next is each draw's chance outcome
+            rest = [c for c, n in enumerate(self._counts) for _ in range(n)]
+        else:
+            rest = self._order[N * hs:]
         self._hand = _Hand(_EngineState.from_position(
-            mb, hands=hands, draw_top_first=self._order[N * hs:], turn=self._first, match_totals=self._totals))
+            mb, hands=hands, draw_top_first=rest, turn=self._first, match_totals=self._totals))
         self._moves = []
-        self._slots = _Slots(self._order, self._first, N, hs)
-        for q in range(N):
-            self._logs.seat[q].append((-1, f"hand {self._hands_done + 1} dealt: " + " ".join(
-                mb.card_ids[c] for c in hands[q])))
+        self._drawn = 0
+        self._hand_events = len(self._events.items)
+        self._events.add(("deal", self._hands_done, tuple(tuple(h) for h in hands)))
+
+    def _draw_card(self, c: int):
+        st = self._hand.st
+        stack_next_draw(st, c)
+        self._moves.append((-1, c))
+        if self._pending >= 0:
+            a = self._g.space.actions[self._pending]
+            self._pending = -1
+            self._engine_apply(a)
+        else:
+            self._engine_apply(self._g.mb.draw_action)
 
     def _play(self, index: int):
-        st = self.mb_state
-        mb = self._g.mb
+        st = self._hand.st
         a = self._g.space.actions[index]
         p = st.current_player
-        before = st.observation(p)
-        st.apply(a)
-        after = st.observation(p)
-        self._moves.append((p, int(a)))
-        taken = before.draw_pile - after.draw_pile
-        self._slots.track(p, a, taken)
-        drew = " ".join(mb.card_ids[c] for c in after.hand[len(after.hand) - taken:]) if taken else ""
-        for q in range(mb.players):
-            if a.op == DRAW:
-                text = f"drew {drew}" if q == p else "draw"
-            elif a.op == DECLINE and q != p:  # a window shows only to the seat it asks
-                continue
-            else:
-                text = str(a) + (f", drew {drew}" if q == p and drew else "")
-            self._logs.seat[q].append((p, text))
+        if self._g.chance_draws and a.op == COUP_FOURRE and self._g.mb.cf_replacement_draw and draw_pile_size(st):
+            try:
+                st.verify(a)
+            except mbrules.IllegalAction as exc:
+                self._refuse(index, a, exc)
+            self._moves.append((p, a))
+            self._pending = index  # the replacement draw is a chance outcome: the coup fourré waits for it
+            return
+        self._engine_apply(a, index)
+        self._moves.append((p, a))
+
+    def _refuse(self, index, a, exc):
+        legal = ", ".join(str(x) for x in self._hand.st.legal_actions())
+        raise ValueError(f"action {index} ({a}) is refused: {exc.message}; legal now: {legal}") from None
+
+    def _engine_apply(self, a, index=None):
+        st = self._hand.st
+        p = st.current_player
+        op = a.op
+        before = draw_pile_size(st) if op == COUP_FOURRE else 0  # only a draw and a coup fourré take cards
+        try:
+            st.apply(a)  # the engine's one legality check; a refusal leaves the state as it was
+        except mbrules.IllegalAction as exc:
+            self._refuse(index, a, exc)
+        taken = 1 if op == DRAW else (before - draw_pile_size(st) if op == COUP_FOURRE else 0)
+        if taken:
+            j = self._g.dealt + self._drawn  # the slot of the first card taken
+            self._drawn += taken
+            drew = tuple(self._order[j:j + taken])
+        else:
+            drew = ()
+        self._events.add(("act", p, a, drew))
         if st.hand_over:
             self._end_hand(st)
 
@@ -226,8 +313,10 @@ class MilleBornesState(pyspiel.State):
         if mb.deal_passes_left:  # rulings: The match: the deal passes to the left
             self._first = (self._first + 1) % mb.players
         self._counts = list(mb.deck_counts)
+        self._left = len(mb.deck)
         self._order = []
         self._hand = _Hand(None)
+        self._hand_start = len(self.history()) + 1  # this action is appended to the history after this call
 
     def returns(self):
         if self._result is None:
@@ -237,9 +326,10 @@ class MilleBornesState(pyspiel.State):
     # -- strings ---------------------------------------------------------------------------
     def _action_to_string(self, player, action):
         mb = self._g.mb
-        if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {mb.card_ids[action]}"
-        return str(self._g.space.actions[action])
+        if player == _CHANCE:
+            c = check_index(action, mb.n_cards, "chance outcome")
+            return f"deal {mb.card_ids[c]}"
+        return str(self._g.space.actions[self._g.space.check(action)])
 
     def __str__(self):
         if self._result is not None:
@@ -256,14 +346,14 @@ class MilleBornesState(pyspiel.State):
             return self.clone()  # nothing hidden is in play between hands
         rng = probability_sampler if isinstance(probability_sampler, random.Random) else random.Random(
             _seed_from(probability_sampler))
-        fixed = self._slots.known_to(player_id)
+        fixed = self._slots().known_to(player_id)
         free = [j for j in range(len(self._order)) if j not in fixed]
-        prefix = self._prefix_history()
+        hidden = [self._order[j] for j in free] + [c for c, n in enumerate(self._counts) for _ in range(n)]
+        prefix = self.history()[:self._hand_start]
         for _ in range(RESAMPLE_TRIES):
-            cards = [self._order[j] for j in free]
-            rng.shuffle(cards)
+            rng.shuffle(hidden)
             order = list(self._order)
-            for j, c in zip(free, cards):
+            for j, c in zip(free, hidden):
                 order[j] = c
             new = self._replay(prefix, order)
             if new is not None:
@@ -272,20 +362,34 @@ class MilleBornesState(pyspiel.State):
         RESAMPLE_STATS["kept_true_deal"] += 1
         return self.clone()
 
-    def _prefix_history(self) -> list[int]:
-        """The actions before this hand's deal (earlier hands are over: their hidden cards no longer matter)."""
-        h = self.history()
-        return h[: len(h) - len(self._order) - len(self._moves)]
+    def _slots(self) -> "_Slots":
+        """Which slots of this hand each seat has seen, from the hand's events (worked out when asked)."""
+        mb = self._g.mb
+        slots = _Slots(self._first, mb.players, mb.hand_size)
+        actions = mb.actions
+        for e in self._events.items[self._hand_events + 1:]:
+            slots.track(self._order, e[1], actions[e[2]], len(e[3]))
+        return slots
 
     def _replay(self, prefix, order):
         s = self.get_game().new_initial_state()
         for a in prefix:
             s.apply_action(a)
-        for c in order:
+        mb = self._g.mb
+        dealt = mb.players * mb.hand_size if self._g.chance_draws else len(mb.deck)
+        for c in order[:dealt]:
             s.apply_action(c)
+        j = dealt
         idx = self._g.space.index
         for p, a in self._moves:
-            if s.mb_state is None or s.mb_state.current_player != p or not s.mb_state.can_apply(a):
+            if p < 0:  # a card drawn: the redraw's card of that slot
+                if not s.is_chance_node():
+                    return None
+                s.apply_action(order[j])
+                j += 1
+                continue
+            st = s.mb_state
+            if st is None or s.current_player() != p or not st.can_apply(a):
                 return None
             s.apply_action(idx[a])
         return s
@@ -294,25 +398,53 @@ class MilleBornesState(pyspiel.State):
 class _Context:
     """The compiled game and its layouts, shared by every state of a game (``deepcopy`` keeps it)."""
 
-    def __init__(self, mb, space, encoder, hands):
+    def __init__(self, mb, space, encoder, hands, chance_draws):
         self.mb, self.space, self.encoder, self.hands = mb, space, encoder, hands
+        self.chance_draws = chance_draws
+        self.dealt = mb.players * mb.hand_size  # slots dealt; the draws take the slots after them
+        self.n_cards = mb.n_cards
+        self.n_actions = len(space)
+        self.writer = ObservationWriter(encoder)
 
     def __deepcopy__(self, memo):
         return self
 
 
-class _Logs:
-    """Per seat, what it saw happen; copied list by list (a clone in OpenSpiel copies it every step)."""
+class _Events:
+    """What happened this match, as tuples; each seat's history string is read from it when asked."""
 
-    __slots__ = ("seat",)
+    __slots__ = ("items",)
 
-    def __init__(self, n: int):
-        self.seat = [[] for _ in range(n)]
+    def __init__(self):
+        self.items: list[tuple] = []
+
+    def add(self, item: tuple) -> None:
+        self.items.append(item)
 
     def __deepcopy__(self, memo):
-        c = _Logs(0)
-        c.seat = [list(x) for x in self.seat]
+        c = _Events()
+        c.items = list(self.items)  # the tuples are immutable: shared
         return c
+
+    def seen_by(self, mb, q: int) -> list[tuple[int, str]]:
+        """``(player, text)`` for every event seat ``q`` saw, in order (never another hand's cards)."""
+        out = []
+        ids = mb.card_ids
+        for e in self.items:
+            if e[0] == "deal":
+                out.append((-1, f"hand {e[1] + 1} dealt: " + " ".join(ids[c] for c in e[2][q])))
+                continue
+            _, p, code, drew = e
+            a = mb.actions[code]
+            drew_text = " ".join(ids[c] for c in drew)
+            if a.op == DRAW:
+                text = f"drew {drew_text}" if q == p else "draw"
+            elif a.op == DECLINE and q != p:  # a window shows only to the seat it asks
+                continue
+            else:
+                text = str(a) + (f", drew {drew_text}" if q == p and drew else "")
+            out.append((p, text))
+        return out
 
 
 class _Hand:
@@ -328,14 +460,13 @@ class _Hand:
 
 
 class _Slots:
-    """Which positions of the deal a seat has seen: dealt or drawn to it, or shown on the table.
+    """Which positions of the hand's cards a seat has seen: dealt or drawn to it, or shown on the table.
 
-    Slot ``j`` is the j-th card off the top of the shuffled deck. The bookkeeping follows the
-    true cards (the game is entitled to them); only ``known_to`` leaves it, as a set of slots.
+    Slot ``j`` is the j-th card chance gave this hand (dealt, then drawn). The bookkeeping follows
+    the true cards (the game is entitled to them); only ``known_to`` leaves it, as a set of slots.
     """
 
-    def __init__(self, order, first, N, hs):
-        self.order = order
+    def __init__(self, first, N, hs):
         self.held = [[] for _ in range(N)]
         for j in range(N * hs):
             self.held[(first + j) % N].append(j)
@@ -343,12 +474,12 @@ class _Slots:
         self.public: set[int] = set()
         self.next_slot = N * hs
 
-    def track(self, p, a, taken: int):
-        """``p`` did ``a`` and took ``taken`` cards off the draw pile."""
+    def track(self, order, p, a, taken: int):
+        """``p`` did ``a`` and took ``taken`` cards off the draw pile; ``order``: the hand's cards by slot."""
         if a.op in (PLAY, DISCARD, COUP_FOURRE):
             c = a.card_index
             for j in self.held[p]:
-                if self.order[j] == c:
+                if order[j] == c:
                     self.held[p].remove(j)
                     self.public.add(j)
                     break
@@ -391,8 +522,7 @@ class _Observer:
         if st is None:
             self.tensor.fill(0)
             return
-        points = [line["total"] for line in st.score_sheet()]
-        self.tensor[:] = self._g.encoder.encode(st.observation(player), state._hands_done, points)
+        self.tensor[:] = np.frombuffer(self._g.writer.write(st, player, state._hands_done), dtype=np.float32)
 
     def string_from(self, state: MilleBornesState, player: int) -> str:
         mb = self._g.mb
@@ -406,8 +536,57 @@ class _Observer:
             now = repr(sorted(d.items()))
         if not self.perfect_recall:
             return f"{mb.player_names[player]} {now}"
-        past = "; ".join(f"{mb.player_names[q] if q >= 0 else '*'}: {t}" for q, t in state._logs.seat[player])
+        past = "; ".join(f"{mb.player_names[q] if q >= 0 else '*'}: {t}" for q, t in state._events.seen_by(mb, player))
         return f"{mb.player_names[player]} [{past}] {now}"
+
+
+class MilleBornesBot(pyspiel.Bot):
+    """An mbrules bot (``random``, ``heuristic``, ``expert``...) as a ``pyspiel.Bot`` for one seat.
+
+    It sees its seat's observation and the legal actions only, as in ``mbrules simulate``;
+    ``seed`` seeds its own stream as a match seed does there. ``restart_at`` starts it afresh.
+    """
+
+    def __init__(self, game: MilleBornesGame, player: int, name: str = "heuristic", seed: int = 0):
+        pyspiel.Bot.__init__(self)
+        if not isinstance(game, MilleBornesGame):
+            raise ValueError(f"bot() plays {SHORT_NAME} games, not {game!r}")
+        check_index(player, game.mb.players, "player")
+        check_bot(name)
+        self._game, self._player, self._name, self._seed = game, int(player), name, seed
+        self._bot = make_bot(name, game.mb, self._player, seed)
+
+    def player_id(self) -> int:
+        return self._player
+
+    def restart_at(self, state) -> None:
+        self._bot = make_bot(self._name, self._game.mb, self._player, self._seed)
+
+    def restart(self) -> None:
+        self.restart_at(None)
+
+    def inform_action(self, state, player_id, action) -> None:
+        pass  # an mbrules bot reads the table afresh at each decision
+
+    def provides_policy(self) -> bool:
+        return False
+
+    def step(self, state) -> int:
+        if state.current_player() != self._player:
+            raise ValueError(f"bot for player {self._player} asked to move when player {state.current_player()} is to")
+        st = state.mb_state
+        acts = st.legal_actions()
+        if len(acts) == 1:
+            choice = acts[0]
+        else:
+            bot = self._bot
+            choice = bot.choose(st.observation(self._player) if getattr(bot, "observes", True) else None, acts)
+        return self._game.space.index[int(choice)]
+
+
+def bot(game: MilleBornesGame, player: int, name: str = "heuristic", seed: int = 0) -> MilleBornesBot:
+    """A ``pyspiel.Bot`` playing the mbrules bot ``name`` (``"expert:budget=50"`` too) in seat ``player``."""
+    return MilleBornesBot(game, player, name, seed)
 
 
 pyspiel.register_game(_GAME_TYPE, MilleBornesGame)

@@ -1,7 +1,9 @@
 """The fixed action space and the observation vector of a compiled game, shared by both toolkits.
 
-Nothing here reads anything but the public API: ``Game`` tables (``card_ids``, ``kind``,
-``sides``, the action tables) and ``state.observation(player)``. Numpy is imported lazily by
+The layout is defined here from the public API: ``Game`` tables (``card_ids``, ``kind``,
+``sides``, the action tables) and ``state.observation(player)`` (``encode``).
+``encode_state`` writes the same vector straight from the engine's compact state
+(``mbrules.engine.compact``), which the environments use at every step. Numpy is imported lazily by
 the caller's toolkit; this module needs only the standard library, so the layouts can be
 listed (``describe()``) without numpy installed.
 
@@ -43,12 +45,17 @@ Every slot has a finite upper bound (``high``), so a ``Box`` holds every vector.
 
 from __future__ import annotations
 
+from array import array
+
 from ..engine.actions import COUP_FOURRE_WINDOW, EXTENSION_QUESTION, HAND_OVER, MATCH_OVER
 from ..engine.cards import HAZARD, SAFETY
 
 DECISIONS = ("draw", "play", "coup_fourre", "extension", "hand_over", "match_over")
 SIDE_BLOCK = ("battle_top", "hazard", "speed_hazard", "safeties", "distance")
 SIDE_SCALARS = ("miles/target", "moving", "limited", "limit/200", "coup_fourres", "protected")
+
+
+__all__ = ["ActionSpace", "DECISIONS", "ObservationEncoder", "SIDE_BLOCK", "SIDE_SCALARS", "check_index"]
 
 
 class ActionSpace:
@@ -85,6 +92,29 @@ class ActionSpace:
 
     def words(self) -> list[str]:
         return [str(a) for a in self.actions]
+
+    def check(self, index) -> int:
+        """``index`` as an int, if it is an integer in ``0..len(self)-1``; else ``ValueError`` naming the range.
+
+        Every entry point that takes an action index calls it: a negative index must not count
+        from the end (Python's list rule) and a large one is not an ``IndexError`` from deep inside.
+        """
+        return check_index(index, len(self.actions), "action")
+
+
+def check_index(index, n: int, what: str = "action") -> int:
+    """``index`` as an int when it is an integer (``int``, a numpy integer) in ``0..n-1``; else ``ValueError``."""
+    if type(index) is int and 0 <= index < n:
+        return index
+    if isinstance(index, bool) or not hasattr(index, "__index__"):
+        raise ValueError(f"{what} must be an integer index in 0..{n - 1}, not {index!r}")
+    try:
+        i = index.__index__()
+    except TypeError:  # a numpy array of more than one value has __index__ but refuses it
+        raise ValueError(f"{what} must be an integer index in 0..{n - 1}, not {index!r}") from None
+    if not 0 <= i < n:
+        raise ValueError(f"{what} {i} is out of range: {what} indices are 0..{n - 1}")
+    return i
 
 
 class ObservationEncoder:
@@ -142,6 +172,24 @@ class ObservationEncoder:
         self.names = tuple(names)
         self.high = tuple(high)
         self.size = len(names)
+        self._writer = None  # the fast writer of encode_state, built on first use
+
+    def encode_state(self, state, player: int, hands_played: int = 0):
+        """The vector of ``player``'s seat in ``state``, written straight from the engine's compact state.
+
+        A float32 ``array.array('f')`` (``numpy.frombuffer(v, numpy.float32)`` wraps it without a
+        copy), equal, as float32, to ``encode(state.observation(player), hands_played, hand_points)`` with the hand's
+        points so far (``state.score_sheet()``'s totals), at a fraction of its cost: no
+        ``Observation`` is built (``mbrules.engine.compact``).
+        """
+        w = self._writer
+        if w is None:
+            from ..engine.compact import ObservationWriter
+
+            w = self._writer = ObservationWriter(self)
+        v = array("f")
+        v.frombytes(w.write(state, player, hands_played))
+        return v
 
     def describe(self) -> list[tuple[int, str, float]]:
         """``(slot, name, upper bound)`` for every slot of the vector."""

@@ -15,8 +15,8 @@ DOC = pathlib.Path(__file__).resolve().parents[2] / "docs" / "rl.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
 
 
-def test_docs_rl_has_the_four_examples():
-    assert len(BLOCKS) == 4
+def test_docs_rl_has_the_six_examples():
+    assert len(BLOCKS) == 6
 
 
 @pytest.mark.parametrize("i", range(len(BLOCKS)))

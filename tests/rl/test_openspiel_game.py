@@ -17,6 +17,7 @@ def load(**params):
     return pyspiel.load_game(mos.SHORT_NAME, params)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", RULESETS)
 @pytest.mark.parametrize("players", [2, 4])
 def test_openspiel_random_sim_test_passes_with_serialization(ruleset, players):
@@ -38,8 +39,8 @@ def test_game_string_takes_ruleset_players_and_options():
     assert g.max_chance_outcomes() == g.mb.n_cards
 
 
-def test_each_hand_opens_with_one_chance_node_per_card_with_the_boxs_odds():
-    g = load(ruleset="winning-moves", players=2)
+def test_draws_player_opens_each_hand_with_one_chance_node_per_card_of_the_deck():
+    g = load(ruleset="winning-moves", players=2, draws="player")
     s = g.new_initial_state()
     deck = len(g.mb.deck)
     outs = s.chance_outcomes()
@@ -53,8 +54,81 @@ def test_each_hand_opens_with_one_chance_node_per_card_with_the_boxs_odds():
     assert s.current_player() == 0 and not s.is_chance_node()
 
 
+def test_draws_chance_deals_the_hands_by_chance_then_each_draw_is_a_chance_outcome_never_a_decision():
+    g = load(ruleset="winning-moves", players=2, hands=1)
+    mb = g.mb
+    s = g.new_initial_state()
+    rng = random.Random(1)
+    for _ in range(mb.players * mb.hand_size):
+        assert s.is_chance_node()
+        s.apply_action(rng.choice(s.chance_outcomes())[0])
+    draws = 0
+    while not s.is_terminal():
+        if s.is_chance_node():
+            # a draw: the odds are the copies no one has seen yet, over the cards left to draw
+            st = s.mb_state
+            left = st.observation(0).draw_pile
+            outs = dict(s.chance_outcomes())
+            assert sum(outs.values()) == pytest.approx(1.0) and len(st.snapshot().draw_pile) == left
+            pile = st.snapshot().draw_pile
+            assert outs == pytest.approx({c: pile.count(c) / left for c in set(pile)})
+            s.apply_action(rng.choices(list(outs), list(outs.values()))[0])
+            draws += 1
+        else:
+            assert 0 not in s.legal_actions()  # index 0, draw, is never a player's
+            s.apply_action(rng.choice(s.legal_actions()))
+    assert draws > 20
+
+
+def test_hands_1_is_one_hand_per_episode_with_a_one_hand_game_length():
+    whole = load(ruleset="winning-moves", players=4)
+    one = load(ruleset="winning-moves", players=4, hands=1)
+    assert one.max_game_length() * whole.mb.max_hands == whole.max_game_length()
+    s = one.new_initial_state()
+    rng = random.Random(3)
+    n = 0
+    while not s.is_terminal():
+        outs = s.chance_outcomes() if s.is_chance_node() else [(a, 1) for a in s.legal_actions()]
+        s.apply_action(rng.choice(outs)[0])
+        n += 1
+    assert n <= one.max_game_length() and s._hands_done == 1 and sum(s.returns()) == pytest.approx(0.0)
+
+
+@pytest.mark.parametrize("ruleset", ["winning-moves", "kids-115"])
+def test_openspiel_random_sim_test_passes_with_draws_as_player_actions(ruleset):
+    pyspiel.random_sim_test(load(ruleset=ruleset, players=4, hands=1, draws="player"), num_sims=1,
+                            serialize=True, verbose=False)
+
+
+def test_bot_is_a_pyspiel_bot_playing_the_mbrules_bot_of_that_seat():
+    g = load(ruleset="kids-115", players=2, hands=1)
+    bots = [mos.bot(g, 0, "heuristic", seed=5), mos.bot(g, 1, "random", seed=5)]
+    assert all(isinstance(b, pyspiel.Bot) for b in bots)
+    returns = pyspiel.evaluate_bots(g.new_initial_state(), bots, 7)
+    assert sum(returns) == pytest.approx(0.0)
+    # the seat's choices are the mbrules bot's: same seed, same position, same action
+    from mbrules.bots import make_bot
+
+    s = _play_to_a_window_or_turns(g.new_initial_state(), random.Random(8), 6)
+    while s.is_chance_node():
+        s.apply_action(s.chance_outcomes()[0][0])
+    p = s.current_player()
+    st = s.mb_state
+    want = make_bot("heuristic", g.mb, p, 5).choose(st.observation(p), st.legal_actions())
+    assert mos.bot(g, p, "heuristic", seed=5).step(s) == g.space.index[int(want)]
+
+
+def test_bot_refuses_an_unknown_bot_or_seat():
+    g = load(ruleset="kids-115", players=2)
+    with pytest.raises(ValueError, match="unknown bot"):
+        mos.bot(g, 0, "grandmaster")
+    with pytest.raises(ValueError, match="player"):
+        mos.bot(g, 2, "random")
+
+
 def _play_to_a_window_or_turns(s, rng, turns):
-    while not s.is_terminal() and turns:
+    """``turns`` random player decisions, then the chance nodes up to the next player's (a draw's outcome)."""
+    while not s.is_terminal() and (turns or s.is_chance_node()):
         if s.is_chance_node():
             outs = s.chance_outcomes()
             s.apply_action(outs[rng.randrange(len(outs))][0])
@@ -115,5 +189,70 @@ def test_openspiel_ismcts_plays_a_whole_hand():
 def test_bad_parameters_are_refused():
     with pytest.raises(Exception, match="hands must be"):
         load(hands=-1)
+    with pytest.raises(Exception, match="draws must be"):
+        load(draws="dealer")
     with pytest.raises(Exception):
         load(ruleset="no-such-ruleset")
+
+
+def test_a_coup_fourre_waits_for_its_replacement_draw_as_a_chance_outcome():
+    g = load(ruleset="winning-moves", players=2, hands=1)
+    mb = g.mb
+    coups = {i for i, a in enumerate(g.space.actions) if a.kind == "coup-fourre"}
+    for seed in range(300):
+        rng = random.Random(seed)
+        s = g.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                outs = s.chance_outcomes()
+                s.apply_action(rng.choices([c for c, _ in outs], [p for _, p in outs])[0])
+                continue
+            legal = s.legal_actions()
+            called = [a for a in legal if a in coups]
+            if called and s.mb_state.observation(s.current_player()).draw_pile > 0:
+                p = s.current_player()
+                held = len(s.mb_state.snapshot().hands[p])
+                s.apply_action(called[0])
+                assert s.is_chance_node()  # the replacement draw comes first, by chance
+                assert len(s.mb_state.snapshot().hands[p]) == held  # the coup fourré is not played yet
+                c = s.chance_outcomes()[0][0]
+                s.apply_action(c)
+                hand = s.mb_state.snapshot().hands[p]
+                assert len(hand) == held and hand[-1] == c  # the safety went down, the card drawn came in
+                side = mb.side_of[p]
+                assert g.space.actions[called[0]].card_index in s.mb_state.snapshot().sides[side].coup_fourres
+                return
+            s.apply_action(rng.choice(legal))
+    pytest.fail("no coup fourré in 300 random hands")
+
+
+def test_no_observation_is_built_on_an_action_that_does_not_ask_for_one(monkeypatch):
+    from mbrules.engine.compact import ObservationWriter
+    from mbrules.engine.observation import Observation
+
+    built = []
+    of, write = Observation.of.__func__, ObservationWriter.write
+    monkeypatch.setattr(Observation, "of", classmethod(lambda cls, st, p: built.append("obs") or of(cls, st, p)))
+    monkeypatch.setattr(ObservationWriter, "write", lambda self, *a: built.append("vec") or write(self, *a))
+    for draws in ("chance", "player"):
+        s = load(ruleset="winning-moves", players=4, hands=1, draws=draws).new_initial_state()
+        _play_to_a_window_or_turns(s, random.Random(5), 10_000)
+        assert s.is_terminal() and built == []
+    s.observation_tensor(0)  # asking builds it
+    assert built == ["vec"]
+
+
+@pytest.mark.parametrize("draws", ["chance", "player"])
+def test_resampling_in_a_later_hand_replays_the_earlier_hands_and_keeps_the_seats_view(draws):
+    g = load(ruleset="winning-moves", players=2, draws=draws)
+    s = g.new_initial_state()
+    rng = random.Random(3)
+    while s._hands_done < 2 or s.is_chance_node() or len(s._moves) < 15:
+        outs = s.chance_outcomes() if s.is_chance_node() else [(a, 1) for a in s.legal_actions()]
+        s.apply_action(rng.choice(outs)[0])
+    p = s.current_player()
+    for k in range(4):
+        r = s.resample_from_infostate(p, random.Random(k))
+        assert r.information_state_string(p) == s.information_state_string(p)
+        assert r.legal_actions() == s.legal_actions() and len(r.history()) == len(s.history())
+        assert r.history()[:s._hand_start] == s.history()[:s._hand_start]  # the hands over are kept as played

@@ -7,7 +7,7 @@ import pytest
 pytest.importorskip("pettingzoo")
 
 import mbrules  # noqa: E402
-from mbrules.env import mille_bornes_v0  # noqa: E402
+from mbrules.env import mille_bornes_v0, mille_bornes_v1  # noqa: E402
 from mbrules.env.encoding import ActionSpace  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
@@ -15,14 +15,20 @@ RULESETS = ("parker-1971", "winning-moves", "kids-115", "wikipedia")
 TABLES = [(r, n) for r in RULESETS for n in (2, 4)]
 
 
-@pytest.mark.parametrize("ruleset,players", TABLES)
-def test_pettingzoo_api_test_passes(ruleset, players):
-    api_test(mille_bornes_v0.env(ruleset=ruleset, players=players), num_cycles=300)
+VERSIONS = [mille_bornes_v0, mille_bornes_v1]
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("version", VERSIONS, ids=lambda m: m.__name__.rsplit(".", 1)[-1])
 @pytest.mark.parametrize("ruleset,players", TABLES)
-def test_pettingzoo_seed_test_passes(ruleset, players):
-    seed_test(lambda: mille_bornes_v0.env(ruleset=ruleset, players=players), num_cycles=100)
+def test_pettingzoo_api_test_passes(ruleset, players, version):
+    api_test(version.env(ruleset=ruleset, players=players), num_cycles=300)
+
+
+@pytest.mark.parametrize("version", VERSIONS, ids=lambda m: m.__name__.rsplit(".", 1)[-1])
+@pytest.mark.parametrize("ruleset,players", TABLES)
+def test_pettingzoo_seed_test_passes(ruleset, players, version):
+    seed_test(lambda: version.env(ruleset=ruleset, players=players), num_cycles=100)
 
 
 def _random_episode(env, seed):

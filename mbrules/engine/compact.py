@@ -1,0 +1,243 @@
+"""Fast readers of the engine's compact state for the RL toolkits (``mbrules.env``, ``mbrules.openspiel``).
+
+The observation vector of :class:`mbrules.env.encoding.ObservationEncoder` is the layout; this
+module writes it straight from the state's own lists (hands, piles, counts) instead of building
+an :class:`Observation` and a dict per step, which cost more than the engine's action itself.
+It reads exactly what ``state.observation(player)`` shows (the window of a coup fourré only to
+the seat it asks, never another hand or the draw order): ``tests/rl/test_compact.py`` compares
+both vectors over many random positions of every bundled ruleset.
+
+It also gives the chance hooks of the OpenSpiel game: the cards left to draw, counted, and
+``stack_next_draw`` to put a chosen card on top of the draw pile before the engine takes it.
+Like the rest of ``mbrules.engine``, the ``_`` fields are read here and nowhere outside.
+"""
+
+from __future__ import annotations
+
+import struct
+
+from .cards import NO_LIMIT
+from .state import P_COUP, P_DRAW, P_EXT, P_HAND_OVER, P_PLAY, State
+
+__all__ = ["ObservationWriter", "draw_due", "draw_pile_counts", "draw_pile_size", "stack_next_draw", "state_vector"]
+
+_POPCOUNT = int.bit_count
+
+
+class ObservationWriter:
+    """Writes the vector of ``encoder`` (an ``ObservationEncoder``) for one seat of a state.
+
+    ``write(state, player, hands_played)`` returns the float32 bytes (a ``bytearray``, which numpy
+    wraps without a copy: ``numpy.frombuffer(b, numpy.float32)``) of
+    ``encoder.encode(state.observation(player), hands_played, hand_points)`` with the hand's points
+    so far as ``hand_points``. It reads the state's own lists; the hand's points (a score sheet) are
+    worked out again only when what they depend on has changed.
+    """
+
+    def __init__(self, encoder):
+        g = encoder.game
+        self.game = g
+        self.n, self.N, self.S = encoder.n, encoder.N, encoder.S
+        n, N, S = self.n, self.N, self.S
+        self.size = encoder.size
+        self.deck_size = encoder.deck_size
+        self.max_target = encoder.max_target
+        self.counts = tuple(g.deck_counts)
+        self._all = struct.Struct(f"{self.size}f")
+        self._zeros = [0.0] * self.size
+        self._o_sides = 6 + N + 2 * n
+        self._side_len = 5 * n + 6
+        assert self._o_sides + S * self._side_len + 3 * n + N + 3 + 2 * S + 1 == self.size, \
+            "the writer's layout disagrees with the encoder's"
+        self._sheet_key = None
+        self._sheet_points = None
+        self._discard_ref = None  # _discard_counts' list, its length and counts when last seen
+        self._discard_len = 0
+        self._discard_cnt: list[float] = []
+        self._encoder = encoder
+
+    def __reduce__(self):
+        return ObservationWriter, (self._encoder,)  # pickled as its layout
+
+    def _discard_counts(self, discard: list) -> list[float]:
+        """Copies of each card in ``discard``, counted on from the last call while it is the same list.
+
+        The engine only ever appends to a hand's discard pile (a new hand, a clone: a new list), so
+        the counts of the list seen last are brought up to date by its new cards alone; the list is
+        held here, so its identity cannot pass to another list.
+        """
+        if discard is self._discard_ref and len(discard) >= self._discard_len:
+            counts = self._discard_cnt
+            start = self._discard_len
+        else:
+            counts = [0.0] * self.n
+            start = 0
+            self._discard_ref = discard
+        for c in discard[start:]:
+            counts[c] += 1.0
+        self._discard_len = len(discard)
+        self._discard_cnt = counts
+        return counts
+
+    def hand_points(self, st: State) -> list[int]:
+        """Each side's points this hand so far (``score_sheet()``'s totals), remembered while the table is the same."""
+        miles = st._miles
+        target = st._target
+        # the distance cards played count only for the side that completed the trip (the safe trip)
+        played = tuple(map(tuple, st._played)) if st._completer >= 0 or target in miles else None
+        key = (target, st._extension_called_by, st._completer, st._completion_delayed, tuple(miles),
+               tuple(map(len, st._safeties)), tuple(map(len, st._coups)), played)
+        if key != self._sheet_key:
+            self._sheet_key = key
+            self._sheet_points = [line["total"] for line in st.score_sheet()]
+        return self._sheet_points
+
+    def write(self, st: State, player: int, hands_played: int) -> bytearray:
+        n, N, S = self.n, self.N, self.S
+        side = self.game.side_of[player]
+        ph = st._phase
+        stock = st._stock
+        v = self._zeros[:]
+        if ph == P_COUP and st._player != player:
+            # the window shows only to the seat it asks: to the rest it looks like the next turn
+            v[1 if not stock else 0] = 1.0
+            who = st.turn_player()
+        else:
+            v[_PHASE_SLOT[ph]] = 1.0
+            who = st._player if ph < P_HAND_OVER else -1
+        if who >= 0:
+            v[6 + (who - player) % N] = 1.0
+        hand = st._hands[player]
+        o = 6 + N
+        for c in hand:
+            v[o + c] += 1.0
+        if ph == P_COUP and st._player == player:
+            v[o + n + st._cf_hazard] = 1.0  # the window's hazard, shown to the seat it asks only
+        target = st._target or 1
+        battle, bhaz, lhaz = st._battle, st._bhaz, st._lhaz
+        safeties, coups, played = st._safeties, st._coups, st._played
+        miles, rolling, limit, prot = st._miles, st._rolling, st._limit, st._prot
+        i = self._o_sides
+        for k in range(S):
+            s = (side + k) % S
+            b = battle[s]
+            if b:
+                v[i + b[-1]] = 1.0
+            h = bhaz[s]
+            if h >= 0:
+                v[i + n + h] = 1.0
+            h = lhaz[s]
+            if h >= 0:
+                v[i + 2 * n + h] = 1.0
+            j = i + 3 * n
+            for c in safeties[s]:
+                v[j + c] += 1.0
+            cs = coups[s]
+            for c in cs:
+                v[j + c] += 1.0
+            j += n
+            v[j:j + n] = played[s]
+            j += n
+            m = miles[s] / target
+            v[j] = m if m < 4.0 else 4.0
+            if rolling[s]:
+                v[j + 1] = 1.0
+            lim = limit[s]
+            if lim != NO_LIMIT:
+                v[j + 2] = 1.0
+                v[j + 3] = lim / 200.0 if lim < 200 else 1.0
+            v[j + 4] = float(len(cs))
+            v[j + 5] = float(_POPCOUNT(prot[s]))
+            i += self._side_len
+        discard = st._discard
+        if discard:
+            v[i:i + n] = self._discard_counts(discard)
+            v[i + n + discard[-1]] = 1.0
+        i += 2 * n
+        held = v[6 + N:6 + N + n]  # unseen: the deck less the cards face up and the seat's own hand
+        v[i:i + n] = [x if x > 0 else 0.0 for x in [a - b - c for a, b, c in zip(self.counts, st._face_up, held)]]
+        i += n
+        hands = st._hands
+        for k in range(N):
+            v[i + k] = len(hands[(player + k) % N])
+        i += N
+        v[i] = len(stock) / self.deck_size
+        t = st._target / self.max_target
+        v[i + 1] = t if t < 1.0 else 1.0
+        if st._extension_called_by >= 0:
+            v[i + 2] = 1.0
+        i += 3
+        points = self.hand_points(st)
+        for k in range(S):
+            x = points[(side + k) % S] / 1000.0
+            v[i + k] = 0.0 if x < 0 else (100.0 if x > 100.0 else x)
+        i += S
+        totals = st._match_totals
+        for k in range(S):
+            x = totals[(side + k) % S] / 1000.0
+            v[i + k] = 0.0 if x < 0 else (1000.0 if x > 1000.0 else x)
+        h = hands_played / 10.0
+        v[i + S] = h if h < 1000.0 else 1000.0
+        return bytearray(self._all.pack(*v))
+
+
+_PHASE_SLOT = {P_DRAW: 0, P_PLAY: 1, P_COUP: 2, P_EXT: 3, P_HAND_OVER: 4}
+_PHASE_SLOT = tuple(_PHASE_SLOT.get(ph, 5) for ph in range(max(_PHASE_SLOT) + 2))
+
+
+def state_vector(st: State) -> list[float]:
+    """The whole position as numbers, hidden cards included (a centralised critic's input; privileged).
+
+    Per player in seat order: copies of each card held (``n`` each); then copies of each card left
+    in the draw pile (``n``); then the top card of the draw pile, one-hot (``n``). Pair it with any
+    seat's observation vector for the table.
+    """
+    g = st.game
+    n = g.n_cards
+    v = [0.0] * ((g.players + 2) * n)
+    for p, hand in enumerate(st._hands):
+        o = p * n
+        for c in hand:
+            v[o + c] += 1.0
+    o = g.players * n
+    stock = st._stock
+    for c in stock:
+        v[o + c] += 1.0
+    if stock:
+        v[o + n + stock[-1]] = 1.0
+    return v
+
+
+def draw_due(st: State) -> bool:
+    """Whether the state waits for the draw that starts a turn (the only legal action then)."""
+    return st._phase == P_DRAW
+
+
+def draw_pile_size(st: State) -> int:
+    """How many cards are left to draw (public: ``observation(p).draw_pile``)."""
+    return len(st._stock)
+
+
+def draw_pile_counts(st: State) -> list[int]:
+    """Copies of each card left in the draw pile (hidden information: chance nodes and tools entitled to it)."""
+    counts = [0] * st.game.n_cards
+    for c in st._stock:
+        counts[c] += 1
+    return counts
+
+
+def stack_next_draw(st: State, card: int) -> None:
+    """Put a copy of ``card`` from the draw pile on its top, so the next card taken is ``card``.
+
+    For chance nodes that choose each card as it is drawn (OpenSpiel): the order of the rest of
+    the pile is of no consequence to them. ``ValueError`` when no copy is left to draw.
+    """
+    stock = st._stock
+    if stock and stock[-1] == card:
+        return
+    for j in range(len(stock) - 2, -1, -1):
+        if stock[j] == card:
+            stock[j], stock[-1] = stock[-1], stock[j]
+            return
+    raise ValueError(f"no {st.game.card_ids[card] if 0 <= card < st.game.n_cards else card} is left to draw")
+

@@ -1,0 +1,227 @@
+"""The PettingZoo AEC environment shared by ``mille_bornes_v0`` (the draw an agent step) and ``_v1`` (automatic).
+
+Module docstrings of ``mille_bornes_v0`` and ``mille_bornes_v1`` and docs/rl.md say what a user
+sees; this module holds the one implementation of both.
+"""
+
+from __future__ import annotations
+
+import os
+from array import array
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+import mbrules
+
+from ..engine.compact import ObservationWriter, draw_due, state_vector
+from .encoding import ActionSpace, ObservationEncoder
+
+__all__ = ["REWARDS", "MilleBornesAEC"]
+
+REWARDS = ("match", "points")
+
+
+class MilleBornesAEC(AECEnv):
+    """Mille Bornes under any ruleset: ``ruleset`` (a bundled id or a YAML path), ``players``, ``options``."""
+
+    metadata = {"render_modes": ["human", "ansi"], "name": "mille_bornes", "is_parallelizable": False}
+    auto_draw = False  # v1: the draw is taken for the agent, never an agent step
+    check_order = False  # v1: step/observe/state before reset raise here (no wrapper needed)
+
+    def __init__(self, ruleset: str = "winning-moves", players: int = 4, options=(), reward: str = "match",
+                 render_mode: str | None = None, max_cycles: int | None = None):
+        super().__init__()
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be 'human', 'ansi' or None, not {render_mode!r}")
+        if max_cycles is not None and (isinstance(max_cycles, bool) or not isinstance(max_cycles, int)
+                                       or max_cycles < 1):
+            raise ValueError(f"max_cycles must be a positive int or None, not {max_cycles!r}")
+        if isinstance(options, str):
+            options = [options]  # one option id, not its letters
+        self.game = mbrules.load_game(ruleset, players=players, options=list(options))
+        self.reward_mode = reward
+        self.render_mode = render_mode
+        self.max_cycles = max_cycles
+        self.space = ActionSpace(self.game)
+        self.encoder = ObservationEncoder(self.game)
+        self._writer = ObservationWriter(self.encoder)
+        self.possible_agents = list(self.game.player_names)
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        self.agents = []
+        high = np.array(self.encoder.high, dtype=np.float32)
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(low=np.zeros_like(high), high=high, dtype=np.float32),
+            "action_mask": spaces.Box(low=0, high=1, shape=(len(self.space),), dtype=np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(len(self.space)) for a in self.possible_agents}
+        n = self.game.n_cards
+        self.state_space = spaces.Box(low=0.0, high=float(max(self.game.deck_counts)),
+                                      shape=((self.game.players + 2) * n,), dtype=np.float32)
+        self._next_seed = None
+        self.state_ = None
+        self._no_actions = array("b", bytes(len(self.space)))  # the mask's zeros, copied per step
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    # -- episode ----------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options=None):
+        if seed is None:
+            seed = self._next_seed if self._next_seed is not None else int.from_bytes(os.urandom(7), "big")
+        self.seed_ = int(seed)
+        self._next_seed = self.seed_ + 1
+        self.state_ = self.game.new_match(self.seed_)
+        if self.auto_draw:
+            self._draw_for_agent()
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._steps = {a: 0 for a in self.agents}
+        self._paid = False  # whether self.rewards holds anything but zeros
+        self.agent_selection = self.possible_agents[self.state_.current_player]
+
+    def _draw_for_agent(self) -> None:
+        """v1: the draw that starts a turn is taken at once; the card is in the agent's next observation."""
+        st = self.state_
+        d = self.game.draw_action
+        while draw_due(st):
+            st.apply(d)
+
+    def _require_reset(self, what: str) -> None:
+        if self.state_ is None:
+            raise RuntimeError(f"reset() must be called before {what}()")
+
+    def observe(self, agent):
+        if self.state_ is None:
+            self._require_reset("observe")
+        st = self.state_
+        p = self._seat[agent]
+        vec = np.frombuffer(self._writer.write(st, p, st.hands_played), dtype=np.float32)
+        return {"observation": vec, "action_mask": self.action_mask(agent)}
+
+    def action_mask(self, agent) -> "np.ndarray":
+        """The ``action_mask`` of ``observe(agent)`` alone, without building the observation vector."""
+        if self.state_ is None:
+            self._require_reset("action_mask")
+        st = self.state_
+        mask = self._no_actions[:]
+        if st.current_player == self._seat[agent]:
+            idx = self.space.index
+            for a in st.legal_actions():
+                mask[idx[a]] = 1
+        return np.frombuffer(mask, dtype=np.int8)
+
+    def state(self) -> "np.ndarray":
+        """The whole position as a vector, hidden cards included: PRIVILEGED (a centralised critic's input).
+
+        Every hand (copies of each card, seat by seat), the draw pile's cards (counted) and its top
+        card (one-hot); ``state_space`` bounds it. A policy that acts on it sees cards no player may
+        see: give it to a critic trained centrally, never to an actor (docs/rl.md).
+        """
+        if self.state_ is None:
+            self._require_reset("state")
+        return np.array(state_vector(self.state_), dtype=np.float32)
+
+    def step(self, action):
+        if self.state_ is None:
+            self._require_reset("step")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            return self._was_dead_step(action)
+        if not self.agents:
+            raise RuntimeError("the episode is over: call reset()")
+        st = self.state_
+        a = self.space.actions[self.space.check(action)]
+        hands_before = st.hands_played
+        try:
+            st.apply(a)  # the engine's one legality check; a refusal leaves the state as it was
+        except mbrules.IllegalAction as exc:
+            legal = ", ".join(str(x) for x in st.legal_actions())
+            raise ValueError(f"{agent} may not {a} now (action {int(action)}): {exc.message}; legal: {legal}") from None
+        if self.auto_draw:
+            self._draw_for_agent()
+        self._cumulative_rewards[agent] = 0.0
+        if self._paid:
+            self.rewards = {x: 0.0 for x in self.agents}
+            self._paid = False
+        self._steps[agent] += 1
+        if self.reward_mode == "points" and st.hands_played > hands_before:
+            sheet = st.hand_sheets[-1]
+            side_of = self.game.side_of
+            for i, x in enumerate(self.possible_agents):
+                self.rewards[x] = float(sheet[side_of[i]]["total"])
+            self._paid = True
+        if st.is_terminal():
+            out = st.outcome
+            if self.reward_mode == "match" and out.winner_index >= 0:
+                S = self.game.sides
+                for i, x in enumerate(self.possible_agents):
+                    self.rewards[x] = 1.0 if self.game.side_of[i] == out.winner_index else -1.0 / (S - 1)
+                self._paid = True
+            self.terminations = {x: True for x in self.agents}
+            self.infos = {x: {"outcome": out.to_dict()} for x in self.agents}
+        elif self.max_cycles is not None and self._steps[agent] >= self.max_cycles:
+            self.truncations = {x: True for x in self.agents}
+        if self._paid:
+            self._accumulate_rewards()
+        if self.terminations[agent] or self.truncations[agent]:
+            self.agent_selection = agent  # every agent is done: agent_iter walks the dead steps from here
+            self._deads_step_first()
+        else:
+            self.agent_selection = self.possible_agents[st.current_player]
+        if self.render_mode == "human":
+            self.render()
+
+    def agent_iter(self, max_iter: int = 2**63):
+        if self.check_order and self.state_ is None:
+            self._require_reset("agent_iter")
+        return super().agent_iter(max_iter)
+
+    # -- display -----------------------------------------------------------------------
+    def render(self):
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'.")
+            return None
+        text = self._text()
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def _text(self) -> str:
+        if self.state_ is None:
+            return "(not reset)"
+        st = self.state_
+        g = self.game
+        p = st.current_player
+        lines = [repr(st)]
+        viewer = p if p >= 0 else 0
+        obs = st.observation(viewer)  # the table as the seat to act sees it; never another hand
+        for s, v in enumerate(obs.sides):
+            who = " ".join(g.player_names[q] for q in g.side_players[s])
+            top = g.card_ids[v.battle[-1]] if v.battle else "-"
+            safeties = " ".join(g.card_ids[c] for c in v.safeties + v.coup_fourres) or "-"
+            limit = "" if v.limit is None else f", limit {v.limit}"
+            lines.append(f"  side {g.side_names[s]} ({who}): {v.miles} miles, battle {top}{limit}, safeties {safeties}")
+        if p >= 0:
+            lines.append(f"  {g.player_names[p]} holds: {' '.join(g.card_ids[c] for c in obs.hand)}")
+            lines.append(f"  legal: {', '.join(str(a) for a in st.legal_actions())}")
+        elif st.is_terminal():
+            lines.append(f"  {st.outcome!r}")
+        return "\n".join(lines)
+
+    def close(self):
+        pass
