@@ -1,61 +1,94 @@
-"""How long ``mbrules compare`` takes: N paired matches per arm with heuristic bots, wall-clock and CPU.
+"""What ``mbrules compare`` costs: CPU time of whole commands, and peak memory against the number of games.
 
-    .venv/bin/python benchmarks/bench_compare.py [--games 2000] [--workers 2] [--skill-games 0]
+    .venv/bin/python benchmarks/bench_compare.py cpu [--games 100] [--games 1000] [--players 4]
+    .venv/bin/python benchmarks/bench_compare.py memory [--small 300] [--large 3000]
 
-Prints the wall-clock seconds of the matches (both arms; the skill matches when asked), of the
-metrics (intervals, Holm), and the CPU seconds of this process and its workers. The baseline in the
-same run is ``simulate`` of arm A alone, without records: the cost of the records is the difference.
+``cpu`` runs the default ``compare winning-moves --option-b hazard-on-hazard -p 4 --games G`` (main
+matches, skill ladder, restricted play, the robustness check of the flagged effects) on one worker and
+prints the CPU seconds (user + system) of the command and of the processes it started, with the
+seconds of each phase from ``--json``. ``memory`` runs ``compare --games S`` and ``--games L`` (random
+bots, 2 players, one worker, no ladder, no other lineup), with and without ``--out``, and prints each
+one's peak resident set size and the ratio L/S.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
-import resource
 import sys
+import tempfile
 import time
+from pathlib import Path
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-
-from mbrules.compare.metrics import evaluate  # noqa: E402
-from mbrules.compare.run import make_arm, run_arm  # noqa: E402
-from mbrules.matches import simulate  # noqa: E402
+MBRULES = str(Path(sys.executable).with_name("mbrules"))
 
 
-def cpu() -> float:
-    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+def run_measured(args: list[str]) -> tuple[float, float, int, dict | None]:
+    """Run one command in a fresh child and read its rusage (CPU of it and its reaped workers; peak RSS)."""
+    t0 = time.perf_counter()
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        os.dup2(w, 1)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 2)
+        os.execv(MBRULES, [MBRULES, *args])
+    os.close(w)
+    chunks = []
+    with os.fdopen(r, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 16), b""):
+            chunks.append(block)
+    _, status, ru = os.wait4(pid, 0)
+    wall = time.perf_counter() - t0
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        raise SystemExit(f"mbrules {' '.join(args)} exited {code}")
+    out = b"".join(chunks).decode()
+    doc = json.loads(out) if "--json" in args else None
+    return ru.ru_utime + ru.ru_stime, wall, ru.ru_maxrss, doc
+
+
+def cpu(games_list: list[int], players: int) -> None:
+    print(f"CPU on this machine ({os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}); one worker")
+    for games in games_list:
+        args = ["compare", "winning-moves", "--option-b", "hazard-on-hazard", "-p", str(players), "--games", str(games),
+                "--workers", "1", "--json"]
+        c, wall, _, doc = run_measured(args)
+        phases = ", ".join(f"{k} {v:.1f}" for k, v in doc["seconds"].items() if k not in ("total", "cpu"))
+        print(f"mbrules {' '.join(args[:-1])}: {c:.1f} s CPU, {wall:.1f} s wall; "
+              f"flagged {len(doc['flagged'])}; phases (wall s): {phases}")
+
+
+def memory(small: int, large: int) -> None:
+    print("peak RSS (ru_maxrss of the command; random bots, 2 players, one worker, no ladder, no other lineup)")
+    base = ["compare", "winning-moves", "--option-b", "hazard-on-hazard", "-p", "2", "--bot", "random",
+            "--skill-games", "0", "--bots", "none", "--workers", "1", "--json"]
+    for label, extra in (("no --out", []), ("--out DIR --no-charts", ["--out", None, "--no-charts"])):
+        peaks = {}
+        for games in (small, large):
+            with tempfile.TemporaryDirectory() as tmp:
+                args = base + ["--games", str(games)] + [x if x is not None else str(Path(tmp) / "r") for x in extra]
+                c, wall, rss, doc = run_measured(args)
+                peaks[games] = rss
+                print(f"  {label}, --games {games}: peak RSS {rss / 1024:.1f} MB ({c:.1f} s CPU, {doc['pairs']} pairs)")
+        print(f"  {label}: ratio {large}/{small} games = {peaks[large] / peaks[small]:.3f}")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=2000)
-    ap.add_argument("--skill-games", type=int, default=0)
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--option-b", default="hazard-on-hazard")
-    args = ap.parse_args()
-    arms = [make_arm("A", "winning-moves", [], args.players),
-            make_arm("B", "winning-moves", [args.option_b], args.players)]
-
-    c0, t0 = cpu(), time.perf_counter()
-    simulate(arms[0].game, ["heuristic"], args.games, 0, workers=args.workers)
-    base_wall, base_cpu = time.perf_counter() - t0, cpu() - c0
-
-    c0, t0 = cpu(), time.perf_counter()
-    for arm in arms:
-        run_arm(arm, args.players, ["heuristic"], args.games, args.skill_games, "heuristic", "random", 0, args.workers)
-    play_wall, play_cpu = time.perf_counter() - t0, cpu() - c0
-    t1 = time.perf_counter()
-    rows = evaluate(arms[0].records, arms[1].records, arms[0].skill_records or None, arms[1].skill_records or None)
-    metrics_wall = time.perf_counter() - t1
-    n = 2 * (args.games + args.skill_games)
-    print(f"baseline: simulate arm A alone, {args.games} matches, no records: {base_wall:.1f} s wall, {base_cpu:.1f} s CPU")
-    print(f"compare: {args.games} paired matches per arm + {args.skill_games} skill matches per arm "
-          f"({n} matches, {args.players} players, heuristic bots, {args.workers} workers): "
-          f"{play_wall:.1f} s wall, {play_cpu:.1f} s CPU ({n / play_wall:.0f} matches/s)")
-    print(f"metrics ({len(rows)} metrics, intervals and Holm): {metrics_wall:.2f} s; "
-          f"flagged: {', '.join(r['key'] for r in rows if r['flagged']) or 'none'}")
-    print(f"total: {play_wall + metrics_wall:.1f} s wall; load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    sub = ap.add_subparsers(dest="what", required=True)
+    c = sub.add_parser("cpu")
+    c.add_argument("--games", type=int, action="append")
+    c.add_argument("--players", type=int, default=4)
+    m = sub.add_parser("memory")
+    m.add_argument("--small", type=int, default=300)
+    m.add_argument("--large", type=int, default=3000)
+    a = ap.parse_args()
+    if a.what == "cpu":
+        cpu(a.games or [100, 1000], a.players)
+    else:
+        memory(a.small, a.large)
 
 
 if __name__ == "__main__":

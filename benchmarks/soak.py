@@ -267,7 +267,7 @@ def shrink(failure: dict) -> dict:
 
 
 def _step_line(game, player: int, action) -> str:
-    from mbrules.engine.notation import DECLINE, DRAW
+    from mbrules.vocab import DECLINE, DRAW
     from mbrules.scenario.record import action_step
 
     who = game.player_names[player]

@@ -13,9 +13,9 @@ from rich.table import Table
 from rich.text import Text
 
 from mbrules.bots import UnknownBot, bot_names, check_bot, lineup
-from mbrules.engine import Action, Game, GameError, Observer, State
-from mbrules.engine.notation import COUP_FOURRE, DECLINE, DISCARD, EXTEND, PLAY, STOP
-from mbrules.engine.game import DISTANCE, HAZARD, REMEDY, SAFETY, SCORE_LINES
+from mbrules.engine import Action, Game, GameError, Observer, State, Transition
+from mbrules.narrate import LINE_LABELS, Narrator as Words
+from mbrules.vocab import SCORE_LINES
 
 from mbrules.matches.base import MAX_GAMES
 
@@ -26,12 +26,6 @@ DEFAULT_RULESET = "winning-moves"
 DEFAULT_PLAYERS = 4
 DEFAULT_BOT = "heuristic"
 WIDTH = 100  # fixed, so the same inputs print the same bytes on any terminal
-
-LINE_LABELS = {
-    "milestones": "Milestones", "safeties": "Safeties", "all_safeties": "All safeties",
-    "coup_fourres": "Coups fourrés", "trip_completed": "Trip completed", "delayed_action": "Delayed action",
-    "safe_trip": "Safe trip", "shutout": "Shutout", "extension": "Extension", "total": "Total (hand)",
-}
 
 # Bounds of the numbers a user gives (beyond them: usage error, exit 2, naming the range).
 SEED_MIN, SEED_MAX = -(2**63), 2**64 - 1
@@ -92,77 +86,33 @@ def _sides_table(game: Game, title: str, first: str = "") -> Table:
 
 # -- the narrative ------------------------------------------------------------------------
 class Narrator(Observer):
-    """Tells a match as it is played: who plays what on whom, coups fourrés, extensions, each hand's score."""
+    """Tells a match as it is played (mbrules.narrate's words, from each action's transition):
+    who plays what on whom, coups fourrés, extensions, each hand's score."""
 
     def __init__(self, game: Game, console: Console):
         self.g = game
+        self.words = Words(game)
         self.out = console
         self.hand_seen = -1
-        d = game.ruleset.display
-        self.pile_names = (d.battle_pile, d.speed_pile)  # indexed by Game.pile: BATTLE, SPEED
-        self.safety_area = d.safety_area
-        self.draw_pile = d.draw_pile
-        self.unit = d.distance_unit.value  # miles, km: the ruleset's display.distance_unit
-
-    def who(self, p: int) -> str:
-        return f"{self.g.player_names[p]} ({self.g.side_names[self.g.side_of[p]]})"
 
     def before_action(self, st: State, p: int, a: Action) -> None:
-        """Tell ``a`` from what ``p`` sees just before it (the table, and ``p``'s own window)."""
-        g = self.g
-        obs = st.observation(p)
         if st.hand_no != self.hand_seen:
             self.hand_seen = st.hand_no  # the hand's first action is its first player's
             self.out.rule(f"Hand {st.hand_no + 1}", style="bold")
-            self.out.print(
-                f"{g.player_names[p]} plays first; trip of {obs.target} {self.unit}; "
-                f"{obs.draw_pile} cards in the {self.draw_pile}."
-            )
-        op = a.op
-        c = a.card_index
-        ps = g.side_of[p]
-        if op == PLAY:
-            k = g.kind[c]
-            name = g.names[c]
-            if k == DISTANCE:
-                m = obs.sides[ps].miles + g.miles[c]
-                done = "  trip completed!" if m == obs.target else ""
-                self.say(f"{self.who(p)} plays {name}: side {g.side_names[ps]} at {m} {self.unit}.{done}")
-            elif k == HAZARD:
-                pile = self.pile_names[g.pile[c]]
-                self.say(f"{self.who(p)} plays {name} on side {a.side}'s {pile}.")
-            elif k == REMEDY:
-                self.say(f"{self.who(p)} plays {name}.")
-            elif k == SAFETY:
-                again = " and plays again" if g.safety_extra_turn else ""  # WM §5B, unless the ruleset says not
-                self.say(f"{self.who(p)} plays {name} to the {self.safety_area}{again}.")
-        elif op == DISCARD:
-            self.say(f"{self.who(p)} discards {g.names[c]}.")
-        elif op == COUP_FOURRE:
-            self.say(
-                f"{self.who(p)} calls COUP FOURRÉ with {g.names[c]} against {g.names[obs.window_hazard]}"
-                f" and plays next."
-            )
-        elif op == DECLINE:
-            self.say(f"{self.who(p)} lets the coup fourré against {g.names[obs.window_hazard]} pass.")
-        elif op == EXTEND:
-            self.say(f"{self.who(p)} calls the EXTENSION: the trip is now {g.extension_to} {self.unit}.")
-        elif op == STOP:
-            self.say(f"{self.who(p)} does not call the extension.")
+            self.say(self.words.hand_start(st, p))
+
+    def transition(self, st: State, t: Transition) -> None:
+        line = self.words.action(t)
+        if line is not None:
+            self.say(line)
 
     def say(self, text: str) -> None:
-        if text.endswith(("!.", "?.")):
-            text = text[:-1]  # a display name ending in '!' (Roll!, Stop!) ends the sentence
         self.out.print(text, markup=False, highlight=False)
 
     def hand_over(self, st: State) -> None:
         g = self.g
+        self.say(self.words.hand_end(st))
         table_now = st.observation(0)
-        done = st.current_completer()
-        if done >= 0:
-            self.say(f"Side {g.side_names[done]} completed the trip of {table_now.target} {self.unit}.")
-        else:
-            self.say(f"The {self.draw_pile} is out and every hand is played out: no side completed the trip.")
         sheets = st.hand_sheets
         sheet = sheets[-1]
         table = _sides_table(g, f"Score sheet, hand {len(sheets)}")
@@ -170,23 +120,13 @@ class Narrator(Observer):
             table.add_row(LINE_LABELS[line], *(str(sheet[s][line]) for s in range(g.sides)),
                           end_section=line == "extension")
         table.add_row("Running total", *(str(t) for t in st.match_totals))
-        table.add_row(self.unit.capitalize(), *(str(v.miles) for v in table_now.sides))
+        table.add_row(self.words.unit.capitalize(), *(str(v.miles) for v in table_now.sides))
         self.out.print(table)
 
 
 def _result(game: Game, st: State) -> tuple[str, str]:
     """(result for JSON, sentence): the winner's side name, ``draw``, or ``unfinished``."""
-    totals = ", ".join(f"{game.side_names[s]} {t}" for s, t in enumerate(st.match_totals))
-    out = st.outcome
-    n = st.hands_played
-    if out is None:
-        return "unfinished", f"Stopped after {n} hand(s) with the match undecided ({totals})."
-    if out.draw:
-        return "draw", f"The match is a draw ({totals})."
-    if out.unfinished:
-        return "unfinished", (f"Stopped after {n} hand(s), the most this ruleset allows in a match "
-                              f"(match.max_hands), with the match undecided ({totals}).")
-    return out.winner, f"Side {_side_label(game, out.winner_index)} wins the match ({totals})."
+    return Words(game).result(st)
 
 
 @app.command()

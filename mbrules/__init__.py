@@ -7,7 +7,8 @@
         state.apply(state.legal_actions()[0])
     state.outcome
 
-See docs/api.md. Everything named in ``__all__`` is the public API; the rest may change.
+The names every tool shares (card kinds, ops, piles, decision kinds, terminations, score
+lines, reason codes) are :mod:`mbrules.vocab`'s. See docs/api.md. Everything named in ``__all__`` is the public API; the rest may change.
 """
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ from typing import Sequence
 
 from .engine import (
     Action, Decision, Game, GameError, IllegalAction, NotationError, Observation, Observer, Outcome, SideView,
-    Snapshot, State,
+    Snapshot, State, Transition,
 )
+from .vocab import CardKind, DecisionKind, Op, Pile, Reason, ScoreLine, Termination
 
 
 
@@ -49,5 +51,7 @@ def load_game(ruleset: str, players: int = 4, options: Sequence[str] = ()) -> Ga
 
 __all__ = [
     "Action", "Decision", "Game", "GameError", "IllegalAction", "NotationError", "Observation", "Observer",
-    "Outcome", "SideView", "Snapshot", "State", "__version__", "load_game",
+    "Outcome", "SideView", "Snapshot", "State", "Transition", "__version__", "load_game",
+    # the public vocabulary (mbrules.vocab): closed sets of names, str-valued enums
+    "CardKind", "DecisionKind", "Op", "Pile", "Reason", "ScoreLine", "Termination",
 ]

@@ -29,9 +29,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from mbrules.engine import Observer
-from mbrules.engine.actions import COUP_FOURRE_WINDOW, EXTENSION_QUESTION, HAND_OVER, MATCH_OVER, TURN
-from mbrules.engine.game import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SCORE_LINES, SPEED
-from mbrules.engine.notation import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, OWN, PLAY, STOP
+from mbrules.vocab import (
+    BATTLE, COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, HAZARD, NO_LIMIT, OWN, PLAY, REMEDY, SAFETY,
+    SCORE_LINES, SPEED, STOP, DecisionKind,
+)
 
 __all__ = [
     "Before", "Checker", "View", "HandStart", "check", "check_transition", "checked_replay", "configurations", "dealt_start",
@@ -87,7 +88,7 @@ class View:
 
     @property
     def hand_over(self) -> bool:
-        return self.decision.kind in (HAND_OVER, MATCH_OVER)
+        return self.decision.kind in (DecisionKind.HAND_OVER, DecisionKind.MATCH_OVER)
 
     def legal_actions(self):
         return self.state.legal_actions()
@@ -218,18 +219,18 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
     # -- hand sizes ----------------------------------------------------------------
     hs = g.hand_size
     dec = state.decision
-    over = dec.kind in (HAND_OVER, MATCH_OVER)
+    over = dec.kind in (DecisionKind.HAND_OVER, DecisionKind.MATCH_OVER)
     for p in range(N):
         if len(state.hands[p]) > hs + 1:
             out.append(f"{g.player_names[p]} holds {len(state.hands[p])} cards (hand size {hs})")
     big = [p for p in range(N) if len(state.hands[p]) > hs]
     if len(big) > 1:
         out.append(f"{len(big)} players hold more than {hs} cards at once")
-    if big and not (dec.kind == TURN and dec.drawn and big == [dec.player]):
+    if big and not (dec.kind == DecisionKind.TURN and dec.drawn and big == [dec.player]):
         out.append(f"{g.player_names[big[0]]} holds {hs + 1} cards outside their own turn")
     if dealt and state.draw and not over:
         for p in range(N):
-            want = hs + 1 if (dec.kind == TURN and dec.drawn and p == dec.player) else hs
+            want = hs + 1 if (dec.kind == DecisionKind.TURN and dec.drawn and p == dec.player) else hs
             if len(state.hands[p]) != want:
                 out.append(
                     f"{g.player_names[p]} holds {len(state.hands[p])} cards while the draw pile lasts "
@@ -314,19 +315,19 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
         done = [s for s in range(S) if state.miles[s] == state.target]
         if not done and (state.draw or any(state.hands)):
             out.append("the hand ended with no trip completed while cards remain to play")
-        if (dec.kind == MATCH_OVER) != (state.winner is not None):
+        if (dec.kind == DecisionKind.MATCH_OVER) != (state.winner is not None):
             out.append(f"decision {dec.kind} with winner {state.winner!r}")
     else:
         if not legal:
             out.append(f"no legal action at {dec.kind} for player {dec.player}: the game is stuck")
         if not 0 <= dec.player < N:
             out.append(f"decision {dec.kind} for a player out of range: {dec.player}")
-        elif dec.kind == TURN:
+        elif dec.kind == DecisionKind.TURN:
             if not dec.drawn and not state.draw:
                 out.append("a turn waits for a draw from an empty draw pile")
             if dec.drawn and not state.hands[dec.player]:
                 out.append(f"{g.player_names[dec.player]} has a turn with no cards")
-        elif dec.kind == COUP_FOURRE_WINDOW:
+        elif dec.kind == DecisionKind.COUP_FOURRE:
             hand = state.hands[dec.player]
             if not any(c in hand for c in g.protectors[state.cf_hazard]):
                 out.append(f"coup fourré window for {g.player_names[dec.player]}, who holds no protecting safety")
@@ -334,13 +335,13 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
                 out.append(f"coup fourré window for {g.player_names[dec.player]}, not of the side attacked")
             if dec.player == state.cf_attacker:
                 out.append("coup fourré window for the attacker")
-        elif dec.kind == EXTENSION_QUESTION:
+        elif dec.kind == DecisionKind.EXTENSION:
             if ext is None or state.extension_called_by >= 0:
                 out.append("an extension question with no extension to call")
             if state.miles[g.side_of[dec.player]] != state.target:
                 out.append(f"the extension question goes to {g.player_names[dec.player]}, whose side has not "
                            "completed the trip")
-        if dec.kind != EXTENSION_QUESTION:
+        if dec.kind != DecisionKind.EXTENSION:
             for s in range(S):
                 if state.miles[s] == state.target:
                     out.append(f"side {g.side_names[s]} completed the trip and the hand goes on")
@@ -742,10 +743,10 @@ def _expect_turn(out: list[str], after, who: int, why: str) -> None:
     d = after.decision
     g = after.game
     if who < 0:
-        if d.kind not in (HAND_OVER, MATCH_OVER):
+        if d.kind not in (DecisionKind.HAND_OVER, DecisionKind.MATCH_OVER):
             out.append(f"{why}: every hand is empty and the draw pile is out, but the hand goes on ({d.kind})")
         return
-    if d.kind != TURN or d.player != who:
+    if d.kind != DecisionKind.TURN or d.player != who:
         out.append(f"{why}: expected {g.player_names[who]}'s turn, got {d.kind} for "
                    f"{g.player_names[d.player] if d.player >= 0 else 'nobody'}")
     elif d.drawn == bool(after.draw):
@@ -822,7 +823,7 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
     if op == DRAW:
         if after.hands[p] != before.hands[p] + before.draw[-1:] or after.draw != before.draw[:-1]:
             out.append(f"{what}: the top card of the draw pile did not go to the player's hand")
-        if after.decision != (TURN, p, True):
+        if after.decision != (DecisionKind.TURN, p, True):
             out.append(f"{what}: after the draw, {after.decision}")
         return out
     if op in (PLAY, DISCARD) and not _removed_one(before.hands[p], after.hands[p], c):
@@ -840,7 +841,7 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
             if after.miles[ps] == before.target:
                 ext_open = g.extension_to is not None and before.extension_called_by < 0 and before.target < g.extension_to
                 if ext_open:
-                    if after.decision != (EXTENSION_QUESTION, p, True):
+                    if after.decision != (DecisionKind.EXTENSION, p, True):
                         out.append(f"{what}: the trip is complete; the extension question should go to the "
                                    f"player whose card completed it, got {after.decision}")
                 elif not after.hand_over:
@@ -850,7 +851,7 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
         elif k == HAZARD:
             pile = after.battle if g.pile[c] == BATTLE else after.speed
             bpile = before.battle if g.pile[c] == BATTLE else before.speed
-            if after.decision.kind == COUP_FOURRE_WINDOW:
+            if after.decision.kind == DecisionKind.COUP_FOURRE:
                 if pile[ts] != bpile[ts] + [c]:
                     out.append(f"{what}: the hazard is not on top of side {g.side_names[ts]}'s pile")
                 q = after.decision.player
@@ -913,7 +914,7 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
     if op == DECLINE:
         rest = before.cf_queue[1:]
         if rest:
-            if after.decision != (COUP_FOURRE_WINDOW, rest[0], True):
+            if after.decision != (DecisionKind.COUP_FOURRE, rest[0], True):
                 out.append(f"{what}: the window should pass to {g.player_names[rest[0]]}, got {after.decision}")
         else:
             _expect_turn(out, after, _next_turn(before, after, before.cf_attacker), what)

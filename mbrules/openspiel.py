@@ -55,8 +55,8 @@ from mbrules.engine import State as _EngineState
 
 from .bots import check_bot, make_bot
 from .engine.compact import ObservationWriter, draw_due, draw_pile_size, stack_next_draw
-from .engine.notation import COUP_FOURRE, DECLINE, DISCARD, DRAW, PLAY
 from .env.encoding import ActionSpace, ObservationEncoder, check_index
+from .vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, PLAY
 
 __all__ = ["DRAWS", "MAX_PLAYERS", "RESAMPLE_STATS", "RESAMPLE_TRIES", "SHORT_NAME", "MilleBornesBot",
            "MilleBornesGame", "MilleBornesState", "bot"]

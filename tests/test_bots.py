@@ -8,7 +8,7 @@ import pytest
 
 from mbrules.bots import Bot, HeuristicBot, RandomBot, UnknownBot, bot_names, bot_rng, make_bot, make_bots
 from mbrules.engine import Action, Game, State
-from mbrules.engine.actions import COUP_FOURRE_WINDOW, EXTENSION_QUESTION
+from mbrules.vocab import DecisionKind
 from mbrules.ruleset import load_ruleset
 from mbrules.matches import game_seed, play_match, simulate, summary
 from positions import position
@@ -220,7 +220,7 @@ def test_always_calls_a_coup_fourre(game4):
     st = position(game4, {0: ["accident"], 1: ["driving_ace"]}, {A: {"battle": ["roll"]}, B: {"battle": ["roll"]}})
     st.apply(st.legal_actions()[0])
     st.apply(act(game4, "play accident on B"))
-    assert st.decision.kind == COUP_FOURRE_WINDOW
+    assert st.decision.kind == DecisionKind.COUP_FOURRE
     q = st.decision.player
     bot = make_bot("heuristic", game4, q, seed=0)
     a = bot.choose(st.observation(q), st.legal_actions())
@@ -235,7 +235,7 @@ def test_extension_is_called_only_when_likely(wm):
                                         B: {"battle": ["roll"], "distance": opp_distance}}, draw=draw)
         st.apply(st.legal_actions()[0])
         st.apply("play d25")
-        assert st.decision.kind == EXTENSION_QUESTION
+        assert st.decision.kind == DecisionKind.EXTENSION
         return make_bot("heuristic", game, 0, seed=0).choose(st.observation(0), st.legal_actions())
 
     assert at_700(["d25", "d100", "d100", "d100", "d75"], 40, ["d100"]) == game.extend_action

@@ -4,12 +4,12 @@ Figures pinned here come from the rulebooks and the project's rulings (Decks, Pl
 """
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 
 import pytest
 import yaml
 
+from mbrules._paths import bundled_dir
 from mbrules.ruleset.loader import load_ruleset
 
 RULESETS = ["parker-1971", "winning-moves", "kids-115", "wikipedia"]
@@ -79,7 +79,7 @@ def changed_paths(before, after) -> set[str]:
 
 
 def option_file(option: str) -> dict:
-    path = Path(str(resources.files("mbrules.bundled"))) / "options" / f"{option}.yaml"
+    path = bundled_dir() / "options" / f"{option}.yaml"
     return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 

@@ -7,8 +7,7 @@ from pathlib import Path
 import pytest
 
 from mbrules.engine import Action, Game, IllegalAction
-from mbrules.engine.actions import COUP_FOURRE_WINDOW, TURN
-from mbrules.engine.game import BATTLE, HAZARD, REMEDY, SAFETY
+from mbrules.vocab import BATTLE, HAZARD, REMEDY, SAFETY, DecisionKind
 from mbrules.ruleset import load_ruleset
 from mbrules.matches import play_match
 from positions import position
@@ -63,7 +62,7 @@ def test_black_ice_blocks_and_salt_then_roll_fix_it(game):
     assert ice_on_b in st.legal_actions()
     st.apply(ice_on_b)
     assert side(st, B).hazard == c(game, "ice") and not side(st, B).moving
-    assert st.decision.kind == TURN and st.decision.player == 1  # nobody on B holds Snow Tires: no window
+    assert st.decision.kind == DecisionKind.TURN and st.decision.player == 1  # nobody on B holds Snow Tires: no window
     st.apply(st.legal_actions()[0])  # p2 draws
     legal = st.legal_actions()
     assert act(game, "play d100") not in legal and act(game, "play d100 on B") not in legal
@@ -83,7 +82,7 @@ def test_black_ice_blocks_and_salt_then_roll_fix_it(game):
     for _ in range(3):
         st.apply(st.legal_actions()[0])
         st.apply(next(a for a in st.legal_actions() if a.kind == "discard"))
-    assert st.decision == (TURN, 1, False)
+    assert st.decision == (DecisionKind.TURN, 1, False)
     st.apply(st.legal_actions()[0])
     st.apply("play roll")
     assert side(st, B).moving
@@ -106,7 +105,7 @@ def test_snow_tires_cancel_black_ice_showing(game):
     st.apply("play snow_tires")
     assert c(game, "ice") in st.snapshot().discard  # 'cancels the attack in progress' (WM §6B)
     assert side(st, B).moving  # the Roll under it shows again
-    assert st.decision == (TURN, 1, False)  # and another turn
+    assert st.decision == (DecisionKind.TURN, 1, False)  # and another turn
     st.apply(st.legal_actions()[0])
     st.apply("play d100")
     assert side(st, B).miles == 100
@@ -117,7 +116,7 @@ def test_coup_fourre_with_snow_tires_scores_300_plus_100(game):
     st.apply(st.legal_actions()[0])
     st.apply("play ice on B")
     d = st.decision
-    assert d.kind == COUP_FOURRE_WINDOW and d.player == 3  # p4, p1's partner's opponent, holds Snow Tires
+    assert d.kind == DecisionKind.COUP_FOURRE and d.player == 3  # p4, p1's partner's opponent, holds Snow Tires
     cf = act(game, "coup-fourre snow_tires")
     assert cf in st.legal_actions()
     st.apply(cf)

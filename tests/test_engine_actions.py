@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mbrules.engine import Action, Game, IllegalAction
-from mbrules.engine.actions import REASON_CODES
+from mbrules.vocab import REASON_CODES
 from mbrules.ruleset import load_ruleset
 
 

@@ -13,8 +13,7 @@ import random
 import pytest
 
 from mbrules.engine import Action, Game, IllegalAction, State
-from mbrules.engine.actions import REASON_CODES
-from mbrules.engine.cards import SIDE_NAMES
+from mbrules.vocab import REASON_CODES, SIDE_NAMES
 from mbrules.ruleset import load_ruleset
 
 RULESETS = ["winning-moves", "parker-1971", "kids-115", "wikipedia"]

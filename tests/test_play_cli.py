@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from mbrules.cli.app import app
-from mbrules.engine.game import SCORE_LINES
+from mbrules.vocab import SCORE_LINES
 
 RULESETS = ["winning-moves", "parker-1971", "kids-115", "wikipedia"]
 SIDES = {2: "AB", 3: "ABC", 4: "AB", 6: "ABC"}

@@ -8,7 +8,7 @@ import pytest
 from jsonschema import Draft202012Validator
 from pydantic import ValidationError
 
-from mbrules.engine.actions import REASON_CODES
+from mbrules.vocab import REASON_CODES
 from mbrules.scenario.model import ActionStep, Expect, ExpectStep, Scenario, scenario_json_schema, schema_text
 from mbrules.scenario.yamlio import read_documents
 

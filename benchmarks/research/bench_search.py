@@ -62,9 +62,8 @@ from mbrules.bots.expert import hand_value  # noqa: E402
 from mbrules.bots.heuristic import HeuristicBot  # noqa: E402
 from mbrules.matches.ladder import wilson  # noqa: E402
 from mbrules.engine import State  # noqa: E402
-from mbrules.engine.game import BATTLE, DISTANCE, HAZARD, REMEDY, SAFETY  # noqa: E402
-from mbrules.engine.notation import DISCARD, EXTEND, PLAY, STOP  # noqa: E402
 from mbrules.matches import game_seed  # noqa: E402
+from mbrules.vocab import BATTLE, DISCARD, DISTANCE, EXTEND, HAZARD, PLAY, REMEDY, SAFETY, STOP  # noqa: E402
 
 from bench_bots import add_game_args, load_baseline, real_decisions  # noqa: E402
 

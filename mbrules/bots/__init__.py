@@ -7,6 +7,7 @@ from . import random_bot as _random_bot  # noqa: F401  registers "random"
 from . import heuristic as _heuristic  # noqa: F401  registers "heuristic"
 from . import expert as _expert  # noqa: F401  registers "expert"
 from . import heuristic_2026 as _heuristic_2026  # noqa: F401  registers "heuristic-2026" (the frozen baseline)
+from . import restricted as _restricted  # noqa: F401  registers "restricted" (restricted play, for compare)
 from .expert import ExpertBot
 from .heuristic import HeuristicBot
 from .random_bot import RandomBot

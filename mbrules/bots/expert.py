@@ -47,7 +47,7 @@ import random
 
 from ..engine import Action, Game, Observation
 from ..engine.determinize import determinize, rollout
-from ..engine.notation import COUP_FOURRE, DECLINE, DRAW, EXTEND, STOP
+from mbrules.vocab import COUP_FOURRE, DECLINE, DRAW, EXTEND, STOP, Termination
 from .base import register
 from .heuristic import HeuristicBot
 
@@ -166,7 +166,7 @@ class ExpertBot:
         for p, b in enumerate(bots):
             b.rng.seed(seed + p)
         legal = st.legal_actions
-        apply = st.apply
+        apply = st.step  # a play-out reads no transition
         for _ in range(MAX_PLAYOUT_ACTIONS):
             acts = legal()
             if not acts:
@@ -203,7 +203,7 @@ def hand_value(game: Game, totals: list[int], side: int, outcome) -> float:
     win bonus (twice the trip bonus; twice the trip when the ruleset keeps no score) when the hand
     ended the match."""
     v = float(totals[side] - max(t for s, t in enumerate(totals) if s != side))
-    if outcome is not None and outcome.termination != "unfinished":
+    if outcome is not None and outcome.termination != Termination.UNFINISHED:
         bonus = 2 * max(game.pts_trip, 1) if game.scoring_enabled else 2 * game.target
         v += bonus if outcome.winner_index == side else -bonus
     return v

@@ -36,8 +36,9 @@ from __future__ import annotations
 import random
 
 from ..engine import Action, Game, Observation
-from ..engine.game import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY
-from ..engine.notation import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, PLAY, STOP
+from mbrules.vocab import (
+    BATTLE, COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, HAZARD, NO_LIMIT, PLAY, REMEDY, SAFETY, STOP,
+)
 from .base import register
 
 NEG = float("-inf")

@@ -11,7 +11,9 @@ INSTALL_HINT = "charts need matplotlib: pip install 'mbrules[plots]' (or give --
 
 COLOR_A = "#1f77b4"
 COLOR_B = "#d62728"
-COLOR_UNADJ = "#ff9f40"
+COLOR_UNADJ = "#b8a07a"
+COLOR_UP = "#1a7f37"  # a flagged difference B > A
+COLOR_DOWN = "#b3261e"  # a flagged difference B < A
 
 
 class ChartsUnavailable(RuntimeError):
@@ -49,11 +51,11 @@ def _render(fig) -> tuple[bytes, str]:
     return png.getvalue(), svg.getvalue()
 
 
-def _hist(ax, a: list[int], b: list[int], label_a: str, label_b: str, title: str, xlabel: str,
-          discrete: bool) -> None:
+def _hist(ax, a, b, label_a: str, label_b: str, title: str, xlabel: str, discrete: bool) -> None:
+    """``a`` and ``b`` count each value (a Counter): the histograms are drawn from the counts."""
     import math
 
-    vals = a + b
+    vals = sorted(set(a) | set(b))
     if not vals:
         ax.set_title(title + " (no data)")
         return
@@ -66,18 +68,20 @@ def _hist(ax, a: list[int], b: list[int], label_a: str, label_b: str, title: str
         for v in vals:
             step = math.gcd(step, int(v) - int(lo))
         step = max(1, step)
-        k = max(10, min(50, int(math.sqrt(len(vals)))))
+        total = sum(a.values()) + sum(b.values())
+        k = max(10, min(50, int(math.sqrt(total))))
         width = step * max(1, math.ceil((hi - lo) / k / step))
         start = lo - width / 2
         bins = [start + i * width for i in range(int((hi - start) // width) + 2)]
-    wa = [1 / len(a)] * len(a) if a else None
-    wb = [1 / len(b)] * len(b) if b else None
-    if a:
-        ax.hist(a, bins=bins, weights=wa, histtype="stepfilled", alpha=0.35, color=COLOR_A,
-                label=f"{label_a} (mean {sum(a) / len(a):.1f}, n={len(a)})")
-    if b:
-        ax.hist(b, bins=bins, weights=wb, histtype="step", linewidth=1.8, color=COLOR_B,
-                label=f"{label_b} (mean {sum(b) / len(b):.1f}, n={len(b)})")
+    for counts, label, style in ((a, label_a, dict(histtype="stepfilled", alpha=0.35, color=COLOR_A)),
+                                 (b, label_b, dict(histtype="step", linewidth=1.8, color=COLOR_B))):
+        n = sum(counts.values())
+        if not n:
+            continue
+        xs = sorted(counts)
+        mean = sum(x * counts[x] for x in xs) / n
+        ax.hist(xs, bins=bins, weights=[counts[x] / n for x in xs], label=f"{label} (mean {mean:.1f}, n={n})",
+                **style)
     ax.set_title(title, fontsize=11)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("share")
@@ -105,10 +109,11 @@ def differences_chart(rows: list[dict], label_a: str, label_b: str) -> tuple[byt
     from .report import fmt_diff, fmt_diff_ci
 
     measured = [r for r in rows if r["diff"] is not None and r["ci95"] is not None and r["a"]]
+    up_down = {True: COLOR_UP, False: COLOR_DOWN}
     # a figure near 0 in A (draws, say) has no meaningful relative change: its interval would span
     # hundreds of percent and squash the rest; the table still has it
     shown = [r for r in measured if (r["ci95"][1] - r["ci95"][0]) / 2 <= abs(r["a"])]
-    left_out = [r["key"] for r in measured if r not in shown]
+    left_out = [(r.get("name") or r["key"]) for r in measured if r not in shown]
     height = max(2.5, 0.34 * len(shown) + 1.6)
     fig, ax = plt.subplots(figsize=(11, height), layout="constrained")
     ys = list(range(len(shown)))[::-1]
@@ -118,7 +123,7 @@ def differences_chart(rows: list[dict], label_a: str, label_b: str) -> tuple[byt
         d = r["diff"] * scale
         lo, hi = r["ci95"][0] * scale, r["ci95"][1] * scale
         reach = max(reach, abs(lo), abs(hi))
-        color = COLOR_B if r["flagged"] else COLOR_UNADJ if r.get("excludes_zero") else "#888888"
+        color = up_down[r["diff"] > 0] if r["flagged"] else COLOR_UNADJ if r.get("excludes_zero") else "#888888"
         ax.plot([lo, hi], [y, y], color=color, linewidth=2.2, solid_capstyle="butt")
         ax.plot([lo, lo], [y - 0.18, y + 0.18], color=color, linewidth=1.2)
         ax.plot([hi, hi], [y - 0.18, y + 0.18], color=color, linewidth=1.2)
@@ -130,12 +135,13 @@ def differences_chart(rows: list[dict], label_a: str, label_b: str) -> tuple[byt
     ax.axvline(0, color="black", linewidth=0.8)
     from matplotlib.lines import Line2D
 
-    ax.legend(handles=[Line2D([], [], color=COLOR_B, marker="o", label="flagged (Holm, family-wise 5%)"),
+    ax.legend(handles=[Line2D([], [], color=COLOR_UP, marker="o", label="flagged up (Holm, family-wise 5%)"),
+                       Line2D([], [], color=COLOR_DOWN, marker="o", label="flagged down"),
                        Line2D([], [], color=COLOR_UNADJ, marker="o", label="interval excludes 0, not after Holm"),
                        Line2D([], [], color="#888888", marker="o", label="no difference shown")],
               fontsize=8, loc="lower right")
     ax.set_yticks(ys)
-    ax.set_yticklabels([r["key"] for r in shown], fontsize=8)
+    ax.set_yticklabels([r.get("name") or r["key"] for r in shown], fontsize=8)
     ax.set_xlabel(f"difference {label_b} − {label_a}, % of {label_a}'s value (95% interval); "
                   "right: the difference in the metric's own unit")
     title = f"What the variant changes: {label_b} − {label_a}"

@@ -6,7 +6,7 @@ import csv
 import io
 import json
 
-from ..engine.cards import SCORE_LINES
+from mbrules.vocab import SCORE_LINES
 
 
 def _side_name(names, s: int) -> str:
@@ -95,3 +95,32 @@ def _cell(v):
     if isinstance(v, bool):
         return "true" if v else "false"
     return v
+
+
+def match_header(names) -> list[str]:
+    return ["arm", "match", "kind", *MATCH_COLUMNS, *(f"total_{n}" for n in names), "strong_side"]
+
+
+def match_cells(arm, i, kind, rec, names, width: int) -> list:
+    """One match's CSV row; ``width`` sides of totals (blank past this arm's own sides)."""
+    row = match_row(rec, names)
+    totals = list(rec["totals"]) + [""] * (width - len(rec["totals"]))
+    return [arm or "", i, kind, *(_cell(row[c]) for c in MATCH_COLUMNS), *totals, row.get("strong_side", "")]
+
+
+def hand_header(names) -> list[str]:
+    return ["arm", "match", "kind", "seed", "match_result", "hand", *HAND_COLUMNS,
+            *(f"{line}_{n}" for n in names for line in SCORE_LINES)]
+
+
+def hand_cells(arm, i, kind, rec, names, all_names) -> list[list]:
+    """One CSV row per hand of a match; score columns for every side of ``all_names`` (blank where
+    this arm has no such side)."""
+    row = match_row(rec, names)
+    rows = []
+    for h in row["hands"]:
+        sheet = h["score_sheet"]
+        rows.append([arm or "", i, kind, rec["seed"], rec["result"], h["hand"],
+                     *(_cell(h[c]) for c in HAND_COLUMNS),
+                     *(sheet[n][line] if n in sheet else "" for n in all_names for line in SCORE_LINES)])
+    return rows

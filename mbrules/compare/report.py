@@ -1,4 +1,8 @@
-"""The comparison document (``--json``), its HTML page, and the files of ``--out DIR``."""
+"""The comparison document (``--json``), its HTML page, and the files of ``--out DIR``.
+
+The report is made as a dict ``{file name: text, bytes or writer}`` (a writer is a callable that
+writes the file's bytes to a binary file object: the per-match records streamed to spill files while
+the matches ran are copied that way, never held in memory) and written whole by :func:`write_report`."""
 from __future__ import annotations
 
 import html
@@ -6,7 +10,6 @@ import json
 import math
 from pathlib import Path
 
-from .metrics import distributions
 from ..matches.intervals import FAMILY_ALPHA
 
 METHODS = (
@@ -29,30 +32,6 @@ def _round(v, digits=6):
     return v
 
 
-def document(settings: dict, rows: list[dict], seconds: dict, interrupted: bool) -> dict:
-    """The ``--json`` document: settings, method, and every metric with ``a``, ``b``, ``diff``, ``ci95``."""
-    metrics = {}
-    for r in rows:
-        metrics[r["key"]] = {
-            "label": r["label"],
-            "a": _round(r["a"]), "a_ci95": [_round(x) for x in r["a_ci95"]] if r["a_ci95"] else None,
-            "b": _round(r["b"]), "b_ci95": [_round(x) for x in r["b_ci95"]] if r["b_ci95"] else None,
-            "diff": _round(r["diff"]), "ci95": [_round(x) for x in r["ci95"]] if r["ci95"] else None,
-            "method": r["method"], "n_a": r["n_a"], "n_b": r["n_b"],
-            "p": _round(r["p"]), "p_holm": _round(r["p_holm"]), "flagged": r["flagged"],
-            "excludes_zero": r["excludes_zero"],
-        }
-    return {
-        "settings": settings,
-        "method": METHODS,
-        "family_alpha": FAMILY_ALPHA,
-        "flagged": [r["key"] for r in rows if r["flagged"]],
-        "metrics": metrics,
-        "seconds": {k: round(v, 3) for k, v in seconds.items()},
-        "interrupted": interrupted,
-    }
-
-
 def fmt(v, key: str = "") -> str:
     """A figure as printed: shares as percentages, small ratios with 3 decimals, points whole."""
     if v is None:
@@ -63,6 +42,8 @@ def fmt(v, key: str = "") -> str:
         return f"{v:.0f}"
     if abs(v) >= 10:
         return f"{v:.1f}"
+    if abs(v) >= 1:
+        return f"{v:.2f}"
     return f"{v:.3f}"
 
 
@@ -97,22 +78,179 @@ def _prefix_ids(svg: str, prefix: str) -> str:
     return re.sub(r"url\(#([^)]+)\)", lambda m: f"url(#{prefix}{m.group(1)})", svg)
 
 
-def html_page(doc: dict, charts: dict[str, str] | None, title: str) -> str:
-    """One self-contained page (no network, no other file): the settings, the charts (inline SVG) and the table."""
-    e = html.escape
+def fmt_p(p) -> str:
+    """A p-value as printed: ``<0.001`` below a thousandth, else three significant digits; "–" if none."""
+    if p is None:
+        return "–"
+    if p < 0.001:
+        return "<0.001"
+    return f"{p:.3g}"
+
+
+def _jl(v):
+    return [_round(x) for x in v] if v else None
+
+
+def document(cmp) -> dict:
+    """The ``--json`` document: settings, the rule change, ``summary`` (the headline), every metric with
+    ``a``, ``b``, ``diff``, ``ci95`` (and ``robust`` on each flagged one), the ladder and the restricted play."""
+    metrics = {}
+    for r in cmp.rows:
+        m = {
+            "name": r["name"], "label": r["label"], "scope": r["scope"], "compared": r["compared"],
+            "a": _round(r["a"]), "a_ci95": _jl(r["a_ci95"]),
+            "b": _round(r["b"]), "b_ci95": _jl(r["b_ci95"]),
+            "diff": _round(r["diff"]), "ci95": _jl(r["ci95"]),
+            "method": r["method"], "n_a": r["n_a"], "n_b": r["n_b"], "pairs": r["pairs"],
+            "p": _round(r["p"]) if r["compared"] else None, "p_holm": _round(r["p_holm"]), "flagged": r["flagged"],
+            "excludes_zero": r["excludes_zero"],
+        }
+        if r["flagged"]:
+            m["robust"] = r.get("robust")
+            m["robust_checks"] = [{**c, "diff": _round(c["diff"]), "ci95": _jl(c["ci95"])}
+                                  for c in r.get("robust_checks", [])]
+        metrics[r["key"]] = m
+
+    def focus(f):
+        return {**f, "a": _round(f["a"]), "b": _round(f["b"]), "diff": _round(f["diff"]), "se": _round(f["se"]),
+                "p_holm": _round(f["p_holm"]),
+                "a_ci95": _jl(f["a_ci95"]), "b_ci95": _jl(f["b_ci95"]), "ci95": _jl(f["ci95"])}
+
+    return {
+        "settings": cmp.settings,
+        "arms": {"a": cmp.arm_names[0], "b": cmp.arm_names[1]},
+        "rule_changes": cmp.rule_changes,
+        "summary": cmp.summary,
+        "method": METHODS,
+        "family_alpha": FAMILY_ALPHA,
+        "pairs": cmp.pairs_done,
+        "flagged": [r["key"] for r in cmp.rows if r["flagged"]],
+        "metrics": metrics,
+        "ladder": [focus(f) for f in cmp.ladder],
+        "restricted": [focus(f) for f in cmp.restricted],
+        "seconds": {k: round(v, 3) for k, v in cmp.seconds.items()},
+        "interrupted": cmp.interrupted,
+    }
+
+
+def _prefix_ids(svg: str, prefix: str) -> str:
+    """Give every id of one inline SVG a prefix (and every reference to it): two charts on one page
+    would otherwise share ids such as ``figure_1`` and a marker of one could be drawn in the other."""
+    import re
+
+    svg = re.sub(r'\bid="([^"]+)"', lambda m: f'id="{prefix}{m.group(1)}"', svg)
+    svg = re.sub(r'(xlink:href|href)="#([^"]+)"', lambda m: f'{m.group(1)}="#{prefix}{m.group(2)}"', svg)
+    return re.sub(r"url\(#([^)]+)\)", lambda m: f"url(#{prefix}{m.group(1)})", svg)
+
+
+def settings_words(doc: dict) -> list[str]:
+    """The settings as sentences."""
     s = doc["settings"]
+    arms = doc["arms"]
+    lines = [f"A: {arms['a']}, {s['a']['players']} players in {s['a']['sides']} sides (ruleset {s['a']['ruleset']})",
+             f"B: {arms['b']}, {s['b']['players']} players in {s['b']['sides']} sides (ruleset {s['b']['ruleset']})",
+             f"{s['games']} paired matches asked, {doc['pairs']} played: match i of both arms is dealt from seed "
+             f"({s['seed']}, i)",
+             f"Main lineup: {', '.join(s['bots'])}"]
+    if s["robust_bots"]:
+        lines.append(f"Each flagged effect measured again with {', '.join(s['robust_bots'])} on the first "
+                     f"{s['robust_games']} pairs")
+    else:
+        lines.append("No other lineup measured (robustness not checked)")
+    if s["skill_games"]:
+        lines.append(f"Skill ladder {' < '.join(s['ladder'])}: {s['skill_games']} matches per arm and rung "
+                     f"({s['robust_games']} with the expert)")
+    if s["restricted_games"]:
+        lines.append(f"Restricted play: {s['restricted_games']} matches per arm and restriction")
+    lines.append(f"{s['workers']} worker process(es); the figures are the same for any number")
+    return lines
+
+
+def page_title(doc: dict) -> str:
+    """"What hazard-on-hazard changes in <ruleset>" when B is A with options added, else "What B changes against A"."""
+    s, arms = doc["settings"], doc["arms"]
+    extra = s["b"]["applied_options"][len(s["a"]["applied_options"]):]
+    if (s["a"]["ruleset_id"] == s["b"]["ruleset_id"] and extra
+            and s["b"]["applied_options"][:len(s["a"]["applied_options"])] == s["a"]["applied_options"]
+            and s["a"]["players"] == s["b"]["players"]):
+        return f"What {' + '.join(extra)} changes in {arms['a']}"
+    return f"What {arms['b']} changes against {arms['a']}"
+
+
+def html_page(doc: dict, charts: dict[str, str] | None) -> str:
+    """One self-contained page (no network, no other file): the headline first (the rule change in
+    words, then its effects as sentences), then the ladder, restricted play, charts, every metric,
+    the settings in words and the method."""
+    from .headline import ROBUST_WORDS, effect_sentence, robust_words
+
+    e = html.escape
+    arms = doc["arms"]
+    s = doc["settings"]
+    title = page_title(doc)
+    players = (f"{s['players']} players" if s["players"] == s["players_b"]
+               else f"{s['players']} players (A) and {s['players_b']} (B)")
+    sub = f"{players}; {doc['pairs']} paired matches; main lineup {', '.join(s['bots'])}"
+    if doc["interrupted"]:
+        sub += " — interrupted: the figures are those of the matches both arms finished"
+    changes = "".join(f"<li>{e(c)}</li>" for c in doc["rule_changes"]) or "<li>No rule differs: both arms play the same rules.</li>"
+    effects = []
+    metrics = doc["metrics"]
+    for item in doc["summary"]:
+        m = metrics.get(item["metric"])
+        if m is not None and m["flagged"]:
+            cls = "up" if (m["diff"] or 0) > 0 else "down"
+            badge = ROBUST_WORDS[m.get("robust")]
+            bcls = {True: "robust", False: "fragile"}.get(m.get("robust"), "unchecked")
+            row = {**m, "key": item["metric"]}
+            detail = robust_words(row)[len(badge):].strip()
+            effects.append(f'<li class="{cls}">{e(effect_sentence(row))} <span class="badge {bcls}">{e(badge)}</span>'
+                           f' <small>{e(detail)}</small></li>')
+        else:
+            effects.append(f'<li class="none">{e(item["text"])}</li>')
+    if not any(m["flagged"] for m in metrics.values()):
+        effects.insert(0, '<li class="none"><strong>No effect on play shown</strong> (no metric flagged '
+                          'after Holm\'s correction).</li>')
+    quiet = [m["name"] for k, m in metrics.items() if m["compared"] and not m["flagged"] and m["diff"] is not None
+             and k != "first_side_win_share"]
+    quiet_html = f"<p class=quiet>No difference shown in: {e(', '.join(quiet))}.</p>" if quiet else ""
+
+    def share(v):
+        return "–" if v is None else f"{100 * v:.1f}%"
+
+    def share_ci(ci):
+        return "" if not ci else f"[{100 * ci[0]:.1f}%, {100 * ci[1]:.1f}%]"
+
+    def diff_pt(f):
+        if f["diff"] is None:
+            return "–"
+        lo, hi = f["ci95"]
+        return f"{100 * f['diff']:+.1f} pt<br><small>[{100 * lo:+.1f}, {100 * hi:+.1f}]</small>".replace("-", "−")
+
+    def focus_table(items, head):
+        if not items:
+            return ""
+        body = "".join(
+            f"<tr><td>{e(f['focus'])} vs {e(f['other'])}</td><td>{f['pairs']}</td>"
+            f"<td>{share(f['a'])}<br><small>{share_ci(f['a_ci95'])}</small></td>"
+            f"<td>{share(f['b'])}<br><small>{share_ci(f['b_ci95'])}</small></td><td>{diff_pt(f)}</td></tr>"
+            for f in items)
+        return (f"<table><tr><th>{head}</th><th>matches a arm</th><th>A</th><th>B</th><th>B − A</th></tr>"
+                f"{body}</table>")
+
     rows = []
-    for key, m in doc["metrics"].items():
-        cls = ' class="flag"' if m["flagged"] else ""
-        p_holm = "" if m["p_holm"] is None else f"{m['p_holm']:.3g}"
+    for key, m in metrics.items():
+        if m["flagged"]:
+            cls = ' class="up"' if (m["diff"] or 0) > 0 else ' class="down"'
+        else:
+            cls = ""
+        diff_cell = (f"{e(fmt_diff(m['diff'], key))}<br><small>{e(fmt_diff_ci(m['ci95'], key))}</small>"
+                     if m["compared"] else "<small>shown per arm (seated differently)</small>")
+        rob = ROBUST_WORDS[m.get("robust")] if m["flagged"] else ""
         rows.append(
-            f"<tr{cls}><td><code>{e(key)}</code><br><small>{e(m['label'])}</small></td>"
+            f"<tr{cls}><td>{e(m['name'])}<br><small><code>{e(key)}</code></small></td>"
             f"<td>{e(fmt(m['a'], key))}<br><small>{e(fmt_ci(m['a_ci95'], key))}</small></td>"
             f"<td>{e(fmt(m['b'], key))}<br><small>{e(fmt_ci(m['b_ci95'], key))}</small></td>"
-            f"<td>{e(fmt_diff(m['diff'], key))}<br><small>{e(fmt_diff_ci(m['ci95'], key))}</small></td>"
-            f"<td>{'yes' if m['flagged'] else ''}</td>"
-            f"<td>{p_holm}</td></tr>"
-        )
+            f"<td>{diff_cell}</td><td>{fmt_p(m['p_holm'])}</td><td>{e(rob)}</td></tr>")
     charts_html = ""
     if charts:
         for k, (name, svg) in enumerate(charts.items()):
@@ -120,65 +258,225 @@ def html_page(doc: dict, charts: dict[str, str] | None, title: str) -> str:
             svg = _prefix_ids(svg[start:] if start >= 0 else svg, f"c{k}-")
             charts_html += f'<figure>{svg}<figcaption>{e(name)}</figcaption></figure>\n'
     else:
-        charts_html = "<p>(charts not drawn: matplotlib was not installed or --no-charts was given)</p>"
-    settings_html = "".join(f"<tr><th>{e(str(k))}</th><td>{e(json.dumps(v, ensure_ascii=False))}</td></tr>"
-                            for k, v in s.items())
-    flagged = ", ".join(doc["flagged"]) or "none"
+        charts_html = "<p>(charts not drawn: --no-charts was given)</p>"
+    settings_html = "".join(f"<li>{e(x)}</li>" for x in settings_words(doc))
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title>
 <style>
-body {{ font-family: system-ui, sans-serif; margin: 2em; max-width: 1300px; color: #222; }}
-table {{ border-collapse: collapse; margin: 1em 0; }}
+body {{ font-family: system-ui, sans-serif; margin: 1.5em 2em; max-width: 1200px; color: #222; }}
+h1 {{ font-size: 1.6em; margin-bottom: 0.2em; }} .sub {{ color: #555; margin-top: 0; }}
+h2 {{ font-size: 1.15em; margin: 1.2em 0 0.4em; }}
+.rule li {{ font-size: 1.1em; }}
+ul.effects {{ list-style: none; padding-left: 0; }}
+ul.effects li {{ padding: 6px 10px; margin: 4px 0; border-left: 6px solid #bbb; background: #f6f6f6; }}
+ul.effects li.up {{ border-color: #1a7f37; background: #eaf6ec; }}
+ul.effects li.down {{ border-color: #b3261e; background: #fbeceb; }}
+.badge {{ font-size: 0.85em; padding: 1px 6px; border-radius: 8px; margin-left: 6px; white-space: nowrap; }}
+.badge.robust {{ background: #1a7f37; color: white; }} .badge.fragile {{ background: #8a6d00; color: white; }}
+.badge.unchecked {{ background: #888; color: white; }}
+.quiet {{ color: #555; }}
+table {{ border-collapse: collapse; margin: 0.6em 0; }}
 td, th {{ border-bottom: 1px solid #ddd; padding: 4px 10px; text-align: left; vertical-align: top; }}
 td:nth-child(n+2) {{ text-align: right; }}
-tr.flag td {{ background: #fdecea; }}
+tr.up td {{ background: #eaf6ec; }} tr.down td {{ background: #fbeceb; }}
 small {{ color: #666; }}
 figure {{ margin: 1.5em 0; }} figure svg {{ max-width: 100%; height: auto; }}
 </style></head><body>
 <h1>{e(title)}</h1>
-<p><strong>Flagged differences:</strong> {e(flagged)}.</p>
-<p>{e(doc['method'])}</p>
+<p class="sub">{e(sub)}</p>
+<h2>The rule change</h2>
+<ul class="rule">{changes}</ul>
+<h2>What it does to play</h2>
+<ul class="effects">{''.join(effects)}</ul>
+{quiet_html}
+<h2>Skill ladder: does the variant make skill matter more?</h2>
+<p>The stronger bot seated on one side, the weaker everywhere else (sides in turn): the stronger side's share of matches won.</p>
+{focus_table(doc['ladder'], 'rung') or '<p>(not played)</p>'}
+<h2>Restricted play: which decisions weigh more?</h2>
+<p>The heuristic on one side against itself forbidden one kind of decision everywhere else (after Jaffe et al., AIIDE 2012): the unrestricted side's share of matches won. A larger share under B: that decision weighs more under B. The ladder's and these differences are tested together with Holm's correction (family-wise 5%).</p>
+{focus_table(doc['restricted'], 'restriction') or '<p>(not played)</p>'}
 {charts_html}
-<h2>Metrics</h2>
-<table><tr><th>metric</th><th>A [95%]</th><th>B [95%]</th><th>B − A [95%]</th><th>flagged</th><th>p (Holm)</th></tr>
+<h2>Every metric</h2>
+<table><tr><th>metric</th><th>A [95%]</th><th>B [95%]</th><th>B − A [95%]</th><th>p (Holm)</th><th>with other bots</th></tr>
 {''.join(rows)}
 </table>
 <h2>Settings</h2>
-<table>{settings_html}</table>
+<ul>{settings_html}</ul>
+<h2>Method</h2>
+<p>{e(doc['method'])} An effect "holds with every bot" when, measured again with every other lineup, its difference has the same sign and a 95% interval that excludes 0; otherwise it "depends on the bots".</p>
 </body></html>
 """
 
 
-def out_files(doc: dict, arms, rows, names, charts_wanted: bool, title: str) -> dict[str, str | bytes]:
-    """Every file of ``--out DIR``, by name: the JSON document, the HTML report, charts (PNG and SVG),
-    the per-match JSONL and the per-match and per-hand CSV."""
-    from . import export
+# -- the folder -----------------------------------------------------------------------------------
+CHART_FILES = ("distributions.png", "distributions.svg", "differences.png", "differences.svg")
+DATA_FILES = ("compare.json", "matches.jsonl", "matches.csv", "hands.csv", "index.html")
 
-    a, b = arms
-    files: dict[str, str | bytes] = {}
+
+def report_names(charts: bool) -> list[str]:
+    return list(DATA_FILES) + (list(CHART_FILES) if charts else [])
+
+
+def check_out(out, inputs=(), charts: bool = True) -> None:
+    """Refuse (OutputPathError) a report folder, or any file it will hold, before any match; refuse
+    (ChartsUnavailable) charts without matplotlib."""
+    from ..safe_output import OutputPathError, check_output_dir, check_output_file
+
+    if str(out) == "":
+        raise OutputPathError("mbrules: --out needs a folder name (an empty one would write into the current folder)")
+    out = check_output_dir(out, inputs, "--out")
+    if out.is_dir():
+        for name in report_names(charts):
+            check_output_file(out / name, inputs, "--out")
+    if charts:
+        from . import charts as charts_mod
+
+        if not charts_mod.available():
+            raise charts_mod.ChartsUnavailable(charts_mod.INSTALL_HINT)
+
+
+class RecordSpill:
+    """The per-match records of the main phase, written to temporary files as they arrive (JSONL,
+    one CSV row per match, one per hand), so that memory does not grow with the number of matches."""
+
+    def __init__(self, sides: int):
+        import csv
+        import tempfile
+
+        from mbrules.vocab import SIDE_NAMES
+
+        self.dir = tempfile.TemporaryDirectory(prefix="mbrules-compare-")
+        self.names = tuple(SIDE_NAMES[s] for s in range(sides))
+        d = Path(self.dir.name)
+        self._files = {n: open(d / n, "w", encoding="utf-8", newline="") for n in ("matches.jsonl", "matches.csv", "hands.csv")}
+        self._mcsv = csv.writer(self._files["matches.csv"], lineterminator="\n")
+        self._hcsv = csv.writer(self._files["hands.csv"], lineterminator="\n")
+        from . import export
+
+        self._mcsv.writerow(export.match_header(self.names))
+        self._hcsv.writerow(export.hand_header(self.names))
+
+    def add(self, arm: str, i: int, rec: dict, names) -> None:
+        from . import export
+
+        row = {**export.match_row(rec, names, arm, i), "kind": "main"}
+        self._files["matches.jsonl"].write(json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n")
+        self._mcsv.writerow(export.match_cells(arm, i, "main", rec, names, len(self.names)))
+        self._hcsv.writerows(export.hand_cells(arm, i, "main", rec, names, self.names))
+
+    def finish(self) -> dict:
+        """Close the files; a writer per file, copying it in blocks."""
+        for f in self._files.values():
+            f.close()
+        d = Path(self.dir.name)
+
+        def copier(path: Path):
+            def write(fh) -> None:
+                import shutil
+
+                with open(path, "rb") as src:
+                    shutil.copyfileobj(src, fh, 1 << 20)
+            return write
+
+        return {n: copier(d / n) for n in self._files}
+
+    def close(self) -> None:
+        for f in self._files.values():
+            if not f.closed:
+                f.close()
+        self.dir.cleanup()
+
+
+def report_files(cmp, spill: RecordSpill, charts: bool) -> dict:
+    """Every file of the report folder, by name: text, bytes, or a writer ``(binary file) -> None``."""
+    doc = cmp.document()
+    files: dict = {}
     svgs: dict[str, str] | None = None
-    if charts_wanted:
-        from . import charts
+    if charts:
+        from . import charts as ch
 
         svgs = {}
-        png, svg = charts.distributions_chart(distributions(a.records), distributions(b.records), "A", "B")
+        a, b = cmp.arm_names
+        png, svg = ch.distributions_chart(cmp.distributions[0], cmp.distributions[1], "A", "B")
         files["distributions.png"], files["distributions.svg"] = png, svg
-        svgs["Distributions: A filled, B outlined (shares of hands or matches)"] = svg
-        png, svg = charts.differences_chart(rows, "A", "B")
+        svgs[f"Distributions: A ({a}) filled, B ({b}) outlined (shares of hands or matches)"] = svg
+        png, svg = ch.differences_chart(cmp.rows, "A", "B")
         files["differences.png"], files["differences.svg"] = png, svg
-        svgs["Differences B − A with 95% intervals, as % of A"] = svg
+        svgs["Differences B − A with 95% intervals, as % of A; green: B higher, red: B lower"] = svg
     files["compare.json"] = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
-
-    def items():
-        for arm in (a, b):
-            for i, r in enumerate(arm.records):
-                yield arm.label, i, "main", r
-            for i, r in enumerate(arm.skill_records):
-                yield arm.label, i, "skill", r
-
-    files["matches.jsonl"] = export.jsonl(
-        {**export.match_row(r, names, arm, i), "kind": kind} for arm, i, kind, r in items())
-    files["matches.csv"] = export.matches_csv(items(), names)
-    files["hands.csv"] = export.hands_csv(items(), names)
-    files["index.html"] = html_page(doc, svgs, title)
+    files.update(spill.finish())
+    files["index.html"] = html_page(doc, svgs)
     return files
+
+
+def write_report(cmp, out, spill: RecordSpill, charts: bool, inputs=()) -> None:
+    """Write the report folder: with :func:`mbrules.safe_output.write_output_folder` (whole, old or new)
+    where it exists, else file by file, each written whole (the stale charts of an earlier report
+    removed under ``charts=False``)."""
+    from .. import safe_output
+
+    try:
+        files = report_files(cmp, spill, charts)
+        folder_writer = getattr(safe_output, "write_output_folder", None)
+        if folder_writer is not None:
+            if not getattr(safe_output, "FOLDER_WRITERS_STREAM", False):
+                # a folder writer that takes text and bytes only: the records are read back whole here
+                files = {n: _materialize(c) if callable(c) else c for n, c in files.items()}
+            folder_writer(out, files, owned=report_names(True), inputs=inputs, flag="--out")
+            return
+        out = safe_output.check_output_dir(out, inputs, "--out")  # not a link now either (it may have become one)
+        out.mkdir(exist_ok=True)
+        for name, content in files.items():
+            if callable(content):
+                _write_streamed(out / name, content, inputs)
+            else:
+                safe_output.write_file_atomic(out / name, content, inputs, "--out")
+        if not charts:
+            for name in CHART_FILES:
+                try:
+                    (out / name).unlink()
+                except FileNotFoundError:
+                    pass
+    finally:
+        spill.close()
+
+
+def _materialize(writer) -> bytes:
+    import io
+
+    buf = io.BytesIO()
+    writer(buf)
+    return buf.getvalue()
+
+
+def _write_streamed(path: Path, writer, inputs) -> None:
+    """Write a file from a writer, whole or not at all (temporary file beside it, then rename)."""
+    import os
+    import signal
+    import tempfile
+
+    from ..safe_output import check_output_file
+
+    check_output_file(path, inputs, "--out")
+    held = hasattr(signal, "pthread_sigmask")
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM}) if held else None
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            writer(fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)
+        check_output_file(path, inputs, "--out")
+        os.replace(tmp, path)
+        tmp = None
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+        if held:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)

@@ -1,89 +1,403 @@
-"""The paired design: both arms play the same seeds (common random numbers), through the
-backends, lazy chunks and stop handling of :func:`mbrules.matches.simulate`."""
+"""The orchestration of a comparison, in one call a notebook can make: :func:`run_compare`.
+
+Both arms play the same seeds (common random numbers), pair by pair: a work item is a range of pair
+indices, and a worker plays match i of arm A and match i of arm B together, so the pairs finished
+when a run is stopped are whole pairs. Nothing grows with the number of matches: each pair's
+metrics go into running sums (:class:`mbrules.matches.intervals.PairSums`), and its records, when a
+report folder is asked for, go to spill files as they arrive (:class:`mbrules.compare.report.RecordSpill`).
+
+The phases, in order:
+
+1. ``main``: ``games`` pairs with the main lineup (``bots``): every metric, flagged by Holm.
+2. ``ladder:X>Y``: the skill ladder, one phase per rung pair (random < heuristic < expert < learned):
+   X seated on one side (rotating through the sides), Y everywhere else; X's side's win share per arm.
+3. ``restricted:R``: restricted play (Jaffe et al., AIIDE 2012): the heuristic on one side against
+   itself forbidden decision R everywhere else; the unrestricted side's win share per arm.
+4. ``robust:L``: each flagged effect measured again with lineup L on the first ``robust_games`` pairs:
+   ``robust`` is true when, with every lineup, the difference has the main run's sign and its 95%
+   interval excludes 0.
+
+Each arm is compiled once in this process; the pairs run on a backend of :mod:`mbrules.matches`
+(this process, a process pool or Ray), whose workers compile both arms once from their resolved rulesets.
+"""
 from __future__ import annotations
 
+import functools
+import hashlib
+import os
+import time
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from ..bots import bot_names
+from .. import load_game
+from ..bots import bot_names, lineup
+from ..bots.restricted import RESTRICTIONS
 from ..engine import Game
-from ..matches import game_seed, simulate
+from ..matches import intervals as stats
+from ..matches.backend import as_backend
+from ..matches.base import DEFAULT_WORKERS
+from ..matches.loop import game_seed, play_match
+from ..matches.records import match_record
+from .metrics import METRICS, add_distribution, mark_not_applicable, add_pair, evaluate_sums, new_distribution, metric_values
 
-# The strong bot of the skill-sensitivity matches: the first of these that is registered.
-STRONG_PREFERENCE = ("expert", "heuristic")
-WEAK_BOT = "random"
+# The second lineup of the robustness check and the top rung of the ladder: the expert at a small
+# budget (about 0.7 s of CPU a 4-player match of winning-moves against 5 ms for the heuristic), so it
+# is affordable on a subset of the pairs.
+EXPERT_SMALL = "expert:budget=4,width=2"
+SLOW_BOTS = ("expert",)  # bots whose matches cost seconds: they play the small subsets only
+RESTRICTION_WORDS = {
+    "no_coup_fourre": "never calls a coup fourré",
+    "no_extension": "never calls the extension",
+    "no_attack": "never attacks (plays no hazard)",
+    "no_safety_discard": "never discards a safety",
+}
 
 
-def default_strong_bot() -> str:
-    names = bot_names()
-    for n in STRONG_PREFERENCE:
-        if n in names:
-            return n
-    return names[0]
+def default_ladder() -> list[str]:
+    """random < heuristic < the expert at a small budget (< learned, when that bot is registered)."""
+    rungs = ["random", "heuristic", EXPERT_SMALL]
+    if "learned" in bot_names():
+        rungs.append("learned")
+    return rungs
+
+
+def is_slow(bot: str) -> bool:
+    return bot.partition(":")[0] in SLOW_BOTS
+
+
+def default_slow_games(games: int) -> int:
+    """Pairs played by the slow lineups (robustness, the expert's ladder rung): a fortieth of the
+    games, at least 8 and at most 25 (and never more than ``games``)."""
+    return min(games, max(8, min(25, games // 40)))
+
+
+def default_skill_games(games: int) -> int:
+    """Pairs of each cheap ladder rung and of each restriction: at most 300."""
+    return min(games, 300)
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and of its finished workers (user + system)."""
+    try:
+        import resource
+    except ImportError:  # not on Unix
+        return time.process_time()
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def phase_seed(seed: int, phase: str, i: int) -> int:
+    """The seed of pair ``i`` of a phase other than the main one (the same in both arms)."""
+    digest = hashlib.sha256(f"mbrules:{seed}:{phase}:{i}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+@dataclass(frozen=True)
+class Phase:
+    key: str  # "main", "robust:<bot>", "ladder:<strong>><weak>", "restricted:<restriction>"
+    kind: str  # main | robust | ladder | restricted
+    pairs: int
+    title: str
+    bots: tuple[str, ...] = ()  # main and robust: the lineup (one name, or one per player)
+    focus: str = ""  # ladder and restricted: the bot of the focus side (rotating through the sides)
+    other: str = ""  # ... and of every other seat
 
 
 @dataclass
-class Arm:
-    label: str  # "A" or "B"
-    ruleset: str
-    options: list[str]
-    game: Game
-    records: list[dict] = field(default_factory=list)
-    skill_records: list[dict] = field(default_factory=list)
-    seconds: float = 0.0
+class Comparison:
+    """What :func:`run_compare` returns: settings, every metric row, the ladder and the restricted play,
+    the headline, and (with ``out``) where the report was written."""
+
+    settings: dict
+    arm_names: tuple[str, str]
+    rule_changes: list[str]
+    rows: list[dict]
+    ladder: list[dict]
+    restricted: list[dict]
+    summary: list[dict]
+    interrupted: bool
+    seconds: dict
+    pairs_done: int
+    distributions: tuple[dict, dict] = field(default_factory=lambda: (new_distribution(), new_distribution()))
+
+    def document(self) -> dict:
+        from .report import document
+
+        return document(self)
 
 
-def skill_lineups(game: Game, strong: str, weak: str) -> list[list[str]]:
-    """One lineup per side: that side's players play ``strong``, everybody else ``weak``."""
-    return [[strong if game.side_of[p] == s else weak for p in range(game.players)] for s in range(game.sides)]
+# -- work done in a worker (or in-process) --------------------------------------------------------
+def play_pairs(games: Sequence[Game], phase: Phase, seed: int, start: int, stop: int, with_records: bool,
+               should_stop: Callable[[], object] | None = None) -> list:
+    """Pairs ``start .. stop-1`` of ``phase``: for each, per arm, the metric values and the record
+    (main and robust phases) or whether the focus side won (ladder and restricted)."""
+    out = []
+    for i in range(start, stop):
+        if phase.kind in ("main", "robust"):
+            s = game_seed(seed, i)
+            recs = [match_record(g, s, play_match(g, s, phase.bots, should_stop=should_stop),
+                                 lineup(phase.bots, g.players)) for g in games]
+            out.append((tuple(metric_values(r) for r in recs), recs if with_records else None))
+        else:
+            s = phase_seed(seed, phase.key, i)
+            wins = []
+            for g in games:
+                side = i % g.sides
+                bots = [phase.focus if g.side_of[p] == side else phase.other for p in range(g.players)]
+                o = play_match(g, s, bots, should_stop=should_stop).outcome
+                wins.append(1 if o is not None and o.winner_index == side else 0)
+            out.append((tuple(wins), None))
+    return out
 
 
-def skill_split(games: int, sides: int) -> list[int]:
-    """How many skill matches each side plays strong: ``games`` shared out as evenly as possible."""
-    return [games // sides + (1 if s < games % sides else 0) for s in range(sides)]
+def _pairs_task(games: Sequence[Game], item: tuple, should_stop: Callable[[], object] | None = None, *,
+                seed: int, with_records: bool) -> list:
+    """The task of a comparison on a backend: the pairs ``start .. stop-1`` of ``item = (phase, start, stop)``."""
+    phase, start, stop = item
+    return play_pairs(games, phase, seed, start, stop, with_records and phase.kind == "main", should_stop)
 
 
-def skill_seed(seed: int, side: int) -> int:
-    """The seed of the skill matches in which side ``side`` plays strong (the same in both arms)."""
-    return game_seed(seed, -1 - side)
+def _chunk_size(pairs: int, workers: int) -> int:
+    return max(1, min(10, -(-pairs // (max(1, workers) * 16))))
 
 
-def run_arm(arm: Arm, players: int, bots: Sequence[str], games: int, skill_games: int, strong: str,
-            weak: str, seed: int, workers: int, progress: Callable[[int], None] | None = None,
-            should_stop: Callable[[], object] | None = None, backend: str = "local",
-            address: str | None = None) -> bool:
-    """Play one arm: ``games`` matches between ``bots`` on seeds ``(seed, 0..games-1)``, then the skill
-    matches. Returns False when stopped (the records then hold whole chunks only)."""
-    done_before = 0
+# -- the orchestration ---------------------------------------------------------------------------
+def arm_name(game: Game, options: Sequence[str]) -> str:
+    """An arm as a person names it: its ruleset's name and the options applied (by id)."""
+    applied = list(game.ruleset.applied_options) or list(options)
+    return game.ruleset.name + "".join(f" + {o}" for o in applied)
 
-    def tick(n: int) -> None:
+
+def run_compare(
+    a: str | Game,
+    b: str | Game | None = None,
+    *,
+    options_a: Sequence[str] = (),
+    options_b: Sequence[str] = (),
+    players: int = 4,
+    players_b: int | None = None,
+    games: int = 1000,
+    seed: int = 0,
+    bots: Sequence[str] = ("heuristic",),
+    robust_bots: Sequence[str] | None = None,
+    robust_games: int | None = None,
+    ladder: Sequence[str] | None = None,
+    skill_games: int | None = None,
+    restricted_games: int | None = None,
+    workers: int | None = None,
+    out: str | os.PathLike | None = None,
+    charts: bool = True,
+    inputs: Sequence[str | os.PathLike] = (),
+    progress: Callable[[str, str, int, int], None] | None = None,
+    should_stop: Callable[[], object] | None = None,
+    backend: str = "local",
+    address: str | None = None,
+) -> Comparison:
+    """Compare ruleset ``a`` (an id, a path or a compiled Game) with ``b`` (default: ``a`` again) by
+    playing both on the same seeds; return a :class:`Comparison` (``.document()`` is ``--json``).
+
+    ``players_b`` seats arm B differently (default ``players``). ``bots`` is the main lineup;
+    ``robust_bots`` the lineups each flagged effect is measured again with (default: the expert at a
+    small budget; ``[]``: none), on ``robust_games`` pairs; ``ladder`` the skill rungs, weakest first
+    (default: random, heuristic, the small expert, and learned when registered); ``skill_games`` the
+    pairs of each cheap rung and of each restriction (0: no ladder and no restricted play).
+    ``progress(phase_key, title, done, total)`` is called as pairs finish; ``should_stop()`` is
+    polled: once true, the run ends with the pairs both arms finished (``interrupted`` true); without it,
+    a KeyboardInterrupt (Ctrl-C in a notebook) does the same.
+    ``out``: a folder the report is written to, whole (checked before any match). ``backend="ray"``
+    plays the same pairs as Ray tasks on the cluster at ``address``: the same figures.
+    """
+    t_start = time.perf_counter()
+    cpu_start = cpu_seconds()
+    options_a, options_b = list(options_a), list(options_b)
+    players_b = players if players_b is None else players_b
+    ref_b = a if b is None else b
+    game_a = a if isinstance(a, Game) else load_game(a, players, options_a)
+    game_b = ref_b if isinstance(ref_b, Game) else load_game(ref_b, players_b, options_b)
+    ref_a_name = a if isinstance(a, str) else game_a.ruleset_id
+    ref_b_name = ref_b if isinstance(ref_b, str) else game_b.ruleset_id
+    games_pair = (game_a, game_b)
+    workers = DEFAULT_WORKERS if workers is None else workers
+    bots = tuple(bots)
+    for g in games_pair:
+        lineup(bots, g.players)  # one bot, or one per player of both arms: refused before any match
+    robust_bots = [EXPERT_SMALL] if robust_bots is None else list(robust_bots)
+    slow = default_slow_games(games) if robust_games is None else min(games, robust_games)
+    skill = default_skill_games(games) if skill_games is None else skill_games
+    restricted_n = skill if restricted_games is None else restricted_games
+    rungs = default_ladder() if ladder is None else list(ladder)
+    same_seating = game_a.players == game_b.players and game_a.sides == game_b.sides
+
+    spill = None
+    if out is not None:
+        from .report import RecordSpill, check_out
+
+        check_out(out, inputs, charts)
+        spill = RecordSpill(max(game_a.sides, game_b.sides))
+
+    phases = [Phase("main", "main", games, f"{games} paired matches ({', '.join(bots)})", bots=bots)]
+    if skill > 0:
+        for weak, strong in zip(rungs, rungs[1:]):
+            n = slow if (is_slow(weak) or is_slow(strong)) else skill
+            if n > 0:
+                phases.append(Phase(f"ladder:{strong}>{weak}", "ladder", n, f"skill ladder: {strong} vs {weak}",
+                                    focus=strong, other=weak))
+    if restricted_n > 0:
+        for r in RESTRICTIONS:
+            if r == "no_extension" and all(g.extension_to is None for g in games_pair):
+                continue  # no extension question in either game: the restriction changes nothing
+            phases.append(Phase(f"restricted:{r}", "restricted", restricted_n,
+                                f"restricted play: heuristic vs heuristic that {RESTRICTION_WORDS[r]}",
+                                focus="heuristic", other=f"restricted:{r}=1"))
+
+    sums = [stats.PairSums() for _ in METRICS]
+    focus_sums: dict[str, stats.PairSums] = {}
+    robust_sums: dict[str, list[stats.PairSums]] = {}
+    dists = (new_distribution(), new_distribution())
+    done: dict[str, int] = {}
+    seconds: dict[str, float] = {}
+
+    def consume(phase: Phase, start: int, result: list) -> None:
+        for k, (vals, recs) in enumerate(result):
+            i = start + k
+            if phase.kind == "main":
+                add_pair(sums, vals[0], vals[1])
+                if recs is not None:
+                    for arm, rec, dist in zip("AB", recs, dists):
+                        add_distribution(dist, rec)
+                        spill.add(arm, i, rec, game_a.side_names if arm == "A" else game_b.side_names)
+            elif phase.kind == "robust":
+                add_pair(robust_sums.setdefault(phase.key, [stats.PairSums() for _ in METRICS]), vals[0], vals[1])
+            else:
+                focus_sums.setdefault(phase.key, stats.PairSums()).add(vals[0], 1, vals[1], 1)
+        done[phase.key] = done.get(phase.key, 0) + len(result)
         if progress:
-            progress(done_before + n)
+            progress(phase.key, phase.title, done[phase.key], phase.pairs)
 
-    stats, secs = simulate(arm.game, list(bots), games, seed, workers=workers,
-                           progress=tick, should_stop=should_stop, records=True, backend=backend, address=address)
-    arm.records = stats["records"]
-    arm.seconds += secs
-    if stats["games"] < games:
-        return False
-    done_before += games
-    for s, (lineup, n) in enumerate(zip(skill_lineups(arm.game, strong, weak), skill_split(skill_games, arm.game.sides))):
-        if n == 0:
+    try:
+        stopped = _run_phases(games_pair, phases, seed, workers, spill is not None, consume, should_stop, seconds,
+                              backend, address)
+    except KeyboardInterrupt:  # in a notebook (no should_stop): the pairs finished are kept, as on Ctrl-C
+        stopped = True
+    rows = evaluate_sums(sums, same_seating)
+    mark_not_applicable(rows, games_pair)
+    flagged = [r for r in rows if r["flagged"]]
+    if not stopped and flagged and slow > 0 and robust_bots:
+        rphases = [Phase(f"robust:{bot}", "robust", slow, f"robustness: flagged effects again with {bot}",
+                         bots=(bot,)) for bot in robust_bots]
+        try:
+            stopped = _run_phases(games_pair, rphases, seed, workers, False, consume, should_stop, seconds,
+                                  backend, address)
+        except KeyboardInterrupt:
+            stopped = True
+    _robustness(rows, robust_sums, robust_bots if (flagged and slow > 0) else [], same_seating)
+
+    ladder_rows = [_focus_row(p, focus_sums.get(p.key), same_seating) for p in phases if p.kind == "ladder"]
+    restricted_rows = [_focus_row(p, focus_sums.get(p.key), same_seating) for p in phases if p.kind == "restricted"]
+    # the ladder's and restricted play's differences are a family of their own: Holm over it too
+    focus = [f for f in ladder_rows + restricted_rows if f["se"] is not None and (f["se"] > 0 or f["diff"] != 0)]
+    flags, adjusted = stats.holm([stats.p_value(f["diff"], f["se"]) for f in focus])
+    for f in ladder_rows + restricted_rows:
+        f["flagged"], f["p_holm"] = False, None
+    for f, flag, adj in zip(focus, flags, adjusted):
+        f["flagged"], f["p_holm"] = flag, adj
+    from ..ruleset.diff import diff_rulesets
+
+    changes = [str(c) for c in diff_rulesets(game_a.ruleset, game_b.ruleset)]
+    if game_a.players != game_b.players:
+        changes.insert(0, f"players: {game_a.players} → {game_b.players}")
+    names = (arm_name(game_a, options_a), arm_name(game_b, options_b))
+    if names[0] == names[1]:
+        names = (names[0] + " (A)", names[1] + " (B)")
+    settings = {
+        "a": {"ruleset": ref_a_name, "ruleset_id": game_a.ruleset_id, "name": game_a.ruleset.name,
+              "options": options_a, "applied_options": list(game_a.ruleset.applied_options),
+              "players": game_a.players, "sides": game_a.sides},
+        "b": {"ruleset": ref_b_name, "ruleset_id": game_b.ruleset_id, "name": game_b.ruleset.name,
+              "options": options_b, "applied_options": list(game_b.ruleset.applied_options),
+              "players": game_b.players, "sides": game_b.sides},
+        "players": game_a.players, "players_b": game_b.players, "games": games, "seed": seed,
+        "workers": workers, "backend": backend, "bots": list(bots), "robust_bots": robust_bots, "robust_games": slow,
+        "ladder": rungs, "skill_games": skill, "restricted_games": restricted_n,
+        "same_seating": same_seating,
+    }
+    from .headline import summary
+
+    seconds["total"] = time.perf_counter() - t_start
+    seconds["cpu"] = cpu_seconds() - cpu_start
+    cmp = Comparison(settings, names, changes, rows, ladder_rows, restricted_rows, [], stopped, seconds,
+                     done.get("main", 0), dists)
+    cmp.summary = summary(cmp)
+    if out is not None:
+        from .report import write_report
+
+        write_report(cmp, out, spill, charts, inputs)
+    elif spill is not None:
+        spill.close()
+    return cmp
+
+
+def _run_phases(games_pair, phases: list[Phase], seed: int, workers: int, with_records: bool, consume,
+                should_stop, seconds: dict, backend: str = "local", address: str | None = None) -> bool:
+    """Play ``phases`` one after the other on the backend (:mod:`mbrules.matches`); True when stopped.
+    ``seconds[phase]`` adds up the wall time each phase's results took to come in."""
+    runner = as_backend(backend, workers, address)
+
+    def todo():
+        for ph in phases:
+            size = _chunk_size(ph.pairs, runner.workers)
+            for a in range(0, ph.pairs, size):
+                yield ph, a, min(ph.pairs, a + size)
+
+    count = sum(-(-ph.pairs // _chunk_size(ph.pairs, runner.workers)) for ph in phases)
+    last = [time.perf_counter()]
+
+    def took(item, result) -> None:
+        now = time.perf_counter()
+        seconds[item[0].key] = seconds.get(item[0].key, 0.0) + now - last[0]
+        last[0] = now
+        consume(item[0], item[1], result)
+
+    task = functools.partial(_pairs_task, seed=seed, with_records=with_records)
+    return runner.run(games_pair, task, todo(), took, count=count, should_stop=should_stop)
+
+
+def _focus_row(phase: Phase, sums: stats.PairSums | None, comparable: bool) -> dict:
+    """A ladder rung or a restriction: the focus side's win share in each arm, and B − A when the arms
+    seat the players alike (the share's chance level depends on the number of sides)."""
+    s = sums or stats.PairSums()
+    n = s.n
+    a = s.s[0] / n if n else None
+    b = s.s[2] / n if n else None
+    d, se = s.paired_diff() if (comparable and n) else (None, None)
+    ci = stats.normal_ci(d, se)
+    return {
+        "key": phase.key, "kind": phase.kind, "focus": phase.focus, "other": phase.other, "pairs": n,
+        "a": a, "a_ci95": list(stats.wilson(s.s[0], n)) if n else None,
+        "b": b, "b_ci95": list(stats.wilson(s.s[2], n)) if n else None,
+        "diff": d, "ci95": list(ci) if ci else None, "se": se,
+        "excludes_zero": bool(ci) and (ci[0] > 0 or ci[1] < 0),
+    }
+
+
+def _robustness(rows: list[dict], robust_sums: dict, robust_bots: list[str], comparable: bool) -> None:
+    """``robust`` on each flagged row: true when with every other lineup the difference has the main
+    run's sign and its 95% interval excludes 0; false when one lineup does not show it; None when no
+    other lineup was measured (none asked for, or the run stopped before)."""
+    from .metrics import row_from_sums
+
+    for k, r in enumerate(rows):
+        if not r["flagged"]:
             continue
-        stats, secs = simulate(arm.game, lineup, n, skill_seed(seed, s), workers=workers,
-                               progress=tick, should_stop=should_stop, records=True, backend=backend,
-                               address=address)
-        for r in stats["records"]:
-            r["strong_side"] = s
-        arm.skill_records.extend(stats["records"])
-        arm.seconds += secs
-        if stats["games"] < n:
-            return False
-        done_before += n
-    return True
-
-
-def make_arm(label: str, ruleset: str, options: Sequence[str], players: int) -> Arm:
-    from ..ruleset import load_ruleset
-
-    return Arm(label, ruleset, list(options), Game(load_ruleset(ruleset, list(options)), players))
+        checks = []
+        for bot in robust_bots:
+            got = robust_sums.get(f"robust:{bot}")
+            if got is None or got[k].n < 2:
+                checks = None
+                break
+            rr = row_from_sums(METRICS[k], got[k], comparable or METRICS[k].scope == "game")
+            ci = rr["ci95"]
+            holds = bool(ci) and ((r["diff"] > 0 and ci[0] > 0) or (r["diff"] < 0 and ci[1] < 0))
+            checks.append({"bots": bot, "pairs": got[k].n, "diff": rr["diff"], "ci95": ci, "holds": holds})
+        r["robust"] = None if not checks else all(c["holds"] for c in checks)
+        r["robust_checks"] = checks or []

@@ -1,4 +1,4 @@
-"""Decision kinds, the contract's reason codes, and the refusal they travel in.
+"""The refusal an action gets (:class:`IllegalAction`, with a reason code) and what a state waits for.
 
 How an action is encoded and written belongs to :mod:`mbrules.engine.notation`.
 """
@@ -7,42 +7,31 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .notation import (  # noqa: F401  the operations, for ``from ...actions import PLAY``
-    COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, OP_WORDS, PLAY, STOP,
-)
+from ..vocab import DecisionKind, Reason
 
-# Decision kinds (what the state is waiting for)
-TURN = "turn"
-COUP_FOURRE_WINDOW = "coup_fourre"
-EXTENSION_QUESTION = "extension"
-HAND_OVER = "hand_over"
-MATCH_OVER = "match_over"
+# The engine's short names for the decision kinds and reason codes (the names are mbrules.vocab's)
+TURN = DecisionKind.TURN
+COUP_FOURRE_WINDOW = DecisionKind.COUP_FOURRE
+EXTENSION_QUESTION = DecisionKind.EXTENSION
+HAND_OVER = DecisionKind.HAND_OVER
+MATCH_OVER = DecisionKind.MATCH_OVER
 
-
-# Reason codes (contract: every refused action carries one, plus a sentence)
-NOT_YOUR_TURN = "not-your-turn"
-NOT_IN_HAND = "not-in-hand"
-HAND_OVER_CODE = "hand-over"
-CANNOT_MOVE = "cannot-move"
-SPEED_LIMIT = "speed-limit"
-OVER_TARGET = "over-target"
-TOO_MANY_200 = "too-many-200"
-PROTECTED = "protected"
-NOT_ROLLING = "not-rolling"
-ALREADY_LIMITED = "already-limited"
-BAD_TARGET = "bad-target"
-NOTHING_TO_FIX = "nothing-to-fix"
-NO_COUP_FOURRE = "no-coup-fourre"
-NO_EXTENSION = "no-extension"
-EXTENSION_PENDING = "extension-pending"
-# Not in the contract's table: a discard refused under option no-voluntary-discard.
-MUST_PLAY = "must-play"
-
-REASON_CODES = (
-    NOT_YOUR_TURN, NOT_IN_HAND, HAND_OVER_CODE, CANNOT_MOVE, SPEED_LIMIT, OVER_TARGET,
-    TOO_MANY_200, PROTECTED, NOT_ROLLING, ALREADY_LIMITED, BAD_TARGET, NOTHING_TO_FIX,
-    NO_COUP_FOURRE, NO_EXTENSION, EXTENSION_PENDING, MUST_PLAY,
-)
+NOT_YOUR_TURN = Reason.NOT_YOUR_TURN
+NOT_IN_HAND = Reason.NOT_IN_HAND
+HAND_OVER_CODE = Reason.HAND_OVER
+CANNOT_MOVE = Reason.CANNOT_MOVE
+SPEED_LIMIT = Reason.SPEED_LIMIT
+OVER_TARGET = Reason.OVER_TARGET
+TOO_MANY_200 = Reason.TOO_MANY_200
+PROTECTED = Reason.PROTECTED
+NOT_ROLLING = Reason.NOT_ROLLING
+ALREADY_LIMITED = Reason.ALREADY_LIMITED
+BAD_TARGET = Reason.BAD_TARGET
+NOTHING_TO_FIX = Reason.NOTHING_TO_FIX
+NO_COUP_FOURRE = Reason.NO_COUP_FOURRE
+NO_EXTENSION = Reason.NO_EXTENSION
+EXTENSION_PENDING = Reason.EXTENSION_PENDING
+MUST_PLAY = Reason.MUST_PLAY
 
 
 class IllegalAction(Exception):

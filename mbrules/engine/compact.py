@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import struct
 
-from .cards import NO_LIMIT
+from ..vocab import NO_LIMIT
 from .state import P_COUP, P_DRAW, P_EXT, P_HAND_OVER, P_PLAY, State
 
 __all__ = ["ObservationWriter", "draw_due", "draw_pile_counts", "draw_pile_size", "stack_next_draw", "state_vector"]

@@ -32,7 +32,7 @@ import random
 from typing import TYPE_CHECKING
 
 from .actions import COUP_FOURRE_WINDOW, EXTENSION_QUESTION, TURN
-from .cards import BATTLE, DISTANCE, HAZARD, REMEDY, SAFETY
+from ..vocab import BATTLE, DISTANCE, HAZARD, REMEDY, SAFETY
 from .notation import DISCARD, PLAY
 from .state import P_COUP, P_DRAW, P_EXT, P_PLAY, State
 
@@ -197,7 +197,7 @@ def rollout(st: State, rng: random.Random, max_actions: int = 2000) -> None:
     """
     g = st.game
     legal = st.legal_actions
-    apply = st.apply
+    apply = st.step  # a play-out reads no transition
     rand = rng.random
     for _ in range(max_actions):
         ph = st._phase

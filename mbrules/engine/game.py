@@ -6,9 +6,7 @@ the boundary. Nothing here knows which edition it came from.
 
 from __future__ import annotations
 
-from .cards import (  # noqa: F401  re-exported: the kinds and piles are read as engine.game.X too
-    BATTLE, DISTANCE, HAZARD, KIND_CODES, NO_LIMIT, REMEDY, SAFETY, SCORE_LINES, SIDE_NAMES, SPEED,
-)
+from ..vocab import BATTLE, NO_LIMIT, SAFETY, SIDE_NAMES, SPEED, CardKind, Pile
 from .notation import ACTION_DECLINE, ACTION_DRAW, ACTION_EXTEND, ACTION_STOP, COUP_FOURRE, DISCARD, MAX_CARDS, MAX_SIDES, PLAY, Action, all_actions, describe, encode, parse
 from .state import State
 
@@ -51,7 +49,7 @@ class Game:
             raise GameError(f"at most {MAX_SIDES} sides are supported")
         cards = [ruleset.cards[c] for c in ids]
         self.names = tuple(c.name for c in cards)
-        self.kind = tuple(KIND_CODES[c.kind] for c in cards)
+        self.kind = tuple(CardKind(c.kind).code for c in cards)
         self.miles = tuple(getattr(c, "miles", 0) for c in cards)
         self.max_per_hand = tuple(
             (c.max_per_hand if c.max_per_hand is not None else NO_LIMIT) if c.kind == "distance" else NO_LIMIT
@@ -71,10 +69,10 @@ class Game:
         piles = []
         for c in cards:
             if c.kind == "hazard":
-                piles.append(BATTLE if c.pile == "battle" else SPEED)
+                piles.append(Pile(c.pile).code)
             elif c.kind == "remedy":
                 fixed = [ruleset.cards[h] for h in c.fixes]
-                piles.append(SPEED if fixed and all(h.pile == "speed" for h in fixed) else BATTLE)
+                piles.append(SPEED if fixed and all(h.pile == Pile.SPEED for h in fixed) else BATTLE)
             else:
                 piles.append(-1)
         self.pile = tuple(piles)

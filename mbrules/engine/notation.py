@@ -28,15 +28,14 @@ from __future__ import annotations
 
 import re
 
-from .cards import SIDE_NAMES
+from ..vocab import (  # noqa: F401  the operations' codes: Action.op is one of them
+    COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, OP_WORDS, OWN, PLAY, SIDE_NAMES, STOP,
+)
 
-DRAW, PLAY, DISCARD, COUP_FOURRE, DECLINE, EXTEND, STOP = range(7)
-OP_WORDS = ("draw", "play", "discard", "coup-fourre", "decline", "extend", "stop")
 _OP_OF_WORD = {w: i for i, w in enumerate(OP_WORDS)}
 _OP_OF_WORD["coup_fourre"] = COUP_FOURRE  # the scenario key's spelling
 MAX_CARDS = 255  # card kinds an action can name (8 bits)
 MAX_SIDES = len(SIDE_NAMES)  # sides an action can name (A..Z)
-OWN = -1  # side_index of the unnamed form: own side, or the only opposing side for a hazard
 
 
 def encode(op: int, card: int = 0, side: int = OWN) -> int:

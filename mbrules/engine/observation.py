@@ -19,12 +19,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from .actions import COUP_FOURRE_WINDOW, TURN, Decision
-from .cards import NO_LIMIT, SCORE_LINES
+from ..vocab import NO_LIMIT, SCORE_LINES, Termination
 
 if TYPE_CHECKING:
     from .game import Game
     from .notation import Action
     from .state import State
+    from .transition import Transition
 
 
 class SideView(NamedTuple):
@@ -219,14 +220,14 @@ class Snapshot:
 class Outcome:
     """How a match ended: ``winner`` (a side name) or ``draw``, or ``unfinished`` (the hands cap); every sheet.
 
-    Like python-chess's Outcome: ``termination`` says why it ended ("win", "draw",
-    "unfinished"), ``winner`` is the winning side's name or None.
+    Like python-chess's Outcome: ``termination`` says why it ended (a :class:`mbrules.vocab.Termination`:
+    win, draw, unfinished), ``winner`` is the winning side's name or None.
     """
 
     _immutable = True
     __slots__ = ("winner", "winner_index", "termination", "totals", "hand_sheets", "sides", "completed")
 
-    def __init__(self, winner_index: int, termination: str, totals: dict[str, int],
+    def __init__(self, winner_index: int, termination: Termination, totals: dict[str, int],
                  hand_sheets: tuple[dict[str, dict[str, int]], ...], sides: tuple[str, ...],
                  completed: tuple[str | None, ...] = ()):
         set_ = object.__setattr__
@@ -241,10 +242,10 @@ class Outcome:
     @classmethod
     def of(cls, game: "Game", winner, sheets, totals, completers=()) -> "Outcome":
         names = game.side_names
-        if winner == "draw" or winner == "unfinished":
+        if isinstance(winner, Termination):  # a draw, or unfinished
             idx, term = -1, winner
         else:
-            idx, term = winner, "win"
+            idx, term = winner, Termination.WIN
         return cls(
             idx, term, {names[s]: t for s, t in enumerate(totals)},
             tuple({names[s]: {k: line[k] for k in SCORE_LINES} for s, line in enumerate(sheet)} for sheet in sheets),
@@ -256,11 +257,11 @@ class Outcome:
 
     @property
     def draw(self) -> bool:
-        return self.termination == "draw"
+        return self.termination == Termination.DRAW
 
     @property
     def unfinished(self) -> bool:
-        return self.termination == "unfinished"
+        return self.termination == Termination.UNFINISHED
 
     @property
     def result(self) -> str:
@@ -285,7 +286,8 @@ class Outcome:
 class Observer:
     """Hooks around a match (``State.add_observer``); override what you need, the rest do nothing.
 
-    ``before_action`` sees the state before an accepted action, ``after_action`` after it;
+    ``before_action`` sees the state before an accepted action, ``after_action`` after it, and
+    ``transition`` what it did (the :class:`~mbrules.engine.transition.Transition` ``apply`` returns);
     ``refused`` an action ``apply`` turned down (the state unchanged);
     ``hand_over`` runs when a hand ends (its sheet is the last of the match's), before the
     next deal; ``match_over`` once, at the end.
@@ -296,6 +298,9 @@ class Observer:
 
     def after_action(self, state: "State", player: int, action: "Action") -> None:
         pass
+
+    def transition(self, state: "State", transition: "Transition") -> None:
+        """What the action just accepted did: who acted, what was drawn and swept, who decides next."""
 
     def refused(self, state: "State", player: int, action, error: Exception) -> None:
         """``apply`` refused ``action`` (as given: an Action, an int or text); the state is unchanged."""

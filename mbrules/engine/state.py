@@ -25,19 +25,20 @@ from .actions import (
     NOT_YOUR_TURN, NOTHING_TO_FIX, OVER_TARGET, PROTECTED, SPEED_LIMIT, TOO_MANY_200, TURN, Decision,
     IllegalAction,
 )
-from .cards import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SCORE_LINES
-from .notation import (
-    COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, OWN, PLAY, STOP, Action, NotationError, parse,
-)
+from ..vocab import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SCORE_LINES, DecisionKind, Reason, Termination
+from ..vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, OWN, PLAY, STOP
+from .notation import Action, NotationError, parse
 from .observation import Observation, Observer, Outcome, Snapshot
+from .transition import Transition
 
 if TYPE_CHECKING:
     from .game import Game
 
-UNFINISHED = "unfinished"  # the winner of a match stopped by its hands-per-match cap
 
 # Phases
 P_DRAW, P_PLAY, P_COUP, P_EXT, P_HAND_OVER, P_MATCH_OVER = range(6)
+_PHASE_KIND = (TURN, TURN, COUP_FOURRE_WINDOW, EXTENSION_QUESTION, HAND_OVER, MATCH_OVER)
+_new_transition = tuple.__new__  # Transition(...) without its keyword-taking __new__: one per action
 
 
 class State:
@@ -61,7 +62,7 @@ class State:
         self._match_totals = [0] * game.sides
         self._hand_sheets: list[list[dict[str, int]]] = []
         self._completers: list[int] = []  # per hand over: the side that completed the trip, or -1
-        self._winner = None  # side index, "draw", "unfinished", or None while undecided
+        self._winner = None  # side index, Termination.DRAW or .UNFINISHED, or None while undecided
         self._history: list[tuple[int, int]] = []  # (player, action); (-1, -1) marks a new hand
         self._deal_next = False  # deal the next hand as soon as one ends (matches from new_match)
         self._observers: tuple = ()
@@ -559,21 +560,16 @@ class State:
             raise IllegalAction(NOT_YOUR_TURN, f"there is no player #{player} in a {self.game.players}-player game")
         return player
 
-    def apply(self, action, player: int | None = None) -> None:
-        """Apply ``action`` (an :class:`Action`, its int, or its words) for ``player`` (None: whoever decides).
-
-        Raises :class:`IllegalAction` with the contract's reason code; the state is then left
-        exactly as it was. Text that is not an action raises :class:`NotationError`.
-        """
-        if type(action) is Action and player is None and not self._observers:
-            # The two commonest cases, checked by the same _verify_* calls that _verify makes for
-            # them (whoever decides acts, so no turn code applies); anything else, or a refusal,
-            # takes the general path below, which gives the refusal its code and sentence.
+    def step(self, action) -> None:
+        """:meth:`apply` for the one who decides, without building the :class:`Transition`: the
+        loops that play many matches (simulate, a bot's search) and read no record. The same
+        checks and the same game; a refusal raises as :meth:`apply` does."""
+        if type(action) is Action and not self._observers:
             ph = self._phase
             op = action.op
             if ph == P_DRAW:
                 if op == DRAW and self._verify_draw() is None:
-                    self._draw(self._player)
+                    self._draw(self._player)  # a draw never ends a hand
                     return
             elif ph == P_PLAY:
                 p = self._player
@@ -593,6 +589,65 @@ class State:
                         if self._phase == P_HAND_OVER and self._deal_next:
                             self.next_hand()
                         return
+        self.apply(action)  # the rest, observers, refusals: the general path
+
+    def apply(self, action, player: int | None = None) -> Transition:
+        """Apply ``action`` (an :class:`Action`, its int, or its words) for ``player`` (None: whoever decides).
+
+        Returns what happened: a frozen :class:`Transition` (who acted, the card drawn, the cards
+        swept to the discard pile, who decides next, whether the hand or the match ended...), also
+        given to every observer's ``transition`` hook. Raises :class:`IllegalAction` with the
+        contract's reason code; the state is then left exactly as it was. Text that is not an
+        action raises :class:`NotationError`.
+        """
+        if type(action) is Action and player is None and not self._observers:
+            # The two commonest cases, checked by the same _verify_* calls that _verify makes for
+            # them (whoever decides acts, so no turn code applies); anything else, or a refusal,
+            # takes the general path below, which gives the refusal its code and sentence.
+            ph = self._phase
+            op = action.op
+            if ph == P_DRAW:
+                if op == DRAW and self._verify_draw() is None:
+                    p = self._player
+                    self._draw(p)  # a draw never ends a hand; the drawer plays on
+                    ps = self.game.side_of[p]
+                    return _new_transition(Transition, (
+                        p, action, self._hand_no, self._last_draw, -1, (), -1, self._miles[ps], self._target,
+                        False, False, p, TURN, False, False))
+            elif ph == P_PLAY:
+                p = self._player
+                c = action.card_index
+                # The record is built inline while the hand goes on (a discard never draws nor
+                # sweeps; only a safety sweeps); the rare rest goes through _finish.
+                if op == DISCARD:
+                    if self._verify_discard(p, c) is None:
+                        self._discard_card(p, action)
+                        ph = self._phase
+                        if ph < P_HAND_OVER:
+                            return _new_transition(Transition, (
+                                p, action, self._hand_no, -1, -1, (), -1, self._miles[self.game.side_of[p]],
+                                self._target, False, False, self._player, _PHASE_KIND[ph], False, False))
+                        return self._finish(p, action, len(self._stock), len(self._discard) - 1, -1)
+                elif op == PLAY:
+                    ts = action.side_index
+                    if ts == OWN:
+                        ts = self._target_side(p, action)
+                    if self._verify_play(p, c, ts) is None:
+                        g = self.game
+                        k = g.kind[c]
+                        if k == SAFETY:
+                            n_discard = len(self._discard)
+                            self._play(p, c, ts)
+                            return self._finish(p, action, len(self._stock), n_discard, ts)
+                        self._play(p, c, ts)
+                        ph = self._phase
+                        if ph < P_HAND_OVER:
+                            m = self._miles[g.side_of[p]]
+                            return _new_transition(Transition, (
+                                p, action, self._hand_no, -1, ts, (), -1, m, self._target,
+                                k == DISTANCE and m == self._target, False, self._player, _PHASE_KIND[ph],
+                                False, False))
+                        return self._finish(p, action, len(self._stock), len(self._discard), ts)
         try:
             a = action if type(action) is Action else self._as_action(action)
             if player is not None:
@@ -605,46 +660,75 @@ class State:
             for o in self._observers:
                 o.refused(self, actor, action, exc)  # a human seat shows it; a soak calls it a bot's bug
             raise
-        if self._observers:
-            self._apply_observed(a, player)
-            return
-        op = a.op
-        if op == DRAW:
-            self._draw(self._player)  # the most common action; a draw never ends a hand
-            return
-        if op == DISCARD:
-            self._discard_card(self._player, a)  # the next most common
-        else:
-            self._do(a, player)
-        if self._phase == P_HAND_OVER and self._deal_next:
-            self.next_hand()
-
-    def _apply_observed(self, a: Action, player: int | None) -> None:
         actor = self._player if player is None else player
         observers = self._observers
         for o in observers:
             o.before_action(self, actor, a)
-        self._do(a, player)
-        for o in observers:
-            o.after_action(self, actor, a)
-        if self._phase >= P_HAND_OVER:
+        n_stock, n_discard = len(self._stock), len(self._discard)
+        ts = self._do(a, player)
+        t = self._record(actor, a, n_stock, n_discard, ts)
+        if observers:
             for o in observers:
-                o.hand_over(self)
-            if self._phase == P_MATCH_OVER:
+                o.after_action(self, actor, a)
+                o.transition(self, t)
+            if self._phase >= P_HAND_OVER:
                 for o in observers:
-                    o.match_over(self)
-            elif self._deal_next:
-                self.next_hand()
+                    o.hand_over(self)
+                if self._phase == P_MATCH_OVER:
+                    for o in observers:
+                        o.match_over(self)
+                    return t
+        if self._phase == P_HAND_OVER and self._deal_next:
+            self.next_hand()
+        return t
 
-    def _do(self, a: Action, player: int | None) -> None:
-        """Carry out an action :meth:`_verify` accepted."""
+    def _finish(self, p: int, a: Action, n_stock: int, n_discard: int, ts: int) -> Transition:
+        """The fast path's end: the record, then the next deal if the hand ended (matches from new_match)."""
+        t = self._record(p, a, n_stock, n_discard, ts)
+        if self._phase == P_HAND_OVER and self._deal_next:
+            self.next_hand()
+        return t
+
+    def _record(self, p: int, a: Action, n_stock: int, n_discard: int, ts: int) -> Transition:
+        """What ``p``'s action ``a`` just did, read before any next deal (``n_stock``, ``n_discard``: the
+        draw and discard piles' sizes before it; ``ts``: the side a played card went to)."""
+        g = self.game
+        op = a.op
+        ph = self._phase
+        ps = g.side_of[p]
+        drawn = self._last_draw if len(self._stock) < n_stock else -1
+        swept = self._discard[n_discard + 1 if op == DISCARD else n_discard:]
+        hazard = -1
+        extra = done = False
+        if op == PLAY:
+            k = g.kind[a.card_index]
+            if k == DISTANCE:
+                done = self._miles[ps] == self._target
+            elif k == SAFETY:
+                extra = g.safety_extra_turn and ph < P_HAND_OVER
+        elif op == COUP_FOURRE:
+            ts = ps
+            hazard = self._cf_hazard
+            extra = g.cf_extra_turn and ph < P_HAND_OVER
+        elif op == DECLINE:
+            hazard = self._cf_hazard
+        over = ph >= P_HAND_OVER
+        return _new_transition(Transition, (
+            p, a, self._hand_no, drawn, ts, tuple(swept), hazard, self._miles[ps], self._target, done, extra,
+            -1 if over else self._player, _PHASE_KIND[ph], over, ph == P_MATCH_OVER))
+
+    def _do(self, a: Action, player: int | None) -> int:
+        """Carry out an action :meth:`_verify` accepted; the side a played card went to (else -1)."""
         op = a.op
         p = self._player
         if op == DRAW:
             self._draw(p)
         elif op == PLAY:
             ts = a.side_index
-            self._play(p, a.card_index, ts if ts != OWN else self._target_side(p, a))
+            if ts == OWN:
+                ts = self._target_side(p, a)
+            self._play(p, a.card_index, ts)
+            return ts
         elif op == DISCARD:
             self._discard_card(p, a)
         elif op == COUP_FOURRE:
@@ -655,6 +739,7 @@ class State:
         else:
             self._history.append((p, a))
             self._answer_extension(op == EXTEND)
+        return -1
 
     def _discard_card(self, p: int, a: Action) -> None:
         """``p`` discards (checked by :meth:`_verify_discard`); the turn passes (WM §5)."""
@@ -852,7 +937,7 @@ class State:
             self._match_totals[s] += sheet[s]["total"]
         self._winner = self._match_winner()
         if self._winner is None and len(self._hand_sheets) >= self.game.max_hands:
-            self._winner = UNFINISHED  # the ruleset's hands-per-match cap: a runaway match ends, unfinished
+            self._winner = Termination.UNFINISHED  # the ruleset's hands-per-match cap: a runaway match ends, unfinished
         self._phase = P_MATCH_OVER if self._winner is not None else P_HAND_OVER
         self._cf_queue = []
 
@@ -909,7 +994,7 @@ class State:
         return sheet
 
     def _match_winner(self):
-        """Side index, 'draw', or None while the match goes on (WM §9; rulings: The match)."""
+        """Side index, Termination.DRAW, or None while the match goes on (WM §9; rulings: The match)."""
         g = self.game
         mode = g.match_mode
         if mode == "trip":
@@ -987,7 +1072,7 @@ class State:
         return code
 
 
-_SHARED = (int, bool, str, float, tuple, frozenset, type(None))
+_SHARED = (int, bool, str, float, tuple, frozenset, type(None), Termination, Reason, DecisionKind)
 
 
 def _copy(value):
@@ -1011,4 +1096,4 @@ def _copy(value):
 def _unique_max(values: list[int]):
     best = max(values)
     leaders = [i for i, v in enumerate(values) if v == best]
-    return leaders[0] if len(leaders) == 1 else "draw"
+    return leaders[0] if len(leaders) == 1 else Termination.DRAW

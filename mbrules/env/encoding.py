@@ -47,10 +47,9 @@ from __future__ import annotations
 
 from array import array
 
-from ..engine.actions import COUP_FOURRE_WINDOW, EXTENSION_QUESTION, HAND_OVER, MATCH_OVER
-from ..engine.cards import HAZARD, SAFETY
+from mbrules.vocab import HAZARD, SAFETY, DecisionKind
 
-DECISIONS = ("draw", "play", "coup_fourre", "extension", "hand_over", "match_over")
+DECISIONS = ("draw", "play") + tuple(k.value for k in DecisionKind if k != DecisionKind.TURN)  # a turn: before/after its draw
 SIDE_BLOCK = ("battle_top", "hazard", "speed_hazard", "safeties", "distance")
 SIDE_SCALARS = ("miles/target", "moving", "limited", "limit/200", "coup_fourres", "protected")
 
@@ -204,13 +203,13 @@ class ObservationEncoder:
         v = [0.0] * self.size
         d = obs.decision
         kind = d.kind
-        if kind == COUP_FOURRE_WINDOW:
+        if kind == DecisionKind.COUP_FOURRE:
             v[2] = 1.0
-        elif kind == EXTENSION_QUESTION:
+        elif kind == DecisionKind.EXTENSION:
             v[3] = 1.0
-        elif kind == HAND_OVER:
+        elif kind == DecisionKind.HAND_OVER:
             v[4] = 1.0
-        elif kind == MATCH_OVER:
+        elif kind == DecisionKind.MATCH_OVER:
             v[5] = 1.0
         else:
             v[1 if d.drawn else 0] = 1.0

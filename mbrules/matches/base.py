@@ -7,9 +7,10 @@ A run hands a backend the compiled rules, a *task* and the items of work, lazily
     stopped = backend.run(game, task, items, consume, count=n, should_stop=flag)
 
 ``task(game, item, should_stop)`` is a module-level function (or a ``functools.partial`` of one, so
-it pickles by reference) that plays the item's matches on ``game``; every worker compiles the rules
-once, from ``game.ruleset`` (the resolved ruleset: a custom ruleset's files need not exist where the
-worker runs), and keeps them for the run. ``consume(item, result)`` gets each result in the items'
+it pickles by reference) that plays the item's matches on ``game``: one compiled Game, or a tuple of
+them (the two arms of a comparison). Every worker compiles the rules once, from each game's resolved
+ruleset (:func:`rules_of`: a custom ruleset's files need not exist where the worker runs), and keeps
+them for the run. ``consume(item, result)`` gets each result in the items'
 order, whichever worker finished first, so a run's figures are the same on every backend and for any
 number of workers. Items are seed ranges whose last two fields are ``(start, stop)``.
 
@@ -27,7 +28,7 @@ import collections
 import itertools
 import os
 from abc import ABC, abstractmethod
-from typing import Any, Callable, Iterable, Protocol
+from typing import Any, Callable, Iterable, Protocol, Union
 
 from ..engine import Game
 from .loop import StopPoll
@@ -38,8 +39,33 @@ WORKERS_CAP = 8
 DEFAULT_WORKERS = max(1, min(os.cpu_count() or 1, WORKERS_CAP))  # --workers of every command: the CPUs, at most 8
 IN_FLIGHT_PER_WORKER = 3  # items handed out ahead of the merge: memory stays flat
 
-Task = Callable[[Game, Any, "StopPoll | None"], Any]
+Games = Union[Game, tuple]  # what a run plays on: one game, or a tuple of them (a comparison's arms)
+Task = Callable[[Any, Any, "StopPoll | None"], Any]
 Consume = Callable[[Any, Any], None]
+
+
+def rules_of(game) -> tuple:
+    """What a worker needs to compile ``game`` (a Game or a tuple of them) again: the resolved ruleset and
+    the player count of each; picklable, about 12 KB a game."""
+    if isinstance(game, tuple):
+        return tuple((g.ruleset, g.players) for g in game)
+    return (game.ruleset, game.players)
+
+
+def compile_rules(rules: tuple):
+    """The Game (or the tuple of Games) :func:`rules_of` describes."""
+    if rules and isinstance(rules[0], tuple):
+        return tuple(Game(r, p) for r, p in rules)
+    ruleset, players = rules
+    return Game(ruleset, players)
+
+
+def rules_digest(game) -> str:
+    """A digest of the rules a run plays (the key a worker keeps its compiled games under)."""
+    import hashlib
+
+    games = game if isinstance(game, tuple) else (game,)
+    return hashlib.sha256(repr([(g.ruleset.model_dump_json(), g.players) for g in games]).encode()).hexdigest()
 
 
 class BackendUnavailable(RuntimeError):
@@ -55,7 +81,7 @@ class Backend(ABC):
         self.workers = max(1, workers)
 
     @abstractmethod
-    def run(self, game: Game, task: Task, items: Iterable, consume: Consume, *, count: int,
+    def run(self, game: Games, task: Task, items: Iterable, consume: Consume, *, count: int,
             should_stop: StopPoll | None = None) -> bool:
         """``consume(item, task(game, item, ...))`` for every item, in order; True when stopped.
 

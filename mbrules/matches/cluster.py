@@ -26,7 +26,7 @@ import pickle
 import socket
 from typing import Callable
 
-from .base import IN_FLIGHT_PER_WORKER, Backend, BackendUnavailable, merge_in_order
+from .base import IN_FLIGHT_PER_WORKER, Backend, BackendUnavailable, compile_rules, merge_in_order, rules_digest, rules_of
 
 TASK_RETRIES = 3
 KILL_ONCE_ENV = "MBRULES_TEST_KILL_CHUNK"  # tests: "START:MARKER" kills the worker running that chunk, once
@@ -54,8 +54,6 @@ def _ray_task(key: str, spec, item) -> tuple:
     """In a Ray worker: the run's task on one item; its result and the node that played it."""
     import ray  # noqa: PLC0415
 
-    from ..engine import Game
-
     kill = os.environ.get(KILL_ONCE_ENV)
     if kill:
         at, marker = kill.split(":", 1)
@@ -64,8 +62,8 @@ def _ray_task(key: str, spec, item) -> tuple:
             os._exit(1)  # the worker dies mid-run: Ray must retry this range on another process
     hit = _COMPILED.get(key)
     if hit is None:
-        ruleset, players, task = spec
-        hit = _COMPILED[key] = (Game(ruleset, players), task)
+        rules, task = spec
+        hit = _COMPILED[key] = (compile_rules(rules), task)
     game, task = hit
     return task(game, item, None), ray.get_runtime_context().get_node_id()
 
@@ -133,9 +131,8 @@ class RayBackend(Backend):
         # ~12 KB: passed inline with each task, where Ray keeps it out of the object store. A ray.put()
         # reference would pull every task to the node holding the object (locality-aware scheduling
         # wins over SPREAD): on a two-node cluster all tasks ran on the head node.
-        spec = (game.ruleset, game.players, task)
-        key = hashlib.sha256(game.ruleset.model_dump_json().encode() + repr(game.players).encode()
-                             + pickle.dumps(task)).hexdigest()
+        spec = (rules_of(game), task)
+        key = hashlib.sha256(rules_digest(game).encode() + pickle.dumps(task)).hexdigest()
         remote = ray.remote(max_retries=TASK_RETRIES, retry_exceptions=False, num_cpus=1)(_ray_task)
         nodes = self.nodes
 

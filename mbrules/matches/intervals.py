@@ -124,3 +124,60 @@ def holm(pvalues: list[float], alpha: float = FAMILY_ALPHA) -> tuple[list[bool],
         else:
             still = False
     return rejected, adjusted
+
+
+class PairSums:
+    """Running sums of one metric over match pairs: everything its two arms' intervals and their paired
+    difference need, so nothing grows with the number of matches.
+
+    A pair adds ``v = (x_A, y_A, x_B, y_B)`` (each arm's numerator and denominator); the sums kept are
+    ``n``, ``Σv`` and ``Σ v vᵀ`` as exact integers. Each arm's ratio R = Σx / Σy and its delta-method
+    standard error come from its own sums (:func:`ratio_se`); the paired difference's standard error is
+    that of ``d_i = u_Bi - u_Ai`` with ``u = (x - R y) / ȳ`` (:func:`paired_diff`): d is linear in v with
+    coefficients ``c = (-1/ȳ_A, R_A/ȳ_A, 1/ȳ_B, -R_B/ȳ_B)`` and its mean is 0, so
+    ``Σd² = cᵀ (Σ v vᵀ) c``, computed in exact fractions: the same figures as from the kept lists.
+    """
+
+    __slots__ = ("n", "s", "ss")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.s = [0, 0, 0, 0]
+        self.ss = [[0] * 4 for _ in range(4)]
+
+    def add(self, xa, ya, xb, yb) -> None:
+        v = (xa, ya, xb, yb)
+        self.n += 1
+        s, ss = self.s, self.ss
+        for i in range(4):
+            vi = v[i]
+            s[i] += vi
+            row = ss[i]
+            for j in range(i, 4):
+                row[j] += vi * v[j]
+
+    def _m(self, i: int, j: int):
+        return self.ss[i][j] if i <= j else self.ss[j][i]
+
+    def arm_moments(self, arm: int) -> list:
+        """``[Σx, Σy, Σx², Σy², Σxy]`` of arm 0 (A) or 1 (B), as :func:`ratio_moments` gives them."""
+        i, j = 2 * arm, 2 * arm + 1
+        return [self.s[i], self.s[j], self._m(i, i), self._m(j, j), self._m(i, j)]
+
+    def paired_diff(self) -> tuple[float | None, float | None]:
+        """(R_B - R_A, its paired se), as :func:`paired_diff` of the per-pair lists."""
+        from fractions import Fraction
+
+        n = self.n
+        if n == 0 or self.s[1] == 0 or self.s[3] == 0:
+            return None, None
+        ra = Fraction(self.s[0]) / self.s[1]
+        rb = Fraction(self.s[2]) / self.s[3]
+        diff = float(rb - ra)
+        if n < 2:
+            return diff, None
+        ya, yb = Fraction(self.s[1], n), Fraction(self.s[3], n)
+        c = (-1 / ya, ra / ya, 1 / yb, -rb / yb)
+        sd2 = sum(c[i] * c[j] * self._m(i, j) for i in range(4) for j in range(4))
+        var = max(0.0, float(sd2) / (n - 1))
+        return diff, math.sqrt(var / n)

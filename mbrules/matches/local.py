@@ -12,7 +12,7 @@ from concurrent.futures import ProcessPoolExecutor, wait
 from typing import Iterable
 
 from ..engine import Game
-from .base import IN_FLIGHT_PER_WORKER, Backend, Consume, Task, merge_in_order
+from .base import IN_FLIGHT_PER_WORKER, Backend, Consume, Games, Task, compile_rules, merge_in_order, rules_of
 from .loop import StopPoll, Stopped
 
 _WORKER: dict = {}  # in a pool worker: the compiled rules and the run's task
@@ -50,14 +50,14 @@ def die_with_parent(parent: int) -> None:
         threading.Thread(target=watch, name="mbrules-parent-watch", daemon=True).start()
 
 
-def _init_worker(ruleset, players: int, task, parent: int | None = None) -> None:
+def _init_worker(rules: tuple, task, parent: int | None = None) -> None:
     """Pool initializer: die with the parent, leave Ctrl-C to it, compile the rules once."""
     import signal as _signal
 
     _signal.signal(_signal.SIGINT, _signal.SIG_IGN)  # the parent coordinates: it stops the workers
     if parent is not None:
         die_with_parent(parent)
-    _WORKER["game"] = Game(ruleset, players)
+    _WORKER["game"] = compile_rules(rules)
     _WORKER["task"] = task
 
 
@@ -92,9 +92,9 @@ class PoolHandles:
     """A pool of ``size`` workers running ``task`` on ``game``: :class:`mbrules.matches.base.Handles`
     over its futures."""
 
-    def __init__(self, size: int, game: Game, task) -> None:
+    def __init__(self, size: int, game: Games, task) -> None:
         self.size = size
-        self.pool = worker_pool(size, _init_worker, (game.ruleset, game.players, task, os.getpid()))
+        self.pool = worker_pool(size, _init_worker, (rules_of(game), task, os.getpid()))
 
     def submit(self, item):
         return self.pool.submit(_run_item, item)
@@ -120,12 +120,14 @@ class LocalBackend(Backend):
 
     name = "local"
 
-    def run(self, game: Game, task: Task, items: Iterable, consume: Consume, *, count: int,
+    def run(self, game: Games, task: Task, items: Iterable, consume: Consume, *, count: int,
             should_stop: StopPoll | None = None) -> bool:
         if self.workers <= 1:
             try:
                 for item in items:  # the task polls should_stop at every bot decision
                     consume(item, task(game, item, should_stop))
+                    if should_stop is not None and should_stop():
+                        return True
             except Stopped:  # the item being played is dropped
                 return True
             return False

@@ -13,7 +13,7 @@ from typing import Callable, Sequence
 
 from ..bots import make_bots
 from ..engine import Game, Observer, State
-from ..engine.notation import DISCARD, PLAY
+from ..vocab import DISCARD, PLAY
 
 StopPoll = Callable[[], object]  # should_stop(): true once the caller wants the work abandoned
 
@@ -59,7 +59,7 @@ def play_match(
     for o in observers:
         st.add_observer(o)
     legal = st.legal_actions
-    apply = st.apply
+    apply = st.step  # the record apply returns is not read here: step skips building it
     hands = 0
     while True:
         while True:

@@ -9,8 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import Game, State
-from ..engine.cards import SCORE_LINES
-from ..engine.notation import COUP_FOURRE, DISCARD, EXTEND, PLAY
+from mbrules.vocab import COUP_FOURRE, DISCARD, EXTEND, PLAY, SCORE_LINES
 
 
 def _hands_of_history(history) -> list[list]:

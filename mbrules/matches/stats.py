@@ -11,8 +11,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..engine import Game
-from ..engine.game import SCORE_LINES
-from ..engine.notation import COUP_FOURRE
+from ..vocab import COUP_FOURRE, SCORE_LINES
 from .intervals import normal_ci, ratio_se, wilson
 from .loop import StopPoll, count_turns, play_match
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 import yaml
@@ -26,7 +25,9 @@ def is_ruleset_id(text: str) -> bool:
 
 
 def bundled_dir() -> Path:
-    return Path(str(resources.files("mbrules.bundled")))
+    from mbrules._paths import bundled_dir as folder
+
+    return folder()
 
 
 def bundled_folder(option: bool) -> Path:

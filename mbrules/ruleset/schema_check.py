@@ -45,14 +45,14 @@ def file_validator() -> Draft202012Validator:
 
 
 def _packaged_schema() -> dict | None:
-    """The checked-in schema (schemas/ruleset.schema.json, installed as mbrules.schemas): read, not
+    """The checked-in schema (schemas/ruleset.schema.json; mbrules._paths finds it): read, not
     generated from the models (that took 30 to 70 ms of every command that checks a file).
     tests/test_schema_drift.py keeps it equal to file_json_schema()."""
-    from importlib import resources
+    from mbrules._paths import schemas_dir
 
     try:
-        return json.loads(resources.files("mbrules.schemas").joinpath("ruleset.schema.json").read_text("utf-8"))
-    except (OSError, ValueError, ModuleNotFoundError):
+        return json.loads((schemas_dir() / "ruleset.schema.json").read_text("utf-8"))
+    except (OSError, ValueError):
         return None
 
 

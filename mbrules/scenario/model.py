@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 from pydantic_core import PydanticCustomError
 
-from mbrules.engine.actions import REASON_CODES
+from mbrules.vocab import REASON_CODES
 
 SCHEMA_ID = "https://mbrules.invalid/schemas/scenario.schema.json"
 

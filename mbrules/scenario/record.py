@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Sequence
 
 from mbrules.engine import Action, Observer, State
-from mbrules.engine.game import HAZARD, SCORE_LINES
-from mbrules.engine.notation import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, OWN, PLAY, STOP
+from mbrules.vocab import (
+    COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, HAZARD, OWN, PLAY, SCORE_LINES, STOP, Termination,
+)
 
 WRAP = 12  # cards a line in long lists
 
@@ -173,7 +174,7 @@ def record_match(recorder: Recorder, state: State, ruleset_ref: str, options: Se
             lines.append(f"        {g.side_names[s]}: {{"
                          + ", ".join(f"{line}: {sheet[s][line]}" for line in SCORE_LINES) + "}")
         lines.append("      match: {" + ", ".join(f"{g.side_names[s]}: {totals[s]}" for s in range(g.sides)) + "}")
-        w = "null" if winner is None or winner == "unfinished" else winner
+        w = "null" if winner is None or winner == Termination.UNFINISHED else winner
         lines.append(f"      winner: {w}")
         docs.append("\n".join(lines) + "\n")
     return "---\n".join(docs)

@@ -25,9 +25,8 @@ from typing import Any, Callable, Iterable
 
 from pydantic import ValidationError
 
-from mbrules.engine import Action, Snapshot, State
-from mbrules.engine.actions import COUP_FOURRE_WINDOW, TURN, IllegalAction
-from mbrules.engine.game import BATTLE, DISTANCE, HAZARD, REMEDY, SAFETY, SPEED, Game, GameError
+from mbrules.engine import Action, Game, GameError, IllegalAction, Snapshot, State
+from mbrules.vocab import BATTLE, DISTANCE, HAZARD, REMEDY, SAFETY, SPEED, DecisionKind, Termination
 from mbrules.ruleset import RulesetError, load_ruleset
 from mbrules.ruleset.diagnostics import Diagnostic, LocNode, diag_at, display_path, dotted, quote
 
@@ -543,9 +542,9 @@ def match_totals(snap: Snapshot) -> list[int]:
 
 def winner_name(snap: Snapshot):
     w = snap.winner
-    if w is None or w == "unfinished":
+    if w is None or w == Termination.UNFINISHED:
         return None  # undecided: still going, or stopped by the hands cap
-    if w == "draw":
+    if w == Termination.DRAW:
         return w
     return snap.game.side_names[w]
 
@@ -623,12 +622,12 @@ class _Runner:
         kind = step.action_key
         # A coup fourré window this step does not use is declined.
         if kind != "coup_fourre":
-            while st.decision.kind == COUP_FOURRE_WINDOW:
+            while st.decision.kind == DecisionKind.COUP_FOURRE:
                 st.apply(g.decline_action)
         # The draw: once a turn, before the player's first action of that turn.
         if kind in ("play", "discard"):
             d = st.decision
-            if d.kind == TURN and d.player == p and not d.drawn:
+            if d.kind == DecisionKind.TURN and d.player == p and not d.drawn:
                 st.apply(g.draw_action, player=p)
                 self.turn_draw = (p, st.snapshot().last_draw)
             if step.draw is not None:

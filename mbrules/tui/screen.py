@@ -15,25 +15,12 @@ from rich.table import Table
 from rich.text import Text
 
 from mbrules.engine import Action, Game, Observation
-from mbrules.engine.cards import NO_LIMIT
-from mbrules.engine.game import DISTANCE, HAZARD, REMEDY, SAFETY, SCORE_LINES
-from mbrules.engine.notation import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, PLAY, STOP
+from mbrules.narrate import LINE_LABELS, Narrator, side_label
+from mbrules.vocab import DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SCORE_LINES
 
 BAR_WIDTH = 16
 
-LINE_LABELS = {
-    "milestones": "Milestones", "safeties": "Safeties", "all_safeties": "All safeties",
-    "coup_fourres": "Coups fourrés", "trip_completed": "Trip completed", "delayed_action": "Delayed action",
-    "safe_trip": "Safe trip", "shutout": "Shutout", "extension": "Extension", "total": "Total (hand)",
-}
-
 KIND_STYLE = {DISTANCE: "bold", HAZARD: "red", REMEDY: "green", SAFETY: "cyan"}
-
-
-def side_label(game: Game, s: int, me: int | None = None) -> str:
-    """'A (p1, p3)', with 'you' in place of the viewer's own name."""
-    names = [("you" if p == me else game.player_names[p]) for p in game.side_players[s]]
-    return f"{game.side_names[s]} ({', '.join(names)})"
 
 
 def progress_bar(miles: int, target: int, unicode: bool = True) -> Text:
@@ -52,31 +39,8 @@ def card_text(game: Game, c: int) -> Text:
 
 
 def action_words(game: Game, obs: Observation, a: Action) -> str:
-    """A move in plain words for the list of moves ('Stop! on side B (p2)', '100 miles: A to 450')."""
-    op = a.op
-    if op == DRAW:
-        return "draw a card"
-    if op == DECLINE:
-        return "let it pass (keep the safety)"
-    if op == EXTEND:
-        return f"extend the trip to {game.extension_to} miles"
-    if op == STOP:
-        return f"stop at {obs.target} miles: the hand ends"
-    c = a.card_index
-    name = game.names[c]
-    if op == DISCARD:
-        return f"discard {name}"
-    if op == COUP_FOURRE:
-        return f"COUP FOURRÉ with {name}"
-    k = game.kind[c]
-    if k == HAZARD:
-        ts = a.side_index if a.side_index >= 0 else next(iter(game.opponents[obs.side]))
-        return f"{name} on side {side_label(game, ts)}"
-    if k == DISTANCE:
-        return f"{name}: side {game.side_names[obs.side]} to {obs.my_side.miles + game.miles[c]} miles"
-    if k == SAFETY:
-        return f"{name} to your safety area"
-    return f"{name} on your side"
+    """A move in plain words for the list of moves (mbrules.narrate's)."""
+    return Narrator(game).move(obs, a)
 
 
 def sides_table(game: Game, obs: Observation, unicode: bool = True,
@@ -88,7 +52,7 @@ def sides_table(game: Game, obs: Observation, unicode: bool = True,
     t.add_column(d.battle_pile)
     t.add_column(d.speed_pile)
     t.add_column(d.safety_area)
-    t.add_column(f"miles (target {obs.target})", no_wrap=True)
+    t.add_column(f"{game.ruleset.display.distance_unit.value} (target {obs.target})", no_wrap=True)
     limited = [c for c in range(game.n_cards) if game.kind[c] == DISTANCE and game.max_per_hand[c] != NO_LIMIT]
     for c in limited:
         t.add_column(f"{game.names[c]} played")
@@ -192,16 +156,8 @@ def narration_text(lines: Sequence[str]) -> Text:
 
 def decision_banner(game: Game, obs: Observation, who: str) -> Text | None:
     """The question a coup fourré window or the extension puts to this seat, or None on a turn."""
-    kind = obs.decision.kind
-    if kind == "coup_fourre":
-        hz = game.names[obs.window_hazard] if obs.window_hazard >= 0 else "a hazard"
-        return Text(f"COUP FOURRÉ? {hz} was just played on your side and you hold its safety. "
-                    f"Call the coup fourré (1, or y) or let it pass (n)?", style="bold reverse")
-    if kind == "extension":
-        return Text(f"EXTENSION? Your side has completed the trip of {obs.target} miles. Extend it to "
-                    f"{game.extension_to} miles (y: extend) or stop here (n: stop, the hand ends)?",
-                    style="bold reverse")
-    return None
+    question = Narrator(game).question(obs)
+    return None if question is None else Text(question, style="bold reverse")
 
 
 def decision_screen(game: Game, obs: Observation, legal: Sequence[Action], narration: Sequence[str],
@@ -233,42 +189,5 @@ def score_sheet_table(game: Game, sheet: Sequence[dict], totals: Sequence[int], 
     for line in SCORE_LINES:
         t.add_row(LINE_LABELS[line], *(str(sheet[s][line]) for s in range(game.sides)), end_section=line == "extension")
     t.add_row("Running total", *(str(x) for x in totals))
-    t.add_row("Miles", *(str(m) for m in miles))
+    t.add_row(game.ruleset.display.distance_unit.value.capitalize(), *(str(m) for m in miles))
     return t
-
-
-def narrate(game: Game, player: int, a: Action, obs: Observation) -> str | None:
-    """One public sentence for ``player`` taking ``a``, from the table as ``obs`` shows it just before.
-
-    Draws and declined coup fourré windows are not told: a window opens only for a holder of the
-    safety, so telling that someone let one pass would tell the table what that player holds.
-    """
-    g = game
-    who = f"{g.player_names[player]} ({g.side_names[g.side_of[player]]})"
-    op = a.op
-    if op in (DRAW, DECLINE):
-        return None
-    ps = g.side_of[player]
-    if op == PLAY:
-        c = a.card_index
-        k = g.kind[c]
-        name = g.names[c]
-        if k == DISTANCE:
-            m = obs.sides[ps].miles + g.miles[c]
-            done = ": trip completed!" if m == obs.target else ""
-            return f"{who} plays {name}: side {g.side_names[ps]} at {m} miles{done}"
-        if k == HAZARD:
-            ts = a.side_index if a.side_index >= 0 else g.opponents[ps][0]
-            return f"{who} plays {name} on side {g.side_names[ts]}"
-        if k == SAFETY:
-            return f"{who} plays {name} to the {g.ruleset.display.safety_area}"
-        return f"{who} plays {name}"
-    if op == DISCARD:
-        return f"{who} discards {g.names[a.card_index]}"
-    if op == COUP_FOURRE:
-        return f"{who} calls COUP FOURRÉ with {g.names[a.card_index]}!"
-    if op == EXTEND:
-        return f"{who} calls the EXTENSION: the trip is now {g.extension_to} miles"
-    if op == STOP:
-        return f"{who} does not extend: the hand ends at {obs.target} miles"
-    return None

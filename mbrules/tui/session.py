@@ -23,8 +23,9 @@ from rich.console import Console
 from rich.text import Text
 
 from mbrules.bots import bot_names, make_bot, make_bots
-from mbrules.engine import Action, Game, IllegalAction, NotationError, Observer, State
-from mbrules.engine.notation import COUP_FOURRE, DRAW
+from mbrules.engine import Action, Game, IllegalAction, NotationError, Observer, State, Transition
+from mbrules.narrate import Narrator
+from mbrules.vocab import COUP_FOURRE, DRAW, DecisionKind
 
 from . import screen
 
@@ -51,10 +52,12 @@ def hint_bot_name() -> str:
 
 
 class PublicNarrator(Observer):
-    """Keeps the last plays in words a whole table may hear (no draws, no declined windows)."""
+    """Keeps the last plays in words a whole table may hear (mbrules.narrate in public: no draws,
+    no declined windows), told from each action's transition."""
 
     def __init__(self, game: Game):
         self.game = game
+        self.words = Narrator(game, public=True)
         self.lines: deque[str] = deque(maxlen=NARRATION_LINES)
         self.hand_seen = -1
 
@@ -62,8 +65,9 @@ class PublicNarrator(Observer):
         if st.hand_no != self.hand_seen:
             self.hand_seen = st.hand_no
             self.lines.append(f"-- hand {st.hand_no + 1}: {self.game.player_names[player]} plays first --")
-        # The actor's view: what the whole table sees of the piles (the actor's own hand is not told).
-        line = screen.narrate(self.game, player, action, st.observation(player))
+
+    def transition(self, st: State, t: Transition) -> None:
+        line = self.words.action(t)
         if line is not None:
             self.lines.append(line)
 
@@ -211,14 +215,14 @@ class HumanSession:
                 return legal[n - 1]
             self.console.print(Text(f"There is no move {text}: choose 1 to {len(legal)}.", style="bold red"))
             return None
-        if kind == "coup_fourre" and low in ("y", "yes"):
+        if kind == DecisionKind.COUP_FOURRE and low in ("y", "yes"):
             calls = [a for a in legal if a.op == COUP_FOURRE]
             return calls[0] if calls else None
-        if kind == "coup_fourre" and low in ("n", "no"):
+        if kind == DecisionKind.COUP_FOURRE and low in ("n", "no"):
             return g.decline_action
-        if kind == "extension" and low in ("y", "yes"):
+        if kind == DecisionKind.EXTENSION and low in ("y", "yes"):
             return g.extend_action
-        if kind == "extension" and low in ("n", "no"):
+        if kind == DecisionKind.EXTENSION and low in ("n", "no"):
             return g.stop_action
         try:
             return Action.parse(text, g)
@@ -250,7 +254,7 @@ class HumanSession:
     def _hint(self, p: int, obs, legal: list) -> None:
         a = self.hinters[p].choose(obs, legal)
         n = legal.index(a) + 1 if a in legal else "?"
-        self.console.print(Text(f"Hint ({self.hint_name} bot): {n}. {a}  ({screen.action_words(self.game, obs, a)})",
+        self.console.print(Text(f"Hint ({self.hint_name} bot): {n}. {a}  ({self.narrator.words.move(obs, a)})",
                                 style="bold cyan"))
 
     def _rules(self) -> None:
@@ -277,12 +281,7 @@ class HumanSession:
         sheets = st.hand_sheets
         self.console.print()
         self.console.print(screen.narration_text(list(self.narrator.lines)))
-        done = [s for s in range(g.sides) if obs.sides[s].miles >= obs.target]
-        if done:
-            self.console.print(Text(f"Side {g.side_names[done[0]]} completed the trip of {obs.target} miles.",
-                                    style="bold"))
-        else:
-            self.console.print(Text("No side completed the trip.", style="bold"))
+        self.console.print(Text(self.narrator.words.hand_end(st), style="bold"))
         self.console.print(screen.score_sheet_table(g, sheets[-1], st.match_totals,
                                                     [v.miles for v in obs.sides], len(sheets), me))
         if st.is_terminal():
@@ -290,16 +289,7 @@ class HumanSession:
 
 
 def result_sentence(game: Game, st: State) -> str:
-    totals = ", ".join(f"{game.side_names[s]} {t}" for s, t in enumerate(st.match_totals))
-    out = st.outcome
-    if out is None:
-        return f"Stopped after {st.hands_played} hand(s), the match undecided ({totals})."
-    if out.draw:
-        return f"The match is a draw ({totals})."
-    if out.unfinished:
-        return f"Stopped after {st.hands_played} hands, the most this ruleset allows, undecided ({totals})."
-    s = out.winner_index
-    return f"Side {screen.side_label(game, s)} wins the match ({totals})."
+    return Narrator(game).result(st)[1]
 
 
 def no_terminal() -> bool:

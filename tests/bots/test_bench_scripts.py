@@ -73,7 +73,7 @@ def test_where_names_each_kind_of_action_from_the_compiled_game():
     sys.path.insert(0, os.path.join(ROOT, "benchmarks", "research"))
     import mbrules
     from bench_search import kind_of
-    from mbrules.engine.notation import PLAY
+    from mbrules.vocab import PLAY
 
     game = mbrules.load_game("winning-moves", players=2)
     plays = {kind_of(game, a) for a in game.actions.values() if a.op == PLAY}

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 import mbrules
-from mbrules.engine.actions import COUP_FOURRE_WINDOW, EXTENSION_QUESTION
+from mbrules.vocab import DecisionKind
 from mbrules.engine.determinize import determinize, hidden_pool, rollout
 from bots_helpers import decisions
 
@@ -53,7 +53,7 @@ def test_windows_and_extension_questions_are_rebuilt():
         game = mbrules.load_game("winning-moves", players=2 + seed % 3)
         for st, p, acts in decisions(game, seed=seed, bots=("heuristic",), hands=2):
             kind = st.decision.kind
-            if kind not in (COUP_FOURRE_WINDOW, EXTENSION_QUESTION):
+            if kind not in (DecisionKind.COUP_FOURRE, DecisionKind.EXTENSION):
                 continue
             obs = st.observation(p)
             world = determinize(obs, random.Random(seed))
@@ -65,9 +65,9 @@ def test_windows_and_extension_questions_are_rebuilt():
                 rollout(w, random.Random(0))
                 assert w.hand_over
             seen.add(kind)
-        if seen == {COUP_FOURRE_WINDOW, EXTENSION_QUESTION}:
+        if seen == {DecisionKind.COUP_FOURRE, DecisionKind.EXTENSION}:
             break
-    assert seen == {COUP_FOURRE_WINDOW, EXTENSION_QUESTION}
+    assert seen == {DecisionKind.COUP_FOURRE, DecisionKind.EXTENSION}
 
 
 @pytest.mark.parametrize("ruleset,options,players", [

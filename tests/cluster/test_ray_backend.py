@@ -64,7 +64,8 @@ def test_simulate_on_a_local_ray_instance_equals_the_process_pool(tmp_path, loca
 
 def test_compare_on_a_local_ray_instance_equals_the_process_pool(tmp_path):
     args = ["compare", "winning-moves", "--option-b", "hazard-on-hazard", "--players", "2", "--games", "12",
-            "--skill-games", "4", "--bot", "random", "--strong-bot", "heuristic", "--workers", "2", "--json"]
+            "--skill-games", "4", "--bot", "random", "--bots", "random", "--robust-games", "4", "--rung", "random",
+            "--rung", "heuristic", "--workers", "2", "--json"]
     local = mb(args, tmp_path)
     on_ray = mb(args + ["--backend", "ray"], tmp_path)
     assert local.returncode == 0 and on_ray.returncode == 0, local.stderr + on_ray.stderr

@@ -14,7 +14,10 @@ from typer.testing import CliRunner
 from mbrules.cli.app import app
 from mbrules.compare.metrics import METRICS
 
-FAST = ["--games", "12", "--skill-games", "6", "--workers", "1"]
+# cheap lineups everywhere (the expert's matches take seconds): random for the robustness check,
+# a two-rung ladder
+FAST = ["--games", "12", "--skill-games", "6", "--robust-games", "4", "--bots", "random", "--rung", "random",
+        "--rung", "heuristic", "--workers", "1"]
 
 
 def run(*args: str):
@@ -34,9 +37,10 @@ def report(tmp_path_factory):
 
 def test_done_when_command_prints_the_table_and_writes_charts_and_index_html(report):
     res, out = report
-    for key in ("turns_per_hand", "trip_completed_share", "skill_win_share", "comeback_share"):
-        assert key in res.stdout
-    assert "flagged" in res.stdout and "Holm" in res.stdout
+    for name in ("Turns per hand", "Hands whose trip is completed", "Comebacks"):
+        assert name in res.stdout
+    assert "The rule change: a hazard may cover another hazard: no → yes" in res.stdout
+    assert "Holm" in res.stdout
     names = {p.name for p in out.iterdir()}
     assert {"index.html", "compare.json", "distributions.png", "distributions.svg", "differences.png",
             "differences.svg", "matches.jsonl", "matches.csv", "hands.csv"} <= names
@@ -47,6 +51,10 @@ def test_index_html_is_self_contained_with_charts_and_the_table(report):
     _, out = report
     page = (out / "index.html").read_text(encoding="utf-8")
     assert page.count("<svg") == 2 and "<table>" in page and "trip_completed_share" in page
+    # the first screen: the rule in words, then the effects, before any chart or table
+    assert page.index("a hazard may cover another hazard: no → yes") < page.index("What it does to play") \
+        < page.index("<svg") < page.index("Every metric")
+    assert "Wilson" not in page[:page.index("<svg")]  # the method is at the bottom
     for ref in ('src="http', "src='http", 'href="http', "<script src", "<link "):
         assert ref not in page  # opens offline: nothing fetched
 
@@ -70,14 +78,27 @@ def test_json_holds_every_metric_with_a_b_diff_and_ci95(tmp_path):
         assert {"a", "b", "diff", "ci95", "flagged", "method"} <= set(m), key
     assert doc["settings"]["b"]["options"] == ["hazard-on-hazard"] and doc["settings"]["a"]["options"] == []
     assert "Holm" in doc["method"] and "Wilson" in doc["method"]
+    assert doc["rule_changes"] == ["a hazard may cover another hazard: no → yes"]
+    assert doc["summary"] and all(set(x) == {"metric", "text"} and x["text"] for x in doc["summary"])
+    for key in doc["flagged"]:
+        assert doc["metrics"][key]["robust"] in (True, False)  # every flagged metric measured with random too
+    for key, m in doc["metrics"].items():
+        assert ("robust" in m) == m["flagged"], key
+
+
+def test_terminal_headline_and_json_summary_are_the_same_sentences_in_the_same_order():
+    res = run("compare", "winning-moves", "--option-b", "hazard-on-hazard", *FAST)
+    doc = json.loads(run("compare", "winning-moves", "--option-b", "hazard-on-hazard", *FAST, "--json").stdout)
+    printed = [line[2:] for line in res.stdout.replace("\n ", " ").splitlines() if line.startswith("- ")]
+    assert [" ".join(t.split()) for t in printed] == [" ".join(x["text"].split()) for x in doc["summary"]]
 
 
 def test_per_game_export_has_one_line_per_match_and_one_row_per_hand(report):
     _, out = report
     lines = (out / "matches.jsonl").read_text(encoding="utf-8").splitlines()
     recs = [json.loads(x) for x in lines]
-    assert len(recs) == 2 * (12 + 6)
-    assert {(r["arm"], r["kind"]) for r in recs} == {("A", "main"), ("B", "main"), ("A", "skill"), ("B", "skill")}
+    assert len(recs) == 2 * 12
+    assert {(r["arm"], r["kind"]) for r in recs} == {("A", "main"), ("B", "main")}
     hands = (out / "hands.csv").read_text(encoding="utf-8").splitlines()
     assert len(hands) - 1 == sum(len(r["hands"]) for r in recs)
     assert len((out / "matches.csv").read_text(encoding="utf-8").splitlines()) - 1 == len(recs)
@@ -87,18 +108,21 @@ def test_per_game_export_has_one_line_per_match_and_one_row_per_hand(report):
 
 
 def test_figures_are_the_same_for_any_number_of_workers():
-    one = json.loads(run("compare", "winning-moves", "--option-b", "hazard-on-hazard", "--games", "10",
-                         "--skill-games", "4", "--workers", "1", "--json").stdout)
-    two = json.loads(run("compare", "winning-moves", "--option-b", "hazard-on-hazard", "--games", "10",
-                         "--skill-games", "4", "--workers", "2", "--json").stdout)
-    assert one["metrics"] == two["metrics"]
+    args = ["compare", "winning-moves", "--option-b", "hazard-on-hazard", *FAST[:-2], "--json"]
+    one = json.loads(run(*args, "--workers", "1").stdout)
+    two = json.loads(run(*args, "--workers", "2").stdout)
+    for key in ("metrics", "summary", "ladder", "restricted"):
+        assert one[key] == two[key], key
 
 
 @pytest.mark.parametrize("args, words", [
     (["no-such-ruleset"], "no-such-ruleset"),
     (["winning-moves", "--option-b", "no-such-option"], "no-such-option"),
     (["winning-moves", "--bot", "nobody"], "unknown bot"),
-    (["winning-moves", "--strong-bot", "nobody"], "unknown bot"),
+    (["winning-moves", "--bots", "nobody"], "unknown bot"),
+    (["winning-moves", "--rung", "nobody"], "unknown bot"),
+    (["winning-moves", "--out", ""], "--out"),
+    (["winning-moves", "--skill-games", "1"], "--skill-games"),
     (["winning-moves", "--games", "1"], "--games"),
     (["winning-moves", "--players", "9"], "9"),
 ])
@@ -135,19 +159,34 @@ def test_without_matplotlib_the_command_says_how_to_install_it(tmp_path):
     assert (tmp_path / "r" / "index.html").exists() and not (tmp_path / "r" / "differences.png").exists()
 
 
-def test_ctrl_c_stops_the_workers_exits_130_and_writes_nothing(tmp_path):
+@pytest.mark.slow
+def test_ctrl_c_keeps_the_pairs_both_arms_finished_reports_interrupted_and_exits_130(tmp_path):
     import signal
     import time
 
     exe = Path(sys.executable).with_name("mbrules")
     proc = subprocess.Popen([str(exe), "compare", "winning-moves", "--games", "100000", "--workers", "2",
-                             "--out", str(tmp_path / "r")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(8)  # (on a loaded machine the command may still be importing: then it exits 130 quietly too)
+                             "--skill-games", "0", "--json", "--out", str(tmp_path / "r"), "--no-charts"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:  # wait until the command is past its imports and playing
+        time.sleep(2)
+        if proc.poll() is not None:
+            break
+        if any(p.name.startswith("mbrules-compare-") for p in Path(os.environ.get("TMPDIR", "/tmp")).iterdir()):
+            time.sleep(3)
+            break
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    out, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
-    assert "Traceback" not in err
-    assert not (tmp_path / "r").exists()
+    assert "Traceback" not in err and "interrupted (SIGINT)" in err
+    doc = json.loads(out)
+    assert doc["interrupted"] is True and 0 < doc["pairs"] < 100000
+    assert doc["metrics"]["turns_per_hand"]["a"] is not None
+    saved = json.loads((tmp_path / "r" / "compare.json").read_text(encoding="utf-8"))
+    assert saved["interrupted"] is True and saved["pairs"] == doc["pairs"]
+    lines = (tmp_path / "r" / "matches.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 2 * doc["pairs"]  # whole pairs only
 
 
 def test_the_two_inline_charts_share_no_id_and_every_reference_resolves(report):
@@ -159,3 +198,22 @@ def test_the_two_inline_charts_share_no_id_and_every_reference_resolves(report):
     assert len(ids) == len(set(ids))
     refs = set(re.findall(r'href="#([^"]+)"', page)) | set(re.findall(r"url\(#([^)]+)\)", page))
     assert refs <= set(ids)
+
+
+@pytest.mark.parametrize("make", ["fifo", "symlink", "folder"])
+def test_a_file_of_the_report_that_cannot_be_written_is_refused_before_any_match(tmp_path, make):
+    out = tmp_path / "r"
+    out.mkdir()
+    (out / "mine.txt").write_text("the user's own file")
+    target = out / "hands.csv"
+    if make == "fifo":
+        os.mkfifo(target)
+    elif make == "symlink":
+        (tmp_path / "elsewhere.csv").write_text("keep")
+        target.symlink_to(tmp_path / "elsewhere.csv")
+    else:
+        target.mkdir()
+    res = run("compare", "winning-moves", *FAST, "--out", str(out), "--no-charts")
+    assert res.exit_code == 2, res.output
+    assert "hands.csv" in res.output and "Turns per hand" not in res.output  # refused before the matches
+    assert sorted(p.name for p in out.iterdir()) == ["hands.csv", "mine.txt"]

@@ -17,7 +17,7 @@ import pexpect
 import mbrules
 from mbrules.bots import make_bots
 from mbrules.engine import State
-from mbrules.engine.notation import DRAW
+from mbrules.vocab import DRAW
 
 MBRULES = str(Path(sys.executable).with_name("mbrules"))
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\r")

@@ -15,10 +15,9 @@ import pexpect
 
 from mbrules.bots import make_bot
 from mbrules.engine import IllegalAction
-from mbrules.engine.notation import COUP_FOURRE, EXTEND, STOP
-from mbrules.engine.game import SCORE_LINES
+from mbrules.vocab import COUP_FOURRE, EXTEND, SCORE_LINES, STOP
 from mbrules.tui import hint_bot_name
-from mbrules.tui.screen import LINE_LABELS
+from mbrules.narrate import LINE_LABELS
 
 from human_driver import MBRULES, PROMPT, Mirror, plain, spawn
 

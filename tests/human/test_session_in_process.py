@@ -11,6 +11,7 @@ import mbrules
 from mbrules.bots import make_bot
 from mbrules.engine import Observer, State
 from mbrules.matches import play_match
+from mbrules.narrate import Narrator
 from mbrules.tui import HumanSession, hint_bot_name, screen, session as session_mod
 
 
@@ -84,11 +85,11 @@ def test_narration_tells_every_play_but_no_draw_and_no_declined_window():
 
     class Collect(Observer):
         def __init__(self, game):
-            self.game = game
+            self.words = Narrator(game, public=True)  # the terminal seat's narration
             self.told = []
 
-        def before_action(self, st, player, action):
-            self.told.append((action.kind, screen.narrate(self.game, player, action, st.observation(player))))
+        def transition(self, st, t):
+            self.told.append((t.action.kind, self.words.action(t)))
 
     game = mbrules.load_game("winning-moves", 4)
     kinds = set()

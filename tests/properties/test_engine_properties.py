@@ -11,8 +11,7 @@ from hypothesis import given, note
 from hypothesis import strategies as st
 
 from mbrules.engine import Action, IllegalAction, State
-from mbrules.engine.actions import REASON_CODES
-from mbrules.engine.cards import SIDE_NAMES
+from mbrules.vocab import REASON_CODES, SIDE_NAMES
 from mbrules.invariants import check, check_transition, differences, observe, replay_history
 from prop_helpers import canonical, configurations, game_of, new_match, random_prefix, seeds
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import Phase, settings
 
 from mbrules.engine import State
-from mbrules.engine.game import NO_LIMIT
+from mbrules.vocab import NO_LIMIT
 from mbrules.invariants import check, differences, load_game, observe, replay_history
 from prop_helpers import random_prefix
 
@@ -288,7 +288,7 @@ def test_a_coup_fourre_that_leaves_the_hazard_is_caught(monkeypatch):
     def keep_hazard(self, action, q):
         side, hz = self._cf_side, self._cf_hazard  # engine internals: this is the injected bug
         real(self, action, q)
-        from mbrules.engine.game import BATTLE
+        from mbrules.vocab import BATTLE
         (self._battle if self.game.pile[hz] == BATTLE else self._speed)[side].append(hz)
         self._discard.remove(hz)
 

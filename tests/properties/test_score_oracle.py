@@ -27,8 +27,7 @@ import random
 import pytest
 
 from mbrules.engine import State
-from mbrules.engine.notation import DISCARD, EXTEND, PLAY
-from mbrules.engine.game import DISTANCE
+from mbrules.vocab import DISCARD, DISTANCE, EXTEND, PLAY
 from mbrules.invariants import (
     HandStart, check, configurations, dealt_start, load_game, position_start, score_oracle,
 )

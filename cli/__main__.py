@@ -1,0 +1,4 @@
+"""``python -m mbrules.cli``: the ``mbrules`` command."""
+from .app import main
+
+main()

@@ -1,0 +1,40 @@
+"""What one accepted action did: the record :meth:`State.apply` returns and gives to observers.
+
+PokerKit's model (``state.fold()`` returns a ``Folding``): the engine says what happened, so a
+narrator, a recorder or a checker reads it instead of working it out again from the table. The
+record is a frozen tuple built once per action; code that does not want it ignores the value.
+
+``drawn`` names a card only its drawer may see: a narration for the whole table leaves it out.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from ..vocab import DecisionKind
+
+if TYPE_CHECKING:
+    from .notation import Action
+
+
+class Transition(NamedTuple):
+    """One accepted action and its effects. Cards are indices into ``game.card_ids``; players and
+    sides are ints (``game.player_names``, ``game.side_names``); -1 means none."""
+
+    player: int  # who acted
+    action: "Action"
+    hand_no: int  # the hand it was played in, from 0
+    drawn: int  # the card the actor took from the draw pile by it (a draw; a coup fourré's replacement), or -1
+    side: int  # the side the card went to (a hazard: the side attacked; else the actor's), or -1 (no card)
+    swept: tuple[int, ...]  # cards it sent to the discard pile besides a discarded card (hazards cancelled)
+    window_hazard: int  # a coup fourré called or let pass: the hazard of its window; else -1
+    miles: int  # the acting side's distance after it
+    target: int  # the trip's target after it (an extension raises it)
+    trip_completed: bool  # it completed the trip (the extension question may follow)
+    extra_turn: bool  # the rules give the actor another turn at once (a safety, a coup fourré)
+    next_player: int  # who decides next, or -1 (the hand or the match is over)
+    next_decision: DecisionKind  # what is asked of next_player (or hand_over, match_over)
+    hand_over: bool  # it ended the hand
+    match_over: bool  # it ended the match
+
+
+__all__ = ["Transition"]

@@ -1,0 +1,176 @@
+"""A match in words: one narrator for ``mbrules play`` and the terminal seat.
+
+Every sentence about an action is built from the :class:`~mbrules.engine.Transition` the engine
+returns for it (who acted, where the card went, the distance after, what a coup fourré answered,
+whether the actor plays again), never predicted from the table: the words cannot drift from the
+rules. Distances are in the ruleset's own unit (``display.distance_unit``) and piles and areas
+have the edition's names.
+
+``public=True`` leaves out what the whole table must not hear: draws are never told (the card
+is hidden), and a coup fourré window let pass is not told in public (a window opens only for a
+holder of the safety, so telling it would tell that hand).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .vocab import COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, HAZARD, PLAY, SAFETY, STOP, DecisionKind
+
+if TYPE_CHECKING:
+    from .engine import Action, Game, Observation, State, Transition
+
+
+LINE_LABELS = {  # the score sheet's lines as printed
+    "milestones": "Milestones", "safeties": "Safeties", "all_safeties": "All safeties",
+    "coup_fourres": "Coups fourrés", "trip_completed": "Trip completed", "delayed_action": "Delayed action",
+    "safe_trip": "Safe trip", "shutout": "Shutout", "extension": "Extension", "total": "Total (hand)",
+}
+
+
+class Narrator:
+    """The words of one game (a ruleset compiled for a player count)."""
+
+    def __init__(self, game: "Game", public: bool = False):
+        self.game = game
+        self.public = public
+        d = game.ruleset.display
+        self.unit = d.distance_unit.value  # miles, km
+        self.pile_names = (d.battle_pile, d.speed_pile)  # by Game.pile: BATTLE, SPEED
+        self.safety_area = d.safety_area
+        self.draw_pile = d.draw_pile
+
+    # -- people and sides ------------------------------------------------------------------
+    def who(self, p: int) -> str:
+        """'p1 (A)'."""
+        g = self.game
+        return f"{g.player_names[p]} ({g.side_names[g.side_of[p]]})"
+
+    def side_label(self, s: int, me: int | None = None) -> str:
+        return side_label(self.game, s, me)
+
+    def distance(self, n: int) -> str:
+        return f"{n} {self.unit}"
+
+    # -- what happened ---------------------------------------------------------------------
+    def action(self, t: "Transition") -> str | None:
+        """One sentence for an accepted action, or None for what is not told (draws; declines in public)."""
+        g = self.game
+        a = t.action
+        op = a.op
+        who = self.who(t.player)
+        if op == DRAW:
+            return None
+        if op == PLAY:
+            c = a.card_index
+            k = g.kind[c]
+            name = g.names[c]
+            if k == DISTANCE:
+                done = "  trip completed!" if t.trip_completed else ""
+                return _sentence(f"{who} plays {name}: side {g.side_names[g.side_of[t.player]]} at "
+                                 f"{self.distance(t.miles)}.{done}")
+            if k == HAZARD:
+                return _sentence(f"{who} plays {name} on side {g.side_names[t.side]}'s {self.pile_names[g.pile[c]]}.")
+            if k == SAFETY:
+                again = " and plays again" if t.extra_turn else ""
+                return _sentence(f"{who} plays {name} to the {self.safety_area}{again}.")
+            return _sentence(f"{who} plays {name}.")
+        if op == DISCARD:
+            return _sentence(f"{who} discards {g.names[a.card_index]}.")
+        if op == COUP_FOURRE:
+            nxt = " and plays next" if t.extra_turn else ""
+            return _sentence(f"{who} calls COUP FOURRÉ with {g.names[a.card_index]} against "
+                             f"{g.names[t.window_hazard]}{nxt}.")
+        if op == DECLINE:
+            if self.public:
+                return None
+            return _sentence(f"{who} lets the coup fourré against {g.names[t.window_hazard]} pass.")
+        if op == EXTEND:
+            return _sentence(f"{who} calls the EXTENSION: the trip is now {self.distance(t.target)}.")
+        if op == STOP:
+            return f"{who} does not call the extension."
+        return None
+
+    def hand_start(self, st: "State", first: int) -> str:
+        """The line that opens a hand: who plays first, the trip, the draw pile."""
+        obs = st.observation(first)
+        return (f"{self.game.player_names[first]} plays first; trip of {self.distance(obs.target)}; "
+                f"{obs.draw_pile} cards in the {self.draw_pile}.")
+
+    def hand_end(self, st: "State") -> str:
+        """Who completed the trip when a hand ends (read at its end, before the next deal)."""
+        done = st.current_completer()
+        target = st.observation(0).target
+        if done >= 0:
+            return f"Side {self.game.side_names[done]} completed the trip of {self.distance(target)}."
+        return f"The {self.draw_pile} is out and every hand is played out: no side completed the trip."
+
+    def result(self, st: "State") -> tuple[str, str]:
+        """(result, sentence): the winner's side name, ``draw`` or ``unfinished``, and the match's last line."""
+        g = self.game
+        totals = ", ".join(f"{g.side_names[s]} {t}" for s, t in enumerate(st.match_totals))
+        out = st.outcome
+        n = st.hands_played
+        if out is None:
+            return "unfinished", f"Stopped after {n} hand(s) with the match undecided ({totals})."
+        if out.draw:
+            return "draw", f"The match is a draw ({totals})."
+        if out.unfinished:
+            return "unfinished", (f"Stopped after {n} hand(s), the most this ruleset allows in a match "
+                                  f"(match.max_hands), with the match undecided ({totals}).")
+        return out.winner, f"Side {self.side_label(out.winner_index)} wins the match ({totals})."
+
+    # -- what may be done ------------------------------------------------------------------
+    def move(self, obs: "Observation", a: "Action") -> str:
+        """A legal move in plain words for the list of moves ('Stop! on side B (p2)', '100 miles: A to 450 miles')."""
+        g = self.game
+        op = a.op
+        if op == DRAW:
+            return "draw a card"
+        if op == DECLINE:
+            return "let it pass (keep the safety)"
+        if op == EXTEND:
+            return f"extend the trip to {self.distance(g.extension_to)}"
+        if op == STOP:
+            return f"stop at {self.distance(obs.target)}: the hand ends"
+        c = a.card_index
+        name = g.names[c]
+        if op == DISCARD:
+            return f"discard {name}"
+        if op == COUP_FOURRE:
+            return f"COUP FOURRÉ with {name}"
+        k = g.kind[c]
+        if k == HAZARD:
+            ts = a.side_index if a.side_index >= 0 else g.opponents[obs.side][0]
+            return f"{name} on side {self.side_label(ts)}"
+        if k == DISTANCE:
+            return f"{name}: side {g.side_names[obs.side]} to {self.distance(obs.my_side.miles + g.miles[c])}"
+        if k == SAFETY:
+            return f"{name} to your {self.safety_area}"
+        return f"{name} on your side"
+
+    def question(self, obs: "Observation") -> str | None:
+        """The question a coup fourré window or the extension puts to the seat ``obs`` is for, or None."""
+        g = self.game
+        kind = obs.decision.kind
+        if kind == DecisionKind.COUP_FOURRE:
+            hz = g.names[obs.window_hazard] if obs.window_hazard >= 0 else "a hazard"
+            return (f"COUP FOURRÉ? {hz} was just played on your side and you hold its safety. "
+                    f"Call the coup fourré (1, or y) or let it pass (n)?")
+        if kind == DecisionKind.EXTENSION:
+            return (f"EXTENSION? Your side has completed the trip of {self.distance(obs.target)}. Extend it to "
+                    f"{self.distance(g.extension_to)} (y: extend) or stop here (n: stop, the hand ends)?")
+        return None
+
+
+def side_label(game: "Game", s: int, me: int | None = None) -> str:
+    """'A (p1, p3)', with 'you' in place of player ``me``."""
+    names = [("you" if p == me else game.player_names[p]) for p in game.side_players[s]]
+    return f"{game.side_names[s]} ({', '.join(names)})"
+
+
+def _sentence(text: str) -> str:
+    """A display name ending in '!' or '?' (Roll!, Stop!) ends the sentence: no full stop after it."""
+    return text[:-1] if text.endswith(("!.", "?.")) else text
+
+
+__all__ = ["LINE_LABELS", "Narrator", "side_label"]

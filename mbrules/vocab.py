@@ -1,0 +1,138 @@
+"""The public vocabulary of mbrules: every closed set of names the engine and the tools share.
+
+Each name is defined here once, as a ``StrEnum`` whose values are the words written in files,
+JSON and CSV (so a member compares equal to its word and prints as it: ``CardKind.HAZARD ==
+"hazard"``). The engine and every tool import these names from here, never from an engine module.
+
+Where the engine keeps a set as small ints in its compiled tables (a card's kind in
+``Game.kind``, a card's pile in ``Game.pile``, an action's ``op``), the int is the member's
+position in its enum, given by ``.code``; the plain-int constants below (``DISTANCE``, ``PLAY``,
+``BATTLE``, ...) are those codes, for code that compares against the tables.
+
+============================  =============================================================
+:class:`CardKind`             distance, hazard, remedy, safety
+:class:`Pile`                 the two piles a hazard or remedy lands on: battle, speed
+:class:`Op`                   the action notation's operations: draw, play, discard, ...
+:class:`DecisionKind`         what a state waits for: turn, coup_fourre, extension, ...
+:class:`Termination`          how a match ended: win, draw, unfinished
+:class:`ScoreLine`            the lines of the score sheet, milestones ... total
+:class:`Reason`               the contract's reason codes of a refused action
+============================  =============================================================
+"""
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class _Coded(StrEnum):
+    """A StrEnum whose members also have an int ``code``: their position, as the engine's tables hold it."""
+
+    @property
+    def code(self) -> int:
+        return type(self)._member_names_.index(self._name_)
+
+    @classmethod
+    def of(cls, code: int):
+        """The member whose ``code`` is ``code``."""
+        return list(cls)[code]
+
+
+class CardKind(_Coded):
+    DISTANCE = "distance"
+    HAZARD = "hazard"
+    REMEDY = "remedy"
+    SAFETY = "safety"
+
+
+class Pile(_Coded):
+    """The pile a hazard or remedy lands on (a ruleset's ``pile`` of a card)."""
+
+    BATTLE = "battle"
+    SPEED = "speed"
+
+
+class Op(_Coded):
+    """An action's operation; the value is the word the action notation writes."""
+
+    DRAW = "draw"
+    PLAY = "play"
+    DISCARD = "discard"
+    COUP_FOURRE = "coup-fourre"
+    DECLINE = "decline"
+    EXTEND = "extend"
+    STOP = "stop"
+
+
+class DecisionKind(StrEnum):
+    """What a state waits for (``Decision.kind``, ``observation.to_dict()["decision"]["kind"]``)."""
+
+    TURN = "turn"
+    COUP_FOURRE = "coup_fourre"  # a coup fourré window
+    EXTENSION = "extension"  # the extension question
+    HAND_OVER = "hand_over"
+    MATCH_OVER = "match_over"
+
+
+class Termination(StrEnum):
+    """Why a match ended (``Outcome.termination``)."""
+
+    WIN = "win"
+    DRAW = "draw"
+    UNFINISHED = "unfinished"  # stopped by the ruleset's hands-per-match cap (match.max_hands)
+
+
+class ScoreLine(StrEnum):
+    """The lines of one hand's score sheet, per side, in the printed sheet's order (contract: Score lines)."""
+
+    MILESTONES = "milestones"
+    SAFETIES = "safeties"
+    ALL_SAFETIES = "all_safeties"
+    COUP_FOURRES = "coup_fourres"
+    TRIP_COMPLETED = "trip_completed"
+    DELAYED_ACTION = "delayed_action"
+    SAFE_TRIP = "safe_trip"
+    SHUTOUT = "shutout"
+    EXTENSION = "extension"
+    TOTAL = "total"
+
+
+class Reason(StrEnum):
+    """The contract's reason codes: every refused action carries one (``IllegalAction.code``)."""
+
+    NOT_YOUR_TURN = "not-your-turn"
+    NOT_IN_HAND = "not-in-hand"
+    HAND_OVER = "hand-over"
+    CANNOT_MOVE = "cannot-move"
+    SPEED_LIMIT = "speed-limit"
+    OVER_TARGET = "over-target"
+    TOO_MANY_200 = "too-many-200"
+    PROTECTED = "protected"
+    NOT_ROLLING = "not-rolling"
+    ALREADY_LIMITED = "already-limited"
+    BAD_TARGET = "bad-target"
+    NOTHING_TO_FIX = "nothing-to-fix"
+    NO_COUP_FOURRE = "no-coup-fourre"
+    NO_EXTENSION = "no-extension"
+    EXTENSION_PENDING = "extension-pending"
+    MUST_PLAY = "must-play"  # not in the contract's table: a discard refused under no-voluntary-discard
+
+
+# The int codes of the engine's tables (Game.kind, Game.pile, Action.op), as plain ints.
+DISTANCE, HAZARD, REMEDY, SAFETY = (k.code for k in CardKind)
+BATTLE, SPEED = (p.code for p in Pile)
+DRAW, PLAY, DISCARD, COUP_FOURRE, DECLINE, EXTEND, STOP = (o.code for o in Op)
+
+KIND_NAMES: tuple[str, ...] = tuple(k.value for k in CardKind)  # by code
+PILE_NAMES: tuple[str, ...] = tuple(p.value for p in Pile)  # by code
+OP_WORDS: tuple[str, ...] = tuple(o.value for o in Op)  # by code
+SCORE_LINES: tuple[str, ...] = tuple(s.value for s in ScoreLine)
+REASON_CODES: tuple[str, ...] = tuple(r.value for r in Reason)
+SIDE_NAMES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # side i is SIDE_NAMES[i] (contract: Players and sides)
+OWN = -1  # Action.side_index of 'play CARD' with no side named: one's own, or the only opposing side
+NO_LIMIT = 1 << 30  # the speed limit of a side with none in force (Observation's SideView.limit)
+
+__all__ = [
+    "BATTLE", "COUP_FOURRE", "CardKind", "DECLINE", "DISCARD", "DISTANCE", "DRAW", "DecisionKind", "EXTEND",
+    "HAZARD", "KIND_NAMES", "NO_LIMIT", "OP_WORDS", "OWN", "Op", "PILE_NAMES", "PLAY", "Pile", "REASON_CODES", "REMEDY",
+    "Reason", "SAFETY", "SCORE_LINES", "SIDE_NAMES", "SPEED", "STOP", "ScoreLine", "Termination",
+]

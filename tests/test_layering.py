@@ -1,0 +1,228 @@
+"""The layers of the code (docs/architecture.md), checked on every import the code holds.
+
+Every ``import`` of ``mbrules/`` and ``cli/`` is read from the source (AST), the ones inside
+functions included: a function-level import is still a dependency, only a later one. Imports
+under ``if TYPE_CHECKING:`` never run and are left out. The code is cut into units (a package
+folder such as ``mbrules/engine/``, or a top-level module such as ``mbrules/vocab.py``), each
+with a layer; a unit may import its own layer or a lower one, never a higher one, and no two
+modules, and no two units, may import each other round a circle.
+
+Run ``python tests/test_layering.py [ROOT]`` to print the graph of units and its edges.
+"""
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Layers, lowest first (issue 23): vocabulary -> rules and engine -> scenario, bots, narration
+# -> running matches -> the tools built on them -> the command and the terminal seat.
+LAYERS: dict[str, int] = {
+    "mbrules.vocab": 0, "mbrules._paths": 0, "mbrules.safe_output": 0,
+    "mbrules.ruleset": 1, "mbrules.engine": 1, "mbrules": 1,
+    "mbrules.scenario": 2, "mbrules.bots": 2, "mbrules.narrate": 2,
+    "mbrules.matches": 3,
+    "mbrules.compare": 4, "mbrules.sweep": 4, "mbrules.env": 4, "mbrules.openspiel": 4, "mbrules.testing": 4,
+    "mbrules.cli": 5, "mbrules.tui": 5,
+}
+LAYER_NAMES = ("vocabulary", "rules and engine", "scenario, bots, narration", "running matches",
+               "compare, sweep, env, openspiel, testing", "cli, tui")
+
+
+def modules(root: Path = ROOT) -> dict[str, Path]:
+    """Every module of the package by its import name; ``cli/`` is ``mbrules.cli``."""
+    found: dict[str, Path] = {}
+    for base, prefix in ((root / "mbrules", ("mbrules",)), (root / "cli", ("mbrules", "cli"))):
+        for path in sorted(base.rglob("*.py")):
+            rel = path.relative_to(base).with_suffix("").parts
+            if "__pycache__" in rel:
+                continue
+            if base.name == "mbrules" and rel[:1] == ("cli",):
+                continue  # the checkout's shim for cli/ (mbrules._paths), not a module of its own
+            parts = prefix + (rel[:-1] if rel[-1] == "__init__" else rel)
+            found[".".join(parts)] = path
+    return found
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _imports(tree: ast.AST):
+    """Every import node, at any depth, but those under ``if TYPE_CHECKING:``."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            stack.extend(node.orelse)
+            continue
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def edges(root: Path = ROOT) -> dict[str, set[str]]:
+    """Module -> the package modules it imports (``from X import Y`` counts X.Y when Y is a module)."""
+    mods = modules(root)
+    graph: dict[str, set[str]] = {m: set() for m in mods}
+    for name, path in mods.items():
+        is_pkg = path.name == "__init__.py"
+        here = name.split(".") if is_pkg else name.split(".")[:-1]
+        for node in _imports(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                if node.level:
+                    base = here[: len(here) - node.level + 1]
+                    mod = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    mod = node.module or ""
+                targets = [f"{mod}.{a.name}" if f"{mod}.{a.name}" in mods else mod for a in node.names]
+            for t in targets:
+                while t and t not in mods:  # import a.b.c of a name inside a.b: the module a.b
+                    t = t.rpartition(".")[0]
+                if t and t != name:
+                    graph[name].add(t)
+    return graph
+
+
+def unit_of(module: str) -> str:
+    """The unit a module belongs to: the longest prefix that has a layer (``mbrules.engine.state`` ->
+    ``mbrules.engine``); a top-level module with none is its own unit (and fails the layer test)."""
+    parts = module.split(".")
+    for n in range(len(parts), 0, -1):
+        prefix = ".".join(parts[:n])
+        if prefix in LAYERS and (n > 1 or len(parts) == 1):
+            return prefix
+    return ".".join(parts[:2])
+
+
+def unit_edges(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    units: dict[str, set[str]] = {}
+    for m, targets in graph.items():
+        u = unit_of(m)
+        units.setdefault(u, set())
+        for t in targets:
+            if unit_of(t) != u:
+                units[u].add(unit_of(t))
+    return units
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected parts of more than one node (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on: set[str] = set()
+    stack: list[str] = []
+    found: list[list[str]] = []
+    counter = [0]
+
+    def visit(v: str) -> None:
+        work = [(v, iter(sorted(graph.get(v, ()))))]
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        while work:
+            node, it = work[-1]
+            for w in it:
+                if w not in index:
+                    index[w] = low[w] = counter[0]
+                    counter[0] += 1
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(graph.get(w, ())))))
+                    break
+                if w in on:
+                    low[node] = min(low[node], index[w])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    part = []
+                    while True:
+                        w = stack.pop()
+                        on.discard(w)
+                        part.append(w)
+                        if w == node:
+                            break
+                    if len(part) > 1:
+                        found.append(sorted(part))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return sorted(found)
+
+
+def upward(graph: dict[str, set[str]]) -> list[str]:
+    """Each import of a higher layer, as one line (units with no layer: test_every_module_has_a_layer)."""
+    bad = []
+    for m in sorted(graph):
+        u = unit_of(m)
+        for t in sorted(graph[m]):
+            v = unit_of(t)
+            if u == v or u not in LAYERS or v not in LAYERS:
+                continue
+            if LAYERS[v] > LAYERS[u]:
+                bad.append(f"{m} -> {t}: {LAYER_NAMES[LAYERS[u]]} imports {LAYER_NAMES[LAYERS[v]]}")
+    return bad
+
+
+# -- the tests ------------------------------------------------------------------------------
+def test_the_walk_sees_function_level_imports_and_skips_type_checking_ones(tmp_path):
+    pkg = tmp_path / "mbrules"
+    (pkg / "engine").mkdir(parents=True)
+    (tmp_path / "cli").mkdir()
+    (pkg / "__init__.py").write_text("from .engine import state\n")
+    (pkg / "vocab.py").write_text("")
+    (pkg / "engine" / "__init__.py").write_text("")
+    (pkg / "engine" / "state.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from mbrules.cli import app\n"
+        "def f():\n    from ..vocab import X\n    from mbrules.cli.app import main\n")
+    (tmp_path / "cli" / "__init__.py").write_text("")
+    (tmp_path / "cli" / "app.py").write_text("import mbrules.engine.state\n")
+    g = edges(tmp_path)
+    assert g["mbrules.engine.state"] == {"mbrules.vocab", "mbrules.cli.app"}
+    assert g["mbrules.cli.app"] == {"mbrules.engine.state"}
+    assert upward(g) == ["mbrules.engine.state -> mbrules.cli.app: rules and engine imports cli, tui"]
+    assert circles(g) == [["mbrules.cli.app", "mbrules.engine.state"]]
+    assert circles(unit_edges(g)) == [["mbrules.cli", "mbrules.engine"]]
+
+
+def test_every_module_has_a_layer():
+    graph = edges()
+    assert [m for m in graph if unit_of(m) not in LAYERS] == []
+
+
+def test_no_module_imports_a_higher_layer():
+    assert upward(edges()) == []
+
+
+def test_no_circle_between_modules():
+    assert circles(edges()) == []
+
+
+def test_no_circle_between_packages():
+    assert circles(unit_edges(edges())) == []
+
+
+if __name__ == "__main__":
+    root = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else ROOT
+    g = edges(root)
+    units = unit_edges(g)
+    for u in sorted(units, key=lambda u: (LAYERS.get(u, 99), u)):
+        layer = LAYERS.get(u)
+        print(f"[{layer if layer is not None else '?'}] {u} -> {', '.join(sorted(units[u])) or '-'}")
+    for c in circles(units):
+        print("circle between units:", " <-> ".join(c))
+    for c in circles(g):
+        print("circle between modules:", " <-> ".join(c))
+    for m in sorted({unit_of(m) for m in g} - set(LAYERS)):
+        print("no layer:", m)
+    for line in upward(g):
+        print("upward:", line)

@@ -1,0 +1,231 @@
+"""The transition State.apply returns, and the one narrator (mbrules.narrate) built from it.
+
+Every bundled ruleset, alone and with each bundled option, at every player count it allows, is
+played for a hand of random legal actions; each action's transition is checked against the
+state before and after it, and its sentence against the transition (the CLI's full narration
+and the terminal seat's public one).
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import mbrules
+from mbrules.engine import Game, State, Transition
+from mbrules.narrate import Narrator
+from mbrules.ruleset import bundled_option_ids, bundled_ruleset_ids, load_ruleset
+from mbrules.vocab import (
+    COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, HAZARD, PLAY, SAFETY, STOP, DecisionKind,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def configurations():
+    for rid in bundled_ruleset_ids():
+        for opts in [()] + [(o,) for o in bundled_option_ids()]:
+            rs = load_ruleset(rid, list(opts))
+            for n in sorted(int(k) for k in rs.player_counts):
+                yield pytest.param(rs, n, id=f"{rid}{''.join('+' + o for o in opts)}-{n}p")
+
+
+def check_transition(game: Game, before, after, t: Transition, st: State) -> None:
+    """``t`` says what happened between the snapshots ``before`` and ``after`` (and ``st`` now)."""
+    a = t.action
+    assert isinstance(t, Transition) and t.hand_no == before.hand_no
+    with pytest.raises(AttributeError):
+        t.player = 0  # frozen
+    ps = game.side_of[t.player]
+    assert t.miles == after.sides[ps].miles and t.target == after.target
+    assert t.hand_over == st.hand_over and t.match_over == st.match_over
+    if t.hand_over:
+        assert t.next_player == -1 and t.next_decision in (DecisionKind.HAND_OVER, DecisionKind.MATCH_OVER)
+    else:
+        assert (t.next_player, t.next_decision) == (st.decision.player, st.decision.kind)
+    drew = len(after.draw_pile) < len(before.draw_pile)
+    assert (t.drawn >= 0) == drew
+    if drew:
+        assert t.drawn == before.draw_pile[0] and t.drawn in after.hands[t.player]
+    new_discards = list(after.discard[len(before.discard):])
+    if a.op == DISCARD:
+        assert new_discards[0] == a.card_index
+        new_discards = new_discards[1:]
+    assert list(t.swept) == new_discards
+    if a.op in (COUP_FOURRE, DECLINE):
+        assert t.window_hazard == before.window[0]
+    else:
+        assert t.window_hazard == -1
+    if a.op == PLAY:
+        k = game.kind[a.card_index]
+        if k == HAZARD:
+            assert t.side in game.opponents[ps]
+            assert after.sides[t.side] != before.sides[t.side]  # the hazard landed on the side attacked
+        else:
+            assert t.side == ps
+        assert t.trip_completed == (k == DISTANCE and t.miles == before.target)
+        assert t.extra_turn == (k == SAFETY and game.safety_extra_turn and not t.hand_over)
+    elif a.op == COUP_FOURRE:
+        assert t.side == ps and not t.trip_completed
+        assert t.extra_turn == (game.cf_extra_turn and not t.hand_over)
+        if before.window[1] == ps:
+            assert before.window[0] in t.swept  # the hazard answered goes to the discard pile
+    else:
+        assert t.side == -1 and not t.extra_turn and not t.trip_completed
+    if a.op == EXTEND:
+        assert t.target == game.extension_to
+
+
+def check_sentences(game: Game, full: Narrator, public: Narrator, t: Transition) -> None:
+    a = t.action
+    line, heard = full.action(t), public.action(t)
+    if a.op == DRAW:
+        assert line is None and heard is None  # the card drawn is hidden: never told
+        return
+    if a.op == DECLINE:
+        assert heard is None  # telling it would tell the table that hand holds the safety
+    else:
+        assert heard == line
+    assert line.startswith(full.who(t.player) + " ")
+    unit = full.unit
+    if a.op == PLAY:
+        k = game.kind[a.card_index]
+        assert game.names[a.card_index] in line
+        if k == DISTANCE:
+            assert f"at {t.miles} {unit}" in line
+            assert ("trip completed" in line) == t.trip_completed
+        elif k == HAZARD:
+            assert f"on side {game.side_names[t.side]}'s " in line
+        elif k == SAFETY:
+            assert ("plays again" in line) == t.extra_turn
+    elif a.op == COUP_FOURRE:
+        assert "COUP FOURRÉ" in line and game.names[t.window_hazard] in line
+        assert ("plays next" in line) == t.extra_turn
+    elif a.op == DECLINE:
+        assert game.names[t.window_hazard] in line
+    elif a.op == EXTEND:
+        assert f"{t.target} {unit}" in line
+    elif a.op == STOP:
+        assert "does not call the extension" in line
+    if unit != "miles":
+        assert "miles" not in line
+
+
+def pick(rng: random.Random, legal: list):
+    """A random legal action, leaning to plays, coup fourré calls and extensions so hands reach them."""
+    plays = [a for a in legal if a.op in (PLAY, COUP_FOURRE, EXTEND)]
+    return rng.choice(plays if plays and rng.random() < 0.7 else legal)
+
+
+def play_checked(game: Game, seeds, label: str) -> set[int]:
+    """Play a hand from each seed, checking every transition and its sentences; the ops seen."""
+    full, public = Narrator(game), Narrator(game, public=True)
+    rng = random.Random(label)
+    seen = set()
+    for seed in seeds:
+        st = State.new_match(game, seed, deal_next=False)
+        for _ in range(5000):
+            if st.hand_over:
+                break
+            before = st.snapshot()
+            t = st.apply(pick(rng, st.legal_actions()))
+            after = st.snapshot()
+            check_transition(game, before, after, t, st)
+            check_sentences(game, full, public, t)
+            seen.add(t.action.op)
+        assert st.hand_over
+        assert full.hand_end(st).endswith(".")
+    return seen
+
+
+@pytest.mark.parametrize("ruleset,players", list(configurations()))
+def test_every_bundled_ruleset_and_option_narrates_what_its_transitions_say(ruleset, players):
+    game = Game(ruleset, players)
+    seen = play_checked(game, range(2), f"{ruleset.id}-{players}-{ruleset.applied_options}")
+    assert {DRAW, PLAY} <= seen
+
+
+def test_the_checks_reach_coups_fourres_declines_and_both_extension_answers():
+    game = Game(load_ruleset("winning-moves", ["extension-1200"]), 4)
+    seen = play_checked(game, range(12), "every-op")
+    assert {DRAW, PLAY, DISCARD, COUP_FOURRE, DECLINE, EXTEND, STOP} <= seen
+
+
+def test_observers_get_the_transition_apply_returns():
+    game = mbrules.load_game("winning-moves", players=4)
+
+    class Keep(mbrules.Observer):
+        def __init__(self):
+            self.got = []
+
+        def transition(self, state, t):
+            self.got.append(t)
+
+    st = game.new_match(seed=5)
+    keep = Keep()
+    st.add_observer(keep)
+    returned = [st.apply(st.legal_actions()[0]) for _ in range(60)]
+    assert returned == keep.got and all(isinstance(t, Transition) for t in returned)
+
+
+def _first_coup_fourre(game: Game):
+    for seed in range(400):
+        st = State.new_match(game, seed, deal_next=False)
+        while not st.hand_over:
+            legal = st.legal_actions()
+            calls = [a for a in legal if a.op == COUP_FOURRE]
+            t = st.apply(calls[0] if calls else legal[seed % len(legal)] if legal[0].op != DRAW else legal[0])
+            if t.action.op == COUP_FOURRE:
+                return st, t
+    raise AssertionError("no coup fourré in 400 hands")
+
+
+def test_a_coup_fourre_says_plays_next_only_where_the_rules_give_the_extra_turn(tmp_path):
+    rules = tmp_path / "no-cf-turn.yaml"
+    rules.write_text(
+        "id: no-cf-turn\nname: No coup fourre turn\ndescription: a coup fourre gives no turn\nsource: test\n"
+        "extends: winning-moves\n"
+        "coup_fourre:\n  extra_turn: {value: false, decided: a test of the narrative}\n", encoding="utf-8")
+    plain = mbrules.load_game(str(rules), players=4)
+    st, t = _first_coup_fourre(plain)
+    line = Narrator(plain).action(t)
+    assert not t.extra_turn and "plays next" not in line and line.endswith(".")
+    assert t.window_hazard in t.swept or plain.side_of[t.player] != t.side
+    usual = mbrules.load_game("winning-moves", players=4)
+    st, t = _first_coup_fourre(usual)
+    assert t.extra_turn and Narrator(usual).action(t).endswith("and plays next.")
+    assert t.next_player == t.player or st.hand_over
+
+
+def test_a_km_ruleset_is_narrated_in_km_by_the_cli_and_the_terminal_seat():
+    game = mbrules.load_game(str(ROOT / "examples" / "stap-op.yaml"), players=2)
+    assert game.ruleset.display.distance_unit.value == "km"
+    full, public = Narrator(game), Narrator(game, public=True)
+    st = State.new_match(game, 1, deal_next=False)
+    told = []
+    while not st.hand_over:
+        legal = st.legal_actions()
+        obs = st.observation(st.current_player)
+        moves = [public.move(obs, a) for a in legal]
+        assert not any("miles" in m for m in moves)
+        t = st.apply(legal[-1])
+        told += [s for s in (full.action(t), public.action(t)) if s]
+    distance = [s for s in told if " km." in s or " km.  trip" in s]
+    assert distance and not any("miles" in s for s in told)
+    assert "km" in full.hand_end(st) or "no side completed" in full.hand_end(st)
+
+
+def test_step_plays_the_same_game_as_apply_without_the_record():
+    """The hot loops use State.step (no Transition built): the same histories and positions."""
+    for rid, players in (("winning-moves", 4), ("parker-1971", 2), ("kids-115", 3)):
+        game = mbrules.load_game(rid, players=players)
+        a, b = game.new_match(seed=11), game.new_match(seed=11)
+        rng_a, rng_b = random.Random(3), random.Random(3)
+        for _ in range(3000):
+            if a.is_terminal():
+                break
+            assert b.step(pick(rng_b, b.legal_actions())) is None
+            assert isinstance(a.apply(pick(rng_a, a.legal_actions())), Transition)
+            assert a.snapshot() == b.snapshot()
+        assert a.history == b.history
