@@ -143,7 +143,8 @@ def compare(
 
 def _print(cmp, doc: dict, out) -> None:
     from mbrules.compare.headline import no_difference
-    from mbrules.compare.report import fmt, fmt_ci, fmt_diff, fmt_diff_ci, fmt_p, page_title, settings_words
+    from mbrules.compare.figures import fmt, fmt_ci, fmt_diff, fmt_diff_ci, fmt_p
+    from mbrules.compare.report import page_title, settings_words
 
     con = Console(file=sys.stdout, width=WIDTH + 40, highlight=False)
     s = cmp.settings

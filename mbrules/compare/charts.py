@@ -106,7 +106,7 @@ def differences_chart(rows: list[dict], label_a: str, label_b: str) -> tuple[byt
     """Each metric's difference B − A as a percentage of A's value, with its 95% interval (scaled the
     same way); flagged differences (Holm, family-wise 5%) in colour, the others grey."""
     plt = _plt()
-    from .report import fmt_diff, fmt_diff_ci
+    from .figures import fmt_diff, fmt_diff_ci
 
     measured = [r for r in rows if r["diff"] is not None and r["ci95"] is not None and r["a"]]
     up_down = {True: COLOR_UP, False: COLOR_DOWN}

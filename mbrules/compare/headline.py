@@ -3,8 +3,14 @@ their size and interval, most important first. The same sentences, in the same o
 terminal's first lines, the top of ``index.html`` and ``summary`` in ``--json``."""
 from __future__ import annotations
 
-from .report import fmt, fmt_diff
+from .figures import fmt, fmt_diff
 
+RESTRICTION_WORDS = {
+    "no_coup_fourre": "never calls a coup fourré",
+    "no_extension": "never calls the extension",
+    "no_attack": "never attacks (plays no hazard)",
+    "no_safety_discard": "never discards a safety",
+}
 ROBUST_WORDS = {True: "holds with every bot", False: "depends on the bots", None: "not checked with other bots"}
 
 
@@ -68,7 +74,6 @@ def focus_sentence(f: dict, names: tuple[str, str]) -> str:
         what = f"Skill: {f['focus']} against {f['other']} wins {_share(f['a'])} → {_share(f['b'])} of matches"
     else:
         restriction = f["other"].partition(":")[2].partition("=")[0]
-        from .run import RESTRICTION_WORDS
 
         what = (f"Restricted play: the heuristic against one that {RESTRICTION_WORDS.get(restriction, restriction)} "
                 f"wins {_share(f['a'])} → {_share(f['b'])}")

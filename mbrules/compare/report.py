@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import html
 import json
-import math
 from pathlib import Path
 
 from ..matches.intervals import FAMILY_ALPHA
+from .figures import _round, fmt, fmt_ci, fmt_diff, fmt_diff_ci, fmt_p
 
 METHODS = (
     "Intervals are 95%. A share of matches: Wilson score interval. Every other figure is a ratio of sums "
@@ -20,71 +20,6 @@ METHODS = (
     f"step-down procedure rejects 'no difference' at a family-wise error rate of {FAMILY_ALPHA:.0%} over "
     "all the metrics tested; the intervals themselves are not adjusted."
 )
-
-
-def _round(v, digits=6):
-    if v is None:
-        return None
-    if isinstance(v, float):
-        if math.isnan(v) or math.isinf(v):
-            return None
-        return round(v, digits)
-    return v
-
-
-def fmt(v, key: str = "") -> str:
-    """A figure as printed: shares as percentages, small ratios with 3 decimals, points whole."""
-    if v is None:
-        return "–"
-    if key.endswith("_share"):
-        return f"{100 * v:.1f}%"
-    if abs(v) >= 100:
-        return f"{v:.0f}"
-    if abs(v) >= 10:
-        return f"{v:.1f}"
-    if abs(v) >= 1:
-        return f"{v:.2f}"
-    return f"{v:.3f}"
-
-
-def fmt_ci(ci, key: str = "") -> str:
-    if not ci:
-        return ""
-    return f"[{fmt(ci[0], key)}, {fmt(ci[1], key)}]"
-
-
-def fmt_diff(v, key: str = "") -> str:
-    if v is None:
-        return "–"
-    s = fmt(v, key)
-    if key.endswith("_share"):
-        s = s[:-1] + " pt"
-    return s if s.startswith("-") else "+" + s
-
-
-def fmt_diff_ci(ci, key: str = "") -> str:
-    if not ci:
-        return ""
-    return f"[{fmt_diff(ci[0], key)}, {fmt_diff(ci[1], key)}]"
-
-
-def _prefix_ids(svg: str, prefix: str) -> str:
-    """Give every id of one inline SVG a prefix (and every reference to it): two charts on one page
-    would otherwise share ids such as ``figure_1`` and a marker of one could be drawn in the other."""
-    import re
-
-    svg = re.sub(r'\bid="([^"]+)"', lambda m: f'id="{prefix}{m.group(1)}"', svg)
-    svg = re.sub(r'(xlink:href|href)="#([^"]+)"', lambda m: f'{m.group(1)}="#{prefix}{m.group(2)}"', svg)
-    return re.sub(r"url\(#([^)]+)\)", lambda m: f"url(#{prefix}{m.group(1)})", svg)
-
-
-def fmt_p(p) -> str:
-    """A p-value as printed: ``<0.001`` below a thousandth, else three significant digits; "–" if none."""
-    if p is None:
-        return "–"
-    if p < 0.001:
-        return "<0.001"
-    return f"{p:.3g}"
 
 
 def _jl(v):

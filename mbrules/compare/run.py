@@ -38,6 +38,7 @@ from ..matches.backend import as_backend
 from ..matches.base import DEFAULT_WORKERS
 from ..matches.loop import game_seed, play_match
 from ..matches.records import match_record
+from .headline import RESTRICTION_WORDS
 from .metrics import METRICS, add_distribution, mark_not_applicable, add_pair, evaluate_sums, new_distribution, metric_values
 
 # The second lineup of the robustness check and the top rung of the ladder: the expert at a small
@@ -45,14 +46,6 @@ from .metrics import METRICS, add_distribution, mark_not_applicable, add_pair, e
 # is affordable on a subset of the pairs.
 EXPERT_SMALL = "expert:budget=4,width=2"
 SLOW_BOTS = ("expert",)  # bots whose matches cost seconds: they play the small subsets only
-RESTRICTION_WORDS = {
-    "no_coup_fourre": "never calls a coup fourré",
-    "no_extension": "never calls the extension",
-    "no_attack": "never attacks (plays no hazard)",
-    "no_safety_discard": "never discards a safety",
-}
-
-
 def default_ladder() -> list[str]:
     """random < heuristic < the expert at a small budget (< learned, when that bot is registered)."""
     rungs = ["random", "heuristic", EXPERT_SMALL]

@@ -1,0 +1,62 @@
+"""How compare prints a figure: the one place that turns numbers into the text of the terminal table, the
+page, the charts' labels and the headline ("–" for a figure that does not apply, shares as percentages,
+differences signed, p-values as ``<0.001``). A leaf of the compare package, so that the report, the charts
+and the headline can all use it without importing one another."""
+from __future__ import annotations
+
+import math
+
+
+def _round(v, digits=6):
+    if v is None:
+        return None
+    if isinstance(v, float):
+        if math.isnan(v) or math.isinf(v):
+            return None
+        return round(v, digits)
+    return v
+
+
+def fmt(v, key: str = "") -> str:
+    """A figure as printed: shares as percentages, small ratios with 3 decimals, points whole."""
+    if v is None:
+        return "–"
+    if key.endswith("_share"):
+        return f"{100 * v:.1f}%"
+    if abs(v) >= 100:
+        return f"{v:.0f}"
+    if abs(v) >= 10:
+        return f"{v:.1f}"
+    if abs(v) >= 1:
+        return f"{v:.2f}"
+    return f"{v:.3f}"
+
+
+def fmt_ci(ci, key: str = "") -> str:
+    if not ci:
+        return ""
+    return f"[{fmt(ci[0], key)}, {fmt(ci[1], key)}]"
+
+
+def fmt_diff(v, key: str = "") -> str:
+    if v is None:
+        return "–"
+    s = fmt(v, key)
+    if key.endswith("_share"):
+        s = s[:-1] + " pt"
+    return s if s.startswith("-") else "+" + s
+
+
+def fmt_diff_ci(ci, key: str = "") -> str:
+    if not ci:
+        return ""
+    return f"[{fmt_diff(ci[0], key)}, {fmt_diff(ci[1], key)}]"
+
+
+def fmt_p(p) -> str:
+    """A p-value as printed: ``<0.001`` below a thousandth, else three significant digits; "–" if none."""
+    if p is None:
+        return "–"
+    if p < 0.001:
+        return "<0.001"
+    return f"{p:.3g}"
