@@ -1,6 +1,7 @@
 """``mbrules play`` (one headless match between bots, narrated) and ``mbrules simulate`` (many, with statistics)."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -323,10 +324,12 @@ def simulate(
         nodes: set = set()
         with signals(raising=False) as stop:  # Ctrl-C, SIGTERM: the workers are stopped, the whole chunks kept
             try:
-                with cluster_session(backend):
-                    stats, seconds = run(game, bots, games, seed, workers=workers,
-                                         progress=lambda n: bar.update(task, completed=n), should_stop=stop,
-                                         records=out is not None, backend=backend, address=address, nodes=nodes)
+                with _records_file(out, inputs, game) as on_records:  # streamed, renamed into place at the end
+                    with cluster_session(backend):
+                        stats, seconds = run(game, bots, games, seed, workers=workers,
+                                             progress=lambda n: bar.update(task, completed=n), should_stop=stop,
+                                             records=out is not None, backend=backend, address=address,
+                                             nodes=nodes, on_records=on_records)
             except BrokenProcessPool as e:  # a worker killed from outside, or its set-up failed
                 fail(f"mbrules: a worker process stopped unexpectedly ({e}); the other workers were stopped "
                      "and nothing is reported", EXIT_CHECK_FAILED)
@@ -346,8 +349,6 @@ def simulate(
         which = f"games 0 to {n - 1} of the seed, whole chunks merged in order" if n else "no game finished"
         print(f"mbrules: interrupted after {n} of {games} games ({name}); the statistics count those {n} games "
               f"({which})", file=sys.stderr)
-    if out is not None:
-        _write_records(out, inputs, game, stats["records"], interrupted)
     if as_json:
         sys.stdout.write(json.dumps({"settings": settings, **report}, indent=2, ensure_ascii=False) + "\n")
         if interrupted:
@@ -364,7 +365,7 @@ def simulate(
     ci = report["ci95"]
     for key in ("games", "hands", "turns", "mean_hands_per_game", "mean_turns_per_hand",
                 "trip_completed_share", "coups_fourres_per_hand", "mean_points_per_hand_and_side"):
-        t.add_row(key.replace("_", " "), str(report[key]), _ci_words(ci.get(key)))
+        t.add_row(key.replace("_", " "), "–" if report[key] is None else str(report[key]), _ci_words(ci.get(key)))
     for s in range(game.sides):
         t.add_row(f"wins {_side_label(game, s)}", str(report["wins"][game.side_names[s]]),
                   _ci_words(ci["win_share"][game.side_names[s]], share=True))
@@ -379,7 +380,8 @@ def simulate(
     m = _sides_table(game, "Mean score per hand, per side", "line")
     for line in SCORE_LINES:
         m.add_row(LINE_LABELS[line] if line != "total" else "Total",
-                  *(f"{report['mean_score_per_line'][line][n]:.1f}" for n in game.side_names))
+                  *("–" if report['mean_score_per_line'][line][n] is None
+                    else f"{report['mean_score_per_line'][line][n]:.1f}" for n in game.side_names))
     con.print(m)
     if interrupted:
         con.print(f"Interrupted after {stats['games']} of {games} games: the figures above count those games.",
@@ -395,7 +397,7 @@ def _ci_words(ci, share: bool = False) -> str:
     return f"[{ci[0]:.4g}, {ci[1]:.4g}]"
 
 
-MAX_RECORDED_GAMES = 1_000_000  # simulate --out keeps every record in memory until it writes them whole
+MAX_RECORDED_GAMES = 1_000_000  # simulate --out streams its records to disk (about 32 KB a game): 32 GB at most
 
 
 def _check_records_out(out: Path, inputs: list[Path], games: int) -> None:
@@ -413,19 +415,48 @@ def _check_records_out(out: Path, inputs: list[Path], games: int) -> None:
         fail(str(e), EXIT_USAGE)
 
 
-def _write_records(out: Path, inputs: list[Path], game: Game, records: list[dict], interrupted: bool) -> None:
-    """Write the games' records whole (the games counted, in seed order, when interrupted)."""
+@contextlib.contextmanager
+def _records_file(out: Path | None, inputs: list[Path], game: Game):
+    """``simulate --out``: yields the callback that streams each chunk's records (in seed order) to a
+    temporary file, renamed over ``out`` when the run ends (whole, with the games counted if interrupted);
+    None without ``--out``. A failed write is a usage error and leaves ``out`` as it was."""
+    if out is None:
+        yield None
+        return
     from mbrules.compare import export
-    from mbrules.safe_output import OutputPathError, write_file_atomic
+    from mbrules.safe_output import OutputPathError, open_output_atomic
 
     names = game.side_names
-    if out.suffix.lower() == ".jsonl":
-        text = export.jsonl(export.match_row(r, names, index=i) for i, r in enumerate(records))
-    else:
-        text = export.hands_csv(((None, i, "main", r) for i, r in enumerate(records)), names)
+    as_jsonl = out.suffix.lower() == ".jsonl"
+    in_run = False  # an OSError of the run itself (not of this file) is not this file's
     try:
-        write_file_atomic(out, text, inputs, "--out")
+        with open_output_atomic(out, inputs, "--out") as fh:
+            if not as_jsonl:
+                fh.write(export.hands_csv_header(names))
+
+            def on_records(first: int, records: list[dict]) -> None:
+                try:
+                    if as_jsonl:
+                        fh.write(export.jsonl(export.match_row(r, names, index=first + k)
+                                              for k, r in enumerate(records)))
+                    else:
+                        fh.write(export.hands_csv_rows(((None, first + k, "main", r)
+                                                        for k, r in enumerate(records)), names))
+                except OSError as e:
+                    raise _RecordsNotWritten(e) from None
+
+            in_run = True
+            yield on_records
+            in_run = False
     except OutputPathError as e:
         fail(str(e), EXIT_USAGE)
+    except _RecordsNotWritten as e:
+        fail(f"mbrules: cannot write {out}: {e.args[0].strerror or e.args[0]}; it is left as it was", EXIT_USAGE)
     except OSError as e:
-        fail(f"mbrules: cannot write {out}: {e.strerror or e}", EXIT_USAGE)
+        if in_run:
+            raise
+        fail(f"mbrules: cannot write {out}: {e.strerror or e}; it is left as it was", EXIT_USAGE)
+
+
+class _RecordsNotWritten(Exception):
+    """simulate --out: a chunk of records could not be written (the disk is full...)."""

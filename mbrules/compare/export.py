@@ -9,6 +9,17 @@ import json
 from mbrules.vocab import SCORE_LINES
 
 
+# The files of ``compare --out DIR``: checked before the first match, written whole (mbrules.safe_output).
+CHART_FILES = ("distributions.png", "distributions.svg", "differences.png", "differences.svg")
+REPORT_FILES = ("compare.json", "matches.jsonl", "matches.csv", "hands.csv", "index.html")
+
+
+def report_names(charts: bool) -> tuple[list[str], list[str]]:
+    """The files a report writes and the files of an earlier report it removes (the charts, without them)."""
+    written = list(REPORT_FILES) + (list(CHART_FILES) if charts else [])
+    return written, [n for n in CHART_FILES if n not in written]
+
+
 def _side_name(names, s: int) -> str:
     return names[s] if s >= 0 else ""
 
@@ -76,10 +87,22 @@ HAND_COLUMNS = ("first_player", "first_side", "turns", "completed_by", "coups_fo
 
 def hands_csv(items, names) -> str:
     """One row per hand, with its match's seed and result and every score line of every side."""
+    return hands_csv_header(names) + hands_csv_rows(items, names)
+
+
+def hands_csv_header(names) -> str:
+    """The header line of :func:`hands_csv` (a file streamed chunk by chunk writes it once)."""
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerow(
+        ["arm", "match", "kind", "seed", "match_result", "hand", *HAND_COLUMNS,
+         *(f"{line}_{n}" for n in names for line in SCORE_LINES)])
+    return buf.getvalue()
+
+
+def hands_csv_rows(items, names) -> str:
+    """The rows of :func:`hands_csv` without its header."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["arm", "match", "kind", "seed", "match_result", "hand", *HAND_COLUMNS,
-                *(f"{line}_{n}" for n in names for line in SCORE_LINES)])
     for arm, i, kind, rec in items:
         row = match_row(rec, names)
         for h in row["hands"]:

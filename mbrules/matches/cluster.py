@@ -19,6 +19,7 @@ the whole ranges finished in a row, like the local pool.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import itertools
 import os
@@ -68,19 +69,104 @@ def _ray_task(key: str, spec, item) -> tuple:
     return task(game, item, None), ray.get_runtime_context().get_node_id()
 
 
-def _probe(address: str, timeout: float = 5.0) -> None:
-    """Refuse at once a HOST:PORT where nothing listens (ray.init would retry for minutes)."""
+PROBE_SECONDS = 10.0  # the whole check of an --address: connect, greet, read Ray's answer
+
+
+class ConnectStopped(Exception):
+    """``should_stop()`` turned true while the cluster's address was being checked: nothing was run."""
+
+
+def split_address(address: str) -> tuple[str, int]:
+    """``HOST:PORT`` or ``[IPv6]:PORT`` as (host, port); a sentence (BackendUnavailable) for anything else."""
+    shown = address[:60]
+    if address.startswith("["):
+        host, close, rest = address[1:].partition("]")
+        port = rest[1:] if rest.startswith(":") else ""
+        if not close or not host:
+            raise BackendUnavailable(f"--address {shown!r}: an IPv6 address is written [HOST]:PORT, e.g. [::1]:6379")
+    else:
+        host, sep, port = address.rpartition(":")
+        if sep and ":" in host:
+            raise BackendUnavailable(f"--address {shown!r}: write an IPv6 address in brackets, e.g. [::1]:6379")
+        if not sep:
+            port = ""
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise BackendUnavailable(f"--address must be HOST:PORT, [IPv6]:PORT or 'auto' (got {shown!r})")
+    return host or "127.0.0.1", int(port)
+
+
+def _probe(address: str, should_stop: Callable[[], object] | None = None, seconds: float = PROBE_SECONDS) -> None:
+    """Check that a Ray cluster's GCS answers at ``address`` before ray.init (which retries for minutes and
+    cannot be interrupted meanwhile): it speaks gRPC, so HTTP/2's greeting gets a SETTINGS frame back at once.
+    Nothing listening, a port that accepts and says nothing, one that answers something else, or one that
+    closes at once: BackendUnavailable with a sentence, within ``seconds``. Every wait is sliced in 0.1 s,
+    so a stop (``should_stop()``: Ctrl-C, SIGTERM) ends it at once with :class:`ConnectStopped`."""
+    import select
+    import time
+
     if address in ("auto", "local") or "://" in address:
         return
-    host, sep, port = address.rpartition(":")
-    if not sep or not port.isdigit():
-        raise BackendUnavailable(f"--address must be HOST:PORT (or 'auto'), got {address[:60]!r}")
+    host, port = split_address(address)
+    shown = address[:60]
+    deadline = time.monotonic() + seconds
+
+    def wait(sock, writing: bool) -> bool:
+        while True:
+            if should_stop is not None and should_stop():
+                raise ConnectStopped
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            r, w, _ = select.select([] if writing else [sock], [sock] if writing else [], [], min(0.1, left))
+            if r or w:
+                return True
+
+    def refuse(words: str) -> BackendUnavailable:
+        return BackendUnavailable(f"cannot start or reach the Ray cluster at {shown}: {words} "
+                                  "(is 'ray start --head' running there, and is this its GCS port?)")
+
     try:
-        with socket.create_connection((host or "127.0.0.1", int(port)), timeout=timeout):
-            pass
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except OSError as e:
-        raise BackendUnavailable(f"cannot start or reach the Ray cluster at {address[:60]}: "
-                                 f"{(e.strerror or str(e)).lower()} (is 'ray start --head' running there?)") from None
+        raise refuse(f"cannot resolve {host[:60]!r}: {(e.strerror or str(e)).lower()}") from None
+    last: str = "nothing answered"
+    for family, kind, proto, _, addr in infos:
+        sock = socket.socket(family, kind, proto)
+        try:
+            sock.setblocking(False)
+            err = sock.connect_ex(addr)
+            if err not in (0, errno.EINPROGRESS, errno.EWOULDBLOCK):
+                last = os.strerror(err).lower()
+                continue
+            if not wait(sock, writing=True):
+                raise refuse(f"no connection within {seconds:g} s")
+            err = sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+            if err:
+                last = os.strerror(err).lower()
+                continue
+            # HTTP/2 client preface and an empty SETTINGS frame; a gRPC server answers with its SETTINGS
+            sock.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00")
+            got = b""
+            while len(got) < 9:
+                if not wait(sock, writing=False):
+                    raise refuse(f"the port accepted the connection but said nothing for {seconds:g} s: "
+                                 "not a Ray cluster")
+                try:
+                    part = sock.recv(9 - len(got))
+                except OSError as e:
+                    raise refuse(f"the connection was reset ({(e.strerror or str(e)).lower()}): "
+                                 "not a Ray cluster") from None
+                if not part:
+                    raise refuse("the port closed the connection at once: not a Ray cluster")
+                got += part
+            if got[3] != 0x04:  # frame type SETTINGS
+                raise refuse("the port answered, but not as Ray does (no gRPC greeting): not a Ray cluster")
+            return
+        except OSError as e:
+            last = (e.strerror or str(e)).lower()
+        finally:
+            sock.close()
+    raise refuse(last)
 
 
 def _placer(ray) -> Callable[[], object]:
@@ -97,12 +183,20 @@ def _placer(ray) -> Callable[[], object]:
     return lambda: NodeAffinitySchedulingStrategy(node_id=next(turn), soft=True)
 
 
-def _connect(ray, address: str | None, workers: int) -> None:
+def _connect(ray, address: str | None, workers: int, should_stop: Callable[[], object] | None = None) -> None:
+    """Connect (or start a local instance); the address is checked first (:func:`_probe`), and the
+    command's SIGINT/SIGTERM handlers are kept (ray.init sets its own SIGTERM handler, which exits 15)."""
+    import signal  # noqa: PLC0415
+
     if ray.is_initialized():
         return
     if address:
-        _probe(address)
+        _probe(address, should_stop)
     kw = dict(include_dashboard=False, log_to_driver=False, configure_logging=False)
+    import threading  # noqa: PLC0415
+
+    main = threading.current_thread() is threading.main_thread()
+    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)} if main else {}
     try:
         if address:
             ray.init(address=address, **kw)
@@ -111,6 +205,10 @@ def _connect(ray, address: str | None, workers: int) -> None:
     except Exception as e:  # noqa: BLE001  (Ray raises several kinds for an unreachable cluster)
         raise BackendUnavailable(f"cannot start or reach the Ray cluster{' at ' + address if address else ''}: "
                                  f"{str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
+    finally:
+        for sig, handler in handlers.items():
+            if handler is not None:
+                signal.signal(sig, handler)
 
 
 class RayBackend(Backend):
@@ -126,7 +224,10 @@ class RayBackend(Backend):
 
     def run(self, game, task, items, consume, *, count: int, should_stop=None) -> bool:
         ray = _ray()
-        _connect(ray, self.address, self.workers)
+        try:
+            _connect(ray, self.address, self.workers, should_stop)
+        except ConnectStopped:
+            return True  # stopped while the address was checked: nothing ran
         cpus = int(ray.cluster_resources().get("CPU", 1)) or 1
         # ~12 KB: passed inline with each task, where Ray keeps it out of the object store. A ray.put()
         # reference would pull every task to the node holding the object (locality-aware scheduling

@@ -53,6 +53,7 @@ def simulate(
     progress: Callable[[int], None] | None = None,
     should_stop: StopPoll | None = None,
     records: bool = False,
+    on_records: Callable[[int, list], None] | None = None,
 ) -> tuple[dict, float]:
     """Play ``games`` matches between ``bots`` on ``game``; return the summed counters and the wall-clock seconds.
 
@@ -66,7 +67,9 @@ def simulate(
     it returns true the work in flight is dropped and the counters of the whole chunks finished before
     the first gap are returned: ``stats["games"] < games`` then says the run was stopped. With
     ``records``, ``stats["records"]`` holds one :func:`mbrules.matches.records.match_record` a match, in
-    seed order.
+    seed order; with ``on_records`` too, each chunk's records are handed to ``on_records(first_game,
+    records)`` as they are merged (in seed order) and not kept, so memory stays flat however many games
+    are recorded.
     """
     runner = as_backend(backend, workers, address, nodes)
     total = new_stats(game.sides)
@@ -75,6 +78,9 @@ def simulate(
 
     def add(item: tuple[int, int], part: dict) -> None:
         nonlocal done
+        if on_records is not None:
+            on_records(item[0], part["records"])
+            part["records"] = []
         merge_stats(total, part)
         done += item[1] - item[0]
         if progress:

@@ -93,28 +93,35 @@ def match_stats(game: Game, seed: int, bots: Sequence[str], stats: dict, records
 
 
 def summary(game: Game, stats: dict, seconds: float) -> dict:
-    """The report of :func:`mbrules.matches.simulate` (the ``--json`` document's figures)."""
-    hands = stats["hands"] or 1
+    """The report of :func:`mbrules.matches.simulate` (the ``--json`` document's figures).
+
+    A mean over no games (a run interrupted before its first game ended) or no hands is None (null in
+    JSON), never 0.0: there is no such figure, and 0.0 would read as one."""
+    games, hands = stats["games"], stats["hands"]
     names = game.side_names
+
+    def per(total: float, count: int, digits: int):
+        return round(total / count, digits) if count else None
+
     return {
-        "games": stats["games"],
-        "hands": stats["hands"],
+        "games": games,
+        "hands": hands,
         "turns": stats["turns"],
         "seconds": round(seconds, 3),
         "wins": {names[s]: stats["wins"][s] for s in range(game.sides)},
         "draws": stats["draws"],
         "unfinished": stats["unfinished"],
-        "mean_hands_per_game": round(stats["hands"] / (stats["games"] or 1), 4),
-        "mean_turns_per_hand": round(stats["turns"] / hands, 4),
-        "trip_completed_share": round(stats["trips_completed"] / hands, 4),
-        "mean_points_per_hand_and_side": round(stats["moments"]["points_per_hand"][0] / ((stats["hands"] * game.sides) or 1), 2),
-        "coups_fourres_per_hand": round(stats["coups_fourres"] / hands, 4),
+        "mean_hands_per_game": per(hands, games, 4),
+        "mean_turns_per_hand": per(stats["turns"], hands, 4),
+        "trip_completed_share": per(stats["trips_completed"], hands, 4),
+        "mean_points_per_hand_and_side": per(stats["moments"]["points_per_hand"][0], hands * game.sides, 2),
+        "coups_fourres_per_hand": per(stats["coups_fourres"], hands, 4),
         "mean_score_per_line": {
-            line: {names[s]: round(stats["score"][line][s] / hands, 2) for s in range(game.sides)}
+            line: {names[s]: per(stats["score"][line][s], hands, 2) for s in range(game.sides)}
             for line in SCORE_LINES
         },
         "ci95": intervals(game, stats),
-        "hands_per_second": round(stats["hands"] / seconds, 1) if seconds > 0 else None,
+        "hands_per_second": round(hands / seconds, 1) if seconds > 0 else None,
         "turns_per_second": round(stats["turns"] / seconds, 1) if seconds > 0 else None,
     }
 
