@@ -440,7 +440,7 @@ def _cpu_seconds(pid: int) -> float:
 def test_simulate_json_interrupted_before_any_game_reports_null_means_not_zero(tmp_path):
     (tmp_path / "long.yaml").write_text(LONG)
     p = subprocess.Popen(CMD + ["simulate", "--ruleset", "long.yaml", "--players", "2", "--bot", "random",
-                                "--games", "5", "--json"], cwd=tmp_path, stdout=subprocess.PIPE,
+                                "--games", "5", "--workers", "1", "--json"], cwd=tmp_path, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
     try:
         end = time.monotonic() + 60
