@@ -1,26 +1,40 @@
-# Quick start: `make play` and `make test` build .venv from pyproject.toml on a
-# machine with only Python 3.11+, and rebuild it whenever pyproject.toml changes.
+# Quick start: `make play` and `make test` on a machine with only Python 3.11+.
+# `make play` builds a light .venv-play (the core and the terminal seat only); `make test` builds .venv
+# with every optional extra. Each is rebuilt whenever pyproject.toml changes.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
+PLAY_VENV  := .venv-play
+PLAY_BIN   := $(PLAY_VENV)/bin
+PLAY_STAMP := $(PLAY_VENV)/.installed-stamp
+PIP_FLAGS  := --quiet --disable-pip-version-check
 
-.PHONY: play human test soak bench schemas clean
+.PHONY: play human test test-fast soak bench schemas clean
 
 $(STAMP): pyproject.toml
 	rm -rf $(VENV)
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,human,plots,rl,cluster,bots]'
+	$(BIN)/python -m pip install $(PIP_FLAGS) -e '.[test,human,plots,rl,cluster,bots]'
 	touch $(STAMP)
 
-play: $(STAMP)
-	$(BIN)/mbrules play
+$(PLAY_STAMP): pyproject.toml
+	rm -rf $(PLAY_VENV)
+	$(PYTHON) -m venv $(PLAY_VENV)
+	$(PLAY_BIN)/python -m pip install $(PIP_FLAGS) -e '.[human]'
+	touch $(PLAY_STAMP)
 
-human: $(STAMP)  # you play p1 (Winning Moves, 4 players) in the terminal: docs/play.md
-	$(BIN)/mbrules play --human p1
+play: $(PLAY_STAMP)
+	$(PLAY_BIN)/mbrules play
 
-test: $(STAMP)
+human: $(PLAY_STAMP)  # you play p1 (Winning Moves, 4 players) in the terminal: docs/play.md
+	$(PLAY_BIN)/mbrules play --human p1
+
+test: $(STAMP)  # every test, the slow ones included (CI runs this)
 	$(BIN)/python -m pytest -q
+
+test-fast: $(STAMP)  # every test but those marked slow (subprocess-heavy, statistical): under 2 minutes of CPU
+	$(BIN)/python -m pytest -q -m "not slow"
 
 soak: $(STAMP)
 	$(BIN)/python benchmarks/soak.py
@@ -34,4 +48,4 @@ schemas: $(STAMP)
 	$(BIN)/python -m mbrules.ruleset.reference > docs/ruleset-reference.md
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
+	rm -rf $(VENV) $(PLAY_VENV) .pytest_cache .hypothesis build *.egg-info

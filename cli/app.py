@@ -15,12 +15,35 @@ if _EARLY:
     for _s in (_signal.SIGINT, _signal.SIGTERM):
         _signal.signal(_s, _interrupted_early)
 
+import importlib as _importlib  # noqa: E402
+
 from .common import app  # noqa: E402,F401
-from . import ruleset_cmds  # noqa: E402,F401  rulesets, show, validate, schema, diff
-from . import play_cmds  # noqa: E402,F401
-from . import replay_cmd  # noqa: E402,F401
-from . import compare_cmd  # noqa: E402,F401  compare
-from . import ladder_cmd  # noqa: E402,F401  ladder
+
+# Each module registers its commands on `app`. The console script imports only the module of the
+# command it runs (a ruleset command need not pay for the engine, the bots and Rich's tables);
+# --help, shell completion, an unknown command and every import from Python load them all.
+COMMAND_MODULES = {
+    "ruleset_cmds": ("rulesets", "show", "validate", "schema", "diff"),
+    "play_cmds": ("play", "simulate"),
+    "replay_cmd": ("replay",),
+    "compare_cmd": ("compare",),
+    "ladder_cmd": ("ladder",),
+    "sweep_cmd": ("sweep",),
+}
+
+
+def _modules_for(argv: list[str]) -> list[str]:
+    every = list(COMMAND_MODULES)
+    if any(k.endswith("_COMPLETE") for k in _os.environ) or "--help" in argv or "-h" in argv:
+        return every
+    words = [a for a in argv[1:] if not a.startswith("-")]
+    if not words:
+        return every
+    return [m for m, names in COMMAND_MODULES.items() if words[0] in names] or every
+
+
+for _module in (_modules_for(_sys.argv) if _EARLY else COMMAND_MODULES):
+    _importlib.import_module(f"{__package__}.{_module}")
 
 
 _MAIN_PID = _os.getpid()

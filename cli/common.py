@@ -114,6 +114,52 @@ def _readable_metavars() -> None:
 _readable_metavars()
 
 
+def _escape_markup_once() -> None:
+    """Help strings are shown as written: the '[cluster]' of "pip install 'mbrules[cluster]'" is text,
+    never Rich markup (which would eat it). Typer's help renderer is patched on first use only, so
+    a command that shows no help never imports it."""
+    from typer import rich_utils
+
+    if getattr(rich_utils, "_mbrules_plain_help", False):
+        return
+    from rich.markup import escape
+
+    make = rich_utils._make_rich_text
+
+    def make_plain(*, text: str, style: str = "", markup_mode):
+        if markup_mode == rich_utils.MARKUP_MODE_RICH:
+            text = escape(text)
+        return make(text=text, style=style, markup_mode=markup_mode)
+
+    rich_utils._make_rich_text = make_plain
+    rich_utils._mbrules_plain_help = True
+
+
+def _plain_help() -> None:
+    from typer import core
+
+    for cls in (core.TyperCommand, core.TyperGroup):
+        shown = cls.format_help
+
+        def format_help(self, ctx, formatter, _shown=shown):
+            _escape_markup_once()
+            return _shown(self, ctx, formatter)
+
+        cls.format_help = format_help
+
+
+_plain_help()
+
+
+def _complete_values() -> None:
+    from .completion import install
+
+    install()
+
+
+_complete_values()
+
+
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
     """A ruleset warning (FILE:LINE:COL: warning: ...) on stderr as it is, never with Python's source line."""
     if category.__name__ == "RulesetWarning":

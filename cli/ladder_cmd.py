@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from mbrules.bots import UnknownBot, bot_names, parse_bot
+from mbrules.engine.words import plural
 
 from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
 from .common import EXIT_CHECK_FAILED, EXIT_USAGE, Interrupted, app, check_range, fail, signals
@@ -68,8 +69,12 @@ def ladder(
         fail(f"mbrules: {e}", EXIT_USAGE)
     game = _compile(ruleset, options, players, bots[:1])
     if game.sides < 2:
-        fail(f"mbrules: a ladder needs two sides or more; {game.ruleset_id} with {players} player(s) has "
+        fail(f"mbrules: a ladder needs two sides or more; {game.ruleset_id} with {plural(players, 'player')} has "
              f"{game.sides}", EXIT_USAGE)
+    try:
+        import openskill  # noqa: F401  the ratings (the bots extra): checked before any match is played
+    except ImportError:
+        fail("mbrules: ladder's ratings need openskill: pip install 'mbrules[bots]'", EXIT_USAGE)
 
     from concurrent.futures.process import BrokenProcessPool
 
@@ -100,7 +105,7 @@ def ladder(
         return
     out = Console(file=sys.stdout, width=WIDTH, highlight=False)
     per = rep["seatings_per_seed"]
-    out.print(f"{game.ruleset.name}; {players} players; {games} deals per pair x {per} seatings; seed {seed}",
+    out.print(f"{game.ruleset.name}; {plural(players, 'player')}; {plural(games, 'deal')} per pair x {plural(per, 'seating')}; seed {seed}",
               markup=False)
     t = Table(title="Ladder (best rating first)", title_justify="left")
     for col, just in (("bot", "left"), ("matches", "right"), ("wins", "right"), ("win rate", "right"),
@@ -121,4 +126,4 @@ def ladder(
                   str(r["draws_or_unfinished"]), f"{r['a_win_rate']:.1%}", f"{lo:.1%} to {hi:.1%}")
     out.print(p)
     out.print("other: drawn, or unfinished at the ruleset's match.max_hands", markup=False)
-    out.print(f"{rep['seconds']:.1f} s on {workers} worker(s)", markup=False)
+    out.print(f"{rep['seconds']:.1f} s on {plural(workers, 'worker')}", markup=False)

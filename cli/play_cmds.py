@@ -15,6 +15,7 @@ from rich.text import Text
 
 from mbrules.bots import UnknownBot, bot_names, check_bot, lineup
 from mbrules.engine import Action, Game, GameError, Observer, State, Transition
+from mbrules.engine.words import plural
 from mbrules.narrate import LINE_LABELS, Narrator as Words
 from mbrules.vocab import SCORE_LINES
 
@@ -121,7 +122,7 @@ class Narrator(Observer):
             table.add_row(LINE_LABELS[line], *(str(sheet[s][line]) for s in range(g.sides)),
                           end_section=line == "extension")
         table.add_row("Running total", *(str(t) for t in st.match_totals))
-        table.add_row(self.words.unit.capitalize(), *(str(v.miles) for v in table_now.sides))
+        table.add_row(f"{self.words.unit.capitalize()} travelled", *(str(v.miles) for v in table_now.sides))
         self.out.print(table)
 
 
@@ -347,7 +348,7 @@ def simulate(
         name = "SIGINT" if stop.signum == 2 else "SIGTERM" if stop.signum == 15 else f"signal {stop.signum}"
         n = stats["games"]
         which = f"games 0 to {n - 1} of the seed, whole chunks merged in order" if n else "no game finished"
-        print(f"mbrules: interrupted after {n} of {games} games ({name}); the statistics count those {n} games "
+        print(f"mbrules: interrupted after {n} of {plural(games, 'game')} ({name}); the statistics count those {plural(n, 'game')} "
               f"({which})", file=sys.stderr)
     if as_json:
         sys.stdout.write(json.dumps({"settings": settings, **report}, indent=2, ensure_ascii=False) + "\n")
@@ -357,8 +358,9 @@ def simulate(
     con = Console(file=sys.stdout, width=WIDTH, highlight=False)
     con.print(f"{game.ruleset.name}; {players} players; bots: "
               + ", ".join(f"{p} {b}" for p, b in settings["bots"].items()), markup=False)
-    counted = f"{stats['games']} of {games} matches (interrupted)" if interrupted else f"{games} matches"
-    t = Table(title=f"{counted}, seed {seed}, {workers} worker(s)", title_justify="left")
+    counted = (f"{stats['games']} of {plural(games, 'match', 'matches')} (interrupted)" if interrupted
+               else plural(games, "match", "matches"))
+    t = Table(title=f"{counted}, seed {seed}, {plural(workers, 'worker')}", title_justify="left")
     t.add_column("figure")
     t.add_column("value", justify="right")
     t.add_column("95% interval", justify="right")
@@ -384,7 +386,7 @@ def simulate(
                     else f"{report['mean_score_per_line'][line][n]:.1f}" for n in game.side_names))
     con.print(m)
     if interrupted:
-        con.print(f"Interrupted after {stats['games']} of {games} games: the figures above count those games.",
+        con.print(f"Interrupted after {stats['games']} of {plural(games, 'game')}: the figures above count those games.",
                   markup=False)
         raise typer.Exit(stop.exit_code)
 

@@ -105,6 +105,11 @@ def show_cmd(
                                           help="Also say where each value came from: the file, line and column "
                                                "that set it (parent, the file's options, the file, then --option), "
                                                "and its citation (source, decided, or uncited).")] = False,
+    changed: Annotated[bool | None, typer.Option("--changed/--all",
+                                                 help="With --explain: only the values the file itself and its "
+                                                      "options (and each --option) set, or every value. Default: "
+                                                      "--changed for a file, --all for a bundled id.",
+                                                 show_default=False)] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Show a resolved ruleset: cards, relations, play rules, coup fourré, scoring, match.
@@ -112,27 +117,77 @@ def show_cmd(
     Values marked (uncited) were written without a source or decided. Composition order, later wins: the parent, the file's options, the file itself, then each --option."""
     from mbrules.ruleset.render import UnsupportedPlayers, show_json, show_text
 
+    if changed is not None and not explain:
+        fail("mbrules: --changed and --all go with --explain", EXIT_USAGE)
     report = _report(ruleset, option) if explain else None
     rs = report.ruleset if report is not None else _load(ruleset, option)
+    if report is not None and changed is None:
+        changed = ruleset.lower().endswith((".yaml", ".yml"))  # a user's file: what it changes
+    origins = report.origins if report is not None else []
+    if report is not None and changed:
+        own = _own_files(report.files, len(option or []))
+        origins = [o for o in origins if o.file in own]
     try:
         if as_json:
             doc = show_json(rs, players)
             if report is not None:
                 doc["files"] = report.files
-                doc["origins"] = [o.as_json() for o in report.origins]
+                doc["explain"] = "changed" if changed else "all"
+                doc["origins"] = [o.as_json() for o in origins]
             _print_json(doc)
         else:
             typer.echo(show_text(rs, players), nl=False)
             if report is not None:
+                files = ", ".join(_shown_file(f) for f in report.files) + (", then --option" if option else "")
                 typer.echo("")
-                typer.echo("Where each value comes from (files in the order they were laid down, later wins: "
-                           + ", ".join(report.files) + (", then --option" if option else "") + ")")
-                for o in report.origins:
+                if changed:
+                    typer.echo(f"What {_shown_file(_own_files(report.files, len(option or []))[0])} and its options "
+                               f"change (files in the order they were laid down, later wins: {files}; --all "
+                               "lists every value)")
+                else:
+                    typer.echo(f"Where each value comes from (files in the order they were laid down, later wins: "
+                               f"{files})")
+                for o in origins:
                     cite = f"  [{o.citation}]" if o.citation else ""
                     typer.echo(f"  {o.path} = {json.dumps(o.value, ensure_ascii=False)}  "
-                               f"({o.file}:{o.line}:{o.col}){cite}")
+                               f"({_shown_file(o.file)}:{o.line}:{o.col}){cite}")
     except UnsupportedPlayers as exc:
         fail(f"mbrules: {exc}", EXIT_USAGE)
+
+
+def _shown_file(file: str) -> str:
+    """A bundled file by its id (``winning-moves``, ``extension-1200``), never by where it is installed."""
+    from mbrules.ruleset.listing import bundled_folder
+
+    p = Path(file)
+    if p.suffix == ".yaml":
+        try:
+            where = p.resolve().parent
+            if where in (bundled_folder(False).resolve(), bundled_folder(True).resolve()):
+                return p.stem
+        except OSError:
+            pass
+    return file
+
+
+def _is_option_file(file: str) -> bool:
+    from mbrules.ruleset.listing import bundled_folder
+
+    p = Path(file)
+    try:
+        if p.resolve().parent == bundled_folder(True).resolve():
+            return True
+        with open(p, encoding="utf-8", errors="replace") as f:
+            return re.search(r"^kind:\s*[\"']?option\b", f.read(64 * 1024), re.M) is not None
+    except OSError:
+        return False
+
+
+def _own_files(files: list[str], given_options: int) -> list[str]:
+    """The file named on the command line (first), then every option file laid down: its own
+    ``options:`` and each --option (the last ``given_options`` files)."""
+    top = files[-(given_options + 1)]
+    return [top] + [f for f in files if f != top and _is_option_file(f)]
 
 
 @app.command("validate")

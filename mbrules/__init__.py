@@ -12,19 +12,30 @@ lines, reason codes) are :mod:`mbrules.vocab`'s. See docs/api.md. Everything nam
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
-from .engine import (
-    Action, Decision, Game, GameError, IllegalAction, NotationError, Observation, Observer, Outcome, SideView,
-    Snapshot, State, Transition,
-)
+if TYPE_CHECKING:
+    from .engine import (
+        Action, Decision, Game, GameError, IllegalAction, NotationError, Observation, Observer, Outcome, SideView,
+        Snapshot, State, Transition,
+    )
 from .vocab import CardKind, DecisionKind, Op, Pile, Reason, ScoreLine, Termination
 
+# The engine's public names load on first use: a command that never plays (mbrules rulesets, show,
+# validate) does not pay for the engine's import.
+_ENGINE_NAMES = ("Action", "Decision", "Game", "GameError", "IllegalAction", "NotationError", "Observation",
+                 "Observer", "Outcome", "SideView", "Snapshot", "State", "Transition")
 
 
 def __getattr__(name: str):
-    """``mbrules.__version__``, read from the installed metadata on first use (importlib.metadata
-    costs about 30 ms of every command's start-up otherwise)."""
+    """The engine's names on first use, and ``mbrules.__version__``, read from the installed metadata
+    on first use (importlib.metadata costs about 30 ms of every command's start-up otherwise)."""
+    if name in _ENGINE_NAMES:
+        from . import engine
+
+        value = getattr(engine, name)
+        globals()[name] = value
+        return value
     if name == "__version__":
         from importlib.metadata import PackageNotFoundError, version
 
@@ -45,6 +56,7 @@ def load_game(ruleset: str, players: int = 4, options: Sequence[str] = ()) -> Ga
     ``lines`` say FILE:LINE:COL: what is wrong) and :class:`GameError` for a player count the
     ruleset does not allow.
     """
+    from .engine import Game
     from .ruleset.loader import load_ruleset, option_refs  # the pydantic models load only when a game is asked for
 
     return Game(load_ruleset(ruleset, option_refs(options)), players)
@@ -56,3 +68,7 @@ __all__ = [
     # the public vocabulary (mbrules.vocab): closed sets of names, str-valued enums
     "CardKind", "DecisionKind", "Op", "Pile", "Reason", "ScoreLine", "Termination",
 ]
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

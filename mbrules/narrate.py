@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .engine.words import plural
 from .vocab import COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, HAZARD, PLAY, SAFETY, STOP, DecisionKind
 
 if TYPE_CHECKING:
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 
 
 LINE_LABELS = {  # the score sheet's lines as printed
-    "milestones": "Milestones", "safeties": "Safeties", "all_safeties": "All safeties",
+    "milestones": "Points for distance", "safeties": "Safeties", "all_safeties": "All safeties",
     "coup_fourres": "Coups fourrés", "trip_completed": "Trip completed", "delayed_action": "Delayed action",
     "safe_trip": "Safe trip", "shutout": "Shutout", "extension": "Extension", "total": "Total (hand)",
 }
@@ -94,7 +95,7 @@ class Narrator:
         """The line that opens a hand: who plays first, the trip, the draw pile."""
         obs = st.observation(first)
         return (f"{self.game.player_names[first]} plays first; trip of {self.distance(obs.target)}; "
-                f"{obs.draw_pile} cards in the {self.draw_pile}.")
+                f"{plural(obs.draw_pile, 'card')} in the {self.draw_pile}.")
 
     def hand_end(self, st: "State") -> str:
         """Who completed the trip when a hand ends (read at its end, before the next deal)."""
@@ -111,11 +112,11 @@ class Narrator:
         out = st.outcome
         n = st.hands_played
         if out is None:
-            return "unfinished", f"Stopped after {n} hand(s) with the match undecided ({totals})."
+            return "unfinished", f"Stopped after {plural(n, 'hand')} with the match undecided ({totals})."
         if out.draw:
             return "draw", f"The match is a draw ({totals})."
         if out.unfinished:
-            return "unfinished", (f"Stopped after {n} hand(s), the most this ruleset allows in a match "
+            return "unfinished", (f"Stopped after {plural(n, 'hand')}, the most this ruleset allows in a match "
                                   f"(match.max_hands), with the match undecided ({totals}).")
         return out.winner, f"Side {self.side_label(out.winner_index)} wins the match ({totals})."
 

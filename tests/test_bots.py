@@ -123,7 +123,7 @@ def test_gets_rolling_when_it_has_nobody_to_attack(game4):
 
 def test_attacks_before_getting_rolling(game4):
     """Measured, against the book's order (WM §12 B): stopping a rolling opponent is worth more than our
-    own start, which waits a turn (the README's Bots section gives the figures)."""
+    own start, which waits a turn (docs/bots.md gives the figures)."""
     st = position(game4, {0: ["roll", "stop", "d100"]}, {B: {"battle": ["roll"]}})
     assert choose(game4, st) == act(game4, "play stop on B")
 

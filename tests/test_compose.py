@@ -126,10 +126,8 @@ def test_resolved_rulesets_are_cached_until_a_file_changes(tmp_path):
     child = write(tmp_path / "child.yaml", HEAD.format(id="child", parent="winning-moves")
                   + "play:\n  hand_size: {value: 7, decided: seven}\n")
     first = load_ruleset(child)
-    start = time.perf_counter()
     for _ in range(200):
-        assert load_ruleset(child) is first
-    assert time.perf_counter() - start < 0.5
+        assert load_ruleset(child) is first  # the same object: not resolved again
     write(child, child.read_text().replace("value: 7", "value: 8"))
     os.utime(child, ns=(time.time_ns() + 10**9, time.time_ns() + 10**9))
     assert load_ruleset(child).play.hand_size.value == 8

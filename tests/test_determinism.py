@@ -15,6 +15,8 @@ import pytest
 from mbrules.engine import State
 from mbrules.invariants import load_game, observe
 
+pytestmark = pytest.mark.slow  # the same games across real processes and hash seeds: make test-fast leaves it out
+
 HERE = Path(__file__).resolve().parent
 TIMING_KEYS = {"seconds", "hands_per_second", "turns_per_second"}
 

@@ -16,6 +16,8 @@ from mbrules.engine import Action, Game, IllegalAction, State
 from mbrules.vocab import REASON_CODES, SIDE_NAMES
 from mbrules.ruleset import load_ruleset
 
+pytestmark = pytest.mark.slow  # many random games for every ruleset, count and option (4 s of CPU a case): make test-fast leaves it out
+
 RULESETS = ["winning-moves", "parker-1971", "kids-115", "wikipedia"]
 PLAYER_COUNTS = [2, 3, 4, 6]
 OPTIONS = [

@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # runs the real command over a table of hostile files: make test-fast leaves it out
+
 HERE = Path(__file__).resolve().parent
 HOSTILE = HERE / "data" / "hostile"
 LOCATED = re.compile(r"^(?P<file>[^:\s][^:]*):(?P<line>\d+):(?P<col>\d+): \S")
@@ -292,12 +294,12 @@ def test_hostile_input(rule, args, code, file, where, words, never, results):
     assert after == before, "a hostile input made mbrules write a file"
 
 
-def test_a_file_at_the_size_cap_is_refused_quickly(results):
-    """The issue's 1 MB file of 500,000 items took 72 s and 400 MB; composing now stops at the node cap.
-    (Measured on the shared 2-core VM: about 0.5 s for the whole command; the bound here is loose.)"""
+def test_a_file_at_the_size_cap_is_refused_at_the_node_cap(results):
+    """The issue's 1 MB file of 500,000 items took 72 s and 400 MB; composing now stops at the node cap
+    (the time and memory it takes now are in docs/reliability.md, measured, not asserted)."""
     runs, _, _ = results
     for rule in ("node_cap_flow_list", "node_cap_block_list", "node_cap_scenario_document"):
-        assert runs[rule].seconds < 5, f"{rule} took {runs[rule].seconds:.1f} s"
+        assert runs[rule].returncode == CHECK and b"too many YAML nodes: 20,001" in runs[rule].stderr, rule
 
 
 # ----------------------------------------------------------------------------

@@ -10,7 +10,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -214,13 +213,11 @@ def test_any_mangled_ruleset_gives_located_errors_never_a_crash(tmp_path, edits)
         assert exc.lines and all(LINE.match(line) or line.startswith("mbrules: ") for line in exc.lines), exc.lines
 
 
-def test_alias_bomb_fails_in_well_under_a_second(tmp_path):
+def test_alias_bomb_is_refused_without_being_expanded(tmp_path):
     path = tmp_path / "bomb.yaml"
     path.write_text(_billion_laughs(), encoding="utf-8")
-    start = time.perf_counter()
     with pytest.raises(RulesetError) as info:
-        load_ruleset(path)
-    assert time.perf_counter() - start < 0.5
+        load_ruleset(path)  # expanded, it would hold 10**9 values: the refusal comes first
     assert not info.value.usage
 
 

@@ -63,7 +63,7 @@ def main(argv=None):
     ap.add_argument("--opponents", default="random,heuristic")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--draws", default="chance", choices=["chance", "player"],
-                    help="the game's draws parameter (the README's figures: player, the earlier form)")
+                    help="the game's draws parameter (docs/bots.md's figures: player, the earlier form)")
     args = ap.parse_args(argv)
     print("command:", " ".join([sys.executable, *sys.argv]) if argv is None else " ".join(argv), flush=True)
     game = pyspiel.load_game(mos.SHORT_NAME, {"ruleset": args.ruleset, "players": args.players, "hands": args.hands,

@@ -33,7 +33,7 @@ Budget: ``--bot expert:budget=N`` is the most play-outs a decision (worlds × ca
 ``benchmarks/bench_bots.py speed``); without ``drop`` the search always spends it all. Work, not
 wall time, so a seed gives the same game everywhere.
 
-How much the search adds is measured, not assumed (the README's Bots section): the play-outs'
+How much the search adds is measured, not assumed (docs/bots.md): the play-outs'
 outcomes swing with the cards still to come far more than the candidates differ, so a candidate
 replaces the heuristic's choice only when it wins the paired comparison by ``z / 10`` standard
 errors; trusting the best mean (``z=0``) makes worse decisions than the heuristic's, measured on

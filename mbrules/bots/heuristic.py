@@ -27,7 +27,7 @@ The hints it follows:
 - Call every coup fourré; call the extension when it is likely to succeed.
 
 The weights below were set by measurement against the heuristic this one replaced (paired
-seeds, seats swapped; ``benchmarks/bench_bots.py versus``): the README's Bots section gives
+seeds, seats swapped; ``benchmarks/bench_bots.py versus``): docs/bots.md gives
 the figures. They are class attributes so that a tuning script can try others.
 """
 

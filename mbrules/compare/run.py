@@ -332,7 +332,8 @@ def run_compare(
 
 def _run_phases(games_pair, phases: list[Phase], seed: int, workers: int, with_records: bool, consume,
                 should_stop, seconds: dict, backend: str = "local", address: str | None = None) -> bool:
-    """Play ``phases`` one after the other on the backend (:mod:`mbrules.matches`); True when stopped.
+    """Play ``phases`` one after the other on every game of ``games_pair`` (two arms, or the values of a
+    sweep), on the backend (:mod:`mbrules.matches`); True when stopped.
     ``seconds[phase]`` adds up the wall time each phase's results took to come in."""
     runner = as_backend(backend, workers, address)
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from .actions import COUP_FOURRE_WINDOW, TURN, Decision
 from ..vocab import NO_LIMIT, SCORE_LINES, Termination
+from .words import plural
 
 if TYPE_CHECKING:
     from .game import Game
@@ -280,7 +281,7 @@ class Outcome:
 
     def __repr__(self) -> str:
         totals = ", ".join(f"{s} {t}" for s, t in self.totals.items())
-        return f"<Outcome {self.result}: {totals} after {len(self.hand_sheets)} hands>"
+        return f"<Outcome {self.result}: {totals} after {plural(len(self.hand_sheets), 'hand')}>"
 
 
 class Observer:

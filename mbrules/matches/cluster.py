@@ -19,13 +19,15 @@ the whole ranges finished in a row, like the local pool.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import itertools
+import logging
 import os
 import pickle
 import socket
-from typing import Callable
+from typing import Callable, Iterator
 
 from .base import IN_FLIGHT_PER_WORKER, Backend, BackendUnavailable, compile_rules, merge_in_order, rules_digest, rules_of
 
@@ -183,6 +185,26 @@ def _placer(ray) -> Callable[[], object]:
     return lambda: NodeAffinitySchedulingStrategy(node_id=next(turn), soft=True)
 
 
+RAY_TOKEN_LOGGER = "ray._private.authentication.authentication_token_setup"
+
+
+def _not_the_token_notice(record: logging.LogRecord) -> bool:
+    return "Token authentication is enabled" not in record.getMessage()
+
+
+@contextlib.contextmanager
+def quiet_local_token_notice() -> Iterator[None]:
+    """While mbrules starts a local Ray instance for itself (no --address), Ray's notice that token
+    authentication is on, meant for a cluster others reach, is not printed; a cluster the user names
+    keeps every notice."""
+    log = logging.getLogger(RAY_TOKEN_LOGGER)
+    log.addFilter(_not_the_token_notice)
+    try:
+        yield
+    finally:
+        log.removeFilter(_not_the_token_notice)
+
+
 def _connect(ray, address: str | None, workers: int, should_stop: Callable[[], object] | None = None) -> None:
     """Connect (or start a local instance); the address is checked first (:func:`_probe`), and the
     command's SIGINT/SIGTERM handlers are kept (ray.init sets its own SIGTERM handler, which exits 15)."""
@@ -199,9 +221,10 @@ def _connect(ray, address: str | None, workers: int, should_stop: Callable[[], o
     handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)} if main else {}
     try:
         if address:
-            ray.init(address=address, **kw)
+            ray.init(address=address, **kw)  # a cluster the user names: Ray's notices are theirs to read
         else:  # a local instance with as many CPUs as --workers asks for
-            ray.init(num_cpus=max(1, workers), **kw)
+            with quiet_local_token_notice():
+                ray.init(num_cpus=max(1, workers), **kw)
     except Exception as e:  # noqa: BLE001  (Ray raises several kinds for an unreachable cluster)
         raise BackendUnavailable(f"cannot start or reach the Ray cluster{' at ' + address if address else ''}: "
                                  f"{str(e).splitlines()[0] if str(e) else type(e).__name__}") from None

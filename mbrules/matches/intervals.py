@@ -181,3 +181,67 @@ class PairSums:
         sd2 = sum(c[i] * c[j] * self._m(i, j) for i in range(4) for j in range(4))
         var = max(0.0, float(sd2) / (n - 1))
         return diff, math.sqrt(var / n)
+
+
+class ArmsSums:
+    """Running sums of one metric over matches played on the same seed by ``k`` arms (the values of a
+    sweep): ``v = (x_0, y_0, ..., x_{k-1}, y_{k-1})`` per seed; ``n``, ``Σv`` and ``Σ v vᵀ`` kept as exact
+    integers, so nothing grows with the number of seeds and the figures do not depend on how the work
+    was split. :class:`PairSums` is the case ``k = 2``.
+
+    Any linear combination ``Σ c_j R_j`` of the arms' ratios (a difference of two arms, a regression
+    slope over the arms' values) gets its paired standard error the same way: per seed,
+    ``d_i = Σ c_j u_ij`` with ``u = (x - R y) / ȳ`` (the delta method, the seed as the unit).
+    """
+
+    __slots__ = ("k", "n", "s", "ss")
+
+    def __init__(self, k: int) -> None:
+        self.k = k
+        self.n = 0
+        self.s = [0] * (2 * k)
+        self.ss = [[0] * (2 * k) for _ in range(2 * k)]
+
+    def add(self, v) -> None:
+        """One seed: ``v`` the flat ``(x_0, y_0, x_1, y_1, ...)``."""
+        self.n += 1
+        s, ss, m = self.s, self.ss, 2 * self.k
+        for i in range(m):
+            vi = v[i]
+            if not vi:
+                continue
+            s[i] += vi
+            row = ss[i]
+            for j in range(i, m):
+                row[j] += vi * v[j]
+
+    def _m(self, i: int, j: int):
+        return self.ss[i][j] if i <= j else self.ss[j][i]
+
+    def arm_moments(self, arm: int) -> list:
+        """``[Σx, Σy, Σx², Σy², Σxy]`` of one arm, as :func:`ratio_moments` gives them."""
+        i, j = 2 * arm, 2 * arm + 1
+        return [self.s[i], self.s[j], self._m(i, i), self._m(j, j), self._m(i, j)]
+
+    def contrast(self, weights) -> tuple[float | None, float | None]:
+        """(Σ w_j R_j, its paired se) over the arms with a non-zero weight; (None, None) when one of
+        them counted nothing, se None with fewer than two seeds."""
+        from fractions import Fraction
+
+        n = self.n
+        used = [(j, Fraction(w)) for j, w in enumerate(weights) if w]
+        if n == 0 or any(self.s[2 * j + 1] == 0 for j, _ in used):
+            return None, None
+        coef: dict[int, Fraction] = {}
+        est = Fraction(0)
+        for j, w in used:
+            r = Fraction(self.s[2 * j]) / self.s[2 * j + 1]
+            ybar = Fraction(self.s[2 * j + 1], n)
+            est += w * r
+            coef[2 * j] = coef.get(2 * j, 0) + w / ybar
+            coef[2 * j + 1] = coef.get(2 * j + 1, 0) - w * r / ybar
+        if n < 2:
+            return float(est), None
+        items = list(coef.items())
+        sd2 = sum(ci * cj * self._m(i, j) for i, ci in items for j, cj in items)
+        return float(est), math.sqrt(max(0.0, float(sd2) / (n - 1)) / n)

@@ -220,5 +220,24 @@ def citation_of(data: Any, path: tuple) -> tuple[str, str] | None:
     return found
 
 
-__all__ = ["CITATION_KEYS", "FILE_ONLY_KEYS", "ROOT_OWN_KEYS", "Loc", "citation_of", "is_cited", "leaves", "merge",
+def citation_in_file(data: Any, locs: LocNode | None, path: tuple, file: str) -> tuple[str, str] | None:
+    """The citation that covers the value at ``path`` as ``file`` wrote it: that of the nearest object
+    above it whose citation was written in the same file as the value. A citation another file laid on
+    a sibling (a patch's ``decided:`` on ``player_counts.4``) does not cover a value an option set there."""
+    found = None
+    cur, node = data, locs
+    for part in (*path, None):
+        if not isinstance(cur, dict):
+            break
+        for k in CITATION_KEYS:
+            at = node.child(k) if node is not None else None
+            if cur.get(k) is not None and at is not None and at.loc.file == file:
+                found = (k, cur[k])
+        if part is None:
+            break
+        cur, node = cur.get(part), node.child(part) if node is not None else None
+    return found
+
+
+__all__ = ["CITATION_KEYS", "citation_in_file", "FILE_ONLY_KEYS", "ROOT_OWN_KEYS", "Loc", "citation_of", "is_cited", "leaves", "merge",
            "normalize", "patch_body", "rule_paths"]

@@ -27,7 +27,7 @@ from typing import Any
 import pydantic
 
 from .compose import ROOT_OWN_KEYS, leaves, merge, normalize, patch_body
-from .diagnostics import (Diagnostic, LocNode, RulesetError, diag_at, display_path, dotted, printable, quote,
+from .diagnostics import (Diagnostic, Loc, LocNode, RulesetError, diag_at, display_path, dotted, printable, quote,
                           where_words)
 from .model import Ruleset, is_ruleset_id
 from .semantics import semantic_problems
@@ -679,7 +679,7 @@ class LoadReport:
 def load_report(ref: str | Path, options: Sequence[str | Path] = (), base_dir: Path | None = None) -> LoadReport:
     """Like :func:`load_ruleset` (same errors), with the composition's warnings and every value's origin.
     Not cached: ``mbrules show --explain`` and ``validate`` use it."""
-    from .compose import citation_of
+    from .compose import citation_in_file, citation_of
 
     base = Path(base_dir) if base_dir is not None else Path.cwd()
     top = _top_path(ref, base, option=False).absolute()
@@ -691,15 +691,20 @@ def load_report(ref: str | Path, options: Sequence[str | Path] = (), base_dir: P
         if node is None:  # a default the model fills in is not listed here
             continue
         file, line, col = node.loc.at_value()
-        cite = citation_of(composed.data, path)
-        words = "uncited" if cite is None or cite[0] == "uncited" else f"{cite[0]}: {cite[1]}"
+        cite = citation_in_file(composed.data, composed.locs, path, file)
+        other = citation_of(composed.data, path) if cite is None else None
+        if other is not None and other[0] != "uncited":
+            words = ""  # the value's own file cited it where a later file's citation now stands: not known here
+        else:
+            words = "uncited" if cite is None or cite[0] == "uncited" else f"{cite[0]}: {cite[1]}"
         if path and path[0] in ROOT_OWN_KEYS:
             words = ""
         origins.append(Origin(dotted(path), value, file, line, col, words))
     return LoadReport(rs, list(session.warnings), list(composed.files), origins)
 
 
-def _resolve(session: _Session, top: Path, opts: list[Path]) -> tuple[Ruleset, _Composed]:
+def _resolve(session: _Session, top: Path, opts: list[Path], extra: tuple[dict, str] | None = None
+             ) -> tuple[Ruleset, _Composed]:
     fr = session.read_top(top)
     option_reads = [session.read_top(p, option=True) for p in opts]
     composed = session.ruleset(fr, ())
@@ -712,6 +717,10 @@ def _resolve(session: _Session, top: Path, opts: list[Path]) -> tuple[Ruleset, _
                              and real_path(bundled_dir()) not in fr.path.parents) else None
     for opt in applied:
         session.apply(composed, opt, protect=protect)  # type: ignore[arg-type]
+    if extra is not None and not session.diags and not session.usage:
+        patch = _memory_option(session, *extra)
+        if patch is not None:
+            session.apply(composed, patch)
     if session.usage and not session.diags:
         raise RulesetError(session.usage, usage=True)
     if session.diags:
@@ -789,3 +798,51 @@ def option_summary(ident: str) -> Summary:
     """Name and one-line description of a bundled option (RulesetError if the id is unknown)."""
     path = _top_path(ident, Path.cwd(), option=True)
     return _summary(path, ident)
+
+
+# ----------------------------------------------------------------------------
+# A patch given in memory (mbrules sweep --set PATH=VALUE)
+
+
+def _loc_tree(data: Any, loc: Loc) -> LocNode:
+    """Positions for data written nowhere but at ``loc`` (every value of it there)."""
+    if isinstance(data, dict):
+        return LocNode(loc, {k: _loc_tree(v, loc) for k, v in data.items()})
+    if isinstance(data, list):
+        return LocNode(loc, {i: _loc_tree(v, loc) for i, v in enumerate(data)})
+    return LocNode(loc)
+
+
+def _memory_option(session: _Session, patch: dict, where: str) -> _Composed | None:
+    """``patch`` (a mapping as an option file's body writes it) as an option read from a file named
+    ``where``: checked by the same schema, normalized the same way; listed under no id."""
+    from .schema_check import schema_errors
+
+    where = printable(where)
+    data = {"kind": "option", "id": "set", "name": "set in memory", **patch}
+    locs = _loc_tree(data, Loc(where, 1, 1))
+    errors = schema_errors(data, locs)
+    if errors:
+        session.diags.extend(errors)
+        return None
+    ndata, nlocs = normalize(data, locs)
+    body = patch_body(ndata)
+    return _Composed(body, LocNode(locs.loc, {k: nlocs.children[k] for k in body}), [], [where], [])  # type: ignore[index]
+
+
+def load_patched(ref: str | Path, options: Sequence[str | Path], patch: dict, where: str,
+                 base_dir: Path | None = None, *, files_read: list[Path] | None = None) -> Ruleset:
+    """:func:`load_ruleset` with ``patch`` laid last, after the options: a mapping as an option file's
+    body would write it (``{"scoring": {"safe_trip": {"value": 250}}}``), checked and composed as that
+    file would be (schema, composition, the model, the semantic checks). Its problems are located at
+    ``where`` (line 1, column 1): the place the patch was given, e.g. ``--set scoring.safe_trip=250``.
+    Not cached."""
+    base = Path(base_dir) if base_dir is not None else Path.cwd()
+    top = _top_path(ref, base, option=False).absolute()
+    opts = [_top_path(o, base, option=True).absolute() for o in options]
+    session = _Session()
+    rs, _ = _resolve(session, top, opts, (patch, where))
+    if files_read is not None:
+        files_read.extend(Path(p) for p in session.deps)
+    _warn(session.warnings)
+    return rs

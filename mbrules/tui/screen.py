@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from mbrules.engine import Action, Game, Observation
+from mbrules.engine.words import plural
 from mbrules.narrate import LINE_LABELS, Narrator, side_label
 from mbrules.vocab import DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SCORE_LINES
 
@@ -100,7 +101,7 @@ def header(game: Game, obs: Observation, hands_cap: int | None = None) -> Text:
     text = Text()
     text.append(f"{rs.name}{opts}", style="bold")
     text.append(f"   hand {obs.hand_no + 1}")
-    text.append(f"   {game.ruleset.display.draw_pile}: {obs.draw_pile} cards")
+    text.append(f"   {game.ruleset.display.draw_pile}: {plural(obs.draw_pile, 'card')}")
     totals = ", ".join(f"{game.side_names[s]} {t}" for s, t in enumerate(obs.match_totals))
     if game.match_mode == "points":
         text.append(f"   match (to {game.target_points}): {totals}")
@@ -111,7 +112,7 @@ def header(game: Game, obs: Observation, hands_cap: int | None = None) -> Text:
     text.append(f"   {game.ruleset.display.discard_pile}: ")
     if obs.discard:
         text.append_text(card_text(game, obs.discard[-1]))
-        text.append(f" on top, {len(obs.discard)} cards")
+        text.append(f" on top, {plural(len(obs.discard), 'card')}")
     else:
         text.append("empty")
     if obs.extension_called_by >= 0:
@@ -189,5 +190,5 @@ def score_sheet_table(game: Game, sheet: Sequence[dict], totals: Sequence[int], 
     for line in SCORE_LINES:
         t.add_row(LINE_LABELS[line], *(str(sheet[s][line]) for s in range(game.sides)), end_section=line == "extension")
     t.add_row("Running total", *(str(x) for x in totals))
-    t.add_row(game.ruleset.display.distance_unit.value.capitalize(), *(str(m) for m in miles))
+    t.add_row(f"{game.ruleset.display.distance_unit.value.capitalize()} travelled", *(str(m) for m in miles))
     return t

@@ -78,6 +78,7 @@ def same_view(a: mbrules.State, b: mbrules.State, p: int) -> None:
 @settings(max_examples=60, deadline=None)
 @given(config=hs.sampled_from(CONFIGS), seed=hs.integers(0, 2**32), steps=hs.integers(0, 150),
        shuffle=hs.integers(0, 2**32))
+@pytest.mark.slow  # every bundled configuration, many positions, every bot: about 11 s of CPU
 def test_hidden_cards_do_not_change_an_observation_or_a_bots_choice(config, seed, steps, shuffle):
     game = game_of(*config)
     state = at_a_draw(game, seed, steps)

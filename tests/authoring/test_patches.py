@@ -70,7 +70,7 @@ def test_show_explain_says_where_each_value_came_from(tmp_path):
 
     f = write(tmp_path / "h.yaml", 'id: h\nname: H\nextends: winning-moves\noptions: [extension-1200]\n'
                                    'player_counts:\n  "4": {sides: 4}\nplay:\n  hazard_on_hazard: true\n')
-    result = run("show", f, "--explain", "--json")
+    result = run("show", f, "--explain", "--all", "--json")
     assert result.exit_code == 0, result.output
     import json
 
@@ -81,5 +81,5 @@ def test_show_explain_says_where_each_value_came_from(tmp_path):
     assert origins["play.hazard_on_hazard.value"]["citation"] == "uncited"
     assert origins["play.hand_size.value"]["citation"].startswith("source: ")
     assert [p.rsplit("/", 1)[-1] for p in doc["files"]] == ["winning-moves.yaml", "extension-1200.yaml", "h.yaml"]
-    text = run("show", f, "--explain")
+    text = run("show", f, "--explain", "--all")
     assert "Where each value comes from" in text.stdout and "[uncited]" in text.stdout

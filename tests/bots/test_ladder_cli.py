@@ -2,12 +2,16 @@
 table, --json, the same figures for any --workers, and bad input refused with exit 2."""
 from __future__ import annotations
 
+import importlib.util
 import json
 
 import pytest
 from typer.testing import CliRunner
 
 from mbrules.cli.app import app
+
+needs_openskill = pytest.mark.skipif(importlib.util.find_spec("openskill") is None,
+                                     reason="the bots extra (pip install 'mbrules[bots]') is not installed")
 
 runner = CliRunner()
 
@@ -16,6 +20,7 @@ def ladder(*args):
     return runner.invoke(app, ["ladder", *args])
 
 
+@needs_openskill
 def test_ladder_prints_the_table():
     res = ladder("--bot", "random", "--bot", "heuristic", "--bot", "expert:budget=2,width=2", "--players", "2",
                  "--games", "1")
@@ -26,6 +31,7 @@ def test_ladder_prints_the_table():
         "expert:budget=2,width=2" in "".join(res.output.split())
 
 
+@needs_openskill
 def test_ladder_json_counts_and_same_for_any_workers():
     args = ["--bot", "random", "--bot", "heuristic", "--players", "4", "--games", "3", "--json"]
     one = json.loads(ladder(*args, "--workers", "1").output)
@@ -44,6 +50,7 @@ def test_ladder_json_counts_and_same_for_any_workers():
     assert 0 <= lo <= rows["heuristic"]["win_rate"] <= hi <= 1
 
 
+@needs_openskill
 def test_three_sides_play_six_seatings():
     d = json.loads(ladder("--bot", "random", "--bot", "heuristic", "--players", "3", "--games", "1",
                           "--json").output)
@@ -67,11 +74,11 @@ def test_bad_input_exits_2_with_a_sentence(args, words):
     assert "Traceback" not in res.output
 
 
+@needs_openskill
 def test_a_huge_ladder_is_fed_lazily_and_stops_cleanly():
     """A million deals a pair: the work is handed out in seed ranges as workers free up and tallied
     as it comes back (never a list of every job, never a result per deal kept), and an interrupt
     kills the workers at once."""
-    import time
     import tracemalloc
 
     import mbrules
@@ -87,10 +94,8 @@ def test_a_huge_ladder_is_fed_lazily_and_stops_cleanly():
 
     game = mbrules.load_game("winning-moves", players=2)
     tracemalloc.start()
-    t = time.perf_counter()
     with pytest.raises(Stop):
         run_ladder(game, ["random", "heuristic"], 10**6, 1, workers=2, progress=progress)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    assert time.perf_counter() - t < 60
     assert peak < 20 * 2**20, f"{peak / 2**20:.0f} MB traced for a ladder that played 16 deals"

@@ -17,6 +17,8 @@ import pytest
 
 ray = pytest.importorskip("ray", reason="the cluster extra (pip install 'mbrules[cluster]') is not installed")
 
+pytestmark = pytest.mark.slow  # starts Ray instances and real processes: make test-fast leaves it out
+
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path(sys.executable).parent / "mbrules"
 CMD = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-c", "from mbrules.cli.app import main; main()"]

@@ -11,8 +11,12 @@ from xml.etree import ElementTree
 import pytest
 from typer.testing import CliRunner
 
-from mbrules.cli.app import app
+pytest.importorskip("matplotlib", reason="the plots extra (pip install 'mbrules[plots]') is not installed")
+
+from mbrules.cli.app import app  # noqa: E402
 from mbrules.compare.metrics import METRICS
+
+pytestmark = pytest.mark.slow  # plays hundreds of paired matches and starts real processes: make test-fast leaves it out
 
 # cheap lineups everywhere (the expert's matches take seconds): random for the robustness check,
 # a two-rung ladder

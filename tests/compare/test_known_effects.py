@@ -1,9 +1,13 @@
 """compare finds effects known from the rules, and flags nothing where there is none."""
 from __future__ import annotations
 
+import pytest
+
 import random
 
 from mbrules.compare.metrics import evaluate
+
+pytestmark = pytest.mark.slow  # statistical: thousands of matches: make test-fast leaves it out
 
 
 def _row(rows, key):

@@ -9,9 +9,11 @@ move; ``r`` shows the ruleset's rules; at the end of the hand the score sheet is
 """
 from __future__ import annotations
 
+import pytest
+
 import subprocess
 
-import pexpect
+pexpect = pytest.importorskip("pexpect", reason="pexpect (the test extra: pip install 'mbrules[test]') is not installed")
 
 from mbrules.bots import make_bot
 from mbrules.engine import IllegalAction
@@ -20,6 +22,8 @@ from mbrules.tui import hint_bot_name
 from mbrules.narrate import LINE_LABELS
 
 from human_driver import MBRULES, PROMPT, Mirror, plain, spawn
+
+pytestmark = pytest.mark.slow  # drives the real program in a pseudo-terminal: make test-fast leaves it out
 
 SEED = 41
 

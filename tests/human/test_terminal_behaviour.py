@@ -1,13 +1,17 @@
 """The terminal itself: no TTY, bad seats, end of input, Ctrl-C, a resized window, colours, hot seat."""
 from __future__ import annotations
 
+import pytest
+
 import re
 import signal
 import subprocess
 
-import pexpect
+pexpect = pytest.importorskip("pexpect", reason="pexpect (the test extra: pip install 'mbrules[test]') is not installed")
 
 from human_driver import MBRULES, PROMPT, plain, spawn
+
+pytestmark = pytest.mark.slow  # drives the real program in a pseudo-terminal: make test-fast leaves it out
 
 ARGS = ["play", "--human", "p1", "--ruleset", "winning-moves", "--players", "2", "--seed", "41"]
 

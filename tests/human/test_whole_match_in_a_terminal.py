@@ -1,9 +1,13 @@
 """``mbrules play --human p1 --ruleset kids-115 --players 3`` plays a whole match to its result."""
 from __future__ import annotations
 
-import pexpect
+import pytest
+
+pexpect = pytest.importorskip("pexpect", reason="pexpect (the test extra: pip install 'mbrules[test]') is not installed")
 
 from human_driver import PROMPT, Mirror, plain, spawn
+
+pytestmark = pytest.mark.slow  # drives the real program in a pseudo-terminal: make test-fast leaves it out
 
 SEED = 6  # kids-115, 3 players: p1 calls a coup fourré and answers the extension question in the match
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from hypothesis import given, note
 from hypothesis import strategies as st
 
@@ -43,6 +45,7 @@ def _mutate(value) -> None:
                 value[k] = -1
 
 
+@pytest.mark.slow  # 5 to 10 s of CPU: make test-fast leaves it out
 @given(config=configurations(), deal_seed=seeds, play_seed=seeds)
 def test_invariants_hold_after_every_action(config, deal_seed, play_seed):
     game = game_of(config)
@@ -146,6 +149,7 @@ def test_apply_accepts_exactly_the_legal_actions(config, deal_seed, play_seed, s
     assert differences(observe(state), before) == [], "trying actions on clones changed the original"
 
 
+@pytest.mark.slow  # 5 to 10 s of CPU: make test-fast leaves it out
 @given(config=configurations(), deal_seed=seeds, play_seed=seeds, steps=st.integers(0, 250))
 def test_other_players_are_refused_except_a_coup_fourre_in_its_window(config, deal_seed, play_seed, steps):
     """apply(action, player=q) for a player other than the one deciding: refused with not-your-turn

@@ -12,6 +12,8 @@ import pytest
 
 from mbrules.engine.state import State
 
+pytestmark = pytest.mark.slow  # a slice of the soak: hundreds of hands, every action checked: make test-fast leaves it out
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

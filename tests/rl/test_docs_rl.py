@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-pytest.importorskip("pettingzoo")
-pytest.importorskip("pyspiel")
+pytest.importorskip("pettingzoo", reason="the rl extra (pip install 'mbrules[rl]') is not installed")
+pytest.importorskip("pyspiel", reason="the rl extra (pip install 'mbrules[rl]') is not installed")
 
 DOC = pathlib.Path(__file__).resolve().parents[2] / "docs" / "rl.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)

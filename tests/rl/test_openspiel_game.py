@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel")
+pyspiel = pytest.importorskip("pyspiel", reason="the rl extra (pip install 'mbrules[rl]') is not installed")
+np = pytest.importorskip("numpy", reason="the rl extra (pip install 'mbrules[rl]') is not installed")
 
 import mbrules.openspiel as mos  # noqa: E402
 

@@ -1,0 +1,174 @@
+"""``mbrules sweep RULESET --set PATH=VALUES``: which value of a rule gives what. A thin layer over
+:func:`mbrules.sweep.run_sweep` (the orchestration lives in the library): flags, progress, output."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from mbrules.bots import bot_names
+
+from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
+from .common import EXIT_CHECK_FAILED, EXIT_USAGE, app, check_range, fail, signals
+from .play_cmds import MAX_GAMES, MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, WIDTH
+
+DEFAULT_GAMES = 200
+
+
+@app.command()
+def sweep(
+    ruleset: str = typer.Argument(..., metavar="RULESET", help="A bundled ruleset id or a path to a YAML file."),
+    set_: Optional[list[str]] = typer.Option(None, "--set", help="PATH=VALUES: a value as 'mbrules show RULESET --explain' names it (player_counts.2.target, cards.stop.count, match.target_points, scoring.safe_trip, player_counts.*.target) and its values: a list (500,700,900) or a range FROM..TO:STEP (600..1400:100); at most 50. Repeat to move several values together, point by point (as many values each)."),
+    option: Optional[list[str]] = typer.Option(None, "--option", "-o", help="Option applied under every value (id or path); repeat, applied in order."),
+    players: int = typer.Option(2, "--players", "-p", "-n", help="Number of players."),
+    games: int = typer.Option(DEFAULT_GAMES, "--games", "-g", help="Matches per value (every value dealt the same seeds)."),
+    metric: Optional[list[str]] = typer.Option(None, "--metric", "-m", help="A metric drawn as a response curve (default turns_per_hand and hands_per_match); repeat. Every metric is in the JSON and the report."),
+    target: Optional[str] = typer.Option(None, "--target", help="METRIC=VALUE (e.g. turns_per_hand=60; a share in percent or as a fraction): names the values whose 95% interval holds it, and the closest."),
+    bot: Optional[list[str]] = typer.Option(None, "--bot", "-b", help="One bot for everybody, or one per player (default heuristic). Bots: " + ", ".join(bot_names()) + "."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Seed: match i of every value is dealt from (seed, i)."),
+    workers: Optional[int] = workers_option(),
+    as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout: summary (the headline), points (one per value, each with every metric and its 95% interval), trend, target."),
+    out: Optional[str] = typer.Option(None, "--out", help="Folder to write the report in (created if missing): index.html, response.png, response.svg, points.csv, sweep.json."),
+    no_charts: bool = typer.Option(False, "--no-charts", help="With --out: no charts (no matplotlib needed)."),
+    backend: str = typer.Option("local", "--backend", help=BACKEND_HELP, metavar="local|ray"),
+    address: Optional[str] = typer.Option(None, "--address", help=ADDRESS_HELP, metavar="HOST:PORT"),
+) -> None:
+    """Sweep a ruleset value over paired matches and see the response: which value gives what.
+
+    Each value is the ruleset patched in memory and checked as a file would be (an invalid one is refused before any match, exit 2). Prints the trends in words, then a table: each value with the chosen metrics and their 95% intervals. Ctrl-C keeps the matches every value finished (exit 130). Example: mbrules sweep winning-moves -p 2 --set player_counts.2.target=500..900:200 --games 200 --out sweep/
+    """
+    from mbrules.bots import UnknownBot, check_bot
+    from mbrules.ruleset import RulesetError
+    from mbrules.sweep import SetError
+    from mbrules.sweep.run import build_settings, check_metrics, compile_points, parse_target
+
+    opts = list(option or [])
+    bots = list(bot or ["heuristic"])
+    check_range("--games", games, 2, MAX_GAMES)
+    workers = resolve_workers(workers)
+    check_range("--players", players, 1, MAX_PLAYERS)
+    check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
+    check_backend(backend, address)
+    if out is not None and out.strip() == "":
+        fail("mbrules: --out needs a folder name (an empty one would write into the current folder)", EXIT_USAGE)
+    try:
+        for b in bots:
+            check_bot(b)
+    except UnknownBot as e:
+        fail(f"mbrules: {e}", EXIT_USAGE)
+    if len(bots) not in (1, players):
+        fail(f"mbrules: give --bot once (for every player) or once per player: {players} players, "
+             f"{len(bots)} --bot given", EXIT_USAGE)
+    inputs: list[Path] = []
+    try:
+        check_metrics(metric or [])
+        if target is not None:
+            parse_target(target)
+        settings = build_settings(ruleset, opts, players, set_ or [])
+        compile_points(ruleset, opts, players, settings, inputs)  # every value checked before any match
+    except SetError as e:
+        fail(str(e), EXIT_USAGE)
+    except RulesetError as e:
+        fail(e.lines, EXIT_USAGE if e.usage else EXIT_CHECK_FAILED)
+    except OSError as e:
+        fail(f"mbrules: cannot read {ruleset}: {e.strerror or e}", EXIT_USAGE)
+    if out is not None:
+        from mbrules.compare.charts import ChartsUnavailable
+        from mbrules.safe_output import OutputPathError
+        from mbrules.sweep.report import check_out
+
+        try:
+            check_out(out, inputs, not no_charts)
+        except OutputPathError as e:
+            fail(str(e), EXIT_USAGE)
+        except ChartsUnavailable as e:
+            fail(f"mbrules: {e}", EXIT_USAGE)
+
+    from concurrent.futures.process import BrokenProcessPool
+
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                               TimeRemainingColumn)
+
+    from mbrules.sweep import run_sweep
+
+    err = Console(stderr=True)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+                  console=err, transient=True, disable=not err.is_terminal) as bar:
+        tasks: dict[str, int] = {}
+
+        def progress(key: str, title: str, done: int, total: int) -> None:
+            if key not in tasks:
+                tasks[key] = bar.add_task(title, total=total, rate="")
+            t = tasks[key]
+            bar.update(t, completed=done)
+            speed = bar.tasks[[x.id for x in bar.tasks].index(t)].speed
+            bar.update(t, rate=f"{speed:.1f} seeds/s" if speed else "")
+
+        with signals(raising=False) as stop:
+            try:
+                with cluster_session(backend):
+                    sw = run_sweep(ruleset, set_ or [], options=opts, players=players, games=games, seed=seed,
+                                   bots=bots, metrics=metric or [], target=target, workers=workers, out=out,
+                                   charts=not no_charts, inputs=inputs, progress=progress, should_stop=stop,
+                                   backend=backend, address=address)
+            except SetError as e:
+                fail(str(e), EXIT_USAGE)
+            except BrokenProcessPool as e:
+                fail(f"mbrules: a worker process stopped unexpectedly ({e}); the other workers were stopped "
+                     "and nothing is reported", EXIT_CHECK_FAILED)
+            except OSError as e:
+                fail(f"mbrules: cannot write the report in {out}: {e.strerror or e}", EXIT_USAGE)
+    doc = sw.document()
+    if as_json:
+        sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+    else:
+        _print(sw, doc, out)
+    if stop.signum is not None:
+        name = "SIGINT" if stop.signum == 2 else "SIGTERM" if stop.signum == 15 else f"signal {stop.signum}"
+        print(f"mbrules: interrupted ({name}) after {sw.seeds_done} of {games} matches a value: the figures are "
+              f"those of the matches every value finished", file=sys.stderr)
+        raise typer.Exit(stop.exit_code)
+
+
+def _print(sw, doc: dict, out) -> None:
+    from mbrules.compare.figures import fmt, fmt_ci
+
+    con = Console(file=sys.stdout, width=WIDTH + 40, highlight=False)
+    s = doc["settings"]
+    con.print(f"Sweep of {' and '.join(x['path'] for x in s['sets'])} in {s['ruleset_name']}: {s['players']} "
+              f"players, {doc['matches_per_value']} matches a value (the same seeds), bots {', '.join(s['bots'])}",
+              markup=False, style="bold")
+    for item in doc["summary"]:
+        if item["metric"] != "point":
+            con.print("- " + item["text"], markup=False)
+    t = Table(title_justify="left")
+    single = len(s["sets"]) == 1
+    t.add_column(s["sets"][0]["path"] if single else "values", justify="left")
+    for k in s["metrics"]:
+        t.add_column(doc["points"][0]["metrics"][k]["name"], justify="right")
+        t.add_column("95%", justify="right")
+    held = set(doc["target"]["held_by"]) if doc.get("target") else set()
+    for p in doc["points"]:
+        cells = []
+        for k in s["metrics"]:
+            m = p["metrics"][k]
+            cells += [fmt(m["value"], k), fmt_ci(m["ci95"], k)]
+        from mbrules.sweep.values import fmt_value
+
+        name = fmt_value(p["value"]) if single else p["label"]
+        t.add_row(name + (" ◀ target" if p["label"] in held else ""), *cells)
+    con.print(t)
+    con.print("95% intervals: shares of matches by Wilson, other figures by the delta method (the match as the "
+              "unit); trends: the least-squares slope over the values, paired by seed, Holm over the metrics. "
+              "Every metric of every value: --json or --out.", markup=False)
+    if doc["matches_per_value"] < 30:
+        con.print("Fewer than 30 matches a value: the normal intervals are rough; give --games 200 or more.",
+                  markup=False)
+    if out is not None:
+        con.print(f"Report written to {out}/index.html", markup=False)

@@ -1,0 +1,291 @@
+"""The orchestration of a sweep, in one call a notebook can make: :func:`run_sweep`.
+
+Every value is the ruleset patched in memory (:func:`mbrules.ruleset.loader.load_patched`: the same
+composition and checks as a file), compiled once. Seed i is dealt to every value (common random
+numbers): a work item is a range of seeds, and a worker plays match i of every value together, so the
+seeds finished when a run is stopped are finished by every value. Each seed's metrics go into running
+sums over the values (:class:`mbrules.matches.intervals.ArmsSums`): memory does not grow with the games.
+The match loop, the process pool and Ray are compare's (:mod:`mbrules.compare.run`).
+"""
+from __future__ import annotations
+
+import math
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from ..bots import lineup
+from ..compare.metrics import EXTENSION_METRICS, METRIC_BY_KEY, METRICS, arm_value
+from ..compare.run import Phase, _run_phases, cpu_seconds
+from ..engine import Game
+from ..matches import intervals as stats
+from ..matches.base import DEFAULT_WORKERS
+from .values import MAX_VALUES, SetError, Setting, fmt_value, numeric, parse_set, parse_values, point_label, resolve_path
+
+DEFAULT_METRICS = ("turns_per_hand", "hands_per_match")
+
+
+@dataclass
+class Sweep:
+    """What :func:`run_sweep` returns; ``.document()`` is what ``--json`` prints."""
+
+    settings: dict
+    sets: list[Setting]
+    points: list[dict]
+    trend: list[dict]
+    target: dict | None
+    summary: list[dict]
+    interrupted: bool
+    seeds_done: int
+    seconds: dict = field(default_factory=dict)
+
+    def document(self) -> dict:
+        from .report import document
+
+        return document(self)
+
+
+def parse_target(text: str) -> tuple[str, float]:
+    key, eq, value = text.partition("=")
+    key = key.strip()
+    if not eq or key not in METRIC_BY_KEY:
+        raise SetError(f"mbrules: --target {text[:60]!r}: write METRIC=VALUE with a metric of: "
+                       + ", ".join(m.key for m in METRICS))
+    try:
+        v = float(value)
+    except ValueError:
+        raise SetError(f"mbrules: --target {key}: {value[:40]!r} is not a number") from None
+    if not math.isfinite(v) or abs(v) > 1e9:
+        raise SetError(f"mbrules: --target {key}: {value[:40]!r} is out of range")
+    if key.endswith("_share") and v > 1:
+        v = v / 100  # a share given in percent
+    return key, v
+
+
+def check_metrics(keys: Sequence[str]) -> list[str]:
+    out = []
+    for k in keys:
+        if k not in METRIC_BY_KEY:
+            raise SetError(f"mbrules: --metric {k[:60]!r}: no such metric; the metrics are: "
+                           + ", ".join(m.key for m in METRICS))
+        if k not in out:
+            out.append(k)
+    return out
+
+
+def build_settings(ruleset: str, options: Sequence[str], players: int, sets: Sequence[str]) -> list[Setting]:
+    """Every ``--set PATH=VALUES`` checked (the path exists, the values parse, as many in each)."""
+    from ..ruleset import load_report
+
+    if not sets:
+        raise SetError("mbrules: give --set PATH=VALUES (e.g. --set player_counts.2.target=500..900:200)")
+    known = {o.path for o in load_report(ruleset, list(options)).origins}
+    out: list[Setting] = []
+    for text in sets:
+        path, values = parse_set(text)
+        parts = resolve_path(path, known, ruleset, players)
+        if any(s.parts == parts for s in out):
+            raise SetError(f"mbrules: --set {path} is given twice")
+        out.append(Setting(path, parts, tuple(parse_values(values, path))))
+    counts = {len(s.values) for s in out}
+    if len(counts) > 1:
+        raise SetError("mbrules: each --set gives the values of the same points (the first value of each "
+                       "together, then the second...): give them as many values each ("
+                       + ", ".join(f"{s.path}: {len(s.values)}" for s in out) + ")")
+    return out
+
+
+def compile_points(ruleset: str, options: Sequence[str], players: int, sets: list[Setting],
+                   files_read: list | None = None) -> list[Game]:
+    """Each point's ruleset patched and compiled; an invalid one refused with its path and reason."""
+    from ..engine import GameError
+    from ..ruleset import RulesetError
+    from ..ruleset.diagnostics import printable
+    from ..ruleset.loader import load_patched
+
+    games = []
+    for j in range(len(sets[0].values)):
+        patch: dict = {}
+        for s in sets:
+            _deep_merge(patch, s.patch(s.values[j]))
+        where = printable("--set " + point_label(sets, j))
+        try:
+            rs = load_patched(ruleset, list(options), patch, where, files_read=files_read)
+        except RulesetError as e:
+            lines = [f"mbrules: {where}: {d.message}" + ("" if d.file == where else f" ({d.file}:{d.line}:{d.col})")
+                     for d in e.diagnostics]
+            raise SetError("\n".join(lines or e.lines)) from None
+        try:
+            games.append(Game(rs, players))
+        except GameError as e:
+            raise SetError(f"mbrules: {where}: {e}") from None
+    return games
+
+
+def _deep_merge(into: dict, patch: dict) -> None:
+    for k, v in patch.items():
+        if isinstance(v, dict) and isinstance(into.get(k), dict):
+            _deep_merge(into[k], v)
+        else:
+            into[k] = v
+
+
+def run_sweep(
+    ruleset: str,
+    sets: Sequence[str],
+    *,
+    options: Sequence[str] = (),
+    players: int = 2,
+    games: int = 200,
+    seed: int = 0,
+    bots: Sequence[str] = ("heuristic",),
+    metrics: Sequence[str] = (),
+    target: str | None = None,
+    workers: int | None = None,
+    out: str | os.PathLike | None = None,
+    charts: bool = True,
+    inputs: Sequence[str | os.PathLike] = (),
+    progress: Callable[[str, str, int, int], None] | None = None,
+    should_stop: Callable[[], object] | None = None,
+    backend: str = "local",
+    address: str | None = None,
+) -> Sweep:
+    """Sweep ruleset values: ``sets`` are ``"PATH=VALUES"`` strings (several: set together, point by
+    point); ``games`` matches per value on the same seeds. Bad input raises :class:`SetError` before
+    any match. ``metrics``: the response curves drawn (default turns and hands); ``target``
+    ``"METRIC=VALUE"``. ``should_stop()`` (or a KeyboardInterrupt) ends the run with the seeds every
+    value finished (``interrupted``)."""
+    t_start = time.perf_counter()
+    cpu_start = cpu_seconds()
+    options = list(options)
+    curve = check_metrics(metrics) or list(DEFAULT_METRICS)
+    tkey = tval = None
+    if target is not None:
+        tkey, tval = parse_target(target)
+        if tkey not in curve:
+            curve.append(tkey)
+    if games < 2:
+        raise SetError("mbrules: --games must be at least 2")
+    settings = build_settings(ruleset, options, players, sets)
+    inputs = list(inputs)
+    points_games = compile_points(ruleset, options, players, settings, inputs)
+    bots = tuple(bots)
+    lineup(bots, players)
+    workers = DEFAULT_WORKERS if workers is None else workers
+    if out is not None:
+        from .report import check_out
+
+        check_out(out, inputs, charts)
+    k = len(points_games)
+    sums = [stats.ArmsSums(k) for _ in METRICS]
+    phase = Phase("main", "main", games, f"{games} matches × {k} values ({', '.join(bots)})", bots=bots)
+    done = {"main": 0}
+    seconds: dict[str, float] = {}
+
+    def consume(ph: Phase, start: int, result: list) -> None:
+        for vals, _ in result:
+            for m, s in enumerate(sums):
+                flat = []
+                for per_value in vals:
+                    flat.extend(per_value[m])
+                s.add(flat)
+        done["main"] += len(result)
+        if progress:
+            progress(ph.key, ph.title, done["main"], ph.pairs)
+
+    try:
+        stopped = _run_phases(tuple(points_games), [phase], seed, workers, False, consume, should_stop, seconds,
+                              backend, address)
+    except KeyboardInterrupt:
+        stopped = True
+    n = done["main"]
+    points = _points(settings, points_games, sums, n)
+    trend = _trend(settings, sums, points_games)
+    tgt = _target(points, tkey, tval) if tkey else None
+    seconds["total"] = time.perf_counter() - t_start
+    seconds["cpu"] = cpu_seconds() - cpu_start
+    sw = Sweep(
+        settings={"ruleset": ruleset, "options": options, "players": players, "games": games, "seed": seed,
+                  "bots": list(bots), "workers": workers, "backend": backend, "metrics": curve,
+                  "ruleset_name": points_games[0].ruleset.name,
+                  "sets": [{"path": s.path, "values": list(s.values)} for s in settings]},
+        sets=settings, points=points, trend=trend, target=tgt, summary=[], interrupted=stopped, seeds_done=n,
+        seconds=seconds)
+    from .headline import summary
+
+    sw.summary = summary(sw)
+    if out is not None:
+        from .report import write_report
+
+        write_report(sw, out, charts, inputs)
+    return sw
+
+
+def _points(settings: list[Setting], games: list[Game], sums: list[stats.ArmsSums], n: int) -> list[dict]:
+    pts = []
+    for j, g in enumerate(games):
+        mets: dict[str, Any] = {}
+        for m, s in zip(METRICS, sums):
+            av = arm_value(m, s.arm_moments(j), n)
+            row = {"name": m.name or m.label, "value": av["value"], "ci95": av["ci95"], "n": av["n"],
+                   "method": av["method"]}
+            if j > 0:  # paired with the value before: the same seeds
+                w = [0] * len(games)
+                w[j - 1], w[j] = -1, 1
+                d, se = s.contrast(w)
+                ci = stats.normal_ci(d, se)
+                row["diff_prev"], row["diff_prev_ci95"] = d, list(ci) if ci else None
+            if m.key in EXTENSION_METRICS and g.extension_to is None:
+                row.update(value=None, ci95=None, diff_prev=None, diff_prev_ci95=None)
+            mets[m.key] = row
+        pts.append({"label": point_label(settings, j), "value": settings[0].values[j],
+                    "values": {s.path: s.values[j] for s in settings}, "matches": n, "metrics": mets})
+    return pts
+
+
+def _trend(settings: list[Setting], sums: list[stats.ArmsSums], games: list[Game]) -> list[dict]:
+    """Per metric, the least-squares slope of the metric over the first --set's values (when they are
+    numbers), with its paired 95% interval; flagged by Holm over the metrics."""
+    xs = settings[0].values
+    if not numeric(xs):
+        return []
+    mean = sum(xs) / len(xs)
+    sxx = sum((x - mean) ** 2 for x in xs)
+    if sxx == 0:
+        return []
+    from fractions import Fraction
+
+    w = [Fraction(x) - Fraction(mean) for x in xs]
+    w = [c / Fraction(sxx) for c in w]
+    rows = []
+    for m, s in zip(METRICS, sums):
+        if m.key in EXTENSION_METRICS and any(g.extension_to is None for g in games):
+            continue
+        slope, se = s.contrast(w)
+        if slope is None:
+            continue
+        ci = stats.normal_ci(slope, se)
+        rows.append({"metric": m.key, "name": m.name or m.label, "slope": slope, "se": se,
+                     "ci95": list(ci) if ci else None, "p": stats.p_value(slope, se)})
+    tested = [r for r in rows if r["se"] is not None and (r["se"] > 0 or r["slope"] != 0)]
+    flags, adjusted = stats.holm([r["p"] for r in tested])
+    for r in rows:
+        r["flagged"], r["p_holm"] = False, None
+    for r, f, a in zip(tested, flags, adjusted):
+        r["flagged"], r["p_holm"] = f, a
+    return rows
+
+
+def _target(points: list[dict], key: str, value: float) -> dict:
+    held = [p["label"] for p in points if p["metrics"][key]["ci95"]
+            and p["metrics"][key]["ci95"][0] <= value <= p["metrics"][key]["ci95"][1]]
+    scored = [p for p in points if p["metrics"][key]["value"] is not None]
+    closest = min(scored, key=lambda p: abs(p["metrics"][key]["value"] - value)) if scored else None
+    return {"metric": key, "value": value, "held_by": held,
+            "closest": closest["label"] if closest else None,
+            "closest_value": closest["metrics"][key]["value"] if closest else None,
+            "closest_ci95": closest["metrics"][key]["ci95"] if closest else None}
+
+
+__all__ = ["MAX_VALUES", "SetError", "Sweep", "fmt_value", "run_sweep"]

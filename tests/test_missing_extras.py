@@ -1,0 +1,38 @@
+"""A command whose optional extra is missing says which extra to install: exit 2, one line, no
+traceback (issue 23 item 7). Each extra is hidden from a real `mbrules` process by a module of its
+name on PYTHONPATH that refuses to import."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXE = Path(sys.executable).with_name("mbrules")
+
+
+def run_without(module: str, args: list[str], tmp_path: Path) -> subprocess.CompletedProcess:
+    blocker = tmp_path / "block"
+    blocker.mkdir(exist_ok=True)
+    (blocker / f"{module}.py").write_text("raise ImportError('hidden for the test')\n")
+    env = {**os.environ, "PYTHONPATH": str(blocker)}
+    return subprocess.run([str(EXE), *args], capture_output=True, text=True, env=env, timeout=120, cwd=tmp_path)
+
+
+@pytest.mark.slow  # five real processes
+@pytest.mark.parametrize("module,args,extra", [
+    ("openskill", ["ladder", "--bot", "random", "--bot", "heuristic", "--players", "2", "--games", "2"], "bots"),
+    ("ray", ["simulate", "--games", "2", "--backend", "ray"], "cluster"),
+    ("ray", ["compare", "winning-moves", "--games", "2", "--skill-games", "0", "--backend", "ray"], "cluster"),
+    ("ray", ["ladder", "--bot", "random", "--bot", "heuristic", "--players", "2", "--games", "2", "--backend", "ray"],
+     "cluster"),
+    ("matplotlib", ["compare", "winning-moves", "--games", "2", "--skill-games", "0", "--out", "report"], "plots"),
+], ids=["ladder-openskill", "simulate-ray", "compare-ray", "ladder-ray", "compare-matplotlib"])
+def test_a_command_whose_extra_is_missing_names_the_extra_and_exits_2(module, args, extra, tmp_path):
+    res = run_without(module, args, tmp_path)
+    assert res.returncode == 2, (res.returncode, res.stderr)
+    assert f"pip install 'mbrules[{extra}]'" in res.stderr
+    assert "Traceback" not in res.stderr + res.stdout
+    assert res.stdout == ""
