@@ -19,7 +19,9 @@ from mbrules.engine.words import plural
 from mbrules.narrate import LINE_LABELS, Narrator as Words
 from mbrules.vocab import SCORE_LINES
 
-from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session
+from mbrules.matches.base import MAX_GAMES
+
+from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
 from .common import EXIT_CHECK_FAILED, EXIT_USAGE, Interrupted, app, check_range, fail, signals
 
 DEFAULT_RULESET = "winning-moves"
@@ -32,8 +34,6 @@ SEED_MIN, SEED_MAX = -(2**63), 2**64 - 1
 SEED_WORDS = "a 64-bit integer, from -2**63 to 2**64-1"
 MAX_PLAYERS = 99  # a ruleset's player counts are 1 or 2 digits
 MAX_HANDS_FLAG = 10_000  # the largest match.max_hands a ruleset may give (a match keeps its history)
-MAX_GAMES = 10**9  # = mbrules.matches.simulate.MAX_GAMES (not imported: the CLI starts without it)
-MAX_WORKERS = 256  # = mbrules.matches.simulate.MAX_WORKERS
 
 BOTS_HELP = "Bot name ({names}); once for every player, or once per player in seating order (p1, p2, ...). Default: heuristic."
 
@@ -220,7 +220,7 @@ def _human_seats(game: Game, names: list[str], as_json: bool) -> list[int]:
 def _play(game: Game, ruleset: str, options: list[str], players: int, seed: int, bots: list[str],
           hands: int | None, record: Path | None, inputs: list[Path], as_json: bool, done: dict) -> None:
     """The body of ``play`` once its inputs are checked (run with SIGINT/SIGTERM raising Interrupted)."""
-    from mbrules.matches.simulate import play_match
+    from mbrules.matches.loop import play_match
 
     from mbrules.scenario.record import Recorder
 
@@ -295,7 +295,7 @@ def simulate(
     players: int = typer.Option(DEFAULT_PLAYERS, "--players", "-p", "-n", help="Number of players."),
     games: int = typer.Option(100, "--games", "-g", help="Number of whole matches to play."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the run: game i is dealt from (seed, i)."),
-    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Worker processes (default: the CPUs, at most 8, as in every command); the figures are the same for any number."),
+    workers: Optional[int] = workers_option(),
     bot: Optional[list[str]] = typer.Option(None, "--bot", "-b", help=BOTS_HELP.format(names=", ".join(bot_names()))),
     as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout with the statistics and throughput."),
     out: Optional[Path] = typer.Option(None, "--out", help="Also write one record per game: FILE.jsonl (a match a line, "
@@ -305,15 +305,12 @@ def simulate(
 ) -> None:
     """Play many matches between bots; show progress, then statistics (with 95% intervals) and throughput.
 
-    Defaults: winning-moves, 4 players, the heuristic bot, 100 games, seed 0, one worker a CPU (at most 8). Every figure but the timings is the same for the same inputs, whatever --workers is.
+    Defaults: winning-moves, 4 players, the heuristic bot, 100 games, seed 0, a worker per CPU (at most 8). Every figure but the timings is the same for the same inputs, whatever --workers is.
     """
     options = list(option or [])
     bots = list(bot or [DEFAULT_BOT])
     check_range("--games", games, 1, MAX_GAMES)
-    from mbrules.matches.simulate import default_workers
-
-    workers = default_workers() if workers is None else workers
-    check_range("--workers", workers, 1, MAX_WORKERS)
+    workers = resolve_workers(workers)
     check_range("--players", players, 1, MAX_PLAYERS)
     check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
     check_backend(backend, address)
@@ -331,7 +328,7 @@ def simulate(
 
     from concurrent.futures.process import BrokenProcessPool
 
-    from mbrules.matches.simulate import simulate as run, summary
+    from mbrules.matches import simulate as run, summary
 
     err = Console(stderr=True)
     with Progress(
@@ -345,7 +342,7 @@ def simulate(
             try:
                 with _records_file(out, inputs, game) as on_records:  # streamed, renamed into place at the end
                     with cluster_session(backend):
-                        stats, seconds = run(game, ruleset, options, bots, games, seed, workers,
+                        stats, seconds = run(game, bots, games, seed, workers=workers,
                                              progress=lambda n: bar.update(task, completed=n), should_stop=stop,
                                              records=out is not None, backend=backend, address=address,
                                              nodes=nodes, on_records=on_records)

@@ -308,13 +308,14 @@ def test_simulate_out_streams_records_to_disk_as_games_are_played_and_keeps_them
 
 
 def test_simulate_api_hands_records_over_in_seed_order_without_keeping_them():
-    from mbrules.matches.simulate import compile_game, simulate
+    from mbrules import load_game
+    from mbrules.matches import simulate
 
-    game = compile_game("winning-moves", [], 2)
+    game = load_game("winning-moves", 2)
     seen: list[tuple[int, int]] = []
-    stats, _ = simulate(game, "winning-moves", [], ["random"], 7, 3, records=True,
+    stats, _ = simulate(game, ["random"], 7, 3, records=True,
                         on_records=lambda first, recs: seen.extend((first + k, r["seed"]) for k, r in enumerate(recs)))
-    kept, _ = simulate(game, "winning-moves", [], ["random"], 7, 3, records=True)
+    kept, _ = simulate(game, ["random"], 7, 3, records=True)
     assert stats["records"] == [], "records handed over are not kept in memory"
     assert [i for i, _ in seen] == list(range(7))
     assert [s for _, s in seen] == [r["seed"] for r in kept["records"]]
@@ -412,9 +413,10 @@ def test_a_failed_check_still_exits_1_when_the_pipe_is_open(tmp_path):
 
 
 def test_simulate_summary_of_no_game_has_no_mean():
-    from mbrules.matches.simulate import compile_game, new_stats, summary
+    from mbrules import load_game
+    from mbrules.matches import new_stats, summary
 
-    game = compile_game("winning-moves", [], 2)
+    game = load_game("winning-moves", 2)
     report = summary(game, new_stats(game.sides), 0.5)
     for key in ("mean_hands_per_game", "mean_turns_per_hand", "trip_completed_share",
                 "mean_points_per_hand_and_side", "coups_fourres_per_hand"):
@@ -441,7 +443,7 @@ def _cpu_seconds(pid: int) -> float:
 def test_simulate_json_interrupted_before_any_game_reports_null_means_not_zero(tmp_path):
     (tmp_path / "long.yaml").write_text(LONG)
     p = subprocess.Popen(CMD + ["simulate", "--ruleset", "long.yaml", "--players", "2", "--bot", "expert",
-                                "--games", "5", "--json"], cwd=tmp_path, stdout=subprocess.PIPE,
+                                "--games", "5", "--workers", "1", "--json"], cwd=tmp_path, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
     try:
         end = time.monotonic() + 60

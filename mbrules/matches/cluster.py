@@ -1,13 +1,15 @@
-"""Matches on a Ray cluster: the same seed ranges as the local process pool, merged in the same order.
+"""The Ray backend: the same items of work as the local process pool, merged in the same order.
 
-``run_chunks`` sends chunks of games (seed ranges ``a .. b-1``) out as Ray tasks and merges their
-counters in seed order, exactly as :func:`mbrules.matches.simulate.simulate` merges its process pool's, so
-every figure but the timings equals ``--backend local`` for the same inputs, whatever the cluster.
+:class:`RayBackend` sends the items (seed ranges ``..., start, stop``) out as Ray tasks and hands
+their results back in the items' order through :func:`mbrules.matches.base.merge_in_order`, the
+executor of the process pool too, so every figure but the timings equals ``--backend local`` for the
+same inputs, whatever the cluster.
 
 What reaches the workers is the *resolved* ruleset (the frozen pydantic model, about 12 KB, sent
-inline with each task), never a file path: a custom ruleset on the head node's disk plays the same on a
-worker that has never seen the file. A worker process compiles the rules once and keeps them for
-the next task of the same run (keyed by a digest of the ruleset, the player count and the bots).
+inline with each task) and the run's task, never a file path: a custom ruleset on the head node's disk
+plays the same on a worker that has never seen the file. A worker process compiles the rules once and
+keeps them for the next task of the same run (keyed by a digest of the ruleset, the player count and
+the task).
 
 Failures: a task whose worker dies is retried by Ray (``max_retries``); since a task is a whole
 seed range and its result is merged once, by position, a retried range is neither lost nor
@@ -17,23 +19,20 @@ the whole ranges finished in a row, like the local pool.
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import errno
 import hashlib
 import itertools
 import logging
 import os
+import pickle
 import socket
 from typing import Callable, Iterator
 
-IN_FLIGHT_PER_CPU = 3  # tasks handed out ahead of the merge: memory stays flat whatever --games is
+from .base import IN_FLIGHT_PER_WORKER, Backend, BackendUnavailable, compile_rules, merge_in_order, rules_digest, rules_of
+
 TASK_RETRIES = 3
 KILL_ONCE_ENV = "MBRULES_TEST_KILL_CHUNK"  # tests: "START:MARKER" kills the worker running that chunk, once
-
-
-class BackendUnavailable(RuntimeError):
-    """``--backend ray`` without Ray installed, or a cluster that cannot be reached."""
 
 
 def _ray():
@@ -46,29 +45,30 @@ def _ray():
     return ray
 
 
-_COMPILED: dict = {}  # in a Ray worker process: key -> (Game, bots, records)
+def check_available() -> None:
+    """:class:`BackendUnavailable` (naming the extra to install) when Ray is not installed."""
+    _ray()
 
 
-def _chunk_task(key: str, spec, seed: int, start: int, stop: int) -> tuple[dict, str]:
-    """In a Ray worker: games ``start .. stop-1`` of the run; the counters and the node that played them."""
+_COMPILED: dict = {}  # in a Ray worker process: key -> (Game, task)
+
+
+def _ray_task(key: str, spec, item) -> tuple:
+    """In a Ray worker: the run's task on one item; its result and the node that played it."""
     import ray  # noqa: PLC0415
-
-    from ..engine import Game
-    from .simulate import _play_games
 
     kill = os.environ.get(KILL_ONCE_ENV)
     if kill:
         at, marker = kill.split(":", 1)
-        if int(at) == start and not os.path.exists(marker):
+        if int(at) == item[-2] and not os.path.exists(marker):
             open(marker, "w").close()
             os._exit(1)  # the worker dies mid-run: Ray must retry this range on another process
     hit = _COMPILED.get(key)
     if hit is None:
-        ruleset, players, bots, records = spec
-        hit = _COMPILED[key] = (Game(ruleset, players), list(bots), records)
-    game, bots, records = hit
-    stats = _play_games(game, bots, seed, start, stop, None, records)
-    return stats, ray.get_runtime_context().get_node_id()
+        rules, task = spec
+        hit = _COMPILED[key] = (compile_rules(rules), task)
+    game, task = hit
+    return task(game, item, None), ray.get_runtime_context().get_node_id()
 
 
 PROBE_SECONDS = 10.0  # the whole check of an --address: connect, greet, read Ray's answer
@@ -234,112 +234,65 @@ def _connect(ray, address: str | None, workers: int, should_stop: Callable[[], o
                 signal.signal(sig, handler)
 
 
-def run_chunks(game, bots, seed: int, todo: Iterator[tuple[int, int]], add: Callable[[int, int, dict], None], *,
-               workers: int, address: str | None = None, should_stop: Callable[[], object] | None = None,
-               records: bool = False, nodes: set | None = None) -> None:
-    """Play the seed ranges of ``todo`` as Ray tasks; ``add(a, b, stats)`` each in seed order.
+class RayBackend(Backend):
+    """A Ray cluster at ``address`` (None: a local Ray instance with ``workers`` CPUs). ``nodes`` (a set)
+    collects the ids of the nodes that ran tasks."""
 
-    ``nodes`` (a set) collects the ids of the nodes that ran tasks. Returns when every range is
-    merged, or when ``should_stop()`` turns true (then the tasks in flight are cancelled).
-    """
-    ray = _ray()
-    try:
-        _connect(ray, address, workers, should_stop)
-    except ConnectStopped:
-        return  # stopped before anything ran: nothing merged
-    cpus = int(ray.cluster_resources().get("CPU", 1)) or 1
-    spec = (game.ruleset, game.players, list(bots), records)
-    key = hashlib.sha256(repr((game.ruleset.model_dump_json(), game.players, list(bots), records)).encode()).hexdigest()
-    # ~12 KB: passed inline with each task, where Ray keeps it out of the object store. A ray.put()
-    # reference would pull every task to the node holding the object (locality-aware scheduling
-    # wins over SPREAD): on a two-node cluster all tasks ran on the head node.
-    spec_ref = spec
-    task = ray.remote(max_retries=TASK_RETRIES, retry_exceptions=False, num_cpus=1)(_chunk_task)
-    place = _placer(ray)
+    name = "ray"
 
-    def consume(ab: tuple[int, int], result: tuple[dict, str]) -> None:
-        stats, node = result
-        if nodes is not None:
-            nodes.add(node)
-        add(ab[0], ab[1], stats)
+    def __init__(self, workers: int, *, address: str | None = None, nodes: set | None = None) -> None:
+        super().__init__(workers)
+        self.address = address
+        self.nodes = nodes if nodes is not None else set()
 
-    run_ordered(ray, lambda ab: task.options(scheduling_strategy=place()).remote(key, spec_ref, seed, *ab), todo,
-                consume, cpus, should_stop)
-
-
-def run_ordered(ray, submit: Callable, todo: Iterator, consume: Callable, cpus: int,
-                should_stop: Callable[[], object] | None = None) -> None:
-    """Ray's twin of :func:`mbrules.matches.simulate.run_ordered`: ``submit(item)`` returns a task's ref, fed
-    lazily (``cpus * IN_FLIGHT_PER_CPU`` ahead); ``consume(item, result)`` in ``todo``'s order. A stop
-    (``should_stop()``, polled every 0.1 s) keeps the results finished in a row; a stop or an error
-    (an interrupt raised in the main thread, which the 0.1 s waits let in) cancels the tasks in flight."""
-    in_flight: collections.deque = collections.deque()  # (item, ref), in todo's order
-    for item in itertools.islice(todo, cpus * IN_FLIGHT_PER_CPU):
-        in_flight.append((item, submit(item)))
-    try:
-        while in_flight:
-            item, ref = in_flight[0]
-            ready: list = []
-            while not ready:
-                if should_stop is not None and should_stop():
-                    _keep_finished_prefix(ray, in_flight, consume)
-                    return
-                ready, _ = ray.wait([ref], timeout=0.1)
-            result = ray.get(ref)
-            in_flight.popleft()
-            consume(item, result)
-            for nxt in itertools.islice(todo, 1):
-                in_flight.append((nxt, submit(nxt)))
-    finally:
-        for _, ref in in_flight:
-            ray.cancel(ref, force=True)
-
-
-def _keep_finished_prefix(ray, in_flight, consume) -> None:
-    """On a stop: consume the results already finished in a row at the head (the figures stay a prefix)."""
-    while in_flight:
-        item, ref = in_flight[0]
-        ready, _ = ray.wait([ref], timeout=0)
-        if not ready:
-            return
+    def run(self, game, task, items, consume, *, count: int, should_stop=None) -> bool:
+        ray = _ray()
         try:
-            result = ray.get(ref)
-        except Exception:  # noqa: BLE001  (a cancelled or failed task ends the prefix)
-            return
-        in_flight.popleft()
-        consume(item, result)
+            _connect(ray, self.address, self.workers, should_stop)
+        except ConnectStopped:
+            return True  # stopped while the address was checked: nothing ran
+        cpus = int(ray.cluster_resources().get("CPU", 1)) or 1
+        # ~12 KB: passed inline with each task, where Ray keeps it out of the object store. A ray.put()
+        # reference would pull every task to the node holding the object (locality-aware scheduling
+        # wins over SPREAD): on a two-node cluster all tasks ran on the head node.
+        spec = (rules_of(game), task)
+        key = hashlib.sha256(rules_digest(game).encode() + pickle.dumps(task)).hexdigest()
+        remote = ray.remote(max_retries=TASK_RETRIES, retry_exceptions=False, num_cpus=1)(_ray_task)
+        nodes = self.nodes
+
+        def took(item, result) -> None:
+            value, node = result
+            nodes.add(node)
+            consume(item, value)
+
+        return merge_in_order(_RayHandles(ray, remote, key, spec, _placer(ray)), items, took,
+                              cpus * IN_FLIGHT_PER_WORKER, should_stop)
 
 
-def _slice_task(key: str, spec, a: str, b: str, seed: int, start: int, stop: int) -> list:
-    """In a Ray worker: games ``start .. stop-1`` of the ladder pair (a, b), in order."""
-    from .ladder import play_slice
-    from ..engine import Game
+class _RayHandles:
+    """:class:`mbrules.matches.base.Handles` over Ray object refs."""
 
-    hit = _COMPILED.get(key)
-    if hit is None:
-        ruleset, players = spec
-        hit = _COMPILED[key] = (Game(ruleset, players),)
-    return play_slice(hit[0], a, b, seed, start, stop)
+    def __init__(self, ray, remote, key: str, spec, place: Callable[[], object]) -> None:
+        self.ray, self.remote, self.key, self.spec, self.place = ray, remote, key, spec, place
 
+    def submit(self, item):
+        return self.remote.options(scheduling_strategy=self.place()).remote(self.key, self.spec, item)
 
-def run_slices(game, seed: int, todo: Iterator[tuple], consume: Callable[[tuple, list], None], *, workers: int,
-               address: str | None = None) -> None:
-    """A ladder's seed ranges (``(pair, a, b, start, stop)``) as Ray tasks, fed lazily like
-    :func:`run_chunks`; ``consume(item, results)`` each in order, so the ratings are the same as on
-    the process pool. An interrupt raised in the main thread cancels the tasks in flight."""
-    ray = _ray()
-    _connect(ray, address, workers)
-    cpus = int(ray.cluster_resources().get("CPU", 1)) or 1
-    spec = (game.ruleset, game.players)  # inline, as in run_chunks: no locality pull to the head node
-    key = hashlib.sha256(repr(("ladder", game.ruleset.model_dump_json(), game.players)).encode()).hexdigest()
-    task = ray.remote(max_retries=TASK_RETRIES, retry_exceptions=False, num_cpus=1)(_slice_task)
-    place = _placer(ray)
+    def done(self, ref) -> bool:
+        return bool(self.ray.wait([ref], timeout=0)[0])
 
-    def submit(item):
-        _, a, b, start, stop = item
-        return task.options(scheduling_strategy=place()).remote(key, spec, a, b, seed, start, stop)
+    def wait(self, ref, timeout: float) -> None:
+        self.ray.wait([ref], timeout=timeout)
 
-    run_ordered(ray, submit, todo, consume, cpus)
+    def result(self, ref):
+        return self.ray.get(ref)
+
+    def abort(self, refs: list) -> None:
+        for ref in refs:
+            self.ray.cancel(ref, force=True)
+
+    def close(self) -> None:
+        pass
 
 
 def shutdown() -> None:

@@ -114,7 +114,7 @@ def test_linear_value_is_the_dot_product_of_standardized_features():
 
 
 def test_learned_bot_plays_legal_actions_through_a_whole_match_and_repeats_it():
-    from mbrules.matches.simulate import play_match
+    from mbrules.matches import play_match
 
     game = mbrules.load_game("winning-moves", players=2)
     a = play_match(game, 11, ["learned", "heuristic"])
