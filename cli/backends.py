@@ -16,8 +16,8 @@ WORKERS_HELP = (f"Worker processes (default: the CPUs, at most {_runs.WORKERS_CA
                 "number.")
 
 BACKEND_HELP = ("Where the matches run: 'local' (this machine's process pool, --workers processes) or 'ray' "
-                "(a Ray cluster: pip install 'mbrules\\[cluster]'). Every figure but the timings is the same.")
-# (the backslash keeps Rich, which draws --help, from taking [cluster] for a style tag and dropping it)
+                "(a Ray cluster: pip install 'mbrules[cluster]'). Every figure but the timings is the same.")
+# (written plainly: cli.common escapes Rich markup in every help string, so [cluster] is shown as written)
 ADDRESS_HELP = ("With --backend ray: the cluster's address (e.g. 10.0.0.5:6379, or 'auto' on a cluster node); "
                 "default: start a local Ray instance with --workers CPUs.")
 
