@@ -322,9 +322,6 @@ def _open_dir(path: Path, flag: str) -> int:
         raise OutputPathError(f"mbrules: cannot write {path} ({flag}): {(e.strerror or str(e)).lower()}") from None
 
 
-FOLDER_WRITERS_STREAM = True  # write_output_folder takes a callable content: writer(binary file), streamed
-
-
 def _write_into(dir_fd: int, name: str, content) -> None:
     fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666, dir_fd=dir_fd)
     with os.fdopen(fd, "wb") as fh:

@@ -253,16 +253,11 @@ def report_names(charts: bool) -> list[str]:
 
 
 def check_out(out, inputs=(), charts: bool = True) -> None:
-    """Refuse (OutputPathError) a report folder, or any file it will hold, before any match; refuse
-    (ChartsUnavailable) charts without matplotlib."""
-    from ..safe_output import OutputPathError, check_output_dir, check_output_file
+    """Refuse (OutputPathError) a report folder, or any file it will hold or remove, before any match;
+    refuse (ChartsUnavailable) charts without matplotlib."""
+    from ..safe_output import check_output_folder
 
-    if str(out) == "":
-        raise OutputPathError("mbrules: --out needs a folder name (an empty one would write into the current folder)")
-    out = check_output_dir(out, inputs, "--out")
-    if out.is_dir():
-        for name in report_names(charts):
-            check_output_file(out / name, inputs, "--out")
+    check_output_folder(out, report_names(True), inputs, "--out")
     if charts:
         from . import charts as charts_mod
 
@@ -345,73 +340,13 @@ def report_files(cmp, spill: RecordSpill, charts: bool) -> dict:
 
 
 def write_report(cmp, out, spill: RecordSpill, charts: bool, inputs=()) -> None:
-    """Write the report folder: with :func:`mbrules.safe_output.write_output_folder` (whole, old or new)
-    where it exists, else file by file, each written whole (the stale charts of an earlier report
-    removed under ``charts=False``)."""
-    from .. import safe_output
+    """Write the report folder whole, the old report or the new one and never a mix
+    (:func:`mbrules.safe_output.write_output_folder`): the records stream from the spill's temporary
+    files, the charts of an earlier report are removed under ``charts=False``, the user's files kept."""
+    from ..safe_output import write_output_folder
 
     try:
-        files = report_files(cmp, spill, charts)
-        folder_writer = getattr(safe_output, "write_output_folder", None)
-        if folder_writer is not None:
-            if not getattr(safe_output, "FOLDER_WRITERS_STREAM", False):
-                # a folder writer that takes text and bytes only: the records are read back whole here
-                files = {n: _materialize(c) if callable(c) else c for n, c in files.items()}
-            folder_writer(out, files, owned=report_names(True), inputs=inputs, flag="--out")
-            return
-        out = safe_output.check_output_dir(out, inputs, "--out")  # not a link now either (it may have become one)
-        out.mkdir(exist_ok=True)
-        for name, content in files.items():
-            if callable(content):
-                _write_streamed(out / name, content, inputs)
-            else:
-                safe_output.write_file_atomic(out / name, content, inputs, "--out")
-        if not charts:
-            for name in CHART_FILES:
-                try:
-                    (out / name).unlink()
-                except FileNotFoundError:
-                    pass
+        write_output_folder(out, report_files(cmp, spill, charts), owned=report_names(True), inputs=inputs,
+                            flag="--out")
     finally:
         spill.close()
-
-
-def _materialize(writer) -> bytes:
-    import io
-
-    buf = io.BytesIO()
-    writer(buf)
-    return buf.getvalue()
-
-
-def _write_streamed(path: Path, writer, inputs) -> None:
-    """Write a file from a writer, whole or not at all (temporary file beside it, then rename)."""
-    import os
-    import signal
-    import tempfile
-
-    from ..safe_output import check_output_file
-
-    check_output_file(path, inputs, "--out")
-    held = hasattr(signal, "pthread_sigmask")
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM}) if held else None
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            writer(fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)
-        check_output_file(path, inputs, "--out")
-        os.replace(tmp, path)
-        tmp = None
-    finally:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-        if held:
-            signal.pthread_sigmask(signal.SIG_SETMASK, old)

@@ -194,19 +194,9 @@ def report_files(sw, charts: bool) -> dict:
 def check_out(out, inputs=(), charts: bool = True) -> None:
     """Refuse (OutputPathError) the report folder, or a file it will hold, before any match; refuse
     (ChartsUnavailable) charts without matplotlib."""
-    from .. import safe_output
+    from ..safe_output import check_output_folder
 
-    if str(out) == "":
-        raise safe_output.OutputPathError("mbrules: --out needs a folder name (an empty one would write into the "
-                                          "current folder)")
-    folder_check = getattr(safe_output, "check_output_folder", None)
-    if folder_check is not None:
-        folder_check(out, report_names(True), inputs, "--out")
-    else:
-        path = safe_output.check_output_dir(out, inputs, "--out")
-        if path.is_dir():
-            for name in report_names(True):
-                safe_output.check_output_file(path / name, inputs, "--out")
+    check_output_folder(out, report_names(True), inputs, "--out")
     if charts:
         from ..compare import charts as charts_mod
 
@@ -215,22 +205,9 @@ def check_out(out, inputs=(), charts: bool = True) -> None:
 
 
 def write_report(sw, out, charts: bool, inputs=()) -> None:
-    """The folder whole (old report or new, never a mix) with ``write_output_folder`` where it exists;
-    else file by file, each whole, the charts of an earlier report removed under ``charts=False``."""
-    from .. import safe_output
+    """The folder whole, the old report or the new one and never a mix
+    (:func:`mbrules.safe_output.write_output_folder`); the charts of an earlier report are removed under
+    ``charts=False``, the user's files kept."""
+    from ..safe_output import write_output_folder
 
-    files = report_files(sw, charts)
-    folder_writer = getattr(safe_output, "write_output_folder", None)
-    if folder_writer is not None:
-        folder_writer(out, files, owned=report_names(True), inputs=inputs, flag="--out")
-        return
-    path = safe_output.check_output_dir(out, inputs, "--out")
-    path.mkdir(exist_ok=True)
-    for name, content in files.items():
-        safe_output.write_file_atomic(path / name, content, inputs, "--out")
-    if not charts:
-        for name in CHART_FILES:
-            try:
-                (path / name).unlink()
-            except FileNotFoundError:
-                pass
+    write_output_folder(out, report_files(sw, charts), owned=report_names(True), inputs=inputs, flag="--out")
