@@ -32,7 +32,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import mbrules  # noqa: E402
 from mbrules.matches.ladder import wilson  # Wilson 95%, (0, 1) for n = 0
 from mbrules.bots import base as _base  # noqa: E402
-from mbrules.matches.simulate import game_seed, play_match  # noqa: E402
+from mbrules.matches import game_seed, play_match  # noqa: E402
 
 
 def load_baseline(checkout: str, name: str = "heuristic0") -> None:

@@ -15,14 +15,14 @@ import sys
 import time
 
 from mbrules import load_game
-from mbrules.matches.simulate import simulate, summary
+from mbrules.matches import simulate, summary
 
 TIMINGS = ("seconds", "hands_per_second", "turns_per_second")
 
 
 def run(game, args, workers: int, backend: str) -> tuple[dict, float]:
     t0 = time.perf_counter()
-    stats, _ = simulate(game, args.ruleset, [], [args.bot], args.games, args.seed, workers, backend=backend)
+    stats, _ = simulate(game, [args.bot], args.games, args.seed, workers=workers, backend=backend)
     return summary(game, stats, 1.0), time.perf_counter() - t0
 
 

@@ -2,7 +2,7 @@
 
 Default: random bots, 4 players, winning-moves, 3000 hands after a 300-hand warm-up, best
 of 3 runs. A turn is one card played or discarded. The loop is the one ``mbrules play`` and
-``mbrules simulate`` use (:func:`mbrules.matches.simulate.play_match`), bots included.
+``mbrules simulate`` use (:func:`mbrules.matches.play_match`), bots included.
 
     python benchmarks/bench_engine.py [--hands 3000] [--warmup 300] [--repeat 3]
                                       [--ruleset winning-moves] [--players 4] [--bot random]
@@ -17,7 +17,7 @@ import time
 
 from mbrules.engine import Game
 from mbrules.ruleset import load_ruleset
-from mbrules.matches.simulate import count_turns, game_seed, play_match
+from mbrules.matches import count_turns, game_seed, play_match
 
 
 def run(game: Game, bots: list[str], hands: int, seed: int) -> tuple[int, int]:

@@ -30,7 +30,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mbrules.engine import Game  # noqa: E402
 from mbrules.env import mille_bornes_v0, mille_bornes_v1  # noqa: E402
 from mbrules.ruleset import load_ruleset  # noqa: E402
-from mbrules.matches.simulate import game_seed, play_match  # noqa: E402
+from mbrules.matches import game_seed, play_match  # noqa: E402
 
 
 def engine_run(game: Game, hands: int, seed: int) -> int:

@@ -15,7 +15,10 @@ import sys
 
 from mbrules.engine import Game
 from mbrules.ruleset import load_ruleset
-from mbrules.matches.simulate import game_seed, play_match
+try:
+    from mbrules.matches import game_seed, play_match
+except ImportError:  # a version before mbrules.matches (the match loop was mbrules.simulate's)
+    from mbrules.simulate import game_seed, play_match
 
 
 def main(argv: list[str]) -> None:

@@ -112,7 +112,7 @@ class _Failure(Exception):
 
 
 class _Watch(Observer):
-    """The observer that checks one match as :func:`mbrules.matches.simulate.play_match` plays it.
+    """The observer that checks one match as :func:`mbrules.matches.play_match` plays it.
 
     ``before_action`` sees every action before it is applied: on a full-check hand it checks the
     previous action's effect (``check_transition`` and ``check``) and copies the state for this
@@ -189,7 +189,7 @@ class _Watch(Observer):
 
 def run_unit(unit: dict) -> dict:
     """Play ``unit['hands']`` hands of one configuration with one bot; return counts and failures."""
-    from mbrules.matches.simulate import play_match
+    from mbrules.matches.loop import play_match
 
     rid, opts, players = unit["config"]
     bot = unit["bot"]
@@ -372,11 +372,11 @@ def _worker_init(parent: int) -> None:
     """Pool initializer: Ctrl-C is the parent's to handle, and a worker dies with its parent."""
     import signal
 
-    from mbrules.matches.simulate import _die_with_parent
+    from mbrules.matches.local import die_with_parent
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # (main's handler is for the parent; terminate() sends SIGTERM)
-    _die_with_parent(parent)
+    die_with_parent(parent)
 
 
 def soak(hands: int = DEFAULT_HANDS, workers: int | None = None, seed: int = 0, share: float = DEFAULT_SHARE,

@@ -47,8 +47,22 @@ for _module in (_modules_for(_sys.argv) if _EARLY else COMMAND_MODULES):
     _importlib.import_module(f"{__package__}.{_module}")
 
 
+_MAIN_PID = _os.getpid()
+
+
+def _terminated(signum, frame):
+    """SIGTERM outside a command's own handling (while the rules are read, before the work): exit 143 quietly,
+    as the contract says; a process forked from this one (a pool worker) dies of the signal as before."""
+    if _os.getpid() != _MAIN_PID:
+        _signal.signal(signum, _signal.SIG_DFL)
+        _os.kill(_os.getpid(), signum)
+        return
+    print("mbrules: interrupted (SIGTERM)", file=_sys.stderr)
+    raise SystemExit(128 + signum)
+
+
 def main() -> None:
-    if _EARLY:  # imports done: Ctrl-C is Typer's (exit 130) or the command's own handling; SIGTERM as usual
+    if _EARLY:  # imports done: Ctrl-C is Typer's (exit 130) or the command's own handling; SIGTERM exits 143
         _signal.signal(_signal.SIGINT, _signal.default_int_handler)
-        _signal.signal(_signal.SIGTERM, _signal.SIG_DFL)
+        _signal.signal(_signal.SIGTERM, _terminated)
     app()

@@ -1,16 +1,37 @@
-"""``--backend local|ray`` and ``--address``: shared by simulate, compare and ladder."""
+"""Where a command's matches run: ``--workers``, ``--backend local|ray`` and ``--address``, shared by every
+command that plays many matches (simulate, compare, ladder)."""
 from __future__ import annotations
 
 import contextlib
 import sys
 from typing import Iterator
 
-from .common import EXIT_USAGE, fail
+import typer
+
+from mbrules.matches import base as _runs
+
+from .common import EXIT_USAGE, check_range, fail
+
+WORKERS_HELP = (f"Worker processes (default: the CPUs, at most {_runs.WORKERS_CAP}); the figures are the same for any "
+                "number.")
 
 BACKEND_HELP = ("Where the matches run: 'local' (this machine's process pool, --workers processes) or 'ray' "
                 "(a Ray cluster: pip install 'mbrules[cluster]'). Every figure but the timings is the same.")
+# (written plainly: cli.common escapes Rich markup in every help string, so [cluster] is shown as written)
 ADDRESS_HELP = ("With --backend ray: the cluster's address (e.g. 10.0.0.5:6379, or 'auto' on a cluster node); "
                 "default: start a local Ray instance with --workers CPUs.")
+
+
+def workers_option():
+    """The ``--workers`` option of every command that plays many matches (one default for all)."""
+    return typer.Option(None, "--workers", "-w", help=WORKERS_HELP, show_default=False)
+
+
+def resolve_workers(workers: int | None) -> int:
+    """``--workers`` as given, or the one default (:data:`mbrules.matches.DEFAULT_WORKERS`); out of range: exit 2."""
+    workers = _runs.DEFAULT_WORKERS if workers is None else workers
+    check_range("--workers", workers, 1, _runs.MAX_WORKERS)
+    return workers
 
 
 def check_backend(backend: str, address: str | None) -> None:
@@ -20,10 +41,11 @@ def check_backend(backend: str, address: str | None) -> None:
     if address is not None and backend != "ray":
         fail("mbrules: --address goes with --backend ray", EXIT_USAGE)
     if backend == "ray":
-        from mbrules.matches.cluster import BackendUnavailable, _ray
+        from mbrules.matches.base import BackendUnavailable
+        from mbrules.matches.cluster import check_available
 
         try:
-            _ray()
+            check_available()
         except BackendUnavailable as e:
             fail(f"mbrules: {e}", EXIT_USAGE)
 
@@ -34,7 +56,8 @@ def cluster_session(backend: str) -> Iterator[None]:
     if backend != "ray":
         yield
         return
-    from mbrules.matches.cluster import BackendUnavailable, shutdown
+    from mbrules.matches.base import BackendUnavailable
+    from mbrules.matches.cluster import shutdown
 
     try:
         # Ray's driver threads print cluster events (a worker that died, a task retried) with print():

@@ -1,6 +1,8 @@
 """The Typer app shared by every command module, and the contract's exit codes."""
 from __future__ import annotations
 
+import errno
+import os
 import re
 import signal
 import sys
@@ -10,12 +12,55 @@ from contextlib import contextmanager
 from typing import Iterator, NoReturn
 
 import typer
+from rich.console import Console as RichConsole
+from typer.core import TyperGroup
 
 EXIT_OK = 0
 EXIT_CHECK_FAILED = 1  # invalid file, failed scenario
 EXIT_USAGE = 2  # unknown ruleset, bad flag, unreadable file
 
+def _stdout_reader_gone() -> bool:
+    """Standard output is a pipe (or socket) whose reading end was closed (``| head`` has read enough)."""
+    try:
+        import select
+
+        poller = select.poll()
+        poller.register(sys.__stdout__.fileno(), select.POLLOUT)
+        return any(ev & select.POLLERR for _, ev in poller.poll(0))
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+class _Commands(TyperGroup):
+    """Every command runs through :meth:`invoke`: the one place a closed pipe on stdout is handled."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except OSError as e:
+            # `mbrules replay DIR | head -1`: the reader has what it wanted. End quietly with 0, as Unix tools
+            # do, never as a failed check (1); an EPIPE from anything else (a worker's pipe) is not this
+            if e.errno != errno.EPIPE or not _stdout_reader_gone():
+                raise
+            try:  # what is still buffered for stdout goes nowhere, so the exit cannot fail on it again
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.__stdout__.fileno())
+                os.close(devnull)
+            except OSError:
+                pass
+            raise typer.Exit(EXIT_OK) from None
+
+
+def _rich_pipe_closed(self) -> None:
+    """Rich's hook for a closed pipe (its default exits 1): hand the error to :class:`_Commands` instead."""
+    self.quiet = True
+    raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+
+
+RichConsole.on_broken_pipe = _rich_pipe_closed  # every Console of every command (documented override point)
+
 app = typer.Typer(
+    cls=_Commands,
     name="mbrules",
     help="Mille Bornes rules as data: list, show, diff and validate rulesets; play, simulate and replay games.",
     no_args_is_help=True,

@@ -13,10 +13,12 @@ from rich.table import Table
 
 from mbrules.bots import bot_names
 
-from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session
+from mbrules.matches.base import MAX_GAMES
+
+from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
 from .common import EXIT_CHECK_FAILED, EXIT_USAGE, app, check_range, fail, signals
 from .play_cmds import (
-    DEFAULT_PLAYERS, MAX_GAMES, MAX_PLAYERS, MAX_WORKERS, SEED_MAX, SEED_MIN, SEED_WORDS, WIDTH, _compile,
+    DEFAULT_PLAYERS, MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, WIDTH, _compile,
 )
 
 DEFAULT_GAMES = 1000
@@ -39,7 +41,7 @@ def compare(
     skill_games: Optional[int] = typer.Option(None, "--skill-games", help="Matches per arm of each cheap ladder rung and of each restriction (default: at most 300; 0: no ladder, no restricted play)."),
     restricted_games: Optional[int] = typer.Option(None, "--restricted-games", help="Matches per arm of each restriction of restricted play (default: --skill-games; 0: none)."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed: match i of both arms is dealt from (seed, i)."),
-    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Worker processes (default: the CPUs, at most 8); the figures are the same for any number."),
+    workers: Optional[int] = workers_option(),
     as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout: summary (the headline), every metric with a, b, diff, ci95, robust on each flagged one."),
     out: Optional[str] = typer.Option(None, "--out", help="Folder to write the report in (created if missing): "
                                       "index.html, charts (PNG and SVG), compare.json, matches.jsonl, matches.csv, hands.csv."),
@@ -52,15 +54,13 @@ def compare(
     Prints the rule change in words and its effects on play, most important first, each with its size, its 95% interval and whether it holds with other bots; then the skill ladder, restricted play and every metric. Ctrl-C keeps the matches both arms finished (exit 130). Example: mbrules compare winning-moves --option-b hazard-on-hazard -p 4 --out report/
     """
     from mbrules.compare import run_compare
-    from mbrules.matches.simulate import default_workers
 
     b_ref = a if b is None else b
     opts_a, opts_b = list(option_a or []), list(option_b or [])
     main_bots = list(bot or ["heuristic"])
     players_b = players if players_b is None else players_b
-    workers = default_workers() if workers is None else workers
     check_range("--games", games, 2, MAX_GAMES)
-    check_range("--workers", workers, 1, MAX_WORKERS)
+    workers = resolve_workers(workers)
     check_range("--players", players, 1, MAX_PLAYERS)
     check_range("--players-b", players_b, 1, MAX_PLAYERS)
     check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
@@ -113,6 +113,8 @@ def compare(
             speed = bar.tasks[[x.id for x in bar.tasks].index(t)].speed
             bar.update(t, rate=f"{speed:.1f} pairs/s" if speed else "")
 
+        from mbrules.safe_output import OutputInterrupted
+
         with signals(raising=False) as stop:
             try:
                 with cluster_session(backend):
@@ -125,6 +127,11 @@ def compare(
             except BrokenProcessPool as e:
                 fail(f"mbrules: a worker process stopped unexpectedly ({e}); the other workers were stopped "
                      "and nothing is reported", EXIT_CHECK_FAILED)
+            except OutputInterrupted as e:  # a signal while the report was written: the folder is as it was
+                name = "SIGINT" if e.signum == 2 else "SIGTERM" if e.signum == 15 else f"signal {e.signum}"
+                print(f"mbrules: interrupted ({name}) while the report was written: {out} is left as it was",
+                      file=sys.stderr)
+                raise typer.Exit(128 + e.signum)
             except OSError as e:
                 fail(f"mbrules: cannot write the report in {out}: {e.strerror or e}", EXIT_USAGE)
     # the refs the user typed, not the compiled games, in the settings

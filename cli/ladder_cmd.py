@@ -12,9 +12,9 @@ from rich.table import Table
 from mbrules.bots import UnknownBot, bot_names, check_bot, parse_bot
 from mbrules.engine.words import plural
 
-from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session
+from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
 from .common import EXIT_CHECK_FAILED, EXIT_USAGE, Interrupted, app, check_range, fail, signals
-from .play_cmds import MAX_PLAYERS, MAX_WORKERS, SEED_MAX, SEED_MIN, SEED_WORDS, WIDTH, _compile
+from .play_cmds import MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, WIDTH, _compile
 
 MAX_LADDER_BOTS = 16
 MAX_LADDER_GAMES = 1_000_000
@@ -31,7 +31,7 @@ def ladder(
     players: int = typer.Option(2, "--players", "-p", "-n", help="Number of players."),
     games: int = typer.Option(50, "--games", "-g", help="Seeds per pair of bots; each is played in every seating."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the run: deal i is dealt from (seed, i), the same for every pair."),
-    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Worker processes (default: the CPUs, at most 8); the figures are the same for any number."),
+    workers: Optional[int] = workers_option(),
     as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout."),
     backend: str = typer.Option("local", "--backend", help=BACKEND_HELP, metavar="local|ray"),
     address: Optional[str] = typer.Option(None, "--address", help=ADDRESS_HELP, metavar="HOST:PORT"),
@@ -58,13 +58,15 @@ def ladder(
     options = list(option or [])
     check_range("--players", players, 1, MAX_PLAYERS)
     check_range("--games", games, 1, MAX_LADDER_GAMES)
-    if workers is None:  # a ladder is long: use the machine, as compare does
-        from mbrules.matches.simulate import default_workers
-
-        workers = default_workers()
-    check_range("--workers", workers, 1, MAX_WORKERS)
+    workers = resolve_workers(workers)
     check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
     check_backend(backend, address)
+    from mbrules.matches.ladder import RatingsUnavailable, plackett_luce
+
+    try:
+        plackett_luce()  # the ratings' extra, before any match is played
+    except RatingsUnavailable as e:
+        fail(f"mbrules: {e}", EXIT_USAGE)
     game = _compile(ruleset, options, players, bots[:1])
     try:  # the learned bot's model must fit the game: refused (or trained on first use) before any match
         for b in bots[1:]:
@@ -91,7 +93,7 @@ def ladder(
                       console=err, transient=True, disable=not err.is_terminal) as bar:
             task = bar.add_task("deals", total=games * len(bots) * (len(bots) - 1) // 2)
             with signals(raising=True), cluster_session(backend):
-                rep = run_ladder(game, ruleset, options, bots, games, seed, workers,
+                rep = run_ladder(game, bots, games, seed, workers=workers,
                                  progress=lambda n, t: bar.update(task, completed=n), backend=backend,
                                  address=address)
     except Interrupted as e:

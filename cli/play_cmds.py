@@ -1,6 +1,7 @@
 """``mbrules play`` (one headless match between bots, narrated) and ``mbrules simulate`` (many, with statistics)."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -18,7 +19,9 @@ from mbrules.engine.words import plural
 from mbrules.narrate import LINE_LABELS, Narrator as Words
 from mbrules.vocab import SCORE_LINES
 
-from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session
+from mbrules.matches.base import MAX_GAMES
+
+from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
 from .common import EXIT_CHECK_FAILED, EXIT_USAGE, Interrupted, app, check_range, fail, signals
 
 DEFAULT_RULESET = "winning-moves"
@@ -31,8 +34,6 @@ SEED_MIN, SEED_MAX = -(2**63), 2**64 - 1
 SEED_WORDS = "a 64-bit integer, from -2**63 to 2**64-1"
 MAX_PLAYERS = 99  # a ruleset's player counts are 1 or 2 digits
 MAX_HANDS_FLAG = 10_000  # the largest match.max_hands a ruleset may give (a match keeps its history)
-MAX_GAMES = 10**9  # = mbrules.matches.simulate.MAX_GAMES (not imported: the CLI starts without it)
-MAX_WORKERS = 256  # = mbrules.matches.simulate.MAX_WORKERS
 
 BOTS_HELP = "Bot name ({names}); once for every player, or once per player in seating order (p1, p2, ...). Default: heuristic."
 
@@ -219,7 +220,7 @@ def _human_seats(game: Game, names: list[str], as_json: bool) -> list[int]:
 def _play(game: Game, ruleset: str, options: list[str], players: int, seed: int, bots: list[str],
           hands: int | None, record: Path | None, inputs: list[Path], as_json: bool, done: dict) -> None:
     """The body of ``play`` once its inputs are checked (run with SIGINT/SIGTERM raising Interrupted)."""
-    from mbrules.matches.simulate import play_match
+    from mbrules.matches.loop import play_match
 
     from mbrules.scenario.record import Recorder
 
@@ -294,7 +295,7 @@ def simulate(
     players: int = typer.Option(DEFAULT_PLAYERS, "--players", "-p", "-n", help="Number of players."),
     games: int = typer.Option(100, "--games", "-g", help="Number of whole matches to play."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the run: game i is dealt from (seed, i)."),
-    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Worker processes (default: the CPUs, at most 8, as in every command); the figures are the same for any number."),
+    workers: Optional[int] = workers_option(),
     bot: Optional[list[str]] = typer.Option(None, "--bot", "-b", help=BOTS_HELP.format(names=", ".join(bot_names()))),
     as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout with the statistics and throughput."),
     out: Optional[Path] = typer.Option(None, "--out", help="Also write one record per game: FILE.jsonl (a match a line, "
@@ -304,15 +305,12 @@ def simulate(
 ) -> None:
     """Play many matches between bots; show progress, then statistics (with 95% intervals) and throughput.
 
-    Defaults: winning-moves, 4 players, the heuristic bot, 100 games, seed 0, one worker a CPU (at most 8). Every figure but the timings is the same for the same inputs, whatever --workers is.
+    Defaults: winning-moves, 4 players, the heuristic bot, 100 games, seed 0, a worker per CPU (at most 8). Every figure but the timings is the same for the same inputs, whatever --workers is.
     """
     options = list(option or [])
     bots = list(bot or [DEFAULT_BOT])
     check_range("--games", games, 1, MAX_GAMES)
-    from mbrules.matches.simulate import default_workers
-
-    workers = default_workers() if workers is None else workers
-    check_range("--workers", workers, 1, MAX_WORKERS)
+    workers = resolve_workers(workers)
     check_range("--players", players, 1, MAX_PLAYERS)
     check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
     check_backend(backend, address)
@@ -330,7 +328,7 @@ def simulate(
 
     from concurrent.futures.process import BrokenProcessPool
 
-    from mbrules.matches.simulate import simulate as run, summary
+    from mbrules.matches import simulate as run, summary
 
     err = Console(stderr=True)
     with Progress(
@@ -342,10 +340,12 @@ def simulate(
         nodes: set = set()
         with signals(raising=False) as stop:  # Ctrl-C, SIGTERM: the workers are stopped, the whole chunks kept
             try:
-                with cluster_session(backend):
-                    stats, seconds = run(game, ruleset, options, bots, games, seed, workers,
-                                         progress=lambda n: bar.update(task, completed=n), should_stop=stop,
-                                         records=out is not None, backend=backend, address=address, nodes=nodes)
+                with _records_file(out, inputs, game) as on_records:  # streamed, renamed into place at the end
+                    with cluster_session(backend):
+                        stats, seconds = run(game, bots, games, seed, workers=workers,
+                                             progress=lambda n: bar.update(task, completed=n), should_stop=stop,
+                                             records=out is not None, backend=backend, address=address,
+                                             nodes=nodes, on_records=on_records)
             except BrokenProcessPool as e:  # a worker killed from outside, or its set-up failed
                 fail(f"mbrules: a worker process stopped unexpectedly ({e}); the other workers were stopped "
                      "and nothing is reported", EXIT_CHECK_FAILED)
@@ -365,8 +365,6 @@ def simulate(
         which = f"games 0 to {n - 1} of the seed, whole chunks merged in order" if n else "no game finished"
         print(f"mbrules: interrupted after {n} of {plural(games, 'game')} ({name}); the statistics count those {plural(n, 'game')} "
               f"({which})", file=sys.stderr)
-    if out is not None:
-        _write_records(out, inputs, game, stats["records"], interrupted)
     if as_json:
         sys.stdout.write(json.dumps({"settings": settings, **report}, indent=2, ensure_ascii=False) + "\n")
         if interrupted:
@@ -384,7 +382,7 @@ def simulate(
     ci = report["ci95"]
     for key in ("games", "hands", "turns", "mean_hands_per_game", "mean_turns_per_hand",
                 "trip_completed_share", "coups_fourres_per_hand", "mean_points_per_hand_and_side"):
-        t.add_row(key.replace("_", " "), str(report[key]), _ci_words(ci.get(key)))
+        t.add_row(key.replace("_", " "), "–" if report[key] is None else str(report[key]), _ci_words(ci.get(key)))
     for s in range(game.sides):
         t.add_row(f"wins {_side_label(game, s)}", str(report["wins"][game.side_names[s]]),
                   _ci_words(ci["win_share"][game.side_names[s]], share=True))
@@ -399,7 +397,8 @@ def simulate(
     m = _sides_table(game, "Mean score per hand, per side", "line")
     for line in SCORE_LINES:
         m.add_row(LINE_LABELS[line] if line != "total" else "Total",
-                  *(f"{report['mean_score_per_line'][line][n]:.1f}" for n in game.side_names))
+                  *("–" if report['mean_score_per_line'][line][n] is None
+                    else f"{report['mean_score_per_line'][line][n]:.1f}" for n in game.side_names))
     con.print(m)
     if interrupted:
         con.print(f"Interrupted after {stats['games']} of {plural(games, 'game')}: the figures above count those games.",
@@ -415,7 +414,7 @@ def _ci_words(ci, share: bool = False) -> str:
     return f"[{ci[0]:.4g}, {ci[1]:.4g}]"
 
 
-MAX_RECORDED_GAMES = 1_000_000  # simulate --out keeps every record in memory until it writes them whole
+MAX_RECORDED_GAMES = 1_000_000  # simulate --out streams its records to disk (about 32 KB a game): 32 GB at most
 
 
 def _check_records_out(out: Path, inputs: list[Path], games: int) -> None:
@@ -433,19 +432,48 @@ def _check_records_out(out: Path, inputs: list[Path], games: int) -> None:
         fail(str(e), EXIT_USAGE)
 
 
-def _write_records(out: Path, inputs: list[Path], game: Game, records: list[dict], interrupted: bool) -> None:
-    """Write the games' records whole (the games counted, in seed order, when interrupted)."""
+@contextlib.contextmanager
+def _records_file(out: Path | None, inputs: list[Path], game: Game):
+    """``simulate --out``: yields the callback that streams each chunk's records (in seed order) to a
+    temporary file, renamed over ``out`` when the run ends (whole, with the games counted if interrupted);
+    None without ``--out``. A failed write is a usage error and leaves ``out`` as it was."""
+    if out is None:
+        yield None
+        return
     from mbrules.compare import export
-    from mbrules.safe_output import OutputPathError, write_file_atomic
+    from mbrules.safe_output import OutputPathError, open_output_atomic
 
     names = game.side_names
-    if out.suffix.lower() == ".jsonl":
-        text = export.jsonl(export.match_row(r, names, index=i) for i, r in enumerate(records))
-    else:
-        text = export.hands_csv(((None, i, "main", r) for i, r in enumerate(records)), names)
+    as_jsonl = out.suffix.lower() == ".jsonl"
+    in_run = False  # an OSError of the run itself (not of this file) is not this file's
     try:
-        write_file_atomic(out, text, inputs, "--out")
+        with open_output_atomic(out, inputs, "--out") as fh:
+            if not as_jsonl:
+                fh.write(export.hands_csv_header(names))
+
+            def on_records(first: int, records: list[dict]) -> None:
+                try:
+                    if as_jsonl:
+                        fh.write(export.jsonl(export.match_row(r, names, index=first + k)
+                                              for k, r in enumerate(records)))
+                    else:
+                        fh.write(export.hands_csv_rows(((None, first + k, "main", r)
+                                                        for k, r in enumerate(records)), names))
+                except OSError as e:
+                    raise _RecordsNotWritten(e) from None
+
+            in_run = True
+            yield on_records
+            in_run = False
     except OutputPathError as e:
         fail(str(e), EXIT_USAGE)
+    except _RecordsNotWritten as e:
+        fail(f"mbrules: cannot write {out}: {e.args[0].strerror or e.args[0]}; it is left as it was", EXIT_USAGE)
     except OSError as e:
-        fail(f"mbrules: cannot write {out}: {e.strerror or e}", EXIT_USAGE)
+        if in_run:
+            raise
+        fail(f"mbrules: cannot write {out}: {e.strerror or e}; it is left as it was", EXIT_USAGE)
+
+
+class _RecordsNotWritten(Exception):
+    """simulate --out: a chunk of records could not be written (the disk is full...)."""

@@ -13,9 +13,9 @@ from rich.table import Table
 
 from mbrules.bots import bot_names
 
-from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session
+from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
 from .common import EXIT_CHECK_FAILED, EXIT_USAGE, app, check_range, fail, signals
-from .play_cmds import MAX_GAMES, MAX_PLAYERS, MAX_WORKERS, SEED_MAX, SEED_MIN, SEED_WORDS, WIDTH
+from .play_cmds import MAX_GAMES, MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, WIDTH
 
 DEFAULT_GAMES = 200
 
@@ -31,7 +31,7 @@ def sweep(
     target: Optional[str] = typer.Option(None, "--target", help="METRIC=VALUE (e.g. turns_per_hand=60; a share in percent or as a fraction): names the values whose 95% interval holds it, and the closest."),
     bot: Optional[list[str]] = typer.Option(None, "--bot", "-b", help="One bot for everybody, or one per player (default heuristic). Bots: " + ", ".join(bot_names()) + "."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed: match i of every value is dealt from (seed, i)."),
-    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Worker processes (default: the CPUs, at most 8); the figures are the same for any number."),
+    workers: Optional[int] = workers_option(),
     as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout: summary (the headline), points (one per value, each with every metric and its 95% interval), trend, target."),
     out: Optional[str] = typer.Option(None, "--out", help="Folder to write the report in (created if missing): index.html, response.png, response.svg, points.csv, sweep.json."),
     no_charts: bool = typer.Option(False, "--no-charts", help="With --out: no charts (no matplotlib needed)."),
@@ -43,16 +43,14 @@ def sweep(
     Each value is the ruleset patched in memory and checked as a file would be (an invalid one is refused before any match, exit 2). Prints the trends in words, then a table: each value with the chosen metrics and their 95% intervals. Ctrl-C keeps the matches every value finished (exit 130). Example: mbrules sweep winning-moves -p 2 --set player_counts.2.target=500..900:200 --games 200 --out sweep/
     """
     from mbrules.bots import UnknownBot, check_bot
-    from mbrules.matches.simulate import default_workers
     from mbrules.ruleset import RulesetError
     from mbrules.sweep import SetError
     from mbrules.sweep.run import build_settings, check_metrics, compile_points, parse_target
 
     opts = list(option or [])
     bots = list(bot or ["heuristic"])
-    workers = default_workers() if workers is None else workers
     check_range("--games", games, 2, MAX_GAMES)
-    check_range("--workers", workers, 1, MAX_WORKERS)
+    workers = resolve_workers(workers)
     check_range("--players", players, 1, MAX_PLAYERS)
     check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
     check_backend(backend, address)
@@ -112,6 +110,8 @@ def sweep(
             speed = bar.tasks[[x.id for x in bar.tasks].index(t)].speed
             bar.update(t, rate=f"{speed:.1f} seeds/s" if speed else "")
 
+        from mbrules.safe_output import OutputInterrupted
+
         with signals(raising=False) as stop:
             try:
                 with cluster_session(backend):
@@ -124,6 +124,11 @@ def sweep(
             except BrokenProcessPool as e:
                 fail(f"mbrules: a worker process stopped unexpectedly ({e}); the other workers were stopped "
                      "and nothing is reported", EXIT_CHECK_FAILED)
+            except OutputInterrupted as e:  # a signal while the report was written: the folder is as it was
+                name = "SIGINT" if e.signum == 2 else "SIGTERM" if e.signum == 15 else f"signal {e.signum}"
+                print(f"mbrules: interrupted ({name}) while the report was written: {out} is left as it was",
+                      file=sys.stderr)
+                raise typer.Exit(128 + e.signum)
             except OSError as e:
                 fail(f"mbrules: cannot write the report in {out}: {e.strerror or e}", EXIT_USAGE)
     doc = sw.document()

@@ -48,8 +48,10 @@ def train(
     inputs: list[Path] = []
     game = _compile(ruleset, options, players, ["heuristic"], files_read=inputs)
     if game.sides < 2:
-        fail(f"mbrules: training needs two sides or more; {game.ruleset_id} with {players} player(s) has "
-             f"{game.sides}", EXIT_USAGE)
+        from mbrules.engine.words import plural
+
+        fail(f"mbrules: training needs two sides or more; {game.ruleset_id} with {plural(players, 'player')} has "
+             f"{plural(game.sides, 'side')}", EXIT_USAGE)
     from mbrules.safe_output import OutputPathError, check_output_file, write_file_atomic
 
     try:

@@ -51,14 +51,15 @@ def __getattr__(name: str):
 def load_game(ruleset: str, players: int = 4, options: Sequence[str] = ()) -> Game:
     """The rules of ``ruleset`` (a bundled id or a path to a YAML file) with ``options``, compiled for ``players``.
 
+    ``options``: a list of option ids or paths, applied in order; one string is one option.
     Raises :class:`mbrules.ruleset.RulesetError` for a file that is not a valid ruleset (its
     ``lines`` say FILE:LINE:COL: what is wrong) and :class:`GameError` for a player count the
     ruleset does not allow.
     """
     from .engine import Game
-    from .ruleset import load_ruleset  # the pydantic models load only when a game is asked for
+    from .ruleset.loader import load_ruleset, option_refs  # the pydantic models load only when a game is asked for
 
-    return Game(load_ruleset(ruleset, list(options)), players)
+    return Game(load_ruleset(ruleset, option_refs(options)), players)
 
 
 __all__ = [

@@ -16,6 +16,10 @@ not at all):
   temporary file behind or a half-written target: the write finishes (or fails and the temporary
   file is removed) and the signal is then delivered. It re-checks the target just before the
   rename, so a target swapped for a link or a FIFO meanwhile is refused, not replaced.
+- :func:`check_output_folder` and :func:`write_output_folder` do the same for a report folder
+  (``compare --out DIR``, ``sweep --out DIR``): every file the folder will hold is checked before any
+  work by the rules above; the report is written into a new hidden folder, then its files are swapped
+  into DIR with SIGINT and SIGTERM held, so DIR holds the old report or the new one, never a mix.
 """
 from __future__ import annotations
 
@@ -23,16 +27,27 @@ import os
 import signal
 import stat
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["OutputPathError", "check_output_dir", "check_output_file", "write_file_atomic"]
+__all__ = ["OutputInterrupted", "OutputPathError", "check_output_dir", "check_output_file", "check_output_folder",
+           "open_output_atomic", "write_file_atomic", "write_output_folder"]
 
 
 class OutputPathError(OSError):
     """An output path that must not be written; ``str()`` is the sentence for the user.
 
     An OSError, so a caller that handles a failed write handles this too."""
+
+
+class OutputInterrupted(Exception):
+    """SIGINT or SIGTERM arrived while a report folder was being written: nothing of the new report was
+    put in the folder (it holds what it held before). ``signum`` is the signal; its handler has run."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
 
 
 def _kind(mode: int) -> str | None:
@@ -185,3 +200,295 @@ def write_file_atomic(path: str | os.PathLike, text: str | bytes, inputs: Iterab
                 pass
         if held:
             signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+@contextmanager
+def open_output_atomic(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] = (),
+                       flag: str = "output") -> Iterator:
+    """A text file streamed as it is made and still written whole: ``with open_output_atomic(p) as fh``.
+
+    What is written goes to a temporary file in the target's folder (so memory does not hold it); when
+    the block ends normally the file is fsynced, the target re-checked and the file renamed over it,
+    SIGINT and SIGTERM held meanwhile. When the block raises, the temporary file is removed and the
+    target is left as it was.
+    """
+    path = Path(path)
+    inputs = list(inputs)
+    check_output_file(path, inputs, flag)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fh = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+    done = False
+    try:
+        yield fh
+        held = hasattr(signal, "pthread_sigmask")
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD) if held else None
+        try:
+            fh.flush()
+            os.fsync(fh.fileno())
+            fh.close()
+            mask = os.umask(0)
+            os.umask(mask)
+            os.chmod(tmp, 0o666 & ~mask)
+            check_output_file(path, inputs, flag)
+            os.replace(tmp, path)
+            done = True
+        finally:
+            if not done:
+                _unlink_quietly(tmp)
+            if held:
+                signal.pthread_sigmask(signal.SIG_SETMASK, old)
+    finally:
+        if not done:
+            try:
+                fh.close()
+            except OSError:
+                pass
+            _unlink_quietly(tmp)
+
+
+def _unlink_quietly(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+# -- report folders ---------------------------------------------------------------------------------
+
+_TMP_PREFIX = ".mbrules-report-"
+
+
+def _folder_name_error(path: str | os.PathLike, flag: str) -> str | None:
+    text = os.fspath(path)
+    if text.strip() == "":
+        return f"mbrules: {flag} needs a folder name (got an empty one); give a folder, e.g. {flag} report/"
+    return None
+
+
+def check_output_folder(path: str | os.PathLike, names: Iterable[str], inputs: Iterable[str | os.PathLike] = (),
+                        flag: str = "--out") -> Path:
+    """Refuse (:class:`OutputPathError`) a report folder, or any file it will hold, that must not be written.
+
+    Call it before any work. ``path`` may be missing (it is created; its parent must be a writable folder);
+    if it exists it must be a folder, not a link to one. ``names`` are the file names the report writes in
+    it and the names of files an earlier report wrote that this one removes: each existing one is checked
+    by the rules of :func:`check_output_file` (an input or a hard link to one, a link, a FIFO, a device, a
+    folder where a file goes, the file standard output goes to). An empty name is refused.
+    """
+    bad = _folder_name_error(path, flag)
+    if bad:
+        raise OutputPathError(bad)
+    path = Path(path)
+    check_output_dir(path, (), flag)
+    in_paths, in_ids = _input_ids(inputs)
+    if path.exists():
+        if not os.access(path, os.W_OK | os.X_OK):
+            raise OutputPathError(f"mbrules: cannot write {path} ({flag}): the folder is not writable")
+        for name in names:
+            target = path / name
+            try:
+                st = os.lstat(target)
+            except FileNotFoundError:
+                continue
+            except OSError as e:
+                raise OutputPathError(f"mbrules: cannot write {target} ({flag}): cannot use this path: "
+                                      f"{(e.strerror or str(e)).lower()}") from None
+            _refuse_existing(target, st, flag, in_paths, in_ids)
+    elif not os.access(path.parent, os.W_OK | os.X_OK):
+        raise OutputPathError(f"mbrules: cannot write {path} ({flag}): the folder {path.parent} is not writable")
+    return path
+
+
+def _pending() -> int | None:
+    if not hasattr(signal, "sigpending"):
+        return None
+    waiting = signal.sigpending() & _HELD
+    return min(waiting) if waiting else None
+
+
+def _open_dir(path: Path, flag: str) -> int:
+    """DIR opened without following a link: a folder replaced by a link during the run is refused."""
+    try:
+        return os.open(path, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError as e:
+        try:
+            st = os.lstat(path)
+            what = _kind(st.st_mode) or "a file"
+        except OSError:
+            what = None
+        if what is not None and what != "a folder":
+            raise OutputPathError(f"mbrules: cannot write {path} ({flag}): it became {what} during the run; "
+                                  "nothing was written through it: give a folder") from None
+        raise OutputPathError(f"mbrules: cannot write {path} ({flag}): {(e.strerror or str(e)).lower()}") from None
+
+
+FOLDER_WRITERS_STREAM = True  # write_output_folder takes a callable content: writer(binary file), streamed
+
+
+def _write_into(dir_fd: int, name: str, content) -> None:
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666, dir_fd=dir_fd)
+    with os.fdopen(fd, "wb") as fh:
+        if callable(content):  # a large file (a report's records) written as it is read, never held whole
+            content(fh)
+        else:
+            fh.write(content if isinstance(content, (bytes, bytearray)) else content.encode("utf-8"))
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def _remove_tree(parent_fd: int, name: str) -> None:
+    """Remove the temporary folder ``name`` (flat: files only) under ``parent_fd``; never raises."""
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_NOFOLLOW", 0), dir_fd=parent_fd)
+    except OSError:
+        return
+    try:
+        for entry in os.listdir(fd):
+            try:
+                os.unlink(entry, dir_fd=fd)
+            except OSError:
+                pass
+    finally:
+        os.close(fd)
+    try:
+        os.rmdir(name, dir_fd=parent_fd)
+    except OSError:
+        pass
+
+
+def write_output_folder(path: str | os.PathLike, files: dict[str, str | bytes], *, owned: Iterable[str] = (),
+                        inputs: Iterable[str | os.PathLike] = (), flag: str = "--out") -> None:
+    """Write a report folder whole: DIR ends holding the old report or the new one, never a mix.
+
+    ``files`` maps each file name (no folders) to its text or bytes, or to a callable that writes the
+    file's bytes into the binary file it is given (a large file streamed, never held whole). ``owned`` names files an earlier
+    report may have written that this one does not (the charts under ``--no-charts``): they are removed,
+    so no stale file is left beside the new report. The user's other files in DIR are kept.
+
+    How: every file is written (and fsynced) into a new hidden folder, in DIR when DIR exists (the same
+    file system as the targets) or beside it when it does not; SIGINT and SIGTERM are held from the start.
+    Then, if a signal came meanwhile, the new folder is removed, DIR is left as it was and
+    :class:`OutputInterrupted` is raised once the signal's handler has run. Otherwise the files are
+    re-checked and renamed into DIR one by one, through a descriptor of DIR opened without following
+    links (a DIR replaced by a link during the run is refused, never written through); a rename that
+    fails puts the old files back. Held signals are delivered when the swap is over.
+    """
+    path = Path(path)
+    owned = [n for n in owned if n not in files]
+    inputs = list(inputs)
+    for name in list(files) + owned:
+        if not name or os.sep in name or name in (".", ".."):
+            raise ValueError(f"a report file name is a plain file name, not {name!r}")
+    check_output_folder(path, list(files) + owned, inputs, flag)
+    held = hasattr(signal, "pthread_sigmask")
+    old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD) if held else None
+    interrupted = None
+    try:
+        mask = os.umask(0)
+        os.umask(mask)
+        fresh = not os.path.lexists(path)
+        if fresh:  # a new folder beside DIR, renamed to DIR: it appears whole
+            parent_fd = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)  # (a link to a folder is fine here)
+            try:
+                tmp_name = _mkdtemp_at(parent_fd)
+                try:
+                    tmp_fd = os.open(tmp_name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=parent_fd)
+                    try:
+                        for name, content in files.items():
+                            _write_into(tmp_fd, name, content)
+                            os.chmod(name, 0o666 & ~mask, dir_fd=tmp_fd)
+                        os.fsync(tmp_fd)
+                    finally:
+                        os.close(tmp_fd)
+                    interrupted = _pending()
+                    if interrupted is None:
+                        os.chmod(tmp_name, 0o777 & ~mask, dir_fd=parent_fd)
+                        if os.path.lexists(path):
+                            raise OutputPathError(f"mbrules: cannot write {path} ({flag}): it was created by "
+                                                  "something else during the run; nothing was written: run again")
+                        os.rename(tmp_name, path.name, src_dir_fd=parent_fd, dst_dir_fd=parent_fd)
+                        os.fsync(parent_fd)
+                        return
+                finally:
+                    _remove_tree(parent_fd, tmp_name)
+            finally:
+                os.close(parent_fd)
+        else:
+            dir_fd = _open_dir(path, flag)
+            try:
+                tmp_name = _mkdtemp_at(dir_fd)
+                try:
+                    tmp_fd = os.open(tmp_name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=dir_fd)
+                    try:
+                        for name, content in files.items():
+                            _write_into(tmp_fd, name, content)
+                            os.chmod(name, 0o666 & ~mask, dir_fd=tmp_fd)
+                        os.fsync(tmp_fd)
+                        interrupted = _pending()
+                        if interrupted is None:
+                            check_output_folder(path, list(files) + owned, inputs, flag)  # changed meanwhile?
+                            here, there = os.fstat(dir_fd), os.lstat(path)
+                            if (here.st_dev, here.st_ino) != (there.st_dev, there.st_ino):
+                                raise OutputPathError(f"mbrules: cannot write {path} ({flag}): the folder was "
+                                                      "replaced during the run; nothing was written: run again")
+                            _swap(dir_fd, tmp_fd, list(files), owned)
+                            os.fsync(dir_fd)
+                    finally:
+                        os.close(tmp_fd)
+                finally:
+                    _remove_tree(dir_fd, tmp_name)
+            finally:
+                os.close(dir_fd)
+    finally:
+        if held:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)  # a held signal's handler runs here
+    if interrupted is not None:
+        raise OutputInterrupted(interrupted)
+
+
+def _swap(dir_fd: int, tmp_fd: int, names: list[str], owned: list[str]) -> None:
+    """Rename the new files from the temporary folder into DIR and remove the owned stale ones; on a
+    failure, put back what was there (each old file is kept as a hard link in the temporary folder)."""
+    backups: dict[str, str | None] = {}  # name in DIR -> its backup name in tmp (None: there was none)
+    try:
+        for name in names + owned:
+            backup = None
+            if _exists_at(dir_fd, name):
+                backup = ".old." + name
+                os.link(name, backup, src_dir_fd=dir_fd, dst_dir_fd=tmp_fd, follow_symlinks=False)
+            backups[name] = backup
+            if name in owned:
+                if backup is not None:
+                    os.unlink(name, dir_fd=dir_fd)
+            else:
+                os.replace(name, name, src_dir_fd=tmp_fd, dst_dir_fd=dir_fd)
+    except BaseException:
+        for name, backup in backups.items():
+            try:
+                if backup is not None:
+                    os.replace(backup, name, src_dir_fd=tmp_fd, dst_dir_fd=dir_fd)
+                elif name not in owned:
+                    os.unlink(name, dir_fd=dir_fd)
+            except OSError:
+                pass
+        raise
+
+
+def _mkdtemp_at(dir_fd: int) -> str:
+    """A new private folder under ``dir_fd`` (a random hidden name); its name."""
+    for _ in range(100):
+        name = _TMP_PREFIX + os.urandom(6).hex()
+        try:
+            os.mkdir(name, 0o700, dir_fd=dir_fd)
+            return name
+        except FileExistsError:
+            continue
+    raise FileExistsError("no free name for a temporary folder")
+
+
+def _exists_at(dir_fd: int, name: str) -> bool:
+    try:
+        os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+        return True
+    except FileNotFoundError:
+        return False

@@ -10,7 +10,7 @@ from mbrules.bots import Bot, HeuristicBot, RandomBot, UnknownBot, bot_names, bo
 from mbrules.engine import Action, Game, State
 from mbrules.vocab import DecisionKind
 from mbrules.ruleset import load_ruleset
-from mbrules.matches.simulate import game_seed, play_match, simulate, summary
+from mbrules.matches import game_seed, play_match, simulate, summary
 from positions import position
 
 A, B = 0, 1
@@ -69,8 +69,8 @@ def test_same_seed_same_match_whatever_the_global_random(game4, bots):
 
 def test_simulate_is_the_same_for_any_worker_count(wm):
     game = Game(wm, 3)
-    one, _ = simulate(game, "winning-moves", [], ["random"], 6, seed=3, workers=1)
-    two, _ = simulate(game, "winning-moves", [], ["random"], 6, seed=3, workers=2)
+    one, _ = simulate(game, ["random"], 6, seed=3, workers=1)
+    two, _ = simulate(game, ["random"], 6, seed=3, workers=2)
     assert one == two
     report = summary(game, one, 1.0)
     assert report["games"] == 6 and sum(report["wins"].values()) + report["draws"] == 6

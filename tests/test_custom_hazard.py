@@ -9,7 +9,7 @@ import pytest
 from mbrules.engine import Action, Game, IllegalAction
 from mbrules.vocab import BATTLE, HAZARD, REMEDY, SAFETY, DecisionKind
 from mbrules.ruleset import load_ruleset
-from mbrules.matches.simulate import play_match
+from mbrules.matches import play_match
 from positions import position
 
 CUSTOM = Path(__file__).parent / "data" / "custom-hazard.yaml"

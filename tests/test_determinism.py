@@ -126,7 +126,7 @@ def test_engine_matches_ignore_the_global_random_state():
 API_MATCH = """
 import json, sys
 import mbrules
-from mbrules.matches.simulate import play_match
+from mbrules.matches import play_match
 rid, players, options, bots, seed = json.loads(sys.argv[1])
 game = mbrules.load_game(rid, players=players, options=options)
 st = play_match(game, seed, bots)
@@ -150,7 +150,7 @@ def _api_match(config, hashseed: str, prelude: str = "") -> dict:
 def test_the_same_seed_gives_the_same_match_across_processes_through_the_python_api(config):
     """Every action (in the notation), the outcome and the final position are the same in two
     processes with different hash seeds, one with the global random disturbed, and in this one."""
-    from mbrules.matches.simulate import play_match
+    from mbrules.matches import play_match
 
     a = _api_match(config, "0")
     b = _api_match(config, "4242", prelude=DISTURB)

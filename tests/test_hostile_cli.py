@@ -402,7 +402,7 @@ def test_simulate_workers_far_above_the_work_do_not_fork_a_process_each(monkeypa
     not be larger than the chunks of work, nor than a few per core."""
     import concurrent.futures
 
-    from mbrules.matches import simulate as sim
+    from mbrules.matches import local, simulate
     from mbrules.testing import load_game
 
     sizes = []
@@ -412,12 +412,12 @@ def test_simulate_workers_far_above_the_work_do_not_fork_a_process_each(monkeypa
         sizes.append(max_workers)
         return real(*args, max_workers=min(max_workers, 2), **kwargs)
 
-    monkeypatch.setattr(sim, "ProcessPoolExecutor", spy)
+    monkeypatch.setattr(local, "ProcessPoolExecutor", spy)
     game = load_game("winning-moves", 2)
-    stats, _ = sim.simulate(game, "winning-moves", [], ["random"], 2, 0, workers=100)
+    stats, _ = simulate(game, ["random"], 2, 0, workers=100)
     assert stats["games"] == 2
     assert sizes and sizes[0] <= 2, f"a pool of {sizes[0]} processes for 2 games"
-    sim.simulate(game, "winning-moves", [], ["random"], 40, 0, workers=100_000)
+    simulate(game, ["random"], 40, 0, workers=100_000)
     assert sizes[1] <= 4 * (os.cpu_count() or 1), f"a pool of {sizes[1]} processes"
 
 

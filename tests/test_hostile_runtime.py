@@ -391,7 +391,7 @@ def test_max_hands_above_10000_is_refused_by_the_loader(tmp_path):
 def test_the_default_bound_is_1000_hands_and_play_hands_cannot_pass_it(tmp_path):
     from mbrules.engine import Game
     from mbrules.ruleset import load_ruleset
-    from mbrules.matches.simulate import play_match
+    from mbrules.matches import play_match
 
     rs = load_ruleset("winning-moves")
     assert rs.match.max_hands.value == 1000 and rs.match.max_hands.decided
@@ -432,16 +432,16 @@ def test_the_soak_pins_max_hands_with_the_capped_configuration(tmp_path):
 
 def test_the_soak_fails_a_match_that_passes_its_bound(tmp_path, monkeypatch):
     soak = _soak()
-    from mbrules.matches import simulate
+    from mbrules.matches import loop
 
-    real = simulate.play_match
+    real = loop.play_match
 
     def runaway(game, seed, bots, **kw):  # an engine that ignores the bound (engine internals, on purpose)
         st = real(game, seed, bots, **kw)
         st._hand_sheets = st._hand_sheets * (game.max_hands + 1)
         return st
 
-    monkeypatch.setattr(simulate, "play_match", runaway)
+    monkeypatch.setattr(loop, "play_match", runaway)
     fig = soak.soak(4, workers=1, seed=0, out_dir=tmp_path / "f", configs=[(str(soak.CAPPED), (), 2)],
                     bots=["random"], progress=False)
     assert fig["failures"] >= 1 and "past match.max_hands" in fig["failure_summaries"][0]
@@ -578,7 +578,7 @@ def test_ctrl_c_with_one_worker_does_not_wait_for_a_slow_bots_match_to_end(tmp_p
 
 def test_a_stop_asked_for_during_a_match_abandons_it():
     from mbrules import load_game
-    from mbrules.matches.simulate import simulate
+    from mbrules.matches import simulate
 
     game = load_game("winning-moves", players=2)
     polls = []
@@ -587,7 +587,7 @@ def test_a_stop_asked_for_during_a_match_abandons_it():
         polls.append(1)
         return len(polls) >= 20
 
-    stats, _ = simulate(game, "winning-moves", [], ["random"], 3, 1, workers=1, should_stop=stop_on_the_20th_poll)
+    stats, _ = simulate(game, ["random"], 3, 1, workers=1, should_stop=stop_on_the_20th_poll)
     assert stats["games"] == 0  # the first match (hundreds of decisions) was abandoned, not finished
     assert len(polls) == 20
 
@@ -639,7 +639,7 @@ def test_memory_stays_flat_whatever_games_is(tmp_path):
 def test_chunks_are_made_lazily_in_seed_order():
     import itertools
 
-    from mbrules.matches.simulate import chunks
+    from mbrules.matches.simulation import chunks
 
     gen = chunks(10**9, 2)
     assert not isinstance(gen, list)

@@ -37,7 +37,7 @@ How much the search adds is measured, not assumed (docs/bots.md): the play-outs'
 outcomes swing with the cards still to come far more than the candidates differ, so a candidate
 replaces the heuristic's choice only when it wins the paired comparison by ``z / 10`` standard
 errors; trusting the best mean (``z=0``) makes worse decisions than the heuristic's, measured on
-positions whose real hidden cards are known (``benchmarks/bench_search.py``).
+positions whose real hidden cards are known (``benchmarks/research/bench_search.py``).
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ class ExpertBot:
         self.heuristic = HeuristicBot(game, player, random.Random(rng.getrandbits(64)))
         self.greedy = bool(greedy)
         # cards known in other hands (player -> cards):
-        # never set by make_bot, so a fair bot has none; benchmarks/bench_search.py measures with them
+        # never set by make_bot, so a fair bot has none; benchmarks/research/bench_search.py measures with them
         self.known = known
         self.confidence = z / 10.0
         self.drop = None if drop is None else drop / 10.0
@@ -138,7 +138,7 @@ class ExpertBot:
         """The candidate to play: the default (index 0, the heuristic's choice, or the first legal
         answer) unless a ``live`` one beats it in the paired comparison by ``z / 10`` standard errors
         (``diffs[i]``: candidate i's play-out values less the default's, world by world).
-        ``benchmarks/bench_search.py budget`` replays it offline.
+        ``benchmarks/research/bench_search.py budget`` replays it offline.
 
         The play-outs are noisy; a candidate that only looks better by chance would make the bot
         worse than the heuristic it starts from. Paired differences (same world, same luck) keep

@@ -76,10 +76,22 @@ HAND_COLUMNS = ("first_player", "first_side", "turns", "completed_by", "coups_fo
 
 def hands_csv(items, names) -> str:
     """One row per hand, with its match's seed and result and every score line of every side."""
+    return hands_csv_header(names) + hands_csv_rows(items, names)
+
+
+def hands_csv_header(names) -> str:
+    """The header line of :func:`hands_csv` (a file streamed chunk by chunk writes it once)."""
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerow(
+        ["arm", "match", "kind", "seed", "match_result", "hand", *HAND_COLUMNS,
+         *(f"{line}_{n}" for n in names for line in SCORE_LINES)])
+    return buf.getvalue()
+
+
+def hands_csv_rows(items, names) -> str:
+    """The rows of :func:`hands_csv` without its header."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["arm", "match", "kind", "seed", "match_result", "hand", *HAND_COLUMNS,
-                *(f"{line}_{n}" for n in names for line in SCORE_LINES)])
     for arm, i, kind, rec in items:
         row = match_row(rec, names)
         for h in row["hands"]:

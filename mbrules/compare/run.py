@@ -17,25 +17,29 @@ The phases, in order:
    ``robust`` is true when, with every lineup, the difference has the main run's sign and its 95%
    interval excludes 0.
 
-Each arm is compiled once in this process; worker processes are forked with it (or compile it once
-in their initializer where the platform cannot fork).
+Each arm is compiled once in this process; the pairs run on a backend of :mod:`mbrules.matches`
+(this process, a process pool or Ray), whose workers compile both arms once from their resolved rulesets.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
+from .. import load_game
 from ..bots import bot_names, check_bot, lineup
 from ..bots.restricted import RESTRICTIONS
 from ..engine import Game
-from ..matches.simulate import _Stopped, compile_game, default_workers, game_seed, play_match, run_ordered, worker_pool
 from ..matches import intervals as stats
+from ..matches.backend import as_backend
+from ..matches.base import DEFAULT_WORKERS
+from ..matches.loop import game_seed, play_match
+from ..matches.records import match_record
 from .headline import RESTRICTION_WORDS
 from .metrics import METRICS, add_distribution, mark_not_applicable, add_pair, evaluate_sums, new_distribution, metric_values
-from ..matches.records import match_record
 
 # The second lineup of the robustness check and the top rung of the ladder: the expert at a small
 # budget (about 0.7 s of CPU a 4-player match of winning-moves against 5 ms for the heuristic), so it
@@ -116,22 +120,6 @@ class Comparison:
 
 
 # -- work done in a worker (or in-process) --------------------------------------------------------
-_CMP: dict = {}
-
-
-def _init_worker(key, specs, parent) -> None:
-    import signal as _signal
-
-    from ..matches.simulate import _die_with_parent
-
-    _signal.signal(_signal.SIGINT, _signal.SIG_IGN)
-    if parent is not None:
-        _die_with_parent(parent)
-    if _CMP.get("key") != key:  # not forked from the parent that compiled them
-        _CMP["games"] = tuple(Game(*spec) if len(spec) == 2 else compile_game(*spec) for spec in specs)
-        _CMP["key"] = key
-
-
 def play_pairs(games: Sequence[Game], phase: Phase, seed: int, start: int, stop: int, with_records: bool,
                should_stop: Callable[[], object] | None = None) -> list:
     """Pairs ``start .. stop-1`` of ``phase``: for each, per arm, the metric values and the record
@@ -155,8 +143,11 @@ def play_pairs(games: Sequence[Game], phase: Phase, seed: int, start: int, stop:
     return out
 
 
-def _pair_chunk(phase: Phase, seed: int, start: int, stop: int, with_records: bool) -> list:
-    return play_pairs(_CMP["games"], phase, seed, start, stop, with_records)
+def _pairs_task(games: Sequence[Game], item: tuple, should_stop: Callable[[], object] | None = None, *,
+                seed: int, with_records: bool) -> list:
+    """The task of a comparison on a backend: the pairs ``start .. stop-1`` of ``item = (phase, start, stop)``."""
+    phase, start, stop = item
+    return play_pairs(games, phase, seed, start, stop, with_records and phase.kind == "main", should_stop)
 
 
 def _chunk_size(pairs: int, workers: int) -> int:
@@ -214,12 +205,12 @@ def run_compare(
     options_a, options_b = list(options_a), list(options_b)
     players_b = players if players_b is None else players_b
     ref_b = a if b is None else b
-    game_a = a if isinstance(a, Game) else compile_game(a, options_a, players)
-    game_b = ref_b if isinstance(ref_b, Game) else compile_game(ref_b, options_b, players_b)
+    game_a = a if isinstance(a, Game) else load_game(a, players, options_a)
+    game_b = ref_b if isinstance(ref_b, Game) else load_game(ref_b, players_b, options_b)
     ref_a_name = a if isinstance(a, str) else game_a.ruleset_id
     ref_b_name = ref_b if isinstance(ref_b, str) else game_b.ruleset_id
     games_pair = (game_a, game_b)
-    workers = default_workers() if workers is None else workers
+    workers = DEFAULT_WORKERS if workers is None else workers
     bots = tuple(bots)
     for g in games_pair:
         lineup(bots, g.players)  # one bot, or one per player of both arms: refused before any match
@@ -279,10 +270,9 @@ def run_compare(
         if progress:
             progress(phase.key, phase.title, done[phase.key], phase.pairs)
 
-    specs = ((ref_a_name, options_a, game_a.players), (ref_b_name, options_b, game_b.players))
     try:
         stopped = _run_phases(games_pair, phases, seed, workers, spill is not None, consume, should_stop, seconds,
-                              specs, backend, address)
+                              backend, address)
     except KeyboardInterrupt:  # in a notebook (no should_stop): the pairs finished are kept, as on Ctrl-C
         stopped = True
     rows = evaluate_sums(sums, same_seating)
@@ -293,7 +283,7 @@ def run_compare(
                          bots=(bot,)) for bot in robust_bots]
         try:
             stopped = _run_phases(games_pair, rphases, seed, workers, False, consume, should_stop, seconds,
-                                  specs, backend, address)
+                                  backend, address)
         except KeyboardInterrupt:
             stopped = True
     _robustness(rows, robust_sums, robust_bots if (flagged and slow > 0) else [], same_seating)
@@ -344,89 +334,29 @@ def run_compare(
 
 
 def _run_phases(games_pair, phases: list[Phase], seed: int, workers: int, with_records: bool, consume,
-                should_stop, seconds: dict, specs, backend: str = "local", address: str | None = None) -> bool:
-    """Play ``phases`` one after the other on every game of ``games_pair`` (two arms, or the values
-    of a sweep); True when stopped. ``specs``: how a worker that was not forked compiles each game,
-    ``(ref, options, players)`` or ``(Ruleset, players)``."""
-    if backend == "ray":
-        return _run_phases_ray(games_pair, phases, seed, workers, with_records, consume, should_stop, seconds,
-                               address)
-    if workers <= 1:
-        for ph in phases:
-            t0 = time.perf_counter()
-            size = _chunk_size(ph.pairs, 1)
-            try:
-                for a in range(0, ph.pairs, size):
-                    b = min(ph.pairs, a + size)
-                    result = play_pairs(games_pair, ph, seed, a, b, with_records and ph.kind == "main", should_stop)
-                    consume(ph, a, result)
-                    if should_stop is not None and should_stop():
-                        return True
-            except _Stopped:
-                return True
-            finally:
-                seconds[ph.key] = seconds.get(ph.key, 0.0) + time.perf_counter() - t0
-        return False
+                should_stop, seconds: dict, backend: str = "local", address: str | None = None) -> bool:
+    """Play ``phases`` one after the other on every game of ``games_pair`` (two arms, or the values of a
+    sweep), on the backend (:mod:`mbrules.matches`); True when stopped.
+    ``seconds[phase]`` adds up the wall time each phase's results took to come in."""
+    runner = as_backend(backend, workers, address)
 
     def todo():
         for ph in phases:
-            size = _chunk_size(ph.pairs, workers)
+            size = _chunk_size(ph.pairs, runner.workers)
             for a in range(0, ph.pairs, size):
                 yield ph, a, min(ph.pairs, a + size)
 
-    total = sum(-(-ph.pairs // _chunk_size(ph.pairs, workers)) for ph in phases)
-    size = max(1, min(workers, total, 4 * (os.cpu_count() or 1)))
-    key = (os.getpid(), id(games_pair))
-    _CMP["games"], _CMP["key"] = games_pair, key
-    pool = worker_pool(size, _init_worker, (key, tuple(specs), os.getpid()))
-    t0 = time.perf_counter()
-    try:
-        return run_ordered(pool, lambda item: pool.submit(_pair_chunk, item[0], seed, item[1], item[2],
-                                                          with_records and item[0].kind == "main"),
-                           todo(), lambda item, result: consume(item[0], item[1], result), size, should_stop)
-    finally:
-        seconds["pool"] = seconds.get("pool", 0.0) + time.perf_counter() - t0
+    count = sum(-(-ph.pairs // _chunk_size(ph.pairs, runner.workers)) for ph in phases)
+    last = [time.perf_counter()]
 
+    def took(item, result) -> None:
+        now = time.perf_counter()
+        seconds[item[0].key] = seconds.get(item[0].key, 0.0) + now - last[0]
+        last[0] = now
+        consume(item[0], item[1], result)
 
-def _ray_pair_task(key: str, spec, phase: Phase, seed: int, start: int, stop: int, with_records: bool) -> list:
-    """In a Ray worker: pairs ``start .. stop-1`` of ``phase``, both arms compiled once per worker."""
-    hit = _CMP.get(("ray", key))
-    if hit is None:
-        hit = _CMP[("ray", key)] = tuple(Game(r, p) for r, p in spec)
-    return play_pairs(hit, phase, seed, start, stop, with_records)
-
-
-def _run_phases_ray(games_pair, phases, seed, workers, with_records, consume, should_stop, seconds, address) -> bool:
-    """The phases as Ray tasks (:mod:`mbrules.matches.cluster`), consumed in order like the process pool's."""
-    from ..matches.cluster import TASK_RETRIES, _connect, _placer, _ray, run_ordered as ray_ordered
-
-    ray = _ray()
-    _connect(ray, address, workers)
-    cpus = int(ray.cluster_resources().get("CPU", 1)) or 1
-    spec = tuple((g.ruleset, g.players) for g in games_pair)  # inline: no locality pull to the head node
-    key = hashlib.sha256(repr([(g.ruleset.model_dump_json(), g.players) for g in games_pair]).encode()).hexdigest()
-    task = ray.remote(max_retries=TASK_RETRIES, retry_exceptions=False, num_cpus=1)(_ray_pair_task)
-    place = _placer(ray)
-    stopped = False
-
-    def stop_flag():
-        nonlocal stopped
-        if should_stop is not None and should_stop():
-            stopped = True
-        return stopped
-
-    def todo():
-        for ph in phases:
-            size = _chunk_size(ph.pairs, cpus)
-            for a in range(0, ph.pairs, size):
-                yield ph, a, min(ph.pairs, a + size)
-
-    t0 = time.perf_counter()
-    ray_ordered(ray, lambda it: task.options(scheduling_strategy=place()).remote(
-        key, spec, it[0], seed, it[1], it[2], with_records and it[0].kind == "main"),
-        todo(), lambda it, result: consume(it[0], it[1], result), cpus, stop_flag)
-    seconds["ray"] = seconds.get("ray", 0.0) + time.perf_counter() - t0
-    return stopped
+    task = functools.partial(_pairs_task, seed=seed, with_records=with_records)
+    return runner.run(games_pair, task, todo(), took, count=count, should_stop=should_stop)
 
 
 def _focus_row(phase: Phase, sums: stats.PairSums | None, comparable: bool) -> dict:

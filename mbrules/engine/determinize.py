@@ -55,7 +55,7 @@ def determinize(obs: "Observation", rng: random.Random, known: dict[int, list[in
 
     ``known`` maps other players to the cards their hands are known to hold (all of them, or some):
     those are dealt to them first and the rest at random. A fair bot has nothing to put there; a
-    measurement that knows the real hands does (``benchmarks/bench_search.py``).
+    measurement that knows the real hands does (``benchmarks/research/bench_search.py``).
     The state rests at the hand's end (it never deals a next hand) and has no observers.
     """
     g = obs.game

@@ -70,7 +70,7 @@ class SingleAgentEnv(gymnasium.Env):
             raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
         if isinstance(options, str):
             options = [options]  # one option id, not its letters
-        self.game = mbrules.load_game(ruleset, players=players, options=list(options))
+        self.game = mbrules.load_game(ruleset, players=players, options=options)  # one string is one option (load_game)
         g = self.game
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < g.players:
             raise ValueError(f"seat must be a player index in 0..{g.players - 1}, not {seat!r}")

@@ -1,4 +1,38 @@
-"""Running many matches: the match loop, statistics, the backends (process pool, Ray), simulate and the ladder.
+"""Running many matches: one match, many on a backend, their statistics, and the ladder.
 
-Layering: this package uses the engine and the bots; ``compare`` and ``sweep`` call it, it calls neither.
+- :mod:`~mbrules.matches.loop`: :func:`play_match` (one match between bots) and :func:`game_seed`;
+- :mod:`~mbrules.matches.base`: where matches run, one interface (:class:`Backend`) over this machine
+  (:mod:`~mbrules.matches.local`: this process or a process pool) and a Ray cluster
+  (:mod:`~mbrules.matches.cluster`), picked by name with :func:`make_backend`;
+- :mod:`~mbrules.matches.simulation`: :func:`simulate`, many matches on one ruleset, counted as running
+  sums (:mod:`~mbrules.matches.stats`) with 95% intervals (:mod:`~mbrules.matches.intervals`) and, when
+  asked, one record a match (:mod:`~mbrules.matches.records`);
+- :mod:`~mbrules.matches.ladder`: :func:`run_ladder`, a round robin between bots with ratings.
+
+Layers: this package uses the engine and the bots; ``compare`` and ``sweep`` call it; it calls neither.
 """
+from importlib import import_module
+
+# name -> submodule; loaded on first use, so that ``import mbrules.matches.loop`` (``play``) costs no
+# more than the loop
+_WHERE = {
+    "DEFAULT_WORKERS": "base", "MAX_GAMES": "base", "MAX_WORKERS": "base", "Backend": "base",
+    "BackendUnavailable": "base", "LocalBackend": "local", "make_backend": "backend",
+    "RatingsUnavailable": "ladder", "run_ladder": "ladder",
+    "Stopped": "loop", "count_turns": "loop", "game_seed": "loop", "play_match": "loop",
+    "simulate": "simulation",
+    "match_stats": "stats", "merge_stats": "stats", "new_stats": "stats", "summary": "stats",
+}
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str):
+    if name in _WHERE:
+        value = getattr(import_module(f".{_WHERE[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_WHERE))

@@ -1,13 +1,15 @@
-"""Matches on a Ray cluster: the same seed ranges as the local process pool, merged in the same order.
+"""The Ray backend: the same items of work as the local process pool, merged in the same order.
 
-``run_chunks`` sends chunks of games (seed ranges ``a .. b-1``) out as Ray tasks and merges their
-counters in seed order, exactly as :func:`mbrules.matches.simulate.simulate` merges its process pool's, so
-every figure but the timings equals ``--backend local`` for the same inputs, whatever the cluster.
+:class:`RayBackend` sends the items (seed ranges ``..., start, stop``) out as Ray tasks and hands
+their results back in the items' order through :func:`mbrules.matches.base.merge_in_order`, the
+executor of the process pool too, so every figure but the timings equals ``--backend local`` for the
+same inputs, whatever the cluster.
 
 What reaches the workers is the *resolved* ruleset (the frozen pydantic model, about 12 KB, sent
-inline with each task), never a file path: a custom ruleset on the head node's disk plays the same on a
-worker that has never seen the file. A worker process compiles the rules once and keeps them for
-the next task of the same run (keyed by a digest of the ruleset, the player count and the bots).
+inline with each task) and the run's task, never a file path: a custom ruleset on the head node's disk
+plays the same on a worker that has never seen the file. A worker process compiles the rules once and
+keeps them for the next task of the same run (keyed by a digest of the ruleset, the player count and
+the task).
 
 Failures: a task whose worker dies is retried by Ray (``max_retries``); since a task is a whole
 seed range and its result is merged once, by position, a retried range is neither lost nor
@@ -17,22 +19,20 @@ the whole ranges finished in a row, like the local pool.
 
 from __future__ import annotations
 
-import collections
 import contextlib
+import errno
 import hashlib
 import itertools
 import logging
 import os
+import pickle
 import socket
 from typing import Callable, Iterator
 
-IN_FLIGHT_PER_CPU = 3  # tasks handed out ahead of the merge: memory stays flat whatever --games is
+from .base import IN_FLIGHT_PER_WORKER, Backend, BackendUnavailable, compile_rules, merge_in_order, rules_digest, rules_of
+
 TASK_RETRIES = 3
 KILL_ONCE_ENV = "MBRULES_TEST_KILL_CHUNK"  # tests: "START:MARKER" kills the worker running that chunk, once
-
-
-class BackendUnavailable(RuntimeError):
-    """``--backend ray`` without Ray installed, or a cluster that cannot be reached."""
 
 
 def _ray():
@@ -45,44 +45,130 @@ def _ray():
     return ray
 
 
-_COMPILED: dict = {}  # in a Ray worker process: key -> (Game, bots, records)
+def check_available() -> None:
+    """:class:`BackendUnavailable` (naming the extra to install) when Ray is not installed."""
+    _ray()
 
 
-def _chunk_task(key: str, spec, seed: int, start: int, stop: int) -> tuple[dict, str]:
-    """In a Ray worker: games ``start .. stop-1`` of the run; the counters and the node that played them."""
+_COMPILED: dict = {}  # in a Ray worker process: key -> (Game, task)
+
+
+def _ray_task(key: str, spec, item) -> tuple:
+    """In a Ray worker: the run's task on one item; its result and the node that played it."""
     import ray  # noqa: PLC0415
-
-    from ..engine import Game
-    from .simulate import _play_games
 
     kill = os.environ.get(KILL_ONCE_ENV)
     if kill:
         at, marker = kill.split(":", 1)
-        if int(at) == start and not os.path.exists(marker):
+        if int(at) == item[-2] and not os.path.exists(marker):
             open(marker, "w").close()
             os._exit(1)  # the worker dies mid-run: Ray must retry this range on another process
     hit = _COMPILED.get(key)
     if hit is None:
-        ruleset, players, bots, records = spec
-        hit = _COMPILED[key] = (Game(ruleset, players), list(bots), records)
-    game, bots, records = hit
-    stats = _play_games(game, bots, seed, start, stop, None, records)
-    return stats, ray.get_runtime_context().get_node_id()
+        rules, task = spec
+        hit = _COMPILED[key] = (compile_rules(rules), task)
+    game, task = hit
+    return task(game, item, None), ray.get_runtime_context().get_node_id()
 
 
-def _probe(address: str, timeout: float = 5.0) -> None:
-    """Refuse at once a HOST:PORT where nothing listens (ray.init would retry for minutes)."""
+PROBE_SECONDS = 10.0  # the whole check of an --address: connect, greet, read Ray's answer
+
+
+class ConnectStopped(Exception):
+    """``should_stop()`` turned true while the cluster's address was being checked: nothing was run."""
+
+
+def split_address(address: str) -> tuple[str, int]:
+    """``HOST:PORT`` or ``[IPv6]:PORT`` as (host, port); a sentence (BackendUnavailable) for anything else."""
+    shown = address[:60]
+    if address.startswith("["):
+        host, close, rest = address[1:].partition("]")
+        port = rest[1:] if rest.startswith(":") else ""
+        if not close or not host:
+            raise BackendUnavailable(f"--address {shown!r}: an IPv6 address is written [HOST]:PORT, e.g. [::1]:6379")
+    else:
+        host, sep, port = address.rpartition(":")
+        if sep and ":" in host:
+            raise BackendUnavailable(f"--address {shown!r}: write an IPv6 address in brackets, e.g. [::1]:6379")
+        if not sep:
+            port = ""
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise BackendUnavailable(f"--address must be HOST:PORT, [IPv6]:PORT or 'auto' (got {shown!r})")
+    return host or "127.0.0.1", int(port)
+
+
+def _probe(address: str, should_stop: Callable[[], object] | None = None, seconds: float = PROBE_SECONDS) -> None:
+    """Check that a Ray cluster's GCS answers at ``address`` before ray.init (which retries for minutes and
+    cannot be interrupted meanwhile): it speaks gRPC, so HTTP/2's greeting gets a SETTINGS frame back at once.
+    Nothing listening, a port that accepts and says nothing, one that answers something else, or one that
+    closes at once: BackendUnavailable with a sentence, within ``seconds``. Every wait is sliced in 0.1 s,
+    so a stop (``should_stop()``: Ctrl-C, SIGTERM) ends it at once with :class:`ConnectStopped`."""
+    import select
+    import time
+
     if address in ("auto", "local") or "://" in address:
         return
-    host, sep, port = address.rpartition(":")
-    if not sep or not port.isdigit():
-        raise BackendUnavailable(f"--address must be HOST:PORT (or 'auto'), got {address[:60]!r}")
+    host, port = split_address(address)
+    shown = address[:60]
+    deadline = time.monotonic() + seconds
+
+    def wait(sock, writing: bool) -> bool:
+        while True:
+            if should_stop is not None and should_stop():
+                raise ConnectStopped
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            r, w, _ = select.select([] if writing else [sock], [sock] if writing else [], [], min(0.1, left))
+            if r or w:
+                return True
+
+    def refuse(words: str) -> BackendUnavailable:
+        return BackendUnavailable(f"cannot start or reach the Ray cluster at {shown}: {words} "
+                                  "(is 'ray start --head' running there, and is this its GCS port?)")
+
     try:
-        with socket.create_connection((host or "127.0.0.1", int(port)), timeout=timeout):
-            pass
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except OSError as e:
-        raise BackendUnavailable(f"cannot start or reach the Ray cluster at {address[:60]}: "
-                                 f"{(e.strerror or str(e)).lower()} (is 'ray start --head' running there?)") from None
+        raise refuse(f"cannot resolve {host[:60]!r}: {(e.strerror or str(e)).lower()}") from None
+    last: str = "nothing answered"
+    for family, kind, proto, _, addr in infos:
+        sock = socket.socket(family, kind, proto)
+        try:
+            sock.setblocking(False)
+            err = sock.connect_ex(addr)
+            if err not in (0, errno.EINPROGRESS, errno.EWOULDBLOCK):
+                last = os.strerror(err).lower()
+                continue
+            if not wait(sock, writing=True):
+                raise refuse(f"no connection within {seconds:g} s")
+            err = sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+            if err:
+                last = os.strerror(err).lower()
+                continue
+            # HTTP/2 client preface and an empty SETTINGS frame; a gRPC server answers with its SETTINGS
+            sock.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00")
+            got = b""
+            while len(got) < 9:
+                if not wait(sock, writing=False):
+                    raise refuse(f"the port accepted the connection but said nothing for {seconds:g} s: "
+                                 "not a Ray cluster")
+                try:
+                    part = sock.recv(9 - len(got))
+                except OSError as e:
+                    raise refuse(f"the connection was reset ({(e.strerror or str(e)).lower()}): "
+                                 "not a Ray cluster") from None
+                if not part:
+                    raise refuse("the port closed the connection at once: not a Ray cluster")
+                got += part
+            if got[3] != 0x04:  # frame type SETTINGS
+                raise refuse("the port answered, but not as Ray does (no gRPC greeting): not a Ray cluster")
+            return
+        except OSError as e:
+            last = (e.strerror or str(e)).lower()
+        finally:
+            sock.close()
+    raise refuse(last)
 
 
 def _placer(ray) -> Callable[[], object]:
@@ -119,12 +205,20 @@ def quiet_local_token_notice() -> Iterator[None]:
         log.removeFilter(_not_the_token_notice)
 
 
-def _connect(ray, address: str | None, workers: int) -> None:
+def _connect(ray, address: str | None, workers: int, should_stop: Callable[[], object] | None = None) -> None:
+    """Connect (or start a local instance); the address is checked first (:func:`_probe`), and the
+    command's SIGINT/SIGTERM handlers are kept (ray.init sets its own SIGTERM handler, which exits 15)."""
+    import signal  # noqa: PLC0415
+
     if ray.is_initialized():
         return
     if address:
-        _probe(address)
+        _probe(address, should_stop)
     kw = dict(include_dashboard=False, log_to_driver=False, configure_logging=False)
+    import threading  # noqa: PLC0415
+
+    main = threading.current_thread() is threading.main_thread()
+    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)} if main else {}
     try:
         if address:
             ray.init(address=address, **kw)  # a cluster the user names: Ray's notices are theirs to read
@@ -134,111 +228,71 @@ def _connect(ray, address: str | None, workers: int) -> None:
     except Exception as e:  # noqa: BLE001  (Ray raises several kinds for an unreachable cluster)
         raise BackendUnavailable(f"cannot start or reach the Ray cluster{' at ' + address if address else ''}: "
                                  f"{str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
-
-
-def run_chunks(game, bots, seed: int, todo: Iterator[tuple[int, int]], add: Callable[[int, int, dict], None], *,
-               workers: int, address: str | None = None, should_stop: Callable[[], object] | None = None,
-               records: bool = False, nodes: set | None = None) -> None:
-    """Play the seed ranges of ``todo`` as Ray tasks; ``add(a, b, stats)`` each in seed order.
-
-    ``nodes`` (a set) collects the ids of the nodes that ran tasks. Returns when every range is
-    merged, or when ``should_stop()`` turns true (then the tasks in flight are cancelled).
-    """
-    ray = _ray()
-    _connect(ray, address, workers)
-    cpus = int(ray.cluster_resources().get("CPU", 1)) or 1
-    spec = (game.ruleset, game.players, list(bots), records)
-    key = hashlib.sha256(repr((game.ruleset.model_dump_json(), game.players, list(bots), records)).encode()).hexdigest()
-    # ~12 KB: passed inline with each task, where Ray keeps it out of the object store. A ray.put()
-    # reference would pull every task to the node holding the object (locality-aware scheduling
-    # wins over SPREAD): on a two-node cluster all tasks ran on the head node.
-    spec_ref = spec
-    task = ray.remote(max_retries=TASK_RETRIES, retry_exceptions=False, num_cpus=1)(_chunk_task)
-    place = _placer(ray)
-
-    def consume(ab: tuple[int, int], result: tuple[dict, str]) -> None:
-        stats, node = result
-        if nodes is not None:
-            nodes.add(node)
-        add(ab[0], ab[1], stats)
-
-    run_ordered(ray, lambda ab: task.options(scheduling_strategy=place()).remote(key, spec_ref, seed, *ab), todo,
-                consume, cpus, should_stop)
-
-
-def run_ordered(ray, submit: Callable, todo: Iterator, consume: Callable, cpus: int,
-                should_stop: Callable[[], object] | None = None) -> None:
-    """Ray's twin of :func:`mbrules.matches.simulate.run_ordered`: ``submit(item)`` returns a task's ref, fed
-    lazily (``cpus * IN_FLIGHT_PER_CPU`` ahead); ``consume(item, result)`` in ``todo``'s order. A stop
-    (``should_stop()``, polled every 0.1 s) keeps the results finished in a row; a stop or an error
-    (an interrupt raised in the main thread, which the 0.1 s waits let in) cancels the tasks in flight."""
-    in_flight: collections.deque = collections.deque()  # (item, ref), in todo's order
-    for item in itertools.islice(todo, cpus * IN_FLIGHT_PER_CPU):
-        in_flight.append((item, submit(item)))
-    try:
-        while in_flight:
-            item, ref = in_flight[0]
-            ready: list = []
-            while not ready:
-                if should_stop is not None and should_stop():
-                    _keep_finished_prefix(ray, in_flight, consume)
-                    return
-                ready, _ = ray.wait([ref], timeout=0.1)
-            result = ray.get(ref)
-            in_flight.popleft()
-            consume(item, result)
-            for nxt in itertools.islice(todo, 1):
-                in_flight.append((nxt, submit(nxt)))
     finally:
-        for _, ref in in_flight:
-            ray.cancel(ref, force=True)
+        for sig, handler in handlers.items():
+            if handler is not None:
+                signal.signal(sig, handler)
 
 
-def _keep_finished_prefix(ray, in_flight, consume) -> None:
-    """On a stop: consume the results already finished in a row at the head (the figures stay a prefix)."""
-    while in_flight:
-        item, ref = in_flight[0]
-        ready, _ = ray.wait([ref], timeout=0)
-        if not ready:
-            return
+class RayBackend(Backend):
+    """A Ray cluster at ``address`` (None: a local Ray instance with ``workers`` CPUs). ``nodes`` (a set)
+    collects the ids of the nodes that ran tasks."""
+
+    name = "ray"
+
+    def __init__(self, workers: int, *, address: str | None = None, nodes: set | None = None) -> None:
+        super().__init__(workers)
+        self.address = address
+        self.nodes = nodes if nodes is not None else set()
+
+    def run(self, game, task, items, consume, *, count: int, should_stop=None) -> bool:
+        ray = _ray()
         try:
-            result = ray.get(ref)
-        except Exception:  # noqa: BLE001  (a cancelled or failed task ends the prefix)
-            return
-        in_flight.popleft()
-        consume(item, result)
+            _connect(ray, self.address, self.workers, should_stop)
+        except ConnectStopped:
+            return True  # stopped while the address was checked: nothing ran
+        cpus = int(ray.cluster_resources().get("CPU", 1)) or 1
+        # ~12 KB: passed inline with each task, where Ray keeps it out of the object store. A ray.put()
+        # reference would pull every task to the node holding the object (locality-aware scheduling
+        # wins over SPREAD): on a two-node cluster all tasks ran on the head node.
+        spec = (rules_of(game), task)
+        key = hashlib.sha256(rules_digest(game).encode() + pickle.dumps(task)).hexdigest()
+        remote = ray.remote(max_retries=TASK_RETRIES, retry_exceptions=False, num_cpus=1)(_ray_task)
+        nodes = self.nodes
+
+        def took(item, result) -> None:
+            value, node = result
+            nodes.add(node)
+            consume(item, value)
+
+        return merge_in_order(_RayHandles(ray, remote, key, spec, _placer(ray)), items, took,
+                              cpus * IN_FLIGHT_PER_WORKER, should_stop)
 
 
-def _slice_task(key: str, spec, a: str, b: str, seed: int, start: int, stop: int) -> list:
-    """In a Ray worker: games ``start .. stop-1`` of the ladder pair (a, b), in order."""
-    from .ladder import play_slice
-    from ..engine import Game
+class _RayHandles:
+    """:class:`mbrules.matches.base.Handles` over Ray object refs."""
 
-    hit = _COMPILED.get(key)
-    if hit is None:
-        ruleset, players = spec
-        hit = _COMPILED[key] = (Game(ruleset, players),)
-    return play_slice(hit[0], a, b, seed, start, stop)
+    def __init__(self, ray, remote, key: str, spec, place: Callable[[], object]) -> None:
+        self.ray, self.remote, self.key, self.spec, self.place = ray, remote, key, spec, place
 
+    def submit(self, item):
+        return self.remote.options(scheduling_strategy=self.place()).remote(self.key, self.spec, item)
 
-def run_slices(game, seed: int, todo: Iterator[tuple], consume: Callable[[tuple, list], None], *, workers: int,
-               address: str | None = None) -> None:
-    """A ladder's seed ranges (``(pair, a, b, start, stop)``) as Ray tasks, fed lazily like
-    :func:`run_chunks`; ``consume(item, results)`` each in order, so the ratings are the same as on
-    the process pool. An interrupt raised in the main thread cancels the tasks in flight."""
-    ray = _ray()
-    _connect(ray, address, workers)
-    cpus = int(ray.cluster_resources().get("CPU", 1)) or 1
-    spec = (game.ruleset, game.players)  # inline, as in run_chunks: no locality pull to the head node
-    key = hashlib.sha256(repr(("ladder", game.ruleset.model_dump_json(), game.players)).encode()).hexdigest()
-    task = ray.remote(max_retries=TASK_RETRIES, retry_exceptions=False, num_cpus=1)(_slice_task)
-    place = _placer(ray)
+    def done(self, ref) -> bool:
+        return bool(self.ray.wait([ref], timeout=0)[0])
 
-    def submit(item):
-        _, a, b, start, stop = item
-        return task.options(scheduling_strategy=place()).remote(key, spec, a, b, seed, start, stop)
+    def wait(self, ref, timeout: float) -> None:
+        self.ray.wait([ref], timeout=timeout)
 
-    run_ordered(ray, submit, todo, consume, cpus)
+    def result(self, ref):
+        return self.ray.get(ref)
+
+    def abort(self, refs: list) -> None:
+        for ref in refs:
+            self.ray.cancel(ref, force=True)
+
+    def close(self) -> None:
+        pass
 
 
 def shutdown() -> None:

@@ -14,14 +14,35 @@ the same inputs give the same ratings for any number of workers.
 
 from __future__ import annotations
 
+import functools
 import itertools
-import os
 import time
 from typing import Callable, Iterator, Sequence
 
-from .intervals import wilson as _wilson
 from ..engine import Game
+from .backend import as_backend
+from .base import DEFAULT_WORKERS, Backend
+from .intervals import wilson as _wilson
+from .loop import StopPoll, game_seed, play_match
+from .simulation import chunk_size
 
+
+RATINGS_EXTRA = "bots"  # pip install 'mbrules[bots]': openskill, the ladder's ratings
+
+
+class RatingsUnavailable(RuntimeError):
+    """The ladder's ratings need ``openskill``, an optional extra that is not installed."""
+
+
+def plackett_luce():
+    """openskill's Plackett-Luce model class; :class:`RatingsUnavailable` (naming the extra) without openskill."""
+    try:
+        from openskill.models import PlackettLuce  # noqa: PLC0415  (an optional extra)
+    except ImportError:
+        raise RatingsUnavailable(
+            f"the ladder's ratings need openskill: pip install 'mbrules[{RATINGS_EXTRA}]' (make test installs it)"
+        ) from None
+    return PlackettLuce
 
 
 def wilson(k: int, n: int) -> tuple[float, float]:
@@ -43,8 +64,6 @@ def seatings(game: Game, a: str, b: str) -> list[list[str]]:
 
 def play_pairing(game: Game, a: str, b: str, seed: int, i: int) -> list[int]:
     """Game ``i`` of the pair (a, b) in every seating: per seating, the bot that won (0 a, 1 b) or -1."""
-    from .simulate import game_seed, play_match
-
     s = game_seed(seed, i)
     res = []
     for lineup in seatings(game, a, b):
@@ -62,11 +81,10 @@ def play_slice(game: Game, a: str, b: str, seed: int, start: int, stop: int) -> 
     return [play_pairing(game, a, b, seed, i) for i in range(start, stop)]
 
 
-def _slice_job(a: str, b: str, seed: int, start: int, stop: int) -> list[list[int]]:
-    """In a pool worker set up by :func:`mbrules.matches.simulate._init_worker` (the rules compiled once)."""
-    from .simulate import _WORKER
-
-    return play_slice(_WORKER["game"], a, b, seed, start, stop)
+def play_slice_task(game: Game, item: tuple, should_stop: StopPoll | None = None, *, seed: int) -> list[list[int]]:
+    """The task of a ladder on a backend: the seed range ``item`` = ``(pair, a, b, start, stop)``."""
+    _, a, b, start, stop = item
+    return play_slice(game, a, b, seed, start, stop)
 
 
 def slices(bots: Sequence[str], pairs, games: int, size: int) -> Iterator[tuple[int, str, str, int, int]]:
@@ -82,11 +100,9 @@ class Tally:
     figures."""
 
     def __init__(self, bots: Sequence[str], pairs) -> None:
-        from openskill.models import PlackettLuce
-
         self.bots = list(bots)
         self.pairs = list(pairs)
-        self.model = PlackettLuce()
+        self.model = plackett_luce()()
         self.ratings = [self.model.rating(name=b) for b in bots]
         self.wins = [[0, 0] for _ in self.pairs]
         self.draws = [0] * len(self.pairs)
@@ -111,24 +127,23 @@ class Tally:
 
 def run_ladder(
     game: Game,
-    ruleset_ref: str,
-    options: Sequence[str],
     bots: Sequence[str],
     games: int,
     seed: int,
-    workers: int = 1,
-    progress: Callable[[int, int], None] | None = None,
-    backend: str = "local",
+    *,
+    workers: int = DEFAULT_WORKERS,
+    backend: str | Backend = "local",
     address: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict:
     """Play the round robin; return per-pair and per-bot counts (see :func:`report`).
 
-    The work goes out in seed ranges (:func:`slices`), lazily, and is tallied in order as it
-    comes back: on the process pool by :func:`mbrules.matches.simulate.run_ordered` (simulate's own
-    executor), with ``backend="ray"`` as Ray tasks (:func:`mbrules.matches.cluster.run_slices`).
+    The work goes out in seed ranges (:func:`slices`), lazily, to ``backend`` (as for
+    :func:`mbrules.matches.simulate`: ``"local"`` with ``workers`` processes, ``"ray"`` at ``address``,
+    or a :class:`mbrules.matches.base.Backend`) and is tallied in order as it comes back.
+    Needs ``openskill`` (the ``bots`` extra) for the ratings.
     """
-    from .simulate import chunk_size
-
+    runner = as_backend(backend, workers, address)
     pairs = list(itertools.combinations(range(len(bots)), 2))
     total = len(pairs) * games
     t0 = time.perf_counter()
@@ -139,21 +154,9 @@ def run_ladder(
         if progress:
             progress(tally.done, total)
 
-    size = max(1, min(8, chunk_size(games, workers)))
-    todo = slices(bots, pairs, games, size)
-    if backend == "ray":
-        from .cluster import run_slices
-
-        run_slices(game, seed, todo, consume, workers=workers, address=address)
-    elif workers <= 1:
-        for item in todo:
-            consume(item, play_slice(game, item[1], item[2], seed, item[3], item[4]))
-    else:
-        from .simulate import _init_worker, run_ordered, worker_pool
-
-        n = min(workers, -(-total // size), 4 * (os.cpu_count() or 1))  # never a process per --workers
-        pool = worker_pool(n, _init_worker, (ruleset_ref, list(options), game.players, [], os.getpid()))
-        run_ordered(pool, lambda it: pool.submit(_slice_job, it[1], it[2], seed, it[3], it[4]), todo, consume, n)
+    size = max(1, min(8, chunk_size(games, runner.workers)))
+    runner.run(game, functools.partial(play_slice_task, seed=seed), slices(bots, pairs, games, size), consume,
+               count=-(-total // size))
     return report(game, tally, time.perf_counter() - t0)
 
 

@@ -53,6 +53,7 @@ __all__ = [
 
 REFERENCE_RULESET = "winning-moves"  # an option file is checked by applying it over this ruleset
 _CACHE_SIZE = 64
+MAX_EXTENDS_CHAIN = 100  # files in one extends chain (a ruleset, its parent, ...): deeper is a located error
 _SECTIONS = "box, cards, player_counts, play, coup_fourre, scoring, match, display"
 
 
@@ -287,6 +288,14 @@ class _Session:
                 chain = " -> ".join(display_path(p) for p in (*stack, fr.path, preal))
                 self.diags.append(diag_at(where, (), f"extends makes a cycle ({chain}): a ruleset cannot "
                                                      "extend itself, even through others; break the cycle"))
+            elif len(stack) + 1 >= MAX_EXTENDS_CHAIN:  # (resolved recursively: the bound keeps it in Python's stack)
+                ok = False
+                first = display_path(stack[0]) if stack else display_path(fr.path)
+                self.diags.append(diag_at(where, (), f"extends makes a chain of more than {MAX_EXTENDS_CHAIN} "
+                                                     f"files (from {first} to this one, which extends "
+                                                     f"{quote(extends)}): a ruleset may build on at most "
+                                                     f"{MAX_EXTENDS_CHAIN} files in a chain; extend one nearer "
+                                                     "the edition"))
             else:
                 pfr = self.read_ref(ppath, where, "the ruleset named in extends")
                 if pfr is None:
@@ -537,9 +546,29 @@ def _top_path(ref: str | Path, base: Path, option: bool) -> Path:
     return path
 
 
+def option_refs(options) -> list[str | Path]:
+    """The options a caller gave, as a list: one id or path (a string or a Path) is one option, not
+    its letters; a list (or any iterable) of them is taken in order. Anything else is a TypeError."""
+    if options is None:
+        return []
+    if isinstance(options, (str, os.PathLike)):
+        return [options]
+    if isinstance(options, (bytes, bytearray)):
+        raise TypeError("options are option ids or paths (str or Path), not bytes")
+    try:
+        refs = list(options)
+    except TypeError:
+        raise TypeError(f"options is one option id or path, or a list of them (got {type(options).__name__})") from None
+    for o in refs:
+        if not isinstance(o, (str, os.PathLike)):
+            raise TypeError(f"each option is an option id or path (str or Path), not {type(o).__name__}: {o!r:.60}")
+    return refs
+
+
 def load_ruleset(ref: str | Path, options: Sequence[str | Path] = (), base_dir: Path | None = None, *,
                  files_read: list[Path] | None = None) -> Ruleset:
-    """The resolved ruleset ``ref`` (a bundled id or a YAML path) with ``options`` applied in order.
+    """The resolved ruleset ``ref`` (a bundled id or a YAML path) with ``options`` applied in order
+    (a list of ids or paths; one string is one option: :func:`option_refs`).
 
     Relative paths are taken against ``base_dir`` (default: the working directory). Raises
     :class:`RulesetError`: ``usage`` True for an unknown id or an unreadable file named here,
@@ -550,7 +579,7 @@ def load_ruleset(ref: str | Path, options: Sequence[str | Path] = (), base_dir: 
     """
     base = Path(base_dir) if base_dir is not None else Path.cwd()
     top = _top_path(ref, base, option=False).absolute()
-    opts = [_top_path(o, base, option=True).absolute() for o in options]
+    opts = [_top_path(o, base, option=True).absolute() for o in option_refs(options)]
     key = (str(top), tuple(str(o) for o in opts))
     with _cache_lock:
         hit = _cache.get(key)
@@ -612,7 +641,7 @@ def load_report(ref: str | Path, options: Sequence[str | Path] = (), base_dir: P
 
     base = Path(base_dir) if base_dir is not None else Path.cwd()
     top = _top_path(ref, base, option=False).absolute()
-    opts = [_top_path(o, base, option=True).absolute() for o in options]
+    opts = [_top_path(o, base, option=True).absolute() for o in option_refs(options)]
     session = _Session()
     rs, composed = _resolve(session, top, opts)
     origins = []

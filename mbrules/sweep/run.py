@@ -20,7 +20,7 @@ from ..compare.metrics import EXTENSION_METRICS, METRIC_BY_KEY, METRICS, arm_val
 from ..compare.run import Phase, _run_phases, cpu_seconds
 from ..engine import Game
 from ..matches import intervals as stats
-from ..matches.simulate import default_workers
+from ..matches.base import DEFAULT_WORKERS
 from .values import MAX_VALUES, SetError, Setting, fmt_value, numeric, parse_set, parse_values, point_label, resolve_path
 
 DEFAULT_METRICS = ("turns_per_hand", "hands_per_match")
@@ -172,7 +172,7 @@ def run_sweep(
     points_games = compile_points(ruleset, options, players, settings, inputs)
     bots = tuple(bots)
     lineup(bots, players)
-    workers = default_workers() if workers is None else workers
+    workers = DEFAULT_WORKERS if workers is None else workers
     if out is not None:
         from .report import check_out
 
@@ -194,10 +194,9 @@ def run_sweep(
         if progress:
             progress(ph.key, ph.title, done["main"], ph.pairs)
 
-    specs = tuple((g.ruleset, g.players) for g in points_games)
     try:
         stopped = _run_phases(tuple(points_games), [phase], seed, workers, False, consume, should_stop, seconds,
-                              specs, backend, address)
+                              backend, address)
     except KeyboardInterrupt:
         stopped = True
     n = done["main"]

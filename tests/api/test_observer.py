@@ -7,7 +7,7 @@ import random
 import pytest
 
 import mbrules
-from mbrules.matches.simulate import play_match
+from mbrules.matches import play_match
 from api_helpers import game_of
 
 

@@ -30,7 +30,7 @@ def test_positions_times_every_bot_on_the_same_decisions():
 
 
 def test_search_gain_is_measured_against_the_real_deal():
-    out = run("benchmarks/bench_search.py", "gain", "--matches", "1", "--rollouts", "2", "--workers", "1",
+    out = run("benchmarks/research/bench_search.py", "gain", "--matches", "1", "--rollouts", "2", "--workers", "1",
               "heuristic", "expert:budget=4")
     assert "knowing the deal, the best action beats the heuristic's by" in out
     # the heuristic against itself: the same choice everywhere, a gain of exactly zero
@@ -39,7 +39,7 @@ def test_search_gain_is_measured_against_the_real_deal():
 
 
 def test_the_clairvoyant_bound_beats_the_random_bot():
-    out = run("benchmarks/bench_search.py", "clairvoyant", "--games", "1", "--rollouts", "1", "--width", "2",
+    out = run("benchmarks/research/bench_search.py", "clairvoyant", "--games", "1", "--rollouts", "1", "--width", "2",
               "--workers", "1", "--opponent", "random")
     assert re.search(r"against random: 2 of 2 matches", out), out
 
@@ -48,6 +48,7 @@ def test_an_action_that_ends_the_hand_is_valued_by_that_hand():
     """Declining the extension ends the hand: its value is that hand's sheet, not the next hand's
     (a match state deals the next hand at once)."""
     sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
+    sys.path.insert(0, os.path.join(ROOT, "benchmarks", "research"))
     import mbrules
     from bench_search import true_values
     from mbrules.bots import make_bot
@@ -73,6 +74,7 @@ def test_an_action_that_ends_the_hand_is_valued_by_that_hand():
 
 def test_where_names_each_kind_of_action_from_the_compiled_game():
     sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
+    sys.path.insert(0, os.path.join(ROOT, "benchmarks", "research"))
     import mbrules
     from bench_search import kind_of
     from mbrules.vocab import PLAY
@@ -85,7 +87,7 @@ def test_where_names_each_kind_of_action_from_the_compiled_game():
 
 
 def test_where_prints_the_heuristics_choices_against_each_other_kind():
-    out = run("benchmarks/bench_search.py", "where", "--matches", "1", "--rollouts", "2", "--workers", "1",
+    out = run("benchmarks/research/bench_search.py", "where", "--matches", "1", "--rollouts", "2", "--workers", "1",
               "--min-n", "2", "--top", "100")
     n = int(re.search(r"(\d+) decisions of the heuristic's seat", out).group(1))
     cells = int(re.search(r"(\d+) cells of 2 decisions or more", out).group(1))
@@ -102,6 +104,7 @@ def test_budget_replays_the_experts_own_final_choice():
     import random
 
     sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
+    sys.path.insert(0, os.path.join(ROOT, "benchmarks", "research"))
     import mbrules
     from bench_search import search_pick
     from mbrules.bots.expert import ExpertBot
@@ -125,7 +128,7 @@ def test_budget_replays_the_experts_own_final_choice():
 
 
 def test_budget_judges_each_rule_on_the_half_it_was_not_picked_on():
-    out = run("benchmarks/bench_search.py", "budget", "--matches", "2", "--rollouts", "1", "--workers", "1",
+    out = run("benchmarks/research/bench_search.py", "budget", "--matches", "2", "--rollouts", "1", "--workers", "1",
               "--width", "3", "--worlds", "8")
     rows = re.findall(r"^\s+(\d+)\s+(\d+)\s+([\d.]+)\s+([-+][\d.]+) \(\s*[\d.]+\)\s+([-+][\d.]+) \(", out, re.M)
     assert {(int(w), int(n)) for w, n, *_ in rows} == {(2, 8), (3, 8)} and len(rows) == 8

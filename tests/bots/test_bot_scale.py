@@ -10,7 +10,7 @@ import pytest
 
 from mbrules.ruleset import load_ruleset
 from mbrules.engine import Game
-from mbrules.matches.simulate import simulate, summary
+from mbrules.matches import simulate, summary
 
 DIV5 = str(pathlib.Path(__file__).parent.parent / "data" / "winning-moves-div5.yaml")
 
@@ -24,7 +24,7 @@ def test_distances_divided_by_5_play_the_same(players):
     figures = []
     for ref in ("winning-moves", DIV5):
         game = Game(load_ruleset(ref), players)
-        stats, _ = simulate(game, ref, [], ["heuristic"], 60, seed=players)
+        stats, _ = simulate(game, ["heuristic"], 60, seed=players)
         rep = summary(game, stats, 1.0)
         figures.append((stats, rep))
     (s0, r0), (s1, r1) = figures

@@ -4,7 +4,7 @@ figures against the starting heuristic are in docs/bots.md (benchmarks/bench_bot
 from __future__ import annotations
 
 import mbrules
-from mbrules.matches.simulate import play_match
+from mbrules.matches import play_match
 
 
 def test_expert_outscores_random_in_single_hands():

@@ -8,7 +8,7 @@ import hashlib
 
 import mbrules
 from mbrules.bots import bot_names
-from mbrules.matches.simulate import play_match
+from mbrules.matches import play_match
 
 # sha256 of the histories below, played by the heuristic of commit 5e57a76 (2026-11-22)
 STARTING_HEURISTIC_GAMES = "0fa4b9046758a99cff9283df6da9aa3fbe72df585a1514f592493993e3be6fd9"

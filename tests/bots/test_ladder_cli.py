@@ -95,7 +95,7 @@ def test_a_huge_ladder_is_fed_lazily_and_stops_cleanly():
     game = mbrules.load_game("winning-moves", players=2)
     tracemalloc.start()
     with pytest.raises(Stop):
-        run_ladder(game, "winning-moves", [], ["random", "heuristic"], 10**6, 1, workers=2, progress=progress)
+        run_ladder(game, ["random", "heuristic"], 10**6, 1, workers=2, progress=progress)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert peak < 20 * 2**20, f"{peak / 2**20:.0f} MB traced for a ladder that played 16 deals"

@@ -153,7 +153,7 @@ def test_trees_exported_from_scikit_learn_predict_what_scikit_learn_predicts():
 
 
 def test_learned_bot_plays_legal_actions_through_a_whole_match_and_repeats_it():
-    from mbrules.matches.simulate import play_match
+    from mbrules.matches import play_match
 
     game = mbrules.load_game("winning-moves", players=2)
     a = play_match(game, 11, ["learned", "heuristic"])

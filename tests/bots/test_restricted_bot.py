@@ -4,7 +4,8 @@ from __future__ import annotations
 import pytest
 
 from mbrules.vocab import COUP_FOURRE, DISCARD, EXTEND, HAZARD, PLAY, SAFETY
-from mbrules.matches.simulate import compile_game, game_seed, play_match
+from mbrules import load_game
+from mbrules.matches import game_seed, play_match
 
 
 def _acts(game, spec, seeds=25):
@@ -19,13 +20,13 @@ def _acts(game, spec, seeds=25):
     ("no_attack", lambda g, a: a.op == PLAY and g.kind[a.card_index] == HAZARD),
 ])
 def test_a_restricted_heuristic_never_makes_the_forbidden_decision(param, forbidden):
-    game = compile_game("winning-moves", [], 3)  # 3 players: the extension question is asked
+    game = load_game("winning-moves", 3, [])  # 3 players: the extension question is asked
     assert any(forbidden(game, a) for a in _acts(game, "heuristic"))  # the heuristic does make it
     assert not any(forbidden(game, a) for a in _acts(game, f"restricted:{param}=1"))
 
 
 def test_with_no_restriction_it_plays_the_heuristics_games():
-    game = compile_game("winning-moves", [], 4)
+    game = load_game("winning-moves", 4, [])
     for i in range(5):
         a = play_match(game, game_seed(9, i), ["restricted"])
         b = play_match(game, game_seed(9, i), ["heuristic"])
@@ -39,7 +40,7 @@ def test_no_safety_discard_takes_every_safety_discard_out_of_the_choice():
 
     from mbrules.bots.restricted import RestrictedBot
 
-    game = compile_game("winning-moves", [], 2)
+    game = load_game("winning-moves", 2, [])
     bot = RestrictedBot(game, 0, random.Random(0), no_safety_discard=1)
     discards = [a for a in game.actions.values() if a.op == DISCARD]
     kept = [a for a in discards if bot.allowed(a)]

@@ -6,12 +6,13 @@ from types import SimpleNamespace
 import pytest
 
 from mbrules.matches.records import match_record
-from mbrules.matches.simulate import compile_game, game_seed, play_match
+from mbrules import load_game
+from mbrules.matches import game_seed, play_match
 
 
 def played(ruleset: str, options: list[str], players: int, games: int, seed: int, bots=("heuristic",)):
     """One arm's records: matches 0..games-1 of ``seed``, as compare's main phase plays them."""
-    game = compile_game(ruleset, options, players)
+    game = load_game(ruleset, players, options)
     recs = []
     for i in range(games):
         s = game_seed(seed, i)

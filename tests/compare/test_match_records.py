@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import mbrules
 from mbrules.matches.records import match_record
-from mbrules.matches.simulate import count_turns, play_match
+from mbrules.matches import count_turns, play_match
 
 
 def _record(ruleset, players, seed, options=()):

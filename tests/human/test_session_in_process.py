@@ -10,7 +10,7 @@ from rich.console import Console
 import mbrules
 from mbrules.bots import make_bot
 from mbrules.engine import Observer, State
-from mbrules.matches.simulate import play_match
+from mbrules.matches import play_match
 from mbrules.narrate import Narrator
 from mbrules.tui import HumanSession, hint_bot_name, screen, session as session_mod, table as table_mod
 

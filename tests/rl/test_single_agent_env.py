@@ -51,7 +51,7 @@ def test_points_reward_adds_up_to_the_agents_side_match_total():
 def test_the_bots_play_the_other_seats_as_in_a_simulated_match():
     # the agent plays what the heuristic would: the match is simulate's heuristic match of that seed
     from mbrules.bots import make_bot
-    from mbrules.matches.simulate import play_match
+    from mbrules.matches import play_match
 
     env = single_agent_env(ruleset="winning-moves", players=2, opponents="heuristic")
     obs, info = env.reset(seed=12)

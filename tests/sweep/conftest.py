@@ -6,14 +6,15 @@ from types import SimpleNamespace
 import pytest
 
 from mbrules.matches.records import match_record
-from mbrules.matches.simulate import compile_game, game_seed, play_match
+from mbrules import load_game
+from mbrules.matches import game_seed, play_match
 
 
 @pytest.fixture(scope="session")
 def play_arm():
     """``play_arm(ruleset, options, players, games, seed)``: matches 0..games-1 of ``seed``, as records."""
     def played(ruleset, options, players, games, seed, bots=("heuristic",)):
-        game = compile_game(ruleset, options, players)
+        game = load_game(ruleset, players, options)
         recs = []
         for i in range(games):
             s = game_seed(seed, i)

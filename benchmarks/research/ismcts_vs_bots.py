@@ -6,7 +6,7 @@ node is drawn from the game's ``chance_outcomes()`` with a seeded generator, so 
 reproducible. Prints wins, draws, losses and ISMCTS's win rate with a 95% Wilson interval,
 the resampling counters (how often a redraw had to be drawn again, or the true deal kept).
 
-    python benchmarks/ismcts_vs_bots.py [--games 16] [--sims 40] [--ruleset kids-115]
+    python benchmarks/research/ismcts_vs_bots.py [--games 16] [--sims 40] [--ruleset kids-115]
                                         [--players 2] [--hands 0] [--opponents random,heuristic]
 """
 from __future__ import annotations

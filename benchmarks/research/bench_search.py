@@ -1,9 +1,9 @@
 """How much can search add to the heuristic? Two measurements, both on the public API.
 
-    .venv/bin/python benchmarks/bench_search.py gain --matches 16 expert "expert:z=0"
-    .venv/bin/python benchmarks/bench_search.py clairvoyant --games 40 --baseline /tmp/h0
-    .venv/bin/python benchmarks/bench_search.py where --matches 40
-    .venv/bin/python benchmarks/bench_search.py budget --matches 40 --width 5 --worlds 64
+    .venv/bin/python benchmarks/research/bench_search.py gain --matches 16 expert "expert:z=0"
+    .venv/bin/python benchmarks/research/bench_search.py clairvoyant --games 40 --baseline /tmp/h0
+    .venv/bin/python benchmarks/research/bench_search.py where --matches 40
+    .venv/bin/python benchmarks/research/bench_search.py budget --matches 40 --width 5 --worlds 64
 
 ``gain`` records real decisions of a heuristic seat (every third of its turns, extension questions
 included) in matches against ``--opponent``, then values every legal action there by playing it
@@ -52,7 +52,9 @@ import sys
 import time
 from statistics import NormalDist, correlation
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(_HERE, "..", ".."))  # the checkout (mbrules)
+sys.path.insert(0, os.path.join(_HERE, ".."))  # benchmarks/ (bench_bots: the baseline loader, the decision walker)
 
 import mbrules  # noqa: E402
 from mbrules.bots import ExpertBot, bot_rng, make_bot, parse_bot  # noqa: E402
@@ -60,7 +62,7 @@ from mbrules.bots.expert import hand_value  # noqa: E402
 from mbrules.bots.heuristic import HeuristicBot  # noqa: E402
 from mbrules.matches.ladder import wilson  # noqa: E402
 from mbrules.engine import State  # noqa: E402
-from mbrules.matches.simulate import game_seed  # noqa: E402
+from mbrules.matches import game_seed  # noqa: E402
 from mbrules.vocab import BATTLE, DISCARD, DISTANCE, EXTEND, HAZARD, PLAY, REMEDY, SAFETY, STOP  # noqa: E402
 
 from bench_bots import add_game_args, load_baseline, real_decisions  # noqa: E402

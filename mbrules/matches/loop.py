@@ -1,0 +1,85 @@
+"""One match between bots, headless: the driver loop every tool plays through.
+
+Determinism: a match is dealt from its seed with the match's own RNG, and every bot has its own
+stream seeded from the match seed and its player; nothing reads the global ``random``. Game ``i``
+of a run seeded with ``seed`` is dealt from :func:`game_seed` ``(seed, i)`` alone, so a run's
+figures are the same for any number of workers, any chunking and any backend.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Callable, Sequence
+
+from ..bots import make_bots
+from ..engine import Game, Observer, State
+from ..vocab import DISCARD, PLAY
+
+StopPoll = Callable[[], object]  # should_stop(): true once the caller wants the work abandoned
+
+
+class Stopped(Exception):
+    """Raised by :func:`play_match` when ``should_stop()`` turns true: the match is abandoned."""
+
+
+def game_seed(seed: int, i: int) -> int:
+    """The seed of game ``i`` of a run seeded with ``seed`` (stable across machines and runs)."""
+    digest = hashlib.sha256(f"mbrules:{seed}:game:{i}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def play_match(
+    game: Game,
+    seed: int,
+    bots: Sequence[str],
+    *,
+    max_hands: int | None = None,
+    observers: Sequence[Observer] = (),
+    should_stop: StopPoll | None = None,
+) -> State:
+    """Play a match (or its first ``max_hands`` hands) between bots; return the final state.
+
+    ``bots`` holds one bot name for every player or one per player in seating order. Each
+    bot sees its seat's observation only. A decision with a single legal action (the draw,
+    mostly) is applied without asking the bot, so bots are asked only real questions.
+    ``observers`` (narrator, recorder, checker) watch through the state's hooks.
+
+    A match never lasts more than the ruleset's ``match.max_hands`` hands: the engine ends a
+    match still undecided then as ``unfinished`` (its outcome says so), so a ruleset whose
+    target is never reached cannot make this loop run forever.
+
+    ``should_stop()`` is polled before every bot decision; once it returns true the match is
+    abandoned (:class:`Stopped` is raised): a slow bot's match (the expert's lasts seconds) must not
+    hold up a Ctrl-C until it ends.
+    """
+    players = make_bots(bots, game, seed)
+    choosers = [b.choose for b in players]
+    observes = [getattr(b, "observes", True) for b in players]
+    st = State.new_match(game, seed, deal_next=False)
+    for o in observers:
+        st.add_observer(o)
+    legal = st.legal_actions
+    apply = st.step  # the record apply returns is not read here: step skips building it
+    hands = 0
+    while True:
+        while True:
+            acts = legal()
+            n = len(acts)
+            if n == 1:
+                apply(acts[0])
+            elif n:
+                if should_stop is not None and should_stop():
+                    raise Stopped
+                p = st.current_player
+                apply(choosers[p](st.observation(p) if observes[p] else None, acts))
+            else:
+                break  # the hand is over
+        hands += 1
+        if st.is_terminal() or (max_hands is not None and hands >= max_hands):
+            return st
+        st.next_hand()
+
+
+def count_turns(history) -> int:
+    """Turns in a history: cards played or discarded (draws, answers and new-hand marks are not turns)."""
+    return sum(1 for p, a in history if p >= 0 and a.op in (PLAY, DISCARD))
