@@ -15,7 +15,7 @@ from mbrules.vocab import SCORE_LINES
 from ..matches import intervals as stats
 
 LINE_WORDS = {
-    "milestones": "milestones", "safeties": "safeties", "all_safeties": "all four safeties",
+    "milestones": "distance", "safeties": "safeties", "all_safeties": "all four safeties",
     "coup_fourres": "coups fourrés", "trip_completed": "trip completed", "delayed_action": "delayed action",
     "safe_trip": "safe trip", "shutout": "shutout", "extension": "extension",
 }
