@@ -2,11 +2,18 @@
 
     python benchmarks/bench_learned.py versus learned heuristic-2026 -p 2 --games 1000
     python benchmarks/bench_learned.py speed -p 2 --matches 20
+    python benchmarks/bench_learned.py versus hands:learned heuristic-2026 -p 2 --games 200   # clairvoyance
 
 ``versus A B``: deal ``i`` (seed ``(seed, i)``) is played once per seating: with two sides, A on side
 A then A on side B (partners alike); with three sides, A alone on each side against two B sides. A's
 share of the matches won, with the Wilson 95% interval, and the pair-level interval (the two seatings
 of a deal are not independent: the interval over deals of the per-deal share is also printed).
+
+``clairvoyance A B``: the bound split in two. ``A`` is ``learned`` (with its parameters) told some
+hidden cards by the benchmark, never a fair bot: ``hands:learned`` deals the opponents' real hands
+into every world (the draw pile sampled), ``draws:learned`` the real draw order (the other hands
+sampled), ``both:learned`` both. Only the first gap (hands) can be closed by inference from the
+opponents' plays; the second is luck no fair bot can see.
 
 ``speed``: CPU time of the learned bot's decisions (only real choices: the forced draw is not
 asked), measured with ``time.process_time`` around ``choose`` in whole matches against the heuristic.
@@ -20,7 +27,50 @@ import time
 
 import mbrules
 from mbrules.bots import make_bots
+from mbrules.bots.learned import LearnedBot
 from mbrules.engine import State
+from mbrules.engine.determinize import determinize, hidden_pool
+
+SEES = ("hands", "draws", "both")
+
+
+class ClairvoyantLearned(LearnedBot):
+    """The learned bot told hidden cards of the real match (``truth``, set before every choice)."""
+
+    sees = "hands"
+    truth: State | None = None
+
+    def _world(self, obs, rng):
+        st = self.truth
+        snap = st.snapshot()
+        me = self.player
+        others = [q for q in range(self.game.players) if q != me]
+        if self.sees in ("hands", "both"):
+            w = determinize(obs, rng, known={q: list(snap.hands[q]) for q in others})
+        else:  # the real draw pile's cards go to the pile: the other hands are dealt from the rest
+            pool = hidden_pool(obs)
+            for c in st._stock:
+                pool.remove(c)
+            rng.shuffle(pool)
+            known, k = {}, 0
+            for q in others:
+                known[q] = pool[k:k + obs.hand_sizes[q]]
+                k += obs.hand_sizes[q]
+            w = determinize(obs, rng, known=known)
+        if self.sees in ("draws", "both"):
+            assert sorted(w._stock) == sorted(st._stock)
+            w._stock = list(st._stock)  # the same cards, in the real order
+        return w
+
+
+def bot_for(game, name: str, p: int, seed: int):
+    sees, _, rest = name.partition(":")
+    from mbrules.bots.base import parse_bot, bot_rng
+
+    _, params = parse_bot(rest)
+    b = ClairvoyantLearned(game, p, bot_rng(seed, p), **params)
+    b.sees = sees
+    return b
 
 
 def deal_seed(seed: int, i: int) -> int:
@@ -38,7 +88,11 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def play(game, seed: int, names: list[str], timer: list | None = None, timed: int = -1):
-    bots = make_bots(names, game, seed)
+    seeing = [n.partition(":")[0] in SEES for n in names]
+    bots = make_bots(["heuristic" if s else n for s, n in zip(seeing, names)], game, seed)
+    for p, s in enumerate(seeing):
+        if s:
+            bots[p] = bot_for(game, names[p], p, seed)
     st = State.new_match(game, seed)
     while not st.is_terminal():
         acts = st.legal_actions()
@@ -47,6 +101,8 @@ def play(game, seed: int, names: list[str], timer: list | None = None, timed: in
             continue
         p = st.current_player
         obs = st.observation(p)
+        if seeing[p]:
+            bots[p].truth = st
         if timer is not None and p == timed:
             t = time.process_time()
             a = bots[p].choose(obs, acts)

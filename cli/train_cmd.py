@@ -15,7 +15,7 @@ from .common import EXIT_USAGE, app, check_range, fail, signals
 from .play_cmds import MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, WIDTH, _compile
 
 MAX_TRAIN_GAMES = 1_000_000
-KINDS = ("linear", "mlp")
+KINDS = ("linear", "mlp", "trees")
 
 
 @app.command()
@@ -27,7 +27,8 @@ def train(
     games: int = typer.Option(1000, "--games", "-g", help="Self-play matches to learn from."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the run: match i is dealt from (seed, i)."),
     kind: str = typer.Option("linear", "--kind", help="The value's form: linear (ridge regression, the default) or "
-                             "mlp (a small network; needs numpy to play).", metavar="linear|mlp"),
+                             "mlp (a small network; needs numpy to play) or trees (gradient-boosted trees, pure Python to play).",
+                             metavar="linear|mlp|trees"),
     as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout: the training's figures."),
 ) -> None:
     """Learn a value model for the learned bot (--bot learned:model=FILE) from self-play.
@@ -43,7 +44,7 @@ def train(
     check_range("--games", games, 1, MAX_TRAIN_GAMES)
     check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
     if kind not in KINDS:
-        fail(f"mbrules: --kind must be linear or mlp (got {kind[:30]})", EXIT_USAGE)
+        fail(f"mbrules: --kind must be linear, mlp or trees (got {kind[:30]})", EXIT_USAGE)
     inputs: list[Path] = []
     game = _compile(ruleset, options, players, ["heuristic"], files_read=inputs)
     if game.sides < 2:

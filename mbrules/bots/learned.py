@@ -147,7 +147,7 @@ class LearnedBot:
         if len(candidates) == 1:
             return candidates[0]
         rng = self.rng
-        worlds = [determinize(obs, rng) for _ in range(self.worlds)]
+        worlds = [self._world(obs, rng) for _ in range(self.worlds)]
         seeds = [rng.getrandbits(32) for _ in worlds]
         plies = self.plies
         values = []
@@ -169,6 +169,11 @@ class LearnedBot:
             if values[i] > best_v:
                 best, best_v = i, values[i]
         return candidates[best]
+
+    def _world(self, obs: Observation, rng: random.Random):
+        """One world of the unseen cards, dealt from the observation alone (a measurement's subclass
+        that is told hidden cards, ``benchmarks/bench_learned.py clairvoyance``, overrides it)."""
+        return determinize(obs, rng)
 
     def _lookahead(self, st, seed: int) -> float:
         """The world played on for ``plies`` turns by the heuristic in every seat (the same luck for

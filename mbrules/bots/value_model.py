@@ -9,7 +9,8 @@ A model file is JSON (small, readable, diffable)::
      "training": {"games": 600, "seed": 0, "positions": 41234, ...}}
 
 ``model.kind`` is ``linear`` (a ridge regression on standardized features, evaluated in pure Python)
-or ``mlp`` (one or more hidden ReLU layers, evaluated with numpy). The value is the hand's point
+or ``mlp`` (one or more hidden ReLU layers, evaluated with numpy) or ``trees`` (gradient-boosted
+regression trees, scikit-learn's ``HistGradientBoostingRegressor``, evaluated in pure Python). The value is the hand's point
 difference for the seat's side (its total less the best other side's, plus or minus a win bonus
 when the hand ends the match: :func:`mbrules.bots.expert.hand_value`), so a search can compare a
 leaf's estimate with the exact value of a hand that has ended.
@@ -90,12 +91,39 @@ class ValueModel:
                 raise ModelError(f"{source}: its layers do not match its {len(self.features)} features")
             self.out_scale = float(m.get("out_scale", 1.0))
             self.out_mean = float(m.get("out_mean", 0.0))
+        elif self.kind == "trees":
+            # gradient-boosted regression trees on the raw features, evaluated in pure Python: every tree
+            # is flat lists (feature, threshold, left, right, leaf value); a node whose feature is -1 is a leaf
+            try:
+                self.base = float(m["base"])
+                self.trees = [(tuple(int(v) for v in t["feature"]), tuple(float(v) for v in t["threshold"]),
+                               tuple(int(v) for v in t["left"]), tuple(int(v) for v in t["right"]),
+                               tuple(float(v) for v in t["value"])) for t in m["trees"]]
+            except (KeyError, TypeError, ValueError):
+                raise ModelError(f"{source}: its trees are not readable") from None
+            nf = len(self.features)
+            for f, thr, left, right, val in self.trees:
+                n = len(f)
+                if not (n == len(thr) == len(left) == len(right) == len(val)) or any(
+                        not -1 <= fi < nf or (fi >= 0 and not (0 < left[i] < n and 0 < right[i] < n))
+                        for i, fi in enumerate(f)):
+                    raise ModelError(f"{source}: a tree does not match its {nf} features")
         else:
-            raise ModelError(f"{source}: unknown model kind '{self.kind}' (linear or mlp)")
+            raise ModelError(f"{source}: unknown model kind '{self.kind}' (linear, mlp or trees)")
 
     def value(self, x: list[float]) -> float:
         if self.kind == "linear":
             return self.b + sum(map(mul, self.w, x))
+        if self.kind == "trees":
+            v = self.base
+            for f, thr, left, right, val in self.trees:
+                i = 0
+                fi = f[0]
+                while fi >= 0:
+                    i = left[i] if x[fi] <= thr[i] else right[i]
+                    fi = f[i]
+                v += val[i]
+            return v
         return self.values([x])[0]
 
     def values(self, rows: list[list[float]]) -> list[float]:
@@ -104,6 +132,8 @@ class ValueModel:
         if self.kind == "linear":
             w, b = self.w, self.b
             return [b + sum(map(mul, w, x)) for x in rows]
+        if self.kind == "trees":
+            return [self.value(x) for x in rows]
         np = self.np
         h = (np.asarray(rows, dtype=float) - self.mean) / self.scale
         for i, (W, b) in enumerate(self.layers):

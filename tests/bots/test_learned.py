@@ -113,6 +113,45 @@ def test_linear_value_is_the_dot_product_of_standardized_features():
     assert m.values([[3.0, 5.0], [1.0, 0.0]]) == pytest.approx([9.0, 10.0])
 
 
+def test_trees_value_walks_each_tree_and_adds_the_leaves_to_the_base():
+    # one tree: x0 <= 1.5 -> leaf 10, else (x1 <= 0 -> leaf -4, else leaf 7)
+    tree = {"feature": [0, -1, 1, -1, -1], "threshold": [1.5, 0, 0.0, 0, 0], "left": [1, 0, 3, 0, 0],
+            "right": [2, 0, 4, 0, 0], "value": [0, 10.0, 0, -4.0, 7.0]}
+    doc = {"features": ["a", "b"], "model": {"kind": "trees", "mean": [0, 0], "scale": [1, 1], "base": 100.0,
+                                             "trees": [tree, tree]}}
+    m = ValueModel(doc)
+    assert m.values([[1.0, 9.0], [2.0, 0.0], [2.0, 1.0]]) == pytest.approx([120.0, 92.0, 114.0])
+
+
+def test_a_tree_that_points_outside_itself_is_refused():
+    tree = {"feature": [0], "threshold": [1.0], "left": [5], "right": [6], "value": [0.0]}
+    with pytest.raises(ModelError, match="tree"):
+        ValueModel({"features": ["a"], "model": {"kind": "trees", "mean": [0], "scale": [1], "base": 0.0,
+                                                 "trees": [tree]}})
+
+
+def test_trees_exported_from_scikit_learn_predict_what_scikit_learn_predicts():
+    pytest.importorskip("sklearn")
+    import numpy as np
+    from mbrules.bots.training import fit
+
+    rng = random.Random(3)
+    X = [[rng.random() * 4, float(rng.randrange(3)), rng.random()] for _ in range(400)]
+    y = [10 * x[0] * x[1] - 5 * x[2] + rng.random() for x in X]
+    model, figures = fit(X, y, kind="trees")
+    m = ValueModel({"features": ["a", "b", "c"], "model": model})
+    from sklearn.ensemble import HistGradientBoostingRegressor
+    from mbrules.bots import training
+
+    ref = HistGradientBoostingRegressor(max_iter=training.TREES, max_leaf_nodes=training.TREE_LEAVES,
+                                        learning_rate=0.1, early_stopping=False, random_state=0)
+    cut = len(y) - len(y) // 10
+    ref.fit(np.asarray(X[:cut]), np.asarray(y[:cut]))
+    # leaf values are written with 6 significant digits
+    assert m.values(X[:50]) == pytest.approx(list(ref.predict(np.asarray(X[:50]))), rel=1e-4, abs=1e-3)
+    assert figures["r2_held_out"] > 0.9
+
+
 def test_learned_bot_plays_legal_actions_through_a_whole_match_and_repeats_it():
     from mbrules.matches import play_match
 
@@ -205,3 +244,9 @@ def test_bench_learned_prints_a_paired_win_share_and_the_cpu_per_decision():
     out = run("speed", "--matches", "1")
     assert out.returncode == 0, out.stderr
     assert re.search(r"\d+ decisions, CPU per decision mean [\d.]+ ms", out.stdout)
+    out = run("versus", "hands:learned", "heuristic-2026", "--games", "1")
+    assert out.returncode == 0, out.stderr
+    assert re.search(r"hands:learned won \d of 2 matches", out.stdout)
+    out = run("versus", "draws:learned", "heuristic-2026", "--games", "1")
+    assert out.returncode == 0, out.stderr
+    assert re.search(r"draws:learned won \d of 2 matches", out.stdout)
