@@ -16,7 +16,8 @@ from mbrules.bots import bot_names
 from mbrules.matches.base import MAX_GAMES
 
 from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
-from .common import EXIT_CHECK_FAILED, EXIT_USAGE, app, check_range, fail, signals
+from .common import EXIT_USAGE, app, check_range, fail, signals
+from .reports import check_report_folder, phase_progress, report_run, signal_name
 from .play_cmds import (
     DEFAULT_PLAYERS, MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, WIDTH, _compile,
 )
@@ -83,57 +84,19 @@ def compare(
     except UnknownBot as e:
         fail(f"mbrules: {e}", EXIT_USAGE)
     if out is not None:
-        from mbrules.compare.charts import ChartsUnavailable
         from mbrules.compare.report import check_out
-        from mbrules.safe_output import OutputPathError
 
-        try:
-            check_out(out, inputs, not no_charts)
-        except OutputPathError as e:
-            fail(str(e), EXIT_USAGE)
-        except ChartsUnavailable as e:
-            fail(f"mbrules: {e}", EXIT_USAGE)
+        check_report_folder(check_out, out, inputs, not no_charts)
 
-    from concurrent.futures.process import BrokenProcessPool
-
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
-                               TimeRemainingColumn)
-
-    err = Console(stderr=True)
-    tasks: dict[str, int] = {}
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-                  console=err, transient=True, disable=not err.is_terminal) as bar:
-
-        def progress(key: str, title: str, done: int, total: int) -> None:
-            if key not in tasks:
-                tasks[key] = bar.add_task(title, total=total, rate="")
-            t = tasks[key]
-            bar.update(t, completed=done)
-            speed = bar.tasks[[x.id for x in bar.tasks].index(t)].speed
-            bar.update(t, rate=f"{speed:.1f} pairs/s" if speed else "")
-
-        from mbrules.safe_output import OutputInterrupted
-
-        with signals(raising=False) as stop:
-            try:
-                with cluster_session(backend):
-                    cmp = run_compare(game_a, game_b, options_a=opts_a, options_b=opts_b, players=players,
-                                      players_b=players_b, games=games, seed=seed, bots=main_bots,
-                                      robust_bots=robust_bots, robust_games=robust_games, ladder=rung,
-                                      skill_games=skill_games, restricted_games=restricted_games, workers=workers,
-                                      out=out, charts=not no_charts, inputs=inputs, progress=progress,
-                                      should_stop=stop, backend=backend, address=address)
-            except BrokenProcessPool as e:
-                fail(f"mbrules: a worker process stopped unexpectedly ({e}); the other workers were stopped "
-                     "and nothing is reported", EXIT_CHECK_FAILED)
-            except OutputInterrupted as e:  # a signal while the report was written: the folder is as it was
-                name = "SIGINT" if e.signum == 2 else "SIGTERM" if e.signum == 15 else f"signal {e.signum}"
-                print(f"mbrules: interrupted ({name}) while the report was written: {out} is left as it was",
-                      file=sys.stderr)
-                raise typer.Exit(128 + e.signum)
-            except OSError as e:
-                fail(f"mbrules: cannot write the report in {out}: {e.strerror or e}", EXIT_USAGE)
+    with phase_progress("pairs") as progress:
+        with signals(raising=False) as stop, report_run(out):
+            with cluster_session(backend):
+                cmp = run_compare(game_a, game_b, options_a=opts_a, options_b=opts_b, players=players,
+                                  players_b=players_b, games=games, seed=seed, bots=main_bots,
+                                  robust_bots=robust_bots, robust_games=robust_games, ladder=rung,
+                                  skill_games=skill_games, restricted_games=restricted_games, workers=workers,
+                                  out=out, charts=not no_charts, inputs=inputs, progress=progress,
+                                  should_stop=stop, backend=backend, address=address)
     # the refs the user typed, not the compiled games, in the settings
     cmp.settings["a"]["ruleset"], cmp.settings["b"]["ruleset"] = a, b_ref
     doc = cmp.document()
@@ -142,7 +105,7 @@ def compare(
     else:
         _print(cmp, doc, out)
     if stop.signum is not None:
-        name = "SIGINT" if stop.signum == 2 else "SIGTERM" if stop.signum == 15 else f"signal {stop.signum}"
+        name = signal_name(stop.signum)
         print(f"mbrules: interrupted ({name}) after {cmp.pairs_done} of {games} paired matches: the figures are "
               f"those of the matches both arms finished", file=sys.stderr)
         raise typer.Exit(stop.exit_code)

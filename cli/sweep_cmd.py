@@ -15,6 +15,7 @@ from mbrules.bots import bot_names
 
 from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
 from .common import EXIT_CHECK_FAILED, EXIT_USAGE, app, check_range, fail, signals
+from .reports import check_report_folder, phase_progress, report_run, signal_name
 from .play_cmds import MAX_GAMES, MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, WIDTH
 
 DEFAULT_GAMES = 200
@@ -78,41 +79,14 @@ def sweep(
     except OSError as e:
         fail(f"mbrules: cannot read {ruleset}: {e.strerror or e}", EXIT_USAGE)
     if out is not None:
-        from mbrules.compare.charts import ChartsUnavailable
-        from mbrules.safe_output import OutputPathError
         from mbrules.sweep.report import check_out
 
-        try:
-            check_out(out, inputs, not no_charts)
-        except OutputPathError as e:
-            fail(str(e), EXIT_USAGE)
-        except ChartsUnavailable as e:
-            fail(f"mbrules: {e}", EXIT_USAGE)
-
-    from concurrent.futures.process import BrokenProcessPool
-
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
-                               TimeRemainingColumn)
+        check_report_folder(check_out, out, inputs, not no_charts)
 
     from mbrules.sweep import run_sweep
 
-    err = Console(stderr=True)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-                  console=err, transient=True, disable=not err.is_terminal) as bar:
-        tasks: dict[str, int] = {}
-
-        def progress(key: str, title: str, done: int, total: int) -> None:
-            if key not in tasks:
-                tasks[key] = bar.add_task(title, total=total, rate="")
-            t = tasks[key]
-            bar.update(t, completed=done)
-            speed = bar.tasks[[x.id for x in bar.tasks].index(t)].speed
-            bar.update(t, rate=f"{speed:.1f} seeds/s" if speed else "")
-
-        from mbrules.safe_output import OutputInterrupted
-
-        with signals(raising=False) as stop:
+    with phase_progress("seeds") as progress:
+        with signals(raising=False) as stop, report_run(out):
             try:
                 with cluster_session(backend):
                     sw = run_sweep(ruleset, set_ or [], options=opts, players=players, games=games, seed=seed,
@@ -121,23 +95,13 @@ def sweep(
                                    backend=backend, address=address)
             except SetError as e:
                 fail(str(e), EXIT_USAGE)
-            except BrokenProcessPool as e:
-                fail(f"mbrules: a worker process stopped unexpectedly ({e}); the other workers were stopped "
-                     "and nothing is reported", EXIT_CHECK_FAILED)
-            except OutputInterrupted as e:  # a signal while the report was written: the folder is as it was
-                name = "SIGINT" if e.signum == 2 else "SIGTERM" if e.signum == 15 else f"signal {e.signum}"
-                print(f"mbrules: interrupted ({name}) while the report was written: {out} is left as it was",
-                      file=sys.stderr)
-                raise typer.Exit(128 + e.signum)
-            except OSError as e:
-                fail(f"mbrules: cannot write the report in {out}: {e.strerror or e}", EXIT_USAGE)
     doc = sw.document()
     if as_json:
         sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
     else:
         _print(sw, doc, out)
     if stop.signum is not None:
-        name = "SIGINT" if stop.signum == 2 else "SIGTERM" if stop.signum == 15 else f"signal {stop.signum}"
+        name = signal_name(stop.signum)
         print(f"mbrules: interrupted ({name}) after {sw.seeds_done} of {games} matches a value: the figures are "
               f"those of the matches every value finished", file=sys.stderr)
         raise typer.Exit(stop.exit_code)
