@@ -27,6 +27,7 @@ import os
 import signal
 import stat
 import tempfile
+import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -299,11 +300,29 @@ def check_output_folder(path: str | os.PathLike, names: Iterable[str], inputs: I
     return path
 
 
-def _pending() -> int | None:
+def _pending(caught: list[int]) -> int | None:
+    """The first SIGINT or SIGTERM that came during the write: held in this thread's mask, or caught by
+    the write's own handler (a signal the kernel gave to another thread, where it is not held: a
+    progress bar's refresh thread, a worker pool's feeder)."""
+    if caught:
+        return caught[0]
     if not hasattr(signal, "sigpending"):
         return None
     waiting = signal.sigpending() & _HELD
     return min(waiting) if waiting else None
+
+
+def _catch_signals(caught: list[int]) -> dict:
+    """While a report folder is written, SIGINT and SIGTERM are recorded in ``caught`` instead of running
+    their handlers (which may raise in the middle of the swap); the handlers they replace are returned,
+    to be put back and given the signal afterwards. Only the main thread may set handlers: elsewhere
+    nothing is replaced and the signal mask alone holds them."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    previous = {}
+    for signum in sorted(_HELD):
+        previous[signum] = signal.signal(signum, lambda s, f: caught.append(s))
+    return previous
 
 
 def _open_dir(path: Path, flag: str) -> int:
@@ -377,6 +396,8 @@ def write_output_folder(path: str | os.PathLike, files: dict[str, str | bytes], 
         if not name or os.sep in name or name in (".", ".."):
             raise ValueError(f"a report file name is a plain file name, not {name!r}")
     check_output_folder(path, list(files) + owned, inputs, flag)
+    caught: list[int] = []
+    previous = _catch_signals(caught)
     held = hasattr(signal, "pthread_sigmask")
     old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD) if held else None
     interrupted = None
@@ -397,7 +418,7 @@ def write_output_folder(path: str | os.PathLike, files: dict[str, str | bytes], 
                         os.fsync(tmp_fd)
                     finally:
                         os.close(tmp_fd)
-                    interrupted = _pending()
+                    interrupted = _pending(caught)
                     if interrupted is None:
                         os.chmod(tmp_name, 0o777 & ~mask, dir_fd=parent_fd)
                         if os.path.lexists(path):
@@ -421,7 +442,7 @@ def write_output_folder(path: str | os.PathLike, files: dict[str, str | bytes], 
                             _write_into(tmp_fd, name, content)
                             os.chmod(name, 0o666 & ~mask, dir_fd=tmp_fd)
                         os.fsync(tmp_fd)
-                        interrupted = _pending()
+                        interrupted = _pending(caught)
                         if interrupted is None:
                             check_output_folder(path, list(files) + owned, inputs, flag)  # changed meanwhile?
                             here, there = os.fstat(dir_fd), os.lstat(path)
@@ -437,8 +458,12 @@ def write_output_folder(path: str | os.PathLike, files: dict[str, str | bytes], 
             finally:
                 os.close(dir_fd)
     finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
         if held:
             signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)  # a held signal's handler runs here
+        for signum in dict.fromkeys(caught):  # a caught one is given to its handler now, once
+            signal.raise_signal(signum)
     if interrupted is not None:
         raise OutputInterrupted(interrupted)
 

@@ -148,8 +148,13 @@ def test_report_folder_replaced_by_a_symlink_during_the_run_is_not_written_throu
     assert list(elsewhere.iterdir()) == [], "the report was written through the link"
 
 
+@pytest.mark.parametrize("other_thread", [False, True], ids=["one-thread", "with-another-thread"])
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
-def test_report_folder_interrupted_while_written_keeps_the_old_report(signum, tmp_path, monkeypatch):
+def test_report_folder_interrupted_while_written_keeps_the_old_report(signum, other_thread, tmp_path, monkeypatch):
+    """With another thread alive (a progress bar's refresh thread, a pool's feeder), the kernel gives the
+    signal to that thread, where the write's signal mask does not hold it: it must still be seen."""
+    import threading
+
     from mbrules import safe_output
 
     d = tmp_path / "report"
@@ -158,6 +163,10 @@ def test_report_folder_interrupted_while_written_keeps_the_old_report(signum, tm
     old = signal.signal(signum, lambda s, f: got.append(s))
     real = safe_output._write_into
     calls = []
+    release = threading.Event()
+    helper = threading.Thread(target=release.wait, daemon=True)
+    if other_thread:
+        helper.start()
 
     def write_then_signal(dir_fd, name, content):
         real(dir_fd, name, content)
@@ -171,6 +180,7 @@ def test_report_folder_interrupted_while_written_keeps_the_old_report(signum, tm
             safe_output.write_output_folder(d, {n: f"new {n}\n" for n in
                                                 ("compare.json", "index.html", "matches.jsonl", "hands.csv")})
     finally:
+        release.set()
         signal.signal(signum, old)
     assert e.value.signum == signum and got == [signum], "the signal was lost"
     assert tree(d) == before, "a mix of two reports"
