@@ -352,6 +352,15 @@ def _write_into(dir_fd: int, name: str, content) -> None:
         os.fsync(fh.fileno())
 
 
+def _fill(tmp_fd: int, files: dict, mask: int) -> None:
+    """Every file of the report into the new hidden folder, with an ordinary file's mode, then the
+    folder fsynced: what both ways of writing a report folder (new DIR, existing DIR) start with."""
+    for name, content in files.items():
+        _write_into(tmp_fd, name, content)
+        os.chmod(name, 0o666 & ~mask, dir_fd=tmp_fd)
+    os.fsync(tmp_fd)
+
+
 def _remove_tree(parent_fd: int, name: str) -> None:
     """Remove the temporary folder ``name`` (flat: files only) under ``parent_fd``; never raises."""
     try:
@@ -412,10 +421,7 @@ def write_output_folder(path: str | os.PathLike, files: dict[str, str | bytes], 
                 try:
                     tmp_fd = os.open(tmp_name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=parent_fd)
                     try:
-                        for name, content in files.items():
-                            _write_into(tmp_fd, name, content)
-                            os.chmod(name, 0o666 & ~mask, dir_fd=tmp_fd)
-                        os.fsync(tmp_fd)
+                        _fill(tmp_fd, files, mask)
                     finally:
                         os.close(tmp_fd)
                     interrupted = _pending(caught)
@@ -438,10 +444,7 @@ def write_output_folder(path: str | os.PathLike, files: dict[str, str | bytes], 
                 try:
                     tmp_fd = os.open(tmp_name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=dir_fd)
                     try:
-                        for name, content in files.items():
-                            _write_into(tmp_fd, name, content)
-                            os.chmod(name, 0o666 & ~mask, dir_fd=tmp_fd)
-                        os.fsync(tmp_fd)
+                        _fill(tmp_fd, files, mask)
                         interrupted = _pending(caught)
                         if interrupted is None:
                             check_output_folder(path, list(files) + owned, inputs, flag)  # changed meanwhile?
