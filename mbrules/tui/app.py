@@ -186,21 +186,29 @@ def bar(miles: int, target: int, width: int) -> Text:
     return t
 
 
-class Header(Static):
-    pass
-
-
-class TableView(Widget):
-    """Every side: battle and speed piles, miles against the target, safeties and limited cards."""
-
-    DEFAULT_CSS = "TableView { height: auto; }"
+class GamePane(Widget):
+    """A pane of the table: it draws from the app's match (``game_app``)."""
 
     def __init__(self, app_: "MilleBornesApp", **kw):
         super().__init__(**kw)
         self.game_app = app_
 
+
+class FittedPane(GamePane):
+    """A pane exactly as tall as its text at the pane's width (``_text(width)``)."""
+
     def get_content_height(self, container, viewport, width: int) -> int:
         return self._text(width).plain.count("\n") + 1
+
+
+class Header(Static):
+    pass
+
+
+class TableView(FittedPane):
+    """Every side: battle and speed piles, miles against the target, safeties and limited cards."""
+
+    DEFAULT_CSS = "TableView { height: auto; }"
 
     def render(self) -> Text:
         return self._text(self.size.width)
@@ -259,12 +267,8 @@ class TableView(Widget):
         return out
 
 
-class PlaysView(Widget):
+class PlaysView(GamePane):
     """The last plays, newest at the bottom, as many as the pane has lines."""
-
-    def __init__(self, app_: "MilleBornesApp", **kw):
-        super().__init__(**kw)
-        self.game_app = app_
 
     def render(self) -> Text:
         """As many of the newest plays as fit, each wrapped to the pane's width (newest last)."""
@@ -284,12 +288,8 @@ class PlaysView(Widget):
         return t
 
 
-class MovesView(Widget):
+class MovesView(GamePane):
     """The legal moves, numbered (in columns when the pane is short); or one card's targets."""
-
-    def __init__(self, app_: "MilleBornesApp", **kw):
-        super().__init__(**kw)
-        self.game_app = app_
 
     def render(self) -> Text | Table:
         a = self.game_app
@@ -338,15 +338,8 @@ class MovesView(Widget):
             a.click_move(legal[n])
 
 
-class HandView(Widget):
+class HandView(FittedPane):
     DEFAULT_CSS = "HandView { height: auto; }"
-
-    def __init__(self, app_: "MilleBornesApp", **kw):
-        super().__init__(**kw)
-        self.game_app = app_
-
-    def get_content_height(self, container, viewport, width: int) -> int:
-        return self._text(width).plain.count("\n") + 1
 
     def _text(self, width: int = 80) -> Text:
         """The hand as chips, a line broken only between two cards (a card never splits)."""
