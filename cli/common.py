@@ -172,6 +172,29 @@ _python_show_warning = warnings.showwarning
 warnings.showwarning = _show_warning
 
 
+DEFAULT_WIDTH = 80  # columns when nothing says otherwise (piped output, an unknown terminal)
+MIN_WIDTH, MAX_WIDTH = 40, 240  # a width outside these is taken as its nearest bound
+
+
+def output_width(stream=None) -> int:
+    """The columns text a person reads is laid out for: one rule for every command.
+
+    ``$COLUMNS`` when it holds a whole number (tests pin it, so the same inputs print the same bytes at the
+    same width), else the terminal's width when ``stream`` (standard output by default) is a terminal, else
+    80. Always within 40..240, so a huge or tiny value cannot produce an unreadable layout.
+    """
+    raw = os.environ.get("COLUMNS", "").strip()
+    width = int(raw) if raw.isdigit() and len(raw) < 6 else 0
+    if not width:
+        stream = sys.stdout if stream is None else stream
+        try:
+            if stream.isatty():
+                width = os.get_terminal_size(stream.fileno()).columns
+        except (AttributeError, OSError, ValueError):
+            width = 0
+    return min(MAX_WIDTH, max(MIN_WIDTH, width or DEFAULT_WIDTH))
+
+
 def fail(lines: list[str] | str, code: int) -> NoReturn:
     """Print error lines ('FILE:LINE:COL: message') to stderr and exit with the contract's code."""
     if isinstance(lines, str):
