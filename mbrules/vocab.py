@@ -61,6 +61,7 @@ class Op(_Coded):
     DECLINE = "decline"
     EXTEND = "extend"
     STOP = "stop"
+    MULLIGAN = "mulligan"  # turn.mulligan: throw one card of a mulligan (the last op an action's 3 bits hold)
 
 
 class DecisionKind(StrEnum):
@@ -69,6 +70,7 @@ class DecisionKind(StrEnum):
     TURN = "turn"
     COUP_FOURRE = "coup_fourre"  # a coup fourré window
     EXTENSION = "extension"  # the extension question
+    MULLIGAN = "mulligan"  # turn.mulligan: a mulligan under way (throw another card, or draw back and end it)
     HAND_OVER = "hand_over"
     MATCH_OVER = "match_over"
 
@@ -115,12 +117,15 @@ class Reason(StrEnum):
     NO_EXTENSION = "no-extension"
     EXTENSION_PENDING = "extension-pending"
     MUST_PLAY = "must-play"  # not in the contract's table: a discard refused under no-voluntary-discard
+    # turn rules (issue 35), named in the contract's style and listed in docs/api.md:
+    NO_DISCARD_DRAW = "no-discard-draw"  # 'draw discard' where the ruleset does not allow it or the pile is empty
+    NO_MULLIGAN = "no-mulligan"  # a mulligan where the ruleset has none, or after this turn's draw
 
 
 # The int codes of the engine's tables (Game.kind, Game.pile, Action.op), as plain ints.
 DISTANCE, HAZARD, REMEDY, SAFETY = (k.code for k in CardKind)
 BATTLE, SPEED = (p.code for p in Pile)
-DRAW, PLAY, DISCARD, COUP_FOURRE, DECLINE, EXTEND, STOP = (o.code for o in Op)
+DRAW, PLAY, DISCARD, COUP_FOURRE, DECLINE, EXTEND, STOP, MULLIGAN = (o.code for o in Op)
 
 KIND_NAMES: tuple[str, ...] = tuple(k.value for k in CardKind)  # by code
 PILE_NAMES: tuple[str, ...] = tuple(p.value for p in Pile)  # by code
@@ -133,6 +138,6 @@ NO_LIMIT = 1 << 30  # the speed limit of a side with none in force (Observation'
 
 __all__ = [
     "BATTLE", "COUP_FOURRE", "CardKind", "DECLINE", "DISCARD", "DISTANCE", "DRAW", "DecisionKind", "EXTEND",
-    "HAZARD", "KIND_NAMES", "NO_LIMIT", "OP_WORDS", "OWN", "Op", "PILE_NAMES", "PLAY", "Pile", "REASON_CODES", "REMEDY",
+    "HAZARD", "KIND_NAMES", "MULLIGAN", "NO_LIMIT", "OP_WORDS", "OWN", "Op", "PILE_NAMES", "PLAY", "Pile", "REASON_CODES", "REMEDY",
     "Reason", "SAFETY", "SCORE_LINES", "SIDE_NAMES", "SPEED", "STOP", "ScoreLine", "Termination",
 ]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import struct
 
 from ..vocab import NO_LIMIT
-from .phases import P_COUP, P_DRAW, P_EXT, P_HAND_OVER, P_PLAY
+from .phases import P_COUP, P_DRAW, P_EXT, P_HAND_OVER, P_MULL, P_PLAY
 from .state import State
 
 __all__ = ["ObservationWriter", "draw_due", "draw_pile_counts", "draw_pile_size", "stack_next_draw", "state_vector"]
@@ -101,7 +101,7 @@ class ObservationWriter:
         v = self._zeros[:]
         if ph == P_COUP and st._player != player:
             # the window shows only to the seat it asks: to the rest it looks like the next turn
-            v[1 if not stock else 0] = 1.0
+            v[1 if not (stock or st._can_draw()) else 0] = 1.0
             who = st.turn_player()
         else:
             v[_PHASE_SLOT[ph]] = 1.0
@@ -182,7 +182,7 @@ class ObservationWriter:
         return bytearray(self._all.pack(*v))
 
 
-_PHASE_SLOT = {P_DRAW: 0, P_PLAY: 1, P_COUP: 2, P_EXT: 3, P_HAND_OVER: 4}
+_PHASE_SLOT = {P_DRAW: 0, P_PLAY: 1, P_COUP: 2, P_EXT: 3, P_MULL: 0, P_HAND_OVER: 4}  # a mulligan: its draw is still to come
 _PHASE_SLOT = tuple(_PHASE_SLOT.get(ph, 5) for ph in range(max(_PHASE_SLOT) + 2))
 
 

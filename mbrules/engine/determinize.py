@@ -30,7 +30,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from .actions import COUP_FOURRE_WINDOW, EXTENSION_QUESTION, TURN
+from .actions import COUP_FOURRE_WINDOW, EXTENSION_QUESTION, MULLIGAN_OPEN, TURN
 from ..vocab import BATTLE
 from .state import State
 
@@ -90,13 +90,13 @@ def determinize(obs: "Observation", rng: random.Random, known: dict[int, list[in
                  "distance": [c for c, n in enumerate(v.distance) for _ in range(n)], "moving": v.moving}
              for s, v in enumerate(obs.sides)}
     d = obs.decision
-    if d.kind not in (TURN, EXTENSION_QUESTION, COUP_FOURRE_WINDOW):
+    if d.kind not in (TURN, EXTENSION_QUESTION, COUP_FOURRE_WINDOW, MULLIGAN_OPEN):
         raise ValueError(f"nothing to decide at a {d.kind} decision")
     window = _window(obs, hands) if d.kind == COUP_FOURRE_WINDOW else None
     return State.from_decision(
         g, d, hands=hands, draw_top_first=pool[k:][::-1], discard=obs.discard, sides=sides, target=obs.target,
         extension_called_by=obs.extension_called_by, hand_no=obs.hand_no, match_totals=list(obs.match_totals),
-        window=window, seed=seed,
+        window=window, seed=seed, reshuffles=obs.reshuffles, after_draw=obs.after_draw,
     )
 
 

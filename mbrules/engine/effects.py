@@ -96,7 +96,7 @@ class Effects:
             self._safeties[ps].append(c)
             self._protect(ps, c, normal=True)
             if g.safety_extra_turn:
-                self._start_turn(p)  # another turn, chained (WM §5B)
+                self._turn_again(p)  # another turn, chained (WM §5B)
             else:
                 self._end_turn(p)
 

@@ -7,7 +7,7 @@ the boundary. Nothing here knows which edition it came from.
 from __future__ import annotations
 
 from ..vocab import BATTLE, NO_LIMIT, SAFETY, SIDE_NAMES, SPEED, CardKind, Pile
-from .notation import ACTION_DECLINE, ACTION_DRAW, ACTION_EXTEND, ACTION_STOP, COUP_FOURRE, DISCARD, MAX_CARDS, MAX_SIDES, PLAY, Action, all_actions, describe, encode, parse
+from .notation import ACTION_DECLINE, ACTION_DRAW, ACTION_DRAW_DISCARD, ACTION_EXTEND, ACTION_STOP, COUP_FOURRE, DISCARD, MAX_CARDS, MAX_SIDES, MULLIGAN, PLAY, Action, all_actions, describe, encode, parse
 from .state import State
 
 
@@ -121,6 +121,21 @@ class Game:
         self.deal_passes_left = m.deal_passes_left.value
         self.max_hands = m.max_hands.value  # the engine ends a match as unfinished after this many hands
 
+        # The turn and its draws (ruleset 'turn'; the turn room reads these). plain_draws: none of them
+        # is on, so a draw takes the top card and nothing else (the hot loop's fast path asks only this).
+        t = ruleset.turn
+        self.play_then_draw = t.order.value == "play_then_draw"
+        self.max_reshuffles = t.reshuffles.value
+        self.draw_from_discard = t.draw_from_discard.value
+        self.mulligan = t.mulligan.value
+        self.refill_empty_hand = t.refill_empty_hand.value
+        # the most reshuffles a refill may have made before it (it may also use the draws' allowance)
+        self.max_refill_reshuffles = max(t.refill_reshuffles.value, self.max_reshuffles) if self.refill_empty_hand else 0
+        self.pass_over_held = t.pass_over_held.value
+        self.draw_choices = self.draw_from_discard or self.mulligan  # a turn's draw offers more than 'draw'
+        self.plain_draws = not (self.max_reshuffles or self.refill_empty_hand or self.pass_over_held
+                                or self.play_then_draw)
+
         # One tuple per card for the hot loop (State._play_reason unpacks it in one go):
         # (kind, miles, max_per_hand, bit, pile, fixes_mask, is_go).
         self.card_spec = tuple(
@@ -137,6 +152,8 @@ class Game:
         self.discard_action = tuple(acts[encode(DISCARD, c)] for c in range(n))
         self.coup_action = tuple(acts[encode(COUP_FOURRE, c)] for c in range(n))
         self.draw_action = acts[ACTION_DRAW]
+        self.draw_discard_action = acts.get(ACTION_DRAW_DISCARD)  # None unless turn.draw_from_discard
+        self.mulligan_action = tuple(acts[encode(MULLIGAN, c)] for c in range(n)) if self.mulligan else ()
         self.decline_action = acts[ACTION_DECLINE]
         self.extend_action = acts[ACTION_EXTEND]
         self.stop_action = acts[ACTION_STOP]

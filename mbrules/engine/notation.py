@@ -5,7 +5,12 @@ and stores it as a plain int, and a person reads it as words. The words are the
 scenario step's (contract: Python API):
 
 =====================  ==========================================================
-``draw``               take the top card of the draw pile (the start of a turn)
+``draw``               take the top card of the draw pile (the start of a turn); in a
+                       mulligan: end it, drawing back to the hand size
+``draw discard``       take the top card of the discard pile instead (turn.draw_from_discard)
+``mulligan CARD``      throw CARD to start a mulligan or go on with one (turn.mulligan;
+                       a mulligan of several cards is one ``mulligan CARD`` each, then
+                       ``draw``: an action is one int, so it names one card)
 ``play CARD``          a distance, remedy or safety on one's own side; a hazard
                        where only one opposing side exists
 ``play CARD on SIDE``  a hazard on side SIDE (or any card on a named side)
@@ -19,7 +24,8 @@ scenario step's (contract: Python API):
 
 The int packs ``op | card << 3 | side << 11`` where ``side`` is the target side plus one,
 or 0 for "one's own side, or the only opposing side for a hazard": that unnamed form is
-what ``play CARD`` means, and the engine resolves it for the player who acts. Every
+what ``play CARD`` means, and the engine resolves it for the player who acts. A draw's
+``card`` field is its source: 0 the draw pile, 1 the discard pile (``draw discard``). Every
 action of a compiled game exists once, in ``Game.actions``; nothing outside this module
 takes an action int apart.
 """
@@ -29,8 +35,12 @@ from __future__ import annotations
 import re
 
 from ..vocab import (  # noqa: F401  the operations' codes: Action.op is one of them
-    COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, OP_WORDS, OWN, PLAY, SIDE_NAMES, STOP,
+    COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, MULLIGAN, OP_WORDS, OWN, PLAY, SIDE_NAMES, STOP,
 )
+
+FROM_DISCARD = 1  # a draw's source in its card field: the discard pile
+DISCARD_WORD = "discard"  # 'draw discard'
+_CARD_OPS = (PLAY, DISCARD, COUP_FOURRE, MULLIGAN)
 
 _OP_OF_WORD = {w: i for i, w in enumerate(OP_WORDS)}
 _OP_OF_WORD["coup_fourre"] = COUP_FOURRE  # the scenario key's spelling
@@ -66,12 +76,15 @@ class Action(int):
         self = super().__new__(cls, code)
         op, c, s = decode(code)
         self.op = op
-        self.card_index = c if op in (PLAY, DISCARD, COUP_FOURRE) else -1
+        self.card_index = c if op in _CARD_OPS else -1
         self.side_index = s if op == PLAY else OWN
         self.kind = OP_WORDS[op]
+        self.from_discard = op == DRAW and c == FROM_DISCARD  # 'draw discard'
         self.card = game.card_ids[c] if self.card_index >= 0 else None
         self.side = SIDE_NAMES[s] if self.side_index >= 0 else None
         text = self.kind if self.card is None else f"{self.kind} {self.card}"
+        if self.from_discard:
+            text = f"{self.kind} {DISCARD_WORD}"
         self._text = text if self.side is None else f"{text} on {self.side}"
         return self
 
@@ -107,14 +120,23 @@ def parse(text: str, game) -> Action:
     if not isinstance(text, str):
         raise NotationError(f"an action is text such as 'play d100', not {type(text).__name__}")
     words = _WORD.findall(text)
-    usage = ("write draw, play CARD, play CARD on SIDE, discard CARD, coup-fourre CARD, decline, "
-             "extend or stop")
+    usage = ("write draw, draw discard, play CARD, play CARD on SIDE, discard CARD, coup-fourre CARD, "
+             "decline, extend, stop or mulligan CARD")
     if not words:
         raise NotationError(f"empty action: {usage}")
     op = _OP_OF_WORD.get(words[0].lower())
     if op is None:
         raise NotationError(f"{_show(words[0])} is not an action word: {usage}")
+    if op == DRAW and len(words) == 2 and words[1].lower() == DISCARD_WORD:
+        a = game.actions.get(ACTION_DRAW_DISCARD)
+        if a is None:
+            raise NotationError(f"{_show(text)}: this game's ruleset does not draw from the discard pile "
+                                "(turn.draw_from_discard)")
+        return a
     if op in (DRAW, DECLINE, EXTEND, STOP):
+        if op == DRAW and len(words) != 1 and ACTION_DRAW_DISCARD in game.actions:
+            raise NotationError(f"{_show(text)}: 'draw' takes nothing after it but 'discard' (draw discard: the "
+                                "discard pile's top)")
         if len(words) != 1:
             raise NotationError(f"{_show(text)}: '{OP_WORDS[op]}' takes nothing after it")
         return game.actions[encode(op)]
@@ -123,6 +145,13 @@ def parse(text: str, game) -> Action:
     card = game.index.get(words[1])
     if card is None:
         raise NotationError(f"{_show(words[1])} is not a card of this game (cards: {', '.join(game.card_ids)})")
+    if op == MULLIGAN:
+        a = game.actions.get(encode(MULLIGAN, card)) if len(words) == 2 else None
+        if a is None:
+            raise NotationError(f"{_show(text)}: " + ("write 'mulligan CARD', one card an action"
+                                                      if len(words) != 2 else
+                                                      "this game's ruleset has no mulligan (turn.mulligan)"))
+        return a
     side = OWN
     rest = words[2:]
     if rest:
@@ -135,6 +164,7 @@ def parse(text: str, game) -> Action:
 
 
 ACTION_DRAW = encode(DRAW)
+ACTION_DRAW_DISCARD = encode(DRAW, FROM_DISCARD)
 ACTION_DECLINE = encode(DECLINE)
 ACTION_EXTEND = encode(EXTEND)
 ACTION_STOP = encode(STOP)
@@ -143,11 +173,15 @@ ACTION_STOP = encode(STOP)
 def all_actions(game) -> dict[int, Action]:
     """Every action of ``game`` by its int: the one table the engine, bots and tools share."""
     codes = [encode(DRAW), encode(DECLINE), encode(EXTEND), encode(STOP)]
+    if getattr(game, "draw_from_discard", False):
+        codes.append(ACTION_DRAW_DISCARD)  # only a game whose ruleset draws from the discard pile has it
     for c in range(game.n_cards):
         codes.append(encode(PLAY, c))
         codes += [encode(PLAY, c, s) for s in range(MAX_SIDES)]  # every side name: a missing side is bad-target
         codes.append(encode(DISCARD, c))
         codes.append(encode(COUP_FOURRE, c))
+        if getattr(game, "mulligan", False):
+            codes.append(encode(MULLIGAN, c))
     return {code: Action(code, game) for code in codes}
 
 
@@ -162,4 +196,8 @@ def describe(action: Action) -> str:
         return "stop at this target"
     if op == COUP_FOURRE:
         return f"coup fourré with {action.card}"
+    if op == MULLIGAN:
+        return f"throw {action.card} (mulligan)"
+    if action.from_discard:
+        return "draw from the discard pile"
     return str(action)

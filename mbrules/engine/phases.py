@@ -7,7 +7,8 @@ decision kind for it (a turn before and after its draw are both a TURN).
 
 from __future__ import annotations
 
-from .actions import COUP_FOURRE_WINDOW, EXTENSION_QUESTION, HAND_OVER, MATCH_OVER, TURN
+from .actions import COUP_FOURRE_WINDOW, EXTENSION_QUESTION, HAND_OVER, MATCH_OVER, MULLIGAN_OPEN, TURN
 
-P_DRAW, P_PLAY, P_COUP, P_EXT, P_HAND_OVER, P_MATCH_OVER = range(6)
-PHASE_KIND = (TURN, TURN, COUP_FOURRE_WINDOW, EXTENSION_QUESTION, HAND_OVER, MATCH_OVER)
+# P_MULL: a mulligan under way (turn.mulligan); every phase a player acts in is below P_HAND_OVER.
+P_DRAW, P_PLAY, P_COUP, P_EXT, P_MULL, P_HAND_OVER, P_MATCH_OVER = range(7)
+PHASE_KIND = (TURN, TURN, COUP_FOURRE_WINDOW, EXTENSION_QUESTION, MULLIGAN_OPEN, HAND_OVER, MATCH_OVER)

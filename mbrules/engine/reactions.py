@@ -22,6 +22,7 @@ from __future__ import annotations
 from ..vocab import BATTLE
 from .notation import Action
 from .phases import P_COUP, P_EXT
+from .turn import DREW
 
 
 class Reactions:
@@ -74,11 +75,14 @@ class Reactions:
                 self._discard.append(pile.pop())  # the hazard goes to the discard pile (WM §7)
         self._protect(qs, c, normal=False)
         self._cf_queue = []
-        if g.cf_replacement_draw and self._stock:
-            d = self._stock.pop()  # 'draw one card to bring the number of cards held to six' (WM §7)
+        if g.cf_replacement_draw and self._can_draw():
+            d = self._take(q)  # 'draw one card to bring the number of cards held to six' (WM §7)
             hand.append(d)
             self._last_draw = d
+            self._note |= DREW
         if g.cf_extra_turn:
+            if g.play_then_draw:
+                self._draw_owed(self._cf_attacker)  # play then draw: the attacker's draw is taken at once
             self._start_turn(q)  # a full turn; players in between lose theirs (WM §7)
         else:
             self._end_turn(self._cf_attacker)
@@ -93,7 +97,7 @@ class Reactions:
     def _trip_reached(self, p: int, ps: int) -> None:
         g = self.game
         self._completer = ps
-        self._completion_delayed = not self._stock  # Delayed Action (WM §8)
+        self._completion_delayed = not self._can_draw()  # Delayed Action (WM §8): nothing left to draw
         if g.extension_to is not None and self._extension_called_by < 0 and self._target < g.extension_to:
             self._phase = P_EXT  # the extension question, once per hand (WM §10C)
             self._player = p

@@ -351,6 +351,13 @@ class TurnRules(Strict):
         description="A player whose turn comes with an empty hand first draws hand_size cards (as far as the "
         "draw pile, and the reshuffles allowed, go), then takes the turn as usual.",
     )
+    refill_reshuffles: ReshufflesRule = Field(
+        default=ReshufflesRule(value=0, source="winning-moves.txt §5D 'Cards once discarded are out of play for "
+                               "the balance of the hand'"),
+        description="How many reshuffles a hand allows for a refill (refill_empty_hand) when the draw pile is "
+        "out, counting every reshuffle of the hand: a refill may reshuffle while fewer than the larger of this "
+        "and reshuffles have been made; other draws only while fewer than reshuffles.",
+    )
     pass_over_held: PassOverRule = Field(
         default=PassOverRule(value=0, source=_BOOK_DRAW + " (the top card, whatever it is)"),
         description="A draw passes over up to this many cards that the drawer already holds a copy of, taking "

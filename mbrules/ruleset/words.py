@@ -83,6 +83,7 @@ PHRASES: dict[str, str] = {
     "turn.mulligan": "mulligan (instead of a turn, discard cards, draw back)",
     "turn.refill_empty_hand": "an empty hand first draws a full hand",
     "turn.pass_over_held": "cards a draw passes over that its drawer holds",
+    "turn.refill_reshuffles": "reshuffles a hand allows to refill an empty hand",
 }
 
 VALUE_WORDS: dict[str, dict[Any, str]] = {

@@ -14,6 +14,9 @@ A step names its player and one action key (``docs/scenarios.md``):
 ``{player: p1, discard: CARD}``        a discard
 ``{player: p1, coup_fourre: CARD}``    a coup fourré inside its window
 ``{player: p1, extension: true}``      the extension question answered (false: stop)
+``{player: p1, draw_from: discard}``   the turn's draw takes the discard pile's top
+``{player: p1, mulligan: CARD}``       one card thrown in a mulligan (its draw back is
+                                       implicit: the first step that is not another)
 =====================================  ================================================
 
 ``draw: CARD`` may follow: it asserts the card drawn for that turn (or after a coup fourré).
@@ -25,7 +28,7 @@ import json
 from typing import TYPE_CHECKING, Any, Sequence
 
 from mbrules.engine import Action
-from mbrules.vocab import COUP_FOURRE, DISCARD, EXTEND, OWN, PLAY, STOP
+from mbrules.vocab import COUP_FOURRE, DISCARD, DRAW, EXTEND, MULLIGAN, OWN, PLAY, STOP
 
 if TYPE_CHECKING:
     from mbrules.engine.game import Game
@@ -71,6 +74,12 @@ def step_fields(g: "Game", player: int, action: Action, draw: int | None = None)
         out["discard"] = action.card
     elif op == COUP_FOURRE:
         out["coup_fourre"] = action.card
+    elif op == DRAW and action.from_discard:
+        out["draw_from"] = "discard"
+        draw = None  # the card taken is the discard pile's top, which the position shows
+    elif op == MULLIGAN:
+        out["mulligan"] = action.card
+        draw = None
     elif op in (EXTEND, STOP):
         if draw is not None:
             raise ValueError("answering the extension draws nothing: no 'draw:' goes with it")
@@ -116,6 +125,10 @@ def step_action(g: "Game", step: "ActionStep") -> tuple[int, Action]:
         text = f"discard {step.discard}"
     elif step.coup_fourre is not None:
         text = f"coup-fourre {step.coup_fourre}"
+    elif step.draw_from is not None:
+        text = "draw discard"
+    elif step.mulligan is not None:
+        text = f"mulligan {step.mulligan}"
     else:
         text = "extend" if step.extension else "stop"
     return player, Action.parse(text, g)

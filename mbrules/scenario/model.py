@@ -29,7 +29,7 @@ Points = Annotated[int, Field(ge=-10_000_000, le=10_000_000)]
 ReasonCode = Literal[REASON_CODES]  # type: ignore[valid-type]
 Cards = list[CardName]
 
-ACTION_KEYS = ("play", "discard", "coup_fourre", "extension")
+ACTION_KEYS = ("play", "discard", "coup_fourre", "extension", "draw_from", "mulligan")
 
 
 class Strict(BaseModel):
@@ -70,13 +70,19 @@ class Setup(Strict):
 
 # -- steps ----------------------------------------------------------------------------------------
 class ActionStep(Strict):
-    """A player's action: exactly one of ``play``, ``discard``, ``coup_fourre``, ``extension``."""
+    """A player's action: exactly one of ``play``, ``discard``, ``coup_fourre``, ``extension``, ``draw_from``,
+    ``mulligan``."""
 
     player: PlayerName
     play: CardName | None = None
     discard: CardName | None = None
     coup_fourre: CardName | None = None
     extension: bool | None = None
+    draw_from: Literal["discard"] | None = Field(
+        default=None, description="the turn's draw takes the discard pile's top card (turn.draw_from_discard)")
+    mulligan: CardName | None = Field(
+        default=None, description="throw this card in a mulligan (turn.mulligan); the mulligan ends, drawing back "
+        "to the hand size, at the first step that is not another card of it")
     on: SideName | None = Field(default=None, description="the side a hazard is played on")
     draw: CardName | None = Field(default=None, description="asserts the card drawn for this turn")
     rejected: ReasonCode | Literal[True] | None = Field(  # type: ignore[valid-type]
@@ -94,12 +100,17 @@ class ActionStep(Strict):
         if not given:
             raise PydanticCustomError(
                 "no_action",
-                "an action step needs one of play, discard, coup_fourre, extension (or write an 'expect:' step)",
+                "an action step needs one of play, discard, coup_fourre, extension, draw_from, mulligan "
+                "(or write an 'expect:' step)",
                 {"keys": ["player"]},
             )
         if self.on is not None and self.play is None:
             raise PydanticCustomError("on_without_play", "'on:' goes only with 'play:' (the side a card is played on)",
                                       {"keys": ["on"]})
+        if self.draw is not None and (self.draw_from is not None or self.mulligan is not None):
+            raise PydanticCustomError("draw_with_turn_draw",
+                                      "'draw:' cannot go with 'draw_from:' or 'mulligan:': write it on the turn's play",
+                                      {"keys": ["draw"]})
         if self.draw is not None and self.extension is not None:
             raise PydanticCustomError("draw_with_extension",
                                       "'draw:' cannot go with 'extension:': answering the extension draws nothing",

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Sequence
 
 from mbrules.engine import Action, Observer, State
-from mbrules.vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, PLAY, SCORE_LINES, Termination
+from mbrules.vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, MULLIGAN, PLAY, SCORE_LINES, Termination
 
 from .format import flow as _flow
 from .format import quoted as _q
@@ -53,11 +53,16 @@ class Recorder(Observer):
             self.hands.append({
                 "hand_no": snap.hand_no, "first_player": snap.first_player, "hands": snap.hands,
                 "draw_top_first": snap.draw_pile, "match_before": snap.match_totals, "actions": [],
+                "seed": snap.hand_seed,
                 "sheet": None, "totals": None,
             })
 
     def after_action(self, st: State, player: int, action: Action) -> None:
-        self.hands[-1]["actions"].append((player, action))
+        self.hands[-1]["actions"].append((player, action, -1))
+
+    def transition(self, st: State, t) -> None:
+        p, a, _ = self.hands[-1]["actions"][-1]
+        self.hands[-1]["actions"][-1] = (p, a, t.drawn)  # the card its actor drew, as the engine says
 
     def hand_over(self, st: State) -> None:
         self.hands[-1]["sheet"] = st.hand_sheets[-1]
@@ -105,23 +110,24 @@ def record_match(recorder: Recorder, state: State, ruleset_ref: str, options: Se
         draw = hand["draw_top_first"]
         lines.append(f"  draw_pile: {_flow([g.card_ids[c] for c in draw], 4)}")
         lines.append(f"  turn: {g.player_names[hand['first_player']]}")
+        if g.max_reshuffles or g.max_refill_reshuffles:
+            lines.append(f"  seed: {hand['seed']}")  # the hand's reshuffles are shuffled from it
         before = hand["match_before"]
         lines.append("  match: {" + ", ".join(f"{g.side_names[s]}: {before[s]}" for s in range(g.sides)) + "}")
         lines.append("steps:")
-        ptr = 0  # next card of the draw pile
         drawn: dict[int, int] = {}
-        for p, a in hand["actions"]:
-            op = a.op
-            if op == DRAW:
-                drawn[p] = draw[ptr]
-                ptr += 1
+        prev = -1  # the previous action's operation
+        for p, a, got in hand["actions"]:
+            op, ends_mulligan, prev = a.op, prev == MULLIGAN, a.op
+            if op == DRAW and not a.from_discard:
+                if got >= 0 and not g.play_then_draw and not ends_mulligan:
+                    drawn[p] = got  # asserted on the turn's play (play then draw, a mulligan's end: implicit)
                 continue
             if op == DECLINE:
                 continue  # a window the next step does not use is declined
             seen = None  # the card this step asserts was drawn
-            if op == COUP_FOURRE and g.cf_replacement_draw and ptr < len(draw):
-                seen = draw[ptr]
-                ptr += 1
+            if op == COUP_FOURRE and got >= 0:
+                seen = got
             if op in (PLAY, DISCARD) and p in drawn:
                 seen = drawn.pop(p)
             step = step_text(g, p, a, draw=seen)

@@ -139,11 +139,21 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
     big = [p for p in range(N) if len(state.hands[p]) > hs]
     if len(big) > 1:
         out.append(f"{len(big)} players hold more than {hs} cards at once")
-    if big and not (dec.kind == DecisionKind.TURN and dec.drawn and big == [dec.player]):
+    ptd = g.ruleset.turn.order.value == "play_then_draw"  # play then draw: the hand is full before the play
+    if big and (ptd or not (dec.kind == DecisionKind.TURN and dec.drawn and big == [dec.player])):
         out.append(f"{g.player_names[big[0]]} holds {hs + 1} cards outside their own turn")
-    if dealt and state.draw and not over:
+    # while the draw pile lasts (it has never run out: after a reshuffle, hands played out may be short)
+    if dealt and state.draw and not over and not state.reshuffles:
         for p in range(N):
-            want = hs + 1 if (dec.kind == DecisionKind.TURN and dec.drawn and p == dec.player) else hs
+            if dec.kind == DecisionKind.MULLIGAN and p == dec.player:
+                continue  # a mulligan under way: the cards thrown are drawn back at its end
+            mine = dec.kind == DecisionKind.TURN and p == dec.player
+            if ptd:  # played, the draw to come: at its turn's draw, a window it opened, its extension question
+                due = ((mine and not dec.drawn) or (dec.kind == DecisionKind.COUP_FOURRE and p == state.cf_attacker)
+                       or (dec.kind == DecisionKind.EXTENSION and p == dec.player))
+                want = hs - 1 if due else hs
+            else:
+                want = hs + 1 if (mine and dec.drawn) else hs
             if len(state.hands[p]) != want:
                 out.append(
                     f"{g.player_names[p]} holds {len(state.hands[p])} cards while the draw pile lasts "
@@ -236,7 +246,7 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
         if not 0 <= dec.player < N:
             out.append(f"decision {dec.kind} for a player out of range: {dec.player}")
         elif dec.kind == DecisionKind.TURN:
-            if not dec.drawn and not state.draw:
+            if not dec.drawn and not state.can_draw() and not state.can_refill(dec.player):
                 out.append("a turn waits for a draw from an empty draw pile")
             if dec.drawn and not state.hands[dec.player]:
                 out.append(f"{g.player_names[dec.player]} has a turn with no cards")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from mbrules.vocab import COUP_FOURRE, DRAW, EXTEND, PLAY
+from mbrules.vocab import COUP_FOURRE, DISCARD, DRAW, EXTEND, MULLIGAN, PLAY
 
 from .view import _view
 
@@ -69,7 +69,8 @@ def position_start(state) -> HandStart:
     )
 
 
-def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[str, int]]:
+def score_oracle(ruleset, players: int, start: HandStart, actions,
+                 hands: tuple[int, ...] | None = None) -> list[dict[str, int]] | None:
     """The score sheet of a finished hand, derived from the hand's actions and the ruleset model alone.
 
     ``actions``: the hand's ``(player, Action)`` pairs in order, read only through the notation's
@@ -77,6 +78,13 @@ def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[
     read: card kinds, miles, sides, targets, the deck and the points all come from ``ruleset``, so a
     bug in the engine's scoring or in the compilation of the rules shows up as a disagreement.
     Rulings: Scoring (P71/WM §8), Player counts, Coup fourré, End of the hand.
+
+    The ruleset's turn rules (issue 35) are followed from the actions: a draw from the discard pile
+    leaves the draw pile as it was, a mulligan's draw back takes what the hand lacks, and play then
+    draw's attacker draws at once when a coup fourré takes the next turn. Where the draw pile is
+    refilled from the discard pile (turn.reshuffles, a refill's reshuffles), the actions alone no
+    longer say how many cards are left to draw: once the draw pile has run out in such a hand, the
+    oracle does not judge it (None), and a mulligan in a hand whose hand sizes are not known neither.
     """
     pc = ruleset.player_counts[str(players)]
     S = pc.sides
@@ -96,12 +104,44 @@ def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[
     target = pc.extension_to if caller >= 0 and pc.extension_to is not None else pc.target
     draw = start.draw
     completer, delayed = -1, False
+    turn = ruleset.turn
+    hs = ruleset.play.hand_size.value
+    reshuffling = turn.reshuffles.value > 0 or (turn.refill_empty_hand.value and turn.refill_reshuffles.value > 0)
+    owed = turn.order.value == "play_then_draw" and ruleset.coup_fourre.extra_turn.value
+    sizes = list(hands or ())  # cards each player holds at the start (a dealt hand: hand_size each), if known
+    mulligan = -1  # the player whose mulligan is under way
+    attacker = -1
 
     for p, a in actions:
         op = a.op
+        if reshuffling and draw <= 0:
+            return None  # the discard pile may have become the draw pile: the actions no longer tell
         if op == DRAW:
-            draw -= 1
+            if a.from_discard:
+                pass  # the discard pile's top: the draw pile is as it was
+            elif mulligan == p:
+                n = min(hs - sizes[p], max(draw, 0))  # draw back to the hand size, as far as the pile goes
+                draw -= n
+                sizes[p] += n
+            else:
+                draw -= 1
+            if sizes and not a.from_discard and mulligan != p:
+                sizes[p] += 1
+            elif sizes and a.from_discard:
+                sizes[p] += 1
+            mulligan = -1
+        elif op == MULLIGAN:
+            if not sizes:
+                return None  # the hands' sizes are not known: the draw back cannot be counted
+            sizes[p] -= 1
+            mulligan = p
+        elif op == DISCARD:
+            if sizes:
+                sizes[p] -= 1
         elif op == PLAY:
+            if sizes:
+                sizes[p] -= 1
+            attacker = p
             cid = ids[a.card_index]
             card = cards[cid]
             s = p % S  # contract: p(i) plays for side (i-1) mod S
@@ -115,8 +155,16 @@ def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[
                 safeties[s] += 1
         elif op == COUP_FOURRE:
             coups[p % S] += 1
+            if sizes:
+                sizes[p] -= 1
             if refill and draw > 0:
                 draw -= 1  # the caller draws one card, none if the draw pile is empty (rulings: Coup fourré)
+                if sizes:
+                    sizes[p] += 1
+            if owed and draw > 0:
+                draw -= 1  # play then draw: the attacker's draw, taken at once (the option's ruling)
+                if sizes and attacker >= 0:
+                    sizes[attacker] += 1
         elif op == EXTEND:
             # the trip goes on to the extension; the first completion no longer counts (WM §10C)
             caller = p
@@ -179,11 +227,13 @@ def expected_sheet(state, start: HandStart | None = None, *, dealt: bool = True)
     """
     g = state.game
     by_deal, actions = hand_actions(state.history)
+    hands = None
     if by_deal or (start is None and dealt):
         start = dealt_start(g.ruleset, g.players)
+        hands = (g.ruleset.play.hand_size.value,) * g.players
     elif start is None:
         return None
-    return score_oracle(g.ruleset, g.players, start, actions)
+    return score_oracle(g.ruleset, g.players, start, actions, hands)
 
 
 def _leader(values):

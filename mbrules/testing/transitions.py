@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from mbrules.engine import Observer
 from mbrules.vocab import (
-    BATTLE, COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, HAZARD, OWN, PLAY, REMEDY, STOP, DecisionKind,
+    BATTLE, COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, HAZARD, MULLIGAN, OWN, PLAY, REMEDY, STOP,
+    DecisionKind,
 )
 
 from .checker import check
@@ -19,18 +20,34 @@ from .view import Before, _view
 __all__ = ["Checker", "check_transition", "checked_replay"]
 
 
-def _next_turn(before, after, p: int) -> int:
-    """Who should have the next turn after ``p``: the left neighbour; once the draw pile is out,
-    the next player holding cards (-1: nobody, the hand is over)."""
+def _next_turn(before, after, p: int, q: int | None = None) -> int:
+    """Who should have the next turn after ``p`` (or, given ``q``, from ``q`` on): the left neighbour;
+    once nothing can be drawn, the next player holding cards or able to refill (-1: nobody, the hand
+    is over)."""
     N = before.game.players
-    q = (p + 1) % N
-    if after.draw:
+    q = (p + 1) % N if q is None else q
+    if after.can_draw():
         return q
     for _ in range(N):
-        if after.hands[q]:
+        if after.hands[q] or after.can_refill(q):
             return q
         q = (q + 1) % N
     return -1
+
+
+def _ptd(g) -> bool:
+    return g.ruleset.turn.order.value == "play_then_draw"
+
+
+def _turn_passes(out: list[str], before, after, p: int, what, then: int | None = None) -> None:
+    """``p``'s play is done: the turn passes to ``then`` (default: the left neighbour); play then draw
+    (turn.order): ``p`` first draws, if a card can be drawn."""
+    g = before.game
+    if _ptd(g) and after.can_draw():
+        if after.decision != (DecisionKind.TURN, p, False):
+            out.append(f"{what}: play then draw: {g.player_names[p]} should draw now, got {after.decision}")
+        return
+    _expect_turn(out, after, _next_turn(before, after, p, then), what)
 
 
 def _expect_turn(out: list[str], after, who: int, why: str) -> None:
@@ -43,9 +60,14 @@ def _expect_turn(out: list[str], after, who: int, why: str) -> None:
     if d.kind != DecisionKind.TURN or d.player != who:
         out.append(f"{why}: expected {g.player_names[who]}'s turn, got {d.kind} for "
                    f"{g.player_names[d.player] if d.player >= 0 else 'nobody'}")
-    elif d.drawn == bool(after.draw):
-        out.append(f"{why}: {g.player_names[who]}'s turn {'has drawn' if d.drawn else 'waits for a draw'} "
-                   f"with {len(after.draw)} cards to draw")
+    else:
+        if _ptd(g):  # the turn opens with the play; an empty hand's turn is its draw
+            want = bool(after.hands[who]) or not (after.can_draw() or after.can_refill(who))
+        else:
+            want = not (after.can_draw() or after.can_refill(who))
+        if d.drawn != want:
+            out.append(f"{why}: {g.player_names[who]}'s turn {'has drawn' if d.drawn else 'waits for a draw'} "
+                       f"with {len(after.draw)} cards to draw")
 
 
 def _removed_one(before: list, after: list, c: int) -> bool:
@@ -98,17 +120,20 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
     if len(after.history) != len(before.history) + 1 or after.history[-1] != (p, action):
         out.append(f"{what}: history did not record ({p}, {action}) once")
     if op == DRAW:
-        if after.hands[p] != before.hands[p] + before.draw[-1:] or after.draw != before.draw[:-1]:
-            out.append(f"{what}: the top card of the draw pile did not go to the player's hand")
-        if after.decision != (DecisionKind.TURN, p, True):
-            out.append(f"{what}: after the draw, {after.decision}")
+        _check_draw(out, before, after, p, action, what)
+        return out
+    if op == MULLIGAN:
+        if not _removed_one(before.hands[p], after.hands[p], c) or after.discard != before.discard + [c]:
+            out.append(f"{what}: the card did not go from the hand to the top of the discard pile")
+        if after.decision != (DecisionKind.MULLIGAN, p, False):
+            out.append(f"{what}: the mulligan should stay open for more cards, got {after.decision}")
         return out
     if op in (PLAY, DISCARD) and not _removed_one(before.hands[p], after.hands[p], c):
         out.append(f"{what}: the card did not leave the hand (exactly one copy)")
     if op == DISCARD:
         if after.discard != before.discard + [c]:
             out.append(f"{what}: the card is not on top of the discard pile")
-        _expect_turn(out, after, _next_turn(before, after, p), what)
+        _turn_passes(out, before, after, p, what)
         return out
     if op == PLAY:
         k = g.kind[c]
@@ -124,7 +149,7 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
                 elif not after.hand_over:
                     out.append(f"{what}: the trip is complete and the hand goes on")
             else:
-                _expect_turn(out, after, _next_turn(before, after, p), what)
+                _turn_passes(out, before, after, p, what)
         elif k == HAZARD:
             pile = after.battle if g.pile[c] == BATTLE else after.speed
             bpile = before.battle if g.pile[c] == BATTLE else before.speed
@@ -146,14 +171,14 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
                                "fourré window opened")
                 if pile[ts] != bpile[ts] + [c]:
                     out.append(f"{what}: the hazard is not on top of side {g.side_names[ts]}'s pile")
-                _expect_turn(out, after, _next_turn(before, after, p), what)
+                _turn_passes(out, before, after, p, what)
         elif k == REMEDY:
             pile = after.battle if g.pile[c] == BATTLE else after.speed
             if not pile[ps] or pile[ps][-1] != c:
                 out.append(f"{what}: the remedy is not on top of its pile")
             if g.pile[c] == BATTLE and not after.rolling[ps] and g.is_go[c]:
                 out.append(f"{what}: a go card was played and the side is not rolling")
-            _expect_turn(out, after, _next_turn(before, after, p), what)
+            _turn_passes(out, before, after, p, what)
         else:  # a safety played normally
             if after.safeties[ps] != before.safeties[ps] + [c]:
                 out.append(f"{what}: the safety is not among the side's safeties")
@@ -161,11 +186,13 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
                 top = piles[ps][-1] if piles[ps] else -1
                 if g.safety_discards_hazard and top >= 0 and g.kind[top] == HAZARD and after.prot[ps] >> top & 1:
                     out.append(f"{what}: a hazard it protects against still shows on the {name} pile")
-            if g.safety_extra_turn:
-                who = p if (after.draw or after.hands[p]) else _next_turn(before, after, p)
+            if g.safety_extra_turn and _ptd(g) and after.can_draw():
+                _turn_passes(out, before, after, p, what + " (another turn after the draw)")
+            elif g.safety_extra_turn:
+                who = p if (after.can_draw() or after.hands[p] or after.can_refill(p)) else _next_turn(before, after, p)
                 _expect_turn(out, after, who, what + " (another turn)")
             else:
-                _expect_turn(out, after, _next_turn(before, after, p), what)
+                _turn_passes(out, before, after, p, what)
         return out
     if op == COUP_FOURRE:
         q = p
@@ -180,13 +207,15 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
                 out.append(f"{what}: the hazard was not taken to the discard pile")
         elif pile_a != pile_b:
             out.append(f"{what}: the hazard moved although it was played on another side")
-        drew = 1 if (g.cf_replacement_draw and before.draw) else 0
+        drew = 1 if (g.cf_replacement_draw and before.can_draw()) else 0
         if len(after.hands[q]) != len(before.hands[q]) - 1 + drew:
             out.append(f"{what}: the caller holds {len(after.hands[q])} cards, expected "
                        f"{len(before.hands[q]) - 1 + drew}")
         if g.cf_extra_turn:
-            who = q if (after.draw or after.hands[q]) else _next_turn(before, after, q)
+            who = q if (after.can_draw() or after.hands[q] or after.can_refill(q)) else _next_turn(before, after, q)
             _expect_turn(out, after, who, what + " (the caller's turn)")
+        else:
+            _turn_passes(out, before, after, before.cf_attacker, what)
         return out
     if op == DECLINE:
         rest = before.cf_queue[1:]
@@ -194,17 +223,67 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
             if after.decision != (DecisionKind.COUP_FOURRE, rest[0], True):
                 out.append(f"{what}: the window should pass to {g.player_names[rest[0]]}, got {after.decision}")
         else:
-            _expect_turn(out, after, _next_turn(before, after, before.cf_attacker), what)
+            _turn_passes(out, before, after, before.cf_attacker, what)
         return out
     if op == EXTEND:
         if after.target != g.extension_to or after.extension_called_by != p:
             out.append(f"{what}: the target is {after.target}, called by {after.extension_called_by}")
-        _expect_turn(out, after, _next_turn(before, after, p), what)
+        _turn_passes(out, before, after, p, what)
         return out
     if op == STOP:
         if not after.hand_over:
             out.append(f"{what}: the hand goes on after the extension was declined")
     return out
+
+
+def _check_draw(out: list[str], before, after, p: int, action, what) -> None:
+    """A draw, by the ruleset's turn rules: where the card came from, the reshuffle, the cards passed
+    over, a refill, a mulligan's draw back, and whose decision follows."""
+    g = before.game
+    t = g.ruleset.turn
+    hs = g.hand_size
+    hand_b, hand_a = before.hands[p], after.hands[p]
+    if action.from_discard:
+        refill = hand_a[:len(hand_a) - 1][len(hand_b):] if not hand_b and t.refill_empty_hand.value else []
+        if hand_a != hand_b + refill + before.discard[-1:] or after.discard != before.discard[:-1]:
+            out.append(f"{what}: the top card of the discard pile did not go to the player's hand")
+    elif before.decision.kind == DecisionKind.MULLIGAN:
+        if len(hand_a) != hs and after.can_draw():
+            out.append(f"{what}: the mulligan drew back to {len(hand_a)} cards, the hand size is {hs}")
+        if hand_a[:len(hand_b)] != hand_b:
+            out.append(f"{what}: the mulligan's draw back changed the cards kept")
+    else:
+        pool = list(before.draw)
+        if not pool:  # the draw pile was out: the whole discard pile became the draw pile
+            if sorted(after.draw + hand_a[len(hand_b):]) != sorted(before.discard) or after.discard:
+                out.append(f"{what}: the draw pile was out but the discard pile was not shuffled into a new one")
+            if after.reshuffles != before.reshuffles + 1:
+                out.append(f"{what}: reshuffles went from {before.reshuffles} to {after.reshuffles}")
+        elif not hand_b and t.refill_empty_hand.value:
+            if len(hand_a) > hs + 1 or (len(hand_a) < hs and after.can_draw()):
+                out.append(f"{what}: an empty hand was refilled to {len(hand_a)} cards (hand size {hs})")
+        else:
+            n = t.pass_over_held.value
+            top = len(pool) - 1
+            want = top
+            for i in range(top, max(top - n, 0) - 1, -1) if n else ():
+                if pool[i] not in hand_b:
+                    want = i
+                    break
+            card = pool.pop(want)
+            if hand_a != hand_b + [card] or after.draw != pool:
+                out.append(f"{what}: the card drawn is not the "
+                           + ("first the player does not hold among the cards it may pass over" if n else
+                              "top card of the draw pile"))
+    if _ptd(g) or before.decision.kind == DecisionKind.MULLIGAN:
+        if after.decision.kind in (DecisionKind.HAND_OVER, DecisionKind.MATCH_OVER):
+            out.append(f"{what}: a draw ended the hand")
+        elif _ptd(g) and after.decision.player != before.after_draw and before.after_draw >= 0 \
+                and after.decision.kind == DecisionKind.TURN and after.hands[before.after_draw]:
+            out.append(f"{what}: after the draw the turn should be {g.player_names[before.after_draw]}'s, "
+                       f"got {after.decision}")
+    elif after.decision != (DecisionKind.TURN, p, True):
+        out.append(f"{what}: after the draw, {after.decision}")
 
 
 class Checker(Observer):
