@@ -109,13 +109,20 @@ def test_rulesets_lists_the_options_under_their_category_each_with_its_source():
     assert all(o["source"] for o in doc["options"])
 
 
-def test_an_option_category_outside_the_list_is_refused(tmp_path):
-    """The category is one of a closed list (the schema's enum), so a typo does not make a new heading."""
+@pytest.mark.parametrize("text, message", [
+    # the category is one of a closed list (the schema's enum), so a typo does not make a new heading
+    ("kind: option\nid: opt\nname: O\ncategory: legalty\nplay:\n  hand_size: {value: 7, decided: x}\n",
+     "opt.yaml:4:11: category must be one of turn, piles, legality, scoring, tables, modes"),
+    # a category says where an option is listed; a ruleset is listed apart, so it has none
+    ("id: r\nname: R\nextends: winning-moves\ncategory: legality\n",
+     "opt.yaml:4:1: only an option has a category"),
+], ids=["unknown-category", "ruleset-with-category"])
+def test_a_category_off_the_list_or_on_a_ruleset_is_refused(tmp_path, text, message):
     bad = tmp_path / "opt.yaml"
-    bad.write_text("kind: option\nid: opt\nname: O\ncategory: legalty\nplay:\n  hand_size: {value: 7, decided: x}\n")
+    bad.write_text(text)
     result = run("validate", str(bad))
     assert result.exit_code == 1
-    assert "opt.yaml:4:" in result.output
+    assert message in result.output
 
 
 def test_rulesets_does_not_build_the_models():
@@ -136,11 +143,3 @@ def test_a_ruleset_warning_is_one_line_on_stderr(tmp_path):
     assert result.stderr.splitlines() == [f"{f}:5:14: warning: option 'o' (given with --option, applied last) "
                                           "changes play.hand_size.value from '5', which this file sets, to '7'"]
 
-
-def test_a_ruleset_with_a_category_is_refused(tmp_path):
-    """A category says where an option is listed; a ruleset is listed apart, so it has none."""
-    bad = tmp_path / "r.yaml"
-    bad.write_text("id: r\nname: R\nextends: winning-moves\ncategory: legality\n")
-    result = run("validate", str(bad))
-    assert result.exit_code == 1
-    assert "r.yaml:4:1: only an option has a category" in result.output
