@@ -98,6 +98,8 @@ class Game:
         self.deck = tuple(i for i in range(n) for _ in range(self.deck_counts[i]))
         self.safety_cards_in_deck = sum(self.deck_counts[i] for i in range(n) if self.kind[i] == SAFETY)
 
+        # The rules' tables, each read by one room of State (its module's contract lists them):
+        # play.*: turn (hand_size), legality (hazard_on_hazard .. voluntary_discard), effects (the rest).
         play = ruleset.play
         self.hand_size = play.hand_size.value
         if self.hand_size * players >= len(self.deck):
@@ -109,12 +111,12 @@ class Game:
         self.safety_discards_hazard = play.safety_discards_hazard.value
         self.roll_after_safety = play.roll_after_safety.value
         self.safety_extra_turn = play.safety_extra_turn.value
-        cf = ruleset.coup_fourre
+        cf = ruleset.coup_fourre  # reactions
         self.coup_fourre_enabled = cf.enabled.value
         self.coup_fourre_any_player = cf.who.value == "any_player"
         self.coup_fourre_replacement_draw = cf.replacement_draw.value
         self.coup_fourre_extra_turn = cf.extra_turn.value
-        sc = ruleset.scoring
+        sc = ruleset.scoring  # scoring
         self.scoring_enabled = sc.enabled.value
         self.scoring_milestones_per_mile = sc.milestones_per_mile.value
         self.scoring_safety = sc.safety.value
@@ -128,7 +130,7 @@ class Game:
         self.shutout_per_opponent = sc.shutout_per_opponent.value
         self.scoring_extension = sc.extension.value
         self.extension_bonus_to_finisher = sc.extension_bonus_to.value == "finisher"
-        m = ruleset.match
+        m = ruleset.match  # scoring (mode, target_points), turn (deal_passes_left, max_hands)
         self.match_mode = m.mode.value
         self.target_points = m.target_points.value
         self.deal_passes_left = m.deal_passes_left.value

@@ -7,8 +7,9 @@ hazard discarded, the replacement draw, the extra turn), what a pass does
 (``_decline``), whether reaching the target opens the extension question
 (``_trip_reached``, WM §10C) and what its answer does (``_answer_extension``).
 
-Reads: the Game's ``coup_fourre_enabled``, ``coup_fourre_any_player``, ``coup_fourre_replacement_draw``,
-``coup_fourre_extra_turn``, ``protectors``, ``extension_to``; the position's hands and piles.
+Reads: the Game's ``coup_fourre_enabled``, ``coup_fourre_any_player``,
+``coup_fourre_replacement_draw``, ``coup_fourre_extra_turn``, ``protectors``,
+``extension_to``; the position's hands and piles.
 
 May change: the window (``_cf_queue``, ``_cf_hazard``, ``_cf_side``, ``_cf_attacker``),
 ``_player``, ``_phase``, the caller's hand and coups, the target and the extension's
