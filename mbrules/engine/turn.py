@@ -13,6 +13,13 @@ Reads: the Game's ``deck``, ``hand_size``, ``players``, ``deal_passes_left``,
 May change: the draw pile, hands, ``_last_draw``, ``_player``, ``_phase``, the deal's
 order (``_first_player``, ``_hand_no``) and, at a hand's end, ``_hand_sheets``,
 ``_completers``, ``_match_totals``, ``_winner``. Checks nothing (legality does).
+
+Where the draw pile is read: ``_draw`` here takes its top card; the coup fourré's replacement
+draw (reactions' ``_coup_fourre``) takes one too; ``_start_turn``, ``_end_turn`` and
+``_next_with_cards`` ask whether it is empty (then a turn has no draw, and a player with no
+cards is passed), and reactions' ``_trip_reached`` reads it for Delayed Action. A rule about
+the pile running out (a reshuffle) or about what a draw takes belongs in this room and must
+cover every one of those places.
 """
 
 from __future__ import annotations
