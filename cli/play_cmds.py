@@ -176,6 +176,12 @@ def play(
             check_output_file(record, inputs, "--record")
         except OutputPathError as e:
             fail(str(e), EXIT_USAGE)
+        if not seats:
+            from mbrules.tui.resume import is_saved_game
+
+            if is_saved_game(record):  # a person's saved game is continued by --human, never replaced
+                fail(f"mbrules: --record {record} holds a game saved by play --human (the same command continues "
+                     "it): give another --record file; it is left as it was", EXIT_USAGE)
     done: dict = {}
     try:
         with signals(raising=True):

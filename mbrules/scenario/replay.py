@@ -279,6 +279,18 @@ def prepare(doc: Document, base_dir: Path) -> _Prepared:
     return _Prepared(game, scn, state)
 
 
+def check_document(doc: Document, base_dir: Path) -> tuple[Game | None, m.Scenario | None, list[Diagnostic]]:
+    """A document read through the scenario reader, validated as ``mbrules replay`` validates it (the model,
+    its ruleset and options, the names and the deck): ``(game, scenario, [])``, or ``(None, None, problems)``
+    with every problem as ``FILE:LINE:COL: message``. Nothing here raises for bad input."""
+    try:
+        prep = prepare(doc, base_dir)
+    except _Invalid as exc:
+        diags = sorted(set(exc.diags), key=lambda d: (d.file != doc.file, d.file, d.line, d.col, d.message))
+        return None, None, diags or [Diagnostic(doc.file, doc.line, 1, "invalid scenario")]
+    return prep.game, prep.scenario, []
+
+
 def _check_steps(ck: _Checker, scn: m.Scenario) -> None:
     g = ck.g
     for i, step in enumerate(scn.steps):
