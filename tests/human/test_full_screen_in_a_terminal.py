@@ -24,6 +24,25 @@ def spawn_full_screen(args, rows=24, cols=80):
     return pexpect.spawn(MBRULES, args, encoding="utf-8", dimensions=(rows, cols), timeout=30, env=env)
 
 
+def play_then_quit(args, moves: int, first: str = "your move") -> int:
+    """The full-screen game: wait for ``first``, press '1' ``moves`` times, then q and y; the exit code."""
+    child = spawn_full_screen(args)
+    try:
+        child.expect(first)
+        if first != "your move":
+            child.expect("your move")
+        for _ in range(moves):
+            child.send("1")
+            child.expect([pexpect.TIMEOUT], timeout=0.5)
+        child.send("q")
+        child.expect("Quit this match")
+        child.send("y")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    return child.exitstatus
+
+
 def test_a_whole_hand_is_played_with_keys_alone_at_80x24():
     child = spawn_full_screen(["play", "--human", "p1", "--ruleset", "winning-moves", "--players", "2",
                                "--seed", "41", "--hands", "1"])
@@ -70,34 +89,12 @@ def test_q_then_y_leaves_the_full_screen_game():
 def test_the_same_command_with_its_record_file_continues_the_match(tmp_path):
     record = tmp_path / "game.yaml"
     args = ["play", "--human", "p1", "--players", "2", "--seed", "41", "--record", str(record)]
-    child = spawn_full_screen(args)
-    try:
-        child.expect("your move")
-        for _ in range(3):
-            child.send("1")
-            child.expect([pexpect.TIMEOUT], timeout=0.5)
-        child.send("q")
-        child.expect("Quit this match")
-        child.send("y")
-        child.expect(pexpect.EOF)
-    finally:
-        child.close(force=True)
+    assert play_then_quit(args, 3) == 0
     first = record.read_text(encoding="utf-8")
-    assert child.exitstatus == 0 and "hand_over: false" in first
+    assert "hand_over: false" in first
     moves = first.count("- {player: ")
-    child = spawn_full_screen(args)
-    try:
-        child.expect("your move")
-        child.send("1")
-        child.expect([pexpect.TIMEOUT], timeout=0.5)
-        child.send("q")
-        child.expect("Quit this match")
-        child.send("y")
-        child.expect(pexpect.EOF)
-    finally:
-        child.close(force=True)
+    assert play_then_quit(args, 1) == 0
     again = record.read_text(encoding="utf-8")
-    assert child.exitstatus == 0
     assert again.count("- {player: ") > moves  # the moves of before, then more
     assert [line for line in again.splitlines() if line.startswith("  - {")][:moves] == \
         [line for line in first.splitlines() if line.startswith("  - {")]
@@ -171,18 +168,6 @@ def test_a_save_made_with_plain_is_continued_by_the_full_screen_game(tmp_path):
     finally:
         child.close(force=True)
     first = [line for line in record.read_text(encoding="utf-8").splitlines() if line.startswith("  - {")]
-    child = spawn_full_screen(args)
-    try:
-        child.expect("Resumed from")
-        child.expect("your move")
-        child.send("1")
-        child.expect([pexpect.TIMEOUT], timeout=0.5)
-        child.send("q")
-        child.expect("Quit this match")
-        child.send("y")
-        child.expect(pexpect.EOF)
-    finally:
-        child.close(force=True)
-    assert child.exitstatus == 0
+    assert play_then_quit(args, 1, first="Resumed from") == 0
     again = [line for line in record.read_text(encoding="utf-8").splitlines() if line.startswith("  - {")]
     assert again[:len(first)] == first and len(again) > len(first)
