@@ -776,7 +776,7 @@ class MilleBornesApp(App[str]):
             self.exit("interrupted")
             return
         save = self.driver.save_path
-        p = Prompt("Quit this match? " + (f"It is saved to {save}: the same command continues it."
+        p = Prompt("Quit this match? " + (f"It will be saved to {save}: the same command continues it."
                                           if save is not None else "Nothing more will be played."),
                    "quit", "go on playing")
         p.quitting = True

@@ -206,3 +206,18 @@ def test_the_full_screen_seat_refuses_a_damaged_save_before_the_game_starts(save
     assert r.exit_code == 2, r.output
     assert LOCATED.search(r.output), r.output
     assert save.read_bytes() == raw
+
+
+def test_a_save_that_stopped_between_hands_goes_on_with_the_next_hand(tmp_path, play):
+    """A save whose last hand is over (here stopped by --hands 1) continues with the next hand's deal."""
+    path = tmp_path / "game.yaml"
+    args = [*BASE, "--bot", "random", "--record", str(path)]
+    assert play([*args, "--hands", "1"], ["1"] * 300).exit_code == 0
+    first = path.read_text(encoding="utf-8")
+    r = play([*args, "--hands", "2"], ["1"] * 3)
+    assert r.exit_code == 0, r.output
+    assert "the match goes on in hand 2" in " ".join(r.output.split())
+    again = path.read_text(encoding="utf-8")
+    hand_1 = [line for line in first.splitlines() if line.startswith("  - {")]
+    assert again.count("\nscenario: ") == 2
+    assert [line for line in again.split("\n---\n")[0].splitlines() if line.startswith("  - {")] == hand_1
