@@ -40,10 +40,15 @@ def _run(tmp_path: Path, command: list[str], at: str, signum: int) -> subprocess
 
 # where the signal comes: the first module of the package, the CLI's imports, the command reading the rules
 POINTS = ["mbrules.vocab", "typer", "mbrules.ruleset"]
+FAST = {(signal.SIGINT, "typer"), (signal.SIGTERM, "typer")}  # the rest run with the slow tests
 
 
-@pytest.mark.parametrize("at", POINTS)
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+CASES = [pytest.param(signum, at, id=f"{signum.name}-{at}",
+                      marks=() if (signum, at) in FAST else pytest.mark.slow)
+         for signum in (signal.SIGINT, signal.SIGTERM) for at in POINTS]
+
+
+@pytest.mark.parametrize(("signum", "at"), CASES)
 def test_python_m_mbrules_cli_exits_130_or_143_quietly_when_a_signal_comes_while_it_starts(tmp_path, signum, at):
     """The contract's exit codes (130 SIGINT, 143 SIGTERM) hold from the command's first line, with no
     traceback, however the command is run."""
