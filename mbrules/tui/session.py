@@ -362,8 +362,8 @@ def run_human(game: Game, ruleset: str, options: list[str], players: int, seed: 
         try:
             write_scenario_file(record, text, inputs, "--record")
             done["recorded"] = True
-            again = (": the same command continues the match" if not st.is_terminal() and quit_why is not None
-                     else "")
+            again = ("" if st.is_terminal() else ": the same command continues the match" if quit_why is not None
+                     else ": the same command with a larger --hands continues the match")
             console.print(f"Recorded to {record}{again}.", markup=False, highlight=False)
         except OutputPathError as e:
             print(str(e), file=sys.stderr)

@@ -212,7 +212,9 @@ def test_a_save_that_stopped_between_hands_goes_on_with_the_next_hand(tmp_path, 
     """A save whose last hand is over (here stopped by --hands 1) continues with the next hand's deal."""
     path = tmp_path / "game.yaml"
     args = [*BASE, "--bot", "random", "--record", str(path)]
-    assert play([*args, "--hands", "1"], ["1"] * 300).exit_code == 0
+    r = play([*args, "--hands", "1"], ["1"] * 300)
+    assert r.exit_code == 0, r.output
+    assert "the same command with a larger --hands continues the match" in " ".join(r.output.split())
     first = path.read_text(encoding="utf-8")
     r = play([*args, "--hands", "2"], ["1"] * 3)
     assert r.exit_code == 0, r.output
