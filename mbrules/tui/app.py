@@ -8,8 +8,9 @@ last plays, the legal moves, your hand as cards (display names only) and the key
 Keys: ←/→ pick a card and Enter opens its moves (↑/↓ and Enter pick the target, Esc goes back);
 the number keys play a listed move; ``d`` discards the picked card; ``h`` asks the hint bot;
 ``u`` undoes your last move (against bots only); ``r`` shows the rules in a pane that scrolls;
-``?`` help; ``q`` quits after ``y``; a click on a card or a listed move works too. The coup fourré window and the extension question are
-prompts over the table that must be answered; the end of a hand is a score sheet screen; in hot
+``?`` help; ``q`` or Ctrl-C quits after ``y`` (Ctrl-C again quits at once, exit 130); a click on a card or
+a listed move works too. With ``--record`` the quit prompt says the match is saved and the same command
+continues it. The coup fourré window and the extension question are prompts over the table that must be answered; the end of a hand is a score sheet screen; in hot
 seat a blank screen hides the hand until the next person presses Enter (Textual draws on the
 terminal's alternate screen: nothing stays in the scrollback).
 
