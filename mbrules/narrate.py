@@ -15,7 +15,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .engine.words import plural
-from .vocab import COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, HAZARD, PLAY, SAFETY, STOP, DecisionKind
+from .vocab import (
+    COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, HAZARD, MULLIGAN, PLAY, SAFETY, STOP, DecisionKind,
+)
 
 if TYPE_CHECKING:
     from .engine import Action, Game, Observation, State, Transition
@@ -39,6 +41,7 @@ class Narrator:
         self.pile_names = (d.battle_pile, d.speed_pile)  # by Game.pile: BATTLE, SPEED
         self.safety_area = d.safety_area
         self.draw_pile = d.draw_pile
+        self.discard_pile = d.discard_pile
 
     # -- people and sides ------------------------------------------------------------------
     def who(self, p: int) -> str:
@@ -59,8 +62,17 @@ class Narrator:
         a = t.action
         op = a.op
         who = self.who(t.player)
-        if op == DRAW:
-            return None
+        if op == DRAW:  # the card drawn is never told, but where it came from and a reshuffle are public
+            said = []
+            if t.reshuffled:
+                said.append(f"The {self.discard_pile} is shuffled into a new {self.draw_pile}.")
+            if t.from_discard:
+                said.append(_sentence(f"{who} takes {g.names[t.drawn]} from the {self.discard_pile}."))
+            elif t.drawn_more:
+                said.append(f"{who} draws {plural(len(t.drawn_more) + (t.drawn >= 0), 'card')}.")
+            return " ".join(said) or None
+        if op == MULLIGAN:
+            return _sentence(f"{who} throws {g.names[a.card_index]} away (mulligan).")
         if op == PLAY:
             c = a.card_index
             k = g.kind[c]
@@ -79,6 +91,8 @@ class Narrator:
             return _sentence(f"{who} discards {g.names[a.card_index]}.")
         if op == COUP_FOURRE:
             nxt = " and plays next" if t.extra_turn else ""
+            if t.reshuffled:
+                nxt += f"; the {self.discard_pile} is shuffled into a new {self.draw_pile}"
             return _sentence(f"{who} calls COUP FOURRÉ with {g.names[a.card_index]} against "
                              f"{g.names[t.window_hazard]}{nxt}.")
         if op == DECLINE:
@@ -126,7 +140,14 @@ class Narrator:
         g = self.game
         op = a.op
         if op == DRAW:
+            if a.from_discard:
+                top = g.names[obs.discard[-1]] if obs.discard else "its top card"
+                return f"take {top} from the {self.discard_pile}"
+            if obs.decision.kind == DecisionKind.MULLIGAN:
+                return f"end the mulligan: draw back to {plural(g.hand_size, 'card')}"
             return "draw a card"
+        if op == MULLIGAN:
+            return f"mulligan: throw {g.names[a.card_index]} away"
         if op == DECLINE:
             return "let it pass (keep the safety)"
         if op == EXTEND:
@@ -157,6 +178,9 @@ class Narrator:
             hz = g.names[obs.window_hazard] if obs.window_hazard >= 0 else "a hazard"
             return (f"COUP FOURRÉ? {hz} was just played on your side and you hold its safety. "
                     f"Call the coup fourré (1, or y) or let it pass (n)?")
+        if kind == DecisionKind.MULLIGAN:
+            return (f"MULLIGAN: throw another card away, or draw back to {plural(g.hand_size, 'card')} "
+                    "(your turn then ends)?")
         if kind == DecisionKind.EXTENSION:
             return (f"EXTENSION? Your side has completed the trip of {self.distance(obs.target)}. Extend it to "
                     f"{self.distance(g.extension_to)} (y: extend) or stop here (n: stop, the hand ends)?")

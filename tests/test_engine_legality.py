@@ -26,6 +26,9 @@ OPTIONS = [
     ("winning-moves", "speed-limit-stacking"), ("winning-moves", "extension-1200"),
     ("winning-moves", "shutout-per-opponent"), ("winning-moves", "extension-bonus-to-finisher"),
     ("kids-115", "simpler-game"), ("kids-115", "longer-game"),
+    ("winning-moves", "reshuffle-discard"), ("winning-moves", "draw-from-discard"), ("winning-moves", "mulligan"),
+    ("winning-moves", "refill-empty-hand"), ("winning-moves", "no-duplicate-draws"),
+    ("winning-moves", "play-then-draw"),
 ]
 SEEDS = [0, 1]
 HANDS_PER_MATCH = 2

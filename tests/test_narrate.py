@@ -78,7 +78,7 @@ def check_transition(game: Game, before, after, t: Transition, st: State) -> Non
         assert t.extra_turn == (k == SAFETY and game.safety_extra_turn and not t.hand_over)
     elif a.op == COUP_FOURRE:
         assert t.side == ps and not t.trip_completed
-        assert t.extra_turn == (game.cf_extra_turn and not t.hand_over)
+        assert t.extra_turn == (game.coup_fourre_extra_turn and not t.hand_over)
         if before.window[1] == ps:
             assert before.window[0] in t.swept  # the hazard answered goes to the discard pile
     else:
@@ -91,7 +91,19 @@ def check_sentences(game: Game, full: Narrator, public: Narrator, t: Transition)
     a = t.action
     line, heard = full.action(t), public.action(t)
     if a.op == DRAW:
-        assert line is None and heard is None  # the card drawn is hidden: never told
+        # the card drawn is hidden: never told; a reshuffle and a card taken from the discard pile are public
+        assert heard == line
+        if t.from_discard:
+            assert line.startswith(full.who(t.player) + " takes " + game.names[t.drawn]) or t.reshuffled
+        elif t.reshuffled:
+            assert "shuffled into a new" in line
+        elif not t.drawn_more:
+            assert line is None
+        if line is not None and t.drawn >= 0 and not t.from_discard:
+            assert game.names[t.drawn] not in line
+        return
+    if a.op == MULLIGAN:
+        assert heard == line and line.startswith(full.who(t.player) + " throws " + game.names[a.card_index])
         return
     if a.op == DECLINE:
         assert heard is None  # telling it would tell the table that hand holds the safety

@@ -7,8 +7,9 @@ hazard discarded, the replacement draw, the extra turn), what a pass does
 (``_decline``), whether reaching the target opens the extension question
 (``_trip_reached``, WM §10C) and what its answer does (``_answer_extension``).
 
-Reads: the Game's ``cf_enabled``, ``cf_any_player``, ``cf_replacement_draw``,
-``cf_extra_turn``, ``protectors``, ``extension_to``; the position's hands and piles.
+Reads: the Game's ``coup_fourre_enabled``, ``coup_fourre_any_player``,
+``coup_fourre_replacement_draw``, ``coup_fourre_extra_turn``, ``protectors``,
+``extension_to``; the position's hands and piles.
 
 May change: the window (``_cf_queue``, ``_cf_hazard``, ``_cf_side``, ``_cf_attacker``),
 ``_player``, ``_phase``, the caller's hand and coups, the target and the extension's
@@ -33,7 +34,7 @@ class Reactions:
     def _open_coup_fourre(self, attacker: int, hazard: int, ts: int) -> None:
         """After a hazard lands: a window for the holders of a protecting safety, until the next draw (WM §7)."""
         g = self.game
-        if g.cf_enabled:
+        if g.coup_fourre_enabled:
             N = g.players
             queue = []
             prots = g.protectors[hazard]
@@ -41,7 +42,7 @@ class Reactions:
                 q = (attacker + k) % N
                 if q == attacker:
                     continue
-                if not g.cf_any_player and g.side_of[q] != ts:
+                if not g.coup_fourre_any_player and g.side_of[q] != ts:
                     continue
                 hand = self._hands[q]
                 for sc in prots:
@@ -75,12 +76,12 @@ class Reactions:
                 self._discard.append(pile.pop())  # the hazard goes to the discard pile (WM §7)
         self._protect(qs, c, normal=False)
         self._cf_queue = []
-        if g.cf_replacement_draw and self._can_draw():
+        if g.coup_fourre_replacement_draw and self._can_draw():
             d = self._take(q)  # 'draw one card to bring the number of cards held to six' (WM §7)
             hand.append(d)
             self._last_draw = d
             self._note |= DREW
-        if g.cf_extra_turn:
+        if g.coup_fourre_extra_turn:
             if g.play_then_draw:
                 self._draw_owed(self._cf_attacker)  # play then draw: the attacker's draw is taken at once
             self._start_turn(q)  # a full turn; players in between lose theirs (WM §7)

@@ -5,8 +5,8 @@ ends, as if it ended now), which side completed the trip (``current_completer``)
 whether the match is won, drawn or goes on (``_match_winner``, WM §9; rulings: The
 match).
 
-Reads: the Game's scoring tables (``scoring_enabled``, the ``pts_*`` values,
-``safe_trip_breakers``, ``shutout_per_opponent``, ``extension_to_finisher``,
+Reads: the Game's scoring tables (``scoring_enabled``, the ``scoring_*`` point values,
+``safe_trip_breakers``, ``shutout_per_opponent``, ``extension_bonus_to_finisher``,
 ``safety_cards_in_deck``) and match rules (``match_mode``, ``target_points``); the
 position's miles, played cards, safeties, coups, completion, extension caller, the
 sheets and totals of the hands over.
@@ -42,35 +42,35 @@ class Scoring:
         done = self.current_completer()
         for s in range(S):
             line = sheet[s]
-            line["milestones"] = self._miles[s] * g.pts_mile
+            line["milestones"] = self._miles[s] * g.scoring_milestones_per_mile
             n_safe = len(self._safeties[s]) + len(self._coups[s])
-            line["safeties"] = n_safe * g.pts_safety
+            line["safeties"] = n_safe * g.scoring_safety
             if g.safety_cards_in_deck and n_safe == g.safety_cards_in_deck:
-                line["all_safeties"] = g.pts_all_safeties
-            line["coup_fourres"] = len(self._coups[s]) * g.pts_coup_fourre
+                line["all_safeties"] = g.scoring_all_safeties
+            line["coup_fourres"] = len(self._coups[s]) * g.scoring_coup_fourre
         if done >= 0:
             line = sheet[done]
-            line["trip_completed"] = g.pts_trip
+            line["trip_completed"] = g.scoring_trip_completed
             if self._completion_delayed and self._completer >= 0:
-                line["delayed_action"] = g.pts_delayed
+                line["delayed_action"] = g.scoring_delayed_action
             if not any(self._played[done][c] for c in g.safe_trip_breakers):
-                line["safe_trip"] = g.pts_safe_trip
+                line["safe_trip"] = g.scoring_safe_trip
             blank = [s for s in range(S) if s != done and self._miles[s] == 0]
             if g.shutout_per_opponent:
-                line["shutout"] = g.pts_shutout * len(blank)
+                line["shutout"] = g.scoring_shutout * len(blank)
             elif len(blank) == S - 1:
-                line["shutout"] = g.pts_shutout
+                line["shutout"] = g.scoring_shutout
         if self._extension_called_by >= 0:
             caller = g.side_of[self._extension_called_by]
-            if g.extension_to_finisher:
+            if g.extension_bonus_to_finisher:
                 if done >= 0:
-                    sheet[done]["extension"] = g.pts_extension
+                    sheet[done]["extension"] = g.scoring_extension
             elif done == caller:
-                sheet[caller]["extension"] = g.pts_extension
+                sheet[caller]["extension"] = g.scoring_extension
             else:
                 for s in range(S):
                     if s != caller:
-                        sheet[s]["extension"] = g.pts_extension  # 'given to his opponent or opponents' (WM §10C)
+                        sheet[s]["extension"] = g.scoring_extension  # 'given to his opponent or opponents' (WM §10C)
         for line in sheet:
             line["total"] = sum(v for k, v in line.items() if k != "total")
         return sheet

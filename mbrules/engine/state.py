@@ -551,7 +551,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         elif op == COUP_FOURRE:
             ts = ps
             hazard = self._cf_hazard
-            extra = g.cf_extra_turn and ph < P_HAND_OVER
+            extra = g.coup_fourre_extra_turn and ph < P_HAND_OVER
         elif op == DECLINE:
             hazard = self._cf_hazard
         over = ph >= P_HAND_OVER

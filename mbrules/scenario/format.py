@@ -74,12 +74,13 @@ def step_fields(g: "Game", player: int, action: Action, draw: int | None = None)
         out["discard"] = action.card
     elif op == COUP_FOURRE:
         out["coup_fourre"] = action.card
-    elif op == DRAW and action.from_discard:
-        out["draw_from"] = "discard"
-        draw = None  # the card taken is the discard pile's top, which the position shows
-    elif op == MULLIGAN:
-        out["mulligan"] = action.card
-        draw = None
+    elif (op == DRAW and action.from_discard) or op == MULLIGAN:
+        if draw is not None:
+            raise ValueError(f"'{action}' is the turn's draw itself: no 'draw:' goes with it")
+        if op == MULLIGAN:
+            out["mulligan"] = action.card
+        else:
+            out["draw_from"] = "discard"  # the card taken is the discard pile's top, which the position shows
     elif op in (EXTEND, STOP):
         if draw is not None:
             raise ValueError("answering the extension draws nothing: no 'draw:' goes with it")
