@@ -49,6 +49,10 @@ class ModelError(ValueError):
 def ruleset_digest(game: Game) -> str:
     """A digest of the resolved ruleset (options applied): equal for the same rules however loaded."""
     data = game.ruleset.model_dump(mode="json")
+    if game.ruleset.turn == type(game.ruleset.turn)():
+        # the books' turn (every 'turn' default): the same rules as before the section existed, so the
+        # models trained then keep their digest
+        data.pop("turn", None)
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(text.encode()).hexdigest()
 

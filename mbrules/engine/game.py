@@ -167,8 +167,8 @@ class Game:
         self.discard_action = tuple(acts[encode(DISCARD, c)] for c in range(n))
         self.coup_action = tuple(acts[encode(COUP_FOURRE, c)] for c in range(n))
         self.draw_action = acts[ACTION_DRAW]
-        self.draw_discard_action = acts.get(ACTION_DRAW_DISCARD)  # None unless turn.draw_from_discard
-        self.mulligan_action = tuple(acts[encode(MULLIGAN, c)] for c in range(n)) if self.mulligan else ()
+        self.draw_discard_action = acts[ACTION_DRAW_DISCARD]  # refused (no-discard-draw) unless turn.draw_from_discard
+        self.mulligan_action = tuple(acts[encode(MULLIGAN, c)] for c in range(n))  # refused unless turn.mulligan
         self.decline_action = acts[ACTION_DECLINE]
         self.extend_action = acts[ACTION_EXTEND]
         self.stop_action = acts[ACTION_STOP]

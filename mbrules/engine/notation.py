@@ -128,13 +128,9 @@ def parse(text: str, game) -> Action:
     if op is None:
         raise NotationError(f"{_show(words[0])} is not an action word: {usage}")
     if op == DRAW and len(words) == 2 and words[1].lower() == DISCARD_WORD:
-        a = game.actions.get(ACTION_DRAW_DISCARD)
-        if a is None:
-            raise NotationError(f"{_show(text)}: this game's ruleset does not draw from the discard pile "
-                                "(turn.draw_from_discard)")
-        return a
+        return game.actions[ACTION_DRAW_DISCARD]
     if op in (DRAW, DECLINE, EXTEND, STOP):
-        if op == DRAW and len(words) != 1 and ACTION_DRAW_DISCARD in game.actions:
+        if op == DRAW and len(words) != 1:
             raise NotationError(f"{_show(text)}: 'draw' takes nothing after it but 'discard' (draw discard: the "
                                 "discard pile's top)")
         if len(words) != 1:
@@ -146,12 +142,9 @@ def parse(text: str, game) -> Action:
     if card is None:
         raise NotationError(f"{_show(words[1])} is not a card of this game (cards: {', '.join(game.card_ids)})")
     if op == MULLIGAN:
-        a = game.actions.get(encode(MULLIGAN, card)) if len(words) == 2 else None
-        if a is None:
-            raise NotationError(f"{_show(text)}: " + ("write 'mulligan CARD', one card an action"
-                                                      if len(words) != 2 else
-                                                      "this game's ruleset has no mulligan (turn.mulligan)"))
-        return a
+        if len(words) != 2:
+            raise NotationError(f"{_show(text)}: write 'mulligan CARD', one card an action")
+        return game.actions[encode(MULLIGAN, card)]
     side = OWN
     rest = words[2:]
     if rest:
@@ -173,15 +166,13 @@ ACTION_STOP = encode(STOP)
 def all_actions(game) -> dict[int, Action]:
     """Every action of ``game`` by its int: the one table the engine, bots and tools share."""
     codes = [encode(DRAW), encode(DECLINE), encode(EXTEND), encode(STOP)]
-    if getattr(game, "draw_from_discard", False):
-        codes.append(ACTION_DRAW_DISCARD)  # only a game whose ruleset draws from the discard pile has it
+    codes.append(ACTION_DRAW_DISCARD)  # every game has it: a ruleset without the rule refuses it (no-discard-draw)
     for c in range(game.n_cards):
         codes.append(encode(PLAY, c))
         codes += [encode(PLAY, c, s) for s in range(MAX_SIDES)]  # every side name: a missing side is bad-target
         codes.append(encode(DISCARD, c))
         codes.append(encode(COUP_FOURRE, c))
-        if getattr(game, "mulligan", False):
-            codes.append(encode(MULLIGAN, c))
+        codes.append(encode(MULLIGAN, c))  # likewise (no-mulligan)
     return {code: Action(code, game) for code in codes}
 
 

@@ -49,7 +49,10 @@ from array import array
 
 from mbrules.vocab import HAZARD, SAFETY, DecisionKind
 
-DECISIONS = ("draw", "play") + tuple(k.value for k in DecisionKind if k != DecisionKind.TURN)  # a turn: before/after its draw
+# a turn: before/after its draw; a mulligan under way (turn.mulligan) is read as "draw": it ends with a draw,
+# and the legal actions (its throws, its draw) tell it from a turn's draw
+DECISIONS = ("draw", "play") + tuple(k.value for k in DecisionKind
+                                     if k not in (DecisionKind.TURN, DecisionKind.MULLIGAN))
 SIDE_BLOCK = ("battle_top", "hazard", "speed_hazard", "safeties", "distance")
 SIDE_SCALARS = ("miles/target", "moving", "limited", "limit/200", "coup_fourres", "protected")
 
@@ -76,6 +79,12 @@ class ActionSpace:
             acts.append(game.discard_action[c])
             if game.kind[c] == SAFETY:
                 acts.append(game.coup_action[c])
+        # the ruleset's turn rules (docs/rl.md): only a game that has them has these actions, so the
+        # books' rulesets keep their space
+        if game.draw_from_discard:
+            acts.append(game.draw_discard_action)
+        if game.mulligan:
+            acts += game.mulligan_action
         self.actions = tuple(acts)
         self.index = {int(a): i for i, a in enumerate(acts)}
         if len(self.index) != len(acts):  # each action once: a duplicate would make two indices mean one thing

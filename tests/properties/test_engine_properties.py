@@ -23,8 +23,7 @@ def _candidates(game):
     discarded, or called as a coup fourré; draw, decline and both extension answers; where the ruleset has
     them, a draw from the discard pile and a mulligan of each card."""
     acts = [game.draw_action, game.decline_action, game.extend_action, game.stop_action]
-    if game.draw_discard_action is not None:
-        acts.append(game.draw_discard_action)
+    acts.append(game.draw_discard_action)
     acts += game.mulligan_action
     for c in range(game.n_cards):
         acts.append(game.play_own[c])
