@@ -110,8 +110,7 @@ class Observation(NamedTuple):
             g, player, g.side_of[player], tuple(st._hands[player]), tuple([len(h) for h in st._hands]),
             _side_views(st), tuple(st._discard), len(st._stock), d,
             st._cf_hazard if d.kind == COUP_FOURRE_WINDOW else -1, st._target, st._extension_called_by,
-            st._hand_no, tuple(st._match_totals), tuple(st._face_up), st._reshuffles,
-            after_draw if d.kind == TURN and not d.drawn else -1,
+            st._hand_no, tuple(st._match_totals), tuple(st._face_up), st._reshuffles, after_draw,
         )
 
     # -- derived facts a bot needs ---------------------------------------------------------

@@ -400,8 +400,8 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
             ph = self._phase
             op = action.op
             if ph == P_DRAW:
-                if action == ACTION_DRAW and self.game.plain_draws and self._verify_draw() is None:
-                    self._draw(self._player)  # a draw from the top, as the books have it, never ends a hand
+                if action == ACTION_DRAW and self.game.plain_draws:  # the phase is a draw's: it may be taken
+                    self._draw_plain(self._player)  # a draw from the top, as the books have it, never ends a hand
                     return
             elif ph == P_PLAY:
                 p = self._player
@@ -439,9 +439,9 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
             ph = self._phase
             op = action.op
             if ph == P_DRAW:
-                if action == ACTION_DRAW and self.game.plain_draws and self._verify_draw() is None:
+                if action == ACTION_DRAW and self.game.plain_draws:  # the phase is a draw's: it may be taken
                     p = self._player
-                    self._draw(p)  # a draw from the top never ends a hand; the drawer plays on
+                    self._draw_plain(p)  # a draw from the top never ends a hand; the drawer plays on
                     ps = self.game.side_of[p]
                     return _new_transition(Transition, (
                         p, action, self._hand_no, self._last_draw, -1, (), -1, self._miles[ps], self._target,

@@ -73,16 +73,22 @@ class TurnFlow:
         self._history.append((-1, -1))
         self._deal()
 
+    def _draw_plain(self, p: int) -> None:
+        """The books' draw (Game.plain_draws: no turn rule is on): ``p`` takes the top card (WM §5).
+        The hot loop's (State.step, apply's fast path); :meth:`_draw` is every draw."""
+        self._history.append((p, self.game.draw_action))
+        c = self._stock.pop()
+        self._hands[p].append(c)
+        self._last_draw = c
+        self._phase = P_PLAY
+
     def _draw(self, p: int) -> None:
-        """The start of a turn: ``p`` takes the top card of the draw pile (WM §5)."""
+        """The start of a turn: ``p`` takes the top card of the draw pile (WM §5), by the turn rules."""
         g = self.game
-        self._history.append((p, g.draw_action))
         if g.plain_draws:
-            c = self._stock.pop()
-            self._hands[p].append(c)
-            self._last_draw = c
-            self._phase = P_PLAY
+            self._draw_plain(p)
             return
+        self._history.append((p, g.draw_action))
         hand = self._hands[p]
         if g.refill_empty_hand and not hand:
             self._draw_up_to(p, g.hand_size, True)  # the Java game's custom rule: an empty hand first draws a full one
@@ -241,12 +247,13 @@ class TurnFlow:
 
     def _end_turn(self, p: int) -> None:
         """``p``'s play is done and the turn passes (play then draw: after ``p``'s draw)."""
-        if self.game.play_then_draw:
-            self._draw_next(p, (p + 1) % self.game.players)
-            return
+        g = self.game
         q = p + 1
-        if q == self.game.players:
+        if q == g.players:
             q = 0
+        if g.play_then_draw:
+            self._draw_next(p, q)
+            return
         if self._stock:  # the common case of _start_turn: the next player draws
             self._player = q
             self._phase = P_DRAW
