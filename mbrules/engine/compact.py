@@ -210,8 +210,9 @@ def state_vector(st: State) -> list[float]:
 
 
 def draw_due(st: State) -> bool:
-    """Whether the state waits for the draw that starts a turn (the only legal action then)."""
-    return st._phase == P_DRAW
+    """Whether the state waits for the draw that starts a turn and it is the only legal action then (not
+    where the ruleset's turn rules offer a choice at the draw: the discard pile's top, a mulligan)."""
+    return st._phase == P_DRAW and not st.game.draw_choices
 
 
 def draw_pile_size(st: State) -> int:

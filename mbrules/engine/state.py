@@ -86,6 +86,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         # the seed of this hand's reshuffles: drawn from the match's RNG at the deal where the ruleset
         # reshuffles (the books' rulesets draw nothing more), a position's own seed otherwise
         "_hand_seed",
+        "_hand_reshuffles",  # per hand over: how many reshuffles it made (compare's metric)
     )
 
     # -- construction ----------------------------------------------------------
@@ -98,6 +99,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         self._match_totals = [0] * game.sides
         self._hand_sheets: list[list[dict[str, int]]] = []
         self._completers: list[int] = []  # per hand over: the side that completed the trip, or -1
+        self._hand_reshuffles: list[int] = []
         self._winner = None  # side index, Termination.DRAW or .UNFINISHED, or None while undecided
         self._history: list[tuple[int, int]] = []  # (player, action); (-1, -1) marks a new hand
         self._deal_next = False  # deal the next hand as soon as one ends (matches from new_match)
@@ -187,6 +189,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         st._hand_no = hand_no
         st._hand_sheets = [[] for _ in range(hand_no)]  # only their number matters here (the hands cap)
         st._completers = [-1] * hand_no
+        st._hand_reshuffles = [0] * hand_no
         st._player = decision.player
         st._reshuffles = reshuffles
         st._after_draw = after_draw
@@ -345,6 +348,11 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
     def hands_played(self) -> int:
         """Hands over so far in this match."""
         return len(self._hand_sheets)
+
+    @property
+    def reshuffles_per_hand(self) -> tuple[int, ...]:
+        """How many times each hand over so far shuffled its discard pile into a new draw pile (turn.reshuffles)."""
+        return tuple(self._hand_reshuffles)
 
     @property
     def hand_sheets(self) -> tuple[list[dict[str, int]], ...]:

@@ -285,6 +285,7 @@ class TurnFlow:
         sheet = self.score_sheet()
         self._hand_sheets.append(sheet)
         self._completers.append(self.current_completer())
+        self._hand_reshuffles.append(self._reshuffles)
         for s in range(self.game.sides):
             self._match_totals[s] += sheet[s]["total"]
         self._winner = self._match_winner()

@@ -49,6 +49,7 @@ def match_record(game: Game, seed: int, st: State, bots=None) -> dict[str, Any]:
     sheets = out.hand_sheets if out is not None else st.hand_sheets
     completed = list(out.completed) if out is not None else []
     cut = _hands_of_history(st.history)
+    reshuffled = st.reshuffles_per_hand
     hands = []
     running = [0] * game.sides
     leader_prev = -1
@@ -57,12 +58,14 @@ def match_record(game: Game, seed: int, st: State, bots=None) -> dict[str, Any]:
     for h, sheet in enumerate(sheets):
         acts = cut[h] if h < len(cut) else []
         first = acts[0][0] if acts else -1
-        turns = cf = 0
+        turns = cf = from_discard = 0
         caller = -1
         for p, a in acts:
             op = a.op
             if op == PLAY or op == DISCARD:
                 turns += 1
+            elif a.from_discard:
+                from_discard += 1
             elif op == COUP_FOURRE:
                 cf += 1
             elif op == EXTEND:
@@ -86,6 +89,8 @@ def match_record(game: Game, seed: int, st: State, bots=None) -> dict[str, Any]:
             "turns": turns,
             "completed_by": done,
             "coups_fourres": cf,
+            "reshuffles": reshuffled[h] if h < len(reshuffled) else 0,  # turn.reshuffles
+            "discard_draws": from_discard,  # 'draw discard' (turn.draw_from_discard)
             "extension_called": caller >= 0,
             "extension_made": caller >= 0 and done == side_of[caller],
             "safe_trip": any(v > 0 for v in lines["safe_trip"]),
