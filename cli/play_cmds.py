@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from mbrules._paths import install_hint
 from mbrules.bots import UnknownBot, bot_names, check_bot, lineup
 from mbrules.engine import Action, Game, GameError, Observer, State, Transition
 from mbrules.engine.words import plural
@@ -22,12 +23,12 @@ from mbrules.vocab import SCORE_LINES
 from mbrules.matches.base import MAX_GAMES
 
 from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
-from .common import EXIT_CHECK_FAILED, EXIT_USAGE, Interrupted, app, check_range, fail, signals
+from .common import EXIT_CHECK_FAILED, EXIT_USAGE, Interrupted, app, check_range, fail, signals, text_console
 
 DEFAULT_RULESET = "winning-moves"
 DEFAULT_PLAYERS = 4
 DEFAULT_BOT = "heuristic"
-WIDTH = 100  # fixed, so the same inputs print the same bytes on any terminal
+WIDTH = 100  # compare and sweep only (their reports have their own layout); the others use output_width()
 
 # Bounds of the numbers a user gives (beyond them: usage error, exit 2, naming the range).
 SEED_MIN, SEED_MAX = -(2**63), 2**64 - 1
@@ -152,6 +153,8 @@ def play(
     """Play a headless match between bots and tell it; with --human, play seats yourself.
 
     With no flags: the winning-moves ruleset, 4 players (two partnerships), the heuristic bot for every player, a whole match, seed 0. The same ruleset, options, players, bots and seed always print the same game.
+
+    Examples: mbrules play -p 2 --bot heuristic --bot expert --seed 7; mbrules play --human p1 (you play p1)
     """
     options = list(option or [])
     bots = list(bot or [DEFAULT_BOT])
@@ -167,7 +170,7 @@ def play(
         try:
             import textual  # noqa: F401  (extra "human")
         except ImportError:
-            fail("mbrules: the full-screen game needs Textual: pip install 'mbrules[human]' "
+            fail(f"mbrules: the full-screen game needs Textual: {install_hint('human')} "
                  "(or add --plain for the prompt loop)", EXIT_USAGE)
     if record is not None:
         from mbrules.safe_output import OutputPathError, check_output_file
@@ -229,7 +232,7 @@ def _play(game: Game, ruleset: str, options: list[str], players: int, seed: int,
     if as_json:
         st = play_match(game, seed, bots, max_hands=hands, observers=watchers)
     else:
-        console = Console(file=sys.stdout, width=WIDTH, highlight=False, soft_wrap=False)
+        console = text_console()
         rs = game.ruleset
         console.print(f"{rs.name}", markup=False)
         if rs.applied_options:
@@ -306,6 +309,8 @@ def simulate(
     """Play many matches between bots; show progress, then statistics (with 95% intervals) and throughput.
 
     Defaults: winning-moves, 4 players, the heuristic bot, 100 games, seed 0, a worker per CPU (at most 8). Every figure but the timings is the same for the same inputs, whatever --workers is.
+
+    Example: mbrules simulate -r parker-1971 -p 2 --games 500 --out games.csv
     """
     options = list(option or [])
     bots = list(bot or [DEFAULT_BOT])
@@ -370,7 +375,7 @@ def simulate(
         if interrupted:
             raise typer.Exit(stop.exit_code)
         return
-    con = Console(file=sys.stdout, width=WIDTH, highlight=False)
+    con = text_console()
     con.print(f"{game.ruleset.name}; {players} players; bots: "
               + ", ".join(f"{p} {b}" for p, b in settings["bots"].items()), markup=False)
     counted = (f"{stats['games']} of {plural(games, 'match', 'matches')} (interrupted)" if interrupted

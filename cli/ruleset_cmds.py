@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-from .common import EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE, app, fail
+from .common import EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE, app, fail, fold
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout instead of text.")]
 OptionFlag = Annotated[
@@ -82,15 +82,15 @@ def rulesets_cmd(as_json: JsonFlag = False) -> None:
         })
         return
     width = max((len(s.id) for s in rulesets + options), default=10) + 2
-    typer.echo("Rulesets (mbrules show ID):")
+    lines = ["Rulesets (mbrules show ID):"]
     for s in rulesets:
-        typer.echo(f"  {s.id:<{width}}{s.name}")
-        typer.echo(f"  {'':<{width}}{s.description}")
-    typer.echo("")
-    typer.echo("Options (--option ID; two of one group cannot go together):")
+        lines.append(f"  {s.id:<{width}}{s.name}")
+        lines.append(f"  {'':<{width}}{s.description}")
+    lines += ["", "Options (--option ID; two of one group cannot go together):"]
     for s in options:
         groups = f" [group: {', '.join(s.groups)}]" if s.groups else ""
-        typer.echo(f"  {s.id:<{width}}{s.description}{groups}")
+        lines.append(f"  {s.id:<{width}}{s.description}{groups}")
+    typer.echo(fold("\n".join(lines), hang=width + 2))  # a description folds under itself, past the ids
 
 
 @app.command("show")
@@ -136,21 +136,21 @@ def show_cmd(
                 doc["origins"] = [o.as_json() for o in origins]
             _print_json(doc)
         else:
-            typer.echo(show_text(rs, players), nl=False)
+            typer.echo(fold(show_text(rs, players)), nl=False)
             if report is not None:
                 files = ", ".join(_shown_file(f) for f in report.files) + (", then --option" if option else "")
                 typer.echo("")
                 if changed:
-                    typer.echo(f"What {_shown_file(_own_files(report.files, len(option or []))[0])} and its options "
-                               f"change (files in the order they were laid down, later wins: {files}; --all "
-                               "lists every value)")
+                    own = _shown_file(_own_files(report.files, len(option or []))[0])
+                    typer.echo(fold(f"What {own} and its options change (files in the order they were laid "
+                                    f"down, later wins: {files}; --all lists every value)"))
                 else:
-                    typer.echo(f"Where each value comes from (files in the order they were laid down, later wins: "
-                               f"{files})")
+                    typer.echo(fold(f"Where each value comes from (files in the order they were laid down, "
+                                    f"later wins: {files})"))
                 for o in origins:
                     cite = f"  [{o.citation}]" if o.citation else ""
-                    typer.echo(f"  {o.path} = {json.dumps(o.value, ensure_ascii=False)}  "
-                               f"({_shown_file(o.file)}:{o.line}:{o.col}){cite}")
+                    typer.echo(fold(f"  {o.path} = {json.dumps(o.value, ensure_ascii=False)}  "
+                                    f"({_shown_file(o.file)}:{o.line}:{o.col}){cite}"))
     except UnsupportedPlayers as exc:
         fail(f"mbrules: {exc}", EXIT_USAGE)
 
@@ -289,10 +289,10 @@ def diff_cmd(
     def label(rs) -> str:
         return rs.id + (f" (options: {', '.join(rs.applied_options)})" if rs.applied_options else "")
 
-    typer.echo(f"{label(a)} → {label(b)}")
+    typer.echo(fold(f"{label(a)} → {label(b)}"))
     if not changes:
         typer.echo("  no rule differences")
     for c in changes:
-        typer.echo(f"  {c}")
+        typer.echo(fold(f"  {c}"))
     if exit_code and changes:
         raise typer.Exit(EXIT_CHECK_FAILED)

@@ -25,7 +25,8 @@ OPTIONS = ["coup-fourre-any-player", "extension-1200", "extension-bonus-to-finis
 
 
 def run(*args: str):
-    return CliRunner().invoke(app, list(args))
+    # the widest layout: these tests read what a line says; tests/test_output_width.py reads how it folds
+    return CliRunner().invoke(app, list(args), env={"COLUMNS": "240"})
 
 
 def test_show_two_players_winning_moves_deals_101_cards_to_700_with_extension_to_1000():

@@ -35,6 +35,7 @@ from __future__ import annotations
 import random
 import sys
 
+from .._paths import install_hint
 from ..engine import Action, Game, Observation
 from ..engine.determinize import determinize
 from ..vocab import COUP_FOURRE, DECLINE, DRAW, EXTEND, HAZARD, PLAY, STOP, DecisionKind
@@ -77,7 +78,7 @@ def model_for(game: Game, model: str | None = None, train_if_missing: bool = Tru
     except ImportError:
         raise ModelError(
             f"the learned bot has no model for {game.ruleset_id} at {game.players} players; training one on first use "
-            "needs scikit-learn (pip install 'mbrules[learn]'), or give one: --bot learned:model=FILE "
+            f"needs scikit-learn ({install_hint('learn')}), or give one: --bot learned:model=FILE "
             "(made by mbrules train)") from None
     print(f"learned: training a value model for {game.ruleset_id} at {game.players} players "
           f"({FIRST_USE_GAMES} self-play matches, once; kept in {cached})", file=sys.stderr)

@@ -10,8 +10,11 @@ from mbrules.cli.app import app
 ROOT = Path(__file__).resolve().parents[2]
 
 
+WIDE = {"COLUMNS": "240"}  # the widest layout: these tests read what a line says, never how it folds at 80
+
+
 def run(*args):
-    return CliRunner().invoke(app, [str(a) for a in args])
+    return CliRunner().invoke(app, [str(a) for a in args], env=WIDE)
 
 
 def write(path: Path, text: str) -> Path:
