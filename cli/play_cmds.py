@@ -385,17 +385,16 @@ def simulate(
     t.add_column("value", justify="right")
     t.add_column("95% interval", justify="right")
     ci = report["ci95"]
-    for key in ("games", "hands", "turns", "mean_hands_per_game", "mean_turns_per_hand",
-                "trip_completed_share", "coups_fourres_per_hand", "mean_points_per_hand_and_side"):
-        t.add_row(key.replace("_", " "), "–" if report[key] is None else str(report[key]), _ci_words(ci.get(key)))
+    for key, label in FIGURE_LABELS.items():
+        t.add_row(label, *_figure(report[key], ci.get(key), share=key.endswith("_share")))
     for s in range(game.sides):
         t.add_row(f"wins {_side_label(game, s)}", str(report["wins"][game.side_names[s]]),
                   _ci_words(ci["win_share"][game.side_names[s]], share=True))
     t.add_row("draws", str(report["draws"]), _ci_words(ci["draw_share"], share=True))
     t.add_row("unfinished (match.max_hands reached)", str(report["unfinished"]), _ci_words(ci["unfinished_share"], share=True))
     t.add_row("seconds", f"{report['seconds']:.2f}")
-    t.add_row("hands per second", str(report["hands_per_second"]))
-    t.add_row("turns per second", str(report["turns_per_second"]))
+    t.add_row("hands per second", f"{report['hands_per_second']:,.0f}")
+    t.add_row("turns per second", f"{report['turns_per_second']:,.0f}")
     con.print(t)
     con.print("95% intervals: Wilson for shares of matches (wins, draws, unfinished: the share, not the count); "
               "the delta method over matches for means (a match's hands are not independent).", markup=False)
@@ -409,6 +408,36 @@ def simulate(
         con.print(f"Interrupted after {stats['games']} of {plural(games, 'game')}: the figures above count those games.",
                   markup=False)
         raise typer.Exit(stop.exit_code)
+
+
+FIGURE_LABELS = {  # simulate's figures in words (the JSON keeps its keys)
+    "games": "games", "hands": "hands", "turns": "turns",
+    "mean_hands_per_game": "mean hands per game", "mean_turns_per_hand": "mean turns per hand",
+    "trip_completed_share": "hands with a trip completed", "coups_fourres_per_hand": "coups fourrés per hand",
+    "mean_points_per_hand_and_side": "mean points per hand and side",
+}
+
+
+def _figure(value, ci, share: bool = False) -> tuple[str, str]:
+    """A figure and its 95% interval, to the digits the interval supports: the half-width's first significant
+    digit (its first two when they start with 1 or 2, as physicists round an uncertainty), so 69 [64, 73],
+    not 68.675 [64.52, 72.83]; a share in percent; a count as it is."""
+    import math
+
+    if value is None:
+        return "–", ""
+    if not ci:
+        return (f"{value:,}" if isinstance(value, int) else f"{value:g}"), ""
+    scale = 100 if share else 1
+    half = scale * (ci[1] - ci[0]) / 2
+    if half <= 0:
+        digits = 0
+    else:
+        first = math.floor(math.log10(half))
+        digits = min(4, max(0, -first + (1 if half / 10**first < 3 else 0)))
+    unit = "%" if share else ""
+    low, mid, high = (f"{scale * v:.{digits}f}" for v in (ci[0], value, ci[1]))
+    return f"{mid}{unit}", f"[{low}{unit}, {high}{unit}]"
 
 
 def _ci_words(ci, share: bool = False) -> str:

@@ -68,7 +68,7 @@ def test_show_with_option_reports_it():
 def test_show_unsupported_player_count_is_a_usage_error():
     result = run("show", "winning-moves", "--players", "5")
     assert result.exit_code == 2
-    assert "no rules for 5 players (it has: 2, 3, 4, 6)" in result.stderr
+    assert "is not played with 5 players (it allows 2, 3, 4, 6)" in result.stderr  # the same words as play
     assert result.stdout == ""
 
 

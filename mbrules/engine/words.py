@@ -25,3 +25,10 @@ def fold(text: str, width: int, hang: int | None = None) -> str:
         out.extend(textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False,
                                  break_on_hyphens=False) or [line])
     return "\n".join(out)
+
+
+def players_refused(ruleset_id: str, players: int, counts) -> str:
+    """The one sentence for a player count a ruleset has no setup for (``counts``: the ones it has), the
+    same in every command (play, simulate, show -p, ...) and in the Python API."""
+    allowed = ", ".join(sorted((str(c) for c in counts), key=int))
+    return f"{ruleset_id} is not played with {players} players (it allows {allowed})"
