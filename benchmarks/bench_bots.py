@@ -1,9 +1,8 @@
 """Bot figures: speed (decisions/s, ms a decision) and head-to-head strength with 95% CIs.
 
     .venv/bin/python benchmarks/bench_bots.py speed [--players 2] [--matches 6]
-    .venv/bin/python benchmarks/bench_bots.py positions heuristic0 heuristic --baseline /tmp/h0
-    .venv/bin/python benchmarks/bench_bots.py versus expert heuristic0 --games 200 --players 2 \\
-        --baseline /tmp/h0 --workers 2
+    .venv/bin/python benchmarks/bench_bots.py positions heuristic-2026 heuristic
+    .venv/bin/python benchmarks/bench_bots.py versus expert heuristic-2026 --games 200 --players 2 --workers 2
 
 ``speed`` times each bot's ``choose`` in self-play: wall and CPU time (the CPU figure is the one
 to read on a shared machine: another job's load does not count in it).
@@ -13,9 +12,10 @@ prints microseconds a decision and each bot's speed against the first: the fair 
 versions of one bot, whose own games would otherwise differ.
 ``versus`` plays ``--games`` seeds twice, seats swapped (paired seeds: each bot holds each seat
 of the same deal once), and prints A's share of the matches won with a Wilson 95% interval.
-``--baseline DIR`` registers the heuristic bot of another checkout (a git worktree of the
-starting commit: ``git worktree add /tmp/h0 5e57a76``) as ``heuristic0``, for this script only;
-the package never ships it.
+The starting heuristic (commit 5e57a76) is the registered bot ``heuristic-2026``
+(mbrules/bots/heuristic_2026.py, frozen): old-against-new needs no other checkout. ``--baseline DIR``
+still registers the heuristic bot of any other checkout (``git worktree add DIR COMMIT``) as
+``heuristic0``, for this script only; the package never ships it.
 """
 
 from __future__ import annotations

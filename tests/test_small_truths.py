@@ -60,3 +60,16 @@ def test_simulate_shows_a_figure_to_the_digits_its_interval_supports(value, ci, 
     from mbrules.cli.play_cmds import _figure
 
     assert _figure(value, ci, share) == shown
+
+
+def test_no_benchmark_needs_a_worktree_of_an_old_commit():
+    """The starting heuristic is the registered bot heuristic-2026: a benchmark's usage never asks for a
+    worktree of an old commit (/tmp/h0), which a fresh clone does not have."""
+    from pathlib import Path
+
+    from mbrules.bots import bot_names
+
+    root = Path(__file__).resolve().parents[1]
+    assert "heuristic-2026" in bot_names()
+    for path in sorted((root / "benchmarks").rglob("*.py")) + [root / "docs" / "bots.md"]:
+        assert "/tmp/h0" not in path.read_text(encoding="utf-8"), path.name
