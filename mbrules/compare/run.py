@@ -9,7 +9,7 @@ report folder is asked for, go to spill files as they arrive (:class:`mbrules.co
 The phases, in order:
 
 1. ``main``: ``games`` pairs with the main lineup (``bots``): every metric, flagged by Holm.
-2. ``ladder:X>Y``: the skill ladder, one phase per rung pair (random < heuristic < expert < learned):
+2. ``ladder:X>Y``: the skill ladder, one phase per rung pair (random < heuristic < expert; more with ``--rung``):
    X seated on one side (rotating through the sides), Y everywhere else; X's side's win share per arm.
 3. ``restricted:R``: restricted play (Jaffe et al., AIIDE 2012): the heuristic on one side against
    itself forbidden decision R everywhere else; the unrestricted side's win share per arm.
@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from .. import load_game
-from ..bots import bot_names, check_bot, lineup
+from ..bots import check_bot, lineup
 from ..bots.restricted import RESTRICTIONS
 from ..engine import Game
 from ..matches import intervals as stats
@@ -47,11 +47,10 @@ from .metrics import METRICS, add_distribution, mark_not_applicable, add_pair, e
 EXPERT_SMALL = "expert:budget=4,width=2"
 SLOW_BOTS = ("expert",)  # bots whose matches cost seconds: they play the small subsets only
 def default_ladder() -> list[str]:
-    """random < heuristic < the expert at a small budget (< learned, when that bot is registered)."""
-    rungs = ["random", "heuristic", EXPERT_SMALL]
-    if "learned" in bot_names():
-        rungs.append("learned")
-    return rungs
+    """random < heuristic < the expert at a small budget. The learned bot is a rung only when asked
+    (``--rung learned``): on a ruleset no shipped model fits it trains one first (seconds of CPU, a large
+    peak of memory), and it plays no better than the heuristic (docs/bots.md)."""
+    return ["random", "heuristic", EXPERT_SMALL]
 
 
 def is_slow(bot: str) -> bool:
@@ -192,7 +191,7 @@ def run_compare(
     ``players_b`` seats arm B differently (default ``players``). ``bots`` is the main lineup;
     ``robust_bots`` the lineups each flagged effect is measured again with (default: the expert at a
     small budget; ``[]``: none), on ``robust_games`` pairs; ``ladder`` the skill rungs, weakest first
-    (default: random, heuristic, the small expert, and learned when registered); ``skill_games`` the
+    (default: random, heuristic, the small expert; the learned bot only when named); ``skill_games`` the
     pairs of each cheap rung and of each restriction (0: no ladder and no restricted play).
     ``progress(phase_key, title, done, total)`` is called as pairs finish; ``should_stop()`` is
     polled: once true, the run ends with the pairs both arms finished (``interrupted`` true); without it,
