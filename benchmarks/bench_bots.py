@@ -194,6 +194,36 @@ def positions(ns) -> None:
                   flush=True)
 
 
+def tables(ns) -> None:
+    """CPU of heuristic self-play matches with the game's tables shared (one build per Game) against the
+    same matches with the tables built for every bot (as before issue 34), rounds interleaved."""
+    from mbrules.bots import heuristic
+
+    g = mbrules.load_game(ns.ruleset, players=ns.players, options=ns.option)
+    shared = heuristic._game_tables
+
+    def per_bot(cls, game):
+        return heuristic._build_tables(cls, game)
+
+    hands = 0
+    cpu = {"built for every bot": [], "shared per Game": []}
+    for r in range(ns.rounds):
+        for name, fn in (("built for every bot", per_bot), ("shared per Game", shared)):
+            heuristic._game_tables = fn
+            t = time.process_time()
+            n = 0
+            for i in range(ns.matches):
+                n += len(play_match(g, game_seed(ns.seed, i), ["heuristic"]).outcome.hand_sheets)
+            cpu[name].append(time.process_time() - t)
+            hands = n
+    heuristic._game_tables = shared
+    best = {k: min(v) for k, v in cpu.items()}
+    old, new = best["built for every bot"], best["shared per Game"]
+    print(f"{ns.ruleset}, {ns.players} players, {ns.matches} heuristic matches ({hands} hands), best of {ns.rounds} "
+          f"rounds of CPU: tables built for every bot {1e6 * old / hands:.0f} us a hand, shared per Game "
+          f"{1e6 * new / hands:.0f} us a hand: {100 * (old - new) / old:.1f}% less")
+
+
 def add_game_args(p: argparse.ArgumentParser, seed: int) -> None:
     """The options every bot benchmark takes: the game played, the seed, and ``--baseline``."""
     p.add_argument("--ruleset", default="winning-moves")
@@ -206,12 +236,15 @@ def add_game_args(p: argparse.ArgumentParser, seed: int) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
-    for name in ("speed", "versus", "positions"):
+    for name in ("speed", "versus", "positions", "tables"):
         p = sub.add_parser(name)
         add_game_args(p, seed=0)
         if name == "speed":
             p.add_argument("--matches", type=int, default=6)
             p.add_argument("--bots", nargs="+", default=["random", "heuristic", "expert"])
+        elif name == "tables":
+            p.add_argument("--matches", type=int, default=400)
+            p.add_argument("--rounds", type=int, default=5)
         elif name == "positions":
             p.add_argument("bots", nargs="+", help="bots to time; the first is the reference (and with the "
                                                    "others, in seat order, plays the matches recorded)")
@@ -225,7 +258,9 @@ def main() -> None:
             p.add_argument("--workers", type=int, default=2)
             p.add_argument("--progress", type=int, default=0, help="print the counts every N seeds (stderr)")
     ns = ap.parse_args()
-    if ns.cmd in ("speed", "positions"):
+    if ns.cmd == "tables":
+        tables(ns)
+    elif ns.cmd in ("speed", "positions"):
         if ns.baseline:
             load_baseline(ns.baseline)
         (speed if ns.cmd == "speed" else positions)(ns)
