@@ -93,7 +93,8 @@ def rulesets_cmd(as_json: JsonFlag = False) -> None:
         indent = " " * (2 + width)
         out: list[str] = []
         for text in lines:
-            out += textwrap.wrap(text, max(20, columns - len(indent)), break_on_hyphens=False) or [""]
+            out += textwrap.wrap(text, max(20, columns - len(indent)), break_on_hyphens=False,
+                                 break_long_words=False) or [""]  # a source's address stays whole
         typer.echo(f"  {ident:<{width}}{out[0]}")
         for line in out[1:]:
             typer.echo(indent + line)
@@ -102,14 +103,14 @@ def rulesets_cmd(as_json: JsonFlag = False) -> None:
     for s in rulesets:
         entry(s.id, [s.name, s.description])
     typer.echo("")
-    typer.echo("Options (--option ID), by what they change; two of one group cannot go together:")
+    typer.echo(fold("Options (--option ID), by what they change; two of one group cannot go together:", columns, 0))
     known = list(OPTION_CATEGORIES)
     for cat in [*known, ""]:
         members = [s for s in options if (s.category if s.category in known else "") == cat]
         if not members:
             continue
         typer.echo("")
-        typer.echo(f"{cat.capitalize()}: {OPTION_CATEGORIES[cat]}" if cat else "Other (no category):")
+        typer.echo(fold(f"{cat.capitalize()}: {OPTION_CATEGORIES[cat]}" if cat else "Other (no category):", columns, 2))
         for s in members:
             lines = [s.description]
             if s.source:
