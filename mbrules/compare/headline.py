@@ -13,8 +13,8 @@ RESTRICTION_WORDS = {
     "no_attack": "never attacks (plays no hazard)",
     "no_safety_discard": "never discards a safety",
 }
-RESTRICTION_SHORT = {"no_coup_fourre": "no coup fourré", "no_extension": "no extension", "no_attack": "no attack",
-                     "no_safety_discard": "no safety discard"}  # a progress bar's label
+RESTRICTION_SHORT = {"no_coup_fourre": "coups fourrés", "no_extension": "the extension", "no_attack": "attacks",
+                     "no_safety_discard": "safety discards"}  # a progress bar's label: "forbid attacks"
 RESTRICTION_NOUNS = {"no_coup_fourre": "coups fourrés", "no_extension": "the extension", "no_attack": "attacks",
                      "no_safety_discard": "safety discards"}
 ROBUST_WORDS = {True: "holds with every bot", False: "depends on the bots", None: "not checked with other bots"}
@@ -72,7 +72,8 @@ def importance(r: dict) -> float:
 def bot_words(bot: str) -> str:
     """A lineup as a sentence names it: "the expert" for any budget of it, else the bot's name."""
     base = bot.partition(":")[0]
-    return "the expert" if base == "expert" else "the learned bot" if base == "learned" else base
+    return {"expert": "the expert", "learned": "the learned bot", "heuristic": "the heuristic",
+            "random": "random play"}.get(base, base)
 
 
 def verdict_of(r: dict) -> str | None:
@@ -187,7 +188,7 @@ def summary(cmp) -> list[dict]:
 def no_difference(cmp) -> list[str]:
     """The names of the metrics compared with no difference shown (for the line under the headline)."""
     return [r["name"] for r in cmp.rows if r["compared"] and not r["flagged"] and r["diff"] is not None
-            and r["key"] != "first_side_win_share"]
+            and r["key"] != "first_side_win_share" and not r.get("excludes_zero")]  # those: holm_sentence
 
 
 def holm_sentence(rows: list[dict]) -> str | None:

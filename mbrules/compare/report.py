@@ -121,7 +121,9 @@ def html_page(doc: dict, charts: dict[str, str] | None) -> str:
     """One self-contained page (no network, no other file): the headline first (the rule change in
     words, then its effects as sentences), then the ladder, restricted play, charts, every metric,
     the settings in words and the method."""
-    from .headline import badge, effect_sentence, holm_sentence, robust_words
+    from types import SimpleNamespace
+
+    from .headline import badge, effect_sentence, holm_sentence, no_difference, robust_words
 
     e = html.escape
     arms = doc["arms"]
@@ -150,8 +152,7 @@ def html_page(doc: dict, charts: dict[str, str] | None) -> str:
     if not any(m["flagged"] for m in metrics.values()):
         effects.insert(0, '<li class="none"><strong>No effect on play shown</strong> (no metric flagged '
                           'after Holm\'s correction).</li>')
-    quiet = [m["name"] for k, m in metrics.items() if m["compared"] and not m["flagged"] and m["diff"] is not None
-             and k != "first_side_win_share"]
+    quiet = no_difference(SimpleNamespace(rows=[{**m, "key": k} for k, m in metrics.items()]))
     quiet_html = f"<p class=quiet>No difference shown in: {e(', '.join(quiet))}.</p>" if quiet else ""
     turned = holm_sentence([{**m, "key": k} for k, m in metrics.items()])
     if turned:

@@ -255,13 +255,13 @@ def run_compare(
             n = slow if (is_slow(weak) or is_slow(strong)) else skill
             if n > 0:
                 phases.append(Phase(f"ladder:{strong}>{weak}", "ladder", n,
-                                    f"ladder: {strong.partition(':')[0]} vs {weak.partition(':')[0]}",
+                                    f"rung {strong.partition(':')[0]} > {weak.partition(':')[0]}",
                                     focus=strong, other=weak))
     if restricted_n > 0:
         for r in RESTRICTIONS:
             if r == "no_extension" and all(g.extension_to is None for g in games_pair):
                 continue  # no extension question in either game: the restriction changes nothing
-            phases.append(Phase(f"restricted:{r}", "restricted", restricted_n, f"restricted: {RESTRICTION_SHORT[r]}",
+            phases.append(Phase(f"restricted:{r}", "restricted", restricted_n, f"forbid {RESTRICTION_SHORT[r]}",
                                 focus="heuristic", other=f"restricted:{r}=1"))
 
     sums = [stats.PairSums() for _ in METRICS]
@@ -297,7 +297,7 @@ def run_compare(
     mark_not_applicable(rows, games_pair)
     flagged = [r for r in rows if r["flagged"]]
     if not stopped and flagged and robust_bots:
-        rphases = [Phase(f"robust:{bot}", "robust", check_pairs[bot], f"check with {bot}",
+        rphases = [Phase(f"robust:{bot}", "robust", check_pairs[bot], f"check: {bot.partition(':')[0]}",
                          bots=(bot,)) for bot in robust_bots if check_pairs[bot] > 0]
         try:
             stopped = _run_phases(games_pair, rphases, seed, workers, False, consume, should_stop, seconds,
