@@ -180,8 +180,13 @@ def summary(cmp) -> list[dict]:
         played = [f for f in cmp.restricted if f["pairs"]]
         if played and all(f["ci95"] is not None for f in played):
             kinds = ", ".join(RESTRICTION_NOUNS.get(f["key"].partition(":")[2], f["key"]) for f in played)
-            out.append({"metric": "restricted", "text": f"Restricted play: no decision ({kinds}) shown to weigh more "
-                        "or less under B"})
+            text = f"Restricted play: no decision ({kinds}) shown to weigh more or less under B"
+            turned = [RESTRICTION_NOUNS.get(f["key"].partition(":")[2], f["key"]) for f in played
+                      if f.get("excludes_zero")]
+            if turned:
+                text += (f", once corrected for the {played[0].get('family', 'other')} ladder and restricted-play "
+                         f"tests (Holm); the interval alone excludes 0 for {', '.join(turned)}")
+            out.append({"metric": "restricted", "text": text})
     return out
 
 

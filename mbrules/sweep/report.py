@@ -142,7 +142,7 @@ def html_page(doc: dict, svg: str | None) -> str:
 <html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title>
 <style>
 body{{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:72em;padding:0 1em;color:#222}}
-h1{{font-size:1.4em;margin-bottom:.2em}} .sub{{color:#555;margin-top:0}}
+h1{{font-size:1.4em;margin-bottom:.2em}} .sub{{color:#555;margin-top:0}} h2{{font-size:1.15em;margin:1.2em 0 .4em}}
 ul.head li{{margin:.3em 0;font-size:1.05em}} ul.headline{{font-size:1.25em;line-height:1.45;padding-left:1.2em}} figure.chart{{margin:.5em 0}}
 table{{border-collapse:collapse;margin:.8em 0}} th,td{{border-bottom:1px solid #ddd;padding:.25em .6em;text-align:right}}
 th:first-child{{text-align:left}} small{{color:#666}} figure.chart svg{{max-width:100%;height:auto}}

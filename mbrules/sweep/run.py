@@ -180,7 +180,7 @@ def run_sweep(
         check_out(out, inputs, charts)
     k = len(points_games)
     sums = [stats.ArmsSums(k) for _ in METRICS]
-    phase = Phase("main", "main", games, f"matches × {k} values", bots=bots)
+    phase = Phase("main", "main", games, f"sweep of {k} values", bots=bots)
     done = {"main": 0}
     seconds: dict[str, float] = {}
 

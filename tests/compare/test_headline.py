@@ -174,3 +174,17 @@ def test_json_gives_the_headline_as_at_most_three_sentences():
     doc = json.loads(res.stdout)
     assert isinstance(doc["headline"], list) and 1 <= len(doc["headline"]) <= 3
     assert all(isinstance(x, str) and x.split(",")[0].split(":")[0].lower() in CERTAINTY for x in doc["headline"])
+
+
+def test_restricted_play_says_when_holm_turned_a_decision_into_not_shown():
+    def forbid(key, diff, lo, hi):
+        return {"key": f"restricted:{key}", "kind": "restricted", "focus": "heuristic", "other": f"restricted:{key}=1",
+                "a": 0.9, "b": 0.9 + diff, "pairs": 300, "diff": diff, "ci95": [lo, hi], "flagged": False,
+                "excludes_zero": lo > 0 or hi < 0, "family": 6}
+
+    cmp = comparison([])
+    cmp.restricted = [forbid("no_attack", -0.043, -0.077, -0.010), forbid("no_coup_fourre", 0.01, -0.02, 0.04)]
+    line = next(x["text"] for x in summary(cmp) if x["metric"] == "restricted")
+    assert line == ("Restricted play: no decision (attacks, coups fourrés) shown to weigh more or less under B, once "
+                    "corrected for the 6 ladder and restricted-play tests (Holm); the interval alone excludes 0 for "
+                    "attacks")
