@@ -29,7 +29,7 @@ PATH_NOUNS = {
     "cards.*.count": "the number of {card} cards",
     "cards.*.miles": "the miles of {card}",
     "cards.*.max_per_hand": "the most {card} cards a side may play in a hand",
-    "match.target_points": "the points that end the match",
+    "match.target_points": "the match's target score",
     "match.max_hands": "the most hands in a match",
     "play.hand_size": "the hand size",
 }
@@ -177,6 +177,41 @@ def sw_words(sw) -> str:
     return first.get("words") or first["path"]
 
 
+def _where(sw) -> str:
+    """" as the 2-player trip goes 500 → 900", or for a rule turned on or off " with “a hazard may cover another
+    hazard” turned on"."""
+    values = list(sw.sets[0].values)
+    if values in ([False, True], [True, False]):
+        return f" with “{sw_words(sw)}” turned {'on' if values[-1] else 'off'}"
+    return f" as {sw_words(sw)} goes {_span(sw)}"
+
+
+def _plain_target(sw) -> str:
+    """The target's answer in words: "Probably, 3000 gives about 3 hands per match (2.91 measured)." when a
+    value's 95% interval holds it, else "Not shown: ..." and the closest value."""
+    from ..compare.headline import _PLAIN, _plain_value
+
+    t = sw.target
+    key = t["metric"]
+    unit = _PLAIN.get(key, (None, None, None, ""))[3]
+    name = lower_first(sw.points[0]["metrics"][key]["name"])
+    goal = f"{_plain_value(t['value'], key)}{unit}" if unit else f"{name} = {_plain_value(t['value'], key)}"
+    by_label = {p["label"]: p for p in sw.points}
+
+    def value(label: str) -> str:
+        p = by_label.get(label)
+        return fmt_value(p["value"]) if p is not None and len(sw.sets) == 1 else label
+
+    if t["closest"] is None:
+        return f"Not shown: no value measured {name}."
+    measured = f"{_plain_value(t['closest_value'], key)}{unit} measured"
+    if t["held_by"]:
+        held = ", ".join(value(x) for x in t["held_by"])
+        return _minus(f"Probably, {sw_words(sw)} at {held} gives {goal} ({measured} at {value(t['closest'])}).")
+    return _minus(f"Not shown: no value of {sw_words(sw)} gives {goal}; the closest is {value(t['closest'])} "
+                  f"({measured}).")
+
+
 def _span(sw) -> str:
     values = sw.sets[0].values
     return f"{fmt_value(values[0])} → {fmt_value(values[-1])}"
@@ -189,7 +224,7 @@ def _plain_trend(sw, key: str, word: str, rising: bool, first_sentence: bool = T
     up, down, noun, unit = _PLAIN.get(key, (None, None, None, ""))
     name = sw.points[0]["metrics"][key]["name"]
     figures = f"{_plain_value(first, key)} → {_plain_value(last, key)}{unit}"
-    where = f" as {sw_words(sw)} goes {_span(sw)}" if first_sentence else ""
+    where = _where(sw) if first_sentence else ""
     if word == "not shown":
         return _minus(f"Not shown: a change in {noun or lower_first(name)}{where} ({figures}).")
     if up is None:
@@ -211,7 +246,7 @@ def headline(sw) -> list[str]:
 
     out = []
     if sw.target is not None:
-        out.append(target_sentence(sw) + ".")
+        out.append(_plain_target(sw))
     curve = list(sw.settings["metrics"])
 
     def rank(key: str) -> tuple:

@@ -20,7 +20,7 @@ CERTAINTY = ("clearly", "probably", "not shown")
     (("player_counts", "*", "target"), "the trip"),
     (("player_counts", "3", "extension_to"), "the 3-player extension"),
     (("cards", "stop", "count"), "the number of Stop! cards"),
-    (("match", "target_points", "value"), "the points that end the match"),
+    (("match", "target_points", "value"), "the match's target score"),
     (("scoring", "safe_trip", "value"), "the safe trip bonus"),
     (("play", "hazard_on_hazard", "value"), "a hazard may cover another hazard"),
 ])
@@ -56,3 +56,15 @@ def test_the_headline_names_the_trip_in_words_with_a_certainty_word(trip_sweep):
     assert max(len(x) for x in text.splitlines()) <= 80
     assert "side a " not in text and "matches a value" not in text
     assert any("matches won by side A" in x["text"] for x in doc["summary"] if x["metric"] == "point")
+
+
+def test_a_rule_turned_on_is_said_so_and_a_target_names_its_closest_value():
+    res = CliRunner().invoke(app, ["sweep", "winning-moves", "-p", "2", "--games", "12", "--workers", "1", "--json",
+                                   "--set", "play.hazard_on_hazard=false,true"])
+    head = json.loads(res.stdout)["headline"]
+    assert "with “a hazard may cover another hazard” turned on" in head[0] and "false → true" not in head[0]
+    res = CliRunner().invoke(app, ["sweep", "winning-moves", "-p", "2", "--games", "12", "--workers", "1", "--json",
+                                   "--set", "match.target_points=2000,5000", "--target", "hands_per_match=99"])
+    head = json.loads(res.stdout)["headline"]
+    assert head[0].startswith("Not shown: no value of the match's target score gives 99.0 hands; the closest is ")
+    assert "match.target_points" not in head[0]
