@@ -28,7 +28,6 @@ from .common import EXIT_CHECK_FAILED, EXIT_USAGE, Interrupted, app, check_range
 DEFAULT_RULESET = "winning-moves"
 DEFAULT_PLAYERS = 4
 DEFAULT_BOT = "heuristic"
-WIDTH = 100  # compare and sweep only (their reports have their own layout); the others use output_width()
 
 # Bounds of the numbers a user gives (beyond them: usage error, exit 2, naming the range).
 SEED_MIN, SEED_MAX = -(2**63), 2**64 - 1
