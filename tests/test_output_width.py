@@ -129,3 +129,10 @@ def test_a_narrow_ladder_prints_a_line_a_row_with_every_figure_whole():
         assert f"{100 * lo:.1f}–{100 * hi:.1f}" in words
     for row in doc["pairs"]:
         assert f"{row['a']} (A) against {row['b']} (B):" in " ".join(text.split())
+
+
+def test_train_reports_within_the_width(tmp_path):
+    """train's three lines (what was learned, the held-out fit, where the model went) fold between words."""
+    out = _run(60, "train", "winning-moves", "-p", "2", "--games", "3", "--out", str(tmp_path / "m.json"))
+    assert max(len(line) for line in out.splitlines()) <= 60 and "held-out fit" in out
+    assert str(tmp_path / "m.json") in " ".join(out.split()) or (tmp_path / "m.json").name in out
