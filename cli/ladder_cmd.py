@@ -14,7 +14,8 @@ from mbrules.bots import UnknownBot, bot_names, check_bot, parse_bot
 from mbrules.engine.words import plural
 
 from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
-from .common import EXIT_CHECK_FAILED, EXIT_USAGE, Interrupted, app, check_range, fail, fold, signals, text_console
+from .common import (EXIT_CHECK_FAILED, EXIT_USAGE, app, check_range, fail, fold, output_width, signals,
+                     text_console)
 from .play_cmds import MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, _compile
 
 MAX_LADDER_BOTS = 16
@@ -80,9 +81,10 @@ def ladder(
     n_pairs = len(bots) * (len(bots) - 1) // 2
     per = len(seatings(game, "a", "b"))
     if not as_json:  # the size of the run up front; the bar below adds the rate and the time left
-        print(f"ladder: {plural(n_pairs, 'pair')} x {plural(games, 'deal')} x {plural(per, 'seating')} = "
-              f"{plural(n_pairs * games * per, 'match', 'matches')} on {plural(workers, 'worker')}; "
-              "the time left shows once the first deals are in (Ctrl-C keeps the finished ones)", file=sys.stderr)
+        print(fold(f"ladder: {plural(n_pairs, 'pair')} x {plural(games, 'deal')} x {plural(per, 'seating')} = "
+                   f"{plural(n_pairs * games * per, 'match', 'matches')} on {plural(workers, 'worker')}; the time "
+                   "left shows once the first deals are in (Ctrl-C keeps the finished ones)",
+                   output_width(sys.stderr)), file=sys.stderr)
     try:
         with phase_progress("deals") as progress, signals(raising=False) as stop, cluster_session(backend):
             rep = run_ladder(game, bots, games, seed, workers=workers,
@@ -92,8 +94,9 @@ def ladder(
         fail(f"mbrules: a worker process stopped unexpectedly ({e}); nothing is reported", EXIT_CHECK_FAILED)
     if rep["interrupted"]:
         n, total = rep["deals_played"], rep["deals"]
-        print(f"mbrules: interrupted after {n} of {plural(total, 'deal')} ({signal_name(stop.signum)}); the "
-              f"figures count those deals (the first of every pair, in seed order)", file=sys.stderr)
+        print(fold(f"mbrules: interrupted after {n} of {plural(total, 'deal')} ({signal_name(stop.signum)}); the "
+                   "figures count those deals (the first of every pair, in seed order)", output_width(sys.stderr)),
+              file=sys.stderr)
     settings = {"ruleset": ruleset, "ruleset_id": game.ruleset_id, "options": options, "players": players,
                 "games_per_pair": games, "seed": seed, "workers": workers, "bots": bots,
                 "backend": backend}
