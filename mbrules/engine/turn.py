@@ -173,12 +173,12 @@ class TurnFlow:
         g = self.game
         self._history.append((p, g.draw_discard_action))
         hand = self._hands[p]
-        if g.refill_empty_hand and not hand:
-            self._draw_up_to(p, g.hand_size, True)
         pile = self._discard
         c = pile[-1]
         self._discard = pile[:-1]  # a new list (see the module's contract)
         self._face_up[c] -= 1
+        if g.refill_empty_hand and not hand:
+            self._draw_up_to(p, g.hand_size, True)  # the refill comes first, but the top was chosen: taken before
         hand.append(c)
         self._last_draw = c
         self._note |= FROM_DISCARD_PILE | DREW

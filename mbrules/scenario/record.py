@@ -53,16 +53,18 @@ class Recorder(Observer):
             self.hands.append({
                 "hand_no": snap.hand_no, "first_player": snap.first_player, "hands": snap.hands,
                 "draw_top_first": snap.draw_pile, "match_before": snap.match_totals, "actions": [],
-                "seed": snap.hand_seed,
+                "seed": snap.hand_seed, "drawn": {},
                 "sheet": None, "totals": None,
             })
 
     def after_action(self, st: State, player: int, action: Action) -> None:
-        self.hands[-1]["actions"].append((player, action, -1))
+        self.hands[-1]["actions"].append((player, action))
 
     def transition(self, st: State, t) -> None:
-        p, a, _ = self.hands[-1]["actions"][-1]
-        self.hands[-1]["actions"][-1] = (p, a, t.drawn)  # the card its actor drew, as the engine says
+        # the card the action's actor drew, as the engine says, by the action's place in the hand (a move
+        # taken back and played again overwrites its place)
+        hand = self.hands[-1]
+        hand["drawn"][len(hand["actions"]) - 1] = t.drawn
 
     def hand_over(self, st: State) -> None:
         self.hands[-1]["sheet"] = st.hand_sheets[-1]
@@ -121,7 +123,8 @@ def record_match(recorder: Recorder, state: State, ruleset_ref: str, options: Se
         lines.append("steps:")
         drawn: dict[int, int] = {}
         prev = -1  # the previous action's operation
-        for p, a, got in hand["actions"]:
+        for i, (p, a) in enumerate(hand["actions"]):
+            got = hand["drawn"].get(i, -1)
             op, ends_mulligan, prev = a.op, prev == MULLIGAN, a.op
             if op == DRAW and not a.from_discard:
                 if got >= 0 and not g.play_then_draw and not ends_mulligan:

@@ -144,6 +144,15 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
         out.append(f"{g.player_names[big[0]]} holds {hs + 1} cards outside their own turn")
     # while the draw pile lasts (it has never run out: after a reshuffle, hands played out may be short)
     if dealt and state.draw and not over and not state.reshuffles:
+        # a coup fourré whose safety is not replaced (coup_fourre.replacement_draw false) leaves its caller a
+        # card short for the rest of the hand: the caller's calls this hand, read from the history
+        short = [0] * N
+        if not g.coup_fourre_replacement_draw:
+            for q, a in reversed(state.history):
+                if q < 0:
+                    break
+                if a.op == COUP_FOURRE:
+                    short[q] += 1
         for p in range(N):
             if dec.kind == DecisionKind.MULLIGAN and p == dec.player:
                 continue  # a mulligan under way: the cards thrown are drawn back at its end
@@ -154,6 +163,7 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
                 want = hs - 1 if due else hs
             else:
                 want = hs + 1 if (mine and dec.drawn) else hs
+            want -= short[p]
             if len(state.hands[p]) != want:
                 out.append(
                     f"{g.player_names[p]} holds {len(state.hands[p])} cards while the draw pile lasts "

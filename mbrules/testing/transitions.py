@@ -244,8 +244,10 @@ def _check_draw(out: list[str], before, after, p: int, action, what) -> None:
     hs = g.hand_size
     hand_b, hand_a = before.hands[p], after.hands[p]
     if action.from_discard:
-        refill = hand_a[:len(hand_a) - 1][len(hand_b):] if not hand_b and t.refill_empty_hand.value else []
-        if hand_a != hand_b + refill + before.discard[-1:] or after.discard != before.discard[:-1]:
+        if not hand_b and t.refill_empty_hand.value:  # a refill first (it may reshuffle the rest of the pile)
+            if hand_a[-1:] != before.discard[-1:] or len(hand_a) > hs + 1:
+                out.append(f"{what}: the top card of the discard pile did not go to the refilled hand")
+        elif hand_a != hand_b + before.discard[-1:] or after.discard != before.discard[:-1]:
             out.append(f"{what}: the top card of the discard pile did not go to the player's hand")
     elif before.decision.kind == DecisionKind.MULLIGAN:
         if len(hand_a) != hs and after.can_draw():
