@@ -1,0 +1,8 @@
+"""Tables in the browser: ``mbrules serve`` (extra ``web``: Starlette, uvicorn, websockets).
+
+A satellite at the top of the layers: nothing in the core imports it. The modules without the
+web stack (:mod:`.store`, :mod:`.rules`, :mod:`.seats`, :mod:`.table`) import none of it; the
+application (:mod:`.app`, :mod:`.lobby`, :mod:`.server`) does. See docs/web.md.
+"""
+EXTRA = "web"
+MISSING = "mbrules: serve needs Starlette, uvicorn and websockets: pip install 'mbrules[web]'"
