@@ -67,12 +67,25 @@ class Server:
         return r.json()
 
     def host(self, table: dict) -> dict:
-        return self.http.get(table["host_url"].replace(self.url, "").replace("/host/", "/api/host/")).json()
+        return self.http.get(path(table["host_url"]).replace("/host/", "/api/host/")).json()
+
+    def host_post(self, table: dict, what: str, body: dict | None = None):
+        return self.http.post(path(table["host_url"]).replace("/host/", "/api/host/") + "/" + what, json=body or {})
+
+    def seat_url(self, table: dict, p: int) -> str:
+        """Seat ``p``'s link on this server (a link keeps its path when the server comes back on another port)."""
+        return self.url + path(table["seats"][p]["url"])
 
     def export(self, table: dict) -> str:
-        r = self.http.get(table["export_url"].replace(self.url, ""))
+        r = self.http.get(path(table["export_url"]))
         assert r.status_code == 200, r.text
         return r.text
+
+
+def path(url: str) -> str:
+    from urllib.parse import urlsplit
+
+    return urlsplit(url).path
 
 
 def ws_url(seat_url: str) -> str:
