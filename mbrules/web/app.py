@@ -189,7 +189,7 @@ def create_app(lobby: Lobby) -> Starlette:
         }
 
     def host_table(request: Request):
-        table = lobby.tables.get(request.path_params["table"])
+        table = lobby.get(request.path_params["table"])
         if table is None or not table.is_host(request.path_params["secret"]):
             return None
         return table
@@ -201,7 +201,9 @@ def create_app(lobby: Lobby) -> Starlette:
         table = host_table(request)
         if table is None:
             return PlainTextResponse("not found\n", 404)
-        return JSONResponse(host_json(request, table))
+        answer = JSONResponse(host_json(request, table))
+        lobby.put_away(table)  # a finished match read again from the store leaves memory again
+        return answer
 
     async def host_bot(request: Request) -> Response:
         table = host_table(request)
@@ -239,13 +241,13 @@ def create_app(lobby: Lobby) -> Starlette:
         return JSONResponse(host_json(request, table))
 
     async def play_page(request: Request) -> Response:
-        table = lobby.tables.get(request.path_params["table"])
+        table = lobby.get(request.path_params["table"])
         if table is None or table.seat_for(request.path_params["secret"]) is None:
             return PlainTextResponse("not found\n", 404)
         return _page("play.html")
 
     async def export(request: Request) -> Response:
-        table = lobby.tables.get(request.path_params["table"])
+        table = lobby.get(request.path_params["table"])
         secret = request.path_params["secret"]
         if table is None or (not table.is_host(secret) and table.seat_for(secret) is None):
             return PlainTextResponse("not found\n", 404)
@@ -253,11 +255,12 @@ def create_app(lobby: Lobby) -> Starlette:
             return PlainTextResponse("the record shows every hand: a seat may export it once the match is over\n",
                                      403)
         text = table.export()
+        lobby.put_away(table)
         return Response(text, media_type="application/yaml", headers={
             "Content-Disposition": f'attachment; filename="table-{table.id}.yaml"'})
 
     async def seat_socket(ws: WebSocket) -> None:
-        table = lobby.tables.get(ws.path_params["table"])
+        table = lobby.get(ws.path_params["table"])
         seat = table.seat_for(ws.path_params["secret"]) if table is not None else None
         if seat is None:
             await ws.close(code=1008)  # before accept: the handshake is refused (HTTP 403), nothing sent

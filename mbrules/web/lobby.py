@@ -115,21 +115,44 @@ class Lobby:
         return table
 
     def resume_all(self) -> int:
-        """Rebuild every stored table at its last step (a restarted server); returns how many."""
+        """Rebuild every stored table still in play at its last step (a restarted server); returns how
+        many. A table whose match is over stays on disk until a link asks for it (:meth:`get`)."""
         n = 0
-        for tid in self.store.table_ids():
-            stored = self.store.load(tid)
-            try:
-                rules = choice_from_setup(stored.setup)
-                table = Table(tid, stored.setup, rules, self.store)
-                table.restore(stored.steps)
-            except (RulesChoiceError, TableError, GameError, ValueError) as e:
-                log.error("table %s cannot be resumed: %s", tid, e)
-                continue
-            self.tables[tid] = table
-            n += 1
+        for tid in self.store.table_ids(playing_only=True):
+            if self._load(tid) is not None:
+                n += 1
         return n
 
+    def _load(self, tid: str) -> Table | None:
+        stored = self.store.load(tid)
+        if stored is None:
+            return None
+        try:
+            rules = choice_from_setup(stored.setup)
+            table = Table(tid, stored.setup, rules, self.store)
+            table.restore(stored.steps)
+        except (RulesChoiceError, TableError, GameError, ValueError) as e:
+            log.error("table %s cannot be resumed: %s", tid, e)
+            return None
+        self.tables[tid] = table
+        return table
+
+    def get(self, tid: str) -> Table | None:
+        """The table ``tid``, from memory or rebuilt from the store (a finished match put away)."""
+        table = self.tables.get(tid)
+        if table is None and isinstance(tid, str) and 0 < len(tid) <= 32 and tid.replace("-", "").replace(
+                "_", "").isalnum() and len(self.tables) < MAX_TABLES:
+            table = self._load(tid)
+        return table
+
+    def put_away(self, table: Table) -> None:
+        """A finished match with no page open leaves memory (it stays in the store): memory stays flat
+        however many matches a server has hosted."""
+        if (table.state.is_terminal() and table.id not in self.running and not self.connected(table.id)
+                and self.tables.get(table.id) is table):
+            self.store.mark_over(table.id)
+            del self.tables[table.id]
+            self.conns.pop(table.id, None)
     def start_all(self) -> None:
         for t in self.tables.values():
             self.kick(t)
@@ -163,6 +186,7 @@ class Lobby:
             log.exception("table %s: error while the bots played", table.id)
         finally:
             self.running.discard(table.id)
+        self.put_away(table)
 
     # -- pages ----------------------------------------------------------------------------------
     def attach(self, table: Table, seat: int, conn: Conn) -> None:
@@ -182,6 +206,9 @@ class Lobby:
             del seats[conn.seat]
         conn.closed = True
         conn.wake.set()
+        table = self.tables.get(conn.table_id)
+        if table is not None:
+            self.put_away(table)
 
     def connected(self, table_id: str) -> set[int]:
         return set(self.conns.get(table_id, {}))

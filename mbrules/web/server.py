@@ -88,7 +88,10 @@ def serve(host: str, port: int, db: Path, out=None) -> int:
               f"{resumed} resumed)", file=out, flush=True)
         server.run(sockets=[sock])
     finally:
-        n = len(lobby.tables)
+        try:
+            n = len(store.table_ids())
+        except Exception:
+            n = len(lobby.tables)
         store.close()
     if server.stopped_by is not None:
         name = signal.Signals(server.stopped_by).name

@@ -24,7 +24,8 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
     created REAL NOT NULL,
-    setup TEXT NOT NULL
+    setup TEXT NOT NULL,
+    over INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS steps (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -90,11 +91,19 @@ class Store:
             self.db.execute("INSERT INTO steps (table_id, n, hand, step) VALUES (?, ?, ?, ?)",
                             (table_id, n, hand, json.dumps(step)))
 
+    def mark_over(self, table_id: str) -> None:
+        """The table's match is over: a restarted server leaves it on disk until a link asks for it."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("UPDATE tables SET over = 1 WHERE id = ?", (table_id,))
+
     def count_steps(self, table_id: str) -> int:
         return self.db.execute("SELECT COUNT(*) FROM steps WHERE table_id = ?", (table_id,)).fetchone()[0]
 
-    def table_ids(self) -> list[str]:
-        return [r[0] for r in self.db.execute("SELECT id FROM tables ORDER BY created")]
+    def table_ids(self, playing_only: bool = False) -> list[str]:
+        """Every table's id, oldest first (``playing_only``: those whose match is not over)."""
+        where = " WHERE over = 0" if playing_only else ""
+        return [r[0] for r in self.db.execute(f"SELECT id FROM tables{where} ORDER BY created")]
 
     def load(self, table_id: str) -> StoredTable | None:
         row = self.db.execute("SELECT id, created, setup FROM tables WHERE id = ?", (table_id,)).fetchone()
