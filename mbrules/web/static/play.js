@@ -56,6 +56,8 @@ function render(v) {
   const myTurnNow = v.moves.length > 0 && (!view || !view.moves.length || view.obs.hand_no !== v.obs.hand_no);
   view = v;
   document.body.dataset.version = v.version;
+  document.body.dataset.decide = v.moves.length ? "yes" : "no";  // for people using assistive tools, and tests
+  document.body.dataset.handOver = v.hand_over || v.match_over ? "yes" : "no";
   const o = v.obs;
   $("you").textContent = `You are ${o.player} (side ${o.side})`;
   $("trip").textContent = `Hand ${o.hand_no + 1} · trip ${o.target} ${unit} · ${o.draw_pile} cards to draw`;
@@ -108,7 +110,8 @@ function renderHand(v, reset) {
     const live = movesFor(c).some((m) => m.op !== "discard");
     const isNew = v.obs.decision.drawn && v.obs.decision.player === v.obs.player && i === hand.length - 1;
     const b = el("button", { class: `card k-${kind(c)}${live ? "" : " dead"}${i === selected ? " selected" : ""}${isNew ? " new" : ""}`,
-      "data-card": c, "data-index": String(i), title: v.why_not[c] || "" },
+      "data-card": c, "data-index": String(i), title: v.why_not[c] || "",
+      "data-moves": v.moves.map((m, n) => (m.card === c ? n + 1 : 0)).filter((n) => n).join(",") },
       el("span", { class: "kind", text: kind(c) }), el("span", { class: "name", text: name(c) }));
     b.addEventListener("click", () => { selected = i; showMoves(); markSelected(); if (v.why_not[c]) say(`${name(c)}: ${v.why_not[c]}.`); else say(""); });
     box.append(b);
@@ -124,7 +127,7 @@ function showMoves() {
   const list = view.moves.map((m, i) => [m, i]).filter(([m]) => m.card === c);
   const shown = list.length ? list : view.moves.map((m, i) => [m, i]);
   for (const [m, i] of shown) {
-    box.append(el("button", { class: "move", "data-action": m.action, onclick: () => act(m.action) },
+    box.append(el("button", { class: "move", "data-action": m.action, "data-n": String(i + 1), onclick: () => act(m.action) },
       el("span", { class: "n", text: String(i + 1) }), m.words));
   }
 }
