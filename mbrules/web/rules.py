@@ -13,6 +13,7 @@ sentences (as ``mbrules diff``), from the edition the choice starts from to the 
 from __future__ import annotations
 
 import re
+import shutil
 import tempfile
 import threading
 import warnings
@@ -157,6 +158,8 @@ def uploaded_choice(name: str | None, raw: bytes, options: list[str] | tuple[str
             base = load_ruleset(ext if isinstance(ext, str) else "winning-moves")
     except RulesetError as e:
         raise RulesChoiceError([_rename(line, path, shown) for line in e.lines]) from None
+    finally:  # the resolved ruleset is in memory: the scratch copy goes (a stream of uploads fills no disk)
+        shutil.rmtree(path.parent, ignore_errors=True)
     text = raw.decode("utf-8")  # parse_bytes accepted it: UTF-8
     return Rules(rs, base, None, shown, text, tuple(opts))
 
