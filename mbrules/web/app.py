@@ -81,6 +81,18 @@ def error(message: str | list[str], status: int = 400) -> JSONResponse:
     return JSONResponse({"errors": lines}, status_code=status)
 
 
+REFUSED = (BodyTooLarge, RulesChoiceError, TableError)
+
+
+def refusal(e: Exception) -> JSONResponse:
+    """A request refused: 413 for a body too large, 422 for rules that do not check, else 400."""
+    if isinstance(e, BodyTooLarge):
+        return error(f"the request is larger than {MAX_BODY // 1024} KiB", 413)
+    if isinstance(e, RulesChoiceError):
+        return error(e.lines, 422)
+    return error(str(e))
+
+
 def _page(name: str) -> HTMLResponse:
     return HTMLResponse((STATIC / name).read_text(encoding="utf-8"),
                         headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
@@ -148,12 +160,8 @@ def create_app(lobby: Lobby) -> Starlette:
                 rules.ruleset.player_counts else rules.rules_text(None)
             return JSONResponse({"name": rules.ruleset.name, "changes": rules.changes(), "rules": text,
                                  "players": sorted(int(k) for k in rules.ruleset.player_counts)})
-        except BodyTooLarge:
-            return error(f"the request is larger than {MAX_BODY // 1024} KiB", 413)
-        except RulesChoiceError as e:
-            return error(e.lines, 422)
-        except TableError as e:
-            return error(str(e))
+        except REFUSED as e:
+            return refusal(e)
 
     async def open_table(request: Request) -> Response:
         try:
@@ -163,12 +171,8 @@ def create_app(lobby: Lobby) -> Starlette:
             seed = data.get("seed")
             table = lobby.open_table(rules, players, data.get("seats"), seed if seed != "" else None,
                                      data.get("pace", 0.6))
-        except BodyTooLarge:
-            return error(f"the request is larger than {MAX_BODY // 1024} KiB", 413)
-        except RulesChoiceError as e:
-            return error(e.lines, 422)
-        except TableError as e:
-            return error(str(e))
+        except REFUSED as e:
+            return refusal(e)
         return JSONResponse(host_json(request, table), status_code=201)
 
     def host_json(request: Request, table) -> dict:
@@ -222,10 +226,8 @@ def create_app(lobby: Lobby) -> Starlette:
             if seat in lobby.connected(table.id):
                 raise TableError(f"{table.game.player_names[seat]} is at the table: only an absent seat goes to a bot")
             table.give_to_bot(seat, bot)
-        except BodyTooLarge:
-            return error("the request is too large", 413)
-        except TableError as e:
-            return error(str(e))
+        except REFUSED as e:
+            return refusal(e)
         log.info("table %s: the host gave %s to the %s bot", table.id, table.game.player_names[seat], bot)
         lobby.broadcast(table)
         lobby.kick(table)

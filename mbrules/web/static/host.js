@@ -1,16 +1,7 @@
 // The host's page: choose the rules and the seats, see the rule changes, open the table, share the links.
+import { el } from "./dom.js";
 const $ = (id) => document.getElementById(id);
 let catalog = null;
-
-function el(tag, attrs = {}, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") e.className = v; else if (k.startsWith("data-")) e.setAttribute(k, v);
-    else if (k === "text") e.textContent = v; else e[k] = v;
-  }
-  for (const k of kids) e.append(k);
-  return e;
-}
 
 async function load() {
   catalog = await (await fetch("/api/catalog")).json();

@@ -1,19 +1,11 @@
 // A seat's page: everything shown comes from the server's view of this seat (its observation and
 // what the whole table may see); a click or a key sends the words of an action, the server decides.
+import { el } from "./dom.js";
 const parts = location.pathname.split("/");
 const tableId = parts[2], secret = parts[3];
 const $ = (id) => document.getElementById(id);
 let cards = {}, unit = "miles", view = null, ws = null, selected = 0, retry = 0, closedForGood = false;
 
-function el(tag, attrs = {}, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") e.className = v; else if (k.startsWith("data-")) e.setAttribute(k, v);
-    else if (k === "text") e.textContent = v; else e[k] = v;
-  }
-  for (const k of kids) e.append(k);
-  return e;
-}
 const name = (id) => (cards[id] ? cards[id].name : id);
 const kind = (id) => (cards[id] ? cards[id].kind : "");
 const chip = (id, cf = false) => el("span", { class: `chip k-${kind(id)}${cf ? " cf" : ""}`, text: name(id) });

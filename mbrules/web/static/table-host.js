@@ -1,17 +1,8 @@
 // The host's page of one table: the links, who is here, an absent seat given to a bot, the record.
+import { el } from "./dom.js";
 const $ = (id) => document.getElementById(id);
 const api = `/api/host/${location.pathname.split("/")[2]}/${location.pathname.split("/")[3]}`;
 let bots = [];
-
-function el(tag, attrs = {}, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") e.className = v; else if (k.startsWith("data-")) e.setAttribute(k, v);
-    else if (k === "text") e.textContent = v; else e[k] = v;
-  }
-  for (const k of kids) e.append(k);
-  return e;
-}
 
 function show(t) {
   $("title").textContent = `${t.ruleset}${t.options.length ? " + " + t.options.join(", ") : ""}`;
