@@ -115,9 +115,9 @@ def test_a_page_that_reconnects_inside_a_coup_fourre_window_is_asked_again(tmp_p
     assert code == 130
 
 
-@pytest.mark.slow  # about 20 seconds of a server playing many tables
+@pytest.mark.slow  # about 20 seconds of a server playing many tables (benchmarks/bench_web.py soak: 50 for a minute)
 def test_many_tables_at_once_keep_the_servers_memory_flat(tmp_path):
-    """Twenty tables of bots at once (the person's seat given to a bot by the host) for about 20 seconds,
+    """Twelve tables of bots at once (the person's seat given to a bot by the host) for about 20 seconds,
     a new table opened whenever a match ends: the server's resident memory after the first seconds
     does not keep growing (a finished match leaves memory; it stays in the store)."""
     server = Server(tmp_path / "t.sqlite3", tmp_path / "log")
@@ -132,7 +132,7 @@ def test_many_tables_at_once_keep_the_servers_memory_flat(tmp_path):
         return t
 
     try:
-        tables = [new_table() for _ in range(20)]
+        tables = [new_table() for _ in range(12)]
         watcher = SeatClient(tables[0]["seats"][0]["url"])  # a page still open on a seat given away
         watcher.until(lambda m: m["type"] == "state")
         played = [0]
@@ -151,7 +151,7 @@ def test_many_tables_at_once_keep_the_servers_memory_flat(tmp_path):
             time.sleep(1.5)
             deal_on()
         samples, counts = [], []
-        for _ in range(6):
+        for _ in range(5):
             deal_on()
             samples.append(server.rss_kib())
             counts.append(opened[0])

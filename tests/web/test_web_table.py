@@ -176,3 +176,26 @@ def test_bundled_choices_name_only_bundled_ids(tmp_path):
         bundled_choice("/etc/passwd.yaml", [])
     with pytest.raises(RulesChoiceError):
         bundled_choice("winning-moves", [str(tmp_path / "x.yaml")])
+
+
+def test_the_extension_question_is_put_to_the_seat_that_completed_the_trip(tmp_path):
+    """Two players, a trip of 700 with an extension to 1000 (winning-moves): the person whose side
+    completes the trip is asked in words, with 'extend' and 'stop' as its only moves."""
+    for seed in range(60):
+        t, _ = new_table(tmp_path, seed=seed, seats=["person", "heuristic"], players=2, store=False)
+        for _ in range(300):
+            while t.step_once():
+                pass
+            if t.deciding() != 0:
+                break
+            view = t.view(0)
+            if view["obs"]["decision"]["kind"] == "extension":
+                assert view["question"].startswith("EXTENSION? Your side has completed the trip of 700 miles.")
+                assert [m["action"] for m in view["moves"]] == ["extend", "stop"]
+                assert [m["words"] for m in view["moves"]] == ["extend the trip to 1000 miles",
+                                                              "stop at 700 miles: the hand ends"]
+                assert t.act(0, "stop", t.version) is None
+                assert t.state.hand_over
+                return
+            assert t.act(0, my_move(view), t.version) is None
+    raise AssertionError("no seed of 60 put the extension question to the person")
