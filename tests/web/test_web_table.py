@@ -199,3 +199,29 @@ def test_the_extension_question_is_put_to_the_seat_that_completed_the_trip(tmp_p
                 return
             assert t.act(0, my_move(view), t.version) is None
     raise AssertionError("no seed of 60 put the extension question to the person")
+
+
+@pytest.mark.parametrize("ruleset", ["kids-115", "parker-1971", "wikipedia", "winning-moves"])
+def test_every_bundled_edition_plays_a_hand_at_every_player_count(ruleset, tmp_path):
+    """A host may choose any bundled edition: at each of its player counts a person plays a whole
+    hand against bots, every view is built on the way, and the record replays."""
+    rules = bundled_choice(ruleset, [])
+    for players in sorted(int(k) for k in rules.ruleset.player_counts):
+        seats = ["person"] + ["random"] * (players - 1)
+        setup = table_setup(rules, players, seats, players, 0)
+        store = Store(tmp_path / f"{players}.sqlite3")
+        store.add_table("t", setup)
+        t = Table("t", setup, rules, store)
+        for _ in range(2000):
+            while t.step_once():
+                pass
+            if t.deciding() < 0:
+                break
+            for p in range(players):
+                t.view(p)
+            assert t.act(0, my_move(t.view(0)), t.version) is None
+        assert t.state.hand_over, (ruleset, players)
+        assert t.view(0)["status"]
+        path = tmp_path / f"{players}.yaml"
+        path.write_text(t.export())
+        assert [r.passed for r in replay_file(path)] == [True], (ruleset, players)
