@@ -50,11 +50,27 @@ class Rules:
 
         return [str(c) for c in diff_rulesets(self.base, self.ruleset)]
 
-    def rules_text(self, players: int) -> str:
-        """The rules in words with their citations (``mbrules show``)."""
+    def rules_text(self, players: int | None) -> str:
+        """The rules in words (``mbrules show``), then each rule of play with its citation: the
+        rulebook section it comes from (``source``) or the ruling that decided it (``decided``)."""
+        from mbrules.ruleset.model import Rule
         from mbrules.ruleset.render import show_text
+        from mbrules.ruleset.words import CITATION_FIELDS, phrase, value_words
 
-        return show_text(self.ruleset, players)
+        rs = self.ruleset
+        lines = ["", "Where each rule comes from"]
+        for section in ("play", "coup_fourre", "scoring", "match"):
+            model = getattr(rs, section)
+            for name in type(model).model_fields:
+                value = getattr(model, name)
+                if name in CITATION_FIELDS or not isinstance(value, Rule):
+                    continue
+                pattern = f"{section}.{name}"
+                raw = list(value.value) if isinstance(value.value, tuple) else value.value
+                cite = (f"source: {value.source}" if value.source else
+                        f"decided: {value.decided}" if value.decided else "uncited")
+                lines.append(f"  {phrase(pattern)}: {value_words(pattern, raw, rs)}  [{cite}]")
+        return show_text(rs, players) + "\n".join(lines) + "\n"
 
 
 _upload_dir: tempfile.TemporaryDirectory | None = None
