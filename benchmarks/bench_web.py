@@ -13,6 +13,9 @@ the median, the 90th and 99th percentile and the mean (wall, ms), with n; the se
 the measured moves (user + system from /proc, background tables included) per move; this client's
 CPU per move. The goal (issue 38) is a median under 50 ms with 10 busy tables.
 
+Traced: 40 whole matches through a table and its store in process, then 80 more; Python's traced
+memory after each (``python benchmarks/bench_web.py traced``).
+
 Soak: ``--tables`` tables of bots (the person's seat given to a bot at once) for ``--seconds``, a new
 table opened whenever a match ends; the server's resident memory every few seconds.
 """
@@ -206,9 +209,47 @@ def soak(url: str, proc: subprocess.Popen, tables: int, seconds: float, pace: fl
             "rss_growth_kib_after_first_third": samples[-1][1] - samples[len(samples) // 3][1]}
 
 
+def traced(first: int, then: int) -> dict:
+    """Python memory (tracemalloc) after ``first`` whole matches through a table and its store, then
+    after ``then`` more, in process: what a finished match leaves behind once it is put away."""
+    import gc
+    import tracemalloc
+
+    from mbrules.web.rules import bundled_choice
+    from mbrules.web.store import Store
+    from mbrules.web.table import Table, table_setup
+
+    with tempfile.TemporaryDirectory(prefix="bench-web-") as d:
+        store = Store(Path(d) / "t.sqlite3")
+        rules = bundled_choice("winning-moves", [])
+
+        def match(i: int) -> None:
+            setup = table_setup(rules, 4, ["random", "heuristic", "random", "heuristic"], i, 0)
+            store.add_table(f"t{i}", setup)
+            t = Table(f"t{i}", setup, rules, store)
+            while not t.state.is_terminal():
+                while t.step_once():
+                    pass
+                t.view(0)
+                t.press_next_hand(None)
+
+        tracemalloc.start()
+        for i in range(first):
+            match(i)
+        gc.collect()
+        after_first = tracemalloc.get_traced_memory()[0]
+        for i in range(first, first + then):
+            match(i)
+        gc.collect()
+        after_then = tracemalloc.get_traced_memory()[0]
+        store.close()
+    return {"matches_first": first, "traced_bytes_after_first": after_first, "matches_then": then,
+            "traced_bytes_after_then": after_then}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", nargs="?", default="roundtrip", choices=["roundtrip", "soak"])
+    ap.add_argument("what", nargs="?", default="roundtrip", choices=["roundtrip", "soak", "traced"])
     ap.add_argument("--busy", type=int, default=10, help="busy tables beside the measured one (round trip)")
     ap.add_argument("--pace", type=float, default=0.1, help="the busy tables' bots' pause, seconds")
     ap.add_argument("--moves", type=int, default=200, help="moves measured")
@@ -216,6 +257,9 @@ def main() -> None:
     ap.add_argument("--tables", type=int, default=50, help="tables at once (soak)")
     ap.add_argument("--seconds", type=float, default=60, help="how long (soak)")
     args = ap.parse_args()
+    if args.what == "traced":
+        print(json.dumps(traced(40, 80), indent=1))
+        return
     with tempfile.TemporaryDirectory(prefix="bench-web-") as d:
         proc, url = start_server(Path(d))
         try:
