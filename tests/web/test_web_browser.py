@@ -1,7 +1,9 @@
 """A whole hand in a real browser: headless Chromium (Debian's chromium and chromium-driver, driven by
 Selenium; nothing is downloaded) opens a table on the host's page, two tabs join by their links and
-play p1 and p3 against two bots: p1 by clicking cards and moves, p3 by keys; the coup fourré window
-that the seeded deal opens is answered on its prompt; the hand ends on the score sheet."""
+play p1 by clicking cards and moves, p3 by keys, against two bots; the coup fourré window that the
+seeded deal opens is answered on its prompt; then the server is killed (SIGKILL) mid-hand and started
+again, and both pages reconnect by themselves and show the table as it was; the hand ends on the
+score sheet."""
 from __future__ import annotations
 
 import shutil
@@ -76,9 +78,29 @@ def test_two_browser_seats_and_two_bots_play_a_whole_hand(tmp_path):
         for h in tabs.values():
             d.switch_to.window(h)
             wait.until(lambda _: body(d, "version") not in ("", "-1"))
-        answered_window = False
+        answered_window = restarted = False
         moves = {0: 0, 2: 0}
         for _ in range(400):
+            if answered_window and not restarted and sum(moves.values()) >= 12:
+                # The server is killed (SIGKILL) mid-hand and started again on the same port and file:
+                # both pages reconnect by themselves and show the table where it was.
+                d.switch_to.window(tabs[0])
+                shown = {p: None for p in tabs}
+                for p, h in tabs.items():
+                    d.switch_to.window(h)
+                    shown[p] = (d.find_element(By.ID, "hand").text, d.find_element(By.ID, "sides").text,
+                                d.find_element(By.ID, "log").text)
+                port = int(server.url.rsplit(":", 1)[1])
+                server.kill()
+                server = Server(tmp_path / "t.sqlite3", tmp_path / "log", port=port)
+                assert server.resumed == 1
+                for p, h in tabs.items():
+                    d.switch_to.window(h)
+                    WebDriverWait(d, 30).until(lambda _: d.find_element(By.ID, "conn").text == "connected")
+                    WebDriverWait(d, 10).until(lambda _: (d.find_element(By.ID, "hand").text,
+                                                          d.find_element(By.ID, "sides").text,
+                                                          d.find_element(By.ID, "log").text) == shown[p])
+                restarted = True
             acted = False
             for p, h in tabs.items():
                 d.switch_to.window(h)
@@ -111,6 +133,7 @@ def test_two_browser_seats_and_two_bots_play_a_whole_hand(tmp_path):
                     break
                 time.sleep(0.1)
         assert answered_window, "the seeded deal's coup fourré window was answered on its prompt"
+        assert restarted, "the server was killed and started again mid-hand"
         assert moves[0] > 5 and moves[2] > 5
         for p, h in tabs.items():
             d.switch_to.window(h)

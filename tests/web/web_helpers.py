@@ -21,12 +21,12 @@ START = re.compile(r"^mbrules serve: (http://127\.0\.0\.1:\d+)/ \(tables in (.+)
 class Server:
     """``python -m mbrules.cli serve --port 0 --db DB`` in a real process; ``url`` from its start line."""
 
-    def __init__(self, db: Path, log: Path):
+    def __init__(self, db: Path, log: Path, port: int = 0):
         env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
         env.pop("COLUMNS", None)
         self.log = open(log, "ab")
         self.proc = subprocess.Popen([sys.executable, "-m", "mbrules.cli", "serve", "--host", "127.0.0.1",
-                                      "--port", "0", "--db", str(db)], stdout=subprocess.PIPE, stderr=self.log,
+                                      "--port", str(port), "--db", str(db)], stdout=subprocess.PIPE, stderr=self.log,
                                      cwd=str(ROOT), env=env, text=True)
         line = self.proc.stdout.readline().strip()
         m = START.match(line)
