@@ -216,3 +216,25 @@ def test_an_oversized_upload_is_refused_before_it_is_read(server):
     r = server.http.post("/api/tables", content=b"{" + b" " * (1024 * 1024) + b"}",
                          headers={"Content-Type": "application/json"})
     assert r.status_code == 413
+
+
+def test_a_seats_link_is_no_host_link_and_only_an_absent_seat_goes_to_a_bot(server):
+    t = server.open_table(seats=SEATS, seed=9)
+    seat_secret = t["seats"][0]["url"].rsplit("/", 1)[1]
+    host_api = f"/api/host/{t['table']}/{seat_secret}"
+    assert server.http.get(host_api).status_code == 404
+    assert server.http.post(host_api + "/bot", json={"seat": 2, "bot": "random"}).status_code == 404
+    assert server.http.get(f"/export/{t['table']}/{seat_secret}").status_code == 403  # the match is not over
+    p1 = SeatClient(t["seats"][0]["url"])
+    p1.until(lambda m: m["type"] == "state")
+    r = server.host_post(t, "bot", {"seat": 0, "bot": "random"})
+    assert r.status_code == 400 and "at the table" in r.json()["errors"][0]
+    r = server.host_post(t, "bot", {"seat": 2, "bot": "random"})
+    assert r.status_code == 200 and r.json()["seats"][2]["kind"] == "random"
+    p3 = SeatClient(t["seats"][2]["url"])  # the link still shows the seat, but it plays no more
+    view = p3.until(lambda m: m["type"] == "state")
+    assert view["moves"] == []
+    p3.act("stop")
+    assert p3.until(lambda m: m["type"] == "refused")["code"] == "not-yours"
+    p1.close()
+    p3.close()
