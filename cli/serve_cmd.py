@@ -19,9 +19,9 @@ def serve(
 ) -> None:
     """Host tables in the browser: a host opens a table, friends join by link, bots fill seats.
 
-    Prints its URL and database on start; GET /health answers 200 while it serves. Every step is
-    saved before anyone sees it: a restarted server resumes every table at its last step. SIGINT or
-    SIGTERM saves every table and exits 130 or 143.
+    Prints its URL and database on start; GET /health answers 200 while it serves. Every step is saved before anyone sees it: a restarted server resumes every table at its last step. SIGINT or SIGTERM saves every table and exits 130 or 143.
+
+    Example: mbrules serve --port 8000 --db tables.sqlite3 (then open http://127.0.0.1:8000/; docs/web.md).
     """
     check_range("--port", port, 0, 65535)
     try:
