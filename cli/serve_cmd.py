@@ -29,9 +29,10 @@ def serve(
         import uvicorn  # noqa: F401
         import websockets  # noqa: F401
     except ImportError:
-        from mbrules.web import MISSING
+        from mbrules._paths import install_hint
+        from mbrules.web import EXTRA
 
-        fail(MISSING, EXIT_USAGE)
+        fail(f"mbrules: serve needs Starlette, uvicorn and websockets: {install_hint(EXTRA)}", EXIT_USAGE)
     from mbrules.web.server import serve as run
     from mbrules.web.store import StoreError, default_db_path
 
