@@ -42,6 +42,7 @@ def driver(width: int, height: int):
 
 def main() -> None:
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "img"
+    out.mkdir(parents=True, exist_ok=True)
     seed, holder = window_seed(SEATS, options=["hazard-on-hazard"], within=40)
     with tempfile.TemporaryDirectory() as d:
         server = Server(Path(d) / "t.sqlite3", Path(d) / "log")
