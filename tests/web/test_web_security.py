@@ -238,3 +238,14 @@ def test_a_seats_link_is_no_host_link_and_only_an_absent_seat_goes_to_a_bot(serv
     assert p3.until(lambda m: m["type"] == "refused")["code"] == "not-yours"
     p1.close()
     p3.close()
+
+
+def test_the_pages_run_only_their_own_scripts(server):
+    """An uploaded ruleset's names are shown as text (never markup); the Content-Security-Policy is the
+    second wall: no inline or foreign script, no connection to another server, no framing."""
+    for url in ("/",):
+        csp = server.http.get(url).headers["content-security-policy"]
+        assert "script-src 'self'" in csp and "connect-src 'self'" in csp and "frame-ancestors 'none'" in csp
+    for name in ("play.js", "host.js", "table-host.js"):
+        js = server.http.get(f"/static/{name}").text
+        assert "innerHTML" not in js and "insertAdjacentHTML" not in js and "eval(" not in js
