@@ -11,6 +11,7 @@ Routes (every secret is a path segment, never logged):
 ``POST /api/tables``                   open a table: the host's link and one link a seat
 ``GET /host/{table}/{secret}``         the host's page of a table (links, who is here)
 ``GET /api/host/{table}/{secret}``     the same as JSON; ``POST .../bot`` ``.../next-hand``
+                                       ``.../new-link``
 ``GET /play/{table}/{secret}``         a seat's page (404 for a wrong link: nothing is sent)
 ``WS /ws/{table}/{secret}``            a seat's socket: its views in, its actions out
 ``GET /export/{table}/{secret}``       the table's record as a scenario file
@@ -238,6 +239,22 @@ def create_app(lobby: Lobby) -> Starlette:
         lobby.kick(table)
         return JSONResponse(host_json(request, table))
 
+    async def host_relink(request: Request) -> Response:
+        table = host_table(request)
+        if table is None:
+            return PlainTextResponse("not found\n", 404)
+        try:
+            seat = (await read_json(request)).get("seat")
+            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < table.players:
+                raise TableError("seat is a seat number from 0")
+        except REFUSED as e:
+            return refusal(e)
+        table.new_link(seat)
+        lobby.drop(table, seat, 4001, "the host replaced this seat's link")
+        log.info("table %s: the host replaced %s's link", table.id, table.game.player_names[seat])
+        lobby.broadcast(table)
+        return JSONResponse(host_json(request, table))
+
     async def host_next(request: Request) -> Response:
         table = host_table(request)
         if table is None:
@@ -351,6 +368,7 @@ def create_app(lobby: Lobby) -> Starlette:
         Route("/api/host/{table}/{secret}", host_api),
         Route("/api/host/{table}/{secret}/bot", host_bot, methods=["POST"]),
         Route("/api/host/{table}/{secret}/next-hand", host_next, methods=["POST"]),
+        Route("/api/host/{table}/{secret}/new-link", host_relink, methods=["POST"]),
         Route("/play/{table}/{secret}", play_page),
         Route("/export/{table}/{secret}", export),
         WebSocketRoute("/ws/{table}/{secret}", seat_socket),

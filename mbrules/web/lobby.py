@@ -200,6 +200,14 @@ class Lobby:
             old.wake.set()
             asyncio.get_running_loop().create_task(_close(old.ws, 4000, "this seat was opened in another page"))
 
+    def drop(self, table: Table, seat: int, code: int, reason: str) -> None:
+        """Close seat ``seat``'s page, if one is open (its link was replaced)."""
+        conn = self.conns.get(table.id, {}).pop(seat, None)
+        if conn is not None:
+            conn.closed = True
+            conn.wake.set()
+            asyncio.get_running_loop().create_task(_close(conn.ws, code, reason))
+
     def detach(self, conn: Conn) -> None:
         seats = self.conns.get(conn.table_id, {})
         if seats.get(conn.seat) is conn:

@@ -253,6 +253,15 @@ class Table:
         self.ready.discard(p)
         self.version += 1
 
+    def new_link(self, p: int) -> None:
+        """The host replaces seat ``p``'s secret (a link that went to the wrong person): the old link opens
+        nothing from now on. Stored, so a restart keeps it."""
+        kept = list(self.setup["secrets"])
+        kept[p] = new_secret()
+        self.setup = {**self.setup, "secrets": kept}
+        if self.store is not None:
+            self.store.update_setup(self.id, self.setup)
+
     # -- what a seat sees --------------------------------------------------------------------
     def sheets(self) -> dict:
         """The score sheets of the hands played (public), per hand per side, and the totals."""

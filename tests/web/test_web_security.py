@@ -9,7 +9,7 @@ import time
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from web_helpers import SeatClient, Server, allowed_observations, check_nothing_leaked, my_move
+from web_helpers import SeatClient, Server, allowed_observations, check_nothing_leaked, my_move, path
 
 SEATS = ["person", "heuristic", "person", "heuristic"]
 
@@ -249,3 +249,25 @@ def test_the_pages_run_only_their_own_scripts(server):
     for name in ("play.js", "host.js", "table-host.js"):
         js = server.http.get(f"/static/{name}").text
         assert "innerHTML" not in js and "insertAdjacentHTML" not in js and "eval(" not in js
+
+
+def test_a_link_the_host_replaced_opens_nothing(server):
+    """A link that went to the wrong person: the host gives the seat a new one; the old link's page is
+    closed and the old link opens no page and no socket."""
+    t = server.open_table(seats=SEATS, seed=10)
+    old = SeatClient(t["seats"][0]["url"])
+    old.until(lambda m: m["type"] == "state")
+    r = server.host_post(t, "new-link", {"seat": 0})
+    assert r.status_code == 200
+    new_url = r.json()["seats"][0]["url"]
+    assert new_url != t["seats"][0]["url"] and r.json()["seats"][2]["url"] == t["seats"][2]["url"]
+    with pytest.raises(ConnectionClosed) as closed:
+        for _ in range(50):
+            old.recv(5)
+    assert closed.value.rcvd.code == 4001
+    assert server.http.get(path(t["seats"][0]["url"])).status_code == 404
+    with pytest.raises(InvalidStatus):
+        SeatClient(t["seats"][0]["url"])
+    fresh = SeatClient(new_url)
+    assert fresh.until(lambda m: m["type"] == "state")["seat"] == "p1"
+    fresh.close()

@@ -124,6 +124,15 @@ def test_the_host_gives_an_absent_seat_to_a_bot_and_a_restart_keeps_it(tmp_path)
     assert isinstance(again.seats[2], BotSeat)
 
 
+def test_a_replaced_link_is_stored_so_a_restart_keeps_it(tmp_path):
+    t, store = new_table(tmp_path)
+    old = t.setup["secrets"][0]
+    t.new_link(0)
+    again = Table("t", store.load("t").setup, t.rules, store)
+    assert again.seat_for(old) is None and again.seat_for(t.setup["secrets"][0]) == 0
+    assert again.seat_for(t.setup["secrets"][2]) == 2
+
+
 def test_the_leak_check_sees_a_view_of_another_seat(tmp_path):
     """The check the security tests run on every message can fail: p3's view sent to p1 is caught."""
     t, _ = new_table(tmp_path, store=False)

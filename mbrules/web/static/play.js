@@ -22,6 +22,7 @@ function connect() {
   };
   ws.onclose = (ev) => {
     if (ev.code === 4000) { closedForGood = true; $("conn").textContent = "opened in another page"; return; }
+    if (ev.code === 4001) { closedForGood = true; $("conn").textContent = "this link was replaced by the host"; return; }
     if (ev.code === 1008 && ev.reason) { $("conn").textContent = `closed: ${ev.reason}`; }
     else $("conn").textContent = "reconnecting…";
     if (closedForGood) return;

@@ -18,8 +18,10 @@ function show(t) {
     pick.value = bots.includes("heuristic") ? "heuristic" : bots[0];
     const give = el("button", { type: "button", text: "give this seat to", disabled: s.here,
       onclick: () => post(`${api}/bot`, { seat: i, bot: pick.value }) });
+    const relink = el("button", { type: "button", text: "new link", title: "the old link opens nothing any more",
+      onclick: () => post(`${api}/new-link`, { seat: i }) });
     box.append(el("p", {}, `${s.name} (side ${s.side}) · ${s.here ? "here" : "away"} `,
-      el("input", { value: s.url, readOnly: true, size: 40 }), " ", give, " ", pick));
+      el("input", { value: s.url, readOnly: true, size: 40 }), " ", relink, " ", give, " ", pick));
   }
 }
 
