@@ -6,6 +6,8 @@ again, and both pages reconnect by themselves and show the table as it was; the 
 score sheet."""
 from __future__ import annotations
 
+import web_extra  # noqa: F401  (first: skips this module without the extra 'web')
+
 import shutil
 import time
 from pathlib import Path

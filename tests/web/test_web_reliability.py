@@ -2,6 +2,8 @@
 flat; the contract's start line, /health and exit codes. Real server processes on 127.0.0.1."""
 from __future__ import annotations
 
+import web_extra  # noqa: F401  (first: skips this module without the extra 'web')
+
 import signal
 import time
 

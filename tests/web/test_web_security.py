@@ -3,6 +3,8 @@ the table is unchanged (its version, its stored steps, its record), and nothing 
 each seat received is checked against what that seat's observation allows, at the end)."""
 from __future__ import annotations
 
+import web_extra  # noqa: F401  (first: skips this module without the extra 'web')
+
 import json
 import time
 

@@ -2,6 +2,8 @@
 the record in SQLite rebuilds the table exactly, exports replay, uploads are checked as files are."""
 from __future__ import annotations
 
+import web_extra  # noqa: F401  (first: skips this module without the extra 'web')
+
 import json
 
 import pytest
