@@ -16,7 +16,8 @@ import pytest
 
 from web_helpers import Server, window_seed
 
-selenium = pytest.importorskip("selenium", reason="the browser test needs Selenium: pip install 'mbrules[web]'")
+selenium = pytest.importorskip("selenium", reason="the browser test needs Selenium: pip install 'mbrules[web]'",
+                               exc_type=ImportError)
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
