@@ -8,7 +8,7 @@ winner with the score oracle (:mod:`mbrules.testing.oracle`).
 """
 from __future__ import annotations
 
-from mbrules.vocab import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SCORE_LINES, SPEED, DecisionKind
+from mbrules.vocab import BATTLE, COUP_FOURRE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SCORE_LINES, SPEED, DecisionKind
 
 from .oracle import expected_sheet, expected_winner
 from .view import _view
