@@ -556,9 +556,11 @@ class _Runner:
         if d.kind == DecisionKind.MULLIGAN and not (kind == "mulligan" and d.player == p):
             st.apply(g.draw_action, player=d.player)
         # Play then draw: the draw after a play is implicit too (unless this step is that draw's choice).
-        d = st.decision
-        if (g.play_then_draw and d.kind == DecisionKind.TURN and not d.drawn
-                and not (d.player == p and kind in ("draw_from", "mulligan"))):
+        for _ in range(g.players + 2):  # a draw may open another (an empty hand's turn is its draw): bounded
+            d = st.decision
+            if not (g.play_then_draw and d.kind == DecisionKind.TURN and not d.drawn
+                    and not (d.player == p and kind in ("draw_from", "mulligan"))):
+                break
             st.apply(g.draw_action, player=d.player)
         # The draw: once a turn, before the player's first action of that turn.
         if kind in ("play", "discard") and not g.play_then_draw:
