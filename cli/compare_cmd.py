@@ -17,7 +17,7 @@ from mbrules.matches.base import MAX_GAMES
 
 from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
 from .common import EXIT_USAGE, app, check_range, fail, signals
-from .reports import check_report_folder, phase_progress, report_run, signal_name
+from .reports import check_report_folder, phase_progress, refused_bots, report_run, signal_name
 from .play_cmds import (
     DEFAULT_PLAYERS, MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, WIDTH, _compile,
 )
@@ -76,13 +76,13 @@ def compare(
     inputs: list[Path] = []
     game_a = _compile(a, opts_a, players, main_bots, files_read=inputs)
     game_b = _compile(b_ref, opts_b, players_b, main_bots, files_read=inputs)
-    from mbrules.bots import UnknownBot, check_bot
+    from mbrules.bots import UnknownBot, check_bots
 
-    try:
-        for extra in (robust_bots or []) + list(rung or []):
-            check_bot(extra)  # the bot exists and takes these parameters (each arm is compiled once, above)
-    except UnknownBot as e:
-        fail(f"mbrules: {e}", EXIT_USAGE)
+    for arm, game in (("A", game_a), ("B", game_b)):
+        try:  # every bot given exists, takes these parameters and fits both arms (a learned bot's model)
+            check_bots((robust_bots or []) + list(rung or []), [game])
+        except UnknownBot as e:
+            fail(f"mbrules: arm {arm}: {e}", EXIT_USAGE)
     if out is not None:
         from mbrules.compare.report import check_out
 
@@ -90,7 +90,7 @@ def compare(
 
     with phase_progress("pairs") as progress:
         with signals(raising=False) as stop, report_run(out):
-            with cluster_session(backend):
+            with cluster_session(backend), refused_bots():
                 cmp = run_compare(game_a, game_b, options_a=opts_a, options_b=opts_b, players=players,
                                   players_b=players_b, games=games, seed=seed, bots=main_bots,
                                   robust_bots=robust_bots, robust_games=robust_games, ladder=rung,

@@ -15,7 +15,7 @@ from mbrules.bots import bot_names
 
 from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
 from .common import EXIT_CHECK_FAILED, EXIT_USAGE, app, check_range, fail, signals
-from .reports import check_report_folder, phase_progress, report_run, signal_name
+from .reports import check_report_folder, phase_progress, refused_bots, report_run, signal_name
 from .play_cmds import MAX_GAMES, MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, WIDTH
 
 DEFAULT_GAMES = 200
@@ -43,7 +43,7 @@ def sweep(
 
     Each value is the ruleset patched in memory and checked as a file would be (an invalid one is refused before any match, exit 2). Prints the trends in words, then a table: each value with the chosen metrics and their 95% intervals. Ctrl-C keeps the matches every value finished (exit 130). Example: mbrules sweep winning-moves -p 2 --set player_counts.2.target=500..900:200 --games 200 --out sweep/
     """
-    from mbrules.bots import UnknownBot, check_bot
+    from mbrules.bots import UnknownBot, check_bot, check_bots
     from mbrules.ruleset import RulesetError
     from mbrules.sweep import SetError
     from mbrules.sweep.run import build_settings, check_metrics, compile_points, parse_target
@@ -71,13 +71,20 @@ def sweep(
         if target is not None:
             parse_target(target)
         settings = build_settings(ruleset, opts, players, set_ or [])
-        compile_points(ruleset, opts, players, settings, inputs)  # every value checked before any match
+        points = compile_points(ruleset, opts, players, settings, inputs)  # every value checked before any match
     except SetError as e:
         fail(str(e), EXIT_USAGE)
     except RulesetError as e:
         fail(e.lines, EXIT_USAGE if e.usage else EXIT_CHECK_FAILED)
     except OSError as e:
         fail(f"mbrules: cannot read {ruleset}: {e.strerror or e}", EXIT_USAGE)
+    from mbrules.sweep.values import point_label
+
+    for j, game in enumerate(points):
+        try:  # every bot against every value (a learned bot's model), before any match
+            check_bots(bots, [game])
+        except UnknownBot as e:
+            fail(f"mbrules: --set {point_label(settings, j)}: {e}", EXIT_USAGE)
     if out is not None:
         from mbrules.sweep.report import check_out
 
@@ -88,7 +95,7 @@ def sweep(
     with phase_progress("seeds") as progress:
         with signals(raising=False) as stop, report_run(out):
             try:
-                with cluster_session(backend):
+                with cluster_session(backend), refused_bots():
                     sw = run_sweep(ruleset, set_ or [], options=opts, players=players, games=games, seed=seed,
                                    bots=bots, metrics=metric or [], target=target, workers=workers, out=out,
                                    charts=not no_charts, inputs=inputs, progress=progress, should_stop=stop,

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from .. import load_game
-from ..bots import bot_names, check_bot, lineup
+from ..bots import bot_names, check_bots, lineup
 from ..bots.restricted import RESTRICTIONS
 from ..engine import Game
 from ..matches import intervals as stats
@@ -219,9 +219,9 @@ def run_compare(
     skill = default_skill_games(games) if skill_games is None else skill_games
     restricted_n = skill if restricted_games is None else restricted_games
     rungs = default_ladder() if ladder is None else list(ladder)
-    for g in games_pair:  # a bot that needs something of the game (the learned bot's model) gets it here, once,
-        for name in dict.fromkeys([*bots, *robust_bots, *(rungs if skill > 0 else [])]):  # not in every worker
-            check_bot(name, g)
+    # a bot that needs something of the game (the learned bot's model) gets it here, once, for both arms,
+    # not in every worker: UnknownBot (a sentence) before any match
+    check_bots([*bots, *robust_bots, *(rungs if skill > 0 else [])], games_pair)
     same_seating = game_a.players == game_b.players and game_a.sides == game_b.sides
 
     spill = None

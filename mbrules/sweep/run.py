@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from ..bots import lineup
+from ..bots import check_bots, lineup
 from ..compare.metrics import EXTENSION_METRICS, METRIC_BY_KEY, METRICS, arm_value
 from ..compare.run import Phase, _run_phases, cpu_seconds
 from ..engine import Game
@@ -172,6 +172,7 @@ def run_sweep(
     points_games = compile_points(ruleset, options, players, settings, inputs)
     bots = tuple(bots)
     lineup(bots, players)
+    check_bots(bots, points_games)  # every bot fits every value (the learned bot's model), before any match
     workers = DEFAULT_WORKERS if workers is None else workers
     if out is not None:
         from .report import check_out

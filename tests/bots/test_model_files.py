@@ -136,3 +136,54 @@ def test_a_model_built_in_memory_is_checked_as_a_file_is():
     with pytest.raises(ModelError, match="NaN|number"):
         ValueModel({"features": ["a"], "model": {"kind": "linear", "mean": [0.0], "scale": [1.0],
                                                  "coef": [float("nan")], "intercept": 0.0}})
+
+
+WM2 = MODELS_DIR / "winning-moves-2p.json"  # fits winning-moves at 2 players, not with hazard-on-hazard
+
+
+@pytest.mark.parametrize("args,says", [
+    (["--bots", f"learned:model={WM2}"], "arm B: bot 'learned'"),
+    (["--skill-games", "2", "--rung", "random", "--rung", f"learned:model={WM2}"], "arm B: bot 'learned'"),
+    (["--bots", "learned:model=no-such-model.json"], "no such model file"),
+    (["--skill-games", "2", "--rung", "random", "--rung", "learned:model=no-such-model.json"], "no such model file"),
+], ids=["bots-other-rules", "rung-other-rules", "bots-missing", "rung-missing"])
+def test_compare_checks_every_bot_of_both_arms_before_the_first_match(args, says, tmp_path):
+    """--bots and --rung bots are built in the workers: a model that does not fit arm B (or is missing)
+    is refused in the command, exit 2 and a sentence, and the report folder is not touched."""
+    out = tmp_path / "report"
+    res = runner.invoke(_app(), ["compare", "winning-moves", "--option-b", "hazard-on-hazard", "-p", "2",
+                                 "--games", "2", "--skill-games", "0", "--workers", "1", "--out", str(out),
+                                 "--no-charts", *args])
+    assert res.exit_code == 2, (res.exit_code, res.output[-1500:], res.exception)
+    assert res.exception is None or isinstance(res.exception, SystemExit)
+    assert says in res.output and "Traceback" not in res.output
+    assert not out.exists()
+
+
+def test_compare_through_the_api_refuses_a_rung_that_does_not_fit_arm_b_before_any_match():
+    from mbrules.bots import UnknownBot
+    from mbrules.compare import run_compare
+
+    with pytest.raises(UnknownBot, match="trained for winning-moves"):
+        run_compare("winning-moves", options_b=["hazard-on-hazard"], players=2, games=2, skill_games=2, workers=1,
+                    robust_bots=[], ladder=["random", f"learned:model={WM2}"])
+
+
+def test_sweep_checks_every_bot_against_every_swept_value_before_the_first_match(tmp_path):
+    out = tmp_path / "sweep"
+    res = runner.invoke(_app(), ["sweep", "winning-moves", "-p", "2", "--set", "match.target_points=4000,6000",
+                                 "--games", "2", "--workers", "1", "--bot", f"learned:model={WM2}",
+                                 "--out", str(out), "--no-charts"])
+    assert res.exit_code == 2, (res.exit_code, res.output[-1500:], res.exception)
+    assert res.exception is None or isinstance(res.exception, SystemExit)
+    assert "--set match.target_points=" in res.output and "bot 'learned'" in res.output
+    assert "Traceback" not in res.output and not out.exists()
+
+
+def test_sweep_through_the_api_refuses_a_model_that_does_not_fit_a_value_before_any_match():
+    from mbrules.bots import UnknownBot
+    from mbrules.sweep import run_sweep
+
+    with pytest.raises(UnknownBot, match="trained for winning-moves"):
+        run_sweep("winning-moves", ["match.target_points=4000,6000"], players=2, games=2, workers=1,
+                  bots=[f"learned:model={WM2}"])
