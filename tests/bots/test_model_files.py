@@ -187,3 +187,37 @@ def test_sweep_through_the_api_refuses_a_model_that_does_not_fit_a_value_before_
     with pytest.raises(UnknownBot, match="trained for winning-moves"):
         run_sweep("winning-moves", ["match.target_points=4000,6000"], players=2, games=2, workers=1,
                   bots=[f"learned:model={WM2}"])
+
+
+@pytest.mark.parametrize("cache", ["a-file", "learned-is-a-file"])
+def test_an_unwritable_model_cache_trains_once_a_process_and_says_it_is_not_writable(cache, tmp_path, monkeypatch):
+    """A custom ruleset has no shipped model: the bot trains one on first use. When the cache cannot keep
+    it, the model used to be trained again for every match while the message said 'once'."""
+    pytest.importorskip("sklearn")
+    from mbrules.bots import learned, training
+
+    if cache == "a-file":
+        where = tmp_path / "cache-file"
+        where.write_text("not a folder\n")
+    else:
+        where = tmp_path / "cache"
+        where.mkdir()
+        (where / "learned").write_text("not a folder\n")
+    monkeypatch.setenv("MBRULES_CACHE", str(where))
+    monkeypatch.setattr(learned, "FIRST_USE_GAMES", 4)
+    monkeypatch.setattr(learned, "_TRAINED", {}, raising=False)  # a fresh process: nothing trained yet
+    calls = tmp_path / "calls"  # a file: a forked worker's training counts too
+    real = training.train
+
+    def counted(*a, **k):
+        with open(calls, "a") as f:
+            f.write("train\n")
+        return real(*a, **k)
+
+    monkeypatch.setattr(training, "train", counted)
+    custom = Path(__file__).parent.parent / "data" / "custom-hazard.yaml"
+    res = runner.invoke(_app(), ["simulate", "--ruleset", str(custom), "-p", "2", "--games", "3", "--workers", "2",
+                                 "--bot", "learned:worlds=1", "--json"])
+    assert res.exit_code == 0, (res.output[-1500:], res.exception)
+    assert calls.read_text().count("train") == 1
+    assert "is not writable" in res.output and "kept in memory" in res.output
