@@ -29,7 +29,7 @@ def sweep(
     players: int = typer.Option(2, "--players", "-p", "-n", help="Number of players."),
     games: int = typer.Option(DEFAULT_GAMES, "--games", "-g", help="Matches per value (every value dealt the same seeds)."),
     metric: Optional[list[str]] = typer.Option(None, "--metric", "-m", help="A metric drawn as a response curve (default turns_per_hand and hands_per_match); repeat. Every metric is in the JSON and the report."),
-    target: Optional[str] = typer.Option(None, "--target", help="METRIC=VALUE (e.g. turns_per_hand=60; a share in percent or as a fraction): names the values whose 95% interval holds it, and the closest."),
+    target: Optional[str] = typer.Option(None, "--target", help="METRIC=VALUE (e.g. turns_per_hand=60; a share in percent, 0 to 100: first_side_win_share=55 or =55% is 55%, =1 is 1%): names the values whose 95% interval holds it, and the closest."),
     bot: Optional[list[str]] = typer.Option(None, "--bot", "-b", help="One bot for everybody, or one per player (default heuristic). Bots: " + ", ".join(bot_names()) + "."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed: match i of every value is dealt from (seed, i)."),
     workers: Optional[int] = workers_option(),

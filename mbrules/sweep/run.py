@@ -47,19 +47,32 @@ class Sweep:
 
 
 def parse_target(text: str) -> tuple[str, float]:
+    """``METRIC=VALUE`` as (metric, value). A share (a metric ending in ``_share``) is given in percent,
+    from 0 to 100, with or without ``%``: ``=1`` is 1%, ``=55`` and ``=55%`` are 55%; it is returned as
+    the fraction the figures use. Any other metric is a plain number."""
     key, eq, value = text.partition("=")
     key = key.strip()
     if not eq or key not in METRIC_BY_KEY:
         raise SetError(f"mbrules: --target {text[:60]!r}: write METRIC=VALUE with a metric of: "
                        + ", ".join(m.key for m in METRICS))
+    share = key.endswith("_share")
+    number = value.strip()
+    if number.endswith("%"):
+        if not share:
+            raise SetError(f"mbrules: --target {key}: {value[:40]!r}: only a share is given in percent; "
+                           f"{key} is a plain number")
+        number = number[:-1].strip()
     try:
-        v = float(value)
+        v = float(number)
     except ValueError:
         raise SetError(f"mbrules: --target {key}: {value[:40]!r} is not a number") from None
     if not math.isfinite(v) or abs(v) > 1e9:
         raise SetError(f"mbrules: --target {key}: {value[:40]!r} is out of range")
-    if key.endswith("_share") and v > 1:
-        v = v / 100  # a share given in percent
+    if share:
+        if not 0 <= v <= 100:
+            raise SetError(f"mbrules: --target {key}: {value[:40]!r} is not a share: give a percentage from 0 "
+                           f"to 100 (e.g. {key}=55 for 55%)")
+        v = v / 100
     return key, v
 
 
