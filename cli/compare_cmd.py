@@ -103,11 +103,13 @@ def compare(
     if as_json:
         sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
     else:
-        _print(cmp, doc, out)
+        _print(cmp, doc, out if cmp.written else None)
     if stop.signum is not None:
         name = signal_name(stop.signum)
         print(f"mbrules: interrupted ({name}) after {cmp.pairs_done} of {games} paired matches: the figures are "
               f"those of the matches both arms finished", file=sys.stderr)
+        if out is not None and not cmp.written:
+            print(f"mbrules: no paired match finished: {out} is left as it was", file=sys.stderr)
         raise typer.Exit(stop.exit_code)
 
 

@@ -106,11 +106,13 @@ def sweep(
     if as_json:
         sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
     else:
-        _print(sw, doc, out)
+        _print(sw, doc, out if sw.written else None)
     if stop.signum is not None:
         name = signal_name(stop.signum)
         print(f"mbrules: interrupted ({name}) after {sw.seeds_done} of {games} matches a value: the figures are "
               f"those of the matches every value finished", file=sys.stderr)
+        if out is not None and not sw.written:
+            print(f"mbrules: no match finished for every value: {out} is left as it was", file=sys.stderr)
         raise typer.Exit(stop.exit_code)
 
 

@@ -112,6 +112,7 @@ class Comparison:
     seconds: dict
     pairs_done: int
     distributions: tuple[dict, dict] = field(default_factory=lambda: (new_distribution(), new_distribution()))
+    written: bool = False  # the report folder was written (not when stopped before any pair finished)
 
     def document(self) -> dict:
         from .report import document
@@ -324,11 +325,12 @@ def run_compare(
     cmp = Comparison(settings, names, changes, rows, ladder_rows, restricted_rows, [], stopped, seconds,
                      done.get("main", 0), dists)
     cmp.summary = summary(cmp)
-    if out is not None:
+    if out is not None and cmp.pairs_done > 0:
         from .report import write_report
 
         write_report(cmp, out, spill, charts, inputs)
-    elif spill is not None:
+        cmp.written = True
+    elif spill is not None:  # stopped before any pair finished: the folder is left as it was, not emptied
         spill.close()
     return cmp
 

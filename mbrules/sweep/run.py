@@ -39,6 +39,7 @@ class Sweep:
     interrupted: bool
     seeds_done: int
     seconds: dict = field(default_factory=dict)
+    written: bool = False  # the report folder was written (not when stopped before any seed finished)
 
     def document(self) -> dict:
         from .report import document
@@ -229,10 +230,11 @@ def run_sweep(
     from .headline import summary
 
     sw.summary = summary(sw)
-    if out is not None:
+    if out is not None and n > 0:  # stopped before any seed finished: the folder is left as it was
         from .report import write_report
 
         write_report(sw, out, charts, inputs)
+        sw.written = True
     return sw
 
 
