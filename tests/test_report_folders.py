@@ -62,3 +62,21 @@ def test_a_run_stopped_before_any_match_finished_leaves_the_report_folder_as_it_
     assert _snapshot(d) == before
     assert f"{d} is left as it was" in res.output
     assert "Report written" not in res.output
+
+
+@pytest.mark.parametrize("first,then", [("compare", "sweep"), ("sweep", "compare")])
+def test_a_folder_holding_another_commands_report_is_refused_not_mixed(first, then, tmp_path):
+    """sweep --out DIR over a compare report used to write sweep's files beside compare's (index.html
+    replaced, compare.json and the records left): a folder of two half reports."""
+    d = tmp_path / "report"
+    args = {"compare": COMPARE, "sweep": SWEEP}
+    made = runner.invoke(_app(), args[first] + ["--out", str(d)])
+    assert made.exit_code == 0, made.output[-1500:]
+    (d / "notes.txt").write_text("the user's own file\n")
+    before = _snapshot(d)
+    res = runner.invoke(_app(), args[then] + ["--out", str(d)])
+    assert res.exit_code == 2, (res.exit_code, res.output[-1500:])
+    assert f"it holds a report of mbrules {first}" in res.output
+    assert _snapshot(d) == before
+    again = runner.invoke(_app(), args[first] + ["--out", str(d)])  # the same command replaces its own report
+    assert again.exit_code == 0, again.output[-1500:]
