@@ -98,9 +98,15 @@ COMMANDS = {
 }
 
 
+NEEDS = {"ladder": ("openskill", "bots")}  # the ladder's ratings: the bots extra
+
+
 @pytest.mark.parametrize("command", list(COMMANDS))
 @pytest.mark.parametrize("damage", list(DAMAGED))
 def test_a_damaged_model_file_is_refused_with_a_sentence_before_any_match(damage, command, tmp_path):
+    if command in NEEDS:
+        pytest.importorskip(NEEDS[command][0], reason=f"the {NEEDS[command][1]} extra "
+                            f"(pip install 'mbrules[{NEEDS[command][1]}]') is not installed")
     text, says = DAMAGED[damage]
     model = tmp_path / "model.json"
     model.write_text(text, encoding="utf-8")

@@ -25,8 +25,13 @@ def run(*args: str):
     return result
 
 
+def needs_plots() -> None:
+    pytest.importorskip("matplotlib", reason="the plots extra (pip install 'mbrules[plots]') is not installed")
+
+
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
+    needs_plots()  # the report's charts
     out = tmp_path_factory.mktemp("sweep") / "report"
     res = run("sweep", "winning-moves", *FAST, "--set", TRIP, "--target", "turns_per_hand=50", "--out", str(out))
     assert res.exit_code == 0, res.output
@@ -224,6 +229,7 @@ def test_the_report_folder_may_not_be_an_input_file(tmp_path):
 
 
 def test_a_second_report_without_charts_removes_the_old_charts_and_keeps_the_users_files(tmp_path):
+    needs_plots()
     out = tmp_path / "r"
     out.mkdir()
     (out / "notes.txt").write_text("mine", encoding="utf-8")
