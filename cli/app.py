@@ -5,15 +5,13 @@ import os as _os
 import signal as _signal
 import sys as _sys
 
+from mbrules import _startup
 
-def _interrupted_early(signum, frame):  # Ctrl-C or SIGTERM while the command is still importing
-    raise SystemExit(128 + signum)  # quietly, with the usual code (130, 143): never a traceback
-
-
-_EARLY = _os.path.basename(_sys.argv[0] if _sys.argv else "") == "mbrules"  # the console script, not an import
+# The command itself (its console script or python -m mbrules.cli), not an import: ``import mbrules``
+# has already made Ctrl-C and SIGTERM exit quietly with 130/143 while the modules load.
+_EARLY = _startup.is_command()
 if _EARLY:
-    for _s in (_signal.SIGINT, _signal.SIGTERM):
-        _signal.signal(_s, _interrupted_early)
+    _startup.install_early()
 
 import importlib as _importlib  # noqa: E402
 
@@ -38,6 +36,8 @@ def _modules_for(argv: list[str]) -> list[str]:
     if any(k.endswith("_COMPLETE") for k in _os.environ) or "--help" in argv or "-h" in argv:
         return every
     words = [a for a in argv[1:] if not a.startswith("-")]
+    if not words and ("--version" in argv or "-V" in argv):
+        return []  # the version is the app's own option: no command, bot or engine to load
     if not words:
         return every
     return [m for m, names in COMMAND_MODULES.items() if words[0] in names] or every

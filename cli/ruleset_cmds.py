@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-from .common import EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE, app, fail
+from .common import EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE, app, fail, fold
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout instead of text.")]
 OptionFlag = Annotated[
@@ -69,28 +69,55 @@ def _load(ref: str, options: list[str] | None):
 
 @app.command("rulesets")
 def rulesets_cmd(as_json: JsonFlag = False) -> None:
-    """List the bundled rulesets and options with their one-line descriptions (and an option's exclusive groups)."""
-    from mbrules.ruleset.listing import bundled_folder, bundled_ids, summary  # no models: only the headers
+    """List the bundled rulesets, and the options by category, each with its description, source and exclusive groups."""
+    import textwrap
+
+    from mbrules.ruleset.listing import OPTION_CATEGORIES, bundled_folder, bundled_ids, summary  # no models
+
+    from .common import output_width
 
     rulesets = [summary(bundled_folder(False) / f"{i}.yaml", i) for i in bundled_ids(False)]
     options = [summary(bundled_folder(True) / f"{i}.yaml", i) for i in bundled_ids(True)]
     if as_json:
         _print_json({
             "rulesets": [{"id": s.id, "name": s.name, "description": s.description} for s in rulesets],
-            "options": [{"id": s.id, "name": s.name, "description": s.description, "groups": list(s.groups)}
-                        for s in options],
+            "options": [{"id": s.id, "name": s.name, "description": s.description, "category": s.category or None,
+                         "source": s.source or None, "groups": list(s.groups)} for s in options],
         })
         return
     width = max((len(s.id) for s in rulesets + options), default=10) + 2
+    columns = output_width()
+
+    def entry(ident: str, lines: list[str]) -> None:
+        """An id, then its paragraphs wrapped in the column after it (an id too long for it: on its own line)."""
+        indent = " " * (2 + width)
+        out: list[str] = []
+        for text in lines:
+            out += textwrap.wrap(text, max(20, columns - len(indent)), break_on_hyphens=False,
+                                 break_long_words=False) or [""]  # a source's address stays whole
+        typer.echo(f"  {ident:<{width}}{out[0]}")
+        for line in out[1:]:
+            typer.echo(indent + line)
+
     typer.echo("Rulesets (mbrules show ID):")
     for s in rulesets:
-        typer.echo(f"  {s.id:<{width}}{s.name}")
-        typer.echo(f"  {'':<{width}}{s.description}")
+        entry(s.id, [s.name, s.description])
     typer.echo("")
-    typer.echo("Options (--option ID; two of one group cannot go together):")
-    for s in options:
-        groups = f" [group: {', '.join(s.groups)}]" if s.groups else ""
-        typer.echo(f"  {s.id:<{width}}{s.description}{groups}")
+    typer.echo(fold("Options (--option ID), by what they change; two of one group cannot go together:", columns, 0))
+    known = list(OPTION_CATEGORIES)
+    for cat in [*known, ""]:
+        members = [s for s in options if (s.category if s.category in known else "") == cat]
+        if not members:
+            continue
+        typer.echo("")
+        typer.echo(fold(f"{cat.capitalize()}: {OPTION_CATEGORIES[cat]}" if cat else "Other (no category):", columns, 2))
+        for s in members:
+            lines = [s.description]
+            if s.source:
+                lines.append(f"source: {s.source}")
+            if s.groups:
+                lines.append(f"group: {', '.join(s.groups)}")
+            entry(s.id, lines)
 
 
 @app.command("show")
@@ -136,21 +163,21 @@ def show_cmd(
                 doc["origins"] = [o.as_json() for o in origins]
             _print_json(doc)
         else:
-            typer.echo(show_text(rs, players), nl=False)
+            typer.echo(fold(show_text(rs, players)), nl=False)
             if report is not None:
                 files = ", ".join(_shown_file(f) for f in report.files) + (", then --option" if option else "")
                 typer.echo("")
                 if changed:
-                    typer.echo(f"What {_shown_file(_own_files(report.files, len(option or []))[0])} and its options "
-                               f"change (files in the order they were laid down, later wins: {files}; --all "
-                               "lists every value)")
+                    own = _shown_file(_own_files(report.files, len(option or []))[0])
+                    typer.echo(fold(f"What {own} and its options change (files in the order they were laid "
+                                    f"down, later wins: {files}; --all lists every value)"))
                 else:
-                    typer.echo(f"Where each value comes from (files in the order they were laid down, later wins: "
-                               f"{files})")
+                    typer.echo(fold(f"Where each value comes from (files in the order they were laid down, "
+                                    f"later wins: {files})"))
                 for o in origins:
                     cite = f"  [{o.citation}]" if o.citation else ""
-                    typer.echo(f"  {o.path} = {json.dumps(o.value, ensure_ascii=False)}  "
-                               f"({_shown_file(o.file)}:{o.line}:{o.col}){cite}")
+                    typer.echo(fold(f"  {o.path} = {json.dumps(o.value, ensure_ascii=False)}  "
+                                    f"({_shown_file(o.file)}:{o.line}:{o.col}){cite}"))
     except UnsupportedPlayers as exc:
         fail(f"mbrules: {exc}", EXIT_USAGE)
 
@@ -289,10 +316,10 @@ def diff_cmd(
     def label(rs) -> str:
         return rs.id + (f" (options: {', '.join(rs.applied_options)})" if rs.applied_options else "")
 
-    typer.echo(f"{label(a)} → {label(b)}")
+    typer.echo(fold(f"{label(a)} → {label(b)}"))
     if not changes:
         typer.echo("  no rule differences")
     for c in changes:
-        typer.echo(f"  {c}")
+        typer.echo(fold(f"  {c}"))
     if exit_code and changes:
         raise typer.Exit(EXIT_CHECK_FAILED)

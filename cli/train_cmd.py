@@ -13,9 +13,11 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from .common import EXIT_USAGE, Interrupted, SignalFlag, app, check_range, fail, signals
-from .play_cmds import MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, WIDTH, _compile
+from mbrules._paths import install_hint
 from mbrules.bots.training import MAX_POSITIONS, MAX_POSITIONS_LIMIT  # (numpy is imported only when it trains)
+
+from .common import EXIT_USAGE, Interrupted, SignalFlag, app, check_range, fail, signals, text_console
+from .play_cmds import MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, _compile
 
 MAX_TRAIN_GAMES = 1_000_000
 KINDS = ("linear", "mlp", "trees")
@@ -63,6 +65,8 @@ def train(
     The heuristic plays whole matches against itself; at the start of every turn each player's observation is kept with the hand's final point difference for its side (a Monte Carlo target), and a value is fitted on features of the observation derived from the ruleset's own cards (scikit-learn, the optional extra learn). The same ruleset, options, players, games and seed give the same model file. A model is refused (exit 2) for another ruleset than its own.
 
     Memory is bounded by --max-positions (250,000 positions by default), whatever --games is. Ctrl-C or SIGTERM, during self-play or the fit, stops it (exit 130 or 143) and nothing is written.
+
+    Example: mbrules train winning-moves -p 2 --games 200 --out wm2.json, then mbrules play -p 2 --bot learned:model=wm2.json
     """
     options = list(option or [])
     check_range("--players", players, 1, MAX_PLAYERS)
@@ -87,7 +91,7 @@ def train(
     try:
         import sklearn  # noqa: F401
     except ImportError:
-        fail("mbrules: training needs scikit-learn: pip install 'mbrules[learn]'", EXIT_USAGE)
+        fail(f"mbrules: training needs scikit-learn: {install_hint('learn')}", EXIT_USAGE)
 
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
                                TimeElapsedColumn, TimeRemainingColumn)
@@ -131,7 +135,7 @@ def train(
     if as_json:
         sys.stdout.write(json.dumps(figures, indent=2, ensure_ascii=False) + "\n")
         return
-    con = Console(file=sys.stdout, width=WIDTH, highlight=False)
+    con = text_console()
     con.print(f"{game.ruleset.name}; {players} players: a {kind} value from {games} self-play matches "
               f"({figures['positions']:,} positions), seed {seed}", markup=False)
     con.print(f"held-out fit: R² {figures['r2_held_out']}, RMSE {figures['rmse_held_out']} points a hand "

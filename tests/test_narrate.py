@@ -68,7 +68,7 @@ def check_transition(game: Game, before, after, t: Transition, st: State) -> Non
         assert t.extra_turn == (k == SAFETY and game.safety_extra_turn and not t.hand_over)
     elif a.op == COUP_FOURRE:
         assert t.side == ps and not t.trip_completed
-        assert t.extra_turn == (game.cf_extra_turn and not t.hand_over)
+        assert t.extra_turn == (game.coup_fourre_extra_turn and not t.hand_over)
         if before.window[1] == ps:
             assert before.window[0] in t.swept  # the hazard answered goes to the discard pile
     else:

@@ -19,13 +19,20 @@ from mbrules.ruleset.words import CITATION_FIELDS, HEADER_FIELDS, PHRASES
 
 ROOT = Path(__file__).resolve().parents[1]
 BUNDLED = ["kids-115", "parker-1971", "wikipedia", "winning-moves"]
-OPTIONS = ["coup-fourre-any-player", "extension-1200", "extension-bonus-to-finisher", "hazard-on-hazard",
-           "longer-game", "no-voluntary-discard", "roll-after-safety", "shutout-per-opponent", "simpler-game",
-           "speed-limit-stacking"]
+OPTIONS = sorted([
+    "coup-fourre-any-player", "extension-1200", "extension-bonus-to-finisher", "hazard-on-hazard",
+    "longer-game", "no-voluntary-discard", "roll-after-safety", "shutout-per-opponent", "simpler-game",
+    "speed-limit-stacking",
+    # the house-rule library (issue 36): rules people play that today's keys already write
+    "full-deck", "no-safety-extra-turn", "cf-no-extra-turn", "cf-single-draw", "cf-200", "all-safeties-700",
+    "no-delayed-action", "no-200-cap", "hazard-without-roll", "each-for-himself", "three-vs-three", "single-hand",
+    "trip-1000", "hand-size-4",
+])
 
 
 def run(*args: str):
-    return CliRunner().invoke(app, list(args))
+    # the widest layout: these tests read what a line says; tests/test_output_width.py reads how it folds
+    return CliRunner().invoke(app, list(args), env={"COLUMNS": "240"})
 
 
 def test_show_two_players_winning_moves_deals_101_cards_to_700_with_extension_to_1000():
@@ -67,7 +74,7 @@ def test_show_with_option_reports_it():
 def test_show_unsupported_player_count_is_a_usage_error():
     result = run("show", "winning-moves", "--players", "5")
     assert result.exit_code == 2
-    assert "no rules for 5 players (it has: 2, 3, 4, 6)" in result.stderr
+    assert "is not played with 5 players (it allows 2, 3, 4, 6)" in result.stderr  # the same words as play
     assert result.stdout == ""
 
 

@@ -27,6 +27,7 @@ import random
 from contextlib import nullcontext
 from typing import Callable, ContextManager, Sequence
 
+from .._paths import install_hint
 from ..engine import Game, State
 from ..vocab import DecisionKind
 from .base import make_bot
@@ -149,7 +150,7 @@ def fit(X: list[list[float]], y: list[float], kind: str = DEFAULT_KIND, seed: in
         from sklearn.linear_model import Ridge
         from sklearn.preprocessing import StandardScaler
     except ImportError:
-        raise RuntimeError("training needs scikit-learn: pip install 'mbrules[learn]'") from None
+        raise RuntimeError(f"training needs scikit-learn: {install_hint('learn')}") from None
     Xa = np.asarray(X, dtype=float)
     ya = np.asarray(y, dtype=float)
     n = len(ya)

@@ -2,6 +2,19 @@
 
 The engine reads only these tables in the hot loop; the pydantic ruleset stays at
 the boundary. Nothing here knows which edition it came from.
+
+Names: a table keeps the model's name for the value it compiles. ``play.*`` and ``match.*``
+values keep their field's bare name (``hazard_on_hazard``, ``target_points``); the
+``coup_fourre.*`` and ``scoring.*`` values carry their section as a prefix, where the bare
+name would be ambiguous (``scoring.safety`` is ``scoring_safety``, points, not a card;
+``coup_fourre.extra_turn`` is ``coup_fourre_extra_turn``). A value tested against one of
+an enum's values is named after the field and that value (``coup_fourre.who ==
+any_player`` is ``coup_fourre_any_player``; ``scoring.extension_bonus_to == finisher`` is
+``extension_bonus_to_finisher``). Tables derived from the cards (``card_spec``, masks,
+``protectors``) are the engine's own.
+
+A new house rule: its field in the model, its table here (one line, named as above), and
+the one room of :class:`~mbrules.engine.state.State` that plays it reading that table.
 """
 
 from __future__ import annotations
@@ -9,6 +22,7 @@ from __future__ import annotations
 from ..vocab import BATTLE, NO_LIMIT, SAFETY, SIDE_NAMES, SPEED, CardKind, Pile
 from .notation import ACTION_DECLINE, ACTION_DRAW, ACTION_EXTEND, ACTION_STOP, COUP_FOURRE, DISCARD, MAX_CARDS, MAX_SIDES, PLAY, Action, all_actions, describe, encode, parse
 from .state import State
+from .words import players_refused
 
 
 class GameError(ValueError):
@@ -23,8 +37,7 @@ class Game:
     def __init__(self, ruleset, players: int):
         key = str(players)
         if key not in ruleset.player_counts:
-            allowed = ", ".join(sorted(ruleset.player_counts, key=int))
-            raise GameError(f"{ruleset.id} is not played with {players} players (it allows {allowed})")
+            raise GameError(players_refused(ruleset.id, players, ruleset.player_counts))
         pc = ruleset.player_counts[key]
         self.ruleset = ruleset
         self.ruleset_id = ruleset.id
@@ -85,6 +98,8 @@ class Game:
         self.deck = tuple(i for i in range(n) for _ in range(self.deck_counts[i]))
         self.safety_cards_in_deck = sum(self.deck_counts[i] for i in range(n) if self.kind[i] == SAFETY)
 
+        # The rules' tables, each read by one room of State (its module's contract lists them):
+        # play.*: turn (hand_size), legality (hazard_on_hazard .. voluntary_discard), effects (the rest).
         play = ruleset.play
         self.hand_size = play.hand_size.value
         if self.hand_size * players >= len(self.deck):
@@ -96,26 +111,26 @@ class Game:
         self.safety_discards_hazard = play.safety_discards_hazard.value
         self.roll_after_safety = play.roll_after_safety.value
         self.safety_extra_turn = play.safety_extra_turn.value
-        cf = ruleset.coup_fourre
-        self.cf_enabled = cf.enabled.value
-        self.cf_any_player = cf.who.value == "any_player"
-        self.cf_replacement_draw = cf.replacement_draw.value
-        self.cf_extra_turn = cf.extra_turn.value
-        sc = ruleset.scoring
+        cf = ruleset.coup_fourre  # reactions
+        self.coup_fourre_enabled = cf.enabled.value
+        self.coup_fourre_any_player = cf.who.value == "any_player"
+        self.coup_fourre_replacement_draw = cf.replacement_draw.value
+        self.coup_fourre_extra_turn = cf.extra_turn.value
+        sc = ruleset.scoring  # scoring
         self.scoring_enabled = sc.enabled.value
-        self.pts_mile = sc.milestones_per_mile.value
-        self.pts_safety = sc.safety.value
-        self.pts_all_safeties = sc.all_safeties.value
-        self.pts_coup_fourre = sc.coup_fourre.value
-        self.pts_trip = sc.trip_completed.value
-        self.pts_delayed = sc.delayed_action.value
-        self.pts_safe_trip = sc.safe_trip.value
+        self.scoring_milestones_per_mile = sc.milestones_per_mile.value
+        self.scoring_safety = sc.safety.value
+        self.scoring_all_safeties = sc.all_safeties.value
+        self.scoring_coup_fourre = sc.coup_fourre.value
+        self.scoring_trip_completed = sc.trip_completed.value
+        self.scoring_delayed_action = sc.delayed_action.value
+        self.scoring_safe_trip = sc.safe_trip.value
         self.safe_trip_breakers = tuple(idx[c] for c in sc.safe_trip_breakers.value)
-        self.pts_shutout = sc.shutout.value
+        self.scoring_shutout = sc.shutout.value
         self.shutout_per_opponent = sc.shutout_per_opponent.value
-        self.pts_extension = sc.extension.value
-        self.extension_to_finisher = sc.extension_bonus_to.value == "finisher"
-        m = ruleset.match
+        self.scoring_extension = sc.extension.value
+        self.extension_bonus_to_finisher = sc.extension_bonus_to.value == "finisher"
+        m = ruleset.match  # scoring (mode, target_points), turn (deal_passes_left, max_hands)
         self.match_mode = m.mode.value
         self.target_points = m.target_points.value
         self.deal_passes_left = m.deal_passes_left.value
