@@ -68,8 +68,12 @@ def _load(ref: str, options: list[str] | None):
 
 
 @app.command("rulesets")
-def rulesets_cmd(as_json: JsonFlag = False) -> None:
-    """List the bundled rulesets, and the options by category, each with its description, source and exclusive groups."""
+def rulesets_cmd(
+    as_json: JsonFlag = False,
+    long: Annotated[bool, typer.Option("--long", "-l", help="Give each option's description, source and exclusive "
+                                                             "groups, not only its name.")] = False,
+) -> None:
+    """List the bundled rulesets, and the options by category: a line each (its name), or with --long its description, source and exclusive groups."""
     import textwrap
 
     from mbrules.ruleset.listing import OPTION_CATEGORIES, bundled_folder, bundled_ids, summary  # no models
@@ -112,12 +116,16 @@ def rulesets_cmd(as_json: JsonFlag = False) -> None:
         typer.echo("")
         typer.echo(fold(f"{cat.capitalize()}: {OPTION_CATEGORIES[cat]}" if cat else "Other (no category):", columns, 2))
         for s in members:
-            lines = [s.description]
-            if s.source:
+            lines = [s.description if long else s.name]
+            if long and s.source:
                 lines.append(f"source: {s.source}")
-            if s.groups:
+            if long and s.groups:
                 lines.append(f"group: {', '.join(s.groups)}")
             entry(s.id, lines)
+    if not long:
+        typer.echo("")
+        typer.echo(fold("Each option's description, source and groups: mbrules rulesets --long; its rules in words: "
+                        "mbrules show RULESET --option ID.", columns, 0))
 
 
 @app.command("show")
