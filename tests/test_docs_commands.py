@@ -15,13 +15,14 @@ PAGES = sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md", ROOT / "CHAN
 MARKER = re.compile(r"^(<{7}|={7}|>{7})( |$)", re.M)
 FENCE = re.compile(r"^```[^\n]*\n(.*?)^```", re.S | re.M)
 TABLE_ROW = re.compile(r"^\| `(mbrules [^`]+)` \|", re.M)
-PREFIX = re.compile(r"^(?:/usr/bin/time(?: -f \"[^\"]*\")? )?(?:\.venv(?:-play)?/bin/)?mbrules ")
+PREFIX = re.compile(r"^(?:\$ )?(?:/usr/bin/time(?: -f \"[^\"]*\")? )?(?:\.venv(?:-play)?/bin/)?mbrules (?=[a-z-]+(?:\s|$))")
 EXPECTED_EXIT = re.compile(r"#\s*exit (\d+)")
 
 # lines shown but not run here, each with its reason (anything else must run)
 NOT_RUN = {
     "--human": "the terminal game needs a terminal: tests/human drives it in a pseudo-terminal",
     "--backend ray": "a Ray cluster: tests/cluster runs it when the extra is installed",
+    "mbrules serve": "a server that runs until it is stopped: tests/web drives it",
     "big.yaml": "a file benchmarks/bench_reliability.py writes (a stress input)",
 }
 # inputs a page names as the reader's own files, provided from what the pages show
