@@ -21,23 +21,25 @@ from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from .actions import (
     ALREADY_LIMITED, BAD_TARGET, CANNOT_MOVE, COUP_FOURRE_WINDOW, EXTENSION_PENDING, EXTENSION_QUESTION,
-    HAND_OVER, HAND_OVER_CODE, MATCH_OVER, MUST_PLAY, NO_COUP_FOURRE, NO_EXTENSION, NOT_IN_HAND, NOT_ROLLING,
+    FAST_PLAY_WINDOW, HAND_OVER, HAND_OVER_CODE, MATCH_OVER, MUST_PLAY, NO_COUP_FOURRE, NO_EXTENSION, NO_FAST_PLAY,
+    NOT_IN_HAND, NOT_ROLLING,
     NOT_YOUR_TURN, NOTHING_TO_FIX, OVER_TARGET, PROTECTED, SPEED_LIMIT, TOO_MANY_200, TURN, Decision,
     IllegalAction,
 )
-from ..vocab import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SCORE_LINES, DecisionKind, Reason, Termination
-from ..vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, OWN, PLAY, STOP
+from ..vocab import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, DecisionKind, Reason, Termination
+from ..vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, FAST_PLAY, OWN, PLAY, STOP
 from .notation import Action, NotationError, parse
 from .observation import Observation, Observer, Outcome, Snapshot
+from .scorelines import add_lines
 from .transition import Transition
 
 if TYPE_CHECKING:
     from .game import Game
 
 
-# Phases
-P_DRAW, P_PLAY, P_COUP, P_EXT, P_HAND_OVER, P_MATCH_OVER = range(6)
-_PHASE_KIND = (TURN, TURN, COUP_FOURRE_WINDOW, EXTENSION_QUESTION, HAND_OVER, MATCH_OVER)
+# Phases (every phase where someone acts comes before P_HAND_OVER)
+P_DRAW, P_PLAY, P_COUP, P_EXT, P_FAST, P_HAND_OVER, P_MATCH_OVER = range(7)
+_PHASE_KIND = (TURN, TURN, COUP_FOURRE_WINDOW, EXTENSION_QUESTION, FAST_PLAY_WINDOW, HAND_OVER, MATCH_OVER)
 _new_transition = tuple.__new__  # Transition(...) without its keyword-taking __new__: one per action
 
 
@@ -62,7 +64,7 @@ class State:
         "_extension_called_by", "_phase", "_player", "_cf_queue", "_cf_hazard", "_cf_side", "_cf_attacker",
         "_completer", "_completion_delayed", "_last_draw", "_hand_no", "_first_player", "_match_totals",
         "_hand_sheets", "_winner", "_history", "_coup_count", "_deal_next", "_observers",
-        "_completers", "_can", "_hit", "_face_up",
+        "_completers", "_can", "_hit", "_face_up", "_queued", "_resume",
     )
 
     # -- construction ----------------------------------------------------------
@@ -105,13 +107,20 @@ class State:
         extension_called_by: int = -1,
         match_totals: list[int] | None = None,
         seed: int = 0,
+        hands_played: int = 0,
     ) -> "State":
         """A hand set up card by card (scenarios): cards are indices, players and sides ints.
 
         ``sides[s]`` may hold ``battle``, ``speed``, ``distance`` (bottom first), ``safeties``
         and ``coups``. The caller is responsible for the cards adding up to the deck.
+        ``hands_played`` hands of the match count as played before this one (a match of a fixed
+        number of hands, the hands cap); their sheets are not known and stay empty.
         """
         st = cls(game, seed)
+        if hands_played:
+            st._hand_no = hands_played
+            st._hand_sheets = [[] for _ in range(hands_played)]
+            st._completers = [-1] * hands_played
         st._first_player = turn
         st._lay_table(hands, draw_top_first, discard, sides, match_totals)
         if extension_called_by >= 0:
@@ -165,14 +174,15 @@ class State:
             st._phase = P_EXT
             st._completer = game.side_of[decision.player]
             st._completion_delayed = not st._stock
-        elif decision.kind == COUP_FOURRE_WINDOW and window is not None:
-            st._phase = P_COUP
+        elif decision.kind in (COUP_FOURRE_WINDOW, FAST_PLAY_WINDOW) and window is not None:
+            st._phase = P_COUP if decision.kind == COUP_FOURRE_WINDOW else P_FAST
             st._cf_hazard, st._cf_side, st._cf_attacker, queue = window
             st._cf_queue = list(queue)
             st._player = st._cf_queue[0]  # the window waits for the first of those still to answer
         else:
             raise ValueError(f"no position waits at a {decision.kind} decision"
-                             + (" without its window" if decision.kind == COUP_FOURRE_WINDOW else ""))
+                             + (" without its window" if decision.kind in (COUP_FOURRE_WINDOW, FAST_PLAY_WINDOW)
+                                else ""))
         return st
 
     def _lay_table(self, hands, draw_top_first, discard, sides, match_totals) -> None:
@@ -245,6 +255,10 @@ class State:
         self._completion_delayed = False
         self._last_draw = -1
         self._coup_count = 0
+        # queued coup fourré turns (coup_fourre.bonus_turn: queued): callers waiting, and the player whose
+        # left play goes on from once they have played (-1: no queue, the common case)
+        self._queued: list[int] = []
+        self._resume = -1
 
     def _deal(self) -> None:
         """Shuffle with the match's RNG and deal one card at a time from the first player (WM §3)."""
@@ -324,6 +338,8 @@ class State:
             return Decision(COUP_FOURRE_WINDOW, self._player)
         if ph == P_EXT:
             return Decision(EXTENSION_QUESTION, self._player)
+        if ph == P_FAST:
+            return Decision(FAST_PLAY_WINDOW, self._player)
         if ph == P_HAND_OVER:
             return Decision(HAND_OVER, -1)
         return Decision(MATCH_OVER, -1)
@@ -377,12 +393,21 @@ class State:
         return tuple(self._history)
 
     def turn_player(self) -> int:
-        """Who plays the next turn (for a coup fourré window: the attacker's left, if it is declined)."""
+        """Who plays the next turn (for a coup fourré or fast-play window: the attacker's left, or the first
+        queued coup fourré turn, if it is declined)."""
         if self._phase in (P_DRAW, P_PLAY, P_EXT):
             return self._player
-        if self._phase == P_COUP:
+        if self._phase == P_COUP or self._phase == P_FAST:
+            if self._queued:
+                return self._next_with_cards(self._queued[0])
             return self._next_with_cards((self._cf_attacker + 1) % self.game.players)
         return -1
+
+    @property
+    def queued_turns(self) -> tuple[int, ...]:
+        """Coup fourré callers whose extra turn waits for the turn in progress to end (option
+        queued-coup-fourre-turn), in the order they will play; empty otherwise."""
+        return tuple(self._queued)
 
     def race(self) -> "Race":
         """The race as a fast play-out policy reads it, cheap to take every turn: its per-side values are
@@ -515,9 +540,22 @@ class State:
             return NOT_IN_HAND
         return None
 
+    def _verify_fast_play(self, q: int, c: int) -> str | None:
+        """``q`` answers the window's hazard with remedy ``c`` out of turn (option fast-play-remedy): only
+        inside its window, with a remedy that fixes that hazard and that the side could play now."""
+        g = self.game
+        if self._phase != P_FAST or q not in self._cf_queue:
+            return NO_FAST_PLAY
+        if g.kind[c] != REMEDY or not g.fixes_mask[c] >> self._cf_hazard & 1:
+            return NO_FAST_PLAY
+        if c not in self._hands[q]:
+            return NOT_IN_HAND
+        qs = g.side_of[q]
+        return self._play_reason(qs, c, qs)
+
     def _verify_decline(self, q: int | None) -> str | None:
-        """Only the player whose window it is lets it pass."""
-        if self._phase != P_COUP:
+        """Only the player whose window (coup fourré or fast play) it is lets it pass."""
+        if self._phase != P_COUP and self._phase != P_FAST:
             return NO_COUP_FOURRE
         return None if q is None or q == self._player else NOT_YOUR_TURN
 
@@ -547,9 +585,11 @@ class State:
             return self._verify_answer(q)
         if op == COUP_FOURRE:
             return self._verify_coup_fourre(self._player if q is None else q, a.card_index)
+        if op == FAST_PLAY:  # judged by its window first, as a coup fourré is
+            return self._verify_fast_play(self._player if q is None else q, a.card_index)
         if op == DECLINE:
             return self._verify_decline(q)
-        if ph == P_COUP or (q is not None and q != p):
+        if ph == P_COUP or ph == P_FAST or (q is not None and q != p):
             return NOT_YOUR_TURN
         if op == DRAW:
             return self._verify_draw()
@@ -620,6 +660,12 @@ class State:
             return acts
         if ph == P_EXT:
             return [self.game.extend_action, self.game.stop_action]
+        if ph == P_FAST:
+            g = self.game
+            p = self._player
+            acts = [g.fast_action[c] for c in g.fixers[self._cf_hazard] if self._verify_fast_play(p, c) is None]
+            acts.append(g.decline_action)
+            return acts
         return []
 
     # -- applying --------------------------------------------------------------
@@ -691,7 +737,7 @@ class State:
                     ps = self.game.side_of[p]
                     return _new_transition(Transition, (
                         p, action, self._hand_no, self._last_draw, -1, (), -1, self._miles[ps], self._target,
-                        False, False, p, TURN, False, False))
+                        False, False, p, TURN, False, False, False))
             elif ph == P_PLAY:
                 p = self._player
                 c = action.card_index
@@ -704,7 +750,7 @@ class State:
                         if ph < P_HAND_OVER:
                             return _new_transition(Transition, (
                                 p, action, self._hand_no, -1, -1, (), -1, self._miles[self.game.side_of[p]],
-                                self._target, False, False, self._player, _PHASE_KIND[ph], False, False))
+                                self._target, False, False, self._player, _PHASE_KIND[ph], False, False, False))
                         return self._finish(p, action, len(self._stock), len(self._discard) - 1, -1)
                 elif op == PLAY:
                     ts = action.side_index
@@ -724,7 +770,7 @@ class State:
                             return _new_transition(Transition, (
                                 p, action, self._hand_no, -1, ts, (), -1, m, self._target,
                                 k == DISTANCE and m == self._target, False, self._player, _PHASE_KIND[ph],
-                                False, False))
+                                False, False, False))
                         return self._finish(p, action, len(self._stock), len(self._discard), ts)
         try:
             a = action if type(action) is Action else self._as_action(action)
@@ -777,23 +823,27 @@ class State:
         drawn = self._last_draw if len(self._stock) < n_stock else -1
         swept = self._discard[n_discard + 1 if op == DISCARD else n_discard:]
         hazard = -1
-        extra = done = False
+        extra = done = queued = False
         if op == PLAY:
             k = g.kind[a.card_index]
             if k == DISTANCE:
                 done = self._miles[ps] == self._target
-            elif k == SAFETY:
-                extra = g.safety_extra_turn and ph < P_HAND_OVER
+            elif k == SAFETY:  # no extra turn once the draw pile is out, where the ruleset says so
+                extra = g.safety_extra_turn and ph < P_HAND_OVER and (n_stock > 0 or not g.safety_turn_needs_stock)
         elif op == COUP_FOURRE:
             ts = ps
             hazard = self._cf_hazard
-            extra = g.cf_extra_turn and ph < P_HAND_OVER
+            queued = g.cf_extra_turn and g.cf_queued and ph < P_HAND_OVER
+            extra = g.cf_extra_turn and not g.cf_queued and ph < P_HAND_OVER
+        elif op == FAST_PLAY:
+            ts = ps
+            hazard = self._cf_hazard
         elif op == DECLINE:
             hazard = self._cf_hazard
         over = ph >= P_HAND_OVER
         return _new_transition(Transition, (
             p, a, self._hand_no, drawn, ts, tuple(swept), hazard, self._miles[ps], self._target, done, extra,
-            -1 if over else self._player, _PHASE_KIND[ph], over, ph == P_MATCH_OVER))
+            -1 if over else self._player, _PHASE_KIND[ph], over, ph == P_MATCH_OVER, queued))
 
     def _do(self, a: Action, player: int | None) -> int:
         """Carry out an action :meth:`_verify` accepted; the side a played card went to (else -1)."""
@@ -811,6 +861,8 @@ class State:
             self._discard_card(p, a)
         elif op == COUP_FOURRE:
             self._coup_fourre(a, p if player is None else player)
+        elif op == FAST_PLAY:
+            self._fast_play(a, p if player is None else player)
         elif op == DECLINE:
             self._history.append((p, a))
             self._decline()
@@ -868,8 +920,10 @@ class State:
         else:
             self._safeties[ps].append(c)
             self._protect(ps, c, normal=True)
-            if g.safety_extra_turn:
-                self._start_turn(p)  # another turn, chained (WM §5B)
+            if g.safety_extra_turn and (self._stock or not g.safety_turn_needs_stock):
+                # another turn, chained (WM §5B); with play.safety_extra_turn_needs_draw_pile, only while the
+                # draw pile lasts (French rules, Fin de manche: 'n'autorise plus à rejouer immédiatement')
+                self._start_turn(p)
             else:
                 self._end_turn(p)
 
@@ -920,7 +974,64 @@ class State:
                 self._player = queue[0]
                 self._phase = P_COUP
                 return
+        self._after_hazard(attacker, hazard, ts)
+
+    def _after_hazard(self, attacker: int, hazard: int, ts: int) -> None:
+        """No coup fourré answered the hazard: a fast-play window, where the ruleset has one, else the next turn."""
+        if self.game.fast_play and self._open_fast_play(attacker, hazard, ts):
+            return
         self._end_turn(attacker)
+
+    def _open_fast_play(self, attacker: int, hazard: int, ts: int) -> bool:
+        """Option fast-play-remedy: a window for the players of the side hit who hold a remedy fixing the
+        hazard still showing (2014 Dujardin/Asmodee rules, fast play; rulings: fast play). Whether it opened."""
+        g = self.game
+        if self._bhaz[ts] != hazard and self._lhaz[ts] != hazard:
+            return False  # nothing left to answer (a safety protects the side)
+        N = g.players
+        queue = []
+        fixers = g.fixers[hazard]
+        for k in range(1, N + 1):
+            q = (attacker + k) % N
+            if g.side_of[q] != ts:
+                continue
+            hand = self._hands[q]
+            for c in fixers:
+                if c in hand and self._play_reason(ts, c, ts) is None:
+                    queue.append(q)
+                    break
+        if not queue:
+            return False
+        self._cf_queue = queue
+        self._cf_hazard = hazard
+        self._cf_side = ts
+        self._cf_attacker = attacker
+        self._player = queue[0]
+        self._phase = P_FAST
+        return True
+
+    def _fast_play(self, action: Action, q: int) -> None:
+        """``q`` plays remedy ``action.card`` out of turn (checked by :meth:`_verify_fast_play`); the turn
+        then passes as if the hazard's turn had just ended (rulings: fast play)."""
+        g = self.game
+        c = action.card_index
+        hand = self._hands[q]
+        self._history.append((q, action))
+        hand.remove(c)
+        self._face_up[c] += 1
+        qs = g.side_of[q]
+        if g.pile[c] == BATTLE:
+            self._battle[qs].append(c)
+            self._needs_go[qs] = False
+        else:
+            self._speed[qs].append(c)
+        self._refresh(qs)
+        self._cf_queue = []
+        if g.fast_play_draw and self._stock:
+            d = self._stock.pop()  # the fast player's hand is full again for its own turn
+            hand.append(d)
+            self._last_draw = d
+        self._end_turn(self._cf_attacker)
 
     def _coup_fourre(self, action: Action, q: int) -> None:
         """``q`` calls a coup fourré (checked by :meth:`_verify_coup_fourre`; WM §7)."""
@@ -943,7 +1054,14 @@ class State:
             d = self._stock.pop()  # 'draw one card to bring the number of cards held to six' (WM §7)
             hand.append(d)
             self._last_draw = d
-        if g.cf_extra_turn:
+        if g.cf_extra_turn and g.cf_queued:
+            # option queued-coup-fourre-turn: the caller plays once the attacker's turn (which the hazard
+            # ended) is over; play then goes on from the attacker's left (PlayAural; rulings)
+            self._queued.append(q)
+            if self._resume < 0:
+                self._resume = self._cf_attacker
+            self._end_turn(self._cf_attacker)
+        elif g.cf_extra_turn:
             self._start_turn(q)  # a full turn; players in between lose theirs (WM §7)
         else:
             self._end_turn(self._cf_attacker)
@@ -952,6 +1070,8 @@ class State:
         self._cf_queue.pop(0)
         if self._cf_queue:
             self._player = self._cf_queue[0]
+        elif self._phase == P_COUP:
+            self._after_hazard(self._cf_attacker, self._cf_hazard, self._cf_side)
         else:
             self._end_turn(self._cf_attacker)
 
@@ -998,6 +1118,12 @@ class State:
         self._phase = P_DRAW if self._stock else P_PLAY
 
     def _end_turn(self, p: int) -> None:
+        if self._resume >= 0:  # queued coup fourré turns come first (option queued-coup-fourre-turn)
+            if self._queued:
+                self._start_turn(self._queued.pop(0))
+                return
+            p = self._resume  # then play goes on from the attacker's left: nobody loses a turn
+            self._resume = -1
         q = p + 1
         if q == self.game.players:
             q = 0
@@ -1018,6 +1144,8 @@ class State:
             self._winner = Termination.UNFINISHED  # the ruleset's hands-per-match cap: a runaway match ends, unfinished
         self._phase = P_MATCH_OVER if self._winner is not None else P_HAND_OVER
         self._cf_queue = []
+        self._queued = []
+        self._resume = -1
 
     # -- scoring -----------------------------------------------------------------
     def current_completer(self) -> int:
@@ -1032,7 +1160,7 @@ class State:
         """This hand's score lines per side (WM §8); before the hand ends, as if it ended now."""
         g = self.game
         S = g.sides
-        sheet = [dict.fromkeys(SCORE_LINES, 0) for _ in range(S)]
+        sheet = [dict.fromkeys(g.line_names, 0) for _ in range(S)]
         if not g.scoring_enabled:
             return sheet  # kids' simpler game: no points
         done = self.current_completer()
@@ -1067,26 +1195,53 @@ class State:
                 for s in range(S):
                     if s != caller:
                         sheet[s]["extension"] = g.pts_extension  # 'given to his opponent or opponents' (WM §10C)
+        if g.score_lines:
+            add_lines(self, sheet, done)  # score lines as data (scoring.lines)
         for line in sheet:
             line["total"] = sum(v for k, v in line.items() if k != "total")
         return sheet
 
     def _match_winner(self):
-        """Side index, Termination.DRAW, or None while the match goes on (WM §9; rulings: The match)."""
+        """Side index, Termination.DRAW, or None while the match goes on (WM §9; rulings: The match).
+
+        ``match.mode`` says what decides and when; ``match.tie_break`` what equal highest results mean."""
         g = self.game
         mode = g.match_mode
         if mode == "trip":
             done = self.current_completer()
             if done >= 0:
                 return done
-            return _unique_max(self._miles)
+            return self._tie_break(self._miles)
         totals = self._match_totals
+        last = [line["total"] for line in self._hand_sheets[-1]]
         if mode == "single_hand":
             # One hand: the most points in it wins (KID How to win), whatever came before.
-            return _unique_max([line["total"] for line in self._hand_sheets[-1]])
+            return self._tie_break(last)
+        if mode == "finisher":
+            # One hand: the side that completed the trip wins, else the most points (sisyphus-bbs)
+            done = self.current_completer()
+            return done if done >= 0 else self._tie_break(last)
+        if mode == "fixed_hands":
+            # match.hands hands, then the highest total (French rules, Fin de manche); a tie played off
+            # with tie_break another_hand ends at the first hand that breaks it
+            return self._tie_break(totals) if len(self._hand_sheets) >= g.match_hands else None
         if max(totals) >= g.target_points:
-            return _unique_max(totals)
+            return self._tie_break(totals)
         return None
+
+    def _tie_break(self, values) -> int | Termination | None:
+        """The side with the highest value; equal highest by ``match.tie_break``: a draw, the tied side
+        nearest the first seat, or None (another hand is played, rulings: match ends)."""
+        best = max(values)
+        leaders = [i for i, v in enumerate(values) if v == best]
+        if len(leaders) == 1:
+            return leaders[0]
+        tb = self.game.tie_break
+        if tb == "first_seat":
+            return leaders[0]  # side A is p1's, the first seat; then B, C (sisyphus-bbs: 'if s1 >= s2')
+        if tb == "another_hand":
+            return None
+        return Termination.DRAW
 
     # -- messages ------------------------------------------------------------------
     def _sentence(self, code: str, a: Action, q: int | None) -> str:
@@ -1100,6 +1255,10 @@ class State:
             return f"{g.player_names[self._player]} must first answer the extension question (extend or stop)"
         if code == NO_EXTENSION:
             return "no extension question is open"
+        if code == NO_FAST_PLAY:
+            if self._phase == P_FAST and p in self._cf_queue:
+                return f"{a.card} does not fix {g.card_ids[self._cf_hazard]}"
+            return f"no fast play is open to {who} now"
         if code == NO_COUP_FOURRE:
             if self._phase == P_COUP and p in self._cf_queue:
                 return f"{a.card} does not protect against {g.card_ids[self._cf_hazard]}"
@@ -1108,6 +1267,8 @@ class State:
             cur = g.player_names[self._player]
             if self._phase == P_COUP:
                 return f"a coup fourré window is open for {cur}"
+            if self._phase == P_FAST:
+                return f"a fast-play window is open for {cur}"
             if self._phase == P_EXT:
                 return f"the extension question is {cur}'s"
             if p != self._player:
@@ -1169,9 +1330,3 @@ def _copy(value):
         r.setstate(value.getstate())
         return r
     raise TypeError(f"State.clone() does not know how to copy a {t.__name__}: teach _copy")
-
-
-def _unique_max(values: list[int]):
-    best = max(values)
-    leaders = [i for i, v in enumerate(values) if v == best]
-    return leaders[0] if len(leaders) == 1 else Termination.DRAW
