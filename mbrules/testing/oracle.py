@@ -53,7 +53,8 @@ def dealt_start(ruleset, players: int) -> HandStart:
     """A hand just dealt: empty piles, the deck less ``players`` hands of ``hand_size`` to draw."""
     sides = ruleset.player_counts[str(players)].sides
     draw = sum(_deck(ruleset, players).values()) - players * ruleset.play.hand_size.value
-    return HandStart(draw, tuple({} for _ in range(sides)), (0,) * sides, (0,) * sides, -1)
+    return HandStart(draw, tuple({} for _ in range(sides)), (0,) * sides, (0,) * sides, -1,
+                     (ruleset.play.hand_size.value,) * players)
 
 
 def position_start(state) -> HandStart:
