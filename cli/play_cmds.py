@@ -122,9 +122,9 @@ class Narrator(Observer):
         sheets = st.hand_sheets
         sheet = sheets[-1]
         table = _sides_table(g, f"Score sheet, hand {len(sheets)}")
-        for line in g.line_names:  # the contract's lines and the ruleset's own (scoring.lines)
+        for line in g.score_line_names:  # the contract's lines and the ruleset's own (scoring.lines)
             table.add_row(line_label(line), *(str(sheet[s][line]) for s in range(g.sides)),
-                          end_section=line == g.line_names[-2])
+                          end_section=line == g.score_line_names[-2])
         table.add_row("Running total", *(str(t) for t in st.match_totals))
         table.add_row(f"{self.words.unit.capitalize()} travelled", *(str(v.miles) for v in table_now.sides))
         self.out.print(table)
@@ -265,7 +265,7 @@ def _play(game: Game, ruleset: str, options: list[str], players: int, seed: int,
             running = [r + sheet[s]["total"] for s, r in enumerate(running)]
             hands_doc.append({
                 "hand": i + 1,
-                "score_sheet": {names[s]: {line: sheet[s][line] for line in game.line_names} for s in range(game.sides)},
+                "score_sheet": {names[s]: {line: sheet[s][line] for line in game.score_line_names} for s in range(game.sides)},
                 "running_totals": {names[s]: running[s] for s in range(game.sides)},
             })
         doc = {
@@ -275,7 +275,7 @@ def _play(game: Game, ruleset: str, options: list[str], players: int, seed: int,
                 "bots": _bots_by_player(game, bots),
                 # how the match ends (match.mode, its hands or points, the tie-break): what 'result' was judged by
                 "match": {"mode": game.match_mode, "target_points": game.target_points, "hands": game.match_hands,
-                          "tie_break": game.tie_break, "max_hands": game.max_hands},
+                          "tie_break": game.match_tie_break, "max_hands": game.max_hands},
                 "hands": hands,
             },
             "sides": {names[s]: [game.player_names[p] for p in game.side_players[s]] for s in range(game.sides)},

@@ -103,7 +103,7 @@ class Narrator:
         if op == DECLINE:
             if self.public:
                 return None
-            if g.fast_play:  # the window may be a coup fourré's or a fast play's
+            if g.fast_play_enabled:  # the window may be a coup fourré's or a fast play's
                 return _sentence(f"{who} lets the chance to answer {g.names[t.window_hazard]} pass.")
             return _sentence(f"{who} lets the coup fourré against {g.names[t.window_hazard]} pass.")
         if op == EXTEND:

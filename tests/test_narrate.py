@@ -66,13 +66,13 @@ def check_transition(game: Game, before, after, t: Transition, st: State) -> Non
             assert t.side == ps
         assert t.trip_completed == (k == DISTANCE and t.miles == before.target)
         # a safety's extra turn; with safety-extra-turn-while-deck-lasts only while the draw pile lasts
-        lasts = bool(before.draw_pile) or not game.safety_turn_needs_stock
+        lasts = bool(before.draw_pile) or not game.safety_extra_turn_needs_draw_pile
         assert t.extra_turn == (k == SAFETY and game.safety_extra_turn and lasts and not t.hand_over)
     elif a.op == COUP_FOURRE:
         assert t.side == ps and not t.trip_completed
         # queued-coup-fourre-turn: the caller's turn is queued after the attacker's, not taken at once
-        assert t.extra_turn == (game.cf_extra_turn and not game.cf_queued and not t.hand_over)
-        assert t.queued_turn == (game.cf_extra_turn and game.cf_queued and not t.hand_over)
+        assert t.extra_turn == (game.coup_fourre_extra_turn and not game.coup_fourre_bonus_turn_queued and not t.hand_over)
+        assert t.queued_turn == (game.coup_fourre_extra_turn and game.coup_fourre_bonus_turn_queued and not t.hand_over)
         if before.window[1] == ps:
             assert before.window[0] in t.swept  # the hazard answered goes to the discard pile
     elif a.op == FAST_PLAY:  # a remedy out of turn lands on the actor's own side

@@ -17,7 +17,8 @@ from __future__ import annotations
 import struct
 
 from ..vocab import NO_LIMIT
-from .state import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_PLAY, State
+from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_PLAY
+from .state import State
 
 __all__ = ["ObservationWriter", "draw_due", "draw_pile_counts", "draw_pile_size", "stack_next_draw", "state_vector"]
 

@@ -125,7 +125,7 @@ def _window(obs: "Observation", hands: list[list[int]], fast: bool = False) -> t
         q = (me + j) % N
         if q == attacker or (q - attacker) % N < (me - attacker) % N:
             continue  # already asked, or the attacker
-        if (fast or not g.cf_any_player) and g.side_of[q] != hit:
+        if (fast or not g.coup_fourre_any_player) and g.side_of[q] != hit:
             continue
         if any(sc in hands[q] for sc in (g.fixers[hz] if fast else g.protectors[hz])):
             queue.append(q)

@@ -2,6 +2,19 @@
 
 The engine reads only these tables in the hot loop; the pydantic ruleset stays at
 the boundary. Nothing here knows which edition it came from.
+
+Names: a table keeps the model's name for the value it compiles. ``play.*`` and ``match.*``
+values keep their field's bare name (``hazard_on_hazard``, ``target_points``); the
+``coup_fourre.*`` and ``scoring.*`` values carry their section as a prefix, where the bare
+name would be ambiguous (``scoring.safety`` is ``scoring_safety``, points, not a card;
+``coup_fourre.extra_turn`` is ``coup_fourre_extra_turn``). A value tested against one of
+an enum's values is named after the field and that value (``coup_fourre.who ==
+any_player`` is ``coup_fourre_any_player``; ``scoring.extension_bonus_to == finisher`` is
+``extension_bonus_to_finisher``). Tables derived from the cards (``card_spec``, masks,
+``protectors``) are the engine's own.
+
+A new house rule: its field in the model, its table here (one line, named as above), and
+the one room of :class:`~mbrules.engine.state.State` that plays it reading that table.
 """
 
 from __future__ import annotations
@@ -86,6 +99,8 @@ class Game:
         self.deck = tuple(i for i in range(n) for _ in range(self.deck_counts[i]))
         self.safety_cards_in_deck = sum(self.deck_counts[i] for i in range(n) if self.kind[i] == SAFETY)
 
+        # The rules' tables, each read by one room of State (its module's contract lists them):
+        # play.*: turn (hand_size), legality (hazard_on_hazard .. voluntary_discard), effects (the rest).
         play = ruleset.play
         self.hand_size = play.hand_size.value
         if self.hand_size * players >= len(self.deck):
@@ -97,43 +112,45 @@ class Game:
         self.safety_discards_hazard = play.safety_discards_hazard.value
         self.roll_after_safety = play.roll_after_safety.value
         self.safety_extra_turn = play.safety_extra_turn.value
-        cf = ruleset.coup_fourre
-        self.cf_enabled = cf.enabled.value
-        self.cf_any_player = cf.who.value == "any_player"
-        self.cf_replacement_draw = cf.replacement_draw.value
-        self.cf_extra_turn = cf.extra_turn.value
-        sc = ruleset.scoring
+        cf = ruleset.coup_fourre  # reactions
+        self.coup_fourre_enabled = cf.enabled.value
+        self.coup_fourre_any_player = cf.who.value == "any_player"
+        self.coup_fourre_replacement_draw = cf.replacement_draw.value
+        self.coup_fourre_extra_turn = cf.extra_turn.value
+        sc = ruleset.scoring  # scoring
         self.scoring_enabled = sc.enabled.value
-        self.pts_mile = sc.milestones_per_mile.value
-        self.pts_safety = sc.safety.value
-        self.pts_all_safeties = sc.all_safeties.value
-        self.pts_coup_fourre = sc.coup_fourre.value
-        self.pts_trip = sc.trip_completed.value
-        self.pts_delayed = sc.delayed_action.value
-        self.pts_safe_trip = sc.safe_trip.value
+        self.scoring_milestones_per_mile = sc.milestones_per_mile.value
+        self.scoring_safety = sc.safety.value
+        self.scoring_all_safeties = sc.all_safeties.value
+        self.scoring_coup_fourre = sc.coup_fourre.value
+        self.scoring_trip_completed = sc.trip_completed.value
+        self.scoring_delayed_action = sc.delayed_action.value
+        self.scoring_safe_trip = sc.safe_trip.value
         self.safe_trip_breakers = tuple(idx[c] for c in sc.safe_trip_breakers.value)
-        self.pts_shutout = sc.shutout.value
+        self.scoring_shutout = sc.shutout.value
         self.shutout_per_opponent = sc.shutout_per_opponent.value
-        self.pts_extension = sc.extension.value
-        self.extension_to_finisher = sc.extension_bonus_to.value == "finisher"
-        m = ruleset.match
+        self.scoring_extension = sc.extension.value
+        self.extension_bonus_to_finisher = sc.extension_bonus_to.value == "finisher"
+        m = ruleset.match  # scoring (mode, target_points), turn (deal_passes_left, max_hands)
         self.match_mode = m.mode.value
         self.target_points = m.target_points.value
         self.deal_passes_left = m.deal_passes_left.value
         self.max_hands = m.max_hands.value  # the engine ends a match as unfinished after this many hands
 
-        # -- issue 35: reactions and the turn (read by the turn and the windows)
-        self.cf_queued = cf.bonus_turn.value == "queued"  # the caller's extra turn waits for the attacker's to end
-        self.safety_turn_needs_stock = play.safety_extra_turn_needs_draw_pile.value
-        self.fast_play = ruleset.fast_play.enabled.value
-        self.fast_play_draw = ruleset.fast_play.replacement_draw.value
+        # -- issue 35: reactions and the turn. coup_fourre.bonus_turn: reactions (the caller queued) and
+        # turn (the queue served first); play.safety_extra_turn_needs_draw_pile: effects; fast_play.*: reactions
+        # (the window, the fast play) and legality (_verify_fast_play)
+        self.coup_fourre_bonus_turn_queued = cf.bonus_turn.value == "queued"  # the caller's turn waits for the attacker's
+        self.safety_extra_turn_needs_draw_pile = play.safety_extra_turn_needs_draw_pile.value
+        self.fast_play_enabled = ruleset.fast_play.enabled.value
+        self.fast_play_replacement_draw = ruleset.fast_play.replacement_draw.value
         # For each hazard: the remedies that fix it (the cards a fast-play window answers with).
         self.fixers = tuple(tuple(j for j in range(n) if self.fixes_mask[j] >> i & 1) for i in range(n))
 
-        # -- issue 36: score lines as data, match ends as data (read at a hand's end)
-        self.score_lines, self.line_names, self.replaced_lines = compile_lines(ruleset, idx)
+        # -- issue 36: scoring.lines (compiled by scorelines.compile_lines), match.hands, match.tie_break: scoring
+        self.scoring_lines, self.score_line_names, self.scoring_lines_replaced = compile_lines(ruleset, idx)
         self.match_hands = m.hands.value  # fixed_hands: the match's length
-        self.tie_break = m.tie_break.value
+        self.match_tie_break = m.tie_break.value
 
         # One tuple per card for the hot loop (State._play_reason unpacks it in one go):
         # (kind, miles, max_per_hand, bit, pile, fixes_mask, is_go).

@@ -252,7 +252,7 @@ class Outcome:
             idx, term = winner, Termination.WIN
         return cls(
             idx, term, {names[s]: t for s, t in enumerate(totals)},
-            tuple({names[s]: {k: line[k] for k in game.line_names} for s, line in enumerate(sheet)}
+            tuple({names[s]: {k: line[k] for k in game.score_line_names} for s, line in enumerate(sheet)}
                   for sheet in sheets),
             names, tuple(names[s] if s >= 0 else None for s in completers),
         )

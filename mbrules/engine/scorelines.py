@@ -63,10 +63,10 @@ def holds(st: "State", s: int, cond: Condition, done: int) -> bool:
 def add_lines(st: "State", sheet: list[dict[str, int]], done: int) -> None:
     """Pay the ruleset's score lines on ``sheet`` (one dict a side, every line name present)."""
     g = st.game
-    for name in g.replaced_lines:
+    for name in g.scoring_lines_replaced:
         for line in sheet:
             line[name] = 0  # the data's rule replaces the engine's for this contract line
-    for name, points, when, each_opponent, to_when in g.score_lines:
+    for name, points, when, each_opponent, to_when in g.scoring_lines:
         for s in range(g.sides):
             if not holds(st, s, when, done):
                 continue

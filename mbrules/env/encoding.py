@@ -79,7 +79,7 @@ class ActionSpace:
             acts.append(game.discard_action[c])
             if game.kind[c] == SAFETY:
                 acts.append(game.coup_action[c])
-            if game.kind[c] == REMEDY and game.fast_play:
+            if game.kind[c] == REMEDY and game.fast_play_enabled:
                 acts.append(game.fast_action[c])  # an out-of-turn remedy (option fast-play-remedy)
         self.actions = tuple(acts)
         self.index = {int(a): i for i, a in enumerate(acts)}

@@ -24,7 +24,7 @@ RATIOS = ("hands_per_game", "turns_per_hand", "trip_completed_share", "coups_fou
 
 def new_stats(sides: int, lines: Sequence[str] = SCORE_LINES) -> dict:
     """Integer counters; two of them add up with :func:`merge_stats` in any grouping. ``lines``: the score
-    sheet's lines (``game.line_names``: the contract's ten and the ruleset's own)."""
+    sheet's lines (``game.score_line_names``: the contract's ten and the ruleset's own)."""
     return {
         "games": 0, "hands": 0, "turns": 0, "wins": [0] * sides, "draws": 0, "unfinished": 0,
         "trips_completed": 0, "coups_fourres": 0,

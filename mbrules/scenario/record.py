@@ -121,10 +121,10 @@ def record_match(recorder: Recorder, state: State, ruleset_ref: str, options: Se
             if op == DECLINE:
                 continue  # a window the next step does not use is declined
             seen = None  # the card this step asserts was drawn
-            if op == COUP_FOURRE and g.cf_replacement_draw and ptr < len(draw):
+            if op == COUP_FOURRE and g.coup_fourre_replacement_draw and ptr < len(draw):
                 seen = draw[ptr]
                 ptr += 1
-            if op == FAST_PLAY and g.fast_play_draw and ptr < len(draw):
+            if op == FAST_PLAY and g.fast_play_replacement_draw and ptr < len(draw):
                 seen = draw[ptr]
                 ptr += 1
             if op in (PLAY, DISCARD) and p in drawn:
@@ -143,7 +143,7 @@ def record_match(recorder: Recorder, state: State, ruleset_ref: str, options: Se
         lines.append("      score:")
         for s in range(g.sides):
             lines.append(f"        {g.side_names[s]}: {{"
-                         + ", ".join(f"{line}: {sheet[s][line]}" for line in g.line_names) + "}")
+                         + ", ".join(f"{line}: {sheet[s][line]}" for line in g.score_line_names) + "}")
         lines.append("      match: {" + ", ".join(f"{g.side_names[s]}: {totals[s]}" for s in range(g.sides)) + "}")
         w = "null" if winner is None or winner == Termination.UNFINISHED else winner
         lines.append(f"      winner: {w}")

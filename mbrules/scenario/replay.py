@@ -313,9 +313,9 @@ def _check_steps(ck: _Checker, scn: m.Scenario) -> None:
                 ck.side(eb + [k, name], name, key=True)
         for name, sc in (e.score or {}).items():
             for line in sc.model_extra or {}:
-                if line not in g.line_names:
+                if line not in g.score_line_names:
                     ck.err(eb + ["score", name, line], f"{line!r} is not a score line of this ruleset (lines: "
-                                                       f"{', '.join(g.line_names)})", key=True)
+                                                       f"{', '.join(g.score_line_names)})", key=True)
         if e.winner is not None and e.winner != "draw":
             ck.side(eb + ["winner"], e.winner)
 

@@ -244,7 +244,7 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
             hand = state.hands[dec.player]
             if not any(c in hand for c in g.protectors[state.cf_hazard]):
                 out.append(f"coup fourré window for {g.player_names[dec.player]}, who holds no protecting safety")
-            if not g.cf_any_player and g.side_of[dec.player] != state.cf_side:
+            if not g.coup_fourre_any_player and g.side_of[dec.player] != state.cf_side:
                 out.append(f"coup fourré window for {g.player_names[dec.player]}, not of the side attacked")
             if dec.player == state.cf_attacker:
                 out.append("coup fourré window for the attacker")
@@ -300,16 +300,16 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
                                f"{want[s][line]}")
         # a points match is judged by its totals: where they are not checked, only a rule that reads the
         # hand itself (a tie-break, a match of fixed hands, a one-hand match) or that breaks a tie is judged
-        if totals or g.match_mode != "points" or g.tie_break != "draw":
+        if totals or g.match_mode != "points" or g.match_tie_break != "draw":
             w = expected_winner(state, want)
             if state.winner != w:
                 out.append(f"winner {state.winner!r}, the match rules give {w!r}")
     if g.scoring_enabled:
         for s in range(S):
-            if current[s]["milestones"] != state.miles[s] * g.pts_mile:
+            if current[s]["milestones"] != state.miles[s] * g.scoring_milestones_per_mile:
                 out.append(f"side {g.side_names[s]}: milestones {current[s]['milestones']} for {state.miles[s]} miles")
             n_safe = len(state.safeties[s]) + len(state.coups[s])
-            if current[s]["safeties"] != n_safe * g.pts_safety:
+            if current[s]["safeties"] != n_safe * g.scoring_safety:
                 out.append(f"side {g.side_names[s]}: safeties line {current[s]['safeties']} for {n_safe} safeties")
     if totals:
         for s in range(S):

@@ -147,15 +147,15 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
                     out.append(f"{what}: the hazard is not on top of side {g.side_names[ts]}'s pile")
                 q = after.decision.player
                 eligible = [x for x in ((p + k2) % g.players for k2 in range(1, g.players))
-                            if (g.cf_any_player or g.side_of[x] == ts)
+                            if (g.coup_fourre_any_player or g.side_of[x] == ts)
                             and any(sc in before.hands[x] for sc in g.protectors[c])]
-                if not g.cf_enabled or not eligible or q != eligible[0]:
+                if not g.coup_fourre_enabled or not eligible or q != eligible[0]:
                     out.append(f"{what}: coup fourré window for {g.player_names[q]}; eligible in seating order: "
                                f"{[g.player_names[x] for x in eligible]}")
             else:
-                eligible = [x for x in range(g.players) if x != p and (g.cf_any_player or g.side_of[x] == ts)
+                eligible = [x for x in range(g.players) if x != p and (g.coup_fourre_any_player or g.side_of[x] == ts)
                             and any(sc in before.hands[x] for sc in g.protectors[c])]
-                if g.cf_enabled and eligible:
+                if g.coup_fourre_enabled and eligible:
                     out.append(f"{what}: {[g.player_names[x] for x in eligible]} hold the safety but no coup "
                                "fourré window opened")
                 if pile[ts] != bpile[ts] + [c]:
@@ -195,12 +195,12 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
                 out.append(f"{what}: the hazard was not taken to the discard pile")
         elif pile_a != pile_b:
             out.append(f"{what}: the hazard moved although it was played on another side")
-        drew = 1 if (g.cf_replacement_draw and before.draw) else 0
+        drew = 1 if (g.coup_fourre_replacement_draw and before.draw) else 0
         if len(after.hands[q]) != len(before.hands[q]) - 1 + drew:
             out.append(f"{what}: the caller holds {len(after.hands[q])} cards, expected "
                        f"{len(before.hands[q]) - 1 + drew}")
         queued = g.ruleset.coup_fourre.bonus_turn.value == "queued"
-        if g.cf_extra_turn and queued:
+        if g.coup_fourre_extra_turn and queued:
             # the caller's turn waits for the attacker's (which the hazard ended): it plays now, and play
             # then goes on from the attacker's left (rulings: queued coup fourré turn)
             want = before.resume if before.resume >= 0 else before.cf_attacker
@@ -209,7 +209,7 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
                            f"not after player {after.resume}")
             who = q if (after.draw or after.hands[q]) else _next_turn(before, after, q)
             _expect_turn(out, after, who, what + " (the caller's queued turn)")
-        elif g.cf_extra_turn:
+        elif g.coup_fourre_extra_turn:
             who = q if (after.draw or after.hands[q]) else _next_turn(before, after, q)
             _expect_turn(out, after, who, what + " (the caller's turn)")
         return out

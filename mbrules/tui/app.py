@@ -480,9 +480,9 @@ class ScoreSheet(Screen[None]):
         for s in range(g.sides):
             t.add_column(side_label(g, s, me), justify="right")
         sheet = st.hand_sheets[-1]
-        for line in g.line_names:  # the contract's lines and the ruleset's own (scoring.lines)
+        for line in g.score_line_names:  # the contract's lines and the ruleset's own (scoring.lines)
             t.add_row(line_label(line), *(str(sheet[s][line]) for s in range(g.sides)),
-                      end_section=line == g.line_names[-2])
+                      end_section=line == g.score_line_names[-2])
         t.add_row("Running total", *(str(x) for x in st.match_totals))
         obs = st.observation(a.seat)
         t.add_row(g.ruleset.display.distance_unit.value.capitalize(), *(str(v.miles) for v in obs.sides))

@@ -187,9 +187,9 @@ def score_sheet_table(game: Game, sheet: Sequence[dict], totals: Sequence[int], 
     t.add_column("")
     for s in range(game.sides):
         t.add_column(side_label(game, s, me), justify="right")
-    for line in game.line_names:  # the contract's lines and the ruleset's own (scoring.lines)
+    for line in game.score_line_names:  # the contract's lines and the ruleset's own (scoring.lines)
         t.add_row(line_label(line), *(str(sheet[s][line]) for s in range(game.sides)),
-                  end_section=line == game.line_names[-2])
+                  end_section=line == game.score_line_names[-2])
     t.add_row("Running total", *(str(x) for x in totals))
     t.add_row(f"{game.ruleset.display.distance_unit.value.capitalize()} travelled", *(str(m) for m in miles))
     return t

@@ -111,7 +111,7 @@ def test_a_line_under_a_contract_name_replaces_the_engine_rule(hands, monkeypatc
 
     def adds_on_top(st, sheet, done):  # mutant: the engine's own shutout kept, the data's added to it
         g = st.game
-        monkeypatch.setattr(g, "replaced_lines", frozenset())
+        monkeypatch.setattr(g, "scoring_lines_replaced", frozenset())
         real(st, sheet, done)
 
     monkeypatch.setattr(scorelines, "add_lines", adds_on_top)
@@ -154,8 +154,8 @@ def test_an_empty_hand_is_read_from_the_hands(hands, monkeypatch):
 def test_line_points_come_from_the_ruleset(hands, monkeypatch):
     for _, _, st in hands:  # mutant: a compile bug doubles every line's points
         g = st.game
-        if g.score_lines and not getattr(g, "_doubled", False):
-            monkeypatch.setattr(g, "score_lines", tuple((n, 2 * p, *rest) for n, p, *rest in g.score_lines))
+        if g.scoring_lines and not getattr(g, "_doubled", False):
+            monkeypatch.setattr(g, "scoring_lines", tuple((n, 2 * p, *rest) for n, p, *rest in g.scoring_lines))
             monkeypatch.setattr(g, "_doubled", True, raising=False)
     assert _caught(hands)
 

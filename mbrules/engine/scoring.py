@@ -1,0 +1,123 @@
+"""Scoring: a hand's score sheet and the match's winner.
+
+Decides: each side's score lines for the hand (``score_sheet``, WM §8; before the hand
+ends, as if it ended now), which side completed the trip (``current_completer``), and
+whether the match is won, drawn or goes on (``_match_winner``, WM §9; rulings: The
+match).
+
+Reads: the Game's scoring tables (``scoring_enabled``, the ``scoring_*`` point values,
+``safe_trip_breakers``, ``shutout_per_opponent``, ``extension_bonus_to_finisher``,
+``safety_cards_in_deck``, ``scoring_lines``, ``scoring_lines_replaced``, ``score_line_names``:
+score lines as data, laid on the sheet by :mod:`.scorelines`) and match rules (``match_mode``,
+``target_points``, ``match_hands``, ``match_tie_break``); the
+position's miles, played cards, safeties, coups, completion, extension caller, the
+sheets and totals of the hands over.
+
+May change: nothing (the turn room's ``_end_hand`` records what it returns).
+"""
+
+from __future__ import annotations
+
+from ..vocab import Termination
+from .scorelines import add_lines
+
+
+class Scoring:
+    """The scoring room of :class:`~mbrules.engine.state.State` (a mixin: no slots of its own)."""
+
+    __slots__ = ()
+
+    def current_completer(self) -> int:
+        if self._completer >= 0:
+            return self._completer
+        for s, m in enumerate(self._miles):
+            if m == self._target:
+                return s
+        return -1
+
+    def score_sheet(self) -> list[dict[str, int]]:
+        """This hand's score lines per side (WM §8); before the hand ends, as if it ended now."""
+        g = self.game
+        S = g.sides
+        sheet = [dict.fromkeys(g.score_line_names, 0) for _ in range(S)]
+        if not g.scoring_enabled:
+            return sheet  # kids' simpler game: no points
+        done = self.current_completer()
+        for s in range(S):
+            line = sheet[s]
+            line["milestones"] = self._miles[s] * g.scoring_milestones_per_mile
+            n_safe = len(self._safeties[s]) + len(self._coups[s])
+            line["safeties"] = n_safe * g.scoring_safety
+            if g.safety_cards_in_deck and n_safe == g.safety_cards_in_deck:
+                line["all_safeties"] = g.scoring_all_safeties
+            line["coup_fourres"] = len(self._coups[s]) * g.scoring_coup_fourre
+        if done >= 0:
+            line = sheet[done]
+            line["trip_completed"] = g.scoring_trip_completed
+            if self._completion_delayed and self._completer >= 0:
+                line["delayed_action"] = g.scoring_delayed_action
+            if not any(self._played[done][c] for c in g.safe_trip_breakers):
+                line["safe_trip"] = g.scoring_safe_trip
+            blank = [s for s in range(S) if s != done and self._miles[s] == 0]
+            if g.shutout_per_opponent:
+                line["shutout"] = g.scoring_shutout * len(blank)
+            elif len(blank) == S - 1:
+                line["shutout"] = g.scoring_shutout
+        if self._extension_called_by >= 0:
+            caller = g.side_of[self._extension_called_by]
+            if g.extension_bonus_to_finisher:
+                if done >= 0:
+                    sheet[done]["extension"] = g.scoring_extension
+            elif done == caller:
+                sheet[caller]["extension"] = g.scoring_extension
+            else:
+                for s in range(S):
+                    if s != caller:
+                        sheet[s]["extension"] = g.scoring_extension  # 'given to his opponent or opponents' (WM §10C)
+        if g.scoring_lines:
+            add_lines(self, sheet, done)  # score lines as data (scoring.lines)
+        for line in sheet:
+            line["total"] = sum(v for k, v in line.items() if k != "total")
+        return sheet
+
+    def _match_winner(self):
+        """Side index, Termination.DRAW, or None while the match goes on (WM §9; rulings: The match).
+
+        ``match.mode`` says what decides and when; ``match.tie_break`` what equal highest results mean."""
+        g = self.game
+        mode = g.match_mode
+        if mode == "trip":
+            done = self.current_completer()
+            if done >= 0:
+                return done
+            return self._tie_break(self._miles)
+        totals = self._match_totals
+        last = [line["total"] for line in self._hand_sheets[-1]]
+        if mode == "single_hand":
+            # One hand: the most points in it wins (KID How to win), whatever came before.
+            return self._tie_break(last)
+        if mode == "finisher":
+            # One hand: the side that completed the trip wins, else the most points (sisyphus-bbs)
+            done = self.current_completer()
+            return done if done >= 0 else self._tie_break(last)
+        if mode == "fixed_hands":
+            # match.hands hands, then the highest total (French rules, Fin de manche); a tie played off
+            # with tie_break another_hand ends at the first hand that breaks it
+            return self._tie_break(totals) if len(self._hand_sheets) >= g.match_hands else None
+        if max(totals) >= g.target_points:
+            return self._tie_break(totals)
+        return None
+
+    def _tie_break(self, values) -> "int | Termination | None":
+        """The side with the highest value; equal highest by ``match.tie_break``: a draw, the tied side
+        nearest the first seat, or None (another hand is played)."""
+        best = max(values)
+        leaders = [i for i, v in enumerate(values) if v == best]
+        if len(leaders) == 1:
+            return leaders[0]
+        tb = self.game.match_tie_break
+        if tb == "first_seat":
+            return leaders[0]  # side A is p1's, the first seat; then B, C (sisyphus-bbs: 'if s1 >= s2')
+        if tb == "another_hand":
+            return None
+        return Termination.DRAW
