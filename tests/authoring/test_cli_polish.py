@@ -85,7 +85,9 @@ def test_replay_given_a_ruleset_says_to_validate_it(path, what):
 
 def test_rulesets_lists_option_groups():
     out = run("rulesets").stdout
-    assert re.search(r"  simpler-game .*\n(?: {31}.*\n)*? {31}group: game-mode, trip-length\n", out)
+    # the id column is as wide as the longest id (safety-extra-turn-while-deck-lasts): its indent is read
+    indent = re.search(r"\n( +)source: kids-115.txt §Simpler Game", out).group(1)
+    assert re.search(rf"  simpler-game .*\n(?:{indent}.*\n)*?{indent}group: game-mode, trip-length\n", out)
     doc = json.loads(run("rulesets", "--json").stdout)
     groups = {o["id"]: o["groups"] for o in doc["options"]}
     assert groups["longer-game"] == ["game-mode"] and groups["hazard-on-hazard"] == []
@@ -98,7 +100,7 @@ def test_rulesets_lists_the_options_under_their_category_each_with_its_source():
     assert all(len(line) <= 80 for line in out.splitlines())
     options = out[out.index("Options"):]
     headings = [line.split(":")[0] for line in options.splitlines()[1:] if line and not line.startswith(" ")]
-    assert headings == ["Legality", "Scoring", "Modes"]  # in OPTION_CATEGORIES' order; empty ones left out
+    assert headings == ["Turn", "Piles", "Legality", "Scoring", "Tables", "Modes"]  # OPTION_CATEGORIES' order
     legality = options[options.index("Legality:"):options.index("Scoring:")]
     assert "  hazard-on-hazard " in legality and "  shutout-per-opponent " not in legality
     assert "source: winning-moves.txt §12 Hint H" in legality  # speed-limit-stacking's own source
