@@ -43,6 +43,8 @@ def _action(game: Game, step: dict) -> str:
         return f"discard {step['discard']}"
     if "coup_fourre" in step:
         return f"coup-fourre {step['coup_fourre']}"
+    if "fast_play" in step:
+        return f"fast-play {step['fast_play']}"
     if "extension" in step:
         return "extend" if step["extension"] else "stop"
     raise ResumeError(f"a step the recorder does not write: {step}")
@@ -80,8 +82,8 @@ def replay_record(state: State, path: Path) -> int:
                 legal = state.legal_actions()
                 if len(legal) == 1 and legal[0].op == DRAW:
                     state.apply(legal[0])
-                elif (state.decision.kind == DecisionKind.COUP_FOURRE
-                      and not (text.startswith("coup-fourre") and state.current_player == p)
+                elif (state.decision.kind in (DecisionKind.COUP_FOURRE, DecisionKind.FAST_PLAY)
+                      and not (text.startswith(("coup-fourre", "fast-play")) and state.current_player == p)
                       and any(a.op == DECLINE for a in legal)):
                     state.apply(g.decline_action)
                 else:
