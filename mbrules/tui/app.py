@@ -36,9 +36,9 @@ from textual.widgets import Static
 
 from mbrules.bots import make_bot, make_bots
 from mbrules.engine import Action, Game, IllegalAction, Observer, State
-from mbrules.narrate import LINE_LABELS, Narrator, side_label
+from mbrules.narrate import Narrator, line_label, side_label
 from mbrules.vocab import (COUP_FOURRE, DISCARD, DISTANCE, DRAW, HAZARD, NO_LIMIT, PLAY, REMEDY, SAFETY,
-                           SCORE_LINES, DecisionKind)
+                           DecisionKind)
 
 from .table import PublicNarrator, hint_bot_name
 from .words import refusal
@@ -482,9 +482,9 @@ class ScoreSheet(Screen[None]):
         for s in range(g.sides):
             t.add_column(side_label(g, s, me), justify="right")
         sheet = st.hand_sheets[-1]
-        for line in SCORE_LINES:
-            t.add_row(LINE_LABELS[line], *(str(sheet[s][line]) for s in range(g.sides)),
-                      end_section=line == "extension")
+        for line in g.score_line_names:  # the contract's lines and the ruleset's own (scoring.lines)
+            t.add_row(line_label(line), *(str(sheet[s][line]) for s in range(g.sides)),
+                      end_section=line == g.score_line_names[-2])
         t.add_row("Running total", *(str(x) for x in st.match_totals))
         obs = st.observation(a.seat)
         t.add_row(g.ruleset.display.distance_unit.value.capitalize(), *(str(v.miles) for v in obs.sides))
