@@ -18,7 +18,7 @@ from mbrules.ruleset import load_ruleset
 
 pytestmark = pytest.mark.slow  # many random games for every ruleset, count and option (4 s of CPU a case): make test-fast leaves it out
 
-RULESETS = ["winning-moves", "parker-1971", "kids-115", "wikipedia"]
+RULESETS = ["winning-moves", "parker-1971", "kids-115", "wikipedia", "dujardin-classic"]
 PLAYER_COUNTS = [2, 3, 4, 6]
 OPTIONS = [
     ("winning-moves", "hazard-on-hazard"), ("winning-moves", "coup-fourre-any-player"),

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 from mbrules.cli.app import app
 from mbrules.vocab import SCORE_LINES
 
-RULESETS = ["winning-moves", "parker-1971", "kids-115", "wikipedia"]
+RULESETS = ["winning-moves", "parker-1971", "kids-115", "wikipedia", "dujardin-classic"]
 SIDES = {2: "AB", 3: "ABC", 4: "AB", 6: "ABC"}
 CUSTOM = str(Path(__file__).parent / "data" / "custom-hazard.yaml")
 
