@@ -263,3 +263,23 @@ def test_diff_dujardin_classic_winning_moves_lists_exactly_the_differences():
     assert len(names) == 18 + 6  # every card but Accident, and the six piles
     assert "  Stop is called: Feu rouge → Stop!" in names
     assert "  the draw pile is called: Sabot → Draw Pile" in names
+
+
+def test_show_with_match_end_options_gives_the_match_end_in_words():
+    """Issue 36 item 5: `show RULESET --option ...` says how the match ends and how a tie is broken in words."""
+    out = run("show", "dujardin-classic", "--option", "fixed-hands", "--option", "tie-first-seat").stdout
+    assert "  the match: a fixed number of hands (match.hands); highest total wins" in out
+    assert "  hands in a match of a fixed number of hands: 4" in out
+    assert "  equal highest results: the tied side nearest the first seat wins (side A first)" in out
+    out = run("show", "winning-moves", "--option", "no-100-no-200-bonus").stdout
+    assert "  score line no_100_no_200: 500 to each side where " in out
+
+
+def test_show_marks_a_contract_scoring_key_a_score_line_replaces_as_not_read():
+    """A ruleset's scoring.lines entry under a contract line's name replaces that line's rule: show says the
+    keys the engine no longer reads for it are not read, so a reader is not told 'shutout bonus: once'
+    for an edition that pays each opponent."""
+    out = run("show", "winning-moves", "--option", "shutout-to-each-opponent").stdout
+    assert "  shutout bonus points: 500 (not read: score line shutout below pays it)" in out
+    assert "  safe trip bonus: 300\n" in out  # a line not replaced is shown as before
+    assert "not read" not in run("show", "winning-moves").stdout
