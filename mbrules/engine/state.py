@@ -128,12 +128,14 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         ``sides[s]`` may hold ``battle``, ``speed``, ``distance`` (bottom first), ``safeties``
         and ``coups``. The caller is responsible for the cards adding up to the deck.
         ``hands_played`` hands of the match count as played before this one (a match of a fixed
-        number of hands, the hands cap); their sheets are not known and stay empty.
+        number of hands, the hands cap); their lines are not known: their sheets hold zeros (the points
+        they gave are in ``match_totals``).
         """
         st = cls(game, seed)
         if hands_played:
             st._hand_no = hands_played
-            st._hand_sheets = [[] for _ in range(hands_played)]
+            st._hand_sheets = [[dict.fromkeys(game.score_line_names, 0) for _ in range(game.sides)]
+                               for _ in range(hands_played)]
             st._completers = [-1] * hands_played
         st._first_player = turn
         st._lay_table(hands, draw_top_first, discard, sides, match_totals)

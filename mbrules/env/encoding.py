@@ -52,7 +52,8 @@ from array import array
 
 from mbrules.vocab import HAZARD, REMEDY, SAFETY, DecisionKind
 
-DECISIONS = ("draw", "play") + tuple(k.value for k in DecisionKind if k != DecisionKind.TURN)  # a turn: before/after its draw
+# a turn: before/after its draw; a fast-play window shares the coup fourré's slot (a reaction window)
+DECISIONS = ("draw", "play") + tuple(k.value for k in DecisionKind if k not in (DecisionKind.TURN, DecisionKind.FAST_PLAY))
 SIDE_BLOCK = ("battle_top", "hazard", "speed_hazard", "safeties", "distance")
 SIDE_SCALARS = ("miles/target", "moving", "limited", "limit/200", "coup_fourres", "protected")
 

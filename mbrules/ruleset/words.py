@@ -210,7 +210,8 @@ def condition_words(cond: Any, rs: Ruleset, who: str = "the side") -> str:
         n = c["safeties"]
         bits.append(f"{who} played exactly {n} safet{'y' if n == 1 else 'ies'}")
     if c.get("none_played") is not None:
-        bits.append(f"{who} played no {card_names(rs, c['none_played'])}")
+        cards = c["none_played"]
+        bits.append(f"{who} played {'no' if len(cards) == 1 else 'none of'} {card_names(rs, cards)}")
     return " and ".join(bits) or "always"
 
 

@@ -115,7 +115,7 @@ def test_a_line_under_a_contract_name_replaces_the_engine_rule(hands, monkeypatc
         real(st, sheet, done)
 
     monkeypatch.setattr(scorelines, "add_lines", adds_on_top)
-    monkeypatch.setattr("mbrules.engine.state.add_lines", adds_on_top)
+    monkeypatch.setattr("mbrules.engine.scoring.add_lines", adds_on_top)
     assert _caught(hands) or _caught_in_scenarios(names=("opt-shutout-to-each-opponent*.yaml",))
 
 

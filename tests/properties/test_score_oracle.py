@@ -163,7 +163,8 @@ def test_shutout_per_opponent_scores_each_blank_opponent(played, monkeypatch):
     def all_or_nothing(st, sheet):  # mutant: the shutout ignores the per-opponent rule
         g = st.game
         done = st.current_completer()
-        if done >= 0 and g.scoring_enabled:
+        # (a ruleset whose scoring.lines replace the shutout's rule: tests/properties/test_score_lines.py)
+        if done >= 0 and g.scoring_enabled and "shutout" not in g.scoring_lines_replaced:
             blank = sum(1 for s in range(g.sides) if s != done and st._miles[s] == 0)
             sheet[done]["shutout"] = g.scoring_shutout if blank == g.sides - 1 else 0
 
