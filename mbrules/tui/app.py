@@ -37,7 +37,7 @@ from textual.widgets import Static
 from mbrules.bots import make_bot, make_bots
 from mbrules.engine import Action, Game, IllegalAction, Observer, State
 from mbrules.narrate import Narrator, line_label, side_label
-from mbrules.vocab import (COUP_FOURRE, DISCARD, DISTANCE, DRAW, HAZARD, NO_LIMIT, PLAY, REMEDY, SAFETY,
+from mbrules.vocab import (COUP_FOURRE, DISCARD, DISTANCE, DRAW, FAST_PLAY, HAZARD, NO_LIMIT, PLAY, REMEDY, SAFETY,
                            DecisionKind)
 
 from .table import PublicNarrator, hint_bot_name
@@ -577,6 +577,12 @@ class MilleBornesApp(App[str]):
             call = next(a for a in legal if a.op == COUP_FOURRE)
             self.push_screen(Prompt(question, f"call it ({self.game.names[call.card_index]})", "let it pass"),
                              lambda yes: self.answer(call if yes else self.game.decline_action))
+        elif kind == DecisionKind.FAST_PLAY:  # option fast-play-remedy: a remedy out of turn, or let it pass
+            self.waiting = True
+            legal = d.state.legal_actions()
+            fast = next(a for a in legal if a.op == FAST_PLAY)
+            self.push_screen(Prompt(question, f"play {self.game.names[fast.card_index]} now", "let it pass"),
+                             lambda yes: self.answer(fast if yes else self.game.decline_action))
         elif kind == DecisionKind.EXTENSION:
             self.waiting = True
             self.push_screen(Prompt(question, "extend the trip", "stop here: the hand ends"),
