@@ -61,7 +61,8 @@ class Op(_Coded):
     DECLINE = "decline"
     EXTEND = "extend"
     STOP = "stop"
-    MULLIGAN = "mulligan"  # turn.mulligan: throw one card of a mulligan (the last op an action's 3 bits hold)
+    FAST_PLAY = "fast-play"  # a remedy out of turn, inside its window (option fast-play-remedy)
+    MULLIGAN = "mulligan"  # turn.mulligan: throw one card of a mulligan (code 8: an action's op field is 4 bits)
 
 
 class DecisionKind(StrEnum):
@@ -73,6 +74,7 @@ class DecisionKind(StrEnum):
     MULLIGAN = "mulligan"  # turn.mulligan: a mulligan under way (throw another card, or draw back and end it)
     HAND_OVER = "hand_over"
     MATCH_OVER = "match_over"
+    FAST_PLAY = "fast_play"  # a fast-play window: a remedy may answer the hazard out of turn (fast-play-remedy)
 
 
 class Termination(StrEnum):
@@ -117,6 +119,7 @@ class Reason(StrEnum):
     NO_EXTENSION = "no-extension"
     EXTENSION_PENDING = "extension-pending"
     MUST_PLAY = "must-play"  # not in the contract's table: a discard refused under no-voluntary-discard
+    NO_FAST_PLAY = "no-fast-play"  # not in the contract's table: a fast play not open to that player now
     # turn rules (issue 35), named in the contract's style and listed in docs/api.md:
     NO_DISCARD_DRAW = "no-discard-draw"  # 'draw discard' where the ruleset does not allow it or the pile is empty
     NO_MULLIGAN = "no-mulligan"  # a mulligan where the ruleset has none, or after this turn's draw
@@ -125,7 +128,7 @@ class Reason(StrEnum):
 # The int codes of the engine's tables (Game.kind, Game.pile, Action.op), as plain ints.
 DISTANCE, HAZARD, REMEDY, SAFETY = (k.code for k in CardKind)
 BATTLE, SPEED = (p.code for p in Pile)
-DRAW, PLAY, DISCARD, COUP_FOURRE, DECLINE, EXTEND, STOP, MULLIGAN = (o.code for o in Op)
+DRAW, PLAY, DISCARD, COUP_FOURRE, DECLINE, EXTEND, STOP, FAST_PLAY, MULLIGAN = (o.code for o in Op)
 
 KIND_NAMES: tuple[str, ...] = tuple(k.value for k in CardKind)  # by code
 PILE_NAMES: tuple[str, ...] = tuple(p.value for p in Pile)  # by code
@@ -138,6 +141,7 @@ NO_LIMIT = 1 << 30  # the speed limit of a side with none in force (Observation'
 
 __all__ = [
     "BATTLE", "COUP_FOURRE", "CardKind", "DECLINE", "DISCARD", "DISTANCE", "DRAW", "DecisionKind", "EXTEND",
+    "FAST_PLAY",
     "HAZARD", "KIND_NAMES", "MULLIGAN", "NO_LIMIT", "OP_WORDS", "OWN", "Op", "PILE_NAMES", "PLAY", "Pile", "REASON_CODES", "REMEDY",
     "Reason", "SAFETY", "SCORE_LINES", "SIDE_NAMES", "SPEED", "STOP", "ScoreLine", "Termination",
 ]

@@ -15,14 +15,17 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_the_words_are_the_ones_files_and_reports_already_use():
     assert [k.value for k in CardKind] == ["distance", "hazard", "remedy", "safety"]
     assert [p.value for p in Pile] == ["battle", "speed"]
-    # the turn rules (issue 35) add the op 'mulligan', the decision 'mulligan' and two reason codes, last
-    assert [o.value for o in Op] == ["draw", "play", "discard", "coup-fourre", "decline", "extend", "stop", "mulligan"]
+    # fast play (option fast-play-remedy, issue 35): a word and a decision added after the contract's; the turn
+    # rules (issue 35) add the op 'mulligan' (code 8: the action's op field is 4 bits), the decision 'mulligan'
+    # and two reason codes
+    assert [o.value for o in Op] == ["draw", "play", "discard", "coup-fourre", "decline", "extend", "stop",
+                                     "fast-play", "mulligan"]
     assert [d.value for d in DecisionKind] == ["turn", "coup_fourre", "extension", "mulligan", "hand_over",
-                                               "match_over"]
+                                               "match_over", "fast_play"]
     assert [t.value for t in Termination] == ["win", "draw", "unfinished"]
     assert vocab.SCORE_LINES == ("milestones", "safeties", "all_safeties", "coup_fourres", "trip_completed",
                                  "delayed_action", "safe_trip", "shutout", "extension", "total")
-    assert len(Reason) == 18 and Reason.MUST_PLAY == "must-play"
+    assert len(Reason) == 19 and Reason.MUST_PLAY == "must-play" and Reason.NO_FAST_PLAY == "no-fast-play"
     assert (Reason.NO_DISCARD_DRAW, Reason.NO_MULLIGAN) == ("no-discard-draw", "no-mulligan")
     assert json.dumps({ScoreLine.TOTAL: Termination.DRAW}) == '{"total": "draw"}'
     assert f"{DecisionKind.COUP_FOURRE}" == "coup_fourre" and str(Op.COUP_FOURRE) == "coup-fourre"

@@ -16,13 +16,16 @@ scenario step's (contract: Python API):
 ``play CARD on SIDE``  a hazard on side SIDE (or any card on a named side)
 ``discard CARD``       discard CARD
 ``coup-fourre CARD``   call a coup fourré with safety CARD inside its window
-``decline``            let one's coup fourré window pass (our addition: the
-                       contract lists no word for it; a scenario leaves it implicit)
+``decline``            let one's coup fourré (or fast-play) window pass (our addition:
+                       the contract lists no word for it; a scenario leaves it implicit)
+``fast-play CARD``     answer the hazard just played with remedy CARD, out of turn,
+                       inside its fast-play window (option fast-play-remedy)
 ``extend``             answer the extension question: yes
 ``stop``               answer the extension question: no, the hand ends here
 =====================  ==========================================================
 
-The int packs ``op | card << 3 | side << 11`` where ``side`` is the target side plus one,
+The int packs ``op | card << 4 | side << 12`` (a 4-bit op field: ``fast-play`` took code 7,
+the last a 3-bit field held, and ``mulligan`` is 8) where ``side`` is the target side plus one,
 or 0 for "one's own side, or the only opposing side for a hazard": that unnamed form is
 what ``play CARD`` means, and the engine resolves it for the player who acts. A draw's
 ``card`` field is its source: 0 the draw pile, 1 the discard pile (``draw discard``). Every
@@ -35,27 +38,32 @@ from __future__ import annotations
 import re
 
 from ..vocab import (  # noqa: F401  the operations' codes: Action.op is one of them
-    COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, MULLIGAN, OP_WORDS, OWN, PLAY, SIDE_NAMES, STOP,
+    COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, FAST_PLAY, MULLIGAN, OP_WORDS, OWN, PLAY, SIDE_NAMES, STOP,
 )
 
 FROM_DISCARD = 1  # a draw's source in its card field: the discard pile
 DISCARD_WORD = "discard"  # 'draw discard'
-_CARD_OPS = (PLAY, DISCARD, COUP_FOURRE, MULLIGAN)
+_CARD_OPS = (PLAY, DISCARD, COUP_FOURRE, FAST_PLAY, MULLIGAN)
 
 _OP_OF_WORD = {w: i for i, w in enumerate(OP_WORDS)}
 _OP_OF_WORD["coup_fourre"] = COUP_FOURRE  # the scenario key's spelling
+_OP_OF_WORD["fast_play"] = FAST_PLAY
 MAX_CARDS = 255  # card kinds an action can name (8 bits)
 MAX_SIDES = len(SIDE_NAMES)  # sides an action can name (A..Z)
+_OP_BITS = 4  # the op field: up to 16 operations (OP_WORDS has 9)
+_OP_MASK = (1 << _OP_BITS) - 1
+_SIDE_SHIFT = _OP_BITS + 8  # above the card field's 8 bits
+assert len(OP_WORDS) <= 1 << _OP_BITS, "an operation's code must fit the op field"
 
 
 def encode(op: int, card: int = 0, side: int = OWN) -> int:
     """The int of an action: ``side`` is a side index, or :data:`OWN` for the unnamed form."""
-    return op | card << 3 | (side + 1) << 11
+    return op | card << _OP_BITS | (side + 1) << _SIDE_SHIFT
 
 
 def decode(code: int) -> tuple[int, int, int]:
     """``(op, card, side)`` of an action int; ``side`` is :data:`OWN` for the unnamed form."""
-    return code & 7, code >> 3 & 255, (code >> 11) - 1
+    return code & _OP_MASK, code >> _OP_BITS & MAX_CARDS, (code >> _SIDE_SHIFT) - 1
 
 
 class NotationError(ValueError):
@@ -121,7 +129,7 @@ def parse(text: str, game) -> Action:
         raise NotationError(f"an action is text such as 'play d100', not {type(text).__name__}")
     words = _WORD.findall(text)
     usage = ("write draw, draw discard, play CARD, play CARD on SIDE, discard CARD, coup-fourre CARD, "
-             "decline, extend, stop or mulligan CARD")
+             "fast-play CARD, decline, extend, stop or mulligan CARD")
     if not words:
         raise NotationError(f"empty action: {usage}")
     op = _OP_OF_WORD.get(words[0].lower())
@@ -172,6 +180,7 @@ def all_actions(game) -> dict[int, Action]:
         codes += [encode(PLAY, c, s) for s in range(MAX_SIDES)]  # every side name: a missing side is bad-target
         codes.append(encode(DISCARD, c))
         codes.append(encode(COUP_FOURRE, c))
+        codes.append(encode(FAST_PLAY, c))
         codes.append(encode(MULLIGAN, c))  # likewise (no-mulligan)
     return {code: Action(code, game) for code in codes}
 
@@ -187,6 +196,8 @@ def describe(action: Action) -> str:
         return "stop at this target"
     if op == COUP_FOURRE:
         return f"coup fourré with {action.card}"
+    if op == FAST_PLAY:
+        return f"fast play of {action.card}, out of turn"
     if op == MULLIGAN:
         return f"throw {action.card} (mulligan)"
     if action.from_discard:

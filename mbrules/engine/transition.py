@@ -27,7 +27,7 @@ class Transition(NamedTuple):
     drawn: int  # the card the actor took from the draw pile by it (a draw; a coup fourré's replacement), or -1
     side: int  # the side the card went to (a hazard: the side attacked; else the actor's), or -1 (no card)
     swept: tuple[int, ...]  # cards it sent to the discard pile besides a discarded card (hazards cancelled)
-    window_hazard: int  # a coup fourré called or let pass: the hazard of its window; else -1
+    window_hazard: int  # a coup fourré or fast play called, or a window let pass: the hazard of its window; else -1
     miles: int  # the acting side's distance after it
     target: int  # the trip's target after it (an extension raises it)
     trip_completed: bool  # it completed the trip (the extension question may follow)
@@ -40,6 +40,7 @@ class Transition(NamedTuple):
     reshuffled: bool  # a draw of it found the draw pile empty and shuffled the discard pile into a new one
     from_discard: bool  # the actor took the discard pile's top card (``drawn``; public, as the card was face up)
     drawn_more: tuple[int, ...]  # cards it drew besides ``drawn`` (a refill, a mulligan's draw back): the actor's only
+    queued_turn: bool = False  # a coup fourré whose extra turn waits for the turn in progress (option queued-coup-fourre-turn)
 
 
 __all__ = ["Transition"]

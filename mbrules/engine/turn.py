@@ -3,14 +3,16 @@
 Decides: how a hand is dealt (``_deal``, WM §3) and the next one (``next_hand``: the
 deal passes left), what the draw takes (``_draw``, WM §5), who plays next
 (``_start_turn``, ``_end_turn``, ``_next_with_cards``: a player with no cards once the
-draw pile is out is passed; ``turn_player``), and when the hand is over
+draw pile is out is passed; queued coup fourré turns, ``_queued``, are served first and play then
+goes on from ``_resume``'s left; ``turn_player``), and when the hand is over
 (``_end_hand``: the sheet, the match totals, the match's result, the hands cap).
 
 Reads: the Game's ``deck``, ``hand_size``, ``players``, ``deal_passes_left``,
 ``max_hands``; the position's hands and draw pile; the scoring room's ``score_sheet``,
 ``current_completer`` and ``_match_winner``.
 
-May change: the draw pile, hands, ``_last_draw``, ``_player``, ``_phase``, the deal's
+May change: the draw pile, hands, ``_last_draw``, ``_player``, ``_phase``, the queued coup fourré
+turns (``_queued``, ``_resume``: served and emptied), the deal's
 order (``_first_player``, ``_hand_no``) and, at a hand's end, ``_hand_sheets``,
 ``_completers``, ``_match_totals``, ``_winner``. Checks nothing (legality does).
 
@@ -24,6 +26,15 @@ whether a turn starts with a draw all ask it). It also changes ``_discard`` (a r
 empties it, a draw from it takes its top: each a new list, never shortened in place, so
 a reader that counts the pile by appends sees the change), ``_face_up``, ``_reshuffles``,
 ``_note``, ``_drawn_more`` and ``_after_draw``.
+
+Where the draw pile is read: ``_draw`` here takes its top card (through ``_take``); the coup
+fourré's replacement draw (reactions' ``_coup_fourre``) and the fast play's (reactions' ``_fast_play``) take one too;
+effects' ``_play`` asks whether it is empty for a safety's extra turn
+(``play.safety_extra_turn_needs_draw_pile``); ``_start_turn``, ``_end_turn`` and
+``_next_with_cards`` ask whether it is empty (then a turn has no draw, and a player with no
+cards is passed), and reactions' ``_trip_reached`` reads it for Delayed Action. A rule about
+the pile running out (a reshuffle) or about what a draw takes belongs in this room and must
+cover every one of those places.
 """
 
 from __future__ import annotations
@@ -32,7 +43,7 @@ import random
 
 from ..vocab import Termination
 from .actions import NOT_YOUR_TURN, IllegalAction
-from .phases import P_COUP, P_DRAW, P_EXT, P_HAND_OVER, P_MATCH_OVER, P_MULL, P_PLAY
+from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_MATCH_OVER, P_MULL, P_PLAY
 
 # State._note: what the current action's draws did (Transition.reshuffled, .from_discard)
 RESHUFFLED = 1
@@ -209,12 +220,15 @@ class TurnFlow:
             self._pass_turn(p)
 
     def turn_player(self) -> int:
-        """Who plays the next turn (for a coup fourré window: the attacker's left, if it is declined)."""
+        """Who plays the next turn (for a coup fourré or fast-play window: the attacker's left, or the first
+        queued coup fourré turn, if it is declined; play then draw: the attacker, whose draw comes next)."""
         if self._phase in (P_DRAW, P_PLAY, P_EXT, P_MULL):
             return self._player
-        if self._phase == P_COUP:
+        if self._phase == P_COUP or self._phase == P_FAST:
             if self.game.play_then_draw and self._can_draw():
                 return self._cf_attacker  # play then draw: the attacker's draw comes next
+            if self._queued:
+                return self._next_with_cards(self._queued[0])
             return self._next_with_cards((self._cf_attacker + 1) % self.game.players)
         return -1
 
@@ -248,7 +262,19 @@ class TurnFlow:
     def _end_turn(self, p: int) -> None:
         """``p``'s play is done and the turn passes (play then draw: after ``p``'s draw)."""
         g = self.game
-        q = p + 1
+        if self._resume >= 0:  # queued coup fourré turns come first (option queued-coup-fourre-turn)
+            if self._queued:
+                q = self._queued.pop(0)
+                if g.play_then_draw:
+                    self._draw_next(p, q)
+                else:
+                    self._start_turn(q)
+                return
+            r = self._resume  # then play goes on from the attacker's left: nobody loses a turn
+            self._resume = -1
+        else:
+            r = p
+        q = r + 1
         if q == g.players:
             q = 0
         if g.play_then_draw:
@@ -293,3 +319,5 @@ class TurnFlow:
             self._winner = Termination.UNFINISHED  # the ruleset's hands-per-match cap: a runaway match ends, unfinished
         self._phase = P_MATCH_OVER if self._winner is not None else P_HAND_OVER
         self._cf_queue = []
+        self._queued = []
+        self._resume = -1

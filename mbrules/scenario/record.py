@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Sequence
 
 from mbrules.engine import Action, Observer, State
-from mbrules.vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, MULLIGAN, PLAY, SCORE_LINES, Termination
+from mbrules.vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, FAST_PLAY, MULLIGAN, PLAY, Termination
 
 from .format import flow as _flow
 from .format import quoted as _q
@@ -120,6 +120,8 @@ def record_match(recorder: Recorder, state: State, ruleset_ref: str, options: Se
             lines.append(f"  seed: {hand['seed']}")  # the hand's reshuffles are shuffled from it
         before = hand["match_before"]
         lines.append("  match: {" + ", ".join(f"{g.side_names[s]}: {before[s]}" for s in range(g.sides)) + "}")
+        if k and g.match_mode == "fixed_hands":  # the match's length counts the hands before this one
+            lines.append(f"  hands_played: {k}")
         lines.append("steps:")
         drawn: dict[int, int] = {}
         prev = -1  # the previous action's operation
@@ -133,7 +135,7 @@ def record_match(recorder: Recorder, state: State, ruleset_ref: str, options: Se
             if op == DECLINE:
                 continue  # a window the next step does not use is declined
             seen = None  # the card this step asserts was drawn
-            if op == COUP_FOURRE and got >= 0:
+            if op in (COUP_FOURRE, FAST_PLAY) and got >= 0:  # a replacement draw
                 seen = got
             if op in (PLAY, DISCARD) and p in drawn:
                 seen = drawn.pop(p)
@@ -151,7 +153,7 @@ def record_match(recorder: Recorder, state: State, ruleset_ref: str, options: Se
         lines.append("      score:")
         for s in range(g.sides):
             lines.append(f"        {g.side_names[s]}: {{"
-                         + ", ".join(f"{line}: {sheet[s][line]}" for line in SCORE_LINES) + "}")
+                         + ", ".join(f"{line}: {sheet[s][line]}" for line in g.score_line_names) + "}")
         lines.append("      match: {" + ", ".join(f"{g.side_names[s]}: {totals[s]}" for s in range(g.sides)) + "}")
         w = "null" if winner is None or winner == Termination.UNFINISHED else winner
         lines.append(f"      winner: {w}")
