@@ -39,6 +39,8 @@ class Narrator:
         self.pile_names = (d.battle_pile, d.speed_pile)  # by Game.pile: BATTLE, SPEED
         self.safety_area = d.safety_area
         self.draw_pile = d.draw_pile
+        gos = [game.names[c] for c in range(game.n_cards) if game.is_go[c]]
+        self.go_name = gos[0] if len(gos) == 1 else "go card"
 
     # -- people and sides ------------------------------------------------------------------
     def who(self, p: int) -> str:
@@ -67,20 +69,25 @@ class Narrator:
             name = g.names[c]
             if k == DISTANCE:
                 done = "  trip completed!" if t.trip_completed else ""
+                past = f" ({t.miles - t.target} past the target)" if t.miles > t.target else ""  # option overshoot
                 return _sentence(f"{who} plays {name}: side {g.side_names[g.side_of[t.player]]} at "
-                                 f"{self.distance(t.miles)}.{done}")
+                                 f"{self.distance(t.miles)}{past}.{done}")
             if k == HAZARD:
                 return _sentence(f"{who} plays {name} on side {g.side_names[t.side]}'s {self.pile_names[g.pile[c]]}.")
             if k == SAFETY:
                 again = " and plays again" if t.extra_turn else ""
-                return _sentence(f"{who} plays {name} to the {self.safety_area}{again}.")
+                return _sentence(f"{who} plays {name} to the {self.safety_area}{self._safety_miles(t)}{again}."
+                                 + ("  trip completed!" if t.trip_completed else ""))
+            if g.restarts[c]:  # option remedy-restarts: no go card needed after it
+                return _sentence(f"{who} plays {name} (no {self.go_name} needed after it).")
             return _sentence(f"{who} plays {name}.")
         if op == DISCARD:
             return _sentence(f"{who} discards {g.names[a.card_index]}.")
         if op == COUP_FOURRE:
             nxt = " and plays next" if t.extra_turn else ""
             return _sentence(f"{who} calls COUP FOURRÉ with {g.names[a.card_index]} against "
-                             f"{g.names[t.window_hazard]}{nxt}.")
+                             f"{g.names[t.window_hazard]}{self._safety_miles(t)}{nxt}."
+                             + ("  trip completed!" if t.trip_completed else ""))
         if op == DECLINE:
             if self.public:
                 return None
@@ -90,6 +97,14 @@ class Narrator:
         if op == STOP:
             return f"{who} does not call the extension."
         return None
+
+    def _safety_miles(self, t: "Transition") -> str:
+        """Option safety-distance: what the safety's miles did (', side A at 300 miles'), else ''."""
+        g = self.game
+        if not g.safety_miles:
+            return ""
+        side = g.side_names[g.side_of[t.player]]
+        return f": side {side} at {self.distance(t.miles)}"
 
     def hand_start(self, st: "State", first: int) -> str:
         """The line that opens a hand: who plays first, the trip, the draw pile."""

@@ -19,9 +19,13 @@ from mbrules.ruleset.words import CITATION_FIELDS, HEADER_FIELDS, PHRASES
 
 ROOT = Path(__file__).resolve().parents[1]
 BUNDLED = ["kids-115", "parker-1971", "wikipedia", "winning-moves"]
-OPTIONS = ["coup-fourre-any-player", "extension-1200", "extension-bonus-to-finisher", "hazard-on-hazard",
+OPTIONS = sorted(["coup-fourre-any-player", "extension-1200", "extension-bonus-to-finisher", "hazard-on-hazard",
            "longer-game", "no-voluntary-discard", "roll-after-safety", "shutout-per-opponent", "simpler-game",
-           "speed-limit-stacking"]
+           "speed-limit-stacking",
+           # issue 35, legality and card effects
+           "no-roll-under-right-of-way", "safeties-not-discardable", "playable-not-discardable",
+           "combination-remedies", "remedy-restarts", "stacked-hazards", "overshoot",
+           "safety-distance"])
 
 
 def run(*args: str):

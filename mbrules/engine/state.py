@@ -23,9 +23,9 @@ from .actions import (
     ALREADY_LIMITED, BAD_TARGET, CANNOT_MOVE, COUP_FOURRE_WINDOW, EXTENSION_PENDING, EXTENSION_QUESTION,
     HAND_OVER, HAND_OVER_CODE, MATCH_OVER, MUST_PLAY, NO_COUP_FOURRE, NO_EXTENSION, NOT_IN_HAND, NOT_ROLLING,
     NOT_YOUR_TURN, NOTHING_TO_FIX, OVER_TARGET, PROTECTED, SPEED_LIMIT, TOO_MANY_200, TURN, Decision,
-    IllegalAction,
+    IllegalAction, NOT_DISCARDABLE, OTHER_HAZARD, PLAYABLE_CARD, ROLLING_SAFETY, SAME_HAZARD,
 )
-from ..vocab import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SCORE_LINES, DecisionKind, Reason, Termination
+from ..vocab import BATTLE, SPEED, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SCORE_LINES, DecisionKind, Reason, Termination
 from ..vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, OWN, PLAY, STOP
 from .notation import Action, NotationError, parse
 from .observation import Observation, Observer, Outcome, Snapshot
@@ -62,7 +62,7 @@ class State:
         "_extension_called_by", "_phase", "_player", "_cf_queue", "_cf_hazard", "_cf_side", "_cf_attacker",
         "_completer", "_completion_delayed", "_last_draw", "_hand_no", "_first_player", "_match_totals",
         "_hand_sheets", "_winner", "_history", "_coup_count", "_deal_next", "_observers",
-        "_completers", "_can", "_hit", "_face_up",
+        "_completers", "_can", "_hit", "_face_up", "_bmask",
     )
 
     # -- construction ----------------------------------------------------------
@@ -190,6 +190,8 @@ class State:
             for c in piles.get("distance", ()):
                 self._played[side][c] += 1
                 self._miles[side] += game.miles[c]
+            if "miles" in piles:  # more than the cards give: option safety-distance's miles
+                self._miles[side] = piles["miles"]
             self._safeties[side] = list(piles.get("safeties", ()))
             self._coups[side] = list(piles.get("coups", ()))
             self._coup_count += len(self._coups[side])
@@ -225,7 +227,8 @@ class State:
         self._row = [False] * S  # has a rolling safety (Right of Way)
         self._needs_go = [False] * S
         self._rolling = [False] * S
-        self._bhaz = [-1] * S  # active hazard on top of the battle pile
+        self._bhaz = [-1] * S  # active hazard on top of the battle pile (stacked hazards: the latest in force)
+        self._bmask = [0] * S  # stacked hazards only: the mask of the battle hazards in force
         # legal_actions' memo of _play_reason per side: its own plays, and hazards played on it;
         # emptied whenever anything those checks read changes (_refresh, its miles, the target)
         self._face_up = [0] * g.n_cards  # copies of each card face up: on the table or in the discard pile
@@ -291,14 +294,17 @@ class State:
         b = self._battle[s]
         top = b[-1] if b else -1
         prot = self._prot[s]
-        bh = top if (top >= 0 and g.kind[top] == HAZARD and not prot & g.bit[top]) else -1
+        if g.stacked_hazards:
+            bh = self._refresh_stack(s)  # option stacked-hazards: every hazard in force, not only the top one
+        else:
+            bh = top if (top >= 0 and g.kind[top] == HAZARD and not prot & g.bit[top]) else -1
         self._bhaz[s] = bh
         if bh >= 0:
             rolling = False  # a hazard showing stops the side (WM §6A)
         elif self._needs_go[s] and not self._row[s]:
             rolling = False  # option roll-after-safety: a go card must follow
-        elif top >= 0 and g.is_go[top]:
-            rolling = True  # Roll on top (WM §6A)
+        elif top >= 0 and g.moves[top]:
+            rolling = True  # Roll on top (WM §6A); option remedy-restarts: a restarting remedy too
         else:
             rolling = self._row[s]  # Right of Way: rolling with no Roll (WM §6B)
         self._rolling[s] = rolling
@@ -310,6 +316,49 @@ class State:
         else:
             self._lhaz[s] = -1
             self._limit[s] = NO_LIMIT
+
+    def _stack_positions(self, s: int) -> list[int]:
+        """Option stacked-hazards: where the battle hazards not yet fixed lie in side ``s``'s battle pile.
+
+        The pile is read in play order: a hazard joins the stack, a remedy takes off the latest hazard
+        it fixes (docs/conformance.md, rulings of the options). Protection is applied by the caller."""
+        g = self.game
+        kind, fixes = g.kind, g.fixes_mask
+        b = self._battle[s]
+        at: list[int] = []
+        for i, c in enumerate(b):
+            k = kind[c]
+            if k == HAZARD:
+                at.append(i)
+            elif k == REMEDY:
+                fx = fixes[c]
+                for j in range(len(at) - 1, -1, -1):
+                    if fx >> b[at[j]] & 1:
+                        del at[j]
+                        break
+        return at
+
+    def _refresh_stack(self, s: int) -> int:
+        """Option stacked-hazards: the side's hazards in force (``_bmask``); the latest of them, or -1."""
+        g = self.game
+        prot = self._prot[s]
+        b = self._battle[s]
+        active = [b[i] for i in self._stack_positions(s) if not prot & g.bit[b[i]]]
+        mask = 0
+        for c in active:
+            mask |= g.bit[c]
+        self._bmask[s] = mask
+        return active[-1] if active else -1
+
+    def battle_hazards(self, s: int) -> tuple[int, ...]:
+        """The battle hazards in force on side ``s``, in play order: with option stacked-hazards every one
+        not yet fixed, else at most the one on top."""
+        if not self.game.stacked_hazards:
+            h = self._bhaz[s]
+            return (h,) if h >= 0 else ()
+        g = self.game
+        b = self._battle[s]
+        return tuple(b[i] for i in self._stack_positions(s) if not self._prot[s] & g.bit[b[i]])
 
     # -- the decision ----------------------------------------------------------
     @property
@@ -427,8 +476,8 @@ class State:
                 return SPEED_LIMIT  # only 25 or 50 under a Speed Limit (WM §6A)
             if self._played[ps][c] >= most:
                 return TOO_MANY_200  # no more than two 200s (WM §6C)
-            if self._miles[ps] + m > self._target:
-                return OVER_TARGET  # never past the trip's length (WM §6C)
+            if self._miles[ps] + m > self._target and not self.game.overshoot:
+                return OVER_TARGET  # never past the trip's length (WM §6C); option overshoot: may pass it
             return None
         if k == HAZARD:
             if ts == ps or ts < 0 or ts >= self.game.sides:
@@ -437,6 +486,8 @@ class State:
                 return PROTECTED  # a safety protects the side (WM §6B)
             if pile == BATTLE:
                 if self._bhaz[ts] >= 0:
+                    if self.game.stacked_hazards:  # option stacked-hazards: any other hazard may join the stack
+                        return SAME_HAZARD if self._bmask[ts] & bit else None
                     return None if self.game.hazard_on_hazard else NOT_ROLLING  # no hazard on a hazard (WM §2)
                 if not self._rolling[ts] and self.game.hazard_needs_rolling:
                     return NOT_ROLLING  # only on a Roll, or with Right of Way (WM §2, §6B)
@@ -447,16 +498,26 @@ class State:
         if ts != ps:
             return BAD_TARGET  # remedies and safeties go on one's own piles (WM §4)
         if k == REMEDY:
-            if pile == BATTLE:
+            if go and self._row[ps] and self.game.go_blocked_by_row:
+                return ROLLING_SAFETY  # option no-roll-under-right-of-way: no go card under a rolling safety
+            if pile != SPEED:  # the battle pile, or both piles (a combination remedy): battle first
                 h = self._bhaz[ps]
                 if h >= 0:
-                    return None if fixes >> h & 1 else NOTHING_TO_FIX
-                if not go:
-                    return NOTHING_TO_FIX  # a remedy only on its own hazard showing (WM §2)
-                b = self._battle[ps]
-                if b and self.game.is_go[b[-1]] and not self._needs_go[ps]:
-                    return NOTHING_TO_FIX  # no Roll on a Roll (rulings: Play)
-                return None
+                    if self.game.stacked_hazards:  # option stacked-hazards: any hazard in force it fixes
+                        mask = self._bmask[ps]
+                        if fixes & mask:
+                            return OTHER_HAZARD if go and mask & ~fixes else None  # the Roll comes last
+                    elif fixes >> h & 1:
+                        return None
+                    if pile == BATTLE:
+                        return NOTHING_TO_FIX
+                elif pile == BATTLE:
+                    if not go:
+                        return NOTHING_TO_FIX  # a remedy only on its own hazard showing (WM §2)
+                    b = self._battle[ps]
+                    if b and self.game.moves[b[-1]] and not self._needs_go[ps]:
+                        return NOTHING_TO_FIX  # no Roll on a Roll (rulings: Play), nor on a restarting remedy
+                    return None
             h = self._lhaz[ps]
             return None if (h >= 0 and fixes >> h & 1) else NOTHING_TO_FIX
         return None  # a safety may always be played (WM §5B)
@@ -497,12 +558,30 @@ class State:
         return False
 
     def _verify_discard(self, p: int, c: int) -> str | None:
-        """``p``, whose turn it is and who has drawn, discards card ``c``."""
+        """``p``, whose turn it is and who has drawn, discards card ``c``.
+
+        The card's own checks first (a kind never discarded, a card that could be played), then
+        must-play (contract: last). A player who could neither play nor discard any card may discard
+        anything (docs/conformance.md, rulings of the options): a position never leaves its player without a move."""
         if c not in self._hands[p]:
             return NOT_IN_HAND
-        if self.game.voluntary_discard or self._discard_allowed(self._can_play(p)):
+        g = self.game
+        if g.discard_free:
+            return None
+        if g.undiscardable[c] and (self._can_play(p) or not all(g.undiscardable[x] for x in self._hands[p])):
+            return NOT_DISCARDABLE  # option safeties-not-discardable (BSD mille move.c)
+        if not g.discard_playable and self._card_playable(p, c):
+            return PLAYABLE_CARD  # option playable-not-discardable (PlayPalace always_allow_discarding off)
+        if self._discard_allowed(self._can_play(p)):
             return None
         return MUST_PLAY
+
+    def _card_playable(self, p: int, c: int) -> bool:
+        """Whether ``p`` could play card ``c`` now on some side."""
+        g = self.game
+        ps = g.side_of[p]
+        targets = g.opponents[ps] if g.kind[c] == HAZARD else (ps,)
+        return any(self._play_reason(ps, c, ts) is None for ts in targets)
 
     def _verify_coup_fourre(self, q: int, c: int) -> str | None:
         """``q`` calls a coup fourré with safety ``c``: only inside its window, against the hazard that opened it."""
@@ -606,9 +685,12 @@ class State:
                         why = can[c] = reason(ps, c, ps)
                     if why is None:
                         acts.append(own[c])
-            if g.voluntary_discard or self._discard_allowed(bool(acts)):
+            if g.discard_free:
                 da = g.discard_action
                 acts += [da[c] for c in cards]
+            elif g.voluntary_discard or self._discard_allowed(bool(acts)):
+                da = g.discard_action
+                acts += [da[c] for c in cards if self._verify_discard(p, c) is None]
             return acts
         if ph == P_DRAW:
             return [self.game.draw_action]
@@ -723,7 +805,7 @@ class State:
                             m = self._miles[g.side_of[p]]
                             return _new_transition(Transition, (
                                 p, action, self._hand_no, -1, ts, (), -1, m, self._target,
-                                k == DISTANCE and m == self._target, False, self._player, _PHASE_KIND[ph],
+                                k == DISTANCE and m >= self._target, False, self._player, _PHASE_KIND[ph],
                                 False, False))
                         return self._finish(p, action, len(self._stock), len(self._discard), ts)
         try:
@@ -781,13 +863,15 @@ class State:
         if op == PLAY:
             k = g.kind[a.card_index]
             if k == DISTANCE:
-                done = self._miles[ps] == self._target
+                done = self._miles[ps] >= self._target
             elif k == SAFETY:
-                extra = g.safety_extra_turn and ph < P_HAND_OVER
+                done = g.safety_miles > 0 and self._completer == ps  # option safety-distance: its miles completed it
+                extra = g.safety_extra_turn and ph < P_HAND_OVER and not done
         elif op == COUP_FOURRE:
             ts = ps
             hazard = self._cf_hazard
-            extra = g.cf_extra_turn and ph < P_HAND_OVER
+            done = g.safety_miles > 0 and self._completer == ps  # option safety-distance
+            extra = g.cf_extra_turn and ph < P_HAND_OVER and not done
         elif op == DECLINE:
             hazard = self._cf_hazard
         over = ph >= P_HAND_OVER
@@ -849,7 +933,7 @@ class State:
             m = self._miles[ps] + g.miles[c]
             self._miles[ps] = m
             self._can[ps].clear()  # miles and 200s played: the side's distance checks change
-            if m == self._target:
+            if m >= self._target:  # exactly on it, or past it with option overshoot
                 self._trip_reached(p, ps)
             else:
                 self._end_turn(p)
@@ -858,7 +942,8 @@ class State:
             self._refresh(ts)
             self._open_coup_fourre(p, c, ts)
         elif k == REMEDY:
-            if g.pile[c] == BATTLE:
+            pile = g.pile[c]
+            if pile == BATTLE or (pile != SPEED and self._fixes_battle(ps, c)):
                 self._battle[ps].append(c)
                 self._needs_go[ps] = False
             else:
@@ -868,12 +953,35 @@ class State:
         else:
             self._safeties[ps].append(c)
             self._protect(ps, c, normal=True)
-            if g.safety_extra_turn:
+            if g.safety_miles and self._safety_miles(ps):
+                self._trip_reached(p, ps)  # option safety-distance: the safety's miles completed the trip
+            elif g.safety_extra_turn:
                 self._start_turn(p)  # another turn, chained (WM §5B)
             else:
                 self._end_turn(p)
 
     # -- effects -----------------------------------------------------------------
+    def _fixes_battle(self, s: int, c: int) -> bool:
+        """Whether remedy ``c`` fixes a battle hazard in force on side ``s`` (a combination remedy fixes
+        it before a speed limit: docs/conformance.md, rulings of the options)."""
+        g = self.game
+        h = self._bhaz[s]
+        if h < 0:
+            return False
+        if g.stacked_hazards:
+            return bool(g.fixes_mask[c] & self._bmask[s])
+        return bool(g.fixes_mask[c] >> h & 1)
+
+    def _safety_miles(self, s: int) -> bool:
+        """Option safety-distance: add a safety's miles to side ``s`` unless they would pass the target;
+        whether the side has now reached the target (docs/conformance.md, rulings of the options)."""
+        m = self._miles[s] + self.game.safety_miles
+        if m > self._target:
+            return False
+        self._miles[s] = m
+        self._can[s].clear()  # its distance checks read the miles
+        return m >= self._target
+
     def _protect(self, s: int, c: int, normal: bool) -> None:
         """A safety lands: protect the side and send protected hazards showing to the discard pile."""
         g = self.game
@@ -884,6 +992,11 @@ class State:
             prot = self._prot[s]
             b = self._battle[s]
             swept = False
+            if g.stacked_hazards:  # option stacked-hazards: every hazard in force it protects against goes
+                for i in reversed(self._stack_positions(s)):
+                    if prot & g.bit[b[i]]:
+                        self._discard.append(b.pop(i))
+                        swept = True
             while b and g.kind[b[-1]] == HAZARD and prot & g.bit[b[-1]]:
                 self._discard.append(b.pop())  # 'cancels the attack in progress' (WM §6B)
                 swept = True
@@ -943,7 +1056,9 @@ class State:
             d = self._stock.pop()  # 'draw one card to bring the number of cards held to six' (WM §7)
             hand.append(d)
             self._last_draw = d
-        if g.cf_extra_turn:
+        if g.safety_miles and self._safety_miles(qs):
+            self._trip_reached(q, qs)  # option safety-distance: a coup fourré's miles completed the trip
+        elif g.cf_extra_turn:
             self._start_turn(q)  # a full turn; players in between lose theirs (WM §7)
         else:
             self._end_turn(self._cf_attacker)
@@ -1024,7 +1139,7 @@ class State:
         if self._completer >= 0:
             return self._completer
         for s, m in enumerate(self._miles):
-            if m == self._target:
+            if m >= self._target:  # past it only with option overshoot
                 return s
         return -1
 
@@ -1051,7 +1166,9 @@ class State:
                 line["delayed_action"] = g.pts_delayed
             if not any(self._played[done][c] for c in g.safe_trip_breakers):
                 line["safe_trip"] = g.pts_safe_trip
-            blank = [s for s in range(S) if s != done and self._miles[s] == 0]
+            # 'before opponents have played any Distance Cards' (WM §8): a safety's miles (option
+            # safety-distance) are no distance card (docs/conformance.md, rulings of the options)
+            blank = [s for s in range(S) if s != done and not any(self._played[s])]
             if g.shutout_per_opponent:
                 line["shutout"] = g.pts_shutout * len(blank)
             elif len(blank) == S - 1:
@@ -1147,6 +1264,17 @@ class State:
             return f"{who} plays {card} on their own side {mine}, not on side {side}"
         if code == NOTHING_TO_FIX:
             return f"{card} has nothing to fix on side {mine}"
+        if code == ROLLING_SAFETY:
+            return f"side {mine} rolls on its safety: {card} may not be played while it is down"
+        if code == OTHER_HAZARD:
+            others = ", ".join(g.card_ids[h] for h in self.battle_hazards(ps) if not g.fixes_mask[c] >> h & 1)
+            return f"{card} comes last: side {mine} must first fix {others}"
+        if code == SAME_HAZARD:
+            return f"side {side} already has {card} in force"
+        if code == NOT_DISCARDABLE:
+            return f"{card} may not be discarded ({g.ruleset.cards[card].kind} cards never are): play it"
+        if code == PLAYABLE_CARD:
+            return f"{card} could be played, so it may not be discarded: play it or discard a card that cannot"
         return code
 
 

@@ -34,6 +34,7 @@ PHRASES: dict[str, str] = {
     "cards.*.go": "{card} is a go card (its side rolls while it shows)",
     "cards.*.protects": "{card} protects against",
     "cards.*.rolling": "{card} lets its side roll without a go card",
+    "cards.*.restarts": "{card} also sets its side rolling (no go card after it)",
     "player_counts.*": "{key} players",
     "player_counts.*.sides": "{key} players: sides",
     "player_counts.*.target": "{key} players: trip length",
@@ -48,6 +49,12 @@ PHRASES: dict[str, str] = {
     "play.safety_discards_hazard": "a safety played normally sends the hazard it protects against to the discard pile",
     "play.roll_after_safety": "a Roll must follow a safety that corrects a hazard",
     "play.safety_extra_turn": "a safety gives its player another turn",
+    "play.go_with_rolling_safety": "a go card may be played while the side's rolling safety is down",
+    "play.undiscardable": "cards that may never be discarded",
+    "play.discard_playable": "a card that could be played may be discarded",
+    "play.stacked_hazards": "battle hazards stack, each fixed by its own remedy in any order",
+    "play.overshoot": "a trip is completed by reaching or passing the target",
+    "play.safety_distance": "a safety also adds to its side's distance",
     "coup_fourre.enabled": "coup fourré",
     "coup_fourre.who": "who may call a coup fourré",
     "coup_fourre.replacement_draw": "the coup fourré caller draws a card at once",
@@ -95,6 +102,8 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
     "cards.*.pile": {"battle": "battle pile", "speed": "speed pile"},
     "cards.*.max_per_hand": {None: "no limit"},
     "cards.*.limit": {None: "none"},
+    "play.overshoot": {False: "no: distance may never pass the target", True: "yes"},
+    "play.safety_distance": {0: "no"},
     "player_counts.*.extension_to": {None: "none"},
 }
 
@@ -174,6 +183,10 @@ def value_words(pattern: str, value: Any, rs: Ruleset) -> str:
         return f"to {value} {unit(rs)}"
     if pattern == "player_counts.*.target":
         return f"{value} {unit(rs)}"
+    if pattern == "play.safety_distance":
+        return f"{value} {unit(rs)}, unless that would pass the target"
+    if pattern == "play.undiscardable":
+        return ", ".join(f"{k} cards" for k in value) or "none (any card may be discarded)"
     if isinstance(value, bool):
         return yes_no(value)
     if value is None:
@@ -214,6 +227,8 @@ def card_summary(rs: Ruleset, cid: str) -> str:
         bits.append(f"fixes {card_names(rs, c.fixes)}")
         if c.go:
             bits.append("go card: its side rolls while it shows")
+        if c.restarts:
+            bits.append("sets its side rolling once it fixes a hazard (no go card after it)")
     elif c.kind == "safety":
         bits.append(f"protects against {card_names(rs, c.protects)}")
         if c.rolling:

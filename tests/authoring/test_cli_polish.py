@@ -88,7 +88,8 @@ def test_rulesets_lists_option_groups():
     assert re.search(r"simpler-game .*\[group: game-mode, trip-length\]", out)
     doc = json.loads(run("rulesets", "--json").stdout)
     groups = {o["id"]: o["groups"] for o in doc["options"]}
-    assert groups["longer-game"] == ["game-mode"] and groups["hazard-on-hazard"] == []
+    assert groups["longer-game"] == ["game-mode"] and groups["no-voluntary-discard"] == []
+    assert groups["hazard-on-hazard"] == groups["stacked-hazards"] == ["covered-hazards"]
 
 
 def test_rulesets_does_not_build_the_models():
