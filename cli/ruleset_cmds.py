@@ -69,28 +69,54 @@ def _load(ref: str, options: list[str] | None):
 
 @app.command("rulesets")
 def rulesets_cmd(as_json: JsonFlag = False) -> None:
-    """List the bundled rulesets and options with their one-line descriptions (and an option's exclusive groups)."""
-    from mbrules.ruleset.listing import bundled_folder, bundled_ids, summary  # no models: only the headers
+    """List the bundled rulesets, and the options by category, each with its description, source and exclusive groups."""
+    import textwrap
+
+    from mbrules.ruleset.listing import OPTION_CATEGORIES, bundled_folder, bundled_ids, summary  # no models
+
+    from .common import output_width
 
     rulesets = [summary(bundled_folder(False) / f"{i}.yaml", i) for i in bundled_ids(False)]
     options = [summary(bundled_folder(True) / f"{i}.yaml", i) for i in bundled_ids(True)]
     if as_json:
         _print_json({
             "rulesets": [{"id": s.id, "name": s.name, "description": s.description} for s in rulesets],
-            "options": [{"id": s.id, "name": s.name, "description": s.description, "groups": list(s.groups)}
-                        for s in options],
+            "options": [{"id": s.id, "name": s.name, "description": s.description, "category": s.category or None,
+                         "source": s.source or None, "groups": list(s.groups)} for s in options],
         })
         return
     width = max((len(s.id) for s in rulesets + options), default=10) + 2
+    columns = output_width()
+
+    def entry(ident: str, lines: list[str]) -> None:
+        """An id, then its paragraphs wrapped in the column after it (an id too long for it: on its own line)."""
+        indent = " " * (2 + width)
+        out: list[str] = []
+        for text in lines:
+            out += textwrap.wrap(text, max(20, columns - len(indent)), break_on_hyphens=False) or [""]
+        typer.echo(f"  {ident:<{width}}{out[0]}")
+        for line in out[1:]:
+            typer.echo(indent + line)
+
     typer.echo("Rulesets (mbrules show ID):")
     for s in rulesets:
-        typer.echo(f"  {s.id:<{width}}{s.name}")
-        typer.echo(f"  {'':<{width}}{s.description}")
+        entry(s.id, [s.name, s.description])
     typer.echo("")
-    typer.echo("Options (--option ID; two of one group cannot go together):")
-    for s in options:
-        groups = f" [group: {', '.join(s.groups)}]" if s.groups else ""
-        typer.echo(f"  {s.id:<{width}}{s.description}{groups}")
+    typer.echo("Options (--option ID), by what they change; two of one group cannot go together:")
+    known = list(OPTION_CATEGORIES)
+    for cat in [*known, ""]:
+        members = [s for s in options if (s.category if s.category in known else "") == cat]
+        if not members:
+            continue
+        typer.echo("")
+        typer.echo(f"{cat.capitalize()}: {OPTION_CATEGORIES[cat]}" if cat else "Other (no category):")
+        for s in members:
+            lines = [s.description]
+            if s.source:
+                lines.append(f"source: {s.source}")
+            if s.groups:
+                lines.append(f"group: {', '.join(s.groups)}")
+            entry(s.id, lines)
 
 
 @app.command("show")

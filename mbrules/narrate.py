@@ -101,7 +101,7 @@ class Narrator:
     def _safety_miles(self, t: "Transition") -> str:
         """Option safety-distance: what the safety's miles did (', side A at 300 miles'), else ''."""
         g = self.game
-        if not g.safety_miles:
+        if not g.safety_distance:
             return ""
         side = g.side_names[g.side_of[t.player]]
         return f": side {side} at {self.distance(t.miles)}"

@@ -261,7 +261,8 @@ class MilleBornesState(pyspiel.State):
         st = self._hand.st
         a = self._g.space.actions[index]
         p = st.current_player
-        if self._g.chance_draws and a.op == COUP_FOURRE and self._g.mb.cf_replacement_draw and draw_pile_size(st):
+        if (self._g.chance_draws and a.op == COUP_FOURRE and self._g.mb.coup_fourre_replacement_draw
+                and draw_pile_size(st)):
             try:
                 st.verify(a)
             except mbrules.IllegalAction as exc:

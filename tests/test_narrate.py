@@ -70,12 +70,12 @@ def check_transition(game: Game, before, after, t: Transition, st: State) -> Non
             assert t.side == ps
         # exactly on the target; past it with option overshoot; a safety's miles with option safety-distance
         reached = t.miles >= before.target and before.sides[ps].miles < before.target
-        assert t.trip_completed == (reached and (k == DISTANCE or (k == SAFETY and game.safety_miles > 0)))
+        assert t.trip_completed == (reached and (k == DISTANCE or (k == SAFETY and game.safety_distance > 0)))
         assert t.extra_turn == (k == SAFETY and game.safety_extra_turn and not t.hand_over and not t.trip_completed)
     elif a.op == COUP_FOURRE:
         reached = t.miles >= before.target and before.sides[ps].miles < before.target
-        assert t.side == ps and t.trip_completed == (reached and game.safety_miles > 0)
-        assert t.extra_turn == (game.cf_extra_turn and not t.hand_over and not t.trip_completed)
+        assert t.side == ps and t.trip_completed == (reached and game.safety_distance > 0)
+        assert t.extra_turn == (game.coup_fourre_extra_turn and not t.hand_over and not t.trip_completed)
         if before.window[1] == ps:
             assert before.window[0] in t.swept  # the hazard answered goes to the discard pile
     else:

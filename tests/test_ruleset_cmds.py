@@ -19,13 +19,18 @@ from mbrules.ruleset.words import CITATION_FIELDS, HEADER_FIELDS, PHRASES
 
 ROOT = Path(__file__).resolve().parents[1]
 BUNDLED = ["kids-115", "parker-1971", "wikipedia", "winning-moves"]
-OPTIONS = sorted(["coup-fourre-any-player", "extension-1200", "extension-bonus-to-finisher", "hazard-on-hazard",
-           "longer-game", "no-voluntary-discard", "roll-after-safety", "shutout-per-opponent", "simpler-game",
-           "speed-limit-stacking",
-           # issue 35, legality and card effects
-           "no-roll-under-right-of-way", "safeties-not-discardable", "playable-not-discardable",
-           "combination-remedies", "remedy-restarts", "stacked-hazards", "overshoot",
-           "safety-distance"])
+OPTIONS = sorted([
+    "coup-fourre-any-player", "extension-1200", "extension-bonus-to-finisher", "hazard-on-hazard",
+    "longer-game", "no-voluntary-discard", "roll-after-safety", "shutout-per-opponent", "simpler-game",
+    "speed-limit-stacking",
+    # the house-rule library (issue 36): rules people play that today's keys already write
+    "full-deck", "no-safety-extra-turn", "cf-no-extra-turn", "cf-single-draw", "cf-200", "all-safeties-700",
+    "no-delayed-action", "no-200-cap", "hazard-without-roll", "each-for-himself", "three-vs-three", "single-hand",
+    "trip-1000", "hand-size-4",
+    # issue 35, legality and card effects
+    "no-roll-under-right-of-way", "safeties-not-discardable", "playable-not-discardable",
+    "combination-remedies", "remedy-restarts", "stacked-hazards", "overshoot", "safety-distance",
+])
 
 
 def run(*args: str):

@@ -205,6 +205,6 @@ def hand_value(game: Game, totals: list[int], side: int, outcome) -> float:
     ended the match."""
     v = float(totals[side] - max(t for s, t in enumerate(totals) if s != side))
     if outcome is not None and outcome.termination != Termination.UNFINISHED:
-        bonus = 2 * max(game.pts_trip, 1) if game.scoring_enabled else 2 * game.target
+        bonus = 2 * max(game.scoring_trip_completed, 1) if game.scoring_enabled else 2 * game.target
         v += bonus if outcome.winner_index == side else -bonus
     return v

@@ -124,7 +124,7 @@ def _window(obs: "Observation", hands: list[list[int]]) -> tuple[int, int, int, 
         q = (me + j) % N
         if q == attacker or (q - attacker) % N < (me - attacker) % N:
             continue  # already asked, or the attacker
-        if not g.cf_any_player and g.side_of[q] != hit:
+        if not g.coup_fourre_any_player and g.side_of[q] != hit:
             continue
         if any(sc in hands[q] for sc in g.protectors[hz]):
             queue.append(q)

@@ -2,6 +2,19 @@
 
 The engine reads only these tables in the hot loop; the pydantic ruleset stays at
 the boundary. Nothing here knows which edition it came from.
+
+Names: a table keeps the model's name for the value it compiles. ``play.*`` and ``match.*``
+values keep their field's bare name (``hazard_on_hazard``, ``target_points``); the
+``coup_fourre.*`` and ``scoring.*`` values carry their section as a prefix, where the bare
+name would be ambiguous (``scoring.safety`` is ``scoring_safety``, points, not a card;
+``coup_fourre.extra_turn`` is ``coup_fourre_extra_turn``). A value tested against one of
+an enum's values is named after the field and that value (``coup_fourre.who ==
+any_player`` is ``coup_fourre_any_player``; ``scoring.extension_bonus_to == finisher`` is
+``extension_bonus_to_finisher``). Tables derived from the cards (``card_spec``, masks,
+``protectors``) are the engine's own.
+
+A new house rule: its field in the model, its table here (one line, named as above), and
+the one room of :class:`~mbrules.engine.state.State` that plays it reading that table.
 """
 
 from __future__ import annotations
@@ -86,6 +99,8 @@ class Game:
         self.deck = tuple(i for i in range(n) for _ in range(self.deck_counts[i]))
         self.safety_cards_in_deck = sum(self.deck_counts[i] for i in range(n) if self.kind[i] == SAFETY)
 
+        # The rules' tables, each read by one room of State (its module's contract lists them):
+        # play.*: turn (hand_size), legality (hazard_on_hazard .. voluntary_discard), effects (the rest).
         play = ruleset.play
         self.hand_size = play.hand_size.value
         if self.hand_size * players >= len(self.deck):
@@ -97,39 +112,39 @@ class Game:
         self.safety_discards_hazard = play.safety_discards_hazard.value
         self.roll_after_safety = play.roll_after_safety.value
         self.safety_extra_turn = play.safety_extra_turn.value
-        # -- legality and card effects (issue 35): the tables legality and the effects read
-        self.go_blocked_by_row = not play.go_with_rolling_safety.value  # no-roll-under-right-of-way
+        # -- legality and card effects (issue 35): legality and effects read these
+        self.go_with_rolling_safety = play.go_with_rolling_safety.value  # false: no-roll-under-right-of-way
         undiscardable = set(play.undiscardable.value)
-        self.undiscardable = tuple(c.kind in undiscardable for c in cards)  # safeties-not-discardable
-        self.discard_playable = play.discard_playable.value  # playable-not-discardable
-        # any card may be discarded at any time: the discard's one check is 'in hand' (the common case)
+        self.undiscardable = tuple(c.kind in undiscardable for c in cards)  # per card: safeties-not-discardable
+        self.discard_playable = play.discard_playable.value  # false: playable-not-discardable
+        # any card may be discarded at any time: a discard's one check is 'in hand' (the common case)
         self.discard_free = self.voluntary_discard and self.discard_playable and not any(self.undiscardable)
         self.stacked_hazards = play.stacked_hazards.value  # a set of battle hazards in force per side
         self.overshoot = play.overshoot.value  # a trip completed by reaching or passing the target
-        self.safety_miles = play.safety_distance.value  # miles a safety adds (safety-distance)
+        self.safety_distance = play.safety_distance.value  # miles a safety adds (safety-distance)
         self.restarts = tuple(c.kind == "remedy" and c.restarts for c in cards)  # remedy-restarts
         # a card whose side rolls while it shows on top of the battle pile: a go card or a restarting remedy
         self.moves = tuple(a or b for a, b in zip(self.is_go, self.restarts))
-        cf = ruleset.coup_fourre
-        self.cf_enabled = cf.enabled.value
-        self.cf_any_player = cf.who.value == "any_player"
-        self.cf_replacement_draw = cf.replacement_draw.value
-        self.cf_extra_turn = cf.extra_turn.value
-        sc = ruleset.scoring
+        cf = ruleset.coup_fourre  # reactions
+        self.coup_fourre_enabled = cf.enabled.value
+        self.coup_fourre_any_player = cf.who.value == "any_player"
+        self.coup_fourre_replacement_draw = cf.replacement_draw.value
+        self.coup_fourre_extra_turn = cf.extra_turn.value
+        sc = ruleset.scoring  # scoring
         self.scoring_enabled = sc.enabled.value
-        self.pts_mile = sc.milestones_per_mile.value
-        self.pts_safety = sc.safety.value
-        self.pts_all_safeties = sc.all_safeties.value
-        self.pts_coup_fourre = sc.coup_fourre.value
-        self.pts_trip = sc.trip_completed.value
-        self.pts_delayed = sc.delayed_action.value
-        self.pts_safe_trip = sc.safe_trip.value
+        self.scoring_milestones_per_mile = sc.milestones_per_mile.value
+        self.scoring_safety = sc.safety.value
+        self.scoring_all_safeties = sc.all_safeties.value
+        self.scoring_coup_fourre = sc.coup_fourre.value
+        self.scoring_trip_completed = sc.trip_completed.value
+        self.scoring_delayed_action = sc.delayed_action.value
+        self.scoring_safe_trip = sc.safe_trip.value
         self.safe_trip_breakers = tuple(idx[c] for c in sc.safe_trip_breakers.value)
-        self.pts_shutout = sc.shutout.value
+        self.scoring_shutout = sc.shutout.value
         self.shutout_per_opponent = sc.shutout_per_opponent.value
-        self.pts_extension = sc.extension.value
-        self.extension_to_finisher = sc.extension_bonus_to.value == "finisher"
-        m = ruleset.match
+        self.scoring_extension = sc.extension.value
+        self.extension_bonus_to_finisher = sc.extension_bonus_to.value == "finisher"
+        m = ruleset.match  # scoring (mode, target_points), turn (deal_passes_left, max_hands)
         self.match_mode = m.mode.value
         self.target_points = m.target_points.value
         self.deal_passes_left = m.deal_passes_left.value

@@ -30,7 +30,7 @@ from typing import Any
 from .diagnostics import Loc, LocNode
 
 ROOT_OWN_KEYS = ("id", "name", "description", "source")  # never inherited: each file says its own
-FILE_ONLY_KEYS = ("kind", "extends", "options", "group", "remove")  # read by the loader, not part of the ruleset
+FILE_ONLY_KEYS = ("kind", "extends", "options", "group", "category", "remove")  # read by the loader, not part of the ruleset
 CITATION_KEYS = ("source", "decided", "uncited")
 STAR = "*"
 STAR_SECTIONS = {("player_counts",), ("removals",)}  # where "*" stands for every player count

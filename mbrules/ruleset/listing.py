@@ -1,7 +1,7 @@
 """The bundled rulesets and options, listed without building the models (``mbrules rulesets``).
 
 Listing reads only each file's header (the top-level keys before its first section: id, name,
-description, group), parsed by libyaml when PyYAML has it; a file is checked whole only when it
+description, source, category, group), parsed by libyaml when PyYAML has it; a file is checked whole only when it
 is loaded (:mod:`mbrules.ruleset.loader`) or validated.
 """
 from __future__ import annotations
@@ -16,6 +16,15 @@ RULESET_ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 SECTIONS = ("box", "cards", "player_counts", "removals", "play", "coup_fourre", "scoring", "match", "display",
             "remove")
 _SECTION_LINE = re.compile(r"^(%s)\s*:" % "|".join(SECTIONS))
+# Option categories: where 'mbrules rulesets' lists an option (what part of the game it changes).
+OPTION_CATEGORIES = {
+    "turn": "the turn and its draws",
+    "piles": "the draw and discard piles",
+    "legality": "what may be played, discarded or called",
+    "scoring": "score lines, the trip and the extension",
+    "tables": "players, sides and partnerships",
+    "modes": "ways to play an edition (the kids' simpler and longer games)",
+}
 _HEADER_MAX = 64 * 1024  # a header is a few lines; a file whose first section starts later is read no further
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -50,6 +59,8 @@ class Summary:
     description: str
     path: str
     groups: tuple[str, ...] = field(default=())
+    category: str = ""  # an option's: where 'mbrules rulesets' lists it (model.OPTION_CATEGORIES), or ""
+    source: str = ""  # the file's own citation (its top-level source: or decided:), or ""
 
 
 def header(path: Path) -> dict:
@@ -82,5 +93,8 @@ def summary(path: Path, ident: str) -> Summary:
     group = group.get("value") if isinstance(group, dict) else group
     groups = (group,) if isinstance(group, str) else tuple(g for g in group or () if isinstance(g, str)) \
         if isinstance(group, list) else ()
+    category = data.get("category")
+    cite = data.get("source", data.get("decided"))
     return Summary(ident, text("name"), text("description") if "description" in data or "name" not in data
-                   else "", str(path), groups)
+                   else "", str(path), groups, category if isinstance(category, str) else "",
+                   cite if isinstance(cite, str) else "")

@@ -268,6 +268,10 @@ class _Session:
             ok = False
             self.diags.append(diag_at(locs, ("group",), "only an option has a group (options of one group "
                                                         "cannot go together); remove it", key=True))
+        if "category" in data:
+            ok = False
+            self.diags.append(diag_at(locs, ("category",), "only an option has a category (where 'mbrules "
+                                                           "rulesets' lists it); remove it", key=True))
         parent: _Composed | None = None
         extends = data.get("extends")
         if isinstance(extends, str):

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 T = TypeVar("T")
 
-from .listing import RULESET_ID_PATTERN, is_ruleset_id  # noqa: E402,F401  (one definition, shared)
+from .listing import OPTION_CATEGORIES, RULESET_ID_PATTERN, is_ruleset_id  # noqa: E402,F401  (one definition, shared)
 CardId = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
 # One line of plain text: no line break, tab or other control character (a name is printed as given).
 OneLine = Annotated[str, Field(min_length=1, max_length=300, pattern=r"^[^\x00-\x1f\x7f-\x9f\u2028\u2029]*$")]
@@ -420,6 +420,17 @@ class OptionGroupRule(Rule[GroupId | Annotated[tuple[GroupId, ...], Field(min_le
     the loader refuses the second, naming both."""
 
 
+def option_category_schema() -> dict:
+    """The JSON Schema of an option file's ``category``: one of :data:`OPTION_CATEGORIES`."""
+    return {
+        "enum": list(OPTION_CATEGORIES),
+        "description": "An option file only: where 'mbrules rulesets' lists it: "
+                       + "; ".join(f"{k} ({v})" for k, v in OPTION_CATEGORIES.items())
+                       + ". Not a rule: it changes no game.",
+        "title": "Category",
+    }
+
+
 def option_groups_schema() -> dict:
     """The JSON Schema of an option file's ``group``: ``{value: ID or [IDs], source|decided}``."""
     schema = _file_schema_node(TypeAdapter(OptionGroupRule).json_schema(mode="validation"))
@@ -534,6 +545,7 @@ def file_json_schema() -> dict:
         "title": "Extends",
     }
     props["group"] = option_groups_schema()
+    props["category"] = option_category_schema()
     props["options"] = {
         "type": "array",
         "items": {"type": "string", "minLength": 1, "maxLength": 300},

@@ -29,6 +29,10 @@ FILE_KEYS = [
     ("group", "id or list of ids, with `source` or `decided`", "none",
      "Option files only: the exclusive group(s) it belongs to; two options of one group cannot go together.",
      "group: {value: game-mode, decided: \"...\"}"),
+    ("category", "one of turn, piles, legality, scoring, tables, modes", "none",
+     "Option files only: where `mbrules rulesets` lists the option (what part of the game it changes); "
+     "not a rule, it changes no game.",
+     "category: legality"),
     ("remove", "list of card ids", "none",
      "Cards taken out of the inherited ruleset (the same as `cards: {ID: null}`).", "remove: [out_of_gas]"),
 ]

@@ -119,7 +119,7 @@ def record_match(recorder: Recorder, state: State, ruleset_ref: str, options: Se
             if op == DECLINE:
                 continue  # a window the next step does not use is declined
             seen = None  # the card this step asserts was drawn
-            if op == COUP_FOURRE and g.cf_replacement_draw and ptr < len(draw):
+            if op == COUP_FOURRE and g.coup_fourre_replacement_draw and ptr < len(draw):
                 seen = draw[ptr]
                 ptr += 1
             if op in (PLAY, DISCARD) and p in drawn:

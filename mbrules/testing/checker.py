@@ -166,7 +166,7 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
         for c, miles in tb.miles:
             m += row[c] * miles
         extra = state.miles[s] - m  # option safety-distance: some safeties' miles on top of the cards
-        bonus = g.safety_miles
+        bonus = g.safety_distance
         n_safe = len(state.safeties[s]) + len(state.coups[s])
         if extra != 0 and not (bonus and extra % bonus == 0 and 0 < extra <= bonus * n_safe):
             out.append(f"side {side}: miles {state.miles[s]} but the distance played adds up to {m}"
@@ -263,7 +263,7 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
             hand = state.hands[dec.player]
             if not any(c in hand for c in g.protectors[state.cf_hazard]):
                 out.append(f"coup fourré window for {g.player_names[dec.player]}, who holds no protecting safety")
-            if not g.cf_any_player and g.side_of[dec.player] != state.cf_side:
+            if not g.coup_fourre_any_player and g.side_of[dec.player] != state.cf_side:
                 out.append(f"coup fourré window for {g.player_names[dec.player]}, not of the side attacked")
             if dec.player == state.cf_attacker:
                 out.append("coup fourré window for the attacker")
@@ -312,10 +312,10 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
                 out.append(f"winner {state.winner!r}, the match rules give {w!r}")
     if g.scoring_enabled:
         for s in range(S):
-            if current[s]["milestones"] != state.miles[s] * g.pts_mile:
+            if current[s]["milestones"] != state.miles[s] * g.scoring_milestones_per_mile:
                 out.append(f"side {g.side_names[s]}: milestones {current[s]['milestones']} for {state.miles[s]} miles")
             n_safe = len(state.safeties[s]) + len(state.coups[s])
-            if current[s]["safeties"] != n_safe * g.pts_safety:
+            if current[s]["safeties"] != n_safe * g.scoring_safety:
                 out.append(f"side {g.side_names[s]}: safeties line {current[s]['safeties']} for {n_safe} safeties")
     if totals:
         for s in range(S):

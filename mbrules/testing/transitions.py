@@ -134,15 +134,15 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
                     out.append(f"{what}: the hazard is not on top of side {g.side_names[ts]}'s pile")
                 q = after.decision.player
                 eligible = [x for x in ((p + k2) % g.players for k2 in range(1, g.players))
-                            if (g.cf_any_player or g.side_of[x] == ts)
+                            if (g.coup_fourre_any_player or g.side_of[x] == ts)
                             and any(sc in before.hands[x] for sc in g.protectors[c])]
-                if not g.cf_enabled or not eligible or q != eligible[0]:
+                if not g.coup_fourre_enabled or not eligible or q != eligible[0]:
                     out.append(f"{what}: coup fourré window for {g.player_names[q]}; eligible in seating order: "
                                f"{[g.player_names[x] for x in eligible]}")
             else:
-                eligible = [x for x in range(g.players) if x != p and (g.cf_any_player or g.side_of[x] == ts)
+                eligible = [x for x in range(g.players) if x != p and (g.coup_fourre_any_player or g.side_of[x] == ts)
                             and any(sc in before.hands[x] for sc in g.protectors[c])]
-                if g.cf_enabled and eligible:
+                if g.coup_fourre_enabled and eligible:
                     out.append(f"{what}: {[g.player_names[x] for x in eligible]} hold the safety but no coup "
                                "fourré window opened")
                 if pile[ts] != bpile[ts] + [c]:
@@ -151,7 +151,8 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
         elif k == REMEDY:
             pile = after.battle if g.pile[c] == BATTLE else after.speed
             if g.pile[c] == BOTH_PILES:  # a combination remedy: on whichever pile it went to
-                pile = after.battle if after.battle[ps][-1:] == [c] and len(after.battle[ps]) > len(before.battle[ps]) else after.speed
+                grew = len(after.battle[ps]) > len(before.battle[ps])
+                pile = after.battle if grew and after.battle[ps][-1:] == [c] else after.speed
             if not pile[ps] or pile[ps][-1] != c:
                 out.append(f"{what}: the remedy is not on top of its pile")
             if g.pile[c] == BATTLE and not after.rolling[ps] and g.is_go[c]:
@@ -160,7 +161,7 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
         else:  # a safety played normally
             if after.safeties[ps] != before.safeties[ps] + [c]:
                 out.append(f"{what}: the safety is not among the side's safeties")
-            if g.safety_miles and after.miles[ps] >= after.target:  # option safety-distance completed the trip
+            if g.safety_distance and after.miles[ps] >= after.target:  # option safety-distance completed the trip
                 return out
             for piles, name in ((after.battle, "battle"), (after.speed, "speed")):
                 top = piles[ps][-1] if piles[ps] else -1
@@ -185,13 +186,13 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
                 out.append(f"{what}: the hazard was not taken to the discard pile")
         elif pile_a != pile_b:
             out.append(f"{what}: the hazard moved although it was played on another side")
-        drew = 1 if (g.cf_replacement_draw and before.draw) else 0
+        drew = 1 if (g.coup_fourre_replacement_draw and before.draw) else 0
         if len(after.hands[q]) != len(before.hands[q]) - 1 + drew:
             out.append(f"{what}: the caller holds {len(after.hands[q])} cards, expected "
                        f"{len(before.hands[q]) - 1 + drew}")
-        if g.safety_miles and after.miles[qs] >= after.target:  # option safety-distance completed the trip
+        if g.safety_distance and after.miles[qs] >= after.target:  # option safety-distance completed the trip
             return out
-        if g.cf_extra_turn:
+        if g.coup_fourre_extra_turn:
             who = q if (after.draw or after.hands[q]) else _next_turn(before, after, q)
             _expect_turn(out, after, who, what + " (the caller's turn)")
         return out

@@ -85,11 +85,45 @@ def test_replay_given_a_ruleset_says_to_validate_it(path, what):
 
 def test_rulesets_lists_option_groups():
     out = run("rulesets").stdout
-    assert re.search(r"simpler-game .*\[group: game-mode, trip-length\]", out)
+    assert re.search(r"  simpler-game .*\n(?: {31}.*\n)*? {31}group: game-mode, trip-length\n", out)
     doc = json.loads(run("rulesets", "--json").stdout)
     groups = {o["id"]: o["groups"] for o in doc["options"]}
     assert groups["longer-game"] == ["game-mode"] and groups["no-voluntary-discard"] == []
     assert groups["hazard-on-hazard"] == groups["stacked-hazards"] == ["covered-hazards"]
+
+
+def test_rulesets_lists_the_options_under_their_category_each_with_its_source():
+    """Issue 35: `mbrules rulesets` lists the options grouped by what they change, each with its source;
+    every bundled option says its category, and the listing fits 80 columns."""
+    out = run("rulesets").stdout
+    assert all(len(line) <= 80 for line in out.splitlines())
+    options = out[out.index("Options"):]
+    headings = [line.split(":")[0] for line in options.splitlines()[1:] if line and not line.startswith(" ")]
+    assert headings == ["Legality", "Scoring", "Modes"]  # in OPTION_CATEGORIES' order; empty ones left out
+    legality = options[options.index("Legality:"):options.index("Scoring:")]
+    assert "  hazard-on-hazard " in legality and "  shutout-per-opponent " not in legality
+    assert "source: winning-moves.txt §12 Hint H" in legality  # speed-limit-stacking's own source
+    doc = json.loads(run("rulesets", "--json").stdout)
+    cats = {o["id"]: o["category"] for o in doc["options"]}
+    assert cats["simpler-game"] == "modes" and cats["extension-1200"] == "scoring"
+    assert all(cats[o] for o in cats), "every bundled option has a category"
+    assert all(o["source"] for o in doc["options"])
+
+
+@pytest.mark.parametrize("text, message", [
+    # the category is one of a closed list (the schema's enum), so a typo does not make a new heading
+    ("kind: option\nid: opt\nname: O\ncategory: legalty\nplay:\n  hand_size: {value: 7, decided: x}\n",
+     "opt.yaml:4:11: category must be one of turn, piles, legality, scoring, tables, modes"),
+    # a category says where an option is listed; a ruleset is listed apart, so it has none
+    ("id: r\nname: R\nextends: winning-moves\ncategory: legality\n",
+     "opt.yaml:4:1: only an option has a category"),
+], ids=["unknown-category", "ruleset-with-category"])
+def test_a_category_off_the_list_or_on_a_ruleset_is_refused(tmp_path, text, message):
+    bad = tmp_path / "opt.yaml"
+    bad.write_text(text)
+    result = run("validate", str(bad))
+    assert result.exit_code == 1
+    assert message in result.output
 
 
 def test_rulesets_does_not_build_the_models():
@@ -109,3 +143,4 @@ def test_a_ruleset_warning_is_one_line_on_stderr(tmp_path):
     assert result.returncode == 0
     assert result.stderr.splitlines() == [f"{f}:5:14: warning: option 'o' (given with --option, applied last) "
                                           "changes play.hand_size.value from '5', which this file sets, to '7'"]
+

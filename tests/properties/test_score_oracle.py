@@ -150,7 +150,7 @@ def test_safe_trip_is_lost_by_a_200(played, monkeypatch):
     def always(st, sheet):  # mutant: the completing side gets the safe trip whatever it played
         done = st.current_completer()
         if done >= 0:
-            sheet[done]["safe_trip"] = st.game.pts_safe_trip
+            sheet[done]["safe_trip"] = st.game.scoring_safe_trip
 
     _wrap_sheet(monkeypatch, always)
     assert _caught(played)
@@ -168,7 +168,7 @@ def test_shutout_per_opponent_scores_each_blank_opponent(played, monkeypatch):
         done = st.current_completer()
         if done >= 0 and g.scoring_enabled:
             blank = sum(1 for s in range(g.sides) if s != done and not any(st._played[s]))  # distance cards, not miles
-            sheet[done]["shutout"] = g.pts_shutout if blank == g.sides - 1 else 0
+            sheet[done]["shutout"] = g.scoring_shutout if blank == g.sides - 1 else 0
 
     _wrap_sheet(monkeypatch, all_or_nothing)
     caught = _caught(played)
@@ -187,7 +187,7 @@ def test_extension_bonus_goes_to_the_caller_only_when_its_side_completes(played,
         if st._extension_called_by >= 0 and st.game.scoring_enabled:
             caller = st.game.side_of[st._extension_called_by]
             for s, line in enumerate(sheet):
-                line["extension"] = st.game.pts_extension if s == caller else 0
+                line["extension"] = st.game.scoring_extension if s == caller else 0
 
     _wrap_sheet(monkeypatch, to_caller)
     assert _caught(played)
@@ -205,7 +205,7 @@ def test_extension_bonus_goes_to_the_opponents_when_nobody_completes(played, mon
 
 def test_extension_bonus_to_the_finisher_where_the_ruleset_says(played, monkeypatch):
     for g in played.games():  # mutant: the compiled flag inverted
-        monkeypatch.setattr(g, "extension_to_finisher", not g.extension_to_finisher)
+        monkeypatch.setattr(g, "extension_bonus_to_finisher", not g.extension_bonus_to_finisher)
     assert _caught(played)
 
 
@@ -255,7 +255,7 @@ def test_delayed_action_only_when_the_draw_pile_had_run_out(played, monkeypatch)
     def always(st, sheet):  # mutant: every completion earns delayed action
         done = st.current_completer()
         if done >= 0:
-            sheet[done]["delayed_action"] = st.game.pts_delayed
+            sheet[done]["delayed_action"] = st.game.scoring_delayed_action
 
     _wrap_sheet(monkeypatch, always)
     assert _caught(played)
@@ -271,7 +271,7 @@ def test_milestones_count_every_distance_card(played, monkeypatch):
     def one_card_short(st, sheet):  # mutant: milestones one card (the smallest, 25) short
         for s, line in enumerate(sheet):
             if st._miles[s]:
-                line["milestones"] -= 25 * st.game.pts_mile
+                line["milestones"] -= 25 * st.game.scoring_milestones_per_mile
 
     _wrap_sheet(monkeypatch, one_card_short)
     assert _caught(played)
@@ -285,7 +285,7 @@ def test_all_safeties_bonus_for_every_safety_of_the_deck(played, monkeypatch):
 
 def test_trip_completed_points_come_from_the_ruleset(played, monkeypatch):
     for g in played.games():  # mutant: a compile bug reads the trip's points from the safe-trip line
-        monkeypatch.setattr(g, "pts_trip", g.pts_safe_trip)
+        monkeypatch.setattr(g, "scoring_trip_completed", g.scoring_safe_trip)
     assert _caught(played)
 
 
@@ -341,7 +341,7 @@ def test_a_positions_hand_is_judged_from_its_start_snapshot_or_not_at_all(monkey
     def always(state, sheet):  # mutant: the safe trip whatever was played (side A played two 200s)
         done = state.current_completer()
         if done >= 0:
-            sheet[done]["safe_trip"] = state.game.pts_safe_trip
+            sheet[done]["safe_trip"] = state.game.scoring_safe_trip
 
     _wrap_sheet(monkeypatch, always)
     assert st.current_completer() == 0, "seed 11 should let side A complete the trip"

@@ -1,0 +1,368 @@
+"""Legality: whether an action may be taken now, and if not, its reason code and sentence.
+
+Decides: every refusal, in the contract's precedence (hand-over, extension-pending,
+not-your-turn, no-coup-fourre, no-extension, not-in-hand, bad-target, the card's own
+checks, must-play), one ``_verify_*`` check per operation (PokerKit's ``verify_X``):
+``_verify_draw``, ``_verify_play`` (its card checks in ``_play_reason``),
+``_verify_discard``, ``_verify_coup_fourre``, ``_verify_decline``, ``_verify_answer``,
+dispatched by ``_verify``; ``legal_actions()`` lists what those same checks accept, so
+the two cannot disagree; ``_sentence`` words a refusal for people.
+
+Reads: the position (hands, piles, the derived side state ``_rolling``, ``_bhaz``,
+``_lhaz``, ``_limit``, ``_prot``, miles, target, phase, the open window) and the
+:class:`~mbrules.engine.game.Game`'s legality tables (``card_spec``, ``kind``,
+``opponents``, ``protects_mask``, ``hazard_on_hazard``, ``hazard_needs_rolling``,
+``speed_limit_stacking``, ``voluntary_discard``).
+
+May change: nothing in the position. Its only writes are its own memo of
+``_play_reason``'s answers (``_can``, ``_hit``), which the effects room empties
+whenever something those answers read changes.
+
+A new legality rule: a field in the model, its table in ``Game``, a branch here
+reading that table (with the ruling it plays), never the edition's name.
+"""
+
+from __future__ import annotations
+
+from ..vocab import BATTLE, DISTANCE, HAZARD, REMEDY, SAFETY, SPEED
+from ..vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, OWN, STOP
+from .actions import (
+    ALREADY_LIMITED, BAD_TARGET, CANNOT_MOVE, EXTENSION_PENDING, HAND_OVER_CODE, MUST_PLAY, NO_COUP_FOURRE,
+    NO_EXTENSION, NOT_IN_HAND, NOT_ROLLING, NOT_YOUR_TURN, NOTHING_TO_FIX, OVER_TARGET, PROTECTED, SPEED_LIMIT,
+    TOO_MANY_200, IllegalAction, NOT_DISCARDABLE, OTHER_HAZARD, PLAYABLE_CARD, ROLLING_SAFETY, SAME_HAZARD,
+)
+from .notation import Action, parse
+from .phases import P_COUP, P_DRAW, P_EXT, P_HAND_OVER, P_PLAY
+
+
+class Legality:
+    """The legality room of :class:`~mbrules.engine.state.State` (a mixin: no slots of its own)."""
+
+    __slots__ = ()
+
+    def _play_reason(self, ps: int, c: int, ts: int) -> str | None:
+        """Why side ``ps`` may not play card ``c`` on side ``ts`` now (None: it may)."""
+        k, m, most, bit, pile, fixes, go = self.game.card_spec[c]
+        if k == DISTANCE:
+            if ts != ps:
+                return BAD_TARGET
+            if not self._rolling[ps]:
+                return CANNOT_MOVE  # no Roll showing and no Right of Way, or a hazard showing (WM §6C)
+            if m > self._limit[ps]:
+                return SPEED_LIMIT  # only 25 or 50 under a Speed Limit (WM §6A)
+            if self._played[ps][c] >= most:
+                return TOO_MANY_200  # no more than two 200s (WM §6C)
+            if self._miles[ps] + m > self._target and not self.game.overshoot:
+                return OVER_TARGET  # never past the trip's length (WM §6C); option overshoot: may pass it
+            return None
+        if k == HAZARD:
+            if ts == ps or ts < 0 or ts >= self.game.sides:
+                return BAD_TARGET  # hazards go on an opponent's pile (WM §4)
+            if self._prot[ts] & bit:
+                return PROTECTED  # a safety protects the side (WM §6B)
+            if pile == BATTLE:
+                if self._bhaz[ts] >= 0:
+                    if self.game.stacked_hazards:  # option stacked-hazards: any other hazard may join the stack
+                        return SAME_HAZARD if self._bmask[ts] & bit else None
+                    return None if self.game.hazard_on_hazard else NOT_ROLLING  # no hazard on a hazard (WM §2)
+                if not self._rolling[ts] and self.game.hazard_needs_rolling:
+                    return NOT_ROLLING  # only on a Roll, or with Right of Way (WM §2, §6B)
+                return None
+            if self._lhaz[ts] >= 0 and not self.game.speed_limit_stacking:
+                return ALREADY_LIMITED  # rulings: no speed limit on a limited side
+            return None
+        if ts != ps:
+            return BAD_TARGET  # remedies and safeties go on one's own piles (WM §4)
+        if k == REMEDY:
+            if go and self._row[ps] and not self.game.go_with_rolling_safety:
+                return ROLLING_SAFETY  # option no-roll-under-right-of-way: no go card under a rolling safety
+            if pile != SPEED:  # the battle pile, or both piles (a combination remedy): battle first
+                h = self._bhaz[ps]
+                if h >= 0:
+                    if fixes >> h & 1:
+                        if go and self.game.stacked_hazards and self._bmask[ps] & ~fixes:
+                            return OTHER_HAZARD  # option stacked-hazards: the Roll comes last
+                        return None
+                    if self.game.stacked_hazards and fixes & self._bmask[ps]:  # any hazard in force it fixes
+                        return OTHER_HAZARD if go and self._bmask[ps] & ~fixes else None
+                    if pile == BATTLE:
+                        return NOTHING_TO_FIX
+                elif pile == BATTLE:
+                    if not go:
+                        return NOTHING_TO_FIX  # a remedy only on its own hazard showing (WM §2)
+                    b = self._battle[ps]
+                    if b and self.game.moves[b[-1]] and not self._needs_go[ps]:
+                        return NOTHING_TO_FIX  # no Roll on a Roll (rulings: Play), nor on a restarting remedy
+                    return None
+            h = self._lhaz[ps]
+            return None if (h >= 0 and fixes >> h & 1) else NOTHING_TO_FIX
+        return None  # a safety may always be played (WM §5B)
+
+    def _target_side(self, p: int, a: Action) -> int:
+        """The side a play lands on: the one named, else one's own (a hazard: the only opposing side, or -1)."""
+        ts = a.side_index
+        if ts != OWN:
+            return ts
+        g = self.game
+        ps = g.side_of[p]
+        if g.kind[a.card_index] == HAZARD:
+            opp = g.opponents[ps]
+            return opp[0] if len(opp) == 1 else -1
+        return ps
+
+    def _verify_draw(self) -> str | None:
+        """The draw starts a turn, once (WM §5)."""
+        return None if self._phase == P_DRAW else NOT_YOUR_TURN
+
+    def _verify_play(self, p: int, c: int, ts: int) -> str | None:
+        """``p``, whose turn it is and who has drawn, plays card ``c`` on side ``ts``."""
+        if c not in self._hands[p]:
+            return NOT_IN_HAND
+        return self._play_reason(self.game.side_of[p], c, ts)
+
+    def _discard_allowed(self, can_play: bool) -> bool:
+        """Option no-voluntary-discard: a discard only when no card can be played (rulings: Play)."""
+        return self.game.voluntary_discard or not can_play
+
+    def _can_play(self, p: int) -> bool:
+        g = self.game
+        ps = g.side_of[p]
+        for c in set(self._hands[p]):
+            targets = g.opponents[ps] if g.kind[c] == HAZARD else (ps,)
+            if any(self._play_reason(ps, c, ts) is None for ts in targets):
+                return True
+        return False
+
+    def _verify_discard(self, p: int, c: int) -> str | None:
+        """``p``, whose turn it is and who has drawn, discards card ``c``.
+
+        The card's own checks first (a kind never discarded, a card that could be played), then
+        must-play (contract: last). A player who could neither play nor discard any card may discard
+        anything (docs/conformance.md, rulings of the options): a position never leaves its player
+        without a move."""
+        if c not in self._hands[p]:
+            return NOT_IN_HAND
+        g = self.game
+        if g.discard_free:
+            return None
+        if g.undiscardable[c] and (self._can_play(p) or not all(g.undiscardable[x] for x in self._hands[p])):
+            return NOT_DISCARDABLE  # option safeties-not-discardable (BSD mille move.c)
+        if not g.discard_playable and self._card_playable(p, c):
+            return PLAYABLE_CARD  # option playable-not-discardable (PlayPalace always_allow_discarding off)
+        if self._discard_allowed(self._can_play(p)):
+            return None
+        return MUST_PLAY
+
+    def _card_playable(self, p: int, c: int) -> bool:
+        """Whether ``p`` could play card ``c`` now on some side."""
+        g = self.game
+        ps = g.side_of[p]
+        targets = g.opponents[ps] if g.kind[c] == HAZARD else (ps,)
+        return any(self._play_reason(ps, c, ts) is None for ts in targets)
+
+    def _verify_coup_fourre(self, q: int, c: int) -> str | None:
+        """``q`` calls a coup fourré with safety ``c``: only inside its window, against the hazard that opened it."""
+        g = self.game
+        if self._phase != P_COUP or q not in self._cf_queue:
+            return NO_COUP_FOURRE
+        if g.kind[c] != SAFETY or not g.protects_mask[c] & g.bit[self._cf_hazard]:
+            return NO_COUP_FOURRE
+        if c not in self._hands[q]:
+            return NOT_IN_HAND
+        return None
+
+    def _verify_decline(self, q: int | None) -> str | None:
+        """Only the player whose window it is lets it pass."""
+        if self._phase != P_COUP:
+            return NO_COUP_FOURRE
+        return None if q is None or q == self._player else NOT_YOUR_TURN
+
+    def _verify_answer(self, q: int | None) -> str | None:
+        """Only the player who reached the target answers the extension question (WM §10C)."""
+        if self._phase != P_EXT:
+            return NO_EXTENSION
+        return None if q is None or q == self._player else NOT_YOUR_TURN
+
+    def _verify(self, a: Action, q: int | None) -> str | None:
+        """Why player ``q`` (None: whoever decides now) may not take action ``a``; None when it may.
+
+        The codes come in the contract's order: hand-over, extension-pending, not-your-turn,
+        no-coup-fourre, no-extension, not-in-hand, bad-target, the card's own checks, must-play.
+        An extension answer or a coup fourré is judged by its question or window first: one
+        that is not open answers no-extension or no-coup-fourre, whoever sends it (the
+        conformance scenarios s10c and s07 pin this reading).
+        """
+        ph = self._phase
+        op = a.op
+        p = self._player
+        if ph >= P_HAND_OVER:
+            return HAND_OVER_CODE
+        if ph == P_EXT and op != EXTEND and op != STOP:
+            return EXTENSION_PENDING
+        if op == EXTEND or op == STOP:
+            return self._verify_answer(q)
+        if op == COUP_FOURRE:
+            return self._verify_coup_fourre(self._player if q is None else q, a.card_index)
+        if op == DECLINE:
+            return self._verify_decline(q)
+        if ph == P_COUP or (q is not None and q != p):
+            return NOT_YOUR_TURN
+        if op == DRAW:
+            return self._verify_draw()
+        if ph == P_DRAW:
+            return NOT_YOUR_TURN  # a turn starts with the draw
+        if op == DISCARD:
+            return self._verify_discard(p, a.card_index)
+        return self._verify_play(p, a.card_index, self._target_side(p, a))
+
+    def verify(self, action, player: int | None = None) -> None:
+        """Raise :class:`IllegalAction` (reason code and sentence) unless ``player`` may take ``action`` now."""
+        a = self._as_action(action)
+        why = self._verify(a, self._check_player(player))
+        if why is not None:
+            raise IllegalAction(why, self._sentence(why, a, player))
+
+    def can_apply(self, action, player: int | None = None) -> bool:
+        """Whether :meth:`apply` would accept ``action`` from ``player`` (None: whoever decides now)."""
+        try:
+            self.verify(action, player)
+        except IllegalAction:
+            return False
+        return True
+
+    def legal_actions(self) -> list[Action]:
+        """The actions of whoever decides now, each once, in its shortest words (empty when nobody acts)."""
+        ph = self._phase
+        if ph == P_PLAY:
+            g = self.game
+            p = self._player
+            ps = g.side_of[p]
+            kind = g.kind
+            play = g.play_action
+            own = g.play_own
+            opponents = g.opponents[ps]
+            reason = self._play_reason  # _verify_play's card checks: every card here is in the hand
+            can = self._can[ps]  # its answers, remembered until the side changes
+            hit = self._hit
+            acts = []
+            cards = dict.fromkeys(self._hands[p])  # the hand's distinct cards, in hand order
+            for c in cards:
+                if kind[c] == HAZARD:
+                    row = play[c]
+                    for ts in opponents:
+                        memo = hit[ts]
+                        why = memo.get(c, 0)
+                        if why == 0:
+                            why = memo[c] = reason(ps, c, ts)  # a hazard's checks read only the side hit
+                        if why is None:
+                            acts.append(row[ts])
+                else:
+                    why = can.get(c, 0)
+                    if why == 0:
+                        why = can[c] = reason(ps, c, ps)
+                    if why is None:
+                        acts.append(own[c])
+            if g.discard_free:
+                da = g.discard_action
+                acts += [da[c] for c in cards]
+            elif g.voluntary_discard or self._discard_allowed(bool(acts)):
+                da = g.discard_action
+                acts += [da[c] for c in cards if self._verify_discard(p, c) is None]
+            return acts
+        if ph == P_DRAW:
+            return [self.game.draw_action]
+        if ph == P_COUP:
+            g = self.game
+            p = self._player
+            acts = [g.coup_action[c] for c in g.protectors[self._cf_hazard] if self._verify_coup_fourre(p, c) is None]
+            acts.append(g.decline_action)
+            return acts
+        if ph == P_EXT:
+            return [self.game.extend_action, self.game.stop_action]
+        return []
+
+    def _as_action(self, action) -> Action:
+        if type(action) is Action:
+            return action
+        if isinstance(action, str):
+            return parse(action, self.game)
+        a = self.game.actions.get(action) if isinstance(action, int) and not isinstance(action, bool) else None
+        if a is None:
+            raise IllegalAction(NOT_YOUR_TURN, f"{action!r} is not an action of this game (see mbrules.Action)")
+        return a
+
+    def _check_player(self, player: int | None) -> int | None:
+        if player is not None and not 0 <= player < self.game.players:
+            raise IllegalAction(NOT_YOUR_TURN, f"there is no player #{player} in a {self.game.players}-player game")
+        return player
+
+    def _sentence(self, code: str, a: Action, q: int | None) -> str:
+        """The sentence for people that goes with a refusal's reason code."""
+        g = self.game
+        p = self._player if q is None else q
+        who = g.player_names[p] if 0 <= p < g.players else "nobody"
+        if code == HAND_OVER_CODE:
+            return "the hand is over" if self._phase == P_HAND_OVER else "the match is over"
+        if code == EXTENSION_PENDING:
+            return f"{g.player_names[self._player]} must first answer the extension question (extend or stop)"
+        if code == NO_EXTENSION:
+            return "no extension question is open"
+        if code == NO_COUP_FOURRE:
+            if self._phase == P_COUP and p in self._cf_queue:
+                return f"{a.card} does not protect against {g.card_ids[self._cf_hazard]}"
+            return f"no coup fourré is open to {who} now"
+        if code == NOT_YOUR_TURN:
+            cur = g.player_names[self._player]
+            if self._phase == P_COUP:
+                return f"a coup fourré window is open for {cur}"
+            if self._phase == P_EXT:
+                return f"the extension question is {cur}'s"
+            if p != self._player:
+                return f"it is {cur}'s turn, not {who}'s"
+            if a.op == DRAW:
+                return f"{who} has already drawn this turn"
+            return f"{who} must draw before playing"
+        c = a.card_index
+        card = a.card
+        if code == NOT_IN_HAND:
+            return f"{who} does not hold {card}"
+        if code == MUST_PLAY:
+            return f"{who} holds a playable card and may not discard"
+        ps = g.side_of[p]
+        mine = g.side_names[ps]
+        ts = self._target_side(p, a)
+        side = a.side or (g.side_names[ts] if 0 <= ts < g.sides else "?")
+        if code == CANNOT_MOVE:
+            return f"side {mine} is not rolling: it needs a go card (or a rolling safety) and no hazard showing"
+        if code == SPEED_LIMIT:
+            return f"{card} is above the speed limit of {self._limit[ps]} in force on side {mine}"
+        if code == OVER_TARGET:
+            return f"{card} would take side {mine} from {self._miles[ps]} past the target of {self._target}"
+        if code == TOO_MANY_200:
+            return f"side {mine} has already played {self._played[ps][c]} of {card}, the most allowed in a hand"
+        if code == PROTECTED:
+            return f"side {side} is protected against {card} by a safety"
+        if code == NOT_ROLLING:
+            return f"{card} needs side {side} rolling (a go card on top, or a rolling safety with no hazard showing)"
+        if code == ALREADY_LIMITED:
+            return f"side {side} already has a speed limit showing"
+        if code == BAD_TARGET:
+            if g.kind[c] == HAZARD:
+                if ts < 0:
+                    return f"{card} needs a side: write 'play {card} on SIDE' ({', '.join(g.side_names)})"
+                return f"{who} cannot play {card} on side {side}: hazards go on an opponent's side"
+            return f"{who} plays {card} on their own side {mine}, not on side {side}"
+        if code == NOTHING_TO_FIX:
+            return f"{card} has nothing to fix on side {mine}"
+        if code == ROLLING_SAFETY:
+            return f"side {mine} rolls on its safety: {card} may not be played while it is down"
+        if code == OTHER_HAZARD:
+            others = ", ".join(g.card_ids[h] for h in self.battle_hazards(ps) if not g.fixes_mask[c] >> h & 1)
+            return f"{card} comes last: side {mine} must first fix {others}"
+        if code == SAME_HAZARD:
+            return f"side {side} already has {card} in force"
+        if code == NOT_DISCARDABLE:
+            return f"{card} may not be discarded ({g.ruleset.cards[card].kind} cards never are): play it"
+        if code == PLAYABLE_CARD:
+            return f"{card} could be played, so it may not be discarded: play it or discard a card that cannot"
+        return code

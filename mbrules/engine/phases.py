@@ -1,0 +1,13 @@
+"""The phases of a hand: what the :class:`~mbrules.engine.state.State` waits for, as small ints.
+
+Decides nothing; every room reads ``State._phase`` against these names, and the turn,
+the reactions and the scoring rooms set it. ``PHASE_KIND[phase]`` is the contract's
+decision kind for it (a turn before and after its draw are both a TURN).
+"""
+
+from __future__ import annotations
+
+from .actions import COUP_FOURRE_WINDOW, EXTENSION_QUESTION, HAND_OVER, MATCH_OVER, TURN
+
+P_DRAW, P_PLAY, P_COUP, P_EXT, P_HAND_OVER, P_MATCH_OVER = range(6)
+PHASE_KIND = (TURN, TURN, COUP_FOURRE_WINDOW, EXTENSION_QUESTION, HAND_OVER, MATCH_OVER)

@@ -1,0 +1,117 @@
+"""Reactions and their windows: the coup fourré window and the extension question.
+
+Decides: who may answer a hazard with a coup fourré and in which order
+(``_open_coup_fourre``: from the attacker's left, the holders of a protecting safety,
+WM §7; option coup-fourre-any-player), what a coup fourré does (``_coup_fourre``: the
+hazard discarded, the replacement draw, the extra turn), what a pass does
+(``_decline``), whether reaching the target opens the extension question
+(``_trip_reached``, WM §10C) and what its answer does (``_answer_extension``).
+
+Reads: the Game's ``coup_fourre_enabled``, ``coup_fourre_any_player``,
+``coup_fourre_replacement_draw``, ``coup_fourre_extra_turn``, ``protectors``,
+``extension_to``; the position's hands and piles.
+
+May change: the window (``_cf_queue``, ``_cf_hazard``, ``_cf_side``, ``_cf_attacker``),
+``_player``, ``_phase``, the caller's hand and coups, the target and the extension's
+caller, the completion (``_completer``, ``_completion_delayed``); then hands the turn on
+through the turn room. Checks nothing (legality's ``_verify_coup_fourre``,
+``_verify_decline`` and ``_verify_answer`` do).
+"""
+
+from __future__ import annotations
+
+from ..vocab import BATTLE
+from .notation import Action
+from .phases import P_COUP, P_EXT
+
+
+class Reactions:
+    """The reactions room of :class:`~mbrules.engine.state.State` (a mixin: no slots of its own)."""
+
+    __slots__ = ()
+
+    def _open_coup_fourre(self, attacker: int, hazard: int, ts: int) -> None:
+        """After a hazard lands: a window for the holders of a protecting safety, until the next draw (WM §7)."""
+        g = self.game
+        if g.coup_fourre_enabled:
+            N = g.players
+            queue = []
+            prots = g.protectors[hazard]
+            for k in range(1, N + 1):
+                q = (attacker + k) % N
+                if q == attacker:
+                    continue
+                if not g.coup_fourre_any_player and g.side_of[q] != ts:
+                    continue
+                hand = self._hands[q]
+                for sc in prots:
+                    if sc in hand:
+                        queue.append(q)
+                        break
+            if queue:
+                self._cf_queue = queue
+                self._cf_hazard = hazard
+                self._cf_side = ts
+                self._cf_attacker = attacker
+                self._player = queue[0]
+                self._phase = P_COUP
+                return
+        self._end_turn(attacker)
+
+    def _coup_fourre(self, action: Action, q: int) -> None:
+        """``q`` calls a coup fourré (checked by :meth:`_verify_coup_fourre`; WM §7)."""
+        g = self.game
+        c = action.card_index
+        hand = self._hands[q]
+        self._history.append((q, action))
+        hand.remove(c)
+        self._face_up[c] += 1
+        qs = g.side_of[q]
+        self._coups[qs].append(c)
+        self._coup_count += 1
+        if self._cf_side == qs:
+            pile = (self._battle if g.pile[self._cf_hazard] == BATTLE else self._speed)[qs]
+            if pile and pile[-1] == self._cf_hazard:
+                self._discard.append(pile.pop())  # the hazard goes to the discard pile (WM §7)
+        self._protect(qs, c, normal=False)
+        self._cf_queue = []
+        if g.coup_fourre_replacement_draw and self._stock:
+            d = self._stock.pop()  # 'draw one card to bring the number of cards held to six' (WM §7)
+            hand.append(d)
+            self._last_draw = d
+        if g.safety_distance and self._safety_miles(qs):
+            self._trip_reached(q, qs)  # option safety-distance: a coup fourré's miles completed the trip
+        elif g.coup_fourre_extra_turn:
+            self._start_turn(q)  # a full turn; players in between lose theirs (WM §7)
+        else:
+            self._end_turn(self._cf_attacker)
+
+    def _decline(self) -> None:
+        self._cf_queue.pop(0)
+        if self._cf_queue:
+            self._player = self._cf_queue[0]
+        else:
+            self._end_turn(self._cf_attacker)
+
+    def _trip_reached(self, p: int, ps: int) -> None:
+        g = self.game
+        self._completer = ps
+        self._completion_delayed = not self._stock  # Delayed Action (WM §8)
+        if g.extension_to is not None and self._extension_called_by < 0 and self._target < g.extension_to:
+            self._phase = P_EXT  # the extension question, once per hand (WM §10C)
+            self._player = p
+        else:
+            self._end_hand()
+
+    def _answer_extension(self, extend: bool) -> None:
+        p = self._player
+        if extend:
+            self._extension_called_by = p
+            self._target = self.game.extension_to
+            for memo in self._can:
+                memo.clear()  # every side's distance is judged against the new target
+            self._completer = -1  # 'played as though it had always been for a trip of 1000 miles'
+            self._completion_delayed = False
+            self._end_turn(p)
+        else:
+            self._end_hand()
