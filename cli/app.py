@@ -5,15 +5,13 @@ import os as _os
 import signal as _signal
 import sys as _sys
 
+from mbrules import _startup
 
-def _interrupted_early(signum, frame):  # Ctrl-C or SIGTERM while the command is still importing
-    raise SystemExit(128 + signum)  # quietly, with the usual code (130, 143): never a traceback
-
-
-_EARLY = _os.path.basename(_sys.argv[0] if _sys.argv else "") == "mbrules"  # the console script, not an import
+# The command itself (its console script or python -m mbrules.cli), not an import: ``import mbrules``
+# has already made Ctrl-C and SIGTERM exit quietly with 130/143 while the modules load.
+_EARLY = _startup.is_command()
 if _EARLY:
-    for _s in (_signal.SIGINT, _signal.SIGTERM):
-        _signal.signal(_s, _interrupted_early)
+    _startup.install_early()
 
 import importlib as _importlib  # noqa: E402
 

@@ -3,23 +3,24 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Optional
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from mbrules.bots import bot_names
 
 from mbrules.matches.base import MAX_GAMES
 
 from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
-from .common import EXIT_USAGE, app, check_range, fail, signals
+from .common import EXIT_USAGE, app, check_range, fail, output_width, signals
+from .layout import fits, folded, print_lines, table, wrap
 from .reports import check_report_folder, phase_progress, report_run, signal_name
 from .play_cmds import (
-    DEFAULT_PLAYERS, MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, WIDTH, _compile,
+    DEFAULT_PLAYERS, MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, _compile,
 )
 
 DEFAULT_GAMES = 1000
@@ -36,14 +37,14 @@ def compare(
     players_b: Optional[int] = typer.Option(None, "--players-b", help="Number of players of arm B, when it differs (per-hand and per-match metrics are compared; side metrics shown per arm)."),
     games: int = typer.Option(DEFAULT_GAMES, "--games", "-g", help="Paired matches (the same seeds in both arms)."),
     bot: Optional[list[str]] = typer.Option(None, "--bot", "-b", help="The main lineup: one bot for everybody, or one per player (default heuristic). Bots: " + ", ".join(bot_names()) + "."),
-    bots: Optional[list[str]] = typer.Option(None, "--bots", help="Another lineup (one bot for everybody) each flagged effect is measured again with; repeat for more; 'none': no check (default: expert:budget=4,width=2)."),
-    robust_games: Optional[int] = typer.Option(None, "--robust-games", help="Pairs played by the other lineups and by the ladder's expert rung (default: games/40, from 8 to 25)."),
+    bots: Optional[list[str]] = typer.Option(None, "--bots", help="Another lineup (one bot for everybody) each flagged effect is measured again with; repeat for more; 'none': no check (default: heuristic-2026, the starting heuristic: cheap enough to confirm or refute each effect)."),
+    robust_games: Optional[int] = typer.Option(None, "--robust-games", help="Pairs played by the other lineups and by the ladder's expert rung (default: a cheap lineup the first 1000 pairs, or all; the expert games/40, from 8 to 25)."),
     rung: Optional[list[str]] = typer.Option(None, "--rung", help="A rung of the skill ladder, weakest first; repeat (default: random, heuristic, expert:budget=4,width=2, and learned when registered)."),
     skill_games: Optional[int] = typer.Option(None, "--skill-games", help="Matches per arm of each cheap ladder rung and of each restriction (default: at most 300; 0: no ladder, no restricted play)."),
     restricted_games: Optional[int] = typer.Option(None, "--restricted-games", help="Matches per arm of each restriction of restricted play (default: --skill-games; 0: none)."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed: match i of both arms is dealt from (seed, i)."),
     workers: Optional[int] = workers_option(),
-    as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout: summary (the headline), every metric with a, b, diff, ci95, robust on each flagged one."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout: headline (at most three sentences), summary (every flagged effect in words), every metric with a, b, diff, ci95, robust on each flagged one."),
     out: Optional[str] = typer.Option(None, "--out", help="Folder to write the report in (created if missing): "
                                       "index.html, charts (PNG and SVG), compare.json, matches.jsonl, matches.csv, hands.csv."),
     no_charts: bool = typer.Option(False, "--no-charts", help="With --out: write the report and the data without charts (no matplotlib needed)."),
@@ -52,7 +53,7 @@ def compare(
 ) -> None:
     """Compare two rulesets (or one with and without options) by playing both on the same seeds.
 
-    Prints the rule change in words and its effects on play, most important first, each with its size, its 95% interval and whether it holds with other bots; then the skill ladder, restricted play and every metric. Ctrl-C keeps the matches both arms finished (exit 130). Example: mbrules compare winning-moves --option-b hazard-on-hazard -p 4 --out report/
+    Opens with at most three sentences (hand length, trips, shutouts, who wins, points), each saying how sure it is: clearly, probably or not shown. Then the rule change in words, each effect with its size, its 95% interval and what another bot measured of it; the skill ladder, restricted play and every metric. Ctrl-C keeps the matches both arms finished (exit 130). Example: mbrules compare winning-moves --option-b hazard-on-hazard -p 4 --out report/
     """
     from mbrules.compare import run_compare
 
@@ -112,43 +113,69 @@ def compare(
 
 
 def _print(cmp, doc: dict, out) -> None:
-    from mbrules.compare.headline import no_difference
+    """The terminal's report, laid out for :func:`output_width`: the title, at most three sentences a player
+    reads first, then the rule change, every flagged effect with its interval and bot check, the table of
+    every metric (folded into rows when it does not fit), what the marks mean and the settings."""
+    from mbrules.compare.headline import badge, holm_sentence, no_difference
     from mbrules.compare.figures import fmt, fmt_ci, fmt_diff, fmt_diff_ci, fmt_p
     from mbrules.compare.report import page_title, settings_words
 
-    con = Console(file=sys.stdout, width=WIDTH + 40, highlight=False)
+    width = output_width()
+    con = Console(file=sys.stdout, width=width, highlight=False)
     s = cmp.settings
-    con.print(page_title(doc), markup=False, style="bold")
-    con.print("The rule change: " + ("; ".join(cmp.rule_changes) or "none (both arms play the same rules)"),
-              markup=False)
+    print_lines(con, wrap(page_title(doc), width), style="bold")
+    print_lines(con, [line for sentence in cmp.headline for line in wrap(sentence, width, "  ", "  ")])
+    con.print()
+    print_lines(con, wrap("The rule change: " + ("; ".join(cmp.rule_changes)
+                                                 or "none (both arms play the same rules)"), width))
     if not any(r["flagged"] for r in cmp.rows):
-        con.print("No effect on play shown (no metric flagged after Holm's correction).", markup=False)
+        print_lines(con, wrap("No effect on play shown (no metric flagged after Holm's correction).", width))
+    else:
+        print_lines(con, wrap("Each effect with its 95% interval (CI), and what other bots measured of it "
+                              "(pt: percentage points):", width))
     for item in cmp.summary:
         r = next((x for x in cmp.rows if x["key"] == item["metric"]), None)
         style = ("green" if r["diff"] > 0 else "red") if r is not None and r["flagged"] else None
-        con.print("- " + item["text"], markup=False, style=style)
+        print_lines(con, wrap(item["text"], width, "- "), style=style)
     quiet = no_difference(cmp)
     if quiet:
-        con.print("No difference shown in: " + ", ".join(quiet) + ".", markup=False)
+        print_lines(con, wrap("No difference shown in: " + ", ".join(quiet) + ".", width))
+    turned = holm_sentence(cmp.rows)
+    if turned:
+        print_lines(con, wrap(turned, width))
     con.print()
-    t = Table(title_justify="left")
-    for col, just in (("metric", "left"), ("A", "right"), ("95%", "right"), ("B", "right"), ("95%", "right"),
-                      ("B − A", "right"), ("95%", "right"), ("p (Holm)", "right"), ("", "left")):
-        t.add_column(col, justify=just)
+    heads = (("metric", "left"), ("A", "right"), ("95%", "right"), ("B", "right"), ("95%", "right"),
+             ("B − A", "right"), ("95%", "right"), ("p (Holm)", "right"), ("", "left"))
+    cells, groups = [], []
+    marks = {"holds": "robust", "differs": "bots", "unconfirmed": "?", None: "*"}
     for r in cmp.rows:
         k = r["key"]
-        mark = "" if not r["flagged"] else {True: "robust", False: "bots", None: "*"}[r.get("robust")]
-        t.add_row(r["name"], fmt(r["a"], k), fmt_ci(r["a_ci95"], k), fmt(r["b"], k), fmt_ci(r["b_ci95"], k),
-                  fmt_diff(r["diff"], k) if r["compared"] else "per arm", fmt_diff_ci(r["ci95"], k),
-                  fmt_p(r["p_holm"]), mark)
-    con.print(t)
-    con.print("robust: the flagged effect holds with every bot; bots: it depends on the bots; *: flagged, not "
-              "checked with other bots. Flagged: Holm's correction over the metrics compared (family-wise 5%). "
-              "Shares of matches: Wilson intervals; other figures: delta method, the match as the unit; "
-              "differences paired by seed.", markup=False)
-    con.print("; ".join(settings_words(doc)) + ".", markup=False)
+        mark = "" if not r["flagged"] else marks[r.get("robust_verdict")]
+        diff = fmt_diff(r["diff"], k) if r["compared"] else "per arm"
+        cells.append([r["name"], fmt(r["a"], k), fmt_ci(r["a_ci95"], k), fmt(r["b"], k), fmt_ci(r["b_ci95"], k),
+                      diff, fmt_diff_ci(r["ci95"], k), fmt_p(r["p_holm"]), mark])
+        title = r["name"] + (f": {badge(r)}" if r["flagged"] else "")
+        groups.append((title, [f"A {fmt(r['a'], k)} {fmt_ci(r['a_ci95'], k)}".rstrip(),
+                               f"B {fmt(r['b'], k)} {fmt_ci(r['b_ci95'], k)}".rstrip(),
+                               f"B − A {diff} {fmt_diff_ci(r['ci95'], k)}".rstrip(),
+                               f"p {fmt_p(r['p_holm'])}"]))
+    if fits([h for h, _ in heads], cells, width):
+        con.print(table(heads, cells))
+        marks_words = ("robust: the flagged effect holds with every bot; bots: it depends on the bots (another "
+                       "lineup measured it clearly smaller, absent or reversed); ?: not confirmed (too few pairs of "
+                       "another lineup to tell); *: flagged, not checked with other bots. ")
+    else:
+        print_lines(con, wrap("Every metric: A and B with their 95% intervals, the difference B − A and its "
+                              "interval, p after Holm's correction:", width))
+        for title, g in groups:
+            print_lines(con, folded(title, g, width))
+        marks_words = ""
+    print_lines(con, wrap(marks_words + "Flagged: Holm's correction over the metrics compared (family-wise 5%). "
+                          "Shares of matches: Wilson intervals; other figures: delta method, the match as the unit; "
+                          "differences paired by seed; pt: percentage points.", width))
+    print_lines(con, wrap("; ".join(settings_words(doc)) + ".", width))
     if s["games"] < 30:
-        con.print("Fewer than 30 matches: the normal intervals are rough; give --games 200 or more "
-                  "for figures to rely on.", markup=False)
+        print_lines(con, wrap("Fewer than 30 matches: the normal intervals are rough; give --games 200 or more "
+                              "for figures to rely on.", width))
     if out is not None:
-        con.print(f"Report written to {out}/index.html", markup=False)
+        print_lines(con, wrap(f"Report written to {os.path.join(out, 'index.html')}", width))

@@ -144,7 +144,7 @@ def play(
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the match: the same seed gives the same game."),
     bot: Optional[list[str]] = typer.Option(None, "--bot", "-b", help=BOTS_HELP.format(names=", ".join(bot_names()))),
     hands: Optional[int] = typer.Option(None, "--hands", "-k", help="Stop after K hands (default: play the whole match)."),
-    record: Optional[Path] = typer.Option(None, "--record", help="Also write the game as a replayable scenario file."),
+    record: Optional[Path] = typer.Option(None, "--record", help="Also write the game as a replayable scenario file; with --human it is a save, continued by the same command."),
     as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout: every hand's score sheet, the match totals and result."),
     human: Optional[list[str]] = typer.Option(None, "--human", help="Play this seat yourself in the terminal (p1, p2, ...); repeat for hot seat. Bots play the other seats."),
     plain: bool = typer.Option(False, "--plain", help="With --human: a prompt loop that prints each screen (scrollback, SSH, screen readers) instead of the full-screen game."),
@@ -176,6 +176,12 @@ def play(
             check_output_file(record, inputs, "--record")
         except OutputPathError as e:
             fail(str(e), EXIT_USAGE)
+        if not seats:
+            from mbrules.tui.resume import is_saved_game
+
+            if is_saved_game(record):  # a person's saved game is continued by --human, never replaced
+                fail(f"mbrules: --record {record} holds a game saved by play --human (the same command continues "
+                     "it): give another --record file; it is left as it was", EXIT_USAGE)
     done: dict = {}
     try:
         with signals(raising=True):
@@ -192,7 +198,8 @@ def play(
         name = "SIGINT" if e.signum == 2 else "SIGTERM" if e.signum == 15 else f"signal {e.signum}"
         what = "the match was not finished" if "played" not in done else "the output was cut short"
         if record is not None:
-            what += f"; {record} was written whole" if "recorded" in done else "; nothing was recorded"
+            what += (f"; {record} was written whole" if "recorded" in done
+                     else f"; {record} was left as it was" if record.exists() else "; nothing was recorded")
         print(f"mbrules: interrupted ({name}): {what}", file=sys.stderr)
         raise typer.Exit(e.exit_code)
 

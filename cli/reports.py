@@ -10,7 +10,7 @@ from typing import Callable, Iterator
 import typer
 from rich.console import Console
 
-from .common import EXIT_CHECK_FAILED, EXIT_USAGE, fail
+from .common import EXIT_CHECK_FAILED, EXIT_USAGE, fail, output_width
 
 
 def signal_name(signum: int) -> str:
@@ -30,18 +30,63 @@ def check_report_folder(check_out: Callable, out: str, inputs: list, charts: boo
         fail(f"mbrules: {e}", EXIT_USAGE)
 
 
+PIPED_EVERY = 5.0  # seconds between two progress lines on a stderr that is not a terminal
+LABEL_WIDTH = 24  # a phase's label in a progress bar, cut with "…" beyond (count, rate and ETA always shown)
+
+
+def _clock(seconds: float) -> str:
+    seconds = int(round(seconds))
+    h, rest = divmod(seconds, 3600)
+    return f"{h}:{rest // 60:02d}:{rest % 60:02d}" if h else f"{rest // 60}:{rest % 60:02d}"
+
+
 @contextmanager
-def phase_progress(unit: str) -> Iterator[Callable[[str, str, int, int], None]]:
-    """A ``progress(key, title, done, total)`` callback drawing one bar a phase on stderr, with the rate
-    in ``unit``/s and the ETA (nothing when stderr is not a terminal)."""
+def phase_progress(unit: str, stream=None, every: float = PIPED_EVERY,
+                   clock: Callable[[], float] | None = None) -> Iterator[Callable[[str, str, int, int], None]]:
+    """A ``progress(key, title, done, total)`` callback. On a terminal: one bar a phase on stderr, laid out
+    for its width (:func:`output_width`) so that the count, the rate in ``unit``/s and the ETA stay in view
+    at 80 columns (a long label is cut). Piped (stderr not a terminal): one line at most every ``every``
+    seconds, ``mbrules: LABEL DONE/TOTAL UNIT, RATE UNIT/s, ETA M:SS``, so a run in a log shows it lives."""
+    import time
+
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
                                TimeRemainingColumn)
+    from rich.table import Column
 
-    err = Console(stderr=True)
+    stream = sys.stderr if stream is None else stream
+    clock = time.monotonic if clock is None else clock
+    try:
+        tty = stream.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    if not tty:
+        started: dict[str, tuple[float, int]] = {}
+        last = [clock()]
+
+        def line(key: str, title: str, done: int, total: int) -> None:
+            now = clock()
+            t0, d0 = started.setdefault(key, (now, done))
+            if now - last[0] < every:
+                return
+            last[0] = now
+            rate = (done - d0) / (now - t0) if now > t0 and done > d0 else None
+            words = f"mbrules: {title} {done:,}/{total:,} {unit}"
+            if rate:
+                words += f", {rate:.1f} {unit}/s, ETA {_clock((total - done) / rate)}"
+            print(words, file=stream, flush=True)
+
+        yield line
+        return
+
+    width = output_width(stream)
+    err = Console(file=stream, width=width)
+    bar_width = max(6, width - LABEL_WIDTH - 48)
     tasks: dict[str, int] = {}
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+    with Progress(TextColumn("{task.description}", table_column=Column(max_width=LABEL_WIDTH, no_wrap=True,
+                                                                       overflow="ellipsis")),
+                  BarColumn(bar_width=bar_width), MofNCompleteColumn(),
                   TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-                  console=err, transient=True, disable=not err.is_terminal) as bar:
+                  console=err, transient=True) as bar:
 
         def progress(key: str, title: str, done: int, total: int) -> None:
             if key not in tasks:

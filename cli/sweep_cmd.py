@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Optional
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from mbrules.bots import bot_names
 
 from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
-from .common import EXIT_CHECK_FAILED, EXIT_USAGE, app, check_range, fail, signals
+from .common import EXIT_CHECK_FAILED, EXIT_USAGE, app, check_range, fail, output_width, signals
+from .layout import fits, folded, print_lines, table, wrap
 from .reports import check_report_folder, phase_progress, report_run, signal_name
-from .play_cmds import MAX_GAMES, MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, WIDTH
+from .play_cmds import MAX_GAMES, MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS
 
 DEFAULT_GAMES = 200
 
@@ -33,7 +34,7 @@ def sweep(
     bot: Optional[list[str]] = typer.Option(None, "--bot", "-b", help="One bot for everybody, or one per player (default heuristic). Bots: " + ", ".join(bot_names()) + "."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed: match i of every value is dealt from (seed, i)."),
     workers: Optional[int] = workers_option(),
-    as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout: summary (the headline), points (one per value, each with every metric and its 95% interval), trend, target."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout: headline (at most three sentences), summary (the trends in words), points (one per value, each with every metric and its 95% interval), trend, target."),
     out: Optional[str] = typer.Option(None, "--out", help="Folder to write the report in (created if missing): index.html, response.png, response.svg, points.csv, sweep.json."),
     no_charts: bool = typer.Option(False, "--no-charts", help="With --out: no charts (no matplotlib needed)."),
     backend: str = typer.Option("local", "--backend", help=BACKEND_HELP, metavar="local|ray"),
@@ -41,7 +42,7 @@ def sweep(
 ) -> None:
     """Sweep a ruleset value over paired matches and see the response: which value gives what.
 
-    Each value is the ruleset patched in memory and checked as a file would be (an invalid one is refused before any match, exit 2). Prints the trends in words, then a table: each value with the chosen metrics and their 95% intervals. Ctrl-C keeps the matches every value finished (exit 130). Example: mbrules sweep winning-moves -p 2 --set player_counts.2.target=500..900:200 --games 200 --out sweep/
+    Each value is the ruleset patched in memory and checked as a file would be (an invalid one is refused before any match, exit 2). Opens with at most three sentences (what the value does to hand length, trips, shutouts, who wins, points; clearly or not shown), then the trends in words and a table: each value with the chosen metrics and their 95% intervals. Ctrl-C keeps the matches every value finished (exit 130). Example: mbrules sweep winning-moves -p 2 --set player_counts.2.target=500..900:200 --games 200 --out sweep/
     """
     from mbrules.bots import UnknownBot, check_bot
     from mbrules.ruleset import RulesetError
@@ -102,44 +103,59 @@ def sweep(
         _print(sw, doc, out)
     if stop.signum is not None:
         name = signal_name(stop.signum)
-        print(f"mbrules: interrupted ({name}) after {sw.seeds_done} of {games} matches a value: the figures are "
+        print(f"mbrules: interrupted ({name}) after {sw.seeds_done} of {games} matches per value: the figures are "
               f"those of the matches every value finished", file=sys.stderr)
         raise typer.Exit(stop.exit_code)
 
 
 def _print(sw, doc: dict, out) -> None:
+    """The terminal's report, laid out for :func:`output_width`: the title, at most three sentences a player
+    reads first, the trends with their intervals, then each value's figures (a table, folded into rows when
+    it does not fit)."""
     from mbrules.compare.figures import fmt, fmt_ci
+    from mbrules.sweep.values import fmt_value
 
-    con = Console(file=sys.stdout, width=WIDTH + 40, highlight=False)
+    width = output_width()
+    con = Console(file=sys.stdout, width=width, highlight=False)
     s = doc["settings"]
-    con.print(f"Sweep of {' and '.join(x['path'] for x in s['sets'])} in {s['ruleset_name']}: {s['players']} "
-              f"players, {doc['matches_per_value']} matches a value (the same seeds), bots {', '.join(s['bots'])}",
-              markup=False, style="bold")
+    what = " and ".join(f"{x.get('words') or x['path']} ({x['path']})" for x in s["sets"])
+    print_lines(con, wrap(f"Sweep of {what} in {s['ruleset_name']}: {s['players']} players, "
+                          f"{doc['matches_per_value']} matches per value (the same seeds), bots {', '.join(s['bots'])}",
+                          width), style="bold")
+    print_lines(con, [line for sentence in sw.headline for line in wrap(sentence, width, "  ", "  ")])
+    con.print()
     for item in doc["summary"]:
         if item["metric"] != "point":
-            con.print("- " + item["text"], markup=False)
-    t = Table(title_justify="left")
+            print_lines(con, wrap(item["text"], width, "- "))
     single = len(s["sets"]) == 1
-    t.add_column(s["sets"][0]["path"] if single else "values", justify="left")
+    heads = [(s["sets"][0]["path"] if single else "values", "left")]
     for k in s["metrics"]:
-        t.add_column(doc["points"][0]["metrics"][k]["name"], justify="right")
-        t.add_column("95%", justify="right")
+        heads += [(doc["points"][0]["metrics"][k]["name"], "right"), ("95%", "right")]
     held = set(doc["target"]["held_by"]) if doc.get("target") else set()
+    cells, groups = [], []
     for p in doc["points"]:
-        cells = []
+        row = []
         for k in s["metrics"]:
             m = p["metrics"][k]
-            cells += [fmt(m["value"], k), fmt_ci(m["ci95"], k)]
-        from mbrules.sweep.values import fmt_value
-
-        name = fmt_value(p["value"]) if single else p["label"]
-        t.add_row(name + (" ◀ target" if p["label"] in held else ""), *cells)
-    con.print(t)
-    con.print("95% intervals: shares of matches by Wilson, other figures by the delta method (the match as the "
-              "unit); trends: the least-squares slope over the values, paired by seed, Holm over the metrics. "
-              "Every metric of every value: --json or --out.", markup=False)
+            row += [fmt(m["value"], k), fmt_ci(m["ci95"], k)]
+        name = (fmt_value(p["value"]) if single else p["label"]) + (" ◀ target" if p["label"] in held else "")
+        cells.append([name, *row])
+        groups.append((p["label"] + (" ◀ target" if p["label"] in held else ""),
+                       [f"{p['metrics'][k]['name']} {fmt(p['metrics'][k]['value'], k)} "
+                        f"{fmt_ci(p['metrics'][k]['ci95'], k)}".rstrip() for k in s["metrics"]]))
+    con.print()
+    if not fits([h for h, _ in heads], cells, width):  # the title names the path already
+        heads[0] = ("value" if single else "values", "left")
+    if fits([h for h, _ in heads], cells, width):
+        con.print(table(heads, cells))
+    else:
+        for title, g in groups:
+            print_lines(con, folded(title, g, width))
+    print_lines(con, wrap("95% intervals: shares of matches by Wilson, other figures by the delta method (the match "
+                          "as the unit); trends: the least-squares slope over the values, paired by seed, Holm over "
+                          "the metrics. Every metric of every value: --json or --out.", width))
     if doc["matches_per_value"] < 30:
-        con.print("Fewer than 30 matches a value: the normal intervals are rough; give --games 200 or more.",
-                  markup=False)
+        print_lines(con, wrap("Fewer than 30 matches per value: the normal intervals are rough; give --games 200 "
+                              "or more.", width))
     if out is not None:
-        con.print(f"Report written to {out}/index.html", markup=False)
+        print_lines(con, wrap(f"Report written to {os.path.join(out, 'index.html')}", width))

@@ -14,6 +14,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
+from . import _startup
+
+if _startup.is_command():  # the mbrules command starting: a signal now exits 130/143, quietly
+    _startup.install_early()
+
 if TYPE_CHECKING:
     from .engine import (
         Action, Decision, Game, GameError, IllegalAction, NotationError, Observation, Observer, Outcome, SideView,

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # Layers, lowest first (issue 23): vocabulary -> rules and engine -> scenario, bots, narration
 # -> running matches -> the tools built on them -> the command and the terminal seat.
 LAYERS: dict[str, int] = {
-    "mbrules.vocab": 0, "mbrules._paths": 0, "mbrules.safe_output": 0,
+    "mbrules.vocab": 0, "mbrules._paths": 0, "mbrules._startup": 0, "mbrules.safe_output": 0,
     "mbrules.ruleset": 1, "mbrules.engine": 1, "mbrules": 1,
     "mbrules.scenario": 2, "mbrules.bots": 2, "mbrules.narrate": 2,
     "mbrules.matches": 3,

@@ -198,3 +198,38 @@ def test_a_custom_ruleset_is_found_beside_the_scenario_and_its_errors_are_its_ow
         (ROOT / "rulesets" / "kids-115.yaml").read_text(encoding="utf-8"), encoding="utf-8")
     proc = replay("sub/s.yaml", cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout
+
+
+REFUSED_IN_A_WINDOW = """\
+scenario: a refused step leaves an open coup fourre window open
+source: "docs/scenarios.md: a step marked rejected leaves the game exactly as it was, an open window included"
+ruleset: winning-moves
+options: [coup-fourre-any-player]
+players: 3
+setup:
+  hands:
+    p1: [flat_tire, flat_tire, d50, d75, d100, gasoline]
+    p2: [spare_tire, d25, d50, d75, d100, repairs]
+    p3: [puncture_proof, d25, d50, d75, d100, gasoline]
+  sides:
+    A: {battle: [roll]}
+    B: {battle: [roll]}
+    C: {battle: [roll]}
+  draw_pile: [d25, roll, d50, d75]
+steps:
+  - {player: p1, play: flat_tire, on: B}
+  - {player: %s, play: d50, rejected: true}
+  - {player: p3, coup_fourre: puncture_proof}
+  - expect: {turn: p3, sides: {C: {coup_fourres: [puncture_proof]}}}
+"""
+
+
+@pytest.mark.parametrize("who", ["p1", "p2", "p3"], ids=["the attacker", "the victim", "the safety's holder"])
+def test_a_refused_step_by_any_player_leaves_the_coup_fourre_window_open(tmp_path, who):
+    """A step marked ``rejected`` leaves the game exactly as it was (docs/scenarios.md): it must not
+    decline the window a hazard opened, so the holder of the safety may still call the coup fourré."""
+    path = tmp_path / "window.yaml"
+    path.write_text(REFUSED_IN_A_WINDOW % who, encoding="utf-8")
+    r = replay(path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.startswith("PASS ")

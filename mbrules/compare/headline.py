@@ -3,6 +3,8 @@ their size and interval, most important first. The same sentences, in the same o
 terminal's first lines, the top of ``index.html`` and ``summary`` in ``--json``."""
 from __future__ import annotations
 
+import re
+
 from .figures import fmt, fmt_diff
 
 RESTRICTION_WORDS = {
@@ -11,7 +13,22 @@ RESTRICTION_WORDS = {
     "no_attack": "never attacks (plays no hazard)",
     "no_safety_discard": "never discards a safety",
 }
+RESTRICTION_SHORT = {"no_coup_fourre": "coups fourrés", "no_extension": "the extension", "no_attack": "attacks",
+                     "no_safety_discard": "safety discards"}  # a progress bar's label: "forbid attacks"
+RESTRICTION_NOUNS = {"no_coup_fourre": "coups fourrés", "no_extension": "the extension", "no_attack": "attacks",
+                     "no_safety_discard": "safety discards"}
 ROBUST_WORDS = {True: "holds with every bot", False: "depends on the bots", None: "not checked with other bots"}
+# the label of a flagged effect, by what the other lineups measured (``robust_verdict`` of a row):
+# "unconfirmed" is a check with too few pairs to tell, never read as "depends on the bots"
+VERDICT_BADGES = {"holds": "holds with every bot", "differs": "depends on the bots", "unconfirmed": "not confirmed",
+                  None: "not checked with other bots"}
+
+# what a table notices first, in this order (issue 34): hand length, trips completed, shutouts, who wins,
+# then points; any other flagged effect after these, the largest first
+NOTICED = ("turns_per_hand", "trip_completed_share", "shutout_share", "first_side_win_share", "points_per_hand",
+           "margin")
+HEADLINE_SENTENCES = 3
+CERTAINTY = ("clearly", "probably", "not shown")
 
 
 def relative(diff: float | None, base: float | None) -> float | None:
@@ -25,7 +42,8 @@ def _pct(v: float) -> str:
 
 
 def _minus(s: str) -> str:
-    return s.replace("-", "−")
+    """A negative number's hyphen as a minus sign; a hyphen inside a word (heuristic-2026) stays."""
+    return re.sub(r"(?<![\w.])-(?=[\d.])", "−", s)
 
 
 def effect_sentence(r: dict) -> str:
@@ -51,17 +69,47 @@ def importance(r: dict) -> float:
     return abs(rel) if rel is not None else 0.0
 
 
+def bot_words(bot: str) -> str:
+    """A lineup as a sentence names it: "the expert" for any budget of it, else the bot's name."""
+    base = bot.partition(":")[0]
+    return {"expert": "the expert", "learned": "the learned bot", "heuristic": "the heuristic",
+            "random": "random play"}.get(base, base)
+
+
+def verdict_of(r: dict) -> str | None:
+    """``holds``, ``differs`` or ``unconfirmed`` (see :func:`mbrules.compare.run.check_verdict`), None unchecked."""
+    if "robust_verdict" in r:
+        return r["robust_verdict"]
+    return {True: "holds", False: "differs", None: None}[r.get("robust")]
+
+
+def badge(r: dict) -> str:
+    """The short label of a flagged effect: "holds with every bot", "depends on the bots", "not confirmed"."""
+    return VERDICT_BADGES[verdict_of(r)]
+
+
+def notice_rank(r: dict) -> int:
+    """The order a table notices effects in: :data:`NOTICED` first, in its order; then the other shapes of
+    the game (match length, coups fourrés...); then the score sheet's lines."""
+    if r["key"] in NOTICED:
+        return NOTICED.index(r["key"])
+    return len(NOTICED) + (1 if r["key"].startswith("points_per_hand.") else 0)
+
+
 def robust_words(r: dict) -> str:
-    """"holds with every bot" or "depends on the bots", with what the other lineups measured."""
-    words = ROBUST_WORDS[r.get("robust")]
+    """What the other lineups said of a flagged effect: "holds with every bot", "depends on the bots" (one of
+    them measured it clearly smaller, absent or reversed) or "not confirmed with the expert (8 pairs)" (too
+    few pairs to tell), with what each measured."""
     checks = r.get("robust_checks") or []
+    verdict = verdict_of(r)
     if not checks:
-        return words
+        return VERDICT_BADGES[verdict]
     key = r["key"]
+    words = "not confirmed" if verdict == "unconfirmed" else VERDICT_BADGES[verdict]
     seen = "; ".join(
-        f"{c['bots'].partition(':')[0]}: {fmt_diff(c['diff'], key)}"
+        f"with {bot_words(c['bots'])}, {c['pairs']} pairs: {fmt_diff(c['diff'], key)}"
         + (f", 95% CI {fmt_diff(c['ci95'][0], key)} to {fmt_diff(c['ci95'][1], key)}" if c["ci95"] else "")
-        + f", {c['pairs']} pairs" for c in checks)
+        for c in checks)
     return _minus(f"{words} ({seen})")
 
 
@@ -71,7 +119,8 @@ def _share(v) -> str:
 
 def focus_sentence(f: dict, names: tuple[str, str]) -> str:
     if f["kind"] == "ladder":
-        what = f"Skill: {f['focus']} against {f['other']} wins {_share(f['a'])} → {_share(f['b'])} of matches"
+        what = (f"Skill: {bot_words(f['focus'])} against {bot_words(f['other'])} wins {_share(f['a'])} → "
+                f"{_share(f['b'])} of matches")
     else:
         restriction = f["other"].partition(":")[2].partition("=")[0]
 
@@ -80,14 +129,17 @@ def focus_sentence(f: dict, names: tuple[str, str]) -> str:
     if f["pairs"] == 0:
         return what + " (not played)"
     if f["ci95"] is None:
-        return what + f" ({f['pairs']} matches a arm; not differenced: the arms seat the players differently)"
+        return what + f" ({f['pairs']} matches per arm; not differenced: the arms seat the players differently)"
     lo, hi = f["ci95"]
     verdict = ("this decision weighs more under B" if f["kind"] == "restricted" else "skill matters more under B") \
         if f["flagged"] and f["diff"] > 0 else \
         ("this decision weighs less under B" if f["kind"] == "restricted" else "skill matters less under B") \
         if f["flagged"] else "no difference shown"
-    return _minus(f"{what}, {100 * f['diff']:+.1f} pt (95% CI {100 * lo:+.1f} to {100 * hi:+.1f}; "
-                  f"{f['pairs']} matches a arm): {verdict}")
+    if not f["flagged"] and f.get("excludes_zero"):
+        verdict += (f" once corrected for the {f.get('family', 'other')} ladder and restricted-play tests "
+                    "(Holm); its interval alone excludes 0")
+    return _minus(f"{what}, {100 * f['diff']:+.1f} percentage points (95% CI {100 * lo:+.1f} to {100 * hi:+.1f}; "
+                  f"{f['pairs']} matches per arm): {verdict}")
 
 
 def summary(cmp) -> list[dict]:
@@ -96,11 +148,13 @@ def summary(cmp) -> list[dict]:
     out = []
     # the shape of the game first (hand length, match length, trips, coups fourrés...), then the score
     # sheet's lines; each group by the size of the effect
-    flagged = sorted((r for r in cmp.rows if r["flagged"]),
-                     key=lambda r: (r["key"].startswith("points_per_hand"), -importance(r)))
-    for r in flagged:
-        out.append({"metric": r["key"], "text": f"{effect_sentence(r)}: {robust_words(r)}"})
+    flagged = sorted((r for r in cmp.rows if r["flagged"]), key=lambda r: (notice_rank(r), -importance(r)))
     win = next(r for r in cmp.rows if r["key"] == "first_side_win_share")
+    for r in flagged:
+        if not win["flagged"] and notice_rank(r) > notice_rank(win) and not any(
+                x["metric"] == win["key"] for x in out):
+            out.append({"metric": win["key"], "text": None})  # who wins in its place: filled in below
+        out.append({"metric": r["key"], "text": f"{effect_sentence(r)}: {robust_words(r)}"})
     if not win["flagged"]:
         if not win["compared"]:
             text = "Who wins: not compared (the arms seat the players in different sides)"
@@ -109,7 +163,14 @@ def summary(cmp) -> list[dict]:
         else:
             text = (f"Who wins: no difference shown (side A wins {fmt(win['a'], win['key'])} → "
                     f"{fmt(win['b'], win['key'])} of matches)")
-        out.append({"metric": win["key"], "text": text})
+            if win.get("excludes_zero"):
+                text += f", once corrected for testing {sum(1 for r in cmp.rows if r['p_holm'] is not None)} " \
+                        "figures at once (Holm); its interval alone excludes 0"
+        slot = next((x for x in out if x["metric"] == win["key"]), None)
+        if slot is None:
+            out.append({"metric": win["key"], "text": text})
+        else:
+            slot["text"] = text
     for f in cmp.ladder:
         out.append({"metric": f["key"], "text": focus_sentence(f, cmp.arm_names)})
     shown = [f for f in cmp.restricted if f["flagged"]]
@@ -118,12 +179,170 @@ def summary(cmp) -> list[dict]:
     if cmp.restricted and not shown:
         played = [f for f in cmp.restricted if f["pairs"]]
         if played and all(f["ci95"] is not None for f in played):
-            out.append({"metric": "restricted", "text": "Restricted play: no decision (coups fourrés, the extension, "
-                        "attacks, safety discards) weighs differently shown"})
+            kinds = ", ".join(RESTRICTION_NOUNS.get(f["key"].partition(":")[2], f["key"]) for f in played)
+            text = f"Restricted play: no decision ({kinds}) shown to weigh more or less under B"
+            turned = [RESTRICTION_NOUNS.get(f["key"].partition(":")[2], f["key"]) for f in played
+                      if f.get("excludes_zero")]
+            if turned:
+                text += (f", once corrected for the {played[0].get('family', 'other')} ladder and restricted-play "
+                         f"tests (Holm); the interval alone excludes 0 for {', '.join(turned)}")
+            out.append({"metric": "restricted", "text": text})
     return out
 
 
 def no_difference(cmp) -> list[str]:
     """The names of the metrics compared with no difference shown (for the line under the headline)."""
     return [r["name"] for r in cmp.rows if r["compared"] and not r["flagged"] and r["diff"] is not None
-            and r["key"] != "first_side_win_share"]
+            and r["key"] != "first_side_win_share" and not r.get("excludes_zero")]  # those: holm_sentence
+
+
+def holm_sentence(rows: list[dict]) -> str | None:
+    """Where Holm's correction changed a verdict: the metrics whose 95% interval alone excludes 0 but which
+    are not flagged once corrected for testing every metric at once (None when there is none)."""
+    turned = [r["name"] for r in rows if r["compared"] and not r["flagged"] and r.get("excludes_zero")]
+    if not turned:
+        return None
+    tests = sum(1 for r in rows if r.get("p_holm") is not None)
+    return (f"Not shown once corrected for testing {tests} figures at once (Holm), though the 95% interval alone "
+            f"excludes 0: {', '.join(turned)}.")
+
+
+# -- the headline: at most three sentences a player reads first ------------------------------------
+# each metric as a change in plain words: (rising, falling, what a "not shown" sentence names, unit)
+_PLAIN = {
+    "turns_per_hand": ("hands get about {p} longer", "hands get about {p} shorter", "hand length", " turns"),
+    "hands_per_match": ("matches take about {p} more hands", "matches take about {p} fewer hands",
+                        "match length", " hands"),
+    "trip_completed_share": ("trips are completed more often", "trips are completed less often",
+                             "how often trips are completed", " of hands"),
+    "shutout_share": ("shutouts become more common", "shutouts become rarer", "shutouts", " of hands"),
+    "first_side_win_share": ("side A (the first seat's) wins more often", "side A (the first seat's) wins less often",
+                             "who wins", " of matches won by side A"),
+    "points_per_hand": ("each side scores about {p} more points a hand", "each side scores about {p} fewer points a hand",
+                        "points a hand", " points"),
+    "margin": ("matches are won by about {p} wider margins", "matches are won by about {p} narrower margins",
+               "winning margins", " points"),
+    "coups_fourres_per_hand": ("coups fourrés become more common", "coups fourrés become rarer", "coups fourrés",
+                               " a hand"),
+    "safe_trip_share": ("safe trips become more common", "safe trips become rarer", "safe trips", " of hands"),
+    "extension_called_share": ("the extension is called more often", "the extension is called less often",
+                               "extensions called", " of hands"),
+    "extension_made_share": ("called extensions succeed more often", "called extensions succeed less often",
+                             "extensions made", " of those called"),
+    "dealer_left_hand_share": ("the side that plays first wins more hands", "the side that plays first wins fewer hands",
+                               "the first side's hands", " of hands"),
+    "lead_changes_per_match": ("the lead changes more often", "the lead changes less often", "lead changes",
+                               " a match"),
+    "comeback_share": ("comebacks become more common", "comebacks become rarer", "comebacks", " of matches"),
+    "draw_share": ("draws become more common", "draws become rarer", "draws", " of matches"),
+    "unfinished_share": ("more matches reach the hand cap", "fewer matches reach the hand cap", "unfinished matches",
+                         " of matches"),
+}
+
+
+def _plain_value(v, key: str) -> str:
+    """A figure as the headline shows it: a share as a whole percentage, else :func:`fmt`."""
+    if v is None:
+        return "–"
+    return f"{100 * v:.0f}%" if key.endswith("_share") else fmt(v, key)
+
+
+def _about(rel: float) -> str:
+    p = abs(100 * rel)
+    return "1%" if p < 1.5 else f"{p:.0f}%"
+
+
+def _plain_change(r: dict) -> tuple[str, str]:
+    """(the change in words, "a → b unit") of a row."""
+    key = r["key"]
+    up, down, _, unit = _PLAIN.get(key, (None, None, None, ""))
+    rel = relative(r["diff"], r["a"])
+    if up is None:  # a score line: "each side scores about 74% fewer points a hand from delayed action"
+        line = key.partition(".")[2]
+        words = LINE_WORDS_PLAIN.get(line, line.replace("_", " "))
+        up, down, unit = (f"each side scores about {{p}} more points a hand from {words}",
+                          f"each side scores about {{p}} fewer points a hand from {words}", " points")
+    text = up if r["diff"] > 0 else down
+    if "{p}" in text:
+        text = text.replace("about {p} ", "") if rel is None else text.replace("{p}", _about(rel))
+    return text, f"{_plain_value(r['a'], key)} → {_plain_value(r['b'], key)}{unit}"
+
+
+LINE_WORDS_PLAIN = {"milestones": "distance", "safeties": "safeties", "all_safeties": "all four safeties",
+                    "coup_fourres": "coups fourrés", "trip_completed": "the trip bonus",
+                    "delayed_action": "delayed action", "safe_trip": "safe trips", "shutout": "shutouts",
+                    "extension": "the extension"}
+
+
+def certainty(r: dict) -> str:
+    """The plain word for how sure an effect is: "clearly" (flagged after Holm's correction, and held
+    with every other lineup measured), "probably" (flagged, but no other lineup confirmed it), "not
+    shown" (not flagged)."""
+    if not r["flagged"]:
+        return "not shown"
+    return "clearly" if r.get("robust") is True else "probably"
+
+
+def _tests(cmp) -> int:
+    return sum(1 for r in cmp.rows if r["p_holm"] is not None)
+
+
+def _lineup_words(cmp) -> str:
+    bots = cmp.settings.get("bots") or []
+    return f"with {bot_words(bots[0])}" if len(set(bots)) == 1 else "with this lineup"
+
+
+def plain_sentence(cmp, r: dict) -> str:
+    """One headline sentence: the certainty word, the change in plain words, the two figures; where Holm's
+    correction turns an interval that excludes 0 into "not shown", or the other lineups did not confirm a
+    flagged effect, the sentence says so."""
+    word = certainty(r)
+    if word == "not shown":
+        noun = _PLAIN.get(r["key"], (None, None, r["name"].lower(), ""))[2]
+        _, figures = _plain_change({**r, "diff": r["diff"] or 0})
+        text = f"Not shown: a change in {noun} ({figures})"
+        if r["excludes_zero"]:
+            text += f"; the difference is not clear once corrected for testing {_tests(cmp)} figures at once"
+        return _minus(text + ".")
+    change, figures = _plain_change(r)
+    text = f"{word.capitalize()}, {change} ({figures})"
+    verdict = verdict_of(r)
+    checks = r.get("robust_checks") or []
+    if verdict == "unconfirmed":
+        thin = [c for c in checks if c.get("verdict") == "unconfirmed"]
+        text += "; not confirmed with " + " or ".join(f"{bot_words(c['bots'])} ({c['pairs']} pairs)" for c in thin)
+    elif verdict == "differs":
+        other = [c for c in checks if c.get("verdict", "differs") == "differs"]
+        text += f" {_lineup_words(cmp)}, not with " + " or ".join(bot_words(c["bots"]) for c in other)
+    elif verdict is None:
+        text += "; not checked with another bot"
+    return _minus(text + ".")
+
+
+def headline_rows(cmp) -> list[dict]:
+    """The rows the headline speaks of, at most three: the flagged ones among what a table notices
+    (:data:`NOTICED`, in that order; who wins even when not shown, since a player asks it first), then
+    the other flagged ones, the largest first."""
+    by_key = {r["key"]: r for r in cmp.rows}
+    picked = []
+    for key in NOTICED:
+        r = by_key.get(key)
+        if r is None or r["diff"] is None:
+            continue
+        if r["flagged"] or (key == "first_side_win_share" and r["compared"] and r["pairs"] > 0):
+            picked.append(r)
+    rest = sorted((r for r in cmp.rows if r["flagged"] and r["key"] not in NOTICED), key=lambda r: -importance(r))
+    return (picked + rest)[:HEADLINE_SENTENCES]
+
+
+def headline(cmp) -> list[str]:
+    """At most three sentences a player reads first (``headline`` in ``--json``, the first lines of the
+    terminal and of ``index.html``): what the rule does to hand length, trips, shutouts, who wins and
+    points, each with its certainty ("clearly", "probably", "not shown"); the figures behind them follow."""
+    rows = headline_rows(cmp)
+    if not any(r["flagged"] for r in cmp.rows):
+        pairs = cmp.pairs_done
+        first = (f"Not shown: any effect on play (hand length, trips, shutouts, who wins, points) in {pairs:,} "
+                 f"paired match{'es' if pairs != 1 else ''}.")
+        return [first] + [plain_sentence(cmp, r) for r in rows if r["excludes_zero"]][:HEADLINE_SENTENCES - 1]
+    return [plain_sentence(cmp, r) for r in rows]

@@ -42,6 +42,7 @@ def document(cmp) -> dict:
         }
         if r["flagged"]:
             m["robust"] = r.get("robust")
+            m["robust_verdict"] = r.get("robust_verdict")
             m["robust_checks"] = [{**c, "diff": _round(c["diff"]), "ci95": _jl(c["ci95"])}
                                   for c in r.get("robust_checks", [])]
         metrics[r["key"]] = m
@@ -55,6 +56,7 @@ def document(cmp) -> dict:
         "settings": cmp.settings,
         "arms": {"a": cmp.arm_names[0], "b": cmp.arm_names[1]},
         "rule_changes": cmp.rule_changes,
+        "headline": cmp.headline,
         "summary": cmp.summary,
         "method": METHODS,
         "family_alpha": FAMILY_ALPHA,
@@ -88,16 +90,19 @@ def settings_words(doc: dict) -> list[str]:
              f"({s['seed']}, i)",
              f"Main lineup: {', '.join(s['bots'])}"]
     if s["robust_bots"]:
-        lines.append(f"Each flagged effect measured again with {', '.join(s['robust_bots'])} on the first "
-                     f"{s['robust_games']} pairs")
+        pairs = s.get("robust_pairs") or {b: s["robust_games"] for b in s["robust_bots"]}
+        lines.append("Each flagged effect measured again with " + " and ".join(
+            f"{b} on the first {pairs.get(b, s['robust_games']):,} pairs" for b in s["robust_bots"]))
     else:
         lines.append("No other lineup measured (robustness not checked)")
     if s["skill_games"]:
-        lines.append(f"Skill ladder {' < '.join(s['ladder'])}: {s['skill_games']} matches per arm and rung "
-                     f"({s['robust_games']} with the expert)")
+        slow = any(r.partition(":")[0] == "expert" for r in s["ladder"])
+        lines.append(f"Skill ladder {' < '.join(s['ladder'])}: {s['skill_games']} matches per arm and rung"
+                     + (f" ({s['robust_games']} with the expert)" if slow else ""))
     if s["restricted_games"]:
         lines.append(f"Restricted play: {s['restricted_games']} matches per arm and restriction")
-    lines.append(f"{s['workers']} worker process(es); the figures are the same for any number")
+    workers = s["workers"]
+    lines.append(f"{workers} worker process{'' if workers == 1 else 'es'}; the figures are the same for any number")
     return lines
 
 
@@ -116,7 +121,9 @@ def html_page(doc: dict, charts: dict[str, str] | None) -> str:
     """One self-contained page (no network, no other file): the headline first (the rule change in
     words, then its effects as sentences), then the ladder, restricted play, charts, every metric,
     the settings in words and the method."""
-    from .headline import ROBUST_WORDS, effect_sentence, robust_words
+    from types import SimpleNamespace
+
+    from .headline import badge, effect_sentence, holm_sentence, no_difference, robust_words
 
     e = html.escape
     arms = doc["arms"]
@@ -134,20 +141,22 @@ def html_page(doc: dict, charts: dict[str, str] | None) -> str:
         m = metrics.get(item["metric"])
         if m is not None and m["flagged"]:
             cls = "up" if (m["diff"] or 0) > 0 else "down"
-            badge = ROBUST_WORDS[m.get("robust")]
-            bcls = {True: "robust", False: "fragile"}.get(m.get("robust"), "unchecked")
             row = {**m, "key": item["metric"]}
-            detail = robust_words(row)[len(badge):].strip()
-            effects.append(f'<li class="{cls}">{e(effect_sentence(row))} <span class="badge {bcls}">{e(badge)}</span>'
+            label = badge(row)
+            bcls = {"holds": "robust", "differs": "fragile"}.get(m.get("robust_verdict"), "unchecked")
+            detail = robust_words(row)[len(label):].strip()
+            effects.append(f'<li class="{cls}">{e(effect_sentence(row))} <span class="badge {bcls}">{e(label)}</span>'
                            f' <small>{e(detail)}</small></li>')
         else:
             effects.append(f'<li class="none">{e(item["text"])}</li>')
     if not any(m["flagged"] for m in metrics.values()):
         effects.insert(0, '<li class="none"><strong>No effect on play shown</strong> (no metric flagged '
                           'after Holm\'s correction).</li>')
-    quiet = [m["name"] for k, m in metrics.items() if m["compared"] and not m["flagged"] and m["diff"] is not None
-             and k != "first_side_win_share"]
+    quiet = no_difference(SimpleNamespace(rows=[{**m, "key": k} for k, m in metrics.items()]))
     quiet_html = f"<p class=quiet>No difference shown in: {e(', '.join(quiet))}.</p>" if quiet else ""
+    turned = holm_sentence([{**m, "key": k} for k, m in metrics.items()])
+    if turned:
+        quiet_html += f"<p class=quiet>{e(turned)}</p>"
 
     def share(v):
         return "–" if v is None else f"{100 * v:.1f}%"
@@ -169,7 +178,7 @@ def html_page(doc: dict, charts: dict[str, str] | None) -> str:
             f"<td>{share(f['a'])}<br><small>{share_ci(f['a_ci95'])}</small></td>"
             f"<td>{share(f['b'])}<br><small>{share_ci(f['b_ci95'])}</small></td><td>{diff_pt(f)}</td></tr>"
             for f in items)
-        return (f"<table><tr><th>{head}</th><th>matches a arm</th><th>A</th><th>B</th><th>B − A</th></tr>"
+        return (f"<table><tr><th>{head}</th><th>matches per arm</th><th>A</th><th>B</th><th>B − A</th></tr>"
                 f"{body}</table>")
 
     rows = []
@@ -180,7 +189,7 @@ def html_page(doc: dict, charts: dict[str, str] | None) -> str:
             cls = ""
         diff_cell = (f"{e(fmt_diff(m['diff'], key))}<br><small>{e(fmt_diff_ci(m['ci95'], key))}</small>"
                      if m["compared"] else "<small>shown per arm (seated differently)</small>")
-        rob = ROBUST_WORDS[m.get("robust")] if m["flagged"] else ""
+        rob = badge({**m, "key": key}) if m["flagged"] else ""
         rows.append(
             f"<tr{cls}><td>{e(m['name'])}<br><small><code>{e(key)}</code></small></td>"
             f"<td>{e(fmt(m['a'], key))}<br><small>{e(fmt_ci(m['a_ci95'], key))}</small></td>"
@@ -203,6 +212,7 @@ h1 {{ font-size: 1.6em; margin-bottom: 0.2em; }} .sub {{ color: #555; margin-top
 h2 {{ font-size: 1.15em; margin: 1.2em 0 0.4em; }}
 .rule li {{ font-size: 1.1em; }}
 ul.effects {{ list-style: none; padding-left: 0; }}
+ul.headline {{ font-size: 1.25em; line-height: 1.45; padding-left: 1.2em; margin: 0.8em 0 1em; }}
 ul.effects li {{ padding: 6px 10px; margin: 4px 0; border-left: 6px solid #bbb; background: #f6f6f6; }}
 ul.effects li.up {{ border-color: #1a7f37; background: #eaf6ec; }}
 ul.effects li.down {{ border-color: #b3261e; background: #fbeceb; }}
@@ -219,6 +229,7 @@ figure {{ margin: 1.5em 0; }} figure svg {{ max-width: 100%; height: auto; }}
 </style></head><body>
 <h1>{e(title)}</h1>
 <p class="sub">{e(sub)}</p>
+<ul class="headline">{''.join(f"<li>{e(x)}</li>" for x in doc.get("headline", []))}</ul>
 <h2>The rule change</h2>
 <ul class="rule">{changes}</ul>
 <h2>What it does to play</h2>
@@ -238,7 +249,7 @@ figure {{ margin: 1.5em 0; }} figure svg {{ max-width: 100%; height: auto; }}
 <h2>Settings</h2>
 <ul>{settings_html}</ul>
 <h2>Method</h2>
-<p>{e(doc['method'])} An effect "holds with every bot" when, measured again with every other lineup, its difference has the same sign and a 95% interval that excludes 0; otherwise it "depends on the bots".</p>
+<p>{e(doc['method'])} An effect "holds with every bot" when, measured again with every other lineup, its difference has the same sign and a 95% interval that excludes 0; it "depends on the bots" when a lineup's interval excludes the main run's difference without confirming it (the effect is clearly smaller, absent or reversed with those bots); it is "not confirmed" when a lineup's interval holds both 0 and the main run's difference (too few pairs to tell). The sentences at the top say "clearly" for an effect flagged and held with every bot, "probably" for one flagged but not confirmed, "not shown" for one not flagged.</p>
 </body></html>
 """
 

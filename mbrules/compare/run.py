@@ -13,9 +13,11 @@ The phases, in order:
    X seated on one side (rotating through the sides), Y everywhere else; X's side's win share per arm.
 3. ``restricted:R``: restricted play (Jaffe et al., AIIDE 2012): the heuristic on one side against
    itself forbidden decision R everywhere else; the unrestricted side's win share per arm.
-4. ``robust:L``: each flagged effect measured again with lineup L on the first ``robust_games`` pairs:
-   ``robust`` is true when, with every lineup, the difference has the main run's sign and its 95%
-   interval excludes 0.
+4. ``robust:L``: each flagged effect measured again with lineup L on the first pairs (a cheap lineup
+   on up to 1,000, a slow one on ``robust_games``): ``robust`` is true when, with every lineup, the
+   difference has the main run's sign and its 95% interval excludes 0; ``robust_verdict`` tells a
+   lineup that measured the effect clearly smaller, absent or reversed ("differs": it depends on the
+   bots) from one with too few pairs to tell ("unconfirmed").
 
 Each arm is compiled once in this process; the pairs run on a backend of :mod:`mbrules.matches`
 (this process, a process pool or Ray), whose workers compile both arms once from their resolved rulesets.
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import math
 import os
 import time
 from dataclasses import dataclass, field
@@ -38,13 +41,18 @@ from ..matches.backend import as_backend
 from ..matches.base import DEFAULT_WORKERS
 from ..matches.loop import game_seed, play_match
 from ..matches.records import match_record
-from .headline import RESTRICTION_WORDS
+from .headline import RESTRICTION_SHORT
 from .metrics import METRICS, add_distribution, mark_not_applicable, add_pair, evaluate_sums, new_distribution, metric_values
 
-# The second lineup of the robustness check and the top rung of the ladder: the expert at a small
-# budget (about 0.7 s of CPU a 4-player match of winning-moves against 5 ms for the heuristic), so it
-# is affordable on a subset of the pairs.
+# The top rung of the ladder: the expert at a small budget (about 0.5 s of CPU a 4-player match of
+# winning-moves against 7 ms for the heuristic), so it is affordable on a subset of the pairs.
 EXPERT_SMALL = "expert:budget=4,width=2"
+# The second lineup of the robustness check: the starting heuristic (another player: it attacks after
+# rolling, saves its longest distance card, keeps its safeties differently) at the heuristic's cost, so
+# that it plays enough pairs to confirm or refute what the main run flags (the expert's 8 to 25 pairs
+# could do neither for most effects: docs/compare.md)
+CHECK_BOT = "heuristic-2026"
+CHECK_PAIRS = 1000  # the most pairs a cheap lineup plays by default (the main run's first ones)
 SLOW_BOTS = ("expert",)  # bots whose matches cost seconds: they play the small subsets only
 def default_ladder() -> list[str]:
     """random < heuristic < the expert at a small budget (< learned, when that bot is registered)."""
@@ -62,6 +70,12 @@ def default_slow_games(games: int) -> int:
     """Pairs played by the slow lineups (robustness, the expert's ladder rung): a fortieth of the
     games, at least 8 and at most 25 (and never more than ``games``)."""
     return min(games, max(8, min(25, games // 40)))
+
+
+def default_check_games(games: int, bot: str) -> int:
+    """Pairs a lineup of the robustness check plays by default: a slow one the slow subset, a cheap one
+    the main run's first :data:`CHECK_PAIRS` pairs (all of them up to that)."""
+    return default_slow_games(games) if is_slow(bot) else min(games, CHECK_PAIRS)
 
 
 def default_skill_games(games: int) -> int:
@@ -112,6 +126,7 @@ class Comparison:
     seconds: dict
     pairs_done: int
     distributions: tuple[dict, dict] = field(default_factory=lambda: (new_distribution(), new_distribution()))
+    headline: list[str] = field(default_factory=list)  # at most three sentences a player reads first
 
     def document(self) -> dict:
         from .report import document
@@ -190,8 +205,9 @@ def run_compare(
     playing both on the same seeds; return a :class:`Comparison` (``.document()`` is ``--json``).
 
     ``players_b`` seats arm B differently (default ``players``). ``bots`` is the main lineup;
-    ``robust_bots`` the lineups each flagged effect is measured again with (default: the expert at a
-    small budget; ``[]``: none), on ``robust_games`` pairs; ``ladder`` the skill rungs, weakest first
+    ``robust_bots`` the lineups each flagged effect is measured again with (default: ``heuristic-2026``,
+    the starting heuristic; ``[]``: none), on ``robust_games`` pairs (default: a cheap lineup up to 1,000, a
+    slow one, the expert, ``games/40`` from 8 to 25); ``ladder`` the skill rungs, weakest first
     (default: random, heuristic, the small expert, and learned when registered); ``skill_games`` the
     pairs of each cheap rung and of each restriction (0: no ladder and no restricted play).
     ``progress(phase_key, title, done, total)`` is called as pairs finish; ``should_stop()`` is
@@ -214,8 +230,10 @@ def run_compare(
     bots = tuple(bots)
     for g in games_pair:
         lineup(bots, g.players)  # one bot, or one per player of both arms: refused before any match
-    robust_bots = [EXPERT_SMALL] if robust_bots is None else list(robust_bots)
+    robust_bots = [CHECK_BOT] if robust_bots is None else list(robust_bots)
     slow = default_slow_games(games) if robust_games is None else min(games, robust_games)
+    check_pairs = {bot: default_check_games(games, bot) if robust_games is None else min(games, robust_games)
+                   for bot in robust_bots}
     skill = default_skill_games(games) if skill_games is None else skill_games
     restricted_n = skill if restricted_games is None else restricted_games
     rungs = default_ladder() if ladder is None else list(ladder)
@@ -231,19 +249,19 @@ def run_compare(
         check_out(out, inputs, charts)
         spill = RecordSpill(max(game_a.sides, game_b.sides))
 
-    phases = [Phase("main", "main", games, f"{games} paired matches ({', '.join(bots)})", bots=bots)]
+    phases = [Phase("main", "main", games, "paired matches", bots=bots)]
     if skill > 0:
         for weak, strong in zip(rungs, rungs[1:]):
             n = slow if (is_slow(weak) or is_slow(strong)) else skill
             if n > 0:
-                phases.append(Phase(f"ladder:{strong}>{weak}", "ladder", n, f"skill ladder: {strong} vs {weak}",
+                phases.append(Phase(f"ladder:{strong}>{weak}", "ladder", n,
+                                    f"rung {strong.partition(':')[0]} > {weak.partition(':')[0]}",
                                     focus=strong, other=weak))
     if restricted_n > 0:
         for r in RESTRICTIONS:
             if r == "no_extension" and all(g.extension_to is None for g in games_pair):
                 continue  # no extension question in either game: the restriction changes nothing
-            phases.append(Phase(f"restricted:{r}", "restricted", restricted_n,
-                                f"restricted play: heuristic vs heuristic that {RESTRICTION_WORDS[r]}",
+            phases.append(Phase(f"restricted:{r}", "restricted", restricted_n, f"forbid {RESTRICTION_SHORT[r]}",
                                 focus="heuristic", other=f"restricted:{r}=1"))
 
     sums = [stats.PairSums() for _ in METRICS]
@@ -278,15 +296,15 @@ def run_compare(
     rows = evaluate_sums(sums, same_seating)
     mark_not_applicable(rows, games_pair)
     flagged = [r for r in rows if r["flagged"]]
-    if not stopped and flagged and slow > 0 and robust_bots:
-        rphases = [Phase(f"robust:{bot}", "robust", slow, f"robustness: flagged effects again with {bot}",
-                         bots=(bot,)) for bot in robust_bots]
+    if not stopped and flagged and robust_bots:
+        rphases = [Phase(f"robust:{bot}", "robust", check_pairs[bot], f"check: {bot.partition(':')[0]}",
+                         bots=(bot,)) for bot in robust_bots if check_pairs[bot] > 0]
         try:
             stopped = _run_phases(games_pair, rphases, seed, workers, False, consume, should_stop, seconds,
                                   backend, address)
         except KeyboardInterrupt:
             stopped = True
-    _robustness(rows, robust_sums, robust_bots if (flagged and slow > 0) else [], same_seating)
+    _robustness(rows, robust_sums, [b for b in robust_bots if check_pairs[b] > 0] if flagged else [], same_seating)
 
     ladder_rows = [_focus_row(p, focus_sums.get(p.key), same_seating) for p in phases if p.kind == "ladder"]
     restricted_rows = [_focus_row(p, focus_sums.get(p.key), same_seating) for p in phases if p.kind == "restricted"]
@@ -294,7 +312,7 @@ def run_compare(
     focus = [f for f in ladder_rows + restricted_rows if f["se"] is not None and (f["se"] > 0 or f["diff"] != 0)]
     flags, adjusted = stats.holm([stats.p_value(f["diff"], f["se"]) for f in focus])
     for f in ladder_rows + restricted_rows:
-        f["flagged"], f["p_holm"] = False, None
+        f["flagged"], f["p_holm"], f["family"] = False, None, len(focus)
     for f, flag, adj in zip(focus, flags, adjusted):
         f["flagged"], f["p_holm"] = flag, adj
     from ..ruleset.diff import diff_rulesets
@@ -314,16 +332,18 @@ def run_compare(
               "players": game_b.players, "sides": game_b.sides},
         "players": game_a.players, "players_b": game_b.players, "games": games, "seed": seed,
         "workers": workers, "backend": backend, "bots": list(bots), "robust_bots": robust_bots, "robust_games": slow,
+        "robust_pairs": check_pairs,
         "ladder": rungs, "skill_games": skill, "restricted_games": restricted_n,
         "same_seating": same_seating,
     }
-    from .headline import summary
+    from .headline import headline, summary
 
     seconds["total"] = time.perf_counter() - t_start
     seconds["cpu"] = cpu_seconds() - cpu_start
     cmp = Comparison(settings, names, changes, rows, ladder_rows, restricted_rows, [], stopped, seconds,
                      done.get("main", 0), dists)
     cmp.summary = summary(cmp)
+    cmp.headline = headline(cmp)
     if out is not None:
         from .report import write_report
 
@@ -394,7 +414,28 @@ def _robustness(rows: list[dict], robust_sums: dict, robust_bots: list[str], com
                 break
             rr = row_from_sums(METRICS[k], got[k], comparable or METRICS[k].scope == "game")
             ci = rr["ci95"]
-            holds = bool(ci) and ((r["diff"] > 0 and ci[0] > 0) or (r["diff"] < 0 and ci[1] < 0))
-            checks.append({"bots": bot, "pairs": got[k].n, "diff": rr["diff"], "ci95": ci, "holds": holds})
+            verdict = check_verdict(r["diff"], r["se"], rr["diff"], rr["se"], ci)
+            checks.append({"bots": bot, "pairs": got[k].n, "diff": rr["diff"], "ci95": ci,
+                           "holds": verdict == "holds", "verdict": verdict})
         r["robust"] = None if not checks else all(c["holds"] for c in checks)
         r["robust_checks"] = checks or []
+        r["robust_verdict"] = None if not checks else next(
+            (v for v in ("differs", "unconfirmed") if any(c["verdict"] == v for c in checks)), "holds")
+
+
+def check_verdict(main_diff: float, main_se: float | None, diff: float | None, se: float | None, ci) -> str:
+    """What another lineup's measurement says of an effect the main run flagged.
+
+    ``holds``: its 95% interval excludes 0 on the main run's side. ``differs``: it does not, and it differs
+    from the main run's difference by more than both runs' uncertainty allows (beyond 1.96 standard errors
+    of the difference of the two: the effect is smaller, absent or reversed with these bots: it depends on
+    the bots). ``unconfirmed``: neither: too few pairs to tell (the expert's 8 pairs, often)."""
+    if diff is None:
+        return "unconfirmed"
+    lo, hi = ci if ci else (diff, diff)
+    if (main_diff > 0 and lo > 0) or (main_diff < 0 and hi < 0):
+        return "holds"
+    spread = math.hypot(main_se or 0.0, se or 0.0)
+    if abs(main_diff - diff) > stats.Z95 * spread:
+        return "differs"
+    return "unconfirmed"

@@ -68,11 +68,13 @@ class Recorder(Observer):
 
 
 def record_match(recorder: Recorder, state: State, ruleset_ref: str, options: Sequence[str], players: int,
-                 seed: int, out_dir: str | Path | None = None) -> str:
+                 seed: int, out_dir: str | Path | None = None, comments: Sequence[str] = ()) -> str:
     """The match ``recorder`` watched (``state`` is where it stands now) as scenario YAML.
 
     ``ruleset_ref`` and ``options`` are as the user named them (bundled ids or paths); paths are
     written relative to ``out_dir`` (the folder the file goes to) or, without it, absolute.
+    ``comments`` (lines starting with '# ') follow the first document's first line (a saved game's
+    seats: :mod:`mbrules.tui.resume`).
     """
     from mbrules.ruleset import bundled_option_ids, bundled_ruleset_ids
 
@@ -89,6 +91,8 @@ def record_match(recorder: Recorder, state: State, ruleset_ref: str, options: Se
             f"# Recorded by mbrules play --record: {g.ruleset_id}, {players} players, seed {seed}; "
             f"hand {k + 1} of {n}.",
         ]
+        if k == 0:
+            lines += [c for c in comments if c.startswith("# ") and "\n" not in c]
         if k == 0 and n > 1:
             lines.append("# One YAML document a hand, separated by '---': mbrules replay runs each as a scenario.")
         lines += [

@@ -7,7 +7,8 @@ with :meth:`State.from_position`, and its steps are played in order:
 * the draw happens once a turn, before the player's first action of that turn: the engine's
   explicit DRAW is applied when the step's player is the one to act and has not drawn;
 * a coup fourré window that the next step does not use is declined (DECLINE until it closes),
-  unless that step is a ``coup_fourre``; an ``expect:`` step does not close it;
+  unless that step is a ``coup_fourre``, and only if that step is accepted: a step marked
+  ``rejected`` is tried on a clone, so the window stays open; an ``expect:`` step does not close it;
 * an action step without ``rejected`` must be accepted; with ``rejected`` it must be refused
   (with that code) and leave the game exactly as it was;
 * the first failing step ends the scenario.
@@ -278,6 +279,18 @@ def prepare(doc: Document, base_dir: Path) -> _Prepared:
     return _Prepared(game, scn, state)
 
 
+def check_document(doc: Document, base_dir: Path) -> tuple[Game | None, m.Scenario | None, list[Diagnostic]]:
+    """A document read through the scenario reader, validated as ``mbrules replay`` validates it (the model,
+    its ruleset and options, the names and the deck): ``(game, scenario, [])``, or ``(None, None, problems)``
+    with every problem as ``FILE:LINE:COL: message``. Nothing here raises for bad input."""
+    try:
+        prep = prepare(doc, base_dir)
+    except _Invalid as exc:
+        diags = sorted(set(exc.diags), key=lambda d: (d.file != doc.file, d.file, d.line, d.col, d.message))
+        return None, None, diags or [Diagnostic(doc.file, doc.line, 1, "invalid scenario")]
+    return prep.game, prep.scenario, []
+
+
 def _check_steps(ck: _Checker, scn: m.Scenario) -> None:
     g = ck.g
     for i, step in enumerate(scn.steps):
@@ -519,21 +532,33 @@ class _Runner:
 
     # -- actions
     def action(self, i: int, step: m.ActionStep) -> None:
-        g, st = self.g, self.st
+        g = self.g
         p = g.player_names.index(step.player)
         kind = step.action_key
-        # A coup fourré window this step does not use is declined.
+        # A coup fourré window this step does not use is declined, but only if the step is accepted:
+        # a step marked ``rejected`` is tried on a clone, so the game (the open window included) stays
+        # exactly as it was and the victim may still call the coup fourré.
+        st = self.st
+        trial = (kind != "coup_fourre" and step.rejected is not None
+                 and st.decision.kind == DecisionKind.COUP_FOURRE)
+        if trial:
+            st = st.clone()
         if kind != "coup_fourre":
-            while st.decision.kind == DecisionKind.COUP_FOURRE:
+            for _ in range(g.players + 1):  # a window is each holder's once: bounded by the players
+                if st.decision.kind != DecisionKind.COUP_FOURRE:
+                    break
                 st.apply(g.decline_action)
         # The draw: once a turn, before the player's first action of that turn.
         if kind in ("play", "discard"):
             d = st.decision
+            turn_draw = self.turn_draw
             if d.kind == DecisionKind.TURN and d.player == p and not d.drawn:
                 st.apply(g.draw_action, player=p)
-                self.turn_draw = (p, st.snapshot().last_draw)
+                turn_draw = (p, st.snapshot().last_draw)
+                if not trial:
+                    self.turn_draw = turn_draw
             if step.draw is not None:
-                got = self.turn_draw[1] if self.turn_draw and self.turn_draw[0] == p else None
+                got = turn_draw[1] if turn_draw and turn_draw[0] == p else None
                 if got is None or g.card_ids[got] != step.draw:
                     self.fail(i, ["draw"], "draw", step.draw, g.card_ids[got] if got is not None else None,
                               "" if got is not None else "no card was drawn this turn")

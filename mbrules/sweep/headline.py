@@ -3,6 +3,8 @@ trend shown over the swept values with its size per step and interval, and the t
 The same sentences are the terminal's first lines, the top of ``index.html`` and ``summary`` in ``--json``."""
 from __future__ import annotations
 
+import re
+
 from ..compare.figures import fmt, fmt_ci, fmt_diff
 from .values import fmt_value
 
@@ -10,7 +12,54 @@ PER_VALUE_LINES = 8  # above this many values, the table says it (one sentence a
 
 
 def _minus(s: str) -> str:
-    return s.replace("-", "−")
+    """A negative number's hyphen as a minus sign; a hyphen inside a word stays."""
+    return re.sub(r"(?<![\w.])-(?=[\d.])", "−", s)
+
+
+def lower_first(name: str) -> str:
+    """A metric's name inside a sentence: its first letter lower-cased, the rest as written ("side A" stays)."""
+    return name[:1].lower() + name[1:]
+
+
+# a swept value as a player names it: the path's pattern (``*`` for a player count or a card id) -> words
+PATH_NOUNS = {
+    "player_counts.*.target": "the {key}-player trip",
+    "player_counts.*.extension_to": "the {key}-player extension",
+    "player_counts.*.sides": "the {key}-player sides",
+    "cards.*.count": "the number of {card} cards",
+    "cards.*.miles": "the miles of {card}",
+    "cards.*.max_per_hand": "the most {card} cards a side may play in a hand",
+    "match.target_points": "the match's target score",
+    "match.max_hands": "the most hands in a match",
+    "play.hand_size": "the hand size",
+}
+
+
+def path_words(parts, ruleset=None) -> str:
+    """A ``--set`` path in words: ``player_counts.2.target`` is "the 2-player trip", ``player_counts.*.target``
+    "the trip", ``cards.stop.count`` "the number of Stop! cards", ``scoring.safe_trip`` "the safe trip bonus";
+    any other value its phrase from ``mbrules show``/``diff`` (:mod:`mbrules.ruleset.words`)."""
+    from ..ruleset.words import phrase, pretty_id
+
+    parts = [p for p in parts if p != "value"]
+    if not parts:
+        return "the value"
+    stars = {1} if parts[0] in ("player_counts", "removals", "cards", "box") and len(parts) > 1 else set()
+    pattern = ".".join("*" if i in stars else p for i, p in enumerate(parts))
+    key = parts[1] if stars else ""
+    card = ""
+    if parts[0] == "cards" and len(parts) > 1:
+        c = getattr(ruleset, "cards", {}).get(parts[1]) if ruleset is not None else None
+        card = c.name if c is not None else pretty_id(parts[1])
+    noun = PATH_NOUNS.get(pattern)
+    if noun is not None:
+        if key == "*":
+            noun = noun.replace("the {key}-player ", "the ").replace("the {key}-player", "the")
+        return noun.format(key=key, card=card)
+    words = phrase(pattern, key="" if key == "*" else key, card=card)
+    if parts[0] == "scoring" and not words.startswith(("points", "cards")):
+        return "the " + words
+    return words
 
 
 def step_of(values) -> float:
@@ -35,7 +84,7 @@ def trend_sentence(sw, r: dict) -> str:
     per = r["slope"] * step
     lo, hi = (c * step for c in r["ci95"]) if r["ci95"] else (None, None)
     word = "rises" if r["slope"] > 0 else "falls"
-    text = (f"{r['name']} {word} as {path} goes {fmt_value(sw.sets[0].values[0])} → "
+    text = (f"{r['name']} {word} as {sw_words(sw)} ({path}) goes {fmt_value(sw.sets[0].values[0])} → "
             f"{fmt_value(sw.sets[0].values[-1])}: {fmt(a, key)} → {fmt(b, key)}, {fmt_diff(per, key)} per "
             f"+{fmt_value(step)}")
     if lo is not None:
@@ -47,7 +96,7 @@ def value_sentence(sw, p: dict) -> str:
     parts = []
     for key in sw.settings["metrics"]:
         m = p["metrics"][key]
-        parts.append(f"{m['name'].lower()} {fmt(m['value'], key)} {fmt_ci(m['ci95'], key)}".rstrip())
+        parts.append(f"{lower_first(m['name'])} {fmt(m['value'], key)} {fmt_ci(m['ci95'], key)}".rstrip())
     return _minus(f"At {p['label']}: " + "; ".join(parts))
 
 
@@ -105,10 +154,10 @@ def summary(sw) -> list[dict]:
             out.append({"metric": key, "kind": "curve", "text": trend_sentence(sw, r)})
         else:
             lo, hi = r["ci95"] or (None, None)
-            out.append({"metric": key, "kind": "curve", "text": _minus(f"{r['name']}: no trend shown over {sw.sets[0].path} "
+            out.append({"metric": key, "kind": "curve", "text": _minus(f"{r['name']}: no trend shown over {sw_words(sw)} "
                                                       f"(slope {r['slope']:+.3g} a unit, 95% CI "
                                                       f"{lo:+.3g} to {hi:+.3g})") if lo is not None else
-                        f"{r['name']}: no trend shown over {sw.sets[0].path}"})
+                        f"{r['name']}: no trend shown over {sw_words(sw)}"})
     if not sw.trend and len(sw.points) > 1:  # values that are not numbers: no slope, the steps in words
         for key in curve:
             out.append({"metric": key, "kind": "curve", "text": steps_sentence(sw, key)})
@@ -119,4 +168,104 @@ def summary(sw) -> list[dict]:
     if len(sw.points) <= PER_VALUE_LINES:
         for p in sw.points:
             out.append({"metric": "point", "kind": "point", "text": value_sentence(sw, p)})
+    return out
+
+
+def sw_words(sw) -> str:
+    """The first swept value in words (``settings["sets"][0]["words"]``), or its path."""
+    first = sw.settings["sets"][0]
+    return first.get("words") or first["path"]
+
+
+def _where(sw) -> str:
+    """" as the 2-player trip goes 500 → 900", or for a rule turned on or off " with “a hazard may cover another
+    hazard” turned on"."""
+    values = list(sw.sets[0].values)
+    if values in ([False, True], [True, False]):
+        return f" with “{sw_words(sw)}” turned {'on' if values[-1] else 'off'}"
+    return f" as {sw_words(sw)} goes {_span(sw)}"
+
+
+def _plain_target(sw) -> str:
+    """The target's answer in words: "Probably, 3000 gives about 3 hands per match (2.91 measured)." when a
+    value's 95% interval holds it, else "Not shown: ..." and the closest value."""
+    from ..compare.headline import _PLAIN, _plain_value
+
+    t = sw.target
+    key = t["metric"]
+    unit = _PLAIN.get(key, (None, None, None, ""))[3]
+    name = lower_first(sw.points[0]["metrics"][key]["name"])
+    goal = f"{_plain_value(t['value'], key)}{unit}" if unit else f"{name} = {_plain_value(t['value'], key)}"
+    by_label = {p["label"]: p for p in sw.points}
+
+    def value(label: str) -> str:
+        p = by_label.get(label)
+        return fmt_value(p["value"]) if p is not None and len(sw.sets) == 1 else label
+
+    if t["closest"] is None:
+        return f"Not shown: no value measured {name}."
+    measured = f"{_plain_value(t['closest_value'], key)}{unit} measured"
+    if t["held_by"]:
+        held = ", ".join(value(x) for x in t["held_by"])
+        return _minus(f"Probably, {sw_words(sw)} at {held} gives {goal} ({measured} at {value(t['closest'])}).")
+    return _minus(f"Not shown: no value of {sw_words(sw)} gives {goal}; the closest is {value(t['closest'])} "
+                  f"({measured}).")
+
+
+def _span(sw) -> str:
+    values = sw.sets[0].values
+    return f"{fmt_value(values[0])} → {fmt_value(values[-1])}"
+
+
+def _plain_trend(sw, key: str, word: str, rising: bool, first_sentence: bool = True) -> str:
+    from ..compare.headline import _PLAIN, _about, _plain_value, relative
+
+    first, last = sw.points[0]["metrics"][key]["value"], sw.points[-1]["metrics"][key]["value"]
+    up, down, noun, unit = _PLAIN.get(key, (None, None, None, ""))
+    name = sw.points[0]["metrics"][key]["name"]
+    figures = f"{_plain_value(first, key)} → {_plain_value(last, key)}{unit}"
+    where = _where(sw) if first_sentence else ""
+    if word == "not shown":
+        return _minus(f"Not shown: a change in {noun or lower_first(name)}{where} ({figures}).")
+    if up is None:
+        change = f"{lower_first(name)} {'rises' if rising else 'falls'}"
+    else:
+        change = up if rising else down
+        rel = relative(None if first is None or last is None else last - first, first)
+        change = change.replace("about {p} ", "") if rel is None else change.replace("{p}", _about(rel))
+    return _minus(f"{word.capitalize()}, {change}{where} ({figures}).")
+
+
+def headline(sw) -> list[str]:
+    """At most three sentences a player reads first (``headline`` in ``--json``, the first lines of the terminal
+    and of ``index.html``): the target's answer, then what the swept value does to the game, what a table
+    notices first (hand length, trips, shutouts, who wins, points), each with its certainty: "clearly" (a
+    trend Holm's correction keeps), "probably" (values that are not numbers: a step whose interval excludes
+    0, uncorrected), "not shown"."""
+    from ..compare.headline import NOTICED
+
+    out = []
+    if sw.target is not None:
+        out.append(_plain_target(sw))
+    curve = list(sw.settings["metrics"])
+
+    def rank(key: str) -> tuple:
+        return (NOTICED.index(key) if key in NOTICED else len(NOTICED), curve.index(key) if key in curve else 99)
+
+    said: list[tuple[str, str, bool]] = []  # (metric, certainty, rising), in the order they are said
+    if sw.trend:
+        flagged = sorted((r for r in sw.trend if r["flagged"]), key=lambda r: (rank(r["metric"]), -size(sw, r)))
+        said += [(r["metric"], "clearly", r["slope"] > 0) for r in flagged]
+        shown = {r["metric"] for r in flagged}
+        said += [(key, "not shown", False) for key in curve
+                 if key not in shown and any(x["metric"] == key for x in sw.trend)]
+    elif len(sw.points) > 1:
+        for key in sorted(curve, key=rank):
+            steps = [p["metrics"][key].get("diff_prev_ci95") for p in sw.points[1:]]
+            moved = [ci for ci in steps if ci and (ci[0] > 0 or ci[1] < 0)]
+            first, last = sw.points[0]["metrics"][key]["value"], sw.points[-1]["metrics"][key]["value"]
+            rising = first is not None and last is not None and last > first
+            said.append((key, "probably" if moved else "not shown", rising))
+    for k, (key, word, rising) in enumerate(said[:3 - len(out)]):
+        out.append(_plain_trend(sw, key, word, rising, first_sentence=k == 0))
     return out

@@ -31,6 +31,7 @@ def document(sw) -> dict:
     return {
         "command": "sweep",
         "settings": sw.settings,
+        "headline": sw.headline,
         "summary": sw.summary,
         "interrupted": sw.interrupted,
         "matches_per_value": sw.seeds_done,
@@ -98,7 +99,7 @@ def response_chart(doc: dict) -> tuple[bytes, str]:
             ax.set_xticks(xs)
             ax.set_xticklabels([fmt_value(v) for v in xs_raw], fontsize=8)
         ax.grid(alpha=0.3)
-    fig.suptitle(f"Response with 95% intervals ({doc['matches_per_value']} matches a value, the same seeds)",
+    fig.suptitle(f"Response with 95% intervals ({doc['matches_per_value']} matches per value, the same seeds)",
                  fontsize=10)
     fig.tight_layout()
     return _render(fig)
@@ -107,9 +108,9 @@ def response_chart(doc: dict) -> tuple[bytes, str]:
 def html_page(doc: dict, svg: str | None) -> str:
     e = html.escape
     s = doc["settings"]
-    sets = " and ".join(x["path"] for x in s["sets"])
+    sets = " and ".join(f"{x['words']} ({x['path']})" if x.get("words") else x["path"] for x in s["sets"])
     title = f"Sweep of {sets} in {s['ruleset']}" + "".join(f" + {o}" for o in s["options"])
-    sub = (f"{s['ruleset_name']}; {s['players']} players; {doc['matches_per_value']} matches a value, every value dealt the same "
+    sub = (f"{s['ruleset_name']}; {s['players']} players; {doc['matches_per_value']} matches per value, every value dealt the same "
            f"seeds; bots {', '.join(s['bots'])}")
     if doc["interrupted"]:
         sub += " — interrupted: the figures are those of the seeds every value finished"
@@ -141,13 +142,15 @@ def html_page(doc: dict, svg: str | None) -> str:
 <html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title>
 <style>
 body{{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:72em;padding:0 1em;color:#222}}
-h1{{font-size:1.4em;margin-bottom:.2em}} .sub{{color:#555;margin-top:0}}
-ul.head li{{margin:.3em 0;font-size:1.05em}} figure.chart{{margin:.5em 0}}
+h1{{font-size:1.4em;margin-bottom:.2em}} .sub{{color:#555;margin-top:0}} h2{{font-size:1.15em;margin:1.2em 0 .4em}}
+ul.head li{{margin:.3em 0;font-size:1.05em}} ul.headline{{font-size:1.25em;line-height:1.45;padding-left:1.2em}} figure.chart{{margin:.5em 0}}
 table{{border-collapse:collapse;margin:.8em 0}} th,td{{border-bottom:1px solid #ddd;padding:.25em .6em;text-align:right}}
 th:first-child{{text-align:left}} small{{color:#666}} figure.chart svg{{max-width:100%;height:auto}}
 </style></head><body>
 <h1>{e(title)}</h1>
 <p class="sub">{e(sub)}</p>
+<ul class="headline">{''.join(f"<li>{e(x)}</li>" for x in doc.get("headline", []))}</ul>
+<h2>The trends</h2>
 <ul class="head">{heads}</ul>
 {chart}
 <table><thead><tr><th>{e(value_head)}</th>{curve_head}</tr></thead><tbody>{curve_rows}</tbody></table>

@@ -39,6 +39,7 @@ class Sweep:
     interrupted: bool
     seeds_done: int
     seconds: dict = field(default_factory=dict)
+    headline: list = field(default_factory=list)  # at most three sentences a player reads first
 
     def document(self) -> dict:
         from .report import document
@@ -179,7 +180,7 @@ def run_sweep(
         check_out(out, inputs, charts)
     k = len(points_games)
     sums = [stats.ArmsSums(k) for _ in METRICS]
-    phase = Phase("main", "main", games, f"{games} matches × {k} values ({', '.join(bots)})", bots=bots)
+    phase = Phase("main", "main", games, f"sweep of {k} values", bots=bots)
     done = {"main": 0}
     seconds: dict[str, float] = {}
 
@@ -205,16 +206,18 @@ def run_sweep(
     tgt = _target(points, tkey, tval) if tkey else None
     seconds["total"] = time.perf_counter() - t_start
     seconds["cpu"] = cpu_seconds() - cpu_start
+    from .headline import headline, path_words, summary
+
     sw = Sweep(
         settings={"ruleset": ruleset, "options": options, "players": players, "games": games, "seed": seed,
                   "bots": list(bots), "workers": workers, "backend": backend, "metrics": curve,
                   "ruleset_name": points_games[0].ruleset.name,
-                  "sets": [{"path": s.path, "values": list(s.values)} for s in settings]},
+                  "sets": [{"path": s.path, "words": path_words(s.parts, points_games[0].ruleset),
+                            "values": list(s.values)} for s in settings]},
         sets=settings, points=points, trend=trend, target=tgt, summary=[], interrupted=stopped, seeds_done=n,
         seconds=seconds)
-    from .headline import summary
-
     sw.summary = summary(sw)
+    sw.headline = headline(sw)
     if out is not None:
         from .report import write_report
 

@@ -74,11 +74,32 @@ def api_test(game, *, matches: int = 10, seed: int = 0, max_actions: int = 100_0
     of the API (module docstring). Returns None when all hold; raises AssertionError naming the first
     rule broken. ``game`` is what :func:`mbrules.load_game` returns (or a subclass of it: its
     ``new_match`` gives the states tested)."""
-    if matches < 1:
-        raise ValueError("api_test needs at least one match")
+    _check_arguments(game, matches, seed, max_actions, legality_every)
     where = _Where(game, f"{game.ruleset_id}, {game.players} players")
     for k in range(matches):
         _one_match(game, seed + k, max_actions, legality_every, where)
+
+
+MAX_SEED = 2**64 - 1  # the seeds a match takes (mbrules play --seed's range)
+
+
+def _check_arguments(game, matches, seed, max_actions, legality_every) -> None:
+    """Wrong arguments are the caller's error, named: a TypeError for a wrong type, a ValueError for a
+    value out of range (never an AttributeError or a ZeroDivisionError from deep inside)."""
+    from mbrules.engine import Game
+
+    if not isinstance(game, Game):
+        raise TypeError(f"api_test: game must be a Game (what mbrules.load_game returns), "
+                        f"not {type(game).__name__}")
+    for name, value, low, high in (("matches", matches, 1, 1_000_000), ("seed", seed, -(2**63), MAX_SEED),
+                                   ("max_actions", max_actions, 1, 10**9), ("legality_every", legality_every, 1, 10**9)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"api_test: {name} must be an int, not {type(value).__name__}")
+        if not low <= value <= high:
+            raise ValueError(f"api_test: {name} must be from {low:,} to {high:,}, got {value:,}"
+                             if abs(value) < 10**30 else f"api_test: {name} must be from {low:,} to {high:,}")
+    if seed + matches - 1 > MAX_SEED:
+        raise ValueError("api_test: the seeds seed .. seed + matches - 1 must stay at most 2**64 - 1")
 
 
 def _one_match(game, seed: int, max_actions: int, legality_every: int, at: _Where) -> None:

@@ -8,8 +8,9 @@ last plays, the legal moves, your hand as cards (display names only) and the key
 Keys: ←/→ pick a card and Enter opens its moves (↑/↓ and Enter pick the target, Esc goes back);
 the number keys play a listed move; ``d`` discards the picked card; ``h`` asks the hint bot;
 ``u`` undoes your last move (against bots only); ``r`` shows the rules in a pane that scrolls;
-``?`` help; ``q`` quits after ``y``; a click on a card or a listed move works too. The coup fourré window and the extension question are
-prompts over the table that must be answered; the end of a hand is a score sheet screen; in hot
+``?`` help; ``q`` or Ctrl-C quits after ``y`` (Ctrl-C again quits at once, exit 130); a click on a card or
+a listed move works too. With ``--record`` the quit prompt says the match is saved and the same command
+continues it. The coup fourré window and the extension question are prompts over the table that must be answered; the end of a hand is a score sheet screen; in hot
 seat a blank screen hides the hand until the next person presses Enter (Textual draws on the
 terminal's alternate screen: nothing stays in the scrollback).
 
@@ -66,6 +67,7 @@ class MatchDriver:
     humans: Sequence[int]
     max_hands: int | None = None
     observers: Sequence[Observer] = ()
+    save_path: object = None  # --record FILE: a quit saves the match there, and the same command continues it
     state: State = field(init=False)
 
     def __post_init__(self):
@@ -107,7 +109,7 @@ class MatchDriver:
                 if p in self.humans:
                     hand = st.observation(p).hand
                     if hand:
-                        self.notes[p] = [f"You drew {self.game.names[hand[-1]]}."]
+                        self.notes[p].append(f"You drew {self.game.names[hand[-1]]}.")  # after "Resumed ..."
                 continue
             if p in self.humans:
                 return "human"
@@ -503,7 +505,7 @@ class ScoreSheet(Screen[None]):
 
 
 class MilleBornesApp(App[str]):
-    """The match on one screen; ``return_value`` is why it ended ('over', 'quit')."""
+    """The match on one screen; ``return_value`` is why it ended ('over', 'quit', 'interrupted')."""
 
     CSS = """
     #header { height: 1; background: $boost; text-style: bold; }
@@ -769,9 +771,15 @@ class MilleBornesApp(App[str]):
         self.refresh_all()
 
     def action_quit_match(self) -> None:
+        """q or Ctrl-C: the quit prompt; Ctrl-C again while it is up stops the game at once ('interrupted',
+        exit 130, as Ctrl-C stops every command)."""
         if isinstance(self.screen, Prompt) and getattr(self.screen, "quitting", False):
+            self.exit("interrupted")
             return
-        p = Prompt("Quit this match? Nothing more will be played.", "quit", "go on playing")
+        save = self.driver.save_path
+        p = Prompt("Quit this match? " + (f"It will be saved to {save}: the same command continues it."
+                                          if save is not None else "Nothing more will be played."),
+                   "quit", "go on playing")
         p.quitting = True
         self.push_screen(p, lambda yes: self.exit("quit") if yes else self.refresh_all())
 
@@ -786,7 +794,7 @@ HELP = """How to play (every key works at any time on the table):
   u            undo your last move (against bots; not in hot seat)
   r            the rules of this edition, in a pane that scrolls
   ?            this help
-  q            quit (asks y first)
+  q, Ctrl-C    quit (asks y first; Ctrl-C again quits at once)
 
 A coup fourré window and the extension question come as prompts over the table: 1 or y answers
 yes, 2 or n no. At the end of a hand the score sheet shows; Enter goes on to the next hand.
@@ -795,7 +803,7 @@ Cards show by their names in this edition; hazards are red, remedies green, safe
 
 
 def run_app(driver: MatchDriver, **run_kw) -> str:
-    """Run the full-screen game; returns 'over' or 'quit'."""
+    """Run the full-screen game; returns 'over', 'quit' or 'interrupted' (Ctrl-C twice)."""
     result = MilleBornesApp(driver).run(**run_kw)
     return result or "quit"
 

@@ -75,6 +75,7 @@ class HumanSession:
             self.state.add_observer(o)
         self.notes: dict[int, list[str]] = {p: [] for p in self.humans}  # private lines for one seat
         self.last_human: int | None = None
+        self.hands_done = 0
         self.unicode = (console.encoding or "").lower().startswith("utf")
 
     # -- the match ------------------------------------------------------------------------
@@ -82,7 +83,7 @@ class HumanSession:
         """Play until the match ends (or ``max_hands`` hands); raises :class:`QuitMatch` on 'q'."""
         st = self.state
         g = self.game
-        hands = 0
+        hands = self.hands_done  # a resumed match counts the hands its save finished
         while True:
             for _ in range(100_000):  # a hand is at most a few hundred actions; the bound is a guard
                 legal = st.legal_actions()
@@ -107,6 +108,9 @@ class HumanSession:
             self._pause("Press Enter for the next hand (q to quit): ", allow_quit=True)
             st.next_hand()
         return st  # pragma: no cover
+
+    def next_hand(self) -> None:
+        self.state.next_hand()
 
     def _draw(self, p: int, draw: Action) -> None:
         st = self.state
@@ -271,58 +275,81 @@ def no_terminal() -> bool:
 def run_human(game: Game, ruleset: str, options: list[str], players: int, seed: int, bots: list[str],
               humans: list[int], hands: int | None, record: Path | None, inputs: list[Path], done: dict,
               console: Console | None = None, full_screen: bool = False) -> int:
-    """The body of ``mbrules play --human``: play, then write ``--record`` (also after a quit). Returns the exit code."""
+    """The body of ``mbrules play --human``: play, then write ``--record`` (also after a quit). Returns the exit code.
+
+    A ``--record`` file that holds a saved match is continued (both the full-screen game and ``--plain``),
+    or refused with exit 2 when it cannot be (another match, a finished one, a damaged file, not a save):
+    it is never replaced by a new match (:mod:`mbrules.tui.resume`)."""
     import os
 
     from mbrules.scenario.record import Recorder, record_match, write_scenario_file
 
+    from .resume import ResumeError, check_same_match, read_save, replay_save, seat_lineup, seats_comment
+
+    seats = seat_lineup(game, bots, humans)
+    saved = None
+    if record is not None:
+        try:
+            saved = read_save(record)
+            if saved is not None:
+                check_same_match(saved, game, seed, seats)
+        except ResumeError as e:
+            print("\n".join(e.lines), file=sys.stderr)
+            return 2
     if console is None:
         # The window's size is read at every redraw; an exported COLUMNS or LINES (a shell may export
         # the size it had when it started) would pin it, and a resized window would be drawn wrong.
         env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
         console = Console(highlight=False, _environ=env)
     recorder = Recorder() if record is not None else None
+    watchers = [recorder] if recorder else []
     rs = game.ruleset
     quit_why = None
+    code = 0
     if full_screen:  # the Textual game (mbrules/tui/app.py); it draws on the alternate screen
         from .app import MatchDriver, run_app
 
-        from .resume import ResumeError, recorded_match, replay_record
-
-        driver = MatchDriver(game, seed, bots, humans, max_hands=hands, observers=[recorder] if recorder else [])
-        if record is not None and recorded_match(record) is not None:  # continue where the file stopped
-            if recorded_match(record) != (game.ruleset_id, players, seed):
-                rid, n, s = recorded_match(record)
-                print(f"mbrules: {record} records another match ({rid}, {n} players, seed {s}): to continue it give "
-                      f"those; to start this one give another --record file", file=sys.stderr)
-                return 2
-            try:
-                driver.hands_done = replay_record(driver.state, record)
-            except ResumeError as e:
-                print(f"mbrules: cannot continue from {record}: {e}", file=sys.stderr)
-                return 2
-            if driver.state.is_terminal():
-                print(f"mbrules: {record} records a match that is over: give another --record file", file=sys.stderr)
-                return 2
-            if driver.state.hand_over and not driver.state.legal_actions():
-                driver.next_hand()
-        if run_app(driver) != "over":
-            quit_why = "you quit"
-        st = driver.state
-        seats = ", ".join(game.player_names[p] for p in driver.humans)
-        console.print(Text(f"{rs.name}: {players} players, you played {seats}; seed {seed}.", style="bold"))
+        match = MatchDriver(game, seed, bots, humans, max_hands=hands, observers=watchers, save_path=record)
+    else:
+        match = HumanSession(game, seed, bots, humans, console=console, max_hands=hands, observers=watchers)
+    if saved is not None:  # continue where the file stopped
+        try:
+            match.hands_done = replay_save(saved, match.state)
+        except ResumeError as e:
+            print("\n".join(e.lines), file=sys.stderr)
+            return 2
+        st = match.state
+        if st.is_terminal():
+            print(f"mbrules: --record {saved.file} saves a match that is over: {NEW_MATCH}", file=sys.stderr)
+            return 2
+        if hands is not None and match.hands_done >= hands:
+            print(f"mbrules: --record {saved.file} already holds {match.hands_done} finished hands, as many as "
+                  f"--hands {hands}: give a larger --hands to go on, or {NEW_MATCH}", file=sys.stderr)
+            return 2
+        if st.hand_over and not st.legal_actions():
+            match.next_hand()
+        resumed = f"Resumed from {record}: the match goes on in hand {st.hand_no + 1}."
+        console.print(Text(resumed, style="bold"))
+        for p in match.humans:
+            match.notes[p] = [resumed]
+    if full_screen:
+        result = run_app(match)
+        if result != "over":
+            quit_why = "Ctrl-C" if result == "interrupted" else "you quit"
+            code = 130 if result == "interrupted" else 0
+        st = match.state
+        names = ", ".join(game.player_names[p] for p in match.humans)
+        console.print(Text(f"{rs.name}: {players} players, you played {names}; seed {seed}.", style="bold"))
         if quit_why is None:
             console.print(Text(result_sentence(game, st), style="bold"))
     else:
-        session = HumanSession(game, seed, bots, humans, console=console, max_hands=hands,
-                               observers=[recorder] if recorder else [])
-        seats = ", ".join(game.player_names[p] for p in session.humans)
-        console.print(Text(f"{rs.name}: {players} players, you play {seats}; seed {seed}.", style="bold"))
+        names = ", ".join(game.player_names[p] for p in match.humans)
+        console.print(Text(f"{rs.name}: {players} players, you play {names}; seed {seed}.", style="bold"))
         try:
-            session.run()
+            match.run()
         except QuitMatch as q:
             quit_why = q.why
-        st = session.state
+        st = match.state
     done["played"] = True
     if quit_why is not None:
         console.print(Text(f"Match left ({quit_why}) in hand {st.hand_no + 1}: "
@@ -331,15 +358,23 @@ def run_human(game: Game, ruleset: str, options: list[str], players: int, seed: 
         from mbrules.safe_output import OutputPathError
 
         text = record_match(recorder, st, ruleset, options, players, seed,
-                            out_dir=Path(os.path.realpath(record)).parent)
+                            out_dir=Path(os.path.realpath(record)).parent, comments=[seats_comment(game, seats)])
         try:
             write_scenario_file(record, text, inputs, "--record")
             done["recorded"] = True
-            console.print(f"Recorded to {record}.", markup=False, highlight=False)
+            again = ("" if st.is_terminal() else ": the same command continues the match" if quit_why is not None
+                     else ": the same command with a larger --hands continues the match")
+            console.print(f"Recorded to {record}{again}.", markup=False, highlight=False)
         except OutputPathError as e:
             print(str(e), file=sys.stderr)
             return 2
         except OSError as e:
             print(f"mbrules: cannot write {record}: {e.strerror or e}", file=sys.stderr)
             return 2
-    return 0
+    if code == 130:
+        print("mbrules: interrupted (Ctrl-C): the match was not finished"
+              + (f"; {record} was written whole" if done.get("recorded") else ""), file=sys.stderr)
+    return code
+
+
+NEW_MATCH = "give another --record file to start a new match"

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from mbrules.ruleset.listing import OPTION_CATEGORIES
+
 from authoring_helpers import ROOT, run, write
 
 MBRULES = str(Path(sys.executable).parent / "mbrules")
@@ -99,11 +101,14 @@ def test_rulesets_lists_the_options_under_their_category_each_with_its_source():
     assert all(len(line) <= 80 for line in out.splitlines())
     options = out[out.index("Options"):]
     headings = [line.split(":")[0] for line in options.splitlines()[1:] if line and not line.startswith(" ")]
-    assert headings == ["Legality", "Scoring", "Modes"]  # in OPTION_CATEGORIES' order; empty ones left out
-    legality = options[options.index("Legality:"):options.index("Scoring:")]
+    doc = json.loads(run("rulesets", "--json").stdout)
+    used = {o["category"] for o in doc["options"]}
+    # in OPTION_CATEGORIES' order; empty ones left out
+    assert headings == [c.capitalize() for c in OPTION_CATEGORIES if c in used]
+    after = headings[headings.index("Legality") + 1]
+    legality = options[options.index("Legality:"):options.index(f"{after}:")]
     assert "  hazard-on-hazard " in legality and "  shutout-per-opponent " not in legality
     assert "source: winning-moves.txt §12 Hint H" in legality  # speed-limit-stacking's own source
-    doc = json.loads(run("rulesets", "--json").stdout)
     cats = {o["id"]: o["category"] for o in doc["options"]}
     assert cats["simpler-game"] == "modes" and cats["extension-1200"] == "scoring"
     assert all(cats[o] for o in cats), "every bundled option has a category"

@@ -84,7 +84,7 @@ def test_each_value_plays_the_same_seeds_as_that_ruleset_written_as_a_file(tmp_p
     res = run("sweep", "winning-moves", "-p", "2", "--games", "6", "--workers", "1", "--seed", "3",
               "--set", "player_counts.2.target=500,900", "--json")
     assert res.exit_code == 0, res.output
-    doc = json.loads(res.output)
+    doc = json.loads(res.stdout)
     arm = play_arm("winning-moves", [str(opt)], 2, 6, 3)
     turns = sum(r["turns"] for r in arm.records) / sum(r["hands_played"] for r in arm.records)
     assert doc["points"][1]["metrics"]["turns_per_hand"]["value"] == pytest.approx(turns, rel=1e-6)
@@ -95,7 +95,7 @@ def test_the_figures_do_not_depend_on_the_number_of_workers():
     for w in ("1", "2"):
         res = run("sweep", "winning-moves", "-p", "2", "--games", "6", "--workers", w, "--set", TRIP, "--json")
         assert res.exit_code == 0, res.output
-        docs.append(json.loads(res.output)["points"])
+        docs.append(json.loads(res.stdout)["points"])
     assert docs[0] == docs[1]
 
 
@@ -103,7 +103,7 @@ def test_several_set_move_together_point_by_point():
     res = run("sweep", "winning-moves", "-p", "2", "--games", "4", "--workers", "1", "--json",
               "--set", "match.target_points=1000,3000", "--set", "player_counts.2.extension_to=800,1200")
     assert res.exit_code == 0, res.output
-    doc = json.loads(res.output)
+    doc = json.loads(res.stdout)
     assert [p["values"] for p in doc["points"]] == [
         {"match.target_points": 1000, "player_counts.2.extension_to": 800},
         {"match.target_points": 3000, "player_counts.2.extension_to": 1200}]
@@ -157,7 +157,7 @@ def test_sweeping_the_2_player_trip_lengthens_hands_with_a_trend_test():
     res = run("sweep", "winning-moves", "-p", "2", "--games", "60", "--set", "player_counts.2.target=500..900:200",
               "--json")
     assert res.exit_code == 0, res.output
-    doc = json.loads(res.output)
+    doc = json.loads(res.stdout)
     trend = {t["metric"]: t for t in doc["trend"]}["turns_per_hand"]
     assert trend["flagged"] and trend["ci95"][0] > 0
     values = [p["metrics"]["turns_per_hand"]["value"] for p in doc["points"]]
@@ -189,7 +189,7 @@ def test_values_that_are_not_numbers_get_no_slope_and_their_steps_in_words():
     res = run("sweep", "winning-moves", "-p", "2", "--games", "6", "--workers", "1", "--json",
               "--set", "play.hazard_on_hazard=false,true")
     assert res.exit_code == 0, res.output
-    doc = json.loads(res.output)
+    doc = json.loads(res.stdout)
     assert doc["trend"] == [] and [p["value"] for p in doc["points"]] == [False, True]
     turns = next(x["text"] for x in doc["summary"] if x["metric"] == "turns_per_hand")
     assert turns.startswith("Turns per hand: ") and "from false to true (paired by seed)" in turns

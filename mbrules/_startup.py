@@ -1,0 +1,46 @@
+"""The first lines of the ``mbrules`` command: quiet exits for a signal that comes while it starts.
+
+The command is its console script (``mbrules``) or ``python -m mbrules.cli``. Until the command
+installs its own handling (:func:`mbrules.cli.app.main`), Ctrl-C or SIGTERM while the modules are
+imported exits 130 or 143 quietly, never with a KeyboardInterrupt traceback nor killed by the signal
+(the contract's exit codes). ``import mbrules`` calls :func:`install_early` first thing, so the
+window covers every module the command loads; a program that merely imports mbrules is untouched.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+_VALUED = {"-W", "-X", "--check-hash-based-pycs"}  # interpreter options that take the next word
+
+
+def is_command() -> bool:
+    """True in the process of the ``mbrules`` command (its console script, or ``python -m mbrules.cli``)."""
+    if sys.argv and os.path.basename(sys.argv[0]) == "mbrules":
+        return True
+    words = list(getattr(sys, "orig_argv", ()))[1:]  # the interpreter's own command line
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w == "-m":
+            return i + 1 < len(words) and words[i + 1] == "mbrules.cli"
+        if w.startswith("-m") and not w.startswith("--"):
+            return w[2:] == "mbrules.cli"
+        if w in ("-c", "-") or not w.startswith("-"):
+            return False  # code or a script: its own arguments follow
+        i += 2 if w in _VALUED else 1
+    return False
+
+
+def _exit_quietly(signum, frame):
+    raise SystemExit(128 + signum)  # 130 for SIGINT, 143 for SIGTERM
+
+
+def install_early() -> None:
+    """Ctrl-C and SIGTERM exit quietly with 130 and 143 (until the command installs its own handling)."""
+    for s in (signal.SIGINT, signal.SIGTERM):
+        try:
+            signal.signal(s, _exit_quietly)
+        except ValueError:  # not the main thread: leave the signals to whoever runs it
+            return
