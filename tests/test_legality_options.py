@@ -233,3 +233,39 @@ def test_the_stacked_hazards_of_a_side_are_in_its_observation():
                 assert tuple(view.hazards) == st.battle_hazards(s)
                 seen += len(view.hazards) > 1
     assert seen > 0  # some positions with two hazards in force were reached
+
+
+def _position(options, players, hands, sides, turn=0):
+    """A hand set up card by card: ``hands`` and ``sides`` by card id; the rest of the deck is the draw pile."""
+    from mbrules.engine import State
+
+    g = mbrules.load_game("winning-moves", players=players, options=options)
+    ix = g.index
+    deck = list(g.deck)
+    hands = [[ix[c] for c in h] for h in hands]
+    table = {s: {k: [ix[c] for c in v] for k, v in piles.items()} for s, piles in sides.items()}
+    for c in [x for h in hands for x in h] + [x for piles in table.values() for v in piles.values() for x in v]:
+        deck.remove(c)
+    return g, State.from_position(g, hands=hands, draw_top_first=deck, sides=table, turn=turn)
+
+
+def test_the_narrator_tells_each_new_effect_in_player_words():
+    from mbrules.narrate import Narrator
+
+    rest = ["d25", "d50", "d75", "gasoline", "repairs"]
+    g, st = _position(["overshoot"], 2, [["d100", *rest], ["d25", "d50", "d75", "d100", "stop", "roll"]],
+                      {0: {"battle": ["roll"], "distance": ["d200", "d200", "d100", "d100", "d50"]}})
+    st.apply("draw")
+    line = Narrator(g).action(st.apply("play d100"))
+    assert line == "p1 (A) plays 100 Miles: side A at 750 miles (50 past the target).  trip completed!"
+
+    g, st = _position(["remedy-restarts"], 2, [["spare_tire", *rest], ["d25", "d50", "d75", "d100", "stop", "roll"]],
+                      {0: {"battle": ["roll", "flat_tire"]}})
+    st.apply("draw")
+    assert Narrator(g).action(st.apply("play spare_tire")) == "p1 (A) plays Spare Tire (no Roll! needed after it)."
+
+    g, st = _position(["safety-distance"], 2, [["extra_tank", *rest], ["d25", "d50", "d75", "d100", "stop", "roll"]],
+                      {0: {"battle": ["roll"], "distance": ["d100"]}})
+    st.apply("draw")
+    assert (Narrator(g).action(st.apply("play extra_tank"))
+            == "p1 (A) plays Extra Tank to the Safety Area: side A at 200 miles and plays again.")

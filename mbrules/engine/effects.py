@@ -3,11 +3,14 @@
 Decides: where a played or discarded card goes (``_play``, ``_discard_card``), what a
 safety protects and sweeps (``_protect``), and the derived state of a side read by
 legality and by play-out policies (``_refresh``: rolling, the hazards showing, the speed
-limit), with ``_can``/``_hit`` emptied whenever it changes.
+limit), with ``_can``/``_hit`` emptied whenever it changes; with stacked hazards, the set of
+battle hazards in force (``_stack_positions``, ``_bmask``, ``battle_hazards``); the pile a
+combination remedy goes to (``_fixes_battle``); a safety's miles (``_safety_miles``).
 
 Reads: the position and the Game's card tables (``kind``, ``pile``, ``miles``,
-``is_go``, ``protects_mask``, ``grants_rolling``, ``bit``, ``limit``) and the play
-rules ``safety_discards_hazard``, ``roll_after_safety``, ``safety_extra_turn``.
+``is_go``, ``moves``, ``fixes_mask``, ``protects_mask``, ``grants_rolling``, ``bit``, ``limit``)
+and the play rules ``safety_discards_hazard``, ``roll_after_safety``, ``safety_extra_turn``,
+``stacked_hazards``, ``safety_distance``.
 
 May change: hands, the discard pile, a side's piles, miles, played counts, safeties,
 protection, ``_face_up`` and the history; then hands the turn on through the turn room

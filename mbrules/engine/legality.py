@@ -12,7 +12,11 @@ Reads: the position (hands, piles, the derived side state ``_rolling``, ``_bhaz`
 ``_lhaz``, ``_limit``, ``_prot``, miles, target, phase, the open window) and the
 :class:`~mbrules.engine.game.Game`'s legality tables (``card_spec``, ``kind``,
 ``opponents``, ``protects_mask``, ``hazard_on_hazard``, ``hazard_needs_rolling``,
-``speed_limit_stacking``, ``voluntary_discard``).
+``speed_limit_stacking``, ``voluntary_discard``; issue 35: ``go_with_rolling_safety``,
+``undiscardable``, ``discard_playable``, ``discard_free``, ``stacked_hazards`` with ``_bmask``,
+``overshoot``, ``moves``). The codes options add (``rolling-safety``, ``same-hazard``,
+``other-hazard``, ``not-discardable``, ``playable-card``) take their places among the card's own
+checks (docs/api.md).
 
 May change: nothing in the position. Its only writes are its own memo of
 ``_play_reason``'s answers (``_can``, ``_hit``), which the effects room empties
