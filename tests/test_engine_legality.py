@@ -26,6 +26,10 @@ OPTIONS = [
     ("winning-moves", "speed-limit-stacking"), ("winning-moves", "extension-1200"),
     ("winning-moves", "shutout-per-opponent"), ("winning-moves", "extension-bonus-to-finisher"),
     ("kids-115", "simpler-game"), ("kids-115", "longer-game"),
+    # issue 35: legality and card effects
+    *(("winning-moves", o) for o in ("no-roll-under-right-of-way", "safeties-not-discardable",
+                                     "playable-not-discardable", "combination-remedies", "remedy-restarts",
+                                     "stacked-hazards", "overshoot", "safety-distance")),
 ]
 SEEDS = [0, 1]
 HANDS_PER_MATCH = 2
