@@ -269,3 +269,17 @@ def test_the_narrator_tells_each_new_effect_in_player_words():
     st.apply("draw")
     assert (Narrator(g).action(st.apply("play extra_tank"))
             == "p1 (A) plays Extra Tank to the Safety Area: side A at 200 miles and plays again.")
+
+
+def test_the_narrator_says_which_stacked_hazards_still_stop_a_side():
+    from mbrules.narrate import Narrator
+
+    g, st = _position(["stacked-hazards"], 2,
+                      [["repairs", "roll", "d25", "d50", "d75", "d100"], ["stop", "d25", "d50", "d75", "d100", "gasoline"]],
+                      {0: {"battle": ["roll", "accident"]}}, turn=1)
+    words = Narrator(g)
+    st.apply("draw")
+    assert words.action(st.apply("play stop"), st) == (
+        "p2 (B) plays Stop! on side A's Battle Pile: side A still stopped by Accident and Stop!")
+    st.apply("draw")
+    assert words.action(st.apply("play repairs"), st) == "p1 (A) plays Repairs: side A still stopped by Stop!"
