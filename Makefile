@@ -54,7 +54,7 @@ OTHER_MODEL_GAMES ?= 300
 models: $(STAMP)
 	for n in 2 3 4 6; do \
 	  $(BIN)/mbrules train winning-moves -p $$n --games $(MODEL_GAMES) --seed 0 --out mbrules/bots/models/winning-moves-$${n}p.json || exit 1; \
-	  for r in parker-1971 kids-115 wikipedia; do \
+	  for r in parker-1971 kids-115 wikipedia dujardin-classic; do \
 	    $(BIN)/mbrules train $$r -p $$n --games $(OTHER_MODEL_GAMES) --seed 0 --out mbrules/bots/models/$$r-$${n}p.json || exit 1; \
 	  done; \
 	done

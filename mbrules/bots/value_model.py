@@ -48,27 +48,14 @@ class ModelError(ValueError):
 
 
 def ruleset_digest(game: Game) -> str:
-    """A digest of the resolved ruleset (options applied): equal for the same rules however loaded."""
-    data = game.ruleset.model_dump(mode="json")
-    _drop_legality_defaults(game.ruleset, data)
+    """A digest of the resolved ruleset (options applied): equal for the same rules however loaded.
+
+    Values left at the model's default are left out, so a rule added to the model with a default that
+    keeps every ruleset as it was (fast_play, scoring.lines, ...) leaves the digests, and the models
+    trained for them, as they were."""
+    data = game.ruleset.model_dump(mode="json", exclude_defaults=True)
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(text.encode()).hexdigest()
-
-
-# Issue 35's legality rules, added to the model with defaults that keep every ruleset as it was: left out
-# of the digest while they hold their default, so the models trained before them keep their digest.
-_LEGALITY_PLAY = ("go_with_rolling_safety", "undiscardable", "discard_playable", "stacked_hazards", "overshoot",
-                  "safety_distance")
-
-
-def _drop_legality_defaults(ruleset, data: dict) -> None:
-    fields = type(ruleset.play).model_fields
-    for name in _LEGALITY_PLAY:
-        if getattr(ruleset.play, name) == fields[name].default:
-            data["play"].pop(name, None)
-    for card in data["cards"].values():
-        if card.get("kind") == "remedy" and card.get("restarts") is False:
-            del card["restarts"]
 
 
 def describe_game(game: Game) -> str:

@@ -10,7 +10,8 @@ combination remedy goes to (``_fixes_battle``); a safety's miles (``_safety_mile
 Reads: the position and the Game's card tables (``kind``, ``pile``, ``miles``,
 ``is_go``, ``moves``, ``fixes_mask``, ``protects_mask``, ``grants_rolling``, ``bit``, ``limit``)
 and the play rules ``safety_discards_hazard``, ``roll_after_safety``, ``safety_extra_turn``,
-``stacked_hazards``, ``safety_distance``.
+``safety_extra_turn_needs_draw_pile`` (and whether the draw pile is empty), ``stacked_hazards``,
+``safety_distance``.
 
 May change: hands, the discard pile, a side's piles, miles, played counts, safeties,
 protection, ``_face_up`` and the history; then hands the turn on through the turn room
@@ -168,8 +169,10 @@ class Effects:
             self._protect(ps, c, normal=True)
             if g.safety_distance and self._safety_miles(ps):
                 self._trip_reached(p, ps)  # option safety-distance: the safety's miles completed the trip
-            elif g.safety_extra_turn:
-                self._start_turn(p)  # another turn, chained (WM §5B)
+            elif g.safety_extra_turn and (self._stock or not g.safety_extra_turn_needs_draw_pile):
+                # another turn, chained (WM §5B); with play.safety_extra_turn_needs_draw_pile, only while the
+                # draw pile lasts (French rules, Fin de manche: 'n'autorise plus à rejouer immédiatement')
+                self._start_turn(p)
             else:
                 self._end_turn(p)
 
