@@ -27,6 +27,9 @@ CHANGES = {
     "playable-not-discardable": {"play.discard_playable.value"},
     "stacked-hazards": {"play.stacked_hazards.value"},
     "overshoot": {"play.overshoot.value"},
+    "exact-finish-bonus": {"play.overshoot.value", "scoring.lines.exact_finish.points", "scoring.lines.exact_finish.to",
+                           "scoring.lines.exact_finish.when.trip_completed",
+                           "scoring.lines.exact_finish.when.exact_finish"},
     "safety-distance": {"play.safety_distance.value"},
     "remedy-restarts": {f"cards.{c}.restarts" for c in ("gasoline", "spare_tire", "repairs")},
     "combination-remedies": {f"cards.{c}.count" for c in ("gasoline", "spare_tire", "repairs", "end_of_limit", "roll")}
@@ -96,6 +99,9 @@ def test_option_file_is_a_cited_patch(option):
     rs = report.ruleset
     for path in CHANGES[option]:
         parts = path.split(".")
+        if parts[0] == "scoring" and parts[1] == "lines":
+            assert rs.scoring.lines[parts[2]].source  # a score line carries its own citation
+            continue
         node = rs
         for p in parts[:-1] if parts[-1] == "value" else parts[:2]:
             node = node[p] if isinstance(node, dict) else getattr(node, p)
@@ -176,6 +182,7 @@ def test_show_names_the_rule_each_option_changes(option):
         "playable-not-discardable": "a card that could be played may be discarded: no",
         "stacked-hazards": "battle hazards stack, each fixed by its own remedy in any order: yes",
         "overshoot": "a trip is completed by reaching or passing the target: yes",
+        "exact-finish-bonus": "landed exactly on the target",
         "safety-distance": "a safety also adds to its side's distance: 100 miles, unless that would pass the target",
         "remedy-restarts": "no go card after it",
         "combination-remedies": "SUV Driver",

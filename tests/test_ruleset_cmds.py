@@ -34,6 +34,7 @@ OPTIONS = sorted([
     # issue 35, legality and card effects
     "no-roll-under-right-of-way", "safeties-not-discardable", "playable-not-discardable",
     "combination-remedies", "remedy-restarts", "stacked-hazards", "overshoot", "safety-distance",
+    "exact-finish-bonus",
 ])
 
 

@@ -347,6 +347,9 @@ class LineCondition(Strict):
         default=None, description="The side played exactly this many safeties (coups fourrés included).")
     none_played: tuple[CardId, ...] | None = Field(
         default=None, description="The side played none of these distance cards this hand.")
+    exact_finish: bool | None = Field(
+        default=None, description="true: the side's distance is exactly the trip's target at the hand's end "
+        "(with play.overshoot a trip may also be completed past it); false: it is not.")
 
 
 class ScoreLineRule(Sourced):

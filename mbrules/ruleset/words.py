@@ -85,6 +85,7 @@ PHRASES: dict[str, str] = {
     "scoring.lines.*.when.hand_empty": "score line {key}: the side's hands are empty",
     "scoring.lines.*.when.safeties": "score line {key}: safeties the side played",
     "scoring.lines.*.when.none_played": "score line {key}: cards the side played none of",
+    "scoring.lines.*.when.exact_finish": "score line {key}: the side landed exactly on the target",
     "scoring.lines.*.to": "score line {key}: scored by",
     "scoring.lines.*.to_when": "score line {key}: an opposing side scores when",
     "scoring.lines.*.to_when.trip_completed": "score line {key}: the scoring side completed the trip",
@@ -92,6 +93,7 @@ PHRASES: dict[str, str] = {
     "scoring.lines.*.to_when.hand_empty": "score line {key}: the scoring side's hands are empty",
     "scoring.lines.*.to_when.safeties": "score line {key}: safeties the scoring side played",
     "scoring.lines.*.to_when.none_played": "score line {key}: cards the scoring side played none of",
+    "scoring.lines.*.to_when.exact_finish": "score line {key}: the scoring side landed exactly on the target",
     "match.mode": "the match",
     "match.target_points": "points that end the match",
     "match.deal_passes_left": "the deal passes to the left after each hand",
@@ -221,6 +223,8 @@ def condition_words(cond: Any, rs: Ruleset, who: str = "the side") -> str:
     if c.get("none_played") is not None:
         cards = c["none_played"]
         bits.append(f"{who} played {'no' if len(cards) == 1 else 'none of'} {card_names(rs, cards)}")
+    if c.get("exact_finish") is not None:
+        bits.append(f"{who} {'landed exactly on' if c['exact_finish'] else 'did not land exactly on'} the target")
     return " and ".join(bits) or "always"
 
 

@@ -78,7 +78,7 @@ def sheet_lines(ruleset) -> tuple[str, ...]:
     return (*_SHEET_LINES[:-1], *new, _SHEET_LINES[-1])
 
 
-def _meets(cond, s: int, completer: int, miles, played, laid, empty) -> bool:
+def _meets(cond, s: int, completer: int, miles, played, laid, empty, target: int = -1) -> bool:
     """Whether side ``s`` meets a score line's condition (the model's LineCondition) at the hand's end."""
     if cond.trip_completed is not None and (completer == s) != cond.trip_completed:
         return False
@@ -89,6 +89,8 @@ def _meets(cond, s: int, completer: int, miles, played, laid, empty) -> bool:
     if cond.safeties is not None and laid[s] != cond.safeties:
         return False
     if cond.none_played is not None and any(played[s].get(cid, 0) for cid in cond.none_played):
+        return False
+    if cond.exact_finish is not None and (miles[s] == target) != cond.exact_finish:
         return False
     return True
 
@@ -211,13 +213,13 @@ def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[
             line[name] = 0
     for name, rule in ruleset.scoring.lines.items():
         for s in range(S):
-            if not _meets(rule.when, s, completer, miles, played, laid, empty):
+            if not _meets(rule.when, s, completer, miles, played, laid, empty, target):
                 continue
             if rule.to == "side":
                 sheet[s][name] += rule.points
                 continue
             for t in range(S):
-                if t != s and (rule.to_when is None or _meets(rule.to_when, t, completer, miles, played, laid, empty)):
+                if t != s and (rule.to_when is None or _meets(rule.to_when, t, completer, miles, played, laid, empty, target)):
                     sheet[t][name] += rule.points
     for line in sheet:
         line["total"] = sum(v for k, v in line.items() if k != "total")
