@@ -106,13 +106,15 @@ def check_decision(st: State) -> None:
         assert refused.value.message
     assert snapshot(st) == before, "a refused action changed the state"
     # the deciding player's legal action, claimed by another player, is refused (a coup fourré
-    # may be claimed by another holder under coup-fourre-any-player: skip those)
+    # may be claimed by another holder under coup-fourre-any-player: skip those). A fast play, like a
+    # coup fourré call, is judged by its window first, whoever sends it (the contract's precedence for
+    # window actions): another player gets no-fast-play, not not-your-turn
     p = st.decision.player
     a = legal[0]
     if a.kind != "coup-fourre" and st.game.players > 1:
         with pytest.raises(IllegalAction) as refused:
             st.apply(a, player=(p + 1) % st.game.players)
-        assert refused.value.code == "not-your-turn"
+        assert refused.value.code == ("no-fast-play" if a.kind == "fast-play" else "not-your-turn")
         assert snapshot(st) == before
 
 
