@@ -108,7 +108,7 @@ class Narrator(Observer):
             self.say(self.words.hand_start(st, p))
 
     def transition(self, st: State, t: Transition) -> None:
-        line = self.words.action(t)
+        line = self.words.action(t, st)
         if line is not None:
             self.say(line)
 

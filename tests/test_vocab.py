@@ -23,7 +23,12 @@ def test_the_words_are_the_ones_files_and_reports_already_use():
     assert [t.value for t in Termination] == ["win", "draw", "unfinished"]
     assert vocab.SCORE_LINES == ("milestones", "safeties", "all_safeties", "coup_fourres", "trip_completed",
                                  "delayed_action", "safe_trip", "shutout", "extension", "total")
-    assert len(Reason) == 17 and Reason.MUST_PLAY == "must-play" and Reason.NO_FAST_PLAY == "no-fast-play"
+    assert len(Reason) >= 17 and Reason.MUST_PLAY == "must-play" and Reason.NO_FAST_PLAY == "no-fast-play"
+    assert [r.value for r in Reason][:16] == [  # the contract's sixteen, then the ones options add (docs/api.md)
+        "not-your-turn", "not-in-hand", "hand-over", "cannot-move", "speed-limit", "over-target", "too-many-200",
+        "protected", "not-rolling", "already-limited", "bad-target", "nothing-to-fix", "no-coup-fourre",
+        "no-extension", "extension-pending", "must-play"]
+    assert {"rolling-safety", "same-hazard", "other-hazard", "not-discardable", "playable-card"} <= set(Reason)
     assert json.dumps({ScoreLine.TOTAL: Termination.DRAW}) == '{"total": "draw"}'
     assert f"{DecisionKind.COUP_FOURRE}" == "coup_fourre" and str(Op.COUP_FOURRE) == "coup-fourre"
 

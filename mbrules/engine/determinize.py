@@ -87,7 +87,8 @@ def determinize(obs: "Observation", rng: random.Random, known: dict[int, list[in
             k += n - len(have)
     seed = rng.getrandbits(64)  # the world's RNG: future hands' shuffles, unknown, sampled too
     sides = {s: {"battle": v.battle, "speed": v.speed, "safeties": v.safeties, "coups": v.coup_fourres,
-                 "distance": [c for c, n in enumerate(v.distance) for _ in range(n)], "moving": v.moving}
+                 "distance": [c for c, n in enumerate(v.distance) for _ in range(n)], "moving": v.moving,
+                 "miles": v.miles}
              for s, v in enumerate(obs.sides)}
     d = obs.decision
     if d.kind not in (TURN, EXTENSION_QUESTION, COUP_FOURRE_WINDOW, FAST_PLAY_WINDOW):

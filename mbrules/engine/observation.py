@@ -43,10 +43,29 @@ class SideView(NamedTuple):
     hazard: int  # the hazard stopping the side on its battle pile, -1 for none
     speed_hazard: int  # the speed limit in force, -1 for none
     protected: int  # bit mask of the hazards a safety protects the side against
+    stack: tuple[int, ...] | None = None  # option stacked-hazards: every battle hazard in force (else None)
+
+    @property
+    def hazards(self) -> tuple[int, ...]:
+        """The battle hazards in force, in play order: with stacked hazards every one not yet fixed,
+        else at most the one showing (``hazard``)."""
+        if self.stack is not None:
+            return self.stack
+        return (self.hazard,) if self.hazard >= 0 else ()
 
 
 def _side_views(st: "State") -> tuple[SideView, ...]:
     limit = st._limit
+    if st.game.stacked_hazards:  # the set of hazards in force is shown (a rule nobody else pays for)
+        return tuple([
+            SideView(
+                tuple(st._battle[s]), tuple(st._speed[s]), tuple(st._safeties[s]), tuple(st._coups[s]),
+                tuple(st._played[s]), st._miles[s], st._rolling[s],
+                None if limit[s] == NO_LIMIT else limit[s], st._bhaz[s], st._lhaz[s], st._prot[s],
+                st.battle_hazards(s),
+            )
+            for s in range(st.game.sides)
+        ])
     return tuple([
         SideView(
             tuple(st._battle[s]), tuple(st._speed[s]), tuple(st._safeties[s]), tuple(st._coups[s]),
@@ -65,6 +84,7 @@ def _side_dict(g: "Game", v: SideView) -> dict:
         "distance": {ids[c]: n for c, n in enumerate(v.distance) if n},
         "miles": v.miles, "moving": v.moving, "limit": v.limit,
         "hazard": ids[v.hazard] if v.hazard >= 0 else None,
+        "hazards": [ids[c] for c in v.hazards],  # every battle hazard in force (stacked hazards: all of them)
         "speed_hazard": ids[v.speed_hazard] if v.speed_hazard >= 0 else None,
         "protected": [ids[c] for c in range(g.n_cards) if v.protected >> c & 1],
     }

@@ -78,7 +78,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         "_extension_called_by", "_phase", "_player", "_cf_queue", "_cf_hazard", "_cf_side", "_cf_attacker",
         "_completer", "_completion_delayed", "_last_draw", "_hand_no", "_first_player", "_match_totals",
         "_hand_sheets", "_winner", "_history", "_coup_count", "_deal_next", "_observers",
-        "_completers", "_can", "_hit", "_face_up", "_queued", "_resume",
+        "_completers", "_can", "_hit", "_face_up", "_queued", "_resume", "_bmask",
     )
 
     # -- construction ----------------------------------------------------------
@@ -216,6 +216,8 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
             for c in piles.get("distance", ()):
                 self._played[side][c] += 1
                 self._miles[side] += game.miles[c]
+            if "miles" in piles:  # more than the cards give: option safety-distance's miles
+                self._miles[side] = piles["miles"]
             self._safeties[side] = list(piles.get("safeties", ()))
             self._coups[side] = list(piles.get("coups", ()))
             self._coup_count += len(self._coups[side])
@@ -251,7 +253,8 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         self._row = [False] * S  # has a rolling safety (Right of Way)
         self._needs_go = [False] * S
         self._rolling = [False] * S
-        self._bhaz = [-1] * S  # active hazard on top of the battle pile
+        self._bhaz = [-1] * S  # active hazard on top of the battle pile (stacked hazards: the latest in force)
+        self._bmask = [0] * S  # stacked hazards only: the mask of the battle hazards in force
         # legal_actions' memo of _play_reason per side: its own plays, and hazards played on it;
         # emptied whenever anything those checks read changes (_refresh, its miles, the target)
         self._face_up = [0] * g.n_cards  # copies of each card face up: on the table or in the discard pile
@@ -476,7 +479,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
                             m = self._miles[g.side_of[p]]
                             return _new_transition(Transition, (
                                 p, action, self._hand_no, -1, ts, (), -1, m, self._target,
-                                k == DISTANCE and m == self._target, False, self._player, _PHASE_KIND[ph],
+                                k == DISTANCE and m >= self._target, False, self._player, _PHASE_KIND[ph],
                                 False, False, False))
                         return self._finish(p, action, len(self._stock), len(self._discard), ts)
         try:
@@ -534,15 +537,17 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         if op == PLAY:
             k = g.kind[a.card_index]
             if k == DISTANCE:
-                done = self._miles[ps] == self._target
+                done = self._miles[ps] >= self._target
             elif k == SAFETY:  # no extra turn once the draw pile is out, where the ruleset says so
-                extra = g.safety_extra_turn and ph < P_HAND_OVER and (
+                done = g.safety_distance > 0 and self._completer == ps  # option safety-distance: its miles completed it
+                extra = g.safety_extra_turn and ph < P_HAND_OVER and not done and (
                     n_stock > 0 or not g.safety_extra_turn_needs_draw_pile)
         elif op == COUP_FOURRE:
             ts = ps
             hazard = self._cf_hazard
-            queued = g.coup_fourre_extra_turn and g.coup_fourre_bonus_turn_queued and ph < P_HAND_OVER
-            extra = g.coup_fourre_extra_turn and not g.coup_fourre_bonus_turn_queued and ph < P_HAND_OVER
+            done = g.safety_distance > 0 and self._completer == ps  # option safety-distance
+            queued = g.coup_fourre_extra_turn and g.coup_fourre_bonus_turn_queued and ph < P_HAND_OVER and not done
+            extra = g.coup_fourre_extra_turn and not g.coup_fourre_bonus_turn_queued and ph < P_HAND_OVER and not done
         elif op == FAST_PLAY:
             ts = ps
             hazard = self._cf_hazard

@@ -432,7 +432,7 @@ def _check_reachable(ck: _Checker, g: Game, path: list, name: str, piles: dict[s
         if n > g.max_per_hand[c]:
             ck.err(path + ["distance"], f"side {name} has {n} of {g.card_ids[c]}, more than the {g.max_per_hand[c]} "
                                         f"one side may play in a hand")
-    for pile, allowed, what in (("battle", g.hazard_on_hazard, "a hazard may not cover another hazard"),
+    for pile, allowed, what in (("battle", g.hazard_on_hazard or g.stacked_hazards, "a hazard may not cover another hazard"),
                                 ("speed", g.speed_limit_stacking, "a speed limit may not cover another")):
         cards = piles[pile]
         for i in range(1, len(cards)):

@@ -36,6 +36,6 @@ class PublicNarrator(Observer):
             self.lines.append(f"-- hand {st.hand_no + 1}: {self.game.player_names[player]} plays first --")
 
     def transition(self, st: State, t: Transition) -> None:
-        line = self.words.action(t)
+        line = self.words.action(t, st)
         if line is not None:
             self.lines.append(line)
