@@ -22,7 +22,7 @@ from mbrules.vocab import SCORE_LINES
 from mbrules.matches.base import MAX_GAMES
 
 from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
-from .common import EXIT_CHECK_FAILED, EXIT_USAGE, Interrupted, app, check_range, fail, signals
+from .common import EXIT_CHECK_FAILED, EXIT_USAGE, Interrupted, app, check_range, fail, output_width, signals
 
 DEFAULT_RULESET = "winning-moves"
 DEFAULT_PLAYERS = 4
@@ -368,7 +368,7 @@ def simulate(
         report["cluster"] = {"address": address, "nodes_used": len(nodes)}  # where the tasks ran (not a figure)
     if interrupted:
         name = "SIGINT" if stop.signum == 2 else "SIGTERM" if stop.signum == 15 else f"signal {stop.signum}"
-        n = stats["games"]
+        n = stats.games
         which = f"games 0 to {n - 1} of the seed, whole chunks merged in order" if n else "no game finished"
         print(f"mbrules: interrupted after {n} of {plural(games, 'game')} ({name}); the statistics count those {plural(n, 'game')} "
               f"({which})", file=sys.stderr)
@@ -380,27 +380,32 @@ def simulate(
     con = Console(file=sys.stdout, width=WIDTH, highlight=False)
     con.print(f"{game.ruleset.name}; {players} players; bots: "
               + ", ".join(f"{p} {b}" for p, b in settings["bots"].items()), markup=False)
-    counted = (f"{stats['games']} of {plural(games, 'match', 'matches')} (interrupted)" if interrupted
+    counted = (f"{stats.games} of {plural(games, 'match', 'matches')} (interrupted)" if interrupted
                else plural(games, "match", "matches"))
     t = Table(title=f"{counted}, seed {seed}, {plural(workers, 'worker')}", title_justify="left")
     t.add_column("figure")
     t.add_column("value", justify="right")
     t.add_column("95% interval", justify="right")
+    for key in ("games", "hands", "turns"):
+        t.add_row(key.capitalize(), str(report[key]), "")
     ci = report["ci95"]
-    for key in ("games", "hands", "turns", "mean_hands_per_game", "mean_turns_per_hand",
-                "trip_completed_share", "coups_fourres_per_hand", "mean_points_per_hand_and_side"):
-        t.add_row(key.replace("_", " "), "–" if report[key] is None else str(report[key]), _ci_words(ci.get(key)))
     for s in range(game.sides):
-        t.add_row(f"wins {_side_label(game, s)}", str(report["wins"][game.side_names[s]]),
+        t.add_row(f"Matches won by {_side_label(game, s)}", str(report["wins"][game.side_names[s]]),
                   _ci_words(ci["win_share"][game.side_names[s]], share=True))
-    t.add_row("draws", str(report["draws"]), _ci_words(ci["draw_share"], share=True))
-    t.add_row("unfinished (match.max_hands reached)", str(report["unfinished"]), _ci_words(ci["unfinished_share"], share=True))
-    t.add_row("seconds", f"{report['seconds']:.2f}")
-    t.add_row("hands per second", str(report["hands_per_second"]))
-    t.add_row("turns per second", str(report["turns_per_second"]))
-    con.print(t)
-    con.print("95% intervals: Wilson for shares of matches (wins, draws, unfinished: the share, not the count); "
-              "the delta method over matches for means (a match's hands are not independent).", markup=False)
+    # every metric of the registry, by the names compare and sweep show it under (mbrules.matches.metrics)
+    from mbrules.compare.figures import fmt, fmt_ci
+    from mbrules.matches.metrics import METRICS, applies
+
+    for metric in METRICS:
+        fig = stats.figure(metric) if applies(metric, game) else {"value": None, "ci95": None}
+        t.add_row(metric.name or metric.label, fmt(fig["value"], metric.key), fmt_ci(fig["ci95"], metric.key))
+    t.add_row("Seconds", f"{report['seconds']:.2f}", "")
+    t.add_row("Hands per second", str(report["hands_per_second"]), "")
+    t.add_row("Turns per second", str(report["turns_per_second"]), "")
+    con.print(t, width=min(WIDTH, output_width()))  # a long metric name folds rather than overflow
+    con.print("95% intervals: Wilson for shares of matches; the delta method over matches for the other "
+              "figures (a match's hands are not independent). The same metrics as compare and sweep.",
+              markup=False)
     m = _sides_table(game, "Mean score per hand, per side", "line")
     for line in SCORE_LINES:
         m.add_row(LINE_LABELS[line] if line != "total" else "Total",
@@ -408,7 +413,7 @@ def simulate(
                     else f"{report['mean_score_per_line'][line][n]:.1f}" for n in game.side_names))
     con.print(m)
     if interrupted:
-        con.print(f"Interrupted after {stats['games']} of {plural(games, 'game')}: the figures above count those games.",
+        con.print(f"Interrupted after {stats.games} of {plural(games, 'game')}: the figures above count those games.",
                   markup=False)
         raise typer.Exit(stop.exit_code)
 
@@ -458,7 +463,7 @@ def _records_file(out: Path | None, inputs: list[Path], game: Game):
             if not as_jsonl:
                 fh.write(export.hands_csv_header(names))
 
-            def on_records(first: int, records: list[dict]) -> None:
+            def on_records(first: int, records: list) -> None:
                 try:
                     if as_jsonl:
                         fh.write(export.jsonl(export.match_row(r, names, index=first + k)

@@ -131,7 +131,7 @@ def test_simulate_json_and_workers_agree():
 def test_simulate_human_output_and_errors():
     result = run("simulate", "--games", "3", "--bot", "random")
     assert result.exit_code == 0
-    assert "hands per second" in stdout_of(result) and "Mean score per hand" in stdout_of(result)
+    assert "Hands per second" in stdout_of(result) and "Turns per hand" in stdout_of(result) and "Mean score per hand" in stdout_of(result)
     assert run("simulate", "--games", "0").exit_code == 2
     assert run("simulate", "--workers", "0").exit_code == 2
     assert run("simulate", "--bot", "nope").exit_code == 2
