@@ -16,7 +16,7 @@ from typing import Sequence
 
 from ..engine import Game
 from ..vocab import SCORE_LINES
-from .intervals import normal_ci, ratio_se, wilson
+from .intervals import add_moment, normal_ci, ratio_se, wilson
 from .loop import StopPoll, play_match
 from .metrics import METRICS, Metric, arm_value, metric_values
 from .records import MatchRecord, match_record
@@ -91,11 +91,7 @@ def add_record(stats: MatchStats, rec: MatchRecord, keep: bool = False) -> None:
             for s, v in enumerate(h.lines[line]):
                 row[s] += v
     for m, (x, y) in zip(stats.moments, metric_values(rec)):
-        m[0] += x
-        m[1] += y
-        m[2] += x * x
-        m[3] += y * y
-        m[4] += x * y
+        add_moment(m, x, y)
     stats.games += 1
     if keep:
         stats.records.append(rec)
