@@ -7,7 +7,8 @@ decision kind for it (a turn before and after its draw are both a TURN).
 
 from __future__ import annotations
 
-from .actions import COUP_FOURRE_WINDOW, EXTENSION_QUESTION, HAND_OVER, MATCH_OVER, TURN
+from ..vocab import DecisionKind
 
 P_DRAW, P_PLAY, P_COUP, P_EXT, P_HAND_OVER, P_MATCH_OVER = range(6)
-PHASE_KIND = (TURN, TURN, COUP_FOURRE_WINDOW, EXTENSION_QUESTION, HAND_OVER, MATCH_OVER)
+PHASE_KIND = (DecisionKind.TURN, DecisionKind.TURN, DecisionKind.COUP_FOURRE, DecisionKind.EXTENSION,
+              DecisionKind.HAND_OVER, DecisionKind.MATCH_OVER)
