@@ -14,7 +14,7 @@ from mbrules.engine.words import plural
 
 from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
 from .common import EXIT_CHECK_FAILED, EXIT_USAGE, Interrupted, app, check_range, fail, signals
-from .play_cmds import MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, WIDTH, _compile
+from .play_cmds import MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, WIDTH, compile_game
 
 MAX_LADDER_BOTS = 16
 MAX_LADDER_GAMES = 1_000_000
@@ -67,7 +67,7 @@ def ladder(
         plackett_luce()  # the ratings' extra, before any match is played
     except RatingsUnavailable as e:
         fail(f"mbrules: {e}", EXIT_USAGE)
-    game = _compile(ruleset, options, players, bots[:1])
+    game = compile_game(ruleset, options, players, bots[:1])
     try:  # the learned bot's model must fit the game: refused (or trained on first use) before any match
         for b in bots[1:]:
             check_bot(b, game)

@@ -39,9 +39,11 @@ BOTS_HELP = "Bot name ({names}); once for every player, or once per player in se
 
 
 # -- shared set-up -----------------------------------------------------------------------
-def _compile(ruleset: str, options: list[str], players: int, bots: list[str],
-             files_read: list[Path] | None = None) -> Game:
-    """Check the bots, load the ruleset and compile it for ``players``; bad input exits cleanly.
+def compile_game(ruleset: str, options: list[str], players: int, bots: list[str],
+                 files_read: list[Path] | None = None) -> Game:
+    """Check the bots, compile the ruleset for ``players`` (:func:`mbrules.load_game`); bad input exits
+    cleanly with the contract's code. Every command that plays (play, simulate, compare, ladder, train)
+    compiles through it.
 
     ``files_read`` is filled with every file the ruleset was read from (its ``extends`` chain and
     options included): the inputs an output path must never be."""
@@ -50,16 +52,15 @@ def _compile(ruleset: str, options: list[str], players: int, bots: list[str],
             check_bot(b)
     except UnknownBot as e:
         fail(f"mbrules: {e}", EXIT_USAGE)
-    from mbrules.ruleset import RulesetError, load_ruleset  # pydantic models: only when a command runs
+    from mbrules import load_game  # the one way a ruleset is compiled, the library's as the command's
+    from mbrules.ruleset import RulesetError
 
     try:
-        rs = load_ruleset(ruleset, options, files_read=files_read)
+        game = load_game(ruleset, players, options, files_read=files_read)
     except RulesetError as e:
         fail(e.lines, EXIT_USAGE if e.usage else EXIT_CHECK_FAILED)
     except OSError as e:
         fail(f"mbrules: cannot read {ruleset}: {e.strerror or e}", EXIT_USAGE)
-    try:
-        game = Game(rs, players)
     except GameError as e:
         fail(f"mbrules: {e}", EXIT_USAGE)
     if len(bots) not in (1, players):
@@ -159,7 +160,7 @@ def play(
     check_range("--players", players, 1, MAX_PLAYERS)
     check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
     inputs: list[Path] = []
-    game = _compile(ruleset, options, players, bots, files_read=inputs)
+    game = compile_game(ruleset, options, players, bots, files_read=inputs)
     if plain and not human:
         fail("mbrules: --plain goes with --human (it is how a person's seat is shown)", EXIT_USAGE)
     seats = _human_seats(game, human or [], as_json)  # before any file is checked: a usage error first
@@ -322,7 +323,7 @@ def simulate(
     check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
     check_backend(backend, address)
     inputs: list[Path] = []
-    game = _compile(ruleset, options, players, bots, files_read=inputs)
+    game = compile_game(ruleset, options, players, bots, files_read=inputs)
     if out is not None:
         _check_records_out(out, inputs, games)
 

@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.text import Text
 
 from .common import EXIT_USAGE, app, check_range, fail, signals
-from .play_cmds import MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, WIDTH, _compile
+from .play_cmds import MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, WIDTH, compile_game
 
 MAX_TRAIN_GAMES = 1_000_000
 KINDS = ("linear", "mlp", "trees")
@@ -46,7 +46,7 @@ def train(
     if kind not in KINDS:
         fail(f"mbrules: --kind must be linear, mlp or trees (got {kind[:30]})", EXIT_USAGE)
     inputs: list[Path] = []
-    game = _compile(ruleset, options, players, ["heuristic"], files_read=inputs)
+    game = compile_game(ruleset, options, players, ["heuristic"], files_read=inputs)
     if game.sides < 2:
         from mbrules.engine.words import plural
 
