@@ -108,6 +108,7 @@ def _check(game: Game, params: dict) -> None:
     params={"worlds": (int, 1, 256), "model": (str, 1, 180), "width": (int, 0, 64), "margin": (int, 0, 100_000),
             "plies": (int, 0, 8)},
     check=_check,
+    ladder=3,  # the top rung of compare's ladder, above the expert
 )
 class LearnedBot:
     observes = True

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from .. import load_game
-from ..bots import bot_names, check_bot, lineup
+from ..bots import check_bot, is_slow, ladder_rungs, lineup
 from ..bots.restricted import RESTRICTIONS
 from ..engine import Game
 from ..matches import intervals as stats
@@ -42,26 +42,16 @@ from ..matches.metrics import METRICS
 from .headline import RESTRICTION_SHORT
 from .metrics import add_distribution, add_pair, evaluate_sums, mark_not_applicable, new_distribution
 
-# The top rung of the ladder: the expert at a small budget (about 0.5 s of CPU a 4-player match of
-# winning-moves against 7 ms for the heuristic), so it is affordable on a subset of the pairs.
-EXPERT_SMALL = "expert:budget=4,width=2"
 # The second lineup of the robustness check: the starting heuristic (another player: it attacks after
 # rolling, saves its longest distance card, keeps its safeties differently) at the heuristic's cost, so
 # that it plays enough pairs to confirm or refute what the main run flags (the expert's 8 to 25 pairs
 # could do neither for most effects: docs/compare.md)
 CHECK_BOT = "heuristic-2026"
 CHECK_PAIRS = 1000  # the most pairs a cheap lineup plays by default (the main run's first ones)
-SLOW_BOTS = ("expert",)  # bots whose matches cost seconds: they play the small subsets only
 def default_ladder() -> list[str]:
-    """random < heuristic < the expert at a small budget (< learned, when that bot is registered)."""
-    rungs = ["random", "heuristic", EXPERT_SMALL]
-    if "learned" in bot_names():
-        rungs.append("learned")
-    return rungs
-
-
-def is_slow(bot: str) -> bool:
-    return bot.partition(":")[0] in SLOW_BOTS
+    """The registered bots that have a rung on the ladder, weakest first (:func:`mbrules.bots.ladder_rungs`:
+    random < heuristic < the expert at a small budget < learned)."""
+    return ladder_rungs()
 
 
 def default_slow_games(games: int) -> int:
