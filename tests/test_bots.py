@@ -253,7 +253,7 @@ def test_bot_facts_live_in_the_registration():
     from mbrules.compare.run import default_ladder
 
     assert is_slow("expert") and is_slow("expert:budget=4") and not is_slow("heuristic") and not is_slow("nope")
-    assert ladder_rungs() == default_ladder() == ["random", "heuristic", "expert:budget=4,width=2", "learned"]
+    assert ladder_rungs() == default_ladder() == ["random", "heuristic", "expert:budget=4,width=2"]
     assert hint_bot() == "expert"
     saved = (dict(base._REGISTRY), dict(base._PARAMS), dict(base._FACTS))
     try:
