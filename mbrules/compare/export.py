@@ -45,7 +45,7 @@ def match_row(rec: MatchRecord, names, arm: str | None = None, index: int | None
         "safe_trip": h.safe_trip,
         "shutout": h.shutout,
         "winner": _side_name(names, h.winner) or None,
-        "score_sheet": {n: {line: h.lines[line][s] for line in SCORE_LINES} for s, n in enumerate(names)},
+        "score_sheet": {n: {line: h.line(line)[s] for line in SCORE_LINES} for s, n in enumerate(names)},
     } for h in rec.hands]
     return row
 

@@ -45,7 +45,7 @@ def _sides(r: MatchRecord) -> int:
 
 def _line_metric(line: str) -> Metric:
     return Metric(f"points_per_hand.{line}", f"points per hand and side: {LINE_WORDS[line]}", "ratio",
-                  lambda r: (sum(sum(h.lines[line]) for h in r.hands), len(r.hands) * _sides(r)),
+                  lambda r: (sum(sum(h.line(line)) for h in r.hands), len(r.hands) * _sides(r)),
                   f"Points per hand and side from {LINE_WORDS[line]}", "side")
 
 

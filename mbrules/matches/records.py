@@ -11,10 +11,13 @@ sweep difference, the charts' distributions and the JSONL and CSV exports. Sides
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Sequence
 
 from ..engine import Game, State
 from mbrules.vocab import COUP_FOURRE, DISCARD, EXTEND, PLAY, SCORE_LINES
+
+
+_LINE = {name: i for i, name in enumerate(SCORE_LINES)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +41,11 @@ class HandRecord:
     shutout: bool
     winner: int
     points: tuple[int, ...]  # per side: the sheet's total
-    lines: Mapping[str, tuple[int, ...]]  # score line -> per side, in SCORE_LINES order
+    lines: tuple[tuple[int, ...], ...]  # per score line of SCORE_LINES, in its order: per side
+
+    def line(self, name: str) -> tuple[int, ...]:
+        """Each side's points on the score line ``name`` (``"safe_trip"``, ``"total"``...)."""
+        return self.lines[_LINE[name]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,8 +116,8 @@ def match_record(game: Game, seed: int, st: State, bots: Sequence[str] | None = 
         first, turns, cf, caller = facts[h]
         done_name = completed[h] if h < len(completed) else None
         done = index[done_name] if done_name is not None else -1
-        lines = {line: tuple(sheet[n][line] for n in names) for line in SCORE_LINES}
-        points = lines["total"]
+        lines = tuple(tuple(sheet[n][line] for n in names) for line in SCORE_LINES)
+        points = lines[_LINE["total"]]
         running = [r + x for r, x in zip(running, points)]
         lead = _leader(running)
         if h == 0:
@@ -128,8 +135,8 @@ def match_record(game: Game, seed: int, st: State, bots: Sequence[str] | None = 
             coups_fourres=cf,
             extension_called=caller >= 0,
             extension_made=caller >= 0 and done == side_of[caller],
-            safe_trip=any(v > 0 for v in lines["safe_trip"]),
-            shutout=any(v > 0 for v in lines["shutout"]),
+            safe_trip=any(v > 0 for v in lines[_LINE["safe_trip"]]),
+            shutout=any(v > 0 for v in lines[_LINE["shutout"]]),
             winner=_leader(points),
             points=points,
             lines=lines,

@@ -88,7 +88,7 @@ def add_record(stats: MatchStats, rec: MatchRecord, keep: bool = False) -> None:
     for h in rec.hands:
         for line in SCORE_LINES:
             row = stats.score[line]
-            for s, v in enumerate(h.lines[line]):
+            for s, v in enumerate(h.line(line)):
                 row[s] += v
     for m, (x, y) in zip(stats.moments, metric_values(rec)):
         add_moment(m, x, y)

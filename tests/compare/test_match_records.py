@@ -1,8 +1,11 @@
 """A match's record agrees with its outcome and its public history (records.py)."""
 from __future__ import annotations
 
+import pytest
+
 import mbrules
 from mbrules.matches.records import match_record
+from mbrules.vocab import SCORE_LINES
 from mbrules.matches import count_turns, play_match
 
 
@@ -19,8 +22,8 @@ def test_hand_points_add_up_to_the_match_totals_and_turns_to_the_history():
         assert [sum(h.points[s] for h in rec.hands) for s in range(game.sides)] == list(st.match_totals)
         assert rec.turns == count_turns(st.history)
         for h in rec.hands:
-            assert h.points == h.lines["total"]
-            assert sum(h.lines[line][s] for line in h.lines if line != "total" for s in range(game.sides)) \
+            assert h.points == h.line("total")
+            assert sum(h.line(line)[s] for line in SCORE_LINES if line != "total" for s in range(game.sides)) \
                 == sum(h.points)
 
 
@@ -30,7 +33,7 @@ def test_completed_by_is_the_outcomes_completing_side_or_minus_one_for_exhaustio
         == list(st.outcome.completed)
     for h in rec.hands:
         done = h.completed_by
-        assert (h.lines["trip_completed"][done] > 0) if done >= 0 else not any(h.lines["trip_completed"])
+        assert (h.line("trip_completed")[done] > 0) if done >= 0 else not any(h.line("trip_completed"))
 
 
 def test_the_first_player_moves_left_each_hand_when_the_deal_passes_left():
@@ -58,8 +61,8 @@ def test_safe_trip_and_shutout_flags_are_the_sheets_lines():
     for seed in range(10):
         _, _, rec = _record("winning-moves", 2, seed)
         for h in rec.hands:
-            assert h.safe_trip == any(h.lines["safe_trip"])
-            assert h.shutout == any(h.lines["shutout"])
+            assert h.safe_trip == any(h.line("safe_trip"))
+            assert h.shutout == any(h.line("shutout"))
             seen.update(k for k in ("safe_trip", "shutout") if getattr(h, k))
     assert seen == {"safe_trip", "shutout"}
 
@@ -78,3 +81,18 @@ def test_lead_changes_and_comeback_come_from_the_running_totals():
             assert rec.comeback == (rec.winner != leaders[0])
         if rec.winner >= 0:
             assert rec.margin == abs(st.match_totals[0] - st.match_totals[1])
+
+
+def test_a_record_is_frozen_hashable_and_crosses_processes():
+    """Records are frozen dataclasses (issue 37): no field can be changed, none holds a mutable
+    container, so a record hashes, compares by value and pickles to a worker and back unchanged."""
+    import dataclasses
+    import pickle
+
+    game, _, rec = _record("winning-moves", 4, 3)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rec.turns = 0
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rec.hands[0].turns = 0
+    assert hash(rec) == hash(pickle.loads(pickle.dumps(rec))) and pickle.loads(pickle.dumps(rec)) == rec
+    assert rec.hands[0].line("total") == rec.hands[0].points
