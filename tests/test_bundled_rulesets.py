@@ -24,6 +24,17 @@ OPTIONS = [
     "speed-limit-stacking",
     "simpler-game",
     "longer-game",
+    # issue 35 (reactions and the turn) and issue 36 (score lines, match ends)
+    "fast-play-remedy",
+    "queued-coup-fourre-turn",
+    "safety-extra-turn-while-deck-lasts",
+    "shutout-to-each-opponent",
+    "no-100-no-200-bonus",
+    "french-end-bonuses",
+    "fixed-hands",
+    "finisher-wins",
+    "tie-first-seat",
+    "tie-another-hand",
 ]
 PLAYERS = [2, 3, 4, 6]
 CARD_IDS = {
@@ -59,11 +70,12 @@ def deck_size(rs, players: int) -> int:
 
 
 def rule_paths(dump, prefix: str = "") -> dict[str, object]:
-    """Leaf path -> value, citations left out (a changed citation alone is no rule change)."""
+    """Leaf path -> value, citations left out (a changed citation alone is no rule change), and a score
+    line's conditions not given (None) left out."""
     out: dict[str, object] = {}
     if isinstance(dump, dict):
         for k, v in dump.items():
-            if k in ("source", "decided"):
+            if k in ("source", "decided", "uncited") or (v is None and prefix.startswith("scoring.lines.")):
                 continue
             out.update(rule_paths(v, f"{prefix}{k}."))
         if not dump:
@@ -330,6 +342,27 @@ OPTION_CHANGES = {
         "match.mode.value",
     }),
     "longer-game": ("kids-115", {"match.mode.value"}),
+    # issue 35 (reactions and the turn) and issue 36 (score lines, match ends)
+    "fast-play-remedy": ("winning-moves", {"fast_play.enabled.value"}),
+    "queued-coup-fourre-turn": ("winning-moves", {"coup_fourre.bonus_turn.value"}),
+    "safety-extra-turn-while-deck-lasts": ("winning-moves", {"play.safety_extra_turn_needs_draw_pile.value"}),
+    "shutout-to-each-opponent": ("winning-moves", {"scoring.lines",
+        "scoring.lines.shutout.points", "scoring.lines.shutout.when.no_distance", "scoring.lines.shutout.to",
+        "scoring.lines.shutout.to_when.no_distance"}),
+    "no-100-no-200-bonus": ("winning-moves", {"scoring.lines",
+        "scoring.lines.no_100_no_200.points", "scoring.lines.no_100_no_200.when.trip_completed",
+        "scoring.lines.no_100_no_200.to",
+        "scoring.lines.no_100_no_200.when.none_played"}),
+    "french-end-bonuses": ("winning-moves", {
+        f"scoring.lines.{name}.{key}" for name, keys in (
+            ("empty_hand", ("points", "to", "when.hand_empty", "when.trip_completed")),
+            ("empty_hand_arrival", ("points", "to", "when.hand_empty", "when.trip_completed")),
+            ("one_safety_arrival", ("points", "to", "when.trip_completed", "when.safeties")),
+            ("no_25_arrival", ("points", "to", "when.trip_completed", "when.none_played"))) for key in keys} | {"scoring.lines"}),
+    "fixed-hands": ("winning-moves", {"match.mode.value"}),
+    "finisher-wins": ("winning-moves", {"match.mode.value"}),
+    "tie-first-seat": ("winning-moves", {"match.tie_break.value"}),
+    "tie-another-hand": ("winning-moves", {"match.tie_break.value"}),
 }
 
 
@@ -348,7 +381,9 @@ def test_option_changes_exactly_what_it_claims(option):
 def test_option_changes_nothing_outside_what_it_names(ruleset, option):
     claimed = claimed_prefixes(option)
     for path in changed_paths(load(ruleset), load(ruleset, option)):
-        assert any(path == c or path.startswith(c + ".") for c in claimed), path
+        # an option adding the first score line turns the empty mapping 'scoring.lines' into its lines
+        lines_added = path == "scoring.lines" and any(c.startswith("scoring.lines.") for c in claimed)
+        assert lines_added or any(path == c or path.startswith(c + ".") for c in claimed), path
 
 
 @pytest.mark.parametrize("option", OPTIONS)

@@ -26,6 +26,12 @@ OPTIONS = [
     ("winning-moves", "speed-limit-stacking"), ("winning-moves", "extension-1200"),
     ("winning-moves", "shutout-per-opponent"), ("winning-moves", "extension-bonus-to-finisher"),
     ("kids-115", "simpler-game"), ("kids-115", "longer-game"),
+    # issue 35 (reactions and the turn) and issue 36 (score lines, match ends)
+    ("winning-moves", "fast-play-remedy"), ("winning-moves", "queued-coup-fourre-turn"),
+    ("winning-moves", "safety-extra-turn-while-deck-lasts"), ("winning-moves", "shutout-to-each-opponent"),
+    ("winning-moves", "no-100-no-200-bonus"), ("winning-moves", "french-end-bonuses"),
+    ("winning-moves", "fixed-hands"), ("winning-moves", "finisher-wins"),
+    ("winning-moves", "tie-first-seat"), ("winning-moves", "tie-another-hand"),
 ]
 SEEDS = [0, 1]
 HANDS_PER_MATCH = 2

@@ -27,6 +27,10 @@ OPTIONS = sorted([
     "full-deck", "no-safety-extra-turn", "cf-no-extra-turn", "cf-single-draw", "cf-200", "all-safeties-700",
     "no-delayed-action", "no-200-cap", "hazard-without-roll", "each-for-himself", "three-vs-three", "single-hand",
     "trip-1000", "hand-size-4",
+    # issue 35 (reactions and the turn) and issue 36 (score lines, match ends)
+    "fast-play-remedy", "queued-coup-fourre-turn", "safety-extra-turn-while-deck-lasts",
+    "shutout-to-each-opponent", "no-100-no-200-bonus", "french-end-bonuses", "fixed-hands",
+    "finisher-wins", "tie-first-seat", "tie-another-hand",
 ])
 
 

@@ -38,7 +38,7 @@ import sys
 from .._paths import install_hint
 from ..engine import Action, Game, Observation
 from ..engine.determinize import determinize
-from ..vocab import COUP_FOURRE, DECLINE, DRAW, EXTEND, HAZARD, PLAY, STOP, DecisionKind
+from ..vocab import COUP_FOURRE, DECLINE, DRAW, EXTEND, FAST_PLAY, HAZARD, PLAY, STOP, DecisionKind
 from .base import UnknownBot, register
 from .expert import hand_value
 from .features import Featurizer
@@ -48,6 +48,7 @@ from .value_model import (
 )
 
 TURN, COUP_FOURRE_WINDOW, EXTENSION_QUESTION = DecisionKind.TURN, DecisionKind.COUP_FOURRE, DecisionKind.EXTENSION
+FAST_PLAY_WINDOW = DecisionKind.FAST_PLAY
 DEFAULT_WORLDS = 8
 DEFAULT_WIDTH = 1  # the heuristic's best candidates at a turn (0: every legal action); 1: its own play (docs/bots.md)
 DEFAULT_MARGIN = 0  # points by which a candidate's value must beat the heuristic's choice to be played
@@ -140,7 +141,7 @@ class LearnedBot:
             return legal_actions[0]
         g = self.game
         op = legal_actions[0].op
-        if op == EXTEND or op == STOP or op == COUP_FOURRE or op == DECLINE:
+        if op == EXTEND or op == STOP or op == COUP_FOURRE or op == FAST_PLAY or op == DECLINE:
             first = self.heuristic.choose(obs, legal_actions)
             candidates = [first] + [a for a in legal_actions if a != first]
         else:
@@ -213,7 +214,7 @@ class LearnedBot:
                 return self._terminal(st)
             d = st.decision
             p = st.current_player
-            if d.kind == COUP_FOURRE_WINDOW or d.kind == EXTENSION_QUESTION:
+            if d.kind == COUP_FOURRE_WINDOW or d.kind == FAST_PLAY_WINDOW or d.kind == EXTENSION_QUESTION:
                 if p == me:
                     if depth > 0:
                         break
@@ -223,9 +224,9 @@ class LearnedBot:
                         s2.apply(a)
                         best = max(best, self._leaf(s2, depth + 1))
                     return best
-                if d.kind == COUP_FOURRE_WINDOW:
-                    # the holder calls it (a coup fourré is worth it)
-                    st.apply(next((a for a in acts if a.op == COUP_FOURRE), acts[0]))
+                if d.kind == COUP_FOURRE_WINDOW or d.kind == FAST_PLAY_WINDOW:
+                    # the holder calls it (a coup fourré, a fast play, is worth it)
+                    st.apply(next((a for a in acts if a.op == COUP_FOURRE or a.op == FAST_PLAY), acts[0]))
                     continue
             break
         return self.value(self.features(st.observation(me)))

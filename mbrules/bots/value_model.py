@@ -48,8 +48,12 @@ class ModelError(ValueError):
 
 
 def ruleset_digest(game: Game) -> str:
-    """A digest of the resolved ruleset (options applied): equal for the same rules however loaded."""
-    data = game.ruleset.model_dump(mode="json")
+    """A digest of the resolved ruleset (options applied): equal for the same rules however loaded.
+
+    Values left at the model's default are left out, so a rule added to the model with a default that
+    keeps every ruleset as it was (fast_play, scoring.lines, ...) leaves the digests, and the models
+    trained for them, as they were."""
+    data = game.ruleset.model_dump(mode="json", exclude_defaults=True)
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(text.encode()).hexdigest()
 

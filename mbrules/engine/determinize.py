@@ -89,9 +89,10 @@ def determinize(obs: "Observation", rng: random.Random, known: dict[int, list[in
                  "distance": [c for c, n in enumerate(v.distance) for _ in range(n)], "moving": v.moving}
              for s, v in enumerate(obs.sides)}
     d = obs.decision
-    if d.kind not in (DecisionKind.TURN, DecisionKind.EXTENSION, DecisionKind.COUP_FOURRE):
+    if d.kind not in (DecisionKind.TURN, DecisionKind.EXTENSION, DecisionKind.COUP_FOURRE, DecisionKind.FAST_PLAY):
         raise ValueError(f"nothing to decide at a {d.kind} decision")
-    window = _window(obs, hands) if d.kind == DecisionKind.COUP_FOURRE else None
+    window = _window(obs, hands, d.kind == DecisionKind.FAST_PLAY) if d.kind != DecisionKind.TURN and d.kind != DecisionKind.EXTENSION \
+        else None
     return State.from_decision(
         g, d, hands=hands, draw_top_first=pool[k:][::-1], discard=obs.discard, sides=sides, target=obs.target,
         extension_called_by=obs.extension_called_by, hand_no=obs.hand_no, match_totals=list(obs.match_totals),
@@ -99,8 +100,9 @@ def determinize(obs: "Observation", rng: random.Random, known: dict[int, list[in
     )
 
 
-def _window(obs: "Observation", hands: list[list[int]]) -> tuple[int, int, int, list[int]]:
-    """The open coup fourré window, guessed where the observation does not show it (see above):
+def _window(obs: "Observation", hands: list[list[int]], fast: bool = False) -> tuple[int, int, int, list[int]]:
+    """The open coup fourré window (or, ``fast``, fast-play window: the side hit's players holding a
+    remedy for the hazard), guessed where the observation does not show it (see above):
     (hazard, side hit, attacker, players still to answer with the observer first)."""
     g = obs.game
     me = obs.player
@@ -122,8 +124,8 @@ def _window(obs: "Observation", hands: list[list[int]]) -> tuple[int, int, int, 
         q = (me + j) % N
         if q == attacker or (q - attacker) % N < (me - attacker) % N:
             continue  # already asked, or the attacker
-        if not g.coup_fourre_any_player and g.side_of[q] != hit:
+        if (fast or not g.coup_fourre_any_player) and g.side_of[q] != hit:
             continue
-        if any(sc in hands[q] for sc in g.protectors[hz]):
+        if any(sc in hands[q] for sc in (g.fixers[hz] if fast else g.protectors[hz])):
             queue.append(q)
     return hz, hit, attacker, queue

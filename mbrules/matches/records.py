@@ -14,10 +14,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..engine import Game, State
-from mbrules.vocab import COUP_FOURRE, DISCARD, EXTEND, PLAY, SCORE_LINES
-
-
-_LINE = {name: i for i, name in enumerate(SCORE_LINES)}
+from mbrules.vocab import COUP_FOURRE, DISCARD, EXTEND, PLAY
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,11 +38,15 @@ class HandRecord:
     shutout: bool
     winner: int
     points: tuple[int, ...]  # per side: the sheet's total
-    lines: tuple[tuple[int, ...], ...]  # per score line of SCORE_LINES, in its order: per side
+    lines: tuple[tuple[str, tuple[int, ...]], ...]  # (score line, per side), in game.score_line_names' order
 
     def line(self, name: str) -> tuple[int, ...]:
-        """Each side's points on the score line ``name`` (``"safe_trip"``, ``"total"``...)."""
-        return self.lines[_LINE[name]]
+        """Each side's points on the score line ``name`` (``"safe_trip"``, ``"total"``...): the contract's
+        lines are on every sheet, a ruleset's own lines (``scoring.lines``) on its games' only."""
+        for n, v in self.lines:
+            if n == name:
+                return v
+        raise KeyError(name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,8 +117,8 @@ def match_record(game: Game, seed: int, st: State, bots: Sequence[str] | None = 
         first, turns, cf, caller = facts[h]
         done_name = completed[h] if h < len(completed) else None
         done = index[done_name] if done_name is not None else -1
-        lines = tuple(tuple(sheet[n][line] for n in names) for line in SCORE_LINES)
-        points = lines[_LINE["total"]]
+        lines = tuple((line, tuple(sheet[n][line] for n in names)) for line in game.score_line_names)
+        points = dict(lines)["total"]
         running = [r + x for r, x in zip(running, points)]
         lead = _leader(running)
         if h == 0:
@@ -135,8 +136,8 @@ def match_record(game: Game, seed: int, st: State, bots: Sequence[str] | None = 
             coups_fourres=cf,
             extension_called=caller >= 0,
             extension_made=caller >= 0 and done == side_of[caller],
-            safe_trip=any(v > 0 for v in lines[_LINE["safe_trip"]]),
-            shutout=any(v > 0 for v in lines[_LINE["shutout"]]),
+            safe_trip=any(v > 0 for v in dict(lines)["safe_trip"]),
+            shutout=any(v > 0 for v in dict(lines)["shutout"]),
             winner=_leader(points),
             points=points,
             lines=lines,

@@ -29,6 +29,7 @@ class MatchStats:
     """Integer counters of a run; two of them add up with :func:`merge_stats` in any grouping."""
 
     sides: int
+    lines: tuple[str, ...] = SCORE_LINES  # the score sheet's lines (game.score_line_names: the contract's and the ruleset's own)
     games: int = 0
     wins: list[int] = field(default_factory=list)  # per side
     draws: int = 0
@@ -39,7 +40,8 @@ class MatchStats:
 
     def __post_init__(self) -> None:
         self.wins = self.wins or [0] * self.sides
-        self.score = self.score or {line: [0] * self.sides for line in SCORE_LINES}
+        self.lines = tuple(self.lines)
+        self.score = self.score or {line: [0] * self.sides for line in self.lines}
         self.moments = self.moments or [[0, 0, 0, 0, 0] for _ in METRICS]
 
     def sums(self, key: str) -> list[int]:
@@ -67,8 +69,9 @@ class MatchStats:
         return self.sums("coups_fourres_per_hand")[0]
 
 
-def new_stats(sides: int) -> MatchStats:
-    return MatchStats(sides)
+def new_stats(sides: int, lines: Sequence[str] = SCORE_LINES) -> MatchStats:
+    """Empty counters for ``sides`` sides and the score sheet's ``lines`` (``game.score_line_names``)."""
+    return MatchStats(sides, tuple(lines))
 
 
 def merge_stats(into: MatchStats, other: MatchStats) -> MatchStats:
@@ -78,17 +81,18 @@ def merge_stats(into: MatchStats, other: MatchStats) -> MatchStats:
     into.wins = [a + b for a, b in zip(into.wins, other.wins)]
     into.moments = [[a + b for a, b in zip(m, o)] for m, o in zip(into.moments, other.moments)]
     into.records.extend(other.records)
-    for line in SCORE_LINES:
+    for line in into.score:
         into.score[line] = [a + b for a, b in zip(into.score[line], other.score[line])]
     return into
 
 
 def add_record(stats: MatchStats, rec: MatchRecord, keep: bool = False) -> None:
     """Count one match (and keep its record, with ``keep``)."""
+    score = stats.score
     for h in rec.hands:
-        for line in SCORE_LINES:
-            row = stats.score[line]
-            for s, v in enumerate(h.line(line)):
+        for line, per_side in h.lines:
+            row = score[line]
+            for s, v in enumerate(per_side):
                 row[s] += v
     for m, (x, y) in zip(stats.moments, metric_values(rec)):
         add_moment(m, x, y)
@@ -142,7 +146,7 @@ def summary(game: Game, stats: MatchStats, seconds: float) -> dict:
         "coups_fourres_per_hand": per(stats.coups_fourres, hands, 4),
         "mean_score_per_line": {
             line: {names[s]: per(stats.score[line][s], hands, 2) for s in range(game.sides)}
-            for line in SCORE_LINES
+            for line in stats.score
         },
         "ci95": intervals(game, stats),
         "hands_per_second": round(hands / seconds, 1) if seconds > 0 else None,

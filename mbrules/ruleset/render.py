@@ -8,6 +8,7 @@ from .words import (
     CITATION_FIELDS,
     card_names,
     card_summary,
+    line_words,
     phrase,
     removed_words,
     sides_for,
@@ -62,6 +63,10 @@ def _rule_lines(rs: Ruleset, section: str) -> list[str]:
         value = getattr(model, name)
         raw = value.value if isinstance(value, Rule) else value
         pattern = f"{section}.{name}"
+        if pattern == "scoring.lines":  # one line each: name, then the rule in words
+            out += [f"  score line {k}: {line_words(k, v, rs)}" + (" (uncited)" if v.uncited else "")
+                    for k, v in raw.items()]
+            continue
         mark = " (uncited)" if getattr(value, "uncited", None) is not None else ""
         out.append(f"  {phrase(pattern)}: {value_words(pattern, list(raw) if isinstance(raw, tuple) else raw, rs)}"
                    f"{mark}")
@@ -120,7 +125,8 @@ def show_text(rs: Ruleset, players: int | None = None) -> str:
         rem = f"; removed before the deal: {removed_words(rs, removal.cards)}" if removal else ""
         mark = " (uncited)" if pc.uncited is not None else ""
         lines.append(f"  {n} players: {pc.sides} sides ({team}); trip {pc.target} {unit(rs)}{ext}{rem}{mark}")
-    for title, section in (("Play", "play"), ("Coup fourré", "coup_fourre"), ("Scoring", "scoring"),
+    for title, section in (("Play", "play"), ("Coup fourré", "coup_fourre"), ("Fast play", "fast_play"),
+                           ("Scoring", "scoring"),
                            ("Match", "match"), ("Names", "display")):
         lines += ["", title, *_rule_lines(rs, section)]
     if players is not None:

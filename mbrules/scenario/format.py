@@ -14,10 +14,11 @@ A step names its player and one action key (``docs/scenarios.md``):
 ``{player: p1, discard: CARD}``        a discard
 ``{player: p1, coup_fourre: CARD}``    a coup fourré inside its window
 ``{player: p1, extension: true}``      the extension question answered (false: stop)
+``{player: p1, fast_play: CARD}``      a remedy out of turn inside its fast-play window
 =====================================  ================================================
 
 ``draw: CARD`` may follow: it asserts the card drawn for that turn (or after a coup fourré).
-Draws and declined coup fourré windows have no step: they are implicit.
+Draws and declined coup fourré (and fast-play) windows have no step: they are implicit.
 
 A hand's ``setup`` as a record writes it is a :class:`Deal` (every hand, the whole draw pile, who plays
 first, the totals before the hand): :func:`setup_lines` writes one, :func:`read_setup` reads it back
@@ -35,7 +36,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from mbrules.engine import Action
-from mbrules.vocab import COUP_FOURRE, DISCARD, EXTEND, OWN, PLAY, SCORE_LINES, STOP, Termination
+from mbrules.vocab import COUP_FOURRE, DISCARD, EXTEND, FAST_PLAY, OWN, PLAY, STOP, Termination
 
 if TYPE_CHECKING:
     from mbrules.engine.game import Game
@@ -82,6 +83,8 @@ def step_fields(g: "Game", player: int, action: Action, draw: int | None = None)
         out["discard"] = action.card
     elif op == COUP_FOURRE:
         out["coup_fourre"] = action.card
+    elif op == FAST_PLAY:
+        out["fast_play"] = action.card
     elif op in (EXTEND, STOP):
         if draw is not None:
             raise ValueError("answering the extension draws nothing: no 'draw:' goes with it")
@@ -127,6 +130,8 @@ def step_action(g: "Game", step: "ActionStep") -> tuple[int, Action]:
         text = f"discard {step.discard}"
     elif step.coup_fourre is not None:
         text = f"coup-fourre {step.coup_fourre}"
+    elif step.fast_play is not None:
+        text = f"fast-play {step.fast_play}"
     else:
         text = "extend" if step.extension else "stop"
     return player, Action.parse(text, g)
@@ -142,12 +147,15 @@ class Deal:
     draw_pile: tuple[int, ...]
     turn: int
     match: tuple[int, ...]  # per side
+    hands_played: int = 0  # hands before this one, written where the match's length counts them (fixed hands)
 
 
 def deal_of(snap: "Snapshot") -> Deal:
     """The deal of the hand ``snap`` stands at the start of (taken before the hand's first action)."""
+    g = snap.game
+    played = snap.hand_no if g.match_mode == "fixed_hands" else 0  # the match's length counts the hands before
     return Deal(tuple(tuple(h) for h in snap.hands), tuple(snap.draw_pile), snap.first_player,
-                tuple(snap.match_totals))
+                tuple(snap.match_totals), played)
 
 
 def setup_lines(g: "Game", deal: Deal) -> list[str]:
@@ -158,6 +166,8 @@ def setup_lines(g: "Game", deal: Deal) -> list[str]:
     lines.append(f"  draw_pile: {flow([g.card_ids[c] for c in deal.draw_pile], 4)}")
     lines.append(f"  turn: {g.player_names[deal.turn]}")
     lines.append("  match: {" + ", ".join(f"{g.side_names[s]}: {deal.match[s]}" for s in range(g.sides)) + "}")
+    if deal.hands_played:
+        lines.append(f"  hands_played: {deal.hands_played}")
     return lines
 
 
@@ -171,7 +181,7 @@ def read_setup(g: "Game", setup: "Setup") -> Deal | None:
     index = g.index
     return Deal(tuple(tuple(index[c] for c in setup.hands[name]) for name in g.player_names),
                 tuple(index[c] for c in setup.draw_pile), g.player_names.index(setup.turn),
-                tuple(setup.match.get(name, 0) for name in g.side_names))
+                tuple(setup.match.get(name, 0) for name in g.side_names), setup.hands_played)
 
 
 # -- an expect: a position as a scenario names it (the one place that reads the engine's piles) -------------
@@ -244,7 +254,7 @@ def expect_lines(g: "Game", end: HandEnd) -> list[str]:
     lines = ["  - expect:", f"      hand_over: {'true' if end.hand_over else 'false'}", "      score:"]
     for s in range(g.sides):
         lines.append(f"        {g.side_names[s]}: {{"
-                     + ", ".join(f"{line}: {end.score[s][line]}" for line in SCORE_LINES) + "}")
+                     + ", ".join(f"{line}: {end.score[s][line]}" for line in g.score_line_names) + "}")
     lines.append("      match: {" + ", ".join(f"{g.side_names[s]}: {end.match[s]}" for s in range(g.sides)) + "}")
     lines.append(f"      winner: {'null' if end.winner is None else end.winner}")
     return lines
@@ -261,7 +271,8 @@ def read_expect(g: "Game", e: "Expect") -> HandEnd | None:
     score = []
     for name in g.side_names:
         sc = e.score[name]
-        if not set(SCORE_LINES) <= sc.model_fields_set:
+        written = {**{k: getattr(sc, k) for k in sc.model_fields_set}, **(sc.model_extra or {})}
+        if not set(g.score_line_names) <= set(written):
             return None
-        score.append({line: getattr(sc, line) for line in SCORE_LINES})
+        score.append({line: written[line] for line in g.score_line_names})
     return HandEnd(e.hand_over, tuple(score), tuple(e.match[name] for name in g.side_names), e.winner)

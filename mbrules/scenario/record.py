@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Sequence
 
 from mbrules.engine import Action, Observer, State
-from mbrules.vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, PLAY
+from mbrules.vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, FAST_PLAY, PLAY
 
 from .format import deal_of, expect_lines, hand_end, setup_lines, step_text, winner_name
 from .format import quoted as _q
@@ -98,7 +98,7 @@ def record_match(recorder: Recorder, state: State, ruleset_ref: str, options: Se
             "options: [" + ", ".join(_q(o) for o in opts) + "]",
             f"players: {players}",
         ]
-        deal = hand["deal"]
+        deal = hand["deal"]  # with the hands played before it where the match's length counts them
         lines += setup_lines(g, deal)
         draw = deal.draw_pile
         lines.append("steps:")
@@ -114,6 +114,9 @@ def record_match(recorder: Recorder, state: State, ruleset_ref: str, options: Se
                 continue  # a window the next step does not use is declined
             seen = None  # the card this step asserts was drawn
             if op == COUP_FOURRE and g.coup_fourre_replacement_draw and ptr < len(draw):
+                seen = draw[ptr]
+                ptr += 1
+            if op == FAST_PLAY and g.fast_play_replacement_draw and ptr < len(draw):
                 seen = draw[ptr]
                 ptr += 1
             if op in (PLAY, DISCARD) and p in drawn:
