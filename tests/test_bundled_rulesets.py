@@ -12,7 +12,7 @@ import yaml
 from mbrules._paths import bundled_dir
 from mbrules.ruleset.loader import load_ruleset
 
-RULESETS = ["parker-1971", "winning-moves", "kids-115", "wikipedia"]
+RULESETS = ["parker-1971", "winning-moves", "kids-115", "wikipedia", "dujardin-classic"]
 OPTIONS = [
     "extension-1200",
     "hazard-on-hazard",
@@ -43,8 +43,8 @@ CARD_IDS = {
     "gasoline", "spare_tire", "repairs", "end_of_limit", "roll",
     "extra_tank", "puncture_proof", "driving_ace", "right_of_way",
 }
-BOX_TOTAL = {"parker-1971": 112, "winning-moves": 110, "kids-115": 115, "wikipedia": 110}
-DECK_2_3 = {"parker-1971": 101, "winning-moves": 101, "kids-115": 103, "wikipedia": 101}
+BOX_TOTAL = {"parker-1971": 112, "winning-moves": 110, "kids-115": 115, "wikipedia": 110, "dujardin-classic": 106}
+DECK_2_3 = {"parker-1971": 101, "winning-moves": 101, "kids-115": 103, "wikipedia": 101, "dujardin-classic": 101}
 CLASSIC_106 = {
     "d25": 10, "d50": 10, "d75": 10, "d100": 12, "d200": 4,
     "out_of_gas": 3, "flat_tire": 3, "accident": 3, "speed_limit": 4, "stop": 5,
@@ -164,7 +164,7 @@ def test_two_or_three_players_remove_cards_before_the_deal(ruleset, players):
 
 
 @pytest.mark.parametrize("players", [2, 3])
-@pytest.mark.parametrize("ruleset", ["parker-1971", "winning-moves", "wikipedia"])
+@pytest.mark.parametrize("ruleset", ["parker-1971", "winning-moves", "wikipedia", "dujardin-classic"])
 def test_classic_two_or_three_players_remove_one_of_each_hazard(ruleset, players):
     removal = load(ruleset).removals[str(players)]
     assert removal.cards == {"stop": 1, "accident": 1, "out_of_gas": 1, "flat_tire": 1, "speed_limit": 1}
@@ -394,3 +394,39 @@ def test_option_file_is_a_small_cited_patch(option):
     assert "\n" not in data["description"]
     assert data["source"]
     assert not ({"cards", "box", "removals", "display"} & set(data))
+
+
+# ---------------------------------------------------------------------------
+# dujardin-classic: the French rules differ from winning-moves in two rules and in its words (issue 36)
+
+
+# The card names, the table's words and the unit are the French book's; the deck is the 106 played (the
+# French text names no reference cards); the rules differ in the capot and the safety's extra turn.
+DUJARDIN_VS_WINNING_MOVES = (
+    {f"cards.{cid}.name" for cid in CARD_IDS - {"accident"}}  # 'Accident' in both languages
+    | {f"display.{k}" for k in ("battle_pile", "speed_pile", "distance_pile", "safety_area", "discard_pile",
+                                "draw_pile")} | {"display.distance_unit.value"}
+    | {"box.total.value", "box.reference_cards.score_card", "box.reference_cards.guide_card"}
+    | {"play.safety_extra_turn_needs_draw_pile.value"}
+    | {"scoring.lines", "scoring.lines.shutout.points", "scoring.lines.shutout.when.no_distance",
+       "scoring.lines.shutout.to", "scoring.lines.shutout.to_when.no_distance"}
+)
+
+
+def test_dujardin_classic_differs_from_winning_moves_only_in_the_capot_the_extra_turn_and_its_words():
+    """The census (Editions) reads the French rules as WM's but for F6 and C7; read line by line the rest
+    matches too, so these are the only differences: a change to either edition shows up here."""
+    paths = changed_paths(load("winning-moves"), load("dujardin-classic"))
+    paths = {p if not p.startswith("box.reference_cards.") else ".".join(p.split(".")[:3]) for p in paths}
+    assert paths - {"id", "name", "description", "box.reference_cards"} == DUJARDIN_VS_WINNING_MOVES
+
+
+def test_dujardin_classic_is_winning_moves_with_the_two_french_options_as_far_as_rules_go():
+    """The two rules are exactly what the bundled options shutout-to-each-opponent and
+    safety-extra-turn-while-deck-lasts write onto winning-moves."""
+    wm = load("winning-moves", "shutout-to-each-opponent", "safety-extra-turn-while-deck-lasts")
+    words = {"id", "name", "description", "box.total.value"}
+    rules = {p for p in changed_paths(wm, load("dujardin-classic"))
+             if p not in words and not p.startswith(("display.", "box.reference_cards"))
+             and not (p.startswith("cards.") and p.endswith(".name"))}
+    assert rules == set()

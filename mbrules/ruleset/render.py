@@ -68,9 +68,24 @@ def _rule_lines(rs: Ruleset, section: str) -> list[str]:
                     for k, v in raw.items()]
             continue
         mark = " (uncited)" if getattr(value, "uncited", None) is not None else ""
+        replaced = _REPLACED_BY.get(pattern)
+        if replaced is not None and replaced in rs.scoring.lines and rs.scoring.lines[replaced] is not None:
+            mark += f" (not read: score line {replaced} below pays it)"
         out.append(f"  {phrase(pattern)}: {value_words(pattern, list(raw) if isinstance(raw, tuple) else raw, rs)}"
                    f"{mark}")
     return out
+
+
+# A scoring key the engine reads for one of the contract's score lines; a ruleset's scoring.lines entry under
+# that line's name replaces the rule (mbrules/engine/scorelines.py), so the key is shown as not read.
+_REPLACED_BY = {
+    "scoring.milestones_per_mile": "milestones", "scoring.safety": "safeties",
+    "scoring.all_safeties": "all_safeties", "scoring.coup_fourre": "coup_fourres",
+    "scoring.trip_completed": "trip_completed", "scoring.delayed_action": "delayed_action",
+    "scoring.safe_trip": "safe_trip", "scoring.safe_trip_breakers": "safe_trip",
+    "scoring.shutout": "shutout", "scoring.shutout_per_opponent": "shutout",
+    "scoring.extension": "extension", "scoring.extension_bonus_to": "extension",
+}
 
 
 def players_text(rs: Ruleset, players: int) -> list[str]:
