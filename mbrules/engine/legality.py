@@ -88,8 +88,11 @@ class Legality:
                 if not go:
                     return NOTHING_TO_FIX  # a remedy only on its own hazard showing (WM §2)
                 b = self._battle[ps]
-                if b and self.game.is_go[b[-1]] and not self._needs_go[ps]:
-                    return NOTHING_TO_FIX  # no Roll on a Roll (rulings: Play)
+                if b and self.game.is_go[b[-1]] and not (self._needs_go[ps] and not self._row[ps]):
+                    # no Roll on a Roll (rulings: Play), unless a safety played normally asks for one (option
+                    # roll-after-safety) and no Right of Way spares it: with Right of Way down the side rolls
+                    # and a second Roll fixes nothing (what every seat sees: a sampled world agrees)
+                    return NOTHING_TO_FIX
                 return None
             h = self._lhaz[ps]
             return None if (h >= 0 and fixes >> h & 1) else NOTHING_TO_FIX
