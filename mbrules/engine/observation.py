@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from .actions import COUP_FOURRE_WINDOW, FAST_PLAY_WINDOW, TURN, Decision
-from ..vocab import NO_LIMIT, Termination
+from .actions import Decision
+from ..vocab import NO_LIMIT, DecisionKind, Termination
 from .words import plural
 
 if TYPE_CHECKING:
@@ -117,15 +117,15 @@ class Observation(NamedTuple):
     def of(cls, st: "State", player: int) -> "Observation":
         g = st.game
         d = st.decision
-        if (d.kind == COUP_FOURRE_WINDOW or d.kind == FAST_PLAY_WINDOW) and d.player != player:
+        if (d.kind == DecisionKind.COUP_FOURRE or d.kind == DecisionKind.FAST_PLAY) and d.player != player:
             # A window opens only for a holder of the safety (or, for fast play, of the remedy): to the
             # rest of the table it must look like the next turn, or it would tell them who holds the card
             # (WM §7: the holder may call it or keep quiet). Only the one asked sees the window.
-            d = Decision(TURN, st.turn_player(), not st._stock)
+            d = Decision(DecisionKind.TURN, st.turn_player(), not st._stock)
         return cls(
             g, player, g.side_of[player], tuple(st._hands[player]), tuple([len(h) for h in st._hands]),
             _side_views(st), tuple(st._discard), len(st._stock), d,
-            st._cf_hazard if (d.kind == COUP_FOURRE_WINDOW or d.kind == FAST_PLAY_WINDOW) else -1, st._target,
+            st._cf_hazard if (d.kind == DecisionKind.COUP_FOURRE or d.kind == DecisionKind.FAST_PLAY) else -1, st._target,
             st._extension_called_by, st._hand_no, tuple(st._match_totals), tuple(st._face_up), tuple(st._queued),
         )
 
@@ -197,7 +197,7 @@ class Snapshot:
         set_(self, "turn_player", st.turn_player())
         # an open coup fourré window: (hazard, side hit, attacker, players still to answer)
         set_(self, "window", (st._cf_hazard, st._cf_side, st._cf_attacker, tuple(st._cf_queue))
-             if st.decision.kind in (COUP_FOURRE_WINDOW, FAST_PLAY_WINDOW) else None)
+             if st.decision.kind in (DecisionKind.COUP_FOURRE, DecisionKind.FAST_PLAY) else None)
         set_(self, "completer", st.current_completer())
         set_(self, "completion_delayed", st._completion_delayed)
         set_(self, "hand_no", st._hand_no)
