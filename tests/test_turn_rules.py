@@ -4,6 +4,8 @@ every table size, the same seed plays the same match, and the heuristic bot uses
 player would (the discard pile's top when it needs it, a mulligan of a hopeless hand)."""
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import mbrules
@@ -88,3 +90,38 @@ def test_the_heuristic_mulligans_a_hopeless_hand_and_keeps_its_remedies():
     fine = _position(game, [["d25", "d50", "d75", "d100", "stop", "gasoline"], ["d25"] * 4 + ["roll", "roll"]], [],
                      {0: {"battle": ["roll", "out_of_gas"]}}, ["d200", "d100"])
     assert str(bot.choose(fine.observation(0), fine.legal_actions())) == "draw"  # it holds the remedy
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_fast_play_and_the_turn_rules_play_together(players):
+    """fast-play-remedy (its fast_play window, op 7) in one game with mulligan (op 8: the action's op field
+    is 4 bits since both took 7) and draw-from-discard: api_test holds, and random play takes a fast play,
+    a mulligan and a draw from the discard pile, each as the action it is (none read as the other)."""
+    from mbrules.vocab import DRAW, FAST_PLAY, MULLIGAN, DecisionKind
+
+    game = mbrules.load_game("winning-moves", players=players,
+                             options=["fast-play-remedy", "mulligan", "draw-from-discard"])
+    api_test(game, matches=1)
+    assert len({int(a) for a in game.actions.values()}) == len(game.actions)  # every action its own int
+    seen = {"fast-play": 0, "mulligan": 0, "draw discard": 0}
+    for seed in range(5):
+        st, rng = game.new_match(seed), random.Random(seed)
+        for _ in range(20_000):
+            if st.is_terminal() or all(seen.values()):
+                break
+            if st.hand_over:
+                st.next_hand()
+                continue
+            kind = st.decision.kind
+            a = rng.choice(st.legal_actions())
+            st.apply(a)
+            if a.op == FAST_PLAY:
+                assert kind == DecisionKind.FAST_PLAY and str(a).startswith("fast-play ")
+                seen["fast-play"] += 1
+            elif a.op == MULLIGAN:
+                assert kind in (DecisionKind.TURN, DecisionKind.MULLIGAN) and str(a).startswith("mulligan ")
+                seen["mulligan"] += 1
+            elif a.op == DRAW and a.from_discard:
+                assert str(a) == "draw discard"
+                seen["draw discard"] += 1
+    assert all(seen.values()), seen
