@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections import deque
 
 from mbrules.bots import bot_names
-from mbrules.engine import Action, Game, Observer, State, Transition
+from mbrules.engine import Game, Observer, State, Transition
 from mbrules.narrate import Narrator
 
 # The bot that gives hints ('?'): the first of these that is registered (the strongest first).
@@ -28,12 +28,9 @@ class PublicNarrator(Observer):
         self.game = game
         self.words = Narrator(game, public=True)
         self.lines: deque[str] = deque(maxlen=NARRATION_LINES)
-        self.hand_seen = -1
 
-    def before_action(self, st: State, player: int, action: Action) -> None:
-        if st.hand_no != self.hand_seen:
-            self.hand_seen = st.hand_no
-            self.lines.append(f"-- hand {st.hand_no + 1}: {self.game.player_names[player]} plays first --")
+    def hand_start(self, st: State) -> None:
+        self.lines.append(f"-- hand {st.hand_no + 1}: {self.game.player_names[st.current_player]} plays first --")
 
     def transition(self, st: State, t: Transition) -> None:
         line = self.words.action(t)
