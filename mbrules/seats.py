@@ -89,6 +89,10 @@ class LaterSeat:
         return a
 
 
+class HandTooLong(RuntimeError):
+    """A hand went on past :data:`MAX_STEPS` actions (never in a valid match: the engine bounds a hand)."""
+
+
 class SeatLater(RuntimeError):
     """:meth:`SeatLoop.play` met a seat that answers later: only seats that always answer can be played blocking."""
 
@@ -166,7 +170,7 @@ class SeatLoop:
                 return self.waiting
             if done == HAND_OVER:
                 return -1
-        raise RuntimeError(f"the hand did not end after {MAX_STEPS:,} actions")  # the engine bounds a hand
+        raise HandTooLong(f"the hand did not end after {MAX_STEPS:,} actions")
 
     def hand_finished(self) -> bool:
         """Count the hand just over; True when the match is over (or ``max_hands`` hands are played)."""
@@ -213,10 +217,10 @@ class SeatLoop:
                 else:
                     break  # the hand is over
             else:
-                raise RuntimeError(f"the hand did not end after {MAX_STEPS:,} actions")
+                raise HandTooLong(f"the hand did not end after {MAX_STEPS:,} actions")
             if self.hand_finished():
                 return st
             st.next_hand()
 
 
-__all__ = ["BotSeat", "DECIDED", "HAND_OVER", "LATER", "LONE", "LaterSeat", "Seat", "SeatLater", "SeatLoop"]
+__all__ = ["BotSeat", "DECIDED", "HAND_OVER", "HandTooLong", "LATER", "LONE", "LaterSeat", "Seat", "SeatLater", "SeatLoop"]

@@ -6,6 +6,7 @@ from collections import deque
 from mbrules.bots import bot_names
 from mbrules.engine import Game, Observer, State, Transition
 from mbrules.narrate import Narrator
+from mbrules.vocab import DRAW
 
 # The bot that gives hints ('?'): the first of these that is registered (the strongest first).
 HINT_BOTS = ("expert", "heuristic", "random")
@@ -36,3 +37,16 @@ class PublicNarrator(Observer):
         line = self.words.action(t)
         if line is not None:
             self.lines.append(line)
+
+
+class DrawNotes(Observer):
+    """The card a person's seat just drew, in a private note for that seat (``notes[p]``): the
+    loop draws for everyone, and the person reads it on their next screen. ``line(card)`` words it."""
+
+    def __init__(self, notes: dict[int, list[str]], line):
+        self.notes = notes
+        self.line = line
+
+    def transition(self, st: State, t: Transition) -> None:
+        if t.action.op == DRAW and t.player in self.notes and t.drawn >= 0:
+            self.notes[t.player].append(self.line(t.drawn))
