@@ -42,7 +42,7 @@ from mbrules.narrate import LINE_LABELS, Narrator, side_label
 from mbrules.vocab import (COUP_FOURRE, DISCARD, DISTANCE, HAZARD, NO_LIMIT, PLAY, REMEDY, SAFETY,
                            SCORE_LINES, DecisionKind)
 
-from .table import DrawNotes, PublicNarrator, hint_bot_name
+from .table import DrawNotes, PublicNarrator, SeatedMatch, hint_bot_name
 from .words import refusal
 
 KIND_STYLE = {DISTANCE: "bold", HAZARD: "bold red", REMEDY: "bold green", SAFETY: "bold cyan"}
@@ -59,7 +59,7 @@ class _Undo:
 
 
 @dataclass
-class MatchDriver:
+class MatchDriver(SeatedMatch):
     """A match where the seats in ``humans`` decide from the keyboard and bots play the others."""
 
     game: Game
@@ -93,14 +93,6 @@ class MatchDriver:
     def state(self) -> State:
         return self.loop.state
 
-    @property
-    def hands_done(self) -> int:
-        return self.loop.hands_done
-
-    @hands_done.setter
-    def hands_done(self, n: int) -> None:
-        self.loop.hands_done = n
-
     def _watch(self, st: State) -> None:
         st.add_observer(self.narrator)
         st.add_observer(self.draw_notes)
@@ -121,9 +113,6 @@ class MatchDriver:
         """Counts the hand just over; True when the match (or the ``--hands`` cap) is over."""
         self.undo_stack.clear()
         return self.loop.hand_finished()
-
-    def next_hand(self) -> None:
-        self.loop.next_hand()
 
     def play(self, p: int, a: Action) -> None:
         """A human seat's move (legal: it was picked from ``legal_actions``); kept for undo first."""

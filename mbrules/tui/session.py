@@ -28,7 +28,7 @@ from mbrules.seats import BotSeat, HandTooLong, SeatLoop
 from mbrules.vocab import COUP_FOURRE, DRAW, DecisionKind
 
 from . import screen
-from .table import HINT_BOTS, NARRATION_LINES, DrawNotes, PublicNarrator, hint_bot_name  # noqa: F401  (re-exported)
+from .table import HINT_BOTS, NARRATION_LINES, DrawNotes, PublicNarrator, SeatedMatch, hint_bot_name  # noqa: F401  (re-exported)
 
 MAX_BAD_LINES = 1000  # lines in a row that choose nothing (a stuck input): the session ends
 
@@ -68,7 +68,7 @@ class TerminalSeat:
         return self.session._human_decision(self.player, legal)
 
 
-class HumanSession:
+class HumanSession(SeatedMatch):
     """A match where the seats in ``humans`` are played from the keyboard and the others by bots."""
 
     def __init__(self, game: Game, seed: int, bots: Sequence[str], humans: Sequence[int], *,
@@ -98,14 +98,6 @@ class HumanSession:
         self.last_human: int | None = None
         self.unicode = (console.encoding or "").lower().startswith("utf")
 
-    @property
-    def hands_done(self) -> int:
-        return self.loop.hands_done
-
-    @hands_done.setter
-    def hands_done(self, n: int) -> None:
-        self.loop.hands_done = n
-
     # -- the match ------------------------------------------------------------------------
     def run(self) -> State:
         """Play until the match ends (or ``max_hands`` hands); raises :class:`QuitMatch` on 'q'."""
@@ -122,9 +114,6 @@ class HumanSession:
                 return st
             self._pause("Press Enter for the next hand (q to quit): ", allow_quit=True)
             loop.next_hand()
-
-    def next_hand(self) -> None:
-        self.loop.next_hand()
 
     # -- one human decision ----------------------------------------------------------------
     def _handover(self, p: int) -> None:

@@ -2,11 +2,15 @@
 from __future__ import annotations
 
 from collections import deque
+from typing import TYPE_CHECKING
 
 from mbrules.bots import bot_names
 from mbrules.engine import Game, Observer, State, Transition
 from mbrules.narrate import Narrator
 from mbrules.vocab import DRAW
+
+if TYPE_CHECKING:
+    from mbrules.seats import SeatLoop
 
 # The bot that gives hints ('?'): the first of these that is registered (the strongest first).
 HINT_BOTS = ("expert", "heuristic", "random")
@@ -50,3 +54,21 @@ class DrawNotes(Observer):
     def transition(self, st: State, t: Transition) -> None:
         if t.action.op == DRAW and t.player in self.notes and t.drawn >= 0:
             self.notes[t.player].append(self.line(t.drawn))
+
+
+class SeatedMatch:
+    """What both ways of playing share about the match: its seat loop (``self.loop``, a
+    :class:`mbrules.seats.SeatLoop`) counts the hands done (a resumed match sets it) and deals the next."""
+
+    loop: "SeatLoop"
+
+    @property
+    def hands_done(self) -> int:
+        return self.loop.hands_done
+
+    @hands_done.setter
+    def hands_done(self, n: int) -> None:
+        self.loop.hands_done = n
+
+    def next_hand(self) -> None:
+        self.loop.next_hand()
