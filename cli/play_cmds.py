@@ -15,10 +15,9 @@ from rich.text import Text
 
 from mbrules._paths import install_hint
 from mbrules.bots import UnknownBot, bot_names, check_bot, lineup
-from mbrules.engine import Action, Game, GameError, Observer, State, Transition
+from mbrules.engine import Game, GameError, Observer, State, Transition
 from mbrules.engine.words import plural
-from mbrules.narrate import LINE_LABELS, Narrator as Words
-from mbrules.vocab import SCORE_LINES
+from mbrules.narrate import Narrator as Words, line_label
 
 from mbrules.matches.base import MAX_GAMES
 
@@ -120,9 +119,9 @@ class Narrator(Observer):
         sheets = st.hand_sheets
         sheet = sheets[-1]
         table = _sides_table(g, f"Score sheet, hand {len(sheets)}")
-        for line in SCORE_LINES:
-            table.add_row(LINE_LABELS[line], *(str(sheet[s][line]) for s in range(g.sides)),
-                          end_section=line == "extension")
+        for line in g.score_line_names:  # the contract's lines and the ruleset's own (scoring.lines)
+            table.add_row(line_label(line), *(str(sheet[s][line]) for s in range(g.sides)),
+                          end_section=line == g.score_line_names[-2])
         table.add_row("Running total", *(str(t) for t in st.match_totals))
         table.add_row(f"{self.words.unit.capitalize()} travelled", *(str(v.miles) for v in table_now.sides))
         self.out.print(table)
@@ -272,7 +271,7 @@ def _play(game: Game, ruleset: str, options: list[str], players: int, seed: int,
             running = [r + sheet[s]["total"] for s, r in enumerate(running)]
             hands_doc.append({
                 "hand": i + 1,
-                "score_sheet": {names[s]: {line: sheet[s][line] for line in SCORE_LINES} for s in range(game.sides)},
+                "score_sheet": {names[s]: {line: sheet[s][line] for line in game.score_line_names} for s in range(game.sides)},
                 "running_totals": {names[s]: running[s] for s in range(game.sides)},
             })
         doc = {
@@ -280,6 +279,9 @@ def _play(game: Game, ruleset: str, options: list[str], players: int, seed: int,
                 "ruleset": ruleset, "ruleset_id": game.ruleset_id, "options": options,
                 "applied_options": list(game.ruleset.applied_options), "players": players, "seed": seed,
                 "bots": _bots_by_player(game, bots),
+                # how the match ends (match.mode, its hands or points, the tie-break): what 'result' was judged by
+                "match": {"mode": game.match_mode, "target_points": game.target_points, "hands": game.match_hands,
+                          "tie_break": game.match_tie_break, "max_hands": game.max_hands},
                 "hands": hands,
             },
             "sides": {names[s]: [game.player_names[p] for p in game.side_players[s]] for s in range(game.sides)},
@@ -402,8 +404,8 @@ def simulate(
     con.print("95% intervals: Wilson for shares of matches (wins, draws, unfinished: the share, not the count); "
               "the delta method over matches for means (a match's hands are not independent).", markup=False)
     m = _sides_table(game, "Mean score per hand, per side", "line")
-    for line in SCORE_LINES:
-        m.add_row(LINE_LABELS[line] if line != "total" else "Total",
+    for line in report['mean_score_per_line']:
+        m.add_row(line_label(line) if line != "total" else "Total",
                   *("–" if report['mean_score_per_line'][line][n] is None
                     else f"{report['mean_score_per_line'][line][n]:.1f}" for n in game.side_names))
     con.print(m)

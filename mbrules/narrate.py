@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .engine.words import plural
-from .vocab import COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, HAZARD, PLAY, SAFETY, STOP, DecisionKind
+from .vocab import COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, FAST_PLAY, HAZARD, PLAY, SAFETY, STOP, DecisionKind
 
 if TYPE_CHECKING:
     from .engine import Action, Game, Observation, State, Transition
@@ -25,7 +25,21 @@ LINE_LABELS = {  # the score sheet's lines as printed
     "milestones": "Points for distance", "safeties": "Safeties", "all_safeties": "All safeties",
     "coup_fourres": "Coups fourrés", "trip_completed": "Trip completed", "delayed_action": "Delayed action",
     "safe_trip": "Safe trip", "shutout": "Shutout", "extension": "Extension", "total": "Total (hand)",
+    # lines the bundled options add (scoring.lines); any other line is named from its id (line_label)
+    "no_100_no_200": "Trip without 100s or 200s", "empty_hand": "Empty hand at the end",
+    "empty_hand_arrival": "Empty hand and trip", "one_safety_arrival": "Trip with one safety",
+    "no_25_arrival": "Trip without a 25",
 }
+
+
+def line_label(line: str) -> str:
+    """A score line as the sheet prints it: the contract's and the bundled options' in their words, a
+    ruleset's own line from its id ('fin_vitesse' -> 'Fin vitesse')."""
+    label = LINE_LABELS.get(line)
+    if label is None:
+        text = line.replace("_", " ")
+        label = text[:1].upper() + text[1:]
+    return label
 
 
 class Narrator:
@@ -79,11 +93,18 @@ class Narrator:
             return _sentence(f"{who} discards {g.names[a.card_index]}.")
         if op == COUP_FOURRE:
             nxt = " and plays next" if t.extra_turn else ""
+            if t.queued_turn:
+                nxt = " and plays next (queued: nobody loses a turn)"
             return _sentence(f"{who} calls COUP FOURRÉ with {g.names[a.card_index]} against "
                              f"{g.names[t.window_hazard]}{nxt}.")
+        if op == FAST_PLAY:
+            return _sentence(f"{who} answers {g.names[t.window_hazard]} at once, out of turn, with "
+                             f"{g.names[a.card_index]} (fast play).")
         if op == DECLINE:
             if self.public:
                 return None
+            if g.fast_play_enabled:  # the window may be a coup fourré's or a fast play's
+                return _sentence(f"{who} lets the chance to answer {g.names[t.window_hazard]} pass.")
             return _sentence(f"{who} lets the coup fourré against {g.names[t.window_hazard]} pass.")
         if op == EXTEND:
             return _sentence(f"{who} calls the EXTENSION: the trip is now {self.distance(t.target)}.")
@@ -139,6 +160,8 @@ class Narrator:
             return f"discard {name}"
         if op == COUP_FOURRE:
             return f"COUP FOURRÉ with {name}"
+        if op == FAST_PLAY:
+            return f"FAST PLAY: {name} on your side, now"
         k = g.kind[c]
         if k == HAZARD:
             ts = a.side_index if a.side_index >= 0 else g.opponents[obs.side][0]
@@ -150,13 +173,17 @@ class Narrator:
         return f"{name} on your side"
 
     def question(self, obs: "Observation") -> str | None:
-        """The question a coup fourré window or the extension puts to the seat ``obs`` is for, or None."""
+        """The question a coup fourré or fast-play window or the extension puts to the seat ``obs`` is for, or None."""
         g = self.game
         kind = obs.decision.kind
         if kind == DecisionKind.COUP_FOURRE:
             hz = g.names[obs.window_hazard] if obs.window_hazard >= 0 else "a hazard"
             return (f"COUP FOURRÉ? {hz} was just played on your side and you hold its safety. "
                     f"Call the coup fourré (1, or y) or let it pass (n)?")
+        if kind == DecisionKind.FAST_PLAY:
+            hz = g.names[obs.window_hazard] if obs.window_hazard >= 0 else "a hazard"
+            return (f"FAST PLAY? {hz} was just played on your side and you hold its remedy. "
+                    f"Play it now, out of turn (1, or y) or let it pass (n)?")
         if kind == DecisionKind.EXTENSION:
             return (f"EXTENSION? Your side has completed the trip of {self.distance(obs.target)}. Extend it to "
                     f"{self.distance(g.extension_to)} (y: extend) or stop here (n: stop, the hand ends)?")
@@ -174,4 +201,4 @@ def _sentence(text: str) -> str:
     return text[:-1] if text.endswith(("!.", "?.")) else text
 
 
-__all__ = ["LINE_LABELS", "Narrator", "side_label"]
+__all__ = ["LINE_LABELS", "Narrator", "line_label", "side_label"]

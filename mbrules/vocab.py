@@ -61,6 +61,7 @@ class Op(_Coded):
     DECLINE = "decline"
     EXTEND = "extend"
     STOP = "stop"
+    FAST_PLAY = "fast-play"  # a remedy out of turn, inside its window (option fast-play-remedy)
 
 
 class DecisionKind(StrEnum):
@@ -71,6 +72,7 @@ class DecisionKind(StrEnum):
     EXTENSION = "extension"  # the extension question
     HAND_OVER = "hand_over"
     MATCH_OVER = "match_over"
+    FAST_PLAY = "fast_play"  # a fast-play window: a remedy may answer the hazard out of turn (fast-play-remedy)
 
 
 class Termination(StrEnum):
@@ -115,12 +117,13 @@ class Reason(StrEnum):
     NO_EXTENSION = "no-extension"
     EXTENSION_PENDING = "extension-pending"
     MUST_PLAY = "must-play"  # not in the contract's table: a discard refused under no-voluntary-discard
+    NO_FAST_PLAY = "no-fast-play"  # not in the contract's table: a fast play not open to that player now
 
 
 # The int codes of the engine's tables (Game.kind, Game.pile, Action.op), as plain ints.
 DISTANCE, HAZARD, REMEDY, SAFETY = (k.code for k in CardKind)
 BATTLE, SPEED = (p.code for p in Pile)
-DRAW, PLAY, DISCARD, COUP_FOURRE, DECLINE, EXTEND, STOP = (o.code for o in Op)
+DRAW, PLAY, DISCARD, COUP_FOURRE, DECLINE, EXTEND, STOP, FAST_PLAY = (o.code for o in Op)
 
 KIND_NAMES: tuple[str, ...] = tuple(k.value for k in CardKind)  # by code
 PILE_NAMES: tuple[str, ...] = tuple(p.value for p in Pile)  # by code
@@ -133,6 +136,7 @@ NO_LIMIT = 1 << 30  # the speed limit of a side with none in force (Observation'
 
 __all__ = [
     "BATTLE", "COUP_FOURRE", "CardKind", "DECLINE", "DISCARD", "DISTANCE", "DRAW", "DecisionKind", "EXTEND",
+    "FAST_PLAY",
     "HAZARD", "KIND_NAMES", "NO_LIMIT", "OP_WORDS", "OWN", "Op", "PILE_NAMES", "PLAY", "Pile", "REASON_CODES", "REMEDY",
     "Reason", "SAFETY", "SCORE_LINES", "SIDE_NAMES", "SPEED", "STOP", "ScoreLine", "Termination",
 ]

@@ -12,7 +12,7 @@ import yaml
 from mbrules._paths import bundled_dir
 from mbrules.ruleset.loader import load_ruleset
 
-RULESETS = ["parker-1971", "winning-moves", "kids-115", "wikipedia"]
+RULESETS = ["parker-1971", "winning-moves", "kids-115", "wikipedia", "dujardin-classic"]
 OPTIONS = [
     "extension-1200",
     "hazard-on-hazard",
@@ -24,6 +24,17 @@ OPTIONS = [
     "speed-limit-stacking",
     "simpler-game",
     "longer-game",
+    # issue 35 (reactions and the turn) and issue 36 (score lines, match ends)
+    "fast-play-remedy",
+    "queued-coup-fourre-turn",
+    "safety-extra-turn-while-deck-lasts",
+    "shutout-to-each-opponent",
+    "no-100-no-200-bonus",
+    "french-end-bonuses",
+    "fixed-hands",
+    "finisher-wins",
+    "tie-first-seat",
+    "tie-another-hand",
 ]
 PLAYERS = [2, 3, 4, 6]
 CARD_IDS = {
@@ -32,8 +43,8 @@ CARD_IDS = {
     "gasoline", "spare_tire", "repairs", "end_of_limit", "roll",
     "extra_tank", "puncture_proof", "driving_ace", "right_of_way",
 }
-BOX_TOTAL = {"parker-1971": 112, "winning-moves": 110, "kids-115": 115, "wikipedia": 110}
-DECK_2_3 = {"parker-1971": 101, "winning-moves": 101, "kids-115": 103, "wikipedia": 101}
+BOX_TOTAL = {"parker-1971": 112, "winning-moves": 110, "kids-115": 115, "wikipedia": 110, "dujardin-classic": 106}
+DECK_2_3 = {"parker-1971": 101, "winning-moves": 101, "kids-115": 103, "wikipedia": 101, "dujardin-classic": 101}
 CLASSIC_106 = {
     "d25": 10, "d50": 10, "d75": 10, "d100": 12, "d200": 4,
     "out_of_gas": 3, "flat_tire": 3, "accident": 3, "speed_limit": 4, "stop": 5,
@@ -59,11 +70,12 @@ def deck_size(rs, players: int) -> int:
 
 
 def rule_paths(dump, prefix: str = "") -> dict[str, object]:
-    """Leaf path -> value, citations left out (a changed citation alone is no rule change)."""
+    """Leaf path -> value, citations left out (a changed citation alone is no rule change), and a score
+    line's conditions not given (None) left out."""
     out: dict[str, object] = {}
     if isinstance(dump, dict):
         for k, v in dump.items():
-            if k in ("source", "decided"):
+            if k in ("source", "decided", "uncited") or (v is None and prefix.startswith("scoring.lines.")):
                 continue
             out.update(rule_paths(v, f"{prefix}{k}."))
         if not dump:
@@ -152,7 +164,7 @@ def test_two_or_three_players_remove_cards_before_the_deal(ruleset, players):
 
 
 @pytest.mark.parametrize("players", [2, 3])
-@pytest.mark.parametrize("ruleset", ["parker-1971", "winning-moves", "wikipedia"])
+@pytest.mark.parametrize("ruleset", ["parker-1971", "winning-moves", "wikipedia", "dujardin-classic"])
 def test_classic_two_or_three_players_remove_one_of_each_hazard(ruleset, players):
     removal = load(ruleset).removals[str(players)]
     assert removal.cards == {"stop": 1, "accident": 1, "out_of_gas": 1, "flat_tire": 1, "speed_limit": 1}
@@ -330,6 +342,27 @@ OPTION_CHANGES = {
         "match.mode.value",
     }),
     "longer-game": ("kids-115", {"match.mode.value"}),
+    # issue 35 (reactions and the turn) and issue 36 (score lines, match ends)
+    "fast-play-remedy": ("winning-moves", {"fast_play.enabled.value"}),
+    "queued-coup-fourre-turn": ("winning-moves", {"coup_fourre.bonus_turn.value"}),
+    "safety-extra-turn-while-deck-lasts": ("winning-moves", {"play.safety_extra_turn_needs_draw_pile.value"}),
+    "shutout-to-each-opponent": ("winning-moves", {"scoring.lines",
+        "scoring.lines.shutout.points", "scoring.lines.shutout.when.no_distance", "scoring.lines.shutout.to",
+        "scoring.lines.shutout.to_when.no_distance"}),
+    "no-100-no-200-bonus": ("winning-moves", {"scoring.lines",
+        "scoring.lines.no_100_no_200.points", "scoring.lines.no_100_no_200.when.trip_completed",
+        "scoring.lines.no_100_no_200.to",
+        "scoring.lines.no_100_no_200.when.none_played"}),
+    "french-end-bonuses": ("winning-moves", {
+        f"scoring.lines.{name}.{key}" for name, keys in (
+            ("empty_hand", ("points", "to", "when.hand_empty", "when.trip_completed")),
+            ("empty_hand_arrival", ("points", "to", "when.hand_empty", "when.trip_completed")),
+            ("one_safety_arrival", ("points", "to", "when.trip_completed", "when.safeties")),
+            ("no_25_arrival", ("points", "to", "when.trip_completed", "when.none_played"))) for key in keys} | {"scoring.lines"}),
+    "fixed-hands": ("winning-moves", {"match.mode.value"}),
+    "finisher-wins": ("winning-moves", {"match.mode.value"}),
+    "tie-first-seat": ("winning-moves", {"match.tie_break.value"}),
+    "tie-another-hand": ("winning-moves", {"match.tie_break.value"}),
 }
 
 
@@ -348,7 +381,9 @@ def test_option_changes_exactly_what_it_claims(option):
 def test_option_changes_nothing_outside_what_it_names(ruleset, option):
     claimed = claimed_prefixes(option)
     for path in changed_paths(load(ruleset), load(ruleset, option)):
-        assert any(path == c or path.startswith(c + ".") for c in claimed), path
+        # an option adding the first score line turns the empty mapping 'scoring.lines' into its lines
+        lines_added = path == "scoring.lines" and any(c.startswith("scoring.lines.") for c in claimed)
+        assert lines_added or any(path == c or path.startswith(c + ".") for c in claimed), path
 
 
 @pytest.mark.parametrize("option", OPTIONS)
@@ -359,3 +394,39 @@ def test_option_file_is_a_small_cited_patch(option):
     assert "\n" not in data["description"]
     assert data["source"]
     assert not ({"cards", "box", "removals", "display"} & set(data))
+
+
+# ---------------------------------------------------------------------------
+# dujardin-classic: the French rules differ from winning-moves in two rules and in its words (issue 36)
+
+
+# The card names, the table's words and the unit are the French book's; the deck is the 106 played (the
+# French text names no reference cards); the rules differ in the capot and the safety's extra turn.
+DUJARDIN_VS_WINNING_MOVES = (
+    {f"cards.{cid}.name" for cid in CARD_IDS - {"accident"}}  # 'Accident' in both languages
+    | {f"display.{k}" for k in ("battle_pile", "speed_pile", "distance_pile", "safety_area", "discard_pile",
+                                "draw_pile")} | {"display.distance_unit.value"}
+    | {"box.total.value", "box.reference_cards.score_card", "box.reference_cards.guide_card"}
+    | {"play.safety_extra_turn_needs_draw_pile.value"}
+    | {"scoring.lines", "scoring.lines.shutout.points", "scoring.lines.shutout.when.no_distance",
+       "scoring.lines.shutout.to", "scoring.lines.shutout.to_when.no_distance"}
+)
+
+
+def test_dujardin_classic_differs_from_winning_moves_only_in_the_capot_the_extra_turn_and_its_words():
+    """The census (Editions) reads the French rules as WM's but for F6 and C7; read line by line the rest
+    matches too, so these are the only differences: a change to either edition shows up here."""
+    paths = changed_paths(load("winning-moves"), load("dujardin-classic"))
+    paths = {p if not p.startswith("box.reference_cards.") else ".".join(p.split(".")[:3]) for p in paths}
+    assert paths - {"id", "name", "description", "box.reference_cards"} == DUJARDIN_VS_WINNING_MOVES
+
+
+def test_dujardin_classic_is_winning_moves_with_the_two_french_options_as_far_as_rules_go():
+    """The two rules are exactly what the bundled options shutout-to-each-opponent and
+    safety-extra-turn-while-deck-lasts write onto winning-moves."""
+    wm = load("winning-moves", "shutout-to-each-opponent", "safety-extra-turn-while-deck-lasts")
+    words = {"id", "name", "description", "box.total.value"}
+    rules = {p for p in changed_paths(wm, load("dujardin-classic"))
+             if p not in words and not p.startswith(("display.", "box.reference_cards"))
+             and not (p.startswith("cards.") and p.endswith(".name"))}
+    assert rules == set()

@@ -26,7 +26,7 @@ def complete(line: str) -> list[str]:
 
 
 def test_the_bundled_lists_are_what_the_contract_names():
-    assert {"parker-1971", "winning-moves", "kids-115", "wikipedia"} <= set(RULESETS)
+    assert {"parker-1971", "winning-moves", "kids-115", "wikipedia", "dujardin-classic"} <= set(RULESETS)
     assert {"extension-1200", "hazard-on-hazard", "simpler-game"} <= set(OPTIONS)
 
 

@@ -26,6 +26,12 @@ OPTIONS = [
     ("winning-moves", "speed-limit-stacking"), ("winning-moves", "extension-1200"),
     ("winning-moves", "shutout-per-opponent"), ("winning-moves", "extension-bonus-to-finisher"),
     ("kids-115", "simpler-game"), ("kids-115", "longer-game"),
+    # issue 35 (reactions and the turn) and issue 36 (score lines, match ends)
+    ("winning-moves", "fast-play-remedy"), ("winning-moves", "queued-coup-fourre-turn"),
+    ("winning-moves", "safety-extra-turn-while-deck-lasts"), ("winning-moves", "shutout-to-each-opponent"),
+    ("winning-moves", "no-100-no-200-bonus"), ("winning-moves", "french-end-bonuses"),
+    ("winning-moves", "fixed-hands"), ("winning-moves", "finisher-wins"),
+    ("winning-moves", "tie-first-seat"), ("winning-moves", "tie-another-hand"),
 ]
 SEEDS = [0, 1]
 HANDS_PER_MATCH = 2
@@ -96,13 +102,15 @@ def check_decision(st: State) -> None:
         assert refused.value.message
     assert snapshot(st) == before, "a refused action changed the state"
     # the deciding player's legal action, claimed by another player, is refused (a coup fourré
-    # may be claimed by another holder under coup-fourre-any-player: skip those)
+    # may be claimed by another holder under coup-fourre-any-player: skip those). A fast play, like a
+    # coup fourré call, is judged by its window first, whoever sends it (the contract's precedence for
+    # window actions): another player gets no-fast-play, not not-your-turn
     p = st.decision.player
     a = legal[0]
     if a.kind != "coup-fourre" and st.game.players > 1:
         with pytest.raises(IllegalAction) as refused:
             st.apply(a, player=(p + 1) % st.game.players)
-        assert refused.value.code == "not-your-turn"
+        assert refused.value.code == ("no-fast-play" if a.kind == "fast-play" else "not-your-turn")
         assert snapshot(st) == before
 
 
@@ -127,8 +135,11 @@ def run(game: Game, seed: int) -> int:
     return checked
 
 
-@pytest.mark.parametrize("players", PLAYER_COUNTS)
-@pytest.mark.parametrize("ruleset", RULESETS)
+# dujardin-classic's legality is winning-moves' (tests/test_bundled_rulesets.py pins the only two rule
+# differences: a score line and the extra turn once the draw pile is out): checked at one table of each
+# kind, each for himself and partners, to keep the suite's time down
+@pytest.mark.parametrize("ruleset,players", [(r, n) for r in RULESETS for n in PLAYER_COUNTS]
+                         + [("dujardin-classic", 3), ("dujardin-classic", 4)])
 def test_legal_actions_and_apply_agree(ruleset, players):
     game = Game(load_ruleset(ruleset), players)
     assert sum(run(game, seed) for seed in SEEDS) > 100

@@ -18,7 +18,7 @@ from mbrules._paths import bundled_dir
 from mbrules.ruleset.loader import load_ruleset
 from mbrules.testing import api_test
 
-EDITIONS = ["parker-1971", "winning-moves", "kids-115", "wikipedia"]
+EDITIONS = ["parker-1971", "winning-moves", "kids-115", "wikipedia", "dujardin-classic"]
 # option id -> the player counts whose play it changes (api_test plays a match at each)
 LIBRARY = {
     "full-deck": (2, 3),
@@ -47,7 +47,7 @@ def test_library_option_is_bundled_under_its_contract_id_with_a_public_source(op
     assert doc["kind"] == "option" and doc["id"] == option
     assert doc["description"] and "\n" not in doc["description"]
     assert doc["source"], "the option names where people play it"
-    for section in ("play", "coup_fourre", "scoring", "match", "player_counts", "cards"):
+    for section in ("play", "coup_fourre", "scoring", "match", "player_counts", "cards", "removals"):
         for key, value in (doc.get(section) or {}).items():
             assert isinstance(value, dict) and (value.get("source") or value.get("decided")), (
                 f"{option}: {section}.{key} carries no citation")

@@ -17,7 +17,7 @@ from mbrules.engine import Game, State, Transition
 from mbrules.narrate import Narrator
 from mbrules.ruleset import bundled_option_ids, bundled_ruleset_ids, load_ruleset
 from mbrules.vocab import (
-    COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, HAZARD, PLAY, SAFETY, STOP, DecisionKind,
+    COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, FAST_PLAY, HAZARD, PLAY, SAFETY, STOP, DecisionKind,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,7 +53,7 @@ def check_transition(game: Game, before, after, t: Transition, st: State) -> Non
         assert new_discards[0] == a.card_index
         new_discards = new_discards[1:]
     assert list(t.swept) == new_discards
-    if a.op in (COUP_FOURRE, DECLINE):
+    if a.op in (COUP_FOURRE, DECLINE, FAST_PLAY):
         assert t.window_hazard == before.window[0]
     else:
         assert t.window_hazard == -1
@@ -65,12 +65,19 @@ def check_transition(game: Game, before, after, t: Transition, st: State) -> Non
         else:
             assert t.side == ps
         assert t.trip_completed == (k == DISTANCE and t.miles == before.target)
-        assert t.extra_turn == (k == SAFETY and game.safety_extra_turn and not t.hand_over)
+        # a safety's extra turn; with safety-extra-turn-while-deck-lasts only while the draw pile lasts
+        lasts = bool(before.draw_pile) or not game.safety_extra_turn_needs_draw_pile
+        assert t.extra_turn == (k == SAFETY and game.safety_extra_turn and lasts and not t.hand_over)
     elif a.op == COUP_FOURRE:
         assert t.side == ps and not t.trip_completed
-        assert t.extra_turn == (game.coup_fourre_extra_turn and not t.hand_over)
+        # queued-coup-fourre-turn: the caller's turn is queued after the attacker's, not taken at once
+        assert t.extra_turn == (game.coup_fourre_extra_turn and not game.coup_fourre_bonus_turn_queued and not t.hand_over)
+        assert t.queued_turn == (game.coup_fourre_extra_turn and game.coup_fourre_bonus_turn_queued and not t.hand_over)
         if before.window[1] == ps:
             assert before.window[0] in t.swept  # the hazard answered goes to the discard pile
+    elif a.op == FAST_PLAY:  # a remedy out of turn lands on the actor's own side
+        assert t.side == ps and not t.extra_turn and not t.trip_completed
+        assert after.sides[ps] != before.sides[ps]
     else:
         assert t.side == -1 and not t.extra_turn and not t.trip_completed
     if a.op == EXTEND:
@@ -101,7 +108,10 @@ def check_sentences(game: Game, full: Narrator, public: Narrator, t: Transition)
             assert ("plays again" in line) == t.extra_turn
     elif a.op == COUP_FOURRE:
         assert "COUP FOURRÉ" in line and game.names[t.window_hazard] in line
-        assert ("plays next" in line) == t.extra_turn
+        assert ("plays next" in line) == (t.extra_turn or t.queued_turn)
+        assert ("queued" in line) == t.queued_turn
+    elif a.op == FAST_PLAY:
+        assert "fast play" in line and game.names[t.window_hazard] in line and game.names[a.card_index] in line
     elif a.op == DECLINE:
         assert game.names[t.window_hazard] in line
     elif a.op == EXTEND:

@@ -18,7 +18,7 @@ from mbrules.ruleset.model import Ruleset
 from mbrules.ruleset.words import CITATION_FIELDS, HEADER_FIELDS, PHRASES
 
 ROOT = Path(__file__).resolve().parents[1]
-BUNDLED = ["kids-115", "parker-1971", "wikipedia", "winning-moves"]
+BUNDLED = ["dujardin-classic", "kids-115", "parker-1971", "wikipedia", "winning-moves"]
 OPTIONS = sorted([
     "coup-fourre-any-player", "extension-1200", "extension-bonus-to-finisher", "hazard-on-hazard",
     "longer-game", "no-voluntary-discard", "roll-after-safety", "shutout-per-opponent", "simpler-game",
@@ -27,6 +27,10 @@ OPTIONS = sorted([
     "full-deck", "no-safety-extra-turn", "cf-no-extra-turn", "cf-single-draw", "cf-200", "all-safeties-700",
     "no-delayed-action", "no-200-cap", "hazard-without-roll", "each-for-himself", "three-vs-three", "single-hand",
     "trip-1000", "hand-size-4",
+    # issue 35 (reactions and the turn) and issue 36 (score lines, match ends)
+    "fast-play-remedy", "queued-coup-fourre-turn", "safety-extra-turn-while-deck-lasts",
+    "shutout-to-each-opponent", "no-100-no-200-bonus", "french-end-bonuses", "fixed-hands",
+    "finisher-wins", "tie-first-seat", "tie-another-hand",
 ])
 
 
@@ -238,3 +242,45 @@ def test_commands_never_show_a_traceback_as_a_subprocess(tmp_path):
         proc = subprocess.run([*cmd, *args], check=False, capture_output=True, text=True, timeout=60)
         assert proc.returncode == code, (args, proc.stderr)
         assert "Traceback" not in proc.stdout + proc.stderr
+
+
+def test_diff_dujardin_classic_winning_moves_lists_exactly_the_differences():
+    """Issue 36 item 5: `mbrules diff dujardin-classic winning-moves` lists the two rules that differ (the
+    capot to each opponent, the safety's extra turn while the draw pile lasts) and the French words, and
+    nothing else: every line it prints is one of these."""
+    lines = run("diff", "dujardin-classic", "winning-moves").stdout.splitlines()
+    assert lines[0] == "dujardin-classic → winning-moves"
+    rules = [line for line in lines[1:] if " is called: " not in line and " is called:" not in line]
+    assert rules == [
+        "  cards in the box: 106 → 110",
+        "  reference card score_card (never dealt): none → 2 × Score Card (1000 BORNES - THE SCORE)",
+        "  reference card guide_card (never dealt): none → 2 × Guide Card (Guide to MILLE BORNES)",
+        "  a safety's extra turn only while the draw pile lasts: yes → no",
+        "  score line shutout: 500 to each opposing side (when it played some distance), for each side "
+        "where the side played no distance → none",
+        "  distances are counted in: km → miles",
+    ]
+    names = [line for line in lines[1:] if " is called: " in line]
+    assert len(names) == 18 + 6  # every card but Accident, and the six piles
+    assert "  Stop is called: Feu rouge → Stop!" in names
+    assert "  the draw pile is called: Sabot → Draw Pile" in names
+
+
+def test_show_with_match_end_options_gives_the_match_end_in_words():
+    """Issue 36 item 5: `show RULESET --option ...` says how the match ends and how a tie is broken in words."""
+    out = run("show", "dujardin-classic", "--option", "fixed-hands", "--option", "tie-first-seat").stdout
+    assert "  the match: a fixed number of hands (match.hands); highest total wins" in out
+    assert "  hands in a match of a fixed number of hands: 4" in out
+    assert "  equal highest results: the tied side nearest the first seat wins (side A first)" in out
+    out = run("show", "winning-moves", "--option", "no-100-no-200-bonus").stdout
+    assert "  score line no_100_no_200: 500 to each side where " in out
+
+
+def test_show_marks_a_contract_scoring_key_a_score_line_replaces_as_not_read():
+    """A ruleset's scoring.lines entry under a contract line's name replaces that line's rule: show says the
+    keys the engine no longer reads for it are not read, so a reader is not told 'shutout bonus: once'
+    for an edition that pays each opponent."""
+    out = run("show", "winning-moves", "--option", "shutout-to-each-opponent").stdout
+    assert "  shutout bonus points: 500 (not read: score line shutout below pays it)" in out
+    assert "  safe trip bonus: 300\n" in out  # a line not replaced is shown as before
+    assert "not read" not in run("show", "winning-moves").stdout

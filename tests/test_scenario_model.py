@@ -64,7 +64,8 @@ BAD_STEPS = [
     ({"player": "p1", "play": "d25", "colour": "red"}, "colour"),
     ({"expect": {"turn": "p1", "miles": 3}}, "miles"),
     ({"expect": {"sides": {"A": {"rolling": True}}}}, "rolling"),
-    ({"expect": {"score": {"A": {"bonus": 3}}}}, "bonus"),
+    ({"expect": {"score": {"A": {"Bonus": 3}}}}, "Bonus"),  # a ruleset's own line is snake_case (scoring.lines)
+    ({"expect": {"score": {"A": {"bonus": "3"}}}}, "bonus"),
     ({"expect": {"winner": "nobody"}}, "winner"),
 ]
 

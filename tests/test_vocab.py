@@ -15,12 +15,15 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_the_words_are_the_ones_files_and_reports_already_use():
     assert [k.value for k in CardKind] == ["distance", "hazard", "remedy", "safety"]
     assert [p.value for p in Pile] == ["battle", "speed"]
-    assert [o.value for o in Op] == ["draw", "play", "discard", "coup-fourre", "decline", "extend", "stop"]
-    assert [d.value for d in DecisionKind] == ["turn", "coup_fourre", "extension", "hand_over", "match_over"]
+    # fast play (option fast-play-remedy, issue 35): a word and a decision added after the contract's
+    assert [o.value for o in Op] == ["draw", "play", "discard", "coup-fourre", "decline", "extend", "stop",
+                                     "fast-play"]
+    assert [d.value for d in DecisionKind] == ["turn", "coup_fourre", "extension", "hand_over", "match_over",
+                                               "fast_play"]
     assert [t.value for t in Termination] == ["win", "draw", "unfinished"]
     assert vocab.SCORE_LINES == ("milestones", "safeties", "all_safeties", "coup_fourres", "trip_completed",
                                  "delayed_action", "safe_trip", "shutout", "extension", "total")
-    assert len(Reason) == 16 and Reason.MUST_PLAY == "must-play"
+    assert len(Reason) == 17 and Reason.MUST_PLAY == "must-play" and Reason.NO_FAST_PLAY == "no-fast-play"
     assert json.dumps({ScoreLine.TOTAL: Termination.DRAW}) == '{"total": "draw"}'
     assert f"{DecisionKind.COUP_FOURRE}" == "coup_fourre" and str(Op.COUP_FOURRE) == "coup-fourre"
 

@@ -1,6 +1,6 @@
 """Bots: ``Bot.choose(observation, legal_actions) -> action``, registered by name for ``--bot NAME``."""
 from .base import (
-    Bot, UnknownBot, bot_descriptions, bot_names, bot_rng, check_bot, lineup, make_bot, make_bots, parse_bot,
+    Bot, UnknownBot, bot_descriptions, bot_names, bot_rng, check_bot, check_bots, lineup, make_bot, make_bots, parse_bot,
     register,
 )
 from . import random_bot as _random_bot  # noqa: F401  registers "random"
@@ -15,5 +15,5 @@ from .random_bot import RandomBot
 
 __all__ = [
     "Bot", "ExpertBot", "HeuristicBot", "RandomBot", "UnknownBot", "bot_descriptions", "bot_names", "bot_rng", "check_bot",
-    "lineup", "make_bot", "make_bots", "parse_bot", "register",
+    "check_bots", "lineup", "make_bot", "make_bots", "parse_bot", "register",
 ]

@@ -125,6 +125,15 @@ def check_bot(name: str, game: Game | None = None) -> None:
         _CHECKS[base](game, params)
 
 
+def check_bots(names, games) -> None:
+    """:func:`check_bot` for every bot of ``names`` against every game of ``games`` (both arms of a
+    comparison, every value of a sweep), before the first match: a model that does not fit one of them
+    is refused here, with a sentence, not in a worker. Each distinct name is checked once a game."""
+    for game in games:
+        for name in dict.fromkeys(names):
+            check_bot(name, game)
+
+
 def bot_rng(seed, player: int) -> random.Random:
     """The bot's own stream for ``player`` (0-based) in the match dealt from ``seed``."""
     return random.Random(f"{seed}:bot:{player}")

@@ -47,7 +47,7 @@ import random
 
 from ..engine import Action, Game, Observation
 from ..engine.determinize import determinize
-from mbrules.vocab import COUP_FOURRE, DECLINE, DRAW, EXTEND, STOP, Termination
+from mbrules.vocab import COUP_FOURRE, DECLINE, DRAW, EXTEND, FAST_PLAY, STOP, Termination
 from .base import register
 from .heuristic import HeuristicBot
 from .playout import rollout
@@ -102,7 +102,7 @@ class ExpertBot:
         op = legal_actions[0].op
         if op == DRAW:
             return legal_actions[0]
-        if op == EXTEND or op == STOP or op == COUP_FOURRE or op == DECLINE:
+        if op == EXTEND or op == STOP or op == COUP_FOURRE or op == FAST_PLAY or op == DECLINE:
             # the heuristic's answer first: the search must show the other is better to play it
             first = self.heuristic.choose(obs, legal_actions)
             candidates = [first] + [a for a in legal_actions if a != first]

@@ -32,7 +32,7 @@ import random
 
 from ..engine import Action, Game, Observation
 from mbrules.vocab import (
-    BATTLE, COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, HAZARD, NO_LIMIT, PLAY, REMEDY, SAFETY, STOP,
+    BATTLE, COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, FAST_PLAY, HAZARD, NO_LIMIT, PLAY, REMEDY, SAFETY, STOP,
 )
 from .base import register
 
@@ -67,6 +67,8 @@ class Heuristic2026Bot:
         op = first.op
         if op == COUP_FOURRE:
             return first  # call coups fourrés always (WM §12 G: 300 + 100 and a turn)
+        if op == FAST_PLAY:
+            return first  # a remedy out of turn fixes the hazard without spending a turn: always worth it
         if op == EXTEND or op == STOP:
             return self.game.extend_action if self._extend(obs) else self.game.stop_action
         if len(legal_actions) == 1 or op == DRAW or op == DECLINE:

@@ -38,16 +38,18 @@ import sys
 from .._paths import install_hint
 from ..engine import Action, Game, Observation
 from ..engine.determinize import determinize
-from ..vocab import COUP_FOURRE, DECLINE, DRAW, EXTEND, HAZARD, PLAY, STOP, DecisionKind
+from ..vocab import COUP_FOURRE, DECLINE, DRAW, EXTEND, FAST_PLAY, HAZARD, PLAY, STOP, DecisionKind
 from .base import UnknownBot, register
 from .expert import hand_value
 from .features import Featurizer
 from .heuristic import HeuristicBot
 from .value_model import (
-    ModelError, ValueModel, bundled_model_path, cached_model_path, load_model, uses_hand, write_model,
+    ModelError, ValueModel, bundled_model_path, cached_model_path, load_model, ruleset_digest, uses_hand,
+    write_model,
 )
 
 TURN, COUP_FOURRE_WINDOW, EXTENSION_QUESTION = DecisionKind.TURN, DecisionKind.COUP_FOURRE, DecisionKind.EXTENSION
+FAST_PLAY_WINDOW = DecisionKind.FAST_PLAY
 DEFAULT_WORLDS = 8
 DEFAULT_WIDTH = 1  # the heuristic's best candidates at a turn (0: every legal action); 1: its own play (docs/bots.md)
 DEFAULT_MARGIN = 0  # points by which a candidate's value must beat the heuristic's choice to be played
@@ -57,6 +59,26 @@ MAX_LOOKAHEAD_ACTIONS = 400
 MAX_SETTLE = 16  # table answers followed after a candidate (coups fourrés; the hand is far shorter)
 
 
+# models trained on first use in this process, by (ruleset digest, players): a model is trained at most
+# once a process even when the cache cannot keep it (worker processes forked later inherit it)
+_TRAINED: dict[tuple[str, int], ValueModel] = {}
+
+
+def _cache_problem(folder) -> str | None:
+    """Why the model cache ``folder`` cannot keep a model (None: it can): made if missing, then checked."""
+    import os
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        return (e.strerror or str(e)).lower()
+    if not folder.is_dir():
+        return "not a folder"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return "permission denied"
+    return None
+
+
 def model_for(game: Game, model: str | None = None, train_if_missing: bool = True) -> ValueModel:
     """The value model the bot uses for ``game`` (see the module's text); :class:`ModelError` if none."""
     if model is not None:
@@ -64,6 +86,9 @@ def model_for(game: Game, model: str | None = None, train_if_missing: bool = Tru
     p = bundled_model_path(game)
     if p is not None:
         return load_model(p, game)
+    key = (ruleset_digest(game), game.players)
+    if key in _TRAINED:
+        return _TRAINED[key]
     cached = cached_model_path(game)
     if cached.is_file():
         try:
@@ -80,17 +105,24 @@ def model_for(game: Game, model: str | None = None, train_if_missing: bool = Tru
             f"the learned bot has no model for {game.ruleset_id} at {game.players} players; training one on first use "
             f"needs scikit-learn ({install_hint('learn')}), or give one: --bot learned:model=FILE "
             "(made by mbrules train)") from None
+    problem = _cache_problem(cached.parent)
+    if problem is None:
+        kept = f"kept in {cached}"
+    else:
+        kept = (f"the model cache {cached.parent} is not writable ({problem}): the model is kept in memory for "
+                "this run only; set MBRULES_CACHE to a writable folder to keep it")
     print(f"learned: training a value model for {game.ruleset_id} at {game.players} players "
-          f"({FIRST_USE_GAMES} self-play matches, once; kept in {cached})", file=sys.stderr)
+          f"({FIRST_USE_GAMES} self-play matches, once; {kept})", file=sys.stderr)
     doc = train(game, games=FIRST_USE_GAMES, seed=0, kind=FIRST_USE_KIND)
-    try:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        write_model(doc, cached)
-    except OSError as e:
-        print(f"learned: could not keep the model in {cached} ({e.strerror or e}); it is used for this run only",
-              file=sys.stderr)
-        return ValueModel(doc, "the model trained on first use")
-    return load_model(cached, game)
+    value = ValueModel(doc, "the model trained on first use")
+    _TRAINED[key] = value
+    if problem is None:
+        try:
+            write_model(doc, cached)
+        except OSError as e:
+            print(f"learned: could not keep the model in {cached} ({e.strerror or e}); it is kept in memory "
+                  "for this run only", file=sys.stderr)
+    return value
 
 
 def _check(game: Game, params: dict) -> None:
@@ -140,7 +172,7 @@ class LearnedBot:
             return legal_actions[0]
         g = self.game
         op = legal_actions[0].op
-        if op == EXTEND or op == STOP or op == COUP_FOURRE or op == DECLINE:
+        if op == EXTEND or op == STOP or op == COUP_FOURRE or op == FAST_PLAY or op == DECLINE:
             first = self.heuristic.choose(obs, legal_actions)
             candidates = [first] + [a for a in legal_actions if a != first]
         else:
@@ -213,7 +245,7 @@ class LearnedBot:
                 return self._terminal(st)
             d = st.decision
             p = st.current_player
-            if d.kind == COUP_FOURRE_WINDOW or d.kind == EXTENSION_QUESTION:
+            if d.kind == COUP_FOURRE_WINDOW or d.kind == FAST_PLAY_WINDOW or d.kind == EXTENSION_QUESTION:
                 if p == me:
                     if depth > 0:
                         break
@@ -223,9 +255,9 @@ class LearnedBot:
                         s2.apply(a)
                         best = max(best, self._leaf(s2, depth + 1))
                     return best
-                if d.kind == COUP_FOURRE_WINDOW:
-                    # the holder calls it (a coup fourré is worth it)
-                    st.apply(next((a for a in acts if a.op == COUP_FOURRE), acts[0]))
+                if d.kind == COUP_FOURRE_WINDOW or d.kind == FAST_PLAY_WINDOW:
+                    # the holder calls it (a coup fourré, a fast play, is worth it)
+                    st.apply(next((a for a in acts if a.op == COUP_FOURRE or a.op == FAST_PLAY), acts[0]))
                     continue
             break
         return self.value(self.features(st.observation(me)))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from mbrules.engine import State
-from mbrules.vocab import BATTLE, COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, HAZARD, PLAY, REMEDY, SAFETY
+from mbrules.vocab import BATTLE, COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, FAST_PLAY, HAZARD, PLAY, REMEDY, SAFETY
 
 __all__ = ["rollout"]
 
@@ -61,8 +61,8 @@ def rollout(st: State, rng: random.Random, max_actions: int = 2000) -> None:
         if not acts:
             return  # the hand is over
         op = acts[0].op
-        if op == DRAW or op == COUP_FOURRE or op == DECLINE:
-            apply(acts[0])  # the draw; a coup fourré is always worth calling
+        if op == DRAW or op == COUP_FOURRE or op == FAST_PLAY or op == DECLINE:
+            apply(acts[0])  # the draw; a coup fourré (a fast play) is always worth calling (playing)
             continue
         if op == EXTEND:
             apply(stop)

@@ -268,7 +268,7 @@ def check_out(out, inputs=(), charts: bool = True) -> None:
     refuse (ChartsUnavailable) charts without matplotlib."""
     from ..safe_output import check_output_folder
 
-    check_output_folder(out, report_names(True), inputs, "--out")
+    check_output_folder(out, report_names(True), inputs, "--out", marker="compare.json")
     if charts:
         from . import charts as charts_mod
 
@@ -358,6 +358,6 @@ def write_report(cmp, out, spill: RecordSpill, charts: bool, inputs=()) -> None:
 
     try:
         write_output_folder(out, report_files(cmp, spill, charts), owned=report_names(True), inputs=inputs,
-                            flag="--out")
+                            flag="--out", marker="compare.json")
     finally:
         spill.close()

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from .. import load_game
-from ..bots import check_bot, lineup
+from ..bots import check_bots, lineup
 from ..bots.restricted import RESTRICTIONS
 from ..engine import Game
 from ..matches import intervals as stats
@@ -126,6 +126,7 @@ class Comparison:
     pairs_done: int
     distributions: tuple[dict, dict] = field(default_factory=lambda: (new_distribution(), new_distribution()))
     headline: list[str] = field(default_factory=list)  # at most three sentences a player reads first
+    written: bool = False  # the report folder was written (not when stopped before any pair finished)
 
     def document(self) -> dict:
         from .report import document
@@ -236,9 +237,9 @@ def run_compare(
     skill = default_skill_games(games) if skill_games is None else skill_games
     restricted_n = skill if restricted_games is None else restricted_games
     rungs = default_ladder() if ladder is None else list(ladder)
-    for g in games_pair:  # a bot that needs something of the game (the learned bot's model) gets it here, once,
-        for name in dict.fromkeys([*bots, *robust_bots, *(rungs if skill > 0 else [])]):  # not in every worker
-            check_bot(name, g)
+    # a bot that needs something of the game (the learned bot's model) gets it here, once, for both arms,
+    # not in every worker: UnknownBot (a sentence) before any match
+    check_bots([*bots, *robust_bots, *(rungs if skill > 0 else [])], games_pair)
     same_seating = game_a.players == game_b.players and game_a.sides == game_b.sides
 
     spill = None
@@ -343,11 +344,12 @@ def run_compare(
                      done.get("main", 0), dists)
     cmp.summary = summary(cmp)
     cmp.headline = headline(cmp)
-    if out is not None:
+    if out is not None and cmp.pairs_done > 0:
         from .report import write_report
 
         write_report(cmp, out, spill, charts, inputs)
-    elif spill is not None:
+        cmp.written = True
+    elif spill is not None:  # stopped before any pair finished: the folder is left as it was, not emptied
         spill.close()
     return cmp
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import struct
 
 from ..vocab import NO_LIMIT
-from .phases import P_COUP, P_DRAW, P_EXT, P_HAND_OVER, P_PLAY
+from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_PLAY
 from .state import State
 
 __all__ = ["ObservationWriter", "draw_due", "draw_pile_counts", "draw_pile_size", "stack_next_draw", "state_vector"]
@@ -99,7 +99,8 @@ class ObservationWriter:
         ph = st._phase
         stock = st._stock
         v = self._zeros[:]
-        if ph == P_COUP and st._player != player:
+        window = ph == P_COUP or ph == P_FAST  # a reaction window: a coup fourré's, or a fast play's
+        if window and st._player != player:
             # the window shows only to the seat it asks: to the rest it looks like the next turn
             v[1 if not stock else 0] = 1.0
             who = st.turn_player()
@@ -112,7 +113,7 @@ class ObservationWriter:
         o = 6 + N
         for c in hand:
             v[o + c] += 1.0
-        if ph == P_COUP and st._player == player:
+        if window and st._player == player:
             v[o + n + st._cf_hazard] = 1.0  # the window's hazard, shown to the seat it asks only
         target = st._target or 1
         battle, bhaz, lhaz = st._battle, st._bhaz, st._lhaz
@@ -182,7 +183,8 @@ class ObservationWriter:
         return bytearray(self._all.pack(*v))
 
 
-_PHASE_SLOT = {P_DRAW: 0, P_PLAY: 1, P_COUP: 2, P_EXT: 3, P_HAND_OVER: 4}
+# a fast-play window shares the coup fourré's slot: a reaction window, its hazard shown to the seat asked
+_PHASE_SLOT = {P_DRAW: 0, P_PLAY: 1, P_COUP: 2, P_EXT: 3, P_FAST: 2, P_HAND_OVER: 4}
 _PHASE_SLOT = tuple(_PHASE_SLOT.get(ph, 5) for ph in range(max(_PHASE_SLOT) + 2))
 
 

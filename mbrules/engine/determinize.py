@@ -30,7 +30,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from .actions import COUP_FOURRE_WINDOW, EXTENSION_QUESTION, TURN
+from .actions import COUP_FOURRE_WINDOW, EXTENSION_QUESTION, FAST_PLAY_WINDOW, TURN
 from ..vocab import BATTLE
 from .state import State
 
@@ -90,9 +90,10 @@ def determinize(obs: "Observation", rng: random.Random, known: dict[int, list[in
                  "distance": [c for c, n in enumerate(v.distance) for _ in range(n)], "moving": v.moving}
              for s, v in enumerate(obs.sides)}
     d = obs.decision
-    if d.kind not in (TURN, EXTENSION_QUESTION, COUP_FOURRE_WINDOW):
+    if d.kind not in (TURN, EXTENSION_QUESTION, COUP_FOURRE_WINDOW, FAST_PLAY_WINDOW):
         raise ValueError(f"nothing to decide at a {d.kind} decision")
-    window = _window(obs, hands) if d.kind == COUP_FOURRE_WINDOW else None
+    window = _window(obs, hands, d.kind == FAST_PLAY_WINDOW) if d.kind != TURN and d.kind != EXTENSION_QUESTION \
+        else None
     return State.from_decision(
         g, d, hands=hands, draw_top_first=pool[k:][::-1], discard=obs.discard, sides=sides, target=obs.target,
         extension_called_by=obs.extension_called_by, hand_no=obs.hand_no, match_totals=list(obs.match_totals),
@@ -100,8 +101,9 @@ def determinize(obs: "Observation", rng: random.Random, known: dict[int, list[in
     )
 
 
-def _window(obs: "Observation", hands: list[list[int]]) -> tuple[int, int, int, list[int]]:
-    """The open coup fourré window, guessed where the observation does not show it (see above):
+def _window(obs: "Observation", hands: list[list[int]], fast: bool = False) -> tuple[int, int, int, list[int]]:
+    """The open coup fourré window (or, ``fast``, fast-play window: the side hit's players holding a
+    remedy for the hazard), guessed where the observation does not show it (see above):
     (hazard, side hit, attacker, players still to answer with the observer first)."""
     g = obs.game
     me = obs.player
@@ -123,8 +125,8 @@ def _window(obs: "Observation", hands: list[list[int]]) -> tuple[int, int, int, 
         q = (me + j) % N
         if q == attacker or (q - attacker) % N < (me - attacker) % N:
             continue  # already asked, or the attacker
-        if not g.coup_fourre_any_player and g.side_of[q] != hit:
+        if (fast or not g.coup_fourre_any_player) and g.side_of[q] != hit:
             continue
-        if any(sc in hands[q] for sc in g.protectors[hz]):
+        if any(sc in hands[q] for sc in (g.fixers[hz] if fast else g.protectors[hz])):
             queue.append(q)
     return hz, hit, attacker, queue

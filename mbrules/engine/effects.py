@@ -7,7 +7,8 @@ limit), with ``_can``/``_hit`` emptied whenever it changes.
 
 Reads: the position and the Game's card tables (``kind``, ``pile``, ``miles``,
 ``is_go``, ``protects_mask``, ``grants_rolling``, ``bit``, ``limit``) and the play
-rules ``safety_discards_hazard``, ``roll_after_safety``, ``safety_extra_turn``.
+rules ``safety_discards_hazard``, ``roll_after_safety``, ``safety_extra_turn``,
+``safety_extra_turn_needs_draw_pile`` (and whether the draw pile is empty).
 
 May change: hands, the discard pile, a side's piles, miles, played counts, safeties,
 protection, ``_face_up`` and the history; then hands the turn on through the turn room
@@ -95,8 +96,10 @@ class Effects:
         else:
             self._safeties[ps].append(c)
             self._protect(ps, c, normal=True)
-            if g.safety_extra_turn:
-                self._start_turn(p)  # another turn, chained (WM §5B)
+            if g.safety_extra_turn and (self._stock or not g.safety_extra_turn_needs_draw_pile):
+                # another turn, chained (WM §5B); with play.safety_extra_turn_needs_draw_pile, only while the
+                # draw pile lasts (French rules, Fin de manche: 'n'autorise plus à rejouer immédiatement')
+                self._start_turn(p)
             else:
                 self._end_turn(p)
 

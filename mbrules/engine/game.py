@@ -20,7 +20,8 @@ the one room of :class:`~mbrules.engine.state.State` that plays it reading that 
 from __future__ import annotations
 
 from ..vocab import BATTLE, NO_LIMIT, SAFETY, SIDE_NAMES, SPEED, CardKind, Pile
-from .notation import ACTION_DECLINE, ACTION_DRAW, ACTION_EXTEND, ACTION_STOP, COUP_FOURRE, DISCARD, MAX_CARDS, MAX_SIDES, PLAY, Action, all_actions, describe, encode, parse
+from .notation import ACTION_DECLINE, ACTION_DRAW, ACTION_EXTEND, ACTION_STOP, COUP_FOURRE, DISCARD, FAST_PLAY, MAX_CARDS, MAX_SIDES, PLAY, Action, all_actions, describe, encode, parse
+from .scorelines import compile_lines
 from .state import State
 from .words import players_refused
 
@@ -136,6 +137,21 @@ class Game:
         self.deal_passes_left = m.deal_passes_left.value
         self.max_hands = m.max_hands.value  # the engine ends a match as unfinished after this many hands
 
+        # -- issue 35: reactions and the turn. coup_fourre.bonus_turn: reactions (the caller queued) and
+        # turn (the queue served first); play.safety_extra_turn_needs_draw_pile: effects; fast_play.*: reactions
+        # (the window, the fast play) and legality (_verify_fast_play)
+        self.coup_fourre_bonus_turn_queued = cf.bonus_turn.value == "queued"  # the caller's turn waits for the attacker's
+        self.safety_extra_turn_needs_draw_pile = play.safety_extra_turn_needs_draw_pile.value
+        self.fast_play_enabled = ruleset.fast_play.enabled.value
+        self.fast_play_replacement_draw = ruleset.fast_play.replacement_draw.value
+        # For each hazard: the remedies that fix it (the cards a fast-play window answers with).
+        self.fixers = tuple(tuple(j for j in range(n) if self.fixes_mask[j] >> i & 1) for i in range(n))
+
+        # -- issue 36: scoring.lines (compiled by scorelines.compile_lines), match.hands, match.tie_break: scoring
+        self.scoring_lines, self.score_line_names, self.scoring_lines_replaced = compile_lines(ruleset, idx)
+        self.match_hands = m.hands.value  # fixed_hands: the match's length
+        self.match_tie_break = m.tie_break.value
+
         # One tuple per card for the hot loop (State._play_reason unpacks it in one go):
         # (kind, miles, max_per_hand, bit, pile, fixes_mask, is_go).
         self.card_spec = tuple(
@@ -151,6 +167,7 @@ class Game:
         self.play_own = tuple(acts[encode(PLAY, c)] for c in range(n))  # 'play CARD': one's own side
         self.discard_action = tuple(acts[encode(DISCARD, c)] for c in range(n))
         self.coup_action = tuple(acts[encode(COUP_FOURRE, c)] for c in range(n))
+        self.fast_action = tuple(acts[encode(FAST_PLAY, c)] for c in range(n))
         self.draw_action = acts[ACTION_DRAW]
         self.decline_action = acts[ACTION_DECLINE]
         self.extend_action = acts[ACTION_EXTEND]

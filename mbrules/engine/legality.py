@@ -1,10 +1,11 @@
 """Legality: whether an action may be taken now, and if not, its reason code and sentence.
 
 Decides: every refusal, in the contract's precedence (hand-over, extension-pending,
-not-your-turn, no-coup-fourre, no-extension, not-in-hand, bad-target, the card's own
+not-your-turn, no-coup-fourre / no-fast-play, no-extension, not-in-hand, bad-target, the card's own
 checks, must-play), one ``_verify_*`` check per operation (PokerKit's ``verify_X``):
 ``_verify_draw``, ``_verify_play`` (its card checks in ``_play_reason``),
-``_verify_discard``, ``_verify_coup_fourre``, ``_verify_decline``, ``_verify_answer``,
+``_verify_discard``, ``_verify_coup_fourre``, ``_verify_fast_play`` (option fast-play-remedy: a
+remedy out of turn, inside its window), ``_verify_decline``, ``_verify_answer``,
 dispatched by ``_verify``; ``legal_actions()`` lists what those same checks accept, so
 the two cannot disagree; ``_sentence`` words a refusal for people.
 
@@ -12,7 +13,7 @@ Reads: the position (hands, piles, the derived side state ``_rolling``, ``_bhaz`
 ``_lhaz``, ``_limit``, ``_prot``, miles, target, phase, the open window) and the
 :class:`~mbrules.engine.game.Game`'s legality tables (``card_spec``, ``kind``,
 ``opponents``, ``protects_mask``, ``hazard_on_hazard``, ``hazard_needs_rolling``,
-``speed_limit_stacking``, ``voluntary_discard``).
+``speed_limit_stacking``, ``voluntary_discard``, ``fixers``, ``fixes_mask``).
 
 May change: nothing in the position. Its only writes are its own memo of
 ``_play_reason``'s answers (``_can``, ``_hit``), which the effects room empties
@@ -25,14 +26,14 @@ reading that table (with the ruling it plays), never the edition's name.
 from __future__ import annotations
 
 from ..vocab import BATTLE, DISTANCE, HAZARD, REMEDY, SAFETY
-from ..vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, OWN, STOP
+from ..vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, FAST_PLAY, OWN, STOP
 from .actions import (
     ALREADY_LIMITED, BAD_TARGET, CANNOT_MOVE, EXTENSION_PENDING, HAND_OVER_CODE, MUST_PLAY, NO_COUP_FOURRE,
-    NO_EXTENSION, NOT_IN_HAND, NOT_ROLLING, NOT_YOUR_TURN, NOTHING_TO_FIX, OVER_TARGET, PROTECTED, SPEED_LIMIT,
+    NO_EXTENSION, NO_FAST_PLAY, NOT_IN_HAND, NOT_ROLLING, NOT_YOUR_TURN, NOTHING_TO_FIX, OVER_TARGET, PROTECTED, SPEED_LIMIT,
     TOO_MANY_200, IllegalAction,
 )
 from .notation import Action, parse
-from .phases import P_COUP, P_DRAW, P_EXT, P_HAND_OVER, P_PLAY
+from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_PLAY
 
 
 class Legality:
@@ -140,9 +141,22 @@ class Legality:
             return NOT_IN_HAND
         return None
 
+    def _verify_fast_play(self, q: int, c: int) -> str | None:
+        """``q`` answers the window's hazard with remedy ``c`` out of turn (option fast-play-remedy): only
+        inside its window, with a remedy that fixes that hazard and that the side could play now."""
+        g = self.game
+        if self._phase != P_FAST or q not in self._cf_queue:
+            return NO_FAST_PLAY
+        if g.kind[c] != REMEDY or not g.fixes_mask[c] >> self._cf_hazard & 1:
+            return NO_FAST_PLAY
+        if c not in self._hands[q]:
+            return NOT_IN_HAND
+        qs = g.side_of[q]
+        return self._play_reason(qs, c, qs)
+
     def _verify_decline(self, q: int | None) -> str | None:
-        """Only the player whose window it is lets it pass."""
-        if self._phase != P_COUP:
+        """Only the player whose window (coup fourré or fast play) it is lets it pass."""
+        if self._phase != P_COUP and self._phase != P_FAST:
             return NO_COUP_FOURRE
         return None if q is None or q == self._player else NOT_YOUR_TURN
 
@@ -172,9 +186,11 @@ class Legality:
             return self._verify_answer(q)
         if op == COUP_FOURRE:
             return self._verify_coup_fourre(self._player if q is None else q, a.card_index)
+        if op == FAST_PLAY:  # judged by its window first, as a coup fourré is
+            return self._verify_fast_play(self._player if q is None else q, a.card_index)
         if op == DECLINE:
             return self._verify_decline(q)
-        if ph == P_COUP or (q is not None and q != p):
+        if ph == P_COUP or ph == P_FAST or (q is not None and q != p):
             return NOT_YOUR_TURN
         if op == DRAW:
             return self._verify_draw()
@@ -245,6 +261,12 @@ class Legality:
             return acts
         if ph == P_EXT:
             return [self.game.extend_action, self.game.stop_action]
+        if ph == P_FAST:
+            g = self.game
+            p = self._player
+            acts = [g.fast_action[c] for c in g.fixers[self._cf_hazard] if self._verify_fast_play(p, c) is None]
+            acts.append(g.decline_action)
+            return acts
         return []
 
     def _as_action(self, action) -> Action:
@@ -273,6 +295,10 @@ class Legality:
             return f"{g.player_names[self._player]} must first answer the extension question (extend or stop)"
         if code == NO_EXTENSION:
             return "no extension question is open"
+        if code == NO_FAST_PLAY:
+            if self._phase == P_FAST and p in self._cf_queue:
+                return f"{a.card} does not fix {g.card_ids[self._cf_hazard]}"
+            return f"no fast play is open to {who} now"
         if code == NO_COUP_FOURRE:
             if self._phase == P_COUP and p in self._cf_queue:
                 return f"{a.card} does not protect against {g.card_ids[self._cf_hazard]}"
@@ -281,6 +307,8 @@ class Legality:
             cur = g.player_names[self._player]
             if self._phase == P_COUP:
                 return f"a coup fourré window is open for {cur}"
+            if self._phase == P_FAST:
+                return f"a fast-play window is open for {cur}"
             if self._phase == P_EXT:
                 return f"the extension question is {cur}'s"
             if p != self._player:

@@ -11,8 +11,10 @@ scenario step's (contract: Python API):
 ``play CARD on SIDE``  a hazard on side SIDE (or any card on a named side)
 ``discard CARD``       discard CARD
 ``coup-fourre CARD``   call a coup fourré with safety CARD inside its window
-``decline``            let one's coup fourré window pass (our addition: the
-                       contract lists no word for it; a scenario leaves it implicit)
+``decline``            let one's coup fourré (or fast-play) window pass (our addition:
+                       the contract lists no word for it; a scenario leaves it implicit)
+``fast-play CARD``     answer the hazard just played with remedy CARD, out of turn,
+                       inside its fast-play window (option fast-play-remedy)
 ``extend``             answer the extension question: yes
 ``stop``               answer the extension question: no, the hand ends here
 =====================  ==========================================================
@@ -29,11 +31,12 @@ from __future__ import annotations
 import re
 
 from ..vocab import (  # noqa: F401  the operations' codes: Action.op is one of them
-    COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, OP_WORDS, OWN, PLAY, SIDE_NAMES, STOP,
+    COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, FAST_PLAY, OP_WORDS, OWN, PLAY, SIDE_NAMES, STOP,
 )
 
 _OP_OF_WORD = {w: i for i, w in enumerate(OP_WORDS)}
 _OP_OF_WORD["coup_fourre"] = COUP_FOURRE  # the scenario key's spelling
+_OP_OF_WORD["fast_play"] = FAST_PLAY
 MAX_CARDS = 255  # card kinds an action can name (8 bits)
 MAX_SIDES = len(SIDE_NAMES)  # sides an action can name (A..Z)
 
@@ -66,7 +69,7 @@ class Action(int):
         self = super().__new__(cls, code)
         op, c, s = decode(code)
         self.op = op
-        self.card_index = c if op in (PLAY, DISCARD, COUP_FOURRE) else -1
+        self.card_index = c if op in (PLAY, DISCARD, COUP_FOURRE, FAST_PLAY) else -1
         self.side_index = s if op == PLAY else OWN
         self.kind = OP_WORDS[op]
         self.card = game.card_ids[c] if self.card_index >= 0 else None
@@ -107,8 +110,8 @@ def parse(text: str, game) -> Action:
     if not isinstance(text, str):
         raise NotationError(f"an action is text such as 'play d100', not {type(text).__name__}")
     words = _WORD.findall(text)
-    usage = ("write draw, play CARD, play CARD on SIDE, discard CARD, coup-fourre CARD, decline, "
-             "extend or stop")
+    usage = ("write draw, play CARD, play CARD on SIDE, discard CARD, coup-fourre CARD, fast-play CARD, "
+             "decline, extend or stop")
     if not words:
         raise NotationError(f"empty action: {usage}")
     op = _OP_OF_WORD.get(words[0].lower())
@@ -148,6 +151,7 @@ def all_actions(game) -> dict[int, Action]:
         codes += [encode(PLAY, c, s) for s in range(MAX_SIDES)]  # every side name: a missing side is bad-target
         codes.append(encode(DISCARD, c))
         codes.append(encode(COUP_FOURRE, c))
+        codes.append(encode(FAST_PLAY, c))
     return {code: Action(code, game) for code in codes}
 
 
@@ -162,4 +166,6 @@ def describe(action: Action) -> str:
         return "stop at this target"
     if op == COUP_FOURRE:
         return f"coup fourré with {action.card}"
+    if op == FAST_PLAY:
+        return f"fast play of {action.card}, out of turn"
     return str(action)

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from .actions import COUP_FOURRE_WINDOW, TURN, Decision
-from ..vocab import NO_LIMIT, SCORE_LINES, Termination
+from .actions import COUP_FOURRE_WINDOW, FAST_PLAY_WINDOW, TURN, Decision
+from ..vocab import NO_LIMIT, Termination
 from .words import plural
 
 if TYPE_CHECKING:
@@ -91,21 +91,22 @@ class Observation(NamedTuple):
     hand_no: int
     match_totals: tuple[int, ...]  # the score of the hands played
     face_up: tuple[int, ...]  # copies of each card on the table or in the discard pile
+    queued_turns: tuple[int, ...] = ()  # coup fourré callers whose extra turn waits (queued-coup-fourre-turn)
 
     @classmethod
     def of(cls, st: "State", player: int) -> "Observation":
         g = st.game
         d = st.decision
-        if d.kind == COUP_FOURRE_WINDOW and d.player != player:
-            # A window opens only for a holder of the safety: to the rest of the table it must look
-            # like the next turn, or it would tell them who holds the card (WM §7: the holder may
-            # call it or keep quiet). Only the one asked sees the window.
+        if (d.kind == COUP_FOURRE_WINDOW or d.kind == FAST_PLAY_WINDOW) and d.player != player:
+            # A window opens only for a holder of the safety (or, for fast play, of the remedy): to the
+            # rest of the table it must look like the next turn, or it would tell them who holds the card
+            # (WM §7: the holder may call it or keep quiet). Only the one asked sees the window.
             d = Decision(TURN, st.turn_player(), not st._stock)
         return cls(
             g, player, g.side_of[player], tuple(st._hands[player]), tuple([len(h) for h in st._hands]),
             _side_views(st), tuple(st._discard), len(st._stock), d,
-            st._cf_hazard if d.kind == COUP_FOURRE_WINDOW else -1, st._target, st._extension_called_by,
-            st._hand_no, tuple(st._match_totals), tuple(st._face_up),
+            st._cf_hazard if (d.kind == COUP_FOURRE_WINDOW or d.kind == FAST_PLAY_WINDOW) else -1, st._target,
+            st._extension_called_by, st._hand_no, tuple(st._match_totals), tuple(st._face_up), tuple(st._queued),
         )
 
     # -- derived facts a bot needs ---------------------------------------------------------
@@ -141,6 +142,7 @@ class Observation(NamedTuple):
                                     if self.extension_called_by >= 0 else None),
             "hand_no": self.hand_no,
             "match": {g.side_names[s]: t for s, t in enumerate(self.match_totals)},
+            "queued_turns": [g.player_names[p] for p in self.queued_turns],
         }
 
     def __repr__(self) -> str:
@@ -159,7 +161,7 @@ class Snapshot:
         "game", "hands", "draw_pile", "discard", "sides", "target", "extension_called_by", "decision",
         "turn_player", "window", "completer", "completion_delayed", "hand_no", "first_player",
         "match_totals", "hand_sheets", "winner", "last_draw", "needs_go", "rolling_safety", "history_length",
-        "score", "rng_state",
+        "score", "rng_state", "queued_turns",
     )
 
     def __init__(self, st: "State"):
@@ -175,7 +177,7 @@ class Snapshot:
         set_(self, "turn_player", st.turn_player())
         # an open coup fourré window: (hazard, side hit, attacker, players still to answer)
         set_(self, "window", (st._cf_hazard, st._cf_side, st._cf_attacker, tuple(st._cf_queue))
-             if st.decision.kind == COUP_FOURRE_WINDOW else None)
+             if st.decision.kind in (COUP_FOURRE_WINDOW, FAST_PLAY_WINDOW) else None)
         set_(self, "completer", st.current_completer())
         set_(self, "completion_delayed", st._completion_delayed)
         set_(self, "hand_no", st._hand_no)
@@ -189,6 +191,7 @@ class Snapshot:
         set_(self, "history_length", len(st._history))
         set_(self, "score", tuple(st.score_sheet()))
         set_(self, "rng_state", st._rng.getstate())  # the shuffles of the hands to come
+        set_(self, "queued_turns", (tuple(st._queued), st._resume))  # queued coup fourré turns, and where play resumes
 
     def __setattr__(self, name, value):
         raise AttributeError("a Snapshot is immutable")
@@ -249,7 +252,8 @@ class Outcome:
             idx, term = winner, Termination.WIN
         return cls(
             idx, term, {names[s]: t for s, t in enumerate(totals)},
-            tuple({names[s]: {k: line[k] for k in SCORE_LINES} for s, line in enumerate(sheet)} for sheet in sheets),
+            tuple({names[s]: {k: line[k] for k in game.score_line_names} for s, line in enumerate(sheet)}
+                  for sheet in sheets),
             names, tuple(names[s] if s >= 0 else None for s in completers),
         )
 

@@ -1,20 +1,25 @@
-"""Reactions and their windows: the coup fourré window and the extension question.
+"""Reactions and their windows: the coup fourré window, the fast-play window and the extension question.
 
 Decides: who may answer a hazard with a coup fourré and in which order
 (``_open_coup_fourre``: from the attacker's left, the holders of a protecting safety,
 WM §7; option coup-fourre-any-player), what a coup fourré does (``_coup_fourre``: the
-hazard discarded, the replacement draw, the extra turn), what a pass does
+hazard discarded, the replacement draw, the extra turn at once or queued after the attacker's
+turn: coup_fourre.bonus_turn), whether a hazard no coup fourré answered opens a fast-play window
+(``_after_hazard``, ``_open_fast_play``: option fast-play-remedy, the side hit's holders of a
+remedy for it) and what a fast play does (``_fast_play``), what a pass does
 (``_decline``), whether reaching the target opens the extension question
 (``_trip_reached``, WM §10C) and what its answer does (``_answer_extension``).
 
 Reads: the Game's ``coup_fourre_enabled``, ``coup_fourre_any_player``,
-``coup_fourre_replacement_draw``, ``coup_fourre_extra_turn``, ``protectors``,
-``extension_to``; the position's hands and piles.
+``coup_fourre_replacement_draw``, ``coup_fourre_extra_turn``, ``coup_fourre_bonus_turn_queued``,
+``protectors``, ``fast_play_enabled``, ``fast_play_replacement_draw``, ``fixers``, ``extension_to``;
+the position's hands and piles.
 
-May change: the window (``_cf_queue``, ``_cf_hazard``, ``_cf_side``, ``_cf_attacker``),
+May change: the window (``_cf_queue``, ``_cf_hazard``, ``_cf_side``, ``_cf_attacker``; a fast-play
+window uses the same fields), the queued turns (``_queued``, ``_resume``),
 ``_player``, ``_phase``, the caller's hand and coups, the target and the extension's
 caller, the completion (``_completer``, ``_completion_delayed``); then hands the turn on
-through the turn room. Checks nothing (legality's ``_verify_coup_fourre``,
+through the turn room. Checks nothing (legality's ``_verify_coup_fourre``, ``_verify_fast_play``,
 ``_verify_decline`` and ``_verify_answer`` do).
 """
 
@@ -22,7 +27,7 @@ from __future__ import annotations
 
 from ..vocab import BATTLE
 from .notation import Action
-from .phases import P_COUP, P_EXT
+from .phases import P_COUP, P_EXT, P_FAST
 
 
 class Reactions:
@@ -56,7 +61,65 @@ class Reactions:
                 self._player = queue[0]
                 self._phase = P_COUP
                 return
+        self._after_hazard(attacker, hazard, ts)
+
+    def _after_hazard(self, attacker: int, hazard: int, ts: int) -> None:
+        """No coup fourré answered the hazard: a fast-play window, where the ruleset has one, else the next turn."""
+        if self.game.fast_play_enabled and self._open_fast_play(attacker, hazard, ts):
+            return
         self._end_turn(attacker)
+
+    def _open_fast_play(self, attacker: int, hazard: int, ts: int) -> bool:
+        """Option fast-play-remedy: a window for the players of the side hit (from the attacker's left) who hold
+        a remedy fixing the hazard still showing, that the side could play now (2014 Dujardin/Asmodee rules,
+        fast play; the window's order and who may answer are decided in the option). Whether it opened."""
+        g = self.game
+        if self._bhaz[ts] != hazard and self._lhaz[ts] != hazard:
+            return False  # nothing left to answer
+        N = g.players
+        queue = []
+        fixers = g.fixers[hazard]
+        for k in range(1, N + 1):
+            q = (attacker + k) % N
+            if g.side_of[q] != ts:
+                continue
+            hand = self._hands[q]
+            for c in fixers:
+                if c in hand and self._play_reason(ts, c, ts) is None:
+                    queue.append(q)
+                    break
+        if not queue:
+            return False
+        self._cf_queue = queue
+        self._cf_hazard = hazard
+        self._cf_side = ts
+        self._cf_attacker = attacker
+        self._player = queue[0]
+        self._phase = P_FAST
+        return True
+
+    def _fast_play(self, action: Action, q: int) -> None:
+        """``q`` plays remedy ``action.card`` out of turn (checked by :meth:`_verify_fast_play`); the turn then
+        passes as if the hazard's turn had just ended."""
+        g = self.game
+        c = action.card_index
+        hand = self._hands[q]
+        self._history.append((q, action))
+        hand.remove(c)
+        self._face_up[c] += 1
+        qs = g.side_of[q]
+        if g.pile[c] == BATTLE:
+            self._battle[qs].append(c)
+            self._needs_go[qs] = False
+        else:
+            self._speed[qs].append(c)
+        self._refresh(qs)
+        self._cf_queue = []
+        if g.fast_play_replacement_draw and self._stock:
+            d = self._stock.pop()  # the fast player's hand is full again for its own turn
+            hand.append(d)
+            self._last_draw = d
+        self._end_turn(self._cf_attacker)
 
     def _coup_fourre(self, action: Action, q: int) -> None:
         """``q`` calls a coup fourré (checked by :meth:`_verify_coup_fourre`; WM §7)."""
@@ -79,7 +142,14 @@ class Reactions:
             d = self._stock.pop()  # 'draw one card to bring the number of cards held to six' (WM §7)
             hand.append(d)
             self._last_draw = d
-        if g.coup_fourre_extra_turn:
+        if g.coup_fourre_extra_turn and g.coup_fourre_bonus_turn_queued:
+            # option queued-coup-fourre-turn: the caller plays once the attacker's turn (which the hazard
+            # ended) is over; play then goes on from the attacker's left (PlayAural), served by _end_turn
+            self._queued.append(q)
+            if self._resume < 0:
+                self._resume = self._cf_attacker
+            self._end_turn(self._cf_attacker)
+        elif g.coup_fourre_extra_turn:
             self._start_turn(q)  # a full turn; players in between lose theirs (WM §7)
         else:
             self._end_turn(self._cf_attacker)
@@ -88,6 +158,8 @@ class Reactions:
         self._cf_queue.pop(0)
         if self._cf_queue:
             self._player = self._cf_queue[0]
+        elif self._phase == P_COUP:
+            self._after_hazard(self._cf_attacker, self._cf_hazard, self._cf_side)
         else:
             self._end_turn(self._cf_attacker)
 

@@ -7,7 +7,9 @@ match).
 
 Reads: the Game's scoring tables (``scoring_enabled``, the ``scoring_*`` point values,
 ``safe_trip_breakers``, ``shutout_per_opponent``, ``extension_bonus_to_finisher``,
-``safety_cards_in_deck``) and match rules (``match_mode``, ``target_points``); the
+``safety_cards_in_deck``, ``scoring_lines``, ``scoring_lines_replaced``, ``score_line_names``:
+score lines as data, laid on the sheet by :mod:`.scorelines`) and match rules (``match_mode``,
+``target_points``, ``match_hands``, ``match_tie_break``); the
 position's miles, played cards, safeties, coups, completion, extension caller, the
 sheets and totals of the hands over.
 
@@ -16,7 +18,8 @@ May change: nothing (the turn room's ``_end_hand`` records what it returns).
 
 from __future__ import annotations
 
-from ..vocab import SCORE_LINES, Termination
+from ..vocab import Termination
+from .scorelines import add_lines
 
 
 class Scoring:
@@ -36,7 +39,7 @@ class Scoring:
         """This hand's score lines per side (WM §8); before the hand ends, as if it ended now."""
         g = self.game
         S = g.sides
-        sheet = [dict.fromkeys(SCORE_LINES, 0) for _ in range(S)]
+        sheet = [dict.fromkeys(g.score_line_names, 0) for _ in range(S)]
         if not g.scoring_enabled:
             return sheet  # kids' simpler game: no points
         done = self.current_completer()
@@ -71,29 +74,50 @@ class Scoring:
                 for s in range(S):
                     if s != caller:
                         sheet[s]["extension"] = g.scoring_extension  # 'given to his opponent or opponents' (WM §10C)
+        if g.scoring_lines:
+            add_lines(self, sheet, done)  # score lines as data (scoring.lines)
         for line in sheet:
             line["total"] = sum(v for k, v in line.items() if k != "total")
         return sheet
 
     def _match_winner(self):
-        """Side index, Termination.DRAW, or None while the match goes on (WM §9; rulings: The match)."""
+        """Side index, Termination.DRAW, or None while the match goes on (WM §9; rulings: The match).
+
+        ``match.mode`` says what decides and when; ``match.tie_break`` what equal highest results mean."""
         g = self.game
         mode = g.match_mode
         if mode == "trip":
             done = self.current_completer()
             if done >= 0:
                 return done
-            return _unique_max(self._miles)
+            return self._tie_break(self._miles)
         totals = self._match_totals
+        last = [line["total"] for line in self._hand_sheets[-1]]
         if mode == "single_hand":
             # One hand: the most points in it wins (KID How to win), whatever came before.
-            return _unique_max([line["total"] for line in self._hand_sheets[-1]])
+            return self._tie_break(last)
+        if mode == "finisher":
+            # One hand: the side that completed the trip wins, else the most points (sisyphus-bbs)
+            done = self.current_completer()
+            return done if done >= 0 else self._tie_break(last)
+        if mode == "fixed_hands":
+            # match.hands hands, then the highest total (French rules, Fin de manche); a tie played off
+            # with tie_break another_hand ends at the first hand that breaks it
+            return self._tie_break(totals) if len(self._hand_sheets) >= g.match_hands else None
         if max(totals) >= g.target_points:
-            return _unique_max(totals)
+            return self._tie_break(totals)
         return None
 
-
-def _unique_max(values: list[int]):
-    best = max(values)
-    leaders = [i for i, v in enumerate(values) if v == best]
-    return leaders[0] if len(leaders) == 1 else Termination.DRAW
+    def _tie_break(self, values) -> "int | Termination | None":
+        """The side with the highest value; equal highest by ``match.tie_break``: a draw, the tied side
+        nearest the first seat, or None (another hand is played)."""
+        best = max(values)
+        leaders = [i for i, v in enumerate(values) if v == best]
+        if len(leaders) == 1:
+            return leaders[0]
+        tb = self.game.match_tie_break
+        if tb == "first_seat":
+            return leaders[0]  # side A is p1's, the first seat; then B, C (sisyphus-bbs: 'if s1 >= s2')
+        if tb == "another_hand":
+            return None
+        return Termination.DRAW

@@ -36,15 +36,15 @@ import random
 from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from ..vocab import DISTANCE, NO_LIMIT, SAFETY, DecisionKind, Reason, Termination
-from ..vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, OWN, PLAY
+from ..vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, FAST_PLAY, OWN, PLAY
 from .actions import (
-    COUP_FOURRE_WINDOW, EXTENSION_QUESTION, HAND_OVER, MATCH_OVER, TURN, Decision, IllegalAction,
+    COUP_FOURRE_WINDOW, EXTENSION_QUESTION, FAST_PLAY_WINDOW, HAND_OVER, MATCH_OVER, TURN, Decision, IllegalAction,
 )
 from .effects import Effects
 from .legality import Legality
 from .notation import Action, NotationError
 from .observation import Observation, Observer, Outcome, Snapshot
-from .phases import P_COUP, P_DRAW, P_EXT, P_HAND_OVER, P_MATCH_OVER, P_PLAY, PHASE_KIND as _PHASE_KIND
+from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_MATCH_OVER, P_PLAY, PHASE_KIND as _PHASE_KIND
 from .reactions import Reactions
 from .scoring import Scoring
 from .transition import Transition
@@ -78,7 +78,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         "_extension_called_by", "_phase", "_player", "_cf_queue", "_cf_hazard", "_cf_side", "_cf_attacker",
         "_completer", "_completion_delayed", "_last_draw", "_hand_no", "_first_player", "_match_totals",
         "_hand_sheets", "_winner", "_history", "_coup_count", "_deal_next", "_observers",
-        "_completers", "_can", "_hit", "_face_up",
+        "_completers", "_can", "_hit", "_face_up", "_queued", "_resume",
     )
 
     # -- construction ----------------------------------------------------------
@@ -121,13 +121,22 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         extension_called_by: int = -1,
         match_totals: list[int] | None = None,
         seed: int = 0,
+        hands_played: int = 0,
     ) -> "State":
         """A hand set up card by card (scenarios): cards are indices, players and sides ints.
 
         ``sides[s]`` may hold ``battle``, ``speed``, ``distance`` (bottom first), ``safeties``
         and ``coups``. The caller is responsible for the cards adding up to the deck.
+        ``hands_played`` hands of the match count as played before this one (a match of a fixed
+        number of hands, the hands cap); their lines are not known: their sheets hold zeros (the points
+        they gave are in ``match_totals``).
         """
         st = cls(game, seed)
+        if hands_played:
+            st._hand_no = hands_played
+            st._hand_sheets = [[dict.fromkeys(game.score_line_names, 0) for _ in range(game.sides)]
+                               for _ in range(hands_played)]
+            st._completers = [-1] * hands_played
         st._first_player = turn
         st._lay_table(hands, draw_top_first, discard, sides, match_totals)
         if extension_called_by >= 0:
@@ -181,14 +190,15 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
             st._phase = P_EXT
             st._completer = game.side_of[decision.player]
             st._completion_delayed = not st._stock
-        elif decision.kind == COUP_FOURRE_WINDOW and window is not None:
-            st._phase = P_COUP
+        elif decision.kind in (COUP_FOURRE_WINDOW, FAST_PLAY_WINDOW) and window is not None:
+            st._phase = P_COUP if decision.kind == COUP_FOURRE_WINDOW else P_FAST
             st._cf_hazard, st._cf_side, st._cf_attacker, queue = window
             st._cf_queue = list(queue)
             st._player = st._cf_queue[0]  # the window waits for the first of those still to answer
         else:
             raise ValueError(f"no position waits at a {decision.kind} decision"
-                             + (" without its window" if decision.kind == COUP_FOURRE_WINDOW else ""))
+                             + (" without its window" if decision.kind in (COUP_FOURRE_WINDOW, FAST_PLAY_WINDOW)
+                                else ""))
         return st
 
     def _lay_table(self, hands, draw_top_first, discard, sides, match_totals) -> None:
@@ -261,6 +271,10 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         self._completion_delayed = False
         self._last_draw = -1
         self._coup_count = 0
+        # queued coup fourré turns (coup_fourre.bonus_turn: queued): callers waiting, and the player whose
+        # left play goes on from once they have played (-1: no queue, the common case)
+        self._queued: list[int] = []
+        self._resume = -1
 
     def clone(self) -> "State":
         """An independent copy: every slot copied by its type, so a new field cannot be shared by mistake.
@@ -286,6 +300,8 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
             return Decision(COUP_FOURRE_WINDOW, self._player)
         if ph == P_EXT:
             return Decision(EXTENSION_QUESTION, self._player)
+        if ph == P_FAST:
+            return Decision(FAST_PLAY_WINDOW, self._player)
         if ph == P_HAND_OVER:
             return Decision(HAND_OVER, -1)
         return Decision(MATCH_OVER, -1)
@@ -327,6 +343,12 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
     def hand_sheets(self) -> tuple[list[dict[str, int]], ...]:
         """The score sheet of every hand over so far (copies), one dict of lines per side."""
         return tuple([dict(line) for line in sheet] for sheet in self._hand_sheets)
+
+    @property
+    def queued_turns(self) -> tuple[int, ...]:
+        """Coup fourré callers whose extra turn waits for the turn in progress to end (option
+        queued-coup-fourre-turn), in the order they will play; empty otherwise."""
+        return tuple(self._queued)
 
     @property
     def match_totals(self) -> tuple[int, ...]:
@@ -425,7 +447,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
                     ps = self.game.side_of[p]
                     return _new_transition(Transition, (
                         p, action, self._hand_no, self._last_draw, -1, (), -1, self._miles[ps], self._target,
-                        False, False, p, TURN, False, False))
+                        False, False, p, TURN, False, False, False))
             elif ph == P_PLAY:
                 p = self._player
                 c = action.card_index
@@ -438,7 +460,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
                         if ph < P_HAND_OVER:
                             return _new_transition(Transition, (
                                 p, action, self._hand_no, -1, -1, (), -1, self._miles[self.game.side_of[p]],
-                                self._target, False, False, self._player, _PHASE_KIND[ph], False, False))
+                                self._target, False, False, self._player, _PHASE_KIND[ph], False, False, False))
                         return self._finish(p, action, len(self._stock), len(self._discard) - 1, -1)
                 elif op == PLAY:
                     ts = action.side_index
@@ -458,7 +480,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
                             return _new_transition(Transition, (
                                 p, action, self._hand_no, -1, ts, (), -1, m, self._target,
                                 k == DISTANCE and m == self._target, False, self._player, _PHASE_KIND[ph],
-                                False, False))
+                                False, False, False))
                         return self._finish(p, action, len(self._stock), len(self._discard), ts)
         try:
             a = action if type(action) is Action else self._as_action(action)
@@ -511,23 +533,28 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         drawn = self._last_draw if len(self._stock) < n_stock else -1
         swept = self._discard[n_discard + 1 if op == DISCARD else n_discard:]
         hazard = -1
-        extra = done = False
+        extra = done = queued = False
         if op == PLAY:
             k = g.kind[a.card_index]
             if k == DISTANCE:
                 done = self._miles[ps] == self._target
-            elif k == SAFETY:
-                extra = g.safety_extra_turn and ph < P_HAND_OVER
+            elif k == SAFETY:  # no extra turn once the draw pile is out, where the ruleset says so
+                extra = g.safety_extra_turn and ph < P_HAND_OVER and (
+                    n_stock > 0 or not g.safety_extra_turn_needs_draw_pile)
         elif op == COUP_FOURRE:
             ts = ps
             hazard = self._cf_hazard
-            extra = g.coup_fourre_extra_turn and ph < P_HAND_OVER
+            queued = g.coup_fourre_extra_turn and g.coup_fourre_bonus_turn_queued and ph < P_HAND_OVER
+            extra = g.coup_fourre_extra_turn and not g.coup_fourre_bonus_turn_queued and ph < P_HAND_OVER
+        elif op == FAST_PLAY:
+            ts = ps
+            hazard = self._cf_hazard
         elif op == DECLINE:
             hazard = self._cf_hazard
         over = ph >= P_HAND_OVER
         return _new_transition(Transition, (
             p, a, self._hand_no, drawn, ts, tuple(swept), hazard, self._miles[ps], self._target, done, extra,
-            -1 if over else self._player, _PHASE_KIND[ph], over, ph == P_MATCH_OVER))
+            -1 if over else self._player, _PHASE_KIND[ph], over, ph == P_MATCH_OVER, queued))
 
     def _do(self, a: Action, player: int | None) -> int:
         """Carry out an action :meth:`_verify` accepted; the side a played card went to (else -1)."""
@@ -545,6 +572,8 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
             self._discard_card(p, a)
         elif op == COUP_FOURRE:
             self._coup_fourre(a, p if player is None else player)
+        elif op == FAST_PLAY:
+            self._fast_play(a, p if player is None else player)
         elif op == DECLINE:
             self._history.append((p, a))
             self._decline()

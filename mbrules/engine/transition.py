@@ -26,7 +26,7 @@ class Transition(NamedTuple):
     drawn: int  # the card the actor took from the draw pile by it (a draw; a coup fourré's replacement), or -1
     side: int  # the side the card went to (a hazard: the side attacked; else the actor's), or -1 (no card)
     swept: tuple[int, ...]  # cards it sent to the discard pile besides a discarded card (hazards cancelled)
-    window_hazard: int  # a coup fourré called or let pass: the hazard of its window; else -1
+    window_hazard: int  # a coup fourré or fast play called, or a window let pass: the hazard of its window; else -1
     miles: int  # the acting side's distance after it
     target: int  # the trip's target after it (an extension raises it)
     trip_completed: bool  # it completed the trip (the extension question may follow)
@@ -35,6 +35,7 @@ class Transition(NamedTuple):
     next_decision: DecisionKind  # what is asked of next_player (or hand_over, match_over)
     hand_over: bool  # it ended the hand
     match_over: bool  # it ended the match
+    queued_turn: bool = False  # a coup fourré whose extra turn waits for the turn in progress (option queued-coup-fourre-turn)
 
 
 __all__ = ["Transition"]

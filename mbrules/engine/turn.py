@@ -3,19 +3,23 @@
 Decides: how a hand is dealt (``_deal``, WM §3) and the next one (``next_hand``: the
 deal passes left), what the draw takes (``_draw``, WM §5), who plays next
 (``_start_turn``, ``_end_turn``, ``_next_with_cards``: a player with no cards once the
-draw pile is out is passed; ``turn_player``), and when the hand is over
+draw pile is out is passed; queued coup fourré turns, ``_queued``, are served first and play then
+goes on from ``_resume``'s left; ``turn_player``), and when the hand is over
 (``_end_hand``: the sheet, the match totals, the match's result, the hands cap).
 
 Reads: the Game's ``deck``, ``hand_size``, ``players``, ``deal_passes_left``,
 ``max_hands``; the position's hands and draw pile; the scoring room's ``score_sheet``,
 ``current_completer`` and ``_match_winner``.
 
-May change: the draw pile, hands, ``_last_draw``, ``_player``, ``_phase``, the deal's
+May change: the draw pile, hands, ``_last_draw``, ``_player``, ``_phase``, the queued coup fourré
+turns (``_queued``, ``_resume``: served and emptied), the deal's
 order (``_first_player``, ``_hand_no``) and, at a hand's end, ``_hand_sheets``,
 ``_completers``, ``_match_totals``, ``_winner``. Checks nothing (legality does).
 
 Where the draw pile is read: ``_draw`` here takes its top card; the coup fourré's replacement
-draw (reactions' ``_coup_fourre``) takes one too; ``_start_turn``, ``_end_turn`` and
+draw (reactions' ``_coup_fourre``) and the fast play's (reactions' ``_fast_play``) take one too;
+effects' ``_play`` asks whether it is empty for a safety's extra turn
+(``play.safety_extra_turn_needs_draw_pile``); ``_start_turn``, ``_end_turn`` and
 ``_next_with_cards`` ask whether it is empty (then a turn has no draw, and a player with no
 cards is passed), and reactions' ``_trip_reached`` reads it for Delayed Action. A rule about
 the pile running out (a reshuffle) or about what a draw takes belongs in this room and must
@@ -26,7 +30,7 @@ from __future__ import annotations
 
 from ..vocab import Termination
 from .actions import NOT_YOUR_TURN, IllegalAction
-from .phases import P_COUP, P_DRAW, P_EXT, P_HAND_OVER, P_MATCH_OVER, P_PLAY
+from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_MATCH_OVER, P_PLAY
 
 
 class TurnFlow:
@@ -70,10 +74,13 @@ class TurnFlow:
         self._phase = P_PLAY
 
     def turn_player(self) -> int:
-        """Who plays the next turn (for a coup fourré window: the attacker's left, if it is declined)."""
+        """Who plays the next turn (for a coup fourré or fast-play window: the attacker's left, or the first
+        queued coup fourré turn, if it is declined)."""
         if self._phase in (P_DRAW, P_PLAY, P_EXT):
             return self._player
-        if self._phase == P_COUP:
+        if self._phase == P_COUP or self._phase == P_FAST:
+            if self._queued:
+                return self._next_with_cards(self._queued[0])
             return self._next_with_cards((self._cf_attacker + 1) % self.game.players)
         return -1
 
@@ -97,6 +104,12 @@ class TurnFlow:
         self._phase = P_DRAW if self._stock else P_PLAY
 
     def _end_turn(self, p: int) -> None:
+        if self._resume >= 0:  # queued coup fourré turns come first (option queued-coup-fourre-turn)
+            if self._queued:
+                self._start_turn(self._queued.pop(0))
+                return
+            p = self._resume  # then play goes on from the attacker's left: nobody loses a turn
+            self._resume = -1
         q = p + 1
         if q == self.game.players:
             q = 0
@@ -117,3 +130,5 @@ class TurnFlow:
             self._winner = Termination.UNFINISHED  # the ruleset's hands-per-match cap: a runaway match ends, unfinished
         self._phase = P_MATCH_OVER if self._winner is not None else P_HAND_OVER
         self._cf_queue = []
+        self._queued = []
+        self._resume = -1

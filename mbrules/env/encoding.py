@@ -17,18 +17,21 @@ list, in this order:
 3                     ``stop``
 then, per card index  ``play CARD`` (distance, remedy, safety: one's own side) or
 ``c`` in game order   ``play HAZARD on A`` ... one per side (hazards), then
-                      ``discard CARD``, then ``coup-fourre CARD`` (safeties only)
+                      ``discard CARD``, then ``coup-fourre CARD`` (safeties only),
+                      then ``fast-play CARD`` (remedies, only in a ruleset with
+                      fast play: ``fast_play.enabled``)
 ====================  ========================================================
 
 Observation vector (``ObservationEncoder``): float32, one seat's view, sides listed from the
 seat's own side onwards and players from the seat onwards (so a policy is seat-independent);
 ``describe()`` names every slot. Blocks, in order (``n`` cards, ``N`` players, ``S`` sides):
 
-* ``decision`` (6): one-hot draw, play, coup fourré window, extension question, hand over,
-  match over — as the seat sees it (a window asking someone else looks like the next turn);
+* ``decision`` (6): one-hot draw, play, reaction window (a coup fourré's, or a fast play's),
+  extension question, hand over, match over — as the seat sees it (a window asking someone else
+  looks like the next turn); the legal actions say which window it is;
 * ``to_act`` (N): one-hot of who decides, relative to the seat;
 * ``hand`` (n): copies of each card in the seat's hand;
-* ``window_hazard`` (n): one-hot of the hazard an open coup fourré window answers;
+* ``window_hazard`` (n): one-hot of the hazard an open coup fourré or fast-play window answers;
 * per side ``s`` (S blocks, own side first), each ``5n + 6``: ``battle_top`` (n, one-hot),
   ``hazard`` (n, one-hot), ``speed_hazard`` (n, one-hot), ``safeties`` (n, played normally
   or as coups fourrés, counts), ``distance`` (n, counts), ``miles/target``, ``moving``,
@@ -47,9 +50,10 @@ from __future__ import annotations
 
 from array import array
 
-from mbrules.vocab import HAZARD, SAFETY, DecisionKind
+from mbrules.vocab import HAZARD, REMEDY, SAFETY, DecisionKind
 
-DECISIONS = ("draw", "play") + tuple(k.value for k in DecisionKind if k != DecisionKind.TURN)  # a turn: before/after its draw
+# a turn: before/after its draw; a fast-play window shares the coup fourré's slot (a reaction window)
+DECISIONS = ("draw", "play") + tuple(k.value for k in DecisionKind if k not in (DecisionKind.TURN, DecisionKind.FAST_PLAY))
 SIDE_BLOCK = ("battle_top", "hazard", "speed_hazard", "safeties", "distance")
 SIDE_SCALARS = ("miles/target", "moving", "limited", "limit/200", "coup_fourres", "protected")
 
@@ -76,6 +80,8 @@ class ActionSpace:
             acts.append(game.discard_action[c])
             if game.kind[c] == SAFETY:
                 acts.append(game.coup_action[c])
+            if game.kind[c] == REMEDY and game.fast_play_enabled:
+                acts.append(game.fast_action[c])  # an out-of-turn remedy (option fast-play-remedy)
         self.actions = tuple(acts)
         self.index = {int(a): i for i, a in enumerate(acts)}
         if len(self.index) != len(acts):  # each action once: a duplicate would make two indices mean one thing
@@ -203,8 +209,8 @@ class ObservationEncoder:
         v = [0.0] * self.size
         d = obs.decision
         kind = d.kind
-        if kind == DecisionKind.COUP_FOURRE:
-            v[2] = 1.0
+        if kind == DecisionKind.COUP_FOURRE or kind == DecisionKind.FAST_PLAY:
+            v[2] = 1.0  # a reaction window
         elif kind == DecisionKind.EXTENSION:
             v[3] = 1.0
         elif kind == DecisionKind.HAND_OVER:

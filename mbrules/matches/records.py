@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import Game, State
-from mbrules.vocab import COUP_FOURRE, DISCARD, EXTEND, PLAY, SCORE_LINES
+from mbrules.vocab import COUP_FOURRE, DISCARD, EXTEND, PLAY
 
 
 def _hands_of_history(history) -> list[list]:
@@ -69,7 +69,7 @@ def match_record(game: Game, seed: int, st: State, bots=None) -> dict[str, Any]:
                 caller = p
         done_name = completed[h] if h < len(completed) else None
         done = index[done_name] if done_name is not None else -1
-        lines = {line: [sheet[n][line] for n in names] for line in SCORE_LINES}
+        lines = {line: [sheet[n][line] for n in names] for line in game.score_line_names}
         points = lines["total"]
         running = [r + x for r, x in zip(running, points)]
         lead = _leader(running)

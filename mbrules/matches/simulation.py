@@ -22,7 +22,7 @@ def play_chunk(game: Game, item: tuple[int, int], should_stop: StopPoll | None =
                bots: Sequence[str], seed: int, records: bool = False) -> dict:
     """The task of a simulation: games ``start .. stop-1`` (``item``) seeded from ``seed``, as counters."""
     start, stop = item
-    stats = new_stats(game.sides)
+    stats = new_stats(game.sides, game.score_line_names)
     for i in range(start, stop):  # play_match polls should_stop at every bot decision
         match_stats(game, game_seed(seed, i), bots, stats, records, should_stop)
     return stats
@@ -72,7 +72,7 @@ def simulate(
     are recorded.
     """
     runner = as_backend(backend, workers, address, nodes)
-    total = new_stats(game.sides)
+    total = new_stats(game.sides, game.score_line_names)
     t0 = time.perf_counter()
     done = 0
 

@@ -22,12 +22,13 @@ RATIOS = ("hands_per_game", "turns_per_hand", "trip_completed_share", "coups_fou
           "points_per_hand")
 
 
-def new_stats(sides: int) -> dict:
-    """Integer counters; two of them add up with :func:`merge_stats` in any grouping."""
+def new_stats(sides: int, lines: Sequence[str] = SCORE_LINES) -> dict:
+    """Integer counters; two of them add up with :func:`merge_stats` in any grouping. ``lines``: the score
+    sheet's lines (``game.score_line_names``: the contract's ten and the ruleset's own)."""
     return {
         "games": 0, "hands": 0, "turns": 0, "wins": [0] * sides, "draws": 0, "unfinished": 0,
         "trips_completed": 0, "coups_fourres": 0,
-        "score": {line: [0] * sides for line in SCORE_LINES},
+        "score": {line: [0] * sides for line in lines},
         "moments": {k: [0, 0, 0, 0, 0] for k in RATIOS},
         "records": [],  # one record a match (mbrules.matches.records), when asked for
     }
@@ -48,7 +49,7 @@ def merge_stats(into: dict, other: dict) -> dict:
     for k in RATIOS:
         into["moments"][k] = [a + b for a, b in zip(into["moments"][k], other["moments"][k])]
     into["records"].extend(other["records"])
-    for line in SCORE_LINES:
+    for line in into["score"]:
         into["score"][line] = [a + b for a, b in zip(into["score"][line], other["score"][line])]
     return into
 
@@ -63,7 +64,7 @@ def match_stats(game: Game, seed: int, bots: Sequence[str], stats: dict, records
     for sheet in out.hand_sheets:
         for s, lines in enumerate(sheet.values()):
             points += lines["total"]
-            for line in SCORE_LINES:
+            for line in score:
                 score[line][s] += lines[line]
     turns = count_turns(st.history)
     hands = len(out.hand_sheets)
@@ -118,7 +119,7 @@ def summary(game: Game, stats: dict, seconds: float) -> dict:
         "coups_fourres_per_hand": per(stats["coups_fourres"], hands, 4),
         "mean_score_per_line": {
             line: {names[s]: per(stats["score"][line][s], hands, 2) for s in range(game.sides)}
-            for line in SCORE_LINES
+            for line in stats["score"]
         },
         "ci95": intervals(game, stats),
         "hands_per_second": round(hands / seconds, 1) if seconds > 0 else None,

@@ -8,8 +8,9 @@ A file changes only what it names, field by field:
   ``decided``, or none: uncited) replaces the object's;
 * ``"*"`` under ``player_counts`` or ``removals`` patches every player count (those inherited and
   those the same mapping names; a count named there as well is patched after the ``"*"``);
-* ``null`` for a card, a reference card or a removal removes the inherited one (``remove: [ids]`` at
-  the top level removes cards too);
+* ``null`` for a card, a reference card, a removal or a score line (``scoring.lines``) removes the
+  inherited one (``remove: [ids]`` at the top level removes cards too); a removal's ``cards: null``
+  empties it, so ``"2": {cards: null, source: ...}`` says "no cards removed" with its citation;
 * lists and scalars replace.
 
 A user's file may write a rule as a plain value (``hazard_on_hazard: true``) or an object without a
@@ -34,12 +35,14 @@ FILE_ONLY_KEYS = ("kind", "extends", "options", "group", "category", "remove")  
 CITATION_KEYS = ("source", "decided", "uncited")
 STAR = "*"
 STAR_SECTIONS = {("player_counts",), ("removals",)}  # where "*" stands for every player count
-DELETABLE = {("cards",), ("removals",), ("box", "reference_cards")}  # where null removes an entry
-CITED_ENTRIES = (("cards",), ("player_counts",), ("removals",), ("box", "reference_cards"))
+DELETABLE = {("cards",), ("removals",), ("box", "reference_cards"), ("scoring", "lines")}  # where null removes an entry
+CITED_ENTRIES = (("cards",), ("player_counts",), ("removals",), ("box", "reference_cards"), ("scoring", "lines"))
 
 
 def _deletable(path: tuple) -> bool:
-    return path in DELETABLE or (len(path) == 3 and path[0] == "removals" and path[2] == "cards")
+    # a removal's 'cards: null' empties it (the entry keeps its citation: the whole deck, cited)
+    return path in DELETABLE or (len(path) in (2, 3) and path[0] == "removals" and path[-1] != "*"
+                                 and (len(path) == 2 or path[2] == "cards"))
 
 
 def is_cited(value: Any) -> bool:

@@ -16,7 +16,7 @@ from .model import Rule, Ruleset
 from .words import CITATION_FIELDS, HEADER_FIELDS, card_summary, pattern_of, phrase, pretty_id, value_words
 
 # Mappings whose keys are ids (the '*' of a phrase pattern), by path depth.
-_KEYED = {("box", "reference_cards"), ("cards",), ("player_counts",), ("removals",)}
+_KEYED = {("box", "reference_cards"), ("cards",), ("player_counts",), ("removals",), ("scoring", "lines")}
 
 
 @dataclass(frozen=True)
@@ -83,6 +83,14 @@ class _Walker:
             self.words(pattern, path, va, self.a), self.words(pattern, path, vb, self.b), _json(va), _json(vb)))
 
     def walk(self, path: tuple, stars: set[int], va: Any, vb: Any) -> None:
+        if len(path) == 3 and path[:2] == ("scoring", "lines"):  # a score line differs as a whole, in words
+            if _json(va) != _json(vb) and va is not None and vb is not None:
+                da, db = _json(va), _json(vb)
+                for k in ("source", "decided", "uncited"):
+                    da.pop(k, None), db.pop(k, None)
+                if da != db:
+                    self.add(path, stars, va, vb)
+            return
         if isinstance(va, Rule) and isinstance(vb, Rule):
             if va.value != vb.value:
                 self.add(path, stars, va.value, vb.value)

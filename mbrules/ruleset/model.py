@@ -88,8 +88,16 @@ class ExtensionBonusRule(Rule[Literal["caller_or_opponents", "finisher"]]):
     """Who scores the extension bonus."""
 
 
-class MatchModeRule(Rule[Literal["points", "single_hand", "trip"]]):
+class MatchModeRule(Rule[Literal["points", "single_hand", "trip", "fixed_hands", "finisher"]]):
     """How a match is decided."""
+
+
+class BonusTurnRule(Rule[Literal["at_once", "queued"]]):
+    """When a coup fourré caller's extra turn comes (issue 35)."""
+
+
+class TieBreakRule(Rule[Literal["draw", "first_seat", "another_hand"]]):
+    """What equal highest totals at a match's end mean (issue 36)."""
 
 
 # ----------------------------------------------------------------------------
@@ -179,7 +187,9 @@ class Removal(Sourced):
     """Cards taken out of the deck before the deal for one number of players."""
 
     cards: dict[CardId, Annotated[int, Field(ge=1, le=1000)]] = Field(
-        description="Card id -> how many copies are removed."
+        default_factory=dict,
+        description="Card id -> how many copies are removed. In a file, 'cards: null' takes out every inherited "
+        "removal while the entry keeps its citation: '\"2\": {cards: null, source: ...}' (the whole deck, cited).",
     )
 
 
@@ -208,6 +218,17 @@ class PlayRules(Strict):
         "(unless the side has a rolling safety)."
     )
     safety_extra_turn: BoolRule = Field(description="Playing a safety gives the player another turn (chained).")
+    # -- issue 35 (reactions and the turn): the extra turn ends with the draw pile
+    safety_extra_turn_needs_draw_pile: BoolRule = Field(
+        default=BoolRule(
+            value=False,
+            decided="Every bundled edition gives the safety's extra turn for the whole hand (winning-moves.txt §5B "
+                    "says nothing of the draw pile); the French rules' 'Fin de manche' takes it away once the draw "
+                    "pile is out (option safety-extra-turn-while-deck-lasts).",
+        ),
+        description="true: a safety played normally gives another turn only while the draw pile holds cards "
+        "(a coup fourré's turn is not affected); false: for the whole hand.",
+    )
 
 
 class CoupFourreRules(Strict):
@@ -221,6 +242,54 @@ class CoupFourreRules(Strict):
         description="The caller then takes a full turn; play passes to the caller's left, "
         "and players between attacker and caller lose their turns."
     )
+    # -- issue 35 (reactions and the turn): when the caller's turn comes
+    bonus_turn: BonusTurnRule = Field(
+        default=BonusTurnRule(
+            value="at_once",
+            decided="Every bundled edition: the caller plays at once and the players between attacker and caller "
+                    "lose their turns (winning-moves.txt §7); PlayAural queues it instead (option "
+                    "queued-coup-fourre-turn).",
+        ),
+        description="When the caller's extra turn (extra_turn) is taken. at_once: right after the coup fourré; "
+        "play then passes to the caller's left and the players between attacker and caller lose their turns. "
+        "queued: after the attacker's turn, which the hazard ended; play then goes on from the attacker's left, "
+        "so nobody loses a turn.",
+    )
+
+
+# -- issue 36: score lines as data ------------------------------------------------
+# A score line is a condition on a side at the hand's end, points, and who receives them. The contract's
+# ten lines are the fields of ScoringRules above; ``scoring.lines`` adds lines (new snake_case names) or,
+# under one of the contract's names, replaces that line's rule (its points still show under that name).
+LineName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=40)]
+
+
+class LineCondition(Strict):
+    """What a side shows at the hand's end; every key given must hold (a key left out is not checked)."""
+
+    trip_completed: bool | None = Field(
+        default=None, description="true: the side completed the trip; false: it did not.")
+    no_distance: bool | None = Field(
+        default=None, description="true: the side played no distance this hand; false: it played some.")
+    hand_empty: bool | None = Field(
+        default=None, description="true: every player of the side holds no card when the hand ends.")
+    safeties: Annotated[int, Field(ge=0, le=1000)] | None = Field(
+        default=None, description="The side played exactly this many safeties (coups fourrés included).")
+    none_played: tuple[CardId, ...] | None = Field(
+        default=None, description="The side played none of these distance cards this hand.")
+
+
+class ScoreLineRule(Sourced):
+    """One score line: for each side meeting ``when``, ``points`` to ``to`` (that side, or each opposing
+    side meeting ``to_when``)."""
+
+    points: NonNegative = Field(description="Points each recipient scores on this line, once per side meeting when.")
+    when: LineCondition = Field(description="The condition a side must meet at the hand's end.")
+    to: Literal["side", "each_opponent"] = Field(
+        default="side", description="side: the side meeting the condition scores; each_opponent: every "
+        "opposing side (meeting to_when, if given) scores.")
+    to_when: LineCondition | None = Field(
+        default=None, description="each_opponent only: the condition an opposing side must meet to score.")
 
 
 class ScoringRules(Strict):
@@ -245,6 +314,12 @@ class ScoringRules(Strict):
         description="caller_or_opponents: the caller if its side completes the extended trip, else each "
         "opposing side; finisher: the side that completes the extended trip."
     )
+    # -- issue 36: score lines as data
+    lines: dict[LineName, ScoreLineRule] = Field(
+        default_factory=dict,
+        description="Score lines as data: name -> condition, points, recipients. A new name adds a line to the "
+        "score sheet; one of the contract's line names (shutout, safe_trip, ...) replaces that line's rule.",
+    )
 
 
 class HandsRule(Rule[Annotated[int, Field(ge=1, le=10_000)]]):
@@ -268,6 +343,50 @@ class MatchRules(Strict):
         ),
         description="The most hands a match may last: after this many, play stops and the match is "
         "unfinished (a bound against a match that never ends, not a rule of the game).",
+    )
+    # -- issue 36: match ends as data
+    hands: HandsRule = Field(
+        default=HandsRule(
+            value=4,
+            decided="Read only when match.mode is fixed_hands. The French rules leave the number to the players "
+                    "('décider de faire un certain nombre de manches', jcd717/1000Bornes milleBornes/regles.md, "
+                    "Fin de manche); 4 lets each player of a four-player table deal once.",
+        ),
+        description="fixed_hands only: how many hands the match lasts.",
+    )
+    tie_break: TieBreakRule = Field(
+        default=TieBreakRule(
+            value="draw",
+            decided="Every bundled edition: no rulebook breaks a tie, so equal highest totals are a draw "
+                    "(rulings: The match).",
+        ),
+        description="Equal highest results when the match would end. draw: the match is a draw; first_seat: "
+        "the tied side nearest the first seat (side A first) wins; another_hand: another hand is played and "
+        "the match is judged again after it.",
+    )
+
+
+# -- issue 35: out-of-turn remedies ------------------------------------------------
+class FastPlayRules(Strict):
+    """A reaction window, like the coup fourré's, in which the side attacked may answer with a remedy."""
+
+    enabled: BoolRule = Field(
+        default=BoolRule(
+            value=False,
+            decided="Every bundled edition plays a remedy only in its player's turn (winning-moves.txt §5, §6A); "
+                    "the 2014 Dujardin/Asmodee rules' 'fast play' allows it out of turn (option fast-play-remedy).",
+        ),
+        description="After a hazard lands (and any coup fourré window has passed), a player of the side hit "
+        "who holds a remedy fixing it may play it at once, out of turn; play then goes on as if the "
+        "hazard's turn had just ended.",
+    )
+    replacement_draw: BoolRule = Field(
+        default=BoolRule(
+            value=True,
+            decided="The out-of-turn player draws one card at once (none if the draw pile is empty), so that its "
+                    "hand is full again when its own turn comes, as a coup fourré caller does (winning-moves.txt §7).",
+        ),
+        description="The fast player draws one card at once (none if the draw pile is empty).",
     )
 
 
@@ -320,6 +439,8 @@ class Ruleset(Strict):
     )
     play: PlayRules
     coup_fourre: CoupFourreRules
+    fast_play: FastPlayRules = Field(
+        default_factory=FastPlayRules, description="Out-of-turn remedies (issue 35: option fast-play-remedy).")
     scoring: ScoringRules
     match: MatchRules
     display: Display
@@ -450,6 +571,12 @@ def file_json_schema() -> dict:
     refcard[card_pattern] = {"anyOf": [refcard[card_pattern], {"type": "null"}]}
     removal_cards = defs["Removal"]["properties"]["cards"]["patternProperties"]
     removal_cards[card_pattern] = {"anyOf": [removal_cards[card_pattern], {"type": "null"}]}
+    rcards = defs["Removal"]["properties"]["cards"]  # 'cards: null': no cards removed, the entry keeps its citation
+    defs["Removal"]["properties"]["cards"] = {"anyOf": [rcards, {"type": "null"}],
+                                              "description": rcards.get("description", "")}
+    lines = defs["ScoringRules"]["properties"]["lines"]["patternProperties"]
+    for pat, entry in list(lines.items()):
+        lines[pat] = {"anyOf": [entry, {"type": "null"}]}  # null removes an inherited score line
     for section in ("player_counts", "removals"):
         ref = next(iter(props[section]["patternProperties"].values()))
         entry = ref if section == "player_counts" else {"anyOf": [ref, {"type": "null"}]}

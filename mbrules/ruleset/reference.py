@@ -175,7 +175,48 @@ def reference_markdown() -> str:
         for path, typ, default, desc, _ in _rows(model, ["cards", "ID"]):
             out.append(f"| `{path}` | {typ} | {default} | {desc.replace('|', '/')} |")
         out.append("")
+    out += _score_line_section()
     return "\n".join(out).rstrip() + "\n"
+
+
+# The contract's score lines, in the sheet's order, with what each pays (the engine's rule for it).
+CONTRACT_LINES = (
+    ("milestones", "points per mile travelled (`scoring.milestones_per_mile`)"),
+    ("safeties", "per safety played, normally or as a coup fourré (`scoring.safety`)"),
+    ("all_safeties", "a side that played every safety of the deck (`scoring.all_safeties`)"),
+    ("coup_fourres", "per coup fourré (`scoring.coup_fourre`)"),
+    ("trip_completed", "the side that completed the trip (`scoring.trip_completed`)"),
+    ("delayed_action", "the trip completed after the draw pile ran out (`scoring.delayed_action`)"),
+    ("safe_trip", "the trip completed without a breaker card (`scoring.safe_trip`, `safe_trip_breakers`)"),
+    ("shutout", "the finisher, when opponents have no distance (`scoring.shutout`, `shutout_per_opponent`)"),
+    ("extension", "the extension's bonus (`scoring.extension`, `extension_bonus_to`)"),
+    ("total", "the sum of the other lines"),
+)
+
+
+def _score_line_section() -> list[str]:
+    """The score lines a sheet may hold: the contract's ten, then the lines the bundled options add
+    (``scoring.lines``), each with the option and its rule in words."""
+    from .loader import bundled_option_ids, load_ruleset
+    from .words import line_words
+
+    out = ["## Score lines", "",
+           "A hand's score sheet (`play --json`, the score oracle, scenario `score:` expectations) holds the "
+           "contract's ten lines, in this order, and before `total` any line a ruleset adds under "
+           "`scoring.lines` (snake_case names, in the order the ruleset gives them). A line under one of the "
+           "contract's names replaces that line's rule and keeps its name.", "",
+           "| line | scores | added by |", "|---|---|---|"]
+    out += [f"| `{name}` | {words} | the contract |" for name, words in CONTRACT_LINES]
+    base = load_ruleset("winning-moves")
+    for option in bundled_option_ids():
+        rs = load_ruleset("winning-moves", options=[option])
+        for name, line in rs.scoring.lines.items():
+            if name in base.scoring.lines and base.scoring.lines[name] == line:
+                continue
+            words = line_words(name, line, rs).replace("|", "/")
+            added = f"option `{option}`" + (" (replaces the contract's rule)" if name in dict(CONTRACT_LINES) else "")
+            out.append(f"| `{name}` | {words} | {added} |")
+    return out + [""]
 
 
 if __name__ == "__main__":

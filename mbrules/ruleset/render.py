@@ -8,6 +8,7 @@ from .words import (
     CITATION_FIELDS,
     card_names,
     card_summary,
+    line_words,
     phrase,
     removed_words,
     sides_for,
@@ -62,10 +63,29 @@ def _rule_lines(rs: Ruleset, section: str) -> list[str]:
         value = getattr(model, name)
         raw = value.value if isinstance(value, Rule) else value
         pattern = f"{section}.{name}"
+        if pattern == "scoring.lines":  # one line each: name, then the rule in words
+            out += [f"  score line {k}: {line_words(k, v, rs)}" + (" (uncited)" if v.uncited else "")
+                    for k, v in raw.items()]
+            continue
         mark = " (uncited)" if getattr(value, "uncited", None) is not None else ""
+        replaced = _REPLACED_BY.get(pattern)
+        if replaced is not None and replaced in rs.scoring.lines and rs.scoring.lines[replaced] is not None:
+            mark += f" (not read: score line {replaced} below pays it)"
         out.append(f"  {phrase(pattern)}: {value_words(pattern, list(raw) if isinstance(raw, tuple) else raw, rs)}"
                    f"{mark}")
     return out
+
+
+# A scoring key the engine reads for one of the contract's score lines; a ruleset's scoring.lines entry under
+# that line's name replaces the rule (mbrules/engine/scorelines.py), so the key is shown as not read.
+_REPLACED_BY = {
+    "scoring.milestones_per_mile": "milestones", "scoring.safety": "safeties",
+    "scoring.all_safeties": "all_safeties", "scoring.coup_fourre": "coup_fourres",
+    "scoring.trip_completed": "trip_completed", "scoring.delayed_action": "delayed_action",
+    "scoring.safe_trip": "safe_trip", "scoring.safe_trip_breakers": "safe_trip",
+    "scoring.shutout": "shutout", "scoring.shutout_per_opponent": "shutout",
+    "scoring.extension": "extension", "scoring.extension_bonus_to": "extension",
+}
 
 
 def players_text(rs: Ruleset, players: int) -> list[str]:
@@ -120,7 +140,8 @@ def show_text(rs: Ruleset, players: int | None = None) -> str:
         rem = f"; removed before the deal: {removed_words(rs, removal.cards)}" if removal else ""
         mark = " (uncited)" if pc.uncited is not None else ""
         lines.append(f"  {n} players: {pc.sides} sides ({team}); trip {pc.target} {unit(rs)}{ext}{rem}{mark}")
-    for title, section in (("Play", "play"), ("Coup fourré", "coup_fourre"), ("Scoring", "scoring"),
+    for title, section in (("Play", "play"), ("Coup fourré", "coup_fourre"), ("Fast play", "fast_play"),
+                           ("Scoring", "scoring"),
                            ("Match", "match"), ("Names", "display")):
         lines += ["", title, *_rule_lines(rs, section)]
     if players is not None:

@@ -110,6 +110,8 @@ def semantic_problems(rs: Ruleset) -> list[Problem]:
     check_refs(("scoring", "safe_trip_breakers", "value"), rs.scoring.safe_trip_breakers.value, "distance",
                "safe_trip_breakers")
 
+    _score_line_problems(rs, add, check_refs)
+
     # -- player counts and removals
     hand = rs.play.hand_size.value
     for key, pc in rs.player_counts.items():
@@ -153,6 +155,29 @@ def semantic_problems(rs: Ruleset) -> list[Problem]:
     return out
 
 
+def _score_line_problems(rs: Ruleset, add, check_refs) -> None:
+    """Score lines given as data (issue 36): a name the sheet can hold, cards that exist, recipients that make sense."""
+    for name, line in rs.scoring.lines.items():
+        path = ("scoring", "lines", name)
+        if name == "total":
+            add(path, "a score line cannot be called 'total': the sheet's total is the sum of the other lines; "
+                      "choose another name", True)
+        for cond_key in ("when", "to_when"):
+            cond = getattr(line, cond_key)
+            if cond is not None and cond.none_played is not None:
+                check_refs((*path, cond_key, "none_played"), cond.none_played, "distance",
+                           f"score line {q(name)}: {cond_key}.none_played")
+        if line.to_when is not None and line.to != "each_opponent":
+            add((*path, "to_when"), f"score line {q(name)} gives to_when but its points go to the side itself "
+                                    "(to: side); to_when says which opposing sides score: set to: each_opponent "
+                                    "or remove to_when")
+    m = rs.match
+    if m.mode.value == "fixed_hands" and m.hands.value > m.max_hands.value:
+        add(("match", "hands", "value"), f"match.hands is {m.hands.value:,} but a match stops unfinished after "
+                                         f"match.max_hands ({m.max_hands.value:,}) hands; choose at most that many",
+            False, [("match", "max_hands", "value")])
+
+
 def _match_problems(rs: Ruleset, add) -> None:
     """A points match must be winnable: some hand can score a point, and the target is within reach.
 
@@ -190,8 +215,10 @@ def _match_problems(rs: Ruleset, add) -> None:
         "shutout": sc.shutout.value * (opponents if sc.shutout_per_opponent.value else 1) if trips else 0,
         "extension": sc.extension.value if extension else 0,
     }
+    # score lines as data: a line can pay a side once, or once per opposing side meeting its condition
+    extra = sum(line.points * (opponents if line.to == "each_opponent" else 1) for line in sc.lines.values())
     lines = [("scoring", k, "value") for k in per_hand]
-    best = sum(per_hand.values())
+    best = sum(per_hand.values()) + extra
     if best <= 0:
         add(("scoring", "milestones_per_mile", "value"),
             f"match.mode is points (hands until a side reaches {target:,} points) but no hand can score a point "

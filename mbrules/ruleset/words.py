@@ -48,10 +48,14 @@ PHRASES: dict[str, str] = {
     "play.safety_discards_hazard": "a safety played normally sends the hazard it protects against to the discard pile",
     "play.roll_after_safety": "a Roll must follow a safety that corrects a hazard",
     "play.safety_extra_turn": "a safety gives its player another turn",
+    "play.safety_extra_turn_needs_draw_pile": "a safety's extra turn only while the draw pile lasts",
     "coup_fourre.enabled": "coup fourré",
     "coup_fourre.who": "who may call a coup fourré",
     "coup_fourre.replacement_draw": "the coup fourré caller draws a card at once",
     "coup_fourre.extra_turn": "the coup fourré caller then takes a turn (players in between lose theirs)",
+    "coup_fourre.bonus_turn": "the coup fourré caller's extra turn comes",
+    "fast_play.enabled": "a remedy may answer a hazard out of turn (fast play)",
+    "fast_play.replacement_draw": "the fast player draws a card at once",
     "scoring.enabled": "points are scored",
     "scoring.milestones_per_mile": "points per mile",
     "scoring.safety": "points per safety played",
@@ -65,10 +69,28 @@ PHRASES: dict[str, str] = {
     "scoring.shutout_per_opponent": "shutout bonus",
     "scoring.extension": "extension bonus points",
     "scoring.extension_bonus_to": "extension bonus goes to",
+    "scoring.lines": "score lines given as data",
+    "scoring.lines.*": "score line {key}",
+    "scoring.lines.*.points": "score line {key}: points",
+    "scoring.lines.*.when": "score line {key}: when",
+    "scoring.lines.*.when.trip_completed": "score line {key}: the side completed the trip",
+    "scoring.lines.*.when.no_distance": "score line {key}: the side played no distance",
+    "scoring.lines.*.when.hand_empty": "score line {key}: the side's hands are empty",
+    "scoring.lines.*.when.safeties": "score line {key}: safeties the side played",
+    "scoring.lines.*.when.none_played": "score line {key}: cards the side played none of",
+    "scoring.lines.*.to": "score line {key}: scored by",
+    "scoring.lines.*.to_when": "score line {key}: an opposing side scores when",
+    "scoring.lines.*.to_when.trip_completed": "score line {key}: the scoring side completed the trip",
+    "scoring.lines.*.to_when.no_distance": "score line {key}: the scoring side played no distance",
+    "scoring.lines.*.to_when.hand_empty": "score line {key}: the scoring side's hands are empty",
+    "scoring.lines.*.to_when.safeties": "score line {key}: safeties the scoring side played",
+    "scoring.lines.*.to_when.none_played": "score line {key}: cards the scoring side played none of",
     "match.mode": "the match",
     "match.target_points": "points that end the match",
     "match.deal_passes_left": "the deal passes to the left after each hand",
     "match.max_hands": "most hands in a match (then it stops unfinished)",
+    "match.hands": "hands in a match of a fixed number of hands",
+    "match.tie_break": "equal highest results",
     "display.distance_unit": "distances are counted in",
     "display.battle_pile": "the battle pile is called",
     "display.speed_pile": "the speed pile is called",
@@ -91,7 +113,19 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
         "points": "hands until a side reaches the points that end the match; highest total wins",
         "single_hand": "one hand; the side with the most points wins",
         "trip": "one hand, no points; the first side to complete the trip wins, else the side that went furthest",
+        "fixed_hands": "a fixed number of hands (match.hands); highest total wins",
+        "finisher": "one hand; the side that completes the trip wins, else the side with the most points",
     },
+    "match.tie_break": {
+        "draw": "a draw",
+        "first_seat": "the tied side nearest the first seat wins (side A first)",
+        "another_hand": "another hand is played, then the match is judged again",
+    },
+    "coup_fourre.bonus_turn": {
+        "at_once": "at once (players between attacker and caller lose their turns)",
+        "queued": "after the attacker's turn (nobody loses a turn; play goes on from the attacker's left)",
+    },
+    "scoring.lines.*.to": {"side": "the side meeting the condition", "each_opponent": "each opposing side"},
     "cards.*.pile": {"battle": "battle pile", "speed": "speed pile"},
     "cards.*.max_per_hand": {None: "no limit"},
     "cards.*.limit": {None: "none"},
@@ -162,7 +196,44 @@ def removed_words(rs: Ruleset, removed: dict[str, int] | None) -> str:
     return ", ".join(f"{n} {rs.cards[c].name if c in rs.cards else c}" for c, n in removed.items())
 
 
+def condition_words(cond: Any, rs: Ruleset, who: str = "the side") -> str:
+    """A score line's condition (a LineCondition or its JSON) in words: 'the side completed the trip and ...'."""
+    c = cond.model_dump() if isinstance(cond, BaseModel) else dict(cond or {})
+    bits = []
+    if c.get("trip_completed") is not None:
+        bits.append(f"{who} {'completed' if c['trip_completed'] else 'did not complete'} the trip")
+    if c.get("no_distance") is not None:
+        bits.append(f"{who} played {'no' if c['no_distance'] else 'some'} distance")
+    if c.get("hand_empty") is not None:
+        bits.append(f"{who} {'holds no card' if c['hand_empty'] else 'still holds cards'} at the end")
+    if c.get("safeties") is not None:
+        n = c["safeties"]
+        bits.append(f"{who} played exactly {n} safet{'y' if n == 1 else 'ies'}")
+    if c.get("none_played") is not None:
+        cards = c["none_played"]
+        bits.append(f"{who} played {'no' if len(cards) == 1 else 'none of'} {card_names(rs, cards)}")
+    return " and ".join(bits) or "always"
+
+
+def line_words(name: str, line: Any, rs: Ruleset) -> str:
+    """One score line in words: '500 to each opposing side that played some distance, for each side that ...'."""
+    if line is None:
+        return "none"
+    d = line.model_dump() if isinstance(line, BaseModel) else dict(line)
+    if d.get("to") == "each_opponent":
+        to_when = d.get("to_when")
+        who = "each opposing side" + (f" (when {condition_words(to_when, rs, 'it')})" if to_when else "")
+        return f"{d.get('points')} to {who}, for each side where {condition_words(d.get('when'), rs)}"
+    return f"{d.get('points')} to each side where {condition_words(d.get('when'), rs)}"
+
+
 def value_words(pattern: str, value: Any, rs: Ruleset) -> str:
+    if pattern == "scoring.lines":
+        return "; ".join(f"{k}: {line_words(k, v, rs)}" for k, v in (value or {}).items()) or "none"
+    if pattern == "scoring.lines.*":
+        return line_words("", value, rs)
+    if pattern in ("scoring.lines.*.when", "scoring.lines.*.to_when"):
+        return condition_words(value, rs) if value is not None else "none"
     table = VALUE_WORDS.get(pattern)
     if table is not None and _hashable(value) and value in table:
         return table[value]

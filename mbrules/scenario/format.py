@@ -14,10 +14,11 @@ A step names its player and one action key (``docs/scenarios.md``):
 ``{player: p1, discard: CARD}``        a discard
 ``{player: p1, coup_fourre: CARD}``    a coup fourré inside its window
 ``{player: p1, extension: true}``      the extension question answered (false: stop)
+``{player: p1, fast_play: CARD}``      a remedy out of turn inside its fast-play window
 =====================================  ================================================
 
 ``draw: CARD`` may follow: it asserts the card drawn for that turn (or after a coup fourré).
-Draws and declined coup fourré windows have no step: they are implicit.
+Draws and declined coup fourré (and fast-play) windows have no step: they are implicit.
 """
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ import json
 from typing import TYPE_CHECKING, Any, Sequence
 
 from mbrules.engine import Action
-from mbrules.vocab import COUP_FOURRE, DISCARD, EXTEND, OWN, PLAY, STOP
+from mbrules.vocab import COUP_FOURRE, DISCARD, EXTEND, FAST_PLAY, OWN, PLAY, STOP
 
 if TYPE_CHECKING:
     from mbrules.engine.game import Game
@@ -71,6 +72,8 @@ def step_fields(g: "Game", player: int, action: Action, draw: int | None = None)
         out["discard"] = action.card
     elif op == COUP_FOURRE:
         out["coup_fourre"] = action.card
+    elif op == FAST_PLAY:
+        out["fast_play"] = action.card
     elif op in (EXTEND, STOP):
         if draw is not None:
             raise ValueError("answering the extension draws nothing: no 'draw:' goes with it")
@@ -116,6 +119,8 @@ def step_action(g: "Game", step: "ActionStep") -> tuple[int, Action]:
         text = f"discard {step.discard}"
     elif step.coup_fourre is not None:
         text = f"coup-fourre {step.coup_fourre}"
+    elif step.fast_play is not None:
+        text = f"fast-play {step.fast_play}"
     else:
         text = "extend" if step.extension else "stop"
     return player, Action.parse(text, g)

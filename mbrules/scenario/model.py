@@ -10,6 +10,7 @@ An expectation compares only the keys written: ``model_fields_set`` tells a key 
 from __future__ import annotations
 
 import json
+import re
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
@@ -29,7 +30,8 @@ Points = Annotated[int, Field(ge=-10_000_000, le=10_000_000)]
 ReasonCode = Literal[REASON_CODES]  # type: ignore[valid-type]
 Cards = list[CardName]
 
-ACTION_KEYS = ("play", "discard", "coup_fourre", "extension")
+_LINE_NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
+ACTION_KEYS = ("play", "discard", "coup_fourre", "extension", "fast_play")
 
 
 class Strict(BaseModel):
@@ -66,17 +68,22 @@ class Setup(Strict):
     extension_called_by: PlayerName | None = Field(
         default=None, description="a player who has already called the extension")
     match: dict[SideName, Points] = Field(default_factory=dict, description="running totals before this hand")
+    hands_played: Annotated[int, Field(ge=0, le=9_999)] = Field(
+        default=0, description="hands of the match already played before this one (a match of match.hands hands "
+        "ends after its last; the hands cap counts them too)")
 
 
 # -- steps ----------------------------------------------------------------------------------------
 class ActionStep(Strict):
-    """A player's action: exactly one of ``play``, ``discard``, ``coup_fourre``, ``extension``."""
+    """A player's action: exactly one of ``play``, ``discard``, ``coup_fourre``, ``extension``, ``fast_play``."""
 
     player: PlayerName
     play: CardName | None = None
     discard: CardName | None = None
     coup_fourre: CardName | None = None
     extension: bool | None = None
+    fast_play: CardName | None = Field(
+        default=None, description="a remedy played out of turn against the hazard just played (option fast-play-remedy)")
     on: SideName | None = Field(default=None, description="the side a hazard is played on")
     draw: CardName | None = Field(default=None, description="asserts the card drawn for this turn")
     rejected: ReasonCode | Literal[True] | None = Field(  # type: ignore[valid-type]
@@ -94,7 +101,8 @@ class ActionStep(Strict):
         if not given:
             raise PydanticCustomError(
                 "no_action",
-                "an action step needs one of play, discard, coup_fourre, extension (or write an 'expect:' step)",
+                "an action step needs one of play, discard, coup_fourre, extension, fast_play (or write an 'expect:' "
+                "step)",
                 {"keys": ["player"]},
             )
         if self.on is not None and self.play is None:
@@ -123,6 +131,21 @@ class SideExpect(Strict):
 
 
 class ScoreExpect(Strict):
+    """Score lines to compare: the contract's, and any line a ruleset adds (``scoring.lines``, snake_case)."""
+
+    model_config = ConfigDict(strict=True, extra="allow")
+
+    @model_validator(mode="after")
+    def _extra_lines(self):
+        for name, value in (self.model_extra or {}).items():
+            if not isinstance(name, str) or not _LINE_NAME.match(name):
+                raise PydanticCustomError("line_name", "'{name}' is not a score line name (snake_case: lowercase "
+                                          "letters, digits and '_')", {"name": str(name)})
+            if type(value) is not int or not -10_000_000 <= value <= 10_000_000:
+                raise PydanticCustomError("line_points", "score line {name}: points are a whole number, not {value}",
+                                          {"name": name, "value": repr(value)})
+        return self
+
     milestones: Points | None = None
     safeties: Points | None = None
     all_safeties: Points | None = None
@@ -201,6 +224,10 @@ def scenario_json_schema() -> dict:
         action["oneOf"] = [{"required": [k]} for k in ACTION_KEYS]
         action["dependentRequired"] = {"on": ["play"]}
         action["not"] = {"required": ["extension", "draw"]}
+    score = defs.get("ScoreExpect")
+    if score is not None:  # a ruleset's own lines (scoring.lines): snake_case names, whole points
+        score["additionalProperties"] = {"type": "integer", "minimum": -10_000_000, "maximum": 10_000_000}
+        score["propertyNames"] = {"pattern": _LINE_NAME.pattern}
     return json.loads(json.dumps(out, sort_keys=True))
 
 

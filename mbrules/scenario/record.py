@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Sequence
 
 from mbrules.engine import Action, Observer, State
-from mbrules.vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, PLAY, SCORE_LINES, Termination
+from mbrules.vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, FAST_PLAY, PLAY, Termination
 
 from .format import flow as _flow
 from .format import quoted as _q
@@ -110,6 +110,8 @@ def record_match(recorder: Recorder, state: State, ruleset_ref: str, options: Se
         lines.append(f"  turn: {g.player_names[hand['first_player']]}")
         before = hand["match_before"]
         lines.append("  match: {" + ", ".join(f"{g.side_names[s]}: {before[s]}" for s in range(g.sides)) + "}")
+        if k and g.match_mode == "fixed_hands":  # the match's length counts the hands before this one
+            lines.append(f"  hands_played: {k}")
         lines.append("steps:")
         ptr = 0  # next card of the draw pile
         drawn: dict[int, int] = {}
@@ -123,6 +125,9 @@ def record_match(recorder: Recorder, state: State, ruleset_ref: str, options: Se
                 continue  # a window the next step does not use is declined
             seen = None  # the card this step asserts was drawn
             if op == COUP_FOURRE and g.coup_fourre_replacement_draw and ptr < len(draw):
+                seen = draw[ptr]
+                ptr += 1
+            if op == FAST_PLAY and g.fast_play_replacement_draw and ptr < len(draw):
                 seen = draw[ptr]
                 ptr += 1
             if op in (PLAY, DISCARD) and p in drawn:
@@ -141,7 +146,7 @@ def record_match(recorder: Recorder, state: State, ruleset_ref: str, options: Se
         lines.append("      score:")
         for s in range(g.sides):
             lines.append(f"        {g.side_names[s]}: {{"
-                         + ", ".join(f"{line}: {sheet[s][line]}" for line in SCORE_LINES) + "}")
+                         + ", ".join(f"{line}: {sheet[s][line]}" for line in g.score_line_names) + "}")
         lines.append("      match: {" + ", ".join(f"{g.side_names[s]}: {totals[s]}" for s in range(g.sides)) + "}")
         w = "null" if winner is None or winner == Termination.UNFINISHED else winner
         lines.append(f"      winner: {w}")

@@ -6,9 +6,10 @@ with :meth:`State.from_position`, and its steps are played in order:
 
 * the draw happens once a turn, before the player's first action of that turn: the engine's
   explicit DRAW is applied when the step's player is the one to act and has not drawn;
-* a coup fourré window that the next step does not use is declined (DECLINE until it closes),
-  unless that step is a ``coup_fourre``, and only if that step is accepted: a step marked
-  ``rejected`` is tried on a clone, so the window stays open; an ``expect:`` step does not close it;
+* a coup fourré (or fast-play) window that the next step does not use is declined (DECLINE until it
+  closes), unless that step is a ``coup_fourre`` (a ``fast_play``), and only if that step is accepted: a
+  step marked ``rejected`` is tried on a clone, so the window stays open; an ``expect:`` step does not
+  close it;
 * an action step without ``rejected`` must be accepted; with ``rejected`` it must be refused
   (with that code) and leave the game exactly as it was;
 * the first failing step ends the scenario.
@@ -297,7 +298,7 @@ def _check_steps(ck: _Checker, scn: m.Scenario) -> None:
         base = ["steps", i]
         if isinstance(step, m.ActionStep):
             p = ck.player(base + ["player"], step.player)
-            for k in ("play", "discard", "coup_fourre", "draw"):
+            for k in ("play", "discard", "coup_fourre", "fast_play", "draw"):
                 ck.card(base + [k], getattr(step, k))
             if step.play is not None and step.play in g.index and step.on is None and p is not None:
                 c = g.index[step.play]
@@ -324,6 +325,11 @@ def _check_steps(ck: _Checker, scn: m.Scenario) -> None:
         for k in ("score", "match"):
             for name in (getattr(e, k) or {}):
                 ck.side(eb + [k, name], name, key=True)
+        for name, sc in (e.score or {}).items():
+            for line in sc.model_extra or {}:
+                if line not in g.score_line_names:
+                    ck.err(eb + ["score", name, line], f"{line!r} is not a score line of this ruleset (lines: "
+                                                       f"{', '.join(g.score_line_names)})", key=True)
         if e.winner is not None and e.winner != "draw":
             ck.side(eb + ["winner"], e.winner)
 
@@ -411,7 +417,7 @@ def _build_position(ck: _Checker, scn: m.Scenario) -> State | None:
     return State.from_position(
         g, hands=[hands[p] for p in range(g.players)], draw_top_first=draw_top, discard=discard, sides=sides,
         turn=turn if turn is not None else 0, extension_called_by=ext if ext is not None else -1,
-        match_totals=totals, seed=su.seed,
+        match_totals=totals, seed=su.seed, hands_played=su.hands_played,
     )
 
 
@@ -535,17 +541,24 @@ class _Runner:
         g = self.g
         p = g.player_names.index(step.player)
         kind = step.action_key
-        # A coup fourré window this step does not use is declined, but only if the step is accepted:
-        # a step marked ``rejected`` is tried on a clone, so the game (the open window included) stays
-        # exactly as it was and the victim may still call the coup fourré.
+        # A coup fourré (or fast-play) window this step does not use is declined, but only if the step is
+        # accepted: a step marked ``rejected`` is tried on a clone, so the game (the open window included)
+        # stays exactly as it was and the victim may still call the coup fourré (play the remedy).
         st = self.st
-        trial = (kind != "coup_fourre" and step.rejected is not None
-                 and st.decision.kind == DecisionKind.COUP_FOURRE)
+        window = st.decision.kind
+        trial = step.rejected is not None and (
+            (kind != "coup_fourre" and window == DecisionKind.COUP_FOURRE)
+            or (kind != "fast_play" and window == DecisionKind.FAST_PLAY))
         if trial:
             st = st.clone()
         if kind != "coup_fourre":
             for _ in range(g.players + 1):  # a window is each holder's once: bounded by the players
                 if st.decision.kind != DecisionKind.COUP_FOURRE:
+                    break
+                st.apply(g.decline_action)
+        if kind != "fast_play":
+            for _ in range(g.players + 1):  # each holder of a remedy is asked once
+                if st.decision.kind != DecisionKind.FAST_PLAY:
                     break
                 st.apply(g.decline_action)
         # The draw: once a turn, before the player's first action of that turn.
@@ -583,12 +596,13 @@ class _Runner:
             self.fail(i, ["rejected"], "rejected", step.rejected, "accepted")
             return
         self.turn_draw = None
-        if kind == "coup_fourre" and step.draw is not None:
+        if kind in ("coup_fourre", "fast_play") and step.draw is not None:
             after = st.snapshot()
             got = after.last_draw if len(after.draw_pile) < pile_before else None
             if got is None or g.card_ids[got] != step.draw:
+                what = "the coup fourré" if kind == "coup_fourre" else "the fast play"
                 self.fail(i, ["draw"], "draw", step.draw, g.card_ids[got] if got is not None else None,
-                          "" if got is not None else "no card was drawn after the coup fourré")
+                          "" if got is not None else f"no card was drawn after {what}")
 
     # -- expectations
     def expect(self, i: int, e: m.Expect) -> None:
@@ -633,6 +647,8 @@ class _Runner:
                 for k in m.ScoreExpect.model_fields:
                     if k in sc.model_fields_set:
                         cmp(["score", name, k], f"score.{name}.{k}", getattr(sc, k), line[k])
+                for k, want in (sc.model_extra or {}).items():  # a line the ruleset adds (scoring.lines)
+                    cmp(["score", name, k], f"score.{name}.{k}", want, line.get(k))
         if e.match is not None:
             totals = match_totals(snap)
             for name, pts in e.match.items():

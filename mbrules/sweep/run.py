@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from ..bots import lineup
+from ..bots import check_bots, lineup
 from ..compare.metrics import EXTENSION_METRICS, METRIC_BY_KEY, METRICS, arm_value
 from ..compare.run import Phase, _run_phases, cpu_seconds
 from ..engine import Game
@@ -40,6 +40,7 @@ class Sweep:
     seeds_done: int
     seconds: dict = field(default_factory=dict)
     headline: list = field(default_factory=list)  # at most three sentences a player reads first
+    written: bool = False  # the report folder was written (not when stopped before any seed finished)
 
     def document(self) -> dict:
         from .report import document
@@ -48,19 +49,32 @@ class Sweep:
 
 
 def parse_target(text: str) -> tuple[str, float]:
+    """``METRIC=VALUE`` as (metric, value). A share (a metric ending in ``_share``) is given in percent,
+    from 0 to 100, with or without ``%``: ``=1`` is 1%, ``=55`` and ``=55%`` are 55%; it is returned as
+    the fraction the figures use. Any other metric is a plain number."""
     key, eq, value = text.partition("=")
     key = key.strip()
     if not eq or key not in METRIC_BY_KEY:
         raise SetError(f"mbrules: --target {text[:60]!r}: write METRIC=VALUE with a metric of: "
                        + ", ".join(m.key for m in METRICS))
+    share = key.endswith("_share")
+    number = value.strip()
+    if number.endswith("%"):
+        if not share:
+            raise SetError(f"mbrules: --target {key}: {value[:40]!r}: only a share is given in percent; "
+                           f"{key} is a plain number")
+        number = number[:-1].strip()
     try:
-        v = float(value)
+        v = float(number)
     except ValueError:
         raise SetError(f"mbrules: --target {key}: {value[:40]!r} is not a number") from None
     if not math.isfinite(v) or abs(v) > 1e9:
         raise SetError(f"mbrules: --target {key}: {value[:40]!r} is out of range")
-    if key.endswith("_share") and v > 1:
-        v = v / 100  # a share given in percent
+    if share:
+        if not 0 <= v <= 100:
+            raise SetError(f"mbrules: --target {key}: {value[:40]!r} is not a share: give a percentage from 0 "
+                           f"to 100 (e.g. {key}=55 for 55%)")
+        v = v / 100
     return key, v
 
 
@@ -173,6 +187,7 @@ def run_sweep(
     points_games = compile_points(ruleset, options, players, settings, inputs)
     bots = tuple(bots)
     lineup(bots, players)
+    check_bots(bots, points_games)  # every bot fits every value (the learned bot's model), before any match
     workers = DEFAULT_WORKERS if workers is None else workers
     if out is not None:
         from .report import check_out
@@ -218,10 +233,11 @@ def run_sweep(
         seconds=seconds)
     sw.summary = summary(sw)
     sw.headline = headline(sw)
-    if out is not None:
+    if out is not None and n > 0:  # stopped before any seed finished: the folder is left as it was
         from .report import write_report
 
         write_report(sw, out, charts, inputs)
+        sw.written = True
     return sw
 
 

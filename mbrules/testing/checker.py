@@ -8,9 +8,9 @@ winner with the score oracle (:mod:`mbrules.testing.oracle`).
 """
 from __future__ import annotations
 
-from mbrules.vocab import BATTLE, COUP_FOURRE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SCORE_LINES, SPEED, DecisionKind
+from mbrules.vocab import BATTLE, COUP_FOURRE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SPEED, DecisionKind
 
-from .oracle import expected_sheet, expected_winner
+from .oracle import expected_sheet, expected_winner, sheet_lines
 from .view import _view
 
 __all__ = ["check"]
@@ -257,6 +257,16 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
                 out.append(f"coup fourré window for {g.player_names[dec.player]}, not of the side attacked")
             if dec.player == state.cf_attacker:
                 out.append("coup fourré window for the attacker")
+        elif dec.kind == DecisionKind.FAST_PLAY:  # option fast-play-remedy (rulings: fast play)
+            hand = state.hands[dec.player]
+            if not g.ruleset.fast_play.enabled.value:
+                out.append("a fast-play window in a ruleset without fast play")
+            if g.side_of[dec.player] != state.cf_side:
+                out.append(f"fast-play window for {g.player_names[dec.player]}, not of the side attacked")
+            fixers = [cid for cid, card in g.ruleset.cards.items() if card.kind == "remedy"
+                      and state.cf_hazard >= 0 and g.card_ids[state.cf_hazard] in card.fixes]
+            if not any(g.card_ids[c] in fixers for c in hand):
+                out.append(f"fast-play window for {g.player_names[dec.player]}, who holds no remedy for the hazard")
         elif dec.kind == DecisionKind.EXTENSION:
             if ext is None or state.extension_called_by >= 0:
                 out.append("an extension question with no extension to call")
@@ -273,13 +283,14 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
     # -- score lines add up --------------------------------------------------------------
     sheets = list(state.hand_sheets)
     current = state.score_sheet()
+    lines_of_sheet = sheet_lines(g.ruleset)  # the contract's ten and the ruleset's own lines, from the model
     for h, sheet in enumerate(sheets + [current] if over else [current]):
         label = f"hand {h + 1}" if (over and h < len(sheets)) else "current sheet"
         if len(sheet) != S:
             out.append(f"{label}: {len(sheet)} score lines for {S} sides")
             continue
         for s, line in enumerate(sheet):
-            if tuple(line) != SCORE_LINES:
+            if tuple(line) != lines_of_sheet:
                 out.append(f"{label} side {g.side_names[s]}: score lines {tuple(line)}")
                 continue
             if any(v < 0 for v in line.values()):
@@ -292,11 +303,13 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
     if over and len(current) == S:
         want = expected_sheet(state, start, dealt=dealt)  # None: a scenario's hand, no start snapshot
         for s in range(S if want is not None else 0):
-            for line in SCORE_LINES:
+            for line in lines_of_sheet:
                 if current[s].get(line) != want[s][line]:
                     out.append(f"side {g.side_names[s]}: {line} scored {current[s].get(line)}, the rulings give "
                                f"{want[s][line]}")
-        if totals or g.match_mode != "points":
+        # a points match is judged by its totals: where they are not checked, only a rule that reads the
+        # hand itself (a tie-break, a match of fixed hands, a one-hand match) or that breaks a tie is judged
+        if totals or g.match_mode != "points" or g.match_tie_break != "draw":
             w = expected_winner(state, want)
             if state.winner != w:
                 out.append(f"winner {state.winner!r}, the match rules give {w!r}")

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from mbrules.vocab import COUP_FOURRE, DRAW, EXTEND, PLAY
+from mbrules.vocab import COUP_FOURRE, DISCARD, DRAW, EXTEND, FAST_PLAY, PLAY
 
 from .view import _view
 
 __all__ = ["HandStart", "dealt_start", "expected_sheet", "expected_winner", "hand_actions", "position_start",
-           "score_oracle"]
+           "score_oracle", "sheet_lines"]
 
 
 # The contract's score lines ("Score lines"), in its order.
@@ -38,6 +38,7 @@ class HandStart(NamedTuple):
     safeties: tuple[int, ...]
     coups: tuple[int, ...]
     extension_caller: int = -1
+    hands: tuple[int, ...] = ()  # cards each player holds; () for a dealt hand (hand_size each)
 
 
 def _deck(ruleset, players: int) -> dict[str, int]:
@@ -52,7 +53,8 @@ def dealt_start(ruleset, players: int) -> HandStart:
     """A hand just dealt: empty piles, the deck less ``players`` hands of ``hand_size`` to draw."""
     sides = ruleset.player_counts[str(players)].sides
     draw = sum(_deck(ruleset, players).values()) - players * ruleset.play.hand_size.value
-    return HandStart(draw, tuple({} for _ in range(sides)), (0,) * sides, (0,) * sides, -1)
+    return HandStart(draw, tuple({} for _ in range(sides)), (0,) * sides, (0,) * sides, -1,
+                     (ruleset.play.hand_size.value,) * players)
 
 
 def position_start(state) -> HandStart:
@@ -65,8 +67,30 @@ def position_start(state) -> HandStart:
         distance.append({ids[c]: n for c, n in enumerate(row) if n})
     return HandStart(
         len(state.draw), tuple(distance), tuple(len(x) for x in state.safeties), tuple(len(x) for x in state.coups),
-        state.extension_called_by,
+        state.extension_called_by, tuple(len(h) for h in state.hands),
     )
+
+
+def sheet_lines(ruleset) -> tuple[str, ...]:
+    """The lines of a hand's sheet, from the model: the contract's ten, with the ruleset's own score lines
+    (``scoring.lines`` under new names, in its order) before ``total``."""
+    new = [name for name in ruleset.scoring.lines if name not in _SHEET_LINES]
+    return (*_SHEET_LINES[:-1], *new, _SHEET_LINES[-1])
+
+
+def _meets(cond, s: int, completer: int, miles, played, laid, empty) -> bool:
+    """Whether side ``s`` meets a score line's condition (the model's LineCondition) at the hand's end."""
+    if cond.trip_completed is not None and (completer == s) != cond.trip_completed:
+        return False
+    if cond.no_distance is not None and (miles[s] == 0) != cond.no_distance:
+        return False
+    if cond.hand_empty is not None and empty[s] != cond.hand_empty:
+        return False
+    if cond.safeties is not None and laid[s] != cond.safeties:
+        return False
+    if cond.none_played is not None and any(played[s].get(cid, 0) for cid in cond.none_played):
+        return False
+    return True
 
 
 def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[str, int]]:
@@ -81,13 +105,14 @@ def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[
     pc = ruleset.player_counts[str(players)]
     S = pc.sides
     sc = ruleset.scoring
-    sheet = [dict.fromkeys(_SHEET_LINES, 0) for _ in range(S)]
+    sheet = [dict.fromkeys(sheet_lines(ruleset), 0) for _ in range(S)]
     if not sc.enabled.value:
         return sheet  # kids' simpler game: no points (KID Simpler Game)
     cards = ruleset.cards
     ids = list(cards)  # a card's int in an action is its place in the ruleset's cards
     refill = ruleset.coup_fourre.replacement_draw.value
-
+    fast_refill = ruleset.fast_play.replacement_draw.value
+    held = list(start.hands) or [ruleset.play.hand_size.value] * players  # cards each player holds
     played = [dict(d) for d in start.distance]
     miles = [sum(cards[cid].miles * n for cid, n in d.items()) for d in played]
     safeties = list(start.safeties)
@@ -101,7 +126,16 @@ def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[
         op = a.op
         if op == DRAW:
             draw -= 1
+            held[p] += 1
+        elif op == DISCARD:
+            held[p] -= 1
+        elif op == FAST_PLAY:
+            held[p] -= 1  # a remedy out of turn: on the side's pile, not a score line of its own
+            if fast_refill and draw > 0:
+                draw -= 1
+                held[p] += 1
         elif op == PLAY:
+            held[p] -= 1
             cid = ids[a.card_index]
             card = cards[cid]
             s = p % S  # contract: p(i) plays for side (i-1) mod S
@@ -115,8 +149,10 @@ def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[
                 safeties[s] += 1
         elif op == COUP_FOURRE:
             coups[p % S] += 1
+            held[p] -= 1
             if refill and draw > 0:
                 draw -= 1  # the caller draws one card, none if the draw pile is empty (rulings: Coup fourré)
+                held[p] += 1
         elif op == EXTEND:
             # the trip goes on to the extension; the first completion no longer counts (WM §10C)
             caller = p
@@ -155,6 +191,22 @@ def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[
             for s in range(S):
                 if s != caller_side:
                     sheet[s]["extension"] = sc.extension.value
+    # score lines as data (scoring.lines): one under a contract name replaces that line's rule
+    laid = [safeties[s] + coups[s] for s in range(S)]
+    empty = [all(held[p] == 0 for p in range(players) if p % S == s) for s in range(S)]
+    for name in ruleset.scoring.lines:
+        for line in sheet:
+            line[name] = 0
+    for name, rule in ruleset.scoring.lines.items():
+        for s in range(S):
+            if not _meets(rule.when, s, completer, miles, played, laid, empty):
+                continue
+            if rule.to == "side":
+                sheet[s][name] += rule.points
+                continue
+            for t in range(S):
+                if t != s and (rule.to_when is None or _meets(rule.to_when, t, completer, miles, played, laid, empty)):
+                    sheet[t][name] += rule.points
     for line in sheet:
         line["total"] = sum(v for k, v in line.items() if k != "total")
     return sheet
@@ -186,10 +238,14 @@ def expected_sheet(state, start: HandStart | None = None, *, dealt: bool = True)
     return score_oracle(g.ruleset, g.players, start, actions)
 
 
-def _leader(values):
+def _leader(values, tie_break: str = "draw"):
+    """The side with the highest value; a tie by ``match.tie_break`` (rulings: match ends): a draw, the
+    tied side nearest the first seat, or None (another hand)."""
     best = max(values)
     leaders = [i for i, v in enumerate(values) if v == best]
-    return leaders[0] if len(leaders) == 1 else "draw"
+    if len(leaders) == 1 or tie_break == "first_seat":
+        return leaders[0]
+    return None if tie_break == "another_hand" else "draw"
 
 
 def expected_winner(state, sheet=None):
@@ -199,14 +255,21 @@ def expected_winner(state, sheet=None):
     own where the oracle cannot judge the hand)."""
     state = _view(state)
     g = state.game
-    if g.match_mode == "trip":
-        done = [s for s in range(g.sides) if state.miles[s] == state.target]
-        return done[0] if done else _leader(state.miles)
-    if g.match_mode == "single_hand":  # the most points in this one hand (KID How to win)
+    m = g.ruleset.match  # the model, not the compiled tables
+    mode, tb = m.mode.value, m.tie_break.value
+    done = [s for s in range(g.sides) if state.miles[s] == state.target]
+    if mode == "trip":
+        w = done[0] if done else _leader(state.miles, tb)
+    elif mode in ("single_hand", "finisher"):  # the most points in this one hand (KID How to win)
         if sheet is None:
             sheet = expected_sheet(state) or state.score_sheet()
-        return _leader([line["total"] for line in sheet])
-    if max(state.match_totals) >= g.target_points:
-        return _leader(state.match_totals)
+        # finisher: the side that completed the trip wins whatever its points (sisyphus-bbs)
+        w = done[0] if (mode == "finisher" and done) else _leader([line["total"] for line in sheet], tb)
+    elif mode == "fixed_hands":  # match.hands hands, then the highest total (French rules)
+        w = _leader(state.match_totals, tb) if len(state.hand_sheets) >= m.hands.value else None
+    else:
+        w = _leader(state.match_totals, tb) if max(state.match_totals) >= m.target_points.value else None
+    if w is not None:
+        return w
     # undecided: a match ends unfinished once it has played its ruleset's hands cap (rulings: The match)
-    return "unfinished" if len(state.hand_sheets) >= g.ruleset.match.max_hands.value else None
+    return "unfinished" if len(state.hand_sheets) >= m.max_hands.value else None

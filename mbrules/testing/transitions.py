@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from mbrules.engine import Observer
 from mbrules.vocab import (
-    BATTLE, COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, HAZARD, OWN, PLAY, REMEDY, STOP, DecisionKind,
+    BATTLE, COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, FAST_PLAY, HAZARD, OWN, PLAY, REMEDY, STOP,
+    DecisionKind,
 )
 
 from .checker import check
@@ -21,9 +22,22 @@ __all__ = ["Checker", "check_transition", "checked_replay"]
 
 def _next_turn(before, after, p: int) -> int:
     """Who should have the next turn after ``p``: the left neighbour; once the draw pile is out,
-    the next player holding cards (-1: nobody, the hand is over)."""
+    the next player holding cards (-1: nobody, the hand is over). Queued coup fourré turns
+    (coup_fourre.bonus_turn: queued) come first, then play goes on from the attacker's left."""
     N = before.game.players
+    if before.resume >= 0:
+        if before.queued:
+            q = before.queued[0]
+            return q if (after.draw or after.hands[q]) else _after(after, q, N)
+        p = before.resume
     q = (p + 1) % N
+    if after.draw:
+        return q
+    return _after(after, q, N)
+
+
+def _after(after, q: int, N: int) -> int:
+    """The first player from ``q`` on holding cards (the draw pile out), or -1."""
     if after.draw:
         return q
     for _ in range(N):
@@ -146,7 +160,7 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
                                "fourré window opened")
                 if pile[ts] != bpile[ts] + [c]:
                     out.append(f"{what}: the hazard is not on top of side {g.side_names[ts]}'s pile")
-                _expect_turn(out, after, _next_turn(before, after, p), what)
+                _expect_fast_play_or_turn(out, before, after, p, c, ts, what)
         elif k == REMEDY:
             pile = after.battle if g.pile[c] == BATTLE else after.speed
             if not pile[ps] or pile[ps][-1] != c:
@@ -161,7 +175,8 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
                 top = piles[ps][-1] if piles[ps] else -1
                 if g.safety_discards_hazard and top >= 0 and g.kind[top] == HAZARD and after.prot[ps] >> top & 1:
                     out.append(f"{what}: a hazard it protects against still shows on the {name} pile")
-            if g.safety_extra_turn:
+            needs_stock = g.ruleset.play.safety_extra_turn_needs_draw_pile.value
+            if g.safety_extra_turn and (before.draw or not needs_stock):
                 who = p if (after.draw or after.hands[p]) else _next_turn(before, after, p)
                 _expect_turn(out, after, who, what + " (another turn)")
             else:
@@ -184,17 +199,43 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
         if len(after.hands[q]) != len(before.hands[q]) - 1 + drew:
             out.append(f"{what}: the caller holds {len(after.hands[q])} cards, expected "
                        f"{len(before.hands[q]) - 1 + drew}")
-        if g.coup_fourre_extra_turn:
+        queued = g.ruleset.coup_fourre.bonus_turn.value == "queued"
+        if g.coup_fourre_extra_turn and queued:
+            # the caller's turn waits for the attacker's (which the hazard ended): it plays now, and play
+            # then goes on from the attacker's left (rulings: queued coup fourré turn)
+            want = before.resume if before.resume >= 0 else before.cf_attacker
+            if after.resume != want:
+                out.append(f"{what}: play should resume after {g.player_names[want]}, "
+                           f"not after player {after.resume}")
+            who = q if (after.draw or after.hands[q]) else _next_turn(before, after, q)
+            _expect_turn(out, after, who, what + " (the caller's queued turn)")
+        elif g.coup_fourre_extra_turn:
             who = q if (after.draw or after.hands[q]) else _next_turn(before, after, q)
             _expect_turn(out, after, who, what + " (the caller's turn)")
         return out
     if op == DECLINE:
         rest = before.cf_queue[1:]
         if rest:
-            if after.decision != (DecisionKind.COUP_FOURRE, rest[0], True):
+            if after.decision != (before.decision.kind, rest[0], True):
                 out.append(f"{what}: the window should pass to {g.player_names[rest[0]]}, got {after.decision}")
+        elif before.decision.kind == DecisionKind.COUP_FOURRE:
+            _expect_fast_play_or_turn(out, before, after, before.cf_attacker, before.cf_hazard, before.cf_side, what)
         else:
             _expect_turn(out, after, _next_turn(before, after, before.cf_attacker), what)
+        return out
+    if op == FAST_PLAY:  # a remedy out of turn (rulings: fast play)
+        q = p
+        qs = g.side_of[q]
+        pile = after.battle if g.pile[c] == BATTLE else after.speed
+        if not pile[qs] or pile[qs][-1] != c:
+            out.append(f"{what}: the remedy is not on top of its pile")
+        if not (g.fixes_mask[c] >> before.cf_hazard & 1) or before.cf_side != qs:
+            out.append(f"{what}: the remedy does not answer the window's hazard on its own side")
+        drew = 1 if (g.ruleset.fast_play.replacement_draw.value and before.draw) else 0
+        if len(after.hands[q]) != len(before.hands[q]) - 1 + drew:
+            out.append(f"{what}: the fast player holds {len(after.hands[q])} cards, expected "
+                       f"{len(before.hands[q]) - 1 + drew}")
+        _expect_turn(out, after, _next_turn(before, after, before.cf_attacker), what)
         return out
     if op == EXTEND:
         if after.target != g.extension_to or after.extension_called_by != p:
@@ -205,6 +246,35 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
         if not after.hand_over:
             out.append(f"{what}: the hand goes on after the extension was declined")
     return out
+
+
+def _expect_fast_play_or_turn(out, before, after, attacker: int, hazard: int, ts: int, what) -> None:
+    """After a hazard that no coup fourré answered: a fast-play window for the first player of the side hit
+    (from the attacker's left) who holds a remedy for it, where the ruleset has fast play; else the next turn."""
+    g = before.game
+    rs = g.ruleset
+    eligible = []
+    if rs.fast_play.enabled.value and hazard >= 0 and (after.bhaz[ts] == hazard or after.lhaz[ts] == hazard):
+        name = g.card_ids[hazard]
+        fixers = {g.card_ids.index(cid) for cid, card in rs.cards.items() if card.kind == "remedy" and name in card.fixes}
+        for k in range(1, g.players + 1):
+            x = (attacker + k) % g.players
+            if g.side_of[x] == ts and any(f in after.hands[x] for f in fixers) and \
+                    any(f in after.hands[x] and _may_lay(after, ts, f) for f in fixers):
+                eligible.append(x)
+    if eligible:
+        if after.decision.kind != DecisionKind.FAST_PLAY or after.decision.player != eligible[0]:
+            out.append(f"{what}: a fast-play window for {g.player_names[eligible[0]]} (holds a remedy), got "
+                       f"{after.decision}")
+        return
+    _expect_turn(out, after, _next_turn(before, after, attacker), what)
+
+
+def _may_lay(view, s: int, c: int) -> bool:
+    """Whether side ``s`` may lay remedy ``c`` now: one of its hazards shows on top of the remedy's pile."""
+    g = view.game
+    top = (view.bhaz if g.pile[c] == BATTLE else view.lhaz)[s]
+    return top >= 0 and bool(g.fixes_mask[c] >> top & 1)
 
 
 class Checker(Observer):

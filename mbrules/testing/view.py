@@ -19,7 +19,7 @@ class View:
     __slots__ = ("state", "game", "decision", "hands", "draw", "discard", "battle", "speed", "safeties", "coups",
                  "played", "miles", "rolling", "limit", "bhaz", "lhaz", "prot", "row", "needs_go", "target",
                  "extension_called_by", "cf_queue", "cf_hazard", "cf_side", "cf_attacker", "winner", "hand_sheets",
-                 "match_totals", "hand_no", "history", "turn", "score", "rng_state")
+                 "match_totals", "hand_no", "history", "turn", "score", "rng_state", "queued", "resume")
 
     def __init__(self, state, history: bool = True):
         snap = state.snapshot()
@@ -55,6 +55,8 @@ class View:
         self.turn = snap.turn_player
         self.score = [dict(line) for line in snap.score]
         self.rng_state = snap.rng_state
+        queued, resume = snap.queued_turns  # queued coup fourré turns and where play resumes after them
+        self.queued, self.resume = list(queued), resume
 
     @property
     def hand_over(self) -> bool:

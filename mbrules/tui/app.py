@@ -38,9 +38,9 @@ from mbrules.bots import make_bot, make_bots
 from mbrules.engine import Action, Game, IllegalAction, Observer, State
 from mbrules.seats import BotSeat, LaterSeat, SeatLoop
 from mbrules.engine.words import fold
-from mbrules.narrate import LINE_LABELS, Narrator, side_label
-from mbrules.vocab import (COUP_FOURRE, DISCARD, DISTANCE, HAZARD, NO_LIMIT, PLAY, REMEDY, SAFETY,
-                           SCORE_LINES, DecisionKind)
+from mbrules.narrate import Narrator, line_label, side_label
+from mbrules.vocab import (COUP_FOURRE, DISCARD, DISTANCE, FAST_PLAY, HAZARD, NO_LIMIT, PLAY, REMEDY, SAFETY,
+                           DecisionKind)
 
 from .table import DrawNotes, PublicNarrator, SeatedMatch, hint_bot_name
 from .words import refusal
@@ -527,9 +527,9 @@ class ScoreSheet(Screen[None]):
         for s in range(g.sides):
             t.add_column(side_label(g, s, me), justify="right")
         sheet = st.hand_sheets[-1]
-        for line in SCORE_LINES:
-            t.add_row(LINE_LABELS[line], *(str(sheet[s][line]) for s in range(g.sides)),
-                      end_section=line == "extension")
+        for line in g.score_line_names:  # the contract's lines and the ruleset's own (scoring.lines)
+            t.add_row(line_label(line), *(str(sheet[s][line]) for s in range(g.sides)),
+                      end_section=line == g.score_line_names[-2])
         t.add_row("Running total", *(str(x) for x in st.match_totals))
         obs = st.observation(a.seat)
         t.add_row(g.ruleset.display.distance_unit.value.capitalize(), *(str(v.miles) for v in obs.sides))
@@ -646,6 +646,12 @@ class MilleBornesApp(App[str]):
             call = next(a for a in legal if a.op == COUP_FOURRE)
             self.push_screen(Prompt(question, f"call it ({self.game.names[call.card_index]})", "let it pass"),
                              lambda yes: self.answer(call if yes else self.game.decline_action))
+        elif kind == DecisionKind.FAST_PLAY:  # option fast-play-remedy: a remedy out of turn, or let it pass
+            self.waiting = True
+            legal = d.state.legal_actions()
+            fast = next(a for a in legal if a.op == FAST_PLAY)
+            self.push_screen(Prompt(question, f"play {self.game.names[fast.card_index]} now", "let it pass"),
+                             lambda yes: self.answer(fast if yes else self.game.decline_action))
         elif kind == DecisionKind.EXTENSION:
             self.waiting = True
             self.push_screen(Prompt(question, "extend the trip", "stop here: the hand ends"),

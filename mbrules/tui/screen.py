@@ -16,8 +16,8 @@ from rich.text import Text
 
 from mbrules.engine import Action, Game, Observation
 from mbrules.engine.words import plural
-from mbrules.narrate import LINE_LABELS, Narrator, side_label
-from mbrules.vocab import DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SCORE_LINES
+from mbrules.narrate import Narrator, line_label, side_label
+from mbrules.vocab import DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY
 
 BAR_WIDTH = 16
 
@@ -187,8 +187,9 @@ def score_sheet_table(game: Game, sheet: Sequence[dict], totals: Sequence[int], 
     t.add_column("")
     for s in range(game.sides):
         t.add_column(side_label(game, s, me), justify="right")
-    for line in SCORE_LINES:
-        t.add_row(LINE_LABELS[line], *(str(sheet[s][line]) for s in range(game.sides)), end_section=line == "extension")
+    for line in game.score_line_names:  # the contract's lines and the ruleset's own (scoring.lines)
+        t.add_row(line_label(line), *(str(sheet[s][line]) for s in range(game.sides)),
+                  end_section=line == game.score_line_names[-2])
     t.add_row("Running total", *(str(x) for x in totals))
     t.add_row(f"{game.ruleset.display.distance_unit.value.capitalize()} travelled", *(str(m) for m in miles))
     return t

@@ -155,6 +155,29 @@ def test_r_shows_the_rules_in_a_pane_that_scrolls():
     assert seen["scrolled"] > 0 and seen["back"] == "TableScreen"
 
 
+def test_the_rules_pane_gives_an_editions_own_score_line_and_turn_rule_in_words():
+    """Issue 36 item 5: the French edition's capot (a score line as data) and its extra turn that ends with the
+    draw pile read in words in the terminal game's rules pane, and the contract's shutout keys it does not read
+    say so."""
+    app = new_app(ruleset="dujardin-classic", players=4)
+    seen = {}
+
+    async def flow(app, pilot):
+        await pilot.press("r")
+        await pilot.pause()
+        seen["body"] = app.screen.body(1000)  # unfolded: a line each
+        seen["folded"] = app.screen.body(78)
+
+    run(app, flow)
+    body = seen["body"]
+    assert all(len(line) <= 78 for line in seen["folded"].splitlines())
+    assert ("score line shutout: 500 to each opposing side (when it played some distance), for each side where "
+            "the side played no distance") in body
+    assert "shutout bonus: once (not read: score line shutout below pays it)" in body
+    assert "a safety's extra turn only while the draw pile lasts: yes" in body
+    assert "the match: hands until a side reaches the points that end the match; highest total wins" in body
+
+
 def test_undo_takes_back_your_last_move_against_bots():
     app = new_app()
     seen = {}
@@ -281,7 +304,7 @@ def test_the_mouse_picks_a_card_and_plays_a_listed_move():
 
 
 @pytest.mark.parametrize("ruleset,players", [("winning-moves", 2), (str(ROOT / "examples" / "stap-op.yaml"), 6),
-                                             ("kids-115", 3)])
+                                             ("kids-115", 3), ("dujardin-classic", 4)])
 def test_table_hand_moves_and_score_stay_on_an_80x24_screen(ruleset, players):
     app = new_app(ruleset=ruleset, players=players, seed=3)
     regions = {}

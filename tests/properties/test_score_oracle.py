@@ -135,7 +135,8 @@ def test_the_real_engine_agrees_with_the_oracle_on_every_hand(played):
 def test_the_games_reach_every_score_line(played):
     """The mutants below are only caught if the games score each line somewhere."""
     seen = {k for _, _, st in played.hands for line in st.score_sheet() for k, v in line.items() if v}
-    assert seen == {"milestones", "safeties", "all_safeties", "coup_fourres", "trip_completed", "delayed_action",
+    # the contract's ten, and lines the bundled options add (the rest: tests/properties/test_score_lines.py)
+    assert seen >= {"milestones", "safeties", "all_safeties", "coup_fourres", "trip_completed", "delayed_action",
                     "safe_trip", "shutout", "extension", "total"}
 
 
@@ -162,7 +163,8 @@ def test_shutout_per_opponent_scores_each_blank_opponent(played, monkeypatch):
     def all_or_nothing(st, sheet):  # mutant: the shutout ignores the per-opponent rule
         g = st.game
         done = st.current_completer()
-        if done >= 0 and g.scoring_enabled:
+        # (a ruleset whose scoring.lines replace the shutout's rule: tests/properties/test_score_lines.py)
+        if done >= 0 and g.scoring_enabled and "shutout" not in g.scoring_lines_replaced:
             blank = sum(1 for s in range(g.sides) if s != done and st._miles[s] == 0)
             sheet[done]["shutout"] = g.scoring_shutout if blank == g.sides - 1 else 0
 
@@ -325,7 +327,7 @@ def test_a_positions_hand_is_judged_from_its_start_snapshot_or_not_at_all(monkey
     st = State.from_position(game, hands=[h[:] for h in dealt.hands], draw_top_first=draw,
                              sides={0: {"distance": ahead, "battle": [game.card("roll")]}})
     start = position_start(st)
-    assert start == HandStart(len(draw), ({"d200": 2, "d100": 2}, {}), (0, 0), (0, 0), -1)
+    assert start == HandStart(len(draw), ({"d200": 2, "d100": 2}, {}), (0, 0), (0, 0), -1, (6, 6))
     rng = random.Random(11)
     while not st.hand_over:
         st.apply(_choose(st, rng, True))

@@ -15,7 +15,7 @@ def _f32(values) -> array:
     """A vector as float32, the type both toolkits hand out."""
     return array("f", values)
 
-BUNDLED = ["winning-moves", "parker-1971", "kids-115", "wikipedia"]
+BUNDLED = ["winning-moves", "parker-1971", "kids-115", "wikipedia", "dujardin-classic"]
 
 
 def _random_positions(game, seed, steps):

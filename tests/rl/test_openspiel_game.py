@@ -10,7 +10,7 @@ np = pytest.importorskip("numpy", reason="the rl extra (pip install 'mbrules[rl]
 
 import mbrules.openspiel as mos  # noqa: E402
 
-RULESETS = ("parker-1971", "winning-moves", "kids-115", "wikipedia")
+RULESETS = ("parker-1971", "winning-moves", "kids-115", "wikipedia", "dujardin-classic")
 
 
 def load(**params):

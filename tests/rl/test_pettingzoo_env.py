@@ -11,7 +11,7 @@ from mbrules.env import mille_bornes_v0, mille_bornes_v1  # noqa: E402
 from mbrules.env.encoding import ActionSpace  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-RULESETS = ("parker-1971", "winning-moves", "kids-115", "wikipedia")
+RULESETS = ("parker-1971", "winning-moves", "kids-115", "wikipedia", "dujardin-classic")
 TABLES = [(r, n) for r in RULESETS for n in (2, 4)]
 
 

@@ -1,0 +1,211 @@
+"""The score oracle catches bugs in score lines given as data and in match ends (issue 36).
+
+``scoring.lines`` (a condition, points, recipients) is evaluated by the engine in
+``mbrules/engine/scorelines.py`` and, independently, by ``mbrules.testing.oracle.score_oracle`` from
+the ruleset model; ``match.mode`` fixed_hands / finisher and ``match.tie_break`` by
+``State._match_winner`` and ``expected_winner``. Each test puts one bug into the engine (monkeypatched
+here only) and asserts that ``check`` reports it, on random games of the options that use these
+rules (every player count, a few seeds, two hands a match) or on the options' conformance scenarios
+replayed under the checker; the real engine gives no report on either.
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from mbrules.engine import State, scorelines
+from mbrules.testing import check, checked_replay, game_of, load_rules
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = ROOT / "tests" / "conformance" / "options"
+LINE_OPTIONS = ("shutout-to-each-opponent", "no-100-no-200-bonus", "french-end-bonuses")
+MATCH_OPTIONS = ("fixed-hands", "finisher-wins", "tie-first-seat", "tie-another-hand")
+SEEDS = range(6)
+HANDS_PER_MATCH = 2
+DISAGREES = "the rulings give"  # how check words a score line the oracle does not give
+WINNER = "the match rules give"  # how check words a winner the match rules do not give
+
+
+def _configurations():
+    for option in LINE_OPTIONS + MATCH_OPTIONS:
+        rs = load_rules("winning-moves", (option,))
+        for n in sorted(int(k) for k in rs.player_counts):
+            yield ("winning-moves", (option,), n)
+
+
+def _greedy(state, rng):
+    """A random player that mostly plays distance, so trips get completed (and their lines scored)."""
+    acts = state.legal_actions()
+    kind = state.game.kind
+    distance = [a for a in acts if a.op == 1 and kind[a.card_index] == 0]
+    if distance and rng.random() < 0.8:
+        return rng.choice(distance)
+    return rng.choice(acts)
+
+
+@pytest.fixture(scope="module")
+def hands():
+    """(configuration, seed, state at a hand's end) for every game played (the first two hands of each)."""
+    return _play(_configurations())
+
+
+def _play(configurations):
+    out = []
+    for cfg in configurations:
+        for seed in SEEDS:
+            st = State.new_match(game_of(cfg), seed, deal_next=False)
+            rng = random.Random(seed)
+            for h in range(HANDS_PER_MATCH):
+                while not st.hand_over:
+                    st.apply(_greedy(st, rng) if seed % 2 == 0 else rng.choice(st.legal_actions()))
+                out.append((cfg, seed, st.clone()))
+                if st.match_over or h == HANDS_PER_MATCH - 1:
+                    break
+                st.next_hand()
+    return out
+
+
+def _caught(hands, word=DISAGREES):
+    return [(cfg, seed, b) for cfg, seed, st in hands for b in check(st) if word in b]
+
+
+def _caught_in_scenarios(word=DISAGREES, names=("opt-*.yaml",)):
+    """Replay the options' conformance scenarios under the checker: the reports containing ``word``."""
+    out = []
+    for pattern in names:
+        for path in sorted(SCENARIOS.glob(pattern)):
+            _, problems, _ = checked_replay(path)
+            out += [(path.name, p) for p in problems if word in p]
+    return out
+
+
+def test_the_real_engine_agrees_with_the_oracle_on_lines_and_match_ends(hands):
+    assert not [(cfg, seed, b) for cfg, seed, st in hands for b in check(st)][:3]
+    assert not _caught_in_scenarios() and not _caught_in_scenarios(WINNER)
+
+
+def test_the_games_score_the_new_lines(hands):
+    """The mutants below are only caught if the games score these lines somewhere."""
+    seen = {k for _, _, st in hands for line in st.score_sheet() for k, v in line.items() if v}
+    assert {"shutout", "empty_hand"} <= seen  # the rarer ones are replayed from the options' scenarios
+
+
+# -- score lines: one mutant per rule ----------------------------------------------------------
+
+
+def test_a_blank_side_is_not_paid_for_another_blank_side(hands, monkeypatch):
+    real = scorelines.holds
+
+    def any_recipient(st, s, cond, done):  # mutant: to_when (the recipient's own condition) ignored
+        return True if cond is not None and cond[1] is False else real(st, s, cond, done)
+
+    monkeypatch.setattr(scorelines, "holds", any_recipient)
+    assert _caught(hands)
+    assert _caught_in_scenarios(names=("opt-shutout-to-each-opponent-two-blank.yaml",))
+
+
+def test_a_line_under_a_contract_name_replaces_the_engine_rule(hands, monkeypatch):
+    real = scorelines.add_lines
+
+    def adds_on_top(st, sheet, done):  # mutant: the engine's own shutout kept, the data's added to it
+        g = st.game
+        monkeypatch.setattr(g, "scoring_lines_replaced", frozenset())
+        real(st, sheet, done)
+
+    monkeypatch.setattr(scorelines, "add_lines", adds_on_top)
+    monkeypatch.setattr("mbrules.engine.scoring.add_lines", adds_on_top)
+    assert _caught(hands) or _caught_in_scenarios(names=("opt-shutout-to-each-opponent*.yaml",))
+
+
+def test_none_played_is_judged_from_the_cards_played(monkeypatch):
+    real = scorelines.holds
+
+    def ignores_cards(st, s, cond, done):  # mutant: the 'none of these cards' condition dropped
+        return real(st, s, cond[:4] + (None,), done)
+
+    monkeypatch.setattr(scorelines, "holds", ignores_cards)
+    assert _caught_in_scenarios(names=("opt-no-100-no-200-bonus-a-100.yaml",))
+
+
+def test_exactly_one_safety_means_one(hands, monkeypatch):
+    real = scorelines.holds
+
+    def at_least(st, s, cond, done):  # mutant: 'safeties: 1' read as at least one
+        if cond[3] is not None and len(st._safeties[s]) + len(st._coups[s]) >= cond[3]:
+            return real(st, s, cond[:3] + (None,) + cond[4:], done)
+        return real(st, s, cond, done)
+
+    monkeypatch.setattr(scorelines, "holds", at_least)
+    assert _caught_in_scenarios(names=("opt-french-end-bonuses-two-safeties.yaml",))
+
+
+def test_an_empty_hand_is_read_from_the_hands(hands, monkeypatch):
+    real = scorelines.holds
+
+    def always_empty(st, s, cond, done):  # mutant: every side counted as holding no card
+        return real(st, s, cond[:2] + (None if cond[2] else cond[2],) + cond[3:], done)
+
+    monkeypatch.setattr(scorelines, "holds", always_empty)
+    assert _caught(hands)
+
+
+def test_line_points_come_from_the_ruleset(hands, monkeypatch):
+    for _, _, st in hands:  # mutant: a compile bug doubles every line's points
+        g = st.game
+        if g.scoring_lines and not getattr(g, "_doubled", False):
+            monkeypatch.setattr(g, "scoring_lines", tuple((n, 2 * p, *rest) for n, p, *rest in g.scoring_lines))
+            monkeypatch.setattr(g, "_doubled", True, raising=False)
+    assert _caught(hands)
+
+
+# -- match ends ------------------------------------------------------------------------------
+
+
+def test_a_match_of_fixed_hands_does_not_end_early(monkeypatch):
+    real = State._match_winner
+
+    def after_one(self):  # mutant: the compiled length read as one hand
+        if self.game.match_mode == "fixed_hands":
+            return self._tie_break(self._match_totals)
+        return real(self)
+
+    monkeypatch.setattr(State, "_match_winner", after_one)
+    assert _caught(_play([c for c in _configurations() if c[1] == ("fixed-hands",)]), WINNER)
+
+
+def test_a_match_of_fixed_hands_ends_after_its_last(monkeypatch):
+    real = State._match_winner
+
+    def never(self):  # mutant: a fixed-hands match never ends by its length
+        return None if self.game.match_mode == "fixed_hands" else real(self)
+
+    monkeypatch.setattr(State, "_match_winner", never)
+    assert _caught_in_scenarios(WINNER, names=("opt-fixed-hands.yaml",))
+
+
+def test_the_finisher_wins_with_fewer_points(monkeypatch):
+    real = State._match_winner
+
+    def most_points(self):  # mutant: finisher-wins judged as a plain single hand
+        if self.game.match_mode == "finisher":
+            return self._tie_break([line["total"] for line in self._hand_sheets[-1]])
+        return real(self)
+
+    monkeypatch.setattr(State, "_match_winner", most_points)
+    assert _caught_in_scenarios(WINNER, names=("opt-finisher-wins.yaml",))
+
+
+@pytest.mark.parametrize(("option", "scenario"), [("tie-first-seat", "opt-tie-first-seat*.yaml"),
+                                                  ("tie-another-hand", "opt-tie-another-hand.yaml")])
+def test_a_tie_is_broken_as_the_ruleset_says(option, scenario, monkeypatch):
+    real = State._tie_break
+
+    def a_draw(self, values):  # mutant: every tie a draw, whatever match.tie_break says
+        best = max(values)
+        leaders = [i for i, v in enumerate(values) if v == best]
+        return leaders[0] if len(leaders) == 1 else real.__globals__["Termination"].DRAW
+
+    monkeypatch.setattr(State, "_tie_break", a_draw)
+    assert _caught_in_scenarios(WINNER, names=(scenario,))
