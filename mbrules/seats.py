@@ -133,6 +133,16 @@ class SeatLoop:
         self.seats[p] = seat
         self.seated()
 
+    def answer(self, action: Action) -> None:
+        """The answer of the seat that answered later, come now: taken at once, without asking the
+        seat again. An action the rules refuse raises :class:`~mbrules.engine.IllegalAction` (from
+        the applier) and the seat is still waiting."""
+        p = self.waiting
+        if p < 0 or p != self.state.current_player:
+            raise ValueError("no seat is waiting for its answer")
+        self.take(p, action)
+        self.waiting = -1
+
     def take(self, p: int, action: Action) -> None:
         if self._apply is None:
             self.state.step(action)

@@ -126,7 +126,7 @@ class SingleAgentEnv(gymnasium.Env):
         a = self.space.actions[i]
         hands_before = st.hands_played
         try:
-            st.verify(a)  # as apply would check it: for whoever decides (the agent)
+            self._loop.answer(a)  # the agent's seat answered later: this is its answer (checked as it is taken)
         except mbrules.IllegalAction as exc:
             if self.illegal == "raise":
                 legal = ", ".join(str(x) for x in st.legal_actions())
@@ -135,8 +135,6 @@ class SingleAgentEnv(gymnasium.Env):
             info = self._info()
             info["illegal_action"] = f"{a}: {exc.message}"
             return self._obs(), -1.0, True, False, info
-        self._agent.offer(a)
-        self._loop.step()
         reward = self._points(hands_before)
         reward += self._advance()
         if st.is_terminal():

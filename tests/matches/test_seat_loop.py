@@ -147,3 +147,21 @@ def test_play_match_is_a_seat_loop_of_bots():
 def test_seats_of_the_wrong_number_are_refused():
     with pytest.raises(ValueError, match="3 seats for 2 players"):
         SeatLoop(State.new_match(_game(2), 1), [LaterSeat()] * 3)
+
+
+def test_an_answer_that_comes_later_is_taken_once_and_checked():
+    """An agent's action (env.step) is the waiting seat's answer: taken without asking again; a
+    refused one leaves the seat waiting and the state as it was; with nobody waiting it is an error."""
+    g = _game(2)
+    loop = SeatLoop(State.new_match(g, 5, deal_next=False), [LaterSeat(), BotSeat(make_bots(["random"], g, 5)[1])])
+    with pytest.raises(ValueError, match="no seat is waiting"):
+        loop.answer(loop.state.legal_actions()[0])
+    assert loop.advance() == 0
+    before = loop.state.history
+    legal = set(loop.state.legal_actions())
+    wrong = next(a for a in g.actions.values() if a not in legal)
+    with pytest.raises(mbrules.IllegalAction):
+        loop.answer(wrong)
+    assert loop.waiting == 0 and loop.state.history == before
+    loop.answer(loop.state.legal_actions()[0])
+    assert loop.waiting == -1 and len(loop.state.history) == len(before) + 1
