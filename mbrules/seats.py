@@ -199,19 +199,17 @@ class SeatLoop:
         """
         st = self.state
         legal = st.legal_actions
-        take = st.step if self._apply is None else None
+        applier = self._apply
+        take = st.step if applier is None else (lambda a: applier(st.current_player, a))
         decide, observes, asks = self._decide, self._observes, self._asks
-        anyone_asks = any(asks)
+        nobody_asks = not any(asks)
         stop = self.should_stop
         while True:
-            for _ in range(MAX_STEPS):
+            while True:  # the engine bounds a hand (its cards run out): no count on the hot path
                 acts = legal()
                 n = len(acts)
-                if n == 1 and (not anyone_asks or acts[0].op == DRAW or not asks[st.current_player]):
-                    if take is not None:
-                        take(acts[0])
-                    else:
-                        self.take(st.current_player, acts[0])
+                if n == 1 and (nobody_asks or acts[0].op == DRAW or not asks[st.current_player]):
+                    take(acts[0])
                 elif n:
                     if stop is not None and stop():
                         raise self.stopped
@@ -220,14 +218,9 @@ class SeatLoop:
                     if a is None:
                         self.waiting = p
                         raise SeatLater(f"seat {st.game.player_names[p]} answered later in a blocking play")
-                    if take is not None:
-                        take(a)
-                    else:
-                        self.take(p, a)
+                    take(a)
                 else:
                     break  # the hand is over
-            else:
-                raise HandTooLong(f"the hand did not end after {MAX_STEPS:,} actions")
             if self.hand_finished():
                 return st
             st.next_hand()
