@@ -20,7 +20,7 @@ from .common import EXIT_USAGE, app, check_range, fail, output_width, signals
 from .layout import fits, folded, print_lines, table, wrap
 from .reports import check_report_folder, phase_progress, refused_bots, report_run, signal_name
 from .play_cmds import (
-    DEFAULT_PLAYERS, MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, _compile,
+    DEFAULT_PLAYERS, MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, compile_game,
 )
 
 DEFAULT_GAMES = 1000
@@ -75,8 +75,8 @@ def compare(
         fail("mbrules: --out needs a folder name (an empty one would write into the current folder)", EXIT_USAGE)
     robust_bots = None if bots is None else [x for x in bots if x != "none"]
     inputs: list[Path] = []
-    game_a = _compile(a, opts_a, players, main_bots, files_read=inputs)
-    game_b = _compile(b_ref, opts_b, players_b, main_bots, files_read=inputs)
+    game_a = compile_game(a, opts_a, players, main_bots, files_read=inputs)
+    game_b = compile_game(b_ref, opts_b, players_b, main_bots, files_read=inputs)
     from mbrules.bots import UnknownBot, check_bots
 
     for arm, game in (("A", game_a), ("B", game_b)):

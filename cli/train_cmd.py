@@ -17,7 +17,7 @@ from mbrules._paths import install_hint
 from mbrules.bots.training import MAX_POSITIONS, MAX_POSITIONS_LIMIT  # (numpy is imported only when it trains)
 
 from .common import EXIT_USAGE, Interrupted, SignalFlag, app, check_range, fail, signals, text_console
-from .play_cmds import MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, _compile
+from .play_cmds import MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, compile_game
 
 MAX_TRAIN_GAMES = 1_000_000
 KINDS = ("linear", "mlp", "trees")
@@ -76,7 +76,7 @@ def train(
     if kind not in KINDS:
         fail(f"mbrules: --kind must be linear, mlp or trees (got {kind[:30]})", EXIT_USAGE)
     inputs: list[Path] = []
-    game = _compile(ruleset, options, players, ["heuristic"], files_read=inputs)
+    game = compile_game(ruleset, options, players, ["heuristic"], files_read=inputs)
     if game.sides < 2:
         from mbrules.engine.words import plural
 

@@ -96,9 +96,11 @@ def settings_words(doc: dict) -> list[str]:
     else:
         lines.append("No other lineup measured (robustness not checked)")
     if s["skill_games"]:
-        slow = any(r.partition(":")[0] == "expert" for r in s["ladder"])
+        from mbrules.bots import is_slow
+
+        slow = list(dict.fromkeys(r.partition(":")[0] for r in s["ladder"] if is_slow(r)))
         lines.append(f"Skill ladder {' < '.join(s['ladder'])}: {s['skill_games']} matches per arm and rung"
-                     + (f" ({s['robust_games']} with the expert)" if slow else ""))
+                     + (f" ({s['robust_games']} with the {' and the '.join(slow)})" if slow else ""))
     if s["restricted_games"]:
         lines.append(f"Restricted play: {s['restricted_games']} matches per arm and restriction")
     workers = s["workers"]

@@ -7,7 +7,7 @@ import csv
 import html
 import io
 
-from ..compare.metrics import METRICS
+from ..matches.metrics import METRICS
 from ..compare.figures import _round, fmt, fmt_ci, fmt_diff, fmt_diff_ci
 from .values import fmt_value, numeric
 

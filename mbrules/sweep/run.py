@@ -5,7 +5,7 @@ composition and checks as a file), compiled once. Seed i is dealt to every value
 numbers): a work item is a range of seeds, and a worker plays match i of every value together, so the
 seeds finished when a run is stopped are finished by every value. Each seed's metrics go into running
 sums over the values (:class:`mbrules.matches.intervals.ArmsSums`): memory does not grow with the games.
-The match loop, the process pool and Ray are compare's (:mod:`mbrules.compare.run`).
+The runner of arms, the process pool and Ray are those of :mod:`mbrules.matches` (:func:`mbrules.matches.arms.run_arms`, as compare).
 """
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ..bots import check_bots, lineup
-from ..compare.metrics import EXTENSION_METRICS, METRIC_BY_KEY, METRICS, arm_value
-from ..compare.run import Phase, _run_phases, cpu_seconds
+from ..matches.arms import Phase, cpu_seconds, run_arms
+from ..matches.metrics import METRIC_BY_KEY, METRICS, applies, arm_value
 from ..engine import Game
 from ..matches import intervals as stats
 from ..matches.base import DEFAULT_WORKERS
@@ -211,8 +211,8 @@ def run_sweep(
             progress(ph.key, ph.title, done["main"], ph.pairs)
 
     try:
-        stopped = _run_phases(tuple(points_games), [phase], seed, workers, False, consume, should_stop, seconds,
-                              backend, address)
+        stopped = run_arms(points_games, [phase], seed, consume, workers=workers, should_stop=should_stop,
+                           seconds=seconds, backend=backend, address=address)
     except KeyboardInterrupt:
         stopped = True
     n = done["main"]
@@ -255,7 +255,7 @@ def _points(settings: list[Setting], games: list[Game], sums: list[stats.ArmsSum
                 d, se = s.contrast(w)
                 ci = stats.normal_ci(d, se)
                 row["diff_prev"], row["diff_prev_ci95"] = d, list(ci) if ci else None
-            if m.key in EXTENSION_METRICS and g.extension_to is None:
+            if not applies(m, g):
                 row.update(value=None, ci95=None, diff_prev=None, diff_prev_ci95=None)
             mets[m.key] = row
         pts.append({"label": point_label(settings, j), "value": settings[0].values[j],
@@ -279,7 +279,7 @@ def _trend(settings: list[Setting], sums: list[stats.ArmsSums], games: list[Game
     w = [c / Fraction(sxx) for c in w]
     rows = []
     for m, s in zip(METRICS, sums):
-        if m.key in EXTENSION_METRICS and any(g.extension_to is None for g in games):
+        if not all(applies(m, g) for g in games):
             continue
         slope, se = s.contrast(w)
         if slope is None:

@@ -28,7 +28,7 @@ from mbrules.seats import BotSeat, HandTooLong, SeatLoop
 from mbrules.vocab import COUP_FOURRE, FAST_PLAY, DecisionKind
 
 from . import screen
-from .table import HINT_BOTS, NARRATION_LINES, DrawNotes, PublicNarrator, SeatedMatch, hint_bot_name  # noqa: F401  (re-exported)
+from .table import NARRATION_LINES, DrawNotes, PublicNarrator, SeatedMatch, hint_bot_name  # noqa: F401  (re-exported)
 
 MAX_BAD_LINES = 1000  # lines in a row that choose nothing (a stuck input): the session ends
 

@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from mbrules.cli.app import app
-from mbrules.compare.metrics import METRICS
+from mbrules.matches.metrics import METRICS
 
 FAST = ["-p", "2", "--games", "12", "--workers", "1"]
 TRIP = "player_counts.2.target=500,900"
@@ -91,7 +91,7 @@ def test_each_value_plays_the_same_seeds_as_that_ruleset_written_as_a_file(tmp_p
     assert res.exit_code == 0, res.output
     doc = json.loads(res.stdout)
     arm = play_arm("winning-moves", [str(opt)], 2, 6, 3)
-    turns = sum(r["turns"] for r in arm.records) / sum(r["hands_played"] for r in arm.records)
+    turns = sum(r.turns for r in arm.records) / sum(r.hands_played for r in arm.records)
     assert doc["points"][1]["metrics"]["turns_per_hand"]["value"] == pytest.approx(turns, rel=1e-6)
 
 
