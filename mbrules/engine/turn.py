@@ -73,6 +73,8 @@ class TurnFlow:
         for s in range(g.sides):
             self._refresh(s)
         self._start_turn(self._first_player)
+        for o in self._observers:
+            o.hand_start(self)
 
     def next_hand(self) -> None:
         """Deal the next hand of the match; the deal passes to the left (rulings: The match)."""
