@@ -15,7 +15,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .engine.words import plural
-from .vocab import COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, FAST_PLAY, HAZARD, PLAY, SAFETY, STOP, DecisionKind
+from .vocab import (
+    COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, FAST_PLAY, HAZARD, MULLIGAN, PLAY, SAFETY, STOP,
+    DecisionKind,
+)
 
 if TYPE_CHECKING:
     from .engine import Action, Game, Observation, State, Transition
@@ -53,6 +56,7 @@ class Narrator:
         self.pile_names = (d.battle_pile, d.speed_pile)  # by Game.pile: BATTLE, SPEED
         self.safety_area = d.safety_area
         self.draw_pile = d.draw_pile
+        self.discard_pile = d.discard_pile
         gos = [game.names[c] for c in range(game.n_cards) if game.is_go[c]]
         self.go_name = gos[0] if len(gos) == 1 else "go card"
 
@@ -78,8 +82,17 @@ class Narrator:
         a = t.action
         op = a.op
         who = self.who(t.player)
-        if op == DRAW:
-            return None
+        if op == DRAW:  # the card drawn is never told, but where it came from and a reshuffle are public
+            said = []
+            if t.reshuffled:
+                said.append(f"The {self.discard_pile} is shuffled into a new {self.draw_pile}.")
+            if t.from_discard:
+                said.append(_sentence(f"{who} takes {g.names[t.drawn]} from the {self.discard_pile}."))
+            elif t.drawn_more:
+                said.append(f"{who} draws {plural(len(t.drawn_more) + (t.drawn >= 0), 'card')}.")
+            return " ".join(said) or None
+        if op == MULLIGAN:
+            return _sentence(f"{who} throws {g.names[a.card_index]} away (mulligan).")
         if op == PLAY:
             c = a.card_index
             k = g.kind[c]
@@ -105,12 +118,15 @@ class Narrator:
             nxt = " and plays next" if t.extra_turn else ""
             if t.queued_turn:
                 nxt = " and plays next (queued: nobody loses a turn)"
+            if t.reshuffled:
+                nxt += f"; the {self.discard_pile} is shuffled into a new {self.draw_pile}"
             return _sentence(f"{who} calls COUP FOURRÉ with {g.names[a.card_index]} against "
                              f"{g.names[t.window_hazard]}{self._safety_miles(t)}{nxt}."
                              + ("  trip completed!" if t.trip_completed else ""))
         if op == FAST_PLAY:
+            shuffled = f"; the {self.discard_pile} is shuffled into a new {self.draw_pile}" if t.reshuffled else ""
             return _sentence(f"{who} answers {g.names[t.window_hazard]} at once, out of turn, with "
-                             f"{g.names[a.card_index]} (fast play).")
+                             f"{g.names[a.card_index]} (fast play){shuffled}.")
         if op == DECLINE:
             if self.public:
                 return None
@@ -177,7 +193,14 @@ class Narrator:
         g = self.game
         op = a.op
         if op == DRAW:
+            if a.from_discard:
+                top = g.names[obs.discard[-1]] if obs.discard else "its top card"
+                return f"take {top} from the {self.discard_pile}"
+            if obs.decision.kind == DecisionKind.MULLIGAN:
+                return f"end the mulligan: draw back to {plural(g.hand_size, 'card')}"
             return "draw a card"
+        if op == MULLIGAN:
+            return f"mulligan: throw {g.names[a.card_index]} away"
         if op == DECLINE:
             return "let it pass (keep the safety)"
         if op == EXTEND:
@@ -210,6 +233,9 @@ class Narrator:
             hz = g.names[obs.window_hazard] if obs.window_hazard >= 0 else "a hazard"
             return (f"COUP FOURRÉ? {hz} was just played on your side and you hold its safety. "
                     f"Call the coup fourré (1, or y) or let it pass (n)?")
+        if kind == DecisionKind.MULLIGAN:
+            return (f"MULLIGAN: throw another card away, or draw back to {plural(g.hand_size, 'card')} "
+                    "(your turn then ends)?")
         if kind == DecisionKind.FAST_PLAY:
             hz = g.names[obs.window_hazard] if obs.window_hazard >= 0 else "a hazard"
             return (f"FAST PLAY? {hz} was just played on your side and you hold its remedy. "

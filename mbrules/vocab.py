@@ -62,6 +62,7 @@ class Op(_Coded):
     EXTEND = "extend"
     STOP = "stop"
     FAST_PLAY = "fast-play"  # a remedy out of turn, inside its window (option fast-play-remedy)
+    MULLIGAN = "mulligan"  # turn.mulligan: throw one card of a mulligan (code 8: an action's op field is 4 bits)
 
 
 class DecisionKind(StrEnum):
@@ -70,6 +71,7 @@ class DecisionKind(StrEnum):
     TURN = "turn"
     COUP_FOURRE = "coup_fourre"  # a coup fourré window
     EXTENSION = "extension"  # the extension question
+    MULLIGAN = "mulligan"  # turn.mulligan: a mulligan under way (throw another card, or draw back and end it)
     HAND_OVER = "hand_over"
     MATCH_OVER = "match_over"
     FAST_PLAY = "fast_play"  # a fast-play window: a remedy may answer the hazard out of turn (fast-play-remedy)
@@ -124,13 +126,16 @@ class Reason(StrEnum):
     OTHER_HAZARD = "other-hazard"  # a go card while a hazard it does not fix is in force (stacked-hazards)
     NOT_DISCARDABLE = "not-discardable"  # a card of a kind that may never be discarded (safeties-not-discardable)
     PLAYABLE_CARD = "playable-card"  # a discard of a card that could be played (playable-not-discardable)
+    # turn rules (issue 35), named in the contract's style and listed in docs/api.md:
+    NO_DISCARD_DRAW = "no-discard-draw"  # 'draw discard' where the ruleset does not allow it or the pile is empty
+    NO_MULLIGAN = "no-mulligan"  # a mulligan where the ruleset has none, or after this turn's draw
 
 
 # The int codes of the engine's tables (Game.kind, Game.pile, Action.op), as plain ints.
 DISTANCE, HAZARD, REMEDY, SAFETY = (k.code for k in CardKind)
 BATTLE, SPEED = (p.code for p in Pile)
 BOTH_PILES = 2  # Game.pile of a combination remedy: it fixes hazards of the battle and the speed pile
-DRAW, PLAY, DISCARD, COUP_FOURRE, DECLINE, EXTEND, STOP, FAST_PLAY = (o.code for o in Op)
+DRAW, PLAY, DISCARD, COUP_FOURRE, DECLINE, EXTEND, STOP, FAST_PLAY, MULLIGAN = (o.code for o in Op)
 
 KIND_NAMES: tuple[str, ...] = tuple(k.value for k in CardKind)  # by code
 PILE_NAMES: tuple[str, ...] = tuple(p.value for p in Pile)  # by code
@@ -144,6 +149,6 @@ NO_LIMIT = 1 << 30  # the speed limit of a side with none in force (Observation'
 __all__ = [
     "BATTLE", "BOTH_PILES", "COUP_FOURRE", "CardKind", "DECLINE", "DISCARD", "DISTANCE", "DRAW", "DecisionKind", "EXTEND",
     "FAST_PLAY",
-    "HAZARD", "KIND_NAMES", "NO_LIMIT", "OP_WORDS", "OWN", "Op", "PILE_NAMES", "PLAY", "Pile", "REASON_CODES", "REMEDY",
+    "HAZARD", "KIND_NAMES", "MULLIGAN", "NO_LIMIT", "OP_WORDS", "OWN", "Op", "PILE_NAMES", "PLAY", "Pile", "REASON_CODES", "REMEDY",
     "Reason", "SAFETY", "SCORE_LINES", "SIDE_NAMES", "SPEED", "STOP", "ScoreLine", "Termination",
 ]

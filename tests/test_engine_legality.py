@@ -36,6 +36,9 @@ OPTIONS = [
     *(("winning-moves", o) for o in ("no-roll-under-right-of-way", "safeties-not-discardable",
                                      "playable-not-discardable", "combination-remedies", "remedy-restarts",
                                      "stacked-hazards", "overshoot", "safety-distance")),
+    ("winning-moves", "reshuffle-discard"), ("winning-moves", "draw-from-discard"), ("winning-moves", "mulligan"),
+    ("winning-moves", "refill-empty-hand"), ("winning-moves", "no-duplicate-draws"),
+    ("winning-moves", "play-then-draw"),
 ]
 SEEDS = [0, 1]
 HANDS_PER_MATCH = 2

@@ -17,7 +17,8 @@ from mbrules.engine import Game, State, Transition
 from mbrules.narrate import Narrator
 from mbrules.ruleset import RulesetError, bundled_option_ids, bundled_ruleset_ids, load_ruleset
 from mbrules.vocab import (
-    COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, FAST_PLAY, HAZARD, PLAY, SAFETY, STOP, DecisionKind,
+    COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, FAST_PLAY, HAZARD, MULLIGAN, PLAY, SAFETY, STOP,
+    DecisionKind,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,15 +49,26 @@ def check_transition(game: Game, before, after, t: Transition, st: State) -> Non
         assert t.next_player == -1 and t.next_decision in (DecisionKind.HAND_OVER, DecisionKind.MATCH_OVER)
     else:
         assert (t.next_player, t.next_decision) == (st.decision.player, st.decision.kind)
-    drew = len(after.draw_pile) < len(before.draw_pile)
-    assert (t.drawn >= 0) == drew
-    if drew:
-        assert t.drawn == before.draw_pile[0] and t.drawn in after.hands[t.player]
-    new_discards = list(after.discard[len(before.discard):])
-    if a.op == DISCARD:
-        assert new_discards[0] == a.card_index
-        new_discards = new_discards[1:]
-    assert list(t.swept) == new_discards
+    if t.from_discard:  # turn.draw_from_discard: the discard pile's top went to the hand
+        assert t.drawn == before.discard[-1] and list(after.discard) == list(before.discard[:-1])
+        assert t.drawn in after.hands[t.player] and not t.swept
+    elif t.reshuffled:  # turn.reshuffles: the discard pile became the draw pile for a draw of this action
+        assert before.reshuffles + 1 == after.reshuffles and not after.discard and not t.swept
+        assert t.drawn >= 0 or t.drawn_more or a.op == COUP_FOURRE
+    else:
+        drew = len(after.draw_pile) < len(before.draw_pile)
+        # the attacker's draw, taken at once, not recorded
+        owed = game.play_then_draw and a.op == COUP_FOURRE and not game.coup_fourre_bonus_turn_queued
+        assert (t.drawn >= 0 or bool(t.drawn_more)) == drew or owed
+        if t.drawn >= 0 and not t.drawn_more and not game.pass_over_held and not owed:
+            assert t.drawn == before.draw_pile[0]  # the top card (no card passed over)
+        if t.drawn >= 0:
+            assert t.drawn in after.hands[t.player]
+        new_discards = list(after.discard[len(before.discard):])
+        if a.op in (DISCARD, MULLIGAN):
+            assert new_discards[0] == a.card_index
+            new_discards = new_discards[1:]
+        assert list(t.swept) == new_discards
     if a.op in (COUP_FOURRE, DECLINE, FAST_PLAY):
         assert t.window_hazard == before.window[0]
     else:
@@ -97,7 +109,19 @@ def check_sentences(game: Game, full: Narrator, public: Narrator, t: Transition)
     a = t.action
     line, heard = full.action(t), public.action(t)
     if a.op == DRAW:
-        assert line is None and heard is None  # the card drawn is hidden: never told
+        # the card drawn is hidden: never told; a reshuffle and a card taken from the discard pile are public
+        assert heard == line
+        if t.from_discard:
+            assert line.startswith(full.who(t.player) + " takes " + game.names[t.drawn]) or t.reshuffled
+        elif t.reshuffled:
+            assert "shuffled into a new" in line
+        elif not t.drawn_more:
+            assert line is None
+        if line is not None and t.drawn >= 0 and not t.from_discard:
+            assert game.names[t.drawn] not in line
+        return
+    if a.op == MULLIGAN:
+        assert heard == line and line.startswith(full.who(t.player) + " throws " + game.names[a.card_index])
         return
     if a.op == DECLINE:
         assert heard is None  # telling it would tell the table that hand holds the safety

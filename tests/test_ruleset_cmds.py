@@ -35,6 +35,8 @@ OPTIONS = sorted([
     "no-roll-under-right-of-way", "safeties-not-discardable", "playable-not-discardable",
     "combination-remedies", "remedy-restarts", "stacked-hazards", "overshoot", "safety-distance",
     "exact-finish-bonus",
+    # the turn and its draws (issue 35): a mechanism the ruleset's 'turn' section writes
+    "reshuffle-discard", "draw-from-discard", "mulligan", "refill-empty-hand", "no-duplicate-draws", "play-then-draw",
 ])
 
 

@@ -15,11 +15,13 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_the_words_are_the_ones_files_and_reports_already_use():
     assert [k.value for k in CardKind] == ["distance", "hazard", "remedy", "safety"]
     assert [p.value for p in Pile] == ["battle", "speed"]
-    # fast play (option fast-play-remedy, issue 35): a word and a decision added after the contract's
+    # fast play (option fast-play-remedy, issue 35): a word and a decision added after the contract's; the turn
+    # rules (issue 35) add the op 'mulligan' (code 8: the action's op field is 4 bits), the decision 'mulligan'
+    # and two reason codes
     assert [o.value for o in Op] == ["draw", "play", "discard", "coup-fourre", "decline", "extend", "stop",
-                                     "fast-play"]
-    assert [d.value for d in DecisionKind] == ["turn", "coup_fourre", "extension", "hand_over", "match_over",
-                                               "fast_play"]
+                                     "fast-play", "mulligan"]
+    assert [d.value for d in DecisionKind] == ["turn", "coup_fourre", "extension", "mulligan", "hand_over",
+                                               "match_over", "fast_play"]
     assert [t.value for t in Termination] == ["win", "draw", "unfinished"]
     assert vocab.SCORE_LINES == ("milestones", "safeties", "all_safeties", "coup_fourres", "trip_completed",
                                  "delayed_action", "safe_trip", "shutout", "extension", "total")
@@ -29,6 +31,7 @@ def test_the_words_are_the_ones_files_and_reports_already_use():
         "protected", "not-rolling", "already-limited", "bad-target", "nothing-to-fix", "no-coup-fourre",
         "no-extension", "extension-pending", "must-play"]
     assert {"rolling-safety", "same-hazard", "other-hazard", "not-discardable", "playable-card"} <= set(Reason)
+    assert (Reason.NO_DISCARD_DRAW, Reason.NO_MULLIGAN) == ("no-discard-draw", "no-mulligan")
     assert json.dumps({ScoreLine.TOTAL: Termination.DRAW}) == '{"total": "draw"}'
     assert f"{DecisionKind.COUP_FOURRE}" == "coup_fourre" and str(Op.COUP_FOURRE) == "coup-fourre"
 

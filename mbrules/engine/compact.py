@@ -17,7 +17,7 @@ from __future__ import annotations
 import struct
 
 from ..vocab import NO_LIMIT
-from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_PLAY
+from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_MULL, P_PLAY
 from .state import State
 
 __all__ = ["ObservationWriter", "draw_due", "draw_pile_counts", "draw_pile_size", "stack_next_draw", "state_vector"]
@@ -102,7 +102,7 @@ class ObservationWriter:
         window = ph == P_COUP or ph == P_FAST  # a reaction window: a coup fourré's, or a fast play's
         if window and st._player != player:
             # the window shows only to the seat it asks: to the rest it looks like the next turn
-            v[1 if not stock else 0] = 1.0
+            v[1 if not (stock or st._can_draw()) else 0] = 1.0
             who = st.turn_player()
         else:
             v[_PHASE_SLOT[ph]] = 1.0
@@ -187,8 +187,9 @@ class ObservationWriter:
         return bytearray(self._all.pack(*v))
 
 
-# a fast-play window shares the coup fourré's slot: a reaction window, its hazard shown to the seat asked
-_PHASE_SLOT = {P_DRAW: 0, P_PLAY: 1, P_COUP: 2, P_EXT: 3, P_FAST: 2, P_HAND_OVER: 4}
+# a fast-play window shares the coup fourré's slot: a reaction window, its hazard shown to the seat asked;
+# a mulligan shares the draw's: its draw is still to come
+_PHASE_SLOT = {P_DRAW: 0, P_PLAY: 1, P_COUP: 2, P_EXT: 3, P_FAST: 2, P_MULL: 0, P_HAND_OVER: 4}
 _PHASE_SLOT = tuple(_PHASE_SLOT.get(ph, 5) for ph in range(max(_PHASE_SLOT) + 2))
 
 
@@ -216,8 +217,9 @@ def state_vector(st: State) -> list[float]:
 
 
 def draw_due(st: State) -> bool:
-    """Whether the state waits for the draw that starts a turn (the only legal action then)."""
-    return st._phase == P_DRAW
+    """Whether the state waits for the draw that starts a turn and it is the only legal action then (not
+    where the ruleset's turn rules offer a choice at the draw: the discard pile's top, a mulligan)."""
+    return st._phase == P_DRAW and not st.game.draw_choices
 
 
 def draw_pile_size(st: State) -> int:

@@ -90,14 +90,15 @@ def determinize(obs: "Observation", rng: random.Random, known: dict[int, list[in
                  "miles": v.miles}
              for s, v in enumerate(obs.sides)}
     d = obs.decision
-    if d.kind not in (DecisionKind.TURN, DecisionKind.EXTENSION, DecisionKind.COUP_FOURRE, DecisionKind.FAST_PLAY):
+    if d.kind not in (DecisionKind.TURN, DecisionKind.EXTENSION, DecisionKind.COUP_FOURRE, DecisionKind.FAST_PLAY,
+                      DecisionKind.MULLIGAN):
         raise ValueError(f"nothing to decide at a {d.kind} decision")
     window = _window(obs, hands, d.kind == DecisionKind.FAST_PLAY) if d.kind != DecisionKind.TURN and d.kind != DecisionKind.EXTENSION \
         else None
     return State.from_decision(
         g, d, hands=hands, draw_top_first=pool[k:][::-1], discard=obs.discard, sides=sides, target=obs.target,
         extension_called_by=obs.extension_called_by, hand_no=obs.hand_no, match_totals=list(obs.match_totals),
-        window=window, seed=seed,
+        window=window, seed=seed, reshuffles=obs.reshuffles, after_draw=obs.after_draw,
     )
 
 

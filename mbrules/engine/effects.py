@@ -169,10 +169,11 @@ class Effects:
             self._protect(ps, c, normal=True)
             if g.safety_distance and self._safety_miles(ps):
                 self._trip_reached(p, ps)  # option safety-distance: the safety's miles completed the trip
-            elif g.safety_extra_turn and (self._stock or not g.safety_extra_turn_needs_draw_pile):
+            elif g.safety_extra_turn and (self._stock or not g.safety_extra_turn_needs_draw_pile or self._can_draw()):
                 # another turn, chained (WM §5B); with play.safety_extra_turn_needs_draw_pile, only while the
                 # draw pile lasts (French rules, Fin de manche: 'n'autorise plus à rejouer immédiatement')
-                self._start_turn(p)
+                # (a reshuffle the ruleset allows keeps it going: _can_draw)
+                self._turn_again(p)
             else:
                 self._end_turn(p)
 

@@ -20,7 +20,7 @@ the one room of :class:`~mbrules.engine.state.State` that plays it reading that 
 from __future__ import annotations
 
 from ..vocab import BATTLE, BOTH_PILES, NO_LIMIT, SAFETY, SIDE_NAMES, SPEED, CardKind, Pile
-from .notation import ACTION_DECLINE, ACTION_DRAW, ACTION_EXTEND, ACTION_STOP, COUP_FOURRE, DISCARD, FAST_PLAY, MAX_CARDS, MAX_SIDES, PLAY, Action, all_actions, describe, encode, parse
+from .notation import ACTION_DECLINE, ACTION_DRAW, ACTION_DRAW_DISCARD, ACTION_EXTEND, ACTION_STOP, COUP_FOURRE, DISCARD, FAST_PLAY, MAX_CARDS, MAX_SIDES, MULLIGAN, PLAY, Action, all_actions, describe, encode, parse
 from .scorelines import compile_lines
 from .state import State
 from .words import players_refused
@@ -151,6 +151,21 @@ class Game:
         self.deal_passes_left = m.deal_passes_left.value
         self.max_hands = m.max_hands.value  # the engine ends a match as unfinished after this many hands
 
+        # The turn and its draws (ruleset 'turn'; the turn room reads these). plain_draws: none of them
+        # is on, so a draw takes the top card and nothing else (the hot loop's fast path asks only this).
+        t = ruleset.turn
+        self.play_then_draw = t.order.value == "play_then_draw"
+        self.max_reshuffles = t.reshuffles.value
+        self.draw_from_discard = t.draw_from_discard.value
+        self.mulligan = t.mulligan.value
+        self.refill_empty_hand = t.refill_empty_hand.value
+        # the most reshuffles a refill may have made before it (it may also use the draws' allowance)
+        self.max_refill_reshuffles = max(t.refill_reshuffles.value, self.max_reshuffles) if self.refill_empty_hand else 0
+        self.pass_over_held = t.pass_over_held.value
+        self.draw_choices = self.draw_from_discard or self.mulligan  # a turn's draw offers more than 'draw'
+        self.plain_draws = not (self.max_reshuffles or self.refill_empty_hand or self.pass_over_held
+                                or self.play_then_draw)
+
         # -- issue 35: reactions and the turn. coup_fourre.bonus_turn: reactions (the caller queued) and
         # turn (the queue served first); play.safety_extra_turn_needs_draw_pile: effects; fast_play.*: reactions
         # (the window, the fast play) and legality (_verify_fast_play)
@@ -183,6 +198,8 @@ class Game:
         self.coup_action = tuple(acts[encode(COUP_FOURRE, c)] for c in range(n))
         self.fast_action = tuple(acts[encode(FAST_PLAY, c)] for c in range(n))
         self.draw_action = acts[ACTION_DRAW]
+        self.draw_discard_action = acts[ACTION_DRAW_DISCARD]  # refused (no-discard-draw) unless turn.draw_from_discard
+        self.mulligan_action = tuple(acts[encode(MULLIGAN, c)] for c in range(n))  # refused unless turn.mulligan
         self.decline_action = acts[ACTION_DECLINE]
         self.extend_action = acts[ACTION_EXTEND]
         self.stop_action = acts[ACTION_STOP]

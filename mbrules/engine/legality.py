@@ -30,23 +30,23 @@ reading that table (with the ruling it plays), never the edition's name.
 from __future__ import annotations
 
 from ..vocab import BATTLE, DISTANCE, HAZARD, REMEDY, SAFETY, SPEED
-from ..vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, FAST_PLAY, OWN, STOP
+from ..vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, FAST_PLAY, MULLIGAN, OWN, STOP
 from ..vocab import Reason
 from .actions import IllegalAction
 from .notation import Action, parse
-from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_PLAY
+from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_MULL, P_PLAY
 
 # The contract's reason codes, by mbrules.vocab.Reason's own names, bound once here: an enum member's
 # lookup (Reason.SPEED_LIMIT) costs about 0.2 µs on Python 3.11, and legal_actions() asks for a reason
 # of nearly every card it weighs
 (ALREADY_LIMITED, BAD_TARGET, CANNOT_MOVE, EXTENSION_PENDING, HAND_OVER, MUST_PLAY, NO_COUP_FOURRE, NO_EXTENSION,
  NO_FAST_PLAY, NOT_IN_HAND, NOT_ROLLING, NOT_YOUR_TURN, NOTHING_TO_FIX, OVER_TARGET, PROTECTED, SPEED_LIMIT,
- TOO_MANY_200, NOT_DISCARDABLE, OTHER_HAZARD, PLAYABLE_CARD, ROLLING_SAFETY, SAME_HAZARD) = (
+ TOO_MANY_200, NOT_DISCARDABLE, OTHER_HAZARD, PLAYABLE_CARD, ROLLING_SAFETY, SAME_HAZARD, NO_DISCARD_DRAW, NO_MULLIGAN) = (
     Reason.ALREADY_LIMITED, Reason.BAD_TARGET, Reason.CANNOT_MOVE, Reason.EXTENSION_PENDING, Reason.HAND_OVER,
     Reason.MUST_PLAY, Reason.NO_COUP_FOURRE, Reason.NO_EXTENSION, Reason.NO_FAST_PLAY, Reason.NOT_IN_HAND,
     Reason.NOT_ROLLING, Reason.NOT_YOUR_TURN, Reason.NOTHING_TO_FIX, Reason.OVER_TARGET, Reason.PROTECTED,
     Reason.SPEED_LIMIT, Reason.TOO_MANY_200, Reason.NOT_DISCARDABLE, Reason.OTHER_HAZARD, Reason.PLAYABLE_CARD,
-    Reason.ROLLING_SAFETY, Reason.SAME_HAZARD)
+    Reason.ROLLING_SAFETY, Reason.SAME_HAZARD, Reason.NO_DISCARD_DRAW, Reason.NO_MULLIGAN)
 
 
 class Legality:
@@ -129,6 +129,22 @@ class Legality:
     def _verify_draw(self) -> str | None:
         """The draw starts a turn, once (WM §5)."""
         return None if self._phase == P_DRAW else NOT_YOUR_TURN
+
+    def _verify_draw_discard(self) -> str | None:
+        """turn.draw_from_discard: the discard pile's top instead of the draw, when there is one to take."""
+        if self._phase != P_DRAW:
+            return NOT_YOUR_TURN
+        if not self.game.draw_from_discard or not self._discard:
+            return NO_DISCARD_DRAW
+        return None
+
+    def _verify_mulligan(self, p: int, c: int) -> str | None:
+        """turn.mulligan: instead of the turn's draw (or in a mulligan under way), throw a card ``p`` holds."""
+        if not self.game.mulligan or (self._phase != P_DRAW and self._phase != P_MULL):
+            return NO_MULLIGAN
+        if c not in self._hands[p]:
+            return NOT_IN_HAND
+        return None
 
     def _verify_play(self, p: int, c: int, ts: int) -> str | None:
         """``p``, whose turn it is and who has drawn, plays card ``c`` on side ``ts``."""
@@ -239,9 +255,13 @@ class Legality:
         if ph == P_COUP or ph == P_FAST or (q is not None and q != p):
             return NOT_YOUR_TURN
         if op == DRAW:
-            return self._verify_draw()
-        if ph == P_DRAW:
-            return NOT_YOUR_TURN  # a turn starts with the draw
+            if a.from_discard:
+                return self._verify_draw_discard()
+            return None if ph == P_DRAW or ph == P_MULL else NOT_YOUR_TURN  # a mulligan ends with its draw
+        if op == MULLIGAN:
+            return self._verify_mulligan(p, a.card_index)
+        if ph == P_DRAW or ph == P_MULL:
+            return NOT_YOUR_TURN  # a turn's draw comes first (play then draw: after the play)
         if op == DISCARD:
             return self._verify_discard(p, a.card_index)
         return self._verify_play(p, a.card_index, self._target_side(p, a))
@@ -301,7 +321,20 @@ class Legality:
                 acts += [da[c] for c in cards if self._verify_discard(p, c) is None]
             return acts
         if ph == P_DRAW:
-            return [self.game.draw_action]
+            g = self.game
+            if not g.draw_choices:
+                return [g.draw_action]
+            acts = [g.draw_action]
+            if g.draw_from_discard and self._discard:
+                acts.append(g.draw_discard_action)
+            if g.mulligan:
+                ma = g.mulligan_action
+                acts += [ma[c] for c in dict.fromkeys(self._hands[self._player])]
+            return acts
+        if ph == P_MULL:
+            g = self.game
+            ma = g.mulligan_action
+            return [g.draw_action, *[ma[c] for c in dict.fromkeys(self._hands[self._player])]]
         if ph == P_COUP:
             g = self.game
             p = self._player
@@ -362,9 +395,21 @@ class Legality:
                 return f"the extension question is {cur}'s"
             if p != self._player:
                 return f"it is {cur}'s turn, not {who}'s"
+            if self._phase == P_MULL:
+                return f"{who} is taking a mulligan: throw another card (mulligan CARD) or draw to end it"
             if a.op == DRAW:
                 return f"{who} has already drawn this turn"
+            if self.game.play_then_draw:
+                return f"{who} has played this turn and must now draw"
             return f"{who} must draw before playing"
+        if code == NO_DISCARD_DRAW:
+            if not g.draw_from_discard:
+                return "this ruleset does not let a player draw from the discard pile"
+            return "the discard pile is empty"
+        if code == NO_MULLIGAN:
+            if not g.mulligan:
+                return "this ruleset has no mulligan"
+            return f"{who} may take a mulligan only instead of the turn's draw"
         c = a.card_index
         card = a.card
         if code == NOT_IN_HAND:

@@ -111,22 +111,29 @@ class Observation(NamedTuple):
     hand_no: int
     match_totals: tuple[int, ...]  # the score of the hands played
     face_up: tuple[int, ...]  # copies of each card on the table or in the discard pile
+    reshuffles: int = 0  # times this hand the discard pile became the draw pile (turn.reshuffles; public)
+    after_draw: int = -1  # play then draw, a turn's draw due: who plays once it is taken (public), else -1
     queued_turns: tuple[int, ...] = ()  # coup fourré callers whose extra turn waits (queued-coup-fourre-turn)
 
     @classmethod
     def of(cls, st: "State", player: int) -> "Observation":
         g = st.game
         d = st.decision
+        after_draw = st._after_draw
         if (d.kind == DecisionKind.COUP_FOURRE or d.kind == DecisionKind.FAST_PLAY) and d.player != player:
             # A window opens only for a holder of the safety (or, for fast play, of the remedy): to the
             # rest of the table it must look like the next turn, or it would tell them who holds the card
             # (WM §7: the holder may call it or keep quiet). Only the one asked sees the window.
-            d = Decision(DecisionKind.TURN, st.turn_player(), not st._stock)
+            d = Decision(DecisionKind.TURN, st.turn_player(), not st._can_draw())
+            if g.play_then_draw and not d.drawn:
+                # the attacker's draw, then the first queued coup fourré turn, or the attacker's left
+                after_draw = st._queued[0] if st._queued else (d.player + 1) % g.players
         return cls(
             g, player, g.side_of[player], tuple(st._hands[player]), tuple([len(h) for h in st._hands]),
             _side_views(st), tuple(st._discard), len(st._stock), d,
             st._cf_hazard if (d.kind == DecisionKind.COUP_FOURRE or d.kind == DecisionKind.FAST_PLAY) else -1, st._target,
-            st._extension_called_by, st._hand_no, tuple(st._match_totals), tuple(st._face_up), tuple(st._queued),
+            st._extension_called_by, st._hand_no, tuple(st._match_totals), tuple(st._face_up), st._reshuffles,
+            after_draw, tuple(st._queued),
         )
 
     # -- derived facts a bot needs ---------------------------------------------------------
@@ -162,6 +169,8 @@ class Observation(NamedTuple):
                                     if self.extension_called_by >= 0 else None),
             "hand_no": self.hand_no,
             "match": {g.side_names[s]: t for s, t in enumerate(self.match_totals)},
+            "reshuffles": self.reshuffles,
+            "after_draw": g.player_names[self.after_draw] if self.after_draw >= 0 else None,
             "queued_turns": [g.player_names[p] for p in self.queued_turns],
         }
 
@@ -181,7 +190,7 @@ class Snapshot:
         "game", "hands", "draw_pile", "discard", "sides", "target", "extension_called_by", "decision",
         "turn_player", "window", "completer", "completion_delayed", "hand_no", "first_player",
         "match_totals", "hand_sheets", "winner", "last_draw", "needs_go", "rolling_safety", "history_length",
-        "score", "rng_state", "queued_turns",
+        "score", "rng_state", "reshuffles", "after_draw", "hand_seed", "queued_turns",
     )
 
     def __init__(self, st: "State"):
@@ -211,6 +220,9 @@ class Snapshot:
         set_(self, "history_length", len(st._history))
         set_(self, "score", tuple(st.score_sheet()))
         set_(self, "rng_state", st._rng.getstate())  # the shuffles of the hands to come
+        set_(self, "reshuffles", st._reshuffles)  # turn.reshuffles: how many this hand
+        set_(self, "after_draw", st._after_draw)  # play then draw: who plays once the draw is taken
+        set_(self, "hand_seed", st._hand_seed)  # the seed of this hand's reshuffles (turn.reshuffles)
         set_(self, "queued_turns", (tuple(st._queued), st._resume))  # queued coup fourré turns, and where play resumes
 
     def __setattr__(self, name, value):

@@ -52,8 +52,11 @@ from array import array
 
 from mbrules.vocab import HAZARD, REMEDY, SAFETY, DecisionKind
 
-# a turn: before/after its draw; a fast-play window shares the coup fourré's slot (a reaction window)
-DECISIONS = ("draw", "play") + tuple(k.value for k in DecisionKind if k not in (DecisionKind.TURN, DecisionKind.FAST_PLAY))
+# a turn: before/after its draw; a fast-play window shares the coup fourré's slot (a reaction window);
+# a mulligan under way (turn.mulligan) is read as "draw": it ends with a draw, and the legal actions
+# (its throws, its draw) tell it from a turn's draw
+DECISIONS = ("draw", "play") + tuple(k.value for k in DecisionKind
+                                     if k not in (DecisionKind.TURN, DecisionKind.FAST_PLAY, DecisionKind.MULLIGAN))
 SIDE_BLOCK = ("battle_top", "hazard", "speed_hazard", "safeties", "distance")
 SIDE_SCALARS = ("miles/target", "moving", "limited", "limit/200", "coup_fourres", "protected")
 
@@ -82,6 +85,12 @@ class ActionSpace:
                 acts.append(game.coup_action[c])
             if game.kind[c] == REMEDY and game.fast_play_enabled:
                 acts.append(game.fast_action[c])  # an out-of-turn remedy (option fast-play-remedy)
+        # the ruleset's turn rules (docs/rl.md): only a game that has them has these actions, so the
+        # books' rulesets keep their space
+        if game.draw_from_discard:
+            acts.append(game.draw_discard_action)
+        if game.mulligan:
+            acts += game.mulligan_action
         self.actions = tuple(acts)
         self.index = {int(a): i for i, a in enumerate(acts)}
         if len(self.index) != len(acts):  # each action once: a duplicate would make two indices mean one thing

@@ -39,6 +39,8 @@ class HandRecord:
     winner: int
     points: tuple[int, ...]  # per side: the sheet's total
     lines: tuple[tuple[str, tuple[int, ...]], ...]  # (score line, per side), in game.score_line_names' order
+    reshuffles: int = 0  # times the discard pile became the draw pile this hand (turn.reshuffles)
+    discard_draws: int = 0  # draws from the discard pile this hand (turn.draw_from_discard)
 
     def line(self, name: str) -> tuple[int, ...]:
         """Each side's points on the score line ``name`` (``"safe_trip"``, ``"total"``...): the contract's
@@ -70,21 +72,23 @@ class MatchRecord:
 
 
 def _hand_facts(history, hands: int) -> list[list[int]]:
-    """Per hand, in one pass over the history: [first player, turns, coups fourrés, extension caller]
-    (-1 where none). A ``(-1, -1)`` entry marks the start of each hand after the first."""
-    facts = [[-1, 0, 0, -1] for _ in range(max(1, hands))]
+    """Per hand, in one pass over the history: [first player, turns, coups fourrés, extension caller, draws
+    from the discard pile] (-1 where none). A ``(-1, -1)`` entry marks the start of each hand after the first."""
+    facts = [[-1, 0, 0, -1, 0] for _ in range(max(1, hands))]
     h = 0
     cur = facts[0]
     for p, a in history:
         if p < 0:
             h += 1
-            cur = facts[h] if h < len(facts) else [-1, 0, 0, -1]
+            cur = facts[h] if h < len(facts) else [-1, 0, 0, -1, 0]
             continue
         if cur[0] < 0:
             cur[0] = p
         op = a.op
         if op == PLAY or op == DISCARD:
             cur[1] += 1
+        elif a.from_discard:
+            cur[4] += 1
         elif op == COUP_FOURRE:
             cur[2] += 1
         elif op == EXTEND:
@@ -108,13 +112,14 @@ def match_record(game: Game, seed: int, st: State, bots: Sequence[str] | None = 
     sheets = out.hand_sheets if out is not None else st.hand_sheets
     completed = list(out.completed) if out is not None else []
     facts = _hand_facts(st.history, len(sheets))
+    reshuffled = st.reshuffles_per_hand
     hands = []
     running = [0] * game.sides
     leader_prev = -1
     lead_changes = 0
     leader_first = -1
     for h, sheet in enumerate(sheets):
-        first, turns, cf, caller = facts[h]
+        first, turns, cf, caller, from_discard = facts[h]
         done_name = completed[h] if h < len(completed) else None
         done = index[done_name] if done_name is not None else -1
         lines = tuple((line, tuple(sheet[n][line] for n in names)) for line in game.score_line_names)
@@ -141,6 +146,8 @@ def match_record(game: Game, seed: int, st: State, bots: Sequence[str] | None = 
             winner=_leader(points),
             points=points,
             lines=lines,
+            reshuffles=reshuffled[h] if h < len(reshuffled) else 0,  # turn.reshuffles
+            discard_draws=from_discard,  # 'draw discard' (turn.draw_from_discard)
         ))
     if out is None:
         result, winner = "unfinished", -1

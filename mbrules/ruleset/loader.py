@@ -54,7 +54,7 @@ __all__ = [
 REFERENCE_RULESET = "winning-moves"  # an option file is checked by applying it over this ruleset
 _CACHE_SIZE = 64
 MAX_EXTENDS_CHAIN = 100  # files in one extends chain (a ruleset, its parent, ...): deeper is a located error
-_SECTIONS = "box, cards, player_counts, play, coup_fourre, scoring, match, display"
+_SECTIONS = "box, cards, player_counts, play, coup_fourre, scoring, match, display, turn"
 
 
 # ----------------------------------------------------------------------------

@@ -490,6 +490,75 @@ class Display(Strict):
 
 
 # ----------------------------------------------------------------------------
+# The turn and its draws (issue 35: house rules of the draw; the engine's turn room reads these)
+
+
+class TurnOrderRule(Rule[Literal["draw_then_play", "play_then_draw"]]):
+    """The order of a turn: draw then play (the books), or play then draw."""
+
+
+class ReshufflesRule(Rule[Annotated[int, Field(ge=0, le=100)]]):
+    """How many times a hand the discard pile may be shuffled into a new draw pile (0: never)."""
+
+
+class PassOverRule(Rule[Annotated[int, Field(ge=0, le=1000)]]):
+    """How many cards a draw may pass over to find one its drawer does not hold (0: none)."""
+
+
+_BOOK_DRAW = ("winning-moves.txt §5 'He draws a card from the draw pile and places it in his hand. He then must "
+              "play one card'")
+
+
+class TurnRules(Strict):
+    """How a turn draws: its order, where a card may be drawn from, and what happens when the draw pile is out.
+
+    Every field defaults to the books' turn, so a ruleset that names none plays as the editions do."""
+
+    order: TurnOrderRule = Field(
+        default=TurnOrderRule(value="draw_then_play", source=_BOOK_DRAW),
+        description="draw_then_play: a turn draws one card, then plays or discards one; play_then_draw: it "
+        "plays or discards first, then draws (the hand holds hand_size cards when the player chooses).",
+    )
+    reshuffles: ReshufflesRule = Field(
+        default=ReshufflesRule(
+            value=0, source="winning-moves.txt §5D 'Cards once discarded are out of play for the balance of the "
+            "hand'; §6C: once the draw pile is exhausted, players play out or discard the cards in their hands"),
+        description="How many times a hand the whole discard pile is shuffled into a new draw pile when a draw "
+        "finds the draw pile empty (0: never, the books). After the last one the draw pile runs out as usual.",
+    )
+    draw_from_discard: BoolRule = Field(
+        default=BoolRule(value=False, source="winning-moves.txt §5D: 'other players may not pick them up on "
+                         "their turn'"),
+        description="At the draw a player may take the top card of the discard pile instead of the draw "
+        "pile's (every seat sees which).",
+    )
+    mulligan: BoolRule = Field(
+        default=BoolRule(value=False, source=_BOOK_DRAW),
+        description="Instead of a turn, a player may discard any number of cards (at least one) and draw back "
+        "to hand_size; the turn then passes.",
+    )
+    refill_empty_hand: BoolRule = Field(
+        default=BoolRule(value=False, source="winning-moves.txt §5: a turn draws one card; §6C: once the draw "
+                         "pile is out, players play out the cards in their hands"),
+        description="A player whose turn comes with an empty hand first draws hand_size cards (as far as the "
+        "draw pile, and the reshuffles allowed, go), then takes the turn as usual.",
+    )
+    refill_reshuffles: ReshufflesRule = Field(
+        default=ReshufflesRule(value=0, source="winning-moves.txt §5D 'Cards once discarded are out of play for "
+                               "the balance of the hand'"),
+        description="How many reshuffles a hand allows for a refill (refill_empty_hand) when the draw pile is "
+        "out, counting every reshuffle of the hand: a refill may reshuffle while fewer than the larger of this "
+        "and reshuffles have been made; other draws only while fewer than reshuffles.",
+    )
+    pass_over_held: PassOverRule = Field(
+        default=PassOverRule(value=0, source=_BOOK_DRAW + " (the top card, whatever it is)"),
+        description="A draw passes over up to this many cards that the drawer already holds a copy of, taking "
+        "the first it does not hold (the cards passed over stay in order); when every card it may look at is "
+        "held, it takes the top card. 0: a draw takes the top card.",
+    )
+
+
+# ----------------------------------------------------------------------------
 # The ruleset
 
 
@@ -517,6 +586,10 @@ class Ruleset(Strict):
     scoring: ScoringRules
     match: MatchRules
     display: Display
+    turn: TurnRules = Field(
+        default_factory=TurnRules,
+        description="How a turn draws (order, draw sources, reshuffles, mulligan, refills); the defaults are the books'.",
+    )
     applied_options: tuple[str, ...] = Field(
         default=(), description="Filled in by the loader: the options applied, in order."
     )

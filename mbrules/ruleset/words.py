@@ -107,6 +107,14 @@ PHRASES: dict[str, str] = {
     "display.safety_area": "the safety area is called",
     "display.discard_pile": "the discard pile is called",
     "display.draw_pile": "the draw pile is called",
+    # the turn and its draws
+    "turn.order": "a turn is",
+    "turn.reshuffles": "discard pile shuffled into a new draw pile",
+    "turn.draw_from_discard": "a player may draw the discard pile's top card",
+    "turn.mulligan": "mulligan (instead of a turn, discard cards, draw back)",
+    "turn.refill_empty_hand": "an empty hand first draws a full hand",
+    "turn.pass_over_held": "cards a draw passes over that its drawer holds",
+    "turn.refill_reshuffles": "reshuffles a hand allows to refill an empty hand",
 }
 
 VALUE_WORDS: dict[str, dict[Any, str]] = {
@@ -141,6 +149,9 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
     "play.overshoot": {False: "no: distance may never pass the target", True: "yes"},
     "play.safety_distance": {0: "no"},
     "player_counts.*.extension_to": {None: "none"},
+    "turn.order": {"draw_then_play": "draw, then play or discard", "play_then_draw": "play or discard, then draw"},
+    "turn.reshuffles": {0: "never"},
+    "turn.pass_over_held": {0: "none"},
 }
 
 

@@ -15,6 +15,9 @@ A step names its player and one action key (``docs/scenarios.md``):
 ``{player: p1, coup_fourre: CARD}``    a coup fourré inside its window
 ``{player: p1, extension: true}``      the extension question answered (false: stop)
 ``{player: p1, fast_play: CARD}``      a remedy out of turn inside its fast-play window
+``{player: p1, draw_from: discard}``   the turn's draw takes the discard pile's top
+``{player: p1, mulligan: CARD}``       one card thrown in a mulligan (its draw back is
+                                       implicit: the first step that is not another)
 =====================================  ================================================
 
 ``draw: CARD`` may follow: it asserts the card drawn for that turn (or after a coup fourré).
@@ -36,7 +39,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from mbrules.engine import Action
-from mbrules.vocab import COUP_FOURRE, DISCARD, EXTEND, FAST_PLAY, OWN, PLAY, STOP, Termination
+from mbrules.vocab import COUP_FOURRE, DISCARD, DRAW, EXTEND, FAST_PLAY, MULLIGAN, OWN, PLAY, STOP, Termination
 
 if TYPE_CHECKING:
     from mbrules.engine.game import Game
@@ -85,6 +88,13 @@ def step_fields(g: "Game", player: int, action: Action, draw: int | None = None)
         out["coup_fourre"] = action.card
     elif op == FAST_PLAY:
         out["fast_play"] = action.card
+    elif (op == DRAW and action.from_discard) or op == MULLIGAN:
+        if draw is not None:
+            raise ValueError(f"'{action}' is the turn's draw itself: no 'draw:' goes with it")
+        if op == MULLIGAN:
+            out["mulligan"] = action.card
+        else:
+            out["draw_from"] = "discard"  # the card taken is the discard pile's top, which the position shows
     elif op in (EXTEND, STOP):
         if draw is not None:
             raise ValueError("answering the extension draws nothing: no 'draw:' goes with it")
@@ -132,6 +142,10 @@ def step_action(g: "Game", step: "ActionStep") -> tuple[int, Action]:
         text = f"coup-fourre {step.coup_fourre}"
     elif step.fast_play is not None:
         text = f"fast-play {step.fast_play}"
+    elif step.draw_from is not None:
+        text = "draw discard"
+    elif step.mulligan is not None:
+        text = f"mulligan {step.mulligan}"
     else:
         text = "extend" if step.extension else "stop"
     return player, Action.parse(text, g)
@@ -148,14 +162,16 @@ class Deal:
     turn: int
     match: tuple[int, ...]  # per side
     hands_played: int = 0  # hands before this one, written where the match's length counts them (fixed hands)
+    seed: int | None = None  # the seed of the hand's reshuffles, written where the ruleset reshuffles (turn.reshuffles)
 
 
 def deal_of(snap: "Snapshot") -> Deal:
     """The deal of the hand ``snap`` stands at the start of (taken before the hand's first action)."""
     g = snap.game
     played = snap.hand_no if g.match_mode == "fixed_hands" else 0  # the match's length counts the hands before
+    seed = snap.hand_seed if (g.max_reshuffles or g.max_refill_reshuffles) else None  # the reshuffles' seed
     return Deal(tuple(tuple(h) for h in snap.hands), tuple(snap.draw_pile), snap.first_player,
-                tuple(snap.match_totals), played)
+                tuple(snap.match_totals), played, seed)
 
 
 def setup_lines(g: "Game", deal: Deal) -> list[str]:
@@ -165,6 +181,8 @@ def setup_lines(g: "Game", deal: Deal) -> list[str]:
         lines.append(f"    {g.player_names[p]}: {flow([g.card_ids[c] for c in cards], 8)}")
     lines.append(f"  draw_pile: {flow([g.card_ids[c] for c in deal.draw_pile], 4)}")
     lines.append(f"  turn: {g.player_names[deal.turn]}")
+    if deal.seed is not None:
+        lines.append(f"  seed: {deal.seed}")  # the hand's reshuffles are shuffled from it
     lines.append("  match: {" + ", ".join(f"{g.side_names[s]}: {deal.match[s]}" for s in range(g.sides)) + "}")
     if deal.hands_played:
         lines.append(f"  hands_played: {deal.hands_played}")
@@ -181,7 +199,8 @@ def read_setup(g: "Game", setup: "Setup") -> Deal | None:
     index = g.index
     return Deal(tuple(tuple(index[c] for c in setup.hands[name]) for name in g.player_names),
                 tuple(index[c] for c in setup.draw_pile), g.player_names.index(setup.turn),
-                tuple(setup.match.get(name, 0) for name in g.side_names), setup.hands_played)
+                tuple(setup.match.get(name, 0) for name in g.side_names), setup.hands_played,
+                setup.seed if (g.max_reshuffles or g.max_refill_reshuffles) else None)
 
 
 # -- an expect: a position as a scenario names it (the one place that reads the engine's piles) -------------

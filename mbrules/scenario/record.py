@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Sequence
 
 from mbrules.engine import Action, Observer, State
-from mbrules.vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, FAST_PLAY, PLAY
+from mbrules.vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, FAST_PLAY, MULLIGAN, PLAY
 
 from .format import deal_of, expect_lines, hand_end, setup_lines, step_text, winner_name
 from .format import quoted as _q
@@ -50,10 +50,17 @@ class Recorder(Observer):
 
     def hand_start(self, st: State) -> None:
         snap = st.snapshot()
-        self.hands.append({"hand_no": snap.hand_no, "deal": deal_of(snap), "actions": [], "end": None})
+        self.hands.append({"hand_no": snap.hand_no, "deal": deal_of(snap), "actions": [], "drawn": {},
+                           "end": None})
 
     def after_action(self, st: State, player: int, action: Action) -> None:
         self.hands[-1]["actions"].append((player, action))
+
+    def transition(self, st: State, t) -> None:
+        # the card the action's actor drew, as the engine says, by the action's place in the hand (a move
+        # taken back and played again overwrites its place)
+        hand = self.hands[-1]
+        hand["drawn"][len(hand["actions"]) - 1] = t.drawn
 
     def hand_over(self, st: State) -> None:
         self.hands[-1]["end"] = hand_end(st.snapshot(), winner=False)
@@ -101,23 +108,20 @@ def record_match(recorder: Recorder, state: State, ruleset_ref: str, options: Se
         lines += setup_lines(g, deal)
         draw = deal.draw_pile
         lines.append("steps:")
-        ptr = 0  # next card of the draw pile
         drawn: dict[int, int] = {}
-        for p, a in hand["actions"]:
-            op = a.op
-            if op == DRAW:
-                drawn[p] = draw[ptr]
-                ptr += 1
+        prev = -1  # the previous action's operation
+        for i, (p, a) in enumerate(hand["actions"]):
+            got = hand["drawn"].get(i, -1)
+            op, ends_mulligan, prev = a.op, prev == MULLIGAN, a.op
+            if op == DRAW and not a.from_discard:
+                if got >= 0 and not g.play_then_draw and not ends_mulligan:
+                    drawn[p] = got  # asserted on the turn's play (play then draw, a mulligan's end: implicit)
                 continue
             if op == DECLINE:
                 continue  # a window the next step does not use is declined
             seen = None  # the card this step asserts was drawn
-            if op == COUP_FOURRE and g.coup_fourre_replacement_draw and ptr < len(draw):
-                seen = draw[ptr]
-                ptr += 1
-            if op == FAST_PLAY and g.fast_play_replacement_draw and ptr < len(draw):
-                seen = draw[ptr]
-                ptr += 1
+            if op in (COUP_FOURRE, FAST_PLAY) and got >= 0:  # a replacement draw
+                seen = got
             if op in (PLAY, DISCARD) and p in drawn:
                 seen = drawn.pop(p)
             step = step_text(g, p, a, draw=seen)

@@ -10,6 +10,9 @@ with :meth:`State.from_position`, and its steps are played in order:
   closes), unless that step is a ``coup_fourre`` (a ``fast_play``), and only if that step is accepted: a
   step marked ``rejected`` is tried on a clone, so the window stays open; an ``expect:`` step does not
   close it;
+* the ruleset's turn rules: a ``draw_from: discard`` step is the turn's draw; a mulligan that the
+  next action step does not go on with (``mulligan: CARD`` by the same player) ends with its draw
+  back; with play then draw, the draw after a play is applied before the next action step;
 * an action step without ``rejected`` must be accepted; with ``rejected`` it must be refused
   (with that code) and leave the game exactly as it was;
 * the first failing step ends the scenario.
@@ -298,7 +301,7 @@ def _check_steps(ck: _Checker, scn: m.Scenario) -> None:
         base = ["steps", i]
         if isinstance(step, m.ActionStep):
             p = ck.player(base + ["player"], step.player)
-            for k in ("play", "discard", "coup_fourre", "fast_play", "draw"):
+            for k in ("play", "discard", "coup_fourre", "fast_play", "draw", "mulligan"):
                 ck.card(base + [k], getattr(step, k))
             if step.play is not None and step.play in g.index and step.on is None and p is not None:
                 c = g.index[step.play]
@@ -520,8 +523,19 @@ class _Runner:
                 if st.decision.kind != DecisionKind.FAST_PLAY:
                     break
                 st.apply(g.decline_action)
+        # A mulligan this step does not go on with ends: its player draws back to the hand size.
+        d = st.decision
+        if d.kind == DecisionKind.MULLIGAN and not (kind == "mulligan" and d.player == p):
+            st.apply(g.draw_action, player=d.player)
+        # Play then draw: the draw after a play is implicit too (unless this step is that draw's choice).
+        for _ in range(g.players + 2):  # a draw may open another (an empty hand's turn is its draw): bounded
+            d = st.decision
+            if not (g.play_then_draw and d.kind == DecisionKind.TURN and not d.drawn
+                    and not (d.player == p and kind in ("draw_from", "mulligan"))):
+                break
+            st.apply(g.draw_action, player=d.player)
         # The draw: once a turn, before the player's first action of that turn.
-        if kind in ("play", "discard"):
+        if kind in ("play", "discard") and not g.play_then_draw:
             d = st.decision
             turn_draw = self.turn_draw
             if d.kind == DecisionKind.TURN and d.player == p and not d.drawn:

@@ -8,7 +8,9 @@ winner with the score oracle (:mod:`mbrules.testing.oracle`).
 """
 from __future__ import annotations
 
-from mbrules.vocab import BATTLE, BOTH_PILES, COUP_FOURRE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SPEED, DecisionKind
+from mbrules.vocab import (
+    BATTLE, BOTH_PILES, COUP_FOURRE, DISTANCE, FAST_PLAY, HAZARD, NO_LIMIT, REMEDY, SAFETY, SPEED, DecisionKind,
+)
 
 from .oracle import expected_sheet, expected_winner, sheet_lines
 from .view import _view
@@ -140,20 +142,34 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
     big = [p for p in range(N) if len(state.hands[p]) > hs]
     if len(big) > 1:
         out.append(f"{len(big)} players hold more than {hs} cards at once")
-    if big and not (dec.kind == DecisionKind.TURN and dec.drawn and big == [dec.player]):
+    ptd = g.ruleset.turn.order.value == "play_then_draw"  # play then draw: the hand is full before the play
+    if big and (ptd or not (dec.kind == DecisionKind.TURN and dec.drawn and big == [dec.player])):
         out.append(f"{g.player_names[big[0]]} holds {hs + 1} cards outside their own turn")
-    if dealt and state.draw and not over:
+    # while the draw pile lasts (it has never run out: after a reshuffle, hands played out may be short)
+    if dealt and state.draw and not over and not state.reshuffles:
         # a coup fourré whose safety is not replaced (coup_fourre.replacement_draw false) leaves its caller a
-        # card short for the rest of the hand: the caller's calls this hand, read from the history
+        # card short for the rest of the hand, and so does a fast play without its draw (fast_play.replacement_draw
+        # false): the callers' calls and fast plays this hand, read from the history
         short = [0] * N
-        if not g.coup_fourre_replacement_draw:
+        cf_short, fast_short = not g.coup_fourre_replacement_draw, not g.fast_play_replacement_draw
+        if cf_short or fast_short:
             for q, a in reversed(state.history):
                 if q < 0:
                     break
-                if a.op == COUP_FOURRE:
+                if (a.op == COUP_FOURRE and cf_short) or (a.op == FAST_PLAY and fast_short):
                     short[q] += 1
         for p in range(N):
-            want = (hs + 1 if (dec.kind == DecisionKind.TURN and dec.drawn and p == dec.player) else hs) - short[p]
+            if dec.kind == DecisionKind.MULLIGAN and p == dec.player:
+                continue  # a mulligan under way: the cards thrown are drawn back at its end
+            mine = dec.kind == DecisionKind.TURN and p == dec.player
+            if ptd:  # played, the draw to come: at its turn's draw, a window it opened, its extension question
+                window = dec.kind in (DecisionKind.COUP_FOURRE, DecisionKind.FAST_PLAY)  # the attacker's draw to come
+                due = ((mine and not dec.drawn) or (window and p == state.cf_attacker)
+                       or (dec.kind == DecisionKind.EXTENSION and p == dec.player))
+                want = hs - 1 if due else hs
+            else:
+                want = hs + 1 if (mine and dec.drawn) else hs
+            want -= short[p]
             if len(state.hands[p]) != want:
                 out.append(
                     f"{g.player_names[p]} holds {len(state.hands[p])} cards while the draw pile lasts "
@@ -264,7 +280,7 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
         if not 0 <= dec.player < N:
             out.append(f"decision {dec.kind} for a player out of range: {dec.player}")
         elif dec.kind == DecisionKind.TURN:
-            if not dec.drawn and not state.draw:
+            if not dec.drawn and not state.can_draw() and not state.can_refill(dec.player):
                 out.append("a turn waits for a draw from an empty draw pile")
             if dec.drawn and not state.hands[dec.player]:
                 out.append(f"{g.player_names[dec.player]} has a turn with no cards")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from mbrules.vocab import COUP_FOURRE, DISCARD, DRAW, EXTEND, FAST_PLAY, PLAY
+from mbrules.vocab import COUP_FOURRE, DISCARD, DRAW, EXTEND, FAST_PLAY, MULLIGAN, PLAY
 
 from .view import _view
 
@@ -95,7 +95,7 @@ def _meets(cond, s: int, completer: int, miles, played, laid, empty, target: int
     return True
 
 
-def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[str, int]]:
+def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[str, int]] | None:
     """The score sheet of a finished hand, derived from the hand's actions and the ruleset model alone.
 
     ``actions``: the hand's ``(player, Action)`` pairs in order, read only through the notation's
@@ -103,6 +103,13 @@ def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[
     read: card kinds, miles, sides, targets, the deck and the points all come from ``ruleset``, so a
     bug in the engine's scoring or in the compilation of the rules shows up as a disagreement.
     Rulings: Scoring (P71/WM §8), Player counts, Coup fourré, End of the hand.
+
+    The ruleset's turn rules (issue 35) are followed from the actions: a draw from the discard pile
+    leaves the draw pile as it was, a mulligan's draw back takes what the hand lacks, and play then
+    draw's attacker draws at once when a coup fourré takes the next turn. Where the draw pile is
+    refilled from the discard pile (turn.reshuffles, a refill's reshuffles), the actions alone no
+    longer say how many cards are left to draw: once the draw pile has run out in such a hand, the
+    oracle does not judge it (None).
     """
     pc = ruleset.player_counts[str(players)]
     S = pc.sides
@@ -123,6 +130,16 @@ def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[
     target = pc.extension_to if caller >= 0 and pc.extension_to is not None else pc.target
     draw = start.draw
     completer, delayed = -1, False
+    turn = ruleset.turn
+    hs = ruleset.play.hand_size.value
+    reshuffling = turn.reshuffles.value > 0 or (turn.refill_empty_hand.value and turn.refill_reshuffles.value > 0)
+    ptd = turn.order.value == "play_then_draw"
+    refill_empty = turn.refill_empty_hand.value
+    # play then draw, a coup fourré's extra turn: the attacker's draw is taken at once (a queued turn waits
+    # for the attacker's own draw, an action of its own)
+    owed = ptd and ruleset.coup_fourre.extra_turn.value and ruleset.coup_fourre.bonus_turn.value != "queued"
+    mulligan = -1  # the player whose mulligan is under way
+    attacker = -1
     over = ruleset.play.overshoot.value  # option overshoot: reaching or passing the target completes it
     bonus = ruleset.play.safety_distance.value  # option safety-distance: a safety's miles, not past the target
 
@@ -135,9 +152,31 @@ def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[
 
     for p, a in actions:
         op = a.op
+        if reshuffling and draw <= 0:
+            return None  # the discard pile may have become the draw pile: the actions no longer tell
         if op == DRAW:
-            draw -= 1
-            held[p] += 1
+            refilled = False
+            if refill_empty and held[p] == 0 and mulligan != p:
+                n = min(hs, max(draw, 0))  # an empty hand first draws a full one (turn.refill_empty_hand)
+                draw -= n
+                held[p] += n
+                refilled = n > 0
+            if a.from_discard:
+                held[p] += 1  # the discard pile's top: the draw pile is as it was
+            elif mulligan == p:
+                n = min(hs - held[p], max(draw, 0))  # draw back to the hand size, as far as the pile goes
+                draw -= n
+                held[p] += n
+            elif not refilled:
+                draw -= 1
+                held[p] += 1
+            elif draw > 0 and not ptd:  # after a refill, the turn's own card if one is left (play then draw: none)
+                draw -= 1
+                held[p] += 1
+            mulligan = -1
+        elif op == MULLIGAN:
+            held[p] -= 1
+            mulligan = p
         elif op == DISCARD:
             held[p] -= 1
         elif op == FAST_PLAY:
@@ -147,6 +186,7 @@ def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[
                 held[p] += 1
         elif op == PLAY:
             held[p] -= 1
+            attacker = p
             cid = ids[a.card_index]
             card = cards[cid]
             s = p % S  # contract: p(i) plays for side (i-1) mod S
@@ -166,6 +206,10 @@ def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[
                 draw -= 1  # the caller draws one card, none if the draw pile is empty (rulings: Coup fourré)
                 held[p] += 1
             safety_miles(p % S)
+            if owed and draw > 0 and completer != p % S:
+                draw -= 1  # play then draw: the attacker's draw, taken at once (the option's ruling)
+                if attacker >= 0:
+                    held[attacker] += 1
         elif op == EXTEND:
             # the trip goes on to the extension; the first completion no longer counts (WM §10C)
             caller = p
