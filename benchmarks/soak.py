@@ -309,7 +309,7 @@ def scenario_text(failure: dict) -> str:
     recorder = Recorder()
     state = replay_history(game, seed, hist, observers=[recorder])
     recorder.hands = recorder.hands[-1:]  # the failing hand only
-    if recorder.hands and recorder.hands[0]["sheet"] is None:
+    if recorder.hands and recorder.hands[0]["end"] is None:  # the failing hand did not end
         recorder.winner = None
     text = record_match(recorder, state, rid, opts, players, seed)
     if failure["kind"] == "crash" and failure.get("pending"):

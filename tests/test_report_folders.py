@@ -49,14 +49,14 @@ def test_a_run_stopped_before_any_match_finished_leaves_the_report_folder_as_it_
 
     d = tmp_path / "report"
     before = _report(d, COMPARE_FILES if command == "compare" else SWEEP_FILES)
-    real = compare_run._run_phases
+    real = compare_run.run_arms  # the public runner of arms both commands call (mbrules.matches.arms)
 
     def signalled_first(*a, **k):  # Ctrl-C (or SIGTERM) as the first match starts
         os.kill(os.getpid(), signum)
         return real(*a, **k)
 
-    monkeypatch.setattr(compare_run, "_run_phases", signalled_first)
-    monkeypatch.setattr(sweep_run, "_run_phases", signalled_first)
+    monkeypatch.setattr(compare_run, "run_arms", signalled_first)
+    monkeypatch.setattr(sweep_run, "run_arms", signalled_first)
     res = runner.invoke(_app(), (COMPARE if command == "compare" else SWEEP) + ["--out", str(d)])
     assert res.exit_code == 128 + signum, (res.exit_code, res.output[-1500:], res.exception)
     assert _snapshot(d) == before
