@@ -34,9 +34,10 @@ from .actions import (
 )
 from .notation import Action, parse
 from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_PLAY
+from .fields import StateFields
 
 
-class Legality:
+class Legality(StateFields):
     """The legality room of :class:`~mbrules.engine.state.State` (a mixin: no slots of its own)."""
 
     __slots__ = ()

@@ -65,6 +65,14 @@ class Action(int):
     ``game.actions``; never build the int by hand.
     """
 
+    op: int  # DRAW ... STOP
+    card_index: int  # the card named, or -1
+    side_index: int  # the side named, or OWN
+    kind: str  # the op's word: draw, play, discard, ...
+    card: str | None  # the card id named, or None
+    side: str | None  # the side name named, or None
+    _text: str
+
     def __new__(cls, code: int, game) -> "Action":
         self = super().__new__(cls, code)
         op, c, s = decode(code)

@@ -16,7 +16,7 @@ engine; ``to_dict()`` names them (card ids, ``p1``, ``A``) and is plain JSON.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from .actions import COUP_FOURRE_WINDOW, FAST_PLAY_WINDOW, TURN, Decision
 from ..vocab import NO_LIMIT, Termination
@@ -156,7 +156,32 @@ class Observation(NamedTuple):
 class Snapshot:
     """The whole position, hidden cards included (replay, recorders, checkers; never bots)."""
 
-    _immutable = True
+    _immutable: ClassVar[bool] = True
+    # the fields, declared for a type checker and an editor (set once in __init__, never again)
+    game: Game
+    hands: tuple[tuple[int, ...], ...]  # each player's hand, cards as indices
+    draw_pile: tuple[int, ...]  # top first
+    discard: tuple[int, ...]
+    sides: tuple[SideView, ...]
+    target: int
+    extension_called_by: int  # a player, or -1
+    decision: Decision
+    turn_player: int
+    window: tuple[int, int, int, tuple[int, ...]] | None  # (hazard, side hit, attacker, players to answer)
+    completer: int
+    completion_delayed: bool
+    hand_no: int
+    first_player: int
+    match_totals: tuple[int, ...]
+    hand_sheets: tuple[tuple[dict[str, int], ...], ...]
+    winner: int | Termination | None  # a side index, a draw or unfinished, or None while undecided
+    last_draw: int
+    needs_go: tuple[bool, ...]
+    rolling_safety: tuple[bool, ...]
+    history_length: int
+    score: tuple[dict[str, int], ...]
+    rng_state: tuple[Any, ...]
+    queued_turns: tuple[tuple[int, ...], int]  # queued coup fourré turns, and the player play resumes with
     __slots__ = (
         "game", "hands", "draw_pile", "discard", "sides", "target", "extension_called_by", "decision",
         "turn_player", "window", "completer", "completion_delayed", "hand_no", "first_player",
@@ -228,7 +253,14 @@ class Outcome:
     win, draw, unfinished), ``winner`` is the winning side's name or None.
     """
 
-    _immutable = True
+    _immutable: ClassVar[bool] = True
+    winner: str | None  # the winning side's name
+    winner_index: int  # the winning side, or -1
+    termination: Termination
+    totals: dict[str, int]  # per side name
+    hand_sheets: tuple[dict[str, dict[str, int]], ...]  # per hand: side name -> score line -> points
+    sides: tuple[str, ...]
+    completed: tuple[str | None, ...]  # per hand: the side that completed the trip, or None
     __slots__ = ("winner", "winner_index", "termination", "totals", "hand_sheets", "sides", "completed")
 
     def __init__(self, winner_index: int, termination: Termination, totals: dict[str, int],

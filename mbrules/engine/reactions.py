@@ -28,9 +28,10 @@ from __future__ import annotations
 from ..vocab import BATTLE
 from .notation import Action
 from .phases import P_COUP, P_EXT, P_FAST
+from .fields import StateFields
 
 
-class Reactions:
+class Reactions(StateFields):
     """The reactions room of :class:`~mbrules.engine.state.State` (a mixin: no slots of its own)."""
 
     __slots__ = ()

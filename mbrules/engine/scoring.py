@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from ..vocab import Termination
 from .scorelines import add_lines
+from .fields import StateFields
 
 
-class Scoring:
+class Scoring(StateFields):
     """The scoring room of :class:`~mbrules.engine.state.State` (a mixin: no slots of its own)."""
 
     __slots__ = ()

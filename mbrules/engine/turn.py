@@ -31,9 +31,10 @@ from __future__ import annotations
 from ..vocab import Termination
 from .actions import NOT_YOUR_TURN, IllegalAction
 from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_MATCH_OVER, P_PLAY
+from .fields import StateFields
 
 
-class TurnFlow:
+class TurnFlow(StateFields):
     """The turn room of :class:`~mbrules.engine.state.State` (a mixin: no slots of its own)."""
 
     __slots__ = ()
