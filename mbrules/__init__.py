@@ -12,7 +12,7 @@ lines, reason codes) are :mod:`mbrules.vocab`'s. See docs/api.md. Everything nam
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from . import _startup
 
@@ -32,7 +32,7 @@ _ENGINE_NAMES = ("Action", "Decision", "Game", "GameError", "IllegalAction", "No
                  "Observer", "Outcome", "SideView", "Snapshot", "State", "Transition")
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     """The engine's names on first use, and ``mbrules.__version__``, read from the installed metadata
     on first use (importlib.metadata costs about 30 ms of every command's start-up otherwise)."""
     if name in _ENGINE_NAMES:

@@ -9,7 +9,7 @@ whatever else runs in the process.
 from __future__ import annotations
 
 import random
-from typing import Callable, Protocol, runtime_checkable
+from typing import Any, Callable, Protocol, TypeVar, runtime_checkable
 
 from ..engine import Action, Game, Observation
 
@@ -36,13 +36,14 @@ class UnknownBot(ValueError):
 
 
 BotFactory = Callable[..., Bot]
+_B = TypeVar("_B", bound="type[Any]")  # a bot class, registered as it is
 _REGISTRY: dict[str, tuple[BotFactory, str]] = {}
 _PARAMS: dict[str, dict[str, tuple[type, int, int]]] = {}
-_CHECKS: dict[str, Callable[[Game, dict], None]] = {}
+_CHECKS: dict[str, Callable[[Game, dict[str, Any]], None]] = {}
 
 
 def register(name: str, description: str, params: dict[str, tuple[type, int, int]] | None = None,
-             check: Callable[[Game, dict], None] | None = None):
+             check: Callable[[Game, dict[str, Any]], None] | None = None) -> Callable[[_B], _B]:
     """Class decorator: make a bot available as ``--bot name``.
 
     ``params`` names the parameters the bot takes as ``--bot name:key=value,key=value``, each
@@ -52,7 +53,7 @@ def register(name: str, description: str, params: dict[str, tuple[type, int, int
     sentence), so that a command refuses a bot it cannot build before any match starts.
     """
 
-    def deco(cls):
+    def deco(cls: _B) -> _B:
         cls.name = name
         _REGISTRY[name] = (cls, description)
         _PARAMS[name] = dict(params or {})
@@ -125,12 +126,12 @@ def check_bot(name: str, game: Game | None = None) -> None:
         _CHECKS[base](game, params)
 
 
-def bot_rng(seed, player: int) -> random.Random:
+def bot_rng(seed: int, player: int) -> random.Random:
     """The bot's own stream for ``player`` (0-based) in the match dealt from ``seed``."""
     return random.Random(f"{seed}:bot:{player}")
 
 
-def make_bot(name: str, game: Game, player: int, seed) -> Bot:
+def make_bot(name: str, game: Game, player: int, seed: int) -> Bot:
     """The bot ``name`` (``"heuristic"``, ``"expert:budget=50"``) for ``player`` of the match dealt from ``seed``."""
     base, params = parse_bot(name)
     return _REGISTRY[base][0](game, player, bot_rng(seed, player), **params)
@@ -148,6 +149,6 @@ def lineup(names: list[str] | tuple[str, ...], players: int) -> list[str]:
     return names
 
 
-def make_bots(names: list[str] | tuple[str, ...], game: Game, seed) -> list[Bot]:
+def make_bots(names: list[str] | tuple[str, ...], game: Game, seed: int) -> list[Bot]:
     """One bot per player: ``names`` holds one name (for everybody) or one per player in seating order."""
     return [make_bot(n, game, p, seed) for p, n in enumerate(lineup(names, game.players))]

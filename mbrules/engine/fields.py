@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     from ..vocab import Termination
     from .actions import Decision
     from .game import Game
-    from .notation import Action
     from .observation import Observer
 
 

@@ -20,10 +20,16 @@ the one room of :class:`~mbrules.engine.state.State` that plays it reading that 
 from __future__ import annotations
 
 from ..vocab import BATTLE, NO_LIMIT, SAFETY, SIDE_NAMES, SPEED, CardKind, Pile
-from .notation import ACTION_DECLINE, ACTION_DRAW, ACTION_EXTEND, ACTION_STOP, COUP_FOURRE, DISCARD, FAST_PLAY, MAX_CARDS, MAX_SIDES, PLAY, Action, all_actions, describe, encode, parse
+from typing import TYPE_CHECKING, cast
+
+from ..vocab import COUP_FOURRE, DISCARD, FAST_PLAY, PLAY
+from .notation import ACTION_DECLINE, ACTION_DRAW, ACTION_EXTEND, ACTION_STOP, MAX_CARDS, MAX_SIDES, Action, ActionLike, all_actions, describe, encode, parse
 from .scorelines import compile_lines
 from .state import State
 from .words import players_refused
+
+if TYPE_CHECKING:
+    from ..ruleset.model import HazardCard, Ruleset
 
 
 class GameError(ValueError):
@@ -35,7 +41,7 @@ class Game:
 
     _immutable = True  # State.clone() shares it
 
-    def __init__(self, ruleset, players: int):
+    def __init__(self, ruleset: Ruleset, players: int):
         key = str(players)
         if key not in ruleset.player_counts:
             raise GameError(players_refused(ruleset.id, players, ruleset.player_counts))
@@ -86,7 +92,7 @@ class Game:
                 piles.append(Pile(c.pile).code)
             elif c.kind == "remedy":
                 fixed = [ruleset.cards[h] for h in c.fixes]
-                piles.append(SPEED if fixed and all(h.pile == Pile.SPEED for h in fixed) else BATTLE)
+                piles.append(SPEED if fixed and all(Pile(cast("HazardCard", h).pile) == Pile.SPEED for h in fixed) else BATTLE)
             else:
                 piles.append(-1)
         self.pile = tuple(piles)
@@ -173,7 +179,7 @@ class Game:
         self.extend_action = acts[ACTION_EXTEND]
         self.stop_action = acts[ACTION_STOP]
 
-    def __eq__(self, other) -> bool:  # the same rules for the same table, however many times loaded
+    def __eq__(self, other: object) -> bool:  # the same rules for the same table, however many times loaded
         return self is other or (isinstance(other, Game) and self.players == other.players
                                  and self.ruleset == other.ruleset)
 
@@ -212,7 +218,7 @@ class Game:
         """
         return State.new_match(self, seed)
 
-    def action(self, action) -> Action:
+    def action(self, action: ActionLike) -> Action:
         """``action`` (an Action, its int, or its words) as this game's :class:`Action`."""
         if isinstance(action, str):
             return parse(action, self)
@@ -221,6 +227,6 @@ class Game:
         except (KeyError, TypeError):
             raise GameError(f"{action!r} is not an action of this game") from None
 
-    def describe(self, action) -> str:
+    def describe(self, action: ActionLike) -> str:
         """An action in a sentence's words (the narrator's)."""
         return describe(self.action(action))

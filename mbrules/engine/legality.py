@@ -32,7 +32,7 @@ from .actions import (
     NO_EXTENSION, NO_FAST_PLAY, NOT_IN_HAND, NOT_ROLLING, NOT_YOUR_TURN, NOTHING_TO_FIX, OVER_TARGET, PROTECTED, SPEED_LIMIT,
     TOO_MANY_200, IllegalAction,
 )
-from .notation import Action, parse
+from .notation import Action, ActionLike, parse
 from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_PLAY
 from .fields import StateFields
 
@@ -201,14 +201,14 @@ class Legality(StateFields):
             return self._verify_discard(p, a.card_index)
         return self._verify_play(p, a.card_index, self._target_side(p, a))
 
-    def verify(self, action, player: int | None = None) -> None:
+    def verify(self, action: ActionLike, player: int | None = None) -> None:
         """Raise :class:`IllegalAction` (reason code and sentence) unless ``player`` may take ``action`` now."""
         a = self._as_action(action)
         why = self._verify(a, self._check_player(player))
         if why is not None:
             raise IllegalAction(why, self._sentence(why, a, player))
 
-    def can_apply(self, action, player: int | None = None) -> bool:
+    def can_apply(self, action: ActionLike, player: int | None = None) -> bool:
         """Whether :meth:`apply` would accept ``action`` from ``player`` (None: whoever decides now)."""
         try:
             self.verify(action, player)
@@ -270,7 +270,7 @@ class Legality(StateFields):
             return acts
         return []
 
-    def _as_action(self, action) -> Action:
+    def _as_action(self, action: ActionLike) -> Action:
         if type(action) is Action:
             return action
         if isinstance(action, str):

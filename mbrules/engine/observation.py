@@ -16,7 +16,7 @@ engine; ``to_dict()`` names them (card ids, ``p1``, ``A``) and is plain JSON.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Sequence
 
 from .actions import COUP_FOURRE_WINDOW, FAST_PLAY_WINDOW, TURN, Decision
 from ..vocab import NO_LIMIT, Termination
@@ -24,7 +24,7 @@ from .words import plural
 
 if TYPE_CHECKING:
     from .game import Game
-    from .notation import Action
+    from .notation import Action, ActionLike
     from .state import State
     from .transition import Transition
 
@@ -57,7 +57,7 @@ def _side_views(st: "State") -> tuple[SideView, ...]:
     ])
 
 
-def _side_dict(g: "Game", v: SideView) -> dict:
+def _side_dict(g: "Game", v: SideView) -> dict[str, Any]:
     ids = g.card_ids
     return {
         "battle": [ids[c] for c in v.battle], "speed": [ids[c] for c in v.speed],
@@ -123,7 +123,7 @@ class Observation(NamedTuple):
             counts[c] -= 1
         return tuple(counts)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The observation as plain JSON (card ids, player and side names)."""
         g = self.game
         ids = g.card_ids
@@ -218,18 +218,18 @@ class Snapshot:
         set_(self, "rng_state", st._rng.getstate())  # the shuffles of the hands to come
         set_(self, "queued_turns", (tuple(st._queued), st._resume))  # queued coup fourré turns, and where play resumes
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("a Snapshot is immutable")
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[str, ...]:
         return tuple(repr(getattr(self, n)) for n in self.__slots__[1:])
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Snapshot) and self._key() == other._key()
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # unhashable on purpose (compared by value); typeshed types it a method
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         g = self.game
         ids = g.card_ids
         d = self.decision
@@ -276,7 +276,8 @@ class Outcome:
         set_(self, "sides", sides)
 
     @classmethod
-    def of(cls, game: "Game", winner, sheets, totals, completers=()) -> "Outcome":
+    def of(cls, game: "Game", winner: int | Termination, sheets: Sequence[Sequence[dict[str, int]]],
+           totals: Sequence[int], completers: Sequence[int] = ()) -> "Outcome":
         names = game.side_names
         if isinstance(winner, Termination):  # a draw, or unfinished
             idx, term = -1, winner
@@ -289,7 +290,7 @@ class Outcome:
             names, tuple(names[s] if s >= 0 else None for s in completers),
         )
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("an Outcome is immutable")
 
     @property
@@ -305,12 +306,12 @@ class Outcome:
         """The winning side's name, ``draw`` or ``unfinished``."""
         return self.winner if self.winner is not None else self.termination
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Outcome) and self.to_dict() == other.to_dict()
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # unhashable on purpose (compared by value); typeshed types it a method
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"result": self.result, "termination": self.termination, "winner": self.winner,
                 "totals": dict(self.totals), "hands": [dict(s) for s in self.hand_sheets],
                 "completed": list(self.completed)}
@@ -339,7 +340,7 @@ class Observer:
     def transition(self, state: "State", transition: "Transition") -> None:
         """What the action just accepted did: who acted, what was drawn and swept, who decides next."""
 
-    def refused(self, state: "State", player: int, action, error: Exception) -> None:
+    def refused(self, state: "State", player: int, action: "ActionLike", error: Exception) -> None:
         """``apply`` refused ``action`` (as given: an Action, an int or text); the state is unchanged."""
 
     def hand_over(self, state: "State") -> None:

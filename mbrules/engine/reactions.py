@@ -178,7 +178,9 @@ class Reactions(StateFields):
         p = self._player
         if extend:
             self._extension_called_by = p
-            self._target = self.game.extension_to
+            to = self.game.extension_to
+            assert to is not None  # the question is asked only where the rules give an extension
+            self._target = to
             for memo in self._can:
                 memo.clear()  # every side's distance is judged against the new target
             self._completer = -1  # 'played as though it had always been for a trip of 1000 miles'

@@ -82,7 +82,6 @@ class HumanSession:
     def run(self) -> State:
         """Play until the match ends (or ``max_hands`` hands); raises :class:`QuitMatch` on 'q'."""
         st = self.state
-        g = self.game
         hands = self.hands_done  # a resumed match counts the hands its save finished
         while True:
             for _ in range(100_000):  # a hand is at most a few hundred actions; the bound is a guard
