@@ -119,11 +119,18 @@ class Reason(StrEnum):
     EXTENSION_PENDING = "extension-pending"
     MUST_PLAY = "must-play"  # not in the contract's table: a discard refused under no-voluntary-discard
     NO_FAST_PLAY = "no-fast-play"  # not in the contract's table: a fast play not open to that player now
+    # Refusals only issue 35's legality options make possible (docs/api.md lists them, with their precedence)
+    ROLLING_SAFETY = "rolling-safety"  # a go card while the side's rolling safety is down (no-roll-under-right-of-way)
+    SAME_HAZARD = "same-hazard"  # a battle hazard already in force on that side (stacked-hazards)
+    OTHER_HAZARD = "other-hazard"  # a go card while a hazard it does not fix is in force (stacked-hazards)
+    NOT_DISCARDABLE = "not-discardable"  # a card of a kind that may never be discarded (safeties-not-discardable)
+    PLAYABLE_CARD = "playable-card"  # a discard of a card that could be played (playable-not-discardable)
 
 
 # The int codes of the engine's tables (Game.kind, Game.pile, Action.op), as plain ints.
 DISTANCE, HAZARD, REMEDY, SAFETY = (k.code for k in CardKind)
 BATTLE, SPEED = (p.code for p in Pile)
+BOTH_PILES = 2  # Game.pile of a combination remedy: it fixes hazards of the battle and the speed pile
 DRAW, PLAY, DISCARD, COUP_FOURRE, DECLINE, EXTEND, STOP, FAST_PLAY = (o.code for o in Op)
 
 KIND_NAMES: tuple[str, ...] = tuple(k.value for k in CardKind)  # by code
@@ -136,7 +143,7 @@ OWN = -1  # Action.side_index of 'play CARD' with no side named: one's own, or t
 NO_LIMIT = 1 << 30  # the speed limit of a side with none in force (Observation's SideView.limit)
 
 __all__ = [
-    "BATTLE", "COUP_FOURRE", "CardKind", "DECLINE", "DISCARD", "DISTANCE", "DRAW", "DecisionKind", "EXTEND",
+    "BATTLE", "BOTH_PILES", "COUP_FOURRE", "CardKind", "DECLINE", "DISCARD", "DISTANCE", "DRAW", "DecisionKind", "EXTEND",
     "FAST_PLAY",
     "HAZARD", "KIND_NAMES", "NO_LIMIT", "OP_WORDS", "OWN", "Op", "PILE_NAMES", "PLAY", "Pile", "REASON_CODES", "REMEDY",
     "Reason", "SAFETY", "SCORE_LINES", "SIDE_NAMES", "SPEED", "STOP", "ScoreLine", "Termination",

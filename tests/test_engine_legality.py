@@ -32,6 +32,10 @@ OPTIONS = [
     ("winning-moves", "no-100-no-200-bonus"), ("winning-moves", "french-end-bonuses"),
     ("winning-moves", "fixed-hands"), ("winning-moves", "finisher-wins"),
     ("winning-moves", "tie-first-seat"), ("winning-moves", "tie-another-hand"),
+    # issue 35: legality and card effects
+    *(("winning-moves", o) for o in ("no-roll-under-right-of-way", "safeties-not-discardable",
+                                     "playable-not-discardable", "combination-remedies", "remedy-restarts",
+                                     "stacked-hazards", "overshoot", "safety-distance")),
 ]
 SEEDS = [0, 1]
 HANDS_PER_MATCH = 2

@@ -594,7 +594,7 @@ def test_a_stop_asked_for_during_a_match_abandons_it():
         return len(polls) >= 20
 
     stats, _ = simulate(game, ["random"], 3, 1, workers=1, should_stop=stop_on_the_20th_poll)
-    assert stats["games"] == 0  # the first match (hundreds of decisions) was abandoned, not finished
+    assert stats.games == 0  # the first match (hundreds of decisions) was abandoned, not finished
     assert len(polls) == 20
 
 

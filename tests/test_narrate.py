@@ -15,7 +15,7 @@ import pytest
 import mbrules
 from mbrules.engine import Game, State, Transition
 from mbrules.narrate import Narrator
-from mbrules.ruleset import bundled_option_ids, bundled_ruleset_ids, load_ruleset
+from mbrules.ruleset import RulesetError, bundled_option_ids, bundled_ruleset_ids, load_ruleset
 from mbrules.vocab import (
     COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, FAST_PLAY, HAZARD, PLAY, SAFETY, STOP, DecisionKind,
 )
@@ -26,7 +26,11 @@ ROOT = Path(__file__).resolve().parents[1]
 def configurations():
     for rid in bundled_ruleset_ids():
         for opts in [()] + [(o,) for o in bundled_option_ids()]:
-            rs = load_ruleset(rid, list(opts))
+            try:
+                rs = load_ruleset(rid, list(opts))
+            except RulesetError as exc:  # an option exclusive with one the edition applies (wikipedia: hazard-on-hazard)
+                assert "cannot go with option" in str(exc), exc
+                continue
             for n in sorted(int(k) for k in rs.player_counts):
                 yield pytest.param(rs, n, id=f"{rid}{''.join('+' + o for o in opts)}-{n}p")
 
@@ -64,15 +68,20 @@ def check_transition(game: Game, before, after, t: Transition, st: State) -> Non
             assert after.sides[t.side] != before.sides[t.side]  # the hazard landed on the side attacked
         else:
             assert t.side == ps
-        assert t.trip_completed == (k == DISTANCE and t.miles == before.target)
+        # exactly on the target; past it with option overshoot; a safety's miles with option safety-distance
+        reached = t.miles >= before.target and before.sides[ps].miles < before.target
+        assert t.trip_completed == (reached and (k == DISTANCE or (k == SAFETY and game.safety_distance > 0)))
         # a safety's extra turn; with safety-extra-turn-while-deck-lasts only while the draw pile lasts
         lasts = bool(before.draw_pile) or not game.safety_extra_turn_needs_draw_pile
-        assert t.extra_turn == (k == SAFETY and game.safety_extra_turn and lasts and not t.hand_over)
+        assert t.extra_turn == (k == SAFETY and game.safety_extra_turn and lasts and not t.hand_over
+                                and not t.trip_completed)
     elif a.op == COUP_FOURRE:
-        assert t.side == ps and not t.trip_completed
+        reached = t.miles >= before.target and before.sides[ps].miles < before.target
+        assert t.side == ps and t.trip_completed == (reached and game.safety_distance > 0)
         # queued-coup-fourre-turn: the caller's turn is queued after the attacker's, not taken at once
-        assert t.extra_turn == (game.coup_fourre_extra_turn and not game.coup_fourre_bonus_turn_queued and not t.hand_over)
-        assert t.queued_turn == (game.coup_fourre_extra_turn and game.coup_fourre_bonus_turn_queued and not t.hand_over)
+        done = t.hand_over or t.trip_completed
+        assert t.extra_turn == (game.coup_fourre_extra_turn and not game.coup_fourre_bonus_turn_queued and not done)
+        assert t.queued_turn == (game.coup_fourre_extra_turn and game.coup_fourre_bonus_turn_queued and not done)
         if before.window[1] == ps:
             assert before.window[0] in t.swept  # the hazard answered goes to the discard pile
     elif a.op == FAST_PLAY:  # a remedy out of turn lands on the actor's own side
@@ -106,10 +115,12 @@ def check_sentences(game: Game, full: Narrator, public: Narrator, t: Transition)
             assert f"on side {game.side_names[t.side]}'s " in line
         elif k == SAFETY:
             assert ("plays again" in line) == t.extra_turn
+            assert ("trip completed" in line) == t.trip_completed
     elif a.op == COUP_FOURRE:
         assert "COUP FOURRÉ" in line and game.names[t.window_hazard] in line
         assert ("plays next" in line) == (t.extra_turn or t.queued_turn)
         assert ("queued" in line) == t.queued_turn
+        assert ("trip completed" in line) == t.trip_completed
     elif a.op == FAST_PLAY:
         assert "fast play" in line and game.names[t.window_hazard] in line and game.names[a.card_index] in line
     elif a.op == DECLINE:

@@ -51,7 +51,8 @@ _ON_SAFETIES, _ON_DISTANCE, _ON_BATTLE, _ON_SPEED, _NOWHERE = range(5)
 
 
 @register("heuristic", "the rulebooks' Hints for play (WM §12), weighed by measurement: attack first, get rolling, "
-                       "keep safeties for coups fourrés while they can come, discard dead cards, count cards")
+                       "keep safeties for coups fourrés while they can come, discard dead cards, count cards",
+          ladder=1, hints=1)
 class HeuristicBot:
     observes = True
     # Scores of plays (a play worth more than 0 beats every discard, which scores -keep value <= 0).

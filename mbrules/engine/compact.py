@@ -118,6 +118,7 @@ class ObservationWriter:
             v[o + n + st._cf_hazard] = 1.0  # the window's hazard, shown to the seat it asks only
         target = st._target or 1
         battle, bhaz, lhaz = st._battle, st._bhaz, st._lhaz
+        stacked = st.game.stacked_hazards
         safeties, coups, played = st._safeties, st._coups, st._played
         miles, rolling, limit, prot = st._miles, st._rolling, st._limit, st._prot
         i = self._o_sides
@@ -129,6 +130,9 @@ class ObservationWriter:
             h = bhaz[s]
             if h >= 0:
                 v[i + n + h] = 1.0
+                if stacked:  # option stacked-hazards: every battle hazard in force, not only the latest
+                    for h in st.battle_hazards(s):
+                        v[i + n + h] = 1.0
             h = lhaz[s]
             if h >= 0:
                 v[i + 2 * n + h] = 1.0

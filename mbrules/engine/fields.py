@@ -69,6 +69,7 @@ class StateFields:
     _face_up: list[int]
     _queued: list[int]
     _resume: int
+    _bmask: list[int]  # per side, stacked hazards only: the mask of the battle hazards in force
 
     if TYPE_CHECKING:  # methods one room calls in another: defined by the rooms, declared here for the checker
         @property
@@ -77,6 +78,8 @@ class StateFields:
         def _play_reason(self, ps: int, c: int, ts: int) -> str | None: ...  # legality
         def _refresh(self, s: int) -> None: ...  # effects
         def _protect(self, s: int, c: int, normal: bool) -> None: ...
+        def _safety_miles(self, s: int) -> bool: ...
+        def battle_hazards(self, s: int) -> tuple[int, ...]: ...
         def _start_turn(self, p: int) -> None: ...  # turn flow
         def _end_turn(self, p: int) -> None: ...
         def _end_hand(self) -> None: ...

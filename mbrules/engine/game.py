@@ -19,9 +19,9 @@ the one room of :class:`~mbrules.engine.state.State` that plays it reading that 
 
 from __future__ import annotations
 
-from ..vocab import BATTLE, NO_LIMIT, SAFETY, SIDE_NAMES, SPEED, CardKind, Pile
 from typing import TYPE_CHECKING, cast
 
+from ..vocab import BATTLE, BOTH_PILES, NO_LIMIT, SAFETY, SIDE_NAMES, SPEED, CardKind, Pile
 from ..vocab import COUP_FOURRE, DISCARD, FAST_PLAY, PLAY
 from .notation import ACTION_DECLINE, ACTION_DRAW, ACTION_EXTEND, ACTION_STOP, MAX_CARDS, MAX_SIDES, Action, ActionLike, all_actions, describe, encode, parse
 from .scorelines import compile_lines
@@ -91,8 +91,9 @@ class Game:
             if c.kind == "hazard":
                 piles.append(Pile(c.pile).code)
             elif c.kind == "remedy":
-                fixed = [ruleset.cards[h] for h in c.fixes]
-                piles.append(SPEED if fixed and all(Pile(cast("HazardCard", h).pile) == Pile.SPEED for h in fixed) else BATTLE)
+                fixed = {cast("HazardCard", ruleset.cards[h]).pile for h in c.fixes}  # a remedy fixes hazards
+                # a combination remedy fixes hazards of both piles: played where a hazard it fixes shows
+                piles.append(BOTH_PILES if len(fixed) > 1 else SPEED if fixed == {Pile.SPEED} else BATTLE)
             else:
                 piles.append(-1)
         self.pile = tuple(piles)
@@ -118,6 +119,19 @@ class Game:
         self.safety_discards_hazard = play.safety_discards_hazard.value
         self.roll_after_safety = play.roll_after_safety.value
         self.safety_extra_turn = play.safety_extra_turn.value
+        # -- legality and card effects (issue 35): legality and effects read these
+        self.go_with_rolling_safety = play.go_with_rolling_safety.value  # false: no-roll-under-right-of-way
+        undiscardable = set(play.undiscardable.value)
+        self.undiscardable = tuple(c.kind in undiscardable for c in cards)  # per card: safeties-not-discardable
+        self.discard_playable = play.discard_playable.value  # false: playable-not-discardable
+        # any card may be discarded at any time: a discard's one check is 'in hand' (the common case)
+        self.discard_free = self.voluntary_discard and self.discard_playable and not any(self.undiscardable)
+        self.stacked_hazards = play.stacked_hazards.value  # a set of battle hazards in force per side
+        self.overshoot = play.overshoot.value  # a trip completed by reaching or passing the target
+        self.safety_distance = play.safety_distance.value  # miles a safety adds (safety-distance)
+        self.restarts = tuple(c.kind == "remedy" and c.restarts for c in cards)  # remedy-restarts
+        # a card whose side rolls while it shows on top of the battle pile: a go card or a restarting remedy
+        self.moves = tuple(a or b for a, b in zip(self.is_go, self.restarts))
         cf = ruleset.coup_fourre  # reactions
         self.coup_fourre_enabled = cf.enabled.value
         self.coup_fourre_any_player = cf.who.value == "any_player"

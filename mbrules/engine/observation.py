@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Sequence
 
-from .actions import COUP_FOURRE_WINDOW, FAST_PLAY_WINDOW, TURN, Decision
-from ..vocab import NO_LIMIT, Termination
+from .actions import Decision
+from ..vocab import NO_LIMIT, DecisionKind, Termination
 from .words import plural
 
 if TYPE_CHECKING:
@@ -43,10 +43,29 @@ class SideView(NamedTuple):
     hazard: int  # the hazard stopping the side on its battle pile, -1 for none
     speed_hazard: int  # the speed limit in force, -1 for none
     protected: int  # bit mask of the hazards a safety protects the side against
+    stack: tuple[int, ...] | None = None  # option stacked-hazards: every battle hazard in force (else None)
+
+    @property
+    def hazards(self) -> tuple[int, ...]:
+        """The battle hazards in force, in play order: with stacked hazards every one not yet fixed,
+        else at most the one showing (``hazard``)."""
+        if self.stack is not None:
+            return self.stack
+        return (self.hazard,) if self.hazard >= 0 else ()
 
 
 def _side_views(st: "State") -> tuple[SideView, ...]:
     limit = st._limit
+    if st.game.stacked_hazards:  # the set of hazards in force is shown (a rule nobody else pays for)
+        return tuple([
+            SideView(
+                tuple(st._battle[s]), tuple(st._speed[s]), tuple(st._safeties[s]), tuple(st._coups[s]),
+                tuple(st._played[s]), st._miles[s], st._rolling[s],
+                None if limit[s] == NO_LIMIT else limit[s], st._bhaz[s], st._lhaz[s], st._prot[s],
+                st.battle_hazards(s),
+            )
+            for s in range(st.game.sides)
+        ])
     return tuple([
         SideView(
             tuple(st._battle[s]), tuple(st._speed[s]), tuple(st._safeties[s]), tuple(st._coups[s]),
@@ -65,6 +84,7 @@ def _side_dict(g: "Game", v: SideView) -> dict[str, Any]:
         "distance": {ids[c]: n for c, n in enumerate(v.distance) if n},
         "miles": v.miles, "moving": v.moving, "limit": v.limit,
         "hazard": ids[v.hazard] if v.hazard >= 0 else None,
+        "hazards": [ids[c] for c in v.hazards],  # every battle hazard in force (stacked hazards: all of them)
         "speed_hazard": ids[v.speed_hazard] if v.speed_hazard >= 0 else None,
         "protected": [ids[c] for c in range(g.n_cards) if v.protected >> c & 1],
     }
@@ -97,15 +117,15 @@ class Observation(NamedTuple):
     def of(cls, st: "State", player: int) -> "Observation":
         g = st.game
         d = st.decision
-        if (d.kind == COUP_FOURRE_WINDOW or d.kind == FAST_PLAY_WINDOW) and d.player != player:
+        if (d.kind == DecisionKind.COUP_FOURRE or d.kind == DecisionKind.FAST_PLAY) and d.player != player:
             # A window opens only for a holder of the safety (or, for fast play, of the remedy): to the
             # rest of the table it must look like the next turn, or it would tell them who holds the card
             # (WM §7: the holder may call it or keep quiet). Only the one asked sees the window.
-            d = Decision(TURN, st.turn_player(), not st._stock)
+            d = Decision(DecisionKind.TURN, st.turn_player(), not st._stock)
         return cls(
             g, player, g.side_of[player], tuple(st._hands[player]), tuple([len(h) for h in st._hands]),
             _side_views(st), tuple(st._discard), len(st._stock), d,
-            st._cf_hazard if (d.kind == COUP_FOURRE_WINDOW or d.kind == FAST_PLAY_WINDOW) else -1, st._target,
+            st._cf_hazard if (d.kind == DecisionKind.COUP_FOURRE or d.kind == DecisionKind.FAST_PLAY) else -1, st._target,
             st._extension_called_by, st._hand_no, tuple(st._match_totals), tuple(st._face_up), tuple(st._queued),
         )
 
@@ -202,7 +222,7 @@ class Snapshot:
         set_(self, "turn_player", st.turn_player())
         # an open coup fourré window: (hazard, side hit, attacker, players still to answer)
         set_(self, "window", (st._cf_hazard, st._cf_side, st._cf_attacker, tuple(st._cf_queue))
-             if st.decision.kind in (COUP_FOURRE_WINDOW, FAST_PLAY_WINDOW) else None)
+             if st.decision.kind in (DecisionKind.COUP_FOURRE, DecisionKind.FAST_PLAY) else None)
         set_(self, "completer", st.current_completer())
         set_(self, "completion_delayed", st._completion_delayed)
         set_(self, "hand_no", st._hand_no)

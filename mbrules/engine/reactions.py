@@ -143,7 +143,9 @@ class Reactions(StateFields):
             d = self._stock.pop()  # 'draw one card to bring the number of cards held to six' (WM §7)
             hand.append(d)
             self._last_draw = d
-        if g.coup_fourre_extra_turn and g.coup_fourre_bonus_turn_queued:
+        if g.safety_distance and self._safety_miles(qs):
+            self._trip_reached(q, qs)  # option safety-distance: a coup fourré's miles completed the trip
+        elif g.coup_fourre_extra_turn and g.coup_fourre_bonus_turn_queued:
             # option queued-coup-fourre-turn: the caller plays once the attacker's turn (which the hazard
             # ended) is over; play then goes on from the attacker's left (PlayAural), served by _end_turn
             self._queued.append(q)

@@ -18,15 +18,16 @@ if TYPE_CHECKING:
     from ..ruleset.model import LineCondition, Ruleset
     from .fields import StateFields
 
-# A compiled condition: (trip_completed, no_distance, hand_empty, safeties, none_played); None: not checked.
-Condition = tuple[bool | None, bool | None, bool | None, int | None, tuple[int, ...] | None]
+# A compiled condition: (trip_completed, no_distance, hand_empty, safeties, none_played, exact_finish);
+# None: not checked.
+Condition = tuple[bool | None, bool | None, bool | None, int | None, tuple[int, ...] | None, bool | None]
 # A compiled line: (name, points, when, to_each_opponent, to_when or None).
 Line = tuple[str, int, Condition, bool, Condition | None]
 
 
 def _condition(cond: LineCondition, index: dict[str, int]) -> Condition:
     none = None if cond.none_played is None else tuple(index[c] for c in cond.none_played)
-    return (cond.trip_completed, cond.no_distance, cond.hand_empty, cond.safeties, none)
+    return (cond.trip_completed, cond.no_distance, cond.hand_empty, cond.safeties, none, cond.exact_finish)
 
 
 def compile_lines(ruleset: Ruleset, index: dict[str, int]) -> tuple[tuple[Line, ...], tuple[str, ...], frozenset[str]]:
@@ -45,7 +46,9 @@ def compile_lines(ruleset: Ruleset, index: dict[str, int]) -> tuple[tuple[Line, 
 
 def holds(st: "StateFields", s: int, cond: Condition, done: int) -> bool:
     """Whether side ``s`` meets ``cond`` now (``done``: the side that completed the trip, or -1)."""
-    trip, blank, empty, safeties, none_played = cond
+    trip, blank, empty, safeties, none_played, exact = cond
+    if exact is not None and (st._miles[s] == st._target) != exact:
+        return False  # option exact-finish-bonus: landed exactly on the target (with overshoot it may pass it)
     if trip is not None and (done == s) != trip:
         return False
     if blank is not None and (st._miles[s] == 0) != blank:

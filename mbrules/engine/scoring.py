@@ -34,7 +34,7 @@ class Scoring(StateFields):
         if self._completer >= 0:
             return self._completer
         for s, m in enumerate(self._miles):
-            if m == self._target:
+            if m >= self._target:  # past it only with option overshoot
                 return s
         return -1
 
@@ -61,7 +61,9 @@ class Scoring(StateFields):
                 line["delayed_action"] = g.scoring_delayed_action
             if not any(self._played[done][c] for c in g.safe_trip_breakers):
                 line["safe_trip"] = g.scoring_safe_trip
-            blank = [s for s in range(S) if s != done and self._miles[s] == 0]
+            # 'before opponents have played any Distance Cards' (WM §8): a safety's miles (option
+            # safety-distance) are no distance card (docs/conformance.md, rulings of the options)
+            blank = [s for s in range(S) if s != done and not any(self._played[s])]
             if g.shutout_per_opponent:
                 line["shutout"] = g.scoring_shutout * len(blank)
             elif len(blank) == S - 1:

@@ -37,9 +37,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 from ..vocab import DISTANCE, NO_LIMIT, SAFETY, DecisionKind, Reason, Termination
 from ..vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, FAST_PLAY, OWN, PLAY
-from .actions import (
-    COUP_FOURRE_WINDOW, EXTENSION_QUESTION, FAST_PLAY_WINDOW, HAND_OVER, MATCH_OVER, TURN, Decision, IllegalAction,
-)
+from .actions import Decision, IllegalAction
 from .effects import Effects
 from .legality import Legality
 from .notation import Action, ActionLike, NotationError
@@ -78,7 +76,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         "_extension_called_by", "_phase", "_player", "_cf_queue", "_cf_hazard", "_cf_side", "_cf_attacker",
         "_completer", "_completion_delayed", "_last_draw", "_hand_no", "_first_player", "_match_totals",
         "_hand_sheets", "_winner", "_history", "_coup_count", "_deal_next", "_observers",
-        "_completers", "_can", "_hit", "_face_up", "_queued", "_resume",
+        "_completers", "_can", "_hit", "_face_up", "_queued", "_resume", "_bmask",
     )
 
     # -- construction ----------------------------------------------------------
@@ -166,8 +164,8 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
 
         ``sides[s]`` is as for :meth:`from_position`, plus ``moving``: False for a side whose
         safety lets it roll but which still needs a go card (option roll-after-safety).
-        ``decision`` is a TURN (``drawn`` says whether its draw happened), an EXTENSION_QUESTION
-        (the asker's side completed the trip) or a COUP_FOURRE_WINDOW, whose ``window`` is
+        ``decision`` is a DecisionKind.TURN (``drawn`` says whether its draw happened), a DecisionKind.EXTENSION
+        (the asker's side completed the trip) or a DecisionKind.COUP_FOURRE, whose ``window`` is
         ``(hazard, side hit, attacker, players still to answer)``: the first of them decides.
         ``hand_no`` hands are counted as played before this one (for the match's hands cap).
         The state rests at the hand's end (it never deals a next hand).
@@ -184,20 +182,20 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         st._hand_sheets = [[] for _ in range(hand_no)]  # only their number matters here (the hands cap)
         st._completers = [-1] * hand_no
         st._player = decision.player
-        if decision.kind == TURN:
+        if decision.kind == DecisionKind.TURN:
             st._phase = P_PLAY if decision.drawn else P_DRAW
-        elif decision.kind == EXTENSION_QUESTION:
+        elif decision.kind == DecisionKind.EXTENSION:
             st._phase = P_EXT
             st._completer = game.side_of[decision.player]
             st._completion_delayed = not st._stock
-        elif decision.kind in (COUP_FOURRE_WINDOW, FAST_PLAY_WINDOW) and window is not None:
-            st._phase = P_COUP if decision.kind == COUP_FOURRE_WINDOW else P_FAST
+        elif decision.kind in (DecisionKind.COUP_FOURRE, DecisionKind.FAST_PLAY) and window is not None:
+            st._phase = P_COUP if decision.kind == DecisionKind.COUP_FOURRE else P_FAST
             st._cf_hazard, st._cf_side, st._cf_attacker, queue = window
             st._cf_queue = list(queue)
             st._player = st._cf_queue[0]  # the window waits for the first of those still to answer
         else:
             raise ValueError(f"no position waits at a {decision.kind} decision"
-                             + (" without its window" if decision.kind in (COUP_FOURRE_WINDOW, FAST_PLAY_WINDOW)
+                             + (" without its window" if decision.kind in (DecisionKind.COUP_FOURRE, DecisionKind.FAST_PLAY)
                                 else ""))
         return st
 
@@ -217,6 +215,8 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
             for c in piles.get("distance", ()):
                 self._played[side][c] += 1
                 self._miles[side] += game.miles[c]
+            if "miles" in piles:  # more than the cards give: option safety-distance's miles
+                self._miles[side] = piles["miles"]
             self._safeties[side] = list(piles.get("safeties", ()))
             self._coups[side] = list(piles.get("coups", ()))
             self._coup_count += len(self._coups[side])
@@ -252,7 +252,8 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         self._row = [False] * S  # has a rolling safety (Right of Way)
         self._needs_go = [False] * S
         self._rolling = [False] * S
-        self._bhaz = [-1] * S  # active hazard on top of the battle pile
+        self._bhaz = [-1] * S  # active hazard on top of the battle pile (stacked hazards: the latest in force)
+        self._bmask = [0] * S  # stacked hazards only: the mask of the battle hazards in force
         # legal_actions' memo of _play_reason per side: its own plays, and hazards played on it;
         # emptied whenever anything those checks read changes (_refresh, its miles, the target)
         self._face_up = [0] * g.n_cards  # copies of each card face up: on the table or in the discard pile
@@ -293,19 +294,11 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
     def decision(self) -> Decision:
         """What the state waits for: its kind (turn, coup fourré window, extension question, ...) and whose."""
         ph = self._phase
-        if ph == P_DRAW:
-            return Decision(TURN, self._player, False)
-        if ph == P_PLAY:
-            return Decision(TURN, self._player, True)
-        if ph == P_COUP:
-            return Decision(COUP_FOURRE_WINDOW, self._player)
-        if ph == P_EXT:
-            return Decision(EXTENSION_QUESTION, self._player)
-        if ph == P_FAST:
-            return Decision(FAST_PLAY_WINDOW, self._player)
-        if ph == P_HAND_OVER:
-            return Decision(HAND_OVER, -1)
-        return Decision(MATCH_OVER, -1)
+        if ph <= P_PLAY:  # a turn, before or after its draw
+            return Decision(_PHASE_KIND[ph], self._player, ph == P_PLAY)
+        if ph >= P_HAND_OVER:
+            return Decision(_PHASE_KIND[ph], -1)
+        return Decision(_PHASE_KIND[ph], self._player)
 
     @property
     def current_player(self) -> int:
@@ -446,7 +439,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
                     ps = self.game.side_of[p]
                     return _new_transition(Transition, (
                         p, action, self._hand_no, self._last_draw, -1, (), -1, self._miles[ps], self._target,
-                        False, False, p, TURN, False, False, False))
+                        False, False, p, _PHASE_KIND[P_PLAY], False, False, False))
             elif ph == P_PLAY:
                 p = self._player
                 c = action.card_index
@@ -478,7 +471,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
                             m = self._miles[g.side_of[p]]
                             return _new_transition(Transition, (
                                 p, action, self._hand_no, -1, ts, (), -1, m, self._target,
-                                k == DISTANCE and m == self._target, False, self._player, _PHASE_KIND[ph],
+                                k == DISTANCE and m >= self._target, False, self._player, _PHASE_KIND[ph],
                                 False, False, False))
                         return self._finish(p, action, len(self._stock), len(self._discard), ts)
         try:
@@ -536,15 +529,17 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         if op == PLAY:
             k = g.kind[a.card_index]
             if k == DISTANCE:
-                done = self._miles[ps] == self._target
+                done = self._miles[ps] >= self._target
             elif k == SAFETY:  # no extra turn once the draw pile is out, where the ruleset says so
-                extra = g.safety_extra_turn and ph < P_HAND_OVER and (
+                done = g.safety_distance > 0 and self._completer == ps  # option safety-distance: its miles completed it
+                extra = g.safety_extra_turn and ph < P_HAND_OVER and not done and (
                     n_stock > 0 or not g.safety_extra_turn_needs_draw_pile)
         elif op == COUP_FOURRE:
             ts = ps
             hazard = self._cf_hazard
-            queued = g.coup_fourre_extra_turn and g.coup_fourre_bonus_turn_queued and ph < P_HAND_OVER
-            extra = g.coup_fourre_extra_turn and not g.coup_fourre_bonus_turn_queued and ph < P_HAND_OVER
+            done = g.safety_distance > 0 and self._completer == ps  # option safety-distance
+            queued = g.coup_fourre_extra_turn and g.coup_fourre_bonus_turn_queued and ph < P_HAND_OVER and not done
+            extra = g.coup_fourre_extra_turn and not g.coup_fourre_bonus_turn_queued and ph < P_HAND_OVER and not done
         elif op == FAST_PLAY:
             ts = ps
             hazard = self._cf_hazard

@@ -28,8 +28,8 @@ cover every one of those places.
 
 from __future__ import annotations
 
-from ..vocab import Termination
-from .actions import NOT_YOUR_TURN, IllegalAction
+from ..vocab import Reason, Termination
+from .actions import IllegalAction
 from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_MATCH_OVER, P_PLAY
 from .fields import StateFields
 
@@ -57,7 +57,7 @@ class TurnFlow(StateFields):
     def next_hand(self) -> None:
         """Deal the next hand of the match; the deal passes to the left (rulings: The match)."""
         if self._phase != P_HAND_OVER:
-            raise IllegalAction(NOT_YOUR_TURN, "the next hand is dealt only when this hand is over and the match is not")
+            raise IllegalAction(Reason.NOT_YOUR_TURN, "the next hand is dealt only when this hand is over and the match is not")
         self._hand_no += 1
         if self.game.deal_passes_left:
             self._first_player = (self._first_player + 1) % self.game.players

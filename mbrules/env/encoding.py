@@ -33,7 +33,7 @@ seat's own side onwards and players from the seat onwards (so a policy is seat-i
 * ``hand`` (n): copies of each card in the seat's hand;
 * ``window_hazard`` (n): one-hot of the hazard an open coup fourré or fast-play window answers;
 * per side ``s`` (S blocks, own side first), each ``5n + 6``: ``battle_top`` (n, one-hot),
-  ``hazard`` (n, one-hot), ``speed_hazard`` (n, one-hot), ``safeties`` (n, played normally
+  ``hazard`` (n, one-hot; with stacked hazards, one per hazard in force), ``speed_hazard`` (n, one-hot), ``safeties`` (n, played normally
   or as coups fourrés, counts), ``distance`` (n, counts), ``miles/target``, ``moving``,
   ``limited``, ``limit/200``, ``coup_fourres`` (count), ``protected`` (hazards covered, count);
 * ``discard`` (n): counts of each card in the discard pile; ``discard_top`` (n): one-hot;
@@ -240,7 +240,10 @@ class ObservationEncoder:
             for c in sv.speed:
                 seen[c] += 1
             i += n
-            if sv.hazard >= 0:
+            if sv.stack is not None:  # option stacked-hazards: every battle hazard in force
+                for h in sv.stack:
+                    v[i + h] = 1.0
+            elif sv.hazard >= 0:
                 v[i + sv.hazard] = 1.0
             i += n
             if sv.speed_hazard >= 0:

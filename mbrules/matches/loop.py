@@ -22,10 +22,16 @@ class Stopped(Exception):
     """Raised by :func:`play_match` when ``should_stop()`` turns true: the match is abandoned."""
 
 
-def game_seed(seed: int, i: int) -> int:
-    """The seed of game ``i`` of a run seeded with ``seed`` (stable across machines and runs)."""
-    digest = hashlib.sha256(f"mbrules:{seed}:game:{i}".encode()).digest()
+def derive_seed(seed: int, stream: str, i: int) -> int:
+    """The one seed recipe: item ``i`` of the named ``stream`` of a run seeded with ``seed``, a 63-bit
+    integer from SHA-256 (stable across machines, runs and Python versions; streams never share seeds)."""
+    digest = hashlib.sha256(f"mbrules:{seed}:{stream}:{i}".encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 1
+
+
+def game_seed(seed: int, i: int) -> int:
+    """The seed of game ``i`` of a run seeded with ``seed``: the ``game`` stream of :func:`derive_seed`."""
+    return derive_seed(seed, "game", i)
 
 
 def play_match(

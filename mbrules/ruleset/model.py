@@ -79,6 +79,14 @@ class CardListRule(Rule[tuple[CardId, ...]]):
     """A list of card ids with its citation."""
 
 
+class KindListRule(Rule[tuple[Literal["distance", "hazard", "remedy", "safety"], ...]]):
+    """A list of card kinds with its citation."""
+
+
+class MilesRule(Rule[Annotated[int, Field(ge=0, le=100000)]]):
+    """A distance in miles (0 or more) with its citation."""
+
+
 class CoupFourreWhoRule(Rule[Literal["target_side", "any_player"]]):
     """Who may call a coup fourré."""
 
@@ -135,6 +143,12 @@ class RemedyCard(Sourced):
         default=False,
         description="A 'go' card (the Roll): the side is rolling while it shows on the battle pile. "
         "It may be played on an empty battle pile, on a remedy, or on a hazard it fixes.",
+    )
+    restarts: bool = Field(
+        default=False,
+        description="A remedy that also sets the car rolling: once it fixes a battle hazard the side rolls "
+        "with no go card after it. Unlike a go card it is only played on a hazard it fixes, so it never "
+        "starts a car from an empty battle pile.",
     )
 
 
@@ -229,6 +243,62 @@ class PlayRules(Strict):
         "(a coup fourré's turn is not affected); false: for the whole hand.",
     )
 
+    # -- Legality and card effects (issue 35): each default is the rule every bundled edition plays.
+    go_with_rolling_safety: BoolRule = Field(
+        default=BoolRule(
+            value=True,
+            decided="No rulebook forbids a Roll while Right of Way is down (WM §6B only says the side may roll "
+            "without one); we allow the useless play (rulings.md Play); option no-roll-under-right-of-way "
+            "refuses it as five programs do",
+        ),
+        description="A go card may be played while the side has a rolling safety (Right of Way) down.",
+    )
+    undiscardable: KindListRule = Field(
+        default=KindListRule(
+            value=(),
+            source="winning-moves.txt §5D: 'he must discard one card' (any card); §12 Hint D: discard "
+            "'cards that are of no value to you'",
+        ),
+        description="Kinds of card that may never be discarded (e.g. safety). A player who can neither play "
+        "nor discard otherwise may still discard (the engine never leaves a player without a move).",
+    )
+    discard_playable: BoolRule = Field(
+        default=BoolRule(
+            value=True,
+            source="winning-moves.txt §5D: 'he must discard one card' (any card); §12 Hint D",
+        ),
+        description="A card that could be played now may be discarded. false: only a card that cannot be "
+        "played may be discarded (per card; voluntary_discard: false is the stricter per-hand rule).",
+    )
+    stacked_hazards: BoolRule = Field(
+        default=BoolRule(
+            value=False,
+            source="winning-moves.txt §2 Hazard cards: 'Under no circumstances may one Hazard Card be played "
+            "directly on top of another'",
+        ),
+        description="Battle hazards stack: a battle hazard may be played on a side another hazard already "
+        "stops (not the same hazard twice); each stays in force until its own remedy (or a safety) fixes "
+        "it, in any order, and a go card is played only when nothing but what it fixes is left.",
+    )
+    overshoot: BoolRule = Field(
+        default=BoolRule(
+            value=False,
+            source="winning-moves.txt §6C Distance cards and §8: trips of 'exactly 1000 miles'; a card "
+            "'causing his total mileage to exceed 1000' is removed",
+        ),
+        description="A trip is completed by reaching or passing the target (false: distance may never pass "
+        "it, the trip ends exactly on it).",
+    )
+    safety_distance: MilesRule = Field(
+        default=MilesRule(
+            value=0,
+            source="winning-moves.txt §6B Safety cards: a safety protects and 'cancels the attack in "
+            "progress'; no safety adds distance",
+        ),
+        description="Miles a safety adds to its side's distance when played (normally or as a coup fourré), "
+        "unless they would take the side past the target; 0: none.",
+    )
+
 
 class CoupFourreRules(Strict):
     enabled: BoolRule
@@ -276,6 +346,9 @@ class LineCondition(Strict):
         default=None, description="The side played exactly this many safeties (coups fourrés included).")
     none_played: tuple[CardId, ...] | None = Field(
         default=None, description="The side played none of these distance cards this hand.")
+    exact_finish: bool | None = Field(
+        default=None, description="true: the side's distance is exactly the trip's target at the hand's end "
+        "(with play.overshoot a trip may also be completed past it); false: it is not.")
 
 
 class ScoreLineRule(Sourced):

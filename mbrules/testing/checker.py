@@ -8,7 +8,7 @@ winner with the score oracle (:mod:`mbrules.testing.oracle`).
 """
 from __future__ import annotations
 
-from mbrules.vocab import BATTLE, COUP_FOURRE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SPEED, DecisionKind
+from mbrules.vocab import BATTLE, BOTH_PILES, COUP_FOURRE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SPEED, DecisionKind
 
 from .oracle import expected_sheet, expected_winner, sheet_lines
 from .view import _view
@@ -48,8 +48,9 @@ class _Tables:
         self.game = g
         n = g.n_cards
         self.sorted_deck = sorted(g.deck)
-        self.battle_ok = frozenset(c for c in range(n) if g.kind[c] in (HAZARD, REMEDY) and g.pile[c] == BATTLE)
-        self.speed_ok = frozenset(c for c in range(n) if g.kind[c] in (HAZARD, REMEDY) and g.pile[c] == SPEED)
+        # a combination remedy (pile BOTH_PILES) lands on either pile
+        self.battle_ok = frozenset(c for c in range(n) if g.kind[c] in (HAZARD, REMEDY) and g.pile[c] in (BATTLE, BOTH_PILES))
+        self.speed_ok = frozenset(c for c in range(n) if g.kind[c] in (HAZARD, REMEDY) and g.pile[c] in (SPEED, BOTH_PILES))
         self.safety = frozenset(c for c in range(n) if g.kind[c] == SAFETY)
         self.hazard = frozenset(c for c in range(n) if g.kind[c] == HAZARD)
         self.distance = tuple(c for c in range(n) if g.kind[c] == DISTANCE)
@@ -173,9 +174,13 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
         m = 0
         for c, miles in tb.miles:
             m += row[c] * miles
-        if m != state.miles[s]:
-            out.append(f"side {side}: miles {state.miles[s]} but the distance played adds up to {m}")
-        if state.miles[s] > state.target:
+        extra = state.miles[s] - m  # option safety-distance: some safeties' miles on top of the cards
+        bonus = g.safety_distance
+        n_safe = len(state.safeties[s]) + len(state.coups[s])
+        if extra != 0 and not (bonus and extra % bonus == 0 and 0 < extra <= bonus * n_safe):
+            out.append(f"side {side}: miles {state.miles[s]} but the distance played adds up to {m}"
+                       + (f" and {n_safe} safeties of {bonus}" if bonus else ""))
+        if state.miles[s] > state.target and not (g.overshoot and state.miles[s] - state.target < max(g.miles)):
             out.append(f"side {side}: {state.miles[s]} miles, past the target of {state.target}")
         for c, most in tb.limited:
             if row[c] > most:
@@ -185,7 +190,7 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
     H = tb.hazard
     for s in range(S):
         side = g.side_names[s]
-        for allowed, pile, label in ((g.hazard_on_hazard, state.battle[s], "battle"),
+        for allowed, pile, label in ((g.hazard_on_hazard or g.stacked_hazards, state.battle[s], "battle"),
                                      (g.speed_limit_stacking, state.speed[s], "speed")):
             if not allowed and len(pile) > 1:
                 for below, above in zip(pile, pile[1:]):
@@ -209,12 +214,26 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
             out.append(f"side {side}: waits for a go card after a safety, but the ruleset has no roll-after-safety")
         b = state.battle[s]
         top = b[-1] if b else -1
-        showing = top if (top >= 0 and kind[top] == HAZARD and not (prot >> top) & 1) else -1
+        if g.stacked_hazards:  # every hazard not yet taken off by a remedy that fixes it, latest last
+            active: list[int] = []
+            for c in b:
+                if kind[c] == HAZARD:
+                    active.append(c)
+                elif kind[c] == REMEDY:
+                    hit = [i for i, h in enumerate(active) if g.fixes_mask[c] >> h & 1]
+                    if hit:
+                        del active[hit[-1]]
+            active = [h for h in active if not (prot >> h) & 1]
+            showing = active[-1] if active else -1
+            if len(set(active)) != len(active):
+                out.append(f"side {side}: a battle hazard in force twice ({[names[h] for h in active]})")
+        else:
+            showing = top if (top >= 0 and kind[top] == HAZARD and not (prot >> top) & 1) else -1
         if showing >= 0:
             rolling = False
         elif state.needs_go[s] and not row:
             rolling = False
-        elif top >= 0 and g.is_go[top]:
+        elif top >= 0 and (g.is_go[top] or g.restarts[top]):
             rolling = True
         else:
             rolling = row
@@ -234,7 +253,7 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
     if over:
         if legal:
             out.append(f"the hand is over but {len(legal)} actions are legal")
-        done = [s for s in range(S) if state.miles[s] == state.target]
+        done = [s for s in range(S) if state.miles[s] >= state.target]
         if not done and (state.draw or any(state.hands)):
             out.append("the hand ended with no trip completed while cards remain to play")
         if (dec.kind == DecisionKind.MATCH_OVER) != (state.winner is not None):
@@ -270,12 +289,12 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
         elif dec.kind == DecisionKind.EXTENSION:
             if ext is None or state.extension_called_by >= 0:
                 out.append("an extension question with no extension to call")
-            if state.miles[g.side_of[dec.player]] != state.target:
+            if state.miles[g.side_of[dec.player]] < state.target:
                 out.append(f"the extension question goes to {g.player_names[dec.player]}, whose side has not "
                            "completed the trip")
         if dec.kind != DecisionKind.EXTENSION:
             for s in range(S):
-                if state.miles[s] == state.target:
+                if state.miles[s] >= state.target:
                     out.append(f"side {g.side_names[s]} completed the trip and the hand goes on")
         if state.winner is not None:
             out.append(f"a winner ({state.winner!r}) while the hand is in play")

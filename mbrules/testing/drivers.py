@@ -44,12 +44,20 @@ def game_of(config: tuple[str, tuple[str, ...], int]):
 
 
 def configurations() -> list[tuple[str, tuple[str, ...], int]]:
-    """Every bundled ruleset, with no option or one bundled option, at every player count it allows."""
+    """Every bundled ruleset, with no option or one bundled option, at every player count it allows
+    (an option exclusive with one the edition applies, e.g. stacked-hazards on wikipedia, is left out)."""
+    from mbrules.ruleset import RulesetError
+
     rulesets, options = bundled_ids()
     out = []
     for rid in rulesets:
         for opts in [()] + [(o,) for o in options]:
-            rs = load_rules(rid, opts)
+            try:
+                rs = load_rules(rid, opts)
+            except RulesetError as exc:
+                if "cannot go with option" not in str(exc):
+                    raise
+                continue
             for n in sorted(int(k) for k in rs.player_counts):
                 out.append((rid, opts, n))
     return out

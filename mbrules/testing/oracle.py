@@ -78,7 +78,7 @@ def sheet_lines(ruleset) -> tuple[str, ...]:
     return (*_SHEET_LINES[:-1], *new, _SHEET_LINES[-1])
 
 
-def _meets(cond, s: int, completer: int, miles, played, laid, empty) -> bool:
+def _meets(cond, s: int, completer: int, miles, played, laid, empty, target: int = -1) -> bool:
     """Whether side ``s`` meets a score line's condition (the model's LineCondition) at the hand's end."""
     if cond.trip_completed is not None and (completer == s) != cond.trip_completed:
         return False
@@ -89,6 +89,8 @@ def _meets(cond, s: int, completer: int, miles, played, laid, empty) -> bool:
     if cond.safeties is not None and laid[s] != cond.safeties:
         return False
     if cond.none_played is not None and any(played[s].get(cid, 0) for cid in cond.none_played):
+        return False
+    if cond.exact_finish is not None and (miles[s] == target) != cond.exact_finish:
         return False
     return True
 
@@ -121,6 +123,15 @@ def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[
     target = pc.extension_to if caller >= 0 and pc.extension_to is not None else pc.target
     draw = start.draw
     completer, delayed = -1, False
+    over = ruleset.play.overshoot.value  # option overshoot: reaching or passing the target completes it
+    bonus = ruleset.play.safety_distance.value  # option safety-distance: a safety's miles, not past the target
+
+    def safety_miles(s: int) -> None:
+        nonlocal completer, delayed
+        if bonus and miles[s] + bonus <= target:
+            miles[s] += bonus
+            if miles[s] == target:
+                completer, delayed = s, draw <= 0
 
     for p, a in actions:
         op = a.op
@@ -142,23 +153,25 @@ def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[
             if card.kind == "distance":
                 played[s][cid] = played[s].get(cid, 0) + 1
                 miles[s] += card.miles
-                if miles[s] == target:
+                if miles[s] == target or (over and miles[s] > target):
                     # the trip completed; Delayed Action if its card came after the draw pile ran out (WM §8)
                     completer, delayed = s, draw <= 0
             elif card.kind == "safety":
                 safeties[s] += 1
+                safety_miles(s)
         elif op == COUP_FOURRE:
             coups[p % S] += 1
             held[p] -= 1
             if refill and draw > 0:
                 draw -= 1  # the caller draws one card, none if the draw pile is empty (rulings: Coup fourré)
                 held[p] += 1
+            safety_miles(p % S)
         elif op == EXTEND:
             # the trip goes on to the extension; the first completion no longer counts (WM §10C)
             caller = p
             target = pc.extension_to
             completer, delayed = -1, False
-    if completer >= 0 and miles[completer] != target:
+    if completer >= 0 and miles[completer] < target:
         completer = -1
 
     in_deck = sum(n for cid, n in _deck(ruleset, players).items() if cards[cid].kind == "safety")
@@ -175,7 +188,8 @@ def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[
         line["delayed_action"] = sc.delayed_action.value if delayed else 0
         breakers = set(sc.safe_trip_breakers.value)
         line["safe_trip"] = 0 if any(played[completer].get(cid, 0) for cid in breakers) else sc.safe_trip.value
-        blank = sum(1 for s in range(S) if s != completer and miles[s] == 0)
+        # no distance card played (a safety's miles are none: docs/conformance.md, rulings of the options)
+        blank = sum(1 for s in range(S) if s != completer and not any(played[s].values()))
         if sc.shutout_per_opponent.value:
             line["shutout"] = sc.shutout.value * blank  # WP: 500 per opponent side with no distance
         else:
@@ -199,13 +213,13 @@ def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[
             line[name] = 0
     for name, rule in ruleset.scoring.lines.items():
         for s in range(S):
-            if not _meets(rule.when, s, completer, miles, played, laid, empty):
+            if not _meets(rule.when, s, completer, miles, played, laid, empty, target):
                 continue
             if rule.to == "side":
                 sheet[s][name] += rule.points
                 continue
             for t in range(S):
-                if t != s and (rule.to_when is None or _meets(rule.to_when, t, completer, miles, played, laid, empty)):
+                if t != s and (rule.to_when is None or _meets(rule.to_when, t, completer, miles, played, laid, empty, target)):
                     sheet[t][name] += rule.points
     for line in sheet:
         line["total"] = sum(v for k, v in line.items() if k != "total")
@@ -257,7 +271,7 @@ def expected_winner(state, sheet=None):
     g = state.game
     m = g.ruleset.match  # the model, not the compiled tables
     mode, tb = m.mode.value, m.tie_break.value
-    done = [s for s in range(g.sides) if state.miles[s] == state.target]
+    done = [s for s in range(g.sides) if state.miles[s] >= state.target]  # past it: option overshoot
     if mode == "trip":
         w = done[0] if done else _leader(state.miles, tb)
     elif mode in ("single_hand", "finisher"):  # the most points in this one hand (KID How to win)

@@ -8,6 +8,7 @@ every action of a match it observes; :func:`checked_replay` replays a scenario f
 from __future__ import annotations
 
 from mbrules.engine import Observer
+from mbrules.vocab import BOTH_PILES  # noqa: E402
 from mbrules.vocab import (
     BATTLE, COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, FAST_PLAY, HAZARD, OWN, PLAY, REMEDY, STOP,
     DecisionKind,
@@ -129,7 +130,7 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
         if k == DISTANCE:
             if after.miles[ps] != before.miles[ps] + g.miles[c]:
                 out.append(f"{what}: miles went from {before.miles[ps]} to {after.miles[ps]}")
-            if after.miles[ps] == before.target:
+            if after.miles[ps] >= before.target:  # past it only with option overshoot
                 ext_open = g.extension_to is not None and before.extension_called_by < 0 and before.target < g.extension_to
                 if ext_open:
                     if after.decision != (DecisionKind.EXTENSION, p, True):
@@ -163,6 +164,9 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
                 _expect_fast_play_or_turn(out, before, after, p, c, ts, what)
         elif k == REMEDY:
             pile = after.battle if g.pile[c] == BATTLE else after.speed
+            if g.pile[c] == BOTH_PILES:  # a combination remedy: on whichever pile it went to
+                grew = len(after.battle[ps]) > len(before.battle[ps])
+                pile = after.battle if grew and after.battle[ps][-1:] == [c] else after.speed
             if not pile[ps] or pile[ps][-1] != c:
                 out.append(f"{what}: the remedy is not on top of its pile")
             if g.pile[c] == BATTLE and not after.rolling[ps] and g.is_go[c]:
@@ -171,6 +175,8 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
         else:  # a safety played normally
             if after.safeties[ps] != before.safeties[ps] + [c]:
                 out.append(f"{what}: the safety is not among the side's safeties")
+            if g.safety_distance and after.miles[ps] >= after.target:  # option safety-distance completed the trip
+                return out
             for piles, name in ((after.battle, "battle"), (after.speed, "speed")):
                 top = piles[ps][-1] if piles[ps] else -1
                 if g.safety_discards_hazard and top >= 0 and g.kind[top] == HAZARD and after.prot[ps] >> top & 1:
@@ -199,6 +205,8 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
         if len(after.hands[q]) != len(before.hands[q]) - 1 + drew:
             out.append(f"{what}: the caller holds {len(after.hands[q])} cards, expected "
                        f"{len(before.hands[q]) - 1 + drew}")
+        if g.safety_distance and after.miles[qs] >= after.target:  # option safety-distance completed the trip
+            return out
         queued = g.ruleset.coup_fourre.bonus_turn.value == "queued"
         if g.coup_fourre_extra_turn and queued:
             # the caller's turn waits for the attacker's (which the hazard ended): it plays now, and play

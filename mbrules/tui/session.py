@@ -27,7 +27,7 @@ from mbrules.narrate import Narrator
 from mbrules.vocab import COUP_FOURRE, DRAW, FAST_PLAY, DecisionKind
 
 from . import screen
-from .table import HINT_BOTS, NARRATION_LINES, PublicNarrator, hint_bot_name  # noqa: F401  (re-exported)
+from .table import NARRATION_LINES, PublicNarrator, hint_bot_name  # noqa: F401  (re-exported)
 
 MAX_BAD_LINES = 1000  # lines in a row that choose nothing (a stuck input): the session ends
 

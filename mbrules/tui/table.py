@@ -3,21 +3,17 @@ from __future__ import annotations
 
 from collections import deque
 
-from mbrules.bots import bot_names
+from mbrules.bots import hint_bot
 from mbrules.engine import Action, Game, Observer, State, Transition
 from mbrules.narrate import Narrator
 
-# The bot that gives hints ('?'): the first of these that is registered (the strongest first).
-HINT_BOTS = ("expert", "heuristic", "random")
 NARRATION_LINES = 12  # the last plays shown on the screen
 
 
 def hint_bot_name() -> str:
-    have = set(bot_names())
-    for name in HINT_BOTS:
-        if name in have:
-            return name
-    return bot_names()[0]
+    """The bot that gives hints ('?'): the strongest registered one that says it gives them
+    (:func:`mbrules.bots.hint_bot`: its registration says so, not a list here)."""
+    return hint_bot()
 
 
 class PublicNarrator(Observer):
@@ -36,6 +32,6 @@ class PublicNarrator(Observer):
             self.lines.append(f"-- hand {st.hand_no + 1}: {self.game.player_names[player]} plays first --")
 
     def transition(self, st: State, t: Transition) -> None:
-        line = self.words.action(t)
+        line = self.words.action(t, st)
         if line is not None:
             self.lines.append(line)
