@@ -62,7 +62,7 @@ test-fast: $(STAMP)  # every test but those marked slow (subprocess-heavy, stati
 test-core: $(CORE_STAMP)
 	$(CORE_BIN)/python -m pytest -q -m "not slow"
 
-ci: test test-core  # what CI runs (.ci/run)
+ci: check test test-core  # what CI runs (.ci/run)
 
 soak: $(STAMP)
 	$(BIN)/python benchmarks/soak.py
@@ -88,4 +88,4 @@ models: $(STAMP)
 	done
 
 clean:
-	rm -rf $(VENV) $(PLAY_VENV) $(CORE_VENV) .pytest_cache .hypothesis build *.egg-info
+	rm -rf $(VENV) $(PLAY_VENV) $(CORE_VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache build *.egg-info
