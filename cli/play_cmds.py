@@ -15,7 +15,7 @@ from rich.text import Text
 
 from mbrules._paths import install_hint
 from mbrules.bots import UnknownBot, bot_names, check_bot, lineup
-from mbrules.engine import Action, Game, GameError, Observer, State, Transition
+from mbrules.engine import Game, GameError, Observer, State, Transition
 from mbrules.engine.words import plural
 from mbrules.narrate import Narrator as Words, line_label
 
@@ -100,13 +100,10 @@ class Narrator(Observer):
         self.g = game
         self.words = Words(game)
         self.out = console
-        self.hand_seen = -1
 
-    def before_action(self, st: State, p: int, a: Action) -> None:
-        if st.hand_no != self.hand_seen:
-            self.hand_seen = st.hand_no  # the hand's first action is its first player's
-            self.out.rule(f"Hand {st.hand_no + 1}", style="bold")
-            self.say(self.words.hand_start(st, p))
+    def hand_start(self, st: State) -> None:
+        self.out.rule(f"Hand {st.hand_no + 1}", style="bold")
+        self.say(self.words.hand_start(st, st.current_player))
 
     def transition(self, st: State, t: Transition) -> None:
         line = self.words.action(t, st)

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # -> running matches -> the tools built on them -> the command, the terminal seat and the browser tables (mbrules.web).
 LAYERS: dict[str, int] = {
     "mbrules.vocab": 0, "mbrules._paths": 0, "mbrules._startup": 0, "mbrules.safe_output": 0,
-    "mbrules.ruleset": 1, "mbrules.engine": 1, "mbrules": 1,
+    "mbrules.ruleset": 1, "mbrules.engine": 1, "mbrules": 1, "mbrules.seats": 1,
     "mbrules.scenario": 2, "mbrules.bots": 2, "mbrules.narrate": 2,
     "mbrules.matches": 3,
     "mbrules.compare": 4, "mbrules.sweep": 4, "mbrules.env": 4, "mbrules.openspiel": 4, "mbrules.testing": 4,

@@ -28,7 +28,8 @@ from contextlib import nullcontext
 from typing import Callable, ContextManager, Sequence
 
 from .._paths import install_hint
-from ..engine import Game, State
+from ..engine import Action, Game, Observation, State
+from ..seats import HAND_OVER, SeatLoop
 from ..vocab import DecisionKind
 from .base import make_bot
 from .expert import hand_value
@@ -66,6 +67,20 @@ def hand_values(game: Game, st: State) -> list[float]:
     return [hand_value(game, totals, s, out) for s in range(game.sides)]
 
 
+class ExploringSeat:
+    """A policy bot that takes a uniformly random legal action with probability ``explore`` (from
+    the training's own ``rng``, so the bot's stream is the bot's alone)."""
+
+    def __init__(self, bot, rng: random.Random, explore: float):
+        self.bot, self.rng, self.explore = bot, rng, explore
+
+    def decide(self, observation: Observation | None, legal: list[Action]) -> Action | None:
+        rng = self.rng
+        if rng.random() < self.explore:
+            return legal[rng.randrange(len(legal))]
+        return self.bot.choose(observation, legal)
+
+
 def self_play(game: Game, games: int, seed: int, policy: Sequence[str] = ("heuristic",),
               sample: float = DEFAULT_SAMPLE, explore: float = DEFAULT_EXPLORE,
               progress: Callable[[int], None] | None = None,
@@ -95,28 +110,20 @@ def self_play(game: Game, games: int, seed: int, policy: Sequence[str] = ("heuri
         if should_stop is not None and should_stop():
             raise TrainingStopped
         s = match_seed(seed, i)
-        bots = [make_bot(n, game, p, s) for p, n in enumerate(names)]
         rng = random.Random(f"{s}:learn")
+        seats = [ExploringSeat(make_bot(n, game, p, s), rng, explore) for p, n in enumerate(names)]
         st = State.new_match(game, s, deal_next=False)
+        loop = SeatLoop(st, seats)
         while True:
             pending: list[tuple[int, list[float]]] = []
-            while True:
-                acts = st.legal_actions()
-                if not acts:
-                    break
+            while True:  # the seat loop pumped one action at a time: a turn's start is sampled first
                 d = st.decision
                 if d.kind == DecisionKind.TURN and not d.drawn:
                     for p in range(game.players):
                         if rng.random() < sample:
                             pending.append((game.side_of[p], feat(st.observation(p))))
-                if len(acts) == 1:
-                    st.apply(acts[0])
-                    continue
-                p = st.current_player
-                if rng.random() < explore:
-                    st.apply(acts[rng.randrange(len(acts))])
-                else:
-                    st.apply(bots[p].choose(st.observation(p), acts))
+                if loop.step() == HAND_OVER:
+                    break
             values = hand_values(game, st)
             for side, x in pending:
                 if kept < max_positions:

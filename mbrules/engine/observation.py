@@ -347,9 +347,14 @@ class Observer:
     ``before_action`` sees the state before an accepted action, ``after_action`` after it, and
     ``transition`` what it did (the :class:`~mbrules.engine.transition.Transition` ``apply`` returns);
     ``refused`` an action ``apply`` turned down (the state unchanged);
+    ``hand_start`` runs when a hand has been dealt, before its first action (an observer added
+    to a hand not yet begun hears it then; one added later in a hand hears the next one's);
     ``hand_over`` runs when a hand ends (its sheet is the last of the match's), before the
     next deal; ``match_over`` once, at the end.
     """
+
+    def hand_start(self, state: "State") -> None:
+        """A hand is dealt and nobody has acted in it yet: ``state.current_player`` acts first."""
 
     def before_action(self, state: "State", player: int, action: "Action") -> None:
         pass

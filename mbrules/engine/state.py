@@ -373,6 +373,9 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
     def add_observer(self, observer: Observer) -> None:
         """Call ``observer`` around every accepted action, at each hand's end and at the match's end."""
         self._observers = (*self._observers, observer)
+        h = self._history
+        if (not h or h[-1] == (-1, -1)) and self._phase < P_HAND_OVER:
+            observer.hand_start(self)  # the hand has not begun: this observer hears its start too
 
     def remove_observer(self, observer: Observer) -> None:
         self._observers = tuple(o for o in self._observers if o is not observer)

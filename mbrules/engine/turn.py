@@ -53,6 +53,9 @@ class TurnFlow(StateFields):
         for s in range(g.sides):
             self._refresh(s)
         self._start_turn(self._first_player)
+        for o in self._observers:
+            # a room is always part of a State, which a room may not import (tests/test_engine_rooms.py)
+            o.hand_start(self)  # type: ignore[arg-type]
 
     def next_hand(self) -> None:
         """Deal the next hand of the match; the deal passes to the left (rulings: The match)."""

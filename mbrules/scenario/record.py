@@ -39,19 +39,18 @@ def _ref(ref: str, bundled: Sequence[str], out_dir: Path | None) -> str:
 class Recorder(Observer):
     """Watches a match (``State.add_observer``) and keeps what a scenario file needs of each hand.
 
-    A hand's deal comes from the snapshot taken before its first action (the recorder is entitled
-    to hidden cards: the file must set the hand up exactly); then its actions and, when it ends,
-    its sheet and the running totals.
+    A hand's deal comes from the snapshot taken at its start (the recorder is entitled to hidden
+    cards: the file must set the hand up exactly); then its actions and, when it ends, its sheet
+    and the running totals. Add it before the first hand's first action.
     """
 
     def __init__(self):
         self.hands: list[dict] = []
         self.winner = None  # the outcome's result once the match is over
 
-    def before_action(self, st: State, player: int, action: Action) -> None:
-        if not self.hands or self.hands[-1]["hand_no"] != st.hand_no:
-            snap = st.snapshot()
-            self.hands.append({"hand_no": snap.hand_no, "deal": deal_of(snap), "actions": [], "end": None})
+    def hand_start(self, st: State) -> None:
+        snap = st.snapshot()
+        self.hands.append({"hand_no": snap.hand_no, "deal": deal_of(snap), "actions": [], "end": None})
 
     def after_action(self, st: State, player: int, action: Action) -> None:
         self.hands[-1]["actions"].append((player, action))
