@@ -14,7 +14,7 @@ CORE_BIN   := $(CORE_VENV)/bin
 CORE_STAMP := $(CORE_VENV)/.installed-stamp
 PIP_FLAGS  := --quiet --disable-pip-version-check
 
-.PHONY: play human test test-fast test-core ci soak bench schemas models clean
+.PHONY: play human check types-debt test test-fast test-core ci soak bench schemas models clean
 
 $(STAMP): pyproject.toml
 	rm -rf $(VENV)
@@ -40,6 +40,17 @@ play: $(PLAY_STAMP)
 human: $(PLAY_STAMP)  # you play p1 (Winning Moves, 4 players) in the terminal: docs/play.md
 	$(PLAY_BIN)/mbrules play --human p1
 
+# the static gate (CI runs it before the tests): ruff's defect rules and mypy, as pyproject configures them
+# (--strict flags on the public API's modules listed there; the other modules' remaining codes listed too)
+check: $(STAMP)
+	$(BIN)/python -m ruff check --no-cache .
+	$(BIN)/python -m mypy
+
+# mypy's errors still silenced by pyproject's not-yet-clean list, per file (the work left for issue 37)
+types-debt: $(STAMP)
+	-$(BIN)/python -m mypy --config-file= --python-version 3.11 --ignore-missing-imports mbrules cli \
+	  | grep ': error:' | cut -d: -f1 | sort | uniq -c | sort -rn
+
 test: $(STAMP)  # every test, the slow ones included (CI runs this)
 	$(BIN)/python -m pytest -q
 
@@ -51,7 +62,7 @@ test-fast: $(STAMP)  # every test but those marked slow (subprocess-heavy, stati
 test-core: $(CORE_STAMP)
 	$(CORE_BIN)/python -m pytest -q -m "not slow"
 
-ci: test test-core  # what CI runs (.ci/run)
+ci: check test test-core  # what CI runs (.ci/run)
 
 soak: $(STAMP)
 	$(BIN)/python benchmarks/soak.py
@@ -77,4 +88,4 @@ models: $(STAMP)
 	done
 
 clean:
-	rm -rf $(VENV) $(PLAY_VENV) $(CORE_VENV) .pytest_cache .hypothesis build *.egg-info
+	rm -rf $(VENV) $(PLAY_VENV) $(CORE_VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache build *.egg-info

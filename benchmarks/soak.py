@@ -325,7 +325,7 @@ def scenario_text(failure: dict) -> str:
         f"# soak failure ({failure['kind']}): {rid} {'+'.join(opts) or '(no option)'}, {players} players, "
         f"bot {failure['bot']}, match seed {seed}, hand {failure['hand_no'] + 1}",
         "# shrunk to the shortest prefix of the hand that still fails; the expect below is what the engine did.",
-        f"# replay with the invariants checked: python benchmarks/soak.py --replay THIS_FILE",
+        "# replay with the invariants checked: python benchmarks/soak.py --replay THIS_FILE",
         f"# reproduce from the start of the match: {cmd}",
     ]
     for p in failure["problems"]:

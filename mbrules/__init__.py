@@ -12,7 +12,7 @@ lines, reason codes) are :mod:`mbrules.vocab`'s. See docs/api.md. Everything nam
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from . import _startup
 
@@ -20,6 +20,8 @@ if _startup.is_command():  # the mbrules command starting: a signal now exits 13
     _startup.install_early()
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from .engine import (
         Action, Decision, Game, GameError, IllegalAction, NotationError, Observation, Observer, Outcome, SideView,
         Snapshot, State, Transition,
@@ -32,7 +34,7 @@ _ENGINE_NAMES = ("Action", "Decision", "Game", "GameError", "IllegalAction", "No
                  "Observer", "Outcome", "SideView", "Snapshot", "State", "Transition")
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     """The engine's names on first use, and ``mbrules.__version__``, read from the installed metadata
     on first use (importlib.metadata costs about 30 ms of every command's start-up otherwise)."""
     if name in _ENGINE_NAMES:
@@ -54,7 +56,7 @@ def __getattr__(name: str):
 
 
 def load_game(ruleset: str, players: int = 4, options: Sequence[str] = (), *,
-              files_read: list | None = None) -> Game:
+              files_read: list[Path] | None = None) -> Game:
     """The rules of ``ruleset`` (a bundled id or a path to a YAML file) with ``options``, compiled for ``players``.
 
     ``options``: a list of option ids or paths, applied in order; one string is one option.

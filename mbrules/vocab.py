@@ -22,6 +22,7 @@ position in its enum, given by ``.code``; the plain-int constants below (``DISTA
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Self
 
 
 class _Coded(StrEnum):
@@ -32,7 +33,7 @@ class _Coded(StrEnum):
         return type(self)._member_names_.index(self._name_)
 
     @classmethod
-    def of(cls, code: int):
+    def of(cls, code: int) -> Self:
         """The member whose ``code`` is ``code``."""
         return list(cls)[code]
 

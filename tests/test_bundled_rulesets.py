@@ -4,7 +4,6 @@ Figures pinned here come from the rulebooks and the project's rulings (Decks, Pl
 """
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 import yaml

@@ -161,7 +161,7 @@ def _refused(tmp_path: Path, target: Path, args: list[str], reason: str) -> None
     p = mb(["play", "--players", "2", "--hands", "1", *args, "--record", str(target.relative_to(tmp_path))
             if target.is_relative_to(tmp_path) else str(target)], tmp_path)
     assert p.returncode == USAGE, (p.returncode, p.stderr)
-    assert f"cannot write" in p.stderr and reason in p.stderr, p.stderr
+    assert "cannot write" in p.stderr and reason in p.stderr, p.stderr
     assert p.stdout == "", "a game was played before the output path was refused"
     assert snapshot(target) == before, f"{target} changed"
     assert leftovers(tmp_path) == []

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Callable, Protocol, runtime_checkable
+from typing import Any, Callable, Iterable, Protocol, TypeVar, runtime_checkable
 
 from ..engine import Action, Game, Observation
 
@@ -51,15 +51,16 @@ class BotFacts:
 
 
 BotFactory = Callable[..., Bot]
+_B = TypeVar("_B", bound="type[Any]")  # a bot class, registered as it is
 _REGISTRY: dict[str, tuple[BotFactory, str]] = {}
 _PARAMS: dict[str, dict[str, tuple[type, int, int]]] = {}
-_CHECKS: dict[str, Callable[[Game, dict], None]] = {}
+_CHECKS: dict[str, Callable[[Game, dict[str, Any]], None]] = {}
 _FACTS: dict[str, BotFacts] = {}
 
 
 def register(name: str, description: str, params: dict[str, tuple[type, int, int]] | None = None,
-             check: Callable[[Game, dict], None] | None = None, *, slow: bool = False, ladder: int | None = None,
-             ladder_spec: str = "", hints: int | None = None):
+             check: Callable[[Game, dict[str, Any]], None] | None = None, *, slow: bool = False, ladder: int | None = None,
+             ladder_spec: str = "", hints: int | None = None) -> Callable[[_B], _B]:
     """Class decorator: make a bot available as ``--bot name``.
 
     ``params`` names the parameters the bot takes as ``--bot name:key=value,key=value``, each
@@ -70,7 +71,7 @@ def register(name: str, description: str, params: dict[str, tuple[type, int, int
     ``slow``, ``ladder``, ``ladder_spec`` and ``hints`` are its :class:`BotFacts`.
     """
 
-    def deco(cls):
+    def deco(cls: _B) -> _B:
         cls.name = name
         _REGISTRY[name] = (cls, description)
         _PARAMS[name] = dict(params or {})
@@ -167,7 +168,7 @@ def check_bot(name: str, game: Game | None = None) -> None:
         _CHECKS[base](game, params)
 
 
-def check_bots(names, games) -> None:
+def check_bots(names: Iterable[str], games: Iterable[Game]) -> None:
     """:func:`check_bot` for every bot of ``names`` against every game of ``games`` (both arms of a
     comparison, every value of a sweep), before the first match: a model that does not fit one of them
     is refused here, with a sentence, not in a worker. Each distinct name is checked once a game."""
@@ -176,12 +177,12 @@ def check_bots(names, games) -> None:
             check_bot(name, game)
 
 
-def bot_rng(seed, player: int) -> random.Random:
+def bot_rng(seed: int, player: int) -> random.Random:
     """The bot's own stream for ``player`` (0-based) in the match dealt from ``seed``."""
     return random.Random(f"{seed}:bot:{player}")
 
 
-def make_bot(name: str, game: Game, player: int, seed) -> Bot:
+def make_bot(name: str, game: Game, player: int, seed: int) -> Bot:
     """The bot ``name`` (``"heuristic"``, ``"expert:budget=50"``) for ``player`` of the match dealt from ``seed``."""
     base, params = parse_bot(name)
     return _REGISTRY[base][0](game, player, bot_rng(seed, player), **params)
@@ -199,6 +200,6 @@ def lineup(names: list[str] | tuple[str, ...], players: int) -> list[str]:
     return names
 
 
-def make_bots(names: list[str] | tuple[str, ...], game: Game, seed) -> list[Bot]:
+def make_bots(names: list[str] | tuple[str, ...], game: Game, seed: int) -> list[Bot]:
     """One bot per player: ``names`` holds one name (for everybody) or one per player in seating order."""
     return [make_bot(n, game, p, seed) for p, n in enumerate(lineup(names, game.players))]

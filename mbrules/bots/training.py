@@ -28,7 +28,7 @@ from contextlib import nullcontext
 from typing import Callable, ContextManager, Sequence
 
 from .._paths import install_hint
-from ..engine import Game, State
+from ..engine import Action, Game, Observation, State
 from ..seats import HAND_OVER, SeatLoop
 from ..vocab import DecisionKind
 from .base import make_bot
@@ -74,7 +74,7 @@ class ExploringSeat:
     def __init__(self, bot, rng: random.Random, explore: float):
         self.bot, self.rng, self.explore = bot, rng, explore
 
-    def decide(self, observation, legal: list) -> object:
+    def decide(self, observation: Observation | None, legal: list[Action]) -> Action | None:
         rng = self.rng
         if rng.random() < self.explore:
             return legal[rng.randrange(len(legal))]

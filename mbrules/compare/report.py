@@ -128,7 +128,6 @@ def html_page(doc: dict, charts: dict[str, str] | None) -> str:
     from .headline import badge, effect_sentence, holm_sentence, no_difference, robust_words
 
     e = html.escape
-    arms = doc["arms"]
     s = doc["settings"]
     title = page_title(doc)
     players = (f"{s['players']} players" if s["players"] == s["players_b"]

@@ -15,6 +15,7 @@ Like the rest of ``mbrules.engine``, the ``_`` fields are read here and nowhere 
 from __future__ import annotations
 
 import struct
+from typing import Any
 
 from ..vocab import NO_LIMIT
 from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_MULL, P_PLAY
@@ -35,7 +36,7 @@ class ObservationWriter:
     worked out again only when what they depend on has changed.
     """
 
-    def __init__(self, encoder):
+    def __init__(self, encoder: Any):  # mbrules.env's ObservationEncoder (a layer up: not imported here)
         g = encoder.game
         self.game = g
         self.n, self.N, self.S = encoder.n, encoder.N, encoder.S
@@ -50,17 +51,17 @@ class ObservationWriter:
         self._side_len = 5 * n + 6
         assert self._o_sides + S * self._side_len + 3 * n + N + 3 + 2 * S + 1 == self.size, \
             "the writer's layout disagrees with the encoder's"
-        self._sheet_key = None
-        self._sheet_points = None
-        self._discard_ref = None  # _discard_counts' list, its length and counts when last seen
+        self._sheet_key: tuple[Any, ...] | None = None
+        self._sheet_points: list[int] = []  # computed at the first call (no key matches None)
+        self._discard_ref: list[int] | None = None  # _discard_counts' list, its length and counts when last seen
         self._discard_len = 0
         self._discard_cnt: list[float] = []
         self._encoder = encoder
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[ObservationWriter], tuple[Any]]:
         return ObservationWriter, (self._encoder,)  # pickled as its layout
 
-    def _discard_counts(self, discard: list) -> list[float]:
+    def _discard_counts(self, discard: list[int]) -> list[float]:
         """Copies of each card in ``discard``, counted on from the last call while it is the same list.
 
         The engine only ever appends to a hand's discard pile (a new hand, a clone: a new list), so
@@ -189,8 +190,8 @@ class ObservationWriter:
 
 # a fast-play window shares the coup fourré's slot: a reaction window, its hazard shown to the seat asked;
 # a mulligan shares the draw's: its draw is still to come
-_PHASE_SLOT = {P_DRAW: 0, P_PLAY: 1, P_COUP: 2, P_EXT: 3, P_FAST: 2, P_MULL: 0, P_HAND_OVER: 4}
-_PHASE_SLOT = tuple(_PHASE_SLOT.get(ph, 5) for ph in range(max(_PHASE_SLOT) + 2))
+_SLOT_OF_PHASE = {P_DRAW: 0, P_PLAY: 1, P_COUP: 2, P_EXT: 3, P_FAST: 2, P_MULL: 0, P_HAND_OVER: 4}
+_PHASE_SLOT = tuple(_SLOT_OF_PHASE.get(ph, 5) for ph in range(max(_SLOT_OF_PHASE) + 2))
 
 
 def state_vector(st: State) -> list[float]:

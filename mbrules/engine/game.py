@@ -19,11 +19,17 @@ the one room of :class:`~mbrules.engine.state.State` that plays it reading that 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from ..vocab import BATTLE, BOTH_PILES, NO_LIMIT, SAFETY, SIDE_NAMES, SPEED, CardKind, Pile
-from .notation import ACTION_DECLINE, ACTION_DRAW, ACTION_DRAW_DISCARD, ACTION_EXTEND, ACTION_STOP, COUP_FOURRE, DISCARD, FAST_PLAY, MAX_CARDS, MAX_SIDES, MULLIGAN, PLAY, Action, all_actions, describe, encode, parse
+from ..vocab import COUP_FOURRE, DISCARD, FAST_PLAY, PLAY
+from .notation import ACTION_DECLINE, ACTION_DRAW, ACTION_DRAW_DISCARD, ACTION_EXTEND, ACTION_STOP, MAX_CARDS, MAX_SIDES, MULLIGAN, Action, ActionLike, all_actions, describe, encode, parse
 from .scorelines import compile_lines
 from .state import State
 from .words import players_refused
+
+if TYPE_CHECKING:
+    from ..ruleset.model import HazardCard, Ruleset
 
 
 class GameError(ValueError):
@@ -35,7 +41,7 @@ class Game:
 
     _immutable = True  # State.clone() shares it
 
-    def __init__(self, ruleset, players: int):
+    def __init__(self, ruleset: Ruleset, players: int):
         key = str(players)
         if key not in ruleset.player_counts:
             raise GameError(players_refused(ruleset.id, players, ruleset.player_counts))
@@ -85,7 +91,7 @@ class Game:
             if c.kind == "hazard":
                 piles.append(Pile(c.pile).code)
             elif c.kind == "remedy":
-                fixed = {ruleset.cards[h].pile for h in c.fixes}
+                fixed = {cast("HazardCard", ruleset.cards[h]).pile for h in c.fixes}  # a remedy fixes hazards
                 # a combination remedy fixes hazards of both piles: played where a hazard it fixes shows
                 piles.append(BOTH_PILES if len(fixed) > 1 else SPEED if fixed == {Pile.SPEED} else BATTLE)
             else:
@@ -204,7 +210,7 @@ class Game:
         self.extend_action = acts[ACTION_EXTEND]
         self.stop_action = acts[ACTION_STOP]
 
-    def __eq__(self, other) -> bool:  # the same rules for the same table, however many times loaded
+    def __eq__(self, other: object) -> bool:  # the same rules for the same table, however many times loaded
         return self is other or (isinstance(other, Game) and self.players == other.players
                                  and self.ruleset == other.ruleset)
 
@@ -243,7 +249,7 @@ class Game:
         """
         return State.new_match(self, seed)
 
-    def action(self, action) -> Action:
+    def action(self, action: ActionLike) -> Action:
         """``action`` (an Action, its int, or its words) as this game's :class:`Action`."""
         if isinstance(action, str):
             return parse(action, self)
@@ -252,6 +258,6 @@ class Game:
         except (KeyError, TypeError):
             raise GameError(f"{action!r} is not an action of this game") from None
 
-    def describe(self, action) -> str:
+    def describe(self, action: ActionLike) -> str:
         """An action in a sentence's words (the narrator's)."""
         return describe(self.action(action))

@@ -33,8 +33,9 @@ from ..vocab import BATTLE, DISTANCE, HAZARD, REMEDY, SAFETY, SPEED
 from ..vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, FAST_PLAY, MULLIGAN, OWN, STOP
 from ..vocab import Reason
 from .actions import IllegalAction
-from .notation import Action, parse
+from .notation import Action, ActionLike, parse
 from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_MULL, P_PLAY
+from .fields import StateFields
 
 # The contract's reason codes, by mbrules.vocab.Reason's own names, bound once here: an enum member's
 # lookup (Reason.SPEED_LIMIT) costs about 0.2 µs on Python 3.11, and legal_actions() asks for a reason
@@ -49,7 +50,7 @@ from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_MULL, P_PLAY
     Reason.ROLLING_SAFETY, Reason.SAME_HAZARD, Reason.NO_DISCARD_DRAW, Reason.NO_MULLIGAN)
 
 
-class Legality:
+class Legality(StateFields):
     """The legality room of :class:`~mbrules.engine.state.State` (a mixin: no slots of its own)."""
 
     __slots__ = ()
@@ -266,14 +267,14 @@ class Legality:
             return self._verify_discard(p, a.card_index)
         return self._verify_play(p, a.card_index, self._target_side(p, a))
 
-    def verify(self, action, player: int | None = None) -> None:
+    def verify(self, action: ActionLike, player: int | None = None) -> None:
         """Raise :class:`IllegalAction` (reason code and sentence) unless ``player`` may take ``action`` now."""
         a = self._as_action(action)
         why = self._verify(a, self._check_player(player))
         if why is not None:
             raise IllegalAction(why, self._sentence(why, a, player))
 
-    def can_apply(self, action, player: int | None = None) -> bool:
+    def can_apply(self, action: ActionLike, player: int | None = None) -> bool:
         """Whether :meth:`apply` would accept ``action`` from ``player`` (None: whoever decides now)."""
         try:
             self.verify(action, player)
@@ -351,7 +352,7 @@ class Legality:
             return acts
         return []
 
-    def _as_action(self, action) -> Action:
+    def _as_action(self, action: ActionLike) -> Action:
         if type(action) is Action:
             return action
         if isinstance(action, str):
@@ -450,7 +451,7 @@ class Legality:
         if code == SAME_HAZARD:
             return f"side {side} already has {card} in force"
         if code == NOT_DISCARDABLE:
-            return f"{card} may not be discarded ({g.ruleset.cards[card].kind} cards never are): play it"
+            return f"{card} may not be discarded ({g.ruleset.cards[g.card_ids[c]].kind} cards never are): play it"
         if code == PLAYABLE_CARD:
             return f"{card} could be played, so it may not be discarded: play it or discard a card that cannot"
         return code

@@ -36,6 +36,10 @@ takes an action int apart.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, Union
+
+if TYPE_CHECKING:
+    from .game import Game
 
 from ..vocab import (  # noqa: F401  the operations' codes: Action.op is one of them
     COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, FAST_PLAY, MULLIGAN, OP_WORDS, OWN, PLAY, SIDE_NAMES, STOP,
@@ -80,7 +84,15 @@ class Action(int):
     ``game.actions``; never build the int by hand.
     """
 
-    def __new__(cls, code: int, game) -> "Action":
+    op: int  # DRAW ... STOP
+    card_index: int  # the card named, or -1
+    side_index: int  # the side named, or OWN
+    kind: str  # the op's word: draw, play, discard, ...
+    card: str | None  # the card id named, or None
+    side: str | None  # the side name named, or None
+    _text: str
+
+    def __new__(cls, code: int, game: Game) -> "Action":
         self = super().__new__(cls, code)
         op, c, s = decode(code)
         self.op = op
@@ -102,17 +114,20 @@ class Action(int):
     def __repr__(self) -> str:
         return f"Action({self._text!r})"
 
-    def __reduce__(self):  # crosses a process boundary as its int; Game.actions gives it back
+    def __reduce__(self) -> tuple[type[int], tuple[int]]:  # crosses a process boundary as its int; Game.actions gives it back
         return (int, (int(self),))
 
     @classmethod
-    def parse(cls, text: str, game) -> "Action":
+    def parse(cls, text: str, game: Game) -> "Action":
         """The action ``text`` names in ``game`` (``"play d200"``, ``"play stop on B"``, ``"extend"``).
 
         Raises :class:`NotationError` with a sentence for text that is not an action of the game.
         """
         return parse(text, game)
 
+
+# what State.apply, verify and Game.action take: an Action, its int, or its words ("play d200")
+ActionLike = Union[Action, int, str]
 
 _WORD = re.compile(r"\S+")
 
@@ -123,7 +138,7 @@ def _show(text: str) -> str:
     return repr(t)
 
 
-def parse(text: str, game) -> Action:
+def parse(text: str, game: Game) -> Action:
     """See :meth:`Action.parse`."""
     if not isinstance(text, str):
         raise NotationError(f"an action is text such as 'play d100', not {type(text).__name__}")
@@ -171,7 +186,7 @@ ACTION_EXTEND = encode(EXTEND)
 ACTION_STOP = encode(STOP)
 
 
-def all_actions(game) -> dict[int, Action]:
+def all_actions(game: Game) -> dict[int, Action]:
     """Every action of ``game`` by its int: the one table the engine, bots and tools share."""
     codes = [encode(DRAW), encode(DECLINE), encode(EXTEND), encode(STOP)]
     codes.append(ACTION_DRAW_DISCARD)  # every game has it: a ruleset without the rule refuses it (no-discard-draw)

@@ -16,7 +16,7 @@ engine; ``to_dict()`` names them (card ids, ``p1``, ``A``) and is plain JSON.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Sequence
 
 from .actions import Decision
 from ..vocab import NO_LIMIT, DecisionKind, Termination
@@ -24,7 +24,7 @@ from .words import plural
 
 if TYPE_CHECKING:
     from .game import Game
-    from .notation import Action
+    from .notation import Action, ActionLike
     from .state import State
     from .transition import Transition
 
@@ -76,7 +76,7 @@ def _side_views(st: "State") -> tuple[SideView, ...]:
     ])
 
 
-def _side_dict(g: "Game", v: SideView) -> dict:
+def _side_dict(g: "Game", v: SideView) -> dict[str, Any]:
     ids = g.card_ids
     return {
         "battle": [ids[c] for c in v.battle], "speed": [ids[c] for c in v.speed],
@@ -150,7 +150,7 @@ class Observation(NamedTuple):
             counts[c] -= 1
         return tuple(counts)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The observation as plain JSON (card ids, player and side names)."""
         g = self.game
         ids = g.card_ids
@@ -185,7 +185,32 @@ class Observation(NamedTuple):
 class Snapshot:
     """The whole position, hidden cards included (replay, recorders, checkers; never bots)."""
 
-    _immutable = True
+    _immutable: ClassVar[bool] = True
+    # the fields, declared for a type checker and an editor (set once in __init__, never again)
+    game: Game
+    hands: tuple[tuple[int, ...], ...]  # each player's hand, cards as indices
+    draw_pile: tuple[int, ...]  # top first
+    discard: tuple[int, ...]
+    sides: tuple[SideView, ...]
+    target: int
+    extension_called_by: int  # a player, or -1
+    decision: Decision
+    turn_player: int
+    window: tuple[int, int, int, tuple[int, ...]] | None  # (hazard, side hit, attacker, players to answer)
+    completer: int
+    completion_delayed: bool
+    hand_no: int
+    first_player: int
+    match_totals: tuple[int, ...]
+    hand_sheets: tuple[tuple[dict[str, int], ...], ...]
+    winner: int | Termination | None  # a side index, a draw or unfinished, or None while undecided
+    last_draw: int
+    needs_go: tuple[bool, ...]
+    rolling_safety: tuple[bool, ...]
+    history_length: int
+    score: tuple[dict[str, int], ...]
+    rng_state: tuple[Any, ...]
+    queued_turns: tuple[tuple[int, ...], int]  # queued coup fourré turns, and the player play resumes with
     __slots__ = (
         "game", "hands", "draw_pile", "discard", "sides", "target", "extension_called_by", "decision",
         "turn_player", "window", "completer", "completion_delayed", "hand_no", "first_player",
@@ -225,18 +250,18 @@ class Snapshot:
         set_(self, "hand_seed", st._hand_seed)  # the seed of this hand's reshuffles (turn.reshuffles)
         set_(self, "queued_turns", (tuple(st._queued), st._resume))  # queued coup fourré turns, and where play resumes
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("a Snapshot is immutable")
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[str, ...]:
         return tuple(repr(getattr(self, n)) for n in self.__slots__[1:])
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Snapshot) and self._key() == other._key()
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # unhashable on purpose (compared by value); typeshed types it a method
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         g = self.game
         ids = g.card_ids
         d = self.decision
@@ -260,7 +285,14 @@ class Outcome:
     win, draw, unfinished), ``winner`` is the winning side's name or None.
     """
 
-    _immutable = True
+    _immutable: ClassVar[bool] = True
+    winner: str | None  # the winning side's name
+    winner_index: int  # the winning side, or -1
+    termination: Termination
+    totals: dict[str, int]  # per side name
+    hand_sheets: tuple[dict[str, dict[str, int]], ...]  # per hand: side name -> score line -> points
+    sides: tuple[str, ...]
+    completed: tuple[str | None, ...]  # per hand: the side that completed the trip, or None
     __slots__ = ("winner", "winner_index", "termination", "totals", "hand_sheets", "sides", "completed")
 
     def __init__(self, winner_index: int, termination: Termination, totals: dict[str, int],
@@ -276,7 +308,8 @@ class Outcome:
         set_(self, "sides", sides)
 
     @classmethod
-    def of(cls, game: "Game", winner, sheets, totals, completers=()) -> "Outcome":
+    def of(cls, game: "Game", winner: int | Termination, sheets: Sequence[Sequence[dict[str, int]]],
+           totals: Sequence[int], completers: Sequence[int] = ()) -> "Outcome":
         names = game.side_names
         if isinstance(winner, Termination):  # a draw, or unfinished
             idx, term = -1, winner
@@ -289,7 +322,7 @@ class Outcome:
             names, tuple(names[s] if s >= 0 else None for s in completers),
         )
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("an Outcome is immutable")
 
     @property
@@ -305,12 +338,12 @@ class Outcome:
         """The winning side's name, ``draw`` or ``unfinished``."""
         return self.winner if self.winner is not None else self.termination
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Outcome) and self.to_dict() == other.to_dict()
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # unhashable on purpose (compared by value); typeshed types it a method
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"result": self.result, "termination": self.termination, "winner": self.winner,
                 "totals": dict(self.totals), "hands": [dict(s) for s in self.hand_sheets],
                 "completed": list(self.completed)}
@@ -344,7 +377,7 @@ class Observer:
     def transition(self, state: "State", transition: "Transition") -> None:
         """What the action just accepted did: who acted, what was drawn and swept, who decides next."""
 
-    def refused(self, state: "State", player: int, action, error: Exception) -> None:
+    def refused(self, state: "State", player: int, action: "ActionLike", error: Exception) -> None:
         """``apply`` refused ``action`` (as given: an Action, an int or text); the state is unchanged."""
 
     def hand_over(self, state: "State") -> None:

@@ -29,9 +29,10 @@ from ..vocab import BATTLE
 from .notation import Action
 from .phases import P_COUP, P_EXT, P_FAST
 from .turn import DREW
+from .fields import StateFields
 
 
-class Reactions:
+class Reactions(StateFields):
     """The reactions room of :class:`~mbrules.engine.state.State` (a mixin: no slots of its own)."""
 
     __slots__ = ()
@@ -185,7 +186,9 @@ class Reactions:
         p = self._player
         if extend:
             self._extension_called_by = p
-            self._target = self.game.extension_to
+            to = self.game.extension_to
+            assert to is not None  # the question is asked only where the rules give an extension
+            self._target = to
             for memo in self._can:
                 memo.clear()  # every side's distance is judged against the new target
             self._completer = -1  # 'played as though it had always been for a trip of 1000 miles'

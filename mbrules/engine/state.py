@@ -33,14 +33,14 @@ read a position through ``observation(player)`` (what one seat may see) or
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 from ..vocab import DISTANCE, NO_LIMIT, SAFETY, DecisionKind, Reason, Termination
 from ..vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, FAST_PLAY, MULLIGAN, OWN, PLAY
 from .actions import Decision, IllegalAction
 from .effects import Effects
 from .legality import Legality
-from .notation import ACTION_DRAW, Action, NotationError
+from .notation import ACTION_DRAW, Action, ActionLike, NotationError
 from .observation import Observation, Observer, Outcome, Snapshot
 from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_MATCH_OVER, P_MULL, P_PLAY, PHASE_KIND as _PHASE_KIND
 from .reactions import Reactions
@@ -101,7 +101,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         self._winner = None  # side index, Termination.DRAW or .UNFINISHED, or None while undecided
         self._history: list[tuple[int, int]] = []  # (player, action); (-1, -1) marks a new hand
         self._deal_next = False  # deal the next hand as soon as one ends (matches from new_match)
-        self._observers: tuple = ()
+        self._observers = ()
         self._reset_hand()
 
     @classmethod
@@ -123,7 +123,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         *,
         hands: list[list[int]],
         draw_top_first: list[int],
-        discard: list[int] = (),
+        discard: Sequence[int] = (),
         sides: dict[int, dict[str, list[int]]] | None = None,
         turn: int = 0,
         extension_called_by: int = -1,
@@ -161,8 +161,8 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         *,
         hands: list[list[int]],
         draw_top_first: list[int],
-        discard: list[int],
-        sides: dict[int, dict],
+        discard: Sequence[int],
+        sides: dict[int, dict[str, Any]],
         target: int,
         extension_called_by: int = -1,
         hand_no: int = 0,
@@ -219,7 +219,8 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
                                 else ""))
         return st
 
-    def _lay_table(self, hands, draw_top_first, discard, sides, match_totals) -> None:
+    def _lay_table(self, hands: Sequence[Sequence[int]], draw_top_first: Sequence[int], discard: Sequence[int],
+                   sides: dict[int, dict[str, Any]] | None, match_totals: Sequence[int] | None) -> None:
         """A fresh hand with these cards in hand, in the draw pile, the discard pile and on the table."""
         game = self.game
         self._reset_hand()
@@ -247,8 +248,8 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
             self._refresh(side)
         for c in self._discard:
             self._face_up[c] += 1
-        for piles in (self._battle, self._speed, self._safeties, self._coups):
-            for pile in piles:
+        for table_piles in (self._battle, self._speed, self._safeties, self._coups):
+            for pile in table_piles:
                 for c in pile:
                     self._face_up[c] += 1
         for row in self._played:
@@ -346,6 +347,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         """The match's result once it is over (None before): winner side or draw, every hand's sheet."""
         if self._phase != P_MATCH_OVER:
             return None
+        assert self._winner is not None  # set (a side, a draw or unfinished) whenever the match is over
         return Outcome.of(self.game, self._winner, self._hand_sheets, self._match_totals, self._completers)
 
     @property
@@ -380,7 +382,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         return tuple(self._match_totals)
 
     @property
-    def history(self) -> tuple[tuple[int, Action], ...]:
+    def history(self) -> tuple[tuple[int, int], ...]:  # (player, Action), or the (-1, -1) mark
         """Every accepted action as ``(player, action)``; ``(-1, -1)`` marks the start of a new hand."""
         return tuple(self._history)
 
@@ -418,7 +420,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
                 f"of {self._target}; {len(self._stock)} to draw>")
 
     # -- applying --------------------------------------------------------------
-    def step(self, action) -> None:
+    def step(self, action: ActionLike) -> None:
         """:meth:`apply` for the one who decides, without building the :class:`Transition`: the
         loops that play many matches (simulate, a bot's search) and read no record. The same
         checks and the same game; a refusal raises as :meth:`apply` does."""
@@ -449,7 +451,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
                         return
         self.apply(action)  # the rest, observers, refusals: the general path
 
-    def apply(self, action, player: int | None = None) -> Transition:
+    def apply(self, action: ActionLike, player: int | None = None) -> Transition:
         """Apply ``action`` (an :class:`Action`, its int, or its words) for ``player`` (None: whoever decides).
 
         Returns what happened: a frozen :class:`Transition` (who acted, the card drawn, the cards
@@ -635,7 +637,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
 _SHARED = (int, bool, str, float, tuple, frozenset, type(None), Termination, Reason, DecisionKind)
 
 
-def _copy(value):
+def _copy(value: Any) -> Any:
     """A deep copy of the mutable parts of a slot's value (lists, dicts, the RNG); immutables shared."""
     t = type(value)
     if t is list:

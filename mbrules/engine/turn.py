@@ -44,6 +44,7 @@ import random
 from ..vocab import Reason, Termination
 from .actions import IllegalAction
 from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_MATCH_OVER, P_MULL, P_PLAY
+from .fields import StateFields
 
 # State._note: what the current action's draws did (Transition.reshuffled, .from_discard)
 RESHUFFLED = 1
@@ -52,7 +53,7 @@ DREW = 4  # a card for the actor's own draw (the record's 'drawn'), on any path 
 MULLIGAN_ENDED = 8
 
 
-class TurnFlow:
+class TurnFlow(StateFields):
     """The turn room of :class:`~mbrules.engine.state.State` (a mixin: no slots of its own)."""
 
     __slots__ = ()
@@ -74,7 +75,8 @@ class TurnFlow:
             self._refresh(s)
         self._start_turn(self._first_player)
         for o in self._observers:
-            o.hand_start(self)
+            # a room is always part of a State, which a room may not import (tests/test_engine_rooms.py)
+            o.hand_start(self)  # type: ignore[arg-type]
 
     def next_hand(self) -> None:
         """Deal the next hand of the match; the deal passes to the left (rulings: The match)."""

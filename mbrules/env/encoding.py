@@ -213,7 +213,6 @@ class ObservationEncoder:
         """The vector of ``obs`` (an :class:`mbrules.Observation`); ``hands_played`` fills ``hand_no``;
         ``hand_points``: each side's points this hand so far (``state.score_sheet()``'s totals, public:
         worked out from the table alone; zeros when not given)."""
-        g = self.game
         n, N, S = self.n, self.N, self.S
         v = [0.0] * self.size
         d = obs.decision

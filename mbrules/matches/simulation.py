@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import time
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Sequence
 
 from ..engine import Game
 from .backend import as_backend

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import json
-import re
 from typing import Annotated, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator

@@ -6,7 +6,12 @@ up as a disagreement with a recomputation rather than being copied.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from mbrules.vocab import NO_LIMIT, DecisionKind
+
+if TYPE_CHECKING:
+    from mbrules.engine import Action
 
 __all__ = ["Before", "View"]
 
@@ -77,10 +82,10 @@ class View:
     def hand_over(self) -> bool:
         return self.decision.kind in (DecisionKind.HAND_OVER, DecisionKind.MATCH_OVER)
 
-    def legal_actions(self):
+    def legal_actions(self) -> list[Action]:
         return self.state.legal_actions()
 
-    def score_sheet(self):
+    def score_sheet(self) -> list[dict[str, int]]:
         return [dict(line) for line in self.score]
 
     def turn_player(self) -> int:

@@ -24,7 +24,7 @@ from mbrules.scenario.model import ActionStep
 from mbrules.seats import DECIDED, LONE, SeatLoop
 from mbrules.tui.table import PublicNarrator
 from mbrules.tui.words import refusal
-from mbrules.vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, HAZARD, PLAY, SCORE_LINES, DecisionKind
+from mbrules.vocab import COUP_FOURRE, DISCARD, DRAW, HAZARD, PLAY, SCORE_LINES, DecisionKind
 
 from .rules import Rules
 from .seats import PERSON, BotSeat, BrowserSeat, Seat, make_seat

@@ -144,7 +144,6 @@ def test_a_stop_keeps_the_finished_deals_reports_them_and_exits_130_or_143(signu
     """A real process stopped by SIGTERM (as a scheduler stops it): the report of the deals it finished,
     the words 'interrupted after N of M deals' on stderr, and the contract's exit code."""
     import os
-    import signal
     import subprocess
     import sys
     from pathlib import Path

@@ -12,7 +12,7 @@ from mbrules.bots import make_bot
 from mbrules.engine import Observer, State
 from mbrules.matches import play_match
 from mbrules.narrate import Narrator
-from mbrules.tui import HumanSession, hint_bot_name, screen, session as session_mod
+from mbrules.tui import HumanSession, hint_bot_name, screen
 
 
 def _console(width: int = 140) -> Console:
