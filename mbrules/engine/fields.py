@@ -70,6 +70,12 @@ class StateFields:
     _queued: list[int]
     _resume: int
     _bmask: list[int]  # per side, stacked hazards only: the mask of the battle hazards in force
+    _reshuffles: int  # reshuffles of the discard pile this hand
+    _note: int  # what the current action's draws did (turn.py's RESHUFFLED | FROM_DISCARD_PILE | DREW | ...)
+    _drawn_more: list[int]  # cards the current action drew besides its own draw (a refill, a mulligan's)
+    _after_draw: int  # play-then-draw: the next player once the owed draw is taken, or -1
+    _hand_seed: int  # the seed of this hand's reshuffles
+    _hand_reshuffles: list[int]  # per hand over: how many reshuffles it made
 
     if TYPE_CHECKING:  # methods one room calls in another: defined by the rooms, declared here for the checker
         @property
@@ -83,6 +89,10 @@ class StateFields:
         def _start_turn(self, p: int) -> None: ...  # turn flow
         def _end_turn(self, p: int) -> None: ...
         def _end_hand(self) -> None: ...
+        def _can_draw(self) -> bool: ...
+        def _take(self, p: int) -> int: ...
+        def _draw_owed(self, p: int) -> None: ...
+        def _turn_again(self, p: int) -> None: ...
         def _open_coup_fourre(self, attacker: int, hazard: int, ts: int) -> None: ...  # reactions
         def _trip_reached(self, p: int, ps: int) -> None: ...
         def current_completer(self) -> int: ...  # scoring

@@ -22,8 +22,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from ..vocab import BATTLE, BOTH_PILES, NO_LIMIT, SAFETY, SIDE_NAMES, SPEED, CardKind, Pile
-from ..vocab import COUP_FOURRE, DISCARD, FAST_PLAY, PLAY
-from .notation import ACTION_DECLINE, ACTION_DRAW, ACTION_DRAW_DISCARD, ACTION_EXTEND, ACTION_STOP, MAX_CARDS, MAX_SIDES, MULLIGAN, Action, ActionLike, all_actions, describe, encode, parse
+from ..vocab import COUP_FOURRE, DISCARD, FAST_PLAY, MULLIGAN, PLAY
+from .notation import ACTION_DECLINE, ACTION_DRAW, ACTION_DRAW_DISCARD, ACTION_EXTEND, ACTION_STOP, MAX_CARDS, MAX_SIDES, Action, ActionLike, all_actions, describe, encode, parse
 from .scorelines import compile_lines
 from .state import State
 from .words import players_refused

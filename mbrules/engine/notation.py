@@ -90,6 +90,7 @@ class Action(int):
     kind: str  # the op's word: draw, play, discard, ...
     card: str | None  # the card id named, or None
     side: str | None  # the side name named, or None
+    from_discard: bool  # 'draw discard': the top of the discard pile, not the draw pile (turn.draw_from_discard)
     _text: str
 
     def __new__(cls, code: int, game: Game) -> "Action":

@@ -211,6 +211,9 @@ class Snapshot:
     score: tuple[dict[str, int], ...]
     rng_state: tuple[Any, ...]
     queued_turns: tuple[tuple[int, ...], int]  # queued coup fourré turns, and the player play resumes with
+    reshuffles: int  # reshuffles of the discard pile this hand (turn.reshuffles)
+    after_draw: int  # play-then-draw: the next player once the owed draw is taken, or -1
+    hand_seed: int  # the seed of this hand's reshuffles
     __slots__ = (
         "game", "hands", "draw_pile", "discard", "sides", "target", "extension_called_by", "decision",
         "turn_player", "window", "completer", "completion_delayed", "hand_no", "first_player",

@@ -43,6 +43,7 @@ import random
 
 from ..vocab import Reason, Termination
 from .actions import IllegalAction
+from .notation import Action
 from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_MATCH_OVER, P_MULL, P_PLAY
 from .fields import StateFields
 
@@ -199,7 +200,7 @@ class TurnFlow(StateFields):
         self._note |= FROM_DISCARD_PILE | DREW
         self._after_turn_draw(p)
 
-    def _mulligan(self, p: int, a) -> None:
+    def _mulligan(self, p: int, a: Action) -> None:
         """turn.mulligan: ``p`` throws one card face up on the discard pile, instead of the turn's draw;
         the mulligan stays open for more cards until ``draw`` ends it."""
         c = a.card_index

@@ -106,7 +106,6 @@ def record_match(recorder: Recorder, state: State, ruleset_ref: str, options: Se
         ]
         deal = hand["deal"]  # with the hands played before it where the match's length counts them
         lines += setup_lines(g, deal)
-        draw = deal.draw_pile
         lines.append("steps:")
         drawn: dict[int, int] = {}
         prev = -1  # the previous action's operation
