@@ -51,8 +51,8 @@ types-debt: $(STAMP)
 	-$(BIN)/python -m mypy --config-file= --python-version 3.11 --ignore-missing-imports mbrules cli \
 	  | grep ': error:' | cut -d: -f1 | sort | uniq -c | sort -rn
 
-test: $(STAMP)  # every test, the slow ones included (CI runs this)
-	$(BIN)/python -m pytest -q
+test: $(STAMP)  # every test, the slow ones included (CI runs this), on two processes (pytest-xdist; Ray's tests on one)
+	$(BIN)/python -m pytest -q -n 2 --dist loadgroup
 
 test-fast: $(STAMP)  # every test but those marked slow (subprocess-heavy, statistical): under 2 minutes of CPU
 	$(BIN)/python -m pytest -q -m "not slow"
@@ -60,7 +60,7 @@ test-fast: $(STAMP)  # every test but those marked slow (subprocess-heavy, stati
 # the fast suite with none of the optional extras (the test tools pull in textual, the human extra's):
 # a test of an extra skips when it is missing, as promised; CI runs it after `make test`
 test-core: $(CORE_STAMP)
-	$(CORE_BIN)/python -m pytest -q -m "not slow"
+	$(CORE_BIN)/python -m pytest -q -m "not slow" -n 2 --dist loadgroup
 
 ci: check test test-core  # what CI runs (.ci/run)
 
