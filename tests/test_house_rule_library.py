@@ -18,7 +18,7 @@ from mbrules._paths import bundled_dir
 from mbrules.ruleset.loader import load_ruleset
 from mbrules.testing import api_test
 
-EDITIONS = ["parker-1971", "winning-moves", "kids-115", "wikipedia", "dujardin-classic"]
+EDITIONS = ["parker-1971", "winning-moves", "kids-115", "wikipedia", "dujardin-classic", "asmodee-2014", "express"]
 # option id -> the player counts whose play it changes (api_test plays a match at each)
 LIBRARY = {
     "full-deck": (2, 3),

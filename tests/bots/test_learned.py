@@ -65,8 +65,9 @@ def test_ruleset_digest_tells_options_apart_and_not_loads():
     assert ruleset_digest(a) != ruleset_digest(mbrules.load_game("winning-moves", players=2, options=["hazard-on-hazard"]))
 
 
-@pytest.mark.parametrize("ruleset", ["winning-moves", "parker-1971", "kids-115", "wikipedia", "dujardin-classic"])
-@pytest.mark.parametrize("players", [2, 3, 4, 6])
+@pytest.mark.parametrize("ruleset,players", [
+    (r, n) for r in ("winning-moves", "parker-1971", "kids-115", "wikipedia", "dujardin-classic", "asmodee-2014")
+    for n in (2, 3, 4, 6)] + [("express", n) for n in (2, 3, 4)])  # Express plays 2 to 4 (rulesets/express.yaml)
 def test_a_model_ships_for_every_bundled_edition_at_each_player_count(ruleset, players):
     game = mbrules.load_game(ruleset, players=players)
     path = bundled_model_path(game)
