@@ -1,9 +1,8 @@
 """Bot figures: speed (decisions/s, ms a decision) and head-to-head strength with 95% CIs.
 
     .venv/bin/python benchmarks/bench_bots.py speed [--players 2] [--matches 6]
-    .venv/bin/python benchmarks/bench_bots.py positions heuristic0 heuristic --baseline /tmp/h0
-    .venv/bin/python benchmarks/bench_bots.py versus expert heuristic0 --games 200 --players 2 \\
-        --baseline /tmp/h0 --workers 2
+    .venv/bin/python benchmarks/bench_bots.py positions heuristic-2026 heuristic
+    .venv/bin/python benchmarks/bench_bots.py versus expert heuristic-2026 --games 200 --players 2 --workers 2
 
 ``speed`` times each bot's ``choose`` in self-play: wall and CPU time (the CPU figure is the one
 to read on a shared machine: another job's load does not count in it).
@@ -13,9 +12,10 @@ prints microseconds a decision and each bot's speed against the first: the fair 
 versions of one bot, whose own games would otherwise differ.
 ``versus`` plays ``--games`` seeds twice, seats swapped (paired seeds: each bot holds each seat
 of the same deal once), and prints A's share of the matches won with a Wilson 95% interval.
-``--baseline DIR`` registers the heuristic bot of another checkout (a git worktree of the
-starting commit: ``git worktree add /tmp/h0 5e57a76``) as ``heuristic0``, for this script only;
-the package never ships it.
+The starting heuristic (commit 5e57a76) is the registered bot ``heuristic-2026``
+(mbrules/bots/heuristic_2026.py, frozen): old-against-new needs no other checkout. ``--baseline DIR``
+still registers the heuristic bot of any other checkout (``git worktree add DIR COMMIT``) as
+``heuristic0``, for this script only; the package never ships it.
 """
 
 from __future__ import annotations
@@ -194,6 +194,36 @@ def positions(ns) -> None:
                   flush=True)
 
 
+def tables(ns) -> None:
+    """CPU of heuristic self-play matches with the game's tables shared (one build per Game) against the
+    same matches with the tables built for every bot (as before issue 34), rounds interleaved."""
+    from mbrules.bots import heuristic
+
+    g = mbrules.load_game(ns.ruleset, players=ns.players, options=ns.option)
+    shared = heuristic._game_tables
+
+    def per_bot(cls, game):
+        return heuristic._build_tables(cls, game)
+
+    hands = 0
+    cpu = {"built for every bot": [], "shared per Game": []}
+    for r in range(ns.rounds):
+        for name, fn in (("built for every bot", per_bot), ("shared per Game", shared)):
+            heuristic._game_tables = fn
+            t = time.process_time()
+            n = 0
+            for i in range(ns.matches):
+                n += len(play_match(g, game_seed(ns.seed, i), ["heuristic"]).outcome.hand_sheets)
+            cpu[name].append(time.process_time() - t)
+            hands = n
+    heuristic._game_tables = shared
+    best = {k: min(v) for k, v in cpu.items()}
+    old, new = best["built for every bot"], best["shared per Game"]
+    print(f"{ns.ruleset}, {ns.players} players, {ns.matches} heuristic matches ({hands} hands), best of {ns.rounds} "
+          f"rounds of CPU: tables built for every bot {1e6 * old / hands:.0f} us a hand, shared per Game "
+          f"{1e6 * new / hands:.0f} us a hand: {100 * (old - new) / old:.1f}% less")
+
+
 def add_game_args(p: argparse.ArgumentParser, seed: int) -> None:
     """The options every bot benchmark takes: the game played, the seed, and ``--baseline``."""
     p.add_argument("--ruleset", default="winning-moves")
@@ -206,12 +236,15 @@ def add_game_args(p: argparse.ArgumentParser, seed: int) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
-    for name in ("speed", "versus", "positions"):
+    for name in ("speed", "versus", "positions", "tables"):
         p = sub.add_parser(name)
         add_game_args(p, seed=0)
         if name == "speed":
             p.add_argument("--matches", type=int, default=6)
             p.add_argument("--bots", nargs="+", default=["random", "heuristic", "expert"])
+        elif name == "tables":
+            p.add_argument("--matches", type=int, default=400)
+            p.add_argument("--rounds", type=int, default=5)
         elif name == "positions":
             p.add_argument("bots", nargs="+", help="bots to time; the first is the reference (and with the "
                                                    "others, in seat order, plays the matches recorded)")
@@ -225,7 +258,9 @@ def main() -> None:
             p.add_argument("--workers", type=int, default=2)
             p.add_argument("--progress", type=int, default=0, help="print the counts every N seeds (stderr)")
     ns = ap.parse_args()
-    if ns.cmd in ("speed", "positions"):
+    if ns.cmd == "tables":
+        tables(ns)
+    elif ns.cmd in ("speed", "positions"):
         if ns.baseline:
             load_baseline(ns.baseline)
         (speed if ns.cmd == "speed" else positions)(ns)

@@ -36,6 +36,8 @@ def _modules_for(argv: list[str]) -> list[str]:
     if any(k.endswith("_COMPLETE") for k in _os.environ) or "--help" in argv or "-h" in argv:
         return every
     words = [a for a in argv[1:] if not a.startswith("-")]
+    if not words and ("--version" in argv or "-V" in argv):
+        return []  # the version is the app's own option: no command, bot or engine to load
     if not words:
         return every
     return [m for m, names in COMMAND_MODULES.items() if words[0] in names] or every

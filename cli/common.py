@@ -59,10 +59,14 @@ def _rich_pipe_closed(self) -> None:
 
 RichConsole.on_broken_pipe = _rich_pipe_closed  # every Console of every command (documented override point)
 
+APP_HELP = ("Mille Bornes rules as data: list, show, diff and validate rulesets; play, simulate and replay games; "
+            "compare two rulesets and sweep a value (what a rule does to play); rank bots with ladder and train "
+            "the learned bot.")
+
 app = typer.Typer(
     cls=_Commands,
     name="mbrules",
-    help="Mille Bornes rules as data: list, show, diff and validate rulesets; play, simulate and replay games.",
+    help=APP_HELP,
     no_args_is_help=True,
     add_completion=True,  # --install-completion, --show-completion (bash, zsh, fish, PowerShell)
     pretty_exceptions_enable=False,
@@ -86,7 +90,7 @@ def _main(
     show_version: bool = typer.Option(False, "--version", "-V", is_eager=True, callback=_version,
                                       help="Print the version of mbrules and exit."),
 ) -> None:
-    """Mille Bornes rules as data: list, show, diff and validate rulesets; play, simulate and replay games."""
+    """Mille Bornes rules as data."""
 
 
 _TYPE_WORDS = {"int": "INTEGER", "str": "TEXT", "path": "PATH", "Path": "PATH", "float": "NUMBER",
@@ -193,6 +197,23 @@ def output_width(stream=None) -> int:
         except (AttributeError, OSError, ValueError):
             width = 0
     return min(MAX_WIDTH, max(MIN_WIDTH, width or DEFAULT_WIDTH))
+
+
+def fold(text: str, width: int | None = None, hang: int | None = None) -> str:
+    """``text`` folded between words for :func:`output_width` columns (or ``width``): see
+    :func:`mbrules.engine.words.fold`."""
+    from mbrules.engine.words import fold as fold_to
+
+    return fold_to(text, output_width() if width is None else width, hang)
+
+
+def text_console(stream=None):
+    """A Rich console for what a person reads on standard output (or ``stream``), laid out for
+    :func:`output_width`: Rich folds a long line between words and shrinks a table to fit."""
+    from rich.console import Console
+
+    stream = sys.stdout if stream is None else stream
+    return Console(file=stream, width=output_width(stream), highlight=False, soft_wrap=False)
 
 
 def fail(lines: list[str] | str, code: int) -> NoReturn:

@@ -39,7 +39,7 @@ def compare(
     bot: Optional[list[str]] = typer.Option(None, "--bot", "-b", help="The main lineup: one bot for everybody, or one per player (default heuristic). Bots: " + ", ".join(bot_names()) + "."),
     bots: Optional[list[str]] = typer.Option(None, "--bots", help="Another lineup (one bot for everybody) each flagged effect is measured again with; repeat for more; 'none': no check (default: heuristic-2026, the starting heuristic: cheap enough to confirm or refute each effect)."),
     robust_games: Optional[int] = typer.Option(None, "--robust-games", help="Pairs played by the other lineups and by the ladder's expert rung (default: a cheap lineup the first 1000 pairs, or all; the expert games/40, from 8 to 25)."),
-    rung: Optional[list[str]] = typer.Option(None, "--rung", help="A rung of the skill ladder, weakest first; repeat (default: random, heuristic, expert:budget=4,width=2, and learned when registered)."),
+    rung: Optional[list[str]] = typer.Option(None, "--rung", help="A rung of the skill ladder, weakest first; repeat (default: random, heuristic, expert:budget=4,width=2; add --rung learned to rank the learned bot too)."),
     skill_games: Optional[int] = typer.Option(None, "--skill-games", help="Matches per arm of each cheap ladder rung and of each restriction (default: at most 300; 0: no ladder, no restricted play)."),
     restricted_games: Optional[int] = typer.Option(None, "--restricted-games", help="Matches per arm of each restriction of restricted play (default: --skill-games; 0: none)."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed: match i of both arms is dealt from (seed, i)."),

@@ -6,6 +6,7 @@ import sys
 from typing import Optional
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -13,8 +14,9 @@ from mbrules.bots import UnknownBot, bot_names, check_bot, parse_bot
 from mbrules.engine.words import plural
 
 from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
-from .common import EXIT_CHECK_FAILED, EXIT_USAGE, Interrupted, app, check_range, fail, signals
-from .play_cmds import MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, WIDTH, _compile
+from .common import (EXIT_CHECK_FAILED, EXIT_USAGE, app, check_range, fail, fold, output_width, signals,
+                     text_console)
+from .play_cmds import MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, _compile
 
 MAX_LADDER_BOTS = 16
 MAX_LADDER_GAMES = 1_000_000
@@ -38,10 +40,9 @@ def ladder(
 ) -> None:
     """Round robin between bots: every pair plays the same deals with seats swapped.
 
-    Prints each bot's win rate with its 95% confidence interval (Wilson) and an openskill rating
-    (Plackett-Luce: mu, sigma, ordinal mu - 3 sigma), then each pair's result. With two sides a
-    deal is played twice (seats swapped); with three sides six times (each bot alone on each side).
-    The same inputs print the same figures for any --workers.
+    Prints each bot's win rate with its 95% confidence interval (Wilson) and a rating (openskill's Plackett-Luce: mu, sigma, ordinal mu - 3 sigma; without openskill a Bradley-Terry rating on the Elo scale), then each pair's result. With two sides a deal is played twice (seats swapped); with three sides six times (each bot alone on each side). The same inputs print the same figures for any --workers. Ctrl-C keeps the deals finished (exit 130). The expert bot takes seconds a match: start with few --games.
+
+    Example (about a minute of CPU): mbrules ladder --bot random --bot heuristic --bot expert -p 2 --games 4
     """
     bots = list(bot or [])
     if len(bots) < 2:
@@ -61,12 +62,6 @@ def ladder(
     workers = resolve_workers(workers)
     check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
     check_backend(backend, address)
-    from mbrules.matches.ladder import RatingsUnavailable, plackett_luce
-
-    try:
-        plackett_luce()  # the ratings' extra, before any match is played
-    except RatingsUnavailable as e:
-        fail(f"mbrules: {e}", EXIT_USAGE)
     game = _compile(ruleset, options, players, bots[:1])
     try:  # the learned bot's model must fit the game: refused (or trained on first use) before any match
         for b in bots[1:]:
@@ -76,59 +71,97 @@ def ladder(
     if game.sides < 2:
         fail(f"mbrules: a ladder needs two sides or more; {game.ruleset_id} with {plural(players, 'player')} has "
              f"{game.sides}", EXIT_USAGE)
-    try:
-        import openskill  # noqa: F401  the ratings (the bots extra): checked before any match is played
-    except ImportError:
-        fail("mbrules: ladder's ratings need openskill: pip install 'mbrules[bots]'", EXIT_USAGE)
 
     from concurrent.futures.process import BrokenProcessPool
 
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from mbrules.matches.ladder import BRADLEY_TERRY, METHOD_WORDS, run_ladder, seatings
 
-    from mbrules.matches.ladder import run_ladder
+    from .reports import phase_progress, signal_name
 
-    err = Console(stderr=True)
+    n_pairs = len(bots) * (len(bots) - 1) // 2
+    per = len(seatings(game, "a", "b"))
+    if not as_json:  # the size of the run up front; the bar below adds the rate and the time left
+        print(fold(f"ladder: {plural(n_pairs, 'pair')} x {plural(games, 'deal')} x {plural(per, 'seating')} = "
+                   f"{plural(n_pairs * games * per, 'match', 'matches')} on {plural(workers, 'worker')}; the time "
+                   "left shows once the first deals are in (Ctrl-C keeps the finished ones)",
+                   output_width(sys.stderr)), file=sys.stderr)
     try:
-        with Progress(TextColumn("ladder"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                      console=err, transient=True, disable=not err.is_terminal) as bar:
-            task = bar.add_task("deals", total=games * len(bots) * (len(bots) - 1) // 2)
-            with signals(raising=True), cluster_session(backend):
-                rep = run_ladder(game, bots, games, seed, workers=workers,
-                                 progress=lambda n, t: bar.update(task, completed=n), backend=backend,
-                                 address=address)
-    except Interrupted as e:
-        print(f"mbrules: interrupted ({'SIGINT' if e.signum == 2 else 'SIGTERM'}); no ranking is reported",
-              file=sys.stderr)
-        raise typer.Exit(e.exit_code)
+        with phase_progress("deals") as progress, signals(raising=False) as stop, cluster_session(backend):
+            rep = run_ladder(game, bots, games, seed, workers=workers,
+                             progress=lambda n, t: progress("ladder", "ladder", n, t), backend=backend,
+                             address=address, should_stop=stop)
     except BrokenProcessPool as e:
         fail(f"mbrules: a worker process stopped unexpectedly ({e}); nothing is reported", EXIT_CHECK_FAILED)
+    if rep["interrupted"]:
+        n, total = rep["deals_played"], rep["deals"]
+        print(fold(f"mbrules: interrupted after {n} of {plural(total, 'deal')} ({signal_name(stop.signum)}); the "
+                   "figures count those deals (the first of every pair, in seed order)", output_width(sys.stderr)),
+              file=sys.stderr)
     settings = {"ruleset": ruleset, "ruleset_id": game.ruleset_id, "options": options, "players": players,
                 "games_per_pair": games, "seed": seed, "workers": workers, "bots": bots,
                 "backend": backend}
     if as_json:
         sys.stdout.write(json.dumps({"settings": settings, **rep}, indent=2, ensure_ascii=False) + "\n")
+        if rep["interrupted"]:
+            raise typer.Exit(stop.exit_code)
         return
-    out = Console(file=sys.stdout, width=WIDTH, highlight=False)
+    out = text_console()
     per = rep["seatings_per_seed"]
     out.print(f"{game.ruleset.name}; {plural(players, 'player')}; {plural(games, 'deal')} per pair x {plural(per, 'seating')}; seed {seed}",
               markup=False)
-    t = Table(title="Ladder (best rating first)", title_justify="left")
-    for col, just in (("bot", "left"), ("matches", "right"), ("wins", "right"), ("win rate", "right"),
-                      ("95% CI", "right"), ("rating mu", "right"), ("sigma", "right"), ("ordinal", "right")):
-        t.add_column(col, justify=just, overflow="fold")  # a long bot name wraps, never cut
+    def table(title: str, columns: tuple[str, ...], names: int) -> Table:
+        t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+        for k, col in enumerate(columns):
+            t.add_column(col, justify="left" if k < names else "right")
+        return t
+
+    elo = rep["rating_method"] == BRADLEY_TERRY
+    t = table("Ladder (best rating first)", ("bot", "matches", "wins", "win rate (95% CI)")
+              + (("rating (Elo)",) if elo else ("rating mu", "sigma", "ordinal")), 1)
+    rows = []
     for r in rep["bots"]:
-        lo, hi = r["ci95"]
-        t.add_row(r["bot"], str(r["matches"]), str(r["wins"]), f"{r['win_rate']:.1%}", f"{lo:.1%} to {hi:.1%}",
-                  f"{r['rating']['mu']:.2f}", f"{r['rating']['sigma']:.2f}", f"{r['rating']['ordinal']:.2f}")
-    out.print(t)
-    p = Table(title="Pairs (A's share of the pair's matches)", title_justify="left")
-    for col, just in (("A", "left"), ("B", "left"), ("matches", "right"), ("A won", "right"), ("B won", "right"),
-                      ("other", "right"), ("A's share", "right"), ("95% CI", "right")):
-        p.add_column(col, justify=just, overflow="fold")
+        rating = r["rating"]
+        ratings = ((f"{rating['elo']:.0f}",) if elo else
+                   (f"{rating['mu']:.2f}", f"{rating['sigma']:.2f}", f"{rating['ordinal']:.2f}"))
+        t.add_row(r["bot"], str(r["matches"]), str(r["wins"]), _share(r["win_rate"], r["ci95"]), *ratings)
+        rows.append(f"{r['bot']}: {plural(r['matches'], 'match', 'matches')}, {plural(r['wins'], 'win')}, win rate "
+                    f"{_share(r['win_rate'], r['ci95'], True)}, "
+                    + (f"rating {ratings[0]} (Elo)" if elo else
+                       f"rating mu {ratings[0]}, sigma {ratings[1]}, ordinal {ratings[2]}"))
+    _print_table(out, t, rows)
+    out.print(f"Ratings: {METHOD_WORDS[rep['rating_method']]}.", markup=False)
+    p = table("Pairs (A's share of the pair's matches)",
+              ("A", "B", "matches", "A won", "B won", "other", "A's share (95% CI)"), 2)
+    rows = []
     for r in rep["pairs"]:
-        lo, hi = r["a_ci95"]
         p.add_row(r["a"], r["b"], str(r["matches"]), str(r["a_wins"]), str(r["b_wins"]),
-                  str(r["draws_or_unfinished"]), f"{r['a_win_rate']:.1%}", f"{lo:.1%} to {hi:.1%}")
-    out.print(p)
+                  str(r["draws_or_unfinished"]), _share(r["a_win_rate"], r["a_ci95"]))
+        rows.append(f"{r['a']} (A) against {r['b']} (B): {plural(r['matches'], 'match', 'matches')}, A won "
+                    f"{r['a_wins']}, B won {r['b_wins']}, other {r['draws_or_unfinished']}; A's share "
+                    f"{_share(r['a_win_rate'], r['a_ci95'], True)}")
+    _print_table(out, p, rows)
     out.print("other: drawn, or unfinished at the ruleset's match.max_hands", markup=False)
     out.print(f"{rep['seconds']:.1f} s on {plural(workers, 'worker')}", markup=False)
+    if rep["interrupted"]:
+        out.print(f"Interrupted after {rep['deals_played']} of {plural(rep['deals'], 'deal')}: the figures above "
+                  "count those deals.", markup=False)
+        raise typer.Exit(stop.exit_code)
+
+
+def _share(rate: float | None, ci: list[float], named: bool = False) -> str:
+    """A share and its 95% interval, ``75.0% (40.9–92.8)`` (``named``: ``75.0% (95% CI 40.9–92.8)``)."""
+    shown = "–" if rate is None else f"{rate:.1%}"
+    return f"{shown} ({'95% CI ' if named else ''}{100 * ci[0]:.1f}–{100 * ci[1]:.1f})"
+
+
+def _print_table(out: Console, table: Table, rows: list[str]) -> None:
+    """``table`` when it fits the console's width unfolded; else its title and one line a row (``rows``),
+    folded between words, so that no figure is ever cut in a cell."""
+    from rich.measure import Measurement
+
+    if Measurement.get(out, out.options.update_width(10_000), table).maximum <= out.width:
+        out.print(table)
+        return
+    out.print(table.title, markup=False)
+    for row in rows:
+        out.print(fold(row, out.width, 4), markup=False)

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from mbrules._paths import install_hint
 from mbrules.bots import UnknownBot, bot_names, check_bot, lineup
 from mbrules.engine import Action, Game, GameError, Observer, State, Transition
 from mbrules.engine.words import plural
@@ -21,12 +22,11 @@ from mbrules.narrate import Narrator as Words, line_label
 from mbrules.matches.base import MAX_GAMES
 
 from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
-from .common import EXIT_CHECK_FAILED, EXIT_USAGE, Interrupted, app, check_range, fail, signals
+from .common import EXIT_CHECK_FAILED, EXIT_USAGE, Interrupted, app, check_range, fail, signals, text_console
 
 DEFAULT_RULESET = "winning-moves"
 DEFAULT_PLAYERS = 4
 DEFAULT_BOT = "heuristic"
-WIDTH = 100  # fixed, so the same inputs print the same bytes on any terminal
 
 # Bounds of the numbers a user gives (beyond them: usage error, exit 2, naming the range).
 SEED_MIN, SEED_MAX = -(2**63), 2**64 - 1
@@ -151,6 +151,8 @@ def play(
     """Play a headless match between bots and tell it; with --human, play seats yourself.
 
     With no flags: the winning-moves ruleset, 4 players (two partnerships), the heuristic bot for every player, a whole match, seed 0. The same ruleset, options, players, bots and seed always print the same game.
+
+    Examples: mbrules play -p 2 --bot heuristic --bot expert --seed 7; mbrules play --human p1 (you play p1)
     """
     options = list(option or [])
     bots = list(bot or [DEFAULT_BOT])
@@ -166,7 +168,7 @@ def play(
         try:
             import textual  # noqa: F401  (extra "human")
         except ImportError:
-            fail("mbrules: the full-screen game needs Textual: pip install 'mbrules[human]' "
+            fail(f"mbrules: the full-screen game needs Textual: {install_hint('human')} "
                  "(or add --plain for the prompt loop)", EXIT_USAGE)
     if record is not None:
         from mbrules.safe_output import OutputPathError, check_output_file
@@ -235,7 +237,7 @@ def _play(game: Game, ruleset: str, options: list[str], players: int, seed: int,
     if as_json:
         st = play_match(game, seed, bots, max_hands=hands, observers=watchers)
     else:
-        console = Console(file=sys.stdout, width=WIDTH, highlight=False, soft_wrap=False)
+        console = text_console()
         rs = game.ruleset
         console.print(f"{rs.name}", markup=False)
         if rs.applied_options:
@@ -315,6 +317,8 @@ def simulate(
     """Play many matches between bots; show progress, then statistics (with 95% intervals) and throughput.
 
     Defaults: winning-moves, 4 players, the heuristic bot, 100 games, seed 0, a worker per CPU (at most 8). Every figure but the timings is the same for the same inputs, whatever --workers is.
+
+    Example: mbrules simulate -r parker-1971 -p 2 --games 500 --out games.csv
     """
     options = list(option or [])
     bots = list(bot or [DEFAULT_BOT])
@@ -379,7 +383,7 @@ def simulate(
         if interrupted:
             raise typer.Exit(stop.exit_code)
         return
-    con = Console(file=sys.stdout, width=WIDTH, highlight=False)
+    con = text_console()
     con.print(f"{game.ruleset.name}; {players} players; bots: "
               + ", ".join(f"{p} {b}" for p, b in settings["bots"].items()), markup=False)
     counted = (f"{stats['games']} of {plural(games, 'match', 'matches')} (interrupted)" if interrupted
@@ -389,17 +393,16 @@ def simulate(
     t.add_column("value", justify="right")
     t.add_column("95% interval", justify="right")
     ci = report["ci95"]
-    for key in ("games", "hands", "turns", "mean_hands_per_game", "mean_turns_per_hand",
-                "trip_completed_share", "coups_fourres_per_hand", "mean_points_per_hand_and_side"):
-        t.add_row(key.replace("_", " "), "–" if report[key] is None else str(report[key]), _ci_words(ci.get(key)))
+    for key, label in FIGURE_LABELS.items():
+        t.add_row(label, *_figure(report[key], ci.get(key), share=key.endswith("_share")))
     for s in range(game.sides):
         t.add_row(f"wins {_side_label(game, s)}", str(report["wins"][game.side_names[s]]),
                   _ci_words(ci["win_share"][game.side_names[s]], share=True))
     t.add_row("draws", str(report["draws"]), _ci_words(ci["draw_share"], share=True))
     t.add_row("unfinished (match.max_hands reached)", str(report["unfinished"]), _ci_words(ci["unfinished_share"], share=True))
     t.add_row("seconds", f"{report['seconds']:.2f}")
-    t.add_row("hands per second", str(report["hands_per_second"]))
-    t.add_row("turns per second", str(report["turns_per_second"]))
+    t.add_row("hands per second", f"{report['hands_per_second']:,.0f}")
+    t.add_row("turns per second", f"{report['turns_per_second']:,.0f}")
     con.print(t)
     con.print("95% intervals: Wilson for shares of matches (wins, draws, unfinished: the share, not the count); "
               "the delta method over matches for means (a match's hands are not independent).", markup=False)
@@ -413,6 +416,36 @@ def simulate(
         con.print(f"Interrupted after {stats['games']} of {plural(games, 'game')}: the figures above count those games.",
                   markup=False)
         raise typer.Exit(stop.exit_code)
+
+
+FIGURE_LABELS = {  # simulate's figures in words (the JSON keeps its keys)
+    "games": "games", "hands": "hands", "turns": "turns",
+    "mean_hands_per_game": "mean hands per game", "mean_turns_per_hand": "mean turns per hand",
+    "trip_completed_share": "hands with a trip completed", "coups_fourres_per_hand": "coups fourrés per hand",
+    "mean_points_per_hand_and_side": "mean points per hand and side",
+}
+
+
+def _figure(value, ci, share: bool = False) -> tuple[str, str]:
+    """A figure and its 95% interval, to the digits the interval supports: the half-width's first significant
+    digit (its first two when they start with 1 or 2, as physicists round an uncertainty), so 69 [64, 73],
+    not 68.675 [64.52, 72.83]; a share in percent; a count as it is."""
+    import math
+
+    if value is None:
+        return "–", ""
+    if not ci:
+        return (f"{value:,}" if isinstance(value, int) else f"{value:g}"), ""
+    scale = 100 if share else 1
+    half = scale * (ci[1] - ci[0]) / 2
+    if half <= 0:
+        digits = 0
+    else:
+        first = math.floor(math.log10(half))
+        digits = min(4, max(0, -first + (1 if half / 10**first < 3 else 0)))
+    unit = "%" if share else ""
+    low, mid, high = (f"{scale * v:.{digits}f}" for v in (ci[0], value, ci[1]))
+    return f"{mid}{unit}", f"[{low}{unit}, {high}{unit}]"
 
 
 def _ci_words(ci, share: bool = False) -> str:

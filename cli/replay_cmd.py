@@ -44,6 +44,8 @@ def replay(
     """Run scenario files: one line a scenario (PASS/FAIL title), a diff for each failure, then 'N passed, N failed'.
 
     Exit 0 when none failed, 1 when one failed or a file is invalid, 2 when a path does not exist.
+
+    Example: mbrules play -p 2 --record game.yaml, then mbrules replay game.yaml
     """
     from mbrules.ruleset.diagnostics import printable  # control characters and lone surrogates escaped
     from mbrules.scenario.replay import ScenarioPathError, collect, replay_file, summary_line  # only here

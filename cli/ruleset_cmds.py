@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-from .common import EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE, app, fail
+from .common import EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE, app, fail, fold
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout instead of text.")]
 OptionFlag = Annotated[
@@ -68,8 +68,12 @@ def _load(ref: str, options: list[str] | None):
 
 
 @app.command("rulesets")
-def rulesets_cmd(as_json: JsonFlag = False) -> None:
-    """List the bundled rulesets, and the options by category, each with its description, source and exclusive groups."""
+def rulesets_cmd(
+    as_json: JsonFlag = False,
+    long: Annotated[bool, typer.Option("--long", "-l", help="Give each option's description, source and exclusive "
+                                                             "groups, not only its name.")] = False,
+) -> None:
+    """List the bundled rulesets, and the options by category: a line each (its name), or with --long its description, source and exclusive groups."""
     import textwrap
 
     from mbrules.ruleset.listing import OPTION_CATEGORIES, bundled_folder, bundled_ids, summary  # no models
@@ -93,7 +97,8 @@ def rulesets_cmd(as_json: JsonFlag = False) -> None:
         indent = " " * (2 + width)
         out: list[str] = []
         for text in lines:
-            out += textwrap.wrap(text, max(20, columns - len(indent)), break_on_hyphens=False) or [""]
+            out += textwrap.wrap(text, max(20, columns - len(indent)), break_on_hyphens=False,
+                                 break_long_words=False) or [""]  # a source's address stays whole
         typer.echo(f"  {ident:<{width}}{out[0]}")
         for line in out[1:]:
             typer.echo(indent + line)
@@ -102,21 +107,25 @@ def rulesets_cmd(as_json: JsonFlag = False) -> None:
     for s in rulesets:
         entry(s.id, [s.name, s.description])
     typer.echo("")
-    typer.echo("Options (--option ID), by what they change; two of one group cannot go together:")
+    typer.echo(fold("Options (--option ID), by what they change; two of one group cannot go together:", columns, 0))
     known = list(OPTION_CATEGORIES)
     for cat in [*known, ""]:
         members = [s for s in options if (s.category if s.category in known else "") == cat]
         if not members:
             continue
         typer.echo("")
-        typer.echo(f"{cat.capitalize()}: {OPTION_CATEGORIES[cat]}" if cat else "Other (no category):")
+        typer.echo(fold(f"{cat.capitalize()}: {OPTION_CATEGORIES[cat]}" if cat else "Other (no category):", columns, 2))
         for s in members:
-            lines = [s.description]
-            if s.source:
+            lines = [s.description if long else s.name]
+            if long and s.source:
                 lines.append(f"source: {s.source}")
-            if s.groups:
+            if long and s.groups:
                 lines.append(f"group: {', '.join(s.groups)}")
             entry(s.id, lines)
+    if not long:
+        typer.echo("")
+        typer.echo(fold("Each option's description, source and groups: mbrules rulesets --long; its rules in words: "
+                        "mbrules show RULESET --option ID.", columns, 0))
 
 
 @app.command("show")
@@ -162,21 +171,21 @@ def show_cmd(
                 doc["origins"] = [o.as_json() for o in origins]
             _print_json(doc)
         else:
-            typer.echo(show_text(rs, players), nl=False)
+            typer.echo(fold(show_text(rs, players)), nl=False)
             if report is not None:
                 files = ", ".join(_shown_file(f) for f in report.files) + (", then --option" if option else "")
                 typer.echo("")
                 if changed:
-                    typer.echo(f"What {_shown_file(_own_files(report.files, len(option or []))[0])} and its options "
-                               f"change (files in the order they were laid down, later wins: {files}; --all "
-                               "lists every value)")
+                    own = _shown_file(_own_files(report.files, len(option or []))[0])
+                    typer.echo(fold(f"What {own} and its options change (files in the order they were laid "
+                                    f"down, later wins: {files}; --all lists every value)"))
                 else:
-                    typer.echo(f"Where each value comes from (files in the order they were laid down, later wins: "
-                               f"{files})")
+                    typer.echo(fold(f"Where each value comes from (files in the order they were laid down, "
+                                    f"later wins: {files})"))
                 for o in origins:
                     cite = f"  [{o.citation}]" if o.citation else ""
-                    typer.echo(f"  {o.path} = {json.dumps(o.value, ensure_ascii=False)}  "
-                               f"({_shown_file(o.file)}:{o.line}:{o.col}){cite}")
+                    typer.echo(fold(f"  {o.path} = {json.dumps(o.value, ensure_ascii=False)}  "
+                                    f"({_shown_file(o.file)}:{o.line}:{o.col}){cite}"))
     except UnsupportedPlayers as exc:
         fail(f"mbrules: {exc}", EXIT_USAGE)
 
@@ -315,10 +324,10 @@ def diff_cmd(
     def label(rs) -> str:
         return rs.id + (f" (options: {', '.join(rs.applied_options)})" if rs.applied_options else "")
 
-    typer.echo(f"{label(a)} → {label(b)}")
+    typer.echo(fold(f"{label(a)} → {label(b)}"))
     if not changes:
         typer.echo("  no rule differences")
     for c in changes:
-        typer.echo(f"  {c}")
+        typer.echo(fold(f"  {c}"))
     if exit_code and changes:
         raise typer.Exit(EXIT_CHECK_FAILED)

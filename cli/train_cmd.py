@@ -11,8 +11,10 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from .common import EXIT_USAGE, app, check_range, fail, signals
-from .play_cmds import MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, WIDTH, _compile
+from mbrules._paths import install_hint
+
+from .common import EXIT_USAGE, app, check_range, fail, signals, text_console
+from .play_cmds import MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, _compile
 
 MAX_TRAIN_GAMES = 1_000_000
 KINDS = ("linear", "mlp", "trees")
@@ -33,11 +35,9 @@ def train(
 ) -> None:
     """Learn a value model for the learned bot (--bot learned:model=FILE) from self-play.
 
-    The heuristic plays whole matches against itself; at the start of every turn each player's
-    observation is kept with the hand's final point difference for its side (a Monte Carlo target),
-    and a value is fitted on features of the observation derived from the ruleset's own cards
-    (scikit-learn, the optional extra learn). The same ruleset, options, players, games and
-    seed give the same model file. A model is refused (exit 2) for another ruleset than its own.
+    The heuristic plays whole matches against itself; at the start of every turn each player's observation is kept with the hand's final point difference for its side (a Monte Carlo target), and a value is fitted on features of the observation derived from the ruleset's own cards (scikit-learn, the optional extra learn). The same ruleset, options, players, games and seed give the same model file. A model is refused (exit 2) for another ruleset than its own.
+
+    Example: mbrules train winning-moves -p 2 --games 200 --out wm2.json, then mbrules play -p 2 --bot learned:model=wm2.json
     """
     options = list(option or [])
     check_range("--players", players, 1, MAX_PLAYERS)
@@ -61,7 +61,7 @@ def train(
     try:
         import sklearn  # noqa: F401
     except ImportError:
-        fail("mbrules: training needs scikit-learn: pip install 'mbrules[learn]'", EXIT_USAGE)
+        fail(f"mbrules: training needs scikit-learn: {install_hint('learn')}", EXIT_USAGE)
 
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
                                TimeElapsedColumn, TimeRemainingColumn)
@@ -100,7 +100,7 @@ def train(
     if as_json:
         sys.stdout.write(json.dumps(figures, indent=2, ensure_ascii=False) + "\n")
         return
-    con = Console(file=sys.stdout, width=WIDTH, highlight=False)
+    con = text_console()
     con.print(f"{game.ruleset.name}; {players} players: a {kind} value from {games} self-play matches "
               f"({figures['positions']:,} positions), seed {seed}", markup=False)
     con.print(f"held-out fit: R² {figures['r2_held_out']}, RMSE {figures['rmse_held_out']} points a hand "

@@ -35,3 +35,16 @@ def cli_dir() -> Path | None:
     """The top-level ``cli/`` folder of a checkout, or None when mbrules is installed from a wheel."""
     top = CHECKOUT_DIR / "cli"
     return top if (top / "app.py").is_file() else None
+
+
+def is_checkout() -> bool:
+    """mbrules runs from a project checkout (a clone: pyproject.toml and rulesets/ beside the package,
+    run with ``PYTHONPATH=.`` or installed editable), not from an installed wheel."""
+    return (CHECKOUT_DIR / "pyproject.toml").is_file() and (CHECKOUT_DIR / "rulesets").is_dir()
+
+
+def install_hint(extra: str) -> str:
+    """The command that installs an optional extra, as this copy of mbrules can take it: ``pip install -e
+    '.[EXTRA]'`` in a checkout (run in its folder; a checkout cannot reach the published name), ``pip install
+    'mbrules[EXTRA]'`` for an installed wheel."""
+    return f"pip install -e '.[{extra}]'" if is_checkout() else f"pip install 'mbrules[{extra}]'"

@@ -7,6 +7,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from mbrules._paths import install_hint
 from mbrules.bots import bot_names
 from mbrules.cli.app import app
 from mbrules.ruleset.listing import bundled_ids
@@ -87,7 +88,7 @@ def test_every_bracket_in_a_help_string_is_shown_as_written(name):
 def test_the_backend_help_names_the_cluster_extra():
     for name in ("simulate", "compare", "ladder"):
         res = CliRunner().invoke(app, [name, "--help"], env={"COLUMNS": "1000", "TERMINAL_WIDTH": "1000"})
-        assert "pip install 'mbrules[cluster]'" in _flat(res.output), name
+        assert install_hint("cluster") in _flat(res.output), name  # pip install -e '.[cluster]' in a checkout
 
 
 def test_every_command_that_takes_a_player_count_takes_dash_p():
@@ -95,3 +96,30 @@ def test_every_command_that_takes_a_player_count_takes_dash_p():
     takes = {name: [p for p in command.params if p.name == "players"] for name, command in _all_commands()}
     missing = [name for name, params in takes.items() if params and "-p" not in params[0].opts]
     assert [n for n, p in takes.items() if p] and missing == []
+
+
+GAME_COMMANDS = ("play", "simulate", "replay", "compare", "sweep", "ladder", "train")
+
+
+@pytest.mark.parametrize("name", [n for n, _ in _all_commands()])
+def test_no_help_text_has_a_hard_line_break_inside_a_paragraph(name):
+    """Help paragraphs are one line each in the source, so Rich folds them to the terminal: a hard break
+    inside a paragraph shows as a short line at 80 columns (ladder's and train's did)."""
+    command = dict(_all_commands())[name]
+    for paragraph in (command.help or "").strip().split("\n\n"):
+        assert "\n" not in paragraph.strip(), (name, paragraph[:60])
+
+
+@pytest.mark.parametrize("name", GAME_COMMANDS)
+def test_every_command_that_runs_games_shows_an_example(name):
+    res = CliRunner().invoke(app, [name, "--help"], env={"COLUMNS": "80"})
+    assert res.exit_code == 0
+    assert re.search(r"Examples?[^:]*:.*\bmbrules " + name, _flat(res.output)), name
+
+
+def test_the_top_level_help_names_every_kind_of_run():
+    """A newcomer's `mbrules --help` says what compare, sweep, ladder and train are for, not only their names."""
+    res = CliRunner().invoke(app, ["--help"], env={"COLUMNS": "80"})
+    intro = _flat(res.output).split("Options")[0]
+    for name in ("compare", "sweep", "ladder", "train"):
+        assert name in intro, name

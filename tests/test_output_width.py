@@ -31,3 +31,108 @@ def test_piped_output_without_columns_is_80_wide(monkeypatch, columns):
 def test_a_terminal_whose_size_cannot_be_read_is_80_wide(monkeypatch):
     monkeypatch.delenv("COLUMNS", raising=False)
     assert output_width(_Tty()) == 80
+
+
+# -- every command a person reads lays its text out for that width (issue 34 item 2) ---------------------
+import re  # noqa: E402
+
+from typer.testing import CliRunner  # noqa: E402
+
+from mbrules.cli.app import app  # noqa: E402
+from mbrules.engine.words import fold  # noqa: E402
+
+BOX = re.compile(r"[─━│┃┏┓┗┛┡┩┢┪└┘┌┐├┤┬┴┼╇╈╭╮╰╯]")
+
+
+def _run(columns: int, *args: str) -> str:
+    res = CliRunner().invoke(app, list(args), env={"COLUMNS": str(columns)})
+    assert res.exit_code == 0, res.output
+    return res.stdout
+
+
+def _tokens(text: str) -> set[str]:
+    return set(BOX.sub(" ", text).split())
+
+
+COMMANDS = {
+    "play": ("play", "--hands", "1"),
+    "simulate": ("simulate", "--games", "4", "--workers", "1"),
+    "ladder": ("ladder", "--bot", "random", "--bot", "heuristic", "--games", "2", "--workers", "1"),
+    "show": ("show", "winning-moves", "-p", "2"),
+    "show --explain": ("show", "parker-1971", "--explain"),
+    "diff": ("diff", "parker-1971", "wikipedia"),
+    "rulesets": ("rulesets",),
+}
+
+
+@pytest.mark.parametrize("command,columns", [(c, w) for w in (80, 60) for c in sorted(COMMANDS)
+                                             if not (c == "ladder" and w < 80)])  # below: a line a row (see after)
+def test_output_fits_the_width_and_breaks_no_word(command, columns):
+    """Every line fits COLUMNS, and no word is cut: each word shown at this width is a word of the same
+    output laid out at 240 columns (a word broken in two would show its halves)."""
+    narrow = _run(columns, *COMMANDS[command])
+    wide = _run(240, *COMMANDS[command])
+    for line in narrow.splitlines():  # a word longer than the width (an address) stays whole, on a line of its own
+        assert len(line) <= columns or len(line.split()) == 1 or len(line) - len(line.split()[-1]) < columns // 2, line
+    assert max(len(line) for line in wide.splitlines()) > columns  # the width is really followed
+    timing = re.compile(r"^[\d.,]+$")  # simulate's timings differ between two runs
+    cut = {t for t in _tokens(narrow) - _tokens(wide) if not timing.match(t)}
+    assert not cut, cut
+
+
+def test_make_play_first_screen_at_80_columns():
+    """`make play`'s first screen: the header folds between words, each hand's rule is one line of 80."""
+    out = _run(80, "play", "--hands", "1")
+    lines = out.splitlines()
+    assert lines[1].startswith("4 players, sides A (p1, p3); B (p2, p4). Bots: ")
+    assert lines[1].endswith(" ") or lines[2].split()[0] in ("heuristic,", "heuristic.", "p4", "p3")
+    rule = next(line for line in lines if "Hand 1" in line)
+    assert len(rule) == 80 and rule.strip("─ ") == "Hand 1"
+
+
+@pytest.mark.parametrize("columns", [80, 120])
+def test_the_same_inputs_print_the_same_bytes_at_the_same_width(columns):
+    assert _run(columns, "play", "--hands", "2", "--seed", "5") == _run(columns, "play", "--hands", "2", "--seed", "5")
+
+
+def test_another_width_changes_only_the_layout():
+    """At 120 columns the same game is told: the same words in the same order outside the tables."""
+    def words(text: str) -> list[str]:
+        return [w for line in text.splitlines() if not BOX.search(line) for w in line.split()]
+
+    assert words(_run(80, "play", "--hands", "1")) == words(_run(120, "play", "--hands", "1"))
+
+
+def test_fold_keeps_words_whole_and_goes_on_under_its_text():
+    text = "  a key = " + "word " * 30 + "/a/very/long/path/that/does/not/fit/in/forty/columns/at/all.yaml"
+    out = fold(text, 40)
+    lines = out.splitlines()
+    assert " ".join(out.split()) == " ".join(text.split())  # the same words, in order
+    assert all(line.startswith("    ") for line in lines[1:])  # under its text: indent + 2
+    assert "/a/very/long/path/that/does/not/fit/in/forty/columns/at/all.yaml" in lines[-1]
+    assert fold("  short", 40) == "  short" and fold(text, 40, hang=0).splitlines()[1][0] != " "
+
+
+def test_a_narrow_ladder_prints_a_line_a_row_with_every_figure_whole():
+    """At 60 columns the ladder's tables do not fit: each bot and each pair is one sentence folded between
+    words, every figure of the report whole in it (never a number cut in a cell)."""
+    import json
+
+    args = COMMANDS["ladder"]
+    text = _run(60, *args)
+    doc = json.loads(_run(60, *args, "--json"))
+    assert max(len(line) for line in text.splitlines()) <= 60
+    words = set(text.replace(",", " ").replace("(", " ").replace(")", " ").split())
+    for row in doc["bots"]:
+        assert f"{row['win_rate']:.1%}" in words and f"{row['rating']['ordinal']:.2f}" in words
+        lo, hi = row["ci95"]
+        assert f"{100 * lo:.1f}–{100 * hi:.1f}" in words
+    for row in doc["pairs"]:
+        assert f"{row['a']} (A) against {row['b']} (B):" in " ".join(text.split())
+
+
+def test_train_reports_within_the_width(tmp_path):
+    """train's three lines (what was learned, the held-out fit, where the model went) fold between words."""
+    out = _run(60, "train", "winning-moves", "-p", "2", "--games", "3", "--out", str(tmp_path / "m.json"))
+    assert max(len(line) for line in out.splitlines()) <= 60 and "held-out fit" in out
+    assert str(tmp_path / "m.json") in " ".join(out.split()) or (tmp_path / "m.json").name in out

@@ -237,3 +237,48 @@ def test_simulate_counts_the_new_lines_and_the_winners_of_match_ends():
     assert "no_100_no_200" in report["mean_score_per_line"]
     assert report["hands"] == 6 * 4 and report["draws"] == 0  # four hands a match; a tie goes to side A
     assert sum(report["wins"].values()) == 6
+
+
+# -- bots -------------------------------------------------------------------------------------
+
+
+class _Count(mbrules.Observer):
+    def __init__(self):
+        self.fast = self.windows = self.refused = 0
+
+    def transition(self, state, t):
+        if t.action.op == FAST_PLAY:
+            self.fast += 1
+        if t.next_decision == DecisionKind.FAST_PLAY:
+            self.windows += 1
+
+    def refused(self, state, player, action, error):
+        self.refused += 1
+
+
+@pytest.mark.parametrize("bot", ["random", "heuristic", "heuristic-2026"])
+def test_bots_play_the_new_rules_legally_and_the_heuristic_takes_a_fast_play(bot):
+    """Every match ends with no action refused; the heuristic plays every fast play offered (a remedy now, out
+    of turn, costs no turn), the random bot some of them."""
+    from mbrules.matches import play_match
+    game = mbrules.load_game("winning-moves", players=4, options=["fast-play-remedy", "queued-coup-fourre-turn",
+                                                                  "french-end-bonuses", "fixed-hands"])
+    count = _Count()
+    for seed in range(2):
+        st = play_match(game, seed, [bot], observers=[count])
+        assert st.is_terminal() and st.hands_played == 4
+    assert count.refused == 0 and count.windows > 0
+    if bot != "random":
+        assert count.fast == count.windows  # a window opens for a holder: the heuristic always answers
+    else:
+        assert 0 < count.fast < count.windows
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("bot", ["expert", "learned"])
+def test_search_bots_play_the_new_rules_legally(bot):
+    from mbrules.matches import play_match
+    game = mbrules.load_game("winning-moves", players=2, options=["fast-play-remedy", "finisher-wins"])
+    count = _Count()
+    st = play_match(game, 1, [bot, "heuristic"], observers=[count])
+    assert st.is_terminal() and count.refused == 0

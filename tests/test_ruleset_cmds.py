@@ -35,7 +35,8 @@ OPTIONS = sorted([
 
 
 def run(*args: str):
-    return CliRunner().invoke(app, list(args))
+    # the widest layout: these tests read what a line says; tests/test_output_width.py reads how it folds
+    return CliRunner().invoke(app, list(args), env={"COLUMNS": "240"})
 
 
 def test_show_two_players_winning_moves_deals_101_cards_to_700_with_extension_to_1000():
@@ -77,7 +78,7 @@ def test_show_with_option_reports_it():
 def test_show_unsupported_player_count_is_a_usage_error():
     result = run("show", "winning-moves", "--players", "5")
     assert result.exit_code == 2
-    assert "no rules for 5 players (it has: 2, 3, 4, 6)" in result.stderr
+    assert "is not played with 5 players (it allows 2, 3, 4, 6)" in result.stderr  # the same words as play
     assert result.stdout == ""
 
 

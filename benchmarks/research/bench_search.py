@@ -1,7 +1,7 @@
 """How much can search add to the heuristic? Two measurements, both on the public API.
 
     .venv/bin/python benchmarks/research/bench_search.py gain --matches 16 expert "expert:z=0"
-    .venv/bin/python benchmarks/research/bench_search.py clairvoyant --games 40 --baseline /tmp/h0
+    .venv/bin/python benchmarks/research/bench_search.py clairvoyant --games 40 --opponent heuristic-2026
     .venv/bin/python benchmarks/research/bench_search.py where --matches 40
     .venv/bin/python benchmarks/research/bench_search.py budget --matches 40 --width 5 --worlds 64
 

@@ -75,7 +75,11 @@ def parse_bot(spec: str) -> tuple[str, dict[str, int]]:
         raise UnknownBot(f"a bot is a name, optionally with parameters (name:key=value), at most {MAX_SPEC} characters")
     name, sep, rest = spec.partition(":")
     if name not in _REGISTRY:
-        raise UnknownBot(f"unknown bot '{name}' (bots: {', '.join(bot_names())})")
+        import difflib
+
+        close = difflib.get_close_matches(name, bot_names(), n=1)
+        guess = f": did you mean '{close[0]}'?" if close else ""
+        raise UnknownBot(f"unknown bot '{name}'{guess} (bots: {', '.join(bot_names())})")
     allowed = _PARAMS[name]
     params: dict[str, int] = {}
     if sep:

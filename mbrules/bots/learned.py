@@ -35,6 +35,7 @@ from __future__ import annotations
 import random
 import sys
 
+from .._paths import install_hint
 from ..engine import Action, Game, Observation
 from ..engine.determinize import determinize
 from ..vocab import COUP_FOURRE, DECLINE, DRAW, EXTEND, FAST_PLAY, HAZARD, PLAY, STOP, DecisionKind
@@ -49,7 +50,7 @@ from .value_model import (
 TURN, COUP_FOURRE_WINDOW, EXTENSION_QUESTION = DecisionKind.TURN, DecisionKind.COUP_FOURRE, DecisionKind.EXTENSION
 FAST_PLAY_WINDOW = DecisionKind.FAST_PLAY
 DEFAULT_WORLDS = 8
-DEFAULT_WIDTH = 3  # the heuristic's best few candidates at a turn (0: every legal action)
+DEFAULT_WIDTH = 1  # the heuristic's best candidates at a turn (0: every legal action); 1: its own play (docs/bots.md)
 DEFAULT_MARGIN = 0  # points by which a candidate's value must beat the heuristic's choice to be played
 FIRST_USE_GAMES = 300  # self-play matches of a model trained on first use
 DEFAULT_PLIES = 0  # turns played on by the heuristic in each world before the value is read
@@ -78,7 +79,7 @@ def model_for(game: Game, model: str | None = None, train_if_missing: bool = Tru
     except ImportError:
         raise ModelError(
             f"the learned bot has no model for {game.ruleset_id} at {game.players} players; training one on first use "
-            "needs scikit-learn (pip install 'mbrules[learn]'), or give one: --bot learned:model=FILE "
+            f"needs scikit-learn ({install_hint('learn')}), or give one: --bot learned:model=FILE "
             "(made by mbrules train)") from None
     print(f"learned: training a value model for {game.ruleset_id} at {game.players} players "
           f"({FIRST_USE_GAMES} self-play matches, once; kept in {cached})", file=sys.stderr)
@@ -105,7 +106,9 @@ def _check(game: Game, params: dict) -> None:
     "learned",
     "a one-ply search over its own actions with a value learned from self-play (mbrules train) at the leaves, "
     "over sampled worlds of the unseen cards; parameters worlds (sampled worlds a decision, default 8), "
-    "model (a model file made by mbrules train; default: the one shipped for the ruleset, or one trained on first use)",
+    "model (a model file made by mbrules train; default: the one shipped for the ruleset, or one trained on first use), "
+    "width (the heuristic's best candidates searched at a turn; default 1: its own play there, the value deciding "
+    "coup fourré windows and the extension question; 0: every legal action)",
     params={"worlds": (int, 1, 256), "model": (str, 1, 180), "width": (int, 0, 64), "margin": (int, 0, 100_000),
             "plies": (int, 0, 8)},
     check=_check,

@@ -23,6 +23,7 @@ import hashlib
 import random
 from typing import Callable, Sequence
 
+from .._paths import install_hint
 from ..engine import Game, State
 from ..vocab import DecisionKind
 from .base import make_bot
@@ -116,7 +117,7 @@ def fit(X: list[list[float]], y: list[float], kind: str = DEFAULT_KIND, seed: in
         from sklearn.linear_model import Ridge
         from sklearn.preprocessing import StandardScaler
     except ImportError:
-        raise RuntimeError("training needs scikit-learn: pip install 'mbrules[learn]'") from None
+        raise RuntimeError(f"training needs scikit-learn: {install_hint('learn')}") from None
     Xa = np.asarray(X, dtype=float)
     ya = np.asarray(y, dtype=float)
     n = len(ya)

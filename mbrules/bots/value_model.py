@@ -29,6 +29,7 @@ from functools import lru_cache
 from operator import mul
 from pathlib import Path
 
+from .._paths import install_hint
 from ..engine import Game
 
 FORMAT = "mbrules-learned-value"
@@ -85,7 +86,7 @@ class ValueModel:
             try:
                 import numpy as np
             except ImportError:  # pragma: no cover - numpy ships with the learn and rl extras
-                raise ModelError(f"{source}: a network model needs numpy (pip install 'mbrules[learn]')") from None
+                raise ModelError(f"{source}: a network model needs numpy ({install_hint('learn')})") from None
             self.np = np
             self.mean = np.asarray(mean)
             self.scale = np.asarray(scale)

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import io
 
-INSTALL_HINT = "charts need matplotlib: pip install 'mbrules[plots]' (or give --no-charts)"
+from .._paths import install_hint
+
+INSTALL_HINT = f"charts need matplotlib: {install_hint('plots')} (or give --no-charts)"
 
 COLOR_A = "#1f77b4"
 COLOR_B = "#d62728"

@@ -9,7 +9,7 @@ report folder is asked for, go to spill files as they arrive (:class:`mbrules.co
 The phases, in order:
 
 1. ``main``: ``games`` pairs with the main lineup (``bots``): every metric, flagged by Holm.
-2. ``ladder:X>Y``: the skill ladder, one phase per rung pair (random < heuristic < expert < learned):
+2. ``ladder:X>Y``: the skill ladder, one phase per rung pair (random < heuristic < expert; more with ``--rung``):
    X seated on one side (rotating through the sides), Y everywhere else; X's side's win share per arm.
 3. ``restricted:R``: restricted play (Jaffe et al., AIIDE 2012): the heuristic on one side against
    itself forbidden decision R everywhere else; the unrestricted side's win share per arm.
@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from .. import load_game
-from ..bots import bot_names, check_bot, lineup
+from ..bots import check_bot, lineup
 from ..bots.restricted import RESTRICTIONS
 from ..engine import Game
 from ..matches import intervals as stats
@@ -55,11 +55,10 @@ CHECK_BOT = "heuristic-2026"
 CHECK_PAIRS = 1000  # the most pairs a cheap lineup plays by default (the main run's first ones)
 SLOW_BOTS = ("expert",)  # bots whose matches cost seconds: they play the small subsets only
 def default_ladder() -> list[str]:
-    """random < heuristic < the expert at a small budget (< learned, when that bot is registered)."""
-    rungs = ["random", "heuristic", EXPERT_SMALL]
-    if "learned" in bot_names():
-        rungs.append("learned")
-    return rungs
+    """random < heuristic < the expert at a small budget. The learned bot is a rung only when asked
+    (``--rung learned``): on a ruleset no shipped model fits it trains one first (seconds of CPU, a large
+    peak of memory), and it plays no better than the heuristic (docs/bots.md)."""
+    return ["random", "heuristic", EXPERT_SMALL]
 
 
 def is_slow(bot: str) -> bool:
@@ -208,7 +207,7 @@ def run_compare(
     ``robust_bots`` the lineups each flagged effect is measured again with (default: ``heuristic-2026``,
     the starting heuristic; ``[]``: none), on ``robust_games`` pairs (default: a cheap lineup up to 1,000, a
     slow one, the expert, ``games/40`` from 8 to 25); ``ladder`` the skill rungs, weakest first
-    (default: random, heuristic, the small expert, and learned when registered); ``skill_games`` the
+    (default: random, heuristic, the small expert; the learned bot only when named); ``skill_games`` the
     pairs of each cheap rung and of each restriction (0: no ladder and no restricted play).
     ``progress(phase_key, title, done, total)`` is called as pairs finish; ``should_stop()`` is
     polled: once true, the run ends with the pairs both arms finished (``interrupted`` true); without it,

@@ -23,6 +23,7 @@ from ..vocab import BATTLE, NO_LIMIT, SAFETY, SIDE_NAMES, SPEED, CardKind, Pile
 from .notation import ACTION_DECLINE, ACTION_DRAW, ACTION_EXTEND, ACTION_STOP, COUP_FOURRE, DISCARD, FAST_PLAY, MAX_CARDS, MAX_SIDES, PLAY, Action, all_actions, describe, encode, parse
 from .scorelines import compile_lines
 from .state import State
+from .words import players_refused
 
 
 class GameError(ValueError):
@@ -37,8 +38,7 @@ class Game:
     def __init__(self, ruleset, players: int):
         key = str(players)
         if key not in ruleset.player_counts:
-            allowed = ", ".join(sorted(ruleset.player_counts, key=int))
-            raise GameError(f"{ruleset.id} is not played with {players} players (it allows {allowed})")
+            raise GameError(players_refused(ruleset.id, players, ruleset.player_counts))
         pc = ruleset.player_counts[key]
         self.ruleset = ruleset
         self.ruleset_id = ruleset.id

@@ -29,6 +29,7 @@ import pickle
 import socket
 from typing import Callable, Iterator
 
+from .._paths import install_hint
 from .base import IN_FLIGHT_PER_WORKER, Backend, BackendUnavailable, compile_rules, merge_in_order, rules_digest, rules_of
 
 TASK_RETRIES = 3
@@ -40,7 +41,7 @@ def _ray():
         import ray  # noqa: PLC0415  (an optional extra: imported only when asked for)
     except ImportError:
         raise BackendUnavailable(
-            "--backend ray needs Ray: pip install 'mbrules[cluster]' (make test installs it)"
+            f"--backend ray needs Ray: {install_hint('cluster')} (make test installs it)"
         ) from None
     return ray
 

@@ -8,17 +8,24 @@ bot thus meets the same cards from every seat, so the luck of the deal cancels i
 Win rates are the share of a bot's matches it won, with a Wilson score interval at 95%
 (draws and unfinished matches count as not won; they are reported). Ratings are the
 Weng-Lin Bayesian (Plackett-Luce) model of ``openskill`` (mu, sigma and the conservative
-ordinal ``mu - 3 sigma``), updated match by match in a fixed order (pair, seed, seating), so
-the same inputs give the same ratings for any number of workers.
+ordinal ``mu - 3 sigma``), updated match by match in a fixed order (seed range, pair, seed,
+seating), so the same inputs give the same ratings for any number of workers. Without
+``openskill`` (an optional extra) the ratings are a Bradley-Terry fit of the same results on
+the Elo scale (:func:`bradley_terry`); the report names the method.
+
+The work goes out a seed range of every pair at a time, so a ladder stopped early (Ctrl-C,
+SIGTERM) has played the first deals of every pair, and the report of what finished is fair.
 """
 
 from __future__ import annotations
 
 import functools
 import itertools
+import math
 import time
 from typing import Callable, Iterator, Sequence
 
+from .._paths import install_hint
 from ..engine import Game
 from .backend import as_backend
 from .base import DEFAULT_WORKERS, Backend
@@ -34,13 +41,31 @@ class RatingsUnavailable(RuntimeError):
     """The ladder's ratings need ``openskill``, an optional extra that is not installed."""
 
 
+PLACKETT_LUCE = "plackett-luce"  # openskill's Weng-Lin model: mu, sigma, ordinal
+BRADLEY_TERRY = "bradley-terry"  # without openskill: maximum likelihood on the pairs' results, Elo scale
+METHOD_WORDS = {
+    PLACKETT_LUCE: "openskill's Plackett-Luce model, updated match by match; the ordinal is mu minus 3 sigma",
+    BRADLEY_TERRY: "Bradley-Terry, fitted on every pair's results (Elo scale, mean 1500; a draw counts "
+                   "half; openskill is not installed)",
+}
+
+
+def ratings_method() -> str:
+    """The ratings the ladder gives here: Plackett-Luce with openskill installed, else Bradley-Terry."""
+    try:
+        plackett_luce()
+    except RatingsUnavailable:
+        return BRADLEY_TERRY
+    return PLACKETT_LUCE
+
+
 def plackett_luce():
     """openskill's Plackett-Luce model class; :class:`RatingsUnavailable` (naming the extra) without openskill."""
     try:
         from openskill.models import PlackettLuce  # noqa: PLC0415  (an optional extra)
     except ImportError:
         raise RatingsUnavailable(
-            f"the ladder's ratings need openskill: pip install 'mbrules[{RATINGS_EXTRA}]' (make test installs it)"
+            f"the ladder's openskill ratings need openskill: {install_hint(RATINGS_EXTRA)} (make test installs it)"
         ) from None
     return PlackettLuce
 
@@ -62,12 +87,12 @@ def seatings(game: Game, a: str, b: str) -> list[list[str]]:
     return out
 
 
-def play_pairing(game: Game, a: str, b: str, seed: int, i: int) -> list[int]:
+def play_pairing(game: Game, a: str, b: str, seed: int, i: int, should_stop: StopPoll | None = None) -> list[int]:
     """Game ``i`` of the pair (a, b) in every seating: per seating, the bot that won (0 a, 1 b) or -1."""
     s = game_seed(seed, i)
     res = []
     for lineup in seatings(game, a, b):
-        out = play_match(game, s, lineup).outcome
+        out = play_match(game, s, lineup, should_stop=should_stop).outcome
         w = out.winner_index
         if w < 0:
             res.append(-1)
@@ -76,21 +101,23 @@ def play_pairing(game: Game, a: str, b: str, seed: int, i: int) -> list[int]:
     return res
 
 
-def play_slice(game: Game, a: str, b: str, seed: int, start: int, stop: int) -> list[list[int]]:
+def play_slice(game: Game, a: str, b: str, seed: int, start: int, stop: int,
+               should_stop: StopPoll | None = None) -> list[list[int]]:
     """Games ``start .. stop-1`` of the pair (a, b): :func:`play_pairing` of each, in order."""
-    return [play_pairing(game, a, b, seed, i) for i in range(start, stop)]
+    return [play_pairing(game, a, b, seed, i, should_stop) for i in range(start, stop)]
 
 
 def play_slice_task(game: Game, item: tuple, should_stop: StopPoll | None = None, *, seed: int) -> list[list[int]]:
     """The task of a ladder on a backend: the seed range ``item`` = ``(pair, a, b, start, stop)``."""
     _, a, b, start, stop = item
-    return play_slice(game, a, b, seed, start, stop)
+    return play_slice(game, a, b, seed, start, stop, should_stop)
 
 
 def slices(bots: Sequence[str], pairs, games: int, size: int) -> Iterator[tuple[int, str, str, int, int]]:
-    """The round robin's work, lazily: ``(pair, a, b, start, stop)`` seed ranges, pair by pair."""
-    for n, (x, y) in enumerate(pairs):
-        for start in range(0, games, size):
+    """The round robin's work, lazily: ``(pair, a, b, start, stop)`` seed ranges, a range of every pair in
+    turn (so a stopped ladder has played the first deals of every pair)."""
+    for start in range(0, games, size):
+        for n, (x, y) in enumerate(pairs):
             yield n, bots[x], bots[y], start, min(games, start + size)
 
 
@@ -99,11 +126,12 @@ class Tally:
     so memory does not grow with the number of games and any number of workers gives the same
     figures."""
 
-    def __init__(self, bots: Sequence[str], pairs) -> None:
+    def __init__(self, bots: Sequence[str], pairs, method: str = PLACKETT_LUCE) -> None:
         self.bots = list(bots)
         self.pairs = list(pairs)
-        self.model = plackett_luce()()
-        self.ratings = [self.model.rating(name=b) for b in bots]
+        self.method = method
+        self.model = plackett_luce()() if method == PLACKETT_LUCE else None  # Bradley-Terry: fitted at the end
+        self.ratings = [self.model.rating(name=b) for b in bots] if self.model is not None else []
         self.wins = [[0, 0] for _ in self.pairs]
         self.draws = [0] * len(self.pairs)
         self.done = 0
@@ -121,8 +149,38 @@ class Tally:
                 else:
                     self.wins[n][w] += 1
                     ranks = [1, 2] if w == 0 else [2, 1]
-                [[ratings[x]], [ratings[y]]] = model.rate([[ratings[x]], [ratings[y]]], ranks=ranks)
+                if model is not None:
+                    [[ratings[x]], [ratings[y]]] = model.rate([[ratings[x]], [ratings[y]]], ranks=ranks)
         self.done += len(results)
+
+
+BT_PRIOR = 0.5  # a virtual draw between every pair played: no infinite rating for a bot that won every match
+BT_ROUNDS = 10_000  # the fit's bound (it converges in far fewer: a tolerance of 1e-10 on the strengths)
+
+
+def bradley_terry(n_bots: int, pairs, wins, draws) -> list[float]:
+    """Each bot's Bradley-Terry strength on the Elo scale (400 log10 of its odds, mean 1500), fitted by
+    Hunter's MM algorithm to the pairs' results. A draw counts half a win to each; every pair that played
+    gets one virtual draw (:data:`BT_PRIOR`), so a bot that won every match still has a finite rating.
+    Deterministic: the same results give the same ratings, whatever their order."""
+    w = [[0.0] * n_bots for _ in range(n_bots)]  # w[i][j]: i's wins over j
+    for (x, y), (a, b), d in zip(pairs, wins, draws):
+        if a + b + d:
+            w[x][y] += a + d / 2 + BT_PRIOR
+            w[y][x] += b + d / 2 + BT_PRIOR
+    p = [1.0] * n_bots
+    for _ in range(BT_ROUNDS):
+        new = []
+        for i in range(n_bots):
+            games = sum((w[i][j] + w[j][i]) / (p[i] + p[j]) for j in range(n_bots) if j != i)
+            new.append(sum(w[i]) / games if games else p[i])
+        mean_log = sum(math.log(v) for v in new) / n_bots
+        new = [v / math.exp(mean_log) for v in new]
+        done = max(abs(a - b) for a, b in zip(new, p)) < 1e-10
+        p = new
+        if done:
+            break
+    return [1500 + 400 * math.log10(v) for v in p]
 
 
 def run_ladder(
@@ -135,19 +193,24 @@ def run_ladder(
     backend: str | Backend = "local",
     address: str | None = None,
     progress: Callable[[int, int], None] | None = None,
+    should_stop: StopPoll | None = None,
+    method: str | None = None,
 ) -> dict:
     """Play the round robin; return per-pair and per-bot counts (see :func:`report`).
+
+    ``should_stop()`` is polled (see :mod:`mbrules.matches.base`); once it is true the work in flight is
+    dropped and the report counts the seed ranges finished in order before it, with ``interrupted``
+    true. ``method`` is :data:`PLACKETT_LUCE` or :data:`BRADLEY_TERRY` (default: :func:`ratings_method`).
 
     The work goes out in seed ranges (:func:`slices`), lazily, to ``backend`` (as for
     :func:`mbrules.matches.simulate`: ``"local"`` with ``workers`` processes, ``"ray"`` at ``address``,
     or a :class:`mbrules.matches.base.Backend`) and is tallied in order as it comes back.
-    Needs ``openskill`` (the ``bots`` extra) for the ratings.
     """
     runner = as_backend(backend, workers, address)
     pairs = list(itertools.combinations(range(len(bots)), 2))
     total = len(pairs) * games
     t0 = time.perf_counter()
-    tally = Tally(bots, pairs)
+    tally = Tally(bots, pairs, method or ratings_method())
 
     def consume(item, results) -> None:
         tally.add(item[0], results)
@@ -155,9 +218,13 @@ def run_ladder(
             progress(tally.done, total)
 
     size = max(1, min(8, chunk_size(games, runner.workers)))
-    runner.run(game, functools.partial(play_slice_task, seed=seed), slices(bots, pairs, games, size), consume,
-               count=-(-total // size))
-    return report(game, tally, time.perf_counter() - t0)
+    stopped = runner.run(game, functools.partial(play_slice_task, seed=seed), slices(bots, pairs, games, size),
+                         consume, count=len(pairs) * -(-games // size), should_stop=should_stop)
+    rep = report(game, tally, time.perf_counter() - t0)
+    rep["deals_played"] = tally.done
+    rep["deals"] = total
+    rep["interrupted"] = bool(stopped)
+    return rep
 
 
 def report(game: Game, tally: Tally, seconds: float) -> dict:
@@ -178,15 +245,20 @@ def report(game: Game, tally: Tally, seconds: float) -> dict:
         pair_rows.append({"a": bots[x], "b": bots[y], "matches": m, "a_wins": wins[0], "b_wins": wins[1],
                           "draws_or_unfinished": draws, "a_win_rate": round(wins[0] / m, 4) if m else None,
                           "a_ci95": [round(lo, 4), round(hi, 4)]})
+    if tally.method == BRADLEY_TERRY:
+        elo = bradley_terry(len(bots), tally.pairs, tally.wins, tally.draws)
     rows = []
     for z, b in enumerate(bots):
         d = per_bot[z]
         lo, hi = wilson(d["wins"], d["matches"])
-        r = ratings[z]
+        if tally.method == BRADLEY_TERRY:
+            rating = {"elo": round(elo[z], 1)}
+        else:
+            r = ratings[z]
+            rating = {"mu": round(r.mu, 3), "sigma": round(r.sigma, 3), "ordinal": round(r.ordinal(), 3)}
         rows.append({"bot": b, "matches": d["matches"], "wins": d["wins"], "draws_or_unfinished": d["draws"],
                      "win_rate": round(d["wins"] / d["matches"], 4) if d["matches"] else None,
-                     "ci95": [round(lo, 4), round(hi, 4)],
-                     "rating": {"mu": round(r.mu, 3), "sigma": round(r.sigma, 3), "ordinal": round(r.ordinal(), 3)}})
-    rows.sort(key=lambda row: (-row["rating"]["ordinal"], row["bot"]))
+                     "ci95": [round(lo, 4), round(hi, 4)], "rating": rating})
+    rows.sort(key=lambda row: (-row["rating"].get("ordinal", row["rating"].get("elo", 0)), row["bot"]))
     return {"bots": rows, "pairs": pair_rows, "seatings_per_seed": len(seatings(game, "a", "b")),
-            "seconds": round(seconds, 3)}
+            "rating_method": tally.method, "seconds": round(seconds, 3)}

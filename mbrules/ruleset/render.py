@@ -27,9 +27,9 @@ def players_info(rs: Ruleset, players: int) -> dict[str, Any]:
     """The setup for ``players``: deck, sides and who plays for each, trip, removed cards."""
     pc = rs.player_counts.get(str(players))
     if pc is None:
-        have = ", ".join(sorted(rs.player_counts, key=int))
-        raise UnsupportedPlayers(f"{rs.id} has no rules for {players} players (it has: {have}); "
-                                 "choose one of those with --players")
+        from ..engine.words import players_refused  # the engine's own sentence; imported only to refuse
+
+        raise UnsupportedPlayers(players_refused(rs.id, players, rs.player_counts))
     removal = rs.removals.get(str(players))
     removed = dict(removal.cards) if removal else {}
     deck = sum(rs.deck_for(players).values())

@@ -8,7 +8,8 @@ with :meth:`State.from_position`, and its steps are played in order:
   explicit DRAW is applied when the step's player is the one to act and has not drawn;
 * a coup fourré (or fast-play) window that the next step does not use is declined (DECLINE until it
   closes), unless that step is a ``coup_fourre`` (a ``fast_play``), and only if that step is accepted: a
-  step marked ``rejected`` is tried on a clone, so the window stays open; an ``expect:`` step does not close it;
+  step marked ``rejected`` is tried on a clone, so the window stays open; an ``expect:`` step does not
+  close it;
 * an action step without ``rejected`` must be accepted; with ``rejected`` it must be refused
   (with that code) and leave the game exactly as it was;
 * the first failing step ends the scenario.
@@ -542,11 +543,12 @@ class _Runner:
         kind = step.action_key
         # A coup fourré (or fast-play) window this step does not use is declined, but only if the step is
         # accepted: a step marked ``rejected`` is tried on a clone, so the game (the open window included)
-        # stays exactly as it was and the victim may still call the coup fourré (or play its remedy).
+        # stays exactly as it was and the victim may still call the coup fourré (play the remedy).
         st = self.st
+        window = st.decision.kind
         trial = step.rejected is not None and (
-            (kind != "coup_fourre" and st.decision.kind == DecisionKind.COUP_FOURRE)
-            or (kind != "fast_play" and st.decision.kind == DecisionKind.FAST_PLAY))
+            (kind != "coup_fourre" and window == DecisionKind.COUP_FOURRE)
+            or (kind != "fast_play" and window == DecisionKind.FAST_PLAY))
         if trial:
             st = st.clone()
         if kind != "coup_fourre":
@@ -555,7 +557,7 @@ class _Runner:
                     break
                 st.apply(g.decline_action)
         if kind != "fast_play":
-            for _ in range(g.players + 1):  # as the coup fourré's: bounded by the players
+            for _ in range(g.players + 1):  # each holder of a remedy is asked once
                 if st.decision.kind != DecisionKind.FAST_PLAY:
                     break
                 st.apply(g.decline_action)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Callable, Sequence
 
 from rich.table import Table
 from rich.text import Text
@@ -36,8 +36,9 @@ from textual.widgets import Static
 
 from mbrules.bots import make_bot, make_bots
 from mbrules.engine import Action, Game, IllegalAction, Observer, State
+from mbrules.engine.words import fold
 from mbrules.narrate import Narrator, line_label, side_label
-from mbrules.vocab import (COUP_FOURRE, DISCARD, DISTANCE, DRAW, HAZARD, NO_LIMIT, PLAY, REMEDY, SAFETY,
+from mbrules.vocab import (COUP_FOURRE, DISCARD, DISTANCE, DRAW, FAST_PLAY, HAZARD, NO_LIMIT, PLAY, REMEDY, SAFETY,
                            DecisionKind)
 
 from .table import PublicNarrator, hint_bot_name
@@ -226,6 +227,12 @@ class TableView(FittedPane):
         width = max(width, 60)
         limited = [c for c in range(g.n_cards) if g.kind[c] == DISTANCE and g.max_per_hand[c] != NO_LIMIT]
         out = Text(no_wrap=True, overflow="ellipsis")
+        # the figures in a field of their own, as wide for every side, so every side's bar has the same length
+        digits = len(str(obs.target))
+        figures_of = [f" {v.miles:>{digits}}/{obs.target} {unit} {points[s]:>5} pts" for s, v in enumerate(obs.sides)]
+        fw = max(len(f) for f in figures_of)
+        bw = max(6, min(30, width - 15 - 34 - fw))  # the piles first, then the bar
+        room = max(10, width - 15 - bw - fw)
         for s, v in enumerate(obs.sides):
             if s:
                 out.append("\n")
@@ -240,9 +247,7 @@ class TableView(FittedPane):
                 left.append(" rolling" if v.moving else " not rolling")
             else:
                 left.append("rolling" if v.moving else "not rolling")
-            figures = f" {v.miles}/{obs.target} {unit} {points[s]:>5} pts"
-            bw = max(6, min(30, width - 15 - 34 - len(figures)))  # the piles first, then the bar
-            room = max(10, width - 15 - bw - len(figures))
+            figures = figures_of[s].ljust(fw)
             left.truncate(room - 1, overflow="ellipsis", pad=True)
             out.append_text(left)
             out.append(" ")
@@ -400,7 +405,8 @@ class Prompt(ModalScreen[bool]):
 
     DEFAULT_CSS = """
     Prompt { align: center middle; background: $background 60%; }
-    Prompt > Static { width: 70; height: auto; border: heavy $warning; padding: 0 1; background: $panel; }
+    Prompt > Static { width: 70; max-width: 100%; height: auto; border: heavy $warning; padding: 0 1;
+                      background: $panel; }
     """
 
     def __init__(self, question: str, yes: str, no: str):
@@ -439,17 +445,37 @@ class Handover(Screen[None]):
             self.app.action_quit_match()
 
 
-class TextPane(Screen[None]):
-    """The rules (or the help) in a pane that scrolls: ↑/↓, PgUp/PgDn; Esc, Enter or the same key closes."""
+class FoldedText(Widget):
+    """Text folded between words to the widget's width (``fold_to(width)``), so that no line of it wraps
+    back to column 0; as tall as the folded text."""
 
-    def __init__(self, title: str, body: str, close: str):
+    DEFAULT_CSS = "FoldedText { height: auto; }"
+
+    def __init__(self, fold_to: Callable[[int], str], **kw):
+        super().__init__(**kw)
+        self.fold_to = fold_to
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        return self.fold_to(max(20, width)).count("\n") + 1
+
+    def render(self) -> Text:
+        return Text(self.fold_to(max(20, self.size.width)))
+
+
+class TextPane(Screen[None]):
+    """The rules (or the help) in a pane that scrolls: ↑/↓, PgUp/PgDn, the mouse wheel; Esc, Enter or the
+    same key closes. ``body`` is a text folded to the pane's width (a line goes on under its own text), or
+    ``body(width)`` gives the folded text itself."""
+
+    def __init__(self, title: str, body: str | Callable[[int], str], close: str):
         super().__init__()
-        self.title_text, self.body, self.close = title, body, close
+        self.title_text, self.close = title, close
+        self.body = body if callable(body) else (lambda width: fold(body, width))
 
     def compose(self) -> ComposeResult:
         yield Static(Text(f"{self.title_text}  (↑/↓ PgUp/PgDn scroll; Esc closes)", style="bold reverse"))
         with VerticalScroll(id="pane"):
-            yield Static(Text(self.body))
+            yield FoldedText(self.body)
 
     def on_key(self, event: events.Key) -> None:
         pane = self.query_one("#pane", VerticalScroll)
@@ -464,6 +490,37 @@ class TextPane(Screen[None]):
             pane.scroll_page_down(animate=False)
         elif event.key == "pageup":
             pane.scroll_page_up(animate=False)
+
+
+MIN_COLUMNS, MIN_LINES = 80, 24  # the room the table needs: below it, the TooSmall screen
+
+
+class TooSmall(Screen[None]):
+    """Over everything while the window is smaller than 80×24: what to do, in words, instead of a table
+    whose keys and borders fall off. It goes away by itself once the window is big enough; Ctrl-C still
+    asks whether to quit."""
+
+    DEFAULT_CSS = """
+    TooSmall { align: center middle; }
+    TooSmall > Static { width: auto; max-width: 100%; height: auto; padding: 0 1; text-style: bold; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.words())
+
+    def words(self) -> Text:
+        w, h = self.app.size
+        return Text(f"The window is {w}×{h}: make the window at least {MIN_COLUMNS}×{MIN_LINES} to play. "
+                    "The game goes on where it was. (Ctrl-C quits.)", justify="center")
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.query_one(Static).update(self.words())
+
+    def on_screen_resume(self) -> None:
+        self.app.call_later(self.app.fit_check)
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()  # the table underneath takes no key while it cannot be seen
 
 
 class ScoreSheet(Screen[None]):
@@ -540,6 +597,30 @@ class MilleBornesApp(App[str]):
         self.push_screen(TableScreen())
         self.call_after_refresh(self.proceed)
 
+    # -- the window's size ------------------------------------------------------------------------
+    def too_small(self) -> bool:
+        return self.size.width < MIN_COLUMNS or self.size.height < MIN_LINES
+
+    def fit_check(self) -> None:
+        """The TooSmall screen on top while the window is below 80×24, gone once it is big enough."""
+        on_top = isinstance(self.screen, TooSmall)
+        quitting = getattr(self.screen, "quitting", False)  # Ctrl-C's question is answered at any size
+        if self.too_small() and not on_top and not quitting and self.screen_stack:
+            self.push_screen(TooSmall())
+        elif not self.too_small() and on_top:
+            self.pop_screen()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_later(self.fit_check)
+
+    def push_screen(self, screen, *args, **kw):
+        """Every screen the match shows (a prompt, a score sheet) stays under TooSmall while the window is
+        too small."""
+        shown = super().push_screen(screen, *args, **kw)
+        if not isinstance(screen, TooSmall):
+            self.call_later(self.fit_check)
+        return shown
+
     def proceed(self) -> None:
         """Run the bots to the next human decision or the end of the hand, and show it."""
         d = self.driver
@@ -577,6 +658,12 @@ class MilleBornesApp(App[str]):
             call = next(a for a in legal if a.op == COUP_FOURRE)
             self.push_screen(Prompt(question, f"call it ({self.game.names[call.card_index]})", "let it pass"),
                              lambda yes: self.answer(call if yes else self.game.decline_action))
+        elif kind == DecisionKind.FAST_PLAY:  # option fast-play-remedy: a remedy out of turn, or let it pass
+            self.waiting = True
+            legal = d.state.legal_actions()
+            fast = next(a for a in legal if a.op == FAST_PLAY)
+            self.push_screen(Prompt(question, f"play {self.game.names[fast.card_index]} now", "let it pass"),
+                             lambda yes: self.answer(fast if yes else self.game.decline_action))
         elif kind == DecisionKind.EXTENSION:
             self.waiting = True
             self.push_screen(Prompt(question, "extend the trip", "stop here: the hand ends"),
@@ -724,7 +811,7 @@ class MilleBornesApp(App[str]):
 
             self.push_screen(TextPane("The rules in play", show_text(self.game.ruleset, self.game.players), "r"))
         elif key in ("question_mark", "?"):
-            self.push_screen(TextPane("Help", HELP, "question_mark"))
+            self.push_screen(TextPane("Help", help_text, "question_mark"))
         elif key == "q":
             self.action_quit_match()
 
@@ -784,22 +871,35 @@ class MilleBornesApp(App[str]):
         self.push_screen(p, lambda yes: self.exit("quit") if yes else self.refresh_all())
 
 
-HELP = """How to play (every key works at any time on the table):
+HELP_KEYS = (  # (key, what it does): one line each, folded under its words at the pane's width
+    ("← / →", "pick a card of your hand"),
+    ("Enter", "the picked card's moves; ↑ / ↓ and Enter pick the target; Esc goes back"),
+    ("1 … 9", "play a listed move at once (two digits and Enter past 9 moves)"),
+    ("d", "discard the picked card"),
+    ("h", "a hint from the hint bot (it also picks the card)"),
+    ("u", "undo your last move (against bots; not in hot seat)"),
+    ("r", "the rules of this edition, in a pane that scrolls"),
+    ("?", "this help"),
+    ("q, Ctrl-C", "quit (asks y first; Ctrl-C again quits at once)"),
+)
+HELP_NOTES = (  # paragraphs, folded at the pane's width
+    "The mouse works too: a click on a card of your hand opens its moves, a click on a listed move (or on a "
+    "target) plays it, and the wheel scrolls this help and the rules.",
+    "A coup fourré window and the extension question come as prompts over the table: 1 or y answers yes, "
+    "2 or n no. At the end of a hand the score sheet shows; Enter goes on to the next hand.",
+    "Cards show by their names in this edition; hazards are red, remedies green, safeties cyan.",
+)
+KEY_COLUMN = 15  # where a key's words start in the help
 
-  ← / →        pick a card of your hand
-  Enter        the picked card's moves; ↑ / ↓ and Enter pick the target; Esc goes back
-  1 … 9        play a listed move at once (two digits and Enter past 9 moves)
-  d            discard the picked card
-  h            a hint from the hint bot (it also picks the card)
-  u            undo your last move (against bots; not in hot seat)
-  r            the rules of this edition, in a pane that scrolls
-  ?            this help
-  q, Ctrl-C    quit (asks y first; Ctrl-C again quits at once)
 
-A coup fourré window and the extension question come as prompts over the table: 1 or y answers
-yes, 2 or n no. At the end of a hand the score sheet shows; Enter goes on to the next hand.
-Cards show by their names in this edition; hazards are red, remedies green, safeties cyan.
-"""
+def help_text(width: int) -> str:
+    """The help folded to ``width``: each key's words go on under its words, never under the key."""
+    keys = "\n".join(f"  {k:<{KEY_COLUMN - 3}} {words}" for k, words in HELP_KEYS)
+    parts = [fold("How to play (every key works at any time on the table):", width, 0), "",
+             fold(keys, width, KEY_COLUMN)]
+    for note in HELP_NOTES:
+        parts += ["", fold(note, width, 0)]
+    return "\n".join(parts) + "\n"
 
 
 def run_app(driver: MatchDriver, **run_kw) -> str:

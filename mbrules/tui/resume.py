@@ -263,9 +263,11 @@ def _play_step(g: Game, state: State, doc, k: int, i: int, step, keep: str) -> N
         legal = state.legal_actions()
         if len(legal) == 1 and legal[0].op == DRAW:
             state.apply(legal[0])
-        elif (state.decision.kind == DecisionKind.COUP_FOURRE
-              and not (step.coup_fourre is not None and state.current_player == p)
-              and g.decline_action in legal):
+        elif ((state.decision.kind == DecisionKind.COUP_FOURRE
+               and not (step.coup_fourre is not None and state.current_player == p))
+              or (state.decision.kind == DecisionKind.FAST_PLAY  # option fast-play-remedy
+                  and not (step.fast_play is not None and state.current_player == p))) \
+                and g.decline_action in legal:
             state.apply(g.decline_action)
         else:
             break

@@ -24,7 +24,7 @@ from rich.text import Text
 from mbrules.bots import make_bot, make_bots
 from mbrules.engine import Action, Game, IllegalAction, NotationError, Observer, State
 from mbrules.narrate import Narrator
-from mbrules.vocab import COUP_FOURRE, DRAW, DecisionKind
+from mbrules.vocab import COUP_FOURRE, DRAW, FAST_PLAY, DecisionKind
 
 from . import screen
 from .table import HINT_BOTS, NARRATION_LINES, PublicNarrator, hint_bot_name  # noqa: F401  (re-exported)
@@ -192,6 +192,11 @@ class HumanSession:
             return calls[0] if calls else None
         if kind == DecisionKind.COUP_FOURRE and low in ("n", "no"):
             return g.decline_action
+        if kind == DecisionKind.FAST_PLAY and low in ("y", "yes"):  # option fast-play-remedy
+            fast = [a for a in legal if a.op == FAST_PLAY]
+            return fast[0] if fast else None
+        if kind == DecisionKind.FAST_PLAY and low in ("n", "no"):
+            return g.decline_action
         if kind == DecisionKind.EXTENSION and low in ("y", "yes"):
             return g.extend_action
         if kind == DecisionKind.EXTENSION and low in ("n", "no"):
@@ -240,8 +245,8 @@ class HumanSession:
     def _help(self) -> None:
         self.console.print(Text(
             "Type a move's number, or its words: 'play d100', 'play stop on B', 'discard d25', "
-            "'coup-fourre right_of_way', 'decline', 'extend', 'stop'. In a coup fourré window or at the "
-            "extension question, y and n answer. Enter redraws the screen. ? a hint from the "
+            "'coup-fourre right_of_way', 'fast-play repairs', 'decline', 'extend', 'stop'. In a coup fourré "
+            "or fast-play window or at the extension question, y and n answer. Enter redraws the screen. ? a hint from the "
             f"{self.hint_name} bot; r the rules of this ruleset; q quit (asks first).", style="bold"))
 
     # -- the end of a hand ------------------------------------------------------------------

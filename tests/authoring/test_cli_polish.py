@@ -86,10 +86,8 @@ def test_replay_given_a_ruleset_says_to_validate_it(path, what):
 
 
 def test_rulesets_lists_option_groups():
-    out = run("rulesets").stdout
-    # the id column is as wide as the longest id (safety-extra-turn-while-deck-lasts): its indent is read
-    indent = re.search(r"\n( +)source: kids-115.txt §Simpler Game", out).group(1)
-    assert re.search(rf"  simpler-game .*\n(?:{indent}.*\n)*?{indent}group: game-mode, trip-length\n", out)
+    out = run("rulesets", "--long").stdout  # the column after the ids follows the longest id
+    assert re.search(r"  simpler-game .*\n(?: {20,}.*\n)*? {20,}group: game-mode, trip-length\n", out)
     doc = json.loads(run("rulesets", "--json").stdout)
     groups = {o["id"]: o["groups"] for o in doc["options"]}
     assert groups["longer-game"] == ["game-mode"] and groups["hazard-on-hazard"] == []
@@ -98,7 +96,7 @@ def test_rulesets_lists_option_groups():
 def test_rulesets_lists_the_options_under_their_category_each_with_its_source():
     """Issue 35: `mbrules rulesets` lists the options grouped by what they change, each with its source;
     every bundled option says its category, and the listing fits 80 columns."""
-    out = run("rulesets").stdout
+    out = run("rulesets", "--long").stdout
     assert all(len(line) <= 80 for line in out.splitlines())
     options = out[out.index("Options"):]
     headings = [line.split(":")[0] for line in options.splitlines()[1:] if line and not line.startswith(" ")]
@@ -150,3 +148,16 @@ def test_a_ruleset_warning_is_one_line_on_stderr(tmp_path):
     assert result.stderr.splitlines() == [f"{f}:5:14: warning: option 'o' (given with --option, applied last) "
                                           "changes play.hand_size.value from '5', which this file sets, to '7'"]
 
+
+
+def test_rulesets_lists_each_option_on_one_line_by_its_name():
+    """Issue 36: with some fifty options, the listing a player reads first is one line an option (its name);
+    the description, source and groups are one flag away (--long), and every option is still listed."""
+    out = run("rulesets").stdout
+    doc = json.loads(run("rulesets", "--json").stdout)
+    options = out[out.index("Options"):]
+    for o in doc["options"]:
+        line = next(line for line in options.splitlines() if line.startswith(f"  {o['id']} "))
+        assert line.split(None, 1)[1] == o["name"] or o["name"].startswith(line.split(None, 1)[1])
+        assert "source:" not in options
+    assert "mbrules rulesets --long" in out

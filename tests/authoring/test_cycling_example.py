@@ -21,7 +21,7 @@ def test_cycling_example_validates():
 
 
 def test_cycling_example_shows_in_km_with_its_new_cards():
-    result = run("show", EXAMPLE, "-p", "2")
+    result = run("show", EXAMPLE, "-p", "2", columns=240)  # each fact on one line, whatever its length
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "Hongerklop (Bonk): fixed by Krentenbol (Snack); prevented by Energiereep (Energy Bar)" in out

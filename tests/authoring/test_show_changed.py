@@ -10,13 +10,20 @@ from authoring_helpers import run, write
 FILE = ('id: mine\nname: Mine\nextends: winning-moves\noptions: [extension-1200]\n'
         'play:\n  hazard_on_hazard: {value: true, decided: "we like it nasty"}\n'
         'player_counts:\n  "4": {sides: 4, decided: "each for himself"}\n')
-VALUE = re.compile(r"^  (\S+) = (.*)  \((\S+):\d+:\d+\)(?:  \[(.*)\])?$")
+VALUE = re.compile(r"^  (\S+) = (.*?) +\((\S+):\d+:\d+\)(?: +\[(.*)\])?$")
 
 
 def explained(*args) -> list[tuple[str, str, str, str | None]]:
+    """Each value's line (a line folded to the width goes on indented deeper: joined back here)."""
     res = run("show", *args)
     assert res.exit_code == 0, res.output
-    return [m.groups() for line in res.stdout.splitlines() if (m := VALUE.match(line))]
+    lines: list[str] = []
+    for line in res.stdout.splitlines():
+        if line.startswith("    ") and lines and lines[-1].startswith("  "):
+            lines[-1] += " " + line.strip()
+        else:
+            lines.append(line)
+    return [m.groups() for line in lines if (m := VALUE.match(line))]
 
 
 def test_a_user_file_lists_only_what_it_and_its_options_set(tmp_path):

@@ -16,7 +16,7 @@ from mbrules.bots import make_bot
 from mbrules.engine.determinize import determinize
 from bots_helpers import decisions
 
-BOTS = ["random", "heuristic", "expert:budget=8", "expert:budget=60,z=10,drop=-5", "learned"]
+BOTS = ["random", "heuristic", "expert:budget=8", "expert:budget=60,z=10,drop=-5", "learned", "learned:width=3"]
 
 
 @pytest.mark.parametrize("players", [2, 4])

@@ -16,19 +16,23 @@ needs_openskill = pytest.mark.skipif(importlib.util.find_spec("openskill") is No
 runner = CliRunner()
 
 
-def ladder(*args):
-    return runner.invoke(app, ["ladder", *args])
+def ladder(*args, columns=80):
+    return runner.invoke(app, ["ladder", *args], env={"COLUMNS": str(columns)})
 
 
 @needs_openskill
-def test_ladder_prints_the_table():
+@pytest.mark.parametrize("columns", [80, 120])
+def test_ladder_prints_the_table_within_the_width(columns):
+    """The tables fit the width (a long bot name folds in its cell at 80 columns, whole at 120)."""
     res = ladder("--bot", "random", "--bot", "heuristic", "--bot", "expert:budget=2,width=2", "--players", "2",
-                 "--games", "1")
+                 "--games", "1", columns=columns)
     assert res.exit_code == 0, res.output
-    for words in ("Ladder", "win rate", "95% CI", "rating mu", "random", "heuristic", "Pairs"):
+    assert max(len(line) for line in res.stdout.splitlines()) <= columns
+    for words in ("Ladder", "win rate", "95% CI", "rating mu", "random", "heuristic", "Pairs",
+                  "Plackett-Luce"):
         assert words in res.output
-    assert "expert:budget=2,width=2" in res.output.replace("\n", "").replace("│", "").replace(" ", "") or \
-        "expert:budget=2,width=2" in "".join(res.output.split())
+    if columns >= 120:
+        assert "expert:budget=2,width=2" in res.stdout
 
 
 @needs_openskill
@@ -99,3 +103,62 @@ def test_a_huge_ladder_is_fed_lazily_and_stops_cleanly():
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert peak < 20 * 2**20, f"{peak / 2**20:.0f} MB traced for a ladder that played 16 deals"
+
+
+def test_a_stopped_ladder_reports_the_first_deals_of_every_pair():
+    """The work goes out a seed range of every pair in turn: a ladder stopped early has played the first
+    deals of every pair (not all of the first pair and none of the last), and says it was interrupted."""
+    import mbrules
+    from mbrules.matches.ladder import run_ladder
+
+    game = mbrules.load_game("winning-moves", players=2)
+    seen = []
+    rep = run_ladder(game, ["random", "heuristic", "heuristic-2026"], 400, 1, workers=1,
+                     progress=lambda n, t: seen.append(n), should_stop=lambda: bool(seen) and seen[-1] >= 3 * 8)  # a range of each
+    assert rep["interrupted"] is True and rep["deals"] == 3 * 400
+    assert 3 * 8 <= rep["deals_played"] < rep["deals"]
+    played = [p["matches"] for p in rep["pairs"]]
+    assert all(m > 0 for m in played) and max(played) - min(played) <= 2 * 8  # at most a seed range apart
+    assert sum(played) == 2 * rep["deals_played"]  # two seatings a deal
+
+
+def test_bradley_terry_ranks_by_results_and_stays_finite_for_a_clean_sweep():
+    """Without openskill: the strengths fitted to the pairs' results (a draw half a win each), on the Elo
+    scale with mean 1500; a bot that won every match gets a finite rating (one virtual draw a pair)."""
+    from mbrules.matches.ladder import bradley_terry
+
+    pairs = [(0, 1), (0, 2), (1, 2)]
+    elo = bradley_terry(3, pairs, wins=[[10, 0], [8, 2], [8, 2]], draws=[0, 0, 0])
+    assert elo[0] > elo[1] > elo[2]
+    assert abs(sum(elo) / 3 - 1500) < 1e-6 and all(abs(e) < 5000 for e in elo)
+    even = bradley_terry(2, [(0, 1)], wins=[[3, 3]], draws=[4])
+    assert abs(even[0] - even[1]) < 1e-6
+    assert bradley_terry(2, [(0, 1)], wins=[[5, 1]], draws=[0]) == bradley_terry(2, [(0, 1)], wins=[[5, 1]],
+                                                                                  draws=[0])
+
+
+@pytest.mark.parametrize("signum,code,name", [(15, 143, "SIGTERM"), (2, 130, "SIGINT")])
+def test_a_stop_keeps_the_finished_deals_reports_them_and_exits_130_or_143(signum, code, name, tmp_path):
+    """A real process stopped by SIGTERM (as a scheduler stops it): the report of the deals it finished,
+    the words 'interrupted after N of M deals' on stderr, and the contract's exit code."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root), "COLUMNS": "80"}
+    proc = subprocess.Popen([sys.executable, "-m", "mbrules.cli", "ladder", "--bot", "random", "--bot", "heuristic",
+                             "--games", "200000", "--workers", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env, cwd=tmp_path)
+    first = proc.stderr.readline()  # printed once the rules are compiled, before the first match
+    assert first.startswith("ladder: 1 pair x 200000 deals x 2 seatings"), first
+    import time
+
+    time.sleep(1.5)
+    proc.send_signal(signum)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == code, err
+    assert "Traceback" not in err and "interrupted after" in err and f"({name})" in err
+    assert "Interrupted after" in out and "Ladder (best rating first)" in out and "heuristic" in out

@@ -251,3 +251,34 @@ def test_bench_learned_prints_a_paired_win_share_and_the_cpu_per_decision():
     out = run("versus", "draws:learned", "heuristic-2026", "--games", "1")
     assert out.returncode == 0, out.stderr
     assert re.search(r"draws:learned won \d of 2 matches", out.stdout)
+
+
+def test_learned_plays_the_heuristics_choice_at_a_turn_by_default():
+    """width=1 is the default (docs/bots.md: 57.1% against heuristic-2026 where width=3 gave 52.6%): at a
+    turn the learned bot plays the heuristic's first choice; its value decides the other questions."""
+    from mbrules.bots.learned import DEFAULT_WIDTH, LearnedBot
+    from mbrules.vocab import DecisionKind
+
+    assert DEFAULT_WIDTH == 1
+    game = mbrules.load_game("winning-moves", players=2)
+    bot = make_bot("learned", game, 0, seed=3)
+    assert isinstance(bot, LearnedBot) and bot.width == 1
+    st = game.new_match(5)
+    turns = 0
+    while not st.is_terminal() and turns < 40:
+        acts = st.legal_actions()
+        if st.current_player == 0 and st.decision.kind == DecisionKind.TURN and len(acts) > 1:
+            obs = st.observation(0)
+            assert bot.choose(obs, acts) == bot.heuristic.rank(obs, acts)[0]
+            turns += 1
+        st.apply(acts[0] if st.current_player else bot.choose(st.observation(0), acts))
+    assert turns >= 10
+
+
+def test_compare_ranks_the_learned_bot_only_when_asked():
+    """compare's default ladder leaves the learned bot out (it may train a model first: seconds of CPU and a
+    large peak of memory on a new ruleset); --rung learned still ranks it."""
+    from mbrules.compare.run import default_ladder
+
+    assert "learned" not in " ".join(default_ladder())
+    assert default_ladder() == ["random", "heuristic", "expert:budget=4,width=2"]

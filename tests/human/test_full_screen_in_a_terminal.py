@@ -113,13 +113,15 @@ def test_without_textual_the_full_screen_game_names_its_extra(tmp_path):
     (tmp_path / "sitecustomize.py").write_text("import sys\nsys.modules['textual'] = None\n", encoding="utf-8")
     import os
 
-    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    from mbrules._paths import CHECKOUT_DIR, install_hint
+
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(CHECKOUT_DIR)]))
     child = pexpect.spawn(MBRULES, ["play", "--human", "p1", "--players", "2"], encoding="utf-8", timeout=30,
                           env=env, dimensions=(24, 80))
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 2
-    assert "pip install 'mbrules[human]'" in " ".join(child.before.split())
+    assert install_hint("human") in " ".join(child.before.split())
 
 
 def test_ctrl_c_twice_stops_the_full_screen_game_with_130_and_the_save_says_how_to_go_on(tmp_path):

@@ -165,10 +165,12 @@ def test_the_rules_pane_gives_an_editions_own_score_line_and_turn_rule_in_words(
     async def flow(app, pilot):
         await pilot.press("r")
         await pilot.pause()
-        seen["body"] = app.screen.body
+        seen["body"] = app.screen.body(1000)  # unfolded: a line each
+        seen["folded"] = app.screen.body(78)
 
     run(app, flow)
     body = seen["body"]
+    assert all(len(line) <= 78 for line in seen["folded"].splitlines())
     assert ("score line shutout: 500 to each opposing side (when it played some distance), for each side where "
             "the side played no distance") in body
     assert "shutout bonus: once (not read: score line shutout below pays it)" in body

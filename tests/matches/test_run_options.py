@@ -8,6 +8,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
+from mbrules._paths import install_hint
 from mbrules.cli.app import app
 from mbrules.matches import base
 
@@ -35,16 +36,22 @@ def test_every_command_that_plays_many_matches_takes_p_for_the_player_count(comm
     assert json.loads(res.stdout)["settings"]["players"] == 3
 
 
-def test_ladder_without_openskill_exits_2_naming_the_extra_to_install(monkeypatch):
+def test_ladder_without_openskill_rates_with_bradley_terry_and_says_so(monkeypatch):
+    """openskill is an optional extra: without it the ladder still ranks the bots (a Bradley-Terry fit on
+    the Elo scale) and names the method, in the text and in --json."""
     for name in [m for m in sys.modules if m == "openskill" or m.startswith("openskill.")]:
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, "openskill", None)  # what an environment without the extra does: ImportError
     monkeypatch.setitem(sys.modules, "openskill.models", None)
-    res = runner.invoke(app, ["ladder", "--bot", "random", "--bot", "heuristic", "--games", "1"])
-    assert res.exit_code == 2, res.output
-    assert "pip install 'mbrules[bots]'" in res.output and "openskill" in res.output
-    assert "Traceback" not in res.output
-    assert res.exception is None or isinstance(res.exception, SystemExit)  # exited, did not crash
+    args = ["ladder", "--bot", "random", "--bot", "heuristic", "--games", "3", "--workers", "1"]
+    res = runner.invoke(app, args)
+    assert res.exit_code == 0, res.output
+    assert "Bradley-Terry" in res.stdout and "openskill is not installed" in res.stdout
+    assert "rating (Elo)" in res.stdout and "Traceback" not in res.output
+    doc = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
+    assert doc["rating_method"] == "bradley-terry"
+    best, worst = doc["bots"]
+    assert best["bot"] == "heuristic" and best["rating"]["elo"] > 1500 > worst["rating"]["elo"]
 
 
 @pytest.mark.parametrize("command", sorted(QUICK))
@@ -53,5 +60,5 @@ def test_help_names_the_extra_ray_needs_and_the_one_workers_default(command):
     res = runner.invoke(app, [command, "--help"], terminal_width=200)
     assert res.exit_code == 0, res.output
     text = " ".join(res.output.replace("│", " ").split())
-    assert "pip install 'mbrules[cluster]'" in text
+    assert install_hint("cluster") in text
     assert f"default: the CPUs, at most {base.WORKERS_CAP}" in text

@@ -1,0 +1,51 @@
+"""Start-up (issue 34): `mbrules --version` loads no command module, bot or engine; the heuristic bot
+builds its game tables once per Game, not for every seat of every match
+(`benchmarks/bench_bots.py tables` measures the gain)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import mbrules
+from mbrules.bots import heuristic
+from mbrules.matches import play_match
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_version_imports_no_command_module_bot_or_engine():
+    """As the console script runs it (argv[0] 'mbrules'), measured with -X importtime."""
+    code = "import sys; sys.argv = ['mbrules', '--version']; from mbrules.cli.app import main; main()"
+    res = subprocess.run([sys.executable, "-X", "importtime", "-c", code], capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
+    assert res.returncode == 0 and res.stdout.startswith("mbrules ")
+    loaded = {line.split("|")[-1].strip() for line in res.stderr.splitlines() if line.startswith("import time:")}
+    assert "mbrules.cli.common" in loaded  # the measure sees the app's own modules
+    heavy = sorted(m for m in loaded if m.startswith(("mbrules.engine", "mbrules.bots", "mbrules.ruleset",
+                                                      "mbrules.matches"))
+                   or (m.startswith("mbrules.cli.") and m.endswith(("_cmd", "_cmds"))))
+    assert heavy == []
+
+
+def test_heuristic_tables_are_built_once_per_game(monkeypatch):
+    builds = []
+    build = heuristic._build_tables
+    monkeypatch.setattr(heuristic, "_build_tables", lambda cls, game: builds.append(game) or build(cls, game))
+    game = mbrules.load_game("winning-moves", players=4)
+    play_match(game, 1, ["heuristic"])
+    play_match(game, 2, ["heuristic", "restricted:no_attack=1"] * 2)
+    assert builds == [game]  # 8 bots and then some (restricted wraps one): one build
+    other = mbrules.load_game("winning-moves", players=4, options=["hazard-on-hazard"])
+    play_match(other, 1, ["heuristic"])
+    assert len(builds) == 2 and builds[1] is other  # another Game (a comparison's other arm): its own tables
+
+
+def test_changed_weights_get_their_own_tables(monkeypatch):
+    """A tuning script sets the class's weights: the distance scores follow them, never a stale table."""
+    game = mbrules.load_game("winning-moves", players=2)
+    before = heuristic.HeuristicBot(game, 0, None).distance_score
+    monkeypatch.setattr(heuristic.HeuristicBot, "W_DISTANCE", heuristic.HeuristicBot.W_DISTANCE + 7.0)
+    after = heuristic.HeuristicBot(game, 0, None).distance_score
+    assert [round(b - a, 9) for a, b in zip(before, after)] == [7.0] * len(before)
