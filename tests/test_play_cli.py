@@ -163,3 +163,22 @@ def test_simulate_json_says_it_was_not_interrupted():
     assert result.exit_code == 0, result.output
     doc = json.loads(stdout_of(result))
     assert doc["interrupted"] is False and doc["games"] == 3 and doc["unfinished"] == 0
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_simulate_and_compare_play_the_french_edition_at_each_player_count(players):
+    """Issue 36: dujardin-classic plays at each player count its rules name (2, 3, 4, 6) in simulate and in
+    compare against winning-moves (cheap lineups: a few random-bot matches)."""
+    sim = run("simulate", "--ruleset", "dujardin-classic", "--players", str(players), "--games", "3",
+              "--bot", "random", "--workers", "1", "--json")
+    assert sim.exit_code == 0, sim.output
+    doc = json.loads(stdout_of(sim))
+    assert doc["games"] == 3 and doc["unfinished"] == 0 and not doc["interrupted"]
+    assert sum(doc["wins"].values()) + doc["draws"] == 3
+    cmp = run("compare", "winning-moves", "dujardin-classic", "--players", str(players), "--games", "4",
+              "--skill-games", "2", "--robust-games", "2", "--bot", "random", "--bots", "random", "--rung", "random",
+              "--rung", "heuristic", "--restricted-games", "2", "--workers", "1", "--json")
+    assert cmp.exit_code == 0, cmp.output
+    doc = json.loads(stdout_of(cmp))
+    assert doc["pairs"] == 4 and doc["arms"]["b"].startswith("1000 Bornes, Dujardin")
+    assert "a safety's extra turn only while the draw pile lasts: no → yes" in doc["rule_changes"]
