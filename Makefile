@@ -15,7 +15,7 @@ PIP_FLAGS  := --quiet --disable-pip-version-check
 $(STAMP): pyproject.toml
 	rm -rf $(VENV)
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install $(PIP_FLAGS) -e '.[test,human,plots,rl,cluster,bots,learn]'
+	$(BIN)/python -m pip install $(PIP_FLAGS) -e '.[test,human,plots,rl,cluster,bots,learn,web]'
 	touch $(STAMP)
 
 $(PLAY_STAMP): pyproject.toml

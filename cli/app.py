@@ -28,6 +28,7 @@ COMMAND_MODULES = {
     "ladder_cmd": ("ladder",),
     "train_cmd": ("train",),
     "sweep_cmd": ("sweep",),
+    "serve_cmd": ("serve",),
 }
 
 

@@ -13,7 +13,7 @@ the default: the whole match; ``hands=1``: one hand is one episode, the research
 Chance, ``draws="chance"``: each hand opens with one chance node per card dealt (outcome ``c`` =
 card index ``c``, probability = copies left / cards left), and every card drawn afterwards is a
 chance outcome too, taken at the moment it is drawn (the draw that starts a turn, and a coup
-fourré's replacement draw): the draw is never a player decision, and the odds of each card are
+fourré's or a fast play's replacement draw): the draw is never a player decision, and the odds of each card are
 those of a uniform shuffle of the cards not yet seen by anyone. ``draws="player"`` keeps the
 earlier form: the whole deck order drawn by chance nodes when the hand starts, and each draw a
 player action (the only legal one then).
@@ -56,7 +56,7 @@ from mbrules.engine import State as _EngineState
 from .bots import check_bot, make_bot
 from .engine.compact import ObservationWriter, draw_due, draw_pile_size, stack_next_draw
 from .env.encoding import ActionSpace, ObservationEncoder, check_index
-from .vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, PLAY
+from .vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, FAST_PLAY, PLAY
 
 __all__ = ["DRAWS", "MAX_PLAYERS", "RESAMPLE_STATS", "RESAMPLE_TRIES", "SHORT_NAME", "MilleBornesBot",
            "MilleBornesGame", "MilleBornesState", "bot"]
@@ -239,8 +239,10 @@ class MilleBornesState(pyspiel.State):
             rest = [c for c, n in enumerate(self._counts) for _ in range(n)]
         else:
             rest = self._order[N * hs:]
+        # the hands before this one count (a match of match.hands hands ends after its last: fixed_hands)
         self._hand = _Hand(_EngineState.from_position(
-            mb, hands=hands, draw_top_first=rest, turn=self._first, match_totals=self._totals))
+            mb, hands=hands, draw_top_first=rest, turn=self._first, match_totals=self._totals,
+            hands_played=self._hands_done))
         self._moves = []
         self._drawn = 0
         self._hand_events = len(self._events.items)
@@ -261,8 +263,10 @@ class MilleBornesState(pyspiel.State):
         st = self._hand.st
         a = self._g.space.actions[index]
         p = st.current_player
-        if (self._g.chance_draws and a.op == COUP_FOURRE and self._g.mb.coup_fourre_replacement_draw
-                and draw_pile_size(st)):
+        mb = self._g.mb
+        refill = ((a.op == COUP_FOURRE and mb.coup_fourre_replacement_draw)
+                  or (a.op == FAST_PLAY and mb.fast_play_replacement_draw))  # a fast play draws as a coup fourré does
+        if self._g.chance_draws and refill and draw_pile_size(st):
             try:
                 st.verify(a)
             except mbrules.IllegalAction as exc:
@@ -281,12 +285,13 @@ class MilleBornesState(pyspiel.State):
         st = self._hand.st
         p = st.current_player
         op = a.op
-        before = draw_pile_size(st) if op == COUP_FOURRE else 0  # only a draw and a coup fourré take cards
+        refills = op == COUP_FOURRE or op == FAST_PLAY  # besides a draw, only these take cards (a replacement)
+        before = draw_pile_size(st) if refills else 0
         try:
             st.apply(a)  # the engine's one legality check; a refusal leaves the state as it was
         except mbrules.IllegalAction as exc:
             self._refuse(index, a, exc)
-        taken = 1 if op == DRAW else (before - draw_pile_size(st) if op == COUP_FOURRE else 0)
+        taken = 1 if op == DRAW else (before - draw_pile_size(st) if refills else 0)
         if taken:
             j = self._g.dealt + self._drawn  # the slot of the first card taken
             self._drawn += taken
@@ -477,7 +482,7 @@ class _Slots:
 
     def track(self, order, p, a, taken: int):
         """``p`` did ``a`` and took ``taken`` cards off the draw pile; ``order``: the hand's cards by slot."""
-        if a.op in (PLAY, DISCARD, COUP_FOURRE):
+        if a.op in (PLAY, DISCARD, COUP_FOURRE, FAST_PLAY):
             c = a.card_index
             for j in self.held[p]:
                 if order[j] == c:

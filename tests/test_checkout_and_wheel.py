@@ -74,6 +74,8 @@ def test_the_wheel_ships_rulesets_schemas_and_the_cli_inside_mbrules_only(tmp_pa
     assert not any(n.startswith("cli/") for n in names)
     assert "mbrules/bundled/winning-moves.yaml" in names and "mbrules/bundled/options/extension-1200.yaml" in names
     assert "mbrules/schemas/ruleset.schema.json" in names and "mbrules/cli/app.py" in names
+    # mbrules serve's pages are package data: plain files, no build step (docs/web.md)
+    assert {f"mbrules/web/static/{f}" for f in ("play.html", "play.js", "dom.js", "app.css", "index.html")} <= set(names)
     assert "mbrules = mbrules.cli.app:main" in scripts
     site = tmp_path / "site"
     p = _python(["-c", SNIPPET], site, tmp_path)

@@ -18,17 +18,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 # Layers, lowest first (issue 23): vocabulary -> rules and engine -> scenario, bots, narration
-# -> running matches -> the tools built on them -> the command and the terminal seat.
+# -> running matches -> the tools built on them -> the command, the terminal seat and the browser tables (mbrules.web).
 LAYERS: dict[str, int] = {
     "mbrules.vocab": 0, "mbrules._paths": 0, "mbrules._startup": 0, "mbrules.safe_output": 0,
     "mbrules.ruleset": 1, "mbrules.engine": 1, "mbrules": 1,
     "mbrules.scenario": 2, "mbrules.bots": 2, "mbrules.narrate": 2,
     "mbrules.matches": 3,
     "mbrules.compare": 4, "mbrules.sweep": 4, "mbrules.env": 4, "mbrules.openspiel": 4, "mbrules.testing": 4,
-    "mbrules.cli": 5, "mbrules.tui": 5,
+    "mbrules.cli": 5, "mbrules.tui": 5, "mbrules.web": 5,
 }
 LAYER_NAMES = ("vocabulary", "rules and engine", "scenario, bots, narration", "running matches",
-               "compare, sweep, env, openspiel, testing", "cli, tui")
+               "compare, sweep, env, openspiel, testing", "cli, tui, web")
 
 
 def modules(root: Path = ROOT) -> dict[str, Path]:
@@ -189,7 +189,7 @@ def test_the_walk_sees_function_level_imports_and_skips_type_checking_ones(tmp_p
     g = edges(tmp_path)
     assert g["mbrules.engine.state"] == {"mbrules.vocab", "mbrules.cli.app"}
     assert g["mbrules.cli.app"] == {"mbrules.engine.state"}
-    assert upward(g) == ["mbrules.engine.state -> mbrules.cli.app: rules and engine imports cli, tui"]
+    assert upward(g) == ["mbrules.engine.state -> mbrules.cli.app: rules and engine imports cli, tui, web"]
     assert circles(g) == [["mbrules.cli.app", "mbrules.engine.state"]]
     assert circles(unit_edges(g)) == [["mbrules.cli", "mbrules.engine"]]
 
@@ -201,6 +201,17 @@ def test_every_module_has_a_layer():
 
 def test_no_module_imports_a_higher_layer():
     assert upward(edges()) == []
+
+
+def test_only_the_command_imports_the_browser_tables():
+    """mbrules.web is a satellite at the top: its web stack is an optional extra, so no other part of
+    the code (the terminal seat included) may depend on it; only the `serve` command starts it."""
+    graph = edges()
+    users = sorted(m for m, ts in graph.items() if unit_of(m) not in ("mbrules.web", "mbrules.cli")
+                   and any(unit_of(t) == "mbrules.web" for t in ts))
+    assert users == []
+    assert [m for m, ts in graph.items() if unit_of(m) == "mbrules.cli"
+            and any(unit_of(t) == "mbrules.web" for t in ts)] == ["mbrules.cli.serve_cmd"]
 
 
 def test_no_circle_between_modules():

@@ -22,7 +22,7 @@ def run_without(module: str, args: list[str], tmp_path: Path) -> subprocess.Comp
     return subprocess.run([str(EXE), *args], capture_output=True, text=True, env=env, timeout=120, cwd=tmp_path)
 
 
-@pytest.mark.slow  # five real processes
+@pytest.mark.slow  # six real processes
 @pytest.mark.parametrize("module,args,extra", [
     ("sklearn", ["train", "winning-moves", "-p", "2", "--games", "2", "--out", "model.json"], "learn"),
     ("ray", ["simulate", "--games", "2", "--backend", "ray"], "cluster"),
@@ -30,7 +30,8 @@ def run_without(module: str, args: list[str], tmp_path: Path) -> subprocess.Comp
     ("ray", ["ladder", "--bot", "random", "--bot", "heuristic", "--players", "2", "--games", "2", "--backend", "ray"],
      "cluster"),
     ("matplotlib", ["compare", "winning-moves", "--games", "2", "--skill-games", "0", "--out", "report"], "plots"),
-], ids=["train-sklearn", "simulate-ray", "compare-ray", "ladder-ray", "compare-matplotlib"])
+    ("starlette", ["serve", "--port", "0", "--db", "tables.sqlite3"], "web"),
+], ids=["train-sklearn", "simulate-ray", "compare-ray", "ladder-ray", "compare-matplotlib", "serve-starlette"])
 def test_a_command_whose_extra_is_missing_names_the_extra_and_exits_2(module, args, extra, tmp_path):
     res = run_without(module, args, tmp_path)
     assert res.returncode == 2, (res.returncode, res.stderr)

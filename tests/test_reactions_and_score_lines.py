@@ -282,3 +282,29 @@ def test_search_bots_play_the_new_rules_legally(bot):
     count = _Count()
     st = play_match(game, 1, [bot, "heuristic"], observers=[count])
     assert st.is_terminal() and count.refused == 0
+
+
+# -- the environments -------------------------------------------------------------------------
+
+
+OPTION_SETS = ["fast-play-remedy", "fast-play-remedy+queued-coup-fourre-turn+french-end-bonuses+tie-another-hand"]
+
+
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_pettingzoo_environments_pass_their_api_test_with_the_new_rules(options):
+    pytest.importorskip("pettingzoo", reason="the rl extra is not installed")
+    from pettingzoo.test import api_test as pz_api_test
+
+    from mbrules.env import mille_bornes_v0, mille_bornes_v1
+    for version in (mille_bornes_v0, mille_bornes_v1):
+        pz_api_test(version.env(ruleset="winning-moves", players=2, options=options.split("+")), num_cycles=200)
+
+
+@pytest.mark.parametrize("draws", ["chance", "player"])
+def test_openspiel_game_plays_fast_play_and_its_replacement_draw(draws):
+    """A fast play's replacement draw is a chance outcome, as a coup fourré's is (draws=chance)."""
+    pyspiel = pytest.importorskip("pyspiel", reason="the rl extra is not installed")
+    import mbrules.openspiel  # noqa: F401  registers the game
+    g = pyspiel.load_game(f"python_mille_bornes(ruleset=winning-moves,players=4,options={OPTION_SETS[1]},"
+                          f"draws={draws},hands=1)")
+    pyspiel.random_sim_test(g, num_sims=2, serialize=False, verbose=False)

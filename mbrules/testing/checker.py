@@ -8,7 +8,7 @@ winner with the score oracle (:mod:`mbrules.testing.oracle`).
 """
 from __future__ import annotations
 
-from mbrules.vocab import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SPEED, DecisionKind
+from mbrules.vocab import BATTLE, COUP_FOURRE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SPEED, DecisionKind
 
 from .oracle import expected_sheet, expected_winner, sheet_lines
 from .view import _view
@@ -142,8 +142,17 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
     if big and not (dec.kind == DecisionKind.TURN and dec.drawn and big == [dec.player]):
         out.append(f"{g.player_names[big[0]]} holds {hs + 1} cards outside their own turn")
     if dealt and state.draw and not over:
+        # a coup fourré whose safety is not replaced (coup_fourre.replacement_draw false) leaves its caller a
+        # card short for the rest of the hand: the caller's calls this hand, read from the history
+        short = [0] * N
+        if not g.coup_fourre_replacement_draw:
+            for q, a in reversed(state.history):
+                if q < 0:
+                    break
+                if a.op == COUP_FOURRE:
+                    short[q] += 1
         for p in range(N):
-            want = hs + 1 if (dec.kind == DecisionKind.TURN and dec.drawn and p == dec.player) else hs
+            want = (hs + 1 if (dec.kind == DecisionKind.TURN and dec.drawn and p == dec.player) else hs) - short[p]
             if len(state.hands[p]) != want:
                 out.append(
                     f"{g.player_names[p]} holds {len(state.hands[p])} cards while the draw pile lasts "

@@ -1,0 +1,108 @@
+"""The screenshots of docs/web.md, taken the way a user sees the pages: headless Chromium (Debian's
+chromium and chromium-driver) against a real ``mbrules serve`` on 127.0.0.1.
+
+    python benchmarks/web_screenshots.py [OUT_DIR]     # default docs/img
+
+Writes web-host.png (the host's page with the rule changes, desktop), web-table.png (a seat's page
+mid-hand, desktop), web-phone-window.png (the coup fourré prompt at a phone's width, 390 px) and
+web-phone-sheet.png (the score sheet at the end of the hand, phone width). The deal is seeded so
+that the window opens; the persons play the tests' policy (tests/web/web_helpers.py).
+"""
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "web"))
+
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+from web_helpers import SeatClient, Server, my_move, window_seed  # noqa: E402
+
+SEATS = ["person", "heuristic", "person", "expert"]
+
+
+def driver(width: int, height: int):
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = "/usr/bin/chromium"
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--hide-scrollbars",
+                f"--window-size={width},{height}"):
+        opts.add_argument(arg)
+    if width < 600:  # a phone: Chromium's window is never narrower than 500 px, its emulated screen is
+        opts.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height,
+                                                                           "pixelRatio": 1}})
+    return webdriver.Chrome(options=opts, service=Service("/usr/bin/chromedriver"))
+
+
+def main() -> None:
+    out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "img"
+    out.mkdir(parents=True, exist_ok=True)
+    seed, holder = window_seed(SEATS, options=["hazard-on-hazard"], within=40)
+    with tempfile.TemporaryDirectory() as d:
+        server = Server(Path(d) / "t.sqlite3", Path(d) / "log")
+        desk = driver(1280, 860)
+        try:
+            desk.get(server.url + "/")
+            WebDriverWait(desk, 20).until(lambda _: desk.find_elements(By.CSS_SELECTOR, "#edition option"))
+            Select(desk.find_element(By.ID, "players")).select_by_value("4")
+            Select(desk.find_element(By.CSS_SELECTOR, "#seats select[data-seat='2']")).select_by_value("person")
+            Select(desk.find_element(By.CSS_SELECTOR, "#seats select[data-seat='3']")).select_by_value("expert")
+            desk.find_element(By.CSS_SELECTOR, "details summary").click()
+            for o in ("hazard-on-hazard", "extension-1200"):
+                desk.find_element(By.CSS_SELECTOR, f"input[data-option='{o}']").click()
+            desk.find_element(By.ID, "preview").click()
+            WebDriverWait(desk, 20).until(lambda _: desk.find_element(By.ID, "preview-panel").is_displayed())
+            desk.find_element(By.CSS_SELECTOR, "details summary").click()  # fold the options again
+            desk.execute_script("window.scrollTo(0, 0)")
+            time.sleep(0.3)
+            desk.save_screenshot(str(out / "web-host.png"))
+            t = server.open_table(seats=SEATS, seed=seed, options=["hazard-on-hazard"])
+            clients = {p: SeatClient(t["seats"][p]["url"]) for p in (0, 2)}
+            for c in clients.values():
+                c.until(lambda m: m["type"] == "state")
+            shown = False
+            for _ in range(400):
+                for c in clients.values():
+                    c.settle(0.15)
+                if clients[holder].view["question"] and not shown:
+                    phone = driver(390, 1000)
+                    phone.get(t["seats"][holder]["url"])
+                    time.sleep(1.5)
+                    phone.save_screenshot(str(out / "web-phone-window.png"))
+                    phone.quit()
+                    desk.get(t["seats"][2 - holder]["url"])
+                    time.sleep(1.5)
+                    desk.save_screenshot(str(out / "web-table.png"))
+                    desk.get("about:blank")
+                    shown = True
+                    for p in (0, 2):  # a page opened on a seat takes it over: the players' sockets come back
+                        clients[p] = SeatClient(t["seats"][p]["url"])
+                        clients[p].until(lambda m: m["type"] == "state")
+                    continue
+                if all(c.view["hand_over"] for c in clients.values()):
+                    break
+                for c in clients.values():
+                    if c.view["moves"]:
+                        c.act(my_move(c.view))
+                        break
+            phone = driver(390, 1000)
+            phone.get(t["seats"][2]["url"])
+            time.sleep(1.5)
+            phone.execute_script("document.getElementById('sheet-panel').scrollIntoView()")
+            time.sleep(0.3)
+            phone.save_screenshot(str(out / "web-phone-sheet.png"))
+            phone.quit()
+        finally:
+            desk.quit()
+            server.stop()
+    print("\n".join(str(p) for p in sorted(out.glob("web-*.png"))))
+
+
+if __name__ == "__main__":
+    main()

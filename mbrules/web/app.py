@@ -1,0 +1,404 @@
+"""The ASGI application of ``mbrules serve`` (Starlette): pages, a JSON API for the host, and one
+WebSocket a seat.
+
+Routes (every secret is a path segment, never logged):
+
+=====================================  ====================================================
+``GET /``                              the host's page: choose the rules, the seats; open
+``GET /health``                        200 ``ok`` while the server serves
+``GET /api/catalog``                   bundled editions, options and bots
+``POST /api/preview``                  the rule changes in words, or the file's errors
+``POST /api/tables``                   open a table: the host's link and one link a seat
+``GET /host/{table}/{secret}``         the host's page of a table (links, who is here)
+``GET /api/host/{table}/{secret}``     the same as JSON; ``POST .../bot`` ``.../next-hand``
+                                       ``.../new-link``
+``GET /play/{table}/{secret}``         a seat's page (404 for a wrong link: nothing is sent)
+``WS /ws/{table}/{secret}``            a seat's socket: its views in, its actions out
+``GET /export/{table}/{secret}``       the table's record as a scenario file
+=====================================  ====================================================
+
+Bounds: a request body is at most :data:`MAX_BODY` bytes, a socket message at most
+:data:`MAX_MESSAGE` bytes (a larger one closes the socket, code 1009), a socket may send
+:data:`RATE` messages a second with bursts of :data:`BURST` (past that they are dropped unread,
+and :data:`MAX_DROPPED` drops close it, code 1008).
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from importlib import resources
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .lobby import Conn, Lobby
+from .rules import MAX_UPLOAD, RulesChoiceError, bundled_choice, uploaded_choice
+from .seats import PERSON
+from .table import TableError
+
+log = logging.getLogger("mbrules.web")
+
+MAX_BODY = 2 * MAX_UPLOAD + 16 * 1024  # a JSON body carrying an upload (escaped) and the choices
+MAX_MESSAGE = 16 * 1024  # bytes of one socket message (an action is about 60)
+RATE = 20.0  # socket messages a second, on average
+BURST = 40  # socket messages at once
+MAX_DROPPED = 100  # messages dropped for the rate before the socket is closed
+STATIC = Path(str(resources.files("mbrules.web") / "static"))
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+async def read_json(request: Request) -> dict:
+    """The request's JSON body, read up to MAX_BODY bytes (a larger one is refused before it is all read)."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+        raise BodyTooLarge()
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise BodyTooLarge()
+        chunks.append(chunk)
+    try:
+        data = json.loads(b"".join(chunks) or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise TableError("the request is not JSON") from None
+    if not isinstance(data, dict):
+        raise TableError("the request is a JSON object")
+    return data
+
+
+def error(message: str | list[str], status: int = 400) -> JSONResponse:
+    lines = message if isinstance(message, list) else [message]
+    return JSONResponse({"errors": lines}, status_code=status)
+
+
+REFUSED = (BodyTooLarge, RulesChoiceError, TableError)
+
+
+def refusal(e: Exception) -> JSONResponse:
+    """A request refused: 413 for a body too large, 422 for rules that do not check, else 400."""
+    if isinstance(e, BodyTooLarge):
+        return error(f"the request is larger than {MAX_BODY // 1024} KiB", 413)
+    if isinstance(e, RulesChoiceError):
+        return error(e.lines, 422)
+    return error(str(e))
+
+
+# The pages run only their own scripts and talk only to this server (a link is never sent elsewhere).
+CSP = ("default-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self' data:; "
+       "style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
+
+
+def _page(name: str) -> HTMLResponse:
+    return HTMLResponse((STATIC / name).read_text(encoding="utf-8"),
+                        headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
+                                 "X-Frame-Options": "DENY", "Content-Security-Policy": CSP})
+
+
+def _choice(data: dict):
+    """The host's rules from a request: {"ruleset": id, "options": [...]} or {"upload": {"name", "text"}}."""
+    options = data.get("options") or []
+    if not isinstance(options, list):
+        raise RulesChoiceError(["options is a list of bundled option ids"])
+    upload = data.get("upload")
+    if upload is not None:
+        if not isinstance(upload, dict) or not isinstance(upload.get("text"), str):
+            raise RulesChoiceError(["an upload is {name, text}"])
+        return uploaded_choice(str(upload.get("name") or "upload.yaml"), upload["text"].encode("utf-8", "replace"),
+                               options)
+    rid = data.get("ruleset")
+    if not isinstance(rid, str):
+        raise RulesChoiceError(["choose an edition"])
+    return bundled_choice(rid, options)
+
+
+def _players(data: dict) -> int:
+    n = data.get("players")
+    if not isinstance(n, int) or isinstance(n, bool) or not 2 <= n <= 12:
+        raise TableError("players is a whole number from 2 to 12")
+    return n
+
+
+def create_app(lobby: Lobby) -> Starlette:
+    """The application serving ``lobby``'s tables."""
+
+    async def index(request: Request) -> Response:
+        return _page("index.html")
+
+    async def health(request: Request) -> Response:
+        return PlainTextResponse("ok\n")
+
+    async def catalog(request: Request) -> Response:
+        from mbrules.bots import bot_descriptions
+        from mbrules.ruleset import bundled_option_ids, bundled_ruleset_ids, option_summary, ruleset_summary
+        from mbrules.ruleset.listing import OPTION_CATEGORIES
+
+        editions = []
+        for rid in bundled_ruleset_ids():
+            s = ruleset_summary(rid)
+            rs = bundled_choice(rid, []).ruleset
+            editions.append({"id": rid, "name": s.name, "description": s.description,
+                             "players": sorted(int(k) for k in rs.player_counts)})
+        options = []
+        for oid in bundled_option_ids():
+            s = option_summary(oid)
+            options.append({"id": oid, "name": s.name, "description": s.description, "category": s.category,
+                            "groups": list(s.groups)})
+        return JSONResponse({"editions": editions, "options": options, "categories": OPTION_CATEGORIES,
+                             "bots": bot_descriptions(), "max_upload": MAX_UPLOAD})
+
+    async def preview(request: Request) -> Response:
+        try:
+            data = await read_json(request)
+            rules = _choice(data)
+            players = data.get("players")
+            text = rules.rules_text(players) if isinstance(players, int) and str(players) in \
+                rules.ruleset.player_counts else rules.rules_text(None)
+            return JSONResponse({"name": rules.ruleset.name, "changes": rules.changes(), "rules": text,
+                                 "players": sorted(int(k) for k in rules.ruleset.player_counts)})
+        except REFUSED as e:
+            return refusal(e)
+
+    async def open_table(request: Request) -> Response:
+        try:
+            data = await read_json(request)
+            rules = _choice(data)
+            players = _players(data)
+            seed = data.get("seed")
+            table = lobby.open_table(rules, players, data.get("seats"), seed if seed != "" else None,
+                                     data.get("pace", 0.6))
+        except REFUSED as e:
+            return refusal(e)
+        return JSONResponse(host_json(request, table), status_code=201)
+
+    def host_json(request: Request, table) -> dict:
+        base = str(request.base_url).rstrip("/")
+        g = table.game
+        here = lobby.connected(table.id)
+        return {
+            "table": table.id, "ruleset": table.rules.ruleset.name, "options": list(table.rules.options),
+            "players": g.players, "seed": table.setup["seed"], "version": table.version,
+            "host_url": f"{base}/host/{table.id}/{table.setup['host_secret']}",
+            "export_url": f"{base}/export/{table.id}/{table.setup['host_secret']}",
+            "seats": [{"name": g.player_names[p], "side": g.side_names[g.side_of[p]], "kind": table.seats[p].kind,
+                       "url": f"{base}/play/{table.id}/{table.setup['secrets'][p]}"
+                       if table.seats[p].kind == PERSON else None,
+                       "here": p in here} for p in range(g.players)],
+            "hand": table.state.hand_no + 1, "hand_over": table.state.hand_over,
+            "match_over": table.state.is_terminal(), "changes": table.rules.changes(),
+        }
+
+    def host_table(request: Request):
+        table = lobby.get(request.path_params["table"])
+        if table is None or not table.is_host(request.path_params["secret"]):
+            return None
+        return table
+
+    async def host_page(request: Request) -> Response:
+        return _page("host.html") if host_table(request) is not None else PlainTextResponse("not found\n", 404)
+
+    async def host_api(request: Request) -> Response:
+        table = host_table(request)
+        if table is None:
+            return PlainTextResponse("not found\n", 404)
+        answer = JSONResponse(host_json(request, table))
+        lobby.put_away(table)  # a finished match read again from the store leaves memory again
+        return answer
+
+    async def host_bot(request: Request) -> Response:
+        table = host_table(request)
+        if table is None:
+            return PlainTextResponse("not found\n", 404)
+        try:
+            data = await read_json(request)
+            seat = data.get("seat")
+            bot = data.get("bot")
+            if not isinstance(seat, int) or not 0 <= seat < table.players:
+                raise TableError("seat is a seat number from 0")
+            from mbrules.bots import bot_names
+
+            if bot not in bot_names():
+                raise TableError(f"unknown bot: bots are {', '.join(bot_names())}")
+            if seat in lobby.connected(table.id):
+                raise TableError(f"{table.game.player_names[seat]} is at the table: only an absent seat goes to a bot")
+            table.give_to_bot(seat, bot)
+        except REFUSED as e:
+            return refusal(e)
+        log.info("table %s: the host gave %s to the %s bot", table.id, table.game.player_names[seat], bot)
+        lobby.broadcast(table)
+        lobby.kick(table)
+        return JSONResponse(host_json(request, table))
+
+    async def host_relink(request: Request) -> Response:
+        table = host_table(request)
+        if table is None:
+            return PlainTextResponse("not found\n", 404)
+        try:
+            seat = (await read_json(request)).get("seat")
+            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < table.players:
+                raise TableError("seat is a seat number from 0")
+        except REFUSED as e:
+            return refusal(e)
+        table.new_link(seat)
+        lobby.drop(table, seat, 4001, "the host replaced this seat's link")
+        log.info("table %s: the host replaced %s's link", table.id, table.game.player_names[seat])
+        lobby.broadcast(table)
+        return JSONResponse(host_json(request, table))
+
+    async def host_next(request: Request) -> Response:
+        table = host_table(request)
+        if table is None:
+            return PlainTextResponse("not found\n", 404)
+        if table.press_next_hand(None):
+            lobby.kick(table)
+        lobby.broadcast(table)
+        return JSONResponse(host_json(request, table))
+
+    async def play_page(request: Request) -> Response:
+        table = lobby.get(request.path_params["table"])
+        if table is None or table.seat_for(request.path_params["secret"]) is None:
+            return PlainTextResponse("not found\n", 404)
+        return _page("play.html")
+
+    async def export(request: Request) -> Response:
+        table = lobby.get(request.path_params["table"])
+        secret = request.path_params["secret"]
+        if table is None or (not table.is_host(secret) and table.seat_for(secret) is None):
+            return PlainTextResponse("not found\n", 404)
+        if not table.is_host(secret) and not table.state.is_terminal():
+            return PlainTextResponse("the record shows every hand: a seat may export it once the match is over\n",
+                                     403)
+        text = table.export()
+        lobby.put_away(table)
+        return Response(text, media_type="application/yaml", headers={
+            "Content-Disposition": f'attachment; filename="table-{table.id}.yaml"'})
+
+    async def seat_socket(ws: WebSocket) -> None:
+        table = lobby.get(ws.path_params["table"])
+        seat = table.seat_for(ws.path_params["secret"]) if table is not None else None
+        if seat is None:
+            await ws.close(code=1008)  # before accept: the handshake is refused (HTTP 403), nothing sent
+            log.warning("a socket with a wrong link was refused (table %s)", str(ws.path_params["table"])[:20])
+            return
+        await ws.accept()
+        conn = Conn(ws, table.id, seat)
+        lobby.attach(table, seat, conn)
+        name = table.game.player_names[seat]
+        log.info("table %s: %s joined", table.id, name)
+        writer = asyncio.get_running_loop().create_task(conn.writer(lobby.keep_sent))
+        conn.push(table.welcome(seat))
+        lobby.broadcast(table)  # everyone sees who is here
+        tokens, last, dropped = float(BURST), time.monotonic(), 0
+        try:
+            while True:
+                msg = await ws.receive()
+                if msg["type"] == "websocket.disconnect":
+                    break
+                now = time.monotonic()
+                tokens = min(BURST, tokens + (now - last) * RATE)
+                last = now
+                if tokens < 1:
+                    dropped += 1
+                    if dropped >= MAX_DROPPED:
+                        log.warning("table %s: %s sent too many messages: closed", table.id, name)
+                        await ws.close(code=1008, reason="too many messages")
+                        break
+                    continue
+                tokens -= 1
+                raw = msg.get("text") if msg.get("text") is not None else msg.get("bytes")
+                handle(table, seat, conn, raw)
+        except WebSocketDisconnect:
+            pass
+        except Exception:
+            log.exception("table %s: %s's socket failed", table.id, name)
+        finally:
+            lobby.detach(conn)
+            writer.cancel()
+            log.info("table %s: %s left", table.id, name)
+            lobby.broadcast(table)
+
+    def handle(table, seat: int, conn: Conn, raw) -> None:
+        """One message from seat ``seat``'s page; the seat is the socket's, never a field of the message."""
+        if raw is None or len(raw) > MAX_MESSAGE:
+            conn.push({"type": "refused", "code": "too-large", "message": "that message is too large"})
+            return
+        try:
+            data = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            data = None
+        if not isinstance(data, dict):
+            conn.push({"type": "refused", "code": "not-a-move", "message": "that message is not understood"})
+            return
+        kind = data.get("type")
+        if kind == "act":
+            version = data.get("version")
+            why = table.act(seat, data.get("action"), version if isinstance(version, int) else None)
+            if why is not None:
+                conn.push({"type": "refused", "code": why.code, "message": why.message, "version": table.version})
+                conn.push(table.view(seat, lobby.connected(table.id)))
+                return
+            lobby.broadcast(table)
+            lobby.kick(table)
+        elif kind == "next-hand":
+            if table.press_next_hand(seat):
+                lobby.kick(table)
+            lobby.broadcast(table)
+        elif kind == "view":
+            conn.push(table.view(seat, lobby.connected(table.id)))  # its own seat's, whatever it asks for
+        else:
+            conn.push({"type": "refused", "code": "not-a-move", "message": "that message is not understood"})
+
+    routes = [
+        Route("/", index),
+        Route("/health", health),
+        Route("/api/catalog", catalog),
+        Route("/api/preview", preview, methods=["POST"]),
+        Route("/api/tables", open_table, methods=["POST"]),
+        Route("/host/{table}/{secret}", host_page),
+        Route("/api/host/{table}/{secret}", host_api),
+        Route("/api/host/{table}/{secret}/bot", host_bot, methods=["POST"]),
+        Route("/api/host/{table}/{secret}/next-hand", host_next, methods=["POST"]),
+        Route("/api/host/{table}/{secret}/new-link", host_relink, methods=["POST"]),
+        Route("/play/{table}/{secret}", play_page),
+        Route("/export/{table}/{secret}", export),
+        WebSocketRoute("/ws/{table}/{secret}", seat_socket),
+        Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
+    ]
+
+    async def on_startup() -> None:
+        lobby.start_all()
+
+    app = Starlette(routes=routes, on_startup=[on_startup]) if _has_on_startup() else \
+        Starlette(routes=routes, lifespan=_lifespan(lobby))
+    app.state.lobby = lobby
+    return app
+
+
+def _has_on_startup() -> bool:
+    import inspect
+
+    return "on_startup" in inspect.signature(Starlette.__init__).parameters
+
+
+def _lifespan(lobby: Lobby):
+    from contextlib import asynccontextmanager
+
+    @asynccontextmanager
+    async def lifespan(app):
+        lobby.start_all()
+        yield
+
+    return lifespan
+
+
+__all__ = ["BURST", "MAX_BODY", "MAX_DROPPED", "MAX_MESSAGE", "RATE", "create_app"]

@@ -1,0 +1,238 @@
+"""Every table of one server process: opening, finding, resuming and running them, and who is connected.
+
+Tables are independent: each has its own state, seats and record, and a task that plays its bots
+and draws (:meth:`Lobby.run`). Everything here runs on the server's event loop; the engine is
+synchronous, so a table changes only between two awaits and needs no lock.
+
+What a page receives goes through :class:`Conn`: it keeps only the newest message of a kind not
+yet sent (a slow page is sent the latest table, never a growing queue), and a task per page sends it.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from dataclasses import dataclass, field
+
+from mbrules.bots import bot_names, check_bot
+from mbrules.engine import GameError
+
+from .rules import Rules, RulesChoiceError, choice_from_setup
+from .seats import PERSON
+from .store import Store
+from .table import Table, TableError, table_setup
+
+log = logging.getLogger("mbrules.web")
+
+MAX_TABLES = 1000  # tables one process keeps (a new one past this is refused)
+MAX_PACE = 5.0  # seconds a bot waits before it plays, at most
+
+
+class Conn:
+    """One page's socket: the newest view waiting to go, sent by its own task."""
+
+    def __init__(self, ws, table_id: str, seat: int | None):
+        self.ws = ws
+        self.table_id = table_id
+        self.seat = seat
+        self.pending: dict[str, dict] = {}  # kind -> the newest message of that kind not yet sent
+        self.order: list[str] = []
+        self.wake = asyncio.Event()
+        self.closed = False
+        self.sent: list[dict] = []  # kept only when Lobby.keep_sent (tests compare them with observations)
+
+    def push(self, message: dict) -> None:
+        kind = message["type"]
+        if kind not in self.pending:
+            self.order.append(kind)
+        self.pending[kind] = message
+        self.wake.set()
+
+    async def writer(self, keep: bool) -> None:
+        try:
+            while not self.closed:
+                await self.wake.wait()
+                self.wake.clear()
+                while self.order:
+                    kind = self.order.pop(0)
+                    msg = self.pending.pop(kind)
+                    if keep:
+                        self.sent.append(msg)
+                    await self.ws.send_json(msg)
+        except Exception:  # the page went away: the reader side ends the connection
+            self.closed = True
+
+
+@dataclass
+class Lobby:
+    store: Store
+    keep_sent: bool = False  # keep every message sent (security tests read them back)
+    tables: dict[str, Table] = field(default_factory=dict)
+    conns: dict[str, dict[int, Conn]] = field(default_factory=dict)
+    running: set[str] = field(default_factory=set)
+    tasks: set = field(default_factory=set)
+    sent_log: dict[tuple[str, int], list[dict]] = field(default_factory=dict)
+
+    # -- tables --------------------------------------------------------------------------------
+    def open_table(self, rules: Rules, players: int, seats: list[str], seed: int | None, pace: float) -> Table:
+        if len(self.tables) >= MAX_TABLES:
+            raise TableError(f"this server holds {MAX_TABLES} tables already")
+        if not isinstance(seats, list) or len(seats) != players:
+            raise TableError(f"give what plays each of the {players} seats")
+        names = set(bot_names())
+        for k in seats:
+            if k != PERSON and (not isinstance(k, str) or k not in names):
+                raise TableError(f"unknown bot {str(k)!r:.40}: bots are {', '.join(sorted(names))}")
+        if PERSON not in seats:
+            raise TableError("at least one seat is a person's")
+        try:
+            pace = float(pace)
+        except (TypeError, ValueError):
+            raise TableError("the bots' pause is a number of seconds") from None
+        if not 0 <= pace <= MAX_PACE:
+            raise TableError(f"the bots' pause is from 0 to {MAX_PACE} seconds")
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        if not isinstance(seed, int) or not 0 <= seed < 2**63:
+            raise TableError("a seed is a whole number from 0")
+        from mbrules.engine import Game
+
+        try:
+            game = Game(rules.ruleset, players)
+            for k in set(seats) - {PERSON}:
+                check_bot(k, game)
+        except GameError as e:
+            raise TableError(str(e)) from None
+        except ValueError as e:  # UnknownBot: a bot that cannot play this ruleset
+            raise TableError(str(e)) from None
+        table_id = secrets.token_urlsafe(6)
+        setup = table_setup(rules, players, seats, seed, pace)
+        table = Table(table_id, setup, rules, self.store)
+        self.store.add_table(table_id, setup)
+        self.tables[table_id] = table
+        log.info("table %s opened: %s, %d players, seats %s", table_id, rules.ruleset.id, players, ", ".join(seats))
+        self.kick(table)
+        return table
+
+    def resume_all(self) -> int:
+        """Rebuild every stored table still in play at its last step (a restarted server); returns how
+        many. A table whose match is over stays on disk until a link asks for it (:meth:`get`)."""
+        n = 0
+        for tid in self.store.table_ids(playing_only=True):
+            if self._load(tid) is not None:
+                n += 1
+        return n
+
+    def _load(self, tid: str) -> Table | None:
+        stored = self.store.load(tid)
+        if stored is None:
+            return None
+        try:
+            rules = choice_from_setup(stored.setup)
+            table = Table(tid, stored.setup, rules, self.store)
+            table.restore(stored.steps)
+        except (RulesChoiceError, TableError, GameError, ValueError) as e:
+            log.error("table %s cannot be resumed: %s", tid, e)
+            return None
+        self.tables[tid] = table
+        return table
+
+    def get(self, tid: str) -> Table | None:
+        """The table ``tid``, from memory or rebuilt from the store (a finished match put away)."""
+        table = self.tables.get(tid)
+        if table is None and isinstance(tid, str) and 0 < len(tid) <= 32 and tid.replace("-", "").replace(
+                "_", "").isalnum() and len(self.tables) < MAX_TABLES:
+            table = self._load(tid)
+        return table
+
+    def put_away(self, table: Table) -> None:
+        """A finished match with no page open leaves memory (it stays in the store): memory stays flat
+        however many matches a server has hosted."""
+        if (table.state.is_terminal() and table.id not in self.running and not self.connected(table.id)
+                and self.tables.get(table.id) is table):
+            self.store.mark_over(table.id)
+            del self.tables[table.id]
+            self.conns.pop(table.id, None)
+    def start_all(self) -> None:
+        for t in self.tables.values():
+            self.kick(t)
+
+    # -- running -------------------------------------------------------------------------------
+    def kick(self, table: Table) -> None:
+        """Make sure the table's bots and draws are being played (one task per table at a time)."""
+        if table.id in self.running:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no loop yet: start_all runs it once the server starts
+        self.running.add(table.id)
+        task = loop.create_task(self.run(table))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def run(self, table: Table) -> None:
+        try:
+            pace = float(table.setup.get("pace", 0))
+            for _ in range(100_000):
+                done = table.step_once()
+                if done is None:
+                    break
+                if done == "bot":
+                    self.broadcast(table)
+                    await asyncio.sleep(pace)
+            self.broadcast(table)
+        except Exception:  # a bug must not take the server down: logged, the table stops where it is
+            log.exception("table %s: error while the bots played", table.id)
+        finally:
+            self.running.discard(table.id)
+        self.put_away(table)
+
+    # -- pages ----------------------------------------------------------------------------------
+    def attach(self, table: Table, seat: int, conn: Conn) -> None:
+        seats = self.conns.setdefault(table.id, {})
+        old = seats.get(seat)
+        seats[seat] = conn
+        if self.keep_sent:
+            conn.sent = self.sent_log.setdefault((table.id, seat), [])
+        if old is not None:
+            old.closed = True
+            old.wake.set()
+            asyncio.get_running_loop().create_task(_close(old.ws, 4000, "this seat was opened in another page"))
+
+    def drop(self, table: Table, seat: int, code: int, reason: str) -> None:
+        """Close seat ``seat``'s page, if one is open (its link was replaced)."""
+        conn = self.conns.get(table.id, {}).pop(seat, None)
+        if conn is not None:
+            conn.closed = True
+            conn.wake.set()
+            asyncio.get_running_loop().create_task(_close(conn.ws, code, reason))
+
+    def detach(self, conn: Conn) -> None:
+        seats = self.conns.get(conn.table_id, {})
+        if seats.get(conn.seat) is conn:
+            del seats[conn.seat]
+        conn.closed = True
+        conn.wake.set()
+        table = self.tables.get(conn.table_id)
+        if table is not None:
+            self.put_away(table)
+
+    def connected(self, table_id: str) -> set[int]:
+        return set(self.conns.get(table_id, {}))
+
+    def broadcast(self, table: Table) -> None:
+        """Each connected page gets its own seat's view (built from that seat's observation)."""
+        here = self.connected(table.id)
+        for p, conn in list(self.conns.get(table.id, {}).items()):
+            conn.push(table.view(p, here))
+
+
+async def _close(ws, code: int, reason: str) -> None:
+    try:
+        await ws.close(code=code, reason=reason)
+    except Exception:
+        pass
+
+
+__all__ = ["Conn", "Lobby", "MAX_TABLES"]

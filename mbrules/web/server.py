@@ -1,0 +1,103 @@
+"""``mbrules serve``: one process, uvicorn on a socket it binds itself, every table in one SQLite file.
+
+The start line says where to go and where the tables are kept. SIGINT and SIGTERM stop it
+gracefully: the sockets are closed, the database (every step already committed) is closed, and
+the process exits 130 or 143, as the contract says. Logs (joins, refusals of links, errors) go to
+standard error; the access log is off, since a seat's link is a secret and would be logged.
+"""
+from __future__ import annotations
+
+import logging
+import signal
+import socket
+import sys
+import threading
+from pathlib import Path
+
+import uvicorn
+
+from .app import MAX_MESSAGE, create_app
+from .lobby import Lobby
+from .store import Store
+
+log = logging.getLogger("mbrules.web")
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, with the signal that stopped it kept (its own handling would re-raise it)."""
+
+    stopped_by: int | None = None
+
+    def install_signal_handlers(self) -> None:  # uvicorn < 0.29
+        self._install()
+
+    def capture_signals(self):  # uvicorn >= 0.29
+        from contextlib import contextmanager
+
+        @contextmanager
+        def handlers():
+            old = self._install()
+            try:
+                yield
+            finally:
+                for s, h in old.items():
+                    signal.signal(s, h)
+
+        return handlers()
+
+    def _install(self) -> dict:
+        if threading.current_thread() is not threading.main_thread():
+            return {}
+
+        def handler(signum, frame):
+            if self.stopped_by is None:
+                self.stopped_by = signum
+            self.should_exit = True
+
+        return {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
+
+
+def bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def serve(host: str, port: int, db: Path, out=None) -> int:
+    """Serve until SIGINT or SIGTERM; returns the exit code (0, 130, 143). Raises OSError when the
+    address cannot be bound and StoreError when the database cannot be used."""
+    out = out or sys.stdout
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+                        stream=sys.stderr)
+    store = Store(db)
+    lobby = Lobby(store)
+    try:
+        resumed = lobby.resume_all()
+        sock = bind(host, port)
+        app = create_app(lobby)
+        config = uvicorn.Config(app, log_level="warning", access_log=False, ws_max_size=MAX_MESSAGE,
+                                ws_ping_interval=20, ws_ping_timeout=20, lifespan="on",
+                                timeout_graceful_shutdown=3)
+        server = _Server(config)
+        shown_host = f"[{host}]" if ":" in host else host
+        print(f"mbrules serve: http://{shown_host}:{sock.getsockname()[1]}/ (tables in {db}; "
+              f"{resumed} resumed)", file=out, flush=True)
+        server.run(sockets=[sock])
+    finally:
+        try:
+            n = len(store.table_ids())
+        except Exception:
+            n = len(lobby.tables)
+        store.close()
+    if server.stopped_by is not None:
+        name = signal.Signals(server.stopped_by).name
+        print(f"mbrules serve: stopped ({name}); {n} tables saved in {db}", file=out, flush=True)
+        return 128 + server.stopped_by
+    return 0
+
+
+__all__ = ["bind", "serve"]

@@ -1,0 +1,204 @@
+// A seat's page: everything shown comes from the server's view of this seat (its observation and
+// what the whole table may see); a click or a key sends the words of an action, the server decides.
+import { el } from "./dom.js";
+const parts = location.pathname.split("/");
+const tableId = parts[2], secret = parts[3];
+const $ = (id) => document.getElementById(id);
+let cards = {}, unit = "miles", view = null, ws = null, selected = 0, retry = 0, closedForGood = false;
+
+const name = (id) => (cards[id] ? cards[id].name : id);
+const kind = (id) => (cards[id] ? cards[id].kind : "");
+const chip = (id, cf = false) => el("span", { class: `chip k-${kind(id)}${cf ? " cf" : ""}`, text: name(id) });
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  ws = new WebSocket(`${proto}://${location.host}/ws/${tableId}/${secret}`);
+  ws.onopen = () => { retry = 0; $("conn").textContent = "connected"; };
+  ws.onmessage = (ev) => {
+    const msg = JSON.parse(ev.data);
+    if (msg.type === "welcome") welcome(msg);
+    else if (msg.type === "state") render(msg);
+    else if (msg.type === "refused") say(`Refused: ${msg.message}.`, true);
+  };
+  ws.onclose = (ev) => {
+    if (ev.code === 4000) { closedForGood = true; $("conn").textContent = "opened in another page"; return; }
+    if (ev.code === 4001) { closedForGood = true; $("conn").textContent = "this link was replaced by the host"; return; }
+    if (ev.code === 1008 && ev.reason) { $("conn").textContent = `closed: ${ev.reason}`; }
+    else $("conn").textContent = "reconnecting…";
+    if (closedForGood) return;
+    retry = Math.min(retry + 1, 6);
+    setTimeout(connect, 250 * 2 ** retry);  // rejoins where it was: the server sends the whole view again
+  };
+}
+
+function send(obj) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(obj)); }
+function act(action) { say(""); send({ type: "act", action, version: view ? view.version : -1 }); }
+function say(text, refused = false) { const m = $("message"); m.textContent = text; m.className = refused ? "refused" : ""; }
+
+function welcome(msg) {
+  cards = msg.cards; unit = msg.unit;
+  $("title").textContent = msg.ruleset + (msg.options.length ? ` + ${msg.options.join(", ")}` : "");
+  document.title = `${msg.ruleset}: ${msg.seat}`;
+  $("rules").textContent = msg.rules;
+  const ch = $("changes"); ch.replaceChildren();
+  for (const c of msg.changes) ch.append(el("li", { text: c }));
+  if (!msg.changes.length) ch.append(el("li", { text: "none: the edition as printed" }));
+}
+
+function render(v) {
+  const myTurnNow = v.moves.length > 0 && (!view || !view.moves.length || view.obs.hand_no !== v.obs.hand_no);
+  view = v;
+  document.body.dataset.version = v.version;
+  document.body.dataset.decide = v.moves.length ? "yes" : "no";  // for people using assistive tools, and tests
+  document.body.dataset.handOver = v.hand_over || v.match_over ? "yes" : "no";
+  const o = v.obs;
+  $("you").textContent = `You are ${o.player} (side ${o.side})`;
+  $("trip").textContent = `Hand ${o.hand_no + 1} · trip ${o.target} ${unit} · ${o.draw_pile} cards to draw`;
+  renderSides(v);
+  const d = o.decision;
+  $("turn").textContent = v.match_over ? "The match is over." : v.hand_over ? "The hand is over." :
+    d.player === o.player ? "Your move." : `${d.player} plays now.`;
+  renderHand(v, myTurnNow);
+  renderPrompt(v);
+  renderLog(v);
+  renderSheet(v);
+}
+
+function renderSides(v) {
+  const box = $("sides"); box.replaceChildren();
+  for (const [s, side] of Object.entries(v.obs.sides)) {
+    const seats = v.seats.filter((x) => x.side === s).map((x) => {
+      const n = v.obs.hand_sizes[x.name];
+      const who = x.kind === "person" ? "" : ` · ${x.kind} bot`;
+      return el("div", { class: `seat${x.here ? "" : " away"}`, title: x.here ? "here" : "away",
+        text: `${x.name}${x.name === v.obs.player ? " (you)" : ""}${who} · ${n} cards${x.here ? "" : " · away"}` });
+    });
+    const top = (pile) => (pile.length ? chip(pile[pile.length - 1]) : el("span", { class: "muted", text: "empty" }));
+    const safeties = el("span");
+    for (const c of side.safeties) safeties.append(chip(c));
+    for (const c of side.coup_fourres) safeties.append(chip(c, true));
+    if (!safeties.childNodes.length) safeties.append(el("span", { class: "muted", text: "none" }));
+    const dist = el("span");
+    for (const [c, n] of Object.entries(side.distance)) dist.append(el("span", { class: "chip k-distance", text: `${name(c)} ×${n}` }));
+    const pct = Math.min(100, Math.round((100 * side.miles) / Math.max(1, v.obs.target)));
+    box.append(el("div", { class: `side${s === v.obs.side ? " mine" : ""}`, "data-side": s },
+      el("div", { class: "who" }, `Side ${s}`, ...seats),
+      el("div", { text: `${side.miles} / ${v.obs.target} ${unit}${side.limit != null ? ` · limit ${side.limit}` : ""}${side.moving ? " · rolling" : ""}` }),
+      el("div", { class: "meter" }, el("div", { style: `width:${pct}%` })),
+      el("div", { class: "piles" }, el("span", {}, "Battle: ", top(side.battle)), el("span", {}, "Speed: ", top(side.speed))),
+      el("div", { class: "piles" }, el("span", {}, "Safeties: ", safeties)),
+      el("div", { class: "piles" }, el("span", {}, "Distance: ", dist.childNodes.length ? dist : el("span", { class: "muted", text: "none" })))));
+  }
+}
+
+function movesFor(card) { return view.moves.filter((m) => m.card === card); }
+
+function renderHand(v, reset) {
+  const hand = v.obs.hand, box = $("hand"); box.replaceChildren();
+  if (reset || selected >= hand.length) {  // a new decision: the first card that can be played
+    const live = hand.findIndex((c) => movesFor(c).some((m) => m.op !== "discard"));
+    selected = live >= 0 ? live : 0;
+  }
+  hand.forEach((c, i) => {
+    const live = movesFor(c).some((m) => m.op !== "discard");
+    const isNew = v.obs.decision.drawn && v.obs.decision.player === v.obs.player && i === hand.length - 1;
+    const b = el("button", { class: `card k-${kind(c)}${live ? "" : " dead"}${i === selected ? " selected" : ""}${isNew ? " new" : ""}`,
+      "data-card": c, "data-index": String(i), title: v.why_not[c] || "",
+      "data-moves": v.moves.map((m, n) => (m.card === c ? n + 1 : 0)).filter((n) => n).join(",") },
+      el("span", { class: "kind", text: kind(c) }), el("span", { class: "name", text: name(c) }));
+    b.addEventListener("click", () => { selected = i; showMoves(); markSelected(); if (v.why_not[c]) say(`${name(c)}: ${v.why_not[c]}.`); else say(""); });
+    box.append(b);
+  });
+  showMoves();
+}
+function markSelected() { document.querySelectorAll("#hand .card").forEach((b, i) => b.classList.toggle("selected", i === selected)); }
+
+function showMoves() {
+  const box = $("moves"); box.replaceChildren();
+  if (!view || !view.moves.length || view.obs.decision.kind !== "turn") return;
+  const c = view.obs.hand[selected];
+  const list = view.moves.map((m, i) => [m, i]).filter(([m]) => m.card === c);
+  const shown = list.length ? list : view.moves.map((m, i) => [m, i]);
+  for (const [m, i] of shown) {
+    box.append(el("button", { class: "move", "data-action": m.action, "data-n": String(i + 1), onclick: () => act(m.action) },
+      el("span", { class: "n", text: String(i + 1) }), m.words));
+  }
+}
+
+function renderPrompt(v) {
+  const p = $("prompt"), a = $("answers");
+  a.replaceChildren();
+  if (!v.question) { p.classList.remove("open"); return; }
+  p.classList.add("open");
+  $("question").textContent = v.question;
+  for (const m of v.moves) {
+    const yes = m.op === "coup-fourre" || m.op === "extend";
+    a.append(el("button", { class: yes ? "yes" : "", "data-action": m.action, onclick: () => act(m.action) }, `${yes ? "y" : "n"} · ${m.words}`));
+  }
+}
+
+function renderLog(v) {
+  const log = $("log"); log.replaceChildren();
+  for (const line of v.narration) log.append(el("li", { text: line }));
+  log.scrollTop = log.scrollHeight;
+}
+
+function renderSheet(v) {
+  const sh = v.sheets, box = $("sheet");
+  box.replaceChildren();
+  const sides = Object.keys(sh.totals);
+  if (sh.hands.length) {
+    const t = el("table", { class: "sheet" });
+    const last = sh.hands[sh.hands.length - 1];
+    t.append(el("tr", {}, el("th", { text: `Hand ${sh.hands.length}` }), ...sides.map((s) => el("th", { text: `Side ${s}` }))));
+    for (const [line, label] of Object.entries(sh.labels)) {
+      if (line !== "total" && sides.every((s) => !last[s][line])) continue;
+      t.append(el("tr", {}, el("td", { text: label }), ...sides.map((s) => el("td", { text: String(last[s][line]) }))));
+    }
+    t.append(el("tr", {}, el("th", { text: "Match" }), ...sides.map((s) => el("th", { text: String(sh.totals[s]) }))));
+    box.append(t);
+    if (sh.hands.length > 1) {
+      const all = el("table", { class: "sheet" });
+      all.append(el("tr", {}, el("th", { text: "Hands" }), ...sides.map((s) => el("th", { text: `Side ${s}` }))));
+      sh.hands.forEach((h, i) => all.append(el("tr", {}, el("td", { text: `Hand ${i + 1}` }), ...sides.map((s) => el("td", { text: String(h[s].total) })))));
+      box.append(el("details", {}, el("summary", { text: "Every hand" }), all));
+    }
+  } else box.append(el("p", { class: "muted", text: "No hand finished yet." }));
+  $("status").textContent = v.status || "";
+  $("sheet-panel").classList.toggle("over", v.hand_over || v.match_over);
+  const nb = $("next-hand");
+  nb.hidden = !v.hand_over || v.you_ready;
+  const waiting = v.seats.filter((x) => x.kind === "person" && !x.ready).map((x) => x.name);
+  $("ready").textContent = v.hand_over && v.you_ready ? `Waiting for ${waiting.join(", ")} to press Next hand.` : "";
+  const ex = $("export");
+  ex.hidden = !v.match_over;
+  ex.href = `/export/${tableId}/${secret}`;
+}
+
+$("next-hand").addEventListener("click", () => send({ type: "next-hand" }));
+
+document.addEventListener("keydown", (e) => {
+  if (!view || e.ctrlKey || e.metaKey || e.altKey) return;
+  const hand = view.obs.hand;
+  if (view.question && (e.key === "y" || e.key === "n")) {
+    const m = view.moves.find((x) => (e.key === "y") === (x.op === "coup-fourre" || x.op === "extend"));
+    if (m) act(m.action);
+    return;
+  }
+  if (/^[1-9]$/.test(e.key)) { const m = view.moves[Number(e.key) - 1]; if (m) act(m.action); return; }
+  if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+    if (!hand.length) return;
+    selected = (selected + (e.key === "ArrowRight" ? 1 : hand.length - 1)) % hand.length;
+    markSelected(); showMoves(); e.preventDefault(); return;
+  }
+  const c = hand[selected];
+  if (e.key === "Enter" && c && document.activeElement.tagName !== "BUTTON") {
+    const m = movesFor(c).find((x) => x.op !== "discard");
+    if (m) act(m.action); else if (view.why_not[c]) say(`${name(c)}: ${view.why_not[c]}.`, true);
+  } else if (e.key === "d" && c) {
+    const m = movesFor(c).find((x) => x.op === "discard");
+    if (m) act(m.action); else act(`discard ${c}`);  // the server says why not
+  } else if (e.key === "Enter" && view.hand_over && !view.you_ready) send({ type: "next-hand" });
+});
+
+connect();

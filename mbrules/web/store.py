@@ -1,0 +1,123 @@
+"""The tables' store: one SQLite file (stdlib ``sqlite3``), written before anything is broadcast.
+
+A table is its setup (the ruleset: a bundled id or the uploaded file's text; the options, the
+player count, the seed, what plays each seat, the invitation secrets) and its steps, one row a
+step in the scenario step notation (:func:`mbrules.scenario.format.step_fields`, as JSON). The
+position is never stored: a table is rebuilt by dealing the same seed and playing the steps again
+(:meth:`mbrules.web.table.Table.restore`), so the file cannot hold a position the engine did not
+reach. Draws and declined coup fourré windows have no step (as in a scenario): they are implicit.
+
+Each write is its own transaction, committed before the caller goes on (WAL journal: a killed
+process loses nothing that was committed). Only the thread that runs the server touches the
+connection.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    setup TEXT NOT NULL,
+    over INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS steps (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    n INTEGER NOT NULL,
+    hand INTEGER NOT NULL,
+    step TEXT NOT NULL,
+    PRIMARY KEY (table_id, n)
+);
+"""
+
+
+@dataclass(frozen=True)
+class StoredTable:
+    id: str
+    created: float
+    setup: dict
+    steps: tuple[tuple[int, dict], ...]  # (hand number, step fields), in order
+
+
+class StoreError(Exception):
+    """The database file cannot be opened or is not a tables database."""
+
+
+class Store:
+    """The SQLite file of every table."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        try:
+            if self.path.parent and not self.path.parent.exists():
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            fresh = not self.path.exists()
+            self.db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+            if fresh:
+                os.chmod(self.path, 0o600)  # it holds the invitation secrets
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")  # durable against a killed process (WAL)
+            self.db.executescript(SCHEMA)
+        except (sqlite3.Error, OSError) as e:
+            raise StoreError(f"cannot use {self.path} as the tables database: {e}") from None
+
+    def close(self) -> None:
+        try:
+            self.db.close()
+        except sqlite3.Error:
+            pass
+
+    def add_table(self, table_id: str, setup: dict) -> None:
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("INSERT INTO tables (id, created, setup) VALUES (?, ?, ?)",
+                            (table_id, time.time(), json.dumps(setup)))
+
+    def update_setup(self, table_id: str, setup: dict) -> None:
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("UPDATE tables SET setup = ? WHERE id = ?", (json.dumps(setup), table_id))
+
+    def add_step(self, table_id: str, n: int, hand: int, step: dict) -> None:
+        """Step ``n`` (0-based) of the table; committed when this returns."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("INSERT INTO steps (table_id, n, hand, step) VALUES (?, ?, ?, ?)",
+                            (table_id, n, hand, json.dumps(step)))
+
+    def mark_over(self, table_id: str) -> None:
+        """The table's match is over: a restarted server leaves it on disk until a link asks for it."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("UPDATE tables SET over = 1 WHERE id = ?", (table_id,))
+
+    def count_steps(self, table_id: str) -> int:
+        return self.db.execute("SELECT COUNT(*) FROM steps WHERE table_id = ?", (table_id,)).fetchone()[0]
+
+    def table_ids(self, playing_only: bool = False) -> list[str]:
+        """Every table's id, oldest first (``playing_only``: those whose match is not over)."""
+        where = " WHERE over = 0" if playing_only else ""
+        return [r[0] for r in self.db.execute(f"SELECT id FROM tables{where} ORDER BY created")]
+
+    def load(self, table_id: str) -> StoredTable | None:
+        row = self.db.execute("SELECT id, created, setup FROM tables WHERE id = ?", (table_id,)).fetchone()
+        if row is None:
+            return None
+        steps = tuple((hand, json.loads(text)) for hand, text in self.db.execute(
+            "SELECT hand, step FROM steps WHERE table_id = ? ORDER BY n", (table_id,)))
+        return StoredTable(row[0], row[1], json.loads(row[2]), steps)
+
+
+def default_db_path() -> Path:
+    """``$XDG_DATA_HOME/mbrules/tables.sqlite3`` (``~/.local/share/mbrules/tables.sqlite3``)."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "mbrules" / "tables.sqlite3"
+
+
+__all__ = ["Store", "StoreError", "StoredTable", "default_db_path"]

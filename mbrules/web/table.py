@@ -1,0 +1,350 @@
+"""One table in the browser: a match, its seats, its invitation secrets, and what each seat is shown.
+
+The server decides everything: a page sends the words of an action (``play d100``), the engine
+checks it for that page's seat (``State.verify``), and a refusal goes back in the terminal game's
+words (:func:`mbrules.tui.words.refusal`). Every accepted step is written to the store before the
+state changes and before anyone is told (:meth:`Table._apply`). What a seat is sent is built from
+``state.observation(seat)`` and what the whole table may hear (the public narration, the score
+sheets, who sits where): never another hand, never the draw order (:meth:`Table.view`).
+
+Draws are made by the server as soon as they are the only thing to do (in a browser, as in the
+terminal game, drawing is not a decision). A finished hand rests on its score sheet until every
+person at the table has pressed "next hand" (or the host deals it).
+"""
+from __future__ import annotations
+
+import hmac
+import secrets
+from dataclasses import dataclass, field
+
+from mbrules.engine import Action, Game, IllegalAction, NotationError, State
+from mbrules.narrate import LINE_LABELS, Narrator
+from mbrules.scenario.format import NoStep, step_action, step_fields
+from mbrules.scenario.model import ActionStep
+from mbrules.tui.table import PublicNarrator
+from mbrules.tui.words import refusal
+from mbrules.vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, HAZARD, PLAY, SCORE_LINES, DecisionKind
+
+from .rules import Rules
+from .seats import PERSON, BotSeat, BrowserSeat, Seat, make_seat
+
+NARRATION_KEPT = 60  # lines of public narration a page is sent
+MAX_STEPS_A_CALL = 10_000  # bot moves and draws in one advance (a hand is bounded by the engine far below)
+
+
+class TableError(Exception):
+    """A request about a table that cannot be met (a usage error, told to whoever asked)."""
+
+
+@dataclass
+class Refusal:
+    """An action a seat sent that was not taken, and why, in player words."""
+
+    code: str
+    message: str
+
+
+def new_secret() -> str:
+    return secrets.token_urlsafe(18)
+
+
+def same_secret(given: str | None, kept: str) -> bool:
+    """Constant-time comparison (a guessed secret learns nothing from the time a refusal takes)."""
+    return isinstance(given, str) and hmac.compare_digest(given.encode("utf-8", "replace"), kept.encode("utf-8"))
+
+
+@dataclass
+class Table:
+    """A match at one table. Not thread-safe: the server touches it from its event loop only."""
+
+    id: str
+    setup: dict  # as stored: ruleset or upload, options, players, seed, seats, secrets, pace
+    rules: Rules
+    store: object  # mbrules.web.store.Store (None: not persisted, for tools)
+    game: Game = field(init=False)
+    state: State = field(init=False)
+    seats: list[Seat] = field(init=False)
+    steps: int = field(init=False, default=0)  # scenario steps written
+    version: int = field(init=False, default=0)  # every change a page must see; a page's action names it
+    ready: set[int] = field(init=False, default_factory=set)  # persons who pressed "next hand"
+
+    def __post_init__(self):
+        players = self.setup["players"]
+        self.game = Game(self.rules.ruleset, players)
+        self.state = State.new_match(self.game, self.setup["seed"], deal_next=False)
+        self.narrator = PublicNarrator(self.game)
+        self.narrator.lines = type(self.narrator.lines)(maxlen=NARRATION_KEPT)
+        self.words = Narrator(self.game, public=True)
+        self.state.add_observer(self.narrator)
+        self.seats = [make_seat(k, self.game, p, f"{self.setup['seed']}:web") for p, k in enumerate(self.setup["seats"])]
+
+    # -- who is who ---------------------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        return self.game.players
+
+    def seat_for(self, secret: str | None) -> int | None:
+        """The seat an invitation secret opens, or None (every secret is compared: no early exit)."""
+        found = None
+        for p, kept in enumerate(self.setup["secrets"]):
+            if same_secret(secret, kept):
+                found = p
+        return found
+
+    def is_host(self, secret: str | None) -> bool:
+        return same_secret(secret, self.setup["host_secret"])
+
+    def persons(self) -> list[int]:
+        return [p for p, s in enumerate(self.seats) if isinstance(s, BrowserSeat)]
+
+    # -- the record -------------------------------------------------------------------------
+    def restore(self, steps) -> None:
+        """Play stored steps (``(hand, step fields)``) again from the deal: the table is where it stopped.
+
+        Draws and declined coup fourré windows are implicit (as in a scenario): a window the next
+        step does not answer with that player's coup fourré is let pass.
+        """
+        st, g = self.state, self.game
+        for hand, fields in steps:
+            if st.hand_over and not st.is_terminal():
+                st.next_hand()
+            if st.hand_no != hand:
+                raise TableError(f"table {self.id}: a stored step of hand {hand + 1} found in hand {st.hand_no + 1}")
+            p, action = step_action(g, ActionStep.model_validate(fields))
+            for _ in range(MAX_STEPS_A_CALL):
+                legal = st.legal_actions()
+                if len(legal) == 1 and legal[0].op == DRAW:
+                    st.apply(legal[0])
+                elif (st.decision.kind == DecisionKind.COUP_FOURRE
+                      and not (action.op == COUP_FOURRE and st.current_player == p)):
+                    st.apply(g.decline_action)
+                else:
+                    break
+            st.apply(action, player=p)
+            self.steps += 1
+        self.version = self.steps
+
+    def _apply(self, p: int, action: Action) -> None:
+        """Take ``action`` for seat ``p``: checked, then written (a step), then applied."""
+        st = self.state
+        st.verify(action, player=p)
+        try:
+            fields = step_fields(self.game, p, action)
+        except NoStep:  # a draw or a decline: implicit in the record
+            fields = None
+        if fields is not None and self.store is not None:
+            self.store.add_step(self.id, self.steps, st.hand_no, fields)
+        st.apply(action, player=p)
+        if fields is not None:
+            self.steps += 1
+        self.version += 1
+        if st.hand_over:
+            self.ready.clear()
+
+    def export(self) -> str:
+        """The match so far as scenario YAML that ``mbrules replay`` runs (every hand, hidden cards included)."""
+        from pathlib import Path
+
+        from mbrules.scenario.record import Recorder, record_match
+
+        again = Table(self.id, self.setup, self.rules, None)
+        rec = Recorder()
+        again.state.add_observer(rec)
+        stored = self.store.load(self.id).steps if self.store is not None else ()
+        again.restore(stored)
+        ref = self.rules.ruleset_id or self.rules.upload_name
+        return record_match(rec, again.state, ref, list(self.rules.options), self.players, self.setup["seed"],
+                            out_dir=Path.cwd() if self.rules.ruleset_id is None else None)
+
+    # -- playing ------------------------------------------------------------------------------
+    def deciding(self) -> int:
+        """The seat that decides now, or -1 (the hand or the match is over)."""
+        st = self.state
+        return -1 if st.hand_over or st.is_terminal() else st.current_player
+
+    def waiting_for_person(self) -> bool:
+        p = self.deciding()
+        return p >= 0 and isinstance(self.seats[p], BrowserSeat)
+
+    def step_once(self) -> str | None:
+        """One thing the table does by itself: a draw ('draw'), a bot's move ('bot'), or None when
+        a person must act or the hand is over."""
+        st = self.state
+        p = self.deciding()
+        if p < 0:
+            return None
+        legal = st.legal_actions()
+        if len(legal) == 1 and legal[0].op == DRAW:
+            self._apply(p, legal[0])
+            return "draw"
+        seat = self.seats[p]
+        if isinstance(seat, BrowserSeat):
+            return None
+        self._apply(p, seat.decide(st.observation(p), legal))
+        return "bot"
+
+    def act(self, p: int, text: str, version: int | None) -> Refusal | None:
+        """Seat ``p`` (already identified by its secret) sends an action in words, naming the
+        version of the table it saw; None when taken, else the refusal in player words."""
+        g, st = self.game, self.state
+        if not isinstance(self.seats[p], BrowserSeat):
+            return Refusal("not-yours", "a bot plays this seat now (the host gave it to one)")
+        if version != self.version:
+            return Refusal("stale", "the table has changed since you chose: look again and choose again")
+        if not isinstance(text, str) or len(text) > 100:
+            return Refusal("not-a-move", "that is not a move")
+        try:
+            action = Action.parse(text, g)
+        except NotationError as e:
+            return Refusal("not-a-move", f"that is not a move: {e}")
+        if action.op == DRAW:
+            return Refusal("not-a-move", "the server draws for you")
+        try:
+            st.verify(action, player=p)
+        except IllegalAction as e:
+            return Refusal(e.code, self._words(p, action, e))
+        seat = self.seats[p]
+        seat.offer(action)
+        chosen = seat.decide(st.observation(p), st.legal_actions())
+        if chosen is None:  # verified, yet not among the legal actions: never expected; said plainly
+            return Refusal("not-a-move", "that move is not open to you now")
+        self._apply(p, chosen)
+        return None
+
+    def _words(self, p: int, action: Action, e: IllegalAction) -> str:
+        """A refusal in the terminal game's words (a card's own checks), else the engine's sentence."""
+        g = self.game
+        if action.op in (PLAY, DISCARD) and action.card_index >= 0 and e.code not in (
+                "not-your-turn", "not-in-hand", "hand-over", "extension-pending"):
+            ts = action.side_index if action.op == PLAY and g.kind[action.card_index] == HAZARD else -1
+            return refusal(g, self.state.observation(p), action.card_index, ts, e.code, e.message)
+        if e.code == "not-your-turn":
+            d = self.state.observation(p).decision
+            who = g.player_names[d.player] if d.player >= 0 else "nobody"
+            return f"it is not your turn: {who} plays now"
+        return e.message
+
+    def press_next_hand(self, p: int | None) -> bool:
+        """A person (or the host, ``p`` None) asks for the next hand; True when it was dealt."""
+        st = self.state
+        if not st.hand_over or st.is_terminal():
+            return False
+        if p is not None:
+            self.ready.add(p)
+        if p is None or set(self.persons()) <= self.ready:
+            st.next_hand()
+            self.ready.clear()
+            self.version += 1
+            return True
+        self.version += 1
+        return False
+
+    def give_to_bot(self, p: int, bot: str) -> None:
+        """The host hands seat ``p`` (a person's) to ``bot``; stored, so a restart keeps it."""
+        if not isinstance(self.seats[p], BrowserSeat):
+            raise TableError(f"{self.game.player_names[p]} is played by a bot already")
+        seat = BotSeat(bot, self.game, p, f"{self.setup['seed']}:web:{self.steps}:{p}")
+        kinds = list(self.setup["seats"])
+        kinds[p] = bot
+        self.setup = {**self.setup, "seats": kinds}
+        if self.store is not None:
+            self.store.update_setup(self.id, self.setup)
+        self.seats[p] = seat
+        self.ready.discard(p)
+        self.version += 1
+
+    def new_link(self, p: int) -> None:
+        """The host replaces seat ``p``'s secret (a link that went to the wrong person): the old link opens
+        nothing from now on. Stored, so a restart keeps it."""
+        kept = list(self.setup["secrets"])
+        kept[p] = new_secret()
+        self.setup = {**self.setup, "secrets": kept}
+        if self.store is not None:
+            self.store.update_setup(self.id, self.setup)
+
+    # -- what a seat sees --------------------------------------------------------------------
+    def sheets(self) -> dict:
+        """The score sheets of the hands played (public), per hand per side, and the totals."""
+        g, st = self.game, self.state
+        return {
+            "labels": {k: LINE_LABELS.get(k, k) for k in SCORE_LINES},
+            "hands": [{g.side_names[s]: dict(sheet[s]) for s in range(g.sides)} for sheet in st.hand_sheets],
+            "totals": {g.side_names[s]: t for s, t in enumerate(st.match_totals)},
+        }
+
+    def view(self, p: int, connected: set[int] = frozenset()) -> dict:
+        """Everything seat ``p``'s page shows, from ``state.observation(p)`` and what is public."""
+        g, st = self.game, self.state
+        obs = st.observation(p)
+        mine = self.deciding() == p and isinstance(self.seats[p], BrowserSeat)
+        legal = [a for a in st.legal_actions() if a.op != DRAW] if mine else []
+        moves = []
+        for a in legal:
+            c = a.card_index
+            moves.append({"action": str(a), "words": self.words.move(obs, a), "op": a.kind,
+                          "card": g.card_ids[c] if c >= 0 else None,
+                          "on": g.side_names[a.side_index] if a.op == PLAY and a.side_index >= 0 else None})
+        why = {}
+        if mine and obs.decision.kind == DecisionKind.TURN:
+            playable = {m["card"] for m in moves if m["op"] in ("play", "coup-fourre")}
+            for c in set(obs.hand):
+                if g.card_ids[c] not in playable:
+                    why[g.card_ids[c]] = self._why_not(p, obs, c)
+        over = st.is_terminal()
+        hand_over = st.hand_over
+        status = None
+        if over:
+            status = self.words.result(st)[1]
+        elif hand_over:
+            status = self.words.hand_end(st)
+        return {
+            "type": "state", "table": self.id, "version": self.version, "seat": g.player_names[p],
+            "obs": obs.to_dict(),
+            "moves": moves, "question": self.words.question(obs) if mine else None,
+            "why_not": why,
+            "narration": list(self.narrator.lines),
+            "sheets": self.sheets(),
+            "seats": [{"name": g.player_names[q], "side": g.side_names[g.side_of[q]],
+                       "kind": self.seats[q].kind, "here": q in connected or not isinstance(self.seats[q], BrowserSeat),
+                       "ready": q in self.ready} for q in range(g.players)],
+            "hand_over": hand_over and not over, "match_over": over, "status": status,
+            "you_ready": p in self.ready,
+        }
+
+    def _why_not(self, p: int, obs, c: int) -> str:
+        g, st = self.game, self.state
+        targets = g.opponents[obs.side] if g.kind[c] == HAZARD else (-1,)
+        first = None
+        for ts in targets:
+            a = g.play_action[c][ts] if ts >= 0 else g.play_own[c]
+            try:
+                st.verify(a, player=p)
+                return ""
+            except IllegalAction as e:
+                first = first or refusal(g, obs, c, ts, e.code, e.message)
+        return first or ""
+
+    def welcome(self, p: int | None) -> dict:
+        """What never changes at this table: the cards' names and kinds, the rules in words, the changes."""
+        g = self.game
+        rs = self.rules.ruleset
+        return {
+            "type": "welcome", "table": self.id, "seat": g.player_names[p] if p is not None else None,
+            "ruleset": rs.name, "ruleset_id": g.ruleset_id, "options": list(self.rules.options),
+            "cards": {cid: {"name": g.names[c], "kind": str(rs.cards[cid].kind)} for c, cid in enumerate(g.card_ids)},
+            "sides": {g.side_names[s]: [g.player_names[q] for q in g.side_players[s]] for s in range(g.sides)},
+            "unit": rs.display.distance_unit.value,
+            "rules": self.rules.rules_text(g.players), "changes": self.rules.changes(),
+        }
+
+
+def table_setup(rules: Rules, players: int, seats: list[str], seed: int, pace: float) -> dict:
+    """A new table's stored setup, with a fresh invitation secret per seat and one for the host."""
+    return {
+        "ruleset": rules.ruleset_id, "upload_name": rules.upload_name, "upload_text": rules.upload_text,
+        "options": list(rules.options), "players": players, "seed": seed, "seats": list(seats), "pace": pace,
+        "secrets": [new_secret() for _ in seats], "host_secret": new_secret(),
+    }
+
+
+__all__ = ["PERSON", "Refusal", "Table", "TableError", "new_secret", "same_secret", "table_setup"]

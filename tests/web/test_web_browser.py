@@ -1,0 +1,153 @@
+"""A whole hand in a real browser: headless Chromium (Debian's chromium and chromium-driver, driven by
+Selenium; nothing is downloaded) opens a table on the host's page, two tabs join by their links and
+play p1 by clicking cards and moves, p3 by keys, against two bots; the coup fourré window that the
+seeded deal opens is answered on its prompt; then the server is killed (SIGKILL) mid-hand and started
+again, and both pages reconnect by themselves and show the table as it was; the hand ends on the
+score sheet."""
+from __future__ import annotations
+
+import web_extra  # noqa: F401  (first: skips this module without the extra 'web')
+
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from web_helpers import Server, window_seed
+
+selenium = pytest.importorskip("selenium", reason="the browser test needs Selenium: pip install 'mbrules[web]'",
+                               exc_type=ImportError)
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+SEATS = ["person", "heuristic", "person", "heuristic"]
+
+
+def chromium(width: int = 1280, height: int = 900):
+    """Headless Chromium through Debian's driver, or a skip saying what is missing (never a download)."""
+    if not Path(CHROMIUM).exists() or not Path(DRIVER).exists():
+        pytest.skip("no chromium and chromium-driver (apt-get install chromium chromium-driver; .ci/run does)")
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                f"--window-size={width},{height}", "--disable-background-timer-throttling",
+                "--disable-renderer-backgrounding"):
+        opts.add_argument(arg)
+    return webdriver.Chrome(options=opts, service=Service(DRIVER))
+
+
+def body(d, key: str) -> str:
+    return d.find_element(By.TAG_NAME, "body").get_attribute(f"data-{key}") or ""
+
+
+@pytest.mark.slow  # a browser and a server process
+def test_two_browser_seats_and_two_bots_play_a_whole_hand(tmp_path):
+    seed, holder = window_seed(SEATS, within=40)
+    server = Server(tmp_path / "t.sqlite3", tmp_path / "log")
+    d = chromium()
+    try:
+        # The host opens the table on the page, seeing the rule changes first.
+        d.get(server.url + "/")
+        wait = WebDriverWait(d, 20)
+        wait.until(lambda _: d.find_elements(By.CSS_SELECTOR, "#edition option"))
+        Select(d.find_element(By.ID, "edition")).select_by_value("winning-moves")
+        Select(d.find_element(By.ID, "players")).select_by_value("4")
+        for i, kind in enumerate(SEATS):
+            Select(d.find_element(By.CSS_SELECTOR, f"#seats select[data-seat='{i}']")).select_by_value(kind)
+        Select(d.find_element(By.ID, "pace")).select_by_value("0")
+        d.find_element(By.ID, "seed").send_keys(str(seed))
+        d.find_element(By.CSS_SELECTOR, "details summary").click()
+        d.find_element(By.CSS_SELECTOR, "input[data-option='hazard-on-hazard']").click()
+        d.find_element(By.ID, "preview").click()
+        wait.until(lambda _: d.find_element(By.ID, "preview-panel").is_displayed())
+        assert "a hazard may cover another hazard: no → yes" in d.find_element(By.ID, "preview-changes").text
+        d.find_element(By.CSS_SELECTOR, "input[data-option='hazard-on-hazard']").click()  # back to the edition
+        d.find_element(By.ID, "open").click()
+        wait.until(lambda _: d.find_elements(By.CSS_SELECTOR, "input[data-link]"))
+        links = {e.get_attribute("data-link"): e.get_attribute("value")
+                 for e in d.find_elements(By.CSS_SELECTOR, "input[data-link]")}
+        assert sorted(links) == ["p1", "p3"]
+        # Two tabs join by their links.
+        d.get(links["p1"])
+        tabs = {0: d.current_window_handle}
+        d.switch_to.new_window("tab")
+        d.get(links["p3"])
+        tabs[2] = d.current_window_handle
+        for h in tabs.values():
+            d.switch_to.window(h)
+            wait.until(lambda _: body(d, "version") not in ("", "-1"))
+        answered_window = restarted = False
+        moves = {0: 0, 2: 0}
+        for _ in range(400):
+            if answered_window and not restarted and sum(moves.values()) >= 12:
+                # The server is killed (SIGKILL) mid-hand and started again on the same port and file:
+                # both pages reconnect by themselves and show the table where it was.
+                d.switch_to.window(tabs[0])
+                shown = {p: None for p in tabs}
+                for p, h in tabs.items():
+                    d.switch_to.window(h)
+                    shown[p] = (d.find_element(By.ID, "hand").text, d.find_element(By.ID, "sides").text,
+                                d.find_element(By.ID, "log").text)
+                port = int(server.url.rsplit(":", 1)[1])
+                server.kill()
+                server = Server(tmp_path / "t.sqlite3", tmp_path / "log", port=port)
+                assert server.resumed == 1
+                for p, h in tabs.items():
+                    d.switch_to.window(h)
+                    WebDriverWait(d, 30).until(lambda _: d.find_element(By.ID, "conn").text == "connected")
+                    WebDriverWait(d, 10).until(lambda _: (d.find_element(By.ID, "hand").text,
+                                                          d.find_element(By.ID, "sides").text,
+                                                          d.find_element(By.ID, "log").text) == shown[p])
+                restarted = True
+            acted = False
+            for p, h in tabs.items():
+                d.switch_to.window(h)
+                if body(d, "hand-over") == "yes":
+                    continue
+                if body(d, "decide") != "yes":
+                    continue
+                before = body(d, "version")
+                prompt = d.find_element(By.ID, "prompt")
+                if "open" in prompt.get_attribute("class"):
+                    buttons = prompt.find_elements(By.CSS_SELECTOR, "button[data-action]")
+                    calls = [b for b in buttons if b.get_attribute("data-action").startswith("coup-fourre")]
+                    if calls:
+                        assert p == holder and "COUP FOURRÉ?" in d.find_element(By.ID, "question").text
+                        answered_window = True
+                    (calls or buttons)[0].click()
+                elif p == 0:  # p1 clicks the card of the first move, then that move
+                    card = next(c for c in d.find_elements(By.CSS_SELECTOR, "#hand button.card")
+                                if "1" in (c.get_attribute("data-moves") or "").split(","))
+                    card.click()
+                    d.find_element(By.CSS_SELECTOR, "#moves button.move[data-n='1']").click()
+                else:  # p3 plays by keys: 1 is the first move
+                    d.find_element(By.TAG_NAME, "body").send_keys("1")
+                WebDriverWait(d, 20).until(lambda _: body(d, "version") != before)
+                moves[p] += 1
+                acted = True
+            if not acted:
+                d.switch_to.window(tabs[0])
+                if body(d, "hand-over") == "yes":
+                    break
+                time.sleep(0.1)
+        assert answered_window, "the seeded deal's coup fourré window was answered on its prompt"
+        assert restarted, "the server was killed and started again mid-hand"
+        assert moves[0] > 5 and moves[2] > 5
+        for p, h in tabs.items():
+            d.switch_to.window(h)
+            WebDriverWait(d, 20).until(lambda _: body(d, "hand-over") == "yes")
+            sheet = d.find_element(By.ID, "sheet").text
+            assert "Points for distance" in sheet and "Total (hand)" in sheet and "Match" in sheet
+            assert d.find_element(By.ID, "status").text
+            assert "COUP FOURRÉ" in d.find_element(By.ID, "log").text
+            d.find_element(By.ID, "next-hand").click()
+        d.switch_to.window(tabs[0])
+        WebDriverWait(d, 20).until(lambda _: "Hand 2" in d.find_element(By.ID, "trip").text)
+    finally:
+        d.quit()
+        server.stop()

@@ -1,0 +1,181 @@
+"""A killed server loses nothing; a dropped page rejoins where it was; many tables at once keep memory
+flat; the contract's start line, /health and exit codes. Real server processes on 127.0.0.1."""
+from __future__ import annotations
+
+import web_extra  # noqa: F401  (first: skips this module without the extra 'web')
+
+import signal
+import time
+
+import pytest
+
+from web_helpers import SeatClient, Server, my_move, window_seed
+
+SEATS = ["person", "heuristic", "person", "heuristic"]
+
+
+def play_persons(clients: dict, moves: int) -> None:
+    """The persons play ``moves`` moves between them (my_move), whoever is asked."""
+    done = 0
+    for _ in range(moves * 20):
+        if done >= moves:
+            return
+        for c in clients.values():
+            c.settle(0.2)
+        for c in clients.values():
+            move = my_move(c.view)
+            if move and not c.view["hand_over"]:
+                v0 = c.view["version"]
+                c.act(move)
+                msg = c.until(lambda m: m["type"] == "refused" or (m["type"] == "state" and m["version"] > v0))
+                assert msg["type"] == "state", msg
+                done += 1
+                break
+        else:
+            if all(c.view["hand_over"] or c.view["match_over"] for c in clients.values()):
+                return
+
+
+@pytest.mark.slow  # two server processes
+def test_a_server_killed_mid_hand_resumes_every_table_at_its_last_step(tmp_path):
+    db = tmp_path / "tables.sqlite3"
+    server = Server(db, tmp_path / "log")
+    tables, seen = [], {}
+    for seed, options in ((11, []), (12, ["hazard-on-hazard"]), (13, ["cf-200"])):
+        t = server.open_table(seats=SEATS, seed=seed, options=options)
+        clients = {p: SeatClient(t["seats"][p]["url"]) for p in (0, 2)}
+        for c in clients.values():
+            c.until(lambda m: m["type"] == "state")
+        play_persons(clients, 5)
+        for p, c in clients.items():
+            seen[(t["table"], p)] = c.settle(0.5)
+            c.close()
+        tables.append((t, server.export(t), server.host(t)["version"]))
+    server.kill()  # SIGKILL mid-hand: no handler runs
+    again = Server(db, tmp_path / "log")
+    try:
+        assert again.resumed == 3
+        for t, record, _ in tables:
+            assert again.export(t) == record  # every step, every hand, as before the kill
+            for p in (0, 2):
+                c = SeatClient(again.seat_url(t, p))  # the same link works after the restart
+                view = c.until(lambda m: m["type"] == "state")
+                before = seen[(t["table"], p)]
+                assert view["obs"] == before["obs"]
+                assert view["moves"] == before["moves"]
+                assert view["narration"] == before["narration"]
+                c.close()
+        # and the game goes on
+        t = tables[0][0]
+        clients = {p: SeatClient(again.seat_url(t, p)) for p in (0, 2)}
+        for c in clients.values():
+            c.until(lambda m: m["type"] == "state")
+        steps = again.export(t).count("- {player:")
+        play_persons(clients, 2)
+        assert again.export(t).count("- {player:") > steps
+    finally:
+        code, out = again.stop(signal.SIGTERM)
+    assert code == 143
+    assert out.strip().endswith(f"stopped (SIGTERM); 3 tables saved in {db}")
+
+
+@pytest.mark.slow  # a server process
+def test_a_page_that_reconnects_inside_a_coup_fourre_window_is_asked_again(tmp_path):
+    seed, person = window_seed(SEATS, within=30)
+    server = Server(tmp_path / "t.sqlite3", tmp_path / "log")
+    try:
+        t = server.open_table(seats=SEATS, seed=seed)
+        clients = {p: SeatClient(t["seats"][p]["url"]) for p in (0, 2)}
+        for c in clients.values():
+            c.until(lambda m: m["type"] == "state")
+        for _ in range(200):
+            for c in clients.values():
+                c.settle(0.2)
+            holder = clients[person]
+            if holder.view["question"]:
+                break
+            for c in clients.values():
+                if c.view["moves"]:
+                    c.act(my_move(c.view))
+                    break
+        assert holder.view["obs"]["decision"]["kind"] == "coup_fourre"
+        question, version = holder.view["question"], holder.view["version"]
+        holder.close()  # the tab is closed inside the window
+        time.sleep(0.3)
+        back = SeatClient(t["seats"][person]["url"])
+        view = back.until(lambda m: m["type"] == "state")
+        assert view["question"] == question and view["version"] == version
+        call = next(m for m in view["moves"] if m["op"] == "coup-fourre")
+        back.act(call["action"])
+        after = back.until(lambda m: m["type"] == "state" and m["version"] > version)
+        assert after["obs"]["sides"][after["obs"]["side"]]["coup_fourres"]
+        assert any("COUP FOURRÉ" in line for line in after["narration"])
+        back.close()
+        clients[2 - person].close()
+    finally:
+        code, _ = server.stop(signal.SIGINT)
+    assert code == 130
+
+
+@pytest.mark.slow  # about 20 seconds of a server playing many tables (benchmarks/bench_web.py soak: 50 for a minute)
+def test_many_tables_at_once_keep_the_servers_memory_flat(tmp_path):
+    """Twelve tables of bots at once (the person's seat given to a bot by the host) for about 20 seconds,
+    a new table opened whenever a match ends: the server's resident memory after the first seconds
+    does not keep growing (a finished match leaves memory; it stays in the store)."""
+    server = Server(tmp_path / "t.sqlite3", tmp_path / "log")
+    seeds = iter(range(100, 10_000))
+    opened = [0]
+
+    def new_table() -> dict:
+        opened[0] += 1
+        t = server.open_table(seats=["person", "heuristic", "random", "heuristic"], seed=next(seeds), pace=0.05)
+        r = server.host_post(t, "bot", {"seat": 0, "bot": "random"})
+        assert r.status_code == 200, r.text
+        return t
+
+    try:
+        tables = [new_table() for _ in range(12)]
+        watcher = SeatClient(tables[0]["seats"][0]["url"])  # a page still open on a seat given away
+        watcher.until(lambda m: m["type"] == "state")
+        played = [0]
+
+        def deal_on() -> None:
+            """The host deals the next hand where one is over; a finished match makes room for a new table."""
+            for i, t in enumerate(tables):
+                h = server.host(t)
+                if h["match_over"]:
+                    played[0] += h["version"]
+                    tables[i] = new_table()
+                elif h["hand_over"]:
+                    server.host_post(t, "next-hand")
+
+        for _ in range(2):
+            time.sleep(1.5)
+            deal_on()
+        samples, counts = [], []
+        for _ in range(5):
+            deal_on()
+            samples.append(server.rss_kib())
+            counts.append(opened[0])
+            time.sleep(2)
+        assert counts[-1] > counts[0] and played[0] > 0  # matches ended and new tables came in the window
+        assert server.http.get("/health").status_code == 200
+        watcher.settle(0.2)
+        watcher.close()
+        print("resident memory (KiB) every 2 s:", samples, "tables opened:", counts)
+        growth = samples[-1] - samples[0]
+        assert growth < 20 * 1024, f"resident memory grew {growth} KiB over the run: {samples}"
+    finally:
+        server.stop()
+
+
+@pytest.mark.slow  # a server process
+def test_the_start_line_health_and_sigint(tmp_path):
+    db = tmp_path / "sub" / "tables.sqlite3"
+    server = Server(db, tmp_path / "log")
+    assert server.db == str(db) and server.resumed == 0
+    r = server.http.get("/health")
+    assert (r.status_code, r.text) == (200, "ok\n")
+    code, out = server.stop(signal.SIGINT)
+    assert code == 130
+    assert out.strip() == f"mbrules serve: stopped (SIGINT); 0 tables saved in {db}"

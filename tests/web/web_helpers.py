@@ -1,0 +1,253 @@
+"""What the tests of ``mbrules serve`` share: a real server process on 127.0.0.1, its HTTP API,
+seat sockets, and a seeded deal in which a coup fourré window opens for a person's seat."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+from websockets.sync.client import connect
+
+ROOT = Path(__file__).resolve().parents[2]
+START = re.compile(r"^mbrules serve: (http://127\.0\.0\.1:\d+)/ \(tables in (.+); (\d+) resumed\)$")
+
+
+class Server:
+    """``python -m mbrules.cli serve --port 0 --db DB`` in a real process; ``url`` from its start line."""
+
+    def __init__(self, db: Path, log: Path, port: int = 0):
+        env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+        env.pop("COLUMNS", None)
+        self.log = open(log, "ab")
+        self.proc = subprocess.Popen([sys.executable, "-m", "mbrules.cli", "serve", "--host", "127.0.0.1",
+                                      "--port", str(port), "--db", str(db)], stdout=subprocess.PIPE, stderr=self.log,
+                                     cwd=str(ROOT), env=env, text=True)
+        line = self.proc.stdout.readline().strip()
+        m = START.match(line)
+        if m is None:
+            self.proc.kill()
+            raise AssertionError(f"no start line: {line!r}; log: {Path(log).read_text()[-2000:]}")
+        self.url, self.db, self.resumed = m.group(1), m.group(2), int(m.group(3))
+        self.http = httpx.Client(base_url=self.url, timeout=30)
+
+    def stop(self, sig=signal.SIGTERM) -> tuple[int, str]:
+        self.http.close()
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+        try:
+            out, _ = self.proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            out, _ = self.proc.communicate()
+        self.log.close()
+        return self.proc.returncode, out
+
+    def kill(self) -> None:
+        self.http.close()
+        self.proc.kill()  # SIGKILL: nothing gets to run
+        self.proc.wait(timeout=30)
+        self.log.close()
+
+    def rss_kib(self) -> int:
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+        raise AssertionError("no VmRSS")
+
+    def open_table(self, **body) -> dict:
+        body = {"ruleset": "winning-moves", "options": [], "players": 4, "pace": 0, **body}
+        r = self.http.post("/api/tables", json=body)
+        assert r.status_code == 201, r.text
+        return r.json()
+
+    def host(self, table: dict) -> dict:
+        return self.http.get(path(table["host_url"]).replace("/host/", "/api/host/")).json()
+
+    def host_post(self, table: dict, what: str, body: dict | None = None):
+        return self.http.post(path(table["host_url"]).replace("/host/", "/api/host/") + "/" + what, json=body or {})
+
+    def seat_url(self, table: dict, p: int) -> str:
+        """Seat ``p``'s link on this server (a link keeps its path when the server comes back on another port)."""
+        return self.url + path(table["seats"][p]["url"])
+
+    def export(self, table: dict) -> str:
+        r = self.http.get(path(table["export_url"]))
+        assert r.status_code == 200, r.text
+        return r.text
+
+
+def path(url: str) -> str:
+    from urllib.parse import urlsplit
+
+    return urlsplit(url).path
+
+
+def ws_url(seat_url: str) -> str:
+    return seat_url.replace("http://", "ws://").replace("/play/", "/ws/")
+
+
+class SeatClient:
+    """A seat's socket, keeping every message it received (the leak checks read them all)."""
+
+    def __init__(self, seat_url: str):
+        self.ws = connect(ws_url(seat_url), max_size=2**24, open_timeout=20).__enter__()  # closed by close()
+        self.received: list[dict] = []
+        self.view: dict | None = None
+
+    def _take(self, msg: dict) -> dict:
+        self.received.append(msg)
+        if msg["type"] == "state":
+            self.view = msg
+        return msg
+
+    def recv(self, timeout: float = 20) -> dict:
+        return self._take(json.loads(self.ws.recv(timeout=timeout)))
+
+    def until(self, pred, timeout: float = 30) -> dict:
+        """Read messages until one satisfies ``pred`` (bounded by ``timeout`` seconds)."""
+        end = time.monotonic() + timeout
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no such message in {timeout} s; last view: {json.dumps(self.view)[:600]}")
+            msg = self.recv(left)
+            if pred(msg):
+                return msg
+
+    def settle(self, quiet: float = 0.3) -> dict:
+        """Read until nothing more comes for ``quiet`` seconds; the newest view."""
+        while True:
+            try:
+                self.recv(quiet)
+            except TimeoutError:
+                return self.view
+
+    def send(self, obj) -> None:
+        self.ws.send(obj if isinstance(obj, (str, bytes)) else json.dumps(obj))
+
+    def act(self, action: str, version: int | None = None) -> None:
+        self.send({"type": "act", "action": action, "version": self.view["version"] if version is None else version})
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def my_move(view: dict) -> str | None:
+    """The tests' person policy: the coup fourré call in a window, else the first move offered."""
+    moves = view["moves"]
+    if not moves:
+        return None
+    calls = [m for m in moves if m["op"] == "coup-fourre"]
+    return (calls or moves)[0]["action"]
+
+
+def window_seed(seats: list[str], ruleset: str = "winning-moves", options=(), limit: int = 400,
+                within: int | None = None) -> tuple[int, int]:
+    """A seed whose first hand, with the persons playing :func:`my_move`, opens a coup fourré window for
+    a person (the seed, and the person it opens for); ``within``: in that many person moves at most."""
+    from mbrules.web.rules import bundled_choice
+    from mbrules.web.table import Table, table_setup
+
+    rules = bundled_choice(ruleset, list(options))
+    for seed in range(limit):
+        t = Table("find", table_setup(rules, len(seats), seats, seed, 0), rules, None)
+        moves = 0
+        while t.state.hand_no == 0 and not t.state.hand_over:
+            while t.step_once():
+                pass
+            p = t.deciding()
+            if p < 0:
+                break
+            v = t.view(p)
+            if v["obs"]["decision"]["kind"] == "coup_fourre":
+                return seed, p
+            moves += 1
+            if within is not None and moves > within:
+                break
+            assert t.act(p, my_move(v), t.version) is None
+    raise AssertionError("no seed opens a window for a person")
+
+
+def allowed_observations(db: str, table_id: str, seat: int) -> set[str]:
+    """Every observation ``seat`` may have been shown at this table (JSON, sorted keys): rebuilt from the
+    stored record by dealing the seed again and playing the steps, watching the seat's observation
+    before and after every action, then the implicit tail (the draws, a window let pass) the record
+    does not hold yet."""
+    from mbrules.engine import Observer
+    from mbrules.vocab import DRAW
+    from mbrules.web.rules import choice_from_setup
+    from mbrules.web.store import Store
+    from mbrules.web.table import Table
+
+    store = Store(db)
+    try:
+        stored = store.load(table_id)
+    finally:
+        store.close()
+    t = Table(table_id, stored.setup, choice_from_setup(stored.setup), None)
+    seen: set[str] = set()
+
+    def note(st) -> None:
+        seen.add(json.dumps(st.observation(seat).to_dict(), sort_keys=True))
+
+    class Watch(Observer):
+        def before_action(self, st, player, action):
+            note(st)
+
+        def after_action(self, st, player, action):
+            note(st)
+
+    t.state.add_observer(Watch())
+    note(t.state)
+    t.restore(stored.steps)
+    note(t.state)
+    for branch in range(2):
+        st = t.state.clone()
+        st.add_observer(Watch())
+        if st.hand_over and not st.is_terminal():
+            st.next_hand()
+            note(st)
+        for _ in range(20):
+            legal = st.legal_actions()
+            if len(legal) == 1 and legal[0].op == DRAW:
+                st.apply(legal[0])
+            elif branch == 1 and st.decision.kind == "coup_fourre":
+                st.apply(t.game.decline_action)
+            else:
+                break
+    return seen
+
+
+PUBLIC_KEYS = {"type", "table", "version", "seat", "obs", "moves", "question", "why_not", "narration", "sheets",
+               "seats", "hand_over", "match_over", "status", "you_ready"}
+
+
+def check_nothing_leaked(messages: list[dict], allowed: set[str], seat_name: str) -> int:
+    """Every message a seat received shows what its observation allows: its own observation (one it
+    may have had), moves and reasons about cards in its own hand, no key but the public ones.
+    Returns how many views were checked."""
+    views = 0
+    for msg in messages:
+        if msg["type"] == "welcome":
+            assert msg["seat"] == seat_name
+            assert set(msg) == {"type", "table", "seat", "ruleset", "ruleset_id", "options", "cards", "sides",
+                                "unit", "rules", "changes"}
+            continue
+        if msg["type"] == "refused":
+            assert set(msg) <= {"type", "code", "message", "version"}
+            continue
+        assert msg["type"] == "state", msg["type"]
+        assert set(msg) == PUBLIC_KEYS
+        assert msg["seat"] == seat_name
+        assert json.dumps(msg["obs"], sort_keys=True) in allowed, f"an observation {seat_name} never had"
+        hand = set(msg["obs"]["hand"])
+        assert {m["card"] for m in msg["moves"] if m["card"]} <= hand
+        assert set(msg["why_not"]) <= hand
+        views += 1
+    return views
