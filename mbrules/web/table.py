@@ -34,6 +34,14 @@ _STEPPED = {LONE: "draw", DECIDED: "bot"}  # what step_once says the seat loop's
 MAX_STEPS_A_CALL = 10_000  # bot moves and draws in one advance (a hand is bounded by the engine far below)
 
 
+
+def _choices(legal: list) -> list:
+    """The moves a person is offered: every legal action but a lone draw, which the seat loop takes for the
+    seat. A draw is offered where it is one choice of several: the draw pile or the discard pile's top
+    (turn.draw_from_discard), a draw or a mulligan (turn.mulligan), a draw that ends a mulligan."""
+    return list(legal) if len(legal) > 1 else [a for a in legal if a.op != DRAW]
+
+
 class TableError(Exception):
     """A request about a table that cannot be met (a usage error, told to whoever asked)."""
 
@@ -190,7 +198,7 @@ class Table:
             action = Action.parse(text, g)
         except NotationError as e:
             return Refusal("not-a-move", f"that is not a move: {e}")
-        if action.op == DRAW:
+        if action.op == DRAW and action not in _choices(st.legal_actions()):
             return Refusal("not-a-move", "the server draws for you")
         try:
             st.verify(action, player=p)
@@ -271,7 +279,7 @@ class Table:
         g, st = self.game, self.state
         obs = st.observation(p)
         mine = self.deciding() == p and isinstance(self.seats[p], BrowserSeat)
-        legal = [a for a in st.legal_actions() if a.op != DRAW] if mine else []
+        legal = _choices(st.legal_actions()) if mine else []
         moves = []
         for a in legal:
             c = a.card_index

@@ -236,3 +236,27 @@ def test_every_bundled_edition_plays_a_hand_at_every_player_count(ruleset, tmp_p
         path = tmp_path / f"{players}.yaml"
         path.write_text(t.export())
         assert [r.passed for r in replay_file(path)] == [True], (ruleset, players)
+
+
+@pytest.mark.parametrize("option", ["draw-from-discard", "mulligan"])
+def test_a_draw_that_is_a_choice_is_offered_to_the_person_and_taken(option, tmp_path):
+    """With draw-from-discard (or mulligan) the draw is a choice, not the lone move the seat loop takes for a
+    seat: the page lists the draws and the server takes the one the person sends (before, the draws were
+    hidden from the page and refused from it, and the table waited for ever)."""
+    t, _ = new_table(tmp_path, store=False, options=[option])
+    for _ in range(400):
+        while t.step_once():
+            pass
+        p = t.deciding()
+        if p < 0:
+            break
+        moves = [m["action"] for m in t.view(p)["moves"]]
+        draws = [m for m in moves if m.startswith("draw")]
+        if draws:
+            assert "draw" in moves and (("draw discard" in moves) or any(m.startswith("mulligan") for m in moves))
+            before = t.version
+            assert t.act(p, draws[-1], t.version) is None
+            assert t.version != before
+            return
+        assert t.act(p, my_move(t.view(p)), t.version) is None
+    pytest.fail("no draw choice came up")
