@@ -1,6 +1,7 @@
 # Quick start: `make play` and `make test` on a machine with only Python 3.11+.
 # `make play` builds a light .venv-play (the core and the terminal seat only); `make test` builds .venv
-# with every optional extra. Each is rebuilt whenever pyproject.toml changes.
+# with every optional extra; `make test-core` builds .venv-core with the core and the test tools only.
+# Each is rebuilt whenever pyproject.toml changes.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -8,9 +9,12 @@ STAMP  := $(VENV)/.installed-stamp
 PLAY_VENV  := .venv-play
 PLAY_BIN   := $(PLAY_VENV)/bin
 PLAY_STAMP := $(PLAY_VENV)/.installed-stamp
+CORE_VENV  := .venv-core
+CORE_BIN   := $(CORE_VENV)/bin
+CORE_STAMP := $(CORE_VENV)/.installed-stamp
 PIP_FLAGS  := --quiet --disable-pip-version-check
 
-.PHONY: play human test test-fast soak bench schemas models clean
+.PHONY: play human check types-debt test test-fast test-core ci soak bench schemas models clean
 
 $(STAMP): pyproject.toml
 	rm -rf $(VENV)
@@ -24,17 +28,41 @@ $(PLAY_STAMP): pyproject.toml
 	$(PLAY_BIN)/python -m pip install $(PIP_FLAGS) -e '.[human]'
 	touch $(PLAY_STAMP)
 
+$(CORE_STAMP): pyproject.toml
+	rm -rf $(CORE_VENV)
+	$(PYTHON) -m venv $(CORE_VENV)
+	$(CORE_BIN)/python -m pip install $(PIP_FLAGS) -e '.[test]'
+	touch $(CORE_STAMP)
+
 play: $(PLAY_STAMP)
 	$(PLAY_BIN)/mbrules play
 
 human: $(PLAY_STAMP)  # you play p1 (Winning Moves, 4 players) in the terminal: docs/play.md
 	$(PLAY_BIN)/mbrules play --human p1
 
-test: $(STAMP)  # every test, the slow ones included (CI runs this)
-	$(BIN)/python -m pytest -q
+# the static gate (CI runs it before the tests): ruff's defect rules and mypy, as pyproject configures them
+# (--strict flags on the public API's modules listed there; the other modules' remaining codes listed too)
+check: $(STAMP)
+	$(BIN)/python -m ruff check --no-cache .
+	$(BIN)/python -m mypy
+
+# mypy's errors still silenced by pyproject's not-yet-clean list, per file (the work left for issue 37)
+types-debt: $(STAMP)
+	-$(BIN)/python -m mypy --config-file= --python-version 3.11 --ignore-missing-imports mbrules cli \
+	  | grep ': error:' | cut -d: -f1 | sort | uniq -c | sort -rn
+
+test: $(STAMP)  # every test, the slow ones included (CI runs this), on two processes (pytest-xdist; Ray's tests on one)
+	$(BIN)/python -m pytest -q -n 2 --dist loadgroup
 
 test-fast: $(STAMP)  # every test but those marked slow (subprocess-heavy, statistical): under 2 minutes of CPU
 	$(BIN)/python -m pytest -q -m "not slow"
+
+# the fast suite with none of the optional extras (the test tools pull in textual, the human extra's):
+# a test of an extra skips when it is missing, as promised; CI runs it after `make test`
+test-core: $(CORE_STAMP)
+	$(CORE_BIN)/python -m pytest -q -m "not slow" -n 2 --dist loadgroup
+
+ci: check test test-core  # what CI runs (.ci/run)
 
 soak: $(STAMP)
 	$(BIN)/python benchmarks/soak.py
@@ -53,7 +81,7 @@ MODEL_GAMES ?= 1000
 OTHER_MODEL_GAMES ?= 300
 models: $(STAMP)
 	for n in 2 3 4 6; do \
-	  $(BIN)/mbrules train winning-moves -p $$n --games $(MODEL_GAMES) --seed 0 --out mbrules/bots/models/winning-moves-$${n}p.json || exit 1; \
+	  $(BIN)/mbrules train winning-moves -p $$n --games $(MODEL_GAMES) --seed 0 --max-positions 2000000 --out mbrules/bots/models/winning-moves-$${n}p.json || exit 1; \
 	  for r in parker-1971 kids-115 wikipedia dujardin-classic asmodee-2014; do \
 	    $(BIN)/mbrules train $$r -p $$n --games $(OTHER_MODEL_GAMES) --seed 0 --out mbrules/bots/models/$$r-$${n}p.json || exit 1; \
 	  done; \
@@ -63,4 +91,4 @@ models: $(STAMP)
 	done
 
 clean:
-	rm -rf $(VENV) $(PLAY_VENV) .pytest_cache .hypothesis build *.egg-info
+	rm -rf $(VENV) $(PLAY_VENV) $(CORE_VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache build *.egg-info

@@ -309,7 +309,7 @@ def scenario_text(failure: dict) -> str:
     recorder = Recorder()
     state = replay_history(game, seed, hist, observers=[recorder])
     recorder.hands = recorder.hands[-1:]  # the failing hand only
-    if recorder.hands and recorder.hands[0]["sheet"] is None:
+    if recorder.hands and recorder.hands[0]["end"] is None:  # the failing hand did not end
         recorder.winner = None
     text = record_match(recorder, state, rid, opts, players, seed)
     if failure["kind"] == "crash" and failure.get("pending"):
@@ -325,7 +325,7 @@ def scenario_text(failure: dict) -> str:
         f"# soak failure ({failure['kind']}): {rid} {'+'.join(opts) or '(no option)'}, {players} players, "
         f"bot {failure['bot']}, match seed {seed}, hand {failure['hand_no'] + 1}",
         "# shrunk to the shortest prefix of the hand that still fails; the expect below is what the engine did.",
-        f"# replay with the invariants checked: python benchmarks/soak.py --replay THIS_FILE",
+        "# replay with the invariants checked: python benchmarks/soak.py --replay THIS_FILE",
         f"# reproduce from the start of the match: {cmd}",
     ]
     for p in failure["problems"]:

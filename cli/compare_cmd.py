@@ -18,9 +18,9 @@ from mbrules.matches.base import MAX_GAMES
 from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
 from .common import EXIT_USAGE, app, check_range, fail, output_width, signals
 from .layout import fits, folded, print_lines, table, wrap
-from .reports import check_report_folder, phase_progress, report_run, signal_name
+from .reports import check_report_folder, phase_progress, refused_bots, report_run, signal_name
 from .play_cmds import (
-    DEFAULT_PLAYERS, MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, _compile,
+    DEFAULT_PLAYERS, MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, compile_game,
 )
 
 DEFAULT_GAMES = 1000
@@ -75,15 +75,15 @@ def compare(
         fail("mbrules: --out needs a folder name (an empty one would write into the current folder)", EXIT_USAGE)
     robust_bots = None if bots is None else [x for x in bots if x != "none"]
     inputs: list[Path] = []
-    game_a = _compile(a, opts_a, players, main_bots, files_read=inputs)
-    game_b = _compile(b_ref, opts_b, players_b, main_bots, files_read=inputs)
-    from mbrules.bots import UnknownBot, check_bot
+    game_a = compile_game(a, opts_a, players, main_bots, files_read=inputs)
+    game_b = compile_game(b_ref, opts_b, players_b, main_bots, files_read=inputs)
+    from mbrules.bots import UnknownBot, check_bots
 
-    try:
-        for extra in (robust_bots or []) + list(rung or []):
-            check_bot(extra)  # the bot exists and takes these parameters (each arm is compiled once, above)
-    except UnknownBot as e:
-        fail(f"mbrules: {e}", EXIT_USAGE)
+    for arm, game in (("A", game_a), ("B", game_b)):
+        try:  # every bot given exists, takes these parameters and fits both arms (a learned bot's model)
+            check_bots((robust_bots or []) + list(rung or []), [game])
+        except UnknownBot as e:
+            fail(f"mbrules: arm {arm}: {e}", EXIT_USAGE)
     if out is not None:
         from mbrules.compare.report import check_out
 
@@ -91,7 +91,7 @@ def compare(
 
     with phase_progress("pairs") as progress:
         with signals(raising=False) as stop, report_run(out):
-            with cluster_session(backend):
+            with cluster_session(backend), refused_bots():
                 cmp = run_compare(game_a, game_b, options_a=opts_a, options_b=opts_b, players=players,
                                   players_b=players_b, games=games, seed=seed, bots=main_bots,
                                   robust_bots=robust_bots, robust_games=robust_games, ladder=rung,
@@ -104,11 +104,13 @@ def compare(
     if as_json:
         sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
     else:
-        _print(cmp, doc, out)
+        _print(cmp, doc, out if cmp.written else None)
     if stop.signum is not None:
         name = signal_name(stop.signum)
         print(f"mbrules: interrupted ({name}) after {cmp.pairs_done} of {games} paired matches: the figures are "
               f"those of the matches both arms finished", file=sys.stderr)
+        if out is not None and not cmp.written:
+            print(f"mbrules: no paired match finished: {out} is left as it was", file=sys.stderr)
         raise typer.Exit(stop.exit_code)
 
 

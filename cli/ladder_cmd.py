@@ -16,7 +16,7 @@ from mbrules.engine.words import plural
 from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
 from .common import (EXIT_CHECK_FAILED, EXIT_USAGE, app, check_range, fail, fold, output_width, signals,
                      text_console)
-from .play_cmds import MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, _compile
+from .play_cmds import MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, compile_game
 
 MAX_LADDER_BOTS = 16
 MAX_LADDER_GAMES = 1_000_000
@@ -62,7 +62,7 @@ def ladder(
     workers = resolve_workers(workers)
     check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
     check_backend(backend, address)
-    game = _compile(ruleset, options, players, bots[:1])
+    game = compile_game(ruleset, options, players, bots[:1])
     try:  # the learned bot's model must fit the game: refused (or trained on first use) before any match
         for b in bots[1:]:
             check_bot(b, game)

@@ -15,7 +15,7 @@ from rich.text import Text
 
 from mbrules._paths import install_hint
 from mbrules.bots import UnknownBot, bot_names, check_bot, lineup
-from mbrules.engine import Action, Game, GameError, Observer, State, Transition
+from mbrules.engine import Game, GameError, Observer, State, Transition
 from mbrules.engine.words import plural
 from mbrules.narrate import Narrator as Words, line_label
 
@@ -38,9 +38,11 @@ BOTS_HELP = "Bot name ({names}); once for every player, or once per player in se
 
 
 # -- shared set-up -----------------------------------------------------------------------
-def _compile(ruleset: str, options: list[str], players: int, bots: list[str],
-             files_read: list[Path] | None = None) -> Game:
-    """Check the bots, load the ruleset and compile it for ``players``; bad input exits cleanly.
+def compile_game(ruleset: str, options: list[str], players: int, bots: list[str],
+                 files_read: list[Path] | None = None) -> Game:
+    """Check the bots, compile the ruleset for ``players`` (:func:`mbrules.load_game`); bad input exits
+    cleanly with the contract's code. Every command that plays (play, simulate, compare, ladder, train)
+    compiles through it.
 
     ``files_read`` is filled with every file the ruleset was read from (its ``extends`` chain and
     options included): the inputs an output path must never be."""
@@ -49,16 +51,15 @@ def _compile(ruleset: str, options: list[str], players: int, bots: list[str],
             check_bot(b)
     except UnknownBot as e:
         fail(f"mbrules: {e}", EXIT_USAGE)
-    from mbrules.ruleset import RulesetError, load_ruleset  # pydantic models: only when a command runs
+    from mbrules import load_game  # the one way a ruleset is compiled, the library's as the command's
+    from mbrules.ruleset import RulesetError
 
     try:
-        rs = load_ruleset(ruleset, options, files_read=files_read)
+        game = load_game(ruleset, players, options, files_read=files_read)
     except RulesetError as e:
         fail(e.lines, EXIT_USAGE if e.usage else EXIT_CHECK_FAILED)
     except OSError as e:
         fail(f"mbrules: cannot read {ruleset}: {e.strerror or e}", EXIT_USAGE)
-    try:
-        game = Game(rs, players)
     except GameError as e:
         fail(f"mbrules: {e}", EXIT_USAGE)
     if len(bots) not in (1, players):
@@ -99,16 +100,13 @@ class Narrator(Observer):
         self.g = game
         self.words = Words(game)
         self.out = console
-        self.hand_seen = -1
 
-    def before_action(self, st: State, p: int, a: Action) -> None:
-        if st.hand_no != self.hand_seen:
-            self.hand_seen = st.hand_no  # the hand's first action is its first player's
-            self.out.rule(f"Hand {st.hand_no + 1}", style="bold")
-            self.say(self.words.hand_start(st, p))
+    def hand_start(self, st: State) -> None:
+        self.out.rule(f"Hand {st.hand_no + 1}", style="bold")
+        self.say(self.words.hand_start(st, st.current_player))
 
     def transition(self, st: State, t: Transition) -> None:
-        line = self.words.action(t)
+        line = self.words.action(t, st)
         if line is not None:
             self.say(line)
 
@@ -160,7 +158,7 @@ def play(
     check_range("--players", players, 1, MAX_PLAYERS)
     check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
     inputs: list[Path] = []
-    game = _compile(ruleset, options, players, bots, files_read=inputs)
+    game = compile_game(ruleset, options, players, bots, files_read=inputs)
     if plain and not human:
         fail("mbrules: --plain goes with --human (it is how a person's seat is shown)", EXIT_USAGE)
     seats = _human_seats(game, human or [], as_json)  # before any file is checked: a usage error first
@@ -328,7 +326,7 @@ def simulate(
     check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
     check_backend(backend, address)
     inputs: list[Path] = []
-    game = _compile(ruleset, options, players, bots, files_read=inputs)
+    game = compile_game(ruleset, options, players, bots, files_read=inputs)
     if out is not None:
         _check_records_out(out, inputs, games)
 
@@ -374,7 +372,7 @@ def simulate(
         report["cluster"] = {"address": address, "nodes_used": len(nodes)}  # where the tasks ran (not a figure)
     if interrupted:
         name = "SIGINT" if stop.signum == 2 else "SIGTERM" if stop.signum == 15 else f"signal {stop.signum}"
-        n = stats["games"]
+        n = stats.games
         which = f"games 0 to {n - 1} of the seed, whole chunks merged in order" if n else "no game finished"
         print(f"mbrules: interrupted after {n} of {plural(games, 'game')} ({name}); the statistics count those {plural(n, 'game')} "
               f"({which})", file=sys.stderr)
@@ -386,26 +384,33 @@ def simulate(
     con = text_console()
     con.print(f"{game.ruleset.name}; {players} players; bots: "
               + ", ".join(f"{p} {b}" for p, b in settings["bots"].items()), markup=False)
-    counted = (f"{stats['games']} of {plural(games, 'match', 'matches')} (interrupted)" if interrupted
+    counted = (f"{stats.games} of {plural(games, 'match', 'matches')} (interrupted)" if interrupted
                else plural(games, "match", "matches"))
     t = Table(title=f"{counted}, seed {seed}, {plural(workers, 'worker')}", title_justify="left")
     t.add_column("figure")
     t.add_column("value", justify="right")
     t.add_column("95% interval", justify="right")
+    for key in ("games", "hands", "turns"):
+        t.add_row(key.capitalize(), *_figure(report[key], None))
     ci = report["ci95"]
-    for key, label in FIGURE_LABELS.items():
-        t.add_row(label, *_figure(report[key], ci.get(key), share=key.endswith("_share")))
     for s in range(game.sides):
-        t.add_row(f"wins {_side_label(game, s)}", str(report["wins"][game.side_names[s]]),
+        t.add_row(f"Matches won by {_side_label(game, s)}", str(report["wins"][game.side_names[s]]),
                   _ci_words(ci["win_share"][game.side_names[s]], share=True))
-    t.add_row("draws", str(report["draws"]), _ci_words(ci["draw_share"], share=True))
-    t.add_row("unfinished (match.max_hands reached)", str(report["unfinished"]), _ci_words(ci["unfinished_share"], share=True))
-    t.add_row("seconds", f"{report['seconds']:.2f}")
-    t.add_row("hands per second", f"{report['hands_per_second']:,.0f}")
-    t.add_row("turns per second", f"{report['turns_per_second']:,.0f}")
+    # every metric of the registry, by the names compare and sweep show it under (mbrules.matches.metrics),
+    # each to the digits its interval supports
+    from mbrules.matches.metrics import METRICS, applies
+
+    for metric in METRICS:
+        fig = stats.figure(metric) if applies(metric, game) else {"value": None, "ci95": None}
+        t.add_row(metric.name or metric.label, *_figure(fig["value"], fig["ci95"], share=metric.key.endswith("_share")))
+    t.add_row("Seconds", f"{report['seconds']:.2f}", "")
+    for key in ("hands_per_second", "turns_per_second"):
+        rate = report[key]
+        t.add_row(key.replace("_", " ").capitalize(), "–" if rate is None else f"{rate:,.0f}", "")
     con.print(t)
-    con.print("95% intervals: Wilson for shares of matches (wins, draws, unfinished: the share, not the count); "
-              "the delta method over matches for means (a match's hands are not independent).", markup=False)
+    con.print("95% intervals: Wilson for shares of matches; the delta method over matches for the other "
+              "figures (a match's hands are not independent). The same metrics as compare and sweep.",
+              markup=False)
     m = _sides_table(game, "Mean score per hand, per side", "line")
     for line in report['mean_score_per_line']:
         m.add_row(line_label(line) if line != "total" else "Total",
@@ -413,17 +418,9 @@ def simulate(
                     else f"{report['mean_score_per_line'][line][n]:.1f}" for n in game.side_names))
     con.print(m)
     if interrupted:
-        con.print(f"Interrupted after {stats['games']} of {plural(games, 'game')}: the figures above count those games.",
+        con.print(f"Interrupted after {stats.games} of {plural(games, 'game')}: the figures above count those games.",
                   markup=False)
         raise typer.Exit(stop.exit_code)
-
-
-FIGURE_LABELS = {  # simulate's figures in words (the JSON keeps its keys)
-    "games": "games", "hands": "hands", "turns": "turns",
-    "mean_hands_per_game": "mean hands per game", "mean_turns_per_hand": "mean turns per hand",
-    "trip_completed_share": "hands with a trip completed", "coups_fourres_per_hand": "coups fourrés per hand",
-    "mean_points_per_hand_and_side": "mean points per hand and side",
-}
 
 
 def _figure(value, ci, share: bool = False) -> tuple[str, str]:
@@ -493,7 +490,7 @@ def _records_file(out: Path | None, inputs: list[Path], game: Game):
             if not as_jsonl:
                 fh.write(export.hands_csv_header(names))
 
-            def on_records(first: int, records: list[dict]) -> None:
+            def on_records(first: int, records: list) -> None:
                 try:
                     if as_jsonl:
                         fh.write(export.jsonl(export.match_row(r, names, index=first + k)

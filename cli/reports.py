@@ -100,6 +100,18 @@ def phase_progress(unit: str, stream=None, every: float = PIPED_EVERY,
 
 
 @contextmanager
+def refused_bots() -> Iterator[None]:
+    """A bot the library refuses before the first match (a default ladder rung whose model cannot be
+    found or trained): exit 2 with its sentence, as the command's own checks do."""
+    from mbrules.bots import UnknownBot
+
+    try:
+        yield
+    except UnknownBot as e:
+        fail(f"mbrules: {e}", EXIT_USAGE)
+
+
+@contextmanager
 def report_run(out: str | None) -> Iterator[None]:
     """The failures of a run that writes a report folder, each as a sentence and the contract's code."""
     from concurrent.futures.process import BrokenProcessPool

@@ -16,7 +16,7 @@ from mbrules.bots import bot_names
 from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
 from .common import EXIT_CHECK_FAILED, EXIT_USAGE, app, check_range, fail, output_width, signals
 from .layout import fits, folded, print_lines, table, wrap
-from .reports import check_report_folder, phase_progress, report_run, signal_name
+from .reports import check_report_folder, phase_progress, refused_bots, report_run, signal_name
 from .play_cmds import MAX_GAMES, MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS
 
 DEFAULT_GAMES = 200
@@ -30,7 +30,7 @@ def sweep(
     players: int = typer.Option(2, "--players", "-p", "-n", help="Number of players."),
     games: int = typer.Option(DEFAULT_GAMES, "--games", "-g", help="Matches per value (every value dealt the same seeds)."),
     metric: Optional[list[str]] = typer.Option(None, "--metric", "-m", help="A metric drawn as a response curve (default turns_per_hand and hands_per_match); repeat. Every metric is in the JSON and the report."),
-    target: Optional[str] = typer.Option(None, "--target", help="METRIC=VALUE (e.g. turns_per_hand=60; a share in percent or as a fraction): names the values whose 95% interval holds it, and the closest."),
+    target: Optional[str] = typer.Option(None, "--target", help="METRIC=VALUE (e.g. turns_per_hand=60; a share in percent, 0 to 100: first_side_win_share=55 or =55% is 55%, =1 is 1%): names the values whose 95% interval holds it, and the closest."),
     bot: Optional[list[str]] = typer.Option(None, "--bot", "-b", help="One bot for everybody, or one per player (default heuristic). Bots: " + ", ".join(bot_names()) + "."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed: match i of every value is dealt from (seed, i)."),
     workers: Optional[int] = workers_option(),
@@ -44,7 +44,7 @@ def sweep(
 
     Each value is the ruleset patched in memory and checked as a file would be (an invalid one is refused before any match, exit 2). Opens with at most three sentences (what the value does to hand length, trips, shutouts, who wins, points; clearly or not shown), then the trends in words and a table: each value with the chosen metrics and their 95% intervals. Ctrl-C keeps the matches every value finished (exit 130). Example: mbrules sweep winning-moves -p 2 --set player_counts.2.target=500..900:200 --games 200 --out sweep/
     """
-    from mbrules.bots import UnknownBot, check_bot
+    from mbrules.bots import UnknownBot, check_bot, check_bots
     from mbrules.ruleset import RulesetError
     from mbrules.sweep import SetError
     from mbrules.sweep.run import build_settings, check_metrics, compile_points, parse_target
@@ -72,13 +72,20 @@ def sweep(
         if target is not None:
             parse_target(target)
         settings = build_settings(ruleset, opts, players, set_ or [])
-        compile_points(ruleset, opts, players, settings, inputs)  # every value checked before any match
+        points = compile_points(ruleset, opts, players, settings, inputs)  # every value checked before any match
     except SetError as e:
         fail(str(e), EXIT_USAGE)
     except RulesetError as e:
         fail(e.lines, EXIT_USAGE if e.usage else EXIT_CHECK_FAILED)
     except OSError as e:
         fail(f"mbrules: cannot read {ruleset}: {e.strerror or e}", EXIT_USAGE)
+    from mbrules.sweep.values import point_label
+
+    for j, game in enumerate(points):
+        try:  # every bot against every value (a learned bot's model), before any match
+            check_bots(bots, [game])
+        except UnknownBot as e:
+            fail(f"mbrules: --set {point_label(settings, j)}: {e}", EXIT_USAGE)
     if out is not None:
         from mbrules.sweep.report import check_out
 
@@ -89,7 +96,7 @@ def sweep(
     with phase_progress("seeds") as progress:
         with signals(raising=False) as stop, report_run(out):
             try:
-                with cluster_session(backend):
+                with cluster_session(backend), refused_bots():
                     sw = run_sweep(ruleset, set_ or [], options=opts, players=players, games=games, seed=seed,
                                    bots=bots, metrics=metric or [], target=target, workers=workers, out=out,
                                    charts=not no_charts, inputs=inputs, progress=progress, should_stop=stop,
@@ -100,11 +107,13 @@ def sweep(
     if as_json:
         sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
     else:
-        _print(sw, doc, out)
+        _print(sw, doc, out if sw.written else None)
     if stop.signum is not None:
         name = signal_name(stop.signum)
         print(f"mbrules: interrupted ({name}) after {sw.seeds_done} of {games} matches per value: the figures are "
               f"those of the matches every value finished", file=sys.stderr)
+        if out is not None and not sw.written:
+            print(f"mbrules: no match finished for every value: {out} is left as it was", file=sys.stderr)
         raise typer.Exit(stop.exit_code)
 
 

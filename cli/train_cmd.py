@@ -2,22 +2,45 @@
 from __future__ import annotations
 
 import json
+import signal
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Optional
+from typing import Iterator, Optional
 
 import typer
 from rich.console import Console
 from rich.text import Text
 
 from mbrules._paths import install_hint
+from mbrules.bots.training import MAX_POSITIONS, MAX_POSITIONS_LIMIT  # (numpy is imported only when it trains)
 
-from .common import EXIT_USAGE, app, check_range, fail, signals, text_console
-from .play_cmds import MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, _compile
+from .common import EXIT_USAGE, Interrupted, SignalFlag, app, check_range, fail, signals, text_console
+from .play_cmds import MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, compile_game
 
 MAX_TRAIN_GAMES = 1_000_000
 KINDS = ("linear", "mlp", "trees")
+
+
+@contextmanager
+def _stop_where_it_is(stop: SignalFlag) -> Iterator[None]:
+    """While the value is fitted: scikit-learn polls no flag, so SIGINT or SIGTERM raises
+    :class:`Interrupted` where the main thread is (between its iterations, after a call into C); a
+    signal that came just before the fit stops it before it starts."""
+    def handler(signum, frame) -> None:
+        if stop.signum is None:
+            stop.signum = signum
+            raise Interrupted(signum)
+
+    if stop.signum is not None:
+        raise Interrupted(stop.signum)
+    old = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
 
 
 @app.command()
@@ -31,11 +54,17 @@ def train(
     kind: str = typer.Option("linear", "--kind", help="The value's form: linear (ridge regression, the default) or "
                              "mlp (a small network; needs numpy to play) or trees (gradient-boosted trees, pure Python to play).",
                              metavar="linear|mlp|trees"),
+    max_positions: int = typer.Option(MAX_POSITIONS, "--max-positions", help=f"Memory bound: the positions kept for the "
+                                      f"fit (8 bytes a feature: about 160 MB at 2 players for the default; at most "
+                                      f"{MAX_POSITIONS_LIMIT:,}); past it a uniform sample of every position, seeded. "
+                                      "Memory does not grow with --games."),
     as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout: the training's figures."),
 ) -> None:
     """Learn a value model for the learned bot (--bot learned:model=FILE) from self-play.
 
     The heuristic plays whole matches against itself; at the start of every turn each player's observation is kept with the hand's final point difference for its side (a Monte Carlo target), and a value is fitted on features of the observation derived from the ruleset's own cards (scikit-learn, the optional extra learn). The same ruleset, options, players, games and seed give the same model file. A model is refused (exit 2) for another ruleset than its own.
+
+    Memory is bounded by --max-positions (250,000 positions by default), whatever --games is. Ctrl-C or SIGTERM, during self-play or the fit, stops it (exit 130 or 143) and nothing is written.
 
     Example: mbrules train winning-moves -p 2 --games 200 --out wm2.json, then mbrules play -p 2 --bot learned:model=wm2.json
     """
@@ -43,10 +72,11 @@ def train(
     check_range("--players", players, 1, MAX_PLAYERS)
     check_range("--games", games, 1, MAX_TRAIN_GAMES)
     check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
+    check_range("--max-positions", max_positions, 1_000, MAX_POSITIONS_LIMIT)
     if kind not in KINDS:
         fail(f"mbrules: --kind must be linear, mlp or trees (got {kind[:30]})", EXIT_USAGE)
     inputs: list[Path] = []
-    game = _compile(ruleset, options, players, ["heuristic"], files_read=inputs)
+    game = compile_game(ruleset, options, players, ["heuristic"], files_read=inputs)
     if game.sides < 2:
         from mbrules.engine.words import plural
 
@@ -81,19 +111,24 @@ def train(
         with signals(raising=False) as stop:
             try:
                 doc = run(game, games=games, seed=seed, kind=kind, options=options,
-                          progress=lambda n: bar.update(task, completed=n), should_stop=stop)
-            except TrainingStopped:
-                print("mbrules: interrupted; no model was written", file=sys.stderr)
+                          progress=lambda n: bar.update(task, completed=n), should_stop=stop,
+                          max_positions=max_positions, fit_guard=lambda: _stop_where_it_is(stop))
+            except (TrainingStopped, Interrupted):
+                print(f"mbrules: interrupted ({'SIGINT' if stop.signum == signal.SIGINT else 'SIGTERM'}); "
+                      f"no model was written, {out} is as it was", file=sys.stderr)
                 raise typer.Exit(stop.exit_code)
             except ValueError as e:
                 fail(f"mbrules: {e}", EXIT_USAGE)
-    text = json.dumps(doc, indent=1, ensure_ascii=True) + "\n"
-    try:
-        write_file_atomic(out, text, inputs, "--out")
-    except OutputPathError as e:
-        fail(str(e), EXIT_USAGE)
-    except OSError as e:
-        fail(f"mbrules: cannot write {out}: {e.strerror or e}", EXIT_USAGE)
+            text = json.dumps(doc, indent=1, ensure_ascii=True) + "\n"
+            try:  # SIGINT and SIGTERM are held while the file is written: it is written whole, or not at all
+                write_file_atomic(out, text, inputs, "--out")
+            except OutputPathError as e:
+                fail(str(e), EXIT_USAGE)
+            except OSError as e:
+                fail(f"mbrules: cannot write {out}: {e.strerror or e}", EXIT_USAGE)
+    if stop.signum is not None:  # it came while the file was written: the model is whole, the exit says so
+        print(f"mbrules: interrupted; {out} was written whole before the signal took effect", file=sys.stderr)
+        raise typer.Exit(stop.exit_code)
     figures = dict(doc["training"])
     figures.update({"out": str(out), "ruleset": game.ruleset_id, "options": options, "players": players,
                     "seconds": round(time.monotonic() - t0, 1), "cpu_seconds": round(time.process_time() - c0, 1)})

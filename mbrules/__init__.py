@@ -12,7 +12,7 @@ lines, reason codes) are :mod:`mbrules.vocab`'s. See docs/api.md. Everything nam
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from . import _startup
 
@@ -20,6 +20,8 @@ if _startup.is_command():  # the mbrules command starting: a signal now exits 13
     _startup.install_early()
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from .engine import (
         Action, Decision, Game, GameError, IllegalAction, NotationError, Observation, Observer, Outcome, SideView,
         Snapshot, State, Transition,
@@ -32,7 +34,7 @@ _ENGINE_NAMES = ("Action", "Decision", "Game", "GameError", "IllegalAction", "No
                  "Observer", "Outcome", "SideView", "Snapshot", "State", "Transition")
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     """The engine's names on first use, and ``mbrules.__version__``, read from the installed metadata
     on first use (importlib.metadata costs about 30 ms of every command's start-up otherwise)."""
     if name in _ENGINE_NAMES:
@@ -53,18 +55,20 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'mbrules' has no attribute {name!r}")
 
 
-def load_game(ruleset: str, players: int = 4, options: Sequence[str] = ()) -> Game:
+def load_game(ruleset: str, players: int = 4, options: Sequence[str] = (), *,
+              files_read: list[Path] | None = None) -> Game:
     """The rules of ``ruleset`` (a bundled id or a path to a YAML file) with ``options``, compiled for ``players``.
 
     ``options``: a list of option ids or paths, applied in order; one string is one option.
     Raises :class:`mbrules.ruleset.RulesetError` for a file that is not a valid ruleset (its
     ``lines`` say FILE:LINE:COL: what is wrong) and :class:`GameError` for a player count the
-    ruleset does not allow.
+    ruleset does not allow. ``files_read``, if given, is extended with every file read (the ruleset,
+    its ``extends`` chain, every option): what a command must never write over.
     """
     from .engine import Game
     from .ruleset.loader import load_ruleset, option_refs  # the pydantic models load only when a game is asked for
 
-    return Game(load_ruleset(ruleset, option_refs(options)), players)
+    return Game(load_ruleset(ruleset, option_refs(options), files_read=files_read), players)
 
 
 __all__ = [

@@ -15,7 +15,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .engine.words import plural
-from .vocab import COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, FAST_PLAY, HAZARD, PLAY, SAFETY, STOP, DecisionKind
+from .vocab import (
+    COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, FAST_PLAY, HAZARD, MULLIGAN, PLAY, SAFETY, STOP,
+    DecisionKind,
+)
 
 if TYPE_CHECKING:
     from .engine import Action, Game, Observation, State, Transition
@@ -53,6 +56,9 @@ class Narrator:
         self.pile_names = (d.battle_pile, d.speed_pile)  # by Game.pile: BATTLE, SPEED
         self.safety_area = d.safety_area
         self.draw_pile = d.draw_pile
+        self.discard_pile = d.discard_pile
+        gos = [game.names[c] for c in range(game.n_cards) if game.is_go[c]]
+        self.go_name = gos[0] if len(gos) == 1 else "go card"
 
     # -- people and sides ------------------------------------------------------------------
     def who(self, p: int) -> str:
@@ -67,39 +73,60 @@ class Narrator:
         return f"{n} {self.unit}"
 
     # -- what happened ---------------------------------------------------------------------
-    def action(self, t: "Transition") -> str | None:
-        """One sentence for an accepted action, or None for what is not told (draws; declines in public)."""
+    def action(self, t: "Transition", st: "State | None" = None) -> str | None:
+        """One sentence for an accepted action, or None for what is not told (draws; declines in public).
+
+        ``st``, the state right after it (an observer has it), adds what the record alone cannot say:
+        with option stacked-hazards, the hazards still in force on a side after a hazard or a remedy."""
         g = self.game
         a = t.action
         op = a.op
         who = self.who(t.player)
-        if op == DRAW:
-            return None
+        if op == DRAW:  # the card drawn is never told, but where it came from and a reshuffle are public
+            said = []
+            if t.reshuffled:
+                said.append(f"The {self.discard_pile} is shuffled into a new {self.draw_pile}.")
+            if t.from_discard:
+                said.append(_sentence(f"{who} takes {g.names[t.drawn]} from the {self.discard_pile}."))
+            elif t.drawn_more:
+                said.append(f"{who} draws {plural(len(t.drawn_more) + (t.drawn >= 0), 'card')}.")
+            return " ".join(said) or None
+        if op == MULLIGAN:
+            return _sentence(f"{who} throws {g.names[a.card_index]} away (mulligan).")
         if op == PLAY:
             c = a.card_index
             k = g.kind[c]
             name = g.names[c]
             if k == DISTANCE:
                 done = "  trip completed!" if t.trip_completed else ""
+                past = f" ({t.miles - t.target} past the target)" if t.miles > t.target else ""  # option overshoot
                 return _sentence(f"{who} plays {name}: side {g.side_names[g.side_of[t.player]]} at "
-                                 f"{self.distance(t.miles)}.{done}")
+                                 f"{self.distance(t.miles)}{past}.{done}")
             if k == HAZARD:
-                return _sentence(f"{who} plays {name} on side {g.side_names[t.side]}'s {self.pile_names[g.pile[c]]}.")
+                return _sentence(f"{who} plays {name} on side {g.side_names[t.side]}'s "
+                                 f"{self.pile_names[g.pile[c]]}{self._stack(st, t)}.")
             if k == SAFETY:
                 again = " and plays again" if t.extra_turn else ""
-                return _sentence(f"{who} plays {name} to the {self.safety_area}{again}.")
-            return _sentence(f"{who} plays {name}.")
+                return _sentence(f"{who} plays {name} to the {self.safety_area}{self._safety_miles(t)}{again}."
+                                 + ("  trip completed!" if t.trip_completed else ""))
+            if g.restarts[c]:  # option remedy-restarts: no go card needed after it
+                return _sentence(f"{who} plays {name} (no {self.go_name} needed after it){self._stack(st, t)}.")
+            return _sentence(f"{who} plays {name}{self._stack(st, t)}.")
         if op == DISCARD:
             return _sentence(f"{who} discards {g.names[a.card_index]}.")
         if op == COUP_FOURRE:
             nxt = " and plays next" if t.extra_turn else ""
             if t.queued_turn:
                 nxt = " and plays next (queued: nobody loses a turn)"
+            if t.reshuffled:
+                nxt += f"; the {self.discard_pile} is shuffled into a new {self.draw_pile}"
             return _sentence(f"{who} calls COUP FOURRÉ with {g.names[a.card_index]} against "
-                             f"{g.names[t.window_hazard]}{nxt}.")
+                             f"{g.names[t.window_hazard]}{self._safety_miles(t)}{nxt}."
+                             + ("  trip completed!" if t.trip_completed else ""))
         if op == FAST_PLAY:
+            shuffled = f"; the {self.discard_pile} is shuffled into a new {self.draw_pile}" if t.reshuffled else ""
             return _sentence(f"{who} answers {g.names[t.window_hazard]} at once, out of turn, with "
-                             f"{g.names[a.card_index]} (fast play).")
+                             f"{g.names[a.card_index]} (fast play){shuffled}.")
         if op == DECLINE:
             if self.public:
                 return None
@@ -111,6 +138,25 @@ class Narrator:
         if op == STOP:
             return f"{who} does not call the extension."
         return None
+
+    def _stack(self, st: "State | None", t: "Transition") -> str:
+        """Option stacked-hazards: ', side A still stopped by Accident and Stop!' when two or more hazards
+        are in force on the side the card went to (one is told by the card itself), else ''."""
+        g = self.game
+        if st is None or not g.stacked_hazards or t.side < 0 or st.hand_over:
+            return ""
+        left = st.battle_hazards(t.side)
+        if not left or (len(left) == 1 and g.kind[t.action.card_index] == HAZARD):
+            return ""
+        return f": side {g.side_names[t.side]} still stopped by {' and '.join(g.names[h] for h in left)}"
+
+    def _safety_miles(self, t: "Transition") -> str:
+        """Option safety-distance: what the safety's miles did (', side A at 300 miles'), else ''."""
+        g = self.game
+        if not g.safety_distance:
+            return ""
+        side = g.side_names[g.side_of[t.player]]
+        return f": side {side} at {self.distance(t.miles)}"
 
     def hand_start(self, st: "State", first: int) -> str:
         """The line that opens a hand: who plays first, the trip, the draw pile."""
@@ -147,7 +193,14 @@ class Narrator:
         g = self.game
         op = a.op
         if op == DRAW:
+            if a.from_discard:
+                top = g.names[obs.discard[-1]] if obs.discard else "its top card"
+                return f"take {top} from the {self.discard_pile}"
+            if obs.decision.kind == DecisionKind.MULLIGAN:
+                return f"end the mulligan: draw back to {plural(g.hand_size, 'card')}"
             return "draw a card"
+        if op == MULLIGAN:
+            return f"mulligan: throw {g.names[a.card_index]} away"
         if op == DECLINE:
             return "let it pass (keep the safety)"
         if op == EXTEND:
@@ -180,6 +233,9 @@ class Narrator:
             hz = g.names[obs.window_hazard] if obs.window_hazard >= 0 else "a hazard"
             return (f"COUP FOURRÉ? {hz} was just played on your side and you hold its safety. "
                     f"Call the coup fourré (1, or y) or let it pass (n)?")
+        if kind == DecisionKind.MULLIGAN:
+            return (f"MULLIGAN: throw another card away, or draw back to {plural(g.hand_size, 'card')} "
+                    "(your turn then ends)?")
         if kind == DecisionKind.FAST_PLAY:
             hz = g.names[obs.window_hazard] if obs.window_hazard >= 0 else "a hazard"
             return (f"FAST PLAY? {hz} was just played on your side and you hold its remedy. "

@@ -101,6 +101,12 @@ class MilleBornesGame(pyspiel.Game):
         p = dict(_DEFAULTS)
         p.update(params or {})
         mb = mbrules.load_game(str(p["ruleset"]), players=int(p["players"]), options=_options(str(p["options"])))
+        if mb.ruleset.turn != type(mb.ruleset.turn)():
+            # the chance nodes deal the draw pile card by card in one order; a reshuffle, a draw from the
+            # discard pile, a mulligan or a pass over held cards is not that order (docs/rl.md)
+            raise ValueError(f"{mb.ruleset_id}: the OpenSpiel game does not play the ruleset's turn rules "
+                             "(turn: reshuffle-discard, draw-from-discard, mulligan, refill-empty-hand, "
+                             "no-duplicate-draws, play-then-draw) yet; use mbrules.env for them")
         self.mb = mb
         self.hands = int(p["hands"])
         if self.hands < 0:

@@ -258,6 +258,10 @@ def _unlink_quietly(path: str) -> None:
 
 _TMP_PREFIX = ".mbrules-report-"
 
+# the file that marks each command's report folder: a folder holding one command's report is never
+# written by another (their files would mix: both write index.html, each has files the other has not)
+REPORT_MARKERS = {"compare.json": "mbrules compare", "sweep.json": "mbrules sweep"}
+
 
 def _folder_name_error(path: str | os.PathLike, flag: str) -> str | None:
     text = os.fspath(path)
@@ -267,14 +271,16 @@ def _folder_name_error(path: str | os.PathLike, flag: str) -> str | None:
 
 
 def check_output_folder(path: str | os.PathLike, names: Iterable[str], inputs: Iterable[str | os.PathLike] = (),
-                        flag: str = "--out") -> Path:
+                        flag: str = "--out", marker: str | None = None) -> Path:
     """Refuse (:class:`OutputPathError`) a report folder, or any file it will hold, that must not be written.
 
     Call it before any work. ``path`` may be missing (it is created; its parent must be a writable folder);
     if it exists it must be a folder, not a link to one. ``names`` are the file names the report writes in
     it and the names of files an earlier report wrote that this one removes: each existing one is checked
     by the rules of :func:`check_output_file` (an input or a hard link to one, a link, a FIFO, a device, a
-    folder where a file goes, the file standard output goes to). An empty name is refused.
+    folder where a file goes, the file standard output goes to). An empty name is refused. ``marker`` (a
+    name of :data:`REPORT_MARKERS`) is the file that marks this command's report: a folder holding another
+    command's marker holds another command's report and is refused, never mixed with this one.
     """
     bad = _folder_name_error(path, flag)
     if bad:
@@ -295,6 +301,12 @@ def check_output_folder(path: str | os.PathLike, names: Iterable[str], inputs: I
                 raise OutputPathError(f"mbrules: cannot write {target} ({flag}): cannot use this path: "
                                       f"{(e.strerror or str(e)).lower()}") from None
             _refuse_existing(target, st, flag, in_paths, in_ids)
+        if marker is not None:
+            for other, command in REPORT_MARKERS.items():
+                if other != marker and os.path.lexists(path / other):
+                    raise OutputPathError(
+                        f"mbrules: cannot write {path} ({flag}): it holds a report of {command} ({other}); this "
+                        f"report's files would mix with it: give another folder (or remove that report)")
     elif not os.access(path.parent, os.W_OK | os.X_OK):
         raise OutputPathError(f"mbrules: cannot write {path} ({flag}): the folder {path.parent} is not writable")
     return path
@@ -382,13 +394,15 @@ def _remove_tree(parent_fd: int, name: str) -> None:
 
 
 def write_output_folder(path: str | os.PathLike, files: dict[str, str | bytes], *, owned: Iterable[str] = (),
-                        inputs: Iterable[str | os.PathLike] = (), flag: str = "--out") -> None:
+                        inputs: Iterable[str | os.PathLike] = (), flag: str = "--out",
+                        marker: str | None = None) -> None:
     """Write a report folder whole: DIR ends holding the old report or the new one, never a mix.
 
     ``files`` maps each file name (no folders) to its text or bytes, or to a callable that writes the
     file's bytes into the binary file it is given (a large file streamed, never held whole). ``owned`` names files an earlier
     report may have written that this one does not (the charts under ``--no-charts``): they are removed,
-    so no stale file is left beside the new report. The user's other files in DIR are kept.
+    so no stale file is left beside the new report. The user's other files in DIR are kept. ``marker``:
+    as :func:`check_output_folder` (a folder holding another command's report is refused).
 
     How: every file is written (and fsynced) into a new hidden folder, in DIR when DIR exists (the same
     file system as the targets) or beside it when it does not; SIGINT and SIGTERM are held from the start.
@@ -404,7 +418,7 @@ def write_output_folder(path: str | os.PathLike, files: dict[str, str | bytes], 
     for name in list(files) + owned:
         if not name or os.sep in name or name in (".", ".."):
             raise ValueError(f"a report file name is a plain file name, not {name!r}")
-    check_output_folder(path, list(files) + owned, inputs, flag)
+    check_output_folder(path, list(files) + owned, inputs, flag, marker)
     caught: list[int] = []
     previous = _catch_signals(caught)
     held = hasattr(signal, "pthread_sigmask")
@@ -447,7 +461,7 @@ def write_output_folder(path: str | os.PathLike, files: dict[str, str | bytes], 
                         _fill(tmp_fd, files, mask)
                         interrupted = _pending(caught)
                         if interrupted is None:
-                            check_output_folder(path, list(files) + owned, inputs, flag)  # changed meanwhile?
+                            check_output_folder(path, list(files) + owned, inputs, flag, marker)  # changed meanwhile?
                             here, there = os.fstat(dir_fd), os.lstat(path)
                             if (here.st_dev, here.st_ino) != (there.st_dev, there.st_ino):
                                 raise OutputPathError(f"mbrules: cannot write {path} ({flag}): the folder was "

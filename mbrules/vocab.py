@@ -22,6 +22,7 @@ position in its enum, given by ``.code``; the plain-int constants below (``DISTA
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Self
 
 
 class _Coded(StrEnum):
@@ -32,7 +33,7 @@ class _Coded(StrEnum):
         return type(self)._member_names_.index(self._name_)
 
     @classmethod
-    def of(cls, code: int):
+    def of(cls, code: int) -> Self:
         """The member whose ``code`` is ``code``."""
         return list(cls)[code]
 
@@ -62,6 +63,7 @@ class Op(_Coded):
     EXTEND = "extend"
     STOP = "stop"
     FAST_PLAY = "fast-play"  # a remedy out of turn, inside its window (option fast-play-remedy)
+    MULLIGAN = "mulligan"  # turn.mulligan: throw one card of a mulligan (code 8: an action's op field is 4 bits)
 
 
 class DecisionKind(StrEnum):
@@ -70,6 +72,7 @@ class DecisionKind(StrEnum):
     TURN = "turn"
     COUP_FOURRE = "coup_fourre"  # a coup fourré window
     EXTENSION = "extension"  # the extension question
+    MULLIGAN = "mulligan"  # turn.mulligan: a mulligan under way (throw another card, or draw back and end it)
     HAND_OVER = "hand_over"
     MATCH_OVER = "match_over"
     FAST_PLAY = "fast_play"  # a fast-play window: a remedy may answer the hazard out of turn (fast-play-remedy)
@@ -118,12 +121,22 @@ class Reason(StrEnum):
     EXTENSION_PENDING = "extension-pending"
     MUST_PLAY = "must-play"  # not in the contract's table: a discard refused under no-voluntary-discard
     NO_FAST_PLAY = "no-fast-play"  # not in the contract's table: a fast play not open to that player now
+    # Refusals only issue 35's legality options make possible (docs/api.md lists them, with their precedence)
+    ROLLING_SAFETY = "rolling-safety"  # a go card while the side's rolling safety is down (no-roll-under-right-of-way)
+    SAME_HAZARD = "same-hazard"  # a battle hazard already in force on that side (stacked-hazards)
+    OTHER_HAZARD = "other-hazard"  # a go card while a hazard it does not fix is in force (stacked-hazards)
+    NOT_DISCARDABLE = "not-discardable"  # a card of a kind that may never be discarded (safeties-not-discardable)
+    PLAYABLE_CARD = "playable-card"  # a discard of a card that could be played (playable-not-discardable)
+    # turn rules (issue 35), named in the contract's style and listed in docs/api.md:
+    NO_DISCARD_DRAW = "no-discard-draw"  # 'draw discard' where the ruleset does not allow it or the pile is empty
+    NO_MULLIGAN = "no-mulligan"  # a mulligan where the ruleset has none, or after this turn's draw
 
 
 # The int codes of the engine's tables (Game.kind, Game.pile, Action.op), as plain ints.
 DISTANCE, HAZARD, REMEDY, SAFETY = (k.code for k in CardKind)
 BATTLE, SPEED = (p.code for p in Pile)
-DRAW, PLAY, DISCARD, COUP_FOURRE, DECLINE, EXTEND, STOP, FAST_PLAY = (o.code for o in Op)
+BOTH_PILES = 2  # Game.pile of a combination remedy: it fixes hazards of the battle and the speed pile
+DRAW, PLAY, DISCARD, COUP_FOURRE, DECLINE, EXTEND, STOP, FAST_PLAY, MULLIGAN = (o.code for o in Op)
 
 KIND_NAMES: tuple[str, ...] = tuple(k.value for k in CardKind)  # by code
 PILE_NAMES: tuple[str, ...] = tuple(p.value for p in Pile)  # by code
@@ -135,8 +148,8 @@ OWN = -1  # Action.side_index of 'play CARD' with no side named: one's own, or t
 NO_LIMIT = 1 << 30  # the speed limit of a side with none in force (Observation's SideView.limit)
 
 __all__ = [
-    "BATTLE", "COUP_FOURRE", "CardKind", "DECLINE", "DISCARD", "DISTANCE", "DRAW", "DecisionKind", "EXTEND",
+    "BATTLE", "BOTH_PILES", "COUP_FOURRE", "CardKind", "DECLINE", "DISCARD", "DISTANCE", "DRAW", "DecisionKind", "EXTEND",
     "FAST_PLAY",
-    "HAZARD", "KIND_NAMES", "NO_LIMIT", "OP_WORDS", "OWN", "Op", "PILE_NAMES", "PLAY", "Pile", "REASON_CODES", "REMEDY",
+    "HAZARD", "KIND_NAMES", "MULLIGAN", "NO_LIMIT", "OP_WORDS", "OWN", "Op", "PILE_NAMES", "PLAY", "Pile", "REASON_CODES", "REMEDY",
     "Reason", "SAFETY", "SCORE_LINES", "SIDE_NAMES", "SPEED", "STOP", "ScoreLine", "Termination",
 ]

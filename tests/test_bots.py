@@ -243,3 +243,29 @@ def test_extension_is_called_only_when_likely(wm):
     assert at_700(["d25", "d100", "d100", "d100", "d75"], 3, ["d100"]) == game.stop_action  # the draw pile is nearly out
     assert at_700(["d25", "d100", "d100", "d100", "d75"], 40, ["d200", "d200", "d100", "d75"]) == game.stop_action  # close
     assert at_700(["d25", "d100", "d100", "d100", "d75"], 40, []) == game.stop_action  # a shutout is won already
+
+
+def test_bot_facts_live_in_the_registration():
+    """Issue 37: whether a bot is slow, where it stands on compare's skill ladder and whether it gives
+    the terminal game's hints are said where it registers, and the tools read them there."""
+    from mbrules.bots import bot_facts, hint_bot, is_slow, ladder_rungs, register
+    from mbrules.bots import base
+    from mbrules.compare.run import default_ladder
+
+    assert is_slow("expert") and is_slow("expert:budget=4") and not is_slow("heuristic") and not is_slow("nope")
+    assert ladder_rungs() == default_ladder() == ["random", "heuristic", "expert:budget=4,width=2"]
+    assert hint_bot() == "expert"
+    saved = (dict(base._REGISTRY), dict(base._PARAMS), dict(base._FACTS))
+    try:
+        @register("oracle-test", "a test bot", slow=True, ladder=5, hints=9)
+        class Oracle:  # noqa: N801
+            observes = False
+
+            def __init__(self, game, player, rng):
+                pass
+
+        assert bot_facts("oracle-test:x=1").slow
+        assert default_ladder()[-1] == "oracle-test" and hint_bot() == "oracle-test"
+    finally:
+        base._REGISTRY, base._PARAMS, base._FACTS = saved
+    assert hint_bot() == "expert"

@@ -4,7 +4,6 @@ Figures pinned here come from the rulebooks and the project's rulings (Decks, Pl
 """
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 import yaml
@@ -414,7 +413,7 @@ DUJARDIN_VS_WINNING_MOVES = (
 
 
 def test_dujardin_classic_differs_from_winning_moves_only_in_the_capot_the_extra_turn_and_its_words():
-    """The census (Editions) reads the French rules as WM's but for F6 and C7; read line by line the rest
+    """The French rules read as WM's but for the capot and the extra turn at the deck's end; read line by line the rest
     matches too, so these are the only differences: a change to either edition shows up here."""
     paths = changed_paths(load("winning-moves"), load("dujardin-classic"))
     paths = {p if not p.startswith("box.reference_cards.") else ".".join(p.split(".")[:3]) for p in paths}

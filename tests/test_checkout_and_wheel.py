@@ -77,6 +77,8 @@ def test_the_wheel_ships_rulesets_schemas_and_the_cli_inside_mbrules_only(tmp_pa
     # mbrules serve's pages are package data: plain files, no build step (docs/web.md)
     assert {f"mbrules/web/static/{f}" for f in ("play.html", "play.js", "dom.js", "app.css", "index.html")} <= set(names)
     assert "mbrules = mbrules.cli.app:main" in scripts
+    # PEP 561: the marker that tells a type checker to read the package's own annotations (issue 37)
+    assert "mbrules/py.typed" in names
     site = tmp_path / "site"
     p = _python(["-c", SNIPPET], site, tmp_path)
     assert p.returncode == 0, p.stderr

@@ -32,6 +32,13 @@ OPTIONS = [
     ("winning-moves", "no-100-no-200-bonus"), ("winning-moves", "french-end-bonuses"),
     ("winning-moves", "fixed-hands"), ("winning-moves", "finisher-wins"),
     ("winning-moves", "tie-first-seat"), ("winning-moves", "tie-another-hand"),
+    # issue 35: legality and card effects
+    *(("winning-moves", o) for o in ("no-roll-under-right-of-way", "safeties-not-discardable",
+                                     "playable-not-discardable", "combination-remedies", "remedy-restarts",
+                                     "stacked-hazards", "overshoot", "safety-distance")),
+    ("winning-moves", "reshuffle-discard"), ("winning-moves", "draw-from-discard"), ("winning-moves", "mulligan"),
+    ("winning-moves", "refill-empty-hand"), ("winning-moves", "no-duplicate-draws"),
+    ("winning-moves", "play-then-draw"),
 ]
 SEEDS = [0, 1]
 HANDS_PER_MATCH = 2
@@ -102,13 +109,15 @@ def check_decision(st: State) -> None:
         assert refused.value.message
     assert snapshot(st) == before, "a refused action changed the state"
     # the deciding player's legal action, claimed by another player, is refused (a coup fourré
-    # may be claimed by another holder under coup-fourre-any-player: skip those)
+    # may be claimed by another holder under coup-fourre-any-player: skip those). A fast play, like a
+    # coup fourré call, is judged by its window first, whoever sends it (the contract's precedence for
+    # window actions): another player gets no-fast-play, not not-your-turn
     p = st.decision.player
     a = legal[0]
     if a.kind != "coup-fourre" and st.game.players > 1:
         with pytest.raises(IllegalAction) as refused:
             st.apply(a, player=(p + 1) % st.game.players)
-        assert refused.value.code == "not-your-turn"
+        assert refused.value.code == ("no-fast-play" if a.kind == "fast-play" else "not-your-turn")
         assert snapshot(st) == before
 
 

@@ -415,7 +415,7 @@ def test_simulate_workers_far_above_the_work_do_not_fork_a_process_each(monkeypa
     monkeypatch.setattr(local, "ProcessPoolExecutor", spy)
     game = load_game("winning-moves", 2)
     stats, _ = simulate(game, ["random"], 2, 0, workers=100)
-    assert stats["games"] == 2
+    assert stats.games == 2
     assert sizes and sizes[0] <= 2, f"a pool of {sizes[0]} processes for 2 games"
     simulate(game, ["random"], 40, 0, workers=100_000)
     assert sizes[1] <= 4 * (os.cpu_count() or 1), f"a pool of {sizes[1]} processes"

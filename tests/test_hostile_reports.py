@@ -324,12 +324,13 @@ def test_simulate_api_hands_records_over_in_seed_order_without_keeping_them():
     game = load_game("winning-moves", 2)
     seen: list[tuple[int, int]] = []
     stats, _ = simulate(game, ["random"], 7, 3, records=True,
-                        on_records=lambda first, recs: seen.extend((first + k, r["seed"]) for k, r in enumerate(recs)))
+                        on_records=lambda first, recs: seen.extend((first + k, r.seed) for k, r in enumerate(recs)))
     kept, _ = simulate(game, ["random"], 7, 3, records=True)
-    assert stats["records"] == [], "records handed over are not kept in memory"
+    assert stats.records == [], "records handed over are not kept in memory"
     assert [i for i, _ in seen] == list(range(7))
-    assert [s for _, s in seen] == [r["seed"] for r in kept["records"]]
-    assert {k: v for k, v in stats.items() if k != "records"} == {k: v for k, v in kept.items() if k != "records"}
+    assert [s for _, s in seen] == [r.seed for r in kept.records]
+    kept.records = []
+    assert stats == kept
 
 
 # ----------------------------------------------------------------------------------------------------

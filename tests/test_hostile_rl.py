@@ -2,10 +2,10 @@
 entry point, and nothing is played or recorded; never counted from the end, never a bare IndexError."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
-pytest.importorskip("pettingzoo")
+pytest.importorskip("pettingzoo", reason="the rl extra (pip install 'mbrules[rl]') is not installed")
+np = pytest.importorskip("numpy", reason="the rl extra (pip install 'mbrules[rl]') is not installed")
 pyspiel = pytest.importorskip("pyspiel")
 
 import mbrules.openspiel  # noqa: E402,F401

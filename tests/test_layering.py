@@ -7,7 +7,9 @@ folder such as ``mbrules/engine/``, or a top-level module such as ``mbrules/voca
 with a layer; a unit may import its own layer or a lower one, never a higher one, and no two
 modules, and no two units, may import each other round a circle.
 
-Run ``python tests/test_layering.py [ROOT]`` to print the graph of units and its edges.
+Run ``python tests/test_layering.py [ROOT]`` to print the graph of units and its edges, and
+``python tests/test_layering.py --doc`` to write the layers into docs/architecture.md, whose block
+between the ``layers:`` markers must be what :func:`layers_text` makes of :data:`LAYERS` (a test).
 """
 from __future__ import annotations
 
@@ -21,14 +23,14 @@ ROOT = Path(__file__).resolve().parents[1]
 # -> running matches -> the tools built on them -> the command, the terminal seat and the browser tables (mbrules.web).
 LAYERS: dict[str, int] = {
     "mbrules.vocab": 0, "mbrules._paths": 0, "mbrules._startup": 0, "mbrules.safe_output": 0,
-    "mbrules.ruleset": 1, "mbrules.engine": 1, "mbrules": 1,
+    "mbrules.ruleset": 1, "mbrules.engine": 1, "mbrules": 1, "mbrules.seats": 1,
     "mbrules.scenario": 2, "mbrules.bots": 2, "mbrules.narrate": 2,
     "mbrules.matches": 3,
     "mbrules.compare": 4, "mbrules.sweep": 4, "mbrules.env": 4, "mbrules.openspiel": 4, "mbrules.testing": 4,
     "mbrules.cli": 5, "mbrules.tui": 5, "mbrules.web": 5,
 }
-LAYER_NAMES = ("vocabulary", "rules and engine", "scenario, bots, narration", "running matches",
-               "compare, sweep, env, openspiel, testing", "cli, tui, web")
+LAYER_NAMES = ("vocabulary, paths, start-up, whole-file output", "rules and engine", "scenario, bots, narration",
+               "running matches", "compare, sweep, env, openspiel, testing", "cli, tui, web")
 
 
 def modules(root: Path = ROOT) -> dict[str, Path]:
@@ -222,7 +224,66 @@ def test_no_circle_between_packages():
     assert circles(unit_edges(edges())) == []
 
 
-if __name__ == "__main__":
+# -- docs/architecture.md shows these layers --------------------------------------------------------------------
+DOC = ROOT / "docs" / "architecture.md"
+DOC_BEGIN = "<!-- layers: written by `python tests/test_layering.py --doc` from its LAYERS; a test checks it -->"
+DOC_END = "<!-- end of layers -->"
+
+
+def _unit_path(unit: str) -> str:
+    """Where a unit lives: ``mbrules/engine/`` for a package, ``mbrules/vocab.py`` for a module."""
+    if unit == "mbrules.cli":
+        return "cli/"
+    if unit == "mbrules":
+        return "mbrules/__init__.py"
+    path = ROOT / Path(*unit.split("."))
+    return f"{path.relative_to(ROOT).as_posix()}/" if path.is_dir() else f"{path.relative_to(ROOT).as_posix()}.py"
+
+
+def layers_text() -> str:
+    """The layers, highest first, as docs/architecture.md shows them: number, name, the units' paths."""
+    lines = ["```text"]
+    for layer in range(len(LAYER_NAMES) - 1, -1, -1):
+        units = sorted(_unit_path(u) for u, n in LAYERS.items() if n == layer)
+        lines.append(f" {layer}  {LAYER_NAMES[layer]}")
+        row = "      "
+        for u in units:
+            if len(row) + len(u) + 2 > 78 and row.strip():
+                lines.append(row.rstrip())
+                row = "      "
+            row += u + "  "
+        lines.append(row.rstrip())
+    lines.append("```")
+    return "\n".join(lines)
+
+
+def doc_block(text: str) -> str | None:
+    """The layers block of docs/architecture.md's text (None without its markers)."""
+    if DOC_BEGIN not in text or DOC_END not in text:
+        return None
+    return text.split(DOC_BEGIN, 1)[1].split(DOC_END, 1)[0].strip("\n")
+
+
+def test_the_architecture_doc_shows_the_layers_this_test_checks():
+    """Issue 37: docs/architecture.md had drifted from LAYERS (other numbers, units left out). Its layers
+    block is written from LAYERS and must stay what layers_text() makes of them; every unit is in it."""
+    text = DOC.read_text(encoding="utf-8")
+    block = doc_block(text)
+    assert block is not None, f"docs/architecture.md lacks the markers {DOC_BEGIN!r} ... {DOC_END!r}"
+    assert block == layers_text(), "docs/architecture.md's layers differ from LAYERS: python tests/test_layering.py --doc"
+    for unit in LAYERS:
+        assert _unit_path(unit) in block, unit
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--doc"]:
+    text = DOC.read_text(encoding="utf-8")
+    if doc_block(text) is None:
+        sys.exit(f"{DOC}: add the markers {DOC_BEGIN} and {DOC_END} where the layers go")
+    head, rest = text.split(DOC_BEGIN, 1)
+    DOC.write_text(head + DOC_BEGIN + "\n" + layers_text() + "\n" + DOC_END + rest.split(DOC_END, 1)[1],
+                   encoding="utf-8")
+    print(f"wrote the layers into {DOC}")
+elif __name__ == "__main__":
     root = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else ROOT
     g = edges(root)
     units = unit_edges(g)

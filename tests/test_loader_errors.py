@@ -51,7 +51,7 @@ CASES = [
          [("bad.yaml", 6, 1, "duplicate key 'name' (first written at line 2)")]),
     Case("unknown_key_points_at_key_and_lists_allowed",
          {"bad.yaml": HEAD + "play:\n  hand_sise: {value: 7, decided: seven}\n"},
-         [("bad.yaml", 7, 3, "unknown key 'hand_sise' in play (allowed: hand_size, hazard_needs_rolling, hazard_on_hazard")]),
+         [("bad.yaml", 7, 3, "unknown key 'hand_sise' in play (allowed: discard_playable, go_with_rolling_safety, hand_size, hazard_needs_rolling, hazard_on_hazard")]),
     Case("unknown_card_reference",
          {"bad.yaml": HEAD + "cards:\n  gasoline: {kind: remedy, name: Gas, count: 6, fixes: [out_of_gaz], "
                              "source: x}\n"},

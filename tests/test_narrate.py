@@ -15,9 +15,10 @@ import pytest
 import mbrules
 from mbrules.engine import Game, State, Transition
 from mbrules.narrate import Narrator
-from mbrules.ruleset import bundled_option_ids, bundled_ruleset_ids, load_ruleset
+from mbrules.ruleset import RulesetError, bundled_option_ids, bundled_ruleset_ids, load_ruleset
 from mbrules.vocab import (
-    COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, FAST_PLAY, HAZARD, PLAY, SAFETY, STOP, DecisionKind,
+    COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, FAST_PLAY, HAZARD, MULLIGAN, PLAY, SAFETY, STOP,
+    DecisionKind,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,7 +27,11 @@ ROOT = Path(__file__).resolve().parents[1]
 def configurations():
     for rid in bundled_ruleset_ids():
         for opts in [()] + [(o,) for o in bundled_option_ids()]:
-            rs = load_ruleset(rid, list(opts))
+            try:
+                rs = load_ruleset(rid, list(opts))
+            except RulesetError as exc:  # an option exclusive with one the edition applies (wikipedia: hazard-on-hazard)
+                assert "cannot go with option" in str(exc), exc
+                continue
             for n in sorted(int(k) for k in rs.player_counts):
                 yield pytest.param(rs, n, id=f"{rid}{''.join('+' + o for o in opts)}-{n}p")
 
@@ -44,15 +49,26 @@ def check_transition(game: Game, before, after, t: Transition, st: State) -> Non
         assert t.next_player == -1 and t.next_decision in (DecisionKind.HAND_OVER, DecisionKind.MATCH_OVER)
     else:
         assert (t.next_player, t.next_decision) == (st.decision.player, st.decision.kind)
-    drew = len(after.draw_pile) < len(before.draw_pile)
-    assert (t.drawn >= 0) == drew
-    if drew:
-        assert t.drawn == before.draw_pile[0] and t.drawn in after.hands[t.player]
-    new_discards = list(after.discard[len(before.discard):])
-    if a.op == DISCARD:
-        assert new_discards[0] == a.card_index
-        new_discards = new_discards[1:]
-    assert list(t.swept) == new_discards
+    if t.from_discard:  # turn.draw_from_discard: the discard pile's top went to the hand
+        assert t.drawn == before.discard[-1] and list(after.discard) == list(before.discard[:-1])
+        assert t.drawn in after.hands[t.player] and not t.swept
+    elif t.reshuffled:  # turn.reshuffles: the discard pile became the draw pile for a draw of this action
+        assert before.reshuffles + 1 == after.reshuffles and not after.discard and not t.swept
+        assert t.drawn >= 0 or t.drawn_more or a.op == COUP_FOURRE
+    else:
+        drew = len(after.draw_pile) < len(before.draw_pile)
+        # the attacker's draw, taken at once, not recorded
+        owed = game.play_then_draw and a.op == COUP_FOURRE and not game.coup_fourre_bonus_turn_queued
+        assert (t.drawn >= 0 or bool(t.drawn_more)) == drew or owed
+        if t.drawn >= 0 and not t.drawn_more and not game.pass_over_held and not owed:
+            assert t.drawn == before.draw_pile[0]  # the top card (no card passed over)
+        if t.drawn >= 0:
+            assert t.drawn in after.hands[t.player]
+        new_discards = list(after.discard[len(before.discard):])
+        if a.op in (DISCARD, MULLIGAN):
+            assert new_discards[0] == a.card_index
+            new_discards = new_discards[1:]
+        assert list(t.swept) == new_discards
     if a.op in (COUP_FOURRE, DECLINE, FAST_PLAY):
         assert t.window_hazard == before.window[0]
     else:
@@ -64,15 +80,20 @@ def check_transition(game: Game, before, after, t: Transition, st: State) -> Non
             assert after.sides[t.side] != before.sides[t.side]  # the hazard landed on the side attacked
         else:
             assert t.side == ps
-        assert t.trip_completed == (k == DISTANCE and t.miles == before.target)
+        # exactly on the target; past it with option overshoot; a safety's miles with option safety-distance
+        reached = t.miles >= before.target and before.sides[ps].miles < before.target
+        assert t.trip_completed == (reached and (k == DISTANCE or (k == SAFETY and game.safety_distance > 0)))
         # a safety's extra turn; with safety-extra-turn-while-deck-lasts only while the draw pile lasts
         lasts = bool(before.draw_pile) or not game.safety_extra_turn_needs_draw_pile
-        assert t.extra_turn == (k == SAFETY and game.safety_extra_turn and lasts and not t.hand_over)
+        assert t.extra_turn == (k == SAFETY and game.safety_extra_turn and lasts and not t.hand_over
+                                and not t.trip_completed)
     elif a.op == COUP_FOURRE:
-        assert t.side == ps and not t.trip_completed
+        reached = t.miles >= before.target and before.sides[ps].miles < before.target
+        assert t.side == ps and t.trip_completed == (reached and game.safety_distance > 0)
         # queued-coup-fourre-turn: the caller's turn is queued after the attacker's, not taken at once
-        assert t.extra_turn == (game.coup_fourre_extra_turn and not game.coup_fourre_bonus_turn_queued and not t.hand_over)
-        assert t.queued_turn == (game.coup_fourre_extra_turn and game.coup_fourre_bonus_turn_queued and not t.hand_over)
+        done = t.hand_over or t.trip_completed
+        assert t.extra_turn == (game.coup_fourre_extra_turn and not game.coup_fourre_bonus_turn_queued and not done)
+        assert t.queued_turn == (game.coup_fourre_extra_turn and game.coup_fourre_bonus_turn_queued and not done)
         if before.window[1] == ps:
             assert before.window[0] in t.swept  # the hazard answered goes to the discard pile
     elif a.op == FAST_PLAY:  # a remedy out of turn lands on the actor's own side
@@ -88,7 +109,19 @@ def check_sentences(game: Game, full: Narrator, public: Narrator, t: Transition)
     a = t.action
     line, heard = full.action(t), public.action(t)
     if a.op == DRAW:
-        assert line is None and heard is None  # the card drawn is hidden: never told
+        # the card drawn is hidden: never told; a reshuffle and a card taken from the discard pile are public
+        assert heard == line
+        if t.from_discard:
+            assert line.startswith(full.who(t.player) + " takes " + game.names[t.drawn]) or t.reshuffled
+        elif t.reshuffled:
+            assert "shuffled into a new" in line
+        elif not t.drawn_more:
+            assert line is None
+        if line is not None and t.drawn >= 0 and not t.from_discard:
+            assert game.names[t.drawn] not in line
+        return
+    if a.op == MULLIGAN:
+        assert heard == line and line.startswith(full.who(t.player) + " throws " + game.names[a.card_index])
         return
     if a.op == DECLINE:
         assert heard is None  # telling it would tell the table that hand holds the safety
@@ -106,10 +139,12 @@ def check_sentences(game: Game, full: Narrator, public: Narrator, t: Transition)
             assert f"on side {game.side_names[t.side]}'s " in line
         elif k == SAFETY:
             assert ("plays again" in line) == t.extra_turn
+            assert ("trip completed" in line) == t.trip_completed
     elif a.op == COUP_FOURRE:
         assert "COUP FOURRÉ" in line and game.names[t.window_hazard] in line
         assert ("plays next" in line) == (t.extra_turn or t.queued_turn)
         assert ("queued" in line) == t.queued_turn
+        assert ("trip completed" in line) == t.trip_completed
     elif a.op == FAST_PLAY:
         assert "fast play" in line and game.names[t.window_hazard] in line and game.names[a.card_index] in line
     elif a.op == DECLINE:

@@ -116,6 +116,7 @@ def test_fold_keeps_words_whole_and_goes_on_under_its_text():
 def test_a_narrow_ladder_prints_a_line_a_row_with_every_figure_whole():
     """At 60 columns the ladder's tables do not fit: each bot and each pair is one sentence folded between
     words, every figure of the report whole in it (never a number cut in a cell)."""
+    pytest.importorskip("openskill", reason="the bots extra (pip install 'mbrules[bots]') is not installed")
     import json
 
     args = COMMANDS["ladder"]
@@ -133,6 +134,7 @@ def test_a_narrow_ladder_prints_a_line_a_row_with_every_figure_whole():
 
 def test_train_reports_within_the_width(tmp_path):
     """train's three lines (what was learned, the held-out fit, where the model went) fold between words."""
+    pytest.importorskip("sklearn", reason="the learn extra (pip install 'mbrules[learn]') is not installed")
     out = _run(60, "train", "winning-moves", "-p", "2", "--games", "3", "--out", str(tmp_path / "m.json"))
     assert max(len(line) for line in out.splitlines()) <= 60 and "held-out fit" in out
     assert str(tmp_path / "m.json") in " ".join(out.split()) or (tmp_path / "m.json").name in out

@@ -131,7 +131,7 @@ def test_simulate_json_and_workers_agree():
 def test_simulate_human_output_and_errors():
     result = run("simulate", "--games", "3", "--bot", "random")
     assert result.exit_code == 0
-    assert "hands per second" in stdout_of(result) and "Mean score per hand" in stdout_of(result)
+    assert "Hands per second" in stdout_of(result) and "Turns per hand" in stdout_of(result) and "Mean score per hand" in stdout_of(result)
     assert run("simulate", "--games", "0").exit_code == 2
     assert run("simulate", "--workers", "0").exit_code == 2
     assert run("simulate", "--bot", "nope").exit_code == 2
@@ -163,6 +163,40 @@ def test_simulate_json_says_it_was_not_interrupted():
     assert result.exit_code == 0, result.output
     doc = json.loads(stdout_of(result))
     assert doc["interrupted"] is False and doc["games"] == 3 and doc["unfinished"] == 0
+
+
+@pytest.mark.parametrize("args", [["simulate", "--games", "1", "--players", "2", "--bot", "random", "--json"],
+                                  ["play", "--players", "2", "--bot", "random", "--hands", "1", "--json"],
+                                  ["ladder", "--bot", "random", "--bot", "heuristic", "--games", "1", "--workers", "1", "--json"]])
+def test_commands_compile_rulesets_through_load_game(args, monkeypatch):
+    """Issue 37: the command compiles a ruleset the library's way (mbrules.load_game), not by hand, so
+    the two cannot drift apart; and no command module imports another's private helper."""
+    import mbrules
+
+    calls = []
+    real = mbrules.load_game
+
+    def spy(*a, **k):
+        calls.append(a[0])
+        return real(*a, **k)
+
+    monkeypatch.setattr(mbrules, "load_game", spy)
+    run(*args)
+    assert calls and calls[0] == "winning-moves", f"{args[0]} did not compile through mbrules.load_game"
+
+
+def test_no_command_module_imports_a_private_name_of_another():
+    import ast
+
+    import mbrules.cli
+
+    bad = []
+    for path in sorted(Path(list(mbrules.cli.__path__)[0]).glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith(("cli", "mbrules.cli"))):
+                bad += [f"{path.name}: {a.name}" for a in node.names if a.name.startswith("_") and a.name != "__version__"]
+    assert not bad, bad
+    assert len(list(Path(list(mbrules.cli.__path__)[0]).glob("*.py"))) > 10
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 6])

@@ -31,6 +31,12 @@ OPTIONS = sorted([
     "fast-play-remedy", "queued-coup-fourre-turn", "safety-extra-turn-while-deck-lasts",
     "shutout-to-each-opponent", "no-100-no-200-bonus", "french-end-bonuses", "fixed-hands",
     "finisher-wins", "tie-first-seat", "tie-another-hand",
+    # issue 35, legality and card effects
+    "no-roll-under-right-of-way", "safeties-not-discardable", "playable-not-discardable",
+    "combination-remedies", "remedy-restarts", "stacked-hazards", "overshoot", "safety-distance",
+    "exact-finish-bonus",
+    # the turn and its draws (issue 35): a mechanism the ruleset's 'turn' section writes
+    "reshuffle-discard", "draw-from-discard", "mulligan", "refill-empty-hand", "no-duplicate-draws", "play-then-draw",
 ])
 
 

@@ -147,3 +147,24 @@ def test_mbrules_play_record_writes_a_file_replay_passes(tmp_path):
     proc = subprocess.run([*cmd, "replay", str(out)], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.splitlines()[-1] == "2 passed, 0 failed"
+
+
+RECORD_GOLDEN = [("winning-moves", 4, 5, None, None), ("winning-moves", 2, 8, 2, None),
+                 ("winning-moves", 3, 21, None, 140), ("winning-moves", 6, 2, 1, None)]
+
+
+@pytest.mark.parametrize(("ruleset", "players", "seed", "max_hands", "stop"), RECORD_GOLDEN,
+                         ids=[f"{r}-{n}p-seed{s}" for r, n, s, _, _ in RECORD_GOLDEN])
+def test_a_recorded_match_is_written_as_before(ruleset, players, seed, max_hands, stop):
+    """The writer of setups and expectations moved into mbrules.scenario.format (issue 37 item 4): a
+    record (finished, stopped between hands, stopped inside a hand) is the same text, byte for byte, as
+    the one saved in tests/data/golden/ before the move (MBRULES_WRITE_GOLDEN=1 writes them again)."""
+    import os
+
+    game = Game(load_ruleset(ruleset), players)
+    st, rec = random_match(game, seed, max_hands=max_hands, stop_after_actions=stop)
+    text = record_match(rec, st, ruleset, [], players, seed)
+    golden = Path(__file__).parent / "data" / "golden" / f"record-{ruleset}-{players}p-seed{seed}.yaml"
+    if os.environ.get("MBRULES_WRITE_GOLDEN") == "1":
+        golden.write_text(text, encoding="utf-8")
+    assert text == golden.read_text(encoding="utf-8")

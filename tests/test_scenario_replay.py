@@ -1,7 +1,6 @@
 """Replay semantics: the draw, refusals, coup fourré windows, setup building, failures with their step."""
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest

@@ -42,8 +42,8 @@ def test_show_and_play_refuse_a_player_count_in_the_same_words():
 def test_simulate_says_coups_fourres_with_the_accent():
     res = runner.invoke(app, ["simulate", "--games", "4", "--workers", "1"])
     assert res.exit_code == 0
-    assert "coups fourrés per hand" in res.stdout and "coups fourres" not in res.stdout
-    assert "hands with a trip completed" in res.stdout
+    assert "Coups fourrés per hand" in res.stdout and "ourres" not in res.stdout
+    assert "Hands whose trip is completed" in res.stdout  # the registry's names, as compare prints them
 
 
 @pytest.mark.parametrize("value,ci,share,shown", [

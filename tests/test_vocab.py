@@ -15,15 +15,23 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_the_words_are_the_ones_files_and_reports_already_use():
     assert [k.value for k in CardKind] == ["distance", "hazard", "remedy", "safety"]
     assert [p.value for p in Pile] == ["battle", "speed"]
-    # fast play (option fast-play-remedy, issue 35): a word and a decision added after the contract's
+    # fast play (option fast-play-remedy, issue 35): a word and a decision added after the contract's; the turn
+    # rules (issue 35) add the op 'mulligan' (code 8: the action's op field is 4 bits), the decision 'mulligan'
+    # and two reason codes
     assert [o.value for o in Op] == ["draw", "play", "discard", "coup-fourre", "decline", "extend", "stop",
-                                     "fast-play"]
-    assert [d.value for d in DecisionKind] == ["turn", "coup_fourre", "extension", "hand_over", "match_over",
-                                               "fast_play"]
+                                     "fast-play", "mulligan"]
+    assert [d.value for d in DecisionKind] == ["turn", "coup_fourre", "extension", "mulligan", "hand_over",
+                                               "match_over", "fast_play"]
     assert [t.value for t in Termination] == ["win", "draw", "unfinished"]
     assert vocab.SCORE_LINES == ("milestones", "safeties", "all_safeties", "coup_fourres", "trip_completed",
                                  "delayed_action", "safe_trip", "shutout", "extension", "total")
-    assert len(Reason) == 17 and Reason.MUST_PLAY == "must-play" and Reason.NO_FAST_PLAY == "no-fast-play"
+    assert len(Reason) >= 17 and Reason.MUST_PLAY == "must-play" and Reason.NO_FAST_PLAY == "no-fast-play"
+    assert [r.value for r in Reason][:16] == [  # the contract's sixteen, then the ones options add (docs/api.md)
+        "not-your-turn", "not-in-hand", "hand-over", "cannot-move", "speed-limit", "over-target", "too-many-200",
+        "protected", "not-rolling", "already-limited", "bad-target", "nothing-to-fix", "no-coup-fourre",
+        "no-extension", "extension-pending", "must-play"]
+    assert {"rolling-safety", "same-hazard", "other-hazard", "not-discardable", "playable-card"} <= set(Reason)
+    assert (Reason.NO_DISCARD_DRAW, Reason.NO_MULLIGAN) == ("no-discard-draw", "no-mulligan")
     assert json.dumps({ScoreLine.TOTAL: Termination.DRAW}) == '{"total": "draw"}'
     assert f"{DecisionKind.COUP_FOURRE}" == "coup_fourre" and str(Op.COUP_FOURRE) == "coup-fourre"
 
@@ -78,3 +86,35 @@ def test_no_tool_imports_a_constant_from_an_engine_module():
                     if consts:
                         bad.append(f"{path.relative_to(ROOT)}: from {'.' * node.level}{mod} import {consts}")
     assert bad == []
+
+
+def test_the_engine_uses_the_vocab_names_and_gives_them_no_second_name():
+    """Issue 37: mbrules.engine.actions re-bound the decision kinds and reason codes under names of its
+    own (COUP_FOURRE_WINDOW for DecisionKind.COUP_FOURRE, HAND_OVER_CODE for Reason.HAND_OVER...). A
+    module of the engine may bind a vocab enum's member once for speed, but only under the member's own
+    name, and no module re-exports them from actions.py."""
+    import ast
+    from pathlib import Path
+
+    import mbrules.engine
+    from mbrules import vocab
+
+    enums = {n for n in dir(vocab) if isinstance(getattr(vocab, n), type) and hasattr(getattr(vocab, n), "__members__")}
+    bad = []
+    for path in sorted(Path(mbrules.engine.__file__).parent.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:
+            if not isinstance(node, ast.Assign):
+                continue
+            for target in node.targets:
+                pairs = isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple)
+                names = target.elts if pairs else [target]
+                values = node.value.elts if pairs else [node.value]
+                for name, value in zip(names, values):
+                    if (isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name)
+                            and value.value.id in enums and isinstance(name, ast.Name) and name.id != value.attr):
+                        bad.append(f"{path.name}:{node.lineno}: {name.id} = {value.value.id}.{value.attr}")
+    assert not bad, "second names of vocab members:\n" + "\n".join(bad)
+    import mbrules.engine.actions as actions
+
+    assert not [n for n in vars(actions) if n.isupper()], "actions.py binds vocab names again"

@@ -9,7 +9,8 @@ whatever else runs in the process.
 from __future__ import annotations
 
 import random
-from typing import Callable, Protocol, runtime_checkable
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Protocol, TypeVar, runtime_checkable
 
 from ..engine import Action, Game, Observation
 
@@ -35,14 +36,31 @@ class UnknownBot(ValueError):
     """``--bot NAME`` names no registered bot."""
 
 
+@dataclass(frozen=True)
+class BotFacts:
+    """What the tools need to know of a bot, given where it registers (:func:`register`), never listed
+    elsewhere: whether its matches cost seconds (``slow``: compare plays it on the small subsets only),
+    its rung on compare's skill ladder (``ladder``: the position, weakest first, and ``ladder_spec``, the
+    ``--bot`` value it plays there) and whether it gives the terminal game's hints (``hints``: the
+    registered bot with the highest gives them)."""
+
+    slow: bool = False
+    ladder: int | None = None
+    ladder_spec: str = ""
+    hints: int | None = None
+
+
 BotFactory = Callable[..., Bot]
+_B = TypeVar("_B", bound="type[Any]")  # a bot class, registered as it is
 _REGISTRY: dict[str, tuple[BotFactory, str]] = {}
 _PARAMS: dict[str, dict[str, tuple[type, int, int]]] = {}
-_CHECKS: dict[str, Callable[[Game, dict], None]] = {}
+_CHECKS: dict[str, Callable[[Game, dict[str, Any]], None]] = {}
+_FACTS: dict[str, BotFacts] = {}
 
 
 def register(name: str, description: str, params: dict[str, tuple[type, int, int]] | None = None,
-             check: Callable[[Game, dict], None] | None = None):
+             check: Callable[[Game, dict[str, Any]], None] | None = None, *, slow: bool = False, ladder: int | None = None,
+             ladder_spec: str = "", hints: int | None = None) -> Callable[[_B], _B]:
     """Class decorator: make a bot available as ``--bot name``.
 
     ``params`` names the parameters the bot takes as ``--bot name:key=value,key=value``, each
@@ -50,17 +68,42 @@ def register(name: str, description: str, params: dict[str, tuple[type, int, int
     length); the factory is then called with them as keyword arguments. ``check(game, params)``, if
     given, is what :func:`check_bot` runs once the game is known (raising :class:`UnknownBot` with a
     sentence), so that a command refuses a bot it cannot build before any match starts.
+    ``slow``, ``ladder``, ``ladder_spec`` and ``hints`` are its :class:`BotFacts`.
     """
 
-    def deco(cls):
+    def deco(cls: _B) -> _B:
         cls.name = name
         _REGISTRY[name] = (cls, description)
         _PARAMS[name] = dict(params or {})
+        _FACTS[name] = BotFacts(slow, ladder, ladder_spec or name, hints)
         if check is not None:
             _CHECKS[name] = check
         return cls
 
     return deco
+
+
+def bot_facts(spec: str) -> BotFacts:
+    """The facts of the bot ``spec`` names (``expert:budget=4`` is the expert's); an unknown name has none."""
+    return _FACTS.get(spec.partition(":")[0], BotFacts())
+
+
+def is_slow(spec: str) -> bool:
+    """Whether the bot's matches cost seconds (compare plays it on the small subsets only)."""
+    return bot_facts(spec).slow
+
+
+def ladder_rungs() -> list[str]:
+    """The rungs of compare's default skill ladder, weakest first: the ``--bot`` value of every registered
+    bot that has a place on it."""
+    on = sorted((f.ladder, name) for name, f in _FACTS.items() if f.ladder is not None)
+    return [_FACTS[name].ladder_spec for _, name in on]
+
+
+def hint_bot() -> str:
+    """The bot that gives the terminal game's hints: the registered one with the highest ``hints``."""
+    ranked = sorted((f.hints, name) for name, f in _FACTS.items() if f.hints is not None)
+    return ranked[-1][1] if ranked else bot_names()[0]
 
 
 MAX_SPEC = 200  # characters in one --bot value
@@ -125,12 +168,21 @@ def check_bot(name: str, game: Game | None = None) -> None:
         _CHECKS[base](game, params)
 
 
-def bot_rng(seed, player: int) -> random.Random:
+def check_bots(names: Iterable[str], games: Iterable[Game]) -> None:
+    """:func:`check_bot` for every bot of ``names`` against every game of ``games`` (both arms of a
+    comparison, every value of a sweep), before the first match: a model that does not fit one of them
+    is refused here, with a sentence, not in a worker. Each distinct name is checked once a game."""
+    for game in games:
+        for name in dict.fromkeys(names):
+            check_bot(name, game)
+
+
+def bot_rng(seed: int, player: int) -> random.Random:
     """The bot's own stream for ``player`` (0-based) in the match dealt from ``seed``."""
     return random.Random(f"{seed}:bot:{player}")
 
 
-def make_bot(name: str, game: Game, player: int, seed) -> Bot:
+def make_bot(name: str, game: Game, player: int, seed: int) -> Bot:
     """The bot ``name`` (``"heuristic"``, ``"expert:budget=50"``) for ``player`` of the match dealt from ``seed``."""
     base, params = parse_bot(name)
     return _REGISTRY[base][0](game, player, bot_rng(seed, player), **params)
@@ -148,6 +200,6 @@ def lineup(names: list[str] | tuple[str, ...], players: int) -> list[str]:
     return names
 
 
-def make_bots(names: list[str] | tuple[str, ...], game: Game, seed) -> list[Bot]:
+def make_bots(names: list[str] | tuple[str, ...], game: Game, seed: int) -> list[Bot]:
     """One bot per player: ``names`` holds one name (for everybody) or one per player in seating order."""
     return [make_bot(n, game, p, seed) for p, n in enumerate(lineup(names, game.players))]

@@ -70,6 +70,10 @@ MAX_PLAYOUT_ACTIONS = 5000  # a hand is far shorter (the deck bounds it); this o
     "never), greedy=1 (fast greedy play-outs instead of the heuristic)",
     params={"budget": (int, 1, 100_000), "width": (int, 1, 64), "greedy": (int, 0, 1), "z": (int, 0, 100),
             "drop": (int, -100, 100)},
+    # its matches cost seconds; on compare's ladder at a small budget (about 0.5 s of CPU a 4-player match of
+    # winning-moves against 7 ms for the heuristic), so it is affordable on a subset of the pairs; the
+    # strongest bot that gives hints
+    slow=True, ladder=2, ladder_spec="expert:budget=4,width=2", hints=2,
 )
 class ExpertBot:
     observes = True

@@ -73,8 +73,6 @@ class Featurizer:
         longest = self.longest
         stage = 1.0 - obs.draw_pile / self.deck_size  # 0 at the deal, 1 with the draw pile empty
         unseen = obs.unseen()
-        miles_of = g.miles
-        protectors = g.protectors
         x: list[float] = []
         ap = x.append
         ext = x.extend

@@ -38,7 +38,8 @@ import weakref
 
 from ..engine import Action, Game, Observation
 from mbrules.vocab import (
-    BATTLE, COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, FAST_PLAY, HAZARD, NO_LIMIT, PLAY, REMEDY, SAFETY, STOP,
+    BATTLE, COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, FAST_PLAY, HAZARD, MULLIGAN, NO_LIMIT, PLAY, REMEDY,
+    SAFETY, STOP, DecisionKind,
 )
 from .base import register
 
@@ -51,7 +52,8 @@ _ON_SAFETIES, _ON_DISTANCE, _ON_BATTLE, _ON_SPEED, _NOWHERE = range(5)
 
 
 @register("heuristic", "the rulebooks' Hints for play (WM §12), weighed by measurement: attack first, get rolling, "
-                       "keep safeties for coups fourrés while they can come, discard dead cards, count cards")
+                       "keep safeties for coups fourrés while they can come, discard dead cards, count cards",
+          ladder=1, hints=1)
 class HeuristicBot:
     observes = True
     # Scores of plays (a play worth more than 0 beats every discard, which scores -keep value <= 0).
@@ -121,6 +123,8 @@ class HeuristicBot:
             return first  # a remedy out of turn fixes the hazard without spending a turn: always worth it
         if op == EXTEND or op == STOP:
             return self.game.extend_action if self._extend(obs) else self.game.stop_action
+        if op == DRAW and len(legal_actions) > 1:
+            return self._draw_choice(obs, legal_actions)  # the ruleset's turn rules: where to draw from
         if len(legal_actions) == 1 or op == DRAW or op == DECLINE:
             return first
         if obs is self._turn_key:
@@ -148,6 +152,57 @@ class HeuristicBot:
             elif s == best:
                 choices.append(a)
         return choices[0] if len(choices) == 1 else choices[int(self.rng.random() * len(choices))]
+
+    # -- the draw's choices (the ruleset's turn rules: draw-from-discard, mulligan) -------
+    def _needs(self, obs: Observation, c: int) -> bool:
+        """Whether card ``c`` would unblock or finish our side now: a remedy or safety for the hazard that
+        stops us (or the limit, when it bites), a go card or rolling safety when we are not moving and
+        nothing shows, a distance card that completes the trip exactly."""
+        me = obs.my_side
+        k = self.game.kind[c]
+        if k == DISTANCE:
+            return me.moving and me.miles + self.miles[c] == obs.target
+        bh, sh = me.hazard, me.speed_hazard
+        if k == REMEDY:
+            if bh >= 0:
+                return c in self.remedies_of[bh]
+            if sh >= 0 and c in self.remedies_of[sh]:
+                return True
+            return self.is_go[c] and not me.moving and not any(self.is_go[h] for h in obs.hand)
+        if k == SAFETY:
+            pm = self.protects_mask[c]
+            return (bh >= 0 and bool(pm >> bh & 1)) or (self.grants_rolling[c] and not me.moving and bh < 0)
+        return False
+
+    def _hopeless(self, obs: Observation) -> bool:
+        """A hand that cannot get our car moving: a battle hazard stops us, no card in hand fixes it, and
+        the hand holds at most one remedy, go card or safety at all (the rest is distance and hazards)."""
+        me = obs.my_side
+        if me.moving or me.hazard < 0 or any(self._needs(obs, c) for c in set(obs.hand)):
+            return False
+        kind = self.game.kind
+        return sum(1 for c in obs.hand if kind[c] in (REMEDY, SAFETY)) <= 1
+
+    def _throw(self, legal: list[Action]) -> Action | None:
+        """A card of a hopeless hand to throw in a mulligan: distance and hazards; remedies and safeties stay."""
+        kind = self.game.kind
+        for a in legal:
+            if a.op == MULLIGAN and kind[a.card_index] in (DISTANCE, HAZARD):
+                return a
+        return None
+
+    def _draw_choice(self, obs: Observation, legal: list[Action]) -> Action:
+        """At a turn's draw with a choice: take the discard pile's top when it is what we need; a stopped
+        car whose hand cannot move it mulligans its distance and hazards; else the draw pile."""
+        g = self.game
+        if obs.decision.kind == DecisionKind.MULLIGAN:
+            return self._throw(legal) or legal[0]  # throw the rest of a hopeless hand, then draw back
+        top = obs.discard[-1] if obs.discard else -1
+        if top >= 0 and g.draw_discard_action in legal and self._needs(obs, top):
+            return g.draw_discard_action
+        if g.mulligan and obs.draw_pile >= g.hand_size and self._hopeless(obs):
+            return self._throw(legal) or legal[0]
+        return legal[0]
 
     def _context(self, obs: Observation) -> "_Context":
         # One context per observation: rank() then choose() on the same one (the expert) share it.

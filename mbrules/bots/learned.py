@@ -44,7 +44,8 @@ from .expert import hand_value
 from .features import Featurizer
 from .heuristic import HeuristicBot
 from .value_model import (
-    ModelError, ValueModel, bundled_model_path, cached_model_path, load_model, uses_hand, write_model,
+    ModelError, ValueModel, bundled_model_path, cached_model_path, load_model, ruleset_digest, uses_hand,
+    write_model,
 )
 
 TURN, COUP_FOURRE_WINDOW, EXTENSION_QUESTION = DecisionKind.TURN, DecisionKind.COUP_FOURRE, DecisionKind.EXTENSION
@@ -58,6 +59,26 @@ MAX_LOOKAHEAD_ACTIONS = 400
 MAX_SETTLE = 16  # table answers followed after a candidate (coups fourrés; the hand is far shorter)
 
 
+# models trained on first use in this process, by (ruleset digest, players): a model is trained at most
+# once a process even when the cache cannot keep it (worker processes forked later inherit it)
+_TRAINED: dict[tuple[str, int], ValueModel] = {}
+
+
+def _cache_problem(folder) -> str | None:
+    """Why the model cache ``folder`` cannot keep a model (None: it can): made if missing, then checked."""
+    import os
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        return (e.strerror or str(e)).lower()
+    if not folder.is_dir():
+        return "not a folder"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return "permission denied"
+    return None
+
+
 def model_for(game: Game, model: str | None = None, train_if_missing: bool = True) -> ValueModel:
     """The value model the bot uses for ``game`` (see the module's text); :class:`ModelError` if none."""
     if model is not None:
@@ -65,6 +86,9 @@ def model_for(game: Game, model: str | None = None, train_if_missing: bool = Tru
     p = bundled_model_path(game)
     if p is not None:
         return load_model(p, game)
+    key = (ruleset_digest(game), game.players)
+    if key in _TRAINED:
+        return _TRAINED[key]
     cached = cached_model_path(game)
     if cached.is_file():
         try:
@@ -81,17 +105,24 @@ def model_for(game: Game, model: str | None = None, train_if_missing: bool = Tru
             f"the learned bot has no model for {game.ruleset_id} at {game.players} players; training one on first use "
             f"needs scikit-learn ({install_hint('learn')}), or give one: --bot learned:model=FILE "
             "(made by mbrules train)") from None
+    problem = _cache_problem(cached.parent)
+    if problem is None:
+        kept = f"kept in {cached}"
+    else:
+        kept = (f"the model cache {cached.parent} is not writable ({problem}): the model is kept in memory for "
+                "this run only; set MBRULES_CACHE to a writable folder to keep it")
     print(f"learned: training a value model for {game.ruleset_id} at {game.players} players "
-          f"({FIRST_USE_GAMES} self-play matches, once; kept in {cached})", file=sys.stderr)
+          f"({FIRST_USE_GAMES} self-play matches, once; {kept})", file=sys.stderr)
     doc = train(game, games=FIRST_USE_GAMES, seed=0, kind=FIRST_USE_KIND)
-    try:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        write_model(doc, cached)
-    except OSError as e:
-        print(f"learned: could not keep the model in {cached} ({e.strerror or e}); it is used for this run only",
-              file=sys.stderr)
-        return ValueModel(doc, "the model trained on first use")
-    return load_model(cached, game)
+    value = ValueModel(doc, "the model trained on first use")
+    _TRAINED[key] = value
+    if problem is None:
+        try:
+            write_model(doc, cached)
+        except OSError as e:
+            print(f"learned: could not keep the model in {cached} ({e.strerror or e}); it is kept in memory "
+                  "for this run only", file=sys.stderr)
+    return value
 
 
 def _check(game: Game, params: dict) -> None:

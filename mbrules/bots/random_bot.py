@@ -8,7 +8,7 @@ from ..engine import Action, Game, Observation
 from .base import register
 
 
-@register("random", "uniform over the legal actions")
+@register("random", "uniform over the legal actions", ladder=0, hints=0)
 class RandomBot:
     __slots__ = ("game", "player", "rng", "_random")
     observes = False  # uniform whatever the table shows: the driver passes no observation

@@ -6,6 +6,9 @@
 2. Positions: at the start of every turn (before its draw), each player's observation is kept with
    probability ``sample``: for the player who just acted it is the position its decision led to
    (an afterstate: what the bot's search evaluates). Its features come from the observation only.
+   Memory is bounded: at most ``max_positions`` positions are kept (a numpy array, 8 bytes a feature),
+   beyond that a uniform sample of all of them (a reservoir, seeded from the run's seed), put back in
+   the order they were played; under the limit every position is kept, as before.
 3. Targets: each kept position is labelled with the value of the hand's end for its side (the
    hand's point difference, plus or minus a win bonus when the hand ends the match:
    :func:`mbrules.bots.expert.hand_value`): a Monte Carlo return, no bootstrapping.
@@ -21,10 +24,12 @@ from __future__ import annotations
 
 import hashlib
 import random
-from typing import Callable, Sequence
+from contextlib import nullcontext
+from typing import Callable, ContextManager, Sequence
 
 from .._paths import install_hint
-from ..engine import Game, State
+from ..engine import Action, Game, Observation, State
+from ..seats import HAND_OVER, SeatLoop
 from ..vocab import DecisionKind
 from .base import make_bot
 from .expert import hand_value
@@ -39,6 +44,8 @@ TREES = 200  # boosting rounds of a ``trees`` value
 TREE_LEAVES = 31  # leaves of each tree
 DEFAULT_HAND = False  # features of the table only (see docs/bots.md: hand features made the search discard)
 FIRST_USE_KIND = "linear"  # a model trained by the bot on first use for a custom ruleset
+MAX_POSITIONS = 250_000  # positions kept for the fit (about 160 MB at 2 players); a uniform sample beyond
+MAX_POSITIONS_LIMIT = 2_000_000  # the most ``--max-positions`` may ask for
 
 
 class TrainingStopped(Exception):
@@ -60,15 +67,42 @@ def hand_values(game: Game, st: State) -> list[float]:
     return [hand_value(game, totals, s, out) for s in range(game.sides)]
 
 
+class ExploringSeat:
+    """A policy bot that takes a uniformly random legal action with probability ``explore`` (from
+    the training's own ``rng``, so the bot's stream is the bot's alone)."""
+
+    def __init__(self, bot, rng: random.Random, explore: float):
+        self.bot, self.rng, self.explore = bot, rng, explore
+
+    def decide(self, observation: Observation | None, legal: list[Action]) -> Action | None:
+        rng = self.rng
+        if rng.random() < self.explore:
+            return legal[rng.randrange(len(legal))]
+        return self.bot.choose(observation, legal)
+
+
 def self_play(game: Game, games: int, seed: int, policy: Sequence[str] = ("heuristic",),
               sample: float = DEFAULT_SAMPLE, explore: float = DEFAULT_EXPLORE,
               progress: Callable[[int], None] | None = None,
               should_stop: Callable[[], object] | None = None, hand: bool = True,
-              ) -> tuple[list[list[float]], list[float]]:
-    """Feature rows and Monte Carlo targets from ``games`` self-play matches (see the module's text)."""
+              max_positions: int = MAX_POSITIONS):
+    """Feature rows and Monte Carlo targets from ``games`` self-play matches (see the module's text):
+    ``(X, y, seen)``, numpy arrays of at most ``max_positions`` rows in the order they were played,
+    and the number of positions seen."""
+    try:
+        import numpy as np
+    except ImportError:
+        raise RuntimeError("training needs scikit-learn: pip install 'mbrules[learn]'") from None
+    if max_positions < 1:
+        raise ValueError("max_positions must be at least 1")
     feat = Featurizer(game, hand)
-    X: list[list[float]] = []
-    y: list[float] = []
+    width = len(feat.names)
+    size = min(max_positions, 4096)
+    X = np.empty((size, width))
+    y = np.empty(size)
+    order = np.empty(size, dtype=np.int64)
+    kept = seen = 0
+    reservoir = random.Random(f"{seed}:learn:reservoir")  # drawn from only once the limit is reached
     names = list(policy)
     if len(names) == 1:
         names = names * game.players
@@ -76,38 +110,44 @@ def self_play(game: Game, games: int, seed: int, policy: Sequence[str] = ("heuri
         if should_stop is not None and should_stop():
             raise TrainingStopped
         s = match_seed(seed, i)
-        bots = [make_bot(n, game, p, s) for p, n in enumerate(names)]
         rng = random.Random(f"{s}:learn")
+        seats = [ExploringSeat(make_bot(n, game, p, s), rng, explore) for p, n in enumerate(names)]
         st = State.new_match(game, s, deal_next=False)
+        loop = SeatLoop(st, seats)
         while True:
             pending: list[tuple[int, list[float]]] = []
-            while True:
-                acts = st.legal_actions()
-                if not acts:
-                    break
+            while True:  # the seat loop pumped one action at a time: a turn's start is sampled first
                 d = st.decision
                 if d.kind == DecisionKind.TURN and not d.drawn:
                     for p in range(game.players):
                         if rng.random() < sample:
                             pending.append((game.side_of[p], feat(st.observation(p))))
-                if len(acts) == 1:
-                    st.apply(acts[0])
-                    continue
-                p = st.current_player
-                if rng.random() < explore:
-                    st.apply(acts[rng.randrange(len(acts))])
-                else:
-                    st.apply(bots[p].choose(st.observation(p), acts))
+                if loop.step() == HAND_OVER:
+                    break
             values = hand_values(game, st)
             for side, x in pending:
-                X.append(x)
-                y.append(values[side])
+                if kept < max_positions:
+                    if kept == len(y):  # grow by half, up to the limit
+                        size = min(max_positions, kept + kept // 2 + 1)
+                        X = np.resize(X, (size, width))
+                        y, order = np.resize(y, size), np.resize(order, size)
+                    slot = kept
+                    kept += 1
+                else:
+                    slot = reservoir.randrange(seen + 1)
+                if slot < max_positions:
+                    X[slot], y[slot], order[slot] = x, values[side], seen
+                seen += 1
             if st.is_terminal():
                 break
             st.next_hand()
         if progress is not None:
             progress(i + 1)
-    return X, y
+    X, y, order = X[:kept], y[:kept], order[:kept]
+    if seen > kept:  # a sample: back in the order played (the held-out tenth is the last matches')
+        back = np.argsort(order, kind="stable")
+        X, y = X[back], y[back]
+    return X, y, seen
 
 
 def fit(X: list[list[float]], y: list[float], kind: str = DEFAULT_KIND, seed: int = 0) -> tuple[dict, dict]:
@@ -190,11 +230,20 @@ def _floats(a) -> list[float]:
 def train(game: Game, games: int = DEFAULT_GAMES, seed: int = 0, kind: str = DEFAULT_KIND,
           policy: Sequence[str] = ("heuristic",), sample: float = DEFAULT_SAMPLE, explore: float = DEFAULT_EXPLORE,
           options: Sequence[str] = (), progress: Callable[[int], None] | None = None,
-          should_stop: Callable[[], object] | None = None, hand: bool = DEFAULT_HAND) -> dict:
-    """A whole model file's document for ``game``, from ``games`` self-play matches seeded by ``seed``."""
-    X, y = self_play(game, games, seed, policy, sample, explore, progress, should_stop, hand)
+          should_stop: Callable[[], object] | None = None, hand: bool = DEFAULT_HAND,
+          max_positions: int = MAX_POSITIONS, fit_guard: Callable[[], ContextManager] | None = None) -> dict:
+    """A whole model file's document for ``game``, from ``games`` self-play matches seeded by ``seed``.
+
+    ``should_stop()`` is polled between matches and before the fit (:class:`TrainingStopped`); the fit
+    runs inside ``fit_guard()`` (a command makes a signal stop it where it is: scikit-learn polls nothing)."""
+    X, y, seen = self_play(game, games, seed, policy, sample, explore, progress, should_stop, hand, max_positions)
+    if should_stop is not None and should_stop():
+        raise TrainingStopped
     feat = Featurizer(game, hand)
-    model, figures = fit(X, y, kind, seed)
+    with (fit_guard() if fit_guard is not None else nullcontext()):
+        model, figures = fit(X, y, kind, seed)
+    if seen > len(y):
+        figures["positions_seen"] = seen
     return {
         "format": FORMAT, "version": VERSION,
         "ruleset": {"id": game.ruleset_id, "name": game.ruleset.name, "options": list(options),
@@ -203,5 +252,5 @@ def train(game: Game, games: int = DEFAULT_GAMES, seed: int = 0, kind: str = DEF
         "features": list(feat.names), "target": "hand_points",
         "model": model,
         "training": {"games": games, "seed": seed, "policy": list(policy), "sample": sample, "explore": explore,
-                     "kind": kind, **figures},
+                     "kind": kind, **figures, **({"max_positions": max_positions} if seen > len(y) else {})},
     }

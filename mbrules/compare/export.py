@@ -8,45 +8,45 @@ import json
 
 from mbrules.vocab import SCORE_LINES
 
+from ..matches.records import MatchRecord
+
 
 def _side_name(names, s: int) -> str:
     return names[s] if s >= 0 else ""
 
 
-def match_row(rec: dict, names, arm: str | None = None, index: int | None = None) -> dict:
+def match_row(rec: MatchRecord, names, arm: str | None = None, index: int | None = None) -> dict:
     """A match as one JSON-ready object: sides by name, every hand nested."""
     row = {} if arm is None else {"arm": arm}
     if index is not None:
         row["match"] = index
     row.update({
-        "seed": rec["seed"],
-        "bots": rec["bots"],
-        "result": rec["result"],
-        "winner": _side_name(names, rec["winner"]) or None,
-        "totals": dict(zip(names, rec["totals"])),
-        "hands_played": rec["hands_played"],
-        "turns": rec["turns"],
-        "lead_changes": rec["lead_changes"],
-        "leader_after_first_hand": _side_name(names, rec["leader_after_first_hand"]) or None,
-        "comeback": rec["comeback"],
-        "margin": rec["margin"],
+        "seed": rec.seed,
+        "bots": list(rec.bots) if rec.bots is not None else None,
+        "result": rec.result,
+        "winner": _side_name(names, rec.winner) or None,
+        "totals": dict(zip(names, rec.totals)),
+        "hands_played": rec.hands_played,
+        "turns": rec.turns,
+        "lead_changes": rec.lead_changes,
+        "leader_after_first_hand": _side_name(names, rec.leader_after_first_hand) or None,
+        "comeback": rec.comeback,
+        "margin": rec.margin,
     })
-    if "strong_side" in rec:
-        row["strong_side"] = names[rec["strong_side"]]
     row["hands"] = [{
-        "hand": h["hand"],
-        "first_player": h["first_player"] + 1 if h["first_player"] >= 0 else None,
-        "first_side": _side_name(names, h["first_side"]) or None,
-        "turns": h["turns"],
-        "completed_by": _side_name(names, h["completed_by"]) or None,
-        "coups_fourres": h["coups_fourres"],
-        "extension_called": h["extension_called"],
-        "extension_made": h["extension_made"],
-        "safe_trip": h["safe_trip"],
-        "shutout": h["shutout"],
-        "winner": _side_name(names, h["winner"]) or None,
-        "score_sheet": {n: {line: h["lines"][line][s] for line in SCORE_LINES} for s, n in enumerate(names)},
-    } for h in rec["hands"]]
+        "hand": h.hand,
+        "first_player": h.first_player + 1 if h.first_player >= 0 else None,
+        "first_side": _side_name(names, h.first_side) or None,
+        "turns": h.turns,
+        "completed_by": _side_name(names, h.completed_by) or None,
+        "coups_fourres": h.coups_fourres,
+        "extension_called": h.extension_called,
+        "extension_made": h.extension_made,
+        "safe_trip": h.safe_trip,
+        "shutout": h.shutout,
+        "winner": _side_name(names, h.winner) or None,
+        "score_sheet": {n: {line: h.line(line)[s] for line in SCORE_LINES} for s, n in enumerate(names)},
+    } for h in rec.hands]
     return row
 
 
@@ -54,6 +54,7 @@ def jsonl(rows) -> str:
     return "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in rows)
 
 
+# the last column, strong_side, is kept (blank) so that the files read as they always did
 MATCH_COLUMNS = ("seed", "result", "winner", "hands_played", "turns", "lead_changes",
                  "leader_after_first_hand", "comeback", "margin")
 
@@ -65,8 +66,7 @@ def matches_csv(items, names) -> str:
     w.writerow(["arm", "match", "kind", *MATCH_COLUMNS, *(f"total_{n}" for n in names), "strong_side"])
     for arm, i, kind, rec in items:
         row = match_row(rec, names)
-        w.writerow([arm or "", i, kind, *(_cell(row[c]) for c in MATCH_COLUMNS), *rec["totals"],
-                    row.get("strong_side", "")])
+        w.writerow([arm or "", i, kind, *(_cell(row[c]) for c in MATCH_COLUMNS), *rec.totals, ""])
     return buf.getvalue()
 
 
@@ -95,7 +95,7 @@ def hands_csv_rows(items, names) -> str:
     for arm, i, kind, rec in items:
         row = match_row(rec, names)
         for h in row["hands"]:
-            w.writerow([arm or "", i, kind, rec["seed"], rec["result"], h["hand"],
+            w.writerow([arm or "", i, kind, rec.seed, rec.result, h["hand"],
                         *(_cell(h[c]) for c in HAND_COLUMNS),
                         *(h["score_sheet"][n][line] for n in names for line in SCORE_LINES)])
     return buf.getvalue()
@@ -116,8 +116,8 @@ def match_header(names) -> list[str]:
 def match_cells(arm, i, kind, rec, names, width: int) -> list:
     """One match's CSV row; ``width`` sides of totals (blank past this arm's own sides)."""
     row = match_row(rec, names)
-    totals = list(rec["totals"]) + [""] * (width - len(rec["totals"]))
-    return [arm or "", i, kind, *(_cell(row[c]) for c in MATCH_COLUMNS), *totals, row.get("strong_side", "")]
+    totals = list(rec.totals) + [""] * (width - len(rec.totals))
+    return [arm or "", i, kind, *(_cell(row[c]) for c in MATCH_COLUMNS), *totals, ""]
 
 
 def hand_header(names) -> list[str]:
@@ -132,7 +132,7 @@ def hand_cells(arm, i, kind, rec, names, all_names) -> list[list]:
     rows = []
     for h in row["hands"]:
         sheet = h["score_sheet"]
-        rows.append([arm or "", i, kind, rec["seed"], rec["result"], h["hand"],
+        rows.append([arm or "", i, kind, rec.seed, rec.result, h["hand"],
                      *(_cell(h[c]) for c in HAND_COLUMNS),
                      *(sheet[n][line] if n in sheet else "" for n in all_names for line in SCORE_LINES)])
     return rows

@@ -96,9 +96,11 @@ def settings_words(doc: dict) -> list[str]:
     else:
         lines.append("No other lineup measured (robustness not checked)")
     if s["skill_games"]:
-        slow = any(r.partition(":")[0] == "expert" for r in s["ladder"])
+        from mbrules.bots import is_slow
+
+        slow = list(dict.fromkeys(r.partition(":")[0] for r in s["ladder"] if is_slow(r)))
         lines.append(f"Skill ladder {' < '.join(s['ladder'])}: {s['skill_games']} matches per arm and rung"
-                     + (f" ({s['robust_games']} with the expert)" if slow else ""))
+                     + (f" ({s['robust_games']} with the {' and the '.join(slow)})" if slow else ""))
     if s["restricted_games"]:
         lines.append(f"Restricted play: {s['restricted_games']} matches per arm and restriction")
     workers = s["workers"]
@@ -126,7 +128,6 @@ def html_page(doc: dict, charts: dict[str, str] | None) -> str:
     from .headline import badge, effect_sentence, holm_sentence, no_difference, robust_words
 
     e = html.escape
-    arms = doc["arms"]
     s = doc["settings"]
     title = page_title(doc)
     players = (f"{s['players']} players" if s["players"] == s["players_b"]
@@ -268,7 +269,7 @@ def check_out(out, inputs=(), charts: bool = True) -> None:
     refuse (ChartsUnavailable) charts without matplotlib."""
     from ..safe_output import check_output_folder
 
-    check_output_folder(out, report_names(True), inputs, "--out")
+    check_output_folder(out, report_names(True), inputs, "--out", marker="compare.json")
     if charts:
         from . import charts as charts_mod
 
@@ -358,6 +359,6 @@ def write_report(cmp, out, spill: RecordSpill, charts: bool, inputs=()) -> None:
 
     try:
         write_output_folder(out, report_files(cmp, spill, charts), owned=report_names(True), inputs=inputs,
-                            flag="--out")
+                            flag="--out", marker="compare.json")
     finally:
         spill.close()

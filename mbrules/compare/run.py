@@ -19,13 +19,12 @@ The phases, in order:
    lineup that measured the effect clearly smaller, absent or reversed ("differs": it depends on the
    bots) from one with too few pairs to tell ("unconfirmed").
 
-Each arm is compiled once in this process; the pairs run on a backend of :mod:`mbrules.matches`
-(this process, a process pool or Ray), whose workers compile both arms once from their resolved rulesets.
+Each arm is compiled once in this process; the pairs are played by the runner of arms of
+:mod:`mbrules.matches.arms` (the one sweep uses) on a backend (this process, a process pool or Ray),
+whose workers compile both arms once from their resolved rulesets.
 """
 from __future__ import annotations
 
-import functools
-import hashlib
 import math
 import os
 import time
@@ -33,36 +32,28 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from .. import load_game
-from ..bots import check_bot, lineup
+from ..bots import check_bots, is_slow, ladder_rungs, lineup
 from ..bots.restricted import RESTRICTIONS
 from ..engine import Game
 from ..matches import intervals as stats
-from ..matches.backend import as_backend
+from ..matches.arms import Phase, cpu_seconds, run_arms
 from ..matches.base import DEFAULT_WORKERS
-from ..matches.loop import game_seed, play_match
-from ..matches.records import match_record
+from ..matches.metrics import METRICS
 from .headline import RESTRICTION_SHORT
-from .metrics import METRICS, add_distribution, mark_not_applicable, add_pair, evaluate_sums, new_distribution, metric_values
+from .metrics import add_distribution, add_pair, evaluate_sums, mark_not_applicable, new_distribution
 
-# The top rung of the ladder: the expert at a small budget (about 0.5 s of CPU a 4-player match of
-# winning-moves against 7 ms for the heuristic), so it is affordable on a subset of the pairs.
-EXPERT_SMALL = "expert:budget=4,width=2"
 # The second lineup of the robustness check: the starting heuristic (another player: it attacks after
 # rolling, saves its longest distance card, keeps its safeties differently) at the heuristic's cost, so
 # that it plays enough pairs to confirm or refute what the main run flags (the expert's 8 to 25 pairs
 # could do neither for most effects: docs/compare.md)
 CHECK_BOT = "heuristic-2026"
 CHECK_PAIRS = 1000  # the most pairs a cheap lineup plays by default (the main run's first ones)
-SLOW_BOTS = ("expert",)  # bots whose matches cost seconds: they play the small subsets only
 def default_ladder() -> list[str]:
-    """random < heuristic < the expert at a small budget. The learned bot is a rung only when asked
+    """The registered bots that have a rung on the ladder, weakest first (:func:`mbrules.bots.ladder_rungs`:
+    random < heuristic < the expert at a small budget). The learned bot is a rung only when asked
     (``--rung learned``): on a ruleset no shipped model fits it trains one first (seconds of CPU, a large
     peak of memory), and it plays no better than the heuristic (docs/bots.md)."""
-    return ["random", "heuristic", EXPERT_SMALL]
-
-
-def is_slow(bot: str) -> bool:
-    return bot.partition(":")[0] in SLOW_BOTS
+    return ladder_rungs()
 
 
 def default_slow_games(games: int) -> int:
@@ -82,33 +73,6 @@ def default_skill_games(games: int) -> int:
     return min(games, 300)
 
 
-def cpu_seconds() -> float:
-    """CPU time of this process and of its finished workers (user + system)."""
-    try:
-        import resource
-    except ImportError:  # not on Unix
-        return time.process_time()
-    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
-
-
-def phase_seed(seed: int, phase: str, i: int) -> int:
-    """The seed of pair ``i`` of a phase other than the main one (the same in both arms)."""
-    digest = hashlib.sha256(f"mbrules:{seed}:{phase}:{i}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
-
-
-@dataclass(frozen=True)
-class Phase:
-    key: str  # "main", "robust:<bot>", "ladder:<strong>><weak>", "restricted:<restriction>"
-    kind: str  # main | robust | ladder | restricted
-    pairs: int
-    title: str
-    bots: tuple[str, ...] = ()  # main and robust: the lineup (one name, or one per player)
-    focus: str = ""  # ladder and restricted: the bot of the focus side (rotating through the sides)
-    other: str = ""  # ... and of every other seat
-
-
 @dataclass
 class Comparison:
     """What :func:`run_compare` returns: settings, every metric row, the ladder and the restricted play,
@@ -126,46 +90,12 @@ class Comparison:
     pairs_done: int
     distributions: tuple[dict, dict] = field(default_factory=lambda: (new_distribution(), new_distribution()))
     headline: list[str] = field(default_factory=list)  # at most three sentences a player reads first
+    written: bool = False  # the report folder was written (not when stopped before any pair finished)
 
     def document(self) -> dict:
         from .report import document
 
         return document(self)
-
-
-# -- work done in a worker (or in-process) --------------------------------------------------------
-def play_pairs(games: Sequence[Game], phase: Phase, seed: int, start: int, stop: int, with_records: bool,
-               should_stop: Callable[[], object] | None = None) -> list:
-    """Pairs ``start .. stop-1`` of ``phase``: for each, per arm, the metric values and the record
-    (main and robust phases) or whether the focus side won (ladder and restricted)."""
-    out = []
-    for i in range(start, stop):
-        if phase.kind in ("main", "robust"):
-            s = game_seed(seed, i)
-            recs = [match_record(g, s, play_match(g, s, phase.bots, should_stop=should_stop),
-                                 lineup(phase.bots, g.players)) for g in games]
-            out.append((tuple(metric_values(r) for r in recs), recs if with_records else None))
-        else:
-            s = phase_seed(seed, phase.key, i)
-            wins = []
-            for g in games:
-                side = i % g.sides
-                bots = [phase.focus if g.side_of[p] == side else phase.other for p in range(g.players)]
-                o = play_match(g, s, bots, should_stop=should_stop).outcome
-                wins.append(1 if o is not None and o.winner_index == side else 0)
-            out.append((tuple(wins), None))
-    return out
-
-
-def _pairs_task(games: Sequence[Game], item: tuple, should_stop: Callable[[], object] | None = None, *,
-                seed: int, with_records: bool) -> list:
-    """The task of a comparison on a backend: the pairs ``start .. stop-1`` of ``item = (phase, start, stop)``."""
-    phase, start, stop = item
-    return play_pairs(games, phase, seed, start, stop, with_records and phase.kind == "main", should_stop)
-
-
-def _chunk_size(pairs: int, workers: int) -> int:
-    return max(1, min(10, -(-pairs // (max(1, workers) * 16))))
 
 
 # -- the orchestration ---------------------------------------------------------------------------
@@ -236,9 +166,9 @@ def run_compare(
     skill = default_skill_games(games) if skill_games is None else skill_games
     restricted_n = skill if restricted_games is None else restricted_games
     rungs = default_ladder() if ladder is None else list(ladder)
-    for g in games_pair:  # a bot that needs something of the game (the learned bot's model) gets it here, once,
-        for name in dict.fromkeys([*bots, *robust_bots, *(rungs if skill > 0 else [])]):  # not in every worker
-            check_bot(name, g)
+    # a bot that needs something of the game (the learned bot's model) gets it here, once, for both arms,
+    # not in every worker: UnknownBot (a sentence) before any match
+    check_bots([*bots, *robust_bots, *(rungs if skill > 0 else [])], games_pair)
     same_seating = game_a.players == game_b.players and game_a.sides == game_b.sides
 
     spill = None
@@ -288,8 +218,8 @@ def run_compare(
             progress(phase.key, phase.title, done[phase.key], phase.pairs)
 
     try:
-        stopped = _run_phases(games_pair, phases, seed, workers, spill is not None, consume, should_stop, seconds,
-                              backend, address)
+        stopped = run_arms(games_pair, phases, seed, consume, workers=workers, with_records=spill is not None,
+                           should_stop=should_stop, seconds=seconds, backend=backend, address=address)
     except KeyboardInterrupt:  # in a notebook (no should_stop): the pairs finished are kept, as on Ctrl-C
         stopped = True
     rows = evaluate_sums(sums, same_seating)
@@ -299,8 +229,8 @@ def run_compare(
         rphases = [Phase(f"robust:{bot}", "robust", check_pairs[bot], f"check: {bot.partition(':')[0]}",
                          bots=(bot,)) for bot in robust_bots if check_pairs[bot] > 0]
         try:
-            stopped = _run_phases(games_pair, rphases, seed, workers, False, consume, should_stop, seconds,
-                                  backend, address)
+            stopped = run_arms(games_pair, rphases, seed, consume, workers=workers, should_stop=should_stop,
+                               seconds=seconds, backend=backend, address=address)
         except KeyboardInterrupt:
             stopped = True
     _robustness(rows, robust_sums, [b for b in robust_bots if check_pairs[b] > 0] if flagged else [], same_seating)
@@ -343,39 +273,14 @@ def run_compare(
                      done.get("main", 0), dists)
     cmp.summary = summary(cmp)
     cmp.headline = headline(cmp)
-    if out is not None:
+    if out is not None and cmp.pairs_done > 0:
         from .report import write_report
 
         write_report(cmp, out, spill, charts, inputs)
-    elif spill is not None:
+        cmp.written = True
+    elif spill is not None:  # stopped before any pair finished: the folder is left as it was, not emptied
         spill.close()
     return cmp
-
-
-def _run_phases(games_pair, phases: list[Phase], seed: int, workers: int, with_records: bool, consume,
-                should_stop, seconds: dict, backend: str = "local", address: str | None = None) -> bool:
-    """Play ``phases`` one after the other on every game of ``games_pair`` (two arms, or the values of a
-    sweep), on the backend (:mod:`mbrules.matches`); True when stopped.
-    ``seconds[phase]`` adds up the wall time each phase's results took to come in."""
-    runner = as_backend(backend, workers, address)
-
-    def todo():
-        for ph in phases:
-            size = _chunk_size(ph.pairs, runner.workers)
-            for a in range(0, ph.pairs, size):
-                yield ph, a, min(ph.pairs, a + size)
-
-    count = sum(-(-ph.pairs // _chunk_size(ph.pairs, runner.workers)) for ph in phases)
-    last = [time.perf_counter()]
-
-    def took(item, result) -> None:
-        now = time.perf_counter()
-        seconds[item[0].key] = seconds.get(item[0].key, 0.0) + now - last[0]
-        last[0] = now
-        consume(item[0], item[1], result)
-
-    task = functools.partial(_pairs_task, seed=seed, with_records=with_records)
-    return runner.run(games_pair, task, todo(), took, count=count, should_stop=should_stop)
 
 
 def _focus_row(phase: Phase, sums: stats.PairSums | None, comparable: bool) -> dict:

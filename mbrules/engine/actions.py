@@ -7,33 +7,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..vocab import DecisionKind, Reason
-
-# The engine's short names for the decision kinds and reason codes (the names are mbrules.vocab's)
-TURN = DecisionKind.TURN
-COUP_FOURRE_WINDOW = DecisionKind.COUP_FOURRE
-EXTENSION_QUESTION = DecisionKind.EXTENSION
-HAND_OVER = DecisionKind.HAND_OVER
-MATCH_OVER = DecisionKind.MATCH_OVER
-FAST_PLAY_WINDOW = DecisionKind.FAST_PLAY
-
-NOT_YOUR_TURN = Reason.NOT_YOUR_TURN
-NOT_IN_HAND = Reason.NOT_IN_HAND
-HAND_OVER_CODE = Reason.HAND_OVER
-CANNOT_MOVE = Reason.CANNOT_MOVE
-SPEED_LIMIT = Reason.SPEED_LIMIT
-OVER_TARGET = Reason.OVER_TARGET
-TOO_MANY_200 = Reason.TOO_MANY_200
-PROTECTED = Reason.PROTECTED
-NOT_ROLLING = Reason.NOT_ROLLING
-ALREADY_LIMITED = Reason.ALREADY_LIMITED
-BAD_TARGET = Reason.BAD_TARGET
-NOTHING_TO_FIX = Reason.NOTHING_TO_FIX
-NO_COUP_FOURRE = Reason.NO_COUP_FOURRE
-NO_EXTENSION = Reason.NO_EXTENSION
-EXTENSION_PENDING = Reason.EXTENSION_PENDING
-MUST_PLAY = Reason.MUST_PLAY
-NO_FAST_PLAY = Reason.NO_FAST_PLAY
+from ..vocab import DecisionKind
 
 
 class IllegalAction(Exception):
@@ -46,8 +20,9 @@ class IllegalAction(Exception):
 
 
 class Decision(NamedTuple):
-    """What the state waits for: ``kind`` (TURN, COUP_FOURRE_WINDOW, ...) and whose it is."""
+    """What the state waits for: ``kind`` (a :class:`mbrules.vocab.DecisionKind`: ``TURN``,
+    ``COUP_FOURRE``, ...) and whose it is. The engine uses vocab's names, never second ones."""
 
-    kind: str
+    kind: DecisionKind
     player: int  # player index (0-based), -1 when nobody acts (hand or match over)
     drawn: bool = True  # for TURN: whether this turn's draw has happened

@@ -15,9 +15,10 @@ Like the rest of ``mbrules.engine``, the ``_`` fields are read here and nowhere 
 from __future__ import annotations
 
 import struct
+from typing import Any
 
 from ..vocab import NO_LIMIT
-from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_PLAY
+from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_MULL, P_PLAY
 from .state import State
 
 __all__ = ["ObservationWriter", "draw_due", "draw_pile_counts", "draw_pile_size", "stack_next_draw", "state_vector"]
@@ -35,7 +36,7 @@ class ObservationWriter:
     worked out again only when what they depend on has changed.
     """
 
-    def __init__(self, encoder):
+    def __init__(self, encoder: Any):  # mbrules.env's ObservationEncoder (a layer up: not imported here)
         g = encoder.game
         self.game = g
         self.n, self.N, self.S = encoder.n, encoder.N, encoder.S
@@ -50,17 +51,17 @@ class ObservationWriter:
         self._side_len = 5 * n + 6
         assert self._o_sides + S * self._side_len + 3 * n + N + 3 + 2 * S + 1 == self.size, \
             "the writer's layout disagrees with the encoder's"
-        self._sheet_key = None
-        self._sheet_points = None
-        self._discard_ref = None  # _discard_counts' list, its length and counts when last seen
+        self._sheet_key: tuple[Any, ...] | None = None
+        self._sheet_points: list[int] = []  # computed at the first call (no key matches None)
+        self._discard_ref: list[int] | None = None  # _discard_counts' list, its length and counts when last seen
         self._discard_len = 0
         self._discard_cnt: list[float] = []
         self._encoder = encoder
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[ObservationWriter], tuple[Any]]:
         return ObservationWriter, (self._encoder,)  # pickled as its layout
 
-    def _discard_counts(self, discard: list) -> list[float]:
+    def _discard_counts(self, discard: list[int]) -> list[float]:
         """Copies of each card in ``discard``, counted on from the last call while it is the same list.
 
         The engine only ever appends to a hand's discard pile (a new hand, a clone: a new list), so
@@ -102,7 +103,7 @@ class ObservationWriter:
         window = ph == P_COUP or ph == P_FAST  # a reaction window: a coup fourré's, or a fast play's
         if window and st._player != player:
             # the window shows only to the seat it asks: to the rest it looks like the next turn
-            v[1 if not stock else 0] = 1.0
+            v[1 if not (stock or st._can_draw()) else 0] = 1.0
             who = st.turn_player()
         else:
             v[_PHASE_SLOT[ph]] = 1.0
@@ -117,6 +118,7 @@ class ObservationWriter:
             v[o + n + st._cf_hazard] = 1.0  # the window's hazard, shown to the seat it asks only
         target = st._target or 1
         battle, bhaz, lhaz = st._battle, st._bhaz, st._lhaz
+        stacked = st.game.stacked_hazards
         safeties, coups, played = st._safeties, st._coups, st._played
         miles, rolling, limit, prot = st._miles, st._rolling, st._limit, st._prot
         i = self._o_sides
@@ -128,6 +130,9 @@ class ObservationWriter:
             h = bhaz[s]
             if h >= 0:
                 v[i + n + h] = 1.0
+                if stacked:  # option stacked-hazards: every battle hazard in force, not only the latest
+                    for h in st.battle_hazards(s):
+                        v[i + n + h] = 1.0
             h = lhaz[s]
             if h >= 0:
                 v[i + 2 * n + h] = 1.0
@@ -183,9 +188,10 @@ class ObservationWriter:
         return bytearray(self._all.pack(*v))
 
 
-# a fast-play window shares the coup fourré's slot: a reaction window, its hazard shown to the seat asked
-_PHASE_SLOT = {P_DRAW: 0, P_PLAY: 1, P_COUP: 2, P_EXT: 3, P_FAST: 2, P_HAND_OVER: 4}
-_PHASE_SLOT = tuple(_PHASE_SLOT.get(ph, 5) for ph in range(max(_PHASE_SLOT) + 2))
+# a fast-play window shares the coup fourré's slot: a reaction window, its hazard shown to the seat asked;
+# a mulligan shares the draw's: its draw is still to come
+_SLOT_OF_PHASE = {P_DRAW: 0, P_PLAY: 1, P_COUP: 2, P_EXT: 3, P_FAST: 2, P_MULL: 0, P_HAND_OVER: 4}
+_PHASE_SLOT = tuple(_SLOT_OF_PHASE.get(ph, 5) for ph in range(max(_SLOT_OF_PHASE) + 2))
 
 
 def state_vector(st: State) -> list[float]:
@@ -212,8 +218,9 @@ def state_vector(st: State) -> list[float]:
 
 
 def draw_due(st: State) -> bool:
-    """Whether the state waits for the draw that starts a turn (the only legal action then)."""
-    return st._phase == P_DRAW
+    """Whether the state waits for the draw that starts a turn and it is the only legal action then (not
+    where the ruleset's turn rules offer a choice at the draw: the discard pile's top, a mulligan)."""
+    return st._phase == P_DRAW and not st.game.draw_choices
 
 
 def draw_pile_size(st: State) -> int:

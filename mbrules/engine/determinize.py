@@ -30,8 +30,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from .actions import COUP_FOURRE_WINDOW, EXTENSION_QUESTION, FAST_PLAY_WINDOW, TURN
-from ..vocab import BATTLE
+from ..vocab import BATTLE, DecisionKind
 from .state import State
 
 if TYPE_CHECKING:
@@ -87,17 +86,19 @@ def determinize(obs: "Observation", rng: random.Random, known: dict[int, list[in
             k += n - len(have)
     seed = rng.getrandbits(64)  # the world's RNG: future hands' shuffles, unknown, sampled too
     sides = {s: {"battle": v.battle, "speed": v.speed, "safeties": v.safeties, "coups": v.coup_fourres,
-                 "distance": [c for c, n in enumerate(v.distance) for _ in range(n)], "moving": v.moving}
+                 "distance": [c for c, n in enumerate(v.distance) for _ in range(n)], "moving": v.moving,
+                 "miles": v.miles}
              for s, v in enumerate(obs.sides)}
     d = obs.decision
-    if d.kind not in (TURN, EXTENSION_QUESTION, COUP_FOURRE_WINDOW, FAST_PLAY_WINDOW):
+    if d.kind not in (DecisionKind.TURN, DecisionKind.EXTENSION, DecisionKind.COUP_FOURRE, DecisionKind.FAST_PLAY,
+                      DecisionKind.MULLIGAN):
         raise ValueError(f"nothing to decide at a {d.kind} decision")
-    window = _window(obs, hands, d.kind == FAST_PLAY_WINDOW) if d.kind != TURN and d.kind != EXTENSION_QUESTION \
+    window = _window(obs, hands, d.kind == DecisionKind.FAST_PLAY) if d.kind != DecisionKind.TURN and d.kind != DecisionKind.EXTENSION \
         else None
     return State.from_decision(
         g, d, hands=hands, draw_top_first=pool[k:][::-1], discard=obs.discard, sides=sides, target=obs.target,
         extension_called_by=obs.extension_called_by, hand_no=obs.hand_no, match_totals=list(obs.match_totals),
-        window=window, seed=seed,
+        window=window, seed=seed, reshuffles=obs.reshuffles, after_draw=obs.after_draw,
     )
 
 

@@ -3,12 +3,15 @@
 Decides: where a played or discarded card goes (``_play``, ``_discard_card``), what a
 safety protects and sweeps (``_protect``), and the derived state of a side read by
 legality and by play-out policies (``_refresh``: rolling, the hazards showing, the speed
-limit), with ``_can``/``_hit`` emptied whenever it changes.
+limit), with ``_can``/``_hit`` emptied whenever it changes; with stacked hazards, the set of
+battle hazards in force (``_stack_positions``, ``_bmask``, ``battle_hazards``); the pile a
+combination remedy goes to (``_fixes_battle``); a safety's miles (``_safety_miles``).
 
 Reads: the position and the Game's card tables (``kind``, ``pile``, ``miles``,
-``is_go``, ``protects_mask``, ``grants_rolling``, ``bit``, ``limit``) and the play
-rules ``safety_discards_hazard``, ``roll_after_safety``, ``safety_extra_turn``,
-``safety_extra_turn_needs_draw_pile`` (and whether the draw pile is empty).
+``is_go``, ``moves``, ``fixes_mask``, ``protects_mask``, ``grants_rolling``, ``bit``, ``limit``)
+and the play rules ``safety_discards_hazard``, ``roll_after_safety``, ``safety_extra_turn``,
+``safety_extra_turn_needs_draw_pile`` (and whether the draw pile is empty), ``stacked_hazards``,
+``safety_distance``.
 
 May change: hands, the discard pile, a side's piles, miles, played counts, safeties,
 protection, ``_face_up`` and the history; then hands the turn on through the turn room
@@ -18,11 +21,12 @@ protection, ``_face_up`` and the history; then hands the turn on through the tur
 
 from __future__ import annotations
 
-from ..vocab import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY
+from ..vocab import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SPEED
 from .notation import Action
+from .fields import StateFields
 
 
-class Effects:
+class Effects(StateFields):
     """The effects room of :class:`~mbrules.engine.state.State` (a mixin: no slots of its own)."""
 
     __slots__ = ()
@@ -35,14 +39,17 @@ class Effects:
         b = self._battle[s]
         top = b[-1] if b else -1
         prot = self._prot[s]
-        bh = top if (top >= 0 and g.kind[top] == HAZARD and not prot & g.bit[top]) else -1
+        if g.stacked_hazards:
+            bh = self._refresh_stack(s)  # option stacked-hazards: every hazard in force, not only the top one
+        else:
+            bh = top if (top >= 0 and g.kind[top] == HAZARD and not prot & g.bit[top]) else -1
         self._bhaz[s] = bh
         if bh >= 0:
             rolling = False  # a hazard showing stops the side (WM §6A)
         elif self._needs_go[s] and not self._row[s]:
             rolling = False  # option roll-after-safety: a go card must follow
-        elif top >= 0 and g.is_go[top]:
-            rolling = True  # Roll on top (WM §6A)
+        elif top >= 0 and g.moves[top]:
+            rolling = True  # Roll on top (WM §6A); option remedy-restarts: a restarting remedy too
         else:
             rolling = self._row[s]  # Right of Way: rolling with no Roll (WM §6B)
         self._rolling[s] = rolling
@@ -54,6 +61,70 @@ class Effects:
         else:
             self._lhaz[s] = -1
             self._limit[s] = NO_LIMIT
+
+    def _stack_positions(self, s: int) -> list[int]:
+        """Option stacked-hazards: where the battle hazards not yet fixed lie in side ``s``'s battle pile.
+
+        The pile is read in play order: a hazard joins the stack, a remedy takes off the latest hazard
+        it fixes (docs/conformance.md, rulings of the options). Protection is applied by the caller."""
+        g = self.game
+        kind, fixes = g.kind, g.fixes_mask
+        b = self._battle[s]
+        at: list[int] = []
+        for i, c in enumerate(b):
+            k = kind[c]
+            if k == HAZARD:
+                at.append(i)
+            elif k == REMEDY:
+                fx = fixes[c]
+                for j in range(len(at) - 1, -1, -1):
+                    if fx >> b[at[j]] & 1:
+                        del at[j]
+                        break
+        return at
+
+    def _refresh_stack(self, s: int) -> int:
+        """Option stacked-hazards: the side's hazards in force (``_bmask``); the latest of them, or -1."""
+        g = self.game
+        prot = self._prot[s]
+        b = self._battle[s]
+        active = [b[i] for i in self._stack_positions(s) if not prot & g.bit[b[i]]]
+        mask = 0
+        for c in active:
+            mask |= g.bit[c]
+        self._bmask[s] = mask
+        return active[-1] if active else -1
+
+    def battle_hazards(self, s: int) -> tuple[int, ...]:
+        """The battle hazards in force on side ``s``, in play order: with option stacked-hazards every one
+        not yet fixed, else at most the one on top."""
+        if not self.game.stacked_hazards:
+            h = self._bhaz[s]
+            return (h,) if h >= 0 else ()
+        g = self.game
+        b = self._battle[s]
+        return tuple(b[i] for i in self._stack_positions(s) if not self._prot[s] & g.bit[b[i]])
+
+    def _fixes_battle(self, s: int, c: int) -> bool:
+        """Whether remedy ``c`` fixes a battle hazard in force on side ``s`` (a combination remedy fixes
+        it before a speed limit: docs/conformance.md, rulings of the options)."""
+        g = self.game
+        h = self._bhaz[s]
+        if h < 0:
+            return False
+        if g.stacked_hazards:
+            return bool(g.fixes_mask[c] & self._bmask[s])
+        return bool(g.fixes_mask[c] >> h & 1)
+
+    def _safety_miles(self, s: int) -> bool:
+        """Option safety-distance: add a safety's miles to side ``s`` unless they would pass the target;
+        whether the side has now reached the target (docs/conformance.md, rulings of the options)."""
+        m = self._miles[s] + self.game.safety_distance
+        if m > self._target:
+            return False
+        self._miles[s] = m
+        self._can[s].clear()  # its distance checks read the miles
+        return m >= self._target
 
     def _discard_card(self, p: int, a: Action) -> None:
         """``p`` discards (checked by :meth:`_verify_discard`); the turn passes (WM §5)."""
@@ -77,7 +148,7 @@ class Effects:
             m = self._miles[ps] + g.miles[c]
             self._miles[ps] = m
             self._can[ps].clear()  # miles and 200s played: the side's distance checks change
-            if m == self._target:
+            if m >= self._target:  # exactly on it, or past it with option overshoot
                 self._trip_reached(p, ps)
             else:
                 self._end_turn(p)
@@ -86,7 +157,8 @@ class Effects:
             self._refresh(ts)
             self._open_coup_fourre(p, c, ts)
         elif k == REMEDY:
-            if g.pile[c] == BATTLE:
+            pile = g.pile[c]
+            if pile == BATTLE or (pile != SPEED and self._fixes_battle(ps, c)):
                 self._battle[ps].append(c)
                 self._needs_go[ps] = False
             else:
@@ -96,10 +168,13 @@ class Effects:
         else:
             self._safeties[ps].append(c)
             self._protect(ps, c, normal=True)
-            if g.safety_extra_turn and (self._stock or not g.safety_extra_turn_needs_draw_pile):
+            if g.safety_distance and self._safety_miles(ps):
+                self._trip_reached(p, ps)  # option safety-distance: the safety's miles completed the trip
+            elif g.safety_extra_turn and (self._stock or not g.safety_extra_turn_needs_draw_pile or self._can_draw()):
                 # another turn, chained (WM §5B); with play.safety_extra_turn_needs_draw_pile, only while the
                 # draw pile lasts (French rules, Fin de manche: 'n'autorise plus à rejouer immédiatement')
-                self._start_turn(p)
+                # (a reshuffle the ruleset allows keeps it going: _can_draw)
+                self._turn_again(p)
             else:
                 self._end_turn(p)
 
@@ -113,6 +188,11 @@ class Effects:
             prot = self._prot[s]
             b = self._battle[s]
             swept = False
+            if g.stacked_hazards:  # option stacked-hazards: every hazard in force it protects against goes
+                for i in reversed(self._stack_positions(s)):
+                    if prot & g.bit[b[i]]:
+                        self._discard.append(b.pop(i))
+                        swept = True
             while b and g.kind[b[-1]] == HAZARD and prot & g.bit[b[-1]]:
                 self._discard.append(b.pop())  # 'cancels the attack in progress' (WM §6B)
                 swept = True

@@ -19,11 +19,17 @@ the one room of :class:`~mbrules.engine.state.State` that plays it reading that 
 
 from __future__ import annotations
 
-from ..vocab import BATTLE, NO_LIMIT, SAFETY, SIDE_NAMES, SPEED, CardKind, Pile
-from .notation import ACTION_DECLINE, ACTION_DRAW, ACTION_EXTEND, ACTION_STOP, COUP_FOURRE, DISCARD, FAST_PLAY, MAX_CARDS, MAX_SIDES, PLAY, Action, all_actions, describe, encode, parse
+from typing import TYPE_CHECKING, cast
+
+from ..vocab import BATTLE, BOTH_PILES, NO_LIMIT, SAFETY, SIDE_NAMES, SPEED, CardKind, Pile
+from ..vocab import COUP_FOURRE, DISCARD, FAST_PLAY, MULLIGAN, PLAY
+from .notation import ACTION_DECLINE, ACTION_DRAW, ACTION_DRAW_DISCARD, ACTION_EXTEND, ACTION_STOP, MAX_CARDS, MAX_SIDES, Action, ActionLike, all_actions, describe, encode, parse
 from .scorelines import compile_lines
 from .state import State
 from .words import players_refused
+
+if TYPE_CHECKING:
+    from ..ruleset.model import HazardCard, Ruleset
 
 
 class GameError(ValueError):
@@ -35,7 +41,7 @@ class Game:
 
     _immutable = True  # State.clone() shares it
 
-    def __init__(self, ruleset, players: int):
+    def __init__(self, ruleset: Ruleset, players: int):
         key = str(players)
         if key not in ruleset.player_counts:
             raise GameError(players_refused(ruleset.id, players, ruleset.player_counts))
@@ -85,8 +91,9 @@ class Game:
             if c.kind == "hazard":
                 piles.append(Pile(c.pile).code)
             elif c.kind == "remedy":
-                fixed = [ruleset.cards[h] for h in c.fixes]
-                piles.append(SPEED if fixed and all(h.pile == Pile.SPEED for h in fixed) else BATTLE)
+                fixed = {cast("HazardCard", ruleset.cards[h]).pile for h in c.fixes}  # a remedy fixes hazards
+                # a combination remedy fixes hazards of both piles: played where a hazard it fixes shows
+                piles.append(BOTH_PILES if len(fixed) > 1 else SPEED if fixed == {Pile.SPEED} else BATTLE)
             else:
                 piles.append(-1)
         self.pile = tuple(piles)
@@ -112,6 +119,19 @@ class Game:
         self.safety_discards_hazard = play.safety_discards_hazard.value
         self.roll_after_safety = play.roll_after_safety.value
         self.safety_extra_turn = play.safety_extra_turn.value
+        # -- legality and card effects (issue 35): legality and effects read these
+        self.go_with_rolling_safety = play.go_with_rolling_safety.value  # false: no-roll-under-right-of-way
+        undiscardable = set(play.undiscardable.value)
+        self.undiscardable = tuple(c.kind in undiscardable for c in cards)  # per card: safeties-not-discardable
+        self.discard_playable = play.discard_playable.value  # false: playable-not-discardable
+        # any card may be discarded at any time: a discard's one check is 'in hand' (the common case)
+        self.discard_free = self.voluntary_discard and self.discard_playable and not any(self.undiscardable)
+        self.stacked_hazards = play.stacked_hazards.value  # a set of battle hazards in force per side
+        self.overshoot = play.overshoot.value  # a trip completed by reaching or passing the target
+        self.safety_distance = play.safety_distance.value  # miles a safety adds (safety-distance)
+        self.restarts = tuple(c.kind == "remedy" and c.restarts for c in cards)  # remedy-restarts
+        # a card whose side rolls while it shows on top of the battle pile: a go card or a restarting remedy
+        self.moves = tuple(a or b for a, b in zip(self.is_go, self.restarts))
         cf = ruleset.coup_fourre  # reactions
         self.coup_fourre_enabled = cf.enabled.value
         self.coup_fourre_any_player = cf.who.value == "any_player"
@@ -136,6 +156,21 @@ class Game:
         self.target_points = m.target_points.value
         self.deal_passes_left = m.deal_passes_left.value
         self.max_hands = m.max_hands.value  # the engine ends a match as unfinished after this many hands
+
+        # The turn and its draws (ruleset 'turn'; the turn room reads these). plain_draws: none of them
+        # is on, so a draw takes the top card and nothing else (the hot loop's fast path asks only this).
+        t = ruleset.turn
+        self.play_then_draw = t.order.value == "play_then_draw"
+        self.max_reshuffles = t.reshuffles.value
+        self.draw_from_discard = t.draw_from_discard.value
+        self.mulligan = t.mulligan.value
+        self.refill_empty_hand = t.refill_empty_hand.value
+        # the most reshuffles a refill may have made before it (it may also use the draws' allowance)
+        self.max_refill_reshuffles = max(t.refill_reshuffles.value, self.max_reshuffles) if self.refill_empty_hand else 0
+        self.pass_over_held = t.pass_over_held.value
+        self.draw_choices = self.draw_from_discard or self.mulligan  # a turn's draw offers more than 'draw'
+        self.plain_draws = not (self.max_reshuffles or self.refill_empty_hand or self.pass_over_held
+                                or self.play_then_draw)
 
         # -- issue 35: reactions and the turn. coup_fourre.bonus_turn: reactions (the caller queued) and
         # turn (the queue served first); play.safety_extra_turn_needs_draw_pile: effects; fast_play.*: reactions
@@ -169,11 +204,13 @@ class Game:
         self.coup_action = tuple(acts[encode(COUP_FOURRE, c)] for c in range(n))
         self.fast_action = tuple(acts[encode(FAST_PLAY, c)] for c in range(n))
         self.draw_action = acts[ACTION_DRAW]
+        self.draw_discard_action = acts[ACTION_DRAW_DISCARD]  # refused (no-discard-draw) unless turn.draw_from_discard
+        self.mulligan_action = tuple(acts[encode(MULLIGAN, c)] for c in range(n))  # refused unless turn.mulligan
         self.decline_action = acts[ACTION_DECLINE]
         self.extend_action = acts[ACTION_EXTEND]
         self.stop_action = acts[ACTION_STOP]
 
-    def __eq__(self, other) -> bool:  # the same rules for the same table, however many times loaded
+    def __eq__(self, other: object) -> bool:  # the same rules for the same table, however many times loaded
         return self is other or (isinstance(other, Game) and self.players == other.players
                                  and self.ruleset == other.ruleset)
 
@@ -212,7 +249,7 @@ class Game:
         """
         return State.new_match(self, seed)
 
-    def action(self, action) -> Action:
+    def action(self, action: ActionLike) -> Action:
         """``action`` (an Action, its int, or its words) as this game's :class:`Action`."""
         if isinstance(action, str):
             return parse(action, self)
@@ -221,6 +258,6 @@ class Game:
         except (KeyError, TypeError):
             raise GameError(f"{action!r} is not an action of this game") from None
 
-    def describe(self, action) -> str:
+    def describe(self, action: ActionLike) -> str:
         """An action in a sentence's words (the narrator's)."""
         return describe(self.action(action))

@@ -13,7 +13,11 @@ Reads: the position (hands, piles, the derived side state ``_rolling``, ``_bhaz`
 ``_lhaz``, ``_limit``, ``_prot``, miles, target, phase, the open window) and the
 :class:`~mbrules.engine.game.Game`'s legality tables (``card_spec``, ``kind``,
 ``opponents``, ``protects_mask``, ``hazard_on_hazard``, ``hazard_needs_rolling``,
-``speed_limit_stacking``, ``voluntary_discard``, ``fixers``, ``fixes_mask``).
+``speed_limit_stacking``, ``voluntary_discard``, ``fixers``, ``fixes_mask``; issue 35:
+``go_with_rolling_safety``, ``undiscardable``, ``discard_playable``, ``discard_free``, ``stacked_hazards``
+with ``_bmask``, ``overshoot``, ``moves``). The codes these options add (``rolling-safety``,
+``same-hazard``, ``other-hazard``, ``not-discardable``, ``playable-card``) take their places among the
+card's own checks (docs/api.md).
 
 May change: nothing in the position. Its only writes are its own memo of
 ``_play_reason``'s answers (``_can``, ``_hit``), which the effects room empties
@@ -25,18 +29,28 @@ reading that table (with the ruling it plays), never the edition's name.
 
 from __future__ import annotations
 
-from ..vocab import BATTLE, DISTANCE, HAZARD, REMEDY, SAFETY
-from ..vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, FAST_PLAY, OWN, STOP
-from .actions import (
-    ALREADY_LIMITED, BAD_TARGET, CANNOT_MOVE, EXTENSION_PENDING, HAND_OVER_CODE, MUST_PLAY, NO_COUP_FOURRE,
-    NO_EXTENSION, NO_FAST_PLAY, NOT_IN_HAND, NOT_ROLLING, NOT_YOUR_TURN, NOTHING_TO_FIX, OVER_TARGET, PROTECTED, SPEED_LIMIT,
-    TOO_MANY_200, IllegalAction,
-)
-from .notation import Action, parse
-from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_PLAY
+from ..vocab import BATTLE, DISTANCE, HAZARD, REMEDY, SAFETY, SPEED
+from ..vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, FAST_PLAY, MULLIGAN, OWN, STOP
+from ..vocab import Reason
+from .actions import IllegalAction
+from .notation import Action, ActionLike, parse
+from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_MULL, P_PLAY
+from .fields import StateFields
+
+# The contract's reason codes, by mbrules.vocab.Reason's own names, bound once here: an enum member's
+# lookup (Reason.SPEED_LIMIT) costs about 0.2 µs on Python 3.11, and legal_actions() asks for a reason
+# of nearly every card it weighs
+(ALREADY_LIMITED, BAD_TARGET, CANNOT_MOVE, EXTENSION_PENDING, HAND_OVER, MUST_PLAY, NO_COUP_FOURRE, NO_EXTENSION,
+ NO_FAST_PLAY, NOT_IN_HAND, NOT_ROLLING, NOT_YOUR_TURN, NOTHING_TO_FIX, OVER_TARGET, PROTECTED, SPEED_LIMIT,
+ TOO_MANY_200, NOT_DISCARDABLE, OTHER_HAZARD, PLAYABLE_CARD, ROLLING_SAFETY, SAME_HAZARD, NO_DISCARD_DRAW, NO_MULLIGAN) = (
+    Reason.ALREADY_LIMITED, Reason.BAD_TARGET, Reason.CANNOT_MOVE, Reason.EXTENSION_PENDING, Reason.HAND_OVER,
+    Reason.MUST_PLAY, Reason.NO_COUP_FOURRE, Reason.NO_EXTENSION, Reason.NO_FAST_PLAY, Reason.NOT_IN_HAND,
+    Reason.NOT_ROLLING, Reason.NOT_YOUR_TURN, Reason.NOTHING_TO_FIX, Reason.OVER_TARGET, Reason.PROTECTED,
+    Reason.SPEED_LIMIT, Reason.TOO_MANY_200, Reason.NOT_DISCARDABLE, Reason.OTHER_HAZARD, Reason.PLAYABLE_CARD,
+    Reason.ROLLING_SAFETY, Reason.SAME_HAZARD, Reason.NO_DISCARD_DRAW, Reason.NO_MULLIGAN)
 
 
-class Legality:
+class Legality(StateFields):
     """The legality room of :class:`~mbrules.engine.state.State` (a mixin: no slots of its own)."""
 
     __slots__ = ()
@@ -53,8 +67,8 @@ class Legality:
                 return SPEED_LIMIT  # only 25 or 50 under a Speed Limit (WM §6A)
             if self._played[ps][c] >= most:
                 return TOO_MANY_200  # no more than two 200s (WM §6C)
-            if self._miles[ps] + m > self._target:
-                return OVER_TARGET  # never past the trip's length (WM §6C)
+            if self._miles[ps] + m > self._target and not self.game.overshoot:
+                return OVER_TARGET  # never past the trip's length (WM §6C); option overshoot: may pass it
             return None
         if k == HAZARD:
             if ts == ps or ts < 0 or ts >= self.game.sides:
@@ -63,6 +77,8 @@ class Legality:
                 return PROTECTED  # a safety protects the side (WM §6B)
             if pile == BATTLE:
                 if self._bhaz[ts] >= 0:
+                    if self.game.stacked_hazards:  # option stacked-hazards: any other hazard may join the stack
+                        return SAME_HAZARD if self._bmask[ts] & bit else None
                     return None if self.game.hazard_on_hazard else NOT_ROLLING  # no hazard on a hazard (WM §2)
                 if not self._rolling[ts] and self.game.hazard_needs_rolling:
                     return NOT_ROLLING  # only on a Roll, or with Right of Way (WM §2, §6B)
@@ -73,16 +89,28 @@ class Legality:
         if ts != ps:
             return BAD_TARGET  # remedies and safeties go on one's own piles (WM §4)
         if k == REMEDY:
-            if pile == BATTLE:
+            if go and self._row[ps] and not self.game.go_with_rolling_safety:
+                return ROLLING_SAFETY  # option no-roll-under-right-of-way: no go card under a rolling safety
+            if pile != SPEED:  # the battle pile, or both piles (a combination remedy): battle first
                 h = self._bhaz[ps]
                 if h >= 0:
-                    return None if fixes >> h & 1 else NOTHING_TO_FIX
-                if not go:
-                    return NOTHING_TO_FIX  # a remedy only on its own hazard showing (WM §2)
-                b = self._battle[ps]
-                if b and self.game.is_go[b[-1]] and not self._needs_go[ps]:
-                    return NOTHING_TO_FIX  # no Roll on a Roll (rulings: Play)
-                return None
+                    if fixes >> h & 1:
+                        if go and self.game.stacked_hazards and self._bmask[ps] & ~fixes:
+                            return OTHER_HAZARD  # option stacked-hazards: the Roll comes last
+                        return None
+                    if self.game.stacked_hazards and fixes & self._bmask[ps]:  # any hazard in force it fixes
+                        return OTHER_HAZARD if go and self._bmask[ps] & ~fixes else None
+                    if pile == BATTLE:
+                        return NOTHING_TO_FIX
+                elif pile == BATTLE:
+                    if not go:
+                        return NOTHING_TO_FIX  # a remedy only on its own hazard showing (WM §2)
+                    b = self._battle[ps]
+                    if b and self.game.moves[b[-1]] and not (self._needs_go[ps] and not self._row[ps]):
+                        # no Roll on a Roll (rulings: Play), nor on a restarting remedy, unless a safety played
+                        # normally asks for one (option roll-after-safety) and no Right of Way spares it
+                        return NOTHING_TO_FIX
+                    return None
             h = self._lhaz[ps]
             return None if (h >= 0 and fixes >> h & 1) else NOTHING_TO_FIX
         return None  # a safety may always be played (WM §5B)
@@ -102,6 +130,22 @@ class Legality:
     def _verify_draw(self) -> str | None:
         """The draw starts a turn, once (WM §5)."""
         return None if self._phase == P_DRAW else NOT_YOUR_TURN
+
+    def _verify_draw_discard(self) -> str | None:
+        """turn.draw_from_discard: the discard pile's top instead of the draw, when there is one to take."""
+        if self._phase != P_DRAW:
+            return NOT_YOUR_TURN
+        if not self.game.draw_from_discard or not self._discard:
+            return NO_DISCARD_DRAW
+        return None
+
+    def _verify_mulligan(self, p: int, c: int) -> str | None:
+        """turn.mulligan: instead of the turn's draw (or in a mulligan under way), throw a card ``p`` holds."""
+        if not self.game.mulligan or (self._phase != P_DRAW and self._phase != P_MULL):
+            return NO_MULLIGAN
+        if c not in self._hands[p]:
+            return NOT_IN_HAND
+        return None
 
     def _verify_play(self, p: int, c: int, ts: int) -> str | None:
         """``p``, whose turn it is and who has drawn, plays card ``c`` on side ``ts``."""
@@ -123,12 +167,31 @@ class Legality:
         return False
 
     def _verify_discard(self, p: int, c: int) -> str | None:
-        """``p``, whose turn it is and who has drawn, discards card ``c``."""
+        """``p``, whose turn it is and who has drawn, discards card ``c``.
+
+        The card's own checks first (a kind never discarded, a card that could be played), then
+        must-play (contract: last). A player who could neither play nor discard any card may discard
+        anything (docs/conformance.md, rulings of the options): a position never leaves its player
+        without a move."""
         if c not in self._hands[p]:
             return NOT_IN_HAND
-        if self.game.voluntary_discard or self._discard_allowed(self._can_play(p)):
+        g = self.game
+        if g.discard_free:
+            return None
+        if g.undiscardable[c] and (self._can_play(p) or not all(g.undiscardable[x] for x in self._hands[p])):
+            return NOT_DISCARDABLE  # option safeties-not-discardable (BSD mille move.c)
+        if not g.discard_playable and self._card_playable(p, c):
+            return PLAYABLE_CARD  # option playable-not-discardable (PlayPalace always_allow_discarding off)
+        if self._discard_allowed(self._can_play(p)):
             return None
         return MUST_PLAY
+
+    def _card_playable(self, p: int, c: int) -> bool:
+        """Whether ``p`` could play card ``c`` now on some side."""
+        g = self.game
+        ps = g.side_of[p]
+        targets = g.opponents[ps] if g.kind[c] == HAZARD else (ps,)
+        return any(self._play_reason(ps, c, ts) is None for ts in targets)
 
     def _verify_coup_fourre(self, q: int, c: int) -> str | None:
         """``q`` calls a coup fourré with safety ``c``: only inside its window, against the hazard that opened it."""
@@ -179,7 +242,7 @@ class Legality:
         op = a.op
         p = self._player
         if ph >= P_HAND_OVER:
-            return HAND_OVER_CODE
+            return HAND_OVER
         if ph == P_EXT and op != EXTEND and op != STOP:
             return EXTENSION_PENDING
         if op == EXTEND or op == STOP:
@@ -193,21 +256,25 @@ class Legality:
         if ph == P_COUP or ph == P_FAST or (q is not None and q != p):
             return NOT_YOUR_TURN
         if op == DRAW:
-            return self._verify_draw()
-        if ph == P_DRAW:
-            return NOT_YOUR_TURN  # a turn starts with the draw
+            if a.from_discard:
+                return self._verify_draw_discard()
+            return None if ph == P_DRAW or ph == P_MULL else NOT_YOUR_TURN  # a mulligan ends with its draw
+        if op == MULLIGAN:
+            return self._verify_mulligan(p, a.card_index)
+        if ph == P_DRAW or ph == P_MULL:
+            return NOT_YOUR_TURN  # a turn's draw comes first (play then draw: after the play)
         if op == DISCARD:
             return self._verify_discard(p, a.card_index)
         return self._verify_play(p, a.card_index, self._target_side(p, a))
 
-    def verify(self, action, player: int | None = None) -> None:
+    def verify(self, action: ActionLike, player: int | None = None) -> None:
         """Raise :class:`IllegalAction` (reason code and sentence) unless ``player`` may take ``action`` now."""
         a = self._as_action(action)
         why = self._verify(a, self._check_player(player))
         if why is not None:
             raise IllegalAction(why, self._sentence(why, a, player))
 
-    def can_apply(self, action, player: int | None = None) -> bool:
+    def can_apply(self, action: ActionLike, player: int | None = None) -> bool:
         """Whether :meth:`apply` would accept ``action`` from ``player`` (None: whoever decides now)."""
         try:
             self.verify(action, player)
@@ -247,12 +314,28 @@ class Legality:
                         why = can[c] = reason(ps, c, ps)
                     if why is None:
                         acts.append(own[c])
-            if g.voluntary_discard or self._discard_allowed(bool(acts)):
+            if g.discard_free:
                 da = g.discard_action
                 acts += [da[c] for c in cards]
+            elif g.voluntary_discard or self._discard_allowed(bool(acts)):
+                da = g.discard_action
+                acts += [da[c] for c in cards if self._verify_discard(p, c) is None]
             return acts
         if ph == P_DRAW:
-            return [self.game.draw_action]
+            g = self.game
+            if not g.draw_choices:
+                return [g.draw_action]
+            acts = [g.draw_action]
+            if g.draw_from_discard and self._discard:
+                acts.append(g.draw_discard_action)
+            if g.mulligan:
+                ma = g.mulligan_action
+                acts += [ma[c] for c in dict.fromkeys(self._hands[self._player])]
+            return acts
+        if ph == P_MULL:
+            g = self.game
+            ma = g.mulligan_action
+            return [g.draw_action, *[ma[c] for c in dict.fromkeys(self._hands[self._player])]]
         if ph == P_COUP:
             g = self.game
             p = self._player
@@ -269,7 +352,7 @@ class Legality:
             return acts
         return []
 
-    def _as_action(self, action) -> Action:
+    def _as_action(self, action: ActionLike) -> Action:
         if type(action) is Action:
             return action
         if isinstance(action, str):
@@ -289,7 +372,7 @@ class Legality:
         g = self.game
         p = self._player if q is None else q
         who = g.player_names[p] if 0 <= p < g.players else "nobody"
-        if code == HAND_OVER_CODE:
+        if code == HAND_OVER:
             return "the hand is over" if self._phase == P_HAND_OVER else "the match is over"
         if code == EXTENSION_PENDING:
             return f"{g.player_names[self._player]} must first answer the extension question (extend or stop)"
@@ -313,9 +396,21 @@ class Legality:
                 return f"the extension question is {cur}'s"
             if p != self._player:
                 return f"it is {cur}'s turn, not {who}'s"
+            if self._phase == P_MULL:
+                return f"{who} is taking a mulligan: throw another card (mulligan CARD) or draw to end it"
             if a.op == DRAW:
                 return f"{who} has already drawn this turn"
+            if self.game.play_then_draw:
+                return f"{who} has played this turn and must now draw"
             return f"{who} must draw before playing"
+        if code == NO_DISCARD_DRAW:
+            if not g.draw_from_discard:
+                return "this ruleset does not let a player draw from the discard pile"
+            return "the discard pile is empty"
+        if code == NO_MULLIGAN:
+            if not g.mulligan:
+                return "this ruleset has no mulligan"
+            return f"{who} may take a mulligan only instead of the turn's draw"
         c = a.card_index
         card = a.card
         if code == NOT_IN_HAND:
@@ -348,4 +443,15 @@ class Legality:
             return f"{who} plays {card} on their own side {mine}, not on side {side}"
         if code == NOTHING_TO_FIX:
             return f"{card} has nothing to fix on side {mine}"
+        if code == ROLLING_SAFETY:
+            return f"side {mine} rolls on its safety: {card} may not be played while it is down"
+        if code == OTHER_HAZARD:
+            others = ", ".join(g.card_ids[h] for h in self.battle_hazards(ps) if not g.fixes_mask[c] >> h & 1)
+            return f"{card} comes last: side {mine} must first fix {others}"
+        if code == SAME_HAZARD:
+            return f"side {side} already has {card} in force"
+        if code == NOT_DISCARDABLE:
+            return f"{card} may not be discarded ({g.ruleset.cards[g.card_ids[c]].kind} cards never are): play it"
+        if code == PLAYABLE_CARD:
+            return f"{card} could be played, so it may not be discarded: play it or discard a card that cannot"
         return code

@@ -5,7 +5,12 @@ and stores it as a plain int, and a person reads it as words. The words are the
 scenario step's (contract: Python API):
 
 =====================  ==========================================================
-``draw``               take the top card of the draw pile (the start of a turn)
+``draw``               take the top card of the draw pile (the start of a turn); in a
+                       mulligan: end it, drawing back to the hand size
+``draw discard``       take the top card of the discard pile instead (turn.draw_from_discard)
+``mulligan CARD``      throw CARD to start a mulligan or go on with one (turn.mulligan;
+                       a mulligan of several cards is one ``mulligan CARD`` each, then
+                       ``draw``: an action is one int, so it names one card)
 ``play CARD``          a distance, remedy or safety on one's own side; a hazard
                        where only one opposing side exists
 ``play CARD on SIDE``  a hazard on side SIDE (or any card on a named side)
@@ -19,9 +24,11 @@ scenario step's (contract: Python API):
 ``stop``               answer the extension question: no, the hand ends here
 =====================  ==========================================================
 
-The int packs ``op | card << 3 | side << 11`` where ``side`` is the target side plus one,
+The int packs ``op | card << 4 | side << 12`` (a 4-bit op field: ``fast-play`` took code 7,
+the last a 3-bit field held, and ``mulligan`` is 8) where ``side`` is the target side plus one,
 or 0 for "one's own side, or the only opposing side for a hazard": that unnamed form is
-what ``play CARD`` means, and the engine resolves it for the player who acts. Every
+what ``play CARD`` means, and the engine resolves it for the player who acts. A draw's
+``card`` field is its source: 0 the draw pile, 1 the discard pile (``draw discard``). Every
 action of a compiled game exists once, in ``Game.actions``; nothing outside this module
 takes an action int apart.
 """
@@ -29,26 +36,38 @@ takes an action int apart.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, Union
+
+if TYPE_CHECKING:
+    from .game import Game
 
 from ..vocab import (  # noqa: F401  the operations' codes: Action.op is one of them
-    COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, FAST_PLAY, OP_WORDS, OWN, PLAY, SIDE_NAMES, STOP,
+    COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, FAST_PLAY, MULLIGAN, OP_WORDS, OWN, PLAY, SIDE_NAMES, STOP,
 )
+
+FROM_DISCARD = 1  # a draw's source in its card field: the discard pile
+DISCARD_WORD = "discard"  # 'draw discard'
+_CARD_OPS = (PLAY, DISCARD, COUP_FOURRE, FAST_PLAY, MULLIGAN)
 
 _OP_OF_WORD = {w: i for i, w in enumerate(OP_WORDS)}
 _OP_OF_WORD["coup_fourre"] = COUP_FOURRE  # the scenario key's spelling
 _OP_OF_WORD["fast_play"] = FAST_PLAY
 MAX_CARDS = 255  # card kinds an action can name (8 bits)
 MAX_SIDES = len(SIDE_NAMES)  # sides an action can name (A..Z)
+_OP_BITS = 4  # the op field: up to 16 operations (OP_WORDS has 9)
+_OP_MASK = (1 << _OP_BITS) - 1
+_SIDE_SHIFT = _OP_BITS + 8  # above the card field's 8 bits
+assert len(OP_WORDS) <= 1 << _OP_BITS, "an operation's code must fit the op field"
 
 
 def encode(op: int, card: int = 0, side: int = OWN) -> int:
     """The int of an action: ``side`` is a side index, or :data:`OWN` for the unnamed form."""
-    return op | card << 3 | (side + 1) << 11
+    return op | card << _OP_BITS | (side + 1) << _SIDE_SHIFT
 
 
 def decode(code: int) -> tuple[int, int, int]:
     """``(op, card, side)`` of an action int; ``side`` is :data:`OWN` for the unnamed form."""
-    return code & 7, code >> 3 & 255, (code >> 11) - 1
+    return code & _OP_MASK, code >> _OP_BITS & MAX_CARDS, (code >> _SIDE_SHIFT) - 1
 
 
 class NotationError(ValueError):
@@ -65,16 +84,28 @@ class Action(int):
     ``game.actions``; never build the int by hand.
     """
 
-    def __new__(cls, code: int, game) -> "Action":
+    op: int  # DRAW ... STOP
+    card_index: int  # the card named, or -1
+    side_index: int  # the side named, or OWN
+    kind: str  # the op's word: draw, play, discard, ...
+    card: str | None  # the card id named, or None
+    side: str | None  # the side name named, or None
+    from_discard: bool  # 'draw discard': the top of the discard pile, not the draw pile (turn.draw_from_discard)
+    _text: str
+
+    def __new__(cls, code: int, game: Game) -> "Action":
         self = super().__new__(cls, code)
         op, c, s = decode(code)
         self.op = op
-        self.card_index = c if op in (PLAY, DISCARD, COUP_FOURRE, FAST_PLAY) else -1
+        self.card_index = c if op in _CARD_OPS else -1
         self.side_index = s if op == PLAY else OWN
         self.kind = OP_WORDS[op]
+        self.from_discard = op == DRAW and c == FROM_DISCARD  # 'draw discard'
         self.card = game.card_ids[c] if self.card_index >= 0 else None
         self.side = SIDE_NAMES[s] if self.side_index >= 0 else None
         text = self.kind if self.card is None else f"{self.kind} {self.card}"
+        if self.from_discard:
+            text = f"{self.kind} {DISCARD_WORD}"
         self._text = text if self.side is None else f"{text} on {self.side}"
         return self
 
@@ -84,17 +115,20 @@ class Action(int):
     def __repr__(self) -> str:
         return f"Action({self._text!r})"
 
-    def __reduce__(self):  # crosses a process boundary as its int; Game.actions gives it back
+    def __reduce__(self) -> tuple[type[int], tuple[int]]:  # crosses a process boundary as its int; Game.actions gives it back
         return (int, (int(self),))
 
     @classmethod
-    def parse(cls, text: str, game) -> "Action":
+    def parse(cls, text: str, game: Game) -> "Action":
         """The action ``text`` names in ``game`` (``"play d200"``, ``"play stop on B"``, ``"extend"``).
 
         Raises :class:`NotationError` with a sentence for text that is not an action of the game.
         """
         return parse(text, game)
 
+
+# what State.apply, verify and Game.action take: an Action, its int, or its words ("play d200")
+ActionLike = Union[Action, int, str]
 
 _WORD = re.compile(r"\S+")
 
@@ -105,19 +139,24 @@ def _show(text: str) -> str:
     return repr(t)
 
 
-def parse(text: str, game) -> Action:
+def parse(text: str, game: Game) -> Action:
     """See :meth:`Action.parse`."""
     if not isinstance(text, str):
         raise NotationError(f"an action is text such as 'play d100', not {type(text).__name__}")
     words = _WORD.findall(text)
-    usage = ("write draw, play CARD, play CARD on SIDE, discard CARD, coup-fourre CARD, fast-play CARD, "
-             "decline, extend or stop")
+    usage = ("write draw, draw discard, play CARD, play CARD on SIDE, discard CARD, coup-fourre CARD, "
+             "fast-play CARD, decline, extend, stop or mulligan CARD")
     if not words:
         raise NotationError(f"empty action: {usage}")
     op = _OP_OF_WORD.get(words[0].lower())
     if op is None:
         raise NotationError(f"{_show(words[0])} is not an action word: {usage}")
+    if op == DRAW and len(words) == 2 and words[1].lower() == DISCARD_WORD:
+        return game.actions[ACTION_DRAW_DISCARD]
     if op in (DRAW, DECLINE, EXTEND, STOP):
+        if op == DRAW and len(words) != 1:
+            raise NotationError(f"{_show(text)}: 'draw' takes nothing after it but 'discard' (draw discard: the "
+                                "discard pile's top)")
         if len(words) != 1:
             raise NotationError(f"{_show(text)}: '{OP_WORDS[op]}' takes nothing after it")
         return game.actions[encode(op)]
@@ -126,6 +165,10 @@ def parse(text: str, game) -> Action:
     card = game.index.get(words[1])
     if card is None:
         raise NotationError(f"{_show(words[1])} is not a card of this game (cards: {', '.join(game.card_ids)})")
+    if op == MULLIGAN:
+        if len(words) != 2:
+            raise NotationError(f"{_show(text)}: write 'mulligan CARD', one card an action")
+        return game.actions[encode(MULLIGAN, card)]
     side = OWN
     rest = words[2:]
     if rest:
@@ -138,20 +181,23 @@ def parse(text: str, game) -> Action:
 
 
 ACTION_DRAW = encode(DRAW)
+ACTION_DRAW_DISCARD = encode(DRAW, FROM_DISCARD)
 ACTION_DECLINE = encode(DECLINE)
 ACTION_EXTEND = encode(EXTEND)
 ACTION_STOP = encode(STOP)
 
 
-def all_actions(game) -> dict[int, Action]:
+def all_actions(game: Game) -> dict[int, Action]:
     """Every action of ``game`` by its int: the one table the engine, bots and tools share."""
     codes = [encode(DRAW), encode(DECLINE), encode(EXTEND), encode(STOP)]
+    codes.append(ACTION_DRAW_DISCARD)  # every game has it: a ruleset without the rule refuses it (no-discard-draw)
     for c in range(game.n_cards):
         codes.append(encode(PLAY, c))
         codes += [encode(PLAY, c, s) for s in range(MAX_SIDES)]  # every side name: a missing side is bad-target
         codes.append(encode(DISCARD, c))
         codes.append(encode(COUP_FOURRE, c))
         codes.append(encode(FAST_PLAY, c))
+        codes.append(encode(MULLIGAN, c))  # likewise (no-mulligan)
     return {code: Action(code, game) for code in codes}
 
 
@@ -168,4 +214,8 @@ def describe(action: Action) -> str:
         return f"coup fourré with {action.card}"
     if op == FAST_PLAY:
         return f"fast play of {action.card}, out of turn"
+    if op == MULLIGAN:
+        return f"throw {action.card} (mulligan)"
+    if action.from_discard:
+        return "draw from the discard pile"
     return str(action)

@@ -16,15 +16,15 @@ engine; ``to_dict()`` names them (card ids, ``p1``, ``A``) and is plain JSON.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Sequence
 
-from .actions import COUP_FOURRE_WINDOW, FAST_PLAY_WINDOW, TURN, Decision
-from ..vocab import NO_LIMIT, Termination
+from .actions import Decision
+from ..vocab import NO_LIMIT, DecisionKind, Termination
 from .words import plural
 
 if TYPE_CHECKING:
     from .game import Game
-    from .notation import Action
+    from .notation import Action, ActionLike
     from .state import State
     from .transition import Transition
 
@@ -43,10 +43,29 @@ class SideView(NamedTuple):
     hazard: int  # the hazard stopping the side on its battle pile, -1 for none
     speed_hazard: int  # the speed limit in force, -1 for none
     protected: int  # bit mask of the hazards a safety protects the side against
+    stack: tuple[int, ...] | None = None  # option stacked-hazards: every battle hazard in force (else None)
+
+    @property
+    def hazards(self) -> tuple[int, ...]:
+        """The battle hazards in force, in play order: with stacked hazards every one not yet fixed,
+        else at most the one showing (``hazard``)."""
+        if self.stack is not None:
+            return self.stack
+        return (self.hazard,) if self.hazard >= 0 else ()
 
 
 def _side_views(st: "State") -> tuple[SideView, ...]:
     limit = st._limit
+    if st.game.stacked_hazards:  # the set of hazards in force is shown (a rule nobody else pays for)
+        return tuple([
+            SideView(
+                tuple(st._battle[s]), tuple(st._speed[s]), tuple(st._safeties[s]), tuple(st._coups[s]),
+                tuple(st._played[s]), st._miles[s], st._rolling[s],
+                None if limit[s] == NO_LIMIT else limit[s], st._bhaz[s], st._lhaz[s], st._prot[s],
+                st.battle_hazards(s),
+            )
+            for s in range(st.game.sides)
+        ])
     return tuple([
         SideView(
             tuple(st._battle[s]), tuple(st._speed[s]), tuple(st._safeties[s]), tuple(st._coups[s]),
@@ -57,7 +76,7 @@ def _side_views(st: "State") -> tuple[SideView, ...]:
     ])
 
 
-def _side_dict(g: "Game", v: SideView) -> dict:
+def _side_dict(g: "Game", v: SideView) -> dict[str, Any]:
     ids = g.card_ids
     return {
         "battle": [ids[c] for c in v.battle], "speed": [ids[c] for c in v.speed],
@@ -65,6 +84,7 @@ def _side_dict(g: "Game", v: SideView) -> dict:
         "distance": {ids[c]: n for c, n in enumerate(v.distance) if n},
         "miles": v.miles, "moving": v.moving, "limit": v.limit,
         "hazard": ids[v.hazard] if v.hazard >= 0 else None,
+        "hazards": [ids[c] for c in v.hazards],  # every battle hazard in force (stacked hazards: all of them)
         "speed_hazard": ids[v.speed_hazard] if v.speed_hazard >= 0 else None,
         "protected": [ids[c] for c in range(g.n_cards) if v.protected >> c & 1],
     }
@@ -91,22 +111,29 @@ class Observation(NamedTuple):
     hand_no: int
     match_totals: tuple[int, ...]  # the score of the hands played
     face_up: tuple[int, ...]  # copies of each card on the table or in the discard pile
+    reshuffles: int = 0  # times this hand the discard pile became the draw pile (turn.reshuffles; public)
+    after_draw: int = -1  # play then draw, a turn's draw due: who plays once it is taken (public), else -1
     queued_turns: tuple[int, ...] = ()  # coup fourré callers whose extra turn waits (queued-coup-fourre-turn)
 
     @classmethod
     def of(cls, st: "State", player: int) -> "Observation":
         g = st.game
         d = st.decision
-        if (d.kind == COUP_FOURRE_WINDOW or d.kind == FAST_PLAY_WINDOW) and d.player != player:
+        after_draw = st._after_draw
+        if (d.kind == DecisionKind.COUP_FOURRE or d.kind == DecisionKind.FAST_PLAY) and d.player != player:
             # A window opens only for a holder of the safety (or, for fast play, of the remedy): to the
             # rest of the table it must look like the next turn, or it would tell them who holds the card
             # (WM §7: the holder may call it or keep quiet). Only the one asked sees the window.
-            d = Decision(TURN, st.turn_player(), not st._stock)
+            d = Decision(DecisionKind.TURN, st.turn_player(), not st._can_draw())
+            if g.play_then_draw and not d.drawn:
+                # the attacker's draw, then the first queued coup fourré turn, or the attacker's left
+                after_draw = st._queued[0] if st._queued else (d.player + 1) % g.players
         return cls(
             g, player, g.side_of[player], tuple(st._hands[player]), tuple([len(h) for h in st._hands]),
             _side_views(st), tuple(st._discard), len(st._stock), d,
-            st._cf_hazard if (d.kind == COUP_FOURRE_WINDOW or d.kind == FAST_PLAY_WINDOW) else -1, st._target,
-            st._extension_called_by, st._hand_no, tuple(st._match_totals), tuple(st._face_up), tuple(st._queued),
+            st._cf_hazard if (d.kind == DecisionKind.COUP_FOURRE or d.kind == DecisionKind.FAST_PLAY) else -1, st._target,
+            st._extension_called_by, st._hand_no, tuple(st._match_totals), tuple(st._face_up), st._reshuffles,
+            after_draw, tuple(st._queued),
         )
 
     # -- derived facts a bot needs ---------------------------------------------------------
@@ -123,7 +150,7 @@ class Observation(NamedTuple):
             counts[c] -= 1
         return tuple(counts)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The observation as plain JSON (card ids, player and side names)."""
         g = self.game
         ids = g.card_ids
@@ -142,6 +169,8 @@ class Observation(NamedTuple):
                                     if self.extension_called_by >= 0 else None),
             "hand_no": self.hand_no,
             "match": {g.side_names[s]: t for s, t in enumerate(self.match_totals)},
+            "reshuffles": self.reshuffles,
+            "after_draw": g.player_names[self.after_draw] if self.after_draw >= 0 else None,
             "queued_turns": [g.player_names[p] for p in self.queued_turns],
         }
 
@@ -156,12 +185,40 @@ class Observation(NamedTuple):
 class Snapshot:
     """The whole position, hidden cards included (replay, recorders, checkers; never bots)."""
 
-    _immutable = True
+    _immutable: ClassVar[bool] = True
+    # the fields, declared for a type checker and an editor (set once in __init__, never again)
+    game: Game
+    hands: tuple[tuple[int, ...], ...]  # each player's hand, cards as indices
+    draw_pile: tuple[int, ...]  # top first
+    discard: tuple[int, ...]
+    sides: tuple[SideView, ...]
+    target: int
+    extension_called_by: int  # a player, or -1
+    decision: Decision
+    turn_player: int
+    window: tuple[int, int, int, tuple[int, ...]] | None  # (hazard, side hit, attacker, players to answer)
+    completer: int
+    completion_delayed: bool
+    hand_no: int
+    first_player: int
+    match_totals: tuple[int, ...]
+    hand_sheets: tuple[tuple[dict[str, int], ...], ...]
+    winner: int | Termination | None  # a side index, a draw or unfinished, or None while undecided
+    last_draw: int
+    needs_go: tuple[bool, ...]
+    rolling_safety: tuple[bool, ...]
+    history_length: int
+    score: tuple[dict[str, int], ...]
+    rng_state: tuple[Any, ...]
+    queued_turns: tuple[tuple[int, ...], int]  # queued coup fourré turns, and the player play resumes with
+    reshuffles: int  # reshuffles of the discard pile this hand (turn.reshuffles)
+    after_draw: int  # play-then-draw: the next player once the owed draw is taken, or -1
+    hand_seed: int  # the seed of this hand's reshuffles
     __slots__ = (
         "game", "hands", "draw_pile", "discard", "sides", "target", "extension_called_by", "decision",
         "turn_player", "window", "completer", "completion_delayed", "hand_no", "first_player",
         "match_totals", "hand_sheets", "winner", "last_draw", "needs_go", "rolling_safety", "history_length",
-        "score", "rng_state", "queued_turns",
+        "score", "rng_state", "reshuffles", "after_draw", "hand_seed", "queued_turns",
     )
 
     def __init__(self, st: "State"):
@@ -177,7 +234,7 @@ class Snapshot:
         set_(self, "turn_player", st.turn_player())
         # an open coup fourré window: (hazard, side hit, attacker, players still to answer)
         set_(self, "window", (st._cf_hazard, st._cf_side, st._cf_attacker, tuple(st._cf_queue))
-             if st.decision.kind in (COUP_FOURRE_WINDOW, FAST_PLAY_WINDOW) else None)
+             if st.decision.kind in (DecisionKind.COUP_FOURRE, DecisionKind.FAST_PLAY) else None)
         set_(self, "completer", st.current_completer())
         set_(self, "completion_delayed", st._completion_delayed)
         set_(self, "hand_no", st._hand_no)
@@ -191,20 +248,23 @@ class Snapshot:
         set_(self, "history_length", len(st._history))
         set_(self, "score", tuple(st.score_sheet()))
         set_(self, "rng_state", st._rng.getstate())  # the shuffles of the hands to come
+        set_(self, "reshuffles", st._reshuffles)  # turn.reshuffles: how many this hand
+        set_(self, "after_draw", st._after_draw)  # play then draw: who plays once the draw is taken
+        set_(self, "hand_seed", st._hand_seed)  # the seed of this hand's reshuffles (turn.reshuffles)
         set_(self, "queued_turns", (tuple(st._queued), st._resume))  # queued coup fourré turns, and where play resumes
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("a Snapshot is immutable")
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[str, ...]:
         return tuple(repr(getattr(self, n)) for n in self.__slots__[1:])
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Snapshot) and self._key() == other._key()
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # unhashable on purpose (compared by value); typeshed types it a method
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         g = self.game
         ids = g.card_ids
         d = self.decision
@@ -228,7 +288,14 @@ class Outcome:
     win, draw, unfinished), ``winner`` is the winning side's name or None.
     """
 
-    _immutable = True
+    _immutable: ClassVar[bool] = True
+    winner: str | None  # the winning side's name
+    winner_index: int  # the winning side, or -1
+    termination: Termination
+    totals: dict[str, int]  # per side name
+    hand_sheets: tuple[dict[str, dict[str, int]], ...]  # per hand: side name -> score line -> points
+    sides: tuple[str, ...]
+    completed: tuple[str | None, ...]  # per hand: the side that completed the trip, or None
     __slots__ = ("winner", "winner_index", "termination", "totals", "hand_sheets", "sides", "completed")
 
     def __init__(self, winner_index: int, termination: Termination, totals: dict[str, int],
@@ -244,7 +311,8 @@ class Outcome:
         set_(self, "sides", sides)
 
     @classmethod
-    def of(cls, game: "Game", winner, sheets, totals, completers=()) -> "Outcome":
+    def of(cls, game: "Game", winner: int | Termination, sheets: Sequence[Sequence[dict[str, int]]],
+           totals: Sequence[int], completers: Sequence[int] = ()) -> "Outcome":
         names = game.side_names
         if isinstance(winner, Termination):  # a draw, or unfinished
             idx, term = -1, winner
@@ -257,7 +325,7 @@ class Outcome:
             names, tuple(names[s] if s >= 0 else None for s in completers),
         )
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("an Outcome is immutable")
 
     @property
@@ -273,12 +341,12 @@ class Outcome:
         """The winning side's name, ``draw`` or ``unfinished``."""
         return self.winner if self.winner is not None else self.termination
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Outcome) and self.to_dict() == other.to_dict()
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # unhashable on purpose (compared by value); typeshed types it a method
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"result": self.result, "termination": self.termination, "winner": self.winner,
                 "totals": dict(self.totals), "hands": [dict(s) for s in self.hand_sheets],
                 "completed": list(self.completed)}
@@ -294,9 +362,14 @@ class Observer:
     ``before_action`` sees the state before an accepted action, ``after_action`` after it, and
     ``transition`` what it did (the :class:`~mbrules.engine.transition.Transition` ``apply`` returns);
     ``refused`` an action ``apply`` turned down (the state unchanged);
+    ``hand_start`` runs when a hand has been dealt, before its first action (an observer added
+    to a hand not yet begun hears it then; one added later in a hand hears the next one's);
     ``hand_over`` runs when a hand ends (its sheet is the last of the match's), before the
     next deal; ``match_over`` once, at the end.
     """
+
+    def hand_start(self, state: "State") -> None:
+        """A hand is dealt and nobody has acted in it yet: ``state.current_player`` acts first."""
 
     def before_action(self, state: "State", player: int, action: "Action") -> None:
         pass
@@ -307,7 +380,7 @@ class Observer:
     def transition(self, state: "State", transition: "Transition") -> None:
         """What the action just accepted did: who acted, what was drawn and swept, who decides next."""
 
-    def refused(self, state: "State", player: int, action, error: Exception) -> None:
+    def refused(self, state: "State", player: int, action: "ActionLike", error: Exception) -> None:
         """``apply`` refused ``action`` (as given: an Action, an int or text); the state is unchanged."""
 
     def hand_over(self, state: "State") -> None:

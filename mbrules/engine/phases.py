@@ -7,9 +7,11 @@ decision kind for it (a turn before and after its draw are both a TURN).
 
 from __future__ import annotations
 
-from .actions import COUP_FOURRE_WINDOW, EXTENSION_QUESTION, FAST_PLAY_WINDOW, HAND_OVER, MATCH_OVER, TURN
+from ..vocab import DecisionKind
 
 # Every phase where someone acts comes before P_HAND_OVER (``phase < P_HAND_OVER``: the hand goes on).
 # P_FAST: a fast-play window (option fast-play-remedy), the reactions room's.
-P_DRAW, P_PLAY, P_COUP, P_EXT, P_FAST, P_HAND_OVER, P_MATCH_OVER = range(7)
-PHASE_KIND = (TURN, TURN, COUP_FOURRE_WINDOW, EXTENSION_QUESTION, FAST_PLAY_WINDOW, HAND_OVER, MATCH_OVER)
+# P_MULL: a mulligan under way (turn.mulligan), the turn room's.
+P_DRAW, P_PLAY, P_COUP, P_EXT, P_FAST, P_MULL, P_HAND_OVER, P_MATCH_OVER = range(8)
+PHASE_KIND = (DecisionKind.TURN, DecisionKind.TURN, DecisionKind.COUP_FOURRE, DecisionKind.EXTENSION,
+              DecisionKind.FAST_PLAY, DecisionKind.MULLIGAN, DecisionKind.HAND_OVER, DecisionKind.MATCH_OVER)

@@ -28,9 +28,11 @@ from __future__ import annotations
 from ..vocab import BATTLE
 from .notation import Action
 from .phases import P_COUP, P_EXT, P_FAST
+from .turn import DREW
+from .fields import StateFields
 
 
-class Reactions:
+class Reactions(StateFields):
     """The reactions room of :class:`~mbrules.engine.state.State` (a mixin: no slots of its own)."""
 
     __slots__ = ()
@@ -115,10 +117,11 @@ class Reactions:
             self._speed[qs].append(c)
         self._refresh(qs)
         self._cf_queue = []
-        if g.fast_play_replacement_draw and self._stock:
-            d = self._stock.pop()  # the fast player's hand is full again for its own turn
+        if g.fast_play_replacement_draw and self._can_draw():
+            d = self._take(q)  # the fast player's hand is full again for its own turn (a reshuffle if allowed)
             hand.append(d)
             self._last_draw = d
+            self._note |= DREW
         self._end_turn(self._cf_attacker)
 
     def _coup_fourre(self, action: Action, q: int) -> None:
@@ -138,18 +141,24 @@ class Reactions:
                 self._discard.append(pile.pop())  # the hazard goes to the discard pile (WM §7)
         self._protect(qs, c, normal=False)
         self._cf_queue = []
-        if g.coup_fourre_replacement_draw and self._stock:
-            d = self._stock.pop()  # 'draw one card to bring the number of cards held to six' (WM §7)
+        if g.coup_fourre_replacement_draw and self._can_draw():
+            d = self._take(q)  # 'draw one card to bring the number of cards held to six' (WM §7)
             hand.append(d)
             self._last_draw = d
-        if g.coup_fourre_extra_turn and g.coup_fourre_bonus_turn_queued:
+            self._note |= DREW
+        if g.safety_distance and self._safety_miles(qs):
+            self._trip_reached(q, qs)  # option safety-distance: a coup fourré's miles completed the trip
+        elif g.coup_fourre_extra_turn and g.coup_fourre_bonus_turn_queued:
             # option queued-coup-fourre-turn: the caller plays once the attacker's turn (which the hazard
             # ended) is over; play then goes on from the attacker's left (PlayAural), served by _end_turn
+            # (play then draw: after the attacker's draw, which _end_turn asks for)
             self._queued.append(q)
             if self._resume < 0:
                 self._resume = self._cf_attacker
             self._end_turn(self._cf_attacker)
         elif g.coup_fourre_extra_turn:
+            if g.play_then_draw:
+                self._draw_owed(self._cf_attacker)  # play then draw: the attacker's draw is taken at once
             self._start_turn(q)  # a full turn; players in between lose theirs (WM §7)
         else:
             self._end_turn(self._cf_attacker)
@@ -166,7 +175,7 @@ class Reactions:
     def _trip_reached(self, p: int, ps: int) -> None:
         g = self.game
         self._completer = ps
-        self._completion_delayed = not self._stock  # Delayed Action (WM §8)
+        self._completion_delayed = not self._can_draw()  # Delayed Action (WM §8): nothing left to draw
         if g.extension_to is not None and self._extension_called_by < 0 and self._target < g.extension_to:
             self._phase = P_EXT  # the extension question, once per hand (WM §10C)
             self._player = p
@@ -177,7 +186,9 @@ class Reactions:
         p = self._player
         if extend:
             self._extension_called_by = p
-            self._target = self.game.extension_to
+            to = self.game.extension_to
+            assert to is not None  # the question is asked only where the rules give an extension
+            self._target = to
             for memo in self._can:
                 memo.clear()  # every side's distance is judged against the new target
             self._completer = -1  # 'played as though it had always been for a trip of 1000 miles'

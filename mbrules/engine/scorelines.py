@@ -15,20 +15,22 @@ from typing import TYPE_CHECKING
 from ..vocab import SCORE_LINES
 
 if TYPE_CHECKING:
-    from .state import State
+    from ..ruleset.model import LineCondition, Ruleset
+    from .fields import StateFields
 
-# A compiled condition: (trip_completed, no_distance, hand_empty, safeties, none_played); None: not checked.
-Condition = tuple
+# A compiled condition: (trip_completed, no_distance, hand_empty, safeties, none_played, exact_finish);
+# None: not checked.
+Condition = tuple[bool | None, bool | None, bool | None, int | None, tuple[int, ...] | None, bool | None]
 # A compiled line: (name, points, when, to_each_opponent, to_when or None).
-Line = tuple
+Line = tuple[str, int, Condition, bool, Condition | None]
 
 
-def _condition(cond, index: dict[str, int]) -> Condition:
+def _condition(cond: LineCondition, index: dict[str, int]) -> Condition:
     none = None if cond.none_played is None else tuple(index[c] for c in cond.none_played)
-    return (cond.trip_completed, cond.no_distance, cond.hand_empty, cond.safeties, none)
+    return (cond.trip_completed, cond.no_distance, cond.hand_empty, cond.safeties, none, cond.exact_finish)
 
 
-def compile_lines(ruleset, index: dict[str, int]) -> tuple[tuple[Line, ...], tuple[str, ...], frozenset[str]]:
+def compile_lines(ruleset: Ruleset, index: dict[str, int]) -> tuple[tuple[Line, ...], tuple[str, ...], frozenset[str]]:
     """``(lines, sheet names, replaced contract lines)``: the names are the contract's ten with the new
     lines before ``total``, in the order the ruleset gives them."""
     lines = tuple(
@@ -42,9 +44,11 @@ def compile_lines(ruleset, index: dict[str, int]) -> tuple[tuple[Line, ...], tup
     return lines, names, replaced
 
 
-def holds(st: "State", s: int, cond: Condition, done: int) -> bool:
+def holds(st: "StateFields", s: int, cond: Condition, done: int) -> bool:
     """Whether side ``s`` meets ``cond`` now (``done``: the side that completed the trip, or -1)."""
-    trip, blank, empty, safeties, none_played = cond
+    trip, blank, empty, safeties, none_played, exact = cond
+    if exact is not None and (st._miles[s] == st._target) != exact:
+        return False  # option exact-finish-bonus: landed exactly on the target (with overshoot it may pass it)
     if trip is not None and (done == s) != trip:
         return False
     if blank is not None and (st._miles[s] == 0) != blank:
@@ -60,7 +64,7 @@ def holds(st: "State", s: int, cond: Condition, done: int) -> bool:
     return True
 
 
-def add_lines(st: "State", sheet: list[dict[str, int]], done: int) -> None:
+def add_lines(st: "StateFields", sheet: list[dict[str, int]], done: int) -> None:
     """Pay the ruleset's score lines on ``sheet`` (one dict a side, every line name present)."""
     g = st.game
     for name in g.scoring_lines_replaced:

@@ -18,11 +18,14 @@ May change: nothing (the turn room's ``_end_hand`` records what it returns).
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from ..vocab import Termination
 from .scorelines import add_lines
+from .fields import StateFields
 
 
-class Scoring:
+class Scoring(StateFields):
     """The scoring room of :class:`~mbrules.engine.state.State` (a mixin: no slots of its own)."""
 
     __slots__ = ()
@@ -31,7 +34,7 @@ class Scoring:
         if self._completer >= 0:
             return self._completer
         for s, m in enumerate(self._miles):
-            if m == self._target:
+            if m >= self._target:  # past it only with option overshoot
                 return s
         return -1
 
@@ -58,7 +61,9 @@ class Scoring:
                 line["delayed_action"] = g.scoring_delayed_action
             if not any(self._played[done][c] for c in g.safe_trip_breakers):
                 line["safe_trip"] = g.scoring_safe_trip
-            blank = [s for s in range(S) if s != done and self._miles[s] == 0]
+            # 'before opponents have played any Distance Cards' (WM §8): a safety's miles (option
+            # safety-distance) are no distance card (docs/conformance.md, rulings of the options)
+            blank = [s for s in range(S) if s != done and not any(self._played[s])]
             if g.shutout_per_opponent:
                 line["shutout"] = g.scoring_shutout * len(blank)
             elif len(blank) == S - 1:
@@ -80,7 +85,7 @@ class Scoring:
             line["total"] = sum(v for k, v in line.items() if k != "total")
         return sheet
 
-    def _match_winner(self):
+    def _match_winner(self) -> int | Termination | None:
         """Side index, Termination.DRAW, or None while the match goes on (WM §9; rulings: The match).
 
         ``match.mode`` says what decides and when; ``match.tie_break`` what equal highest results mean."""
@@ -108,7 +113,7 @@ class Scoring:
             return self._tie_break(totals)
         return None
 
-    def _tie_break(self, values) -> "int | Termination | None":
+    def _tie_break(self, values: Sequence[int]) -> "int | Termination | None":
         """The side with the highest value; equal highest by ``match.tie_break``: a draw, the tied side
         nearest the first seat, or None (another hand is played)."""
         best = max(values)

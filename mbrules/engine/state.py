@@ -33,22 +33,20 @@ read a position through ``observation(player)`` (what one seat may see) or
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 from ..vocab import DISTANCE, NO_LIMIT, SAFETY, DecisionKind, Reason, Termination
-from ..vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, FAST_PLAY, OWN, PLAY
-from .actions import (
-    COUP_FOURRE_WINDOW, EXTENSION_QUESTION, FAST_PLAY_WINDOW, HAND_OVER, MATCH_OVER, TURN, Decision, IllegalAction,
-)
+from ..vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, FAST_PLAY, MULLIGAN, OWN, PLAY
+from .actions import Decision, IllegalAction
 from .effects import Effects
 from .legality import Legality
-from .notation import Action, NotationError
+from .notation import ACTION_DRAW, Action, ActionLike, NotationError
 from .observation import Observation, Observer, Outcome, Snapshot
-from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_MATCH_OVER, P_PLAY, PHASE_KIND as _PHASE_KIND
+from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_MATCH_OVER, P_MULL, P_PLAY, PHASE_KIND as _PHASE_KIND
 from .reactions import Reactions
 from .scoring import Scoring
 from .transition import Transition
-from .turn import TurnFlow
+from .turn import DREW, FROM_DISCARD_PILE, MULLIGAN_ENDED, RESHUFFLED, TurnFlow
 
 if TYPE_CHECKING:
     from .game import Game
@@ -78,22 +76,32 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         "_extension_called_by", "_phase", "_player", "_cf_queue", "_cf_hazard", "_cf_side", "_cf_attacker",
         "_completer", "_completion_delayed", "_last_draw", "_hand_no", "_first_player", "_match_totals",
         "_hand_sheets", "_winner", "_history", "_coup_count", "_deal_next", "_observers",
-        "_completers", "_can", "_hit", "_face_up", "_queued", "_resume",
+        "_completers", "_can", "_hit", "_face_up", "_queued", "_resume", "_bmask",
+        # the turn room's draws (ruleset 'turn'): reshuffles this hand; what the current action's draws did
+        # (_note: RESHUFFLED | FROM_DISCARD_PILE); cards it drew besides its own draw (a refill, a mulligan's);
+        # a play-then-draw turn's next player once its draw is taken
+        "_reshuffles", "_note", "_drawn_more", "_after_draw",
+        # the seed of this hand's reshuffles: drawn from the match's RNG at the deal where the ruleset
+        # reshuffles (the books' rulesets draw nothing more), a position's own seed otherwise
+        "_hand_seed",
+        "_hand_reshuffles",  # per hand over: how many reshuffles it made (compare's metric)
     )
 
     # -- construction ----------------------------------------------------------
     def __init__(self, game: Game, seed: int | None = None):
         self.game = game
         self._rng = random.Random(seed)
+        self._hand_seed = seed if isinstance(seed, int) else 0
         self._hand_no = 0
         self._first_player = 0
         self._match_totals = [0] * game.sides
         self._hand_sheets: list[list[dict[str, int]]] = []
         self._completers: list[int] = []  # per hand over: the side that completed the trip, or -1
+        self._hand_reshuffles: list[int] = []
         self._winner = None  # side index, Termination.DRAW or .UNFINISHED, or None while undecided
         self._history: list[tuple[int, int]] = []  # (player, action); (-1, -1) marks a new hand
         self._deal_next = False  # deal the next hand as soon as one ends (matches from new_match)
-        self._observers: tuple = ()
+        self._observers = ()
         self._reset_hand()
 
     @classmethod
@@ -115,7 +123,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         *,
         hands: list[list[int]],
         draw_top_first: list[int],
-        discard: list[int] = (),
+        discard: Sequence[int] = (),
         sides: dict[int, dict[str, list[int]]] | None = None,
         turn: int = 0,
         extension_called_by: int = -1,
@@ -153,23 +161,28 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         *,
         hands: list[list[int]],
         draw_top_first: list[int],
-        discard: list[int],
-        sides: dict[int, dict],
+        discard: Sequence[int],
+        sides: dict[int, dict[str, Any]],
         target: int,
         extension_called_by: int = -1,
         hand_no: int = 0,
         match_totals: list[int] | None = None,
         window: tuple[int, int, int, list[int]] | None = None,
         seed: int | None = None,
+        reshuffles: int = 0,
+        after_draw: int = -1,
     ) -> "State":
         """A hand set up card by card and waiting at ``decision`` (a search bot's sampled world).
 
         ``sides[s]`` is as for :meth:`from_position`, plus ``moving``: False for a side whose
         safety lets it roll but which still needs a go card (option roll-after-safety).
-        ``decision`` is a TURN (``drawn`` says whether its draw happened), an EXTENSION_QUESTION
-        (the asker's side completed the trip) or a COUP_FOURRE_WINDOW, whose ``window`` is
+        ``decision`` is a DecisionKind.TURN (``drawn`` says whether its draw happened), a DecisionKind.EXTENSION
+        (the asker's side completed the trip) or a DecisionKind.COUP_FOURRE, whose ``window`` is
         ``(hazard, side hit, attacker, players still to answer)``: the first of them decides.
         ``hand_no`` hands are counted as played before this one (for the match's hands cap).
+        The ruleset's turn rules: ``reshuffles`` made this hand so far; a MULLIGAN decision (a
+        mulligan under way); with play then draw, a TURN whose draw is due (``drawn`` False, the
+        hand not empty) draws after the play, and ``after_draw`` is who plays next.
         The state rests at the hand's end (it never deals a next hand).
         """
         st = cls(game, seed)
@@ -183,25 +196,31 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         st._hand_no = hand_no
         st._hand_sheets = [[] for _ in range(hand_no)]  # only their number matters here (the hands cap)
         st._completers = [-1] * hand_no
+        st._hand_reshuffles = [0] * hand_no
         st._player = decision.player
-        if decision.kind == TURN:
+        st._reshuffles = reshuffles
+        st._after_draw = after_draw
+        if decision.kind == DecisionKind.TURN:
             st._phase = P_PLAY if decision.drawn else P_DRAW
-        elif decision.kind == EXTENSION_QUESTION:
+        elif decision.kind == DecisionKind.MULLIGAN:
+            st._phase = P_MULL
+        elif decision.kind == DecisionKind.EXTENSION:
             st._phase = P_EXT
             st._completer = game.side_of[decision.player]
-            st._completion_delayed = not st._stock
-        elif decision.kind in (COUP_FOURRE_WINDOW, FAST_PLAY_WINDOW) and window is not None:
-            st._phase = P_COUP if decision.kind == COUP_FOURRE_WINDOW else P_FAST
+            st._completion_delayed = not st._can_draw()
+        elif decision.kind in (DecisionKind.COUP_FOURRE, DecisionKind.FAST_PLAY) and window is not None:
+            st._phase = P_COUP if decision.kind == DecisionKind.COUP_FOURRE else P_FAST
             st._cf_hazard, st._cf_side, st._cf_attacker, queue = window
             st._cf_queue = list(queue)
             st._player = st._cf_queue[0]  # the window waits for the first of those still to answer
         else:
             raise ValueError(f"no position waits at a {decision.kind} decision"
-                             + (" without its window" if decision.kind in (COUP_FOURRE_WINDOW, FAST_PLAY_WINDOW)
+                             + (" without its window" if decision.kind in (DecisionKind.COUP_FOURRE, DecisionKind.FAST_PLAY)
                                 else ""))
         return st
 
-    def _lay_table(self, hands, draw_top_first, discard, sides, match_totals) -> None:
+    def _lay_table(self, hands: Sequence[Sequence[int]], draw_top_first: Sequence[int], discard: Sequence[int],
+                   sides: dict[int, dict[str, Any]] | None, match_totals: Sequence[int] | None) -> None:
         """A fresh hand with these cards in hand, in the draw pile, the discard pile and on the table."""
         game = self.game
         self._reset_hand()
@@ -216,6 +235,8 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
             for c in piles.get("distance", ()):
                 self._played[side][c] += 1
                 self._miles[side] += game.miles[c]
+            if "miles" in piles:  # more than the cards give: option safety-distance's miles
+                self._miles[side] = piles["miles"]
             self._safeties[side] = list(piles.get("safeties", ()))
             self._coups[side] = list(piles.get("coups", ()))
             self._coup_count += len(self._coups[side])
@@ -227,8 +248,8 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
             self._refresh(side)
         for c in self._discard:
             self._face_up[c] += 1
-        for piles in (self._battle, self._speed, self._safeties, self._coups):
-            for pile in piles:
+        for table_piles in (self._battle, self._speed, self._safeties, self._coups):
+            for pile in table_piles:
                 for c in pile:
                     self._face_up[c] += 1
         for row in self._played:
@@ -251,7 +272,8 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         self._row = [False] * S  # has a rolling safety (Right of Way)
         self._needs_go = [False] * S
         self._rolling = [False] * S
-        self._bhaz = [-1] * S  # active hazard on top of the battle pile
+        self._bhaz = [-1] * S  # active hazard on top of the battle pile (stacked hazards: the latest in force)
+        self._bmask = [0] * S  # stacked hazards only: the mask of the battle hazards in force
         # legal_actions' memo of _play_reason per side: its own plays, and hazards played on it;
         # emptied whenever anything those checks read changes (_refresh, its miles, the target)
         self._face_up = [0] * g.n_cards  # copies of each card face up: on the table or in the discard pile
@@ -271,6 +293,10 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         self._completion_delayed = False
         self._last_draw = -1
         self._coup_count = 0
+        self._reshuffles = 0
+        self._note = 0
+        self._drawn_more: list[int] = []
+        self._after_draw = -1
         # queued coup fourré turns (coup_fourre.bonus_turn: queued): callers waiting, and the player whose
         # left play goes on from once they have played (-1: no queue, the common case)
         self._queued: list[int] = []
@@ -292,19 +318,13 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
     def decision(self) -> Decision:
         """What the state waits for: its kind (turn, coup fourré window, extension question, ...) and whose."""
         ph = self._phase
-        if ph == P_DRAW:
-            return Decision(TURN, self._player, False)
-        if ph == P_PLAY:
-            return Decision(TURN, self._player, True)
-        if ph == P_COUP:
-            return Decision(COUP_FOURRE_WINDOW, self._player)
-        if ph == P_EXT:
-            return Decision(EXTENSION_QUESTION, self._player)
-        if ph == P_FAST:
-            return Decision(FAST_PLAY_WINDOW, self._player)
-        if ph == P_HAND_OVER:
-            return Decision(HAND_OVER, -1)
-        return Decision(MATCH_OVER, -1)
+        if ph <= P_PLAY:  # a turn, before or after its draw
+            return Decision(_PHASE_KIND[ph], self._player, ph == P_PLAY)
+        if ph == P_MULL:  # a mulligan: its draw back is still to come
+            return Decision(_PHASE_KIND[ph], self._player, False)
+        if ph >= P_HAND_OVER:
+            return Decision(_PHASE_KIND[ph], -1)
+        return Decision(_PHASE_KIND[ph], self._player)
 
     @property
     def current_player(self) -> int:
@@ -327,6 +347,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         """The match's result once it is over (None before): winner side or draw, every hand's sheet."""
         if self._phase != P_MATCH_OVER:
             return None
+        assert self._winner is not None  # set (a side, a draw or unfinished) whenever the match is over
         return Outcome.of(self.game, self._winner, self._hand_sheets, self._match_totals, self._completers)
 
     @property
@@ -338,6 +359,11 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
     def hands_played(self) -> int:
         """Hands over so far in this match."""
         return len(self._hand_sheets)
+
+    @property
+    def reshuffles_per_hand(self) -> tuple[int, ...]:
+        """How many times each hand over so far shuffled its discard pile into a new draw pile (turn.reshuffles)."""
+        return tuple(self._hand_reshuffles)
 
     @property
     def hand_sheets(self) -> tuple[list[dict[str, int]], ...]:
@@ -356,7 +382,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         return tuple(self._match_totals)
 
     @property
-    def history(self) -> tuple[tuple[int, Action], ...]:
+    def history(self) -> tuple[tuple[int, int], ...]:  # (player, Action), or the (-1, -1) mark
         """Every accepted action as ``(player, action)``; ``(-1, -1)`` marks the start of a new hand."""
         return tuple(self._history)
 
@@ -378,6 +404,9 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
     def add_observer(self, observer: Observer) -> None:
         """Call ``observer`` around every accepted action, at each hand's end and at the match's end."""
         self._observers = (*self._observers, observer)
+        h = self._history
+        if (not h or h[-1] == (-1, -1)) and self._phase < P_HAND_OVER:
+            observer.hand_start(self)  # the hand has not begun: this observer hears its start too
 
     def remove_observer(self, observer: Observer) -> None:
         self._observers = tuple(o for o in self._observers if o is not observer)
@@ -391,7 +420,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
                 f"of {self._target}; {len(self._stock)} to draw>")
 
     # -- applying --------------------------------------------------------------
-    def step(self, action) -> None:
+    def step(self, action: ActionLike) -> None:
         """:meth:`apply` for the one who decides, without building the :class:`Transition`: the
         loops that play many matches (simulate, a bot's search) and read no record. The same
         checks and the same game; a refusal raises as :meth:`apply` does."""
@@ -399,8 +428,8 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
             ph = self._phase
             op = action.op
             if ph == P_DRAW:
-                if op == DRAW and self._verify_draw() is None:
-                    self._draw(self._player)  # a draw never ends a hand
+                if action == ACTION_DRAW and self.game.plain_draws:  # the phase is a draw's: it may be taken
+                    self._draw_plain(self._player)  # a draw from the top, as the books have it, never ends a hand
                     return
             elif ph == P_PLAY:
                 p = self._player
@@ -422,7 +451,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
                         return
         self.apply(action)  # the rest, observers, refusals: the general path
 
-    def apply(self, action, player: int | None = None) -> Transition:
+    def apply(self, action: ActionLike, player: int | None = None) -> Transition:
         """Apply ``action`` (an :class:`Action`, its int, or its words) for ``player`` (None: whoever decides).
 
         Returns what happened: a frozen :class:`Transition` (who acted, the card drawn, the cards
@@ -438,13 +467,13 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
             ph = self._phase
             op = action.op
             if ph == P_DRAW:
-                if op == DRAW and self._verify_draw() is None:
+                if action == ACTION_DRAW and self.game.plain_draws:  # the phase is a draw's: it may be taken
                     p = self._player
-                    self._draw(p)  # a draw never ends a hand; the drawer plays on
+                    self._draw_plain(p)  # a draw from the top never ends a hand; the drawer plays on
                     ps = self.game.side_of[p]
                     return _new_transition(Transition, (
                         p, action, self._hand_no, self._last_draw, -1, (), -1, self._miles[ps], self._target,
-                        False, False, p, TURN, False, False, False))
+                        False, False, p, _PHASE_KIND[P_PLAY], False, False, False, False, (), False))
             elif ph == P_PLAY:
                 p = self._player
                 c = action.card_index
@@ -457,7 +486,8 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
                         if ph < P_HAND_OVER:
                             return _new_transition(Transition, (
                                 p, action, self._hand_no, -1, -1, (), -1, self._miles[self.game.side_of[p]],
-                                self._target, False, False, self._player, _PHASE_KIND[ph], False, False, False))
+                                self._target, False, False, self._player, _PHASE_KIND[ph], False, False, False,
+                                False, (), False))
                         return self._finish(p, action, len(self._stock), len(self._discard) - 1, -1)
                 elif op == PLAY:
                     ts = action.side_index
@@ -476,8 +506,8 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
                             m = self._miles[g.side_of[p]]
                             return _new_transition(Transition, (
                                 p, action, self._hand_no, -1, ts, (), -1, m, self._target,
-                                k == DISTANCE and m == self._target, False, self._player, _PHASE_KIND[ph],
-                                False, False, False))
+                                k == DISTANCE and m >= self._target, False, self._player, _PHASE_KIND[ph],
+                                False, False, False, False, (), False))
                         return self._finish(p, action, len(self._stock), len(self._discard), ts)
         try:
             a = action if type(action) is Action else self._as_action(action)
@@ -496,6 +526,8 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         for o in observers:
             o.before_action(self, actor, a)
         n_stock, n_discard = len(self._stock), len(self._discard)
+        self._note = 0  # what this action's draws do, noted afresh
+        self._drawn_more = []
         ts = self._do(a, player)
         t = self._record(actor, a, n_stock, n_discard, ts)
         if observers:
@@ -515,6 +547,8 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
 
     def _finish(self, p: int, a: Action, n_stock: int, n_discard: int, ts: int) -> Transition:
         """The fast path's end: the record, then the next deal if the hand ended (matches from new_match)."""
+        self._note = 0  # a play or a discard on the fast path draws nothing
+        self._drawn_more = []
         t = self._record(p, a, n_stock, n_discard, ts)
         if self._phase == P_HAND_OVER and self._deal_next:
             self.next_hand()
@@ -527,22 +561,29 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         op = a.op
         ph = self._phase
         ps = g.side_of[p]
-        drawn = self._last_draw if len(self._stock) < n_stock else -1
-        swept = self._discard[n_discard + 1 if op == DISCARD else n_discard:]
+        note = self._note
+        # the card this action drew for its actor: a plain turn draw (the books' draw), or one noted DREW
+        plain = op == DRAW and g.plain_draws and not a.from_discard and not note & MULLIGAN_ENDED
+        drawn = self._last_draw if (plain or note & DREW) else -1
+        # a draw from the discard pile or a reshuffle changed the discard pile: it swept nothing (the one
+        # action that does both, a coup fourré whose replacement draw reshuffles, names its hazard anyway)
+        swept = () if note & (RESHUFFLED | FROM_DISCARD_PILE) else self._discard[n_discard + 1 if op in (DISCARD, MULLIGAN) else n_discard:]
         hazard = -1
         extra = done = queued = False
         if op == PLAY:
             k = g.kind[a.card_index]
             if k == DISTANCE:
-                done = self._miles[ps] == self._target
+                done = self._miles[ps] >= self._target
             elif k == SAFETY:  # no extra turn once the draw pile is out, where the ruleset says so
-                extra = g.safety_extra_turn and ph < P_HAND_OVER and (
-                    n_stock > 0 or not g.safety_extra_turn_needs_draw_pile)
+                done = g.safety_distance > 0 and self._completer == ps  # option safety-distance: its miles completed it
+                extra = g.safety_extra_turn and ph < P_HAND_OVER and not done and (
+                    n_stock > 0 or not g.safety_extra_turn_needs_draw_pile or self._can_draw())
         elif op == COUP_FOURRE:
             ts = ps
             hazard = self._cf_hazard
-            queued = g.coup_fourre_extra_turn and g.coup_fourre_bonus_turn_queued and ph < P_HAND_OVER
-            extra = g.coup_fourre_extra_turn and not g.coup_fourre_bonus_turn_queued and ph < P_HAND_OVER
+            done = g.safety_distance > 0 and self._completer == ps  # option safety-distance
+            queued = g.coup_fourre_extra_turn and g.coup_fourre_bonus_turn_queued and ph < P_HAND_OVER and not done
+            extra = g.coup_fourre_extra_turn and not g.coup_fourre_bonus_turn_queued and ph < P_HAND_OVER and not done
         elif op == FAST_PLAY:
             ts = ps
             hazard = self._cf_hazard
@@ -551,14 +592,22 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         over = ph >= P_HAND_OVER
         return _new_transition(Transition, (
             p, a, self._hand_no, drawn, ts, tuple(swept), hazard, self._miles[ps], self._target, done, extra,
-            -1 if over else self._player, _PHASE_KIND[ph], over, ph == P_MATCH_OVER, queued))
+            -1 if over else self._player, _PHASE_KIND[ph], over, ph == P_MATCH_OVER, bool(note & RESHUFFLED),
+            bool(note & FROM_DISCARD_PILE), tuple(self._drawn_more), queued))
 
     def _do(self, a: Action, player: int | None) -> int:
         """Carry out an action :meth:`_verify` accepted; the side a played card went to (else -1)."""
         op = a.op
         p = self._player
         if op == DRAW:
-            self._draw(p)
+            if a.from_discard:
+                self._draw_from_discard(p)
+            elif self._phase == P_MULL:
+                self._end_mulligan(p)
+            else:
+                self._draw(p)
+        elif op == MULLIGAN:
+            self._mulligan(p, a)
         elif op == PLAY:
             ts = a.side_index
             if ts == OWN:
@@ -588,7 +637,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
 _SHARED = (int, bool, str, float, tuple, frozenset, type(None), Termination, Reason, DecisionKind)
 
 
-def _copy(value):
+def _copy(value: Any) -> Any:
     """A deep copy of the mutable parts of a slot's value (lists, dicts, the RNG); immutables shared."""
     t = type(value)
     if t is list:

@@ -4,7 +4,8 @@ PokerKit's model (``state.fold()`` returns a ``Folding``): the engine says what 
 narrator, a recorder or a checker reads it instead of working it out again from the table. The
 record is a frozen tuple built once per action; code that does not want it ignores the value.
 
-``drawn`` names a card only its drawer may see: a narration for the whole table leaves it out.
+``drawn`` names a card only its drawer may see (unless ``from_discard``: the discard pile's top is
+public): a narration for the whole table leaves it out; so is ``drawn_more``.
 """
 from __future__ import annotations
 
@@ -35,6 +36,10 @@ class Transition(NamedTuple):
     next_decision: DecisionKind  # what is asked of next_player (or hand_over, match_over)
     hand_over: bool  # it ended the hand
     match_over: bool  # it ended the match
+    # the turn's draws (ruleset 'turn'; all False / empty under the books' rules):
+    reshuffled: bool  # a draw of it found the draw pile empty and shuffled the discard pile into a new one
+    from_discard: bool  # the actor took the discard pile's top card (``drawn``; public, as the card was face up)
+    drawn_more: tuple[int, ...]  # cards it drew besides ``drawn`` (a refill, a mulligan's draw back): the actor's only
     queued_turn: bool = False  # a coup fourré whose extra turn waits for the turn in progress (option queued-coup-fourre-turn)
 
 

@@ -16,8 +16,19 @@ turns (``_queued``, ``_resume``: served and emptied), the deal's
 order (``_first_player``, ``_hand_no``) and, at a hand's end, ``_hand_sheets``,
 ``_completers``, ``_match_totals``, ``_winner``. Checks nothing (legality does).
 
-Where the draw pile is read: ``_draw`` here takes its top card; the coup fourré's replacement
-draw (reactions' ``_coup_fourre``) and the fast play's (reactions' ``_fast_play``) take one too;
+The ruleset's ``turn`` section (issue 35) is played here, from the Game's tables
+``plain_draws`` (none of the below: a draw takes the top card), ``max_reshuffles``,
+``pass_over_held``, ``refill_empty_hand``, ``draw_from_discard``, ``mulligan`` and
+``play_then_draw``: every draw from the draw pile goes through :meth:`_take` (a
+reshuffle when the pile is empty and one is allowed, then passing over held cards);
+:meth:`_can_draw` says whether any draw is possible (the hand's end, Delayed Action and
+whether a turn starts with a draw all ask it). It also changes ``_discard`` (a reshuffle
+empties it, a draw from it takes its top: each a new list, never shortened in place, so
+a reader that counts the pile by appends sees the change), ``_face_up``, ``_reshuffles``,
+``_note``, ``_drawn_more`` and ``_after_draw``.
+
+Where the draw pile is read: ``_draw`` here takes its top card (through ``_take``); the coup
+fourré's replacement draw (reactions' ``_coup_fourre``) and the fast play's (reactions' ``_fast_play``) take one too;
 effects' ``_play`` asks whether it is empty for a safety's extra turn
 (``play.safety_extra_turn_needs_draw_pile``); ``_start_turn``, ``_end_turn`` and
 ``_next_with_cards`` ask whether it is empty (then a turn has no draw, and a player with no
@@ -28,12 +39,22 @@ cover every one of those places.
 
 from __future__ import annotations
 
-from ..vocab import Termination
-from .actions import NOT_YOUR_TURN, IllegalAction
-from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_MATCH_OVER, P_PLAY
+import random
+
+from ..vocab import Reason, Termination
+from .actions import IllegalAction
+from .notation import Action
+from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_MATCH_OVER, P_MULL, P_PLAY
+from .fields import StateFields
+
+# State._note: what the current action's draws did (Transition.reshuffled, .from_discard)
+RESHUFFLED = 1
+FROM_DISCARD_PILE = 2
+DREW = 4  # a card for the actor's own draw (the record's 'drawn'), on any path but the books' plain draw
+MULLIGAN_ENDED = 8
 
 
-class TurnFlow:
+class TurnFlow(StateFields):
     """The turn room of :class:`~mbrules.engine.state.State` (a mixin: no slots of its own)."""
 
     __slots__ = ()
@@ -44,6 +65,8 @@ class TurnFlow:
         self._reset_hand()
         deck = list(g.deck)
         self._rng.shuffle(deck)
+        if g.max_reshuffles or g.max_refill_reshuffles:
+            self._hand_seed = self._rng.getrandbits(63)  # this hand's reshuffles (a recorded hand names it)
         N = g.players
         for _ in range(g.hand_size):
             for k in range(N):
@@ -52,31 +75,163 @@ class TurnFlow:
         for s in range(g.sides):
             self._refresh(s)
         self._start_turn(self._first_player)
+        for o in self._observers:
+            # a room is always part of a State, which a room may not import (tests/test_engine_rooms.py)
+            o.hand_start(self)  # type: ignore[arg-type]
 
     def next_hand(self) -> None:
         """Deal the next hand of the match; the deal passes to the left (rulings: The match)."""
         if self._phase != P_HAND_OVER:
-            raise IllegalAction(NOT_YOUR_TURN, "the next hand is dealt only when this hand is over and the match is not")
+            raise IllegalAction(Reason.NOT_YOUR_TURN, "the next hand is dealt only when this hand is over and the match is not")
         self._hand_no += 1
         if self.game.deal_passes_left:
             self._first_player = (self._first_player + 1) % self.game.players
         self._history.append((-1, -1))
         self._deal()
 
-    def _draw(self, p: int) -> None:
-        """The start of a turn: ``p`` takes the top card of the draw pile (WM §5)."""
+    def _draw_plain(self, p: int) -> None:
+        """The books' draw (Game.plain_draws: no turn rule is on): ``p`` takes the top card (WM §5).
+        The hot loop's (State.step, apply's fast path); :meth:`_draw` is every draw."""
         self._history.append((p, self.game.draw_action))
         c = self._stock.pop()
         self._hands[p].append(c)
         self._last_draw = c
         self._phase = P_PLAY
 
+    def _draw(self, p: int) -> None:
+        """The start of a turn: ``p`` takes the top card of the draw pile (WM §5), by the turn rules."""
+        g = self.game
+        if g.plain_draws:
+            self._draw_plain(p)
+            return
+        self._history.append((p, g.draw_action))
+        hand = self._hands[p]
+        if g.refill_empty_hand and not hand:
+            self._draw_up_to(p, g.hand_size, True)  # the Java game's custom rule: an empty hand first draws a full one
+            if g.play_then_draw and hand:
+                self._after_turn_draw(p)  # play then draw: the refill is this draw; the turn's play follows
+                return
+        if self._can_draw():
+            c = self._take(p)
+            hand.append(c)
+            self._last_draw = c
+            self._note |= DREW
+        self._after_turn_draw(p)
+
+    def _after_turn_draw(self, p: int) -> None:
+        """``p``'s draw (or a mulligan's draw back) is done: draw then play goes on to the play; play then
+        draw has played already, so the turn passes to whoever it was due to."""
+        if self.game.play_then_draw:
+            q = self._after_draw
+            self._after_draw = -1
+            self._start_turn(q)
+        else:
+            self._phase = P_PLAY
+
+    def _can_draw(self) -> bool:
+        """Whether a card can be drawn: the draw pile has one, or a reshuffle is allowed and would give one."""
+        return bool(self._stock) or (self._reshuffles < self.game.max_reshuffles and bool(self._discard))
+
+    def _can_refill(self, p: int) -> bool:
+        """turn.refill_empty_hand: ``p`` holds nothing and a refill could draw (turn.refill_reshuffles)."""
+        return (not self._hands[p] and self.game.refill_empty_hand
+                and (bool(self._stock) or (self._reshuffles < self.game.max_refill_reshuffles and bool(self._discard))))
+
+    def _reshuffle(self) -> None:
+        """The whole discard pile, shuffled with the match's RNG, becomes the draw pile (turn.reshuffles)."""
+        pile = self._discard
+        face_up = self._face_up
+        for c in pile:
+            face_up[c] -= 1  # back face down: its order is hidden again
+        # the k-th reshuffle of a hand is shuffled from (hand seed, k): a recorded or set-up hand replays it
+        random.Random(self._hand_seed * 128 + self._reshuffles).shuffle(pile)
+        self._stock = pile
+        self._discard = []  # a new list: the discard pile is empty after a reshuffle
+        self._reshuffles += 1
+        self._note |= RESHUFFLED
+
+    def _take(self, p: int) -> int:
+        """One card from the draw pile for ``p`` (the caller checked :meth:`_can_draw`): a reshuffle first
+        when the pile is empty; then, with turn.pass_over_held, the first card ``p`` does not hold among the
+        top ``pass_over_held + 1`` (the ones passed over stay in order), else the top card."""
+        stock = self._stock
+        if not stock:
+            self._reshuffle()
+            stock = self._stock
+        n = self.game.pass_over_held
+        if n:
+            hand = self._hands[p]
+            top = len(stock) - 1
+            for i in range(top, max(top - n, 0) - 1, -1):
+                if stock[i] not in hand:
+                    return stock.pop(i)
+        return stock.pop()
+
+    def _draw_up_to(self, p: int, size: int, refill: bool = False) -> None:
+        """``p`` draws until holding ``size`` cards, as far as the draw pile and the reshuffles go (a refill's:
+        turn.refill_reshuffles)."""
+        hand = self._hands[p]
+        limit = self.game.max_refill_reshuffles if refill else self.game.max_reshuffles
+        while len(hand) < size and (self._stock or (self._reshuffles < limit and self._discard)):
+            c = self._take(p)
+            hand.append(c)
+            self._drawn_more.append(c)
+
+    def _draw_owed(self, p: int) -> None:
+        """Play then draw, a coup fourré's extra turn: the attacker's draw is taken at once from the draw
+        pile (no choice), before the caller's turn; it is the attacker's own, not the record's."""
+        if self._can_draw():
+            self._hands[p].append(self._take(p))
+        self._after_draw = -1
+
+    def _draw_from_discard(self, p: int) -> None:
+        """turn.draw_from_discard: ``p`` takes the discard pile's top card instead of drawing (face up: public)."""
+        g = self.game
+        self._history.append((p, g.draw_discard_action))
+        hand = self._hands[p]
+        pile = self._discard
+        c = pile[-1]
+        self._discard = pile[:-1]  # a new list (see the module's contract)
+        self._face_up[c] -= 1
+        if g.refill_empty_hand and not hand:
+            self._draw_up_to(p, g.hand_size, True)  # the refill comes first, but the top was chosen: taken before
+        hand.append(c)
+        self._last_draw = c
+        self._note |= FROM_DISCARD_PILE | DREW
+        self._after_turn_draw(p)
+
+    def _mulligan(self, p: int, a: Action) -> None:
+        """turn.mulligan: ``p`` throws one card face up on the discard pile, instead of the turn's draw;
+        the mulligan stays open for more cards until ``draw`` ends it."""
+        c = a.card_index
+        self._history.append((p, a))
+        self._hands[p].remove(c)
+        self._discard.append(c)
+        self._face_up[c] += 1
+        self._phase = P_MULL
+
+    def _end_mulligan(self, p: int) -> None:
+        """``draw`` in a mulligan: ``p`` draws back to the hand size, and the turn is over."""
+        g = self.game
+        self._history.append((p, g.draw_action))
+        self._draw_up_to(p, g.hand_size)
+        self._note |= MULLIGAN_ENDED
+        if self._drawn_more:
+            self._last_draw = self._drawn_more.pop()  # the last card drawn is the record's 'drawn'
+            self._note |= DREW
+        if g.play_then_draw:
+            self._after_turn_draw(p)
+        else:
+            self._pass_turn(p)
+
     def turn_player(self) -> int:
         """Who plays the next turn (for a coup fourré or fast-play window: the attacker's left, or the first
-        queued coup fourré turn, if it is declined)."""
-        if self._phase in (P_DRAW, P_PLAY, P_EXT):
+        queued coup fourré turn, if it is declined; play then draw: the attacker, whose draw comes next)."""
+        if self._phase in (P_DRAW, P_PLAY, P_EXT, P_MULL):
             return self._player
         if self._phase == P_COUP or self._phase == P_FAST:
+            if self.game.play_then_draw and self._can_draw():
+                return self._cf_attacker  # play then draw: the attacker's draw comes next
             if self._queued:
                 return self._next_with_cards(self._queued[0])
             return self._next_with_cards((self._cf_attacker + 1) % self.game.players)
@@ -84,10 +239,10 @@ class TurnFlow:
 
     def _next_with_cards(self, p: int) -> int:
         N = self.game.players
-        if self._stock:
+        if self._stock or self._can_draw():
             return p
         for _ in range(N):
-            if self._hands[p]:
+            if self._hands[p] or self._can_refill(p):
                 return p
             p = (p + 1) % N
         return -1
@@ -99,28 +254,69 @@ class TurnFlow:
             self._end_hand()  # every hand empty after the draw pile ran out
             return
         self._player = q
-        self._phase = P_DRAW if self._stock else P_PLAY
+        if self.game.play_then_draw and self._hands[q]:
+            self._phase = P_PLAY  # play then draw: the turn starts with the play
+            self._after_draw = -1
+        elif self._stock or self._can_draw() or self._can_refill(q):
+            self._phase = P_DRAW
+            if self.game.play_then_draw:  # an empty hand's turn is its draw; a refill's, then the play
+                self._after_draw = q if self._can_refill(q) else (q + 1) % self.game.players
+        else:
+            self._phase = P_PLAY
 
     def _end_turn(self, p: int) -> None:
+        """``p``'s play is done and the turn passes (play then draw: after ``p``'s draw)."""
+        g = self.game
         if self._resume >= 0:  # queued coup fourré turns come first (option queued-coup-fourre-turn)
             if self._queued:
-                self._start_turn(self._queued.pop(0))
+                q = self._queued.pop(0)
+                if g.play_then_draw:
+                    self._draw_next(p, q)
+                else:
+                    self._start_turn(q)
                 return
-            p = self._resume  # then play goes on from the attacker's left: nobody loses a turn
+            r = self._resume  # then play goes on from the attacker's left: nobody loses a turn
             self._resume = -1
-        q = p + 1
-        if q == self.game.players:
+        else:
+            r = p
+        q = r + 1
+        if q == g.players:
             q = 0
+        if g.play_then_draw:
+            self._draw_next(p, q)
+            return
         if self._stock:  # the common case of _start_turn: the next player draws
             self._player = q
             self._phase = P_DRAW
             return
         self._start_turn(q)
 
+    def _pass_turn(self, p: int) -> None:
+        """The turn passes from ``p`` to the next player, whatever the turn's order (a mulligan's end)."""
+        self._start_turn((p + 1) % self.game.players)
+
+    def _turn_again(self, p: int) -> None:
+        """``p`` takes another turn (a safety, WM §5B); play then draw: after the draw that ends this one."""
+        if self.game.play_then_draw:
+            self._draw_next(p, p)
+        else:
+            self._start_turn(p)
+
+    def _draw_next(self, p: int, then: int) -> None:
+        """Play then draw: ``p`` has played; ``p`` draws next (a decision: the draw pile, or the discard
+        pile's top, or a mulligan), then ``then`` plays. Once nothing can be drawn the turn passes at once."""
+        if self._can_draw():
+            self._player = p
+            self._phase = P_DRAW
+            self._after_draw = then
+        else:
+            self._start_turn(then)
+
     def _end_hand(self) -> None:
         sheet = self.score_sheet()
         self._hand_sheets.append(sheet)
         self._completers.append(self.current_completer())
+        self._hand_reshuffles.append(self._reshuffles)
         for s in range(self.game.sides):
             self._match_totals[s] += sheet[s]["total"]
         self._winner = self._match_winner()

@@ -2,6 +2,8 @@
 folded to a width between words (:func:`fold`)."""
 from __future__ import annotations
 
+from typing import Iterable
+
 
 def plural(n: int, one: str, many: str | None = None) -> str:
     """``n`` and the noun that goes with it (``many`` for an irregular plural; default: ``one`` + s)."""
@@ -27,7 +29,7 @@ def fold(text: str, width: int, hang: int | None = None) -> str:
     return "\n".join(out)
 
 
-def players_refused(ruleset_id: str, players: int, counts) -> str:
+def players_refused(ruleset_id: str, players: int, counts: Iterable[int | str]) -> str:
     """The one sentence for a player count a ruleset has no setup for (``counts``: the ones it has), the
     same in every command (play, simulate, show -p, ...) and in the Python API."""
     allowed = ", ".join(sorted((str(c) for c in counts), key=int))

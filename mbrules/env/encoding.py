@@ -33,7 +33,7 @@ seat's own side onwards and players from the seat onwards (so a policy is seat-i
 * ``hand`` (n): copies of each card in the seat's hand;
 * ``window_hazard`` (n): one-hot of the hazard an open coup fourré or fast-play window answers;
 * per side ``s`` (S blocks, own side first), each ``5n + 6``: ``battle_top`` (n, one-hot),
-  ``hazard`` (n, one-hot), ``speed_hazard`` (n, one-hot), ``safeties`` (n, played normally
+  ``hazard`` (n, one-hot; with stacked hazards, one per hazard in force), ``speed_hazard`` (n, one-hot), ``safeties`` (n, played normally
   or as coups fourrés, counts), ``distance`` (n, counts), ``miles/target``, ``moving``,
   ``limited``, ``limit/200``, ``coup_fourres`` (count), ``protected`` (hazards covered, count);
 * ``discard`` (n): counts of each card in the discard pile; ``discard_top`` (n): one-hot;
@@ -52,8 +52,11 @@ from array import array
 
 from mbrules.vocab import HAZARD, REMEDY, SAFETY, DecisionKind
 
-# a turn: before/after its draw; a fast-play window shares the coup fourré's slot (a reaction window)
-DECISIONS = ("draw", "play") + tuple(k.value for k in DecisionKind if k not in (DecisionKind.TURN, DecisionKind.FAST_PLAY))
+# a turn: before/after its draw; a fast-play window shares the coup fourré's slot (a reaction window);
+# a mulligan under way (turn.mulligan) is read as "draw": it ends with a draw, and the legal actions
+# (its throws, its draw) tell it from a turn's draw
+DECISIONS = ("draw", "play") + tuple(k.value for k in DecisionKind
+                                     if k not in (DecisionKind.TURN, DecisionKind.FAST_PLAY, DecisionKind.MULLIGAN))
 SIDE_BLOCK = ("battle_top", "hazard", "speed_hazard", "safeties", "distance")
 SIDE_SCALARS = ("miles/target", "moving", "limited", "limit/200", "coup_fourres", "protected")
 
@@ -82,6 +85,12 @@ class ActionSpace:
                 acts.append(game.coup_action[c])
             if game.kind[c] == REMEDY and game.fast_play_enabled:
                 acts.append(game.fast_action[c])  # an out-of-turn remedy (option fast-play-remedy)
+        # the ruleset's turn rules (docs/rl.md): only a game that has them has these actions, so the
+        # books' rulesets keep their space
+        if game.draw_from_discard:
+            acts.append(game.draw_discard_action)
+        if game.mulligan:
+            acts += game.mulligan_action
         self.actions = tuple(acts)
         self.index = {int(a): i for i, a in enumerate(acts)}
         if len(self.index) != len(acts):  # each action once: a duplicate would make two indices mean one thing
@@ -204,7 +213,6 @@ class ObservationEncoder:
         """The vector of ``obs`` (an :class:`mbrules.Observation`); ``hands_played`` fills ``hand_no``;
         ``hand_points``: each side's points this hand so far (``state.score_sheet()``'s totals, public:
         worked out from the table alone; zeros when not given)."""
-        g = self.game
         n, N, S = self.n, self.N, self.S
         v = [0.0] * self.size
         d = obs.decision
@@ -241,7 +249,10 @@ class ObservationEncoder:
             for c in sv.speed:
                 seen[c] += 1
             i += n
-            if sv.hazard >= 0:
+            if sv.stack is not None:  # option stacked-hazards: every battle hazard in force
+                for h in sv.stack:
+                    v[i + h] = 1.0
+            elif sv.hazard >= 0:
                 v[i + sv.hazard] = 1.0
             i += n
             if sv.speed_hazard >= 0:

@@ -39,7 +39,8 @@ from gymnasium import spaces
 import mbrules
 
 from ..bots import check_bot, make_bot
-from ..engine.compact import ObservationWriter, draw_due
+from ..engine.compact import ObservationWriter
+from ..seats import BotSeat, LaterSeat, SeatLoop
 from .encoding import ActionSpace, ObservationEncoder
 
 __all__ = ["ILLEGAL", "REWARDS", "SingleAgentEnv", "single_agent_env"]
@@ -98,7 +99,8 @@ class SingleAgentEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(len(self.space))
         self._no_actions = array("b", bytes(len(self.space)))
         self.state_ = None
-        self._bots = None
+        self._agent = LaterSeat()  # the agent's seat: its action comes with step()
+        self._loop = None
 
     # -- episode ----------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options=None):
@@ -108,7 +110,9 @@ class SingleAgentEnv(gymnasium.Env):
         g = self.game
         self.state_ = g.new_match(match_seed)
         others = iter(self.opponents)
-        self._bots = [None if p == self.seat else make_bot(next(others), g, p, match_seed) for p in range(g.players)]
+        seats = [self._agent if p == self.seat else BotSeat(make_bot(next(others), g, p, match_seed))
+                 for p in range(g.players)]
+        self._loop = SeatLoop(self.state_, seats)
         self._advance()  # no hand ends before the agent's first decision: nothing is paid yet
         return self._obs(), self._info()
 
@@ -122,7 +126,7 @@ class SingleAgentEnv(gymnasium.Env):
         a = self.space.actions[i]
         hands_before = st.hands_played
         try:
-            st.apply(a)
+            self._loop.answer(a)  # the agent's seat answered later: this is its answer (checked as it is taken)
         except mbrules.IllegalAction as exc:
             if self.illegal == "raise":
                 legal = ", ".join(str(x) for x in st.legal_actions())
@@ -138,27 +142,13 @@ class SingleAgentEnv(gymnasium.Env):
         return self._obs(), reward, st.is_terminal(), False, self._info()
 
     def _advance(self) -> float:
-        """Draws and the bots' decisions until the agent must decide or the match is over: the points reward meanwhile."""
-        st = self.state_
-        reward = 0.0
-        seat = self.seat
-        bots = self._bots
-        draw = self.game.draw_action
-        while True:
-            if draw_due(st):
-                st.apply(draw)
-                continue
-            p = st.current_player
-            if p < 0 or p == seat:
-                return reward
-            acts = st.legal_actions()
-            hands_before = st.hands_played
-            if len(acts) == 1:
-                st.apply(acts[0])
-            else:
-                bot = bots[p]
-                st.apply(bot.choose(st.observation(p) if getattr(bot, "observes", True) else None, acts))
-            reward += self._points(hands_before)
+        """Draws and the bots' decisions until the agent must decide or the match is over: the points reward meanwhile.
+
+        The agent's seat answers later (its action comes with the next ``step``): the seat loop
+        stops there; the agent is shown its forced moves but the draw, which the loop makes."""
+        hands_before = self.state_.hands_played
+        self._loop.advance()
+        return self._points(hands_before)
 
     def _points(self, hands_before: int) -> float:
         st = self.state_

@@ -1,12 +1,17 @@
 """Running many matches: one match, many on a backend, their statistics, and the ladder.
 
-- :mod:`~mbrules.matches.loop`: :func:`play_match` (one match between bots) and :func:`game_seed`;
+- :mod:`~mbrules.matches.loop`: :func:`play_match` (one match between bots) and the one seed recipe
+  (:func:`derive_seed`, :func:`game_seed`);
 - :mod:`~mbrules.matches.base`: where matches run, one interface (:class:`Backend`) over this machine
   (:mod:`~mbrules.matches.local`: this process or a process pool) and a Ray cluster
-  (:mod:`~mbrules.matches.cluster`), picked by name with :func:`make_backend`;
+  (:mod:`~mbrules.matches.cluster`), picked by name with :func:`make_backend`; the one chunker (:func:`chunks`);
+- :mod:`~mbrules.matches.records`: one :class:`MatchRecord` a match (with its :class:`HandRecord` s), the
+  facts every statistic is read from;
+- :mod:`~mbrules.matches.metrics`: the metric registry (:data:`METRICS`) simulate, compare and sweep show;
 - :mod:`~mbrules.matches.simulation`: :func:`simulate`, many matches on one ruleset, counted as running
-  sums (:mod:`~mbrules.matches.stats`) with 95% intervals (:mod:`~mbrules.matches.intervals`) and, when
-  asked, one record a match (:mod:`~mbrules.matches.records`);
+  sums (:mod:`~mbrules.matches.stats`) with 95% intervals (:mod:`~mbrules.matches.intervals`);
+- :mod:`~mbrules.matches.arms`: :func:`run_arms`, arms (rulesets, a sweep's values) played on the same
+  seeds pair by pair: the runner of compare and sweep;
 - :mod:`~mbrules.matches.ladder`: :func:`run_ladder`, a round robin between bots with ratings.
 
 Layers: this package uses the engine and the bots; ``compare`` and ``sweep`` call it; it calls neither.
@@ -17,11 +22,14 @@ from importlib import import_module
 # more than the loop
 _WHERE = {
     "DEFAULT_WORKERS": "base", "MAX_GAMES": "base", "MAX_WORKERS": "base", "Backend": "base",
-    "BackendUnavailable": "base", "LocalBackend": "local", "make_backend": "backend",
+    "BackendUnavailable": "base", "LocalBackend": "local", "make_backend": "backend", "chunks": "base",
+    "HandRecord": "records", "MatchRecord": "records", "match_record": "records",
+    "METRICS": "metrics", "METRIC_BY_KEY": "metrics", "Metric": "metrics",
+    "Phase": "arms", "run_arms": "arms",
     "RatingsUnavailable": "ladder", "run_ladder": "ladder",
-    "Stopped": "loop", "count_turns": "loop", "game_seed": "loop", "play_match": "loop",
+    "Stopped": "loop", "count_turns": "loop", "derive_seed": "loop", "game_seed": "loop", "play_match": "loop",
     "simulate": "simulation",
-    "match_stats": "stats", "merge_stats": "stats", "new_stats": "stats", "summary": "stats",
+    "MatchStats": "stats", "match_stats": "stats", "merge_stats": "stats", "new_stats": "stats", "summary": "stats",
 }
 __all__ = sorted(_WHERE)
 

@@ -28,7 +28,7 @@ import collections
 import itertools
 import os
 from abc import ABC, abstractmethod
-from typing import Any, Callable, Iterable, Protocol, Union
+from typing import Any, Callable, Iterable, Iterator, Protocol, Union
 
 from ..engine import Game
 from .loop import StopPoll
@@ -42,6 +42,25 @@ IN_FLIGHT_PER_WORKER = 3  # items handed out ahead of the merge: memory stays fl
 Games = Union[Game, tuple]  # what a run plays on: one game, or a tuple of them (a comparison's arms)
 Task = Callable[[Any, Any, "StopPoll | None"], Any]
 Consume = Callable[[Any, Any], None]
+
+
+def chunk_size(items: int, workers: int, *, most: int = 25, per_worker: int = 32) -> int:
+    """Items (games, pairs) per work item: about ``per_worker`` work items a worker, so that no worker
+    idles long at the end, and at most ``most`` (progress and a stop stay prompt)."""
+    return max(1, min(most, -(-items // (max(1, workers) * per_worker))))
+
+
+def chunks(items: int, workers: int, *, most: int = 25, per_worker: int = 32) -> Iterator[tuple[int, int]]:
+    """The ranges ``(start, stop)`` of ``items`` handed to workers, in order, made one at a time (never a
+    list of them all): the one chunker of simulate, the ladder, compare and sweep."""
+    size = chunk_size(items, workers, most=most, per_worker=per_worker)
+    for a in range(0, items, size):
+        yield a, min(items, a + size)
+
+
+def chunk_count(items: int, workers: int, *, most: int = 25, per_worker: int = 32) -> int:
+    """How many ranges :func:`chunks` makes."""
+    return -(-items // chunk_size(items, workers, most=most, per_worker=per_worker))
 
 
 def rules_of(game) -> tuple:

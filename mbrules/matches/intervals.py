@@ -39,15 +39,20 @@ def wilson(k: int | float, n: int | float, z: float = Z95) -> tuple[float, float
     return lo, hi
 
 
+def add_moment(m: list, x, y) -> None:
+    """Add one match's numerator ``x`` and denominator ``y`` to the running sums ``m = [x, y, x², y², xy]``."""
+    m[0] += x
+    m[1] += y
+    m[2] += x * x
+    m[3] += y * y
+    m[4] += x * y
+
+
 def ratio_moments(xs, ys) -> list[float]:
     """The sums ``[x, y, x², y², xy]`` of paired per-match numerators and denominators."""
     m = [0.0, 0.0, 0.0, 0.0, 0.0]
     for x, y in zip(xs, ys):
-        m[0] += x
-        m[1] += y
-        m[2] += x * x
-        m[3] += y * y
-        m[4] += x * y
+        add_moment(m, x, y)
     return m
 
 

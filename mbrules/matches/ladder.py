@@ -28,10 +28,9 @@ from typing import Callable, Iterator, Sequence
 from .._paths import install_hint
 from ..engine import Game
 from .backend import as_backend
-from .base import DEFAULT_WORKERS, Backend
+from .base import DEFAULT_WORKERS, Backend, chunk_size
 from .intervals import wilson as _wilson
 from .loop import StopPoll, game_seed, play_match
-from .simulation import chunk_size
 
 
 RATINGS_EXTRA = "bots"  # pip install 'mbrules[bots]': openskill, the ladder's ratings
@@ -217,7 +216,7 @@ def run_ladder(
         if progress:
             progress(tally.done, total)
 
-    size = max(1, min(8, chunk_size(games, runner.workers)))
+    size = chunk_size(games, runner.workers, most=8)
     stopped = runner.run(game, functools.partial(play_slice_task, seed=seed), slices(bots, pairs, games, size),
                          consume, count=len(pairs) * -(-games // size), should_stop=should_stop)
     rep = report(game, tally, time.perf_counter() - t0)

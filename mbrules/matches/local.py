@@ -11,7 +11,6 @@ import time
 from concurrent.futures import ProcessPoolExecutor, wait
 from typing import Iterable
 
-from ..engine import Game
 from .base import IN_FLIGHT_PER_WORKER, Backend, Consume, Games, Task, compile_rules, merge_in_order, rules_of
 from .loop import StopPoll, Stopped
 

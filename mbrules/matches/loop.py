@@ -1,4 +1,4 @@
-"""One match between bots, headless: the driver loop every tool plays through.
+"""One match between bots, headless: :class:`mbrules.seats.SeatLoop` with a bot in every seat.
 
 Determinism: a match is dealt from its seed with the match's own RNG, and every bot has its own
 stream seeded from the match seed and its player; nothing reads the global ``random``. Game ``i``
@@ -13,6 +13,7 @@ from typing import Callable, Sequence
 
 from ..bots import make_bots
 from ..engine import Game, Observer, State
+from ..seats import BotSeat, SeatLoop
 from ..vocab import DISCARD, PLAY
 
 StopPoll = Callable[[], object]  # should_stop(): true once the caller wants the work abandoned
@@ -22,10 +23,16 @@ class Stopped(Exception):
     """Raised by :func:`play_match` when ``should_stop()`` turns true: the match is abandoned."""
 
 
-def game_seed(seed: int, i: int) -> int:
-    """The seed of game ``i`` of a run seeded with ``seed`` (stable across machines and runs)."""
-    digest = hashlib.sha256(f"mbrules:{seed}:game:{i}".encode()).digest()
+def derive_seed(seed: int, stream: str, i: int) -> int:
+    """The one seed recipe: item ``i`` of the named ``stream`` of a run seeded with ``seed``, a 63-bit
+    integer from SHA-256 (stable across machines, runs and Python versions; streams never share seeds)."""
+    digest = hashlib.sha256(f"mbrules:{seed}:{stream}:{i}".encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 1
+
+
+def game_seed(seed: int, i: int) -> int:
+    """The seed of game ``i`` of a run seeded with ``seed``: the ``game`` stream of :func:`derive_seed`."""
+    return derive_seed(seed, "game", i)
 
 
 def play_match(
@@ -52,32 +59,11 @@ def play_match(
     abandoned (:class:`Stopped` is raised): a slow bot's match (the expert's lasts seconds) must not
     hold up a Ctrl-C until it ends.
     """
-    players = make_bots(bots, game, seed)
-    choosers = [b.choose for b in players]
-    observes = [getattr(b, "observes", True) for b in players]
+    seats = [BotSeat(b) for b in make_bots(bots, game, seed)]
     st = State.new_match(game, seed, deal_next=False)
     for o in observers:
         st.add_observer(o)
-    legal = st.legal_actions
-    apply = st.step  # the record apply returns is not read here: step skips building it
-    hands = 0
-    while True:
-        while True:
-            acts = legal()
-            n = len(acts)
-            if n == 1:
-                apply(acts[0])
-            elif n:
-                if should_stop is not None and should_stop():
-                    raise Stopped
-                p = st.current_player
-                apply(choosers[p](st.observation(p) if observes[p] else None, acts))
-            else:
-                break  # the hand is over
-        hands += 1
-        if st.is_terminal() or (max_hands is not None and hands >= max_hands):
-            return st
-        st.next_hand()
+    return SeatLoop(st, seats, max_hands=max_hands, should_stop=should_stop, stopped=Stopped).play()
 
 
 def count_turns(history) -> int:

@@ -32,9 +32,12 @@ def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
 
 
-if TYPE_CHECKING:  # for type checkers and editors
-    from .diagnostics import Diagnostic, RulesetError
-    from .loader import (FileCheck, LoadReport, Origin, RulesetWarning, Summary, bundled_option_ids,
-                         bundled_ruleset_ids, check_file, clear_cache, load_report, load_ruleset, option_summary,
-                         ruleset_summary)
-    from .model import Ruleset
+if TYPE_CHECKING:  # for type checkers and editors (``X as X``: re-exported, as __all__ says at run time)
+    from .diagnostics import Diagnostic as Diagnostic, RulesetError as RulesetError
+    from .loader import (
+        FileCheck as FileCheck, LoadReport as LoadReport, Origin as Origin, RulesetWarning as RulesetWarning,
+        Summary as Summary, bundled_option_ids as bundled_option_ids, bundled_ruleset_ids as bundled_ruleset_ids,
+        check_file as check_file, clear_cache as clear_cache, load_report as load_report,
+        load_ruleset as load_ruleset, option_summary as option_summary, ruleset_summary as ruleset_summary,
+    )
+    from .model import Ruleset as Ruleset

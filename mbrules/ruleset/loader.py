@@ -30,7 +30,7 @@ from .compose import ROOT_OWN_KEYS, leaves, merge, normalize, patch_body
 from .diagnostics import (Diagnostic, Loc, LocNode, ModelWords, RulesetError, diag_at, display_path, dotted,
                           printable, quote, validation_diagnostics)
 from .model import Ruleset, is_ruleset_id
-from .semantics import semantic_problems
+from .semantics import semantic_problems, semantic_warnings
 from .yamlmarks import YAML_SUFFIXES, parse_bytes, read_regular, real_path
 
 __all__ = [
@@ -54,7 +54,7 @@ __all__ = [
 REFERENCE_RULESET = "winning-moves"  # an option file is checked by applying it over this ruleset
 _CACHE_SIZE = 64
 MAX_EXTENDS_CHAIN = 100  # files in one extends chain (a ruleset, its parent, ...): deeper is a located error
-_SECTIONS = "box, cards, player_counts, play, coup_fourre, scoring, match, display"
+_SECTIONS = "box, cards, player_counts, play, coup_fourre, scoring, match, display, turn"
 
 
 # ----------------------------------------------------------------------------
@@ -468,7 +468,12 @@ class _Session:
                 if rank.get(cand.file, -1) > rank.get(best.file, -1):
                     best = cand
             self.diags.append(best)
-        return None if self.diags else rs
+        if self.diags:
+            return None
+        for path, message in semantic_warnings(rs):
+            at = diag_at(composed.locs, path, message)
+            self.warnings.append(f"{at.file}:{at.line}:{at.col}: warning: {message}")
+        return rs
 
 
 def _removal_problems(rs: Ruleset, gone: dict, locs: LocNode) -> list[Diagnostic]:

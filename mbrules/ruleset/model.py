@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import json
-import re
 from typing import Annotated, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
@@ -80,6 +79,14 @@ class CardListRule(Rule[tuple[CardId, ...]]):
     """A list of card ids with its citation."""
 
 
+class KindListRule(Rule[tuple[Literal["distance", "hazard", "remedy", "safety"], ...]]):
+    """A list of card kinds with its citation."""
+
+
+class MilesRule(Rule[Annotated[int, Field(ge=0, le=100000)]]):
+    """A distance in miles (0 or more) with its citation."""
+
+
 class CoupFourreWhoRule(Rule[Literal["target_side", "any_player"]]):
     """Who may call a coup fourré."""
 
@@ -136,6 +143,12 @@ class RemedyCard(Sourced):
         default=False,
         description="A 'go' card (the Roll): the side is rolling while it shows on the battle pile. "
         "It may be played on an empty battle pile, on a remedy, or on a hazard it fixes.",
+    )
+    restarts: bool = Field(
+        default=False,
+        description="A remedy that also sets the car rolling: once it fixes a battle hazard the side rolls "
+        "with no go card after it. Unlike a go card it is only played on a hazard it fixes, so it never "
+        "starts a car from an empty battle pile.",
     )
 
 
@@ -230,6 +243,62 @@ class PlayRules(Strict):
         "(a coup fourré's turn is not affected); false: for the whole hand.",
     )
 
+    # -- Legality and card effects (issue 35): each default is the rule every bundled edition plays.
+    go_with_rolling_safety: BoolRule = Field(
+        default=BoolRule(
+            value=True,
+            decided="No rulebook forbids a Roll while Right of Way is down (WM §6B only says the side may roll "
+            "without one); we allow the useless play (rulings.md Play); option no-roll-under-right-of-way "
+            "refuses it as five programs do",
+        ),
+        description="A go card may be played while the side has a rolling safety (Right of Way) down.",
+    )
+    undiscardable: KindListRule = Field(
+        default=KindListRule(
+            value=(),
+            source="winning-moves.txt §5D: 'he must discard one card' (any card); §12 Hint D: discard "
+            "'cards that are of no value to you'",
+        ),
+        description="Kinds of card that may never be discarded (e.g. safety). A player who can neither play "
+        "nor discard otherwise may still discard (the engine never leaves a player without a move).",
+    )
+    discard_playable: BoolRule = Field(
+        default=BoolRule(
+            value=True,
+            source="winning-moves.txt §5D: 'he must discard one card' (any card); §12 Hint D",
+        ),
+        description="A card that could be played now may be discarded. false: only a card that cannot be "
+        "played may be discarded (per card; voluntary_discard: false is the stricter per-hand rule).",
+    )
+    stacked_hazards: BoolRule = Field(
+        default=BoolRule(
+            value=False,
+            source="winning-moves.txt §2 Hazard cards: 'Under no circumstances may one Hazard Card be played "
+            "directly on top of another'",
+        ),
+        description="Battle hazards stack: a battle hazard may be played on a side another hazard already "
+        "stops (not the same hazard twice); each stays in force until its own remedy (or a safety) fixes "
+        "it, in any order, and a go card is played only when nothing but what it fixes is left.",
+    )
+    overshoot: BoolRule = Field(
+        default=BoolRule(
+            value=False,
+            source="winning-moves.txt §6C Distance cards and §8: trips of 'exactly 1000 miles'; a card "
+            "'causing his total mileage to exceed 1000' is removed",
+        ),
+        description="A trip is completed by reaching or passing the target (false: distance may never pass "
+        "it, the trip ends exactly on it).",
+    )
+    safety_distance: MilesRule = Field(
+        default=MilesRule(
+            value=0,
+            source="winning-moves.txt §6B Safety cards: a safety protects and 'cancels the attack in "
+            "progress'; no safety adds distance",
+        ),
+        description="Miles a safety adds to its side's distance when played (normally or as a coup fourré), "
+        "unless they would take the side past the target; 0: none.",
+    )
+
 
 class CoupFourreRules(Strict):
     enabled: BoolRule
@@ -277,6 +346,9 @@ class LineCondition(Strict):
         default=None, description="The side played exactly this many safeties (coups fourrés included).")
     none_played: tuple[CardId, ...] | None = Field(
         default=None, description="The side played none of these distance cards this hand.")
+    exact_finish: bool | None = Field(
+        default=None, description="true: the side's distance is exactly the trip's target at the hand's end "
+        "(with play.overshoot a trip may also be completed past it); false: it is not.")
 
 
 class ScoreLineRule(Sourced):
@@ -417,6 +489,75 @@ class Display(Strict):
 
 
 # ----------------------------------------------------------------------------
+# The turn and its draws (issue 35: house rules of the draw; the engine's turn room reads these)
+
+
+class TurnOrderRule(Rule[Literal["draw_then_play", "play_then_draw"]]):
+    """The order of a turn: draw then play (the books), or play then draw."""
+
+
+class ReshufflesRule(Rule[Annotated[int, Field(ge=0, le=100)]]):
+    """How many times a hand the discard pile may be shuffled into a new draw pile (0: never)."""
+
+
+class PassOverRule(Rule[Annotated[int, Field(ge=0, le=1000)]]):
+    """How many cards a draw may pass over to find one its drawer does not hold (0: none)."""
+
+
+_BOOK_DRAW = ("winning-moves.txt §5 'He draws a card from the draw pile and places it in his hand. He then must "
+              "play one card'")
+
+
+class TurnRules(Strict):
+    """How a turn draws: its order, where a card may be drawn from, and what happens when the draw pile is out.
+
+    Every field defaults to the books' turn, so a ruleset that names none plays as the editions do."""
+
+    order: TurnOrderRule = Field(
+        default=TurnOrderRule(value="draw_then_play", source=_BOOK_DRAW),
+        description="draw_then_play: a turn draws one card, then plays or discards one; play_then_draw: it "
+        "plays or discards first, then draws (the hand holds hand_size cards when the player chooses).",
+    )
+    reshuffles: ReshufflesRule = Field(
+        default=ReshufflesRule(
+            value=0, source="winning-moves.txt §5D 'Cards once discarded are out of play for the balance of the "
+            "hand'; §6C: once the draw pile is exhausted, players play out or discard the cards in their hands"),
+        description="How many times a hand the whole discard pile is shuffled into a new draw pile when a draw "
+        "finds the draw pile empty (0: never, the books). After the last one the draw pile runs out as usual.",
+    )
+    draw_from_discard: BoolRule = Field(
+        default=BoolRule(value=False, source="winning-moves.txt §5D: 'other players may not pick them up on "
+                         "their turn'"),
+        description="At the draw a player may take the top card of the discard pile instead of the draw "
+        "pile's (every seat sees which).",
+    )
+    mulligan: BoolRule = Field(
+        default=BoolRule(value=False, source=_BOOK_DRAW),
+        description="Instead of a turn, a player may discard any number of cards (at least one) and draw back "
+        "to hand_size; the turn then passes.",
+    )
+    refill_empty_hand: BoolRule = Field(
+        default=BoolRule(value=False, source="winning-moves.txt §5: a turn draws one card; §6C: once the draw "
+                         "pile is out, players play out the cards in their hands"),
+        description="A player whose turn comes with an empty hand first draws hand_size cards (as far as the "
+        "draw pile, and the reshuffles allowed, go), then takes the turn as usual.",
+    )
+    refill_reshuffles: ReshufflesRule = Field(
+        default=ReshufflesRule(value=0, source="winning-moves.txt §5D 'Cards once discarded are out of play for "
+                               "the balance of the hand'"),
+        description="How many reshuffles a hand allows for a refill (refill_empty_hand) when the draw pile is "
+        "out, counting every reshuffle of the hand: a refill may reshuffle while fewer than the larger of this "
+        "and reshuffles have been made; other draws only while fewer than reshuffles.",
+    )
+    pass_over_held: PassOverRule = Field(
+        default=PassOverRule(value=0, source=_BOOK_DRAW + " (the top card, whatever it is)"),
+        description="A draw passes over up to this many cards that the drawer already holds a copy of, taking "
+        "the first it does not hold (the cards passed over stay in order); when every card it may look at is "
+        "held, it takes the top card. 0: a draw takes the top card.",
+    )
+
+
+# ----------------------------------------------------------------------------
 # The ruleset
 
 
@@ -444,6 +585,10 @@ class Ruleset(Strict):
     scoring: ScoringRules
     match: MatchRules
     display: Display
+    turn: TurnRules = Field(
+        default_factory=TurnRules,
+        description="How a turn draws (order, draw sources, reshuffles, mulligan, refills); the defaults are the books'.",
+    )
     applied_options: tuple[str, ...] = Field(
         default=(), description="Filled in by the loader: the options applied, in order."
     )

@@ -48,6 +48,7 @@ SECTION_WORDS = {
     "scoring": "the score lines of a hand",
     "match": "how a match is played and won",
     "display": "names an edition gives to its piles, and its distance unit",
+    "turn": "how a turn draws: its order, draw sources, reshuffles, mulligan and refills (defaults: the books')",
     "box.reference_cards.*.name": "the reference card's name",
     "box.reference_cards.*.count": "copies in the box",
     "cards.*.kind": "distance, hazard, remedy or safety",

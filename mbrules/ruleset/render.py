@@ -141,8 +141,8 @@ def show_text(rs: Ruleset, players: int | None = None) -> str:
         mark = " (uncited)" if pc.uncited is not None else ""
         lines.append(f"  {n} players: {pc.sides} sides ({team}); trip {pc.target} {unit(rs)}{ext}{rem}{mark}")
     for title, section in (("Play", "play"), ("Coup fourré", "coup_fourre"), ("Fast play", "fast_play"),
-                           ("Scoring", "scoring"),
-                           ("Match", "match"), ("Names", "display")):
+                           ("Scoring", "scoring"), ("Match", "match"), ("Names", "display"),
+                           ("Turn and draws", "turn")):
         lines += ["", title, *_rule_lines(rs, section)]
     if players is not None:
         lines += ["", *players_text(rs, players)]

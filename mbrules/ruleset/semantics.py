@@ -54,13 +54,18 @@ def semantic_problems(rs: Ruleset) -> list[Problem]:
     for cid, card in cards.items():
         if isinstance(card, RemedyCard):
             check_refs(("cards", cid, "fixes"), card.fixes, "hazard", f"remedy {q(cid)} fixes")
+            # A remedy may fix hazards of both piles (a combination remedy): it is played on the pile
+            # where a hazard it fixes shows (engine: Game.pile BOTH).
             piles = sorted({hazards[h].pile for h in card.fixes if h in hazards})
-            if len(piles) > 1:
-                add(("cards", cid, "fixes"), f"remedy {q(cid)} fixes hazards on both the battle and the speed pile; "
-                                             "a remedy is played on one pile: split it into two remedies")
             if card.go and piles and piles != ["battle"]:
                 add(("cards", cid, "go"), f"go card {q(cid)} fixes speed-pile hazards; a go card (the Roll) is "
                                           "played on the battle pile")
+            if card.restarts and card.go:
+                add(("cards", cid, "restarts"), f"remedy {q(cid)} is a go card and restarts: a go card already "
+                                                "sets its side rolling; keep go or restarts")
+            elif card.restarts and "battle" not in piles:
+                add(("cards", cid, "restarts"), f"remedy {q(cid)} restarts the car but fixes no battle hazard, "
+                                                "so it never stops a car to restart: remove restarts")
             if not card.fixes and not card.go:
                 add(("cards", cid, "fixes"), f"remedy {q(cid)} fixes nothing and is not a go card; "
                                              "list the hazards it fixes")
@@ -110,6 +115,14 @@ def semantic_problems(rs: Ruleset) -> list[Problem]:
     check_refs(("scoring", "safe_trip_breakers", "value"), rs.scoring.safe_trip_breakers.value, "distance",
                "safe_trip_breakers")
 
+    # -- legality rules that contradict each other
+    play = rs.play
+    if play.stacked_hazards.value and play.hazard_on_hazard.value:
+        add(("play", "stacked_hazards", "value"), "play.stacked_hazards and play.hazard_on_hazard are both true: "
+            "hazard on hazard says only the top hazard needs its remedy, stacked hazards that each one does; "
+            "set one of them to false", False, [("play", "hazard_on_hazard", "value")])
+    for kind in _listed_twice(play.undiscardable.value):
+        add(("play", "undiscardable", "value"), f"play.undiscardable lists {q(kind)} more than once; list it once")
     _score_line_problems(rs, add, check_refs)
 
     # -- player counts and removals
@@ -229,3 +242,64 @@ def _match_problems(rs: Ruleset, add) -> None:
         add(("match", "target_points", "value"),
             f"match.target_points is {target:,}, but a hand scores at most {best:,} points here, so the match "
             f"would last more than {MAX_MATCH_HANDS:,} hands: choose a target of at most {best * MAX_MATCH_HANDS:,}")
+
+
+Warning = tuple[tuple, str]
+
+
+def semantic_warnings(rs: Ruleset) -> list[Warning]:
+    """What is valid but almost certainly not meant: ``(path, message)``, reported as warnings.
+
+    A trip the deck's distance cards cannot make exactly while distance may not pass the target
+    (``play.overshoot`` false) can never be completed: every hand then ends with the draw pile
+    (the 333-mile trip).
+    """
+    out: list[Warning] = []
+    play = rs.play
+    if not play.overshoot.value:
+        for key, pc in rs.player_counts.items():
+            parts = _distance_parts(rs, key)
+            reach = _reachable(parts, max(pc.target, pc.extension_to or 0))
+            for fld, miles in (("target", pc.target), ("extension_to", pc.extension_to)):
+                if miles is None or reach >> miles & 1:
+                    continue
+                near = [m for m in (miles - d for d in range(1, miles)) if reach >> m & 1][:1]
+                above = [m for m in range(miles + 1, miles + 201) if _reachable(parts, m) >> m & 1][:1]
+                offer = " or ".join(str(m) for m in near + above)
+                values = ", ".join(str(m) for m in sorted({m for m, _ in parts}))
+                out.append((("player_counts", key, fld),
+                            f"{key} players: a trip of {miles} {rs.display.distance_unit.value} cannot be reached "
+                            f"exactly with this deck's distance ({values}) and play.overshoot is false, so no side "
+                            "can complete it and every hand ends with the draw pile: "
+                            + (f"choose {offer}, " if offer else "choose another length, ")
+                            + "or apply option overshoot"))
+    return out
+
+
+def _distance_parts(rs: Ruleset, key: str) -> list[tuple[int, int]]:
+    """(miles, copies one side may play in a hand) for this player count's deck, safeties' distance included."""
+    deck = rs.deck_for(int(key))
+    parts = []
+    for cid, c in rs.cards.items():
+        n = deck.get(cid, 0)
+        if isinstance(c, DistanceCard) and n > 0:
+            parts.append((c.miles, n if c.max_per_hand is None else min(n, c.max_per_hand)))
+        elif isinstance(c, SafetyCard) and n > 0 and rs.play.safety_distance.value:
+            parts.append((rs.play.safety_distance.value, n))
+    return parts
+
+
+def _reachable(parts: list[tuple[int, int]], upto: int) -> int:
+    """The sums one side's cards can make, up to ``upto``, as a bit set (bit m: m miles reachable).
+
+    Bounded copies are split into powers of two, so a kind of n copies costs log2(n) shifts."""
+    mask = (1 << (upto + 1)) - 1
+    reach = 1
+    for miles, n in parts:
+        k = 1
+        while n > 0:
+            take = min(k, n)
+            reach = (reach | reach << (miles * take)) & mask
+            n -= take
+            k <<= 1
+    return reach

@@ -34,6 +34,7 @@ PHRASES: dict[str, str] = {
     "cards.*.go": "{card} is a go card (its side rolls while it shows)",
     "cards.*.protects": "{card} protects against",
     "cards.*.rolling": "{card} lets its side roll without a go card",
+    "cards.*.restarts": "{card} also sets its side rolling (no go card after it)",
     "player_counts.*": "{key} players",
     "player_counts.*.sides": "{key} players: sides",
     "player_counts.*.target": "{key} players: trip length",
@@ -49,6 +50,12 @@ PHRASES: dict[str, str] = {
     "play.roll_after_safety": "a Roll must follow a safety that corrects a hazard",
     "play.safety_extra_turn": "a safety gives its player another turn",
     "play.safety_extra_turn_needs_draw_pile": "a safety's extra turn only while the draw pile lasts",
+    "play.go_with_rolling_safety": "a go card may be played while the side's rolling safety is down",
+    "play.undiscardable": "cards that may never be discarded",
+    "play.discard_playable": "a card that could be played may be discarded",
+    "play.stacked_hazards": "battle hazards stack, each fixed by its own remedy in any order",
+    "play.overshoot": "a trip is completed by reaching or passing the target",
+    "play.safety_distance": "a safety also adds to its side's distance",
     "coup_fourre.enabled": "coup fourré",
     "coup_fourre.who": "who may call a coup fourré",
     "coup_fourre.replacement_draw": "the coup fourré caller draws a card at once",
@@ -78,6 +85,7 @@ PHRASES: dict[str, str] = {
     "scoring.lines.*.when.hand_empty": "score line {key}: the side's hands are empty",
     "scoring.lines.*.when.safeties": "score line {key}: safeties the side played",
     "scoring.lines.*.when.none_played": "score line {key}: cards the side played none of",
+    "scoring.lines.*.when.exact_finish": "score line {key}: the side landed exactly on the target",
     "scoring.lines.*.to": "score line {key}: scored by",
     "scoring.lines.*.to_when": "score line {key}: an opposing side scores when",
     "scoring.lines.*.to_when.trip_completed": "score line {key}: the scoring side completed the trip",
@@ -85,6 +93,7 @@ PHRASES: dict[str, str] = {
     "scoring.lines.*.to_when.hand_empty": "score line {key}: the scoring side's hands are empty",
     "scoring.lines.*.to_when.safeties": "score line {key}: safeties the scoring side played",
     "scoring.lines.*.to_when.none_played": "score line {key}: cards the scoring side played none of",
+    "scoring.lines.*.to_when.exact_finish": "score line {key}: the scoring side landed exactly on the target",
     "match.mode": "the match",
     "match.target_points": "points that end the match",
     "match.deal_passes_left": "the deal passes to the left after each hand",
@@ -98,6 +107,14 @@ PHRASES: dict[str, str] = {
     "display.safety_area": "the safety area is called",
     "display.discard_pile": "the discard pile is called",
     "display.draw_pile": "the draw pile is called",
+    # the turn and its draws
+    "turn.order": "a turn is",
+    "turn.reshuffles": "discard pile shuffled into a new draw pile",
+    "turn.draw_from_discard": "a player may draw the discard pile's top card",
+    "turn.mulligan": "mulligan (instead of a turn, discard cards, draw back)",
+    "turn.refill_empty_hand": "an empty hand first draws a full hand",
+    "turn.pass_over_held": "cards a draw passes over that its drawer holds",
+    "turn.refill_reshuffles": "reshuffles a hand allows to refill an empty hand",
 }
 
 VALUE_WORDS: dict[str, dict[Any, str]] = {
@@ -129,7 +146,12 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
     "cards.*.pile": {"battle": "battle pile", "speed": "speed pile"},
     "cards.*.max_per_hand": {None: "no limit"},
     "cards.*.limit": {None: "none"},
+    "play.overshoot": {False: "no: distance may never pass the target", True: "yes"},
+    "play.safety_distance": {0: "no"},
     "player_counts.*.extension_to": {None: "none"},
+    "turn.order": {"draw_then_play": "draw, then play or discard", "play_then_draw": "play or discard, then draw"},
+    "turn.reshuffles": {0: "never"},
+    "turn.pass_over_held": {0: "none"},
 }
 
 
@@ -212,6 +234,8 @@ def condition_words(cond: Any, rs: Ruleset, who: str = "the side") -> str:
     if c.get("none_played") is not None:
         cards = c["none_played"]
         bits.append(f"{who} played {'no' if len(cards) == 1 else 'none of'} {card_names(rs, cards)}")
+    if c.get("exact_finish") is not None:
+        bits.append(f"{who} {'landed exactly on' if c['exact_finish'] else 'did not land exactly on'} the target")
     return " and ".join(bits) or "always"
 
 
@@ -245,6 +269,10 @@ def value_words(pattern: str, value: Any, rs: Ruleset) -> str:
         return f"to {value} {unit(rs)}"
     if pattern == "player_counts.*.target":
         return f"{value} {unit(rs)}"
+    if pattern == "play.safety_distance":
+        return f"{value} {unit(rs)}, unless that would pass the target"
+    if pattern == "play.undiscardable":
+        return ", ".join(f"{k} cards" for k in value) or "none (any card may be discarded)"
     if isinstance(value, bool):
         return yes_no(value)
     if value is None:
@@ -285,6 +313,8 @@ def card_summary(rs: Ruleset, cid: str) -> str:
         bits.append(f"fixes {card_names(rs, c.fixes)}")
         if c.go:
             bits.append("go card: its side rolls while it shows")
+        if c.restarts:
+            bits.append("sets its side rolling once it fixes a hazard (no go card after it)")
     elif c.kind == "safety":
         bits.append(f"protects against {card_names(rs, c.protects)}")
         if c.rolling:

@@ -28,7 +28,7 @@ import yaml
 from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .diagnostics import Diagnostic, Loc, LocNode, printable, quote
+from .diagnostics import Diagnostic, Loc, LocNode, quote
 
 MAX_BYTES = 1024 * 1024
 MAX_DEPTH = 64

@@ -31,7 +31,7 @@ ReasonCode = Literal[REASON_CODES]  # type: ignore[valid-type]
 Cards = list[CardName]
 
 _LINE_NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
-ACTION_KEYS = ("play", "discard", "coup_fourre", "extension", "fast_play")
+ACTION_KEYS = ("play", "discard", "coup_fourre", "extension", "fast_play", "draw_from", "mulligan")
 
 
 class Strict(BaseModel):
@@ -75,7 +75,8 @@ class Setup(Strict):
 
 # -- steps ----------------------------------------------------------------------------------------
 class ActionStep(Strict):
-    """A player's action: exactly one of ``play``, ``discard``, ``coup_fourre``, ``extension``, ``fast_play``."""
+    """A player's action: exactly one of ``play``, ``discard``, ``coup_fourre``, ``extension``, ``fast_play``,
+    ``draw_from``, ``mulligan``."""
 
     player: PlayerName
     play: CardName | None = None
@@ -84,6 +85,11 @@ class ActionStep(Strict):
     extension: bool | None = None
     fast_play: CardName | None = Field(
         default=None, description="a remedy played out of turn against the hazard just played (option fast-play-remedy)")
+    draw_from: Literal["discard"] | None = Field(
+        default=None, description="the turn's draw takes the discard pile's top card (turn.draw_from_discard)")
+    mulligan: CardName | None = Field(
+        default=None, description="throw this card in a mulligan (turn.mulligan); the mulligan ends, drawing back "
+        "to the hand size, at the first step that is not another card of it")
     on: SideName | None = Field(default=None, description="the side a hazard is played on")
     draw: CardName | None = Field(default=None, description="asserts the card drawn for this turn")
     rejected: ReasonCode | Literal[True] | None = Field(  # type: ignore[valid-type]
@@ -101,13 +107,17 @@ class ActionStep(Strict):
         if not given:
             raise PydanticCustomError(
                 "no_action",
-                "an action step needs one of play, discard, coup_fourre, extension, fast_play (or write an 'expect:' "
-                "step)",
+                "an action step needs one of play, discard, coup_fourre, extension, fast_play, draw_from, "
+                "mulligan (or write an 'expect:' step)",
                 {"keys": ["player"]},
             )
         if self.on is not None and self.play is None:
             raise PydanticCustomError("on_without_play", "'on:' goes only with 'play:' (the side a card is played on)",
                                       {"keys": ["on"]})
+        if self.draw is not None and (self.draw_from is not None or self.mulligan is not None):
+            raise PydanticCustomError("draw_with_turn_draw",
+                                      "'draw:' cannot go with 'draw_from:' or 'mulligan:': write it on the turn's play",
+                                      {"keys": ["draw"]})
         if self.draw is not None and self.extension is not None:
             raise PydanticCustomError("draw_with_extension",
                                       "'draw:' cannot go with 'extension:': answering the extension draws nothing",

@@ -7,19 +7,20 @@ draw pile explicitly, so no shuffle is involved; ``turn`` is the hand's first pl
 ``match`` the totals before the hand. The steps are the actions: the draw is implicit in a
 turn's action and asserted with ``draw: CARD``; coup fourré declines are implicit. After each
 hand an ``expect`` states whether it is over, its score sheet, the running totals and the winner.
+The setup, the steps and the expect are written by :mod:`.format`, which reads them back too.
 """
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Sequence
 
 from mbrules.engine import Action, Observer, State
-from mbrules.vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, FAST_PLAY, PLAY, Termination
+from mbrules.vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, FAST_PLAY, MULLIGAN, PLAY
 
-from .format import flow as _flow
+from .format import deal_of, expect_lines, hand_end, setup_lines, step_text, winner_name
 from .format import quoted as _q
-from .format import step_text
 
 
 def _ref(ref: str, bundled: Sequence[str], out_dir: Path | None) -> str:
@@ -38,30 +39,31 @@ def _ref(ref: str, bundled: Sequence[str], out_dir: Path | None) -> str:
 class Recorder(Observer):
     """Watches a match (``State.add_observer``) and keeps what a scenario file needs of each hand.
 
-    A hand's deal comes from the snapshot taken before its first action (the recorder is entitled
-    to hidden cards: the file must set the hand up exactly); then its actions and, when it ends,
-    its sheet and the running totals.
+    A hand's deal comes from the snapshot taken at its start (the recorder is entitled to hidden
+    cards: the file must set the hand up exactly); then its actions and, when it ends, its sheet
+    and the running totals. Add it before the first hand's first action.
     """
 
     def __init__(self):
         self.hands: list[dict] = []
         self.winner = None  # the outcome's result once the match is over
 
-    def before_action(self, st: State, player: int, action: Action) -> None:
-        if not self.hands or self.hands[-1]["hand_no"] != st.hand_no:
-            snap = st.snapshot()
-            self.hands.append({
-                "hand_no": snap.hand_no, "first_player": snap.first_player, "hands": snap.hands,
-                "draw_top_first": snap.draw_pile, "match_before": snap.match_totals, "actions": [],
-                "sheet": None, "totals": None,
-            })
+    def hand_start(self, st: State) -> None:
+        snap = st.snapshot()
+        self.hands.append({"hand_no": snap.hand_no, "deal": deal_of(snap), "actions": [], "drawn": {},
+                           "end": None})
 
     def after_action(self, st: State, player: int, action: Action) -> None:
         self.hands[-1]["actions"].append((player, action))
 
+    def transition(self, st: State, t) -> None:
+        # the card the action's actor drew, as the engine says, by the action's place in the hand (a move
+        # taken back and played again overwrites its place)
+        hand = self.hands[-1]
+        hand["drawn"][len(hand["actions"]) - 1] = t.drawn
+
     def hand_over(self, st: State) -> None:
-        self.hands[-1]["sheet"] = st.hand_sheets[-1]
-        self.hands[-1]["totals"] = st.match_totals
+        self.hands[-1]["end"] = hand_end(st.snapshot(), winner=False)
 
     def match_over(self, st: State) -> None:
         self.winner = st.outcome.result
@@ -101,56 +103,32 @@ def record_match(recorder: Recorder, state: State, ruleset_ref: str, options: Se
             f"ruleset: {_q(rs_ref)}",
             "options: [" + ", ".join(_q(o) for o in opts) + "]",
             f"players: {players}",
-            "setup:",
-            "  hands:",
         ]
-        for p, cards in enumerate(hand["hands"]):
-            lines.append(f"    {g.player_names[p]}: {_flow([g.card_ids[c] for c in cards], 8)}")
-        draw = hand["draw_top_first"]
-        lines.append(f"  draw_pile: {_flow([g.card_ids[c] for c in draw], 4)}")
-        lines.append(f"  turn: {g.player_names[hand['first_player']]}")
-        before = hand["match_before"]
-        lines.append("  match: {" + ", ".join(f"{g.side_names[s]}: {before[s]}" for s in range(g.sides)) + "}")
-        if k and g.match_mode == "fixed_hands":  # the match's length counts the hands before this one
-            lines.append(f"  hands_played: {k}")
+        deal = hand["deal"]  # with the hands played before it where the match's length counts them
+        lines += setup_lines(g, deal)
         lines.append("steps:")
-        ptr = 0  # next card of the draw pile
         drawn: dict[int, int] = {}
-        for p, a in hand["actions"]:
-            op = a.op
-            if op == DRAW:
-                drawn[p] = draw[ptr]
-                ptr += 1
+        prev = -1  # the previous action's operation
+        for i, (p, a) in enumerate(hand["actions"]):
+            got = hand["drawn"].get(i, -1)
+            op, ends_mulligan, prev = a.op, prev == MULLIGAN, a.op
+            if op == DRAW and not a.from_discard:
+                if got >= 0 and not g.play_then_draw and not ends_mulligan:
+                    drawn[p] = got  # asserted on the turn's play (play then draw, a mulligan's end: implicit)
                 continue
             if op == DECLINE:
                 continue  # a window the next step does not use is declined
             seen = None  # the card this step asserts was drawn
-            if op == COUP_FOURRE and g.coup_fourre_replacement_draw and ptr < len(draw):
-                seen = draw[ptr]
-                ptr += 1
-            if op == FAST_PLAY and g.fast_play_replacement_draw and ptr < len(draw):
-                seen = draw[ptr]
-                ptr += 1
+            if op in (COUP_FOURRE, FAST_PLAY) and got >= 0:  # a replacement draw
+                seen = got
             if op in (PLAY, DISCARD) and p in drawn:
                 seen = drawn.pop(p)
             step = step_text(g, p, a, draw=seen)
             lines.append(f"  - {{{step}}}")
-        if hand["sheet"] is not None:
-            sheet, totals, over = hand["sheet"], hand["totals"], True
-        else:  # the match stopped inside this hand: the sheet as if it ended now
-            sheet = state.score_sheet()
-            over = False
-            totals = [t + line["total"] for t, line in zip(state.match_totals, sheet)]
-        winner = recorder.winner if last else None
-        lines.append("  - expect:")
-        lines.append(f"      hand_over: {'true' if over else 'false'}")
-        lines.append("      score:")
-        for s in range(g.sides):
-            lines.append(f"        {g.side_names[s]}: {{"
-                         + ", ".join(f"{line}: {sheet[s][line]}" for line in g.score_line_names) + "}")
-        lines.append("      match: {" + ", ".join(f"{g.side_names[s]}: {totals[s]}" for s in range(g.sides)) + "}")
-        w = "null" if winner is None or winner == Termination.UNFINISHED else winner
-        lines.append(f"      winner: {w}")
+        end = hand["end"] or hand_end(state.snapshot(), winner=False)  # cut short: the sheet as if it ended now
+        if last:
+            end = replace(end, winner=winner_name(state.snapshot()))
+        lines += expect_lines(g, end)
         docs.append("\n".join(lines) + "\n")
     return "---\n".join(docs)
 

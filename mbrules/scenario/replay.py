@@ -10,6 +10,9 @@ with :meth:`State.from_position`, and its steps are played in order:
   closes), unless that step is a ``coup_fourre`` (a ``fast_play``), and only if that step is accepted: a
   step marked ``rejected`` is tried on a clone, so the window stays open; an ``expect:`` step does not
   close it;
+* the ruleset's turn rules: a ``draw_from: discard`` step is the turn's draw; a mulligan that the
+  next action step does not go on with (``mulligan: CARD`` by the same player) ends with its draw
+  back; with play then draw, the draw after a play is applied before the next action step;
 * an action step without ``rejected`` must be accepted; with ``rejected`` it must be refused
   (with that code) and leave the game exactly as it was;
 * the first failing step ends the scenario.
@@ -27,15 +30,15 @@ from typing import Any, Callable, Iterable
 
 from pydantic import ValidationError
 
-from mbrules.engine import Game, GameError, IllegalAction, Snapshot, State
-from mbrules.vocab import BATTLE, DISTANCE, HAZARD, REMEDY, SAFETY, SPEED, DecisionKind, Termination
+from mbrules.engine import Game, GameError, IllegalAction, State
+from mbrules.vocab import BATTLE, DISTANCE, HAZARD, REMEDY, SAFETY, SPEED, DecisionKind
 from mbrules.ruleset import RulesetError, load_ruleset
 from mbrules.ruleset.diagnostics import (
     Diagnostic, LocNode, ModelWords, diag_at, display_path, quote, validation_diagnostics,
 )
 
 from . import model as m
-from .format import show, step_action
+from .format import hand_over, hand_sheet, match_totals, observe_side, show, step_action, winner_name
 from .yamlio import Document, read_documents
 
 
@@ -298,7 +301,7 @@ def _check_steps(ck: _Checker, scn: m.Scenario) -> None:
         base = ["steps", i]
         if isinstance(step, m.ActionStep):
             p = ck.player(base + ["player"], step.player)
-            for k in ("play", "discard", "coup_fourre", "fast_play", "draw"):
+            for k in ("play", "discard", "coup_fourre", "fast_play", "draw", "mulligan"):
                 ck.card(base + [k], getattr(step, k))
             if step.play is not None and step.play in g.index and step.on is None and p is not None:
                 c = g.index[step.play]
@@ -432,54 +435,13 @@ def _check_reachable(ck: _Checker, g: Game, path: list, name: str, piles: dict[s
         if n > g.max_per_hand[c]:
             ck.err(path + ["distance"], f"side {name} has {n} of {g.card_ids[c]}, more than the {g.max_per_hand[c]} "
                                         f"one side may play in a hand")
-    for pile, allowed, what in (("battle", g.hazard_on_hazard, "a hazard may not cover another hazard"),
+    for pile, allowed, what in (("battle", g.hazard_on_hazard or g.stacked_hazards, "a hazard may not cover another hazard"),
                                 ("speed", g.speed_limit_stacking, "a speed limit may not cover another")):
         cards = piles[pile]
         for i in range(1, len(cards)):
             if not allowed and g.kind[cards[i]] == HAZARD and g.kind[cards[i - 1]] == HAZARD:
                 ck.err(path + [pile, i], f"{g.card_ids[cards[i]]} lies on {g.card_ids[cards[i - 1]]}: in {ck.rs} "
                                          f"{what}, so no game reaches that position")
-
-
-# -- observing the state (the one place that reads the engine's piles) ---------------------------------------
-def observe_side(snap: Snapshot, s: int) -> dict[str, Any]:
-    """A side as a scenario's ``expect: sides:`` names it."""
-    g = snap.game
-    v = snap.sides[s]
-    d200 = g.index.get("d200")
-    return {
-        "miles": v.miles,
-        "battle": g.card_ids[v.battle[-1]] if v.battle else None,
-        "speed": g.card_ids[v.speed[-1]] if v.speed else None,
-        "safeties": [g.card_ids[c] for c in v.safeties + v.coup_fourres],
-        "coup_fourres": [g.card_ids[c] for c in v.coup_fourres],
-        "moving": bool(v.moving),
-        "limit": v.limit,
-        "d200": v.distance[d200] if d200 is not None else 0,
-    }
-
-
-def hand_sheet(snap: Snapshot) -> list[dict[str, int]]:
-    """This hand's sheet: the final one once the hand is over, else as if it ended now."""
-    if snap.decision.kind in ("hand_over", "match_over") and snap.hand_sheets:
-        return list(snap.hand_sheets[-1])
-    return list(snap.score)
-
-
-def match_totals(snap: Snapshot) -> list[int]:
-    """Running totals including this hand."""
-    if snap.decision.kind in ("hand_over", "match_over"):
-        return list(snap.match_totals)
-    return [t + line["total"] for t, line in zip(snap.match_totals, snap.score)]
-
-
-def winner_name(snap: Snapshot):
-    w = snap.winner
-    if w is None or w == Termination.UNFINISHED:
-        return None  # undecided: still going, or stopped by the hands cap
-    if w == Termination.DRAW:
-        return w
-    return snap.game.side_names[w]
 
 
 # -- running ---------------------------------------------------------------------------------------------------
@@ -561,8 +523,19 @@ class _Runner:
                 if st.decision.kind != DecisionKind.FAST_PLAY:
                     break
                 st.apply(g.decline_action)
+        # A mulligan this step does not go on with ends: its player draws back to the hand size.
+        d = st.decision
+        if d.kind == DecisionKind.MULLIGAN and not (kind == "mulligan" and d.player == p):
+            st.apply(g.draw_action, player=d.player)
+        # Play then draw: the draw after a play is implicit too (unless this step is that draw's choice).
+        for _ in range(g.players + 2):  # a draw may open another (an empty hand's turn is its draw): bounded
+            d = st.decision
+            if not (g.play_then_draw and d.kind == DecisionKind.TURN and not d.drawn
+                    and not (d.player == p and kind in ("draw_from", "mulligan"))):
+                break
+            st.apply(g.draw_action, player=d.player)
         # The draw: once a turn, before the player's first action of that turn.
-        if kind in ("play", "discard"):
+        if kind in ("play", "discard") and not g.play_then_draw:
             d = st.decision
             turn_draw = self.turn_draw
             if d.kind == DecisionKind.TURN and d.player == p and not d.drawn:
@@ -619,7 +592,7 @@ class _Runner:
             tp = snap.turn_player
             cmp(["turn"], "turn", e.turn, g.player_names[tp] if tp >= 0 else None)
         if "hand_over" in written:
-            cmp(["hand_over"], "hand_over", e.hand_over, snap.decision.kind in ("hand_over", "match_over"))
+            cmp(["hand_over"], "hand_over", e.hand_over, hand_over(snap))
         if "target" in written:
             cmp(["target"], "target", e.target, snap.target)
         if "draw_pile" in written:

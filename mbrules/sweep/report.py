@@ -7,7 +7,7 @@ import csv
 import html
 import io
 
-from ..compare.metrics import METRICS
+from ..matches.metrics import METRICS
 from ..compare.figures import _round, fmt, fmt_ci, fmt_diff, fmt_diff_ci
 from .values import fmt_value, numeric
 
@@ -199,7 +199,7 @@ def check_out(out, inputs=(), charts: bool = True) -> None:
     (ChartsUnavailable) charts without matplotlib."""
     from ..safe_output import check_output_folder
 
-    check_output_folder(out, report_names(True), inputs, "--out")
+    check_output_folder(out, report_names(True), inputs, "--out", marker="sweep.json")
     if charts:
         from ..compare import charts as charts_mod
 
@@ -213,4 +213,5 @@ def write_report(sw, out, charts: bool, inputs=()) -> None:
     ``charts=False``, the user's files kept."""
     from ..safe_output import write_output_folder
 
-    write_output_folder(out, report_files(sw, charts), owned=report_names(True), inputs=inputs, flag="--out")
+    write_output_folder(out, report_files(sw, charts), owned=report_names(True), inputs=inputs, flag="--out",
+                        marker="sweep.json")

@@ -5,7 +5,7 @@ composition and checks as a file), compiled once. Seed i is dealt to every value
 numbers): a work item is a range of seeds, and a worker plays match i of every value together, so the
 seeds finished when a run is stopped are finished by every value. Each seed's metrics go into running
 sums over the values (:class:`mbrules.matches.intervals.ArmsSums`): memory does not grow with the games.
-The match loop, the process pool and Ray are compare's (:mod:`mbrules.compare.run`).
+The runner of arms, the process pool and Ray are those of :mod:`mbrules.matches` (:func:`mbrules.matches.arms.run_arms`, as compare).
 """
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from ..bots import lineup
-from ..compare.metrics import EXTENSION_METRICS, METRIC_BY_KEY, METRICS, arm_value
-from ..compare.run import Phase, _run_phases, cpu_seconds
+from ..bots import check_bots, lineup
+from ..matches.arms import Phase, cpu_seconds, run_arms
+from ..matches.metrics import METRIC_BY_KEY, METRICS, applies, arm_value
 from ..engine import Game
 from ..matches import intervals as stats
 from ..matches.base import DEFAULT_WORKERS
@@ -40,6 +40,7 @@ class Sweep:
     seeds_done: int
     seconds: dict = field(default_factory=dict)
     headline: list = field(default_factory=list)  # at most three sentences a player reads first
+    written: bool = False  # the report folder was written (not when stopped before any seed finished)
 
     def document(self) -> dict:
         from .report import document
@@ -48,19 +49,32 @@ class Sweep:
 
 
 def parse_target(text: str) -> tuple[str, float]:
+    """``METRIC=VALUE`` as (metric, value). A share (a metric ending in ``_share``) is given in percent,
+    from 0 to 100, with or without ``%``: ``=1`` is 1%, ``=55`` and ``=55%`` are 55%; it is returned as
+    the fraction the figures use. Any other metric is a plain number."""
     key, eq, value = text.partition("=")
     key = key.strip()
     if not eq or key not in METRIC_BY_KEY:
         raise SetError(f"mbrules: --target {text[:60]!r}: write METRIC=VALUE with a metric of: "
                        + ", ".join(m.key for m in METRICS))
+    share = key.endswith("_share")
+    number = value.strip()
+    if number.endswith("%"):
+        if not share:
+            raise SetError(f"mbrules: --target {key}: {value[:40]!r}: only a share is given in percent; "
+                           f"{key} is a plain number")
+        number = number[:-1].strip()
     try:
-        v = float(value)
+        v = float(number)
     except ValueError:
         raise SetError(f"mbrules: --target {key}: {value[:40]!r} is not a number") from None
     if not math.isfinite(v) or abs(v) > 1e9:
         raise SetError(f"mbrules: --target {key}: {value[:40]!r} is out of range")
-    if key.endswith("_share") and v > 1:
-        v = v / 100  # a share given in percent
+    if share:
+        if not 0 <= v <= 100:
+            raise SetError(f"mbrules: --target {key}: {value[:40]!r} is not a share: give a percentage from 0 "
+                           f"to 100 (e.g. {key}=55 for 55%)")
+        v = v / 100
     return key, v
 
 
@@ -173,6 +187,7 @@ def run_sweep(
     points_games = compile_points(ruleset, options, players, settings, inputs)
     bots = tuple(bots)
     lineup(bots, players)
+    check_bots(bots, points_games)  # every bot fits every value (the learned bot's model), before any match
     workers = DEFAULT_WORKERS if workers is None else workers
     if out is not None:
         from .report import check_out
@@ -196,8 +211,8 @@ def run_sweep(
             progress(ph.key, ph.title, done["main"], ph.pairs)
 
     try:
-        stopped = _run_phases(tuple(points_games), [phase], seed, workers, False, consume, should_stop, seconds,
-                              backend, address)
+        stopped = run_arms(points_games, [phase], seed, consume, workers=workers, should_stop=should_stop,
+                           seconds=seconds, backend=backend, address=address)
     except KeyboardInterrupt:
         stopped = True
     n = done["main"]
@@ -218,10 +233,11 @@ def run_sweep(
         seconds=seconds)
     sw.summary = summary(sw)
     sw.headline = headline(sw)
-    if out is not None:
+    if out is not None and n > 0:  # stopped before any seed finished: the folder is left as it was
         from .report import write_report
 
         write_report(sw, out, charts, inputs)
+        sw.written = True
     return sw
 
 
@@ -239,7 +255,7 @@ def _points(settings: list[Setting], games: list[Game], sums: list[stats.ArmsSum
                 d, se = s.contrast(w)
                 ci = stats.normal_ci(d, se)
                 row["diff_prev"], row["diff_prev_ci95"] = d, list(ci) if ci else None
-            if m.key in EXTENSION_METRICS and g.extension_to is None:
+            if not applies(m, g):
                 row.update(value=None, ci95=None, diff_prev=None, diff_prev_ci95=None)
             mets[m.key] = row
         pts.append({"label": point_label(settings, j), "value": settings[0].values[j],
@@ -263,7 +279,7 @@ def _trend(settings: list[Setting], sums: list[stats.ArmsSums], games: list[Game
     w = [c / Fraction(sxx) for c in w]
     rows = []
     for m, s in zip(METRICS, sums):
-        if m.key in EXTENSION_METRICS and any(g.extension_to is None for g in games):
+        if not all(applies(m, g) for g in games):
             continue
         slope, se = s.contrast(w)
         if slope is None:

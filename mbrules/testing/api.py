@@ -110,12 +110,9 @@ def _one_match(game, seed: int, max_actions: int, legality_every: int, at: _Wher
     if differences(observe(state), observe(twin)):
         at.fail("determinism", "two matches dealt from the same seed differ: "
                 + "; ".join(differences(observe(state), observe(twin))[:3]))
-    bad = check(state)
-    if bad:
-        at.fail("invariants", "right after the deal: " + "; ".join(bad[:3]))
-    state.add_observer(_Watch(at))
+    watch = _Watch(at)
+    state.add_observer(watch)  # the hand has not begun: the watcher checks its deal now
     rng = random.Random(seed)
-    actions_in_hand = 0
     decisions = 0
     cloned = False
     while not state.is_terminal():
@@ -132,18 +129,12 @@ def _one_match(game, seed: int, max_actions: int, legality_every: int, at: _Wher
         decisions += 1
         action = rng.choice(legal)
         at.action = f"after {g.player_names[player]} {g.describe(action)}"
-        hand_no = state.hand_no
         try:
-            state.apply(action)  # the watcher checks it, the hand's end included, before a next deal
+            state.apply(action)  # the watcher checks it, the hand's end and the next deal included
         except IllegalAction as exc:
             at.fail("legality", f"legal_actions() listed {action}, and apply refused it: {exc}")
-        if state.hand_no != hand_no:
-            bad = check(state)
-            if bad:
-                at.fail("invariants", "right after the deal: " + "; ".join(bad[:3]))
-            at.hand, actions_in_hand = state.hand_no, 0
-        actions_in_hand += 1
-        if actions_in_hand > max_actions:
+        watch.actions_in_hand += 1
+        if watch.actions_in_hand > max_actions:
             at.fail("termination", f"the hand did not end within {max_actions} actions")
     at.action = "at the match's end"
     if state.outcome is None:
@@ -165,6 +156,13 @@ class _Watch(Observer):
     def __init__(self, at: _Where):
         self.at = at
         self.before = None
+        self.actions_in_hand = 0
+
+    def hand_start(self, state) -> None:
+        self.at.hand, self.actions_in_hand = state.hand_no, 0
+        bad = check(state)
+        if bad:
+            self.at.fail("invariants", "right after the deal: " + "; ".join(bad[:3]))
 
     def before_action(self, state, player, action) -> None:
         self.before = Before(state)

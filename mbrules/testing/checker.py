@@ -8,7 +8,9 @@ winner with the score oracle (:mod:`mbrules.testing.oracle`).
 """
 from __future__ import annotations
 
-from mbrules.vocab import BATTLE, COUP_FOURRE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY, SPEED, DecisionKind
+from mbrules.vocab import (
+    BATTLE, BOTH_PILES, COUP_FOURRE, DISTANCE, FAST_PLAY, HAZARD, NO_LIMIT, REMEDY, SAFETY, SPEED, DecisionKind,
+)
 
 from .oracle import expected_sheet, expected_winner, sheet_lines
 from .view import _view
@@ -48,8 +50,9 @@ class _Tables:
         self.game = g
         n = g.n_cards
         self.sorted_deck = sorted(g.deck)
-        self.battle_ok = frozenset(c for c in range(n) if g.kind[c] in (HAZARD, REMEDY) and g.pile[c] == BATTLE)
-        self.speed_ok = frozenset(c for c in range(n) if g.kind[c] in (HAZARD, REMEDY) and g.pile[c] == SPEED)
+        # a combination remedy (pile BOTH_PILES) lands on either pile
+        self.battle_ok = frozenset(c for c in range(n) if g.kind[c] in (HAZARD, REMEDY) and g.pile[c] in (BATTLE, BOTH_PILES))
+        self.speed_ok = frozenset(c for c in range(n) if g.kind[c] in (HAZARD, REMEDY) and g.pile[c] in (SPEED, BOTH_PILES))
         self.safety = frozenset(c for c in range(n) if g.kind[c] == SAFETY)
         self.hazard = frozenset(c for c in range(n) if g.kind[c] == HAZARD)
         self.distance = tuple(c for c in range(n) if g.kind[c] == DISTANCE)
@@ -139,20 +142,34 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
     big = [p for p in range(N) if len(state.hands[p]) > hs]
     if len(big) > 1:
         out.append(f"{len(big)} players hold more than {hs} cards at once")
-    if big and not (dec.kind == DecisionKind.TURN and dec.drawn and big == [dec.player]):
+    ptd = g.ruleset.turn.order.value == "play_then_draw"  # play then draw: the hand is full before the play
+    if big and (ptd or not (dec.kind == DecisionKind.TURN and dec.drawn and big == [dec.player])):
         out.append(f"{g.player_names[big[0]]} holds {hs + 1} cards outside their own turn")
-    if dealt and state.draw and not over:
+    # while the draw pile lasts (it has never run out: after a reshuffle, hands played out may be short)
+    if dealt and state.draw and not over and not state.reshuffles:
         # a coup fourré whose safety is not replaced (coup_fourre.replacement_draw false) leaves its caller a
-        # card short for the rest of the hand: the caller's calls this hand, read from the history
+        # card short for the rest of the hand, and so does a fast play without its draw (fast_play.replacement_draw
+        # false): the callers' calls and fast plays this hand, read from the history
         short = [0] * N
-        if not g.coup_fourre_replacement_draw:
+        cf_short, fast_short = not g.coup_fourre_replacement_draw, not g.fast_play_replacement_draw
+        if cf_short or fast_short:
             for q, a in reversed(state.history):
                 if q < 0:
                     break
-                if a.op == COUP_FOURRE:
+                if (a.op == COUP_FOURRE and cf_short) or (a.op == FAST_PLAY and fast_short):
                     short[q] += 1
         for p in range(N):
-            want = (hs + 1 if (dec.kind == DecisionKind.TURN and dec.drawn and p == dec.player) else hs) - short[p]
+            if dec.kind == DecisionKind.MULLIGAN and p == dec.player:
+                continue  # a mulligan under way: the cards thrown are drawn back at its end
+            mine = dec.kind == DecisionKind.TURN and p == dec.player
+            if ptd:  # played, the draw to come: at its turn's draw, a window it opened, its extension question
+                window = dec.kind in (DecisionKind.COUP_FOURRE, DecisionKind.FAST_PLAY)  # the attacker's draw to come
+                due = ((mine and not dec.drawn) or (window and p == state.cf_attacker)
+                       or (dec.kind == DecisionKind.EXTENSION and p == dec.player))
+                want = hs - 1 if due else hs
+            else:
+                want = hs + 1 if (mine and dec.drawn) else hs
+            want -= short[p]
             if len(state.hands[p]) != want:
                 out.append(
                     f"{g.player_names[p]} holds {len(state.hands[p])} cards while the draw pile lasts "
@@ -173,9 +190,13 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
         m = 0
         for c, miles in tb.miles:
             m += row[c] * miles
-        if m != state.miles[s]:
-            out.append(f"side {side}: miles {state.miles[s]} but the distance played adds up to {m}")
-        if state.miles[s] > state.target:
+        extra = state.miles[s] - m  # option safety-distance: some safeties' miles on top of the cards
+        bonus = g.safety_distance
+        n_safe = len(state.safeties[s]) + len(state.coups[s])
+        if extra != 0 and not (bonus and extra % bonus == 0 and 0 < extra <= bonus * n_safe):
+            out.append(f"side {side}: miles {state.miles[s]} but the distance played adds up to {m}"
+                       + (f" and {n_safe} safeties of {bonus}" if bonus else ""))
+        if state.miles[s] > state.target and not (g.overshoot and state.miles[s] - state.target < max(g.miles)):
             out.append(f"side {side}: {state.miles[s]} miles, past the target of {state.target}")
         for c, most in tb.limited:
             if row[c] > most:
@@ -185,7 +206,7 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
     H = tb.hazard
     for s in range(S):
         side = g.side_names[s]
-        for allowed, pile, label in ((g.hazard_on_hazard, state.battle[s], "battle"),
+        for allowed, pile, label in ((g.hazard_on_hazard or g.stacked_hazards, state.battle[s], "battle"),
                                      (g.speed_limit_stacking, state.speed[s], "speed")):
             if not allowed and len(pile) > 1:
                 for below, above in zip(pile, pile[1:]):
@@ -209,12 +230,26 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
             out.append(f"side {side}: waits for a go card after a safety, but the ruleset has no roll-after-safety")
         b = state.battle[s]
         top = b[-1] if b else -1
-        showing = top if (top >= 0 and kind[top] == HAZARD and not (prot >> top) & 1) else -1
+        if g.stacked_hazards:  # every hazard not yet taken off by a remedy that fixes it, latest last
+            active: list[int] = []
+            for c in b:
+                if kind[c] == HAZARD:
+                    active.append(c)
+                elif kind[c] == REMEDY:
+                    hit = [i for i, h in enumerate(active) if g.fixes_mask[c] >> h & 1]
+                    if hit:
+                        del active[hit[-1]]
+            active = [h for h in active if not (prot >> h) & 1]
+            showing = active[-1] if active else -1
+            if len(set(active)) != len(active):
+                out.append(f"side {side}: a battle hazard in force twice ({[names[h] for h in active]})")
+        else:
+            showing = top if (top >= 0 and kind[top] == HAZARD and not (prot >> top) & 1) else -1
         if showing >= 0:
             rolling = False
         elif state.needs_go[s] and not row:
             rolling = False
-        elif top >= 0 and g.is_go[top]:
+        elif top >= 0 and (g.is_go[top] or g.restarts[top]):
             rolling = True
         else:
             rolling = row
@@ -234,7 +269,7 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
     if over:
         if legal:
             out.append(f"the hand is over but {len(legal)} actions are legal")
-        done = [s for s in range(S) if state.miles[s] == state.target]
+        done = [s for s in range(S) if state.miles[s] >= state.target]
         if not done and (state.draw or any(state.hands)):
             out.append("the hand ended with no trip completed while cards remain to play")
         if (dec.kind == DecisionKind.MATCH_OVER) != (state.winner is not None):
@@ -245,7 +280,7 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
         if not 0 <= dec.player < N:
             out.append(f"decision {dec.kind} for a player out of range: {dec.player}")
         elif dec.kind == DecisionKind.TURN:
-            if not dec.drawn and not state.draw:
+            if not dec.drawn and not state.can_draw() and not state.can_refill(dec.player):
                 out.append("a turn waits for a draw from an empty draw pile")
             if dec.drawn and not state.hands[dec.player]:
                 out.append(f"{g.player_names[dec.player]} has a turn with no cards")
@@ -270,12 +305,12 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
         elif dec.kind == DecisionKind.EXTENSION:
             if ext is None or state.extension_called_by >= 0:
                 out.append("an extension question with no extension to call")
-            if state.miles[g.side_of[dec.player]] != state.target:
+            if state.miles[g.side_of[dec.player]] < state.target:
                 out.append(f"the extension question goes to {g.player_names[dec.player]}, whose side has not "
                            "completed the trip")
         if dec.kind != DecisionKind.EXTENSION:
             for s in range(S):
-                if state.miles[s] == state.target:
+                if state.miles[s] >= state.target:
                     out.append(f"side {g.side_names[s]} completed the trip and the hand goes on")
         if state.winner is not None:
             out.append(f"a winner ({state.winner!r}) while the hand is in play")

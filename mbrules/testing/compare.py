@@ -5,16 +5,21 @@ and that replaying a history gives the same state (:func:`replay_history`).
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Iterable
+
 from .view import _view
+
+if TYPE_CHECKING:
+    from mbrules.engine import Game, Observer, State
 
 __all__ = ["differences", "observe", "replay_history"]
 
 
-def observe(state, *, rng: bool = True) -> dict:
+def observe(state: object, *, rng: bool = True) -> dict[str, Any]:  # a State, or a view of one
     """A state's observable contents as plain, comparable data."""
     state = _view(state)
     d = state.decision
-    obs = {
+    obs: dict[str, Any] = {
         "hands": [list(h) for h in state.hands],
         "draw": list(state.draw),
         "discard": list(state.discard),
@@ -43,7 +48,7 @@ def observe(state, *, rng: bool = True) -> dict:
     return obs
 
 
-def differences(a: dict, b: dict) -> list[str]:
+def differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
     """Where two observations disagree (empty list: identical)."""
     out = []
     for k in sorted(set(a) | set(b)):
@@ -56,12 +61,13 @@ def differences(a: dict, b: dict) -> list[str]:
     return out
 
 
-def _short(v, limit: int = 160) -> str:
+def _short(v: object, limit: int = 160) -> str:
     s = repr(v)
     return s if len(s) <= limit else s[: limit - 3] + "..."
 
 
-def replay_history(game, seed: int, history, observers=()):
+def replay_history(game: Game, seed: int, history: Iterable[tuple[int, int]],
+                   observers: Iterable[Observer] = ()) -> State:
     """A new match from ``seed`` with ``history`` ((player, action), (-1, -1) for a new hand) replayed."""
     from mbrules.engine import State
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from mbrules.vocab import COUP_FOURRE, DISCARD, DRAW, EXTEND, FAST_PLAY, PLAY
+from mbrules.vocab import COUP_FOURRE, DISCARD, DRAW, EXTEND, FAST_PLAY, MULLIGAN, PLAY
 
 from .view import _view
 
@@ -78,7 +78,7 @@ def sheet_lines(ruleset) -> tuple[str, ...]:
     return (*_SHEET_LINES[:-1], *new, _SHEET_LINES[-1])
 
 
-def _meets(cond, s: int, completer: int, miles, played, laid, empty) -> bool:
+def _meets(cond, s: int, completer: int, miles, played, laid, empty, target: int = -1) -> bool:
     """Whether side ``s`` meets a score line's condition (the model's LineCondition) at the hand's end."""
     if cond.trip_completed is not None and (completer == s) != cond.trip_completed:
         return False
@@ -90,10 +90,12 @@ def _meets(cond, s: int, completer: int, miles, played, laid, empty) -> bool:
         return False
     if cond.none_played is not None and any(played[s].get(cid, 0) for cid in cond.none_played):
         return False
+    if cond.exact_finish is not None and (miles[s] == target) != cond.exact_finish:
+        return False
     return True
 
 
-def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[str, int]]:
+def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[str, int]] | None:
     """The score sheet of a finished hand, derived from the hand's actions and the ruleset model alone.
 
     ``actions``: the hand's ``(player, Action)`` pairs in order, read only through the notation's
@@ -101,6 +103,13 @@ def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[
     read: card kinds, miles, sides, targets, the deck and the points all come from ``ruleset``, so a
     bug in the engine's scoring or in the compilation of the rules shows up as a disagreement.
     Rulings: Scoring (P71/WM §8), Player counts, Coup fourré, End of the hand.
+
+    The ruleset's turn rules (issue 35) are followed from the actions: a draw from the discard pile
+    leaves the draw pile as it was, a mulligan's draw back takes what the hand lacks, and play then
+    draw's attacker draws at once when a coup fourré takes the next turn. Where the draw pile is
+    refilled from the discard pile (turn.reshuffles, a refill's reshuffles), the actions alone no
+    longer say how many cards are left to draw: once the draw pile has run out in such a hand, the
+    oracle does not judge it (None).
     """
     pc = ruleset.player_counts[str(players)]
     S = pc.sides
@@ -121,12 +130,53 @@ def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[
     target = pc.extension_to if caller >= 0 and pc.extension_to is not None else pc.target
     draw = start.draw
     completer, delayed = -1, False
+    turn = ruleset.turn
+    hs = ruleset.play.hand_size.value
+    reshuffling = turn.reshuffles.value > 0 or (turn.refill_empty_hand.value and turn.refill_reshuffles.value > 0)
+    ptd = turn.order.value == "play_then_draw"
+    refill_empty = turn.refill_empty_hand.value
+    # play then draw, a coup fourré's extra turn: the attacker's draw is taken at once (a queued turn waits
+    # for the attacker's own draw, an action of its own)
+    owed = ptd and ruleset.coup_fourre.extra_turn.value and ruleset.coup_fourre.bonus_turn.value != "queued"
+    mulligan = -1  # the player whose mulligan is under way
+    attacker = -1
+    over = ruleset.play.overshoot.value  # option overshoot: reaching or passing the target completes it
+    bonus = ruleset.play.safety_distance.value  # option safety-distance: a safety's miles, not past the target
+
+    def safety_miles(s: int) -> None:
+        nonlocal completer, delayed
+        if bonus and miles[s] + bonus <= target:
+            miles[s] += bonus
+            if miles[s] == target:
+                completer, delayed = s, draw <= 0
 
     for p, a in actions:
         op = a.op
+        if reshuffling and draw <= 0:
+            return None  # the discard pile may have become the draw pile: the actions no longer tell
         if op == DRAW:
-            draw -= 1
-            held[p] += 1
+            refilled = False
+            if refill_empty and held[p] == 0 and mulligan != p:
+                n = min(hs, max(draw, 0))  # an empty hand first draws a full one (turn.refill_empty_hand)
+                draw -= n
+                held[p] += n
+                refilled = n > 0
+            if a.from_discard:
+                held[p] += 1  # the discard pile's top: the draw pile is as it was
+            elif mulligan == p:
+                n = min(hs - held[p], max(draw, 0))  # draw back to the hand size, as far as the pile goes
+                draw -= n
+                held[p] += n
+            elif not refilled:
+                draw -= 1
+                held[p] += 1
+            elif draw > 0 and not ptd:  # after a refill, the turn's own card if one is left (play then draw: none)
+                draw -= 1
+                held[p] += 1
+            mulligan = -1
+        elif op == MULLIGAN:
+            held[p] -= 1
+            mulligan = p
         elif op == DISCARD:
             held[p] -= 1
         elif op == FAST_PLAY:
@@ -136,29 +186,36 @@ def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[
                 held[p] += 1
         elif op == PLAY:
             held[p] -= 1
+            attacker = p
             cid = ids[a.card_index]
             card = cards[cid]
             s = p % S  # contract: p(i) plays for side (i-1) mod S
             if card.kind == "distance":
                 played[s][cid] = played[s].get(cid, 0) + 1
                 miles[s] += card.miles
-                if miles[s] == target:
+                if miles[s] == target or (over and miles[s] > target):
                     # the trip completed; Delayed Action if its card came after the draw pile ran out (WM §8)
                     completer, delayed = s, draw <= 0
             elif card.kind == "safety":
                 safeties[s] += 1
+                safety_miles(s)
         elif op == COUP_FOURRE:
             coups[p % S] += 1
             held[p] -= 1
             if refill and draw > 0:
                 draw -= 1  # the caller draws one card, none if the draw pile is empty (rulings: Coup fourré)
                 held[p] += 1
+            safety_miles(p % S)
+            if owed and draw > 0 and completer != p % S:
+                draw -= 1  # play then draw: the attacker's draw, taken at once (the option's ruling)
+                if attacker >= 0:
+                    held[attacker] += 1
         elif op == EXTEND:
             # the trip goes on to the extension; the first completion no longer counts (WM §10C)
             caller = p
             target = pc.extension_to
             completer, delayed = -1, False
-    if completer >= 0 and miles[completer] != target:
+    if completer >= 0 and miles[completer] < target:
         completer = -1
 
     in_deck = sum(n for cid, n in _deck(ruleset, players).items() if cards[cid].kind == "safety")
@@ -175,7 +232,8 @@ def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[
         line["delayed_action"] = sc.delayed_action.value if delayed else 0
         breakers = set(sc.safe_trip_breakers.value)
         line["safe_trip"] = 0 if any(played[completer].get(cid, 0) for cid in breakers) else sc.safe_trip.value
-        blank = sum(1 for s in range(S) if s != completer and miles[s] == 0)
+        # no distance card played (a safety's miles are none: docs/conformance.md, rulings of the options)
+        blank = sum(1 for s in range(S) if s != completer and not any(played[s].values()))
         if sc.shutout_per_opponent.value:
             line["shutout"] = sc.shutout.value * blank  # WP: 500 per opponent side with no distance
         else:
@@ -199,13 +257,13 @@ def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[
             line[name] = 0
     for name, rule in ruleset.scoring.lines.items():
         for s in range(S):
-            if not _meets(rule.when, s, completer, miles, played, laid, empty):
+            if not _meets(rule.when, s, completer, miles, played, laid, empty, target):
                 continue
             if rule.to == "side":
                 sheet[s][name] += rule.points
                 continue
             for t in range(S):
-                if t != s and (rule.to_when is None or _meets(rule.to_when, t, completer, miles, played, laid, empty)):
+                if t != s and (rule.to_when is None or _meets(rule.to_when, t, completer, miles, played, laid, empty, target)):
                     sheet[t][name] += rule.points
     for line in sheet:
         line["total"] = sum(v for k, v in line.items() if k != "total")
@@ -257,7 +315,7 @@ def expected_winner(state, sheet=None):
     g = state.game
     m = g.ruleset.match  # the model, not the compiled tables
     mode, tb = m.mode.value, m.tie_break.value
-    done = [s for s in range(g.sides) if state.miles[s] == state.target]
+    done = [s for s in range(g.sides) if state.miles[s] >= state.target]  # past it: option overshoot
     if mode == "trip":
         w = done[0] if done else _leader(state.miles, tb)
     elif mode in ("single_hand", "finisher"):  # the most points in this one hand (KID How to win)

@@ -8,8 +8,10 @@ every action of a match it observes; :func:`checked_replay` replays a scenario f
 from __future__ import annotations
 
 from mbrules.engine import Observer
+from mbrules.vocab import BOTH_PILES  # noqa: E402
 from mbrules.vocab import (
-    BATTLE, COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, FAST_PLAY, HAZARD, OWN, PLAY, REMEDY, STOP,
+    BATTLE, COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, FAST_PLAY, HAZARD, MULLIGAN, OWN, PLAY, REMEDY,
+    STOP,
     DecisionKind,
 )
 
@@ -20,31 +22,48 @@ from .view import Before, _view
 __all__ = ["Checker", "check_transition", "checked_replay"]
 
 
-def _next_turn(before, after, p: int) -> int:
-    """Who should have the next turn after ``p``: the left neighbour; once the draw pile is out,
-    the next player holding cards (-1: nobody, the hand is over). Queued coup fourré turns
-    (coup_fourre.bonus_turn: queued) come first, then play goes on from the attacker's left."""
+def _next_turn(before, after, p: int, q: int | None = None) -> int:
+    """Who should have the next turn after ``p`` (or, given ``q``, from ``q`` on): the left neighbour;
+    once nothing can be drawn, the next player holding cards or able to refill (-1: nobody, the hand
+    is over). Queued coup fourré turns (coup_fourre.bonus_turn: queued) come first, then play goes on
+    from the attacker's left."""
     N = before.game.players
-    if before.resume >= 0:
-        if before.queued:
-            q = before.queued[0]
-            return q if (after.draw or after.hands[q]) else _after(after, q, N)
-        p = before.resume
-    q = (p + 1) % N
-    if after.draw:
+    if q is None:
+        if before.resume >= 0:
+            if before.queued:
+                q = before.queued[0]
+                return q if (after.can_draw() or after.hands[q] or after.can_refill(q)) else _after(after, q, N)
+            p = before.resume
+        q = (p + 1) % N
+    if after.can_draw():
         return q
     return _after(after, q, N)
 
 
 def _after(after, q: int, N: int) -> int:
-    """The first player from ``q`` on holding cards (the draw pile out), or -1."""
-    if after.draw:
+    """The first player from ``q`` on holding cards or able to refill (nothing left to draw), or -1."""
+    if after.can_draw():
         return q
     for _ in range(N):
-        if after.hands[q]:
+        if after.hands[q] or after.can_refill(q):
             return q
         q = (q + 1) % N
     return -1
+
+
+def _ptd(g) -> bool:
+    return g.ruleset.turn.order.value == "play_then_draw"
+
+
+def _turn_passes(out: list[str], before, after, p: int, what, then: int | None = None) -> None:
+    """``p``'s play is done: the turn passes to ``then`` (default: the left neighbour); play then draw
+    (turn.order): ``p`` first draws, if a card can be drawn."""
+    g = before.game
+    if _ptd(g) and after.can_draw():
+        if after.decision != (DecisionKind.TURN, p, False):
+            out.append(f"{what}: play then draw: {g.player_names[p]} should draw now, got {after.decision}")
+        return
+    _expect_turn(out, after, _next_turn(before, after, p, then), what)
 
 
 def _expect_turn(out: list[str], after, who: int, why: str) -> None:
@@ -57,9 +76,14 @@ def _expect_turn(out: list[str], after, who: int, why: str) -> None:
     if d.kind != DecisionKind.TURN or d.player != who:
         out.append(f"{why}: expected {g.player_names[who]}'s turn, got {d.kind} for "
                    f"{g.player_names[d.player] if d.player >= 0 else 'nobody'}")
-    elif d.drawn == bool(after.draw):
-        out.append(f"{why}: {g.player_names[who]}'s turn {'has drawn' if d.drawn else 'waits for a draw'} "
-                   f"with {len(after.draw)} cards to draw")
+    else:
+        if _ptd(g):  # the turn opens with the play; an empty hand's turn is its draw
+            want = bool(after.hands[who]) or not (after.can_draw() or after.can_refill(who))
+        else:
+            want = not (after.can_draw() or after.can_refill(who))
+        if d.drawn != want:
+            out.append(f"{why}: {g.player_names[who]}'s turn {'has drawn' if d.drawn else 'waits for a draw'} "
+                       f"with {len(after.draw)} cards to draw")
 
 
 def _removed_one(before: list, after: list, c: int) -> bool:
@@ -112,24 +136,27 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
     if len(after.history) != len(before.history) + 1 or after.history[-1] != (p, action):
         out.append(f"{what}: history did not record ({p}, {action}) once")
     if op == DRAW:
-        if after.hands[p] != before.hands[p] + before.draw[-1:] or after.draw != before.draw[:-1]:
-            out.append(f"{what}: the top card of the draw pile did not go to the player's hand")
-        if after.decision != (DecisionKind.TURN, p, True):
-            out.append(f"{what}: after the draw, {after.decision}")
+        _check_draw(out, before, after, p, action, what)
+        return out
+    if op == MULLIGAN:
+        if not _removed_one(before.hands[p], after.hands[p], c) or after.discard != before.discard + [c]:
+            out.append(f"{what}: the card did not go from the hand to the top of the discard pile")
+        if after.decision != (DecisionKind.MULLIGAN, p, False):
+            out.append(f"{what}: the mulligan should stay open for more cards, got {after.decision}")
         return out
     if op in (PLAY, DISCARD) and not _removed_one(before.hands[p], after.hands[p], c):
         out.append(f"{what}: the card did not leave the hand (exactly one copy)")
     if op == DISCARD:
         if after.discard != before.discard + [c]:
             out.append(f"{what}: the card is not on top of the discard pile")
-        _expect_turn(out, after, _next_turn(before, after, p), what)
+        _turn_passes(out, before, after, p, what)
         return out
     if op == PLAY:
         k = g.kind[c]
         if k == DISTANCE:
             if after.miles[ps] != before.miles[ps] + g.miles[c]:
                 out.append(f"{what}: miles went from {before.miles[ps]} to {after.miles[ps]}")
-            if after.miles[ps] == before.target:
+            if after.miles[ps] >= before.target:  # past it only with option overshoot
                 ext_open = g.extension_to is not None and before.extension_called_by < 0 and before.target < g.extension_to
                 if ext_open:
                     if after.decision != (DecisionKind.EXTENSION, p, True):
@@ -138,7 +165,7 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
                 elif not after.hand_over:
                     out.append(f"{what}: the trip is complete and the hand goes on")
             else:
-                _expect_turn(out, after, _next_turn(before, after, p), what)
+                _turn_passes(out, before, after, p, what)
         elif k == HAZARD:
             pile = after.battle if g.pile[c] == BATTLE else after.speed
             bpile = before.battle if g.pile[c] == BATTLE else before.speed
@@ -163,24 +190,33 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
                 _expect_fast_play_or_turn(out, before, after, p, c, ts, what)
         elif k == REMEDY:
             pile = after.battle if g.pile[c] == BATTLE else after.speed
+            if g.pile[c] == BOTH_PILES:  # a combination remedy: on whichever pile it went to
+                grew = len(after.battle[ps]) > len(before.battle[ps])
+                pile = after.battle if grew and after.battle[ps][-1:] == [c] else after.speed
             if not pile[ps] or pile[ps][-1] != c:
                 out.append(f"{what}: the remedy is not on top of its pile")
             if g.pile[c] == BATTLE and not after.rolling[ps] and g.is_go[c]:
                 out.append(f"{what}: a go card was played and the side is not rolling")
-            _expect_turn(out, after, _next_turn(before, after, p), what)
+            _turn_passes(out, before, after, p, what)
         else:  # a safety played normally
             if after.safeties[ps] != before.safeties[ps] + [c]:
                 out.append(f"{what}: the safety is not among the side's safeties")
+            if g.safety_distance and after.miles[ps] >= after.target:  # option safety-distance completed the trip
+                return out
             for piles, name in ((after.battle, "battle"), (after.speed, "speed")):
                 top = piles[ps][-1] if piles[ps] else -1
                 if g.safety_discards_hazard and top >= 0 and g.kind[top] == HAZARD and after.prot[ps] >> top & 1:
                     out.append(f"{what}: a hazard it protects against still shows on the {name} pile")
             needs_stock = g.ruleset.play.safety_extra_turn_needs_draw_pile.value
-            if g.safety_extra_turn and (before.draw or not needs_stock):
-                who = p if (after.draw or after.hands[p]) else _next_turn(before, after, p)
+            # only while the draw pile lasts, where the ruleset says so (a reshuffle it allows keeps it going)
+            lasts = bool(before.draw) or not needs_stock or after.can_draw()
+            if g.safety_extra_turn and lasts and _ptd(g) and after.can_draw():
+                _turn_passes(out, before, after, p, what + " (another turn after the draw)")
+            elif g.safety_extra_turn and lasts:
+                who = p if (after.can_draw() or after.hands[p] or after.can_refill(p)) else _next_turn(before, after, p)
                 _expect_turn(out, after, who, what + " (another turn)")
             else:
-                _expect_turn(out, after, _next_turn(before, after, p), what)
+                _turn_passes(out, before, after, p, what)
         return out
     if op == COUP_FOURRE:
         q = p
@@ -195,23 +231,28 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
                 out.append(f"{what}: the hazard was not taken to the discard pile")
         elif pile_a != pile_b:
             out.append(f"{what}: the hazard moved although it was played on another side")
-        drew = 1 if (g.coup_fourre_replacement_draw and before.draw) else 0
+        drew = 1 if (g.coup_fourre_replacement_draw and before.can_draw()) else 0
         if len(after.hands[q]) != len(before.hands[q]) - 1 + drew:
             out.append(f"{what}: the caller holds {len(after.hands[q])} cards, expected "
                        f"{len(before.hands[q]) - 1 + drew}")
+        if g.safety_distance and after.miles[qs] >= after.target:  # option safety-distance completed the trip
+            return out
         queued = g.ruleset.coup_fourre.bonus_turn.value == "queued"
         if g.coup_fourre_extra_turn and queued:
-            # the caller's turn waits for the attacker's (which the hazard ended): it plays now, and play
-            # then goes on from the attacker's left (rulings: queued coup fourré turn)
+            # the caller's turn waits for the attacker's (which the hazard ended): it plays now (play then
+            # draw: after the attacker's draw), and play then goes on from the attacker's left (rulings:
+            # queued coup fourré turn)
             want = before.resume if before.resume >= 0 else before.cf_attacker
             if after.resume != want:
                 out.append(f"{what}: play should resume after {g.player_names[want]}, "
                            f"not after player {after.resume}")
-            who = q if (after.draw or after.hands[q]) else _next_turn(before, after, q)
-            _expect_turn(out, after, who, what + " (the caller's queued turn)")
+            first = before.queued[0] if before.queued else q
+            _turn_passes(out, before, after, before.cf_attacker, what + " (the caller's queued turn)", then=first)
         elif g.coup_fourre_extra_turn:
-            who = q if (after.draw or after.hands[q]) else _next_turn(before, after, q)
+            who = q if (after.can_draw() or after.hands[q] or after.can_refill(q)) else _next_turn(before, after, q)
             _expect_turn(out, after, who, what + " (the caller's turn)")
+        else:
+            _turn_passes(out, before, after, before.cf_attacker, what)
         return out
     if op == DECLINE:
         rest = before.cf_queue[1:]
@@ -221,7 +262,7 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
         elif before.decision.kind == DecisionKind.COUP_FOURRE:
             _expect_fast_play_or_turn(out, before, after, before.cf_attacker, before.cf_hazard, before.cf_side, what)
         else:
-            _expect_turn(out, after, _next_turn(before, after, before.cf_attacker), what)
+            _turn_passes(out, before, after, before.cf_attacker, what)
         return out
     if op == FAST_PLAY:  # a remedy out of turn (rulings: fast play)
         q = p
@@ -231,21 +272,73 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
             out.append(f"{what}: the remedy is not on top of its pile")
         if not (g.fixes_mask[c] >> before.cf_hazard & 1) or before.cf_side != qs:
             out.append(f"{what}: the remedy does not answer the window's hazard on its own side")
-        drew = 1 if (g.ruleset.fast_play.replacement_draw.value and before.draw) else 0
+        drew = 1 if (g.ruleset.fast_play.replacement_draw.value and before.can_draw()) else 0
         if len(after.hands[q]) != len(before.hands[q]) - 1 + drew:
             out.append(f"{what}: the fast player holds {len(after.hands[q])} cards, expected "
                        f"{len(before.hands[q]) - 1 + drew}")
-        _expect_turn(out, after, _next_turn(before, after, before.cf_attacker), what)
+        _turn_passes(out, before, after, before.cf_attacker, what)
         return out
     if op == EXTEND:
         if after.target != g.extension_to or after.extension_called_by != p:
             out.append(f"{what}: the target is {after.target}, called by {after.extension_called_by}")
-        _expect_turn(out, after, _next_turn(before, after, p), what)
+        _turn_passes(out, before, after, p, what)
         return out
     if op == STOP:
         if not after.hand_over:
             out.append(f"{what}: the hand goes on after the extension was declined")
     return out
+
+
+def _check_draw(out: list[str], before, after, p: int, action, what) -> None:
+    """A draw, by the ruleset's turn rules: where the card came from, the reshuffle, the cards passed
+    over, a refill, a mulligan's draw back, and whose decision follows."""
+    g = before.game
+    t = g.ruleset.turn
+    hs = g.hand_size
+    hand_b, hand_a = before.hands[p], after.hands[p]
+    if action.from_discard:
+        if not hand_b and t.refill_empty_hand.value:  # a refill first (it may reshuffle the rest of the pile)
+            if hand_a[-1:] != before.discard[-1:] or len(hand_a) > hs + 1:
+                out.append(f"{what}: the top card of the discard pile did not go to the refilled hand")
+        elif hand_a != hand_b + before.discard[-1:] or after.discard != before.discard[:-1]:
+            out.append(f"{what}: the top card of the discard pile did not go to the player's hand")
+    elif before.decision.kind == DecisionKind.MULLIGAN:
+        if len(hand_a) != hs and after.can_draw():
+            out.append(f"{what}: the mulligan drew back to {len(hand_a)} cards, the hand size is {hs}")
+        if hand_a[:len(hand_b)] != hand_b:
+            out.append(f"{what}: the mulligan's draw back changed the cards kept")
+    else:
+        pool = list(before.draw)
+        if not pool:  # the draw pile was out: the whole discard pile became the draw pile
+            if sorted(after.draw + hand_a[len(hand_b):]) != sorted(before.discard) or after.discard:
+                out.append(f"{what}: the draw pile was out but the discard pile was not shuffled into a new one")
+            if after.reshuffles != before.reshuffles + 1:
+                out.append(f"{what}: reshuffles went from {before.reshuffles} to {after.reshuffles}")
+        elif not hand_b and t.refill_empty_hand.value:
+            if len(hand_a) > hs + 1 or (len(hand_a) < hs and after.can_draw()):
+                out.append(f"{what}: an empty hand was refilled to {len(hand_a)} cards (hand size {hs})")
+        else:
+            n = t.pass_over_held.value
+            top = len(pool) - 1
+            want = top
+            for i in range(top, max(top - n, 0) - 1, -1) if n else ():
+                if pool[i] not in hand_b:
+                    want = i
+                    break
+            card = pool.pop(want)
+            if hand_a != hand_b + [card] or after.draw != pool:
+                out.append(f"{what}: the card drawn is not the "
+                           + ("first the player does not hold among the cards it may pass over" if n else
+                              "top card of the draw pile"))
+    if _ptd(g) or before.decision.kind == DecisionKind.MULLIGAN:
+        if after.decision.kind in (DecisionKind.HAND_OVER, DecisionKind.MATCH_OVER):
+            out.append(f"{what}: a draw ended the hand")
+        elif _ptd(g) and after.decision.player != before.after_draw and before.after_draw >= 0 \
+                and after.decision.kind == DecisionKind.TURN and after.hands[before.after_draw]:
+            out.append(f"{what}: after the draw the turn should be {g.player_names[before.after_draw]}'s, "
+                       f"got {after.decision}")
+    elif after.decision != (DecisionKind.TURN, p, True):
+        out.append(f"{what}: after the draw, {after.decision}")
 
 
 def _expect_fast_play_or_turn(out, before, after, attacker: int, hazard: int, ts: int, what) -> None:
@@ -267,7 +360,7 @@ def _expect_fast_play_or_turn(out, before, after, attacker: int, hazard: int, ts
             out.append(f"{what}: a fast-play window for {g.player_names[eligible[0]]} (holds a remedy), got "
                        f"{after.decision}")
         return
-    _expect_turn(out, after, _next_turn(before, after, attacker), what)
+    _turn_passes(out, before, after, attacker, what)
 
 
 def _may_lay(view, s: int, c: int) -> bool:

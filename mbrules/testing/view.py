@@ -6,7 +6,12 @@ up as a disagreement with a recomputation rather than being copied.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from mbrules.vocab import NO_LIMIT, DecisionKind
+
+if TYPE_CHECKING:
+    from mbrules.engine import Action
 
 __all__ = ["Before", "View"]
 
@@ -19,7 +24,8 @@ class View:
     __slots__ = ("state", "game", "decision", "hands", "draw", "discard", "battle", "speed", "safeties", "coups",
                  "played", "miles", "rolling", "limit", "bhaz", "lhaz", "prot", "row", "needs_go", "target",
                  "extension_called_by", "cf_queue", "cf_hazard", "cf_side", "cf_attacker", "winner", "hand_sheets",
-                 "match_totals", "hand_no", "history", "turn", "score", "rng_state", "queued", "resume")
+                 "match_totals", "hand_no", "history", "turn", "score", "rng_state", "reshuffles", "after_draw",
+                 "queued", "resume")
 
     def __init__(self, state, history: bool = True):
         snap = state.snapshot()
@@ -57,15 +63,29 @@ class View:
         self.rng_state = snap.rng_state
         queued, resume = snap.queued_turns  # queued coup fourré turns and where play resumes after them
         self.queued, self.resume = list(queued), resume
+        self.reshuffles = snap.reshuffles
+        self.after_draw = snap.after_draw
+
+    def can_draw(self) -> bool:
+        """A card can be drawn: the draw pile has one, or the ruleset allows another reshuffle of a
+        discard pile that has cards (turn.reshuffles)."""
+        return bool(self.draw) or (self.reshuffles < self.game.ruleset.turn.reshuffles.value and bool(self.discard))
+
+    def can_refill(self, p: int) -> bool:
+        """turn.refill_empty_hand: ``p`` holds nothing and a refill could draw (its reshuffles included)."""
+        t = self.game.ruleset.turn
+        limit = max(t.reshuffles.value, t.refill_reshuffles.value)
+        return (t.refill_empty_hand.value and not self.hands[p]
+                and (bool(self.draw) or (self.reshuffles < limit and bool(self.discard))))
 
     @property
     def hand_over(self) -> bool:
         return self.decision.kind in (DecisionKind.HAND_OVER, DecisionKind.MATCH_OVER)
 
-    def legal_actions(self):
+    def legal_actions(self) -> list[Action]:
         return self.state.legal_actions()
 
-    def score_sheet(self):
+    def score_sheet(self) -> list[dict[str, int]]:
         return [dict(line) for line in self.score]
 
     def turn_player(self) -> int:

@@ -21,7 +21,7 @@ transition record. ``--plain`` keeps the prompt loop of :mod:`mbrules.tui.sessio
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from rich.table import Table
@@ -36,12 +36,13 @@ from textual.widgets import Static
 
 from mbrules.bots import make_bot, make_bots
 from mbrules.engine import Action, Game, IllegalAction, Observer, State
+from mbrules.seats import BotSeat, LaterSeat, SeatLoop
 from mbrules.engine.words import fold
 from mbrules.narrate import Narrator, line_label, side_label
-from mbrules.vocab import (COUP_FOURRE, DISCARD, DISTANCE, DRAW, FAST_PLAY, HAZARD, NO_LIMIT, PLAY, REMEDY, SAFETY,
+from mbrules.vocab import (COUP_FOURRE, DISCARD, DISTANCE, FAST_PLAY, HAZARD, NO_LIMIT, PLAY, REMEDY, SAFETY,
                            DecisionKind)
 
-from .table import PublicNarrator, hint_bot_name
+from .table import DrawNotes, PublicNarrator, SeatedMatch, hint_bot_name
 from .words import refusal
 
 KIND_STYLE = {DISTANCE: "bold", HAZARD: "bold red", REMEDY: "bold green", SAFETY: "bold cyan"}
@@ -53,13 +54,12 @@ NBSP = "\u00a0"
 class _Undo:
     state: State
     lines: list
-    hand_seen: int
     notes: dict
     recorded: tuple[int, int] | None  # (hands, actions in the last hand) the recorder held
 
 
 @dataclass
-class MatchDriver:
+class MatchDriver(SeatedMatch):
     """A match where the seats in ``humans`` decide from the keyboard and bots play the others."""
 
     game: Game
@@ -69,7 +69,6 @@ class MatchDriver:
     max_hands: int | None = None
     observers: Sequence[Observer] = ()
     save_path: object = None  # --record FILE: a quit saves the match there, and the same command continues it
-    state: State = field(init=False)
 
     def __post_init__(self):
         g = self.game
@@ -80,14 +79,23 @@ class MatchDriver:
         self.narrator = PublicNarrator(g)
         self.narrator.lines = deque(maxlen=200)  # a tall window shows more of them
         self.words = Narrator(g)
-        self.state = State.new_match(g, self.seed, deal_next=False)
-        self._watch(self.state)
         self.notes: dict[int, list[str]] = {p: [] for p in self.humans}
-        self.hands_done = 0
+        self.draw_notes = DrawNotes(self.notes, lambda c: f"You drew {g.names[c]}.")  # after "Resumed ..."
+        # A person's seat answers later (a key); the bots are asked even their forced moves, as they always were.
+        self.seats = [LaterSeat() if p in self.humans else BotSeat(b, asks_lone=True)
+                      for p, b in enumerate(self.players)]
+        st = State.new_match(g, self.seed, deal_next=False)
+        self.loop = SeatLoop(st, self.seats, max_hands=self.max_hands)
+        self._watch(st)
         self.undo_stack: list[_Undo] = []
+
+    @property
+    def state(self) -> State:
+        return self.loop.state
 
     def _watch(self, st: State) -> None:
         st.add_observer(self.narrator)
+        st.add_observer(self.draw_notes)
         for o in self.observers:
             st.add_observer(o)
 
@@ -99,43 +107,24 @@ class MatchDriver:
 
     def advance(self) -> str:
         """Bots play and draws are made until a human seat decides ('human'), or the hand ends ('hand')."""
-        st = self.state
-        for _ in range(100_000):
-            legal = st.legal_actions()
-            if not legal:
-                return "hand"
-            p = st.current_player
-            if len(legal) == 1 and legal[0].op == DRAW:
-                st.apply(legal[0])
-                if p in self.humans:
-                    hand = st.observation(p).hand
-                    if hand:
-                        self.notes[p].append(f"You drew {self.game.names[hand[-1]]}.")  # after "Resumed ..."
-                continue
-            if p in self.humans:
-                return "human"
-            bot = self.players[p]
-            st.apply(bot.choose(st.observation(p) if getattr(bot, "observes", True) else None, legal))
-        raise RuntimeError("the hand did not end after 100,000 actions")  # the engine bounds a hand
+        return "hand" if self.loop.advance() < 0 else "human"
 
     def hand_finished(self) -> bool:
         """Counts the hand just over; True when the match (or the ``--hands`` cap) is over."""
-        self.hands_done += 1
         self.undo_stack.clear()
-        return self.state.is_terminal() or (self.max_hands is not None and self.hands_done >= self.max_hands)
-
-    def next_hand(self) -> None:
-        self.state.next_hand()
+        return self.loop.hand_finished()
 
     def play(self, p: int, a: Action) -> None:
         """A human seat's move (legal: it was picked from ``legal_actions``); kept for undo first."""
         rec = self.recorder
         if len(self.humans) == 1:
             self.undo_stack.append(_Undo(
-                self.state.clone(), list(self.narrator.lines), self.narrator.hand_seen,
+                self.state.clone(), list(self.narrator.lines),
                 {k: list(v) for k, v in self.notes.items()},
                 (len(rec.hands), len(rec.hands[-1]["actions"]) if rec.hands else 0) if rec else None))
-        self.state.apply(a, player=p)
+        self.state.verify(a, player=p)  # IllegalAction, the state untouched, as apply would say
+        self.seats[p].offer(a)
+        self.loop.step()
         self.notes[p] = []
 
     def can_undo(self) -> bool:
@@ -143,11 +132,10 @@ class MatchDriver:
 
     def undo(self) -> None:
         u = self.undo_stack.pop()
-        self.state = u.state  # a clone has no observers: watch it again
-        self._watch(self.state)
+        self.loop.state = u.state  # a clone has no observers: watch it again (then put back what they kept)
+        self._watch(u.state)
         self.narrator.lines = deque(u.lines, maxlen=self.narrator.lines.maxlen)
-        self.narrator.hand_seen = u.hand_seen
-        self.notes = u.notes
+        self.notes = self.draw_notes.notes = u.notes
         rec = self.recorder
         if rec is not None and u.recorded is not None:
             hands, actions = u.recorded

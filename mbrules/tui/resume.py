@@ -215,10 +215,16 @@ def _seats_words(game: Game, seats: Sequence[str]) -> str:
 def replay_save(saved: SavedMatch, state: State) -> int:
     """Play the save's hands on ``state`` (a new match of the same rules and seed); returns the hands finished.
 
+    The file is read by the scenario format's own reader (:mod:`mbrules.scenario`: the documents, the
+    model, each setup's :func:`~mbrules.scenario.format.read_setup` and each step's
+    :func:`~mbrules.scenario.format.step_action`), never as raw YAML.
+
     Leaves ``state`` where the file stopped: at the end of a finished hand (the caller deals the next)
     or inside the hand that was cut short. A step the engine refuses, or a deal other than the file's,
     raises :class:`ResumeError` at its FILE:LINE:COL.
     """
+    from mbrules.scenario.format import deal_of, read_setup
+
     g = state.game
     keep = (f"mbrules: --record {saved.file} does not follow from its own moves (was it edited?): it is left "
             f"as it was; {NEW_FILE}")
@@ -228,12 +234,10 @@ def replay_save(saved: SavedMatch, state: State) -> int:
             if not state.hand_over or state.is_terminal():
                 raise ResumeError([str(_at(doc, [], f"hand {k + 1} follows a hand that is not over")), keep])
             state.next_hand()
-        snap = state.snapshot()
         setup = scn.setup
-        dealt = {g.player_names[p]: [g.card_ids[c] for c in h] for p, h in enumerate(snap.hands)}
-        if (setup is None or {p: list(v) for p, v in setup.hands.items()} != dealt
-                or list(setup.draw_pile) != [g.card_ids[c] for c in snap.draw_pile]
-                or setup.turn != g.player_names[snap.first_player]):
+        listed = read_setup(g, setup) if setup is not None else None  # the scenario format reads it back
+        dealt = deal_of(state.snapshot())
+        if listed is None or (listed.hands, listed.draw_pile, listed.turn) != (dealt.hands, dealt.draw_pile, dealt.turn):
             raise ResumeError([str(_at(doc, ["setup"] if setup is not None else [],
                                        f"hand {k + 1} was dealt other cards than this file lists")), keep])
         over = None

@@ -64,7 +64,10 @@ def sides_table(game: Game, obs: Observation, unicode: bool = True,
             battle = card_text(game, v.battle[-1])
         else:
             battle = Text("(empty)")
-        if v.hazard >= 0:
+        if len(v.hazards) > 1:  # option stacked-hazards: the hazards under the top one are in force too
+            battle = Text("\n").join(card_text(game, h) for h in v.hazards)  # one line each, oldest first
+            battle.append("  stopped", style="bold red")
+        elif v.hazard >= 0:
             battle.append("  stopped", style="bold red")
         elif v.moving:
             battle.append("  rolling", style="bold green")

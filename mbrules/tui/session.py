@@ -24,10 +24,11 @@ from rich.text import Text
 from mbrules.bots import make_bot, make_bots
 from mbrules.engine import Action, Game, IllegalAction, NotationError, Observer, State
 from mbrules.narrate import Narrator
-from mbrules.vocab import COUP_FOURRE, DRAW, FAST_PLAY, DecisionKind
+from mbrules.seats import BotSeat, HandTooLong, SeatLoop
+from mbrules.vocab import COUP_FOURRE, FAST_PLAY, DecisionKind
 
 from . import screen
-from .table import HINT_BOTS, NARRATION_LINES, PublicNarrator, hint_bot_name  # noqa: F401  (re-exported)
+from .table import NARRATION_LINES, DrawNotes, PublicNarrator, SeatedMatch, hint_bot_name  # noqa: F401  (re-exported)
 
 MAX_BAD_LINES = 1000  # lines in a row that choose nothing (a stuck input): the session ends
 
@@ -52,7 +53,22 @@ def default_input(console: Console) -> Callable[[str], str]:
     return read
 
 
-class HumanSession:
+class TerminalSeat:
+    """A person at this terminal: :meth:`decide` shows the seat's screen and reads the move from the
+    keyboard, there and then (a blocking seat of :class:`mbrules.seats.SeatLoop`)."""
+
+    observes = False  # the session shows the seat's observation itself
+    asks_lone = True  # a forced move but the draw is still the person's to make
+
+    def __init__(self, session: "HumanSession", player: int):
+        self.session = session
+        self.player = player
+
+    def decide(self, observation, legal: list) -> Action:
+        return self.session._human_decision(self.player, legal)
+
+
+class HumanSession(SeatedMatch):
     """A match where the seats in ``humans`` are played from the keyboard and the others by bots."""
 
     def __init__(self, game: Game, seed: int, bots: Sequence[str], humans: Sequence[int], *,
@@ -69,56 +85,35 @@ class HumanSession:
         # Hints come from a bot of their own per seat: asking for one never changes the bots' streams.
         self.hinters = {p: make_bot(self.hint_name, game, p, f"{seed}:hint") for p in self.humans}
         self.narrator = PublicNarrator(game)
-        self.state = State.new_match(game, seed, deal_next=False)
-        self.state.add_observer(self.narrator)
-        for o in observers:
-            self.state.add_observer(o)
         self.notes: dict[int, list[str]] = {p: [] for p in self.humans}  # private lines for one seat
+        drew = DrawNotes(self.notes, lambda c: f"You drew {game.names[c]} [{game.card_ids[c]}].")
+        self.state = State.new_match(game, seed, deal_next=False)
+        for o in (self.narrator, drew, *observers):
+            self.state.add_observer(o)
+        # A person answers at the keyboard, there and then (a blocking seat); the bots are asked even
+        # their forced moves, as they always were.
+        seats = [TerminalSeat(self, p) if p in self.humans else BotSeat(b, asks_lone=True)
+                 for p, b in enumerate(self.bots)]
+        self.loop = SeatLoop(self.state, seats, max_hands=max_hands)
         self.last_human: int | None = None
-        self.hands_done = 0
         self.unicode = (console.encoding or "").lower().startswith("utf")
 
     # -- the match ------------------------------------------------------------------------
     def run(self) -> State:
         """Play until the match ends (or ``max_hands`` hands); raises :class:`QuitMatch` on 'q'."""
         st = self.state
-        g = self.game
-        hands = self.hands_done  # a resumed match counts the hands its save finished
+        loop = self.loop
         while True:
-            for _ in range(100_000):  # a hand is at most a few hundred actions; the bound is a guard
-                legal = st.legal_actions()
-                if not legal:
-                    break
-                p = st.current_player
-                if len(legal) == 1 and legal[0].op == DRAW:
-                    self._draw(p, legal[0])
-                    continue
-                if p in self.humans:
-                    self._human_decision(p, legal)
-                else:
-                    bot = self.bots[p]
-                    a = bot.choose(st.observation(p) if getattr(bot, "observes", True) else None, legal)
-                    st.apply(a)
-            else:  # never in a valid match: the engine bounds a hand by its cards
-                raise QuitMatch("the hand did not end after 100,000 actions")
-            hands += 1
-            self._hand_over(hands)
-            if st.is_terminal() or (self.max_hands is not None and hands >= self.max_hands):
+            try:
+                loop.advance()  # every seat answers there and then: it returns at the hand's end
+            except HandTooLong as e:  # never in a valid match: the engine bounds a hand by its cards
+                raise QuitMatch(str(e)) from None
+            over = loop.hand_finished()
+            self._hand_over(loop.hands_done)
+            if over:
                 return st
             self._pause("Press Enter for the next hand (q to quit): ", allow_quit=True)
-            st.next_hand()
-        return st  # pragma: no cover
-
-    def next_hand(self) -> None:
-        self.state.next_hand()
-
-    def _draw(self, p: int, draw: Action) -> None:
-        st = self.state
-        st.apply(draw)
-        if p in self.humans:
-            hand = st.observation(p).hand
-            if hand:  # the card drawn is the newest in the hand
-                self.notes[p].append(f"You drew {self.game.names[hand[-1]]} [{self.game.card_ids[hand[-1]]}].")
+            loop.next_hand()
 
     # -- one human decision ----------------------------------------------------------------
     def _handover(self, p: int) -> None:
@@ -130,7 +125,8 @@ class HumanSession:
             self._pause(f"{self.game.player_names[p]}, press Enter to see your hand: ", allow_quit=True)
         self.last_human = p
 
-    def _human_decision(self, p: int, legal: list) -> None:
+    def _human_decision(self, p: int, legal: list) -> Action:
+        """The move the person at seat ``p`` types (checked: a refusal is said and they type again)."""
         st = self.state
         g = self.game
         self._handover(p)
@@ -169,12 +165,12 @@ class HumanSession:
             if action is None:
                 continue
             try:
-                st.apply(action, player=p)
+                st.verify(action, player=p)
             except IllegalAction as e:
                 self.console.print(Text(f"Refused ({e.code}): {e.message}.", style="bold red"))
                 continue
             self.notes[p] = []
-            return
+            return action
         raise QuitMatch(f"{MAX_BAD_LINES} lines in a row chose no move")
 
     def _choose(self, low: str, text: str, obs, legal: list) -> Action | None:

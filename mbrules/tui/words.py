@@ -36,6 +36,8 @@ def refusal(game: Game, obs: Observation, card: int, target_side: int, code: str
     them = side_label(game, ts, obs.player)
     if code == Reason.CANNOT_MOVE:
         if me.hazard >= 0:
+            if len(me.hazards) > 1:  # option stacked-hazards: several to fix
+                return f"you have {' and '.join(game.names[h] for h in me.hazards)}: fix each with its remedy first"
             fixes = [c for c in range(game.n_cards) if game.fixes_mask[c] >> me.hazard & 1]
             return f"you have {_a(game.names[me.hazard])}: play {_a(_names(game, fixes))} first"
         gos = [c for c in range(game.n_cards) if game.is_go[c]]
@@ -56,6 +58,17 @@ def refusal(game: Game, obs: Observation, card: int, target_side: int, code: str
         return f"side {them} already has a speed limit"
     if code == Reason.NOTHING_TO_FIX:
         return f"there is nothing for {_a(name)} to fix on your side"
+    if code == Reason.ROLLING_SAFETY:
+        return f"your safety lets you roll: this edition refuses {_a(name)} while it is down"
+    if code == Reason.SAME_HAZARD:
+        return f"side {them} already has {_a(name)} in force"
+    if code == Reason.OTHER_HAZARD:
+        rest = [h for h in me.hazards if not game.fixes_mask[card] >> h & 1]
+        return f"{name} comes last: fix {' and '.join(game.names[h] for h in rest)} first"
+    if code == Reason.NOT_DISCARDABLE:
+        return f"{_a(name)} may never be discarded in this edition: play it instead"
+    if code == Reason.PLAYABLE_CARD:
+        return f"you could play {_a(name)}, so this edition does not let you discard it"
     if code == Reason.MUST_PLAY:
         return "you hold a card you can play: this edition does not let you discard then"
     if code == Reason.BAD_TARGET:

@@ -21,14 +21,16 @@ from mbrules.engine import Action, Game, IllegalAction, NotationError, State
 from mbrules.narrate import LINE_LABELS, Narrator
 from mbrules.scenario.format import NoStep, step_action, step_fields
 from mbrules.scenario.model import ActionStep
+from mbrules.seats import DECIDED, LONE, SeatLoop
 from mbrules.tui.table import PublicNarrator
 from mbrules.tui.words import refusal
-from mbrules.vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, HAZARD, PLAY, SCORE_LINES, DecisionKind
+from mbrules.vocab import COUP_FOURRE, DISCARD, DRAW, HAZARD, PLAY, SCORE_LINES, DecisionKind
 
 from .rules import Rules
 from .seats import PERSON, BotSeat, BrowserSeat, Seat, make_seat
 
 NARRATION_KEPT = 60  # lines of public narration a page is sent
+_STEPPED = {LONE: "draw", DECIDED: "bot"}  # what step_once says the seat loop's step did
 MAX_STEPS_A_CALL = 10_000  # bot moves and draws in one advance (a hand is bounded by the engine far below)
 
 
@@ -77,6 +79,7 @@ class Table:
         self.words = Narrator(self.game, public=True)
         self.state.add_observer(self.narrator)
         self.seats = [make_seat(k, self.game, p, f"{self.setup['seed']}:web") for p, k in enumerate(self.setup["seats"])]
+        self.loop = SeatLoop(self.state, self.seats, apply=self._apply)  # every action checked, written, then applied
 
     # -- who is who ---------------------------------------------------------------------------
     @property
@@ -169,19 +172,9 @@ class Table:
     def step_once(self) -> str | None:
         """One thing the table does by itself: a draw ('draw'), a bot's move ('bot'), or None when
         a person must act or the hand is over."""
-        st = self.state
-        p = self.deciding()
-        if p < 0:
+        if self.deciding() < 0:
             return None
-        legal = st.legal_actions()
-        if len(legal) == 1 and legal[0].op == DRAW:
-            self._apply(p, legal[0])
-            return "draw"
-        seat = self.seats[p]
-        if isinstance(seat, BrowserSeat):
-            return None
-        self._apply(p, seat.decide(st.observation(p), legal))
-        return "bot"
+        return _STEPPED.get(self.loop.step())  # a person's seat answers later: None
 
     def act(self, p: int, text: str, version: int | None) -> Refusal | None:
         """Seat ``p`` (already identified by its secret) sends an action in words, naming the
@@ -250,6 +243,7 @@ class Table:
         if self.store is not None:
             self.store.update_setup(self.id, self.setup)
         self.seats[p] = seat
+        self.loop.seat(p, seat)
         self.ready.discard(p)
         self.version += 1
 

@@ -70,3 +70,58 @@ def test_play_match_passes_observers_and_remove_observer_stops_them():
     state.remove_observer(other)
     state.apply(state.legal_actions()[0])
     assert other.events == []
+
+
+class Starts(mbrules.Observer):
+    def __init__(self):
+        self.events = []
+
+    def hand_start(self, state):
+        assert not state.hand_over
+        self.events.append(("start", state.hand_no, state.current_player, len(state.history)))
+
+    def before_action(self, state, player, action):
+        if not self.events or self.events[-1][0] != "action":
+            self.events.append(("action", state.hand_no, player))
+
+    def hand_over(self, state):
+        self.events.append(("over", state.hand_no))
+
+
+@pytest.mark.parametrize("deal_next", [True, False])
+def test_hand_start_is_heard_once_per_hand_before_its_first_action(deal_next):
+    """The observers no longer work out a hand's start from ``hand_no``: the engine says it, once a
+    hand is dealt, with its first player deciding."""
+    game = game_of("parker-1971", 2)
+    state = mbrules.State.new_match(game, 3, deal_next=deal_next)
+    obs = Starts()
+    state.add_observer(obs)  # before the first hand's first action: it hears that hand's start
+    rng = random.Random(2)
+    while not state.is_terminal():
+        if state.hand_over:
+            state.next_hand()
+            continue
+        state.apply(rng.choice(state.legal_actions()))
+    starts = [e for e in obs.events if e[0] == "start"]
+    assert len(starts) == state.hands_played > 1
+    assert [e[1] for e in starts] == list(range(state.hands_played))
+    for k, e in enumerate(obs.events):
+        if e[0] == "start":
+            assert obs.events[k + 1][:2] == ("action", e[1])  # then its first action, by its first player
+            assert obs.events[k + 1][2] == e[2]
+            assert k == 0 or obs.events[k - 1] == ("over", e[1] - 1)
+
+
+def test_an_observer_added_in_the_middle_of_a_hand_hears_the_next_hands_start_only():
+    game = game_of("parker-1971", 2)
+    state = mbrules.State.new_match(game, 3, deal_next=False)
+    state.apply(state.legal_actions()[0])  # the first draw: the hand has begun
+    obs = Starts()
+    state.add_observer(obs)
+    assert obs.events == []
+    play_until = state.hand_no
+    rng = random.Random(0)
+    while state.hand_no == play_until and not state.hand_over:
+        state.apply(rng.choice(state.legal_actions()))
+    state.next_hand()
+    assert [e for e in obs.events if e[0] == "start"] == [("start", 1, state.current_player, len(state.history))]

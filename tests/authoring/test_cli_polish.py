@@ -90,7 +90,8 @@ def test_rulesets_lists_option_groups():
     assert re.search(r"  simpler-game .*\n(?: {20,}.*\n)*? {20,}group: game-mode, trip-length\n", out)
     doc = json.loads(run("rulesets", "--json").stdout)
     groups = {o["id"]: o["groups"] for o in doc["options"]}
-    assert groups["longer-game"] == ["game-mode"] and groups["hazard-on-hazard"] == []
+    assert groups["longer-game"] == ["game-mode"] and groups["no-voluntary-discard"] == []
+    assert groups["hazard-on-hazard"] == groups["stacked-hazards"] == ["covered-hazards"]
 
 
 def test_rulesets_lists_the_options_under_their_category_each_with_its_source():

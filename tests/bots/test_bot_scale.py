@@ -28,13 +28,13 @@ def test_distances_divided_by_5_play_the_same(players):
         rep = summary(game, stats, 1.0)
         figures.append((stats, rep))
     (s0, r0), (s1, r1) = figures
-    n = s0["games"]
+    n = s0.games
     for side in r0["wins"]:
         p0, p1 = r0["wins"][side] / n, r1["wins"][side] / n
         assert abs(p0 - p1) <= ci95((p0 + p1) / 2, n)
-    hands0, hands1 = s0["hands"], s1["hands"]
+    hands0, hands1 = s0.hands, s1.hands
     assert abs(hands0 - hands1) / n <= 0.5
-    t0, t1 = s0["trips_completed"] / hands0, s1["trips_completed"] / hands1
+    t0, t1 = s0.trips_completed / hands0, s1.trips_completed / hands1
     assert abs(t0 - t1) <= ci95((t0 + t1) / 2, min(hands0, hands1))
     # in fact the scaled game is the same game: the heuristic makes every same choice
     assert s0 == s1

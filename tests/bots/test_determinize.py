@@ -108,3 +108,16 @@ def test_known_cards_are_dealt_to_their_hand_and_the_rest_at_random():
     assert unseen[c] + 1 <= obs.hand_sizes[(p + 1) % 3]
     with pytest.raises(ValueError, match="is not unseen"):  # one copy more than the unseen ones
         determinize(obs, random.Random(1), {(p + 1) % 3: [c] * (unseen[c] + 1)})
+
+
+@pytest.mark.parametrize("ruleset, players, seed", [("wikipedia", 3, 9), ("wikipedia", 2, 4), ("wikipedia", 4, 2)])
+def test_a_world_offers_the_legal_actions_of_the_table_under_roll_after_safety(ruleset, players, seed):
+    """Under roll-after-safety a safety played normally asks for a Roll, unless Right of Way spares it. The
+    table once allowed a useless second Roll to a side holding Right of Way after such a safety, which no seat
+    can see (the side rolls either way): a sampled world refused it, and the learned bot, having chosen it in
+    its world, crashed at the table (wikipedia, 3 players, seed 9). A world must offer what the table offers."""
+    game = mbrules.load_game(ruleset, players=players)
+    rng = random.Random(seed)
+    for st, p, acts in decisions(game, seed=seed, hands=3):
+        world = determinize(st.observation(p), rng)
+        assert world.legal_actions() == acts

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 pytest.importorskip("matplotlib", reason="the plots extra (pip install 'mbrules[plots]') is not installed")
 
 from mbrules.cli.app import app  # noqa: E402
-from mbrules.compare.metrics import METRICS
+from mbrules.matches.metrics import METRICS
 
 pytestmark = pytest.mark.slow  # plays hundreds of paired matches and starts real processes: make test-fast leaves it out
 

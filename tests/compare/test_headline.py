@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 
 from mbrules.cli.app import app
 from mbrules.compare.headline import (
-    CERTAINTY, focus_sentence, headline, holm_sentence, plain_sentence, robust_words, summary,
+    CERTAINTY, focus_sentence, headline, holm_sentence, robust_words, summary,
 )
-from mbrules.compare.metrics import METRICS
+from mbrules.matches.metrics import METRICS
 from mbrules.compare.report import settings_words
 from mbrules.compare.run import check_verdict
 

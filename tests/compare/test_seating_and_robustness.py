@@ -11,7 +11,8 @@ from typer.testing import CliRunner
 
 from mbrules.cli.app import app
 from mbrules.compare import run_compare
-from mbrules.compare.metrics import METRICS, evaluate, sums_of
+from mbrules.compare.metrics import evaluate, sums_of
+from mbrules.matches.metrics import METRICS
 from mbrules.matches.intervals import PairSums, paired_diff, ratio_moments, ratio_se
 
 CHEAP = dict(robust_bots=["random"], robust_games=4, ladder=["random", "heuristic"], skill_games=6, workers=1)

@@ -72,7 +72,8 @@ def test_the_same_plain_command_continues_a_save_where_it_stopped(save, play):
     before = steps_of(save)
     r = play([*BASE, "--record", str(save)], ["1", "1"])
     assert r.exit_code == 0, r.output
-    assert f"Resumed from {save}: the match goes on in hand 1." in " ".join(r.output.split())
+    # (a path longer than the 80 columns is folded inside itself: compare without the white space)
+    assert "".join(f"Resumed from {save}: the match goes on in hand 1.".split()) in "".join(r.output.split())
     after = steps_of(save)
     assert after[:3] == before and len(after) == 5
 

@@ -12,7 +12,7 @@ from mbrules.bots import make_bot
 from mbrules.engine import Observer, State
 from mbrules.matches import play_match
 from mbrules.narrate import Narrator
-from mbrules.tui import HumanSession, hint_bot_name, screen, session as session_mod, table as table_mod
+from mbrules.tui import HumanSession, hint_bot_name, screen
 
 
 def _console(width: int = 140) -> Console:
@@ -108,10 +108,14 @@ def test_narration_tells_every_play_but_no_draw_and_no_declined_window():
 
 
 def test_hints_come_from_the_strongest_registered_bot(monkeypatch):
+    """The bot that gives hints is the one whose registration ranks highest for hints (issue 37: the
+    fact lives in the bot's registration, not in a list in the TUI)."""
+    from mbrules.bots import base
+
     assert hint_bot_name() == "expert"  # the search bot, registered with the others
-    monkeypatch.setattr(table_mod, "bot_names", lambda: ["heuristic", "random"])
+    monkeypatch.setattr(base, "_FACTS", {k: v for k, v in base._FACTS.items() if k != "expert"})
     assert hint_bot_name() == "heuristic"
-    monkeypatch.setattr(table_mod, "bot_names", lambda: ["random"])
+    monkeypatch.setattr(base, "_FACTS", {k: v for k, v in base._FACTS.items() if k not in ("expert", "heuristic")})
     assert hint_bot_name() == "random"
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 import pytest
 
 import re
-import signal
 import subprocess
 
 pexpect = pytest.importorskip("pexpect", reason="pexpect (the test extra: pip install 'mbrules[test]') is not installed")

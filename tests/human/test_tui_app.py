@@ -10,7 +10,7 @@ textual = pytest.importorskip("textual")
 
 import mbrules  # noqa: E402
 from mbrules.engine import IllegalAction, State  # noqa: E402
-from mbrules.tui.app import (Handover, HandView, MatchDriver, MilleBornesApp, Prompt, ScoreSheet,  # noqa: E402
+from mbrules.tui.app import (HandView, MatchDriver, MilleBornesApp, ScoreSheet,  # noqa: E402
                              TableScreen, TableView, TextPane)
 from mbrules.tui.words import refusal  # noqa: E402
 

@@ -117,7 +117,7 @@ def test_simulate_takes_a_backend_object_and_gives_the_figures_of_its_name():
     game = mbrules.load_game("winning-moves", players=2)
     by_name, _ = simulate(game, ["random"], 5, 11, workers=2, backend="local")
     by_object, _ = simulate(game, ["random"], 5, 11, backend=LocalBackend(1))
-    assert by_name == by_object and by_name["games"] == 5
+    assert by_name == by_object and by_name.games == 5
 
 
 def test_make_backend_refuses_an_unknown_name_and_an_address_without_ray():

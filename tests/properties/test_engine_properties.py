@@ -20,8 +20,11 @@ from prop_helpers import canonical, configurations, game_of, new_match, random_p
 
 def _candidates(game):
     """Every action a caller could try: each card played unnamed, on each side (and one side too far),
-    discarded, or called as a coup fourré; draw, decline and both extension answers."""
+    discarded, or called as a coup fourré; draw, decline and both extension answers; where the ruleset has
+    them, a draw from the discard pile and a mulligan of each card."""
     acts = [game.draw_action, game.decline_action, game.extend_action, game.stop_action]
+    acts.append(game.draw_discard_action)
+    acts += game.mulligan_action
     for c in range(game.n_cards):
         acts.append(game.play_own[c])
         acts += [game.play_action[c][s] for s in range(game.sides)]

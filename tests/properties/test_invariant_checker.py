@@ -274,7 +274,7 @@ def test_a_safety_without_its_extra_turn_is_caught(monkeypatch):
 
     def no_extra(self, p):
         last = self.history[-1] if self.history else None
-        if last and last[0] == p and (last[1] & 7) == 1 and self.game.kind[(last[1] >> 3) & 255] == 3:
+        if last and last[0] == p and last[1].op == 1 and self.game.kind[last[1].card_index] == 3:  # a safety
             p = (p + 1) % self.game.players
         real(self, p)
 
@@ -303,7 +303,7 @@ def test_a_coup_fourre_that_leaves_the_hazard_is_caught(monkeypatch):
         while not st.hand_over and not found:
             before = st.clone()
             acts = st.legal_actions()
-            a = next((x for x in acts if (x & 7) == 3), rng.choice(acts))  # always call a coup fourré
+            a = next((x for x in acts if x.op == 3), rng.choice(acts))  # always call a coup fourré
             st.apply(a)
             found = check_transition(before, a, st)
         if found:

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from mbrules.scenario import model as m
 from mbrules.scenario.format import NoStep, step_action, step_fields, step_text
 from mbrules.scenario.yamlio import parse_documents
-from mbrules.vocab import DECLINE, DRAW, EXTEND, STOP
+from mbrules.vocab import DECLINE, DRAW, MULLIGAN, EXTEND, STOP
 
 from prop_helpers import configurations, game_of, new_match, seeds
 
@@ -38,11 +38,12 @@ def test_every_recorded_step_reads_back_as_the_same_player_and_action(config, se
     while not state.hand_over:
         action = rng.choice(state.legal_actions())
         player = state.decision.player
-        if action.op in (DRAW, DECLINE):
+        if (action.op == DRAW and not action.from_discard) or action.op == DECLINE:
             with pytest.raises(NoStep):
                 step_fields(g, player, action)
         else:
-            asks_draw = action.op not in (EXTEND, STOP) and cards.random() < 0.5
+            turn_draw = action.op in (DRAW, MULLIGAN)  # 'draw_from: discard' and 'mulligan: CARD' are draws
+            asks_draw = action.op not in (EXTEND, STOP) and not turn_draw and cards.random() < 0.5
             drawn = cards.randrange(g.n_cards) if asks_draw else None
             step = _read_step(step_text(g, player, action, draw=drawn))
             assert step_action(g, step) == (player, action), step_text(g, player, action)

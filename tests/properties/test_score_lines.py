@@ -123,7 +123,7 @@ def test_none_played_is_judged_from_the_cards_played(monkeypatch):
     real = scorelines.holds
 
     def ignores_cards(st, s, cond, done):  # mutant: the 'none of these cards' condition dropped
-        return real(st, s, cond[:4] + (None,), done)
+        return real(st, s, cond[:4] + (None,) + cond[5:], done)
 
     monkeypatch.setattr(scorelines, "holds", ignores_cards)
     assert _caught_in_scenarios(names=("opt-no-100-no-200-bonus-a-100.yaml",))

@@ -112,3 +112,23 @@ def test_stack_next_draw_makes_the_chosen_card_the_next_drawn_and_refuses_a_card
     if gone is not None:
         with pytest.raises(ValueError, match="left to draw"):
             stack_next_draw(st, gone)
+
+
+def test_stacked_hazards_show_every_hazard_in_force_in_both_vectors():
+    """Option stacked-hazards: the side's ``hazard`` block has a 1 for each battle hazard in force, from the
+    Observation and from the compact state alike (docs/rl.md); some positions hold two."""
+    g = mbrules.load_game("winning-moves", 2, options=["stacked-hazards"])
+    enc = ObservationEncoder(g)
+    n = g.n_cards
+    start = 6 + g.players + 2 * n  # decision, to_act, hand, window_hazard: then side blocks, own first
+    two = 0
+    for st in _random_positions(g, 5, 1500):
+        points = [line["total"] for line in st.score_sheet()]
+        for p in range(2):
+            fast = enc.encode_state(st, p, st.hands_played)
+            assert fast == _f32(enc.encode(st.observation(p), st.hands_played, points)), (st, p)
+            own = g.side_of[p]
+            block = fast[start + n:start + 2 * n]
+            assert {c for c in range(n) if block[c]} == set(st.battle_hazards(own))
+            two += len(st.battle_hazards(own)) > 1
+    assert two > 0

@@ -1,10 +1,10 @@
 """mille_bornes_v1: the draw is never an agent step, the drawn card is in the next observation; state() is privileged."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
-pytest.importorskip("pettingzoo")
+pytest.importorskip("pettingzoo", reason="the rl extra (pip install 'mbrules[rl]') is not installed")
+np = pytest.importorskip("numpy", reason="the rl extra (pip install 'mbrules[rl]') is not installed")
 
 import mbrules  # noqa: E402
 from mbrules.env import mille_bornes_v0, mille_bornes_v1  # noqa: E402

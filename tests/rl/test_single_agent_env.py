@@ -1,10 +1,10 @@
 """single_agent_env: a Gymnasium env of one seat against named bots, passing Gymnasium's own checker."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
-pytest.importorskip("gymnasium")
+pytest.importorskip("gymnasium", reason="the rl extra (pip install 'mbrules[rl]') is not installed")
+np = pytest.importorskip("numpy", reason="the rl extra (pip install 'mbrules[rl]') is not installed")
 
 import mbrules  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402

@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from mbrules.cli.app import app
-from mbrules.compare.metrics import METRICS
+from mbrules.matches.metrics import METRICS
 
 FAST = ["-p", "2", "--games", "12", "--workers", "1"]
 TRIP = "player_counts.2.target=500,900"
@@ -25,8 +25,13 @@ def run(*args: str):
     return result
 
 
+def needs_plots() -> None:
+    pytest.importorskip("matplotlib", reason="the plots extra (pip install 'mbrules[plots]') is not installed")
+
+
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
+    needs_plots()  # the report's charts
     out = tmp_path_factory.mktemp("sweep") / "report"
     res = run("sweep", "winning-moves", *FAST, "--set", TRIP, "--target", "turns_per_hand=50", "--out", str(out))
     assert res.exit_code == 0, res.output
@@ -86,7 +91,7 @@ def test_each_value_plays_the_same_seeds_as_that_ruleset_written_as_a_file(tmp_p
     assert res.exit_code == 0, res.output
     doc = json.loads(res.stdout)
     arm = play_arm("winning-moves", [str(opt)], 2, 6, 3)
-    turns = sum(r["turns"] for r in arm.records) / sum(r["hands_played"] for r in arm.records)
+    turns = sum(r.turns for r in arm.records) / sum(r.hands_played for r in arm.records)
     assert doc["points"][1]["metrics"]["turns_per_hand"]["value"] == pytest.approx(turns, rel=1e-6)
 
 
@@ -224,6 +229,7 @@ def test_the_report_folder_may_not_be_an_input_file(tmp_path):
 
 
 def test_a_second_report_without_charts_removes_the_old_charts_and_keeps_the_users_files(tmp_path):
+    needs_plots()
     out = tmp_path / "r"
     out.mkdir()
     (out / "notes.txt").write_text("mine", encoding="utf-8")
@@ -233,3 +239,27 @@ def test_a_second_report_without_charts_removes_the_old_charts_and_keeps_the_use
                "--no-charts").exit_code == 0
     assert sorted(p.name for p in out.iterdir()) == ["index.html", "notes.txt", "points.csv", "sweep.json"]
     assert (out / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
+@pytest.mark.parametrize("target,words", [
+    ("first_side_win_share=-5", "give a percentage from 0 to 100"),
+    ("first_side_win_share=150", "give a percentage from 0 to 100"),
+    ("draw_share=100.5%", "give a percentage from 0 to 100"),
+    ("turns_per_hand=50%", "only a share is given in percent"),
+], ids=["minus-5", "150", "100.5-percent", "percent-on-a-count"])
+def test_a_target_share_is_a_percentage_from_0_to_100_else_refused_before_any_match(tmp_path, target, words):
+    out = tmp_path / "r"
+    res = run("sweep", "winning-moves", *FAST, "--set", TRIP, "--target", target, "--out", str(out))
+    assert res.exit_code == 2, res.output
+    assert words in res.output and not out.exists()
+
+
+def test_a_target_share_means_percent_whatever_its_size():
+    """=1 is 1% and =2 is 2% (=1 used to mean 100%, =2 2%); =55% is 55%."""
+    from mbrules.sweep.run import parse_target
+
+    assert parse_target("first_side_win_share=1") == ("first_side_win_share", 0.01)
+    assert parse_target("first_side_win_share=2") == ("first_side_win_share", 0.02)
+    assert parse_target("first_side_win_share=55%") == ("first_side_win_share", 0.55)
+    assert parse_target("first_side_win_share=0.5") == ("first_side_win_share", 0.005)
+    assert parse_target("turns_per_hand=60") == ("turns_per_hand", 60.0)

@@ -1,0 +1,100 @@
+"""The fields of a :class:`~mbrules.engine.state.State`, declared once for a type checker and an editor.
+
+``State`` is assembled from rooms (legality, effects, turn flow, reactions, scoring), each a mixin
+that reads and writes the state's slots and calls the other rooms' methods. Each room derives from
+:class:`StateFields`, so a checker sees every slot with its type and every method one room calls
+in another with its signature. At run time this class adds nothing: no slots, no methods (the
+method declarations exist only for the checker, which also checks the rooms' definitions match them).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..vocab import Termination
+    from .actions import Decision
+    from .game import Game
+    from .observation import Observer
+
+
+class StateFields:
+    """The slots of ``State`` (its ``__slots__`` names them; this gives their types)."""
+
+    if not TYPE_CHECKING:  # no slots of its own; hidden from the checker, which would otherwise judge each
+        __slots__ = ()  # room's writes against the room's empty __slots__ rather than State's
+
+    game: Game
+    _rng: random.Random
+    _hands: list[list[int]]  # per player
+    _stock: list[int]  # the draw pile; its top is the END of the list
+    _discard: list[int]
+    _battle: list[list[int]]  # per side, bottom first
+    _speed: list[list[int]]
+    _miles: list[int]
+    _played: list[list[int]]  # per side: distance cards played, a count per card index
+    _safeties: list[list[int]]  # played normally
+    _coups: list[list[int]]  # played as coups fourrés
+    _prot: list[int]  # per side: mask of the hazards it is protected against
+    _row: list[bool]  # has a rolling safety (Right of Way)
+    _needs_go: list[bool]
+    _rolling: list[bool]
+    _bhaz: list[int]  # the active hazard on top of the battle pile, or -1
+    _limit: list[int]
+    _lhaz: list[int]  # the active hazard on top of the speed pile, or -1
+    _target: int
+    _extension_called_by: int
+    _phase: int  # one of mbrules.engine.phases' P_*
+    _player: int
+    _cf_queue: list[int]
+    _cf_hazard: int
+    _cf_side: int
+    _cf_attacker: int
+    _completer: int
+    _completion_delayed: bool
+    _last_draw: int
+    _hand_no: int
+    _first_player: int
+    _match_totals: list[int]
+    _hand_sheets: list[list[dict[str, int]]]
+    _winner: int | Termination | None  # a side, a draw or unfinished, or None while undecided
+    _history: list[tuple[int, int]]  # (player, action); (-1, -1) marks a new hand
+    _coup_count: int
+    _deal_next: bool
+    _observers: tuple[Observer, ...]
+    _completers: list[int]
+    _can: list[dict[int, str | None]]  # legal_actions' memo of _play_reason per side
+    _hit: list[dict[int, str | None]]
+    _face_up: list[int]
+    _queued: list[int]
+    _resume: int
+    _bmask: list[int]  # per side, stacked hazards only: the mask of the battle hazards in force
+    _reshuffles: int  # reshuffles of the discard pile this hand
+    _note: int  # what the current action's draws did (turn.py's RESHUFFLED | FROM_DISCARD_PILE | DREW | ...)
+    _drawn_more: list[int]  # cards the current action drew besides its own draw (a refill, a mulligan's)
+    _after_draw: int  # play-then-draw: the next player once the owed draw is taken, or -1
+    _hand_seed: int  # the seed of this hand's reshuffles
+    _hand_reshuffles: list[int]  # per hand over: how many reshuffles it made
+
+    if TYPE_CHECKING:  # methods one room calls in another: defined by the rooms, declared here for the checker
+        @property
+        def decision(self) -> Decision: ...
+        def _reset_hand(self) -> None: ...
+        def _play_reason(self, ps: int, c: int, ts: int) -> str | None: ...  # legality
+        def _refresh(self, s: int) -> None: ...  # effects
+        def _protect(self, s: int, c: int, normal: bool) -> None: ...
+        def _safety_miles(self, s: int) -> bool: ...
+        def battle_hazards(self, s: int) -> tuple[int, ...]: ...
+        def _start_turn(self, p: int) -> None: ...  # turn flow
+        def _end_turn(self, p: int) -> None: ...
+        def _end_hand(self) -> None: ...
+        def _can_draw(self) -> bool: ...
+        def _take(self, p: int) -> int: ...
+        def _draw_owed(self, p: int) -> None: ...
+        def _turn_again(self, p: int) -> None: ...
+        def _open_coup_fourre(self, attacker: int, hazard: int, ts: int) -> None: ...  # reactions
+        def _trip_reached(self, p: int, ps: int) -> None: ...
+        def current_completer(self) -> int: ...  # scoring
+        def score_sheet(self) -> list[dict[str, int]]: ...
+        def _match_winner(self) -> int | Termination | None: ...

@@ -1,0 +1,124 @@
+"""The metric registry: every figure of many matches, read by simulate, compare, sweep and the ladder.
+
+Each metric is a ratio of sums over matches (:mod:`.intervals`). A metric is ``(key, label, kind,
+values)`` where ``values(record)`` gives a :class:`~mbrules.matches.records.MatchRecord`'s numerator
+and denominator. ``kind`` is ``share`` for a share of matches (Wilson interval) and ``ratio`` for every
+other figure (delta-method interval, the match as the unit). The difference B − A of every metric
+is paired by seed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from mbrules.vocab import SCORE_LINES
+
+from . import intervals as stats
+from .records import MatchRecord
+
+LINE_WORDS = {
+    "milestones": "distance", "safeties": "safeties", "all_safeties": "all four safeties",
+    "coup_fourres": "coups fourrés", "trip_completed": "trip completed", "delayed_action": "delayed action",
+    "safe_trip": "safe trip", "shutout": "shutout", "extension": "extension",
+}
+
+
+@dataclass(frozen=True)
+class Metric:
+    key: str
+    label: str
+    kind: str  # "share" (of matches: Wilson) or "ratio" (delta method)
+    values: Callable[[MatchRecord], tuple[int, int]]
+    name: str = ""  # the human name the report and the headline print (the key stays in JSON and CSV)
+    # "game": means the same whatever the seating (per hand, per match); "side": depends on how the
+    # players are seated in sides (points per side, side A's wins): not differenced across seatings
+    scope: str = "game"
+
+
+def _count(r: MatchRecord, field: str) -> int:
+    return sum(1 for h in r.hands if getattr(h, field))
+
+
+def _sides(r: MatchRecord) -> int:
+    return len(r.totals)
+
+
+def _line_metric(line: str) -> Metric:
+    return Metric(f"points_per_hand.{line}", f"points per hand and side: {LINE_WORDS[line]}", "ratio",
+                  lambda r: (sum(sum(h.line(line)) for h in r.hands), len(r.hands) * _sides(r)),
+                  f"Points per hand and side from {LINE_WORDS[line]}", "side")
+
+
+METRICS: tuple[Metric, ...] = (
+    Metric("hands_per_match", "hands per match", "ratio", lambda r: (r.hands_played, 1), "Hands per match"),
+    Metric("turns_per_hand", "turns per hand (cards played or discarded)", "ratio",
+           lambda r: (r.turns, r.hands_played), "Turns per hand"),
+    Metric("trip_completed_share", "share of hands whose trip is completed (the rest end by exhaustion)", "ratio",
+           lambda r: (sum(1 for h in r.hands if h.completed_by >= 0), r.hands_played),
+           "Hands whose trip is completed"),
+    Metric("coups_fourres_per_hand", "coups fourrés per hand", "ratio",
+           lambda r: (sum(h.coups_fourres for h in r.hands), r.hands_played), "Coups fourrés per hand"),
+    Metric("reshuffles_per_hand", "reshuffles of the discard pile into a new draw pile per hand (turn.reshuffles)",
+           "ratio", lambda r: (sum(h.reshuffles for h in r.hands), r.hands_played), "Reshuffles per hand"),
+    Metric("discard_draws_per_hand", "draws from the discard pile per hand (turn.draw_from_discard)", "ratio",
+           lambda r: (sum(h.discard_draws for h in r.hands), r.hands_played), "Draws from the discard pile per hand"),
+    Metric("safe_trip_share", "share of hands with a safe trip", "ratio",
+           lambda r: (_count(r, "safe_trip"), r.hands_played), "Hands with a safe trip"),
+    Metric("shutout_share", "share of hands with a shutout", "ratio",
+           lambda r: (_count(r, "shutout"), r.hands_played), "Hands with a shutout"),
+    Metric("extension_called_share", "share of hands where an extension is called", "ratio",
+           lambda r: (_count(r, "extension_called"), r.hands_played), "Hands where the extension is called"),
+    Metric("extension_made_share", "share of called extensions made (caller's side completes)", "ratio",
+           lambda r: (_count(r, "extension_made"), _count(r, "extension_called")),
+           "Extensions made, of those called"),
+    Metric("points_per_hand", "points per hand and side (total)", "ratio",
+           lambda r: (sum(sum(h.points) for h in r.hands), r.hands_played * _sides(r)),
+           "Points per hand and side", "side"),
+    *(_line_metric(line) for line in SCORE_LINES if line != "total"),
+    Metric("first_side_win_share", "share of matches won by side A (the first seat's side)", "share",
+           lambda r: (1 if r.winner == 0 else 0, 1), "Who wins: matches won by side A (the first seat's)", "side"),
+    Metric("dealer_left_hand_share", "share of hands won by the side that plays first (dealer's left)", "ratio",
+           lambda r: (sum(1 for h in r.hands if h.winner >= 0 and h.winner == h.first_side),
+                      r.hands_played), "Hands won by the side that plays first", "side"),
+    Metric("lead_changes_per_match", "lead changes per match (running totals after each hand)", "ratio",
+           lambda r: (r.lead_changes, 1), "Lead changes per match"),
+    Metric("comeback_share", "comeback share: the winner was behind after the first hand", "share",
+           lambda r: (1 if r.comeback else 0, 0 if r.comeback is None else 1),
+           "Comebacks: the winner was behind after the first hand"),
+    Metric("margin", "winning margin (points, winner minus runner-up)", "ratio",
+           lambda r: (r.margin or 0, 0 if r.margin is None else 1), "Winning margin (points)"),
+    Metric("draw_share", "share of matches drawn", "share", lambda r: (1 if r.result == "draw" else 0, 1),
+           "Matches drawn"),
+    Metric("unfinished_share", "share of matches unfinished (match.max_hands reached)", "share",
+           lambda r: (1 if r.result == "unfinished" else 0, 1), "Matches unfinished (hand cap reached)"),
+)
+METRIC_BY_KEY = {m.key: m for m in METRICS}
+
+
+# metrics of the extension: they do not apply to a game without one (shown "–", not 0%)
+EXTENSION_METRICS = ("extension_called_share", "extension_made_share", "points_per_hand.extension")
+
+
+def applies(metric: Metric, game) -> bool:
+    """Whether ``metric`` means anything in ``game``: the extension's metrics do not apply to a game
+    without an extension (for its player count); they are shown "–", never 0%."""
+    return not (metric.key in EXTENSION_METRICS and game.extension_to is None)
+
+
+def metric_values(record: MatchRecord) -> tuple[tuple[int, int], ...]:
+    """Every metric's (numerator, denominator) for one match record, in :data:`METRICS` order."""
+    return tuple(m.values(record) for m in METRICS)
+
+
+def arm_value(metric: Metric, moments: list, n: int) -> dict:
+    """One arm's estimate, its 95% interval and how many units it rests on, from its sums over ``n`` matches."""
+    sx, sy = moments[0], moments[1]
+    if sy == 0:
+        return {"value": None, "ci95": None, "n": int(sy), "method": None}
+    if metric.kind == "share":
+        return {"value": sx / sy, "ci95": list(stats.wilson(sx, sy)), "n": int(sy), "method": "wilson"}
+    r, se = stats.ratio_se(moments, n)
+    ci = stats.normal_ci(r, se)
+    if ci:  # a normal interval may cross what the figure can be: every metric is >= 0, a share <= 1
+        ci = (max(0.0, ci[0]), min(1.0, ci[1]) if metric.key.endswith("_share") else ci[1])
+    return {"value": r, "ci95": list(ci) if ci else None, "n": n, "method": "delta"}
