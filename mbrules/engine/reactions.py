@@ -100,6 +100,14 @@ class Reactions(StateFields):
         self._phase = P_FAST
         return True
 
+    def _replacement_draw(self, q: int) -> None:
+        """``q`` draws a card out of turn to refill its hand (after a coup fourré or a fast play), through the
+        turn room's one draw (a reshuffle, passing over held cards, where the ruleset says so)."""
+        d = self._take(q)
+        self._hands[q].append(d)
+        self._last_draw = d
+        self._note |= DREW
+
     def _fast_play(self, action: Action, q: int) -> None:
         """``q`` plays remedy ``action.card`` out of turn (checked by :meth:`_verify_fast_play`); the turn then
         passes as if the hazard's turn had just ended."""
@@ -118,10 +126,7 @@ class Reactions(StateFields):
         self._refresh(qs)
         self._cf_queue = []
         if g.fast_play_replacement_draw and self._can_draw():
-            d = self._take(q)  # the fast player's hand is full again for its own turn (a reshuffle if allowed)
-            hand.append(d)
-            self._last_draw = d
-            self._note |= DREW
+            self._replacement_draw(q)  # the fast player's hand is full again for its own turn
         self._end_turn(self._cf_attacker)
 
     def _coup_fourre(self, action: Action, q: int) -> None:
@@ -142,10 +147,7 @@ class Reactions(StateFields):
         self._protect(qs, c, normal=False)
         self._cf_queue = []
         if g.coup_fourre_replacement_draw and self._can_draw():
-            d = self._take(q)  # 'draw one card to bring the number of cards held to six' (WM §7)
-            hand.append(d)
-            self._last_draw = d
-            self._note |= DREW
+            self._replacement_draw(q)  # 'draw one card to bring the number of cards held to six' (WM §7)
         if g.safety_distance and self._safety_miles(qs):
             self._trip_reached(q, qs)  # option safety-distance: a coup fourré's miles completed the trip
         elif g.coup_fourre_extra_turn and g.coup_fourre_bonus_turn_queued:
