@@ -185,7 +185,7 @@ class Narrator:
         if out.unfinished:
             return "unfinished", (f"Stopped after {plural(n, 'hand')}, the most this ruleset allows in a match "
                                   f"(match.max_hands), with the match undecided ({totals}).")
-        return out.winner, f"Side {self.side_label(out.winner_index)} wins the match ({totals})."
+        return out.result, f"Side {self.side_label(out.winner_index)} wins the match ({totals})."
 
     # -- what may be done ------------------------------------------------------------------
     def move(self, obs: "Observation", a: "Action") -> str:
@@ -204,6 +204,7 @@ class Narrator:
         if op == DECLINE:
             return "let it pass (keep the safety)"
         if op == EXTEND:
+            assert g.extension_to is not None  # extending is legal only where the ruleset has an extension
             return f"extend the trip to {self.distance(g.extension_to)}"
         if op == STOP:
             return f"stop at {self.distance(obs.target)}: the hand ends"
@@ -241,6 +242,7 @@ class Narrator:
             return (f"FAST PLAY? {hz} was just played on your side and you hold its remedy. "
                     f"Play it now, out of turn (1, or y) or let it pass (n)?")
         if kind == DecisionKind.EXTENSION:
+            assert g.extension_to is not None  # the question is asked only where the ruleset has an extension
             return (f"EXTENSION? Your side has completed the trip of {self.distance(obs.target)}. Extend it to "
                     f"{self.distance(g.extension_to)} (y: extend) or stop here (n: stop, the hand ends)?")
         return None

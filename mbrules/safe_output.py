@@ -90,7 +90,7 @@ def _input_ids(inputs: Iterable[str | os.PathLike]) -> tuple[set[str], set[tuple
 
 def _stream_ids() -> dict[tuple[int, int], str]:
     """(device, inode) of the regular files standard output and standard error go to (``> file``)."""
-    out = {}
+    out: dict[tuple[int, int], str] = {}
     for fd, name in ((1, "standard output"), (2, "standard error")):
         try:
             st = os.fstat(fd)
@@ -177,14 +177,14 @@ def write_file_atomic(path: str | os.PathLike, text: str | bytes, inputs: Iterab
     path = Path(path)
     inputs = list(inputs)
     check_output_file(path, inputs, flag)
+    data = text if isinstance(text, (bytes, bytearray)) else text.encode("utf-8")  # written as they are
     held = hasattr(signal, "pthread_sigmask")
     old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD) if held else None
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        binary = isinstance(text, (bytes, bytearray))
-        with (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline="\n")) as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         mask = os.umask(0)  # mkstemp made it 0600: give it the mode an ordinary file would have
@@ -199,7 +199,7 @@ def write_file_atomic(path: str | os.PathLike, text: str | bytes, inputs: Iterab
                 os.unlink(tmp)
             except OSError:
                 pass
-        if held:
+        if old is not None:  # held
             signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
@@ -236,7 +236,7 @@ def open_output_atomic(path: str | os.PathLike, inputs: Iterable[str | os.PathLi
         finally:
             if not done:
                 _unlink_quietly(tmp)
-            if held:
+            if old is not None:  # held
                 signal.pthread_sigmask(signal.SIG_SETMASK, old)
     finally:
         if not done:
@@ -477,7 +477,7 @@ def write_output_folder(path: str | os.PathLike, files: dict[str, str | bytes], 
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
-        if held:
+        if old_mask is not None:  # held
             signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)  # a held signal's handler runs here
         for signum in dict.fromkeys(caught):  # a caught one is given to its handler now, once
             signal.raise_signal(signum)

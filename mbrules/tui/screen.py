@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -173,7 +173,8 @@ def decision_screen(game: Game, obs: Observation, legal: Sequence[Action], narra
     is worked out from the table alone, so it is public), shown in the table's last column.
     """
     who = game.player_names[obs.player]
-    parts = [header(game, obs), sides_table(game, obs, unicode, hand_points), narration_text(narration)]
+    parts: list[RenderableType] = [header(game, obs), sides_table(game, obs, unicode, hand_points),
+                                   narration_text(narration)]
     banner = decision_banner(game, obs, who)
     if banner is not None:
         parts.append(banner)
