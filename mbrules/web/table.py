@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import hmac
 import secrets
+from collections.abc import Set
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from mbrules.engine import Action, Game, IllegalAction, NotationError, State
 from mbrules.narrate import LINE_LABELS, Narrator
@@ -27,7 +29,10 @@ from mbrules.tui.words import refusal
 from mbrules.vocab import COUP_FOURRE, DISCARD, DRAW, HAZARD, PLAY, SCORE_LINES, DecisionKind
 
 from .rules import Rules
-from .seats import PERSON, BotSeat, BrowserSeat, Seat, make_seat
+from .seats import PERSON, BotSeat, BrowserSeat, WebSeat, make_seat
+
+if TYPE_CHECKING:
+    from .store import Store
 
 NARRATION_KEPT = 60  # lines of public narration a page is sent
 _STEPPED = {LONE: "draw", DECIDED: "bot"}  # what step_once says the seat loop's step did
@@ -70,10 +75,10 @@ class Table:
     id: str
     setup: dict  # as stored: ruleset or upload, options, players, seed, seats, secrets, pace
     rules: Rules
-    store: object  # mbrules.web.store.Store (None: not persisted, for tools)
+    store: Store | None  # None: not persisted, for tools
     game: Game = field(init=False)
     state: State = field(init=False)
-    seats: list[Seat] = field(init=False)
+    seats: list[WebSeat] = field(init=False)
     steps: int = field(init=False, default=0)  # scenario steps written
     version: int = field(init=False, default=0)  # every change a page must see; a page's action names it
     ready: set[int] = field(init=False, default_factory=set)  # persons who pressed "next hand"
@@ -161,9 +166,11 @@ class Table:
         again = Table(self.id, self.setup, self.rules, None)
         rec = Recorder()
         again.state.add_observer(rec)
-        stored = self.store.load(self.id).steps if self.store is not None else ()
+        found = self.store.load(self.id) if self.store is not None else None
+        stored = found.steps if found is not None else ()
         again.restore(stored)
         ref = self.rules.ruleset_id or self.rules.upload_name
+        assert ref is not None  # a table's rules are a bundled id or a named upload
         return record_match(rec, again.state, ref, list(self.rules.options), self.players, self.setup["seed"],
                             out_dir=Path.cwd() if self.rules.ruleset_id is None else None)
 
@@ -188,7 +195,8 @@ class Table:
         """Seat ``p`` (already identified by its secret) sends an action in words, naming the
         version of the table it saw; None when taken, else the refusal in player words."""
         g, st = self.game, self.state
-        if not isinstance(self.seats[p], BrowserSeat):
+        seat = self.seats[p]
+        if not isinstance(seat, BrowserSeat):
             return Refusal("not-yours", "a bot plays this seat now (the host gave it to one)")
         if version != self.version:
             return Refusal("stale", "the table has changed since you chose: look again and choose again")
@@ -204,7 +212,6 @@ class Table:
             st.verify(action, player=p)
         except IllegalAction as e:
             return Refusal(e.code, self._words(p, action, e))
-        seat = self.seats[p]
         seat.offer(action)
         chosen = seat.decide(st.observation(p), st.legal_actions())
         if chosen is None:  # verified, yet not among the legal actions: never expected; said plainly
@@ -274,7 +281,7 @@ class Table:
             "totals": {g.side_names[s]: t for s, t in enumerate(st.match_totals)},
         }
 
-    def view(self, p: int, connected: set[int] = frozenset()) -> dict:
+    def view(self, p: int, connected: Set[int] = frozenset()) -> dict:
         """Everything seat ``p``'s page shows, from ``state.observation(p)`` and what is public."""
         g, st = self.game, self.state
         obs = st.observation(p)
