@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Sequence, cast
 
 from rich.table import Table
 from rich.text import Text
@@ -177,6 +177,11 @@ def bar(miles: int, target: int, width: int) -> Text:
     return t
 
 
+def _game_app(screen: Screen) -> "MilleBornesApp":
+    """The app a screen of this module is shown by: always the Mille Bornes app."""
+    return cast("MilleBornesApp", screen.app)
+
+
 class GamePane(Widget):
     """A pane of the table: it draws from the app's match (``game_app``)."""
 
@@ -190,6 +195,9 @@ class FittedPane(GamePane):
 
     def get_content_height(self, container, viewport, width: int) -> int:
         return self._text(width).plain.count("\n") + 1
+
+    def _text(self, width: int) -> Text:
+        raise NotImplementedError  # each pane draws its own
 
 
 class Header(Static):
@@ -301,7 +309,7 @@ class MovesView(GamePane):
         grid = Table.grid(padding=(0, 1))
         for _ in range(cols):
             grid.add_column(no_wrap=True, overflow="ellipsis", ratio=1)
-        rows = [[] for _ in range(min(h, len(moves)) or 1)]
+        rows: list[list[Text]] = [[] for _ in range(min(h, len(moves)) or 1)]
         for i, words in enumerate(moves):
             rows[i % len(rows)].append(Text(f"{i + 1:>2} {words}", overflow="ellipsis", no_wrap=True))
         for r in rows:
@@ -397,6 +405,8 @@ class Prompt(ModalScreen[bool]):
                       background: $panel; }
     """
 
+    quitting = False  # the question is whether to quit (Ctrl-C's: answered at any window size)
+
     def __init__(self, question: str, yes: str, no: str):
         super().__init__()
         self.text = Text()
@@ -430,7 +440,7 @@ class Handover(Screen[None]):
         if event.key == "enter":
             self.dismiss(None)
         elif event.key == "q":
-            self.app.action_quit_match()
+            _game_app(self).action_quit_match()
 
 
 class FoldedText(Widget):
@@ -505,7 +515,7 @@ class TooSmall(Screen[None]):
         self.query_one(Static).update(self.words())
 
     def on_screen_resume(self) -> None:
-        self.app.call_later(self.app.fit_check)
+        self.app.call_later(_game_app(self).fit_check)
 
     def on_key(self, event: events.Key) -> None:
         event.stop()  # the table underneath takes no key while it cannot be seen
@@ -546,7 +556,7 @@ class ScoreSheet(Screen[None]):
         if event.key == "enter":
             self.dismiss(None)
         elif event.key == "q":
-            self.app.action_quit_match()
+            _game_app(self).action_quit_match()
 
 
 class MilleBornesApp(App[str]):
@@ -639,7 +649,7 @@ class MilleBornesApp(App[str]):
         d = self.driver
         obs = d.state.observation(self.seat)
         kind = obs.decision.kind
-        question = Narrator(self.game).question(obs)
+        question = Narrator(self.game).question(obs) or ""  # a question for each kind asked below
         if kind == DecisionKind.COUP_FOURRE:
             self.waiting = True
             legal = d.state.legal_actions()
@@ -780,10 +790,10 @@ class MilleBornesApp(App[str]):
                              + refusal(self.game, st.observation(self.seat), c, -1, e.code, e.message) + ".")
         elif key == "h":
             a = self.driver.hint(self.seat)
-            n = legal.index(a) + 1 if a in legal else "?"
+            num = legal.index(a) + 1 if a in legal else "?"
             if a.card_index >= 0 and a.card_index in hand:
                 self.card_row = hand.index(a.card_index)
-            self.say(f"Hint ({self.driver.hint_name} bot): {n}. "
+            self.say(f"Hint ({self.driver.hint_name} bot): {num}. "
                      f"{self.driver.narrator.words.move(st.observation(self.seat), a)}")
         elif key == "u":
             if self.driver.can_undo():

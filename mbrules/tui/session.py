@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from rich.console import Console
 from rich.text import Text
@@ -29,6 +29,9 @@ from mbrules.vocab import COUP_FOURRE, FAST_PLAY, DecisionKind
 
 from . import screen
 from .table import NARRATION_LINES, DrawNotes, PublicNarrator, SeatedMatch, hint_bot_name  # noqa: F401  (re-exported)
+
+if TYPE_CHECKING:
+    from .app import MatchDriver
 
 MAX_BAD_LINES = 1000  # lines in a row that choose nothing (a stuck input): the session ends
 
@@ -80,7 +83,7 @@ class HumanSession(SeatedMatch):
         self.console = console
         self.read = read or default_input(console)
         self.max_hands = max_hands
-        self.bots = make_bots(bots, game, seed)  # the same streams as a headless play of this seed
+        self.bots = make_bots(tuple(bots), game, seed)  # the same streams as a headless play of this seed
         self.hint_name = hint_bot_name()
         # Hints come from a bot of their own per seat: asking for one never changes the bots' streams.
         self.hinters = {p: make_bot(self.hint_name, game, p, f"{seed}:hint") for p in self.humans}
@@ -307,6 +310,7 @@ def run_human(game: Game, ruleset: str, options: list[str], players: int, seed: 
     rs = game.ruleset
     quit_why = None
     code = 0
+    match: MatchDriver | HumanSession
     if full_screen:  # the Textual game (mbrules/tui/app.py); it draws on the alternate screen
         from .app import MatchDriver, run_app
 
@@ -333,7 +337,7 @@ def run_human(game: Game, ruleset: str, options: list[str], players: int, seed: 
         console.print(Text(resumed, style="bold"))
         for p in match.humans:
             match.notes[p] = [resumed]
-    if full_screen:
+    if not isinstance(match, HumanSession):  # full_screen
         result = run_app(match)
         if result != "over":
             quit_why = "Ctrl-C" if result == "interrupted" else "you quit"
@@ -355,7 +359,7 @@ def run_human(game: Game, ruleset: str, options: list[str], players: int, seed: 
     if quit_why is not None:
         console.print(Text(f"Match left ({quit_why}) in hand {st.hand_no + 1}: "
                            f"{result_sentence(game, st) if st.is_terminal() else 'no result.'}", style="bold"))
-    if record is not None and recorder.hands:
+    if record is not None and recorder is not None and recorder.hands:  # the one is made with the other
         from mbrules.safe_output import OutputPathError
 
         text = record_match(recorder, st, ruleset, options, players, seed,
