@@ -145,7 +145,7 @@ def focus_sentence(f: dict, names: tuple[str, str]) -> str:
 def summary(cmp) -> list[dict]:
     """The headline: every flagged effect (largest first, labelled by robustness), who wins, the
     skill ladder, and the decisions restricted play shows weighing differently."""
-    out = []
+    out: list[dict] = []
     # the shape of the game first (hand length, match length, trips, coups fourrés...), then the score
     # sheet's lines; each group by the size of the effect
     flagged = sorted((r for r in cmp.rows if r["flagged"]), key=lambda r: (notice_rank(r), -importance(r)))
@@ -255,9 +255,11 @@ def _about(rel: float) -> str:
 def _plain_change(r: dict) -> tuple[str, str]:
     """(the change in words, "a → b unit") of a row."""
     key = r["key"]
-    up, down, _, unit = _PLAIN.get(key, (None, None, None, ""))
+    plain = _PLAIN.get(key)
     rel = relative(r["diff"], r["a"])
-    if up is None:  # a score line: "each side scores about 74% fewer points a hand from delayed action"
+    if plain is not None:
+        up, down, _, unit = plain
+    else:  # a score line: "each side scores about 74% fewer points a hand from delayed action"
         line = key.partition(".")[2]
         words = LINE_WORDS_PLAIN.get(line, line.replace("_", " "))
         up, down, unit = (f"each side scores about {{p}} more points a hand from {words}",

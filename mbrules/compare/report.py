@@ -8,9 +8,13 @@ from __future__ import annotations
 import html
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..matches.intervals import FAMILY_ALPHA
 from .figures import _round, fmt, fmt_ci, fmt_diff, fmt_diff_ci, fmt_p
+
+if TYPE_CHECKING:
+    from ..matches.records import MatchRecord
 
 METHODS = (
     "Intervals are 95%. A share of matches: Wilson score interval. Every other figure is a ratio of sums "
@@ -298,7 +302,7 @@ class RecordSpill:
         self._mcsv.writerow(export.match_header(self.names))
         self._hcsv.writerow(export.hand_header(self.names))
 
-    def add(self, arm: str, i: int, rec: dict, names) -> None:
+    def add(self, arm: str, i: int, rec: MatchRecord, names) -> None:
         from . import export
 
         row = {**export.match_row(rec, names, arm, i), "kind": "main"}

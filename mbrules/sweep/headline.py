@@ -221,16 +221,17 @@ def _plain_trend(sw, key: str, word: str, rising: bool, first_sentence: bool = T
     from ..compare.headline import _PLAIN, _about, _plain_value, relative
 
     first, last = sw.points[0]["metrics"][key]["value"], sw.points[-1]["metrics"][key]["value"]
-    up, down, noun, unit = _PLAIN.get(key, (None, None, None, ""))
+    plain = _PLAIN.get(key)  # (rises, falls, noun, unit), or None for a score line
+    noun, unit = (plain[2], plain[3]) if plain is not None else (None, "")
     name = sw.points[0]["metrics"][key]["name"]
     figures = f"{_plain_value(first, key)} → {_plain_value(last, key)}{unit}"
     where = _where(sw) if first_sentence else ""
     if word == "not shown":
         return _minus(f"Not shown: a change in {noun or lower_first(name)}{where} ({figures}).")
-    if up is None:
+    if plain is None:
         change = f"{lower_first(name)} {'rises' if rising else 'falls'}"
     else:
-        change = up if rising else down
+        change = plain[0] if rising else plain[1]
         rel = relative(None if first is None or last is None else last - first, first)
         change = change.replace("about {p} ", "") if rel is None else change.replace("{p}", _about(rel))
     return _minus(f"{word.capitalize()}, {change}{where} ({figures}).")
