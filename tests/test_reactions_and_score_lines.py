@@ -77,7 +77,9 @@ def test_the_capot_to_each_opponent_replaces_the_shutout_rule_in_any_order():
     for options in (["shutout-per-opponent", "shutout-to-each-opponent"],
                     ["shutout-to-each-opponent", "shutout-per-opponent"]):
         g = mbrules.load_game("winning-moves", players=3, options=options)
-        assert g.scoring_lines_replaced == {"shutout"}
+        sc = g.ruleset.scoring
+        payers = [k for k, r in sc.all_lines().items() if (r.line or k) == "shutout"]
+        assert payers == ["shutout"] and sc.all_lines()["shutout"] == sc.lines["shutout"]  # the capot's, alone
     mbrules.load_game("wikipedia", players=3, options=["shutout-to-each-opponent"])
 
 
