@@ -10,6 +10,7 @@ tests/properties/test_score_lines.py.
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -310,3 +311,30 @@ def test_openspiel_game_plays_fast_play_and_its_replacement_draw(draws):
     g = pyspiel.load_game(f"python_mille_bornes(ruleset=winning-moves,players=4,options={OPTION_SETS[1]},"
                           f"draws={draws},hands=1)")
     pyspiel.random_sim_test(g, num_sims=2, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("options", [(), ("shutout-per-opponent", "extension-bonus-to-finisher")])
+def test_a_ruleset_may_write_the_contract_lines_itself_and_plays_the_same_games(tmp_path, options):
+    """The contract's ten lines are score lines of the one form: a custom file that writes winning-moves'
+    standard entries out under scoring.lines (per, per_when, line, every_opponent and all) replaces each
+    standard entry by its own copy, and every hand's sheet is the same, seed for seed."""
+    base = load_ruleset("winning-moves", options=list(options))
+    entries = {k: v.model_dump(mode="json", exclude_none=True) for k, v in base.scoring.standard_lines().items()}
+    p = _custom(tmp_path, yaml.safe_dump({"options": list(options), "scoring": {"lines": entries}},
+                                         allow_unicode=True))
+    mine = load_ruleset(p)
+    assert set(mine.scoring.lines) == set(entries)
+    for players in (3, 4):
+        a, b = mbrules.load_game("winning-moves", players=players, options=list(options)), mbrules.Game(mine, players)
+        assert a.score_line_names == b.score_line_names and sorted(a.scoring_lines) == sorted(b.scoring_lines)
+        for seed in range(3):
+            x, y = a.new_match(seed), b.new_match(seed)
+            rng = random.Random(seed)
+            while not x.match_over:
+                act = rng.choice(x.legal_actions())
+                x.apply(act)
+                y.apply(act)
+                if x.hand_over and not x.match_over:
+                    x.next_hand()
+                    y.next_hand()
+            assert x.hand_sheets == y.hand_sheets and x.match_totals == y.match_totals

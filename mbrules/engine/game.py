@@ -6,11 +6,11 @@ the boundary. Nothing here knows which edition it came from.
 Names: a table keeps the model's name for the value it compiles. ``play.*`` and ``match.*``
 values keep their field's bare name (``hazard_on_hazard``, ``target_points``); the
 ``coup_fourre.*`` and ``scoring.*`` values carry their section as a prefix, where the bare
-name would be ambiguous (``scoring.safety`` is ``scoring_safety``, points, not a card;
+name would be ambiguous (``scoring.trip_completed`` is ``scoring_trip_completed``, points;
 ``coup_fourre.extra_turn`` is ``coup_fourre_extra_turn``). A value tested against one of
 an enum's values is named after the field and that value (``coup_fourre.who ==
-any_player`` is ``coup_fourre_any_player``; ``scoring.extension_bonus_to == finisher`` is
-``extension_bonus_to_finisher``). Tables derived from the cards (``card_spec``, masks,
+any_player`` is ``coup_fourre_any_player``). The score sheet's lines are one compiled table,
+``scoring_lines`` (:mod:`.scorelines`). Tables derived from the cards (``card_spec``, masks,
 ``protectors``) are the engine's own.
 
 A new house rule: its field in the model, its table here (one line, named as above), and

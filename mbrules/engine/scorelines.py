@@ -27,8 +27,10 @@ _PER = {None: ONCE, "mile": MILE, "safety": SAFETY, "coup_fourre": COUP, "oppone
 
 # A compiled condition: the checks it makes, (code, expected value) each; () checks nothing.
 Condition = tuple[tuple[int, object], ...]
-# A compiled line: (slot in the sheet's names, points, per, when, per_when, to_each_opponent, to_when).
-Line = tuple[int, int, int, Condition, Condition, bool, Condition]
+# A compiled line: (slot in the sheet's names, points, per, when, per_when, to_each_opponent, to_when,
+# finisher_only). finisher_only: ``when`` asks for the trip completed, so only the side that completed it
+# is looked at (that check is then left out of ``when``): most lines of a sheet are the finisher's.
+Line = tuple[int, int, int, Condition, Condition, bool, Condition, bool]
 
 
 def _condition(cond: SideCondition | None, index: dict[str, int]) -> Condition:
@@ -68,11 +70,16 @@ def compile_entries(entries: "dict[str, ScoreLineRule]", names: tuple[str, ...],
                     ) -> tuple[Line, ...]:
     """The score lines ``entries`` (name -> model entry) as tuples, on the sheet ``names``; those worth 0 left out."""
     slot = {n: i for i, n in enumerate(names)}
-    return tuple(
-        (slot[rule.line or name], rule.points, _PER[rule.per], _condition(rule.when, index),
-         _condition(rule.per_when, index), rule.to == "each_opponent", _condition(rule.to_when, index))
-        for name, rule in entries.items() if rule.points
-    )
+    out = []
+    for name, rule in entries.items():
+        if not rule.points:
+            continue
+        when = _condition(rule.when, index)
+        finisher_only = (TRIP, True) in when
+        out.append((slot[rule.line or name], rule.points, _PER[rule.per],
+                    tuple(c for c in when if c != (TRIP, True)), _condition(rule.per_when, index),
+                    rule.to == "each_opponent", _condition(rule.to_when, index), finisher_only))
+    return tuple(out)
 
 
 def holds(st: "StateFields", s: int, cond: Condition, done: int) -> bool:
@@ -117,8 +124,10 @@ def pay_lines(st: "StateFields", done: int) -> list[list[int]]:
     S = g.sides
     rows = [[0] * len(g.score_line_names) for _ in range(S)]
     opponents = g.opponents
-    for slot, points, per, when, per_when, each_opponent, to_when in g.scoring_lines:
-        for s in range(S):
+    every = range(S)
+    finisher = (done,) if done >= 0 else ()
+    for slot, points, per, when, per_when, each_opponent, to_when, finisher_only in g.scoring_lines:
+        for s in finisher if finisher_only else every:
             if when and not holds(st, s, when, done):
                 continue
             pts = points

@@ -227,3 +227,36 @@ def test_a_tie_is_broken_as_the_ruleset_says(option, scenario, monkeypatch):
 
     monkeypatch.setattr(State, "_tie_break", a_draw)
     assert _caught_in_scenarios(WINNER, names=(scenario,))
+
+
+# -- the contract's lines as data ----------------------------------------------------------------
+
+
+def test_the_standard_lines_cite_the_values_they_are_built_from():
+    """Every bundled edition and option: each standard entry's points are its scoring value and carry that
+    value's source or decided (so show, --explain and diff, which read the values, say what the sheet pays)."""
+    from mbrules.ruleset.model import STANDARD_LINE_VALUES
+    from mbrules.testing import configurations
+
+    seen = set()
+    for rid, options, _ in configurations():
+        if (rid, options) in seen:
+            continue
+        seen.add((rid, options))
+        sc = load_rules(rid, options).scoring
+        for key, line in sc.standard_lines().items():
+            value = getattr(sc, STANDARD_LINE_VALUES[line.line or key][0])
+            assert line.points == value.value, (rid, options, key)
+            assert (line.source, line.decided, line.uncited) == (value.source, value.decided, value.uncited)
+
+
+def test_an_editions_own_value_is_the_compiled_line():
+    """cf-200 (the 2014 box's coup fourré) and no-delayed-action change the compiled lines, nothing else."""
+    base = game_of(("winning-moves", (), 4))
+    g = game_of(("winning-moves", ("cf-200", "no-delayed-action"), 4))
+    slot = g.score_line_names.index
+    coup = [line for line in g.scoring_lines if line[0] == slot("coup_fourres")]
+    assert [line[1] for line in coup] == [200]
+    assert not [line for line in g.scoring_lines if line[0] == slot("delayed_action")]  # worth 0: not compiled
+    rest = [line for line in base.scoring_lines if line[0] not in (slot("coup_fourres"), slot("delayed_action"))]
+    assert rest == [line for line in g.scoring_lines if line[0] != slot("coup_fourres")]
