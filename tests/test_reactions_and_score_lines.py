@@ -110,6 +110,27 @@ def test_a_score_line_cannot_be_called_total_nor_give_to_when_to_its_own_side(tm
     assert "cannot be called 'total'" in text and "to_when" in text and "'stop', a hazard card" in text
 
 
+def test_a_line_cannot_pay_on_total_nor_count_opponents_it_does_not_pay_per(tmp_path):
+    p = _custom(tmp_path, "scoring:\n  lines:\n    mine: {points: 5, when: {}, line: total, decided: x}\n"
+                          "    other: {points: 5, when: {}, per_when: {no_distance: true}, decided: x}\n"
+                          "    third: {points: 5, when: {every_opponent: {none_played: [stop]}}, decided: x}\n")
+    with pytest.raises(RulesetError) as info:
+        load_ruleset(p)
+    text = str(info.value)
+    assert "cannot pay on the line 'total'" in text and "per_when" in text and "'stop', a hazard card" in text
+
+
+def test_a_points_match_whose_lines_all_pay_nothing_is_refused(tmp_path):
+    """The contract's lines replaced by entries worth 0 leave no point to score: the standard values
+    (still 1 a mile, 100 a safety, ...) are not read, so the match could never end."""
+    zero = "{points: 0, when: {}, decided: x}"
+    body = "scoring:\n  lines:\n" + "".join(f"    {name}: {zero}\n" for name in SCORE_LINES[:-1])
+    with pytest.raises(RulesetError, match="no hand can score a point"):
+        load_ruleset(_custom(tmp_path, body))
+    load_ruleset(_custom(tmp_path, body.replace(f"milestones: {zero}", "milestones: {points: 1, when: {}, per: mile, "
+                                                                      "decided: x}")))
+
+
 def test_a_match_of_fixed_hands_fits_under_the_hands_cap(tmp_path):
     p = _custom(tmp_path, "match:\n  mode: {value: fixed_hands, decided: x}\n  hands: {value: 20, decided: x}\n"
                           "  max_hands: {value: 10, decided: x}\n")

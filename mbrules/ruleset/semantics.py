@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .diagnostics import quote as q
-from .model import DistanceCard, HazardCard, RemedyCard, Ruleset, SafetyCard
+from .model import STANDARD_LINE_VALUES, DistanceCard, HazardCard, RemedyCard, Ruleset, SafetyCard
 
 Problem = tuple[tuple, str, bool, tuple]
 
@@ -235,6 +235,11 @@ def _match_problems(rs: Ruleset, add) -> None:
         "shutout": sc.shutout.value * (opponents if sc.shutout_per_opponent.value else 1) if trips else 0,
         "extension": sc.extension.value if extension else 0,
     }
+    # a contract line that an entry of scoring.lines pays instead: its standard value is not read
+    replaced = {line.line or name for name, line in sc.lines.items()}
+    for line_name, keys in STANDARD_LINE_VALUES.items():
+        if line_name in replaced:
+            per_hand.pop(keys[0], None)
     # score lines as data: a line can pay a side once, or once per opposing side meeting its condition
     # (and times its 'per': miles, safeties, coups fourrés or opposing sides)
     per = {None: 1, "mile": longest, "safety": safeties, "coup_fourre": safeties, "opponent": opponents}
