@@ -2,8 +2,10 @@
 
 The server decides everything: a page sends the words of an action (``play d100``), the engine
 checks it for that page's seat (``State.verify``), and a refusal goes back in the terminal game's
-words (:func:`mbrules.tui.words.refusal`). Every accepted step is written to the store before the
-state changes and before anyone is told (:meth:`Table._apply`). What a seat is sent is built from
+words (:func:`mbrules.narrate.refusal` and :func:`~mbrules.narrate.why_not`, shared with the
+terminal game). Every accepted step is written to the store before the state changes and before
+anyone is told (:meth:`Table._apply`); an action is taken through the seat loop
+(:meth:`mbrules.seats.SeatLoop.step`), as the bots' are. What a seat is sent is built from
 ``state.observation(seat)`` and what the whole table may hear (the public narration, the score
 sheets, who sits where): never another hand, never the draw order (:meth:`Table.view`).
 
@@ -18,12 +20,11 @@ import secrets
 from dataclasses import dataclass, field
 
 from mbrules.engine import Action, Game, IllegalAction, NotationError, State
-from mbrules.narrate import LINE_LABELS, Narrator
+from mbrules.narrate import LINE_LABELS, Narrator, refusal, why_not
 from mbrules.scenario.format import NoStep, step_action, step_fields
 from mbrules.scenario.model import ActionStep
 from mbrules.seats import DECIDED, LONE, SeatLoop
 from mbrules.tui.table import PublicNarrator
-from mbrules.tui.words import refusal
 from mbrules.vocab import COUP_FOURRE, DISCARD, DRAW, HAZARD, PLAY, SCORE_LINES, DecisionKind
 
 from .rules import Rules
@@ -204,12 +205,13 @@ class Table:
             st.verify(action, player=p)
         except IllegalAction as e:
             return Refusal(e.code, self._words(p, action, e))
-        seat = self.seats[p]
-        seat.offer(action)
-        chosen = seat.decide(st.observation(p), st.legal_actions())
-        if chosen is None:  # verified, yet not among the legal actions: never expected; said plainly
+        self.seats[p].offer(action)  # the seat loop asks the seat deciding, which answers with it
+        try:
+            done = self.loop.step()
+        finally:
+            self.seats[p].pending = None  # never left for a later question
+        if done != DECIDED:  # verified, yet the loop did not take it from this seat: never expected; said plainly
             return Refusal("not-a-move", "that move is not open to you now")
-        self._apply(p, chosen)
         return None
 
     def _words(self, p: int, action: Action, e: IllegalAction) -> str:
@@ -291,7 +293,7 @@ class Table:
             playable = {m["card"] for m in moves if m["op"] in ("play", "coup-fourre")}
             for c in set(obs.hand):
                 if g.card_ids[c] not in playable:
-                    why[g.card_ids[c]] = self._why_not(p, obs, c)
+                    why[g.card_ids[c]] = why_not(st, p, c) or ""
         over = st.is_terminal()
         hand_over = st.hand_over
         status = None
@@ -312,19 +314,6 @@ class Table:
             "hand_over": hand_over and not over, "match_over": over, "status": status,
             "you_ready": p in self.ready,
         }
-
-    def _why_not(self, p: int, obs, c: int) -> str:
-        g, st = self.game, self.state
-        targets = g.opponents[obs.side] if g.kind[c] == HAZARD else (-1,)
-        first = None
-        for ts in targets:
-            a = g.play_action[c][ts] if ts >= 0 else g.play_own[c]
-            try:
-                st.verify(a, player=p)
-                return ""
-            except IllegalAction as e:
-                first = first or refusal(g, obs, c, ts, e.code, e.message)
-        return first or ""
 
     def welcome(self, p: int | None) -> dict:
         """What never changes at this table: the cards' names and kinds, the rules in words, the changes."""
