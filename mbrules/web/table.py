@@ -25,7 +25,7 @@ from mbrules.scenario.format import NoStep, step_action, step_fields
 from mbrules.scenario.model import ActionStep
 from mbrules.seats import DECIDED, LONE, SeatLoop
 from mbrules.tui.table import PublicNarrator
-from mbrules.vocab import COUP_FOURRE, DISCARD, DRAW, HAZARD, PLAY, SCORE_LINES, DecisionKind
+from mbrules.vocab import COUP_FOURRE, DISCARD, DRAW, HAZARD, MULLIGAN, PLAY, SCORE_LINES, DecisionKind
 
 from .rules import Rules
 from .seats import PERSON, BotSeat, BrowserSeat, Seat, make_seat
@@ -304,7 +304,7 @@ class Table:
         return {
             "type": "state", "table": self.id, "version": self.version, "seat": g.player_names[p],
             "obs": obs.to_dict(),
-            "moves": moves, "question": self.words.question(obs) if mine else None,
+            "moves": moves, "question": (self.words.question(obs) or self._draw_question(obs, legal)) if mine else None,
             "why_not": why,
             "narration": list(self.narrator.lines),
             "sheets": self.sheets(),
@@ -314,6 +314,21 @@ class Table:
             "hand_over": hand_over and not over, "match_over": over, "status": status,
             "you_ready": p in self.ready,
         }
+
+    def _draw_question(self, obs, legal: list) -> str | None:
+        """The question of a turn that starts with a choice of draws (draw-from-discard's discard top, a
+        mulligan), or None: the page shows it as a prompt, as the windows'."""
+        if not any(a.op == DRAW for a in legal):
+            return None
+        g = self.game
+        ways = ["draw a card (p)"]
+        top = next((a for a in legal if a.op == DRAW and a.from_discard), None)
+        if top is not None:
+            ways.append(f"take {self.words.move(obs, top).removeprefix('take ')} (t)")
+        if any(a.op == MULLIGAN for a in legal):
+            ways.append(f"take a mulligan: throw cards away and draw back to {g.hand_size} (m)")
+        said = ways[0] if len(ways) == 1 else ", ".join(ways[:-1]) + " or " + ways[-1]
+        return f"YOUR TURN: {said}?"
 
     def welcome(self, p: int | None) -> dict:
         """What never changes at this table: the cards' names and kinds, the rules in words, the changes."""

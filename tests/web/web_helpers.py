@@ -251,3 +251,54 @@ def check_nothing_leaked(messages: list[dict], allowed: set[str], seat_name: str
         assert set(msg["why_not"]) <= hand
         views += 1
     return views
+
+
+HOUSE_RULES = ["draw-from-discard", "mulligan", "fast-play-remedy"]  # the decisions a person makes with them
+HOUSE_DECISIONS = {"pile", "discard", "mulligan", "fast"}
+
+
+def house_move(view: dict, done: set[str]) -> str:
+    """The tests' person policy with :data:`HOUSE_RULES`, noting in ``done`` each decision taken: a
+    fast-play window answered with the remedy, then at the draw: the discard pile's top once, a
+    mulligan of the first card once (after the discard top), else the draw pile; a mulligan under way
+    ends at once; any other decision: the first move (a coup fourré called)."""
+    moves = view["moves"]
+    kind = view["obs"]["decision"]["kind"]
+    acts = [m["action"] for m in moves]
+    if kind == "fast_play":
+        done.add("fast")
+        return next(m["action"] for m in moves if m["op"] == "fast-play")
+    if kind == "mulligan":
+        return "draw"
+    if any(m["op"] == "draw" for m in moves):
+        if "discard" in done and "mulligan" not in done and any(m["op"] == "mulligan" for m in moves):
+            done.add("mulligan")
+            return f"mulligan {view['obs']['hand'][0]}"
+        if "draw discard" in acts and "discard" not in done:
+            done.add("discard")
+            return "draw discard"
+        done.add("pile")
+        return "draw"
+    return my_move(view)
+
+
+def house_seed(seats: list[str], limit: int = 300, within: int = 30) -> tuple[int, int]:
+    """A seed whose first hand, the persons playing :func:`house_move`, brings every one of
+    :data:`HOUSE_DECISIONS` in ``within`` person moves: (the seed, the person moves it takes)."""
+    from mbrules.web.rules import bundled_choice
+    from mbrules.web.table import Table, table_setup
+
+    rules = bundled_choice("winning-moves", HOUSE_RULES)
+    for seed in range(limit):
+        t = Table("find", table_setup(rules, len(seats), seats, seed, 0), rules, None)
+        done: set[str] = set()
+        for n in range(1, within + 1):
+            while t.step_once():
+                pass
+            p = t.deciding()
+            if p < 0:
+                break
+            assert t.act(p, house_move(t.view(p), done), t.version) is None
+            if done >= HOUSE_DECISIONS:
+                return seed, n
+    raise AssertionError(f"no seed below {limit} brings every house-rule decision in {within} moves")
