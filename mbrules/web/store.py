@@ -5,7 +5,9 @@ player count, the seed, what plays each seat, the invitation secrets) and its st
 step in the scenario step notation (:func:`mbrules.scenario.format.step_fields`, as JSON). The
 position is never stored: a table is rebuilt by dealing the same seed and playing the steps again
 (:meth:`mbrules.web.table.Table.restore`), so the file cannot hold a position the engine did not
-reach. Draws and declined coup fourré windows have no step (as in a scenario): they are implicit.
+reach. A decision a scenario leaves implicit (a draw chosen among several, a window let pass) is a
+row too (``{"player": "p2", "implicit": "decline"}``), so a restart does not ask it again; a lone
+draw has no row.
 
 Each write is its own transaction, committed before the caller goes on (WAL journal: a killed
 process loses nothing that was committed). Only the thread that runs the server touches the

@@ -25,13 +25,16 @@ from mbrules.scenario.format import NoStep, step_action, step_fields
 from mbrules.scenario.model import ActionStep
 from mbrules.seats import DECIDED, LONE, SeatLoop
 from mbrules.tui.table import PublicNarrator
-from mbrules.vocab import COUP_FOURRE, DISCARD, DRAW, HAZARD, MULLIGAN, PLAY, SCORE_LINES, DecisionKind
+from mbrules.vocab import (COUP_FOURRE, DECLINE, DISCARD, DRAW, FAST_PLAY, HAZARD, MULLIGAN, PLAY, SCORE_LINES,
+                           DecisionKind)
 
 from .rules import Rules
 from .seats import PERSON, BotSeat, BrowserSeat, Seat, make_seat
 
 NARRATION_KEPT = 60  # lines of public narration a page is sent
 _STEPPED = {LONE: "draw", DECIDED: "bot"}  # what step_once says the seat loop's step did
+IMPLICIT = "implicit"  # a stored row that is no scenario step: a decision a scenario leaves implicit
+IMPLICIT_ACTIONS = {"draw": "draw_action", "decline": "decline_action"}  # its value -> the Game's action
 MAX_STEPS_A_CALL = 10_000  # bot moves and draws in one advance (a hand is bounded by the engine far below)
 
 
@@ -113,8 +116,11 @@ class Table:
     def restore(self, steps) -> None:
         """Play stored steps (``(hand, step fields)``) again from the deal: the table is where it stopped.
 
-        Draws and declined coup fourré windows are implicit (as in a scenario): a window the next
-        step does not answer with that player's coup fourré is let pass.
+        A row is a scenario step, or a decision a scenario leaves implicit (:data:`IMPLICIT`: a draw
+        chosen among several, a window let pass), stored so that a window answered just before a crash
+        is not asked again after it. Lone draws are implicit. A record written before those rows
+        existed is read as a scenario is: a window the next step does not answer is let pass and a
+        mulligan the next step does not go on with ends.
         """
         st, g = self.state, self.game
         for hand, fields in steps:
@@ -122,14 +128,27 @@ class Table:
                 st.next_hand()
             if st.hand_no != hand:
                 raise TableError(f"table {self.id}: a stored step of hand {hand + 1} found in hand {st.hand_no + 1}")
-            p, action = step_action(g, ActionStep.model_validate(fields))
+            implicit = fields.get(IMPLICIT) if isinstance(fields, dict) else None
+            if implicit is not None:
+                if implicit not in IMPLICIT_ACTIONS or fields.get("player") not in g.player_names:
+                    raise TableError(f"table {self.id}: a stored step {fields!r:.80} is not a decision")
+                p, action = g.player_names.index(fields["player"]), getattr(g, IMPLICIT_ACTIONS[implicit])
+            else:
+                p, action = step_action(g, ActionStep.model_validate(fields))
             for _ in range(MAX_STEPS_A_CALL):
                 legal = st.legal_actions()
+                kind = st.decision.kind
                 if len(legal) == 1 and legal[0].op == DRAW:
                     st.apply(legal[0])
-                elif (st.decision.kind == DecisionKind.COUP_FOURRE
-                      and not (action.op == COUP_FOURRE and st.current_player == p)):
-                    st.apply(g.decline_action)
+                elif implicit is None and kind in (DecisionKind.COUP_FOURRE, DecisionKind.FAST_PLAY) and not (
+                        action.op in (COUP_FOURRE, FAST_PLAY) and st.current_player == p):
+                    st.apply(g.decline_action)  # a record without its decline rows
+                elif implicit is None and kind == DecisionKind.MULLIGAN and not (
+                        action.op == MULLIGAN and st.current_player == p):
+                    st.apply(g.draw_action, player=st.current_player)
+                elif implicit is None and g.draw_action in legal and (st.current_player != p or (
+                        action.op in (PLAY, DISCARD) and not st.decision.drawn)):
+                    st.apply(g.draw_action, player=st.current_player)  # a draw chosen among several
                 else:
                     break
             st.apply(action, player=p)
@@ -137,13 +156,16 @@ class Table:
         self.version = self.steps
 
     def _apply(self, p: int, action: Action) -> None:
-        """Take ``action`` for seat ``p``: checked, then written (a step), then applied."""
+        """Take ``action`` for seat ``p``: checked, then written (a step, or a decision a scenario
+        leaves implicit), then applied. A lone draw is not written: it is the only thing to do."""
         st = self.state
         st.verify(action, player=p)
         try:
             fields = step_fields(self.game, p, action)
-        except NoStep:  # a draw or a decline: implicit in the record
-            fields = None
+        except NoStep:  # a draw or a decline: implicit in a scenario, but a decision when not alone
+            legal = st.legal_actions()
+            fields = None if len(legal) == 1 and legal[0].op == DRAW else {
+                "player": self.game.player_names[p], IMPLICIT: "decline" if action.op == DECLINE else "draw"}
         if fields is not None and self.store is not None:
             self.store.add_step(self.id, self.steps, st.hand_no, fields)
         st.apply(action, player=p)

@@ -260,3 +260,39 @@ def test_a_draw_that_is_a_choice_is_offered_to_the_person_and_taken(option, tmp_
             return
         assert t.act(p, my_move(t.view(p)), t.version) is None
     pytest.fail("no draw choice came up")
+
+
+HOUSE = ["draw-from-discard", "mulligan", "fast-play-remedy"]
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_table_with_the_house_rules_is_rebuilt_from_its_record_after_every_decision(seed, tmp_path):
+    """A draw chosen among several (the pile's, the end of a mulligan) and a window let pass are no scenario
+    step, but they are decisions: the store keeps them (an 'implicit' row), so a table rebuilt from its
+    record after any decision is where it was, and is not asked again what it answered. Before, the
+    rebuild stopped inside the mulligan (a restarted server could not resume the table at all) and a
+    window let pass was asked again. The record still exports as a scenario that replays."""
+    import random
+
+    t, store = new_table(tmp_path, seed=seed, options=HOUSE)
+    rng = random.Random(seed)
+    kinds = set()
+    for _ in range(120):
+        while t.step_once():
+            pass
+        p = t.deciding()
+        if p < 0:
+            break
+        view = t.view(p)
+        kinds.add(view["obs"]["decision"]["kind"])
+        assert t.act(p, rng.choice(view["moves"])["action"], t.version) is None
+        again = Table("t", store.load("t").setup, t.rules, None)
+        again.restore(store.load("t").steps)
+        assert again.state.snapshot() == t.state.snapshot()
+        assert again.version == again.steps == t.steps == store.count_steps("t")
+    assert {"turn", "mulligan"} <= kinds
+    while not t.state.hand_over:
+        play(t, 1)
+    path = tmp_path / "record.yaml"
+    path.write_text(t.export())
+    assert [r.passed for r in replay_file(path)] == [True]
