@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hmac
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 
 from mbrules.engine import Action, Game, IllegalAction, NotationError, State
 from mbrules.narrate import LINE_LABELS, Narrator, refusal, why_not
@@ -75,16 +75,18 @@ class Table:
     setup: dict  # as stored: ruleset or upload, options, players, seed, seats, secrets, pace
     rules: Rules
     store: object  # mbrules.web.store.Store (None: not persisted, for tools)
+    built: InitVar[Game | None] = None  # the rules compiled for this player count already (the lobby checked them)
     game: Game = field(init=False)
     state: State = field(init=False)
     seats: list[Seat] = field(init=False)
     steps: int = field(init=False, default=0)  # scenario steps written
     version: int = field(init=False, default=0)  # every change a page must see; a page's action names it
     ready: set[int] = field(init=False, default_factory=set)  # persons who pressed "next hand"
+    joined: bool = field(init=False, default=False)  # a person has opened a seat (the table then never expires)
 
-    def __post_init__(self):
+    def __post_init__(self, built: Game | None):
         players = self.setup["players"]
-        self.game = Game(self.rules.ruleset, players)
+        self.game = built if built is not None and built.players == players else Game(self.rules.ruleset, players)
         self.state = State.new_match(self.game, self.setup["seed"], deal_next=False)
         self.narrator = PublicNarrator(self.game)
         self.narrator.lines = type(self.narrator.lines)(maxlen=NARRATION_KEPT)

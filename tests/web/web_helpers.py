@@ -35,6 +35,7 @@ class Server:
             raise AssertionError(f"no start line: {line!r}; log: {Path(log).read_text()[-2000:]}")
         self.url, self.db, self.resumed = m.group(1), m.group(2), int(m.group(3))
         self.http = httpx.Client(base_url=self.url, timeout=30)
+        self.opened = 0
 
     def stop(self, sig=signal.SIGTERM) -> tuple[int, str]:
         self.http.close()
@@ -61,8 +62,13 @@ class Server:
         raise AssertionError("no VmRSS")
 
     def open_table(self, **body) -> dict:
+        """A table opened through the API by a host of its own, on a loopback address of its own
+        (127.0.0.10, .11, ...): the server bounds the tables an address opens (tests/web/test_web_security.py)."""
         body = {"ruleset": "winning-moves", "options": [], "players": 4, "pace": 0, **body}
-        r = self.http.post("/api/tables", json=body)
+        self.opened += 1
+        with httpx.Client(base_url=self.url, timeout=30, transport=httpx.HTTPTransport(
+                local_address=f"127.0.0.{10 + self.opened % 240}")) as host:
+            r = host.post("/api/tables", json=body)
         assert r.status_code == 201, r.text
         return r.json()
 
@@ -302,3 +308,33 @@ def house_seed(seats: list[str], limit: int = 300, within: int = 30) -> tuple[in
             if done >= HOUSE_DECISIONS:
                 return seed, n
     raise AssertionError(f"no seed below {limit} brings every house-rule decision in {within} moves")
+
+
+class InProcessServer:
+    """The application of a :class:`~mbrules.web.lobby.Lobby` the test holds, served by uvicorn on
+    127.0.0.1 from a thread of this process (the test may then move the lobby's clock); ``url``."""
+
+    def __init__(self, lobby):
+        import threading
+
+        import uvicorn
+
+        from mbrules.web.app import create_app
+        from mbrules.web.server import bind
+
+        sock = bind("127.0.0.1", 0)
+        self.url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+        self.server = uvicorn.Server(uvicorn.Config(create_app(lobby), log_level="warning", access_log=False,
+                                                    lifespan="on"))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]}, daemon=True)
+        self.thread.start()
+        for _ in range(200):
+            if self.server.started:
+                break
+            time.sleep(0.05)
+        self.http = httpx.Client(base_url=self.url, timeout=30)
+
+    def close(self) -> None:
+        self.http.close()
+        self.server.should_exit = True
+        self.thread.join(timeout=30)
