@@ -42,6 +42,7 @@ async function poll() {
       document.body.dataset.expired = "yes";
       $("next").hidden = true;
       $("export").hidden = true;
+      for (const e of document.querySelectorAll("section.links, details")) e.hidden = true;  // nothing left to show
       return;
     }
   } catch (e) { /* the server restarts: try again */ }
