@@ -36,6 +36,26 @@ def play_persons(clients: dict, moves: int) -> None:
                 return
 
 
+def open_window(t: dict, person: int) -> dict:
+    """The persons' sockets (p1, p3) at table ``t``, played (my_move) until the coup fourré window the
+    seeded deal opens for ``person`` is open."""
+    clients = {p: SeatClient(t["seats"][p]["url"]) for p in (0, 2)}
+    for c in clients.values():
+        c.until(lambda m: m["type"] == "state")
+    holder = clients[person]
+    for _ in range(200):
+        for c in clients.values():
+            c.settle(0.2)
+        if holder.view["question"]:
+            break
+        for c in clients.values():
+            if c.view["moves"]:
+                c.act(my_move(c.view))
+                break
+    assert holder.view["obs"]["decision"]["kind"] == "coup_fourre"
+    return clients
+
+
 @pytest.mark.slow  # two server processes
 def test_a_server_killed_mid_hand_resumes_every_table_at_its_last_step(tmp_path):
     db = tmp_path / "tables.sqlite3"
@@ -85,20 +105,8 @@ def test_a_page_that_reconnects_inside_a_coup_fourre_window_is_asked_again(tmp_p
     server = Server(tmp_path / "t.sqlite3", tmp_path / "log")
     try:
         t = server.open_table(seats=SEATS, seed=seed)
-        clients = {p: SeatClient(t["seats"][p]["url"]) for p in (0, 2)}
-        for c in clients.values():
-            c.until(lambda m: m["type"] == "state")
-        for _ in range(200):
-            for c in clients.values():
-                c.settle(0.2)
-            holder = clients[person]
-            if holder.view["question"]:
-                break
-            for c in clients.values():
-                if c.view["moves"]:
-                    c.act(my_move(c.view))
-                    break
-        assert holder.view["obs"]["decision"]["kind"] == "coup_fourre"
+        clients = open_window(t, person)
+        holder = clients[person]
         question, version = holder.view["question"], holder.view["version"]
         holder.close()  # the tab is closed inside the window
         time.sleep(0.3)
@@ -129,20 +137,8 @@ def test_a_coup_fourre_window_let_pass_just_before_a_kill_is_not_asked_again(tmp
     again = None
     try:
         t = server.open_table(seats=SEATS, seed=seed)
-        clients = {p: SeatClient(t["seats"][p]["url"]) for p in (0, 2)}
-        for c in clients.values():
-            c.until(lambda m: m["type"] == "state")
+        clients = open_window(t, person)
         holder = clients[person]
-        for _ in range(200):
-            for c in clients.values():
-                c.settle(0.2)
-            if holder.view["question"]:
-                break
-            for c in clients.values():
-                if c.view["moves"]:
-                    c.act(my_move(c.view))
-                    break
-        assert holder.view["obs"]["decision"]["kind"] == "coup_fourre"
         version = holder.view["version"]
         let_pass = next(m for m in holder.view["moves"] if m["op"] == "decline")
         holder.act(let_pass["action"])
