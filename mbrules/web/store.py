@@ -73,6 +73,8 @@ class Store:
             for column, decl in (("joined", "INTEGER NOT NULL DEFAULT 0"), ("expired", "TEXT")):
                 if column not in have:  # a file written before the column existed
                     self.db.execute(f"ALTER TABLE tables ADD COLUMN {column} {decl}")
+                    if column == "joined":  # its tables predate the expiry of tables nobody joins: never expire
+                        self.db.execute("UPDATE tables SET joined = 1")
         except (sqlite3.Error, OSError) as e:
             raise StoreError(f"cannot use {self.path} as the tables database: {e}") from None
 

@@ -274,8 +274,10 @@ class Table:
         kinds = list(self.setup["seats"])
         kinds[p] = bot
         self.setup = {**self.setup, "seats": kinds}
+        self.joined = True  # the host plays it on with bots: it is not waiting for players
         if self.store is not None:
             self.store.update_setup(self.id, self.setup)
+            self.store.mark_joined(self.id)
         self.seats[p] = seat
         self.loop.seat(p, seat)
         self.ready.discard(p)

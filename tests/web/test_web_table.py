@@ -350,6 +350,9 @@ def test_a_table_nobody_joins_expires_with_age_and_its_links_say_why(tmp_path):
         body = {"ruleset": "winning-moves", "players": 2, "seats": ["person", "random"], "pace": 0}
         idle = http.post("/api/tables", json=body).json()
         used = http.post("/api/tables", json=body).json()
+        botted = http.post("/api/tables", json=body).json()  # the host plays it on with a bot: in use
+        assert http.post(path(botted["host_url"]).replace("/host/", "/api/host/") + "/bot",
+                         json={"seat": 0, "bot": "random"}).status_code == 200
         with connect(used["seats"][0]["url"].replace("http://", "ws://").replace("/play/", "/ws/")) as ws:
             assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
         host_api = path(idle["host_url"]).replace("/host/", "/api/host/")
@@ -364,9 +367,30 @@ def test_a_table_nobody_joins_expires_with_age_and_its_links_say_why(tmp_path):
         seat = http.get(path(idle["seats"][0]["url"]))
         assert seat.status_code == 410 and seat.text.startswith("This table expired at ")
         assert http.get(host_api[:-3] + "xyz").status_code == 404
-        assert http.get(path(used["host_url"]).replace("/host/", "/api/host/")).status_code == 200
+        for kept in (used, botted):
+            assert http.get(path(kept["host_url"]).replace("/host/", "/api/host/")).status_code == 200
     finally:
         server.close()
+
+
+def test_a_tables_file_from_before_expiry_keeps_every_table(tmp_path):
+    """A file written before tables could expire has no 'joined' column: it is added with every table
+    counted as joined, so upgrading the server never expires a table that was in play."""
+    import sqlite3
+
+    db = tmp_path / "old.sqlite3"
+    con = sqlite3.connect(db)
+    con.executescript("""
+        CREATE TABLE tables (id TEXT PRIMARY KEY, created REAL NOT NULL, setup TEXT NOT NULL,
+                             over INTEGER NOT NULL DEFAULT 0);
+        CREATE TABLE steps (table_id TEXT NOT NULL REFERENCES tables(id), n INTEGER NOT NULL,
+                            hand INTEGER NOT NULL, step TEXT NOT NULL, PRIMARY KEY (table_id, n));
+        INSERT INTO tables (id, created, setup) VALUES ('old', 0, '{}');
+    """)
+    con.commit()
+    con.close()
+    store = Store(db)
+    assert store.waiting() == [] and store.load("old").joined and store.table_ids(playing_only=True) == ["old"]
 
 
 def test_the_listening_socket_says_tcp_so_asyncio_turns_nagle_off():
