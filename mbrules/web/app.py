@@ -88,17 +88,23 @@ class Buckets:
 
 
 class RateLimit:
-    """ASGI middleware: every HTTP request of a client takes a token of ``requests``, a table opened one of
-    ``opens`` too; without one the answer is 429 with ``Retry-After``, and nothing else runs."""
+    """ASGI middleware: every HTTP request of a client (a socket's handshake included) takes a token of
+    ``requests``, a table opened one of ``opens`` too; without one the answer is 429 with
+    ``Retry-After`` (a socket: closed before it opens), and nothing else runs."""
 
     def __init__(self, app, requests: Buckets, opens: Buckets):
         self.app, self.requests, self.opens = app, requests, opens
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] != "http" or scope.get("path") == "/health":
+        if scope["type"] not in ("http", "websocket") or scope.get("path") == "/health":
             return await self.app(scope, receive, send)
         client = (scope.get("client") or ("?", 0))[0]
         wait = self.requests.take(client)
+        if scope["type"] == "websocket":  # a socket's handshake is a request too; refused, it is closed unopened
+            if wait:
+                log.warning("too many requests from %s: a socket refused", client)
+                return await send({"type": "websocket.close", "code": 1008})
+            return await self.app(scope, receive, send)
         what = "requests"
         if not wait and scope.get("method") == "POST" and scope.get("path") == "/api/tables":
             wait, what = self.opens.take(client), "tables opened"

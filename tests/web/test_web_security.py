@@ -296,6 +296,12 @@ def test_a_burst_of_requests_from_one_address_is_answered_429_and_others_are_ser
         assert r.json()["errors"][0].startswith("too many requests from your address: try again in ")
         assert attacker.get("/health").status_code == 200  # never limited
         assert server.http.get("/api/catalog").status_code == 200  # another address is served
+        from websockets.sync.client import connect
+
+        link = table["info"]["seats"][0]["url"].replace("http://", "ws://").replace("/play/", "/ws/")
+        with pytest.raises(InvalidStatus) as refused:  # a socket's handshake is a request: refused unopened
+            connect(link, source_address=("127.0.0.2", 0), open_timeout=20)
+        assert refused.value.response.status_code == 403
         time.sleep(int(r.headers["Retry-After"]))
         assert attacker.get("/").status_code == 200
     finally:
