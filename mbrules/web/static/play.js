@@ -44,6 +44,7 @@ function say(text, refused = false) { const m = $("message"); m.textContent = te
 
 function welcome(msg) {
   cards = msg.cards; unit = msg.unit;
+  queue = []; sentAt = -1;  // a new connection (a restarted server numbers its versions anew)
   $("title").textContent = msg.ruleset + (msg.options.length ? ` + ${msg.options.join(", ")}` : "");
   document.title = `${msg.ruleset}: ${msg.seat}`;
   $("rules").textContent = msg.rules;
@@ -60,6 +61,7 @@ function render(v) {
   const fresh = !view || view.version !== v.version;
   view = v;
   if (fresh) {
+    if (!queue.length && v.version !== sentAt) sentAt = -1;  // the last queued step was taken
     if (!drawChoice(v) && !inMulligan(v)) { choosing = false; thrown.clear(); }
     if (inMulligan(v) && !queue.length) choosing = true;  // a mulligan under way (a page opened mid-way)
   }
@@ -184,7 +186,7 @@ function renderPrompt(v) {
   const p = $("prompt"), a = $("answers");
   a.replaceChildren();
   p.dataset.kind = "";
-  if (!v.question || queue.length) { p.classList.remove("open"); return; }
+  if (!v.question || queue.length || sentAt === v.version) { p.classList.remove("open"); return; }  // a mulligan on its way
   p.classList.add("open");
   if (choosing) {  // the mulligan's cards are chosen in the hand below
     const n = thrown.size, size = v.obs.hand.length - n;
