@@ -406,3 +406,17 @@ def test_the_listening_socket_says_tcp_so_asyncio_turns_nagle_off():
         assert sock.proto == socket.IPPROTO_TCP
     finally:
         sock.close()
+
+
+def test_a_persons_move_is_taken_through_the_seat_loop(tmp_path):
+    """A browser seat's action goes through SeatLoop.step, as the bots' moves and the draws do (issue 37):
+    the loop that was waiting for that seat's answer takes it and waits for nobody after. Before, the
+    table applied the action itself, and the loop still said it waited for the seat that had answered."""
+    t, _ = new_table(tmp_path, store=False)
+    while t.step_once():
+        pass
+    p = t.deciding()
+    assert t.loop.waiting == p >= 0
+    steps = t.steps
+    assert t.act(p, my_move(t.view(p)), t.version) is None
+    assert t.loop.waiting == -1 and t.seats[p].pending is None and t.steps == steps + 1
