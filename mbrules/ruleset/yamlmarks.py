@@ -523,7 +523,9 @@ class _Builder:
         raise YamlError.at(node.start_mark, "unexpected YAML node")  # pragma: no cover
 
     def _control_in_value(self, node: Node, text: str) -> None:
-        code = ord(_VALUE_CONTROL.search(text).group())  # type: ignore[union-attr]
+        found = _VALUE_CONTROL.search(text)
+        assert found is not None  # called only for a text that holds one
+        code = ord(found.group())
         name = _CONTROL_NAMES.get(code)
         label = f"U+{code:04X}" + (f" ({name})" if name else "")
         what = "a lone surrogate" if 0xD800 <= code <= 0xDFFF else f"control character {label}"

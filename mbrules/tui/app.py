@@ -374,7 +374,7 @@ class TableScreen(Screen):
     """The game: everything on one screen."""
 
     def compose(self) -> ComposeResult:
-        a: MilleBornesApp = self.app  # type: ignore[assignment]
+        a = _game_app(self)
         yield Header(id="header")
         yield TableView(a, id="table")
         with Horizontal(id="middle"):
