@@ -233,4 +233,4 @@ class SeatLoop:
             st.next_hand()
 
 
-__all__ = ["BotSeat", "DECIDED", "HAND_OVER", "HandTooLong", "LATER", "LONE", "LaterSeat", "Seat", "SeatLater", "SeatLoop"]
+__all__ = ["BotSeat", "Chooser", "DECIDED", "HAND_OVER", "HandTooLong", "LATER", "LONE", "LaterSeat", "Seat", "SeatLater", "SeatLoop"]
