@@ -339,7 +339,8 @@ def simulate(
 
     from concurrent.futures.process import BrokenProcessPool
 
-    from mbrules.matches import simulate as run, summary
+    from mbrules.matches.simulation import simulate as run
+    from mbrules.matches.stats import summary
 
     err = Console(stderr=True)
     with Progress(

@@ -29,10 +29,10 @@ import stat
 import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from types import FrameType
+from typing import Any, BinaryIO, TextIO
 from contextlib import contextmanager
 from pathlib import Path
-from types import FrameType
-from typing import BinaryIO, TextIO, TypeAlias
 
 __all__ = ["OutputInterrupted", "OutputPathError", "check_output_dir", "check_output_file", "check_output_folder",
            "open_output_atomic", "write_file_atomic", "write_output_folder"]
@@ -179,11 +179,11 @@ def write_file_atomic(path: str | os.PathLike[str], text: str | bytes, inputs: I
     path = Path(path)
     inputs = list(inputs)
     check_output_file(path, inputs, flag)
-    data = text if isinstance(text, (bytes, bytearray)) else text.encode("utf-8")  # written as they are
     held = hasattr(signal, "pthread_sigmask")
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD) if held else None
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD) if held else set()
     tmp = None
     try:
+        data = text if isinstance(text, (bytes, bytearray)) else text.encode("utf-8")  # as text mode would, newline="\n"
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -201,7 +201,7 @@ def write_file_atomic(path: str | os.PathLike[str], text: str | bytes, inputs: I
                 os.unlink(tmp)
             except OSError:
                 pass
-        if old is not None:  # held
+        if held:
             signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
@@ -224,7 +224,7 @@ def open_output_atomic(path: str | os.PathLike[str], inputs: Iterable[str | os.P
     try:
         yield fh
         held = hasattr(signal, "pthread_sigmask")
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD) if held else None
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD) if held else set()
         try:
             fh.flush()
             os.fsync(fh.fileno())
@@ -238,7 +238,7 @@ def open_output_atomic(path: str | os.PathLike[str], inputs: Iterable[str | os.P
         finally:
             if not done:
                 _unlink_quietly(tmp)
-            if old is not None:  # held
+            if held:
                 signal.pthread_sigmask(signal.SIG_SETMASK, old)
     finally:
         if not done:
@@ -326,7 +326,7 @@ def _pending(caught: list[int]) -> int | None:
     return min(waiting) if waiting else None
 
 
-_Handler: TypeAlias = Callable[[int, FrameType | None], object] | int | signal.Handlers | None  # as signal.signal gives it
+_Handler = Callable[[int, FrameType | None], Any] | int | None  # what signal.signal returns and takes
 
 
 def _catch_signals(caught: list[int]) -> dict[int, _Handler]:
@@ -358,8 +358,8 @@ def _open_dir(path: Path, flag: str) -> int:
         raise OutputPathError(f"mbrules: cannot write {path} ({flag}): {(e.strerror or str(e)).lower()}") from None
 
 
-# A report file's content: its text or bytes, or a callable that writes them into the (binary) file given.
-FileContent: TypeAlias = str | bytes | Callable[[BinaryIO], object]
+# A report file's content: its text or bytes, or a callable that writes its bytes into the file it is given
+FileContent = str | bytes | Callable[[BinaryIO], object]
 
 
 def _write_into(dir_fd: int, name: str, content: FileContent) -> None:
@@ -431,7 +431,7 @@ def write_output_folder(path: str | os.PathLike[str], files: Mapping[str, FileCo
     caught: list[int] = []
     previous = _catch_signals(caught)
     held = hasattr(signal, "pthread_sigmask")
-    old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD) if held else None
+    old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD) if held else set()
     interrupted = None
     try:
         mask = os.umask(0)
@@ -486,7 +486,7 @@ def write_output_folder(path: str | os.PathLike[str], files: Mapping[str, FileCo
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
-        if old_mask is not None:  # held
+        if held:
             signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)  # a held signal's handler runs here
         for signum in dict.fromkeys(caught):  # a caught one is given to its handler now, once
             signal.raise_signal(signum)
