@@ -3,7 +3,7 @@
     python benchmarks/soak.py                    # the default soak (make soak)
     python benchmarks/soak.py --hands 300        # a slice (runs inside make test)
     python benchmarks/soak.py --replay soak-failures/X.yaml   # replay a failure, invariants checked
-    python benchmarks/soak.py --every-bot        # every option x every registered bot, whole matches
+    python benchmarks/soak.py --every-bot        # every option x every registered bot, 3 whole matches each
 
 Every configuration is a bundled ruleset, with no option, one bundled option, or an ordered pair of
 two different bundled options (``--no-pairs``: not the pairs), at each player count it allows, played
@@ -17,14 +17,13 @@ that does not end is a failure: it is shrunk to the shortest prefix of its hand 
 and written under ``soak-failures/`` as a one-hand scenario file (the recorder's format) that
 ``mbrules replay`` runs, with the violations and the command that reproduces it in its header.
 
-``--every-bot`` soaks the bots instead: every configuration without pairs (each bundled ruleset with no
-option or one, at each player count, and the capped pin) played by every registered bot
-(:func:`every_bot`: the slow ones at their ladder budget, the restricted one forbidden everything, the
-learned one with the shipped model or, where the options leave none, a small one trained for the soak),
-as whole matches: ``--hands`` then counts matches (default: one per configuration and bot). A bot that
-chooses an action not among the legal ones, a crash, a hand past ``MAX_ACTIONS`` actions or a match
-past its ``match.max_hands`` is a failure; every match must end (won, drawn, or stopped unfinished at
-the bound).
+``--every-bot`` soaks the bots instead (:func:`bot_plan`): every option set (no option, each bundled
+option, the capped pin) with every registered bot (:func:`every_bot`: the slow ones at their ladder
+budget, the restricted one forbidden everything, the learned one with the shipped model or, where the
+options leave none, a small one trained for the soak), ``--rounds`` whole matches each, each on another
+bundled ruleset and player count the option set allows. A bot that chooses an action not among the
+legal ones, a crash, a hand past ``MAX_ACTIONS`` actions or a match past its ``match.max_hands`` is a
+failure; every match must end (won, drawn, or stopped unfinished at the bound).
 
 The last line is the figure: hands, configurations, seconds, failures. Exit 0 when none failed.
 """
@@ -140,14 +139,28 @@ def every_bot() -> list[str]:
     return out
 
 
-def option_sample(configs: list) -> list:
+def option_sample(configs: list, shift: int = 0) -> list:
     """One configuration per option set of ``configs`` (no option, each option, the capped pin): for the
-    i-th set, its (i * 7)-th configuration modulo their number, so that the sample meets every ruleset
-    and player count across the options. A bounded covering sample for the bot soak in ``make test``."""
+    i-th set, its (i * 7 + shift)-th configuration modulo their number, so that the sample meets every
+    ruleset and player count across the options, and another ``shift`` meets others. A bounded covering
+    sample for the bot soak in ``make test`` (its bots taken in turn by :func:`plan`)."""
     by: dict = {}
     for c in configs:
         by.setdefault((c[0] if c[0] == str(CAPPED) else "", tuple(c[1])), []).append(c)
-    return [group[(i * 7) % len(group)] for i, group in enumerate(by.values())]
+    return [group[(i * 7 + shift) % len(group)] for i, group in enumerate(by.values())]
+
+
+def bot_plan(configs: list, bots: list[str], rounds: int, seed: int, share: float) -> list[dict]:
+    """The bot soak's units: every option set of ``configs`` x every bot of ``bots``, ``rounds`` whole
+    matches each, each match on another configuration of the option set (:func:`option_sample` shifted
+    by round and bot, so the bots meet different rulesets and player counts)."""
+    units = []
+    for r in range(rounds):
+        for b, bot in enumerate(bots):
+            for c in option_sample(configs, shift=r * len(bots) + b):
+                units.append({"config": [c[0], list(c[1]), c[2]], "bot": bot, "hands": 1,
+                              "seed": seed + len(units) * 1_000_003, "share": share, "full": True})
+    return units
 
 
 def _soak_bot(bot: str, game, folder: str) -> str:
@@ -473,12 +486,15 @@ def _worker_init(parent: int) -> None:
 
 def soak(hands: int = DEFAULT_HANDS, workers: int | None = None, seed: int = 0, share: float = DEFAULT_SHARE,
          out_dir: str | Path = "soak-failures", configs=None, bots=None, progress: bool = True,
-         pairs: bool = True, full: bool = False) -> dict:
-    """The soak (see the module's text); ``full``: ``hands`` counts whole matches, each played to its end."""
+         pairs: bool = True, full: bool = False, units: list[dict] | None = None) -> dict:
+    """The soak (see the module's text); ``full``: ``hands`` counts whole matches, each played to its end;
+    ``units`` (:func:`bot_plan`): these instead of :func:`plan`'s."""
     skipped: list = []
-    if configs is None:
+    if configs is None and units is None:
         configs, skipped = soak_configurations(pairs)
-    units = plan(hands, seed, share, configs, bots, full)
+    if units is None:
+        units = plan(hands, seed, share, configs, bots, full)
+    full = full or any(u.get("full") for u in units)
     workers = workers or os.cpu_count() or 1
     t0 = time.perf_counter()
     totals = {"hands": 0, "actions": 0, "checked": 0, "capped": 0, "matches": 0}
@@ -532,6 +548,7 @@ def soak(hands: int = DEFAULT_HANDS, workers: int | None = None, seed: int = 0, 
         "configurations": configs_n, "bots": sorted({u["bot"] for u in units}),
         "workers": workers, "seconds": round(seconds, 1), "failures": len(failures),
         "pair_configurations": pair_configs, "skipped_pairs": len(skipped),
+        "option_sets": len({(u["config"][0] == str(CAPPED), tuple(u["config"][1])) for u in units}),
         "skipped_pair_reasons": [f"{r} {a}+{b}: {why}" for r, (a, b), why in skipped[:20]],
         "matches": totals["matches"], "capped_matches": totals["capped"], "full_matches": full,
         "per_bot": per_bot,
@@ -543,9 +560,7 @@ def soak(hands: int = DEFAULT_HANDS, workers: int | None = None, seed: int = 0, 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--hands", type=int, default=None,
-                    help=f"hands to play in all (default {DEFAULT_HANDS}); with --every-bot, whole matches "
-                         "(default: one per configuration and bot)")
+    ap.add_argument("--hands", type=int, default=None, help=f"hands to play in all (default {DEFAULT_HANDS})")
     ap.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--share", type=float, default=DEFAULT_SHARE,
@@ -559,8 +574,14 @@ def main(argv=None) -> int:
     ap.add_argument("--replay", metavar="FILE", help="replay a failure scenario with the invariants checked")
     ap.add_argument("--no-pairs", action="store_true", help="no configurations with two options")
     ap.add_argument("--every-bot", action="store_true",
-                    help="every configuration without pairs x every registered bot (or --bot), whole matches")
+                    help="every option x every registered bot (or --bot): --rounds whole matches each")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="with --every-bot: whole matches of each option with each bot (default %(default)s)")
     a = ap.parse_args(argv)
+    if a.every_bot and a.hands is not None:
+        ap.error("--every-bot plays --rounds whole matches of each option with each bot, not --hands")
+    if not 1 <= a.rounds <= 1000:
+        ap.error("--rounds must be between 1 and 1000")
     if (a.hands is not None and a.hands < 1) or (a.workers is not None and a.workers < 1) or not 0.0 <= a.share <= 1.0:
         ap.error("--hands and --workers must be at least 1, --share between 0 and 1")
     if a.replay:
@@ -579,12 +600,10 @@ def main(argv=None) -> int:
             ap.error("; ".join(e.lines))
         counts = [a.players] if a.players else sorted(int(k) for k in rs.player_counts)
         configs = [(a.one, tuple(a.option), n) for n in counts]
-    bots = a.bot
+    units = None
     if a.every_bot:
-        configs = configs if configs is not None else soak_configurations(pairs=False)[0]
-        bots = bots or every_bot()
-    hands = a.hands if a.hands is not None else (
-        len(configs) * len(bots) if a.every_bot else DEFAULT_HANDS)  # type: ignore[arg-type]
+        units = bot_plan(configs if configs is not None else soak_configurations(pairs=False)[0],
+                         a.bot or every_bot(), a.rounds, a.seed, a.share)
     import signal
 
     got = {"signum": signal.SIGINT}
@@ -595,8 +614,8 @@ def main(argv=None) -> int:
 
     signal.signal(signal.SIGTERM, _term)
     try:
-        fig = soak(hands, a.workers, a.seed, a.share, a.out, configs, bots, progress=not a.json,
-                   pairs=not a.no_pairs and not a.every_bot, full=a.every_bot)
+        fig = soak(a.hands or DEFAULT_HANDS, a.workers, a.seed, a.share, a.out, configs, a.bot, progress=not a.json,
+                   pairs=not a.no_pairs, units=units)
     except KeyboardInterrupt:
         print("soak: interrupted; the workers are stopped, nothing is reported", file=sys.stderr)
         return 128 + int(got["signum"])  # 130 Ctrl-C, 143 SIGTERM
@@ -619,6 +638,7 @@ def main(argv=None) -> int:
         for r in fig["skipped_pair_reasons"]:
             print(f"  skipped pair: {r}")
         if fig["full_matches"]:
+            print(f"  whole matches of {fig['option_sets']} option sets (no option, each option, the capped pin):")
             for b, n in sorted(fig["per_bot"].items()):
                 print(f"  {b.partition(':')[0]}: {n['matches']} whole matches, {n['hands']} hands, "
                       f"{n['actions']} actions, {n['failures']} failures")
