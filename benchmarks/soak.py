@@ -293,7 +293,7 @@ def _run_unit(unit: dict, game, spec: str) -> dict:
     rid, opts, players = unit["config"]
     bot = unit["bot"]
     full = bool(unit.get("full"))
-    hands = actions = checked = capped = matches = tried = 0
+    hands = actions = checked = capped = matches = tried = capped_elsewhere = 0
     failures = []
     seed = unit["seed"]
     while (tried if full else hands) < unit["hands"]:
@@ -312,6 +312,8 @@ def _run_unit(unit: dict, game, spec: str) -> dict:
                 raise _Failure("unended", [f"the match stopped after {played} hands without an outcome"])
             if st.outcome is not None and st.outcome.unfinished:
                 capped += 1  # stopped by the bound, not by the unit's quota
+                if Path(rid).resolve() != CAPPED:
+                    capped_elsewhere += 1  # a real ruleset's match that reached match.max_hands
         except _Failure as e:
             failure = {"kind": e.kind, "problems": e.problems}
         except Exception as e:  # a crash of the engine or of a bot is a failure
@@ -342,7 +344,7 @@ def _run_unit(unit: dict, game, spec: str) -> dict:
             failures.append(failure)  # the match cannot go on from a broken state
         seed += 1
     return {"hands": hands, "actions": actions, "checked": checked, "failures": failures, "capped": capped,
-            "matches": matches, "bot": bot}
+            "matches": matches, "bot": bot, "capped_elsewhere": capped_elsewhere}
 
 
 # ----------------------------------------------------------------------------
@@ -497,7 +499,7 @@ def soak(hands: int = DEFAULT_HANDS, workers: int | None = None, seed: int = 0, 
     full = full or any(u.get("full") for u in units)
     workers = workers or os.cpu_count() or 1
     t0 = time.perf_counter()
-    totals = {"hands": 0, "actions": 0, "checked": 0, "capped": 0, "matches": 0}
+    totals = {"hands": 0, "actions": 0, "checked": 0, "capped": 0, "matches": 0, "capped_elsewhere": 0}
     per_bot: dict[str, dict[str, int]] = {}
     failures = []
     last = t0
@@ -551,6 +553,7 @@ def soak(hands: int = DEFAULT_HANDS, workers: int | None = None, seed: int = 0, 
         "option_sets": len({(u["config"][0] == str(CAPPED), tuple(u["config"][1])) for u in units}),
         "skipped_pair_reasons": [f"{r} {a}+{b}: {why}" for r, (a, b), why in skipped[:20]],
         "matches": totals["matches"], "capped_matches": totals["capped"], "full_matches": full,
+        "capped_outside_pin": totals["capped_elsewhere"],
         "per_bot": per_bot,
         "failure_files": written, "share": share,
         "failure_summaries": [f"{f['kind']}: {f['config']} bot {f['bot']} seed {f['seed']}: {f['problems'][0]}"
@@ -638,7 +641,8 @@ def main(argv=None) -> int:
         for r in fig["skipped_pair_reasons"]:
             print(f"  skipped pair: {r}")
         if fig["full_matches"]:
-            print(f"  whole matches of {fig['option_sets']} option sets (no option, each option, the capped pin):")
+            print(f"  whole matches of {fig['option_sets']} option sets (no option, each option, the capped pin);")
+            print(f"  {fig['capped_outside_pin']} stopped at match.max_hands outside the capped pin; by bot:")
             for b, n in sorted(fig["per_bot"].items()):
                 print(f"  {b.partition(':')[0]}: {n['matches']} whole matches, {n['hands']} hands, "
                       f"{n['actions']} actions, {n['failures']} failures")
