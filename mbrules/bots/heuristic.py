@@ -25,6 +25,10 @@ The hints it follows:
   hazard whose remedies are mostly seen stops its victim longer.
 - Attack the leading opponent; a hazard whose safety we hold is safe from a coup fourré.
 - Call every coup fourré; call the extension when it is likely to succeed.
+- House rules (issue 35): take the discard pile's top when it beats an unknown card
+  (:meth:`HeuristicBot._wants_top`), mulligan a hopeless hand (:meth:`HeuristicBot._hopeless`),
+  answer every fast-play window with the remedy that fixes the fewest hazards, and read a stack
+  of hazards as every one of them in force. docs/bots.md measures the first two.
 
 The weights below were set by measurement against the heuristic this one replaced (paired
 seeds, seats swapped; ``benchmarks/bench_bots.py versus``): docs/bots.md gives
