@@ -41,7 +41,7 @@ import random
 import weakref
 from typing import Any, Callable, Generic, TypeVar, overload
 
-from ..engine import Action, Game, Observation
+from ..engine import Action, Game, Observation, SideView
 from mbrules.vocab import (
     BATTLE, COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, FAST_PLAY, HAZARD, MULLIGAN, NO_LIMIT, PLAY, REMEDY,
     SAFETY, STOP, DecisionKind,
@@ -185,14 +185,14 @@ class HeuristicBot:
         return choices[0] if len(choices) == 1 else choices[int(self.rng.random() * len(choices))]
 
     # -- the draw's choices (the ruleset's turn rules: draw-from-discard, mulligan) -------
-    def _in_force(self, me) -> int:
+    def _in_force(self, me: SideView) -> int:
         """Bit mask of the battle hazards that stop side ``me`` now (every one of a stack, else the one showing)."""
         m = 0
         for h in me.hazards:
             m |= 1 << h
         return m
 
-    def _gets_moving(self, me, c: int) -> bool:
+    def _gets_moving(self, me: SideView, c: int) -> bool:
         """Whether card ``c`` in hand would let a side that is not moving play distance again (or soon): a
         remedy or safety for a battle hazard in force, or, with none in force, a go card or rolling safety."""
         g = self.game
