@@ -12,11 +12,15 @@ RESTRICTION_WORDS = {
     "no_extension": "never calls the extension",
     "no_attack": "never attacks (plays no hazard)",
     "no_safety_discard": "never discards a safety",
+    "no_discard_draw": "never draws the discard pile's top",
+    "no_mulligan": "never mulligans",
 }
 RESTRICTION_SHORT = {"no_coup_fourre": "coups fourrés", "no_extension": "the extension", "no_attack": "attacks",
-                     "no_safety_discard": "safety discards"}  # a progress bar's label: "forbid attacks"
+                     "no_safety_discard": "safety discards", "no_discard_draw": "discard draws",
+                     "no_mulligan": "mulligans"}  # a progress bar's label: "forbid attacks"
 RESTRICTION_NOUNS = {"no_coup_fourre": "coups fourrés", "no_extension": "the extension", "no_attack": "attacks",
-                     "no_safety_discard": "safety discards"}
+                     "no_safety_discard": "safety discards", "no_discard_draw": "draws from the discard pile",
+                     "no_mulligan": "mulligans"}
 ROBUST_WORDS = {True: "holds with every bot", False: "depends on the bots", None: "not checked with other bots"}
 # the label of a flagged effect, by what the other lineups measured (``robust_verdict`` of a row):
 # "unconfirmed" is a check with too few pairs to tell, never read as "depends on the bots"

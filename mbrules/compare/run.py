@@ -193,6 +193,10 @@ def run_compare(
         for r in RESTRICTIONS:
             if r == "no_extension" and all(g.extension_to is None for g in games_pair):
                 continue  # no extension question in either game: the restriction changes nothing
+            if r == "no_discard_draw" and not any(g.draw_from_discard for g in games_pair):
+                continue  # no draw from the discard pile in either game (turn.draw_from_discard)
+            if r == "no_mulligan" and not any(g.mulligan for g in games_pair):
+                continue  # no mulligan in either game (turn.mulligan)
             phases.append(Phase(f"restricted:{r}", "restricted", restricted_n, f"forbid {RESTRICTION_SHORT[r]}",
                                 focus="heuristic", other=f"restricted:{r}=1"))
 
