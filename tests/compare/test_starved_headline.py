@@ -67,3 +67,16 @@ def test_a_metric_that_does_not_apply_to_an_arm_is_a_dash_not_zero(four_cars):
     row_html = html[html.index("<code>reshuffles_per_hand</code>"):]
     row_html = row_html[:row_html.index("</tr>")]
     assert "<td>–<br>" in row_html and "seated differently" not in row_html
+
+
+def test_sweep_names_the_values_where_the_deck_runs_out_before_any_car_arrives():
+    """The same sentence in a sweep's headline, naming only the swept values where trips almost never
+    complete (4 cars each for himself: a 1000-mile trip, not a 500-mile one)."""
+    res = CliRunner().invoke(app, ["sweep", "winning-moves", "-p", "4", "-o", "each-for-himself",
+                                   "--set", "player_counts.4.target=500,1000", "--games", "6", "--workers", "1",
+                                   "--json"])
+    assert res.exit_code == 0, res.output
+    first = json.loads(res.output)["headline"][0]
+    assert first.startswith("The deck runs out before any car arrives in ")
+    assert "at player_counts.4.target=1000 (somewhere between" in first and "=500" not in first
+    assert first.endswith("trips almost never complete there.")
