@@ -5,7 +5,6 @@ env, OpenSpiel) equals the vector built from the Observation; and api_test's fai
 observation that shows a reshuffled pile's order."""
 from __future__ import annotations
 
-import random
 from array import array
 
 import pytest
@@ -14,6 +13,8 @@ import mbrules
 from mbrules.engine import Game, State
 from mbrules.env.encoding import ObservationEncoder
 from mbrules.testing import api_test
+from test_api_test import CustomState  # noqa: E402  (a State subclass whose clone keeps its class)
+from test_compact import _random_positions as random_positions  # noqa: E402  (random play, each position once)
 
 TAILS = {  # option: the slots it adds (2 players)
     "reshuffle-discard": ["reshuffles/max_reshuffles"],
@@ -23,16 +24,6 @@ TAILS = {  # option: the slots it adds (2 players)
     "queued-coup-fourre-turn": ["queued_turns[+0]", "queued_turns[+1]"],
     "draw-from-discard": [],  # the discard top was in the vector already
 }
-
-
-def random_positions(game, seed, steps):
-    rng = random.Random(seed)
-    st = game.new_match(seed)
-    for _ in range(steps):
-        if st.is_terminal():
-            st = game.new_match(rng.randrange(1 << 30))
-        yield st
-        st.apply(rng.choice(st.legal_actions()))
 
 
 @pytest.mark.parametrize("option", sorted(TAILS))
@@ -91,15 +82,8 @@ def test_the_pettingzoo_and_single_agent_spaces_carry_the_new_slots():
         mbrules.load_game("winning-moves", 2, ["reshuffle-discard"])).size
 
 
-class PeeksAfterAReshuffle(State):
+class PeeksAfterAReshuffle(CustomState):
     """Shows the next card of a reshuffled draw pile (and nothing else it should not): a leak of the pile's order."""
-
-    def clone(self):
-        twin = super().clone()
-        out = type(self).__new__(type(self))
-        for name in State.__slots__:
-            setattr(out, name, getattr(twin, name))
-        return out
 
     def observation(self, player):
         obs = super().observation(player)
