@@ -341,14 +341,43 @@ def headline_rows(cmp) -> list[dict]:
     return (picked + rest)[:HEADLINE_SENTENCES]
 
 
+STARVED = 0.9  # an arm whose hands end with no trip completed this often: its deck runs out first
+
+
+def starved_sentences(cmp) -> list[str]:
+    """For each arm where trips almost never complete (at least :data:`STARVED` of its hands end with no
+    trip completed: the draw pile, reshuffles included, runs out first), a sentence that says so, with the
+    share's 95% interval in plain words and the matches it rests on; "clearly" when the whole interval is
+    that high, else "probably". Nothing for an arm whose trips complete."""
+    r = next((x for x in cmp.rows if x["key"] == "trip_completed_share"), None)
+    if r is None:
+        return []
+    out = []
+    for arm in "ab":
+        done, ci, n = r[arm], r.get(f"{arm}_ci95"), r.get(f"n_{arm}")
+        if done is None or 1 - done < STARVED:
+            continue
+        word = "Clearly" if ci and 1 - ci[1] >= STARVED else "Probably"
+        bounds = f"somewhere between {100 * (1 - ci[1]):.0f}% and {100 * (1 - ci[0]):.0f}%, " if ci else ""
+        basis = f" ({bounds}from {n:,} match{'es' if n != 1 else ''})" if n else ""
+        out.append(f"{word}, under {arm.upper()} the deck runs out before any car arrives in {100 * (1 - done):.0f}% "
+                   f"of hands{basis}: trips almost never complete.")
+    return out
+
+
 def headline(cmp) -> list[str]:
     """At most three sentences a player reads first (``headline`` in ``--json``, the first lines of the
-    terminal and of ``index.html``): what the rule does to hand length, trips, shutouts, who wins and
-    points, each with its certainty ("clearly", "probably", "not shown"); the figures behind them follow."""
+    terminal and of ``index.html``): first, where trips almost never complete in an arm, that its deck runs
+    out before any car arrives (:func:`starved_sentences`); then what the rule does to hand length, trips,
+    shutouts, who wins and points, each with its certainty ("clearly", "probably", "not shown"); the
+    figures behind them follow."""
+    first = starved_sentences(cmp)
     rows = headline_rows(cmp)
     if not any(r["flagged"] for r in cmp.rows):
         pairs = cmp.pairs_done
-        first = (f"Not shown: any effect on play (hand length, trips, shutouts, who wins, points) in {pairs:,} "
-                 f"paired match{'es' if pairs != 1 else ''}.")
-        return [first] + [plain_sentence(cmp, r) for r in rows if r["excludes_zero"]][:HEADLINE_SENTENCES - 1]
-    return [plain_sentence(cmp, r) for r in rows]
+        none = (f"Not shown: any effect on play (hand length, trips, shutouts, who wins, points) in {pairs:,} "
+                f"paired match{'es' if pairs != 1 else ''}.")
+        rest = [none] + [plain_sentence(cmp, r) for r in rows if r["excludes_zero"]]
+    else:
+        rest = [plain_sentence(cmp, r) for r in rows]
+    return (first + rest)[:HEADLINE_SENTENCES]

@@ -193,7 +193,8 @@ def html_page(doc: dict, charts: dict[str, str] | None) -> str:
         else:
             cls = ""
         diff_cell = (f"{e(fmt_diff(m['diff'], key))}<br><small>{e(fmt_diff_ci(m['ci95'], key))}</small>"
-                     if m["compared"] else "<small>shown per arm (seated differently)</small>")
+                     if m["compared"] else "–" if m["a"] is None or m["b"] is None  # does not apply to an arm
+                     else "<small>shown per arm (seated differently)</small>")
         rob = badge({**m, "key": key}) if m["flagged"] else ""
         rows.append(
             f"<tr{cls}><td>{e(m['name'])}<br><small><code>{e(key)}</code></small></td>"
