@@ -130,6 +130,9 @@ class Reason(StrEnum):
     # turn rules (issue 35), named in the contract's style and listed in docs/api.md:
     NO_DISCARD_DRAW = "no-discard-draw"  # 'draw discard' where the ruleset does not allow it or the pile is empty
     NO_MULLIGAN = "no-mulligan"  # a mulligan where the ruleset has none, or after this turn's draw
+    # turn.discard_draw_must_play: 'draw discard' where the taker could not then play a card (play then draw:
+    # a turn that played none), or a discard in a turn that drew from the discard pile
+    DISCARD_DRAW_MUST_PLAY = "discard-draw-must-play"
 
 
 # The int codes of the engine's tables (Game.kind, Game.pile, Action.op), as plain ints.

@@ -153,6 +153,10 @@ class Game:
         self.play_then_draw = t.order.value == "play_then_draw"
         self.max_reshuffles = t.reshuffles.value
         self.draw_from_discard = t.draw_from_discard.value
+        # a turn that takes the discard top must play a card (legality: _verify_draw_discard, _verify_discard)
+        self.discard_draw_must_play = self.draw_from_discard and t.discard_draw_must_play.value
+        if self.discard_draw_must_play and not self.play_then_draw:
+            self.discard_free = False  # a discard is refused in a turn that took the discard top
         self.mulligan = t.mulligan.value
         self.refill_empty_hand = t.refill_empty_hand.value
         # the most reshuffles a refill may have made before it (it may also use the draws' allowance)

@@ -15,9 +15,12 @@ Reads: the position (hands, piles, the derived side state ``_rolling``, ``_bhaz`
 ``opponents``, ``protects_mask``, ``hazard_on_hazard``, ``hazard_needs_rolling``,
 ``speed_limit_stacking``, ``voluntary_discard``, ``fixers``, ``fixes_mask``; issue 35:
 ``go_with_rolling_safety``, ``undiscardable``, ``discard_playable``, ``discard_free``, ``stacked_hazards``
-with ``_bmask``, ``overshoot``, ``moves``). The codes these options add (``rolling-safety``,
+with ``_bmask``, ``overshoot``, ``moves``; the turn's ``draw_from_discard``, ``discard_draw_must_play``,
+``mulligan``). The codes these options add (``rolling-safety``,
 ``same-hazard``, ``other-hazard``, ``not-discardable``, ``playable-card``) take their places among the
-card's own checks (docs/api.md).
+card's own checks; ``no-discard-draw`` then ``discard-draw-must-play`` judge a draw from the discard pile
+after not-your-turn, and ``discard-draw-must-play`` a discard after the card's own checks, before
+must-play (docs/api.md).
 
 May change: nothing in the position. Its only writes are its own memo of
 ``_play_reason``'s answers (``_can``, ``_hit``), which the effects room empties
@@ -30,7 +33,7 @@ reading that table (with the ruling it plays), never the edition's name.
 from __future__ import annotations
 
 from ..vocab import BATTLE, DISTANCE, HAZARD, REMEDY, SAFETY, SPEED
-from ..vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, FAST_PLAY, MULLIGAN, OWN, STOP
+from ..vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, FAST_PLAY, MULLIGAN, OWN, PLAY, STOP
 from ..vocab import Reason
 from .actions import IllegalAction
 from .notation import Action, ActionLike, parse
@@ -42,12 +45,14 @@ from .fields import StateFields
 # of nearly every card it weighs
 (ALREADY_LIMITED, BAD_TARGET, CANNOT_MOVE, EXTENSION_PENDING, HAND_OVER, MUST_PLAY, NO_COUP_FOURRE, NO_EXTENSION,
  NO_FAST_PLAY, NOT_IN_HAND, NOT_ROLLING, NOT_YOUR_TURN, NOTHING_TO_FIX, OVER_TARGET, PROTECTED, SPEED_LIMIT,
- TOO_MANY_200, NOT_DISCARDABLE, OTHER_HAZARD, PLAYABLE_CARD, ROLLING_SAFETY, SAME_HAZARD, NO_DISCARD_DRAW, NO_MULLIGAN) = (
+ TOO_MANY_200, NOT_DISCARDABLE, OTHER_HAZARD, PLAYABLE_CARD, ROLLING_SAFETY, SAME_HAZARD, NO_DISCARD_DRAW, NO_MULLIGAN,
+ DISCARD_DRAW_MUST_PLAY) = (
     Reason.ALREADY_LIMITED, Reason.BAD_TARGET, Reason.CANNOT_MOVE, Reason.EXTENSION_PENDING, Reason.HAND_OVER,
     Reason.MUST_PLAY, Reason.NO_COUP_FOURRE, Reason.NO_EXTENSION, Reason.NO_FAST_PLAY, Reason.NOT_IN_HAND,
     Reason.NOT_ROLLING, Reason.NOT_YOUR_TURN, Reason.NOTHING_TO_FIX, Reason.OVER_TARGET, Reason.PROTECTED,
     Reason.SPEED_LIMIT, Reason.TOO_MANY_200, Reason.NOT_DISCARDABLE, Reason.OTHER_HAZARD, Reason.PLAYABLE_CARD,
-    Reason.ROLLING_SAFETY, Reason.SAME_HAZARD, Reason.NO_DISCARD_DRAW, Reason.NO_MULLIGAN)
+    Reason.ROLLING_SAFETY, Reason.SAME_HAZARD, Reason.NO_DISCARD_DRAW, Reason.NO_MULLIGAN,
+    Reason.DISCARD_DRAW_MUST_PLAY)
 
 
 class Legality(StateFields):
@@ -132,12 +137,57 @@ class Legality(StateFields):
         return None if self._phase == P_DRAW else NOT_YOUR_TURN
 
     def _verify_draw_discard(self) -> str | None:
-        """turn.draw_from_discard: the discard pile's top instead of the draw, when there is one to take."""
+        """turn.draw_from_discard: the discard pile's top instead of the draw, when there is one to take;
+        with turn.discard_draw_must_play, only by a turn that puts a card on a tableau.
+
+        Why turn.discard_draw_must_play bounds a hand (issue 35: without it, A takes X and discards Y, B
+        takes Y and discards Z, A takes Z and discards X, ... while the draw pile never moves). Draw then
+        play: the top may be taken only when the taker, holding it, could play a card (the top is public
+        and nothing changes between the draw and the play, so this is decided here), and
+        :meth:`_verify_discard` refuses that turn's discard; play then draw: only after this turn played a
+        card (:meth:`_turn_played`). So every turn either draws from the draw pile, or plays a card onto a
+        tableau, or (draw pile out, no reshuffle left) draws nothing and leaves the hands a card smaller.
+        A potential that every turn raises and that is bounded: draws from the draw pile, at most its
+        size at the deal plus the deck for each of the ``turn.reshuffles`` reshuffles; cards played, at
+        most the deck (distance, remedies and safeties stay on the tableau for good) plus the hazards a
+        safety sweeps back to the discard pile (at most the hazards, once per safety); and cards leaving
+        the hands with no draw, at most the cards dealt and drawn. ``tests/test_discard_draw_bound.py``
+        plays adversarial seats against that figure."""
         if self._phase != P_DRAW:
             return NOT_YOUR_TURN
-        if not self.game.draw_from_discard or not self._discard:
+        g = self.game
+        if not g.draw_from_discard or not self._discard:
             return NO_DISCARD_DRAW
+        if g.discard_draw_must_play:
+            p = self._player
+            if g.play_then_draw:
+                if not self._turn_played(p):
+                    return DISCARD_DRAW_MUST_PLAY
+            elif not self._can_play(p, self._discard[-1]):
+                return DISCARD_DRAW_MUST_PLAY
         return None
+
+    def _turn_played(self, p: int) -> bool:
+        """Play then draw: whether ``p``'s turn, now at its draw, played a card (not a discard, and not an
+        empty hand's turn, which is only its draw). The history back to this turn's play: windows and
+        extension answers after it are passed over; a position set up with no history (a search's world)
+        is given the benefit of the doubt."""
+        h = self._history
+        for i in range(len(h) - 1, -1, -1):
+            q, a = h[i]
+            if q < 0:
+                return False  # the hand's start
+            op = a.op
+            if op == PLAY:
+                return q == p
+            if op == DISCARD or op == DRAW or op == MULLIGAN:
+                return False
+        return True
+
+    def _took_discard_top(self, p: int) -> bool:
+        """Draw then play: whether ``p``'s turn, now at its play, took the discard pile's top (its last act)."""
+        h = self._history
+        return bool(h) and h[-1][0] == p and h[-1][1] == self.game.draw_discard_action
 
     def _verify_mulligan(self, p: int, c: int) -> str | None:
         """turn.mulligan: instead of the turn's draw (or in a mulligan under way), throw a card ``p`` holds."""
@@ -157,10 +207,14 @@ class Legality(StateFields):
         """Option no-voluntary-discard: a discard only when no card can be played (rulings: Play)."""
         return self.game.voluntary_discard or not can_play
 
-    def _can_play(self, p: int) -> bool:
+    def _can_play(self, p: int, extra: int = -1) -> bool:
+        """Whether ``p`` could play a card of the hand now (``extra``: as if also holding that card)."""
         g = self.game
         ps = g.side_of[p]
-        for c in set(self._hands[p]):
+        cards = set(self._hands[p])
+        if extra >= 0:
+            cards.add(extra)
+        for c in cards:
             targets = g.opponents[ps] if g.kind[c] == HAZARD else (ps,)
             if any(self._play_reason(ps, c, ts) is None for ts in targets):
                 return True
@@ -182,6 +236,8 @@ class Legality(StateFields):
             return NOT_DISCARDABLE  # option safeties-not-discardable (BSD mille move.c)
         if not g.discard_playable and self._card_playable(p, c):
             return PLAYABLE_CARD  # option playable-not-discardable (PlayPalace always_allow_discarding off)
+        if g.discard_draw_must_play and not g.play_then_draw and self._took_discard_top(p):
+            return DISCARD_DRAW_MUST_PLAY  # the turn took the discard top: it plays (it can: checked at the draw)
         if self._discard_allowed(self._can_play(p)):
             return None
         return MUST_PLAY
@@ -326,7 +382,7 @@ class Legality(StateFields):
             if not g.draw_choices:
                 return [g.draw_action]
             acts = [g.draw_action]
-            if g.draw_from_discard and self._discard:
+            if g.draw_from_discard and self._verify_draw_discard() is None:
                 acts.append(g.draw_discard_action)
             if g.mulligan:
                 ma = g.mulligan_action
@@ -407,6 +463,13 @@ class Legality(StateFields):
             if not g.draw_from_discard:
                 return "this ruleset does not let a player draw from the discard pile"
             return "the discard pile is empty"
+        if code == DISCARD_DRAW_MUST_PLAY:
+            if a.op == DISCARD:
+                return f"{who} took the discard pile's top this turn and must play a card, not discard"
+            if g.play_then_draw:
+                return f"{who} may take the discard pile's top only after playing a card this turn (not a discard)"
+            top = g.card_ids[self._discard[-1]] if self._discard else "?"
+            return f"{who} could not play a card even holding {top}: the discard pile's top is taken only to play"
         if code == NO_MULLIGAN:
             if not g.mulligan:
                 return "this ruleset has no mulligan"

@@ -617,6 +617,14 @@ class TurnRules(Strict):
         description="At the draw a player may take the top card of the discard pile instead of the draw "
         "pile's (every seat sees which).",
     )
+    discard_draw_must_play: BoolRule = Field(
+        default=BoolRule(value=False, source="winning-moves.txt §5D: 'other players may not pick them up on "
+                         "their turn' (the books have no draw from the discard pile)"),
+        description="A turn that takes the discard pile's top card must put a card on a tableau (a distance, "
+        "hazard, remedy or safety), never end in a discard: draw then play, the top may be taken only when the "
+        "taker could then play a card, and that turn may not discard; play then draw, only after the turn "
+        "played a card. Every hand then ends: each turn draws from the draw pile or plays a card for good.",
+    )
     mulligan: BoolRule = Field(
         default=BoolRule(value=False, source=_BOOK_DRAW),
         description="Instead of a turn, a player may discard any number of cards (at least one) and draw back "

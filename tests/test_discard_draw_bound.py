@@ -1,0 +1,115 @@
+"""turn.discard_draw_must_play (option draw-from-discard): every hand ends, whatever the seats do.
+
+Issue 35's defect: with a draw from the discard pile and nothing more, seats that take the discard top
+and discard again (A takes X and discards Y, B takes Y and discards Z, ...) never end the hand, since the
+draw pile never moves; one agent playing every seat (RL self-play, a web table) loops for ever. The rule
+makes every turn either draw from the draw pile or put a card on a tableau (the potential argument is in
+``Legality._verify_draw_discard``'s docstring). Here adversarial seats (they take the discard top whenever
+it is legal and otherwise keep the discard pile cycling: a discard before a play, a window declined, an
+extension taken) play hands that must end within the bound that argument gives, computed from the deck,
+the deal and the reshuffles allowed; and the same seats with the rule off go past that bound."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as hs
+
+import mbrules
+from mbrules.vocab import DECLINE, DISCARD, DRAW, EXTEND, HAZARD, MULLIGAN, PLAY, SAFETY
+
+
+def turn_bound(game: mbrules.Game) -> int:
+    """The most turn actions (draws, plays, discards) a hand can take under turn.discard_draw_must_play.
+
+    Draws from the draw pile: at most the pile at the deal plus the whole deck for each reshuffle allowed.
+    Cards played onto a tableau: at most the deck, plus every hazard once more for each safety (a safety
+    sweeps the hazards it protects against back to the discard pile, where they may be taken again).
+    A turn draws from the draw pile, or plays a card, or draws nothing and leaves the hands a card
+    smaller, which happens at most once for each card dealt, drawn or taken: so at most
+    ``dealt + 2 * (draws + plays)`` turns, each of at most two turn actions."""
+    deck = len(game.deck)
+    dealt = game.players * game.hand_size
+    draws = deck - dealt + max(game.max_reshuffles, game.max_refill_reshuffles) * deck
+    hazards = sum(1 for c in game.deck if game.kind[c] == HAZARD)
+    safeties = sum(1 for c in game.deck if game.kind[c] == SAFETY)
+    plays = deck + safeties * hazards
+    return 2 * (dealt + 2 * (draws + plays))
+
+
+def adversary(st: mbrules.State, rng: random.Random, prefers_discard: bool) -> mbrules.Action:
+    """A seat that keeps the discard pile cycling: the discard top whenever it may take it, else a discard
+    (``prefers_discard``; else a play, so that play then draw may take the top after it), every window
+    declined, every extension taken, a mulligan ended at once."""
+    acts = st.legal_actions()
+    for a in acts:
+        if a.op == DRAW and a.from_discard:
+            return a
+    plain = [a for a in acts if a.op == DRAW]
+    if plain:
+        return plain[0]  # the draw pile (or the end of a mulligan), never a new mulligan
+    for op in (DECLINE, EXTEND):
+        for a in acts:
+            if a.op == op:
+                return a
+    discards = [a for a in acts if a.op == DISCARD]
+    plays = [a for a in acts if a.op == PLAY]
+    first, then = (discards, plays) if prefers_discard else (plays, discards)
+    pick = first or then or [a for a in acts if a.op != MULLIGAN] or acts
+    return rng.choice(pick)
+
+
+def play_one_hand(game: mbrules.Game, seed: int, prefers: list[bool], cap: int) -> int:
+    """The turn actions the adversaries take before the first hand ends (stopping at ``cap``)."""
+    st = game.new_match(seed)  # it deals the next hand as soon as one ends: the first hand ends when one is played
+    rng = random.Random(seed)
+    turn_actions = 0
+    while not st.hands_played and not st.is_terminal() and turn_actions < cap:
+        p = st.decision.player
+        a = adversary(st, rng, prefers[p])
+        st.apply(a)
+        if a.op in (DRAW, PLAY, DISCARD):
+            turn_actions += 1
+    return turn_actions
+
+
+OPTION_SETS = [["draw-from-discard"], ["draw-from-discard", "reshuffle-discard"],
+               ["draw-from-discard", "play-then-draw"], ["draw-from-discard", "each-for-himself"]]
+_GAMES: dict[tuple[str, ...], mbrules.Game] = {}
+
+
+def _game(options: list[str], players: int) -> mbrules.Game:
+    key = (*options, str(players))
+    if key not in _GAMES:
+        _GAMES[key] = mbrules.load_game("winning-moves", players=players, options=options)
+    return _GAMES[key]
+
+
+@settings(max_examples=30, deadline=None)
+@given(options=hs.sampled_from(OPTION_SETS), players=hs.sampled_from([2, 3, 4]), seed=hs.integers(0, 2**32),
+       prefers=hs.lists(hs.booleans(), min_size=4, max_size=4))
+def test_adversarial_seats_end_every_hand_within_the_bound(options, players, seed, prefers):
+    """Seats that take the discard top whenever they may and otherwise feed the discard pile end the hand
+    within the bound of the potential argument (draws from a finite pile, plays onto the tableau)."""
+    game = _game(options, players)
+    assert game.discard_draw_must_play
+    bound = turn_bound(game)
+    taken = play_one_hand(game, seed, prefers, cap=bound + 1)
+    assert taken <= bound, f"the hand took more than {bound} turn actions"
+
+
+def test_without_the_rule_the_same_seats_never_end_the_hand(tmp_path: Path):
+    """The defect the rule fixes: draw-from-discard with turn.discard_draw_must_play off, and the same
+    seats go past the bound (they take the top and discard it again for ever)."""
+    off = tmp_path / "discard-draw-free.yaml"
+    off.write_text(
+        "kind: option\nid: discard-draw-free\nname: A discard draw with no play owed (the defect)\n"
+        "description: The discard top may be taken and discarded again.\ncategory: piles\n"
+        "source: tests/test_discard_draw_bound.py\n"
+        "turn:\n  discard_draw_must_play: {value: false, decided: \"the defect of issue 35, for this test\"}\n",
+        encoding="utf-8")
+    game = mbrules.load_game("winning-moves", players=2, options=["draw-from-discard", str(off)])
+    assert game.draw_from_discard and not game.discard_draw_must_play
+    bound = turn_bound(game)
+    assert play_one_hand(game, 1, [True, True], cap=bound + 1) > bound
