@@ -320,9 +320,29 @@ def refusal(game: Game, obs: Observation, card: int, target_side: int, code: str
         return f"you could play {_a(name)}, so this edition does not let you discard it"
     if code == Reason.MUST_PLAY:
         return "you hold a card you can play: this edition does not let you discard then"
+    if code == Reason.DISCARD_DRAW_MUST_PLAY:
+        return f"you took the top of the {game.ruleset.display.discard_pile.value} this turn: play a card, not a discard"
     if code == Reason.BAD_TARGET:
         return f"{name} goes on an opponent's side" if ts == obs.side else f"{name} goes on your own side"
     return engine_words
+
+def take_refusal(game: Game, obs: Observation) -> str:
+    """Why the seat of ``obs``, at its draw, may not take the discard pile's top, in player words (one
+    sentence): the ruleset never allows it, the pile is empty, or turn.discard_draw_must_play (the top is
+    taken only by a turn that plays a card). The terminal game's keys and the browser tables say it so."""
+    pile = game.ruleset.display.discard_pile.value
+    if not game.draw_from_discard:
+        return f"This edition never lets you take a card from the {pile}."
+    if not obs.discard:
+        return f"The {pile} is empty: there is nothing to take."
+    if game.discard_draw_must_play:
+        if game.play_then_draw:
+            return f"You may take the top of the {pile} only after playing a card this turn, not a discard."
+        top = game.names[obs.discard[-1]]
+        return (f"Even holding {_a(top)} you could play no card: the top of the {pile} is taken only to play "
+                "a card that turn.")
+    return f"You cannot take the top of the {pile} now."
+
 
 def why_not(state: "State", player: int, card: int) -> str | None:
     """In player words, why ``player`` cannot play ``card`` now (None when it can, on some side): the
@@ -344,4 +364,4 @@ def why_not(state: "State", player: int, card: int) -> str | None:
     return first
 
 
-__all__ = ["LINE_LABELS", "Narrator", "line_label", "refusal", "side_label", "why_not"]
+__all__ = ["LINE_LABELS", "Narrator", "line_label", "refusal", "side_label", "take_refusal", "why_not"]

@@ -67,7 +67,7 @@ from .engine.compact import (ObservationWriter, arrange_next_draws, arrange_top,
                              draw_pile_size, hands_held, reshuffles_made, set_reshuffle_hook, stack_next_draw)
 from .env.encoding import ActionSpace, ObservationEncoder, check_index
 from .seats import BotSeat, SeatLoop
-from .vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, FAST_PLAY, MULLIGAN, PLAY
+from .vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, FAST_PLAY, HAZARD, MULLIGAN, PLAY, SAFETY
 
 __all__ = ["DRAWS", "MAX_PLAYERS", "RESAMPLE_STATS", "RESAMPLE_TRIES", "SHORT_NAME", "MilleBornesBot",
            "MilleBornesGame", "MilleBornesState", "bot"]
@@ -102,12 +102,25 @@ _GAME_TYPE = pyspiel.GameType(
 
 
 def _hand_length(mb) -> int:
-    """The most actions and chance nodes one hand counts (``max_game_length`` per hand)."""
+    """The most actions and chance nodes one hand counts (``max_game_length`` per hand).
+
+    The books' hand: a chance node, a draw, a card and a window answer per card of the deck, the deck
+    again for each reshuffle allowed, and the extension question. A draw from the discard pile adds
+    turns that take nothing from the draw pile; with turn.discard_draw_must_play (option draw-from-discard)
+    each of them plays a card onto a tableau (the potential argument of ``Legality._verify_draw_discard``):
+    at most the deck, plus every hazard once more for each safety (which sweeps hazards back to the
+    discard pile), each turn a draw, a card, a window's answers and an extension answer. Without that
+    rule a hand has no bound in the rules, and four times the books' count is all that is allowed."""
     passes = 1 + max(mb.max_reshuffles, mb.max_refill_reshuffles)
     per_pass = 4 * len(mb.deck)
-    if mb.draw_from_discard:
-        per_pass *= 4
-    return passes * per_pass + 2
+    books = passes * per_pass + 2
+    if not mb.draw_from_discard:
+        return books
+    if mb.discard_draw_must_play:
+        hazards = sum(1 for c in mb.deck if mb.kind[c] == HAZARD)
+        safeties = sum(1 for c in mb.deck if mb.kind[c] == SAFETY)
+        return books + (len(mb.deck) + safeties * hazards) * (3 + mb.players)
+    return 4 * passes * per_pass + 2
 
 
 def _options(text: str) -> list[str]:
@@ -157,8 +170,8 @@ class MilleBornesGame(pyspiel.Game):
             # a hand: a chance node per card of the deck (dealt or drawn), then at most a draw, a
             # card and a window answer per card of the deck, and the extension question; a reshuffle
             # gives the deck's cards again (at most turn.reshuffles times a hand); with draw-from-discard
-            # a hand has no bound in the rules (a top taken and discarded again takes nothing from the
-            # draw pile): four such turns per card taken are counted (docs/rl.md)
+            # each draw from the discard pile comes with a card played (turn.discard_draw_must_play),
+            # counted as _hand_length says (docs/rl.md)
             max_game_length=(min(mb.max_hands, self.hands) if self.hands else mb.max_hands) * _hand_length(mb),
         )
         super().__init__(_GAME_TYPE, info, p)

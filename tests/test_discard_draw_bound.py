@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
@@ -60,17 +61,21 @@ def adversary(st: mbrules.State, rng: random.Random, prefers_discard: bool) -> m
     return rng.choice(pick)
 
 
-def play_one_hand(game: mbrules.Game, seed: int, prefers: list[bool], cap: int) -> int:
-    """The turn actions the adversaries take before the first hand ends (stopping at ``cap``)."""
+def play_one_hand(game: mbrules.Game, seed: int, prefers: list[bool], cap: int, every: list[int] | None = None) -> int:
+    """The turn actions the adversaries take before the first hand ends (stopping at ``cap``); ``every``,
+    if given, gets the count of all their actions (window answers and extension answers too)."""
     st = game.new_match(seed)  # it deals the next hand as soon as one ends: the first hand ends when one is played
     rng = random.Random(seed)
-    turn_actions = 0
+    turn_actions = actions = 0
     while not st.hands_played and not st.is_terminal() and turn_actions < cap:
         p = st.decision.player
         a = adversary(st, rng, prefers[p])
         st.apply(a)
+        actions += 1
         if a.op in (DRAW, PLAY, DISCARD):
             turn_actions += 1
+    if every is not None:
+        every.append(actions)
     return turn_actions
 
 
@@ -113,3 +118,42 @@ def test_without_the_rule_the_same_seats_never_end_the_hand(tmp_path: Path):
     assert game.draw_from_discard and not game.discard_draw_must_play
     bound = turn_bound(game)
     assert play_one_hand(game, 1, [True, True], cap=bound + 1) > bound
+
+
+@settings(max_examples=8, deadline=None)
+@given(options=hs.sampled_from(OPTION_SETS), players=hs.sampled_from([2, 4]), seed=hs.integers(0, 2**32),
+       prefers=hs.lists(hs.booleans(), min_size=4, max_size=4))
+def test_openspiel_max_game_length_holds_the_adversarial_hand(options, players, seed, prefers):
+    """OpenSpiel's ``max_game_length`` per hand (``_hand_length``) counts what the rule bounds: the
+    adversaries' actions and the chance nodes of the cards dealt and drawn stay within it."""
+    openspiel = pytest.importorskip("mbrules.openspiel")
+    game = _game(options, players)
+    every: list[int] = []
+    play_one_hand(game, seed, prefers, cap=turn_bound(game) + 1, every=every)
+    chance = (1 + max(game.max_reshuffles, game.max_refill_reshuffles)) * len(game.deck)
+    assert every[0] + chance <= openspiel._hand_length(game)
+
+
+@pytest.mark.parametrize("options", [["draw-from-discard"], ["draw-from-discard", "play-then-draw"]])
+def test_a_sampled_world_refuses_what_the_real_position_refuses(options):
+    """The rule looks back at the turn (did it take the discard top; did it play a card): the observation
+    shows that public past (``recent``), so a search bot's world (``determinize``) offers exactly the real
+    position's moves, a discard after a discard draw refused there too."""
+    from mbrules.engine.determinize import determinize
+
+    game = _game(options, 2)
+    st, rng = game.new_match(5), random.Random(5)
+    bites = 0  # positions where the rule refuses something: a discard after a discard draw, a discard draw
+    for i in range(400):
+        if st.hands_played or st.is_terminal():
+            break
+        p = st.decision.player
+        world = determinize(st.observation(p), rng)
+        assert world.legal_actions() == st.legal_actions()
+        try:
+            st.verify(game.draw_discard_action, p)
+        except mbrules.IllegalAction as e:
+            bites += e.code == "discard-draw-must-play"
+        bites += st.history[-1:] == ((p, game.draw_discard_action),)
+        st.apply(adversary(st, rng, i % 3 == 0))
+    assert bites, "no position where the rule refuses a move was checked"

@@ -98,7 +98,7 @@ def determinize(obs: "Observation", rng: random.Random, known: dict[int, list[in
     return State.from_decision(
         g, d, hands=hands, draw_top_first=pool[k:][::-1], discard=obs.discard, sides=sides, target=obs.target,
         extension_called_by=obs.extension_called_by, hand_no=obs.hand_no, match_totals=list(obs.match_totals),
-        window=window, seed=seed, reshuffles=obs.reshuffles, after_draw=obs.after_draw,
+        window=window, seed=seed, reshuffles=obs.reshuffles, after_draw=obs.after_draw, recent=obs.recent,
     )
 
 

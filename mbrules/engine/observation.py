@@ -90,6 +90,16 @@ def _side_dict(g: "Game", v: SideView) -> dict[str, Any]:
     }
 
 
+def _recent(st: "State") -> tuple[tuple[int, "Action"], ...]:
+    """This hand's last actions, as many as legality's look back at a turn may read (turn.discard_draw_must_play:
+    a turn's play or draw, then at most a window's answers and an extension answer)."""
+    tail = st._history[-(st.game.players + 3):]
+    for i in range(len(tail) - 1, -1, -1):
+        if tail[i][0] < 0:
+            return tuple(tail[i + 1:])  # the hand's start: nothing of the hand before
+    return tuple(tail)
+
+
 class Observation(NamedTuple):
     """What ``player`` may see now; immutable, equal for two states that differ only in hidden cards.
 
@@ -114,6 +124,9 @@ class Observation(NamedTuple):
     reshuffles: int = 0  # times this hand the discard pile became the draw pile (turn.reshuffles; public)
     after_draw: int = -1  # play then draw, a turn's draw due: who plays once it is taken (public), else -1
     queued_turns: tuple[int, ...] = ()  # coup fourré callers whose extra turn waits (queued-coup-fourre-turn)
+    # turn.discard_draw_must_play only: this hand's last actions (players + 3 at most, all public), enough for
+    # legality's look back at this turn (did it take the discard top; did it play a card); else ()
+    recent: tuple[tuple[int, "Action"], ...] = ()
 
     @classmethod
     def of(cls, st: "State", player: int) -> "Observation":
@@ -133,7 +146,7 @@ class Observation(NamedTuple):
             _side_views(st), tuple(st._discard), len(st._stock), d,
             st._cf_hazard if (d.kind == DecisionKind.COUP_FOURRE or d.kind == DecisionKind.FAST_PLAY) else -1, st._target,
             st._extension_called_by, st._hand_no, tuple(st._match_totals), tuple(st._face_up), st._reshuffles,
-            after_draw, tuple(st._queued),
+            after_draw, tuple(st._queued), _recent(st) if g.discard_draw_must_play else (),
         )
 
     # -- derived facts a bot needs ---------------------------------------------------------
@@ -172,6 +185,7 @@ class Observation(NamedTuple):
             "reshuffles": self.reshuffles,
             "after_draw": g.player_names[self.after_draw] if self.after_draw >= 0 else None,
             "queued_turns": [g.player_names[p] for p in self.queued_turns],
+            "recent": [[g.player_names[p], str(a)] for p, a in self.recent],
         }
 
     def __repr__(self) -> str:

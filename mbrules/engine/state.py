@@ -175,6 +175,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         seed: int | None = None,
         reshuffles: int = 0,
         after_draw: int = -1,
+        recent: Sequence[tuple[int, Any]] = (),
     ) -> "State":
         """A hand set up card by card and waiting at ``decision`` (a search bot's sampled world).
 
@@ -186,7 +187,8 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         ``hand_no`` hands are counted as played before this one (for the match's hands cap).
         The ruleset's turn rules: ``reshuffles`` made this hand so far; a MULLIGAN decision (a
         mulligan under way); with play then draw, a TURN whose draw is due (``drawn`` False, the
-        hand not empty) draws after the play, and ``after_draw`` is who plays next.
+        hand not empty) draws after the play, and ``after_draw`` is who plays next; ``recent``, this hand's
+        last actions (``Observation.recent``: what turn.discard_draw_must_play looks back at), begin its history.
         The state rests at the hand's end (it never deals a next hand).
         """
         st = cls(game, seed)
@@ -204,6 +206,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         st._player = decision.player
         st._reshuffles = reshuffles
         st._after_draw = after_draw
+        st._history = list(recent)
         if decision.kind == DecisionKind.TURN:
             st._phase = P_PLAY if decision.drawn else P_DRAW
         elif decision.kind == DecisionKind.MULLIGAN:

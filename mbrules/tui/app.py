@@ -40,7 +40,7 @@ from mbrules.bots import make_bot, make_bots
 from mbrules.engine import Action, Game, IllegalAction, Observer, State
 from mbrules.seats import BotSeat, LaterSeat, SeatLoop
 from mbrules.engine.words import fold
-from mbrules.narrate import Narrator, line_label, side_label
+from mbrules.narrate import Narrator, line_label, side_label, take_refusal
 from mbrules.vocab import (COUP_FOURRE, DISCARD, DISTANCE, FAST_PLAY, HAZARD, MULLIGAN, NO_LIMIT, PLAY, REMEDY,
                            SAFETY, DecisionKind)
 
@@ -849,10 +849,8 @@ class MilleBornesApp(App[str]):
         elif key == "t":
             if choice.discard_top is not None:
                 self.do(choice.discard_top)
-            elif not g.draw_from_discard:
-                self.say(f"This edition never lets you take a card from the {d.discard_pile}.")
             else:
-                self.say(f"The {d.discard_pile} is empty: there is nothing to take.")
+                self.say(take_refusal(g, self.driver.state.observation(self.seat)))
         elif not choice.mulligan:
             self.say("This edition has no mulligan." if not g.mulligan else "You cannot mulligan now.")
         elif hand:

@@ -23,7 +23,7 @@ from rich.text import Text
 
 from mbrules.bots import make_bot, make_bots
 from mbrules.engine import Action, Game, IllegalAction, NotationError, Observer, State
-from mbrules.narrate import Narrator
+from mbrules.narrate import Narrator, take_refusal
 from mbrules.seats import BotSeat, HandTooLong, SeatLoop
 from mbrules.vocab import COUP_FOURRE, FAST_PLAY, DecisionKind
 
@@ -234,8 +234,7 @@ class HumanSession(SeatedMatch):
                 self.console.print(Text(f"Not a card to throw away: {e}.", style="bold red"))
                 return None
         why = {"p": f"You cannot draw from the {d.draw_pile} now.",
-               "t": (f"The {d.discard_pile} is empty: there is nothing to take." if g.draw_from_discard
-                     else f"This edition never lets you take a card from the {d.discard_pile}."),
+               "t": take_refusal(g, obs),
                "m": "This edition has no mulligan." if not g.mulligan else "You cannot mulligan now."}[low[:1]]
         self.console.print(Text(why, style="bold red"))
         return None

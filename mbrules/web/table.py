@@ -22,7 +22,7 @@ from dataclasses import InitVar, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from mbrules.engine import Action, Game, IllegalAction, NotationError, State
-from mbrules.narrate import LINE_LABELS, Narrator, refusal, why_not
+from mbrules.narrate import LINE_LABELS, Narrator, refusal, take_refusal, why_not
 from mbrules.scenario.format import NoStep, step_action, step_fields
 from mbrules.scenario.model import ActionStep
 from mbrules.seats import DECIDED, LONE, SeatLoop
@@ -254,6 +254,9 @@ class Table:
                 "not-your-turn", "not-in-hand", "hand-over", "extension-pending"):
             ts = action.side_index if action.op == PLAY and g.kind[action.card_index] == HAZARD else -1
             return refusal(g, self.state.observation(p), action.card_index, ts, e.code, e.message)
+        if action.op == DRAW and action.from_discard and e.code in ("no-discard-draw", "discard-draw-must-play"):
+            words = take_refusal(g, self.state.observation(p)).rstrip(".")  # the terminal game's sentence
+            return words[:1].lower() + words[1:]
         if e.code == "not-your-turn":
             d = self.state.observation(p).decision
             who = g.player_names[d.player] if d.player >= 0 else "nobody"
