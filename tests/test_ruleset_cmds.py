@@ -18,7 +18,7 @@ from mbrules.ruleset.model import Ruleset
 from mbrules.ruleset.words import CITATION_FIELDS, HEADER_FIELDS, PHRASES
 
 ROOT = Path(__file__).resolve().parents[1]
-BUNDLED = ["dujardin-classic", "kids-115", "parker-1971", "wikipedia", "winning-moves"]
+BUNDLED = ["asmodee-2014", "dujardin-classic", "express", "kids-115", "parker-1971", "wikipedia", "winning-moves"]
 OPTIONS = sorted([
     "coup-fourre-any-player", "extension-1200", "extension-bonus-to-finisher", "hazard-on-hazard",
     "longer-game", "no-voluntary-discard", "roll-after-safety", "shutout-per-opponent", "simpler-game",

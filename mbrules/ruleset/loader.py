@@ -29,7 +29,7 @@ import pydantic
 from .compose import ROOT_OWN_KEYS, leaves, merge, normalize, patch_body
 from .diagnostics import (Diagnostic, Loc, LocNode, ModelWords, RulesetError, diag_at, display_path, dotted,
                           printable, quote, validation_diagnostics)
-from .model import Ruleset, is_ruleset_id
+from .model import PlayerCount, Ruleset, is_ruleset_id
 from .semantics import semantic_problems, semantic_warnings
 from .yamlmarks import YAML_SUFFIXES, parse_bytes, read_regular, real_path
 
@@ -215,6 +215,7 @@ class _Session:
     def __init__(self) -> None:
         self.diags: list[Diagnostic] = []
         self.usage: list[str] = []  # problems of the command line alone (two options of one group there)
+        self.refusals: list[Diagnostic] = []  # an option given on the command line that the ruleset cannot take
         self.deps: dict[str, tuple] = {}
         self.warnings: list[str] = []
 
@@ -438,11 +439,12 @@ class _Session:
             return f"named at {file}:{line}:{col}"
 
         for this, other in ((first, second), (second, first)):
-            if this.where is not None:
-                self.diags.append(diag_at(this.where, (), f"option {quote(this.name)} cannot go with option "
-                                                          f"{quote(other.name)} ({place(other)}): both are in the "
-                                                          f"group '{group}', which allows one of them; "
-                                                          "remove one of them"))
+            if this.where is not None:  # (the file's option against one given here: a refusal, exit 2)
+                into = self.refusals if other.where is None else self.diags
+                into.append(diag_at(this.where, (), f"option {quote(this.name)} cannot go with option "
+                                                    f"{quote(other.name)} ({place(other)}): both are in the "
+                                                    f"group '{group}', which allows one of them; "
+                                                    "remove one of them"))
 
     # -- the resolved model
 
@@ -682,20 +684,88 @@ def _resolve(session: _Session, top: Path, opts: list[Path], extra: tuple[dict, 
     # one of them is reported. (An edition's own values are what options exist to change.)
     protect = fr.display if (isinstance(fr.data, dict) and "extends" in fr.data
                              and real_path(bundled_dir()) not in fr.path.parents) else None
+    base = _Composed(composed.data, composed.locs, list(composed.applied), list(composed.files),
+                     list(composed.named), list(composed.removed))  # (merge modifies neither side)
+    rid = composed.data.get("id") if isinstance(composed.data.get("id"), str) else fr.display
     for opt in applied:
+        session.refusals.extend(_new_tables(composed, opt, rid))  # type: ignore[arg-type]
         session.apply(composed, opt, protect=protect)  # type: ignore[arg-type]
     if extra is not None and not session.diags and not session.usage:
         patch = _memory_option(session, *extra)
         if patch is not None:
             session.apply(composed, patch)
     if session.usage and not session.diags:
-        raise RulesetError(session.usage, usage=True)
+        raise RulesetError(session.usage, usage=True, diagnostics=session.refusals)
+    if session.refusals and not session.diags:  # an option given here that this ruleset cannot take
+        raise RulesetError.of(session.refusals, usage=True)
     if session.diags:
-        raise RulesetError(session.usage, diagnostics=session.diags)
+        raise RulesetError(session.usage, diagnostics=session.diags + session.refusals)
     rs = session.finish(composed)
     if rs is None:
+        if applied and extra is None and _Session().finish(base) is not None:
+            # The ruleset alone is valid: the options given here are what it cannot take.
+            raise RulesetError.of(_refused(session.diags, applied, rid), usage=True)  # type: ignore[arg-type]
         raise RulesetError.of(session.diags)
+    unread = _unread_scoring(rs, composed, applied, rid)  # type: ignore[arg-type]
+    if unread:
+        raise RulesetError.of(unread, usage=True)
     return rs, composed
+
+
+def _unread_scoring(rs: Ruleset, composed: _Composed, applied: list[_Composed], rid: str) -> list[Diagnostic]:
+    """An option that changes only the score (cf-200, french-end-bonuses, ...) over a ruleset that scores
+    nothing (Mille Bornes Express, a race: scoring.enabled false) would change nothing at all: refused,
+    rather than let its user believe the rule is in play."""
+    if rs.scoring.enabled.value:
+        return []
+    off = diag_at(composed.locs, ("scoring", "enabled", "value"), "")
+    out = []
+    for opt in applied:
+        if set(opt.data) == {"scoring"} and opt.applied:
+            out.append(diag_at(opt.locs, ("scoring",),
+                               f"option {quote(opt.applied[0])} cannot go with ruleset {quote(rid)}: it changes "
+                               f"only the score, and {quote(rid)} scores nothing (scoring.enabled is false, at "
+                               f"{off.file}:{off.line}), so it would change nothing; leave the option out",
+                               key=True))
+    return out
+
+
+def _new_tables(target: _Composed, opt: _Composed, rid: str) -> list[Diagnostic]:
+    """An option that changes a player count's table the ruleset does not have (three-vs-three's six
+    players on a ruleset for 2 to 4) cannot make that table: it gives only what it changes (the sides),
+    not the trip. Refused at the option's line, naming the tables the ruleset has."""
+    mine = opt.data.get("player_counts")
+    have = target.data.get("player_counts")
+    if not isinstance(mine, dict) or not isinstance(have, dict):
+        return []
+    needs = [k for k, f in PlayerCount.model_fields.items() if f.is_required()]
+    out = []
+    for key, entry in mine.items():
+        if key == "*" or key in have or (isinstance(entry, dict) and all(k in entry for k in needs)):
+            continue
+        tables = sorted(have, key=lambda k: int(k) if k.isdigit() else 0)
+        plays = ", ".join(tables[:-1]) + f" or {tables[-1]}" if len(tables) > 1 else "".join(tables)
+        out.append(diag_at(opt.locs, ("player_counts", key),
+                           f"option {quote(opt.applied[0])} cannot go with ruleset {quote(rid)}: it changes the "
+                           f"table for {key} players, and {quote(rid)} has none (it is played by {plays} players); "
+                           "leave the option out", key=True))
+    return out
+
+
+def _refused(diags: list[Diagnostic], applied: list[_Composed], rid: str) -> list[Diagnostic]:
+    """The problems of a valid ruleset with options given on the command line (or to the API), said as
+    what they are: an option that cannot go with this ruleset (combination-remedies' counts, written
+    for the 106-card deck, over Express's 66 cards), named by the file the problem was found in."""
+    by_file = {o.files[0]: o.applied[0] for o in applied if o.files and o.applied}
+    out = []
+    for d in diags:
+        names = [by_file[d.file]] if d.file in by_file else [o.applied[0] for o in applied if o.applied]
+        one = len(names) == 1
+        who = f"option {quote(names[0])}" if one else "options " + ", ".join(quote(n) for n in names)
+        out.append(Diagnostic(d.file, d.line, d.col,
+                              f"{who} cannot go with ruleset {quote(rid)}: {d.message} ({quote(rid)} is "
+                              f"valid without {'it' if one else 'them'}: leave {'it' if one else 'them'} out)"))
+    return out
 
 
 # ----------------------------------------------------------------------------
