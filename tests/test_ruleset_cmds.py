@@ -289,4 +289,4 @@ def test_show_marks_a_contract_scoring_key_a_score_line_replaces_as_not_read():
     out = run("show", "winning-moves", "--option", "shutout-to-each-opponent").stdout
     assert "  shutout bonus points: 500 (not read: score line shutout below pays it)" in out
     assert "  safe trip bonus: 300\n" in out  # a line not replaced is shown as before
-    assert "not read" not in run("show", "winning-moves").stdout
+    assert "(not read: score line" not in run("show", "winning-moves").stdout

@@ -24,7 +24,9 @@ from mbrules.scenario.model import ActionStep
 from mbrules.seats import DECIDED, LONE, SeatLoop
 from mbrules.tui.table import PublicNarrator
 from mbrules.tui.words import refusal
-from mbrules.vocab import COUP_FOURRE, DISCARD, DRAW, HAZARD, PLAY, SCORE_LINES, DecisionKind
+from mbrules.vocab import (
+    COUP_FOURRE, DISCARD, DRAW, FAST_PLAY, HAZARD, MULLIGAN, PLAY, SCORE_LINES, DecisionKind,
+)
 
 from .rules import Rules
 from .seats import PERSON, BotSeat, BrowserSeat, Seat, make_seat
@@ -122,13 +124,22 @@ class Table:
             if st.hand_no != hand:
                 raise TableError(f"table {self.id}: a stored step of hand {hand + 1} found in hand {st.hand_no + 1}")
             p, action = step_action(g, ActionStep.model_validate(fields))
-            for _ in range(MAX_STEPS_A_CALL):
+            draw_choice = action.op == MULLIGAN or (action.op == DRAW and action.from_discard)
+            for _ in range(MAX_STEPS_A_CALL):  # what a scenario leaves implicit (mbrules.scenario.replay)
                 legal = st.legal_actions()
+                d = st.decision
                 if len(legal) == 1 and legal[0].op == DRAW:
                     st.apply(legal[0])
-                elif (st.decision.kind == DecisionKind.COUP_FOURRE
-                      and not (action.op == COUP_FOURRE and st.current_player == p)):
+                elif d.kind in (DecisionKind.COUP_FOURRE, DecisionKind.FAST_PLAY) and not (
+                        action.op == (COUP_FOURRE if d.kind == DecisionKind.COUP_FOURRE else FAST_PLAY)
+                        and st.current_player == p):
                     st.apply(g.decline_action)
+                elif d.kind == DecisionKind.MULLIGAN and not (action.op == MULLIGAN and d.player == p):
+                    st.apply(g.draw_action, player=d.player)  # a mulligan not gone on with: draw back
+                elif d.kind == DecisionKind.TURN and not d.drawn and not (d.player == p and draw_choice) and (
+                        g.play_then_draw or (d.player == p and action.op in (PLAY, DISCARD))):
+                    # the plain draw when it is one choice of several (draw-from-discard, a mulligan)
+                    st.apply(g.draw_action, player=d.player)
                 else:
                     break
             st.apply(action, player=p)
