@@ -259,10 +259,17 @@ def semantic_warnings(rs: Ruleset) -> list[Warning]:
 
     A trip the deck's distance cards cannot make exactly while distance may not pass the target
     (``play.overshoot`` false) can never be completed: every hand then ends with the draw pile
-    (the 333-mile trip).
+    (the 333-mile trip). A refill allowance (``turn.refill_reshuffles``) without refills does nothing.
     """
     out: list[Warning] = []
     play = rs.play
+    turn = rs.turn
+    if turn.refill_reshuffles.value and not turn.refill_empty_hand.value:
+        out.append((("turn", "refill_reshuffles", "value"),
+                    f"turn.refill_reshuffles is {turn.refill_reshuffles.value} but turn.refill_empty_hand is false, "
+                    "so no refill ever happens and this value changes nothing: set refill_empty_hand to true "
+                    "(option refill-empty-hand), or refill_reshuffles to 0 (reshuffles for every draw are "
+                    "turn.reshuffles)"))
     if not play.overshoot.value:
         for key, pc in rs.player_counts.items():
             parts = _distance_parts(rs, key)
