@@ -111,3 +111,25 @@ def test_an_option_that_gives_a_whole_table_may_add_it():
                        "player_counts:\n  \"5\": {sides: 5, target: 1000, extension_to: null, decided: test}\n")
         rs = load_ruleset("express", [opt])
         assert rs.player_counts["5"].sides == 5
+
+
+def test_an_option_that_turns_the_score_off_is_not_refused_for_scoring_nothing(tmp_path):
+    """The 'changes only the score' refusal is for an option whose score changes cannot be read; one that
+    turns scoring off itself (with a race for a match) is what it says."""
+    opt = tmp_path / "race.yaml"
+    opt.write_text("kind: option\nid: no-points\nname: No points\n"
+                   "scoring:\n  enabled: {value: false, decided: test}\n")
+    with pytest.raises(RulesetError) as caught:  # over a points match: refused, by the match's own check
+        load_ruleset("winning-moves", [opt])
+    assert caught.value.refusal and "scoring is off" in str(caught.value)
+    assert not load_ruleset("express", [opt]).scoring.enabled.value
+
+
+def test_a_ruleset_file_with_a_one_hand_match_and_no_score_is_invalid(tmp_path):
+    """The semantic check behind single-hand and fixed-hands over express: in a file, exit 1 at its line."""
+    path = tmp_path / "draws.yaml"
+    path.write_text("id: draws\nname: Draws\nextends: express\nmatch:\n"
+                    "  mode: {value: single_hand, decided: test}\n")
+    result = CliRunner().invoke(app, ["validate", str(path)])
+    assert result.exit_code == 1, result.output
+    assert "draws.yaml:5:" in result.output and "every match is a draw" in result.output

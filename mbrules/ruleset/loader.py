@@ -721,7 +721,8 @@ def _unread_scoring(rs: Ruleset, composed: _Composed, applied: list[_Composed], 
     off = diag_at(composed.locs, ("scoring", "enabled", "value"), "")
     out = []
     for opt in applied:
-        if set(opt.data) == {"scoring"} and opt.applied:
+        scoring = opt.data.get("scoring")
+        if set(opt.data) == {"scoring"} and isinstance(scoring, dict) and "enabled" not in scoring and opt.applied:
             out.append(diag_at(opt.locs, ("scoring",),
                                f"option {quote(opt.applied[0])} cannot go with ruleset {quote(rid)}: it changes "
                                f"only the score, and {quote(rid)} scores nothing (scoring.enabled is false, at "
