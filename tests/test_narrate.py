@@ -24,6 +24,11 @@ from mbrules.vocab import (
 ROOT = Path(__file__).resolve().parents[1]
 
 
+# The newest editions (issue 36) play alone in the fast suite and with each option in the slow one (make
+# test): their ~300 option tables would add a minute and a half to make test-fast and test-core.
+SLOW_WITH_OPTIONS = ("asmodee-2014", "express")
+
+
 def configurations():
     for rid in bundled_ruleset_ids():
         for opts in [()] + [(o,) for o in bundled_option_ids()]:
@@ -32,8 +37,9 @@ def configurations():
             except RulesetError as exc:  # refused with a sentence: tests/test_option_edition_pairs.py lists them
                 assert exc.refusal, exc
                 continue
+            marks = [pytest.mark.slow] if opts and rid in SLOW_WITH_OPTIONS else []
             for n in sorted(int(k) for k in rs.player_counts):
-                yield pytest.param(rs, n, id=f"{rid}{''.join('+' + o for o in opts)}-{n}p")
+                yield pytest.param(rs, n, id=f"{rid}{''.join('+' + o for o in opts)}-{n}p", marks=marks)
 
 
 def check_transition(game: Game, before, after, t: Transition, st: State) -> None:
