@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .diagnostics import quote as q
-from .model import DistanceCard, HazardCard, RemedyCard, Ruleset, SafetyCard
+from .model import STANDARD_LINE_VALUES, DistanceCard, HazardCard, RemedyCard, Ruleset, SafetyCard
 
 Problem = tuple[tuple, str, bool, tuple]
 
@@ -175,11 +175,18 @@ def _score_line_problems(rs: Ruleset, add, check_refs) -> None:
         if name == "total":
             add(path, "a score line cannot be called 'total': the sheet's total is the sum of the other lines; "
                       "choose another name", True)
-        for cond_key in ("when", "to_when"):
+        for cond_key in ("when", "to_when", "per_when"):
             cond = getattr(line, cond_key)
-            if cond is not None and cond.none_played is not None:
-                check_refs((*path, cond_key, "none_played"), cond.none_played, "distance",
-                           f"score line {q(name)}: {cond_key}.none_played")
+            for sub, c in ((cond_key,), cond), ((cond_key, "every_opponent"), getattr(cond, "every_opponent", None)):
+                if c is not None and c.none_played is not None:
+                    check_refs((*path, *sub, "none_played"), c.none_played, "distance",
+                               f"score line {q(name)}: {'.'.join(sub)}.none_played")
+        if line.line == "total":
+            add((*path, "line"), f"score line {q(name)} cannot pay on the line 'total': the sheet's total is the "
+                                 "sum of the other lines; choose another line", True)
+        if line.per_when is not None and line.per != "opponent":
+            add((*path, "per_when"), f"score line {q(name)} gives per_when but does not pay per opponent; per_when "
+                                     "says which opposing sides are counted: set per: opponent or remove per_when")
         if line.to_when is not None and line.to != "each_opponent":
             add((*path, "to_when"), f"score line {q(name)} gives to_when but its points go to the side itself "
                                     "(to: side); to_when says which opposing sides score: set to: each_opponent "
@@ -235,8 +242,16 @@ def _match_problems(rs: Ruleset, add) -> None:
         "shutout": sc.shutout.value * (opponents if sc.shutout_per_opponent.value else 1) if trips else 0,
         "extension": sc.extension.value if extension else 0,
     }
+    # a contract line that an entry of scoring.lines pays instead: its standard value is not read
+    replaced = {line.line or name for name, line in sc.lines.items()}
+    for line_name, keys in STANDARD_LINE_VALUES.items():
+        if line_name in replaced:
+            per_hand.pop(keys[0], None)
     # score lines as data: a line can pay a side once, or once per opposing side meeting its condition
-    extra = sum(line.points * (opponents if line.to == "each_opponent" else 1) for line in sc.lines.values())
+    # (and times its 'per': miles, safeties, coups fourrés or opposing sides)
+    per = {None: 1, "mile": longest, "safety": safeties, "coup_fourre": safeties, "opponent": opponents}
+    extra = sum(line.points * (opponents if line.to == "each_opponent" else 1) * per[line.per]
+                for line in sc.lines.values())
     lines = [("scoring", k, "value") for k in per_hand]
     best = sum(per_hand.values()) + extra
     if best <= 0:
