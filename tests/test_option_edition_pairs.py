@@ -133,3 +133,15 @@ def test_a_ruleset_file_with_a_one_hand_match_and_no_score_is_invalid(tmp_path):
     result = CliRunner().invoke(app, ["validate", str(path)])
     assert result.exit_code == 1, result.output
     assert "draws.yaml:5:" in result.output and "every match is a draw" in result.output
+
+
+def test_an_option_the_edition_already_plays_is_taken_with_a_warning_that_it_changes_nothing():
+    """draw-from-discard over asmodee-2014 (whose turn draws from the discard pile already) is no mistake,
+    but its user is told it made no difference; an option that changes something says nothing of the kind."""
+    with pytest.warns(UserWarning, match=r"draw-from-discard\.yaml:\d+:\d+: warning: option 'draw-from-discard' "
+                                         r"changes nothing in ruleset 'asmodee-2014'"):
+        load_ruleset("asmodee-2014", ["draw-from-discard"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        load_ruleset("winning-moves", ["draw-from-discard"])
+        load_ruleset("asmodee-2014", ["hazard-on-hazard"])

@@ -689,6 +689,12 @@ def _resolve(session: _Session, top: Path, opts: list[Path], extra: tuple[dict, 
     rid = composed.data.get("id") if isinstance(composed.data.get("id"), str) else fr.display
     for opt in applied:
         session.refusals.extend(_new_tables(composed, opt, rid))  # type: ignore[arg-type]
+        if _changes_nothing(composed, opt):  # type: ignore[arg-type]
+            first = next(node for _, _, node in leaves(opt.data, opt.locs))  # type: ignore[union-attr]
+            file, line, col = first.loc.at_value()
+            session.warnings.append(f"{file}:{line}:{col}: warning: option {quote(opt.applied[0])} "  # type: ignore[union-attr]
+                                    f"changes nothing in ruleset {quote(rid)}: it already has every value the "
+                                    "option sets")
         session.apply(composed, opt, protect=protect)  # type: ignore[arg-type]
     if extra is not None and not session.diags and not session.usage:
         patch = _memory_option(session, *extra)
@@ -729,6 +735,23 @@ def _unread_scoring(rs: Ruleset, composed: _Composed, applied: list[_Composed], 
                                f"{off.file}:{off.line}), so it would change nothing; leave the option out",
                                key=True))
     return out
+
+
+def _changes_nothing(target: _Composed, opt: _Composed) -> bool:
+    """Every value the option sets is already the ruleset's (draw-from-discard over asmodee-2014, whose
+    turn draws from the discard pile): said as a warning, so nobody believes the option made a difference.
+    Conservative: a value written for every player count (``*``) or a removal (``null``) counts as a change."""
+    found = False
+    for path, value, _ in leaves(opt.data, opt.locs):
+        cur: Any = target.data
+        for part in path:
+            if not isinstance(cur, dict) or part not in cur:
+                return False
+            cur = cur[part]
+        if cur != value:
+            return False
+        found = True
+    return found
 
 
 def _new_tables(target: _Composed, opt: _Composed, rid: str) -> list[Diagnostic]:
