@@ -9,10 +9,10 @@ figures are the same for any number of workers, any chunking and any backend.
 from __future__ import annotations
 
 import hashlib
-from typing import Callable, Sequence
+from typing import Callable, Sequence, cast
 
 from ..bots import make_bots
-from ..engine import Game, Observer, State
+from ..engine import Action, Game, Observer, State
 from ..seats import BotSeat, SeatLoop
 from ..vocab import DISCARD, PLAY
 
@@ -66,6 +66,7 @@ def play_match(
     return SeatLoop(st, seats, max_hands=max_hands, should_stop=should_stop, stopped=Stopped).play()
 
 
-def count_turns(history) -> int:
-    """Turns in a history: cards played or discarded (draws, answers and new-hand marks are not turns)."""
-    return sum(1 for p, a in history if p >= 0 and a.op in (PLAY, DISCARD))
+def count_turns(history: Sequence[tuple[int, int]]) -> int:
+    """Turns in a history (``State.history``: (player, Action), and (-1, -1) marking a new hand): cards
+    played or discarded (draws, answers and new-hand marks are not turns)."""
+    return sum(1 for p, a in history if p >= 0 and cast(Action, a).op in (PLAY, DISCARD))
