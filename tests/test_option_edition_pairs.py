@@ -119,9 +119,9 @@ def test_an_option_that_turns_the_score_off_is_not_refused_for_scoring_nothing(t
     opt = tmp_path / "race.yaml"
     opt.write_text("kind: option\nid: no-points\nname: No points\n"
                    "scoring:\n  enabled: {value: false, decided: test}\n")
-    with pytest.raises(RulesetError) as caught:  # over a points match: refused, by the match's own check
-        load_ruleset("winning-moves", [opt])
-    assert caught.value.refusal and "scoring is off" in str(caught.value)
+    with pytest.raises(RulesetError) as caught:  # over the reference edition's points match: an invalid option
+        load_ruleset("winning-moves", [opt])  # (mbrules validate says so too): exit 1, not a refusal
+    assert not caught.value.usage and "scoring is off" in str(caught.value)
     assert not load_ruleset("express", [opt]).scoring.enabled.value
 
 
@@ -145,3 +145,16 @@ def test_an_option_the_edition_already_plays_is_taken_with_a_warning_that_it_cha
         warnings.simplefilter("error")
         load_ruleset("winning-moves", ["draw-from-discard"])
         load_ruleset("asmodee-2014", ["hazard-on-hazard"])
+
+
+def test_a_broken_option_file_is_invalid_not_refused(tmp_path):
+    """A refusal (exit 2) is for a valid option that a ruleset cannot take; an option file that is itself
+    invalid (mbrules validate: applied over the reference edition) stays exit 1, wherever it is applied."""
+    opt = tmp_path / "broken.yaml"
+    opt.write_text("kind: option\nid: broken\nname: Broken\n"
+                   "cards:\n  new_remedy: {kind: remedy, name: New, fixes: [stop], decided: test}\n")
+    for rid in ("winning-moves", "express"):
+        with pytest.raises(RulesetError) as caught:
+            load_ruleset(rid, [opt])
+        assert not caught.value.usage and not caught.value.refusal, caught.value
+        assert "missing key 'count'" in str(caught.value)

@@ -721,19 +721,26 @@ def _resolve(session: _Session, top: Path, opts: list[Path], extra: tuple[YamlMa
     if session.usage and not session.diags:
         raise RulesetError(session.usage, usage=True, diagnostics=session.refusals)
     if session.refusals and not session.diags:  # an option given here that this ruleset cannot take
-        raise RulesetError.of(session.refusals, usage=True)
+        raise RulesetError.of(session.refusals, usage=_valid_options(opts))
     if session.diags:
         raise RulesetError(session.usage, diagnostics=session.diags + session.refusals)
     rs = session.finish(composed)
     if rs is None:
-        if ready and extra is None and _Session().finish(base) is not None:
-            # The ruleset alone is valid: the options given here are what it cannot take.
+        if ready and extra is None and _Session().finish(base) is not None and _valid_options(opts):
+            # The ruleset alone is valid, and so is each option (over the reference edition, as mbrules
+            # validate checks one): the options given here are what this ruleset cannot take.
             raise RulesetError.of(_refused(session.diags, ready, rid), usage=True)
         raise RulesetError.of(session.diags)
     unread = _unread_scoring(rs, composed, ready, rid)
     if unread:
         raise RulesetError.of(unread, usage=True)
     return rs, composed
+
+
+def _valid_options(paths: list[Path]) -> bool:
+    """Each option file is valid by itself, as ``mbrules validate`` checks one (applied over the reference
+    edition): then a ruleset that cannot take it refuses it (exit 2); a broken option file is invalid (exit 1)."""
+    return all(check_file(p).ok for p in paths)
 
 
 def _unread_scoring(rs: Ruleset, composed: _Composed, applied: list[_Composed], rid: str) -> list[Diagnostic]:
