@@ -321,7 +321,7 @@ def refusal(game: Game, obs: Observation, card: int, target_side: int, code: str
     if code == Reason.MUST_PLAY:
         return "you hold a card you can play: this edition does not let you discard then"
     if code == Reason.DISCARD_DRAW_MUST_PLAY:
-        return f"you took the top of the {game.ruleset.display.discard_pile.value} this turn: play a card, not a discard"
+        return f"you took the top of the {game.ruleset.display.discard_pile} this turn: play a card, not a discard"
     if code == Reason.BAD_TARGET:
         return f"{name} goes on an opponent's side" if ts == obs.side else f"{name} goes on your own side"
     return engine_words
@@ -330,7 +330,7 @@ def take_refusal(game: Game, obs: Observation) -> str:
     """Why the seat of ``obs``, at its draw, may not take the discard pile's top, in player words (one
     sentence): the ruleset never allows it, the pile is empty, or turn.discard_draw_must_play (the top is
     taken only by a turn that plays a card). The terminal game's keys and the browser tables say it so."""
-    pile = game.ruleset.display.discard_pile.value
+    pile = game.ruleset.display.discard_pile
     if not game.draw_from_discard:
         return f"This edition never lets you take a card from the {pile}."
     if not obs.discard:

@@ -157,3 +157,42 @@ def test_a_sampled_world_refuses_what_the_real_position_refuses(options):
         bites += st.history[-1:] == ((p, game.draw_discard_action),)
         st.apply(adversary(st, rng, i % 3 == 0))
     assert bites, "no position where the rule refuses a move was checked"
+
+
+def _position(options, hands, discard, battle_a):
+    game = _game(options, 2)
+    idx = game.card
+    st = mbrules.State.from_position(game, hands=[[idx(c) for c in h] for h in hands],
+                                     draw_top_first=[idx("accident"), idx("d25")], discard=[idx(c) for c in discard],
+                                     sides={0: {"battle": [idx(c) for c in battle_a]}})
+    return game, st
+
+
+def test_the_table_says_why_the_discard_top_is_refused_and_why_a_discard_is():
+    """narrate.take_refusal (the terminal game's t key, the browser table's refused 'draw discard') and
+    narrate.refusal (a refused discard) word the rule for the person at the table, within 80 columns."""
+    from mbrules.narrate import refusal, take_refusal
+
+    hand = ["d25", "d50", "d75", "d100", "gasoline", "spare_tire"]
+    game, st = _position(["draw-from-discard"], [hand, hand], ["roll", "d200"], ["stop"])
+    try:
+        st.verify("draw discard")
+        raise AssertionError("a top that helps nothing was taken")
+    except mbrules.IllegalAction as e:
+        assert e.code == "discard-draw-must-play" and "200" in e.message
+    words = take_refusal(game, st.observation(0))
+    assert words == ("Even holding 200 Miles you could play no card: the top of the Discard Pile is taken only "
+                     "to play a card that turn.")
+    game, st = _position(["draw-from-discard"], [hand, hand], ["d200", "roll"], ["stop"])
+    st.apply("draw discard")
+    try:
+        st.verify("discard gasoline")
+        raise AssertionError("a discard after a discard draw was accepted")
+    except mbrules.IllegalAction as e:
+        said = refusal(game, st.observation(0), game.card("gasoline"), -1, e.code, e.message)
+    assert said.startswith("you took the top of the Discard Pile this turn: play a card")
+    game, st = _position(["draw-from-discard", "play-then-draw"], [hand, hand], ["d200"], ["roll"])
+    st.apply("discard gasoline")
+    assert st.legal_actions() == [game.draw_action]  # a discard this turn: the draw pile only
+    assert take_refusal(game, st.observation(0)) == ("You may take the top of the Discard Pile only after playing a "
+                                                     "card this turn, not a discard.")

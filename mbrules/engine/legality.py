@@ -32,6 +32,8 @@ reading that table (with the ruling it plays), never the edition's name.
 
 from __future__ import annotations
 
+from typing import cast
+
 from ..vocab import BATTLE, DISTANCE, HAZARD, REMEDY, SAFETY, SPEED
 from ..vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, FAST_PLAY, MULLIGAN, OWN, PLAY, STOP
 from ..vocab import Reason
@@ -177,7 +179,7 @@ class Legality(StateFields):
             q, a = h[i]
             if q < 0:
                 return False  # the hand's start
-            op = a.op
+            op = cast(Action, a).op  # the history holds Actions (ints to the checker)
             if op == PLAY:
                 return q == p
             if op == DISCARD or op == DRAW or op == MULLIGAN:

@@ -90,7 +90,7 @@ def _side_dict(g: "Game", v: SideView) -> dict[str, Any]:
     }
 
 
-def _recent(st: "State") -> tuple[tuple[int, "Action"], ...]:
+def _recent(st: "State") -> tuple[tuple[int, int], ...]:
     """This hand's last actions, as many as legality's look back at a turn may read (turn.discard_draw_must_play:
     a turn's play or draw, then at most a window's answers and an extension answer)."""
     tail = st._history[-(st.game.players + 3):]
@@ -126,7 +126,7 @@ class Observation(NamedTuple):
     queued_turns: tuple[int, ...] = ()  # coup fourré callers whose extra turn waits (queued-coup-fourre-turn)
     # turn.discard_draw_must_play only: this hand's last actions (players + 3 at most, all public), enough for
     # legality's look back at this turn (did it take the discard top; did it play a card); else ()
-    recent: tuple[tuple[int, "Action"], ...] = ()
+    recent: tuple[tuple[int, int], ...] = ()  # (player, Action), as State.history
 
     @classmethod
     def of(cls, st: "State", player: int) -> "Observation":
