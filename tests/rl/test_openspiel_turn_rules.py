@@ -16,6 +16,7 @@ pyspiel = pytest.importorskip("pyspiel", reason="the rl extra (pip install 'mbru
 import mbrules  # noqa: E402
 import mbrules.openspiel as mos  # noqa: E402
 from mbrules.ruleset.loader import bundled_option_ids  # noqa: E402
+from mbrules.vocab import DecisionKind  # noqa: E402
 
 TURN_RULES = "reshuffle-discard+draw-from-discard+mulligan"
 CHOICES = "draw-from-discard+mulligan+fast-play-remedy"
@@ -51,8 +52,10 @@ def test_a_card_from_a_reshuffled_pile_is_a_chance_outcome_with_that_pile_s_odds
     g = load(TURN_RULES)
     for seed in range(20):
         rng = random.Random(seed)
+        # a turn's one-card draw (a mulligan's draw back takes several chance outcomes before its action)
         s = play_until(g.new_initial_state(), rng,
                        lambda s: s.is_chance_node() and s.mb_state is not None
+                       and s.mb_state.decision.kind == DecisionKind.TURN
                        and s.mb_state.observation(0).draw_pile == 0 and s.mb_state.observation(0).discard)
         if s is None:
             continue
