@@ -104,7 +104,7 @@ PHRASES: dict[str, str] = {
     "turn.order": "a turn is",
     "turn.reshuffles": "discard pile shuffled into a new draw pile",
     "turn.draw_from_discard": "a player may draw the discard pile's top card",
-    "turn.discard_draw_must_play": "a turn that takes the discard pile's top card must play a card, not discard",
+    "turn.discard_draw_must_play": "a turn taking the discard pile's top must play a card, not discard",
     "turn.mulligan": "mulligan (instead of a turn, discard cards, draw back)",
     "turn.refill_empty_hand": "an empty hand first draws a full hand",
     "turn.pass_over_held": "cards a draw passes over that its drawer holds",
