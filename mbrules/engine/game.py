@@ -171,6 +171,7 @@ class Game:
         self.draw_choices = self.draw_from_discard or self.mulligan  # a turn's draw offers more than 'draw'
         self.plain_draws = not (self.max_reshuffles or self.refill_empty_hand or self.pass_over_held
                                 or self.play_then_draw)
+        self.lone_plain_draw = self.plain_draws and not self.draw_choices  # a turn's draw: 'draw', the top card
 
         # -- issue 35: reactions and the turn. coup_fourre.bonus_turn: reactions (the caller queued) and
         # turn (the queue served first); play.safety_extra_turn_needs_draw_pile: effects; fast_play.*: reactions

@@ -296,9 +296,16 @@ class Legality(StateFields):
             reason = self._play_reason  # _verify_play's card checks: every card here is in the hand
             can = self._can[ps]  # its answers, remembered until the side changes
             hit = self._hit
+            bit = g.bit
+            da = g.discard_action
             acts = []
-            cards = dict.fromkeys(self._hands[p])  # the hand's distinct cards, in hand order
-            for c in cards:
+            discards = []
+            seen = 0  # the cards met so far, as a mask: each distinct card once, in hand order
+            for c in self._hands[p]:
+                b = bit[c]
+                if seen & b:
+                    continue
+                seen |= b
                 if kind[c] == HAZARD:
                     row = play[c]
                     for ts in opponents:
@@ -314,12 +321,11 @@ class Legality(StateFields):
                         why = can[c] = reason(ps, c, ps)
                     if why is None:
                         acts.append(own[c])
+                discards.append(da[c])
             if g.discard_free:
-                da = g.discard_action
-                acts += [da[c] for c in cards]
+                acts += discards
             elif g.voluntary_discard or self._discard_allowed(bool(acts)):
-                da = g.discard_action
-                acts += [da[c] for c in cards if self._verify_discard(p, c) is None]
+                acts += [a for a in discards if self._verify_discard(p, a.card_index) is None]
             return acts
         if ph == P_DRAW:
             g = self.game
