@@ -290,3 +290,18 @@ def test_the_narrator_says_which_stacked_hazards_still_stop_a_side():
         "p2 (B) plays Stop! on side A's Battle Pile: side A still stopped by Accident and Stop!")
     st.apply("draw")
     assert words.action(st.apply("play repairs"), st) == "p1 (A) plays Repairs: side A still stopped by Stop!"
+
+
+def test_a_refill_reshuffle_allowance_without_refills_is_a_warning(tmp_path):
+    """turn.refill_reshuffles only counts for refill_empty_hand's refills: alone it changes no game, so
+    validate says so (a warning, exit 0) rather than let an author believe the discard pile reshuffles."""
+    path = write(tmp_path, "id: r\nname: R\nextends: winning-moves\nturn:\n"
+                           "  refill_reshuffles: {value: 3, decided: a test}\n")
+    result = CliRunner().invoke(app, ["validate", str(path)])
+    out = result.stdout + result.stderr
+    assert result.exit_code == 0, out
+    assert f"{path.name}:5:" in out and "warning:" in out and "refill_empty_hand is false" in out
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        load_ruleset(path, ["refill-empty-hand"])  # the refill on: the allowance is used
+    assert not [w for w in caught if "refill_empty_hand is false" in str(w.message)]

@@ -10,6 +10,7 @@ tests/properties/test_score_lines.py.
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -77,7 +78,9 @@ def test_the_capot_to_each_opponent_replaces_the_shutout_rule_in_any_order():
     for options in (["shutout-per-opponent", "shutout-to-each-opponent"],
                     ["shutout-to-each-opponent", "shutout-per-opponent"]):
         g = mbrules.load_game("winning-moves", players=3, options=options)
-        assert g.scoring_lines_replaced == {"shutout"}
+        sc = g.ruleset.scoring
+        payers = [k for k, r in sc.all_lines().items() if (r.line or k) == "shutout"]
+        assert payers == ["shutout"] and sc.all_lines()["shutout"] == sc.lines["shutout"]  # the capot's, alone
     mbrules.load_game("wikipedia", players=3, options=["shutout-to-each-opponent"])
 
 
@@ -105,6 +108,27 @@ def test_a_score_line_cannot_be_called_total_nor_give_to_when_to_its_own_side(tm
         load_ruleset(p)
     text = str(info.value)
     assert "cannot be called 'total'" in text and "to_when" in text and "'stop', a hazard card" in text
+
+
+def test_a_line_cannot_pay_on_total_nor_count_opponents_it_does_not_pay_per(tmp_path):
+    p = _custom(tmp_path, "scoring:\n  lines:\n    mine: {points: 5, when: {}, line: total, decided: x}\n"
+                          "    other: {points: 5, when: {}, per_when: {no_distance: true}, decided: x}\n"
+                          "    third: {points: 5, when: {every_opponent: {none_played: [stop]}}, decided: x}\n")
+    with pytest.raises(RulesetError) as info:
+        load_ruleset(p)
+    text = str(info.value)
+    assert "cannot pay on the line 'total'" in text and "per_when" in text and "'stop', a hazard card" in text
+
+
+def test_a_points_match_whose_lines_all_pay_nothing_is_refused(tmp_path):
+    """The contract's lines replaced by entries worth 0 leave no point to score: the standard values
+    (still 1 a mile, 100 a safety, ...) are not read, so the match could never end."""
+    zero = "{points: 0, when: {}, decided: x}"
+    body = "scoring:\n  lines:\n" + "".join(f"    {name}: {zero}\n" for name in SCORE_LINES[:-1])
+    with pytest.raises(RulesetError, match="no hand can score a point"):
+        load_ruleset(_custom(tmp_path, body))
+    load_ruleset(_custom(tmp_path, body.replace(f"milestones: {zero}", "milestones: {points: 1, when: {}, per: mile, "
+                                                                      "decided: x}")))
 
 
 def test_a_match_of_fixed_hands_fits_under_the_hands_cap(tmp_path):
@@ -308,3 +332,30 @@ def test_openspiel_game_plays_fast_play_and_its_replacement_draw(draws):
     g = pyspiel.load_game(f"python_mille_bornes(ruleset=winning-moves,players=4,options={OPTION_SETS[1]},"
                           f"draws={draws},hands=1)")
     pyspiel.random_sim_test(g, num_sims=2, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("options", [(), ("shutout-per-opponent", "extension-bonus-to-finisher")])
+def test_a_ruleset_may_write_the_contract_lines_itself_and_plays_the_same_games(tmp_path, options):
+    """The contract's ten lines are score lines of the one form: a custom file that writes winning-moves'
+    standard entries out under scoring.lines (per, per_when, line, every_opponent and all) replaces each
+    standard entry by its own copy, and every hand's sheet is the same, seed for seed."""
+    base = load_ruleset("winning-moves", options=list(options))
+    entries = {k: v.model_dump(mode="json", exclude_none=True) for k, v in base.scoring.standard_lines().items()}
+    p = _custom(tmp_path, yaml.safe_dump({"options": list(options), "scoring": {"lines": entries}},
+                                         allow_unicode=True))
+    mine = load_ruleset(p)
+    assert set(mine.scoring.lines) == set(entries)
+    for players in (3, 4):
+        a, b = mbrules.load_game("winning-moves", players=players, options=list(options)), mbrules.Game(mine, players)
+        assert a.score_line_names == b.score_line_names and sorted(a.scoring_lines) == sorted(b.scoring_lines)
+        for seed in range(3):
+            x, y = a.new_match(seed), b.new_match(seed)
+            rng = random.Random(seed)
+            while not x.match_over:
+                act = rng.choice(x.legal_actions())
+                x.apply(act)
+                y.apply(act)
+                if x.hand_over and not x.match_over:
+                    x.next_hand()
+                    y.next_hand()
+            assert x.hand_sheets == y.hand_sheets and x.match_totals == y.match_totals

@@ -6,11 +6,11 @@ the boundary. Nothing here knows which edition it came from.
 Names: a table keeps the model's name for the value it compiles. ``play.*`` and ``match.*``
 values keep their field's bare name (``hazard_on_hazard``, ``target_points``); the
 ``coup_fourre.*`` and ``scoring.*`` values carry their section as a prefix, where the bare
-name would be ambiguous (``scoring.safety`` is ``scoring_safety``, points, not a card;
+name would be ambiguous (``scoring.trip_completed`` is ``scoring_trip_completed``, points;
 ``coup_fourre.extra_turn`` is ``coup_fourre_extra_turn``). A value tested against one of
 an enum's values is named after the field and that value (``coup_fourre.who ==
-any_player`` is ``coup_fourre_any_player``; ``scoring.extension_bonus_to == finisher`` is
-``extension_bonus_to_finisher``). Tables derived from the cards (``card_spec``, masks,
+any_player`` is ``coup_fourre_any_player``). The score sheet's lines are one compiled table,
+``scoring_lines`` (:mod:`.scorelines`). Tables derived from the cards (``card_spec``, masks,
 ``protectors``) are the engine's own.
 
 A new house rule: its field in the model, its table here (one line, named as above), and
@@ -137,20 +137,10 @@ class Game:
         self.coup_fourre_any_player = cf.who.value == "any_player"
         self.coup_fourre_replacement_draw = cf.replacement_draw.value
         self.coup_fourre_extra_turn = cf.extra_turn.value
-        sc = ruleset.scoring  # scoring
+        sc = ruleset.scoring  # the score sheet itself is scoring_lines (below); these are for the bots
         self.scoring_enabled = sc.enabled.value
-        self.scoring_milestones_per_mile = sc.milestones_per_mile.value
-        self.scoring_safety = sc.safety.value
-        self.scoring_all_safeties = sc.all_safeties.value
-        self.scoring_coup_fourre = sc.coup_fourre.value
         self.scoring_trip_completed = sc.trip_completed.value
-        self.scoring_delayed_action = sc.delayed_action.value
-        self.scoring_safe_trip = sc.safe_trip.value
         self.safe_trip_breakers = tuple(idx[c] for c in sc.safe_trip_breakers.value)
-        self.scoring_shutout = sc.shutout.value
-        self.shutout_per_opponent = sc.shutout_per_opponent.value
-        self.scoring_extension = sc.extension.value
-        self.extension_bonus_to_finisher = sc.extension_bonus_to.value == "finisher"
         m = ruleset.match  # scoring (mode, target_points), turn (deal_passes_left, max_hands)
         self.match_mode = m.mode.value
         self.target_points = m.target_points.value
@@ -184,7 +174,8 @@ class Game:
         self.fixers = tuple(tuple(j for j in range(n) if self.fixes_mask[j] >> i & 1) for i in range(n))
 
         # -- issue 36: scoring.lines (compiled by scorelines.compile_lines), match.hands, match.tie_break: scoring
-        self.scoring_lines, self.score_line_names, self.scoring_lines_replaced = compile_lines(ruleset, idx)
+        # every line of the score sheet, the contract's ten included (scorelines.pay_lines reads them)
+        self.scoring_lines, self.score_line_names = compile_lines(ruleset, idx)
         self.match_hands = m.hands.value  # fixed_hands: the match's length
         self.match_tie_break = m.tie_break.value
 

@@ -1,12 +1,13 @@
-"""Score lines as data (issue 36): ``scoring.lines`` compiled for the engine, and read at a hand's end.
+"""Score lines as data (issue 36): every line of the score sheet, compiled for the engine and paid at a hand's end.
 
-A score line is a condition, points and recipients. :func:`compile_lines` turns the ruleset's lines
-into plain tuples once (in :class:`~mbrules.engine.game.Game`); :func:`add_lines` lays them on a hand's
-sheet. For each side meeting ``when``, ``points`` go to that side, or to each opposing side meeting
-``to_when``. A line named after one of the contract's lines (``shutout``, ...) replaces the
-engine's own rule for it: that line is cleared, then paid by the data. Nothing here knows an edition
-or an option: the French capot, the French variant's 500 for a trip without 100s or 200s and a score
-sheet's end-of-hand primes are all lines of this one form.
+A score line is a condition, points and recipients. The contract's ten lines are lines of this one form
+too: :meth:`~mbrules.ruleset.model.ScoringRules.all_lines` gives the ruleset's standard entries (built
+from its cited values: ``scoring.coup_fourre``, ...) and its own ``scoring.lines``; :func:`compile_lines`
+turns them into plain tuples once (in :class:`~mbrules.engine.game.Game`), and :func:`pay_lines` lays them
+on a hand's sheet. For each side meeting ``when``, ``points`` (times ``per``) go to that side, or to each
+opposing side meeting ``to_when``. Nothing here knows an edition, an option or a line's name: the book's
+safe trip, the French capot, the French variant's 500 for a trip without 100s or 200s and a score sheet's
+end-of-hand primes are all lines of this one form.
 """
 from __future__ import annotations
 
@@ -15,71 +16,142 @@ from typing import TYPE_CHECKING
 from ..vocab import SCORE_LINES
 
 if TYPE_CHECKING:
-    from ..ruleset.model import LineCondition, Ruleset
+    from ..ruleset.model import Ruleset, ScoreLineRule, SideCondition
     from .fields import StateFields
 
-# A compiled condition: (trip_completed, no_distance, hand_empty, safeties, none_played, exact_finish);
-# None: not checked.
-Condition = tuple[bool | None, bool | None, bool | None, int | None, tuple[int, ...] | None, bool | None]
-# A compiled line: (name, points, when, to_each_opponent, to_when or None).
-Line = tuple[str, int, Condition, bool, Condition | None]
+# What a condition checks, one code a key of the model's SideCondition / LineCondition.
+TRIP, BLANK, EMPTY, SAFETIES, NONE_PLAYED, EXACT, ALL_SAFETIES, DELAYED, CALLER, EXTENDED, EVERY_OPPONENT = range(11)
+# What the points are paid per (ScoreLineRule.per): once, a mile, a safety, a coup fourré, a counted opponent.
+ONCE, MILE, SAFETY, COUP, OPPONENT = range(5)
+_PER = {None: ONCE, "mile": MILE, "safety": SAFETY, "coup_fourre": COUP, "opponent": OPPONENT}
+
+# A compiled condition: the checks it makes, (code, expected value) each; () checks nothing.
+Condition = tuple[tuple[int, object], ...]
+# A compiled line: (slot in the sheet's names, points, per, when, per_when, to_each_opponent, to_when,
+# finisher_only). finisher_only: ``when`` asks for the trip completed, so only the side that completed it
+# is looked at (that check is then left out of ``when``): most lines of a sheet are the finisher's.
+Line = tuple[int, int, int, Condition, Condition, bool, Condition, bool]
 
 
-def _condition(cond: LineCondition, index: dict[str, int]) -> Condition:
-    none = None if cond.none_played is None else tuple(index[c] for c in cond.none_played)
-    return (cond.trip_completed, cond.no_distance, cond.hand_empty, cond.safeties, none, cond.exact_finish)
+def _condition(cond: SideCondition | None, index: dict[str, int]) -> Condition:
+    if cond is None:
+        return ()
+    out: list[tuple[int, object]] = []
+    for code, key in ((TRIP, "trip_completed"), (BLANK, "no_distance"), (EMPTY, "hand_empty"),
+                      (SAFETIES, "safeties"), (EXACT, "exact_finish"), (ALL_SAFETIES, "all_safeties"),
+                      (DELAYED, "delayed_action"), (CALLER, "called_extension"), (EXTENDED, "extended")):
+        value = getattr(cond, key)
+        if value is not None:
+            out.append((code, value))
+    if cond.none_played is not None:
+        out.append((NONE_PLAYED, tuple(index[c] for c in cond.none_played)))
+    every = getattr(cond, "every_opponent", None)
+    if every is not None:
+        out.append((EVERY_OPPONENT, _condition(every, index)))
+    return tuple(out)
 
 
-def compile_lines(ruleset: Ruleset, index: dict[str, int]) -> tuple[tuple[Line, ...], tuple[str, ...], frozenset[str]]:
-    """``(lines, sheet names, replaced contract lines)``: the names are the contract's ten with the new
-    lines before ``total``, in the order the ruleset gives them."""
-    lines = tuple(
-        (name, line.points, _condition(line.when, index), line.to == "each_opponent",
-         None if line.to_when is None else _condition(line.to_when, index))
-        for name, line in ruleset.scoring.lines.items()
-    )
-    new = [name for name, *_ in lines if name not in SCORE_LINES]
+def compile_lines(ruleset: Ruleset, index: dict[str, int]) -> tuple[tuple[Line, ...], tuple[str, ...]]:
+    """``(lines, sheet names)``: the names are the contract's ten with the ruleset's new lines before
+    ``total``, in the order it gives them; a line worth 0 is left out (it never changes a sheet), and so
+    is every line where ``scoring.enabled`` is false (the kids' simpler game: a sheet of zeros)."""
+    sc = ruleset.scoring
+    entries = sc.all_lines()
+    new: list[str] = []
+    for name, rule in entries.items():
+        sheet = rule.line or name
+        if sheet not in SCORE_LINES and sheet not in new:
+            new.append(sheet)
     names = (*SCORE_LINES[:-1], *new, SCORE_LINES[-1])
-    replaced = frozenset(name for name, *_ in lines if name in SCORE_LINES)
-    return lines, names, replaced
+    return (compile_entries(entries, names, index) if sc.enabled.value else ()), names
+
+
+def compile_entries(entries: "dict[str, ScoreLineRule]", names: tuple[str, ...], index: dict[str, int]
+                    ) -> tuple[Line, ...]:
+    """The score lines ``entries`` (name -> model entry) as tuples, on the sheet ``names``; those worth 0 left out."""
+    slot = {n: i for i, n in enumerate(names)}
+    out = []
+    for name, rule in entries.items():
+        if not rule.points:
+            continue
+        when = _condition(rule.when, index)
+        finisher_only = (TRIP, True) in when
+        out.append((slot[rule.line or name], rule.points, _PER[rule.per],
+                    tuple(c for c in when if c != (TRIP, True)), _condition(rule.per_when, index),
+                    rule.to == "each_opponent", _condition(rule.to_when, index), finisher_only))
+    return tuple(out)
 
 
 def holds(st: "StateFields", s: int, cond: Condition, done: int) -> bool:
     """Whether side ``s`` meets ``cond`` now (``done``: the side that completed the trip, or -1)."""
-    trip, blank, empty, safeties, none_played, exact = cond
-    if exact is not None and (st._miles[s] == st._target) != exact:
-        return False  # option exact-finish-bonus: landed exactly on the target (with overshoot it may pass it)
-    if trip is not None and (done == s) != trip:
-        return False
-    if blank is not None and (st._miles[s] == 0) != blank:
-        return False
-    if empty is not None and all(not st._hands[p] for p in st.game.side_players[s]) != empty:
-        return False
-    if safeties is not None and len(st._safeties[s]) + len(st._coups[s]) != safeties:
-        return False
-    if none_played is not None:
-        played = st._played[s]
-        if any(played[c] for c in none_played):
+    for code, want in cond:
+        if code == TRIP:
+            ok = done == s
+        elif code == BLANK:
+            ok = not any(st._played[s])  # no distance card: a safety's miles (play.safety_distance) are none
+        elif code == NONE_PLAYED:
+            played = st._played[s]
+            ok = not any(played[c] for c in want)  # type: ignore[attr-defined]
+            want = True
+        elif code == ALL_SAFETIES:
+            n = st.game.safety_cards_in_deck
+            ok = n > 0 and len(st._safeties[s]) + len(st._coups[s]) == n
+        elif code == SAFETIES:
+            ok = len(st._safeties[s]) + len(st._coups[s]) == want
+            want = True
+        elif code == DELAYED:
+            ok = st._completion_delayed and st._completer == s  # completed with the draw pile out (WM §8)
+        elif code == CALLER:
+            caller = st._extension_called_by
+            ok = caller >= 0 and st.game.side_of[caller] == s
+        elif code == EXTENDED:
+            ok = st._extension_called_by >= 0
+        elif code == EXACT:
+            ok = st._miles[s] == st._target  # option exact-finish-bonus: landed exactly on the target
+        elif code == EMPTY:
+            ok = all(not st._hands[p] for p in st.game.side_players[s])
+        else:  # EVERY_OPPONENT
+            ok = all(holds(st, t, want, done) for t in st.game.opponents[s])  # type: ignore[arg-type]
+            want = True
+        if ok != want:
             return False
     return True
 
 
-def add_lines(st: "StateFields", sheet: list[dict[str, int]], done: int) -> None:
-    """Pay the ruleset's score lines on ``sheet`` (one dict a side, every line name present)."""
+def pay_lines(st: "StateFields", done: int) -> list[list[int]]:
+    """Each side's points on each of the sheet's lines (``game.score_line_names``' order, ``total`` last)."""
     g = st.game
-    for name in g.scoring_lines_replaced:
-        for line in sheet:
-            line[name] = 0  # the data's rule replaces the engine's for this contract line
-    for name, points, when, each_opponent, to_when in g.scoring_lines:
-        for s in range(g.sides):
-            if not holds(st, s, when, done):
+    S = g.sides
+    rows = [[0] * len(g.score_line_names) for _ in range(S)]
+    opponents = g.opponents
+    every = range(S)
+    finisher = (done,) if done >= 0 else ()
+    for slot, points, per, when, per_when, each_opponent, to_when, finisher_only in g.scoring_lines:
+        for s in finisher if finisher_only else every:
+            if when and not holds(st, s, when, done):
                 continue
+            pts = points
+            if per:
+                if per == MILE:
+                    n = st._miles[s]
+                elif per == SAFETY:
+                    n = len(st._safeties[s]) + len(st._coups[s])
+                elif per == COUP:
+                    n = len(st._coups[s])
+                else:
+                    n = sum(1 for t in opponents[s] if holds(st, t, per_when, done))
+                pts = points * n
+                if not pts:
+                    continue
             if not each_opponent:
-                sheet[s][name] += points
+                rows[s][slot] += pts
                 continue
-            for t in g.opponents[s]:
-                if to_when is None or holds(st, t, to_when, done):
-                    sheet[t][name] += points
+            for t in opponents[s]:
+                if not to_when or holds(st, t, to_when, done):
+                    rows[t][slot] += pts
+    for row in rows:
+        row[-1] = sum(row)
+    return rows
 
 
-__all__ = ["add_lines", "compile_lines", "holds"]
+__all__ = ["compile_entries", "compile_lines", "holds", "pay_lines"]

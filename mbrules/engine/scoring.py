@@ -5,10 +5,8 @@ ends, as if it ended now), which side completed the trip (``current_completer``)
 whether the match is won, drawn or goes on (``_match_winner``, WM §9; rulings: The
 match).
 
-Reads: the Game's scoring tables (``scoring_enabled``, the ``scoring_*`` point values,
-``safe_trip_breakers``, ``shutout_per_opponent``, ``extension_bonus_to_finisher``,
-``safety_cards_in_deck``, ``scoring_lines``, ``scoring_lines_replaced``, ``score_line_names``:
-score lines as data, laid on the sheet by :mod:`.scorelines`) and match rules (``match_mode``,
+Reads: the Game's compiled score lines (``scoring_lines``, ``score_line_names``: every line of the
+sheet as data, paid by :mod:`.scorelines`) and match rules (``match_mode``,
 ``target_points``, ``match_hands``, ``match_tie_break``); the
 position's miles, played cards, safeties, coups, completion, extension caller, the
 sheets and totals of the hands over.
@@ -21,7 +19,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..vocab import Termination
-from .scorelines import add_lines
+from .scorelines import pay_lines
 from .fields import StateFields
 
 
@@ -39,51 +37,12 @@ class Scoring(StateFields):
         return -1
 
     def score_sheet(self) -> list[dict[str, int]]:
-        """This hand's score lines per side (WM §8); before the hand ends, as if it ended now."""
-        g = self.game
-        S = g.sides
-        sheet = [dict.fromkeys(g.score_line_names, 0) for _ in range(S)]
-        if not g.scoring_enabled:
-            return sheet  # kids' simpler game: no points
-        done = self.current_completer()
-        for s in range(S):
-            line = sheet[s]
-            line["milestones"] = self._miles[s] * g.scoring_milestones_per_mile
-            n_safe = len(self._safeties[s]) + len(self._coups[s])
-            line["safeties"] = n_safe * g.scoring_safety
-            if g.safety_cards_in_deck and n_safe == g.safety_cards_in_deck:
-                line["all_safeties"] = g.scoring_all_safeties
-            line["coup_fourres"] = len(self._coups[s]) * g.scoring_coup_fourre
-        if done >= 0:
-            line = sheet[done]
-            line["trip_completed"] = g.scoring_trip_completed
-            if self._completion_delayed and self._completer >= 0:
-                line["delayed_action"] = g.scoring_delayed_action
-            if not any(self._played[done][c] for c in g.safe_trip_breakers):
-                line["safe_trip"] = g.scoring_safe_trip
-            # 'before opponents have played any Distance Cards' (WM §8): a safety's miles (option
-            # safety-distance) are no distance card (docs/conformance.md, rulings of the options)
-            blank = [s for s in range(S) if s != done and not any(self._played[s])]
-            if g.shutout_per_opponent:
-                line["shutout"] = g.scoring_shutout * len(blank)
-            elif len(blank) == S - 1:
-                line["shutout"] = g.scoring_shutout
-        if self._extension_called_by >= 0:
-            caller = g.side_of[self._extension_called_by]
-            if g.extension_bonus_to_finisher:
-                if done >= 0:
-                    sheet[done]["extension"] = g.scoring_extension
-            elif done == caller:
-                sheet[caller]["extension"] = g.scoring_extension
-            else:
-                for s in range(S):
-                    if s != caller:
-                        sheet[s]["extension"] = g.scoring_extension  # 'given to his opponent or opponents' (WM §10C)
-        if g.scoring_lines:
-            add_lines(self, sheet, done)  # score lines as data (scoring.lines)
-        for line in sheet:
-            line["total"] = sum(v for k, v in line.items() if k != "total")
-        return sheet
+        """This hand's score lines per side (WM §8); before the hand ends, as if it ended now.
+
+        Every line, the contract's ten and the ruleset's own, is a compiled score line (``scoring_lines``)
+        paid by :func:`.scorelines.pay_lines`: one path, no line known by name here."""
+        names = self.game.score_line_names
+        return [dict(zip(names, row)) for row in pay_lines(self, self.current_completer())]
 
     def _match_winner(self) -> int | Termination | None:
         """Side index, Termination.DRAW, or None while the match goes on (WM §9; rulings: The match).

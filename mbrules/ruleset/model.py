@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Annotated, Generic, Literal, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
@@ -328,18 +328,20 @@ class CoupFourreRules(Strict):
 
 # -- issue 36: score lines as data ------------------------------------------------
 # A score line is a condition on a side at the hand's end, points, and who receives them. The contract's
-# ten lines are the fields of ScoringRules above; ``scoring.lines`` adds lines (new snake_case names) or,
-# under one of the contract's names, replaces that line's rule (its points still show under that name).
+# ten lines are entries of this one form too: ScoringRules.standard_lines builds them from the cited values
+# of ScoringRules (scoring.coup_fourre, ...); ``scoring.lines`` adds lines (new snake_case names) or, paying
+# on one of the contract's lines, replaces that line's standard entry (its points still show under that name).
 LineName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=40)]
 
 
-class LineCondition(Strict):
+class SideCondition(Strict):
     """What a side shows at the hand's end; every key given must hold (a key left out is not checked)."""
 
     trip_completed: bool | None = Field(
         default=None, description="true: the side completed the trip; false: it did not.")
     no_distance: bool | None = Field(
-        default=None, description="true: the side played no distance this hand; false: it played some.")
+        default=None, description="true: the side played no distance card this hand (a safety's miles, "
+        "play.safety_distance, are no distance card); false: it played some.")
     hand_empty: bool | None = Field(
         default=None, description="true: every player of the side holds no card when the hand ends.")
     safeties: Annotated[int, Field(ge=0, le=1000)] | None = Field(
@@ -349,19 +351,45 @@ class LineCondition(Strict):
     exact_finish: bool | None = Field(
         default=None, description="true: the side's distance is exactly the trip's target at the hand's end "
         "(with play.overshoot a trip may also be completed past it); false: it is not.")
+    all_safeties: bool | None = Field(
+        default=None, description="true: the side played every safety card of the deck (coups fourrés "
+        "included; never with a deck that has none).")
+    delayed_action: bool | None = Field(
+        default=None, description="true: the side completed the trip with a card played after the draw pile "
+        "ran out (the book's Delayed Action).")
+    called_extension: bool | None = Field(
+        default=None, description="true: a player of the side called the extension this hand.")
+    extended: bool | None = Field(
+        default=None, description="true: someone called the extension this hand (the trip was extended).")
+
+
+class LineCondition(SideCondition):
+    """A side's condition, and optionally one every opposing side must meet as well."""
+
+    every_opponent: SideCondition | None = Field(
+        default=None, description="Every opposing side meets this condition too (e.g. none played distance).")
 
 
 class ScoreLineRule(Sourced):
-    """One score line: for each side meeting ``when``, ``points`` to ``to`` (that side, or each opposing
-    side meeting ``to_when``)."""
+    """One score line: for each side meeting ``when``, ``points`` (times ``per``) to ``to`` (that side, or
+    each opposing side meeting ``to_when``), shown on the sheet's line ``line`` (default: the entry's name)."""
 
-    points: NonNegative = Field(description="Points each recipient scores on this line, once per side meeting when.")
+    points: NonNegative = Field(description="Points each recipient scores on this line, once per side meeting "
+                                "when (and per unit of 'per').")
     when: LineCondition = Field(description="The condition a side must meet at the hand's end.")
+    per: Literal["mile", "safety", "coup_fourre", "opponent"] | None = Field(
+        default=None, description="The points are paid once for each: mile of the side's distance, safety it "
+        "played (coups fourrés included), coup fourré, or opposing side meeting per_when; none: once.")
+    per_when: SideCondition | None = Field(
+        default=None, description="per opponent only: the condition an opposing side must meet to be counted.")
     to: Literal["side", "each_opponent"] = Field(
         default="side", description="side: the side meeting the condition scores; each_opponent: every "
         "opposing side (meeting to_when, if given) scores.")
     to_when: LineCondition | None = Field(
         default=None, description="each_opponent only: the condition an opposing side must meet to score.")
+    line: LineName | None = Field(
+        default=None, description="The score-sheet line the points show on (default: the entry's own name), so "
+        "that several entries may pay on one line.")
 
 
 class ScoringRules(Strict):
@@ -390,8 +418,66 @@ class ScoringRules(Strict):
     lines: dict[LineName, ScoreLineRule] = Field(
         default_factory=dict,
         description="Score lines as data: name -> condition, points, recipients. A new name adds a line to the "
-        "score sheet; one of the contract's line names (shutout, safe_trip, ...) replaces that line's rule.",
+        "score sheet; an entry paying on one of the contract's lines (shutout, safe_trip, ...: its name, or "
+        "'line') replaces that line's standard rule.",
     )
+
+    def standard_lines(self) -> dict[str, ScoreLineRule]:
+        """The contract's score lines (all but ``total``) as entries of the one score-line form, built from
+        this section's cited values (:func:`_standard_entries` says which value gives which line); each entry
+        carries the citation of the value that gives its points. Keyed by entry; ``extension_failed`` pays
+        on ``extension`` (the caller's opponents' bonus, WM §10C)."""
+        out: dict[str, ScoreLineRule] = {}
+        for key, (value, fields) in _standard_entries(self).items():
+            rule = getattr(self, value)
+            out[key] = ScoreLineRule.model_validate(
+                {**fields, "points": rule.value, "source": rule.source, "decided": rule.decided,
+                 "uncited": rule.uncited})
+        return out
+
+    def all_lines(self) -> dict[str, ScoreLineRule]:
+        """Every score line the sheet pays: the standard entries of the contract's lines that no entry of
+        ``lines`` pays on, then ``lines`` in its order."""
+        replaced = {line.line or name for name, line in self.lines.items()}
+        std = {k: v for k, v in self.standard_lines().items() if (v.line or k) not in replaced}
+        return {**std, **self.lines}
+
+
+def _standard_entries(sc: ScoringRules) -> dict[str, tuple[str, dict[str, Any]]]:
+    """The contract's score lines as data (issue 36): entry -> (the ScoringRules value giving its points,
+    the entry's other fields). Two values of the section choose an entry's shape: shutout_per_opponent (once
+    when every opponent is blank, WM §8; or per blank opponent, WP) and extension_bonus_to (the caller if its
+    side completes the extended trip, else each of its opponents, WM §10C; or the finisher, WP)."""
+    done = {"trip_completed": True}
+    blank = {"no_distance": True}  # 'before opponents have played any Distance Cards' (WM §8): cards, not miles
+    out: dict[str, tuple[str, dict[str, Any]]] = {
+        "milestones": ("milestones_per_mile", {"when": {}, "per": "mile"}),
+        "safeties": ("safety", {"when": {}, "per": "safety"}),
+        "all_safeties": ("all_safeties", {"when": {"all_safeties": True}}),
+        "coup_fourres": ("coup_fourre", {"when": {}, "per": "coup_fourre"}),
+        "trip_completed": ("trip_completed", {"when": done}),
+        "delayed_action": ("delayed_action", {"when": {**done, "delayed_action": True}}),
+        "safe_trip": ("safe_trip", {"when": {**done, "none_played": sc.safe_trip_breakers.value}}),
+        "shutout": ("shutout", {"when": done, "per": "opponent", "per_when": blank} if sc.shutout_per_opponent.value
+                    else {"when": {**done, "every_opponent": blank}}),
+    }
+    if sc.extension_bonus_to.value == "finisher":
+        out["extension"] = ("extension", {"when": {**done, "extended": True}})
+    else:
+        out["extension"] = ("extension", {"when": {"called_extension": True, **done}})
+        out["extension_failed"] = ("extension", {"when": {"called_extension": True, "trip_completed": False},
+                                                 "to": "each_opponent", "line": "extension"})
+    return out
+
+
+# The ScoringRules values each contract line's standard entry reads (``mbrules show`` marks them 'not read'
+# where an entry of scoring.lines pays on that line instead).
+STANDARD_LINE_VALUES: dict[str, tuple[str, ...]] = {
+    "milestones": ("milestones_per_mile",), "safeties": ("safety",), "all_safeties": ("all_safeties",),
+    "coup_fourres": ("coup_fourre",), "trip_completed": ("trip_completed",),
+    "delayed_action": ("delayed_action",), "safe_trip": ("safe_trip", "safe_trip_breakers"),
+    "shutout": ("shutout", "shutout_per_opponent"), "extension": ("extension", "extension_bonus_to"),
+}
 
 
 class HandsRule(Rule[Annotated[int, Field(ge=1, le=10_000)]]):

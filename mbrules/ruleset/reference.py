@@ -204,11 +204,20 @@ def _score_line_section() -> list[str]:
     out = ["## Score lines", "",
            "A hand's score sheet (`play --json`, the score oracle, scenario `score:` expectations) holds the "
            "contract's ten lines, in this order, and before `total` any line a ruleset adds under "
-           "`scoring.lines` (snake_case names, in the order the ruleset gives them). A line under one of the "
-           "contract's names replaces that line's rule and keeps its name.", "",
+           "`scoring.lines` (snake_case names, in the order the ruleset gives them). An entry paying on one of "
+           "the contract's lines (under its name, or naming it in `line`) replaces that line's standard rule "
+           "and keeps its name.", "",
            "| line | scores | added by |", "|---|---|---|"]
     out += [f"| `{name}` | {words} | the contract |" for name, words in CONTRACT_LINES]
     base = load_ruleset("winning-moves")
+    out += ["", "The contract's lines are score lines of the same form (condition, points, recipients): each "
+            "ruleset's standard entries are built from its cited `scoring` values (`ScoringRules.standard_lines`; "
+            "`shutout_per_opponent` and `extension_bonus_to` choose the shutout's and the extension's shape) and "
+            "compiled with its own `scoring.lines`, one scoring path. With winning-moves' values:", "",
+            "| entry | pays |", "|---|---|"]
+    out += [f"| `{name}` | {line_words(name, line, base).replace('|', '/')} |"
+            for name, line in base.scoring.standard_lines().items()]
+    out += ["", "| line | scores | added by |", "|---|---|---|"]
     for option in bundled_option_ids():
         rs = load_ruleset("winning-moves", options=[option])
         for name, line in rs.scoring.lines.items():

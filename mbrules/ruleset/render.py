@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .model import Rule, Ruleset
+from .model import STANDARD_LINE_VALUES, Rule, Ruleset
 from .words import (
     CITATION_FIELDS,
     card_names,
@@ -69,23 +69,17 @@ def _rule_lines(rs: Ruleset, section: str) -> list[str]:
             continue
         mark = " (uncited)" if getattr(value, "uncited", None) is not None else ""
         replaced = _REPLACED_BY.get(pattern)
-        if replaced is not None and replaced in rs.scoring.lines and rs.scoring.lines[replaced] is not None:
-            mark += f" (not read: score line {replaced} below pays it)"
+        payers = [k for k, v in rs.scoring.lines.items() if (v.line or k) == replaced]
+        if replaced is not None and payers:
+            mark += f" (not read: score line {payers[0]} below pays it)"
         out.append(f"  {phrase(pattern)}: {value_words(pattern, list(raw) if isinstance(raw, tuple) else raw, rs)}"
                    f"{mark}")
     return out
 
 
-# A scoring key the engine reads for one of the contract's score lines; a ruleset's scoring.lines entry under
-# that line's name replaces the rule (mbrules/engine/scorelines.py), so the key is shown as not read.
-_REPLACED_BY = {
-    "scoring.milestones_per_mile": "milestones", "scoring.safety": "safeties",
-    "scoring.all_safeties": "all_safeties", "scoring.coup_fourre": "coup_fourres",
-    "scoring.trip_completed": "trip_completed", "scoring.delayed_action": "delayed_action",
-    "scoring.safe_trip": "safe_trip", "scoring.safe_trip_breakers": "safe_trip",
-    "scoring.shutout": "shutout", "scoring.shutout_per_opponent": "shutout",
-    "scoring.extension": "extension", "scoring.extension_bonus_to": "extension",
-}
+# A scoring key a contract line's standard entry reads (model.STANDARD_LINE_VALUES); an entry of scoring.lines
+# paying on that line replaces the standard entry (ScoringRules.all_lines), so the key is shown as not read.
+_REPLACED_BY = {f"scoring.{key}": line for line, keys in STANDARD_LINE_VALUES.items() for key in keys}
 
 
 def players_text(rs: Ruleset, players: int) -> list[str]:

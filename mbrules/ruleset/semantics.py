@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .diagnostics import quote as q
-from .model import DistanceCard, HazardCard, RemedyCard, Ruleset, SafetyCard
+from .model import STANDARD_LINE_VALUES, DistanceCard, HazardCard, RemedyCard, Ruleset, SafetyCard
 
 Problem = tuple[tuple, str, bool, tuple]
 
@@ -175,11 +175,18 @@ def _score_line_problems(rs: Ruleset, add, check_refs) -> None:
         if name == "total":
             add(path, "a score line cannot be called 'total': the sheet's total is the sum of the other lines; "
                       "choose another name", True)
-        for cond_key in ("when", "to_when"):
+        for cond_key in ("when", "to_when", "per_when"):
             cond = getattr(line, cond_key)
-            if cond is not None and cond.none_played is not None:
-                check_refs((*path, cond_key, "none_played"), cond.none_played, "distance",
-                           f"score line {q(name)}: {cond_key}.none_played")
+            for sub, c in ((cond_key,), cond), ((cond_key, "every_opponent"), getattr(cond, "every_opponent", None)):
+                if c is not None and c.none_played is not None:
+                    check_refs((*path, *sub, "none_played"), c.none_played, "distance",
+                               f"score line {q(name)}: {'.'.join(sub)}.none_played")
+        if line.line == "total":
+            add((*path, "line"), f"score line {q(name)} cannot pay on the line 'total': the sheet's total is the "
+                                 "sum of the other lines; choose another line", True)
+        if line.per_when is not None and line.per != "opponent":
+            add((*path, "per_when"), f"score line {q(name)} gives per_when but does not pay per opponent; per_when "
+                                     "says which opposing sides are counted: set per: opponent or remove per_when")
         if line.to_when is not None and line.to != "each_opponent":
             add((*path, "to_when"), f"score line {q(name)} gives to_when but its points go to the side itself "
                                     "(to: side); to_when says which opposing sides score: set to: each_opponent "
@@ -228,8 +235,16 @@ def _match_problems(rs: Ruleset, add) -> None:
         "shutout": sc.shutout.value * (opponents if sc.shutout_per_opponent.value else 1) if trips else 0,
         "extension": sc.extension.value if extension else 0,
     }
+    # a contract line that an entry of scoring.lines pays instead: its standard value is not read
+    replaced = {line.line or name for name, line in sc.lines.items()}
+    for line_name, keys in STANDARD_LINE_VALUES.items():
+        if line_name in replaced:
+            per_hand.pop(keys[0], None)
     # score lines as data: a line can pay a side once, or once per opposing side meeting its condition
-    extra = sum(line.points * (opponents if line.to == "each_opponent" else 1) for line in sc.lines.values())
+    # (and times its 'per': miles, safeties, coups fourrés or opposing sides)
+    per = {None: 1, "mile": longest, "safety": safeties, "coup_fourre": safeties, "opponent": opponents}
+    extra = sum(line.points * (opponents if line.to == "each_opponent" else 1) * per[line.per]
+                for line in sc.lines.values())
     lines = [("scoring", k, "value") for k in per_hand]
     best = sum(per_hand.values()) + extra
     if best <= 0:
@@ -252,10 +267,17 @@ def semantic_warnings(rs: Ruleset) -> list[Warning]:
 
     A trip the deck's distance cards cannot make exactly while distance may not pass the target
     (``play.overshoot`` false) can never be completed: every hand then ends with the draw pile
-    (the 333-mile trip).
+    (the 333-mile trip). A refill allowance (``turn.refill_reshuffles``) without refills does nothing.
     """
     out: list[Warning] = []
     play = rs.play
+    turn = rs.turn
+    if turn.refill_reshuffles.value and not turn.refill_empty_hand.value:
+        out.append((("turn", "refill_reshuffles", "value"),
+                    f"turn.refill_reshuffles is {turn.refill_reshuffles.value} but turn.refill_empty_hand is false, "
+                    "so no refill ever happens and this value changes nothing: set refill_empty_hand to true "
+                    "(option refill-empty-hand), or refill_reshuffles to 0 (reshuffles for every draw are "
+                    "turn.reshuffles)"))
     if not play.overshoot.value:
         for key, pc in rs.player_counts.items():
             parts = _distance_parts(rs, key)

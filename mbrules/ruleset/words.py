@@ -80,20 +80,11 @@ PHRASES: dict[str, str] = {
     "scoring.lines.*": "score line {key}",
     "scoring.lines.*.points": "score line {key}: points",
     "scoring.lines.*.when": "score line {key}: when",
-    "scoring.lines.*.when.trip_completed": "score line {key}: the side completed the trip",
-    "scoring.lines.*.when.no_distance": "score line {key}: the side played no distance",
-    "scoring.lines.*.when.hand_empty": "score line {key}: the side's hands are empty",
-    "scoring.lines.*.when.safeties": "score line {key}: safeties the side played",
-    "scoring.lines.*.when.none_played": "score line {key}: cards the side played none of",
-    "scoring.lines.*.when.exact_finish": "score line {key}: the side landed exactly on the target",
     "scoring.lines.*.to": "score line {key}: scored by",
     "scoring.lines.*.to_when": "score line {key}: an opposing side scores when",
-    "scoring.lines.*.to_when.trip_completed": "score line {key}: the scoring side completed the trip",
-    "scoring.lines.*.to_when.no_distance": "score line {key}: the scoring side played no distance",
-    "scoring.lines.*.to_when.hand_empty": "score line {key}: the scoring side's hands are empty",
-    "scoring.lines.*.to_when.safeties": "score line {key}: safeties the scoring side played",
-    "scoring.lines.*.to_when.none_played": "score line {key}: cards the scoring side played none of",
-    "scoring.lines.*.to_when.exact_finish": "score line {key}: the scoring side landed exactly on the target",
+    "scoring.lines.*.per": "score line {key}: paid per",
+    "scoring.lines.*.per_when": "score line {key}: an opposing side is counted when",
+    "scoring.lines.*.line": "score line {key}: shown on the sheet's line",
     "match.mode": "the match",
     "match.target_points": "points that end the match",
     "match.deal_passes_left": "the deal passes to the left after each hand",
@@ -116,6 +107,23 @@ PHRASES: dict[str, str] = {
     "turn.pass_over_held": "cards a draw passes over that its drawer holds",
     "turn.refill_reshuffles": "reshuffles a hand allows to refill an empty hand",
 }
+
+# A score line's condition keys (the model's SideCondition, LineCondition): one phrase per place it appears.
+_CONDITION_PHRASES = {
+    "trip_completed": "{who} completed the trip", "no_distance": "{who} played no distance",
+    "hand_empty": "{who}'s hands are empty", "safeties": "safeties {who} played",
+    "none_played": "cards {who} played none of", "exact_finish": "{who} landed exactly on the target",
+    "all_safeties": "{who} played every safety of the deck",
+    "delayed_action": "{who} completed the trip after the draw pile ran out",
+    "called_extension": "{who} called the extension", "extended": "the trip was extended",
+}
+for _where, _who in (("when", "the side"), ("to_when", "the scoring side"), ("per_when", "the counted side"),
+                     ("when.every_opponent", "every opposing side"),
+                     ("to_when.every_opponent", "every other side of the scoring side")):
+    for _key, _text in _CONDITION_PHRASES.items():
+        PHRASES[f"scoring.lines.*.{_where}.{_key}"] = "score line {key}: " + _text.replace("{who}", _who)
+for _where in ("when", "to_when"):
+    PHRASES[f"scoring.lines.*.{_where}.every_opponent"] = "score line {key}: every opposing side shows"
 
 VALUE_WORDS: dict[str, dict[Any, str]] = {
     "scoring.shutout_per_opponent": {False: "once", True: "for each opposing side with no distance"},
@@ -143,6 +151,8 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
         "queued": "after the attacker's turn (nobody loses a turn; play goes on from the attacker's left)",
     },
     "scoring.lines.*.to": {"side": "the side meeting the condition", "each_opponent": "each opposing side"},
+    "scoring.lines.*.per": {None: "once", "mile": "mile of the side's distance", "safety": "safety the side played",
+                            "coup_fourre": "coup fourré the side made", "opponent": "opposing side counted"},
     "cards.*.pile": {"battle": "battle pile", "speed": "speed pile"},
     "cards.*.max_per_hand": {None: "no limit"},
     "cards.*.limit": {None: "none"},
@@ -236,6 +246,17 @@ def condition_words(cond: Any, rs: Ruleset, who: str = "the side") -> str:
         bits.append(f"{who} played {'no' if len(cards) == 1 else 'none of'} {card_names(rs, cards)}")
     if c.get("exact_finish") is not None:
         bits.append(f"{who} {'landed exactly on' if c['exact_finish'] else 'did not land exactly on'} the target")
+    if c.get("all_safeties") is not None:
+        bits.append(f"{who} played {'every' if c['all_safeties'] else 'not every'} safety of the deck")
+    if c.get("delayed_action") is not None:
+        bits.append(f"{who} {'completed' if c['delayed_action'] else 'did not complete'} the trip after the "
+                    "draw pile ran out")
+    if c.get("called_extension") is not None:
+        bits.append(f"{who} {'called' if c['called_extension'] else 'did not call'} the extension")
+    if c.get("extended") is not None:
+        bits.append(f"the trip {'was' if c['extended'] else 'was not'} extended")
+    if c.get("every_opponent") is not None:
+        bits.append(condition_words(c["every_opponent"], rs, "every opposing side"))
     return " and ".join(bits) or "always"
 
 
@@ -244,11 +265,20 @@ def line_words(name: str, line: Any, rs: Ruleset) -> str:
     if line is None:
         return "none"
     d = line.model_dump() if isinstance(line, BaseModel) else dict(line)
+    points = f"{d.get('points')}"
+    per = d.get("per")
+    if per == "opponent":
+        per_when = d.get("per_when")
+        points += " for each opposing side" + (f" where {condition_words(per_when, rs, 'it')}" if per_when else "")
+    elif per is not None:
+        points += {"mile": " a mile", "safety": " a safety", "coup_fourre": " a coup fourré"}[per]
+    on = f" (on the line {d['line']})" if d.get("line") and d["line"] != name else ""
     if d.get("to") == "each_opponent":
         to_when = d.get("to_when")
         who = "each opposing side" + (f" (when {condition_words(to_when, rs, 'it')})" if to_when else "")
-        return f"{d.get('points')} to {who}, for each side where {condition_words(d.get('when'), rs)}"
-    return f"{d.get('points')} to each side where {condition_words(d.get('when'), rs)}"
+        return f"{points} to {who}, for each side where {condition_words(d.get('when'), rs)}{on}"
+    when = condition_words(d.get("when"), rs)
+    return f"{points} to each side" + ("" if when == "always" else f" where {when}") + on
 
 
 def value_words(pattern: str, value: Any, rs: Ruleset) -> str:

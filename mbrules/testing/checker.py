@@ -349,11 +349,13 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
             if state.winner != w:
                 out.append(f"winner {state.winner!r}, the match rules give {w!r}")
     if g.scoring_enabled:
+        sc = g.ruleset.scoring
+        own = {line.line or name for name, line in sc.lines.items()}  # lines the ruleset pays its own way
         for s in range(S):
-            if current[s]["milestones"] != state.miles[s] * g.scoring_milestones_per_mile:
+            if "milestones" not in own and current[s]["milestones"] != state.miles[s] * sc.milestones_per_mile.value:
                 out.append(f"side {g.side_names[s]}: milestones {current[s]['milestones']} for {state.miles[s]} miles")
             n_safe = len(state.safeties[s]) + len(state.coups[s])
-            if current[s]["safeties"] != n_safe * g.scoring_safety:
+            if "safeties" not in own and current[s]["safeties"] != n_safe * sc.safety.value:
                 out.append(f"side {g.side_names[s]}: safeties line {current[s]['safeties']} for {n_safe} safeties")
     if totals:
         for s in range(S):

@@ -73,16 +73,25 @@ def position_start(state) -> HandStart:
 
 def sheet_lines(ruleset) -> tuple[str, ...]:
     """The lines of a hand's sheet, from the model: the contract's ten, with the ruleset's own score lines
-    (``scoring.lines`` under new names, in its order) before ``total``."""
-    new = [name for name in ruleset.scoring.lines if name not in _SHEET_LINES]
+    (``scoring.lines`` paying on new names, in its order) before ``total``."""
+    new: list[str] = []
+    for name, rule in ruleset.scoring.lines.items():
+        sheet = rule.line or name
+        if sheet not in _SHEET_LINES and sheet not in new:
+            new.append(sheet)
     return (*_SHEET_LINES[:-1], *new, _SHEET_LINES[-1])
 
 
-def _meets(cond, s: int, completer: int, miles, played, laid, empty, target: int = -1) -> bool:
-    """Whether side ``s`` meets a score line's condition (the model's LineCondition) at the hand's end."""
+def _meets(cond, s: int, facts) -> bool:
+    """Whether side ``s`` meets a score line's condition (the model's LineCondition) at the hand's end.
+    ``facts``: (completer, miles, played, laid, empty, target, all_laid, delayed, caller_side)."""
+    completer, miles, played, laid, empty, target, in_deck, delayed, caller = facts
+    if cond is None:
+        return True
     if cond.trip_completed is not None and (completer == s) != cond.trip_completed:
         return False
-    if cond.no_distance is not None and (miles[s] == 0) != cond.no_distance:
+    # no distance card played: a safety's miles (option safety-distance) are none (docs/conformance.md)
+    if cond.no_distance is not None and (not any(played[s].values())) != cond.no_distance:
         return False
     if cond.hand_empty is not None and empty[s] != cond.hand_empty:
         return False
@@ -91,6 +100,17 @@ def _meets(cond, s: int, completer: int, miles, played, laid, empty, target: int
     if cond.none_played is not None and any(played[s].get(cid, 0) for cid in cond.none_played):
         return False
     if cond.exact_finish is not None and (miles[s] == target) != cond.exact_finish:
+        return False
+    if cond.all_safeties is not None and (in_deck > 0 and laid[s] == in_deck) != cond.all_safeties:
+        return False
+    if cond.delayed_action is not None and (delayed and completer == s) != cond.delayed_action:
+        return False
+    if cond.called_extension is not None and (caller == s) != cond.called_extension:
+        return False
+    if cond.extended is not None and (caller >= 0) != cond.extended:
+        return False
+    every = getattr(cond, "every_opponent", None)
+    if every is not None and not all(_meets(every, t, facts) for t in range(len(miles)) if t != s):
         return False
     return True
 
@@ -249,22 +269,23 @@ def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[
             for s in range(S):
                 if s != caller_side:
                     sheet[s]["extension"] = sc.extension.value
-    # score lines as data (scoring.lines): one under a contract name replaces that line's rule
-    laid = [safeties[s] + coups[s] for s in range(S)]
+    # score lines as data (scoring.lines): one paying on a contract line replaces that line's rule
+    laid_by = [safeties[s] + coups[s] for s in range(S)]
     empty = [all(held[p] == 0 for p in range(players) if p % S == s) for s in range(S)]
-    for name in ruleset.scoring.lines:
-        for line in sheet:
-            line[name] = 0
+    facts = (completer, miles, played, laid_by, empty, target, in_deck, delayed, caller % S if caller >= 0 else -1)
     for name, rule in ruleset.scoring.lines.items():
+        for line in sheet:
+            line[rule.line or name] = 0
+    for name, rule in ruleset.scoring.lines.items():
+        key = rule.line or name
         for s in range(S):
-            if not _meets(rule.when, s, completer, miles, played, laid, empty, target):
+            if not _meets(rule.when, s, facts):
                 continue
-            if rule.to == "side":
-                sheet[s][name] += rule.points
-                continue
-            for t in range(S):
-                if t != s and (rule.to_when is None or _meets(rule.to_when, t, completer, miles, played, laid, empty, target)):
-                    sheet[t][name] += rule.points
+            opponents = [t for t in range(S) if t != s]
+            times = {None: 1, "mile": miles[s], "safety": laid_by[s], "coup_fourre": coups[s],
+                     "opponent": sum(1 for t in opponents if _meets(rule.per_when, t, facts))}[rule.per]
+            for t in ([s] if rule.to == "side" else [t for t in opponents if _meets(rule.to_when, t, facts)]):
+                sheet[t][key] += rule.points * times
     for line in sheet:
         line["total"] = sum(v for k, v in line.items() if k != "total")
     return sheet

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from mbrules.engine import State, scorelines
+from mbrules.ruleset.model import ScoringRules
 from mbrules.testing import check, checked_replay, game_of, load_rules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -95,35 +96,36 @@ def test_the_games_score_the_new_lines(hands):
 # -- score lines: one mutant per rule ----------------------------------------------------------
 
 
+def _without(cond, code, want=None):
+    """A compiled condition less its checks of ``code`` (those expecting ``want`` only, if given)."""
+    return tuple(c for c in cond if not (c[0] == code and (want is None or c[1] == want)))
+
+
 def test_a_blank_side_is_not_paid_for_another_blank_side(hands, monkeypatch):
     real = scorelines.holds
 
     def any_recipient(st, s, cond, done):  # mutant: to_when (the recipient's own condition) ignored
-        return True if cond is not None and cond[1] is False else real(st, s, cond, done)
+        return True if (scorelines.BLANK, False) in cond else real(st, s, cond, done)
 
     monkeypatch.setattr(scorelines, "holds", any_recipient)
     assert _caught(hands)
     assert _caught_in_scenarios(names=("opt-shutout-to-each-opponent-two-blank.yaml",))
 
 
-def test_a_line_under_a_contract_name_replaces_the_engine_rule(hands, monkeypatch):
-    real = scorelines.add_lines
+def test_a_line_paying_on_a_contract_line_replaces_its_standard_rule(monkeypatch):
+    def both(self):  # mutant: the standard shutout kept beside the data's (both paid on the line)
+        std = {f"std_{k}": v.model_copy(update={"line": v.line or k}) for k, v in self.standard_lines().items()}
+        return {**std, **self.lines}
 
-    def adds_on_top(st, sheet, done):  # mutant: the engine's own shutout kept, the data's added to it
-        g = st.game
-        monkeypatch.setattr(g, "scoring_lines_replaced", frozenset())
-        real(st, sheet, done)
-
-    monkeypatch.setattr(scorelines, "add_lines", adds_on_top)
-    monkeypatch.setattr("mbrules.engine.scoring.add_lines", adds_on_top)
-    assert _caught(hands) or _caught_in_scenarios(names=("opt-shutout-to-each-opponent*.yaml",))
+    monkeypatch.setattr(ScoringRules, "all_lines", both)
+    assert _caught_in_scenarios(names=("opt-shutout-to-each-opponent*.yaml",))
 
 
 def test_none_played_is_judged_from_the_cards_played(monkeypatch):
     real = scorelines.holds
 
     def ignores_cards(st, s, cond, done):  # mutant: the 'none of these cards' condition dropped
-        return real(st, s, cond[:4] + (None,) + cond[5:], done)
+        return real(st, s, _without(cond, scorelines.NONE_PLAYED), done)
 
     monkeypatch.setattr(scorelines, "holds", ignores_cards)
     assert _caught_in_scenarios(names=("opt-no-100-no-200-bonus-a-100.yaml",))
@@ -133,8 +135,9 @@ def test_exactly_one_safety_means_one(hands, monkeypatch):
     real = scorelines.holds
 
     def at_least(st, s, cond, done):  # mutant: 'safeties: 1' read as at least one
-        if cond[3] is not None and len(st._safeties[s]) + len(st._coups[s]) >= cond[3]:
-            return real(st, s, cond[:3] + (None,) + cond[4:], done)
+        want = dict(cond).get(scorelines.SAFETIES)
+        if want is not None and len(st._safeties[s]) + len(st._coups[s]) >= want:
+            return real(st, s, _without(cond, scorelines.SAFETIES), done)
         return real(st, s, cond, done)
 
     monkeypatch.setattr(scorelines, "holds", at_least)
@@ -145,10 +148,25 @@ def test_an_empty_hand_is_read_from_the_hands(hands, monkeypatch):
     real = scorelines.holds
 
     def always_empty(st, s, cond, done):  # mutant: every side counted as holding no card
-        return real(st, s, cond[:2] + (None if cond[2] else cond[2],) + cond[3:], done)
+        return real(st, s, _without(cond, scorelines.EMPTY, True), done)
 
     monkeypatch.setattr(scorelines, "holds", always_empty)
     assert _caught(hands)
+
+
+def test_no_distance_counts_distance_cards_not_miles(monkeypatch):
+    """Rulings of the options (docs/conformance.md): a safety's miles (safety-distance) are no distance
+    card, so a side with only those is still blank for the capot, as for the book's shutout."""
+    real = scorelines.holds
+
+    def by_miles(st, s, cond, done):  # mutant: 'no distance' read from the miles
+        want = dict(cond).get(scorelines.BLANK)
+        if want is not None and (st._miles[s] == 0) != want:
+            return False
+        return real(st, s, _without(cond, scorelines.BLANK), done)
+
+    monkeypatch.setattr(scorelines, "holds", by_miles)
+    assert _caught_in_scenarios(names=("opt-safety-distance-capot.yaml",))
 
 
 def test_line_points_come_from_the_ruleset(hands, monkeypatch):
@@ -209,3 +227,36 @@ def test_a_tie_is_broken_as_the_ruleset_says(option, scenario, monkeypatch):
 
     monkeypatch.setattr(State, "_tie_break", a_draw)
     assert _caught_in_scenarios(WINNER, names=(scenario,))
+
+
+# -- the contract's lines as data ----------------------------------------------------------------
+
+
+def test_the_standard_lines_cite_the_values_they_are_built_from():
+    """Every bundled edition and option: each standard entry's points are its scoring value and carry that
+    value's source or decided (so show, --explain and diff, which read the values, say what the sheet pays)."""
+    from mbrules.ruleset.model import STANDARD_LINE_VALUES
+    from mbrules.testing import configurations
+
+    seen = set()
+    for rid, options, _ in configurations():
+        if (rid, options) in seen:
+            continue
+        seen.add((rid, options))
+        sc = load_rules(rid, options).scoring
+        for key, line in sc.standard_lines().items():
+            value = getattr(sc, STANDARD_LINE_VALUES[line.line or key][0])
+            assert line.points == value.value, (rid, options, key)
+            assert (line.source, line.decided, line.uncited) == (value.source, value.decided, value.uncited)
+
+
+def test_an_editions_own_value_is_the_compiled_line():
+    """cf-200 (the 2014 box's coup fourré) and no-delayed-action change the compiled lines, nothing else."""
+    base = game_of(("winning-moves", (), 4))
+    g = game_of(("winning-moves", ("cf-200", "no-delayed-action"), 4))
+    slot = g.score_line_names.index
+    coup = [line for line in g.scoring_lines if line[0] == slot("coup_fourres")]
+    assert [line[1] for line in coup] == [200]
+    assert not [line for line in g.scoring_lines if line[0] == slot("delayed_action")]  # worth 0: not compiled
+    rest = [line for line in base.scoring_lines if line[0] not in (slot("coup_fourres"), slot("delayed_action"))]
+    assert rest == [line for line in g.scoring_lines if line[0] != slot("coup_fourres")]

@@ -27,7 +27,9 @@ import random
 import pytest
 
 from mbrules.engine import IllegalAction, State
-from mbrules.vocab import DISCARD, DISTANCE, EXTEND, PLAY
+from mbrules.engine.scorelines import NONE_PLAYED, compile_lines
+from mbrules.ruleset.model import Rule
+from mbrules.vocab import DISCARD, DISTANCE, EXTEND, PLAY, SCORE_LINES
 from mbrules.testing import (
     HandStart, check, configurations, dealt_start, game_of, load_game, load_rules, position_start, score_oracle,
 )
@@ -77,14 +79,16 @@ def played() -> Games:
     return Games()
 
 
-def _caught(played: Games) -> list[tuple[tuple, str]]:
+def _caught(played: Games, first: bool = False) -> list[tuple[tuple, str]]:
     """The finished hands on which check reports a score line the oracle disagrees with:
-    (configuration, what check says)."""
+    (configuration, what check says); ``first``: stop at the first."""
     out = []
     for cfg, seed, st in played.hands:
         bad = [b for b in check(st) if DISAGREES in b]
         if bad:
             out.append((cfg, f"seed {seed} hand {st.hand_no + 1}: {bad[0]}"))
+            if first:
+                break
     return out
 
 
@@ -126,6 +130,42 @@ def _wrap_sheet(monkeypatch, change):
     monkeypatch.setattr(State, "score_sheet", mutant)
 
 
+def _recompile(monkeypatch, g, **values):
+    """Patch ``g``'s compiled score lines: those of its ruleset with these scoring values changed (a compile
+    bug that reads another value; a plain value is given the ruleset's citation)."""
+    sc = g.ruleset.scoring
+    new = {k: v if isinstance(v, Rule) else getattr(sc, k).model_copy(update={"value": v}) for k, v in values.items()}
+    ruleset = g.ruleset.model_copy(update={"scoring": sc.model_copy(update=new)})
+    index = {cid: i for i, cid in enumerate(ruleset.cards)}
+    monkeypatch.setattr(g, "scoring_lines", compile_lines(ruleset, index)[0])
+
+
+def _entries(g) -> list[str]:
+    """The score-line entries behind ``g.scoring_lines``, in its order (those worth 0 are not compiled)."""
+    sc = g.ruleset.scoring
+    return [k for k, r in sc.all_lines().items() if r.points] if sc.enabled.value else []
+
+
+def _mutate_line(monkeypatch, g, entry: str, change) -> bool:
+    """Patch the compiled line of score-line entry ``entry`` in ``g`` by ``change(line)``; False if ``g``
+    has no such line (or the change leaves it as it was)."""
+    keys = _entries(g)
+    if entry not in keys:
+        return False
+    i = keys.index(entry)
+    lines = list(g.scoring_lines)
+    new = change(lines[i])
+    if new == lines[i]:
+        return False
+    lines[i] = new
+    monkeypatch.setattr(g, "scoring_lines", tuple(lines))
+    return True
+
+
+def _without(cond, code):
+    return tuple(c for c in cond if c[0] != code)
+
+
 # -- the real engine ---------------------------------------------------------------------------
 
 
@@ -151,7 +191,7 @@ def test_safe_trip_is_lost_by_a_200(played, monkeypatch):
     def always(st, sheet):  # mutant: the completing side gets the safe trip whatever it played
         done = st.current_completer()
         if done >= 0:
-            sheet[done]["safe_trip"] = st.game.scoring_safe_trip
+            sheet[done]["safe_trip"] = st.game.ruleset.scoring.safe_trip.value
 
     _wrap_sheet(monkeypatch, always)
     assert _caught(played)
@@ -159,7 +199,7 @@ def test_safe_trip_is_lost_by_a_200(played, monkeypatch):
 
 def test_safe_trip_breakers_are_compiled_from_the_ruleset(played, monkeypatch):
     for g in played.games():  # mutant: a compile bug drops the 200s from the safe-trip breakers
-        monkeypatch.setattr(g, "safe_trip_breakers", ())
+        _mutate_line(monkeypatch, g, "safe_trip", lambda line: line[:3] + (_without(line[3], NONE_PLAYED),) + line[4:])
     assert _caught(played)
 
 
@@ -168,9 +208,10 @@ def test_shutout_per_opponent_scores_each_blank_opponent(played, monkeypatch):
         g = st.game
         done = st.current_completer()
         # (a ruleset whose scoring.lines replace the shutout's rule: tests/properties/test_score_lines.py)
-        if done >= 0 and g.scoring_enabled and "shutout" not in g.scoring_lines_replaced:
+        sc = g.ruleset.scoring
+        if done >= 0 and g.scoring_enabled and not any((r.line or k) == "shutout" for k, r in sc.lines.items()):
             blank = sum(1 for s in range(g.sides) if s != done and not any(st._played[s]))  # distance cards, not miles
-            sheet[done]["shutout"] = g.scoring_shutout if blank == g.sides - 1 else 0
+            sheet[done]["shutout"] = sc.shutout.value if blank == g.sides - 1 else 0
 
     _wrap_sheet(monkeypatch, all_or_nothing)
     caught = _caught(played)
@@ -179,8 +220,8 @@ def test_shutout_per_opponent_scores_each_blank_opponent(played, monkeypatch):
 
 
 def test_shutout_needs_every_opponent_blank_unless_per_opponent(played, monkeypatch):
-    for g in played.games():  # mutant: the compiled flag says per opponent where the ruleset does not
-        monkeypatch.setattr(g, "shutout_per_opponent", True)
+    for g in played.games():  # mutant: the lines compiled as if shutout_per_opponent were true everywhere
+        _recompile(monkeypatch, g, shutout_per_opponent=True)
     assert _caught(played)
 
 
@@ -189,7 +230,7 @@ def test_extension_bonus_goes_to_the_caller_only_when_its_side_completes(played,
         if st._extension_called_by >= 0 and st.game.scoring_enabled:
             caller = st.game.side_of[st._extension_called_by]
             for s, line in enumerate(sheet):
-                line["extension"] = st.game.scoring_extension if s == caller else 0
+                line["extension"] = st.game.ruleset.scoring.extension.value if s == caller else 0
 
     _wrap_sheet(monkeypatch, to_caller)
     assert _caught(played)
@@ -206,8 +247,9 @@ def test_extension_bonus_goes_to_the_opponents_when_nobody_completes(played, mon
 
 
 def test_extension_bonus_to_the_finisher_where_the_ruleset_says(played, monkeypatch):
-    for g in played.games():  # mutant: the compiled flag inverted
-        monkeypatch.setattr(g, "extension_bonus_to_finisher", not g.extension_bonus_to_finisher)
+    for g in played.games():  # mutant: the lines compiled with extension_bonus_to the other way round
+        to = g.ruleset.scoring.extension_bonus_to.value
+        _recompile(monkeypatch, g, extension_bonus_to="caller_or_opponents" if to == "finisher" else "finisher")
     assert _caught(played)
 
 
@@ -257,7 +299,7 @@ def test_delayed_action_only_when_the_draw_pile_had_run_out(played, monkeypatch)
     def always(st, sheet):  # mutant: every completion earns delayed action
         done = st.current_completer()
         if done >= 0:
-            sheet[done]["delayed_action"] = st.game.scoring_delayed_action
+            sheet[done]["delayed_action"] = st.game.ruleset.scoring.delayed_action.value
 
     _wrap_sheet(monkeypatch, always)
     assert _caught(played)
@@ -273,7 +315,7 @@ def test_milestones_count_every_distance_card(played, monkeypatch):
     def one_card_short(st, sheet):  # mutant: milestones one card (the smallest, 25) short
         for s, line in enumerate(sheet):
             if st._miles[s]:
-                line["milestones"] -= 25 * st.game.scoring_milestones_per_mile
+                line["milestones"] -= 25 * st.game.ruleset.scoring.milestones_per_mile.value
 
     _wrap_sheet(monkeypatch, one_card_short)
     assert _caught(played)
@@ -287,15 +329,63 @@ def test_all_safeties_bonus_for_every_safety_of_the_deck(played, monkeypatch):
 
 def test_trip_completed_points_come_from_the_ruleset(played, monkeypatch):
     for g in played.games():  # mutant: a compile bug reads the trip's points from the safe-trip line
-        monkeypatch.setattr(g, "scoring_trip_completed", g.scoring_safe_trip)
+        _recompile(monkeypatch, g, trip_completed=g.ruleset.scoring.safe_trip)
     assert _caught(played)
 
 
 def test_no_points_where_scoring_is_off(played, monkeypatch):
     for g in played.games():  # mutant: the kids' simpler game scores anyway
-        monkeypatch.setattr(g, "scoring_enabled", True)
+        _recompile(monkeypatch, g, enabled=True)
     caught = _caught(played)
     assert caught and all(not load_rules(*cfg[:2]).scoring.enabled.value for cfg, _ in caught), caught[:3]
+
+
+# -- every line of the sheet is data: a mutated compiled line is caught --------------------------
+# The contract's lines are compiled score lines (scoring.lines' form, ScoringRules.standard_lines): each
+# mutant changes one field of one entry's compiled tuple (slot, points, per, when, per_when, to_each,
+# to_when, finisher_only) in every game that has it, as a compile bug or a wrong table would.
+
+def _points(line):
+    return (line[0], line[1] + 50, *line[2:])  # the value off by 50
+
+
+def _no_condition(line):
+    return (*line[:3], (), *line[4:7], False)  # paid whatever the side shows (finisher or not)
+
+
+def _once(line):
+    return (line[0], line[1], 0, *line[3:])  # 'per' forgotten: paid once
+
+
+def _other_recipients(line):
+    return (*line[:5], not line[5], (), line[7])  # to the side instead of its opponents, or the other way round
+
+
+LINE_MUTANTS = [
+    *((e, _points) for e in ("milestones", "safeties", "all_safeties", "coup_fourres", "trip_completed",
+                             "delayed_action", "safe_trip", "shutout", "extension", "extension_failed")),
+    *((e, _no_condition) for e in ("all_safeties", "trip_completed", "delayed_action", "safe_trip", "shutout",
+                                   "extension", "extension_failed")),
+    *((e, _once) for e in ("milestones", "safeties", "coup_fourres")),
+    *((e, _other_recipients) for e in ("trip_completed", "safe_trip", "shutout", "extension", "extension_failed")),
+]
+
+
+@pytest.mark.parametrize(("entry", "change"), LINE_MUTANTS, ids=[f"{e}-{c.__name__.strip('_')}" for e, c in LINE_MUTANTS])
+def test_a_mutated_standard_line_is_caught(played, monkeypatch, entry, change):
+    mutated = [g for g in played.games() if _mutate_line(monkeypatch, g, entry, change)]
+    assert mutated, f"no game compiles a line for {entry}"
+    assert _caught(played, first=True)
+
+
+def test_the_standard_lines_are_the_contract_lines_in_their_order():
+    """Every bundled ruleset's sheet: the contract's ten names, in the contract's order, the ruleset's
+    own lines before total; its standard entries pay on contract lines only."""
+    for cfg in configurations():
+        g = game_of(cfg)
+        names = g.score_line_names
+        assert names[:9] == SCORE_LINES[:9] and names[-1] == "total", cfg
+        assert {r.line or k for k, r in g.ruleset.scoring.standard_lines().items()} == set(SCORE_LINES[:9])
 
 
 # -- the oracle on its own ---------------------------------------------------------------------
@@ -343,7 +433,7 @@ def test_a_positions_hand_is_judged_from_its_start_snapshot_or_not_at_all(monkey
     def always(state, sheet):  # mutant: the safe trip whatever was played (side A played two 200s)
         done = state.current_completer()
         if done >= 0:
-            sheet[done]["safe_trip"] = state.game.scoring_safe_trip
+            sheet[done]["safe_trip"] = state.game.ruleset.scoring.safe_trip.value
 
     _wrap_sheet(monkeypatch, always)
     assert st.current_completer() == 0, "seed 11 should let side A complete the trip"
