@@ -197,6 +197,8 @@ class Game:
         self.fast_action = tuple(acts[encode(FAST_PLAY, c)] for c in range(n))
         self.draw_action = acts[ACTION_DRAW]
         self.draw_discard_action = acts[ACTION_DRAW_DISCARD]  # refused (no-discard-draw) unless turn.draw_from_discard
+        # what legal_actions() reads at every turn's play, fetched in one go
+        self.turn_tables = (self.kind, self.play_action, self.play_own, self.discard_action, self.bit)
         self.mulligan_action = tuple(acts[encode(MULLIGAN, c)] for c in range(n))  # refused unless turn.mulligan
         self.decline_action = acts[ACTION_DECLINE]
         self.extend_action = acts[ACTION_EXTEND]
