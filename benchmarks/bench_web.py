@@ -16,6 +16,9 @@ CPU per move. The goal (issue 38) is a median under 50 ms with 10 busy tables.
 Traced: 40 whole matches through a table and its store in process, then 80 more; Python's traced
 memory after each (``python benchmarks/bench_web.py traced``).
 
+Each table has a host of its own, on an address of its own (127.0.0.2, .3, ...): the server bounds
+requests and tables opened per address, as it would a host's.
+
 Soak: ``--tables`` tables of bots (the person's seat given to a bot at once) for ``--seconds``, a new
 table opened whenever a match ends; the server's resident memory every few seconds.
 """
@@ -72,6 +75,15 @@ def api_path(url: str, what: str = "") -> str:
     return urlsplit(url).path.replace("/host/", "/api/host/") + (f"/{what}" if what else "")
 
 
+def host_address(k: int) -> str:
+    """The loopback address of the host of the ``k``-th table (the server's request bounds are per address)."""
+    return f"127.0.0.{2 + k % 250}"
+
+
+def host_client(url: str, k: int) -> httpx.Client:
+    return httpx.Client(base_url=url, timeout=60, transport=httpx.HTTPTransport(local_address=host_address(k)))
+
+
 def open_table(http: httpx.Client, seats: list[str], seed: int, pace: float) -> dict:
     r = http.post("/api/tables", json={"ruleset": "winning-moves", "players": 4, "seats": seats, "seed": seed,
                                         "pace": pace})
@@ -115,23 +127,30 @@ async def pages_for(url: str, table: dict) -> list[Page]:
 
 
 async def round_trips(url: str, proc: subprocess.Popen, busy: int, pace: float, moves: int, seed: int) -> dict:
-    http = httpx.Client(base_url=url, timeout=30)
+    http = host_client(url, busy)
     background = []
     for i in range(busy):
-        t = open_table(http, ["person", "heuristic", "heuristic", "heuristic"], seed + 1 + i, pace)
-        http.post(api_path(t["host_url"], "bot"), json={"seat": 0, "bot": "heuristic"}).raise_for_status()
+        with host_client(url, i) as host:
+            t = open_table(host, ["person", "heuristic", "heuristic", "heuristic"], seed + 1 + i, pace)
+            host.post(api_path(t["host_url"], "bot"), json={"seat": 0, "bot": "heuristic"}).raise_for_status()
         background.append((t, await pages_for(url, t)))  # the seat's page still open, watching the bots
     stop = asyncio.Event()
 
     async def deal_on() -> None:
-        """The busy tables' host deals each next hand, so they stay busy all along."""
-        async with httpx.AsyncClient(base_url=url, timeout=30) as ahttp:
+        """The busy tables' hosts deal each next hand, so they stay busy all along."""
+        hosts = [httpx.AsyncClient(base_url=url, timeout=30,
+                                   transport=httpx.AsyncHTTPTransport(local_address=host_address(i)))
+                 for i in range(len(background))]
+        try:
             while not stop.is_set():
-                for t, _ in background:
+                for (t, _), ahttp in zip(background, hosts):
                     h = (await ahttp.get(api_path(t["host_url"]))).json()
                     if h["hand_over"] and not h["match_over"]:
                         await ahttp.post(api_path(t["host_url"], "next-hand"))
                 await asyncio.sleep(0.5)
+        finally:
+            for ahttp in hosts:
+                await ahttp.aclose()
 
     dealer = asyncio.get_running_loop().create_task(deal_on())
     table = open_table(http, ["person"] * 4, seed, 0)
@@ -168,7 +187,10 @@ async def round_trips(url: str, proc: subprocess.Popen, busy: int, pace: float, 
     cpu1, client1 = cpu_seconds(proc.pid), time.process_time()
     stop.set()
     await dealer
-    progress = sum(http.get(api_path(t["host_url"])).json()["version"] for t, _ in background)
+    progress = 0
+    for i, (t, _) in enumerate(background):
+        with host_client(url, i) as host:
+            progress += host.get(api_path(t["host_url"])).json()["version"]
     for p in pages + [q for _, ps in background for q in ps]:
         await p.ws.close()
     http.close()
@@ -181,29 +203,31 @@ async def round_trips(url: str, proc: subprocess.Popen, busy: int, pace: float, 
 
 
 def soak(url: str, proc: subprocess.Popen, tables: int, seconds: float, pace: float) -> dict:
-    http = httpx.Client(base_url=url, timeout=60)
+    hosts = [host_client(url, i) for i in range(tables)]  # table i's host (a new table there: the same host)
     seeds = iter(range(1000, 10**6))
     opened = [0]
 
-    def new() -> dict:
+    def new(http: httpx.Client) -> dict:
         opened[0] += 1
         t = open_table(http, ["person", "heuristic", "random", "heuristic"], next(seeds), pace)
         http.post(api_path(t["host_url"], "bot"), json={"seat": 0, "bot": "random"}).raise_for_status()
         return t
 
-    live = [new() for _ in range(tables)]
+    live = [new(h) for h in hosts]
     t0 = time.monotonic()
     samples = []
     while time.monotonic() - t0 < seconds:
         for i, t in enumerate(live):
+            http = hosts[i]
             h = http.get(api_path(t["host_url"])).json()
             if h["match_over"]:
-                live[i] = new()
+                live[i] = new(http)
             elif h["hand_over"]:
                 http.post(api_path(t["host_url"], "next-hand"))
         samples.append((round(time.monotonic() - t0, 1), rss_kib(proc.pid), opened[0]))
         time.sleep(max(0.0, 3 - (time.monotonic() - t0) % 3))
-    http.close()
+    for http in hosts:
+        http.close()
     return {"tables_at_once": tables, "seconds": seconds, "pace_s": pace, "tables_opened": opened[0],
             "samples_s_rss_kib_opened": samples,
             "rss_growth_kib_after_first_third": samples[-1][1] - samples[len(samples) // 3][1]}

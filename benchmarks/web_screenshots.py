@@ -7,6 +7,9 @@ Writes web-host.png (the host's page with the rule changes, desktop), web-table.
 mid-hand, desktop), web-phone-window.png (the coup fourré prompt at a phone's width, 390 px) and
 web-phone-sheet.png (the score sheet at the end of the hand, phone width). The deal is seeded so
 that the window opens; the persons play the tests' policy (tests/web/web_helpers.py).
+With draw-from-discard, mulligan and fast-play-remedy (a second table, phone width):
+web-phone-draw.png (where to draw from), web-phone-mulligan.png (two cards chosen to throw away)
+and web-phone-fast.png (a hazard answered out of turn).
 """
 from __future__ import annotations
 
@@ -23,7 +26,7 @@ from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
-from web_helpers import SeatClient, Server, my_move, window_seed  # noqa: E402
+from web_helpers import HOUSE_RULES, SeatClient, Server, house_move, house_seed, my_move, window_seed  # noqa: E402
 
 SEATS = ["person", "heuristic", "person", "expert"]
 
@@ -98,10 +101,53 @@ def main() -> None:
             time.sleep(0.3)
             phone.save_screenshot(str(out / "web-phone-sheet.png"))
             phone.quit()
+            house_shots(server, out)
         finally:
             desk.quit()
             server.stop()
     print("\n".join(str(p) for p in sorted(out.glob("web-*.png"))))
+
+
+def house_shots(server: Server, out: Path) -> None:
+    """The house rules' prompts at a phone's width: the seat is played by the tests' policy through its
+    socket, and the page is opened at each decision (a page opened on a seat takes it over)."""
+    seats = ["person", "heuristic", "heuristic", "heuristic"]
+    seed, within = house_seed(seats)
+    t = server.open_table(seats=seats, seed=seed, options=HOUSE_RULES)
+    url = t["seats"][0]["url"]
+    client = SeatClient(url)
+    client.until(lambda m: m["type"] == "state")
+    done: set[str] = set()
+    shot: set[str] = set()
+    for _ in range(8 * within):
+        v = client.settle(0.15)
+        if not v["moves"]:
+            continue
+        kind = v["obs"]["decision"]["kind"]
+        draw_choice = kind == "turn" and any(m["op"] == "mulligan" for m in v["moves"]) and \
+            any(m["action"] == "draw discard" for m in v["moves"])
+        want = "fast" if kind == "fast_play" else "draw" if draw_choice and "discard" in done else ""
+        if want and want not in shot:
+            phone = driver(390, 1000)
+            phone.get(url)
+            time.sleep(1.5)
+            phone.save_screenshot(str(out / f"web-phone-{want}.png"))
+            if want == "draw":
+                phone.find_element(By.ID, "mulligan-start").click()
+                for i in (0, 2):
+                    phone.find_element(By.CSS_SELECTOR, f"#hand button.card[data-index='{i}']").click()
+                phone.execute_script("document.getElementById('hand-panel').scrollIntoView({block: 'end'})")
+                time.sleep(0.3)
+                phone.save_screenshot(str(out / "web-phone-mulligan.png"))
+            phone.quit()
+            shot.add(want)
+            client = SeatClient(url)
+            client.until(lambda m: m["type"] == "state")
+            continue
+        if done >= {"fast", "mulligan", "discard", "pile"} and shot >= {"fast", "draw"}:
+            break
+        client.act(house_move(v, done))
+    client.close()
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from .engine.words import plural
 from .vocab import (
     COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, FAST_PLAY, HAZARD, MULLIGAN, PLAY, SAFETY, STOP,
-    DecisionKind,
+    DecisionKind, Reason,
 )
 
 if TYPE_CHECKING:
@@ -202,7 +202,8 @@ class Narrator:
         if op == MULLIGAN:
             return f"mulligan: throw {g.names[a.card_index]} away"
         if op == DECLINE:
-            return "let it pass (keep the safety)"
+            kept = "remedy" if obs.decision.kind == DecisionKind.FAST_PLAY else "safety"
+            return f"let it pass (keep the {kept})"
         if op == EXTEND:
             return f"extend the trip to {self.distance(g.extension_to)}"
         if op == STOP:
@@ -257,4 +258,87 @@ def _sentence(text: str) -> str:
     return text[:-1] if text.endswith(("!.", "?.")) else text
 
 
-__all__ = ["LINE_LABELS", "Narrator", "line_label", "side_label"]
+# -- refusals in the words of the table ---------------------------------------------------------
+def _names(game: Game, cards) -> str:
+    names = [game.names[c] for c in cards]
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def _a(name: str) -> str:
+    """'a Spare Tire', 'an End of Limit' (a name that starts with a digit stays bare: '200')."""
+    if not name or name[0].isdigit():
+        return name
+    return ("an " if name[0].lower() in "aeiou" else "a ") + name
+
+
+def refusal(game: Game, obs: Observation, card: int, target_side: int, code: str, engine_words: str) -> str:
+    """Why ``card`` (played on ``target_side``, or one's own side when -1) is refused, in player words."""
+    me = obs.sides[obs.side]
+    name = game.names[card]
+    unit = game.ruleset.display.distance_unit.value
+    ts = obs.side if target_side < 0 else target_side
+    them = side_label(game, ts, obs.player)
+    if code == Reason.CANNOT_MOVE:
+        if me.hazard >= 0:
+            if len(me.hazards) > 1:  # option stacked-hazards: several to fix
+                return f"you have {' and '.join(game.names[h] for h in me.hazards)}: fix each with its remedy first"
+            fixes = [c for c in range(game.n_cards) if game.fixes_mask[c] >> me.hazard & 1]
+            return f"you have {_a(game.names[me.hazard])}: play {_a(_names(game, fixes))} first"
+        gos = [c for c in range(game.n_cards) if game.is_go[c]]
+        return f"you are not rolling yet: play {_a(_names(game, gos))} first"
+    if code == Reason.SPEED_LIMIT:
+        limit_card = game.names[me.speed_hazard] if me.speed_hazard >= 0 else "a speed limit"
+        return f"you are under {_a(limit_card)}: only {me.limit} {unit} or less until you play an end of it"
+    if code == Reason.OVER_TARGET:
+        return (f"{name} would take you from {me.miles} past the trip of {obs.target} {unit}: "
+                f"you need exactly {obs.target - me.miles} {unit} more")
+    if code == Reason.TOO_MANY_200:
+        return f"you have already played {me.distance[card]} {name} this hand, the most allowed"
+    if code == Reason.PROTECTED:
+        return f"side {them} has the safety against {name}"
+    if code == Reason.NOT_ROLLING:
+        return f"side {them} is not rolling: {name} only stops a side that is moving"
+    if code == Reason.ALREADY_LIMITED:
+        return f"side {them} already has a speed limit"
+    if code == Reason.NOTHING_TO_FIX:
+        return f"there is nothing for {_a(name)} to fix on your side"
+    if code == Reason.ROLLING_SAFETY:
+        return f"your safety lets you roll: this edition refuses {_a(name)} while it is down"
+    if code == Reason.SAME_HAZARD:
+        return f"side {them} already has {_a(name)} in force"
+    if code == Reason.OTHER_HAZARD:
+        rest = [h for h in me.hazards if not game.fixes_mask[card] >> h & 1]
+        return f"{name} comes last: fix {' and '.join(game.names[h] for h in rest)} first"
+    if code == Reason.NOT_DISCARDABLE:
+        return f"{_a(name)} may never be discarded in this edition: play it instead"
+    if code == Reason.PLAYABLE_CARD:
+        return f"you could play {_a(name)}, so this edition does not let you discard it"
+    if code == Reason.MUST_PLAY:
+        return "you hold a card you can play: this edition does not let you discard then"
+    if code == Reason.BAD_TARGET:
+        return f"{name} goes on an opponent's side" if ts == obs.side else f"{name} goes on your own side"
+    return engine_words
+
+def why_not(state: "State", player: int, card: int) -> str | None:
+    """In player words, why ``player`` cannot play ``card`` now (None when it can, on some side): the
+    engine's reason (``State.verify``) for the first side it could go on, said by :func:`refusal`.
+    The terminal game and the browser tables say it the same way."""
+    from .engine import IllegalAction
+
+    g = state.game
+    obs = state.observation(player)
+    targets = g.opponents[obs.side] if g.kind[card] == HAZARD else (-1,)
+    first = None
+    for ts in targets:
+        a = g.play_action[card][ts] if ts >= 0 else g.play_own[card]
+        try:
+            state.verify(a, player=player)
+            return None
+        except IllegalAction as e:
+            first = first or refusal(g, obs, card, ts, e.code, e.message)
+    return first
+
+
+__all__ = ["LINE_LABELS", "Narrator", "line_label", "refusal", "side_label", "why_not"]

@@ -51,11 +51,12 @@ import numpy as np
 import pyspiel
 
 import mbrules
-from mbrules.engine import State as _EngineState
+from mbrules.engine import Action, State as _EngineState
 
 from .bots import check_bot, make_bot
 from .engine.compact import ObservationWriter, draw_due, draw_pile_size, stack_next_draw
 from .env.encoding import ActionSpace, ObservationEncoder, check_index
+from .seats import BotSeat, SeatLoop
 from .vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, FAST_PLAY, PLAY
 
 __all__ = ["DRAWS", "MAX_PLAYERS", "RESAMPLE_STATS", "RESAMPLE_TRIES", "SHORT_NAME", "MilleBornesBot",
@@ -586,14 +587,14 @@ class MilleBornesBot(pyspiel.Bot):
     def step(self, state) -> int:
         if state.current_player() != self._player:
             raise ValueError(f"bot for player {self._player} asked to move when player {state.current_player()} is to")
-        st = state.mb_state
-        acts = st.legal_actions()
-        if len(acts) == 1:
-            choice = acts[0]
-        else:
-            bot = self._bot
-            choice = bot.choose(st.observation(self._player) if getattr(bot, "observes", True) else None, acts)
-        return self._game.space.index[int(choice)]
+        # the one seat loop decides (a lone action taken without asking, else the bot asked); its applier
+        # only keeps the choice: OpenSpiel's state applies it
+        chosen: list[Action] = []
+        seat = BotSeat(self._bot)
+        SeatLoop(state.mb_state, [seat] * self._game.mb.players, apply=lambda p, a: chosen.append(a)).step()
+        if not chosen:
+            raise ValueError(f"bot for player {self._player} asked to move when the hand is over")
+        return self._game.space.index[int(chosen[0])]
 
 
 def bot(game: MilleBornesGame, player: int, name: str = "heuristic", seed: int = 0) -> MilleBornesBot:

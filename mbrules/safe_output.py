@@ -28,7 +28,9 @@ import signal
 import stat
 import tempfile
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from types import FrameType
+from typing import Any, BinaryIO, TextIO
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -68,13 +70,13 @@ def _kind(mode: int) -> str | None:
     return None
 
 
-def _real(path: str | os.PathLike) -> str:
+def _real(path: str | os.PathLike[str]) -> str:
     """The path with links and '..' resolved, as far as they resolve: os.path.realpath never raises on a
     link loop (Path.resolve does, with a RuntimeError), so a hostile path is refused with a sentence."""
     return os.path.realpath(path)
 
 
-def _input_ids(inputs: Iterable[str | os.PathLike]) -> tuple[set[str], set[tuple[int, int]]]:
+def _input_ids(inputs: Iterable[str | os.PathLike[str]]) -> tuple[set[str], set[tuple[int, int]]]:
     paths: set[str] = set()
     ids: set[tuple[int, int]] = set()
     for p in inputs:
@@ -90,7 +92,7 @@ def _input_ids(inputs: Iterable[str | os.PathLike]) -> tuple[set[str], set[tuple
 
 def _stream_ids() -> dict[tuple[int, int], str]:
     """(device, inode) of the regular files standard output and standard error go to (``> file``)."""
-    out = {}
+    out: dict[tuple[int, int], str] = {}
     for fd, name in ((1, "standard output"), (2, "standard error")):
         try:
             st = os.fstat(fd)
@@ -116,7 +118,7 @@ def _refuse_existing(path: Path, st: os.stat_result, flag: str, in_paths: set[st
                               "to; one would replace the other: give another path")
 
 
-def check_output_file(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] = (),
+def check_output_file(path: str | os.PathLike[str], inputs: Iterable[str | os.PathLike[str]] = (),
                       flag: str = "output") -> Path:
     """Refuse (:class:`OutputPathError`) an output file that must not be written; return it as a Path.
 
@@ -144,7 +146,7 @@ def check_output_file(path: str | os.PathLike, inputs: Iterable[str | os.PathLik
     return path
 
 
-def check_output_dir(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] = (),
+def check_output_dir(path: str | os.PathLike[str], inputs: Iterable[str | os.PathLike[str]] = (),
                      flag: str = "--out") -> Path:
     """Refuse an output folder that is a link or not a folder; the files written in it are then each
     checked with :func:`check_output_file` (against the same inputs) as they are written."""
@@ -166,7 +168,7 @@ def check_output_dir(path: str | os.PathLike, inputs: Iterable[str | os.PathLike
 _HELD = {signal.SIGINT, signal.SIGTERM}
 
 
-def write_file_atomic(path: str | os.PathLike, text: str | bytes, inputs: Iterable[str | os.PathLike] = (),
+def write_file_atomic(path: str | os.PathLike[str], text: str | bytes, inputs: Iterable[str | os.PathLike[str]] = (),
                       flag: str = "output") -> None:
     """Write ``text`` to ``path`` whole or not at all (temporary file in the same folder, fsync, rename).
     ``text`` may be bytes (a PNG chart), written as they are.
@@ -178,13 +180,13 @@ def write_file_atomic(path: str | os.PathLike, text: str | bytes, inputs: Iterab
     inputs = list(inputs)
     check_output_file(path, inputs, flag)
     held = hasattr(signal, "pthread_sigmask")
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD) if held else None
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD) if held else set()
     tmp = None
     try:
+        data = text if isinstance(text, (bytes, bytearray)) else text.encode("utf-8")  # as text mode would, newline="\n"
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        binary = isinstance(text, (bytes, bytearray))
-        with (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline="\n")) as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         mask = os.umask(0)  # mkstemp made it 0600: give it the mode an ordinary file would have
@@ -204,8 +206,8 @@ def write_file_atomic(path: str | os.PathLike, text: str | bytes, inputs: Iterab
 
 
 @contextmanager
-def open_output_atomic(path: str | os.PathLike, inputs: Iterable[str | os.PathLike] = (),
-                       flag: str = "output") -> Iterator:
+def open_output_atomic(path: str | os.PathLike[str], inputs: Iterable[str | os.PathLike[str]] = (),
+                       flag: str = "output") -> Iterator[TextIO]:
     """A text file streamed as it is made and still written whole: ``with open_output_atomic(p) as fh``.
 
     What is written goes to a temporary file in the target's folder (so memory does not hold it); when
@@ -222,7 +224,7 @@ def open_output_atomic(path: str | os.PathLike, inputs: Iterable[str | os.PathLi
     try:
         yield fh
         held = hasattr(signal, "pthread_sigmask")
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD) if held else None
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD) if held else set()
         try:
             fh.flush()
             os.fsync(fh.fileno())
@@ -263,14 +265,14 @@ _TMP_PREFIX = ".mbrules-report-"
 REPORT_MARKERS = {"compare.json": "mbrules compare", "sweep.json": "mbrules sweep"}
 
 
-def _folder_name_error(path: str | os.PathLike, flag: str) -> str | None:
+def _folder_name_error(path: str | os.PathLike[str], flag: str) -> str | None:
     text = os.fspath(path)
     if text.strip() == "":
         return f"mbrules: {flag} needs a folder name (got an empty one); give a folder, e.g. {flag} report/"
     return None
 
 
-def check_output_folder(path: str | os.PathLike, names: Iterable[str], inputs: Iterable[str | os.PathLike] = (),
+def check_output_folder(path: str | os.PathLike[str], names: Iterable[str], inputs: Iterable[str | os.PathLike[str]] = (),
                         flag: str = "--out", marker: str | None = None) -> Path:
     """Refuse (:class:`OutputPathError`) a report folder, or any file it will hold, that must not be written.
 
@@ -324,14 +326,17 @@ def _pending(caught: list[int]) -> int | None:
     return min(waiting) if waiting else None
 
 
-def _catch_signals(caught: list[int]) -> dict:
+_Handler = Callable[[int, FrameType | None], Any] | int | None  # what signal.signal returns and takes
+
+
+def _catch_signals(caught: list[int]) -> dict[int, _Handler]:
     """While a report folder is written, SIGINT and SIGTERM are recorded in ``caught`` instead of running
     their handlers (which may raise in the middle of the swap); the handlers they replace are returned,
     to be put back and given the signal afterwards. Only the main thread may set handlers: elsewhere
     nothing is replaced and the signal mask alone holds them."""
     if threading.current_thread() is not threading.main_thread():
         return {}
-    previous = {}
+    previous: dict[int, _Handler] = {}
     for signum in sorted(_HELD):
         previous[signum] = signal.signal(signum, lambda s, f: caught.append(s))
     return previous
@@ -353,7 +358,11 @@ def _open_dir(path: Path, flag: str) -> int:
         raise OutputPathError(f"mbrules: cannot write {path} ({flag}): {(e.strerror or str(e)).lower()}") from None
 
 
-def _write_into(dir_fd: int, name: str, content) -> None:
+# A report file's content: its text or bytes, or a callable that writes its bytes into the file it is given
+FileContent = str | bytes | Callable[[BinaryIO], object]
+
+
+def _write_into(dir_fd: int, name: str, content: FileContent) -> None:
     fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666, dir_fd=dir_fd)
     with os.fdopen(fd, "wb") as fh:
         if callable(content):  # a large file (a report's records) written as it is read, never held whole
@@ -364,7 +373,7 @@ def _write_into(dir_fd: int, name: str, content) -> None:
         os.fsync(fh.fileno())
 
 
-def _fill(tmp_fd: int, files: dict, mask: int) -> None:
+def _fill(tmp_fd: int, files: Mapping[str, FileContent], mask: int) -> None:
     """Every file of the report into the new hidden folder, with an ordinary file's mode, then the
     folder fsynced: what both ways of writing a report folder (new DIR, existing DIR) start with."""
     for name, content in files.items():
@@ -393,8 +402,8 @@ def _remove_tree(parent_fd: int, name: str) -> None:
         pass
 
 
-def write_output_folder(path: str | os.PathLike, files: dict[str, str | bytes], *, owned: Iterable[str] = (),
-                        inputs: Iterable[str | os.PathLike] = (), flag: str = "--out",
+def write_output_folder(path: str | os.PathLike[str], files: Mapping[str, FileContent], *, owned: Iterable[str] = (),
+                        inputs: Iterable[str | os.PathLike[str]] = (), flag: str = "--out",
                         marker: str | None = None) -> None:
     """Write a report folder whole: DIR ends holding the old report or the new one, never a mix.
 
@@ -422,7 +431,7 @@ def write_output_folder(path: str | os.PathLike, files: dict[str, str | bytes], 
     caught: list[int] = []
     previous = _catch_signals(caught)
     held = hasattr(signal, "pthread_sigmask")
-    old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD) if held else None
+    old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD) if held else set()
     interrupted = None
     try:
         mask = os.umask(0)

@@ -52,6 +52,13 @@ class Seat(Protocol):
         ...
 
 
+class Chooser(Protocol):
+    """What :class:`BotSeat` seats: a bot (:class:`mbrules.bots.Bot`, which this layer cannot import)."""
+
+    def choose(self, observation: Observation | None, legal_actions: list[Action]) -> Action:
+        ...
+
+
 class BotSeat:
     """A bot (anything with ``choose(observation, legal)``, :class:`mbrules.bots.Bot`) as a seat.
 
@@ -60,12 +67,12 @@ class BotSeat:
     terminal game and the browser tables do, keeping their bots' streams as they were).
     """
 
-    def __init__(self, bot, *, asks_lone: bool = False):
+    def __init__(self, bot: Chooser, *, asks_lone: bool = False):
         self.bot = bot
         self.kind = getattr(bot, "name", type(bot).__name__)
         self.observes = getattr(bot, "observes", True)
         self.asks_lone = asks_lone
-        self.decide = bot.choose
+        self.decide: Callable[[Observation | None, list[Action]], Action | None] = bot.choose
 
 
 class LaterSeat:
@@ -78,7 +85,7 @@ class LaterSeat:
     observes = False  # the caller shows the seat its observation; the loop need not build one
     asks_lone = True  # a person sees a forced move (the draw aside)
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.pending: Action | None = None
 
     def offer(self, action: Action) -> None:
@@ -232,4 +239,4 @@ class SeatLoop:
             st.next_hand()
 
 
-__all__ = ["BotSeat", "DECIDED", "HAND_OVER", "HandTooLong", "LATER", "LONE", "LaterSeat", "Seat", "SeatLater", "SeatLoop"]
+__all__ = ["BotSeat", "Chooser", "DECIDED", "HAND_OVER", "HandTooLong", "LATER", "LONE", "LaterSeat", "Seat", "SeatLater", "SeatLoop"]

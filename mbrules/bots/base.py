@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Protocol, TypeVar, runtime_checkable
+from typing import Any, Callable, Iterable, Protocol, Sequence, TypeVar, runtime_checkable
 
 from ..engine import Action, Game, Observation
 
@@ -188,8 +188,10 @@ def make_bot(name: str, game: Game, player: int, seed: int) -> Bot:
     return _REGISTRY[base][0](game, player, bot_rng(seed, player), **params)
 
 
-def lineup(names: list[str] | tuple[str, ...], players: int) -> list[str]:
+def lineup(names: Sequence[str], players: int) -> list[str]:
     """Each player's bot name: ``names`` holds one name (for everybody) or one per player in seating order."""
+    if isinstance(names, str):  # a str is a Sequence[str] too: its letters are no bot names
+        raise TypeError(f"lineup takes a list of bot names, not the string {names!r}")
     names = list(names)
     if len(names) == 1:
         names = names * players
@@ -200,6 +202,6 @@ def lineup(names: list[str] | tuple[str, ...], players: int) -> list[str]:
     return names
 
 
-def make_bots(names: list[str] | tuple[str, ...], game: Game, seed: int) -> list[Bot]:
+def make_bots(names: Sequence[str], game: Game, seed: int) -> list[Bot]:
     """One bot per player: ``names`` holds one name (for everybody) or one per player in seating order."""
     return [make_bot(n, game, p, seed) for p, n in enumerate(lineup(names, game.players))]

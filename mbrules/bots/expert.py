@@ -45,7 +45,7 @@ from __future__ import annotations
 import math
 import random
 
-from ..engine import Action, Game, Observation
+from ..engine import Action, Game, Observation, Outcome, State
 from ..engine.determinize import determinize
 from mbrules.vocab import COUP_FOURRE, DECLINE, DRAW, EXTEND, FAST_PLAY, STOP, Termination
 from .base import register
@@ -80,7 +80,7 @@ class ExpertBot:
 
     def __init__(self, game: Game, player: int, rng: random.Random, budget: int = DEFAULT_BUDGET,
                  width: int = DEFAULT_WIDTH, greedy: int = 0, z: int = DEFAULT_Z, drop: int | None = DEFAULT_DROP,
-                 known=None):
+                 known: dict[int, list[int]] | None = None):
         self.game = game
         self.player = player
         self.side = game.side_of[player]
@@ -138,7 +138,7 @@ class ExpertBot:
                 live = [i for i in live if paired_t(diffs[i]) > self.drop and any(diffs[i])]
         return candidates[self._decide(diffs, live)]
 
-    def _decide(self, diffs: list[list[float]], live) -> int:
+    def _decide(self, diffs: list[list[float]], live: list[int]) -> int:
         """The candidate to play: the default (index 0, the heuristic's choice, or the first legal
         answer) unless a ``live`` one beats it in the paired comparison by ``z / 10`` standard errors
         (``diffs[i]``: candidate i's play-out values less the default's, world by world).
@@ -155,7 +155,7 @@ class ExpertBot:
                 best, best_t = i, t
         return best
 
-    def _play(self, world, action: Action, seed: int) -> float:
+    def _play(self, world: State, action: Action, seed: int) -> float:
         """``action`` played in a copy of ``world``, then the hand played out: its value to our side."""
         st = world.clone()
         st.apply(action)
@@ -165,7 +165,7 @@ class ExpertBot:
             self._playout(st, seed)
         return self._value(st)
 
-    def _playout(self, st, seed: int) -> None:
+    def _playout(self, st: State, seed: int) -> None:
         """Play the imagined hand to its end, every seat played by the heuristic (public API only)."""
         bots = self.sim_bots
         for p, b in enumerate(bots):
@@ -182,7 +182,7 @@ class ExpertBot:
             p = st.current_player
             apply(bots[p].choose(st.observation(p), acts))
 
-    def _value(self, st) -> float:
+    def _value(self, st: State) -> float:
         """Our side's lead at the hand's end, in points (miles when the ruleset keeps no score)."""
         if self.scoring:
             totals = [line["total"] for line in st.score_sheet()]
@@ -203,7 +203,7 @@ def paired_t(d: list[float]) -> float:
     return math.inf if mean > 0 else (-math.inf if mean < 0 else 0.0)
 
 
-def hand_value(game: Game, totals: list[int], side: int, outcome) -> float:
+def hand_value(game: Game, totals: list[int], side: int, outcome: Outcome | None) -> float:
     """A finished hand's worth to ``side``: its total less the best other side's, plus or minus a
     win bonus (twice the trip bonus; twice the trip when the ruleset keeps no score) when the hand
     ended the match."""

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import random
 import weakref
+from typing import Any, Callable, Generic, TypeVar, overload
 
 from ..engine import Action, Game, Observation
 from mbrules.vocab import (
@@ -102,6 +103,32 @@ class HeuristicBot:
     EXT_DRAW = 4.0
     EXT_OPP = 1.0
 
+    # The game's tables (see _build_tables), set by __init__ from one dict shared by every seat of a Game.
+    n_players: int
+    extension_to: int | None
+    hazards: tuple[int, ...]
+    fixes: tuple[tuple[int, ...], ...]  # hazards each card answers as a remedy
+    protects: tuple[tuple[int, ...], ...]  # hazards each card answers as a safety
+    protectors: tuple[tuple[int, ...], ...]
+    breakers: frozenset[int]
+    remedies_of: tuple[tuple[int, ...], ...]
+    remedy_total: tuple[int, ...]
+    quick_fixed: frozenset[int]
+    cls: tuple[int, ...]
+    where: tuple[int, ...]
+    miles: tuple[int, ...]
+    is_go: tuple[bool, ...]
+    max_per_hand: tuple[int, ...]
+    deck_counts: tuple[int, ...]
+    grants_rolling: tuple[bool, ...]
+    protects_mask: tuple[int, ...]
+    big: int
+    step: int
+    trip: int
+    points_goal: int
+    distance_score: tuple[float, ...]
+    distance_keep: tuple[float, ...]
+
     def __init__(self, game: Game, player: int, rng: random.Random):
         self.game = game
         self.player = player
@@ -110,8 +137,8 @@ class HeuristicBot:
         # the game's tables, built once per Game (not for every seat of every match): see _game_tables
         self.__dict__.update(_game_tables(type(self), game))
         self.opponents = tuple(s for s in range(game.sides) if s != self.side)
-        self._turn_key = None
-        self._turn_ctx = None
+        self._turn_key: Observation | None = None
+        self._turn_ctx: _Context | None = None
 
     # -- the decision --------------------------------------------------------------
     def choose(self, obs: Observation, legal_actions: list[Action]) -> Action:
@@ -127,13 +154,13 @@ class HeuristicBot:
             return self._draw_choice(obs, legal_actions)  # the ruleset's turn rules: where to draw from
         if len(legal_actions) == 1 or op == DRAW or op == DECLINE:
             return first
-        if obs is self._turn_key:
+        if obs is self._turn_key and self._turn_ctx is not None:
             ctx = self._turn_ctx
         else:
             self._turn_key = obs
             ctx = self._turn_ctx = _Context(self, obs)
         best = NEG
-        choices: list[int] = []
+        choices: list[Action] = []
         score = self._score
         for a in legal_actions:
             if a.op == DISCARD:
@@ -206,7 +233,7 @@ class HeuristicBot:
 
     def _context(self, obs: Observation) -> "_Context":
         # One context per observation: rank() then choose() on the same one (the expert) share it.
-        if obs is not self._turn_key:
+        if obs is not self._turn_key or self._turn_ctx is None:
             self._turn_key, self._turn_ctx = obs, _Context(self, obs)
         return self._turn_ctx
 
@@ -298,10 +325,19 @@ class HeuristicBot:
 
 
 
-_TABLES: dict[int, tuple] = {}  # id(game) -> (the game, kept alive by no one: a weak reference; its tables)
+_Tables = dict[str, Any]  # attribute name -> value (HeuristicBot's annotations say each one's type)
+_TABLES: dict[int, tuple[weakref.ref[Game], dict[tuple[float, ...], _Tables]]] = {}
+# id(game) -> (the game, kept alive by no one: a weak reference; its tables by the class's distance weights)
 
 
-def _game_tables(cls: type, game: Game) -> dict:
+def _drop_tables(key: int) -> Callable[[object], None]:
+    """The weak reference's callback: forget a game's tables once the game is gone."""
+    def drop(_: object) -> None:
+        _TABLES.pop(key, None)
+    return drop
+
+
+def _game_tables(cls: type[HeuristicBot], game: Game) -> _Tables:
     """The bot's tables that depend on the game only (and on the class's distance weights): who fixes and
     protects what, card classes, the ruleset's units. Built once per Game and shared by every seat of every
     match (they were 7.8% of a heuristic hand when built per bot); keyed by the Game object itself, so two
@@ -309,7 +345,7 @@ def _game_tables(cls: type, game: Game) -> dict:
     weights = (cls.W_DISTANCE, cls.W_DISTANCE_SCALE, cls.V_DISTANCE, cls.V_DISTANCE_SCALE)
     entry = _TABLES.get(id(game))
     if entry is None or entry[0]() is not game:
-        entry = (weakref.ref(game, lambda _, key=id(game): _TABLES.pop(key, None)), {})
+        entry = (weakref.ref(game, _drop_tables(id(game))), {})
         _TABLES[id(game)] = entry
     tables = entry[1].get(weights)
     if tables is None:
@@ -317,7 +353,7 @@ def _game_tables(cls: type, game: Game) -> dict:
     return tables
 
 
-def _build_tables(bot_class: type, game: Game) -> dict:
+def _build_tables(bot_class: type[HeuristicBot], game: Game) -> _Tables:
     """The attributes :func:`_game_tables` shares, by name (as ``HeuristicBot.__init__`` used to set them)."""
     g = game
     n = g.n_cards
@@ -382,15 +418,22 @@ def _build_tables(bot_class: type, game: Game) -> dict:
     }
 
 
-class _lazy:
+_T = TypeVar("_T")
+
+
+class _lazy(Generic[_T]):
     """A fact computed on first read and then stored on the instance (functools.cached_property
     without its lock, which costs more than most of these facts on Python 3.11)."""
 
-    def __init__(self, f):
+    def __init__(self, f: Callable[[Any], _T]) -> None:
         self.f = f
         self.name = f.__name__
 
-    def __get__(self, obj, cls=None):
+    @overload
+    def __get__(self, obj: None, cls: type | None = None) -> _lazy[_T]: ...
+    @overload
+    def __get__(self, obj: object, cls: type | None = None) -> _T: ...
+    def __get__(self, obj: object | None, cls: type | None = None) -> _lazy[_T] | _T:
         if obj is None:
             return self
         v = self.f(obj)

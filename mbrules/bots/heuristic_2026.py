@@ -75,7 +75,7 @@ class Heuristic2026Bot:
             return first
         ctx = _Context(self, obs)
         best = NEG
-        choices: list[int] = []
+        choices: list[Action] = []
         for a in legal_actions:
             s = self._score(a, ctx)
             if s > best:
@@ -177,8 +177,8 @@ class _Context:
         # Cards not yet seen: the deck's copies minus the table, the discard pile and our hand.
         self.unseen = obs.unseen()
         target = obs.target
-        can_extend = g.extension_to is not None and obs.extension_called_by < 0 and target < g.extension_to
-        self.max_target = g.extension_to if can_extend else target
+        ext = g.extension_to
+        self.max_target = ext if ext is not None and obs.extension_called_by < 0 and target < ext else target
         closest = min(target - v.miles for v in obs.sides)
         self.end_near = obs.draw_pile <= 2 * g.players or closest <= 100
         left = target - me.miles

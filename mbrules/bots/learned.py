@@ -34,9 +34,11 @@ from __future__ import annotations
 
 import random
 import sys
+from pathlib import Path
+from typing import Any
 
 from .._paths import install_hint
-from ..engine import Action, Game, Observation
+from ..engine import Action, Game, Observation, State
 from ..engine.determinize import determinize
 from ..vocab import COUP_FOURRE, DECLINE, DRAW, EXTEND, FAST_PLAY, HAZARD, PLAY, STOP, DecisionKind
 from .base import UnknownBot, register
@@ -48,8 +50,6 @@ from .value_model import (
     write_model,
 )
 
-TURN, COUP_FOURRE_WINDOW, EXTENSION_QUESTION = DecisionKind.TURN, DecisionKind.COUP_FOURRE, DecisionKind.EXTENSION
-FAST_PLAY_WINDOW = DecisionKind.FAST_PLAY
 DEFAULT_WORLDS = 8
 DEFAULT_WIDTH = 1  # the heuristic's best candidates at a turn (0: every legal action); 1: its own play (docs/bots.md)
 DEFAULT_MARGIN = 0  # points by which a candidate's value must beat the heuristic's choice to be played
@@ -64,7 +64,7 @@ MAX_SETTLE = 16  # table answers followed after a candidate (coups fourrés; the
 _TRAINED: dict[tuple[str, int], ValueModel] = {}
 
 
-def _cache_problem(folder) -> str | None:
+def _cache_problem(folder: Path) -> str | None:
     """Why the model cache ``folder`` cannot keep a model (None: it can): made if missing, then checked."""
     import os
 
@@ -125,7 +125,7 @@ def model_for(game: Game, model: str | None = None, train_if_missing: bool = Tru
     return value
 
 
-def _check(game: Game, params: dict) -> None:
+def _check(game: Game, params: dict[str, Any]) -> None:
     """Called by :func:`mbrules.bots.check_bot` with the game: the model is found (or trained) and fits it."""
     try:
         model_for(game, params.get("model"))
@@ -205,12 +205,12 @@ class LearnedBot:
                 best, best_v = i, values[i]
         return candidates[best]
 
-    def _world(self, obs: Observation, rng: random.Random):
+    def _world(self, obs: Observation, rng: random.Random) -> State:
         """One world of the unseen cards, dealt from the observation alone (a measurement's subclass
         that is told hidden cards, ``benchmarks/bench_learned.py clairvoyance``, overrides it)."""
         return determinize(obs, rng)
 
-    def _lookahead(self, st, seed: int) -> float:
+    def _lookahead(self, st: State, seed: int) -> float:
         """The world played on for ``plies`` turns by the heuristic in every seat (the same luck for
         every candidate: the seats' streams are seeded alike), then valued."""
         me = self.player
@@ -223,7 +223,7 @@ class LearnedBot:
             if not acts:
                 return self._terminal(st)
             d = st.decision
-            if d.kind == TURN and not d.drawn:
+            if d.kind == DecisionKind.TURN and not d.drawn:
                 if turns >= self.plies and d.player == me:
                     break
                 turns += 1
@@ -236,7 +236,7 @@ class LearnedBot:
             st.apply(bots[p].choose(st.observation(p), acts))
         return self.value(self.features(st.observation(me)))
 
-    def _leaf(self, st, depth: int) -> float:
+    def _leaf(self, st: State, depth: int) -> float:
         """The value for our side of the position ``st`` reached, once the table has answered."""
         me = self.player
         for _ in range(MAX_SETTLE):
@@ -245,7 +245,7 @@ class LearnedBot:
                 return self._terminal(st)
             d = st.decision
             p = st.current_player
-            if d.kind == COUP_FOURRE_WINDOW or d.kind == FAST_PLAY_WINDOW or d.kind == EXTENSION_QUESTION:
+            if d.kind == DecisionKind.COUP_FOURRE or d.kind == DecisionKind.FAST_PLAY or d.kind == DecisionKind.EXTENSION:
                 if p == me:
                     if depth > 0:
                         break
@@ -255,14 +255,14 @@ class LearnedBot:
                         s2.apply(a)
                         best = max(best, self._leaf(s2, depth + 1))
                     return best
-                if d.kind == COUP_FOURRE_WINDOW or d.kind == FAST_PLAY_WINDOW:
+                if d.kind == DecisionKind.COUP_FOURRE or d.kind == DecisionKind.FAST_PLAY:
                     # the holder calls it (a coup fourré, a fast play, is worth it)
                     st.apply(next((a for a in acts if a.op == COUP_FOURRE or a.op == FAST_PLAY), acts[0]))
                     continue
             break
         return self.value(self.features(st.observation(me)))
 
-    def _terminal(self, st) -> float:
+    def _terminal(self, st: State) -> float:
         g = self.game
         if g.scoring_enabled:
             totals = [line["total"] for line in st.score_sheet()]

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import random
 
-from mbrules.engine import State
+from mbrules.engine import Game, State
+from mbrules.engine.state import Race
 from mbrules.vocab import BATTLE, COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, FAST_PLAY, HAZARD, PLAY, REMEDY, SAFETY
 
 __all__ = ["rollout"]
 
 
-def _value(g, race, p: int, c: int, op: int, ts: int) -> float:
+def _value(g: Game, race: Race, p: int, c: int, op: int, ts: int) -> float:
     """The policy's score for one legal action of player ``p`` (higher is better)."""
     ps = g.side_of[p]
     k = g.kind[c]
@@ -69,7 +70,7 @@ def rollout(st: State, rng: random.Random, max_actions: int = 2000) -> None:
             continue
         p = st.current_player  # a turn: plays and discards
         race = st.race()
-        best = None
+        best = acts[0]
         bv = -1e18
         for a in acts:
             v = _value(g, race, p, a.card_index, a.op, a.side_index if a.op == PLAY else -1) + rand()

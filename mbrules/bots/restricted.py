@@ -56,7 +56,7 @@ class RestrictedBot:
             return False
         return True
 
-    def choose(self, observation: Observation | None, legal_actions: list[Action]) -> Action:
+    def choose(self, observation: Observation, legal_actions: list[Action]) -> Action:
         if self.active:
             kept = [a for a in legal_actions if self.allowed(a)]
             if len(kept) == 1:

@@ -25,16 +25,20 @@ from __future__ import annotations
 import hashlib
 import random
 from contextlib import nullcontext
-from typing import Callable, ContextManager, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ContextManager, Iterable, Sequence
 
 from .._paths import install_hint
 from ..engine import Action, Game, Observation, State
 from ..seats import HAND_OVER, SeatLoop
 from ..vocab import DecisionKind
-from .base import make_bot
+from .base import Bot, make_bot
 from .expert import hand_value
 from .features import Featurizer
-from .value_model import FORMAT, VERSION, ruleset_digest
+from .value_model import FORMAT, VERSION, ModelDoc, ruleset_digest
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import ArrayLike, NDArray
 
 DEFAULT_GAMES = 400
 DEFAULT_SAMPLE = 0.5
@@ -71,7 +75,7 @@ class ExploringSeat:
     """A policy bot that takes a uniformly random legal action with probability ``explore`` (from
     the training's own ``rng``, so the bot's stream is the bot's alone)."""
 
-    def __init__(self, bot, rng: random.Random, explore: float):
+    def __init__(self, bot: Bot, rng: random.Random, explore: float):
         self.bot, self.rng, self.explore = bot, rng, explore
 
     def decide(self, observation: Observation | None, legal: list[Action]) -> Action | None:
@@ -85,7 +89,7 @@ def self_play(game: Game, games: int, seed: int, policy: Sequence[str] = ("heuri
               sample: float = DEFAULT_SAMPLE, explore: float = DEFAULT_EXPLORE,
               progress: Callable[[int], None] | None = None,
               should_stop: Callable[[], object] | None = None, hand: bool = True,
-              max_positions: int = MAX_POSITIONS):
+              max_positions: int = MAX_POSITIONS) -> tuple[NDArray[np.float64], NDArray[np.float64], int]:
     """Feature rows and Monte Carlo targets from ``games`` self-play matches (see the module's text):
     ``(X, y, seen)``, numpy arrays of at most ``max_positions`` rows in the order they were played,
     and the number of positions seen."""
@@ -150,7 +154,7 @@ def self_play(game: Game, games: int, seed: int, policy: Sequence[str] = ("heuri
     return X, y, seen
 
 
-def fit(X: list[list[float]], y: list[float], kind: str = DEFAULT_KIND, seed: int = 0) -> tuple[dict, dict]:
+def fit(X: ArrayLike, y: ArrayLike, kind: str = DEFAULT_KIND, seed: int = 0) -> tuple[ModelDoc, dict[str, float]]:
     """The model's numbers (``model`` of a model file) and fit figures, from rows ``X`` and targets ``y``."""
     try:
         import numpy as np
@@ -212,7 +216,7 @@ def fit(X: list[list[float]], y: list[float], kind: str = DEFAULT_KIND, seed: in
     return model, figures
 
 
-def _tree(predictor) -> dict:
+def _tree(predictor: Any) -> dict[str, list[int] | list[float]]:  # Any: scikit-learn has no annotations
     """One fitted tree as flat lists (a leaf's feature is -1); a split sends x <= threshold left."""
     nodes = predictor.nodes
     leaf = nodes["is_leaf"].astype(bool)
@@ -223,7 +227,7 @@ def _tree(predictor) -> dict:
             "value": [float(f"{float(v):.6g}") if lf else 0.0 for v, lf in zip(nodes["value"], leaf)]}
 
 
-def _floats(a) -> list[float]:
+def _floats(a: Iterable[float]) -> list[float]:
     return [float(f"{float(v):.6g}") for v in a]
 
 
@@ -231,7 +235,7 @@ def train(game: Game, games: int = DEFAULT_GAMES, seed: int = 0, kind: str = DEF
           policy: Sequence[str] = ("heuristic",), sample: float = DEFAULT_SAMPLE, explore: float = DEFAULT_EXPLORE,
           options: Sequence[str] = (), progress: Callable[[int], None] | None = None,
           should_stop: Callable[[], object] | None = None, hand: bool = DEFAULT_HAND,
-          max_positions: int = MAX_POSITIONS, fit_guard: Callable[[], ContextManager] | None = None) -> dict:
+          max_positions: int = MAX_POSITIONS, fit_guard: Callable[[], ContextManager[object]] | None = None) -> ModelDoc:
     """A whole model file's document for ``game``, from ``games`` self-play matches seeded by ``seed``.
 
     ``should_stop()`` is polled between matches and before the fit (:class:`TrainingStopped`); the fit

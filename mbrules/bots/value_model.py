@@ -36,17 +36,22 @@ import tempfile
 from functools import lru_cache
 from operator import mul
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final, Iterable, NoReturn
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 from .._paths import install_hint
 from ..engine import Game
 
-FORMAT = "mbrules-learned-value"
-VERSION = 1
+FORMAT: Final = "mbrules-learned-value"
+VERSION: Final = 1
+ModelDoc = dict[str, Any]  # a model file's JSON document (checked against the schema below before use)
 MAX_MODEL_BYTES = 20_000_000
 MODELS_DIR = Path(__file__).parent / "models"
 
 
-def uses_hand(features) -> bool:
+def uses_hand(features: Iterable[object]) -> bool:
     """Whether a model's features describe the hand (``hand.*``) or the table only."""
     return any(str(f).startswith("hand.") for f in features)
 
@@ -82,9 +87,9 @@ MAX_TREES = 10_000
 MAX_NODES = 100_000  # nodes of one tree
 
 
-def _numbers_schema():
+def _numbers_schema() -> tuple[type[BaseModel], type[BaseModel]]:
     """The pydantic models of a model file (built once, on first use): every field's type and bounds."""
-    from typing import Annotated, Any, Literal, Optional, Union
+    from typing import Annotated, Literal, Optional, Union
 
     from pydantic import BaseModel, ConfigDict, Field
 
@@ -141,8 +146,8 @@ def _numbers_schema():
         digest: Annotated[str, Field(strict=True, pattern=r"^[0-9a-f]{64}$")]
 
     class Document(Evaluation):
-        format: Literal[FORMAT]
-        version: Literal[VERSION]
+        format: Literal["mbrules-learned-value"]  # FORMAT (a Literal type cannot name a constant)
+        version: Literal[1]  # VERSION
         ruleset: RulesetRef
         players: Annotated[int, Field(strict=True, ge=1, le=99)]
         sides: Optional[Annotated[int, Field(strict=True, ge=1, le=99)]] = None
@@ -152,16 +157,16 @@ def _numbers_schema():
     return Evaluation, Document
 
 
-_SCHEMA: list = []
+_SCHEMA: list[type[BaseModel]] = []
 
 
-def _schema():
+def _schema() -> list[type[BaseModel]]:
     if not _SCHEMA:
         _SCHEMA.extend(_numbers_schema())
     return _SCHEMA
 
 
-def _where(loc: tuple) -> str:
+def _where(loc: tuple[int | str, ...]) -> str:
     """A pydantic error location as the model file's path to the value: model.layers[0].W[3] (the
     kind pydantic inserts after ``model`` to say which form it tried is left out)."""
     out = ""
@@ -173,9 +178,12 @@ def _where(loc: tuple) -> str:
     return out or "the document"
 
 
-def _validated(doc, source: str, whole: bool):
+def _validated(doc: object, source: str, whole: bool) -> Any:
     """``doc`` checked against the model file's schema (``whole``: the header too, else the features
-    and the model only) and its shapes; :class:`ModelError` with the first problem, where it is."""
+    and the model only) and its shapes; :class:`ModelError` with the first problem, where it is.
+
+    Any: the schema's classes are built on first use (pydantic is imported then), inside
+    :func:`_numbers_schema`, so no annotation outside it can name them."""
     from pydantic import ValidationError
 
     evaluation, document = _schema()
@@ -186,7 +194,7 @@ def _validated(doc, source: str, whole: bool):
         kind = m.get("kind")
         raise ModelError(f"{source}: unknown model kind {str(kind)[:40]!r} (linear, mlp or trees)")
     try:
-        v = (document if whole else evaluation).model_validate(
+        v: Any = (document if whole else evaluation).model_validate(
             doc if whole else {"features": doc.get("features"), "model": m})
     except ValidationError as e:
         errs = e.errors(include_url=False, include_input=False)
@@ -198,7 +206,7 @@ def _validated(doc, source: str, whole: bool):
     return v
 
 
-def _check_shapes(m, nf: int, source: str) -> None:
+def _check_shapes(m: Any, nf: int, source: str) -> None:  # Any: one of _numbers_schema's models
     """What a type cannot say: every list as long as the features, layers that chain, trees that end."""
     if len(m.mean) != nf or len(m.scale) != nf:
         raise ModelError(f"{source}: a damaged model: its scaler does not match its {nf} features")
@@ -228,7 +236,7 @@ def _check_shapes(m, nf: int, source: str) -> None:
             _check_tree(tree, t, nf, source)
 
 
-def _check_tree(tree, t: int, nf: int, source: str) -> None:
+def _check_tree(tree: Any, t: int, nf: int, source: str) -> None:  # Any: _numbers_schema's Tree
     """Lists of one length, features in range, and every node reached once from the root: a node that
     points back (to itself or an ancestor) would never end a walk, a child outside the tree cannot be read."""
     f, left, right = tree.feature, tree.left, tree.right
@@ -263,7 +271,7 @@ class ValueModel:
 
     ``doc`` is checked whole first (types, bounds, shapes: :class:`ModelError`), so a value is always a number."""
 
-    def __init__(self, doc: dict, source: str = "model"):
+    def __init__(self, doc: ModelDoc, source: str = "model"):
         v = _validated(doc, source, whole=False)
         self.doc = doc
         self.source = source
@@ -276,7 +284,7 @@ class ValueModel:
             coef = m.coef
             # standardization folded into the weights: v = b + sum(w_i x_i)
             self.w = [c / s for c, s in zip(coef, scale)]
-            self.b = m.intercept - sum(c * mu / s for c, mu, s in zip(coef, mean, scale))
+            self.b: float = m.intercept - sum(c * mu / s for c, mu, s in zip(coef, mean, scale))
         elif self.kind == "mlp":
             try:
                 import numpy as np
@@ -291,13 +299,14 @@ class ValueModel:
         else:
             # gradient-boosted regression trees on the raw features, evaluated in pure Python: every tree
             # is flat lists (feature, threshold, left, right, leaf value); a node whose feature is -1 is a leaf
-            self.base = m.base
+            self.base: float = m.base
             self.trees = [(tuple(t.feature), tuple(t.threshold), tuple(t.left), tuple(t.right), tuple(t.value))
                           for t in m.trees]
 
     def value(self, x: list[float]) -> float:
         if self.kind == "linear":
-            return self.b + sum(map(mul, self.w, x))
+            lin: float = self.b + sum(map(mul, self.w, x))  # operator.mul is typed as Any
+            return lin
         if self.kind == "trees":
             v = self.base
             for f, thr, left, right, val in self.trees:
@@ -320,14 +329,14 @@ class ValueModel:
             return [self.value(x) for x in rows]
         np = self.np
         h = (np.asarray(rows, dtype=float) - self.mean) / self.scale
-        for i, (W, b) in enumerate(self.layers):
-            h = h @ W + b
+        for i, (W, bias) in enumerate(self.layers):
+            h = h @ W + bias
             if i < len(self.layers) - 1:
                 h = np.maximum(h, 0.0)
         return list(h[:, 0] * self.out_scale + self.out_mean)
 
 
-def check_model(doc: dict, game: Game, names: tuple[str, ...], source: str) -> None:
+def check_model(doc: ModelDoc, game: Game, names: tuple[str, ...], source: str) -> None:
     """Raise :class:`ModelError` (a sentence) unless ``doc`` was trained for ``game``'s rules and players."""
     from ..ruleset.diagnostics import printable
 
@@ -361,7 +370,7 @@ def _nesting(text: str) -> int:
     return deepest
 
 
-def parse_model_json(text: str, source: str):
+def parse_model_json(text: str, source: str) -> object:
     """The JSON value of a model file's text, read within bounds: nesting at most ``MAX_DEPTH``,
     integers of at most ``MAX_DIGITS`` digits, no NaN or Infinity (nor a number that overflows to it)."""
     if _nesting(text) > MAX_DEPTH:
@@ -379,7 +388,7 @@ def parse_model_json(text: str, source: str):
             raise ModelError(f"{source}: a damaged model: the number {t[:40]} is out of range")
         return x
 
-    def no_constant(name: str):
+    def no_constant(name: str) -> NoReturn:
         raise ModelError(f"{source}: a damaged model: {name} is not a number a model may hold")
 
     try:
@@ -390,7 +399,7 @@ def parse_model_json(text: str, source: str):
         raise ModelError(f"{source}: not a model file (nested too deeply)") from None
 
 
-def read_model_file(path: str | os.PathLike) -> dict:
+def read_model_file(path: str | os.PathLike[str]) -> ModelDoc:
     """The JSON document of a model file, checked whole (its header, types, bounds and shapes);
     :class:`ModelError` with a sentence for anything else."""
     p = Path(path)
@@ -426,7 +435,7 @@ def _load(path: str, mtime: float, game: Game) -> ValueModel:
     return ValueModel(doc, path)
 
 
-def load_model(path: str | os.PathLike, game: Game) -> ValueModel:
+def load_model(path: str | os.PathLike[str], game: Game) -> ValueModel:
     """The model in ``path``, checked against ``game`` (cached per process while the file is unchanged)."""
     p = str(Path(path))
     try:
@@ -450,7 +459,8 @@ def bundled_model_path(game: Game) -> Path | None:
 def _shipped_digest(path: str, mtime: float) -> str | None:
     """The ruleset digest a shipped model file was trained for (None: not a readable model), read once."""
     try:
-        return read_model_file(path)["ruleset"]["digest"]
+        digest: str = read_model_file(path)["ruleset"]["digest"]  # a str: the schema's pattern
+        return digest
     except ModelError:
         return None
 
@@ -466,7 +476,7 @@ def cached_model_path(game: Game) -> Path:
     return cache_dir() / f"{game.ruleset_id}-{ruleset_digest(game)[:16]}-{game.players}p.json"
 
 
-def write_model(doc: dict, path: str | os.PathLike) -> None:
+def write_model(doc: ModelDoc, path: str | os.PathLike[str]) -> None:
     """Write ``doc`` to ``path`` whole or not at all (a temporary file in the same folder, then renamed)."""
     p = Path(path)
     text = json.dumps(doc, indent=1, ensure_ascii=True) + "\n"

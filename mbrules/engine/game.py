@@ -70,7 +70,7 @@ class Game:
         cards = [ruleset.cards[c] for c in ids]
         self.names = tuple(c.name for c in cards)
         self.kind = tuple(CardKind(c.kind).code for c in cards)
-        self.miles = tuple(getattr(c, "miles", 0) for c in cards)
+        self.miles: tuple[int, ...] = tuple(getattr(c, "miles", 0) for c in cards)
         self.max_per_hand = tuple(
             (c.max_per_hand if c.max_per_hand is not None else NO_LIMIT) if c.kind == "distance" else NO_LIMIT
             for c in cards

@@ -17,6 +17,19 @@
 Layers: this package uses the engine and the bots; ``compare`` and ``sweep`` call it; it calls neither.
 """
 from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # what the checker sees of the names loaded on first use below (all in __all__)
+    from .arms import Phase, run_arms  # noqa: F401
+    from .backend import make_backend  # noqa: F401
+    from .base import Backend, BackendUnavailable, DEFAULT_WORKERS, MAX_GAMES, MAX_WORKERS, chunks  # noqa: F401
+    from .ladder import RatingsUnavailable, run_ladder  # noqa: F401
+    from .local import LocalBackend  # noqa: F401
+    from .loop import Stopped, count_turns, derive_seed, game_seed, play_match  # noqa: F401
+    from .metrics import METRICS, METRIC_BY_KEY, Metric  # noqa: F401
+    from .records import HandRecord, MatchRecord, match_record  # noqa: F401
+    from .simulation import simulate  # noqa: F401
+    from .stats import MatchStats, match_stats, merge_stats, new_stats, summary  # noqa: F401
 
 # name -> submodule; loaded on first use, so that ``import mbrules.matches.loop`` (``play``) costs no
 # more than the loop
@@ -34,7 +47,7 @@ _WHERE = {
 __all__ = sorted(_WHERE)
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:  # Any: the attribute named (the imports above type each one)
     if name in _WHERE:
         value = getattr(import_module(f".{_WHERE[name]}", __name__), name)
         globals()[name] = value

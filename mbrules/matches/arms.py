@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import time
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence, Union
 
 from ..bots import lineup
 from ..engine import Game
@@ -27,7 +27,7 @@ from .backend import as_backend
 from .base import DEFAULT_WORKERS, chunk_count, chunks
 from .loop import StopPoll, derive_seed, game_seed, play_match
 from .metrics import metric_values
-from .records import match_record
+from .records import MatchRecord, match_record
 
 # pairs per work item: each is a match per arm, so items are smaller than simulate's
 CHUNK_MOST, CHUNK_PER_WORKER = 10, 16
@@ -60,11 +60,17 @@ def cpu_seconds() -> float:
 
 
 # -- work done in a worker (or in-process) --------------------------------------------------------
+# One pair's result: per arm, the metric values (main and robust phases: tuple[tuple[int, int], ...] in
+# METRICS order) or whether the focus side won (ladder and restricted: 1 or 0); the arms' records or None
+ArmResult = Union[tuple[tuple[int, int], ...], int]
+PairResult = tuple[tuple[ArmResult, ...], Union[list[MatchRecord], None]]
+
+
 def play_pairs(games: Sequence[Game], phase: Phase, seed: int, start: int, stop: int, with_records: bool,
-               should_stop: StopPoll | None = None) -> list:
+               should_stop: StopPoll | None = None) -> list[PairResult]:
     """Pairs ``start .. stop-1`` of ``phase``: for each, per arm, the metric values and the record
     (main and robust phases) or whether the focus side won (ladder and restricted)."""
-    out = []
+    out: list[PairResult] = []
     for i in range(start, stop):
         if phase.kind in ("main", "robust"):
             s = game_seed(seed, i)
@@ -73,7 +79,7 @@ def play_pairs(games: Sequence[Game], phase: Phase, seed: int, start: int, stop:
             out.append((tuple(metric_values(r) for r in recs), recs if with_records else None))
         else:
             s = phase_seed(seed, phase.key, i)
-            wins = []
+            wins: list[int] = []
             for g in games:
                 side = i % g.sides
                 bots = [phase.focus if g.side_of[p] == side else phase.other for p in range(g.players)]
@@ -83,8 +89,11 @@ def play_pairs(games: Sequence[Game], phase: Phase, seed: int, start: int, stop:
     return out
 
 
-def pairs_task(games: Sequence[Game], item: tuple, should_stop: StopPoll | None = None, *,
-               seed: int, with_records: bool) -> list:
+Item = tuple[Phase, int, int]  # a phase and a range of its pairs
+
+
+def pairs_task(games: Sequence[Game], item: Item, should_stop: StopPoll | None = None, *,
+               seed: int, with_records: bool) -> list[PairResult]:
     """The task of :func:`run_arms` on a backend: the pairs ``start .. stop-1`` of ``item = (phase, start, stop)``
     (records of the main phase only)."""
     phase, start, stop = item
@@ -92,12 +101,12 @@ def pairs_task(games: Sequence[Game], item: tuple, should_stop: StopPoll | None 
 
 
 # -- the runner ------------------------------------------------------------------------------------
-Consume = Callable[[Phase, int, list], None]
+Consume = Callable[[Phase, int, list[PairResult]], None]
 
 
 def run_arms(games: Sequence[Game], phases: Sequence[Phase], seed: int, consume: Consume, *,
              workers: int = DEFAULT_WORKERS, with_records: bool = False, should_stop: StopPoll | None = None,
-             seconds: dict | None = None, backend: str = "local", address: str | None = None) -> bool:
+             seconds: dict[str, float] | None = None, backend: str = "local", address: str | None = None) -> bool:
     """Play ``phases`` one after the other on every arm of ``games`` (two arms of a comparison, or the
     values of a sweep) on the backend (:mod:`mbrules.matches.base`); True when stopped.
 
@@ -107,7 +116,7 @@ def run_arms(games: Sequence[Game], phases: Sequence[Phase], seed: int, consume:
     runner = as_backend(backend, workers, address)
     shape = {"workers": runner.workers, "most": CHUNK_MOST, "per_worker": CHUNK_PER_WORKER}
 
-    def todo():
+    def todo() -> Iterator[Item]:
         for ph in phases:
             for a, b in chunks(ph.pairs, **shape):
                 yield ph, a, b
@@ -115,7 +124,7 @@ def run_arms(games: Sequence[Game], phases: Sequence[Phase], seed: int, consume:
     count = sum(chunk_count(ph.pairs, **shape) for ph in phases)
     last = [time.perf_counter()]
 
-    def took(item, result) -> None:
+    def took(item: Item, result: list[PairResult]) -> None:
         now = time.perf_counter()
         if seconds is not None:
             seconds[item[0].key] = seconds.get(item[0].key, 0.0) + now - last[0]

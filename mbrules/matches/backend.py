@@ -12,7 +12,7 @@ BACKENDS = ("local", "ray")
 
 
 def make_backend(name: str = "local", workers: int = DEFAULT_WORKERS, *, address: str | None = None,
-                 nodes: set | None = None) -> Backend:
+                 nodes: set[str] | None = None) -> Backend:
     """The backend called ``name`` (``local`` or ``ray``); ``address`` is the Ray cluster's (None: a
     local Ray instance with ``workers`` CPUs) and ``nodes`` collects the ids of the nodes Ray used."""
     if name == "local":
@@ -29,7 +29,7 @@ def make_backend(name: str = "local", workers: int = DEFAULT_WORKERS, *, address
 
 
 def as_backend(backend: str | Backend, workers: int, address: str | None = None,
-               nodes: set | None = None) -> Backend:
+               nodes: set[str] | None = None) -> Backend:
     """``backend`` itself, or the one it names."""
     if isinstance(backend, Backend):
         return backend

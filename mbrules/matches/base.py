@@ -28,7 +28,7 @@ import collections
 import itertools
 import os
 from abc import ABC, abstractmethod
-from typing import Any, Callable, Iterable, Iterator, Protocol, Union
+from typing import Any, Callable, Iterable, Iterator, Protocol, TypeVar, Union
 
 from ..engine import Game
 from .loop import StopPoll
@@ -39,9 +39,16 @@ WORKERS_CAP = 8
 DEFAULT_WORKERS = max(1, min(os.cpu_count() or 1, WORKERS_CAP))  # --workers of every command: the CPUs, at most 8
 IN_FLIGHT_PER_WORKER = 3  # items handed out ahead of the merge: memory stays flat
 
-Games = Union[Game, tuple]  # what a run plays on: one game, or a tuple of them (a comparison's arms)
-Task = Callable[[Any, Any, "StopPoll | None"], Any]
-Consume = Callable[[Any, Any], None]
+Games = Union[Game, tuple[Game, ...]]  # what a run plays on: one game, or a tuple of them (a comparison's arms)
+Rules = tuple[Any, ...]  # rules_of's picklable description: (ruleset, players), or a tuple of those
+_I = TypeVar("_I")  # an item of work (a seed range, with what the task needs to know about it)
+_R = TypeVar("_R")  # what the task makes of one item
+# task(game, item, should_stop): the game is Any because each task takes what its run plays on (a Game,
+# or a tuple of them: a Callable's parameter cannot be narrowed from Games to either)
+Task = Callable[[Any, _I, "StopPoll | None"], _R]
+Consume = Callable[[_I, _R], None]
+_I_in = TypeVar("_I_in", contravariant=True)
+_R_out = TypeVar("_R_out", covariant=True)
 
 
 def chunk_size(items: int, workers: int, *, most: int = 25, per_worker: int = 32) -> int:
@@ -63,7 +70,7 @@ def chunk_count(items: int, workers: int, *, most: int = 25, per_worker: int = 3
     return -(-items // chunk_size(items, workers, most=most, per_worker=per_worker))
 
 
-def rules_of(game) -> tuple:
+def rules_of(game: Games) -> Rules:
     """What a worker needs to compile ``game`` (a Game or a tuple of them) again: the resolved ruleset and
     the player count of each; picklable, about 12 KB a game."""
     if isinstance(game, tuple):
@@ -71,7 +78,7 @@ def rules_of(game) -> tuple:
     return (game.ruleset, game.players)
 
 
-def compile_rules(rules: tuple):
+def compile_rules(rules: Rules) -> Games:
     """The Game (or the tuple of Games) :func:`rules_of` describes."""
     if rules and isinstance(rules[0], tuple):
         return tuple(Game(r, p) for r, p in rules)
@@ -79,7 +86,7 @@ def compile_rules(rules: tuple):
     return Game(ruleset, players)
 
 
-def rules_digest(game) -> str:
+def rules_digest(game: Games) -> str:
     """A digest of the rules a run plays (the key a worker keeps its compiled games under)."""
     import hashlib
 
@@ -100,31 +107,32 @@ class Backend(ABC):
         self.workers = max(1, workers)
 
     @abstractmethod
-    def run(self, game: Games, task: Task, items: Iterable, consume: Consume, *, count: int,
+    def run(self, game: Games, task: Task[_I, _R], items: Iterable[_I], consume: Consume[_I, _R], *, count: int,
             should_stop: StopPoll | None = None) -> bool:
         """``consume(item, task(game, item, ...))`` for every item, in order; True when stopped.
 
         ``count`` is the number of items (a pool is never larger than the work)."""
 
 
-class Handles(Protocol):
-    """What :func:`merge_in_order` needs of a backend's tasks in flight (futures, Ray object refs)."""
+class Handles(Protocol[_I_in, _R_out]):
+    """What :func:`merge_in_order` needs of a backend's tasks in flight. A handle is Any: a future, or a Ray
+    object reference (Ray has no annotations)."""
 
-    def submit(self, item) -> Any: ...
-    def done(self, handle) -> bool: ...
-    def wait(self, handle, timeout: float) -> None: ...
-    def result(self, handle) -> Any: ...
-    def abort(self, handles: list) -> None: ...  # stop the work in flight now (kill, cancel)
+    def submit(self, item: _I_in) -> Any: ...
+    def done(self, handle: Any) -> bool: ...
+    def wait(self, handle: Any, timeout: float) -> None: ...
+    def result(self, handle: Any) -> _R_out: ...
+    def abort(self, handles: list[Any]) -> None: ...  # stop the work in flight now (kill, cancel)
     def close(self) -> None: ...  # the run ended normally
 
 
-def merge_in_order(h: Handles, items: Iterable, consume: Consume, ahead: int,
+def merge_in_order(h: Handles[_I, _R], items: Iterable[_I], consume: Consume[_I, _R], ahead: int,
                    should_stop: StopPoll | None = None) -> bool:
     """The one executor of every backend that runs tasks elsewhere: submit ``ahead`` items, then one
     more each time the oldest result is consumed; results are consumed in the items' order. Returns
     True when ``should_stop()`` stopped the run (see the module's doc)."""
     todo = iter(items)
-    in_flight: collections.deque = collections.deque()  # (item, handle), in the items' order
+    in_flight: collections.deque[tuple[_I, Any]] = collections.deque()  # (item, handle), in the items' order
     stopped = False
     try:
         for item in itertools.islice(todo, ahead):

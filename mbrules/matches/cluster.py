@@ -27,16 +27,25 @@ import logging
 import os
 import pickle
 import socket
-from typing import Callable, Iterator
+from types import ModuleType
+from typing import Any, Callable, Iterable, Iterator, TypeVar
 
 from .._paths import install_hint
-from .base import IN_FLIGHT_PER_WORKER, Backend, BackendUnavailable, compile_rules, merge_in_order, rules_digest, rules_of
+from .base import (
+    IN_FLIGHT_PER_WORKER, Backend, BackendUnavailable, Consume, Games, Rules, Task, compile_rules, merge_in_order,
+    rules_digest, rules_of,
+)
+from .loop import StopPoll
+
+_I = TypeVar("_I")
+_R = TypeVar("_R")
+Spec = tuple[Rules, Task[Any, Any]]  # what a Ray task is sent with: the rules to compile and the run's task
 
 TASK_RETRIES = 3
 KILL_ONCE_ENV = "MBRULES_TEST_KILL_CHUNK"  # tests: "START:MARKER" kills the worker running that chunk, once
 
 
-def _ray():
+def _ray() -> ModuleType:
     try:
         import ray  # noqa: PLC0415  (an optional extra: imported only when asked for)
     except ImportError:
@@ -51,10 +60,10 @@ def check_available() -> None:
     _ray()
 
 
-_COMPILED: dict = {}  # in a Ray worker process: key -> (Game, task)
+_COMPILED: dict[str, tuple[Games, Task[Any, Any]]] = {}  # in a Ray worker process: key -> (Game, task)
 
 
-def _ray_task(key: str, spec, item) -> tuple:
+def _ray_task(key: str, spec: Spec, item: tuple[Any, ...]) -> tuple[Any, str]:
     """In a Ray worker: the run's task on one item; its result and the node that played it."""
     import ray  # noqa: PLC0415
 
@@ -113,7 +122,7 @@ def _probe(address: str, should_stop: Callable[[], object] | None = None, second
     shown = address[:60]
     deadline = time.monotonic() + seconds
 
-    def wait(sock, writing: bool) -> bool:
+    def wait(sock: socket.socket, writing: bool) -> bool:
         while True:
             if should_stop is not None and should_stop():
                 raise ConnectStopped
@@ -172,7 +181,7 @@ def _probe(address: str, should_stop: Callable[[], object] | None = None, second
     raise refuse(last)
 
 
-def _placer(ray) -> Callable[[], object]:
+def _placer(ray: ModuleType) -> Callable[[], object]:
     """Hand tasks to the nodes in turn, each as often as it has CPUs (soft: a node that is gone or full
     lets Ray place the task elsewhere). Ray's own policy keeps short tasks on the driver's node while
     it has room, so a second node would idle through a run of quick matches."""
@@ -206,7 +215,7 @@ def quiet_local_token_notice() -> Iterator[None]:
         log.removeFilter(_not_the_token_notice)
 
 
-def _connect(ray, address: str | None, workers: int, should_stop: Callable[[], object] | None = None) -> None:
+def _connect(ray: ModuleType, address: str | None, workers: int, should_stop: Callable[[], object] | None = None) -> None:
     """Connect (or start a local instance); the address is checked first (:func:`_probe`), and the
     command's SIGINT/SIGTERM handlers are kept (ray.init sets its own SIGTERM handler, which exits 15)."""
     import signal  # noqa: PLC0415
@@ -215,7 +224,7 @@ def _connect(ray, address: str | None, workers: int, should_stop: Callable[[], o
         return
     if address:
         _probe(address, should_stop)
-    kw = dict(include_dashboard=False, log_to_driver=False, configure_logging=False)
+    kw: dict[str, object] = dict(include_dashboard=False, log_to_driver=False, configure_logging=False)
     import threading  # noqa: PLC0415
 
     main = threading.current_thread() is threading.main_thread()
@@ -241,12 +250,13 @@ class RayBackend(Backend):
 
     name = "ray"
 
-    def __init__(self, workers: int, *, address: str | None = None, nodes: set | None = None) -> None:
+    def __init__(self, workers: int, *, address: str | None = None, nodes: set[str] | None = None) -> None:
         super().__init__(workers)
         self.address = address
         self.nodes = nodes if nodes is not None else set()
 
-    def run(self, game, task, items, consume, *, count: int, should_stop=None) -> bool:
+    def run(self, game: Games, task: Task[_I, _R], items: Iterable[_I], consume: Consume[_I, _R], *, count: int,
+            should_stop: StopPoll | None = None) -> bool:
         ray = _ray()
         try:
             _connect(ray, self.address, self.workers, should_stop)
@@ -256,12 +266,12 @@ class RayBackend(Backend):
         # ~12 KB: passed inline with each task, where Ray keeps it out of the object store. A ray.put()
         # reference would pull every task to the node holding the object (locality-aware scheduling
         # wins over SPREAD): on a two-node cluster all tasks ran on the head node.
-        spec = (rules_of(game), task)
+        spec: Spec = (rules_of(game), task)
         key = hashlib.sha256(rules_digest(game).encode() + pickle.dumps(task)).hexdigest()
         remote = ray.remote(max_retries=TASK_RETRIES, retry_exceptions=False, num_cpus=1)(_ray_task)
         nodes = self.nodes
 
-        def took(item, result) -> None:
+        def took(item: _I, result: tuple[_R, str]) -> None:
             value, node = result
             nodes.add(node)
             consume(item, value)
@@ -273,22 +283,23 @@ class RayBackend(Backend):
 class _RayHandles:
     """:class:`mbrules.matches.base.Handles` over Ray object refs."""
 
-    def __init__(self, ray, remote, key: str, spec, place: Callable[[], object]) -> None:
+    # Any: Ray's remote function and object references (Ray has no annotations)
+    def __init__(self, ray: ModuleType, remote: Any, key: str, spec: Spec, place: Callable[[], object]) -> None:
         self.ray, self.remote, self.key, self.spec, self.place = ray, remote, key, spec, place
 
-    def submit(self, item):
+    def submit(self, item: object) -> Any:
         return self.remote.options(scheduling_strategy=self.place()).remote(self.key, self.spec, item)
 
-    def done(self, ref) -> bool:
+    def done(self, ref: Any) -> bool:
         return bool(self.ray.wait([ref], timeout=0)[0])
 
-    def wait(self, ref, timeout: float) -> None:
+    def wait(self, ref: Any, timeout: float) -> None:
         self.ray.wait([ref], timeout=timeout)
 
-    def result(self, ref):
+    def result(self, ref: Any) -> Any:
         return self.ray.get(ref)
 
-    def abort(self, refs: list) -> None:
+    def abort(self, refs: list[Any]) -> None:
         for ref in refs:
             self.ray.cancel(ref, force=True)
 

@@ -19,7 +19,10 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from fractions import Fraction
 from statistics import NormalDist
+from typing import TypeVar
 
 Z95 = NormalDist().inv_cdf(0.975)  # 1.959963984540054
 FAMILY_ALPHA = 0.05
@@ -39,7 +42,10 @@ def wilson(k: int | float, n: int | float, z: float = Z95) -> tuple[float, float
     return lo, hi
 
 
-def add_moment(m: list, x, y) -> None:
+_Num = TypeVar("_Num", int, float)  # integer sums stay integers (exact, whatever the grouping)
+
+
+def add_moment(m: list[_Num], x: _Num, y: _Num) -> None:
     """Add one match's numerator ``x`` and denominator ``y`` to the running sums ``m = [x, y, x², y², xy]``."""
     m[0] += x
     m[1] += y
@@ -48,7 +54,7 @@ def add_moment(m: list, x, y) -> None:
     m[4] += x * y
 
 
-def ratio_moments(xs, ys) -> list[float]:
+def ratio_moments(xs: Sequence[float], ys: Sequence[float]) -> list[float]:
     """The sums ``[x, y, x², y², xy]`` of paired per-match numerators and denominators."""
     m = [0.0, 0.0, 0.0, 0.0, 0.0]
     for x, y in zip(xs, ys):
@@ -56,7 +62,7 @@ def ratio_moments(xs, ys) -> list[float]:
     return m
 
 
-def ratio_se(m, n: int) -> tuple[float | None, float | None]:
+def ratio_se(m: Sequence[float], n: int) -> tuple[float | None, float | None]:
     """(R, se) of the ratio of sums from its moments over ``n`` matches (delta method); (None, None)
     when nothing was counted, se None with fewer than two matches."""
     sx, sy, sxx, syy, sxy = m
@@ -76,7 +82,7 @@ def normal_ci(est: float | None, se: float | None, z: float = Z95) -> tuple[floa
     return est - z * se, est + z * se
 
 
-def linearised(xs, ys) -> tuple[float | None, list[float]]:
+def linearised(xs: Sequence[float], ys: Sequence[float]) -> tuple[float | None, list[float]]:
     """R and the per-match linearised values u_i = (x_i - R y_i) / mean(y) (empty if R is undefined)."""
     n = len(xs)
     sy = sum(ys)
@@ -87,7 +93,7 @@ def linearised(xs, ys) -> tuple[float | None, list[float]]:
     return r, [(x - r * y) / ybar for x, y in zip(xs, ys)]
 
 
-def paired_diff(xa, ya, xb, yb) -> tuple[float | None, float | None]:
+def paired_diff(xa: Sequence[float], ya: Sequence[float], xb: Sequence[float], yb: Sequence[float]) -> tuple[float | None, float | None]:
     """(R_B - R_A, its paired se) for per-match values of two arms played on the same seeds."""
     ra, ua = linearised(xa, ya)
     rb, ub = linearised(xb, yb)
@@ -150,7 +156,7 @@ class PairSums:
         self.s = [0, 0, 0, 0]
         self.ss = [[0] * 4 for _ in range(4)]
 
-    def add(self, xa, ya, xb, yb) -> None:
+    def add(self, xa: int, ya: int, xb: int, yb: int) -> None:
         v = (xa, ya, xb, yb)
         self.n += 1
         s, ss = self.s, self.ss
@@ -161,18 +167,16 @@ class PairSums:
             for j in range(i, 4):
                 row[j] += vi * v[j]
 
-    def _m(self, i: int, j: int):
+    def _m(self, i: int, j: int) -> int:
         return self.ss[i][j] if i <= j else self.ss[j][i]
 
-    def arm_moments(self, arm: int) -> list:
+    def arm_moments(self, arm: int) -> list[int]:
         """``[Σx, Σy, Σx², Σy², Σxy]`` of arm 0 (A) or 1 (B), as :func:`ratio_moments` gives them."""
         i, j = 2 * arm, 2 * arm + 1
         return [self.s[i], self.s[j], self._m(i, i), self._m(j, j), self._m(i, j)]
 
     def paired_diff(self) -> tuple[float | None, float | None]:
         """(R_B - R_A, its paired se), as :func:`paired_diff` of the per-pair lists."""
-        from fractions import Fraction
-
         n = self.n
         if n == 0 or self.s[1] == 0 or self.s[3] == 0:
             return None, None
@@ -207,7 +211,7 @@ class ArmsSums:
         self.s = [0] * (2 * k)
         self.ss = [[0] * (2 * k) for _ in range(2 * k)]
 
-    def add(self, v) -> None:
+    def add(self, v: Sequence[int]) -> None:
         """One seed: ``v`` the flat ``(x_0, y_0, x_1, y_1, ...)``."""
         self.n += 1
         s, ss, m = self.s, self.ss, 2 * self.k
@@ -220,19 +224,17 @@ class ArmsSums:
             for j in range(i, m):
                 row[j] += vi * v[j]
 
-    def _m(self, i: int, j: int):
+    def _m(self, i: int, j: int) -> int:
         return self.ss[i][j] if i <= j else self.ss[j][i]
 
-    def arm_moments(self, arm: int) -> list:
+    def arm_moments(self, arm: int) -> list[int]:
         """``[Σx, Σy, Σx², Σy², Σxy]`` of one arm, as :func:`ratio_moments` gives them."""
         i, j = 2 * arm, 2 * arm + 1
         return [self.s[i], self.s[j], self._m(i, i), self._m(j, j), self._m(i, j)]
 
-    def contrast(self, weights) -> tuple[float | None, float | None]:
+    def contrast(self, weights: Sequence[float | Fraction]) -> tuple[float | None, float | None]:
         """(Σ w_j R_j, its paired se) over the arms with a non-zero weight; (None, None) when one of
         them counted nothing, se None with fewer than two seeds."""
-        from fractions import Fraction
-
         n = self.n
         used = [(j, Fraction(w)) for j, w in enumerate(weights) if w]
         if n == 0 or any(self.s[2 * j + 1] == 0 for j, _ in used):

@@ -23,7 +23,7 @@ import functools
 import itertools
 import math
 import time
-from typing import Callable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .._paths import install_hint
 from ..engine import Game
@@ -31,6 +31,11 @@ from .backend import as_backend
 from .base import DEFAULT_WORKERS, Backend, chunk_size
 from .intervals import wilson as _wilson
 from .loop import StopPoll, game_seed, play_match
+from .metrics import arm_value, won_by
+from .records import match_record
+
+Pair = tuple[int, int]  # two bots' indexes in the ladder's list
+Slice = tuple[int, str, str, int, int]  # a seed range of one pair: (pair, a, b, start, stop)
 
 
 RATINGS_EXTRA = "bots"  # pip install 'mbrules[bots]': openskill, the ladder's ratings
@@ -58,7 +63,7 @@ def ratings_method() -> str:
     return PLACKETT_LUCE
 
 
-def plackett_luce():
+def plackett_luce() -> Any:  # Any: openskill's model class (openskill has no annotations here)
     """openskill's Plackett-Luce model class; :class:`RatingsUnavailable` (naming the extra) without openskill."""
     try:
         from openskill.models import PlackettLuce  # noqa: PLC0415  (an optional extra)
@@ -70,7 +75,8 @@ def plackett_luce():
 
 
 def wilson(k: int, n: int) -> tuple[float, float]:
-    """The Wilson 95% interval of ``k / n`` (:func:`mbrules.matches.intervals.wilson`); (0, 1) when ``n`` is 0."""
+    """The Wilson 95% interval of ``k / n`` (:func:`mbrules.matches.intervals.wilson`); (0, 1) when ``n`` is 0
+    (the benchmarks' head-to-head figures)."""
     return _wilson(k, n) or (0.0, 1.0)
 
 
@@ -87,16 +93,14 @@ def seatings(game: Game, a: str, b: str) -> list[list[str]]:
 
 
 def play_pairing(game: Game, a: str, b: str, seed: int, i: int, should_stop: StopPoll | None = None) -> list[int]:
-    """Game ``i`` of the pair (a, b) in every seating: per seating, the bot that won (0 a, 1 b) or -1."""
+    """Game ``i`` of the pair (a, b) in every seating: per seating, the bot that won (0 a, 1 b) or -1, read
+    from the match's record by the registry's :func:`~mbrules.matches.metrics.won_by` (a and b are distinct names)."""
     s = game_seed(seed, i)
+    won_a, won_b = won_by(a, game).values, won_by(b, game).values
     res = []
     for lineup in seatings(game, a, b):
-        out = play_match(game, s, lineup, should_stop=should_stop).outcome
-        w = out.winner_index
-        if w < 0:
-            res.append(-1)
-        else:
-            res.append(0 if lineup[game.side_players[w][0]] == a else 1)  # a and b are distinct names
+        rec = match_record(game, s, play_match(game, s, lineup, should_stop=should_stop), lineup)
+        res.append(0 if won_a(rec)[0] else 1 if won_b(rec)[0] else -1)
     return res
 
 
@@ -106,13 +110,13 @@ def play_slice(game: Game, a: str, b: str, seed: int, start: int, stop: int,
     return [play_pairing(game, a, b, seed, i, should_stop) for i in range(start, stop)]
 
 
-def play_slice_task(game: Game, item: tuple, should_stop: StopPoll | None = None, *, seed: int) -> list[list[int]]:
+def play_slice_task(game: Game, item: Slice, should_stop: StopPoll | None = None, *, seed: int) -> list[list[int]]:
     """The task of a ladder on a backend: the seed range ``item`` = ``(pair, a, b, start, stop)``."""
     _, a, b, start, stop = item
     return play_slice(game, a, b, seed, start, stop, should_stop)
 
 
-def slices(bots: Sequence[str], pairs, games: int, size: int) -> Iterator[tuple[int, str, str, int, int]]:
+def slices(bots: Sequence[str], pairs: Sequence[Pair], games: int, size: int) -> Iterator[Slice]:
     """The round robin's work, lazily: ``(pair, a, b, start, stop)`` seed ranges, a range of every pair in
     turn (so a stopped ladder has played the first deals of every pair)."""
     for start in range(0, games, size):
@@ -125,12 +129,13 @@ class Tally:
     so memory does not grow with the number of games and any number of workers gives the same
     figures."""
 
-    def __init__(self, bots: Sequence[str], pairs, method: str = PLACKETT_LUCE) -> None:
+    def __init__(self, bots: Sequence[str], pairs: Iterable[Pair], method: str = PLACKETT_LUCE) -> None:
         self.bots = list(bots)
         self.pairs = list(pairs)
         self.method = method
         self.model = plackett_luce()() if method == PLACKETT_LUCE else None  # Bradley-Terry: fitted at the end
-        self.ratings = [self.model.rating(name=b) for b in bots] if self.model is not None else []
+        # openskill's ratings (Any: openskill has no annotations here)
+        self.ratings: list[Any] = [self.model.rating(name=b) for b in bots] if self.model is not None else []
         self.wins = [[0, 0] for _ in self.pairs]
         self.draws = [0] * len(self.pairs)
         self.done = 0
@@ -157,7 +162,7 @@ BT_PRIOR = 0.5  # a virtual draw between every pair played: no infinite rating f
 BT_ROUNDS = 10_000  # the fit's bound (it converges in far fewer: a tolerance of 1e-10 on the strengths)
 
 
-def bradley_terry(n_bots: int, pairs, wins, draws) -> list[float]:
+def bradley_terry(n_bots: int, pairs: Sequence[Pair], wins: Sequence[Sequence[int]], draws: Sequence[int]) -> list[float]:
     """Each bot's Bradley-Terry strength on the Elo scale (400 log10 of its odds, mean 1500), fitted by
     Hunter's MM algorithm to the pairs' results. A draw counts half a win to each; every pair that played
     gets one virtual draw (:data:`BT_PRIOR`), so a bot that won every match still has a finite rating.
@@ -194,7 +199,7 @@ def run_ladder(
     progress: Callable[[int, int], None] | None = None,
     should_stop: StopPoll | None = None,
     method: str | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """Play the round robin; return per-pair and per-bot counts (see :func:`report`).
 
     ``should_stop()`` is polled (see :mod:`mbrules.matches.base`); once it is true the work in flight is
@@ -211,7 +216,7 @@ def run_ladder(
     t0 = time.perf_counter()
     tally = Tally(bots, pairs, method or ratings_method())
 
-    def consume(item, results) -> None:
+    def consume(item: Slice, results: list[list[int]]) -> None:
         tally.add(item[0], results)
         if progress:
             progress(tally.done, total)
@@ -226,8 +231,16 @@ def run_ladder(
     return rep
 
 
-def report(game: Game, tally: Tally, seconds: float) -> dict:
-    """Counts, win rates with Wilson 95% intervals, and openskill ratings, in a JSON-ready dict."""
+def _win_share(game: Game, bot: str, wins: int, matches: int) -> tuple[float | None, list[float]]:
+    """``bot``'s share of ``matches`` won and its 95% interval, as the registry's :func:`~mbrules.matches.metrics.won_by`
+    figure gives them (Wilson), rounded to 4 digits; (None, [0, 1]) before any match."""
+    fig = arm_value(won_by(bot, game), (wins, matches), matches)
+    lo, hi = fig["ci95"] or (0.0, 1.0)
+    return (None if fig["value"] is None else round(fig["value"], 4)), [round(lo, 4), round(hi, 4)]
+
+
+def report(game: Game, tally: Tally, seconds: float) -> dict[str, Any]:
+    """Counts, win rates with Wilson 95% intervals, and openskill ratings, in a JSON-ready dict (Any: JSON)."""
     bots = tally.bots
     ratings = tally.ratings
     per_bot = [{"matches": 0, "wins": 0, "draws": 0} for _ in bots]
@@ -240,24 +253,22 @@ def report(game: Game, tally: Tally, seconds: float) -> dict:
             per_bot[z]["matches"] += m
             per_bot[z]["wins"] += wins[k]
             per_bot[z]["draws"] += draws
-        lo, hi = wilson(wins[0], m)
+        rate, ci = _win_share(game, bots[x], wins[0], m)
         pair_rows.append({"a": bots[x], "b": bots[y], "matches": m, "a_wins": wins[0], "b_wins": wins[1],
-                          "draws_or_unfinished": draws, "a_win_rate": round(wins[0] / m, 4) if m else None,
-                          "a_ci95": [round(lo, 4), round(hi, 4)]})
+                          "draws_or_unfinished": draws, "a_win_rate": rate, "a_ci95": ci})
     if tally.method == BRADLEY_TERRY:
         elo = bradley_terry(len(bots), tally.pairs, tally.wins, tally.draws)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for z, b in enumerate(bots):
         d = per_bot[z]
-        lo, hi = wilson(d["wins"], d["matches"])
+        rate, ci = _win_share(game, b, d["wins"], d["matches"])
         if tally.method == BRADLEY_TERRY:
             rating = {"elo": round(elo[z], 1)}
         else:
             r = ratings[z]
             rating = {"mu": round(r.mu, 3), "sigma": round(r.sigma, 3), "ordinal": round(r.ordinal(), 3)}
         rows.append({"bot": b, "matches": d["matches"], "wins": d["wins"], "draws_or_unfinished": d["draws"],
-                     "win_rate": round(d["wins"] / d["matches"], 4) if d["matches"] else None,
-                     "ci95": [round(lo, 4), round(hi, 4)], "rating": rating})
+                     "win_rate": rate, "ci95": ci, "rating": rating})
     rows.sort(key=lambda row: (-row["rating"].get("ordinal", row["rating"].get("elo", 0)), row["bot"]))
     return {"bots": rows, "pairs": pair_rows, "seatings_per_seed": len(seatings(game, "a", "b")),
             "rating_method": tally.method, "seconds": round(seconds, 3)}

@@ -8,13 +8,15 @@ import multiprocessing as mp
 import os
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor, wait
-from typing import Iterable
+from concurrent.futures import Future, ProcessPoolExecutor, wait
+from typing import Any, Callable, Generic, Iterable, TypeVar
 
-from .base import IN_FLIGHT_PER_WORKER, Backend, Consume, Games, Task, compile_rules, merge_in_order, rules_of
+from .base import IN_FLIGHT_PER_WORKER, Backend, Consume, Games, Rules, Task, compile_rules, merge_in_order, rules_of
 from .loop import StopPoll, Stopped
 
-_WORKER: dict = {}  # in a pool worker: the compiled rules and the run's task
+_WORKER: dict[str, Any] = {}  # in a pool worker: "game", the compiled rules; "task", the run's task
+_I = TypeVar("_I")
+_R = TypeVar("_R")
 
 
 def die_with_parent(parent: int) -> None:
@@ -49,7 +51,7 @@ def die_with_parent(parent: int) -> None:
         threading.Thread(target=watch, name="mbrules-parent-watch", daemon=True).start()
 
 
-def _init_worker(rules: tuple, task, parent: int | None = None) -> None:
+def _init_worker(rules: Rules, task: Task[Any, Any], parent: int | None = None) -> None:
     """Pool initializer: die with the parent, leave Ctrl-C to it, compile the rules once."""
     import signal as _signal
 
@@ -60,18 +62,18 @@ def _init_worker(rules: tuple, task, parent: int | None = None) -> None:
     _WORKER["task"] = task
 
 
-def _run_item(item):
+def _run_item(item: object) -> Any:  # Any: what the run's task (kept in _WORKER) returns
     """In a pool worker: the run's task on one item, with the rules the initializer compiled."""
     return _WORKER["task"](_WORKER["game"], item, None)
 
 
-def worker_pool(size: int, initializer, initargs: tuple) -> ProcessPoolExecutor:
+def worker_pool(size: int, initializer: Callable[..., object], initargs: tuple[Any, ...]) -> ProcessPoolExecutor:
     """A process pool of ``size`` workers (forked where the platform can), each set up by ``initializer``."""
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
     return ProcessPoolExecutor(max_workers=size, mp_context=ctx, initializer=initializer, initargs=initargs)
 
 
-def kill_pool(pool) -> None:
+def kill_pool(pool: ProcessPoolExecutor) -> None:
     """Stop every worker of ``pool`` now (SIGKILL) and wait for them: no process is left behind."""
     procs = list((getattr(pool, "_processes", None) or {}).values())
     for p in procs:
@@ -87,27 +89,27 @@ def kill_pool(pool) -> None:
             pass
 
 
-class PoolHandles:
+class PoolHandles(Generic[_I, _R]):
     """A pool of ``size`` workers running ``task`` on ``game``: :class:`mbrules.matches.base.Handles`
     over its futures."""
 
-    def __init__(self, size: int, game: Games, task) -> None:
+    def __init__(self, size: int, game: Games, task: Task[_I, _R]) -> None:
         self.size = size
         self.pool = worker_pool(size, _init_worker, (rules_of(game), task, os.getpid()))
 
-    def submit(self, item):
+    def submit(self, item: _I) -> Future[_R]:
         return self.pool.submit(_run_item, item)
 
-    def done(self, fut) -> bool:
+    def done(self, fut: Future[_R]) -> bool:
         return fut.done()
 
-    def wait(self, fut, timeout: float) -> None:
+    def wait(self, fut: Future[_R], timeout: float) -> None:
         wait([fut], timeout=timeout)
 
-    def result(self, fut):
+    def result(self, fut: Future[_R]) -> _R:
         return fut.result()
 
-    def abort(self, futs: list) -> None:
+    def abort(self, futs: list[Future[_R]]) -> None:
         kill_pool(self.pool)
 
     def close(self) -> None:
@@ -119,7 +121,7 @@ class LocalBackend(Backend):
 
     name = "local"
 
-    def run(self, game: Games, task: Task, items: Iterable, consume: Consume, *, count: int,
+    def run(self, game: Games, task: Task[_I, _R], items: Iterable[_I], consume: Consume[_I, _R], *, count: int,
             should_stop: StopPoll | None = None) -> bool:
         if self.workers <= 1:
             try:
@@ -131,5 +133,5 @@ class LocalBackend(Backend):
                 return True
             return False
         size = min(self.workers, count, 4 * (os.cpu_count() or 1))  # never a process per --workers
-        handles = PoolHandles(max(1, size), game, task)
+        handles: PoolHandles[_I, _R] = PoolHandles(max(1, size), game, task)
         return merge_in_order(handles, items, consume, handles.size * IN_FLIGHT_PER_WORKER, should_stop)

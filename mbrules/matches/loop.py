@@ -11,10 +11,10 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from operator import itemgetter
-from typing import Callable, Sequence
+from typing import Callable, Sequence, cast
 
 from ..bots import make_bots
-from ..engine import Game, Observer, State
+from ..engine import Action, Game, Observer, State
 from ..seats import BotSeat, SeatLoop
 from ..vocab import DISCARD, PLAY
 
@@ -68,9 +68,10 @@ def play_match(
     return SeatLoop(st, seats, max_hands=max_hands, should_stop=should_stop, stopped=Stopped).play()
 
 
-def count_turns(history) -> int:
-    """Turns in a history: cards played or discarded (draws, answers and new-hand marks are not turns).
+def count_turns(history: Sequence[tuple[int, int]]) -> int:
+    """Turns in a history (``State.history``: (player, Action), and (-1, -1) marking a new hand): cards
+    played or discarded (draws, answers and new-hand marks are not turns).
 
     Counted per distinct action (a match's thousand entries hold a few dozen), in C but for that."""
     counts = Counter(map(itemgetter(1), history))
-    return sum(n for a, n in counts.items() if a != -1 and a.op in (PLAY, DISCARD))
+    return sum(n for a, n in counts.items() if a != -1 and cast(Action, a).op in (PLAY, DISCARD))

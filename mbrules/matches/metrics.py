@@ -8,13 +8,17 @@ is paired by seed.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Callable
+from typing import TYPE_CHECKING, Callable, TypedDict
 
 from mbrules.vocab import SCORE_LINES
 
 from . import intervals as stats
 from .records import MatchRecord
+
+if TYPE_CHECKING:
+    from ..engine import Game
 
 LINE_WORDS = {
     "milestones": "distance", "safeties": "safeties", "all_safeties": "all four safeties",
@@ -95,11 +99,24 @@ METRICS: tuple[Metric, ...] = (
 METRIC_BY_KEY = {m.key: m for m in METRICS}
 
 
+def won_by(bot: str, game: Game) -> Metric:
+    """The share of matches won by the side ``bot`` holds, in lineups that seat one bot a side (the ladder's
+    seatings: a bot alone on one side, the other bot on every other side); a draw or an unfinished match
+    is not won. A record without its lineup counts as not won."""
+    first = tuple(players[0] for players in game.side_players)  # a side's bot: that of its first player
+
+    def values(r: MatchRecord) -> tuple[int, int]:
+        return (1 if r.winner >= 0 and r.bots is not None and r.bots[first[r.winner]] == bot else 0), 1
+
+    return Metric(f"won_by.{bot}", f"share of matches won by {bot}'s side", "share", values,
+                  f"Matches won by {bot}", "side")
+
+
 # metrics of the extension: they do not apply to a game without one (shown "–", not 0%)
 EXTENSION_METRICS = ("extension_called_share", "extension_made_share", "points_per_hand.extension")
 
 
-def applies(metric: Metric, game) -> bool:
+def applies(metric: Metric, game: Game) -> bool:
     """Whether ``metric`` means anything in ``game``: the extension's metrics do not apply to a game
     without an extension (for its player count); they are shown "–", never 0%."""
     return not (metric.key in EXTENSION_METRICS and game.extension_to is None)
@@ -110,13 +127,22 @@ def metric_values(record: MatchRecord) -> tuple[tuple[int, int], ...]:
     return tuple(m.values(record) for m in METRICS)
 
 
-def arm_value(metric: Metric, moments: list, n: int) -> dict:
+class ArmValue(TypedDict):
+    """One arm's figure for one metric, as reports write it (JSON keys)."""
+
+    value: float | None
+    ci95: list[float] | None
+    n: int
+    method: str | None  # "wilson", "delta", or None when nothing was counted
+
+
+def arm_value(metric: Metric, moments: Sequence[float], n: int) -> ArmValue:
     """One arm's estimate, its 95% interval and how many units it rests on, from its sums over ``n`` matches."""
     sx, sy = moments[0], moments[1]
     if sy == 0:
         return {"value": None, "ci95": None, "n": int(sy), "method": None}
     if metric.kind == "share":
-        return {"value": sx / sy, "ci95": list(stats.wilson(sx, sy)), "n": int(sy), "method": "wilson"}
+        return {"value": sx / sy, "ci95": list(stats.wilson(sx, sy) or ()), "n": int(sy), "method": "wilson"}
     r, se = stats.ratio_se(moments, n)
     ci = stats.normal_ci(r, se)
     if ci:  # a normal interval may cross what the figure can be: every metric is >= 0, a share <= 1

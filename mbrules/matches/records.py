@@ -11,9 +11,9 @@ sweep difference, the charts' distributions and the JSONL and CSV exports. Sides
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Sequence, cast
 
-from ..engine import Game, State
+from ..engine import Action, Game, State
 from mbrules.vocab import COUP_FOURRE, DISCARD, EXTEND, PLAY
 
 
@@ -71,7 +71,7 @@ class MatchRecord:
     hands: tuple[HandRecord, ...]
 
 
-def _hand_facts(history, hands: int) -> list[list[int]]:
+def _hand_facts(history: Sequence[tuple[int, Action]], hands: int) -> list[list[int]]:
     """Per hand, in one pass over the history: [first player, turns, coups fourrés, extension caller, draws
     from the discard pile] (-1 where none). A ``(-1, -1)`` entry marks the start of each hand after the first."""
     facts = [[-1, 0, 0, -1, 0] for _ in range(max(1, hands))]
@@ -109,9 +109,13 @@ def match_record(game: Game, seed: int, st: State, bots: Sequence[str] | None = 
     side_of = game.side_of
     index = {n: s for s, n in enumerate(names)}
     out = st.outcome
-    sheets = out.hand_sheets if out is not None else st.hand_sheets
+    # each hand's sheet as one score-line dict per side, in side order (the outcome's are by side name; a
+    # match capped before its end, out None, has the state's sheets, already by side index)
+    sheets: Sequence[Sequence[dict[str, int]]] = (
+        [[sheet[n] for n in names] for sheet in out.hand_sheets] if out is not None else st.hand_sheets)
     completed = list(out.completed) if out is not None else []
-    facts = _hand_facts(st.history, len(sheets))
+    # the history's actions are Actions; its (-1, -1) hand marks are skipped before an action is read
+    facts = _hand_facts(cast("Sequence[tuple[int, Action]]", st.history), len(sheets))
     reshuffled = st.reshuffles_per_hand
     hands = []
     running = [0] * game.sides
@@ -122,7 +126,7 @@ def match_record(game: Game, seed: int, st: State, bots: Sequence[str] | None = 
         first, turns, cf, caller, from_discard = facts[h]
         done_name = completed[h] if h < len(completed) else None
         done = index[done_name] if done_name is not None else -1
-        lines = tuple((line, tuple(sheet[n][line] for n in names)) for line in game.score_line_names)
+        lines = tuple((line, tuple(by_side[line] for by_side in sheet)) for line in game.score_line_names)
         points = dict(lines)["total"]
         running = [r + x for r, x in zip(running, points)]
         lead = _leader(running)

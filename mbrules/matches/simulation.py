@@ -16,6 +16,7 @@ from ..engine import Game
 from .backend import as_backend
 from .base import DEFAULT_WORKERS, Backend, chunk_count, chunks
 from .loop import StopPoll, game_seed
+from .records import MatchRecord
 from .stats import MatchStats, match_stats, merge_stats, new_stats
 
 def play_chunk(game: Game, item: tuple[int, int], should_stop: StopPoll | None = None, *,
@@ -37,11 +38,11 @@ def simulate(
     workers: int = DEFAULT_WORKERS,
     backend: str | Backend = "local",
     address: str | None = None,
-    nodes: set | None = None,
+    nodes: set[str] | None = None,
     progress: Callable[[int], None] | None = None,
     should_stop: StopPoll | None = None,
     records: bool = False,
-    on_records: Callable[[int, list], None] | None = None,
+    on_records: Callable[[int, list[MatchRecord]], None] | None = None,
 ) -> tuple[MatchStats, float]:
     """Play ``games`` matches between ``bots`` on ``game``; return the summed counters (:class:`~mbrules.matches.stats.MatchStats`) and the wall-clock seconds.
 

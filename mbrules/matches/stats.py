@@ -12,13 +12,13 @@ simulate`` (its names and values unchanged since before the registry: tests/data
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..engine import Game
 from ..vocab import SCORE_LINES
 from .intervals import add_moment, normal_ci, ratio_se, wilson
 from .loop import StopPoll, play_match
-from .metrics import METRICS, Metric, arm_value, metric_values
+from .metrics import METRICS, ArmValue, Metric, arm_value, metric_values
 from .records import MatchRecord, match_record
 
 _INDEX = {m.key: i for i, m in enumerate(METRICS)}
@@ -48,7 +48,7 @@ class MatchStats:
         """The metric ``key``'s sums over the matches counted."""
         return self.moments[_INDEX[key]]
 
-    def figure(self, metric: Metric) -> dict:
+    def figure(self, metric: Metric) -> ArmValue:
         """The metric's estimate with its 95% interval (:func:`mbrules.matches.metrics.arm_value`), as compare shows it."""
         return arm_value(metric, self.moments[_INDEX[metric.key]], self.games)
 
@@ -120,7 +120,7 @@ SUMMARY_RATIOS = {"mean_hands_per_game": "hands_per_match", "mean_turns_per_hand
                   "mean_points_per_hand_and_side": "points_per_hand"}
 
 
-def summary(game: Game, stats: MatchStats, seconds: float) -> dict:
+def summary(game: Game, stats: MatchStats, seconds: float) -> dict[str, Any]:  # Any: a JSON document
     """The report of :func:`mbrules.matches.simulate` (the ``--json`` document's figures).
 
     A mean over no games (a run interrupted before its first game ended) or no hands is None (null in
@@ -128,7 +128,7 @@ def summary(game: Game, stats: MatchStats, seconds: float) -> dict:
     games, hands = stats.games, stats.hands
     names = game.side_names
 
-    def per(total: float, count: int, digits: int):
+    def per(total: float, count: int, digits: int) -> float | None:
         return round(total / count, digits) if count else None
 
     return {
@@ -154,18 +154,22 @@ def summary(game: Game, stats: MatchStats, seconds: float) -> dict:
     }
 
 
-def intervals(game: Game, stats: MatchStats) -> dict:
+def intervals(game: Game, stats: MatchStats) -> dict[str, Any]:  # Any: a JSON document
     """95% intervals of the report's figures (:mod:`mbrules.matches.intervals`): Wilson for each side's
     share of matches won, the draws and the unfinished; the delta method over matches (a match's
     hands are not independent) for the per-game and per-hand means, from the registry's sums."""
     n = stats.games
-    out: dict = {}
+    out: dict[str, Any] = {}
     for name in ("mean_hands_per_game", "trip_completed_share", "mean_turns_per_hand", "coups_fourres_per_hand",
                  "mean_points_per_hand_and_side"):
         r, se = ratio_se(stats.sums(SUMMARY_RATIOS[name]), n)
         ci = normal_ci(r, se)
         out[name] = [round(x, 4) for x in ci] if ci else None
-    share = lambda k: [round(x, 4) for x in wilson(k, n)] if n else None  # noqa: E731
+
+    def share(k: int) -> list[float] | None:
+        ci = wilson(k, n)
+        return [round(x, 4) for x in ci] if ci else None
+
     out["win_share"] = {game.side_names[s]: share(stats.wins[s]) for s in range(game.sides)}
     out["draw_share"] = share(stats.draws)
     out["unfinished_share"] = share(stats.unfinished)

@@ -27,22 +27,23 @@ The rules checked (each message starts with the rule's name):
 from __future__ import annotations
 
 import random
+from typing import NoReturn
 
-from mbrules.engine import IllegalAction, Observer, State
+from mbrules.engine import Action, Game, IllegalAction, Observer, State
 from mbrules.engine.determinize import determinize
 from mbrules.vocab import HAZARD, PLAY, REASON_CODES, DecisionKind
 
 from .checker import check
 from .compare import differences, observe
 from .transitions import check_transition
-from .view import Before
+from .view import Before, View
 
 __all__ = ["api_test"]
 
 _MARK = (-1, -1)  # a new hand in a match's history
 
 
-def _canonical(g, player: int, action):
+def _canonical(g: Game, player: int, action: Action) -> Action:
     """The one form ``legal_actions()`` lists for an action ``player`` may take: a hazard names its side
     (the only opposing side when unnamed); any other play is unnamed when it names the player's own side."""
     if action.op != PLAY:
@@ -56,19 +57,19 @@ def _canonical(g, player: int, action):
 
 
 class _Where:
-    def __init__(self, game, name: str):
+    def __init__(self, game: Game, name: str) -> None:
         self.game = game
         self.name = name
-        self.seed = None
+        self.seed: int | None = None
         self.hand = 0
         self.action = ""
 
-    def fail(self, rule: str, detail: str) -> None:
+    def fail(self, rule: str, detail: str) -> NoReturn:
         where = f"match seed {self.seed}, hand {self.hand + 1}" + (f", {self.action}" if self.action else "")
         raise AssertionError(f"{rule}: {detail} ({self.name}: {where})")
 
 
-def api_test(game, *, matches: int = 10, seed: int = 0, max_actions: int = 100_000,
+def api_test(game: Game, *, matches: int = 10, seed: int = 0, max_actions: int = 100_000,
              legality_every: int = 7) -> None:
     """Play ``matches`` random matches of ``game`` (seeds ``seed``, ``seed + 1``, ...) checking every rule
     of the API (module docstring). Returns None when all hold; raises AssertionError naming the first
@@ -83,11 +84,9 @@ def api_test(game, *, matches: int = 10, seed: int = 0, max_actions: int = 100_0
 MAX_SEED = 2**64 - 1  # the seeds a match takes (mbrules play --seed's range)
 
 
-def _check_arguments(game, matches, seed, max_actions, legality_every) -> None:
+def _check_arguments(game: Game, matches: int, seed: int, max_actions: int, legality_every: int) -> None:
     """Wrong arguments are the caller's error, named: a TypeError for a wrong type, a ValueError for a
     value out of range (never an AttributeError or a ZeroDivisionError from deep inside)."""
-    from mbrules.engine import Game
-
     if not isinstance(game, Game):
         raise TypeError(f"api_test: game must be a Game (what mbrules.load_game returns), "
                         f"not {type(game).__name__}")
@@ -102,7 +101,7 @@ def _check_arguments(game, matches, seed, max_actions, legality_every) -> None:
         raise ValueError("api_test: the seeds seed .. seed + matches - 1 must stay at most 2**64 - 1")
 
 
-def _one_match(game, seed: int, max_actions: int, legality_every: int, at: _Where) -> None:
+def _one_match(game: Game, seed: int, max_actions: int, legality_every: int, at: _Where) -> None:
     g = game
     at.seed, at.hand, at.action = seed, 0, ""
     state = game.new_match(seed)
@@ -153,21 +152,22 @@ class _Watch(Observer):
     """Checks every accepted action where it lands: the transition, then the invariants (at a hand's
     end, before the next deal, the score oracle's sheet and the winner among them)."""
 
-    def __init__(self, at: _Where):
+    def __init__(self, at: _Where) -> None:
         self.at = at
-        self.before = None
+        self.before: View | None = None
         self.actions_in_hand = 0
 
-    def hand_start(self, state) -> None:
+    def hand_start(self, state: State) -> None:
         self.at.hand, self.actions_in_hand = state.hand_no, 0
         bad = check(state)
         if bad:
             self.at.fail("invariants", "right after the deal: " + "; ".join(bad[:3]))
 
-    def before_action(self, state, player, action) -> None:
+    def before_action(self, state: State, player: int, action: Action) -> None:
         self.before = Before(state)
 
-    def after_action(self, state, player, action) -> None:
+    def after_action(self, state: State, player: int, action: Action) -> None:
+        assert self.before is not None  # before_action ran first (the engine calls both)
         bad = check_transition(self.before, action, state, player)
         if bad:
             self.at.fail("transition", "; ".join(bad[:3]))
@@ -176,7 +176,7 @@ class _Watch(Observer):
             self.at.fail("invariants", "; ".join(bad[:3]))
 
 
-def _check_legality(g, state: State, player: int, legal, at: _Where) -> None:
+def _check_legality(g: Game, state: State, player: int, legal: list[Action], at: _Where) -> None:
     listed = set(legal)
     if len(listed) != len(legal):
         at.fail("legality", "legal_actions() lists an action twice")
@@ -206,7 +206,7 @@ def _check_legality(g, state: State, player: int, legal, at: _Where) -> None:
             at.fail("legality", f"refusing {refused} changed the match: " + "; ".join(diff[:3]))
 
 
-def _check_observation(g, state: State, rng: random.Random, at: _Where) -> None:
+def _check_observation(g: Game, state: State, rng: random.Random, at: _Where) -> None:
     d = state.decision
     seats = [d.player] if d.kind == DecisionKind.COUP_FOURRE else range(g.players)  # a window is its decider's alone
     for p in seats:
@@ -222,7 +222,7 @@ def _check_observation(g, state: State, rng: random.Random, at: _Where) -> None:
                                    "(other hands, the draw order) are dealt otherwise")
 
 
-def _as_class(st: State, cls: type) -> State:
+def _as_class(st: State, cls: type[State]) -> State:
     """``st`` as an instance of ``cls`` (a custom game's State subclass), so its own methods judge it."""
     if type(st) is cls:
         return st

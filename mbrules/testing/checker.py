@@ -12,13 +12,18 @@ from mbrules.vocab import (
     BATTLE, BOTH_PILES, COUP_FOURRE, DISTANCE, FAST_PLAY, HAZARD, NO_LIMIT, REMEDY, SAFETY, SPEED, DecisionKind,
 )
 
-from .oracle import expected_sheet, expected_winner, sheet_lines
-from .view import _view
+from typing import TYPE_CHECKING, cast
+
+from .oracle import HandStart, expected_sheet, expected_winner, sheet_lines
+from .view import View, _view
+
+if TYPE_CHECKING:
+    from mbrules.engine import Action, Game, State
 
 __all__ = ["check"]
 
 
-def _counts(game, state) -> list[int]:
+def _counts(game: Game, state: View) -> list[int]:
     """How many copies of each card the state holds, wherever they are."""
     n = game.n_cards
     counts = [0] * n
@@ -40,13 +45,13 @@ def _counts(game, state) -> list[int]:
 
 
 
-_TABLES: dict = {}
+_TABLES: dict[int, _Tables] = {}
 
 
 class _Tables:
     """Per-game sets the checker reads on every call."""
 
-    def __init__(self, g):
+    def __init__(self, g: Game) -> None:
         self.game = g
         n = g.n_cards
         self.sorted_deck = sorted(g.deck)
@@ -61,14 +66,14 @@ class _Tables:
         self.limited = tuple((c, g.max_per_hand[c]) for c in self.distance if g.max_per_hand[c] < NO_LIMIT)
 
 
-def _tables(game) -> _Tables:
+def _tables(game: Game) -> _Tables:
     hit = _TABLES.get(id(game))
     if hit is None or hit.game is not game:
         hit = _TABLES[id(game)] = _Tables(game)
     return hit
 
 
-def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list[str]:
+def check(state: State | View, *, dealt: bool = True, totals: bool = True, start: HandStart | None = None) -> list[str]:
     """Every invariant ``state`` violates, as sentences (empty list: all hold).
 
     ``dealt`` (default): the hand was dealt by the engine, so the hands are full
@@ -153,7 +158,7 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
         short = [0] * N
         cf_short, fast_short = not g.coup_fourre_replacement_draw, not g.fast_play_replacement_draw
         if cf_short or fast_short:
-            for q, a in reversed(state.history):
+            for q, a in reversed(cast("list[tuple[int, Action]]", state.history)):  # Actions, and the hand mark
                 if q < 0:
                     break
                 if (a.op == COUP_FOURRE and cf_short) or (a.op == FAST_PLAY and fast_short):
@@ -218,14 +223,14 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
         side = g.side_names[s]
         laid = state.safeties[s] + state.coups[s]
         prot = 0
-        row = False
+        way = False  # right of way: a rolling safety laid
         for c in laid:
             prot |= g.protects_mask[c]
-            row = row or bool(g.grants_rolling[c])
+            way = way or bool(g.grants_rolling[c])
         if state.prot[s] != prot:
             out.append(f"side {side}: protection cache {state.prot[s]:#x}, the safeties give {prot:#x}")
-        if state.row[s] != row:
-            out.append(f"side {side}: right-of-way cache {state.row[s]}, the safeties give {row}")
+        if state.row[s] != way:
+            out.append(f"side {side}: right-of-way cache {state.row[s]}, the safeties give {way}")
         if state.needs_go[s] and not g.roll_after_safety:
             out.append(f"side {side}: waits for a go card after a safety, but the ruleset has no roll-after-safety")
         b = state.battle[s]
@@ -247,12 +252,12 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
             showing = top if (top >= 0 and kind[top] == HAZARD and not (prot >> top) & 1) else -1
         if showing >= 0:
             rolling = False
-        elif state.needs_go[s] and not row:
+        elif state.needs_go[s] and not way:
             rolling = False
         elif top >= 0 and (g.is_go[top] or g.restarts[top]):
             rolling = True
         else:
-            rolling = row
+            rolling = way
         if state.rolling[s] != rolling:
             out.append(f"side {side}: rolling cache {state.rolling[s]}, the piles give {rolling}")
         if state.bhaz[s] != showing:
@@ -336,16 +341,17 @@ def check(state, *, dealt: bool = True, totals: bool = True, start=None) -> list
     if over and sheets and sheets[-1] != current:
         out.append("the last hand's sheet differs from the score sheet of the finished hand")
     if over and len(current) == S:
-        want = expected_sheet(state, start, dealt=dealt)  # None: a scenario's hand, no start snapshot
-        for s in range(S if want is not None else 0):
-            for line in lines_of_sheet:
-                if current[s].get(line) != want[s][line]:
-                    out.append(f"side {g.side_names[s]}: {line} scored {current[s].get(line)}, the rulings give "
-                               f"{want[s][line]}")
+        oracle = expected_sheet(state, start, dealt=dealt)  # None: a scenario's hand, no start snapshot
+        for s in range(S if oracle is not None else 0):
+            assert oracle is not None
+            for name in lines_of_sheet:
+                if current[s].get(name) != oracle[s][name]:
+                    out.append(f"side {g.side_names[s]}: {name} scored {current[s].get(name)}, the rulings give "
+                               f"{oracle[s][name]}")
         # a points match is judged by its totals: where they are not checked, only a rule that reads the
         # hand itself (a tie-break, a match of fixed hands, a one-hand match) or that breaks a tie is judged
         if totals or g.match_mode != "points" or g.match_tie_break != "draw":
-            w = expected_winner(state, want)
+            w = expected_winner(state, oracle)
             if state.winner != w:
                 out.append(f"winner {state.winner!r}, the match rules give {w!r}")
     if g.scoring_enabled:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable
 
-from .view import _view
+from .view import View, _view
 
 if TYPE_CHECKING:
     from mbrules.engine import Game, Observer, State
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 __all__ = ["differences", "observe", "replay_history"]
 
 
-def observe(state: object, *, rng: bool = True) -> dict[str, Any]:  # a State, or a view of one
+def observe(state: State | View, *, rng: bool = True) -> dict[str, Any]:
     """A state's observable contents as plain, comparable data."""
     state = _view(state)
     d = state.decision

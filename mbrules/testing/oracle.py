@@ -7,11 +7,22 @@ engine's scoring or in the compilation of the rules shows up as a disagreement.
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, Sequence, Union, cast
 
 from mbrules.vocab import COUP_FOURRE, DISCARD, DRAW, EXTEND, FAST_PLAY, MULLIGAN, PLAY
 
-from .view import _view
+from .view import View, _view
+
+if TYPE_CHECKING:
+    from mbrules.engine import Action, State
+    from mbrules.ruleset import Ruleset
+    from mbrules.ruleset.model import SideCondition
+
+Sheet = list[dict[str, int]]  # a hand's score sheet: per side, score line -> points
+Winner = Union[int, str, None]  # a side, "draw" or "unfinished"; None: the match goes on
+# what a score line's condition is judged on at the hand's end: (completer, miles, played, laid, empty,
+# target, safeties in the deck, delayed action, the extension caller's side)
+Facts = tuple[int, Sequence[int], Sequence[dict[str, int]], Sequence[int], Sequence[bool], int, int, bool, int]
 
 __all__ = ["HandStart", "dealt_start", "expected_sheet", "expected_winner", "hand_actions", "position_start",
            "score_oracle", "sheet_lines"]
@@ -41,7 +52,7 @@ class HandStart(NamedTuple):
     hands: tuple[int, ...] = ()  # cards each player holds; () for a dealt hand (hand_size each)
 
 
-def _deck(ruleset, players: int) -> dict[str, int]:
+def _deck(ruleset: Ruleset, players: int) -> dict[str, int]:
     """Card id -> copies in the deck for ``players``: each card's count less the removals for that
     count (rulings: Decks, Player counts), read from the model itself rather than ``Ruleset.deck_for``."""
     removal = ruleset.removals.get(str(players))
@@ -49,7 +60,7 @@ def _deck(ruleset, players: int) -> dict[str, int]:
     return {cid: card.count - removed.get(cid, 0) for cid, card in ruleset.cards.items()}
 
 
-def dealt_start(ruleset, players: int) -> HandStart:
+def dealt_start(ruleset: Ruleset, players: int) -> HandStart:
     """A hand just dealt: empty piles, the deck less ``players`` hands of ``hand_size`` to draw."""
     sides = ruleset.player_counts[str(players)].sides
     draw = sum(_deck(ruleset, players).values()) - players * ruleset.play.hand_size.value
@@ -57,7 +68,7 @@ def dealt_start(ruleset, players: int) -> HandStart:
                      (ruleset.play.hand_size.value,) * players)
 
 
-def position_start(state) -> HandStart:
+def position_start(state: State | View) -> HandStart:
     """A snapshot of a hand's start taken from a state set up card by card (``State.from_position``),
     before any action of the hand: the scenario's piles, read once while they are still its input."""
     state = _view(state)
@@ -71,7 +82,7 @@ def position_start(state) -> HandStart:
     )
 
 
-def sheet_lines(ruleset) -> tuple[str, ...]:
+def sheet_lines(ruleset: Ruleset) -> tuple[str, ...]:
     """The lines of a hand's sheet, from the model: the contract's ten, with the ruleset's own score lines
     (``scoring.lines`` paying on new names, in its order) before ``total``."""
     new: list[str] = []
@@ -82,7 +93,7 @@ def sheet_lines(ruleset) -> tuple[str, ...]:
     return (*_SHEET_LINES[:-1], *new, _SHEET_LINES[-1])
 
 
-def _meets(cond, s: int, facts) -> bool:
+def _meets(cond: SideCondition | None, s: int, facts: Facts) -> bool:
     """Whether side ``s`` meets a score line's condition (the model's LineCondition) at the hand's end.
     ``facts``: (completer, miles, played, laid, empty, target, all_laid, delayed, caller_side)."""
     completer, miles, played, laid, empty, target, in_deck, delayed, caller = facts
@@ -115,7 +126,7 @@ def _meets(cond, s: int, facts) -> bool:
     return True
 
 
-def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[str, int]] | None:
+def score_oracle(ruleset: Ruleset, players: int, start: HandStart, actions: Sequence[tuple[int, Action]]) -> Sheet | None:
     """The score sheet of a finished hand, derived from the hand's actions and the ruleset model alone.
 
     ``actions``: the hand's ``(player, Action)`` pairs in order, read only through the notation's
@@ -143,7 +154,8 @@ def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[
     fast_refill = ruleset.fast_play.replacement_draw.value
     held = list(start.hands) or [ruleset.play.hand_size.value] * players  # cards each player holds
     played = [dict(d) for d in start.distance]
-    miles = [sum(cards[cid].miles * n for cid, n in d.items()) for d in played]
+    dist = {cid: c.miles for cid, c in cards.items() if c.kind == "distance"}  # played[s] holds distance cards only
+    miles = [sum(dist[cid] * n for cid, n in d.items()) for d in played]
     safeties = list(start.safeties)
     coups = list(start.coups)
     caller = start.extension_caller
@@ -233,7 +245,7 @@ def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[
         elif op == EXTEND:
             # the trip goes on to the extension; the first completion no longer counts (WM §10C)
             caller = p
-            target = pc.extension_to
+            target = pc.extension_to if pc.extension_to is not None else target  # EXTEND is legal with one only
             completer, delayed = -1, False
     if completer >= 0 and miles[completer] < target:
         completer = -1
@@ -291,15 +303,20 @@ def score_oracle(ruleset, players: int, start: HandStart, actions) -> list[dict[
     return sheet
 
 
-def hand_actions(history) -> tuple[bool, list]:
+def hand_actions(history: Sequence[tuple[int, int]]) -> tuple[bool, list[tuple[int, Action]]]:
     """The current hand's actions in a match history, and whether a deal (a ``(-1, -1)`` mark) began it."""
     for i in range(len(history) - 1, -1, -1):
         if history[i] == (-1, -1):
-            return True, list(history[i + 1:])
-    return False, list(history)
+            return True, _actions(history[i + 1:])
+    return False, _actions(history)
 
 
-def expected_sheet(state, start: HandStart | None = None, *, dealt: bool = True) -> list[dict[str, int]] | None:
+def _actions(history: Sequence[tuple[int, int]]) -> list[tuple[int, Action]]:
+    """A history without hand marks: its actions are the engine's Actions (``State.history`` types them as ints)."""
+    return cast("list[tuple[int, Action]]", list(history))
+
+
+def expected_sheet(state: State | View, start: HandStart | None = None, *, dealt: bool = True) -> Sheet | None:
     """The score sheet of ``state``'s finished hand by :func:`score_oracle`, or None when it cannot judge.
 
     The hand's start: a hand after the first of a match was dealt by ``next_hand``; the first
@@ -317,7 +334,7 @@ def expected_sheet(state, start: HandStart | None = None, *, dealt: bool = True)
     return score_oracle(g.ruleset, g.players, start, actions)
 
 
-def _leader(values, tie_break: str = "draw"):
+def _leader(values: Sequence[int], tie_break: str = "draw") -> Winner:
     """The side with the highest value; a tie by ``match.tie_break`` (rulings: match ends): a draw, the
     tied side nearest the first seat, or None (another hand)."""
     best = max(values)
@@ -327,7 +344,7 @@ def _leader(values, tie_break: str = "draw"):
     return None if tie_break == "another_hand" else "draw"
 
 
-def expected_winner(state, sheet=None):
+def expected_winner(state: State | View, sheet: Sheet | None = None) -> Winner:
     """The match's winner after a finished hand by the match rules (rulings: The match), or None.
 
     ``sheet``: the hand's sheet by the oracle (default: :func:`expected_sheet`, or the engine's

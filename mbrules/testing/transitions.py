@@ -7,7 +7,10 @@ every action of a match it observes; :func:`checked_replay` replays a scenario f
 """
 from __future__ import annotations
 
-from mbrules.engine import Observer
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mbrules.engine import Action, Observer
 from mbrules.vocab import BOTH_PILES  # noqa: E402
 from mbrules.vocab import (
     BATTLE, COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, FAST_PLAY, HAZARD, MULLIGAN, OWN, PLAY, REMEDY,
@@ -17,12 +20,18 @@ from mbrules.vocab import (
 
 from .checker import check
 from .oracle import position_start
-from .view import Before, _view
+from .oracle import HandStart
+from .view import Before, View, _view
+
+if TYPE_CHECKING:
+    from mbrules.engine import Game, State
+    from mbrules.engine.notation import ActionLike
+    from mbrules.scenario.replay import ScenarioResult
 
 __all__ = ["Checker", "check_transition", "checked_replay"]
 
 
-def _next_turn(before, after, p: int, q: int | None = None) -> int:
+def _next_turn(before: View, after: View, p: int, q: int | None = None) -> int:
     """Who should have the next turn after ``p`` (or, given ``q``, from ``q`` on): the left neighbour;
     once nothing can be drawn, the next player holding cards or able to refill (-1: nobody, the hand
     is over). Queued coup fourré turns (coup_fourre.bonus_turn: queued) come first, then play goes on
@@ -40,7 +49,7 @@ def _next_turn(before, after, p: int, q: int | None = None) -> int:
     return _after(after, q, N)
 
 
-def _after(after, q: int, N: int) -> int:
+def _after(after: View, q: int, N: int) -> int:
     """The first player from ``q`` on holding cards or able to refill (nothing left to draw), or -1."""
     if after.can_draw():
         return q
@@ -51,11 +60,11 @@ def _after(after, q: int, N: int) -> int:
     return -1
 
 
-def _ptd(g) -> bool:
+def _ptd(g: Game) -> bool:
     return g.ruleset.turn.order.value == "play_then_draw"
 
 
-def _turn_passes(out: list[str], before, after, p: int, what, then: int | None = None) -> None:
+def _turn_passes(out: list[str], before: View, after: View, p: int, what: _What | str, then: int | None = None) -> None:
     """``p``'s play is done: the turn passes to ``then`` (default: the left neighbour); play then draw
     (turn.order): ``p`` first draws, if a card can be drawn."""
     g = before.game
@@ -66,7 +75,7 @@ def _turn_passes(out: list[str], before, after, p: int, what, then: int | None =
     _expect_turn(out, after, _next_turn(before, after, p, then), what)
 
 
-def _expect_turn(out: list[str], after, who: int, why: str) -> None:
+def _expect_turn(out: list[str], after: View, who: int, why: _What | str) -> None:
     d = after.decision
     g = after.game
     if who < 0:
@@ -86,7 +95,7 @@ def _expect_turn(out: list[str], after, who: int, why: str) -> None:
                        f"with {len(after.draw)} cards to draw")
 
 
-def _removed_one(before: list, after: list, c: int) -> bool:
+def _removed_one(before: list[int], after: list[int], c: int) -> bool:
     if len(after) != len(before) - 1:
         return False
     b = list(before)
@@ -101,19 +110,21 @@ class _What:
 
     __slots__ = ("g", "p", "a")
 
-    def __init__(self, g, p, a):
+    def __init__(self, g: Game, p: int, a: Action) -> None:
         self.g, self.p, self.a = g, p, a
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.g.player_names[self.p] if self.p >= 0 else '?'} {self.g.describe(self.a)}"
 
-    __format__ = lambda self, spec: format(str(self), spec)  # noqa: E731
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
 
-    def __add__(self, other):
+    def __add__(self, other: str) -> str:
         return str(self) + other
 
 
-def check_transition(before, action, after, player: int | None = None) -> list[str]:
+def check_transition(before: State | View, action: ActionLike, after: State | View,
+                     player: int | None = None) -> list[str]:
     """What ``action`` (accepted) must have done, from ``before`` (``Before(state)`` taken before it,
     or a clone) to ``after``."""
     before = _view(before)
@@ -289,7 +300,7 @@ def check_transition(before, action, after, player: int | None = None) -> list[s
     return out
 
 
-def _check_draw(out: list[str], before, after, p: int, action, what) -> None:
+def _check_draw(out: list[str], before: View, after: View, p: int, action: Action, what: _What) -> None:
     """A draw, by the ruleset's turn rules: where the card came from, the reshuffle, the cards passed
     over, a refill, a mulligan's draw back, and whose decision follows."""
     g = before.game
@@ -341,7 +352,8 @@ def _check_draw(out: list[str], before, after, p: int, action, what) -> None:
         out.append(f"{what}: after the draw, {after.decision}")
 
 
-def _expect_fast_play_or_turn(out, before, after, attacker: int, hazard: int, ts: int, what) -> None:
+def _expect_fast_play_or_turn(out: list[str], before: View, after: View, attacker: int, hazard: int, ts: int,
+                              what: _What) -> None:
     """After a hazard that no coup fourré answered: a fast-play window for the first player of the side hit
     (from the attacker's left) who holds a remedy for it, where the ruleset has fast play; else the next turn."""
     g = before.game
@@ -363,7 +375,7 @@ def _expect_fast_play_or_turn(out, before, after, attacker: int, hazard: int, ts
     _turn_passes(out, before, after, attacker, what)
 
 
-def _may_lay(view, s: int, c: int) -> bool:
+def _may_lay(view: View, s: int, c: int) -> bool:
     """Whether side ``s`` may lay remedy ``c`` now: one of its hazards shows on top of the remedy's pile."""
     g = view.game
     top = (view.bhaz if g.pile[c] == BATTLE else view.lhaz)[s]
@@ -378,15 +390,15 @@ class Checker(Observer):
     violation lands in ``problems`` with the action that caused it.
     """
 
-    def __init__(self, *, dealt: bool = False, totals: bool = False):
+    def __init__(self, *, dealt: bool = False, totals: bool = False) -> None:
         self.dealt, self.totals = dealt, totals
         self.problems: list[str] = []
         self.positions: list[str] = []
         self._baseline: set[str] | None = None
-        self._start = None
-        self._before = None
+        self._start: HandStart | None = None
+        self._before: View | None = None
 
-    def before_action(self, state, player, action) -> None:
+    def before_action(self, state: State, player: int, action: Action) -> None:
         if self._baseline is None:
             start = check(state, dealt=self.dealt, totals=self.totals)
             self._baseline = set(start)
@@ -394,17 +406,19 @@ class Checker(Observer):
             self.positions.extend(f"starting position: {b}" for b in start)
         self._before = Before(state)
 
-    def after_action(self, state, player, action) -> None:
+    def after_action(self, state: State, player: int, action: Action) -> None:
         prior = self._before
+        baseline = self._baseline
+        assert prior is not None and baseline is not None  # before_action ran first (the engine calls both)
         bad = check_transition(prior, action, state, player)
         bad += [b for b in check(state, dealt=self.dealt, totals=self.totals, start=self._start)
-                if b not in self._baseline]
+                if b not in baseline]
         if bad:
             g = state.game
             self.problems.extend(f"after {g.player_names[player]} {g.describe(action)}: {b}" for b in bad)
 
 
-def checked_replay(path, *, dealt: bool = False) -> tuple[list, list[str], list[str]]:
+def checked_replay(path: str | Path, *, dealt: bool = False) -> tuple[list[ScenarioResult], list[str], list[str]]:
     """Replay a scenario file with :func:`check_transition` and :func:`check` run after every
     accepted action (a :class:`Checker` on each scenario's state). Returns the replay's results,
     the violations the actions caused (with the action), and the violations already present in a
@@ -416,7 +430,7 @@ def checked_replay(path, *, dealt: bool = False) -> tuple[list, list[str], list[
 
     checkers: list[Checker] = []
 
-    def watch(state) -> None:
+    def watch(state: State) -> None:
         ck = Checker(dealt=dealt)
         checkers.append(ck)
         state.add_observer(ck)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from mbrules.vocab import NO_LIMIT, DecisionKind
 
 if TYPE_CHECKING:
-    from mbrules.engine import Action
+    from mbrules.engine import Action, State
 
 __all__ = ["Before", "View"]
 
@@ -27,7 +27,7 @@ class View:
                  "match_totals", "hand_no", "history", "turn", "score", "rng_state", "reshuffles", "after_draw",
                  "queued", "resume")
 
-    def __init__(self, state, history: bool = True):
+    def __init__(self, state: State, history: bool = True) -> None:
         snap = state.snapshot()
         self.state = state
         self.game = snap.game
@@ -57,7 +57,7 @@ class View:
         self.hand_sheets = [list(sheet) for sheet in snap.hand_sheets]
         self.match_totals = list(snap.match_totals)
         self.hand_no = snap.hand_no
-        self.history = list(state.history) if history else _Len(snap.history_length)
+        self.history: list[tuple[int, int]] = list(state.history) if history else _Len(snap.history_length)
         self.turn = snap.turn_player
         self.score = [dict(line) for line in snap.score]
         self.rng_state = snap.rng_state
@@ -92,22 +92,22 @@ class View:
         return self.turn
 
 
-def _view(state) -> "View":
+def _view(state: State | View) -> "View":
     return state if isinstance(state, View) else View(state)
 
 
-def Before(state) -> View:  # noqa: N802  (kept as the name callers know)
+def Before(state: State) -> View:  # noqa: N802  (kept as the name callers know)
     """What :func:`check_transition` reads of the state before an action: a copy from its snapshot
     (the history stands for its length only)."""
     return View(state, history=False)
 
 
-class _Len(list):
+class _Len(list[tuple[int, int]]):
     """Stands for a history of ``n`` entries: only its length is read."""
 
-    def __init__(self, n):
+    def __init__(self, n: int) -> None:
         super().__init__()
         self.n = n
 
-    def __len__(self):
+    def __len__(self) -> int:
         return self.n

@@ -43,7 +43,7 @@ from mbrules.vocab import (COUP_FOURRE, DISCARD, DISTANCE, FAST_PLAY, HAZARD, NO
                            DecisionKind)
 
 from .table import DrawNotes, PublicNarrator, SeatedMatch, hint_bot_name
-from .words import refusal
+from .words import refusal, why_not
 
 KIND_STYLE = {DISTANCE: "bold", HAZARD: "bold red", REMEDY: "bold green", SAFETY: "bold cyan"}
 NBSP = "\u00a0"
@@ -149,18 +149,7 @@ class MatchDriver(SeatedMatch):
 
     def why_not(self, p: int, card: int) -> str | None:
         """In player words, why ``card`` cannot be played now (None when it can be somewhere)."""
-        g, st = self.game, self.state
-        obs = st.observation(p)
-        targets = g.opponents[obs.side] if g.kind[card] == HAZARD else (-1,)
-        first = None
-        for ts in targets:
-            a = g.play_action[card][ts] if ts >= 0 else g.play_own[card]
-            try:
-                st.verify(a, player=p)
-                return None
-            except IllegalAction as e:
-                first = first or refusal(g, obs, card, ts, e.code, e.message)
-        return first
+        return why_not(self.state, p, card)
 
 
 # -- drawing the table --------------------------------------------------------------------------

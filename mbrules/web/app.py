@@ -17,7 +17,10 @@ Routes (every secret is a path segment, never logged):
 ``GET /export/{table}/{secret}``       the table's record as a scenario file
 =====================================  ====================================================
 
-Bounds: a request body is at most :data:`MAX_BODY` bytes, a socket message at most
+Bounds: a client (its address; behind a proxy, the address the proxy forwards, as uvicorn reads it)
+may make :data:`HTTP_RATE` requests a second with bursts of :data:`HTTP_BURST`, and open
+:data:`OPEN_RATE` tables a second with bursts of :data:`OPEN_BURST`; past that it is answered 429
+with ``Retry-After`` (``GET /health`` is never limited). A request body is at most :data:`MAX_BODY` bytes, a socket message at most
 :data:`MAX_MESSAGE` bytes (a larger one closes the socket, code 1009), a socket may send
 :data:`RATE` messages a second with bursts of :data:`BURST` (past that they are dropped unread,
 and :data:`MAX_DROPPED` drops close it, code 1008).
@@ -27,7 +30,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import time
+from collections import OrderedDict
 from importlib import resources
 from pathlib import Path
 
@@ -50,11 +55,66 @@ MAX_MESSAGE = 16 * 1024  # bytes of one socket message (an action is about 60)
 RATE = 20.0  # socket messages a second, on average
 BURST = 40  # socket messages at once
 MAX_DROPPED = 100  # messages dropped for the rate before the socket is closed
+HTTP_RATE = 20.0  # HTTP requests a second a client may make, on average (a page loads with six)
+HTTP_BURST = 100  # HTTP requests at once
+OPEN_RATE = 1 / 3  # tables a client may open a second, on average (twenty a minute)
+OPEN_BURST = 20  # tables opened at once
+MAX_CLIENTS = 10_000  # clients whose request rate is remembered (the least recent is forgotten past it)
 STATIC = Path(str(resources.files("mbrules.web") / "static"))
 
 
 class BodyTooLarge(Exception):
     pass
+
+
+class Buckets:
+    """A token bucket per client: ``rate`` a second, ``burst`` at once; the least recently seen client is
+    forgotten past :data:`MAX_CLIENTS` (memory stays bounded whatever the number of addresses)."""
+
+    def __init__(self, rate: float, burst: int, clock=time.monotonic):
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self.kept: OrderedDict[str, tuple[float, float]] = OrderedDict()  # client -> (tokens, when)
+
+    def take(self, client: str) -> float:
+        """0 when the client may go on (a token is taken), else the seconds until it may."""
+        now = self.clock()
+        tokens, last = self.kept.pop(client, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - last) * self.rate)
+        wait = 0.0 if tokens >= 1 else (1 - tokens) / self.rate
+        self.kept[client] = (tokens - 1 if wait == 0 else tokens, now)
+        while len(self.kept) > MAX_CLIENTS:
+            self.kept.popitem(last=False)
+        return wait
+
+
+class RateLimit:
+    """ASGI middleware: every HTTP request of a client (a socket's handshake included) takes a token of
+    ``requests``, a table opened one of ``opens`` too; without one the answer is 429 with
+    ``Retry-After`` (a socket: closed before it opens), and nothing else runs."""
+
+    def __init__(self, app, requests: Buckets, opens: Buckets):
+        self.app, self.requests, self.opens = app, requests, opens
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] not in ("http", "websocket") or scope.get("path") == "/health":
+            return await self.app(scope, receive, send)
+        client = (scope.get("client") or ("?", 0))[0]
+        wait = self.requests.take(client)
+        if scope["type"] == "websocket":  # a socket's handshake is a request too; refused, it is closed unopened
+            if wait:
+                log.warning("too many requests from %s: a socket refused", client)
+                return await send({"type": "websocket.close", "code": 1008})
+            return await self.app(scope, receive, send)
+        what = "requests"
+        if not wait and scope.get("method") == "POST" and scope.get("path") == "/api/tables":
+            wait, what = self.opens.take(client), "tables opened"
+        if wait:
+            seconds = max(1, math.ceil(wait))
+            log.warning("too many %s from %s: refused for %d s", what, client, seconds)
+            answer = JSONResponse({"errors": [f"too many {what} from your address: try again in {seconds} s"]},
+                                  status_code=429, headers={"Retry-After": str(seconds)})
+            return await answer(scope, receive, send)
+        return await self.app(scope, receive, send)
 
 
 async def read_json(request: Request) -> dict:
@@ -204,12 +264,21 @@ def create_app(lobby: Lobby) -> Starlette:
             return None
         return table
 
+    def gone(request: Request) -> str | None:
+        """Why the table a link names expired (nobody joined it), to a holder of one of its links."""
+        return lobby.why_gone(request.path_params["table"], request.path_params["secret"])
+
     async def host_page(request: Request) -> Response:
-        return _page("host.html") if host_table(request) is not None else PlainTextResponse("not found\n", 404)
+        if host_table(request) is not None or gone(request) is not None:
+            return _page("host.html")  # an expired table's page says why (from the API)
+        return PlainTextResponse("not found\n", 404)
 
     async def host_api(request: Request) -> Response:
         table = host_table(request)
         if table is None:
+            why = gone(request)
+            if why is not None:
+                return JSONResponse({"errors": [why], "expired": why}, status_code=410)
             return PlainTextResponse("not found\n", 404)
         answer = JSONResponse(host_json(request, table))
         lobby.put_away(table)  # a finished match read again from the store leaves memory again
@@ -267,6 +336,9 @@ def create_app(lobby: Lobby) -> Starlette:
     async def play_page(request: Request) -> Response:
         table = lobby.get(request.path_params["table"])
         if table is None or table.seat_for(request.path_params["secret"]) is None:
+            why = gone(request) if table is None else None
+            if why is not None:
+                return PlainTextResponse(f"{why[0].upper()}{why[1:]}.\n", 410)
             return PlainTextResponse("not found\n", 404)
         return _page("play.html")
 
@@ -274,6 +346,9 @@ def create_app(lobby: Lobby) -> Starlette:
         table = lobby.get(request.path_params["table"])
         secret = request.path_params["secret"]
         if table is None or (not table.is_host(secret) and table.seat_for(secret) is None):
+            why = gone(request) if table is None else None
+            if why is not None:
+                return PlainTextResponse(f"{why[0].upper()}{why[1:]}.\n", 410)
             return PlainTextResponse("not found\n", 404)
         if not table.is_host(secret) and not table.state.is_terminal():
             return PlainTextResponse("the record shows every hand: a seat may export it once the match is over\n",
@@ -381,6 +456,7 @@ def create_app(lobby: Lobby) -> Starlette:
     app = Starlette(routes=routes, on_startup=[on_startup]) if _has_on_startup() else \
         Starlette(routes=routes, lifespan=_lifespan(lobby))
     app.state.lobby = lobby
+    app.add_middleware(RateLimit, requests=Buckets(HTTP_RATE, HTTP_BURST), opens=Buckets(OPEN_RATE, OPEN_BURST))
     return app
 
 
@@ -401,4 +477,5 @@ def _lifespan(lobby: Lobby):
     return lifespan
 
 
-__all__ = ["BURST", "MAX_BODY", "MAX_DROPPED", "MAX_MESSAGE", "RATE", "create_app"]
+__all__ = ["BURST", "HTTP_BURST", "HTTP_RATE", "MAX_BODY", "MAX_DROPPED", "MAX_MESSAGE", "OPEN_BURST", "OPEN_RATE",
+           "RATE", "Buckets", "RateLimit", "create_app"]

@@ -12,7 +12,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from dataclasses import dataclass, field
+from typing import Callable
 
 from mbrules.bots import bot_names, check_bot
 from mbrules.engine import GameError
@@ -20,11 +22,15 @@ from mbrules.engine import GameError
 from .rules import Rules, RulesChoiceError, choice_from_setup
 from .seats import PERSON
 from .store import Store
-from .table import Table, TableError, table_setup
+from .table import Table, TableError, same_secret, table_setup
 
 log = logging.getLogger("mbrules.web")
 
 MAX_TABLES = 1000  # tables one process keeps (a new one past this is refused)
+MAX_WAITING = 200  # tables in play that no person has joined yet; past it the oldest of them expires
+WAITING_AGE = 6 * 3600.0  # seconds a table may wait for its first person before it expires
+EXPIRED_KEPT = 30 * 86400.0  # seconds an expired table's links still say why (then they open nothing)
+SWEEP_EVERY = 60.0  # seconds between two looks for tables to expire
 MAX_PACE = 5.0  # seconds a bot waits before it plays, at most
 
 
@@ -72,6 +78,9 @@ class Lobby:
     running: set[str] = field(default_factory=set)
     tasks: set = field(default_factory=set)
     sent_log: dict[tuple[str, int], list[dict]] = field(default_factory=dict)
+    max_waiting: int = MAX_WAITING
+    waiting_age: float = WAITING_AGE
+    clock: Callable[[], float] = time.time  # the store's clock (a table's age is from its row's 'created')
 
     # -- tables --------------------------------------------------------------------------------
     def open_table(self, rules: Rules, players: int, seats: list[str], seed: int | None, pace: float) -> Table:
@@ -107,12 +116,63 @@ class Lobby:
             raise TableError(str(e)) from None
         table_id = secrets.token_urlsafe(6)
         setup = table_setup(rules, players, seats, seed, pace)
-        table = Table(table_id, setup, rules, self.store)
+        table = Table(table_id, setup, rules, self.store, game)
         self.store.add_table(table_id, setup)
         self.tables[table_id] = table
         log.info("table %s opened: %s, %d players, seats %s", table_id, rules.ruleset.id, players, ", ".join(seats))
+        self.sweep()  # past MAX_WAITING tables nobody joined, the oldest of them makes room
         self.kick(table)
         return table
+
+    # -- tables nobody joins -------------------------------------------------------------------------
+    def sweep(self, forget: bool = False) -> list[str]:
+        """Expire the tables no person has joined: those older than ``waiting_age``, then the oldest past
+        ``max_waiting`` of them. Their links then say why (:meth:`why_gone`); returns their ids.
+        ``forget``: drop too the expired tables older than :data:`EXPIRED_KEPT` (the periodic look does)."""
+        now = self.clock()
+        waiting = self.store.waiting()
+        gone: list[tuple[str, str]] = []
+        hours = self.waiting_age / 3600
+        at = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(now))
+        for tid, created in waiting:
+            if created <= now - self.waiting_age:
+                gone.append((tid, f"this table expired at {at}: nobody joined it in the {hours:g} hours after it "
+                                  "was opened"))
+        left = [tid for tid, _ in waiting if tid not in {g for g, _ in gone}]
+        for tid in left[:max(0, len(left) - self.max_waiting)]:
+            gone.append((tid, f"this table expired at {at}: nobody had joined it, and it was the oldest of the "
+                              f"{self.max_waiting} tables waiting for players that this server keeps"))
+        for tid, why in gone:
+            self.store.expire(tid, why)
+            table = self.tables.pop(tid, None)
+            self.conns.pop(tid, None)
+            if table is not None:
+                table.store = None  # a bot still playing it writes nothing more
+            log.info("table %s: %s", tid, why.removeprefix("this table "))
+        if forget:
+            self.store.forget_expired(now - EXPIRED_KEPT)
+        return [tid for tid, _ in gone]
+
+    def why_gone(self, tid: str, secret: str | None) -> str | None:
+        """Why the table ``tid`` expired, to a holder of one of its links (the host's or a seat's); else
+        None, as for a table that never was."""
+        if tid in self.tables or not isinstance(tid, str) or len(tid) > 32:
+            return None
+        found = self.store.expired(tid)
+        if found is None:
+            return None
+        why, kept = found
+        links = [kept.get("host_secret", "")] + list(kept.get("secrets", []))
+        hits = [same_secret(secret, k) for k in links if isinstance(k, str)]  # every link compared: no early exit
+        return why if any(hits) else None
+
+    async def sweeper(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_EVERY)
+            try:
+                self.sweep(forget=True)
+            except Exception:  # a failed look is tried again at the next
+                log.exception("the look for tables nobody joined failed")
 
     def resume_all(self) -> int:
         """Rebuild every stored table still in play at its last step (a restarted server); returns how
@@ -134,6 +194,7 @@ class Lobby:
         except (RulesChoiceError, TableError, GameError, ValueError) as e:
             log.error("table %s cannot be resumed: %s", tid, e)
             return None
+        table.joined = stored.joined
         self.tables[tid] = table
         return table
 
@@ -154,8 +215,11 @@ class Lobby:
             del self.tables[table.id]
             self.conns.pop(table.id, None)
     def start_all(self) -> None:
+        self.sweep(forget=True)  # the tables that waited past their age while the server was down
         for t in self.tables.values():
             self.kick(t)
+        task = asyncio.get_running_loop().create_task(self.sweeper())
+        self.tasks.add(task)
 
     # -- running -------------------------------------------------------------------------------
     def kick(self, table: Table) -> None:
@@ -175,6 +239,8 @@ class Lobby:
         try:
             pace = float(table.setup.get("pace", 0))
             for _ in range(100_000):
+                if self.tables.get(table.id) is not table:  # expired (nobody joined) while its bots played
+                    return
                 done = table.step_once()
                 if done is None:
                     break
@@ -190,6 +256,10 @@ class Lobby:
 
     # -- pages ----------------------------------------------------------------------------------
     def attach(self, table: Table, seat: int, conn: Conn) -> None:
+        if not table.joined:
+            table.joined = True
+            if table.store is not None:
+                table.store.mark_joined(table.id)
         seats = self.conns.setdefault(table.id, {})
         old = seats.get(seat)
         seats[seat] = conn
@@ -235,4 +305,4 @@ async def _close(ws, code: int, reason: str) -> None:
         pass
 
 
-__all__ = ["Conn", "Lobby", "MAX_TABLES"]
+__all__ = ["Conn", "Lobby", "MAX_TABLES", "MAX_WAITING", "WAITING_AGE"]

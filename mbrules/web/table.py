@@ -2,8 +2,10 @@
 
 The server decides everything: a page sends the words of an action (``play d100``), the engine
 checks it for that page's seat (``State.verify``), and a refusal goes back in the terminal game's
-words (:func:`mbrules.tui.words.refusal`). Every accepted step is written to the store before the
-state changes and before anyone is told (:meth:`Table._apply`). What a seat is sent is built from
+words (:func:`mbrules.narrate.refusal` and :func:`~mbrules.narrate.why_not`, shared with the
+terminal game). Every accepted step is written to the store before the state changes and before
+anyone is told (:meth:`Table._apply`); an action is taken through the seat loop
+(:meth:`mbrules.seats.SeatLoop.step`), as the bots' are. What a seat is sent is built from
 ``state.observation(seat)`` and what the whole table may hear (the public narration, the score
 sheets, who sits where): never another hand, never the draw order (:meth:`Table.view`).
 
@@ -15,22 +17,24 @@ from __future__ import annotations
 
 import hmac
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 
 from mbrules.engine import Action, Game, IllegalAction, NotationError, State
-from mbrules.narrate import LINE_LABELS, Narrator
+from mbrules.narrate import LINE_LABELS, Narrator, refusal, why_not
 from mbrules.scenario.format import NoStep, step_action, step_fields
 from mbrules.scenario.model import ActionStep
 from mbrules.seats import DECIDED, LONE, SeatLoop
 from mbrules.tui.table import PublicNarrator
-from mbrules.tui.words import refusal
-from mbrules.vocab import COUP_FOURRE, DISCARD, DRAW, HAZARD, PLAY, SCORE_LINES, DecisionKind
+from mbrules.vocab import (COUP_FOURRE, DECLINE, DISCARD, DRAW, FAST_PLAY, HAZARD, MULLIGAN, PLAY, SCORE_LINES,
+                           DecisionKind)
 
 from .rules import Rules
 from .seats import PERSON, BotSeat, BrowserSeat, Seat, make_seat
 
 NARRATION_KEPT = 60  # lines of public narration a page is sent
 _STEPPED = {LONE: "draw", DECIDED: "bot"}  # what step_once says the seat loop's step did
+IMPLICIT = "implicit"  # a stored row that is no scenario step: a decision a scenario leaves implicit
+IMPLICIT_ACTIONS = {"draw": "draw_action", "decline": "decline_action"}  # its value -> the Game's action
 MAX_STEPS_A_CALL = 10_000  # bot moves and draws in one advance (a hand is bounded by the engine far below)
 
 
@@ -71,16 +75,18 @@ class Table:
     setup: dict  # as stored: ruleset or upload, options, players, seed, seats, secrets, pace
     rules: Rules
     store: object  # mbrules.web.store.Store (None: not persisted, for tools)
+    built: InitVar[Game | None] = None  # the rules compiled for this player count already (the lobby checked them)
     game: Game = field(init=False)
     state: State = field(init=False)
     seats: list[Seat] = field(init=False)
     steps: int = field(init=False, default=0)  # scenario steps written
     version: int = field(init=False, default=0)  # every change a page must see; a page's action names it
     ready: set[int] = field(init=False, default_factory=set)  # persons who pressed "next hand"
+    joined: bool = field(init=False, default=False)  # a person has opened a seat (the table then never expires)
 
-    def __post_init__(self):
+    def __post_init__(self, built: Game | None):
         players = self.setup["players"]
-        self.game = Game(self.rules.ruleset, players)
+        self.game = built if built is not None and built.players == players else Game(self.rules.ruleset, players)
         self.state = State.new_match(self.game, self.setup["seed"], deal_next=False)
         self.narrator = PublicNarrator(self.game)
         self.narrator.lines = type(self.narrator.lines)(maxlen=NARRATION_KEPT)
@@ -112,8 +118,11 @@ class Table:
     def restore(self, steps) -> None:
         """Play stored steps (``(hand, step fields)``) again from the deal: the table is where it stopped.
 
-        Draws and declined coup fourré windows are implicit (as in a scenario): a window the next
-        step does not answer with that player's coup fourré is let pass.
+        A row is a scenario step, or a decision a scenario leaves implicit (:data:`IMPLICIT`: a draw
+        chosen among several, a window let pass), stored so that a window answered just before a crash
+        is not asked again after it. Lone draws are implicit. A record written before those rows
+        existed is read as a scenario is: a window the next step does not answer is let pass and a
+        mulligan the next step does not go on with ends.
         """
         st, g = self.state, self.game
         for hand, fields in steps:
@@ -121,14 +130,27 @@ class Table:
                 st.next_hand()
             if st.hand_no != hand:
                 raise TableError(f"table {self.id}: a stored step of hand {hand + 1} found in hand {st.hand_no + 1}")
-            p, action = step_action(g, ActionStep.model_validate(fields))
+            implicit = fields.get(IMPLICIT) if isinstance(fields, dict) else None
+            if implicit is not None:
+                if implicit not in IMPLICIT_ACTIONS or fields.get("player") not in g.player_names:
+                    raise TableError(f"table {self.id}: a stored step {fields!r:.80} is not a decision")
+                p, action = g.player_names.index(fields["player"]), getattr(g, IMPLICIT_ACTIONS[implicit])
+            else:
+                p, action = step_action(g, ActionStep.model_validate(fields))
             for _ in range(MAX_STEPS_A_CALL):
                 legal = st.legal_actions()
+                kind = st.decision.kind
                 if len(legal) == 1 and legal[0].op == DRAW:
                     st.apply(legal[0])
-                elif (st.decision.kind == DecisionKind.COUP_FOURRE
-                      and not (action.op == COUP_FOURRE and st.current_player == p)):
-                    st.apply(g.decline_action)
+                elif implicit is None and kind in (DecisionKind.COUP_FOURRE, DecisionKind.FAST_PLAY) and not (
+                        action.op in (COUP_FOURRE, FAST_PLAY) and st.current_player == p):
+                    st.apply(g.decline_action)  # a record without its decline rows
+                elif implicit is None and kind == DecisionKind.MULLIGAN and not (
+                        action.op == MULLIGAN and st.current_player == p):
+                    st.apply(g.draw_action, player=st.current_player)
+                elif implicit is None and g.draw_action in legal and (st.current_player != p or (
+                        action.op in (PLAY, DISCARD) and not st.decision.drawn)):
+                    st.apply(g.draw_action, player=st.current_player)  # a draw chosen among several
                 else:
                     break
             st.apply(action, player=p)
@@ -136,13 +158,16 @@ class Table:
         self.version = self.steps
 
     def _apply(self, p: int, action: Action) -> None:
-        """Take ``action`` for seat ``p``: checked, then written (a step), then applied."""
+        """Take ``action`` for seat ``p``: checked, then written (a step, or a decision a scenario
+        leaves implicit), then applied. A lone draw is not written: it is the only thing to do."""
         st = self.state
         st.verify(action, player=p)
         try:
             fields = step_fields(self.game, p, action)
-        except NoStep:  # a draw or a decline: implicit in the record
-            fields = None
+        except NoStep:  # a draw or a decline: implicit in a scenario, but a decision when not alone
+            legal = st.legal_actions()
+            fields = None if len(legal) == 1 and legal[0].op == DRAW else {
+                "player": self.game.player_names[p], IMPLICIT: "decline" if action.op == DECLINE else "draw"}
         if fields is not None and self.store is not None:
             self.store.add_step(self.id, self.steps, st.hand_no, fields)
         st.apply(action, player=p)
@@ -204,12 +229,13 @@ class Table:
             st.verify(action, player=p)
         except IllegalAction as e:
             return Refusal(e.code, self._words(p, action, e))
-        seat = self.seats[p]
-        seat.offer(action)
-        chosen = seat.decide(st.observation(p), st.legal_actions())
-        if chosen is None:  # verified, yet not among the legal actions: never expected; said plainly
+        self.seats[p].offer(action)  # the seat loop asks the seat deciding, which answers with it
+        try:
+            done = self.loop.step()
+        finally:
+            self.seats[p].pending = None  # never left for a later question
+        if done != DECIDED:  # verified, yet the loop did not take it from this seat: never expected; said plainly
             return Refusal("not-a-move", "that move is not open to you now")
-        self._apply(p, chosen)
         return None
 
     def _words(self, p: int, action: Action, e: IllegalAction) -> str:
@@ -248,8 +274,10 @@ class Table:
         kinds = list(self.setup["seats"])
         kinds[p] = bot
         self.setup = {**self.setup, "seats": kinds}
+        self.joined = True  # the host plays it on with bots: it is not waiting for players
         if self.store is not None:
             self.store.update_setup(self.id, self.setup)
+            self.store.mark_joined(self.id)
         self.seats[p] = seat
         self.loop.seat(p, seat)
         self.ready.discard(p)
@@ -291,7 +319,7 @@ class Table:
             playable = {m["card"] for m in moves if m["op"] in ("play", "coup-fourre")}
             for c in set(obs.hand):
                 if g.card_ids[c] not in playable:
-                    why[g.card_ids[c]] = self._why_not(p, obs, c)
+                    why[g.card_ids[c]] = why_not(st, p, c) or ""
         over = st.is_terminal()
         hand_over = st.hand_over
         status = None
@@ -302,7 +330,7 @@ class Table:
         return {
             "type": "state", "table": self.id, "version": self.version, "seat": g.player_names[p],
             "obs": obs.to_dict(),
-            "moves": moves, "question": self.words.question(obs) if mine else None,
+            "moves": moves, "question": (self.words.question(obs) or self._draw_question(obs, legal)) if mine else None,
             "why_not": why,
             "narration": list(self.narrator.lines),
             "sheets": self.sheets(),
@@ -313,18 +341,20 @@ class Table:
             "you_ready": p in self.ready,
         }
 
-    def _why_not(self, p: int, obs, c: int) -> str:
-        g, st = self.game, self.state
-        targets = g.opponents[obs.side] if g.kind[c] == HAZARD else (-1,)
-        first = None
-        for ts in targets:
-            a = g.play_action[c][ts] if ts >= 0 else g.play_own[c]
-            try:
-                st.verify(a, player=p)
-                return ""
-            except IllegalAction as e:
-                first = first or refusal(g, obs, c, ts, e.code, e.message)
-        return first or ""
+    def _draw_question(self, obs, legal: list) -> str | None:
+        """The question of a turn that starts with a choice of draws (draw-from-discard's discard top, a
+        mulligan), or None: the page shows it as a prompt, as the windows'."""
+        if not any(a.op == DRAW for a in legal):
+            return None
+        g = self.game
+        ways = ["draw a card (p)"]
+        top = next((a for a in legal if a.op == DRAW and a.from_discard), None)
+        if top is not None:
+            ways.append(f"take {self.words.move(obs, top).removeprefix('take ')} (t)")
+        if any(a.op == MULLIGAN for a in legal):
+            ways.append(f"take a mulligan: throw cards away and draw back to {g.hand_size} (m)")
+        said = ways[0] if len(ways) == 1 else ", ".join(ways[:-1]) + " or " + ways[-1]
+        return f"YOUR TURN: {said}?"
 
     def welcome(self, p: int | None) -> dict:
         """What never changes at this table: the cards' names and kinds, the rules in words, the changes."""

@@ -41,3 +41,19 @@ def test_matches_imports_neither_compare_nor_sweep_nor_the_cli():
 def test_the_bots_do_not_import_the_match_runner():
     imports = imported_modules(ROOT / "mbrules" / "bots", "mbrules.bots")
     assert offending(imports, ("mbrules.matches", "mbrules.simulate", "mbrules.cluster")) == []
+
+
+def test_the_checker_sees_every_name_the_package_loads_on_first_use():
+    """mbrules.matches loads its names on first use (``_WHERE``); the imports under TYPE_CHECKING are what
+    mypy --strict types ``mbrules.matches.NAME`` by. Each name must be imported there from the module
+    ``_WHERE`` loads it from, or a caller's use of it goes unchecked (Any)."""
+    import mbrules.matches as m
+
+    tree = ast.parse(Path(m.__file__).read_text(encoding="utf-8"))
+    typed: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            for imp in node.body:
+                if isinstance(imp, ast.ImportFrom):
+                    typed.update({a.name: imp.module or "" for a in imp.names})
+    assert typed == dict(m._WHERE)

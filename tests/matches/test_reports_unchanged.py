@@ -88,3 +88,14 @@ def test_sweep_json_and_report_files_unchanged(tmp_path):
     _check("sweep-stdout.json", data)
     _check("sweep.json", _json_file(out / "sweep.json"))
     _check("sweep-points.csv", (out / "points.csv").read_bytes())
+
+
+LADDER = ["ladder", "-b", "random", "-b", "heuristic", "-b", "heuristic-2026", "-p", "3", "-g", "2", "-s", "5",
+          "-w", "1", "--json"]
+
+
+def test_ladder_json_unchanged():
+    """ladder --json (openskill's ratings) is that of the run saved before the ladder read its win shares and
+    their intervals from the metric registry (matches.metrics.won_by, arm_value) instead of its own."""
+    pytest.importorskip("openskill", reason="the saved ladder's ratings are openskill's (the bots extra)")
+    _check("ladder-3p.json", _stdout_json(LADDER))

@@ -14,12 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from web_helpers import Server, window_seed
+from web_helpers import HOUSE_DECISIONS, HOUSE_RULES, Server, house_seed, window_seed
 
 selenium = pytest.importorskip("selenium", reason="the browser test needs Selenium: pip install 'mbrules[web]'",
                                exc_type=ImportError)
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
@@ -29,7 +30,8 @@ SEATS = ["person", "heuristic", "person", "heuristic"]
 
 
 def chromium(width: int = 1280, height: int = 900):
-    """Headless Chromium through Debian's driver, or a skip saying what is missing (never a download)."""
+    """Headless Chromium through Debian's driver, or a skip saying what is missing (never a download).
+    Narrower than 500 px (Chromium's least window), a phone's screen is emulated at that width."""
     if not Path(CHROMIUM).exists() or not Path(DRIVER).exists():
         pytest.skip("no chromium and chromium-driver (apt-get install chromium chromium-driver; .ci/run does)")
     opts = webdriver.ChromeOptions()
@@ -38,6 +40,9 @@ def chromium(width: int = 1280, height: int = 900):
                 f"--window-size={width},{height}", "--disable-background-timer-throttling",
                 "--disable-renderer-backgrounding"):
         opts.add_argument(arg)
+    if width < 500:
+        opts.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height,
+                                                                           "pixelRatio": 1}})
     return webdriver.Chrome(options=opts, service=Service(DRIVER))
 
 
@@ -151,3 +156,91 @@ def test_two_browser_seats_and_two_bots_play_a_whole_hand(tmp_path):
     finally:
         d.quit()
         server.stop()
+
+
+HOUSE_SEATS = ["person", "heuristic", "heuristic", "heuristic"]
+
+
+@pytest.mark.slow  # a browser and a server process
+def test_house_rule_decisions_are_prompts_answered_by_click_and_key_at_phone_width(tmp_path):
+    """With draw-from-discard, mulligan and fast-play-remedy, a person decides where to draw from, takes
+    a mulligan (chooses the cards, then draws back) and answers a hazard out of turn (fast play): each
+    is a prompt on the page, answered here in a phone-width Chromium, by mouse and by key, in the order
+    tests/web/web_helpers.house_move plays them on the seeded deal (the seed is found by that policy,
+    so the page must send what the table expects or the decisions do not come)."""
+    seed, within = house_seed(HOUSE_SEATS)
+    server = Server(tmp_path / "t.sqlite3", tmp_path / "log")
+    d = chromium(390, 900)
+    try:
+        t = server.open_table(seats=HOUSE_SEATS, seed=seed, options=HOUSE_RULES)
+        d.get(server.url + "/play/" + t["seats"][0]["url"].split("/play/", 1)[1])
+        wait = WebDriverWait(d, 20)
+        wait.until(lambda _: body(d, "version") not in ("", "-1"))
+        assert d.execute_script("return document.documentElement.scrollWidth") <= 390, "no sideways scrolling"
+        done: set[str] = set()
+        by_key = 0
+        thrown = None
+
+        def key(k: str) -> None:
+            d.find_element(By.TAG_NAME, "body").send_keys(k)
+
+        for _ in range(4 * within):
+            if done >= HOUSE_DECISIONS or body(d, "hand-over") == "yes":
+                break
+            if body(d, "decide") != "yes":
+                time.sleep(0.05)
+                continue
+            before = int(body(d, "version"))
+            prompt = d.find_element(By.ID, "prompt")
+            kind = prompt.get_attribute("data-kind") if "open" in prompt.get_attribute("class") else ""
+            question = d.find_element(By.ID, "question").text
+            answers = {b.get_attribute("data-key"): b for b in prompt.find_elements(By.CSS_SELECTOR, "#answers button")}
+            steps = 1
+            if kind == "fast_play":  # out of turn: a bot's hazard on this side, the remedy in hand
+                assert "FAST PLAY?" in question and set(answers) == {"y", "n"}
+                assert "keep the remedy" in answers["n"].text
+                answers["y"].click()
+                done.add("fast")
+            elif kind == "draw":
+                assert question.startswith("YOUR TURN:") and "p" in answers
+                if "discard" in done and "mulligan" not in done and "m" in answers:
+                    answers["m"].click()  # mulligan…: choose the cards in the hand, then draw back
+                    wait.until(lambda _: prompt.get_attribute("data-kind") == "mulligan")
+                    go = d.find_element(By.ID, "mulligan-go")
+                    assert not go.is_enabled(), "a mulligan throws a card at least"
+                    first = d.find_element(By.CSS_SELECTOR, "#hand button.card[data-index='0']")
+                    thrown = first.find_element(By.CSS_SELECTOR, ".name").text
+                    first.click()
+                    again = d.find_element(By.CSS_SELECTOR, "#hand button.card[data-index='0']")  # drawn anew
+                    assert "thrown" in again.get_attribute("class") and again.get_attribute("aria-pressed") == "true"
+                    assert "throw 1 card away" in d.find_element(By.ID, "mulligan-go").text
+                    key(Keys.ENTER)  # the mulligan, then the draw back: two steps
+                    steps = 2
+                    done.add("mulligan")
+                elif "t" in answers and "discard" not in done:
+                    assert "from the discard pile" in answers["t"].text.lower()
+                    top = d.find_element(By.ID, "discard").text
+                    assert top.startswith("Discard pile: ") and answers["t"].text.split("take ", 1)[1].split(
+                        " from")[0] in top
+                    key("t")
+                    by_key += 1
+                    done.add("discard")
+                else:
+                    answers["p"].click()
+                    done.add("pile")
+            elif kind:  # a coup fourré window (called) or the extension: the first answer, as my_move
+                (answers.get("y") or next(iter(answers.values()))).click()
+            else:  # a turn's play: the first move, by key
+                key("1")
+                by_key += 1
+            WebDriverWait(d, 20).until(lambda _: int(body(d, "version") or -1) >= before + steps)
+        assert done >= HOUSE_DECISIONS, f"decisions taken in the page: {sorted(done)}"
+        assert by_key > 0
+        log = d.find_element(By.ID, "log").text
+        assert "from the discard pile" in log.lower() and "(mulligan)" in log and "(fast play)" in log
+        assert f"throws {thrown} away (mulligan)" in log
+        assert d.execute_script("return document.documentElement.scrollWidth") <= 390
+    finally:
+        d.quit()
+        server.stop()
+

@@ -36,6 +36,26 @@ def play_persons(clients: dict, moves: int) -> None:
                 return
 
 
+def open_window(t: dict, person: int) -> dict:
+    """The persons' sockets (p1, p3) at table ``t``, played (my_move) until the coup fourré window the
+    seeded deal opens for ``person`` is open."""
+    clients = {p: SeatClient(t["seats"][p]["url"]) for p in (0, 2)}
+    for c in clients.values():
+        c.until(lambda m: m["type"] == "state")
+    holder = clients[person]
+    for _ in range(200):
+        for c in clients.values():
+            c.settle(0.2)
+        if holder.view["question"]:
+            break
+        for c in clients.values():
+            if c.view["moves"]:
+                c.act(my_move(c.view))
+                break
+    assert holder.view["obs"]["decision"]["kind"] == "coup_fourre"
+    return clients
+
+
 @pytest.mark.slow  # two server processes
 def test_a_server_killed_mid_hand_resumes_every_table_at_its_last_step(tmp_path):
     db = tmp_path / "tables.sqlite3"
@@ -85,20 +105,8 @@ def test_a_page_that_reconnects_inside_a_coup_fourre_window_is_asked_again(tmp_p
     server = Server(tmp_path / "t.sqlite3", tmp_path / "log")
     try:
         t = server.open_table(seats=SEATS, seed=seed)
-        clients = {p: SeatClient(t["seats"][p]["url"]) for p in (0, 2)}
-        for c in clients.values():
-            c.until(lambda m: m["type"] == "state")
-        for _ in range(200):
-            for c in clients.values():
-                c.settle(0.2)
-            holder = clients[person]
-            if holder.view["question"]:
-                break
-            for c in clients.values():
-                if c.view["moves"]:
-                    c.act(my_move(c.view))
-                    break
-        assert holder.view["obs"]["decision"]["kind"] == "coup_fourre"
+        clients = open_window(t, person)
+        holder = clients[person]
         question, version = holder.view["question"], holder.view["version"]
         holder.close()  # the tab is closed inside the window
         time.sleep(0.3)
@@ -115,6 +123,47 @@ def test_a_page_that_reconnects_inside_a_coup_fourre_window_is_asked_again(tmp_p
     finally:
         code, _ = server.stop(signal.SIGINT)
     assert code == 130
+
+
+@pytest.mark.slow  # two server processes
+def test_a_coup_fourre_window_let_pass_just_before_a_kill_is_not_asked_again(tmp_path):
+    """The holder lets the window pass; the server is killed (SIGKILL) the moment the page has seen it
+    taken, and started again: the table resumes past the window (the 'let it pass' was written before
+    it was applied), the holder is not asked again, and the record is the one before the kill. Before,
+    a decline was implicit in the record and the restarted table opened the window once more."""
+    seed, person = window_seed(SEATS, within=30)
+    db = tmp_path / "t.sqlite3"
+    server = Server(db, tmp_path / "log")
+    again = None
+    try:
+        t = server.open_table(seats=SEATS, seed=seed)
+        clients = open_window(t, person)
+        holder = clients[person]
+        version = holder.view["version"]
+        let_pass = next(m for m in holder.view["moves"] if m["op"] == "decline")
+        holder.act(let_pass["action"])
+        holder.until(lambda m: m["type"] == "state" and m["version"] > version)
+        after = holder.settle(0.5)  # the bots and draws up to the next person's decision
+        assert after["obs"]["decision"]["kind"] != "coup_fourre"
+        record = server.export(t)
+        for c in clients.values():
+            c.close()
+        port = int(server.url.rsplit(":", 1)[1])
+        server.kill()  # SIGKILL: nothing gets to run
+        again = Server(db, tmp_path / "log", port=port)
+        assert again.resumed == 1
+        back = SeatClient(again.seat_url(t, person))
+        view = back.until(lambda m: m["type"] == "state")
+        assert view["obs"]["decision"]["kind"] != "coup_fourre" and not (view["question"] or "").startswith(
+            "COUP FOURRÉ?"), "the window the holder let pass is asked again after the restart"
+        assert view["obs"] == after["obs"] and view["moves"] == after["moves"]
+        assert again.export(t) == record
+        back.close()
+    finally:
+        if again is not None:
+            again.stop()
+        else:
+            server.stop()
 
 
 @pytest.mark.slow  # about 20 seconds of a server playing many tables (benchmarks/bench_web.py soak: 50 for a minute)

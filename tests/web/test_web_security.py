@@ -273,3 +273,74 @@ def test_a_link_the_host_replaced_opens_nothing(server):
     fresh = SeatClient(new_url)
     assert fresh.until(lambda m: m["type"] == "state")["seat"] == "p1"
     fresh.close()
+
+
+def test_a_burst_of_requests_from_one_address_is_answered_429_and_others_are_served(server, table):
+    """HTTP requests are bounded per client as socket messages are: past HTTP_BURST at once (refilled at
+    HTTP_RATE a second) an address gets 429 with Retry-After and nothing else runs; another address,
+    /health, and the table are untouched; after the wait the address is served again."""
+    import httpx
+
+    from mbrules.web.app import HTTP_BURST, HTTP_RATE
+
+    before = snapshot(server, table)
+    attacker = httpx.Client(base_url=server.url, timeout=30, transport=httpx.HTTPTransport(local_address="127.0.0.2"))
+    try:
+        t0 = time.monotonic()
+        codes = []
+        for _ in range(20 * HTTP_BURST):  # as fast as one connection goes, until the first refusal
+            codes.append(attacker.get("/").status_code)
+            if codes[-1] != 200:
+                break
+        took = time.monotonic() - t0
+        assert codes[-1] == 429 and set(codes[:-1]) == {200}
+        assert HTTP_BURST <= len(codes) - 1 <= HTTP_BURST + HTTP_RATE * took + 1
+        r = attacker.get("/api/catalog")
+        assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
+        assert r.json()["errors"][0].startswith("too many requests from your address: try again in ")
+        assert attacker.get("/health").status_code == 200  # never limited
+        assert server.http.get("/api/catalog").status_code == 200  # another address is served
+        from websockets.sync.client import connect
+
+        # A socket's handshake is a request too: right after a 429 it is refused unopened (403). Its own
+        # table, since a handshake let through (a token refilled meanwhile: one every 1/HTTP_RATE s)
+        # takes the seat over; a valid link, so that only the bound can refuse it.
+        spare = server.open_table(seats=["person", "random"], players=2, seed=5)
+        link = spare["seats"][0]["url"].replace("http://", "ws://").replace("/play/", "/ws/")
+        refused = []
+        for _ in range(5):
+            while attacker.get("/").status_code != 429:
+                pass
+            try:
+                connect(link, source_address=("127.0.0.2", 0), open_timeout=20).close()
+            except InvalidStatus as e:
+                refused.append(e.response.status_code)
+                break
+        assert refused == [403]
+        with connect(link, open_timeout=20) as ws:  # from another address the same link opens
+            assert json.loads(ws.recv(timeout=20))["type"] == "welcome"
+        time.sleep(int(r.headers["Retry-After"]))
+        assert attacker.get("/").status_code == 200
+    finally:
+        attacker.close()
+    assert snapshot(server, table) == before
+
+
+def test_tables_opened_past_the_bound_from_one_address_are_refused_429(server):
+    """A client may open OPEN_BURST tables at once (then one every 1/OPEN_RATE s): the next is answered 429
+    with the wait, and no table is made for it."""
+    import httpx
+
+    from mbrules.web.app import OPEN_BURST
+
+    body = {"ruleset": "winning-moves", "players": 2, "seats": ["person", "random"], "pace": 0}
+    host = httpx.Client(base_url=server.url, timeout=30, transport=httpx.HTTPTransport(local_address="127.0.0.3"))
+    try:
+        codes = [host.post("/api/tables", json=body).status_code for _ in range(OPEN_BURST + 5)]
+        assert codes[:OPEN_BURST] == [201] * OPEN_BURST
+        r = host.post("/api/tables", json=body)
+        assert r.status_code == 429 and "too many tables opened from your address" in r.json()["errors"][0]
+        assert host.get("/api/catalog").status_code == 200  # other requests are still served
+    finally:
+        host.close()
+    assert server.http.post("/api/tables", json=body).status_code == 201  # another address opens one

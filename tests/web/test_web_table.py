@@ -15,7 +15,7 @@ from mbrules.web.seats import BotSeat, BrowserSeat, Seat
 from mbrules.web.store import Store
 from mbrules.web.table import Table, table_setup
 
-from web_helpers import check_nothing_leaked, my_move, window_seed
+from web_helpers import InProcessServer, check_nothing_leaked, my_move, path, window_seed
 
 SEATS = ["person", "heuristic", "person", "heuristic"]
 
@@ -260,3 +260,163 @@ def test_a_draw_that_is_a_choice_is_offered_to_the_person_and_taken(option, tmp_
             return
         assert t.act(p, my_move(t.view(p)), t.version) is None
     pytest.fail("no draw choice came up")
+
+
+HOUSE = ["draw-from-discard", "mulligan", "fast-play-remedy"]
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_table_with_the_house_rules_is_rebuilt_from_its_record_after_every_decision(seed, tmp_path):
+    """A draw chosen among several (the pile's, the end of a mulligan) and a window let pass are no scenario
+    step, but they are decisions: the store keeps them (an 'implicit' row), so a table rebuilt from its
+    record after any decision is where it was, and is not asked again what it answered. Before, the
+    rebuild stopped inside the mulligan (a restarted server could not resume the table at all) and a
+    window let pass was asked again. The record still exports as a scenario that replays."""
+    import random
+
+    t, store = new_table(tmp_path, seed=seed, options=HOUSE)
+    rng = random.Random(seed)
+    kinds = set()
+    for _ in range(120):
+        while t.step_once():
+            pass
+        p = t.deciding()
+        if p < 0:
+            break
+        view = t.view(p)
+        kinds.add(view["obs"]["decision"]["kind"])
+        assert t.act(p, rng.choice(view["moves"])["action"], t.version) is None
+        again = Table("t", store.load("t").setup, t.rules, None)
+        again.restore(store.load("t").steps)
+        assert again.state.snapshot() == t.state.snapshot()
+        assert again.version == again.steps == t.steps == store.count_steps("t")
+    assert {"turn", "mulligan"} <= kinds
+    while not t.state.hand_over:
+        play(t, 1)
+    path = tmp_path / "record.yaml"
+    path.write_text(t.export())
+    assert [r.passed for r in replay_file(path)] == [True]
+
+
+def _lobby(tmp_path, **kw):
+    from mbrules.web.lobby import Lobby
+
+    return Lobby(Store(tmp_path / "lobby.sqlite3"), **kw)
+
+
+@pytest.mark.slow  # 1,000 tables built and stored (about 5 s of CPU)
+def test_a_thousand_tables_nobody_joins_leave_only_the_newest_waiting(tmp_path):
+    """Opening tables nobody joins cannot fill the server: past MAX_WAITING of them the oldest expires
+    (memory and the file keep at most that many), each expired table's host link says why and its
+    seat links too, a table someone joined never expires for it, and a restart resumes none of the
+    expired ones."""
+    from mbrules.web.lobby import MAX_WAITING, Conn, Lobby
+
+    lobby = _lobby(tmp_path)
+    rules = bundled_choice("winning-moves", [])
+    joined = lobby.open_table(rules, 2, ["person", "random"], 0, 0)
+    lobby.attach(joined, 0, Conn(None, joined.id, 0))  # a person opened its seat
+    first = lobby.open_table(rules, 2, ["person", "random"], 1, 0)
+    for seed in range(2, 1000):
+        lobby.open_table(rules, 2, ["person", "random"], seed, 0)
+    waiting = lobby.store.waiting()
+    assert len(waiting) == MAX_WAITING and len(lobby.tables) == MAX_WAITING + 1
+    assert joined.id in lobby.tables and lobby.get(joined.id) is joined
+    assert lobby.get(first.id) is None
+    why = lobby.why_gone(first.id, first.setup["host_secret"])
+    assert why is not None and "nobody had joined it" in why and f"the {MAX_WAITING} tables waiting" in why
+    assert lobby.why_gone(first.id, first.setup["secrets"][0]) == why
+    assert lobby.why_gone(first.id, "guessed") is None  # a guess learns nothing, not even that it was
+    assert lobby.store.load(first.id) is None and lobby.store.count_steps(first.id) == 0
+    again = Lobby(Store(tmp_path / "lobby.sqlite3"))
+    assert again.resume_all() == MAX_WAITING + 1
+
+
+def test_a_table_nobody_joins_expires_with_age_and_its_links_say_why(tmp_path):
+    """A table whose links nobody opened expires after WAITING_AGE: the host's page and API (410) and the
+    seat's link say why, a wrong link still gets the 404 of a table that never was, and a table a
+    person joined stays however old it gets."""
+    import time
+
+    from websockets.sync.client import connect
+
+    from mbrules.web.lobby import WAITING_AGE
+
+    now = [time.time()]
+    lobby = _lobby(tmp_path, clock=lambda: now[0])
+    server = InProcessServer(lobby)
+    try:
+        http = server.http
+        body = {"ruleset": "winning-moves", "players": 2, "seats": ["person", "random"], "pace": 0}
+        idle = http.post("/api/tables", json=body).json()
+        used = http.post("/api/tables", json=body).json()
+        botted = http.post("/api/tables", json=body).json()  # the host plays it on with a bot: in use
+        assert http.post(path(botted["host_url"]).replace("/host/", "/api/host/") + "/bot",
+                         json={"seat": 0, "bot": "random"}).status_code == 200
+        with connect(used["seats"][0]["url"].replace("http://", "ws://").replace("/play/", "/ws/")) as ws:
+            assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+        host_api = path(idle["host_url"]).replace("/host/", "/api/host/")
+        assert http.get(host_api).status_code == 200
+        now[0] += WAITING_AGE - 60
+        assert lobby.sweep() == []
+        now[0] += 120
+        assert lobby.sweep() == [idle["table"]]
+        r = http.get(host_api)
+        assert r.status_code == 410 and "nobody joined it in the 6 hours after it was opened" in r.json()["expired"]
+        assert http.get(path(idle["host_url"])).status_code == 200  # the host's page, which shows it
+        seat = http.get(path(idle["seats"][0]["url"]))
+        assert seat.status_code == 410 and seat.text.startswith("This table expired at ")
+        assert http.get(host_api[:-3] + "xyz").status_code == 404
+        for kept in (used, botted):
+            assert http.get(path(kept["host_url"]).replace("/host/", "/api/host/")).status_code == 200
+    finally:
+        server.close()
+
+
+def test_a_tables_file_from_before_expiry_keeps_every_table(tmp_path):
+    """A file written before tables could expire has no 'joined' column: it is added with every table
+    counted as joined, so upgrading the server never expires a table that was in play."""
+    import sqlite3
+
+    db = tmp_path / "old.sqlite3"
+    con = sqlite3.connect(db)
+    con.executescript("""
+        CREATE TABLE tables (id TEXT PRIMARY KEY, created REAL NOT NULL, setup TEXT NOT NULL,
+                             over INTEGER NOT NULL DEFAULT 0);
+        CREATE TABLE steps (table_id TEXT NOT NULL REFERENCES tables(id), n INTEGER NOT NULL,
+                            hand INTEGER NOT NULL, step TEXT NOT NULL, PRIMARY KEY (table_id, n));
+        INSERT INTO tables (id, created, setup) VALUES ('old', 0, '{}');
+    """)
+    con.commit()
+    con.close()
+    store = Store(db)
+    assert store.waiting() == [] and store.load("old").joined and store.table_ids(playing_only=True) == ["old"]
+
+
+def test_the_listening_socket_says_tcp_so_asyncio_turns_nagle_off():
+    """asyncio sets TCP_NODELAY only on sockets whose protocol is IPPROTO_TCP; the socket `serve` binds
+    itself was made with protocol 0, so every reply written in two parts on a kept-alive connection
+    waited about 40 ms for the client's delayed ACK (curl: 4 ms for a new connection, 43 ms reused)."""
+    import socket
+
+    from mbrules.web.server import bind
+
+    sock = bind("127.0.0.1", 0)
+    try:
+        assert sock.proto == socket.IPPROTO_TCP
+    finally:
+        sock.close()
+
+
+def test_a_persons_move_is_taken_through_the_seat_loop(tmp_path):
+    """A browser seat's action goes through SeatLoop.step, as the bots' moves and the draws do (issue 37):
+    the loop that was waiting for that seat's answer takes it and waits for nobody after. Before, the
+    table applied the action itself, and the loop still said it waited for the seat that had answered."""
+    t, _ = new_table(tmp_path, store=False)
+    while t.step_once():
+        pass
+    p = t.deciding()
+    assert t.loop.waiting == p >= 0
+    steps = t.steps
+    assert t.act(p, my_move(t.view(p)), t.version) is None
+    assert t.loop.waiting == -1 and t.seats[p].pending is None and t.steps == steps + 1

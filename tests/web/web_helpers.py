@@ -35,6 +35,7 @@ class Server:
             raise AssertionError(f"no start line: {line!r}; log: {Path(log).read_text()[-2000:]}")
         self.url, self.db, self.resumed = m.group(1), m.group(2), int(m.group(3))
         self.http = httpx.Client(base_url=self.url, timeout=30)
+        self.opened = 0
 
     def stop(self, sig=signal.SIGTERM) -> tuple[int, str]:
         self.http.close()
@@ -61,8 +62,13 @@ class Server:
         raise AssertionError("no VmRSS")
 
     def open_table(self, **body) -> dict:
+        """A table opened through the API by a host of its own, on a loopback address of its own
+        (127.0.0.10, .11, ...): the server bounds the tables an address opens (tests/web/test_web_security.py)."""
         body = {"ruleset": "winning-moves", "options": [], "players": 4, "pace": 0, **body}
-        r = self.http.post("/api/tables", json=body)
+        self.opened += 1
+        with httpx.Client(base_url=self.url, timeout=30, transport=httpx.HTTPTransport(
+                local_address=f"127.0.0.{10 + self.opened % 240}")) as host:
+            r = host.post("/api/tables", json=body)
         assert r.status_code == 201, r.text
         return r.json()
 
@@ -251,3 +257,84 @@ def check_nothing_leaked(messages: list[dict], allowed: set[str], seat_name: str
         assert set(msg["why_not"]) <= hand
         views += 1
     return views
+
+
+HOUSE_RULES = ["draw-from-discard", "mulligan", "fast-play-remedy"]  # the decisions a person makes with them
+HOUSE_DECISIONS = {"pile", "discard", "mulligan", "fast"}
+
+
+def house_move(view: dict, done: set[str]) -> str:
+    """The tests' person policy with :data:`HOUSE_RULES`, noting in ``done`` each decision taken: a
+    fast-play window answered with the remedy, then at the draw: the discard pile's top once, a
+    mulligan of the first card once (after the discard top), else the draw pile; a mulligan under way
+    ends at once; any other decision: the first move (a coup fourré called)."""
+    moves = view["moves"]
+    kind = view["obs"]["decision"]["kind"]
+    acts = [m["action"] for m in moves]
+    if kind == "fast_play":
+        done.add("fast")
+        return next(m["action"] for m in moves if m["op"] == "fast-play")
+    if kind == "mulligan":
+        return "draw"
+    if any(m["op"] == "draw" for m in moves):
+        if "discard" in done and "mulligan" not in done and any(m["op"] == "mulligan" for m in moves):
+            done.add("mulligan")
+            return f"mulligan {view['obs']['hand'][0]}"
+        if "draw discard" in acts and "discard" not in done:
+            done.add("discard")
+            return "draw discard"
+        done.add("pile")
+        return "draw"
+    return my_move(view)
+
+
+def house_seed(seats: list[str], limit: int = 300, within: int = 30) -> tuple[int, int]:
+    """A seed whose first hand, the persons playing :func:`house_move`, brings every one of
+    :data:`HOUSE_DECISIONS` in ``within`` person moves: (the seed, the person moves it takes)."""
+    from mbrules.web.rules import bundled_choice
+    from mbrules.web.table import Table, table_setup
+
+    rules = bundled_choice("winning-moves", HOUSE_RULES)
+    for seed in range(limit):
+        t = Table("find", table_setup(rules, len(seats), seats, seed, 0), rules, None)
+        done: set[str] = set()
+        for n in range(1, within + 1):
+            while t.step_once():
+                pass
+            p = t.deciding()
+            if p < 0:
+                break
+            assert t.act(p, house_move(t.view(p), done), t.version) is None
+            if done >= HOUSE_DECISIONS:
+                return seed, n
+    raise AssertionError(f"no seed below {limit} brings every house-rule decision in {within} moves")
+
+
+class InProcessServer:
+    """The application of a :class:`~mbrules.web.lobby.Lobby` the test holds, served by uvicorn on
+    127.0.0.1 from a thread of this process (the test may then move the lobby's clock); ``url``."""
+
+    def __init__(self, lobby):
+        import threading
+
+        import uvicorn
+
+        from mbrules.web.app import create_app
+        from mbrules.web.server import bind
+
+        sock = bind("127.0.0.1", 0)
+        self.url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+        self.server = uvicorn.Server(uvicorn.Config(create_app(lobby), log_level="warning", access_log=False,
+                                                    lifespan="on"))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]}, daemon=True)
+        self.thread.start()
+        for _ in range(200):
+            if self.server.started:
+                break
+            time.sleep(0.05)
+        self.http = httpx.Client(base_url=self.url, timeout=30)
+
+    def close(self) -> None:
+        self.http.close()
+        self.server.should_exit = True
+        self.thread.join(timeout=30)

@@ -5,6 +5,10 @@ const parts = location.pathname.split("/");
 const tableId = parts[2], secret = parts[3];
 const $ = (id) => document.getElementById(id);
 let cards = {}, unit = "miles", view = null, ws = null, selected = 0, retry = 0, closedForGood = false;
+// A mulligan is chosen on the page (the cards to throw, then "draw back") and sent as the engine takes
+// it: one "mulligan CARD" at a time, then "draw", each once the table has taken the one before.
+let choosing = false, thrown = new Set(), queue = [], sentAt = -1;
+const YES = new Set(["coup-fourre", "extend", "fast-play"]);  // the answers that say yes to a window
 
 const name = (id) => (cards[id] ? cards[id].name : id);
 const kind = (id) => (cards[id] ? cards[id].kind : "");
@@ -18,7 +22,7 @@ function connect() {
     const msg = JSON.parse(ev.data);
     if (msg.type === "welcome") welcome(msg);
     else if (msg.type === "state") render(msg);
-    else if (msg.type === "refused") say(`Refused: ${msg.message}.`, true);
+    else if (msg.type === "refused") { queue = []; say(`Refused: ${msg.message}.`, true); }
   };
   ws.onclose = (ev) => {
     if (ev.code === 4000) { closedForGood = true; $("conn").textContent = "opened in another page"; return; }
@@ -32,11 +36,15 @@ function connect() {
 }
 
 function send(obj) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(obj)); }
-function act(action) { say(""); send({ type: "act", action, version: view ? view.version : -1 }); }
+function act(action, keepQueue = false) {
+  if (!keepQueue) queue = [];
+  say(""); send({ type: "act", action, version: view ? view.version : -1 });
+}
 function say(text, refused = false) { const m = $("message"); m.textContent = text; m.className = refused ? "refused" : ""; }
 
 function welcome(msg) {
   cards = msg.cards; unit = msg.unit;
+  queue = []; sentAt = -1;  // a new connection (a restarted server numbers its versions anew)
   $("title").textContent = msg.ruleset + (msg.options.length ? ` + ${msg.options.join(", ")}` : "");
   document.title = `${msg.ruleset}: ${msg.seat}`;
   $("rules").textContent = msg.rules;
@@ -45,15 +53,32 @@ function welcome(msg) {
   if (!msg.changes.length) ch.append(el("li", { text: "none: the edition as printed" }));
 }
 
+const drawChoice = (v) => v.moves.some((m) => m.op === "draw") && v.obs.decision.kind === "turn";
+const inMulligan = (v) => v.moves.length > 0 && v.obs.decision.kind === "mulligan";
+
 function render(v) {
   const myTurnNow = v.moves.length > 0 && (!view || !view.moves.length || view.obs.hand_no !== v.obs.hand_no);
+  const fresh = !view || view.version !== v.version;
   view = v;
+  if (fresh) {
+    if (!queue.length && v.version !== sentAt) sentAt = -1;  // the last queued step was taken
+    if (!drawChoice(v) && !inMulligan(v)) { choosing = false; thrown.clear(); }
+    if (inMulligan(v) && !queue.length) choosing = true;  // a mulligan under way (a page opened mid-way)
+  }
+  if (queue.length && v.moves.length && v.version !== sentAt) {  // the next throw of a chosen mulligan
+    const next = queue.shift();
+    if (v.moves.some((m) => m.action === next)) { sentAt = v.version; act(next, true); }
+    else { queue = []; say("The mulligan stopped: the table changed.", true); }
+  }
   document.body.dataset.version = v.version;
   document.body.dataset.decide = v.moves.length ? "yes" : "no";  // for people using assistive tools, and tests
   document.body.dataset.handOver = v.hand_over || v.match_over ? "yes" : "no";
   const o = v.obs;
   $("you").textContent = `You are ${o.player} (side ${o.side})`;
   $("trip").textContent = `Hand ${o.hand_no + 1} · trip ${o.target} ${unit} · ${o.draw_pile} cards to draw`;
+  const dp = o.discard_pile;
+  $("discard").replaceChildren("Discard pile: ", dp.length ? chip(dp[dp.length - 1]) : el("span", { class: "muted", text: "empty" }),
+    dp.length > 1 ? ` and ${dp.length - 1} below` : "");
   renderSides(v);
   const d = o.decision;
   $("turn").textContent = v.match_over ? "The match is over." : v.hand_over ? "The hand is over." :
@@ -95,18 +120,27 @@ function movesFor(card) { return view.moves.filter((m) => m.card === card); }
 
 function renderHand(v, reset) {
   const hand = v.obs.hand, box = $("hand"); box.replaceChildren();
+  const playing = !drawChoice(v) && !inMulligan(v);  // a card's own moves (not a draw's or a mulligan's)
   if (reset || selected >= hand.length) {  // a new decision: the first card that can be played
     const live = hand.findIndex((c) => movesFor(c).some((m) => m.op !== "discard"));
-    selected = live >= 0 ? live : 0;
+    selected = live >= 0 && playing ? live : 0;
   }
+  box.classList.toggle("choosing", choosing);
   hand.forEach((c, i) => {
-    const live = movesFor(c).some((m) => m.op !== "discard");
+    const live = !playing || movesFor(c).some((m) => m.op !== "discard");
     const isNew = v.obs.decision.drawn && v.obs.decision.player === v.obs.player && i === hand.length - 1;
-    const b = el("button", { class: `card k-${kind(c)}${live ? "" : " dead"}${i === selected ? " selected" : ""}${isNew ? " new" : ""}`,
-      "data-card": c, "data-index": String(i), title: v.why_not[c] || "",
+    const out = choosing && thrown.has(i);
+    const b = el("button", { class: `card k-${kind(c)}${live ? "" : " dead"}${i === selected ? " selected" : ""}${isNew ? " new" : ""}${out ? " thrown" : ""}`,
+      "data-card": c, "data-index": String(i), title: playing ? v.why_not[c] || "" : "",
       "data-moves": v.moves.map((m, n) => (m.card === c ? n + 1 : 0)).filter((n) => n).join(",") },
-      el("span", { class: "kind", text: kind(c) }), el("span", { class: "name", text: name(c) }));
-    b.addEventListener("click", () => { selected = i; showMoves(); markSelected(); if (v.why_not[c]) say(`${name(c)}: ${v.why_not[c]}.`); else say(""); });
+      el("span", { class: "kind", text: out ? "throw away" : kind(c) }), el("span", { class: "name", text: name(c) }));
+    if (choosing) b.setAttribute("aria-pressed", out ? "true" : "false");
+    b.addEventListener("click", () => {
+      selected = i;
+      if (choosing) { toggleThrow(i); return; }
+      showMoves(); markSelected();
+      if (playing && v.why_not[c]) say(`${name(c)}: ${v.why_not[c]}.`); else say("");
+    });
     box.append(b);
   });
   showMoves();
@@ -115,7 +149,7 @@ function markSelected() { document.querySelectorAll("#hand .card").forEach((b, i
 
 function showMoves() {
   const box = $("moves"); box.replaceChildren();
-  if (!view || !view.moves.length || view.obs.decision.kind !== "turn") return;
+  if (!view || !view.moves.length || view.obs.decision.kind !== "turn" || drawChoice(view)) return;
   const c = view.obs.hand[selected];
   const list = view.moves.map((m, i) => [m, i]).filter(([m]) => m.card === c);
   const shown = list.length ? list : view.moves.map((m, i) => [m, i]);
@@ -125,15 +159,62 @@ function showMoves() {
   }
 }
 
+// -- the prompts: a window (coup fourré, fast play), the extension, the draw, the mulligan ----------
+function answer(label, key, attrs, onclick) {
+  return el("button", { ...attrs, "data-key": key, onclick }, el("span", { class: "n", text: key }), ` · ${label}`);
+}
+
+function toggleThrow(i) {
+  if (thrown.has(i)) thrown.delete(i); else thrown.add(i);
+  renderHand(view, false); renderPrompt(view);
+}
+
+function startMulligan() { choosing = true; thrown.clear(); say(""); renderHand(view, false); renderPrompt(view); }
+function stopMulligan() { choosing = false; thrown.clear(); renderHand(view, false); renderPrompt(view); }
+
+function throwChosen() {
+  const hand = view.obs.hand;
+  const plan = [...thrown].sort((x, y) => x - y).map((i) => `mulligan ${hand[i]}`);
+  if (!plan.length && !inMulligan(view)) { say("Choose at least one card to throw away.", true); return; }
+  queue = [...plan, "draw"];
+  sentAt = view.version;
+  choosing = false; thrown.clear();
+  act(queue.shift(), true);
+}
+
 function renderPrompt(v) {
   const p = $("prompt"), a = $("answers");
   a.replaceChildren();
-  if (!v.question) { p.classList.remove("open"); return; }
+  p.dataset.kind = "";
+  if (!v.question || queue.length || sentAt === v.version) { p.classList.remove("open"); return; }  // a mulligan on its way
   p.classList.add("open");
+  if (choosing) {  // the mulligan's cards are chosen in the hand below
+    const n = thrown.size, size = v.obs.hand.length - n;
+    p.dataset.kind = "mulligan";
+    $("question").textContent = inMulligan(v)
+      ? `MULLIGAN: choose more cards to throw away (click them, or ←/→ and Space), or none; then draw back.`
+      : `MULLIGAN: choose the cards to throw away (click them, or ←/→ and Space), then draw back.`;
+    const label = n ? `throw ${n} card${n > 1 ? "s" : ""} away and draw back (you keep ${size})` : "draw back now";
+    const go = answer(label, "Enter", { class: "yes", id: "mulligan-go" }, throwChosen);
+    if (!n && !inMulligan(v)) go.disabled = true;
+    a.append(go);
+    if (!inMulligan(v)) a.append(answer("back to the draw", "Esc", { id: "mulligan-back" }, stopMulligan));
+    return;
+  }
   $("question").textContent = v.question;
+  if (drawChoice(v)) {
+    p.dataset.kind = "draw";
+    const pile = v.moves.find((m) => m.op === "draw" && m.action === "draw");
+    const top = v.moves.find((m) => m.op === "draw" && m.action !== "draw");
+    if (pile) a.append(answer(pile.words, "p", { "data-action": pile.action }, () => act(pile.action)));
+    if (top) a.append(answer(top.words, "t", { "data-action": top.action }, () => act(top.action)));
+    if (v.moves.some((m) => m.op === "mulligan")) a.append(answer("mulligan…", "m", { id: "mulligan-start" }, startMulligan));
+    return;
+  }
+  p.dataset.kind = v.obs.decision.kind;
   for (const m of v.moves) {
-    const yes = m.op === "coup-fourre" || m.op === "extend";
-    a.append(el("button", { class: yes ? "yes" : "", "data-action": m.action, onclick: () => act(m.action) }, `${yes ? "y" : "n"} · ${m.words}`));
+    const yes = YES.has(m.op);
+    a.append(answer(m.words, yes ? "y" : "n", { class: yes ? "yes" : "", "data-action": m.action }, () => act(m.action)));
   }
 }
 
@@ -180,10 +261,13 @@ $("next-hand").addEventListener("click", () => send({ type: "next-hand" }));
 document.addEventListener("keydown", (e) => {
   if (!view || e.ctrlKey || e.metaKey || e.altKey) return;
   const hand = view.obs.hand;
-  if (view.question && (e.key === "y" || e.key === "n")) {
-    const m = view.moves.find((x) => (e.key === "y") === (x.op === "coup-fourre" || x.op === "extend"));
-    if (m) act(m.action);
-    return;
+  if ($("prompt").classList.contains("open")) {  // a prompt's answers, by the key each shows
+    const key = e.key === "Escape" ? "Esc" : e.key;
+    const all = [...document.querySelectorAll("#answers button")].filter((x) => !x.disabled);
+    const b = /^[1-9]$/.test(key) ? all[Number(key) - 1] : all.find((x) => x.dataset.key === key);  // 1: the first answer
+    if (b) { b.click(); e.preventDefault(); return; }
+    if (choosing && e.key === " " && hand.length) { toggleThrow(selected); e.preventDefault(); return; }
+    if (!choosing && e.key !== "ArrowRight" && e.key !== "ArrowLeft") return;
   }
   if (/^[1-9]$/.test(e.key)) { const m = view.moves[Number(e.key) - 1]; if (m) act(m.action); return; }
   if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
@@ -191,6 +275,7 @@ document.addEventListener("keydown", (e) => {
     selected = (selected + (e.key === "ArrowRight" ? 1 : hand.length - 1)) % hand.length;
     markSelected(); showMoves(); e.preventDefault(); return;
   }
+  if (choosing) return;
   const c = hand[selected];
   if (e.key === "Enter" && c && document.activeElement.tagName !== "BUTTON") {
     const m = movesFor(c).find((x) => x.op !== "discard");

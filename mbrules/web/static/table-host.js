@@ -33,7 +33,19 @@ async function post(url, body) {
 }
 
 async function poll() {
-  try { const r = await fetch(api); if (r.ok) show(await r.json()); } catch (e) { /* the server restarts: try again */ }
+  try {
+    const r = await fetch(api);
+    if (r.ok) show(await r.json());
+    else if (r.status === 410) {  // the table expired: say why, and stop asking
+      const data = await r.json();
+      $("state").textContent = `${data.expired[0].toUpperCase()}${data.expired.slice(1)}.`;
+      document.body.dataset.expired = "yes";
+      $("next").hidden = true;
+      $("export").hidden = true;
+      for (const e of document.querySelectorAll("section.links, details")) e.hidden = true;  // nothing left to show
+      return;
+    }
+  } catch (e) { /* the server restarts: try again */ }
   setTimeout(poll, 2000);
 }
 
