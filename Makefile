@@ -14,7 +14,7 @@ CORE_BIN   := $(CORE_VENV)/bin
 CORE_STAMP := $(CORE_VENV)/.installed-stamp
 PIP_FLAGS  := --quiet --disable-pip-version-check
 
-.PHONY: play human check types-debt test test-fast test-core ci soak bench schemas models clean
+.PHONY: play human check types-debt test test-fast test-core ci soak soak-bots bench schemas models clean
 
 $(STAMP): pyproject.toml
 	rm -rf $(VENV)
@@ -66,6 +66,9 @@ ci: check test test-core  # what CI runs (.ci/run)
 
 soak: $(STAMP)
 	$(BIN)/python benchmarks/soak.py
+
+soak-bots: $(STAMP)
+	$(BIN)/python benchmarks/soak.py --every-bot
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_engine.py

@@ -3,6 +3,7 @@
     python benchmarks/soak.py                    # the default soak (make soak)
     python benchmarks/soak.py --hands 300        # a slice (runs inside make test)
     python benchmarks/soak.py --replay soak-failures/X.yaml   # replay a failure, invariants checked
+    python benchmarks/soak.py --every-bot        # every option x every registered bot, 3 whole matches each
 
 Every configuration is a bundled ruleset, with no option, one bundled option, or an ordered pair of
 two different bundled options (``--no-pairs``: not the pairs), at each player count it allows, played
@@ -15,6 +16,14 @@ checked after every action, and on every hand at its end. A crash, a violated in
 that does not end is a failure: it is shrunk to the shortest prefix of its hand that still fails
 and written under ``soak-failures/`` as a one-hand scenario file (the recorder's format) that
 ``mbrules replay`` runs, with the violations and the command that reproduces it in its header.
+
+``--every-bot`` soaks the bots instead (:func:`bot_plan`): every option set (no option, each bundled
+option, the capped pin) with every registered bot (:func:`every_bot`: the slow ones at their ladder
+budget, the restricted one forbidden everything, the learned one with the shipped model or, where the
+options leave none, a small one trained for the soak), ``--rounds`` whole matches each, each on another
+bundled ruleset and player count the option set allows. A bot that chooses an action not among the
+legal ones, a crash, a hand past ``MAX_ACTIONS`` actions or a match past its ``match.max_hands`` is a
+failure; every match must end (won, drawn, or stopped unfinished at the bound).
 
 The last line is the figure: hands, configurations, seconds, failures. Exit 0 when none failed.
 """
@@ -108,6 +117,68 @@ def _bot_names() -> list[str]:
     from mbrules.bots import bot_names
 
     return [b for b in ("random", "heuristic") if b in bot_names()]
+
+
+LEARNED_SOAK_GAMES = 8  # self-play matches of a learned model trained for a soak configuration (legality, not strength)
+
+
+def every_bot() -> list[str]:
+    """Every registered bot as the bot soak seats it: a slow one at its skill-ladder budget (the
+    expert's ``expert:budget=4,width=2``), ``restricted`` with every restriction on (each filter is
+    exercised), the others by name. The learned bot's model is found per configuration
+    (:func:`_soak_bot`)."""
+    from mbrules.bots import bot_facts, bot_names
+    from mbrules.bots.restricted import RESTRICTIONS
+
+    out = []
+    for name in bot_names():
+        if name == "restricted":
+            out.append("restricted:" + ",".join(f"{r}=1" for r in RESTRICTIONS))
+        else:
+            out.append(bot_facts(name).ladder_spec if bot_facts(name).slow else name)
+    return out
+
+
+def option_sample(configs: list, shift: int = 0) -> list:
+    """One configuration per option set of ``configs`` (no option, each option, the capped pin): for the
+    i-th set, its (i * 7 + shift)-th configuration modulo their number, so that the sample meets every
+    ruleset and player count across the options, and another ``shift`` meets others. A bounded covering
+    sample for the bot soak in ``make test`` (its bots taken in turn by :func:`plan`)."""
+    by: dict = {}
+    for c in configs:
+        by.setdefault((c[0] if c[0] == str(CAPPED) else "", tuple(c[1])), []).append(c)
+    return [group[(i * 7 + shift) % len(group)] for i, group in enumerate(by.values())]
+
+
+def bot_plan(configs: list, bots: list[str], rounds: int, seed: int, share: float) -> list[dict]:
+    """The bot soak's units: every option set of ``configs`` x every bot of ``bots``, ``rounds`` whole
+    matches each, each match on another configuration of the option set (:func:`option_sample` shifted
+    by round and bot, so the bots meet different rulesets and player counts)."""
+    units = []
+    for r in range(rounds):
+        for b, bot in enumerate(bots):
+            for c in option_sample(configs, shift=r * len(bots) + b):
+                units.append({"config": [c[0], list(c[1]), c[2]], "bot": bot, "hands": 1,
+                              "seed": seed + len(units) * 1_000_003, "share": share, "full": True})
+    return units
+
+
+def _soak_bot(bot: str, game, folder: str) -> str:
+    """The ``--bot`` value that plays ``bot`` on ``game``: the learned bot gets the model shipped for the
+    rules or, where the options leave none, one trained here on ``LEARNED_SOAK_GAMES`` self-play matches
+    and written into ``folder`` (the soak checks legality and that matches end, not strength)."""
+    if bot.partition(":")[0] != "learned" or "model=" in bot:
+        return bot
+    from mbrules.bots.value_model import bundled_model_path, write_model
+
+    if bundled_model_path(game) is not None:
+        return bot
+    from mbrules.bots.training import train
+
+    path = Path(folder) / "model.json"
+    if not path.exists():
+        write_model(train(game, games=LEARNED_SOAK_GAMES, seed=0), path)
+    return bot + ("," if ":" in bot else ":") + f"model={path}"
 
 
 def _full_checks(seed: int, hand_no: int, share: float) -> bool:
@@ -206,28 +277,43 @@ class _Watch(Observer):
 
 
 def run_unit(unit: dict) -> dict:
-    """Play ``unit['hands']`` hands of one configuration with one bot; return counts and failures."""
+    """Play ``unit['hands']`` hands of one configuration with one bot (``unit['full']``: that many whole
+    matches, each played to its end); return counts and failures."""
+    import tempfile
+
+    rid, opts, players = unit["config"]
+    game = load_game(rid, players, tuple(opts))
+    with tempfile.TemporaryDirectory(prefix="mb-soak-") as folder:
+        return _run_unit(unit, game, _soak_bot(unit["bot"], game, folder))
+
+
+def _run_unit(unit: dict, game, spec: str) -> dict:
     from mbrules.matches.loop import play_match
 
     rid, opts, players = unit["config"]
     bot = unit["bot"]
-    game = load_game(rid, players, tuple(opts))
-    hands = actions = checked = capped = matches = 0
+    full = bool(unit.get("full"))
+    hands = actions = checked = capped = matches = tried = capped_elsewhere = 0
     failures = []
     seed = unit["seed"]
-    while hands < unit["hands"]:
+    while (tried if full else hands) < unit["hands"]:
         watch = _Watch(seed, unit["share"], bot)
         failure = None
+        tried += 1
         try:
-            quota = unit["hands"] - hands
-            st = play_match(game, seed, [bot], max_hands=quota, observers=[watch])
+            quota = None if full else unit["hands"] - hands
+            st = play_match(game, seed, [spec], max_hands=quota, observers=[watch])
             matches += 1
             played = st.hands_played
             if played > game.max_hands:  # the engine's bound (match.max_hands) was not kept
                 raise _Failure("runaway", [f"the match went on for {played} hands, past match.max_hands "
                                            f"{game.max_hands}"])
+            if full and (st.outcome is None or not st.is_terminal()):
+                raise _Failure("unended", [f"the match stopped after {played} hands without an outcome"])
             if st.outcome is not None and st.outcome.unfinished:
                 capped += 1  # stopped by the bound, not by the unit's quota
+                if Path(rid).resolve() != CAPPED:
+                    capped_elsewhere += 1  # a real ruleset's match that reached match.max_hands
         except _Failure as e:
             failure = {"kind": e.kind, "problems": e.problems}
         except Exception as e:  # a crash of the engine or of a bot is a failure
@@ -258,7 +344,7 @@ def run_unit(unit: dict) -> dict:
             failures.append(failure)  # the match cannot go on from a broken state
         seed += 1
     return {"hands": hands, "actions": actions, "checked": checked, "failures": failures, "capped": capped,
-            "matches": matches}
+            "matches": matches, "bot": bot, "capped_elsewhere": capped_elsewhere}
 
 
 # ----------------------------------------------------------------------------
@@ -372,7 +458,7 @@ def replay_checked(path: str | Path) -> list[str]:
 # The driver
 
 
-def plan(hands: int, seed: int, share: float, configs=None, bots=None) -> list[dict]:
+def plan(hands: int, seed: int, share: float, configs=None, bots=None, full: bool = False) -> list[dict]:
     configs = configs if configs is not None else soak_configurations()[0]
     bots = bots or _bot_names()
     # configuration-major rounds: round r gives configuration i the bot (i + r) mod len(bots), so a run of
@@ -385,7 +471,7 @@ def plan(hands: int, seed: int, share: float, configs=None, bots=None) -> list[d
         quota = per + (1 if i < extra else 0)
         if quota:
             units.append({"config": [c[0], list(c[1]), c[2]], "bot": b, "hands": quota,
-                          "seed": seed + i * 1_000_003, "share": share})
+                          "seed": seed + i * 1_000_003, "share": share, "full": full})
     return units
 
 
@@ -402,14 +488,19 @@ def _worker_init(parent: int) -> None:
 
 def soak(hands: int = DEFAULT_HANDS, workers: int | None = None, seed: int = 0, share: float = DEFAULT_SHARE,
          out_dir: str | Path = "soak-failures", configs=None, bots=None, progress: bool = True,
-         pairs: bool = True) -> dict:
+         pairs: bool = True, full: bool = False, units: list[dict] | None = None) -> dict:
+    """The soak (see the module's text); ``full``: ``hands`` counts whole matches, each played to its end;
+    ``units`` (:func:`bot_plan`): these instead of :func:`plan`'s."""
     skipped: list = []
-    if configs is None:
+    if configs is None and units is None:
         configs, skipped = soak_configurations(pairs)
-    units = plan(hands, seed, share, configs, bots)
+    if units is None:
+        units = plan(hands, seed, share, configs, bots, full)
+    full = full or any(u.get("full") for u in units)
     workers = workers or os.cpu_count() or 1
     t0 = time.perf_counter()
-    totals = {"hands": 0, "actions": 0, "checked": 0, "capped": 0, "matches": 0}
+    totals = {"hands": 0, "actions": 0, "checked": 0, "capped": 0, "matches": 0, "capped_elsewhere": 0}
+    per_bot: dict[str, dict[str, int]] = {}
     failures = []
     last = t0
     if workers == 1:
@@ -423,6 +514,10 @@ def soak(hands: int = DEFAULT_HANDS, workers: int | None = None, seed: int = 0, 
         for done, r in enumerate(results, 1):
             for k in totals:
                 totals[k] += r[k]
+            mine = per_bot.setdefault(r["bot"], {"matches": 0, "hands": 0, "actions": 0, "failures": 0})
+            for k in ("matches", "hands", "actions"):
+                mine[k] += r[k]
+            mine["failures"] += len(r["failures"])
             failures += r["failures"]
             now = time.perf_counter()
             if progress and (now - last > 5 or done == len(units)):
@@ -455,8 +550,11 @@ def soak(hands: int = DEFAULT_HANDS, workers: int | None = None, seed: int = 0, 
         "configurations": configs_n, "bots": sorted({u["bot"] for u in units}),
         "workers": workers, "seconds": round(seconds, 1), "failures": len(failures),
         "pair_configurations": pair_configs, "skipped_pairs": len(skipped),
+        "option_sets": len({(u["config"][0] == str(CAPPED), tuple(u["config"][1])) for u in units}),
         "skipped_pair_reasons": [f"{r} {a}+{b}: {why}" for r, (a, b), why in skipped[:20]],
-        "matches": totals["matches"], "capped_matches": totals["capped"],
+        "matches": totals["matches"], "capped_matches": totals["capped"], "full_matches": full,
+        "capped_outside_pin": totals["capped_elsewhere"],
+        "per_bot": per_bot,
         "failure_files": written, "share": share,
         "failure_summaries": [f"{f['kind']}: {f['config']} bot {f['bot']} seed {f['seed']}: {f['problems'][0]}"
                               for f in failures[:20]],
@@ -465,7 +563,7 @@ def soak(hands: int = DEFAULT_HANDS, workers: int | None = None, seed: int = 0, 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--hands", type=int, default=DEFAULT_HANDS, help="hands to play in all (default %(default)s)")
+    ap.add_argument("--hands", type=int, default=None, help=f"hands to play in all (default {DEFAULT_HANDS})")
     ap.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--share", type=float, default=DEFAULT_SHARE,
@@ -478,8 +576,16 @@ def main(argv=None) -> int:
     ap.add_argument("--bot", action="append")
     ap.add_argument("--replay", metavar="FILE", help="replay a failure scenario with the invariants checked")
     ap.add_argument("--no-pairs", action="store_true", help="no configurations with two options")
+    ap.add_argument("--every-bot", action="store_true",
+                    help="every option x every registered bot (or --bot): --rounds whole matches each")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="with --every-bot: whole matches of each option with each bot (default %(default)s)")
     a = ap.parse_args(argv)
-    if a.hands < 1 or (a.workers is not None and a.workers < 1) or not 0.0 <= a.share <= 1.0:
+    if a.every_bot and a.hands is not None:
+        ap.error("--every-bot plays --rounds whole matches of each option with each bot, not --hands")
+    if not 1 <= a.rounds <= 1000:
+        ap.error("--rounds must be between 1 and 1000")
+    if (a.hands is not None and a.hands < 1) or (a.workers is not None and a.workers < 1) or not 0.0 <= a.share <= 1.0:
         ap.error("--hands and --workers must be at least 1, --share between 0 and 1")
     if a.replay:
         problems = replay_checked(a.replay)
@@ -497,6 +603,10 @@ def main(argv=None) -> int:
             ap.error("; ".join(e.lines))
         counts = [a.players] if a.players else sorted(int(k) for k in rs.player_counts)
         configs = [(a.one, tuple(a.option), n) for n in counts]
+    units = None
+    if a.every_bot:
+        units = bot_plan(configs if configs is not None else soak_configurations(pairs=False)[0],
+                         a.bot or every_bot(), a.rounds, a.seed, a.share)
     import signal
 
     got = {"signum": signal.SIGINT}
@@ -507,8 +617,8 @@ def main(argv=None) -> int:
 
     signal.signal(signal.SIGTERM, _term)
     try:
-        fig = soak(a.hands, a.workers, a.seed, a.share, a.out, configs, a.bot, progress=not a.json,
-                   pairs=not a.no_pairs)
+        fig = soak(a.hands or DEFAULT_HANDS, a.workers, a.seed, a.share, a.out, configs, a.bot, progress=not a.json,
+                   pairs=not a.no_pairs, units=units)
     except KeyboardInterrupt:
         print("soak: interrupted; the workers are stopped, nothing is reported", file=sys.stderr)
         return 128 + int(got["signum"])  # 130 Ctrl-C, 143 SIGTERM
@@ -530,6 +640,12 @@ def main(argv=None) -> int:
         )
         for r in fig["skipped_pair_reasons"]:
             print(f"  skipped pair: {r}")
+        if fig["full_matches"]:
+            print(f"  whole matches of {fig['option_sets']} option sets (no option, each option, the capped pin);")
+            print(f"  {fig['capped_outside_pin']} stopped at match.max_hands outside the capped pin; by bot:")
+            for b, n in sorted(fig["per_bot"].items()):
+                print(f"  {b.partition(':')[0]}: {n['matches']} whole matches, {n['hands']} hands, "
+                      f"{n['actions']} actions, {n['failures']} failures")
     return 1 if fig["failures"] else 0
 
 

@@ -24,8 +24,11 @@ def _stdout_reader_gone() -> bool:
     try:
         import select
 
+        stdout = sys.__stdout__
+        if stdout is None:  # no standard output at all (pythonw)
+            return False
         poller = select.poll()
-        poller.register(sys.__stdout__.fileno(), select.POLLOUT)
+        poller.register(stdout.fileno(), select.POLLOUT)
         return any(ev & select.POLLERR for _, ev in poller.poll(0))
     except (AttributeError, OSError, ValueError):
         return False
@@ -57,7 +60,7 @@ def _rich_pipe_closed(self) -> None:
     raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
 
 
-RichConsole.on_broken_pipe = _rich_pipe_closed  # every Console of every command (documented override point)
+RichConsole.on_broken_pipe = _rich_pipe_closed  # type: ignore[method-assign]  # every Console of every command (Rich's documented override point)
 
 APP_HELP = ("Mille Bornes rules as data: list, show, diff and validate rulesets; play, simulate and replay games; "
             "compare two rulesets and sweep a value (what a rule does to play); rank bots with ladder and train "
@@ -111,8 +114,8 @@ def _readable_metavars() -> None:
         label = re.sub(r"^list\[(.*)\]$", r"\1", label)
         return _TYPE_WORDS.get(label, label.upper())
 
-    core.TyperOption.display_type_rich = option_type
-    core.TyperArgument.display_type_rich = lambda self, ctx: None
+    core.TyperOption.display_type_rich = option_type  # type: ignore[method-assign]  # Typer has no hook for the value names
+    core.TyperArgument.display_type_rich = lambda self, ctx: None  # type: ignore[method-assign]  # nor for an argument's (none)
 
 
 _readable_metavars()
@@ -136,7 +139,7 @@ def _escape_markup_once() -> None:
         return make(text=text, style=style, markup_mode=markup_mode)
 
     rich_utils._make_rich_text = make_plain
-    rich_utils._mbrules_plain_help = True
+    setattr(rich_utils, "_mbrules_plain_help", True)  # our mark on Typer's module: patched once
 
 
 def _plain_help() -> None:
@@ -149,7 +152,7 @@ def _plain_help() -> None:
             _escape_markup_once()
             return _shown(self, ctx, formatter)
 
-        cls.format_help = format_help
+        cls.format_help = format_help  # type: ignore[method-assign]  # Typer has no hook for the help's markup
 
 
 _plain_help()

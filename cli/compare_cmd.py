@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
+from rich.console import Console, JustifyMethod
 
 from mbrules.bots import bot_names
 
@@ -146,7 +146,7 @@ def _print(cmp, doc: dict, out) -> None:
     if turned:
         print_lines(con, wrap(turned, width))
     con.print()
-    heads = (("metric", "left"), ("A", "right"), ("95%", "right"), ("B", "right"), ("95%", "right"),
+    heads: tuple[tuple[str, JustifyMethod], ...] = (("metric", "left"), ("A", "right"), ("95%", "right"), ("B", "right"), ("95%", "right"),
              ("B − A", "right"), ("95%", "right"), ("p (Holm)", "right"), ("", "left"))
     cells, groups = [], []
     marks = {"holds": "robust", "differs": "bots", "unconfirmed": "?", None: "*"}

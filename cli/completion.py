@@ -48,4 +48,4 @@ def install() -> None:
                     return [core.CompletionItem(v) for v in names]
             return _complete(self, ctx, incomplete)
 
-        cls.shell_complete = shell_complete
+        cls.shell_complete = shell_complete  # type: ignore[method-assign]  # Typer has no hook for completing values by name

@@ -94,7 +94,7 @@ def ladder(
         fail(f"mbrules: a worker process stopped unexpectedly ({e}); nothing is reported", EXIT_CHECK_FAILED)
     if rep["interrupted"]:
         n, total = rep["deals_played"], rep["deals"]
-        print(fold(f"mbrules: interrupted after {n} of {plural(total, 'deal')} ({signal_name(stop.signum)}); the "
+        print(fold(f"mbrules: interrupted after {n} of {plural(total, 'deal')} ({signal_name(stop.signum or 0)}); the "
                    "figures count those deals (the first of every pair, in seed order)", output_width(sys.stderr)),
               file=sys.stderr)
     settings = {"ruleset": ruleset, "ruleset_id": game.ruleset_id, "options": options, "players": players,
@@ -121,7 +121,7 @@ def ladder(
     rows = []
     for r in rep["bots"]:
         rating = r["rating"]
-        ratings = ((f"{rating['elo']:.0f}",) if elo else
+        ratings: tuple[str, ...] = ((f"{rating['elo']:.0f}",) if elo else
                    (f"{rating['mu']:.2f}", f"{rating['sigma']:.2f}", f"{rating['ordinal']:.2f}"))
         t.add_row(r["bot"], str(r["matches"]), str(r["wins"]), _share(r["win_rate"], r["ci95"]), *ratings)
         rows.append(f"{r['bot']}: {plural(r['matches'], 'match', 'matches')}, {plural(r['wins'], 'win')}, win rate "

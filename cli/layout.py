@@ -8,7 +8,7 @@ import textwrap
 from typing import Sequence
 
 from rich.cells import cell_len
-from rich.console import Console
+from rich.console import Console, JustifyMethod
 from rich.table import Table
 
 FOLD_INDENT = "    "  # the figures of a folded row, under its title
@@ -44,7 +44,7 @@ def fits(headers: Sequence[str], rows: Sequence[Sequence[str]], width: int) -> b
     return total - first + min(first, MIN_TITLE) <= width
 
 
-def table(headers: Sequence[tuple[str, str]], rows: Sequence[Sequence[str]]) -> Table:
+def table(headers: Sequence[tuple[str, JustifyMethod]], rows: Sequence[Sequence[str]]) -> Table:
     """A boxed table whose first column wraps between words and whose other columns never wrap."""
     t = Table(title_justify="left")
     for k, (head, justify) in enumerate(headers):

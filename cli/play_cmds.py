@@ -6,7 +6,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 from rich.console import Console
@@ -249,7 +249,7 @@ def _play(game: Game, ruleset: str, options: list[str], players: int, seed: int,
         console.print(_result(game, st)[1], markup=False)
 
     done["played"] = True
-    if record is not None:
+    if record is not None and recorder is not None:  # the one is given with the other
         from mbrules.scenario.record import record_match, write_scenario_file
 
         text = record_match(recorder, st, ruleset, options, players, seed, out_dir=Path(os.path.realpath(record)).parent)
@@ -339,7 +339,8 @@ def simulate(
 
     from concurrent.futures.process import BrokenProcessPool
 
-    from mbrules.matches import simulate as run, summary
+    from mbrules.matches.simulation import simulate as run
+    from mbrules.matches.stats import summary
 
     err = Console(stderr=True)
     with Progress(
@@ -363,7 +364,7 @@ def simulate(
     report = summary(game, stats, seconds)
     interrupted = stop.signum is not None
     report["interrupted"] = interrupted
-    settings = {
+    settings: dict[str, Any] = {
         "ruleset": ruleset, "ruleset_id": game.ruleset_id, "options": options, "players": players,
         "games": games, "seed": seed, "workers": workers,
         "bots": _bots_by_player(game, bots), "backend": backend,

@@ -49,7 +49,7 @@ def phase_progress(unit: str, stream=None, every: float = PIPED_EVERY,
     seconds, ``mbrules: LABEL DONE/TOTAL UNIT, RATE UNIT/s, ETA M:SS``, so a run in a log shows it lives."""
     import time
 
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn,
                                TimeRemainingColumn)
     from rich.table import Column
 
@@ -81,7 +81,7 @@ def phase_progress(unit: str, stream=None, every: float = PIPED_EVERY,
     width = output_width(stream)
     err = Console(file=stream, width=width)
     bar_width = max(6, width - LABEL_WIDTH - 48)
-    tasks: dict[str, int] = {}
+    tasks: dict[str, TaskID] = {}
     with Progress(TextColumn("{task.description}", table_column=Column(max_width=LABEL_WIDTH, no_wrap=True,
                                                                        overflow="ellipsis")),
                   BarColumn(bar_width=bar_width), MofNCompleteColumn(),

@@ -176,8 +176,8 @@ def show_cmd(
                 files = ", ".join(_shown_file(f) for f in report.files) + (", then --option" if option else "")
                 typer.echo("")
                 if changed:
-                    own = _shown_file(_own_files(report.files, len(option or []))[0])
-                    typer.echo(fold(f"What {own} and its options change (files in the order they were laid "
+                    top = _shown_file(_own_files(report.files, len(option or []))[0])
+                    typer.echo(fold(f"What {top} and its options change (files in the order they were laid "
                                     f"down, later wins: {files}; --all lists every value)"))
                 else:
                     typer.echo(fold(f"Where each value comes from (files in the order they were laid down, "

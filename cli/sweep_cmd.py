@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
+from rich.console import Console, JustifyMethod
 
 from mbrules.bots import bot_names
 
@@ -137,7 +137,7 @@ def _print(sw, doc: dict, out) -> None:
         if item["metric"] != "point":
             print_lines(con, wrap(item["text"], width, "- "))
     single = len(s["sets"]) == 1
-    heads = [(s["sets"][0]["path"] if single else "values", "left")]
+    heads: list[tuple[str, JustifyMethod]] = [(s["sets"][0]["path"] if single else "values", "left")]
     for k in s["metrics"]:
         heads += [(doc["points"][0]["metrics"][k]["name"], "right"), ("95%", "right")]
     held = set(doc["target"]["held_by"]) if doc.get("target") else set()

@@ -11,6 +11,10 @@ from __future__ import annotations
 import os
 import signal
 import sys
+from typing import TYPE_CHECKING, NoReturn
+
+if TYPE_CHECKING:
+    from types import FrameType
 
 _VALUED = {"-W", "-X", "--check-hash-based-pycs"}  # interpreter options that take the next word
 
@@ -19,7 +23,7 @@ def is_command() -> bool:
     """True in the process of the ``mbrules`` command (its console script, or ``python -m mbrules.cli``)."""
     if sys.argv and os.path.basename(sys.argv[0]) == "mbrules":
         return True
-    words = list(getattr(sys, "orig_argv", ()))[1:]  # the interpreter's own command line
+    words: list[str] = list(getattr(sys, "orig_argv", ()))[1:]  # the interpreter's own command line
     i = 0
     while i < len(words):
         w = words[i]
@@ -33,7 +37,7 @@ def is_command() -> bool:
     return False
 
 
-def _exit_quietly(signum, frame):
+def _exit_quietly(signum: int, frame: FrameType | None) -> NoReturn:
     raise SystemExit(128 + signum)  # 130 for SIGINT, 143 for SIGTERM
 
 

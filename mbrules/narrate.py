@@ -12,6 +12,7 @@ holder of the safety, so telling it would tell that hand).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from .engine.words import plural
@@ -185,7 +186,7 @@ class Narrator:
         if out.unfinished:
             return "unfinished", (f"Stopped after {plural(n, 'hand')}, the most this ruleset allows in a match "
                                   f"(match.max_hands), with the match undecided ({totals}).")
-        return out.winner, f"Side {self.side_label(out.winner_index)} wins the match ({totals})."
+        return out.result, f"Side {self.side_label(out.winner_index)} wins the match ({totals})."
 
     # -- what may be done ------------------------------------------------------------------
     def move(self, obs: "Observation", a: "Action") -> str:
@@ -205,6 +206,7 @@ class Narrator:
             kept = "remedy" if obs.decision.kind == DecisionKind.FAST_PLAY else "safety"
             return f"let it pass (keep the {kept})"
         if op == EXTEND:
+            assert g.extension_to is not None  # extending is legal only where the ruleset has an extension
             return f"extend the trip to {self.distance(g.extension_to)}"
         if op == STOP:
             return f"stop at {self.distance(obs.target)}: the hand ends"
@@ -242,6 +244,7 @@ class Narrator:
             return (f"FAST PLAY? {hz} was just played on your side and you hold its remedy. "
                     f"Play it now, out of turn (1, or y) or let it pass (n)?")
         if kind == DecisionKind.EXTENSION:
+            assert g.extension_to is not None  # the question is asked only where the ruleset has an extension
             return (f"EXTENSION? Your side has completed the trip of {self.distance(obs.target)}. Extend it to "
                     f"{self.distance(g.extension_to)} (y: extend) or stop here (n: stop, the hand ends)?")
         return None
@@ -259,7 +262,7 @@ def _sentence(text: str) -> str:
 
 
 # -- refusals in the words of the table ---------------------------------------------------------
-def _names(game: Game, cards) -> str:
+def _names(game: Game, cards: Iterable[int]) -> str:
     names = [game.names[c] for c in cards]
     if len(names) <= 1:
         return "".join(names)

@@ -18,6 +18,14 @@ those of a uniform shuffle of the cards not yet seen by anyone. ``draws="player"
 earlier form: the whole deck order drawn by chance nodes when the hand starts, and each draw a
 player action (the only legal one then).
 
+The ruleset's turn rules (issue 35): a draw that is a choice (the discard top, a mulligan) is a
+player action; with ``draws="chance"`` every card any action takes from the draw pile (a mulligan's
+draw back, a refill, play then draw's owed draw) is a chance outcome when it is taken, and so is each
+card taken from a pile a reshuffle made (that pile's odds: its cards were face up). The action is
+played first on a copy, the cards chance gave in place, to learn whether it takes one more
+(``_probe``); the engine's reshuffle is ordered through ``set_reshuffle_hook``. ``draws="player"``
+refuses a ruleset that reshuffles; ``draws="chance"`` refuses ``no-duplicate-draws`` (docs/rl.md).
+
 Players and information: imperfect information; ``observation_string``/``observation_tensor``
 are built from what the seat may see only (the vector of ``mbrules.env.encoding``, written from
 the engine's compact state); ``information_state_string`` adds the seat's perfect-recall history
@@ -46,6 +54,7 @@ default (the history of actions) works.
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import numpy as np
 import pyspiel
@@ -54,10 +63,11 @@ import mbrules
 from mbrules.engine import Action, State as _EngineState
 
 from .bots import check_bot, make_bot
-from .engine.compact import ObservationWriter, draw_due, draw_pile_size, stack_next_draw
+from .engine.compact import (ObservationWriter, arrange_next_draws, arrange_top, draw_due, draw_pile_counts,
+                             draw_pile_size, hands_held, reshuffles_made, set_reshuffle_hook, stack_next_draw)
 from .env.encoding import ActionSpace, ObservationEncoder, check_index
 from .seats import BotSeat, SeatLoop
-from .vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, FAST_PLAY, PLAY
+from .vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, FAST_PLAY, MULLIGAN, PLAY
 
 __all__ = ["DRAWS", "MAX_PLAYERS", "RESAMPLE_STATS", "RESAMPLE_TRIES", "SHORT_NAME", "MilleBornesBot",
            "MilleBornesGame", "MilleBornesState", "bot"]
@@ -91,6 +101,15 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
+def _hand_length(mb) -> int:
+    """The most actions and chance nodes one hand counts (``max_game_length`` per hand)."""
+    passes = 1 + max(mb.max_reshuffles, mb.max_refill_reshuffles)
+    per_pass = 4 * len(mb.deck)
+    if mb.draw_from_discard:
+        per_pass *= 4
+    return passes * per_pass + 2
+
+
 def _options(text: str) -> list[str]:
     return [o.strip() for o in text.replace(";", "+").split("+") if o.strip()]
 
@@ -102,12 +121,19 @@ class MilleBornesGame(pyspiel.Game):
         p = dict(_DEFAULTS)
         p.update(params or {})
         mb = mbrules.load_game(str(p["ruleset"]), players=int(p["players"]), options=_options(str(p["options"])))
-        if mb.ruleset.turn != type(mb.ruleset.turn)():
-            # the chance nodes deal the draw pile card by card in one order; a reshuffle, a draw from the
-            # discard pile, a mulligan or a pass over held cards is not that order (docs/rl.md)
-            raise ValueError(f"{mb.ruleset_id}: the OpenSpiel game does not play the ruleset's turn rules "
-                             "(turn: reshuffle-discard, draw-from-discard, mulligan, refill-empty-hand, "
-                             "no-duplicate-draws, play-then-draw) yet; use mbrules.env for them")
+        draws = str(p["draws"])
+        if draws == "player" and mb.max_reshuffles + mb.max_refill_reshuffles:
+            # draws=player orders the whole deck by chance when the hand starts; a reshuffled pile's order
+            # would be the engine's own shuffle, hidden from OpenSpiel: draws=chance gives it card by card
+            raise ValueError(f"{mb.ruleset_id}: draws=player cannot play a ruleset that reshuffles the discard "
+                             "pile (turn: reshuffle-discard); use draws=chance (the default), where each card "
+                             "taken from a reshuffled pile is a chance outcome")
+        if draws == "chance" and mb.pass_over_held:
+            # a draw that passes over held cards takes a card that depends on the pile's order below its top,
+            # not a card chosen uniformly from the pile: the chance outcomes would have the wrong odds
+            raise ValueError(f"{mb.ruleset_id}: draws=chance cannot play a draw that passes over held cards "
+                             "(turn: no-duplicate-draws); use draws=player, where chance orders the whole deck "
+                             "when the hand starts")
         self.mb = mb
         self.hands = int(p["hands"])
         if self.hands < 0:
@@ -117,8 +143,8 @@ class MilleBornesGame(pyspiel.Game):
             raise ValueError(f"draws must be one of {', '.join(DRAWS)}, not {self.draws!r}")
         self.space = ActionSpace(mb)
         self.encoder = ObservationEncoder(mb)
-        self.ctx = _Context(mb, self.space, self.encoder, self.hands, self.draws == "chance")
-        deck = len(mb.deck)
+        self.ctx = _Context(mb, self.space, self.encoder, self.hands, self.draws == "chance",
+                            mb.ruleset.turn != type(mb.ruleset.turn)())
         sizes = [len(side) for side in mb.side_players]
         worst = min(-w / (mb.players - w) for w in sizes)
         info = pyspiel.GameInfo(
@@ -129,8 +155,11 @@ class MilleBornesGame(pyspiel.Game):
             max_utility=1.0,
             utility_sum=0.0,
             # a hand: a chance node per card of the deck (dealt or drawn), then at most a draw, a
-            # card and a window answer per card of the deck, and the extension question
-            max_game_length=(min(mb.max_hands, self.hands) if self.hands else mb.max_hands) * (4 * deck + 2),
+            # card and a window answer per card of the deck, and the extension question; a reshuffle
+            # gives the deck's cards again (at most turn.reshuffles times a hand); with draw-from-discard
+            # a hand has no bound in the rules (a top taken and discarded again takes nothing from the
+            # draw pile): four such turns per card taken are counted (docs/rl.md)
+            max_game_length=(min(mb.max_hands, self.hands) if self.hands else mb.max_hands) * _hand_length(mb),
         )
         super().__init__(_GAME_TYPE, info, p)
 
@@ -160,10 +189,19 @@ class MilleBornesState(pyspiel.State):
         self._hand = _Hand(None)  # the engine's State for the hand in play (``mb_state``)
         self._moves: list[tuple[int, int]] = []  # this hand since the deal: (player, Action), (-1, card) a draw
         self._pending = -1  # draws="chance": a coup fourré waiting for its replacement draw's chance outcome
+        self._used_slots: set[int] = set()  # draws=player with turn rules: the slots taken this hand
         self._events = _Events()  # what happened, for each seat's information state string
         self._drawn = 0  # cards taken off the draw pile this hand (the next slot is dealt + this)
         self._hand_events = 0  # index in self._events of this hand's deal
         self._cur = _CHANCE  # current_player(), kept up to date by every action
+        # the ruleset's turn rules with draws=chance (ctx.generic): an action (a player's, or a lone draw) that
+        # takes cards waits in _pend as (action, index, player) while chance gives them, segment by segment
+        # (_segs[0]: from the draw pile as it is, _segs[k]: from the pile the k-th reshuffle of the action
+        # makes); _need is (segment, copies of each card it may give) while a card is wanted, else None
+        self._pend: tuple | None = None
+        self._segs: list[list[int]] = []
+        self._need: tuple[int, list[int]] | None = None
+        self._pools: list[int] = []  # per slot of _order: the pile it came from (0 the deck, k the k-th reshuffle)
 
     @property
     def mb_state(self):
@@ -178,6 +216,8 @@ class MilleBornesState(pyspiel.State):
         if self._result is not None:
             return _TERMINAL
         st = self._hand.st
+        if self._g.generic:
+            return _CHANCE if st is None or self._need is not None else st.current_player
         if st is None or self._pending >= 0 or (self._g.chance_draws and draw_due(st)):
             return _CHANCE
         return st.current_player
@@ -193,6 +233,10 @@ class MilleBornesState(pyspiel.State):
         return sorted([idx[a] for a in st.legal_actions()])
 
     def chance_outcomes(self):
+        if self._need is not None:  # a card the pending action takes: from the pile it is taken from
+            counts = self._need[1]
+            total = sum(counts)
+            return [(c, n / total) for c, n in enumerate(counts) if n > 0]
         left = self._left
         return [(c, n / left) for c, n in enumerate(self._counts) if n > 0]
 
@@ -218,6 +262,10 @@ class MilleBornesState(pyspiel.State):
         if self._cur == _CHANCE:
             c = action if type(action) is int and 0 <= action < self._g.n_cards else \
                 check_index(action, self._g.n_cards, "chance outcome")
+            if self._need is not None:
+                self._take_card(c)
+                self._cur = self._whose_move()
+                return
             if self._counts[c] <= 0:
                 raise ValueError(f"chance outcome {c} ({self._g.mb.card_ids[c]}) is not a card left to deal or draw")
             self._counts[c] -= 1
@@ -254,6 +302,9 @@ class MilleBornesState(pyspiel.State):
         self._drawn = 0
         self._hand_events = len(self._events.items)
         self._events.add(("deal", self._hands_done, tuple(tuple(h) for h in hands)))
+        if self._g.generic:
+            self._pools = [0] * len(self._order)
+            self._lone_draw()
 
     def _draw_card(self, c: int):
         st = self._hand.st
@@ -271,6 +322,14 @@ class MilleBornesState(pyspiel.State):
         a = self._g.space.actions[index]
         p = st.current_player
         mb = self._g.mb
+        if self._g.generic:
+            try:
+                st.verify(a)
+            except mbrules.IllegalAction as exc:
+                self._refuse(index, a, exc)
+            self._moves.append((p, a))
+            self._begin(a, index)
+            return
         refill = ((a.op == COUP_FOURRE and mb.coup_fourre_replacement_draw)
                   or (a.op == FAST_PLAY and mb.fast_play_replacement_draw))  # a fast play draws as a coup fourré does
         if self._g.chance_draws and refill and draw_pile_size(st):
@@ -284,6 +343,88 @@ class MilleBornesState(pyspiel.State):
         self._engine_apply(a, index)
         self._moves.append((p, a))
 
+    # -- the turn rules, draws=chance: every card taken is a chance outcome when it is taken ----------------
+    def _lone_draw(self):
+        """A draw that is the only move (a turn's draw, play then draw's): its cards by chance at once."""
+        st = self._hand.st
+        if self._pend is None and self._result is None and st is not None and draw_due(st):
+            self._begin(self._g.mb.draw_action, None)
+
+    def _begin(self, a, index):
+        self._pend = (a, index, self._hand.st.current_player)
+        self._segs = [[]]
+        self._go_on()
+
+    def _take_card(self, c: int):
+        assert self._need is not None  # a chance node of the turn rules
+        k, counts = self._need
+        if counts[c] <= 0:
+            raise ValueError(f"chance outcome {c} ({self._g.mb.card_ids[c]}) is not a card left in the pile "
+                             "being drawn from")
+        while len(self._segs) <= k:
+            self._segs.append([])
+        self._segs[k].append(c)
+        self._order.append(c)
+        self._pools.append(reshuffles_made(self._hand.st) + k)
+        self._moves.append((-1, c))
+        self._go_on()
+
+    def _go_on(self):
+        """The pending action wants another card (``_need``), or has all it takes and is applied."""
+        self._need = self._probe()
+        if self._need is not None:
+            return
+        a, index, p = self._pend
+        segs = self._segs
+        self._pend, self._segs = None, []
+        st = self._hand.st
+        before = hands_held(st)
+        arrange_next_draws(st, segs[0])
+        set_reshuffle_hook(st, _Arranger(segs[1:]))
+        try:
+            st.apply(a)  # verified, and every card it takes is in place: it cannot be refused
+        except mbrules.IllegalAction as exc:
+            self._refuse(index, a, exc)
+        finally:
+            set_reshuffle_hook(st, None)
+        taken = [c for seg in segs for c in seg]
+        first = len(self._order) - len(taken)
+        takers = _takers(before, hands_held(st), p, a, taken)
+        drew = tuple(c for c, q in zip(taken, takers) if q == p)
+        self._events.add(("act", p, a, drew, tuple(zip(range(first, first + len(taken)), takers))))
+        if st.hand_over:
+            self._end_hand(st)
+            return
+        self._lone_draw()
+
+    def _probe(self):
+        """Play the pending action on a copy, its chosen cards in place: (segment, copies it may give) for
+        the first card it takes that chance has not given yet, or None when it has all it takes."""
+        st = self._hand.st
+        a = self._pend[0]
+        segs = self._segs
+        twin = st.clone()
+        stock = draw_pile_size(st)
+        arrange_next_draws(twin, segs[0])
+        hook = _Arranger(segs[1:], record=True, n_cards=self._g.n_cards)
+        set_reshuffle_hook(twin, hook)
+        twin.apply(a)
+        left = draw_pile_size(twin)
+        made = len(hook.sizes)
+        takes = [stock if made else stock - left]
+        piles = [draw_pile_counts(st)]
+        for k in range(made):
+            takes.append(hook.sizes[k] - (left if k == made - 1 else 0))
+            piles.append(hook.piles[k])
+        for k, n in enumerate(takes):
+            seg = segs[k] if k < len(segs) else []
+            if len(seg) < n:
+                counts = list(piles[k])
+                for c in seg:
+                    counts[c] -= 1
+                return k, counts
+        return None
+
     def _refuse(self, index, a, exc):
         legal = ", ".join(str(x) for x in self._hand.st.legal_actions())
         raise ValueError(f"action {index} ({a}) is refused: {exc.message}; legal now: {legal}") from None
@@ -292,12 +433,29 @@ class MilleBornesState(pyspiel.State):
         st = self._hand.st
         p = st.current_player
         op = a.op
-        refills = op == COUP_FOURRE or op == FAST_PLAY  # besides a draw, only these take cards (a replacement)
+        taking = self._g.taking  # draws=player with turn rules: any action may take cards (a refill, a draw back)
+        refills = taking or op == COUP_FOURRE or op == FAST_PLAY  # besides a draw, only these take cards
         before = draw_pile_size(st) if refills else 0
+        held = hands_held(st) if taking else None
+        top = -1
+        if taking and op == DRAW and a.from_discard:
+            top = st.observation(p).discard[-1]
         try:
             st.apply(a)  # the engine's one legality check; a refusal leaves the state as it was
         except mbrules.IllegalAction as exc:
             self._refuse(index, a, exc)
+        if taking:  # which cards each seat took (a pass over held cards takes one below the top)
+            gained = _gained(held, hands_held(st), p, a)
+            if top >= 0:  # the discard pile's top card: taken, but not from the draw pile
+                gained[p][top] -= 1
+            took = [c for q in range(len(gained)) for c in gained[q].elements()]
+            slots = self._slots_of(took)
+            takers = _takers(held, hands_held(st), p, a, took)
+            drew = tuple(c for c, q in zip(took, takers) if q == p)
+            self._events.add(("act", p, a, drew, tuple(zip(slots, takers))))
+            if st.hand_over:
+                self._end_hand(st)
+            return
         taken = 1 if op == DRAW else (before - draw_pile_size(st) if refills else 0)
         if taken:
             j = self._g.dealt + self._drawn  # the slot of the first card taken
@@ -308,6 +466,17 @@ class MilleBornesState(pyspiel.State):
         self._events.add(("act", p, a, drew))
         if st.hand_over:
             self._end_hand(st)
+
+    def _slots_of(self, cards) -> list[int]:
+        """draws=player: the slots (places in the chance-given order) of ``cards`` just taken from the draw
+        pile: copies of one card are alike, so each takes the first slot of that card not taken yet."""
+        out = []
+        used = self._used_slots
+        for c in cards:
+            j = next(j for j in range(self._g.dealt, len(self._order)) if self._order[j] == c and j not in used)
+            used.add(j)
+            out.append(j)
+        return out
 
     def _end_hand(self, st):
         mb = self._g.mb
@@ -328,6 +497,8 @@ class MilleBornesState(pyspiel.State):
         self._counts = list(mb.deck_counts)
         self._left = len(mb.deck)
         self._order = []
+        self._pools = []
+        self._used_slots = set()
         self._hand = _Hand(None)
         self._hand_start = len(self.history()) + 1  # this action is appended to the history after this call
 
@@ -359,15 +530,29 @@ class MilleBornesState(pyspiel.State):
             return self.clone()  # nothing hidden is in play between hands
         rng = probability_sampler if isinstance(probability_sampler, random.Random) else random.Random(
             _seed_from(probability_sampler))
+        if self._pend is not None:
+            return self.clone()  # an action waits for its cards (a chance node): no seat decides here
         fixed = self._slots().known_to(player_id)
         free = [j for j in range(len(self._order)) if j not in fixed]
-        hidden = [self._order[j] for j in free] + [c for c, n in enumerate(self._counts) for _ in range(n)]
+        if self._g.generic:
+            # a card is redrawn only among the cards of its own pile: the deck's, or a reshuffled pile's (whose
+            # cards were all face up: public); the pile being drawn from keeps its undrawn cards in the pool
+            pools: dict[int, list[int]] = {}
+            for j in free:
+                pools.setdefault(self._pools[j], []).append(j)
+            now = reshuffles_made(self.mb_state)
+            rest = [c for c, n in enumerate(draw_pile_counts(self.mb_state)) for _ in range(n)]
+            groups = [(slots, [self._order[j] for j in slots] + (rest if k == now else []))
+                      for k, slots in pools.items()]
+        else:
+            groups = [(free, [self._order[j] for j in free] + [c for c, n in enumerate(self._counts) for _ in range(n)])]
         prefix = self.history()[:self._hand_start]
         for _ in range(RESAMPLE_TRIES):
-            rng.shuffle(hidden)
             order = list(self._order)
-            for j, c in zip(free, hidden):
-                order[j] = c
+            for slots, hidden in groups:
+                rng.shuffle(hidden)
+                for j, c in zip(slots, hidden):
+                    order[j] = c
             new = self._replay(prefix, order)
             if new is not None:
                 return new
@@ -381,10 +566,19 @@ class MilleBornesState(pyspiel.State):
         slots = _Slots(self._first, mb.players, mb.hand_size)
         actions = mb.actions
         for e in self._events.items[self._hand_events + 1:]:
-            slots.track(self._order, e[1], actions[e[2]], len(e[3]))
+            if len(e) > 4:  # the turn rules: each slot taken and who took it
+                slots.track(self._order, e[1], actions[e[2]], 0, e[4])
+            else:
+                slots.track(self._order, e[1], actions[e[2]], len(e[3]))
         return slots
 
     def _replay(self, prefix, order):
+        try:
+            return self._replay_moves(prefix, order)
+        except ValueError:  # a card the redraw put where the rules cannot take it (a pile that lacks it)
+            return None
+
+    def _replay_moves(self, prefix, order):
         s = self.get_game().new_initial_state()
         for a in prefix:
             s.apply_action(a)
@@ -411,9 +605,13 @@ class MilleBornesState(pyspiel.State):
 class _Context:
     """The compiled game and its layouts, shared by every state of a game (``deepcopy`` keeps it)."""
 
-    def __init__(self, mb, space, encoder, hands, chance_draws):
+    def __init__(self, mb, space, encoder, hands, chance_draws, turn_rules=False):
         self.mb, self.space, self.encoder, self.hands = mb, space, encoder, hands
         self.chance_draws = chance_draws
+        # the ruleset's turn rules (reshuffles, a draw from the discard pile, a mulligan, a refill, play then
+        # draw) are on: an action may take any number of cards, from the draw pile or a reshuffled one
+        self.taking = turn_rules
+        self.generic = chance_draws and turn_rules  # each card taken is a chance outcome when it is taken
         self.dealt = mb.players * mb.hand_size  # slots dealt; the draws take the slots after them
         self.n_cards = mb.n_cards
         self.n_actions = len(space)
@@ -447,7 +645,7 @@ class _Events:
             if e[0] == "deal":
                 out.append((-1, f"hand {e[1] + 1} dealt: " + " ".join(ids[c] for c in e[2][q])))
                 continue
-            _, p, code, drew = e
+            p, code, drew = e[1], e[2], e[3]
             a = mb.actions[code]
             drew_text = " ".join(ids[c] for c in drew)
             if a.op == DRAW:
@@ -487,9 +685,10 @@ class _Slots:
         self.public: set[int] = set()
         self.next_slot = N * hs
 
-    def track(self, order, p, a, taken: int):
-        """``p`` did ``a`` and took ``taken`` cards off the draw pile; ``order``: the hand's cards by slot."""
-        if a.op in (PLAY, DISCARD, COUP_FOURRE, FAST_PLAY):
+    def track(self, order, p, a, taken: int, slots=()):
+        """``p`` did ``a`` and took ``taken`` cards off the draw pile; ``order``: the hand's cards by slot.
+        ``slots``: with the turn rules, each slot taken and the seat that took it, instead of ``taken``."""
+        if a.op in (PLAY, DISCARD, COUP_FOURRE, FAST_PLAY, MULLIGAN):
             c = a.card_index
             for j in self.held[p]:
                 if order[j] == c:
@@ -501,9 +700,62 @@ class _Slots:
             self.next_slot += 1
             self.held[p].append(j)
             self.seen[p].add(j)
+        for j, q in slots:
+            self.held[q].append(j)
+            self.seen[q].add(j)
 
     def known_to(self, p) -> set[int]:
         return self.seen[p] | self.public
+
+
+class _Arranger:
+    """A reshuffle hook (``set_reshuffle_hook``): the k-th pile a reshuffle makes during one action gets
+    ``segments[k]`` on top, in the order they are taken; with ``record``, each pile's copies of every card
+    and its size are kept (``piles``, ``sizes``)."""
+
+    _immutable = True  # a clone of the state shares it
+
+    def __init__(self, segments, record: bool = False, n_cards: int = 0):
+        self.segments = segments
+        self.record = record
+        self.n_cards = n_cards
+        self.piles: list[list[int]] = []
+        self.sizes: list[int] = []
+
+    def __call__(self, pile: list[int]) -> None:
+        k = len(self.sizes)
+        if self.record:
+            counts = [0] * self.n_cards
+            for c in pile:
+                counts[c] += 1
+            self.piles.append(counts)
+        self.sizes.append(len(pile))
+        if k < len(self.segments):
+            arrange_top(pile, self.segments[k])
+
+
+def _gained(before, after, p, a) -> list[Counter]:
+    """The cards each seat's hand gained in an action (``p``'s card played or thrown left it first)."""
+    out = []
+    for q, (b, h) in enumerate(zip(before, after)):
+        had = Counter(b)
+        if q == p and a.op in (PLAY, DISCARD, COUP_FOURRE, FAST_PLAY, MULLIGAN):
+            had[a.card_index] -= 1
+        out.append(Counter(h) - had)
+    return out
+
+
+def _takers(before, after, p, a, taken) -> list[int]:
+    """Who took each card of ``taken`` (in order), from the hands before and after the action; a card no
+    hand gained (never, when the rules took it into a hand) is counted as the actor's."""
+    gained = _gained(before, after, p, a)
+    order = [p] + [q for q in range(len(gained)) if q != p]
+    out = []
+    for c in taken:
+        q = next((q for q in order if gained[q][c] > 0), p)
+        gained[q][c] -= 1
+        out.append(q)
+    return out
 
 
 def _seed_from(sampler) -> int:

@@ -1,6 +1,6 @@
 """``expert``: perfect-information Monte Carlo (PIMC) search over the hidden cards.
 
-At every real choice (a turn's play or discard, a coup fourré window, the extension
+At every real choice (a turn's play or discard, a coup fourré or fast-play window, the extension
 question) the bot:
 
 1. keeps the heuristic's best few candidates (``width``, default 3; both answers of a coup
@@ -20,6 +20,10 @@ question) the bot:
    differs from it; the search ends when none is left or the budget is spent;
 6. plays another candidate than the heuristic's choice only when it beats it in the paired
    comparison by ``z / 10`` standard errors (the best such), else the heuristic's choice.
+
+A draw that is a choice (``draw-from-discard``: the pile or the discard pile's top; ``mulligan``:
+a mulligan or not, and which cards to throw) is the heuristic's, not searched: see
+:meth:`HeuristicBot._draw_choice <mbrules.bots.heuristic.HeuristicBot._draw_choice>`.
 
 What it knows: its observation only (its hand, the table, the discard pile, the counts of
 cards in each hand and in the draw pile, the score). What it must never see: the other hands,
@@ -105,7 +109,9 @@ class ExpertBot:
             return legal_actions[0]
         op = legal_actions[0].op
         if op == DRAW:
-            return legal_actions[0]
+            # a draw that is a choice (draw-from-discard, mulligan, a mulligan under way): the heuristic's
+            # answer, not searched (what the draw pile gives is the very luck the worlds sample)
+            return self.heuristic.choose(obs, legal_actions)
         if op == EXTEND or op == STOP or op == COUP_FOURRE or op == FAST_PLAY or op == DECLINE:
             # the heuristic's answer first: the search must show the other is better to play it
             first = self.heuristic.choose(obs, legal_actions)

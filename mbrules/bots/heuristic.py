@@ -25,6 +25,10 @@ The hints it follows:
   hazard whose remedies are mostly seen stops its victim longer.
 - Attack the leading opponent; a hazard whose safety we hold is safe from a coup fourré.
 - Call every coup fourré; call the extension when it is likely to succeed.
+- House rules (issue 35): take the discard pile's top when it beats an unknown card
+  (:meth:`HeuristicBot._wants_top`), mulligan a hopeless hand (:meth:`HeuristicBot._hopeless`),
+  answer every fast-play window with the remedy that fixes the fewest hazards, and read a stack
+  of hazards as every one of them in force. docs/bots.md measures the first two.
 
 The weights below were set by measurement against the heuristic this one replaced (paired
 seeds, seats swapped; ``benchmarks/bench_bots.py versus``): docs/bots.md gives
@@ -37,7 +41,7 @@ import random
 import weakref
 from typing import Any, Callable, Generic, TypeVar, overload
 
-from ..engine import Action, Game, Observation
+from ..engine import Action, Game, Observation, SideView
 from mbrules.vocab import (
     BATTLE, COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, FAST_PLAY, HAZARD, MULLIGAN, NO_LIMIT, PLAY, REMEDY,
     SAFETY, STOP, DecisionKind,
@@ -147,7 +151,7 @@ class HeuristicBot:
         if op == COUP_FOURRE:
             return first  # call coups fourrés always (WM §12 G: 300 + 100 and a turn)
         if op == FAST_PLAY:
-            return first  # a remedy out of turn fixes the hazard without spending a turn: always worth it
+            return self._fast_play(legal_actions)
         if op == EXTEND or op == STOP:
             return self.game.extend_action if self._extend(obs) else self.game.stop_action
         if op == DRAW and len(legal_actions) > 1:
@@ -181,34 +185,81 @@ class HeuristicBot:
         return choices[0] if len(choices) == 1 else choices[int(self.rng.random() * len(choices))]
 
     # -- the draw's choices (the ruleset's turn rules: draw-from-discard, mulligan) -------
-    def _needs(self, obs: Observation, c: int) -> bool:
-        """Whether card ``c`` would unblock or finish our side now: a remedy or safety for the hazard that
-        stops us (or the limit, when it bites), a go card or rolling safety when we are not moving and
-        nothing shows, a distance card that completes the trip exactly."""
+    def _in_force(self, me: SideView) -> int:
+        """Bit mask of the battle hazards that stop side ``me`` now (every one of a stack, else the one showing)."""
+        m = 0
+        for h in me.hazards:
+            m |= 1 << h
+        return m
+
+    def _gets_moving(self, me: SideView, c: int) -> bool:
+        """Whether card ``c`` in hand would let a side that is not moving play distance again (or soon): a
+        remedy or safety for a battle hazard in force, or, with none in force, a go card or rolling safety."""
+        g = self.game
+        k = g.kind[c]
+        force = self._in_force(me)
+        if force:
+            if k == REMEDY:
+                return bool(g.fixes_mask[c] & force)
+            return k == SAFETY and bool(g.protects_mask[c] & force)
+        return (k == REMEDY and bool(self.is_go[c])) or (k == SAFETY and bool(self.grants_rolling[c]))
+
+    def _wants_top(self, obs: Observation, c: int) -> bool:
+        """Whether the discard pile's top card ``c`` is worth more to us than an unknown card from the draw
+        pile, so that the draw takes it (draw-from-discard):
+
+        - a safety (100 points, a protection and, played, another turn: the best card to hold);
+        - a remedy for a battle hazard in force (any of a stack), a go card when we are not moving, no
+          hazard is in force and no go card or rolling safety is in hand, or an end of limit while a
+          limit stops a distance card in hand;
+        - a distance card that fits now (we are moving, within the limit, the trip and the card's cap per
+          hand) and completes the trip exactly or is longer than every distance card in hand that fits.
+
+        Anything else (hazards, spare remedies, short distance) is worth less than the draw pile's card."""
+        g = self.game
         me = obs.my_side
-        k = self.game.kind[c]
-        if k == DISTANCE:
-            return me.moving and me.miles + self.miles[c] == obs.target
-        bh, sh = me.hazard, me.speed_hazard
-        if k == REMEDY:
-            if bh >= 0:
-                return c in self.remedies_of[bh]
-            if sh >= 0 and c in self.remedies_of[sh]:
-                return True
-            return self.is_go[c] and not me.moving and not any(self.is_go[h] for h in obs.hand)
+        k = g.kind[c]
         if k == SAFETY:
-            pm = self.protects_mask[c]
-            return (bh >= 0 and bool(pm >> bh & 1)) or (self.grants_rolling[c] and not me.moving and bh < 0)
+            return True
+        if k == REMEDY:
+            force = self._in_force(me)
+            if force:
+                return bool(g.fixes_mask[c] & force)
+            sh = me.speed_hazard
+            if sh >= 0 and g.fixes_mask[c] >> sh & 1 and not self.is_go[c]:
+                limit = NO_LIMIT if me.limit is None else me.limit
+                left = obs.target - me.miles
+                return any(g.kind[d] == DISTANCE and limit < self.miles[d] <= left for d in obs.hand)
+            if self.is_go[c] and not me.moving:
+                return not any(self._gets_moving(me, d) for d in obs.hand)
+            return False
+        if k == DISTANCE:
+            return me.moving and self._fits(obs, c) and (
+                me.miles + self.miles[c] == obs.target
+                or all(self.miles[d] < self.miles[c] for d in obs.hand if g.kind[d] == DISTANCE and self._fits(obs, d)))
         return False
 
-    def _hopeless(self, obs: Observation) -> bool:
-        """A hand that cannot get our car moving: a battle hazard stops us, no card in hand fixes it, and
-        the hand holds at most one remedy, go card or safety at all (the rest is distance and hazards)."""
+    def _fits(self, obs: Observation, c: int) -> bool:
+        """Distance card ``c`` could be played on our side now (limit, trip, its cap per hand)."""
         me = obs.my_side
-        if me.moving or me.hazard < 0 or any(self._needs(obs, c) for c in set(obs.hand)):
+        m = self.miles[c]
+        limit = NO_LIMIT if me.limit is None else me.limit
+        return m <= limit and me.miles + m <= obs.target and me.distance[c] < self.max_per_hand[c]
+
+    def _hopeless(self, obs: Observation) -> bool:
+        """A hopeless hand, which a mulligan throws back: our side is not moving (a battle hazard, or a stack
+        of them, stops it, or it has yet to start), no card in hand gets it moving (no remedy or safety for
+        a hazard in force; with none in force, no go card and no rolling safety), and the whole hand holds
+        at most one remedy or safety (the rest is distance and hazards): waiting would most likely cost
+        several turns, and a fresh draw of the thrown cards is the quickest way to a fix."""
+        me = obs.my_side
+        if me.moving:
+            return False
+        hand = obs.hand
+        if any(self._gets_moving(me, c) for c in set(hand)):
             return False
         kind = self.game.kind
-        return sum(1 for c in obs.hand if kind[c] in (REMEDY, SAFETY)) <= 1
+        return sum(1 for c in hand if kind[c] == REMEDY or kind[c] == SAFETY) <= 1
 
     def _throw(self, legal: list[Action]) -> Action | None:
         """A card of a hopeless hand to throw in a mulligan: distance and hazards; remedies and safeties stay."""
@@ -219,17 +270,25 @@ class HeuristicBot:
         return None
 
     def _draw_choice(self, obs: Observation, legal: list[Action]) -> Action:
-        """At a turn's draw with a choice: take the discard pile's top when it is what we need; a stopped
-        car whose hand cannot move it mulligans its distance and hazards; else the draw pile."""
+        """At a turn's draw with a choice: take the discard pile's top when it is what we need
+        (:meth:`_wants_top`); mulligan a hopeless hand (:meth:`_hopeless`) while the draw pile can give
+        it back; else the draw pile. Inside a mulligan: throw every distance card and hazard, then draw."""
         g = self.game
         if obs.decision.kind == DecisionKind.MULLIGAN:
             return self._throw(legal) or legal[0]  # throw the rest of a hopeless hand, then draw back
         top = obs.discard[-1] if obs.discard else -1
-        if top >= 0 and g.draw_discard_action in legal and self._needs(obs, top):
+        if top >= 0 and g.draw_discard_action in legal and self._wants_top(obs, top):
             return g.draw_discard_action
         if g.mulligan and obs.draw_pile >= g.hand_size and self._hopeless(obs):
             return self._throw(legal) or legal[0]
         return legal[0]
+
+    def _fast_play(self, legal: list[Action]) -> Action:
+        """A fast-play window: answer with a remedy (never decline: it fixes the hazard without spending a
+        turn); of several, the one that fixes the fewest hazards (a combination remedy is kept for later)."""
+        fm = self.game.fixes_mask
+        plays = [a for a in legal if a.op == FAST_PLAY]
+        return min(plays, key=lambda a: bin(fm[a.card_index]).count("1")) if plays else legal[0]
 
     def _context(self, obs: Observation) -> "_Context":
         # One context per observation: rank() then choose() on the same one (the expert) share it.
@@ -281,9 +340,9 @@ class HeuristicBot:
         if k == _SAFETY:
             bh = me.hazard
             pm = self.protects_mask[c]
-            if (bh >= 0 and pm >> bh & 1) or (me.speed_hazard >= 0 and pm >> me.speed_hazard & 1 and ctx.big_blocked) or (
-                self.grants_rolling[c] and not me.moving and bh < 0
-            ):
+            if (bh >= 0 and (pm >> bh & 1 or me.stack and pm & ctx.force)) or (
+                me.speed_hazard >= 0 and pm >> me.speed_hazard & 1 and ctx.big_blocked
+            ) or (self.grants_rolling[c] and not me.moving and bh < 0):
                 return self.W_SAFETY_UNBLOCK
             if ctx.can_finish:
                 return self.W_SAFETY_FINISH
@@ -462,6 +521,14 @@ class _Context:
         self._values: dict[int, float] = {}
 
     @_lazy
+    def force(self) -> int:
+        """Bit mask of the battle hazards in force on our side (stacked-hazards: every one of the stack)."""
+        m = 0
+        for h in self.me.hazards:
+            m |= 1 << h
+        return m
+
+    @_lazy
     def limit(self) -> int:
         return NO_LIMIT if self.me.limit is None else self.me.limit
 
@@ -593,7 +660,8 @@ class _Context:
                     return 0.0  # a rolling safety: the go card is never needed
                 return bot.V_GO if copies == 1 else bot.V_GO_SPARE
             fixes = bot.fixes[c]
-            showing = me.hazard in fixes or me.speed_hazard in fixes
+            showing = me.hazard in fixes or me.speed_hazard in fixes or (me.stack is not None and bool(
+                self.force & bot.game.fixes_mask[c]))
             to_come = 0
             protected = me.protected
             for h in fixes:

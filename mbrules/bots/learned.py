@@ -1,7 +1,7 @@
 """``learned``: a one-ply search over its own actions with a value learned from self-play at the leaves.
 
-At every real choice (a turn's play or discard, a coup fourré window, the extension question)
-the bot:
+At every real choice (a turn's play or discard, a coup fourré or fast-play window, the extension
+question) the bot:
 
 1. deals ``worlds`` worlds of the cards it has not seen, consistently with its observation
    (:func:`mbrules.engine.determinize.determinize`), the same worlds for every candidate;
@@ -18,6 +18,18 @@ the bot:
 An action whose outcome cannot depend on hidden cards (anything but a hazard played on another side)
 reaches the same observation in every world, so it is valued in the first world only: the same value
 the other worlds would give, for less work.
+
+A draw that is a choice (``draw-from-discard``, ``mulligan``) is the heuristic's
+(:meth:`HeuristicBot._draw_choice <mbrules.bots.heuristic.HeuristicBot._draw_choice>`): not valued.
+
+The house rules of issue 35 bring no feature the model cannot read: the model is fitted to one
+resolved ruleset (its digest: options included) at one player count, and the features are computed
+from the observation with that ruleset's cards (:mod:`mbrules.bots.features`). A ruleset with options
+therefore has no shipped model: the bot trains one on first use for exactly those rules (or takes
+``model=FILE``), and a model made for other rules is refused with a sentence, never read with features
+it was not fitted on. What the features do not show (a stack of hazards below the one showing, a
+queued turn, which card tops the discard pile) is left to the heuristic's candidates and to the
+positions the look-ahead reaches.
 
 What it knows: its observation only. V reads features of the bot's own observation (its hand, the
 table, unseen cards counted by kind, the score: :mod:`mbrules.bots.features`); the worlds are dealt
@@ -168,8 +180,10 @@ class LearnedBot:
         self.value = self.model.value
 
     def choose(self, obs: Observation, legal_actions: list[Action]) -> Action:
-        if len(legal_actions) == 1 or legal_actions[0].op == DRAW:
+        if len(legal_actions) == 1:
             return legal_actions[0]
+        if legal_actions[0].op == DRAW:
+            return self.heuristic.choose(obs, legal_actions)  # a draw that is a choice: the heuristic's (see above)
         g = self.game
         op = legal_actions[0].op
         if op == EXTEND or op == STOP or op == COUP_FOURRE or op == FAST_PLAY or op == DECLINE:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from typing import Any
 
 from mbrules.vocab import SCORE_LINES
 
@@ -17,7 +18,7 @@ def _side_name(names, s: int) -> str:
 
 def match_row(rec: MatchRecord, names, arm: str | None = None, index: int | None = None) -> dict:
     """A match as one JSON-ready object: sides by name, every hand nested."""
-    row = {} if arm is None else {"arm": arm}
+    row: dict[str, Any] = {} if arm is None else {"arm": arm}
     if index is not None:
         row["match"] = index
     row.update({

@@ -12,11 +12,15 @@ RESTRICTION_WORDS = {
     "no_extension": "never calls the extension",
     "no_attack": "never attacks (plays no hazard)",
     "no_safety_discard": "never discards a safety",
+    "no_discard_draw": "never draws the discard pile's top",
+    "no_mulligan": "never mulligans",
 }
 RESTRICTION_SHORT = {"no_coup_fourre": "coups fourrés", "no_extension": "the extension", "no_attack": "attacks",
-                     "no_safety_discard": "safety discards"}  # a progress bar's label: "forbid attacks"
+                     "no_safety_discard": "safety discards", "no_discard_draw": "discard draws",
+                     "no_mulligan": "mulligans"}  # a progress bar's label: "forbid attacks"
 RESTRICTION_NOUNS = {"no_coup_fourre": "coups fourrés", "no_extension": "the extension", "no_attack": "attacks",
-                     "no_safety_discard": "safety discards"}
+                     "no_safety_discard": "safety discards", "no_discard_draw": "draws from the discard pile",
+                     "no_mulligan": "mulligans"}
 ROBUST_WORDS = {True: "holds with every bot", False: "depends on the bots", None: "not checked with other bots"}
 # the label of a flagged effect, by what the other lineups measured (``robust_verdict`` of a row):
 # "unconfirmed" is a check with too few pairs to tell, never read as "depends on the bots"
@@ -145,7 +149,7 @@ def focus_sentence(f: dict, names: tuple[str, str]) -> str:
 def summary(cmp) -> list[dict]:
     """The headline: every flagged effect (largest first, labelled by robustness), who wins, the
     skill ladder, and the decisions restricted play shows weighing differently."""
-    out = []
+    out: list[dict] = []
     # the shape of the game first (hand length, match length, trips, coups fourrés...), then the score
     # sheet's lines; each group by the size of the effect
     flagged = sorted((r for r in cmp.rows if r["flagged"]), key=lambda r: (notice_rank(r), -importance(r)))
@@ -255,9 +259,11 @@ def _about(rel: float) -> str:
 def _plain_change(r: dict) -> tuple[str, str]:
     """(the change in words, "a → b unit") of a row."""
     key = r["key"]
-    up, down, _, unit = _PLAIN.get(key, (None, None, None, ""))
+    plain = _PLAIN.get(key)
     rel = relative(r["diff"], r["a"])
-    if up is None:  # a score line: "each side scores about 74% fewer points a hand from delayed action"
+    if plain is not None:
+        up, down, _, unit = plain
+    else:  # a score line: "each side scores about 74% fewer points a hand from delayed action"
         line = key.partition(".")[2]
         words = LINE_WORDS_PLAIN.get(line, line.replace("_", " "))
         up, down, unit = (f"each side scores about {{p}} more points a hand from {words}",
@@ -335,14 +341,43 @@ def headline_rows(cmp) -> list[dict]:
     return (picked + rest)[:HEADLINE_SENTENCES]
 
 
+STARVED = 0.9  # an arm whose hands end with no trip completed this often: its deck runs out first
+
+
+def starved_sentences(cmp) -> list[str]:
+    """For each arm where trips almost never complete (at least :data:`STARVED` of its hands end with no
+    trip completed: the draw pile, reshuffles included, runs out first), a sentence that says so, with the
+    share's 95% interval in plain words and the matches it rests on; "clearly" when the whole interval is
+    that high, else "probably". Nothing for an arm whose trips complete."""
+    r = next((x for x in cmp.rows if x["key"] == "trip_completed_share"), None)
+    if r is None:
+        return []
+    out = []
+    for arm in "ab":
+        done, ci, n = r[arm], r.get(f"{arm}_ci95"), r.get(f"n_{arm}")
+        if done is None or 1 - done < STARVED:
+            continue
+        word = "Clearly" if ci and 1 - ci[1] >= STARVED else "Probably"
+        bounds = f"somewhere between {100 * (1 - ci[1]):.0f}% and {100 * (1 - ci[0]):.0f}%, " if ci else ""
+        basis = f" ({bounds}from {n:,} match{'es' if n != 1 else ''})" if n else ""
+        out.append(f"{word}, under {arm.upper()} the deck runs out before any car arrives in {100 * (1 - done):.0f}% "
+                   f"of hands{basis}: trips almost never complete.")
+    return out
+
+
 def headline(cmp) -> list[str]:
     """At most three sentences a player reads first (``headline`` in ``--json``, the first lines of the
-    terminal and of ``index.html``): what the rule does to hand length, trips, shutouts, who wins and
-    points, each with its certainty ("clearly", "probably", "not shown"); the figures behind them follow."""
+    terminal and of ``index.html``): first, where trips almost never complete in an arm, that its deck runs
+    out before any car arrives (:func:`starved_sentences`); then what the rule does to hand length, trips,
+    shutouts, who wins and points, each with its certainty ("clearly", "probably", "not shown"); the
+    figures behind them follow."""
+    first = starved_sentences(cmp)
     rows = headline_rows(cmp)
     if not any(r["flagged"] for r in cmp.rows):
         pairs = cmp.pairs_done
-        first = (f"Not shown: any effect on play (hand length, trips, shutouts, who wins, points) in {pairs:,} "
-                 f"paired match{'es' if pairs != 1 else ''}.")
-        return [first] + [plain_sentence(cmp, r) for r in rows if r["excludes_zero"]][:HEADLINE_SENTENCES - 1]
-    return [plain_sentence(cmp, r) for r in rows]
+        none = (f"Not shown: any effect on play (hand length, trips, shutouts, who wins, points) in {pairs:,} "
+                f"paired match{'es' if pairs != 1 else ''}.")
+        rest = [none] + [plain_sentence(cmp, r) for r in rows if r["excludes_zero"]]
+    else:
+        rest = [plain_sentence(cmp, r) for r in rows]
+    return (first + rest)[:HEADLINE_SENTENCES]

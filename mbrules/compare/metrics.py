@@ -12,8 +12,9 @@ from ..matches.records import MatchRecord
 
 
 def mark_not_applicable(rows: list[dict], games) -> None:
-    """Blank the extension's metrics in an arm whose game has no extension (for this player count):
-    "–" there, and no difference."""
+    """Blank a metric in an arm whose game it does not apply to (:func:`applies`: the extension's without
+    an extension, reshuffles or draws from the discard pile without those turn rules): "–" there, and no
+    difference."""
     for m, r in zip(METRICS, rows):
         for arm, g in zip("ab", games):
             if not applies(m, g):

@@ -8,9 +8,13 @@ from __future__ import annotations
 import html
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..matches.intervals import FAMILY_ALPHA
 from .figures import _round, fmt, fmt_ci, fmt_diff, fmt_diff_ci, fmt_p
+
+if TYPE_CHECKING:
+    from ..matches.records import MatchRecord
 
 METHODS = (
     "Intervals are 95%. A share of matches: Wilson score interval. Every other figure is a ratio of sums "
@@ -189,7 +193,8 @@ def html_page(doc: dict, charts: dict[str, str] | None) -> str:
         else:
             cls = ""
         diff_cell = (f"{e(fmt_diff(m['diff'], key))}<br><small>{e(fmt_diff_ci(m['ci95'], key))}</small>"
-                     if m["compared"] else "<small>shown per arm (seated differently)</small>")
+                     if m["compared"] else "–" if m["a"] is None or m["b"] is None  # does not apply to an arm
+                     else "<small>shown per arm (seated differently)</small>")
         rob = badge({**m, "key": key}) if m["flagged"] else ""
         rows.append(
             f"<tr{cls}><td>{e(m['name'])}<br><small><code>{e(key)}</code></small></td>"
@@ -298,7 +303,7 @@ class RecordSpill:
         self._mcsv.writerow(export.match_header(self.names))
         self._hcsv.writerow(export.hand_header(self.names))
 
-    def add(self, arm: str, i: int, rec: dict, names) -> None:
+    def add(self, arm: str, i: int, rec: MatchRecord, names) -> None:
         from . import export
 
         row = {**export.match_row(rec, names, arm, i), "kind": "main"}

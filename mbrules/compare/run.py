@@ -29,7 +29,7 @@ import math
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from .. import load_game
 from ..bots import check_bots, is_slow, ladder_rungs, lineup
@@ -41,6 +41,9 @@ from ..matches.base import DEFAULT_WORKERS
 from ..matches.metrics import METRICS
 from .headline import RESTRICTION_SHORT
 from .metrics import add_distribution, add_pair, evaluate_sums, mark_not_applicable, new_distribution
+
+if TYPE_CHECKING:
+    from .report import RecordSpill
 
 # The second lineup of the robustness check: the starting heuristic (another player: it attacks after
 # rolling, saves its longest distance card, keeps its safeties differently) at the heuristic's cost, so
@@ -171,7 +174,7 @@ def run_compare(
     check_bots([*bots, *robust_bots, *(rungs if skill > 0 else [])], games_pair)
     same_seating = game_a.players == game_b.players and game_a.sides == game_b.sides
 
-    spill = None
+    spill: RecordSpill | None = None  # with a report folder: the records, as they arrive
     if out is not None:
         from .report import RecordSpill, check_out
 
@@ -190,6 +193,10 @@ def run_compare(
         for r in RESTRICTIONS:
             if r == "no_extension" and all(g.extension_to is None for g in games_pair):
                 continue  # no extension question in either game: the restriction changes nothing
+            if r == "no_discard_draw" and not any(g.draw_from_discard for g in games_pair):
+                continue  # no draw from the discard pile in either game (turn.draw_from_discard)
+            if r == "no_mulligan" and not any(g.mulligan for g in games_pair):
+                continue  # no mulligan in either game (turn.mulligan)
             phases.append(Phase(f"restricted:{r}", "restricted", restricted_n, f"forbid {RESTRICTION_SHORT[r]}",
                                 focus="heuristic", other=f"restricted:{r}=1"))
 
@@ -205,7 +212,7 @@ def run_compare(
             i = start + k
             if phase.kind == "main":
                 add_pair(sums, vals[0], vals[1])
-                if recs is not None:
+                if recs is not None and spill is not None:  # records come when there is a spill for them
                     for arm, rec, dist in zip("AB", recs, dists):
                         add_distribution(dist, rec)
                         spill.add(arm, i, rec, game_a.side_names if arm == "A" else game_b.side_names)
@@ -273,7 +280,7 @@ def run_compare(
                      done.get("main", 0), dists)
     cmp.summary = summary(cmp)
     cmp.headline = headline(cmp)
-    if out is not None and cmp.pairs_done > 0:
+    if out is not None and spill is not None and cmp.pairs_done > 0:  # (a folder has its spill)
         from .report import write_report
 
         write_report(cmp, out, spill, charts, inputs)
@@ -292,12 +299,13 @@ def _focus_row(phase: Phase, sums: stats.PairSums | None, comparable: bool) -> d
     b = s.s[2] / n if n else None
     d, se = s.paired_diff() if (comparable and n) else (None, None)
     ci = stats.normal_ci(d, se)
+    ci_a, ci_b = stats.wilson(s.s[0], n), stats.wilson(s.s[2], n)  # None when n is 0
     return {
         "key": phase.key, "kind": phase.kind, "focus": phase.focus, "other": phase.other, "pairs": n,
-        "a": a, "a_ci95": list(stats.wilson(s.s[0], n)) if n else None,
-        "b": b, "b_ci95": list(stats.wilson(s.s[2], n)) if n else None,
+        "a": a, "a_ci95": list(ci_a) if ci_a is not None else None,
+        "b": b, "b_ci95": list(ci_b) if ci_b is not None else None,
         "diff": d, "ci95": list(ci) if ci else None, "se": se,
-        "excludes_zero": bool(ci) and (ci[0] > 0 or ci[1] < 0),
+        "excludes_zero": ci is not None and (ci[0] > 0 or ci[1] < 0),
     }
 
 
@@ -310,11 +318,11 @@ def _robustness(rows: list[dict], robust_sums: dict, robust_bots: list[str], com
     for k, r in enumerate(rows):
         if not r["flagged"]:
             continue
-        checks = []
+        checks: list[dict] = []
         for bot in robust_bots:
             got = robust_sums.get(f"robust:{bot}")
             if got is None or got[k].n < 2:
-                checks = None
+                checks = []  # a lineup not measured: nothing is said
                 break
             rr = row_from_sums(METRICS[k], got[k], comparable or METRICS[k].scope == "game")
             ci = rr["ci95"]

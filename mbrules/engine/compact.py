@@ -8,16 +8,17 @@ the seat it asks, never another hand or the draw order): ``tests/rl/test_compact
 both vectors over many random positions of every bundled ruleset.
 
 It also gives the chance hooks of the OpenSpiel game: the cards left to draw, counted, and
-``stack_next_draw`` to put a chosen card on top of the draw pile before the engine takes it.
+``stack_next_draw`` (``arrange_next_draws``: several) to put chosen cards on top of the draw pile before the
+engine takes them, and ``set_reshuffle_hook`` to order a pile a reshuffle makes.
 Like the rest of ``mbrules.engine``, the ``_`` fields are read here and nowhere outside.
 """
 
 from __future__ import annotations
 
 import struct
-from typing import Any
+from typing import Any, Sequence
 
-from ..vocab import NO_LIMIT
+from ..vocab import NO_LIMIT, DecisionKind
 from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_MULL, P_PLAY
 from .state import State
 
@@ -49,7 +50,8 @@ class ObservationWriter:
         self._zeros = [0.0] * self.size
         self._o_sides = 6 + N + 2 * n
         self._side_len = 5 * n + 6
-        assert self._o_sides + S * self._side_len + 3 * n + N + 3 + 2 * S + 1 == self.size, \
+        self._tail = turn_tail_size(g)  # the turn rules' slots, last (none without them)
+        assert self._o_sides + S * self._side_len + 3 * n + N + 3 + 2 * S + 1 + self._tail == self.size, \
             "the writer's layout disagrees with the encoder's"
         self._sheet_key: tuple[Any, ...] | None = None
         self._sheet_points: list[int] = []  # computed at the first call (no key matches None)
@@ -185,7 +187,54 @@ class ObservationWriter:
             v[i + k] = 0.0 if x < 0 else (1000.0 if x > 1000.0 else x)
         h = hands_played / 10.0
         v[i + S] = h if h < 1000.0 else 1000.0
+        if self._tail:
+            write_turn_tail(v, i + S + 1, st.observation(player))
         return bytearray(self._all.pack(*v))
+
+
+def turn_tail_names(g: Any) -> list[tuple[str, float]]:
+    """(name, upper bound) of the slots the ruleset's turn rules add at the end of the observation vector,
+    only where they are on (the vector of a ruleset without them is unchanged): the reshuffles this hand
+    (``reshuffles/max_reshuffles``, turn.reshuffles), a mulligan under way (``decision.mulligan``), play then
+    draw's next player once the owed draw is taken (``after_draw[+k]``, seats from the observer's), and the
+    coup fourré turns queued (``queued_turns[+k]``, queued-coup-fourre-turn). All are public."""
+    N = g.players
+    out: list[tuple[str, float]] = []
+    if g.max_reshuffles or g.max_refill_reshuffles:
+        out.append(("reshuffles/max_reshuffles", 1.0))
+    if g.mulligan:
+        out.append(("decision.mulligan", 1.0))
+    if g.play_then_draw:
+        out += [(f"after_draw[+{k}]", 1.0) for k in range(N)]
+    if g.coup_fourre_bonus_turn_queued:
+        out += [(f"queued_turns[+{k}]", float(N)) for k in range(N)]
+    return out
+
+
+def turn_tail_size(g: Any) -> int:
+    return len(turn_tail_names(g))
+
+
+def write_turn_tail(v: list[float], i: int, obs: Any) -> None:
+    """The turn rules' slots of ``obs`` (an Observation) into ``v`` from ``i`` (:func:`turn_tail_names`)."""
+    g = obs.game
+    N = g.players
+    me = obs.player
+    most = max(g.max_reshuffles, g.max_refill_reshuffles)
+    if most:
+        v[i] = min(obs.reshuffles / most, 1.0)
+        i += 1
+    if g.mulligan:
+        v[i] = 1.0 if obs.decision.kind == DecisionKind.MULLIGAN else 0.0
+        i += 1
+    if g.play_then_draw:
+        if obs.after_draw >= 0:
+            v[i + (obs.after_draw - me) % N] = 1.0
+        i += N
+    if g.coup_fourre_bonus_turn_queued:
+        for q in obs.queued_turns:
+            v[i + (q - me) % N] += 1.0
+        i += N
 
 
 # a fast-play window shares the coup fourré's slot: a reaction window, its hazard shown to the seat asked;
@@ -236,6 +285,22 @@ def draw_pile_counts(st: State) -> list[int]:
     return counts
 
 
+def arrange_top(pile: list[int], cards: Sequence[int]) -> None:
+    """Reorder ``pile`` (a draw pile: its top is its end) so that its next cards taken are ``cards``, in
+    that order; the order of the rest is of no consequence. ``ValueError`` when a card has no copy left.
+
+    For chance nodes that choose the cards of a draw pile as they are taken (OpenSpiel), before an
+    action that takes several (a mulligan's draw back, a refill) or after a reshuffle made the pile."""
+    for i, card in enumerate(cards):
+        top = len(pile) - 1 - i
+        for j in range(top, -1, -1):
+            if pile[j] == card:
+                pile[j], pile[top] = pile[top], pile[j]
+                break
+        else:
+            raise ValueError(f"no copy of card {card} is left to take at position {i} of the pile")
+
+
 def stack_next_draw(st: State, card: int) -> None:
     """Put a copy of ``card`` from the draw pile on its top, so the next card taken is ``card``.
 
@@ -251,3 +316,25 @@ def stack_next_draw(st: State, card: int) -> None:
             return
     raise ValueError(f"no {st.game.card_ids[card] if 0 <= card < st.game.n_cards else card} is left to draw")
 
+
+
+def arrange_next_draws(st: State, cards: Sequence[int]) -> None:
+    """The next cards taken from the draw pile are ``cards``, in order (:func:`arrange_top`)."""
+    arrange_top(st._stock, cards)
+
+
+def set_reshuffle_hook(st: State, hook: Any) -> None:
+    """Have ``hook(pile)`` called with each pile a reshuffle makes, after the engine's shuffle, to reorder it
+    in place (chance nodes choosing the cards drawn from it); None removes it. ``hook`` must be marked
+    ``_immutable = True``: a clone of the state shares it."""
+    st._reshuffle_hook = hook
+
+
+def hands_held(st: State) -> list[list[int]]:
+    """Every player's hand, copied (hidden information: for tools entitled to it)."""
+    return [list(h) for h in st._hands]
+
+
+def reshuffles_made(st: State) -> int:
+    """Reshuffles of the discard pile this hand (public: ``observation(p).reshuffles``)."""
+    return st._reshuffles

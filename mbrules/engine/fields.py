@@ -10,7 +10,7 @@ method declarations exist only for the checker, which also checks the rooms' def
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
     from ..vocab import Termination
@@ -76,6 +76,7 @@ class StateFields:
     _after_draw: int  # play-then-draw: the next player once the owed draw is taken, or -1
     _hand_seed: int  # the seed of this hand's reshuffles
     _hand_reshuffles: list[int]  # per hand over: how many reshuffles it made
+    _reshuffle_hook: Callable[[list[int]], None] | None  # orders a reshuffled pile from outside (OpenSpiel), else None
 
     if TYPE_CHECKING:  # methods one room calls in another: defined by the rooms, declared here for the checker
         @property

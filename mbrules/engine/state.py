@@ -85,6 +85,9 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         # reshuffles (the books' rulesets draw nothing more), a position's own seed otherwise
         "_hand_seed",
         "_hand_reshuffles",  # per hand over: how many reshuffles it made (compare's metric)
+        # a reshuffle's order chosen from outside (OpenSpiel's chance nodes): None, or an object marked
+        # _immutable (shared by clones) called with each reshuffled pile (turn.py's _reshuffle)
+        "_reshuffle_hook",
     )
 
     # -- construction ----------------------------------------------------------
@@ -98,6 +101,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         self._hand_sheets: list[list[dict[str, int]]] = []
         self._completers: list[int] = []  # per hand over: the side that completed the trip, or -1
         self._hand_reshuffles: list[int] = []
+        self._reshuffle_hook = None
         self._winner = None  # side index, Termination.DRAW or .UNFINISHED, or None while undecided
         self._history: list[tuple[int, int]] = []  # (player, action); (-1, -1) marks a new hand
         self._deal_next = False  # deal the next hand as soon as one ends (matches from new_match)

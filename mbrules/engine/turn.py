@@ -145,6 +145,9 @@ class TurnFlow(StateFields):
             face_up[c] -= 1  # back face down: its order is hidden again
         # the k-th reshuffle of a hand is shuffled from (hand seed, k): a recorded or set-up hand replays it
         random.Random(self._hand_seed * 128 + self._reshuffles).shuffle(pile)
+        hook = self._reshuffle_hook
+        if hook is not None:  # chance nodes choose the cards drawn from it (mbrules.openspiel): they reorder it
+            hook(pile)
         self._stock = pile
         self._discard = []  # a new list: the discard pile is empty after a reshuffle
         self._reshuffles += 1

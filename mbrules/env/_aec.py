@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from array import array
+from typing import Any, NoReturn
 
 import numpy as np
 from gymnasium import spaces
@@ -15,6 +16,7 @@ from pettingzoo import AECEnv
 
 import mbrules
 
+from ..engine import State
 from ..engine.compact import ObservationWriter, draw_due, state_vector
 from ..seats import LaterSeat, SeatLoop
 from .encoding import ActionSpace, ObservationEncoder
@@ -27,7 +29,7 @@ REWARDS = ("match", "points")
 class MilleBornesAEC(AECEnv):
     """Mille Bornes under any ruleset: ``ruleset`` (a bundled id or a YAML path), ``players``, ``options``."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "mille_bornes", "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "name": "mille_bornes", "is_parallelizable": False}
     auto_draw = False  # v1: the draw is taken for the agent, never an agent step
     check_order = False  # v1: step/observe/state before reset raise here (no wrapper needed)
 
@@ -52,7 +54,7 @@ class MilleBornesAEC(AECEnv):
         self._writer = ObservationWriter(self.encoder)
         self.possible_agents = list(self.game.player_names)
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        self.agents = []
+        self.agents: list[str] = []
         high = np.array(self.encoder.high, dtype=np.float32)
         obs_space = spaces.Dict({
             "observation": spaces.Box(low=np.zeros_like(high), high=high, dtype=np.float32),
@@ -63,8 +65,8 @@ class MilleBornesAEC(AECEnv):
         n = self.game.n_cards
         self.state_space = spaces.Box(low=0.0, high=float(max(self.game.deck_counts)),
                                       shape=((self.game.players + 2) * n,), dtype=np.float32)
-        self._next_seed = None
-        self.state_ = None
+        self._next_seed: int | None = None
+        self.state_: State | None = None
         self._no_actions = array("b", bytes(len(self.space)))  # the mask's zeros, copied per step
 
     def observation_space(self, agent):
@@ -79,47 +81,47 @@ class MilleBornesAEC(AECEnv):
             seed = self._next_seed if self._next_seed is not None else int.from_bytes(os.urandom(7), "big")
         self.seed_ = int(seed)
         self._next_seed = self.seed_ + 1
-        self.state_ = self.game.new_match(self.seed_)
+        self.state_ = st = self.game.new_match(self.seed_)
         # every seat is an agent's, answering with step(): the one seat loop takes v1's draws between them
-        self._loop = SeatLoop(self.state_, [LaterSeat() for _ in self.possible_agents])
+        self._loop = SeatLoop(st, [LaterSeat() for _ in self.possible_agents])
         if self.auto_draw:
-            self._draw_for_agent()
+            self._draw_for_agent(st)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
         self._steps = {a: 0 for a in self.agents}
         self._paid = False  # whether self.rewards holds anything but zeros
-        self.agent_selection = self.possible_agents[self.state_.current_player]
+        self.agent_selection = self.possible_agents[st.current_player]
 
-    def _draw_for_agent(self) -> None:
+    def _draw_for_agent(self, st: State) -> None:
         """v1: the draw that starts a turn is taken at once (the seat loop takes a lone draw without asking,
         where every seat answers later); the card is in the agent's next observation. The loop is stepped
         while a draw is due, not advanced to the agent's decision: that would list the agent's legal
         actions once more a step (+9% instructions a v1 step)."""
-        st, step = self.state_, self._loop.step
+        step = self._loop.step
         while draw_due(st):
             step()
 
-    def _require_reset(self, what: str) -> None:
-        if self.state_ is None:
-            raise RuntimeError(f"reset() must be called before {what}()")
+    def _require_reset(self, what: str) -> NoReturn:
+        """Called where there is no match yet (``state_`` is None)."""
+        raise RuntimeError(f"reset() must be called before {what}()")
 
     def observe(self, agent):
-        if self.state_ is None:
-            self._require_reset("observe")
         st = self.state_
+        if st is None:
+            self._require_reset("observe")
         p = self._seat[agent]
         vec = np.frombuffer(self._writer.write(st, p, st.hands_played), dtype=np.float32)
         return {"observation": vec, "action_mask": self.action_mask(agent)}
 
     def action_mask(self, agent) -> "np.ndarray":
         """The ``action_mask`` of ``observe(agent)`` alone, without building the observation vector."""
-        if self.state_ is None:
-            self._require_reset("action_mask")
         st = self.state_
+        if st is None:
+            self._require_reset("action_mask")
         mask = self._no_actions[:]
         if st.current_player == self._seat[agent]:
             idx = self.space.index
@@ -134,19 +136,20 @@ class MilleBornesAEC(AECEnv):
         card (one-hot); ``state_space`` bounds it. A policy that acts on it sees cards no player may
         see: give it to a critic trained centrally, never to an actor (docs/rl.md).
         """
-        if self.state_ is None:
+        st = self.state_
+        if st is None:
             self._require_reset("state")
-        return np.array(state_vector(self.state_), dtype=np.float32)
+        return np.array(state_vector(st), dtype=np.float32)
 
     def step(self, action):
-        if self.state_ is None:
+        st = self.state_
+        if st is None:
             self._require_reset("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
         if not self.agents:
             raise RuntimeError("the episode is over: call reset()")
-        st = self.state_
         a = self.space.actions[self.space.check(action)]
         hands_before = st.hands_played
         try:
@@ -155,7 +158,7 @@ class MilleBornesAEC(AECEnv):
             legal = ", ".join(str(x) for x in st.legal_actions())
             raise ValueError(f"{agent} may not {a} now (action {int(action)}): {exc.message}; legal: {legal}") from None
         if self.auto_draw:
-            self._draw_for_agent()
+            self._draw_for_agent(st)
         self._cumulative_rewards[agent] = 0.0
         if self._paid:
             self.rewards = {x: 0.0 for x in self.agents}

@@ -41,7 +41,13 @@ seat's own side onwards and players from the seat onwards (so a policy is seat-i
 * ``hand_sizes`` (N): cards held, relative to the seat;
 * ``draw_pile/deck``, ``target/max_target``, ``extension_called`` (3);
 * ``hand_score`` (S) and ``match_totals`` (S): points / 1000, own side first;
-* ``hand_no`` (1): hands played so far in the match / 10 (as the environment counts them).
+* ``hand_no`` (1): hands played so far in the match / 10 (as the environment counts them);
+* then, only where the ruleset's turn rules are on (issue 35; a ruleset without them keeps the vector
+  above, slot for slot): ``reshuffles/max_reshuffles`` (1, turn.reshuffles or a refill's), ``decision.mulligan``
+  (1, a mulligan under way, option mulligan), ``after_draw`` (N, one-hot relative to the seat: play then
+  draw's next player once the owed draw is taken), ``queued_turns`` (N, counts relative to the seat:
+  option queued-coup-fourre-turn). All are public (``Observation.reshuffles``, ``.after_draw``,
+  ``.queued_turns``).
 
 Every slot has a finite upper bound (``high``), so a ``Box`` holds every vector.
 """
@@ -182,6 +188,12 @@ class ObservationEncoder:
             high.append(1000.0)
         names.append("hand_no/10")
         high.append(1000.0)
+        from ..engine.compact import turn_tail_names
+
+        tail = turn_tail_names(game)  # the turn rules' public facts, only where they are on
+        names += [nm for nm, _ in tail]
+        high += [h for _, h in tail]
+        self._tail = bool(tail)
         self._counts = tuple(counts)
         self.names = tuple(names)
         self.high = tuple(high)
@@ -301,6 +313,10 @@ class ObservationEncoder:
             v[i + k] = _clip(obs.match_totals[(obs.side + k) % S] / 1000.0, 1000.0)
         i += S
         v[i] = min(hands_played / 10.0, 1000.0)
+        if self._tail:
+            from ..engine.compact import write_turn_tail
+
+            write_turn_tail(v, i + 1, obs)
         return v
 
 

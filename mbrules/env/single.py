@@ -39,6 +39,7 @@ from gymnasium import spaces
 import mbrules
 
 from ..bots import check_bot, make_bot
+from ..engine import State
 from ..engine.compact import ObservationWriter
 from ..seats import BotSeat, LaterSeat, SeatLoop
 from .encoding import ActionSpace, ObservationEncoder
@@ -98,9 +99,9 @@ class SingleAgentEnv(gymnasium.Env):
         })
         self.action_space = spaces.Discrete(len(self.space))
         self._no_actions = array("b", bytes(len(self.space)))
-        self.state_ = None
+        self.state_: State | None = None
         self._agent = LaterSeat()  # the agent's seat: its action comes with step()
-        self._loop = None
+        self._loop: SeatLoop | None = None
 
     # -- episode ----------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options=None):
@@ -108,11 +109,11 @@ class SingleAgentEnv(gymnasium.Env):
         match_seed = int(seed) if seed is not None else int(self.np_random.integers(1 << 62))
         self.match_seed = match_seed
         g = self.game
-        self.state_ = g.new_match(match_seed)
+        self.state_ = st = g.new_match(match_seed)
         others = iter(self.opponents)
         seats = [self._agent if p == self.seat else BotSeat(make_bot(next(others), g, p, match_seed))
                  for p in range(g.players)]
-        self._loop = SeatLoop(self.state_, seats)
+        self._loop = SeatLoop(st, seats)
         self._advance()  # no hand ends before the agent's first decision: nothing is paid yet
         return self._obs(), self._info()
 
@@ -126,7 +127,7 @@ class SingleAgentEnv(gymnasium.Env):
         a = self.space.actions[i]
         hands_before = st.hands_played
         try:
-            self._loop.answer(a)  # the agent's seat answered later: this is its answer (checked as it is taken)
+            self._seat_loop().answer(a)  # the agent's seat answered later: this is its answer (checked as it is taken)
         except mbrules.IllegalAction as exc:
             if self.illegal == "raise":
                 legal = ", ".join(str(x) for x in st.legal_actions())
@@ -146,25 +147,37 @@ class SingleAgentEnv(gymnasium.Env):
 
         The agent's seat answers later (its action comes with the next ``step``): the seat loop
         stops there; the agent is shown its forced moves but the draw, which the loop makes."""
-        hands_before = self.state_.hands_played
-        self._loop.advance()
+        hands_before = self._match().hands_played
+        self._seat_loop().advance()
         return self._points(hands_before)
 
+    def _match(self) -> State:
+        """The match in play (reset() starts one)."""
+        if self.state_ is None:
+            raise RuntimeError("reset() must be called first")
+        return self.state_
+
+    def _seat_loop(self) -> SeatLoop:
+        """The seat loop of the match in play (reset() makes it)."""
+        if self._loop is None:
+            raise RuntimeError("reset() must be called first")
+        return self._loop
+
     def _points(self, hands_before: int) -> float:
-        st = self.state_
+        st = self._match()
         if self.reward_mode != "points" or st.hands_played == hands_before:
             return 0.0
         side = self.game.side_of[self.seat]
         return float(sum(sheet[side]["total"] for sheet in st.hand_sheets[hands_before:]))
 
     def _match_reward(self) -> float:
-        out = self.state_.outcome
-        if self.reward_mode != "match" or out.winner_index < 0:
+        out = self._match().outcome  # the match is over
+        if self.reward_mode != "match" or out is None or out.winner_index < 0:
             return 0.0
         return 1.0 if self.game.side_of[self.seat] == out.winner_index else -1.0 / (self.game.sides - 1)
 
     def _obs(self) -> dict:
-        st = self.state_
+        st = self._match()
         vec = np.frombuffer(self._writer.write(st, self.seat, st.hands_played), dtype=np.float32)
         return {"observation": vec, "action_mask": self.action_masks()}
 
@@ -179,10 +192,11 @@ class SingleAgentEnv(gymnasium.Env):
         return np.frombuffer(mask, dtype=np.int8)
 
     def _info(self) -> dict:
-        st = self.state_
-        info = {"match_seed": self.match_seed}
-        if st.is_terminal():
-            info["outcome"] = st.outcome.to_dict()
+        st = self._match()
+        info: dict = {"match_seed": self.match_seed}
+        out = st.outcome if st.is_terminal() else None
+        if out is not None:
+            info["outcome"] = out.to_dict()
         return info
 
     def render(self):

@@ -116,10 +116,21 @@ def won_by(bot: str, game: Game) -> Metric:
 EXTENSION_METRICS = ("extension_called_share", "extension_made_share", "points_per_hand.extension")
 
 
+# metrics of the turn rules (issue 35): each applies only to a game whose rules can make it happen
+TURN_RULE_METRICS: dict[str, Callable[["Game"], bool]] = {
+    "reshuffles_per_hand": lambda g: bool(g.max_reshuffles or g.max_refill_reshuffles),  # reshuffle-discard
+    "discard_draws_per_hand": lambda g: bool(g.draw_from_discard),  # draw-from-discard
+}
+
+
 def applies(metric: Metric, game: Game) -> bool:
     """Whether ``metric`` means anything in ``game``: the extension's metrics do not apply to a game
-    without an extension (for its player count); they are shown "–", never 0%."""
-    return not (metric.key in EXTENSION_METRICS and game.extension_to is None)
+    without an extension (for its player count), nor reshuffles or draws from the discard pile to a game
+    whose turn rules have none; they are shown "–" (null in JSON, empty in CSV), never 0."""
+    if metric.key in EXTENSION_METRICS:
+        return game.extension_to is not None
+    rule = TURN_RULE_METRICS.get(metric.key)
+    return rule is None or rule(game)
 
 
 def metric_values(record: MatchRecord) -> tuple[tuple[int, int], ...]:

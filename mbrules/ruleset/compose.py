@@ -26,9 +26,10 @@ to the API, last (one that changes a value the top file wrote is reported as a w
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
-from .diagnostics import Loc, LocNode
+from .diagnostics import DataKey, DataPath, Loc, LocNode, YamlData, YamlMap
 
 ROOT_OWN_KEYS = ("id", "name", "description", "source")  # never inherited: each file says its own
 FILE_ONLY_KEYS = ("kind", "extends", "options", "group", "category", "remove")  # read by the loader, not part of the ruleset
@@ -39,7 +40,7 @@ DELETABLE = {("cards",), ("removals",), ("box", "reference_cards"), ("scoring", 
 CITED_ENTRIES = (("cards",), ("player_counts",), ("removals",), ("box", "reference_cards"), ("scoring", "lines"))
 
 
-def _deletable(path: tuple) -> bool:
+def _deletable(path: DataPath) -> bool:
     # a removal's 'cards: null' empties it (the entry keeps its citation: the whole deck, cited)
     return path in DELETABLE or (len(path) in (2, 3) and path[0] == "removals" and path[-1] != "*"
                                  and (len(path) == 2 or path[2] == "cards"))
@@ -53,7 +54,7 @@ def rule_paths() -> set[tuple[str, str]]:
     """(section, field) of every rule value ``{value, source|decided}``, read from the model."""
     from .model import Rule, Ruleset
 
-    out = set()
+    out: set[tuple[str, str]] = set()
     for section, info in Ruleset.model_fields.items():
         sub = info.annotation
         for name, finfo in getattr(sub, "model_fields", {}).items():
@@ -63,7 +64,7 @@ def rule_paths() -> set[tuple[str, str]]:
     return out
 
 
-_RULE_PATHS: set | None = None
+_RULE_PATHS: set[tuple[str, str]] | None = None
 
 
 def _where(node: LocNode) -> str:
@@ -71,7 +72,7 @@ def _where(node: LocNode) -> str:
     return f"{file}:{line}"
 
 
-def _uncite(value: dict, node: LocNode) -> tuple[dict, LocNode]:
+def _uncite(value: YamlMap, node: LocNode) -> tuple[YamlMap, LocNode]:
     """``value`` without null citations; with none left, marked uncited where it was written."""
     value = {k: v for k, v in value.items() if not (k in ("source", "decided") and v is None)}
     if is_cited(value):
@@ -81,7 +82,7 @@ def _uncite(value: dict, node: LocNode) -> tuple[dict, LocNode]:
     return {**value, "uncited": _where(node)}, LocNode(node.loc, kids)
 
 
-def normalize(data: dict, locs: LocNode) -> tuple[dict, LocNode]:
+def normalize(data: YamlMap, locs: LocNode) -> tuple[YamlMap, LocNode]:
     """One file's data as composition takes it: plain rule values wrapped, uncited objects marked,
     ``remove: [ids]`` as ``cards: {id: null}``. Neither argument is modified."""
     global _RULE_PATHS
@@ -105,7 +106,7 @@ def normalize(data: dict, locs: LocNode) -> tuple[dict, LocNode]:
         root_kids[section] = LocNode(node.loc, {**(node.children or {}), name: new_node})
     for path in CITED_ENTRIES:
         parent: Any = data
-        pnodes = [LocNode(locs.loc, root_kids)]
+        pnodes: list[LocNode | None] = [LocNode(locs.loc, root_kids)]
         for part in path:
             parent = parent.get(part) if isinstance(parent, dict) else None
             pnodes.append(pnodes[-1].child(part) if pnodes[-1] is not None else None)
@@ -145,14 +146,14 @@ def normalize(data: dict, locs: LocNode) -> tuple[dict, LocNode]:
     return data, LocNode(locs.loc, root_kids)
 
 
-def merge(parent: Any, parent_locs: LocNode | None, child: Any, child_locs: LocNode, path: tuple = (),
-          removed: list | None = None) -> tuple[Any, LocNode]:
+def merge(parent: YamlData, parent_locs: LocNode | None, child: YamlData, child_locs: LocNode, path: DataPath = (),
+          removed: list[tuple[DataPath, LocNode]] | None = None) -> tuple[YamlData, LocNode]:
     """``child`` laid over ``parent`` (neither is modified), with merged positions.
 
     ``removed``, if given, collects ``(path, LocNode)`` for every entry a ``null`` took out."""
     if isinstance(parent, dict) and isinstance(child, dict):
         out = dict(parent)
-        kids: dict = dict(parent_locs.children or {}) if parent_locs is not None else {}
+        kids: dict[DataKey, LocNode] = dict(parent_locs.children or {}) if parent_locs is not None else {}
         if is_cited(child):  # the patch's citation replaces the object's
             for k in CITATION_KEYS:
                 out.pop(k, None)
@@ -187,12 +188,13 @@ def merge(parent: Any, parent_locs: LocNode | None, child: Any, child_locs: LocN
     return child, child_locs
 
 
-def patch_body(data: dict) -> dict:
+def patch_body(data: YamlMap) -> YamlMap:
     """What a file changes: its data without the root's own keys and the loader's keys."""
     return {k: v for k, v in data.items() if k not in ROOT_OWN_KEYS and k not in FILE_ONLY_KEYS}
 
 
-def leaves(data: Any, locs: LocNode | None, path: tuple = ()):
+def leaves(data: YamlData, locs: LocNode | None,
+           path: DataPath = ()) -> Iterator[tuple[DataPath, YamlData, LocNode | None]]:
     """``(path, value, LocNode)`` for every value below ``data`` that is not a mapping (citations left
     out): what ``show --explain`` lists and what an option's patch changes."""
     if isinstance(data, dict) and data:
@@ -204,7 +206,7 @@ def leaves(data: Any, locs: LocNode | None, path: tuple = ()):
         yield path, data, locs
 
 
-def citation_of(data: Any, path: tuple) -> tuple[str, str] | None:
+def citation_of(data: YamlData, path: DataPath) -> tuple[str, str] | None:
     """The citation that covers the value at ``path``: that of the nearest cited object above it."""
     found = None
     cur = data
@@ -223,7 +225,7 @@ def citation_of(data: Any, path: tuple) -> tuple[str, str] | None:
     return found
 
 
-def citation_in_file(data: Any, locs: LocNode | None, path: tuple, file: str) -> tuple[str, str] | None:
+def citation_in_file(data: YamlData, locs: LocNode | None, path: DataPath, file: str) -> tuple[str, str] | None:
     """The citation that covers the value at ``path`` as ``file`` wrote it: that of the nearest object
     above it whose citation was written in the same file as the value. A citation another file laid on
     a sibling (a patch's ``decided:`` on ``player_counts.4``) does not cover a value an option set there."""

@@ -11,10 +11,23 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+    from pydantic_core import ErrorDetails
+
+# Plain data read from a YAML file: None, bool, int, float, str, lists and mappings with text keys,
+# nested. Its shape is checked at run time (pydantic, the schema), so a checker sees it as Any.
+YamlData: TypeAlias = Any
+# A mapping read from YAML (its keys are text: the YAML layer makes them so).
+YamlMap: TypeAlias = dict[str, Any]
+# One step down into such data: a mapping's key or a list's index; a path is a tuple of them.
+DataKey: TypeAlias = str | int
+DataPath: TypeAlias = tuple[DataKey, ...]
 
 
 QUOTE_MAX = 60  # characters of a value from a file that a message may quote
@@ -32,7 +45,7 @@ _UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\ufffe\uf
 _ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
-def _escape(m: re.Match) -> str:
+def _escape(m: re.Match[str]) -> str:
     ch = m.group()
     if ch in _ESCAPES:
         return _ESCAPES[ch]
@@ -62,7 +75,7 @@ class Diagnostic:
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col}: {self.message}"
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, str | int]:
         return {"file": self.file, "line": self.line, "col": self.col, "message": self.message}
 
 
@@ -112,9 +125,9 @@ class Loc:
         return self.file, self.line, self.col
 
     def at_key(self) -> tuple[str, int, int]:
-        if self.key_line is None:
+        if self.key_line is None or self.key_col is None:  # both are set, or neither
             return self.at_value()
-        return self.file, self.key_line, self.key_col  # type: ignore[return-value]
+        return self.file, self.key_line, self.key_col
 
 
 @dataclass
@@ -122,14 +135,14 @@ class LocNode:
     """Positions for one value and, for a mapping or list, its children (by key or index)."""
 
     loc: Loc
-    children: dict[Any, LocNode] | None = field(default=None)
+    children: dict[DataKey, LocNode] | None = field(default=None)
 
-    def child(self, key) -> LocNode | None:
+    def child(self, key: DataKey) -> LocNode | None:
         if self.children is None:
             return None
         return self.children.get(key)
 
-    def find(self, path: Iterable) -> tuple[LocNode, list]:
+    def find(self, path: Iterable[DataKey]) -> tuple[LocNode, list[DataKey]]:
         """The deepest node along ``path`` and the part of the path below it that has no node."""
         node = self
         rest = list(path)
@@ -142,7 +155,7 @@ class LocNode:
         return node, rest
 
 
-def diag_at(node: LocNode, path: Iterable, message: str, key: bool = False) -> Diagnostic:
+def diag_at(node: LocNode, path: Iterable[DataKey], message: str, key: bool = False) -> Diagnostic:
     """A diagnostic at ``path`` below ``node`` (at its key when ``key``; else at its value).
 
     When the path goes below what was written (a missing key), it points at the deepest
@@ -156,7 +169,7 @@ def diag_at(node: LocNode, path: Iterable, message: str, key: bool = False) -> D
     return Diagnostic(file, line, col, message)
 
 
-def dotted(path: Iterable) -> str:
+def dotted(path: Iterable[DataKey]) -> str:
     """A data path as people read it: ``cards.d25.count``, ``scoring.safe_trip_breakers.value[0]``."""
     out = ""
     for p in path:
@@ -168,7 +181,7 @@ def dotted(path: Iterable) -> str:
     return out or "the top level"
 
 
-def where_words(path: Iterable) -> str:
+def where_words(path: Iterable[DataKey]) -> str:
     """Where a problem is, as a message says it: ``at the top level`` or ``in cards.d25.count``."""
     path = list(path)
     return "at the top level" if not path else f"in {dotted(path)}"
@@ -190,11 +203,11 @@ def _show(value: Any) -> str:
     return str(value)
 
 
-def data_path(loc: Iterable, data: Any, missing: bool = False) -> tuple[list, str | None]:
+def data_path(loc: Iterable[DataKey], data: YamlData, missing: bool = False) -> tuple[list[DataKey], str | None]:
     """The path in ``data`` a pydantic error location names, and the key it lacks (``missing``) or
     ``"[key]"`` for an error in a mapping's key. The tags pydantic adds for a union's branches
     ('distance', 'str', "literal['a','b']") are not in the data and are left out."""
-    path: list = []
+    path: list[DataKey] = []
     cur = data
     items = list(loc)
     absent = str(items.pop()) if missing and items else None
@@ -210,7 +223,7 @@ def data_path(loc: Iterable, data: Any, missing: bool = False) -> tuple[list, st
     return path, absent
 
 
-def _value_at(data: Any, path: list) -> Any:
+def _value_at(data: YamlData, path: list[DataKey]) -> YamlData:
     for el in path:
         data = data[el]
     return data
@@ -227,17 +240,17 @@ class ModelWords:
     ``show_value``: a refused value's message ends with what was written (``(got '4')``).
     """
 
-    model_at: Any = None
-    patterns: dict = field(default_factory=dict)
-    explain: Any = None
-    root_missing: Any = None
+    model_at: Callable[[list[DataKey], YamlData], type[BaseModel] | None] | None = None
+    patterns: dict[str, str] = field(default_factory=dict)
+    explain: Callable[[list[DataKey], YamlData], tuple[str, str] | None] | None = None
+    root_missing: Callable[[list[str], LocNode], Diagnostic] | None = None
     show_value: bool = False
 
 
 _NO_VALUE_SHOWN = ("value_error", "assertion_error")  # the model's own sentence says what is wrong
 
 
-def validation_diagnostics(errors: Iterable[dict], data: Any, locs: LocNode,
+def validation_diagnostics(errors: Iterable[ErrorDetails], data: YamlData, locs: LocNode,
                            words: ModelWords | None = None) -> list[Diagnostic]:
     """Every error of a pydantic validation (``exc.errors()``) as a diagnostic at its place.
 
@@ -246,7 +259,8 @@ def validation_diagnostics(errors: Iterable[dict], data: Any, locs: LocNode,
     (``in cards.d25``, ``at the top level``) and what to do.
     """
     words = words or ModelWords()
-    groups: dict[tuple, list[dict]] = {}
+    # by place: the keys missing there (text), or the errors refusing its value or key
+    groups: dict[tuple[tuple[DataKey, ...], str], list[ErrorDetails | str]] = {}
     for err in errors:
         kind = err.get("type", "")
         path, extra = data_path(err.get("loc", ()), data, kind == "missing")
@@ -256,16 +270,19 @@ def validation_diagnostics(errors: Iterable[dict], data: Any, locs: LocNode,
         cls = kind if kind == "extra_forbidden" or extra == "[key]" else ""
         groups.setdefault((tuple(path), cls or extra or ""), []).append(err)
     out: list[Diagnostic] = []
-    for (tpath, cls), errs in groups.items():
+    for (tpath, cls), group in groups.items():
         path = list(tpath)
         if cls == "missing":
+            keys = [k for k in group if isinstance(k, str)]  # all of them: a "missing" group holds key names
             if not path and words.root_missing is not None:
-                out.append(words.root_missing(errs, locs))
+                out.append(words.root_missing(keys, locs))
                 continue
-            word = "key" if len(errs) == 1 else "keys"
-            out.append(diag_at(locs, path, f"missing {word} {', '.join(repr(k) for k in errs)} {where_words(path)}; "
-                                           f"add {'it' if len(errs) == 1 else 'them'}", key=True))
-        elif cls == "extra_forbidden":
+            word = "key" if len(keys) == 1 else "keys"
+            out.append(diag_at(locs, path, f"missing {word} {', '.join(repr(k) for k in keys)} {where_words(path)}; "
+                                           f"add {'it' if len(keys) == 1 else 'them'}", key=True))
+            continue
+        errs = [e for e in group if not isinstance(e, str)]  # all of them: other groups hold errors
+        if cls == "extra_forbidden":
             parent = path[:-1]
             model = words.model_at(parent, data) if words.model_at is not None else None
             allowed = f" (allowed here: {', '.join(model.model_fields)})" if model is not None else ""
@@ -281,7 +298,8 @@ def validation_diagnostics(errors: Iterable[dict], data: Any, locs: LocNode,
     return out
 
 
-def _value_diagnostic(path: list, errs: list[dict], data: Any, locs: LocNode, words: ModelWords) -> Diagnostic:
+def _value_diagnostic(path: list[DataKey], errs: list[ErrorDetails], data: YamlData, locs: LocNode,
+                      words: ModelWords) -> Diagnostic:
     first = errs[0]
     ctx = first.get("ctx") or {}
     where = where_words(path)
@@ -290,7 +308,8 @@ def _value_diagnostic(path: list, errs: list[dict], data: Any, locs: LocNode, wo
         node = locs.find(path)[0]
         written = [k for k in keys if node.child(k) is not None]
         if first.get("type") == "two_actions" or len(written) > 1:
-            written.sort(key=lambda k: node.children[k].loc.at_key()[1:])
+            children = node.children or {}  # not empty: the keys written are its children
+            written.sort(key=lambda k: children[k].loc.at_key()[1:])
             spot = written[-1] if written else None  # the one written last
         else:
             spot = written[0] if written else None

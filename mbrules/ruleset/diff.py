@@ -33,7 +33,7 @@ class Change:
     def __str__(self) -> str:
         return f"{self.what}: {self.before} → {self.after}"
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"path": self.path, "what": self.what, "before": self.before, "after": self.after,
                 "before_value": self.before_value, "after_value": self.after_value}
 
@@ -59,7 +59,7 @@ class _Walker:
             return ca.name
         return pretty_id(cid)
 
-    def words(self, pattern: str, path: tuple, value: Any, rs: Ruleset) -> str:
+    def words(self, pattern: str, path: tuple[str, ...], value: Any, rs: Ruleset) -> str:
         if pattern == "cards.*":
             return "not in the deck" if value is None else card_summary(rs, path[1])
         if pattern == "player_counts.*":
@@ -73,7 +73,7 @@ class _Walker:
             return value_words(pattern, None if value is None else value.cards, rs)
         return value_words(pattern, _json(value), rs)
 
-    def add(self, path: tuple, stars: set[int], va: Any, vb: Any) -> None:
+    def add(self, path: tuple[str, ...], stars: set[int], va: Any, vb: Any) -> None:
         pattern = pattern_of(path, stars)
         key = str(path[max(stars)]) if stars else ""
         card = self.card_label(path[1]) if path[:1] == ("cards",) and len(path) > 1 else ""
@@ -82,7 +82,7 @@ class _Walker:
             ".".join(str(p) for p in path), what,
             self.words(pattern, path, va, self.a), self.words(pattern, path, vb, self.b), _json(va), _json(vb)))
 
-    def walk(self, path: tuple, stars: set[int], va: Any, vb: Any) -> None:
+    def walk(self, path: tuple[str, ...], stars: set[int], va: Any, vb: Any) -> None:
         if len(path) == 3 and path[:2] == ("scoring", "lines"):  # a score line differs as a whole, in words
             if _json(va) != _json(vb) and va is not None and vb is not None:
                 da, db = _json(va), _json(vb)

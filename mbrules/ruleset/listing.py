@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -63,7 +64,7 @@ class Summary:
     source: str = ""  # the file's own citation (its top-level source: or decided:), or ""
 
 
-def header(path: Path) -> dict:
+def header(path: Path) -> dict[str, Any]:
     """The top-level keys written before the file's first section, parsed (or {} if they do not parse)."""
     try:
         with open(path, "rb") as fh:

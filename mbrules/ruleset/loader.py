@@ -19,7 +19,7 @@ import os
 import threading
 import warnings
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,11 +27,12 @@ from typing import Any
 import pydantic
 
 from .compose import ROOT_OWN_KEYS, leaves, merge, normalize, patch_body
-from .diagnostics import (Diagnostic, Loc, LocNode, ModelWords, RulesetError, diag_at, display_path, dotted,
-                          printable, quote, validation_diagnostics)
-from .model import Ruleset, is_ruleset_id
+from .diagnostics import (DataKey, DataPath, Diagnostic, Loc, LocNode, ModelWords, RulesetError, YamlData, YamlMap,
+                          diag_at, display_path, dotted, printable, quote, validation_diagnostics)
+from .listing import is_ruleset_id
+from .model import Ruleset
 from .semantics import semantic_problems, semantic_warnings
-from .yamlmarks import YAML_SUFFIXES, parse_bytes, read_regular, real_path
+from .yamlmarks import YAML_SUFFIXES, FileSignature, parse_bytes, read_regular, real_path
 
 __all__ = [
     "REFERENCE_RULESET",
@@ -126,16 +127,16 @@ def _name_for(path: Path) -> str:
 class _FileRead:
     path: Path  # absolute
     display: str
-    data: dict | None
+    data: YamlMap | None
     locs: LocNode | None
     errors: list[Diagnostic]  # YAML layer and schema layer
 
 
-_file_cache: dict[tuple, tuple[tuple, _FileRead]] = {}
+_file_cache: dict[tuple[str, str], tuple[FileSignature, _FileRead]] = {}  # (path, display) -> ...
 _file_lock = threading.Lock()
 
 
-def _signature(path: Path) -> tuple:
+def _signature(path: Path) -> FileSignature:
     """What :func:`read_regular` gives as a file's signature, by stat (nothing is opened)."""
     st = os.stat(path)
     return st.st_mtime_ns, st.st_size, st.st_ino, st.st_dev
@@ -146,7 +147,7 @@ def _check_suffix(path: Path, option: bool = False) -> None:
         raise _BadRef(_not_yaml_message(str(path), option))
 
 
-def _read(path: Path) -> tuple[_FileRead, tuple]:
+def _read(path: Path) -> tuple[_FileRead, FileSignature]:
     """Parse and schema-check one file; OSError (missing, unreadable, a folder, a pipe, a symlink
     loop, a name no file can have) goes to the caller. The file is opened once and checked on the
     open descriptor (:func:`read_regular`); a file already parsed with the same signature is not read."""
@@ -196,12 +197,12 @@ class _Named:
 
 @dataclass
 class _Composed:
-    data: dict
+    data: YamlMap
     locs: LocNode
     applied: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)  # in the order their values were laid down
     named: list[_Named] = field(default_factory=list)  # the options applied that belong to groups
-    removed: list = field(default_factory=list)  # (path, LocNode) of every entry a null took out
+    removed: list[tuple[DataPath, LocNode]] = field(default_factory=list)  # every entry a null took out
 
 
 class RulesetWarning(UserWarning):
@@ -215,7 +216,7 @@ class _Session:
     def __init__(self) -> None:
         self.diags: list[Diagnostic] = []
         self.usage: list[str] = []  # problems of the command line alone (two options of one group there)
-        self.deps: dict[str, tuple] = {}
+        self.deps: dict[str, FileSignature] = {}  # every file read, by path
         self.warnings: list[str] = []
 
     def read(self, path: Path) -> _FileRead:
@@ -317,10 +318,11 @@ class _Session:
         own_options = []
         refs = data.get("options")
         for i, ref in enumerate(refs if isinstance(refs, list) else []):
-            where = locs.child("options").child(i)  # type: ignore[union-attr]
-            if not isinstance(ref, str) or where is None:
+            options_node = locs.child("options")
+            at = options_node.child(i) if options_node is not None else None
+            if not isinstance(ref, str) or at is None:
                 continue  # the schema layer reported it
-            opt = self.option_ref(ref, fr.path.parent, where)
+            opt = self.option_ref(ref, fr.path.parent, at)
             if opt is None:
                 ok = False
             else:
@@ -329,7 +331,7 @@ class _Session:
             return None
         ndata, nlocs = normalize(data, locs)
         body = patch_body(ndata)
-        body_locs = LocNode(locs.loc, {k: nlocs.children[k] for k in body})  # type: ignore[index]
+        body_locs = _body_locs(locs, nlocs, body)
         if parent is None:
             composed = _Composed({}, LocNode(locs.loc, {}))
         else:
@@ -339,12 +341,14 @@ class _Session:
             self.apply(composed, opt)
         composed.data, composed.locs = merge(composed.data, composed.locs, body, body_locs, (), composed.removed)
         composed.files.append(fr.display)
+        kids, own_kids = composed.locs.children, locs.children or {}
+        assert kids is not None  # merge gives a mapping's node its children
         for key in ROOT_OWN_KEYS:
             composed.data.pop(key, None)
-            composed.locs.children.pop(key, None)  # type: ignore[union-attr]
+            kids.pop(key, None)
             if key in data:
                 composed.data[key] = data[key]
-                composed.locs.children[key] = locs.children[key]  # type: ignore[index]
+                kids[key] = own_kids[key]
         return composed
 
     # -- options
@@ -397,8 +401,7 @@ class _Session:
         # An option is listed (applied_options, diff, show) under its id, however it was named (a path).
         label = data["id"] if isinstance(data.get("id"), str) and is_ruleset_id(data["id"]) else _name_for(fr.path)
         named = [_Named(label, groups)] if groups else []
-        return _Composed(body, LocNode(locs.loc, {k: nlocs.children[k] for k in body}),  # type: ignore[index]
-                         [label], [fr.display], named)
+        return _Composed(body, _body_locs(locs, nlocs, body), [label], [fr.display], named)
 
     def apply(self, target: _Composed, opt: _Composed, protect: str | None = None) -> None:
         """Lay ``opt`` over ``target``; two options of one exclusive group are refused (both places named).
@@ -476,12 +479,12 @@ class _Session:
         return rs
 
 
-def _removal_problems(rs: Ruleset, gone: dict, locs: LocNode) -> list[Diagnostic]:
+def _removal_problems(rs: Ruleset, gone: dict[DataKey, LocNode], locs: LocNode) -> list[Diagnostic]:
     """A card removed (``null`` or ``remove:``) that the resolved ruleset still names: one problem at
     the line that removed it, naming each value (and where it is written) that still uses it."""
     out = []
     for cid, node in gone.items():
-        users = []
+        users: list[tuple[str, DataPath]] = []  # (what uses it, where)
         for other, card in rs.cards.items():
             for fld in ("fixes", "protects"):
                 if cid in getattr(card, fld, ()):
@@ -506,6 +509,13 @@ def _removal_problems(rs: Ruleset, gone: dict, locs: LocNode) -> list[Diagnostic
     return out
 
 
+def _body_locs(locs: LocNode, nlocs: LocNode, body: YamlMap) -> LocNode:
+    """Positions for a file's patch body (:func:`patch_body` of the normalized data ``nlocs`` describes),
+    under the file's root."""
+    kids = nlocs.children or {}  # normalize gives the root mapping its children
+    return LocNode(locs.loc, {k: kids[k] for k in body})
+
+
 def _root_missing_diag(missing: list[str], locs: LocNode) -> Diagnostic:
     own = [k for k in missing if k in ROOT_OWN_KEYS]
     sections = [k for k in missing if k not in ROOT_OWN_KEYS]
@@ -524,7 +534,9 @@ def _root_missing_diag(missing: list[str], locs: LocNode) -> Diagnostic:
 # Public entry points
 
 
-_cache: OrderedDict[tuple, tuple[tuple, Ruleset]] = OrderedDict()
+# (top file, options) -> (the files read with their signatures, the ruleset, its warnings)
+_cache: OrderedDict[tuple[str, tuple[str, ...]],
+                    tuple[tuple[tuple[str, FileSignature], ...], Ruleset, tuple[str, ...]]] = OrderedDict()
 _cache_lock = threading.Lock()
 
 
@@ -536,7 +548,7 @@ def clear_cache() -> None:
         _file_cache.clear()
 
 
-def _deps_fresh(deps: tuple) -> bool:
+def _deps_fresh(deps: Iterable[tuple[str, FileSignature]]) -> bool:
     try:
         return all(_signature(Path(p)) == sig for p, sig in deps)
     except OSError:
@@ -555,13 +567,17 @@ def _top_path(ref: str | Path, base: Path, option: bool) -> Path:
     return path
 
 
-def option_refs(options) -> list[str | Path]:
-    """The options a caller gave, as a list: one id or path (a string or a Path) is one option, not
+def _ref(ref: str | os.PathLike[str]) -> str | Path:
+    return ref if isinstance(ref, (str, Path)) else Path(ref)
+
+
+def option_refs(options: str | os.PathLike[str] | Iterable[str | os.PathLike[str]] | None) -> list[str | Path]:
+    """The options a caller gave, as a list: one id or path (a string or a path-like) is one option, not
     its letters; a list (or any iterable) of them is taken in order. Anything else is a TypeError."""
     if options is None:
         return []
     if isinstance(options, (str, os.PathLike)):
-        return [options]
+        return [_ref(options)]
     if isinstance(options, (bytes, bytearray)):
         raise TypeError("options are option ids or paths (str or Path), not bytes")
     try:
@@ -571,7 +587,7 @@ def option_refs(options) -> list[str | Path]:
     for o in refs:
         if not isinstance(o, (str, os.PathLike)):
             raise TypeError(f"each option is an option id or path (str or Path), not {type(o).__name__}: {o!r:.60}")
-    return refs
+    return [_ref(o) for o in refs]
 
 
 def load_ruleset(ref: str | Path, options: Sequence[str | Path] = (), base_dir: Path | None = None, *,
@@ -611,7 +627,7 @@ def load_ruleset(ref: str | Path, options: Sequence[str | Path] = (), base_dir: 
     return rs
 
 
-def _warn(lines) -> None:
+def _warn(lines: Iterable[str]) -> None:
     for line in lines:
         warnings.warn(line, RulesetWarning, stacklevel=3)
 
@@ -627,7 +643,7 @@ class Origin:
     col: int
     citation: str  # "source: ...", "decided: ...", or "uncited"
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"path": self.path, "value": self.value, "file": self.file, "line": self.line, "col": self.col,
                 "citation": self.citation}
 
@@ -670,20 +686,21 @@ def load_report(ref: str | Path, options: Sequence[str | Path] = (), base_dir: P
     return LoadReport(rs, list(session.warnings), list(composed.files), origins)
 
 
-def _resolve(session: _Session, top: Path, opts: list[Path], extra: tuple[dict, str] | None = None
+def _resolve(session: _Session, top: Path, opts: list[Path], extra: tuple[YamlMap, str] | None = None
              ) -> tuple[Ruleset, _Composed]:
     fr = session.read_top(top)
     option_reads = [session.read_top(p, option=True) for p in opts]
     composed = session.ruleset(fr, ())
     applied = [session.option(ofr) for ofr in option_reads]
-    if composed is None or session.diags or any(a is None for a in applied):
+    ready = [a for a in applied if a is not None]
+    if composed is None or session.diags or len(ready) < len(applied):
         raise RulesetError.of(session.diags)
     # A user's file that extends another writes deliberate changes: an option given here that changes
     # one of them is reported. (An edition's own values are what options exist to change.)
     protect = fr.display if (isinstance(fr.data, dict) and "extends" in fr.data
                              and real_path(bundled_dir()) not in fr.path.parents) else None
-    for opt in applied:
-        session.apply(composed, opt, protect=protect)  # type: ignore[arg-type]
+    for opt in ready:
+        session.apply(composed, opt, protect=protect)
     if extra is not None and not session.diags and not session.usage:
         patch = _memory_option(session, *extra)
         if patch is not None:
@@ -771,7 +788,7 @@ def option_summary(ident: str) -> Summary:
 # A patch given in memory (mbrules sweep --set PATH=VALUE)
 
 
-def _loc_tree(data: Any, loc: Loc) -> LocNode:
+def _loc_tree(data: YamlData, loc: Loc) -> LocNode:
     """Positions for data written nowhere but at ``loc`` (every value of it there)."""
     if isinstance(data, dict):
         return LocNode(loc, {k: _loc_tree(v, loc) for k, v in data.items()})
@@ -780,7 +797,7 @@ def _loc_tree(data: Any, loc: Loc) -> LocNode:
     return LocNode(loc)
 
 
-def _memory_option(session: _Session, patch: dict, where: str) -> _Composed | None:
+def _memory_option(session: _Session, patch: YamlMap, where: str) -> _Composed | None:
     """``patch`` (a mapping as an option file's body writes it) as an option read from a file named
     ``where``: checked by the same schema, normalized the same way; listed under no id."""
     from .schema_check import schema_errors
@@ -794,10 +811,10 @@ def _memory_option(session: _Session, patch: dict, where: str) -> _Composed | No
         return None
     ndata, nlocs = normalize(data, locs)
     body = patch_body(ndata)
-    return _Composed(body, LocNode(locs.loc, {k: nlocs.children[k] for k in body}), [], [where], [])  # type: ignore[index]
+    return _Composed(body, _body_locs(locs, nlocs, body), [], [where], [])
 
 
-def load_patched(ref: str | Path, options: Sequence[str | Path], patch: dict, where: str,
+def load_patched(ref: str | Path, options: Sequence[str | Path], patch: YamlMap, where: str,
                  base_dir: Path | None = None, *, files_read: list[Path] | None = None) -> Ruleset:
     """:func:`load_ruleset` with ``patch`` laid last, after the options: a mapping as an option file's
     body would write it (``{"scoring": {"safe_trip": {"value": 250}}}``), checked and composed as that

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Annotated, Any, Generic, Literal, TypeVar
+from typing import Annotated, Any, Generic, Literal, Self, TypeAlias, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
@@ -47,7 +47,7 @@ class Sourced(Strict):
     )
 
     @model_validator(mode="after")
-    def _cited(self):
+    def _cited(self) -> Self:
         if sum(x is not None for x in (self.source, self.decided, self.uncited)) != 1:
             raise ValueError("give exactly one of 'source' (where a rulebook states it) or 'decided' (why we chose it)")
         return self
@@ -702,7 +702,11 @@ class OptionGroupRule(Rule[GroupId | Annotated[tuple[GroupId, ...], Field(min_le
     the loader refuses the second, naming both."""
 
 
-def option_category_schema() -> dict:
+# A JSON Schema (or a part of one) as pydantic writes it and this module edits it.
+JsonSchema: TypeAlias = dict[str, Any]
+
+
+def option_category_schema() -> JsonSchema:
     """The JSON Schema of an option file's ``category``: one of :data:`OPTION_CATEGORIES`."""
     return {
         "enum": list(OPTION_CATEGORIES),
@@ -713,9 +717,9 @@ def option_category_schema() -> dict:
     }
 
 
-def option_groups_schema() -> dict:
+def option_groups_schema() -> JsonSchema:
     """The JSON Schema of an option file's ``group``: ``{value: ID or [IDs], source|decided}``."""
-    schema = _file_schema_node(TypeAdapter(OptionGroupRule).json_schema(mode="validation"))
+    schema: JsonSchema = _file_schema_node(TypeAdapter(OptionGroupRule).json_schema(mode="validation"))
     schema["title"] = "Group"
     return schema
 
@@ -730,13 +734,13 @@ COUNT_KEY_PATTERNS = ("^[1-9][0-9]?$", r"^\*$")  # a player count, or '*': every
 CARD_KINDS = ("distance", "hazard", "remedy", "safety")
 
 
-def _is_cited_object(node: dict) -> bool:
+def _is_cited_object(node: JsonSchema) -> bool:
     props = node.get("properties", {})
     return "source" in props and "decided" in props
 
 
-def _file_schema_node(node):
-    """Make a model schema fit one file: everything optional, any field patched alone.
+def _file_schema_node(node: Any) -> Any:
+    """Make a model schema (any JSON value in it, walked through) fit one file: everything optional, any field patched alone.
 
     A file changes only what it names, so objects lose 'required' (a rule value keeps its
     'value'); an object may give source or decided (not both) or neither (then it is uncited);
@@ -764,11 +768,11 @@ def _file_schema_node(node):
     return out
 
 
-def _card_entry_schema(defs: dict) -> dict:
+def _card_entry_schema(defs: JsonSchema) -> JsonSchema:
     """A card in a file: chosen by its kind (errors name that kind's keys), a patch of an
     inherited card without kind (any card key), or null (remove the inherited card)."""
     refs = {kind: f"#/$defs/{kind.capitalize()}Card" for kind in CARD_KINDS}
-    all_props: dict = {}
+    all_props: JsonSchema = {}
     for kind in CARD_KINDS:
         all_props.update(defs[f"{kind.capitalize()}Card"]["properties"])
     branches = [{"if": {"type": "object", "required": ["kind"], "properties": {"kind": {"const": kind}}},
@@ -785,14 +789,13 @@ def _card_entry_schema(defs: dict) -> dict:
     }
 
 
-def file_json_schema() -> dict:
+def file_json_schema() -> JsonSchema:
     """JSON Schema (2020-12) for one ruleset or option file, generated from :class:`Ruleset`.
 
     Sections are optional (a file that ``extends`` another, or an option, changes only
     what it names); completeness is checked on the resolved ruleset.
     """
-    schema = Ruleset.model_json_schema(mode="validation")
-    schema = _file_schema_node(schema)
+    schema: JsonSchema = _file_schema_node(Ruleset.model_json_schema(mode="validation"))
     defs = schema["$defs"]
     props = schema["properties"]
     props.pop("applied_options", None)

@@ -120,8 +120,8 @@ def show_text(rs: Ruleset, players: int | None = None) -> str:
         lines.extend(f"    {r.count} × {r.name} ({rid})" for rid, r in rs.box.reference_cards.items())
     lines += ["", "Relations"]
     for hid in rs.cards_of_kind("hazard"):
-        fixes = [cid for cid in rs.cards_of_kind("remedy") if hid in rs.cards[cid].fixes]
-        safe = [cid for cid in rs.cards_of_kind("safety") if hid in rs.cards[cid].protects]
+        fixes = [cid for cid, c in rs.cards.items() if c.kind == "remedy" and hid in c.fixes]
+        safe = [cid for cid, c in rs.cards.items() if c.kind == "safety" and hid in c.protects]
         lines.append(f"  {rs.cards[hid].name}: fixed by {card_names(rs, fixes)}; "
                      f"prevented by {card_names(rs, safe)}")
     lines += ["", "Players"]

@@ -11,12 +11,13 @@ import difflib
 import functools
 import json
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
-from .diagnostics import Diagnostic, LocNode, diag_at, dotted, quote, where_words
+from .diagnostics import DataKey, Diagnostic, LocNode, YamlData, diag_at, dotted, quote, where_words
 from .model import CITATION_NOT_BOTH, file_json_schema
 
 CITATION_HELP = ("give one of 'source' (the rulebook file and section that states it) "
@@ -44,19 +45,20 @@ def file_validator() -> Draft202012Validator:
     return Draft202012Validator(_packaged_schema() or file_json_schema())
 
 
-def _packaged_schema() -> dict | None:
+def _packaged_schema() -> dict[str, Any] | None:
     """The checked-in schema (schemas/ruleset.schema.json; mbrules._paths finds it): read, not
     generated from the models (that took 30 to 70 ms of every command that checks a file).
     tests/test_schema_drift.py keeps it equal to file_json_schema()."""
     from mbrules._paths import schemas_dir
 
     try:
-        return json.loads((schemas_dir() / "ruleset.schema.json").read_text("utf-8"))
+        schema: dict[str, Any] = json.loads((schemas_dir() / "ruleset.schema.json").read_text("utf-8"))
+        return schema
     except (OSError, ValueError):
         return None
 
 
-def schema_errors(data: Any, locs: LocNode) -> list[Diagnostic]:
+def schema_errors(data: YamlData, locs: LocNode) -> list[Diagnostic]:
     """Every schema problem of one file's data, located with ``locs``."""
     out: list[Diagnostic] = []
     for error in file_validator().iter_errors(data):
@@ -92,7 +94,11 @@ def show_value(value: Any) -> str:
     return name if name == "null" else f"a {name}"
 
 
-def _expected(schema: dict) -> list[str]:
+def _type_word(name: str) -> str:
+    return _TYPE_WORDS.get(name, name)
+
+
+def _expected(schema: Mapping[str, Any]) -> list[str]:
     """What a (sub)schema accepts, in words."""
     if "const" in schema:
         return [repr(schema["const"])]
@@ -100,9 +106,9 @@ def _expected(schema: dict) -> list[str]:
         return [" or ".join(repr(v) for v in schema["enum"])]
     t = schema.get("type")
     if isinstance(t, list):
-        return [_TYPE_WORDS.get(x, x) for x in t]
+        return [_type_word(x) for x in t]
     if t:
-        return [_TYPE_WORDS.get(t, t)]
+        return [_type_word(t)]
     for key in ("anyOf", "oneOf"):
         if key in schema:
             return [w for sub in schema[key] for w in _expected(sub)]
@@ -123,20 +129,37 @@ def _hint_for(value: Any, expected: list[str]) -> str:
     return ""
 
 
-def _path(error: ValidationError) -> list:
+def _path(error: ValidationError) -> list[DataKey]:
     return list(error.absolute_path)
+
+
+# jsonschema types these attributes "or unset": they are set on every error a validator reports.
+def _keyword(error: ValidationError) -> Any:
+    """The failed keyword's value in the schema (any JSON value: a list for ``required``, a number for ``maximum``)."""
+    return error.validator_value
+
+
+def _instance(error: ValidationError) -> YamlData:
+    """The value the error is about, as read from the file."""
+    return error.instance
+
+
+def _schema(error: ValidationError) -> Mapping[str, Any]:
+    """The (sub)schema the failed keyword is in (every one is a mapping here: the file schema has no
+    ``true``/``false`` schemas)."""
+    return error.schema if isinstance(error.schema, dict) else {}
 
 
 def _describe(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
     v = error.validator
     path = _path(error)
-    inst = error.instance
-    schema = error.schema if isinstance(error.schema, dict) else {}
+    inst = _instance(error)
+    schema = _schema(error)
 
     if v == "additionalProperties" and isinstance(inst, dict):
         return _unknown_keys(error, locs)
     if v == "required" and isinstance(inst, dict):
-        missing = [k for k in error.validator_value if k not in inst]
+        missing = [k for k in _keyword(error) if k not in inst]
         keys = ", ".join(f"'{k}'" for k in missing)
         word = "key" if len(missing) == 1 else "keys"
         msg = f"missing {word} {keys} {where_words(path)}"
@@ -144,7 +167,7 @@ def _describe(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
         return [diag_at(locs, path, msg, key=True)]
     if v in ("oneOf", "anyOf"):
         return _alternatives(error, locs)
-    if v == "not" and error.validator_value == CITATION_NOT_BOTH:
+    if v == "not" and _keyword(error) == CITATION_NOT_BOTH:
         return [diag_at(locs, path, f"{CITATION_HELP} {where_words(path)}: this gives both", key=True)]
     if v == "type":
         expected = _expected(schema)
@@ -154,50 +177,50 @@ def _describe(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
             msg += f" (a rule is written with its citation: {{value: {shown}, source: \"...\"}} or decided)"
         return [diag_at(locs, path, msg + f" {where_words(path)}")]
     if v == "enum":
-        allowed = ", ".join(str(x) for x in error.validator_value)
+        allowed = ", ".join(str(x) for x in _keyword(error))
         return [diag_at(locs, path, f"{_last(path)} must be one of {allowed}, got {show_value(inst)}")]
     if v == "const":
-        return [diag_at(locs, path, f"{_last(path)} must be {error.validator_value!r}, got {show_value(inst)}")]
+        return [diag_at(locs, path, f"{_last(path)} must be {_keyword(error)!r}, got {show_value(inst)}")]
     if v == "pattern":
-        words = _PATTERN_WORDS.get(error.validator_value, f"it must match {error.validator_value}")
+        words = _PATTERN_WORDS.get(_keyword(error), f"it must match {_keyword(error)}")
         return [diag_at(locs, path, f"{show_value(inst)} is not valid for {_last(path)}: {words}")]
     if v == "propertyNames":
         return _bad_key_names(error, locs)
     if v in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum") and \
-            "minimum" in error.schema and "maximum" in error.schema:
-        low, high = error.schema["minimum"], error.schema["maximum"]
+            "minimum" in schema and "maximum" in schema:
+        low, high = schema["minimum"], schema["maximum"]
         return [diag_at(locs, path, f"{_last(path)} must be between {low:,} and {high:,} (the allowed range), "
                                     f"got {quote(inst)}; choose a value in that range")]
     if v in ("minimum", "exclusiveMinimum"):
-        return [diag_at(locs, path, f"{_last(path)} must be at least {error.validator_value}, got {quote(inst)}")]
+        return [diag_at(locs, path, f"{_last(path)} must be at least {_keyword(error)}, got {quote(inst)}")]
     if v in ("maximum", "exclusiveMaximum"):
-        return [diag_at(locs, path, f"{_last(path)} must be at most {error.validator_value}, got {quote(inst)}")]
+        return [diag_at(locs, path, f"{_last(path)} must be at most {_keyword(error)}, got {quote(inst)}")]
     if v == "minLength":
-        if error.validator_value == 1:
+        if _keyword(error) == 1:
             return [diag_at(locs, path, f"{_last(path)} must not be empty; write some text")]
-        return [diag_at(locs, path, f"{_last(path)} must be at least {error.validator_value} characters long")]
+        return [diag_at(locs, path, f"{_last(path)} must be at least {_keyword(error)} characters long")]
     if v == "maxLength":
         return [diag_at(locs, path, f"{_last(path)} is too long ({len(inst)} characters; at most "
-                                    f"{error.validator_value}); shorten it")]
+                                    f"{_keyword(error)}); shorten it")]
     if v == "maxItems":
-        return [diag_at(locs, path, f"{_last(path)} has {len(inst)} items; at most {error.validator_value} "
+        return [diag_at(locs, path, f"{_last(path)} has {len(inst)} items; at most {_keyword(error)} "
                                     "are allowed")]
     if v == "minItems":
-        return [diag_at(locs, path, f"{_last(path)} needs at least {error.validator_value} items")]
+        return [diag_at(locs, path, f"{_last(path)} needs at least {_keyword(error)} items")]
     return [diag_at(locs, path, f"{error.message} {where_words(path)}")]
 
 
-def _last(path: list) -> str:
+def _last(path: list[DataKey]) -> str:
     return dotted(path) if path else "the document"
 
 
 def _unknown_keys(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
-    schema = error.schema
+    schema = _schema(error)
     path = _path(error)
     props = schema.get("properties", {})
     patterns = list(schema.get("patternProperties", {}))
     out = []
-    for key in error.instance:
+    for key in _instance(error):
         if key in props or any(re.search(p, key) for p in patterns):
             continue
         if patterns and not props:
@@ -214,10 +237,10 @@ def _unknown_keys(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
 
 def _bad_key_names(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
     path = _path(error)
-    sub = error.validator_value if isinstance(error.validator_value, dict) else {}
+    sub = _keyword(error) if isinstance(_keyword(error), dict) else {}
     limit = sub.get("maxLength")
     out = []
-    for key in error.instance if isinstance(error.instance, dict) else []:
+    for key in _instance(error) if isinstance(_instance(error), dict) else []:
         if limit is not None and len(key) > limit:
             out.append(diag_at(locs, [*path, key], f"key '{key[:40]}...' is too long ({len(key)} characters; "
                                                    f"at most {limit}) {where_words(path)}", key=True))
@@ -227,20 +250,22 @@ def _bad_key_names(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
 def _branches(error: ValidationError) -> dict[int, list[ValidationError]]:
     groups: dict[int, list[ValidationError]] = {}
     for sub in error.context or []:
-        groups.setdefault(sub.schema_path[0], []).append(sub)
+        branch = sub.schema_path[0]
+        assert isinstance(branch, int)  # an anyOf/oneOf error's context: the path starts at a branch's index
+        groups.setdefault(branch, []).append(sub)
     return groups
 
 
 def _alternatives(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
     path = _path(error)
-    inst = error.instance
-    schema = error.schema if isinstance(error.schema, dict) else {}
+    inst = _instance(error)
+    schema = _schema(error)
     if "discriminator" in schema:
         return _tagged_union(error, locs)
     groups = _branches(error)
     if not groups:  # oneOf matched more than one branch
         return [diag_at(locs, path, f"{error.message} {where_words(path)}")]
-    alternatives = error.validator_value
+    alternatives = _keyword(error)
     fitting = [i for i, errs in groups.items()
                if not any(e.validator in ("type", "const", "enum") and not e.relative_path for e in errs)]
     # A branch that fits the value's type but fails a constraint: report its errors.
@@ -257,9 +282,9 @@ def _alternatives(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
 
 def _tagged_union(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
     path = _path(error)
-    inst = error.instance
-    mapping: dict = error.schema["discriminator"]["mapping"]
-    prop = error.schema["discriminator"].get("propertyName", "kind")
+    inst = _instance(error)
+    mapping: dict[str, str] = _schema(error)["discriminator"]["mapping"]
+    prop = _schema(error)["discriminator"].get("propertyName", "kind")
     kinds = list(mapping)
     if not isinstance(inst, dict):
         return [diag_at(locs, path, f"expected a mapping (a card with {prop}: {', '.join(kinds)}), "
@@ -271,7 +296,7 @@ def _tagged_union(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
     if not isinstance(kind, str) or kind not in mapping:
         return [diag_at(locs, [*path, prop], f"{prop} must be one of {', '.join(kinds)}, got {show_value(kind)}")]
     ref = mapping[kind]
-    index = next(i for i, alt in enumerate(error.validator_value) if alt.get("$ref") == ref)
+    index = next(i for i, alt in enumerate(_keyword(error)) if alt.get("$ref") == ref)
     out: list[Diagnostic] = []
     for sub in _branches(error).get(index, []):
         out.extend(_describe(sub, locs))

@@ -8,31 +8,50 @@ being checked rather than the edition it extends), at that value. All problems a
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import Protocol, TypeVar
 
+from .diagnostics import DataKey, DataPath
 from .diagnostics import quote as q
 from .model import STANDARD_LINE_VALUES, DistanceCard, HazardCard, RemedyCard, Ruleset, SafetyCard
 
-Problem = tuple[tuple, str, bool, tuple]
+# (path of the value, message, at its key rather than its value, paths of the related values)
+Problem = tuple[DataPath, str, bool, tuple[DataPath, ...]]
 
 MAX_CARD_KINDS = 255  # the engine packs a card kind into 8 bits of an action
 MAX_MATCH_HANDS = 10_000  # a points match that cannot end sooner is refused (the target is out of reach)
 
 
-def _listed_twice(values) -> list[str]:
+_V = TypeVar("_V", bound=Hashable)
+
+
+def _listed_twice(values: Iterable[_V]) -> list[_V]:
     return [v for v, n in Counter(values).items() if n > 1]
+
+
+class _Add(Protocol):
+    """Reports one problem (see :data:`Problem`)."""
+
+    def __call__(self, path: Iterable[DataKey], message: str, key: bool = False,
+                 related: Iterable[Iterable[DataKey]] = ()) -> None: ...
+
+
+# checks that the ids at a path name cards of one kind: (path, ids, kind wanted, what names them)
+_CheckRefs = Callable[[DataPath, Sequence[str], str, str], None]
 
 
 def semantic_problems(rs: Ruleset) -> list[Problem]:
     out: list[Problem] = []
 
-    def add(path, message, key=False, related=()):
+    def add(path: Iterable[DataKey], message: str, key: bool = False,
+            related: Iterable[Iterable[DataKey]] = ()) -> None:
         out.append((tuple(path), message, key, tuple(tuple(r) for r in related)))
 
     cards = rs.cards
     hazards = {cid: c for cid, c in cards.items() if isinstance(c, HazardCard)}
     kinds = {cid: c.kind for cid, c in cards.items()}
 
-    def check_refs(path, ids, want: str, what: str):
+    def check_refs(path: DataPath, ids: Sequence[str], want: str, what: str) -> None:
         for i, cid in enumerate(ids):
             if cid not in cards:
                 near = ", ".join(sorted(c for c, k in kinds.items() if k == want)) or "none"
@@ -168,7 +187,7 @@ def semantic_problems(rs: Ruleset) -> list[Problem]:
     return out
 
 
-def _score_line_problems(rs: Ruleset, add, check_refs) -> None:
+def _score_line_problems(rs: Ruleset, add: _Add, check_refs: _CheckRefs) -> None:
     """Score lines given as data (issue 36): a name the sheet can hold, cards that exist, recipients that make sense."""
     for name, line in rs.scoring.lines.items():
         path = ("scoring", "lines", name)
@@ -198,7 +217,7 @@ def _score_line_problems(rs: Ruleset, add, check_refs) -> None:
             False, [("match", "max_hands", "value")])
 
 
-def _match_problems(rs: Ruleset, add) -> None:
+def _match_problems(rs: Ruleset, add: _Add) -> None:
     """A points match must be winnable: some hand can score a point, and the target is within reach.
 
     Single-hand and trip matches end with their one hand; a points match goes on until a side
@@ -259,7 +278,7 @@ def _match_problems(rs: Ruleset, add) -> None:
             f"would last more than {MAX_MATCH_HANDS:,} hands: choose a target of at most {best * MAX_MATCH_HANDS:,}")
 
 
-Warning = tuple[tuple, str]
+Warning = tuple[DataPath, str]  # (path of the value, message)
 
 
 def semantic_warnings(rs: Ruleset) -> list[Warning]:

@@ -6,10 +6,12 @@ model, so nothing is ever skipped; ``tests/test_ruleset_cmds.py`` checks every f
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, get_args
 
 from pydantic import BaseModel
 
+from .diagnostics import DataPath
 from .model import Ruleset
 
 # Fields that are not rules: where a value comes from (every rule value carries one).
@@ -165,7 +167,7 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
 }
 
 
-def pattern_of(path: tuple, star_depths: set[int]) -> str:
+def pattern_of(path: DataPath, star_depths: set[int]) -> str:
     return ".".join("*" if i in star_depths else str(p) for i, p in enumerate(path))
 
 
@@ -216,7 +218,7 @@ def yes_no(value: bool) -> str:
     return "yes" if value else "no"
 
 
-def card_names(rs: Ruleset, ids) -> str:
+def card_names(rs: Ruleset, ids: Sequence[str]) -> str:
     if not ids:
         return "none"
     return ", ".join(rs.cards[c].name if c in rs.cards else c for c in ids)

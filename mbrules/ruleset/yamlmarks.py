@@ -22,13 +22,13 @@ import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Protocol, TypeAlias
 
 import yaml
 from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .diagnostics import Diagnostic, Loc, LocNode, quote
+from .diagnostics import DataKey, Diagnostic, Loc, LocNode, YamlData, YamlMap, quote
 
 MAX_BYTES = 1024 * 1024
 MAX_DEPTH = 64
@@ -77,11 +77,27 @@ _CONTROL_NAMES = {0: "NUL", 7: "BEL", 8: "BS", 0x0B: "VT", 0x0C: "FF", 0x0D: "CR
 _VALUE_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\ufffe\uffff]")
 
 
+class Mark(Protocol):
+    """Where PyYAML says a node or an event starts (``yaml.error.Mark``, or libyaml's): 0-based."""
+
+    @property
+    def line(self) -> int: ...
+
+    @property
+    def column(self) -> int: ...
+
+
+# A value YAML writes without nesting, as the builder makes it (a date stays its text).
+Scalar: TypeAlias = str | int | float | bool | None
+# A regular file's signature: modification time (ns), size, inode, device (see read_regular).
+FileSignature: TypeAlias = tuple[int, int, int, int]
+
+
 @dataclass
 class ParsedYaml:
     """One file read: its data (None when unreadable as a mapping), positions, and problems."""
 
-    data: Any
+    data: YamlMap | None
     locs: LocNode | None
     errors: list[Diagnostic] = field(default_factory=list)
 
@@ -97,7 +113,7 @@ class YamlError(Exception):
         self.document = 1  # 1-based; set by compose_documents
 
     @classmethod
-    def at(cls, mark, message: str) -> YamlError:
+    def at(cls, mark: Mark, message: str) -> YamlError:
         return cls(*_pos(mark), message)
 
     def diagnostic(self, file: str) -> Diagnostic:
@@ -108,8 +124,8 @@ class _BoundedLoader(yaml.SafeLoader):
     """The safe loader, composing nodes only; refuses nesting deeper than MAX_DEPTH and more than
     ``max_nodes`` nodes written in the file (counted as they are composed: reading stops there)."""
 
-    def __init__(self, stream, max_nodes: int = MAX_NODES, max_file_nodes: int | None = None,
-                 kind: FileKind = RULESET):
+    def __init__(self, stream: str, max_nodes: int = MAX_NODES, max_file_nodes: int | None = None,
+                 kind: FileKind = RULESET) -> None:
         super().__init__(stream)
         self._kind = kind
         self._depth = 0
@@ -118,26 +134,33 @@ class _BoundedLoader(yaml.SafeLoader):
         self._file_nodes = 0  # in every document so far
         self._max_file_nodes = max_file_nodes if max_file_nodes is not None else max_nodes
 
-    def compose_document(self):
+    def next_mark(self) -> Mark:
+        """Where the next event starts (there is one: the stream ends with an event)."""
+        event: yaml.Event = self.peek_event()  # type: ignore[no-untyped-call]  # types-PyYAML leaves Parser.peek_event unannotated
+        mark = event.start_mark
+        assert mark is not None  # the pure-Python parser marks every event
+        return mark
+
+    def compose_document(self) -> Node | None:
         self._nodes = 0
         return super().compose_document()
 
-    def compose_node(self, parent, index):
+    def compose_node(self, parent: Node | None, index: int) -> Node | None:
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH:
-                raise YamlError.at(self.peek_event().start_mark,
+                raise YamlError.at(self.next_mark(),
                                    f"nesting deeper than {MAX_DEPTH} levels: {self._kind.a_file} is never this deep; "
                                    "flatten the structure")
             if not self.check_event(yaml.AliasEvent):  # an alias adds no node (it reuses one)
                 self._nodes += 1
                 self._file_nodes += 1
                 if self._nodes > self._max_nodes:
-                    raise YamlError.at(self.peek_event().start_mark,
+                    raise YamlError.at(self.next_mark(),
                                        f"too many YAML nodes: {self._nodes:,}, the most is {self._max_nodes:,} "
                                        f"({self._kind.a_file} is small); shorten the lists")
                 if self._file_nodes > self._max_file_nodes:
-                    raise YamlError.at(self.peek_event().start_mark,
+                    raise YamlError.at(self.next_mark(),
                                        f"too many YAML nodes: {self._file_nodes:,}, the most is "
                                        f"{self._max_file_nodes:,} in one file; split the file")
             return super().compose_node(parent, index)
@@ -145,7 +168,7 @@ class _BoundedLoader(yaml.SafeLoader):
             self._depth -= 1
 
 
-def _pos(mark) -> tuple[int, int]:
+def _pos(mark: Mark) -> tuple[int, int]:
     return mark.line + 1, mark.column + 1
 
 
@@ -162,7 +185,7 @@ YAML_SUFFIXES = (".yaml", ".yml")
 
 
 def read_regular(path: Path | str, max_bytes: int = MAX_BYTES,
-                 known: tuple | None = None) -> tuple[bytes | None, tuple]:
+                 known: FileSignature | None = None) -> tuple[bytes | None, FileSignature]:
     """Open ``path`` once and read at most ``max_bytes`` + 1 bytes of it, if it is a regular file.
 
     The file is opened without blocking (a named pipe swapped in after any earlier check opens at
@@ -201,7 +224,7 @@ def read_regular(path: Path | str, max_bytes: int = MAX_BYTES,
 
 def read_bytes(path: Path, max_bytes: int = MAX_BYTES) -> bytes:
     """Read at most ``max_bytes`` + 1 bytes of a regular file (:func:`read_regular`; OSError goes to the caller)."""
-    return read_regular(path, max_bytes)[0]  # type: ignore[return-value]
+    return read_regular(path, max_bytes)[0] or b""  # never None: no ``known`` signature is given
 
 
 def real_path(path: Path | str) -> Path:
@@ -258,7 +281,7 @@ def _syntax_message(exc: yaml.MarkedYAMLError) -> str:
     return msg + "; fix the YAML syntax here"
 
 
-_CLoader = getattr(yaml, "CSafeLoader", None)  # libyaml, when PyYAML was built with it
+_CLoader: type[yaml.CSafeLoader] | None = getattr(yaml, "CSafeLoader", None)  # libyaml, when PyYAML was built with it
 _OPEN = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
 _CLOSE = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
 
@@ -296,7 +319,9 @@ def _fast_compose(text: str, one: bool, max_nodes: int, max_file_nodes: int | No
         try:
             roots: list[Node] = []
             while loader.check_node():
-                roots.append(loader.get_node())
+                root = loader.get_node()
+                assert root is not None  # check_node() said a document follows
+                roots.append(root)
             return roots
         finally:
             loader.dispose()
@@ -320,9 +345,11 @@ def compose_documents(text: str, one: bool = False, max_nodes: int = MAX_NODES,
     roots: list[Node] = []
     try:
         while loader.check_node():
-            roots.append(loader.get_node())
+            root = loader.get_node()
+            assert root is not None  # check_node() said a document follows
+            roots.append(root)
             if one and not loader.check_event(yaml.StreamEndEvent):
-                raise YamlError.at(loader.peek_event().start_mark,
+                raise YamlError.at(loader.next_mark(),
                                    f"a second YAML document starts here: {kind.a_file} holds one document; "
                                    "remove the '---' and what follows, or put it in its own file")
         return roots
@@ -343,7 +370,7 @@ def compose_documents(text: str, one: bool = False, max_nodes: int = MAX_NODES,
 
 
 def build_document(root: Node, file: str, bool_keys_as_text: bool = False,
-                   kind: FileKind = RULESET) -> tuple[Any, LocNode, list[Diagnostic]]:
+                   kind: FileKind = RULESET) -> tuple[YamlData, LocNode, list[Diagnostic]]:
     """Plain data and positions for one composed document, and every problem found on the way.
 
     ``bool_keys_as_text``: a key YAML 1.1 reads as a boolean (``on``, ``yes``) stays the text
@@ -435,7 +462,8 @@ def _check_expansion(root: Node, kind: FileKind = RULESET) -> None:
 
 def _kids(node: Node) -> list[Node]:
     if isinstance(node, SequenceNode):
-        return node.value
+        items: list[Node] = node.value
+        return items
     if isinstance(node, MappingNode):
         return [n for pair in node.value for n in pair]
     return []
@@ -455,11 +483,11 @@ class _Builder:
         self.errors: list[Diagnostic] = []
         self._constructor = SafeConstructor()
 
-    def _err(self, mark, message: str) -> None:
+    def _err(self, mark: Mark, message: str) -> None:
         line, col = _pos(mark)
         self.errors.append(Diagnostic(self.file, line, col, message))
 
-    def build(self, node: Node, key_mark, depth: int) -> tuple[Any, LocNode]:
+    def build(self, node: Node, key_mark: Mark | None, depth: int) -> tuple[YamlData, LocNode]:
         self.count += 1
         if self.count > MAX_VALUES:
             raise YamlError.at(node.start_mark,
@@ -481,7 +509,8 @@ class _Builder:
         if isinstance(node, SequenceNode):
             if node.tag != T_SEQ:
                 self._bad_tag(node)
-            items, children = [], {}
+            items: list[YamlData] = []
+            children: dict[DataKey, LocNode] = {}
             for i, item in enumerate(node.value):
                 value, child = self.build(item, None, depth + 1)
                 items.append(value)
@@ -494,7 +523,9 @@ class _Builder:
         raise YamlError.at(node.start_mark, "unexpected YAML node")  # pragma: no cover
 
     def _control_in_value(self, node: Node, text: str) -> None:
-        code = ord(_VALUE_CONTROL.search(text).group())  # type: ignore[union-attr]
+        found = _VALUE_CONTROL.search(text)
+        assert found is not None  # called only for a text that holds one
+        code = ord(found.group())
         name = _CONTROL_NAMES.get(code)
         label = f"U+{code:04X}" + (f" ({name})" if name else "")
         what = "a lone surrogate" if 0xD800 <= code <= 0xDFFF else f"control character {label}"
@@ -505,12 +536,13 @@ class _Builder:
         tag = node.tag.replace("tag:yaml.org,2002:", "!!")
         self._err(node.start_mark, f"tag {quote(tag)} is not allowed: {self.kind.plain_hint}; remove the tag")
 
-    def _scalar(self, node: ScalarNode):
+    def _scalar(self, node: ScalarNode) -> Scalar:
         tag = node.tag
         c = self._constructor
         try:
             if tag in (T_STR, T_VALUE, T_TIMESTAMP):
-                return node.value  # a date stays the text it was written as
+                text: str = node.value  # a date stays the text it was written as
+                return text
             if tag == T_INT:
                 return c.construct_yaml_int(node)
             if tag == T_FLOAT:
@@ -541,7 +573,8 @@ class _Builder:
 
     def _key(self, key_node: Node) -> str | None:
         if self.bool_keys_as_text and isinstance(key_node, ScalarNode) and key_node.tag == T_BOOL:
-            return key_node.value
+            written: str = key_node.value  # a scalar node's value is the text written
+            return written
         if not isinstance(key_node, ScalarNode):
             self._err(key_node.start_mark, f"a key must be plain text, not {_KIND_WORDS[type(key_node)]}; "
                                            "write the key as text")
@@ -564,12 +597,12 @@ class _Builder:
             return None
         return str(value)
 
-    def _mapping(self, node: MappingNode, loc: Loc, depth: int):
-        out: dict[str, Any] = {}
-        children: dict[str, LocNode] = {}
-        first_seen: dict[str, Any] = {}
+    def _mapping(self, node: MappingNode, loc: Loc, depth: int) -> tuple[YamlMap, LocNode]:
+        out: YamlMap = {}
+        children: dict[DataKey, LocNode] = {}
+        first_seen: dict[str, Mark] = {}
         merges: list[Node] = []
-        merge_marks: list[Any] = []
+        merge_marks: list[Mark] = []
         for key_node, value_node in node.value:
             if key_node.tag == T_MERGE:
                 if merges:
@@ -604,7 +637,7 @@ class _Builder:
                 for k, v in value.items():
                     if k not in out:
                         out[k] = v
-                        children[k] = child.children[k]
+                        children[k] = (child.children or {})[k]  # a mapping's node has children
         return out, LocNode(loc, children)
 
 

@@ -240,7 +240,7 @@ def match_totals(snap: "Snapshot") -> list[int]:
     return [t + line["total"] for t, line in zip(snap.match_totals, snap.score)]
 
 
-def winner_name(snap: "Snapshot"):
+def winner_name(snap: "Snapshot") -> str | None:
     """The match's winner as ``expect: winner:`` names it: a side's name, ``draw``, or None while undecided
     (still going, or stopped by the hands cap)."""
     w = snap.winner
@@ -248,6 +248,7 @@ def winner_name(snap: "Snapshot"):
         return None
     if w == Termination.DRAW:
         return w
+    assert not isinstance(w, Termination)  # a win is the winning side's index
     return snap.game.side_names[w]
 
 
@@ -285,13 +286,14 @@ def read_expect(g: "Game", e: "Expect") -> HandEnd | None:
     written = e.model_fields_set
     if not {"hand_over", "score", "match", "winner"} <= written or e.hand_over is None:
         return None
-    if sorted(e.score or {}) != sorted(g.side_names) or sorted(e.match or {}) != sorted(g.side_names):
+    sheets, totals = e.score or {}, e.match or {}
+    if sorted(sheets) != sorted(g.side_names) or sorted(totals) != sorted(g.side_names):
         return None
     score = []
     for name in g.side_names:
-        sc = e.score[name]
-        written = {**{k: getattr(sc, k) for k in sc.model_fields_set}, **(sc.model_extra or {})}
-        if not set(g.score_line_names) <= set(written):
+        sc = sheets[name]
+        points = {**{k: getattr(sc, k) for k in sc.model_fields_set}, **(sc.model_extra or {})}
+        if not set(g.score_line_names) <= set(points):
             return None
-        score.append({line: written[line] for line in g.score_line_names})
-    return HandEnd(e.hand_over, tuple(score), tuple(e.match[name] for name in g.side_names), e.winner)
+        score.append({line: points[line] for line in g.score_line_names})
+    return HandEnd(e.hand_over, tuple(score), tuple(totals[name] for name in g.side_names), e.winner)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal, Self, Union
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 from pydantic_core import PydanticCustomError
@@ -27,7 +27,7 @@ SideName = Annotated[str, Field(pattern=r"^[A-Z]$", description="a side: A, B, C
 OneLine = Annotated[str, Field(min_length=1, max_length=300, pattern=r"^[^\x00-\x1f\x7f-\x9f\u2028\u2029]*$")]  # no control character
 Count = Annotated[int, Field(ge=0, le=1_000_000)]
 Points = Annotated[int, Field(ge=-10_000_000, le=10_000_000)]
-ReasonCode = Literal[REASON_CODES]  # type: ignore[valid-type]
+ReasonCode = Literal[REASON_CODES]  # type: ignore[valid-type]  # the contract's codes, from vocab at run time: one list, not a second one here
 Cards = list[CardName]
 
 _LINE_NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
@@ -92,11 +92,11 @@ class ActionStep(Strict):
         "to the hand size, at the first step that is not another card of it")
     on: SideName | None = Field(default=None, description="the side a hazard is played on")
     draw: CardName | None = Field(default=None, description="asserts the card drawn for this turn")
-    rejected: ReasonCode | Literal[True] | None = Field(  # type: ignore[valid-type]
+    rejected: ReasonCode | Literal[True] | None = Field(
         default=None, description="asserts the action is refused (with this reason code; true: any)")
 
     @model_validator(mode="after")
-    def _one_action(self):
+    def _one_action(self) -> Self:
         given = [k for k in ACTION_KEYS if getattr(self, k) is not None]
         if len(given) > 1:
             raise PydanticCustomError(
@@ -146,7 +146,7 @@ class ScoreExpect(Strict):
     model_config = ConfigDict(strict=True, extra="allow")
 
     @model_validator(mode="after")
-    def _extra_lines(self):
+    def _extra_lines(self) -> Self:
         for name, value in (self.model_extra or {}).items():
             if not isinstance(name, str) or not _LINE_NAME.match(name):
                 raise PydanticCustomError("line_name", "'{name}' is not a score line name (snake_case: lowercase "
@@ -216,7 +216,7 @@ class Scenario(Strict):
     steps: Annotated[list[Step], Field(min_length=1)]
 
 
-def scenario_json_schema() -> dict:
+def scenario_json_schema() -> dict[str, Any]:
     """The JSON Schema (2020-12) of a scenario document."""
     schema = Scenario.model_json_schema()
     # The two step kinds: say which one a mapping is by its 'expect' key (as the model does).
@@ -238,7 +238,8 @@ def scenario_json_schema() -> dict:
     if score is not None:  # a ruleset's own lines (scoring.lines): snake_case names, whole points
         score["additionalProperties"] = {"type": "integer", "minimum": -10_000_000, "maximum": 10_000_000}
         score["propertyNames"] = {"pattern": _LINE_NAME.pattern}
-    return json.loads(json.dumps(out, sort_keys=True))
+    schema_sorted: dict[str, Any] = json.loads(json.dumps(out, sort_keys=True))
+    return schema_sorted
 
 
 def schema_text() -> str:

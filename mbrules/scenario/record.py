@@ -14,12 +14,12 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 from pathlib import Path
-from typing import Sequence
+from typing import Sequence, TypedDict
 
-from mbrules.engine import Action, Observer, State
+from mbrules.engine import Action, Observer, State, Transition
 from mbrules.vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, FAST_PLAY, MULLIGAN, PLAY
 
-from .format import deal_of, expect_lines, hand_end, setup_lines, step_text, winner_name
+from .format import Deal, HandEnd, deal_of, expect_lines, hand_end, setup_lines, step_text, winner_name
 from .format import quoted as _q
 
 
@@ -36,6 +36,16 @@ def _ref(ref: str, bundled: Sequence[str], out_dir: Path | None) -> str:
     return str(p)
 
 
+class HandLog(TypedDict):
+    """What a :class:`Recorder` keeps of one hand."""
+
+    hand_no: int
+    deal: Deal  # taken at the hand's start
+    actions: list[tuple[int, Action]]  # (player, action), in the order taken
+    drawn: dict[int, int]  # an action's place in ``actions`` -> the card its actor drew, or -1
+    end: HandEnd | None  # once the hand is over
+
+
 class Recorder(Observer):
     """Watches a match (``State.add_observer``) and keeps what a scenario file needs of each hand.
 
@@ -44,9 +54,9 @@ class Recorder(Observer):
     and the running totals. Add it before the first hand's first action.
     """
 
-    def __init__(self):
-        self.hands: list[dict] = []
-        self.winner = None  # the outcome's result once the match is over
+    def __init__(self) -> None:
+        self.hands: list[HandLog] = []
+        self.winner: str | None = None  # the outcome's result once the match is over
 
     def hand_start(self, st: State) -> None:
         snap = st.snapshot()
@@ -56,7 +66,7 @@ class Recorder(Observer):
     def after_action(self, st: State, player: int, action: Action) -> None:
         self.hands[-1]["actions"].append((player, action))
 
-    def transition(self, st: State, t) -> None:
+    def transition(self, st: State, t: Transition) -> None:
         # the card the action's actor drew, as the engine says, by the action's place in the hand (a move
         # taken back and played again overwrites its place)
         hand = self.hands[-1]
@@ -66,7 +76,9 @@ class Recorder(Observer):
         self.hands[-1]["end"] = hand_end(st.snapshot(), winner=False)
 
     def match_over(self, st: State) -> None:
-        self.winner = st.outcome.result
+        outcome = st.outcome
+        if outcome is not None:  # it is: the match is over
+            self.winner = outcome.result
 
 
 def record_match(recorder: Recorder, state: State, ruleset_ref: str, options: Sequence[str], players: int,

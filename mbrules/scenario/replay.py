@@ -28,13 +28,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from mbrules.engine import Game, GameError, IllegalAction, State
-from mbrules.vocab import BATTLE, DISTANCE, HAZARD, REMEDY, SAFETY, SPEED, DecisionKind
+from mbrules.vocab import BATTLE, DISTANCE, HAZARD, REASON_CODES, REMEDY, SAFETY, SPEED, DecisionKind
 from mbrules.ruleset import RulesetError, load_ruleset
 from mbrules.ruleset.diagnostics import (
-    Diagnostic, LocNode, ModelWords, diag_at, display_path, quote, validation_diagnostics,
+    DataKey, Diagnostic, LocNode, ModelWords, YamlData, diag_at, display_path, quote, validation_diagnostics,
 )
 
 from . import model as m
@@ -61,7 +61,7 @@ class Failure:
              f"expected {show(self.expected)}, got {show(self.actual)}")
         return s + (f" ({self.note})" if self.note else "")
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"step": self.step, "file": self.file, "line": self.line, "col": self.col, "key": self.key,
                 "expected": self.expected, "actual": self.actual, "note": self.note}
 
@@ -87,7 +87,7 @@ class ScenarioResult:
         out += [f"  {f.text()}" for f in self.failures]
         return out
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         failed_step = self.failures[0].step if self.failures else None
         return {"file": self.file, "document": self.document, "line": self.line, "title": self.title,
                 "passed": self.passed, "valid": not self.errors, "step": failed_step,
@@ -144,7 +144,7 @@ def replay_paths(paths: Iterable[str | Path]) -> list[ScenarioResult]:
 
 
 # -- validation -----------------------------------------------------------------------------------------
-def _model_at(path: list, data: Any):
+def _model_at(path: list[DataKey], data: YamlData) -> type[BaseModel] | None:
     """The model class of the mapping at ``path`` (for listing the keys it allows)."""
     if not path:
         return m.Scenario
@@ -173,11 +173,11 @@ _PATTERN_WORDS = {
 }
 
 
-def _explain(path: list, value: Any) -> tuple[str, str] | None:
+def _explain(path: list[DataKey], value: YamlData) -> tuple[str, str] | None:
     """A scenario's own words for a refused value: a reason code."""
     if path and path[-1] == "rejected":
         return (f"'{show(value)}' is not a reason code",
-                f"write one of {', '.join(m.REASON_CODES)}, or true for any reason")
+                f"write one of {', '.join(REASON_CODES)}, or true for any reason")
     return None
 
 
@@ -199,10 +199,10 @@ class _Checker:
         self.rs = ruleset_name
         self.errors: list[Diagnostic] = []
 
-    def err(self, path: list, message: str, key: bool = False) -> None:
+    def err(self, path: list[DataKey], message: str, key: bool = False) -> None:
         self.errors.append(diag_at(self.locs, path, message, key=key))
 
-    def card(self, path: list, cid: str | None) -> int | None:
+    def card(self, path: list[DataKey], cid: str | None) -> int | None:
         if cid is None:
             return None
         if cid not in self.g.index:
@@ -210,11 +210,11 @@ class _Checker:
             return None
         return self.g.index[cid]
 
-    def cards(self, path: list, cids: list[str] | None) -> None:
+    def cards(self, path: list[DataKey], cids: list[str] | None) -> None:
         for i, c in enumerate(cids or ()):
             self.card(path + [i], c)
 
-    def player(self, path: list, name: str | None, key: bool = False) -> int | None:
+    def player(self, path: list[DataKey], name: str | None, key: bool = False) -> int | None:
         if name is None:
             return None
         if name not in self.g.player_names:
@@ -223,7 +223,7 @@ class _Checker:
             return None
         return self.g.player_names.index(name)
 
-    def side(self, path: list, name: str | None, key: bool = False) -> int | None:
+    def side(self, path: list[DataKey], name: str | None, key: bool = False) -> int | None:
         if name is None:
             return None
         if name not in self.g.side_names:
@@ -240,7 +240,8 @@ class _Prepared:
     state: State
 
 
-_PILE_RULE = {
+# a side's pile in a setup -> (what it holds, in words; whether a card may lie there)
+_PILE_RULE: dict[str, tuple[str, Callable[[Game, int], bool]]] = {
     "battle": ("battle hazards and their remedies", lambda g, c: g.kind[c] in (HAZARD, REMEDY) and g.pile[c] == BATTLE),
     "speed": ("speed hazards and their remedies", lambda g, c: g.kind[c] in (HAZARD, REMEDY) and g.pile[c] == SPEED),
     "distance": ("distance cards", lambda g, c: g.kind[c] == DISTANCE),
@@ -298,7 +299,7 @@ def check_document(doc: Document, base_dir: Path) -> tuple[Game | None, m.Scenar
 def _check_steps(ck: _Checker, scn: m.Scenario) -> None:
     g = ck.g
     for i, step in enumerate(scn.steps):
-        base = ["steps", i]
+        base: list[DataKey] = ["steps", i]
         if isinstance(step, m.ActionStep):
             p = ck.player(base + ["player"], step.player)
             for k in ("play", "discard", "coup_fourre", "fast_play", "draw", "mulligan"):
@@ -342,10 +343,10 @@ def _build_position(ck: _Checker, scn: m.Scenario) -> State | None:
     su = scn.setup
     if su is None:
         return State.new_match(g, 0, deal_next=False)  # a scenario rests at its hand's end
-    sp = ["setup"]
-    placed: list[tuple[list, int]] = []  # (path, card) in the order written
+    sp: list[DataKey] = ["setup"]
+    placed: list[tuple[list[DataKey], int]] = []  # (path, card) in the order written
 
-    def place(path: list, cids: list[str]) -> list[int]:
+    def place(path: list[DataKey], cids: list[str]) -> list[int]:
         out = []
         for i, cid in enumerate(cids):
             c = ck.card(path + [i], cid)
@@ -394,7 +395,7 @@ def _build_position(ck: _Checker, scn: m.Scenario) -> State | None:
         if s is not None:
             totals[s] = pts
     # The deck: no card placed more often than the deck of this ruleset and player count holds.
-    seen: Counter = Counter()
+    seen: Counter[int] = Counter()
     for path, c in placed:
         seen[c] += 1
         if seen[c] == g.deck_counts[c] + 1:
@@ -424,7 +425,7 @@ def _build_position(ck: _Checker, scn: m.Scenario) -> State | None:
     )
 
 
-def _check_reachable(ck: _Checker, g: Game, path: list, name: str, piles: dict[str, list[int]], target: int) -> None:
+def _check_reachable(ck: _Checker, g: Game, path: list[DataKey], name: str, piles: dict[str, list[int]], target: int) -> None:
     """Refuse a side no game can reach: past its target, too many of a limited card, hazard on hazard."""
     miles = sum(g.miles[c] for c in piles["distance"])
     if miles > target:
@@ -448,7 +449,7 @@ def _check_reachable(ck: _Checker, g: Game, path: list, name: str, piles: dict[s
 def _title(doc: Document) -> str:
     data = doc.data
     if isinstance(data, dict) and isinstance(data.get("scenario"), str) and data["scenario"].strip():
-        t = data["scenario"].strip().splitlines()[0]
+        t: str = data["scenario"].strip().splitlines()[0]
     else:
         t = doc.file
     return t
@@ -474,12 +475,13 @@ class _Runner:
         self.g = prep.game
         self.scn = prep.scenario
         self.st = prep.state
+        assert doc.locs is not None  # prepare() refuses a document without positions
         self.locs = doc.locs
         self.res = res
         self.turn_draw: tuple[int, int] | None = None  # (player, card) drawn at the start of this turn
 
-    def fail(self, i: int, path: list, key: str, expected, actual, note: str = "") -> None:
-        d = diag_at(self.locs, ["steps", i] + path, "")
+    def fail(self, i: int, path: list[DataKey], key: str, expected: Any, actual: Any, note: str = "") -> None:
+        d = diag_at(self.locs, ["steps", i, *path], "")
         self.res.failures.append(Failure(i + 1, d.file, d.line, d.col, key, expected, actual, note))
 
     def run(self) -> None:
@@ -582,9 +584,9 @@ class _Runner:
         g = self.g
         snap = self.st.snapshot()
         written = e.model_fields_set
-        base = ["expect"]
+        base: list[DataKey] = ["expect"]
 
-        def cmp(path: list, key: str, expected, actual) -> None:
+        def cmp(path: list[DataKey], key: str, expected: Any, actual: Any) -> None:
             if expected != actual:
                 self.fail(i, base + path, key, expected, actual)
 

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import yaml
 
 from mbrules.ruleset import yamlmarks as ym
-from mbrules.ruleset.diagnostics import Diagnostic, LocNode
+from mbrules.ruleset.diagnostics import Diagnostic, LocNode, YamlMap
 
 MAX_BYTES = 16 * 1024 * 1024  # a recorded match of many hands can pass the 1 MiB of a ruleset file
 MAX_NODES = ym.MAX_NODES  # per document: a recorded hand is about 1,000 nodes
@@ -30,7 +29,7 @@ class Document:
 
     file: str  # as shown in messages
     index: int  # 1-based position in the file
-    data: Any
+    data: YamlMap | None
     locs: LocNode | None
     line: int = 1
     errors: list[Diagnostic] = field(default_factory=list)

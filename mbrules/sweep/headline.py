@@ -221,16 +221,17 @@ def _plain_trend(sw, key: str, word: str, rising: bool, first_sentence: bool = T
     from ..compare.headline import _PLAIN, _about, _plain_value, relative
 
     first, last = sw.points[0]["metrics"][key]["value"], sw.points[-1]["metrics"][key]["value"]
-    up, down, noun, unit = _PLAIN.get(key, (None, None, None, ""))
+    plain = _PLAIN.get(key)  # (rises, falls, noun, unit), or None for a score line
+    noun, unit = (plain[2], plain[3]) if plain is not None else (None, "")
     name = sw.points[0]["metrics"][key]["name"]
     figures = f"{_plain_value(first, key)} → {_plain_value(last, key)}{unit}"
     where = _where(sw) if first_sentence else ""
     if word == "not shown":
         return _minus(f"Not shown: a change in {noun or lower_first(name)}{where} ({figures}).")
-    if up is None:
+    if plain is None:
         change = f"{lower_first(name)} {'rises' if rising else 'falls'}"
     else:
-        change = up if rising else down
+        change = plain[0] if rising else plain[1]
         rel = relative(None if first is None or last is None else last - first, first)
         change = change.replace("about {p} ", "") if rel is None else change.replace("{p}", _about(rel))
     return _minus(f"{word.capitalize()}, {change}{where} ({figures}).")
@@ -245,6 +246,9 @@ def headline(sw) -> list[str]:
     from ..compare.headline import NOTICED
 
     out = []
+    starved = starved_sentence(sw)
+    if starved is not None:  # it explains every other figure: said first
+        out.append(starved)
     if sw.target is not None:
         out.append(_plain_target(sw))
     curve = list(sw.settings["metrics"])
@@ -266,6 +270,26 @@ def headline(sw) -> list[str]:
             first, last = sw.points[0]["metrics"][key]["value"], sw.points[-1]["metrics"][key]["value"]
             rising = first is not None and last is not None and last > first
             said.append((key, "probably" if moved else "not shown", rising))
-    for k, (key, word, rising) in enumerate(said[:3 - len(out)]):
+    for k, (key, word, rising) in enumerate(said[:max(0, 3 - len(out))]):
         out.append(_plain_trend(sw, key, word, rising, first_sentence=k == 0))
-    return out
+    return out[:3]
+
+
+def starved_sentence(sw) -> str | None:
+    """Where trips almost never complete at some swept values (at least compare's ``STARVED`` share of their
+    hands end with no trip completed: the draw pile runs out first), one sentence naming those values with
+    the share and its 95% interval in words (issue 35); None where trips complete at every value."""
+    from ..compare.headline import STARVED
+
+    said = []
+    for p in sw.points:
+        m = p["metrics"].get("trip_completed_share")
+        if not m or m["value"] is None or 1 - m["value"] < STARVED:
+            continue
+        ci = m.get("ci95")
+        bounds = f" (somewhere between {100 * (1 - ci[1]):.0f}% and {100 * (1 - ci[0]):.0f}%)" if ci else ""
+        said.append(f"{100 * (1 - m['value']):.0f}% of hands at {p['label']}{bounds}")
+    if not said:
+        return None
+    return _minus("The deck runs out before any car arrives in " + "; ".join(said) + ": trips almost never complete"
+                  + (" there." if len(said) < len(sw.points) else "."))

@@ -175,11 +175,9 @@ def run_sweep(
     cpu_start = cpu_seconds()
     options = list(options)
     curve = check_metrics(metrics) or list(DEFAULT_METRICS)
-    tkey = tval = None
-    if target is not None:
-        tkey, tval = parse_target(target)
-        if tkey not in curve:
-            curve.append(tkey)
+    goal = parse_target(target) if target is not None else None  # (metric, value)
+    if goal is not None and goal[0] not in curve:
+        curve.append(goal[0])
     if games < 2:
         raise SetError("mbrules: --games must be at least 2")
     settings = build_settings(ruleset, options, players, sets)
@@ -218,7 +216,7 @@ def run_sweep(
     n = done["main"]
     points = _points(settings, points_games, sums, n)
     trend = _trend(settings, sums, points_games)
-    tgt = _target(points, tkey, tval) if tkey else None
+    tgt = _target(points, *goal) if goal is not None else None
     seconds["total"] = time.perf_counter() - t_start
     seconds["cpu"] = cpu_seconds() - cpu_start
     from .headline import headline, path_words, summary
@@ -277,7 +275,7 @@ def _trend(settings: list[Setting], sums: list[stats.ArmsSums], games: list[Game
 
     w = [Fraction(x) - Fraction(mean) for x in xs]
     w = [c / Fraction(sxx) for c in w]
-    rows = []
+    rows: list[dict[str, Any]] = []
     for m, s in zip(METRICS, sums):
         if not all(applies(m, g) for g in games):
             continue

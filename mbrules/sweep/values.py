@@ -54,6 +54,13 @@ def _number(text: str, what: str) -> int | float:
     return v
 
 
+def _whole(text: str, what: str) -> int:
+    """A number of a range (whole: the range's pattern matched its digits), checked as :func:`_number` checks it."""
+    v = _number(text, what)
+    assert isinstance(v, int)  # _INT matches what _RANGE matched
+    return v
+
+
 def parse_values(text: str, what: str) -> list[Any]:
     """The values of ``VALUES`` (a list or a range), at most :data:`MAX_VALUES`, none repeated."""
     if text.strip() == "":
@@ -64,8 +71,8 @@ def parse_values(text: str, what: str) -> list[Any]:
         if any(len(g.lstrip("-")) > 10 for g in m.groups() if g):
             raise SetError(f"mbrules: --set {what}: {_short(text)}: a number is out of range (at most {MAX_ABS:,} "
                            "either side of 0)")
-        lo, hi = _number(m.group(1), what), _number(m.group(2), what)
-        step = _number(m.group(3), what) if m.group(3) is not None else 1
+        lo, hi = _whole(m.group(1), what), _whole(m.group(2), what)
+        step = _whole(m.group(3), what) if m.group(3) is not None else 1
         if step <= 0:
             raise SetError(f"mbrules: --set {what}: the step of {_short(text)} must be at least 1 (a range goes "
                            "up: FROM..TO:STEP with FROM <= TO)")

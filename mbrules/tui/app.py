@@ -10,7 +10,9 @@ the number keys play a listed move; ``d`` discards the picked card; ``h`` asks t
 ``u`` undoes your last move (against bots only); ``r`` shows the rules in a pane that scrolls;
 ``?`` help; ``q`` or Ctrl-C quits after ``y`` (Ctrl-C again quits at once, exit 130); a click on a card or
 a listed move works too. With ``--record`` the quit prompt says the match is saved and the same command
-continues it. The coup fourré window and the extension question are prompts over the table that must be answered; the end of a hand is a score sheet screen; in hot
+continues it. The coup fourré and fast-play windows and the extension question are prompts over the table that must
+be answered; a draw that is a choice waits for ``p`` (the draw pile), ``t`` (the discard top) or ``m`` (throw the
+picked card away: a mulligan), the status line saying which; the end of a hand is a score sheet screen; in hot
 seat a blank screen hides the hand until the next person presses Enter (Textual draws on the
 terminal's alternate screen: nothing stays in the scrollback).
 
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Sequence, cast
 
 from rich.table import Table
 from rich.text import Text
@@ -39,10 +41,10 @@ from mbrules.engine import Action, Game, IllegalAction, Observer, State
 from mbrules.seats import BotSeat, LaterSeat, SeatLoop
 from mbrules.engine.words import fold
 from mbrules.narrate import Narrator, line_label, side_label
-from mbrules.vocab import (COUP_FOURRE, DISCARD, DISTANCE, FAST_PLAY, HAZARD, NO_LIMIT, PLAY, REMEDY, SAFETY,
-                           DecisionKind)
+from mbrules.vocab import (COUP_FOURRE, DISCARD, DISTANCE, FAST_PLAY, HAZARD, MULLIGAN, NO_LIMIT, PLAY, REMEDY,
+                           SAFETY, DecisionKind)
 
-from .table import DrawNotes, PublicNarrator, SeatedMatch, hint_bot_name
+from .table import DrawChoice, DrawNotes, PublicNarrator, SeatedMatch, draw_choice, draw_prompt, hint_bot_name
 from .words import refusal, why_not
 
 KIND_STYLE = {DISTANCE: "bold", HAZARD: "bold red", REMEDY: "bold green", SAFETY: "bold cyan"}
@@ -123,9 +125,9 @@ class MatchDriver(SeatedMatch):
                 {k: list(v) for k, v in self.notes.items()},
                 (len(rec.hands), len(rec.hands[-1]["actions"]) if rec.hands else 0) if rec else None))
         self.state.verify(a, player=p)  # IllegalAction, the state untouched, as apply would say
+        self.notes[p] = []  # before the move: a draw chosen here (p, t, a mulligan's draw back) notes its card
         self.seats[p].offer(a)
         self.loop.step()
-        self.notes[p] = []
 
     def can_undo(self) -> bool:
         return len(self.humans) == 1 and bool(self.undo_stack)
@@ -166,6 +168,11 @@ def bar(miles: int, target: int, width: int) -> Text:
     return t
 
 
+def _game_app(screen: Screen) -> "MilleBornesApp":
+    """The app a screen of this module is shown by: always the Mille Bornes app."""
+    return cast("MilleBornesApp", screen.app)
+
+
 class GamePane(Widget):
     """A pane of the table: it draws from the app's match (``game_app``)."""
 
@@ -179,6 +186,9 @@ class FittedPane(GamePane):
 
     def get_content_height(self, container, viewport, width: int) -> int:
         return self._text(width).plain.count("\n") + 1
+
+    def _text(self, width: int) -> Text:
+        raise NotImplementedError  # each pane draws its own
 
 
 class Header(Static):
@@ -290,7 +300,7 @@ class MovesView(GamePane):
         grid = Table.grid(padding=(0, 1))
         for _ in range(cols):
             grid.add_column(no_wrap=True, overflow="ellipsis", ratio=1)
-        rows = [[] for _ in range(min(h, len(moves)) or 1)]
+        rows: list[list[Text]] = [[] for _ in range(min(h, len(moves)) or 1)]
         for i, words in enumerate(moves):
             rows[i % len(rows)].append(Text(f"{i + 1:>2} {words}", overflow="ellipsis", no_wrap=True))
         for r in rows:
@@ -360,13 +370,25 @@ class HandView(FittedPane):
 
 
 KEYS = "←→ card Enter play 1-9 move d discard h hint u undo r rules ? help q quit"
+DRAW_KEYS = {"p": "p pile", "t": "t discard", "m": "m mulligan"}  # at a draw choice, before KEYS_AT_DRAW
+KEYS_AT_DRAW = "←→ card 1-9 move h hint r rules ? help q quit"  # u undo still works (the help says it)
+
+
+def keys_line(choice: DrawChoice | None) -> str:
+    """The key bar: at a draw choice the keys of its ways to draw come first (at most 80 columns)."""
+    if choice is None:
+        return KEYS
+    ways = [DRAW_KEYS["p"]] if choice.pile is not None else []
+    ways += [DRAW_KEYS["t"]] if choice.discard_top is not None else []
+    ways += [DRAW_KEYS["m"]] if choice.mulligan else []
+    return "  ".join(ways) + "  " + KEYS_AT_DRAW
 
 
 class TableScreen(Screen):
     """The game: everything on one screen."""
 
     def compose(self) -> ComposeResult:
-        a: MilleBornesApp = self.app  # type: ignore[assignment]
+        a = _game_app(self)
         yield Header(id="header")
         yield TableView(a, id="table")
         with Horizontal(id="middle"):
@@ -374,7 +396,7 @@ class TableScreen(Screen):
             yield MovesView(a, id="moves")
         yield HandView(a, id="hand")
         yield Static(id="status")
-        yield Static(KEYS, id="keys")
+        yield Static(keys_line(None), id="keys")
 
 
 class Prompt(ModalScreen[bool]):
@@ -385,6 +407,8 @@ class Prompt(ModalScreen[bool]):
     Prompt > Static { width: 70; max-width: 100%; height: auto; border: heavy $warning; padding: 0 1;
                       background: $panel; }
     """
+
+    quitting = False  # the question is whether to quit (Ctrl-C's: answered at any window size)
 
     def __init__(self, question: str, yes: str, no: str):
         super().__init__()
@@ -419,7 +443,7 @@ class Handover(Screen[None]):
         if event.key == "enter":
             self.dismiss(None)
         elif event.key == "q":
-            self.app.action_quit_match()
+            _game_app(self).action_quit_match()
 
 
 class FoldedText(Widget):
@@ -494,7 +518,7 @@ class TooSmall(Screen[None]):
         self.query_one(Static).update(self.words())
 
     def on_screen_resume(self) -> None:
-        self.app.call_later(self.app.fit_check)
+        self.app.call_later(_game_app(self).fit_check)
 
     def on_key(self, event: events.Key) -> None:
         event.stop()  # the table underneath takes no key while it cannot be seen
@@ -535,7 +559,7 @@ class ScoreSheet(Screen[None]):
         if event.key == "enter":
             self.dismiss(None)
         elif event.key == "q":
-            self.app.action_quit_match()
+            _game_app(self).action_quit_match()
 
 
 class MilleBornesApp(App[str]):
@@ -547,7 +571,7 @@ class MilleBornesApp(App[str]):
     #middle { height: 1fr; }
     #plays { width: 1fr; padding-right: 1; }
     #moves { width: 1fr; }
-    #status { height: 2; color: $warning; text-style: bold; }
+    #status { height: auto; min-height: 2; max-height: 3; color: $warning; text-style: bold; }
     #keys { height: 1; background: $boost; }
     #hand { margin-top: 0; }
     """
@@ -628,7 +652,7 @@ class MilleBornesApp(App[str]):
         d = self.driver
         obs = d.state.observation(self.seat)
         kind = obs.decision.kind
-        question = Narrator(self.game).question(obs)
+        question = Narrator(self.game).question(obs) or ""  # a question for each kind asked below
         if kind == DecisionKind.COUP_FOURRE:
             self.waiting = True
             legal = d.state.legal_actions()
@@ -691,7 +715,10 @@ class MilleBornesApp(App[str]):
         d = self.driver
         t = Text()
         who = self.game.player_names[self.seat]
-        if d.state.current_player == self.seat and d.state.legal_actions():
+        choice = self.draw_choice()
+        if choice is not None:  # the table waits for p, t or m (draw-from-discard, mulligan)
+            t.append(self.draw_words(choice) + " ", style="bold")
+        elif d.state.current_player == self.seat and d.state.legal_actions():
             t.append(f"{who}, your move. ", style="bold")
         for line in d.notes.get(self.seat, []):
             t.append(line + " ")
@@ -700,6 +727,18 @@ class MilleBornesApp(App[str]):
         if self.message:
             t.append(self.message, style="bold yellow")
         return t
+
+    def draw_choice(self) -> DrawChoice | None:
+        """The draw the person at the table chooses now (p, t, m), or None."""
+        st = self.driver.state
+        if st.current_player != self.seat:
+            return None
+        return draw_choice(st.observation(self.seat), st.legal_actions())
+
+    def draw_words(self, choice: DrawChoice) -> str:
+        obs = self.driver.state.observation(self.seat)
+        picked = self.game.names[obs.hand[self.card_row % len(obs.hand)]] if obs.hand else "a card"
+        return draw_prompt(self.game, obs, choice, f"m throws {picked} (picked)")
 
     def refresh_all(self) -> None:
         if not isinstance(self.screen, TableScreen):
@@ -710,6 +749,7 @@ class MilleBornesApp(App[str]):
             return
         scr.query_one("#header", Static).update(self.header_text())
         scr.query_one("#status", Static).update(self.status_text())
+        scr.query_one("#keys", Static).update(keys_line(self.draw_choice()))
         for w in ("#table", "#plays", "#moves", "#hand"):
             scr.query_one(w).refresh(layout=True)
 
@@ -767,12 +807,16 @@ class MilleBornesApp(App[str]):
                 except IllegalAction as e:
                     self.say(f"You cannot discard {self.game.names[c]}: "
                              + refusal(self.game, st.observation(self.seat), c, -1, e.code, e.message) + ".")
+        elif key in ("p", "t", "m") and (choice := self.draw_choice()) is not None:
+            self.draw_key(key, choice, hand)
+        elif key in ("p", "t", "m"):
+            self.say(f"{key} chooses how you draw; it is not your draw now.")
         elif key == "h":
             a = self.driver.hint(self.seat)
-            n = legal.index(a) + 1 if a in legal else "?"
+            num = legal.index(a) + 1 if a in legal else "?"
             if a.card_index >= 0 and a.card_index in hand:
                 self.card_row = hand.index(a.card_index)
-            self.say(f"Hint ({self.driver.hint_name} bot): {n}. "
+            self.say(f"Hint ({self.driver.hint_name} bot): {num}. "
                      f"{self.driver.narrator.words.move(st.observation(self.seat), a)}")
         elif key == "u":
             if self.driver.can_undo():
@@ -791,6 +835,32 @@ class MilleBornesApp(App[str]):
             self.push_screen(TextPane("Help", help_text, "question_mark"))
         elif key == "q":
             self.action_quit_match()
+
+    def draw_key(self, key: str, choice: DrawChoice, hand) -> None:
+        """p draws from the draw pile (ends a mulligan), t takes the discard top, m throws the picked card
+        away (a mulligan); a key with no such way to draw now says why."""
+        g = self.game
+        d = g.ruleset.display
+        if key == "p":
+            if choice.pile is not None:
+                self.do(choice.pile)
+            else:
+                self.say(f"You cannot draw from the {d.draw_pile} now.")
+        elif key == "t":
+            if choice.discard_top is not None:
+                self.do(choice.discard_top)
+            elif not g.draw_from_discard:
+                self.say(f"This edition never lets you take a card from the {d.discard_pile}.")
+            else:
+                self.say(f"The {d.discard_pile} is empty: there is nothing to take.")
+        elif not choice.mulligan:
+            self.say("This edition has no mulligan." if not g.mulligan else "You cannot mulligan now.")
+        elif hand:
+            c = hand[self.card_row % len(hand)]
+            if c in choice.mulligan:
+                self.do(choice.mulligan[c])
+            else:
+                self.say(f"You cannot throw {g.names[c]} away now.")
 
     def table_takes_input(self) -> bool:
         st = self.driver.state
@@ -821,7 +891,7 @@ class MilleBornesApp(App[str]):
         st = self.driver.state
         legal = st.legal_actions()
         obs = st.observation(self.seat)
-        mine = [a for a in legal if a.card_index == c and a.op in (PLAY, DISCARD, COUP_FOURRE)]
+        mine = [a for a in legal if a.card_index == c and a.op in (PLAY, DISCARD, COUP_FOURRE, MULLIGAN)]
         words = self.driver.narrator.words
         why = self.driver.why_not(self.seat, c)
         self.message = f"{self.game.names[c]} cannot be played: {why}." if why else ""
@@ -853,6 +923,10 @@ HELP_KEYS = (  # (key, what it does): one line each, folded under its words at t
     ("Enter", "the picked card's moves; ↑ / ↓ and Enter pick the target; Esc goes back"),
     ("1 … 9", "play a listed move at once (two digits and Enter past 9 moves)"),
     ("d", "discard the picked card"),
+    ("p", "at your draw: draw from the draw pile (in a mulligan: draw back and end it)"),
+    ("t", "at your draw: take the top card of the discard pile (when the edition allows it)"),
+    ("m", "at your draw: throw the picked card away, a mulligan (when the edition has one); "
+          "throw more with m, then p draws back to a full hand and your turn ends"),
     ("h", "a hint from the hint bot (it also picks the card)"),
     ("u", "undo your last move (against bots; not in hot seat)"),
     ("r", "the rules of this edition, in a pane that scrolls"),
@@ -862,8 +936,10 @@ HELP_KEYS = (  # (key, what it does): one line each, folded under its words at t
 HELP_NOTES = (  # paragraphs, folded at the pane's width
     "The mouse works too: a click on a card of your hand opens its moves, a click on a listed move (or on a "
     "target) plays it, and the wheel scrolls this help and the rules.",
-    "A coup fourré window and the extension question come as prompts over the table: 1 or y answers yes, "
-    "2 or n no. At the end of a hand the score sheet shows; Enter goes on to the next hand.",
+    "A coup fourré window, a fast-play window (a remedy played at once, out of turn) and the extension "
+    "question come as prompts over the table: 1 or y answers yes, 2 or n no. When your draw is a choice "
+    "(the discard pile's top card, a mulligan), the table waits: the line above the keys says which of p, "
+    "t and m you may press. At the end of a hand the score sheet shows; Enter goes on to the next hand.",
     "Cards show by their names in this edition; hazards are red, remedies green, safeties cyan.",
 )
 KEY_COLUMN = 15  # where a key's words start in the help

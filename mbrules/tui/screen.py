@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -18,6 +18,8 @@ from mbrules.engine import Action, Game, Observation
 from mbrules.engine.words import plural
 from mbrules.narrate import Narrator, line_label, side_label
 from mbrules.vocab import DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY
+
+from .table import draw_choice, draw_prompt
 
 BAR_WIDTH = 16
 
@@ -173,10 +175,15 @@ def decision_screen(game: Game, obs: Observation, legal: Sequence[Action], narra
     is worked out from the table alone, so it is public), shown in the table's last column.
     """
     who = game.player_names[obs.player]
-    parts = [header(game, obs), sides_table(game, obs, unicode, hand_points), narration_text(narration)]
-    banner = decision_banner(game, obs, who)
-    if banner is not None:
-        parts.append(banner)
+    parts: list[RenderableType] = [header(game, obs), sides_table(game, obs, unicode, hand_points),
+                                   narration_text(narration)]
+    choice = draw_choice(obs, list(legal))
+    if choice is not None:  # a draw that is a choice (draw-from-discard, mulligan): its keys, in place of the question
+        parts.append(Text(draw_prompt(game, obs, choice, "m CARD throws CARD"), style="bold reverse"))
+    else:
+        banner = decision_banner(game, obs, who)
+        if banner is not None:
+            parts.append(banner)
     for line in note:
         parts.append(Text(line, style="bold"))
     parts += [hand_text(game, obs, unicode), moves_table(game, obs, legal),

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from rich.console import Console
 from rich.text import Text
@@ -28,7 +28,10 @@ from mbrules.seats import BotSeat, HandTooLong, SeatLoop
 from mbrules.vocab import COUP_FOURRE, FAST_PLAY, DecisionKind
 
 from . import screen
-from .table import NARRATION_LINES, DrawNotes, PublicNarrator, SeatedMatch, hint_bot_name  # noqa: F401  (re-exported)
+from .table import NARRATION_LINES, DrawChoice, DrawNotes, PublicNarrator, SeatedMatch, draw_choice, hint_bot_name  # noqa: F401  (re-exported)
+
+if TYPE_CHECKING:
+    from .app import MatchDriver
 
 MAX_BAD_LINES = 1000  # lines in a row that choose nothing (a stuck input): the session ends
 
@@ -80,7 +83,7 @@ class HumanSession(SeatedMatch):
         self.console = console
         self.read = read or default_input(console)
         self.max_hands = max_hands
-        self.bots = make_bots(bots, game, seed)  # the same streams as a headless play of this seed
+        self.bots = make_bots(tuple(bots), game, seed)  # the same streams as a headless play of this seed
         self.hint_name = hint_bot_name()
         # Hints come from a bot of their own per seat: asking for one never changes the bots' streams.
         self.hinters = {p: make_bot(self.hint_name, game, p, f"{seed}:hint") for p in self.humans}
@@ -140,8 +143,12 @@ class HumanSession(SeatedMatch):
                 self.console.print(screen.decision_screen(g, obs, legal, list(self.narrator.lines), note,
                                                           self.unicode, points))
                 redraw = False
+            choice = draw_choice(obs, legal)
+            keys = "" if choice is None else "".join(
+                k for k, on in (("p, ", choice.pile is not None), ("t, ", choice.discard_top is not None),
+                                ("m CARD, ", bool(choice.mulligan))) if on)
             line = self._read(f"{g.player_names[p]} ({g.side_names[g.side_of[p]]}), your move "
-                              f"[1-{len(legal)}, words, ?, r, q, h]: ")
+                              f"[1-{len(legal)}, {keys}words, ?, r, q, h]: ")
             text = line.strip()
             if not text:
                 redraw = True
@@ -193,6 +200,9 @@ class HumanSession(SeatedMatch):
             return fast[0] if fast else None
         if kind == DecisionKind.FAST_PLAY and low in ("n", "no"):
             return g.decline_action
+        choice = draw_choice(obs, legal)
+        if choice is not None and (low in ("p", "t", "m") or low.startswith("m ")):
+            return self._draw_key(low, choice, obs)
         if kind == DecisionKind.EXTENSION and low in ("y", "yes"):
             return g.extend_action
         if kind == DecisionKind.EXTENSION and low in ("n", "no"):
@@ -203,6 +213,32 @@ class HumanSession(SeatedMatch):
             self.console.print(Text(f"Not a move: {e}. Type a number from 1 to {len(legal)}, or the words "
                                     f"of a move such as '{legal[0]}'; h for help.", style="bold red"))
             return None
+
+    def _draw_key(self, low: str, choice: DrawChoice, obs) -> Action | None:
+        """A draw choice's key: p the draw pile (ends a mulligan), t the discard top, 'm CARD' throws CARD
+        away (a mulligan); a way to draw that is not open now is said, and nothing is chosen."""
+        g = self.game
+        d = g.ruleset.display
+        if low == "p" and choice.pile is not None:
+            return choice.pile
+        if low == "t" and choice.discard_top is not None:
+            return choice.discard_top
+        if low.startswith("m") and choice.mulligan:
+            words = low[1:].strip()
+            if not words:
+                self.console.print(Text("Say which card to throw away: m and its id, as 'm d25'.", style="bold red"))
+                return None
+            try:
+                return Action.parse(f"mulligan {words}", g)
+            except NotationError as e:
+                self.console.print(Text(f"Not a card to throw away: {e}.", style="bold red"))
+                return None
+        why = {"p": f"You cannot draw from the {d.draw_pile} now.",
+               "t": (f"The {d.discard_pile} is empty: there is nothing to take." if g.draw_from_discard
+                     else f"This edition never lets you take a card from the {d.discard_pile}."),
+               "m": "This edition has no mulligan." if not g.mulligan else "You cannot mulligan now."}[low[:1]]
+        self.console.print(Text(why, style="bold red"))
+        return None
 
     def _read(self, prompt: str) -> str:
         try:
@@ -241,7 +277,9 @@ class HumanSession(SeatedMatch):
     def _help(self) -> None:
         self.console.print(Text(
             "Type a move's number, or its words: 'play d100', 'play stop on B', 'discard d25', "
-            "'coup-fourre right_of_way', 'fast-play repairs', 'decline', 'extend', 'stop'. In a coup fourré "
+            "'coup-fourre right_of_way', 'fast-play repairs', 'decline', 'extend', 'stop'. When your draw is a "
+            "choice: p draws from the draw pile (in a mulligan: draws back and ends it), t takes the discard "
+            "pile's top card, 'm d25' throws 25 miles away (a mulligan). In a coup fourré "
             "or fast-play window or at the extension question, y and n answer. Enter redraws the screen. ? a hint from the "
             f"{self.hint_name} bot; r the rules of this ruleset; q quit (asks first).", style="bold"))
 
@@ -307,6 +345,7 @@ def run_human(game: Game, ruleset: str, options: list[str], players: int, seed: 
     rs = game.ruleset
     quit_why = None
     code = 0
+    match: MatchDriver | HumanSession
     if full_screen:  # the Textual game (mbrules/tui/app.py); it draws on the alternate screen
         from .app import MatchDriver, run_app
 
@@ -333,7 +372,7 @@ def run_human(game: Game, ruleset: str, options: list[str], players: int, seed: 
         console.print(Text(resumed, style="bold"))
         for p in match.humans:
             match.notes[p] = [resumed]
-    if full_screen:
+    if not isinstance(match, HumanSession):  # full_screen
         result = run_app(match)
         if result != "over":
             quit_why = "Ctrl-C" if result == "interrupted" else "you quit"
@@ -355,7 +394,7 @@ def run_human(game: Game, ruleset: str, options: list[str], players: int, seed: 
     if quit_why is not None:
         console.print(Text(f"Match left ({quit_why}) in hand {st.hand_no + 1}: "
                            f"{result_sentence(game, st) if st.is_terminal() else 'no result.'}", style="bold"))
-    if record is not None and recorder.hands:
+    if record is not None and recorder is not None and recorder.hands:  # the one is made with the other
         from mbrules.safe_output import OutputPathError
 
         text = record_match(recorder, st, ruleset, options, players, seed,

@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from mbrules.bots import hint_bot
-from mbrules.engine import Game, Observer, State, Transition
+from mbrules.engine import Action, Game, Observation, Observer, State, Transition
 from mbrules.narrate import Narrator
-from mbrules.vocab import DRAW
+from mbrules.vocab import DRAW, MULLIGAN, DecisionKind
 
 if TYPE_CHECKING:
     from mbrules.seats import SeatLoop
@@ -49,7 +50,56 @@ class DrawNotes(Observer):
 
     def transition(self, st: State, t: Transition) -> None:
         if t.action.op == DRAW and t.player in self.notes and t.drawn >= 0:
-            self.notes[t.player].append(self.line(t.drawn))
+            # a mulligan's draw back or a refill draws more than one card: each is noted
+            self.notes[t.player] += [self.line(c) for c in (t.drawn, *t.drawn_more)]
+
+
+@dataclass(frozen=True)
+class DrawChoice:
+    """A draw the person chooses (options draw-from-discard and mulligan): the table waits for a key.
+
+    ``pile`` draws from the draw pile (in a mulligan under way: draws back to the hand size and ends
+    the turn), ``discard_top`` takes the discard pile's top card (None when not offered), ``mulligan``
+    maps each card the person may throw away to its action, ``under_way`` is a mulligan begun."""
+
+    pile: Action | None
+    discard_top: Action | None
+    mulligan: dict[int, Action] = field(default_factory=dict)
+    under_way: bool = False
+
+
+def draw_choice(obs: Observation, legal: list[Action]) -> DrawChoice | None:
+    """The draw choice the seat ``obs`` is for has now, or None (a turn's play, a window, a lone draw)."""
+    d = obs.decision
+    if d.player != obs.player or not legal or any(a.op not in (DRAW, MULLIGAN) for a in legal):
+        return None
+    under_way = d.kind == DecisionKind.MULLIGAN
+    if len(legal) < 2 and not under_way:
+        return None
+    return DrawChoice(next((a for a in legal if a.op == DRAW and not a.from_discard), None),
+                      next((a for a in legal if a.op == DRAW and a.from_discard), None),
+                      {a.card_index: a for a in legal if a.op == MULLIGAN}, under_way)
+
+
+def draw_prompt(game: Game, obs: Observation, choice: DrawChoice, mulligan_key: str) -> str:
+    """The draw choice in words with its keys: p the draw pile, t the discard top, ``mulligan_key`` a
+    mulligan ('m throws Roll! (picked)' on the full screen, 'm CARD throws it' at the prompt). Short:
+    it fits the full screen's two status lines at 80 columns."""
+    d = game.ruleset.display
+    back = f"draw back to {game.hand_size}"
+    if choice.under_way:
+        said = [f"MULLIGAN: {mulligan_key} away too"] if choice.mulligan else ["MULLIGAN"]
+        if choice.pile is not None:
+            said.append(f"p {back} cards and end your turn")
+        return ", or ".join(said) + "."
+    said = []
+    if choice.pile is not None:
+        said.append(f"p the {d.draw_pile} ({obs.draw_pile})")
+    if choice.discard_top is not None and obs.discard:
+        said.append(f"t {game.names[obs.discard[-1]]} from the {d.discard_pile}")
+    if choice.mulligan:
+        said.append(f"{mulligan_key} away (mulligan: then {back}, no play)")
+    return "Your draw: " + ", ".join(said) + "."
 
 
 class SeatedMatch:

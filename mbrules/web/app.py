@@ -361,7 +361,7 @@ def create_app(lobby: Lobby) -> Starlette:
     async def seat_socket(ws: WebSocket) -> None:
         table = lobby.get(ws.path_params["table"])
         seat = table.seat_for(ws.path_params["secret"]) if table is not None else None
-        if seat is None:
+        if table is None or seat is None:
             await ws.close(code=1008)  # before accept: the handshake is refused (HTTP 403), nothing sent
             log.warning("a socket with a wrong link was refused (table %s)", str(ws.path_params["table"])[:20])
             return
@@ -453,8 +453,10 @@ def create_app(lobby: Lobby) -> Starlette:
     async def on_startup() -> None:
         lobby.start_all()
 
-    app = Starlette(routes=routes, on_startup=[on_startup]) if _has_on_startup() else \
-        Starlette(routes=routes, lifespan=_lifespan(lobby))
+    if _has_on_startup():
+        app = Starlette(routes=routes, on_startup=[on_startup])  # type: ignore[call-arg]  # an older Starlette's hook
+    else:
+        app = Starlette(routes=routes, lifespan=_lifespan(lobby))
     app.state.lobby = lobby
     app.add_middleware(RateLimit, requests=Buckets(HTTP_RATE, HTTP_BURST), opens=Buckets(OPEN_RATE, OPEN_BURST))
     return app

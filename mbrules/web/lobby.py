@@ -83,7 +83,9 @@ class Lobby:
     clock: Callable[[], float] = time.time  # the store's clock (a table's age is from its row's 'created')
 
     # -- tables --------------------------------------------------------------------------------
-    def open_table(self, rules: Rules, players: int, seats: list[str], seed: int | None, pace: float) -> Table:
+    def open_table(self, rules: Rules, players: int, seats: object, seed: int | None, pace: float) -> Table:
+        """A new table; ``seats`` (what plays each seat), ``seed`` and ``pace`` come from the page as they
+        were sent and are checked here."""
         if len(self.tables) >= MAX_TABLES:
             raise TableError(f"this server holds {MAX_TABLES} tables already")
         if not isinstance(seats, list) or len(seats) != players:
@@ -280,7 +282,7 @@ class Lobby:
 
     def detach(self, conn: Conn) -> None:
         seats = self.conns.get(conn.table_id, {})
-        if seats.get(conn.seat) is conn:
+        if conn.seat is not None and seats.get(conn.seat) is conn:
             del seats[conn.seat]
         conn.closed = True
         conn.wake.set()

@@ -19,6 +19,10 @@ import threading
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mbrules.ruleset import Ruleset
 
 MAX_UPLOAD = 64 * 1024  # bytes of an uploaded ruleset (a bundled edition is about 20 KiB)
 MAX_OPTIONS = 16  # options on one table
@@ -37,8 +41,8 @@ class RulesChoiceError(Exception):
 class Rules:
     """A checked choice: the ruleset in play, what it starts from, and how to name it again."""
 
-    ruleset: object  # mbrules.ruleset.Ruleset
-    base: object  # the bundled edition the diff starts from
+    ruleset: Ruleset
+    base: Ruleset  # the bundled edition the diff starts from
     ruleset_id: str | None  # a bundled id, or None for an upload
     upload_name: str | None
     upload_text: str | None

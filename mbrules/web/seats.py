@@ -31,8 +31,11 @@ class BrowserSeat(seats.LaterSeat):
     kind = PERSON
 
 
-def make_seat(kind: str, game: Game, player: int, seed) -> Seat:
+WebSeat = BotSeat | BrowserSeat  # a seat of a browser table: each says its ``kind`` (a bot's name, or PERSON)
+
+
+def make_seat(kind: str, game: Game, player: int, seed) -> WebSeat:
     return BrowserSeat() if kind == PERSON else BotSeat(kind, game, player, seed)
 
 
-__all__ = ["PERSON", "BotSeat", "BrowserSeat", "Seat", "make_seat"]
+__all__ = ["PERSON", "BotSeat", "BrowserSeat", "Seat", "WebSeat", "make_seat"]

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import hmac
 import secrets
+from collections.abc import Set
 from dataclasses import InitVar, dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from mbrules.engine import Action, Game, IllegalAction, NotationError, State
 from mbrules.narrate import LINE_LABELS, Narrator, refusal, why_not
@@ -29,7 +31,10 @@ from mbrules.vocab import (COUP_FOURRE, DECLINE, DISCARD, DRAW, FAST_PLAY, HAZAR
                            DecisionKind)
 
 from .rules import Rules
-from .seats import PERSON, BotSeat, BrowserSeat, Seat, make_seat
+from .seats import PERSON, BotSeat, BrowserSeat, WebSeat, make_seat
+
+if TYPE_CHECKING:
+    from .store import Store
 
 NARRATION_KEPT = 60  # lines of public narration a page is sent
 _STEPPED = {LONE: "draw", DECIDED: "bot"}  # what step_once says the seat loop's step did
@@ -74,11 +79,11 @@ class Table:
     id: str
     setup: dict  # as stored: ruleset or upload, options, players, seed, seats, secrets, pace
     rules: Rules
-    store: object  # mbrules.web.store.Store (None: not persisted, for tools)
+    store: Store | None  # None: not persisted, for tools
     built: InitVar[Game | None] = None  # the rules compiled for this player count already (the lobby checked them)
     game: Game = field(init=False)
     state: State = field(init=False)
-    seats: list[Seat] = field(init=False)
+    seats: list[WebSeat] = field(init=False)
     steps: int = field(init=False, default=0)  # scenario steps written
     version: int = field(init=False, default=0)  # every change a page must see; a page's action names it
     ready: set[int] = field(init=False, default_factory=set)  # persons who pressed "next hand"
@@ -162,6 +167,7 @@ class Table:
         leaves implicit), then applied. A lone draw is not written: it is the only thing to do."""
         st = self.state
         st.verify(action, player=p)
+        fields: dict[str, Any] | None  # None: nothing is written
         try:
             fields = step_fields(self.game, p, action)
         except NoStep:  # a draw or a decline: implicit in a scenario, but a decision when not alone
@@ -186,9 +192,11 @@ class Table:
         again = Table(self.id, self.setup, self.rules, None)
         rec = Recorder()
         again.state.add_observer(rec)
-        stored = self.store.load(self.id).steps if self.store is not None else ()
+        found = self.store.load(self.id) if self.store is not None else None
+        stored = found.steps if found is not None else ()
         again.restore(stored)
         ref = self.rules.ruleset_id or self.rules.upload_name
+        assert ref is not None  # a table's rules are a bundled id or a named upload
         return record_match(rec, again.state, ref, list(self.rules.options), self.players, self.setup["seed"],
                             out_dir=Path.cwd() if self.rules.ruleset_id is None else None)
 
@@ -213,7 +221,8 @@ class Table:
         """Seat ``p`` (already identified by its secret) sends an action in words, naming the
         version of the table it saw; None when taken, else the refusal in player words."""
         g, st = self.game, self.state
-        if not isinstance(self.seats[p], BrowserSeat):
+        seat = self.seats[p]
+        if not isinstance(seat, BrowserSeat):
             return Refusal("not-yours", "a bot plays this seat now (the host gave it to one)")
         if version != self.version:
             return Refusal("stale", "the table has changed since you chose: look again and choose again")
@@ -229,11 +238,11 @@ class Table:
             st.verify(action, player=p)
         except IllegalAction as e:
             return Refusal(e.code, self._words(p, action, e))
-        self.seats[p].offer(action)  # the seat loop asks the seat deciding, which answers with it
+        seat.offer(action)  # the seat loop asks the seat deciding, which answers with it
         try:
             done = self.loop.step()
         finally:
-            self.seats[p].pending = None  # never left for a later question
+            seat.pending = None  # never left for a later question
         if done != DECIDED:  # verified, yet the loop did not take it from this seat: never expected; said plainly
             return Refusal("not-a-move", "that move is not open to you now")
         return None
@@ -302,7 +311,7 @@ class Table:
             "totals": {g.side_names[s]: t for s, t in enumerate(st.match_totals)},
         }
 
-    def view(self, p: int, connected: set[int] = frozenset()) -> dict:
+    def view(self, p: int, connected: Set[int] = frozenset()) -> dict:
         """Everything seat ``p``'s page shows, from ``state.observation(p)`` and what is public."""
         g, st = self.game, self.state
         obs = st.observation(p)

@@ -29,3 +29,21 @@ def decisions(game, seed: int, bots=("heuristic",), hands: int = 1, every: int =
             break
         st.next_hand()
     return out
+
+
+_MODELS: dict = {}
+
+
+def learned_spec(game, folder) -> str:
+    """``learned`` with a small model trained for ``game``'s rules (8 self-play matches, written under
+    ``folder``): a ruleset with options has no shipped model, and training one on first use would cost
+    300 matches and write to the user's cache. Once per rules and table size in a test process."""
+    from mbrules.bots.training import train
+    from mbrules.bots.value_model import write_model
+
+    key = (game.ruleset.applied_options, game.players)
+    if key not in _MODELS:
+        path = folder / f"model-{len(_MODELS)}.json"
+        write_model(train(game, games=8, seed=0), path)
+        _MODELS[key] = f"learned:model={path}"
+    return _MODELS[key]

@@ -14,7 +14,8 @@ import pytest
 import mbrules
 from mbrules.bots import make_bot
 from mbrules.engine.determinize import determinize
-from bots_helpers import decisions
+from mbrules.vocab import MULLIGAN, DecisionKind
+from bots_helpers import decisions, learned_spec
 
 BOTS = ["random", "heuristic", "expert:budget=8", "expert:budget=60,z=10,drop=-5", "learned", "learned:width=3"]
 
@@ -52,3 +53,54 @@ def test_bots_never_read_snapshots_or_private_fields(path):
                 # only the bot's own fields (self._x, ctx._x of its own helper classes)
                 assert isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"), \
                     f"{path.name}:{node.lineno} reads a private field .{node.attr}"
+
+
+# -- the hidden state of issue 35's house rules ------------------------------------------------------
+# Each option below adds a decision or hidden state a bot could be tempted to read: which card the draw
+# pile gives next (draw-from-discard: pile or discard top; mulligan: what comes back), the reshuffled
+# pile's order (reshuffle-discard), a draw that passes over held cards (no-duplicate-draws), who else
+# holds a remedy (fast-play-remedy), the hazards under the top of a stack (stacked-hazards, public), the
+# combination remedies. ``seen`` is what the positions must include for the check to mean anything.
+OPTION_CASES = {
+    "draw-from-discard": lambda st, acts: st.game.draw_discard_action in acts,
+    "mulligan": lambda st, acts: any(a.op == MULLIGAN for a in acts),
+    "reshuffle-discard": lambda st, acts: st.observation(st.current_player).reshuffles > 0,
+    "no-duplicate-draws": lambda st, acts: True,
+    "fast-play-remedy": lambda st, acts: st.decision.kind == DecisionKind.FAST_PLAY,
+    "stacked-hazards": lambda st, acts: any(len(v.hazards) > 1 for v in st.observation(st.current_player).sides),
+    "combination-remedies": lambda st, acts: True,
+}
+EVERY_BOT = ["random", "heuristic", "heuristic-2026", "restricted:no_discard_draw=1,no_mulligan=1",
+             "expert:budget=8", "learned"]
+def test_every_registered_bot_is_checked_for_fairness():
+    """A bot registered later must be added here, not slip past the hidden-state checks."""
+    from mbrules.bots import bot_names
+
+    assert {b.partition(":")[0] for b in EVERY_BOT} == set(bot_names())
+
+
+@pytest.mark.parametrize("name", EVERY_BOT)
+@pytest.mark.parametrize("option", sorted(OPTION_CASES))
+def test_the_new_hidden_state_of_the_house_rules_never_changes_a_decision(option, name, tmp_path_factory):
+    """Dealing the unseen cards of a real position otherwise (other hands, the draw order, after a
+    reshuffle the new pile's order) gives every bot, seeded alike, the same decision at every kind of
+    decision the option brings; the positions include the option's own (``OPTION_CASES``)."""
+    # four cars each for himself empty the deck before a trip ends: the pile is reshuffled
+    players, options = (4, ("each-for-himself", option)) if option == "reshuffle-discard" else (2, (option,))
+    game = mbrules.load_game("winning-moves", players=players, options=options)
+    spec = learned_spec(game, tmp_path_factory.mktemp("models")) if name == "learned" else name
+    rng = random.Random(11)
+    slow = name.startswith(("expert", "learned"))
+    checked = seen = 0
+    for seed in ((3,) if slow and players == 4 else (3, 4)):  # the search bots: fewer of the long 4-car hands
+        for st, p, acts in decisions(game, seed=seed, hands=2, every=3 if slow else 1):
+            obs = st.observation(p)
+            w1, w2 = determinize(obs, rng), determinize(obs, rng)
+            choices = set()
+            for world in (st, w1, w2):
+                bot = make_bot(spec, game, p, seed=99)
+                choices.add(bot.choose(world.observation(p) if bot.observes else None, world.legal_actions()))
+            assert len(choices) == 1, (option, name, st, choices)
+            checked += 1
+            seen += bool(OPTION_CASES[option](st, acts))
+    assert checked >= 10 and seen >= 1, (checked, seen)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from mbrules.vocab import COUP_FOURRE, DISCARD, EXTEND, HAZARD, PLAY, SAFETY
+from mbrules.vocab import COUP_FOURRE, DISCARD, EXTEND, HAZARD, MULLIGAN, PLAY, SAFETY
 from mbrules import load_game
 from mbrules.matches import game_seed, play_match
 
@@ -23,6 +23,18 @@ def test_a_restricted_heuristic_never_makes_the_forbidden_decision(param, forbid
     game = load_game("winning-moves", 3, [])  # 3 players: the extension question is asked
     assert any(forbidden(game, a) for a in _acts(game, "heuristic"))  # the heuristic does make it
     assert not any(forbidden(game, a) for a in _acts(game, f"restricted:{param}=1"))
+
+
+@pytest.mark.parametrize("param, option, forbidden", [
+    ("no_discard_draw", "draw-from-discard", lambda g, a: a == g.draw_discard_action),
+    ("no_mulligan", "mulligan", lambda g, a: a.op == MULLIGAN),
+])
+def test_a_restricted_heuristic_never_takes_the_turn_rules_draw_choices(param, option, forbidden):
+    """The restrictions behind compare's figures for draw-from-discard and mulligan (docs/bots.md):
+    the heuristic makes the choice, the restricted one never does."""
+    game = load_game("winning-moves", 2, [option])
+    assert any(forbidden(game, a) for a in _acts(game, "heuristic", seeds=10))
+    assert not any(forbidden(game, a) for a in _acts(game, f"restricted:{param}=1", seeds=10))
 
 
 def test_with_no_restriction_it_plays_the_heuristics_games():

@@ -124,8 +124,11 @@ def test_restricted_play_skips_the_extension_where_neither_game_asks_it_and_holm
     keys = [f["key"] for f in cmp.restricted]
     assert "restricted:no_extension" not in keys and "restricted:no_attack" in keys  # 4 players: no extension
     assert all("flagged" in f and "p_holm" in f for f in cmp.ladder + cmp.restricted)
+    assert "restricted:no_discard_draw" not in keys and "restricted:no_mulligan" not in keys  # neither rule
     three = run_compare("winning-moves", players=3, games=4, **CHEAP)
     assert "restricted:no_extension" in [f["key"] for f in three.restricted]
+    turn = run_compare("winning-moves", options_b=["draw-from-discard", "mulligan"], players=2, games=4, **CHEAP)
+    assert {"restricted:no_discard_draw", "restricted:no_mulligan"} <= {f["key"] for f in turn.restricted}
     assert not any(f["flagged"] for f in three.ladder + three.restricted)  # the same rules: nothing differs
 
 

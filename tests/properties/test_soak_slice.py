@@ -48,6 +48,45 @@ def test_soak_slice_over_every_configuration_and_bot_finds_no_failure(soak, tmp_
     assert not (tmp_path / "fail").exists()
 
 
+def test_every_option_is_played_to_the_end_of_whole_matches_by_the_bots_with_no_illegal_action(soak, tmp_path):
+    """The bot soak's slice (``soak.py --every-bot`` plays the whole product): each option set (no option,
+    each bundled option, the capped pin) once, on a configuration that rotates over the rulesets and
+    player counts, its bot taken in turn from every registered one (expert and learned included): every
+    match ends (won, drawn or stopped at match.max_hands), no bot chooses an illegal action, no invariant
+    breaks. ``test_a_bot_choosing_an_illegal_action_is_a_failure`` shows the soak sees an illegal one."""
+    from mbrules.testing import bundled_ids
+
+    configs, _ = soak.soak_configurations(pairs=False)
+    sample = soak.option_sample(configs)
+    bots = soak.every_bot()
+    assert {tuple(c[1]) for c in sample} == {tuple(c[1]) for c in configs}, "the sample leaves an option out"
+    assert len(sample) == len(bundled_ids()[1]) + 2  # every option, no option, the capped pin
+    assert len({c[0] for c in sample}) >= 4 and len({c[2] for c in sample}) >= 3  # rulesets, player counts
+    fig = soak.soak(len(sample), workers=1, seed=3, share=0.2, out_dir=tmp_path / "fail", configs=sample, bots=bots,
+                    progress=False, full=True)
+    assert fig["failures"] == 0, fig["failure_summaries"]
+    assert fig["matches"] == len(sample) and fig["configurations"] == len(sample)
+    assert set(fig["per_bot"]) == set(bots) and all(n["matches"] >= 5 for n in fig["per_bot"].values())
+    assert fig["capped_matches"] >= 1  # the capped pin stopped at its bound: a match that ends unfinished
+    assert not (tmp_path / "fail").exists()
+
+
+def test_a_bot_choosing_an_illegal_action_in_a_whole_match_is_a_failure(soak, tmp_path, monkeypatch):
+    from mbrules.bots import HeuristicBot
+
+    real = HeuristicBot.choose
+
+    def cheats(self, observation, legal):  # at a draw that is a choice, the discard pile's top when refused
+        if legal[0].op == 0 and len(legal) > 1 and self.game.draw_discard_action not in legal:
+            return self.game.draw_discard_action
+        return real(self, observation, legal)
+
+    monkeypatch.setattr(HeuristicBot, "choose", cheats)
+    fig = soak.soak(1, workers=1, seed=0, out_dir=tmp_path / "f", configs=[("winning-moves", ("mulligan",), 2)],
+                    bots=["heuristic"], progress=False, full=True)
+    assert fig["failures"] == 1 and "the heuristic bot chose" in fig["failure_summaries"][0]
+
+
 def _stop_does_not_stop(monkeypatch):
     """An engine bug: a Stop on the battle pile leaves the side rolling."""
     real = State._refresh
