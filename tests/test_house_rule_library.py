@@ -18,7 +18,7 @@ from mbrules._paths import bundled_dir
 from mbrules.ruleset.loader import load_ruleset
 from mbrules.testing import api_test
 
-EDITIONS = ["parker-1971", "winning-moves", "kids-115", "wikipedia", "dujardin-classic"]
+EDITIONS = ["parker-1971", "winning-moves", "kids-115", "wikipedia", "dujardin-classic", "asmodee-2014", "express"]
 # option id -> the player counts whose play it changes (api_test plays a match at each)
 LIBRARY = {
     "full-deck": (2, 3),
@@ -54,9 +54,17 @@ def test_library_option_is_bundled_under_its_contract_id_with_a_public_source(op
 
 
 @pytest.mark.parametrize("option", sorted(LIBRARY))
-def test_library_option_composes_onto_every_bundled_edition(option):
+def test_library_option_composes_onto_every_bundled_edition_or_is_refused_as_listed(option):
+    """It composes, or the edition is one that tests/test_option_edition_pairs.py lists as refusing it."""
+    from test_option_edition_pairs import REFUSED
+
+    from mbrules.ruleset import RulesetError
+
     for edition in EDITIONS:
-        load_ruleset(edition, options=[option])
+        try:
+            load_ruleset(edition, options=[option])
+        except RulesetError as exc:
+            assert (edition, option) in REFUSED and exc.refusal, exc
 
 
 @pytest.mark.parametrize("option", sorted(LIBRARY))

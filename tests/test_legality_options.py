@@ -16,9 +16,10 @@ import mbrules
 from mbrules.cli.app import app
 from mbrules.ruleset import RulesetError, load_report, load_ruleset
 from mbrules.testing import api_test
+from test_option_edition_pairs import REFUSED
 
 ROOT = Path(__file__).resolve().parents[1]
-EDITIONS = ["winning-moves", "parker-1971", "kids-115", "wikipedia"]
+EDITIONS = ["winning-moves", "parker-1971", "kids-115", "wikipedia", "dujardin-classic", "asmodee-2014", "express"]
 
 # option -> what it changes over winning-moves (dotted paths of leaf values)
 CHANGES = {
@@ -37,7 +38,7 @@ CHANGES = {
                               "burn_rubber")},
 }
 # the options wikipedia applies that an option of CHANGES excludes (one exclusive group each)
-EXCLUDED_ON = {("wikipedia", "stacked-hazards"), ("wikipedia", "remedy-restarts")}
+EXCLUDED_ON = set(REFUSED)  # refused with a sentence (tests/test_option_edition_pairs.py says why)
 
 
 def leaves(rs) -> dict[str, object]:
@@ -80,8 +81,9 @@ def test_option_composes_onto_each_edition_it_does_not_contradict(edition, optio
     """Every edition keeps its deck size (combination remedies replace single ones one for one); the two
     options that contradict an option wikipedia applies are refused there, naming the group."""
     if (edition, option) in EXCLUDED_ON:
-        with pytest.raises(RulesetError, match="cannot go with option"):
+        with pytest.raises(RulesetError, match="cannot go with") as caught:
             load_ruleset(edition, [option])
+        assert caught.value.refusal and REFUSED[(edition, option)] in str(caught.value)
         return
     base, rs = load_ruleset(edition), load_ruleset(edition, [option])
     assert rs.applied_options[-1] == option

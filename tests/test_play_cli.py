@@ -8,10 +8,10 @@ import pytest
 from typer.testing import CliRunner
 
 from mbrules.cli.app import app
+from mbrules.testing import load_rules, tables
 from mbrules.vocab import SCORE_LINES
 
-RULESETS = ["winning-moves", "parker-1971", "kids-115", "wikipedia", "dujardin-classic"]
-SIDES = {2: "AB", 3: "ABC", 4: "AB", 6: "ABC"}
+TABLES = tables()  # every bundled edition at each player count its rules name
 CUSTOM = str(Path(__file__).parent / "data" / "custom-hazard.yaml")
 
 
@@ -25,8 +25,7 @@ def stdout_of(result) -> str:
     return result.stdout if hasattr(result, "stdout") else result.output
 
 
-@pytest.mark.parametrize("players", [2, 3, 4, 6])
-@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("ruleset,players", TABLES)
 def test_play_json_plays_a_whole_match_the_same_twice(ruleset, players):
     args = ["play", "--ruleset", ruleset, "--players", str(players), "--seed", "11", "--json"]
     first = run(*args)
@@ -34,7 +33,7 @@ def test_play_json_plays_a_whole_match_the_same_twice(ruleset, players):
     second = run(*args)
     assert stdout_of(first) == stdout_of(second)
     doc = json.loads(stdout_of(first))
-    sides = list(SIDES[players])
+    sides = list("ABCDEF"[:load_rules(ruleset).player_counts[str(players)].sides])
     assert doc["settings"]["ruleset_id"] == ruleset and doc["settings"]["players"] == players
     assert doc["settings"]["seed"] == 11 and set(doc["settings"]["bots"].values()) == {"heuristic"}
     assert list(doc["sides"]) == sides

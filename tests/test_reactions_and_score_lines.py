@@ -26,6 +26,7 @@ from mbrules.ruleset import RulesetError, load_ruleset
 from mbrules.ruleset.diff import diff_rulesets
 from mbrules.ruleset.render import show_text
 from mbrules.testing import api_test
+from test_option_edition_pairs import REFUSED
 from mbrules.vocab import FAST_PLAY, SCORE_LINES, DecisionKind
 
 OPTIONS = {  # option id -> its category in 'mbrules rulesets'
@@ -33,7 +34,7 @@ OPTIONS = {  # option id -> its category in 'mbrules rulesets'
     "shutout-to-each-opponent": "scoring", "no-100-no-200-bonus": "scoring", "french-end-bonuses": "scoring",
     "fixed-hands": "modes", "finisher-wins": "modes", "tie-first-seat": "modes", "tie-another-hand": "modes",
 }
-EDITIONS = ["parker-1971", "winning-moves", "kids-115", "wikipedia"]
+EDITIONS = ["parker-1971", "winning-moves", "kids-115", "wikipedia", "dujardin-classic", "asmodee-2014", "express"]
 CONFORMANCE = Path(__file__).parent / "conformance" / "options"
 NEW_LINES = ("no_100_no_200", "empty_hand", "empty_hand_arrival", "one_safety_arrival", "no_25_arrival")
 
@@ -49,8 +50,11 @@ def test_option_is_bundled_with_a_source_a_category_and_a_scenario(option):
     doc = yaml.safe_load((bundled_dir() / "options" / f"{option}.yaml").read_text(encoding="utf-8"))
     assert doc["kind"] == "option" and doc["id"] == option and doc["source"]
     assert doc["category"] == OPTIONS[option]
-    for edition in EDITIONS:
-        load_ruleset(edition, options=[option])
+    for edition in EDITIONS:  # it composes, or is refused as tests/test_option_edition_pairs.py lists
+        try:
+            load_ruleset(edition, options=[option])
+        except RulesetError as exc:
+            assert (edition, option) in REFUSED and exc.refusal, exc
     files = sorted(CONFORMANCE.glob(f"opt-{option}*.yaml"))
     assert files and all(option in yaml.safe_load(f.read_text(encoding="utf-8"))["options"] for f in files)
 

@@ -18,7 +18,7 @@ from mbrules.ruleset.model import Ruleset
 from mbrules.ruleset.words import CITATION_FIELDS, HEADER_FIELDS, PHRASES
 
 ROOT = Path(__file__).resolve().parents[1]
-BUNDLED = ["dujardin-classic", "kids-115", "parker-1971", "wikipedia", "winning-moves"]
+BUNDLED = ["asmodee-2014", "dujardin-classic", "express", "kids-115", "parker-1971", "wikipedia", "winning-moves"]
 OPTIONS = sorted([
     "coup-fourre-any-player", "extension-1200", "extension-bonus-to-finisher", "hazard-on-hazard",
     "longer-game", "no-voluntary-discard", "roll-after-safety", "shutout-per-opponent", "simpler-game",
@@ -289,4 +289,4 @@ def test_show_marks_a_contract_scoring_key_a_score_line_replaces_as_not_read():
     out = run("show", "winning-moves", "--option", "shutout-to-each-opponent").stdout
     assert "  shutout bonus points: 500 (not read: score line shutout below pays it)" in out
     assert "  safe trip bonus: 300\n" in out  # a line not replaced is shown as before
-    assert "not read" not in run("show", "winning-moves").stdout
+    assert "(not read: score line" not in run("show", "winning-moves").stdout

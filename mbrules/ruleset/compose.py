@@ -182,6 +182,9 @@ def merge(parent: YamlData, parent_locs: LocNode | None, child: YamlData, child_
                 continue
             if key in out:
                 out[key], kids[key] = merge(out[key], kids.get(key), value, value_locs, (*path, key), removed)
+            elif isinstance(value, dict):  # a new entry: its own nulls remove what it would have inherited, i.e.
+                # nothing (an option's cited 'removals: {"2": {cards: null}}' on an edition that removes none)
+                out[key], kids[key] = merge({}, None, value, value_locs, (*path, key), removed)
             else:
                 out[key], kids[key] = value, value_locs
         return out, LocNode(child_locs.loc, kids)

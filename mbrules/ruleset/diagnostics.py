@@ -97,6 +97,12 @@ class RulesetError(Exception):
         self.usage = usage
         super().__init__("\n".join(self.lines))
 
+    @property
+    def refusal(self) -> bool:
+        """Every file is valid, but an option given on the command line (or to the API) cannot go with
+        the ruleset or with an option it applies: each line says so ('cannot go with'); exit code 2."""
+        return self.usage and bool(self.lines) and all("cannot go with" in line for line in self.lines)
+
     @classmethod
     def of(cls, diagnostics: Iterable[Diagnostic], usage: bool = False) -> RulesetError:
         return cls(None, usage=usage, diagnostics=diagnostics)

@@ -53,11 +53,18 @@ class _Walker:
         self.a, self.b = a, b
         self.changes: list[Change] = []
 
-    def card_label(self, cid: str) -> str:
+    def card_label(self, cid: str, field: str = "") -> str:
+        """The card as the diff names it: its name when both call it the same; for a change of name, its
+        id in words ('Stop is called: Red Light → Stop'); else the first ruleset's name for it (express's
+        '25 km: copies in the deck: 6 → 10', not 'D25')."""
         ca, cb = self.a.cards.get(cid), self.b.cards.get(cid)
         if ca is not None and cb is not None and ca.name == cb.name:
             return ca.name
-        return pretty_id(cid)
+        named = ca if ca is not None else cb
+        if field != "name" and named is not None:
+            return named.name
+        miles = getattr(named, "miles", None)
+        return f"The {miles} card" if miles is not None else pretty_id(cid)
 
     def words(self, pattern: str, path: tuple[str, ...], value: Any, rs: Ruleset) -> str:
         if pattern == "cards.*":
@@ -76,7 +83,8 @@ class _Walker:
     def add(self, path: tuple[str, ...], stars: set[int], va: Any, vb: Any) -> None:
         pattern = pattern_of(path, stars)
         key = str(path[max(stars)]) if stars else ""
-        card = self.card_label(path[1]) if path[:1] == ("cards",) and len(path) > 1 else ""
+        card = (self.card_label(path[1], str(path[2]) if len(path) > 2 else "")
+                if path[:1] == ("cards",) and len(path) > 1 else "")
         what = phrase(pattern, key=key, card=card)
         self.changes.append(Change(
             ".".join(str(p) for p in path), what,

@@ -30,7 +30,7 @@ from .compose import ROOT_OWN_KEYS, leaves, merge, normalize, patch_body
 from .diagnostics import (DataKey, DataPath, Diagnostic, Loc, LocNode, ModelWords, RulesetError, YamlData, YamlMap,
                           diag_at, display_path, dotted, printable, quote, validation_diagnostics)
 from .listing import is_ruleset_id
-from .model import Ruleset
+from .model import PlayerCount, Ruleset
 from .semantics import semantic_problems, semantic_warnings
 from .yamlmarks import YAML_SUFFIXES, FileSignature, parse_bytes, read_regular, real_path
 
@@ -216,6 +216,7 @@ class _Session:
     def __init__(self) -> None:
         self.diags: list[Diagnostic] = []
         self.usage: list[str] = []  # problems of the command line alone (two options of one group there)
+        self.refusals: list[Diagnostic] = []  # an option given on the command line that the ruleset cannot take
         self.deps: dict[str, FileSignature] = {}  # every file read, by path
         self.warnings: list[str] = []
 
@@ -441,11 +442,12 @@ class _Session:
             return f"named at {file}:{line}:{col}"
 
         for this, other in ((first, second), (second, first)):
-            if this.where is not None:
-                self.diags.append(diag_at(this.where, (), f"option {quote(this.name)} cannot go with option "
-                                                          f"{quote(other.name)} ({place(other)}): both are in the "
-                                                          f"group '{group}', which allows one of them; "
-                                                          "remove one of them"))
+            if this.where is not None:  # (the file's option against one given here: a refusal, exit 2)
+                into = self.refusals if other.where is None else self.diags
+                into.append(diag_at(this.where, (), f"option {quote(this.name)} cannot go with option "
+                                                    f"{quote(other.name)} ({place(other)}): both are in the "
+                                                    f"group '{group}', which allows one of them; "
+                                                    "remove one of them"))
 
     # -- the resolved model
 
@@ -699,20 +701,120 @@ def _resolve(session: _Session, top: Path, opts: list[Path], extra: tuple[YamlMa
     # one of them is reported. (An edition's own values are what options exist to change.)
     protect = fr.display if (isinstance(fr.data, dict) and "extends" in fr.data
                              and real_path(bundled_dir()) not in fr.path.parents) else None
+    base = _Composed(composed.data, composed.locs, list(composed.applied), list(composed.files),
+                     list(composed.named), list(composed.removed))  # (merge modifies neither side)
+    own_id = composed.data.get("id")
+    rid = own_id if isinstance(own_id, str) else fr.display
     for opt in ready:
+        session.refusals.extend(_new_tables(composed, opt, rid))
+        if _changes_nothing(composed, opt):
+            first = next((node for _, _, node in leaves(opt.data, opt.locs) if node is not None), opt.locs)
+            file, line, col = first.loc.at_value()
+            session.warnings.append(f"{file}:{line}:{col}: warning: option {quote(opt.applied[0])} "
+                                    f"changes nothing in ruleset {quote(rid)}: it already has every value the "
+                                    "option sets")
         session.apply(composed, opt, protect=protect)
     if extra is not None and not session.diags and not session.usage:
         patch = _memory_option(session, *extra)
         if patch is not None:
             session.apply(composed, patch)
     if session.usage and not session.diags:
-        raise RulesetError(session.usage, usage=True)
+        raise RulesetError(session.usage, usage=True, diagnostics=session.refusals)
+    if session.refusals and not session.diags:  # an option given here that this ruleset cannot take
+        raise RulesetError.of(session.refusals, usage=_valid_options(opts))
     if session.diags:
-        raise RulesetError(session.usage, diagnostics=session.diags)
+        raise RulesetError(session.usage, diagnostics=session.diags + session.refusals)
     rs = session.finish(composed)
     if rs is None:
+        if ready and extra is None and _Session().finish(base) is not None and _valid_options(opts):
+            # The ruleset alone is valid, and so is each option (over the reference edition, as mbrules
+            # validate checks one): the options given here are what this ruleset cannot take.
+            raise RulesetError.of(_refused(session.diags, ready, rid), usage=True)
         raise RulesetError.of(session.diags)
+    unread = _unread_scoring(rs, composed, ready, rid)
+    if unread:
+        raise RulesetError.of(unread, usage=True)
     return rs, composed
+
+
+def _valid_options(paths: list[Path]) -> bool:
+    """Each option file is valid by itself, as ``mbrules validate`` checks one (applied over the reference
+    edition): then a ruleset that cannot take it refuses it (exit 2); a broken option file is invalid (exit 1)."""
+    return all(check_file(p).ok for p in paths)
+
+
+def _unread_scoring(rs: Ruleset, composed: _Composed, applied: list[_Composed], rid: str) -> list[Diagnostic]:
+    """An option that changes only the score (cf-200, french-end-bonuses, ...) over a ruleset that scores
+    nothing (Mille Bornes Express, a race: scoring.enabled false) would change nothing at all: refused,
+    rather than let its user believe the rule is in play."""
+    if rs.scoring.enabled.value:
+        return []
+    off = diag_at(composed.locs, ("scoring", "enabled", "value"), "")
+    out = []
+    for opt in applied:
+        scoring = opt.data.get("scoring")
+        if set(opt.data) == {"scoring"} and isinstance(scoring, dict) and "enabled" not in scoring and opt.applied:
+            out.append(diag_at(opt.locs, ("scoring",),
+                               f"option {quote(opt.applied[0])} cannot go with ruleset {quote(rid)}: it changes "
+                               f"only the score, and {quote(rid)} scores nothing (scoring.enabled is false, at "
+                               f"{off.file}:{off.line}), so it would change nothing; leave the option out",
+                               key=True))
+    return out
+
+
+def _changes_nothing(target: _Composed, opt: _Composed) -> bool:
+    """Every value the option sets is already the ruleset's (draw-from-discard over asmodee-2014, whose
+    turn draws from the discard pile): said as a warning, so nobody believes the option made a difference.
+    Conservative: a value written for every player count (``*``) or a removal (``null``) counts as a change."""
+    found = False
+    for path, value, _ in leaves(opt.data, opt.locs):
+        cur: Any = target.data
+        for part in path:
+            if not isinstance(cur, dict) or part not in cur:
+                return False
+            cur = cur[part]
+        if cur != value:
+            return False
+        found = True
+    return found
+
+
+def _new_tables(target: _Composed, opt: _Composed, rid: str) -> list[Diagnostic]:
+    """An option that changes a player count's table the ruleset does not have (three-vs-three's six
+    players on a ruleset for 2 to 4) cannot make that table: it gives only what it changes (the sides),
+    not the trip. Refused at the option's line, naming the tables the ruleset has."""
+    mine = opt.data.get("player_counts")
+    have = target.data.get("player_counts")
+    if not isinstance(mine, dict) or not isinstance(have, dict):
+        return []
+    needs = [k for k, f in PlayerCount.model_fields.items() if f.is_required()]
+    out = []
+    for key, entry in mine.items():
+        if key == "*" or key in have or (isinstance(entry, dict) and all(k in entry for k in needs)):
+            continue
+        tables = sorted(have, key=lambda k: int(k) if k.isdigit() else 0)
+        plays = ", ".join(tables[:-1]) + f" or {tables[-1]}" if len(tables) > 1 else "".join(tables)
+        out.append(diag_at(opt.locs, ("player_counts", key),
+                           f"option {quote(opt.applied[0])} cannot go with ruleset {quote(rid)}: it changes the "
+                           f"table for {key} players, and {quote(rid)} has none (it is played by {plays} players); "
+                           "leave the option out", key=True))
+    return out
+
+
+def _refused(diags: list[Diagnostic], applied: list[_Composed], rid: str) -> list[Diagnostic]:
+    """The problems of a valid ruleset with options given on the command line (or to the API), said as
+    what they are: an option that cannot go with this ruleset (combination-remedies' counts, written
+    for the 106-card deck, over Express's 66 cards), named by the file the problem was found in."""
+    by_file = {o.files[0]: o.applied[0] for o in applied if o.files and o.applied}
+    out = []
+    for d in diags:
+        names = [by_file[d.file]] if d.file in by_file else [o.applied[0] for o in applied if o.applied]
+        one = len(names) == 1
+        who = f"option {quote(names[0])}" if one else "options " + ", ".join(quote(n) for n in names)
+        out.append(Diagnostic(d.file, d.line, d.col,
+                              f"{who} cannot go with ruleset {quote(rid)}: {d.message} ({quote(rid)} is "
+                              f"valid without {'it' if one else 'them'}: leave {'it' if one else 'them'} out)"))
+    return out
 
 
 # ----------------------------------------------------------------------------

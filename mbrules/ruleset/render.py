@@ -54,9 +54,31 @@ def show_json(rs: Ruleset, players: int | None = None) -> dict[str, Any]:
     }
 
 
+def _unread(rs: Ruleset, pattern: str) -> str | None:
+    """Why the engine does not read this value in this ruleset (None: it is read). A race without points
+    (Mille Bornes Express) still carries every scoring value; show says they are not in play."""
+    section, name = pattern.split(".", 1)
+    m = rs.match
+    several = m.mode.value in ("points", "fixed_hands") or m.tie_break.value == "another_hand"
+    if section == "scoring" and name != "enabled" and not rs.scoring.enabled.value:
+        return "no points are scored"
+    if section == "coup_fourre" and name != "enabled" and not rs.coup_fourre.enabled.value:
+        return "there is no coup fourré"
+    if section == "fast_play" and name != "enabled" and not rs.fast_play.enabled.value:
+        return "there is no fast play"
+    if pattern == "match.target_points" and m.mode.value != "points":
+        return "the match is not played to a number of points"
+    if pattern == "match.hands" and m.mode.value != "fixed_hands":
+        return "the match is not a fixed number of hands"
+    if pattern in ("match.deal_passes_left", "match.max_hands") and not several:
+        return "the match is one hand"
+    return None
+
+
 def _rule_lines(rs: Ruleset, section: str) -> list[str]:
     model = getattr(rs, section)
     out = []
+    unread: dict[str, list[str]] = {}
     for name in type(model).model_fields:
         if name in CITATION_FIELDS:
             continue
@@ -72,8 +94,14 @@ def _rule_lines(rs: Ruleset, section: str) -> list[str]:
         payers = [k for k, v in rs.scoring.lines.items() if (v.line or k) == replaced]
         if replaced is not None and payers:
             mark += f" (not read: score line {payers[0]} below pays it)"
-        out.append(f"  {phrase(pattern)}: {value_words(pattern, list(raw) if isinstance(raw, tuple) else raw, rs)}"
-                   f"{mark}")
+        line = f"{phrase(pattern)}: {value_words(pattern, list(raw) if isinstance(raw, tuple) else raw, rs)}{mark}"
+        why = _unread(rs, pattern)
+        if why is None:
+            out.append(f"  {line}")
+        else:
+            unread.setdefault(why, []).append(f"    {line}")
+    for why, lines in unread.items():  # said once, below what is in play
+        out += [f"  not read, as {why}:", *lines]
     return out
 
 

@@ -224,11 +224,18 @@ def _match_problems(rs: Ruleset, add: _Add) -> None:
     reaches ``match.target_points``. It never ends when no hand can score: scoring off, or every
     score line that could happen worth 0 (a line whose cards or rules never occur counts as 0).
     """
+    mode = ("match", "mode", "value")
+    if rs.match.mode.value in ("single_hand", "fixed_hands") and not rs.scoring.enabled.value:
+        what = ("one hand, the side with the most points wins" if rs.match.mode.value == "single_hand"
+                else f"{rs.match.hands.value} hands, the highest total wins")
+        add(mode, f"match.mode is {rs.match.mode.value} ({what}) but scoring is off, so every side ends with 0 "
+                  "and every match is a draw: set scoring.enabled to true, or match.mode to trip (the first "
+                  "side to complete the trip wins)", False, [("scoring", "enabled", "value")])
+        return
     if rs.match.mode.value != "points":
         return
     sc, cards = rs.scoring, rs.cards
     target = rs.match.target_points.value
-    mode = ("match", "mode", "value")
     if not sc.enabled.value:
         add(("scoring", "enabled", "value"), f"match.mode is points (hands until a side reaches {target:,} points) "
                                              "but scoring is off, so no hand scores a point and the match never "

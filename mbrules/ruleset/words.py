@@ -69,7 +69,7 @@ PHRASES: dict[str, str] = {
     "scoring.milestones_per_mile": "points per mile",
     "scoring.safety": "points per safety played",
     "scoring.all_safeties": "bonus for playing every safety",
-    "scoring.coup_fourre": "points per coup fourré",
+    "scoring.coup_fourre": "points per coup fourré, beside its safety's own",
     "scoring.trip_completed": "bonus for completing the trip",
     "scoring.delayed_action": "delayed action bonus (trip completed after the draw pile ran out)",
     "scoring.safe_trip": "safe trip bonus",

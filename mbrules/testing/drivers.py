@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     from mbrules.engine import Game, State
     from mbrules.ruleset import Ruleset
 
-__all__ = ["bundled_ids", "configurations", "game_of", "load_game", "load_rules", "play_random"]
+__all__ = ["bundled_ids", "configurations", "game_of", "load_game", "load_rules", "play_random", "tables"]
 
 
 def bundled_ids() -> tuple[list[str], list[str]]:
@@ -18,6 +18,12 @@ def bundled_ids() -> tuple[list[str], list[str]]:
     from mbrules.ruleset import bundled_option_ids, bundled_ruleset_ids
 
     return bundled_ruleset_ids(), bundled_option_ids()
+
+
+def tables() -> list[tuple[str, int]]:
+    """Every bundled ruleset at every player count its rules name, ``(ruleset id, players)``: the tables
+    every command (play, simulate, compare, the terminal game, the environments) must play."""
+    return [(rid, n) for rid in bundled_ids()[0] for n in sorted(int(k) for k in load_rules(rid).player_counts)]
 
 
 _RULES: dict[tuple[str, tuple[str, ...]], Ruleset] = {}
@@ -52,7 +58,7 @@ def game_of(config: tuple[str, tuple[str, ...], int]) -> Game:
 
 def configurations() -> list[tuple[str, tuple[str, ...], int]]:
     """Every bundled ruleset, with no option or one bundled option, at every player count it allows
-    (an option exclusive with one the edition applies, e.g. stacked-hazards on wikipedia, is left out)."""
+    (an option the ruleset refuses, e.g. stacked-hazards on wikipedia or three-vs-three on express, is left out)."""
     from mbrules.ruleset import RulesetError
 
     rulesets, options = bundled_ids()
@@ -61,8 +67,8 @@ def configurations() -> list[tuple[str, tuple[str, ...], int]]:
         for opts in [()] + [(o,) for o in options]:
             try:
                 rs = load_rules(rid, opts)
-            except RulesetError as exc:
-                if "cannot go with option" not in str(exc):
+            except RulesetError as exc:  # refused with a sentence (tests/test_option_edition_pairs.py lists them)
+                if not exc.refusal:
                     raise
                 continue
             for n in sorted(int(k) for k in rs.player_counts):

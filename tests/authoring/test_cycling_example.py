@@ -33,7 +33,7 @@ def test_cycling_example_shows_in_km_with_its_new_cards():
 def test_cycling_example_diffs_against_its_parent():
     result = run("diff", "winning-moves", EXAMPLE, "--exit-code")
     assert result.exit_code == 1  # they differ
-    assert "D25: miles: 25 → 5" in result.stdout
+    assert "25 Miles: miles: 25 → 5" in result.stdout  # a card by its name (the first ruleset's), not its id
     assert "distances are counted in: miles → km" in result.stdout
 
 

@@ -18,6 +18,7 @@ from mbrules.bots.value_model import (
 from mbrules.engine import Game
 from mbrules.engine.determinize import determinize
 from mbrules.ruleset import load_ruleset
+from mbrules.testing import tables
 from bots_helpers import decisions
 
 CUSTOM = Path(__file__).parent.parent / "data" / "custom-hazard.yaml"
@@ -65,8 +66,7 @@ def test_ruleset_digest_tells_options_apart_and_not_loads():
     assert ruleset_digest(a) != ruleset_digest(mbrules.load_game("winning-moves", players=2, options=["hazard-on-hazard"]))
 
 
-@pytest.mark.parametrize("ruleset", ["winning-moves", "parker-1971", "kids-115", "wikipedia", "dujardin-classic"])
-@pytest.mark.parametrize("players", [2, 3, 4, 6])
+@pytest.mark.parametrize("ruleset,players", tables())  # every bundled edition at each player count it names
 def test_a_model_ships_for_every_bundled_edition_at_each_player_count(ruleset, players):
     game = mbrules.load_game(ruleset, players=players)
     path = bundled_model_path(game)

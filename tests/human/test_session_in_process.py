@@ -12,6 +12,7 @@ from mbrules.bots import make_bot
 from mbrules.engine import Observer, State
 from mbrules.matches import play_match
 from mbrules.narrate import Narrator
+from mbrules.testing import tables
 from mbrules.tui import HumanSession, hint_bot_name, screen
 
 
@@ -49,6 +50,8 @@ def _session(ruleset, players, seed, humans, max_hands=1, options=()):
 
 @pytest.mark.parametrize("ruleset,players,humans", [
     ("winning-moves", 4, [0]), ("parker-1971", 3, [1]), ("kids-115", 6, [0, 3]), ("wikipedia", 2, [1]),
+    # issue 36: the newest editions at every player count their rules name, a person in the first seat
+    *[(r, n, [0]) for r, n in tables() if r in ("asmodee-2014", "express")],
 ])
 def test_same_moves_same_game_as_a_headless_match_of_the_seed(ruleset, players, humans):
     """Bots keep the streams of `mbrules play`: a person who plays as the heuristic bot gets the bots' game."""

@@ -9,13 +9,13 @@ import pytest
 import mbrules
 from mbrules.engine.compact import draw_pile_counts, stack_next_draw, state_vector
 from mbrules.env.encoding import ObservationEncoder
+from mbrules.testing import tables
 
 
 def _f32(values) -> array:
     """A vector as float32, the type both toolkits hand out."""
     return array("f", values)
 
-BUNDLED = ["winning-moves", "parker-1971", "kids-115", "wikipedia", "dujardin-classic"]
 
 
 def _random_positions(game, seed, steps):
@@ -30,8 +30,7 @@ def _random_positions(game, seed, steps):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("players", [2, 3, 4, 6])
-@pytest.mark.parametrize("ruleset", BUNDLED)
+@pytest.mark.parametrize("ruleset,players", tables())  # every bundled edition at each player count it names
 def test_fast_vector_equals_the_observation_vector_for_every_seat_of_random_positions(ruleset, players):
     options = ["hazard-on-hazard"] if ruleset == "winning-moves" and players == 4 else []
     g = mbrules.load_game(ruleset, players, options=options)

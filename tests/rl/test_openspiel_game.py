@@ -9,8 +9,11 @@ pyspiel = pytest.importorskip("pyspiel", reason="the rl extra (pip install 'mbru
 np = pytest.importorskip("numpy", reason="the rl extra (pip install 'mbrules[rl]') is not installed")
 
 import mbrules.openspiel as mos  # noqa: E402
+from mbrules.testing import tables  # noqa: E402
 
 RULESETS = ("parker-1971", "winning-moves", "kids-115", "wikipedia", "dujardin-classic")
+NEW = ("asmodee-2014", "express")  # issue 36: the two newest editions at every player count their rules name
+TABLES = [(r, n) for r in RULESETS for n in (2, 4)] + [(r, n) for r, n in tables() if r in NEW]
 
 
 def load(**params):
@@ -18,8 +21,7 @@ def load(**params):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("ruleset", RULESETS)
-@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("ruleset,players", TABLES)
 def test_openspiel_random_sim_test_passes_with_serialization(ruleset, players):
     # one hand per episode (hands=1) keeps the 8 tables fast; the whole match is checked below
     pyspiel.random_sim_test(load(ruleset=ruleset, players=players, hands=1), num_sims=1, serialize=True,

@@ -11,8 +11,11 @@ from mbrules.env import mille_bornes_v0, mille_bornes_v1  # noqa: E402
 from mbrules.env.encoding import ActionSpace  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
+from mbrules.testing import tables  # noqa: E402
+
 RULESETS = ("parker-1971", "winning-moves", "kids-115", "wikipedia", "dujardin-classic")
-TABLES = [(r, n) for r in RULESETS for n in (2, 4)]
+NEW = ("asmodee-2014", "express")  # issue 36: the two newest editions at every player count their rules name
+TABLES = [(r, n) for r in RULESETS for n in (2, 4)] + [(r, n) for r, n in tables() if r in NEW]
 
 
 VERSIONS = [mille_bornes_v0, mille_bornes_v1]

@@ -203,8 +203,8 @@ def test_an_upload_that_extends_a_file_is_refused(server, ref):
                                              "seats": SEATS})
     assert r.status_code == 422
     assert r.json()["errors"] == [
-        f"mine.yaml:3:10: 'extends' may only name a bundled edition here (dujardin-classic, kids-115, "
-        f"parker-1971, wikipedia, winning-moves), never a file (got '{ref}')"]
+        f"mine.yaml:3:10: 'extends' may only name a bundled edition here (asmodee-2014, dujardin-classic, "
+        f"express, kids-115, parker-1971, wikipedia, winning-moves), never a file (got '{ref}')"]
 
 
 def test_an_upload_naming_an_option_file_is_refused(server):

@@ -9,6 +9,7 @@ import json
 import pytest
 
 from mbrules.scenario.replay import replay_file
+from mbrules.testing import bundled_ids
 from mbrules.vocab import DISTANCE
 from mbrules.web.rules import MAX_UPLOAD, RulesChoiceError, bundled_choice, uploaded_choice
 from mbrules.web.seats import BotSeat, BrowserSeat, Seat
@@ -212,7 +213,7 @@ def test_the_extension_question_is_put_to_the_seat_that_completed_the_trip(tmp_p
     raise AssertionError("no seed of 60 put the extension question to the person")
 
 
-@pytest.mark.parametrize("ruleset", ["kids-115", "parker-1971", "wikipedia", "winning-moves", "dujardin-classic"])
+@pytest.mark.parametrize("ruleset", bundled_ids()[0])
 def test_every_bundled_edition_plays_a_hand_at_every_player_count(ruleset, tmp_path):
     """A host may choose any bundled edition: at each of its player counts a person plays a whole
     hand against bots, every view is built on the way, and the record replays."""
