@@ -30,13 +30,19 @@ PLAYERS = {
     "full-deck": 2, "trip-1000": 2, "extension-1200": 4, "each-for-himself": 4, "three-vs-three": 6,
     "shutout-per-opponent": 3, "coup-fourre-any-player": 4, "extension-bonus-to-finisher": 2,
 }
+# options measured where they matter: both arms also play these (the option's effect shows at such a table)
+WITH = {"reshuffle-discard": ("each-for-himself",), "refill-empty-hand": ("each-for-himself",),
+        "no-duplicate-draws": ("each-for-himself",)}
 START, END = "<!-- option-effects:start -->", "<!-- option-effects:end -->"
-METRICS = (("turns_per_hand", "Turns per hand", 1), ("margin", "Winner's margin (points)", 0))
+METRICS = (("turns_per_hand", "Turns per hand", 1), ("trip_completed_share", "Hands whose trip completes (%)", 0),
+           ("margin", "Winner's margin (points)", 0))
+PERCENT = {"trip_completed_share"}  # shares shown as percentages
 
 
-def _cell(row: dict, digits: int) -> str:
+def _cell(row: dict, digits: int, scale: float = 1.0) -> str:
     f = f"{{:.{digits}f}}"
-    lo, hi = row["ci95"]
+    row = {k: (v * scale if isinstance(v, (int, float)) else v) for k, v in row.items()}
+    lo, hi = (x * scale for x in row["ci95"])
     return (f"{f.format(row['a'])} → {f.format(row['b'])}; B − A {f.format(row['diff'])} "
             f"[{f.format(lo)}, {f.format(hi)}]")
 
@@ -54,16 +60,18 @@ def table(games: int, seed: int, workers: int) -> str:
     ]
     for option in bundled_ids(True):
         base, players = BASE.get(option, "winning-moves"), PLAYERS.get(option, 4)
+        also = WITH.get(option, ())
+        where = " + ".join((base, *also))
         try:
-            cmp = run_compare(base, options_b=[option], players=players, games=games, seed=seed,
+            cmp = run_compare(base, options_a=list(also), options_b=[*also, option], players=players, games=games, seed=seed,
                               robust_bots=[], skill_games=0, charts=False, workers=workers)
         except Exception as e:  # an option that cannot be measured this way is said, not skipped silently
-            lines.append(f"| `{option}` | {base}, {players} | " + " | ".join(["not measured: " + str(e).splitlines()[0]]
+            lines.append(f"| `{option}` | {where}, {players} | " + " | ".join(["not measured: " + str(e).splitlines()[0]]
                                                                              * len(METRICS)) + " |")
             continue
         metrics = cmp.document()["metrics"]
-        cells = [_cell(metrics[key], digits) for key, _, digits in METRICS]
-        lines.append(f"| `{option}` | {base}, {players} | " + " | ".join(cells) + " |")
+        cells = [_cell(metrics[key], digits, 100.0 if key in PERCENT else 1.0) for key, _, digits in METRICS]
+        lines.append(f"| `{option}` | {where}, {players} | " + " | ".join(cells) + " |")
         print(lines[-1], file=sys.stderr)
     return "\n".join(lines) + "\n"
 

@@ -207,16 +207,22 @@ class SeatLoop:
         st = self.state
         legal = st.legal_actions
         applier = self._apply
-        take = st.step if applier is None else (lambda a: applier(st.current_player, a))
+        take: Callable[[Action], list[Action]]
+        if applier is None:
+            take = st.step_next  # step, the lone draw after it, and the legal actions then
+        else:
+            def take(a: Action) -> list[Action]:
+                applier(st.current_player, a)
+                return legal()
         decide, observes, asks = self._decide, self._observes, self._asks
         nobody_asks = not any(asks)
         stop = self.should_stop
         while True:
+            acts = legal()
             while True:  # the engine bounds a hand (its cards run out): no count on the hot path
-                acts = legal()
                 n = len(acts)
                 if n == 1 and (nobody_asks or acts[0].op == DRAW or not asks[st.current_player]):
-                    take(acts[0])
+                    acts = take(acts[0])
                 elif n:
                     if stop is not None and stop():
                         raise self.stopped
@@ -225,7 +231,7 @@ class SeatLoop:
                     if a is None:
                         self.waiting = p
                         raise SeatLater(f"seat {st.game.player_names[p]} answered later in a blocking play")
-                    take(a)
+                    acts = take(a)
                 else:
                     break  # the hand is over
             if self.hand_finished():

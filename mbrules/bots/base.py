@@ -177,12 +177,12 @@ def check_bots(names: Iterable[str], games: Iterable[Game]) -> None:
             check_bot(name, game)
 
 
-def bot_rng(seed: int, player: int) -> random.Random:
+def bot_rng(seed: int | str, player: int) -> random.Random:
     """The bot's own stream for ``player`` (0-based) in the match dealt from ``seed``."""
     return random.Random(f"{seed}:bot:{player}")
 
 
-def make_bot(name: str, game: Game, player: int, seed: int) -> Bot:
+def make_bot(name: str, game: Game, player: int, seed: int | str) -> Bot:
     """The bot ``name`` (``"heuristic"``, ``"expert:budget=50"``) for ``player`` of the match dealt from ``seed``."""
     base, params = parse_bot(name)
     return _REGISTRY[base][0](game, player, bot_rng(seed, player), **params)

@@ -165,6 +165,7 @@ class Game:
         self.draw_choices = self.draw_from_discard or self.mulligan  # a turn's draw offers more than 'draw'
         self.plain_draws = not (self.max_reshuffles or self.refill_empty_hand or self.pass_over_held
                                 or self.play_then_draw)
+        self.lone_plain_draw = self.plain_draws and not self.draw_choices  # a turn's draw: 'draw', the top card
 
         # -- issue 35: reactions and the turn. coup_fourre.bonus_turn: reactions (the caller queued) and
         # turn (the queue served first); play.safety_extra_turn_needs_draw_pile: effects; fast_play.*: reactions
@@ -200,6 +201,8 @@ class Game:
         self.fast_action = tuple(acts[encode(FAST_PLAY, c)] for c in range(n))
         self.draw_action = acts[ACTION_DRAW]
         self.draw_discard_action = acts[ACTION_DRAW_DISCARD]  # refused (no-discard-draw) unless turn.draw_from_discard
+        # what legal_actions() reads at every turn's play, fetched in one go
+        self.turn_tables = (self.kind, self.play_action, self.play_own, self.discard_action, self.bit)
         self.mulligan_action = tuple(acts[encode(MULLIGAN, c)] for c in range(n))  # refused unless turn.mulligan
         self.decline_action = acts[ACTION_DECLINE]
         self.extend_action = acts[ACTION_EXTEND]

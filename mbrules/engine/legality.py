@@ -347,37 +347,38 @@ class Legality(StateFields):
             g = self.game
             p = self._player
             ps = g.side_of[p]
-            kind = g.kind
-            play = g.play_action
-            own = g.play_own
-            opponents = g.opponents[ps]
-            reason = self._play_reason  # _verify_play's card checks: every card here is in the hand
-            can = self._can[ps]  # its answers, remembered until the side changes
-            hit = self._hit
+            kind, play, own, da, bit = g.turn_tables
+            can = self._can[ps]  # _play_reason's answers, remembered until the side changes
             acts = []
-            cards = dict.fromkeys(self._hands[p])  # the hand's distinct cards, in hand order
-            for c in cards:
+            discards: list[Action] = []
+            keep = discards.append
+            seen = 0  # the cards met so far, as a mask: each distinct card once, in hand order
+            for c in self._hands[p]:
+                b = bit[c]
+                if seen & b:
+                    continue
+                seen |= b
+                # _verify_play's card checks (every card here is in the hand)
                 if kind[c] == HAZARD:
                     row = play[c]
-                    for ts in opponents:
-                        memo = hit[ts]
+                    for ts in g.opponents[ps]:
+                        memo = self._hit[ts]
                         why = memo.get(c, 0)
                         if why == 0:
-                            why = memo[c] = reason(ps, c, ts)  # a hazard's checks read only the side hit
+                            why = memo[c] = self._play_reason(ps, c, ts)  # a hazard's checks read only the side hit
                         if why is None:
                             acts.append(row[ts])
                 else:
                     why = can.get(c, 0)
                     if why == 0:
-                        why = can[c] = reason(ps, c, ps)
+                        why = can[c] = self._play_reason(ps, c, ps)
                     if why is None:
                         acts.append(own[c])
+                keep(da[c])
             if g.discard_free:
-                da = g.discard_action
-                acts += [da[c] for c in cards]
+                acts += discards
             elif g.voluntary_discard or self._discard_allowed(bool(acts)):
-                da = g.discard_action
-                acts += [da[c] for c in cards if self._verify_discard(p, c) is None]
+                acts += [a for a in discards if self._verify_discard(p, a.card_index) is None]
             return acts
         if ph == P_DRAW:
             g = self.game

@@ -447,16 +447,53 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
                         if self._phase == P_HAND_OVER and self._deal_next:
                             self.next_hand()
                         return
-                elif op == PLAY:
-                    ts = action.side_index
-                    if ts == OWN:
-                        ts = self._target_side(p, action)
-                    if self._verify_play(p, c, ts) is None:
-                        self._play(p, c, ts)
-                        if self._phase == P_HAND_OVER and self._deal_next:
-                            self.next_hand()
-                        return
+                elif op == PLAY and self._play_checked(p, action):
+                    if self._phase == P_HAND_OVER and self._deal_next:
+                        self.next_hand()
+                    return
         self.apply(action)  # the rest, observers, refusals: the general path
+
+    def _play_checked(self, p: int, action: Action) -> bool:
+        """``p`` plays ``action`` if :meth:`_verify_play` accepts it (the fast paths' play); whether it did."""
+        ts = action.side_index
+        if ts == OWN:
+            ts = self._target_side(p, action)
+        c = action.card_index
+        if self._verify_play(p, c, ts) is None:
+            self._play(p, c, ts)
+            return True
+        return False
+
+    def step_next(self, action: ActionLike) -> list[Action]:
+        """:meth:`step`, then the draws that follow it where drawing is all the player may do, then the
+        legal actions of the decision reached: ``step(action)``, ``step(draw)`` while ``legal_actions()``
+        is only the draw, and ``legal_actions()``, in one call. The match loop's
+        (:meth:`mbrules.seats.SeatLoop.play`), which never asks a seat to draw when drawing is all it may do.
+
+        The same checks and the same game as those calls one by one; a turn's discard is :meth:`step`'s
+        written out again, so that the loop of many matches pays one call for it."""
+        if type(action) is Action and self._phase == P_PLAY and not self._observers:
+            p = self._player
+            c = action.card_index
+            op = action.op
+            if op == DISCARD and self._verify_discard(p, c) is None:
+                self._discard_card(p, action)
+            elif op != PLAY or not self._play_checked(p, action):
+                self.apply(action)  # the refusal, with its code and sentence
+        else:
+            self.step(action)
+        ph = self._phase
+        if ph == P_HAND_OVER and self._deal_next:
+            self.next_hand()
+            ph = self._phase
+        if ph == P_DRAW and self.game.lone_plain_draw and not self._observers:
+            self._draw_plain(self._player)  # legal_actions() would be [draw], step(draw) this
+            return self.legal_actions()
+        acts = self.legal_actions()
+        while len(acts) == 1 and acts[0].op == DRAW:  # each draw takes a card or ends a mulligan: it ends
+            self.step(acts[0])
+            acts = self.legal_actions()
+        return acts
 
     def apply(self, action: ActionLike, player: int | None = None) -> Transition:
         """Apply ``action`` (an :class:`Action`, its int, or its words) for ``player`` (None: whoever decides).
