@@ -421,3 +421,41 @@ def test_a_persons_move_is_taken_through_the_seat_loop(tmp_path):
     steps = t.steps
     assert t.act(p, my_move(t.view(p)), t.version) is None
     assert t.loop.waiting == -1 and t.seats[p].pending is None and t.steps == steps + 1
+
+
+@pytest.mark.parametrize("bot", ["expert", "heuristic", "heuristic-2026", "random", "restricted"])
+def test_every_bot_given_a_seat_inside_its_mulligan_finishes_it_legally(bot, tmp_path):
+    """The host may give a seat to any bot the page offers while that seat is inside a mulligan (two
+    cards thrown, the draw back not made): the bot takes the mulligan where it stands, every action it
+    sends is checked by the engine and written, the hand is played to its end, and the record rebuilds
+    the table exactly and replays. ('learned' trains a model for these options on first use: its
+    choices in a mulligan are the heuristic's, tests/bots/test_house_rule_choices.py.)"""
+    from web_helpers import house_move, house_seed
+
+    seats = ["person", "heuristic", "heuristic", "heuristic"]
+    seed, _ = house_seed(seats)
+    t, store = new_table(tmp_path, seed=seed, seats=seats, options=HOUSE)
+    done: set[str] = set()
+    for _ in range(40):
+        while t.step_once():
+            pass
+        move = house_move(t.view(0), done)
+        if move.startswith("mulligan "):
+            break
+        assert t.act(0, move, t.version) is None
+    for _ in range(2):
+        assert t.act(0, f"mulligan {t.view(0)['obs']['hand'][0]}", t.version) is None
+    assert t.state.decision.kind == "mulligan" and t.deciding() == 0 and len(t.state.observation(0).hand) == 4
+    t.give_to_bot(0, bot)
+    steps = t.steps
+    for _ in range(2000):
+        if t.step_once() is None:
+            break
+    assert t.state.hand_over, "the bots play the hand to its end"
+    assert t.steps > steps
+    again = Table("t", store.load("t").setup, t.rules, None)
+    again.restore(store.load("t").steps)
+    assert again.state.snapshot() == t.state.snapshot()
+    path = tmp_path / "record.yaml"
+    path.write_text(t.export())
+    assert [r.passed for r in replay_file(path)] == [True]
