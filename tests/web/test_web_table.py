@@ -459,3 +459,39 @@ def test_every_bot_given_a_seat_inside_its_mulligan_finishes_it_legally(bot, tmp
     path = tmp_path / "record.yaml"
     path.write_text(t.export())
     assert [r.passed for r in replay_file(path)] == [True]
+
+
+def test_a_bot_slow_to_build_is_built_in_a_worker_thread_not_in_the_event_loop(tmp_path, monkeypatch):
+    """Building a bot can take seconds the first time (``learned`` over rules no shipped model fits trains
+    one, 300 self-play matches): done in the event loop, it would stall every table of the server. So
+    opening a table and giving a seat to a bot first build each bot in a worker thread (the model is then
+    in the process's cache), and the table's own bots come from there. Checked by the thread each build
+    runs in, for both ways a bot comes to a table; nothing is trained here (the bot is random)."""
+    import threading
+
+    import mbrules.web.seats as web_seats
+
+    built: list[tuple[str, int]] = []
+    real = web_seats.make_bot
+
+    def recording(name, game, player, seed):
+        built.append((name, threading.get_ident()))
+        return real(name, game, player, seed)
+
+    monkeypatch.setattr(web_seats, "make_bot", recording)
+    server = InProcessServer(_lobby(tmp_path))
+    try:
+        loop = server.thread.ident
+        body = {"ruleset": "winning-moves", "options": ["mulligan"], "players": 2,
+                "seats": ["person", "random"], "pace": 0}
+        table = server.http.post("/api/tables", json=body).json()
+        assert built and built[0][0] == "random" and built[0][1] != loop  # first built away from the loop
+        built.clear()
+        host_api = path(table["host_url"]).replace("/host/", "/api/host/")
+        assert server.http.post(host_api + "/bot", json={"seat": 0, "bot": "heuristic"}).status_code == 200
+        assert built[0] == ("heuristic", built[0][1]) and built[0][1] != loop
+        assert ("heuristic", loop) in built  # the table's own seat, at once from what the warm-up left
+        bad = server.http.post("/api/tables", json={**body, "seats": ["person", "nobot"]})
+        assert bad.status_code == 400 and "unknown bot" in bad.text  # the table's own check still says it
+    finally:
+        server.close()
