@@ -45,7 +45,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .lobby import Conn, Lobby
 from .rules import MAX_UPLOAD, RulesChoiceError, bundled_choice, uploaded_choice
-from .seats import PERSON
+from .seats import PERSON, warm_bots
 from .table import TableError
 
 log = logging.getLogger("mbrules.web")
@@ -235,6 +235,8 @@ def create_app(lobby: Lobby) -> Starlette:
             rules = _choice(data)
             players = _players(data)
             seed = data.get("seed")
+            # a bot that trains its model on first use does so in a worker thread, not in the event loop
+            await asyncio.to_thread(warm_bots, rules.ruleset, players, data.get("seats"))
             table = lobby.open_table(rules, players, data.get("seats"), seed if seed != "" else None,
                                      data.get("pace", 0.6))
         except REFUSED as e:
@@ -299,6 +301,9 @@ def create_app(lobby: Lobby) -> Starlette:
             if bot not in bot_names():
                 raise TableError(f"unknown bot: bots are {', '.join(bot_names())}")
             if seat in lobby.connected(table.id):
+                raise TableError(f"{table.game.player_names[seat]} is at the table: only an absent seat goes to a bot")
+            await asyncio.to_thread(warm_bots, table.rules.ruleset, table.players, [bot])  # see open_table
+            if seat in lobby.connected(table.id):  # the person came back while the bot was being built
                 raise TableError(f"{table.game.player_names[seat]} is at the table: only an absent seat goes to a bot")
             table.give_to_bot(seat, bot)
         except REFUSED as e:

@@ -38,4 +38,29 @@ def make_seat(kind: str, game: Game, player: int, seed) -> WebSeat:
     return BrowserSeat() if kind == PERSON else BotSeat(kind, game, player, seed)
 
 
-__all__ = ["PERSON", "BotSeat", "BrowserSeat", "Seat", "WebSeat", "make_seat"]
+def warm_bots(ruleset, players: object, kinds: object) -> int:
+    """Build each bot of ``kinds`` once for ``players`` at ``ruleset``, and drop it: how many were built.
+
+    A bot can be slow to build the first time: ``learned`` over rules no shipped model fits trains
+    one (300 self-play matches, seconds of CPU), then keeps it in the process's cache. The server
+    calls this in a worker thread before it opens a table or gives a seat to a bot, so that a training
+    never stalls the event loop every table shares; the table's own bots then come from the cache at
+    once. Whatever is wrong with the request (no such bot, a bot that cannot play these rules, a bad
+    player count) is left for the table's own check to say, in the words it already has."""
+    if not isinstance(players, int) or isinstance(players, bool) or not isinstance(kinds, (list, tuple)):
+        return 0
+    try:
+        game = Game(ruleset, players)
+    except Exception:  # said by the table's own check, in the event loop
+        return 0
+    built = 0
+    for kind in dict.fromkeys(k for k in kinds if isinstance(k, str) and k != PERSON and len(k) <= 64):
+        try:
+            make_bot(kind, game, 0, 0)
+        except Exception:  # said by the table's own check (check_bot), in the event loop
+            continue
+        built += 1
+    return built
+
+
+__all__ = ["PERSON", "BotSeat", "BrowserSeat", "Seat", "WebSeat", "make_seat", "warm_bots"]

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from web_helpers import HOUSE_DECISIONS, HOUSE_RULES, Server, house_seed, window_seed
+from web_helpers import (HOUSE_DECISIONS, HOUSE_RULES, InProcessServer, Server, allowed_observations,
+                         check_nothing_leaked, house_seed, path, window_seed)
 
 selenium = pytest.importorskip("selenium", reason="the browser test needs Selenium: pip install 'mbrules[web]'",
                                exc_type=ImportError)
@@ -244,3 +245,138 @@ def test_house_rule_decisions_are_prompts_answered_by_click_and_key_at_phone_wid
         d.quit()
         server.stop()
 
+
+
+# Run in every document the browser opens, before the page's scripts: the page's sockets are kept in
+# window.__sockets (the test closes one, as a dropped connection does), and a message containing
+# window.__hold is not sent (window.__held counts them): a page reloaded after sending the first
+# step of a mulligan and before the next.
+SOCKET_HOOKS = """
+(() => {
+  const Native = window.WebSocket, send = Native.prototype.send;
+  window.__sockets = []; window.__hold = null; window.__held = 0;
+  Native.prototype.send = function (data) {
+    if (window.__hold && String(data).includes(window.__hold)) { window.__held += 1; return; }
+    return send.call(this, data);
+  };
+  function Tracked(...args) { const ws = new Native(...args); window.__sockets.push(ws); return ws; }
+  Tracked.prototype = Native.prototype;
+  Object.assign(Tracked, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+  window.WebSocket = Tracked;
+})();
+"""
+
+
+@pytest.mark.slow  # a browser and a server
+def test_a_page_dropped_or_reloaded_inside_a_fast_play_window_or_a_mulligan_asks_again(tmp_path):
+    """Inside the fast-play window, then inside a mulligan (a card thrown, the draw back not sent: the page
+    went away between the two), the page's socket drops and reconnects by itself, then the page is
+    reloaded: each time it shows the same decision again as its prompt (the mulligan's: the hand without
+    the card thrown, "draw back now" open, no way back to the draw), and the person finishes it on
+    the page. Every message the seat was sent shows only what its observation allows."""
+    from mbrules.web.lobby import Lobby
+    from mbrules.web.store import Store
+
+    seed, within = house_seed(HOUSE_SEATS)
+    lobby = Lobby(Store(tmp_path / "t.sqlite3"), keep_sent=True)
+    server = InProcessServer(lobby)
+    d = chromium()
+    try:
+        r = server.http.post("/api/tables", json={"ruleset": "winning-moves", "options": HOUSE_RULES,
+                                                  "players": 4, "seats": HOUSE_SEATS, "seed": seed, "pace": 0})
+        assert r.status_code == 201, r.text
+        t = r.json()
+        d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SOCKET_HOOKS})
+        d.get(server.url + path(t["seats"][0]["url"]))
+        wait = WebDriverWait(d, 20)
+        wait.until(lambda _: body(d, "version") not in ("", "-1"))
+        prompt = d.find_element(By.ID, "prompt")
+
+        def key(k: str) -> None:
+            d.find_element(By.TAG_NAME, "body").send_keys(k)
+
+        def shown() -> tuple:
+            p = d.find_element(By.ID, "prompt")
+            return (body(d, "version"), p.get_attribute("data-kind") if "open" in p.get_attribute("class") else "",
+                    d.find_element(By.ID, "question").text, d.find_element(By.ID, "hand").text,
+                    tuple(b.text for b in p.find_elements(By.CSS_SELECTOR, "#answers button")))
+
+        def asked_again(before: tuple) -> None:
+            """The socket drops (the page reconnects by itself), then the page is reloaded: the same prompt."""
+            sockets = d.execute_script("return window.__sockets.length")
+            d.execute_script("window.__sockets[window.__sockets.length - 1].close()")
+            wait.until(lambda _: d.execute_script("return window.__sockets.length") > sockets)
+            wait.until(lambda _: d.find_element(By.ID, "conn").text == "connected")
+            wait.until(lambda _: shown() == before)
+            d.refresh()
+            wait.until(lambda _: d.find_element(By.ID, "conn").text == "connected")
+            wait.until(lambda _: shown() == before)
+
+        done: set[str] = set()
+        again = {"fast_play": False, "mulligan": False}
+        for _ in range(4 * within):
+            if done >= HOUSE_DECISIONS or body(d, "hand-over") == "yes":
+                break
+            if body(d, "decide") != "yes":
+                time.sleep(0.05)
+                continue
+            before = int(body(d, "version"))
+            prompt = d.find_element(By.ID, "prompt")
+            kind = prompt.get_attribute("data-kind") if "open" in prompt.get_attribute("class") else ""
+            answers = {b.get_attribute("data-key"): b for b in prompt.find_elements(By.CSS_SELECTOR, "#answers button")}
+            steps = 1
+            if kind == "fast_play":
+                assert "FAST PLAY?" in d.find_element(By.ID, "question").text
+                asked_again(shown())
+                again["fast_play"] = True
+                key("y")
+                done.add("fast")
+            elif kind == "draw" and "discard" in done and "mulligan" not in done and "m" in answers:
+                answers["m"].click()
+                wait.until(lambda _: d.find_element(By.ID, "prompt").get_attribute("data-kind") == "mulligan")
+                d.find_element(By.CSS_SELECTOR, "#hand button.card[data-index='0']").click()
+                d.execute_script("window.__hold = '\"action\": \"draw\"'.replace(' ', '')")  # the draw back is lost
+                key(Keys.ENTER)
+                wait.until(lambda _: d.execute_script("return window.__held") == 1)
+                assert int(body(d, "version")) == before + 1
+                mid = shown()
+                # The socket drops after the throw was taken and before the draw back went: once it is back, the
+                # page asks again (before, a rejoin on the same version showed the engine's raw moves instead).
+                sockets = d.execute_script("return window.__sockets.length")
+                d.execute_script("window.__sockets[window.__sockets.length - 1].close()")
+                wait.until(lambda _: d.execute_script("return window.__sockets.length") > sockets)
+                wait.until(lambda _: d.find_element(By.ID, "conn").text == "connected")
+                wait.until(lambda _: shown()[1] == "mulligan")
+                view = shown()
+                assert view[0] == mid[0] and view[2].startswith("MULLIGAN: choose more cards"), view
+                assert len(d.find_elements(By.CSS_SELECTOR, "#hand button.card")) == 5
+                go = d.find_element(By.ID, "mulligan-go")
+                assert go.is_enabled() and "draw back now" in go.text
+                assert not d.find_elements(By.ID, "mulligan-back"), "a mulligan under way has no way back"
+                asked_again(view)
+                again["mulligan"] = True
+                key(Keys.ENTER)  # draw back now
+                done.add("mulligan")
+            elif kind == "draw":
+                if "t" in answers and "discard" not in done:
+                    key("t")
+                    done.add("discard")
+                else:
+                    key("p")
+                    done.add("pile")
+            elif kind:
+                (answers.get("y") or next(iter(answers.values()))).click()
+            else:
+                key("1")
+            WebDriverWait(d, 20).until(lambda _: int(body(d, "version") or -1) >= before + steps)
+        assert again == {"fast_play": True, "mulligan": True} and done >= HOUSE_DECISIONS
+        wait.until(lambda _: "(mulligan)" in d.find_element(By.ID, "log").text and body(d, "decide") == "yes")
+        log = d.find_element(By.ID, "log").text
+        assert "p1 (A) throws" in log and "(fast play)" in log
+        server_table = lobby.get(t["table"])
+        assert server_table is not None and server_table.state.decision.kind != "mulligan"
+        allowed = allowed_observations(str(tmp_path / "t.sqlite3"), t["table"], 0)
+        assert check_nothing_leaked(lobby.sent_log[(t["table"], 0)], allowed, "p1") > 0
+    finally:
+        d.quit()
+        server.close()

@@ -9,7 +9,8 @@ import time
 
 import pytest
 
-from web_helpers import SeatClient, Server, my_move, window_seed
+from web_helpers import (HOUSE_DECISIONS, HOUSE_RULES, InProcessServer, SeatClient, Server, allowed_observations,
+                         check_nothing_leaked, house_move, house_seed, my_move, path, window_seed)
 
 SEATS = ["person", "heuristic", "person", "heuristic"]
 
@@ -228,3 +229,158 @@ def test_the_start_line_health_and_sigint(tmp_path):
     code, out = server.stop(signal.SIGINT)
     assert code == 130
     assert out.strip() == f"mbrules serve: stopped (SIGINT); 0 tables saved in {db}"
+
+
+# -- the house rules' decisions across a dropped socket, and a seat given to a bot mid-mulligan -----------
+
+def house_table(tmp_path, seats: list[str]):
+    """An in-process server (its lobby keeps every message it sends) and a table with
+    :data:`~web_helpers.HOUSE_RULES` on the seed :func:`~web_helpers.house_seed` finds for ``seats``."""
+    from mbrules.web.lobby import Lobby
+    from mbrules.web.store import Store
+
+    seed, _ = house_seed(seats)
+    lobby = Lobby(Store(tmp_path / "t.sqlite3"), keep_sent=True)
+    server = InProcessServer(lobby)
+    r = server.http.post("/api/tables", json={"ruleset": "winning-moves", "options": HOUSE_RULES, "players": 4,
+                                              "seats": seats, "seed": seed, "pace": 0})
+    assert r.status_code == 201, r.text
+    return server, lobby, r.json()
+
+
+def my_view(c: SeatClient, newer_than: int = -1) -> dict:
+    """The seat's view once the table waits for it (or the hand is over), newer than ``newer_than``."""
+    c.until(lambda m: m["type"] == "state" and m["version"] > newer_than)
+    while not (c.view["moves"] or c.view["hand_over"] or c.view["match_over"]):
+        c.until(lambda m: m["type"] == "state")
+    return c.view
+
+
+def rejoin(c: SeatClient, url: str, before: dict) -> SeatClient:
+    """Close the seat's socket (a dropped connection), open it again: the view is the one it had."""
+    c.close()
+    time.sleep(0.2)
+    back = SeatClient(url)
+    back.received = c.received  # one seat, one record of what it was sent
+    view = back.until(lambda m: m["type"] == "state")
+    for key in ("version", "obs", "moves", "question", "why_not"):
+        assert view[key] == before[key], f"{key} differs after the reconnect"
+    return back
+
+
+def test_a_socket_dropped_inside_a_fast_play_window_or_a_mulligan_is_asked_again(tmp_path):
+    """A seat's socket drops inside a fast-play window and again inside a mulligan (a card thrown,
+    the draw back not yet made): reconnected, the seat is asked the same question with the same moves
+    (the engine is mid-decision: nothing was decided for it), answers, and the table goes on; the
+    mulligan ends with a full hand and both decisions are narrated. Nothing any message showed the
+    seat is outside what its observation allows, and the record rebuilds the table mid-mulligan."""
+    from mbrules.web.rules import choice_from_setup
+    from mbrules.web.table import Table
+
+    seats = ["person", "heuristic", "heuristic", "heuristic"]
+    server, lobby, t = house_table(tmp_path, seats)
+    url = server.url + path(t["seats"][0]["url"])
+    c = SeatClient(url)
+    try:
+        done: set[str] = set()
+        seen = {"fast_play": 0, "mulligan": 0}
+        version, after = -1, None
+        for _ in range(40):
+            view = my_view(c, version)
+            if view["hand_over"] or view["match_over"] or done >= HOUSE_DECISIONS and seen["mulligan"]:
+                after = view
+                break
+            kind = view["obs"]["decision"]["kind"]
+            if kind in seen and not seen[kind]:
+                seen[kind] += 1
+                if kind == "mulligan":  # a card thrown, the draw back to come; and the record says so
+                    assert len(view["obs"]["hand"]) == 5 and view["question"].startswith("MULLIGAN:")
+                    stored = lobby.store.load(t["table"])
+                    again = Table(t["table"], stored.setup, choice_from_setup(stored.setup), None)
+                    again.restore(stored.steps)
+                    assert again.view(0)["obs"] == view["obs"] and again.view(0)["moves"] == view["moves"]
+                else:
+                    assert view["question"].startswith("FAST PLAY?")
+                c = rejoin(c, url, view)
+                view = c.view
+            version = view["version"]
+            c.act(house_move(view, done))
+        assert seen == {"fast_play": 1, "mulligan": 1}, "the seed brings both decisions"
+        assert after is not None
+        assert after["obs"]["decision"]["kind"] != "mulligan" and len(after["obs"]["hand"]) >= 6
+        text = "\n".join(after["narration"])
+        assert "(fast play)" in text and "(mulligan)" in text
+        c.settle(0.3)
+        allowed = allowed_observations(str(tmp_path / "t.sqlite3"), t["table"], 0)
+        assert check_nothing_leaked(c.received, allowed, "p1") > 0
+        assert check_nothing_leaked(lobby.sent_log[(t["table"], 0)], allowed, "p1") > 0
+    finally:
+        c.close()
+        server.close()
+
+
+def mid_mulligan(c: SeatClient, throws: int = 2) -> dict:
+    """Play the seat (:func:`~web_helpers.house_move`) to its mulligan and throw ``throws`` cards of it
+    away, the draw back not made: the view then."""
+    done: set[str] = set()
+    version = -1
+    for _ in range(40):
+        view = my_view(c, version)
+        assert not view["hand_over"], "the seed brings a mulligan"
+        move = house_move(view, done)
+        if move.startswith("mulligan "):
+            break
+        version = view["version"]
+        c.act(move)
+    for _ in range(throws):
+        version = view["version"]
+        c.act(move)
+        view = my_view(c, version)
+        assert view["obs"]["decision"]["kind"] == "mulligan"
+        move = f"mulligan {view['obs']['hand'][0]}"
+    return view
+
+
+def test_a_seat_away_inside_a_mulligan_is_given_to_a_bot_that_finishes_it_legally(tmp_path):
+    """A person throws two cards in a mulligan and goes away before drawing back; the host gives the
+    absent seat to a bot, which takes the mulligan where it stands (more throws or the draw back,
+    each checked by the engine as every action is), and the bots play the hand to its end. The record
+    replays (``mbrules replay``'s check) with the person's two throws in it, and nothing the person's
+    socket was sent shows more than its observation."""
+    from mbrules.scenario.replay import replay_file
+
+    seats = ["person", "heuristic", "heuristic", "heuristic"]
+    server, lobby, t = house_table(tmp_path, seats)
+    c = SeatClient(server.url + path(t["seats"][0]["url"]))
+    host = path(t["host_url"]).replace("/host/", "/api/host/")
+    try:
+        view = mid_mulligan(c)
+        assert len(view["obs"]["hand"]) == 4
+        thrown = [line for line in view["narration"] if line.startswith("p1 ") and "(mulligan)" in line]
+        assert len(thrown) == 2
+        c.close()
+        for _ in range(100):
+            if not server.http.get(host).json()["seats"][0]["here"]:
+                break
+            time.sleep(0.05)
+        r = server.http.post(host + "/bot", json={"seat": 0, "bot": "heuristic"})
+        assert r.status_code == 200, r.text
+        for _ in range(200):
+            h = server.http.get(host).json()
+            if h["hand_over"] or h["match_over"]:
+                break
+            time.sleep(0.05)
+        assert h["hand_over"] or h["match_over"], "the bots play the hand to its end (an illegal move stops it)"
+        assert h["seats"][0]["kind"] == "heuristic"
+        record = server.http.get(path(t["export_url"]))
+        assert record.status_code == 200
+        text = record.text
+        assert text.count("{player: p1, mulligan: ") >= 2, "the person's two throws are in the record"
+        (tmp_path / "record.yaml").write_text(text)
+        assert [r.passed for r in replay_file(tmp_path / "record.yaml")] == [True]
+        allowed = allowed_observations(str(tmp_path / "t.sqlite3"), t["table"], 0)
+        assert check_nothing_leaked(c.received, allowed, "p1") > 0
+        assert check_nothing_leaked(lobby.sent_log[(t["table"], 0)], allowed, "p1") > 0
+    finally:
+        c.close()
+        server.close()

@@ -421,3 +421,77 @@ def test_a_persons_move_is_taken_through_the_seat_loop(tmp_path):
     steps = t.steps
     assert t.act(p, my_move(t.view(p)), t.version) is None
     assert t.loop.waiting == -1 and t.seats[p].pending is None and t.steps == steps + 1
+
+
+@pytest.mark.parametrize("bot", ["expert", "heuristic", "heuristic-2026", "random", "restricted"])
+def test_every_bot_given_a_seat_inside_its_mulligan_finishes_it_legally(bot, tmp_path):
+    """The host may give a seat to any bot the page offers while that seat is inside a mulligan (two
+    cards thrown, the draw back not made): the bot takes the mulligan where it stands, every action it
+    sends is checked by the engine and written, the hand is played to its end, and the record rebuilds
+    the table exactly and replays. ('learned' trains a model for these options on first use: its
+    choices in a mulligan are the heuristic's, tests/bots/test_house_rule_choices.py.)"""
+    from web_helpers import house_move, house_seed
+
+    seats = ["person", "heuristic", "heuristic", "heuristic"]
+    seed, _ = house_seed(seats)
+    t, store = new_table(tmp_path, seed=seed, seats=seats, options=HOUSE)
+    done: set[str] = set()
+    for _ in range(40):
+        while t.step_once():
+            pass
+        move = house_move(t.view(0), done)
+        if move.startswith("mulligan "):
+            break
+        assert t.act(0, move, t.version) is None
+    for _ in range(2):
+        assert t.act(0, f"mulligan {t.view(0)['obs']['hand'][0]}", t.version) is None
+    assert t.state.decision.kind == "mulligan" and t.deciding() == 0 and len(t.state.observation(0).hand) == 4
+    t.give_to_bot(0, bot)
+    steps = t.steps
+    for _ in range(2000):
+        if t.step_once() is None:
+            break
+    assert t.state.hand_over, "the bots play the hand to its end"
+    assert t.steps > steps
+    again = Table("t", store.load("t").setup, t.rules, None)
+    again.restore(store.load("t").steps)
+    assert again.state.snapshot() == t.state.snapshot()
+    path = tmp_path / "record.yaml"
+    path.write_text(t.export())
+    assert [r.passed for r in replay_file(path)] == [True]
+
+
+def test_a_bot_slow_to_build_is_built_in_a_worker_thread_not_in_the_event_loop(tmp_path, monkeypatch):
+    """Building a bot can take seconds the first time (``learned`` over rules no shipped model fits trains
+    one, 300 self-play matches): done in the event loop, it would stall every table of the server. So
+    opening a table and giving a seat to a bot first build each bot in a worker thread (the model is then
+    in the process's cache), and the table's own bots come from there. Checked by the thread each build
+    runs in, for both ways a bot comes to a table; nothing is trained here (the bot is random)."""
+    import threading
+
+    import mbrules.web.seats as web_seats
+
+    built: list[tuple[str, int]] = []
+    real = web_seats.make_bot
+
+    def recording(name, game, player, seed):
+        built.append((name, threading.get_ident()))
+        return real(name, game, player, seed)
+
+    monkeypatch.setattr(web_seats, "make_bot", recording)
+    server = InProcessServer(_lobby(tmp_path))
+    try:
+        loop = server.thread.ident
+        body = {"ruleset": "winning-moves", "options": ["mulligan"], "players": 2,
+                "seats": ["person", "random"], "pace": 0}
+        table = server.http.post("/api/tables", json=body).json()
+        assert built and built[0][0] == "random" and built[0][1] != loop  # first built away from the loop
+        built.clear()
+        host_api = path(table["host_url"]).replace("/host/", "/api/host/")
+        assert server.http.post(host_api + "/bot", json={"seat": 0, "bot": "heuristic"}).status_code == 200
+        assert built[0] == ("heuristic", built[0][1]) and built[0][1] != loop
+        assert ("heuristic", loop) in built  # the table's own seat, at once from what the warm-up left
+        bad = server.http.post("/api/tables", json={**body, "seats": ["person", "nobot"]})
+        assert bad.status_code == 400 and "unknown bot" in bad.text  # the table's own check still says it
+    finally:
+        server.close()

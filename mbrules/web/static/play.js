@@ -8,6 +8,9 @@ let cards = {}, unit = "miles", view = null, ws = null, selected = 0, retry = 0,
 // A mulligan is chosen on the page (the cards to throw, then "draw back") and sent as the engine takes
 // it: one "mulligan CARD" at a time, then "draw", each once the table has taken the one before.
 let choosing = false, thrown = new Set(), queue = [], sentAt = -1;
+// A new connection's first view is taken as a new decision even at the version this page saw last: a
+// socket dropped inside a mulligan whose next step was never taken shows the mulligan's prompt again.
+let rejoined = false;
 const YES = new Set(["coup-fourre", "extend", "fast-play"]);  // the answers that say yes to a window
 
 const name = (id) => (cards[id] ? cards[id].name : id);
@@ -44,7 +47,7 @@ function say(text, refused = false) { const m = $("message"); m.textContent = te
 
 function welcome(msg) {
   cards = msg.cards; unit = msg.unit;
-  queue = []; sentAt = -1;  // a new connection (a restarted server numbers its versions anew)
+  queue = []; sentAt = -1; rejoined = true;  // a new connection (a restarted server numbers its versions anew)
   $("title").textContent = msg.ruleset + (msg.options.length ? ` + ${msg.options.join(", ")}` : "");
   document.title = `${msg.ruleset}: ${msg.seat}`;
   $("rules").textContent = msg.rules;
@@ -58,7 +61,8 @@ const inMulligan = (v) => v.moves.length > 0 && v.obs.decision.kind === "mulliga
 
 function render(v) {
   const myTurnNow = v.moves.length > 0 && (!view || !view.moves.length || view.obs.hand_no !== v.obs.hand_no);
-  const fresh = !view || view.version !== v.version;
+  const fresh = rejoined || !view || view.version !== v.version;
+  rejoined = false;
   view = v;
   if (fresh) {
     if (!queue.length && v.version !== sentAt) sentAt = -1;  // the last queued step was taken
