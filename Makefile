@@ -40,10 +40,11 @@ play: $(PLAY_STAMP)
 human: $(PLAY_STAMP)  # you play p1 (Winning Moves, 4 players) in the terminal: docs/play.md
 	$(PLAY_BIN)/mbrules play --human p1
 
-# the static gate (CI runs it before the tests): ruff's defect rules and mypy, as pyproject configures them
+# the static gate (CI runs it before the tests): ruff's defect rules, ruff's one layout and mypy, as pyproject configures them
 # (--strict flags on the public API's modules listed there; the other modules' remaining codes listed too)
 check: $(STAMP)
 	$(BIN)/python -m ruff check --no-cache .
+	$(BIN)/python -m ruff format --no-cache --check .
 	$(BIN)/python -m mypy
 
 # mypy's errors still silenced by pyproject's not-yet-clean list, per file (the work left for issue 37)

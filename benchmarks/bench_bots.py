@@ -51,8 +51,6 @@ def load_baseline(checkout: str, name: str = "heuristic0") -> None:
     _base.register(name, f"the heuristic bot of {checkout}")(cls)
 
 
-
-
 def real_decisions(st):
     """Walk a match: apply every forced action (the draw, mostly) and yield ``(player, legal actions)``
     at each real decision; the caller applies the action chosen before asking for the next."""
@@ -102,14 +100,19 @@ def versus(ns) -> None:
         for k, r in enumerate(pool.imap_unordered(_pair, jobs, chunksize=1)):
             res = [x + y for x, y in zip(res, r)]
             if ns.progress and (k + 1) % ns.progress == 0:
-                print(f"  after {k + 1} seeds: {ns.a} {res[0]}, {ns.b} {res[1]}, other {res[2]}", file=sys.stderr,
-                      flush=True)
+                print(
+                    f"  after {k + 1} seeds: {ns.a} {res[0]}, {ns.b} {res[1]}, other {res[2]}",
+                    file=sys.stderr,
+                    flush=True,
+                )
     n = sum(res)
     lo, hi = wilson(res[0], n)
-    print(f"{ns.a} vs {ns.b}: {ns.ruleset} {' '.join(ns.option)} {ns.players} players, {n} matches "
-          f"({ns.games} seeds x 2 seatings, seed {ns.seed}): {ns.a} won {res[0]}, {ns.b} won {res[1]}, "
-          f"{res[2]} drawn/unfinished; {ns.a}'s share {res[0] / n:.1%} (95% CI {lo:.1%} to {hi:.1%}); "
-          f"{time.perf_counter() - t:.0f} s on {ns.workers} worker(s)")
+    print(
+        f"{ns.a} vs {ns.b}: {ns.ruleset} {' '.join(ns.option)} {ns.players} players, {n} matches "
+        f"({ns.games} seeds x 2 seatings, seed {ns.seed}): {ns.a} won {res[0]}, {ns.b} won {res[1]}, "
+        f"{res[2]} drawn/unfinished; {ns.a}'s share {res[0] / n:.1%} (95% CI {lo:.1%} to {hi:.1%}); "
+        f"{time.perf_counter() - t:.0f} s on {ns.workers} worker(s)"
+    )
 
 
 class _Timed:
@@ -157,8 +160,10 @@ def speed(ns) -> None:
         t = sum(b.t for b in timed_all)
         cpu = sum(b.cpu for b in timed_all)
         worst = max(b.worst for b in timed_all)
-        print(f"  {name:>22}: {n} decisions, {n / t:,.0f} decisions/s, {1000 * t / n:.3f} ms a decision wall, "
-              f"{1000 * cpu / n:.3f} ms CPU (worst {1000 * worst:.1f} ms wall); {wall:.2f} s for the matches")
+        print(
+            f"  {name:>22}: {n} decisions, {n / t:,.0f} decisions/s, {1000 * t / n:.3f} ms a decision wall, "
+            f"{1000 * cpu / n:.3f} ms CPU (worst {1000 * worst:.1f} ms wall); {wall:.2f} s for the matches"
+        )
 
 
 def positions(ns) -> None:
@@ -175,8 +180,10 @@ def positions(ns) -> None:
             obs = st.observation(p)
             recorded.append((p, obs, acts))
             st.apply(bots[p].choose(obs, acts))
-    print(f"{ns.ruleset}, {ns.players} players: {len(recorded)} decisions recorded from {ns.matches} matches of "
-          f"{' vs '.join(ns.bots)}; best of {ns.repeat} passes of CPU time, one process")
+    print(
+        f"{ns.ruleset}, {ns.players} players: {len(recorded)} decisions recorded from {ns.matches} matches of "
+        f"{' vs '.join(ns.bots)}; best of {ns.repeat} passes of CPU time, one process"
+    )
     first = None
     for rnd in range(ns.rounds):
         for name in ns.bots:
@@ -190,8 +197,10 @@ def positions(ns) -> None:
             us = 1e6 * best / len(recorded)
             if name == ns.bots[0]:
                 first = us
-            print(f"  round {rnd + 1} {name:>22}: {us:6.2f} us a decision, {first / us:4.2f}x the speed of {ns.bots[0]}",
-                  flush=True)
+            print(
+                f"  round {rnd + 1} {name:>22}: {us:6.2f} us a decision, {first / us:4.2f}x the speed of {ns.bots[0]}",
+                flush=True,
+            )
 
 
 def tables(ns) -> None:
@@ -219,9 +228,11 @@ def tables(ns) -> None:
     heuristic._game_tables = shared
     best = {k: min(v) for k, v in cpu.items()}
     old, new = best["built for every bot"], best["shared per Game"]
-    print(f"{ns.ruleset}, {ns.players} players, {ns.matches} heuristic matches ({hands} hands), best of {ns.rounds} "
-          f"rounds of CPU: tables built for every bot {1e6 * old / hands:.0f} us a hand, shared per Game "
-          f"{1e6 * new / hands:.0f} us a hand: {100 * (old - new) / old:.1f}% less")
+    print(
+        f"{ns.ruleset}, {ns.players} players, {ns.matches} heuristic matches ({hands} hands), best of {ns.rounds} "
+        f"rounds of CPU: tables built for every bot {1e6 * old / hands:.0f} us a hand, shared per Game "
+        f"{1e6 * new / hands:.0f} us a hand: {100 * (old - new) / old:.1f}% less"
+    )
 
 
 def add_game_args(p: argparse.ArgumentParser, seed: int) -> None:
@@ -246,8 +257,12 @@ def main() -> None:
             p.add_argument("--matches", type=int, default=400)
             p.add_argument("--rounds", type=int, default=5)
         elif name == "positions":
-            p.add_argument("bots", nargs="+", help="bots to time; the first is the reference (and with the "
-                                                   "others, in seat order, plays the matches recorded)")
+            p.add_argument(
+                "bots",
+                nargs="+",
+                help="bots to time; the first is the reference (and with the "
+                "others, in seat order, plays the matches recorded)",
+            )
             p.add_argument("--matches", type=int, default=40)
             p.add_argument("--repeat", type=int, default=7)
             p.add_argument("--rounds", type=int, default=2)

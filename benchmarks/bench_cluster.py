@@ -7,6 +7,7 @@ workers and ``--backend ray`` with 1 and 2 CPUs (a local instance started for ea
 start-up is timed apart), checks that every figure but the timings is identical, and the
 overhead of an empty Ray task (tasks/s).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -54,6 +55,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{backend:5} {workers} worker(s): {secs:7.2f} s, {args.games / secs:7.1f} games/s; {same}{extra}")
         if backend == "ray":
             if workers == 2:
+
                 @ray.remote
                 def empty(i):
                     return i
@@ -62,8 +64,10 @@ def main(argv: list[str] | None = None) -> None:
                 t0 = time.perf_counter()
                 ray.get([empty.remote(i) for i in range(args.tasks)])
                 dt = time.perf_counter() - t0
-                print(f"empty Ray tasks: {args.tasks} in {dt:.2f} s, {args.tasks / dt:,.0f} tasks/s "
-                      f"({1000 * dt / args.tasks:.2f} ms a task on 2 CPUs)")
+                print(
+                    f"empty Ray tasks: {args.tasks} in {dt:.2f} s, {args.tasks / dt:,.0f} tasks/s "
+                    f"({1000 * dt / args.tasks:.2f} ms a task on 2 CPUs)"
+                )
             ray.shutdown()
 
 

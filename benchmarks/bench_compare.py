@@ -10,6 +10,7 @@ seconds of each phase from ``--json``. ``memory`` runs ``compare --games S`` and
 bots, 2 players, one worker, no ladder, no other lineup), with and without ``--out``, and prints each
 one's peak resident set size and the ratio L/S.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -52,18 +53,46 @@ def run_measured(args: list[str]) -> tuple[float, float, int, dict | None]:
 def cpu(games_list: list[int], players: int) -> None:
     print(f"CPU on this machine ({os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}); one worker")
     for games in games_list:
-        args = ["compare", "winning-moves", "--option-b", "hazard-on-hazard", "-p", str(players), "--games", str(games),
-                "--workers", "1", "--json"]
+        args = [
+            "compare",
+            "winning-moves",
+            "--option-b",
+            "hazard-on-hazard",
+            "-p",
+            str(players),
+            "--games",
+            str(games),
+            "--workers",
+            "1",
+            "--json",
+        ]
         c, wall, _, doc = run_measured(args)
         phases = ", ".join(f"{k} {v:.1f}" for k, v in doc["seconds"].items() if k not in ("total", "cpu"))
-        print(f"mbrules {' '.join(args[:-1])}: {c:.1f} s CPU, {wall:.1f} s wall; "
-              f"flagged {len(doc['flagged'])}; phases (wall s): {phases}")
+        print(
+            f"mbrules {' '.join(args[:-1])}: {c:.1f} s CPU, {wall:.1f} s wall; "
+            f"flagged {len(doc['flagged'])}; phases (wall s): {phases}"
+        )
 
 
 def memory(small: int, large: int) -> None:
     print("peak RSS (ru_maxrss of the command; random bots, 2 players, one worker, no ladder, no other lineup)")
-    base = ["compare", "winning-moves", "--option-b", "hazard-on-hazard", "-p", "2", "--bot", "random",
-            "--skill-games", "0", "--bots", "none", "--workers", "1", "--json"]
+    base = [
+        "compare",
+        "winning-moves",
+        "--option-b",
+        "hazard-on-hazard",
+        "-p",
+        "2",
+        "--bot",
+        "random",
+        "--skill-games",
+        "0",
+        "--bots",
+        "none",
+        "--workers",
+        "1",
+        "--json",
+    ]
     for label, extra in (("no --out", []), ("--out DIR --no-charts", ["--out", None, "--no-charts"])):
         peaks = {}
         for games in (small, large):

@@ -16,6 +16,7 @@ hand-written loop for the same rules (``specialised_loop.py``) to the interleave
 prints the specialised-loop ratio: the engine's hands per CPU-second divided by that
 loop's (issue 35: Speed).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -83,13 +84,17 @@ def main(argv: list[str] | None = None) -> None:
         hands, turns = run(game, bots, args.hands, args.seed)
         dt = time.perf_counter() - t0
         cpu = time.process_time() - c0
-        print(f"run {r + 1}: {hands} hands, {turns} turns in {dt:.3f} s (cpu {cpu:.3f} s): "
-              f"{hands / dt:,.0f} hands/s, {turns / dt:,.0f} turns/s")
+        print(
+            f"run {r + 1}: {hands} hands, {turns} turns in {dt:.3f} s (cpu {cpu:.3f} s): "
+            f"{hands / dt:,.0f} hands/s, {turns / dt:,.0f} turns/s"
+        )
         if best is None or dt < best[0]:
             best = (dt, hands, turns)
     dt, hands, turns = best
-    print(f"best: {hands / dt:,.0f} hands/s, {turns / dt:,.0f} turns/s "
-          f"({args.bot} bots, {args.players} players, {args.ruleset}, one process)")
+    print(
+        f"best: {hands / dt:,.0f} hands/s, {turns / dt:,.0f} turns/s "
+        f"({args.bot} bots, {args.players} players, {args.ruleset}, one process)"
+    )
 
 
 def child(args) -> None:
@@ -117,18 +122,38 @@ def interleaved(args) -> None:
         variants.append((f"{args.against}", str(Path(args.against).resolve()), "engine"))
     if args.specialised:
         variants.append(("hand-written loop", here, "specialised"))
-    common = ["--hands", str(args.hands), "--warmup", str(args.warmup), "--ruleset", args.ruleset,
-              "--players", str(args.players), "--bot", args.bot, "--seed", str(args.seed)]
+    common = [
+        "--hands",
+        str(args.hands),
+        "--warmup",
+        str(args.warmup),
+        "--ruleset",
+        args.ruleset,
+        "--players",
+        str(args.players),
+        "--bot",
+        args.bot,
+        "--seed",
+        str(args.seed),
+    ]
     best: dict[str, tuple[float, int, int]] = {}
     for r in range(args.repeat):
         for name, root, what in variants:
             env = dict(os.environ, PYTHONPATH=root)
-            out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", what, *common],
-                                 env=env, cwd=root, capture_output=True, text=True, check=True).stdout
+            out = subprocess.run(
+                [sys.executable, str(Path(__file__).resolve()), "--child", what, *common],
+                env=env,
+                cwd=root,
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
             m = json.loads(out.splitlines()[-1])
             rate = m["hands"] / m["cpu"]
-            print(f"round {r + 1} {name:<22} {m['hands']} hands, {m['turns'] / m['hands']:.1f} turns a hand, "
-                  f"cpu {m['cpu']:.3f} s: {rate:,.0f} hands per CPU-second")
+            print(
+                f"round {r + 1} {name:<22} {m['hands']} hands, {m['turns'] / m['hands']:.1f} turns a hand, "
+                f"cpu {m['cpu']:.3f} s: {rate:,.0f} hands per CPU-second"
+            )
             if name not in best or rate > best[name][0]:
                 best[name] = (rate, m["hands"], m["turns"])
     mine = best["this tree"][0]
@@ -140,8 +165,10 @@ def interleaved(args) -> None:
     if args.specialised:
         print(f"  specialised-loop ratio (this tree / hand-written loop): {mine / best['hand-written loop'][0]:.2f}")
         if args.against:
-            print(f"  specialised-loop ratio ({args.against} / hand-written loop): "
-                  f"{best[args.against][0] / best['hand-written loop'][0]:.2f}")
+            print(
+                f"  specialised-loop ratio ({args.against} / hand-written loop): "
+                f"{best[args.against][0] / best['hand-written loop'][0]:.2f}"
+            )
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ Goals (issue 27): v1 >= 0.25 of the engine's actions per CPU-second; OpenSpiel >
     python benchmarks/bench_env.py [--steps 20000] [--hands 600] [--repeat 3]
                                    [--ruleset winning-moves] [--players 4] [--seed 0]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -120,19 +121,24 @@ def main(argv=None):
         v0 = _rate(env_run, mille_bornes_v0, args.ruleset, args.players, args.steps, args.seed)
         os_ = _rate(openspiel_run, args.ruleset, args.players, args.steps, args.seed)
         rows.append((e, v1, v0, os_))
-        print(f"run {r + 1}: engine {e:,.0f} actions/cpu-s; v1 {v1:,.0f} steps/cpu-s ({v1 / e:.3f}); "
-              f"v0 {v0:,.0f} ({v0 / e:.3f}); openspiel {os_:,.0f} actions/cpu-s ({os_ / e:.3f})")
+        print(
+            f"run {r + 1}: engine {e:,.0f} actions/cpu-s; v1 {v1:,.0f} steps/cpu-s ({v1 / e:.3f}); "
+            f"v0 {v0:,.0f} ({v0 / e:.3f}); openspiel {os_:,.0f} actions/cpu-s ({os_ / e:.3f})"
+        )
     ratios = list(zip(*[(v1 / e, v0 / e, o / e) for e, v1, v0, o in rows]))
-    names = ("mille_bornes_v1 steps with observations", "mille_bornes_v0 steps with observations",
-             "OpenSpiel actions")
+    names = ("mille_bornes_v1 steps with observations", "mille_bornes_v0 steps with observations", "OpenSpiel actions")
     goals = (0.25, None, 0.4)
     for name, rs, goal in zip(names, ratios, goals):
         lo, hi = min(rs), max(rs)
         verdict = "" if goal is None else (f"  goal >= {goal}: " + ("met" if lo >= goal else "NOT met"))
-        print(f"{name}: {sorted(rs)[len(rs) // 2]:.3f} of the engine's actions per CPU-second "
-              f"(median of {len(rs)} runs, range {lo:.3f}..{hi:.3f}){verdict}")
-    print(f"random play, {args.players} players, {args.ruleset}; engine {args.hands} hands a run, "
-          f"each env {args.steps} steps a run; one process")
+        print(
+            f"{name}: {sorted(rs)[len(rs) // 2]:.3f} of the engine's actions per CPU-second "
+            f"(median of {len(rs)} runs, range {lo:.3f}..{hi:.3f}){verdict}"
+        )
+    print(
+        f"random play, {args.players} players, {args.ruleset}; engine {args.hands} hands a run, "
+        f"each env {args.steps} steps a run; one process"
+    )
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ opponents' plays; the second is luck no fair bot can see.
 ``speed``: CPU time of the learned bot's decisions (only real choices: the forced draw is not
 asked), measured with ``time.process_time`` around ``choose`` in whole matches against the heuristic.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -54,7 +55,7 @@ class ClairvoyantLearned(LearnedBot):
             rng.shuffle(pool)
             known, k = {}, 0
             for q in others:
-                known[q] = pool[k:k + obs.hand_sizes[q]]
+                known[q] = pool[k : k + obs.hand_sizes[q]]
                 k += obs.hand_sizes[q]
             w = determinize(obs, rng, known=known)
         if self.sees in ("draws", "both"):
@@ -139,10 +140,12 @@ def versus(args) -> None:
     mean = sum(per_deal) / len(per_deal)
     sd = math.sqrt(sum((x - mean) ** 2 for x in per_deal) / max(1, len(per_deal) - 1))
     half = 1.96 * sd / math.sqrt(len(per_deal))
-    print(f"{args.a} vs {args.b}, {args.ruleset} {' '.join(args.option or [])} {args.players} players, seed {args.seed}: "
-          f"{args.a} won {wins} of {n} matches ({args.games} deals x {n // args.games} seatings) = {wins / n:.1%}; "
-          f"Wilson 95% {lo:.1%} to {hi:.1%}; over deals {mean - half:.1%} to {mean + half:.1%}; "
-          f"{time.process_time() - t0:.0f} s CPU")
+    print(
+        f"{args.a} vs {args.b}, {args.ruleset} {' '.join(args.option or [])} {args.players} players, seed {args.seed}: "
+        f"{args.a} won {wins} of {n} matches ({args.games} deals x {n // args.games} seatings) = {wins / n:.1%}; "
+        f"Wilson 95% {lo:.1%} to {hi:.1%}; over deals {mean - half:.1%} to {mean + half:.1%}; "
+        f"{time.process_time() - t0:.0f} s CPU"
+    )
 
 
 def speed(args) -> None:
@@ -153,9 +156,11 @@ def speed(args) -> None:
         play(game, deal_seed(args.seed, i), [args.bot if x == "learned" else x for x in names], times, 0)
     times.sort()
     n = len(times)
-    print(f"{args.bot}, {args.ruleset} {args.players} players: {n} decisions, CPU per decision mean "
-          f"{1000 * sum(times) / n:.2f} ms, median {1000 * times[n // 2]:.2f} ms, 95th percentile "
-          f"{1000 * times[int(n * 0.95)]:.2f} ms, max {1000 * times[-1]:.2f} ms")
+    print(
+        f"{args.bot}, {args.ruleset} {args.players} players: {n} decisions, CPU per decision mean "
+        f"{1000 * sum(times) / n:.2f} ms, median {1000 * times[n // 2]:.2f} ms, 95th percentile "
+        f"{1000 * times[int(n * 0.95)]:.2f} ms, max {1000 * times[-1]:.2f} ms"
+    )
 
 
 def main() -> None:

@@ -11,6 +11,7 @@ run and prints the lowest and highest peak of the repeats.
     .venv/bin/python benchmarks/bench_memory.py [--small 300] [--large 3000] [--runs 1] [--only simulate|compare]
                                                 [--mbrules PATH]   (another build's command, to compare with)
 """
+
 from __future__ import annotations
 
 import argparse
@@ -29,11 +30,48 @@ _COMMAND = [MBRULES]
 def commands(games: int, folder: Path) -> dict[str, list[str]]:
     MBRULES = _COMMAND[0]
     return {
-        "simulate": [MBRULES, "simulate", "--players", "2", "--bot", "random", "--workers", "1",
-                     "--games", str(games), "--seed", "1", "--json", "--out", str(folder / f"records-{games}.jsonl")],
-        "compare": [MBRULES, "compare", "winning-moves", "--option-b", "hazard-on-hazard", "--players", "2",
-                    "--bot", "random", "--bots", "none", "--workers", "1", "--games", str(games), "--skill-games", "0",
-                    "--seed", "1", "--json", "--no-charts", "--out", str(folder / f"report-{games}")],
+        "simulate": [
+            MBRULES,
+            "simulate",
+            "--players",
+            "2",
+            "--bot",
+            "random",
+            "--workers",
+            "1",
+            "--games",
+            str(games),
+            "--seed",
+            "1",
+            "--json",
+            "--out",
+            str(folder / f"records-{games}.jsonl"),
+        ],
+        "compare": [
+            MBRULES,
+            "compare",
+            "winning-moves",
+            "--option-b",
+            "hazard-on-hazard",
+            "--players",
+            "2",
+            "--bot",
+            "random",
+            "--bots",
+            "none",
+            "--workers",
+            "1",
+            "--games",
+            str(games),
+            "--skill-games",
+            "0",
+            "--seed",
+            "1",
+            "--json",
+            "--no-charts",
+            "--out",
+            str(folder / f"report-{games}"),
+        ],
     }
 
 
@@ -58,8 +96,10 @@ def main() -> None:
     args = ap.parse_args()
     _COMMAND[0] = args.mbrules
     names = [args.only] if args.only else ["simulate", "compare"]
-    print(f"peak RSS of one mbrules process (KiB, ru_maxrss), random bots, 2 players, 1 worker; "
-          f"{args.runs} run(s) each; goal: {args.large} games within {GOAL}x of {args.small}")
+    print(
+        f"peak RSS of one mbrules process (KiB, ru_maxrss), random bots, 2 players, 1 worker; "
+        f"{args.runs} run(s) each; goal: {args.large} games within {GOAL}x of {args.small}"
+    )
     failed = False
     with tempfile.TemporaryDirectory(prefix="bench-memory-") as tmp:
         folder = Path(tmp)
@@ -77,10 +117,11 @@ def main() -> None:
             ratio = min(peaks[args.large]) / max(1, min(peaks[args.small]))
             ok = ratio <= GOAL
             failed |= not ok
-            spread = (f" (runs: {lo_small:,}..{hi_small:,} and {lo_large:,}..{hi_large:,} KiB)"
-                      if args.runs > 1 else "")
-            print(f"{name}: peak RSS {args.large} / {args.small} games = {ratio:.2f}x "
-                  f"({'meets' if ok else 'MISSES'} the goal of {GOAL}x){spread}")
+            spread = f" (runs: {lo_small:,}..{hi_small:,} and {lo_large:,}..{hi_large:,} KiB)" if args.runs > 1 else ""
+            print(
+                f"{name}: peak RSS {args.large} / {args.small} games = {ratio:.2f}x "
+                f"({'meets' if ok else 'MISSES'} the goal of {GOAL}x){spread}"
+            )
     sys.exit(1 if failed else 0)
 
 

@@ -10,6 +10,7 @@ Without ``--write`` the table is printed; with it, the table replaces the part o
 markers ``<!-- option-effects:start -->`` and ``<!-- option-effects:end -->``, so the page is regenerated,
 never edited by hand. The whole run at 300 matches an option is a few CPU-minutes.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,15 +28,27 @@ from mbrules.ruleset.listing import bundled_ids  # noqa: E402
 # (default 4: partnerships to 1000 miles, the edition's headline game)
 BASE = {"simpler-game": "kids-115", "longer-game": "kids-115"}
 PLAYERS = {
-    "full-deck": 2, "trip-1000": 2, "extension-1200": 4, "each-for-himself": 4, "three-vs-three": 6,
-    "shutout-per-opponent": 3, "coup-fourre-any-player": 4, "extension-bonus-to-finisher": 2,
+    "full-deck": 2,
+    "trip-1000": 2,
+    "extension-1200": 4,
+    "each-for-himself": 4,
+    "three-vs-three": 6,
+    "shutout-per-opponent": 3,
+    "coup-fourre-any-player": 4,
+    "extension-bonus-to-finisher": 2,
 }
 # options measured where they matter: both arms also play these (the option's effect shows at such a table)
-WITH = {"reshuffle-discard": ("each-for-himself",), "refill-empty-hand": ("each-for-himself",),
-        "no-duplicate-draws": ("each-for-himself",)}
+WITH = {
+    "reshuffle-discard": ("each-for-himself",),
+    "refill-empty-hand": ("each-for-himself",),
+    "no-duplicate-draws": ("each-for-himself",),
+}
 START, END = "<!-- option-effects:start -->", "<!-- option-effects:end -->"
-METRICS = (("turns_per_hand", "Turns per hand", 1), ("trip_completed_share", "Hands whose trip completes (%)", 0),
-           ("margin", "Winner's margin (points)", 0))
+METRICS = (
+    ("turns_per_hand", "Turns per hand", 1),
+    ("trip_completed_share", "Hands whose trip completes (%)", 0),
+    ("margin", "Winner's margin (points)", 0),
+)
 PERCENT = {"trip_completed_share"}  # shares shown as percentages
 
 
@@ -43,8 +56,9 @@ def _cell(row: dict, digits: int, scale: float = 1.0) -> str:
     f = f"{{:.{digits}f}}"
     row = {k: (v * scale if isinstance(v, (int, float)) else v) for k, v in row.items()}
     lo, hi = (x * scale for x in row["ci95"])
-    return (f"{f.format(row['a'])} → {f.format(row['b'])}; B − A {f.format(row['diff'])} "
-            f"[{f.format(lo)}, {f.format(hi)}]")
+    return (
+        f"{f.format(row['a'])} → {f.format(row['b'])}; B − A {f.format(row['diff'])} [{f.format(lo)}, {f.format(hi)}]"
+    )
 
 
 def table(games: int, seed: int, workers: int) -> str:
@@ -63,11 +77,24 @@ def table(games: int, seed: int, workers: int) -> str:
         also = WITH.get(option, ())
         where = " + ".join((base, *also))
         try:
-            cmp = run_compare(base, options_a=list(also), options_b=[*also, option], players=players, games=games, seed=seed,
-                              robust_bots=[], skill_games=0, charts=False, workers=workers)
+            cmp = run_compare(
+                base,
+                options_a=list(also),
+                options_b=[*also, option],
+                players=players,
+                games=games,
+                seed=seed,
+                robust_bots=[],
+                skill_games=0,
+                charts=False,
+                workers=workers,
+            )
         except Exception as e:  # an option that cannot be measured this way is said, not skipped silently
-            lines.append(f"| `{option}` | {where}, {players} | " + " | ".join(["not measured: " + str(e).splitlines()[0]]
-                                                                             * len(METRICS)) + " |")
+            lines.append(
+                f"| `{option}` | {where}, {players} | "
+                + " | ".join(["not measured: " + str(e).splitlines()[0]] * len(METRICS))
+                + " |"
+            )
             continue
         metrics = cmp.document()["metrics"]
         cells = [_cell(metrics[key], digits, 100.0 if key in PERCENT else 1.0) for key, _, digits in METRICS]

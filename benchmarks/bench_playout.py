@@ -6,6 +6,7 @@ Positions: ``--worlds`` random positions of 4-player winning-moves (seeds 0...),
 ``--per-world`` times and played to the hand's end by :func:`mbrules.bots.playout.rollout`. Prints
 the CPU seconds of each repetition and their minimum (the least disturbed by other load).
 """
+
 from __future__ import annotations
 
 import argparse

@@ -9,6 +9,7 @@ the runs of every process interleaved. The issue's goal: ``mbrules rulesets``, `
 
     .venv/bin/python benchmarks/bench_startup.py [--runs 15]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -24,21 +25,33 @@ MBRULES = str(BIN / "mbrules")
 
 # A Typer app with two commands, run: what Typer itself costs a command beyond its import (it builds
 # a pydantic adapter for each parameter when the app runs, so pydantic is loaded by every command).
-TYPER_APP = ("import typer, yaml\napp = typer.Typer()\n@app.command()\ndef one(name: str = 'x') -> None:\n"
-             "    print(name)\n@app.command()\ndef two() -> None:\n    pass\napp(['one'])")
+TYPER_APP = (
+    "import typer, yaml\napp = typer.Typer()\n@app.command()\ndef one(name: str = 'x') -> None:\n"
+    "    print(name)\n@app.command()\ndef two() -> None:\n    pass\napp(['one'])"
+)
 BASELINES = {
     "bare import (typer, yaml)": [sys.executable, "-c", "import typer, yaml"],
-    "bare import (typer, yaml, pydantic, jsonschema)": [sys.executable, "-c", "import typer, yaml, pydantic, jsonschema"],
+    "bare import (typer, yaml, pydantic, jsonschema)": [
+        sys.executable,
+        "-c",
+        "import typer, yaml, pydantic, jsonschema",
+    ],
     "a two-command Typer app, run (typer, yaml)": [sys.executable, "-c", TYPER_APP],
 }
 COMMANDS = {
     "mbrules rulesets": ([MBRULES, "rulesets"], "bare import (typer, yaml)"),
-    "mbrules validate winning-moves.yaml": ([MBRULES, "validate", "rulesets/winning-moves.yaml"],
-                                            "bare import (typer, yaml, pydantic, jsonschema)"),
-    "mbrules validate examples/stap-op.yaml": ([MBRULES, "validate", "examples/stap-op.yaml"],
-                                               "bare import (typer, yaml, pydantic, jsonschema)"),
-    "mbrules show winning-moves": ([MBRULES, "show", "winning-moves"],
-                                   "bare import (typer, yaml, pydantic, jsonschema)"),
+    "mbrules validate winning-moves.yaml": (
+        [MBRULES, "validate", "rulesets/winning-moves.yaml"],
+        "bare import (typer, yaml, pydantic, jsonschema)",
+    ),
+    "mbrules validate examples/stap-op.yaml": (
+        [MBRULES, "validate", "examples/stap-op.yaml"],
+        "bare import (typer, yaml, pydantic, jsonschema)",
+    ),
+    "mbrules show winning-moves": (
+        [MBRULES, "show", "winning-moves"],
+        "bare import (typer, yaml, pydantic, jsonschema)",
+    ),
 }
 
 
@@ -69,8 +82,10 @@ def main() -> None:
     for name, (cmd, against) in COMMANDS.items():
         ratio = best[name] / best[against]
         worst = max(worst, ratio)
-        print(f"{name:<50} {best[name] * 1000:7.1f} ms of CPU = {ratio:.2f}x {against}; "
-              f"{best[name] / app:.2f}x the Typer app")
+        print(
+            f"{name:<50} {best[name] * 1000:7.1f} ms of CPU = {ratio:.2f}x {against}; "
+            f"{best[name] / app:.2f}x the Typer app"
+        )
     print(f"worst ratio {worst:.2f}x the bare import (goal: at most 1.5x)")
 
 

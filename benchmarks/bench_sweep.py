@@ -8,6 +8,7 @@ heuristic bots, one worker) ``--repeat`` times and prints the CPU seconds (user 
 its workers) of each run with their mean and range, and the trend of turns per hand the run found
 (slope per +200 miles with its 95% interval). ``memory`` prints the peak RSS at two numbers of games.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -19,8 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_compare import run_measured  # noqa: E402
 
-TRIP = ["sweep", "winning-moves", "-p", "2", "--set", "player_counts.2.target=500..900:200", "--workers", "1",
-        "--json"]
+TRIP = ["sweep", "winning-moves", "-p", "2", "--set", "player_counts.2.target=500..900:200", "--workers", "1", "--json"]
 
 
 def cpu(games: int, repeat: int) -> None:
@@ -32,12 +32,16 @@ def cpu(games: int, repeat: int) -> None:
         cpus.append(c)
         t = {r["metric"]: r for r in doc["trend"]}["turns_per_hand"]
         tph = [p["metrics"]["turns_per_hand"]["value"] for p in doc["points"]]
-        print(f"mbrules {' '.join(a for a in args if a != '--json')}: {c:.1f} s CPU, {wall:.1f} s wall; turns per hand "
-              + " / ".join(f"{v:.1f}" for v in tph)
-              + f"; slope {200 * t['slope']:+.2f} per +200 (95% CI {200 * t['ci95'][0]:+.2f} to "
-              f"{200 * t['ci95'][1]:+.2f}), p (Holm) " + ("< 1e-4" if t["p_holm"] < 1e-4 else f"{t['p_holm']:.2g}"))
-    print(f"{repeat} runs x 3 values x {games} matches: CPU mean {statistics.mean(cpus):.1f} s, "
-          f"min {min(cpus):.1f} s, max {max(cpus):.1f} s")
+        print(
+            f"mbrules {' '.join(a for a in args if a != '--json')}: {c:.1f} s CPU, {wall:.1f} s wall; turns per hand "
+            + " / ".join(f"{v:.1f}" for v in tph)
+            + f"; slope {200 * t['slope']:+.2f} per +200 (95% CI {200 * t['ci95'][0]:+.2f} to "
+            f"{200 * t['ci95'][1]:+.2f}), p (Holm) " + ("< 1e-4" if t["p_holm"] < 1e-4 else f"{t['p_holm']:.2g}")
+        )
+    print(
+        f"{repeat} runs x 3 values x {games} matches: CPU mean {statistics.mean(cpus):.1f} s, "
+        f"min {min(cpus):.1f} s, max {max(cpus):.1f} s"
+    )
 
 
 def memory(small: int, large: int) -> None:
@@ -45,8 +49,10 @@ def memory(small: int, large: int) -> None:
     for games in (small, large):
         c, _, rss, doc = run_measured(TRIP + ["--games", str(games), "--bot", "random"])
         peaks[games] = rss
-        print(f"--games {games} (random bots): peak RSS {rss / 1024:.1f} MB ({c:.1f} s CPU, "
-              f"{doc['matches_per_value']} matches a value)")
+        print(
+            f"--games {games} (random bots): peak RSS {rss / 1024:.1f} MB ({c:.1f} s CPU, "
+            f"{doc['matches_per_value']} matches a value)"
+        )
     print(f"ratio {large}/{small} games = {peaks[large] / peaks[small]:.3f}")
 
 

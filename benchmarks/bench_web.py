@@ -22,6 +22,7 @@ requests and tables opened per address, as it would a host's.
 Soak: ``--tables`` tables of bots (the person's seat given to a bot at once) for ``--seconds``, a new
 table opened whenever a match ends; the server's resident memory every few seconds.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -46,9 +47,25 @@ TICK = os.sysconf("SC_CLK_TCK")
 
 def start_server(folder: Path) -> tuple[subprocess.Popen, str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    proc = subprocess.Popen([sys.executable, "-m", "mbrules.cli", "serve", "--host", "127.0.0.1", "--port", "0",
-                             "--db", str(folder / "tables.sqlite3")], stdout=subprocess.PIPE,
-                            stderr=open(folder / "server.log", "wb"), text=True, cwd=str(ROOT), env=env)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "mbrules.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--db",
+            str(folder / "tables.sqlite3"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=open(folder / "server.log", "wb"),
+        text=True,
+        cwd=str(ROOT),
+        env=env,
+    )
     line = proc.stdout.readline()
     m = START.match(line)
     if m is None:
@@ -85,8 +102,9 @@ def host_client(url: str, k: int) -> httpx.Client:
 
 
 def open_table(http: httpx.Client, seats: list[str], seed: int, pace: float) -> dict:
-    r = http.post("/api/tables", json={"ruleset": "winning-moves", "players": 4, "seats": seats, "seed": seed,
-                                        "pace": pace})
+    r = http.post(
+        "/api/tables", json={"ruleset": "winning-moves", "players": 4, "seats": seats, "seed": seed, "pace": pace}
+    )
     r.raise_for_status()
     return r.json()
 
@@ -138,9 +156,12 @@ async def round_trips(url: str, proc: subprocess.Popen, busy: int, pace: float, 
 
     async def deal_on() -> None:
         """The busy tables' hosts deal each next hand, so they stay busy all along."""
-        hosts = [httpx.AsyncClient(base_url=url, timeout=30,
-                                   transport=httpx.AsyncHTTPTransport(local_address=host_address(i)))
-                 for i in range(len(background))]
+        hosts = [
+            httpx.AsyncClient(
+                base_url=url, timeout=30, transport=httpx.AsyncHTTPTransport(local_address=host_address(i))
+            )
+            for i in range(len(background))
+        ]
         try:
             while not stop.is_set():
                 for (t, _), ahttp in zip(background, hosts):
@@ -196,10 +217,19 @@ async def round_trips(url: str, proc: subprocess.Popen, busy: int, pace: float, 
     http.close()
     n = len(walls)
     q = statistics.quantiles(walls, n=100) if n >= 2 else [walls[0]] * 99
-    return {"busy_tables": busy, "pace_s": pace, "moves": n, "median_ms": statistics.median(walls),
-            "p90_ms": q[89], "p99_ms": q[98], "mean_ms": statistics.fmean(walls), "max_ms": max(walls),
-            "server_cpu_ms_per_move": 1000 * (cpu1 - cpu0) / n, "client_cpu_ms_per_move": 1000 * (client1 - client0) / n,
-            "busy_tables_versions": progress}
+    return {
+        "busy_tables": busy,
+        "pace_s": pace,
+        "moves": n,
+        "median_ms": statistics.median(walls),
+        "p90_ms": q[89],
+        "p99_ms": q[98],
+        "mean_ms": statistics.fmean(walls),
+        "max_ms": max(walls),
+        "server_cpu_ms_per_move": 1000 * (cpu1 - cpu0) / n,
+        "client_cpu_ms_per_move": 1000 * (client1 - client0) / n,
+        "busy_tables_versions": progress,
+    }
 
 
 def soak(url: str, proc: subprocess.Popen, tables: int, seconds: float, pace: float) -> dict:
@@ -228,9 +258,14 @@ def soak(url: str, proc: subprocess.Popen, tables: int, seconds: float, pace: fl
         time.sleep(max(0.0, 3 - (time.monotonic() - t0) % 3))
     for http in hosts:
         http.close()
-    return {"tables_at_once": tables, "seconds": seconds, "pace_s": pace, "tables_opened": opened[0],
-            "samples_s_rss_kib_opened": samples,
-            "rss_growth_kib_after_first_third": samples[-1][1] - samples[len(samples) // 3][1]}
+    return {
+        "tables_at_once": tables,
+        "seconds": seconds,
+        "pace_s": pace,
+        "tables_opened": opened[0],
+        "samples_s_rss_kib_opened": samples,
+        "rss_growth_kib_after_first_third": samples[-1][1] - samples[len(samples) // 3][1],
+    }
 
 
 def traced(first: int, then: int) -> dict:
@@ -267,8 +302,12 @@ def traced(first: int, then: int) -> dict:
         gc.collect()
         after_then = tracemalloc.get_traced_memory()[0]
         store.close()
-    return {"matches_first": first, "traced_bytes_after_first": after_first, "matches_then": then,
-            "traced_bytes_after_then": after_then}
+    return {
+        "matches_first": first,
+        "traced_bytes_after_first": after_first,
+        "matches_then": then,
+        "traced_bytes_after_then": after_then,
+    }
 
 
 def main() -> None:

@@ -9,12 +9,14 @@ Run it under callgrind twice, with N hands and with 0 (the start-up alone), and 
 To compare two versions, run the same commands with each version's package first on ``PYTHONPATH``
 (e.g. a ``git worktree`` of the older commit); the workload uses only calls both versions have.
 """
+
 from __future__ import annotations
 
 import sys
 
 from mbrules.engine import Game
 from mbrules.ruleset import load_ruleset
+
 try:
     from mbrules.matches import game_seed, play_match
 except ImportError:  # a version before mbrules.matches (the match loop was mbrules.simulate's)

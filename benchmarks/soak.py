@@ -27,6 +27,7 @@ failure; every match must end (won, drawn, or stopped unfinished at the bound).
 
 The last line is the figure: hands, configurations, seconds, failures. Exit 0 when none failed.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,8 +42,16 @@ import traceback
 from pathlib import Path
 
 from mbrules.engine import Observer
-from mbrules.testing import (Before, bundled_ids, check, check_transition, configurations, load_game, load_rules,
-                                replay_history)
+from mbrules.testing import (
+    Before,
+    bundled_ids,
+    check,
+    check_transition,
+    configurations,
+    load_game,
+    load_rules,
+    replay_history,
+)
 
 MAX_ACTIONS = 5000  # a hand that has not ended after this many actions hangs
 DEFAULT_HANDS = 100_000
@@ -158,8 +167,16 @@ def bot_plan(configs: list, bots: list[str], rounds: int, seed: int, share: floa
     for r in range(rounds):
         for b, bot in enumerate(bots):
             for c in option_sample(configs, shift=r * len(bots) + b):
-                units.append({"config": [c[0], list(c[1]), c[2]], "bot": bot, "hands": 1,
-                              "seed": seed + len(units) * 1_000_003, "share": share, "full": True})
+                units.append(
+                    {
+                        "config": [c[0], list(c[1]), c[2]],
+                        "bot": bot,
+                        "hands": 1,
+                        "seed": seed + len(units) * 1_000_003,
+                        "share": share,
+                        "full": True,
+                    }
+                )
     return units
 
 
@@ -244,8 +261,9 @@ class _Watch(Observer):
     def refused(self, state, p: int, action, error) -> None:
         self.state = state
         legal = [str(a) for a in state.legal_actions()]
-        raise _Failure("illegal", [f"the {self.bot} bot chose {action!r}, not one of the legal actions {legal} "
-                                   f"({error})"])
+        raise _Failure(
+            "illegal", [f"the {self.bot} bot chose {action!r}, not one of the legal actions {legal} ({error})"]
+        )
 
     def hand_over(self, state) -> None:
         self.count_hand()
@@ -306,8 +324,9 @@ def _run_unit(unit: dict, game, spec: str) -> dict:
             matches += 1
             played = st.hands_played
             if played > game.max_hands:  # the engine's bound (match.max_hands) was not kept
-                raise _Failure("runaway", [f"the match went on for {played} hands, past match.max_hands "
-                                           f"{game.max_hands}"])
+                raise _Failure(
+                    "runaway", [f"the match went on for {played} hands, past match.max_hands {game.max_hands}"]
+                )
             if full and (st.outcome is None or not st.is_terminal()):
                 raise _Failure("unended", [f"the match stopped after {played} hands without an outcome"])
             if st.outcome is not None and st.outcome.unfinished:
@@ -337,14 +356,28 @@ def _run_unit(unit: dict, game, spec: str) -> dict:
         checked += watch.checked
         if failure is not None:
             state = watch.state
-            failure.update(config=[rid, list(opts), players], bot=bot, seed=seed,
-                           hand_no=state.hand_no, hand_start=watch.start,
-                           history=list(state.history), full=watch.full)
+            failure.update(
+                config=[rid, list(opts), players],
+                bot=bot,
+                seed=seed,
+                hand_no=state.hand_no,
+                hand_start=watch.start,
+                history=list(state.history),
+                full=watch.full,
+            )
             failure.setdefault("cut", len(state.history))
             failures.append(failure)  # the match cannot go on from a broken state
         seed += 1
-    return {"hands": hands, "actions": actions, "checked": checked, "failures": failures, "capped": capped,
-            "matches": matches, "bot": bot, "capped_elsewhere": capped_elsewhere}
+    return {
+        "hands": hands,
+        "actions": actions,
+        "checked": checked,
+        "failures": failures,
+        "capped": capped,
+        "matches": matches,
+        "bot": bot,
+        "capped_elsewhere": capped_elsewhere,
+    }
 
 
 # ----------------------------------------------------------------------------
@@ -405,8 +438,10 @@ def scenario_text(failure: dict) -> str:
         lines.insert(at, _step_line(game, p, a))
         lines = lines[: at + 1]  # the crashing step ends the scenario
         text = "\n".join(lines) + "\n"
-    cmd = (f"python benchmarks/soak.py --one {rid} {' '.join('--option ' + o for o in opts)} "
-           f"--players {players} --bot {failure['bot']} --seed {seed}").replace("  ", " ")
+    cmd = (
+        f"python benchmarks/soak.py --one {rid} {' '.join('--option ' + o for o in opts)} "
+        f"--players {players} --bot {failure['bot']} --seed {seed}"
+    ).replace("  ", " ")
     head = [
         f"# soak failure ({failure['kind']}): {rid} {'+'.join(opts) or '(no option)'}, {players} players, "
         f"bot {failure['bot']}, match seed {seed}, hand {failure['hand_no'] + 1}",
@@ -470,8 +505,16 @@ def plan(hands: int, seed: int, share: float, configs=None, bots=None, full: boo
     for i, (c, b) in enumerate(combos):
         quota = per + (1 if i < extra else 0)
         if quota:
-            units.append({"config": [c[0], list(c[1]), c[2]], "bot": b, "hands": quota,
-                          "seed": seed + i * 1_000_003, "share": share, "full": full})
+            units.append(
+                {
+                    "config": [c[0], list(c[1]), c[2]],
+                    "bot": b,
+                    "hands": quota,
+                    "seed": seed + i * 1_000_003,
+                    "share": share,
+                    "full": full,
+                }
+            )
     return units
 
 
@@ -486,9 +529,19 @@ def _worker_init(parent: int) -> None:
     die_with_parent(parent)
 
 
-def soak(hands: int = DEFAULT_HANDS, workers: int | None = None, seed: int = 0, share: float = DEFAULT_SHARE,
-         out_dir: str | Path = "soak-failures", configs=None, bots=None, progress: bool = True,
-         pairs: bool = True, full: bool = False, units: list[dict] | None = None) -> dict:
+def soak(
+    hands: int = DEFAULT_HANDS,
+    workers: int | None = None,
+    seed: int = 0,
+    share: float = DEFAULT_SHARE,
+    out_dir: str | Path = "soak-failures",
+    configs=None,
+    bots=None,
+    progress: bool = True,
+    pairs: bool = True,
+    full: bool = False,
+    units: list[dict] | None = None,
+) -> dict:
     """The soak (see the module's text); ``full``: ``hands`` counts whole matches, each played to its end;
     ``units`` (:func:`bot_plan`): these instead of :func:`plan`'s."""
     skipped: list = []
@@ -508,7 +561,8 @@ def soak(hands: int = DEFAULT_HANDS, workers: int | None = None, seed: int = 0, 
         pool = None
     else:
         pool = mp.get_context("spawn" if sys.platform == "win32" else "fork").Pool(
-            workers, initializer=_worker_init, initargs=(os.getpid(),))
+            workers, initializer=_worker_init, initargs=(os.getpid(),)
+        )
         results = pool.imap_unordered(run_unit, units, chunksize=1)
     try:
         for done, r in enumerate(results, 1):
@@ -522,8 +576,11 @@ def soak(hands: int = DEFAULT_HANDS, workers: int | None = None, seed: int = 0, 
             now = time.perf_counter()
             if progress and (now - last > 5 or done == len(units)):
                 last = now
-                print(f"  {done}/{len(units)} units, {totals['hands']} hands, {now - t0:.0f} s, "
-                      f"{len(failures)} failures", file=sys.stderr, flush=True)
+                print(
+                    f"  {done}/{len(units)} units, {totals['hands']} hands, {now - t0:.0f} s, {len(failures)} failures",
+                    file=sys.stderr,
+                    flush=True,
+                )
     except BaseException:  # Ctrl-C, SIGTERM (main turns it into KeyboardInterrupt), a crash: no worker left
         if pool is not None:
             pool.terminate()
@@ -543,21 +600,32 @@ def soak(hands: int = DEFAULT_HANDS, workers: int | None = None, seed: int = 0, 
         except Exception as e:  # writing a failure must not hide the others
             written.append(f"(could not write failure {i}: {type(e).__name__}: {e})")
     configs_n = len({(tuple(u["config"][:1]) + tuple(u["config"][1]) + (u["config"][2],)) for u in units})
-    pair_configs = len({(u["config"][0], tuple(u["config"][1]), u["config"][2]) for u in units
-                        if len(u["config"][1]) == 2})
+    pair_configs = len(
+        {(u["config"][0], tuple(u["config"][1]), u["config"][2]) for u in units if len(u["config"][1]) == 2}
+    )
     return {
-        "hands": totals["hands"], "actions": totals["actions"], "checked_actions": totals["checked"],
-        "configurations": configs_n, "bots": sorted({u["bot"] for u in units}),
-        "workers": workers, "seconds": round(seconds, 1), "failures": len(failures),
-        "pair_configurations": pair_configs, "skipped_pairs": len(skipped),
+        "hands": totals["hands"],
+        "actions": totals["actions"],
+        "checked_actions": totals["checked"],
+        "configurations": configs_n,
+        "bots": sorted({u["bot"] for u in units}),
+        "workers": workers,
+        "seconds": round(seconds, 1),
+        "failures": len(failures),
+        "pair_configurations": pair_configs,
+        "skipped_pairs": len(skipped),
         "option_sets": len({(u["config"][0] == str(CAPPED), tuple(u["config"][1])) for u in units}),
         "skipped_pair_reasons": [f"{r} {a}+{b}: {why}" for r, (a, b), why in skipped[:20]],
-        "matches": totals["matches"], "capped_matches": totals["capped"], "full_matches": full,
+        "matches": totals["matches"],
+        "capped_matches": totals["capped"],
+        "full_matches": full,
         "capped_outside_pin": totals["capped_elsewhere"],
         "per_bot": per_bot,
-        "failure_files": written, "share": share,
-        "failure_summaries": [f"{f['kind']}: {f['config']} bot {f['bot']} seed {f['seed']}: {f['problems'][0]}"
-                              for f in failures[:20]],
+        "failure_files": written,
+        "share": share,
+        "failure_summaries": [
+            f"{f['kind']}: {f['config']} bot {f['bot']} seed {f['seed']}: {f['problems'][0]}" for f in failures[:20]
+        ],
     }
 
 
@@ -566,8 +634,12 @@ def main(argv=None) -> int:
     ap.add_argument("--hands", type=int, default=None, help=f"hands to play in all (default {DEFAULT_HANDS})")
     ap.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--share", type=float, default=DEFAULT_SHARE,
-                    help="share of hands with the invariants checked after every action (all: at hand end)")
+    ap.add_argument(
+        "--share",
+        type=float,
+        default=DEFAULT_SHARE,
+        help="share of hands with the invariants checked after every action (all: at hand end)",
+    )
     ap.add_argument("--out", default="soak-failures", help="folder for failure scenarios")
     ap.add_argument("--json", action="store_true", help="print the figure as one JSON document")
     ap.add_argument("--one", metavar="RULESET", help="only this ruleset (with --option, --players, --bot)")
@@ -576,10 +648,17 @@ def main(argv=None) -> int:
     ap.add_argument("--bot", action="append")
     ap.add_argument("--replay", metavar="FILE", help="replay a failure scenario with the invariants checked")
     ap.add_argument("--no-pairs", action="store_true", help="no configurations with two options")
-    ap.add_argument("--every-bot", action="store_true",
-                    help="every option x every registered bot (or --bot): --rounds whole matches each")
-    ap.add_argument("--rounds", type=int, default=3,
-                    help="with --every-bot: whole matches of each option with each bot (default %(default)s)")
+    ap.add_argument(
+        "--every-bot",
+        action="store_true",
+        help="every option x every registered bot (or --bot): --rounds whole matches each",
+    )
+    ap.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="with --every-bot: whole matches of each option with each bot (default %(default)s)",
+    )
     a = ap.parse_args(argv)
     if a.every_bot and a.hands is not None:
         ap.error("--every-bot plays --rounds whole matches of each option with each bot, not --hands")
@@ -605,8 +684,13 @@ def main(argv=None) -> int:
         configs = [(a.one, tuple(a.option), n) for n in counts]
     units = None
     if a.every_bot:
-        units = bot_plan(configs if configs is not None else soak_configurations(pairs=False)[0],
-                         a.bot or every_bot(), a.rounds, a.seed, a.share)
+        units = bot_plan(
+            configs if configs is not None else soak_configurations(pairs=False)[0],
+            a.bot or every_bot(),
+            a.rounds,
+            a.seed,
+            a.share,
+        )
     import signal
 
     got = {"signum": signal.SIGINT}
@@ -617,8 +701,18 @@ def main(argv=None) -> int:
 
     signal.signal(signal.SIGTERM, _term)
     try:
-        fig = soak(a.hands or DEFAULT_HANDS, a.workers, a.seed, a.share, a.out, configs, a.bot, progress=not a.json,
-                   pairs=not a.no_pairs, units=units)
+        fig = soak(
+            a.hands or DEFAULT_HANDS,
+            a.workers,
+            a.seed,
+            a.share,
+            a.out,
+            configs,
+            a.bot,
+            progress=not a.json,
+            pairs=not a.no_pairs,
+            units=units,
+        )
     except KeyboardInterrupt:
         print("soak: interrupted; the workers are stopped, nothing is reported", file=sys.stderr)
         return 128 + int(got["signum"])  # 130 Ctrl-C, 143 SIGTERM
@@ -644,8 +738,10 @@ def main(argv=None) -> int:
             print(f"  whole matches of {fig['option_sets']} option sets (no option, each option, the capped pin);")
             print(f"  {fig['capped_outside_pin']} stopped at match.max_hands outside the capped pin; by bot:")
             for b, n in sorted(fig["per_bot"].items()):
-                print(f"  {b.partition(':')[0]}: {n['matches']} whole matches, {n['hands']} hands, "
-                      f"{n['actions']} actions, {n['failures']} failures")
+                print(
+                    f"  {b.partition(':')[0]}: {n['matches']} whole matches, {n['hands']} hands, "
+                    f"{n['actions']} actions, {n['failures']} failures"
+                )
     return 1 if fig["failures"] else 0
 
 

@@ -11,6 +11,7 @@ With draw-from-discard, mulligan and fast-play-remedy (a second table, phone wid
 web-phone-draw.png (where to draw from), web-phone-mulligan.png (two cards chosen to throw away)
 and web-phone-fast.png (a hazard answered out of turn).
 """
+
 from __future__ import annotations
 
 import sys
@@ -34,12 +35,18 @@ SEATS = ["person", "heuristic", "person", "expert"]
 def driver(width: int, height: int):
     opts = webdriver.ChromeOptions()
     opts.binary_location = "/usr/bin/chromium"
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--hide-scrollbars",
-                f"--window-size={width},{height}"):
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--hide-scrollbars",
+        f"--window-size={width},{height}",
+    ):
         opts.add_argument(arg)
     if width < 600:  # a phone: Chromium's window is never narrower than 500 px, its emulated screen is
-        opts.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height,
-                                                                           "pixelRatio": 1}})
+        opts.add_experimental_option(
+            "mobileEmulation", {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 1}}
+        )
     return webdriver.Chrome(options=opts, service=Service("/usr/bin/chromedriver"))
 
 
@@ -124,8 +131,11 @@ def house_shots(server: Server, out: Path) -> None:
         if not v["moves"]:
             continue
         kind = v["obs"]["decision"]["kind"]
-        draw_choice = kind == "turn" and any(m["op"] == "mulligan" for m in v["moves"]) and \
-            any(m["action"] == "draw discard" for m in v["moves"])
+        draw_choice = (
+            kind == "turn"
+            and any(m["op"] == "mulligan" for m in v["moves"])
+            and any(m["action"] == "draw discard" for m in v["moves"])
+        )
         want = "fast" if kind == "fast_play" else "draw" if draw_choice and "discard" in done else ""
         if want and want not in shot:
             phone = driver(390, 1000)

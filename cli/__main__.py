@@ -1,4 +1,5 @@
 """``python -m mbrules.cli``: the ``mbrules`` command."""
+
 from .app import main
 
 main()

@@ -1,4 +1,5 @@
 """Entry point of the `mbrules` command. Each module below registers its commands on `app`."""
+
 from __future__ import annotations
 
 import os as _os
@@ -44,7 +45,7 @@ def _modules_for(argv: list[str]) -> list[str]:
     return [m for m, names in COMMAND_MODULES.items() if words[0] in names] or every
 
 
-for _module in (_modules_for(_sys.argv) if _EARLY else COMMAND_MODULES):
+for _module in _modules_for(_sys.argv) if _EARLY else COMMAND_MODULES:
     _importlib.import_module(f"{__package__}.{_module}")
 
 

@@ -1,5 +1,6 @@
 """Where a command's matches run: ``--workers``, ``--backend local|ray`` and ``--address``, shared by every
 command that plays many matches (simulate, compare, ladder)."""
+
 from __future__ import annotations
 
 import contextlib
@@ -14,14 +15,19 @@ from mbrules._paths import install_hint
 
 from .common import EXIT_USAGE, check_range, fail
 
-WORKERS_HELP = (f"Worker processes (default: the CPUs, at most {_runs.WORKERS_CAP}); the figures are the same for any "
-                "number.")
+WORKERS_HELP = (
+    f"Worker processes (default: the CPUs, at most {_runs.WORKERS_CAP}); the figures are the same for any number."
+)
 
-BACKEND_HELP = ("Where the matches run: 'local' (this machine's process pool, --workers processes) or 'ray' "
-                f"(a Ray cluster: {install_hint('cluster')}). Every figure but the timings is the same.")
+BACKEND_HELP = (
+    "Where the matches run: 'local' (this machine's process pool, --workers processes) or 'ray' "
+    f"(a Ray cluster: {install_hint('cluster')}). Every figure but the timings is the same."
+)
 # (written plainly: cli.common escapes Rich markup in every help string, so [cluster] is shown as written)
-ADDRESS_HELP = ("With --backend ray: the cluster's address (e.g. 10.0.0.5:6379, or 'auto' on a cluster node); "
-                "default: start a local Ray instance with --workers CPUs.")
+ADDRESS_HELP = (
+    "With --backend ray: the cluster's address (e.g. 10.0.0.5:6379, or 'auto' on a cluster node); "
+    "default: start a local Ray instance with --workers CPUs."
+)
 
 
 def workers_option():

@@ -1,4 +1,5 @@
 """The Typer app shared by every command module, and the contract's exit codes."""
+
 from __future__ import annotations
 
 import errno
@@ -18,6 +19,7 @@ from typer.core import TyperGroup
 EXIT_OK = 0
 EXIT_CHECK_FAILED = 1  # invalid file, failed scenario
 EXIT_USAGE = 2  # unknown ruleset, bad flag, unreadable file
+
 
 def _stdout_reader_gone() -> bool:
     """Standard output is a pipe (or socket) whose reading end was closed (``| head`` has read enough)."""
@@ -62,9 +64,11 @@ def _rich_pipe_closed(self) -> None:
 
 RichConsole.on_broken_pipe = _rich_pipe_closed  # type: ignore[method-assign]  # every Console of every command (Rich's documented override point)
 
-APP_HELP = ("Mille Bornes rules as data: list, show, diff and validate rulesets; play, simulate and replay games; "
-            "compare two rulesets and sweep a value (what a rule does to play); rank bots with ladder and train "
-            "the learned bot.")
+APP_HELP = (
+    "Mille Bornes rules as data: list, show, diff and validate rulesets; play, simulate and replay games; "
+    "compare two rulesets and sweep a value (what a rule does to play); rank bots with ladder and train "
+    "the learned bot."
+)
 
 app = typer.Typer(
     cls=_Commands,
@@ -90,14 +94,23 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _main(
-    show_version: bool = typer.Option(False, "--version", "-V", is_eager=True, callback=_version,
-                                      help="Print the version of mbrules and exit."),
+    show_version: bool = typer.Option(
+        False, "--version", "-V", is_eager=True, callback=_version, help="Print the version of mbrules and exit."
+    ),
 ) -> None:
     """Mille Bornes rules as data."""
 
 
-_TYPE_WORDS = {"int": "INTEGER", "str": "TEXT", "path": "PATH", "Path": "PATH", "float": "NUMBER",
-               "int range": "INTEGER RANGE", "float range": "NUMBER RANGE", "bool": "BOOLEAN"}
+_TYPE_WORDS = {
+    "int": "INTEGER",
+    "str": "TEXT",
+    "path": "PATH",
+    "Path": "PATH",
+    "float": "NUMBER",
+    "int range": "INTEGER RANGE",
+    "float range": "NUMBER RANGE",
+    "bool": "BOOLEAN",
+}
 
 
 def _readable_metavars() -> None:

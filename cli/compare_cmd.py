@@ -1,5 +1,6 @@
 """``mbrules compare A B``: what a variant does to play. A thin layer over
 :func:`mbrules.compare.run_compare` (the orchestration lives in the library): flags, progress, output."""
+
 from __future__ import annotations
 
 import json
@@ -20,7 +21,12 @@ from .common import EXIT_USAGE, app, check_range, fail, output_width, signals
 from .layout import fits, folded, print_lines, table, wrap
 from .reports import check_report_folder, phase_progress, refused_bots, report_run, signal_name
 from .play_cmds import (
-    DEFAULT_PLAYERS, MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, compile_game,
+    DEFAULT_PLAYERS,
+    MAX_PLAYERS,
+    SEED_MAX,
+    SEED_MIN,
+    SEED_WORDS,
+    compile_game,
 )
 
 DEFAULT_GAMES = 1000
@@ -29,25 +35,76 @@ DEFAULT_GAMES = 1000
 @app.command()
 def compare(
     a: str = typer.Argument(..., metavar="A", help="Ruleset A: a bundled id or a path to a YAML file."),
-    b: Optional[str] = typer.Argument(None, metavar="[B]", help="Ruleset B (default: A again, so that "
-                                      "'compare winning-moves --option-b hazard-on-hazard' compares one option)."),
-    option_a: Optional[list[str]] = typer.Option(None, "--option-a", help="Option of arm A (id or path); repeat, applied in order."),
-    option_b: Optional[list[str]] = typer.Option(None, "--option-b", help="Option of arm B (id or path); repeat, applied in order."),
-    players: int = typer.Option(DEFAULT_PLAYERS, "--players", "-p", "-n", help="Number of players (arm A, and arm B unless --players-b)."),
-    players_b: Optional[int] = typer.Option(None, "--players-b", help="Number of players of arm B, when it differs (per-hand and per-match metrics are compared; side metrics shown per arm)."),
+    b: Optional[str] = typer.Argument(
+        None,
+        metavar="[B]",
+        help="Ruleset B (default: A again, so that "
+        "'compare winning-moves --option-b hazard-on-hazard' compares one option).",
+    ),
+    option_a: Optional[list[str]] = typer.Option(
+        None, "--option-a", help="Option of arm A (id or path); repeat, applied in order."
+    ),
+    option_b: Optional[list[str]] = typer.Option(
+        None, "--option-b", help="Option of arm B (id or path); repeat, applied in order."
+    ),
+    players: int = typer.Option(
+        DEFAULT_PLAYERS, "--players", "-p", "-n", help="Number of players (arm A, and arm B unless --players-b)."
+    ),
+    players_b: Optional[int] = typer.Option(
+        None,
+        "--players-b",
+        help="Number of players of arm B, when it differs (per-hand and per-match metrics are compared; side metrics shown per arm).",
+    ),
     games: int = typer.Option(DEFAULT_GAMES, "--games", "-g", help="Paired matches (the same seeds in both arms)."),
-    bot: Optional[list[str]] = typer.Option(None, "--bot", "-b", help="The main lineup: one bot for everybody, or one per player (default heuristic). Bots: " + ", ".join(bot_names()) + "."),
-    bots: Optional[list[str]] = typer.Option(None, "--bots", help="Another lineup (one bot for everybody) each flagged effect is measured again with; repeat for more; 'none': no check (default: heuristic-2026, the starting heuristic: cheap enough to confirm or refute each effect)."),
-    robust_games: Optional[int] = typer.Option(None, "--robust-games", help="Pairs played by the other lineups and by the ladder's expert rung (default: a cheap lineup the first 1000 pairs, or all; the expert games/40, from 8 to 25)."),
-    rung: Optional[list[str]] = typer.Option(None, "--rung", help="A rung of the skill ladder, weakest first; repeat (default: random, heuristic, expert:budget=4,width=2; add --rung learned to rank the learned bot too)."),
-    skill_games: Optional[int] = typer.Option(None, "--skill-games", help="Matches per arm of each cheap ladder rung and of each restriction (default: at most 300; 0: no ladder, no restricted play)."),
-    restricted_games: Optional[int] = typer.Option(None, "--restricted-games", help="Matches per arm of each restriction of restricted play (default: --skill-games; 0: none)."),
+    bot: Optional[list[str]] = typer.Option(
+        None,
+        "--bot",
+        "-b",
+        help="The main lineup: one bot for everybody, or one per player (default heuristic). Bots: "
+        + ", ".join(bot_names())
+        + ".",
+    ),
+    bots: Optional[list[str]] = typer.Option(
+        None,
+        "--bots",
+        help="Another lineup (one bot for everybody) each flagged effect is measured again with; repeat for more; 'none': no check (default: heuristic-2026, the starting heuristic: cheap enough to confirm or refute each effect).",
+    ),
+    robust_games: Optional[int] = typer.Option(
+        None,
+        "--robust-games",
+        help="Pairs played by the other lineups and by the ladder's expert rung (default: a cheap lineup the first 1000 pairs, or all; the expert games/40, from 8 to 25).",
+    ),
+    rung: Optional[list[str]] = typer.Option(
+        None,
+        "--rung",
+        help="A rung of the skill ladder, weakest first; repeat (default: random, heuristic, expert:budget=4,width=2; add --rung learned to rank the learned bot too).",
+    ),
+    skill_games: Optional[int] = typer.Option(
+        None,
+        "--skill-games",
+        help="Matches per arm of each cheap ladder rung and of each restriction (default: at most 300; 0: no ladder, no restricted play).",
+    ),
+    restricted_games: Optional[int] = typer.Option(
+        None,
+        "--restricted-games",
+        help="Matches per arm of each restriction of restricted play (default: --skill-games; 0: none).",
+    ),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed: match i of both arms is dealt from (seed, i)."),
     workers: Optional[int] = workers_option(),
-    as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout: headline (at most three sentences), summary (every flagged effect in words), every metric with a, b, diff, ci95, robust on each flagged one."),
-    out: Optional[str] = typer.Option(None, "--out", help="Folder to write the report in (created if missing): "
-                                      "index.html, charts (PNG and SVG), compare.json, matches.jsonl, matches.csv, hands.csv."),
-    no_charts: bool = typer.Option(False, "--no-charts", help="With --out: write the report and the data without charts (no matplotlib needed)."),
+    as_json: bool = typer.Option(
+        False,
+        "--json",
+        help="One JSON document on stdout: headline (at most three sentences), summary (every flagged effect in words), every metric with a, b, diff, ci95, robust on each flagged one.",
+    ),
+    out: Optional[str] = typer.Option(
+        None,
+        "--out",
+        help="Folder to write the report in (created if missing): "
+        "index.html, charts (PNG and SVG), compare.json, matches.jsonl, matches.csv, hands.csv.",
+    ),
+    no_charts: bool = typer.Option(
+        False, "--no-charts", help="With --out: write the report and the data without charts (no matplotlib needed)."
+    ),
     backend: str = typer.Option("local", "--backend", help=BACKEND_HELP, metavar="local|ray"),
     address: Optional[str] = typer.Option(None, "--address", help=ADDRESS_HELP, metavar="HOST:PORT"),
 ) -> None:
@@ -66,7 +123,11 @@ def compare(
     check_range("--players", players, 1, MAX_PLAYERS)
     check_range("--players-b", players_b, 1, MAX_PLAYERS)
     check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
-    for flag, v in (("--robust-games", robust_games), ("--skill-games", skill_games), ("--restricted-games", restricted_games)):
+    for flag, v in (
+        ("--robust-games", robust_games),
+        ("--skill-games", skill_games),
+        ("--restricted-games", restricted_games),
+    ):
         check_range(flag, v, 0, MAX_GAMES)
         if v is not None and v == 1:
             fail(f"mbrules: {flag} must be 0 (none) or at least 2", EXIT_USAGE)
@@ -92,12 +153,30 @@ def compare(
     with phase_progress("pairs") as progress:
         with signals(raising=False) as stop, report_run(out):
             with cluster_session(backend), refused_bots():
-                cmp = run_compare(game_a, game_b, options_a=opts_a, options_b=opts_b, players=players,
-                                  players_b=players_b, games=games, seed=seed, bots=main_bots,
-                                  robust_bots=robust_bots, robust_games=robust_games, ladder=rung,
-                                  skill_games=skill_games, restricted_games=restricted_games, workers=workers,
-                                  out=out, charts=not no_charts, inputs=inputs, progress=progress,
-                                  should_stop=stop, backend=backend, address=address)
+                cmp = run_compare(
+                    game_a,
+                    game_b,
+                    options_a=opts_a,
+                    options_b=opts_b,
+                    players=players,
+                    players_b=players_b,
+                    games=games,
+                    seed=seed,
+                    bots=main_bots,
+                    robust_bots=robust_bots,
+                    robust_games=robust_games,
+                    ladder=rung,
+                    skill_games=skill_games,
+                    restricted_games=restricted_games,
+                    workers=workers,
+                    out=out,
+                    charts=not no_charts,
+                    inputs=inputs,
+                    progress=progress,
+                    should_stop=stop,
+                    backend=backend,
+                    address=address,
+                )
     # the refs the user typed, not the compiled games, in the settings
     cmp.settings["a"]["ruleset"], cmp.settings["b"]["ruleset"] = a, b_ref
     doc = cmp.document()
@@ -107,8 +186,11 @@ def compare(
         _print(cmp, doc, out if cmp.written else None)
     if stop.signum is not None:
         name = signal_name(stop.signum)
-        print(f"mbrules: interrupted ({name}) after {cmp.pairs_done} of {games} paired matches: the figures are "
-              f"those of the matches both arms finished", file=sys.stderr)
+        print(
+            f"mbrules: interrupted ({name}) after {cmp.pairs_done} of {games} paired matches: the figures are "
+            f"those of the matches both arms finished",
+            file=sys.stderr,
+        )
         if out is not None and not cmp.written:
             print(f"mbrules: no paired match finished: {out} is left as it was", file=sys.stderr)
         raise typer.Exit(stop.exit_code)
@@ -128,13 +210,19 @@ def _print(cmp, doc: dict, out) -> None:
     print_lines(con, wrap(page_title(doc), width), style="bold")
     print_lines(con, [line for sentence in cmp.headline for line in wrap(sentence, width, "  ", "  ")])
     con.print()
-    print_lines(con, wrap("The rule change: " + ("; ".join(cmp.rule_changes)
-                                                 or "none (both arms play the same rules)"), width))
+    print_lines(
+        con, wrap("The rule change: " + ("; ".join(cmp.rule_changes) or "none (both arms play the same rules)"), width)
+    )
     if not any(r["flagged"] for r in cmp.rows):
         print_lines(con, wrap("No effect on play shown (no metric flagged after Holm's correction).", width))
     else:
-        print_lines(con, wrap("Each effect with its 95% interval (CI), and what other bots measured of it "
-                              "(pt: percentage points):", width))
+        print_lines(
+            con,
+            wrap(
+                "Each effect with its 95% interval (CI), and what other bots measured of it (pt: percentage points):",
+                width,
+            ),
+        )
     for item in cmp.summary:
         r = next((x for x in cmp.rows if x["key"] == item["metric"]), None)
         style = ("green" if r["diff"] > 0 else "red") if r is not None and r["flagged"] else None
@@ -146,38 +234,85 @@ def _print(cmp, doc: dict, out) -> None:
     if turned:
         print_lines(con, wrap(turned, width))
     con.print()
-    heads: tuple[tuple[str, JustifyMethod], ...] = (("metric", "left"), ("A", "right"), ("95%", "right"), ("B", "right"), ("95%", "right"),
-             ("B − A", "right"), ("95%", "right"), ("p (Holm)", "right"), ("", "left"))
+    heads: tuple[tuple[str, JustifyMethod], ...] = (
+        ("metric", "left"),
+        ("A", "right"),
+        ("95%", "right"),
+        ("B", "right"),
+        ("95%", "right"),
+        ("B − A", "right"),
+        ("95%", "right"),
+        ("p (Holm)", "right"),
+        ("", "left"),
+    )
     cells, groups = [], []
     marks = {"holds": "robust", "differs": "bots", "unconfirmed": "?", None: "*"}
     for r in cmp.rows:
         k = r["key"]
         mark = "" if not r["flagged"] else marks[r.get("robust_verdict")]
         diff = fmt_diff(r["diff"], k) if r["compared"] else "per arm"
-        cells.append([r["name"], fmt(r["a"], k), fmt_ci(r["a_ci95"], k), fmt(r["b"], k), fmt_ci(r["b_ci95"], k),
-                      diff, fmt_diff_ci(r["ci95"], k), fmt_p(r["p_holm"]), mark])
+        cells.append(
+            [
+                r["name"],
+                fmt(r["a"], k),
+                fmt_ci(r["a_ci95"], k),
+                fmt(r["b"], k),
+                fmt_ci(r["b_ci95"], k),
+                diff,
+                fmt_diff_ci(r["ci95"], k),
+                fmt_p(r["p_holm"]),
+                mark,
+            ]
+        )
         title = r["name"] + (f": {badge(r)}" if r["flagged"] else "")
-        groups.append((title, [f"A {fmt(r['a'], k)} {fmt_ci(r['a_ci95'], k)}".rstrip(),
-                               f"B {fmt(r['b'], k)} {fmt_ci(r['b_ci95'], k)}".rstrip(),
-                               f"B − A {diff} {fmt_diff_ci(r['ci95'], k)}".rstrip(),
-                               f"p {fmt_p(r['p_holm'])}"]))
+        groups.append(
+            (
+                title,
+                [
+                    f"A {fmt(r['a'], k)} {fmt_ci(r['a_ci95'], k)}".rstrip(),
+                    f"B {fmt(r['b'], k)} {fmt_ci(r['b_ci95'], k)}".rstrip(),
+                    f"B − A {diff} {fmt_diff_ci(r['ci95'], k)}".rstrip(),
+                    f"p {fmt_p(r['p_holm'])}",
+                ],
+            )
+        )
     if fits([h for h, _ in heads], cells, width):
         con.print(table(heads, cells))
-        marks_words = ("robust: the flagged effect holds with every bot; bots: it depends on the bots (another "
-                       "lineup measured it clearly smaller, absent or reversed); ?: not confirmed (too few pairs of "
-                       "another lineup to tell); *: flagged, not checked with other bots. ")
+        marks_words = (
+            "robust: the flagged effect holds with every bot; bots: it depends on the bots (another "
+            "lineup measured it clearly smaller, absent or reversed); ?: not confirmed (too few pairs of "
+            "another lineup to tell); *: flagged, not checked with other bots. "
+        )
     else:
-        print_lines(con, wrap("Every metric: A and B with their 95% intervals, the difference B − A and its "
-                              "interval, p after Holm's correction:", width))
+        print_lines(
+            con,
+            wrap(
+                "Every metric: A and B with their 95% intervals, the difference B − A and its "
+                "interval, p after Holm's correction:",
+                width,
+            ),
+        )
         for title, g in groups:
             print_lines(con, folded(title, g, width))
         marks_words = ""
-    print_lines(con, wrap(marks_words + "Flagged: Holm's correction over the metrics compared (family-wise 5%). "
-                          "Shares of matches: Wilson intervals; other figures: delta method, the match as the unit; "
-                          "differences paired by seed; pt: percentage points.", width))
+    print_lines(
+        con,
+        wrap(
+            marks_words + "Flagged: Holm's correction over the metrics compared (family-wise 5%). "
+            "Shares of matches: Wilson intervals; other figures: delta method, the match as the unit; "
+            "differences paired by seed; pt: percentage points.",
+            width,
+        ),
+    )
     print_lines(con, wrap("; ".join(settings_words(doc)) + ".", width))
     if s["games"] < 30:
-        print_lines(con, wrap("Fewer than 30 matches: the normal intervals are rough; give --games 200 or more "
-                              "for figures to rely on.", width))
+        print_lines(
+            con,
+            wrap(
+                "Fewer than 30 matches: the normal intervals are rough; give --games 200 or more "
+                "for figures to rely on.",
+                width,
+            ),
+        )
     if out is not None:
         print_lines(con, wrap(f"Report written to {os.path.join(out, 'index.html')}", width))

@@ -6,6 +6,7 @@ two, ``compare``'s A and B, ``--ruleset``) offers the bundled ruleset ids, an op
 like a path (it holds a ``/``, starts with ``.`` or ``~``, or ends in ``.yaml``), or that no bundled
 name starts with, gets no names back: the shell then completes it as a file, as before.
 """
+
 from __future__ import annotations
 
 RULESET_PARAMS = frozenset({"ruleset", "first", "second", "a", "b"})

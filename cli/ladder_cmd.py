@@ -1,4 +1,5 @@
 """``mbrules ladder``: a round robin between named bots, win rates with 95% CIs and a rating per bot."""
+
 from __future__ import annotations
 
 import json
@@ -14,8 +15,7 @@ from mbrules.bots import UnknownBot, bot_names, check_bot, parse_bot
 from mbrules.engine.words import plural
 
 from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
-from .common import (EXIT_CHECK_FAILED, EXIT_USAGE, app, check_range, fail, fold, output_width, signals,
-                     text_console)
+from .common import EXIT_CHECK_FAILED, EXIT_USAGE, app, check_range, fail, fold, output_width, signals, text_console
 from .play_cmds import MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, compile_game
 
 MAX_LADDER_BOTS = 16
@@ -25,14 +25,21 @@ MAX_LADDER_GAMES = 1_000_000
 @app.command()
 def ladder(
     bot: Optional[list[str]] = typer.Option(
-        None, "--bot", "-b",
+        None,
+        "--bot",
+        "-b",
         help=f"A bot to rank ({', '.join(bot_names())}; parameters as name:key=value, e.g. expert:budget=100); "
-             "give two or more."),
+        "give two or more.",
+    ),
     ruleset: str = typer.Option("winning-moves", "--ruleset", "-r", help="Bundled ruleset id or path to a YAML file."),
-    option: Optional[list[str]] = typer.Option(None, "--option", "-o", help="Option id or path; repeat to apply several, in order."),
+    option: Optional[list[str]] = typer.Option(
+        None, "--option", "-o", help="Option id or path; repeat to apply several, in order."
+    ),
     players: int = typer.Option(2, "--players", "-p", "-n", help="Number of players."),
     games: int = typer.Option(50, "--games", "-g", help="Seeds per pair of bots; each is played in every seating."),
-    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the run: deal i is dealt from (seed, i), the same for every pair."),
+    seed: int = typer.Option(
+        0, "--seed", "-s", help="Seed of the run: deal i is dealt from (seed, i), the same for every pair."
+    ),
     workers: Optional[int] = workers_option(),
     as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout."),
     backend: str = typer.Option("local", "--backend", help=BACKEND_HELP, metavar="local|ray"),
@@ -69,8 +76,11 @@ def ladder(
     except UnknownBot as e:
         fail(f"mbrules: {e}", EXIT_USAGE)
     if game.sides < 2:
-        fail(f"mbrules: a ladder needs two sides or more; {game.ruleset_id} with {plural(players, 'player')} has "
-             f"{game.sides}", EXIT_USAGE)
+        fail(
+            f"mbrules: a ladder needs two sides or more; {game.ruleset_id} with {plural(players, 'player')} has "
+            f"{game.sides}",
+            EXIT_USAGE,
+        )
 
     from concurrent.futures.process import BrokenProcessPool
 
@@ -81,25 +91,51 @@ def ladder(
     n_pairs = len(bots) * (len(bots) - 1) // 2
     per = len(seatings(game, "a", "b"))
     if not as_json:  # the size of the run up front; the bar below adds the rate and the time left
-        print(fold(f"ladder: {plural(n_pairs, 'pair')} x {plural(games, 'deal')} x {plural(per, 'seating')} = "
-                   f"{plural(n_pairs * games * per, 'match', 'matches')} on {plural(workers, 'worker')}; the time "
-                   "left shows once the first deals are in (Ctrl-C keeps the finished ones)",
-                   output_width(sys.stderr)), file=sys.stderr)
+        print(
+            fold(
+                f"ladder: {plural(n_pairs, 'pair')} x {plural(games, 'deal')} x {plural(per, 'seating')} = "
+                f"{plural(n_pairs * games * per, 'match', 'matches')} on {plural(workers, 'worker')}; the time "
+                "left shows once the first deals are in (Ctrl-C keeps the finished ones)",
+                output_width(sys.stderr),
+            ),
+            file=sys.stderr,
+        )
     try:
         with phase_progress("deals") as progress, signals(raising=False) as stop, cluster_session(backend):
-            rep = run_ladder(game, bots, games, seed, workers=workers,
-                             progress=lambda n, t: progress("ladder", "ladder", n, t), backend=backend,
-                             address=address, should_stop=stop)
+            rep = run_ladder(
+                game,
+                bots,
+                games,
+                seed,
+                workers=workers,
+                progress=lambda n, t: progress("ladder", "ladder", n, t),
+                backend=backend,
+                address=address,
+                should_stop=stop,
+            )
     except BrokenProcessPool as e:
         fail(f"mbrules: a worker process stopped unexpectedly ({e}); nothing is reported", EXIT_CHECK_FAILED)
     if rep["interrupted"]:
         n, total = rep["deals_played"], rep["deals"]
-        print(fold(f"mbrules: interrupted after {n} of {plural(total, 'deal')} ({signal_name(stop.signum or 0)}); the "
-                   "figures count those deals (the first of every pair, in seed order)", output_width(sys.stderr)),
-              file=sys.stderr)
-    settings = {"ruleset": ruleset, "ruleset_id": game.ruleset_id, "options": options, "players": players,
-                "games_per_pair": games, "seed": seed, "workers": workers, "bots": bots,
-                "backend": backend}
+        print(
+            fold(
+                f"mbrules: interrupted after {n} of {plural(total, 'deal')} ({signal_name(stop.signum or 0)}); the "
+                "figures count those deals (the first of every pair, in seed order)",
+                output_width(sys.stderr),
+            ),
+            file=sys.stderr,
+        )
+    settings = {
+        "ruleset": ruleset,
+        "ruleset_id": game.ruleset_id,
+        "options": options,
+        "players": players,
+        "games_per_pair": games,
+        "seed": seed,
+        "workers": workers,
+        "bots": bots,
+        "backend": backend,
+    }
     if as_json:
         sys.stdout.write(json.dumps({"settings": settings, **rep}, indent=2, ensure_ascii=False) + "\n")
         if rep["interrupted"]:
@@ -107,8 +143,11 @@ def ladder(
         return
     out = text_console()
     per = rep["seatings_per_seed"]
-    out.print(f"{game.ruleset.name}; {plural(players, 'player')}; {plural(games, 'deal')} per pair x {plural(per, 'seating')}; seed {seed}",
-              markup=False)
+    out.print(
+        f"{game.ruleset.name}; {plural(players, 'player')}; {plural(games, 'deal')} per pair x {plural(per, 'seating')}; seed {seed}",
+        markup=False,
+    )
+
     def table(title: str, columns: tuple[str, ...], names: int) -> Table:
         t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
         for k, col in enumerate(columns):
@@ -116,35 +155,62 @@ def ladder(
         return t
 
     elo = rep["rating_method"] == BRADLEY_TERRY
-    t = table("Ladder (best rating first)", ("bot", "matches", "wins", "win rate (95% CI)")
-              + (("rating (Elo)",) if elo else ("rating mu", "sigma", "ordinal")), 1)
+    t = table(
+        "Ladder (best rating first)",
+        ("bot", "matches", "wins", "win rate (95% CI)")
+        + (("rating (Elo)",) if elo else ("rating mu", "sigma", "ordinal")),
+        1,
+    )
     rows = []
     for r in rep["bots"]:
         rating = r["rating"]
-        ratings: tuple[str, ...] = ((f"{rating['elo']:.0f}",) if elo else
-                   (f"{rating['mu']:.2f}", f"{rating['sigma']:.2f}", f"{rating['ordinal']:.2f}"))
+        ratings: tuple[str, ...] = (
+            (f"{rating['elo']:.0f}",)
+            if elo
+            else (f"{rating['mu']:.2f}", f"{rating['sigma']:.2f}", f"{rating['ordinal']:.2f}")
+        )
         t.add_row(r["bot"], str(r["matches"]), str(r["wins"]), _share(r["win_rate"], r["ci95"]), *ratings)
-        rows.append(f"{r['bot']}: {plural(r['matches'], 'match', 'matches')}, {plural(r['wins'], 'win')}, win rate "
-                    f"{_share(r['win_rate'], r['ci95'], True)}, "
-                    + (f"rating {ratings[0]} (Elo)" if elo else
-                       f"rating mu {ratings[0]}, sigma {ratings[1]}, ordinal {ratings[2]}"))
+        rows.append(
+            f"{r['bot']}: {plural(r['matches'], 'match', 'matches')}, {plural(r['wins'], 'win')}, win rate "
+            f"{_share(r['win_rate'], r['ci95'], True)}, "
+            + (
+                f"rating {ratings[0]} (Elo)"
+                if elo
+                else f"rating mu {ratings[0]}, sigma {ratings[1]}, ordinal {ratings[2]}"
+            )
+        )
     _print_table(out, t, rows)
     out.print(f"Ratings: {METHOD_WORDS[rep['rating_method']]}.", markup=False)
-    p = table("Pairs (A's share of the pair's matches)",
-              ("A", "B", "matches", "A won", "B won", "other", "A's share (95% CI)"), 2)
+    p = table(
+        "Pairs (A's share of the pair's matches)",
+        ("A", "B", "matches", "A won", "B won", "other", "A's share (95% CI)"),
+        2,
+    )
     rows = []
     for r in rep["pairs"]:
-        p.add_row(r["a"], r["b"], str(r["matches"]), str(r["a_wins"]), str(r["b_wins"]),
-                  str(r["draws_or_unfinished"]), _share(r["a_win_rate"], r["a_ci95"]))
-        rows.append(f"{r['a']} (A) against {r['b']} (B): {plural(r['matches'], 'match', 'matches')}, A won "
-                    f"{r['a_wins']}, B won {r['b_wins']}, other {r['draws_or_unfinished']}; A's share "
-                    f"{_share(r['a_win_rate'], r['a_ci95'], True)}")
+        p.add_row(
+            r["a"],
+            r["b"],
+            str(r["matches"]),
+            str(r["a_wins"]),
+            str(r["b_wins"]),
+            str(r["draws_or_unfinished"]),
+            _share(r["a_win_rate"], r["a_ci95"]),
+        )
+        rows.append(
+            f"{r['a']} (A) against {r['b']} (B): {plural(r['matches'], 'match', 'matches')}, A won "
+            f"{r['a_wins']}, B won {r['b_wins']}, other {r['draws_or_unfinished']}; A's share "
+            f"{_share(r['a_win_rate'], r['a_ci95'], True)}"
+        )
     _print_table(out, p, rows)
     out.print("other: drawn, or unfinished at the ruleset's match.max_hands", markup=False)
     out.print(f"{rep['seconds']:.1f} s on {plural(workers, 'worker')}", markup=False)
     if rep["interrupted"]:
-        out.print(f"Interrupted after {rep['deals_played']} of {plural(rep['deals'], 'deal')}: the figures above "
-                  "count those deals.", markup=False)
+        out.print(
+            f"Interrupted after {rep['deals_played']} of {plural(rep['deals'], 'deal')}: the figures above "
+            "count those deals.",
+            markup=False,
+        )
         raise typer.Exit(stop.exit_code)
 
 

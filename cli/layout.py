@@ -2,6 +2,7 @@
 wrapped between words, bullets with a hanging indent, and tables that fold into rows when they do not fit.
 
 The same inputs at the same width give the same bytes (tests pin ``COLUMNS``)."""
+
 from __future__ import annotations
 
 import textwrap
@@ -20,8 +21,9 @@ def wrap(text: str, width: int, first: str = "", rest: str | None = None) -> lis
     stays whole on a line of its own), ``first`` before the first line and ``rest`` (default: as many spaces)
     before the others."""
     rest = " " * cell_len(first) if rest is None else rest
-    return textwrap.wrap(text, width=width, initial_indent=first, subsequent_indent=rest, break_long_words=False,
-                         break_on_hyphens=False) or [first.rstrip()]
+    return textwrap.wrap(
+        text, width=width, initial_indent=first, subsequent_indent=rest, break_long_words=False, break_on_hyphens=False
+    ) or [first.rstrip()]
 
 
 def print_lines(con: Console, lines: Sequence[str], style: str | None = None) -> None:
@@ -32,8 +34,10 @@ def print_lines(con: Console, lines: Sequence[str], style: str | None = None) ->
 
 def table_width(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> tuple[int, int]:
     """(the columns a boxed table needs with every cell on one line, of which its first column)."""
-    widths = [max([cell_len(h)] + [max((cell_len(x) for x in str(r[i]).split("\n")), default=0) for r in rows])
-              for i, h in enumerate(headers)]
+    widths = [
+        max([cell_len(h)] + [max((cell_len(x) for x in str(r[i]).split("\n")), default=0) for r in rows])
+        for i, h in enumerate(headers)
+    ]
     return sum(widths) + 3 * len(widths) + 1, widths[0]
 
 

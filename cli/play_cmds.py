@@ -1,4 +1,5 @@
 """``mbrules play`` (one headless match between bots, narrated) and ``mbrules simulate`` (many, with statistics)."""
+
 from __future__ import annotations
 
 import contextlib
@@ -34,12 +35,15 @@ SEED_WORDS = "a 64-bit integer, from -2**63 to 2**64-1"
 MAX_PLAYERS = 99  # a ruleset's player counts are 1 or 2 digits
 MAX_HANDS_FLAG = 10_000  # the largest match.max_hands a ruleset may give (a match keeps its history)
 
-BOTS_HELP = "Bot name ({names}); once for every player, or once per player in seating order (p1, p2, ...). Default: heuristic."
+BOTS_HELP = (
+    "Bot name ({names}); once for every player, or once per player in seating order (p1, p2, ...). Default: heuristic."
+)
 
 
 # -- shared set-up -----------------------------------------------------------------------
-def compile_game(ruleset: str, options: list[str], players: int, bots: list[str],
-                 files_read: list[Path] | None = None) -> Game:
+def compile_game(
+    ruleset: str, options: list[str], players: int, bots: list[str], files_read: list[Path] | None = None
+) -> Game:
     """Check the bots, compile the ruleset for ``players`` (:func:`mbrules.load_game`); bad input exits
     cleanly with the contract's code. Every command that plays (play, simulate, compare, ladder, train)
     compiles through it.
@@ -63,8 +67,11 @@ def compile_game(ruleset: str, options: list[str], players: int, bots: list[str]
     except GameError as e:
         fail(f"mbrules: {e}", EXIT_USAGE)
     if len(bots) not in (1, players):
-        fail(f"mbrules: give --bot once (for every player) or once per player: {players} players, "
-             f"{len(bots)} --bot given", EXIT_USAGE)
+        fail(
+            f"mbrules: give --bot once (for every player) or once per player: {players} players, "
+            f"{len(bots)} --bot given",
+            EXIT_USAGE,
+        )
     try:  # a bot that needs something of the game (the learned bot's model) is checked before any match
         for b in dict.fromkeys(bots):
             check_bot(b, game)
@@ -121,8 +128,11 @@ class Narrator(Observer):
         sheet = sheets[-1]
         table = _sides_table(g, f"Score sheet, hand {len(sheets)}")
         for line in g.score_line_names:  # the contract's lines and the ruleset's own (scoring.lines)
-            table.add_row(line_label(line), *(str(sheet[s][line]) for s in range(g.sides)),
-                          end_section=line == g.score_line_names[-2])
+            table.add_row(
+                line_label(line),
+                *(str(sheet[s][line]) for s in range(g.sides)),
+                end_section=line == g.score_line_names[-2],
+            )
         table.add_row("Running total", *(str(t) for t in st.match_totals))
         table.add_row(f"{self.words.unit.capitalize()} travelled", *(str(v.miles) for v in table_now.sides))
         self.out.print(table)
@@ -136,15 +146,35 @@ def _result(game: Game, st: State) -> tuple[str, str]:
 @app.command()
 def play(
     ruleset: str = typer.Option(DEFAULT_RULESET, "--ruleset", "-r", help="Bundled ruleset id or path to a YAML file."),
-    option: Optional[list[str]] = typer.Option(None, "--option", "-o", help="Option id or path; repeat to apply several, in order."),
-    players: int = typer.Option(DEFAULT_PLAYERS, "--players", "-p", "-n", help="Number of players (2, 3, 4 or 6 in the bundled editions)."),
+    option: Optional[list[str]] = typer.Option(
+        None, "--option", "-o", help="Option id or path; repeat to apply several, in order."
+    ),
+    players: int = typer.Option(
+        DEFAULT_PLAYERS, "--players", "-p", "-n", help="Number of players (2, 3, 4 or 6 in the bundled editions)."
+    ),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the match: the same seed gives the same game."),
     bot: Optional[list[str]] = typer.Option(None, "--bot", "-b", help=BOTS_HELP.format(names=", ".join(bot_names()))),
-    hands: Optional[int] = typer.Option(None, "--hands", "-k", help="Stop after K hands (default: play the whole match)."),
-    record: Optional[Path] = typer.Option(None, "--record", help="Also write the game as a replayable scenario file; with --human it is a save, continued by the same command."),
-    as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout: every hand's score sheet, the match totals and result."),
-    human: Optional[list[str]] = typer.Option(None, "--human", help="Play this seat yourself in the terminal (p1, p2, ...); repeat for hot seat. Bots play the other seats."),
-    plain: bool = typer.Option(False, "--plain", help="With --human: a prompt loop that prints each screen (scrollback, SSH, screen readers) instead of the full-screen game."),
+    hands: Optional[int] = typer.Option(
+        None, "--hands", "-k", help="Stop after K hands (default: play the whole match)."
+    ),
+    record: Optional[Path] = typer.Option(
+        None,
+        "--record",
+        help="Also write the game as a replayable scenario file; with --human it is a save, continued by the same command.",
+    ),
+    as_json: bool = typer.Option(
+        False, "--json", help="One JSON document on stdout: every hand's score sheet, the match totals and result."
+    ),
+    human: Optional[list[str]] = typer.Option(
+        None,
+        "--human",
+        help="Play this seat yourself in the terminal (p1, p2, ...); repeat for hot seat. Bots play the other seats.",
+    ),
+    plain: bool = typer.Option(
+        False,
+        "--plain",
+        help="With --human: a prompt loop that prints each screen (scrollback, SSH, screen readers) instead of the full-screen game.",
+    ),
 ) -> None:
     """Play a headless match between bots and tell it; with --human, play seats yourself.
 
@@ -166,8 +196,11 @@ def play(
         try:
             import textual  # noqa: F401  (extra "human")
         except ImportError:
-            fail(f"mbrules: the full-screen game needs Textual: {install_hint('human')} "
-                 "(or add --plain for the prompt loop)", EXIT_USAGE)
+            fail(
+                f"mbrules: the full-screen game needs Textual: {install_hint('human')} "
+                "(or add --plain for the prompt loop)",
+                EXIT_USAGE,
+            )
     if record is not None:
         from mbrules.safe_output import OutputPathError, check_output_file
 
@@ -179,16 +212,31 @@ def play(
             from mbrules.tui.resume import is_saved_game
 
             if is_saved_game(record):  # a person's saved game is continued by --human, never replaced
-                fail(f"mbrules: --record {record} holds a game saved by play --human (the same command continues "
-                     "it): give another --record file; it is left as it was", EXIT_USAGE)
+                fail(
+                    f"mbrules: --record {record} holds a game saved by play --human (the same command continues "
+                    "it): give another --record file; it is left as it was",
+                    EXIT_USAGE,
+                )
     done: dict = {}
     try:
         with signals(raising=True):
             if seats:  # a person plays: the terminal UI (mbrules/tui/)
                 from mbrules.tui import run_human
 
-                code = run_human(game, ruleset, options, players, seed, bots, seats, hands, record, inputs, done,
-                                 full_screen=not plain)
+                code = run_human(
+                    game,
+                    ruleset,
+                    options,
+                    players,
+                    seed,
+                    bots,
+                    seats,
+                    hands,
+                    record,
+                    inputs,
+                    done,
+                    full_screen=not plain,
+                )
                 if code:
                     raise typer.Exit(code)
             else:
@@ -197,8 +245,13 @@ def play(
         name = "SIGINT" if e.signum == 2 else "SIGTERM" if e.signum == 15 else f"signal {e.signum}"
         what = "the match was not finished" if "played" not in done else "the output was cut short"
         if record is not None:
-            what += (f"; {record} was written whole" if "recorded" in done
-                     else f"; {record} was left as it was" if record.exists() else "; nothing was recorded")
+            what += (
+                f"; {record} was written whole"
+                if "recorded" in done
+                else f"; {record} was left as it was"
+                if record.exists()
+                else "; nothing was recorded"
+            )
         print(f"mbrules: interrupted ({name}): {what}", file=sys.stderr)
         raise typer.Exit(e.exit_code)
 
@@ -212,19 +265,35 @@ def _human_seats(game: Game, names: list[str], as_json: bool) -> list[int]:
     seats = []
     for name in names:
         if name not in game.player_names:
-            fail(f"mbrules: --human {name!r} is not a seat of this game (players: {', '.join(game.player_names)})",
-                 EXIT_USAGE)
+            fail(
+                f"mbrules: --human {name!r} is not a seat of this game (players: {', '.join(game.player_names)})",
+                EXIT_USAGE,
+            )
         seats.append(game.player_names.index(name))
     from mbrules.tui import no_terminal
 
     if no_terminal():
-        fail("mbrules: --human needs a terminal: standard input and output must both be a TTY "
-             "(to watch bots play without one, leave out --human)", EXIT_USAGE)
+        fail(
+            "mbrules: --human needs a terminal: standard input and output must both be a TTY "
+            "(to watch bots play without one, leave out --human)",
+            EXIT_USAGE,
+        )
     return sorted(set(seats))
 
 
-def _play(game: Game, ruleset: str, options: list[str], players: int, seed: int, bots: list[str],
-          hands: int | None, record: Path | None, inputs: list[Path], as_json: bool, done: dict) -> None:
+def _play(
+    game: Game,
+    ruleset: str,
+    options: list[str],
+    players: int,
+    seed: int,
+    bots: list[str],
+    hands: int | None,
+    record: Path | None,
+    inputs: list[Path],
+    as_json: bool,
+    done: dict,
+) -> None:
     """The body of ``play`` once its inputs are checked (run with SIGINT/SIGTERM raising Interrupted)."""
     from mbrules.matches.loop import play_match
 
@@ -252,7 +321,9 @@ def _play(game: Game, ruleset: str, options: list[str], players: int, seed: int,
     if record is not None and recorder is not None:  # the one is given with the other
         from mbrules.scenario.record import record_match, write_scenario_file
 
-        text = record_match(recorder, st, ruleset, options, players, seed, out_dir=Path(os.path.realpath(record)).parent)
+        text = record_match(
+            recorder, st, ruleset, options, players, seed, out_dir=Path(os.path.realpath(record)).parent
+        )
         from mbrules.safe_output import OutputPathError
 
         try:  # whole or not at all: a temporary file renamed over the target, checked again just before
@@ -270,19 +341,32 @@ def _play(game: Game, ruleset: str, options: list[str], players: int, seed: int,
         running = [0] * game.sides
         for i, sheet in enumerate(st.hand_sheets):
             running = [r + sheet[s]["total"] for s, r in enumerate(running)]
-            hands_doc.append({
-                "hand": i + 1,
-                "score_sheet": {names[s]: {line: sheet[s][line] for line in game.score_line_names} for s in range(game.sides)},
-                "running_totals": {names[s]: running[s] for s in range(game.sides)},
-            })
+            hands_doc.append(
+                {
+                    "hand": i + 1,
+                    "score_sheet": {
+                        names[s]: {line: sheet[s][line] for line in game.score_line_names} for s in range(game.sides)
+                    },
+                    "running_totals": {names[s]: running[s] for s in range(game.sides)},
+                }
+            )
         doc = {
             "settings": {
-                "ruleset": ruleset, "ruleset_id": game.ruleset_id, "options": options,
-                "applied_options": list(game.ruleset.applied_options), "players": players, "seed": seed,
+                "ruleset": ruleset,
+                "ruleset_id": game.ruleset_id,
+                "options": options,
+                "applied_options": list(game.ruleset.applied_options),
+                "players": players,
+                "seed": seed,
                 "bots": _bots_by_player(game, bots),
                 # how the match ends (match.mode, its hands or points, the tie-break): what 'result' was judged by
-                "match": {"mode": game.match_mode, "target_points": game.target_points, "hands": game.match_hands,
-                          "tie_break": game.match_tie_break, "max_hands": game.max_hands},
+                "match": {
+                    "mode": game.match_mode,
+                    "target_points": game.target_points,
+                    "hands": game.match_hands,
+                    "tie_break": game.match_tie_break,
+                    "max_hands": game.max_hands,
+                },
                 "hands": hands,
             },
             "sides": {names[s]: [game.player_names[p] for p in game.side_players[s]] for s in range(game.sides)},
@@ -291,8 +375,7 @@ def _play(game: Game, ruleset: str, options: list[str], players: int, seed: int,
             "result": result,
             "winner": result if result != "unfinished" else None,
             # why an unfinished match stopped: --hands, or the ruleset's match.max_hands bound
-            "stopped_by": (None if result != "unfinished"
-                           else "max_hands" if st.outcome is not None else "hands"),
+            "stopped_by": (None if result != "unfinished" else "max_hands" if st.outcome is not None else "hands"),
         }
         sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
 
@@ -300,15 +383,23 @@ def _play(game: Game, ruleset: str, options: list[str], players: int, seed: int,
 @app.command()
 def simulate(
     ruleset: str = typer.Option(DEFAULT_RULESET, "--ruleset", "-r", help="Bundled ruleset id or path to a YAML file."),
-    option: Optional[list[str]] = typer.Option(None, "--option", "-o", help="Option id or path; repeat to apply several, in order."),
+    option: Optional[list[str]] = typer.Option(
+        None, "--option", "-o", help="Option id or path; repeat to apply several, in order."
+    ),
     players: int = typer.Option(DEFAULT_PLAYERS, "--players", "-p", "-n", help="Number of players."),
     games: int = typer.Option(100, "--games", "-g", help="Number of whole matches to play."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the run: game i is dealt from (seed, i)."),
     workers: Optional[int] = workers_option(),
     bot: Optional[list[str]] = typer.Option(None, "--bot", "-b", help=BOTS_HELP.format(names=", ".join(bot_names()))),
-    as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout with the statistics and throughput."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Also write one record per game: FILE.jsonl (a match a line, "
-                                       "hands nested) or FILE.csv (a hand a row). At most 1,000,000 games."),
+    as_json: bool = typer.Option(
+        False, "--json", help="One JSON document on stdout with the statistics and throughput."
+    ),
+    out: Optional[Path] = typer.Option(
+        None,
+        "--out",
+        help="Also write one record per game: FILE.jsonl (a match a line, "
+        "hands nested) or FILE.csv (a hand a row). At most 1,000,000 games.",
+    ),
     backend: str = typer.Option("local", "--backend", help=BACKEND_HELP, metavar="local|ray"),
     address: Optional[str] = typer.Option(None, "--address", help=ADDRESS_HELP, metavar="HOST:PORT"),
 ) -> None:
@@ -330,8 +421,15 @@ def simulate(
     if out is not None:
         _check_records_out(out, inputs, games)
 
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
-                               TimeElapsedColumn, TimeRemainingColumn)
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     class RateColumn(ProgressColumn):  # games a second, once there is a rate to show
         def render(self, task):
@@ -344,9 +442,16 @@ def simulate(
 
     err = Console(stderr=True)
     with Progress(
-        TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), RateColumn(), TimeElapsedColumn(),
-        TextColumn("ETA"), TimeRemainingColumn(),
-        console=err, transient=True, disable=not err.is_terminal,
+        TextColumn("simulating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        RateColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
     ) as bar:
         task = bar.add_task("games", total=games)
         nodes: set = set()
@@ -354,20 +459,39 @@ def simulate(
             try:
                 with _records_file(out, inputs, game) as on_records:  # streamed, renamed into place at the end
                     with cluster_session(backend):
-                        stats, seconds = run(game, bots, games, seed, workers=workers,
-                                             progress=lambda n: bar.update(task, completed=n), should_stop=stop,
-                                             records=out is not None, backend=backend, address=address,
-                                             nodes=nodes, on_records=on_records)
+                        stats, seconds = run(
+                            game,
+                            bots,
+                            games,
+                            seed,
+                            workers=workers,
+                            progress=lambda n: bar.update(task, completed=n),
+                            should_stop=stop,
+                            records=out is not None,
+                            backend=backend,
+                            address=address,
+                            nodes=nodes,
+                            on_records=on_records,
+                        )
             except BrokenProcessPool as e:  # a worker killed from outside, or its set-up failed
-                fail(f"mbrules: a worker process stopped unexpectedly ({e}); the other workers were stopped "
-                     "and nothing is reported", EXIT_CHECK_FAILED)
+                fail(
+                    f"mbrules: a worker process stopped unexpectedly ({e}); the other workers were stopped "
+                    "and nothing is reported",
+                    EXIT_CHECK_FAILED,
+                )
     report = summary(game, stats, seconds)
     interrupted = stop.signum is not None
     report["interrupted"] = interrupted
     settings: dict[str, Any] = {
-        "ruleset": ruleset, "ruleset_id": game.ruleset_id, "options": options, "players": players,
-        "games": games, "seed": seed, "workers": workers,
-        "bots": _bots_by_player(game, bots), "backend": backend,
+        "ruleset": ruleset,
+        "ruleset_id": game.ruleset_id,
+        "options": options,
+        "players": players,
+        "games": games,
+        "seed": seed,
+        "workers": workers,
+        "bots": _bots_by_player(game, bots),
+        "backend": backend,
     }
     if backend == "ray":
         report["cluster"] = {"address": address, "nodes_used": len(nodes)}  # where the tasks ran (not a figure)
@@ -375,18 +499,26 @@ def simulate(
         name = "SIGINT" if stop.signum == 2 else "SIGTERM" if stop.signum == 15 else f"signal {stop.signum}"
         n = stats.games
         which = f"games 0 to {n - 1} of the seed, whole chunks merged in order" if n else "no game finished"
-        print(f"mbrules: interrupted after {n} of {plural(games, 'game')} ({name}); the statistics count those {plural(n, 'game')} "
-              f"({which})", file=sys.stderr)
+        print(
+            f"mbrules: interrupted after {n} of {plural(games, 'game')} ({name}); the statistics count those {plural(n, 'game')} "
+            f"({which})",
+            file=sys.stderr,
+        )
     if as_json:
         sys.stdout.write(json.dumps({"settings": settings, **report}, indent=2, ensure_ascii=False) + "\n")
         if interrupted:
             raise typer.Exit(stop.exit_code)
         return
     con = text_console()
-    con.print(f"{game.ruleset.name}; {players} players; bots: "
-              + ", ".join(f"{p} {b}" for p, b in settings["bots"].items()), markup=False)
-    counted = (f"{stats.games} of {plural(games, 'match', 'matches')} (interrupted)" if interrupted
-               else plural(games, "match", "matches"))
+    con.print(
+        f"{game.ruleset.name}; {players} players; bots: " + ", ".join(f"{p} {b}" for p, b in settings["bots"].items()),
+        markup=False,
+    )
+    counted = (
+        f"{stats.games} of {plural(games, 'match', 'matches')} (interrupted)"
+        if interrupted
+        else plural(games, "match", "matches")
+    )
     t = Table(title=f"{counted}, seed {seed}, {plural(workers, 'worker')}", title_justify="left")
     t.add_column("figure")
     t.add_column("value", justify="right")
@@ -395,8 +527,11 @@ def simulate(
         t.add_row(key.capitalize(), *_figure(report[key], None))
     ci = report["ci95"]
     for s in range(game.sides):
-        t.add_row(f"Matches won by {_side_label(game, s)}", str(report["wins"][game.side_names[s]]),
-                  _ci_words(ci["win_share"][game.side_names[s]], share=True))
+        t.add_row(
+            f"Matches won by {_side_label(game, s)}",
+            str(report["wins"][game.side_names[s]]),
+            _ci_words(ci["win_share"][game.side_names[s]], share=True),
+        )
     # every metric of the registry, by the names compare and sweep show it under (mbrules.matches.metrics),
     # each to the digits its interval supports
     from mbrules.matches.metrics import METRICS, applies
@@ -409,18 +544,28 @@ def simulate(
         rate = report[key]
         t.add_row(key.replace("_", " ").capitalize(), "–" if rate is None else f"{rate:,.0f}", "")
     con.print(t)
-    con.print("95% intervals: Wilson for shares of matches; the delta method over matches for the other "
-              "figures (a match's hands are not independent). The same metrics as compare and sweep.",
-              markup=False)
+    con.print(
+        "95% intervals: Wilson for shares of matches; the delta method over matches for the other "
+        "figures (a match's hands are not independent). The same metrics as compare and sweep.",
+        markup=False,
+    )
     m = _sides_table(game, "Mean score per hand, per side", "line")
     for line in report['mean_score_per_line']:
-        m.add_row(line_label(line) if line != "total" else "Total",
-                  *("–" if report['mean_score_per_line'][line][n] is None
-                    else f"{report['mean_score_per_line'][line][n]:.1f}" for n in game.side_names))
+        m.add_row(
+            line_label(line) if line != "total" else "Total",
+            *(
+                "–"
+                if report['mean_score_per_line'][line][n] is None
+                else f"{report['mean_score_per_line'][line][n]:.1f}"
+                for n in game.side_names
+            ),
+        )
     con.print(m)
     if interrupted:
-        con.print(f"Interrupted after {stats.games} of {plural(games, 'game')}: the figures above count those games.",
-                  markup=False)
+        con.print(
+            f"Interrupted after {stats.games} of {plural(games, 'game')}: the figures above count those games.",
+            markup=False,
+        )
         raise typer.Exit(stop.exit_code)
 
 
@@ -464,8 +609,11 @@ def _check_records_out(out: Path, inputs: list[Path], games: int) -> None:
     if out.suffix.lower() not in (".jsonl", ".csv"):
         fail(f"mbrules: --out {out}: give a file ending in .jsonl (a match a line) or .csv (a hand a row)", EXIT_USAGE)
     if games > MAX_RECORDED_GAMES:
-        fail(f"mbrules: --out records at most {MAX_RECORDED_GAMES:,} games (got --games {games:,}): "
-             "run several simulations with other seeds", EXIT_USAGE)
+        fail(
+            f"mbrules: --out records at most {MAX_RECORDED_GAMES:,} games (got --games {games:,}): "
+            "run several simulations with other seeds",
+            EXIT_USAGE,
+        )
     try:
         check_output_file(out, inputs, "--out")
     except OutputPathError as e:
@@ -494,11 +642,13 @@ def _records_file(out: Path | None, inputs: list[Path], game: Game):
             def on_records(first: int, records: list) -> None:
                 try:
                     if as_jsonl:
-                        fh.write(export.jsonl(export.match_row(r, names, index=first + k)
-                                              for k, r in enumerate(records)))
+                        fh.write(
+                            export.jsonl(export.match_row(r, names, index=first + k) for k, r in enumerate(records))
+                        )
                     else:
-                        fh.write(export.hands_csv_rows(((None, first + k, "main", r)
-                                                        for k, r in enumerate(records)), names))
+                        fh.write(
+                            export.hands_csv_rows(((None, first + k, "main", r) for k, r in enumerate(records)), names)
+                        )
                 except OSError as e:
                     raise _RecordsNotWritten(e) from None
 

@@ -1,4 +1,5 @@
 """`mbrules replay PATH... [--json]`: run scenario files (spec: scenarios.md, Output of mbrules replay)."""
+
 from __future__ import annotations
 
 import json
@@ -37,8 +38,12 @@ def _ruleset_kind(path: Path) -> str | None:
 @app.command("replay")
 def replay(
     paths: List[Path] = typer.Argument(
-        ..., metavar="PATH...", help="scenario files, or folders (every *.yaml under them, sorted)",
-        show_default=False, readable=False),  # an unreadable file is reported by replay_file, naming it
+        ...,
+        metavar="PATH...",
+        help="scenario files, or folders (every *.yaml under them, sorted)",
+        show_default=False,
+        readable=False,
+    ),  # an unreadable file is reported by replay_file, naming it
     as_json: bool = typer.Option(False, "--json", help="print one JSON document with every scenario's result"),
 ) -> None:
     """Run scenario files: one line a scenario (PASS/FAIL title), a diff for each failure, then 'N passed, N failed'.
@@ -63,9 +68,11 @@ def replay(
         what = _ruleset_kind(f) if len(file_results) == 1 and not file_results[0].passed else None
         if what is not None:  # a ruleset or an option where a scenario belongs: say so, not 14 key errors
             shown = printable(str(f))
-            print(f"{shown}:1:1: this is {what}, not a scenario: check it with 'mbrules validate {shown}'"
-                  + ("" if what.endswith("option") else f", play it with 'mbrules play --ruleset {shown}'"),
-                  file=sys.stderr)
+            print(
+                f"{shown}:1:1: this is {what}, not a scenario: check it with 'mbrules validate {shown}'"
+                + ("" if what.endswith("option") else f", play it with 'mbrules play --ruleset {shown}'"),
+                file=sys.stderr,
+            )
             if not as_json:
                 print(f"FAIL {shown} ({what}, not a scenario)", flush=True)
             results += file_results  # counted as failed: exit 1
@@ -79,8 +86,12 @@ def replay(
     passed = sum(r.passed for r in results)
     failed = len(results) - passed
     if as_json:
-        print(json.dumps({"scenarios": [r.as_json() for r in results], "passed": passed, "failed": failed,
-                          "files": len(files)}, indent=2))
+        print(
+            json.dumps(
+                {"scenarios": [r.as_json() for r in results], "passed": passed, "failed": failed, "files": len(files)},
+                indent=2,
+            )
+        )
     else:
         print(summary_line(results))
     raise typer.Exit(EXIT_OK if failed == 0 else EXIT_CHECK_FAILED)

@@ -1,6 +1,7 @@
 """What `compare` and `sweep` share as commands: checking the report folder before any match, the
 progress bars of their phases (rate and ETA), and the words for a run that could not finish
 (a worker that died, a signal while the folder was written, a write that failed)."""
+
 from __future__ import annotations
 
 import sys
@@ -41,16 +42,24 @@ def _clock(seconds: float) -> str:
 
 
 @contextmanager
-def phase_progress(unit: str, stream=None, every: float = PIPED_EVERY,
-                   clock: Callable[[], float] | None = None) -> Iterator[Callable[[str, str, int, int], None]]:
+def phase_progress(
+    unit: str, stream=None, every: float = PIPED_EVERY, clock: Callable[[], float] | None = None
+) -> Iterator[Callable[[str, str, int, int], None]]:
     """A ``progress(key, title, done, total)`` callback. On a terminal: one bar a phase on stderr, laid out
     for its width (:func:`output_width`) so that the count, the rate in ``unit``/s and the ETA stay in view
     at 80 columns (a long label is cut). Piped (stderr not a terminal): one line at most every ``every``
     seconds, ``mbrules: LABEL DONE/TOTAL UNIT, RATE UNIT/s, ETA M:SS``, so a run in a log shows it lives."""
     import time
 
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn,
-                               TimeRemainingColumn)
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TaskID,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
     from rich.table import Column
 
     stream = sys.stderr if stream is None else stream
@@ -82,11 +91,17 @@ def phase_progress(unit: str, stream=None, every: float = PIPED_EVERY,
     err = Console(file=stream, width=width)
     bar_width = max(6, width - LABEL_WIDTH - 48)
     tasks: dict[str, TaskID] = {}
-    with Progress(TextColumn("{task.description}", table_column=Column(max_width=LABEL_WIDTH, no_wrap=True,
-                                                                       overflow="ellipsis")),
-                  BarColumn(bar_width=bar_width), MofNCompleteColumn(),
-                  TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-                  console=err, transient=True) as bar:
+    with Progress(
+        TextColumn("{task.description}", table_column=Column(max_width=LABEL_WIDTH, no_wrap=True, overflow="ellipsis")),
+        BarColumn(bar_width=bar_width),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+    ) as bar:
 
         def progress(key: str, title: str, done: int, total: int) -> None:
             if key not in tasks:
@@ -121,11 +136,16 @@ def report_run(out: str | None) -> Iterator[None]:
     try:
         yield
     except BrokenProcessPool as e:
-        fail(f"mbrules: a worker process stopped unexpectedly ({e}); the other workers were stopped "
-             "and nothing is reported", EXIT_CHECK_FAILED)
+        fail(
+            f"mbrules: a worker process stopped unexpectedly ({e}); the other workers were stopped "
+            "and nothing is reported",
+            EXIT_CHECK_FAILED,
+        )
     except OutputInterrupted as e:  # a signal while the report was written: the folder is as it was
-        print(f"mbrules: interrupted ({signal_name(e.signum)}) while the report was written: {out} is left as it was",
-              file=sys.stderr)
+        print(
+            f"mbrules: interrupted ({signal_name(e.signum)}) while the report was written: {out} is left as it was",
+            file=sys.stderr,
+        )
         raise typer.Exit(128 + e.signum)
     except OSError as e:
         fail(f"mbrules: cannot write the report in {out}: {e.strerror or e}", EXIT_USAGE)

@@ -3,6 +3,7 @@
 The ruleset package (pydantic models, the loader: about 110 ms) is imported inside the commands
 that use it, not when the app is built, so that --help and 'schema' need not pay for it.
 """
+
 from __future__ import annotations
 
 import json
@@ -18,9 +19,12 @@ from .common import EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE, app, fail, fold
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout instead of text.")]
 OptionFlag = Annotated[
     list[str] | None,
-    typer.Option("--option", "-o", metavar="OPTION",
-                 help="An option to apply (a bundled option id or a path to an option file); repeat for more, "
-                      "applied in order."),
+    typer.Option(
+        "--option",
+        "-o",
+        metavar="OPTION",
+        help="An option to apply (a bundled option id or a path to an option file); repeat for more, applied in order.",
+    ),
 ]
 
 
@@ -43,7 +47,7 @@ def _as_typed(lines: list[str], ref: str) -> list[str]:
     except (OSError, ValueError):
         return lines
     typed = printable(ref)
-    return [typed + line[len(shown):] if line.startswith(shown + ":") else line for line in lines]
+    return [typed + line[len(shown) :] if line.startswith(shown + ":") else line for line in lines]
 
 
 def _report(ref: str, options: list[str] | None):
@@ -70,8 +74,12 @@ def _load(ref: str, options: list[str] | None):
 @app.command("rulesets")
 def rulesets_cmd(
     as_json: JsonFlag = False,
-    long: Annotated[bool, typer.Option("--long", "-l", help="Give each option's description, source and exclusive "
-                                                             "groups, not only its name.")] = False,
+    long: Annotated[
+        bool,
+        typer.Option(
+            "--long", "-l", help="Give each option's description, source and exclusive groups, not only its name."
+        ),
+    ] = False,
 ) -> None:
     """List the bundled rulesets, and the options by category: a line each (its name), or with --long its description, source and exclusive groups."""
     import textwrap
@@ -83,11 +91,22 @@ def rulesets_cmd(
     rulesets = [summary(bundled_folder(False) / f"{i}.yaml", i) for i in bundled_ids(False)]
     options = [summary(bundled_folder(True) / f"{i}.yaml", i) for i in bundled_ids(True)]
     if as_json:
-        _print_json({
-            "rulesets": [{"id": s.id, "name": s.name, "description": s.description} for s in rulesets],
-            "options": [{"id": s.id, "name": s.name, "description": s.description, "category": s.category or None,
-                         "source": s.source or None, "groups": list(s.groups)} for s in options],
-        })
+        _print_json(
+            {
+                "rulesets": [{"id": s.id, "name": s.name, "description": s.description} for s in rulesets],
+                "options": [
+                    {
+                        "id": s.id,
+                        "name": s.name,
+                        "description": s.description,
+                        "category": s.category or None,
+                        "source": s.source or None,
+                        "groups": list(s.groups),
+                    }
+                    for s in options
+                ],
+            }
+        )
         return
     width = max((len(s.id) for s in rulesets + options), default=10) + 2
     columns = output_width()
@@ -97,8 +116,9 @@ def rulesets_cmd(
         indent = " " * (2 + width)
         out: list[str] = []
         for text in lines:
-            out += textwrap.wrap(text, max(20, columns - len(indent)), break_on_hyphens=False,
-                                 break_long_words=False) or [""]  # a source's address stays whole
+            out += textwrap.wrap(
+                text, max(20, columns - len(indent)), break_on_hyphens=False, break_long_words=False
+            ) or [""]  # a source's address stays whole
         typer.echo(f"  {ident:<{width}}{out[0]}")
         for line in out[1:]:
             typer.echo(indent + line)
@@ -124,27 +144,57 @@ def rulesets_cmd(
             entry(s.id, lines)
     if not long:
         typer.echo("")
-        typer.echo(fold("Each option's description, source and groups: mbrules rulesets --long; its rules in words: "
-                        "mbrules show RULESET --option ID.", columns, 0))
+        typer.echo(
+            fold(
+                "Each option's description, source and groups: mbrules rulesets --long; its rules in words: "
+                "mbrules show RULESET --option ID.",
+                columns,
+                0,
+            )
+        )
 
 
 @app.command("show")
 def show_cmd(
-    ruleset: Annotated[str, typer.Argument(metavar="RULESET", help="A bundled ruleset id (see 'mbrules rulesets') or a path to a YAML file.")],
+    ruleset: Annotated[
+        str,
+        typer.Argument(
+            metavar="RULESET", help="A bundled ruleset id (see 'mbrules rulesets') or a path to a YAML file."
+        ),
+    ],
     option: OptionFlag = None,
-    players: Annotated[int | None, typer.Option("--players", "-p", min=1, max=99,
-                                                   help="Also show the setup for this many players: deck size, "
-                                                        "sides and who plays for each, target, extension, "
-                                                        "removed cards.")] = None,
-    explain: Annotated[bool, typer.Option("--explain", "-e",
-                                          help="Also say where each value came from: the file, line and column "
-                                               "that set it (parent, the file's options, the file, then --option), "
-                                               "and its citation (source, decided, or uncited).")] = False,
-    changed: Annotated[bool | None, typer.Option("--changed/--all",
-                                                 help="With --explain: only the values the file itself and its "
-                                                      "options (and each --option) set, or every value. Default: "
-                                                      "--changed for a file, --all for a bundled id.",
-                                                 show_default=False)] = None,
+    players: Annotated[
+        int | None,
+        typer.Option(
+            "--players",
+            "-p",
+            min=1,
+            max=99,
+            help="Also show the setup for this many players: deck size, "
+            "sides and who plays for each, target, extension, "
+            "removed cards.",
+        ),
+    ] = None,
+    explain: Annotated[
+        bool,
+        typer.Option(
+            "--explain",
+            "-e",
+            help="Also say where each value came from: the file, line and column "
+            "that set it (parent, the file's options, the file, then --option), "
+            "and its citation (source, decided, or uncited).",
+        ),
+    ] = False,
+    changed: Annotated[
+        bool | None,
+        typer.Option(
+            "--changed/--all",
+            help="With --explain: only the values the file itself and its "
+            "options (and each --option) set, or every value. Default: "
+            "--changed for a file, --all for a bundled id.",
+            show_default=False,
+        ),
+    ] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Show a resolved ruleset: cards, relations, play rules, coup fourré, scoring, match.
@@ -177,15 +227,26 @@ def show_cmd(
                 typer.echo("")
                 if changed:
                     top = _shown_file(_own_files(report.files, len(option or []))[0])
-                    typer.echo(fold(f"What {top} and its options change (files in the order they were laid "
-                                    f"down, later wins: {files}; --all lists every value)"))
+                    typer.echo(
+                        fold(
+                            f"What {top} and its options change (files in the order they were laid "
+                            f"down, later wins: {files}; --all lists every value)"
+                        )
+                    )
                 else:
-                    typer.echo(fold(f"Where each value comes from (files in the order they were laid down, "
-                                    f"later wins: {files})"))
+                    typer.echo(
+                        fold(
+                            f"Where each value comes from (files in the order they were laid down, later wins: {files})"
+                        )
+                    )
                 for o in origins:
                     cite = f"  [{o.citation}]" if o.citation else ""
-                    typer.echo(fold(f"  {o.path} = {json.dumps(o.value, ensure_ascii=False)}  "
-                                    f"({_shown_file(o.file)}:{o.line}:{o.col}){cite}"))
+                    typer.echo(
+                        fold(
+                            f"  {o.path} = {json.dumps(o.value, ensure_ascii=False)}  "
+                            f"({_shown_file(o.file)}:{o.line}:{o.col}){cite}"
+                        )
+                    )
     except UnsupportedPlayers as exc:
         fail(f"mbrules: {exc}", EXIT_USAGE)
 
@@ -227,8 +288,9 @@ def _own_files(files: list[str], given_options: int) -> list[str]:
 
 @app.command("validate")
 def validate_cmd(
-    files: Annotated[list[str], typer.Argument(metavar="FILE", help="Ruleset or option files (YAML) to check.",
-                                               show_default=False)],  # text: printed as typed; unreadable: FILE:1:1
+    files: Annotated[
+        list[str], typer.Argument(metavar="FILE", help="Ruleset or option files (YAML) to check.", show_default=False)
+    ],  # text: printed as typed; unreadable: FILE:1:1
     as_json: JsonFlag = False,
 ) -> None:
     """Check ruleset and option files: every error as FILE:LINE:COL: message on stderr.
@@ -246,13 +308,18 @@ def validate_cmd(
         except RulesetError as exc:
             for line in exc.lines:
                 print(line, file=sys.stderr)
-            results.append({"file": str(path), "kind": "unreadable", "ok": False,
-                            "errors": [{"message": line} for line in exc.lines]})
+            results.append(
+                {
+                    "file": str(path),
+                    "kind": "unreadable",
+                    "ok": False,
+                    "errors": [{"message": line} for line in exc.lines],
+                }
+            )
             code = EXIT_USAGE
             continue
         typed = printable(str(path))  # the file as the user typed it (messages about it too)
-        shown = [d if d.file != result.file else type(d)(typed, d.line, d.col, d.message)
-                 for d in result.diagnostics]
+        shown = [d if d.file != result.file else type(d)(typed, d.line, d.col, d.message) for d in result.diagnostics]
         for d in shown:
             print(str(d), file=sys.stderr)
         for w in result.warnings:
@@ -262,8 +329,15 @@ def validate_cmd(
                 typer.echo(f"OK {typed}")
         elif code == EXIT_OK:
             code = EXIT_CHECK_FAILED
-        results.append({"file": typed, "kind": result.kind, "ok": result.ok,
-                        "errors": [d.as_json() for d in shown], "warnings": list(result.warnings)})
+        results.append(
+            {
+                "file": typed,
+                "kind": result.kind,
+                "ok": result.ok,
+                "errors": [d.as_json() for d in shown],
+                "warnings": list(result.warnings),
+            }
+        )
     if as_json:
         _print_json({"ok": code == EXIT_OK, "files": results})
     if code:
@@ -272,8 +346,12 @@ def validate_cmd(
 
 @app.command("schema")
 def schema_cmd(
-    which: Annotated[str, typer.Argument(help="ruleset (a ruleset or option file) or scenario (a scenario file).",
-                                         metavar="[ruleset|scenario]")] = "ruleset",
+    which: Annotated[
+        str,
+        typer.Argument(
+            help="ruleset (a ruleset or option file) or scenario (a scenario file).", metavar="[ruleset|scenario]"
+        ),
+    ] = "ruleset",
     as_json: JsonFlag = False,
 ) -> None:
     """Print the JSON Schema (2020-12) of ruleset files or scenario files."""
@@ -293,14 +371,21 @@ def diff_cmd(
     second: Annotated[str, typer.Argument(metavar="RULESET_B", help="The ruleset to compare to (id or path).")],
     option: Annotated[
         list[str] | None,
-        typer.Option("--option", "-o", metavar="OPTION",
-                     help="An option applied to the SECOND ruleset (repeat for more), so "
-                          "'mbrules diff winning-moves winning-moves --option hazard-on-hazard' shows what the "
-                          "option changes."),
+        typer.Option(
+            "--option",
+            "-o",
+            metavar="OPTION",
+            help="An option applied to the SECOND ruleset (repeat for more), so "
+            "'mbrules diff winning-moves winning-moves --option hazard-on-hazard' shows what the "
+            "option changes.",
+        ),
     ] = None,
-    exit_code: Annotated[bool, typer.Option("--exit-code",
-                                            help="Exit 1 when the rulesets differ, 0 when they do not "
-                                                 "(as 'git diff --exit-code').")] = False,
+    exit_code: Annotated[
+        bool,
+        typer.Option(
+            "--exit-code", help="Exit 1 when the rulesets differ, 0 when they do not (as 'git diff --exit-code')."
+        ),
+    ] = False,
     as_json: JsonFlag = False,
 ) -> None:
     """The rule differences between two resolved rulesets, in words. Options apply to the second.
@@ -312,11 +397,13 @@ def diff_cmd(
     b = _load(second, option)
     changes = diff_rulesets(a, b)
     if as_json:
-        _print_json({
-            "a": {"id": a.id, "name": a.name, "options": list(a.applied_options)},
-            "b": {"id": b.id, "name": b.name, "options": list(b.applied_options)},
-            "changes": [c.as_json() for c in changes],
-        })
+        _print_json(
+            {
+                "a": {"id": a.id, "name": a.name, "options": list(a.applied_options)},
+                "b": {"id": b.id, "name": b.name, "options": list(b.applied_options)},
+                "changes": [c.as_json() for c in changes],
+            }
+        )
         if exit_code and changes:
             raise typer.Exit(EXIT_CHECK_FAILED)
         return

@@ -1,4 +1,5 @@
 """``mbrules serve``: tables in the browser (extra ``web``; mbrules/web, docs/web.md)."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -13,9 +14,12 @@ from .common import EXIT_USAGE, app, check_range, fail
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="The address to listen on (127.0.0.1: this machine only)."),
     port: int = typer.Option(8000, "--port", help="The port to listen on (0: any free port, printed at start)."),
-    db: Optional[Path] = typer.Option(None, "--db", metavar="FILE",
-                                      help="The SQLite file the tables live in (default: printed at start, "
-                                           "~/.local/share/mbrules/tables.sqlite3)."),
+    db: Optional[Path] = typer.Option(
+        None,
+        "--db",
+        metavar="FILE",
+        help="The SQLite file the tables live in (default: printed at start, ~/.local/share/mbrules/tables.sqlite3).",
+    ),
 ) -> None:
     """Host tables in the browser: a host opens a table, friends join by link, bots fill seats.
 

@@ -1,5 +1,6 @@
 """``mbrules sweep RULESET --set PATH=VALUES``: which value of a rule gives what. A thin layer over
 :func:`mbrules.sweep.run_sweep` (the orchestration lives in the library): flags, progress, output."""
+
 from __future__ import annotations
 
 import json
@@ -25,17 +26,47 @@ DEFAULT_GAMES = 200
 @app.command()
 def sweep(
     ruleset: str = typer.Argument(..., metavar="RULESET", help="A bundled ruleset id or a path to a YAML file."),
-    set_: Optional[list[str]] = typer.Option(None, "--set", help="PATH=VALUES: a value as 'mbrules show RULESET --explain' names it (player_counts.2.target, cards.stop.count, match.target_points, scoring.safe_trip, player_counts.*.target) and its values: a list (500,700,900) or a range FROM..TO:STEP (600..1400:100); at most 50. Repeat to move several values together, point by point (as many values each)."),
-    option: Optional[list[str]] = typer.Option(None, "--option", "-o", help="Option applied under every value (id or path); repeat, applied in order."),
+    set_: Optional[list[str]] = typer.Option(
+        None,
+        "--set",
+        help="PATH=VALUES: a value as 'mbrules show RULESET --explain' names it (player_counts.2.target, cards.stop.count, match.target_points, scoring.safe_trip, player_counts.*.target) and its values: a list (500,700,900) or a range FROM..TO:STEP (600..1400:100); at most 50. Repeat to move several values together, point by point (as many values each).",
+    ),
+    option: Optional[list[str]] = typer.Option(
+        None, "--option", "-o", help="Option applied under every value (id or path); repeat, applied in order."
+    ),
     players: int = typer.Option(2, "--players", "-p", "-n", help="Number of players."),
-    games: int = typer.Option(DEFAULT_GAMES, "--games", "-g", help="Matches per value (every value dealt the same seeds)."),
-    metric: Optional[list[str]] = typer.Option(None, "--metric", "-m", help="A metric drawn as a response curve (default turns_per_hand and hands_per_match); repeat. Every metric is in the JSON and the report."),
-    target: Optional[str] = typer.Option(None, "--target", help="METRIC=VALUE (e.g. turns_per_hand=60; a share in percent, 0 to 100: first_side_win_share=55 or =55% is 55%, =1 is 1%): names the values whose 95% interval holds it, and the closest."),
-    bot: Optional[list[str]] = typer.Option(None, "--bot", "-b", help="One bot for everybody, or one per player (default heuristic). Bots: " + ", ".join(bot_names()) + "."),
+    games: int = typer.Option(
+        DEFAULT_GAMES, "--games", "-g", help="Matches per value (every value dealt the same seeds)."
+    ),
+    metric: Optional[list[str]] = typer.Option(
+        None,
+        "--metric",
+        "-m",
+        help="A metric drawn as a response curve (default turns_per_hand and hands_per_match); repeat. Every metric is in the JSON and the report.",
+    ),
+    target: Optional[str] = typer.Option(
+        None,
+        "--target",
+        help="METRIC=VALUE (e.g. turns_per_hand=60; a share in percent, 0 to 100: first_side_win_share=55 or =55% is 55%, =1 is 1%): names the values whose 95% interval holds it, and the closest.",
+    ),
+    bot: Optional[list[str]] = typer.Option(
+        None,
+        "--bot",
+        "-b",
+        help="One bot for everybody, or one per player (default heuristic). Bots: " + ", ".join(bot_names()) + ".",
+    ),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed: match i of every value is dealt from (seed, i)."),
     workers: Optional[int] = workers_option(),
-    as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout: headline (at most three sentences), summary (the trends in words), points (one per value, each with every metric and its 95% interval), trend, target."),
-    out: Optional[str] = typer.Option(None, "--out", help="Folder to write the report in (created if missing): index.html, response.png, response.svg, points.csv, sweep.json."),
+    as_json: bool = typer.Option(
+        False,
+        "--json",
+        help="One JSON document on stdout: headline (at most three sentences), summary (the trends in words), points (one per value, each with every metric and its 95% interval), trend, target.",
+    ),
+    out: Optional[str] = typer.Option(
+        None,
+        "--out",
+        help="Folder to write the report in (created if missing): index.html, response.png, response.svg, points.csv, sweep.json.",
+    ),
     no_charts: bool = typer.Option(False, "--no-charts", help="With --out: no charts (no matplotlib needed)."),
     backend: str = typer.Option("local", "--backend", help=BACKEND_HELP, metavar="local|ray"),
     address: Optional[str] = typer.Option(None, "--address", help=ADDRESS_HELP, metavar="HOST:PORT"),
@@ -64,8 +95,11 @@ def sweep(
     except UnknownBot as e:
         fail(f"mbrules: {e}", EXIT_USAGE)
     if len(bots) not in (1, players):
-        fail(f"mbrules: give --bot once (for every player) or once per player: {players} players, "
-             f"{len(bots)} --bot given", EXIT_USAGE)
+        fail(
+            f"mbrules: give --bot once (for every player) or once per player: {players} players, "
+            f"{len(bots)} --bot given",
+            EXIT_USAGE,
+        )
     inputs: list[Path] = []
     try:
         check_metrics(metric or [])
@@ -97,10 +131,25 @@ def sweep(
         with signals(raising=False) as stop, report_run(out):
             try:
                 with cluster_session(backend), refused_bots():
-                    sw = run_sweep(ruleset, set_ or [], options=opts, players=players, games=games, seed=seed,
-                                   bots=bots, metrics=metric or [], target=target, workers=workers, out=out,
-                                   charts=not no_charts, inputs=inputs, progress=progress, should_stop=stop,
-                                   backend=backend, address=address)
+                    sw = run_sweep(
+                        ruleset,
+                        set_ or [],
+                        options=opts,
+                        players=players,
+                        games=games,
+                        seed=seed,
+                        bots=bots,
+                        metrics=metric or [],
+                        target=target,
+                        workers=workers,
+                        out=out,
+                        charts=not no_charts,
+                        inputs=inputs,
+                        progress=progress,
+                        should_stop=stop,
+                        backend=backend,
+                        address=address,
+                    )
             except SetError as e:
                 fail(str(e), EXIT_USAGE)
     doc = sw.document()
@@ -110,8 +159,11 @@ def sweep(
         _print(sw, doc, out if sw.written else None)
     if stop.signum is not None:
         name = signal_name(stop.signum)
-        print(f"mbrules: interrupted ({name}) after {sw.seeds_done} of {games} matches per value: the figures are "
-              f"those of the matches every value finished", file=sys.stderr)
+        print(
+            f"mbrules: interrupted ({name}) after {sw.seeds_done} of {games} matches per value: the figures are "
+            f"those of the matches every value finished",
+            file=sys.stderr,
+        )
         if out is not None and not sw.written:
             print(f"mbrules: no match finished for every value: {out} is left as it was", file=sys.stderr)
         raise typer.Exit(stop.exit_code)
@@ -128,9 +180,15 @@ def _print(sw, doc: dict, out) -> None:
     con = Console(file=sys.stdout, width=width, highlight=False)
     s = doc["settings"]
     what = " and ".join(f"{x.get('words') or x['path']} ({x['path']})" for x in s["sets"])
-    print_lines(con, wrap(f"Sweep of {what} in {s['ruleset_name']}: {s['players']} players, "
-                          f"{doc['matches_per_value']} matches per value (the same seeds), bots {', '.join(s['bots'])}",
-                          width), style="bold")
+    print_lines(
+        con,
+        wrap(
+            f"Sweep of {what} in {s['ruleset_name']}: {s['players']} players, "
+            f"{doc['matches_per_value']} matches per value (the same seeds), bots {', '.join(s['bots'])}",
+            width,
+        ),
+        style="bold",
+    )
     print_lines(con, [line for sentence in sw.headline for line in wrap(sentence, width, "  ", "  ")])
     con.print()
     for item in doc["summary"]:
@@ -149,9 +207,16 @@ def _print(sw, doc: dict, out) -> None:
             row += [fmt(m["value"], k), fmt_ci(m["ci95"], k)]
         name = (fmt_value(p["value"]) if single else p["label"]) + (" ◀ target" if p["label"] in held else "")
         cells.append([name, *row])
-        groups.append((p["label"] + (" ◀ target" if p["label"] in held else ""),
-                       [f"{p['metrics'][k]['name']} {fmt(p['metrics'][k]['value'], k)} "
-                        f"{fmt_ci(p['metrics'][k]['ci95'], k)}".rstrip() for k in s["metrics"]]))
+        groups.append(
+            (
+                p["label"] + (" ◀ target" if p["label"] in held else ""),
+                [
+                    f"{p['metrics'][k]['name']} {fmt(p['metrics'][k]['value'], k)} "
+                    f"{fmt_ci(p['metrics'][k]['ci95'], k)}".rstrip()
+                    for k in s["metrics"]
+                ],
+            )
+        )
     con.print()
     if not fits([h for h, _ in heads], cells, width):  # the title names the path already
         heads[0] = ("value" if single else "values", "left")
@@ -160,11 +225,19 @@ def _print(sw, doc: dict, out) -> None:
     else:
         for title, g in groups:
             print_lines(con, folded(title, g, width))
-    print_lines(con, wrap("95% intervals: shares of matches by Wilson, other figures by the delta method (the match "
-                          "as the unit); trends: the least-squares slope over the values, paired by seed, Holm over "
-                          "the metrics. Every metric of every value: --json or --out.", width))
+    print_lines(
+        con,
+        wrap(
+            "95% intervals: shares of matches by Wilson, other figures by the delta method (the match "
+            "as the unit); trends: the least-squares slope over the values, paired by seed, Holm over "
+            "the metrics. Every metric of every value: --json or --out.",
+            width,
+        ),
+    )
     if doc["matches_per_value"] < 30:
-        print_lines(con, wrap("Fewer than 30 matches per value: the normal intervals are rough; give --games 200 "
-                              "or more.", width))
+        print_lines(
+            con,
+            wrap("Fewer than 30 matches per value: the normal intervals are rough; give --games 200 or more.", width),
+        )
     if out is not None:
         print_lines(con, wrap(f"Report written to {os.path.join(out, 'index.html')}", width))

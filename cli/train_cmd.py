@@ -1,4 +1,5 @@
 """``mbrules train``: learn the ``learned`` bot's value model from self-play of any valid ruleset."""
+
 from __future__ import annotations
 
 import json
@@ -28,6 +29,7 @@ def _stop_where_it_is(stop: SignalFlag) -> Iterator[None]:
     """While the value is fitted: scikit-learn polls no flag, so SIGINT or SIGTERM raises
     :class:`Interrupted` where the main thread is (between its iterations, after a call into C); a
     signal that came just before the fit stops it before it starts."""
+
     def handler(signum, frame) -> None:
         if stop.signum is None:
             stop.signum = signum
@@ -46,18 +48,28 @@ def _stop_where_it_is(stop: SignalFlag) -> Iterator[None]:
 @app.command()
 def train(
     ruleset: str = typer.Argument(..., help="Bundled ruleset id or path to a YAML file.", metavar="RULESET"),
-    option: Optional[list[str]] = typer.Option(None, "--option", "-o", help="Option id or path; repeat to apply several, in order."),
+    option: Optional[list[str]] = typer.Option(
+        None, "--option", "-o", help="Option id or path; repeat to apply several, in order."
+    ),
     players: int = typer.Option(..., "--players", "-p", "-n", help="Number of players."),
     out: Path = typer.Option(..., "--out", help="The model file to write (JSON), whole or not at all."),
     games: int = typer.Option(1000, "--games", "-g", help="Self-play matches to learn from."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the run: match i is dealt from (seed, i)."),
-    kind: str = typer.Option("linear", "--kind", help="The value's form: linear (ridge regression, the default) or "
-                             "mlp (a small network; needs numpy to play) or trees (gradient-boosted trees, pure Python to play).",
-                             metavar="linear|mlp|trees"),
-    max_positions: int = typer.Option(MAX_POSITIONS, "--max-positions", help=f"Memory bound: the positions kept for the "
-                                      f"fit (8 bytes a feature: about 160 MB at 2 players for the default; at most "
-                                      f"{MAX_POSITIONS_LIMIT:,}); past it a uniform sample of every position, seeded. "
-                                      "Memory does not grow with --games."),
+    kind: str = typer.Option(
+        "linear",
+        "--kind",
+        help="The value's form: linear (ridge regression, the default) or "
+        "mlp (a small network; needs numpy to play) or trees (gradient-boosted trees, pure Python to play).",
+        metavar="linear|mlp|trees",
+    ),
+    max_positions: int = typer.Option(
+        MAX_POSITIONS,
+        "--max-positions",
+        help=f"Memory bound: the positions kept for the "
+        f"fit (8 bytes a feature: about 160 MB at 2 players for the default; at most "
+        f"{MAX_POSITIONS_LIMIT:,}); past it a uniform sample of every position, seeded. "
+        "Memory does not grow with --games.",
+    ),
     as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout: the training's figures."),
 ) -> None:
     """Learn a value model for the learned bot (--bot learned:model=FILE) from self-play.
@@ -80,8 +92,11 @@ def train(
     if game.sides < 2:
         from mbrules.engine.words import plural
 
-        fail(f"mbrules: training needs two sides or more; {game.ruleset_id} with {plural(players, 'player')} has "
-             f"{plural(game.sides, 'side')}", EXIT_USAGE)
+        fail(
+            f"mbrules: training needs two sides or more; {game.ruleset_id} with {plural(players, 'player')} has "
+            f"{plural(game.sides, 'side')}",
+            EXIT_USAGE,
+        )
     from mbrules.safe_output import OutputPathError, check_output_file, write_file_atomic
 
     try:
@@ -93,8 +108,15 @@ def train(
     except ImportError:
         fail(f"mbrules: training needs scikit-learn: {install_hint('learn')}", EXIT_USAGE)
 
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
-                               TimeElapsedColumn, TimeRemainingColumn)
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     from mbrules.bots.training import TrainingStopped, train as run
 
@@ -104,18 +126,38 @@ def train(
 
     err = Console(stderr=True)
     t0, c0 = time.monotonic(), time.process_time()
-    with Progress(TextColumn("self-play"), BarColumn(), MofNCompleteColumn(), RateColumn(), TimeElapsedColumn(),
-                  TextColumn("ETA"), TimeRemainingColumn(), console=err, transient=True,
-                  disable=not err.is_terminal) as bar:
+    with Progress(
+        TextColumn("self-play"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        RateColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    ) as bar:
         task = bar.add_task("matches", total=games)
         with signals(raising=False) as stop:
             try:
-                doc = run(game, games=games, seed=seed, kind=kind, options=options,
-                          progress=lambda n: bar.update(task, completed=n), should_stop=stop,
-                          max_positions=max_positions, fit_guard=lambda: _stop_where_it_is(stop))
+                doc = run(
+                    game,
+                    games=games,
+                    seed=seed,
+                    kind=kind,
+                    options=options,
+                    progress=lambda n: bar.update(task, completed=n),
+                    should_stop=stop,
+                    max_positions=max_positions,
+                    fit_guard=lambda: _stop_where_it_is(stop),
+                )
             except (TrainingStopped, Interrupted):
-                print(f"mbrules: interrupted ({'SIGINT' if stop.signum == signal.SIGINT else 'SIGTERM'}); "
-                      f"no model was written, {out} is as it was", file=sys.stderr)
+                print(
+                    f"mbrules: interrupted ({'SIGINT' if stop.signum == signal.SIGINT else 'SIGTERM'}); "
+                    f"no model was written, {out} is as it was",
+                    file=sys.stderr,
+                )
                 raise typer.Exit(stop.exit_code)
             except ValueError as e:
                 fail(f"mbrules: {e}", EXIT_USAGE)
@@ -130,15 +172,32 @@ def train(
         print(f"mbrules: interrupted; {out} was written whole before the signal took effect", file=sys.stderr)
         raise typer.Exit(stop.exit_code)
     figures = dict(doc["training"])
-    figures.update({"out": str(out), "ruleset": game.ruleset_id, "options": options, "players": players,
-                    "seconds": round(time.monotonic() - t0, 1), "cpu_seconds": round(time.process_time() - c0, 1)})
+    figures.update(
+        {
+            "out": str(out),
+            "ruleset": game.ruleset_id,
+            "options": options,
+            "players": players,
+            "seconds": round(time.monotonic() - t0, 1),
+            "cpu_seconds": round(time.process_time() - c0, 1),
+        }
+    )
     if as_json:
         sys.stdout.write(json.dumps(figures, indent=2, ensure_ascii=False) + "\n")
         return
     con = text_console()
-    con.print(f"{game.ruleset.name}; {players} players: a {kind} value from {games} self-play matches "
-              f"({figures['positions']:,} positions), seed {seed}", markup=False)
-    con.print(f"held-out fit: R² {figures['r2_held_out']}, RMSE {figures['rmse_held_out']} points a hand "
-              f"({figures['held_out']:,} positions)", markup=False)
-    con.print(f"wrote {out} in {figures['seconds']} s ({figures['cpu_seconds']} s of CPU); "
-              f"play it with --bot learned:model={out}", markup=False)
+    con.print(
+        f"{game.ruleset.name}; {players} players: a {kind} value from {games} self-play matches "
+        f"({figures['positions']:,} positions), seed {seed}",
+        markup=False,
+    )
+    con.print(
+        f"held-out fit: R² {figures['r2_held_out']}, RMSE {figures['rmse_held_out']} points a hand "
+        f"({figures['held_out']:,} positions)",
+        markup=False,
+    )
+    con.print(
+        f"wrote {out} in {figures['seconds']} s ({figures['cpu_seconds']} s of CPU); "
+        f"play it with --bot learned:model={out}",
+        markup=False,
+    )

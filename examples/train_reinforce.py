@@ -9,6 +9,7 @@ time spent. docs/rl.md gives a run's figures.
     python examples/train_reinforce.py [--ruleset kids-115] [--players 2] [--episodes 4000]
                                        [--eval 1000] [--lr 0.01] [--seed 0]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -93,8 +94,10 @@ def main(argv=None):
     for label, (k, n) in (("untrained (uniform over legal actions)", before), ("after training", after)):
         lo, hi = wilson(k, n)
         print(f"{label}: won {k} of {n} against random, {k / n:.3f} (95% CI {lo:.3f}..{hi:.3f})")
-    print(f"{args.episodes} training matches, {args.ruleset}, {args.players} players, seed {args.seed}; "
-          f"CPU {cpu:.0f} s in all ({train_cpu:.0f} s to the end of training)")
+    print(
+        f"{args.episodes} training matches, {args.ruleset}, {args.players} players, seed {args.seed}; "
+        f"CPU {cpu:.0f} s in all ({train_cpu:.0f} s to the end of training)"
+    )
 
 
 if __name__ == "__main__":

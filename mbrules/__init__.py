@@ -10,6 +10,7 @@
 The names every tool shares (card kinds, ops, piles, decision kinds, terminations, score
 lines, reason codes) are :mod:`mbrules.vocab`'s. See docs/api.md. Everything named in ``__all__`` is the public API; the rest may change.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
@@ -23,15 +24,39 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from .engine import (
-        Action, Decision, Game, GameError, IllegalAction, NotationError, Observation, Observer, Outcome, SideView,
-        Snapshot, State, Transition,
+        Action,
+        Decision,
+        Game,
+        GameError,
+        IllegalAction,
+        NotationError,
+        Observation,
+        Observer,
+        Outcome,
+        SideView,
+        Snapshot,
+        State,
+        Transition,
     )
 from .vocab import CardKind, DecisionKind, Op, Pile, Reason, ScoreLine, Termination
 
 # The engine's public names load on first use: a command that never plays (mbrules rulesets, show,
 # validate) does not pay for the engine's import.
-_ENGINE_NAMES = ("Action", "Decision", "Game", "GameError", "IllegalAction", "NotationError", "Observation",
-                 "Observer", "Outcome", "SideView", "Snapshot", "State", "Transition")
+_ENGINE_NAMES = (
+    "Action",
+    "Decision",
+    "Game",
+    "GameError",
+    "IllegalAction",
+    "NotationError",
+    "Observation",
+    "Observer",
+    "Outcome",
+    "SideView",
+    "Snapshot",
+    "State",
+    "Transition",
+)
 
 
 def __getattr__(name: str) -> Any:
@@ -55,8 +80,9 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'mbrules' has no attribute {name!r}")
 
 
-def load_game(ruleset: str, players: int = 4, options: Sequence[str] = (), *,
-              files_read: list[Path] | None = None) -> Game:
+def load_game(
+    ruleset: str, players: int = 4, options: Sequence[str] = (), *, files_read: list[Path] | None = None
+) -> Game:
     """The rules of ``ruleset`` (a bundled id or a path to a YAML file) with ``options``, compiled for ``players``.
 
     ``options``: a list of option ids or paths, applied in order; one string is one option.
@@ -72,10 +98,29 @@ def load_game(ruleset: str, players: int = 4, options: Sequence[str] = (), *,
 
 
 __all__ = [
-    "Action", "Decision", "Game", "GameError", "IllegalAction", "NotationError", "Observation", "Observer",
-    "Outcome", "SideView", "Snapshot", "State", "Transition", "__version__", "load_game",
+    "Action",
+    "Decision",
+    "Game",
+    "GameError",
+    "IllegalAction",
+    "NotationError",
+    "Observation",
+    "Observer",
+    "Outcome",
+    "SideView",
+    "Snapshot",
+    "State",
+    "Transition",
+    "__version__",
+    "load_game",
     # the public vocabulary (mbrules.vocab): closed sets of names, str-valued enums
-    "CardKind", "DecisionKind", "Op", "Pile", "Reason", "ScoreLine", "Termination",
+    "CardKind",
+    "DecisionKind",
+    "Op",
+    "Pile",
+    "Reason",
+    "ScoreLine",
+    "Termination",
 ]
 
 

@@ -6,6 +6,7 @@ An installed wheel ships them inside the package as ``mbrules/bundled/`` and ``m
 them beside the package. This module is the one place that knows both: the installed folder when
 it is there, else the checkout's.
 """
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -6,6 +6,7 @@ imported exits 130 or 143 quietly, never with a KeyboardInterrupt traceback nor 
 (the contract's exit codes). ``import mbrules`` calls :func:`install_early` first thing, so the
 window covers every module the command loads; a program that merely imports mbrules is untouched.
 """
+
 from __future__ import annotations
 
 import os

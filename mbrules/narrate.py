@@ -10,6 +10,7 @@ have the edition's names.
 is hidden), and a coup fourré window let pass is not told in public (a window opens only for a
 holder of the safety, so telling it would tell that hand).
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -17,8 +18,20 @@ from typing import TYPE_CHECKING
 
 from .engine.words import plural
 from .vocab import (
-    COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, FAST_PLAY, HAZARD, MULLIGAN, PLAY, SAFETY, STOP,
-    DecisionKind, Reason,
+    COUP_FOURRE,
+    DECLINE,
+    DISCARD,
+    DISTANCE,
+    DRAW,
+    EXTEND,
+    FAST_PLAY,
+    HAZARD,
+    MULLIGAN,
+    PLAY,
+    SAFETY,
+    STOP,
+    DecisionKind,
+    Reason,
 )
 
 if TYPE_CHECKING:
@@ -26,12 +39,21 @@ if TYPE_CHECKING:
 
 
 LINE_LABELS = {  # the score sheet's lines as printed
-    "milestones": "Points for distance", "safeties": "Safeties", "all_safeties": "All safeties",
-    "coup_fourres": "Coups fourrés", "trip_completed": "Trip completed", "delayed_action": "Delayed action",
-    "safe_trip": "Safe trip", "shutout": "Shutout", "extension": "Extension", "total": "Total (hand)",
+    "milestones": "Points for distance",
+    "safeties": "Safeties",
+    "all_safeties": "All safeties",
+    "coup_fourres": "Coups fourrés",
+    "trip_completed": "Trip completed",
+    "delayed_action": "Delayed action",
+    "safe_trip": "Safe trip",
+    "shutout": "Shutout",
+    "extension": "Extension",
+    "total": "Total (hand)",
     # lines the bundled options add (scoring.lines); any other line is named from its id (line_label)
-    "no_100_no_200": "Trip without 100s or 200s", "empty_hand": "Empty hand at the end",
-    "empty_hand_arrival": "Empty hand and trip", "one_safety_arrival": "Trip with one safety",
+    "no_100_no_200": "Trip without 100s or 200s",
+    "empty_hand": "Empty hand at the end",
+    "empty_hand_arrival": "Empty hand and trip",
+    "one_safety_arrival": "Trip with one safety",
     "no_25_arrival": "Trip without a 25",
 }
 
@@ -101,15 +123,21 @@ class Narrator:
             if k == DISTANCE:
                 done = "  trip completed!" if t.trip_completed else ""
                 past = f" ({t.miles - t.target} past the target)" if t.miles > t.target else ""  # option overshoot
-                return _sentence(f"{who} plays {name}: side {g.side_names[g.side_of[t.player]]} at "
-                                 f"{self.distance(t.miles)}{past}.{done}")
+                return _sentence(
+                    f"{who} plays {name}: side {g.side_names[g.side_of[t.player]]} at "
+                    f"{self.distance(t.miles)}{past}.{done}"
+                )
             if k == HAZARD:
-                return _sentence(f"{who} plays {name} on side {g.side_names[t.side]}'s "
-                                 f"{self.pile_names[g.pile[c]]}{self._stack(st, t)}.")
+                return _sentence(
+                    f"{who} plays {name} on side {g.side_names[t.side]}'s "
+                    f"{self.pile_names[g.pile[c]]}{self._stack(st, t)}."
+                )
             if k == SAFETY:
                 again = " and plays again" if t.extra_turn else ""
-                return _sentence(f"{who} plays {name} to the {self.safety_area}{self._safety_miles(t)}{again}."
-                                 + ("  trip completed!" if t.trip_completed else ""))
+                return _sentence(
+                    f"{who} plays {name} to the {self.safety_area}{self._safety_miles(t)}{again}."
+                    + ("  trip completed!" if t.trip_completed else "")
+                )
             if g.restarts[c]:  # option remedy-restarts: no go card needed after it
                 return _sentence(f"{who} plays {name} (no {self.go_name} needed after it){self._stack(st, t)}.")
             return _sentence(f"{who} plays {name}{self._stack(st, t)}.")
@@ -121,13 +149,17 @@ class Narrator:
                 nxt = " and plays next (queued: nobody loses a turn)"
             if t.reshuffled:
                 nxt += f"; the {self.discard_pile} is shuffled into a new {self.draw_pile}"
-            return _sentence(f"{who} calls COUP FOURRÉ with {g.names[a.card_index]} against "
-                             f"{g.names[t.window_hazard]}{self._safety_miles(t)}{nxt}."
-                             + ("  trip completed!" if t.trip_completed else ""))
+            return _sentence(
+                f"{who} calls COUP FOURRÉ with {g.names[a.card_index]} against "
+                f"{g.names[t.window_hazard]}{self._safety_miles(t)}{nxt}."
+                + ("  trip completed!" if t.trip_completed else "")
+            )
         if op == FAST_PLAY:
             shuffled = f"; the {self.discard_pile} is shuffled into a new {self.draw_pile}" if t.reshuffled else ""
-            return _sentence(f"{who} answers {g.names[t.window_hazard]} at once, out of turn, with "
-                             f"{g.names[a.card_index]} (fast play){shuffled}.")
+            return _sentence(
+                f"{who} answers {g.names[t.window_hazard]} at once, out of turn, with "
+                f"{g.names[a.card_index]} (fast play){shuffled}."
+            )
         if op == DECLINE:
             if self.public:
                 return None
@@ -162,8 +194,10 @@ class Narrator:
     def hand_start(self, st: "State", first: int) -> str:
         """The line that opens a hand: who plays first, the trip, the draw pile."""
         obs = st.observation(first)
-        return (f"{self.game.player_names[first]} plays first; trip of {self.distance(obs.target)}; "
-                f"{plural(obs.draw_pile, 'card')} in the {self.draw_pile}.")
+        return (
+            f"{self.game.player_names[first]} plays first; trip of {self.distance(obs.target)}; "
+            f"{plural(obs.draw_pile, 'card')} in the {self.draw_pile}."
+        )
 
     def hand_end(self, st: "State") -> str:
         """Who completed the trip when a hand ends (read at its end, before the next deal)."""
@@ -184,8 +218,10 @@ class Narrator:
         if out.draw:
             return "draw", f"The match is a draw ({totals})."
         if out.unfinished:
-            return "unfinished", (f"Stopped after {plural(n, 'hand')}, the most this ruleset allows in a match "
-                                  f"(match.max_hands), with the match undecided ({totals}).")
+            return "unfinished", (
+                f"Stopped after {plural(n, 'hand')}, the most this ruleset allows in a match "
+                f"(match.max_hands), with the match undecided ({totals})."
+            )
         return out.result, f"Side {self.side_label(out.winner_index)} wins the match ({totals})."
 
     # -- what may be done ------------------------------------------------------------------
@@ -234,19 +270,27 @@ class Narrator:
         kind = obs.decision.kind
         if kind == DecisionKind.COUP_FOURRE:
             hz = g.names[obs.window_hazard] if obs.window_hazard >= 0 else "a hazard"
-            return (f"COUP FOURRÉ? {hz} was just played on your side and you hold its safety. "
-                    f"Call the coup fourré (1, or y) or let it pass (n)?")
+            return (
+                f"COUP FOURRÉ? {hz} was just played on your side and you hold its safety. "
+                f"Call the coup fourré (1, or y) or let it pass (n)?"
+            )
         if kind == DecisionKind.MULLIGAN:
-            return (f"MULLIGAN: throw another card away, or draw back to {plural(g.hand_size, 'card')} "
-                    "(your turn then ends)?")
+            return (
+                f"MULLIGAN: throw another card away, or draw back to {plural(g.hand_size, 'card')} "
+                "(your turn then ends)?"
+            )
         if kind == DecisionKind.FAST_PLAY:
             hz = g.names[obs.window_hazard] if obs.window_hazard >= 0 else "a hazard"
-            return (f"FAST PLAY? {hz} was just played on your side and you hold its remedy. "
-                    f"Play it now, out of turn (1, or y) or let it pass (n)?")
+            return (
+                f"FAST PLAY? {hz} was just played on your side and you hold its remedy. "
+                f"Play it now, out of turn (1, or y) or let it pass (n)?"
+            )
         if kind == DecisionKind.EXTENSION:
             assert g.extension_to is not None  # the question is asked only where the ruleset has an extension
-            return (f"EXTENSION? Your side has completed the trip of {self.distance(obs.target)}. Extend it to "
-                    f"{self.distance(g.extension_to)} (y: extend) or stop here (n: stop, the hand ends)?")
+            return (
+                f"EXTENSION? Your side has completed the trip of {self.distance(obs.target)}. Extend it to "
+                f"{self.distance(g.extension_to)} (y: extend) or stop here (n: stop, the hand ends)?"
+            )
         return None
 
 
@@ -295,8 +339,10 @@ def refusal(game: Game, obs: Observation, card: int, target_side: int, code: str
         limit_card = game.names[me.speed_hazard] if me.speed_hazard >= 0 else "a speed limit"
         return f"you are under {_a(limit_card)}: only {me.limit} {unit} or less until you play an end of it"
     if code == Reason.OVER_TARGET:
-        return (f"{name} would take you from {me.miles} past the trip of {obs.target} {unit}: "
-                f"you need exactly {obs.target - me.miles} {unit} more")
+        return (
+            f"{name} would take you from {me.miles} past the trip of {obs.target} {unit}: "
+            f"you need exactly {obs.target - me.miles} {unit} more"
+        )
     if code == Reason.TOO_MANY_200:
         return f"you have already played {me.distance[card]} {name} this hand, the most allowed"
     if code == Reason.PROTECTED:
@@ -326,6 +372,7 @@ def refusal(game: Game, obs: Observation, card: int, target_side: int, code: str
         return f"{name} goes on an opponent's side" if ts == obs.side else f"{name} goes on your own side"
     return engine_words
 
+
 def take_refusal(game: Game, obs: Observation) -> str:
     """Why the seat of ``obs``, at its draw, may not take the discard pile's top, in player words (one
     sentence): the ruleset never allows it, the pile is empty, or turn.discard_draw_must_play (the top is
@@ -339,8 +386,10 @@ def take_refusal(game: Game, obs: Observation) -> str:
         if game.play_then_draw:
             return f"You may take the top of the {pile} only after playing a card this turn, not a discard."
         top = game.names[obs.discard[-1]]
-        return (f"Even holding {_a(top)} you could play no card: the top of the {pile} is taken only to play "
-                "a card that turn.")
+        return (
+            f"Even holding {_a(top)} you could play no card: the top of the {pile} is taken only to play "
+            "a card that turn."
+        )
     return f"You cannot take the top of the {pile} now."
 
 

@@ -63,14 +63,33 @@ import mbrules
 from mbrules.engine import Action, State as _EngineState
 
 from .bots import check_bot, make_bot
-from .engine.compact import (ObservationWriter, arrange_next_draws, arrange_top, draw_due, draw_pile_counts,
-                             draw_pile_size, hands_held, reshuffles_made, set_reshuffle_hook, stack_next_draw)
+from .engine.compact import (
+    ObservationWriter,
+    arrange_next_draws,
+    arrange_top,
+    draw_due,
+    draw_pile_counts,
+    draw_pile_size,
+    hands_held,
+    reshuffles_made,
+    set_reshuffle_hook,
+    stack_next_draw,
+)
 from .env.encoding import ActionSpace, ObservationEncoder, check_index
 from .seats import BotSeat, SeatLoop
 from .vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, FAST_PLAY, HAZARD, MULLIGAN, PLAY, SAFETY
 
-__all__ = ["DRAWS", "MAX_PLAYERS", "RESAMPLE_STATS", "RESAMPLE_TRIES", "SHORT_NAME", "MilleBornesBot",
-           "MilleBornesGame", "MilleBornesState", "bot"]
+__all__ = [
+    "DRAWS",
+    "MAX_PLAYERS",
+    "RESAMPLE_STATS",
+    "RESAMPLE_TRIES",
+    "SHORT_NAME",
+    "MilleBornesBot",
+    "MilleBornesGame",
+    "MilleBornesState",
+    "bot",
+]
 
 SHORT_NAME = "python_mille_bornes"
 MAX_PLAYERS = 6
@@ -138,15 +157,19 @@ class MilleBornesGame(pyspiel.Game):
         if draws == "player" and mb.max_reshuffles + mb.max_refill_reshuffles:
             # draws=player orders the whole deck by chance when the hand starts; a reshuffled pile's order
             # would be the engine's own shuffle, hidden from OpenSpiel: draws=chance gives it card by card
-            raise ValueError(f"{mb.ruleset_id}: draws=player cannot play a ruleset that reshuffles the discard "
-                             "pile (turn: reshuffle-discard); use draws=chance (the default), where each card "
-                             "taken from a reshuffled pile is a chance outcome")
+            raise ValueError(
+                f"{mb.ruleset_id}: draws=player cannot play a ruleset that reshuffles the discard "
+                "pile (turn: reshuffle-discard); use draws=chance (the default), where each card "
+                "taken from a reshuffled pile is a chance outcome"
+            )
         if draws == "chance" and mb.pass_over_held:
             # a draw that passes over held cards takes a card that depends on the pile's order below its top,
             # not a card chosen uniformly from the pile: the chance outcomes would have the wrong odds
-            raise ValueError(f"{mb.ruleset_id}: draws=chance cannot play a draw that passes over held cards "
-                             "(turn: no-duplicate-draws); use draws=player, where chance orders the whole deck "
-                             "when the hand starts")
+            raise ValueError(
+                f"{mb.ruleset_id}: draws=chance cannot play a draw that passes over held cards "
+                "(turn: no-duplicate-draws); use draws=player, where chance orders the whole deck "
+                "when the hand starts"
+            )
         self.mb = mb
         self.hands = int(p["hands"])
         if self.hands < 0:
@@ -156,8 +179,9 @@ class MilleBornesGame(pyspiel.Game):
             raise ValueError(f"draws must be one of {', '.join(DRAWS)}, not {self.draws!r}")
         self.space = ActionSpace(mb)
         self.encoder = ObservationEncoder(mb)
-        self.ctx = _Context(mb, self.space, self.encoder, self.hands, self.draws == "chance",
-                            mb.ruleset.turn != type(mb.ruleset.turn)())
+        self.ctx = _Context(
+            mb, self.space, self.encoder, self.hands, self.draws == "chance", mb.ruleset.turn != type(mb.ruleset.turn)()
+        )
         sizes = [len(side) for side in mb.side_players]
         worst = min(-w / (mb.players - w) for w in sizes)
         info = pyspiel.GameInfo(
@@ -273,8 +297,11 @@ class MilleBornesState(pyspiel.State):
         if self._result is not None:
             raise ValueError("the match is over: no action applies")
         if self._cur == _CHANCE:
-            c = action if type(action) is int and 0 <= action < self._g.n_cards else \
-                check_index(action, self._g.n_cards, "chance outcome")
+            c = (
+                action
+                if type(action) is int and 0 <= action < self._g.n_cards
+                else check_index(action, self._g.n_cards, "chance outcome")
+            )
             if self._need is not None:
                 self._take_card(c)
                 self._cur = self._whose_move()
@@ -289,8 +316,9 @@ class MilleBornesState(pyspiel.State):
             else:
                 self._draw_card(c)
         else:
-            self._play(action if type(action) is int and 0 <= action < self._g.n_actions else
-                       self._g.space.check(action))
+            self._play(
+                action if type(action) is int and 0 <= action < self._g.n_actions else self._g.space.check(action)
+            )
         self._cur = self._whose_move()
 
     def _deal_card(self):
@@ -306,11 +334,18 @@ class MilleBornesState(pyspiel.State):
             # the rest of the deck, in card order: which card comes next is each draw's chance outcome
             rest = [c for c, n in enumerate(self._counts) for _ in range(n)]
         else:
-            rest = self._order[N * hs:]
+            rest = self._order[N * hs :]
         # the hands before this one count (a match of match.hands hands ends after its last: fixed_hands)
-        self._hand = _Hand(_EngineState.from_position(
-            mb, hands=hands, draw_top_first=rest, turn=self._first, match_totals=self._totals,
-            hands_played=self._hands_done))
+        self._hand = _Hand(
+            _EngineState.from_position(
+                mb,
+                hands=hands,
+                draw_top_first=rest,
+                turn=self._first,
+                match_totals=self._totals,
+                hands_played=self._hands_done,
+            )
+        )
         self._moves = []
         self._drawn = 0
         self._hand_events = len(self._events.items)
@@ -343,8 +378,9 @@ class MilleBornesState(pyspiel.State):
             self._moves.append((p, a))
             self._begin(a, index)
             return
-        refill = ((a.op == COUP_FOURRE and mb.coup_fourre_replacement_draw)
-                  or (a.op == FAST_PLAY and mb.fast_play_replacement_draw))  # a fast play draws as a coup fourré does
+        refill = (a.op == COUP_FOURRE and mb.coup_fourre_replacement_draw) or (
+            a.op == FAST_PLAY and mb.fast_play_replacement_draw
+        )  # a fast play draws as a coup fourré does
         if self._g.chance_draws and refill and draw_pile_size(st):
             try:
                 st.verify(a)
@@ -372,8 +408,9 @@ class MilleBornesState(pyspiel.State):
         assert self._need is not None  # a chance node of the turn rules
         k, counts = self._need
         if counts[c] <= 0:
-            raise ValueError(f"chance outcome {c} ({self._g.mb.card_ids[c]}) is not a card left in the pile "
-                             "being drawn from")
+            raise ValueError(
+                f"chance outcome {c} ({self._g.mb.card_ids[c]}) is not a card left in the pile being drawn from"
+            )
         while len(self._segs) <= k:
             self._segs.append([])
         self._segs[k].append(c)
@@ -473,7 +510,7 @@ class MilleBornesState(pyspiel.State):
         if taken:
             j = self._g.dealt + self._drawn  # the slot of the first card taken
             self._drawn += taken
-            drew = tuple(self._order[j:j + taken])
+            drew = tuple(self._order[j : j + taken])
         else:
             drew = ()
         self._events.add(("act", p, a, drew))
@@ -541,8 +578,11 @@ class MilleBornesState(pyspiel.State):
         RESAMPLE_STATS["resamples"] += 1
         if self.mb_state is None or self._result is not None:
             return self.clone()  # nothing hidden is in play between hands
-        rng = probability_sampler if isinstance(probability_sampler, random.Random) else random.Random(
-            _seed_from(probability_sampler))
+        rng = (
+            probability_sampler
+            if isinstance(probability_sampler, random.Random)
+            else random.Random(_seed_from(probability_sampler))
+        )
         if self._pend is not None:
             return self.clone()  # an action waits for its cards (a chance node): no seat decides here
         fixed = self._slots().known_to(player_id)
@@ -555,11 +595,14 @@ class MilleBornesState(pyspiel.State):
                 pools.setdefault(self._pools[j], []).append(j)
             now = reshuffles_made(self.mb_state)
             rest = [c for c, n in enumerate(draw_pile_counts(self.mb_state)) for _ in range(n)]
-            groups = [(slots, [self._order[j] for j in slots] + (rest if k == now else []))
-                      for k, slots in pools.items()]
+            groups = [
+                (slots, [self._order[j] for j in slots] + (rest if k == now else [])) for k, slots in pools.items()
+            ]
         else:
-            groups = [(free, [self._order[j] for j in free] + [c for c, n in enumerate(self._counts) for _ in range(n)])]
-        prefix = self.history()[:self._hand_start]
+            groups = [
+                (free, [self._order[j] for j in free] + [c for c, n in enumerate(self._counts) for _ in range(n)])
+            ]
+        prefix = self.history()[: self._hand_start]
         for _ in range(RESAMPLE_TRIES):
             order = list(self._order)
             for slots, hidden in groups:
@@ -578,7 +621,7 @@ class MilleBornesState(pyspiel.State):
         mb = self._g.mb
         slots = _Slots(self._first, mb.players, mb.hand_size)
         actions = mb.actions
-        for e in self._events.items[self._hand_events + 1:]:
+        for e in self._events.items[self._hand_events + 1 :]:
             if len(e) > 4:  # the turn rules: each slot taken and who took it
                 slots.track(self._order, e[1], actions[e[2]], 0, e[4])
             else:
@@ -806,8 +849,11 @@ class _Observer:
         mb = self._g.mb
         st = state.mb_state
         if st is None:
-            now = (f"hand {state._hands_done + 1}: " + ("match over" if state._result is not None else "dealing")
-                   + f"; totals {state._totals}")
+            now = (
+                f"hand {state._hands_done + 1}: "
+                + ("match over" if state._result is not None else "dealing")
+                + f"; totals {state._totals}"
+            )
         else:
             d = st.observation(player).to_dict()
             d["hand_no"] = state._hands_done

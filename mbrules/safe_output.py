@@ -21,6 +21,7 @@ not at all):
   work by the rules above; the report is written into a new hidden folder, then its files are swapped
   into DIR with SIGINT and SIGTERM held, so DIR holds the old report or the new one, never a mix.
 """
+
 from __future__ import annotations
 
 import os
@@ -34,8 +35,16 @@ from typing import Any, BinaryIO, TextIO
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["OutputInterrupted", "OutputPathError", "check_output_dir", "check_output_file", "check_output_folder",
-           "open_output_atomic", "write_file_atomic", "write_output_folder"]
+__all__ = [
+    "OutputInterrupted",
+    "OutputPathError",
+    "check_output_dir",
+    "check_output_file",
+    "check_output_folder",
+    "open_output_atomic",
+    "write_file_atomic",
+    "write_output_folder",
+]
 
 
 class OutputPathError(OSError):
@@ -103,23 +112,31 @@ def _stream_ids() -> dict[tuple[int, int], str]:
     return out
 
 
-def _refuse_existing(path: Path, st: os.stat_result, flag: str, in_paths: set[str],
-                     in_ids: set[tuple[int, int]]) -> None:
+def _refuse_existing(
+    path: Path, st: os.stat_result, flag: str, in_paths: set[str], in_ids: set[tuple[int, int]]
+) -> None:
     what = _kind(st.st_mode)
     if what is not None:
-        raise OutputPathError(f"mbrules: cannot write {path} ({flag}): it is {what}; an output must be a new or regular file, "
-                              "not a link, folder, FIFO, socket or device: give another path")
+        raise OutputPathError(
+            f"mbrules: cannot write {path} ({flag}): it is {what}; an output must be a new or regular file, "
+            "not a link, folder, FIFO, socket or device: give another path"
+        )
     if (st.st_dev, st.st_ino) in in_ids or _real(path) in in_paths:
-        raise OutputPathError(f"mbrules: cannot write {path} ({flag}): it is one of this command's input files; writing it would "
-                              "destroy it: give another path")
+        raise OutputPathError(
+            f"mbrules: cannot write {path} ({flag}): it is one of this command's input files; writing it would "
+            "destroy it: give another path"
+        )
     stream = _stream_ids().get((st.st_dev, st.st_ino))
     if stream is not None:
-        raise OutputPathError(f"mbrules: cannot write {path} ({flag}): it is the file this command's {stream} goes "
-                              "to; one would replace the other: give another path")
+        raise OutputPathError(
+            f"mbrules: cannot write {path} ({flag}): it is the file this command's {stream} goes "
+            "to; one would replace the other: give another path"
+        )
 
 
-def check_output_file(path: str | os.PathLike[str], inputs: Iterable[str | os.PathLike[str]] = (),
-                      flag: str = "output") -> Path:
+def check_output_file(
+    path: str | os.PathLike[str], inputs: Iterable[str | os.PathLike[str]] = (), flag: str = "output"
+) -> Path:
     """Refuse (:class:`OutputPathError`) an output file that must not be written; return it as a Path.
 
     ``flag`` names the option in the sentence (``--record``). Call it before any work is done.
@@ -133,11 +150,15 @@ def check_output_file(path: str | os.PathLike[str], inputs: Iterable[str | os.Pa
     except FileNotFoundError:
         st = None
     except OSError as e:
-        raise OutputPathError(f"mbrules: cannot write {path} ({flag}): cannot use this path: {(e.strerror or str(e)).lower()}") from None
+        raise OutputPathError(
+            f"mbrules: cannot write {path} ({flag}): cannot use this path: {(e.strerror or str(e)).lower()}"
+        ) from None
     if st is not None:
         _refuse_existing(path, st, flag, in_paths, in_ids)
     elif _real(path) in in_paths:  # (cannot be: an input exists; kept for a path that vanished)
-        raise OutputPathError(f"mbrules: cannot write {path} ({flag}): it is one of this command's input files: give another path")
+        raise OutputPathError(
+            f"mbrules: cannot write {path} ({flag}): it is one of this command's input files: give another path"
+        )
     parent = path.parent
     if not parent.is_dir():
         raise OutputPathError(f"mbrules: cannot write {path} ({flag}): no such folder {parent}")
@@ -146,8 +167,9 @@ def check_output_file(path: str | os.PathLike[str], inputs: Iterable[str | os.Pa
     return path
 
 
-def check_output_dir(path: str | os.PathLike[str], inputs: Iterable[str | os.PathLike[str]] = (),
-                     flag: str = "--out") -> Path:
+def check_output_dir(
+    path: str | os.PathLike[str], inputs: Iterable[str | os.PathLike[str]] = (), flag: str = "--out"
+) -> Path:
     """Refuse an output folder that is a link or not a folder; the files written in it are then each
     checked with :func:`check_output_file` (against the same inputs) as they are written."""
     path = Path(path)
@@ -158,18 +180,23 @@ def check_output_dir(path: str | os.PathLike[str], inputs: Iterable[str | os.Pat
             raise OutputPathError(f"mbrules: cannot write {path} ({flag}): no such folder {path.parent}") from None
         return path
     except OSError as e:
-        raise OutputPathError(f"mbrules: cannot write {path} ({flag}): cannot use this path: {(e.strerror or str(e)).lower()}") from None
+        raise OutputPathError(
+            f"mbrules: cannot write {path} ({flag}): cannot use this path: {(e.strerror or str(e)).lower()}"
+        ) from None
     if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode):
-        raise OutputPathError(f"mbrules: cannot write {path} ({flag}): it is {_kind(st.st_mode) or 'a file'}, not a folder: "
-                              "give a folder (it is created if missing)")
+        raise OutputPathError(
+            f"mbrules: cannot write {path} ({flag}): it is {_kind(st.st_mode) or 'a file'}, not a folder: "
+            "give a folder (it is created if missing)"
+        )
     return path
 
 
 _HELD = {signal.SIGINT, signal.SIGTERM}
 
 
-def write_file_atomic(path: str | os.PathLike[str], text: str | bytes, inputs: Iterable[str | os.PathLike[str]] = (),
-                      flag: str = "output") -> None:
+def write_file_atomic(
+    path: str | os.PathLike[str], text: str | bytes, inputs: Iterable[str | os.PathLike[str]] = (), flag: str = "output"
+) -> None:
     """Write ``text`` to ``path`` whole or not at all (temporary file in the same folder, fsync, rename).
     ``text`` may be bytes (a PNG chart), written as they are.
 
@@ -183,7 +210,9 @@ def write_file_atomic(path: str | os.PathLike[str], text: str | bytes, inputs: I
     old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD) if held else set()
     tmp = None
     try:
-        data = text if isinstance(text, (bytes, bytearray)) else text.encode("utf-8")  # as text mode would, newline="\n"
+        data = (
+            text if isinstance(text, (bytes, bytearray)) else text.encode("utf-8")
+        )  # as text mode would, newline="\n"
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -206,8 +235,9 @@ def write_file_atomic(path: str | os.PathLike[str], text: str | bytes, inputs: I
 
 
 @contextmanager
-def open_output_atomic(path: str | os.PathLike[str], inputs: Iterable[str | os.PathLike[str]] = (),
-                       flag: str = "output") -> Iterator[TextIO]:
+def open_output_atomic(
+    path: str | os.PathLike[str], inputs: Iterable[str | os.PathLike[str]] = (), flag: str = "output"
+) -> Iterator[TextIO]:
     """A text file streamed as it is made and still written whole: ``with open_output_atomic(p) as fh``.
 
     What is written goes to a temporary file in the target's folder (so memory does not hold it); when
@@ -272,8 +302,13 @@ def _folder_name_error(path: str | os.PathLike[str], flag: str) -> str | None:
     return None
 
 
-def check_output_folder(path: str | os.PathLike[str], names: Iterable[str], inputs: Iterable[str | os.PathLike[str]] = (),
-                        flag: str = "--out", marker: str | None = None) -> Path:
+def check_output_folder(
+    path: str | os.PathLike[str],
+    names: Iterable[str],
+    inputs: Iterable[str | os.PathLike[str]] = (),
+    flag: str = "--out",
+    marker: str | None = None,
+) -> Path:
     """Refuse (:class:`OutputPathError`) a report folder, or any file it will hold, that must not be written.
 
     Call it before any work. ``path`` may be missing (it is created; its parent must be a writable folder);
@@ -300,15 +335,17 @@ def check_output_folder(path: str | os.PathLike[str], names: Iterable[str], inpu
             except FileNotFoundError:
                 continue
             except OSError as e:
-                raise OutputPathError(f"mbrules: cannot write {target} ({flag}): cannot use this path: "
-                                      f"{(e.strerror or str(e)).lower()}") from None
+                raise OutputPathError(
+                    f"mbrules: cannot write {target} ({flag}): cannot use this path: {(e.strerror or str(e)).lower()}"
+                ) from None
             _refuse_existing(target, st, flag, in_paths, in_ids)
         if marker is not None:
             for other, command in REPORT_MARKERS.items():
                 if other != marker and os.path.lexists(path / other):
                     raise OutputPathError(
                         f"mbrules: cannot write {path} ({flag}): it holds a report of {command} ({other}); this "
-                        f"report's files would mix with it: give another folder (or remove that report)")
+                        f"report's files would mix with it: give another folder (or remove that report)"
+                    )
     elif not os.access(path.parent, os.W_OK | os.X_OK):
         raise OutputPathError(f"mbrules: cannot write {path} ({flag}): the folder {path.parent} is not writable")
     return path
@@ -353,8 +390,10 @@ def _open_dir(path: Path, flag: str) -> int:
         except OSError:
             what = None
         if what is not None and what != "a folder":
-            raise OutputPathError(f"mbrules: cannot write {path} ({flag}): it became {what} during the run; "
-                                  "nothing was written through it: give a folder") from None
+            raise OutputPathError(
+                f"mbrules: cannot write {path} ({flag}): it became {what} during the run; "
+                "nothing was written through it: give a folder"
+            ) from None
         raise OutputPathError(f"mbrules: cannot write {path} ({flag}): {(e.strerror or str(e)).lower()}") from None
 
 
@@ -402,9 +441,15 @@ def _remove_tree(parent_fd: int, name: str) -> None:
         pass
 
 
-def write_output_folder(path: str | os.PathLike[str], files: Mapping[str, FileContent], *, owned: Iterable[str] = (),
-                        inputs: Iterable[str | os.PathLike[str]] = (), flag: str = "--out",
-                        marker: str | None = None) -> None:
+def write_output_folder(
+    path: str | os.PathLike[str],
+    files: Mapping[str, FileContent],
+    *,
+    owned: Iterable[str] = (),
+    inputs: Iterable[str | os.PathLike[str]] = (),
+    flag: str = "--out",
+    marker: str | None = None,
+) -> None:
     """Write a report folder whole: DIR ends holding the old report or the new one, never a mix.
 
     ``files`` maps each file name (no folders) to its text or bytes, or to a callable that writes the
@@ -451,8 +496,10 @@ def write_output_folder(path: str | os.PathLike[str], files: Mapping[str, FileCo
                     if interrupted is None:
                         os.chmod(tmp_name, 0o777 & ~mask, dir_fd=parent_fd)
                         if os.path.lexists(path):
-                            raise OutputPathError(f"mbrules: cannot write {path} ({flag}): it was created by "
-                                                  "something else during the run; nothing was written: run again")
+                            raise OutputPathError(
+                                f"mbrules: cannot write {path} ({flag}): it was created by "
+                                "something else during the run; nothing was written: run again"
+                            )
                         os.rename(tmp_name, path.name, src_dir_fd=parent_fd, dst_dir_fd=parent_fd)
                         os.fsync(parent_fd)
                         return
@@ -473,8 +520,10 @@ def write_output_folder(path: str | os.PathLike[str], files: Mapping[str, FileCo
                             check_output_folder(path, list(files) + owned, inputs, flag, marker)  # changed meanwhile?
                             here, there = os.fstat(dir_fd), os.lstat(path)
                             if (here.st_dev, here.st_ino) != (there.st_dev, there.st_ino):
-                                raise OutputPathError(f"mbrules: cannot write {path} ({flag}): the folder was "
-                                                      "replaced during the run; nothing was written: run again")
+                                raise OutputPathError(
+                                    f"mbrules: cannot write {path} ({flag}): the folder was "
+                                    "replaced during the run; nothing was written: run again"
+                                )
                             _swap(dir_fd, tmp_fd, list(files), owned)
                             os.fsync(dir_fd)
                     finally:

@@ -21,6 +21,7 @@ moves but the draw.
 
 Determinism: the loop adds no randomness; the same state, seats and seeds give the same match.
 """
+
 from __future__ import annotations
 
 from typing import Callable, Protocol, Sequence, runtime_checkable
@@ -48,15 +49,13 @@ class Seat(Protocol):
     (default False: see the module's text).
     """
 
-    def decide(self, observation: Observation | None, legal: list[Action]) -> Action | None:
-        ...
+    def decide(self, observation: Observation | None, legal: list[Action]) -> Action | None: ...
 
 
 class Chooser(Protocol):
     """What :class:`BotSeat` seats: a bot (:class:`mbrules.bots.Bot`, which this layer cannot import)."""
 
-    def choose(self, observation: Observation | None, legal_actions: list[Action]) -> Action:
-        ...
+    def choose(self, observation: Observation | None, legal_actions: list[Action]) -> Action: ...
 
 
 class BotSeat:
@@ -114,9 +113,17 @@ class SeatLoop:
     (an undo puts a copy back).
     """
 
-    def __init__(self, state: State, seats: Sequence[Seat], *, apply: Applier | None = None,
-                 max_hands: int | None = None, hands_done: int = 0,
-                 should_stop: Callable[[], object] | None = None, stopped: type[BaseException] | None = None):
+    def __init__(
+        self,
+        state: State,
+        seats: Sequence[Seat],
+        *,
+        apply: Applier | None = None,
+        max_hands: int | None = None,
+        hands_done: int = 0,
+        should_stop: Callable[[], object] | None = None,
+        stopped: type[BaseException] | None = None,
+    ):
         if len(seats) != state.game.players:
             raise ValueError(f"{len(seats)} seats for {state.game.players} players")
         self.state = state
@@ -211,9 +218,11 @@ class SeatLoop:
         if applier is None:
             take = st.step_next  # step, the lone draw after it, and the legal actions then
         else:
+
             def take(a: Action) -> list[Action]:
                 applier(st.current_player, a)
                 return legal()
+
         decide, observes, asks = self._decide, self._observes, self._asks
         nobody_asks = not any(asks)
         stop = self.should_stop
@@ -239,4 +248,16 @@ class SeatLoop:
             st.next_hand()
 
 
-__all__ = ["BotSeat", "Chooser", "DECIDED", "HAND_OVER", "HandTooLong", "LATER", "LONE", "LaterSeat", "Seat", "SeatLater", "SeatLoop"]
+__all__ = [
+    "BotSeat",
+    "Chooser",
+    "DECIDED",
+    "HAND_OVER",
+    "HandTooLong",
+    "LATER",
+    "LONE",
+    "LaterSeat",
+    "Seat",
+    "SeatLater",
+    "SeatLoop",
+]

@@ -19,6 +19,7 @@ position in its enum, given by ``.code``; the plain-int constants below (``DISTA
 :class:`Reason`               the contract's reason codes of a refused action
 ============================  =============================================================
 """
+
 from __future__ import annotations
 
 from enum import StrEnum
@@ -151,8 +152,35 @@ OWN = -1  # Action.side_index of 'play CARD' with no side named: one's own, or t
 NO_LIMIT = 1 << 30  # the speed limit of a side with none in force (Observation's SideView.limit)
 
 __all__ = [
-    "BATTLE", "BOTH_PILES", "COUP_FOURRE", "CardKind", "DECLINE", "DISCARD", "DISTANCE", "DRAW", "DecisionKind", "EXTEND",
+    "BATTLE",
+    "BOTH_PILES",
+    "COUP_FOURRE",
+    "CardKind",
+    "DECLINE",
+    "DISCARD",
+    "DISTANCE",
+    "DRAW",
+    "DecisionKind",
+    "EXTEND",
     "FAST_PLAY",
-    "HAZARD", "KIND_NAMES", "MULLIGAN", "NO_LIMIT", "OP_WORDS", "OWN", "Op", "PILE_NAMES", "PLAY", "Pile", "REASON_CODES", "REMEDY",
-    "Reason", "SAFETY", "SCORE_LINES", "SIDE_NAMES", "SPEED", "STOP", "ScoreLine", "Termination",
+    "HAZARD",
+    "KIND_NAMES",
+    "MULLIGAN",
+    "NO_LIMIT",
+    "OP_WORDS",
+    "OWN",
+    "Op",
+    "PILE_NAMES",
+    "PLAY",
+    "Pile",
+    "REASON_CODES",
+    "REMEDY",
+    "Reason",
+    "SAFETY",
+    "SCORE_LINES",
+    "SIDE_NAMES",
+    "SPEED",
+    "STOP",
+    "ScoreLine",
+    "Termination",
 ]

@@ -1,4 +1,5 @@
 """Session-wide test settings."""
+
 from __future__ import annotations
 
 import os

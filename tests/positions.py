@@ -1,11 +1,17 @@
 """Test helper: a hand set up by card ids, for tests that need one exact position."""
+
 from __future__ import annotations
 
 from mbrules.engine import Game, State
 
 
-def position(game: Game, hands: dict[int, list[str]], sides: dict[int, dict[str, list[str]]], turn: int = 0,
-             draw: int | None = None) -> State:
+def position(
+    game: Game,
+    hands: dict[int, list[str]],
+    sides: dict[int, dict[str, list[str]]],
+    turn: int = 0,
+    draw: int | None = None,
+) -> State:
     """Hands are filled to 6 with small distance cards; the rest of the deck is the draw pile
     (only its first ``draw`` cards when given)."""
     ids = lambda names: [game.card(n) for n in names]  # noqa: E731

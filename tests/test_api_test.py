@@ -1,5 +1,6 @@
 """mbrules.testing.api_test: passes on every bundled ruleset and the worked example, and fails,
 naming the rule broken, on custom games each broken in one way (PettingZoo's api_test is the model)."""
+
 from __future__ import annotations
 
 import random
@@ -115,20 +116,24 @@ def test_the_custom_game_unbroken_passes_so_each_failure_above_is_its_breakage()
     assert api_test(_broken(CustomState), matches=2, seed=1) is None
 
 
-@pytest.mark.parametrize(("kwargs", "error", "named"), [
-    ({"game": "winning-moves"}, TypeError, "game"),
-    ({"game": None}, TypeError, "game"),
-    ({"matches": 0}, ValueError, "matches"),
-    ({"matches": 2.5}, TypeError, "matches"),
-    ({"matches": "3"}, TypeError, "matches"),
-    ({"legality_every": 0}, ValueError, "legality_every"),
-    ({"legality_every": -1}, ValueError, "legality_every"),
-    ({"max_actions": 0}, ValueError, "max_actions"),
-    ({"max_actions": None}, TypeError, "max_actions"),
-    ({"seed": "7"}, TypeError, "seed"),
-    ({"seed": 1.5}, TypeError, "seed"),
-    ({"seed": 2**64}, ValueError, "seed"),
-], ids=lambda v: repr(v) if not isinstance(v, type) else v.__name__)
+@pytest.mark.parametrize(
+    ("kwargs", "error", "named"),
+    [
+        ({"game": "winning-moves"}, TypeError, "game"),
+        ({"game": None}, TypeError, "game"),
+        ({"matches": 0}, ValueError, "matches"),
+        ({"matches": 2.5}, TypeError, "matches"),
+        ({"matches": "3"}, TypeError, "matches"),
+        ({"legality_every": 0}, ValueError, "legality_every"),
+        ({"legality_every": -1}, ValueError, "legality_every"),
+        ({"max_actions": 0}, ValueError, "max_actions"),
+        ({"max_actions": None}, TypeError, "max_actions"),
+        ({"seed": "7"}, TypeError, "seed"),
+        ({"seed": 1.5}, TypeError, "seed"),
+        ({"seed": 2**64}, ValueError, "seed"),
+    ],
+    ids=lambda v: repr(v) if not isinstance(v, type) else v.__name__,
+)
 def test_api_test_with_wrong_arguments_raises_a_type_or_value_error_naming_the_argument(kwargs, error, named):
     """A caller's mistake is named (the argument, what it must be) before any match is played: never an
     AttributeError from a string taken for a game, nor a ZeroDivisionError from legality_every=0."""

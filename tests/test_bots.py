@@ -1,5 +1,6 @@
 """Bots: the protocol and registry, determinism (own streams, never the global random), and
 the heuristic's play: it beats the random bot and follows the rulebooks' Hints for play."""
+
 from __future__ import annotations
 
 import random
@@ -135,8 +136,11 @@ def test_attacks_when_rolling(game4):
 
 def test_attacks_the_leading_opponent(wm):
     game = Game(wm, 3)
-    st = position(game, {0: ["stop"]}, {A: {}, B: {"battle": ["roll"], "distance": ["d100"]},
-                                          2: {"battle": ["roll"], "distance": ["d200", "d100"]}})
+    st = position(
+        game,
+        {0: ["stop"]},
+        {A: {}, B: {"battle": ["roll"], "distance": ["d100"]}, 2: {"battle": ["roll"], "distance": ["d200", "d100"]}},
+    )
     assert choose(game, st) == act(game, "play stop on C")
 
 
@@ -156,25 +160,52 @@ def test_plays_safeties_before_the_end(game4):
     st = position(game4, {0: ["driving_ace", "d100"]}, {A: {"battle": ["roll"]}}, draw=3)
     assert choose(game4, st) == act(game4, "play driving_ace")
     # and before the card that completes the trip ends the hand
-    st = position(game4, {0: ["driving_ace", "d100"]}, {A: {"battle": ["roll"], "distance": ["d200", "d200", "d100",
-                                                                                              "d100", "d100", "d100", "d100"]}})
+    st = position(
+        game4,
+        {0: ["driving_ace", "d100"]},
+        {A: {"battle": ["roll"], "distance": ["d200", "d200", "d100", "d100", "d100", "d100", "d100"]}},
+    )
     assert st.snapshot().sides[A].miles == 900
     assert choose(game4, st) == act(game4, "play driving_ace")
 
 
 def test_discards_dead_cards_first(game4):
     # side A is stopped with no Roll in hand: only discards; a third 200 can never be played
-    dead200 = position(game4, {0: ["d200", "d100", "repairs", "gasoline", "spare_tire"]},
-                       {A: {"battle": ["stop"], "distance": ["d200", "d200"]}, B: {"battle": ["roll"]}})
+    dead200 = position(
+        game4,
+        {0: ["d200", "d100", "repairs", "gasoline", "spare_tire"]},
+        {A: {"battle": ["stop"], "distance": ["d200", "d200"]}, B: {"battle": ["roll"]}},
+    )
     assert choose(game4, dead200) == act(game4, "discard d200")
     # a hazard every opponent is protected against
-    protected = position(game4, {0: ["out_of_gas", "repairs", "gasoline", "spare_tire", "d100"]},
-                         {A: {"battle": ["stop"]}, B: {"safeties": ["extra_tank"]}})
+    protected = position(
+        game4,
+        {0: ["out_of_gas", "repairs", "gasoline", "spare_tire", "d100"]},
+        {A: {"battle": ["stop"]}, B: {"safeties": ["extra_tank"]}},
+    )
     assert choose(game4, protected) == act(game4, "discard out_of_gas")
     # a remedy whose hazards are all used (WM §12 E): the three Accidents are on the table
-    used = position(game4, {0: ["repairs", "gasoline", "spare_tire", "d100", "d75"]},
-                    {A: {"battle": ["stop"]}, B: {"battle": ["roll", "accident", "repairs", "roll", "accident",
-                                                             "repairs", "roll", "accident", "repairs", "roll"]}})
+    used = position(
+        game4,
+        {0: ["repairs", "gasoline", "spare_tire", "d100", "d75"]},
+        {
+            A: {"battle": ["stop"]},
+            B: {
+                "battle": [
+                    "roll",
+                    "accident",
+                    "repairs",
+                    "roll",
+                    "accident",
+                    "repairs",
+                    "roll",
+                    "accident",
+                    "repairs",
+                    "roll",
+                ]
+            },
+        },
+    )
     assert choose(game4, used) == act(game4, "discard repairs")
 
 
@@ -208,10 +239,22 @@ def test_holds_a_safety_longer_the_more_of_its_hazards_can_come(game4):
     stopped = {A: {"battle": ["roll", "accident"]}, B: {"battle": ["roll"]}}
     order = ranked(game4, position(game4, hand, stopped))
     assert order.index(act(game4, "discard d100")) < order.index(act(game4, "play right_of_way"))
-    out = {A: {"battle": ["roll", "accident"]},
-           B: {"battle": ["roll", "stop", "roll", "stop", "roll", "stop", "roll", "stop", "roll"],
-               "speed": ["speed_limit", "end_of_limit", "speed_limit", "end_of_limit", "speed_limit", "end_of_limit",
-                         "speed_limit", "end_of_limit"]}}
+    out = {
+        A: {"battle": ["roll", "accident"]},
+        B: {
+            "battle": ["roll", "stop", "roll", "stop", "roll", "stop", "roll", "stop", "roll"],
+            "speed": [
+                "speed_limit",
+                "end_of_limit",
+                "speed_limit",
+                "end_of_limit",
+                "speed_limit",
+                "end_of_limit",
+                "speed_limit",
+                "end_of_limit",
+            ],
+        },
+    }
     order = ranked(game4, position(game4, hand, out))
     assert order.index(act(game4, "play right_of_way")) < order.index(act(game4, "discard d100"))
 
@@ -231,8 +274,15 @@ def test_extension_is_called_only_when_likely(wm):
     game = Game(wm, 2)
 
     def at_700(hand, draw, opp_distance):
-        st = position(game, {0: hand}, {A: {"battle": ["roll"], "distance": ["d200", "d200", "d100", "d100", "d75"]},
-                                        B: {"battle": ["roll"], "distance": opp_distance}}, draw=draw)
+        st = position(
+            game,
+            {0: hand},
+            {
+                A: {"battle": ["roll"], "distance": ["d200", "d200", "d100", "d100", "d75"]},
+                B: {"battle": ["roll"], "distance": opp_distance},
+            },
+            draw=draw,
+        )
         st.apply(st.legal_actions()[0])
         st.apply("play d25")
         assert st.decision.kind == DecisionKind.EXTENSION
@@ -240,8 +290,12 @@ def test_extension_is_called_only_when_likely(wm):
 
     assert at_700(["d25", "d100", "d100", "d100", "d75"], 40, ["d100"]) == game.extend_action
     assert at_700(["d25", "d25", "d25", "d25", "d25"], 40, ["d100"]) == game.stop_action  # not the miles in hand
-    assert at_700(["d25", "d100", "d100", "d100", "d75"], 3, ["d100"]) == game.stop_action  # the draw pile is nearly out
-    assert at_700(["d25", "d100", "d100", "d100", "d75"], 40, ["d200", "d200", "d100", "d75"]) == game.stop_action  # close
+    assert (
+        at_700(["d25", "d100", "d100", "d100", "d75"], 3, ["d100"]) == game.stop_action
+    )  # the draw pile is nearly out
+    assert (
+        at_700(["d25", "d100", "d100", "d100", "d75"], 40, ["d200", "d200", "d100", "d75"]) == game.stop_action
+    )  # close
     assert at_700(["d25", "d100", "d100", "d100", "d75"], 40, []) == game.stop_action  # a shutout is won already
 
 
@@ -257,6 +311,7 @@ def test_bot_facts_live_in_the_registration():
     assert hint_bot() == "expert"
     saved = (dict(base._REGISTRY), dict(base._PARAMS), dict(base._FACTS))
     try:
+
         @register("oracle-test", "a test bot", slow=True, ladder=5, hints=9)
         class Oracle:  # noqa: N801
             observes = False

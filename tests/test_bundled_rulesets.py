@@ -2,6 +2,7 @@
 
 Figures pinned here come from the rulebooks and the project's rulings (Decks, Player counts).
 """
+
 from __future__ import annotations
 
 
@@ -37,18 +38,48 @@ OPTIONS = [
 ]
 PLAYERS = [2, 3, 4, 6]
 CARD_IDS = {
-    "d25", "d50", "d75", "d100", "d200",
-    "out_of_gas", "flat_tire", "accident", "speed_limit", "stop",
-    "gasoline", "spare_tire", "repairs", "end_of_limit", "roll",
-    "extra_tank", "puncture_proof", "driving_ace", "right_of_way",
+    "d25",
+    "d50",
+    "d75",
+    "d100",
+    "d200",
+    "out_of_gas",
+    "flat_tire",
+    "accident",
+    "speed_limit",
+    "stop",
+    "gasoline",
+    "spare_tire",
+    "repairs",
+    "end_of_limit",
+    "roll",
+    "extra_tank",
+    "puncture_proof",
+    "driving_ace",
+    "right_of_way",
 }
 BOX_TOTAL = {"parker-1971": 112, "winning-moves": 110, "kids-115": 115, "wikipedia": 110, "dujardin-classic": 106}
 DECK_2_3 = {"parker-1971": 101, "winning-moves": 101, "kids-115": 103, "wikipedia": 101, "dujardin-classic": 101}
 CLASSIC_106 = {
-    "d25": 10, "d50": 10, "d75": 10, "d100": 12, "d200": 4,
-    "out_of_gas": 3, "flat_tire": 3, "accident": 3, "speed_limit": 4, "stop": 5,
-    "gasoline": 6, "spare_tire": 6, "repairs": 6, "end_of_limit": 6, "roll": 14,
-    "extra_tank": 1, "puncture_proof": 1, "driving_ace": 1, "right_of_way": 1,
+    "d25": 10,
+    "d50": 10,
+    "d75": 10,
+    "d100": 12,
+    "d200": 4,
+    "out_of_gas": 3,
+    "flat_tire": 3,
+    "accident": 3,
+    "speed_limit": 4,
+    "stop": 5,
+    "gasoline": 6,
+    "spare_tire": 6,
+    "repairs": 6,
+    "end_of_limit": 6,
+    "roll": 14,
+    "extra_tank": 1,
+    "puncture_proof": 1,
+    "driving_ace": 1,
+    "right_of_way": 1,
 }
 SIDES = {2: 2, 3: 3, 4: 2, 6: 3}
 # players -> (target, extension_to) in every bundled edition
@@ -281,8 +312,11 @@ def test_no_edition_stacks_speed_limits_or_forbids_discarding(ruleset):
 def test_wikipedia_applies_its_house_rules():
     rs = load("wikipedia")
     assert rs.applied_options == (
-        "hazard-on-hazard", "roll-after-safety", "coup-fourre-any-player",
-        "shutout-per-opponent", "extension-bonus-to-finisher",
+        "hazard-on-hazard",
+        "roll-after-safety",
+        "coup-fourre-any-player",
+        "shutout-per-opponent",
+        "extension-bonus-to-finisher",
     )
     assert rs.play.hazard_on_hazard.value is True
     assert rs.play.roll_after_safety.value is True
@@ -310,9 +344,15 @@ def test_wikipedia_differs_from_winning_moves_in_its_house_rules_and_names_only(
 
 def test_parker_and_wikipedia_differ_in_real_rules():
     changed = changed_paths(load("parker-1971"), load("wikipedia"))
-    for path in ("play.hazard_on_hazard.value", "play.roll_after_safety.value", "coup_fourre.who.value",
-                 "scoring.shutout_per_opponent.value", "scoring.extension_bonus_to.value",
-                 "box.total.value", "cards.stop.name"):
+    for path in (
+        "play.hazard_on_hazard.value",
+        "play.roll_after_safety.value",
+        "coup_fourre.who.value",
+        "scoring.shutout_per_opponent.value",
+        "scoring.extension_bonus_to.value",
+        "box.total.value",
+        "cards.stop.name",
+    ):
         assert path in changed
 
 
@@ -327,37 +367,70 @@ OPTION_CHANGES = {
     "extension-bonus-to-finisher": ("winning-moves", {"scoring.extension_bonus_to.value"}),
     "no-voluntary-discard": ("winning-moves", {"play.voluntary_discard.value"}),
     "speed-limit-stacking": ("winning-moves", {"play.speed_limit_stacking.value"}),
-    "extension-1200": ("winning-moves", {
-        "player_counts.2.target", "player_counts.2.extension_to",
-        "player_counts.3.target", "player_counts.3.extension_to",
-        "player_counts.4.extension_to",
-        "player_counts.6.target", "player_counts.6.extension_to",
-    }),
-    "simpler-game": ("kids-115", {
-        "player_counts.2.target", "player_counts.2.extension_to",
-        "player_counts.3.target", "player_counts.3.extension_to",
-        "player_counts.6.target", "player_counts.6.extension_to",
-        "scoring.enabled.value",
-        "match.mode.value",
-    }),
+    "extension-1200": (
+        "winning-moves",
+        {
+            "player_counts.2.target",
+            "player_counts.2.extension_to",
+            "player_counts.3.target",
+            "player_counts.3.extension_to",
+            "player_counts.4.extension_to",
+            "player_counts.6.target",
+            "player_counts.6.extension_to",
+        },
+    ),
+    "simpler-game": (
+        "kids-115",
+        {
+            "player_counts.2.target",
+            "player_counts.2.extension_to",
+            "player_counts.3.target",
+            "player_counts.3.extension_to",
+            "player_counts.6.target",
+            "player_counts.6.extension_to",
+            "scoring.enabled.value",
+            "match.mode.value",
+        },
+    ),
     "longer-game": ("kids-115", {"match.mode.value"}),
     # issue 35 (reactions and the turn) and issue 36 (score lines, match ends)
     "fast-play-remedy": ("winning-moves", {"fast_play.enabled.value"}),
     "queued-coup-fourre-turn": ("winning-moves", {"coup_fourre.bonus_turn.value"}),
     "safety-extra-turn-while-deck-lasts": ("winning-moves", {"play.safety_extra_turn_needs_draw_pile.value"}),
-    "shutout-to-each-opponent": ("winning-moves", {"scoring.lines",
-        "scoring.lines.shutout.points", "scoring.lines.shutout.when.no_distance", "scoring.lines.shutout.to",
-        "scoring.lines.shutout.to_when.no_distance"}),
-    "no-100-no-200-bonus": ("winning-moves", {"scoring.lines",
-        "scoring.lines.no_100_no_200.points", "scoring.lines.no_100_no_200.when.trip_completed",
-        "scoring.lines.no_100_no_200.to",
-        "scoring.lines.no_100_no_200.when.none_played"}),
-    "french-end-bonuses": ("winning-moves", {
-        f"scoring.lines.{name}.{key}" for name, keys in (
-            ("empty_hand", ("points", "to", "when.hand_empty", "when.trip_completed")),
-            ("empty_hand_arrival", ("points", "to", "when.hand_empty", "when.trip_completed")),
-            ("one_safety_arrival", ("points", "to", "when.trip_completed", "when.safeties")),
-            ("no_25_arrival", ("points", "to", "when.trip_completed", "when.none_played"))) for key in keys} | {"scoring.lines"}),
+    "shutout-to-each-opponent": (
+        "winning-moves",
+        {
+            "scoring.lines",
+            "scoring.lines.shutout.points",
+            "scoring.lines.shutout.when.no_distance",
+            "scoring.lines.shutout.to",
+            "scoring.lines.shutout.to_when.no_distance",
+        },
+    ),
+    "no-100-no-200-bonus": (
+        "winning-moves",
+        {
+            "scoring.lines",
+            "scoring.lines.no_100_no_200.points",
+            "scoring.lines.no_100_no_200.when.trip_completed",
+            "scoring.lines.no_100_no_200.to",
+            "scoring.lines.no_100_no_200.when.none_played",
+        },
+    ),
+    "french-end-bonuses": (
+        "winning-moves",
+        {
+            f"scoring.lines.{name}.{key}"
+            for name, keys in (
+                ("empty_hand", ("points", "to", "when.hand_empty", "when.trip_completed")),
+                ("empty_hand_arrival", ("points", "to", "when.hand_empty", "when.trip_completed")),
+                ("one_safety_arrival", ("points", "to", "when.trip_completed", "when.safeties")),
+                ("no_25_arrival", ("points", "to", "when.trip_completed", "when.none_played")),
+            )
+            for key in keys
+        }
+        | {"scoring.lines"},
+    ),
     "fixed-hands": ("winning-moves", {"match.mode.value"}),
     "finisher-wins": ("winning-moves", {"match.mode.value"}),
     "tie-first-seat": ("winning-moves", {"match.tie_break.value"}),
@@ -403,12 +476,20 @@ def test_option_file_is_a_small_cited_patch(option):
 # French text names no reference cards); the rules differ in the capot and the safety's extra turn.
 DUJARDIN_VS_WINNING_MOVES = (
     {f"cards.{cid}.name" for cid in CARD_IDS - {"accident"}}  # 'Accident' in both languages
-    | {f"display.{k}" for k in ("battle_pile", "speed_pile", "distance_pile", "safety_area", "discard_pile",
-                                "draw_pile")} | {"display.distance_unit.value"}
+    | {
+        f"display.{k}"
+        for k in ("battle_pile", "speed_pile", "distance_pile", "safety_area", "discard_pile", "draw_pile")
+    }
+    | {"display.distance_unit.value"}
     | {"box.total.value", "box.reference_cards.score_card", "box.reference_cards.guide_card"}
     | {"play.safety_extra_turn_needs_draw_pile.value"}
-    | {"scoring.lines", "scoring.lines.shutout.points", "scoring.lines.shutout.when.no_distance",
-       "scoring.lines.shutout.to", "scoring.lines.shutout.to_when.no_distance"}
+    | {
+        "scoring.lines",
+        "scoring.lines.shutout.points",
+        "scoring.lines.shutout.when.no_distance",
+        "scoring.lines.shutout.to",
+        "scoring.lines.shutout.to_when.no_distance",
+    }
 )
 
 
@@ -425,7 +506,11 @@ def test_dujardin_classic_is_winning_moves_with_the_two_french_options_as_far_as
     safety-extra-turn-while-deck-lasts write onto winning-moves."""
     wm = load("winning-moves", "shutout-to-each-opponent", "safety-extra-turn-while-deck-lasts")
     words = {"id", "name", "description", "box.total.value"}
-    rules = {p for p in changed_paths(wm, load("dujardin-classic"))
-             if p not in words and not p.startswith(("display.", "box.reference_cards"))
-             and not (p.startswith("cards.") and p.endswith(".name"))}
+    rules = {
+        p
+        for p in changed_paths(wm, load("dujardin-classic"))
+        if p not in words
+        and not p.startswith(("display.", "box.reference_cards"))
+        and not (p.startswith("cards.") and p.endswith(".name"))
+    }
     assert rules == set()

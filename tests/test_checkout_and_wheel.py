@@ -7,6 +7,7 @@ installed from a wheel (pyproject's ``package-dir`` maps them inside the package
 here from a copy outside this checkout, so the editable install of the test environment cannot
 stand in for them.
 """
+
 from __future__ import annotations
 
 import os
@@ -20,8 +21,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = ("mbrules", "cli", "rulesets", "schemas")
-SNIPPET = ("import mbrules, mbrules._paths as p; print(mbrules.__file__); print(p.bundled_dir()); "
-           "print(mbrules.load_game('winning-moves', players=2).new_match(seed=1))")
+SNIPPET = (
+    "import mbrules, mbrules._paths as p; print(mbrules.__file__); print(p.bundled_dir()); "
+    "print(mbrules.load_game('winning-moves', players=2).new_match(seed=1))"
+)
 
 
 def _python(args: list[str], where: Path, cwd: Path) -> subprocess.CompletedProcess:
@@ -60,8 +63,12 @@ def test_a_checkout_runs_the_command_as_python_m_mbrules_cli(tmp_path):
 @pytest.mark.slow
 def test_the_wheel_ships_rulesets_schemas_and_the_cli_inside_mbrules_only(tmp_path):
     out = tmp_path / "wheel"
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(ROOT)],
-                           capture_output=True, text=True, timeout=600)
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(ROOT)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     if built.returncode != 0:
         pytest.skip(f"pip cannot build a wheel here (no build backend reachable): {built.stderr[-300:]}")
     (wheel,) = out.glob("mbrules-*.whl")
@@ -75,7 +82,9 @@ def test_the_wheel_ships_rulesets_schemas_and_the_cli_inside_mbrules_only(tmp_pa
     assert "mbrules/bundled/winning-moves.yaml" in names and "mbrules/bundled/options/extension-1200.yaml" in names
     assert "mbrules/schemas/ruleset.schema.json" in names and "mbrules/cli/app.py" in names
     # mbrules serve's pages are package data: plain files, no build step (docs/web.md)
-    assert {f"mbrules/web/static/{f}" for f in ("play.html", "play.js", "dom.js", "app.css", "index.html")} <= set(names)
+    assert {f"mbrules/web/static/{f}" for f in ("play.html", "play.js", "dom.js", "app.css", "index.html")} <= set(
+        names
+    )
     assert "mbrules = mbrules.cli.app:main" in scripts
     # PEP 561: the marker that tells a type checker to read the package's own annotations (issue 37)
     assert "mbrules/py.typed" in names
@@ -85,7 +94,10 @@ def test_the_wheel_ships_rulesets_schemas_and_the_cli_inside_mbrules_only(tmp_pa
     module, bundled, state = p.stdout.splitlines()
     assert Path(module).is_relative_to(site) and Path(bundled) == (site / "mbrules" / "bundled").resolve()
     assert state.startswith("<State winning-moves hand 1")
-    listing = _python(["-c", "import sys; sys.argv = ['mbrules', 'rulesets']; "
-                             "from mbrules.cli.app import main; main()"], site, tmp_path)
+    listing = _python(
+        ["-c", "import sys; sys.argv = ['mbrules', 'rulesets']; from mbrules.cli.app import main; main()"],
+        site,
+        tmp_path,
+    )
     assert listing.returncode == 0, listing.stderr
     assert "parker-1971" in listing.stdout

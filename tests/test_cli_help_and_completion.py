@@ -1,4 +1,5 @@
 """Issue 29 items 1 and 2: shell completion of values, and help text shown as written (no Rich markup)."""
+
 from __future__ import annotations
 
 import re
@@ -19,8 +20,12 @@ OPTIONS = bundled_ids(True)
 def complete(line: str) -> list[str]:
     """What bash gets back for the last word of ``line`` (Typer's own completion protocol)."""
     words = line.split(" ")
-    res = CliRunner().invoke(app, [], prog_name="mbrules", env={
-        "_MBRULES_COMPLETE": "complete_bash", "COMP_WORDS": line, "COMP_CWORD": str(len(words) - 1)})
+    res = CliRunner().invoke(
+        app,
+        [],
+        prog_name="mbrules",
+        env={"_MBRULES_COMPLETE": "complete_bash", "COMP_WORDS": line, "COMP_CWORD": str(len(words) - 1)},
+    )
     assert res.exit_code == 0, res.output
     return [w for w in res.output.splitlines() if w]
 
@@ -30,10 +35,18 @@ def test_the_bundled_lists_are_what_the_contract_names():
     assert {"extension-1200", "hazard-on-hazard", "simpler-game"} <= set(OPTIONS)
 
 
-@pytest.mark.parametrize("line", [
-    "mbrules show ", "mbrules diff winning-moves ", "mbrules play --ruleset ", "mbrules simulate -r ",
-    "mbrules compare ", "mbrules compare winning-moves ", "mbrules ladder --ruleset ",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "mbrules show ",
+        "mbrules diff winning-moves ",
+        "mbrules play --ruleset ",
+        "mbrules simulate -r ",
+        "mbrules compare ",
+        "mbrules compare winning-moves ",
+        "mbrules ladder --ruleset ",
+    ],
+)
 def test_a_ruleset_completes_to_the_bundled_ruleset_ids(line):
     assert complete(line) == RULESETS
 
@@ -42,10 +55,16 @@ def test_a_ruleset_completes_by_its_prefix():
     assert complete("mbrules show w") == [r for r in RULESETS if r.startswith("w")] == ["wikipedia", "winning-moves"]
 
 
-@pytest.mark.parametrize("line", [
-    "mbrules show winning-moves --option ", "mbrules play -o ", "mbrules diff a b --option ",
-    "mbrules compare winning-moves --option-b ", "mbrules compare winning-moves --option-a ",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "mbrules show winning-moves --option ",
+        "mbrules play -o ",
+        "mbrules diff a b --option ",
+        "mbrules compare winning-moves --option-b ",
+        "mbrules compare winning-moves --option-a ",
+    ],
+)
 def test_an_option_completes_to_the_bundled_option_ids(line):
     assert complete(line) == OPTIONS
 
@@ -56,8 +75,17 @@ def test_a_bot_completes_to_the_bot_names(line):
     assert {"random", "heuristic", "expert", "heuristic-2026"} <= set(complete(line))
 
 
-@pytest.mark.parametrize("line", ["mbrules show ./", "mbrules show examples/st", "mbrules play --ruleset ~/r",
-                                  "mbrules show my.yaml", "mbrules play --option ../opt", "mbrules show zzz"])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "mbrules show ./",
+        "mbrules show examples/st",
+        "mbrules play --ruleset ~/r",
+        "mbrules show my.yaml",
+        "mbrules play --option ../opt",
+        "mbrules show zzz",
+    ],
+)
 def test_a_path_gets_no_names_so_the_shell_completes_it_as_a_file(line):
     assert complete(line) == []
 

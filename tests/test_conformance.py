@@ -5,6 +5,7 @@ The test id is the file's path below tests/conformance without '.yaml'
 multi-document file). Each test also carries the id with '_' for '-' as a keyword (a mark), so
 ``pytest -k coup-fourre`` and ``pytest -k coup_fourre`` both select it.
 """
+
 from __future__ import annotations
 
 import warnings

@@ -1,4 +1,5 @@
 """docs/conformance.md stays honest: every scenario is listed, every listed scenario exists."""
+
 from __future__ import annotations
 
 import re
@@ -26,7 +27,14 @@ def test_every_scenario_the_doc_names_exists():
 
 
 def test_each_ruleset_has_at_least_twenty_scenarios():
-    for ruleset in ("parker-1971", "winning-moves", "kids-115", "wikipedia", "dujardin-classic", "asmodee-2014",
-                    "express"):
+    for ruleset in (
+        "parker-1971",
+        "winning-moves",
+        "kids-115",
+        "wikipedia",
+        "dujardin-classic",
+        "asmodee-2014",
+        "express",
+    ):
         n = len(list((SCENARIOS / ruleset).glob("*.yaml")))
         assert n >= 20, f"{ruleset} has {n} conformance scenarios, fewer than 20"

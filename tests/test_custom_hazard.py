@@ -1,5 +1,6 @@
 """A custom ruleset adds a battle hazard (Black Ice), its remedy (Salt) and its safety (Snow Tires):
 it plays correctly with no engine change (contract: the engine is generic)."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -37,8 +38,6 @@ def act(game: Game, text: str) -> Action:
 def side(st, s: int):
     """Side ``s``'s table as every player sees it (the public view of the piles)."""
     return st.snapshot().sides[s]
-
-
 
 
 def test_the_custom_cards_are_compiled_from_the_ruleset(ruleset, game):
@@ -132,7 +131,9 @@ def test_all_safeties_needs_the_five(game):
     st = position(game, {}, {A: {"battle": ["roll"], "safeties": four}, B: {"battle": ["roll"]}})
     assert st.score_sheet()[A]["all_safeties"] == 0
     assert st.score_sheet()[A]["safeties"] == 400
-    st = position(game, {}, {A: {"battle": ["roll"], "safeties": four, "coups": ["snow_tires"]}, B: {"battle": ["roll"]}})
+    st = position(
+        game, {}, {A: {"battle": ["roll"], "safeties": four, "coups": ["snow_tires"]}, B: {"battle": ["roll"]}}
+    )
     line = st.score_sheet()[A]
     assert line["all_safeties"] == 300 and line["safeties"] == 500 and line["coup_fourres"] == 300
 
@@ -147,7 +148,6 @@ def test_whole_matches_play_with_black_ice(ruleset, players):
             st = play_match(g, seed, bots)
             out = st.outcome
             assert st.match_over and out is not None and out.result is not None
-            assert sum(out.totals.values()) == sum(
-                sheet[s]["total"] for sheet in out.hand_sheets for s in g.side_names)
+            assert sum(out.totals.values()) == sum(sheet[s]["total"] for sheet in out.hand_sheets for s in g.side_names)
             ice_played += sum(1 for p, a in st.history if p >= 0 and a.kind == "play" and a.card_index == ice)
     assert ice_played > 0  # the bots play the new hazard

@@ -1,6 +1,7 @@
 """Same ruleset, options, players, bots and seed: the same game, in any process, in any run
 (contract: Commands, last line). Checked across processes with different PYTHONHASHSEED, with the
 global `random` state disturbed, and across worker counts for `simulate`."""
+
 from __future__ import annotations
 
 import json
@@ -31,24 +32,41 @@ def run(args, hashseed: str, cwd, prelude: str | None = None) -> subprocess.Comp
     if prelude is None:
         argv = mbrules_argv() + args
     else:  # disturb the process (global random, hash order) before the command runs
-        code = (f"{prelude}\nimport sys\nsys.argv = ['mbrules'] + {args!r}\n"
-                "from mbrules.cli.app import main\nmain()\n")
+        code = f"{prelude}\nimport sys\nsys.argv = ['mbrules'] + {args!r}\nfrom mbrules.cli.app import main\nmain()\n"
         argv = [sys.executable, "-c", code]
     p = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=cwd, timeout=300)
     assert p.returncode == 0, p.stderr[-2000:]
     return p
 
 
-DISTURB = ("import random, os\nrandom.seed(os.getpid())\n[random.random() for _ in range(1234)]\n"
-           "import mbrules.bots, mbrules.engine\nrandom.shuffle(list(range(100)))")
+DISTURB = (
+    "import random, os\nrandom.seed(os.getpid())\n[random.random() for _ in range(1234)]\n"
+    "import mbrules.bots, mbrules.engine\nrandom.shuffle(list(range(100)))"
+)
 
 
-@pytest.mark.parametrize("args", [
-    ["play", "--seed", "7", "--json"],
-    ["play", "--seed", "7", "--json", "--players", "3", "--ruleset", "parker-1971", "--option", "hazard-on-hazard",
-     "--bot", "random"],
-    ["play", "--seed", "7", "--hands", "2"],  # the narrated text too, byte for byte
-], ids=["default-json", "parker-3p-option-random-json", "narrated-text"])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["play", "--seed", "7", "--json"],
+        [
+            "play",
+            "--seed",
+            "7",
+            "--json",
+            "--players",
+            "3",
+            "--ruleset",
+            "parker-1971",
+            "--option",
+            "hazard-on-hazard",
+            "--bot",
+            "random",
+        ],
+        ["play", "--seed", "7", "--hands", "2"],  # the narrated text too, byte for byte
+    ],
+    ids=["default-json", "parker-3p-option-random-json", "narrated-text"],
+)
 def test_the_same_seed_gives_the_same_game_across_processes(args, tmp_path):
     a = run(args, "0", tmp_path)
     b = run(args, "12345", tmp_path)
@@ -137,16 +155,25 @@ print(json.dumps({"history": [[p, str(a)] for p, a in st.history], "outcome": st
 
 def _api_match(config, hashseed: str, prelude: str = "") -> dict:
     env = dict(os.environ, PYTHONHASHSEED=hashseed)
-    p = subprocess.run([sys.executable, "-c", prelude + "\n" + API_MATCH, json.dumps(config)], capture_output=True,
-                       text=True, env=env, timeout=300)
+    p = subprocess.run(
+        [sys.executable, "-c", prelude + "\n" + API_MATCH, json.dumps(config)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert p.returncode == 0, p.stderr[-2000:]
     return json.loads(p.stdout)
 
 
-@pytest.mark.parametrize("config", [
-    ["winning-moves", 4, [], ["heuristic"], 7],
-    ["parker-1971", 3, ["hazard-on-hazard"], ["heuristic", "random", "random"], 21],
-], ids=["wm-4p-heuristic", "parker-3p-option-mixed"])
+@pytest.mark.parametrize(
+    "config",
+    [
+        ["winning-moves", 4, [], ["heuristic"], 7],
+        ["parker-1971", 3, ["hazard-on-hazard"], ["heuristic", "random", "random"], 21],
+    ],
+    ids=["wm-4p-heuristic", "parker-3p-option-mixed"],
+)
 def test_the_same_seed_gives_the_same_match_across_processes_through_the_python_api(config):
     """Every action (in the notation), the outcome and the final position are the same in two
     processes with different hash seeds, one with the global random disturbed, and in this one."""
@@ -157,8 +184,11 @@ def test_the_same_seed_gives_the_same_match_across_processes_through_the_python_
     assert a == b
     rid, players, options, bots, seed = config
     st = play_match(load_game(rid, players, tuple(options)), seed, bots)
-    here = {"history": [[p, str(x)] for p, x in st.history], "outcome": st.outcome.to_dict(),
-            "end": st.snapshot().to_dict()}
+    here = {
+        "history": [[p, str(x)] for p, x in st.history],
+        "outcome": st.outcome.to_dict(),
+        "end": st.snapshot().to_dict(),
+    }
     assert json.loads(json.dumps(here, sort_keys=True)) == a
     assert len(a["history"]) > 100 and a["outcome"]["hands"]
     c = _api_match([rid, players, options, bots, seed + 1], "0")

@@ -1,6 +1,7 @@
 """One YAML, diagnostics and error-mapping layer for rulesets and scenarios alike: messages name the
 file kind through a parameter (never by rewriting text, so what a user wrote is quoted as written),
 and one mapper turns a pydantic validation into FILE:LINE:COL diagnostics for both."""
+
 from __future__ import annotations
 
 from typing import Annotated, Literal, Union
@@ -84,12 +85,15 @@ def test_a_wrong_type_says_where_and_what_was_written_when_the_kind_asks():
 def test_an_unknown_key_lists_the_keys_the_kind_of_file_allows_there():
     words = ModelWords(model_at=lambda path, data: Root if not path else None)
     out = _map("title: t\ncount: 1\nitems: {}\ncolour: red\n", words)
-    assert out == ["f.yaml:4:1: unknown key 'colour' at the top level (allowed here: title, count, items): remove "
-                   "it or fix its spelling"]
+    assert out == [
+        "f.yaml:4:1: unknown key 'colour' at the top level (allowed here: title, count, items): remove "
+        "it or fix its spelling"
+    ]
 
 
 def test_a_kind_gives_its_own_words_for_a_value():
-    words = ModelWords(explain=lambda path, value: ("a count is a number", "write digits") if path == ["count"]
-                       else None)
+    words = ModelWords(
+        explain=lambda path, value: ("a count is a number", "write digits") if path == ["count"] else None
+    )
     out = _map("title: t\ncount: three\nitems: {}\n", words)
     assert out == ["f.yaml:2:8: a count is a number in count: write digits"]

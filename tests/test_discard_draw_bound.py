@@ -8,6 +8,7 @@ makes every turn either draw from the draw pile or put a card on a tableau (the 
 it is legal and otherwise keep the discard pile cycling: a discard before a play, a window declined, an
 extension taken) play hands that must end within the bound that argument gives, computed from the deck,
 the deal and the reshuffles allowed; and the same seats with the rule off go past that bound."""
+
 from __future__ import annotations
 
 import random
@@ -79,8 +80,12 @@ def play_one_hand(game: mbrules.Game, seed: int, prefers: list[bool], cap: int, 
     return turn_actions
 
 
-OPTION_SETS = [["draw-from-discard"], ["draw-from-discard", "reshuffle-discard"],
-               ["draw-from-discard", "play-then-draw"], ["draw-from-discard", "each-for-himself"]]
+OPTION_SETS = [
+    ["draw-from-discard"],
+    ["draw-from-discard", "reshuffle-discard"],
+    ["draw-from-discard", "play-then-draw"],
+    ["draw-from-discard", "each-for-himself"],
+]
 _GAMES: dict[tuple[str, ...], mbrules.Game] = {}
 
 
@@ -92,8 +97,12 @@ def _game(options: list[str], players: int) -> mbrules.Game:
 
 
 @settings(max_examples=30, deadline=None)
-@given(options=hs.sampled_from(OPTION_SETS), players=hs.sampled_from([2, 3, 4]), seed=hs.integers(0, 2**32),
-       prefers=hs.lists(hs.booleans(), min_size=4, max_size=4))
+@given(
+    options=hs.sampled_from(OPTION_SETS),
+    players=hs.sampled_from([2, 3, 4]),
+    seed=hs.integers(0, 2**32),
+    prefers=hs.lists(hs.booleans(), min_size=4, max_size=4),
+)
 def test_adversarial_seats_end_every_hand_within_the_bound(options, players, seed, prefers):
     """Seats that take the discard top whenever they may and otherwise feed the discard pile end the hand
     within the bound of the potential argument (draws from a finite pile, plays onto the tableau)."""
@@ -113,7 +122,8 @@ def test_without_the_rule_the_same_seats_never_end_the_hand(tmp_path: Path):
         "description: The discard top may be taken and discarded again.\ncategory: piles\n"
         "source: tests/test_discard_draw_bound.py\n"
         "turn:\n  discard_draw_must_play: {value: false, decided: \"the defect of issue 35, for this test\"}\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     game = mbrules.load_game("winning-moves", players=2, options=["draw-from-discard", str(off)])
     assert game.draw_from_discard and not game.discard_draw_must_play
     bound = turn_bound(game)
@@ -121,8 +131,12 @@ def test_without_the_rule_the_same_seats_never_end_the_hand(tmp_path: Path):
 
 
 @settings(max_examples=8, deadline=None)
-@given(options=hs.sampled_from(OPTION_SETS), players=hs.sampled_from([2, 4]), seed=hs.integers(0, 2**32),
-       prefers=hs.lists(hs.booleans(), min_size=4, max_size=4))
+@given(
+    options=hs.sampled_from(OPTION_SETS),
+    players=hs.sampled_from([2, 4]),
+    seed=hs.integers(0, 2**32),
+    prefers=hs.lists(hs.booleans(), min_size=4, max_size=4),
+)
 def test_openspiel_max_game_length_holds_the_adversarial_hand(options, players, seed, prefers):
     """OpenSpiel's ``max_game_length`` per hand (``_hand_length``) counts what the rule bounds: the
     adversaries' actions and the chance nodes of the cards dealt and drawn stay within it."""
@@ -162,9 +176,13 @@ def test_a_sampled_world_refuses_what_the_real_position_refuses(options):
 def _position(options, hands, discard, battle_a):
     game = _game(options, 2)
     idx = game.card
-    st = mbrules.State.from_position(game, hands=[[idx(c) for c in h] for h in hands],
-                                     draw_top_first=[idx("accident"), idx("d25")], discard=[idx(c) for c in discard],
-                                     sides={0: {"battle": [idx(c) for c in battle_a]}})
+    st = mbrules.State.from_position(
+        game,
+        hands=[[idx(c) for c in h] for h in hands],
+        draw_top_first=[idx("accident"), idx("d25")],
+        discard=[idx(c) for c in discard],
+        sides={0: {"battle": [idx(c) for c in battle_a]}},
+    )
     return game, st
 
 
@@ -181,8 +199,10 @@ def test_the_table_says_why_the_discard_top_is_refused_and_why_a_discard_is():
     except mbrules.IllegalAction as e:
         assert e.code == "discard-draw-must-play" and "200" in e.message
     words = take_refusal(game, st.observation(0))
-    assert words == ("Even holding 200 Miles you could play no card: the top of the Discard Pile is taken only "
-                     "to play a card that turn.")
+    assert words == (
+        "Even holding 200 Miles you could play no card: the top of the Discard Pile is taken only "
+        "to play a card that turn."
+    )
     game, st = _position(["draw-from-discard"], [hand, hand], ["d200", "roll"], ["stop"])
     st.apply("draw discard")
     try:
@@ -194,5 +214,6 @@ def test_the_table_says_why_the_discard_top_is_refused_and_why_a_discard_is():
     game, st = _position(["draw-from-discard", "play-then-draw"], [hand, hand], ["d200"], ["roll"])
     st.apply("discard gasoline")
     assert st.legal_actions() == [game.draw_action]  # a discard this turn: the draw pile only
-    assert take_refusal(game, st.observation(0)) == ("You may take the top of the Discard Pile only after playing a "
-                                                     "card this turn, not a discard.")
+    assert take_refusal(game, st.observation(0)) == (
+        "You may take the top of the Discard Pile only after playing a card this turn, not a discard."
+    )

@@ -2,6 +2,7 @@
 markers, docs/sweep.md an example the command refuses, docs/rl.md a command that does not exist. The
 fast test reads every page for conflict markers; the slow one runs each page's `mbrules` lines in order
 (one folder a page, so a model a line trains is there for the next), in-process, with small --games."""
+
 from __future__ import annotations
 
 import re
@@ -15,7 +16,9 @@ PAGES = sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md", ROOT / "CHAN
 MARKER = re.compile(r"^(<{7}|={7}|>{7})( |$)", re.M)
 FENCE = re.compile(r"^```[^\n]*\n(.*?)^```", re.S | re.M)
 TABLE_ROW = re.compile(r"^\| `(mbrules [^`]+)` \|", re.M)
-PREFIX = re.compile(r"^(?:\$ )?(?:/usr/bin/time(?: -f \"[^\"]*\")? )?(?:\.venv(?:-play)?/bin/)?mbrules (?=[a-z-]+(?:\s|$))")
+PREFIX = re.compile(
+    r"^(?:\$ )?(?:/usr/bin/time(?: -f \"[^\"]*\")? )?(?:\.venv(?:-play)?/bin/)?mbrules (?=[a-z-]+(?:\s|$))"
+)
 EXPECTED_EXIT = re.compile(r"#\s*exit (\d+)")
 
 # lines shown but not run here, each with its reason (anything else must run)
@@ -36,8 +39,11 @@ play:
 
 
 def test_no_docs_page_holds_a_merge_conflict_marker():
-    found = [f"{p.relative_to(ROOT)}:{p.read_text(encoding='utf-8')[:m.start()].count(chr(10)) + 1}"
-             for p in PAGES for m in MARKER.finditer(p.read_text(encoding="utf-8"))]
+    found = [
+        f"{p.relative_to(ROOT)}:{p.read_text(encoding='utf-8')[: m.start()].count(chr(10)) + 1}"
+        for p in PAGES
+        for m in MARKER.finditer(p.read_text(encoding="utf-8"))
+    ]
     assert not found, f"unresolved merge-conflict markers at {', '.join(found)}"
 
 
@@ -119,8 +125,9 @@ def test_every_command_a_docs_page_shows_runs_with_small_games(page, tmp_path, m
         args = small(line)
         res = runner.invoke(app, args)
         assert "Traceback" not in res.output, (line, res.output[-2000:])
-        assert res.exit_code == code, f"{page.name}: {line}\n-> {' '.join(args)}\nexit {res.exit_code}:\n" \
-                                      f"{res.output[-1500:]}"
+        assert res.exit_code == code, (
+            f"{page.name}: {line}\n-> {' '.join(args)}\nexit {res.exit_code}:\n{res.output[-1500:]}"
+        )
         ran += 1
     assert ran or all(any(k in line for k in NOT_RUN) for line, _ in page_commands(page))
 

@@ -1,5 +1,6 @@
 """Actions are the game's own values: apply() refuses any int that is not one of them instead of
 guessing what it meant, and every listed legal action reads back from its words."""
+
 from __future__ import annotations
 
 import pytest

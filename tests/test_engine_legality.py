@@ -6,6 +6,7 @@ candidate (each card in hand played on each side and on a side that does not exi
 discarded, each card called as a coup fourré, decline, both extension answers, the draw, and a
 card not in hand) is refused by apply() with a contract reason code and leaves the state as it was.
 """
+
 from __future__ import annotations
 
 import random
@@ -16,28 +17,53 @@ from mbrules.engine import Action, Game, IllegalAction, State
 from mbrules.vocab import REASON_CODES, SIDE_NAMES
 from mbrules.ruleset import load_ruleset
 
-pytestmark = pytest.mark.slow  # many random games for every ruleset, count and option (4 s of CPU a case): make test-fast leaves it out
+pytestmark = (
+    pytest.mark.slow
+)  # many random games for every ruleset, count and option (4 s of CPU a case): make test-fast leaves it out
 
 RULESETS = ["winning-moves", "parker-1971", "kids-115", "wikipedia"]
 PLAYER_COUNTS = [2, 3, 4, 6]
 OPTIONS = [
-    ("winning-moves", "hazard-on-hazard"), ("winning-moves", "coup-fourre-any-player"),
-    ("winning-moves", "roll-after-safety"), ("winning-moves", "no-voluntary-discard"),
-    ("winning-moves", "speed-limit-stacking"), ("winning-moves", "extension-1200"),
-    ("winning-moves", "shutout-per-opponent"), ("winning-moves", "extension-bonus-to-finisher"),
-    ("kids-115", "simpler-game"), ("kids-115", "longer-game"),
+    ("winning-moves", "hazard-on-hazard"),
+    ("winning-moves", "coup-fourre-any-player"),
+    ("winning-moves", "roll-after-safety"),
+    ("winning-moves", "no-voluntary-discard"),
+    ("winning-moves", "speed-limit-stacking"),
+    ("winning-moves", "extension-1200"),
+    ("winning-moves", "shutout-per-opponent"),
+    ("winning-moves", "extension-bonus-to-finisher"),
+    ("kids-115", "simpler-game"),
+    ("kids-115", "longer-game"),
     # issue 35 (reactions and the turn) and issue 36 (score lines, match ends)
-    ("winning-moves", "fast-play-remedy"), ("winning-moves", "queued-coup-fourre-turn"),
-    ("winning-moves", "safety-extra-turn-while-deck-lasts"), ("winning-moves", "shutout-to-each-opponent"),
-    ("winning-moves", "no-100-no-200-bonus"), ("winning-moves", "french-end-bonuses"),
-    ("winning-moves", "fixed-hands"), ("winning-moves", "finisher-wins"),
-    ("winning-moves", "tie-first-seat"), ("winning-moves", "tie-another-hand"),
+    ("winning-moves", "fast-play-remedy"),
+    ("winning-moves", "queued-coup-fourre-turn"),
+    ("winning-moves", "safety-extra-turn-while-deck-lasts"),
+    ("winning-moves", "shutout-to-each-opponent"),
+    ("winning-moves", "no-100-no-200-bonus"),
+    ("winning-moves", "french-end-bonuses"),
+    ("winning-moves", "fixed-hands"),
+    ("winning-moves", "finisher-wins"),
+    ("winning-moves", "tie-first-seat"),
+    ("winning-moves", "tie-another-hand"),
     # issue 35: legality and card effects
-    *(("winning-moves", o) for o in ("no-roll-under-right-of-way", "safeties-not-discardable",
-                                     "playable-not-discardable", "combination-remedies", "remedy-restarts",
-                                     "stacked-hazards", "overshoot", "safety-distance")),
-    ("winning-moves", "reshuffle-discard"), ("winning-moves", "draw-from-discard"), ("winning-moves", "mulligan"),
-    ("winning-moves", "refill-empty-hand"), ("winning-moves", "no-duplicate-draws"),
+    *(
+        ("winning-moves", o)
+        for o in (
+            "no-roll-under-right-of-way",
+            "safeties-not-discardable",
+            "playable-not-discardable",
+            "combination-remedies",
+            "remedy-restarts",
+            "stacked-hazards",
+            "overshoot",
+            "safety-distance",
+        )
+    ),
+    ("winning-moves", "reshuffle-discard"),
+    ("winning-moves", "draw-from-discard"),
+    ("winning-moves", "mulligan"),
+    ("winning-moves", "refill-empty-hand"),
+    ("winning-moves", "no-duplicate-draws"),
     ("winning-moves", "play-then-draw"),
 ]
 SEEDS = [0, 1]
@@ -145,8 +171,10 @@ def run(game: Game, seed: int) -> int:
 # dujardin-classic's legality is winning-moves' (tests/test_bundled_rulesets.py pins the only two rule
 # differences: a score line and the extra turn once the draw pile is out): checked at one table of each
 # kind, each for himself and partners, to keep the suite's time down
-@pytest.mark.parametrize("ruleset,players", [(r, n) for r in RULESETS for n in PLAYER_COUNTS]
-                         + [("dujardin-classic", 3), ("dujardin-classic", 4)])
+@pytest.mark.parametrize(
+    "ruleset,players",
+    [(r, n) for r in RULESETS for n in PLAYER_COUNTS] + [("dujardin-classic", 3), ("dujardin-classic", 4)],
+)
 def test_legal_actions_and_apply_agree(ruleset, players):
     game = Game(load_ruleset(ruleset), players)
     assert sum(run(game, seed) for seed in SEEDS) > 100

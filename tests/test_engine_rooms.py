@@ -4,6 +4,7 @@ A house rule should touch the model, the compiler (``Game``) and one room. These
 that makes that true: every room opens with its contract, holds no state of its own, defines each of
 its methods in one place only, and never imports ``State`` (the state imports the rooms).
 """
+
 from __future__ import annotations
 
 import ast

@@ -6,6 +6,7 @@ level (delete, retype, swap, rename, nest a value deeply, point it at an alias b
 level (truncate, insert random bytes, drop/duplicate/swap lines, break indentation). A ruleset the
 loader accepts must also be playable: a random hand runs to its end with the invariants holding.
 """
+
 from __future__ import annotations
 
 import copy
@@ -64,9 +65,16 @@ def bounded(what: str):
 # Mutations
 
 ODD_VALUES = st.one_of(
-    st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.floats(allow_nan=True),
-    st.text(max_size=30), st.lists(st.integers(), max_size=3), st.dictionaries(st.text(max_size=5), st.integers(), max_size=2),
-    st.sampled_from(["", "~", "null", "yes", "0x1F", "1e309", ".nan", "-.inf", "d200", "stop", "battle", "99999999999999999999"]),
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**70), 2**70),
+    st.floats(allow_nan=True),
+    st.text(max_size=30),
+    st.lists(st.integers(), max_size=3),
+    st.dictionaries(st.text(max_size=5), st.integers(), max_size=2),
+    st.sampled_from(
+        ["", "~", "null", "yes", "0x1F", "1e309", ".nan", "-.inf", "d200", "stop", "battle", "99999999999999999999"]
+    ),
 )
 
 
@@ -111,7 +119,9 @@ def data_mutation(draw, data):
                 _set(data, path, copy.deepcopy(b))
                 _set(data, other, copy.deepcopy(a))
             elif op == "rename" and isinstance(parent, dict):
-                new = draw(st.sampled_from([str(path[-1]).upper(), f"{path[-1]}_", "", "2", "<<", "id", "kind", "extends"]))
+                new = draw(
+                    st.sampled_from([str(path[-1]).upper(), f"{path[-1]}_", "", "2", "<<", "id", "kind", "extends"])
+                )
                 parent[new] = parent.pop(path[-1])
             elif op == "nest":
                 value = _get(data, path)
@@ -129,21 +139,39 @@ def data_mutation(draw, data):
         return b"x: 1\n"
 
 
-BOMB = (b"a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
-        b"b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
-        b"c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\n"
-        b"d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
-        b"e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\n"
-        b"f: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e]\n"
-        b"g: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f]\n")
+BOMB = (
+    b"a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+    b"b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+    b"c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\n"
+    b"d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
+    b"e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\n"
+    b"f: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e]\n"
+    b"g: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f]\n"
+)
 
 
 @st.composite
 def text_mutation(draw, raw: bytes):
     lines = raw.split(b"\n")
     for _ in range(draw(st.integers(1, 3))):
-        op = draw(st.sampled_from(["truncate", "insert-bytes", "drop-line", "dup-line", "swap-lines", "indent",
-                                   "alias-bomb", "alias", "tab", "bom", "deep-flow", "anchor-self"]))
+        op = draw(
+            st.sampled_from(
+                [
+                    "truncate",
+                    "insert-bytes",
+                    "drop-line",
+                    "dup-line",
+                    "swap-lines",
+                    "indent",
+                    "alias-bomb",
+                    "alias",
+                    "tab",
+                    "bom",
+                    "deep-flow",
+                    "anchor-self",
+                ]
+            )
+        )
         text = b"\n".join(lines)
         if op == "truncate":
             text = text[: draw(st.integers(0, len(text)))]
@@ -152,7 +180,7 @@ def text_mutation(draw, raw: bytes):
             text = text[:at] + draw(st.binary(min_size=1, max_size=12)) + text[at:]
         elif op == "drop-line" and lines:
             i = draw(st.integers(0, len(lines) - 1))
-            text = b"\n".join(lines[:i] + lines[i + 1:])
+            text = b"\n".join(lines[:i] + lines[i + 1 :])
         elif op == "dup-line" and lines:
             i = draw(st.integers(0, len(lines) - 1))
             text = b"\n".join(lines[: i + 1] + lines[i:])
@@ -386,8 +414,10 @@ def test_the_bundled_files_themselves_load(tmp_path):
 @pytest.mark.parametrize("kind", ["[]", "{}", "[hazard]", "{a: 1}", "1", "null", "true", "2.5"])
 def test_a_card_kind_that_is_not_text_is_a_located_error(kind, tmp_path):
     """Found by the fuzzer: `kind: []` on a card crashed the schema layer (TypeError: unhashable type)."""
-    raw = ("id: x\nname: n\ndescription: d\nsource: s\nextends: winning-moves\ncards:\n"
-           f"  driving_ace: {{kind: {kind}, name: Driving Ace, protects: [accident], count: 1, decided: x}}\n").encode()
+    raw = (
+        "id: x\nname: n\ndescription: d\nsource: s\nextends: winning-moves\ncards:\n"
+        f"  driving_ace: {{kind: {kind}, name: Driving Ace, protects: [accident], count: 1, decided: x}}\n"
+    ).encode()
     path = _write(tmp_path, "k.yaml", raw)
     with pytest.raises(RulesetError) as exc:
         load_ruleset(path)
@@ -395,14 +425,23 @@ def test_a_card_kind_that_is_not_text_is_a_located_error(kind, tmp_path):
     assert any(":7:" in line and "kind" in line for line in exc.value.lines), exc.value.lines
 
 
-@pytest.mark.parametrize("what,raw", [
-    ("ruleset-key", b'id: x\nname: n\ndescription: d\nsource: s\nextends: winning-moves\ncards:\n'
-                    b'  ? "bad\\nkey"\n  : {kind: distance, name: x, count: 1, miles: 5, decided: x}\n'),
-    ("ruleset-value", b'id: x\nname: "a\\nb"\ndescription: d\nsource: s\nextends: winning-moves\n'),
-    ("scenario-title", b'scenario: "a\\nb"\nsource: s\nruleset: winning-moves\nplayers: 2\nsteps: []\n'),
-    ("scenario-player", b'scenario: t\nsource: s\nruleset: winning-moves\nplayers: 2\n'
-                        b'steps:\n  - {player: "p\\r1", play: "d\\u202825"}\n'),
-])
+@pytest.mark.parametrize(
+    "what,raw",
+    [
+        (
+            "ruleset-key",
+            b'id: x\nname: n\ndescription: d\nsource: s\nextends: winning-moves\ncards:\n'
+            b'  ? "bad\\nkey"\n  : {kind: distance, name: x, count: 1, miles: 5, decided: x}\n',
+        ),
+        ("ruleset-value", b'id: x\nname: "a\\nb"\ndescription: d\nsource: s\nextends: winning-moves\n'),
+        ("scenario-title", b'scenario: "a\\nb"\nsource: s\nruleset: winning-moves\nplayers: 2\nsteps: []\n'),
+        (
+            "scenario-player",
+            b'scenario: t\nsource: s\nruleset: winning-moves\nplayers: 2\n'
+            b'steps:\n  - {player: "p\\r1", play: "d\\u202825"}\n',
+        ),
+    ],
+)
 def test_a_line_break_inside_a_value_stays_inside_one_error_line(what, raw, tmp_path):
     """Found by the fuzzer: a value or key holding a line break was printed raw, so one
     FILE:LINE:COL: message came out as two lines on the terminal."""

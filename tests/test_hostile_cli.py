@@ -8,6 +8,7 @@ nothing but one JSON document on stdout (nothing at all on an error).
 The table runs concurrently in a module fixture (a few processes at a time) so the whole file stays
 within a few seconds per core; each row is then its own test.
 """
+
 from __future__ import annotations
 
 import json
@@ -44,8 +45,9 @@ def mbrules_argv() -> list[str]:
 
 def run(args, cwd, timeout=120, env=None):
     t0 = time.perf_counter()
-    p = subprocess.run(mbrules_argv() + list(args), cwd=cwd, capture_output=True, text=True, timeout=timeout,
-                       env=env, errors="replace")
+    p = subprocess.run(
+        mbrules_argv() + list(args), cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env, errors="replace"
+    )
     p.seconds = time.perf_counter() - t0
     return p
 
@@ -97,8 +99,12 @@ TABLE = [
     ("validate-deep", ["validate", "deep-nesting.yaml"], CHECK, "deep-nesting.yaml"),
     ("validate-duplicate-key", ["validate", "duplicate-key.yaml"], CHECK, "duplicate-key.yaml"),
     ("validate-cycle", ["validate", "cycle-a.yaml"], CHECK, ("cycle-a.yaml", "cycle-b.yaml")),
-    ("validate-unknown-key-missing-parent", ["validate", "unknown-key-missing-parent.yaml"], CHECK,
-     "unknown-key-missing-parent.yaml"),
+    (
+        "validate-unknown-key-missing-parent",
+        ["validate", "unknown-key-missing-parent.yaml"],
+        CHECK,
+        "unknown-key-missing-parent.yaml",
+    ),
     ("validate-python-tag", ["validate", "python-tag.yaml"], CHECK, "python-tag.yaml"),
     ("validate-nul", ["validate", "nul-byte.yaml"], CHECK, "nul-byte.yaml"),
     ("validate-not-utf8", ["validate", "not-utf8.yaml"], CHECK, "not-utf8.yaml"),
@@ -123,7 +129,12 @@ TABLE = [
     ("play-hands-zero", ["play", "--hands", "0", "--json"], USAGE, None),
     ("play-seed-text", ["play", "--seed", "abc", "--json"], USAGE, None),
     ("play-seed-negative", ["play", "--seed", "-5", "--hands", "1", "--json"], OK, None),
-    ("play-seed-huge", ["play", "--seed", "9" * 40, "--hands", "1", "--json"], USAGE, None),  # issue 9: seeds are 64-bit
+    (
+        "play-seed-huge",
+        ["play", "--seed", "9" * 40, "--hands", "1", "--json"],
+        USAGE,
+        None,
+    ),  # issue 9: seeds are 64-bit
     ("play-unknown-bot", ["play", "--bot", "nope", "--json"], USAGE, None),
     ("play-bot-count", ["play", "--bot", "random", "--bot", "random", "--json"], USAGE, None),
     ("play-unknown-ruleset", ["play", "--ruleset", "nope", "--json"], USAGE, None),
@@ -176,13 +187,16 @@ TABLE = [
     # -- no command, unknown command
     ("unknown-command", ["frobnicate"], USAGE, None),
     # -- the happy paths the contract promises for every command: --help, and --json as one document
-    *[(f"{c}-help", [c, "--help"], OK, None)
-      for c in ("rulesets", "show", "validate", "schema", "diff", "play", "simulate", "replay")],
+    *[
+        (f"{c}-help", [c, "--help"], OK, None)
+        for c in ("rulesets", "show", "validate", "schema", "diff", "play", "simulate", "replay")
+    ],
     ("show-json", ["show", R, "--players", "3", "--json"], OK, None),
     ("diff-json", ["diff", R, "parker-1971", "--option", "hazard-on-hazard", "--json"], OK, None),
     ("validate-json-ok", ["validate", "good-option.yaml", "--json"], OK, None),
     ("replay-json-recorded", ["replay", "recorded.yaml", "--json"], OK, None),
 ]
+
 
 def _unreadable_path() -> str | None:
     """A file this process cannot read: a chmod 000 file, or as root (who reads those anyway) a
@@ -249,10 +263,17 @@ def _check_no_traceback(p):
         assert not re.search(r"^\w+(Error|Exception): ", stream, re.M), stream[-3000:]
 
 
-@pytest.mark.parametrize("name,args,code,file", [
-    pytest.param(*row, id=row[0], marks=pytest.mark.skipif(row[0] in ROOT_SKIPS, reason="no unreadable file here (root reads chmod 000)"))
-    for row in TABLE
-])
+@pytest.mark.parametrize(
+    "name,args,code,file",
+    [
+        pytest.param(
+            *row,
+            id=row[0],
+            marks=pytest.mark.skipif(row[0] in ROOT_SKIPS, reason="no unreadable file here (root reads chmod 000)"),
+        )
+        for row in TABLE
+    ],
+)
 def test_hostile_input_gets_the_contract_exit_code_and_messages(name, args, code, file, results, workdir):
     p = results[name]
     _check_no_traceback(p)
@@ -365,8 +386,12 @@ def test_record_killed_midway_leaves_the_old_file_or_a_whole_new_one(tmp_path):
     whole = target.read_text()
     for delay in (0.2, 0.5, 0.8, 1.2, 2.0):
         target.write_text("OLD\n")
-        proc = subprocess.Popen(mbrules_argv() + ["play", "--seed", "1", "--record", str(target), "--json"],
-                                cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            mbrules_argv() + ["play", "--seed", "1", "--record", str(target), "--json"],
+            cwd=tmp_path,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         time.sleep(delay)
         proc.send_signal(signal.SIGKILL)
         proc.wait()
@@ -384,8 +409,15 @@ def test_record_killed_midway_leaves_the_old_file_or_a_whole_new_one(tmp_path):
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
-@pytest.mark.parametrize("command", [["validate", "pipe.yaml"], ["show", "pipe.yaml"], ["replay", "pipe.yaml"],
-                                     ["play", "--ruleset", "pipe.yaml", "--json"]])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["validate", "pipe.yaml"],
+        ["show", "pipe.yaml"],
+        ["replay", "pipe.yaml"],
+        ["play", "--ruleset", "pipe.yaml", "--json"],
+    ],
+)
 def test_a_named_pipe_does_not_hang(command, tmp_path):
     os.mkfifo(tmp_path / "pipe.yaml")
     try:

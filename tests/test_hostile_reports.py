@@ -1,6 +1,7 @@
 """Hostile table, third round (issue 22): report folders written whole, memory bounded, no surface that
 hangs or wraps. Each test drives the real ``mbrules`` command in a subprocess, or the public API.
 """
+
 from __future__ import annotations
 
 import json
@@ -42,8 +43,23 @@ def tree(folder: Path) -> dict:
 
 
 # A compare that takes a second or two: random bots, 2 players, no skill matches, no charts.
-QUICK = ["compare", "winning-moves", "--option-b", "hazard-on-hazard", "--players", "2", "--games", "4",
-         "--skill-games", "0", "--bot", "random", "--workers", "1", "--no-charts"]
+QUICK = [
+    "compare",
+    "winning-moves",
+    "--option-b",
+    "hazard-on-hazard",
+    "--players",
+    "2",
+    "--games",
+    "4",
+    "--skill-games",
+    "0",
+    "--bot",
+    "random",
+    "--workers",
+    "1",
+    "--no-charts",
+]
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -115,7 +131,8 @@ def test_report_into_a_new_folder_appears_whole_with_the_usual_permissions(tmp_p
     assert p.returncode == OK, p.stderr
     d = tmp_path / "fresh"
     assert sorted(x.name for x in d.iterdir()) == sorted(
-        ["compare.json", "index.html", "matches.jsonl", "matches.csv", "hands.csv"])
+        ["compare.json", "index.html", "matches.jsonl", "matches.csv", "hands.csv"]
+    )
     mask = os.umask(0)
     os.umask(mask)
     assert stat.S_IMODE(os.stat(d).st_mode) == 0o777 & ~mask
@@ -131,8 +148,9 @@ def test_report_folder_replaced_by_a_symlink_during_the_run_is_not_written_throu
     elsewhere.mkdir()
     args = QUICK[:]
     args[args.index("--games") + 1] = "400"
-    p = subprocess.Popen(CMD + args + ["--out", "report"], cwd=tmp_path, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(
+        CMD + args + ["--out", "report"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     try:
         time.sleep(1.5)  # the folder was checked at the start; the matches are being played
         assert p.poll() is None, "the run ended before the folder could be swapped: give it more games"
@@ -177,8 +195,9 @@ def test_report_folder_interrupted_while_written_keeps_the_old_report(signum, ot
     monkeypatch.setattr(safe_output, "_write_into", write_then_signal)
     try:
         with pytest.raises(safe_output.OutputInterrupted) as e:
-            safe_output.write_output_folder(d, {n: f"new {n}\n" for n in
-                                                ("compare.json", "index.html", "matches.jsonl", "hands.csv")})
+            safe_output.write_output_folder(
+                d, {n: f"new {n}\n" for n in ("compare.json", "index.html", "matches.jsonl", "hands.csv")}
+            )
     finally:
         release.set()
         signal.signal(signum, old)
@@ -228,8 +247,9 @@ def test_report_folder_swap_that_fails_midway_puts_the_old_report_back(tmp_path,
 
     monkeypatch.setattr(safe_output.os, "replace", replace_or_fail)
     with pytest.raises(OSError):
-        safe_output.write_output_folder(d, {name: "new\n" for name in
-                                            ("compare.json", "index.html", "hands.csv", "matches.jsonl")})
+        safe_output.write_output_folder(
+            d, {name: "new\n" for name in ("compare.json", "index.html", "hands.csv", "matches.jsonl")}
+        )
     after = tree(d)
     assert {k: v[2] for k, v in after.items()} == {k: v[2] for k, v in before.items()}
     assert not [x for x in d.iterdir() if x.name.startswith(".mbrules-report-")]
@@ -249,8 +269,9 @@ def test_report_interrupted_by_sigterm_at_any_moment_is_old_or_new_with_a_messag
         for x in (d.parent / "tmp-old").iterdir():
             x.rename(d / x.name)
         (d.parent / "tmp-old").rmdir()
-        p = subprocess.Popen(CMD + QUICK + ["--out", "report"], cwd=tmp_path, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
+        p = subprocess.Popen(
+            CMD + QUICK + ["--out", "report"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
         time.sleep(delay)
         p.send_signal(signal.SIGTERM)
         out, err = p.communicate(timeout=60)
@@ -283,9 +304,13 @@ def _temporaries(folder: Path, name: str) -> list[Path]:
 def test_simulate_out_streams_records_to_disk_as_games_are_played_and_keeps_them_whole(suffix, tmp_path):
     name = f"records.{suffix}"
     (tmp_path / name).write_text("the old records\n")
-    p = subprocess.Popen(CMD + ["simulate", "--players", "2", "--bot", "random", "--games", "1000000",
-                                "--json", "--out", name], cwd=tmp_path, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(
+        CMD + ["simulate", "--players", "2", "--bot", "random", "--games", "1000000", "--json", "--out", name],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         grown = 0
         end = time.monotonic() + 90
@@ -323,8 +348,14 @@ def test_simulate_api_hands_records_over_in_seed_order_without_keeping_them():
 
     game = load_game("winning-moves", 2)
     seen: list[tuple[int, int]] = []
-    stats, _ = simulate(game, ["random"], 7, 3, records=True,
-                        on_records=lambda first, recs: seen.extend((first + k, r.seed) for k, r in enumerate(recs)))
+    stats, _ = simulate(
+        game,
+        ["random"],
+        7,
+        3,
+        records=True,
+        on_records=lambda first, recs: seen.extend((first + k, r.seed) for k, r in enumerate(recs)),
+    )
     kept, _ = simulate(game, ["random"], 7, 3, records=True)
     assert stats.records == [], "records handed over are not kept in memory"
     assert [i for i, _ in seen] == list(range(7))
@@ -345,8 +376,10 @@ def _chain(folder: Path, n: int) -> str:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("command", [["validate", "{top}"], ["show", "{top}"],
-                                     ["play", "--ruleset", "{top}", "--players", "2", "--hands", "1"]])
+@pytest.mark.parametrize(
+    "command",
+    [["validate", "{top}"], ["show", "{top}"], ["play", "--ruleset", "{top}", "--players", "2", "--hands", "1"]],
+)
 def test_extends_chain_of_960_files_is_a_located_error_not_a_recursion_error(command, tmp_path):
     top = _chain(tmp_path, 960)
     p = mb([a.format(top=top) for a in command], tmp_path)
@@ -396,18 +429,28 @@ def test_load_game_takes_one_option_given_as_a_path(tmp_path):
     import mbrules
 
     opt = tmp_path / "opt.yaml"
-    opt.write_text("kind: option\nid: opt\nname: Opt\ndescription: Opt\nsource: test\n"
-                   "play:\n  voluntary_discard: {value: false, decided: test}\n")
+    opt.write_text(
+        "kind: option\nid: opt\nname: Opt\ndescription: Opt\nsource: test\n"
+        "play:\n  voluntary_discard: {value: false, decided: test}\n"
+    )
     assert mbrules.load_game("winning-moves", 2, options=opt).ruleset.applied_options == ("opt",)
 
 
 CONFORMANCE = str(ROOT / "tests" / "conformance")
 
 
-@pytest.mark.parametrize("args", [["replay", CONFORMANCE], ["diff", "winning-moves", "parker-1971"],
-                                  ["diff", "winning-moves", "kids-115", "--json"], ["show", "winning-moves"],
-                                  ["rulesets"], ["simulate", "--games", "2", "--players", "2", "--bot", "random"]],
-                         ids=["replay-folder", "diff", "diff-json", "show", "rulesets", "simulate-table"])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["replay", CONFORMANCE],
+        ["diff", "winning-moves", "parker-1971"],
+        ["diff", "winning-moves", "kids-115", "--json"],
+        ["show", "winning-moves"],
+        ["rulesets"],
+        ["simulate", "--games", "2", "--players", "2", "--bot", "random"],
+    ],
+    ids=["replay-folder", "diff", "diff-json", "show", "rulesets", "simulate-table"],
+)
 def test_output_cut_by_a_closed_pipe_ends_quietly_with_exit_0(args, tmp_path):
     """`mbrules replay DIR | head -1`: the reader closed the pipe; that is not a failed check (exit 1)."""
     p = subprocess.Popen(CMD + args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -429,19 +472,36 @@ def test_simulate_summary_of_no_game_has_no_mean():
 
     game = load_game("winning-moves", 2)
     report = summary(game, new_stats(game.sides), 0.5)
-    for key in ("mean_hands_per_game", "mean_turns_per_hand", "trip_completed_share",
-                "mean_points_per_hand_and_side", "coups_fourres_per_hand"):
+    for key in (
+        "mean_hands_per_game",
+        "mean_turns_per_hand",
+        "trip_completed_share",
+        "mean_points_per_hand_and_side",
+        "coups_fourres_per_hand",
+    ):
         assert report[key] is None, (key, report[key])
     assert all(v is None for line in report["mean_score_per_line"].values() for v in line.values())
     assert report["games"] == 0
 
 
-LONG = ("id: long\nname: Long\ndescription: A match of many hands.\nsource: test\nextends: winning-moves\n"
-        "match:\n  target_points: {value: 100000, decided: test}\n  max_hands: {value: 10000, decided: test}\n"
-        "scoring:\n  safety: {value: 10, decided: test}\n" + "".join(
-            f"  {k}: {{value: 0, decided: test}}\n" for k in (
-                "milestones_per_mile", "all_safeties", "coup_fourre", "trip_completed", "delayed_action",
-                "safe_trip", "shutout", "extension")))
+LONG = (
+    "id: long\nname: Long\ndescription: A match of many hands.\nsource: test\nextends: winning-moves\n"
+    "match:\n  target_points: {value: 100000, decided: test}\n  max_hands: {value: 10000, decided: test}\n"
+    "scoring:\n  safety: {value: 10, decided: test}\n"
+    + "".join(
+        f"  {k}: {{value: 0, decided: test}}\n"
+        for k in (
+            "milestones_per_mile",
+            "all_safeties",
+            "coup_fourre",
+            "trip_completed",
+            "delayed_action",
+            "safe_trip",
+            "shutout",
+            "extension",
+        )
+    )
+)
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -453,9 +513,27 @@ def _cpu_seconds(pid: int) -> float:
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
 def test_simulate_json_interrupted_before_any_game_reports_null_means_not_zero(tmp_path):
     (tmp_path / "long.yaml").write_text(LONG)
-    p = subprocess.Popen(CMD + ["simulate", "--ruleset", "long.yaml", "--players", "2", "--bot", "expert",
-                                "--games", "5", "--workers", "1", "--json"], cwd=tmp_path, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(
+        CMD
+        + [
+            "simulate",
+            "--ruleset",
+            "long.yaml",
+            "--players",
+            "2",
+            "--bot",
+            "expert",
+            "--games",
+            "5",
+            "--workers",
+            "1",
+            "--json",
+        ],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         end = time.monotonic() + 60
         while _cpu_seconds(p.pid) < 2.5 and time.monotonic() < end:  # started up, first match under way
@@ -531,8 +609,14 @@ RAY_SIM = ["simulate", "--players", "2", "--bot", "random", "--games", "4", "--j
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("command", [RAY_SIM, ["ladder", "--bot", "random", "--bot", "heuristic", "--players", "2",
-                                               "--games", "2", "--backend", "ray"]], ids=["simulate", "ladder"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        RAY_SIM,
+        ["ladder", "--bot", "random", "--bot", "heuristic", "--players", "2", "--games", "2", "--backend", "ray"],
+    ],
+    ids=["simulate", "ladder"],
+)
 def test_ray_address_that_is_not_a_ray_cluster_is_a_usage_error_within_30_s(command, fake_cluster, tmp_path):
     pytest.importorskip("ray")
     t0 = time.monotonic()
@@ -546,14 +630,25 @@ def test_ray_address_that_is_not_a_ray_cluster_is_a_usage_error_within_30_s(comm
 
 @pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
-@pytest.mark.parametrize("command", [RAY_SIM, ["ladder", "--bot", "random", "--bot", "heuristic", "--players", "2",
-                                               "--games", "2", "--backend", "ray"]], ids=["simulate", "ladder"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        RAY_SIM,
+        ["ladder", "--bot", "random", "--bot", "heuristic", "--players", "2", "--games", "2", "--backend", "ray"],
+    ],
+    ids=["simulate", "ladder"],
+)
 def test_ray_address_check_is_stopped_by_a_signal_with_the_usual_exit_code(command, signum, tmp_path):
     pytest.importorskip("ray")
     server = _FakeServer("silent")
     try:
-        p = subprocess.Popen(CMD + command + ["--address", f"127.0.0.1:{server.port}"], cwd=tmp_path,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        p = subprocess.Popen(
+            CMD + command + ["--address", f"127.0.0.1:{server.port}"],
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         end = time.monotonic() + 60
         while not server.held and time.monotonic() < end:  # the command is waiting for an answer now
             assert p.poll() is None, p.communicate()[1][-2000:]
@@ -614,5 +709,6 @@ def test_report_folder_moved_away_and_replaced_while_written_is_refused(tmp_path
         safe_output.write_output_folder(d, {"compare.json": "new\n", "index.html": "new\n"})
     assert list(d.iterdir()) == []
     assert sorted(x.name for x in (tmp_path / "moved").iterdir()) == sorted(
-        ["compare.json", "index.html", "matches.jsonl", "matches.csv", "notes.txt"])
+        ["compare.json", "index.html", "matches.jsonl", "matches.csv", "notes.txt"]
+    )
     assert (tmp_path / "moved" / "compare.json").read_text() == "old compare.json\n"

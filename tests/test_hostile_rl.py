@@ -1,5 +1,6 @@
 """Hostile RL table (issue 22 item 5): an action index outside 0..N-1 is a ValueError naming the range, in every
 entry point, and nothing is played or recorded; never counted from the end, never a bare IndexError."""
+
 from __future__ import annotations
 
 import pytest
@@ -17,8 +18,9 @@ RANGE = rf"0\.\.{N - 1}"
 
 
 def _player_node(draws="chance"):
-    game = pyspiel.load_game("python_mille_bornes", {"ruleset": "winning-moves", "players": 2, "hands": 1,
-                                                      "draws": draws})
+    game = pyspiel.load_game(
+        "python_mille_bornes", {"ruleset": "winning-moves", "players": 2, "hands": 1, "draws": draws}
+    )
     s = game.new_initial_state()
     k = 0
     while s.is_chance_node():
@@ -68,18 +70,23 @@ def test_openspiel_an_in_range_action_the_rules_refuse_is_a_value_error_with_the
 
 
 @pytest.mark.parametrize("index", BAD + [np.int64(-1), True, 1.5, "3", None])
-@pytest.mark.parametrize("make", [
-    lambda: mille_bornes_v0.raw_env(ruleset="winning-moves", players=2),
-    lambda: mille_bornes_v0.env(ruleset="winning-moves", players=2),
-    lambda: mille_bornes_v1.env(ruleset="winning-moves", players=2),
-], ids=["v0-raw_env", "v0-env", "v1-env"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: mille_bornes_v0.raw_env(ruleset="winning-moves", players=2),
+        lambda: mille_bornes_v0.env(ruleset="winning-moves", players=2),
+        lambda: mille_bornes_v1.env(ruleset="winning-moves", players=2),
+    ],
+    ids=["v0-raw_env", "v0-env", "v1-env"],
+)
 def test_pettingzoo_step_out_of_range_is_a_value_error_and_plays_nothing(make, index):
     env = make()
     env.reset(seed=1)
     st = env.unwrapped.state_
     before = (len(st.history), env.agent_selection)
-    with pytest.raises(ValueError, match=RANGE if not isinstance(index, (float, str, bool)) and index is not None
-                       else "integer index"):
+    with pytest.raises(
+        ValueError, match=RANGE if not isinstance(index, (float, str, bool)) and index is not None else "integer index"
+    ):
         env.step(index)
     assert (len(st.history), env.agent_selection) == before
 

@@ -5,6 +5,7 @@ matches that never end (``match.max_hands``), interrupts (SIGINT, SIGTERM, SIGKI
 processes checked by pid through /proc), and memory before work (bounds, RSS flat under a huge
 ``--games``). Each test takes a few seconds at most.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -41,12 +42,24 @@ match:
 
 # A match of thousands of hands (10 points a safety and nothing else, to 1,000,000): still winnable, but
 # it runs for a minute, long enough to be interrupted in the middle.
-LONG = "id: long\nname: Long\ndescription: A match of many hands.\nsource: test\nextends: winning-moves\n" + \
-    "match:\n  target_points: {value: 100000, decided: test}\n  max_hands: {value: 10000, decided: test}\n" + \
-    "scoring:\n  safety: {value: 10, decided: test}\n" + "".join(
-        f"  {k}: {{value: 0, decided: test}}\n" for k in (
-            "milestones_per_mile", "all_safeties", "coup_fourre", "trip_completed", "delayed_action", "safe_trip",
-            "shutout", "extension"))
+LONG = (
+    "id: long\nname: Long\ndescription: A match of many hands.\nsource: test\nextends: winning-moves\n"
+    + "match:\n  target_points: {value: 100000, decided: test}\n  max_hands: {value: 10000, decided: test}\n"
+    + "scoring:\n  safety: {value: 10, decided: test}\n"
+    + "".join(
+        f"  {k}: {{value: 0, decided: test}}\n"
+        for k in (
+            "milestones_per_mile",
+            "all_safeties",
+            "coup_fourre",
+            "trip_completed",
+            "delayed_action",
+            "safe_trip",
+            "shutout",
+            "extension",
+        )
+    )
+)
 
 
 def mb(args: list[str], cwd: Path, timeout: float = 60, **kw) -> subprocess.CompletedProcess:
@@ -57,8 +70,9 @@ def mb(args: list[str], cwd: Path, timeout: float = 60, **kw) -> subprocess.Comp
 
 def start(args: list[str], cwd: Path) -> subprocess.Popen:
     """The command in a new process group (so a signal to the group reaches its workers too)."""
-    return subprocess.Popen(CMD + args, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+    return subprocess.Popen(
+        CMD + args, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
 
 
 # ----------------------------------------------------------------------------
@@ -143,23 +157,40 @@ def leftovers(folder: Path) -> list[str]:
 @pytest.fixture
 def rules(tmp_path: Path) -> Path:
     (tmp_path / "parent.yaml").write_text(
-        "id: parent\nname: P\ndescription: P\nsource: test\nextends: winning-moves\n"
-        "options: [own-option.yaml]\n", encoding="utf-8")
+        "id: parent\nname: P\ndescription: P\nsource: test\nextends: winning-moves\noptions: [own-option.yaml]\n",
+        encoding="utf-8",
+    )
     (tmp_path / "own-option.yaml").write_text(
         "kind: option\nid: own-option\nname: O\ndescription: O\nsource: test\n"
-        "play:\n  hazard_on_hazard: {value: true, decided: test}\n", encoding="utf-8")
+        "play:\n  hazard_on_hazard: {value: true, decided: test}\n",
+        encoding="utf-8",
+    )
     (tmp_path / "my.yaml").write_text(
-        "id: my\nname: Mine\ndescription: Mine\nsource: test\nextends: parent.yaml\n", encoding="utf-8")
+        "id: my\nname: Mine\ndescription: Mine\nsource: test\nextends: parent.yaml\n", encoding="utf-8"
+    )
     (tmp_path / "opt.yaml").write_text(
         "kind: option\nid: opt\nname: Opt\ndescription: Opt\nsource: test\n"
-        "play:\n  voluntary_discard: {value: false, decided: test}\n", encoding="utf-8")
+        "play:\n  voluntary_discard: {value: false, decided: test}\n",
+        encoding="utf-8",
+    )
     return tmp_path
 
 
 def _refused(tmp_path: Path, target: Path, args: list[str], reason: str) -> None:
     before = snapshot(target)
-    p = mb(["play", "--players", "2", "--hands", "1", *args, "--record", str(target.relative_to(tmp_path))
-            if target.is_relative_to(tmp_path) else str(target)], tmp_path)
+    p = mb(
+        [
+            "play",
+            "--players",
+            "2",
+            "--hands",
+            "1",
+            *args,
+            "--record",
+            str(target.relative_to(tmp_path)) if target.is_relative_to(tmp_path) else str(target),
+        ],
+        tmp_path,
+    )
     assert p.returncode == USAGE, (p.returncode, p.stderr)
     assert "cannot write" in p.stderr and reason in p.stderr, p.stderr
     assert p.stdout == "", "a game was played before the output path was refused"
@@ -199,8 +230,9 @@ def test_record_is_never_a_bundled_file_read(tmp_path):
 
     target = bundled_dir() / "options" / "hazard-on-hazard.yaml"
     before = snapshot(target)
-    p = mb(["play", "--players", "2", "--hands", "1", "--option", "hazard-on-hazard", "--record", str(target)],
-           tmp_path)
+    p = mb(
+        ["play", "--players", "2", "--hands", "1", "--option", "hazard-on-hazard", "--record", str(target)], tmp_path
+    )
     assert p.returncode == USAGE and "input files" in p.stderr, p.stderr
     assert snapshot(target) == before
 
@@ -278,8 +310,14 @@ def test_record_is_never_the_file_standard_output_goes_to(tmp_path):
     target.write_text("", encoding="utf-8")
     before = snapshot(target)
     with open(target, "a", encoding="utf-8") as stdout:
-        p = subprocess.run(CMD + ["play", "--players", "2", "--hands", "1", "--record", "out.yaml"], cwd=tmp_path,
-                           stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=60)
+        p = subprocess.run(
+            CMD + ["play", "--players", "2", "--hands", "1", "--record", "out.yaml"],
+            cwd=tmp_path,
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+        )
     assert p.returncode == USAGE and "standard output" in p.stderr, p.stderr
     assert snapshot(target) == before
 
@@ -371,14 +409,28 @@ def test_a_match_stops_unfinished_at_max_hands_in_the_narrative(tmp_path):
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_a_match_stops_unfinished_at_max_hands_in_simulate_statistics(tmp_path, workers):
     (tmp_path / "capped.yaml").write_text(CAPPED, encoding="utf-8")
-    p = mb(["simulate", "--ruleset", "capped.yaml", "--players", "2", "--bot", "random", "--games", "8",
-            "--workers", workers, "--json"], tmp_path)
+    p = mb(
+        [
+            "simulate",
+            "--ruleset",
+            "capped.yaml",
+            "--players",
+            "2",
+            "--bot",
+            "random",
+            "--games",
+            "8",
+            "--workers",
+            workers,
+            "--json",
+        ],
+        tmp_path,
+    )
     assert p.returncode == OK, p.stderr
     doc = json.loads(p.stdout)
     assert doc["games"] == 8 and doc["unfinished"] == 8 and doc["hands"] == 16
     assert sum(doc["wins"].values()) == 0 and doc["draws"] == 0 and doc["interrupted"] is False
-    text = mb(["simulate", "--ruleset", "capped.yaml", "--players", "2", "--bot", "random", "--games", "8"],
-              tmp_path)
+    text = mb(["simulate", "--ruleset", "capped.yaml", "--players", "2", "--bot", "random", "--games", "8"], tmp_path)
     # simulate's table reads the metric registry compare reads: all 8 matches stopped at the cap
     assert re.search(r"Matches unfinished \(hand cap reached\)\s*│\s*100%", text.stdout), text.stdout
 
@@ -386,7 +438,9 @@ def test_a_match_stops_unfinished_at_max_hands_in_simulate_statistics(tmp_path, 
 def test_max_hands_above_10000_is_refused_by_the_loader(tmp_path):
     (tmp_path / "huge.yaml").write_text(CAPPED.replace("value: 2,", "value: 10001,"), encoding="utf-8")
     p = mb(["validate", "huge.yaml"], tmp_path)
-    assert p.returncode == CHECK and re.search(r"huge\.yaml:\d+:\d+: .*10,?000", p.stdout + p.stderr), p.stdout + p.stderr
+    assert p.returncode == CHECK and re.search(r"huge\.yaml:\d+:\d+: .*10,?000", p.stdout + p.stderr), (
+        p.stdout + p.stderr
+    )
 
 
 def test_the_default_bound_is_1000_hands_and_play_hands_cannot_pass_it(tmp_path):
@@ -396,9 +450,16 @@ def test_the_default_bound_is_1000_hands_and_play_hands_cannot_pass_it(tmp_path)
 
     rs = load_ruleset("winning-moves")
     assert rs.match.max_hands.value == 1000 and rs.match.max_hands.decided
-    capped = rs.model_copy(update={"match": rs.match.model_copy(update={
-        "max_hands": rs.match.max_hands.model_copy(update={"value": 3}),
-        "target_points": rs.match.target_points.model_copy(update={"value": 1_000_000})})})
+    capped = rs.model_copy(
+        update={
+            "match": rs.match.model_copy(
+                update={
+                    "max_hands": rs.match.max_hands.model_copy(update={"value": 3}),
+                    "target_points": rs.match.target_points.model_copy(update={"value": 1_000_000}),
+                }
+            )
+        }
+    )
     game = Game(capped, 2)
     assert game.max_hands == 3
     st = play_match(game, 1, ["random"], max_hands=50)  # the ruleset's bound wins over a larger --hands
@@ -407,8 +468,10 @@ def test_the_default_bound_is_1000_hands_and_play_hands_cannot_pass_it(tmp_path)
 
 def test_replay_of_a_recorded_capped_match_ends(tmp_path):
     (tmp_path / "capped.yaml").write_text(CAPPED, encoding="utf-8")
-    p = mb(["play", "--ruleset", "capped.yaml", "--players", "2", "--bot", "random", "--record", "rec.yaml",
-            "--json"], tmp_path)
+    p = mb(
+        ["play", "--ruleset", "capped.yaml", "--players", "2", "--bot", "random", "--record", "rec.yaml", "--json"],
+        tmp_path,
+    )
     assert p.returncode == OK, p.stderr
     r = mb(["replay", "rec.yaml"], tmp_path, timeout=60)
     assert r.returncode == OK and "2 passed, 0 failed" in r.stdout, r.stdout + r.stderr
@@ -424,8 +487,16 @@ def _soak():
 
 def test_the_soak_pins_max_hands_with_the_capped_configuration(tmp_path):
     soak = _soak()
-    fig = soak.soak(10, workers=1, seed=0, share=1.0, out_dir=tmp_path / "f",
-                    configs=[(str(soak.CAPPED), (), 2)], bots=["random"], progress=False)
+    fig = soak.soak(
+        10,
+        workers=1,
+        seed=0,
+        share=1.0,
+        out_dir=tmp_path / "f",
+        configs=[(str(soak.CAPPED), (), 2)],
+        bots=["random"],
+        progress=False,
+    )
     assert fig["failures"] == 0, fig["failure_summaries"]
     assert fig["hands"] == 10 and fig["matches"] == 4  # 3 + 3 + 3 + 1 (the quota ends the last)
     assert fig["capped_matches"] == 3
@@ -443,8 +514,15 @@ def test_the_soak_fails_a_match_that_passes_its_bound(tmp_path, monkeypatch):
         return st
 
     monkeypatch.setattr(loop, "play_match", runaway)
-    fig = soak.soak(4, workers=1, seed=0, out_dir=tmp_path / "f", configs=[(str(soak.CAPPED), (), 2)],
-                    bots=["random"], progress=False)
+    fig = soak.soak(
+        4,
+        workers=1,
+        seed=0,
+        out_dir=tmp_path / "f",
+        configs=[(str(soak.CAPPED), (), 2)],
+        bots=["random"],
+        progress=False,
+    )
     assert fig["failures"] >= 1 and "past match.max_hands" in fig["failure_summaries"][0]
 
 
@@ -467,8 +545,9 @@ def test_the_soak_plays_a_covering_sample_of_ordered_pairs_of_bundled_options_wi
         by_pair.setdefault((r, o), []).append(n)
     # every sampled pair on every ruleset, once, the player count turning (the full soak plays every count)
     one = [(r, o, ns[i % len(ns)]) for i, ((r, o), ns) in enumerate(sorted(by_pair.items()))]
-    fig = soak.soak(len(one), workers=2, seed=7, share=1.0, out_dir=tmp_path / "f", configs=one,
-                    bots=["random"], progress=False)  # (the full soak: every count, both bots)
+    fig = soak.soak(
+        len(one), workers=2, seed=7, share=1.0, out_dir=tmp_path / "f", configs=one, bots=["random"], progress=False
+    )  # (the full soak: every count, both bots)
     assert fig["failures"] == 0, fig["failure_summaries"]
     assert fig["pair_configurations"] == len(one) and fig["hands"] == len(one)
     assert fig["checked_actions"] == fig["actions"]
@@ -528,8 +607,9 @@ def test_ctrl_c_to_the_process_group_stops_every_worker_and_prints_partial_stati
     # whole chunks merged in seed order: the partial figures are those of games 0 .. N-1
     n = doc["games"]
     assert n > 0
-    again = mb(["simulate", "--games", str(n), "--workers", "2", "--bot", "random", "--players", "2", "--json"],
-               tmp_path)
+    again = mb(
+        ["simulate", "--games", str(n), "--workers", "2", "--bot", "random", "--players", "2", "--json"], tmp_path
+    )
     ref = json.loads(again.stdout)
     for k in ("games", "hands", "turns", "wins", "draws", "unfinished", "mean_score_per_line"):
         assert doc[k] == ref[k], k
@@ -574,8 +654,7 @@ def test_ctrl_c_with_one_worker_prints_partial_statistics_not_silence(tmp_path):
 def test_ctrl_c_with_one_worker_does_not_wait_for_a_slow_bots_match_to_end(tmp_path):
     """With one worker the match runs in the CLI's own process: the stop is polled at every bot
     decision, not between matches (an expert match at this budget lasts tens of seconds)."""
-    p = start(["simulate", "--games", "10", "--workers", "1", "--bot", "expert:budget=400", "--players", "2"],
-              tmp_path)
+    p = start(["simulate", "--games", "10", "--workers", "1", "--bot", "expert:budget=400", "--players", "2"], tmp_path)
     time.sleep(3.0)  # started, deep in the first match
     os.killpg(p.pid, signal.SIGINT)
     out, err = p.communicate(timeout=60)  # a guard against a hang, not a measure
@@ -603,18 +682,31 @@ def test_a_stop_asked_for_during_a_match_abandons_it():
 # 4. Memory before work: bounds, and flat memory under a huge --games
 
 
-@pytest.mark.parametrize("args,needle", [
-    (["simulate", "--games", "99999999999999999999"], "from 1 to 1,000,000,000"),
-    (["simulate", "--games", "1000000001"], "from 1 to 1,000,000,000"),
-    (["simulate", "--workers", "100000"], "from 1 to 256"),
-    (["simulate", "--seed", str(2**64)], "64-bit"),
-    (["simulate", "--seed", str(-(2**63) - 1)], "64-bit"),
-    (["simulate", "--players", "10000000000000"], "from 1 to 99"),
-    (["play", "--hands", "99999999999999"], "from 1 to 10,000"),
-    (["play", "--seed", "9" * 40], "64-bit"),
-    (["play", "--players", "-3"], "from 1 to 99"),
-], ids=["games-huge", "games-just-over", "workers", "seed-over", "seed-under", "players", "hands", "play-seed",
-        "play-players"])
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (["simulate", "--games", "99999999999999999999"], "from 1 to 1,000,000,000"),
+        (["simulate", "--games", "1000000001"], "from 1 to 1,000,000,000"),
+        (["simulate", "--workers", "100000"], "from 1 to 256"),
+        (["simulate", "--seed", str(2**64)], "64-bit"),
+        (["simulate", "--seed", str(-(2**63) - 1)], "64-bit"),
+        (["simulate", "--players", "10000000000000"], "from 1 to 99"),
+        (["play", "--hands", "99999999999999"], "from 1 to 10,000"),
+        (["play", "--seed", "9" * 40], "64-bit"),
+        (["play", "--players", "-3"], "from 1 to 99"),
+    ],
+    ids=[
+        "games-huge",
+        "games-just-over",
+        "workers",
+        "seed-over",
+        "seed-under",
+        "players",
+        "hands",
+        "play-seed",
+        "play-players",
+    ],
+)
 def test_absurd_numbers_are_a_usage_error_naming_the_range(tmp_path, args, needle):
     p = mb(args + ["--json"], tmp_path, timeout=30)
     assert p.returncode == USAGE and needle in p.stderr and p.stdout == "", (p.returncode, p.stderr)
@@ -665,4 +757,3 @@ def test_a_worker_killed_from_outside_stops_the_run_with_a_sentence_and_no_orpha
     out, err = p.communicate(timeout=5)
     assert p.returncode == CHECK, (p.returncode, err)
     assert "Traceback" not in err and "worker process stopped unexpectedly" in err and out == ""
-

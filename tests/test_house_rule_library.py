@@ -6,6 +6,7 @@ the public API (``mbrules.testing.api_test``) at the player counts it changes. W
 rules is replayed by its conformance scenarios (tests/conformance/options/opt-<id>*.yaml), which fail
 without the option.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -50,7 +51,8 @@ def test_library_option_is_bundled_under_its_contract_id_with_a_public_source(op
     for section in ("play", "coup_fourre", "scoring", "match", "player_counts", "cards", "removals"):
         for key, value in (doc.get(section) or {}).items():
             assert isinstance(value, dict) and (value.get("source") or value.get("decided")), (
-                f"{option}: {section}.{key} carries no citation")
+                f"{option}: {section}.{key} carries no citation"
+            )
 
 
 @pytest.mark.parametrize("option", sorted(LIBRARY))
@@ -87,7 +89,10 @@ def test_exclusive_library_options_are_refused_together():
     """Options that set the same rule differently cannot be stacked silently (the loader names both)."""
     from mbrules.ruleset import RulesetError
 
-    for pair in (["trip-1000", "extension-1200"], ["each-for-himself", "three-vs-three"],
-                 ["single-hand", "longer-game"]):
+    for pair in (
+        ["trip-1000", "extension-1200"],
+        ["each-for-himself", "three-vs-three"],
+        ["single-hand", "longer-game"],
+    ):
         with pytest.raises(RulesetError, match="group"):
             load_ruleset("winning-moves", options=pair)

@@ -11,6 +11,7 @@ Run ``python tests/test_layering.py [ROOT]`` to print the graph of units and its
 ``python tests/test_layering.py --doc`` to write the layers into docs/architecture.md, whose block
 between the ``layers:`` markers must be what :func:`layers_text` makes of :data:`LAYERS` (a test).
 """
+
 from __future__ import annotations
 
 import ast
@@ -22,15 +23,35 @@ ROOT = Path(__file__).resolve().parents[1]
 # Layers, lowest first (issue 23): vocabulary -> rules and engine -> scenario, bots, narration
 # -> running matches -> the tools built on them -> the command, the terminal seat and the browser tables (mbrules.web).
 LAYERS: dict[str, int] = {
-    "mbrules.vocab": 0, "mbrules._paths": 0, "mbrules._startup": 0, "mbrules.safe_output": 0,
-    "mbrules.ruleset": 1, "mbrules.engine": 1, "mbrules": 1, "mbrules.seats": 1,
-    "mbrules.scenario": 2, "mbrules.bots": 2, "mbrules.narrate": 2,
+    "mbrules.vocab": 0,
+    "mbrules._paths": 0,
+    "mbrules._startup": 0,
+    "mbrules.safe_output": 0,
+    "mbrules.ruleset": 1,
+    "mbrules.engine": 1,
+    "mbrules": 1,
+    "mbrules.seats": 1,
+    "mbrules.scenario": 2,
+    "mbrules.bots": 2,
+    "mbrules.narrate": 2,
     "mbrules.matches": 3,
-    "mbrules.compare": 4, "mbrules.sweep": 4, "mbrules.env": 4, "mbrules.openspiel": 4, "mbrules.testing": 4,
-    "mbrules.cli": 5, "mbrules.tui": 5, "mbrules.web": 5,
+    "mbrules.compare": 4,
+    "mbrules.sweep": 4,
+    "mbrules.env": 4,
+    "mbrules.openspiel": 4,
+    "mbrules.testing": 4,
+    "mbrules.cli": 5,
+    "mbrules.tui": 5,
+    "mbrules.web": 5,
 }
-LAYER_NAMES = ("vocabulary, paths, start-up, whole-file output", "rules and engine", "scenario, bots, narration",
-               "running matches", "compare, sweep, env, openspiel, testing", "cli, tui, web")
+LAYER_NAMES = (
+    "vocabulary, paths, start-up, whole-file output",
+    "rules and engine",
+    "scenario, bots, narration",
+    "running matches",
+    "compare, sweep, env, openspiel, testing",
+    "cli, tui, web",
+)
 
 
 def modules(root: Path = ROOT) -> dict[str, Path]:
@@ -50,7 +71,8 @@ def modules(root: Path = ROOT) -> dict[str, Path]:
 
 def _is_type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def _imports(tree: ast.AST):
@@ -185,7 +207,8 @@ def test_the_walk_sees_function_level_imports_and_skips_type_checking_ones(tmp_p
     (pkg / "engine" / "__init__.py").write_text("")
     (pkg / "engine" / "state.py").write_text(
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from mbrules.cli import app\n"
-        "def f():\n    from ..vocab import X\n    from mbrules.cli.app import main\n")
+        "def f():\n    from ..vocab import X\n    from mbrules.cli.app import main\n"
+    )
     (tmp_path / "cli" / "__init__.py").write_text("")
     (tmp_path / "cli" / "app.py").write_text("import mbrules.engine.state\n")
     g = edges(tmp_path)
@@ -209,11 +232,15 @@ def test_only_the_command_imports_the_browser_tables():
     """mbrules.web is a satellite at the top: its web stack is an optional extra, so no other part of
     the code (the terminal seat included) may depend on it; only the `serve` command starts it."""
     graph = edges()
-    users = sorted(m for m, ts in graph.items() if unit_of(m) not in ("mbrules.web", "mbrules.cli")
-                   and any(unit_of(t) == "mbrules.web" for t in ts))
+    users = sorted(
+        m
+        for m, ts in graph.items()
+        if unit_of(m) not in ("mbrules.web", "mbrules.cli") and any(unit_of(t) == "mbrules.web" for t in ts)
+    )
     assert users == []
-    assert [m for m, ts in graph.items() if unit_of(m) == "mbrules.cli"
-            and any(unit_of(t) == "mbrules.web" for t in ts)] == ["mbrules.cli.serve_cmd"]
+    assert [
+        m for m, ts in graph.items() if unit_of(m) == "mbrules.cli" and any(unit_of(t) == "mbrules.web" for t in ts)
+    ] == ["mbrules.cli.serve_cmd"]
 
 
 def test_no_circle_between_modules():
@@ -270,7 +297,9 @@ def test_the_architecture_doc_shows_the_layers_this_test_checks():
     text = DOC.read_text(encoding="utf-8")
     block = doc_block(text)
     assert block is not None, f"docs/architecture.md lacks the markers {DOC_BEGIN!r} ... {DOC_END!r}"
-    assert block == layers_text(), "docs/architecture.md's layers differ from LAYERS: python tests/test_layering.py --doc"
+    assert block == layers_text(), (
+        "docs/architecture.md's layers differ from LAYERS: python tests/test_layering.py --doc"
+    )
     for unit in LAYERS:
         assert _unit_path(unit) in block, unit
 
@@ -280,8 +309,9 @@ if __name__ == "__main__" and sys.argv[1:] == ["--doc"]:
     if doc_block(text) is None:
         sys.exit(f"{DOC}: add the markers {DOC_BEGIN} and {DOC_END} where the layers go")
     head, rest = text.split(DOC_BEGIN, 1)
-    DOC.write_text(head + DOC_BEGIN + "\n" + layers_text() + "\n" + DOC_END + rest.split(DOC_END, 1)[1],
-                   encoding="utf-8")
+    DOC.write_text(
+        head + DOC_BEGIN + "\n" + layers_text() + "\n" + DOC_END + rest.split(DOC_END, 1)[1], encoding="utf-8"
+    )
     print(f"wrote the layers into {DOC}")
 elif __name__ == "__main__":
     root = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else ROOT

@@ -2,6 +2,7 @@
 composes onto the editions it fits, changes only what it names, and every rule it adds plays through
 the real API (api_test) at every player count. Their rules, one by one, are conformance scenarios
 (tests/conformance/options/opt-*.yaml); this file checks the model side and the exclusive groups."""
+
 from __future__ import annotations
 
 import random
@@ -28,14 +29,20 @@ CHANGES = {
     "playable-not-discardable": {"play.discard_playable.value"},
     "stacked-hazards": {"play.stacked_hazards.value"},
     "overshoot": {"play.overshoot.value"},
-    "exact-finish-bonus": {"play.overshoot.value", "scoring.lines.exact_finish.points", "scoring.lines.exact_finish.to",
-                           "scoring.lines.exact_finish.when.trip_completed",
-                           "scoring.lines.exact_finish.when.exact_finish"},
+    "exact-finish-bonus": {
+        "play.overshoot.value",
+        "scoring.lines.exact_finish.points",
+        "scoring.lines.exact_finish.to",
+        "scoring.lines.exact_finish.when.trip_completed",
+        "scoring.lines.exact_finish.when.exact_finish",
+    },
     "safety-distance": {"play.safety_distance.value"},
     "remedy-restarts": {f"cards.{c}.restarts" for c in ("gasoline", "spare_tire", "repairs")},
     "combination-remedies": {f"cards.{c}.count" for c in ("gasoline", "spare_tire", "repairs", "end_of_limit", "roll")}
-    | {f"cards.{c}" for c in ("full_service", "full_repair", "gas_n_go", "suv_driver", "roadside_assistance",
-                              "burn_rubber")},
+    | {
+        f"cards.{c}"
+        for c in ("full_service", "full_repair", "gas_n_go", "suv_driver", "roadside_assistance", "burn_rubber")
+    },
 }
 # the options wikipedia applies that an option of CHANGES excludes (one exclusive group each)
 EXCLUDED_ON = set(REFUSED)  # refused with a sentence (tests/test_option_edition_pairs.py says why)
@@ -110,10 +117,13 @@ def test_option_file_is_a_cited_patch(option):
         assert node.source or node.decided, path  # every value it sets says where it comes from
 
 
-@pytest.mark.parametrize("pair,group", [
-    (("stacked-hazards", "hazard-on-hazard"), "covered-hazards"),
-    (("remedy-restarts", "roll-after-safety"), "roll-after-fix"),
-])
+@pytest.mark.parametrize(
+    "pair,group",
+    [
+        (("stacked-hazards", "hazard-on-hazard"), "covered-hazards"),
+        (("remedy-restarts", "roll-after-safety"), "roll-after-fix"),
+    ],
+)
 def test_contradicting_options_are_an_exclusive_group_with_a_reason(pair, group):
     result = CliRunner().invoke(app, ["show", "winning-moves", "--option", pair[0], "--option", pair[1]])
     assert result.exit_code == 2
@@ -131,8 +141,11 @@ def write(tmp_path, text: str) -> Path:
 
 def test_a_trip_the_distance_cards_cannot_make_exactly_is_a_warning_not_an_error(tmp_path):
     """333 miles from 25s, 50s, 75s, 100s and 200s: no side can ever complete it without overshoot."""
-    path = write(tmp_path, 'id: short\nname: Short\nextends: winning-moves\nplayer_counts:\n'
-                           '  "2": {target: 333, extension_to: null, decided: "a test"}\n')
+    path = write(
+        tmp_path,
+        'id: short\nname: Short\nextends: winning-moves\nplayer_counts:\n'
+        '  "2": {target: 333, extension_to: null, decided: "a test"}\n',
+    )
     result = CliRunner().invoke(app, ["validate", str(path)])
     assert result.exit_code == 0, result.output
     out = result.stdout + result.stderr
@@ -151,16 +164,21 @@ def test_no_bundled_trip_is_out_of_exact_reach(edition):
 
 
 def test_stacked_and_covered_hazards_together_are_refused_in_a_custom_ruleset(tmp_path):
-    path = write(tmp_path, "id: both\nname: Both\nextends: winning-moves\nplay:\n"
-                           "  hazard_on_hazard: {value: true, decided: x}\n  stacked_hazards: {value: true, decided: x}\n")
+    path = write(
+        tmp_path,
+        "id: both\nname: Both\nextends: winning-moves\nplay:\n"
+        "  hazard_on_hazard: {value: true, decided: x}\n  stacked_hazards: {value: true, decided: x}\n",
+    )
     result = CliRunner().invoke(app, ["validate", str(path)])
     assert result.exit_code == 1
     assert "play.stacked_hazards and play.hazard_on_hazard are both true" in result.stdout + result.stderr
 
 
 def test_a_go_card_that_restarts_or_a_speed_remedy_that_restarts_is_refused(tmp_path):
-    path = write(tmp_path, "id: r\nname: R\nextends: winning-moves\ncards:\n"
-                           "  roll: {restarts: true}\n  end_of_limit: {restarts: true}\n")
+    path = write(
+        tmp_path,
+        "id: r\nname: R\nextends: winning-moves\ncards:\n  roll: {restarts: true}\n  end_of_limit: {restarts: true}\n",
+    )
     result = CliRunner().invoke(app, ["validate", str(path)])
     out = result.stdout + result.stderr
     assert result.exit_code == 1
@@ -169,8 +187,12 @@ def test_a_go_card_that_restarts_or_a_speed_remedy_that_restarts_is_refused(tmp_
 
 
 def test_show_and_diff_say_each_new_rule_in_words():
-    for option, words in (("stacked-hazards", "battle hazards stack"), ("overshoot", "reaching or passing"),
-                          ("remedy-restarts", "no go card after it"), ("combination-remedies", "Burn Rubber")):
+    for option, words in (
+        ("stacked-hazards", "battle hazards stack"),
+        ("overshoot", "reaching or passing"),
+        ("remedy-restarts", "no go card after it"),
+        ("combination-remedies", "Burn Rubber"),
+    ):
         result = CliRunner().invoke(app, ["diff", "winning-moves", "winning-moves", "--option", option])
         assert result.exit_code == 0, result.output
         assert words in " ".join(result.stdout.split()), (option, result.stdout)
@@ -198,8 +220,11 @@ def test_undiscardable_kinds_never_leave_a_player_without_a_move(tmp_path):
     """A ruleset where nothing but safeties may be discarded: a hand of unplayable cards must still
     have a move (the engine lets the stuck player discard); api_test's checker fails a position
     with no legal action."""
-    path = write(tmp_path, "id: nodiscard\nname: No discard\nextends: winning-moves\nplay:\n"
-                           "  undiscardable: {value: [distance, hazard, remedy], decided: a test}\n")
+    path = write(
+        tmp_path,
+        "id: nodiscard\nname: No discard\nextends: winning-moves\nplay:\n"
+        "  undiscardable: {value: [distance, hazard, remedy], decided: a test}\n",
+    )
     game = mbrules.load_game(path, players=2)
     api_test(game, matches=2)
 
@@ -262,34 +287,53 @@ def test_the_narrator_tells_each_new_effect_in_player_words():
     from mbrules.narrate import Narrator
 
     rest = ["d25", "d50", "d75", "gasoline", "repairs"]
-    g, st = _position(["overshoot"], 2, [["d100", *rest], ["d25", "d50", "d75", "d100", "stop", "roll"]],
-                      {0: {"battle": ["roll"], "distance": ["d200", "d200", "d100", "d100", "d50"]}})
+    g, st = _position(
+        ["overshoot"],
+        2,
+        [["d100", *rest], ["d25", "d50", "d75", "d100", "stop", "roll"]],
+        {0: {"battle": ["roll"], "distance": ["d200", "d200", "d100", "d100", "d50"]}},
+    )
     st.apply("draw")
     line = Narrator(g).action(st.apply("play d100"))
     assert line == "p1 (A) plays 100 Miles: side A at 750 miles (50 past the target).  trip completed!"
 
-    g, st = _position(["remedy-restarts"], 2, [["spare_tire", *rest], ["d25", "d50", "d75", "d100", "stop", "roll"]],
-                      {0: {"battle": ["roll", "flat_tire"]}})
+    g, st = _position(
+        ["remedy-restarts"],
+        2,
+        [["spare_tire", *rest], ["d25", "d50", "d75", "d100", "stop", "roll"]],
+        {0: {"battle": ["roll", "flat_tire"]}},
+    )
     st.apply("draw")
     assert Narrator(g).action(st.apply("play spare_tire")) == "p1 (A) plays Spare Tire (no Roll! needed after it)."
 
-    g, st = _position(["safety-distance"], 2, [["extra_tank", *rest], ["d25", "d50", "d75", "d100", "stop", "roll"]],
-                      {0: {"battle": ["roll"], "distance": ["d100"]}})
+    g, st = _position(
+        ["safety-distance"],
+        2,
+        [["extra_tank", *rest], ["d25", "d50", "d75", "d100", "stop", "roll"]],
+        {0: {"battle": ["roll"], "distance": ["d100"]}},
+    )
     st.apply("draw")
-    assert (Narrator(g).action(st.apply("play extra_tank"))
-            == "p1 (A) plays Extra Tank to the Safety Area: side A at 200 miles and plays again.")
+    assert (
+        Narrator(g).action(st.apply("play extra_tank"))
+        == "p1 (A) plays Extra Tank to the Safety Area: side A at 200 miles and plays again."
+    )
 
 
 def test_the_narrator_says_which_stacked_hazards_still_stop_a_side():
     from mbrules.narrate import Narrator
 
-    g, st = _position(["stacked-hazards"], 2,
-                      [["repairs", "roll", "d25", "d50", "d75", "d100"], ["stop", "d25", "d50", "d75", "d100", "gasoline"]],
-                      {0: {"battle": ["roll", "accident"]}}, turn=1)
+    g, st = _position(
+        ["stacked-hazards"],
+        2,
+        [["repairs", "roll", "d25", "d50", "d75", "d100"], ["stop", "d25", "d50", "d75", "d100", "gasoline"]],
+        {0: {"battle": ["roll", "accident"]}},
+        turn=1,
+    )
     words = Narrator(g)
     st.apply("draw")
     assert words.action(st.apply("play stop"), st) == (
-        "p2 (B) plays Stop! on side A's Battle Pile: side A still stopped by Accident and Stop!")
+        "p2 (B) plays Stop! on side A's Battle Pile: side A still stopped by Accident and Stop!"
+    )
     st.apply("draw")
     assert words.action(st.apply("play repairs"), st) == "p1 (A) plays Repairs: side A still stopped by Stop!"
 
@@ -297,8 +341,9 @@ def test_the_narrator_says_which_stacked_hazards_still_stop_a_side():
 def test_a_refill_reshuffle_allowance_without_refills_is_a_warning(tmp_path):
     """turn.refill_reshuffles only counts for refill_empty_hand's refills: alone it changes no game, so
     validate says so (a warning, exit 0) rather than let an author believe the discard pile reshuffles."""
-    path = write(tmp_path, "id: r\nname: R\nextends: winning-moves\nturn:\n"
-                           "  refill_reshuffles: {value: 3, decided: a test}\n")
+    path = write(
+        tmp_path, "id: r\nname: R\nextends: winning-moves\nturn:\n  refill_reshuffles: {value: 3, decided: a test}\n"
+    )
     result = CliRunner().invoke(app, ["validate", str(path)])
     out = result.stdout + result.stderr
     assert result.exit_code == 0, out

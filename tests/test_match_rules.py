@@ -1,4 +1,5 @@
 """Match rules a one-hand scenario cannot show: the deal passing to the left, hands adding up."""
+
 from __future__ import annotations
 
 import random

@@ -1,6 +1,7 @@
 """A command whose optional extra is missing says which extra to install: exit 2, one line, no
 traceback (issue 23 item 7). Each extra is hidden from a real `mbrules` process by a module of its
 name on PYTHONPATH that refuses to import."""
+
 from __future__ import annotations
 
 import os
@@ -23,15 +24,22 @@ def run_without(module: str, args: list[str], tmp_path: Path) -> subprocess.Comp
 
 
 @pytest.mark.slow  # six real processes
-@pytest.mark.parametrize("module,args,extra", [
-    ("sklearn", ["train", "winning-moves", "-p", "2", "--games", "2", "--out", "model.json"], "learn"),
-    ("ray", ["simulate", "--games", "2", "--backend", "ray"], "cluster"),
-    ("ray", ["compare", "winning-moves", "--games", "2", "--skill-games", "0", "--backend", "ray"], "cluster"),
-    ("ray", ["ladder", "--bot", "random", "--bot", "heuristic", "--players", "2", "--games", "2", "--backend", "ray"],
-     "cluster"),
-    ("matplotlib", ["compare", "winning-moves", "--games", "2", "--skill-games", "0", "--out", "report"], "plots"),
-    ("starlette", ["serve", "--port", "0", "--db", "tables.sqlite3"], "web"),
-], ids=["train-sklearn", "simulate-ray", "compare-ray", "ladder-ray", "compare-matplotlib", "serve-starlette"])
+@pytest.mark.parametrize(
+    "module,args,extra",
+    [
+        ("sklearn", ["train", "winning-moves", "-p", "2", "--games", "2", "--out", "model.json"], "learn"),
+        ("ray", ["simulate", "--games", "2", "--backend", "ray"], "cluster"),
+        ("ray", ["compare", "winning-moves", "--games", "2", "--skill-games", "0", "--backend", "ray"], "cluster"),
+        (
+            "ray",
+            ["ladder", "--bot", "random", "--bot", "heuristic", "--players", "2", "--games", "2", "--backend", "ray"],
+            "cluster",
+        ),
+        ("matplotlib", ["compare", "winning-moves", "--games", "2", "--skill-games", "0", "--out", "report"], "plots"),
+        ("starlette", ["serve", "--port", "0", "--db", "tables.sqlite3"], "web"),
+    ],
+    ids=["train-sklearn", "simulate-ray", "compare-ray", "ladder-ray", "compare-matplotlib", "serve-starlette"],
+)
 def test_a_command_whose_extra_is_missing_names_the_extra_and_exits_2(module, args, extra, tmp_path):
     res = run_without(module, args, tmp_path)
     assert res.returncode == 2, (res.returncode, res.stderr)

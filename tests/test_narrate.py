@@ -5,6 +5,7 @@ played for a hand of random legal actions; each action's transition is checked a
 state before and after it, and its sentence against the transition (the CLI's full narration
 and the terminal seat's public one).
 """
+
 from __future__ import annotations
 
 import random
@@ -17,7 +18,18 @@ from mbrules.engine import Game, State, Transition
 from mbrules.narrate import Narrator
 from mbrules.ruleset import RulesetError, bundled_option_ids, bundled_ruleset_ids, load_ruleset
 from mbrules.vocab import (
-    COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, FAST_PLAY, HAZARD, MULLIGAN, PLAY, SAFETY, STOP,
+    COUP_FOURRE,
+    DECLINE,
+    DISCARD,
+    DISTANCE,
+    DRAW,
+    EXTEND,
+    FAST_PLAY,
+    HAZARD,
+    MULLIGAN,
+    PLAY,
+    SAFETY,
+    STOP,
     DecisionKind,
 )
 
@@ -74,7 +86,7 @@ def check_transition(game: Game, before, after, t: Transition, st: State) -> Non
             assert t.drawn == before.draw_pile[0]  # the top card (no card passed over)
         if t.drawn >= 0:
             assert t.drawn in after.hands[t.player]
-        new_discards = list(after.discard[len(before.discard):])
+        new_discards = list(after.discard[len(before.discard) :])
         if a.op in (DISCARD, MULLIGAN):
             assert new_discards[0] == a.card_index
             new_discards = new_discards[1:]
@@ -95,8 +107,9 @@ def check_transition(game: Game, before, after, t: Transition, st: State) -> Non
         assert t.trip_completed == (reached and (k == DISTANCE or (k == SAFETY and game.safety_distance > 0)))
         # a safety's extra turn; with safety-extra-turn-while-deck-lasts only while the draw pile lasts
         lasts = bool(before.draw_pile) or not game.safety_extra_turn_needs_draw_pile
-        assert t.extra_turn == (k == SAFETY and game.safety_extra_turn and lasts and not t.hand_over
-                                and not t.trip_completed)
+        assert t.extra_turn == (
+            k == SAFETY and game.safety_extra_turn and lasts and not t.hand_over and not t.trip_completed
+        )
     elif a.op == COUP_FOURRE:
         reached = t.miles >= before.target and before.sides[ps].miles < before.target
         assert t.side == ps and t.trip_completed == (reached and game.safety_distance > 0)
@@ -243,7 +256,9 @@ def test_a_coup_fourre_says_plays_next_only_where_the_rules_give_the_extra_turn(
     rules.write_text(
         "id: no-cf-turn\nname: No coup fourre turn\ndescription: a coup fourre gives no turn\nsource: test\n"
         "extends: winning-moves\n"
-        "coup_fourre:\n  extra_turn: {value: false, decided: a test of the narrative}\n", encoding="utf-8")
+        "coup_fourre:\n  extra_turn: {value: false, decided: a test of the narrative}\n",
+        encoding="utf-8",
+    )
     plain = mbrules.load_game(str(rules), players=4)
     st, t = _first_coup_fourre(plain)
     line = Narrator(plain).action(t)

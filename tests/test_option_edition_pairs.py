@@ -9,6 +9,7 @@ composition refuses those with ``FILE:LINE:COL: option 'X' cannot go with ...`` 
 traceback or a silently different game. Every test that walks option x edition pairs
 (``mbrules.testing.drivers.configurations``, tests/test_narrate.py, ...) skips exactly these.
 """
+
 from __future__ import annotations
 
 import re
@@ -24,18 +25,18 @@ from mbrules.ruleset import RulesetError, bundled_option_ids, bundled_ruleset_id
 SCORES_NOTHING = "it changes only the score, and 'express' scores nothing"  # Express is a race: scoring off
 REFUSED = {
     # Express (66 cards, 2 to 4 players each for himself, a race without points)
-    ("express", "combination-remedies"):
-        "box.total says 66",  # its absolute counts (5 Gas, 12 Rolls, ...) are the 106-card deck's less one
-    ("express", "each-for-himself"):
-        "it changes the table for 6 players, and 'express' has none",  # and Express is each for himself at 4
-    ("express", "three-vs-three"):
-        "it changes the table for 6 players, and 'express' has none",
-    ("express", "longer-game"):
-        "scoring is off, so no hand scores a point and the match never ends",
-    ("express", "single-hand"):
-        "scoring is off, so every side ends with 0 and every match is a draw",
-    ("express", "fixed-hands"):
-        "scoring is off, so every side ends with 0 and every match is a draw",
+    (
+        "express",
+        "combination-remedies",
+    ): "box.total says 66",  # its absolute counts (5 Gas, 12 Rolls, ...) are the 106-card deck's less one
+    (
+        "express",
+        "each-for-himself",
+    ): "it changes the table for 6 players, and 'express' has none",  # and Express is each for himself at 4
+    ("express", "three-vs-three"): "it changes the table for 6 players, and 'express' has none",
+    ("express", "longer-game"): "scoring is off, so no hand scores a point and the match never ends",
+    ("express", "single-hand"): "scoring is off, so every side ends with 0 and every match is a draw",
+    ("express", "fixed-hands"): "scoring is off, so every side ends with 0 and every match is a draw",
     ("express", "all-safeties-700"): SCORES_NOTHING,
     ("express", "cf-200"): SCORES_NOTHING,
     ("express", "extension-bonus-to-finisher"): SCORES_NOTHING,
@@ -45,10 +46,8 @@ REFUSED = {
     ("express", "shutout-per-opponent"): SCORES_NOTHING,
     ("express", "shutout-to-each-opponent"): SCORES_NOTHING,
     # wikipedia applies hazard-on-hazard and roll-after-safety: each has an option of its group against it
-    ("wikipedia", "stacked-hazards"):
-        "both are in the group 'covered-hazards'",
-    ("wikipedia", "remedy-restarts"):
-        "both are in the group 'roll-after-fix'",
+    ("wikipedia", "stacked-hazards"): "both are in the group 'covered-hazards'",
+    ("wikipedia", "remedy-restarts"): "both are in the group 'roll-after-fix'",
 }
 
 LOCATED = re.compile(r"^\S+\.yaml:\d+:\d+: option '[a-z0-9-]+' cannot go with (ruleset|option) '[a-z0-9-]+'")
@@ -107,8 +106,10 @@ def test_an_option_that_gives_a_whole_table_may_add_it():
 
     with TemporaryDirectory() as tmp:
         opt = Path(tmp) / "five.yaml"
-        opt.write_text("kind: option\nid: five-players\nname: Five each for himself\n"
-                       "player_counts:\n  \"5\": {sides: 5, target: 1000, extension_to: null, decided: test}\n")
+        opt.write_text(
+            "kind: option\nid: five-players\nname: Five each for himself\n"
+            "player_counts:\n  \"5\": {sides: 5, target: 1000, extension_to: null, decided: test}\n"
+        )
         rs = load_ruleset("express", [opt])
         assert rs.player_counts["5"].sides == 5
 
@@ -117,8 +118,7 @@ def test_an_option_that_turns_the_score_off_is_not_refused_for_scoring_nothing(t
     """The 'changes only the score' refusal is for an option whose score changes cannot be read; one that
     turns scoring off itself (with a race for a match) is what it says."""
     opt = tmp_path / "race.yaml"
-    opt.write_text("kind: option\nid: no-points\nname: No points\n"
-                   "scoring:\n  enabled: {value: false, decided: test}\n")
+    opt.write_text("kind: option\nid: no-points\nname: No points\nscoring:\n  enabled: {value: false, decided: test}\n")
     with pytest.raises(RulesetError) as caught:  # over the reference edition's points match: an invalid option
         load_ruleset("winning-moves", [opt])  # (mbrules validate says so too): exit 1, not a refusal
     assert not caught.value.usage and "scoring is off" in str(caught.value)
@@ -128,8 +128,7 @@ def test_an_option_that_turns_the_score_off_is_not_refused_for_scoring_nothing(t
 def test_a_ruleset_file_with_a_one_hand_match_and_no_score_is_invalid(tmp_path):
     """The semantic check behind single-hand and fixed-hands over express: in a file, exit 1 at its line."""
     path = tmp_path / "draws.yaml"
-    path.write_text("id: draws\nname: Draws\nextends: express\nmatch:\n"
-                    "  mode: {value: single_hand, decided: test}\n")
+    path.write_text("id: draws\nname: Draws\nextends: express\nmatch:\n  mode: {value: single_hand, decided: test}\n")
     result = CliRunner().invoke(app, ["validate", str(path)])
     assert result.exit_code == 1, result.output
     assert "draws.yaml:5:" in result.output and "every match is a draw" in result.output
@@ -138,8 +137,11 @@ def test_a_ruleset_file_with_a_one_hand_match_and_no_score_is_invalid(tmp_path):
 def test_an_option_the_edition_already_plays_is_taken_with_a_warning_that_it_changes_nothing():
     """draw-from-discard over asmodee-2014 (whose turn draws from the discard pile already) is no mistake,
     but its user is told it made no difference; an option that changes something says nothing of the kind."""
-    with pytest.warns(UserWarning, match=r"draw-from-discard\.yaml:\d+:\d+: warning: option 'draw-from-discard' "
-                                         r"changes nothing in ruleset 'asmodee-2014'"):
+    with pytest.warns(
+        UserWarning,
+        match=r"draw-from-discard\.yaml:\d+:\d+: warning: option 'draw-from-discard' "
+        r"changes nothing in ruleset 'asmodee-2014'",
+    ):
         load_ruleset("asmodee-2014", ["draw-from-discard"])
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -151,8 +153,10 @@ def test_a_broken_option_file_is_invalid_not_refused(tmp_path):
     """A refusal (exit 2) is for a valid option that a ruleset cannot take; an option file that is itself
     invalid (mbrules validate: applied over the reference edition) stays exit 1, wherever it is applied."""
     opt = tmp_path / "broken.yaml"
-    opt.write_text("kind: option\nid: broken\nname: Broken\n"
-                   "cards:\n  new_remedy: {kind: remedy, name: New, fixes: [stop], decided: test}\n")
+    opt.write_text(
+        "kind: option\nid: broken\nname: Broken\n"
+        "cards:\n  new_remedy: {kind: remedy, name: New, fixes: [stop], decided: test}\n"
+    )
     for rid in ("winning-moves", "express"):
         with pytest.raises(RulesetError) as caught:
             load_ruleset(rid, [opt])

@@ -1,6 +1,7 @@
 """Output a person reads fits the terminal (issue 34): text wraps between words, tables that do not fit fold
 into rows, and the progress of compare and sweep keeps its count, rate and ETA at 80 columns, or, piped,
 prints a line every few seconds."""
+
 from __future__ import annotations
 
 import io
@@ -22,8 +23,19 @@ def test_wrap_breaks_between_words_with_a_hanging_indent():
 
 def test_a_table_that_does_not_fit_folds_into_a_title_and_whole_groups():
     heads = ["metric", "A", "95%", "B", "95%", "B − A", "95%", "p (Holm)", ""]
-    rows = [["Turns per hand", "66.7", "[64.3, 69.0]", "56.7", "[55.0, 58.3]", "-10.0", "[-12.1, -7.98]", "<0.001",
-             "robust"]]
+    rows = [
+        [
+            "Turns per hand",
+            "66.7",
+            "[64.3, 69.0]",
+            "56.7",
+            "[55.0, 58.3]",
+            "-10.0",
+            "[-12.1, -7.98]",
+            "<0.001",
+            "robust",
+        ]
+    ]
     assert not fits(heads, rows, 80) and fits(heads, rows, 140)
     groups = ["A 85.6% [82.0%, 89.2%]", "B 97.0% [95.3%, 98.7%]", "B − A +11.4 pt [+7.7 pt, +15.2 pt]", "p <0.001"]
     lines = folded("Hands whose trip is completed: holds with every bot", groups, 80)

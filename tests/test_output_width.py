@@ -1,4 +1,5 @@
 """Output fits the terminal: one width rule (cli.common.output_width) for every command."""
+
 import io
 
 import pytest
@@ -65,8 +66,9 @@ COMMANDS = {
 }
 
 
-@pytest.mark.parametrize("command,columns", [(c, w) for w in (80, 60) for c in sorted(COMMANDS)
-                                             if not (c == "ladder" and w < 80)])  # below: a line a row (see after)
+@pytest.mark.parametrize(
+    "command,columns", [(c, w) for w in (80, 60) for c in sorted(COMMANDS) if not (c == "ladder" and w < 80)]
+)  # below: a line a row (see after)
 def test_output_fits_the_width_and_breaks_no_word(command, columns):
     """Every line fits COLUMNS, and no word is cut: each word shown at this width is a word of the same
     output laid out at 240 columns (a word broken in two would show its halves)."""
@@ -97,6 +99,7 @@ def test_the_same_inputs_print_the_same_bytes_at_the_same_width(columns):
 
 def test_another_width_changes_only_the_layout():
     """At 120 columns the same game is told: the same words in the same order outside the tables."""
+
     def words(text: str) -> list[str]:
         return [w for line in text.splitlines() if not BOX.search(line) for w in line.split()]
 

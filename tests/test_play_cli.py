@@ -1,4 +1,5 @@
 """``mbrules play`` and ``mbrules simulate`` from the command line (Typer's CliRunner, in process)."""
+
 from __future__ import annotations
 
 import json
@@ -33,7 +34,7 @@ def test_play_json_plays_a_whole_match_the_same_twice(ruleset, players):
     second = run(*args)
     assert stdout_of(first) == stdout_of(second)
     doc = json.loads(stdout_of(first))
-    sides = list("ABCDEF"[:load_rules(ruleset).player_counts[str(players)].sides])
+    sides = list("ABCDEF"[: load_rules(ruleset).player_counts[str(players)].sides])
     assert doc["settings"]["ruleset_id"] == ruleset and doc["settings"]["players"] == players
     assert doc["settings"]["seed"] == 11 and set(doc["settings"]["bots"].values()) == {"heuristic"}
     assert list(doc["sides"]) == sides
@@ -88,16 +89,19 @@ def test_play_record_writes_a_replayable_file(tmp_path):
     assert "2 passed, 0 failed" in stdout_of(replay)
 
 
-@pytest.mark.parametrize("args,needle", [
-    (["--bot", "nope"], "unknown bot"),
-    (["--players", "5"], "not played with 5 players"),
-    (["--ruleset", "nope"], "unknown ruleset"),
-    (["--option", "nope"], "unknown option"),
-    (["--hands", "-1"], "--hands"),
-    (["--bot", "random", "--bot", "random"], "once per player"),
-    (["--ruleset", "/nonexistent/r.yaml"], "/nonexistent/r.yaml"),
-    (["--record", "/nonexistent/dir/x.yaml"], "cannot write"),
-])
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (["--bot", "nope"], "unknown bot"),
+        (["--players", "5"], "not played with 5 players"),
+        (["--ruleset", "nope"], "unknown ruleset"),
+        (["--option", "nope"], "unknown option"),
+        (["--hands", "-1"], "--hands"),
+        (["--bot", "random", "--bot", "random"], "once per player"),
+        (["--ruleset", "/nonexistent/r.yaml"], "/nonexistent/r.yaml"),
+        (["--record", "/nonexistent/dir/x.yaml"], "cannot write"),
+    ],
+)
 def test_play_usage_errors_exit_2(args, needle):
     result = run("play", *args)
     assert result.exit_code == 2
@@ -117,8 +121,19 @@ def test_simulate_json_and_workers_agree():
     base = ["simulate", "--players", "3", "--games", "6", "--seed", "2", "--bot", "random", "--json"]
     one = json.loads(stdout_of(run(*base)))
     two = json.loads(stdout_of(run(*base, "--workers", "2")))
-    for key in ("games", "hands", "turns", "seconds", "wins", "draws", "mean_turns_per_hand",
-                "trip_completed_share", "coups_fourres_per_hand", "mean_score_per_line", "hands_per_second"):
+    for key in (
+        "games",
+        "hands",
+        "turns",
+        "seconds",
+        "wins",
+        "draws",
+        "mean_turns_per_hand",
+        "trip_completed_share",
+        "coups_fourres_per_hand",
+        "mean_score_per_line",
+        "hands_per_second",
+    ):
         assert key in one
     assert one["games"] == 6 and set(one["wins"]) == {"A", "B", "C"}
     assert sum(one["wins"].values()) + one["draws"] == 6
@@ -130,7 +145,11 @@ def test_simulate_json_and_workers_agree():
 def test_simulate_human_output_and_errors():
     result = run("simulate", "--games", "3", "--bot", "random")
     assert result.exit_code == 0
-    assert "Hands per second" in stdout_of(result) and "Turns per hand" in stdout_of(result) and "Mean score per hand" in stdout_of(result)
+    assert (
+        "Hands per second" in stdout_of(result)
+        and "Turns per hand" in stdout_of(result)
+        and "Mean score per hand" in stdout_of(result)
+    )
     assert run("simulate", "--games", "0").exit_code == 2
     assert run("simulate", "--workers", "0").exit_code == 2
     assert run("simulate", "--bot", "nope").exit_code == 2
@@ -164,9 +183,14 @@ def test_simulate_json_says_it_was_not_interrupted():
     assert doc["interrupted"] is False and doc["games"] == 3 and doc["unfinished"] == 0
 
 
-@pytest.mark.parametrize("args", [["simulate", "--games", "1", "--players", "2", "--bot", "random", "--json"],
-                                  ["play", "--players", "2", "--bot", "random", "--hands", "1", "--json"],
-                                  ["ladder", "--bot", "random", "--bot", "heuristic", "--games", "1", "--workers", "1", "--json"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", "--games", "1", "--players", "2", "--bot", "random", "--json"],
+        ["play", "--players", "2", "--bot", "random", "--hands", "1", "--json"],
+        ["ladder", "--bot", "random", "--bot", "heuristic", "--games", "1", "--workers", "1", "--json"],
+    ],
+)
 def test_commands_compile_rulesets_through_load_game(args, monkeypatch):
     """Issue 37: the command compiles a ruleset the library's way (mbrules.load_game), not by hand, so
     the two cannot drift apart; and no command module imports another's private helper."""
@@ -192,8 +216,12 @@ def test_no_command_module_imports_a_private_name_of_another():
     bad = []
     for path in sorted(Path(list(mbrules.cli.__path__)[0]).glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith(("cli", "mbrules.cli"))):
-                bad += [f"{path.name}: {a.name}" for a in node.names if a.name.startswith("_") and a.name != "__version__"]
+            if isinstance(node, ast.ImportFrom) and (
+                node.level or (node.module or "").startswith(("cli", "mbrules.cli"))
+            ):
+                bad += [
+                    f"{path.name}: {a.name}" for a in node.names if a.name.startswith("_") and a.name != "__version__"
+                ]
     assert not bad, bad
     assert len(list(Path(list(mbrules.cli.__path__)[0]).glob("*.py"))) > 10
 
@@ -202,15 +230,50 @@ def test_no_command_module_imports_a_private_name_of_another():
 def test_simulate_and_compare_play_the_french_edition_at_each_player_count(players):
     """Issue 36: dujardin-classic plays at each player count its rules name (2, 3, 4, 6) in simulate and in
     compare against winning-moves (cheap lineups: a few random-bot matches)."""
-    sim = run("simulate", "--ruleset", "dujardin-classic", "--players", str(players), "--games", "3",
-              "--bot", "random", "--workers", "1", "--json")
+    sim = run(
+        "simulate",
+        "--ruleset",
+        "dujardin-classic",
+        "--players",
+        str(players),
+        "--games",
+        "3",
+        "--bot",
+        "random",
+        "--workers",
+        "1",
+        "--json",
+    )
     assert sim.exit_code == 0, sim.output
     doc = json.loads(stdout_of(sim))
     assert doc["games"] == 3 and doc["unfinished"] == 0 and not doc["interrupted"]
     assert sum(doc["wins"].values()) + doc["draws"] == 3
-    cmp = run("compare", "winning-moves", "dujardin-classic", "--players", str(players), "--games", "4",
-              "--skill-games", "2", "--robust-games", "2", "--bot", "random", "--bots", "random", "--rung", "random",
-              "--rung", "heuristic", "--restricted-games", "2", "--workers", "1", "--json")
+    cmp = run(
+        "compare",
+        "winning-moves",
+        "dujardin-classic",
+        "--players",
+        str(players),
+        "--games",
+        "4",
+        "--skill-games",
+        "2",
+        "--robust-games",
+        "2",
+        "--bot",
+        "random",
+        "--bots",
+        "random",
+        "--rung",
+        "random",
+        "--rung",
+        "heuristic",
+        "--restricted-games",
+        "2",
+        "--workers",
+        "1",
+        "--json",
+    )
     assert cmp.exit_code == 0, cmp.output
     doc = json.loads(stdout_of(cmp))
     assert doc["pairs"] == 4 and doc["arms"]["b"].startswith("1000 Bornes, Dujardin")

@@ -1,6 +1,7 @@
 """Ray's token-authentication notice (issue 29 item 5): silenced for the local instance mbrules
 starts itself, kept for a cluster the user names. Ray itself is replaced by a stand-in that logs
 the notice as Ray does, from the same logger, so no Ray instance is started."""
+
 from __future__ import annotations
 
 import logging
@@ -9,8 +10,10 @@ import pytest
 
 from mbrules.matches import cluster
 
-NOTICE = ("Token authentication is enabled for this Ray cluster. Set RAY_AUTH_MODE=disabled to opt out. "
-          "For more information, see https://docs.ray.io/en/latest/ray-security/token-auth.html")
+NOTICE = (
+    "Token authentication is enabled for this Ray cluster. Set RAY_AUTH_MODE=disabled to opt out. "
+    "For more information, see https://docs.ray.io/en/latest/ray-security/token-auth.html"
+)
 
 
 class FakeRay:

@@ -7,6 +7,7 @@ every edition, and plays whole matches through the public API at 2, 3, 4 and 6 p
 themselves are replayed by tests/conformance/options/opt-<id>*.yaml; the oracle's mutants are in
 tests/properties/test_score_lines.py.
 """
+
 from __future__ import annotations
 
 import json
@@ -30,9 +31,16 @@ from test_option_edition_pairs import REFUSED
 from mbrules.vocab import FAST_PLAY, SCORE_LINES, DecisionKind
 
 OPTIONS = {  # option id -> its category in 'mbrules rulesets'
-    "fast-play-remedy": "legality", "queued-coup-fourre-turn": "turn", "safety-extra-turn-while-deck-lasts": "turn",
-    "shutout-to-each-opponent": "scoring", "no-100-no-200-bonus": "scoring", "french-end-bonuses": "scoring",
-    "fixed-hands": "modes", "finisher-wins": "modes", "tie-first-seat": "modes", "tie-another-hand": "modes",
+    "fast-play-remedy": "legality",
+    "queued-coup-fourre-turn": "turn",
+    "safety-extra-turn-while-deck-lasts": "turn",
+    "shutout-to-each-opponent": "scoring",
+    "no-100-no-200-bonus": "scoring",
+    "french-end-bonuses": "scoring",
+    "fixed-hands": "modes",
+    "finisher-wins": "modes",
+    "tie-first-seat": "modes",
+    "tie-another-hand": "modes",
 }
 EDITIONS = ["parker-1971", "winning-moves", "kids-115", "wikipedia", "dujardin-classic", "asmodee-2014", "express"]
 CONFORMANCE = Path(__file__).parent / "conformance" / "options"
@@ -79,8 +87,10 @@ def test_option_passes_api_test_at_every_table_slow(option, players):
 def test_the_capot_to_each_opponent_replaces_the_shutout_rule_in_any_order():
     """No group with shutout-per-opponent (the wikipedia edition applies it): the capot's line replaces the
     shutout's rule, so it holds whichever option comes first."""
-    for options in (["shutout-per-opponent", "shutout-to-each-opponent"],
-                    ["shutout-to-each-opponent", "shutout-per-opponent"]):
+    for options in (
+        ["shutout-per-opponent", "shutout-to-each-opponent"],
+        ["shutout-to-each-opponent", "shutout-per-opponent"],
+    ):
         g = mbrules.load_game("winning-moves", players=3, options=options)
         sc = g.ruleset.scoring
         payers = [k for k, r in sc.all_lines().items() if (r.line or k) == "shutout"]
@@ -89,8 +99,11 @@ def test_the_capot_to_each_opponent_replaces_the_shutout_rule_in_any_order():
 
 
 def test_options_of_one_group_are_refused_together():
-    for a, b in (("fixed-hands", "finisher-wins"), ("tie-first-seat", "tie-another-hand"),
-                 ("fixed-hands", "single-hand")):
+    for a, b in (
+        ("fixed-hands", "finisher-wins"),
+        ("tie-first-seat", "tie-another-hand"),
+        ("fixed-hands", "single-hand"),
+    ):
         with pytest.raises(RulesetError):
             load_ruleset("winning-moves", options=[a, b])
 
@@ -105,9 +118,12 @@ def _custom(tmp_path, body: str) -> Path:
 
 
 def test_a_score_line_cannot_be_called_total_nor_give_to_when_to_its_own_side(tmp_path):
-    p = _custom(tmp_path, "scoring:\n  lines:\n    total: {points: 5, when: {trip_completed: true}, decided: x}\n"
-                          "    mine: {points: 5, when: {trip_completed: true}, to_when: {no_distance: false}, "
-                          "decided: x}\n    other: {points: 5, when: {none_played: [stop]}, decided: x}\n")
+    p = _custom(
+        tmp_path,
+        "scoring:\n  lines:\n    total: {points: 5, when: {trip_completed: true}, decided: x}\n"
+        "    mine: {points: 5, when: {trip_completed: true}, to_when: {no_distance: false}, "
+        "decided: x}\n    other: {points: 5, when: {none_played: [stop]}, decided: x}\n",
+    )
     with pytest.raises(RulesetError) as info:
         load_ruleset(p)
     text = str(info.value)
@@ -115,9 +131,12 @@ def test_a_score_line_cannot_be_called_total_nor_give_to_when_to_its_own_side(tm
 
 
 def test_a_line_cannot_pay_on_total_nor_count_opponents_it_does_not_pay_per(tmp_path):
-    p = _custom(tmp_path, "scoring:\n  lines:\n    mine: {points: 5, when: {}, line: total, decided: x}\n"
-                          "    other: {points: 5, when: {}, per_when: {no_distance: true}, decided: x}\n"
-                          "    third: {points: 5, when: {every_opponent: {none_played: [stop]}}, decided: x}\n")
+    p = _custom(
+        tmp_path,
+        "scoring:\n  lines:\n    mine: {points: 5, when: {}, line: total, decided: x}\n"
+        "    other: {points: 5, when: {}, per_when: {no_distance: true}, decided: x}\n"
+        "    third: {points: 5, when: {every_opponent: {none_played: [stop]}}, decided: x}\n",
+    )
     with pytest.raises(RulesetError) as info:
         load_ruleset(p)
     text = str(info.value)
@@ -131,13 +150,19 @@ def test_a_points_match_whose_lines_all_pay_nothing_is_refused(tmp_path):
     body = "scoring:\n  lines:\n" + "".join(f"    {name}: {zero}\n" for name in SCORE_LINES[:-1])
     with pytest.raises(RulesetError, match="no hand can score a point"):
         load_ruleset(_custom(tmp_path, body))
-    load_ruleset(_custom(tmp_path, body.replace(f"milestones: {zero}", "milestones: {points: 1, when: {}, per: mile, "
-                                                                      "decided: x}")))
+    load_ruleset(
+        _custom(
+            tmp_path, body.replace(f"milestones: {zero}", "milestones: {points: 1, when: {}, per: mile, decided: x}")
+        )
+    )
 
 
 def test_a_match_of_fixed_hands_fits_under_the_hands_cap(tmp_path):
-    p = _custom(tmp_path, "match:\n  mode: {value: fixed_hands, decided: x}\n  hands: {value: 20, decided: x}\n"
-                          "  max_hands: {value: 10, decided: x}\n")
+    p = _custom(
+        tmp_path,
+        "match:\n  mode: {value: fixed_hands, decided: x}\n  hands: {value: 20, decided: x}\n"
+        "  max_hands: {value: 10, decided: x}\n",
+    )
     with pytest.raises(RulesetError, match="match.hands is 20"):
         load_ruleset(p)
 
@@ -152,16 +177,31 @@ def test_a_removal_taken_out_keeps_its_citation(tmp_path):
 
 def test_show_and_diff_say_the_new_rules_in_words():
     base = load_ruleset("winning-moves")
-    rs = load_ruleset("winning-moves", options=["shutout-to-each-opponent", "fixed-hands", "queued-coup-fourre-turn",
-                                                "fast-play-remedy", "tie-first-seat"])
+    rs = load_ruleset(
+        "winning-moves",
+        options=[
+            "shutout-to-each-opponent",
+            "fixed-hands",
+            "queued-coup-fourre-turn",
+            "fast-play-remedy",
+            "tie-first-seat",
+        ],
+    )
     text = show_text(rs)
-    assert ("score line shutout: 500 to each opposing side (when it played some distance), for each side where "
-            "the side played no distance") in text
+    assert (
+        "score line shutout: 500 to each opposing side (when it played some distance), for each side where "
+        "the side played no distance"
+    ) in text
     assert "a fixed number of hands (match.hands); highest total wins" in text
     assert "a remedy may answer a hazard out of turn (fast play): yes" in text
     changes = {c.path: str(c) for c in diff_rulesets(base, rs)}
-    assert set(changes) == {"coup_fourre.bonus_turn", "fast_play.enabled", "scoring.lines.shutout", "match.mode",
-                            "match.tie_break"}
+    assert set(changes) == {
+        "coup_fourre.bonus_turn",
+        "fast_play.enabled",
+        "scoring.lines.shutout",
+        "match.mode",
+        "match.tie_break",
+    }
     assert "after the attacker's turn (nobody loses a turn" in changes["coup_fourre.bonus_turn"]
 
 
@@ -171,15 +211,19 @@ def test_show_and_diff_say_the_new_rules_in_words():
 def _fast_play_position():
     """4 players: p1 has just played an Accident on side B; p4 holds Repairs, p2 does not."""
     from mbrules.engine import State
+
     g = mbrules.load_game("winning-moves", players=4, options=["fast-play-remedy"])
     c = g.card
-    hands = [[c("accident"), c("d25"), c("d50"), c("d75"), c("d100"), c("gasoline")],
-             [c("d25"), c("d50"), c("d75"), c("d100"), c("d200"), c("spare_tire")],
-             [c("repairs"), c("d25"), c("d50"), c("d75"), c("d100"), c("gasoline")],
-             [c("repairs"), c("d25"), c("d50"), c("d75"), c("roll"), c("spare_tire")]]
+    hands = [
+        [c("accident"), c("d25"), c("d50"), c("d75"), c("d100"), c("gasoline")],
+        [c("d25"), c("d50"), c("d75"), c("d100"), c("d200"), c("spare_tire")],
+        [c("repairs"), c("d25"), c("d50"), c("d75"), c("d100"), c("gasoline")],
+        [c("repairs"), c("d25"), c("d50"), c("d75"), c("roll"), c("spare_tire")],
+    ]
     draw = [c("d25"), c("end_of_limit")] + [c("d50")] * 8
-    st = State.from_position(g, hands=hands, draw_top_first=draw, sides={0: {"battle": [c("roll")]},
-                                                                          1: {"battle": [c("roll")]}})
+    st = State.from_position(
+        g, hands=hands, draw_top_first=draw, sides={0: {"battle": [c("roll")]}, 1: {"battle": [c("roll")]}}
+    )
     st.apply("draw")
     st.apply("play accident on B")
     return g, st
@@ -212,14 +256,18 @@ def test_other_seats_see_the_next_turn_not_the_window():
 
 def test_a_queued_coup_fourre_turn_is_in_the_transition_and_the_observations():
     from mbrules.engine import State
+
     g = mbrules.load_game("winning-moves", players=4, options=["queued-coup-fourre-turn"])
     c = g.card
-    hands = [[c("accident"), c("d25"), c("d50"), c("d75"), c("d100"), c("gasoline")],
-             [c("d25"), c("d50"), c("d75"), c("d100"), c("d200"), c("spare_tire")],
-             [c("repairs"), c("d25"), c("d50"), c("d75"), c("d100"), c("gasoline")],
-             [c("driving_ace"), c("d25"), c("d25"), c("roll"), c("d50"), c("spare_tire")]]
-    st = State.from_position(g, hands=hands, draw_top_first=[c("d50")] * 10,
-                             sides={0: {"battle": [c("roll")]}, 1: {"battle": [c("roll")]}})
+    hands = [
+        [c("accident"), c("d25"), c("d50"), c("d75"), c("d100"), c("gasoline")],
+        [c("d25"), c("d50"), c("d75"), c("d100"), c("d200"), c("spare_tire")],
+        [c("repairs"), c("d25"), c("d50"), c("d75"), c("d100"), c("gasoline")],
+        [c("driving_ace"), c("d25"), c("d25"), c("roll"), c("d50"), c("spare_tire")],
+    ]
+    st = State.from_position(
+        g, hands=hands, draw_top_first=[c("d50")] * 10, sides={0: {"battle": [c("roll")]}, 1: {"battle": [c("roll")]}}
+    )
     st.apply("draw")
     st.apply("play accident on B")
     t = st.apply("coup-fourre driving_ace")
@@ -234,14 +282,40 @@ def test_a_queued_coup_fourre_turn_is_in_the_transition_and_the_observations():
 
 
 def test_play_json_has_the_new_score_lines_and_the_match_end():
-    doc = json.loads(run("play", "-p", "2", "--seed", "3", "--json", "--option", "french-end-bonuses",
-                         "--option", "no-100-no-200-bonus", "--option", "fixed-hands").stdout)
+    doc = json.loads(
+        run(
+            "play",
+            "-p",
+            "2",
+            "--seed",
+            "3",
+            "--json",
+            "--option",
+            "french-end-bonuses",
+            "--option",
+            "no-100-no-200-bonus",
+            "--option",
+            "fixed-hands",
+        ).stdout
+    )
     sheet = doc["hands"][0]["score_sheet"]["A"]
-    assert list(sheet) == [*SCORE_LINES[:-1], "empty_hand", "empty_hand_arrival", "one_safety_arrival",
-                           "no_25_arrival", "no_100_no_200", "total"]
+    assert list(sheet) == [
+        *SCORE_LINES[:-1],
+        "empty_hand",
+        "empty_hand_arrival",
+        "one_safety_arrival",
+        "no_25_arrival",
+        "no_100_no_200",
+        "total",
+    ]
     assert sum(v for k, v in sheet.items() if k != "total") == sheet["total"]
-    assert doc["settings"]["match"] == {"mode": "fixed_hands", "target_points": 5000, "hands": 4,
-                                        "tie_break": "draw", "max_hands": 1000}
+    assert doc["settings"]["match"] == {
+        "mode": "fixed_hands",
+        "target_points": 5000,
+        "hands": 4,
+        "tie_break": "draw",
+        "max_hands": 1000,
+    }
     assert len(doc["hands"]) == 4 and doc["result"] in ("A", "B", "draw")
 
 
@@ -249,7 +323,7 @@ def test_the_score_sheet_shows_the_new_lines_in_words_within_80_columns():
     out = run("play", "-p", "2", "--seed", "3", "--option", "french-end-bonuses", "--option", "finisher-wins").stdout
     for words in ("Empty hand at the end", "Empty hand and trip", "Trip with one safety", "Trip without a 25"):
         assert words in out
-    sheet = out[out.index("Score sheet"):out.index("travelled")].splitlines()
+    sheet = out[out.index("Score sheet") : out.index("travelled")].splitlines()
     assert len(sheet) > 15 and all(len(line) <= 80 for line in sheet)
 
 
@@ -289,8 +363,12 @@ def test_bots_play_the_new_rules_legally_and_the_heuristic_takes_a_fast_play(bot
     """Every match ends with no action refused; the heuristic plays every fast play offered (a remedy now, out
     of turn, costs no turn), the random bot some of them."""
     from mbrules.matches import play_match
-    game = mbrules.load_game("winning-moves", players=4, options=["fast-play-remedy", "queued-coup-fourre-turn",
-                                                                  "french-end-bonuses", "fixed-hands"])
+
+    game = mbrules.load_game(
+        "winning-moves",
+        players=4,
+        options=["fast-play-remedy", "queued-coup-fourre-turn", "french-end-bonuses", "fixed-hands"],
+    )
     count = _Count()
     for seed in range(2):
         st = play_match(game, seed, [bot], observers=[count])
@@ -306,6 +384,7 @@ def test_bots_play_the_new_rules_legally_and_the_heuristic_takes_a_fast_play(bot
 @pytest.mark.parametrize("bot", ["expert", "learned"])
 def test_search_bots_play_the_new_rules_legally(bot):
     from mbrules.matches import play_match
+
     game = mbrules.load_game("winning-moves", players=2, options=["fast-play-remedy", "finisher-wins"])
     count = _Count()
     st = play_match(game, 1, [bot, "heuristic"], observers=[count])
@@ -324,6 +403,7 @@ def test_pettingzoo_environments_pass_their_api_test_with_the_new_rules(options)
     from pettingzoo.test import api_test as pz_api_test
 
     from mbrules.env import mille_bornes_v0, mille_bornes_v1
+
     for version in (mille_bornes_v0, mille_bornes_v1):
         pz_api_test(version.env(ruleset="winning-moves", players=2, options=options.split("+")), num_cycles=200)
 
@@ -333,8 +413,10 @@ def test_openspiel_game_plays_fast_play_and_its_replacement_draw(draws):
     """A fast play's replacement draw is a chance outcome, as a coup fourré's is (draws=chance)."""
     pyspiel = pytest.importorskip("pyspiel", reason="the rl extra is not installed")
     import mbrules.openspiel  # noqa: F401  registers the game
-    g = pyspiel.load_game(f"python_mille_bornes(ruleset=winning-moves,players=4,options={OPTION_SETS[1]},"
-                          f"draws={draws},hands=1)")
+
+    g = pyspiel.load_game(
+        f"python_mille_bornes(ruleset=winning-moves,players=4,options={OPTION_SETS[1]},draws={draws},hands=1)"
+    )
     pyspiel.random_sim_test(g, num_sims=2, serialize=False, verbose=False)
 
 
@@ -345,8 +427,7 @@ def test_a_ruleset_may_write_the_contract_lines_itself_and_plays_the_same_games(
     standard entry by its own copy, and every hand's sheet is the same, seed for seed."""
     base = load_ruleset("winning-moves", options=list(options))
     entries = {k: v.model_dump(mode="json", exclude_none=True) for k, v in base.scoring.standard_lines().items()}
-    p = _custom(tmp_path, yaml.safe_dump({"options": list(options), "scoring": {"lines": entries}},
-                                         allow_unicode=True))
+    p = _custom(tmp_path, yaml.safe_dump({"options": list(options), "scoring": {"lines": entries}}, allow_unicode=True))
     mine = load_ruleset(p)
     assert set(mine.scoring.lines) == set(entries)
     for players in (3, 4):

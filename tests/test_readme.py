@@ -1,5 +1,6 @@
 """The README as a newcomer reads it (issue 23 item 6, issue 29 item 4): small, its Python runs, and
 every `print(...)  # X` prints X; the pages and images it links to exist."""
+
 from __future__ import annotations
 
 import contextlib

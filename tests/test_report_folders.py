@@ -1,6 +1,7 @@
 """Report folders of ``compare --out DIR`` and ``sweep --out DIR`` (issue 33 items 10 and 11): a run stopped
 before any match finished leaves DIR as it was (it used to replace a good report with an empty one,
 ``"pairs": 0``); a folder holding another command's report is refused, never mixed with it."""
+
 from __future__ import annotations
 
 import os
@@ -12,10 +13,38 @@ from typer.testing import CliRunner
 
 runner = CliRunner()
 
-COMPARE = ["compare", "winning-moves", "--option-b", "hazard-on-hazard", "-p", "2", "--games", "4",
-           "--skill-games", "0", "--bot", "random", "--workers", "1", "--no-charts"]
-SWEEP = ["sweep", "winning-moves", "-p", "2", "--games", "4", "--set", "player_counts.2.target=500,900",
-         "--bot", "random", "--workers", "1", "--no-charts"]
+COMPARE = [
+    "compare",
+    "winning-moves",
+    "--option-b",
+    "hazard-on-hazard",
+    "-p",
+    "2",
+    "--games",
+    "4",
+    "--skill-games",
+    "0",
+    "--bot",
+    "random",
+    "--workers",
+    "1",
+    "--no-charts",
+]
+SWEEP = [
+    "sweep",
+    "winning-moves",
+    "-p",
+    "2",
+    "--games",
+    "4",
+    "--set",
+    "player_counts.2.target=500,900",
+    "--bot",
+    "random",
+    "--workers",
+    "1",
+    "--no-charts",
+]
 
 
 def _app():
@@ -42,8 +71,9 @@ SWEEP_FILES = ("sweep.json", "index.html", "points.csv")
 
 @pytest.mark.parametrize("command", ["compare", "sweep"])
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
-def test_a_run_stopped_before_any_match_finished_leaves_the_report_folder_as_it_was(command, signum, tmp_path,
-                                                                                     monkeypatch):
+def test_a_run_stopped_before_any_match_finished_leaves_the_report_folder_as_it_was(
+    command, signum, tmp_path, monkeypatch
+):
     from mbrules.compare import run as compare_run
     from mbrules.sweep import run as sweep_run
 

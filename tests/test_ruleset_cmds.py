@@ -1,4 +1,5 @@
 """The ruleset commands: rulesets, show, validate, schema, diff (contract: Commands, exit codes 0/1/2)."""
+
 from __future__ import annotations
 
 import json
@@ -19,25 +20,63 @@ from mbrules.ruleset.words import CITATION_FIELDS, HEADER_FIELDS, PHRASES
 
 ROOT = Path(__file__).resolve().parents[1]
 BUNDLED = ["asmodee-2014", "dujardin-classic", "express", "kids-115", "parker-1971", "wikipedia", "winning-moves"]
-OPTIONS = sorted([
-    "coup-fourre-any-player", "extension-1200", "extension-bonus-to-finisher", "hazard-on-hazard",
-    "longer-game", "no-voluntary-discard", "roll-after-safety", "shutout-per-opponent", "simpler-game",
-    "speed-limit-stacking",
-    # the house-rule library (issue 36): rules people play that today's keys already write
-    "full-deck", "no-safety-extra-turn", "cf-no-extra-turn", "cf-single-draw", "cf-200", "all-safeties-700",
-    "no-delayed-action", "no-200-cap", "hazard-without-roll", "each-for-himself", "three-vs-three", "single-hand",
-    "trip-1000", "hand-size-4",
-    # issue 35 (reactions and the turn) and issue 36 (score lines, match ends)
-    "fast-play-remedy", "queued-coup-fourre-turn", "safety-extra-turn-while-deck-lasts",
-    "shutout-to-each-opponent", "no-100-no-200-bonus", "french-end-bonuses", "fixed-hands",
-    "finisher-wins", "tie-first-seat", "tie-another-hand",
-    # issue 35, legality and card effects
-    "no-roll-under-right-of-way", "safeties-not-discardable", "playable-not-discardable",
-    "combination-remedies", "remedy-restarts", "stacked-hazards", "overshoot", "safety-distance",
-    "exact-finish-bonus",
-    # the turn and its draws (issue 35): a mechanism the ruleset's 'turn' section writes
-    "reshuffle-discard", "draw-from-discard", "mulligan", "refill-empty-hand", "no-duplicate-draws", "play-then-draw",
-])
+OPTIONS = sorted(
+    [
+        "coup-fourre-any-player",
+        "extension-1200",
+        "extension-bonus-to-finisher",
+        "hazard-on-hazard",
+        "longer-game",
+        "no-voluntary-discard",
+        "roll-after-safety",
+        "shutout-per-opponent",
+        "simpler-game",
+        "speed-limit-stacking",
+        # the house-rule library (issue 36): rules people play that today's keys already write
+        "full-deck",
+        "no-safety-extra-turn",
+        "cf-no-extra-turn",
+        "cf-single-draw",
+        "cf-200",
+        "all-safeties-700",
+        "no-delayed-action",
+        "no-200-cap",
+        "hazard-without-roll",
+        "each-for-himself",
+        "three-vs-three",
+        "single-hand",
+        "trip-1000",
+        "hand-size-4",
+        # issue 35 (reactions and the turn) and issue 36 (score lines, match ends)
+        "fast-play-remedy",
+        "queued-coup-fourre-turn",
+        "safety-extra-turn-while-deck-lasts",
+        "shutout-to-each-opponent",
+        "no-100-no-200-bonus",
+        "french-end-bonuses",
+        "fixed-hands",
+        "finisher-wins",
+        "tie-first-seat",
+        "tie-another-hand",
+        # issue 35, legality and card effects
+        "no-roll-under-right-of-way",
+        "safeties-not-discardable",
+        "playable-not-discardable",
+        "combination-remedies",
+        "remedy-restarts",
+        "stacked-hazards",
+        "overshoot",
+        "safety-distance",
+        "exact-finish-bonus",
+        # the turn and its draws (issue 35): a mechanism the ruleset's 'turn' section writes
+        "reshuffle-discard",
+        "draw-from-discard",
+        "mulligan",
+        "refill-empty-hand",
+        "no-duplicate-draws",
+        "play-then-draw",
+    ]
+)
 
 
 def run(*args: str):
@@ -88,15 +127,18 @@ def test_show_unsupported_player_count_is_a_usage_error():
     assert result.stdout == ""
 
 
-@pytest.mark.parametrize("args", [
-    ("show", "no-such-ruleset"),
-    ("show", "winning-moves", "--option", "no-such-option"),
-    ("diff", "winning-moves", "nope"),
-    ("show", "winning-moves", "--bogus-flag"),
-    ("show", "winning-moves", "--players", "many"),
-    ("schema", "nonsense"),
-    ("validate", "does-not-exist.yaml"),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("show", "no-such-ruleset"),
+        ("show", "winning-moves", "--option", "no-such-option"),
+        ("diff", "winning-moves", "nope"),
+        ("show", "winning-moves", "--bogus-flag"),
+        ("show", "winning-moves", "--players", "many"),
+        ("schema", "nonsense"),
+        ("validate", "does-not-exist.yaml"),
+    ],
+)
 def test_usage_errors_exit_2(args):
     result = run(*args)
     assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
@@ -191,8 +233,10 @@ def test_diff_with_option_shows_what_the_option_changes():
 
 def test_diff_removed_cards_per_player_count():
     changes = {str(c) for c in diff_rulesets(load_ruleset("winning-moves"), load_ruleset("kids-115"))}
-    assert ("2 players: cards removed before the deal: 1 Stop!, 1 Accident, 1 Out of Gas, 1 Flat Tire, "
-            "1 Speed Limit → 1 Out of Gas, 1 Flat Tire, 1 Speed Limit") in changes
+    assert (
+        "2 players: cards removed before the deal: 1 Stop!, 1 Accident, 1 Out of Gas, 1 Flat Tire, "
+        "1 Speed Limit → 1 Out of Gas, 1 Flat Tire, 1 Speed Limit"
+    ) in changes
 
 
 def test_diff_of_a_ruleset_with_itself_is_empty():
@@ -222,6 +266,7 @@ def _leaf_patterns(model: type[BaseModel], prefix: str = "") -> list[str]:
 
 def _rule_base():
     from mbrules.ruleset.model import Rule
+
     return Rule
 
 
@@ -243,8 +288,13 @@ def test_commands_never_show_a_traceback_as_a_subprocess(tmp_path):
     bad.write_bytes(b"\xff\xfe\x00garbage")
     script = Path(sys.executable).with_name("mbrules")
     cmd = [str(script)] if script.exists() else [sys.executable, "-c", "from mbrules.cli.app import main; main()"]
-    for args, code in ((["show", str(bad)], 1), (["diff", "winning-moves", str(bad)], 1),
-                       (["show", "nope"], 2), (["rulesets", "--json"], 0), (["--help"], 0)):
+    for args, code in (
+        (["show", str(bad)], 1),
+        (["diff", "winning-moves", str(bad)], 1),
+        (["show", "nope"], 2),
+        (["rulesets", "--json"], 0),
+        (["--help"], 0),
+    ):
         proc = subprocess.run([*cmd, *args], check=False, capture_output=True, text=True, timeout=60)
         assert proc.returncode == code, (args, proc.stderr)
         assert "Traceback" not in proc.stdout + proc.stderr

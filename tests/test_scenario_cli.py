@@ -1,4 +1,5 @@
 """`mbrules replay` through the real command: output lines, exit codes, invalid files with file:line."""
+
 from __future__ import annotations
 
 import json
@@ -24,8 +25,9 @@ def _mbrules() -> list[str]:
 
 
 def replay(*args, cwd=ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([*_mbrules(), "replay", *map(str, args)], cwd=cwd, capture_output=True, text=True,
-                          timeout=120)
+    return subprocess.run(
+        [*_mbrules(), "replay", *map(str, args)], cwd=cwd, capture_output=True, text=True, timeout=120
+    )
 
 
 # file, line:col reported, words of the message
@@ -91,8 +93,9 @@ def test_a_folder_is_every_yaml_under_it_sorted(tmp_path):
     (tmp_path / "b").mkdir()
     src = (VALID / "normal-deal.yaml").read_text(encoding="utf-8")
     for rel, title in (("b/z.yaml", "Zulu"), ("a.yaml", "Alpha"), ("b/m.yaml", "Mike")):
-        (tmp_path / rel).write_text(src.replace("Without a setup the hand is a normal shuffled deal from seed 0",
-                                                title), encoding="utf-8")
+        (tmp_path / rel).write_text(
+            src.replace("Without a setup the hand is a normal shuffled deal from seed 0", title), encoding="utf-8"
+        )
     (tmp_path / "notes.txt").write_text("not a scenario", encoding="utf-8")
     proc = replay(tmp_path)
     assert proc.returncode == 0, proc.stdout
@@ -101,8 +104,12 @@ def test_a_folder_is_every_yaml_under_it_sorted(tmp_path):
 
 def test_a_failing_step_shows_the_step_and_expected_beside_actual(tmp_path):
     f = tmp_path / "fail.yaml"
-    f.write_text((FORMAT / "valid" / "rest-discard-pile.yaml").read_text(encoding="utf-8")
-                 .replace("match: {A: 5700, B: 3050}", "match: {A: 5700, B: 3051}"), encoding="utf-8")
+    f.write_text(
+        (FORMAT / "valid" / "rest-discard-pile.yaml")
+        .read_text(encoding="utf-8")
+        .replace("match: {A: 5700, B: 3050}", "match: {A: 5700, B: 3051}"),
+        encoding="utf-8",
+    )
     proc = replay(f.name, cwd=tmp_path)
     assert proc.returncode == 1
     lines = proc.stdout.splitlines()
@@ -115,8 +122,10 @@ def test_a_failing_step_shows_the_step_and_expected_beside_actual(tmp_path):
 def test_mixed_results_and_json(tmp_path):
     (tmp_path / "ok.yaml").write_text((VALID / "normal-deal.yaml").read_text(encoding="utf-8"), encoding="utf-8")
     (tmp_path / "bad.yaml").write_text((INVALID / "unknown-card.yaml").read_text(encoding="utf-8"), encoding="utf-8")
-    (tmp_path / "wrong.yaml").write_text((VALID / "normal-deal.yaml").read_text(encoding="utf-8")
-                                         .replace("draw_pile: 81", "draw_pile: 80"), encoding="utf-8")
+    (tmp_path / "wrong.yaml").write_text(
+        (VALID / "normal-deal.yaml").read_text(encoding="utf-8").replace("draw_pile: 81", "draw_pile: 80"),
+        encoding="utf-8",
+    )
     proc = replay(tmp_path, "--json")
     assert proc.returncode == 1
     doc = json.loads(proc.stdout)
@@ -129,15 +138,27 @@ def test_mixed_results_and_json(tmp_path):
     wrong = by_file["wrong.yaml"]
     assert wrong["valid"] and not wrong["passed"] and wrong["step"] == 3
     assert wrong["failures"][0] | {"file": None} == {
-        "step": 3, "file": None, "line": 19, "col": 35, "key": "draw_pile", "expected": 80, "actual": 81,
-        "note": ""}
+        "step": 3,
+        "file": None,
+        "line": 19,
+        "col": 35,
+        "key": "draw_pile",
+        "expected": 80,
+        "actual": 81,
+        "note": "",
+    }
 
 
 def test_multi_document_files_report_each_document_with_the_right_lines(tmp_path):
     f = tmp_path / "two.yaml"
     text = (VALID / "extension.yaml").read_text(encoding="utf-8")
-    f.write_text(text.replace("winner: null\n  - {player: p2, play: d25, rejected: hand-over}",
-                              "winner: A\n  - {player: p2, play: d25, rejected: hand-over}"), encoding="utf-8")
+    f.write_text(
+        text.replace(
+            "winner: null\n  - {player: p2, play: d25, rejected: hand-over}",
+            "winner: A\n  - {player: p2, play: d25, rejected: hand-over}",
+        ),
+        encoding="utf-8",
+    )
     proc = replay(f.name, cwd=tmp_path)
     lines = proc.stdout.splitlines()
     assert lines[0].startswith("PASS The extension question")
@@ -168,7 +189,8 @@ def test_binary_and_empty_files_are_invalid_not_crashes(tmp_path):
         "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
         "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
         "e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     proc = replay(tmp_path)
     assert proc.returncode == 1
     assert proc.stdout.splitlines()[-1] == "0 passed, 4 failed"
@@ -184,18 +206,21 @@ def test_help():
 
 def test_a_custom_ruleset_is_found_beside_the_scenario_and_its_errors_are_its_own(tmp_path):
     (tmp_path / "sub").mkdir()
-    (tmp_path / "sub" / "mine.yaml").write_text("id: mine\nname: Mine\nextends: winning-moves\nbogus: 1\n",
-                                               encoding="utf-8")
+    (tmp_path / "sub" / "mine.yaml").write_text(
+        "id: mine\nname: Mine\nextends: winning-moves\nbogus: 1\n", encoding="utf-8"
+    )
     (tmp_path / "sub" / "s.yaml").write_text(
         "scenario: custom\nsource: x\nruleset: mine.yaml\nplayers: 2\nsteps:\n  - expect: {turn: p1}\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     proc = replay("sub/s.yaml", cwd=tmp_path)
     assert proc.returncode == 1
     lines = proc.stdout.splitlines()
     assert lines[1].startswith("  sub/s.yaml:3:10: cannot load ruleset 'mine.yaml'")
     assert any(line.startswith("  sub/mine.yaml:4:1: unknown key 'bogus'") for line in lines)
     (tmp_path / "sub" / "mine.yaml").write_text(
-        (ROOT / "rulesets" / "kids-115.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+        (ROOT / "rulesets" / "kids-115.yaml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
     proc = replay("sub/s.yaml", cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout
 

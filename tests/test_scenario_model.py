@@ -1,4 +1,5 @@
 """The scenario model and its checked-in JSON Schema (schemas/scenario.schema.json)."""
+
 from __future__ import annotations
 
 import json
@@ -15,7 +16,8 @@ from mbrules.scenario.yamlio import read_documents
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = ROOT / "schemas" / "scenario.schema.json"
 VALID = sorted((ROOT / "tests" / "conformance").rglob("*.yaml")) + sorted(
-    (ROOT / "tests" / "scenarios_format" / "valid").rglob("*.yaml"))
+    (ROOT / "tests" / "scenarios_format" / "valid").rglob("*.yaml")
+)
 
 BASE = {"scenario": "t", "source": "s", "ruleset": "winning-moves", "players": 2}
 
@@ -23,7 +25,8 @@ BASE = {"scenario": "t", "source": "s", "ruleset": "winning-moves", "players": 2
 def test_checked_in_scenario_schema_matches_the_model():
     assert SCHEMA.read_text(encoding="utf-8") == schema_text(), (
         "schemas/scenario.schema.json is out of date with mbrules/scenario/model.py: run `make schemas` "
-        "(or `mbrules schema scenario > schemas/scenario.schema.json`) and commit the result")
+        "(or `mbrules schema scenario > schemas/scenario.schema.json`) and commit the result"
+    )
 
 
 def test_scenario_schema_is_json_schema_2020_12():
@@ -79,11 +82,22 @@ def test_the_model_refuses_bad_steps(step, word):
     assert list(Draft202012Validator(scenario_json_schema()).iter_errors({**BASE, "steps": [step]}))
 
 
-@pytest.mark.parametrize("bad", [
-    {"players": "4"}, {"players": True}, {"ruleset": ""}, {"scenario": "two\nlines"}, {"steps": []},
-    {"setup": {"rest": "hand"}}, {"setup": {"seed": -1}}, {"setup": {"turn": "p0"}},
-    {"setup": {"sides": {"A": {"pile": []}}}}, {"setup": {"hands": {"p1": "d25"}}}, {"extra": 1},
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"players": "4"},
+        {"players": True},
+        {"ruleset": ""},
+        {"scenario": "two\nlines"},
+        {"steps": []},
+        {"setup": {"rest": "hand"}},
+        {"setup": {"seed": -1}},
+        {"setup": {"turn": "p0"}},
+        {"setup": {"sides": {"A": {"pile": []}}}},
+        {"setup": {"hands": {"p1": "d25"}}},
+        {"extra": 1},
+    ],
+)
 def test_the_model_refuses_bad_top_levels(bad):
     data = {**BASE, "steps": [{"player": "p1", "play": "d25"}], **bad}
     with pytest.raises(ValidationError):

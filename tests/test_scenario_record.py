@@ -1,4 +1,5 @@
 """Recorded matches replay: every bundled ruleset and player count, random play, all PASS."""
+
 from __future__ import annotations
 
 import random
@@ -55,8 +56,10 @@ def test_a_recorded_match_replays(tmp_path, ruleset, players):
     assert f"winner: {'null' if w is None else w}" in text.rsplit("---", 1)[-1]
 
 
-@pytest.mark.parametrize("option", ["hazard-on-hazard", "coup-fourre-any-player", "roll-after-safety",
-                                    "extension-1200", "no-voluntary-discard"])
+@pytest.mark.parametrize(
+    "option",
+    ["hazard-on-hazard", "coup-fourre-any-player", "roll-after-safety", "extension-1200", "no-voluntary-discard"],
+)
 def test_recorded_matches_with_options_replay(tmp_path, option):
     game = Game(load_ruleset("wikipedia", [option]), 3)
     st, rec = random_match(game, seed=5, max_hands=3)
@@ -141,20 +144,31 @@ def test_mbrules_play_record_writes_a_file_replay_passes(tmp_path):
     script = Path(sys.executable).with_name("mbrules")
     cmd = [str(script)] if script.exists() else [sys.executable, "-c", "from mbrules.cli.app import main; main()"]
     out = tmp_path / "game.yaml"
-    proc = subprocess.run([*cmd, "play", "--players", "3", "--seed", "4", "--hands", "2", "--record", str(out),
-                           "--json"], capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [*cmd, "play", "--players", "3", "--seed", "4", "--hands", "2", "--record", str(out), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     proc = subprocess.run([*cmd, "replay", str(out)], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.splitlines()[-1] == "2 passed, 0 failed"
 
 
-RECORD_GOLDEN = [("winning-moves", 4, 5, None, None), ("winning-moves", 2, 8, 2, None),
-                 ("winning-moves", 3, 21, None, 140), ("winning-moves", 6, 2, 1, None)]
+RECORD_GOLDEN = [
+    ("winning-moves", 4, 5, None, None),
+    ("winning-moves", 2, 8, 2, None),
+    ("winning-moves", 3, 21, None, 140),
+    ("winning-moves", 6, 2, 1, None),
+]
 
 
-@pytest.mark.parametrize(("ruleset", "players", "seed", "max_hands", "stop"), RECORD_GOLDEN,
-                         ids=[f"{r}-{n}p-seed{s}" for r, n, s, _, _ in RECORD_GOLDEN])
+@pytest.mark.parametrize(
+    ("ruleset", "players", "seed", "max_hands", "stop"),
+    RECORD_GOLDEN,
+    ids=[f"{r}-{n}p-seed{s}" for r, n, s, _, _ in RECORD_GOLDEN],
+)
 def test_a_recorded_match_is_written_as_before(ruleset, players, seed, max_hands, stop):
     """The writer of setups and expectations moved into mbrules.scenario.format (issue 37 item 4): a
     record (finished, stopped between hands, stopped inside a hand) is the same text, byte for byte, as

@@ -1,4 +1,5 @@
 """Replay semantics: the draw, refusals, coup fourré windows, setup building, failures with their step."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -51,35 +52,78 @@ def steps(*lines: str) -> str:
 
 
 PASSING = [
-    ("draw once a turn: a refused action does not draw again",
-     HEAD2 + SETUP2 + steps("{player: p1, play: d25, draw: d75, rejected: cannot-move}",
-                            "{player: p1, discard: stop, draw: d75}",
-                            "expect: {turn: p2, draw_pile: 3, discard_top: stop}")),
-    ("a safety gives another turn that draws again",
-     HEAD2 + SETUP2 + steps("{player: p1, play: extra_tank, draw: d75}", "expect: {turn: p1, draw_pile: 3}",
-                            "{player: p1, play: roll, draw: d25}", "expect: {turn: p2, draw_pile: 2}")),
-    ("on may be left out with one opposing side",
-     HEAD2 + SETUP2 + steps("{player: p1, play: roll}", "{player: p2, play: accident}",
-                            "expect: {sides: {A: {battle: accident}}}")),
-    ("rejected: true takes any code",
-     HEAD2 + SETUP2 + steps("{player: p2, play: roll, rejected: true}", "{player: p1, play: zzz_unknown_ok, rejected: true}")
-     .replace("{player: p1, play: zzz_unknown_ok, rejected: true}", "{player: p1, play: stop, on: A, rejected: true}")),
-    ("an unused coup fourré window is declined by the next step",
-     HEAD4 + SETUP4 + steps("{player: p1, play: accident, on: B}",
-                            "expect: {turn: p2, sides: {B: {battle: accident, moving: false}}}",
-                            "{player: p2, play: d25, draw: d50}",
-                            "expect: {sides: {B: {battle: accident, miles: 0}}}")
-     .replace("{player: p2, play: d25, draw: d50}", "{player: p2, discard: d25, draw: d50}")),
-    ("an expect step leaves the window open; the coup fourré may follow it",
-     HEAD4 + SETUP4 + steps("{player: p1, play: accident, on: B}", "expect: {turn: p2, draw_pile: 5}",
-                            "{player: p4, coup_fourre: driving_ace, draw: d50}",
-                            "expect: {turn: p4, discard_top: accident, sides: {B: {battle: roll, moving: true, "
-                            "coup_fourres: [driving_ace], safeties: [driving_ace]}}, "
-                            "score: {B: {safeties: 100, coup_fourres: 300, total: 400}}}")),
-    ("once the window is closed the coup fourré is refused",
-     HEAD4 + SETUP4 + steps("{player: p1, play: accident, on: B}", "{player: p2, discard: d25}",
-                            "{player: p4, coup_fourre: driving_ace, rejected: no-coup-fourre}",
-                            "expect: {turn: p3}")),
+    (
+        "draw once a turn: a refused action does not draw again",
+        HEAD2
+        + SETUP2
+        + steps(
+            "{player: p1, play: d25, draw: d75, rejected: cannot-move}",
+            "{player: p1, discard: stop, draw: d75}",
+            "expect: {turn: p2, draw_pile: 3, discard_top: stop}",
+        ),
+    ),
+    (
+        "a safety gives another turn that draws again",
+        HEAD2
+        + SETUP2
+        + steps(
+            "{player: p1, play: extra_tank, draw: d75}",
+            "expect: {turn: p1, draw_pile: 3}",
+            "{player: p1, play: roll, draw: d25}",
+            "expect: {turn: p2, draw_pile: 2}",
+        ),
+    ),
+    (
+        "on may be left out with one opposing side",
+        HEAD2
+        + SETUP2
+        + steps("{player: p1, play: roll}", "{player: p2, play: accident}", "expect: {sides: {A: {battle: accident}}}"),
+    ),
+    (
+        "rejected: true takes any code",
+        HEAD2
+        + SETUP2
+        + steps(
+            "{player: p2, play: roll, rejected: true}", "{player: p1, play: zzz_unknown_ok, rejected: true}"
+        ).replace(
+            "{player: p1, play: zzz_unknown_ok, rejected: true}", "{player: p1, play: stop, on: A, rejected: true}"
+        ),
+    ),
+    (
+        "an unused coup fourré window is declined by the next step",
+        HEAD4
+        + SETUP4
+        + steps(
+            "{player: p1, play: accident, on: B}",
+            "expect: {turn: p2, sides: {B: {battle: accident, moving: false}}}",
+            "{player: p2, play: d25, draw: d50}",
+            "expect: {sides: {B: {battle: accident, miles: 0}}}",
+        ).replace("{player: p2, play: d25, draw: d50}", "{player: p2, discard: d25, draw: d50}"),
+    ),
+    (
+        "an expect step leaves the window open; the coup fourré may follow it",
+        HEAD4
+        + SETUP4
+        + steps(
+            "{player: p1, play: accident, on: B}",
+            "expect: {turn: p2, draw_pile: 5}",
+            "{player: p4, coup_fourre: driving_ace, draw: d50}",
+            "expect: {turn: p4, discard_top: accident, sides: {B: {battle: roll, moving: true, "
+            "coup_fourres: [driving_ace], safeties: [driving_ace]}}, "
+            "score: {B: {safeties: 100, coup_fourres: 300, total: 400}}}",
+        ),
+    ),
+    (
+        "once the window is closed the coup fourré is refused",
+        HEAD4
+        + SETUP4
+        + steps(
+            "{player: p1, play: accident, on: B}",
+            "{player: p2, discard: d25}",
+            "{player: p4, coup_fourre: driving_ace, rejected: no-coup-fourre}",
+            "expect: {turn: p3}",
+        ),
+    ),
 ]
 
 
@@ -90,40 +134,82 @@ def test_replay_semantics(tmp_path, name, text):
 
 
 FAILING = [
-    ("an action refused where the step expects it accepted",
-     steps("{player: p1, play: d25}"), 1, "play", "accepted", "refused with cannot-move"),
-    ("an action accepted where the step expects a refusal",
-     steps("{player: p1, discard: d25, rejected: true}"), 1, "rejected", True, "accepted"),
-    ("another reason code",
-     steps("{player: p1, play: d25, rejected: not-rolling}"), 1, "rejected", "not-rolling", "cannot-move"),
-    ("the drawn card differs",
-     steps("{player: p1, discard: stop, draw: d50}"), 1, "draw", "d50", "d75"),
-    ("no card drawn by a player out of turn",
-     steps("{player: p2, play: roll, draw: d50, rejected: true}"), 1, "draw", "d50", None),
-    ("an expectation after passing steps",
-     steps("{player: p1, discard: stop}", "expect: {turn: p1}"), 2, "turn", "p1", "p2"),
-    ("hands compare as multisets",
-     steps("expect: {hands: {p1: [d25, roll, stop, gasoline, d200, d200]}}"), 1, "hands.p1",
-     ["d200", "d200", "d25", "gasoline", "roll", "stop"], ["d200", "d25", "extra_tank", "gasoline", "roll", "stop"]),
-    ("limit null where a limit is in force",
-     steps("{player: p1, discard: stop}", "{player: p2, play: speed_limit}", "expect: {sides: {A: {limit: null}}}"),
-     3, "sides.A.limit", None, 50),
+    (
+        "an action refused where the step expects it accepted",
+        steps("{player: p1, play: d25}"),
+        1,
+        "play",
+        "accepted",
+        "refused with cannot-move",
+    ),
+    (
+        "an action accepted where the step expects a refusal",
+        steps("{player: p1, discard: d25, rejected: true}"),
+        1,
+        "rejected",
+        True,
+        "accepted",
+    ),
+    (
+        "another reason code",
+        steps("{player: p1, play: d25, rejected: not-rolling}"),
+        1,
+        "rejected",
+        "not-rolling",
+        "cannot-move",
+    ),
+    ("the drawn card differs", steps("{player: p1, discard: stop, draw: d50}"), 1, "draw", "d50", "d75"),
+    (
+        "no card drawn by a player out of turn",
+        steps("{player: p2, play: roll, draw: d50, rejected: true}"),
+        1,
+        "draw",
+        "d50",
+        None,
+    ),
+    (
+        "an expectation after passing steps",
+        steps("{player: p1, discard: stop}", "expect: {turn: p1}"),
+        2,
+        "turn",
+        "p1",
+        "p2",
+    ),
+    (
+        "hands compare as multisets",
+        steps("expect: {hands: {p1: [d25, roll, stop, gasoline, d200, d200]}}"),
+        1,
+        "hands.p1",
+        ["d200", "d200", "d25", "gasoline", "roll", "stop"],
+        ["d200", "d25", "extra_tank", "gasoline", "roll", "stop"],
+    ),
+    (
+        "limit null where a limit is in force",
+        steps("{player: p1, discard: stop}", "{player: p2, play: speed_limit}", "expect: {sides: {A: {limit: null}}}"),
+        3,
+        "sides.A.limit",
+        None,
+        50,
+    ),
     ("score lines", steps("expect: {score: {B: {milestones: 25}}}"), 1, "score.B.milestones", 25, 0),
     ("winner", steps("expect: {winner: draw}"), 1, "winner", "draw", None),
 ]
 
 
-@pytest.mark.parametrize(("name", "body", "step", "key", "expected", "actual"), FAILING,
-                         ids=[f[0] for f in FAILING])
+@pytest.mark.parametrize(("name", "body", "step", "key", "expected", "actual"), FAILING, ids=[f[0] for f in FAILING])
 def test_failures_name_the_step_and_expected_beside_actual(tmp_path, name, body, step, key, expected, actual):
     res = run(tmp_path, HEAD2 + SETUP2 + body)
     assert not res.passed and not res.errors
     f = res.failures[0]
     assert (f.step, f.key, f.expected, f.actual) == (step, key, expected, actual), res.lines()
     # The line points into the failing step.
-    step_line = next(i for i, t in enumerate((HEAD2 + SETUP2 + body).splitlines(), 1)
-                     if t.startswith("  - ") and i > 12 and sum(1 for x in (HEAD2 + SETUP2 + body)
-                                                                  .splitlines()[12:i] if x.startswith("  - ")) == step)
+    step_line = next(
+        i
+        for i, t in enumerate((HEAD2 + SETUP2 + body).splitlines(), 1)
+        if t.startswith("  - ")
+        and i > 12
+        and sum(1 for x in (HEAD2 + SETUP2 + body).splitlines()[12:i] if x.startswith("  - ")) == step
+    )
     assert f.line == step_line
 
 
@@ -162,8 +248,11 @@ def _state(text: str) -> State:
 
 
 def test_setup_places_listed_cards_and_shuffles_the_rest_by_seed():
-    base = HEAD4 + "setup:\n  seed: SEED\n  hands:\n    p1: [d25]\n  draw_pile: [roll, d200]\n" + steps(
-        "expect: {turn: p1}")
+    base = (
+        HEAD4
+        + "setup:\n  seed: SEED\n  hands:\n    p1: [d25]\n  draw_pile: [roll, d200]\n"
+        + steps("expect: {turn: p1}")
+    )
     a = _state(base.replace('SEED', '1'))
     b = _state(base.replace('SEED', '1'))
     c = _state(base.replace('SEED', '2'))
@@ -179,8 +268,10 @@ def test_setup_places_listed_cards_and_shuffles_the_rest_by_seed():
 
 
 def test_rest_to_the_discard_pile_goes_beneath_the_listed_discards():
-    st = _state(HEAD2 + "setup:\n  rest: discard_pile\n  hands: {p1: [d25], p2: [d50]}\n  draw_pile: [roll]\n"
-                "  discard_pile: [stop, d75]\n" + steps("expect: {turn: p1}"))
+    st = _state(
+        HEAD2 + "setup:\n  rest: discard_pile\n  hands: {p1: [d25], p2: [d50]}\n  draw_pile: [roll]\n"
+        "  discard_pile: [stop, d75]\n" + steps("expect: {turn: p1}")
+    )
     g = st.game
     snap = st.snapshot()
     assert [g.card_ids[c] for c in snap.draw_pile] == ["roll"]
@@ -200,10 +291,25 @@ def test_no_setup_is_a_normal_deal_from_seed_0():
 
 def test_too_few_cards_to_deal_the_hands_not_listed(tmp_path):
     cards = ", ".join(["d25"] * 4 + ["d50"] * 4)
-    res = run(tmp_path, HEAD4 + "setup:\n  rest: draw_pile\n  draw_pile: [" + ", ".join(
-        ["d100"] * 12 + ["roll"] * 14 + ["d75"] * 10 + ["d50"] * 10 + ["d25"] * 10 + ["gasoline"] * 6
-        + ["spare_tire"] * 6 + ["repairs"] * 6 + ["end_of_limit"] * 6 + ["stop"] * 5) + "]\n"
-        + steps("expect: {turn: p1}"))
+    res = run(
+        tmp_path,
+        HEAD4
+        + "setup:\n  rest: draw_pile\n  draw_pile: ["
+        + ", ".join(
+            ["d100"] * 12
+            + ["roll"] * 14
+            + ["d75"] * 10
+            + ["d50"] * 10
+            + ["d25"] * 10
+            + ["gasoline"] * 6
+            + ["spare_tire"] * 6
+            + ["repairs"] * 6
+            + ["end_of_limit"] * 6
+            + ["stop"] * 5
+        )
+        + "]\n"
+        + steps("expect: {turn: p1}"),
+    )
     assert res.errors and "too few to deal" in res.errors[0].message, res.lines()
     del cards
 

@@ -1,4 +1,5 @@
 """The checked-in ruleset schema is the one the model generates (editors and outside tools read the file)."""
+
 from __future__ import annotations
 
 import json
@@ -28,7 +29,9 @@ def test_ruleset_schema_is_valid_json_schema_2020_12():
 def test_bundled_files_point_editors_at_the_schema():
     for path in sorted((ROOT / "rulesets").glob("*.yaml")):
         assert path.read_text(encoding="utf-8").startswith(
-            "# yaml-language-server: $schema=../schemas/ruleset.schema.json\n"), path.name
+            "# yaml-language-server: $schema=../schemas/ruleset.schema.json\n"
+        ), path.name
     for path in sorted((ROOT / "rulesets" / "options").glob("*.yaml")):
         assert path.read_text(encoding="utf-8").startswith(
-            "# yaml-language-server: $schema=../../schemas/ruleset.schema.json\n"), path.name
+            "# yaml-language-server: $schema=../../schemas/ruleset.schema.json\n"
+        ), path.name

@@ -1,4 +1,5 @@
 """Small truths a newcomer meets (issue 34 item 4): each said once, where it lives, the same everywhere."""
+
 from __future__ import annotations
 
 import pytest
@@ -14,8 +15,15 @@ def _err(*args: str):
     return res.exit_code, " ".join(res.output.split())
 
 
-@pytest.mark.parametrize("command", [["play"], ["simulate", "--games", "1"],
-                                     ["ladder", "--bot", "random"], ["compare", "winning-moves", "--games", "2"]])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["play"],
+        ["simulate", "--games", "1"],
+        ["ladder", "--bot", "random"],
+        ["compare", "winning-moves", "--games", "2"],
+    ],
+)
 def test_a_misspelt_bot_gets_a_did_you_mean(command):
     code, words = _err(*command, "--bot", "heuristc")
     assert code == 2 and "unknown bot 'heuristc': did you mean 'heuristic'?" in words
@@ -46,16 +54,19 @@ def test_simulate_says_coups_fourres_with_the_accent():
     assert "Hands whose trip is completed" in res.stdout  # the registry's names, as compare prints them
 
 
-@pytest.mark.parametrize("value,ci,share,shown", [
-    (68.675, (64.52, 72.83), False, ("69", "[65, 73]")),  # ±4.2: units
-    (3.6, (3.42, 3.78), False, ("3.60", "[3.42, 3.78]")),  # ±0.18 starts with 1: two digits
-    (0.8257, (0.758, 0.894), True, ("83%", "[76%, 89%]")),  # a share in percent
-    (1262.3, (1211.0, 1313.6), False, ("1262", "[1211, 1314]")),
-    (0.36194, (0.35312, 0.37061), False, ("0.362", "[0.353, 0.371]")),
-    (5.0, (5.0, 5.0), False, ("5", "[5, 5]")),  # no spread: no digits made up
-    (None, None, False, ("–", "")),
-    (17818, None, False, ("17,818", "")),
-])
+@pytest.mark.parametrize(
+    "value,ci,share,shown",
+    [
+        (68.675, (64.52, 72.83), False, ("69", "[65, 73]")),  # ±4.2: units
+        (3.6, (3.42, 3.78), False, ("3.60", "[3.42, 3.78]")),  # ±0.18 starts with 1: two digits
+        (0.8257, (0.758, 0.894), True, ("83%", "[76%, 89%]")),  # a share in percent
+        (1262.3, (1211.0, 1313.6), False, ("1262", "[1211, 1314]")),
+        (0.36194, (0.35312, 0.37061), False, ("0.362", "[0.353, 0.371]")),
+        (5.0, (5.0, 5.0), False, ("5", "[5, 5]")),  # no spread: no digits made up
+        (None, None, False, ("–", "")),
+        (17818, None, False, ("17,818", "")),
+    ],
+)
 def test_simulate_shows_a_figure_to_the_digits_its_interval_supports(value, ci, share, shown):
     from mbrules.cli.play_cmds import _figure
 

@@ -1,6 +1,7 @@
 """Start-up (issue 34): `mbrules --version` loads no command module, bot or engine; the heuristic bot
 builds its game tables once per Game, not for every seat of every match
 (`benchmarks/bench_bots.py tables` measures the gain)."""
+
 from __future__ import annotations
 
 import os
@@ -18,14 +19,22 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_version_imports_no_command_module_bot_or_engine():
     """As the console script runs it (argv[0] 'mbrules'), measured with -X importtime."""
     code = "import sys; sys.argv = ['mbrules', '--version']; from mbrules.cli.app import main; main()"
-    res = subprocess.run([sys.executable, "-X", "importtime", "-c", code], capture_output=True, text=True,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
+    res = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=60,
+    )
     assert res.returncode == 0 and res.stdout.startswith("mbrules ")
     loaded = {line.split("|")[-1].strip() for line in res.stderr.splitlines() if line.startswith("import time:")}
     assert "mbrules.cli.common" in loaded  # the measure sees the app's own modules
-    heavy = sorted(m for m in loaded if m.startswith(("mbrules.engine", "mbrules.bots", "mbrules.ruleset",
-                                                      "mbrules.matches"))
-                   or (m.startswith("mbrules.cli.") and m.endswith(("_cmd", "_cmds"))))
+    heavy = sorted(
+        m
+        for m in loaded
+        if m.startswith(("mbrules.engine", "mbrules.bots", "mbrules.ruleset", "mbrules.matches"))
+        or (m.startswith("mbrules.cli.") and m.endswith(("_cmd", "_cmds")))
+    )
     assert heavy == []
 
 

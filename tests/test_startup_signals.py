@@ -5,6 +5,7 @@ The signal is sent by the process itself at a fixed point of its start-up (an au
 deterministic: no sleep, no race with the import. ``python -m mbrules.cli`` is the way that used to
 die of SIGTERM (killed by the signal, no exit code) and print a KeyboardInterrupt traceback on Ctrl-C.
 """
+
 from __future__ import annotations
 
 import os
@@ -32,10 +33,20 @@ if _module:
 
 def _run(tmp_path: Path, command: list[str], at: str, signum: int) -> subprocess.CompletedProcess:
     (tmp_path / "sitecustomize.py").write_text(HOOK, encoding="utf-8")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]),
-               MBRULES_TEST_SIGNAL_AT=at, MBRULES_TEST_SIGNAL=str(int(signum)))
-    return subprocess.run([*command, "play", "--players", "2", "--hands", "1"], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=120)
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]),
+        MBRULES_TEST_SIGNAL_AT=at,
+        MBRULES_TEST_SIGNAL=str(int(signum)),
+    )
+    return subprocess.run(
+        [*command, "play", "--players", "2", "--hands", "1"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 # where the signal comes: the first module of the package, the CLI's imports, the command reading the rules
@@ -43,9 +54,11 @@ POINTS = ["mbrules.vocab", "typer", "mbrules.ruleset"]
 FAST = {(signal.SIGINT, "typer"), (signal.SIGTERM, "typer")}  # the rest run with the slow tests
 
 
-CASES = [pytest.param(signum, at, id=f"{signum.name}-{at}",
-                      marks=() if (signum, at) in FAST else pytest.mark.slow)
-         for signum in (signal.SIGINT, signal.SIGTERM) for at in POINTS]
+CASES = [
+    pytest.param(signum, at, id=f"{signum.name}-{at}", marks=() if (signum, at) in FAST else pytest.mark.slow)
+    for signum in (signal.SIGINT, signal.SIGTERM)
+    for at in POINTS
+]
 
 
 @pytest.mark.parametrize(("signum", "at"), CASES)
@@ -71,6 +84,11 @@ def test_importing_mbrules_in_a_program_leaves_its_signals_alone():
     """Only the command changes the signals: a program (a notebook, a test run) that imports mbrules
     keeps Python's KeyboardInterrupt."""
     code = "import signal, mbrules; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"
-    r = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=str(ROOT)),
-                       capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-c", code],
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.stdout.strip() == "True", r.stderr

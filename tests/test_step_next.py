@@ -2,6 +2,7 @@
 drawing is all its player may do, then legal_actions(). It must be exactly those calls one by one, on
 every ruleset's turn rules (a draw with choices, a reshuffle, play then draw, a mulligan's last draw), and
 refuse what step refuses, leaving the state as it was."""
+
 from __future__ import annotations
 
 import random

@@ -2,6 +2,7 @@
 no-duplicate-draws, play-then-draw) through the public API: every rule of api_test holds on each option at
 every table size, the same seed plays the same match, and the heuristic bot uses the new choices as a
 player would (the discard pile's top when it needs it, a mulligan of a hopeless hand)."""
+
 from __future__ import annotations
 
 import random
@@ -13,13 +14,26 @@ from mbrules.bots.base import make_bot
 from mbrules.engine import State
 from mbrules.testing.api import api_test
 
-TURN_OPTIONS = ["reshuffle-discard", "draw-from-discard", "mulligan", "refill-empty-hand", "no-duplicate-draws",
-                "play-then-draw"]
+TURN_OPTIONS = [
+    "reshuffle-discard",
+    "draw-from-discard",
+    "mulligan",
+    "refill-empty-hand",
+    "no-duplicate-draws",
+    "play-then-draw",
+]
 
 
 @pytest.mark.parametrize("option", TURN_OPTIONS)
-@pytest.mark.parametrize("players", [4, pytest.param(2, marks=pytest.mark.slow), pytest.param(3, marks=pytest.mark.slow),
-                                     pytest.param(6, marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "players",
+    [
+        4,
+        pytest.param(2, marks=pytest.mark.slow),
+        pytest.param(3, marks=pytest.mark.slow),
+        pytest.param(6, marks=pytest.mark.slow),
+    ],
+)
 def test_api_test_holds_on_every_turn_option(option, players):
     """Legality, transitions, invariants, the score oracle, clones and fair observations (a reshuffled
     pile's order hidden) on random matches of each option."""
@@ -56,27 +70,46 @@ def test_the_books_rulesets_draw_as_before():
 def _position(game, hands, discard, sides, draw):
     g = game
     idx = g.card
-    return State.from_position(g, hands=[[idx(c) for c in h] for h in hands], draw_top_first=[idx(c) for c in draw],
-                               discard=[idx(c) for c in discard],
-                               sides={s: {k: [idx(c) for c in v] for k, v in piles.items()} for s, piles in sides.items()})
+    return State.from_position(
+        g,
+        hands=[[idx(c) for c in h] for h in hands],
+        draw_top_first=[idx(c) for c in draw],
+        discard=[idx(c) for c in discard],
+        sides={s: {k: [idx(c) for c in v] for k, v in piles.items()} for s, piles in sides.items()},
+    )
 
 
 def test_the_heuristic_takes_the_discard_top_when_it_fixes_its_hazard():
     game = mbrules.load_game("winning-moves", players=2, options=["draw-from-discard"])
-    st = _position(game, [["d25", "d50", "d75", "d100", "stop", "speed_limit"], ["d25"] * 4 + ["roll", "roll"]],
-                   ["gasoline"], {0: {"battle": ["roll", "out_of_gas"]}}, ["d200", "d100"])
+    st = _position(
+        game,
+        [["d25", "d50", "d75", "d100", "stop", "speed_limit"], ["d25"] * 4 + ["roll", "roll"]],
+        ["gasoline"],
+        {0: {"battle": ["roll", "out_of_gas"]}},
+        ["d200", "d100"],
+    )
     bot = make_bot("heuristic", game, 0, 1)
     assert str(bot.choose(st.observation(0), st.legal_actions())) == "draw discard"
-    st2 = _position(game, [["d25", "d50", "d75", "d100", "stop", "speed_limit"], ["d25"] * 4 + ["roll", "roll"]],
-                    ["d25"], {0: {"battle": ["roll", "out_of_gas"]}}, ["d200", "d100"])
+    st2 = _position(
+        game,
+        [["d25", "d50", "d75", "d100", "stop", "speed_limit"], ["d25"] * 4 + ["roll", "roll"]],
+        ["d25"],
+        {0: {"battle": ["roll", "out_of_gas"]}},
+        ["d200", "d100"],
+    )
     assert str(bot.choose(st2.observation(0), st2.legal_actions())) == "draw"  # a d25 does not help a stopped car
 
 
 def test_the_heuristic_mulligans_a_hopeless_hand_and_keeps_its_remedies():
     game = mbrules.load_game("winning-moves", players=2, options=["mulligan"])
     hopeless = ["d25", "d50", "d75", "d100", "stop", "accident"]
-    st = _position(game, [hopeless, ["d25"] * 4 + ["roll", "roll"]], [], {0: {"battle": ["roll", "out_of_gas"]}},
-                   ["d200", "d100", "gasoline", "roll", "d50", "d75", "d25"])
+    st = _position(
+        game,
+        [hopeless, ["d25"] * 4 + ["roll", "roll"]],
+        [],
+        {0: {"battle": ["roll", "out_of_gas"]}},
+        ["d200", "d100", "gasoline", "roll", "d50", "d75", "d25"],
+    )
     bot = make_bot("heuristic", game, 0, 1)
     thrown = []
     for _ in range(10):
@@ -87,8 +120,13 @@ def test_the_heuristic_mulligans_a_hopeless_hand_and_keeps_its_remedies():
         thrown.append(a.card)
     assert sorted(thrown) == sorted(hopeless)  # distance and hazards all thrown: nothing in it moves the car
     assert len(st.snapshot().hands[0]) == 6 and st.decision.player == 1
-    fine = _position(game, [["d25", "d50", "d75", "d100", "stop", "gasoline"], ["d25"] * 4 + ["roll", "roll"]], [],
-                     {0: {"battle": ["roll", "out_of_gas"]}}, ["d200", "d100"])
+    fine = _position(
+        game,
+        [["d25", "d50", "d75", "d100", "stop", "gasoline"], ["d25"] * 4 + ["roll", "roll"]],
+        [],
+        {0: {"battle": ["roll", "out_of_gas"]}},
+        ["d200", "d100"],
+    )
     assert str(bot.choose(fine.observation(0), fine.legal_actions())) == "draw"  # it holds the remedy
 
 
@@ -99,8 +137,9 @@ def test_fast_play_and_the_turn_rules_play_together(players):
     a mulligan and a draw from the discard pile, each as the action it is (none read as the other)."""
     from mbrules.vocab import DRAW, FAST_PLAY, MULLIGAN, DecisionKind
 
-    game = mbrules.load_game("winning-moves", players=players,
-                             options=["fast-play-remedy", "mulligan", "draw-from-discard"])
+    game = mbrules.load_game(
+        "winning-moves", players=players, options=["fast-play-remedy", "mulligan", "draw-from-discard"]
+    )
     api_test(game, matches=1)
     assert len({int(a) for a in game.actions.values()}) == len(game.actions)  # every action its own int
     seen = {"fast-play": 0, "mulligan": 0, "draw discard": 0}

@@ -1,4 +1,5 @@
 """The public vocabulary (mbrules.vocab): each name defined once, its words today's, used by every tool."""
+
 from __future__ import annotations
 
 import ast
@@ -18,18 +19,58 @@ def test_the_words_are_the_ones_files_and_reports_already_use():
     # fast play (option fast-play-remedy, issue 35): a word and a decision added after the contract's; the turn
     # rules (issue 35) add the op 'mulligan' (code 8: the action's op field is 4 bits), the decision 'mulligan'
     # and two reason codes
-    assert [o.value for o in Op] == ["draw", "play", "discard", "coup-fourre", "decline", "extend", "stop",
-                                     "fast-play", "mulligan"]
-    assert [d.value for d in DecisionKind] == ["turn", "coup_fourre", "extension", "mulligan", "hand_over",
-                                               "match_over", "fast_play"]
+    assert [o.value for o in Op] == [
+        "draw",
+        "play",
+        "discard",
+        "coup-fourre",
+        "decline",
+        "extend",
+        "stop",
+        "fast-play",
+        "mulligan",
+    ]
+    assert [d.value for d in DecisionKind] == [
+        "turn",
+        "coup_fourre",
+        "extension",
+        "mulligan",
+        "hand_over",
+        "match_over",
+        "fast_play",
+    ]
     assert [t.value for t in Termination] == ["win", "draw", "unfinished"]
-    assert vocab.SCORE_LINES == ("milestones", "safeties", "all_safeties", "coup_fourres", "trip_completed",
-                                 "delayed_action", "safe_trip", "shutout", "extension", "total")
+    assert vocab.SCORE_LINES == (
+        "milestones",
+        "safeties",
+        "all_safeties",
+        "coup_fourres",
+        "trip_completed",
+        "delayed_action",
+        "safe_trip",
+        "shutout",
+        "extension",
+        "total",
+    )
     assert len(Reason) >= 17 and Reason.MUST_PLAY == "must-play" and Reason.NO_FAST_PLAY == "no-fast-play"
     assert [r.value for r in Reason][:16] == [  # the contract's sixteen, then the ones options add (docs/api.md)
-        "not-your-turn", "not-in-hand", "hand-over", "cannot-move", "speed-limit", "over-target", "too-many-200",
-        "protected", "not-rolling", "already-limited", "bad-target", "nothing-to-fix", "no-coup-fourre",
-        "no-extension", "extension-pending", "must-play"]
+        "not-your-turn",
+        "not-in-hand",
+        "hand-over",
+        "cannot-move",
+        "speed-limit",
+        "over-target",
+        "too-many-200",
+        "protected",
+        "not-rolling",
+        "already-limited",
+        "bad-target",
+        "nothing-to-fix",
+        "no-coup-fourre",
+        "no-extension",
+        "extension-pending",
+        "must-play",
+    ]
     assert {"rolling-safety", "same-hazard", "other-hazard", "not-discardable", "playable-card"} <= set(Reason)
     assert (Reason.NO_DISCARD_DRAW, Reason.NO_MULLIGAN) == ("no-discard-draw", "no-mulligan")
     assert json.dumps({ScoreLine.TOTAL: Termination.DRAW}) == '{"total": "draw"}'
@@ -80,8 +121,11 @@ def test_no_tool_imports_a_constant_from_an_engine_module():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.module:
                 mod = node.module
-                if mod == "mbrules.engine" or mod.startswith("mbrules.engine.") or (
-                        node.level and (mod == "engine" or mod.startswith("engine."))):
+                if (
+                    mod == "mbrules.engine"
+                    or mod.startswith("mbrules.engine.")
+                    or (node.level and (mod == "engine" or mod.startswith("engine.")))
+                ):
                     consts = [a.name for a in node.names if a.name.isupper()]
                     if consts:
                         bad.append(f"{path.relative_to(ROOT)}: from {'.' * node.level}{mod} import {consts}")
@@ -111,8 +155,13 @@ def test_the_engine_uses_the_vocab_names_and_gives_them_no_second_name():
                 names = target.elts if pairs else [target]
                 values = node.value.elts if pairs else [node.value]
                 for name, value in zip(names, values):
-                    if (isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name)
-                            and value.value.id in enums and isinstance(name, ast.Name) and name.id != value.attr):
+                    if (
+                        isinstance(value, ast.Attribute)
+                        and isinstance(value.value, ast.Name)
+                        and value.value.id in enums
+                        and isinstance(name, ast.Name)
+                        and name.id != value.attr
+                    ):
                         bad.append(f"{path.name}:{node.lineno}: {name.id} = {value.value.id}.{value.attr}")
     assert not bad, "second names of vocab members:\n" + "\n".join(bad)
     import mbrules.engine.actions as actions

@@ -1,5 +1,6 @@
 """Words a newcomer reads (issue 29 item 4): one of a thing is singular, and the score sheet's points
 for distance cannot be taken for the distance travelled."""
+
 from __future__ import annotations
 
 import json
@@ -52,8 +53,11 @@ def test_the_score_lines_json_names_stay_the_contracts():
 def test_no_user_facing_message_writes_a_plural_with_parentheses():
     """'player(s)', 'hand(s)': every count goes through plural() instead."""
     found = []
-    for path in (sorted((ROOT / "cli").glob("*.py")) + sorted((ROOT / "mbrules" / "tui").glob("*.py"))
-                 + [ROOT / "mbrules" / "narrate.py"]):
+    for path in (
+        sorted((ROOT / "cli").glob("*.py"))
+        + sorted((ROOT / "mbrules" / "tui").glob("*.py"))
+        + [ROOT / "mbrules" / "narrate.py"]
+    ):
         for no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if re.search(r"""f["'].*\w\(s\)""", line):
                 found.append(f"{path.relative_to(ROOT)}:{no}")

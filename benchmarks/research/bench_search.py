@@ -118,8 +118,10 @@ def mean_se(xs: list[float]) -> tuple[float, float]:
 
 def positions_line(ns, n: int, seconds: float) -> str:
     """The first line of ``gain`` and ``where``: what was recorded and how it was valued."""
-    return (f"{ns.ruleset}, {ns.players} players: {n} decisions of the heuristic's seat in {ns.matches} matches "
-            f"against {ns.opponent}, each action valued by {ns.rollouts} play-outs on the real deal ({seconds:.0f} s)")
+    return (
+        f"{ns.ruleset}, {ns.players} players: {n} decisions of the heuristic's seat in {ns.matches} matches "
+        f"against {ns.opponent}, each action valued by {ns.rollouts} play-outs on the real deal ({seconds:.0f} s)"
+    )
 
 
 def _record(i: int):
@@ -151,9 +153,11 @@ def _gain(args):
         legal = st.legal_actions()
         h = make_bot("heuristic", g, p, seed=k).choose(obs, legal)  # the reference: the same stream as the bot's
         if knowing:  # the expert, told the other hands (only its draw pile sampled): never a fair bot
-            name, params = parse_bot(spec[len(KNOWING):])
+            name, params = parse_bot(spec[len(KNOWING) :])
             hands = st.snapshot().hands
-            bot = ExpertBot(g, p, bot_rng(k, p), **params, known={q: list(hands[q]) for q in range(g.players) if q != p})
+            bot = ExpertBot(
+                g, p, bot_rng(k, p), **params, known={q: list(hands[q]) for q in range(g.players) if q != p}
+            )
             b = bot.choose(obs, legal)
         else:
             b = make_bot(spec, g, p, seed=k).choose(obs, legal)
@@ -177,8 +181,10 @@ def gain(ns) -> None:
     t = time.perf_counter()
     ctx = mp.get_context("fork")
     pos = _record_all(ns)
-    best = [max(v) - v[a.index(int(make_bot("heuristic", g, p, seed=k).choose(st.observation(p), st.legal_actions())))]
-            for k, (p, a, v, st) in enumerate(pos)]
+    best = [
+        max(v) - v[a.index(int(make_bot("heuristic", g, p, seed=k).choose(st.observation(p), st.legal_actions())))]
+        for k, (p, a, v, st) in enumerate(pos)
+    ]
     print(positions_line(ns, len(pos), time.perf_counter() - t))
     print(f"  knowing the deal, the best action beats the heuristic's by {sum(best) / len(best):.1f} points a decision")
     for spec in ns.bots:
@@ -189,8 +195,11 @@ def gain(ns) -> None:
         n = len(gains)
         m, se = mean_se(gains)
         changed = sum(1 for x in gains if x)
-        print(f"  {spec:>28}: {m:+7.2f} points a decision against the heuristic's choice (SE {se:.2f}); "
-              f"a different value in {changed} of {n} ({time.perf_counter() - t:.0f} s)", flush=True)
+        print(
+            f"  {spec:>28}: {m:+7.2f} points a decision against the heuristic's choice (SE {se:.2f}); "
+            f"a different value in {changed} of {n} ({time.perf_counter() - t:.0f} s)",
+            flush=True,
+        )
 
 
 def kind_of(g, a) -> str:
@@ -237,8 +246,10 @@ def where(ns) -> None:
     rows.sort(key=lambda r: -r[0])
     bar = NormalDist().inv_cdf(1 - 0.025 / max(1, len(rows)))
     print(positions_line(ns, len(pos), time.perf_counter() - t))
-    print(f"  {len(rows)} cells of {max(2, ns.min_n)} decisions or more; a cell beats the heuristic at 95% (Bonferroni) "
-          f"when its mean is above {bar:.2f} standard errors")
+    print(
+        f"  {len(rows)} cells of {max(2, ns.min_n)} decisions or more; a cell beats the heuristic at 95% (Bonferroni) "
+        f"when its mean is above {bar:.2f} standard errors"
+    )
     print(f"  {'the heuristic chose':<26} {'instead':<26} {'n':>6} {'gain':>8} {'SE':>7} {'t':>6}")
     for tt, mine, other, n, m, se in rows[: ns.top]:
         flag = "  <-" if tt > bar else ""
@@ -317,8 +328,10 @@ def budget(ns) -> None:
     with mp.get_context("fork").Pool(ns.workers) as pool:
         pos = [x for xs in pool.map(_search_values, [(i, ns.workers) for i in range(ns.workers)]) for x in xs]
     print(positions_line(ns, len(pos), seconds))
-    print(f"  the search: the heuristic's best {ns.width} candidates, {ns.worlds} worlds each "
-          f"({time.perf_counter() - t:.0f} s)")
+    print(
+        f"  the search: the heuristic's best {ns.width} candidates, {ns.worlds} worlds each "
+        f"({time.perf_counter() - t:.0f} s)"
+    )
     halves = ([x for x in pos if x[0] % 2 == 0], [x for x in pos if x[0] % 2 == 1])
     widths = sorted({w for w in (2, 3, 5, ns.width) if w <= ns.width})
     worlds = sorted({w for w in (8, 16, 32, 64, 128, ns.worlds) if w <= ns.worlds})
@@ -327,7 +340,9 @@ def budget(ns) -> None:
     def gains(part, rule):
         return [q[search_pick(v, *rule)] - q[0] for _, q, v in part]
 
-    print(f"  {'candidates':>10} {'worlds':>6} {'z':>4} {'gain (SE), all':>18} {'even matches':>16} {'odd matches':>16}")
+    print(
+        f"  {'candidates':>10} {'worlds':>6} {'z':>4} {'gain (SE), all':>18} {'even matches':>16} {'odd matches':>16}"
+    )
     table = {}
     for rule in rules:
         row = [mean_se(gains(part, rule)) for part in (pos, *halves)]
@@ -336,12 +351,16 @@ def budget(ns) -> None:
     for pick, test in ((1, 2), (2, 1)):
         rule = max(rules, key=lambda r: table[r][pick][0])
         m, se = table[rule][test]
-        print(f"  the best rule on the {'even' if pick == 1 else 'odd'} matches ({rule[0]} candidates, {rule[1]} worlds, "
-              f"z {rule[2]}): {table[rule][pick][0]:+.2f} there, {m:+.2f} (SE {se:.2f}) on the others")
+        print(
+            f"  the best rule on the {'even' if pick == 1 else 'odd'} matches ({rule[0]} candidates, {rule[1]} worlds, "
+            f"z {rule[2]}): {table[rule][pick][0]:+.2f} there, {m:+.2f} (SE {se:.2f}) on the others"
+        )
     est = [(sum(d[i]) / len(d[i]), q[i] - q[0]) for _, q, d in pos for i in range(1, len(q))]
     if len(est) > 2:
-        print(f"  correlation of the search's estimate of a candidate's edge over the heuristic's choice with its true "
-              f"edge, all {ns.worlds} worlds: {correlation(*zip(*est)):.3f} ({len(est)} candidates)")
+        print(
+            f"  correlation of the search's estimate of a candidate's edge over the heuristic's choice with its true "
+            f"edge, all {ns.worlds} worlds: {correlation(*zip(*est)):.3f} ({len(est)} candidates)"
+        )
 
 
 def _clairvoyant_match(args):
@@ -376,9 +395,11 @@ def clairvoyant(ns) -> None:
     with mp.get_context("fork").Pool(ns.workers) as pool:
         won = sum(pool.map(_clairvoyant_match, jobs, chunksize=1))
     lo, hi = wilson(won, len(jobs))
-    print(f"{ns.ruleset}, {ns.players} players: the clairvoyant one-step search (width {ns.width}, {ns.rollouts} "
-          f"play-outs an action, on the real deal) against {ns.opponent}: {won} of {len(jobs)} matches, "
-          f"{won / len(jobs):.1%} (95% CI {lo:.1%} to {hi:.1%}); {time.perf_counter() - t:.0f} s")
+    print(
+        f"{ns.ruleset}, {ns.players} players: the clairvoyant one-step search (width {ns.width}, {ns.rollouts} "
+        f"play-outs an action, on the real deal) against {ns.opponent}: {won} of {len(jobs)} matches, "
+        f"{won / len(jobs):.1%} (95% CI {lo:.1%} to {hi:.1%}); {time.perf_counter() - t:.0f} s"
+    )
 
 
 def main() -> None:
@@ -399,7 +420,9 @@ def main() -> None:
             p.add_argument("--min-n", type=int, default=20, help="cells with fewer decisions are left out (at least 2)")
         if name == "budget":
             p.add_argument("--width", type=int, default=5, help="the heuristic's best candidates searched")
-            p.add_argument("--worlds", type=int, default=64, help="deals of the unseen cards, each candidate played in all")
+            p.add_argument(
+                "--worlds", type=int, default=64, help="deals of the unseen cards, each candidate played in all"
+            )
         if name == "clairvoyant":
             p.add_argument("--games", type=int, default=40)
             p.add_argument("--width", type=int, default=3)

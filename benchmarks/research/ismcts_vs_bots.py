@@ -9,6 +9,7 @@ the resampling counters (how often a redraw had to be drawn again, or the true d
     python benchmarks/research/ismcts_vs_bots.py [--games 16] [--sims 40] [--ruleset kids-115]
                                         [--players 2] [--hands 0] [--opponents random,heuristic]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -23,8 +24,6 @@ from open_spiel.python.algorithms import ismcts, mcts
 import mbrules.openspiel as mos
 from mbrules.matches.ladder import wilson  # Wilson 95%, (0, 1) for n = 0
 from mbrules.bots import make_bot
-
-
 
 
 def play(game, opponent: str, seat: int, sims: int, seed: int) -> float:
@@ -62,12 +61,17 @@ def main(argv=None):
     ap.add_argument("--hands", type=int, default=0)
     ap.add_argument("--opponents", default="random,heuristic")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--draws", default="chance", choices=["chance", "player"],
-                    help="the game's draws parameter (docs/bots.md's figures: player, the earlier form)")
+    ap.add_argument(
+        "--draws",
+        default="chance",
+        choices=["chance", "player"],
+        help="the game's draws parameter (docs/bots.md's figures: player, the earlier form)",
+    )
     args = ap.parse_args(argv)
     print("command:", " ".join([sys.executable, *sys.argv]) if argv is None else " ".join(argv), flush=True)
-    game = pyspiel.load_game(mos.SHORT_NAME, {"ruleset": args.ruleset, "players": args.players, "hands": args.hands,
-                                            "draws": args.draws})
+    game = pyspiel.load_game(
+        mos.SHORT_NAME, {"ruleset": args.ruleset, "players": args.players, "hands": args.hands, "draws": args.draws}
+    )
     for opp in args.opponents.split(","):
         w = d = l = 0
         t0 = time.perf_counter()
@@ -75,10 +79,13 @@ def main(argv=None):
             r = play(game, opp, i % args.players, args.sims, args.seed * 1000 + i)
             w, d, l = w + (r > 0), d + (r == 0), l + (r < 0)
         lo, hi = wilson(w, args.games)
-        print(f"ISMCTS({args.sims} sims) vs {opp}: {w} won, {d} drawn, {l} lost of {args.games} "
-              f"({args.ruleset}, {args.players} players, seeds {args.seed * 1000}..{args.seed * 1000 + args.games - 1}); "
-              f"win rate {w / args.games:.2f}, 95% Wilson CI [{lo:.2f}, {hi:.2f}]; "
-              f"{time.perf_counter() - t0:.0f} s", flush=True)
+        print(
+            f"ISMCTS({args.sims} sims) vs {opp}: {w} won, {d} drawn, {l} lost of {args.games} "
+            f"({args.ruleset}, {args.players} players, seeds {args.seed * 1000}..{args.seed * 1000 + args.games - 1}); "
+            f"win rate {w / args.games:.2f}, 95% Wilson CI [{lo:.2f}, {hi:.2f}]; "
+            f"{time.perf_counter() - t0:.0f} s",
+            flush=True,
+        )
     print("resampling:", mos.RESAMPLE_STATS, flush=True)
 
 

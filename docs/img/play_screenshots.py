@@ -5,6 +5,7 @@
 Each is a real match (winning-moves, 2 players, bots heuristic) driven by keys through Textual's
 pilot, at 80×24 (the classic terminal) and 120×40.
 """
+
 from __future__ import annotations
 
 import asyncio

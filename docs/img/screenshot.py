@@ -1,7 +1,8 @@
 """Draws docs/img/play.svg, the README's screenshot: the start and the end of a hand of `mbrules play`.
 
-    .venv/bin/python docs/img/screenshot.py          # writes docs/img/play.svg
+.venv/bin/python docs/img/screenshot.py          # writes docs/img/play.svg
 """
+
 from __future__ import annotations
 
 import os

@@ -1,7 +1,23 @@
 """Bots: ``Bot.choose(observation, legal_actions) -> action``, registered by name for ``--bot NAME``."""
+
 from .base import (
-    Bot, BotFacts, UnknownBot, bot_descriptions, bot_facts, bot_names, bot_rng, check_bot, check_bots, hint_bot,
-    is_slow, ladder_rungs, lineup, make_bot, make_bots, parse_bot, register,
+    Bot,
+    BotFacts,
+    UnknownBot,
+    bot_descriptions,
+    bot_facts,
+    bot_names,
+    bot_rng,
+    check_bot,
+    check_bots,
+    hint_bot,
+    is_slow,
+    ladder_rungs,
+    lineup,
+    make_bot,
+    make_bots,
+    parse_bot,
+    register,
 )
 from . import random_bot as _random_bot  # noqa: F401  registers "random"
 from . import heuristic as _heuristic  # noqa: F401  registers "heuristic"
@@ -14,7 +30,24 @@ from .heuristic import HeuristicBot
 from .random_bot import RandomBot
 
 __all__ = [
-    "Bot", "BotFacts", "ExpertBot", "HeuristicBot", "RandomBot", "UnknownBot", "bot_descriptions", "bot_facts",
-    "bot_names", "bot_rng", "check_bot", "check_bots", "hint_bot", "is_slow", "ladder_rungs", "lineup", "make_bot",
-    "make_bots", "parse_bot", "register",
+    "Bot",
+    "BotFacts",
+    "ExpertBot",
+    "HeuristicBot",
+    "RandomBot",
+    "UnknownBot",
+    "bot_descriptions",
+    "bot_facts",
+    "bot_names",
+    "bot_rng",
+    "check_bot",
+    "check_bots",
+    "hint_bot",
+    "is_slow",
+    "ladder_rungs",
+    "lineup",
+    "make_bot",
+    "make_bots",
+    "parse_bot",
+    "register",
 ]

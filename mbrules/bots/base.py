@@ -28,8 +28,7 @@ class Bot(Protocol):
     name: str
     observes: bool
 
-    def choose(self, observation: Observation | None, legal_actions: list[Action]) -> Action:
-        ...
+    def choose(self, observation: Observation | None, legal_actions: list[Action]) -> Action: ...
 
 
 class UnknownBot(ValueError):
@@ -58,9 +57,17 @@ _CHECKS: dict[str, Callable[[Game, dict[str, Any]], None]] = {}
 _FACTS: dict[str, BotFacts] = {}
 
 
-def register(name: str, description: str, params: dict[str, tuple[type, int, int]] | None = None,
-             check: Callable[[Game, dict[str, Any]], None] | None = None, *, slow: bool = False, ladder: int | None = None,
-             ladder_spec: str = "", hints: int | None = None) -> Callable[[_B], _B]:
+def register(
+    name: str,
+    description: str,
+    params: dict[str, tuple[type, int, int]] | None = None,
+    check: Callable[[Game, dict[str, Any]], None] | None = None,
+    *,
+    slow: bool = False,
+    ladder: int | None = None,
+    ladder_spec: str = "",
+    hints: int | None = None,
+) -> Callable[[_B], _B]:
     """Class decorator: make a bot available as ``--bot name``.
 
     ``params`` names the parameters the bot takes as ``--bot name:key=value,key=value``, each
@@ -196,9 +203,7 @@ def lineup(names: Sequence[str], players: int) -> list[str]:
     if len(names) == 1:
         names = names * players
     if len(names) != players:
-        raise UnknownBot(
-            f"give --bot once (for every player) or once per player: {players} players, {len(names)} bots"
-        )
+        raise UnknownBot(f"give --bot once (for every player) or once per player: {players} players, {len(names)} bots")
     return names
 
 

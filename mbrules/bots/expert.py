@@ -72,19 +72,36 @@ MAX_PLAYOUT_ACTIONS = 5000  # a hand is far shorter (the deck bounds it); this o
     "standard error a candidate must win by to replace the heuristic's choice, default 20), drop (tenths of a "
     "standard error behind the heuristic's choice at which a candidate is played out no further; default: "
     "never), greedy=1 (fast greedy play-outs instead of the heuristic)",
-    params={"budget": (int, 1, 100_000), "width": (int, 1, 64), "greedy": (int, 0, 1), "z": (int, 0, 100),
-            "drop": (int, -100, 100)},
+    params={
+        "budget": (int, 1, 100_000),
+        "width": (int, 1, 64),
+        "greedy": (int, 0, 1),
+        "z": (int, 0, 100),
+        "drop": (int, -100, 100),
+    },
     # its matches cost seconds; on compare's ladder at a small budget (about 0.5 s of CPU a 4-player match of
     # winning-moves against 7 ms for the heuristic), so it is affordable on a subset of the pairs; the
     # strongest bot that gives hints
-    slow=True, ladder=2, ladder_spec="expert:budget=4,width=2", hints=2,
+    slow=True,
+    ladder=2,
+    ladder_spec="expert:budget=4,width=2",
+    hints=2,
 )
 class ExpertBot:
     observes = True
 
-    def __init__(self, game: Game, player: int, rng: random.Random, budget: int = DEFAULT_BUDGET,
-                 width: int = DEFAULT_WIDTH, greedy: int = 0, z: int = DEFAULT_Z, drop: int | None = DEFAULT_DROP,
-                 known: dict[int, list[int]] | None = None):
+    def __init__(
+        self,
+        game: Game,
+        player: int,
+        rng: random.Random,
+        budget: int = DEFAULT_BUDGET,
+        width: int = DEFAULT_WIDTH,
+        greedy: int = 0,
+        z: int = DEFAULT_Z,
+        drop: int | None = DEFAULT_DROP,
+        known: dict[int, list[int]] | None = None,
+    ):
         self.game = game
         self.player = player
         self.side = game.side_of[player]

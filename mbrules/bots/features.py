@@ -44,8 +44,18 @@ class Featurizer:
         names: list[str] = []
         for r in range(S):
             t = "me" if r == 0 else f"opp{r}"
-            names += [f"{t}.miles", f"{t}.to_go", f"{t}.to_go_steps_le1", f"{t}.to_go_steps_le2", f"{t}.moving",
-                      f"{t}.needs_go", f"{t}.limited", f"{t}.coups", f"{t}.moving_x_stage", f"{t}.to_go_x_stage"]
+            names += [
+                f"{t}.miles",
+                f"{t}.to_go",
+                f"{t}.to_go_steps_le1",
+                f"{t}.to_go_steps_le2",
+                f"{t}.moving",
+                f"{t}.needs_go",
+                f"{t}.limited",
+                f"{t}.coups",
+                f"{t}.moving_x_stage",
+                f"{t}.to_go_x_stage",
+            ]
             names += [f"{t}.stopped_by.{ids[h]}" for h in self.battle_hazards]
             names += [f"{t}.limited_by.{ids[h]}" for h in self.speed_hazards]
             names += [f"{t}.safety.{ids[f]}" for f in self.safeties]
@@ -56,9 +66,17 @@ class Featurizer:
             names += [f"hand.{ids[c]}" for c in range(n)]
         names += [f"unseen.{ids[c]}" for c in range(n)]
         if hand:
-            names += ["hand.distance_fits", "hand.playable_distance", "hand.fixes_my_hazard",
-                      "hand.safety_for_my_hazard", "hand.go", "hand.fixes_my_limit", "hand.hazard_usable", "hand.dead",
-                      "hand.safeties"]
+            names += [
+                "hand.distance_fits",
+                "hand.playable_distance",
+                "hand.fixes_my_hazard",
+                "hand.safety_for_my_hazard",
+                "hand.go",
+                "hand.fixes_my_limit",
+                "hand.hazard_usable",
+                "hand.dead",
+                "hand.safeties",
+            ]
         names += ["draw_pile", "stage", "extended", "my_turn_next", "drawn", "match_lead", "match_lead_x_stage"]
         self.names = tuple(names)
 
@@ -78,7 +96,7 @@ class Featurizer:
         ext = x.extend
         for r in range(S):
             v = obs.sides[(me + r) % S]
-            to_go = (obs.target - v.miles)
+            to_go = obs.target - v.miles
             held = set(v.safeties) | set(v.coup_fourres)
             ap(v.miles / target)
             ap(to_go / target)

@@ -43,8 +43,22 @@ from typing import Any, Callable, Generic, TypeVar, overload
 
 from ..engine import Action, Game, Observation, SideView
 from mbrules.vocab import (
-    BATTLE, COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, FAST_PLAY, HAZARD, MULLIGAN, NO_LIMIT, PLAY, REMEDY,
-    SAFETY, STOP, DecisionKind,
+    BATTLE,
+    COUP_FOURRE,
+    DECLINE,
+    DISCARD,
+    DISTANCE,
+    DRAW,
+    EXTEND,
+    FAST_PLAY,
+    HAZARD,
+    MULLIGAN,
+    NO_LIMIT,
+    PLAY,
+    REMEDY,
+    SAFETY,
+    STOP,
+    DecisionKind,
 )
 from .base import register
 
@@ -56,47 +70,51 @@ _SAFETY, _GO_REMEDY, _SPEED_REMEDY, _DISTANCE, _BATTLE_HAZARD, _SPEED_HAZARD, _O
 _ON_SAFETIES, _ON_DISTANCE, _ON_BATTLE, _ON_SPEED, _NOWHERE = range(5)
 
 
-@register("heuristic", "the rulebooks' Hints for play (WM §12), weighed by measurement: attack first, get rolling, "
-                       "keep safeties for coups fourrés while they can come, discard dead cards, count cards",
-          ladder=1, hints=1)
+@register(
+    "heuristic",
+    "the rulebooks' Hints for play (WM §12), weighed by measurement: attack first, get rolling, "
+    "keep safeties for coups fourrés while they can come, discard dead cards, count cards",
+    ladder=1,
+    hints=1,
+)
 class HeuristicBot:
     observes = True
     # Scores of plays (a play worth more than 0 beats every discard, which scores -keep value <= 0).
-    W_FINISH = 1000.0          # the distance card that completes the trip
-    W_SAFETY_FINISH = 1100.0   # a safety when our next card ends the hand (no credit for safeties held)
-    W_SAFETY_END = 950.0       # a safety near the hand's end ('do not hold them too long', WM §12 C)
-    W_SAFETY_UNBLOCK = 900.0   # a safety that unblocks us (WM §12 C, F)
-    W_SAFETY_FREE = 800.0      # a safety no hazard can call for any more: 100 points and a turn for free
-    W_SAFETY_HOLD = -20.0      # a safety kept for a coup fourré ...
-    W_SAFETY_HOLD_PER = 10.0   # ... less this for each unseen hazard it answers
+    W_FINISH = 1000.0  # the distance card that completes the trip
+    W_SAFETY_FINISH = 1100.0  # a safety when our next card ends the hand (no credit for safeties held)
+    W_SAFETY_END = 950.0  # a safety near the hand's end ('do not hold them too long', WM §12 C)
+    W_SAFETY_UNBLOCK = 900.0  # a safety that unblocks us (WM §12 C, F)
+    W_SAFETY_FREE = 800.0  # a safety no hazard can call for any more: 100 points and a turn for free
+    W_SAFETY_HOLD = -20.0  # a safety kept for a coup fourré ...
+    W_SAFETY_HOLD_PER = 10.0  # ... less this for each unseen hazard it answers
     W_BATTLE_HAZARD = 500.0
     W_SPEED_HAZARD = 380.0
     W_SPEED_HAZARD_LATE = 100.0  # a speed limit on a side within a step of its target
-    W_CF_PROOF = 40.0          # a hazard no coup fourré can answer
-    W_STING = 10.0             # ... times the share of its remedies already seen
-    W_SLOW_FIX = 20.0          # a battle hazard the go card does not fix
-    W_LEAD = 100.0             # ... times the target side's share of the trip done
-    W_LEAD_MATCH = 5.0         # ... times its share of the match target
-    W_GO = 360.0               # a battle remedy or go card while stopped (WM §12 B)
+    W_CF_PROOF = 40.0  # a hazard no coup fourré can answer
+    W_STING = 10.0  # ... times the share of its remedies already seen
+    W_SLOW_FIX = 20.0  # a battle hazard the go card does not fix
+    W_LEAD = 100.0  # ... times the target side's share of the trip done
+    W_LEAD_MATCH = 5.0  # ... times its share of the match target
+    W_GO = 360.0  # a battle remedy or go card while stopped (WM §12 B)
     W_SPEED_REMEDY_BLOCKED = 450.0  # an end of limit when a longer card waits in hand
     W_SPEED_REMEDY = 150.0
-    W_DISTANCE = 300.0         # a distance card: this plus W_DISTANCE_SCALE x its share of the longest card
+    W_DISTANCE = 300.0  # a distance card: this plus W_DISTANCE_SCALE x its share of the longest card
     W_DISTANCE_SCALE = 100.0
     # Keep values (a discard scores minus the card's keep value).
     V_SAFETY = 1000.0
-    V_GO = 60.0                # a single go card
-    V_GO_SPARE = 10.0          # a go card held twice or more
-    V_DISTANCE = 20.0          # distance: this plus V_DISTANCE_SCALE x its share of the longest card
+    V_GO = 60.0  # a single go card
+    V_GO_SPARE = 10.0  # a go card held twice or more
+    V_DISTANCE = 20.0  # distance: this plus V_DISTANCE_SCALE x its share of the longest card
     V_DISTANCE_SCALE = 30.0
-    V_DISTANCE_GLUT = 3.0      # lost by a distance card held three times or more
-    V_DISTANCE_LATE = 5.0      # distance that fits only after an extension
-    V_HAZARD = 30.0            # a hazard: this plus V_HAZARD_TARGET a side it can hit
+    V_DISTANCE_GLUT = 3.0  # lost by a distance card held three times or more
+    V_DISTANCE_LATE = 5.0  # distance that fits only after an extension
+    V_HAZARD = 30.0  # a hazard: this plus V_HAZARD_TARGET a side it can hit
     V_HAZARD_TARGET = 5.0
-    V_HAZARD_PROOF = 15.0      # ... plus this when we hold its safety (safe from a coup fourré)
-    V_REMEDY = 30.0            # a remedy: this plus V_REMEDY_TO_COME an unseen hazard it fixes
+    V_HAZARD_PROOF = 15.0  # ... plus this when we hold its safety (safe from a coup fourré)
+    V_REMEDY = 30.0  # a remedy: this plus V_REMEDY_TO_COME an unseen hazard it fixes
     V_REMEDY_TO_COME = 4.0
-    V_REMEDY_SPARE = 15.0      # lost by a remedy held twice or more
-    V_REMEDY_COVERED = 1.0     # a remedy whose every hazard our safeties in hand answer
+    V_REMEDY_SPARE = 15.0  # lost by a remedy held twice or more
+    V_REMEDY_COVERED = 1.0  # a remedy whose every hazard our safeties in hand answer
     V_OTHER = 10.0
     # The end of the hand is near: draw pile at most END_DRAW cards a player, or a side within END_STEPS steps.
     END_DRAW = 2.0
@@ -170,7 +188,7 @@ class HeuristicBot:
             if a.op == DISCARD:
                 if best > 0.0:
                     break  # plays come first; a discard scores at most 0, so it cannot beat or tie a play worth more
-                rest = legal_actions[legal_actions.index(a):]  # the discards, one per distinct card
+                rest = legal_actions[legal_actions.index(a) :]  # the discards, one per distinct card
                 for d, v in zip(rest, ctx.keep_values(rest)):
                     if -v > best:
                         best, choices = -v, [d]
@@ -234,9 +252,16 @@ class HeuristicBot:
                 return not any(self._gets_moving(me, d) for d in obs.hand)
             return False
         if k == DISTANCE:
-            return me.moving and self._fits(obs, c) and (
-                me.miles + self.miles[c] == obs.target
-                or all(self.miles[d] < self.miles[c] for d in obs.hand if g.kind[d] == DISTANCE and self._fits(obs, d)))
+            return (
+                me.moving
+                and self._fits(obs, c)
+                and (
+                    me.miles + self.miles[c] == obs.target
+                    or all(
+                        self.miles[d] < self.miles[c] for d in obs.hand if g.kind[d] == DISTANCE and self._fits(obs, d)
+                    )
+                )
+            )
         return False
 
     def _fits(self, obs: Observation, c: int) -> bool:
@@ -340,9 +365,11 @@ class HeuristicBot:
         if k == _SAFETY:
             bh = me.hazard
             pm = self.protects_mask[c]
-            if (bh >= 0 and (pm >> bh & 1 or me.stack and pm & ctx.force)) or (
-                me.speed_hazard >= 0 and pm >> me.speed_hazard & 1 and ctx.big_blocked
-            ) or (self.grants_rolling[c] and not me.moving and bh < 0):
+            if (
+                (bh >= 0 and (pm >> bh & 1 or me.stack and pm & ctx.force))
+                or (me.speed_hazard >= 0 and pm >> me.speed_hazard & 1 and ctx.big_blocked)
+                or (self.grants_rolling[c] and not me.moving and bh < 0)
+            ):
                 return self.W_SAFETY_UNBLOCK
             if ctx.can_finish:
                 return self.W_SAFETY_FINISH
@@ -379,9 +406,11 @@ class HeuristicBot:
         opp_best = max((v.miles for s, v in enumerate(obs.sides) if s != ps), default=0)
         if opp_best == 0:
             return False  # a shutout is already won: do not risk it
-        return (miles >= extra - self.EXT_SHORT * self.step and obs.draw_pile >= self.EXT_DRAW * g.players
-                and opp_best <= obs.target - self.EXT_OPP * self.big)
-
+        return (
+            miles >= extra - self.EXT_SHORT * self.step
+            and obs.draw_pile >= self.EXT_DRAW * g.players
+            and opp_best <= obs.target - self.EXT_OPP * self.big
+        )
 
 
 _Tables = dict[str, Any]  # attribute name -> value (HeuristicBot's annotations say each one's type)
@@ -391,8 +420,10 @@ _TABLES: dict[int, tuple[weakref.ref[Game], dict[tuple[float, ...], _Tables]]] =
 
 def _drop_tables(key: int) -> Callable[[object], None]:
     """The weak reference's callback: forget a game's tables once the game is gone."""
+
     def drop(_: object) -> None:
         _TABLES.pop(key, None)
+
     return drop
 
 
@@ -418,8 +449,9 @@ def _build_tables(bot_class: type[HeuristicBot], game: Game) -> _Tables:
     n = g.n_cards
     hazards = tuple(c for c in range(n) if g.kind[c] == HAZARD)
     breakers = frozenset(g.safe_trip_breakers)
-    remedies_of = tuple(tuple(r for r in range(n) if g.kind[r] == REMEDY and g.fixes_mask[r] >> h & 1)
-                        for h in range(n))
+    remedies_of = tuple(
+        tuple(r for r in range(n) if g.kind[r] == REMEDY and g.fixes_mask[r] >> h & 1) for h in range(n)
+    )
     cls = []
     where = []
     for c in range(n):
@@ -562,8 +594,9 @@ class _Context:
         cls = bot.cls
         miles = bot.miles
         most = bot.max_per_hand
-        return any(cls[c] == _DISTANCE and miles[c] == left and miles[c] <= limit and played[c] < most[c]
-                   for c in self.hand)
+        return any(
+            cls[c] == _DISTANCE and miles[c] == left and miles[c] <= limit and played[c] < most[c] for c in self.hand
+        )
 
     @_lazy
     def big_blocked(self) -> bool:
@@ -660,8 +693,11 @@ class _Context:
                     return 0.0  # a rolling safety: the go card is never needed
                 return bot.V_GO if copies == 1 else bot.V_GO_SPARE
             fixes = bot.fixes[c]
-            showing = me.hazard in fixes or me.speed_hazard in fixes or (me.stack is not None and bool(
-                self.force & bot.game.fixes_mask[c]))
+            showing = (
+                me.hazard in fixes
+                or me.speed_hazard in fixes
+                or (me.stack is not None and bool(self.force & bot.game.fixes_mask[c]))
+            )
             to_come = 0
             protected = me.protected
             for h in fixes:
@@ -689,7 +725,9 @@ class _Context:
                     targets += 1
             if targets == 0:
                 return 0.0  # every opponent is protected against it (WM §12 D)
-            return bot.V_HAZARD + bot.V_HAZARD_TARGET * targets + (bot.V_HAZARD_PROOF if self.holds_protector(c) else 0.0)
+            return (
+                bot.V_HAZARD + bot.V_HAZARD_TARGET * targets + (bot.V_HAZARD_PROOF if self.holds_protector(c) else 0.0)
+            )
         if k == _SAFETY:
             return bot.V_SAFETY
         return bot.V_OTHER

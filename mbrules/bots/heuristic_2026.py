@@ -32,15 +32,31 @@ import random
 
 from ..engine import Action, Game, Observation
 from mbrules.vocab import (
-    BATTLE, COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, FAST_PLAY, HAZARD, NO_LIMIT, PLAY, REMEDY, SAFETY, STOP,
+    BATTLE,
+    COUP_FOURRE,
+    DECLINE,
+    DISCARD,
+    DISTANCE,
+    DRAW,
+    EXTEND,
+    FAST_PLAY,
+    HAZARD,
+    NO_LIMIT,
+    PLAY,
+    REMEDY,
+    SAFETY,
+    STOP,
 )
 from .base import register
 
 NEG = float("-inf")
 
 
-@register("heuristic-2026", "a frozen copy of the starting heuristic of 2026-11-22, the baseline that the "
-                            "bot figures in the docs are measured against")
+@register(
+    "heuristic-2026",
+    "a frozen copy of the starting heuristic of 2026-11-22, the baseline that the "
+    "bot figures in the docs are measured against",
+)
 class Heuristic2026Bot:
     observes = True
 
@@ -100,8 +116,10 @@ class Heuristic2026Bot:
             bh = me.hazard
             lh = me.speed_hazard
             pm = g.protects_mask[c]
-            if (bh >= 0 and pm >> bh & 1) or (lh >= 0 and pm >> lh & 1 and ctx.big_blocked) or (
-                g.grants_rolling[c] and not me.moving and bh < 0
+            if (
+                (bh >= 0 and pm >> bh & 1)
+                or (lh >= 0 and pm >> lh & 1 and ctx.big_blocked)
+                or (g.grants_rolling[c] and not me.moving and bh < 0)
             ):
                 return 900.0  # it unblocks us: play it now (WM §12 C, F)
             if ctx.can_finish:
@@ -162,8 +180,22 @@ class Heuristic2026Bot:
 class _Context:
     """What one turn's choice needs, computed once from the observation."""
 
-    __slots__ = ("bot", "obs", "me", "hand", "unseen", "end_near", "can_finish", "big_blocked", "safe_trip_open",
-                 "best_other_distance", "max_target", "limit", "rolling_safety", "_values")
+    __slots__ = (
+        "bot",
+        "obs",
+        "me",
+        "hand",
+        "unseen",
+        "end_near",
+        "can_finish",
+        "big_blocked",
+        "safe_trip_open",
+        "best_other_distance",
+        "max_target",
+        "limit",
+        "rolling_safety",
+        "_values",
+    )
 
     def __init__(self, bot: Heuristic2026Bot, obs: Observation):
         g = bot.game
@@ -194,8 +226,11 @@ class _Context:
         self.big_blocked = any(g.kind[c] == DISTANCE and limit < g.miles[c] <= left for c in hand)
         self.safe_trip_open = not any(played[c] for c in bot.breakers)
         self.best_other_distance = max(
-            (g.miles[c] for c in hand if g.kind[c] == DISTANCE and c not in bot.breakers
-             and g.miles[c] <= limit and g.miles[c] <= left),
+            (
+                g.miles[c]
+                for c in hand
+                if g.kind[c] == DISTANCE and c not in bot.breakers and g.miles[c] <= limit and g.miles[c] <= left
+            ),
             default=0,
         )
         self._values: dict[int, float] = {}

@@ -58,7 +58,13 @@ from .expert import hand_value
 from .features import Featurizer
 from .heuristic import HeuristicBot
 from .value_model import (
-    ModelError, ValueModel, bundled_model_path, cached_model_path, load_model, ruleset_digest, uses_hand,
+    ModelError,
+    ValueModel,
+    bundled_model_path,
+    cached_model_path,
+    load_model,
+    ruleset_digest,
+    uses_hand,
     write_model,
 )
 
@@ -116,15 +122,21 @@ def model_for(game: Game, model: str | None = None, train_if_missing: bool = Tru
         raise ModelError(
             f"the learned bot has no model for {game.ruleset_id} at {game.players} players; training one on first use "
             f"needs scikit-learn ({install_hint('learn')}), or give one: --bot learned:model=FILE "
-            "(made by mbrules train)") from None
+            "(made by mbrules train)"
+        ) from None
     problem = _cache_problem(cached.parent)
     if problem is None:
         kept = f"kept in {cached}"
     else:
-        kept = (f"the model cache {cached.parent} is not writable ({problem}): the model is kept in memory for "
-                "this run only; set MBRULES_CACHE to a writable folder to keep it")
-    print(f"learned: training a value model for {game.ruleset_id} at {game.players} players "
-          f"({FIRST_USE_GAMES} self-play matches, once; {kept})", file=sys.stderr)
+        kept = (
+            f"the model cache {cached.parent} is not writable ({problem}): the model is kept in memory for "
+            "this run only; set MBRULES_CACHE to a writable folder to keep it"
+        )
+    print(
+        f"learned: training a value model for {game.ruleset_id} at {game.players} players "
+        f"({FIRST_USE_GAMES} self-play matches, once; {kept})",
+        file=sys.stderr,
+    )
     doc = train(game, games=FIRST_USE_GAMES, seed=0, kind=FIRST_USE_KIND)
     value = ValueModel(doc, "the model trained on first use")
     _TRAINED[key] = value
@@ -132,8 +144,11 @@ def model_for(game: Game, model: str | None = None, train_if_missing: bool = Tru
         try:
             write_model(doc, cached)
         except OSError as e:
-            print(f"learned: could not keep the model in {cached} ({e.strerror or e}); it is kept in memory "
-                  "for this run only", file=sys.stderr)
+            print(
+                f"learned: could not keep the model in {cached} ({e.strerror or e}); it is kept in memory "
+                "for this run only",
+                file=sys.stderr,
+            )
     return value
 
 
@@ -152,17 +167,30 @@ def _check(game: Game, params: dict[str, Any]) -> None:
     "model (a model file made by mbrules train; default: the one shipped for the ruleset, or one trained on first use), "
     "width (the heuristic's best candidates searched at a turn; default 1: its own play there, the value deciding "
     "coup fourré windows and the extension question; 0: every legal action)",
-    params={"worlds": (int, 1, 256), "model": (str, 1, 180), "width": (int, 0, 64), "margin": (int, 0, 100_000),
-            "plies": (int, 0, 8)},
+    params={
+        "worlds": (int, 1, 256),
+        "model": (str, 1, 180),
+        "width": (int, 0, 64),
+        "margin": (int, 0, 100_000),
+        "plies": (int, 0, 8),
+    },
     check=_check,
 )
 class LearnedBot:
     observes = True
 
-    def __init__(self, game: Game, player: int, rng: random.Random, worlds: int = DEFAULT_WORLDS,
-                 model: str | None = None, width: int = DEFAULT_WIDTH, margin: int = DEFAULT_MARGIN,
-                 plies: int = DEFAULT_PLIES,
-                 value: ValueModel | None = None):
+    def __init__(
+        self,
+        game: Game,
+        player: int,
+        rng: random.Random,
+        worlds: int = DEFAULT_WORLDS,
+        model: str | None = None,
+        width: int = DEFAULT_WIDTH,
+        margin: int = DEFAULT_MARGIN,
+        plies: int = DEFAULT_PLIES,
+        value: ValueModel | None = None,
+    ):
         self.game = game
         self.player = player
         self.side = game.side_of[player]
@@ -259,7 +287,11 @@ class LearnedBot:
                 return self._terminal(st)
             d = st.decision
             p = st.current_player
-            if d.kind == DecisionKind.COUP_FOURRE or d.kind == DecisionKind.FAST_PLAY or d.kind == DecisionKind.EXTENSION:
+            if (
+                d.kind == DecisionKind.COUP_FOURRE
+                or d.kind == DecisionKind.FAST_PLAY
+                or d.kind == DecisionKind.EXTENSION
+            ):
                 if p == me:
                     if depth > 0:
                         break

@@ -5,13 +5,27 @@ The expert bot (:mod:`mbrules.bots.expert`) values an action by playing sampled 
 seat. It reads the table through :meth:`State.race` (public views, read-only) and acts through
 ``legal_actions()`` and ``apply()``, like any bot.
 """
+
 from __future__ import annotations
 
 import random
 
 from mbrules.engine import Game, State
 from mbrules.engine.state import Race
-from mbrules.vocab import BATTLE, COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, FAST_PLAY, HAZARD, PLAY, REMEDY, SAFETY
+from mbrules.vocab import (
+    BATTLE,
+    COUP_FOURRE,
+    DECLINE,
+    DISCARD,
+    DISTANCE,
+    DRAW,
+    EXTEND,
+    FAST_PLAY,
+    HAZARD,
+    PLAY,
+    REMEDY,
+    SAFETY,
+)
 
 __all__ = ["rollout"]
 

@@ -16,6 +16,7 @@ When the filter would leave no action (a ruleset that forbids discarding, say, w
 playable), the bot chooses among all the legal actions: a rule that forces a move wins over the
 restriction. With every parameter 0 the bot plays exactly as the heuristic.
 """
+
 from __future__ import annotations
 
 import random
@@ -28,15 +29,27 @@ from .heuristic import HeuristicBot
 RESTRICTIONS = ("no_coup_fourre", "no_extension", "no_attack", "no_safety_discard", "no_discard_draw", "no_mulligan")
 
 
-@register("restricted", "the heuristic forbidden some decisions (restricted play): parameters no_coup_fourre, "
-                        "no_extension, no_attack, no_safety_discard, no_discard_draw, no_mulligan (1: never)",
-          params={k: (int, 0, 1) for k in RESTRICTIONS})
+@register(
+    "restricted",
+    "the heuristic forbidden some decisions (restricted play): parameters no_coup_fourre, "
+    "no_extension, no_attack, no_safety_discard, no_discard_draw, no_mulligan (1: never)",
+    params={k: (int, 0, 1) for k in RESTRICTIONS},
+)
 class RestrictedBot:
     observes = True
 
-    def __init__(self, game: Game, player: int, rng: random.Random, no_coup_fourre: int = 0,
-                 no_extension: int = 0, no_attack: int = 0, no_safety_discard: int = 0, no_discard_draw: int = 0,
-                 no_mulligan: int = 0):
+    def __init__(
+        self,
+        game: Game,
+        player: int,
+        rng: random.Random,
+        no_coup_fourre: int = 0,
+        no_extension: int = 0,
+        no_attack: int = 0,
+        no_safety_discard: int = 0,
+        no_discard_draw: int = 0,
+        no_mulligan: int = 0,
+    ):
         self.inner = HeuristicBot(game, player, rng)
         kind = game.kind
         self._forbidden_ops: set[int] = set()

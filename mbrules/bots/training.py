@@ -85,11 +85,18 @@ class ExploringSeat:
         return self.bot.choose(observation, legal)
 
 
-def self_play(game: Game, games: int, seed: int, policy: Sequence[str] = ("heuristic",),
-              sample: float = DEFAULT_SAMPLE, explore: float = DEFAULT_EXPLORE,
-              progress: Callable[[int], None] | None = None,
-              should_stop: Callable[[], object] | None = None, hand: bool = True,
-              max_positions: int = MAX_POSITIONS) -> tuple[NDArray[np.float64], NDArray[np.float64], int]:
+def self_play(
+    game: Game,
+    games: int,
+    seed: int,
+    policy: Sequence[str] = ("heuristic",),
+    sample: float = DEFAULT_SAMPLE,
+    explore: float = DEFAULT_EXPLORE,
+    progress: Callable[[int], None] | None = None,
+    should_stop: Callable[[], object] | None = None,
+    hand: bool = True,
+    max_positions: int = MAX_POSITIONS,
+) -> tuple[NDArray[np.float64], NDArray[np.float64], int]:
     """Feature rows and Monte Carlo targets from ``games`` self-play matches (see the module's text):
     ``(X, y, seen)``, numpy arrays of at most ``max_positions`` rows in the order they were played,
     and the number of positions seen."""
@@ -176,43 +183,71 @@ def fit(X: ArrayLike, y: ArrayLike, kind: str = DEFAULT_KIND, seed: int = 0) -> 
     if kind == "linear":
         reg = Ridge(alpha=1.0).fit(Z[:cut], ya[:cut])
         pred = reg.predict(Z[cut:])
-        model = {"kind": "linear", "mean": _floats(mean), "scale": _floats(scale),
-                 "coef": _floats(reg.coef_), "intercept": float(reg.intercept_)}
+        model = {
+            "kind": "linear",
+            "mean": _floats(mean),
+            "scale": _floats(scale),
+            "coef": _floats(reg.coef_),
+            "intercept": float(reg.intercept_),
+        }
     elif kind == "mlp":
         from sklearn.neural_network import MLPRegressor
 
         ym, ys = float(ya[:cut].mean()), float(ya[:cut].std() or 1.0)
-        net = MLPRegressor(hidden_layer_sizes=(32,), activation="relu", alpha=1e-3, batch_size=256,
-                           learning_rate_init=1e-3, max_iter=40, early_stopping=True, n_iter_no_change=4,
-                           random_state=seed)
+        net = MLPRegressor(
+            hidden_layer_sizes=(32,),
+            activation="relu",
+            alpha=1e-3,
+            batch_size=256,
+            learning_rate_init=1e-3,
+            max_iter=40,
+            early_stopping=True,
+            n_iter_no_change=4,
+            random_state=seed,
+        )
         import warnings
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             net.fit(Z[:cut], (ya[:cut] - ym) / ys)
         pred = net.predict(Z[cut:]) * ys + ym
-        model = {"kind": "mlp", "mean": _floats(mean), "scale": _floats(scale), "out_mean": ym, "out_scale": ys,
-                 "layers": [{"W": [_floats(r) for r in W], "b": _floats(b)}
-                            for W, b in zip(net.coefs_, net.intercepts_)]}
+        model = {
+            "kind": "mlp",
+            "mean": _floats(mean),
+            "scale": _floats(scale),
+            "out_mean": ym,
+            "out_scale": ys,
+            "layers": [{"W": [_floats(r) for r in W], "b": _floats(b)} for W, b in zip(net.coefs_, net.intercepts_)],
+        }
     elif kind == "trees":
         from sklearn.ensemble import HistGradientBoostingRegressor
 
-        hgb = HistGradientBoostingRegressor(max_iter=TREES, max_leaf_nodes=TREE_LEAVES, learning_rate=0.1,
-                                            early_stopping=False, random_state=seed).fit(Xa[:cut], ya[:cut])
+        hgb = HistGradientBoostingRegressor(
+            max_iter=TREES, max_leaf_nodes=TREE_LEAVES, learning_rate=0.1, early_stopping=False, random_state=seed
+        ).fit(Xa[:cut], ya[:cut])
         pred = hgb.predict(Xa[cut:])
         # scikit-learn has no public export of these trees: its fitted attributes are read by name (the
         # test that bots read no private field is about the engine's state; this is the fitting library's)
         base = getattr(hgb, "_baseline_prediction")
         predictors = getattr(hgb, "_predictors")
-        model = {"kind": "trees", "mean": _floats(mean), "scale": _floats(scale),
-                 "base": float(np.ravel(base)[0]), "trees": [_tree(t[0]) for t in predictors]}
+        model = {
+            "kind": "trees",
+            "mean": _floats(mean),
+            "scale": _floats(scale),
+            "base": float(np.ravel(base)[0]),
+            "trees": [_tree(t[0]) for t in predictors],
+        }
     else:
         raise ValueError(f"unknown model kind '{kind}' (linear, mlp or trees)")
     held = ya[cut:]
     resid = held - pred
     var = float(held.var()) or 1.0
-    figures = {"positions": n, "held_out": int(len(held)), "r2_held_out": round(1.0 - float((resid ** 2).mean()) / var, 4),
-               "rmse_held_out": round(float(np.sqrt((resid ** 2).mean())), 2)}
+    figures = {
+        "positions": n,
+        "held_out": int(len(held)),
+        "r2_held_out": round(1.0 - float((resid**2).mean()) / var, 4),
+        "rmse_held_out": round(float(np.sqrt((resid**2).mean())), 2),
+    }
     return model, figures
 
 
@@ -220,22 +255,34 @@ def _tree(predictor: Any) -> dict[str, list[int] | list[float]]:  # Any: scikit-
     """One fitted tree as flat lists (a leaf's feature is -1); a split sends x <= threshold left."""
     nodes = predictor.nodes
     leaf = nodes["is_leaf"].astype(bool)
-    return {"feature": [-1 if lf else int(f) for f, lf in zip(nodes["feature_idx"], leaf)],
-            "threshold": [0.0 if lf else float(t) for t, lf in zip(nodes["num_threshold"], leaf)],
-            "left": [0 if lf else int(v) for v, lf in zip(nodes["left"], leaf)],
-            "right": [0 if lf else int(v) for v, lf in zip(nodes["right"], leaf)],
-            "value": [float(f"{float(v):.6g}") if lf else 0.0 for v, lf in zip(nodes["value"], leaf)]}
+    return {
+        "feature": [-1 if lf else int(f) for f, lf in zip(nodes["feature_idx"], leaf)],
+        "threshold": [0.0 if lf else float(t) for t, lf in zip(nodes["num_threshold"], leaf)],
+        "left": [0 if lf else int(v) for v, lf in zip(nodes["left"], leaf)],
+        "right": [0 if lf else int(v) for v, lf in zip(nodes["right"], leaf)],
+        "value": [float(f"{float(v):.6g}") if lf else 0.0 for v, lf in zip(nodes["value"], leaf)],
+    }
 
 
 def _floats(a: Iterable[float]) -> list[float]:
     return [float(f"{float(v):.6g}") for v in a]
 
 
-def train(game: Game, games: int = DEFAULT_GAMES, seed: int = 0, kind: str = DEFAULT_KIND,
-          policy: Sequence[str] = ("heuristic",), sample: float = DEFAULT_SAMPLE, explore: float = DEFAULT_EXPLORE,
-          options: Sequence[str] = (), progress: Callable[[int], None] | None = None,
-          should_stop: Callable[[], object] | None = None, hand: bool = DEFAULT_HAND,
-          max_positions: int = MAX_POSITIONS, fit_guard: Callable[[], ContextManager[object]] | None = None) -> ModelDoc:
+def train(
+    game: Game,
+    games: int = DEFAULT_GAMES,
+    seed: int = 0,
+    kind: str = DEFAULT_KIND,
+    policy: Sequence[str] = ("heuristic",),
+    sample: float = DEFAULT_SAMPLE,
+    explore: float = DEFAULT_EXPLORE,
+    options: Sequence[str] = (),
+    progress: Callable[[int], None] | None = None,
+    should_stop: Callable[[], object] | None = None,
+    hand: bool = DEFAULT_HAND,
+    max_positions: int = MAX_POSITIONS,
+    fit_guard: Callable[[], ContextManager[object]] | None = None,
+) -> ModelDoc:
     """A whole model file's document for ``game``, from ``games`` self-play matches seeded by ``seed``.
 
     ``should_stop()`` is polled between matches and before the fit (:class:`TrainingStopped`); the fit
@@ -244,17 +291,32 @@ def train(game: Game, games: int = DEFAULT_GAMES, seed: int = 0, kind: str = DEF
     if should_stop is not None and should_stop():
         raise TrainingStopped
     feat = Featurizer(game, hand)
-    with (fit_guard() if fit_guard is not None else nullcontext()):
+    with fit_guard() if fit_guard is not None else nullcontext():
         model, figures = fit(X, y, kind, seed)
     if seen > len(y):
         figures["positions_seen"] = seen
     return {
-        "format": FORMAT, "version": VERSION,
-        "ruleset": {"id": game.ruleset_id, "name": game.ruleset.name, "options": list(options),
-                    "digest": ruleset_digest(game)},
-        "players": game.players, "sides": game.sides,
-        "features": list(feat.names), "target": "hand_points",
+        "format": FORMAT,
+        "version": VERSION,
+        "ruleset": {
+            "id": game.ruleset_id,
+            "name": game.ruleset.name,
+            "options": list(options),
+            "digest": ruleset_digest(game),
+        },
+        "players": game.players,
+        "sides": game.sides,
+        "features": list(feat.names),
+        "target": "hand_points",
         "model": model,
-        "training": {"games": games, "seed": seed, "policy": list(policy), "sample": sample, "explore": explore,
-                     "kind": kind, **figures, **({"max_positions": max_positions} if seen > len(y) else {})},
+        "training": {
+            "games": games,
+            "seed": seed,
+            "policy": list(policy),
+            "sample": sample,
+            "explore": explore,
+            "kind": kind,
+            **figures,
+            **({"max_positions": max_positions} if seen > len(y) else {}),
+        },
     }

@@ -195,13 +195,16 @@ def _validated(doc: object, source: str, whole: bool) -> Any:
         raise ModelError(f"{source}: unknown model kind {str(kind)[:40]!r} (linear, mlp or trees)")
     try:
         v: Any = (document if whole else evaluation).model_validate(
-            doc if whole else {"features": doc.get("features"), "model": m})
+            doc if whole else {"features": doc.get("features"), "model": m}
+        )
     except ValidationError as e:
         errs = e.errors(include_url=False, include_input=False)
         first = errs[0]
         more = f" (and {len(errs) - 1} more)" if len(errs) > 1 else ""
         msg = re.sub(r" or instance of \w+", "", first["msg"]).replace("a valid dictionary", "a JSON object")
-        raise ModelError(f"{source}: a damaged model: {_where(first['loc'])}: {msg[:1].lower()}{msg[1:]}{more}") from None
+        raise ModelError(
+            f"{source}: a damaged model: {_where(first['loc'])}: {msg[:1].lower()}{msg[1:]}{more}"
+        ) from None
     _check_shapes(v.model, len(v.features), source)
     return v
 
@@ -212,8 +215,10 @@ def _check_shapes(m: Any, nf: int, source: str) -> None:  # Any: one of _numbers
         raise ModelError(f"{source}: a damaged model: its scaler does not match its {nf} features")
     for i, s in enumerate(m.scale):
         if 0 < s < MIN_SCALE:
-            raise ModelError(f"{source}: a damaged model: model.scale[{i}] is {s:g}, too small a spread "
-                             f"(0 for a constant feature, else at least {MIN_SCALE:g})")
+            raise ModelError(
+                f"{source}: a damaged model: model.scale[{i}] is {s:g}, too small a spread "
+                f"(0 for a constant feature, else at least {MIN_SCALE:g})"
+            )
     if m.kind == "linear":
         if len(m.coef) != nf:
             raise ModelError(f"{source}: a damaged model: {len(m.coef)} coefficients for {nf} features")
@@ -221,13 +226,17 @@ def _check_shapes(m: Any, nf: int, source: str) -> None:  # Any: one of _numbers
         width = nf
         for i, layer in enumerate(m.layers):
             if len(layer.W) != width:
-                raise ModelError(f"{source}: a damaged model: model.layers[{i}].W has {len(layer.W)} rows; "
-                                 f"the {'features are' if i == 0 else 'layer before gives'} {width} values")
+                raise ModelError(
+                    f"{source}: a damaged model: model.layers[{i}].W has {len(layer.W)} rows; "
+                    f"the {'features are' if i == 0 else 'layer before gives'} {width} values"
+                )
             out = len(layer.b)
             bad = next((r for r, row in enumerate(layer.W) if len(row) != out), None)
             if bad is not None:
-                raise ModelError(f"{source}: a damaged model: model.layers[{i}].W[{bad}] has {len(layer.W[bad])} "
-                                 f"values; the layer's b has {out}")
+                raise ModelError(
+                    f"{source}: a damaged model: model.layers[{i}].W[{bad}] has {len(layer.W[bad])} "
+                    f"values; the layer's b has {out}"
+                )
             width = out
         if width != 1:
             raise ModelError(f"{source}: a damaged model: the last layer gives {width} values, not 1")
@@ -252,16 +261,19 @@ def _check_tree(tree: Any, t: int, nf: int, source: str) -> None:  # Any: _numbe
         if fi < 0:
             continue
         if fi >= nf:
-            raise ModelError(f"{source}: a damaged model: tree {t}, node {i} splits on feature {fi}; "
-                             f"there are {nf}")
+            raise ModelError(f"{source}: a damaged model: tree {t}, node {i} splits on feature {fi}; there are {nf}")
         for child in (left[i], right[i]):
             if not 0 <= child < n:
-                raise ModelError(f"{source}: a damaged model: tree {t}, node {i} points to node {child}, "
-                                 f"outside the tree's {n} nodes")
+                raise ModelError(
+                    f"{source}: a damaged model: tree {t}, node {i} points to node {child}, "
+                    f"outside the tree's {n} nodes"
+                )
             if seen[child]:
                 where = "itself" if child == i else f"node {child}, already in the tree"
-                raise ModelError(f"{source}: a damaged model: tree {t}, node {i} points to {where} "
-                                 "(a loop: a walk of the tree would never end)")
+                raise ModelError(
+                    f"{source}: a damaged model: tree {t}, node {i} points to {where} "
+                    "(a loop: a walk of the tree would never end)"
+                )
             seen[child] = True
             todo.append(child)
 
@@ -300,8 +312,9 @@ class ValueModel:
             # gradient-boosted regression trees on the raw features, evaluated in pure Python: every tree
             # is flat lists (feature, threshold, left, right, leaf value); a node whose feature is -1 is a leaf
             self.base: float = m.base
-            self.trees = [(tuple(t.feature), tuple(t.threshold), tuple(t.left), tuple(t.right), tuple(t.value))
-                          for t in m.trees]
+            self.trees = [
+                (tuple(t.feature), tuple(t.threshold), tuple(t.left), tuple(t.right), tuple(t.value)) for t in m.trees
+            ]
 
     def value(self, x: list[float]) -> float:
         if self.kind == "linear":
@@ -348,10 +361,13 @@ def check_model(doc: ModelDoc, game: Game, names: tuple[str, ...], source: str) 
         raise ModelError(
             f"{source} was trained for {trained}, not for this game ({describe_game(game)}"
             f"{', other rules or options' if rs.get('id') == game.ruleset_id and doc.get('players') == game.players else ''}"
-            f"); train one for it with: mbrules train {game.ruleset_id} -p {game.players} --out MODEL")
+            f"); train one for it with: mbrules train {game.ruleset_id} -p {game.players} --out MODEL"
+        )
     if tuple(doc.get("features") or ()) != names:
-        raise ModelError(f"{source} was made with other features than this version of mbrules computes; "
-                         f"train it again with mbrules train")
+        raise ModelError(
+            f"{source} was made with other features than this version of mbrules computes; "
+            f"train it again with mbrules train"
+        )
 
 
 def _nesting(text: str) -> int:
@@ -378,8 +394,9 @@ def parse_model_json(text: str, source: str) -> object:
 
     def bounded_int(digits: str) -> int:
         if len(digits.lstrip("-")) > MAX_DIGITS:
-            raise ModelError(f"{source}: a damaged model: a number of {len(digits.lstrip('-'))} digits "
-                             f"(at most {MAX_DIGITS})")
+            raise ModelError(
+                f"{source}: a damaged model: a number of {len(digits.lstrip('-'))} digits (at most {MAX_DIGITS})"
+            )
         return int(digits)
 
     def finite_float(t: str) -> float:
@@ -417,8 +434,9 @@ def read_model_file(path: str | os.PathLike[str]) -> ModelDoc:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise ModelError(f"{path}: not an mbrules learned-value model (no \"format\": \"{FORMAT}\")")
     if doc.get("version") != VERSION or isinstance(doc.get("version"), bool):
-        raise ModelError(f"{path}: model format version {str(doc.get('version'))[:20]}; "
-                         f"this mbrules reads version {VERSION}")
+        raise ModelError(
+            f"{path}: model format version {str(doc.get('version'))[:20]}; this mbrules reads version {VERSION}"
+        )
     for key in ("ruleset", "players", "features", "model"):
         if key not in doc:
             raise ModelError(f"{path}: a model file without '{key}'")
@@ -467,7 +485,8 @@ def _shipped_digest(path: str, mtime: float) -> str | None:
 
 def cache_dir() -> Path:
     base = os.environ.get("MBRULES_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "mbrules")
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "mbrules"
+    )
     return Path(base) / "learned"
 
 

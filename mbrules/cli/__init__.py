@@ -5,6 +5,7 @@ ships this file; run from a checkout (``PYTHONPATH=.``), this package takes its 
 ``cli/``, so ``python -m mbrules.cli`` and ``from mbrules.cli.app import main`` work without
 installing. Nothing named ``cli`` is ever installed at the top level.
 """
+
 from mbrules._paths import cli_dir as _cli_dir
 
 _top = _cli_dir()

@@ -9,6 +9,7 @@ One call does it all (the command ``mbrules compare`` is a thin layer over it)::
     cmp.summary          # the headline: [{"metric": ..., "text": ...}, ...]
     cmp.document()       # what --json prints
 """
+
 from .run import Comparison, run_compare
 
 __all__ = ["Comparison", "run_compare"]

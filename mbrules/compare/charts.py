@@ -3,6 +3,7 @@
 Each chart is rendered to PNG bytes and SVG text; nothing here writes a file (the caller writes them
 whole with :mod:`mbrules.safe_output`). SVG output is made reproducible (fixed hash salt, no date).
 """
+
 from __future__ import annotations
 
 import io
@@ -75,15 +76,16 @@ def _hist(ax, a, b, label_a: str, label_b: str, title: str, xlabel: str, discret
         width = step * max(1, math.ceil((hi - lo) / k / step))
         start = lo - width / 2
         bins = [start + i * width for i in range(int((hi - start) // width) + 2)]
-    for counts, label, style in ((a, label_a, dict(histtype="stepfilled", alpha=0.35, color=COLOR_A)),
-                                 (b, label_b, dict(histtype="step", linewidth=1.8, color=COLOR_B))):
+    for counts, label, style in (
+        (a, label_a, dict(histtype="stepfilled", alpha=0.35, color=COLOR_A)),
+        (b, label_b, dict(histtype="step", linewidth=1.8, color=COLOR_B)),
+    ):
         n = sum(counts.values())
         if not n:
             continue
         xs = sorted(counts)
         mean = sum(x * counts[x] for x in xs) / n
-        ax.hist(xs, bins=bins, weights=[counts[x] / n for x in xs], label=f"{label} (mean {mean:.1f}, n={n})",
-                **style)
+        ax.hist(xs, bins=bins, weights=[counts[x] / n for x in xs], label=f"{label} (mean {mean:.1f}, n={n})", **style)
     ax.set_title(title, fontsize=11)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("share")
@@ -95,12 +97,36 @@ def distributions_chart(dist_a: dict, dist_b: dict, label_a: str, label_b: str) 
     points per hand and side, match length in hands."""
     plt = _plt()
     fig, axes = plt.subplots(1, 3, figsize=(13, 4.2), layout="constrained")
-    _hist(axes[0], dist_a["turns_per_hand"], dist_b["turns_per_hand"], label_a, label_b,
-          "Hand length", "turns per hand (cards played or discarded)", discrete=False)
-    _hist(axes[1], dist_a["points_per_hand"], dist_b["points_per_hand"], label_a, label_b,
-          "Points per hand and side", "points", discrete=False)
-    _hist(axes[2], dist_a["hands_per_match"], dist_b["hands_per_match"], label_a, label_b,
-          "Match length", "hands per match", discrete=True)
+    _hist(
+        axes[0],
+        dist_a["turns_per_hand"],
+        dist_b["turns_per_hand"],
+        label_a,
+        label_b,
+        "Hand length",
+        "turns per hand (cards played or discarded)",
+        discrete=False,
+    )
+    _hist(
+        axes[1],
+        dist_a["points_per_hand"],
+        dist_b["points_per_hand"],
+        label_a,
+        label_b,
+        "Points per hand and side",
+        "points",
+        discrete=False,
+    )
+    _hist(
+        axes[2],
+        dist_a["hands_per_match"],
+        dist_b["hands_per_match"],
+        label_a,
+        label_b,
+        "Match length",
+        "hands per match",
+        discrete=True,
+    )
     return _render(fig)
 
 
@@ -130,22 +156,35 @@ def differences_chart(rows: list[dict], label_a: str, label_b: str) -> tuple[byt
         ax.plot([lo, lo], [y - 0.18, y + 0.18], color=color, linewidth=1.2)
         ax.plot([hi, hi], [y - 0.18, y + 0.18], color=color, linewidth=1.2)
         ax.plot([d], [y], "o", color=color, markersize=5)
-        ax.annotate(f"{fmt_diff(r['diff'], r['key'])}  {fmt_diff_ci(r['ci95'], r['key'])}", xy=(1.01, y),
-                    xycoords=("axes fraction", "data"), va="center", fontsize=7.5, color=color)
+        ax.annotate(
+            f"{fmt_diff(r['diff'], r['key'])}  {fmt_diff_ci(r['ci95'], r['key'])}",
+            xy=(1.01, y),
+            xycoords=("axes fraction", "data"),
+            va="center",
+            fontsize=7.5,
+            color=color,
+        )
     ax.set_xlim(-reach * 1.08, reach * 1.08)
     ax.set_ylim(-0.8, len(shown) - 0.2)
     ax.axvline(0, color="black", linewidth=0.8)
     from matplotlib.lines import Line2D
 
-    ax.legend(handles=[Line2D([], [], color=COLOR_UP, marker="o", label="flagged up (Holm, family-wise 5%)"),
-                       Line2D([], [], color=COLOR_DOWN, marker="o", label="flagged down"),
-                       Line2D([], [], color=COLOR_UNADJ, marker="o", label="interval excludes 0, not after Holm"),
-                       Line2D([], [], color="#888888", marker="o", label="no difference shown")],
-              fontsize=8, loc="lower right")
+    ax.legend(
+        handles=[
+            Line2D([], [], color=COLOR_UP, marker="o", label="flagged up (Holm, family-wise 5%)"),
+            Line2D([], [], color=COLOR_DOWN, marker="o", label="flagged down"),
+            Line2D([], [], color=COLOR_UNADJ, marker="o", label="interval excludes 0, not after Holm"),
+            Line2D([], [], color="#888888", marker="o", label="no difference shown"),
+        ],
+        fontsize=8,
+        loc="lower right",
+    )
     ax.set_yticks(ys)
     ax.set_yticklabels([r.get("name") or r["key"] for r in shown], fontsize=8)
-    ax.set_xlabel(f"difference {label_b} − {label_a}, % of {label_a}'s value (95% interval); "
-                  "right: the difference in the metric's own unit")
+    ax.set_xlabel(
+        f"difference {label_b} − {label_a}, % of {label_a}'s value (95% interval); "
+        "right: the difference in the metric's own unit"
+    )
     title = f"What the variant changes: {label_b} − {label_a}"
     if left_out:
         title += "\n(not drawn, A near 0: " + ", ".join(left_out) + "; see the table)"

@@ -1,5 +1,6 @@
 """Per-game export: one record per match (JSONL, nested hands) and one row per match or hand (CSV),
 so a user continues in a notebook (``pandas.read_json(path, lines=True)``, ``pandas.read_csv``)."""
+
 from __future__ import annotations
 
 import csv
@@ -21,33 +22,38 @@ def match_row(rec: MatchRecord, names, arm: str | None = None, index: int | None
     row: dict[str, Any] = {} if arm is None else {"arm": arm}
     if index is not None:
         row["match"] = index
-    row.update({
-        "seed": rec.seed,
-        "bots": list(rec.bots) if rec.bots is not None else None,
-        "result": rec.result,
-        "winner": _side_name(names, rec.winner) or None,
-        "totals": dict(zip(names, rec.totals)),
-        "hands_played": rec.hands_played,
-        "turns": rec.turns,
-        "lead_changes": rec.lead_changes,
-        "leader_after_first_hand": _side_name(names, rec.leader_after_first_hand) or None,
-        "comeback": rec.comeback,
-        "margin": rec.margin,
-    })
-    row["hands"] = [{
-        "hand": h.hand,
-        "first_player": h.first_player + 1 if h.first_player >= 0 else None,
-        "first_side": _side_name(names, h.first_side) or None,
-        "turns": h.turns,
-        "completed_by": _side_name(names, h.completed_by) or None,
-        "coups_fourres": h.coups_fourres,
-        "extension_called": h.extension_called,
-        "extension_made": h.extension_made,
-        "safe_trip": h.safe_trip,
-        "shutout": h.shutout,
-        "winner": _side_name(names, h.winner) or None,
-        "score_sheet": {n: {line: h.line(line)[s] for line in SCORE_LINES} for s, n in enumerate(names)},
-    } for h in rec.hands]
+    row.update(
+        {
+            "seed": rec.seed,
+            "bots": list(rec.bots) if rec.bots is not None else None,
+            "result": rec.result,
+            "winner": _side_name(names, rec.winner) or None,
+            "totals": dict(zip(names, rec.totals)),
+            "hands_played": rec.hands_played,
+            "turns": rec.turns,
+            "lead_changes": rec.lead_changes,
+            "leader_after_first_hand": _side_name(names, rec.leader_after_first_hand) or None,
+            "comeback": rec.comeback,
+            "margin": rec.margin,
+        }
+    )
+    row["hands"] = [
+        {
+            "hand": h.hand,
+            "first_player": h.first_player + 1 if h.first_player >= 0 else None,
+            "first_side": _side_name(names, h.first_side) or None,
+            "turns": h.turns,
+            "completed_by": _side_name(names, h.completed_by) or None,
+            "coups_fourres": h.coups_fourres,
+            "extension_called": h.extension_called,
+            "extension_made": h.extension_made,
+            "safe_trip": h.safe_trip,
+            "shutout": h.shutout,
+            "winner": _side_name(names, h.winner) or None,
+            "score_sheet": {n: {line: h.line(line)[s] for line in SCORE_LINES} for s, n in enumerate(names)},
+        }
+        for h in rec.hands
+    ]
     return row
 
 
@@ -56,8 +62,17 @@ def jsonl(rows) -> str:
 
 
 # the last column, strong_side, is kept (blank) so that the files read as they always did
-MATCH_COLUMNS = ("seed", "result", "winner", "hands_played", "turns", "lead_changes",
-                 "leader_after_first_hand", "comeback", "margin")
+MATCH_COLUMNS = (
+    "seed",
+    "result",
+    "winner",
+    "hands_played",
+    "turns",
+    "lead_changes",
+    "leader_after_first_hand",
+    "comeback",
+    "margin",
+)
 
 
 def matches_csv(items, names) -> str:
@@ -71,8 +86,18 @@ def matches_csv(items, names) -> str:
     return buf.getvalue()
 
 
-HAND_COLUMNS = ("first_player", "first_side", "turns", "completed_by", "coups_fourres", "extension_called",
-                "extension_made", "safe_trip", "shutout", "winner")
+HAND_COLUMNS = (
+    "first_player",
+    "first_side",
+    "turns",
+    "completed_by",
+    "coups_fourres",
+    "extension_called",
+    "extension_made",
+    "safe_trip",
+    "shutout",
+    "winner",
+)
 
 
 def hands_csv(items, names) -> str:
@@ -84,8 +109,17 @@ def hands_csv_header(names) -> str:
     """The header line of :func:`hands_csv` (a file streamed chunk by chunk writes it once)."""
     buf = io.StringIO()
     csv.writer(buf, lineterminator="\n").writerow(
-        ["arm", "match", "kind", "seed", "match_result", "hand", *HAND_COLUMNS,
-         *(f"{line}_{n}" for n in names for line in SCORE_LINES)])
+        [
+            "arm",
+            "match",
+            "kind",
+            "seed",
+            "match_result",
+            "hand",
+            *HAND_COLUMNS,
+            *(f"{line}_{n}" for n in names for line in SCORE_LINES),
+        ]
+    )
     return buf.getvalue()
 
 
@@ -96,9 +130,18 @@ def hands_csv_rows(items, names) -> str:
     for arm, i, kind, rec in items:
         row = match_row(rec, names)
         for h in row["hands"]:
-            w.writerow([arm or "", i, kind, rec.seed, rec.result, h["hand"],
-                        *(_cell(h[c]) for c in HAND_COLUMNS),
-                        *(h["score_sheet"][n][line] for n in names for line in SCORE_LINES)])
+            w.writerow(
+                [
+                    arm or "",
+                    i,
+                    kind,
+                    rec.seed,
+                    rec.result,
+                    h["hand"],
+                    *(_cell(h[c]) for c in HAND_COLUMNS),
+                    *(h["score_sheet"][n][line] for n in names for line in SCORE_LINES),
+                ]
+            )
     return buf.getvalue()
 
 
@@ -122,8 +165,16 @@ def match_cells(arm, i, kind, rec, names, width: int) -> list:
 
 
 def hand_header(names) -> list[str]:
-    return ["arm", "match", "kind", "seed", "match_result", "hand", *HAND_COLUMNS,
-            *(f"{line}_{n}" for n in names for line in SCORE_LINES)]
+    return [
+        "arm",
+        "match",
+        "kind",
+        "seed",
+        "match_result",
+        "hand",
+        *HAND_COLUMNS,
+        *(f"{line}_{n}" for n in names for line in SCORE_LINES),
+    ]
 
 
 def hand_cells(arm, i, kind, rec, names, all_names) -> list[list]:
@@ -133,7 +184,16 @@ def hand_cells(arm, i, kind, rec, names, all_names) -> list[list]:
     rows = []
     for h in row["hands"]:
         sheet = h["score_sheet"]
-        rows.append([arm or "", i, kind, rec.seed, rec.result, h["hand"],
-                     *(_cell(h[c]) for c in HAND_COLUMNS),
-                     *(sheet[n][line] if n in sheet else "" for n in all_names for line in SCORE_LINES)])
+        rows.append(
+            [
+                arm or "",
+                i,
+                kind,
+                rec.seed,
+                rec.result,
+                h["hand"],
+                *(_cell(h[c]) for c in HAND_COLUMNS),
+                *(sheet[n][line] if n in sheet else "" for n in all_names for line in SCORE_LINES),
+            ]
+        )
     return rows

@@ -2,6 +2,7 @@
 page, the charts' labels and the headline ("–" for a figure that does not apply, shares as percentages,
 differences signed, p-values as ``<0.001``). A leaf of the compare package, so that the report, the charts
 and the headline can all use it without importing one another."""
+
 from __future__ import annotations
 
 import math

@@ -1,6 +1,7 @@
 """The headline of a comparison in words a player reads: the effects that matter as sentences, with
 their size and interval, most important first. The same sentences, in the same order, are the
 terminal's first lines, the top of ``index.html`` and ``summary`` in ``--json``."""
+
 from __future__ import annotations
 
 import re
@@ -15,22 +16,42 @@ RESTRICTION_WORDS = {
     "no_discard_draw": "never draws the discard pile's top",
     "no_mulligan": "never mulligans",
 }
-RESTRICTION_SHORT = {"no_coup_fourre": "coups fourrés", "no_extension": "the extension", "no_attack": "attacks",
-                     "no_safety_discard": "safety discards", "no_discard_draw": "discard draws",
-                     "no_mulligan": "mulligans"}  # a progress bar's label: "forbid attacks"
-RESTRICTION_NOUNS = {"no_coup_fourre": "coups fourrés", "no_extension": "the extension", "no_attack": "attacks",
-                     "no_safety_discard": "safety discards", "no_discard_draw": "draws from the discard pile",
-                     "no_mulligan": "mulligans"}
+RESTRICTION_SHORT = {
+    "no_coup_fourre": "coups fourrés",
+    "no_extension": "the extension",
+    "no_attack": "attacks",
+    "no_safety_discard": "safety discards",
+    "no_discard_draw": "discard draws",
+    "no_mulligan": "mulligans",
+}  # a progress bar's label: "forbid attacks"
+RESTRICTION_NOUNS = {
+    "no_coup_fourre": "coups fourrés",
+    "no_extension": "the extension",
+    "no_attack": "attacks",
+    "no_safety_discard": "safety discards",
+    "no_discard_draw": "draws from the discard pile",
+    "no_mulligan": "mulligans",
+}
 ROBUST_WORDS = {True: "holds with every bot", False: "depends on the bots", None: "not checked with other bots"}
 # the label of a flagged effect, by what the other lineups measured (``robust_verdict`` of a row):
 # "unconfirmed" is a check with too few pairs to tell, never read as "depends on the bots"
-VERDICT_BADGES = {"holds": "holds with every bot", "differs": "depends on the bots", "unconfirmed": "not confirmed",
-                  None: "not checked with other bots"}
+VERDICT_BADGES = {
+    "holds": "holds with every bot",
+    "differs": "depends on the bots",
+    "unconfirmed": "not confirmed",
+    None: "not checked with other bots",
+}
 
 # what a table notices first, in this order (issue 34): hand length, trips completed, shutouts, who wins,
 # then points; any other flagged effect after these, the largest first
-NOTICED = ("turns_per_hand", "trip_completed_share", "shutout_share", "first_side_win_share", "points_per_hand",
-           "margin")
+NOTICED = (
+    "turns_per_hand",
+    "trip_completed_share",
+    "shutout_share",
+    "first_side_win_share",
+    "points_per_hand",
+    "margin",
+)
 HEADLINE_SENTENCES = 3
 CERTAINTY = ("clearly", "probably", "not shown")
 
@@ -61,8 +82,9 @@ def effect_sentence(r: dict) -> str:
     rel = relative(r["diff"], r["a"])
     if rel is None:
         return _minus(f"{head}, {fmt_diff(r['diff'], key)} (95% CI {fmt_diff(lo, key)} to {fmt_diff(hi, key)})")
-    return _minus(f"{head}, {fmt_diff(r['diff'], key)} ({_pct(rel)}; 95% CI {_pct(lo / abs(r['a']))} "
-                  f"to {_pct(hi / abs(r['a']))})")
+    return _minus(
+        f"{head}, {fmt_diff(r['diff'], key)} ({_pct(rel)}; 95% CI {_pct(lo / abs(r['a']))} to {_pct(hi / abs(r['a']))})"
+    )
 
 
 def importance(r: dict) -> float:
@@ -76,8 +98,12 @@ def importance(r: dict) -> float:
 def bot_words(bot: str) -> str:
     """A lineup as a sentence names it: "the expert" for any budget of it, else the bot's name."""
     base = bot.partition(":")[0]
-    return {"expert": "the expert", "learned": "the learned bot", "heuristic": "the heuristic",
-            "random": "random play"}.get(base, base)
+    return {
+        "expert": "the expert",
+        "learned": "the learned bot",
+        "heuristic": "the heuristic",
+        "random": "random play",
+    }.get(base, base)
 
 
 def verdict_of(r: dict) -> str | None:
@@ -113,7 +139,8 @@ def robust_words(r: dict) -> str:
     seen = "; ".join(
         f"with {bot_words(c['bots'])}, {c['pairs']} pairs: {fmt_diff(c['diff'], key)}"
         + (f", 95% CI {fmt_diff(c['ci95'][0], key)} to {fmt_diff(c['ci95'][1], key)}" if c["ci95"] else "")
-        for c in checks)
+        for c in checks
+    )
     return _minus(f"{words} ({seen})")
 
 
@@ -123,27 +150,38 @@ def _share(v) -> str:
 
 def focus_sentence(f: dict, names: tuple[str, str]) -> str:
     if f["kind"] == "ladder":
-        what = (f"Skill: {bot_words(f['focus'])} against {bot_words(f['other'])} wins {_share(f['a'])} → "
-                f"{_share(f['b'])} of matches")
+        what = (
+            f"Skill: {bot_words(f['focus'])} against {bot_words(f['other'])} wins {_share(f['a'])} → "
+            f"{_share(f['b'])} of matches"
+        )
     else:
         restriction = f["other"].partition(":")[2].partition("=")[0]
 
-        what = (f"Restricted play: the heuristic against one that {RESTRICTION_WORDS.get(restriction, restriction)} "
-                f"wins {_share(f['a'])} → {_share(f['b'])}")
+        what = (
+            f"Restricted play: the heuristic against one that {RESTRICTION_WORDS.get(restriction, restriction)} "
+            f"wins {_share(f['a'])} → {_share(f['b'])}"
+        )
     if f["pairs"] == 0:
         return what + " (not played)"
     if f["ci95"] is None:
         return what + f" ({f['pairs']} matches per arm; not differenced: the arms seat the players differently)"
     lo, hi = f["ci95"]
-    verdict = ("this decision weighs more under B" if f["kind"] == "restricted" else "skill matters more under B") \
-        if f["flagged"] and f["diff"] > 0 else \
-        ("this decision weighs less under B" if f["kind"] == "restricted" else "skill matters less under B") \
-        if f["flagged"] else "no difference shown"
+    verdict = (
+        ("this decision weighs more under B" if f["kind"] == "restricted" else "skill matters more under B")
+        if f["flagged"] and f["diff"] > 0
+        else ("this decision weighs less under B" if f["kind"] == "restricted" else "skill matters less under B")
+        if f["flagged"]
+        else "no difference shown"
+    )
     if not f["flagged"] and f.get("excludes_zero"):
-        verdict += (f" once corrected for the {f.get('family', 'other')} ladder and restricted-play tests "
-                    "(Holm); its interval alone excludes 0")
-    return _minus(f"{what}, {100 * f['diff']:+.1f} percentage points (95% CI {100 * lo:+.1f} to {100 * hi:+.1f}; "
-                  f"{f['pairs']} matches per arm): {verdict}")
+        verdict += (
+            f" once corrected for the {f.get('family', 'other')} ladder and restricted-play tests "
+            "(Holm); its interval alone excludes 0"
+        )
+    return _minus(
+        f"{what}, {100 * f['diff']:+.1f} percentage points (95% CI {100 * lo:+.1f} to {100 * hi:+.1f}; "
+        f"{f['pairs']} matches per arm): {verdict}"
+    )
 
 
 def summary(cmp) -> list[dict]:
@@ -155,8 +193,7 @@ def summary(cmp) -> list[dict]:
     flagged = sorted((r for r in cmp.rows if r["flagged"]), key=lambda r: (notice_rank(r), -importance(r)))
     win = next(r for r in cmp.rows if r["key"] == "first_side_win_share")
     for r in flagged:
-        if not win["flagged"] and notice_rank(r) > notice_rank(win) and not any(
-                x["metric"] == win["key"] for x in out):
+        if not win["flagged"] and notice_rank(r) > notice_rank(win) and not any(x["metric"] == win["key"] for x in out):
             out.append({"metric": win["key"], "text": None})  # who wins in its place: filled in below
         out.append({"metric": r["key"], "text": f"{effect_sentence(r)}: {robust_words(r)}"})
     if not win["flagged"]:
@@ -165,11 +202,15 @@ def summary(cmp) -> list[dict]:
         elif win["pairs"] == 0:
             text = "Who wins: no match finished"
         else:
-            text = (f"Who wins: no difference shown (side A wins {fmt(win['a'], win['key'])} → "
-                    f"{fmt(win['b'], win['key'])} of matches)")
+            text = (
+                f"Who wins: no difference shown (side A wins {fmt(win['a'], win['key'])} → "
+                f"{fmt(win['b'], win['key'])} of matches)"
+            )
             if win.get("excludes_zero"):
-                text += f", once corrected for testing {sum(1 for r in cmp.rows if r['p_holm'] is not None)} " \
-                        "figures at once (Holm); its interval alone excludes 0"
+                text += (
+                    f", once corrected for testing {sum(1 for r in cmp.rows if r['p_holm'] is not None)} "
+                    "figures at once (Holm); its interval alone excludes 0"
+                )
         slot = next((x for x in out if x["metric"] == win["key"]), None)
         if slot is None:
             out.append({"metric": win["key"], "text": text})
@@ -185,19 +226,29 @@ def summary(cmp) -> list[dict]:
         if played and all(f["ci95"] is not None for f in played):
             kinds = ", ".join(RESTRICTION_NOUNS.get(f["key"].partition(":")[2], f["key"]) for f in played)
             text = f"Restricted play: no decision ({kinds}) shown to weigh more or less under B"
-            turned = [RESTRICTION_NOUNS.get(f["key"].partition(":")[2], f["key"]) for f in played
-                      if f.get("excludes_zero")]
+            turned = [
+                RESTRICTION_NOUNS.get(f["key"].partition(":")[2], f["key"]) for f in played if f.get("excludes_zero")
+            ]
             if turned:
-                text += (f", once corrected for the {played[0].get('family', 'other')} ladder and restricted-play "
-                         f"tests (Holm); the interval alone excludes 0 for {', '.join(turned)}")
+                text += (
+                    f", once corrected for the {played[0].get('family', 'other')} ladder and restricted-play "
+                    f"tests (Holm); the interval alone excludes 0 for {', '.join(turned)}"
+                )
             out.append({"metric": "restricted", "text": text})
     return out
 
 
 def no_difference(cmp) -> list[str]:
     """The names of the metrics compared with no difference shown (for the line under the headline)."""
-    return [r["name"] for r in cmp.rows if r["compared"] and not r["flagged"] and r["diff"] is not None
-            and r["key"] != "first_side_win_share" and not r.get("excludes_zero")]  # those: holm_sentence
+    return [
+        r["name"]
+        for r in cmp.rows
+        if r["compared"]
+        and not r["flagged"]
+        and r["diff"] is not None
+        and r["key"] != "first_side_win_share"
+        and not r.get("excludes_zero")
+    ]  # those: holm_sentence
 
 
 def holm_sentence(rows: list[dict]) -> str | None:
@@ -207,40 +258,86 @@ def holm_sentence(rows: list[dict]) -> str | None:
     if not turned:
         return None
     tests = sum(1 for r in rows if r.get("p_holm") is not None)
-    return (f"Not shown once corrected for testing {tests} figures at once (Holm), though the 95% interval alone "
-            f"excludes 0: {', '.join(turned)}.")
+    return (
+        f"Not shown once corrected for testing {tests} figures at once (Holm), though the 95% interval alone "
+        f"excludes 0: {', '.join(turned)}."
+    )
 
 
 # -- the headline: at most three sentences a player reads first ------------------------------------
 # each metric as a change in plain words: (rising, falling, what a "not shown" sentence names, unit)
 _PLAIN = {
     "turns_per_hand": ("hands get about {p} longer", "hands get about {p} shorter", "hand length", " turns"),
-    "hands_per_match": ("matches take about {p} more hands", "matches take about {p} fewer hands",
-                        "match length", " hands"),
-    "trip_completed_share": ("trips are completed more often", "trips are completed less often",
-                             "how often trips are completed", " of hands"),
+    "hands_per_match": (
+        "matches take about {p} more hands",
+        "matches take about {p} fewer hands",
+        "match length",
+        " hands",
+    ),
+    "trip_completed_share": (
+        "trips are completed more often",
+        "trips are completed less often",
+        "how often trips are completed",
+        " of hands",
+    ),
     "shutout_share": ("shutouts become more common", "shutouts become rarer", "shutouts", " of hands"),
-    "first_side_win_share": ("side A (the first seat's) wins more often", "side A (the first seat's) wins less often",
-                             "who wins", " of matches won by side A"),
-    "points_per_hand": ("each side scores about {p} more points a hand", "each side scores about {p} fewer points a hand",
-                        "points a hand", " points"),
-    "margin": ("matches are won by about {p} wider margins", "matches are won by about {p} narrower margins",
-               "winning margins", " points"),
-    "coups_fourres_per_hand": ("coups fourrés become more common", "coups fourrés become rarer", "coups fourrés",
-                               " a hand"),
+    "first_side_win_share": (
+        "side A (the first seat's) wins more often",
+        "side A (the first seat's) wins less often",
+        "who wins",
+        " of matches won by side A",
+    ),
+    "points_per_hand": (
+        "each side scores about {p} more points a hand",
+        "each side scores about {p} fewer points a hand",
+        "points a hand",
+        " points",
+    ),
+    "margin": (
+        "matches are won by about {p} wider margins",
+        "matches are won by about {p} narrower margins",
+        "winning margins",
+        " points",
+    ),
+    "coups_fourres_per_hand": (
+        "coups fourrés become more common",
+        "coups fourrés become rarer",
+        "coups fourrés",
+        " a hand",
+    ),
     "safe_trip_share": ("safe trips become more common", "safe trips become rarer", "safe trips", " of hands"),
-    "extension_called_share": ("the extension is called more often", "the extension is called less often",
-                               "extensions called", " of hands"),
-    "extension_made_share": ("called extensions succeed more often", "called extensions succeed less often",
-                             "extensions made", " of those called"),
-    "dealer_left_hand_share": ("the side that plays first wins more hands", "the side that plays first wins fewer hands",
-                               "the first side's hands", " of hands"),
-    "lead_changes_per_match": ("the lead changes more often", "the lead changes less often", "lead changes",
-                               " a match"),
+    "extension_called_share": (
+        "the extension is called more often",
+        "the extension is called less often",
+        "extensions called",
+        " of hands",
+    ),
+    "extension_made_share": (
+        "called extensions succeed more often",
+        "called extensions succeed less often",
+        "extensions made",
+        " of those called",
+    ),
+    "dealer_left_hand_share": (
+        "the side that plays first wins more hands",
+        "the side that plays first wins fewer hands",
+        "the first side's hands",
+        " of hands",
+    ),
+    "lead_changes_per_match": (
+        "the lead changes more often",
+        "the lead changes less often",
+        "lead changes",
+        " a match",
+    ),
     "comeback_share": ("comebacks become more common", "comebacks become rarer", "comebacks", " of matches"),
     "draw_share": ("draws become more common", "draws become rarer", "draws", " of matches"),
-    "unfinished_share": ("more matches reach the hand cap", "fewer matches reach the hand cap", "unfinished matches",
-                         " of matches"),
+    "unfinished_share": (
+        "more matches reach the hand cap",
+        "fewer matches reach the hand cap",
+        "unfinished matches",
+        " of matches",
+    ),
 }
 
 
@@ -266,18 +363,28 @@ def _plain_change(r: dict) -> tuple[str, str]:
     else:  # a score line: "each side scores about 74% fewer points a hand from delayed action"
         line = key.partition(".")[2]
         words = LINE_WORDS_PLAIN.get(line, line.replace("_", " "))
-        up, down, unit = (f"each side scores about {{p}} more points a hand from {words}",
-                          f"each side scores about {{p}} fewer points a hand from {words}", " points")
+        up, down, unit = (
+            f"each side scores about {{p}} more points a hand from {words}",
+            f"each side scores about {{p}} fewer points a hand from {words}",
+            " points",
+        )
     text = up if r["diff"] > 0 else down
     if "{p}" in text:
         text = text.replace("about {p} ", "") if rel is None else text.replace("{p}", _about(rel))
     return text, f"{_plain_value(r['a'], key)} → {_plain_value(r['b'], key)}{unit}"
 
 
-LINE_WORDS_PLAIN = {"milestones": "distance", "safeties": "safeties", "all_safeties": "all four safeties",
-                    "coup_fourres": "coups fourrés", "trip_completed": "the trip bonus",
-                    "delayed_action": "delayed action", "safe_trip": "safe trips", "shutout": "shutouts",
-                    "extension": "the extension"}
+LINE_WORDS_PLAIN = {
+    "milestones": "distance",
+    "safeties": "safeties",
+    "all_safeties": "all four safeties",
+    "coup_fourres": "coups fourrés",
+    "trip_completed": "the trip bonus",
+    "delayed_action": "delayed action",
+    "safe_trip": "safe trips",
+    "shutout": "shutouts",
+    "extension": "the extension",
+}
 
 
 def certainty(r: dict) -> str:
@@ -360,8 +467,10 @@ def starved_sentences(cmp) -> list[str]:
         word = "Clearly" if ci and 1 - ci[1] >= STARVED else "Probably"
         bounds = f"somewhere between {100 * (1 - ci[1]):.0f}% and {100 * (1 - ci[0]):.0f}%, " if ci else ""
         basis = f" ({bounds}from {n:,} match{'es' if n != 1 else ''})" if n else ""
-        out.append(f"{word}, under {arm.upper()} the deck runs out before any car arrives in {100 * (1 - done):.0f}% "
-                   f"of hands{basis}: trips almost never complete.")
+        out.append(
+            f"{word}, under {arm.upper()} the deck runs out before any car arrives in {100 * (1 - done):.0f}% "
+            f"of hands{basis}: trips almost never complete."
+        )
     return out
 
 
@@ -375,8 +484,10 @@ def headline(cmp) -> list[str]:
     rows = headline_rows(cmp)
     if not any(r["flagged"] for r in cmp.rows):
         pairs = cmp.pairs_done
-        none = (f"Not shown: any effect on play (hand length, trips, shutouts, who wins, points) in {pairs:,} "
-                f"paired match{'es' if pairs != 1 else ''}.")
+        none = (
+            f"Not shown: any effect on play (hand length, trips, shutouts, who wins, points) in {pairs:,} "
+            f"paired match{'es' if pairs != 1 else ''}."
+        )
         rest = [none] + [plain_sentence(cmp, r) for r in rows if r["excludes_zero"]]
     else:
         rest = [plain_sentence(cmp, r) for r in rows]

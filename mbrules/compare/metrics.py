@@ -4,6 +4,7 @@ the paired difference B − A with its 95% interval, tested and flagged by Holm 
 ``kind`` ``share`` is a share of matches (Wilson interval), ``ratio`` every other figure (delta-method
 interval, the match as the unit). The difference of every metric is paired by seed.
 """
+
 from __future__ import annotations
 
 from ..matches import intervals as stats
@@ -30,12 +31,22 @@ def row_from_sums(metric: Metric, sums: stats.PairSums, comparable: bool = True)
     d, se = sums.paired_diff() if comparable else (None, None)
     ci = stats.normal_ci(d, se)
     return {
-        "key": metric.key, "label": metric.label, "name": metric.name or metric.label, "kind": metric.kind,
-        "scope": metric.scope, "compared": comparable,
-        "a": va["value"], "b": vb["value"], "diff": d,
-        "a_ci95": va["ci95"], "b_ci95": vb["ci95"],
+        "key": metric.key,
+        "label": metric.label,
+        "name": metric.name or metric.label,
+        "kind": metric.kind,
+        "scope": metric.scope,
+        "compared": comparable,
+        "a": va["value"],
+        "b": vb["value"],
+        "diff": d,
+        "a_ci95": va["ci95"],
+        "b_ci95": vb["ci95"],
         "ci95": list(ci) if ci else None,
-        "n_a": va["n"], "n_b": vb["n"], "pairs": sums.n, "method": va["method"] or vb["method"],
+        "n_a": va["n"],
+        "n_b": vb["n"],
+        "pairs": sums.n,
+        "method": va["method"] or vb["method"],
         "se": se,
         "p": stats.p_value(d, se),
     }

@@ -3,6 +3,7 @@
 The report is made as a dict ``{file name: text, bytes or writer}`` (a writer is a callable that
 writes the file's bytes to a binary file object: the per-match records streamed to spill files while
 the matches ran are copied that way, never held in memory) and written whole by :func:`write_report`."""
+
 from __future__ import annotations
 
 import html
@@ -36,25 +37,45 @@ def document(cmp) -> dict:
     metrics = {}
     for r in cmp.rows:
         m = {
-            "name": r["name"], "label": r["label"], "scope": r["scope"], "compared": r["compared"],
-            "a": _round(r["a"]), "a_ci95": _jl(r["a_ci95"]),
-            "b": _round(r["b"]), "b_ci95": _jl(r["b_ci95"]),
-            "diff": _round(r["diff"]), "ci95": _jl(r["ci95"]),
-            "method": r["method"], "n_a": r["n_a"], "n_b": r["n_b"], "pairs": r["pairs"],
-            "p": _round(r["p"]) if r["compared"] else None, "p_holm": _round(r["p_holm"]), "flagged": r["flagged"],
+            "name": r["name"],
+            "label": r["label"],
+            "scope": r["scope"],
+            "compared": r["compared"],
+            "a": _round(r["a"]),
+            "a_ci95": _jl(r["a_ci95"]),
+            "b": _round(r["b"]),
+            "b_ci95": _jl(r["b_ci95"]),
+            "diff": _round(r["diff"]),
+            "ci95": _jl(r["ci95"]),
+            "method": r["method"],
+            "n_a": r["n_a"],
+            "n_b": r["n_b"],
+            "pairs": r["pairs"],
+            "p": _round(r["p"]) if r["compared"] else None,
+            "p_holm": _round(r["p_holm"]),
+            "flagged": r["flagged"],
             "excludes_zero": r["excludes_zero"],
         }
         if r["flagged"]:
             m["robust"] = r.get("robust")
             m["robust_verdict"] = r.get("robust_verdict")
-            m["robust_checks"] = [{**c, "diff": _round(c["diff"]), "ci95": _jl(c["ci95"])}
-                                  for c in r.get("robust_checks", [])]
+            m["robust_checks"] = [
+                {**c, "diff": _round(c["diff"]), "ci95": _jl(c["ci95"])} for c in r.get("robust_checks", [])
+            ]
         metrics[r["key"]] = m
 
     def focus(f):
-        return {**f, "a": _round(f["a"]), "b": _round(f["b"]), "diff": _round(f["diff"]), "se": _round(f["se"]),
-                "p_holm": _round(f["p_holm"]),
-                "a_ci95": _jl(f["a_ci95"]), "b_ci95": _jl(f["b_ci95"]), "ci95": _jl(f["ci95"])}
+        return {
+            **f,
+            "a": _round(f["a"]),
+            "b": _round(f["b"]),
+            "diff": _round(f["diff"]),
+            "se": _round(f["se"]),
+            "p_holm": _round(f["p_holm"]),
+            "a_ci95": _jl(f["a_ci95"]),
+            "b_ci95": _jl(f["b_ci95"]),
+            "ci95": _jl(f["ci95"]),
+        }
 
     return {
         "settings": cmp.settings,
@@ -88,23 +109,29 @@ def settings_words(doc: dict) -> list[str]:
     """The settings as sentences."""
     s = doc["settings"]
     arms = doc["arms"]
-    lines = [f"A: {arms['a']}, {s['a']['players']} players in {s['a']['sides']} sides (ruleset {s['a']['ruleset']})",
-             f"B: {arms['b']}, {s['b']['players']} players in {s['b']['sides']} sides (ruleset {s['b']['ruleset']})",
-             f"{s['games']} paired matches asked, {doc['pairs']} played: match i of both arms is dealt from seed "
-             f"({s['seed']}, i)",
-             f"Main lineup: {', '.join(s['bots'])}"]
+    lines = [
+        f"A: {arms['a']}, {s['a']['players']} players in {s['a']['sides']} sides (ruleset {s['a']['ruleset']})",
+        f"B: {arms['b']}, {s['b']['players']} players in {s['b']['sides']} sides (ruleset {s['b']['ruleset']})",
+        f"{s['games']} paired matches asked, {doc['pairs']} played: match i of both arms is dealt from seed "
+        f"({s['seed']}, i)",
+        f"Main lineup: {', '.join(s['bots'])}",
+    ]
     if s["robust_bots"]:
         pairs = s.get("robust_pairs") or {b: s["robust_games"] for b in s["robust_bots"]}
-        lines.append("Each flagged effect measured again with " + " and ".join(
-            f"{b} on the first {pairs.get(b, s['robust_games']):,} pairs" for b in s["robust_bots"]))
+        lines.append(
+            "Each flagged effect measured again with "
+            + " and ".join(f"{b} on the first {pairs.get(b, s['robust_games']):,} pairs" for b in s["robust_bots"])
+        )
     else:
         lines.append("No other lineup measured (robustness not checked)")
     if s["skill_games"]:
         from mbrules.bots import is_slow
 
         slow = list(dict.fromkeys(r.partition(":")[0] for r in s["ladder"] if is_slow(r)))
-        lines.append(f"Skill ladder {' < '.join(s['ladder'])}: {s['skill_games']} matches per arm and rung"
-                     + (f" ({s['robust_games']} with the {' and the '.join(slow)})" if slow else ""))
+        lines.append(
+            f"Skill ladder {' < '.join(s['ladder'])}: {s['skill_games']} matches per arm and rung"
+            + (f" ({s['robust_games']} with the {' and the '.join(slow)})" if slow else "")
+        )
     if s["restricted_games"]:
         lines.append(f"Restricted play: {s['restricted_games']} matches per arm and restriction")
     workers = s["workers"]
@@ -113,12 +140,15 @@ def settings_words(doc: dict) -> list[str]:
 
 
 def page_title(doc: dict) -> str:
-    """"What hazard-on-hazard changes in <ruleset>" when B is A with options added, else "What B changes against A"."""
+    """ "What hazard-on-hazard changes in <ruleset>" when B is A with options added, else "What B changes against A"."""
     s, arms = doc["settings"], doc["arms"]
-    extra = s["b"]["applied_options"][len(s["a"]["applied_options"]):]
-    if (s["a"]["ruleset_id"] == s["b"]["ruleset_id"] and extra
-            and s["b"]["applied_options"][:len(s["a"]["applied_options"])] == s["a"]["applied_options"]
-            and s["a"]["players"] == s["b"]["players"]):
+    extra = s["b"]["applied_options"][len(s["a"]["applied_options"]) :]
+    if (
+        s["a"]["ruleset_id"] == s["b"]["ruleset_id"]
+        and extra
+        and s["b"]["applied_options"][: len(s["a"]["applied_options"])] == s["a"]["applied_options"]
+        and s["a"]["players"] == s["b"]["players"]
+    ):
         return f"What {' + '.join(extra)} changes in {arms['a']}"
     return f"What {arms['b']} changes against {arms['a']}"
 
@@ -134,12 +164,18 @@ def html_page(doc: dict, charts: dict[str, str] | None) -> str:
     e = html.escape
     s = doc["settings"]
     title = page_title(doc)
-    players = (f"{s['players']} players" if s["players"] == s["players_b"]
-               else f"{s['players']} players (A) and {s['players_b']} (B)")
+    players = (
+        f"{s['players']} players"
+        if s["players"] == s["players_b"]
+        else f"{s['players']} players (A) and {s['players_b']} (B)"
+    )
     sub = f"{players}; {doc['pairs']} paired matches; main lineup {', '.join(s['bots'])}"
     if doc["interrupted"]:
         sub += " — interrupted: the figures are those of the matches both arms finished"
-    changes = "".join(f"<li>{e(c)}</li>" for c in doc["rule_changes"]) or "<li>No rule differs: both arms play the same rules.</li>"
+    changes = (
+        "".join(f"<li>{e(c)}</li>" for c in doc["rule_changes"])
+        or "<li>No rule differs: both arms play the same rules.</li>"
+    )
     effects = []
     metrics = doc["metrics"]
     for item in doc["summary"]:
@@ -149,14 +185,19 @@ def html_page(doc: dict, charts: dict[str, str] | None) -> str:
             row = {**m, "key": item["metric"]}
             label = badge(row)
             bcls = {"holds": "robust", "differs": "fragile"}.get(m.get("robust_verdict"), "unchecked")
-            detail = robust_words(row)[len(label):].strip()
-            effects.append(f'<li class="{cls}">{e(effect_sentence(row))} <span class="badge {bcls}">{e(label)}</span>'
-                           f' <small>{e(detail)}</small></li>')
+            detail = robust_words(row)[len(label) :].strip()
+            effects.append(
+                f'<li class="{cls}">{e(effect_sentence(row))} <span class="badge {bcls}">{e(label)}</span>'
+                f' <small>{e(detail)}</small></li>'
+            )
         else:
             effects.append(f'<li class="none">{e(item["text"])}</li>')
     if not any(m["flagged"] for m in metrics.values()):
-        effects.insert(0, '<li class="none"><strong>No effect on play shown</strong> (no metric flagged '
-                          'after Holm\'s correction).</li>')
+        effects.insert(
+            0,
+            '<li class="none"><strong>No effect on play shown</strong> (no metric flagged '
+            'after Holm\'s correction).</li>',
+        )
     quiet = no_difference(SimpleNamespace(rows=[{**m, "key": k} for k, m in metrics.items()]))
     quiet_html = f"<p class=quiet>No difference shown in: {e(', '.join(quiet))}.</p>" if quiet else ""
     turned = holm_sentence([{**m, "key": k} for k, m in metrics.items()])
@@ -182,9 +223,11 @@ def html_page(doc: dict, charts: dict[str, str] | None) -> str:
             f"<tr><td>{e(f['focus'])} vs {e(f['other'])}</td><td>{f['pairs']}</td>"
             f"<td>{share(f['a'])}<br><small>{share_ci(f['a_ci95'])}</small></td>"
             f"<td>{share(f['b'])}<br><small>{share_ci(f['b_ci95'])}</small></td><td>{diff_pt(f)}</td></tr>"
-            for f in items)
-        return (f"<table><tr><th>{head}</th><th>matches per arm</th><th>A</th><th>B</th><th>B − A</th></tr>"
-                f"{body}</table>")
+            for f in items
+        )
+        return (
+            f"<table><tr><th>{head}</th><th>matches per arm</th><th>A</th><th>B</th><th>B − A</th></tr>{body}</table>"
+        )
 
     rows = []
     for key, m in metrics.items():
@@ -192,15 +235,20 @@ def html_page(doc: dict, charts: dict[str, str] | None) -> str:
             cls = ' class="up"' if (m["diff"] or 0) > 0 else ' class="down"'
         else:
             cls = ""
-        diff_cell = (f"{e(fmt_diff(m['diff'], key))}<br><small>{e(fmt_diff_ci(m['ci95'], key))}</small>"
-                     if m["compared"] else "–" if m["a"] is None or m["b"] is None  # does not apply to an arm
-                     else "<small>shown per arm (seated differently)</small>")
+        diff_cell = (
+            f"{e(fmt_diff(m['diff'], key))}<br><small>{e(fmt_diff_ci(m['ci95'], key))}</small>"
+            if m["compared"]
+            else "–"
+            if m["a"] is None or m["b"] is None  # does not apply to an arm
+            else "<small>shown per arm (seated differently)</small>"
+        )
         rob = badge({**m, "key": key}) if m["flagged"] else ""
         rows.append(
             f"<tr{cls}><td>{e(m['name'])}<br><small><code>{e(key)}</code></small></td>"
             f"<td>{e(fmt(m['a'], key))}<br><small>{e(fmt_ci(m['a_ci95'], key))}</small></td>"
             f"<td>{e(fmt(m['b'], key))}<br><small>{e(fmt_ci(m['b_ci95'], key))}</small></td>"
-            f"<td>{diff_cell}</td><td>{fmt_p(m['p_holm'])}</td><td>{e(rob)}</td></tr>")
+            f"<td>{diff_cell}</td><td>{fmt_p(m['p_holm'])}</td><td>{e(rob)}</td></tr>"
+        )
     charts_html = ""
     if charts:
         for k, (name, svg) in enumerate(charts.items()):
@@ -295,7 +343,9 @@ class RecordSpill:
         self.dir = tempfile.TemporaryDirectory(prefix="mbrules-compare-")
         self.names = tuple(SIDE_NAMES[s] for s in range(sides))
         d = Path(self.dir.name)
-        self._files = {n: open(d / n, "w", encoding="utf-8", newline="") for n in ("matches.jsonl", "matches.csv", "hands.csv")}
+        self._files = {
+            n: open(d / n, "w", encoding="utf-8", newline="") for n in ("matches.jsonl", "matches.csv", "hands.csv")
+        }
         self._mcsv = csv.writer(self._files["matches.csv"], lineterminator="\n")
         self._hcsv = csv.writer(self._files["hands.csv"], lineterminator="\n")
         from . import export
@@ -323,6 +373,7 @@ class RecordSpill:
 
                 with open(path, "rb") as src:
                     shutil.copyfileobj(src, fh, 1 << 20)
+
             return write
 
         return {n: copier(d / n) for n in self._files}
@@ -363,7 +414,13 @@ def write_report(cmp, out, spill: RecordSpill, charts: bool, inputs=()) -> None:
     from ..safe_output import write_output_folder
 
     try:
-        write_output_folder(out, report_files(cmp, spill, charts), owned=report_names(True), inputs=inputs,
-                            flag="--out", marker="compare.json")
+        write_output_folder(
+            out,
+            report_files(cmp, spill, charts),
+            owned=report_names(True),
+            inputs=inputs,
+            flag="--out",
+            marker="compare.json",
+        )
     finally:
         spill.close()

@@ -23,6 +23,7 @@ Each arm is compiled once in this process; the pairs are played by the runner of
 :mod:`mbrules.matches.arms` (the one sweep uses) on a backend (this process, a process pool or Ray),
 whose workers compile both arms once from their resolved rulesets.
 """
+
 from __future__ import annotations
 
 import math
@@ -51,6 +52,8 @@ if TYPE_CHECKING:
 # could do neither for most effects: docs/compare.md)
 CHECK_BOT = "heuristic-2026"
 CHECK_PAIRS = 1000  # the most pairs a cheap lineup plays by default (the main run's first ones)
+
+
 def default_ladder() -> list[str]:
     """The registered bots that have a rung on the ladder, weakest first (:func:`mbrules.bots.ladder_rungs`:
     random < heuristic < the expert at a small budget). The learned bot is a rung only when asked
@@ -164,8 +167,10 @@ def run_compare(
         lineup(bots, g.players)  # one bot, or one per player of both arms: refused before any match
     robust_bots = [CHECK_BOT] if robust_bots is None else list(robust_bots)
     slow = default_slow_games(games) if robust_games is None else min(games, robust_games)
-    check_pairs = {bot: default_check_games(games, bot) if robust_games is None else min(games, robust_games)
-                   for bot in robust_bots}
+    check_pairs = {
+        bot: default_check_games(games, bot) if robust_games is None else min(games, robust_games)
+        for bot in robust_bots
+    }
     skill = default_skill_games(games) if skill_games is None else skill_games
     restricted_n = skill if restricted_games is None else restricted_games
     rungs = default_ladder() if ladder is None else list(ladder)
@@ -186,9 +191,16 @@ def run_compare(
         for weak, strong in zip(rungs, rungs[1:]):
             n = slow if (is_slow(weak) or is_slow(strong)) else skill
             if n > 0:
-                phases.append(Phase(f"ladder:{strong}>{weak}", "ladder", n,
-                                    f"rung {strong.partition(':')[0]} > {weak.partition(':')[0]}",
-                                    focus=strong, other=weak))
+                phases.append(
+                    Phase(
+                        f"ladder:{strong}>{weak}",
+                        "ladder",
+                        n,
+                        f"rung {strong.partition(':')[0]} > {weak.partition(':')[0]}",
+                        focus=strong,
+                        other=weak,
+                    )
+                )
     if restricted_n > 0:
         for r in RESTRICTIONS:
             if r == "no_extension" and all(g.extension_to is None for g in games_pair):
@@ -197,8 +209,16 @@ def run_compare(
                 continue  # no draw from the discard pile in either game (turn.draw_from_discard)
             if r == "no_mulligan" and not any(g.mulligan for g in games_pair):
                 continue  # no mulligan in either game (turn.mulligan)
-            phases.append(Phase(f"restricted:{r}", "restricted", restricted_n, f"forbid {RESTRICTION_SHORT[r]}",
-                                focus="heuristic", other=f"restricted:{r}=1"))
+            phases.append(
+                Phase(
+                    f"restricted:{r}",
+                    "restricted",
+                    restricted_n,
+                    f"forbid {RESTRICTION_SHORT[r]}",
+                    focus="heuristic",
+                    other=f"restricted:{r}=1",
+                )
+            )
 
     sums = [stats.PairSums() for _ in METRICS]
     focus_sums: dict[str, stats.PairSums] = {}
@@ -225,19 +245,41 @@ def run_compare(
             progress(phase.key, phase.title, done[phase.key], phase.pairs)
 
     try:
-        stopped = run_arms(games_pair, phases, seed, consume, workers=workers, with_records=spill is not None,
-                           should_stop=should_stop, seconds=seconds, backend=backend, address=address)
+        stopped = run_arms(
+            games_pair,
+            phases,
+            seed,
+            consume,
+            workers=workers,
+            with_records=spill is not None,
+            should_stop=should_stop,
+            seconds=seconds,
+            backend=backend,
+            address=address,
+        )
     except KeyboardInterrupt:  # in a notebook (no should_stop): the pairs finished are kept, as on Ctrl-C
         stopped = True
     rows = evaluate_sums(sums, same_seating)
     mark_not_applicable(rows, games_pair)
     flagged = [r for r in rows if r["flagged"]]
     if not stopped and flagged and robust_bots:
-        rphases = [Phase(f"robust:{bot}", "robust", check_pairs[bot], f"check: {bot.partition(':')[0]}",
-                         bots=(bot,)) for bot in robust_bots if check_pairs[bot] > 0]
+        rphases = [
+            Phase(f"robust:{bot}", "robust", check_pairs[bot], f"check: {bot.partition(':')[0]}", bots=(bot,))
+            for bot in robust_bots
+            if check_pairs[bot] > 0
+        ]
         try:
-            stopped = run_arms(games_pair, rphases, seed, consume, workers=workers, should_stop=should_stop,
-                               seconds=seconds, backend=backend, address=address)
+            stopped = run_arms(
+                games_pair,
+                rphases,
+                seed,
+                consume,
+                workers=workers,
+                should_stop=should_stop,
+                seconds=seconds,
+                backend=backend,
+                address=address,
+            )
         except KeyboardInterrupt:
             stopped = True
     _robustness(rows, robust_sums, [b for b in robust_bots if check_pairs[b] > 0] if flagged else [], same_seating)
@@ -260,24 +302,46 @@ def run_compare(
     if names[0] == names[1]:
         names = (names[0] + " (A)", names[1] + " (B)")
     settings = {
-        "a": {"ruleset": ref_a_name, "ruleset_id": game_a.ruleset_id, "name": game_a.ruleset.name,
-              "options": options_a, "applied_options": list(game_a.ruleset.applied_options),
-              "players": game_a.players, "sides": game_a.sides},
-        "b": {"ruleset": ref_b_name, "ruleset_id": game_b.ruleset_id, "name": game_b.ruleset.name,
-              "options": options_b, "applied_options": list(game_b.ruleset.applied_options),
-              "players": game_b.players, "sides": game_b.sides},
-        "players": game_a.players, "players_b": game_b.players, "games": games, "seed": seed,
-        "workers": workers, "backend": backend, "bots": list(bots), "robust_bots": robust_bots, "robust_games": slow,
+        "a": {
+            "ruleset": ref_a_name,
+            "ruleset_id": game_a.ruleset_id,
+            "name": game_a.ruleset.name,
+            "options": options_a,
+            "applied_options": list(game_a.ruleset.applied_options),
+            "players": game_a.players,
+            "sides": game_a.sides,
+        },
+        "b": {
+            "ruleset": ref_b_name,
+            "ruleset_id": game_b.ruleset_id,
+            "name": game_b.ruleset.name,
+            "options": options_b,
+            "applied_options": list(game_b.ruleset.applied_options),
+            "players": game_b.players,
+            "sides": game_b.sides,
+        },
+        "players": game_a.players,
+        "players_b": game_b.players,
+        "games": games,
+        "seed": seed,
+        "workers": workers,
+        "backend": backend,
+        "bots": list(bots),
+        "robust_bots": robust_bots,
+        "robust_games": slow,
         "robust_pairs": check_pairs,
-        "ladder": rungs, "skill_games": skill, "restricted_games": restricted_n,
+        "ladder": rungs,
+        "skill_games": skill,
+        "restricted_games": restricted_n,
         "same_seating": same_seating,
     }
     from .headline import headline, summary
 
     seconds["total"] = time.perf_counter() - t_start
     seconds["cpu"] = cpu_seconds() - cpu_start
-    cmp = Comparison(settings, names, changes, rows, ladder_rows, restricted_rows, [], stopped, seconds,
-                     done.get("main", 0), dists)
+    cmp = Comparison(
+        settings, names, changes, rows, ladder_rows, restricted_rows, [], stopped, seconds, done.get("main", 0), dists
+    )
     cmp.summary = summary(cmp)
     cmp.headline = headline(cmp)
     if out is not None and spill is not None and cmp.pairs_done > 0:  # (a folder has its spill)
@@ -301,10 +365,18 @@ def _focus_row(phase: Phase, sums: stats.PairSums | None, comparable: bool) -> d
     ci = stats.normal_ci(d, se)
     ci_a, ci_b = stats.wilson(s.s[0], n), stats.wilson(s.s[2], n)  # None when n is 0
     return {
-        "key": phase.key, "kind": phase.kind, "focus": phase.focus, "other": phase.other, "pairs": n,
-        "a": a, "a_ci95": list(ci_a) if ci_a is not None else None,
-        "b": b, "b_ci95": list(ci_b) if ci_b is not None else None,
-        "diff": d, "ci95": list(ci) if ci else None, "se": se,
+        "key": phase.key,
+        "kind": phase.kind,
+        "focus": phase.focus,
+        "other": phase.other,
+        "pairs": n,
+        "a": a,
+        "a_ci95": list(ci_a) if ci_a is not None else None,
+        "b": b,
+        "b_ci95": list(ci_b) if ci_b is not None else None,
+        "diff": d,
+        "ci95": list(ci) if ci else None,
+        "se": se,
         "excludes_zero": ci is not None and (ci[0] > 0 or ci[1] < 0),
     }
 
@@ -327,12 +399,23 @@ def _robustness(rows: list[dict], robust_sums: dict, robust_bots: list[str], com
             rr = row_from_sums(METRICS[k], got[k], comparable or METRICS[k].scope == "game")
             ci = rr["ci95"]
             verdict = check_verdict(r["diff"], r["se"], rr["diff"], rr["se"], ci)
-            checks.append({"bots": bot, "pairs": got[k].n, "diff": rr["diff"], "ci95": ci,
-                           "holds": verdict == "holds", "verdict": verdict})
+            checks.append(
+                {
+                    "bots": bot,
+                    "pairs": got[k].n,
+                    "diff": rr["diff"],
+                    "ci95": ci,
+                    "holds": verdict == "holds",
+                    "verdict": verdict,
+                }
+            )
         r["robust"] = None if not checks else all(c["holds"] for c in checks)
         r["robust_checks"] = checks or []
-        r["robust_verdict"] = None if not checks else next(
-            (v for v in ("differs", "unconfirmed") if any(c["verdict"] == v for c in checks)), "holds")
+        r["robust_verdict"] = (
+            None
+            if not checks
+            else next((v for v in ("differs", "unconfirmed") if any(c["verdict"] == v for c in checks)), "holds")
+        )
 
 
 def check_verdict(main_diff: float, main_se: float | None, diff: float | None, se: float | None, ci) -> str:

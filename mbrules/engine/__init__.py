@@ -1,4 +1,5 @@
 """The generic engine: a ruleset compiled for one player count (Game) and a match in play (State)."""
+
 from .actions import Decision, IllegalAction
 from .game import Game, GameError
 from .notation import Action, NotationError
@@ -7,6 +8,17 @@ from .state import State
 from .transition import Transition
 
 __all__ = [
-    "Action", "Decision", "Game", "GameError", "IllegalAction", "NotationError", "Observation", "Observer",
-    "Outcome", "SideView", "Snapshot", "State", "Transition",
+    "Action",
+    "Decision",
+    "Game",
+    "GameError",
+    "IllegalAction",
+    "NotationError",
+    "Observation",
+    "Observer",
+    "Outcome",
+    "SideView",
+    "Snapshot",
+    "State",
+    "Transition",
 ]

@@ -51,8 +51,9 @@ class ObservationWriter:
         self._o_sides = 6 + N + 2 * n
         self._side_len = 5 * n + 6
         self._tail = turn_tail_size(g)  # the turn rules' slots, last (none without them)
-        assert self._o_sides + S * self._side_len + 3 * n + N + 3 + 2 * S + 1 + self._tail == self.size, \
+        assert self._o_sides + S * self._side_len + 3 * n + N + 3 + 2 * S + 1 + self._tail == self.size, (
             "the writer's layout disagrees with the encoder's"
+        )
         self._sheet_key: tuple[Any, ...] | None = None
         self._sheet_points: list[int] = []  # computed at the first call (no key matches None)
         self._discard_ref: list[int] | None = None  # _discard_counts' list, its length and counts when last seen
@@ -89,8 +90,16 @@ class ObservationWriter:
         target = st._target
         # the distance cards played count only for the side that completed the trip (the safe trip)
         played = tuple(map(tuple, st._played)) if st._completer >= 0 or target in miles else None
-        key = (target, st._extension_called_by, st._completer, st._completion_delayed, tuple(miles),
-               tuple(map(len, st._safeties)), tuple(map(len, st._coups)), played)
+        key = (
+            target,
+            st._extension_called_by,
+            st._completer,
+            st._completion_delayed,
+            tuple(miles),
+            tuple(map(len, st._safeties)),
+            tuple(map(len, st._coups)),
+            played,
+        )
         if key != self._sheet_key:
             self._sheet_key = key
             self._sheet_points = [line["total"] for line in st.score_sheet()]
@@ -145,7 +154,7 @@ class ObservationWriter:
             for c in cs:
                 v[j + c] += 1.0
             j += n
-            v[j:j + n] = played[s]
+            v[j : j + n] = played[s]
             j += n
             m = miles[s] / target
             v[j] = m if m < 4.0 else 4.0
@@ -160,11 +169,11 @@ class ObservationWriter:
             i += self._side_len
         discard = st._discard
         if discard:
-            v[i:i + n] = self._discard_counts(discard)
+            v[i : i + n] = self._discard_counts(discard)
             v[i + n + discard[-1]] = 1.0
         i += 2 * n
-        held = v[6 + N:6 + N + n]  # unseen: the deck less the cards face up and the seat's own hand
-        v[i:i + n] = [x if x > 0 else 0.0 for x in [a - b - c for a, b, c in zip(self.counts, st._face_up, held)]]
+        held = v[6 + N : 6 + N + n]  # unseen: the deck less the cards face up and the seat's own hand
+        v[i : i + n] = [x if x > 0 else 0.0 for x in [a - b - c for a, b, c in zip(self.counts, st._face_up, held)]]
         i += n
         hands = st._hands
         for k in range(N):
@@ -315,7 +324,6 @@ def stack_next_draw(st: State, card: int) -> None:
             stock[j], stock[-1] = stock[-1], stock[j]
             return
     raise ValueError(f"no {st.game.card_ids[card] if 0 <= card < st.game.n_cards else card} is left to draw")
-
 
 
 def arrange_next_draws(st: State, cards: Sequence[int]) -> None:

@@ -82,23 +82,51 @@ def determinize(obs: "Observation", rng: random.Random, known: dict[int, list[in
             hands.append(list(obs.hand))
         else:
             have = fixed.get(p, [])
-            hands.append(have + pool[k:k + n - len(have)])
+            hands.append(have + pool[k : k + n - len(have)])
             k += n - len(have)
     seed = rng.getrandbits(64)  # the world's RNG: future hands' shuffles, unknown, sampled too
-    sides = {s: {"battle": v.battle, "speed": v.speed, "safeties": v.safeties, "coups": v.coup_fourres,
-                 "distance": [c for c, n in enumerate(v.distance) for _ in range(n)], "moving": v.moving,
-                 "miles": v.miles}
-             for s, v in enumerate(obs.sides)}
+    sides = {
+        s: {
+            "battle": v.battle,
+            "speed": v.speed,
+            "safeties": v.safeties,
+            "coups": v.coup_fourres,
+            "distance": [c for c, n in enumerate(v.distance) for _ in range(n)],
+            "moving": v.moving,
+            "miles": v.miles,
+        }
+        for s, v in enumerate(obs.sides)
+    }
     d = obs.decision
-    if d.kind not in (DecisionKind.TURN, DecisionKind.EXTENSION, DecisionKind.COUP_FOURRE, DecisionKind.FAST_PLAY,
-                      DecisionKind.MULLIGAN):
+    if d.kind not in (
+        DecisionKind.TURN,
+        DecisionKind.EXTENSION,
+        DecisionKind.COUP_FOURRE,
+        DecisionKind.FAST_PLAY,
+        DecisionKind.MULLIGAN,
+    ):
         raise ValueError(f"nothing to decide at a {d.kind} decision")
-    window = _window(obs, hands, d.kind == DecisionKind.FAST_PLAY) if d.kind != DecisionKind.TURN and d.kind != DecisionKind.EXTENSION \
+    window = (
+        _window(obs, hands, d.kind == DecisionKind.FAST_PLAY)
+        if d.kind != DecisionKind.TURN and d.kind != DecisionKind.EXTENSION
         else None
+    )
     return State.from_decision(
-        g, d, hands=hands, draw_top_first=pool[k:][::-1], discard=obs.discard, sides=sides, target=obs.target,
-        extension_called_by=obs.extension_called_by, hand_no=obs.hand_no, match_totals=list(obs.match_totals),
-        window=window, seed=seed, reshuffles=obs.reshuffles, after_draw=obs.after_draw, recent=obs.recent,
+        g,
+        d,
+        hands=hands,
+        draw_top_first=pool[k:][::-1],
+        discard=obs.discard,
+        sides=sides,
+        target=obs.target,
+        extension_called_by=obs.extension_called_by,
+        hand_no=obs.hand_no,
+        match_totals=list(obs.match_totals),
+        window=window,
+        seed=seed,
+        reshuffles=obs.reshuffles,
+        after_draw=obs.after_draw,
+        recent=obs.recent,
     )
 
 
@@ -112,7 +140,7 @@ def _window(obs: "Observation", hands: list[list[int]], fast: bool = False) -> t
     pile = BATTLE if g.pile[hz] == BATTLE else None
     hit = -1
     for s, v in enumerate(obs.sides):
-        top = (v.battle if pile == BATTLE else v.speed)
+        top = v.battle if pile == BATTLE else v.speed
         if top and top[-1] == hz:
             hit = s
             if s == obs.side:

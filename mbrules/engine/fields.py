@@ -79,6 +79,7 @@ class StateFields:
     _reshuffle_hook: Callable[[list[int]], None] | None  # orders a reshuffled pile from outside (OpenSpiel), else None
 
     if TYPE_CHECKING:  # methods one room calls in another: defined by the rooms, declared here for the checker
+
         @property
         def decision(self) -> Decision: ...
         def _reset_hand(self) -> None: ...

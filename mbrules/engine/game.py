@@ -23,7 +23,21 @@ from typing import TYPE_CHECKING, cast
 
 from ..vocab import BATTLE, BOTH_PILES, NO_LIMIT, SAFETY, SIDE_NAMES, SPEED, CardKind, Pile
 from ..vocab import COUP_FOURRE, DISCARD, FAST_PLAY, MULLIGAN, PLAY
-from .notation import ACTION_DECLINE, ACTION_DRAW, ACTION_DRAW_DISCARD, ACTION_EXTEND, ACTION_STOP, MAX_CARDS, MAX_SIDES, Action, ActionLike, all_actions, describe, encode, parse
+from .notation import (
+    ACTION_DECLINE,
+    ACTION_DRAW,
+    ACTION_DRAW_DISCARD,
+    ACTION_EXTEND,
+    ACTION_STOP,
+    MAX_CARDS,
+    MAX_SIDES,
+    Action,
+    ActionLike,
+    all_actions,
+    describe,
+    encode,
+    parse,
+)
 from .scorelines import compile_lines
 from .state import State
 from .words import players_refused
@@ -78,13 +92,9 @@ class Game:
         idx = self.index
         self.bit = tuple(1 << i for i in range(n))
         self.limit = tuple((c.limit if c.kind == "hazard" and c.limit is not None else NO_LIMIT) for c in cards)
-        self.fixes_mask = tuple(
-            sum(1 << idx[h] for h in c.fixes) if c.kind == "remedy" else 0 for c in cards
-        )
+        self.fixes_mask = tuple(sum(1 << idx[h] for h in c.fixes) if c.kind == "remedy" else 0 for c in cards)
         self.is_go = tuple(c.kind == "remedy" and c.go for c in cards)
-        self.protects_mask = tuple(
-            sum(1 << idx[h] for h in c.protects) if c.kind == "safety" else 0 for c in cards
-        )
+        self.protects_mask = tuple(sum(1 << idx[h] for h in c.protects) if c.kind == "safety" else 0 for c in cards)
         self.grants_rolling = tuple(c.kind == "safety" and c.rolling for c in cards)
         piles = []
         for c in cards:
@@ -98,9 +108,7 @@ class Game:
                 piles.append(-1)
         self.pile = tuple(piles)
         # For each hazard: the safeties that protect against it.
-        self.protectors = tuple(
-            tuple(j for j in range(n) if self.protects_mask[j] >> i & 1) for i in range(n)
-        )
+        self.protectors = tuple(tuple(j for j in range(n) if self.protects_mask[j] >> i & 1) for i in range(n))
         deck_counts = ruleset.deck_for(players)
         self.deck_counts = tuple(deck_counts[c] for c in ids)
         self.deck = tuple(i for i in range(n) for _ in range(self.deck_counts[i]))
@@ -160,17 +168,22 @@ class Game:
         self.mulligan = t.mulligan.value
         self.refill_empty_hand = t.refill_empty_hand.value
         # the most reshuffles a refill may have made before it (it may also use the draws' allowance)
-        self.max_refill_reshuffles = max(t.refill_reshuffles.value, self.max_reshuffles) if self.refill_empty_hand else 0
+        self.max_refill_reshuffles = (
+            max(t.refill_reshuffles.value, self.max_reshuffles) if self.refill_empty_hand else 0
+        )
         self.pass_over_held = t.pass_over_held.value
         self.draw_choices = self.draw_from_discard or self.mulligan  # a turn's draw offers more than 'draw'
-        self.plain_draws = not (self.max_reshuffles or self.refill_empty_hand or self.pass_over_held
-                                or self.play_then_draw)
+        self.plain_draws = not (
+            self.max_reshuffles or self.refill_empty_hand or self.pass_over_held or self.play_then_draw
+        )
         self.lone_plain_draw = self.plain_draws and not self.draw_choices  # a turn's draw: 'draw', the top card
 
         # -- issue 35: reactions and the turn. coup_fourre.bonus_turn: reactions (the caller queued) and
         # turn (the queue served first); play.safety_extra_turn_needs_draw_pile: effects; fast_play.*: reactions
         # (the window, the fast play) and legality (_verify_fast_play)
-        self.coup_fourre_bonus_turn_queued = cf.bonus_turn.value == "queued"  # the caller's turn waits for the attacker's
+        self.coup_fourre_bonus_turn_queued = (
+            cf.bonus_turn.value == "queued"
+        )  # the caller's turn waits for the attacker's
         self.safety_extra_turn_needs_draw_pile = play.safety_extra_turn_needs_draw_pile.value
         self.fast_play_enabled = ruleset.fast_play.enabled.value
         self.fast_play_replacement_draw = ruleset.fast_play.replacement_draw.value
@@ -186,8 +199,15 @@ class Game:
         # One tuple per card for the hot loop (State._play_reason unpacks it in one go):
         # (kind, miles, max_per_hand, bit, pile, fixes_mask, is_go).
         self.card_spec = tuple(
-            (self.kind[i], self.miles[i], self.max_per_hand[i], self.bit[i], self.pile[i], self.fixes_mask[i],
-             self.is_go[i])
+            (
+                self.kind[i],
+                self.miles[i],
+                self.max_per_hand[i],
+                self.bit[i],
+                self.pile[i],
+                self.fixes_mask[i],
+                self.is_go[i],
+            )
             for i in range(n)
         )
 
@@ -209,15 +229,18 @@ class Game:
         self.stop_action = acts[ACTION_STOP]
 
     def __eq__(self, other: object) -> bool:  # the same rules for the same table, however many times loaded
-        return self is other or (isinstance(other, Game) and self.players == other.players
-                                 and self.ruleset == other.ruleset)
+        return self is other or (
+            isinstance(other, Game) and self.players == other.players and self.ruleset == other.ruleset
+        )
 
     def __hash__(self) -> int:
         return hash((self.ruleset_id, self.players))
 
     def __repr__(self) -> str:
-        return (f"<Game {self.ruleset_id}: {self.players} players, {self.sides} sides, "
-                f"{len(self.deck)} cards, trip {self.target}>")
+        return (
+            f"<Game {self.ruleset_id}: {self.players} players, {self.sides} sides, "
+            f"{len(self.deck)} cards, trip {self.target}>"
+        )
 
     # -- names -------------------------------------------------------------
     def card(self, card_id: str) -> int:

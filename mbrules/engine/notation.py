@@ -42,7 +42,18 @@ if TYPE_CHECKING:
     from .game import Game
 
 from ..vocab import (  # noqa: F401  the operations' codes: Action.op is one of them
-    COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, FAST_PLAY, MULLIGAN, OP_WORDS, OWN, PLAY, SIDE_NAMES, STOP,
+    COUP_FOURRE,
+    DECLINE,
+    DISCARD,
+    DRAW,
+    EXTEND,
+    FAST_PLAY,
+    MULLIGAN,
+    OP_WORDS,
+    OWN,
+    PLAY,
+    SIDE_NAMES,
+    STOP,
 )
 
 FROM_DISCARD = 1  # a draw's source in its card field: the discard pile
@@ -115,7 +126,9 @@ class Action(int):
     def __repr__(self) -> str:
         return f"Action({self._text!r})"
 
-    def __reduce__(self) -> tuple[type[int], tuple[int]]:  # crosses a process boundary as its int; Game.actions gives it back
+    def __reduce__(
+        self,
+    ) -> tuple[type[int], tuple[int]]:  # crosses a process boundary as its int; Game.actions gives it back
         return (int, (int(self),))
 
     @classmethod
@@ -144,8 +157,10 @@ def parse(text: str, game: Game) -> Action:
     if not isinstance(text, str):
         raise NotationError(f"an action is text such as 'play d100', not {type(text).__name__}")
     words = _WORD.findall(text)
-    usage = ("write draw, draw discard, play CARD, play CARD on SIDE, discard CARD, coup-fourre CARD, "
-             "fast-play CARD, decline, extend, stop or mulligan CARD")
+    usage = (
+        "write draw, draw discard, play CARD, play CARD on SIDE, discard CARD, coup-fourre CARD, "
+        "fast-play CARD, decline, extend, stop or mulligan CARD"
+    )
     if not words:
         raise NotationError(f"empty action: {usage}")
     op = _OP_OF_WORD.get(words[0].lower())
@@ -155,8 +170,9 @@ def parse(text: str, game: Game) -> Action:
         return game.actions[ACTION_DRAW_DISCARD]
     if op in (DRAW, DECLINE, EXTEND, STOP):
         if op == DRAW and len(words) != 1:
-            raise NotationError(f"{_show(text)}: 'draw' takes nothing after it but 'discard' (draw discard: the "
-                                "discard pile's top)")
+            raise NotationError(
+                f"{_show(text)}: 'draw' takes nothing after it but 'discard' (draw discard: the discard pile's top)"
+            )
         if len(words) != 1:
             raise NotationError(f"{_show(text)}: '{OP_WORDS[op]}' takes nothing after it")
         return game.actions[encode(op)]

@@ -57,32 +57,56 @@ class SideView(NamedTuple):
 def _side_views(st: "State") -> tuple[SideView, ...]:
     limit = st._limit
     if st.game.stacked_hazards:  # the set of hazards in force is shown (a rule nobody else pays for)
-        return tuple([
+        return tuple(
+            [
+                SideView(
+                    tuple(st._battle[s]),
+                    tuple(st._speed[s]),
+                    tuple(st._safeties[s]),
+                    tuple(st._coups[s]),
+                    tuple(st._played[s]),
+                    st._miles[s],
+                    st._rolling[s],
+                    None if limit[s] == NO_LIMIT else limit[s],
+                    st._bhaz[s],
+                    st._lhaz[s],
+                    st._prot[s],
+                    st.battle_hazards(s),
+                )
+                for s in range(st.game.sides)
+            ]
+        )
+    return tuple(
+        [
             SideView(
-                tuple(st._battle[s]), tuple(st._speed[s]), tuple(st._safeties[s]), tuple(st._coups[s]),
-                tuple(st._played[s]), st._miles[s], st._rolling[s],
-                None if limit[s] == NO_LIMIT else limit[s], st._bhaz[s], st._lhaz[s], st._prot[s],
-                st.battle_hazards(s),
+                tuple(st._battle[s]),
+                tuple(st._speed[s]),
+                tuple(st._safeties[s]),
+                tuple(st._coups[s]),
+                tuple(st._played[s]),
+                st._miles[s],
+                st._rolling[s],
+                None if limit[s] == NO_LIMIT else limit[s],
+                st._bhaz[s],
+                st._lhaz[s],
+                st._prot[s],
             )
             for s in range(st.game.sides)
-        ])
-    return tuple([
-        SideView(
-            tuple(st._battle[s]), tuple(st._speed[s]), tuple(st._safeties[s]), tuple(st._coups[s]),
-            tuple(st._played[s]), st._miles[s], st._rolling[s],
-            None if limit[s] == NO_LIMIT else limit[s], st._bhaz[s], st._lhaz[s], st._prot[s],
-        )
-        for s in range(st.game.sides)
-    ])
+        ]
+    )
 
 
 def _side_dict(g: "Game", v: SideView) -> dict[str, Any]:
     ids = g.card_ids
     return {
-        "battle": [ids[c] for c in v.battle], "speed": [ids[c] for c in v.speed],
-        "safeties": [ids[c] for c in v.safeties], "coup_fourres": [ids[c] for c in v.coup_fourres],
+        "battle": [ids[c] for c in v.battle],
+        "speed": [ids[c] for c in v.speed],
+        "safeties": [ids[c] for c in v.safeties],
+        "coup_fourres": [ids[c] for c in v.coup_fourres],
         "distance": {ids[c]: n for c, n in enumerate(v.distance) if n},
-        "miles": v.miles, "moving": v.moving, "limit": v.limit,
+        "miles": v.miles,
+        "moving": v.moving,
+        "limit": v.limit,
         "hazard": ids[v.hazard] if v.hazard >= 0 else None,
         "hazards": [ids[c] for c in v.hazards],  # every battle hazard in force (stacked hazards: all of them)
         "speed_hazard": ids[v.speed_hazard] if v.speed_hazard >= 0 else None,
@@ -93,10 +117,10 @@ def _side_dict(g: "Game", v: SideView) -> dict[str, Any]:
 def _recent(st: "State") -> tuple[tuple[int, int], ...]:
     """This hand's last actions, as many as legality's look back at a turn may read (turn.discard_draw_must_play:
     a turn's play or draw, then at most a window's answers and an extension answer)."""
-    tail = st._history[-(st.game.players + 3):]
+    tail = st._history[-(st.game.players + 3) :]
     for i in range(len(tail) - 1, -1, -1):
         if tail[i][0] < 0:
-            return tuple(tail[i + 1:])  # the hand's start: nothing of the hand before
+            return tuple(tail[i + 1 :])  # the hand's start: nothing of the hand before
     return tuple(tail)
 
 
@@ -142,11 +166,25 @@ class Observation(NamedTuple):
                 # the attacker's draw, then the first queued coup fourré turn, or the attacker's left
                 after_draw = st._queued[0] if st._queued else (d.player + 1) % g.players
         return cls(
-            g, player, g.side_of[player], tuple(st._hands[player]), tuple([len(h) for h in st._hands]),
-            _side_views(st), tuple(st._discard), len(st._stock), d,
-            st._cf_hazard if (d.kind == DecisionKind.COUP_FOURRE or d.kind == DecisionKind.FAST_PLAY) else -1, st._target,
-            st._extension_called_by, st._hand_no, tuple(st._match_totals), tuple(st._face_up), st._reshuffles,
-            after_draw, tuple(st._queued), _recent(st) if g.discard_draw_must_play else (),
+            g,
+            player,
+            g.side_of[player],
+            tuple(st._hands[player]),
+            tuple([len(h) for h in st._hands]),
+            _side_views(st),
+            tuple(st._discard),
+            len(st._stock),
+            d,
+            st._cf_hazard if (d.kind == DecisionKind.COUP_FOURRE or d.kind == DecisionKind.FAST_PLAY) else -1,
+            st._target,
+            st._extension_called_by,
+            st._hand_no,
+            tuple(st._match_totals),
+            tuple(st._face_up),
+            st._reshuffles,
+            after_draw,
+            tuple(st._queued),
+            _recent(st) if g.discard_draw_must_play else (),
         )
 
     # -- derived facts a bot needs ---------------------------------------------------------
@@ -169,17 +207,24 @@ class Observation(NamedTuple):
         ids = g.card_ids
         d = self.decision
         return {
-            "ruleset": g.ruleset_id, "player": g.player_names[self.player], "side": g.side_names[self.side],
+            "ruleset": g.ruleset_id,
+            "player": g.player_names[self.player],
+            "side": g.side_names[self.side],
             "hand": [ids[c] for c in self.hand],
             "hand_sizes": {g.player_names[p]: n for p, n in enumerate(self.hand_sizes)},
             "sides": {g.side_names[s]: _side_dict(g, v) for s, v in enumerate(self.sides)},
-            "discard_pile": [ids[c] for c in self.discard], "draw_pile": self.draw_pile,
-            "decision": {"kind": d.kind, "player": g.player_names[d.player] if d.player >= 0 else None,
-                         "drawn": d.drawn},
+            "discard_pile": [ids[c] for c in self.discard],
+            "draw_pile": self.draw_pile,
+            "decision": {
+                "kind": d.kind,
+                "player": g.player_names[d.player] if d.player >= 0 else None,
+                "drawn": d.drawn,
+            },
             "window_hazard": ids[self.window_hazard] if self.window_hazard >= 0 else None,
             "target": self.target,
-            "extension_called_by": (g.player_names[self.extension_called_by]
-                                    if self.extension_called_by >= 0 else None),
+            "extension_called_by": (
+                g.player_names[self.extension_called_by] if self.extension_called_by >= 0 else None
+            ),
             "hand_no": self.hand_no,
             "match": {g.side_names[s]: t for s, t in enumerate(self.match_totals)},
             "reshuffles": self.reshuffles,
@@ -192,8 +237,10 @@ class Observation(NamedTuple):
         g = self.game
         hand = " ".join(g.card_ids[c] for c in self.hand)
         miles = ", ".join(f"{g.side_names[s]} {v.miles}" for s, v in enumerate(self.sides))
-        return (f"<Observation {g.player_names[self.player]} ({g.side_names[self.side]}): {self.decision.kind}; "
-                f"hand [{hand}]; miles {miles} of {self.target}; {self.draw_pile} to draw>")
+        return (
+            f"<Observation {g.player_names[self.player]} ({g.side_names[self.side]}): {self.decision.kind}; "
+            f"hand [{hand}]; miles {miles} of {self.target}; {self.draw_pile} to draw>"
+        )
 
 
 class Snapshot:
@@ -229,10 +276,33 @@ class Snapshot:
     after_draw: int  # play-then-draw: the next player once the owed draw is taken, or -1
     hand_seed: int  # the seed of this hand's reshuffles
     __slots__ = (
-        "game", "hands", "draw_pile", "discard", "sides", "target", "extension_called_by", "decision",
-        "turn_player", "window", "completer", "completion_delayed", "hand_no", "first_player",
-        "match_totals", "hand_sheets", "winner", "last_draw", "needs_go", "rolling_safety", "history_length",
-        "score", "rng_state", "reshuffles", "after_draw", "hand_seed", "queued_turns",
+        "game",
+        "hands",
+        "draw_pile",
+        "discard",
+        "sides",
+        "target",
+        "extension_called_by",
+        "decision",
+        "turn_player",
+        "window",
+        "completer",
+        "completion_delayed",
+        "hand_no",
+        "first_player",
+        "match_totals",
+        "hand_sheets",
+        "winner",
+        "last_draw",
+        "needs_go",
+        "rolling_safety",
+        "history_length",
+        "score",
+        "rng_state",
+        "reshuffles",
+        "after_draw",
+        "hand_seed",
+        "queued_turns",
     )
 
     def __init__(self, st: "State"):
@@ -247,8 +317,13 @@ class Snapshot:
         set_(self, "decision", st.decision)
         set_(self, "turn_player", st.turn_player())
         # an open coup fourré window: (hazard, side hit, attacker, players still to answer)
-        set_(self, "window", (st._cf_hazard, st._cf_side, st._cf_attacker, tuple(st._cf_queue))
-             if st.decision.kind in (DecisionKind.COUP_FOURRE, DecisionKind.FAST_PLAY) else None)
+        set_(
+            self,
+            "window",
+            (st._cf_hazard, st._cf_side, st._cf_attacker, tuple(st._cf_queue))
+            if st.decision.kind in (DecisionKind.COUP_FOURRE, DecisionKind.FAST_PLAY)
+            else None,
+        )
         set_(self, "completer", st.current_completer())
         set_(self, "completion_delayed", st._completion_delayed)
         set_(self, "hand_no", st._hand_no)
@@ -284,11 +359,13 @@ class Snapshot:
         d = self.decision
         return {
             "hands": {g.player_names[p]: [ids[c] for c in h] for p, h in enumerate(self.hands)},
-            "draw_pile": [ids[c] for c in self.draw_pile], "discard_pile": [ids[c] for c in self.discard],
+            "draw_pile": [ids[c] for c in self.draw_pile],
+            "discard_pile": [ids[c] for c in self.discard],
             "sides": {g.side_names[s]: _side_dict(g, v) for s, v in enumerate(self.sides)},
             "target": self.target,
             "decision": {"kind": d.kind, "player": g.player_names[d.player] if d.player >= 0 else None},
-            "hand_no": self.hand_no, "match": {g.side_names[s]: t for s, t in enumerate(self.match_totals)},
+            "hand_no": self.hand_no,
+            "match": {g.side_names[s]: t for s, t in enumerate(self.match_totals)},
         }
 
     def __repr__(self) -> str:
@@ -312,9 +389,15 @@ class Outcome:
     completed: tuple[str | None, ...]  # per hand: the side that completed the trip, or None
     __slots__ = ("winner", "winner_index", "termination", "totals", "hand_sheets", "sides", "completed")
 
-    def __init__(self, winner_index: int, termination: Termination, totals: dict[str, int],
-                 hand_sheets: tuple[dict[str, dict[str, int]], ...], sides: tuple[str, ...],
-                 completed: tuple[str | None, ...] = ()):
+    def __init__(
+        self,
+        winner_index: int,
+        termination: Termination,
+        totals: dict[str, int],
+        hand_sheets: tuple[dict[str, dict[str, int]], ...],
+        sides: tuple[str, ...],
+        completed: tuple[str | None, ...] = (),
+    ):
         set_ = object.__setattr__
         set_(self, "completed", completed)  # per hand: the side that completed the trip, or None
         set_(self, "winner_index", winner_index)
@@ -325,18 +408,29 @@ class Outcome:
         set_(self, "sides", sides)
 
     @classmethod
-    def of(cls, game: "Game", winner: int | Termination, sheets: Sequence[Sequence[dict[str, int]]],
-           totals: Sequence[int], completers: Sequence[int] = ()) -> "Outcome":
+    def of(
+        cls,
+        game: "Game",
+        winner: int | Termination,
+        sheets: Sequence[Sequence[dict[str, int]]],
+        totals: Sequence[int],
+        completers: Sequence[int] = (),
+    ) -> "Outcome":
         names = game.side_names
         if isinstance(winner, Termination):  # a draw, or unfinished
             idx, term = -1, winner
         else:
             idx, term = winner, Termination.WIN
         return cls(
-            idx, term, {names[s]: t for s, t in enumerate(totals)},
-            tuple({names[s]: {k: line[k] for k in game.score_line_names} for s, line in enumerate(sheet)}
-                  for sheet in sheets),
-            names, tuple(names[s] if s >= 0 else None for s in completers),
+            idx,
+            term,
+            {names[s]: t for s, t in enumerate(totals)},
+            tuple(
+                {names[s]: {k: line[k] for k in game.score_line_names} for s, line in enumerate(sheet)}
+                for sheet in sheets
+            ),
+            names,
+            tuple(names[s] if s >= 0 else None for s in completers),
         )
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -361,9 +455,14 @@ class Outcome:
     __hash__ = None  # type: ignore[assignment]  # unhashable on purpose (compared by value); typeshed types it a method
 
     def to_dict(self) -> dict[str, Any]:
-        return {"result": self.result, "termination": self.termination, "winner": self.winner,
-                "totals": dict(self.totals), "hands": [dict(s) for s in self.hand_sheets],
-                "completed": list(self.completed)}
+        return {
+            "result": self.result,
+            "termination": self.termination,
+            "winner": self.winner,
+            "totals": dict(self.totals),
+            "hands": [dict(s) for s in self.hand_sheets],
+            "completed": list(self.completed),
+        }
 
     def __repr__(self) -> str:
         totals = ", ".join(f"{s} {t}" for s, t in self.totals.items())

@@ -13,5 +13,13 @@ from ..vocab import DecisionKind
 # P_FAST: a fast-play window (option fast-play-remedy), the reactions room's.
 # P_MULL: a mulligan under way (turn.mulligan), the turn room's.
 P_DRAW, P_PLAY, P_COUP, P_EXT, P_FAST, P_MULL, P_HAND_OVER, P_MATCH_OVER = range(8)
-PHASE_KIND = (DecisionKind.TURN, DecisionKind.TURN, DecisionKind.COUP_FOURRE, DecisionKind.EXTENSION,
-              DecisionKind.FAST_PLAY, DecisionKind.MULLIGAN, DecisionKind.HAND_OVER, DecisionKind.MATCH_OVER)
+PHASE_KIND = (
+    DecisionKind.TURN,
+    DecisionKind.TURN,
+    DecisionKind.COUP_FOURRE,
+    DecisionKind.EXTENSION,
+    DecisionKind.FAST_PLAY,
+    DecisionKind.MULLIGAN,
+    DecisionKind.HAND_OVER,
+    DecisionKind.MATCH_OVER,
+)

@@ -9,6 +9,7 @@ opposing side meeting ``to_when``. Nothing here knows an edition, an option or a
 safe trip, the French capot, the French variant's 500 for a trip without 100s or 200s and a score sheet's
 end-of-hand primes are all lines of this one form.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -37,9 +38,17 @@ def _condition(cond: SideCondition | None, index: dict[str, int]) -> Condition:
     if cond is None:
         return ()
     out: list[tuple[int, object]] = []
-    for code, key in ((TRIP, "trip_completed"), (BLANK, "no_distance"), (EMPTY, "hand_empty"),
-                      (SAFETIES, "safeties"), (EXACT, "exact_finish"), (ALL_SAFETIES, "all_safeties"),
-                      (DELAYED, "delayed_action"), (CALLER, "called_extension"), (EXTENDED, "extended")):
+    for code, key in (
+        (TRIP, "trip_completed"),
+        (BLANK, "no_distance"),
+        (EMPTY, "hand_empty"),
+        (SAFETIES, "safeties"),
+        (EXACT, "exact_finish"),
+        (ALL_SAFETIES, "all_safeties"),
+        (DELAYED, "delayed_action"),
+        (CALLER, "called_extension"),
+        (EXTENDED, "extended"),
+    ):
         value = getattr(cond, key)
         if value is not None:
             out.append((code, value))
@@ -66,8 +75,9 @@ def compile_lines(ruleset: Ruleset, index: dict[str, int]) -> tuple[tuple[Line, 
     return (compile_entries(entries, names, index) if sc.enabled.value else ()), names
 
 
-def compile_entries(entries: "dict[str, ScoreLineRule]", names: tuple[str, ...], index: dict[str, int]
-                    ) -> tuple[Line, ...]:
+def compile_entries(
+    entries: "dict[str, ScoreLineRule]", names: tuple[str, ...], index: dict[str, int]
+) -> tuple[Line, ...]:
     """The score lines ``entries`` (name -> model entry) as tuples, on the sheet ``names``; those worth 0 left out."""
     slot = {n: i for i, n in enumerate(names)}
     out = []
@@ -76,9 +86,18 @@ def compile_entries(entries: "dict[str, ScoreLineRule]", names: tuple[str, ...],
             continue
         when = _condition(rule.when, index)
         finisher_only = (TRIP, True) in when
-        out.append((slot[rule.line or name], rule.points, _PER[rule.per],
-                    tuple(c for c in when if c != (TRIP, True)), _condition(rule.per_when, index),
-                    rule.to == "each_opponent", _condition(rule.to_when, index), finisher_only))
+        out.append(
+            (
+                slot[rule.line or name],
+                rule.points,
+                _PER[rule.per],
+                tuple(c for c in when if c != (TRIP, True)),
+                _condition(rule.per_when, index),
+                rule.to == "each_opponent",
+                _condition(rule.to_when, index),
+                finisher_only,
+            )
+        )
     return tuple(out)
 
 

@@ -71,16 +71,58 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
     """A match in progress. Cards are ints (indices into ``game.card_ids``); players and sides are ints."""
 
     __slots__ = (
-        "game", "_rng", "_hands", "_stock", "_discard", "_battle", "_speed", "_miles", "_played", "_safeties",
-        "_coups", "_prot", "_row", "_needs_go", "_rolling", "_bhaz", "_limit", "_lhaz", "_target",
-        "_extension_called_by", "_phase", "_player", "_cf_queue", "_cf_hazard", "_cf_side", "_cf_attacker",
-        "_completer", "_completion_delayed", "_last_draw", "_hand_no", "_first_player", "_match_totals",
-        "_hand_sheets", "_winner", "_history", "_coup_count", "_deal_next", "_observers",
-        "_completers", "_can", "_hit", "_face_up", "_queued", "_resume", "_bmask",
+        "game",
+        "_rng",
+        "_hands",
+        "_stock",
+        "_discard",
+        "_battle",
+        "_speed",
+        "_miles",
+        "_played",
+        "_safeties",
+        "_coups",
+        "_prot",
+        "_row",
+        "_needs_go",
+        "_rolling",
+        "_bhaz",
+        "_limit",
+        "_lhaz",
+        "_target",
+        "_extension_called_by",
+        "_phase",
+        "_player",
+        "_cf_queue",
+        "_cf_hazard",
+        "_cf_side",
+        "_cf_attacker",
+        "_completer",
+        "_completion_delayed",
+        "_last_draw",
+        "_hand_no",
+        "_first_player",
+        "_match_totals",
+        "_hand_sheets",
+        "_winner",
+        "_history",
+        "_coup_count",
+        "_deal_next",
+        "_observers",
+        "_completers",
+        "_can",
+        "_hit",
+        "_face_up",
+        "_queued",
+        "_resume",
+        "_bmask",
         # the turn room's draws (ruleset 'turn'): reshuffles this hand; what the current action's draws did
         # (_note: RESHUFFLED | FROM_DISCARD_PILE); cards it drew besides its own draw (a refill, a mulligan's);
         # a play-then-draw turn's next player once its draw is taken
-        "_reshuffles", "_note", "_drawn_more", "_after_draw",
+        "_reshuffles",
+        "_note",
+        "_drawn_more",
+        "_after_draw",
         # the seed of this hand's reshuffles: drawn from the match's RNG at the deal where the ruleset
         # reshuffles (the books' rulesets draw nothing more), a position's own seed otherwise
         "_hand_seed",
@@ -146,8 +188,9 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         st = cls(game, seed)
         if hands_played:
             st._hand_no = hands_played
-            st._hand_sheets = [[dict.fromkeys(game.score_line_names, 0) for _ in range(game.sides)]
-                               for _ in range(hands_played)]
+            st._hand_sheets = [
+                [dict.fromkeys(game.score_line_names, 0) for _ in range(game.sides)] for _ in range(hands_played)
+            ]
             st._completers = [-1] * hands_played
         st._first_player = turn
         st._lay_table(hands, draw_top_first, discard, sides, match_totals)
@@ -221,13 +264,20 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
             st._cf_queue = list(queue)
             st._player = st._cf_queue[0]  # the window waits for the first of those still to answer
         else:
-            raise ValueError(f"no position waits at a {decision.kind} decision"
-                             + (" without its window" if decision.kind in (DecisionKind.COUP_FOURRE, DecisionKind.FAST_PLAY)
-                                else ""))
+            raise ValueError(
+                f"no position waits at a {decision.kind} decision"
+                + (" without its window" if decision.kind in (DecisionKind.COUP_FOURRE, DecisionKind.FAST_PLAY) else "")
+            )
         return st
 
-    def _lay_table(self, hands: Sequence[Sequence[int]], draw_top_first: Sequence[int], discard: Sequence[int],
-                   sides: dict[int, dict[str, Any]] | None, match_totals: Sequence[int] | None) -> None:
+    def _lay_table(
+        self,
+        hands: Sequence[Sequence[int]],
+        draw_top_first: Sequence[int],
+        discard: Sequence[int],
+        sides: dict[int, dict[str, Any]] | None,
+        match_totals: Sequence[int] | None,
+    ) -> None:
         """A fresh hand with these cards in hand, in the draw pile, the discard pile and on the table."""
         game = self.game
         self._reset_hand()
@@ -423,8 +473,10 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         d = self.decision
         who = f" {g.player_names[d.player]}" if d.player >= 0 else ""
         miles = ", ".join(f"{g.side_names[s]} {m}" for s, m in enumerate(self._miles))
-        return (f"<State {g.ruleset_id} hand {self._hand_no + 1}: {d.kind}{who}; miles {miles} "
-                f"of {self._target}; {len(self._stock)} to draw>")
+        return (
+            f"<State {g.ruleset_id} hand {self._hand_no + 1}: {d.kind}{who}; miles {miles} "
+            f"of {self._target}; {len(self._stock)} to draw>"
+        )
 
     # -- applying --------------------------------------------------------------
     def step(self, action: ActionLike) -> None:
@@ -515,9 +567,30 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
                     p = self._player
                     self._draw_plain(p)  # a draw from the top never ends a hand; the drawer plays on
                     ps = self.game.side_of[p]
-                    return _new_transition(Transition, (
-                        p, action, self._hand_no, self._last_draw, -1, (), -1, self._miles[ps], self._target,
-                        False, False, p, _PHASE_KIND[P_PLAY], False, False, False, False, (), False))
+                    return _new_transition(
+                        Transition,
+                        (
+                            p,
+                            action,
+                            self._hand_no,
+                            self._last_draw,
+                            -1,
+                            (),
+                            -1,
+                            self._miles[ps],
+                            self._target,
+                            False,
+                            False,
+                            p,
+                            _PHASE_KIND[P_PLAY],
+                            False,
+                            False,
+                            False,
+                            False,
+                            (),
+                            False,
+                        ),
+                    )
             elif ph == P_PLAY:
                 p = self._player
                 c = action.card_index
@@ -528,10 +601,30 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
                         self._discard_card(p, action)
                         ph = self._phase
                         if ph < P_HAND_OVER:
-                            return _new_transition(Transition, (
-                                p, action, self._hand_no, -1, -1, (), -1, self._miles[self.game.side_of[p]],
-                                self._target, False, False, self._player, _PHASE_KIND[ph], False, False, False,
-                                False, (), False))
+                            return _new_transition(
+                                Transition,
+                                (
+                                    p,
+                                    action,
+                                    self._hand_no,
+                                    -1,
+                                    -1,
+                                    (),
+                                    -1,
+                                    self._miles[self.game.side_of[p]],
+                                    self._target,
+                                    False,
+                                    False,
+                                    self._player,
+                                    _PHASE_KIND[ph],
+                                    False,
+                                    False,
+                                    False,
+                                    False,
+                                    (),
+                                    False,
+                                ),
+                            )
                         return self._finish(p, action, len(self._stock), len(self._discard) - 1, -1)
                 elif op == PLAY:
                     ts = action.side_index
@@ -548,10 +641,30 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
                         ph = self._phase
                         if ph < P_HAND_OVER:
                             m = self._miles[g.side_of[p]]
-                            return _new_transition(Transition, (
-                                p, action, self._hand_no, -1, ts, (), -1, m, self._target,
-                                k == DISTANCE and m >= self._target, False, self._player, _PHASE_KIND[ph],
-                                False, False, False, False, (), False))
+                            return _new_transition(
+                                Transition,
+                                (
+                                    p,
+                                    action,
+                                    self._hand_no,
+                                    -1,
+                                    ts,
+                                    (),
+                                    -1,
+                                    m,
+                                    self._target,
+                                    k == DISTANCE and m >= self._target,
+                                    False,
+                                    self._player,
+                                    _PHASE_KIND[ph],
+                                    False,
+                                    False,
+                                    False,
+                                    False,
+                                    (),
+                                    False,
+                                ),
+                            )
                         return self._finish(p, action, len(self._stock), len(self._discard), ts)
         try:
             a = action if type(action) is Action else self._as_action(action)
@@ -611,7 +724,11 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         drawn = self._last_draw if (plain or note & DREW) else -1
         # a draw from the discard pile or a reshuffle changed the discard pile: it swept nothing (the one
         # action that does both, a coup fourré whose replacement draw reshuffles, names its hazard anyway)
-        swept = () if note & (RESHUFFLED | FROM_DISCARD_PILE) else self._discard[n_discard + 1 if op in (DISCARD, MULLIGAN) else n_discard:]
+        swept = (
+            ()
+            if note & (RESHUFFLED | FROM_DISCARD_PILE)
+            else self._discard[n_discard + 1 if op in (DISCARD, MULLIGAN) else n_discard :]
+        )
         hazard = -1
         extra = done = queued = False
         if op == PLAY:
@@ -620,8 +737,12 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
                 done = self._miles[ps] >= self._target
             elif k == SAFETY:  # no extra turn once the draw pile is out, where the ruleset says so
                 done = g.safety_distance > 0 and self._completer == ps  # option safety-distance: its miles completed it
-                extra = g.safety_extra_turn and ph < P_HAND_OVER and not done and (
-                    n_stock > 0 or not g.safety_extra_turn_needs_draw_pile or self._can_draw())
+                extra = (
+                    g.safety_extra_turn
+                    and ph < P_HAND_OVER
+                    and not done
+                    and (n_stock > 0 or not g.safety_extra_turn_needs_draw_pile or self._can_draw())
+                )
         elif op == COUP_FOURRE:
             ts = ps
             hazard = self._cf_hazard
@@ -634,10 +755,30 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         elif op == DECLINE:
             hazard = self._cf_hazard
         over = ph >= P_HAND_OVER
-        return _new_transition(Transition, (
-            p, a, self._hand_no, drawn, ts, tuple(swept), hazard, self._miles[ps], self._target, done, extra,
-            -1 if over else self._player, _PHASE_KIND[ph], over, ph == P_MATCH_OVER, bool(note & RESHUFFLED),
-            bool(note & FROM_DISCARD_PILE), tuple(self._drawn_more), queued))
+        return _new_transition(
+            Transition,
+            (
+                p,
+                a,
+                self._hand_no,
+                drawn,
+                ts,
+                tuple(swept),
+                hazard,
+                self._miles[ps],
+                self._target,
+                done,
+                extra,
+                -1 if over else self._player,
+                _PHASE_KIND[ph],
+                over,
+                ph == P_MATCH_OVER,
+                bool(note & RESHUFFLED),
+                bool(note & FROM_DISCARD_PILE),
+                tuple(self._drawn_more),
+                queued,
+            ),
+        )
 
     def _do(self, a: Action, player: int | None) -> int:
         """Carry out an action :meth:`_verify` accepted; the side a played card went to (else -1)."""
@@ -673,11 +814,6 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         return -1
 
 
-
-
-
-
-
 _SHARED = (int, bool, str, float, tuple, frozenset, type(None), Termination, Reason, DecisionKind)
 
 
@@ -697,4 +833,3 @@ def _copy(value: Any) -> Any:
         r.setstate(value.getstate())
         return r
     raise TypeError(f"State.clone() does not know how to copy a {t.__name__}: teach _copy")
-

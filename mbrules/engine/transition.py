@@ -7,6 +7,7 @@ record is a frozen tuple built once per action; code that does not want it ignor
 ``drawn`` names a card only its drawer may see (unless ``from_discard``: the discard pile's top is
 public): a narration for the whole table leaves it out; so is ``drawn_more``.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
@@ -40,7 +41,9 @@ class Transition(NamedTuple):
     reshuffled: bool  # a draw of it found the draw pile empty and shuffled the discard pile into a new one
     from_discard: bool  # the actor took the discard pile's top card (``drawn``; public, as the card was face up)
     drawn_more: tuple[int, ...]  # cards it drew besides ``drawn`` (a refill, a mulligan's draw back): the actor's only
-    queued_turn: bool = False  # a coup fourré whose extra turn waits for the turn in progress (option queued-coup-fourre-turn)
+    queued_turn: bool = (
+        False  # a coup fourré whose extra turn waits for the turn in progress (option queued-coup-fourre-turn)
+    )
 
 
 __all__ = ["Transition"]

@@ -82,7 +82,9 @@ class TurnFlow(StateFields):
     def next_hand(self) -> None:
         """Deal the next hand of the match; the deal passes to the left (rulings: The match)."""
         if self._phase != P_HAND_OVER:
-            raise IllegalAction(Reason.NOT_YOUR_TURN, "the next hand is dealt only when this hand is over and the match is not")
+            raise IllegalAction(
+                Reason.NOT_YOUR_TURN, "the next hand is dealt only when this hand is over and the match is not"
+            )
         self._hand_no += 1
         if self.game.deal_passes_left:
             self._first_player = (self._first_player + 1) % self.game.players
@@ -134,8 +136,11 @@ class TurnFlow(StateFields):
 
     def _can_refill(self, p: int) -> bool:
         """turn.refill_empty_hand: ``p`` holds nothing and a refill could draw (turn.refill_reshuffles)."""
-        return (not self._hands[p] and self.game.refill_empty_hand
-                and (bool(self._stock) or (self._reshuffles < self.game.max_refill_reshuffles and bool(self._discard))))
+        return (
+            not self._hands[p]
+            and self.game.refill_empty_hand
+            and (bool(self._stock) or (self._reshuffles < self.game.max_refill_reshuffles and bool(self._discard)))
+        )
 
     def _reshuffle(self) -> None:
         """The whole discard pile, shuffled with the match's RNG, becomes the draw pile (turn.reshuffles)."""

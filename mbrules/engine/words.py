@@ -1,5 +1,6 @@
 """Words for people: counts (``plural(1, "card")`` is "1 card", ``plural(2, "card")`` "2 cards") and text
 folded to a width between words (:func:`fold`)."""
+
 from __future__ import annotations
 
 from typing import Iterable
@@ -23,9 +24,11 @@ def fold(text: str, width: int, hang: int | None = None) -> str:
         if len(line) <= width:
             out.append(line)
             continue
-        indent = line[:len(line) - len(line.lstrip(" "))] + "  " if hang is None else " " * hang
-        out.extend(textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False,
-                                 break_on_hyphens=False) or [line])
+        indent = line[: len(line) - len(line.lstrip(" "))] + "  " if hang is None else " " * hang
+        out.extend(
+            textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
+            or [line]
+        )
     return "\n".join(out)
 
 

@@ -9,6 +9,7 @@
 All share the action space and observation vector of :mod:`mbrules.env.encoding` (docs/rl.md).
 Each is imported (with its toolkit) only when asked for.
 """
+
 from __future__ import annotations
 
 __all__ = ["mille_bornes_v0", "mille_bornes_v1", "single_agent_env"]

@@ -33,15 +33,23 @@ class MilleBornesAEC(AECEnv):
     auto_draw = False  # v1: the draw is taken for the agent, never an agent step
     check_order = False  # v1: step/observe/state before reset raise here (no wrapper needed)
 
-    def __init__(self, ruleset: str = "winning-moves", players: int = 4, options=(), reward: str = "match",
-                 render_mode: str | None = None, max_cycles: int | None = None):
+    def __init__(
+        self,
+        ruleset: str = "winning-moves",
+        players: int = 4,
+        options=(),
+        reward: str = "match",
+        render_mode: str | None = None,
+        max_cycles: int | None = None,
+    ):
         super().__init__()
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be 'human', 'ansi' or None, not {render_mode!r}")
-        if max_cycles is not None and (isinstance(max_cycles, bool) or not isinstance(max_cycles, int)
-                                       or max_cycles < 1):
+        if max_cycles is not None and (
+            isinstance(max_cycles, bool) or not isinstance(max_cycles, int) or max_cycles < 1
+        ):
             raise ValueError(f"max_cycles must be a positive int or None, not {max_cycles!r}")
         if isinstance(options, str):
             options = [options]  # one option id, not its letters
@@ -56,15 +64,18 @@ class MilleBornesAEC(AECEnv):
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self.agents: list[str] = []
         high = np.array(self.encoder.high, dtype=np.float32)
-        obs_space = spaces.Dict({
-            "observation": spaces.Box(low=np.zeros_like(high), high=high, dtype=np.float32),
-            "action_mask": spaces.Box(low=0, high=1, shape=(len(self.space),), dtype=np.int8),
-        })
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(low=np.zeros_like(high), high=high, dtype=np.float32),
+                "action_mask": spaces.Box(low=0, high=1, shape=(len(self.space),), dtype=np.int8),
+            }
+        )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(len(self.space)) for a in self.possible_agents}
         n = self.game.n_cards
-        self.state_space = spaces.Box(low=0.0, high=float(max(self.game.deck_counts)),
-                                      shape=((self.game.players + 2) * n,), dtype=np.float32)
+        self.state_space = spaces.Box(
+            low=0.0, high=float(max(self.game.deck_counts)), shape=((self.game.players + 2) * n,), dtype=np.float32
+        )
         self._next_seed: int | None = None
         self.state_: State | None = None
         self._no_actions = array("b", bytes(len(self.space)))  # the mask's zeros, copied per step

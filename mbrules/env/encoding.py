@@ -61,8 +61,9 @@ from mbrules.vocab import HAZARD, REMEDY, SAFETY, DecisionKind
 # a turn: before/after its draw; a fast-play window shares the coup fourré's slot (a reaction window);
 # a mulligan under way (turn.mulligan) is read as "draw": it ends with a draw, and the legal actions
 # (its throws, its draw) tell it from a turn's draw
-DECISIONS = ("draw", "play") + tuple(k.value for k in DecisionKind
-                                     if k not in (DecisionKind.TURN, DecisionKind.FAST_PLAY, DecisionKind.MULLIGAN))
+DECISIONS = ("draw", "play") + tuple(
+    k.value for k in DecisionKind if k not in (DecisionKind.TURN, DecisionKind.FAST_PLAY, DecisionKind.MULLIGAN)
+)
 SIDE_BLOCK = ("battle_top", "hazard", "speed_hazard", "safeties", "distance")
 SIDE_SCALARS = ("miles/target", "moving", "limited", "limit/200", "coup_fourres", "protected")
 
@@ -168,7 +169,9 @@ class ObservationEncoder:
         block("window_hazard", lambda c: 1)
         for k in range(S):
             for part in SIDE_BLOCK:
-                block(f"side[+{k}].{part}", (lambda c: counts[c]) if part in ("safeties", "distance") else (lambda c: 1))
+                block(
+                    f"side[+{k}].{part}", (lambda c: counts[c]) if part in ("safeties", "distance") else (lambda c: 1)
+                )
             for part, h in zip(SIDE_SCALARS, (4.0, 1.0, 1.0, 1.0, float(n), float(n))):
                 names.append(f"side[+{k}].{part}")
                 high.append(h)
@@ -251,7 +254,7 @@ class ObservationEncoder:
             v[i + obs.window_hazard] = 1.0
         i += n
         target = obs.target or 1
-        seen = v[6 + N:6 + N + n]  # the hand's counts; the table and the discard pile are added below
+        seen = v[6 + N : 6 + N + n]  # the hand's counts; the table and the discard pile are added below
         for k in range(S):
             sv = obs.sides[(obs.side + k) % S]
             if sv.battle:
@@ -278,7 +281,7 @@ class ObservationEncoder:
                 seen[c] += 1
             i += n
             dist = sv.distance
-            v[i:i + n] = dist
+            v[i : i + n] = dist
             seen = [a + b for a, b in zip(seen, dist)]
             i += n
             v[i] = min(sv.miles / target, 4.0)
@@ -297,7 +300,7 @@ class ObservationEncoder:
             v[i + obs.discard[-1]] = 1.0
         i += n
         # unseen: the deck less what this seat has seen (Observation.unseen(), never below 0)
-        v[i:i + n] = [left if left > 0 else 0 for left in map(int.__sub__, self._counts, map(int, seen))]
+        v[i : i + n] = [left if left > 0 else 0 for left in map(int.__sub__, self._counts, map(int, seen))]
         i += n
         for k in range(N):
             v[i + k] = float(obs.hand_sizes[(me + k) % N])

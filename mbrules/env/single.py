@@ -50,8 +50,9 @@ REWARDS = ("match", "points")
 ILLEGAL = ("lose", "raise")
 
 
-def single_agent_env(ruleset: str = "winning-moves", players: int = 2, opponents="heuristic", options=(),
-                     **kwargs) -> "SingleAgentEnv":
+def single_agent_env(
+    ruleset: str = "winning-moves", players: int = 2, opponents="heuristic", options=(), **kwargs
+) -> "SingleAgentEnv":
     """The Gymnasium env of one seat against bots (module docstring); ``kwargs``: ``seat``, ``reward``,
     ``illegal``, ``render_mode``."""
     return SingleAgentEnv(ruleset=ruleset, players=players, opponents=opponents, options=options, **kwargs)
@@ -62,8 +63,17 @@ class SingleAgentEnv(gymnasium.Env):
 
     metadata = {"render_modes": ["ansi"]}
 
-    def __init__(self, ruleset: str = "winning-moves", players: int = 2, opponents="heuristic", options=(),
-                 seat: int = 0, reward: str = "match", illegal: str = "lose", render_mode: str | None = None):
+    def __init__(
+        self,
+        ruleset: str = "winning-moves",
+        players: int = 2,
+        opponents="heuristic",
+        options=(),
+        seat: int = 0,
+        reward: str = "match",
+        illegal: str = "lose",
+        render_mode: str | None = None,
+    ):
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
         if illegal not in ILLEGAL:
@@ -80,8 +90,9 @@ class SingleAgentEnv(gymnasium.Env):
             opponents = [opponents] * (g.players - 1)
         opponents = list(opponents)
         if len(opponents) != g.players - 1:
-            raise ValueError(f"opponents: give one bot name, or one per other seat ({g.players - 1}), "
-                             f"not {len(opponents)}")
+            raise ValueError(
+                f"opponents: give one bot name, or one per other seat ({g.players - 1}), not {len(opponents)}"
+            )
         for name in opponents:
             check_bot(name)  # UnknownBot (a ValueError) names the bots there are
         self.opponents = opponents
@@ -93,10 +104,12 @@ class SingleAgentEnv(gymnasium.Env):
         self.encoder = ObservationEncoder(g)
         self._writer = ObservationWriter(self.encoder)
         high = np.array(self.encoder.high, dtype=np.float32)
-        self.observation_space = spaces.Dict({
-            "observation": spaces.Box(low=np.zeros_like(high), high=high, dtype=np.float32),
-            "action_mask": spaces.Box(low=0, high=1, shape=(len(self.space),), dtype=np.int8),
-        })
+        self.observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(low=np.zeros_like(high), high=high, dtype=np.float32),
+                "action_mask": spaces.Box(low=0, high=1, shape=(len(self.space),), dtype=np.int8),
+            }
+        )
         self.action_space = spaces.Discrete(len(self.space))
         self._no_actions = array("b", bytes(len(self.space)))
         self.state_: State | None = None
@@ -111,8 +124,10 @@ class SingleAgentEnv(gymnasium.Env):
         g = self.game
         self.state_ = st = g.new_match(match_seed)
         others = iter(self.opponents)
-        seats = [self._agent if p == self.seat else BotSeat(make_bot(next(others), g, p, match_seed))
-                 for p in range(g.players)]
+        seats = [
+            self._agent if p == self.seat else BotSeat(make_bot(next(others), g, p, match_seed))
+            for p in range(g.players)
+        ]
         self._loop = SeatLoop(st, seats)
         self._advance()  # no hand ends before the agent's first decision: nothing is paid yet
         return self._obs(), self._info()
@@ -131,8 +146,7 @@ class SingleAgentEnv(gymnasium.Env):
         except mbrules.IllegalAction as exc:
             if self.illegal == "raise":
                 legal = ", ".join(str(x) for x in st.legal_actions())
-                raise ValueError(f"the agent may not {a} now (action {i}): "
-                                 f"{exc.message}; legal: {legal}") from None
+                raise ValueError(f"the agent may not {a} now (action {i}): {exc.message}; legal: {legal}") from None
             info = self._info()
             info["illegal_action"] = f"{a}: {exc.message}"
             return self._obs(), -1.0, True, False, info

@@ -16,6 +16,7 @@
 
 Layers: this package uses the engine and the bots; ``compare`` and ``sweep`` call it; it calls neither.
 """
+
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
@@ -34,15 +35,35 @@ if TYPE_CHECKING:  # what the checker sees of the names loaded on first use belo
 # name -> submodule; loaded on first use, so that ``import mbrules.matches.loop`` (``play``) costs no
 # more than the loop
 _WHERE = {
-    "DEFAULT_WORKERS": "base", "MAX_GAMES": "base", "MAX_WORKERS": "base", "Backend": "base",
-    "BackendUnavailable": "base", "LocalBackend": "local", "make_backend": "backend", "chunks": "base",
-    "HandRecord": "records", "MatchRecord": "records", "match_record": "records",
-    "METRICS": "metrics", "METRIC_BY_KEY": "metrics", "Metric": "metrics",
-    "Phase": "arms", "run_arms": "arms",
-    "RatingsUnavailable": "ladder", "run_ladder": "ladder",
-    "Stopped": "loop", "count_turns": "loop", "derive_seed": "loop", "game_seed": "loop", "play_match": "loop",
+    "DEFAULT_WORKERS": "base",
+    "MAX_GAMES": "base",
+    "MAX_WORKERS": "base",
+    "Backend": "base",
+    "BackendUnavailable": "base",
+    "LocalBackend": "local",
+    "make_backend": "backend",
+    "chunks": "base",
+    "HandRecord": "records",
+    "MatchRecord": "records",
+    "match_record": "records",
+    "METRICS": "metrics",
+    "METRIC_BY_KEY": "metrics",
+    "Metric": "metrics",
+    "Phase": "arms",
+    "run_arms": "arms",
+    "RatingsUnavailable": "ladder",
+    "run_ladder": "ladder",
+    "Stopped": "loop",
+    "count_turns": "loop",
+    "derive_seed": "loop",
+    "game_seed": "loop",
+    "play_match": "loop",
     "simulate": "simulation",
-    "MatchStats": "stats", "match_stats": "stats", "merge_stats": "stats", "new_stats": "stats", "summary": "stats",
+    "MatchStats": "stats",
+    "match_stats": "stats",
+    "merge_stats": "stats",
+    "new_stats": "stats",
+    "summary": "stats",
 }
 __all__ = sorted(_WHERE)
 

@@ -14,6 +14,7 @@ the pairs finished when a run is stopped are whole pairs. What a pair gives back
 Seeds: the main and robust phases deal match ``i`` from :func:`~mbrules.matches.loop.game_seed` (the
 same deals as ``simulate``), every other phase from its own stream (:func:`phase_seed`).
 """
+
 from __future__ import annotations
 
 import functools
@@ -66,16 +67,25 @@ ArmResult = Union[tuple[tuple[int, int], ...], int]
 PairResult = tuple[tuple[ArmResult, ...], Union[list[MatchRecord], None]]
 
 
-def play_pairs(games: Sequence[Game], phase: Phase, seed: int, start: int, stop: int, with_records: bool,
-               should_stop: StopPoll | None = None) -> list[PairResult]:
+def play_pairs(
+    games: Sequence[Game],
+    phase: Phase,
+    seed: int,
+    start: int,
+    stop: int,
+    with_records: bool,
+    should_stop: StopPoll | None = None,
+) -> list[PairResult]:
     """Pairs ``start .. stop-1`` of ``phase``: for each, per arm, the metric values and the record
     (main and robust phases) or whether the focus side won (ladder and restricted)."""
     out: list[PairResult] = []
     for i in range(start, stop):
         if phase.kind in ("main", "robust"):
             s = game_seed(seed, i)
-            recs = [match_record(g, s, play_match(g, s, phase.bots, should_stop=should_stop),
-                                 lineup(phase.bots, g.players)) for g in games]
+            recs = [
+                match_record(g, s, play_match(g, s, phase.bots, should_stop=should_stop), lineup(phase.bots, g.players))
+                for g in games
+            ]
             out.append((tuple(metric_values(r) for r in recs), recs if with_records else None))
         else:
             s = phase_seed(seed, phase.key, i)
@@ -92,8 +102,9 @@ def play_pairs(games: Sequence[Game], phase: Phase, seed: int, start: int, stop:
 Item = tuple[Phase, int, int]  # a phase and a range of its pairs
 
 
-def pairs_task(games: Sequence[Game], item: Item, should_stop: StopPoll | None = None, *,
-               seed: int, with_records: bool) -> list[PairResult]:
+def pairs_task(
+    games: Sequence[Game], item: Item, should_stop: StopPoll | None = None, *, seed: int, with_records: bool
+) -> list[PairResult]:
     """The task of :func:`run_arms` on a backend: the pairs ``start .. stop-1`` of ``item = (phase, start, stop)``
     (records of the main phase only)."""
     phase, start, stop = item
@@ -104,9 +115,19 @@ def pairs_task(games: Sequence[Game], item: Item, should_stop: StopPoll | None =
 Consume = Callable[[Phase, int, list[PairResult]], None]
 
 
-def run_arms(games: Sequence[Game], phases: Sequence[Phase], seed: int, consume: Consume, *,
-             workers: int = DEFAULT_WORKERS, with_records: bool = False, should_stop: StopPoll | None = None,
-             seconds: dict[str, float] | None = None, backend: str = "local", address: str | None = None) -> bool:
+def run_arms(
+    games: Sequence[Game],
+    phases: Sequence[Phase],
+    seed: int,
+    consume: Consume,
+    *,
+    workers: int = DEFAULT_WORKERS,
+    with_records: bool = False,
+    should_stop: StopPoll | None = None,
+    seconds: dict[str, float] | None = None,
+    backend: str = "local",
+    address: str | None = None,
+) -> bool:
     """Play ``phases`` one after the other on every arm of ``games`` (two arms of a comparison, or the
     values of a sweep) on the backend (:mod:`mbrules.matches.base`); True when stopped.
 

@@ -11,8 +11,9 @@ from .base import DEFAULT_WORKERS, Backend
 BACKENDS = ("local", "ray")
 
 
-def make_backend(name: str = "local", workers: int = DEFAULT_WORKERS, *, address: str | None = None,
-                 nodes: set[str] | None = None) -> Backend:
+def make_backend(
+    name: str = "local", workers: int = DEFAULT_WORKERS, *, address: str | None = None, nodes: set[str] | None = None
+) -> Backend:
     """The backend called ``name`` (``local`` or ``ray``); ``address`` is the Ray cluster's (None: a
     local Ray instance with ``workers`` CPUs) and ``nodes`` collects the ids of the nodes Ray used."""
     if name == "local":
@@ -28,8 +29,9 @@ def make_backend(name: str = "local", workers: int = DEFAULT_WORKERS, *, address
     raise ValueError(f"unknown backend {name!r}: 'local' or 'ray'")
 
 
-def as_backend(backend: str | Backend, workers: int, address: str | None = None,
-               nodes: set[str] | None = None) -> Backend:
+def as_backend(
+    backend: str | Backend, workers: int, address: str | None = None, nodes: set[str] | None = None
+) -> Backend:
     """``backend`` itself, or the one it names."""
     if isinstance(backend, Backend):
         return backend

@@ -107,8 +107,16 @@ class Backend(ABC):
         self.workers = max(1, workers)
 
     @abstractmethod
-    def run(self, game: Games, task: Task[_I, _R], items: Iterable[_I], consume: Consume[_I, _R], *, count: int,
-            should_stop: StopPoll | None = None) -> bool:
+    def run(
+        self,
+        game: Games,
+        task: Task[_I, _R],
+        items: Iterable[_I],
+        consume: Consume[_I, _R],
+        *,
+        count: int,
+        should_stop: StopPoll | None = None,
+    ) -> bool:
         """``consume(item, task(game, item, ...))`` for every item, in order; True when stopped.
 
         ``count`` is the number of items (a pool is never larger than the work)."""
@@ -126,8 +134,9 @@ class Handles(Protocol[_I_in, _R_out]):
     def close(self) -> None: ...  # the run ended normally
 
 
-def merge_in_order(h: Handles[_I, _R], items: Iterable[_I], consume: Consume[_I, _R], ahead: int,
-                   should_stop: StopPoll | None = None) -> bool:
+def merge_in_order(
+    h: Handles[_I, _R], items: Iterable[_I], consume: Consume[_I, _R], ahead: int, should_stop: StopPoll | None = None
+) -> bool:
     """The one executor of every backend that runs tasks elsewhere: submit ``ahead`` items, then one
     more each time the oldest result is consumed; results are consumed in the items' order. Returns
     True when ``should_stop()`` stopped the run (see the module's doc)."""

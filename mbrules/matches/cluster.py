@@ -32,8 +32,17 @@ from typing import Any, Callable, Iterable, Iterator, TypeVar
 
 from .._paths import install_hint
 from .base import (
-    IN_FLIGHT_PER_WORKER, Backend, BackendUnavailable, Consume, Games, Rules, Task, compile_rules, merge_in_order,
-    rules_digest, rules_of,
+    IN_FLIGHT_PER_WORKER,
+    Backend,
+    BackendUnavailable,
+    Consume,
+    Games,
+    Rules,
+    Task,
+    compile_rules,
+    merge_in_order,
+    rules_digest,
+    rules_of,
 )
 from .loop import StopPoll
 
@@ -134,8 +143,10 @@ def _probe(address: str, should_stop: Callable[[], object] | None = None, second
                 return True
 
     def refuse(words: str) -> BackendUnavailable:
-        return BackendUnavailable(f"cannot start or reach the Ray cluster at {shown}: {words} "
-                                  "(is 'ray start --head' running there, and is this its GCS port?)")
+        return BackendUnavailable(
+            f"cannot start or reach the Ray cluster at {shown}: {words} "
+            "(is 'ray start --head' running there, and is this its GCS port?)"
+        )
 
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
@@ -161,13 +172,15 @@ def _probe(address: str, should_stop: Callable[[], object] | None = None, second
             got = b""
             while len(got) < 9:
                 if not wait(sock, writing=False):
-                    raise refuse(f"the port accepted the connection but said nothing for {seconds:g} s: "
-                                 "not a Ray cluster")
+                    raise refuse(
+                        f"the port accepted the connection but said nothing for {seconds:g} s: not a Ray cluster"
+                    )
                 try:
                     part = sock.recv(9 - len(got))
                 except OSError as e:
-                    raise refuse(f"the connection was reset ({(e.strerror or str(e)).lower()}): "
-                                 "not a Ray cluster") from None
+                    raise refuse(
+                        f"the connection was reset ({(e.strerror or str(e)).lower()}): not a Ray cluster"
+                    ) from None
                 if not part:
                     raise refuse("the port closed the connection at once: not a Ray cluster")
                 got += part
@@ -215,7 +228,9 @@ def quiet_local_token_notice() -> Iterator[None]:
         log.removeFilter(_not_the_token_notice)
 
 
-def _connect(ray: ModuleType, address: str | None, workers: int, should_stop: Callable[[], object] | None = None) -> None:
+def _connect(
+    ray: ModuleType, address: str | None, workers: int, should_stop: Callable[[], object] | None = None
+) -> None:
     """Connect (or start a local instance); the address is checked first (:func:`_probe`), and the
     command's SIGINT/SIGTERM handlers are kept (ray.init sets its own SIGTERM handler, which exits 15)."""
     import signal  # noqa: PLC0415
@@ -236,8 +251,10 @@ def _connect(ray: ModuleType, address: str | None, workers: int, should_stop: Ca
             with quiet_local_token_notice():
                 ray.init(num_cpus=max(1, workers), **kw)
     except Exception as e:  # noqa: BLE001  (Ray raises several kinds for an unreachable cluster)
-        raise BackendUnavailable(f"cannot start or reach the Ray cluster{' at ' + address if address else ''}: "
-                                 f"{str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
+        raise BackendUnavailable(
+            f"cannot start or reach the Ray cluster{' at ' + address if address else ''}: "
+            f"{str(e).splitlines()[0] if str(e) else type(e).__name__}"
+        ) from None
     finally:
         for sig, handler in handlers.items():
             if handler is not None:
@@ -255,8 +272,16 @@ class RayBackend(Backend):
         self.address = address
         self.nodes = nodes if nodes is not None else set()
 
-    def run(self, game: Games, task: Task[_I, _R], items: Iterable[_I], consume: Consume[_I, _R], *, count: int,
-            should_stop: StopPoll | None = None) -> bool:
+    def run(
+        self,
+        game: Games,
+        task: Task[_I, _R],
+        items: Iterable[_I],
+        consume: Consume[_I, _R],
+        *,
+        count: int,
+        should_stop: StopPoll | None = None,
+    ) -> bool:
         ray = _ray()
         try:
             _connect(ray, self.address, self.workers, should_stop)
@@ -276,8 +301,9 @@ class RayBackend(Backend):
             nodes.add(node)
             consume(item, value)
 
-        return merge_in_order(_RayHandles(ray, remote, key, spec, _placer(ray)), items, took,
-                              cpus * IN_FLIGHT_PER_WORKER, should_stop)
+        return merge_in_order(
+            _RayHandles(ray, remote, key, spec, _placer(ray)), items, took, cpus * IN_FLIGHT_PER_WORKER, should_stop
+        )
 
 
 class _RayHandles:

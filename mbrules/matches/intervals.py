@@ -16,6 +16,7 @@
   (Holm 1979) rejects "no difference" at a family-wise error rate of 5% over every metric of the
   report; the 95% intervals printed are each metric's own (unadjusted).
 """
+
 from __future__ import annotations
 
 import math
@@ -93,7 +94,9 @@ def linearised(xs: Sequence[float], ys: Sequence[float]) -> tuple[float | None, 
     return r, [(x - r * y) / ybar for x, y in zip(xs, ys)]
 
 
-def paired_diff(xa: Sequence[float], ya: Sequence[float], xb: Sequence[float], yb: Sequence[float]) -> tuple[float | None, float | None]:
+def paired_diff(
+    xa: Sequence[float], ya: Sequence[float], xb: Sequence[float], yb: Sequence[float]
+) -> tuple[float | None, float | None]:
     """(R_B - R_A, its paired se) for per-match values of two arms played on the same seeds."""
     ra, ua = linearised(xa, ya)
     rb, ub = linearised(xb, yb)

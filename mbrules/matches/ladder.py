@@ -50,7 +50,7 @@ BRADLEY_TERRY = "bradley-terry"  # without openskill: maximum likelihood on the 
 METHOD_WORDS = {
     PLACKETT_LUCE: "openskill's Plackett-Luce model, updated match by match; the ordinal is mu minus 3 sigma",
     BRADLEY_TERRY: "Bradley-Terry, fitted on every pair's results (Elo scale, mean 1500; a draw counts "
-                   "half; openskill is not installed)",
+    "half; openskill is not installed)",
 }
 
 
@@ -104,8 +104,9 @@ def play_pairing(game: Game, a: str, b: str, seed: int, i: int, should_stop: Sto
     return res
 
 
-def play_slice(game: Game, a: str, b: str, seed: int, start: int, stop: int,
-               should_stop: StopPoll | None = None) -> list[list[int]]:
+def play_slice(
+    game: Game, a: str, b: str, seed: int, start: int, stop: int, should_stop: StopPoll | None = None
+) -> list[list[int]]:
     """Games ``start .. stop-1`` of the pair (a, b): :func:`play_pairing` of each, in order."""
     return [play_pairing(game, a, b, seed, i, should_stop) for i in range(start, stop)]
 
@@ -162,7 +163,9 @@ BT_PRIOR = 0.5  # a virtual draw between every pair played: no infinite rating f
 BT_ROUNDS = 10_000  # the fit's bound (it converges in far fewer: a tolerance of 1e-10 on the strengths)
 
 
-def bradley_terry(n_bots: int, pairs: Sequence[Pair], wins: Sequence[Sequence[int]], draws: Sequence[int]) -> list[float]:
+def bradley_terry(
+    n_bots: int, pairs: Sequence[Pair], wins: Sequence[Sequence[int]], draws: Sequence[int]
+) -> list[float]:
     """Each bot's Bradley-Terry strength on the Elo scale (400 log10 of its odds, mean 1500), fitted by
     Hunter's MM algorithm to the pairs' results. A draw counts half a win to each; every pair that played
     gets one virtual draw (:data:`BT_PRIOR`), so a bot that won every match still has a finite rating.
@@ -222,8 +225,14 @@ def run_ladder(
             progress(tally.done, total)
 
     size = chunk_size(games, runner.workers, most=8)
-    stopped = runner.run(game, functools.partial(play_slice_task, seed=seed), slices(bots, pairs, games, size),
-                         consume, count=len(pairs) * -(-games // size), should_stop=should_stop)
+    stopped = runner.run(
+        game,
+        functools.partial(play_slice_task, seed=seed),
+        slices(bots, pairs, games, size),
+        consume,
+        count=len(pairs) * -(-games // size),
+        should_stop=should_stop,
+    )
     rep = report(game, tally, time.perf_counter() - t0)
     rep["deals_played"] = tally.done
     rep["deals"] = total
@@ -254,8 +263,18 @@ def report(game: Game, tally: Tally, seconds: float) -> dict[str, Any]:
             per_bot[z]["wins"] += wins[k]
             per_bot[z]["draws"] += draws
         rate, ci = _win_share(game, bots[x], wins[0], m)
-        pair_rows.append({"a": bots[x], "b": bots[y], "matches": m, "a_wins": wins[0], "b_wins": wins[1],
-                          "draws_or_unfinished": draws, "a_win_rate": rate, "a_ci95": ci})
+        pair_rows.append(
+            {
+                "a": bots[x],
+                "b": bots[y],
+                "matches": m,
+                "a_wins": wins[0],
+                "b_wins": wins[1],
+                "draws_or_unfinished": draws,
+                "a_win_rate": rate,
+                "a_ci95": ci,
+            }
+        )
     if tally.method == BRADLEY_TERRY:
         elo = bradley_terry(len(bots), tally.pairs, tally.wins, tally.draws)
     rows: list[dict[str, Any]] = []
@@ -267,8 +286,22 @@ def report(game: Game, tally: Tally, seconds: float) -> dict[str, Any]:
         else:
             r = ratings[z]
             rating = {"mu": round(r.mu, 3), "sigma": round(r.sigma, 3), "ordinal": round(r.ordinal(), 3)}
-        rows.append({"bot": b, "matches": d["matches"], "wins": d["wins"], "draws_or_unfinished": d["draws"],
-                     "win_rate": rate, "ci95": ci, "rating": rating})
+        rows.append(
+            {
+                "bot": b,
+                "matches": d["matches"],
+                "wins": d["wins"],
+                "draws_or_unfinished": d["draws"],
+                "win_rate": rate,
+                "ci95": ci,
+                "rating": rating,
+            }
+        )
     rows.sort(key=lambda row: (-row["rating"].get("ordinal", row["rating"].get("elo", 0)), row["bot"]))
-    return {"bots": rows, "pairs": pair_rows, "seatings_per_seed": len(seatings(game, "a", "b")),
-            "rating_method": tally.method, "seconds": round(seconds, 3)}
+    return {
+        "bots": rows,
+        "pairs": pair_rows,
+        "seatings_per_seed": len(seatings(game, "a", "b")),
+        "rating_method": tally.method,
+        "seconds": round(seconds, 3),
+    }

@@ -121,8 +121,16 @@ class LocalBackend(Backend):
 
     name = "local"
 
-    def run(self, game: Games, task: Task[_I, _R], items: Iterable[_I], consume: Consume[_I, _R], *, count: int,
-            should_stop: StopPoll | None = None) -> bool:
+    def run(
+        self,
+        game: Games,
+        task: Task[_I, _R],
+        items: Iterable[_I],
+        consume: Consume[_I, _R],
+        *,
+        count: int,
+        should_stop: StopPoll | None = None,
+    ) -> bool:
         if self.workers <= 1:
             try:
                 for item in items:  # the task polls should_stop at every bot decision

@@ -6,6 +6,7 @@ and denominator. ``kind`` is ``share`` for a share of matches (Wilson interval) 
 other figure (delta-method interval, the match as the unit). The difference B − A of every metric
 is paired by seed.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -21,9 +22,15 @@ if TYPE_CHECKING:
     from ..engine import Game
 
 LINE_WORDS = {
-    "milestones": "distance", "safeties": "safeties", "all_safeties": "all four safeties",
-    "coup_fourres": "coups fourrés", "trip_completed": "trip completed", "delayed_action": "delayed action",
-    "safe_trip": "safe trip", "shutout": "shutout", "extension": "extension",
+    "milestones": "distance",
+    "safeties": "safeties",
+    "all_safeties": "all four safeties",
+    "coup_fourres": "coups fourrés",
+    "trip_completed": "trip completed",
+    "delayed_action": "delayed action",
+    "safe_trip": "safe trip",
+    "shutout": "shutout",
+    "extension": "extension",
 }
 
 
@@ -48,53 +55,137 @@ def _sides(r: MatchRecord) -> int:
 
 
 def _line_metric(line: str) -> Metric:
-    return Metric(f"points_per_hand.{line}", f"points per hand and side: {LINE_WORDS[line]}", "ratio",
-                  lambda r: (sum(sum(h.line(line)) for h in r.hands), len(r.hands) * _sides(r)),
-                  f"Points per hand and side from {LINE_WORDS[line]}", "side")
+    return Metric(
+        f"points_per_hand.{line}",
+        f"points per hand and side: {LINE_WORDS[line]}",
+        "ratio",
+        lambda r: (sum(sum(h.line(line)) for h in r.hands), len(r.hands) * _sides(r)),
+        f"Points per hand and side from {LINE_WORDS[line]}",
+        "side",
+    )
 
 
 METRICS: tuple[Metric, ...] = (
     Metric("hands_per_match", "hands per match", "ratio", lambda r: (r.hands_played, 1), "Hands per match"),
-    Metric("turns_per_hand", "turns per hand (cards played or discarded)", "ratio",
-           lambda r: (r.turns, r.hands_played), "Turns per hand"),
-    Metric("trip_completed_share", "share of hands whose trip is completed (the rest end by exhaustion)", "ratio",
-           lambda r: (sum(1 for h in r.hands if h.completed_by >= 0), r.hands_played),
-           "Hands whose trip is completed"),
-    Metric("coups_fourres_per_hand", "coups fourrés per hand", "ratio",
-           lambda r: (sum(h.coups_fourres for h in r.hands), r.hands_played), "Coups fourrés per hand"),
-    Metric("reshuffles_per_hand", "reshuffles of the discard pile into a new draw pile per hand (turn.reshuffles)",
-           "ratio", lambda r: (sum(h.reshuffles for h in r.hands), r.hands_played), "Reshuffles per hand"),
-    Metric("discard_draws_per_hand", "draws from the discard pile per hand (turn.draw_from_discard)", "ratio",
-           lambda r: (sum(h.discard_draws for h in r.hands), r.hands_played), "Draws from the discard pile per hand"),
-    Metric("safe_trip_share", "share of hands with a safe trip", "ratio",
-           lambda r: (_count(r, "safe_trip"), r.hands_played), "Hands with a safe trip"),
-    Metric("shutout_share", "share of hands with a shutout", "ratio",
-           lambda r: (_count(r, "shutout"), r.hands_played), "Hands with a shutout"),
-    Metric("extension_called_share", "share of hands where an extension is called", "ratio",
-           lambda r: (_count(r, "extension_called"), r.hands_played), "Hands where the extension is called"),
-    Metric("extension_made_share", "share of called extensions made (caller's side completes)", "ratio",
-           lambda r: (_count(r, "extension_made"), _count(r, "extension_called")),
-           "Extensions made, of those called"),
-    Metric("points_per_hand", "points per hand and side (total)", "ratio",
-           lambda r: (sum(sum(h.points) for h in r.hands), r.hands_played * _sides(r)),
-           "Points per hand and side", "side"),
+    Metric(
+        "turns_per_hand",
+        "turns per hand (cards played or discarded)",
+        "ratio",
+        lambda r: (r.turns, r.hands_played),
+        "Turns per hand",
+    ),
+    Metric(
+        "trip_completed_share",
+        "share of hands whose trip is completed (the rest end by exhaustion)",
+        "ratio",
+        lambda r: (sum(1 for h in r.hands if h.completed_by >= 0), r.hands_played),
+        "Hands whose trip is completed",
+    ),
+    Metric(
+        "coups_fourres_per_hand",
+        "coups fourrés per hand",
+        "ratio",
+        lambda r: (sum(h.coups_fourres for h in r.hands), r.hands_played),
+        "Coups fourrés per hand",
+    ),
+    Metric(
+        "reshuffles_per_hand",
+        "reshuffles of the discard pile into a new draw pile per hand (turn.reshuffles)",
+        "ratio",
+        lambda r: (sum(h.reshuffles for h in r.hands), r.hands_played),
+        "Reshuffles per hand",
+    ),
+    Metric(
+        "discard_draws_per_hand",
+        "draws from the discard pile per hand (turn.draw_from_discard)",
+        "ratio",
+        lambda r: (sum(h.discard_draws for h in r.hands), r.hands_played),
+        "Draws from the discard pile per hand",
+    ),
+    Metric(
+        "safe_trip_share",
+        "share of hands with a safe trip",
+        "ratio",
+        lambda r: (_count(r, "safe_trip"), r.hands_played),
+        "Hands with a safe trip",
+    ),
+    Metric(
+        "shutout_share",
+        "share of hands with a shutout",
+        "ratio",
+        lambda r: (_count(r, "shutout"), r.hands_played),
+        "Hands with a shutout",
+    ),
+    Metric(
+        "extension_called_share",
+        "share of hands where an extension is called",
+        "ratio",
+        lambda r: (_count(r, "extension_called"), r.hands_played),
+        "Hands where the extension is called",
+    ),
+    Metric(
+        "extension_made_share",
+        "share of called extensions made (caller's side completes)",
+        "ratio",
+        lambda r: (_count(r, "extension_made"), _count(r, "extension_called")),
+        "Extensions made, of those called",
+    ),
+    Metric(
+        "points_per_hand",
+        "points per hand and side (total)",
+        "ratio",
+        lambda r: (sum(sum(h.points) for h in r.hands), r.hands_played * _sides(r)),
+        "Points per hand and side",
+        "side",
+    ),
     *(_line_metric(line) for line in SCORE_LINES if line != "total"),
-    Metric("first_side_win_share", "share of matches won by side A (the first seat's side)", "share",
-           lambda r: (1 if r.winner == 0 else 0, 1), "Who wins: matches won by side A (the first seat's)", "side"),
-    Metric("dealer_left_hand_share", "share of hands won by the side that plays first (dealer's left)", "ratio",
-           lambda r: (sum(1 for h in r.hands if h.winner >= 0 and h.winner == h.first_side),
-                      r.hands_played), "Hands won by the side that plays first", "side"),
-    Metric("lead_changes_per_match", "lead changes per match (running totals after each hand)", "ratio",
-           lambda r: (r.lead_changes, 1), "Lead changes per match"),
-    Metric("comeback_share", "comeback share: the winner was behind after the first hand", "share",
-           lambda r: (1 if r.comeback else 0, 0 if r.comeback is None else 1),
-           "Comebacks: the winner was behind after the first hand"),
-    Metric("margin", "winning margin (points, winner minus runner-up)", "ratio",
-           lambda r: (r.margin or 0, 0 if r.margin is None else 1), "Winning margin (points)"),
-    Metric("draw_share", "share of matches drawn", "share", lambda r: (1 if r.result == "draw" else 0, 1),
-           "Matches drawn"),
-    Metric("unfinished_share", "share of matches unfinished (match.max_hands reached)", "share",
-           lambda r: (1 if r.result == "unfinished" else 0, 1), "Matches unfinished (hand cap reached)"),
+    Metric(
+        "first_side_win_share",
+        "share of matches won by side A (the first seat's side)",
+        "share",
+        lambda r: (1 if r.winner == 0 else 0, 1),
+        "Who wins: matches won by side A (the first seat's)",
+        "side",
+    ),
+    Metric(
+        "dealer_left_hand_share",
+        "share of hands won by the side that plays first (dealer's left)",
+        "ratio",
+        lambda r: (sum(1 for h in r.hands if h.winner >= 0 and h.winner == h.first_side), r.hands_played),
+        "Hands won by the side that plays first",
+        "side",
+    ),
+    Metric(
+        "lead_changes_per_match",
+        "lead changes per match (running totals after each hand)",
+        "ratio",
+        lambda r: (r.lead_changes, 1),
+        "Lead changes per match",
+    ),
+    Metric(
+        "comeback_share",
+        "comeback share: the winner was behind after the first hand",
+        "share",
+        lambda r: (1 if r.comeback else 0, 0 if r.comeback is None else 1),
+        "Comebacks: the winner was behind after the first hand",
+    ),
+    Metric(
+        "margin",
+        "winning margin (points, winner minus runner-up)",
+        "ratio",
+        lambda r: (r.margin or 0, 0 if r.margin is None else 1),
+        "Winning margin (points)",
+    ),
+    Metric(
+        "draw_share", "share of matches drawn", "share", lambda r: (1 if r.result == "draw" else 0, 1), "Matches drawn"
+    ),
+    Metric(
+        "unfinished_share",
+        "share of matches unfinished (match.max_hands reached)",
+        "share",
+        lambda r: (1 if r.result == "unfinished" else 0, 1),
+        "Matches unfinished (hand cap reached)",
+    ),
 )
 METRIC_BY_KEY = {m.key: m for m in METRICS}
 
@@ -108,8 +199,9 @@ def won_by(bot: str, game: Game) -> Metric:
     def values(r: MatchRecord) -> tuple[int, int]:
         return (1 if r.winner >= 0 and r.bots is not None and r.bots[first[r.winner]] == bot else 0), 1
 
-    return Metric(f"won_by.{bot}", f"share of matches won by {bot}'s side", "share", values,
-                  f"Matches won by {bot}", "side")
+    return Metric(
+        f"won_by.{bot}", f"share of matches won by {bot}'s side", "share", values, f"Matches won by {bot}", "side"
+    )
 
 
 # metrics of the extension: they do not apply to a game without one (shown "–", not 0%)

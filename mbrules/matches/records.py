@@ -8,6 +8,7 @@ field of ``State``. Every statistic of many matches is read from them: simulate'
 sweep difference, the charts' distributions and the JSONL and CSV exports. Sides are indices here
 (-1: none); the exports name them.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -112,7 +113,8 @@ def match_record(game: Game, seed: int, st: State, bots: Sequence[str] | None = 
     # each hand's sheet as one score-line dict per side, in side order (the outcome's are by side name; a
     # match capped before its end, out None, has the state's sheets, already by side index)
     sheets: Sequence[Sequence[dict[str, int]]] = (
-        [[sheet[n] for n in names] for sheet in out.hand_sheets] if out is not None else st.hand_sheets)
+        [[sheet[n] for n in names] for sheet in out.hand_sheets] if out is not None else st.hand_sheets
+    )
     completed = list(out.completed) if out is not None else []
     # the history's actions are Actions; its (-1, -1) hand marks are skipped before an action is read
     facts = _hand_facts(cast("Sequence[tuple[int, Action]]", st.history), len(sheets))
@@ -136,23 +138,25 @@ def match_record(game: Game, seed: int, st: State, bots: Sequence[str] | None = 
             lead_changes += 1
         if lead >= 0:
             leader_prev = lead
-        hands.append(HandRecord(
-            hand=h + 1,
-            first_player=first,
-            first_side=side_of[first] if first >= 0 else -1,
-            turns=turns,
-            completed_by=done,
-            coups_fourres=cf,
-            extension_called=caller >= 0,
-            extension_made=caller >= 0 and done == side_of[caller],
-            safe_trip=any(v > 0 for v in dict(lines)["safe_trip"]),
-            shutout=any(v > 0 for v in dict(lines)["shutout"]),
-            winner=_leader(points),
-            points=points,
-            lines=lines,
-            reshuffles=reshuffled[h] if h < len(reshuffled) else 0,  # turn.reshuffles
-            discard_draws=from_discard,  # 'draw discard' (turn.draw_from_discard)
-        ))
+        hands.append(
+            HandRecord(
+                hand=h + 1,
+                first_player=first,
+                first_side=side_of[first] if first >= 0 else -1,
+                turns=turns,
+                completed_by=done,
+                coups_fourres=cf,
+                extension_called=caller >= 0,
+                extension_made=caller >= 0 and done == side_of[caller],
+                safe_trip=any(v > 0 for v in dict(lines)["safe_trip"]),
+                shutout=any(v > 0 for v in dict(lines)["shutout"]),
+                winner=_leader(points),
+                points=points,
+                lines=lines,
+                reshuffles=reshuffled[h] if h < len(reshuffled) else 0,  # turn.reshuffles
+                discard_draws=from_discard,  # 'draw discard' (turn.draw_from_discard)
+            )
+        )
     if out is None:
         result, winner = "unfinished", -1
     else:

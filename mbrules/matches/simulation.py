@@ -19,8 +19,16 @@ from .loop import StopPoll, game_seed
 from .records import MatchRecord
 from .stats import MatchStats, match_stats, merge_stats, new_stats
 
-def play_chunk(game: Game, item: tuple[int, int], should_stop: StopPoll | None = None, *,
-               bots: Sequence[str], seed: int, records: bool = False) -> MatchStats:
+
+def play_chunk(
+    game: Game,
+    item: tuple[int, int],
+    should_stop: StopPoll | None = None,
+    *,
+    bots: Sequence[str],
+    seed: int,
+    records: bool = False,
+) -> MatchStats:
     """The task of a simulation: games ``start .. stop-1`` (``item``) seeded from ``seed``, as counters."""
     start, stop = item
     stats = new_stats(game.sides, game.score_line_names)

@@ -29,7 +29,9 @@ class MatchStats:
     """Integer counters of a run; two of them add up with :func:`merge_stats` in any grouping."""
 
     sides: int
-    lines: tuple[str, ...] = SCORE_LINES  # the score sheet's lines (game.score_line_names: the contract's and the ruleset's own)
+    lines: tuple[str, ...] = (
+        SCORE_LINES  # the score sheet's lines (game.score_line_names: the contract's and the ruleset's own)
+    )
     games: int = 0
     wins: list[int] = field(default_factory=list)  # per side
     draws: int = 0
@@ -107,17 +109,27 @@ def add_record(stats: MatchStats, rec: MatchRecord, keep: bool = False) -> None:
         stats.wins[rec.winner] += 1
 
 
-def match_stats(game: Game, seed: int, bots: Sequence[str], stats: MatchStats, records: bool = False,
-                should_stop: StopPoll | None = None) -> None:
+def match_stats(
+    game: Game,
+    seed: int,
+    bots: Sequence[str],
+    stats: MatchStats,
+    records: bool = False,
+    should_stop: StopPoll | None = None,
+) -> None:
     """Play one whole match and add it to ``stats`` (and its record, with ``records``)."""
     st = play_match(game, seed, bots, should_stop=should_stop)
     add_record(stats, match_record(game, seed, st, bots), records)
 
 
 # simulate --json's figures with an interval: its name -> the registry's metric
-SUMMARY_RATIOS = {"mean_hands_per_game": "hands_per_match", "mean_turns_per_hand": "turns_per_hand",
-                  "trip_completed_share": "trip_completed_share", "coups_fourres_per_hand": "coups_fourres_per_hand",
-                  "mean_points_per_hand_and_side": "points_per_hand"}
+SUMMARY_RATIOS = {
+    "mean_hands_per_game": "hands_per_match",
+    "mean_turns_per_hand": "turns_per_hand",
+    "trip_completed_share": "trip_completed_share",
+    "coups_fourres_per_hand": "coups_fourres_per_hand",
+    "mean_points_per_hand_and_side": "points_per_hand",
+}
 
 
 def summary(game: Game, stats: MatchStats, seconds: float) -> dict[str, Any]:  # Any: a JSON document
@@ -145,8 +157,7 @@ def summary(game: Game, stats: MatchStats, seconds: float) -> dict[str, Any]:  #
         "mean_points_per_hand_and_side": per(stats.sums("points_per_hand")[0], hands * game.sides, 2),
         "coups_fourres_per_hand": per(stats.coups_fourres, hands, 4),
         "mean_score_per_line": {
-            line: {names[s]: per(stats.score[line][s], hands, 2) for s in range(game.sides)}
-            for line in stats.score
+            line: {names[s]: per(stats.score[line][s], hands, 2) for s in range(game.sides)} for line in stats.score
         },
         "ci95": intervals(game, stats),
         "hands_per_second": round(hands / seconds, 1) if seconds > 0 else None,
@@ -160,8 +171,13 @@ def intervals(game: Game, stats: MatchStats) -> dict[str, Any]:  # Any: a JSON d
     hands are not independent) for the per-game and per-hand means, from the registry's sums."""
     n = stats.games
     out: dict[str, Any] = {}
-    for name in ("mean_hands_per_game", "trip_completed_share", "mean_turns_per_hand", "coups_fourres_per_hand",
-                 "mean_points_per_hand_and_side"):
+    for name in (
+        "mean_hands_per_game",
+        "trip_completed_share",
+        "mean_turns_per_hand",
+        "coups_fourres_per_hand",
+        "mean_points_per_hand_and_side",
+    ):
         r, se = ratio_se(stats.sums(SUMMARY_RATIOS[name]), n)
         ci = normal_ci(r, se)
         out[name] = [round(x, 4) for x in ci] if ci else None

@@ -3,17 +3,34 @@
 The names below are imported on first use (PEP 562), so that a command that only lists the bundled
 files (``mbrules rulesets``, :mod:`mbrules.ruleset.listing`) does not build the pydantic models.
 """
+
 from __future__ import annotations
 
 import importlib
 from typing import TYPE_CHECKING, Any
 
 _WHERE = {
-    "Diagnostic": "diagnostics", "RulesetError": "diagnostics", "Ruleset": "model",
-    **{name: "loader" for name in (
-        "FileCheck", "LoadReport", "Origin", "RulesetWarning", "Summary", "bundled_option_ids",
-        "bundled_ruleset_ids", "check_file", "clear_cache", "load_report", "load_ruleset", "option_summary",
-        "ruleset_summary")},
+    "Diagnostic": "diagnostics",
+    "RulesetError": "diagnostics",
+    "Ruleset": "model",
+    **{
+        name: "loader"
+        for name in (
+            "FileCheck",
+            "LoadReport",
+            "Origin",
+            "RulesetWarning",
+            "Summary",
+            "bundled_option_ids",
+            "bundled_ruleset_ids",
+            "check_file",
+            "clear_cache",
+            "load_report",
+            "load_ruleset",
+            "option_summary",
+            "ruleset_summary",
+        )
+    },
 }
 
 __all__ = sorted(_WHERE)
@@ -35,9 +52,18 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # for type checkers and editors (``X as X``: re-exported, as __all__ says at run time)
     from .diagnostics import Diagnostic as Diagnostic, RulesetError as RulesetError
     from .loader import (
-        FileCheck as FileCheck, LoadReport as LoadReport, Origin as Origin, RulesetWarning as RulesetWarning,
-        Summary as Summary, bundled_option_ids as bundled_option_ids, bundled_ruleset_ids as bundled_ruleset_ids,
-        check_file as check_file, clear_cache as clear_cache, load_report as load_report,
-        load_ruleset as load_ruleset, option_summary as option_summary, ruleset_summary as ruleset_summary,
+        FileCheck as FileCheck,
+        LoadReport as LoadReport,
+        Origin as Origin,
+        RulesetWarning as RulesetWarning,
+        Summary as Summary,
+        bundled_option_ids as bundled_option_ids,
+        bundled_ruleset_ids as bundled_ruleset_ids,
+        check_file as check_file,
+        clear_cache as clear_cache,
+        load_report as load_report,
+        load_ruleset as load_ruleset,
+        option_summary as option_summary,
+        ruleset_summary as ruleset_summary,
     )
     from .model import Ruleset as Ruleset

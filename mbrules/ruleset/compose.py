@@ -24,6 +24,7 @@ The order (the loader): the parent (fully resolved) -> the file's ``options`` in
 own body (a file's values win over the options it names) -> options given on the command line or
 to the API, last (one that changes a value the top file wrote is reported as a warning).
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -32,7 +33,14 @@ from typing import Any
 from .diagnostics import DataKey, DataPath, Loc, LocNode, YamlData, YamlMap
 
 ROOT_OWN_KEYS = ("id", "name", "description", "source")  # never inherited: each file says its own
-FILE_ONLY_KEYS = ("kind", "extends", "options", "group", "category", "remove")  # read by the loader, not part of the ruleset
+FILE_ONLY_KEYS = (
+    "kind",
+    "extends",
+    "options",
+    "group",
+    "category",
+    "remove",
+)  # read by the loader, not part of the ruleset
 CITATION_KEYS = ("source", "decided", "uncited")
 STAR = "*"
 STAR_SECTIONS = {("player_counts",), ("removals",)}  # where "*" stands for every player count
@@ -42,8 +50,9 @@ CITED_ENTRIES = (("cards",), ("player_counts",), ("removals",), ("box", "referen
 
 def _deletable(path: DataPath) -> bool:
     # a removal's 'cards: null' empties it (the entry keeps its citation: the whole deck, cited)
-    return path in DELETABLE or (len(path) in (2, 3) and path[0] == "removals" and path[-1] != "*"
-                                 and (len(path) == 2 or path[2] == "cards"))
+    return path in DELETABLE or (
+        len(path) in (2, 3) and path[0] == "removals" and path[-1] != "*" and (len(path) == 2 or path[2] == "cards")
+    )
 
 
 def is_cited(value: Any) -> bool:
@@ -146,8 +155,14 @@ def normalize(data: YamlMap, locs: LocNode) -> tuple[YamlMap, LocNode]:
     return data, LocNode(locs.loc, root_kids)
 
 
-def merge(parent: YamlData, parent_locs: LocNode | None, child: YamlData, child_locs: LocNode, path: DataPath = (),
-          removed: list[tuple[DataPath, LocNode]] | None = None) -> tuple[YamlData, LocNode]:
+def merge(
+    parent: YamlData,
+    parent_locs: LocNode | None,
+    child: YamlData,
+    child_locs: LocNode,
+    path: DataPath = (),
+    removed: list[tuple[DataPath, LocNode]] | None = None,
+) -> tuple[YamlData, LocNode]:
     """``child`` laid over ``parent`` (neither is modified), with merged positions.
 
     ``removed``, if given, collects ``(path, LocNode)`` for every entry a ``null`` took out."""
@@ -196,8 +211,9 @@ def patch_body(data: YamlMap) -> YamlMap:
     return {k: v for k, v in data.items() if k not in ROOT_OWN_KEYS and k not in FILE_ONLY_KEYS}
 
 
-def leaves(data: YamlData, locs: LocNode | None,
-           path: DataPath = ()) -> Iterator[tuple[DataPath, YamlData, LocNode | None]]:
+def leaves(
+    data: YamlData, locs: LocNode | None, path: DataPath = ()
+) -> Iterator[tuple[DataPath, YamlData, LocNode | None]]:
     """``(path, value, LocNode)`` for every value below ``data`` that is not a mapping (citations left
     out): what ``show --explain`` lists and what an option's patch changes."""
     if isinstance(data, dict) and data:
@@ -247,5 +263,17 @@ def citation_in_file(data: YamlData, locs: LocNode | None, path: DataPath, file:
     return found
 
 
-__all__ = ["CITATION_KEYS", "citation_in_file", "FILE_ONLY_KEYS", "ROOT_OWN_KEYS", "Loc", "citation_of", "is_cited", "leaves", "merge",
-           "normalize", "patch_body", "rule_paths"]
+__all__ = [
+    "CITATION_KEYS",
+    "citation_in_file",
+    "FILE_ONLY_KEYS",
+    "ROOT_OWN_KEYS",
+    "Loc",
+    "citation_of",
+    "is_cited",
+    "leaves",
+    "merge",
+    "normalize",
+    "patch_body",
+    "rule_paths",
+]

@@ -7,6 +7,7 @@ that contributed it), so any layer can point at the right file, line and column.
 kind of file (the ruleset loader and the scenario replayer both call it; a :class:`ModelWords`
 gives a kind's own words).
 """
+
 from __future__ import annotations
 
 import os
@@ -89,8 +90,7 @@ class RulesetError(Exception):
     invalid). ``diagnostics`` keeps the structured form of the file-located lines.
     """
 
-    def __init__(self, lines: list[str] | None = None, usage: bool = False,
-                 diagnostics: Iterable[Diagnostic] = ()):
+    def __init__(self, lines: list[str] | None = None, usage: bool = False, diagnostics: Iterable[Diagnostic] = ()):
         diags = sorted(set(diagnostics))  # by file, line, column, message
         self.diagnostics: list[Diagnostic] = diags
         self.lines: list[str] = [printable(line) for line in lines or []] + [str(d) for d in diags]
@@ -256,8 +256,9 @@ class ModelWords:
 _NO_VALUE_SHOWN = ("value_error", "assertion_error")  # the model's own sentence says what is wrong
 
 
-def validation_diagnostics(errors: Iterable[ErrorDetails], data: YamlData, locs: LocNode,
-                           words: ModelWords | None = None) -> list[Diagnostic]:
+def validation_diagnostics(
+    errors: Iterable[ErrorDetails], data: YamlData, locs: LocNode, words: ModelWords | None = None
+) -> list[Diagnostic]:
     """Every error of a pydantic validation (``exc.errors()``) as a diagnostic at its place.
 
     Errors are grouped by place: the keys missing in one mapping make one message, the branches of a
@@ -284,28 +285,48 @@ def validation_diagnostics(errors: Iterable[ErrorDetails], data: YamlData, locs:
                 out.append(words.root_missing(keys, locs))
                 continue
             word = "key" if len(keys) == 1 else "keys"
-            out.append(diag_at(locs, path, f"missing {word} {', '.join(repr(k) for k in keys)} {where_words(path)}; "
-                                           f"add {'it' if len(keys) == 1 else 'them'}", key=True))
+            out.append(
+                diag_at(
+                    locs,
+                    path,
+                    f"missing {word} {', '.join(repr(k) for k in keys)} {where_words(path)}; "
+                    f"add {'it' if len(keys) == 1 else 'them'}",
+                    key=True,
+                )
+            )
             continue
         errs = [e for e in group if not isinstance(e, str)]  # all of them: other groups hold errors
         if cls == "extra_forbidden":
             parent = path[:-1]
             model = words.model_at(parent, data) if words.model_at is not None else None
             allowed = f" (allowed here: {', '.join(model.model_fields)})" if model is not None else ""
-            out.append(diag_at(locs, path, f"unknown key {quote(path[-1])} {where_words(parent)}{allowed}: remove it "
-                                           "or fix its spelling", key=True))
+            out.append(
+                diag_at(
+                    locs,
+                    path,
+                    f"unknown key {quote(path[-1])} {where_words(parent)}{allowed}: remove it or fix its spelling",
+                    key=True,
+                )
+            )
         elif cls == "[key]":
             pattern = (errs[0].get("ctx") or {}).get("pattern", "")
             why = words.patterns.get(pattern, errs[0].get("msg", "not valid"))
-            out.append(diag_at(locs, path, f"{quote(path[-1] if path else '')} is not a valid key "
-                                           f"{where_words(path[:-1])}: {why}", key=True))
+            out.append(
+                diag_at(
+                    locs,
+                    path,
+                    f"{quote(path[-1] if path else '')} is not a valid key {where_words(path[:-1])}: {why}",
+                    key=True,
+                )
+            )
         else:
             out.append(_value_diagnostic(path, errs, data, locs, words))
     return out
 
 
-def _value_diagnostic(path: list[DataKey], errs: list[ErrorDetails], data: YamlData, locs: LocNode,
-                      words: ModelWords) -> Diagnostic:
+def _value_diagnostic(
+    path: list[DataKey], errs: list[ErrorDetails], data: YamlData, locs: LocNode, words: ModelWords
+) -> Diagnostic:
     first = errs[0]
     ctx = first.get("ctx") or {}
     where = where_words(path)

@@ -5,6 +5,7 @@ added to the model is compared too; its words come from :mod:`.words` (or the fi
 description there). Citations (``source``, ``decided``) are where a rule comes from, not a rule,
 and are not compared; the root's id, name, description, source and options are the header.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -34,8 +35,14 @@ class Change:
         return f"{self.what}: {self.before} → {self.after}"
 
     def as_json(self) -> dict[str, Any]:
-        return {"path": self.path, "what": self.what, "before": self.before, "after": self.after,
-                "before_value": self.before_value, "after_value": self.after_value}
+        return {
+            "path": self.path,
+            "what": self.what,
+            "before": self.before,
+            "after": self.after,
+            "before_value": self.before_value,
+            "after_value": self.after_value,
+        }
 
 
 def _json(value: Any) -> Any:
@@ -83,12 +90,22 @@ class _Walker:
     def add(self, path: tuple[str, ...], stars: set[int], va: Any, vb: Any) -> None:
         pattern = pattern_of(path, stars)
         key = str(path[max(stars)]) if stars else ""
-        card = (self.card_label(path[1], str(path[2]) if len(path) > 2 else "")
-                if path[:1] == ("cards",) and len(path) > 1 else "")
+        card = (
+            self.card_label(path[1], str(path[2]) if len(path) > 2 else "")
+            if path[:1] == ("cards",) and len(path) > 1
+            else ""
+        )
         what = phrase(pattern, key=key, card=card)
-        self.changes.append(Change(
-            ".".join(str(p) for p in path), what,
-            self.words(pattern, path, va, self.a), self.words(pattern, path, vb, self.b), _json(va), _json(vb)))
+        self.changes.append(
+            Change(
+                ".".join(str(p) for p in path),
+                what,
+                self.words(pattern, path, va, self.a),
+                self.words(pattern, path, vb, self.b),
+                _json(va),
+                _json(vb),
+            )
+        )
 
     def walk(self, path: tuple[str, ...], stars: set[int], va: Any, vb: Any) -> None:
         if len(path) == 3 and path[:2] == ("scoring", "lines"):  # a score line differs as a whole, in words

@@ -4,6 +4,7 @@ Listing reads only each file's header (the top-level keys before its first secti
 description, source, category, group), parsed by libyaml when PyYAML has it; a file is checked whole only when it
 is loaded (:mod:`mbrules.ruleset.loader`) or validated.
 """
+
 from __future__ import annotations
 
 import re
@@ -14,8 +15,7 @@ from typing import Any
 import yaml
 
 RULESET_ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
-SECTIONS = ("box", "cards", "player_counts", "removals", "play", "coup_fourre", "scoring", "match", "display",
-            "remove")
+SECTIONS = ("box", "cards", "player_counts", "removals", "play", "coup_fourre", "scoring", "match", "display", "remove")
 _SECTION_LINE = re.compile(r"^(%s)\s*:" % "|".join(SECTIONS))
 # Option categories: where 'mbrules rulesets' lists an option (what part of the game it changes).
 OPTION_CATEGORIES = {
@@ -92,10 +92,21 @@ def summary(path: Path, ident: str) -> Summary:
 
     group = data.get("group")
     group = group.get("value") if isinstance(group, dict) else group
-    groups = (group,) if isinstance(group, str) else tuple(g for g in group or () if isinstance(g, str)) \
-        if isinstance(group, list) else ()
+    groups = (
+        (group,)
+        if isinstance(group, str)
+        else tuple(g for g in group or () if isinstance(g, str))
+        if isinstance(group, list)
+        else ()
+    )
     category = data.get("category")
     cite = data.get("source", data.get("decided"))
-    return Summary(ident, text("name"), text("description") if "description" in data or "name" not in data
-                   else "", str(path), groups, category if isinstance(category, str) else "",
-                   cite if isinstance(cite, str) else "")
+    return Summary(
+        ident,
+        text("name"),
+        text("description") if "description" in data or "name" not in data else "",
+        str(path),
+        groups,
+        category if isinstance(category, str) else "",
+        cite if isinstance(cite, str) else "",
+    )

@@ -10,6 +10,7 @@ order -> the file's body (a file's own values win over the options it names) -> 
 :func:`load_ruleset` (command line or API), last. An option given there that changes a value the
 file itself wrote is reported (:class:`RulesetWarning`, and in :func:`load_report`), never silent.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -27,8 +28,23 @@ from typing import Any
 import pydantic
 
 from .compose import ROOT_OWN_KEYS, leaves, merge, normalize, patch_body
-from .diagnostics import (DataKey, DataPath, Diagnostic, Loc, LocNode, ModelWords, RulesetError, YamlData, YamlMap,
-                          diag_at, display_path, dotted, printable, quote, validation_diagnostics)
+from .diagnostics import (
+    DataKey,
+    DataPath,
+    Diagnostic,
+    Loc,
+    LocNode,
+    ModelWords,
+    RulesetError,
+    YamlData,
+    YamlMap,
+    diag_at,
+    display_path,
+    dotted,
+    printable,
+    quote,
+    validation_diagnostics,
+)
 from .listing import is_ruleset_id
 from .model import PlayerCount, Ruleset
 from .semantics import semantic_problems, semantic_warnings
@@ -82,8 +98,10 @@ class _BadRef(Exception):
 
 def _not_yaml_message(ref: str, option: bool) -> str:
     what = "an option" if option else "a ruleset"
-    return (f"{quote(ref)} is not {what} file: {what} is named by its bundled id or by a path to a .yaml or "
-            ".yml file; name one")
+    return (
+        f"{quote(ref)} is not {what} file: {what} is named by its bundled id or by a path to a .yaml or "
+        ".yml file; name one"
+    )
 
 
 def _resolve_ref(ref: str, base: Path, option: bool) -> Path | None:
@@ -110,8 +128,10 @@ def _unknown_id_message(ref: str, option: bool) -> str:
     what = "option" if option else "ruleset"
     close = difflib.get_close_matches(ref, ids, n=1)
     guess = f"did you mean '{close[0]}'? " if close else ""
-    return (f"unknown {what} {quote(ref)}: {guess}bundled {what}s are {', '.join(ids) or 'none'}; "
-            f"or give a path to a .yaml file")
+    return (
+        f"unknown {what} {quote(ref)}: {guess}bundled {what}s are {', '.join(ids) or 'none'}; "
+        f"or give a path to a .yaml file"
+    )
 
 
 def _name_for(path: Path) -> str:
@@ -233,18 +253,24 @@ class _Session:
         except _BadRef as exc:
             raise RulesetError([f"{display_path(path.absolute())}:1:1: {exc}"], usage=True) from None
         except OSError as exc:
-            raise RulesetError([f"{display_path(path.absolute())}:1:1: cannot read this file: "
-                                f"{_reason(exc)}; check the path"], usage=True) from None
+            raise RulesetError(
+                [f"{display_path(path.absolute())}:1:1: cannot read this file: {_reason(exc)}; check the path"],
+                usage=True,
+            ) from None
 
     def read_ref(self, path: Path, where: LocNode, what: str, option: bool = False) -> _FileRead | None:
         """A file named inside a file: unreadable makes the naming file invalid."""
         try:
             return self.read(path)
         except OSError as exc:
-            hint = (f"; to use the bundled one, write its id: {path.stem}" if path.stem in _bundled_ids(option)
-                    else "; fix the path (relative to this file)")
-            self.diags.append(diag_at(where, (), f"cannot read {what} {quote(display_path(path.absolute()))}: "
-                                                 f"{_reason(exc)}{hint}"))
+            hint = (
+                f"; to use the bundled one, write its id: {path.stem}"
+                if path.stem in _bundled_ids(option)
+                else "; fix the path (relative to this file)"
+            )
+            self.diags.append(
+                diag_at(where, (), f"cannot read {what} {quote(display_path(path.absolute()))}: {_reason(exc)}{hint}")
+            )
             return None
 
     # -- rulesets
@@ -256,24 +282,48 @@ class _Session:
         data, locs = fr.data, fr.locs
         ok = not fr.errors
         if data.get("kind") == "option":
-            self.diags.append(diag_at(locs, ("kind",), "this file is an option (kind: option), not a ruleset: "
-                                                       "apply it with --option, or list it under options:"))
+            self.diags.append(
+                diag_at(
+                    locs,
+                    ("kind",),
+                    "this file is an option (kind: option), not a ruleset: "
+                    "apply it with --option, or list it under options:",
+                )
+            )
             return None
         if "extends" in data:  # (a file that extends nothing is checked whole by the model below)
             for key in ("id", "name"):
                 if key not in data:
                     ok = False
-                    self.diags.append(diag_at(locs, (), f"missing key '{key}' at the top level: a ruleset gives "
-                                                        "its own id and name (they are not inherited from the "
-                                                        "parent; description and source are optional); add it"))
+                    self.diags.append(
+                        diag_at(
+                            locs,
+                            (),
+                            f"missing key '{key}' at the top level: a ruleset gives "
+                            "its own id and name (they are not inherited from the "
+                            "parent; description and source are optional); add it",
+                        )
+                    )
         if "group" in data:
             ok = False
-            self.diags.append(diag_at(locs, ("group",), "only an option has a group (options of one group "
-                                                        "cannot go together); remove it", key=True))
+            self.diags.append(
+                diag_at(
+                    locs,
+                    ("group",),
+                    "only an option has a group (options of one group cannot go together); remove it",
+                    key=True,
+                )
+            )
         if "category" in data:
             ok = False
-            self.diags.append(diag_at(locs, ("category",), "only an option has a category (where 'mbrules "
-                                                           "rulesets' lists it); remove it", key=True))
+            self.diags.append(
+                diag_at(
+                    locs,
+                    ("category",),
+                    "only an option has a category (where 'mbrules rulesets' lists it); remove it",
+                    key=True,
+                )
+            )
         parent: _Composed | None = None
         extends = data.get("extends")
         if isinstance(extends, str):
@@ -287,21 +337,39 @@ class _Session:
                 bad = str(exc) if isinstance(exc, _BadRef) else f"cannot read {quote(extends)}: {_reason(exc)}"
             if ppath is None or preal is None:
                 ok = False
-                self.diags.append(diag_at(where, (), f"extends: {bad or _unknown_id_message(extends, False)}"
-                                                     + ("" if bad else " (relative to this file)")))
+                self.diags.append(
+                    diag_at(
+                        where,
+                        (),
+                        f"extends: {bad or _unknown_id_message(extends, False)}"
+                        + ("" if bad else " (relative to this file)"),
+                    )
+                )
             elif preal in stack or preal == fr.path:
                 ok = False
                 chain = " -> ".join(display_path(p) for p in (*stack, fr.path, preal))
-                self.diags.append(diag_at(where, (), f"extends makes a cycle ({chain}): a ruleset cannot "
-                                                     "extend itself, even through others; break the cycle"))
+                self.diags.append(
+                    diag_at(
+                        where,
+                        (),
+                        f"extends makes a cycle ({chain}): a ruleset cannot "
+                        "extend itself, even through others; break the cycle",
+                    )
+                )
             elif len(stack) + 1 >= MAX_EXTENDS_CHAIN:  # (resolved recursively: the bound keeps it in Python's stack)
                 ok = False
                 first = display_path(stack[0]) if stack else display_path(fr.path)
-                self.diags.append(diag_at(where, (), f"extends makes a chain of more than {MAX_EXTENDS_CHAIN} "
-                                                     f"files (from {first} to this one, which extends "
-                                                     f"{quote(extends)}): a ruleset may build on at most "
-                                                     f"{MAX_EXTENDS_CHAIN} files in a chain; extend one nearer "
-                                                     "the edition"))
+                self.diags.append(
+                    diag_at(
+                        where,
+                        (),
+                        f"extends makes a chain of more than {MAX_EXTENDS_CHAIN} "
+                        f"files (from {first} to this one, which extends "
+                        f"{quote(extends)}): a ruleset may build on at most "
+                        f"{MAX_EXTENDS_CHAIN} files in a chain; extend one nearer "
+                        "the edition",
+                    )
+                )
             else:
                 pfr = self.read_ref(ppath, where, "the ruleset named in extends")
                 if pfr is None:
@@ -309,9 +377,15 @@ class _Session:
                 else:
                     if pfr.data is not None and pfr.data.get("kind") == "option":
                         ok = False
-                        self.diags.append(diag_at(where, (), f"extends names {quote(extends)}, an option (kind: "
-                                                             "option); extend a ruleset and list the option "
-                                                             "under options:"))
+                        self.diags.append(
+                            diag_at(
+                                where,
+                                (),
+                                f"extends names {quote(extends)}, an option (kind: "
+                                "option); extend a ruleset and list the option "
+                                "under options:",
+                            )
+                        )
                     else:
                         parent = self.ruleset(pfr, (*stack, fr.path))
                         ok = ok and parent is not None
@@ -336,8 +410,14 @@ class _Session:
         if parent is None:
             composed = _Composed({}, LocNode(locs.loc, {}))
         else:
-            composed = _Composed(parent.data, parent.locs, list(parent.applied), list(parent.files),
-                                 list(parent.named), list(parent.removed))
+            composed = _Composed(
+                parent.data,
+                parent.locs,
+                list(parent.applied),
+                list(parent.files),
+                list(parent.named),
+                list(parent.removed),
+            )
         for opt in own_options:  # the options a file names lie under its own values
             self.apply(composed, opt)
         composed.data, composed.locs = merge(composed.data, composed.locs, body, body_locs, (), composed.removed)
@@ -378,20 +458,39 @@ class _Session:
         ok = not fr.errors
         if data.get("kind") != "option":
             ok = False
-            self.diags.append(diag_at(locs, ("kind",), "this file is not an option: an option file says "
-                                                       "'kind: option' (a ruleset is named as the ruleset, "
-                                                       "not with --option or options:)", key=True))
+            self.diags.append(
+                diag_at(
+                    locs,
+                    ("kind",),
+                    "this file is not an option: an option file says "
+                    "'kind: option' (a ruleset is named as the ruleset, "
+                    "not with --option or options:)",
+                    key=True,
+                )
+            )
         for key in ("extends", "options"):
             if key in data:
                 ok = False
-                self.diags.append(diag_at(locs, (key,), f"an option may not have '{key}': an option is a "
-                                                        "patch applied over any ruleset; remove it", key=True))
+                self.diags.append(
+                    diag_at(
+                        locs,
+                        (key,),
+                        f"an option may not have '{key}': an option is a patch applied over any ruleset; remove it",
+                        key=True,
+                    )
+                )
         for key in ("id", "name"):
             if key not in data:
                 ok = False
-                self.diags.append(diag_at(locs, (), f"missing key '{key}' at the top level: an option gives "
-                                                    "its id and name (and, best, a one-line description and "
-                                                    "its source); add it"))
+                self.diags.append(
+                    diag_at(
+                        locs,
+                        (),
+                        f"missing key '{key}' at the top level: an option gives "
+                        "its id and name (and, best, a one-line description and "
+                        "its source); add it",
+                    )
+                )
         if not ok:
             return None
         ndata, nlocs = normalize(data, locs)
@@ -422,17 +521,21 @@ class _Session:
                     continue
                 file, line, col = node.loc.at_value()
                 new = after[path] if path in after else "(removed)"
-                self.warnings.append(f"{file}:{line}:{col}: warning: option {quote(opt.applied[0])} (given with "
-                                     f"--option, applied last) changes {dotted(path)} from {quote(old)}, which "
-                                     f"this file sets, to {quote(new)}")
+                self.warnings.append(
+                    f"{file}:{line}:{col}: warning: option {quote(opt.applied[0])} (given with "
+                    f"--option, applied last) changes {dotted(path)} from {quote(old)}, which "
+                    f"this file sets, to {quote(new)}"
+                )
         target.applied.extend(opt.applied)
         target.files.extend(opt.files)
         target.named.extend(opt.named)
 
     def _group_conflict(self, group: str, first: _Named, second: _Named) -> None:
         if first.where is None and second.where is None:
-            self.usage.append(f"mbrules: options {quote(first.name)} and {quote(second.name)} are both in the "
-                              f"group '{group}', which allows one of them: give only one of them with --option")
+            self.usage.append(
+                f"mbrules: options {quote(first.name)} and {quote(second.name)} are both in the "
+                f"group '{group}', which allows one of them: give only one of them with --option"
+            )
             return
 
         def place(n: _Named) -> str:
@@ -444,10 +547,16 @@ class _Session:
         for this, other in ((first, second), (second, first)):
             if this.where is not None:  # (the file's option against one given here: a refusal, exit 2)
                 into = self.refusals if other.where is None else self.diags
-                into.append(diag_at(this.where, (), f"option {quote(this.name)} cannot go with option "
-                                                    f"{quote(other.name)} ({place(other)}): both are in the "
-                                                    f"group '{group}', which allows one of them; "
-                                                    "remove one of them"))
+                into.append(
+                    diag_at(
+                        this.where,
+                        (),
+                        f"option {quote(this.name)} cannot go with option "
+                        f"{quote(other.name)} ({place(other)}): both are in the "
+                        f"group '{group}', which allows one of them; "
+                        "remove one of them",
+                    )
+                )
 
     # -- the resolved model
 
@@ -457,12 +566,14 @@ class _Session:
         try:
             rs = Ruleset.model_validate_json(json.dumps(data))
         except pydantic.ValidationError as exc:
-            self.diags += validation_diagnostics(exc.errors(include_url=False), data, composed.locs,
-                                                 ModelWords(root_missing=_root_missing_diag))
+            self.diags += validation_diagnostics(
+                exc.errors(include_url=False), data, composed.locs, ModelWords(root_missing=_root_missing_diag)
+            )
             return None
         rank = {f: i for i, f in enumerate(composed.files)}
-        gone = {path[-1]: node for path, node in composed.removed if path[:-1] == ("cards",)
-                and path[-1] not in rs.cards}
+        gone = {
+            path[-1]: node for path, node in composed.removed if path[:-1] == ("cards",) and path[-1] not in rs.cards
+        }
         self.diags.extend(_removal_problems(rs, gone, composed.locs))
         for path, message, at_key, related in semantic_problems(rs):
             if any(f"'{cid}'" in message for cid in gone):
@@ -490,8 +601,12 @@ def _removal_problems(rs: Ruleset, gone: dict[DataKey, LocNode], locs: LocNode) 
         for other, card in rs.cards.items():
             for fld in ("fixes", "protects"):
                 if cid in getattr(card, fld, ()):
-                    users.append((f"{card.kind} {quote(other)} {fld.replace('fixes', 'fixes it').replace('protects', 'protects against it')}",
-                                  ("cards", other, fld)))
+                    users.append(
+                        (
+                            f"{card.kind} {quote(other)} {fld.replace('fixes', 'fixes it').replace('protects', 'protects against it')}",
+                            ("cards", other, fld),
+                        )
+                    )
         for count, removal in rs.removals.items():
             if cid in removal.cards:
                 users.append((f"the removals for {count} players take it out", ("removals", count, "cards", cid)))
@@ -504,10 +619,17 @@ def _removal_problems(rs: Ruleset, gone: dict[DataKey, LocNode], locs: LocNode) 
             where = diag_at(locs, path, "")
             parts.append(f"{words} ({where.file}:{where.line})")
         file, line, col = node.loc.at_key()
-        out.append(Diagnostic(file, line, col, f"card {quote(cid)} is removed here, but {'; '.join(parts)}: "
-                                               "remove or change those too (null removes an entry: "
-                                               f"'removals: {{\"*\": {{cards: {{{cid}: null}}}}}}' takes it out of "
-                                               "every player count's removals)"))
+        out.append(
+            Diagnostic(
+                file,
+                line,
+                col,
+                f"card {quote(cid)} is removed here, but {'; '.join(parts)}: "
+                "remove or change those too (null removes an entry: "
+                f"'removals: {{\"*\": {{cards: {{{cid}: null}}}}}}' takes it out of "
+                "every player count's removals)",
+            )
+        )
     return out
 
 
@@ -523,12 +645,16 @@ def _root_missing_diag(missing: list[str], locs: LocNode) -> Diagnostic:
     sections = [k for k in missing if k not in ROOT_OWN_KEYS]
     parts = []
     if own:
-        parts.append(f"missing {'key' if len(own) == 1 else 'keys'} {', '.join(repr(k) for k in own)} "
-                     "(a ruleset gives its own id, name, description and source)")
+        parts.append(
+            f"missing {'key' if len(own) == 1 else 'keys'} {', '.join(repr(k) for k in own)} "
+            "(a ruleset gives its own id, name, description and source)"
+        )
     if sections:
-        parts.append(f"missing {'section' if len(sections) == 1 else 'sections'} "
-                     f"{', '.join(repr(k) for k in sections)} (a ruleset that extends nothing gives every section: "
-                     f"{_SECTIONS}; or write 'extends: {REFERENCE_RULESET}' to start from an edition)")
+        parts.append(
+            f"missing {'section' if len(sections) == 1 else 'sections'} "
+            f"{', '.join(repr(k) for k in sections)} (a ruleset that extends nothing gives every section: "
+            f"{_SECTIONS}; or write 'extends: {REFERENCE_RULESET}' to start from an edition)"
+        )
     return diag_at(locs, (), "; ".join(parts) + " at the top level; add them")
 
 
@@ -537,8 +663,9 @@ def _root_missing_diag(missing: list[str], locs: LocNode) -> Diagnostic:
 
 
 # (top file, options) -> (the files read with their signatures, the ruleset, its warnings)
-_cache: OrderedDict[tuple[str, tuple[str, ...]],
-                    tuple[tuple[tuple[str, FileSignature], ...], Ruleset, tuple[str, ...]]] = OrderedDict()
+_cache: OrderedDict[
+    tuple[str, tuple[str, ...]], tuple[tuple[tuple[str, FileSignature], ...], Ruleset, tuple[str, ...]]
+] = OrderedDict()
 _cache_lock = threading.Lock()
 
 
@@ -592,8 +719,13 @@ def option_refs(options: str | os.PathLike[str] | Iterable[str | os.PathLike[str
     return [_ref(o) for o in refs]
 
 
-def load_ruleset(ref: str | Path, options: Sequence[str | Path] = (), base_dir: Path | None = None, *,
-                 files_read: list[Path] | None = None) -> Ruleset:
+def load_ruleset(
+    ref: str | Path,
+    options: Sequence[str | Path] = (),
+    base_dir: Path | None = None,
+    *,
+    files_read: list[Path] | None = None,
+) -> Ruleset:
     """The resolved ruleset ``ref`` (a bundled id or a YAML path) with ``options`` applied in order
     (a list of ids or paths; one string is one option: :func:`option_refs`).
 
@@ -646,8 +778,14 @@ class Origin:
     citation: str  # "source: ...", "decided: ...", or "uncited"
 
     def as_json(self) -> dict[str, Any]:
-        return {"path": self.path, "value": self.value, "file": self.file, "line": self.line, "col": self.col,
-                "citation": self.citation}
+        return {
+            "path": self.path,
+            "value": self.value,
+            "file": self.file,
+            "line": self.line,
+            "col": self.col,
+            "citation": self.citation,
+        }
 
 
 @dataclass
@@ -688,8 +826,9 @@ def load_report(ref: str | Path, options: Sequence[str | Path] = (), base_dir: P
     return LoadReport(rs, list(session.warnings), list(composed.files), origins)
 
 
-def _resolve(session: _Session, top: Path, opts: list[Path], extra: tuple[YamlMap, str] | None = None
-             ) -> tuple[Ruleset, _Composed]:
+def _resolve(
+    session: _Session, top: Path, opts: list[Path], extra: tuple[YamlMap, str] | None = None
+) -> tuple[Ruleset, _Composed]:
     fr = session.read_top(top)
     option_reads = [session.read_top(p, option=True) for p in opts]
     composed = session.ruleset(fr, ())
@@ -699,10 +838,19 @@ def _resolve(session: _Session, top: Path, opts: list[Path], extra: tuple[YamlMa
         raise RulesetError.of(session.diags)
     # A user's file that extends another writes deliberate changes: an option given here that changes
     # one of them is reported. (An edition's own values are what options exist to change.)
-    protect = fr.display if (isinstance(fr.data, dict) and "extends" in fr.data
-                             and real_path(bundled_dir()) not in fr.path.parents) else None
-    base = _Composed(composed.data, composed.locs, list(composed.applied), list(composed.files),
-                     list(composed.named), list(composed.removed))  # (merge modifies neither side)
+    protect = (
+        fr.display
+        if (isinstance(fr.data, dict) and "extends" in fr.data and real_path(bundled_dir()) not in fr.path.parents)
+        else None
+    )
+    base = _Composed(
+        composed.data,
+        composed.locs,
+        list(composed.applied),
+        list(composed.files),
+        list(composed.named),
+        list(composed.removed),
+    )  # (merge modifies neither side)
     own_id = composed.data.get("id")
     rid = own_id if isinstance(own_id, str) else fr.display
     for opt in ready:
@@ -710,9 +858,11 @@ def _resolve(session: _Session, top: Path, opts: list[Path], extra: tuple[YamlMa
         if _changes_nothing(composed, opt):
             first = next((node for _, _, node in leaves(opt.data, opt.locs) if node is not None), opt.locs)
             file, line, col = first.loc.at_value()
-            session.warnings.append(f"{file}:{line}:{col}: warning: option {quote(opt.applied[0])} "
-                                    f"changes nothing in ruleset {quote(rid)}: it already has every value the "
-                                    "option sets")
+            session.warnings.append(
+                f"{file}:{line}:{col}: warning: option {quote(opt.applied[0])} "
+                f"changes nothing in ruleset {quote(rid)}: it already has every value the "
+                "option sets"
+            )
         session.apply(composed, opt, protect=protect)
     if extra is not None and not session.diags and not session.usage:
         patch = _memory_option(session, *extra)
@@ -754,11 +904,16 @@ def _unread_scoring(rs: Ruleset, composed: _Composed, applied: list[_Composed], 
     for opt in applied:
         scoring = opt.data.get("scoring")
         if set(opt.data) == {"scoring"} and isinstance(scoring, dict) and "enabled" not in scoring and opt.applied:
-            out.append(diag_at(opt.locs, ("scoring",),
-                               f"option {quote(opt.applied[0])} cannot go with ruleset {quote(rid)}: it changes "
-                               f"only the score, and {quote(rid)} scores nothing (scoring.enabled is false, at "
-                               f"{off.file}:{off.line}), so it would change nothing; leave the option out",
-                               key=True))
+            out.append(
+                diag_at(
+                    opt.locs,
+                    ("scoring",),
+                    f"option {quote(opt.applied[0])} cannot go with ruleset {quote(rid)}: it changes "
+                    f"only the score, and {quote(rid)} scores nothing (scoring.enabled is false, at "
+                    f"{off.file}:{off.line}), so it would change nothing; leave the option out",
+                    key=True,
+                )
+            )
     return out
 
 
@@ -794,10 +949,16 @@ def _new_tables(target: _Composed, opt: _Composed, rid: str) -> list[Diagnostic]
             continue
         tables = sorted(have, key=lambda k: int(k) if k.isdigit() else 0)
         plays = ", ".join(tables[:-1]) + f" or {tables[-1]}" if len(tables) > 1 else "".join(tables)
-        out.append(diag_at(opt.locs, ("player_counts", key),
-                           f"option {quote(opt.applied[0])} cannot go with ruleset {quote(rid)}: it changes the "
-                           f"table for {key} players, and {quote(rid)} has none (it is played by {plays} players); "
-                           "leave the option out", key=True))
+        out.append(
+            diag_at(
+                opt.locs,
+                ("player_counts", key),
+                f"option {quote(opt.applied[0])} cannot go with ruleset {quote(rid)}: it changes the "
+                f"table for {key} players, and {quote(rid)} has none (it is played by {plays} players); "
+                "leave the option out",
+                key=True,
+            )
+        )
     return out
 
 
@@ -811,9 +972,15 @@ def _refused(diags: list[Diagnostic], applied: list[_Composed], rid: str) -> lis
         names = [by_file[d.file]] if d.file in by_file else [o.applied[0] for o in applied if o.applied]
         one = len(names) == 1
         who = f"option {quote(names[0])}" if one else "options " + ", ".join(quote(n) for n in names)
-        out.append(Diagnostic(d.file, d.line, d.col,
-                              f"{who} cannot go with ruleset {quote(rid)}: {d.message} ({quote(rid)} is "
-                              f"valid without {'it' if one else 'them'}: leave {'it' if one else 'them'} out)"))
+        out.append(
+            Diagnostic(
+                d.file,
+                d.line,
+                d.col,
+                f"{who} cannot go with ruleset {quote(rid)}: {d.message} ({quote(rid)} is "
+                f"valid without {'it' if one else 'them'}: leave {'it' if one else 'them'} out)",
+            )
+        )
     return out
 
 
@@ -855,9 +1022,19 @@ def check_file(path: str | Path) -> FileCheck:
             except RulesetError:
                 composed = None
             if composed is None:
-                return FileCheck(fr.display, "option", [Diagnostic(
-                    fr.display, 1, 1, f"cannot check this option: the bundled ruleset '{REFERENCE_RULESET}' "
-                                      "it is applied over did not load")])
+                return FileCheck(
+                    fr.display,
+                    "option",
+                    [
+                        Diagnostic(
+                            fr.display,
+                            1,
+                            1,
+                            f"cannot check this option: the bundled ruleset '{REFERENCE_RULESET}' "
+                            "it is applied over did not load",
+                        )
+                    ],
+                )
             session.apply(composed, opt)
             session.finish(composed)
         return FileCheck(fr.display, "option", sorted(set(session.diags)))
@@ -916,8 +1093,15 @@ def _memory_option(session: _Session, patch: YamlMap, where: str) -> _Composed |
     return _Composed(body, _body_locs(locs, nlocs, body), [], [where], [])
 
 
-def load_patched(ref: str | Path, options: Sequence[str | Path], patch: YamlMap, where: str,
-                 base_dir: Path | None = None, *, files_read: list[Path] | None = None) -> Ruleset:
+def load_patched(
+    ref: str | Path,
+    options: Sequence[str | Path],
+    patch: YamlMap,
+    where: str,
+    base_dir: Path | None = None,
+    *,
+    files_read: list[Path] | None = None,
+) -> Ruleset:
     """:func:`load_ruleset` with ``patch`` laid last, after the options: a mapping as an option file's
     body would write it (``{"scoring": {"safe_trip": {"value": 250}}}``), checked and composed as that
     file would be (schema, composition, the model, the semantic checks). Its problems are located at

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 T = TypeVar("T")
 
 from .listing import OPTION_CATEGORIES, RULESET_ID_PATTERN, is_ruleset_id  # noqa: E402,F401  (one definition, shared)
+
 CardId = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
 # One line of plain text: no line break, tab or other control character (a name is printed as given).
 OneLine = Annotated[str, Field(min_length=1, max_length=300, pattern=r"^[^\x00-\x1f\x7f-\x9f\u2028\u2029]*$")]
@@ -36,9 +37,7 @@ class Sourced(Strict):
     source: Citation | None = Field(
         default=None, description="Rulebook file and section that states this, e.g. 'winning-moves.txt §6C'."
     )
-    decided: Citation | None = Field(
-        default=None, description="Where no rulebook states it: what we decided, and why."
-    )
+    decided: Citation | None = Field(default=None, description="Where no rulebook states it: what we decided, and why.")
     uncited: Citation | None = Field(
         default=None,
         description="Set by the loader, never written in a file: where a value was given without a source "
@@ -174,9 +173,7 @@ class ReferenceCard(Sourced):
 
 
 class Box(Strict):
-    total: NumberRule = Field(
-        description="Cards in the box: the deck plus the reference cards."
-    )
+    total: NumberRule = Field(description="Cards in the box: the deck plus the reference cards.")
     reference_cards: dict[CardId, ReferenceCard] = Field(description="Cards in the box that are never dealt.")
 
 
@@ -236,8 +233,8 @@ class PlayRules(Strict):
         default=BoolRule(
             value=False,
             decided="Every bundled edition gives the safety's extra turn for the whole hand (winning-moves.txt §5B "
-                    "says nothing of the draw pile); the French rules' 'Fin de manche' takes it away once the draw "
-                    "pile is out (option safety-extra-turn-while-deck-lasts).",
+            "says nothing of the draw pile); the French rules' 'Fin de manche' takes it away once the draw "
+            "pile is out (option safety-extra-turn-while-deck-lasts).",
         ),
         description="true: a safety played normally gives another turn only while the draw pile holds cards "
         "(a coup fourré's turn is not affected); false: for the whole hand.",
@@ -306,7 +303,9 @@ class CoupFourreRules(Strict):
         description="target_side: a player of the side attacked; any_player: any player but the attacker "
         "(the hazard then stays unless it was played on the caller's side)."
     )
-    replacement_draw: BoolRule = Field(description="The caller draws one card at once (none if the draw pile is empty).")
+    replacement_draw: BoolRule = Field(
+        description="The caller draws one card at once (none if the draw pile is empty)."
+    )
     extra_turn: BoolRule = Field(
         description="The caller then takes a full turn; play passes to the caller's left, "
         "and players between attacker and caller lose their turns."
@@ -316,8 +315,8 @@ class CoupFourreRules(Strict):
         default=BonusTurnRule(
             value="at_once",
             decided="Every bundled edition: the caller plays at once and the players between attacker and caller "
-                    "lose their turns (winning-moves.txt §7); PlayAural queues it instead (option "
-                    "queued-coup-fourre-turn).",
+            "lose their turns (winning-moves.txt §7); PlayAural queues it instead (option "
+            "queued-coup-fourre-turn).",
         ),
         description="When the caller's extra turn (extra_turn) is taken. at_once: right after the coup fourré; "
         "play then passes to the caller's left and the players between attacker and caller lose their turns. "
@@ -338,58 +337,82 @@ class SideCondition(Strict):
     """What a side shows at the hand's end; every key given must hold (a key left out is not checked)."""
 
     trip_completed: bool | None = Field(
-        default=None, description="true: the side completed the trip; false: it did not.")
+        default=None, description="true: the side completed the trip; false: it did not."
+    )
     no_distance: bool | None = Field(
-        default=None, description="true: the side played no distance card this hand (a safety's miles, "
-        "play.safety_distance, are no distance card); false: it played some.")
+        default=None,
+        description="true: the side played no distance card this hand (a safety's miles, "
+        "play.safety_distance, are no distance card); false: it played some.",
+    )
     hand_empty: bool | None = Field(
-        default=None, description="true: every player of the side holds no card when the hand ends.")
+        default=None, description="true: every player of the side holds no card when the hand ends."
+    )
     safeties: Annotated[int, Field(ge=0, le=1000)] | None = Field(
-        default=None, description="The side played exactly this many safeties (coups fourrés included).")
+        default=None, description="The side played exactly this many safeties (coups fourrés included)."
+    )
     none_played: tuple[CardId, ...] | None = Field(
-        default=None, description="The side played none of these distance cards this hand.")
+        default=None, description="The side played none of these distance cards this hand."
+    )
     exact_finish: bool | None = Field(
-        default=None, description="true: the side's distance is exactly the trip's target at the hand's end "
-        "(with play.overshoot a trip may also be completed past it); false: it is not.")
+        default=None,
+        description="true: the side's distance is exactly the trip's target at the hand's end "
+        "(with play.overshoot a trip may also be completed past it); false: it is not.",
+    )
     all_safeties: bool | None = Field(
-        default=None, description="true: the side played every safety card of the deck (coups fourrés "
-        "included; never with a deck that has none).")
+        default=None,
+        description="true: the side played every safety card of the deck (coups fourrés "
+        "included; never with a deck that has none).",
+    )
     delayed_action: bool | None = Field(
-        default=None, description="true: the side completed the trip with a card played after the draw pile "
-        "ran out (the book's Delayed Action).")
+        default=None,
+        description="true: the side completed the trip with a card played after the draw pile "
+        "ran out (the book's Delayed Action).",
+    )
     called_extension: bool | None = Field(
-        default=None, description="true: a player of the side called the extension this hand.")
+        default=None, description="true: a player of the side called the extension this hand."
+    )
     extended: bool | None = Field(
-        default=None, description="true: someone called the extension this hand (the trip was extended).")
+        default=None, description="true: someone called the extension this hand (the trip was extended)."
+    )
 
 
 class LineCondition(SideCondition):
     """A side's condition, and optionally one every opposing side must meet as well."""
 
     every_opponent: SideCondition | None = Field(
-        default=None, description="Every opposing side meets this condition too (e.g. none played distance).")
+        default=None, description="Every opposing side meets this condition too (e.g. none played distance)."
+    )
 
 
 class ScoreLineRule(Sourced):
     """One score line: for each side meeting ``when``, ``points`` (times ``per``) to ``to`` (that side, or
     each opposing side meeting ``to_when``), shown on the sheet's line ``line`` (default: the entry's name)."""
 
-    points: NonNegative = Field(description="Points each recipient scores on this line, once per side meeting "
-                                "when (and per unit of 'per').")
+    points: NonNegative = Field(
+        description="Points each recipient scores on this line, once per side meeting when (and per unit of 'per')."
+    )
     when: LineCondition = Field(description="The condition a side must meet at the hand's end.")
     per: Literal["mile", "safety", "coup_fourre", "opponent"] | None = Field(
-        default=None, description="The points are paid once for each: mile of the side's distance, safety it "
-        "played (coups fourrés included), coup fourré, or opposing side meeting per_when; none: once.")
+        default=None,
+        description="The points are paid once for each: mile of the side's distance, safety it "
+        "played (coups fourrés included), coup fourré, or opposing side meeting per_when; none: once.",
+    )
     per_when: SideCondition | None = Field(
-        default=None, description="per opponent only: the condition an opposing side must meet to be counted.")
+        default=None, description="per opponent only: the condition an opposing side must meet to be counted."
+    )
     to: Literal["side", "each_opponent"] = Field(
-        default="side", description="side: the side meeting the condition scores; each_opponent: every "
-        "opposing side (meeting to_when, if given) scores.")
+        default="side",
+        description="side: the side meeting the condition scores; each_opponent: every "
+        "opposing side (meeting to_when, if given) scores.",
+    )
     to_when: LineCondition | None = Field(
-        default=None, description="each_opponent only: the condition an opposing side must meet to score.")
+        default=None, description="each_opponent only: the condition an opposing side must meet to score."
+    )
     line: LineName | None = Field(
-        default=None, description="The score-sheet line the points show on (default: the entry's own name), so "
-        "that several entries may pay on one line.")
+        default=None,
+        description="The score-sheet line the points show on (default: the entry's own name), so "
+        "that several entries may pay on one line.",
+    )
 
 
 class ScoringRules(Strict):
@@ -431,8 +454,14 @@ class ScoringRules(Strict):
         for key, (value, fields) in _standard_entries(self).items():
             rule = getattr(self, value)
             out[key] = ScoreLineRule.model_validate(
-                {**fields, "points": rule.value, "source": rule.source, "decided": rule.decided,
-                 "uncited": rule.uncited})
+                {
+                    **fields,
+                    "points": rule.value,
+                    "source": rule.source,
+                    "decided": rule.decided,
+                    "uncited": rule.uncited,
+                }
+            )
         return out
 
     def all_lines(self) -> dict[str, ScoreLineRule]:
@@ -458,25 +487,36 @@ def _standard_entries(sc: ScoringRules) -> dict[str, tuple[str, dict[str, Any]]]
         "trip_completed": ("trip_completed", {"when": done}),
         "delayed_action": ("delayed_action", {"when": {**done, "delayed_action": True}}),
         "safe_trip": ("safe_trip", {"when": {**done, "none_played": sc.safe_trip_breakers.value}}),
-        "shutout": ("shutout", {"when": done, "per": "opponent", "per_when": blank} if sc.shutout_per_opponent.value
-                    else {"when": {**done, "every_opponent": blank}}),
+        "shutout": (
+            "shutout",
+            {"when": done, "per": "opponent", "per_when": blank}
+            if sc.shutout_per_opponent.value
+            else {"when": {**done, "every_opponent": blank}},
+        ),
     }
     if sc.extension_bonus_to.value == "finisher":
         out["extension"] = ("extension", {"when": {**done, "extended": True}})
     else:
         out["extension"] = ("extension", {"when": {"called_extension": True, **done}})
-        out["extension_failed"] = ("extension", {"when": {"called_extension": True, "trip_completed": False},
-                                                 "to": "each_opponent", "line": "extension"})
+        out["extension_failed"] = (
+            "extension",
+            {"when": {"called_extension": True, "trip_completed": False}, "to": "each_opponent", "line": "extension"},
+        )
     return out
 
 
 # The ScoringRules values each contract line's standard entry reads (``mbrules show`` marks them 'not read'
 # where an entry of scoring.lines pays on that line instead).
 STANDARD_LINE_VALUES: dict[str, tuple[str, ...]] = {
-    "milestones": ("milestones_per_mile",), "safeties": ("safety",), "all_safeties": ("all_safeties",),
-    "coup_fourres": ("coup_fourre",), "trip_completed": ("trip_completed",),
-    "delayed_action": ("delayed_action",), "safe_trip": ("safe_trip", "safe_trip_breakers"),
-    "shutout": ("shutout", "shutout_per_opponent"), "extension": ("extension", "extension_bonus_to"),
+    "milestones": ("milestones_per_mile",),
+    "safeties": ("safety",),
+    "all_safeties": ("all_safeties",),
+    "coup_fourres": ("coup_fourre",),
+    "trip_completed": ("trip_completed",),
+    "delayed_action": ("delayed_action",),
+    "safe_trip": ("safe_trip", "safe_trip_breakers"),
+    "shutout": ("shutout", "shutout_per_opponent"),
+    "extension": ("extension", "extension_bonus_to"),
 }
 
 
@@ -507,8 +547,8 @@ class MatchRules(Strict):
         default=HandsRule(
             value=4,
             decided="Read only when match.mode is fixed_hands. The French rules leave the number to the players "
-                    "('décider de faire un certain nombre de manches', jcd717/1000Bornes milleBornes/regles.md, "
-                    "Fin de manche); 4 lets each player of a four-player table deal once.",
+            "('décider de faire un certain nombre de manches', jcd717/1000Bornes milleBornes/regles.md, "
+            "Fin de manche); 4 lets each player of a four-player table deal once.",
         ),
         description="fixed_hands only: how many hands the match lasts.",
     )
@@ -516,7 +556,7 @@ class MatchRules(Strict):
         default=TieBreakRule(
             value="draw",
             decided="Every bundled edition: no rulebook breaks a tie, so equal highest totals are a draw "
-                    "(rulings: The match).",
+            "(rulings: The match).",
         ),
         description="Equal highest results when the match would end. draw: the match is a draw; first_seat: "
         "the tied side nearest the first seat (side A first) wins; another_hand: another hand is played and "
@@ -532,7 +572,7 @@ class FastPlayRules(Strict):
         default=BoolRule(
             value=False,
             decided="Every bundled edition plays a remedy only in its player's turn (winning-moves.txt §5, §6A); "
-                    "the 2014 Dujardin/Asmodee rules' 'fast play' allows it out of turn (option fast-play-remedy).",
+            "the 2014 Dujardin/Asmodee rules' 'fast play' allows it out of turn (option fast-play-remedy).",
         ),
         description="After a hazard lands (and any coup fourré window has passed), a player of the side hit "
         "who holds a remedy fixing it may play it at once, out of turn; play then goes on as if the "
@@ -542,7 +582,7 @@ class FastPlayRules(Strict):
         default=BoolRule(
             value=True,
             decided="The out-of-turn player draws one card at once (none if the draw pile is empty), so that its "
-                    "hand is full again when its own turn comes, as a coup fourré caller does (winning-moves.txt §7).",
+            "hand is full again when its own turn comes, as a coup fourré caller does (winning-moves.txt §7).",
         ),
         description="The fast player draws one card at once (none if the draw pile is empty).",
     )
@@ -590,8 +630,9 @@ class PassOverRule(Rule[Annotated[int, Field(ge=0, le=1000)]]):
     """How many cards a draw may pass over to find one its drawer does not hold (0: none)."""
 
 
-_BOOK_DRAW = ("winning-moves.txt §5 'He draws a card from the draw pile and places it in his hand. He then must "
-              "play one card'")
+_BOOK_DRAW = (
+    "winning-moves.txt §5 'He draws a card from the draw pile and places it in his hand. He then must play one card'"
+)
 
 
 class TurnRules(Strict):
@@ -606,20 +647,26 @@ class TurnRules(Strict):
     )
     reshuffles: ReshufflesRule = Field(
         default=ReshufflesRule(
-            value=0, source="winning-moves.txt §5D 'Cards once discarded are out of play for the balance of the "
-            "hand'; §6C: once the draw pile is exhausted, players play out or discard the cards in their hands"),
+            value=0,
+            source="winning-moves.txt §5D 'Cards once discarded are out of play for the balance of the "
+            "hand'; §6C: once the draw pile is exhausted, players play out or discard the cards in their hands",
+        ),
         description="How many times a hand the whole discard pile is shuffled into a new draw pile when a draw "
         "finds the draw pile empty (0: never, the books). After the last one the draw pile runs out as usual.",
     )
     draw_from_discard: BoolRule = Field(
-        default=BoolRule(value=False, source="winning-moves.txt §5D: 'other players may not pick them up on "
-                         "their turn'"),
+        default=BoolRule(
+            value=False, source="winning-moves.txt §5D: 'other players may not pick them up on their turn'"
+        ),
         description="At the draw a player may take the top card of the discard pile instead of the draw "
         "pile's (every seat sees which).",
     )
     discard_draw_must_play: BoolRule = Field(
-        default=BoolRule(value=False, source="winning-moves.txt §5D: 'other players may not pick them up on "
-                         "their turn' (the books have no draw from the discard pile)"),
+        default=BoolRule(
+            value=False,
+            source="winning-moves.txt §5D: 'other players may not pick them up on "
+            "their turn' (the books have no draw from the discard pile)",
+        ),
         description="A turn that takes the discard pile's top card must put a card on a tableau (a distance, "
         "hazard, remedy or safety), never end in a discard: draw then play, the top may be taken only when the "
         "taker could then play a card, and that turn may not discard; play then draw, only after the turn "
@@ -631,14 +678,18 @@ class TurnRules(Strict):
         "to hand_size; the turn then passes.",
     )
     refill_empty_hand: BoolRule = Field(
-        default=BoolRule(value=False, source="winning-moves.txt §5: a turn draws one card; §6C: once the draw "
-                         "pile is out, players play out the cards in their hands"),
+        default=BoolRule(
+            value=False,
+            source="winning-moves.txt §5: a turn draws one card; §6C: once the draw "
+            "pile is out, players play out the cards in their hands",
+        ),
         description="A player whose turn comes with an empty hand first draws hand_size cards (as far as the "
         "draw pile, and the reshuffles allowed, go), then takes the turn as usual.",
     )
     refill_reshuffles: ReshufflesRule = Field(
-        default=ReshufflesRule(value=0, source="winning-moves.txt §5D 'Cards once discarded are out of play for "
-                               "the balance of the hand'"),
+        default=ReshufflesRule(
+            value=0, source="winning-moves.txt §5D 'Cards once discarded are out of play for the balance of the hand'"
+        ),
         description="How many reshuffles a hand allows for a refill (refill_empty_hand) when the draw pile is "
         "out, counting every reshuffle of the hand: a refill may reshuffle while fewer than the larger of this "
         "and reshuffles have been made; other draws only while fewer than reshuffles.",
@@ -675,7 +726,8 @@ class Ruleset(Strict):
     play: PlayRules
     coup_fourre: CoupFourreRules
     fast_play: FastPlayRules = Field(
-        default_factory=FastPlayRules, description="Out-of-turn remedies (issue 35: option fast-play-remedy).")
+        default_factory=FastPlayRules, description="Out-of-turn remedies (issue 35: option fast-play-remedy)."
+    )
     scoring: ScoringRules
     match: MatchRules
     display: Display
@@ -719,8 +771,8 @@ def option_category_schema() -> JsonSchema:
     return {
         "enum": list(OPTION_CATEGORIES),
         "description": "An option file only: where 'mbrules rulesets' lists it: "
-                       + "; ".join(f"{k} ({v})" for k, v in OPTION_CATEGORIES.items())
-                       + ". Not a rule: it changes no game.",
+        + "; ".join(f"{k} ({v})" for k, v in OPTION_CATEGORIES.items())
+        + ". Not a rule: it changes no game.",
         "title": "Category",
     }
 
@@ -771,8 +823,7 @@ def _file_schema_node(node: Any) -> Any:
             plain = copy.deepcopy(out["properties"]["value"])
             plain.pop("title", None)
             rule = {k: v for k, v in out.items() if k not in ("description", "title")}
-            return {"title": out.get("title"), "description": out.get("description", ""),
-                    "anyOf": [rule, plain]}
+            return {"title": out.get("title"), "description": out.get("description", ""), "anyOf": [rule, plain]}
     return out
 
 
@@ -783,14 +834,19 @@ def _card_entry_schema(defs: JsonSchema) -> JsonSchema:
     all_props: JsonSchema = {}
     for kind in CARD_KINDS:
         all_props.update(defs[f"{kind.capitalize()}Card"]["properties"])
-    branches = [{"if": {"type": "object", "required": ["kind"], "properties": {"kind": {"const": kind}}},
-                 "then": {"$ref": ref}} for kind, ref in refs.items()]
-    branches.append({"if": {"type": "object", "not": {"required": ["kind"]}},
-                     "then": {"properties": all_props, "additionalProperties": False,
-                              "not": copy.deepcopy(CITATION_NOT_BOTH)}})
+    branches = [
+        {"if": {"type": "object", "required": ["kind"], "properties": {"kind": {"const": kind}}}, "then": {"$ref": ref}}
+        for kind, ref in refs.items()
+    ]
+    branches.append(
+        {
+            "if": {"type": "object", "not": {"required": ["kind"]}},
+            "then": {"properties": all_props, "additionalProperties": False, "not": copy.deepcopy(CITATION_NOT_BOTH)},
+        }
+    )
     return {
         "description": "A card: a new one gives kind, name, count and what its kind needs; an inherited one "
-                       "may be patched field by field; null removes it.",
+        "may be patched field by field; null removes it.",
         "type": ["object", "null"],
         "properties": {"kind": {"enum": list(CARD_KINDS)}},
         "allOf": branches,
@@ -814,8 +870,10 @@ def file_json_schema() -> JsonSchema:
     removal_cards = defs["Removal"]["properties"]["cards"]["patternProperties"]
     removal_cards[card_pattern] = {"anyOf": [removal_cards[card_pattern], {"type": "null"}]}
     rcards = defs["Removal"]["properties"]["cards"]  # 'cards: null': no cards removed, the entry keeps its citation
-    defs["Removal"]["properties"]["cards"] = {"anyOf": [rcards, {"type": "null"}],
-                                              "description": rcards.get("description", "")}
+    defs["Removal"]["properties"]["cards"] = {
+        "anyOf": [rcards, {"type": "null"}],
+        "description": rcards.get("description", ""),
+    }
     lines = defs["ScoringRules"]["properties"]["lines"]["patternProperties"]
     for pat, entry in list(lines.items()):
         lines[pat] = {"anyOf": [entry, {"type": "null"}]}  # null removes an inherited score line
@@ -866,4 +924,3 @@ def file_json_schema() -> JsonSchema:
 def schema_text() -> str:
     """The file schema as checked in at ``schemas/ruleset.schema.json`` (``make schemas`` writes it)."""
     return json.dumps(file_json_schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-

@@ -5,6 +5,7 @@ and an example taken from the bundled ``winning-moves`` where it has the key. Re
 ``make schemas`` (or ``python -m mbrules.ruleset.reference > docs/ruleset-reference.md``);
 ``tests/authoring/test_reference_doc.py`` fails when the checked-in file is not current.
 """
+
 from __future__ import annotations
 
 import json
@@ -18,23 +19,49 @@ from pydantic_core import PydanticUndefined
 from .model import DistanceCard, HazardCard, RemedyCard, Rule, Ruleset, SafetyCard
 
 FILE_KEYS = [
-    ("kind", "`ruleset` or `option`", "`ruleset`",
-     "What the file is: a ruleset (an edition or your own) or an option (a small named patch).", "kind: option"),
-    ("extends", "text", "none",
-     "A bundled ruleset id or a path relative to this file: this file then names only what it changes.",
-     "extends: winning-moves"),
-    ("options", "list of text", "none",
-     "Options (bundled ids or paths) laid under this file's own values, in order.",
-     "options: [hazard-on-hazard]"),
-    ("group", "id or list of ids, with `source` or `decided`", "none",
-     "Option files only: the exclusive group(s) it belongs to; two options of one group cannot go together.",
-     "group: {value: game-mode, decided: \"...\"}"),
-    ("category", "one of turn, piles, legality, scoring, tables, modes", "none",
-     "Option files only: where `mbrules rulesets` lists the option (what part of the game it changes); "
-     "not a rule, it changes no game.",
-     "category: legality"),
-    ("remove", "list of card ids", "none",
-     "Cards taken out of the inherited ruleset (the same as `cards: {ID: null}`).", "remove: [out_of_gas]"),
+    (
+        "kind",
+        "`ruleset` or `option`",
+        "`ruleset`",
+        "What the file is: a ruleset (an edition or your own) or an option (a small named patch).",
+        "kind: option",
+    ),
+    (
+        "extends",
+        "text",
+        "none",
+        "A bundled ruleset id or a path relative to this file: this file then names only what it changes.",
+        "extends: winning-moves",
+    ),
+    (
+        "options",
+        "list of text",
+        "none",
+        "Options (bundled ids or paths) laid under this file's own values, in order.",
+        "options: [hazard-on-hazard]",
+    ),
+    (
+        "group",
+        "id or list of ids, with `source` or `decided`",
+        "none",
+        "Option files only: the exclusive group(s) it belongs to; two options of one group cannot go together.",
+        "group: {value: game-mode, decided: \"...\"}",
+    ),
+    (
+        "category",
+        "one of turn, piles, legality, scoring, tables, modes",
+        "none",
+        "Option files only: where `mbrules rulesets` lists the option (what part of the game it changes); "
+        "not a rule, it changes no game.",
+        "category: legality",
+    ),
+    (
+        "remove",
+        "list of card ids",
+        "none",
+        "Cards taken out of the inherited ruleset (the same as `cards: {ID: null}`).",
+        "remove: [out_of_gas]",
+    ),
 ]
 
 
@@ -112,10 +139,18 @@ def _rows(model: type[BaseModel], prefix: list[str]) -> list[tuple[str, str, str
             continue  # a citation is described once, above
         ann = info.annotation
         path = [*prefix, name]
-        default = "required" if info.default is PydanticUndefined and info.default_factory is None else (
-            "empty" if info.default_factory is not None else
-            json.dumps(info.default.value if isinstance(info.default, Rule) else info.default, ensure_ascii=False))
-        desc = (info.description or (ann.__doc__ if isinstance(ann, type) and issubclass(ann, Rule) else "") or "")
+        default = (
+            "required"
+            if info.default is PydanticUndefined and info.default_factory is None
+            else (
+                "empty"
+                if info.default_factory is not None
+                else json.dumps(
+                    info.default.value if isinstance(info.default, Rule) else info.default, ensure_ascii=False
+                )
+            )
+        )
+        desc = info.description or (ann.__doc__ if isinstance(ann, type) and issubclass(ann, Rule) else "") or ""
         desc = " ".join(desc.split())
         generic = isinstance(ann, type) and issubclass(ann, Rule) and desc == " ".join((ann.__doc__ or "").split())
         if not desc or generic:  # the phrase show and diff use for it
@@ -170,8 +205,12 @@ def reference_markdown() -> str:
         ex = f"`{example}`" if example else ""
         out.append(f"| `{path}` | {typ} | {default} | {desc.replace('|', '/')} | {ex} |")
     out += ["", "## Card fields by kind", ""]
-    for model, kind in ((DistanceCard, "distance"), (HazardCard, "hazard"), (RemedyCard, "remedy"),
-                        (SafetyCard, "safety")):
+    for model, kind in (
+        (DistanceCard, "distance"),
+        (HazardCard, "hazard"),
+        (RemedyCard, "remedy"),
+        (SafetyCard, "safety"),
+    ):
         out += [f"### `kind: {kind}`", "", "| key | type | default | meaning |", "|---|---|---|---|"]
         for path, typ, default, desc, _ in _rows(model, ["cards", "ID"]):
             out.append(f"| `{path}` | {typ} | {default} | {desc.replace('|', '/')} |")
@@ -201,22 +240,34 @@ def _score_line_section() -> list[str]:
     from .loader import bundled_option_ids, load_ruleset
     from .words import line_words
 
-    out = ["## Score lines", "",
-           "A hand's score sheet (`play --json`, the score oracle, scenario `score:` expectations) holds the "
-           "contract's ten lines, in this order, and before `total` any line a ruleset adds under "
-           "`scoring.lines` (snake_case names, in the order the ruleset gives them). An entry paying on one of "
-           "the contract's lines (under its name, or naming it in `line`) replaces that line's standard rule "
-           "and keeps its name.", "",
-           "| line | scores | added by |", "|---|---|---|"]
+    out = [
+        "## Score lines",
+        "",
+        "A hand's score sheet (`play --json`, the score oracle, scenario `score:` expectations) holds the "
+        "contract's ten lines, in this order, and before `total` any line a ruleset adds under "
+        "`scoring.lines` (snake_case names, in the order the ruleset gives them). An entry paying on one of "
+        "the contract's lines (under its name, or naming it in `line`) replaces that line's standard rule "
+        "and keeps its name.",
+        "",
+        "| line | scores | added by |",
+        "|---|---|---|",
+    ]
     out += [f"| `{name}` | {words} | the contract |" for name, words in CONTRACT_LINES]
     base = load_ruleset("winning-moves")
-    out += ["", "The contract's lines are score lines of the same form (condition, points, recipients): each "
-            "ruleset's standard entries are built from its cited `scoring` values (`ScoringRules.standard_lines`; "
-            "`shutout_per_opponent` and `extension_bonus_to` choose the shutout's and the extension's shape) and "
-            "compiled with its own `scoring.lines`, one scoring path. With winning-moves' values:", "",
-            "| entry | pays |", "|---|---|"]
-    out += [f"| `{name}` | {line_words(name, line, base).replace('|', '/')} |"
-            for name, line in base.scoring.standard_lines().items()]
+    out += [
+        "",
+        "The contract's lines are score lines of the same form (condition, points, recipients): each "
+        "ruleset's standard entries are built from its cited `scoring` values (`ScoringRules.standard_lines`; "
+        "`shutout_per_opponent` and `extension_bonus_to` choose the shutout's and the extension's shape) and "
+        "compiled with its own `scoring.lines`, one scoring path. With winning-moves' values:",
+        "",
+        "| entry | pays |",
+        "|---|---|",
+    ]
+    out += [
+        f"| `{name}` | {line_words(name, line, base).replace('|', '/')} |"
+        for name, line in base.scoring.standard_lines().items()
+    ]
     out += ["", "| line | scores | added by |", "|---|---|---|"]
     for option in bundled_option_ids():
         rs = load_ruleset("winning-moves", options=[option])

@@ -1,4 +1,5 @@
 """A resolved ruleset for people (``mbrules show``) and as one JSON document (``show --json``)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -86,8 +87,10 @@ def _rule_lines(rs: Ruleset, section: str) -> list[str]:
         raw = value.value if isinstance(value, Rule) else value
         pattern = f"{section}.{name}"
         if pattern == "scoring.lines":  # one line each: name, then the rule in words
-            out += [f"  score line {k}: {line_words(k, v, rs)}" + (" (uncited)" if v.uncited else "")
-                    for k, v in raw.items()]
+            out += [
+                f"  score line {k}: {line_words(k, v, rs)}" + (" (uncited)" if v.uncited else "")
+                for k, v in raw.items()
+            ]
             continue
         mark = " (uncited)" if getattr(value, "uncited", None) is not None else ""
         replaced = _REPLACED_BY.get(pattern)
@@ -141,8 +144,9 @@ def show_text(rs: Ruleset, players: int | None = None) -> str:
         ids = rs.cards_of_kind(kind)
         if ids:
             lines.append(f"  {title}:")
-            lines.extend(f"    {card_summary(rs, cid)}" + (" (uncited)" if rs.cards[cid].uncited else "")
-                         for cid in ids)
+            lines.extend(
+                f"    {card_summary(rs, cid)}" + (" (uncited)" if rs.cards[cid].uncited else "") for cid in ids
+            )
     if rs.box.reference_cards:
         lines.append("  Reference cards (never dealt):")
         lines.extend(f"    {r.count} × {r.name} ({rid})" for rid, r in rs.box.reference_cards.items())
@@ -150,21 +154,30 @@ def show_text(rs: Ruleset, players: int | None = None) -> str:
     for hid in rs.cards_of_kind("hazard"):
         fixes = [cid for cid, c in rs.cards.items() if c.kind == "remedy" and hid in c.fixes]
         safe = [cid for cid, c in rs.cards.items() if c.kind == "safety" and hid in c.protects]
-        lines.append(f"  {rs.cards[hid].name}: fixed by {card_names(rs, fixes)}; "
-                     f"prevented by {card_names(rs, safe)}")
+        lines.append(f"  {rs.cards[hid].name}: fixed by {card_names(rs, fixes)}; prevented by {card_names(rs, safe)}")
     lines += ["", "Players"]
     for key in sorted(rs.player_counts, key=int):
         pc = rs.player_counts[key]
         n = int(key)
-        team = "each for himself" if pc.sides == n else f"partners: {', '.join('+'.join(p) for p in sides_for(n, pc.sides).values())}"
+        team = (
+            "each for himself"
+            if pc.sides == n
+            else f"partners: {', '.join('+'.join(p) for p in sides_for(n, pc.sides).values())}"
+        )
         ext = f", extension to {pc.extension_to}" if pc.extension_to else ", no extension"
         removal = rs.removals.get(key)
         rem = f"; removed before the deal: {removed_words(rs, removal.cards)}" if removal else ""
         mark = " (uncited)" if pc.uncited is not None else ""
         lines.append(f"  {n} players: {pc.sides} sides ({team}); trip {pc.target} {unit(rs)}{ext}{rem}{mark}")
-    for title, section in (("Play", "play"), ("Coup fourré", "coup_fourre"), ("Fast play", "fast_play"),
-                           ("Scoring", "scoring"), ("Match", "match"), ("Names", "display"),
-                           ("Turn and draws", "turn")):
+    for title, section in (
+        ("Play", "play"),
+        ("Coup fourré", "coup_fourre"),
+        ("Fast play", "fast_play"),
+        ("Scoring", "scoring"),
+        ("Match", "match"),
+        ("Names", "display"),
+        ("Turn and draws", "turn"),
+    ):
         lines += ["", title, *_rule_lines(rs, section)]
     if players is not None:
         lines += ["", *players_text(rs, players)]

@@ -5,6 +5,7 @@ what is wrong and what to do: an unknown key points at the key and lists the all
 card whose ``kind`` is known reports only that kind's problems, not the noise of every branch of
 the card union; a missing citation says to give exactly one of ``source`` or ``decided``.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -20,21 +21,28 @@ from jsonschema.exceptions import ValidationError
 from .diagnostics import DataKey, Diagnostic, LocNode, YamlData, diag_at, dotted, quote, where_words
 from .model import CITATION_NOT_BOTH, file_json_schema
 
-CITATION_HELP = ("give one of 'source' (the rulebook file and section that states it) "
-                 "or 'decided' (what we chose where the books are silent, and why), not both")
+CITATION_HELP = (
+    "give one of 'source' (the rulebook file and section that states it) "
+    "or 'decided' (what we chose where the books are silent, and why), not both"
+)
 
 _PATTERN_WORDS = {
     r"^[a-z][a-z0-9_]*$": "an id is lowercase letters, digits and '_', starting with a letter (e.g. out_of_gas)",
     r"^[a-z0-9]+(-[a-z0-9]+)*$": "a ruleset id is lowercase letters and digits in words joined by '-' "
-                                 "(e.g. my-house-rules)",
+    "(e.g. my-house-rules)",
     r"^[1-9][0-9]?$": "a player count is a whole number from 1 to 99",
     r"^[^\n\r]*$": "it must fit on one line (no line breaks)",
     r"^[^\x00-\x1f\x7f-\x9f\u2028\u2029]*$": "it must fit on one line, without control characters (no line breaks, no tabs)",
 }
 
 _TYPE_WORDS = {
-    "integer": "an integer", "number": "a number", "string": "text", "boolean": "true or false",
-    "object": "a mapping", "array": "a list", "null": "null",
+    "integer": "an integer",
+    "number": "a number",
+    "string": "text",
+    "boolean": "true or false",
+    "object": "a mapping",
+    "array": "a list",
+    "null": "null",
 }
 
 
@@ -186,11 +194,20 @@ def _describe(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
         return [diag_at(locs, path, f"{show_value(inst)} is not valid for {_last(path)}: {words}")]
     if v == "propertyNames":
         return _bad_key_names(error, locs)
-    if v in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum") and \
-            "minimum" in schema and "maximum" in schema:
+    if (
+        v in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")
+        and "minimum" in schema
+        and "maximum" in schema
+    ):
         low, high = schema["minimum"], schema["maximum"]
-        return [diag_at(locs, path, f"{_last(path)} must be between {low:,} and {high:,} (the allowed range), "
-                                    f"got {quote(inst)}; choose a value in that range")]
+        return [
+            diag_at(
+                locs,
+                path,
+                f"{_last(path)} must be between {low:,} and {high:,} (the allowed range), "
+                f"got {quote(inst)}; choose a value in that range",
+            )
+        ]
     if v in ("minimum", "exclusiveMinimum"):
         return [diag_at(locs, path, f"{_last(path)} must be at least {_keyword(error)}, got {quote(inst)}")]
     if v in ("maximum", "exclusiveMaximum"):
@@ -200,11 +217,13 @@ def _describe(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
             return [diag_at(locs, path, f"{_last(path)} must not be empty; write some text")]
         return [diag_at(locs, path, f"{_last(path)} must be at least {_keyword(error)} characters long")]
     if v == "maxLength":
-        return [diag_at(locs, path, f"{_last(path)} is too long ({len(inst)} characters; at most "
-                                    f"{_keyword(error)}); shorten it")]
+        return [
+            diag_at(
+                locs, path, f"{_last(path)} is too long ({len(inst)} characters; at most {_keyword(error)}); shorten it"
+            )
+        ]
     if v == "maxItems":
-        return [diag_at(locs, path, f"{_last(path)} has {len(inst)} items; at most {_keyword(error)} "
-                                    "are allowed")]
+        return [diag_at(locs, path, f"{_last(path)} has {len(inst)} items; at most {_keyword(error)} are allowed")]
     if v == "minItems":
         return [diag_at(locs, path, f"{_last(path)} needs at least {_keyword(error)} items")]
     return [diag_at(locs, path, f"{error.message} {where_words(path)}")]
@@ -242,8 +261,14 @@ def _bad_key_names(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
     out = []
     for key in _instance(error) if isinstance(_instance(error), dict) else []:
         if limit is not None and len(key) > limit:
-            out.append(diag_at(locs, [*path, key], f"key '{key[:40]}...' is too long ({len(key)} characters; "
-                                                   f"at most {limit}) {where_words(path)}", key=True))
+            out.append(
+                diag_at(
+                    locs,
+                    [*path, key],
+                    f"key '{key[:40]}...' is too long ({len(key)} characters; at most {limit}) {where_words(path)}",
+                    key=True,
+                )
+            )
     return out or [diag_at(locs, path, f"{error.message} {where_words(path)}")]
 
 
@@ -266,8 +291,11 @@ def _alternatives(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
     if not groups:  # oneOf matched more than one branch
         return [diag_at(locs, path, f"{error.message} {where_words(path)}")]
     alternatives = _keyword(error)
-    fitting = [i for i, errs in groups.items()
-               if not any(e.validator in ("type", "const", "enum") and not e.relative_path for e in errs)]
+    fitting = [
+        i
+        for i, errs in groups.items()
+        if not any(e.validator in ("type", "const", "enum") and not e.relative_path for e in errs)
+    ]
     # A branch that fits the value's type but fails a constraint: report its errors.
     for i in sorted(fitting):
         out: list[Diagnostic] = []
@@ -287,11 +315,23 @@ def _tagged_union(error: ValidationError, locs: LocNode) -> list[Diagnostic]:
     prop = _schema(error)["discriminator"].get("propertyName", "kind")
     kinds = list(mapping)
     if not isinstance(inst, dict):
-        return [diag_at(locs, path, f"expected a mapping (a card with {prop}: {', '.join(kinds)}), "
-                                    f"got {show_value(inst)} {where_words(path)}")]
+        return [
+            diag_at(
+                locs,
+                path,
+                f"expected a mapping (a card with {prop}: {', '.join(kinds)}), "
+                f"got {show_value(inst)} {where_words(path)}",
+            )
+        ]
     if prop not in inst:
-        return [diag_at(locs, path, f"missing key '{prop}' {where_words(path)}: {prop} must be one of "
-                                    f"{', '.join(kinds)}", key=True)]
+        return [
+            diag_at(
+                locs,
+                path,
+                f"missing key '{prop}' {where_words(path)}: {prop} must be one of {', '.join(kinds)}",
+                key=True,
+            )
+        ]
     kind = inst[prop]
     if not isinstance(kind, str) or kind not in mapping:
         return [diag_at(locs, [*path, prop], f"{prop} must be one of {', '.join(kinds)}, got {show_value(kind)}")]

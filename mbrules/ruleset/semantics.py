@@ -5,6 +5,7 @@ line and column of whichever file set that value, or, when one of the ``related`
 the problem adds up: card counts for the box total) was set by a file composed later (the file
 being checked rather than the edition it extends), at that value. All problems are reported at once.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -32,8 +33,9 @@ def _listed_twice(values: Iterable[_V]) -> list[_V]:
 class _Add(Protocol):
     """Reports one problem (see :data:`Problem`)."""
 
-    def __call__(self, path: Iterable[DataKey], message: str, key: bool = False,
-                 related: Iterable[Iterable[DataKey]] = ()) -> None: ...
+    def __call__(
+        self, path: Iterable[DataKey], message: str, key: bool = False, related: Iterable[Iterable[DataKey]] = ()
+    ) -> None: ...
 
 
 # checks that the ids at a path name cards of one kind: (path, ids, kind wanted, what names them)
@@ -43,8 +45,9 @@ _CheckRefs = Callable[[DataPath, Sequence[str], str, str], None]
 def semantic_problems(rs: Ruleset) -> list[Problem]:
     out: list[Problem] = []
 
-    def add(path: Iterable[DataKey], message: str, key: bool = False,
-            related: Iterable[Iterable[DataKey]] = ()) -> None:
+    def add(
+        path: Iterable[DataKey], message: str, key: bool = False, related: Iterable[Iterable[DataKey]] = ()
+    ) -> None:
         out.append((tuple(path), message, key, tuple(tuple(r) for r in related)))
 
     cards = rs.cards
@@ -55,8 +58,11 @@ def semantic_problems(rs: Ruleset) -> list[Problem]:
         for i, cid in enumerate(ids):
             if cid not in cards:
                 near = ", ".join(sorted(c for c, k in kinds.items() if k == want)) or "none"
-                add((*path, i), f"{what} names {q(cid)}, which is not a card of this ruleset "
-                                f"({want} cards: {near}); fix the id or add the card")
+                add(
+                    (*path, i),
+                    f"{what} names {q(cid)}, which is not a card of this ruleset "
+                    f"({want} cards: {near}); fix the id or add the card",
+                )
             elif kinds[cid] != want:
                 add((*path, i), f"{what} names {q(cid)}, a {kinds[cid]} card; it must name {want} cards")
         for cid in _listed_twice(ids):
@@ -65,9 +71,13 @@ def semantic_problems(rs: Ruleset) -> list[Problem]:
     # -- how many card kinds the engine can play
     if len(cards) > MAX_CARD_KINDS:
         extra = list(cards)[MAX_CARD_KINDS]
-        add(("cards", extra), f"{len(cards)} card kinds, the most is {MAX_CARD_KINDS} (the engine numbers card kinds "
-                              f"in 8 bits): this is kind number {MAX_CARD_KINDS + 1}; remove "
-                              f"{len(cards) - MAX_CARD_KINDS} card kinds", True)
+        add(
+            ("cards", extra),
+            f"{len(cards)} card kinds, the most is {MAX_CARD_KINDS} (the engine numbers card kinds "
+            f"in 8 bits): this is kind number {MAX_CARD_KINDS + 1}; remove "
+            f"{len(cards) - MAX_CARD_KINDS} card kinds",
+            True,
+        )
 
     # -- references between cards
     for cid, card in cards.items():
@@ -77,39 +87,66 @@ def semantic_problems(rs: Ruleset) -> list[Problem]:
             # where a hazard it fixes shows (engine: Game.pile BOTH).
             piles = sorted({hazards[h].pile for h in card.fixes if h in hazards})
             if card.go and piles and piles != ["battle"]:
-                add(("cards", cid, "go"), f"go card {q(cid)} fixes speed-pile hazards; a go card (the Roll) is "
-                                          "played on the battle pile")
+                add(
+                    ("cards", cid, "go"),
+                    f"go card {q(cid)} fixes speed-pile hazards; a go card (the Roll) is played on the battle pile",
+                )
             if card.restarts and card.go:
-                add(("cards", cid, "restarts"), f"remedy {q(cid)} is a go card and restarts: a go card already "
-                                                "sets its side rolling; keep go or restarts")
+                add(
+                    ("cards", cid, "restarts"),
+                    f"remedy {q(cid)} is a go card and restarts: a go card already "
+                    "sets its side rolling; keep go or restarts",
+                )
             elif card.restarts and "battle" not in piles:
-                add(("cards", cid, "restarts"), f"remedy {q(cid)} restarts the car but fixes no battle hazard, "
-                                                "so it never stops a car to restart: remove restarts")
+                add(
+                    ("cards", cid, "restarts"),
+                    f"remedy {q(cid)} restarts the car but fixes no battle hazard, "
+                    "so it never stops a car to restart: remove restarts",
+                )
             if not card.fixes and not card.go:
-                add(("cards", cid, "fixes"), f"remedy {q(cid)} fixes nothing and is not a go card; "
-                                             "list the hazards it fixes")
+                add(
+                    ("cards", cid, "fixes"),
+                    f"remedy {q(cid)} fixes nothing and is not a go card; list the hazards it fixes",
+                )
         elif isinstance(card, SafetyCard):
             check_refs(("cards", cid, "protects"), card.protects, "hazard", f"safety {q(cid)} protects")
             if not card.protects:
-                add(("cards", cid, "protects"), f"safety {q(cid)} protects against nothing; "
-                                                "list the hazards it protects against")
+                add(
+                    ("cards", cid, "protects"),
+                    f"safety {q(cid)} protects against nothing; list the hazards it protects against",
+                )
         elif isinstance(card, HazardCard):
             if card.pile == "speed" and card.limit is None:
-                add(("cards", cid), f"speed-pile hazard {q(cid)} has no limit: give limit (the highest "
-                                    "distance card allowed while it shows, e.g. 50)", True)
+                add(
+                    ("cards", cid),
+                    f"speed-pile hazard {q(cid)} has no limit: give limit (the highest "
+                    "distance card allowed while it shows, e.g. 50)",
+                    True,
+                )
             if card.pile == "battle" and card.limit is not None:
-                add(("cards", cid, "limit"), f"battle hazard {q(cid)} has a limit; only speed-pile hazards "
-                                             "limit speed: remove limit or set pile: speed")
+                add(
+                    ("cards", cid, "limit"),
+                    f"battle hazard {q(cid)} has a limit; only speed-pile hazards "
+                    "limit speed: remove limit or set pile: speed",
+                )
 
     for hid in hazards:
         remedies = [cid for cid, c in cards.items() if isinstance(c, RemedyCard) and hid in c.fixes]
         safeties = [cid for cid, c in cards.items() if isinstance(c, SafetyCard) and hid in c.protects]
         if not remedies:
-            add(("cards", hid), f"hazard {q(hid)} has no remedy: add it to the fixes of a remedy card", True,
-                [("cards", c, "fixes") for c, k in kinds.items() if k == "remedy"])
+            add(
+                ("cards", hid),
+                f"hazard {q(hid)} has no remedy: add it to the fixes of a remedy card",
+                True,
+                [("cards", c, "fixes") for c, k in kinds.items() if k == "remedy"],
+            )
         if not safeties:
-            add(("cards", hid), f"hazard {q(hid)} has no safety: add it to the protects of a safety card", True,
-                [("cards", c, "protects") for c, k in kinds.items() if k == "safety"])
+            add(
+                ("cards", hid),
+                f"hazard {q(hid)} has no safety: add it to the protects of a safety card",
+                True,
+                [("cards", c, "protects") for c, k in kinds.items() if k == "safety"],
+            )
 
     if not any(isinstance(c, RemedyCard) and c.go for c in cards.values()):
         add(("cards",), "no remedy is a go card: the battle pile needs one (the Roll): set go: true on it", True)
@@ -119,27 +156,44 @@ def semantic_problems(rs: Ruleset) -> list[Problem]:
     # -- reference cards and the box
     for rid in rs.box.reference_cards:
         if rid in cards:
-            add(("box", "reference_cards", rid), f"reference card id {q(rid)} is also a card id; "
-                                                 "rename the reference card", True, [("cards", rid)])
+            add(
+                ("box", "reference_cards", rid),
+                f"reference card id {q(rid)} is also a card id; rename the reference card",
+                True,
+                [("cards", rid)],
+            )
     deck = sum(c.count for c in cards.values())
     refs = sum(r.count for r in rs.box.reference_cards.values())
     total = rs.box.total.value
     if deck + refs != total:
-        add(("box", "total", "value"), f"the deck ({deck}) and reference cards ({refs}) make {deck + refs}, "
-                                       f"but box.total says {total}; fix the counts or the total", False,
-            [("cards", c, "count") for c in cards] + [("box", "reference_cards", r, "count")
-                                                     for r in rs.box.reference_cards])
+        add(
+            ("box", "total", "value"),
+            f"the deck ({deck}) and reference cards ({refs}) make {deck + refs}, "
+            f"but box.total says {total}; fix the counts or the total",
+            False,
+            [("cards", c, "count") for c in cards]
+            + [("box", "reference_cards", r, "count") for r in rs.box.reference_cards],
+        )
 
     # -- scoring
-    check_refs(("scoring", "safe_trip_breakers", "value"), rs.scoring.safe_trip_breakers.value, "distance",
-               "safe_trip_breakers")
+    check_refs(
+        ("scoring", "safe_trip_breakers", "value"),
+        rs.scoring.safe_trip_breakers.value,
+        "distance",
+        "safe_trip_breakers",
+    )
 
     # -- legality rules that contradict each other
     play = rs.play
     if play.stacked_hazards.value and play.hazard_on_hazard.value:
-        add(("play", "stacked_hazards", "value"), "play.stacked_hazards and play.hazard_on_hazard are both true: "
+        add(
+            ("play", "stacked_hazards", "value"),
+            "play.stacked_hazards and play.hazard_on_hazard are both true: "
             "hazard on hazard says only the top hazard needs its remedy, stacked hazards that each one does; "
-            "set one of them to false", False, [("play", "hazard_on_hazard", "value")])
+            "set one of them to false",
+            False,
+            [("play", "hazard_on_hazard", "value")],
+        )
     for kind in _listed_twice(play.undiscardable.value):
         add(("play", "undiscardable", "value"), f"play.undiscardable lists {q(kind)} more than once; list it once")
     _score_line_problems(rs, add, check_refs)
@@ -153,36 +207,56 @@ def semantic_problems(rs: Ruleset) -> list[Problem]:
             add(path, f"player count {key}: the game needs at least 2 players", True)
             continue
         if not 1 <= pc.sides <= players:
-            add((*path, "sides"), f"{players} players cannot make {pc.sides} sides: sides is between 1 and "
-                                  f"{players}")
+            add((*path, "sides"), f"{players} players cannot make {pc.sides} sides: sides is between 1 and {players}")
         elif players % pc.sides:
-            add((*path, "sides"), f"{players} players do not split evenly into {pc.sides} sides; "
-                                  f"choose a number of sides that divides {players}")
+            add(
+                (*path, "sides"),
+                f"{players} players do not split evenly into {pc.sides} sides; "
+                f"choose a number of sides that divides {players}",
+            )
         if pc.extension_to is not None and pc.extension_to <= pc.target:
-            add((*path, "extension_to"), f"extension_to ({pc.extension_to}) must be longer than the trip "
-                                         f"({pc.target}), or null for no extension")
+            add(
+                (*path, "extension_to"),
+                f"extension_to ({pc.extension_to}) must be longer than the trip "
+                f"({pc.target}), or null for no extension",
+            )
         removal = rs.removals.get(key)
         removed = sum(removal.cards.values()) if removal else 0
         left = deck - removed
         if players * hand >= left:
-            add(path, f"{players} players with hands of {hand} need {players * hand} cards plus a draw pile, "
-                      f"but the deck has {left} cards" + (f" after removing {removed}" if removed else ""), True,
-                [("play", "hand_size", "value"), *[("cards", c, "count") for c in cards],
-                 *([("removals", key)] if removal else [])])
+            add(
+                path,
+                f"{players} players with hands of {hand} need {players * hand} cards plus a draw pile, "
+                f"but the deck has {left} cards" + (f" after removing {removed}" if removed else ""),
+                True,
+                [
+                    ("play", "hand_size", "value"),
+                    *[("cards", c, "count") for c in cards],
+                    *([("removals", key)] if removal else []),
+                ],
+            )
     if not rs.player_counts:
         add(("player_counts",), "no player counts: give at least one (e.g. \"2\": {sides: 2, ...})", True)
     for key, removal in rs.removals.items():
         path = ("removals", key)
         if key not in rs.player_counts:
             counts = ", ".join(rs.player_counts) or "none"
-            add(path, f"removals for {key} players, but player_counts has no {key} (it has: {counts}); "
-                      "add the player count or remove these removals", True)
+            add(
+                path,
+                f"removals for {key} players, but player_counts has no {key} (it has: {counts}); "
+                "add the player count or remove these removals",
+                True,
+            )
         for cid, n in removal.cards.items():
             if cid not in cards:
                 add((*path, "cards", cid), f"removes {q(cid)}, which is not a card of this ruleset; fix the id", True)
             elif n > cards[cid].count:
-                add((*path, "cards", cid), f"removes {n} {q(cid)} but the deck has only {cards[cid].count}; "
-                                           "remove at most that many", False, [("cards", cid, "count")])
+                add(
+                    (*path, "cards", cid),
+                    f"removes {n} {q(cid)} but the deck has only {cards[cid].count}; remove at most that many",
+                    False,
+                    [("cards", cid, "count")],
+                )
     _match_problems(rs, add)
     return out
 
@@ -192,29 +266,51 @@ def _score_line_problems(rs: Ruleset, add: _Add, check_refs: _CheckRefs) -> None
     for name, line in rs.scoring.lines.items():
         path = ("scoring", "lines", name)
         if name == "total":
-            add(path, "a score line cannot be called 'total': the sheet's total is the sum of the other lines; "
-                      "choose another name", True)
+            add(
+                path,
+                "a score line cannot be called 'total': the sheet's total is the sum of the other lines; "
+                "choose another name",
+                True,
+            )
         for cond_key in ("when", "to_when", "per_when"):
             cond = getattr(line, cond_key)
             for sub, c in ((cond_key,), cond), ((cond_key, "every_opponent"), getattr(cond, "every_opponent", None)):
                 if c is not None and c.none_played is not None:
-                    check_refs((*path, *sub, "none_played"), c.none_played, "distance",
-                               f"score line {q(name)}: {'.'.join(sub)}.none_played")
+                    check_refs(
+                        (*path, *sub, "none_played"),
+                        c.none_played,
+                        "distance",
+                        f"score line {q(name)}: {'.'.join(sub)}.none_played",
+                    )
         if line.line == "total":
-            add((*path, "line"), f"score line {q(name)} cannot pay on the line 'total': the sheet's total is the "
-                                 "sum of the other lines; choose another line", True)
+            add(
+                (*path, "line"),
+                f"score line {q(name)} cannot pay on the line 'total': the sheet's total is the "
+                "sum of the other lines; choose another line",
+                True,
+            )
         if line.per_when is not None and line.per != "opponent":
-            add((*path, "per_when"), f"score line {q(name)} gives per_when but does not pay per opponent; per_when "
-                                     "says which opposing sides are counted: set per: opponent or remove per_when")
+            add(
+                (*path, "per_when"),
+                f"score line {q(name)} gives per_when but does not pay per opponent; per_when "
+                "says which opposing sides are counted: set per: opponent or remove per_when",
+            )
         if line.to_when is not None and line.to != "each_opponent":
-            add((*path, "to_when"), f"score line {q(name)} gives to_when but its points go to the side itself "
-                                    "(to: side); to_when says which opposing sides score: set to: each_opponent "
-                                    "or remove to_when")
+            add(
+                (*path, "to_when"),
+                f"score line {q(name)} gives to_when but its points go to the side itself "
+                "(to: side); to_when says which opposing sides score: set to: each_opponent "
+                "or remove to_when",
+            )
     m = rs.match
     if m.mode.value == "fixed_hands" and m.hands.value > m.max_hands.value:
-        add(("match", "hands", "value"), f"match.hands is {m.hands.value:,} but a match stops unfinished after "
-                                         f"match.max_hands ({m.max_hands.value:,}) hands; choose at most that many",
-            False, [("match", "max_hands", "value")])
+        add(
+            ("match", "hands", "value"),
+            f"match.hands is {m.hands.value:,} but a match stops unfinished after "
+            f"match.max_hands ({m.max_hands.value:,}) hands; choose at most that many",
+            False,
+            [("match", "max_hands", "value")],
+        )
 
 
 def _match_problems(rs: Ruleset, add: _Add) -> None:
@@ -226,21 +322,34 @@ def _match_problems(rs: Ruleset, add: _Add) -> None:
     """
     mode = ("match", "mode", "value")
     if rs.match.mode.value in ("single_hand", "fixed_hands") and not rs.scoring.enabled.value:
-        what = ("one hand, the side with the most points wins" if rs.match.mode.value == "single_hand"
-                else f"{rs.match.hands.value} hands, the highest total wins")
-        add(mode, f"match.mode is {rs.match.mode.value} ({what}) but scoring is off, so every side ends with 0 "
-                  "and every match is a draw: set scoring.enabled to true, or match.mode to trip (the first "
-                  "side to complete the trip wins)", False, [("scoring", "enabled", "value")])
+        what = (
+            "one hand, the side with the most points wins"
+            if rs.match.mode.value == "single_hand"
+            else f"{rs.match.hands.value} hands, the highest total wins"
+        )
+        add(
+            mode,
+            f"match.mode is {rs.match.mode.value} ({what}) but scoring is off, so every side ends with 0 "
+            "and every match is a draw: set scoring.enabled to true, or match.mode to trip (the first "
+            "side to complete the trip wins)",
+            False,
+            [("scoring", "enabled", "value")],
+        )
         return
     if rs.match.mode.value != "points":
         return
     sc, cards = rs.scoring, rs.cards
     target = rs.match.target_points.value
     if not sc.enabled.value:
-        add(("scoring", "enabled", "value"), f"match.mode is points (hands until a side reaches {target:,} points) "
-                                             "but scoring is off, so no hand scores a point and the match never "
-                                             "ends: set scoring.enabled to true, or match.mode to trip or "
-                                             "single_hand", False, [mode])
+        add(
+            ("scoring", "enabled", "value"),
+            f"match.mode is points (hands until a side reaches {target:,} points) "
+            "but scoring is off, so no hand scores a point and the match never "
+            "ends: set scoring.enabled to true, or match.mode to trip or "
+            "single_hand",
+            False,
+            [mode],
+        )
         return
     distance = [c for c in cards.values() if isinstance(c, DistanceCard) and c.count > 0]
     safeties = sum(c.count for c in cards.values() if isinstance(c, SafetyCard))
@@ -269,20 +378,26 @@ def _match_problems(rs: Ruleset, add: _Add) -> None:
     # score lines as data: a line can pay a side once, or once per opposing side meeting its condition
     # (and times its 'per': miles, safeties, coups fourrés or opposing sides)
     per = {None: 1, "mile": longest, "safety": safeties, "coup_fourre": safeties, "opponent": opponents}
-    extra = sum(line.points * (opponents if line.to == "each_opponent" else 1) * per[line.per]
-                for line in sc.lines.values())
+    extra = sum(
+        line.points * (opponents if line.to == "each_opponent" else 1) * per[line.per] for line in sc.lines.values()
+    )
     lines = [("scoring", k, "value") for k in per_hand]
     best = sum(per_hand.values()) + extra
     if best <= 0:
-        add(("scoring", "milestones_per_mile", "value"),
+        add(
+            ("scoring", "milestones_per_mile", "value"),
             f"match.mode is points (hands until a side reaches {target:,} points) but no hand can score a point "
             "(every score line that can happen here is worth 0), so the match never ends: give a score line a "
             "positive value (e.g. milestones_per_mile: 1), or set match.mode to trip or single_hand",
-            False, [*lines, mode])
+            False,
+            [*lines, mode],
+        )
     elif target > best * MAX_MATCH_HANDS:
-        add(("match", "target_points", "value"),
+        add(
+            ("match", "target_points", "value"),
             f"match.target_points is {target:,}, but a hand scores at most {best:,} points here, so the match "
-            f"would last more than {MAX_MATCH_HANDS:,} hands: choose a target of at most {best * MAX_MATCH_HANDS:,}")
+            f"would last more than {MAX_MATCH_HANDS:,} hands: choose a target of at most {best * MAX_MATCH_HANDS:,}",
+        )
 
 
 Warning = tuple[DataPath, str]  # (path of the value, message)
@@ -299,11 +414,15 @@ def semantic_warnings(rs: Ruleset) -> list[Warning]:
     play = rs.play
     turn = rs.turn
     if turn.refill_reshuffles.value and not turn.refill_empty_hand.value:
-        out.append((("turn", "refill_reshuffles", "value"),
-                    f"turn.refill_reshuffles is {turn.refill_reshuffles.value} but turn.refill_empty_hand is false, "
-                    "so no refill ever happens and this value changes nothing: set refill_empty_hand to true "
-                    "(option refill-empty-hand), or refill_reshuffles to 0 (reshuffles for every draw are "
-                    "turn.reshuffles)"))
+        out.append(
+            (
+                ("turn", "refill_reshuffles", "value"),
+                f"turn.refill_reshuffles is {turn.refill_reshuffles.value} but turn.refill_empty_hand is false, "
+                "so no refill ever happens and this value changes nothing: set refill_empty_hand to true "
+                "(option refill-empty-hand), or refill_reshuffles to 0 (reshuffles for every draw are "
+                "turn.reshuffles)",
+            )
+        )
     if not play.overshoot.value:
         for key, pc in rs.player_counts.items():
             parts = _distance_parts(rs, key)
@@ -315,12 +434,16 @@ def semantic_warnings(rs: Ruleset) -> list[Warning]:
                 above = [m for m in range(miles + 1, miles + 201) if _reachable(parts, m) >> m & 1][:1]
                 offer = " or ".join(str(m) for m in near + above)
                 values = ", ".join(str(m) for m in sorted({m for m, _ in parts}))
-                out.append((("player_counts", key, fld),
-                            f"{key} players: a trip of {miles} {rs.display.distance_unit.value} cannot be reached "
-                            f"exactly with this deck's distance ({values}) and play.overshoot is false, so no side "
-                            "can complete it and every hand ends with the draw pile: "
-                            + (f"choose {offer}, " if offer else "choose another length, ")
-                            + "or apply option overshoot"))
+                out.append(
+                    (
+                        ("player_counts", key, fld),
+                        f"{key} players: a trip of {miles} {rs.display.distance_unit.value} cannot be reached "
+                        f"exactly with this deck's distance ({values}) and play.overshoot is false, so no side "
+                        "can complete it and every hand ends with the draw pile: "
+                        + (f"choose {offer}, " if offer else "choose another length, ")
+                        + "or apply option overshoot",
+                    )
+                )
     return out
 
 

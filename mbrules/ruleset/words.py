@@ -4,6 +4,7 @@ Used by ``mbrules show`` and ``mbrules diff``. Paths use ``*`` for a key of a ma
 (a card id, a player count). A field without a phrase here falls back to its description in the
 model, so nothing is ever skipped; ``tests/test_ruleset_cmds.py`` checks every field has a phrase.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -113,16 +114,24 @@ PHRASES: dict[str, str] = {
 
 # A score line's condition keys (the model's SideCondition, LineCondition): one phrase per place it appears.
 _CONDITION_PHRASES = {
-    "trip_completed": "{who} completed the trip", "no_distance": "{who} played no distance",
-    "hand_empty": "{who}'s hands are empty", "safeties": "safeties {who} played",
-    "none_played": "cards {who} played none of", "exact_finish": "{who} landed exactly on the target",
+    "trip_completed": "{who} completed the trip",
+    "no_distance": "{who} played no distance",
+    "hand_empty": "{who}'s hands are empty",
+    "safeties": "safeties {who} played",
+    "none_played": "cards {who} played none of",
+    "exact_finish": "{who} landed exactly on the target",
     "all_safeties": "{who} played every safety of the deck",
     "delayed_action": "{who} completed the trip after the draw pile ran out",
-    "called_extension": "{who} called the extension", "extended": "the trip was extended",
+    "called_extension": "{who} called the extension",
+    "extended": "the trip was extended",
 }
-for _where, _who in (("when", "the side"), ("to_when", "the scoring side"), ("per_when", "the counted side"),
-                     ("when.every_opponent", "every opposing side"),
-                     ("to_when.every_opponent", "every other side of the scoring side")):
+for _where, _who in (
+    ("when", "the side"),
+    ("to_when", "the scoring side"),
+    ("per_when", "the counted side"),
+    ("when.every_opponent", "every opposing side"),
+    ("to_when.every_opponent", "every other side of the scoring side"),
+):
     for _key, _text in _CONDITION_PHRASES.items():
         PHRASES[f"scoring.lines.*.{_where}.{_key}"] = "score line {key}: " + _text.replace("{who}", _who)
 for _where in ("when", "to_when"):
@@ -130,8 +139,7 @@ for _where in ("when", "to_when"):
 
 VALUE_WORDS: dict[str, dict[Any, str]] = {
     "scoring.shutout_per_opponent": {False: "once", True: "for each opposing side with no distance"},
-    "coup_fourre.who": {"target_side": "a player of the side attacked",
-                        "any_player": "any player holding the safety"},
+    "coup_fourre.who": {"target_side": "a player of the side attacked", "any_player": "any player holding the safety"},
     "coup_fourre.enabled": {True: "allowed", False: "not played"},
     "scoring.extension_bonus_to": {
         "caller_or_opponents": "the caller if its side completes the extended trip, else each opposing side",
@@ -154,8 +162,13 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
         "queued": "after the attacker's turn (nobody loses a turn; play goes on from the attacker's left)",
     },
     "scoring.lines.*.to": {"side": "the side meeting the condition", "each_opponent": "each opposing side"},
-    "scoring.lines.*.per": {None: "once", "mile": "mile of the side's distance", "safety": "safety the side played",
-                            "coup_fourre": "coup fourré the side made", "opponent": "opposing side counted"},
+    "scoring.lines.*.per": {
+        None: "once",
+        "mile": "mile of the side's distance",
+        "safety": "safety the side played",
+        "coup_fourre": "coup fourré the side made",
+        "opponent": "opposing side counted",
+    },
     "cards.*.pile": {"battle": "battle pile", "speed": "speed pile"},
     "cards.*.max_per_hand": {None: "no limit"},
     "cards.*.limit": {None: "none"},
@@ -252,8 +265,9 @@ def condition_words(cond: Any, rs: Ruleset, who: str = "the side") -> str:
     if c.get("all_safeties") is not None:
         bits.append(f"{who} played {'every' if c['all_safeties'] else 'not every'} safety of the deck")
     if c.get("delayed_action") is not None:
-        bits.append(f"{who} {'completed' if c['delayed_action'] else 'did not complete'} the trip after the "
-                    "draw pile ran out")
+        bits.append(
+            f"{who} {'completed' if c['delayed_action'] else 'did not complete'} the trip after the draw pile ran out"
+        )
     if c.get("called_extension") is not None:
         bits.append(f"{who} {'called' if c['called_extension'] else 'did not call'} the extension")
     if c.get("extended") is not None:

@@ -13,6 +13,7 @@ The ruleset loader reads one document a file (:func:`parse_file`); the scenario 
 :func:`decode_text`, :func:`compose_documents`, :func:`build_document`, each problem that stops
 reading a :class:`YamlError`.
 """
+
 from __future__ import annotations
 
 import errno
@@ -48,7 +49,6 @@ T_SEQ = "tag:yaml.org,2002:seq"
 T_MAP = "tag:yaml.org,2002:map"
 
 
-
 @dataclass(frozen=True)
 class FileKind:
     """What kind of file is read, for the messages: they name it (``a ruleset file is small``)."""
@@ -70,8 +70,19 @@ PLAIN_HINT = RULESET.plain_hint
 
 # C0 controls but tab, LF, CR; DEL; C1 controls but NEL; surrogates; the two non-characters.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
-_CONTROL_NAMES = {0: "NUL", 7: "BEL", 8: "BS", 0x0B: "VT", 0x0C: "FF", 0x0D: "CR", 0x1B: "ESC", 0x7F: "DEL",
-                  0x85: "NEL", 0x2028: "LINE SEPARATOR", 0x2029: "PARAGRAPH SEPARATOR"}
+_CONTROL_NAMES = {
+    0: "NUL",
+    7: "BEL",
+    8: "BS",
+    0x0B: "VT",
+    0x0C: "FF",
+    0x0D: "CR",
+    0x1B: "ESC",
+    0x7F: "DEL",
+    0x85: "NEL",
+    0x2028: "LINE SEPARATOR",
+    0x2029: "PARAGRAPH SEPARATOR",
+}
 # In a value (after YAML's escapes, "\0", "\ud800", "\r", "\N", are read): the same, and every line
 # break but LF (a value may span lines; a CR, NEL or line separator there only comes from an escape).
 _VALUE_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\ufffe\uffff]")
@@ -124,8 +135,9 @@ class _BoundedLoader(yaml.SafeLoader):
     """The safe loader, composing nodes only; refuses nesting deeper than MAX_DEPTH and more than
     ``max_nodes`` nodes written in the file (counted as they are composed: reading stops there)."""
 
-    def __init__(self, stream: str, max_nodes: int = MAX_NODES, max_file_nodes: int | None = None,
-                 kind: FileKind = RULESET) -> None:
+    def __init__(
+        self, stream: str, max_nodes: int = MAX_NODES, max_file_nodes: int | None = None, kind: FileKind = RULESET
+    ) -> None:
         super().__init__(stream)
         self._kind = kind
         self._depth = 0
@@ -149,20 +161,26 @@ class _BoundedLoader(yaml.SafeLoader):
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH:
-                raise YamlError.at(self.next_mark(),
-                                   f"nesting deeper than {MAX_DEPTH} levels: {self._kind.a_file} is never this deep; "
-                                   "flatten the structure")
+                raise YamlError.at(
+                    self.next_mark(),
+                    f"nesting deeper than {MAX_DEPTH} levels: {self._kind.a_file} is never this deep; "
+                    "flatten the structure",
+                )
             if not self.check_event(yaml.AliasEvent):  # an alias adds no node (it reuses one)
                 self._nodes += 1
                 self._file_nodes += 1
                 if self._nodes > self._max_nodes:
-                    raise YamlError.at(self.next_mark(),
-                                       f"too many YAML nodes: {self._nodes:,}, the most is {self._max_nodes:,} "
-                                       f"({self._kind.a_file} is small); shorten the lists")
+                    raise YamlError.at(
+                        self.next_mark(),
+                        f"too many YAML nodes: {self._nodes:,}, the most is {self._max_nodes:,} "
+                        f"({self._kind.a_file} is small); shorten the lists",
+                    )
                 if self._file_nodes > self._max_file_nodes:
-                    raise YamlError.at(self.next_mark(),
-                                       f"too many YAML nodes: {self._file_nodes:,}, the most is "
-                                       f"{self._max_file_nodes:,} in one file; split the file")
+                    raise YamlError.at(
+                        self.next_mark(),
+                        f"too many YAML nodes: {self._file_nodes:,}, the most is "
+                        f"{self._max_file_nodes:,} in one file; split the file",
+                    )
             return super().compose_node(parent, index)
         finally:
             self._depth -= 1
@@ -184,8 +202,9 @@ TOO_LARGE = f"the file is larger than {MAX_BYTES // 1024} KiB: a ruleset file is
 YAML_SUFFIXES = (".yaml", ".yml")
 
 
-def read_regular(path: Path | str, max_bytes: int = MAX_BYTES,
-                 known: FileSignature | None = None) -> tuple[bytes | None, FileSignature]:
+def read_regular(
+    path: Path | str, max_bytes: int = MAX_BYTES, known: FileSignature | None = None
+) -> tuple[bytes | None, FileSignature]:
     """Open ``path`` once and read at most ``max_bytes`` + 1 bytes of it, if it is a regular file.
 
     The file is opened without blocking (a named pipe swapped in after any earlier check opens at
@@ -238,8 +257,9 @@ def real_path(path: Path | str) -> Path:
         raise OSError(errno.ELOOP, "too many levels of symbolic links", str(path)) from None
 
 
-def decode_text(raw: bytes, file: str, max_bytes: int = MAX_BYTES, too_large: str = TOO_LARGE,
-                kind: FileKind = RULESET) -> tuple[str | None, list[Diagnostic]]:
+def decode_text(
+    raw: bytes, file: str, max_bytes: int = MAX_BYTES, too_large: str = TOO_LARGE, kind: FileKind = RULESET
+) -> tuple[str | None, list[Diagnostic]]:
     """UTF-8 text without control characters, or the problems (size, encoding, controls)."""
     if len(raw) > max_bytes:
         return None, [Diagnostic(file, 1, 1, too_large)]
@@ -253,8 +273,15 @@ def decode_text(raw: bytes, file: str, max_bytes: int = MAX_BYTES, too_large: st
         prefix = raw[: exc.start].decode("utf-8", errors="replace")
         line, col = _line_col_of_offset(prefix, len(prefix))
         bad = raw[exc.start]
-        return None, [Diagnostic(file, line, col, f"not UTF-8 text: byte 0x{bad:02x} cannot be decoded "
-                                                   "(is this a binary file?); save the file as UTF-8 text")]
+        return None, [
+            Diagnostic(
+                file,
+                line,
+                col,
+                f"not UTF-8 text: byte 0x{bad:02x} cannot be decoded "
+                "(is this a binary file?); save the file as UTF-8 text",
+            )
+        ]
     errors = []
     matches = list(_CONTROL.finditer(text))
     for m in matches[:MAX_REPORTED]:
@@ -262,13 +289,20 @@ def decode_text(raw: bytes, file: str, max_bytes: int = MAX_BYTES, too_large: st
         name = _CONTROL_NAMES.get(code)
         label = f"U+{code:04X}" + (f" ({name})" if name else "")
         line, col = _line_col_of_offset(text, m.start())
-        errors.append(Diagnostic(file, line, col, f"control character {label} is not allowed in "
-                                                  f"{kind.a_file}; remove it"))
+        errors.append(
+            Diagnostic(file, line, col, f"control character {label} is not allowed in {kind.a_file}; remove it")
+        )
     if len(matches) > MAX_REPORTED:
         last = matches[MAX_REPORTED]
         line, col = _line_col_of_offset(text, last.start())
-        errors.append(Diagnostic(file, line, col, f"... and {len(matches) - MAX_REPORTED} more control "
-                                                  "characters (is this a binary file?)"))
+        errors.append(
+            Diagnostic(
+                file,
+                line,
+                col,
+                f"... and {len(matches) - MAX_REPORTED} more control characters (is this a binary file?)",
+            )
+        )
     return (None if errors else text), errors
 
 
@@ -329,8 +363,13 @@ def _fast_compose(text: str, one: bool, max_nodes: int, max_file_nodes: int | No
         return None
 
 
-def compose_documents(text: str, one: bool = False, max_nodes: int = MAX_NODES,
-                      max_file_nodes: int | None = None, kind: FileKind = RULESET) -> list[Node]:
+def compose_documents(
+    text: str,
+    one: bool = False,
+    max_nodes: int = MAX_NODES,
+    max_file_nodes: int | None = None,
+    kind: FileKind = RULESET,
+) -> list[Node]:
     """The documents of ``text``, composed safely with nesting and node count bounded (not yet
     built into data).
 
@@ -349,9 +388,11 @@ def compose_documents(text: str, one: bool = False, max_nodes: int = MAX_NODES,
             assert root is not None  # check_node() said a document follows
             roots.append(root)
             if one and not loader.check_event(yaml.StreamEndEvent):
-                raise YamlError.at(loader.next_mark(),
-                                   f"a second YAML document starts here: {kind.a_file} holds one document; "
-                                   "remove the '---' and what follows, or put it in its own file")
+                raise YamlError.at(
+                    loader.next_mark(),
+                    f"a second YAML document starts here: {kind.a_file} holds one document; "
+                    "remove the '---' and what follows, or put it in its own file",
+                )
         return roots
     except YamlError as exc:
         error = exc
@@ -369,8 +410,9 @@ def compose_documents(text: str, one: bool = False, max_nodes: int = MAX_NODES,
     raise error
 
 
-def build_document(root: Node, file: str, bool_keys_as_text: bool = False,
-                   kind: FileKind = RULESET) -> tuple[YamlData, LocNode, list[Diagnostic]]:
+def build_document(
+    root: Node, file: str, bool_keys_as_text: bool = False, kind: FileKind = RULESET
+) -> tuple[YamlData, LocNode, list[Diagnostic]]:
     """Plain data and positions for one composed document, and every problem found on the way.
 
     ``bool_keys_as_text``: a key YAML 1.1 reads as a boolean (``on``, ``yes``) stays the text
@@ -396,16 +438,26 @@ def parse_text(text: str, file: str) -> ParsedYaml:
     try:
         roots = compose_documents(text, one=True)
         if not roots:
-            return ParsedYaml(None, None, [Diagnostic(
-                file, 1, 1, "the file is empty: a ruleset file is a mapping that starts with 'id: ...'")])
+            return ParsedYaml(
+                None,
+                None,
+                [Diagnostic(file, 1, 1, "the file is empty: a ruleset file is a mapping that starts with 'id: ...'")],
+            )
         data, locs, errors = build_document(roots[0], file)
     except YamlError as exc:
         return ParsedYaml(None, None, [exc.diagnostic(file)])
     if not isinstance(data, dict):
         line, col = position(roots[0])
         what = {list: "a list"}.get(type(data), "a single value" if data is not None else "null")
-        errors.append(Diagnostic(file, line, col, f"the document is {what}, not a mapping: a ruleset file is a "
-                                                  "mapping of keys such as 'id:', 'name:', 'cards:'"))
+        errors.append(
+            Diagnostic(
+                file,
+                line,
+                col,
+                f"the document is {what}, not a mapping: a ruleset file is a "
+                "mapping of keys such as 'id:', 'name:', 'cards:'",
+            )
+        )
         return ParsedYaml(None, None, errors)
     return ParsedYaml(data, locs, errors)
 
@@ -437,8 +489,10 @@ def _check_expansion(root: Node, kind: FileKind = RULESET) -> None:
         if nid in size:
             continue
         if nid in active:
-            raise YamlError.at(node.start_mark, "a YAML alias that contains itself: the value would be infinite; "
-                                                "write the values out instead")
+            raise YamlError.at(
+                node.start_mark,
+                "a YAML alias that contains itself: the value would be infinite; write the values out instead",
+            )
         active.add(nid)
         stack.append((node, True))
         for kid in _kids(node):
@@ -447,17 +501,22 @@ def _check_expansion(root: Node, kind: FileKind = RULESET) -> None:
     if size[id(root)] <= MAX_VALUES:
         return
     if len(size) > MAX_VALUES:  # the values are written out: no alias made them many
-        raise YamlError.at(root.start_mark, f"too many YAML nodes: {len(size):,}, the most is {MAX_VALUES:,} "
-                                            "in one document; shorten the lists or split the file")
+        raise YamlError.at(
+            root.start_mark,
+            f"too many YAML nodes: {len(size):,}, the most is {MAX_VALUES:,} "
+            "in one document; shorten the lists or split the file",
+        )
     node = root
     while True:
         big = next((k for k in _kids(node) if size[id(k)] > MAX_VALUES), None)
         if big is None:
             break
         node = big
-    raise YamlError.at(node.start_mark,
-                       f"this value expands past {MAX_VALUES:,} values through YAML aliases (a \"billion laughs\" "
-                       f"file?); {kind.a_file} is small: write the values out instead")
+    raise YamlError.at(
+        node.start_mark,
+        f"this value expands past {MAX_VALUES:,} values through YAML aliases (a \"billion laughs\" "
+        f"file?); {kind.a_file} is small: write the values out instead",
+    )
 
 
 def _kids(node: Node) -> list[Node]:
@@ -490,13 +549,16 @@ class _Builder:
     def build(self, node: Node, key_mark: Mark | None, depth: int) -> tuple[YamlData, LocNode]:
         self.count += 1
         if self.count > MAX_VALUES:
-            raise YamlError.at(node.start_mark,
-                               f"the document expands past {MAX_VALUES:,} values (YAML aliases that repeat aliases); "
-                               f"{self.kind.a_file} is small: write the values out instead")
+            raise YamlError.at(
+                node.start_mark,
+                f"the document expands past {MAX_VALUES:,} values (YAML aliases that repeat aliases); "
+                f"{self.kind.a_file} is small: write the values out instead",
+            )
         if depth > MAX_DEPTH:
-            raise YamlError.at(node.start_mark,
-                               f"nesting deeper than {MAX_DEPTH} levels (a YAML alias that contains itself?); "
-                               "flatten the structure")
+            raise YamlError.at(
+                node.start_mark,
+                f"nesting deeper than {MAX_DEPTH} levels (a YAML alias that contains itself?); flatten the structure",
+            )
         line, col = _pos(node.start_mark)
         kl, kc = _pos(key_mark) if key_mark is not None else (None, None)
         loc = Loc(self.file, line, col, kl, kc)
@@ -529,8 +591,11 @@ class _Builder:
         name = _CONTROL_NAMES.get(code)
         label = f"U+{code:04X}" + (f" ({name})" if name else "")
         what = "a lone surrogate" if 0xD800 <= code <= 0xDFFF else f"control character {label}"
-        self._err(node.start_mark, f"this text holds {what}: {quote(text)}; names, ids, paths and citations are "
-                                   "plain text: remove it (or the escape, such as \\0 or \\ud800, that wrote it)")
+        self._err(
+            node.start_mark,
+            f"this text holds {what}: {quote(text)}; names, ids, paths and citations are "
+            "plain text: remove it (or the escape, such as \\0 or \\ud800, that wrote it)",
+        )
 
     def _bad_tag(self, node: Node) -> None:
         tag = node.tag.replace("tag:yaml.org,2002:", "!!")
@@ -564,9 +629,12 @@ class _Builder:
             else:
                 what = {T_INT: "a whole number", T_FLOAT: "a number", T_BOOL: "true or false"}[tag]
                 shown = text if len(text) <= 40 else text[:40] + "…"
-                self._err(node.start_mark, f"'{shown}' is not {what}, as its tag "
-                                           f"'{tag.replace('tag:yaml.org,2002:', '!!')}' says; write {what} "
-                                           "or remove the tag")
+                self._err(
+                    node.start_mark,
+                    f"'{shown}' is not {what}, as its tag "
+                    f"'{tag.replace('tag:yaml.org,2002:', '!!')}' says; write {what} "
+                    "or remove the tag",
+                )
             return None
         self._bad_tag(node)
         return None
@@ -576,24 +644,31 @@ class _Builder:
             written: str = key_node.value  # a scalar node's value is the text written
             return written
         if not isinstance(key_node, ScalarNode):
-            self._err(key_node.start_mark, f"a key must be plain text, not {_KIND_WORDS[type(key_node)]}; "
-                                           "write the key as text")
+            self._err(
+                key_node.start_mark,
+                f"a key must be plain text, not {_KIND_WORDS[type(key_node)]}; write the key as text",
+            )
             return None
         value = self._scalar(key_node)
         if isinstance(value, str) and _VALUE_CONTROL.search(value):
             self._control_in_value(key_node, value)
             return None
         if isinstance(value, bool):
-            self._err(key_node.start_mark, f"key '{key_node.value}' is read as {str(value).lower()}: "
-                                           f"write it in quotes (\"{key_node.value}\":) to use it as text")
+            self._err(
+                key_node.start_mark,
+                f"key '{key_node.value}' is read as {str(value).lower()}: "
+                f"write it in quotes (\"{key_node.value}\":) to use it as text",
+            )
             return None
         if value is None:
             if key_node.tag == T_NULL:
                 self._err(key_node.start_mark, "empty or null key: every key must be text; write a name before ':'")
             return None
         if isinstance(value, float):
-            self._err(key_node.start_mark, f"key '{key_node.value}' is a number with a fraction: "
-                                           "keys are text or whole numbers")
+            self._err(
+                key_node.start_mark,
+                f"key '{key_node.value}' is a number with a fraction: keys are text or whole numbers",
+            )
             return None
         return str(value)
 
@@ -607,9 +682,12 @@ class _Builder:
             if key_node.tag == T_MERGE:
                 if merges:
                     fl, _ = _pos(merge_marks[0])
-                    self._err(key_node.start_mark, f"duplicate key '<<' (first written at line {fl}): a key may "
-                                                   "appear once in a mapping; merge several mappings with one "
-                                                   "'<<: [*a, *b]'")
+                    self._err(
+                        key_node.start_mark,
+                        f"duplicate key '<<' (first written at line {fl}): a key may "
+                        "appear once in a mapping; merge several mappings with one "
+                        "'<<: [*a, *b]'",
+                    )
                     continue
                 merges.append(value_node)
                 merge_marks.append(key_node.start_mark)
@@ -619,8 +697,11 @@ class _Builder:
                 continue
             if key in first_seen:
                 fl, _ = _pos(first_seen[key])
-                self._err(key_node.start_mark, f"duplicate key {quote(key)} (first written at line {fl}): "
-                                               "a key may appear once in a mapping; keep one of them")
+                self._err(
+                    key_node.start_mark,
+                    f"duplicate key {quote(key)} (first written at line {fl}): "
+                    "a key may appear once in a mapping; keep one of them",
+                )
                 continue
             first_seen[key] = key_node.start_mark
             value, child = self.build(value_node, key_node.start_mark, depth + 1)

@@ -32,6 +32,7 @@ a record writes it is a :class:`HandEnd` made by the same functions: :func:`hand
 :func:`expect_lines`, :func:`read_expect`. ``tests/properties/test_scenario_setup_expect_format.py``
 checks that what is written reads back the same.
 """
+
 from __future__ import annotations
 
 import json
@@ -65,7 +66,7 @@ def flow(items: Sequence[str], indent: int) -> str:
     """A YAML flow list, wrapped every :data:`WRAP` items with ``indent`` spaces."""
     if len(items) <= WRAP:
         return "[" + ", ".join(items) + "]"
-    rows = [", ".join(items[i:i + WRAP]) for i in range(0, len(items), WRAP)]
+    rows = [", ".join(items[i : i + WRAP]) for i in range(0, len(items), WRAP)]
     pad = " " * indent
     return "[" + (",\n" + pad).join(rows) + "]"
 
@@ -170,8 +171,14 @@ def deal_of(snap: "Snapshot") -> Deal:
     g = snap.game
     played = snap.hand_no if g.match_mode == "fixed_hands" else 0  # the match's length counts the hands before
     seed = snap.hand_seed if (g.max_reshuffles or g.max_refill_reshuffles) else None  # the reshuffles' seed
-    return Deal(tuple(tuple(h) for h in snap.hands), tuple(snap.draw_pile), snap.first_player,
-                tuple(snap.match_totals), played, seed)
+    return Deal(
+        tuple(tuple(h) for h in snap.hands),
+        tuple(snap.draw_pile),
+        snap.first_player,
+        tuple(snap.match_totals),
+        played,
+        seed,
+    )
 
 
 def setup_lines(g: "Game", deal: Deal) -> list[str]:
@@ -193,14 +200,22 @@ def read_setup(g: "Game", setup: "Setup") -> Deal | None:
     """The :class:`Deal` a validated setup lists, or None when it is not one (a hand not listed, a side's
     piles, discards, an extension already called: a position a record never writes). Its names must
     exist in ``g`` (replay checks them first, with positions)."""
-    if (sorted(setup.hands) != sorted(g.player_names) or setup.sides or setup.discard_pile
-            or setup.extension_called_by is not None):
+    if (
+        sorted(setup.hands) != sorted(g.player_names)
+        or setup.sides
+        or setup.discard_pile
+        or setup.extension_called_by is not None
+    ):
         return None
     index = g.index
-    return Deal(tuple(tuple(index[c] for c in setup.hands[name]) for name in g.player_names),
-                tuple(index[c] for c in setup.draw_pile), g.player_names.index(setup.turn),
-                tuple(setup.match.get(name, 0) for name in g.side_names), setup.hands_played,
-                setup.seed if (g.max_reshuffles or g.max_refill_reshuffles) else None)
+    return Deal(
+        tuple(tuple(index[c] for c in setup.hands[name]) for name in g.player_names),
+        tuple(index[c] for c in setup.draw_pile),
+        g.player_names.index(setup.turn),
+        tuple(setup.match.get(name, 0) for name in g.side_names),
+        setup.hands_played,
+        setup.seed if (g.max_reshuffles or g.max_refill_reshuffles) else None,
+    )
 
 
 # -- an expect: a position as a scenario names it (the one place that reads the engine's piles) -------------
@@ -265,16 +280,23 @@ class HandEnd:
 
 def hand_end(snap: "Snapshot", winner: bool = True) -> HandEnd:
     """The :class:`HandEnd` of the position ``snap`` (without the winner unless ``winner``)."""
-    return HandEnd(hand_over(snap), tuple(dict(line) for line in hand_sheet(snap)), tuple(match_totals(snap)),
-                   winner_name(snap) if winner else None)
+    return HandEnd(
+        hand_over(snap),
+        tuple(dict(line) for line in hand_sheet(snap)),
+        tuple(match_totals(snap)),
+        winner_name(snap) if winner else None,
+    )
 
 
 def expect_lines(g: "Game", end: HandEnd) -> list[str]:
     """The ``- expect:`` step of ``end``, line by line, as a step of the ``steps:`` list."""
     lines = ["  - expect:", f"      hand_over: {'true' if end.hand_over else 'false'}", "      score:"]
     for s in range(g.sides):
-        lines.append(f"        {g.side_names[s]}: {{"
-                     + ", ".join(f"{line}: {end.score[s][line]}" for line in g.score_line_names) + "}")
+        lines.append(
+            f"        {g.side_names[s]}: {{"
+            + ", ".join(f"{line}: {end.score[s][line]}" for line in g.score_line_names)
+            + "}"
+        )
     lines.append("      match: {" + ", ".join(f"{g.side_names[s]}: {end.match[s]}" for s in range(g.sides)) + "}")
     lines.append(f"      winner: {'null' if end.winner is None else end.winner}")
     return lines

@@ -7,6 +7,7 @@ built (:mod:`mbrules.scenario.replay`), where the deck is known.
 An expectation compares only the keys written: ``model_fields_set`` tells a key written as ``null``
 (``winner: null``, ``battle: null``) from a key left out.
 """
+
 from __future__ import annotations
 
 import json
@@ -20,11 +21,14 @@ from mbrules.vocab import REASON_CODES
 
 SCHEMA_ID = "https://mbrules.invalid/schemas/scenario.schema.json"
 
-CardName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64,
-                                description="a card id of the ruleset (contract: Card ids)")]
+CardName = Annotated[
+    str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64, description="a card id of the ruleset (contract: Card ids)")
+]
 PlayerName = Annotated[str, Field(pattern=r"^p[1-9][0-9]?$", description="p1 ... pN in seating order")]
 SideName = Annotated[str, Field(pattern=r"^[A-Z]$", description="a side: A, B, C")]
-OneLine = Annotated[str, Field(min_length=1, max_length=300, pattern=r"^[^\x00-\x1f\x7f-\x9f\u2028\u2029]*$")]  # no control character
+OneLine = Annotated[
+    str, Field(min_length=1, max_length=300, pattern=r"^[^\x00-\x1f\x7f-\x9f\u2028\u2029]*$")
+]  # no control character
 Count = Annotated[int, Field(ge=0, le=1_000_000)]
 Points = Annotated[int, Field(ge=-10_000_000, le=10_000_000)]
 ReasonCode = Literal[REASON_CODES]  # type: ignore[valid-type]  # the contract's codes, from vocab at run time: one list, not a second one here
@@ -55,22 +59,28 @@ class Setup(Strict):
     """The position to start from; every card it does not place is shuffled by ``seed``."""
 
     seed: Annotated[int, Field(ge=0, le=2**63 - 1)] = Field(
-        default=0, description="shuffles every card the setup does not place")
+        default=0, description="shuffles every card the setup does not place"
+    )
     hands: dict[PlayerName, Cards] = Field(
         default_factory=dict,
-        description="what a player holds before its next draw; a hand not listed is dealt from the shuffled rest")
+        description="what a player holds before its next draw; a hand not listed is dealt from the shuffled rest",
+    )
     draw_pile: Cards = Field(default_factory=list, description="cards on top of the draw pile, top first")
     rest: Literal["draw_pile", "discard_pile"] = Field(
-        default="draw_pile", description="where the cards that nothing places go (beneath the listed cards)")
+        default="draw_pile", description="where the cards that nothing places go (beneath the listed cards)"
+    )
     discard_pile: Cards = Field(default_factory=list, description="cards already discarded, bottom first")
     sides: dict[SideName, SideSetup] = Field(default_factory=dict)
     turn: PlayerName = Field(default="p1", description="who plays next")
     extension_called_by: PlayerName | None = Field(
-        default=None, description="a player who has already called the extension")
+        default=None, description="a player who has already called the extension"
+    )
     match: dict[SideName, Points] = Field(default_factory=dict, description="running totals before this hand")
     hands_played: Annotated[int, Field(ge=0, le=9_999)] = Field(
-        default=0, description="hands of the match already played before this one (a match of match.hands hands "
-        "ends after its last; the hands cap counts them too)")
+        default=0,
+        description="hands of the match already played before this one (a match of match.hands hands "
+        "ends after its last; the hands cap counts them too)",
+    )
 
 
 # -- steps ----------------------------------------------------------------------------------------
@@ -84,16 +94,21 @@ class ActionStep(Strict):
     coup_fourre: CardName | None = None
     extension: bool | None = None
     fast_play: CardName | None = Field(
-        default=None, description="a remedy played out of turn against the hazard just played (option fast-play-remedy)")
+        default=None, description="a remedy played out of turn against the hazard just played (option fast-play-remedy)"
+    )
     draw_from: Literal["discard"] | None = Field(
-        default=None, description="the turn's draw takes the discard pile's top card (turn.draw_from_discard)")
+        default=None, description="the turn's draw takes the discard pile's top card (turn.draw_from_discard)"
+    )
     mulligan: CardName | None = Field(
-        default=None, description="throw this card in a mulligan (turn.mulligan); the mulligan ends, drawing back "
-        "to the hand size, at the first step that is not another card of it")
+        default=None,
+        description="throw this card in a mulligan (turn.mulligan); the mulligan ends, drawing back "
+        "to the hand size, at the first step that is not another card of it",
+    )
     on: SideName | None = Field(default=None, description="the side a hazard is played on")
     draw: CardName | None = Field(default=None, description="asserts the card drawn for this turn")
     rejected: ReasonCode | Literal[True] | None = Field(
-        default=None, description="asserts the action is refused (with this reason code; true: any)")
+        default=None, description="asserts the action is refused (with this reason code; true: any)"
+    )
 
     @model_validator(mode="after")
     def _one_action(self) -> Self:
@@ -112,16 +127,21 @@ class ActionStep(Strict):
                 {"keys": ["player"]},
             )
         if self.on is not None and self.play is None:
-            raise PydanticCustomError("on_without_play", "'on:' goes only with 'play:' (the side a card is played on)",
-                                      {"keys": ["on"]})
+            raise PydanticCustomError(
+                "on_without_play", "'on:' goes only with 'play:' (the side a card is played on)", {"keys": ["on"]}
+            )
         if self.draw is not None and (self.draw_from is not None or self.mulligan is not None):
-            raise PydanticCustomError("draw_with_turn_draw",
-                                      "'draw:' cannot go with 'draw_from:' or 'mulligan:': write it on the turn's play",
-                                      {"keys": ["draw"]})
+            raise PydanticCustomError(
+                "draw_with_turn_draw",
+                "'draw:' cannot go with 'draw_from:' or 'mulligan:': write it on the turn's play",
+                {"keys": ["draw"]},
+            )
         if self.draw is not None and self.extension is not None:
-            raise PydanticCustomError("draw_with_extension",
-                                      "'draw:' cannot go with 'extension:': answering the extension draws nothing",
-                                      {"keys": ["draw"]})
+            raise PydanticCustomError(
+                "draw_with_extension",
+                "'draw:' cannot go with 'extension:': answering the extension draws nothing",
+                {"keys": ["draw"]},
+            )
         return self
 
     @property
@@ -149,11 +169,17 @@ class ScoreExpect(Strict):
     def _extra_lines(self) -> Self:
         for name, value in (self.model_extra or {}).items():
             if not isinstance(name, str) or not _LINE_NAME.match(name):
-                raise PydanticCustomError("line_name", "'{name}' is not a score line name (snake_case: lowercase "
-                                          "letters, digits and '_')", {"name": str(name)})
+                raise PydanticCustomError(
+                    "line_name",
+                    "'{name}' is not a score line name (snake_case: lowercase letters, digits and '_')",
+                    {"name": str(name)},
+                )
             if type(value) is not int or not -10_000_000 <= value <= 10_000_000:
-                raise PydanticCustomError("line_points", "score line {name}: points are a whole number, not {value}",
-                                          {"name": name, "value": repr(value)})
+                raise PydanticCustomError(
+                    "line_points",
+                    "score line {name}: points are a whole number, not {value}",
+                    {"name": name, "value": repr(value)},
+                )
         return self
 
     milestones: Points | None = None
@@ -206,11 +232,14 @@ class Scenario(Strict):
 
     scenario: OneLine = Field(description="a one-line title")
     source: Annotated[str, Field(min_length=1, max_length=2000)] = Field(
-        description="where the rule is written: rulebook and section (quotes welcome), or 'recorded'")
+        description="where the rule is written: rulebook and section (quotes welcome), or 'recorded'"
+    )
     ruleset: Annotated[str, Field(min_length=1, max_length=500)] = Field(
-        description="bundled id, or a path relative to the scenario file")
+        description="bundled id, or a path relative to the scenario file"
+    )
     options: list[Annotated[str, Field(min_length=1, max_length=500)]] = Field(
-        default_factory=list, description="option ids or paths, applied in order")
+        default_factory=list, description="option ids or paths, applied in order"
+    )
     players: Annotated[int, Field(ge=1, le=99)]
     setup: Setup | None = None
     steps: Annotated[list[Step], Field(min_length=1)]
@@ -224,8 +253,10 @@ def scenario_json_schema() -> dict[str, Any]:
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": SCHEMA_ID,
         "title": "mbrules scenario (version 1)",
-        "description": ("A position, actions played through the engine and what must come out. A file may hold "
-                        "several scenario documents separated by '---' (as 'mbrules play --record' writes)."),
+        "description": (
+            "A position, actions played through the engine and what must come out. A file may hold "
+            "several scenario documents separated by '---' (as 'mbrules play --record' writes)."
+        ),
         **{k: v for k, v in schema.items() if k not in ("title", "description")},
     }
     defs = out.get("$defs", {})

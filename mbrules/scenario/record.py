@@ -9,6 +9,7 @@ turn's action and asserted with ``draw: CARD``; coup fourré declines are implic
 hand an ``expect`` states whether it is over, its score sheet, the running totals and the winner.
 The setup, the steps and the expect are written by :mod:`.format`, which reads them back too.
 """
+
 from __future__ import annotations
 
 import os
@@ -60,8 +61,7 @@ class Recorder(Observer):
 
     def hand_start(self, st: State) -> None:
         snap = st.snapshot()
-        self.hands.append({"hand_no": snap.hand_no, "deal": deal_of(snap), "actions": [], "drawn": {},
-                           "end": None})
+        self.hands.append({"hand_no": snap.hand_no, "deal": deal_of(snap), "actions": [], "drawn": {}, "end": None})
 
     def after_action(self, st: State, player: int, action: Action) -> None:
         self.hands[-1]["actions"].append((player, action))
@@ -81,8 +81,16 @@ class Recorder(Observer):
             self.winner = outcome.result
 
 
-def record_match(recorder: Recorder, state: State, ruleset_ref: str, options: Sequence[str], players: int,
-                 seed: int, out_dir: str | Path | None = None, comments: Sequence[str] = ()) -> str:
+def record_match(
+    recorder: Recorder,
+    state: State,
+    ruleset_ref: str,
+    options: Sequence[str],
+    players: int,
+    seed: int,
+    out_dir: str | Path | None = None,
+    comments: Sequence[str] = (),
+) -> str:
     """The match ``recorder`` watched (``state`` is where it stands now) as scenario YAML.
 
     ``ruleset_ref`` and ``options`` are as the user named them (bundled ids or paths); paths are

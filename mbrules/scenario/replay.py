@@ -20,6 +20,7 @@ with :meth:`State.from_position`, and its steps are played in order:
 Every problem of an invalid document is one ``FILE:LINE:COL: message``; the document then counts
 as failed. Nothing here raises for bad input.
 """
+
 from __future__ import annotations
 
 import random
@@ -34,7 +35,15 @@ from mbrules.engine import Game, GameError, IllegalAction, State
 from mbrules.vocab import BATTLE, DISTANCE, HAZARD, REASON_CODES, REMEDY, SAFETY, SPEED, DecisionKind
 from mbrules.ruleset import RulesetError, load_ruleset
 from mbrules.ruleset.diagnostics import (
-    DataKey, Diagnostic, LocNode, ModelWords, YamlData, diag_at, display_path, quote, validation_diagnostics,
+    DataKey,
+    Diagnostic,
+    LocNode,
+    ModelWords,
+    YamlData,
+    diag_at,
+    display_path,
+    quote,
+    validation_diagnostics,
 )
 
 from . import model as m
@@ -57,13 +66,23 @@ class Failure:
     note: str = ""
 
     def text(self) -> str:
-        s = (f"{self.file}:{self.line}:{self.col}: step {self.step}: {self.key}: "
-             f"expected {show(self.expected)}, got {show(self.actual)}")
+        s = (
+            f"{self.file}:{self.line}:{self.col}: step {self.step}: {self.key}: "
+            f"expected {show(self.expected)}, got {show(self.actual)}"
+        )
         return s + (f" ({self.note})" if self.note else "")
 
     def as_json(self) -> dict[str, Any]:
-        return {"step": self.step, "file": self.file, "line": self.line, "col": self.col, "key": self.key,
-                "expected": self.expected, "actual": self.actual, "note": self.note}
+        return {
+            "step": self.step,
+            "file": self.file,
+            "line": self.line,
+            "col": self.col,
+            "key": self.key,
+            "expected": self.expected,
+            "actual": self.actual,
+            "note": self.note,
+        }
 
 
 @dataclass
@@ -89,10 +108,18 @@ class ScenarioResult:
 
     def as_json(self) -> dict[str, Any]:
         failed_step = self.failures[0].step if self.failures else None
-        return {"file": self.file, "document": self.document, "line": self.line, "title": self.title,
-                "passed": self.passed, "valid": not self.errors, "step": failed_step,
-                "steps_run": self.steps_run, "errors": [d.as_json() for d in self.errors],
-                "failures": [f.as_json() for f in self.failures]}
+        return {
+            "file": self.file,
+            "document": self.document,
+            "line": self.line,
+            "title": self.title,
+            "passed": self.passed,
+            "valid": not self.errors,
+            "step": failed_step,
+            "steps_run": self.steps_run,
+            "errors": [d.as_json() for d in self.errors],
+            "failures": [f.as_json() for f in self.failures],
+        }
 
 
 # -- files --------------------------------------------------------------------------------------------
@@ -176,8 +203,10 @@ _PATTERN_WORDS = {
 def _explain(path: list[DataKey], value: YamlData) -> tuple[str, str] | None:
     """A scenario's own words for a refused value: a reason code."""
     if path and path[-1] == "rejected":
-        return (f"'{show(value)}' is not a reason code",
-                f"write one of {', '.join(REASON_CODES)}, or true for any reason")
+        return (
+            f"'{show(value)}' is not a reason code",
+            f"write one of {', '.join(REASON_CODES)}, or true for any reason",
+        )
     return None
 
 
@@ -218,8 +247,11 @@ class _Checker:
         if name is None:
             return None
         if name not in self.g.player_names:
-            self.err(path, f"unknown player '{name}': with {self.g.players} players they are "
-                           f"{', '.join(self.g.player_names)}", key=key)
+            self.err(
+                path,
+                f"unknown player '{name}': with {self.g.players} players they are {', '.join(self.g.player_names)}",
+                key=key,
+            )
             return None
         return self.g.player_names.index(name)
 
@@ -227,8 +259,11 @@ class _Checker:
         if name is None:
             return None
         if name not in self.g.side_names:
-            self.err(path, f"unknown side '{name}': with {self.g.players} players the sides are "
-                           f"{', '.join(self.g.side_names)}", key=key)
+            self.err(
+                path,
+                f"unknown side '{name}': with {self.g.players} players the sides are {', '.join(self.g.side_names)}",
+                key=key,
+            )
             return None
         return self.g.side_names.index(name)
 
@@ -264,13 +299,21 @@ def prepare(doc: Document, base_dir: Path) -> _Prepared:
     except RulesetError as exc:
         detail = "; ".join(line for line in exc.lines if line.startswith("mbrules: "))
         detail = detail.replace("mbrules: ", "") or "the ruleset or an option is invalid (see below)"
-        head = diag_at(locs, ["ruleset"], f"cannot load ruleset {quote(scn.ruleset)}"
-                       + (f" with options {', '.join(map(quote, scn.options))}" if scn.options else "") + f": {detail}")
+        head = diag_at(
+            locs,
+            ["ruleset"],
+            f"cannot load ruleset {quote(scn.ruleset)}"
+            + (f" with options {', '.join(map(quote, scn.options))}" if scn.options else "")
+            + f": {detail}",
+        )
         own = exc.diagnostics
         shown = {str(d) for d in own}
         others = [line for line in exc.lines if not line.startswith("mbrules: ") and line not in shown]
-        raise _Invalid([head] + own + [Diagnostic(doc.file, head.line, head.col, f"the ruleset loader says: {line}")
-                                       for line in others]) from None
+        raise _Invalid(
+            [head]
+            + own
+            + [Diagnostic(doc.file, head.line, head.col, f"the ruleset loader says: {line}") for line in others]
+        ) from None
     try:
         game = Game(rs, scn.players)
     except GameError as exc:
@@ -308,8 +351,11 @@ def _check_steps(ck: _Checker, scn: m.Scenario) -> None:
                 c = g.index[step.play]
                 opp = [s for s in range(g.sides) if s != g.side_of[p]]
                 if g.kind[c] == HAZARD and len(opp) > 1:
-                    ck.err(base + ["play"], f"a hazard needs 'on:' here: {step.player} has "
-                                            f"{len(opp)} opposing sides ({', '.join(g.side_names[s] for s in opp)})")
+                    ck.err(
+                        base + ["play"],
+                        f"a hazard needs 'on:' here: {step.player} has "
+                        f"{len(opp)} opposing sides ({', '.join(g.side_names[s] for s in opp)})",
+                    )
             continue
         e = step.expect
         eb = base + ["expect"]
@@ -327,13 +373,16 @@ def _check_steps(ck: _Checker, scn: m.Scenario) -> None:
             for k in ("safeties", "coup_fourres"):
                 ck.cards(eb + ["sides", name, k], getattr(se, k))
         for k in ("score", "match"):
-            for name in (getattr(e, k) or {}):
+            for name in getattr(e, k) or {}:
                 ck.side(eb + [k, name], name, key=True)
         for name, sc in (e.score or {}).items():
             for line in sc.model_extra or {}:
                 if line not in g.score_line_names:
-                    ck.err(eb + ["score", name, line], f"{line!r} is not a score line of this ruleset (lines: "
-                                                       f"{', '.join(g.score_line_names)})", key=True)
+                    ck.err(
+                        eb + ["score", name, line],
+                        f"{line!r} is not a score line of this ruleset (lines: {', '.join(g.score_line_names)})",
+                        key=True,
+                    )
         if e.winner is not None and e.winner != "draw":
             ck.side(eb + ["winner"], e.winner)
 
@@ -360,8 +409,11 @@ def _build_position(ck: _Checker, scn: m.Scenario) -> State | None:
         p = ck.player(sp + ["hands", name], name, key=True)
         cards = place(sp + ["hands", name], cids)
         if len(cids) > g.hand_size:
-            ck.err(sp + ["hands", name], f"{name} holds {len(cids)} cards, over the hand size of {g.hand_size}: "
-                                         f"a hand lists what a player holds before its next draw")
+            ck.err(
+                sp + ["hands", name],
+                f"{name} holds {len(cids)} cards, over the hand size of {g.hand_size}: "
+                f"a hand lists what a player holds before its next draw",
+            )
         if p is not None:
             hands[p] = cards
     draw_top = place(sp + ["draw_pile"], su.draw_pile)
@@ -375,8 +427,10 @@ def _build_position(ck: _Checker, scn: m.Scenario) -> State | None:
             cards = place(sp + ["sides", name, pile], getattr(ss, pile))
             for i, c in enumerate(cards):
                 if not ok(g, c):
-                    ck.err(sp + ["sides", name, pile, i], f"{g.card_ids[c]} cannot lie in the {pile} pile: "
-                                                          f"it holds only {words}")
+                    ck.err(
+                        sp + ["sides", name, pile, i],
+                        f"{g.card_ids[c]} cannot lie in the {pile} pile: it holds only {words}",
+                    )
             piles["coups" if pile == "coup_fourres" else pile] = cards
         if s is not None:
             sides[s] = piles
@@ -387,8 +441,10 @@ def _build_position(ck: _Checker, scn: m.Scenario) -> State | None:
     for s, name in labels.items():
         _check_reachable(ck, g, sp + ["sides", name], name, sides[s], target)
     if su.extension_called_by is not None and g.extension_to is None:
-        ck.err(sp + ["extension_called_by"], f"{ck.rs} with {g.players} players has no extension: remove "
-                                             "'extension_called_by'")
+        ck.err(
+            sp + ["extension_called_by"],
+            f"{ck.rs} with {g.players} players has no extension: remove 'extension_called_by'",
+        )
     totals = [0] * g.sides
     for name, pts in su.match.items():
         s = ck.side(sp + ["match", name], name, key=True)
@@ -399,8 +455,11 @@ def _build_position(ck: _Checker, scn: m.Scenario) -> State | None:
     for path, c in placed:
         seen[c] += 1
         if seen[c] == g.deck_counts[c] + 1:
-            ck.err(path, f"more copies of {g.card_ids[c]} than the deck holds: {ck.rs} with {g.players} players "
-                         f"has {g.deck_counts[c]}; this is copy {seen[c]}")
+            ck.err(
+                path,
+                f"more copies of {g.card_ids[c]} than the deck holds: {ck.rs} with {g.players} players "
+                f"has {g.deck_counts[c]}; this is copy {seen[c]}",
+            )
     if ck.errors:
         return None
     rest = [c for c in range(g.n_cards) for _ in range(g.deck_counts[c] - seen[c])]
@@ -408,41 +467,63 @@ def _build_position(ck: _Checker, scn: m.Scenario) -> State | None:
     unlisted = [p for p in range(g.players) if p not in hands]
     need = len(unlisted) * g.hand_size
     if need > len(rest):
-        ck.err(sp + ["hands"] if su.hands else sp,
-               f"the setup leaves {len(rest)} cards unplaced, too few to deal the {len(unlisted)} hands not listed "
-               f"({', '.join(g.player_names[p] for p in unlisted)}: {need} cards): list those hands")
+        ck.err(
+            sp + ["hands"] if su.hands else sp,
+            f"the setup leaves {len(rest)} cards unplaced, too few to deal the {len(unlisted)} hands not listed "
+            f"({', '.join(g.player_names[p] for p in unlisted)}: {need} cards): list those hands",
+        )
         return None
     for p in unlisted:  # dealt from the shuffled rest, in seating order
-        hands[p], rest = rest[: g.hand_size], rest[g.hand_size:]
+        hands[p], rest = rest[: g.hand_size], rest[g.hand_size :]
     if su.rest == "discard_pile":
         discard = rest + discard  # beneath the listed discards: the last one listed stays on top
     else:
         draw_top = draw_top + rest
     return State.from_position(
-        g, hands=[hands[p] for p in range(g.players)], draw_top_first=draw_top, discard=discard, sides=sides,
-        turn=turn if turn is not None else 0, extension_called_by=ext if ext is not None else -1,
-        match_totals=totals, seed=su.seed, hands_played=su.hands_played,
+        g,
+        hands=[hands[p] for p in range(g.players)],
+        draw_top_first=draw_top,
+        discard=discard,
+        sides=sides,
+        turn=turn if turn is not None else 0,
+        extension_called_by=ext if ext is not None else -1,
+        match_totals=totals,
+        seed=su.seed,
+        hands_played=su.hands_played,
     )
 
 
-def _check_reachable(ck: _Checker, g: Game, path: list[DataKey], name: str, piles: dict[str, list[int]], target: int) -> None:
+def _check_reachable(
+    ck: _Checker, g: Game, path: list[DataKey], name: str, piles: dict[str, list[int]], target: int
+) -> None:
     """Refuse a side no game can reach: past its target, too many of a limited card, hazard on hazard."""
     miles = sum(g.miles[c] for c in piles["distance"])
     if miles > target:
-        ck.err(path + ["distance"], f"side {name}'s distance adds up to {miles} miles, past the trip's target of "
-                                    f"{target}: no game reaches that position (a side stops at its target)")
+        ck.err(
+            path + ["distance"],
+            f"side {name}'s distance adds up to {miles} miles, past the trip's target of "
+            f"{target}: no game reaches that position (a side stops at its target)",
+        )
     counts = Counter(piles["distance"])
     for c, n in counts.items():
         if n > g.max_per_hand[c]:
-            ck.err(path + ["distance"], f"side {name} has {n} of {g.card_ids[c]}, more than the {g.max_per_hand[c]} "
-                                        f"one side may play in a hand")
-    for pile, allowed, what in (("battle", g.hazard_on_hazard or g.stacked_hazards, "a hazard may not cover another hazard"),
-                                ("speed", g.speed_limit_stacking, "a speed limit may not cover another")):
+            ck.err(
+                path + ["distance"],
+                f"side {name} has {n} of {g.card_ids[c]}, more than the {g.max_per_hand[c]} "
+                f"one side may play in a hand",
+            )
+    for pile, allowed, what in (
+        ("battle", g.hazard_on_hazard or g.stacked_hazards, "a hazard may not cover another hazard"),
+        ("speed", g.speed_limit_stacking, "a speed limit may not cover another"),
+    ):
         cards = piles[pile]
         for i in range(1, len(cards)):
             if not allowed and g.kind[cards[i]] == HAZARD and g.kind[cards[i - 1]] == HAZARD:
-                ck.err(path + [pile, i], f"{g.card_ids[cards[i]]} lies on {g.card_ids[cards[i - 1]]}: in {ck.rs} "
-                                         f"{what}, so no game reaches that position")
+                ck.err(
+                    path + [pile, i],
+                    f"{g.card_ids[cards[i]]} lies on {g.card_ids[cards[i - 1]]}: in {ck.rs} "
+                    f"{what}, so no game reaches that position",
+                )
 
 
 # -- running ---------------------------------------------------------------------------------------------------
@@ -462,7 +543,8 @@ def run_document(doc: Document, base_dir: Path, watch: Callable[[State], None] |
     except _Invalid as exc:
         # This file's problems by position, then those of the files it names (a ruleset, an option).
         res.errors = sorted(set(exc.diags), key=lambda d: (d.file != doc.file, d.file, d.line, d.col, d.message)) or [
-            Diagnostic(doc.file, doc.line, 1, "invalid scenario")]
+            Diagnostic(doc.file, doc.line, 1, "invalid scenario")
+        ]
         return res
     if watch is not None:
         watch(prep.state)
@@ -493,8 +575,7 @@ class _Runner:
                 else:
                     self.action(i, step)
             except IllegalAction as exc:  # an implicit draw or decline refused: the engine disagrees with itself
-                self.fail(i, [], "engine", "the implicit draw or decline accepted", f"refused: {exc.code}",
-                          exc.message)
+                self.fail(i, [], "engine", "the implicit draw or decline accepted", f"refused: {exc.code}", exc.message)
             except Exception as exc:  # noqa: BLE001 - an engine crash is this scenario's failure, not the CLI's
                 self.fail(i, [], "engine", "no error", f"{type(exc).__name__}: {exc}")
             if self.res.failures:
@@ -512,7 +593,8 @@ class _Runner:
         window = st.decision.kind
         trial = step.rejected is not None and (
             (kind != "coup_fourre" and window == DecisionKind.COUP_FOURRE)
-            or (kind != "fast_play" and window == DecisionKind.FAST_PLAY))
+            or (kind != "fast_play" and window == DecisionKind.FAST_PLAY)
+        )
         if trial:
             st = st.clone()
         if kind != "coup_fourre":
@@ -532,8 +614,12 @@ class _Runner:
         # Play then draw: the draw after a play is implicit too (unless this step is that draw's choice).
         for _ in range(g.players + 2):  # a draw may open another (an empty hand's turn is its draw): bounded
             d = st.decision
-            if not (g.play_then_draw and d.kind == DecisionKind.TURN and not d.drawn
-                    and not (d.player == p and kind in ("draw_from", "mulligan"))):
+            if not (
+                g.play_then_draw
+                and d.kind == DecisionKind.TURN
+                and not d.drawn
+                and not (d.player == p and kind in ("draw_from", "mulligan"))
+            ):
                 break
             st.apply(g.draw_action, player=d.player)
         # The draw: once a turn, before the player's first action of that turn.
@@ -548,8 +634,14 @@ class _Runner:
             if step.draw is not None:
                 got = turn_draw[1] if turn_draw and turn_draw[0] == p else None
                 if got is None or g.card_ids[got] != step.draw:
-                    self.fail(i, ["draw"], "draw", step.draw, g.card_ids[got] if got is not None else None,
-                              "" if got is not None else "no card was drawn this turn")
+                    self.fail(
+                        i,
+                        ["draw"],
+                        "draw",
+                        step.draw,
+                        g.card_ids[got] if got is not None else None,
+                        "" if got is not None else "no card was drawn this turn",
+                    )
                     return
         _, action = step_action(g, step)
         before = st.snapshot()
@@ -564,8 +656,14 @@ class _Runner:
                 self.fail(i, ["rejected"], "rejected", step.rejected, exc.code, exc.message)
                 return
             if st.snapshot() != before:
-                self.fail(i, ["rejected"], "unchanged", "the game as it was", "a changed game",
-                          f"the engine refused with {exc.code} but changed the game")
+                self.fail(
+                    i,
+                    ["rejected"],
+                    "unchanged",
+                    "the game as it was",
+                    "a changed game",
+                    f"the engine refused with {exc.code} but changed the game",
+                )
             return
         if step.rejected is not None:
             self.fail(i, ["rejected"], "rejected", step.rejected, "accepted")
@@ -576,8 +674,14 @@ class _Runner:
             got = after.last_draw if len(after.draw_pile) < pile_before else None
             if got is None or g.card_ids[got] != step.draw:
                 what = "the coup fourré" if kind == "coup_fourre" else "the fast play"
-                self.fail(i, ["draw"], "draw", step.draw, g.card_ids[got] if got is not None else None,
-                          "" if got is not None else f"no card was drawn after {what}")
+                self.fail(
+                    i,
+                    ["draw"],
+                    "draw",
+                    step.draw,
+                    g.card_ids[got] if got is not None else None,
+                    "" if got is not None else f"no card was drawn after {what}",
+                )
 
     # -- expectations
     def expect(self, i: int, e: m.Expect) -> None:

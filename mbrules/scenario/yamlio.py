@@ -7,6 +7,7 @@ stay those of the whole file. Everything else is the loader's YAML layer
 bound), safe composition only, duplicate keys refused, alias expansion and nesting bounded, plain
 tags only; its messages name the file a scenario file (:data:`~mbrules.ruleset.yamlmarks.SCENARIO`).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -66,13 +67,32 @@ def parse_documents(text: str, file: str) -> list[Document]:
             continue
         if not isinstance(data, dict):
             what = {list: "a list"}.get(type(data), "a single value" if data is not None else "empty")
-            errors.append(Diagnostic(file, line, col, f"the document is {what}, not a mapping: a scenario is a "
-                                                      "mapping of keys 'scenario:', 'source:', 'ruleset:', "
-                                                      "'players:', 'steps:'"))
+            errors.append(
+                Diagnostic(
+                    file,
+                    line,
+                    col,
+                    f"the document is {what}, not a mapping: a scenario is a "
+                    "mapping of keys 'scenario:', 'source:', 'ruleset:', "
+                    "'players:', 'steps:'",
+                )
+            )
             docs.append(Document(file, i, None, None, line, errors))
             continue
         docs.append(Document(file, i, data, locs, line, errors))
     if not docs:
-        docs.append(Document(file, 1, None, None, 1, [Diagnostic(
-            file, 1, 1, "the file is empty: a scenario is a mapping that starts with 'scenario: TITLE'")]))
+        docs.append(
+            Document(
+                file,
+                1,
+                None,
+                None,
+                1,
+                [
+                    Diagnostic(
+                        file, 1, 1, "the file is empty: a scenario is a mapping that starts with 'scenario: TITLE'"
+                    )
+                ],
+            )
+        )
     return docs

@@ -7,6 +7,7 @@ One call does it (the command ``mbrules sweep`` is a thin layer over it)::
     sw.summary        # the headline in words
     sw.document()     # what --json prints: points, one per value, each with its metrics and intervals
 """
+
 from .run import Sweep, run_sweep
 from .values import SetError
 

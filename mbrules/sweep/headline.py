@@ -1,6 +1,7 @@
 """The headline of a sweep in words: which value gives what (the curve metrics per value), each
 trend shown over the swept values with its size per step and interval, and the target's values.
 The same sentences are the terminal's first lines, the top of ``index.html`` and ``summary`` in ``--json``."""
+
 from __future__ import annotations
 
 import re
@@ -84,9 +85,11 @@ def trend_sentence(sw, r: dict) -> str:
     per = r["slope"] * step
     lo, hi = (c * step for c in r["ci95"]) if r["ci95"] else (None, None)
     word = "rises" if r["slope"] > 0 else "falls"
-    text = (f"{r['name']} {word} as {sw_words(sw)} ({path}) goes {fmt_value(sw.sets[0].values[0])} → "
-            f"{fmt_value(sw.sets[0].values[-1])}: {fmt(a, key)} → {fmt(b, key)}, {fmt_diff(per, key)} per "
-            f"+{fmt_value(step)}")
+    text = (
+        f"{r['name']} {word} as {sw_words(sw)} ({path}) goes {fmt_value(sw.sets[0].values[0])} → "
+        f"{fmt_value(sw.sets[0].values[-1])}: {fmt(a, key)} → {fmt(b, key)}, {fmt_diff(per, key)} per "
+        f"+{fmt_value(step)}"
+    )
     if lo is not None:
         text += f" (95% CI {fmt_diff(lo, key)} to {fmt_diff(hi, key)}; trend test {fmt_p(r['p_holm'])} after Holm)"
     return _minus(text)
@@ -107,10 +110,15 @@ def target_sentence(sw) -> str:
     goal = fmt(t["value"], key)
     if t["closest"] is None:
         return f"Target {name} = {goal}: no value measured it"
-    held = (f"the 95% interval holds it at {', '.join(t['held_by'])}" if t["held_by"]
-            else "no value's 95% interval holds it")
-    return _minus(f"Target {name} = {goal}: {held}; closest: {t['closest']} "
-                  f"({fmt(t['closest_value'], key)} {fmt_ci(t['closest_ci95'], key)})")
+    held = (
+        f"the 95% interval holds it at {', '.join(t['held_by'])}"
+        if t["held_by"]
+        else "no value's 95% interval holds it"
+    )
+    return _minus(
+        f"Target {name} = {goal}: {held}; closest: {t['closest']} "
+        f"({fmt(t['closest_value'], key)} {fmt_ci(t['closest_ci95'], key)})"
+    )
 
 
 def size(sw, r: dict) -> float:
@@ -136,7 +144,9 @@ def steps_sentence(sw, key: str) -> str:
             continue
         ci = m.get("diff_prev_ci95")
         shown = "" if not ci else f" (95% CI {fmt_diff(ci[0], key)} to {fmt_diff(ci[1], key)})"
-        steps.append(f"{fmt_diff(m['diff_prev'], key)}{shown} from {fmt_value(prev['value'])} to {fmt_value(p['value'])}")
+        steps.append(
+            f"{fmt_diff(m['diff_prev'], key)}{shown} from {fmt_value(prev['value'])} to {fmt_value(p['value'])}"
+        )
     return _minus(f"{name}: {at}" + ("; " + "; ".join(steps) if steps else "") + " (paired by seed)")
 
 
@@ -154,15 +164,23 @@ def summary(sw) -> list[dict]:
             out.append({"metric": key, "kind": "curve", "text": trend_sentence(sw, r)})
         else:
             lo, hi = r["ci95"] or (None, None)
-            out.append({"metric": key, "kind": "curve", "text": _minus(f"{r['name']}: no trend shown over {sw_words(sw)} "
-                                                      f"(slope {r['slope']:+.3g} a unit, 95% CI "
-                                                      f"{lo:+.3g} to {hi:+.3g})") if lo is not None else
-                        f"{r['name']}: no trend shown over {sw_words(sw)}"})
+            out.append(
+                {
+                    "metric": key,
+                    "kind": "curve",
+                    "text": _minus(
+                        f"{r['name']}: no trend shown over {sw_words(sw)} "
+                        f"(slope {r['slope']:+.3g} a unit, 95% CI "
+                        f"{lo:+.3g} to {hi:+.3g})"
+                    )
+                    if lo is not None
+                    else f"{r['name']}: no trend shown over {sw_words(sw)}",
+                }
+            )
     if not sw.trend and len(sw.points) > 1:  # values that are not numbers: no slope, the steps in words
         for key in curve:
             out.append({"metric": key, "kind": "curve", "text": steps_sentence(sw, key)})
-    others = sorted((r for r in sw.trend if r["flagged"] and r["metric"] not in curve),
-                    key=lambda r: -size(sw, r))[:4]
+    others = sorted((r for r in sw.trend if r["flagged"] and r["metric"] not in curve), key=lambda r: -size(sw, r))[:4]
     for r in others:
         out.append({"metric": r["metric"], "kind": "other", "text": trend_sentence(sw, r)})
     if len(sw.points) <= PER_VALUE_LINES:
@@ -178,7 +196,7 @@ def sw_words(sw) -> str:
 
 
 def _where(sw) -> str:
-    """" as the 2-player trip goes 500 → 900", or for a rule turned on or off " with “a hazard may cover another
+    """ " as the 2-player trip goes 500 → 900", or for a rule turned on or off " with “a hazard may cover another
     hazard” turned on"."""
     values = list(sw.sets[0].values)
     if values in ([False, True], [True, False]):
@@ -208,8 +226,9 @@ def _plain_target(sw) -> str:
     if t["held_by"]:
         held = ", ".join(value(x) for x in t["held_by"])
         return _minus(f"Probably, {sw_words(sw)} at {held} gives {goal} ({measured} at {value(t['closest'])}).")
-    return _minus(f"Not shown: no value of {sw_words(sw)} gives {goal}; the closest is {value(t['closest'])} "
-                  f"({measured}).")
+    return _minus(
+        f"Not shown: no value of {sw_words(sw)} gives {goal}; the closest is {value(t['closest'])} ({measured})."
+    )
 
 
 def _span(sw) -> str:
@@ -261,8 +280,9 @@ def headline(sw) -> list[str]:
         flagged = sorted((r for r in sw.trend if r["flagged"]), key=lambda r: (rank(r["metric"]), -size(sw, r)))
         said += [(r["metric"], "clearly", r["slope"] > 0) for r in flagged]
         shown = {r["metric"] for r in flagged}
-        said += [(key, "not shown", False) for key in curve
-                 if key not in shown and any(x["metric"] == key for x in sw.trend)]
+        said += [
+            (key, "not shown", False) for key in curve if key not in shown and any(x["metric"] == key for x in sw.trend)
+        ]
     elif len(sw.points) > 1:
         for key in sorted(curve, key=rank):
             steps = [p["metrics"][key].get("diff_prev_ci95") for p in sw.points[1:]]
@@ -270,7 +290,7 @@ def headline(sw) -> list[str]:
             first, last = sw.points[0]["metrics"][key]["value"], sw.points[-1]["metrics"][key]["value"]
             rising = first is not None and last is not None and last > first
             said.append((key, "probably" if moved else "not shown", rising))
-    for k, (key, word, rising) in enumerate(said[:max(0, 3 - len(out))]):
+    for k, (key, word, rising) in enumerate(said[: max(0, 3 - len(out))]):
         out.append(_plain_trend(sw, key, word, rising, first_sentence=k == 0))
     return out[:3]
 
@@ -291,5 +311,9 @@ def starved_sentence(sw) -> str | None:
         said.append(f"{100 * (1 - m['value']):.0f}% of hands at {p['label']}{bounds}")
     if not said:
         return None
-    return _minus("The deck runs out before any car arrives in " + "; ".join(said) + ": trips almost never complete"
-                  + (" there." if len(said) < len(sw.points) else "."))
+    return _minus(
+        "The deck runs out before any car arrives in "
+        + "; ".join(said)
+        + ": trips almost never complete"
+        + (" there." if len(said) < len(sw.points) else ".")
+    )

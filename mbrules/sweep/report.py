@@ -1,6 +1,7 @@
 """A sweep's outputs: the ``--json`` document (``points``: one per value, each with its metrics and
 intervals), the CSV, the response chart (PNG and SVG) and ``index.html`` (the headline and the curve
 first). The folder is written whole, as compare's (:mod:`mbrules.safe_output`)."""
+
 from __future__ import annotations
 
 import csv
@@ -48,14 +49,26 @@ def points_csv(doc: dict) -> str:
     buf = io.StringIO()
     paths = [s["path"] for s in doc["settings"]["sets"]]
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow([*paths, "metric", "value", "ci95_low", "ci95_high", "n", "diff_prev", "diff_prev_low",
-                "diff_prev_high"])
+    w.writerow(
+        [*paths, "metric", "value", "ci95_low", "ci95_high", "n", "diff_prev", "diff_prev_low", "diff_prev_high"]
+    )
     for p in doc["points"]:
         for key, m in p["metrics"].items():
             ci = m["ci95"] or [None, None]
             dci = m.get("diff_prev_ci95") or [None, None]
-            w.writerow([*(fmt_value(p["values"][path]) for path in paths), key, _cell(m["value"]), _cell(ci[0]),
-                        _cell(ci[1]), m["n"], _cell(m.get("diff_prev")), _cell(dci[0]), _cell(dci[1])])
+            w.writerow(
+                [
+                    *(fmt_value(p["values"][path]) for path in paths),
+                    key,
+                    _cell(m["value"]),
+                    _cell(ci[0]),
+                    _cell(ci[1]),
+                    m["n"],
+                    _cell(m.get("diff_prev")),
+                    _cell(dci[0]),
+                    _cell(dci[1]),
+                ]
+            )
     return buf.getvalue()
 
 
@@ -99,8 +112,9 @@ def response_chart(doc: dict) -> tuple[bytes, str]:
             ax.set_xticks(xs)
             ax.set_xticklabels([fmt_value(v) for v in xs_raw], fontsize=8)
         ax.grid(alpha=0.3)
-    fig.suptitle(f"Response with 95% intervals ({doc['matches_per_value']} matches per value, the same seeds)",
-                 fontsize=10)
+    fig.suptitle(
+        f"Response with 95% intervals ({doc['matches_per_value']} matches per value, the same seeds)", fontsize=10
+    )
     fig.tight_layout()
     return _render(fig)
 
@@ -110,8 +124,10 @@ def html_page(doc: dict, svg: str | None) -> str:
     s = doc["settings"]
     sets = " and ".join(f"{x['words']} ({x['path']})" if x.get("words") else x["path"] for x in s["sets"])
     title = f"Sweep of {sets} in {s['ruleset']}" + "".join(f" + {o}" for o in s["options"])
-    sub = (f"{s['ruleset_name']}; {s['players']} players; {doc['matches_per_value']} matches per value, every value dealt the same "
-           f"seeds; bots {', '.join(s['bots'])}")
+    sub = (
+        f"{s['ruleset_name']}; {s['players']} players; {doc['matches_per_value']} matches per value, every value dealt the same "
+        f"seeds; bots {', '.join(s['bots'])}"
+    )
     if doc["interrupted"]:
         sub += " — interrupted: the figures are those of the seeds every value finished"
     heads = "".join(f"<li>{e(x['text'])}</li>" for x in doc["summary"] if x.get("kind") in ("target", "curve"))
@@ -123,20 +139,36 @@ def html_page(doc: dict, svg: str | None) -> str:
     value_head = s["sets"][0]["path"] if single else "values"
     held = set(doc["target"]["held_by"]) if doc.get("target") else set()
     curve_rows = "".join(
-        f"<tr><th>{e(fmt_value(p['value']) if single else p['label'])}{' ◀ target' if p['label'] in held else ''}</th>" + "".join(
+        f"<tr><th>{e(fmt_value(p['value']) if single else p['label'])}{' ◀ target' if p['label'] in held else ''}</th>"
+        + "".join(
             f"<td>{e(fmt(p['metrics'][k]['value'], k))}</td><td>{e(fmt_ci(p['metrics'][k]['ci95'], k))}</td>"
-            for k in keys) + "</tr>" for p in doc["points"])
+            for k in keys
+        )
+        + "</tr>"
+        for p in doc["points"]
+    )
     all_head = "".join(f"<th>{e(p['label'])}</th>" for p in doc["points"])
     all_rows = "".join(
-        f"<tr><th>{e(m.name or m.label)}</th>" + "".join(
+        f"<tr><th>{e(m.name or m.label)}</th>"
+        + "".join(
             f"<td>{e(fmt(p['metrics'][m.key]['value'], m.key))}<br><small>{e(fmt_ci(p['metrics'][m.key]['ci95'], m.key))}"
-            f"</small></td>" for p in doc["points"]) + "</tr>" for m in METRICS)
+            f"</small></td>"
+            for p in doc["points"]
+        )
+        + "</tr>"
+        for m in METRICS
+    )
     trend_rows = "".join(_trend_row(t) for t in doc["trend"])
     diff_rows = "".join(
-        f"<tr><th>{e(p['label'])}</th>" + "".join(
+        f"<tr><th>{e(p['label'])}</th>"
+        + "".join(
             f"<td>{e(fmt_diff(p['metrics'][k].get('diff_prev'), k))}<br><small>"
-            f"{e(fmt_diff_ci(p['metrics'][k].get('diff_prev_ci95'), k))}</small></td>" for k in keys) + "</tr>"
-        for p in doc["points"][1:])
+            f"{e(fmt_diff_ci(p['metrics'][k].get('diff_prev_ci95'), k))}</small></td>"
+            for k in keys
+        )
+        + "</tr>"
+        for p in doc["points"][1:]
+    )
     chart = f'<figure class="chart">{svg}</figure>' if svg else ""
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title>
@@ -189,7 +221,7 @@ def report_files(sw, charts: bool) -> dict:
     if charts:
         png, svg = response_chart(doc)
         files["response.png"], files["response.svg"] = png, svg
-        svg = svg[svg.find("<svg"):]
+        svg = svg[svg.find("<svg") :]
     files["index.html"] = html_page(doc, svg)
     return files
 
@@ -213,5 +245,6 @@ def write_report(sw, out, charts: bool, inputs=()) -> None:
     ``charts=False``, the user's files kept."""
     from ..safe_output import write_output_folder
 
-    write_output_folder(out, report_files(sw, charts), owned=report_names(True), inputs=inputs, flag="--out",
-                        marker="sweep.json")
+    write_output_folder(
+        out, report_files(sw, charts), owned=report_names(True), inputs=inputs, flag="--out", marker="sweep.json"
+    )

@@ -7,6 +7,7 @@ seeds finished when a run is stopped are finished by every value. Each seed's me
 sums over the values (:class:`mbrules.matches.intervals.ArmsSums`): memory does not grow with the games.
 The runner of arms, the process pool and Ray are those of :mod:`mbrules.matches` (:func:`mbrules.matches.arms.run_arms`, as compare).
 """
+
 from __future__ import annotations
 
 import math
@@ -21,7 +22,17 @@ from ..matches.metrics import METRIC_BY_KEY, METRICS, applies, arm_value
 from ..engine import Game
 from ..matches import intervals as stats
 from ..matches.base import DEFAULT_WORKERS
-from .values import MAX_VALUES, SetError, Setting, fmt_value, numeric, parse_set, parse_values, point_label, resolve_path
+from .values import (
+    MAX_VALUES,
+    SetError,
+    Setting,
+    fmt_value,
+    numeric,
+    parse_set,
+    parse_values,
+    point_label,
+    resolve_path,
+)
 
 DEFAULT_METRICS = ("turns_per_hand", "hands_per_match")
 
@@ -55,14 +66,17 @@ def parse_target(text: str) -> tuple[str, float]:
     key, eq, value = text.partition("=")
     key = key.strip()
     if not eq or key not in METRIC_BY_KEY:
-        raise SetError(f"mbrules: --target {text[:60]!r}: write METRIC=VALUE with a metric of: "
-                       + ", ".join(m.key for m in METRICS))
+        raise SetError(
+            f"mbrules: --target {text[:60]!r}: write METRIC=VALUE with a metric of: "
+            + ", ".join(m.key for m in METRICS)
+        )
     share = key.endswith("_share")
     number = value.strip()
     if number.endswith("%"):
         if not share:
-            raise SetError(f"mbrules: --target {key}: {value[:40]!r}: only a share is given in percent; "
-                           f"{key} is a plain number")
+            raise SetError(
+                f"mbrules: --target {key}: {value[:40]!r}: only a share is given in percent; {key} is a plain number"
+            )
         number = number[:-1].strip()
     try:
         v = float(number)
@@ -72,8 +86,10 @@ def parse_target(text: str) -> tuple[str, float]:
         raise SetError(f"mbrules: --target {key}: {value[:40]!r} is out of range")
     if share:
         if not 0 <= v <= 100:
-            raise SetError(f"mbrules: --target {key}: {value[:40]!r} is not a share: give a percentage from 0 "
-                           f"to 100 (e.g. {key}=55 for 55%)")
+            raise SetError(
+                f"mbrules: --target {key}: {value[:40]!r} is not a share: give a percentage from 0 "
+                f"to 100 (e.g. {key}=55 for 55%)"
+            )
         v = v / 100
     return key, v
 
@@ -82,8 +98,9 @@ def check_metrics(keys: Sequence[str]) -> list[str]:
     out = []
     for k in keys:
         if k not in METRIC_BY_KEY:
-            raise SetError(f"mbrules: --metric {k[:60]!r}: no such metric; the metrics are: "
-                           + ", ".join(m.key for m in METRICS))
+            raise SetError(
+                f"mbrules: --metric {k[:60]!r}: no such metric; the metrics are: " + ", ".join(m.key for m in METRICS)
+            )
         if k not in out:
             out.append(k)
     return out
@@ -105,14 +122,18 @@ def build_settings(ruleset: str, options: Sequence[str], players: int, sets: Seq
         out.append(Setting(path, parts, tuple(parse_values(values, path))))
     counts = {len(s.values) for s in out}
     if len(counts) > 1:
-        raise SetError("mbrules: each --set gives the values of the same points (the first value of each "
-                       "together, then the second...): give them as many values each ("
-                       + ", ".join(f"{s.path}: {len(s.values)}" for s in out) + ")")
+        raise SetError(
+            "mbrules: each --set gives the values of the same points (the first value of each "
+            "together, then the second...): give them as many values each ("
+            + ", ".join(f"{s.path}: {len(s.values)}" for s in out)
+            + ")"
+        )
     return out
 
 
-def compile_points(ruleset: str, options: Sequence[str], players: int, sets: list[Setting],
-                   files_read: list | None = None) -> list[Game]:
+def compile_points(
+    ruleset: str, options: Sequence[str], players: int, sets: list[Setting], files_read: list | None = None
+) -> list[Game]:
     """Each point's ruleset patched and compiled; an invalid one refused with its path and reason."""
     from ..engine import GameError
     from ..ruleset import RulesetError
@@ -128,8 +149,10 @@ def compile_points(ruleset: str, options: Sequence[str], players: int, sets: lis
         try:
             rs = load_patched(ruleset, list(options), patch, where, files_read=files_read)
         except RulesetError as e:
-            lines = [f"mbrules: {where}: {d.message}" + ("" if d.file == where else f" ({d.file}:{d.line}:{d.col})")
-                     for d in e.diagnostics]
+            lines = [
+                f"mbrules: {where}: {d.message}" + ("" if d.file == where else f" ({d.file}:{d.line}:{d.col})")
+                for d in e.diagnostics
+            ]
             raise SetError("\n".join(lines or e.lines)) from None
         try:
             games.append(Game(rs, players))
@@ -209,8 +232,17 @@ def run_sweep(
             progress(ph.key, ph.title, done["main"], ph.pairs)
 
     try:
-        stopped = run_arms(points_games, [phase], seed, consume, workers=workers, should_stop=should_stop,
-                           seconds=seconds, backend=backend, address=address)
+        stopped = run_arms(
+            points_games,
+            [phase],
+            seed,
+            consume,
+            workers=workers,
+            should_stop=should_stop,
+            seconds=seconds,
+            backend=backend,
+            address=address,
+        )
     except KeyboardInterrupt:
         stopped = True
     n = done["main"]
@@ -222,13 +254,31 @@ def run_sweep(
     from .headline import headline, path_words, summary
 
     sw = Sweep(
-        settings={"ruleset": ruleset, "options": options, "players": players, "games": games, "seed": seed,
-                  "bots": list(bots), "workers": workers, "backend": backend, "metrics": curve,
-                  "ruleset_name": points_games[0].ruleset.name,
-                  "sets": [{"path": s.path, "words": path_words(s.parts, points_games[0].ruleset),
-                            "values": list(s.values)} for s in settings]},
-        sets=settings, points=points, trend=trend, target=tgt, summary=[], interrupted=stopped, seeds_done=n,
-        seconds=seconds)
+        settings={
+            "ruleset": ruleset,
+            "options": options,
+            "players": players,
+            "games": games,
+            "seed": seed,
+            "bots": list(bots),
+            "workers": workers,
+            "backend": backend,
+            "metrics": curve,
+            "ruleset_name": points_games[0].ruleset.name,
+            "sets": [
+                {"path": s.path, "words": path_words(s.parts, points_games[0].ruleset), "values": list(s.values)}
+                for s in settings
+            ],
+        },
+        sets=settings,
+        points=points,
+        trend=trend,
+        target=tgt,
+        summary=[],
+        interrupted=stopped,
+        seeds_done=n,
+        seconds=seconds,
+    )
     sw.summary = summary(sw)
     sw.headline = headline(sw)
     if out is not None and n > 0:  # stopped before any seed finished: the folder is left as it was
@@ -245,8 +295,13 @@ def _points(settings: list[Setting], games: list[Game], sums: list[stats.ArmsSum
         mets: dict[str, Any] = {}
         for m, s in zip(METRICS, sums):
             av = arm_value(m, s.arm_moments(j), n)
-            row = {"name": m.name or m.label, "value": av["value"], "ci95": av["ci95"], "n": av["n"],
-                   "method": av["method"]}
+            row = {
+                "name": m.name or m.label,
+                "value": av["value"],
+                "ci95": av["ci95"],
+                "n": av["n"],
+                "method": av["method"],
+            }
             if j > 0:  # paired with the value before: the same seeds
                 w = [0] * len(games)
                 w[j - 1], w[j] = -1, 1
@@ -256,8 +311,15 @@ def _points(settings: list[Setting], games: list[Game], sums: list[stats.ArmsSum
             if not applies(m, g):
                 row.update(value=None, ci95=None, diff_prev=None, diff_prev_ci95=None)
             mets[m.key] = row
-        pts.append({"label": point_label(settings, j), "value": settings[0].values[j],
-                    "values": {s.path: s.values[j] for s in settings}, "matches": n, "metrics": mets})
+        pts.append(
+            {
+                "label": point_label(settings, j),
+                "value": settings[0].values[j],
+                "values": {s.path: s.values[j] for s in settings},
+                "matches": n,
+                "metrics": mets,
+            }
+        )
     return pts
 
 
@@ -283,8 +345,16 @@ def _trend(settings: list[Setting], sums: list[stats.ArmsSums], games: list[Game
         if slope is None:
             continue
         ci = stats.normal_ci(slope, se)
-        rows.append({"metric": m.key, "name": m.name or m.label, "slope": slope, "se": se,
-                     "ci95": list(ci) if ci else None, "p": stats.p_value(slope, se)})
+        rows.append(
+            {
+                "metric": m.key,
+                "name": m.name or m.label,
+                "slope": slope,
+                "se": se,
+                "ci95": list(ci) if ci else None,
+                "p": stats.p_value(slope, se),
+            }
+        )
     tested = [r for r in rows if r["se"] is not None and (r["se"] > 0 or r["slope"] != 0)]
     flags, adjusted = stats.holm([r["p"] for r in tested])
     for r in rows:
@@ -295,14 +365,21 @@ def _trend(settings: list[Setting], sums: list[stats.ArmsSums], games: list[Game
 
 
 def _target(points: list[dict], key: str, value: float) -> dict:
-    held = [p["label"] for p in points if p["metrics"][key]["ci95"]
-            and p["metrics"][key]["ci95"][0] <= value <= p["metrics"][key]["ci95"][1]]
+    held = [
+        p["label"]
+        for p in points
+        if p["metrics"][key]["ci95"] and p["metrics"][key]["ci95"][0] <= value <= p["metrics"][key]["ci95"][1]
+    ]
     scored = [p for p in points if p["metrics"][key]["value"] is not None]
     closest = min(scored, key=lambda p: abs(p["metrics"][key]["value"] - value)) if scored else None
-    return {"metric": key, "value": value, "held_by": held,
-            "closest": closest["label"] if closest else None,
-            "closest_value": closest["metrics"][key]["value"] if closest else None,
-            "closest_ci95": closest["metrics"][key]["ci95"] if closest else None}
+    return {
+        "metric": key,
+        "value": value,
+        "held_by": held,
+        "closest": closest["label"] if closest else None,
+        "closest_value": closest["metrics"][key]["value"] if closest else None,
+        "closest_ci95": closest["metrics"][key]["ci95"] if closest else None,
+    }
 
 
 __all__ = ["MAX_VALUES", "SetError", "Sweep", "fmt_value", "run_sweep"]

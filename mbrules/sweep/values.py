@@ -5,6 +5,7 @@ VALUES is a list (``500,700,900``; numbers, ``true``/``false`` or words) or a ra
 ``FROM..TO:STEP`` (``600..1400:100``, both ends included; ``:STEP`` defaults to 1). A sweep has at most
 :data:`MAX_VALUES` values; numbers are bounded by :data:`MAX_ABS`.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -64,45 +65,57 @@ def _whole(text: str, what: str) -> int:
 def parse_values(text: str, what: str) -> list[Any]:
     """The values of ``VALUES`` (a list or a range), at most :data:`MAX_VALUES`, none repeated."""
     if text.strip() == "":
-        raise SetError(f"mbrules: --set {what}: no values after '='; give a list (500,700,900) or a range "
-                       "(600..1400:100)")
+        raise SetError(
+            f"mbrules: --set {what}: no values after '='; give a list (500,700,900) or a range (600..1400:100)"
+        )
     m = _RANGE.match(text)
     if m:
         if any(len(g.lstrip("-")) > 10 for g in m.groups() if g):
-            raise SetError(f"mbrules: --set {what}: {_short(text)}: a number is out of range (at most {MAX_ABS:,} "
-                           "either side of 0)")
+            raise SetError(
+                f"mbrules: --set {what}: {_short(text)}: a number is out of range (at most {MAX_ABS:,} "
+                "either side of 0)"
+            )
         lo, hi = _whole(m.group(1), what), _whole(m.group(2), what)
         step = _whole(m.group(3), what) if m.group(3) is not None else 1
         if step <= 0:
-            raise SetError(f"mbrules: --set {what}: the step of {_short(text)} must be at least 1 (a range goes "
-                           "up: FROM..TO:STEP with FROM <= TO)")
+            raise SetError(
+                f"mbrules: --set {what}: the step of {_short(text)} must be at least 1 (a range goes "
+                "up: FROM..TO:STEP with FROM <= TO)"
+            )
         if hi < lo:
-            raise SetError(f"mbrules: --set {what}: the range {_short(text)} is empty ({lo} > {hi}); write "
-                           "FROM..TO:STEP with FROM <= TO")
+            raise SetError(
+                f"mbrules: --set {what}: the range {_short(text)} is empty ({lo} > {hi}); write "
+                "FROM..TO:STEP with FROM <= TO"
+            )
         count = (hi - lo) // step + 1
         if count > MAX_VALUES:
-            raise SetError(f"mbrules: --set {what}: the range {_short(text)} has {count:,} values, more than "
-                           f"{MAX_VALUES}; take a larger step")
+            raise SetError(
+                f"mbrules: --set {what}: the range {_short(text)} has {count:,} values, more than "
+                f"{MAX_VALUES}; take a larger step"
+            )
         if count < 2:
-            raise SetError(f"mbrules: --set {what}: the range {_short(text)} holds one value; a sweep needs at "
-                           "least two")
+            raise SetError(
+                f"mbrules: --set {what}: the range {_short(text)} holds one value; a sweep needs at least two"
+            )
         return list(range(lo, hi + 1, step))
     if ".." in text:
-        raise SetError(f"mbrules: --set {what}: {_short(text)} is not a range of whole numbers; write "
-                       "FROM..TO:STEP, e.g. 600..1400:100")
+        raise SetError(
+            f"mbrules: --set {what}: {_short(text)} is not a range of whole numbers; write "
+            "FROM..TO:STEP, e.g. 600..1400:100"
+        )
     items = [t.strip() for t in text.split(",")]
     if len(items) > MAX_VALUES:
         raise SetError(f"mbrules: --set {what}: {len(items)} values, more than {MAX_VALUES}")
     out: list[Any] = []
     for t in items:
         if t == "":
-            raise SetError(f"mbrules: --set {what}: an empty value in {_short(text)}; separate values with "
-                           "single commas")
+            raise SetError(
+                f"mbrules: --set {what}: an empty value in {_short(text)}; separate values with single commas"
+            )
         if _FLOAT.match(t) and len(t) <= 30:
             v: Any = _number(t, what)
         elif len(t) > 30 and _FLOAT.match(t):
-            raise SetError(f"mbrules: --set {what}: {_short(t)} is out of range (at most {MAX_ABS:,} either side "
-                           "of 0)")
+            raise SetError(f"mbrules: --set {what}: {_short(t)} is out of range (at most {MAX_ABS:,} either side of 0)")
         elif t.lower() in ("true", "false"):
             v = t.lower() == "true"
         elif t.lower() in ("null", "none", "~"):
@@ -113,8 +126,9 @@ def parse_values(text: str, what: str) -> list[Any]:
             raise SetError(f"mbrules: --set {what}: the value {_short(t)} is given twice")
         out.append(v)
     if len(out) < 2:
-        raise SetError(f"mbrules: --set {what}: one value ({_short(text)}); a sweep needs at least two "
-                       "(500,700 or 500..900:100)")
+        raise SetError(
+            f"mbrules: --set {what}: one value ({_short(text)}); a sweep needs at least two (500,700 or 500..900:100)"
+        )
     return out
 
 
@@ -123,8 +137,10 @@ def resolve_path(path: str, known: set[str], ruleset: str, players: int) -> tupl
     for a rule value given without it), a ``"*"`` player count standing for every count."""
     parts = tuple(path.split("."))
     if path.strip() == "" or any(p == "" for p in parts):
-        raise SetError(f"mbrules: --set: {_short(path)} is not a path; name a value as 'mbrules show {ruleset} "
-                       "--explain' does (scoring.safe_trip, player_counts.2.target, cards.stop.count)")
+        raise SetError(
+            f"mbrules: --set: {_short(path)} is not a path; name a value as 'mbrules show {ruleset} "
+            "--explain' does (scoring.safe_trip, player_counts.2.target, cards.stop.count)"
+        )
 
     def listed(ps: tuple[str, ...]) -> bool:
         if len(ps) > 1 and ps[0] in STAR_SECTIONS and ps[1] == "*":
@@ -134,9 +150,11 @@ def resolve_path(path: str, known: set[str], ruleset: str, players: int) -> tupl
     from ..ruleset.compose import FILE_ONLY_KEYS, ROOT_OWN_KEYS
 
     if parts[0] in ROOT_OWN_KEYS or parts[0] in FILE_ONLY_KEYS:
-        raise SetError(f"mbrules: --set {_short(path)}: {parts[0]} is not a rule value (it names or composes the "
-                       "ruleset and changes nothing in play); sweep a value under cards, player_counts, play, "
-                       "scoring, match...")
+        raise SetError(
+            f"mbrules: --set {_short(path)}: {parts[0]} is not a rule value (it names or composes the "
+            "ruleset and changes nothing in play); sweep a value under cards, player_counts, play, "
+            "scoring, match..."
+        )
     for cand in (parts, (*parts, "value")):
         if listed(cand):
             parts = cand
@@ -144,11 +162,15 @@ def resolve_path(path: str, known: set[str], ruleset: str, players: int) -> tupl
     else:
         near = difflib.get_close_matches(path, sorted(known), n=1, cutoff=0.6)
         hint = f" (did you mean {near[0].removesuffix('.value')}?)" if near else ""
-        raise SetError(f"mbrules: --set: {ruleset} has no value {_short(path)}{hint}; 'mbrules show {ruleset} "
-                       "--explain' lists every path")
+        raise SetError(
+            f"mbrules: --set: {ruleset} has no value {_short(path)}{hint}; 'mbrules show {ruleset} "
+            "--explain' lists every path"
+        )
     if len(parts) > 1 and parts[0] in STAR_SECTIONS and parts[1] not in ("*", str(players)):
-        raise SetError(f"mbrules: --set {path}: this value is for {parts[1]} players and the sweep plays "
-                       f"{players} (-p {players}); name {parts[0]}.{players}... or {parts[0]}.*...")
+        raise SetError(
+            f"mbrules: --set {path}: this value is for {parts[1]} players and the sweep plays "
+            f"{players} (-p {players}); name {parts[0]}.{players}... or {parts[0]}.*..."
+        )
     return parts
 
 
@@ -161,7 +183,9 @@ def parse_set(text: str) -> tuple[str, str]:
     """``PATH=VALUES`` split at the first '='."""
     path, eq, values = text.partition("=")
     if not eq:
-        raise SetError(f"mbrules: --set {_short(text)}: write PATH=VALUES, e.g. --set player_counts.2.target=500..900:200")
+        raise SetError(
+            f"mbrules: --set {_short(text)}: write PATH=VALUES, e.g. --set player_counts.2.target=500..900:200"
+        )
     return path.strip(), values
 
 

@@ -24,6 +24,7 @@ The rules checked (each message starts with the rule's name):
 * ``termination``: every hand ends within ``max_actions`` actions and every match ends with an
   outcome.
 """
+
 from __future__ import annotations
 
 import random
@@ -69,8 +70,9 @@ class _Where:
         raise AssertionError(f"{rule}: {detail} ({self.name}: {where})")
 
 
-def api_test(game: Game, *, matches: int = 10, seed: int = 0, max_actions: int = 100_000,
-             legality_every: int = 7) -> None:
+def api_test(
+    game: Game, *, matches: int = 10, seed: int = 0, max_actions: int = 100_000, legality_every: int = 7
+) -> None:
     """Play ``matches`` random matches of ``game`` (seeds ``seed``, ``seed + 1``, ...) checking every rule
     of the API (module docstring). Returns None when all hold; raises AssertionError naming the first
     rule broken. ``game`` is what :func:`mbrules.load_game` returns (or a subclass of it: its
@@ -88,15 +90,21 @@ def _check_arguments(game: Game, matches: int, seed: int, max_actions: int, lega
     """Wrong arguments are the caller's error, named: a TypeError for a wrong type, a ValueError for a
     value out of range (never an AttributeError or a ZeroDivisionError from deep inside)."""
     if not isinstance(game, Game):
-        raise TypeError(f"api_test: game must be a Game (what mbrules.load_game returns), "
-                        f"not {type(game).__name__}")
-    for name, value, low, high in (("matches", matches, 1, 1_000_000), ("seed", seed, -(2**63), MAX_SEED),
-                                   ("max_actions", max_actions, 1, 10**9), ("legality_every", legality_every, 1, 10**9)):
+        raise TypeError(f"api_test: game must be a Game (what mbrules.load_game returns), not {type(game).__name__}")
+    for name, value, low, high in (
+        ("matches", matches, 1, 1_000_000),
+        ("seed", seed, -(2**63), MAX_SEED),
+        ("max_actions", max_actions, 1, 10**9),
+        ("legality_every", legality_every, 1, 10**9),
+    ):
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(f"api_test: {name} must be an int, not {type(value).__name__}")
         if not low <= value <= high:
-            raise ValueError(f"api_test: {name} must be from {low:,} to {high:,}, got {value:,}"
-                             if abs(value) < 10**30 else f"api_test: {name} must be from {low:,} to {high:,}")
+            raise ValueError(
+                f"api_test: {name} must be from {low:,} to {high:,}, got {value:,}"
+                if abs(value) < 10**30
+                else f"api_test: {name} must be from {low:,} to {high:,}"
+            )
     if seed + matches - 1 > MAX_SEED:
         raise ValueError("api_test: the seeds seed .. seed + matches - 1 must stay at most 2**64 - 1")
 
@@ -107,8 +115,10 @@ def _one_match(game: Game, seed: int, max_actions: int, legality_every: int, at:
     state = game.new_match(seed)
     twin = game.new_match(seed)
     if differences(observe(state), observe(twin)):
-        at.fail("determinism", "two matches dealt from the same seed differ: "
-                + "; ".join(differences(observe(state), observe(twin))[:3]))
+        at.fail(
+            "determinism",
+            "two matches dealt from the same seed differ: " + "; ".join(differences(observe(state), observe(twin))[:3]),
+        )
     watch = _Watch(at)
     state.add_observer(watch)  # the hand has not begun: the watcher checks its deal now
     rng = random.Random(seed)
@@ -144,8 +154,9 @@ def _one_match(game: Game, seed: int, max_actions: int, legality_every: int, at:
             replayed.apply(a, p)
     diff = differences(observe(state), observe(replayed))
     if diff:
-        at.fail("determinism", "replaying the match's history from its seed gives another match: "
-                + "; ".join(diff[:3]))
+        at.fail(
+            "determinism", "replaying the match's history from its seed gives another match: " + "; ".join(diff[:3])
+        )
 
 
 class _Watch(Observer):
@@ -218,8 +229,11 @@ def _check_observation(g: Game, state: State, rng: random.Random, at: _Where) ->
         except ValueError as exc:
             at.fail("observation", f"{g.player_names[p]}'s observation does not add up to the deck: {exc}")
         if _as_class(other, type(state)).observation(p) != obs:  # the game's own observation, other deal
-            at.fail("observation", f"{g.player_names[p]}'s observation changes when only cards it cannot see "
-                                   "(other hands, the draw order) are dealt otherwise")
+            at.fail(
+                "observation",
+                f"{g.player_names[p]}'s observation changes when only cards it cannot see "
+                "(other hands, the draw order) are dealt otherwise",
+            )
 
 
 def _as_class(st: State, cls: type[State]) -> State:

@@ -6,10 +6,21 @@ engine's private helpers, so a bug in a cache or in a rule shows up as a disagre
 than being copied. At each hand's end it also recomputes the score sheet and the match's
 winner with the score oracle (:mod:`mbrules.testing.oracle`).
 """
+
 from __future__ import annotations
 
 from mbrules.vocab import (
-    BATTLE, BOTH_PILES, COUP_FOURRE, DISTANCE, FAST_PLAY, HAZARD, NO_LIMIT, REMEDY, SAFETY, SPEED, DecisionKind,
+    BATTLE,
+    BOTH_PILES,
+    COUP_FOURRE,
+    DISTANCE,
+    FAST_PLAY,
+    HAZARD,
+    NO_LIMIT,
+    REMEDY,
+    SAFETY,
+    SPEED,
+    DecisionKind,
 )
 
 from typing import TYPE_CHECKING, cast
@@ -44,7 +55,6 @@ def _counts(game: Game, state: View) -> list[int]:
     return counts
 
 
-
 _TABLES: dict[int, _Tables] = {}
 
 
@@ -56,8 +66,12 @@ class _Tables:
         n = g.n_cards
         self.sorted_deck = sorted(g.deck)
         # a combination remedy (pile BOTH_PILES) lands on either pile
-        self.battle_ok = frozenset(c for c in range(n) if g.kind[c] in (HAZARD, REMEDY) and g.pile[c] in (BATTLE, BOTH_PILES))
-        self.speed_ok = frozenset(c for c in range(n) if g.kind[c] in (HAZARD, REMEDY) and g.pile[c] in (SPEED, BOTH_PILES))
+        self.battle_ok = frozenset(
+            c for c in range(n) if g.kind[c] in (HAZARD, REMEDY) and g.pile[c] in (BATTLE, BOTH_PILES)
+        )
+        self.speed_ok = frozenset(
+            c for c in range(n) if g.kind[c] in (HAZARD, REMEDY) and g.pile[c] in (SPEED, BOTH_PILES)
+        )
         self.safety = frozenset(c for c in range(n) if g.kind[c] == SAFETY)
         self.hazard = frozenset(c for c in range(n) if g.kind[c] == HAZARD)
         self.distance = tuple(c for c in range(n) if g.kind[c] == DISTANCE)
@@ -169,8 +183,11 @@ def check(state: State | View, *, dealt: bool = True, totals: bool = True, start
             mine = dec.kind == DecisionKind.TURN and p == dec.player
             if ptd:  # played, the draw to come: at its turn's draw, a window it opened, its extension question
                 window = dec.kind in (DecisionKind.COUP_FOURRE, DecisionKind.FAST_PLAY)  # the attacker's draw to come
-                due = ((mine and not dec.drawn) or (window and p == state.cf_attacker)
-                       or (dec.kind == DecisionKind.EXTENSION and p == dec.player))
+                due = (
+                    (mine and not dec.drawn)
+                    or (window and p == state.cf_attacker)
+                    or (dec.kind == DecisionKind.EXTENSION and p == dec.player)
+                )
                 want = hs - 1 if due else hs
             else:
                 want = hs + 1 if (mine and dec.drawn) else hs
@@ -199,8 +216,10 @@ def check(state: State | View, *, dealt: bool = True, totals: bool = True, start
         bonus = g.safety_distance
         n_safe = len(state.safeties[s]) + len(state.coups[s])
         if extra != 0 and not (bonus and extra % bonus == 0 and 0 < extra <= bonus * n_safe):
-            out.append(f"side {side}: miles {state.miles[s]} but the distance played adds up to {m}"
-                       + (f" and {n_safe} safeties of {bonus}" if bonus else ""))
+            out.append(
+                f"side {side}: miles {state.miles[s]} but the distance played adds up to {m}"
+                + (f" and {n_safe} safeties of {bonus}" if bonus else "")
+            )
         if state.miles[s] > state.target and not (g.overshoot and state.miles[s] - state.target < max(g.miles)):
             out.append(f"side {side}: {state.miles[s]} miles, past the target of {state.target}")
         for c, most in tb.limited:
@@ -211,8 +230,10 @@ def check(state: State | View, *, dealt: bool = True, totals: bool = True, start
     H = tb.hazard
     for s in range(S):
         side = g.side_names[s]
-        for allowed, pile, label in ((g.hazard_on_hazard or g.stacked_hazards, state.battle[s], "battle"),
-                                     (g.speed_limit_stacking, state.speed[s], "speed")):
+        for allowed, pile, label in (
+            (g.hazard_on_hazard or g.stacked_hazards, state.battle[s], "battle"),
+            (g.speed_limit_stacking, state.speed[s], "speed"),
+        ):
             if not allowed and len(pile) > 1:
                 for below, above in zip(pile, pile[1:]):
                     if above in H and below in H:
@@ -303,16 +324,21 @@ def check(state: State | View, *, dealt: bool = True, totals: bool = True, start
                 out.append("a fast-play window in a ruleset without fast play")
             if g.side_of[dec.player] != state.cf_side:
                 out.append(f"fast-play window for {g.player_names[dec.player]}, not of the side attacked")
-            fixers = [cid for cid, card in g.ruleset.cards.items() if card.kind == "remedy"
-                      and state.cf_hazard >= 0 and g.card_ids[state.cf_hazard] in card.fixes]
+            fixers = [
+                cid
+                for cid, card in g.ruleset.cards.items()
+                if card.kind == "remedy" and state.cf_hazard >= 0 and g.card_ids[state.cf_hazard] in card.fixes
+            ]
             if not any(g.card_ids[c] in fixers for c in hand):
                 out.append(f"fast-play window for {g.player_names[dec.player]}, who holds no remedy for the hazard")
         elif dec.kind == DecisionKind.EXTENSION:
             if ext is None or state.extension_called_by >= 0:
                 out.append("an extension question with no extension to call")
             if state.miles[g.side_of[dec.player]] < state.target:
-                out.append(f"the extension question goes to {g.player_names[dec.player]}, whose side has not "
-                           "completed the trip")
+                out.append(
+                    f"the extension question goes to {g.player_names[dec.player]}, whose side has not "
+                    "completed the trip"
+                )
         if dec.kind != DecisionKind.EXTENSION:
             for s in range(S):
                 if state.miles[s] >= state.target:
@@ -346,8 +372,10 @@ def check(state: State | View, *, dealt: bool = True, totals: bool = True, start
             assert oracle is not None
             for name in lines_of_sheet:
                 if current[s].get(name) != oracle[s][name]:
-                    out.append(f"side {g.side_names[s]}: {name} scored {current[s].get(name)}, the rulings give "
-                               f"{oracle[s][name]}")
+                    out.append(
+                        f"side {g.side_names[s]}: {name} scored {current[s].get(name)}, the rulings give "
+                        f"{oracle[s][name]}"
+                    )
         # a points match is judged by its totals: where they are not checked, only a rule that reads the
         # hand itself (a tie-break, a match of fixed hands, a one-hand match) or that breaks a tie is judged
         if totals or g.match_mode != "points" or g.match_tie_break != "draw":
@@ -367,7 +395,9 @@ def check(state: State | View, *, dealt: bool = True, totals: bool = True, start
         for s in range(S):
             total = sum(sheet[s]["total"] for sheet in sheets)
             if state.match_totals[s] != total:
-                out.append(f"side {g.side_names[s]}: match total {state.match_totals[s]}, the hand sheets add up to {total}")
+                out.append(
+                    f"side {g.side_names[s]}: match total {state.match_totals[s]}, the hand sheets add up to {total}"
+                )
         finished = state.hand_no + (1 if over else 0)
         if len(sheets) != finished:
             out.append(f"{len(sheets)} hand sheets after {finished} finished hands")

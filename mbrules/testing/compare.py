@@ -3,6 +3,7 @@
 Used to check that a clone is independent, that a refused action leaves the state as it was,
 and that replaying a history gives the same state (:func:`replay_history`).
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable
@@ -66,8 +67,9 @@ def _short(v: object, limit: int = 160) -> str:
     return s if len(s) <= limit else s[: limit - 3] + "..."
 
 
-def replay_history(game: Game, seed: int, history: Iterable[tuple[int, int]],
-                   observers: Iterable[Observer] = ()) -> State:
+def replay_history(
+    game: Game, seed: int, history: Iterable[tuple[int, int]], observers: Iterable[Observer] = ()
+) -> State:
     """A new match from ``seed`` with ``history`` ((player, action), (-1, -1) for a new hand) replayed."""
     from mbrules.engine import State
 

@@ -1,4 +1,5 @@
 """Random play over every bundled ruleset, option and player count (property tests, soak, api_test)."""
+
 from __future__ import annotations
 
 import random
@@ -76,8 +77,9 @@ def configurations() -> list[tuple[str, tuple[str, ...], int]]:
     return out
 
 
-def play_random(state: State, rng: random.Random, *, checks: bool = True, max_actions: int = 100_000,
-                dealt: bool = True) -> list[str]:
+def play_random(
+    state: State, rng: random.Random, *, checks: bool = True, max_actions: int = 100_000, dealt: bool = True
+) -> list[str]:
     """Play random legal actions until the hand is over; return the first violations found (or [])."""
     for _ in range(max_actions):
         if state.hand_over:

@@ -5,6 +5,7 @@ miles, sides, targets, the deck and the points come from the ruleset model, so a
 engine's scoring or in the compilation of the rules shows up as a disagreement.
 :func:`expected_sheet` adapts it to a state, :func:`expected_winner` applies the match rules.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple, Sequence, Union, cast
@@ -24,14 +25,30 @@ Winner = Union[int, str, None]  # a side, "draw" or "unfinished"; None: the matc
 # target, safeties in the deck, delayed action, the extension caller's side)
 Facts = tuple[int, Sequence[int], Sequence[dict[str, int]], Sequence[int], Sequence[bool], int, int, bool, int]
 
-__all__ = ["HandStart", "dealt_start", "expected_sheet", "expected_winner", "hand_actions", "position_start",
-           "score_oracle", "sheet_lines"]
+__all__ = [
+    "HandStart",
+    "dealt_start",
+    "expected_sheet",
+    "expected_winner",
+    "hand_actions",
+    "position_start",
+    "score_oracle",
+    "sheet_lines",
+]
 
 
 # The contract's score lines ("Score lines"), in its order.
 _SHEET_LINES = (
-    "milestones", "safeties", "all_safeties", "coup_fourres", "trip_completed",
-    "delayed_action", "safe_trip", "shutout", "extension", "total",
+    "milestones",
+    "safeties",
+    "all_safeties",
+    "coup_fourres",
+    "trip_completed",
+    "delayed_action",
+    "safe_trip",
+    "shutout",
+    "extension",
+    "total",
 )
 
 
@@ -64,8 +81,9 @@ def dealt_start(ruleset: Ruleset, players: int) -> HandStart:
     """A hand just dealt: empty piles, the deck less ``players`` hands of ``hand_size`` to draw."""
     sides = ruleset.player_counts[str(players)].sides
     draw = sum(_deck(ruleset, players).values()) - players * ruleset.play.hand_size.value
-    return HandStart(draw, tuple({} for _ in range(sides)), (0,) * sides, (0,) * sides, -1,
-                     (ruleset.play.hand_size.value,) * players)
+    return HandStart(
+        draw, tuple({} for _ in range(sides)), (0,) * sides, (0,) * sides, -1, (ruleset.play.hand_size.value,) * players
+    )
 
 
 def position_start(state: State | View) -> HandStart:
@@ -77,8 +95,12 @@ def position_start(state: State | View) -> HandStart:
     for row in state.played:
         distance.append({ids[c]: n for c, n in enumerate(row) if n})
     return HandStart(
-        len(state.draw), tuple(distance), tuple(len(x) for x in state.safeties), tuple(len(x) for x in state.coups),
-        state.extension_called_by, tuple(len(h) for h in state.hands),
+        len(state.draw),
+        tuple(distance),
+        tuple(len(x) for x in state.safeties),
+        tuple(len(x) for x in state.coups),
+        state.extension_called_by,
+        tuple(len(h) for h in state.hands),
     )
 
 
@@ -126,7 +148,9 @@ def _meets(cond: SideCondition | None, s: int, facts: Facts) -> bool:
     return True
 
 
-def score_oracle(ruleset: Ruleset, players: int, start: HandStart, actions: Sequence[tuple[int, Action]]) -> Sheet | None:
+def score_oracle(
+    ruleset: Ruleset, players: int, start: HandStart, actions: Sequence[tuple[int, Action]]
+) -> Sheet | None:
     """The score sheet of a finished hand, derived from the hand's actions and the ruleset model alone.
 
     ``actions``: the hand's ``(player, Action)`` pairs in order, read only through the notation's
@@ -294,9 +318,14 @@ def score_oracle(ruleset: Ruleset, players: int, start: HandStart, actions: Sequ
             if not _meets(rule.when, s, facts):
                 continue
             opponents = [t for t in range(S) if t != s]
-            times = {None: 1, "mile": miles[s], "safety": laid_by[s], "coup_fourre": coups[s],
-                     "opponent": sum(1 for t in opponents if _meets(rule.per_when, t, facts))}[rule.per]
-            for t in ([s] if rule.to == "side" else [t for t in opponents if _meets(rule.to_when, t, facts)]):
+            times = {
+                None: 1,
+                "mile": miles[s],
+                "safety": laid_by[s],
+                "coup_fourre": coups[s],
+                "opponent": sum(1 for t in opponents if _meets(rule.per_when, t, facts)),
+            }[rule.per]
+            for t in [s] if rule.to == "side" else [t for t in opponents if _meets(rule.to_when, t, facts)]:
                 sheet[t][key] += rule.points * times
     for line in sheet:
         line["total"] = sum(v for k, v in line.items() if k != "total")
@@ -307,7 +336,7 @@ def hand_actions(history: Sequence[tuple[int, int]]) -> tuple[bool, list[tuple[i
     """The current hand's actions in a match history, and whether a deal (a ``(-1, -1)`` mark) began it."""
     for i in range(len(history) - 1, -1, -1):
         if history[i] == (-1, -1):
-            return True, _actions(history[i + 1:])
+            return True, _actions(history[i + 1 :])
     return False, _actions(history)
 
 

@@ -5,6 +5,7 @@ turn, the coup fourré window and its effect, and the extension question; ``Befo
 cheap copy it needs. :class:`Checker` runs it and :func:`~mbrules.testing.checker.check` after
 every action of a match it observes; :func:`checked_replay` replays a scenario file so.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -13,7 +14,19 @@ from typing import TYPE_CHECKING
 from mbrules.engine import Action, Observer
 from mbrules.vocab import BOTH_PILES  # noqa: E402
 from mbrules.vocab import (
-    BATTLE, COUP_FOURRE, DECLINE, DISCARD, DISTANCE, DRAW, EXTEND, FAST_PLAY, HAZARD, MULLIGAN, OWN, PLAY, REMEDY,
+    BATTLE,
+    COUP_FOURRE,
+    DECLINE,
+    DISCARD,
+    DISTANCE,
+    DRAW,
+    EXTEND,
+    FAST_PLAY,
+    HAZARD,
+    MULLIGAN,
+    OWN,
+    PLAY,
+    REMEDY,
     STOP,
     DecisionKind,
 )
@@ -83,16 +96,20 @@ def _expect_turn(out: list[str], after: View, who: int, why: _What | str) -> Non
             out.append(f"{why}: every hand is empty and the draw pile is out, but the hand goes on ({d.kind})")
         return
     if d.kind != DecisionKind.TURN or d.player != who:
-        out.append(f"{why}: expected {g.player_names[who]}'s turn, got {d.kind} for "
-                   f"{g.player_names[d.player] if d.player >= 0 else 'nobody'}")
+        out.append(
+            f"{why}: expected {g.player_names[who]}'s turn, got {d.kind} for "
+            f"{g.player_names[d.player] if d.player >= 0 else 'nobody'}"
+        )
     else:
         if _ptd(g):  # the turn opens with the play; an empty hand's turn is its draw
             want = bool(after.hands[who]) or not (after.can_draw() or after.can_refill(who))
         else:
             want = not (after.can_draw() or after.can_refill(who))
         if d.drawn != want:
-            out.append(f"{why}: {g.player_names[who]}'s turn {'has drawn' if d.drawn else 'waits for a draw'} "
-                       f"with {len(after.draw)} cards to draw")
+            out.append(
+                f"{why}: {g.player_names[who]}'s turn {'has drawn' if d.drawn else 'waits for a draw'} "
+                f"with {len(after.draw)} cards to draw"
+            )
 
 
 def _removed_one(before: list[int], after: list[int], c: int) -> bool:
@@ -123,8 +140,9 @@ class _What:
         return str(self) + other
 
 
-def check_transition(before: State | View, action: ActionLike, after: State | View,
-                     player: int | None = None) -> list[str]:
+def check_transition(
+    before: State | View, action: ActionLike, after: State | View, player: int | None = None
+) -> list[str]:
     """What ``action`` (accepted) must have done, from ``before`` (``Before(state)`` taken before it,
     or a clone) to ``after``."""
     before = _view(before)
@@ -168,11 +186,15 @@ def check_transition(before: State | View, action: ActionLike, after: State | Vi
             if after.miles[ps] != before.miles[ps] + g.miles[c]:
                 out.append(f"{what}: miles went from {before.miles[ps]} to {after.miles[ps]}")
             if after.miles[ps] >= before.target:  # past it only with option overshoot
-                ext_open = g.extension_to is not None and before.extension_called_by < 0 and before.target < g.extension_to
+                ext_open = (
+                    g.extension_to is not None and before.extension_called_by < 0 and before.target < g.extension_to
+                )
                 if ext_open:
                     if after.decision != (DecisionKind.EXTENSION, p, True):
-                        out.append(f"{what}: the trip is complete; the extension question should go to the "
-                                   f"player whose card completed it, got {after.decision}")
+                        out.append(
+                            f"{what}: the trip is complete; the extension question should go to the "
+                            f"player whose card completed it, got {after.decision}"
+                        )
                 elif not after.hand_over:
                     out.append(f"{what}: the trip is complete and the hand goes on")
             else:
@@ -184,18 +206,30 @@ def check_transition(before: State | View, action: ActionLike, after: State | Vi
                 if pile[ts] != bpile[ts] + [c]:
                     out.append(f"{what}: the hazard is not on top of side {g.side_names[ts]}'s pile")
                 q = after.decision.player
-                eligible = [x for x in ((p + k2) % g.players for k2 in range(1, g.players))
-                            if (g.coup_fourre_any_player or g.side_of[x] == ts)
-                            and any(sc in before.hands[x] for sc in g.protectors[c])]
+                eligible = [
+                    x
+                    for x in ((p + k2) % g.players for k2 in range(1, g.players))
+                    if (g.coup_fourre_any_player or g.side_of[x] == ts)
+                    and any(sc in before.hands[x] for sc in g.protectors[c])
+                ]
                 if not g.coup_fourre_enabled or not eligible or q != eligible[0]:
-                    out.append(f"{what}: coup fourré window for {g.player_names[q]}; eligible in seating order: "
-                               f"{[g.player_names[x] for x in eligible]}")
+                    out.append(
+                        f"{what}: coup fourré window for {g.player_names[q]}; eligible in seating order: "
+                        f"{[g.player_names[x] for x in eligible]}"
+                    )
             else:
-                eligible = [x for x in range(g.players) if x != p and (g.coup_fourre_any_player or g.side_of[x] == ts)
-                            and any(sc in before.hands[x] for sc in g.protectors[c])]
+                eligible = [
+                    x
+                    for x in range(g.players)
+                    if x != p
+                    and (g.coup_fourre_any_player or g.side_of[x] == ts)
+                    and any(sc in before.hands[x] for sc in g.protectors[c])
+                ]
                 if g.coup_fourre_enabled and eligible:
-                    out.append(f"{what}: {[g.player_names[x] for x in eligible]} hold the safety but no coup "
-                               "fourré window opened")
+                    out.append(
+                        f"{what}: {[g.player_names[x] for x in eligible]} hold the safety but no coup "
+                        "fourré window opened"
+                    )
                 if pile[ts] != bpile[ts] + [c]:
                     out.append(f"{what}: the hazard is not on top of side {g.side_names[ts]}'s pile")
                 _expect_fast_play_or_turn(out, before, after, p, c, ts, what)
@@ -244,8 +278,9 @@ def check_transition(before: State | View, action: ActionLike, after: State | Vi
             out.append(f"{what}: the hazard moved although it was played on another side")
         drew = 1 if (g.coup_fourre_replacement_draw and before.can_draw()) else 0
         if len(after.hands[q]) != len(before.hands[q]) - 1 + drew:
-            out.append(f"{what}: the caller holds {len(after.hands[q])} cards, expected "
-                       f"{len(before.hands[q]) - 1 + drew}")
+            out.append(
+                f"{what}: the caller holds {len(after.hands[q])} cards, expected {len(before.hands[q]) - 1 + drew}"
+            )
         if g.safety_distance and after.miles[qs] >= after.target:  # option safety-distance completed the trip
             return out
         queued = g.ruleset.coup_fourre.bonus_turn.value == "queued"
@@ -255,8 +290,7 @@ def check_transition(before: State | View, action: ActionLike, after: State | Vi
             # queued coup fourré turn)
             want = before.resume if before.resume >= 0 else before.cf_attacker
             if after.resume != want:
-                out.append(f"{what}: play should resume after {g.player_names[want]}, "
-                           f"not after player {after.resume}")
+                out.append(f"{what}: play should resume after {g.player_names[want]}, not after player {after.resume}")
             first = before.queued[0] if before.queued else q
             _turn_passes(out, before, after, before.cf_attacker, what + " (the caller's queued turn)", then=first)
         elif g.coup_fourre_extra_turn:
@@ -285,8 +319,9 @@ def check_transition(before: State | View, action: ActionLike, after: State | Vi
             out.append(f"{what}: the remedy does not answer the window's hazard on its own side")
         drew = 1 if (g.ruleset.fast_play.replacement_draw.value and before.can_draw()) else 0
         if len(after.hands[q]) != len(before.hands[q]) - 1 + drew:
-            out.append(f"{what}: the fast player holds {len(after.hands[q])} cards, expected "
-                       f"{len(before.hands[q]) - 1 + drew}")
+            out.append(
+                f"{what}: the fast player holds {len(after.hands[q])} cards, expected {len(before.hands[q]) - 1 + drew}"
+            )
         _turn_passes(out, before, after, before.cf_attacker, what)
         return out
     if op == EXTEND:
@@ -316,12 +351,12 @@ def _check_draw(out: list[str], before: View, after: View, p: int, action: Actio
     elif before.decision.kind == DecisionKind.MULLIGAN:
         if len(hand_a) != hs and after.can_draw():
             out.append(f"{what}: the mulligan drew back to {len(hand_a)} cards, the hand size is {hs}")
-        if hand_a[:len(hand_b)] != hand_b:
+        if hand_a[: len(hand_b)] != hand_b:
             out.append(f"{what}: the mulligan's draw back changed the cards kept")
     else:
         pool = list(before.draw)
         if not pool:  # the draw pile was out: the whole discard pile became the draw pile
-            if sorted(after.draw + hand_a[len(hand_b):]) != sorted(before.discard) or after.discard:
+            if sorted(after.draw + hand_a[len(hand_b) :]) != sorted(before.discard) or after.discard:
                 out.append(f"{what}: the draw pile was out but the discard pile was not shuffled into a new one")
             if after.reshuffles != before.reshuffles + 1:
                 out.append(f"{what}: reshuffles went from {before.reshuffles} to {after.reshuffles}")
@@ -338,22 +373,34 @@ def _check_draw(out: list[str], before: View, after: View, p: int, action: Actio
                     break
             card = pool.pop(want)
             if hand_a != hand_b + [card] or after.draw != pool:
-                out.append(f"{what}: the card drawn is not the "
-                           + ("first the player does not hold among the cards it may pass over" if n else
-                              "top card of the draw pile"))
+                out.append(
+                    f"{what}: the card drawn is not the "
+                    + (
+                        "first the player does not hold among the cards it may pass over"
+                        if n
+                        else "top card of the draw pile"
+                    )
+                )
     if _ptd(g) or before.decision.kind == DecisionKind.MULLIGAN:
         if after.decision.kind in (DecisionKind.HAND_OVER, DecisionKind.MATCH_OVER):
             out.append(f"{what}: a draw ended the hand")
-        elif _ptd(g) and after.decision.player != before.after_draw and before.after_draw >= 0 \
-                and after.decision.kind == DecisionKind.TURN and after.hands[before.after_draw]:
-            out.append(f"{what}: after the draw the turn should be {g.player_names[before.after_draw]}'s, "
-                       f"got {after.decision}")
+        elif (
+            _ptd(g)
+            and after.decision.player != before.after_draw
+            and before.after_draw >= 0
+            and after.decision.kind == DecisionKind.TURN
+            and after.hands[before.after_draw]
+        ):
+            out.append(
+                f"{what}: after the draw the turn should be {g.player_names[before.after_draw]}'s, got {after.decision}"
+            )
     elif after.decision != (DecisionKind.TURN, p, True):
         out.append(f"{what}: after the draw, {after.decision}")
 
 
-def _expect_fast_play_or_turn(out: list[str], before: View, after: View, attacker: int, hazard: int, ts: int,
-                              what: _What) -> None:
+def _expect_fast_play_or_turn(
+    out: list[str], before: View, after: View, attacker: int, hazard: int, ts: int, what: _What
+) -> None:
     """After a hazard that no coup fourré answered: a fast-play window for the first player of the side hit
     (from the attacker's left) who holds a remedy for it, where the ruleset has fast play; else the next turn."""
     g = before.game
@@ -361,16 +408,22 @@ def _expect_fast_play_or_turn(out: list[str], before: View, after: View, attacke
     eligible = []
     if rs.fast_play.enabled.value and hazard >= 0 and (after.bhaz[ts] == hazard or after.lhaz[ts] == hazard):
         name = g.card_ids[hazard]
-        fixers = {g.card_ids.index(cid) for cid, card in rs.cards.items() if card.kind == "remedy" and name in card.fixes}
+        fixers = {
+            g.card_ids.index(cid) for cid, card in rs.cards.items() if card.kind == "remedy" and name in card.fixes
+        }
         for k in range(1, g.players + 1):
             x = (attacker + k) % g.players
-            if g.side_of[x] == ts and any(f in after.hands[x] for f in fixers) and \
-                    any(f in after.hands[x] and _may_lay(after, ts, f) for f in fixers):
+            if (
+                g.side_of[x] == ts
+                and any(f in after.hands[x] for f in fixers)
+                and any(f in after.hands[x] and _may_lay(after, ts, f) for f in fixers)
+            ):
                 eligible.append(x)
     if eligible:
         if after.decision.kind != DecisionKind.FAST_PLAY or after.decision.player != eligible[0]:
-            out.append(f"{what}: a fast-play window for {g.player_names[eligible[0]]} (holds a remedy), got "
-                       f"{after.decision}")
+            out.append(
+                f"{what}: a fast-play window for {g.player_names[eligible[0]]} (holds a remedy), got {after.decision}"
+            )
         return
     _turn_passes(out, before, after, attacker, what)
 
@@ -411,8 +464,7 @@ class Checker(Observer):
         baseline = self._baseline
         assert prior is not None and baseline is not None  # before_action ran first (the engine calls both)
         bad = check_transition(prior, action, state, player)
-        bad += [b for b in check(state, dealt=self.dealt, totals=self.totals, start=self._start)
-                if b not in baseline]
+        bad += [b for b in check(state, dealt=self.dealt, totals=self.totals, start=self._start) if b not in baseline]
         if bad:
             g = state.game
             self.problems.extend(f"after {g.player_names[player]} {g.describe(action)}: {b}" for b in bad)

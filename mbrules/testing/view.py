@@ -4,6 +4,7 @@ A checker is entitled to the whole position (hidden cards included); it reads it
 engine's public :meth:`State.snapshot`, never through private fields, so a bug in a cache shows
 up as a disagreement with a recomputation rather than being copied.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -21,11 +22,45 @@ class View:
     checker is entitled to), with the piles as plain lists (draw pile bottom first). It is a copy:
     taken before an action, it is what :func:`check_transition` compares the state after with."""
 
-    __slots__ = ("state", "game", "decision", "hands", "draw", "discard", "battle", "speed", "safeties", "coups",
-                 "played", "miles", "rolling", "limit", "bhaz", "lhaz", "prot", "row", "needs_go", "target",
-                 "extension_called_by", "cf_queue", "cf_hazard", "cf_side", "cf_attacker", "winner", "hand_sheets",
-                 "match_totals", "hand_no", "history", "turn", "score", "rng_state", "reshuffles", "after_draw",
-                 "queued", "resume")
+    __slots__ = (
+        "state",
+        "game",
+        "decision",
+        "hands",
+        "draw",
+        "discard",
+        "battle",
+        "speed",
+        "safeties",
+        "coups",
+        "played",
+        "miles",
+        "rolling",
+        "limit",
+        "bhaz",
+        "lhaz",
+        "prot",
+        "row",
+        "needs_go",
+        "target",
+        "extension_called_by",
+        "cf_queue",
+        "cf_hazard",
+        "cf_side",
+        "cf_attacker",
+        "winner",
+        "hand_sheets",
+        "match_totals",
+        "hand_no",
+        "history",
+        "turn",
+        "score",
+        "rng_state",
+        "reshuffles",
+        "after_draw",
+        "queued",
+        "resume",
+    )
 
     def __init__(self, state: State, history: bool = True) -> None:
         snap = state.snapshot()
@@ -75,8 +110,11 @@ class View:
         """turn.refill_empty_hand: ``p`` holds nothing and a refill could draw (its reshuffles included)."""
         t = self.game.ruleset.turn
         limit = max(t.reshuffles.value, t.refill_reshuffles.value)
-        return (t.refill_empty_hand.value and not self.hands[p]
-                and (bool(self.draw) or (self.reshuffles < limit and bool(self.discard))))
+        return (
+            t.refill_empty_hand.value
+            and not self.hands[p]
+            and (bool(self.draw) or (self.reshuffles < limit and bool(self.discard)))
+        )
 
     @property
     def hand_over(self) -> bool:

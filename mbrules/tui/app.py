@@ -20,6 +20,7 @@ The match itself is :class:`MatchDriver` (no Textual): bots and draws run until 
 decides, every sentence about a play is :mod:`mbrules.narrate`'s, told from ``State.apply``'s
 transition record. ``--plain`` keeps the prompt loop of :mod:`mbrules.tui.session`.
 """
+
 from __future__ import annotations
 
 from collections import deque
@@ -41,8 +42,19 @@ from mbrules.engine import Action, Game, IllegalAction, Observer, State
 from mbrules.seats import BotSeat, LaterSeat, SeatLoop
 from mbrules.engine.words import fold
 from mbrules.narrate import Narrator, line_label, side_label, take_refusal
-from mbrules.vocab import (COUP_FOURRE, DISCARD, DISTANCE, FAST_PLAY, HAZARD, MULLIGAN, NO_LIMIT, PLAY, REMEDY,
-                           SAFETY, DecisionKind)
+from mbrules.vocab import (
+    COUP_FOURRE,
+    DISCARD,
+    DISTANCE,
+    FAST_PLAY,
+    HAZARD,
+    MULLIGAN,
+    NO_LIMIT,
+    PLAY,
+    REMEDY,
+    SAFETY,
+    DecisionKind,
+)
 
 from .table import DrawChoice, DrawNotes, PublicNarrator, SeatedMatch, draw_choice, draw_prompt, hint_bot_name
 from .words import refusal, why_not
@@ -84,8 +96,9 @@ class MatchDriver(SeatedMatch):
         self.notes: dict[int, list[str]] = {p: [] for p in self.humans}
         self.draw_notes = DrawNotes(self.notes, lambda c: f"You drew {g.names[c]}.")  # after "Resumed ..."
         # A person's seat answers later (a key); the bots are asked even their forced moves, as they always were.
-        self.seats = [LaterSeat() if p in self.humans else BotSeat(b, asks_lone=True)
-                      for p, b in enumerate(self.players)]
+        self.seats = [
+            LaterSeat() if p in self.humans else BotSeat(b, asks_lone=True) for p, b in enumerate(self.players)
+        ]
         st = State.new_match(g, self.seed, deal_next=False)
         self.loop = SeatLoop(st, self.seats, max_hands=self.max_hands)
         self._watch(st)
@@ -120,10 +133,14 @@ class MatchDriver(SeatedMatch):
         """A human seat's move (legal: it was picked from ``legal_actions``); kept for undo first."""
         rec = self.recorder
         if len(self.humans) == 1:
-            self.undo_stack.append(_Undo(
-                self.state.clone(), list(self.narrator.lines),
-                {k: list(v) for k, v in self.notes.items()},
-                (len(rec.hands), len(rec.hands[-1]["actions"]) if rec.hands else 0) if rec else None))
+            self.undo_stack.append(
+                _Undo(
+                    self.state.clone(),
+                    list(self.narrator.lines),
+                    {k: list(v) for k, v in self.notes.items()},
+                    (len(rec.hands), len(rec.hands[-1]["actions"]) if rec.hands else 0) if rec else None,
+                )
+            )
         self.state.verify(a, player=p)  # IllegalAction, the state untouched, as apply would say
         self.notes[p] = []  # before the move: a draw chosen here (p, t, a mulligan's draw back) notes its card
         self.seats[p].offer(a)
@@ -314,7 +331,6 @@ class MovesView(GamePane):
         title.add_row(grid)
         return title
 
-
     def on_click(self, event: events.Click) -> None:
         """A click on a listed move plays it; on a target (after Enter on a card), picks that target."""
         a = self.game_app
@@ -435,8 +451,13 @@ class Handover(Screen[None]):
         self.who = who
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(f"\n\n  {self.who}'s turn: pass the keyboard to {self.who}.\n\n"
-                          f"  {self.who}, press Enter to see your hand.", style="bold"))
+        yield Static(
+            Text(
+                f"\n\n  {self.who}'s turn: pass the keyboard to {self.who}.\n\n"
+                f"  {self.who}, press Enter to see your hand.",
+                style="bold",
+            )
+        )
 
     def on_key(self, event: events.Key) -> None:
         event.stop()
@@ -511,8 +532,11 @@ class TooSmall(Screen[None]):
 
     def words(self) -> Text:
         w, h = self.app.size
-        return Text(f"The window is {w}×{h}: make the window at least {MIN_COLUMNS}×{MIN_LINES} to play. "
-                    "The game goes on where it was. (Ctrl-C quits.)", justify="center")
+        return Text(
+            f"The window is {w}×{h}: make the window at least {MIN_COLUMNS}×{MIN_LINES} to play. "
+            "The game goes on where it was. (Ctrl-C quits.)",
+            justify="center",
+        )
 
     def on_resize(self, event: events.Resize) -> None:
         self.query_one(Static).update(self.words())
@@ -541,8 +565,11 @@ class ScoreSheet(Screen[None]):
             t.add_column(side_label(g, s, me), justify="right")
         sheet = st.hand_sheets[-1]
         for line in g.score_line_names:  # the contract's lines and the ruleset's own (scoring.lines)
-            t.add_row(line_label(line), *(str(sheet[s][line]) for s in range(g.sides)),
-                      end_section=line == g.score_line_names[-2])
+            t.add_row(
+                line_label(line),
+                *(str(sheet[s][line]) for s in range(g.sides)),
+                end_section=line == g.score_line_names[-2],
+            )
         t.add_row("Running total", *(str(x) for x in st.match_totals))
         obs = st.observation(a.seat)
         t.add_row(g.ruleset.display.distance_unit.value.capitalize(), *(str(v.miles) for v in obs.sides))
@@ -657,18 +684,24 @@ class MilleBornesApp(App[str]):
             self.waiting = True
             legal = d.state.legal_actions()
             call = next(a for a in legal if a.op == COUP_FOURRE)
-            self.push_screen(Prompt(question, f"call it ({self.game.names[call.card_index]})", "let it pass"),
-                             lambda yes: self.answer(call if yes else self.game.decline_action))
+            self.push_screen(
+                Prompt(question, f"call it ({self.game.names[call.card_index]})", "let it pass"),
+                lambda yes: self.answer(call if yes else self.game.decline_action),
+            )
         elif kind == DecisionKind.FAST_PLAY:  # option fast-play-remedy: a remedy out of turn, or let it pass
             self.waiting = True
             legal = d.state.legal_actions()
             fast = next(a for a in legal if a.op == FAST_PLAY)
-            self.push_screen(Prompt(question, f"play {self.game.names[fast.card_index]} now", "let it pass"),
-                             lambda yes: self.answer(fast if yes else self.game.decline_action))
+            self.push_screen(
+                Prompt(question, f"play {self.game.names[fast.card_index]} now", "let it pass"),
+                lambda yes: self.answer(fast if yes else self.game.decline_action),
+            )
         elif kind == DecisionKind.EXTENSION:
             self.waiting = True
-            self.push_screen(Prompt(question, "extend the trip", "stop here: the hand ends"),
-                             lambda yes: self.answer(self.game.extend_action if yes else self.game.stop_action))
+            self.push_screen(
+                Prompt(question, "extend the trip", "stop here: the hand ends"),
+                lambda yes: self.answer(self.game.extend_action if yes else self.game.stop_action),
+            )
 
     def answer(self, a: Action) -> None:
         self.waiting = False
@@ -805,8 +838,11 @@ class MilleBornesApp(App[str]):
                     st.verify(a, player=self.seat)
                     self.say(f"You cannot discard {self.game.names[c]} now.")
                 except IllegalAction as e:
-                    self.say(f"You cannot discard {self.game.names[c]}: "
-                             + refusal(self.game, st.observation(self.seat), c, -1, e.code, e.message) + ".")
+                    self.say(
+                        f"You cannot discard {self.game.names[c]}: "
+                        + refusal(self.game, st.observation(self.seat), c, -1, e.code, e.message)
+                        + "."
+                    )
         elif key in ("p", "t", "m") and (choice := self.draw_choice()) is not None:
             self.draw_key(key, choice, hand)
         elif key in ("p", "t", "m"):
@@ -816,8 +852,10 @@ class MilleBornesApp(App[str]):
             num = legal.index(a) + 1 if a in legal else "?"
             if a.card_index >= 0 and a.card_index in hand:
                 self.card_row = hand.index(a.card_index)
-            self.say(f"Hint ({self.driver.hint_name} bot): {num}. "
-                     f"{self.driver.narrator.words.move(st.observation(self.seat), a)}")
+            self.say(
+                f"Hint ({self.driver.hint_name} bot): {num}. "
+                f"{self.driver.narrator.words.move(st.observation(self.seat), a)}"
+            )
         elif key == "u":
             if self.driver.can_undo():
                 self.driver.undo()
@@ -862,8 +900,12 @@ class MilleBornesApp(App[str]):
 
     def table_takes_input(self) -> bool:
         st = self.driver.state
-        return (not self.waiting and isinstance(self.screen, TableScreen) and st.current_player == self.seat
-                and bool(st.legal_actions()))
+        return (
+            not self.waiting
+            and isinstance(self.screen, TableScreen)
+            and st.current_player == self.seat
+            and bool(st.legal_actions())
+        )
 
     def click_card(self, row: int) -> None:
         if self.table_takes_input():
@@ -896,8 +938,7 @@ class MilleBornesApp(App[str]):
         if not mine:
             self.refresh_all()
             return
-        self.targets = [(("Discard " + self.game.names[c]) if a.op == DISCARD else words.move(obs, a), a)
-                        for a in mine]
+        self.targets = [(("Discard " + self.game.names[c]) if a.op == DISCARD else words.move(obs, a), a) for a in mine]
         self.targets_card = c
         self.target_row = 0
         self.refresh_all()
@@ -909,9 +950,16 @@ class MilleBornesApp(App[str]):
             self.exit("interrupted")
             return
         save = self.driver.save_path
-        p = Prompt("Quit this match? " + (f"It will be saved to {save}: the same command continues it."
-                                          if save is not None else "Nothing more will be played."),
-                   "quit", "go on playing")
+        p = Prompt(
+            "Quit this match? "
+            + (
+                f"It will be saved to {save}: the same command continues it."
+                if save is not None
+                else "Nothing more will be played."
+            ),
+            "quit",
+            "go on playing",
+        )
         p.quitting = True
         self.push_screen(p, lambda yes: self.exit("quit") if yes else self.refresh_all())
 
@@ -923,8 +971,11 @@ HELP_KEYS = (  # (key, what it does): one line each, folded under its words at t
     ("d", "discard the picked card"),
     ("p", "at your draw: draw from the draw pile (in a mulligan: draw back and end it)"),
     ("t", "at your draw: take the top card of the discard pile (when the edition allows it)"),
-    ("m", "at your draw: throw the picked card away, a mulligan (when the edition has one); "
-          "throw more with m, then p draws back to a full hand and your turn ends"),
+    (
+        "m",
+        "at your draw: throw the picked card away, a mulligan (when the edition has one); "
+        "throw more with m, then p draws back to a full hand and your turn ends",
+    ),
     ("h", "a hint from the hint bot (it also picks the card)"),
     ("u", "undo your last move (against bots; not in hot seat)"),
     ("r", "the rules of this edition, in a pane that scrolls"),
@@ -946,8 +997,11 @@ KEY_COLUMN = 15  # where a key's words start in the help
 def help_text(width: int) -> str:
     """The help folded to ``width``: each key's words go on under its words, never under the key."""
     keys = "\n".join(f"  {k:<{KEY_COLUMN - 3}} {words}" for k, words in HELP_KEYS)
-    parts = [fold("How to play (every key works at any time on the table):", width, 0), "",
-             fold(keys, width, KEY_COLUMN)]
+    parts = [
+        fold("How to play (every key works at any time on the table):", width, 0),
+        "",
+        fold(keys, width, KEY_COLUMN),
+    ]
     for note in HELP_NOTES:
         parts += ["", fold(note, width, 0)]
     return "\n".join(parts) + "\n"

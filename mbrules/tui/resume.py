@@ -13,6 +13,7 @@ implicit in a scenario, as in ``mbrules replay``), each hand's deal checked agai
 Observers (the recorder, the narrator) watch the replayed actions, so the file written at the end
 holds the whole match. A refusal leaves the file as it was; nothing here writes.
 """
+
 from __future__ import annotations
 
 import json
@@ -78,8 +79,7 @@ def is_saved_game(path: Path) -> bool:
         lines = _head(path).split(b"\n", 2)
     except OSError:
         return False
-    return (len(lines) > 1 and lines[0].startswith(HEADER_PREFIX.encode())
-            and lines[1].startswith(SEATS_PREFIX.encode()))
+    return len(lines) > 1 and lines[0].startswith(HEADER_PREFIX.encode()) and lines[1].startswith(SEATS_PREFIX.encode())
 
 
 def read_save(path: Path) -> SavedMatch | None:
@@ -101,8 +101,10 @@ def read_save(path: Path) -> SavedMatch | None:
     first, _, rest = head.partition(b"\n")
     if not first.startswith(HEADER_PREFIX.encode()):
         what = "an empty file" if not head.strip() else "not a game saved by mbrules play --human --record"
-        raise ResumeError(f"mbrules: --record {file}: {what} (its first line is not "
-                          f"'{HEADER_PREFIX.strip()} ...'), so there is no match to continue; {keep}")
+        raise ResumeError(
+            f"mbrules: --record {file}: {what} (its first line is not "
+            f"'{HEADER_PREFIX.strip()} ...'), so there is no match to continue; {keep}"
+        )
     try:
         docs = read_documents(path, file)
     except OSError as e:
@@ -121,15 +123,31 @@ def read_save(path: Path) -> SavedMatch | None:
             if save_game is None:
                 save_game = game
             elif (game.ruleset_id, game.ruleset.applied_options, game.players) != (
-                    save_game.ruleset_id, save_game.ruleset.applied_options, save_game.players):
-                problems.append(_at(doc, ["ruleset"], f"hand {doc.index} names other rules than hand 1 "
-                                                      f"({_rules_words(game)}; hand 1: {_rules_words(save_game)})"))
+                save_game.ruleset_id,
+                save_game.ruleset.applied_options,
+                save_game.players,
+            ):
+                problems.append(
+                    _at(
+                        doc,
+                        ["ruleset"],
+                        f"hand {doc.index} names other rules than hand 1 "
+                        f"({_rules_words(game)}; hand 1: {_rules_words(save_game)})",
+                    )
+                )
             hands.append((doc, scn))
     if not problems and save_game is not None:
         m = HEADER.match(first.decode("utf-8", "replace"))
         if m and (m.group(1), int(m.group(2))) != (save_game.ruleset_id, save_game.players):
-            problems.append(Diagnostic(file, 1, 1, f"the first line says {m.group(1)}, {m.group(2)} players; "
-                                                   f"the hands are {save_game.ruleset_id}, {save_game.players} players"))
+            problems.append(
+                Diagnostic(
+                    file,
+                    1,
+                    1,
+                    f"the first line says {m.group(1)}, {m.group(2)} players; "
+                    f"the hands are {save_game.ruleset_id}, {save_game.players} players",
+                )
+            )
     if problems or save_game is None:
         raise ResumeError([str(d) for d in problems] + [f"mbrules: --record {file} is not a readable save: {keep}"])
     return SavedMatch(path, file, save_game, seed, seats, tuple(hands))
@@ -140,14 +158,21 @@ def _header_seed(line: str, file: str, problems: list) -> int:
 
     m = HEADER.match(line)
     if not m:
-        problems.append(Diagnostic(file, 1, len(HEADER_PREFIX) + 1, "the first line must say 'RULESET, N players, "
-                                                                   "seed S;' after '" + HEADER_PREFIX.strip() + "'"))
+        problems.append(
+            Diagnostic(
+                file,
+                1,
+                len(HEADER_PREFIX) + 1,
+                "the first line must say 'RULESET, N players, seed S;' after '" + HEADER_PREFIX.strip() + "'",
+            )
+        )
         return 0
     digits = m.group(3).lstrip("-")
     seed = int(m.group(3)) if len(digits) <= 20 else None
     if seed is None or not SEED_MIN <= seed <= SEED_MAX:
-        problems.append(Diagnostic(file, 1, m.start(3) + 1, "the seed is not a 64-bit integer "
-                                                           "(from -2**63 to 2**64-1)"))
+        problems.append(
+            Diagnostic(file, 1, m.start(3) + 1, "the seed is not a 64-bit integer (from -2**63 to 2**64-1)")
+        )
         return 0
     return seed
 
@@ -157,16 +182,25 @@ def _seats(line: str, file: str, problems: list) -> tuple[str, ...] | None:
 
     if not line.startswith(SEATS_PREFIX):
         return None  # a record of a headless play (or of an older mbrules): the caller says so
-    text = line[len(SEATS_PREFIX):]
+    text = line[len(SEATS_PREFIX) :]
     try:
         seats = json.loads(text)
     except (ValueError, RecursionError):
         seats = None
-    if (not isinstance(seats, dict) or not 1 <= len(seats) <= 99
-            or list(seats) != [f"p{i + 1}" for i in range(len(seats))]
-            or not all(isinstance(v, str) and 0 < len(v) <= 2000 for v in seats.values())):
-        problems.append(Diagnostic(file, 2, len(SEATS_PREFIX) + 1, "the seats must be one JSON mapping from p1, "
-                                                                  "p2, ... in order to 'human' or a bot's name"))
+    if (
+        not isinstance(seats, dict)
+        or not 1 <= len(seats) <= 99
+        or list(seats) != [f"p{i + 1}" for i in range(len(seats))]
+        or not all(isinstance(v, str) and 0 < len(v) <= 2000 for v in seats.values())
+    ):
+        problems.append(
+            Diagnostic(
+                file,
+                2,
+                len(SEATS_PREFIX) + 1,
+                "the seats must be one JSON mapping from p1, p2, ... in order to 'human' or a bot's name",
+            )
+        )
         return None
     return tuple(seats.values())
 
@@ -189,13 +223,16 @@ def check_same_match(saved: SavedMatch, game: Game, seed: int, seats: Sequence[s
     if sg.ruleset_id != game.ruleset_id:
         diffs.append(f"ruleset {sg.ruleset_id} (this command: {game.ruleset_id})")
     elif tuple(sg.ruleset.applied_options) != tuple(game.ruleset.applied_options):  # (another ruleset has its own)
-        diffs.append(f"options {', '.join(sg.ruleset.applied_options) or 'none'} "
-                     f"(this command: {', '.join(game.ruleset.applied_options) or 'none'})")
+        diffs.append(
+            f"options {', '.join(sg.ruleset.applied_options) or 'none'} "
+            f"(this command: {', '.join(game.ruleset.applied_options) or 'none'})"
+        )
     if sg.players != game.players:
         diffs.append(f"{sg.players} players (this command: {game.players})")
     if saved.seats is None:
-        diffs.append("no seats: it was written by a play without --human (this command: "
-                     + _seats_words(game, seats) + ")")
+        diffs.append(
+            "no seats: it was written by a play without --human (this command: " + _seats_words(game, seats) + ")"
+        )
     elif tuple(saved.seats) != tuple(seats) and sg.players == game.players:
         diffs.append(f"seats {_seats_words(game, saved.seats)} (this command: {_seats_words(game, seats)})")
     elif tuple(saved.seats) != tuple(seats):
@@ -203,9 +240,13 @@ def check_same_match(saved: SavedMatch, game: Game, seed: int, seats: Sequence[s
     if saved.seed != seed:
         diffs.append(f"seed {saved.seed} (this command: {seed})")
     if diffs:
-        raise ResumeError([f"mbrules: --record {saved.file} saves another match: " + "; ".join(diffs) + ".",
-                           f"mbrules: to continue it, give the same ruleset, options, players, --human, --bot and "
-                           f"seed; {NEW_FILE}. {saved.file} is left as it was."])
+        raise ResumeError(
+            [
+                f"mbrules: --record {saved.file} saves another match: " + "; ".join(diffs) + ".",
+                f"mbrules: to continue it, give the same ruleset, options, players, --human, --bot and "
+                f"seed; {NEW_FILE}. {saved.file} is left as it was.",
+            ]
+        )
 
 
 def _seats_words(game: Game, seats: Sequence[str]) -> str:
@@ -226,8 +267,10 @@ def replay_save(saved: SavedMatch, state: State) -> int:
     from mbrules.scenario.format import deal_of, read_setup
 
     g = state.game
-    keep = (f"mbrules: --record {saved.file} does not follow from its own moves (was it edited?): it is left "
-            f"as it was; {NEW_FILE}")
+    keep = (
+        f"mbrules: --record {saved.file} does not follow from its own moves (was it edited?): it is left "
+        f"as it was; {NEW_FILE}"
+    )
     finished = 0
     for k, (doc, scn) in enumerate(saved.hands):
         if k:
@@ -237,9 +280,23 @@ def replay_save(saved: SavedMatch, state: State) -> int:
         setup = scn.setup
         listed = read_setup(g, setup) if setup is not None else None  # the scenario format reads it back
         dealt = deal_of(state.snapshot())
-        if listed is None or (listed.hands, listed.draw_pile, listed.turn) != (dealt.hands, dealt.draw_pile, dealt.turn):
-            raise ResumeError([str(_at(doc, ["setup"] if setup is not None else [],
-                                       f"hand {k + 1} was dealt other cards than this file lists")), keep])
+        if listed is None or (listed.hands, listed.draw_pile, listed.turn) != (
+            dealt.hands,
+            dealt.draw_pile,
+            dealt.turn,
+        ):
+            raise ResumeError(
+                [
+                    str(
+                        _at(
+                            doc,
+                            ["setup"] if setup is not None else [],
+                            f"hand {k + 1} was dealt other cards than this file lists",
+                        )
+                    ),
+                    keep,
+                ]
+            )
         over = None
         for i, step in enumerate(scn.steps):
             if hasattr(step, "expect"):
@@ -249,8 +306,18 @@ def replay_save(saved: SavedMatch, state: State) -> int:
             _play_step(g, state, doc, k, i, step, keep)
         if over is not None and over[1] != state.hand_over:
             said = "over" if over[1] else "not over"
-            raise ResumeError([str(_at(doc, ["steps", over[0], "expect", "hand_over"],
-                                       f"hand {k + 1} is said to be {said}, and its moves say otherwise")), keep])
+            raise ResumeError(
+                [
+                    str(
+                        _at(
+                            doc,
+                            ["steps", over[0], "expect", "hand_over"],
+                            f"hand {k + 1} is said to be {said}, and its moves say otherwise",
+                        )
+                    ),
+                    keep,
+                ]
+            )
         if state.hand_over:
             finished += 1
     return finished
@@ -267,19 +334,25 @@ def _play_step(g: Game, state: State, doc, k: int, i: int, step, keep: str) -> N
         legal = state.legal_actions()
         if len(legal) == 1 and legal[0].op == DRAW:
             state.apply(legal[0])
-        elif ((state.decision.kind == DecisionKind.COUP_FOURRE
-               and not (step.coup_fourre is not None and state.current_player == p))
-              or (state.decision.kind == DecisionKind.FAST_PLAY  # option fast-play-remedy
-                  and not (step.fast_play is not None and state.current_player == p))) \
-                and g.decline_action in legal:
+        elif (
+            (
+                state.decision.kind == DecisionKind.COUP_FOURRE
+                and not (step.coup_fourre is not None and state.current_player == p)
+            )
+            or (
+                state.decision.kind == DecisionKind.FAST_PLAY  # option fast-play-remedy
+                and not (step.fast_play is not None and state.current_player == p)
+            )
+        ) and g.decline_action in legal:
             state.apply(g.decline_action)
         else:
             break
     try:
         state.apply(action, player=p)
     except IllegalAction as e:
-        raise ResumeError([str(_at(doc, where, f"hand {k + 1}, {step.player} {action}: refused ({e.code}): "
-                                               f"{e.message}")), keep]) from None
+        raise ResumeError(
+            [str(_at(doc, where, f"hand {k + 1}, {step.player} {action}: refused ({e.code}): {e.message}")), keep]
+        ) from None
 
 
 # -- kept for callers of the first version ------------------------------------------------------------------
@@ -303,5 +376,15 @@ def replay_record(state: State, path: Path) -> int:
     return replay_save(saved, state)
 
 
-__all__ = ["ResumeError", "SavedMatch", "check_same_match", "is_saved_game", "read_save", "recorded_match",
-           "replay_record", "replay_save", "seat_lineup", "seats_comment"]
+__all__ = [
+    "ResumeError",
+    "SavedMatch",
+    "check_same_match",
+    "is_saved_game",
+    "read_save",
+    "recorded_match",
+    "replay_record",
+    "replay_save",
+    "seat_lineup",
+    "seats_comment",
+]

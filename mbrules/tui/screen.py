@@ -6,6 +6,7 @@ every side's piles, counts) and the public narration of plays; never ``snapshot(
 they follow the user's palette and stay readable on light and dark backgrounds; ``NO_COLOR``
 turns them off (Rich honours it) and every fact is also written in words, never in colour alone.
 """
+
 from __future__ import annotations
 
 from typing import Sequence
@@ -46,8 +47,7 @@ def action_words(game: Game, obs: Observation, a: Action) -> str:
     return Narrator(game).move(obs, a)
 
 
-def sides_table(game: Game, obs: Observation, unicode: bool = True,
-                hand_points: Sequence[int] | None = None) -> Table:
+def sides_table(game: Game, obs: Observation, unicode: bool = True, hand_points: Sequence[int] | None = None) -> Table:
     """Every side's battle and speed piles, safeties (coups fourrés marked), miles, limited cards, score."""
     d = game.ruleset.display
     t = Table(title="The table", title_justify="left", expand=False, show_lines=False)
@@ -121,8 +121,9 @@ def header(game: Game, obs: Observation, hands_cap: int | None = None) -> Text:
     else:
         text.append("empty")
     if obs.extension_called_by >= 0:
-        text.append(f"   extension called by {game.player_names[obs.extension_called_by]}: trip of {obs.target}",
-                    style="bold")
+        text.append(
+            f"   extension called by {game.player_names[obs.extension_called_by]}: trip of {obs.target}", style="bold"
+        )
     return text
 
 
@@ -141,8 +142,13 @@ def hand_text(game: Game, obs: Observation, unicode: bool = True) -> Text:
 
 
 def moves_table(game: Game, obs: Observation, legal: Sequence[Action]) -> Table:
-    t = Table(title="Your moves (type the number or the words)", title_justify="left", box=None,
-              show_header=False, pad_edge=False)
+    t = Table(
+        title="Your moves (type the number or the words)",
+        title_justify="left",
+        box=None,
+        show_header=False,
+        pad_edge=False,
+    )
     t.add_column(justify="right", style="bold")
     t.add_column()
     t.add_column()
@@ -166,17 +172,26 @@ def decision_banner(game: Game, obs: Observation, who: str) -> Text | None:
     return None if question is None else Text(question, style="bold reverse")
 
 
-def decision_screen(game: Game, obs: Observation, legal: Sequence[Action], narration: Sequence[str],
-                    note: Sequence[str] = (), unicode: bool = True,
-                    hand_points: Sequence[int] | None = None) -> Group:
+def decision_screen(
+    game: Game,
+    obs: Observation,
+    legal: Sequence[Action],
+    narration: Sequence[str],
+    note: Sequence[str] = (),
+    unicode: bool = True,
+    hand_points: Sequence[int] | None = None,
+) -> Group:
     """The whole screen for one decision of the seat whose observation ``obs`` is.
 
     ``hand_points``: each side's points this hand so far (``state.score_sheet()``'s totals: the sheet
     is worked out from the table alone, so it is public), shown in the table's last column.
     """
     who = game.player_names[obs.player]
-    parts: list[RenderableType] = [header(game, obs), sides_table(game, obs, unicode, hand_points),
-                                   narration_text(narration)]
+    parts: list[RenderableType] = [
+        header(game, obs),
+        sides_table(game, obs, unicode, hand_points),
+        narration_text(narration),
+    ]
     choice = draw_choice(obs, list(legal))
     if choice is not None:  # a draw that is a choice (draw-from-discard, mulligan): its keys, in place of the question
         parts.append(Text(draw_prompt(game, obs, choice, "m CARD throws CARD"), style="bold reverse"))
@@ -186,20 +201,27 @@ def decision_screen(game: Game, obs: Observation, legal: Sequence[Action], narra
             parts.append(banner)
     for line in note:
         parts.append(Text(line, style="bold"))
-    parts += [hand_text(game, obs, unicode), moves_table(game, obs, legal),
-              Text("?  hint    r  rules    q  quit    h  help", style="bold")]
+    parts += [
+        hand_text(game, obs, unicode),
+        moves_table(game, obs, legal),
+        Text("?  hint    r  rules    q  quit    h  help", style="bold"),
+    ]
     return Group(*parts)
 
 
-def score_sheet_table(game: Game, sheet: Sequence[dict], totals: Sequence[int], miles: Sequence[int],
-                      hand: int, me: int | None = None) -> Table:
+def score_sheet_table(
+    game: Game, sheet: Sequence[dict], totals: Sequence[int], miles: Sequence[int], hand: int, me: int | None = None
+) -> Table:
     t = Table(title=f"Score sheet, hand {hand}", title_justify="left")
     t.add_column("")
     for s in range(game.sides):
         t.add_column(side_label(game, s, me), justify="right")
     for line in game.score_line_names:  # the contract's lines and the ruleset's own (scoring.lines)
-        t.add_row(line_label(line), *(str(sheet[s][line]) for s in range(game.sides)),
-                  end_section=line == game.score_line_names[-2])
+        t.add_row(
+            line_label(line),
+            *(str(sheet[s][line]) for s in range(game.sides)),
+            end_section=line == game.score_line_names[-2],
+        )
     t.add_row("Running total", *(str(x) for x in totals))
     t.add_row(f"{game.ruleset.display.distance_unit.value.capitalize()} travelled", *(str(m) for m in miles))
     return t

@@ -12,6 +12,7 @@ Bots see only their seat's observation; the human seat's screen shows only that 
 observation and the public narration of plays. A typed move goes through
 ``Action.parse`` and ``State.apply``; a refusal shows the engine's sentence and reason code.
 """
+
 from __future__ import annotations
 
 import sys
@@ -74,9 +75,18 @@ class TerminalSeat:
 class HumanSession(SeatedMatch):
     """A match where the seats in ``humans`` are played from the keyboard and the others by bots."""
 
-    def __init__(self, game: Game, seed: int, bots: Sequence[str], humans: Sequence[int], *,
-                 console: Console, read: Callable[[str], str] | None = None, max_hands: int | None = None,
-                 observers: Sequence[Observer] = ()):
+    def __init__(
+        self,
+        game: Game,
+        seed: int,
+        bots: Sequence[str],
+        humans: Sequence[int],
+        *,
+        console: Console,
+        read: Callable[[str], str] | None = None,
+        max_hands: int | None = None,
+        observers: Sequence[Observer] = (),
+    ):
         self.game = game
         self.seed = seed
         self.humans = tuple(sorted(set(humans)))
@@ -95,8 +105,9 @@ class HumanSession(SeatedMatch):
             self.state.add_observer(o)
         # A person answers at the keyboard, there and then (a blocking seat); the bots are asked even
         # their forced moves, as they always were.
-        seats = [TerminalSeat(self, p) if p in self.humans else BotSeat(b, asks_lone=True)
-                 for p, b in enumerate(self.bots)]
+        seats = [
+            TerminalSeat(self, p) if p in self.humans else BotSeat(b, asks_lone=True) for p, b in enumerate(self.bots)
+        ]
         self.loop = SeatLoop(self.state, seats, max_hands=max_hands)
         self.last_human: int | None = None
         self.unicode = (console.encoding or "").lower().startswith("utf")
@@ -123,8 +134,12 @@ class HumanSession(SeatedMatch):
         """Hot seat: before showing a hand, hide the screen until the right person has the keyboard."""
         if len(self.humans) > 1 and self.last_human != p:
             self.console.clear()
-            self.console.print(Text(f"{self.game.player_names[p]}'s turn: pass the keyboard to "
-                                    f"{self.game.player_names[p]}.", style="bold"))
+            self.console.print(
+                Text(
+                    f"{self.game.player_names[p]}'s turn: pass the keyboard to {self.game.player_names[p]}.",
+                    style="bold",
+                )
+            )
             self._pause(f"{self.game.player_names[p]}, press Enter to see your hand: ", allow_quit=True)
         self.last_human = p
 
@@ -140,15 +155,28 @@ class HumanSession(SeatedMatch):
             if redraw:
                 self.console.clear()
                 points = [line["total"] for line in st.score_sheet()]  # public: from the table alone
-                self.console.print(screen.decision_screen(g, obs, legal, list(self.narrator.lines), note,
-                                                          self.unicode, points))
+                self.console.print(
+                    screen.decision_screen(g, obs, legal, list(self.narrator.lines), note, self.unicode, points)
+                )
                 redraw = False
             choice = draw_choice(obs, legal)
-            keys = "" if choice is None else "".join(
-                k for k, on in (("p, ", choice.pile is not None), ("t, ", choice.discard_top is not None),
-                                ("m CARD, ", bool(choice.mulligan))) if on)
-            line = self._read(f"{g.player_names[p]} ({g.side_names[g.side_of[p]]}), your move "
-                              f"[1-{len(legal)}, {keys}words, ?, r, q, h]: ")
+            keys = (
+                ""
+                if choice is None
+                else "".join(
+                    k
+                    for k, on in (
+                        ("p, ", choice.pile is not None),
+                        ("t, ", choice.discard_top is not None),
+                        ("m CARD, ", bool(choice.mulligan)),
+                    )
+                    if on
+                )
+            )
+            line = self._read(
+                f"{g.player_names[p]} ({g.side_names[g.side_of[p]]}), your move "
+                f"[1-{len(legal)}, {keys}words, ?, r, q, h]: "
+            )
             text = line.strip()
             if not text:
                 redraw = True
@@ -210,8 +238,13 @@ class HumanSession(SeatedMatch):
         try:
             return Action.parse(text, g)
         except NotationError as e:
-            self.console.print(Text(f"Not a move: {e}. Type a number from 1 to {len(legal)}, or the words "
-                                    f"of a move such as '{legal[0]}'; h for help.", style="bold red"))
+            self.console.print(
+                Text(
+                    f"Not a move: {e}. Type a number from 1 to {len(legal)}, or the words "
+                    f"of a move such as '{legal[0]}'; h for help.",
+                    style="bold red",
+                )
+            )
             return None
 
     def _draw_key(self, low: str, choice: DrawChoice, obs) -> Action | None:
@@ -233,9 +266,11 @@ class HumanSession(SeatedMatch):
             except NotationError as e:
                 self.console.print(Text(f"Not a card to throw away: {e}.", style="bold red"))
                 return None
-        why = {"p": f"You cannot draw from the {d.draw_pile} now.",
-               "t": take_refusal(g, obs),
-               "m": "This edition has no mulligan." if not g.mulligan else "You cannot mulligan now."}[low[:1]]
+        why = {
+            "p": f"You cannot draw from the {d.draw_pile} now.",
+            "t": take_refusal(g, obs),
+            "m": "This edition has no mulligan." if not g.mulligan else "You cannot mulligan now.",
+        }[low[:1]]
         self.console.print(Text(why, style="bold red"))
         return None
 
@@ -262,8 +297,9 @@ class HumanSession(SeatedMatch):
     def _hint(self, p: int, obs, legal: list) -> None:
         a = self.hinters[p].choose(obs, legal)
         n = legal.index(a) + 1 if a in legal else "?"
-        self.console.print(Text(f"Hint ({self.hint_name} bot): {n}. {a}  ({self.narrator.words.move(obs, a)})",
-                                style="bold cyan"))
+        self.console.print(
+            Text(f"Hint ({self.hint_name} bot): {n}. {a}  ({self.narrator.words.move(obs, a)})", style="bold cyan")
+        )
 
     def _rules(self) -> None:
         from mbrules.ruleset.render import show_text
@@ -274,13 +310,17 @@ class HumanSession(SeatedMatch):
         self._pause("Press Enter to go back to the game: ")
 
     def _help(self) -> None:
-        self.console.print(Text(
-            "Type a move's number, or its words: 'play d100', 'play stop on B', 'discard d25', "
-            "'coup-fourre right_of_way', 'fast-play repairs', 'decline', 'extend', 'stop'. When your draw is a "
-            "choice: p draws from the draw pile (in a mulligan: draws back and ends it), t takes the discard "
-            "pile's top card, 'm d25' throws 25 miles away (a mulligan). In a coup fourré "
-            "or fast-play window or at the extension question, y and n answer. Enter redraws the screen. ? a hint from the "
-            f"{self.hint_name} bot; r the rules of this ruleset; q quit (asks first).", style="bold"))
+        self.console.print(
+            Text(
+                "Type a move's number, or its words: 'play d100', 'play stop on B', 'discard d25', "
+                "'coup-fourre right_of_way', 'fast-play repairs', 'decline', 'extend', 'stop'. When your draw is a "
+                "choice: p draws from the draw pile (in a mulligan: draws back and ends it), t takes the discard "
+                "pile's top card, 'm d25' throws 25 miles away (a mulligan). In a coup fourré "
+                "or fast-play window or at the extension question, y and n answer. Enter redraws the screen. ? a hint from the "
+                f"{self.hint_name} bot; r the rules of this ruleset; q quit (asks first).",
+                style="bold",
+            )
+        )
 
     # -- the end of a hand ------------------------------------------------------------------
     def _hand_over(self, hands: int) -> None:
@@ -292,8 +332,9 @@ class HumanSession(SeatedMatch):
         self.console.print()
         self.console.print(screen.narration_text(list(self.narrator.lines)))
         self.console.print(Text(self.narrator.words.hand_end(st), style="bold"))
-        self.console.print(screen.score_sheet_table(g, sheets[-1], st.match_totals,
-                                                    [v.miles for v in obs.sides], len(sheets), me))
+        self.console.print(
+            screen.score_sheet_table(g, sheets[-1], st.match_totals, [v.miles for v in obs.sides], len(sheets), me)
+        )
         if st.is_terminal():
             self.console.print(Text(result_sentence(g, st), style="bold reverse"))
 
@@ -310,9 +351,21 @@ def no_terminal() -> bool:
         return True
 
 
-def run_human(game: Game, ruleset: str, options: list[str], players: int, seed: int, bots: list[str],
-              humans: list[int], hands: int | None, record: Path | None, inputs: list[Path], done: dict,
-              console: Console | None = None, full_screen: bool = False) -> int:
+def run_human(
+    game: Game,
+    ruleset: str,
+    options: list[str],
+    players: int,
+    seed: int,
+    bots: list[str],
+    humans: list[int],
+    hands: int | None,
+    record: Path | None,
+    inputs: list[Path],
+    done: dict,
+    console: Console | None = None,
+    full_screen: bool = False,
+) -> int:
     """The body of ``mbrules play --human``: play, then write ``--record`` (also after a quit). Returns the exit code.
 
     A ``--record`` file that holds a saved match is continued (both the full-screen game and ``--plain``),
@@ -362,8 +415,11 @@ def run_human(game: Game, ruleset: str, options: list[str], players: int, seed: 
             print(f"mbrules: --record {saved.file} saves a match that is over: {NEW_MATCH}", file=sys.stderr)
             return 2
         if hands is not None and match.hands_done >= hands:
-            print(f"mbrules: --record {saved.file} already holds {match.hands_done} finished hands, as many as "
-                  f"--hands {hands}: give a larger --hands to go on, or {NEW_MATCH}", file=sys.stderr)
+            print(
+                f"mbrules: --record {saved.file} already holds {match.hands_done} finished hands, as many as "
+                f"--hands {hands}: give a larger --hands to go on, or {NEW_MATCH}",
+                file=sys.stderr,
+            )
             return 2
         if st.hand_over and not st.legal_actions():
             match.next_hand()
@@ -391,18 +447,36 @@ def run_human(game: Game, ruleset: str, options: list[str], players: int, seed: 
         st = match.state
     done["played"] = True
     if quit_why is not None:
-        console.print(Text(f"Match left ({quit_why}) in hand {st.hand_no + 1}: "
-                           f"{result_sentence(game, st) if st.is_terminal() else 'no result.'}", style="bold"))
+        console.print(
+            Text(
+                f"Match left ({quit_why}) in hand {st.hand_no + 1}: "
+                f"{result_sentence(game, st) if st.is_terminal() else 'no result.'}",
+                style="bold",
+            )
+        )
     if record is not None and recorder is not None and recorder.hands:  # the one is made with the other
         from mbrules.safe_output import OutputPathError
 
-        text = record_match(recorder, st, ruleset, options, players, seed,
-                            out_dir=Path(os.path.realpath(record)).parent, comments=[seats_comment(game, seats)])
+        text = record_match(
+            recorder,
+            st,
+            ruleset,
+            options,
+            players,
+            seed,
+            out_dir=Path(os.path.realpath(record)).parent,
+            comments=[seats_comment(game, seats)],
+        )
         try:
             write_scenario_file(record, text, inputs, "--record")
             done["recorded"] = True
-            again = ("" if st.is_terminal() else ": the same command continues the match" if quit_why is not None
-                     else ": the same command with a larger --hands continues the match")
+            again = (
+                ""
+                if st.is_terminal()
+                else ": the same command continues the match"
+                if quit_why is not None
+                else ": the same command with a larger --hands continues the match"
+            )
             console.print(f"Recorded to {record}{again}.", markup=False, highlight=False)
         except OutputPathError as e:
             print(str(e), file=sys.stderr)
@@ -411,8 +485,11 @@ def run_human(game: Game, ruleset: str, options: list[str], players: int, seed: 
             print(f"mbrules: cannot write {record}: {e.strerror or e}", file=sys.stderr)
             return 2
     if code == 130:
-        print("mbrules: interrupted (Ctrl-C): the match was not finished"
-              + (f"; {record} was written whole" if done.get("recorded") else ""), file=sys.stderr)
+        print(
+            "mbrules: interrupted (Ctrl-C): the match was not finished"
+            + (f"; {record} was written whole" if done.get("recorded") else ""),
+            file=sys.stderr,
+        )
     return code
 
 

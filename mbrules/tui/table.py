@@ -1,4 +1,5 @@
 """What both ways of playing a seat share: the public narration of plays and the hint bot's name."""
+
 from __future__ import annotations
 
 from collections import deque
@@ -76,9 +77,12 @@ def draw_choice(obs: Observation, legal: list[Action]) -> DrawChoice | None:
     under_way = d.kind == DecisionKind.MULLIGAN
     if len(legal) < 2 and not under_way:
         return None
-    return DrawChoice(next((a for a in legal if a.op == DRAW and not a.from_discard), None),
-                      next((a for a in legal if a.op == DRAW and a.from_discard), None),
-                      {a.card_index: a for a in legal if a.op == MULLIGAN}, under_way)
+    return DrawChoice(
+        next((a for a in legal if a.op == DRAW and not a.from_discard), None),
+        next((a for a in legal if a.op == DRAW and a.from_discard), None),
+        {a.card_index: a for a in legal if a.op == MULLIGAN},
+        under_way,
+    )
 
 
 def draw_prompt(game: Game, obs: Observation, choice: DrawChoice, mulligan_key: str) -> str:

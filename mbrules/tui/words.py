@@ -4,6 +4,7 @@ The wording lives in :mod:`mbrules.narrate` (:func:`~mbrules.narrate.refusal`,
 :func:`~mbrules.narrate.why_not`), below the terminal game and the browser tables, which both say
 it; this module keeps the terminal game's name for it.
 """
+
 from __future__ import annotations
 
 from mbrules.narrate import refusal, why_not

@@ -25,6 +25,7 @@ with ``Retry-After`` (``GET /health`` is never limited). A request body is at mo
 :data:`RATE` messages a second with bursts of :data:`BURST` (past that they are dropped unread,
 and :data:`MAX_DROPPED` drops close it, code 1008).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -111,8 +112,11 @@ class RateLimit:
         if wait:
             seconds = max(1, math.ceil(wait))
             log.warning("too many %s from %s: refused for %d s", what, client, seconds)
-            answer = JSONResponse({"errors": [f"too many {what} from your address: try again in {seconds} s"]},
-                                  status_code=429, headers={"Retry-After": str(seconds)})
+            answer = JSONResponse(
+                {"errors": [f"too many {what} from your address: try again in {seconds} s"]},
+                status_code=429,
+                headers={"Retry-After": str(seconds)},
+            )
             return await answer(scope, receive, send)
         return await self.app(scope, receive, send)
 
@@ -155,14 +159,22 @@ def refusal(e: Exception) -> JSONResponse:
 
 
 # The pages run only their own scripts and talk only to this server (a link is never sent elsewhere).
-CSP = ("default-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self' data:; "
-       "style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
+CSP = (
+    "default-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self' data:; "
+    "style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+)
 
 
 def _page(name: str) -> HTMLResponse:
-    return HTMLResponse((STATIC / name).read_text(encoding="utf-8"),
-                        headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
-                                 "X-Frame-Options": "DENY", "Content-Security-Policy": CSP})
+    return HTMLResponse(
+        (STATIC / name).read_text(encoding="utf-8"),
+        headers={
+            "Cache-Control": "no-store",
+            "Referrer-Policy": "no-referrer",
+            "X-Frame-Options": "DENY",
+            "Content-Security-Policy": CSP,
+        },
+    )
 
 
 def _choice(data: dict):
@@ -174,8 +186,9 @@ def _choice(data: dict):
     if upload is not None:
         if not isinstance(upload, dict) or not isinstance(upload.get("text"), str):
             raise RulesChoiceError(["an upload is {name, text}"])
-        return uploaded_choice(str(upload.get("name") or "upload.yaml"), upload["text"].encode("utf-8", "replace"),
-                               options)
+        return uploaded_choice(
+            str(upload.get("name") or "upload.yaml"), upload["text"].encode("utf-8", "replace"), options
+        )
     rid = data.get("ruleset")
     if not isinstance(rid, str):
         raise RulesChoiceError(["choose an edition"])
@@ -207,25 +220,54 @@ def create_app(lobby: Lobby) -> Starlette:
         for rid in bundled_ruleset_ids():
             s = ruleset_summary(rid)
             rs = bundled_choice(rid, []).ruleset
-            editions.append({"id": rid, "name": s.name, "description": s.description,
-                             "players": sorted(int(k) for k in rs.player_counts)})
+            editions.append(
+                {
+                    "id": rid,
+                    "name": s.name,
+                    "description": s.description,
+                    "players": sorted(int(k) for k in rs.player_counts),
+                }
+            )
         options = []
         for oid in bundled_option_ids():
             s = option_summary(oid)
-            options.append({"id": oid, "name": s.name, "description": s.description, "category": s.category,
-                            "groups": list(s.groups)})
-        return JSONResponse({"editions": editions, "options": options, "categories": OPTION_CATEGORIES,
-                             "bots": bot_descriptions(), "max_upload": MAX_UPLOAD})
+            options.append(
+                {
+                    "id": oid,
+                    "name": s.name,
+                    "description": s.description,
+                    "category": s.category,
+                    "groups": list(s.groups),
+                }
+            )
+        return JSONResponse(
+            {
+                "editions": editions,
+                "options": options,
+                "categories": OPTION_CATEGORIES,
+                "bots": bot_descriptions(),
+                "max_upload": MAX_UPLOAD,
+            }
+        )
 
     async def preview(request: Request) -> Response:
         try:
             data = await read_json(request)
             rules = _choice(data)
             players = data.get("players")
-            text = rules.rules_text(players) if isinstance(players, int) and str(players) in \
-                rules.ruleset.player_counts else rules.rules_text(None)
-            return JSONResponse({"name": rules.ruleset.name, "changes": rules.changes(), "rules": text,
-                                 "players": sorted(int(k) for k in rules.ruleset.player_counts)})
+            text = (
+                rules.rules_text(players)
+                if isinstance(players, int) and str(players) in rules.ruleset.player_counts
+                else rules.rules_text(None)
+            )
+            return JSONResponse(
+                {
+                    "name": rules.ruleset.name,
+                    "changes": rules.changes(),
+                    "rules": text,
+                    "players": sorted(int(k) for k in rules.ruleset.player_counts),
+                }
+            )
         except REFUSED as e:
             return refusal(e)
 
@@ -237,8 +279,9 @@ def create_app(lobby: Lobby) -> Starlette:
             seed = data.get("seed")
             # a bot that trains its model on first use does so in a worker thread, not in the event loop
             await asyncio.to_thread(warm_bots, rules.ruleset, players, data.get("seats"))
-            table = lobby.open_table(rules, players, data.get("seats"), seed if seed != "" else None,
-                                     data.get("pace", 0.6))
+            table = lobby.open_table(
+                rules, players, data.get("seats"), seed if seed != "" else None, data.get("pace", 0.6)
+            )
         except REFUSED as e:
             return refusal(e)
         return JSONResponse(host_json(request, table), status_code=201)
@@ -248,16 +291,30 @@ def create_app(lobby: Lobby) -> Starlette:
         g = table.game
         here = lobby.connected(table.id)
         return {
-            "table": table.id, "ruleset": table.rules.ruleset.name, "options": list(table.rules.options),
-            "players": g.players, "seed": table.setup["seed"], "version": table.version,
+            "table": table.id,
+            "ruleset": table.rules.ruleset.name,
+            "options": list(table.rules.options),
+            "players": g.players,
+            "seed": table.setup["seed"],
+            "version": table.version,
             "host_url": f"{base}/host/{table.id}/{table.setup['host_secret']}",
             "export_url": f"{base}/export/{table.id}/{table.setup['host_secret']}",
-            "seats": [{"name": g.player_names[p], "side": g.side_names[g.side_of[p]], "kind": table.seats[p].kind,
-                       "url": f"{base}/play/{table.id}/{table.setup['secrets'][p]}"
-                       if table.seats[p].kind == PERSON else None,
-                       "here": p in here} for p in range(g.players)],
-            "hand": table.state.hand_no + 1, "hand_over": table.state.hand_over,
-            "match_over": table.state.is_terminal(), "changes": table.rules.changes(),
+            "seats": [
+                {
+                    "name": g.player_names[p],
+                    "side": g.side_names[g.side_of[p]],
+                    "kind": table.seats[p].kind,
+                    "url": f"{base}/play/{table.id}/{table.setup['secrets'][p]}"
+                    if table.seats[p].kind == PERSON
+                    else None,
+                    "here": p in here,
+                }
+                for p in range(g.players)
+            ],
+            "hand": table.state.hand_no + 1,
+            "hand_over": table.state.hand_over,
+            "match_over": table.state.is_terminal(),
+            "changes": table.rules.changes(),
         }
 
     def host_table(request: Request):
@@ -356,12 +413,14 @@ def create_app(lobby: Lobby) -> Starlette:
                 return PlainTextResponse(f"{why[0].upper()}{why[1:]}.\n", 410)
             return PlainTextResponse("not found\n", 404)
         if not table.is_host(secret) and not table.state.is_terminal():
-            return PlainTextResponse("the record shows every hand: a seat may export it once the match is over\n",
-                                     403)
+            return PlainTextResponse("the record shows every hand: a seat may export it once the match is over\n", 403)
         text = table.export()
         lobby.put_away(table)
-        return Response(text, media_type="application/yaml", headers={
-            "Content-Disposition": f'attachment; filename="table-{table.id}.yaml"'})
+        return Response(
+            text,
+            media_type="application/yaml",
+            headers={"Content-Disposition": f'attachment; filename="table-{table.id}.yaml"'},
+        )
 
     async def seat_socket(ws: WebSocket) -> None:
         table = lobby.get(ws.path_params["table"])
@@ -484,5 +543,17 @@ def _lifespan(lobby: Lobby):
     return lifespan
 
 
-__all__ = ["BURST", "HTTP_BURST", "HTTP_RATE", "MAX_BODY", "MAX_DROPPED", "MAX_MESSAGE", "OPEN_BURST", "OPEN_RATE",
-           "RATE", "Buckets", "RateLimit", "create_app"]
+__all__ = [
+    "BURST",
+    "HTTP_BURST",
+    "HTTP_RATE",
+    "MAX_BODY",
+    "MAX_DROPPED",
+    "MAX_MESSAGE",
+    "OPEN_BURST",
+    "OPEN_RATE",
+    "RATE",
+    "Buckets",
+    "RateLimit",
+    "create_app",
+]

@@ -7,6 +7,7 @@ synchronous, so a table changes only between two awaits and needs no lock.
 What a page receives goes through :class:`Conn`: it keeps only the newest message of a kind not
 yet sent (a slow page is sent the latest table, never a growing queue), and a task per page sends it.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -138,12 +139,18 @@ class Lobby:
         at = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(now))
         for tid, created in waiting:
             if created <= now - self.waiting_age:
-                gone.append((tid, f"this table expired at {at}: nobody joined it in the {hours:g} hours after it "
-                                  "was opened"))
+                gone.append(
+                    (tid, f"this table expired at {at}: nobody joined it in the {hours:g} hours after it was opened")
+                )
         left = [tid for tid, _ in waiting if tid not in {g for g, _ in gone}]
-        for tid in left[:max(0, len(left) - self.max_waiting)]:
-            gone.append((tid, f"this table expired at {at}: nobody had joined it, and it was the oldest of the "
-                              f"{self.max_waiting} tables waiting for players that this server keeps"))
+        for tid in left[: max(0, len(left) - self.max_waiting)]:
+            gone.append(
+                (
+                    tid,
+                    f"this table expired at {at}: nobody had joined it, and it was the oldest of the "
+                    f"{self.max_waiting} tables waiting for players that this server keeps",
+                )
+            )
         for tid, why in gone:
             self.store.expire(tid, why)
             table = self.tables.pop(tid, None)
@@ -203,19 +210,29 @@ class Lobby:
     def get(self, tid: str) -> Table | None:
         """The table ``tid``, from memory or rebuilt from the store (a finished match put away)."""
         table = self.tables.get(tid)
-        if table is None and isinstance(tid, str) and 0 < len(tid) <= 32 and tid.replace("-", "").replace(
-                "_", "").isalnum() and len(self.tables) < MAX_TABLES:
+        if (
+            table is None
+            and isinstance(tid, str)
+            and 0 < len(tid) <= 32
+            and tid.replace("-", "").replace("_", "").isalnum()
+            and len(self.tables) < MAX_TABLES
+        ):
             table = self._load(tid)
         return table
 
     def put_away(self, table: Table) -> None:
         """A finished match with no page open leaves memory (it stays in the store): memory stays flat
         however many matches a server has hosted."""
-        if (table.state.is_terminal() and table.id not in self.running and not self.connected(table.id)
-                and self.tables.get(table.id) is table):
+        if (
+            table.state.is_terminal()
+            and table.id not in self.running
+            and not self.connected(table.id)
+            and self.tables.get(table.id) is table
+        ):
             self.store.mark_over(table.id)
             del self.tables[table.id]
             self.conns.pop(table.id, None)
+
     def start_all(self) -> None:
         self.sweep(forget=True)  # the tables that waited past their age while the server was down
         for t in self.tables.values():

@@ -10,6 +10,7 @@ server's. YAML bombs, deep nesting and oversized values are refused by the loade
 The rule changes the host sees before opening the table are :func:`mbrules.ruleset.diff.diff_rulesets`
 sentences (as ``mbrules diff``), from the edition the choice starts from to the rules in play.
 """
+
 from __future__ import annotations
 
 import re
@@ -71,8 +72,13 @@ class Rules:
                     continue
                 pattern = f"{section}.{name}"
                 raw = list(value.value) if isinstance(value.value, tuple) else value.value
-                cite = (f"source: {value.source}" if value.source else
-                        f"decided: {value.decided}" if value.decided else "uncited")
+                cite = (
+                    f"source: {value.source}"
+                    if value.source
+                    else f"decided: {value.decided}"
+                    if value.decided
+                    else "uncited"
+                )
                 lines.append(f"  {phrase(pattern)}: {value_words(pattern, raw, rs)}  [{cite}]")
         return show_text(rs, players) + "\n".join(lines) + "\n"
 
@@ -105,7 +111,9 @@ def bundled_choice(ruleset_id: str, options: list[str] | tuple[str, ...]) -> Rul
     from mbrules.ruleset import RulesetError, bundled_option_ids, bundled_ruleset_ids, load_ruleset
 
     if ruleset_id not in bundled_ruleset_ids():
-        raise RulesChoiceError([f"unknown edition {ruleset_id!r:.80}: choose one of {', '.join(bundled_ruleset_ids())}"])
+        raise RulesChoiceError(
+            [f"unknown edition {ruleset_id!r:.80}: choose one of {', '.join(bundled_ruleset_ids())}"]
+        )
     opts = _option_ids(options, bundled_option_ids())
     try:
         with warnings.catch_warnings():
@@ -123,8 +131,9 @@ def _option_ids(options, known: list[str]) -> list[str]:
         raise RulesChoiceError([f"at most {MAX_OPTIONS} options on one table (got {len(opts)})"])
     bad = [o for o in opts if not isinstance(o, str) or o not in known]
     if bad:
-        raise RulesChoiceError([f"unknown option {str(b)!r:.80}: options are bundled ids ({', '.join(known)})"
-                                for b in bad[:5]])
+        raise RulesChoiceError(
+            [f"unknown option {str(b)!r:.80}: options are bundled ids ({', '.join(known)})" for b in bad[:5]]
+        )
     return opts
 
 
@@ -135,8 +144,12 @@ def uploaded_choice(name: str | None, raw: bytes, options: list[str] | tuple[str
 
     shown = upload_name(name)
     if len(raw) > MAX_UPLOAD:
-        raise RulesChoiceError([f"{shown}:1:1: the file is {len(raw):,} bytes; an uploaded ruleset is at most "
-                                f"{MAX_UPLOAD // 1024} KiB (a bundled edition is about 20 KiB)"])
+        raise RulesChoiceError(
+            [
+                f"{shown}:1:1: the file is {len(raw):,} bytes; an uploaded ruleset is at most "
+                f"{MAX_UPLOAD // 1024} KiB (a bundled edition is about 20 KiB)"
+            ]
+        )
     parsed = parse_bytes(raw, shown)
     if parsed.errors or not isinstance(parsed.data, dict):
         lines = [str(d) for d in sorted(set(parsed.errors))] or [f"{shown}:1:1: a ruleset file is a YAML mapping"]
@@ -154,18 +167,24 @@ def uploaded_choice(name: str | None, raw: bytes, options: list[str] | tuple[str
         return f"{shown}:{line}:{col}"
 
     if data.get("kind") == "option":
-        problems.append(f"{at('kind')}: this is an option file: upload a ruleset (a file with 'extends:' or "
-                        "every section), or choose bundled options")
+        problems.append(
+            f"{at('kind')}: this is an option file: upload a ruleset (a file with 'extends:' or "
+            "every section), or choose bundled options"
+        )
     ext = data.get("extends")
     if ext is not None and ext not in bundled_ruleset_ids():
-        problems.append(f"{at('extends')}: 'extends' may only name a bundled edition here "
-                        f"({', '.join(bundled_ruleset_ids())}), never a file (got {str(ext)!r:.80})")
+        problems.append(
+            f"{at('extends')}: 'extends' may only name a bundled edition here "
+            f"({', '.join(bundled_ruleset_ids())}), never a file (got {str(ext)!r:.80})"
+        )
     file_opts = data.get("options")
     if isinstance(file_opts, list):
         for i, o in enumerate(file_opts):
             if o not in bundled_option_ids():
-                problems.append(f"{at('options', i)}: an uploaded file's 'options' may only name bundled options "
-                                f"({', '.join(bundled_option_ids())}), never a file (got {str(o)!r:.80})")
+                problems.append(
+                    f"{at('options', i)}: an uploaded file's 'options' may only name bundled options "
+                    f"({', '.join(bundled_option_ids())}), never a file (got {str(o)!r:.80})"
+                )
     if problems:
         raise RulesChoiceError(problems)
     opts = _option_ids(options, bundled_option_ids())
@@ -196,10 +215,18 @@ def _rename(line: str, path: Path, shown: str) -> str:
 def choice_from_setup(setup: dict) -> Rules:
     """The rules a stored table's setup names (a restarted server rebuilds each table with this)."""
     if setup.get("upload_text") is not None:
-        return uploaded_choice(setup.get("upload_name"), setup["upload_text"].encode("utf-8"),
-                               setup.get("options") or ())
+        return uploaded_choice(
+            setup.get("upload_name"), setup["upload_text"].encode("utf-8"), setup.get("options") or ()
+        )
     return bundled_choice(setup["ruleset"], setup.get("options") or ())
 
 
-__all__ = ["MAX_UPLOAD", "Rules", "RulesChoiceError", "bundled_choice", "choice_from_setup", "upload_name",
-           "uploaded_choice"]
+__all__ = [
+    "MAX_UPLOAD",
+    "Rules",
+    "RulesChoiceError",
+    "bundled_choice",
+    "choice_from_setup",
+    "upload_name",
+    "uploaded_choice",
+]

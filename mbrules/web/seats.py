@@ -5,6 +5,7 @@ the legal actions, a seat produces an action now, or None to say it comes later 
 click arrives over the network and is handed in with :meth:`BrowserSeat.offer`). Neither kind
 ever sees more than the seat's :class:`~mbrules.engine.Observation`.
 """
+
 from __future__ import annotations
 
 from mbrules import seats

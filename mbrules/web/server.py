@@ -5,6 +5,7 @@ gracefully: the sockets are closed, the database (every step already committed) 
 the process exits 130 or 143, as the contract says. Logs (joins, refusals of links, errors) go to
 standard error; the access log is off, since a seat's link is a secret and would be logged.
 """
+
 from __future__ import annotations
 
 import logging
@@ -73,21 +74,30 @@ def serve(host: str, port: int, db: Path, out=None) -> int:
     """Serve until SIGINT or SIGTERM; returns the exit code (0, 130, 143). Raises OSError when the
     address cannot be bound and StoreError when the database cannot be used."""
     out = out or sys.stdout
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-                        stream=sys.stderr)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     store = Store(db)
     lobby = Lobby(store)
     try:
         resumed = lobby.resume_all()
         sock = bind(host, port)
         app = create_app(lobby)
-        config = uvicorn.Config(app, log_level="warning", access_log=False, ws_max_size=MAX_MESSAGE,
-                                ws_ping_interval=20, ws_ping_timeout=20, lifespan="on",
-                                timeout_graceful_shutdown=3)
+        config = uvicorn.Config(
+            app,
+            log_level="warning",
+            access_log=False,
+            ws_max_size=MAX_MESSAGE,
+            ws_ping_interval=20,
+            ws_ping_timeout=20,
+            lifespan="on",
+            timeout_graceful_shutdown=3,
+        )
         server = _Server(config)
         shown_host = f"[{host}]" if ":" in host else host
-        print(f"mbrules serve: http://{shown_host}:{sock.getsockname()[1]}/ (tables in {db}; "
-              f"{resumed} resumed)", file=out, flush=True)
+        print(
+            f"mbrules serve: http://{shown_host}:{sock.getsockname()[1]}/ (tables in {db}; {resumed} resumed)",
+            file=out,
+            flush=True,
+        )
         server.run(sockets=[sock])
     finally:
         try:

@@ -13,6 +13,7 @@ Each write is its own transaction, committed before the caller goes on (WAL jour
 process loses nothing that was committed). Only the thread that runs the server touches the
 connection.
 """
+
 from __future__ import annotations
 
 import json
@@ -87,8 +88,9 @@ class Store:
     def add_table(self, table_id: str, setup: dict) -> None:
         with self.db:
             self.db.execute("BEGIN")
-            self.db.execute("INSERT INTO tables (id, created, setup) VALUES (?, ?, ?)",
-                            (table_id, time.time(), json.dumps(setup)))
+            self.db.execute(
+                "INSERT INTO tables (id, created, setup) VALUES (?, ?, ?)", (table_id, time.time(), json.dumps(setup))
+            )
 
     def update_setup(self, table_id: str, setup: dict) -> None:
         with self.db:
@@ -99,8 +101,9 @@ class Store:
         """Step ``n`` (0-based) of the table; committed when this returns."""
         with self.db:
             self.db.execute("BEGIN")
-            self.db.execute("INSERT INTO steps (table_id, n, hand, step) VALUES (?, ?, ?, ?)",
-                            (table_id, n, hand, json.dumps(step)))
+            self.db.execute(
+                "INSERT INTO steps (table_id, n, hand, step) VALUES (?, ?, ?, ?)", (table_id, n, hand, json.dumps(step))
+            )
 
     def mark_over(self, table_id: str) -> None:
         """The table's match is over: a restarted server leaves it on disk until a link asks for it."""
@@ -124,19 +127,25 @@ class Store:
         with self.db:
             self.db.execute("BEGIN")
             self.db.execute("DELETE FROM steps WHERE table_id = ?", (table_id,))
-            self.db.execute("UPDATE tables SET over = 1, expired = ?, setup = ? WHERE id = ?",
-                            (why, json.dumps(kept), table_id))
+            self.db.execute(
+                "UPDATE tables SET over = 1, expired = ?, setup = ? WHERE id = ?", (why, json.dumps(kept), table_id)
+            )
 
     def expired(self, table_id: str) -> tuple[str, dict] | None:
         """Why the table expired and what is kept of its setup (its secrets), or None (never, or no such table)."""
-        row = self.db.execute("SELECT expired, setup FROM tables WHERE id = ? AND expired IS NOT NULL",
-                              (table_id,)).fetchone()
+        row = self.db.execute(
+            "SELECT expired, setup FROM tables WHERE id = ? AND expired IS NOT NULL", (table_id,)
+        ).fetchone()
         return None if row is None else (row[0], json.loads(row[1]))
 
     def waiting(self) -> list[tuple[str, float]]:
         """The tables in play that no person has joined yet, oldest first: (id, created)."""
-        return [(r[0], r[1]) for r in self.db.execute(
-            "SELECT id, created FROM tables WHERE joined = 0 AND over = 0 AND expired IS NULL ORDER BY created")]
+        return [
+            (r[0], r[1])
+            for r in self.db.execute(
+                "SELECT id, created FROM tables WHERE joined = 0 AND over = 0 AND expired IS NULL ORDER BY created"
+            )
+        ]
 
     def forget_expired(self, before: float) -> int:
         """Drop the expired tables opened before ``before`` (their links then open nothing, as a wrong one);
@@ -154,12 +163,15 @@ class Store:
         return [r[0] for r in self.db.execute(f"SELECT id FROM tables{where} ORDER BY created")]
 
     def load(self, table_id: str) -> StoredTable | None:
-        row = self.db.execute("SELECT id, created, setup, joined FROM tables WHERE id = ? AND expired IS NULL",
-                              (table_id,)).fetchone()
+        row = self.db.execute(
+            "SELECT id, created, setup, joined FROM tables WHERE id = ? AND expired IS NULL", (table_id,)
+        ).fetchone()
         if row is None:
             return None
-        steps = tuple((hand, json.loads(text)) for hand, text in self.db.execute(
-            "SELECT hand, step FROM steps WHERE table_id = ? ORDER BY n", (table_id,)))
+        steps = tuple(
+            (hand, json.loads(text))
+            for hand, text in self.db.execute("SELECT hand, step FROM steps WHERE table_id = ? ORDER BY n", (table_id,))
+        )
         return StoredTable(row[0], row[1], json.loads(row[2]), steps, bool(row[3]))
 
 

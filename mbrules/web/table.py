@@ -13,6 +13,7 @@ Draws are made by the server as soon as they are the only thing to do (in a brow
 terminal game, drawing is not a decision). A finished hand rests on its score sheet until every
 person at the table has pressed "next hand" (or the host deals it).
 """
+
 from __future__ import annotations
 
 import hmac
@@ -27,8 +28,18 @@ from mbrules.scenario.format import NoStep, step_action, step_fields
 from mbrules.scenario.model import ActionStep
 from mbrules.seats import DECIDED, LONE, SeatLoop
 from mbrules.tui.table import PublicNarrator
-from mbrules.vocab import (COUP_FOURRE, DECLINE, DISCARD, DRAW, FAST_PLAY, HAZARD, MULLIGAN, PLAY, SCORE_LINES,
-                           DecisionKind)
+from mbrules.vocab import (
+    COUP_FOURRE,
+    DECLINE,
+    DISCARD,
+    DRAW,
+    FAST_PLAY,
+    HAZARD,
+    MULLIGAN,
+    PLAY,
+    SCORE_LINES,
+    DecisionKind,
+)
 
 from .rules import Rules
 from .seats import PERSON, BotSeat, BrowserSeat, WebSeat, make_seat
@@ -41,7 +52,6 @@ _STEPPED = {LONE: "draw", DECIDED: "bot"}  # what step_once says the seat loop's
 IMPLICIT = "implicit"  # a stored row that is no scenario step: a decision a scenario leaves implicit
 IMPLICIT_ACTIONS = {"draw": "draw_action", "decline": "decline_action"}  # its value -> the Game's action
 MAX_STEPS_A_CALL = 10_000  # bot moves and draws in one advance (a hand is bounded by the engine far below)
-
 
 
 def _choices(legal: list) -> list:
@@ -97,7 +107,9 @@ class Table:
         self.narrator.lines = type(self.narrator.lines)(maxlen=NARRATION_KEPT)
         self.words = Narrator(self.game, public=True)
         self.state.add_observer(self.narrator)
-        self.seats = [make_seat(k, self.game, p, f"{self.setup['seed']}:web") for p, k in enumerate(self.setup["seats"])]
+        self.seats = [
+            make_seat(k, self.game, p, f"{self.setup['seed']}:web") for p, k in enumerate(self.setup["seats"])
+        ]
         self.loop = SeatLoop(self.state, self.seats, apply=self._apply)  # every action checked, written, then applied
 
     # -- who is who ---------------------------------------------------------------------------
@@ -147,14 +159,23 @@ class Table:
                 kind = st.decision.kind
                 if len(legal) == 1 and legal[0].op == DRAW:
                     st.apply(legal[0])
-                elif implicit is None and kind in (DecisionKind.COUP_FOURRE, DecisionKind.FAST_PLAY) and not (
-                        action.op in (COUP_FOURRE, FAST_PLAY) and st.current_player == p):
+                elif (
+                    implicit is None
+                    and kind in (DecisionKind.COUP_FOURRE, DecisionKind.FAST_PLAY)
+                    and not (action.op in (COUP_FOURRE, FAST_PLAY) and st.current_player == p)
+                ):
                     st.apply(g.decline_action)  # a record without its decline rows
-                elif implicit is None and kind == DecisionKind.MULLIGAN and not (
-                        action.op == MULLIGAN and st.current_player == p):
+                elif (
+                    implicit is None
+                    and kind == DecisionKind.MULLIGAN
+                    and not (action.op == MULLIGAN and st.current_player == p)
+                ):
                     st.apply(g.draw_action, player=st.current_player)
-                elif implicit is None and g.draw_action in legal and (st.current_player != p or (
-                        action.op in (PLAY, DISCARD) and not st.decision.drawn)):
+                elif (
+                    implicit is None
+                    and g.draw_action in legal
+                    and (st.current_player != p or (action.op in (PLAY, DISCARD) and not st.decision.drawn))
+                ):
                     st.apply(g.draw_action, player=st.current_player)  # a draw chosen among several
                 else:
                     break
@@ -172,8 +193,11 @@ class Table:
             fields = step_fields(self.game, p, action)
         except NoStep:  # a draw or a decline: implicit in a scenario, but a decision when not alone
             legal = st.legal_actions()
-            fields = None if len(legal) == 1 and legal[0].op == DRAW else {
-                "player": self.game.player_names[p], IMPLICIT: "decline" if action.op == DECLINE else "draw"}
+            fields = (
+                None
+                if len(legal) == 1 and legal[0].op == DRAW
+                else {"player": self.game.player_names[p], IMPLICIT: "decline" if action.op == DECLINE else "draw"}
+            )
         if fields is not None and self.store is not None:
             self.store.add_step(self.id, self.steps, st.hand_no, fields)
         st.apply(action, player=p)
@@ -197,8 +221,15 @@ class Table:
         again.restore(stored)
         ref = self.rules.ruleset_id or self.rules.upload_name
         assert ref is not None  # a table's rules are a bundled id or a named upload
-        return record_match(rec, again.state, ref, list(self.rules.options), self.players, self.setup["seed"],
-                            out_dir=Path.cwd() if self.rules.ruleset_id is None else None)
+        return record_match(
+            rec,
+            again.state,
+            ref,
+            list(self.rules.options),
+            self.players,
+            self.setup["seed"],
+            out_dir=Path.cwd() if self.rules.ruleset_id is None else None,
+        )
 
     # -- playing ------------------------------------------------------------------------------
     def deciding(self) -> int:
@@ -250,8 +281,11 @@ class Table:
     def _words(self, p: int, action: Action, e: IllegalAction) -> str:
         """A refusal in the terminal game's words (a card's own checks), else the engine's sentence."""
         g = self.game
-        if action.op in (PLAY, DISCARD) and action.card_index >= 0 and e.code not in (
-                "not-your-turn", "not-in-hand", "hand-over", "extension-pending"):
+        if (
+            action.op in (PLAY, DISCARD)
+            and action.card_index >= 0
+            and e.code not in ("not-your-turn", "not-in-hand", "hand-over", "extension-pending")
+        ):
             ts = action.side_index if action.op == PLAY and g.kind[action.card_index] == HAZARD else -1
             return refusal(g, self.state.observation(p), action.card_index, ts, e.code, e.message)
         if action.op == DRAW and action.from_discard and e.code in ("no-discard-draw", "discard-draw-must-play"):
@@ -323,9 +357,15 @@ class Table:
         moves = []
         for a in legal:
             c = a.card_index
-            moves.append({"action": str(a), "words": self.words.move(obs, a), "op": a.kind,
-                          "card": g.card_ids[c] if c >= 0 else None,
-                          "on": g.side_names[a.side_index] if a.op == PLAY and a.side_index >= 0 else None})
+            moves.append(
+                {
+                    "action": str(a),
+                    "words": self.words.move(obs, a),
+                    "op": a.kind,
+                    "card": g.card_ids[c] if c >= 0 else None,
+                    "on": g.side_names[a.side_index] if a.op == PLAY and a.side_index >= 0 else None,
+                }
+            )
         why = {}
         if mine and obs.decision.kind == DecisionKind.TURN:
             playable = {m["card"] for m in moves if m["op"] in ("play", "coup-fourre")}
@@ -340,16 +380,29 @@ class Table:
         elif hand_over:
             status = self.words.hand_end(st)
         return {
-            "type": "state", "table": self.id, "version": self.version, "seat": g.player_names[p],
+            "type": "state",
+            "table": self.id,
+            "version": self.version,
+            "seat": g.player_names[p],
             "obs": obs.to_dict(),
-            "moves": moves, "question": (self.words.question(obs) or self._draw_question(obs, legal)) if mine else None,
+            "moves": moves,
+            "question": (self.words.question(obs) or self._draw_question(obs, legal)) if mine else None,
             "why_not": why,
             "narration": list(self.narrator.lines),
             "sheets": self.sheets(),
-            "seats": [{"name": g.player_names[q], "side": g.side_names[g.side_of[q]],
-                       "kind": self.seats[q].kind, "here": q in connected or not isinstance(self.seats[q], BrowserSeat),
-                       "ready": q in self.ready} for q in range(g.players)],
-            "hand_over": hand_over and not over, "match_over": over, "status": status,
+            "seats": [
+                {
+                    "name": g.player_names[q],
+                    "side": g.side_names[g.side_of[q]],
+                    "kind": self.seats[q].kind,
+                    "here": q in connected or not isinstance(self.seats[q], BrowserSeat),
+                    "ready": q in self.ready,
+                }
+                for q in range(g.players)
+            ],
+            "hand_over": hand_over and not over,
+            "match_over": over,
+            "status": status,
             "you_ready": p in self.ready,
         }
 
@@ -373,21 +426,33 @@ class Table:
         g = self.game
         rs = self.rules.ruleset
         return {
-            "type": "welcome", "table": self.id, "seat": g.player_names[p] if p is not None else None,
-            "ruleset": rs.name, "ruleset_id": g.ruleset_id, "options": list(self.rules.options),
+            "type": "welcome",
+            "table": self.id,
+            "seat": g.player_names[p] if p is not None else None,
+            "ruleset": rs.name,
+            "ruleset_id": g.ruleset_id,
+            "options": list(self.rules.options),
             "cards": {cid: {"name": g.names[c], "kind": str(rs.cards[cid].kind)} for c, cid in enumerate(g.card_ids)},
             "sides": {g.side_names[s]: [g.player_names[q] for q in g.side_players[s]] for s in range(g.sides)},
             "unit": rs.display.distance_unit.value,
-            "rules": self.rules.rules_text(g.players), "changes": self.rules.changes(),
+            "rules": self.rules.rules_text(g.players),
+            "changes": self.rules.changes(),
         }
 
 
 def table_setup(rules: Rules, players: int, seats: list[str], seed: int, pace: float) -> dict:
     """A new table's stored setup, with a fresh invitation secret per seat and one for the host."""
     return {
-        "ruleset": rules.ruleset_id, "upload_name": rules.upload_name, "upload_text": rules.upload_text,
-        "options": list(rules.options), "players": players, "seed": seed, "seats": list(seats), "pace": pace,
-        "secrets": [new_secret() for _ in seats], "host_secret": new_secret(),
+        "ruleset": rules.ruleset_id,
+        "upload_name": rules.upload_name,
+        "upload_text": rules.upload_text,
+        "options": list(rules.options),
+        "players": players,
+        "seed": seed,
+        "seats": list(seats),
+        "pace": pace,
+        "secrets": [new_secret() for _ in seats],
+        "host_secret": new_secret(),
     }
 
 

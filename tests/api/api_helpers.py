@@ -3,6 +3,7 @@
 Only the public API (``mbrules.__all__``, ``game.actions``, ``State`` methods, ``snapshot()``)
 is used here: these tests are the boundary's users.
 """
+
 from __future__ import annotations
 
 import functools

@@ -1,4 +1,5 @@
 """clone() gives an equal, independent copy of a match."""
+
 from __future__ import annotations
 
 import random

@@ -1,4 +1,5 @@
 """Legality lives in one place: can_apply, verify, apply and legal_actions() never disagree."""
+
 from __future__ import annotations
 
 import pytest
@@ -55,8 +56,9 @@ def test_at_every_coup_fourre_window_met_only_its_players_may_call(config):
             if state.decision.kind == "coup_fourre":
                 met += 1
                 check_other_players(game, state)
-                accepted = {canonical(game, state.current_player, a) for a in game.actions.values()
-                            if state.can_apply(a)}
+                accepted = {
+                    canonical(game, state.current_player, a) for a in game.actions.values() if state.can_apply(a)
+                }
                 assert accepted == set(state.legal_actions())
             state.apply(rng.choice(state.legal_actions()))
     if game.ruleset.coup_fourre.enabled.value:

@@ -1,4 +1,5 @@
 """The action notation: every action of every bundled game reads back as itself; bad text is refused in words."""
+
 from __future__ import annotations
 
 import random
@@ -70,19 +71,22 @@ def test_words_are_case_insensitive_and_spacing_free_for_the_operation(game):
     assert Action.parse("coup_fourre driving_ace", game) == Action.parse("coup-fourre driving_ace", game)
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("fly d25", "not an action word"),  # unknown word
-    ("", "empty action"),
-    ("play", "needs a card"),
-    ("play d999", "not a card of this game"),  # unknown card
-    ("play d25 on", "only 'play CARD on SIDE'"),  # side missing
-    ("play stop on", "only 'play CARD on SIDE'"),
-    ("play stop on !", "not a side name"),
-    ("play d25 on A now", "only 'play CARD on SIDE'"),  # extra words
-    ("draw d25", "takes nothing after it"),
-    ("discard d25 on B", "only 'play CARD on SIDE'"),
-    ("extend now", "takes nothing after it"),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("fly d25", "not an action word"),  # unknown word
+        ("", "empty action"),
+        ("play", "needs a card"),
+        ("play d999", "not a card of this game"),  # unknown card
+        ("play d25 on", "only 'play CARD on SIDE'"),  # side missing
+        ("play stop on", "only 'play CARD on SIDE'"),
+        ("play stop on !", "not a side name"),
+        ("play d25 on A now", "only 'play CARD on SIDE'"),  # extra words
+        ("draw d25", "takes nothing after it"),
+        ("discard d25 on B", "only 'play CARD on SIDE'"),
+        ("extend now", "takes nothing after it"),
+    ],
+)
 def test_bad_text_is_refused_with_a_sentence(game, text, expected):
     with pytest.raises(NotationError) as e:
         Action.parse(text, game)

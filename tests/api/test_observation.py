@@ -8,6 +8,7 @@ hand at a turn's draw (``from_position`` rebuilds neither the hand number nor a 
 drawn), and the deciding player's observation is compared after the draw, the drawn card
 kept on top of the pile.
 """
+
 from __future__ import annotations
 
 import json
@@ -27,11 +28,21 @@ def rebuild(game, snap, hands, draw_top_first, turn):
     sides = {}
     for s, v in enumerate(snap.sides):
         distance = [c for c, n in enumerate(v.distance) for _ in range(n)]
-        sides[s] = {"battle": list(v.battle), "speed": list(v.speed), "distance": distance,
-                    "safeties": list(v.safeties), "coups": list(v.coup_fourres)}
+        sides[s] = {
+            "battle": list(v.battle),
+            "speed": list(v.speed),
+            "distance": distance,
+            "safeties": list(v.safeties),
+            "coups": list(v.coup_fourres),
+        }
     return mbrules.State.from_position(
-        game, hands=[list(h) for h in hands], draw_top_first=list(draw_top_first), discard=list(snap.discard),
-        sides=sides, turn=turn, extension_called_by=snap.extension_called_by,
+        game,
+        hands=[list(h) for h in hands],
+        draw_top_first=list(draw_top_first),
+        discard=list(snap.discard),
+        sides=sides,
+        turn=turn,
+        extension_called_by=snap.extension_called_by,
         match_totals=list(snap.match_totals),
     )
 
@@ -46,8 +57,8 @@ def permuted_for(game, snap, p, rng, keep_top=0):
         if q == p:
             hands.append(list(h))
         else:
-            hands.append(hidden[:len(h)])
-            del hidden[:len(h)]
+            hands.append(hidden[: len(h)])
+            del hidden[: len(h)]
     return hands, list(snap.draw_pile[:keep_top]) + hidden
 
 
@@ -76,8 +87,12 @@ def same_view(a: mbrules.State, b: mbrules.State, p: int) -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(config=hs.sampled_from(CONFIGS), seed=hs.integers(0, 2**32), steps=hs.integers(0, 150),
-       shuffle=hs.integers(0, 2**32))
+@given(
+    config=hs.sampled_from(CONFIGS),
+    seed=hs.integers(0, 2**32),
+    steps=hs.integers(0, 150),
+    shuffle=hs.integers(0, 2**32),
+)
 @pytest.mark.slow  # every bundled configuration, many positions, every bot: about 11 s of CPU
 def test_hidden_cards_do_not_change_an_observation_or_a_bots_choice(config, seed, steps, shuffle):
     game = game_of(*config)

@@ -1,5 +1,6 @@
 """Observer hooks: around every accepted action, at each hand's end and once at the match's end; never
 for a refused action."""
+
 from __future__ import annotations
 
 import random

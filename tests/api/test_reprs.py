@@ -1,4 +1,5 @@
 """Every public value reads as one line of words: no memory addresses, the ruleset and the moves named."""
+
 from __future__ import annotations
 
 import re
@@ -40,8 +41,16 @@ def test_state_repr_names_the_ruleset_and_the_decision():
 
 def test_action_repr_is_its_words():
     game = mbrules.load_game("winning-moves", players=4)
-    for text in ("draw", "play d200", "play stop on B", "discard d25", "coup-fourre driving_ace", "decline",
-                 "extend", "stop"):
+    for text in (
+        "draw",
+        "play d200",
+        "play stop on B",
+        "discard d25",
+        "coup-fourre driving_ace",
+        "decline",
+        "extend",
+        "stop",
+    ):
         assert one_readable_line(Action.parse(text, game)) == f"Action({text!r})"
 
 

@@ -1,4 +1,5 @@
 """Helpers for the authoring tests: the CLI in-process, a file written in a temporary folder."""
+
 from __future__ import annotations
 
 from pathlib import Path

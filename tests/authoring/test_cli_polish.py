@@ -1,5 +1,6 @@
 """CLI polish: --version, completion, -p everywhere, readable metavars, diff --exit-code, paths as typed,
 an option file labelled by its id, replay given a ruleset, option groups listed."""
+
 from __future__ import annotations
 
 import json
@@ -70,14 +71,17 @@ def test_show_and_diff_name_the_file_as_typed(tmp_path, monkeypatch):
 
 
 def test_an_option_given_as_a_file_is_labelled_by_its_id(tmp_path):
-    opt = write(tmp_path / "some-file-name.yaml", "kind: option\nid: seven-cards\nname: Seven\nplay:\n"
-                                                  "  hand_size: {value: 7, decided: more}\n")
+    opt = write(
+        tmp_path / "some-file-name.yaml",
+        "kind: option\nid: seven-cards\nname: Seven\nplay:\n  hand_size: {value: 7, decided: more}\n",
+    )
     result = run("show", "winning-moves", "-o", opt, "--json")
     assert json.loads(result.stdout)["ruleset"]["applied_options"] == ["seven-cards"]
 
 
-@pytest.mark.parametrize("path, what", [("examples/stap-op.yaml", "a ruleset"),
-                                        ("rulesets/options/hazard-on-hazard.yaml", "an option")])
+@pytest.mark.parametrize(
+    "path, what", [("examples/stap-op.yaml", "a ruleset"), ("rulesets/options/hazard-on-hazard.yaml", "an option")]
+)
 def test_replay_given_a_ruleset_says_to_validate_it(path, what):
     result = run("replay", ROOT / path)
     assert result.exit_code == 1
@@ -99,14 +103,14 @@ def test_rulesets_lists_the_options_under_their_category_each_with_its_source():
     every bundled option says its category, and the listing fits 80 columns."""
     out = run("rulesets", "--long").stdout
     assert all(len(line) <= 80 for line in out.splitlines())
-    options = out[out.index("Options"):]
+    options = out[out.index("Options") :]
     headings = [line.split(":")[0] for line in options.splitlines()[1:] if line and not line.startswith(" ")]
     doc = json.loads(run("rulesets", "--json").stdout)
     used = {o["category"] for o in doc["options"]}
     # in OPTION_CATEGORIES' order; empty ones left out
     assert headings == [c.capitalize() for c in OPTION_CATEGORIES if c in used]
     after = headings[headings.index("Legality") + 1]
-    legality = options[options.index("Legality:"):options.index(f"{after}:")]
+    legality = options[options.index("Legality:") : options.index(f"{after}:")]
     assert "  hazard-on-hazard " in legality and "  shutout-per-opponent " not in legality
     assert "source: winning-moves.txt §12 Hint H" in legality  # speed-limit-stacking's own source
     cats = {o["id"]: o["category"] for o in doc["options"]}
@@ -115,14 +119,19 @@ def test_rulesets_lists_the_options_under_their_category_each_with_its_source():
     assert all(o["source"] for o in doc["options"])
 
 
-@pytest.mark.parametrize("text, message", [
-    # the category is one of a closed list (the schema's enum), so a typo does not make a new heading
-    ("kind: option\nid: opt\nname: O\ncategory: legalty\nplay:\n  hand_size: {value: 7, decided: x}\n",
-     "opt.yaml:4:11: category must be one of turn, piles, legality, scoring, tables, modes"),
-    # a category says where an option is listed; a ruleset is listed apart, so it has none
-    ("id: r\nname: R\nextends: winning-moves\ncategory: legality\n",
-     "opt.yaml:4:1: only an option has a category"),
-], ids=["unknown-category", "ruleset-with-category"])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        # the category is one of a closed list (the schema's enum), so a typo does not make a new heading
+        (
+            "kind: option\nid: opt\nname: O\ncategory: legalty\nplay:\n  hand_size: {value: 7, decided: x}\n",
+            "opt.yaml:4:11: category must be one of turn, piles, legality, scoring, tables, modes",
+        ),
+        # a category says where an option is listed; a ruleset is listed apart, so it has none
+        ("id: r\nname: R\nextends: winning-moves\ncategory: legality\n", "opt.yaml:4:1: only an option has a category"),
+    ],
+    ids=["unknown-category", "ruleset-with-category"],
+)
 def test_a_category_off_the_list_or_on_a_ruleset_is_refused(tmp_path, text, message):
     bad = tmp_path / "opt.yaml"
     bad.write_text(text)
@@ -132,23 +141,38 @@ def test_a_category_off_the_list_or_on_a_ruleset_is_refused(tmp_path, text, mess
 
 
 def test_rulesets_does_not_build_the_models():
-    code = ("import sys; sys.argv=['mbrules','rulesets']\nfrom mbrules.cli.app import app\n"
-            "try: app()\nexcept SystemExit: pass\n"
-            "assert 'mbrules.ruleset.model' not in sys.modules, 'the models were built'")
+    code = (
+        "import sys; sys.argv=['mbrules','rulesets']\nfrom mbrules.cli.app import app\n"
+        "try: app()\nexcept SystemExit: pass\n"
+        "assert 'mbrules.ruleset.model' not in sys.modules, 'the models were built'"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
 
 
 def test_a_ruleset_warning_is_one_line_on_stderr(tmp_path):
     f = write(tmp_path / "h.yaml", "id: h\nname: H\nextends: winning-moves\nplay:\n  hand_size: 5\n")
-    result = subprocess.run([MBRULES, "show", str(f), "-o", "hazard-on-hazard", "-o",
-                             str(write(tmp_path / "o.yaml", "kind: option\nid: o\nname: O\nplay:\n"
-                                                            "  hand_size: {value: 7, decided: x}\n"))],
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [
+            MBRULES,
+            "show",
+            str(f),
+            "-o",
+            "hazard-on-hazard",
+            "-o",
+            str(
+                write(tmp_path / "o.yaml", "kind: option\nid: o\nname: O\nplay:\n  hand_size: {value: 7, decided: x}\n")
+            ),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0
-    assert result.stderr.splitlines() == [f"{f}:5:14: warning: option 'o' (given with --option, applied last) "
-                                          "changes play.hand_size.value from '5', which this file sets, to '7'"]
-
+    assert result.stderr.splitlines() == [
+        f"{f}:5:14: warning: option 'o' (given with --option, applied last) "
+        "changes play.hand_size.value from '5', which this file sets, to '7'"
+    ]
 
 
 def test_rulesets_lists_each_option_on_one_line_by_its_name():
@@ -156,7 +180,7 @@ def test_rulesets_lists_each_option_on_one_line_by_its_name():
     the description, source and groups are one flag away (--long), and every option is still listed."""
     out = run("rulesets").stdout
     doc = json.loads(run("rulesets", "--json").stdout)
-    options = out[out.index("Options"):]
+    options = out[out.index("Options") :]
     for o in doc["options"]:
         line = next(line for line in options.splitlines() if line.startswith(f"  {o['id']} "))
         assert line.split(None, 1)[1] == o["name"] or o["name"].startswith(line.split(None, 1)[1])

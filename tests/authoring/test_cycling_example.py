@@ -1,5 +1,6 @@
 """The bundled cycling example (examples/stap-op.yaml): validates, shows, diffs, plays, records,
 replays and simulates; distances shown in its unit (km)."""
+
 from __future__ import annotations
 
 import json
@@ -39,19 +40,28 @@ def test_cycling_example_diffs_against_its_parent():
 
 def test_cycling_example_plays_records_and_replays(tmp_path):
     record = tmp_path / "race.yaml"
-    play = subprocess.run([MBRULES, "play", "--ruleset", str(EXAMPLE), "-p", "4", "--seed", "3", "--record",
-                           str(record)], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    play = subprocess.run(
+        [MBRULES, "play", "--ruleset", str(EXAMPLE), "-p", "4", "--seed", "3", "--record", str(record)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
     assert play.returncode == 0, play.stderr
     assert " km" in play.stdout and " miles" not in play.stdout
-    replay = subprocess.run([MBRULES, "replay", str(record)], capture_output=True, text=True, timeout=120,
-                            cwd=tmp_path)
+    replay = subprocess.run([MBRULES, "replay", str(record)], capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert replay.returncode == 0, replay.stdout + replay.stderr
     assert replay.stdout.strip().endswith("passed, 0 failed")
 
 
 def test_cycling_example_simulates():
-    result = subprocess.run([MBRULES, "simulate", "--ruleset", str(EXAMPLE), "--games", "20", "-p", "4", "--json"],
-                            capture_output=True, text=True, timeout=120, env=dict(os.environ))
+    result = subprocess.run(
+        [MBRULES, "simulate", "--ruleset", str(EXAMPLE), "--games", "20", "-p", "4", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ),
+    )
     assert result.returncode == 0, result.stderr
     doc = json.loads(result.stdout)
     assert doc["games"] == 20 and doc["settings"]["ruleset_id"] == "stap-op"

@@ -1,5 +1,6 @@
 """A minimal file {id, name, extends} is valid; plain values are accepted and shown as uncited; the
 bundled files cite every value."""
+
 from __future__ import annotations
 
 import pytest
@@ -37,8 +38,9 @@ def _cited_everywhere(data, path=()):
     """Paths of cited objects without source or decided in a raw bundled file."""
     bad = []
     if isinstance(data, dict):
-        if ("value" in data or "count" in data or "sides" in data or "cards" in data) and \
-                not ("source" in data or "decided" in data):
+        if ("value" in data or "count" in data or "sides" in data or "cards" in data) and not (
+            "source" in data or "decided" in data
+        ):
             bad.append(".".join(map(str, path)))
         for k, v in data.items():
             bad += _cited_everywhere(v, (*path, k))

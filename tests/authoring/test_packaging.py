@@ -1,4 +1,5 @@
 """Packaging: an SPDX license string with its file, every package listed, a changelog."""
+
 from __future__ import annotations
 
 import tomllib
@@ -21,8 +22,11 @@ def test_every_folder_with_shipped_files_is_a_listed_package():
     packages, dirs = set(tool["packages"]), tool["package-dir"]
     for name, folder in dirs.items():
         for sub in (ROOT / folder).rglob("*"):
-            if sub.is_dir() and "__pycache__" not in sub.parts and any(
-                    f.suffix in (".py", ".yaml", ".json") for f in sub.iterdir()):
+            if (
+                sub.is_dir()
+                and "__pycache__" not in sub.parts
+                and any(f.suffix in (".py", ".yaml", ".json") for f in sub.iterdir())
+            ):
                 dotted = name + "." + ".".join(sub.relative_to(ROOT / folder).parts)
                 assert dotted in packages, f"{sub} holds files but {dotted} is not in [tool.setuptools] packages"
     assert "mbrules.bundled.options" in packages

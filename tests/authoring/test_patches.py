@@ -1,5 +1,6 @@
 """Options and child files patch single fields; '*' patches every player count; the order is parent,
 the file's options, the file's body, then options given (which are reported when they override the file)."""
+
 from __future__ import annotations
 
 import warnings
@@ -23,8 +24,10 @@ def test_a_patch_changes_one_field_of_a_player_count_and_keeps_the_rest(tmp_path
 
 def test_the_files_own_values_win_over_the_options_it_names(tmp_path):
     # The issue's case: "4": {sides: 4} plus options: [extension-1200] loaded with sides = 2.
-    f = write(tmp_path / "h.yaml", 'id: h\nname: H\nextends: winning-moves\noptions: [extension-1200]\n'
-                                   'player_counts:\n  "4": {sides: 4}\n')
+    f = write(
+        tmp_path / "h.yaml",
+        'id: h\nname: H\nextends: winning-moves\noptions: [extension-1200]\nplayer_counts:\n  "4": {sides: 4}\n',
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # nothing to report: the file's body comes after its options
         rs = load_ruleset(f)
@@ -34,9 +37,12 @@ def test_the_files_own_values_win_over_the_options_it_names(tmp_path):
 
 
 def test_star_patches_every_player_count_and_a_named_count_wins(tmp_path):
-    f = write(tmp_path / "s.yaml", 'id: s\nname: S\nextends: winning-moves\nplayer_counts:\n'
-                                   '  "*": {target: 500, extension_to: null, decided: short}\n'
-                                   '  "4": {target: 800, decided: four}\n')
+    f = write(
+        tmp_path / "s.yaml",
+        'id: s\nname: S\nextends: winning-moves\nplayer_counts:\n'
+        '  "*": {target: 500, extension_to: null, decided: short}\n'
+        '  "4": {target: 800, decided: four}\n',
+    )
     rs = load_ruleset(f)
     assert {k: pc.target for k, pc in rs.player_counts.items()} == {"2": 500, "3": 500, "4": 800, "6": 500}
     assert all(pc.extension_to is None for pc in rs.player_counts.values())
@@ -51,10 +57,14 @@ def test_extension_option_names_only_the_fields_it_changes():
 
 
 def test_an_option_given_last_that_overrides_the_files_value_is_reported(tmp_path):
-    f = write(tmp_path / "h.yaml", "id: h\nname: H\nextends: winning-moves\nplay:\n  hazard_on_hazard: false\n"
-                                   "  hand_size: {value: 5, decided: small}\n")
-    opt = write(tmp_path / "o.yaml", "kind: option\nid: big-hands\nname: Big\nplay:\n"
-                                     "  hand_size: {value: 8, decided: big}\n")
+    f = write(
+        tmp_path / "h.yaml",
+        "id: h\nname: H\nextends: winning-moves\nplay:\n  hazard_on_hazard: false\n"
+        "  hand_size: {value: 5, decided: small}\n",
+    )
+    opt = write(
+        tmp_path / "o.yaml", "kind: option\nid: big-hands\nname: Big\nplay:\n  hand_size: {value: 8, decided: big}\n"
+    )
     with pytest.warns(RulesetWarning) as record:
         rs = load_ruleset(f, [opt, "hazard-on-hazard"])
     assert rs.play.hand_size.value == 8 and rs.play.hazard_on_hazard.value is True
@@ -68,8 +78,11 @@ def test_an_option_given_last_that_overrides_the_files_value_is_reported(tmp_pat
 def test_show_explain_says_where_each_value_came_from(tmp_path):
     from authoring_helpers import run
 
-    f = write(tmp_path / "h.yaml", 'id: h\nname: H\nextends: winning-moves\noptions: [extension-1200]\n'
-                                   'player_counts:\n  "4": {sides: 4}\nplay:\n  hazard_on_hazard: true\n')
+    f = write(
+        tmp_path / "h.yaml",
+        'id: h\nname: H\nextends: winning-moves\noptions: [extension-1200]\n'
+        'player_counts:\n  "4": {sides: 4}\nplay:\n  hazard_on_hazard: true\n',
+    )
     result = run("show", f, "--explain", "--all", "--json")
     assert result.exit_code == 0, result.output
     import json

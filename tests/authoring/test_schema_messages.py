@@ -1,4 +1,5 @@
 """Schema messages: a card is checked as its kind; a citation never 'valid under each of'."""
+
 from __future__ import annotations
 
 from mbrules.ruleset import check_file

@@ -1,5 +1,6 @@
 """`show --explain` on a user's file lists what the file and its options change (issue 29 item 3):
 not all of the edition's values; no citation pinned on a value another file set; bundled files by id."""
+
 from __future__ import annotations
 
 import json
@@ -7,9 +8,11 @@ import re
 
 from authoring_helpers import run, write
 
-FILE = ('id: mine\nname: Mine\nextends: winning-moves\noptions: [extension-1200]\n'
-        'play:\n  hazard_on_hazard: {value: true, decided: "we like it nasty"}\n'
-        'player_counts:\n  "4": {sides: 4, decided: "each for himself"}\n')
+FILE = (
+    'id: mine\nname: Mine\nextends: winning-moves\noptions: [extension-1200]\n'
+    'play:\n  hazard_on_hazard: {value: true, decided: "we like it nasty"}\n'
+    'player_counts:\n  "4": {sides: 4, decided: "each for himself"}\n'
+)
 VALUE = re.compile(r"^  (\S+) = (.*?) +\((\S+):\d+:\d+\)(?: +\[(.*)\])?$")
 
 

@@ -1,4 +1,5 @@
 """Positions met in real play, for the bot tests: every real decision of a few matches."""
+
 from __future__ import annotations
 
 from mbrules.bots import make_bots

@@ -1,4 +1,5 @@
 """The bot benchmark scripts run and print their figures (tiny sizes: their figures are in docs/bots.md)."""
+
 from __future__ import annotations
 
 import os
@@ -20,8 +21,18 @@ def run(*args: str) -> str:
 
 
 def test_positions_times_every_bot_on_the_same_decisions():
-    out = run("benchmarks/bench_bots.py", "positions", "heuristic", "random", "--matches", "1", "--repeat", "1",
-              "--rounds", "1")
+    out = run(
+        "benchmarks/bench_bots.py",
+        "positions",
+        "heuristic",
+        "random",
+        "--matches",
+        "1",
+        "--repeat",
+        "1",
+        "--rounds",
+        "1",
+    )
     n = int(re.search(r"(\d+) decisions recorded", out).group(1))
     assert n > 20
     speeds = re.findall(r"(\w+):\s+([\d.]+) us a decision, ([\d.]+)x", out)
@@ -30,8 +41,18 @@ def test_positions_times_every_bot_on_the_same_decisions():
 
 
 def test_search_gain_is_measured_against_the_real_deal():
-    out = run("benchmarks/research/bench_search.py", "gain", "--matches", "1", "--rollouts", "2", "--workers", "1",
-              "heuristic", "expert:budget=4")
+    out = run(
+        "benchmarks/research/bench_search.py",
+        "gain",
+        "--matches",
+        "1",
+        "--rollouts",
+        "2",
+        "--workers",
+        "1",
+        "heuristic",
+        "expert:budget=4",
+    )
     assert "knowing the deal, the best action beats the heuristic's by" in out
     # the heuristic against itself: the same choice everywhere, a gain of exactly zero
     assert re.search(r"heuristic:\s+\+0\.00 points a decision .* a different value in 0 of \d+", out)
@@ -39,8 +60,20 @@ def test_search_gain_is_measured_against_the_real_deal():
 
 
 def test_the_clairvoyant_bound_beats_the_random_bot():
-    out = run("benchmarks/research/bench_search.py", "clairvoyant", "--games", "1", "--rollouts", "1", "--width", "2",
-              "--workers", "1", "--opponent", "random")
+    out = run(
+        "benchmarks/research/bench_search.py",
+        "clairvoyant",
+        "--games",
+        "1",
+        "--rollouts",
+        "1",
+        "--width",
+        "2",
+        "--workers",
+        "1",
+        "--opponent",
+        "random",
+    )
     assert re.search(r"against random: 2 of 2 matches", out), out
 
 
@@ -81,18 +114,41 @@ def test_where_names_each_kind_of_action_from_the_compiled_game():
 
     game = mbrules.load_game("winning-moves", players=2)
     plays = {kind_of(game, a) for a in game.actions.values() if a.op == PLAY}
-    assert plays == {"play distance 25", "play distance 50", "play distance 75", "play distance 100",
-                     "play distance 200", "play go card", "play remedy (battle)", "play remedy (speed)",
-                     "play hazard (battle)", "play hazard (speed)", "play safety"}
+    assert plays == {
+        "play distance 25",
+        "play distance 50",
+        "play distance 75",
+        "play distance 100",
+        "play distance 200",
+        "play go card",
+        "play remedy (battle)",
+        "play remedy (speed)",
+        "play hazard (battle)",
+        "play hazard (speed)",
+        "play safety",
+    }
 
 
 def test_where_prints_the_heuristics_choices_against_each_other_kind():
-    out = run("benchmarks/research/bench_search.py", "where", "--matches", "1", "--rollouts", "2", "--workers", "1",
-              "--min-n", "2", "--top", "100")
+    out = run(
+        "benchmarks/research/bench_search.py",
+        "where",
+        "--matches",
+        "1",
+        "--rollouts",
+        "2",
+        "--workers",
+        "1",
+        "--min-n",
+        "2",
+        "--top",
+        "100",
+    )
     n = int(re.search(r"(\d+) decisions of the heuristic's seat", out).group(1))
     cells = int(re.search(r"(\d+) cells of 2 decisions or more", out).group(1))
-    rows = re.findall(r"^  ((?:play|discard) [\w ()]+?)\s{2,}((?:play|discard) [\w ()]+?)\s+(\d+)\s+([-+][\d.]+)",
-                      out, re.M)
+    rows = re.findall(
+        r"^  ((?:play|discard) [\w ()]+?)\s{2,}((?:play|discard) [\w ()]+?)\s+(\d+)\s+([-+][\d.]+)", out, re.M
+    )
     assert n > 10 and cells == len(rows) > 0
     assert all(mine != other and 0 < int(k) <= n for mine, other, k, _ in rows)
 
@@ -115,8 +171,9 @@ def test_budget_replays_the_experts_own_final_choice():
     for trial in range(300):
         k, worlds, z = rng.randint(2, 5), rng.randint(2, 12), rng.choice((0, 10, 15, 20))
         edge = [0.0] + [rng.uniform(-80, 120) for _ in range(k - 1)]
-        diffs = [[]] + [[edge[i] + rng.gauss(0, 150) if rng.random() < 0.9 else 0.0 for _ in range(worlds + 3)]
-                        for i in range(1, k)]
+        diffs = [[]] + [
+            [edge[i] + rng.gauss(0, 150) if rng.random() < 0.9 else 0.0 for _ in range(worlds + 3)] for i in range(1, k)
+        ]
         if trial % 10 == 0:  # candidates whose play-outs never differ: ties at an infinite t
             diffs = [[]] + [[rng.choice((0.0, 25.0, 50.0))] * (worlds + 3) for _ in range(1, k)]
         width = rng.randint(2, k)  # the replay may look at fewer candidates than were searched
@@ -128,13 +185,28 @@ def test_budget_replays_the_experts_own_final_choice():
 
 
 def test_budget_judges_each_rule_on_the_half_it_was_not_picked_on():
-    out = run("benchmarks/research/bench_search.py", "budget", "--matches", "2", "--rollouts", "1", "--workers", "1",
-              "--width", "3", "--worlds", "8")
+    out = run(
+        "benchmarks/research/bench_search.py",
+        "budget",
+        "--matches",
+        "2",
+        "--rollouts",
+        "1",
+        "--workers",
+        "1",
+        "--width",
+        "3",
+        "--worlds",
+        "8",
+    )
     rows = re.findall(r"^\s+(\d+)\s+(\d+)\s+([\d.]+)\s+([-+][\d.]+) \(\s*[\d.]+\)\s+([-+][\d.]+) \(", out, re.M)
     assert {(int(w), int(n)) for w, n, *_ in rows} == {(2, 8), (3, 8)} and len(rows) == 8
     for half in ("even", "odd"):
-        assert re.search(rf"the best rule on the {half} matches \(\d candidates, 8 worlds, z [\d.]+\): "
-                         r"[-+][\d.]+ there, [-+][\d.]+ \(SE [\d.]+\) on the others", out), out
+        assert re.search(
+            rf"the best rule on the {half} matches \(\d candidates, 8 worlds, z [\d.]+\): "
+            r"[-+][\d.]+ there, [-+][\d.]+ \(SE [\d.]+\) on the others",
+            out,
+        ), out
     assert re.search(r"correlation of the search's estimate .*: -?[\d.]+ \(\d+ candidates\)", out)
 
 

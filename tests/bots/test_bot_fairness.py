@@ -3,6 +3,7 @@
 Two real positions that differ only in the cards a seat cannot see (the other hands, the
 draw order) give every bot, seeded alike, the same decision; and nothing in mbrules/bots
 reads a state's snapshot or private fields (only the engine may)."""
+
 from __future__ import annotations
 
 import ast
@@ -51,8 +52,9 @@ def test_bots_never_read_snapshots_or_private_fields(path):
             assert node.attr != "snapshot", f"{path.name}:{node.lineno} reads a snapshot"
             if node.attr.startswith("_") and not node.attr.startswith("__"):
                 # only the bot's own fields (self._x, ctx._x of its own helper classes)
-                assert isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"), \
+                assert isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"), (
                     f"{path.name}:{node.lineno} reads a private field .{node.attr}"
+                )
 
 
 # -- the hidden state of issue 35's house rules ------------------------------------------------------
@@ -70,8 +72,16 @@ OPTION_CASES = {
     "stacked-hazards": lambda st, acts: any(len(v.hazards) > 1 for v in st.observation(st.current_player).sides),
     "combination-remedies": lambda st, acts: True,
 }
-EVERY_BOT = ["random", "heuristic", "heuristic-2026", "restricted:no_discard_draw=1,no_mulligan=1",
-             "expert:budget=8", "learned"]
+EVERY_BOT = [
+    "random",
+    "heuristic",
+    "heuristic-2026",
+    "restricted:no_discard_draw=1,no_mulligan=1",
+    "expert:budget=8",
+    "learned",
+]
+
+
 def test_every_registered_bot_is_checked_for_fairness():
     """A bot registered later must be added here, not slip past the hidden-state checks."""
     from mbrules.bots import bot_names
@@ -92,7 +102,7 @@ def test_the_new_hidden_state_of_the_house_rules_never_changes_a_decision(option
     rng = random.Random(11)
     slow = name.startswith(("expert", "learned"))
     checked = seen = 0
-    for seed in ((3,) if slow and players == 4 else (3, 4)):  # the search bots: fewer of the long 4-car hands
+    for seed in (3,) if slow and players == 4 else (3, 4):  # the search bots: fewer of the long 4-car hands
         for st, p, acts in decisions(game, seed=seed, hands=2, every=3 if slow else 1):
             obs = st.observation(p)
             w1, w2 = determinize(obs, rng), determinize(obs, rng)

@@ -1,5 +1,6 @@
 """Bot names with parameters (--bot expert:budget=50): parsed by the registry, checked with a
 sentence, and plain names work as before."""
+
 from __future__ import annotations
 
 
@@ -21,18 +22,21 @@ def test_plain_names_and_parameters():
     assert lineup(["expert:budget=3"], 2) == ["expert:budget=3"] * 2
 
 
-@pytest.mark.parametrize("spec,words", [
-    ("nope", "unknown bot 'nope'"),
-    ("heuristic:budget=3", "bot 'heuristic' has no parameter 'budget'"),
-    ("expert:depth=3", "has no parameter 'depth'"),
-    ("expert:budget=x", "budget must be an integer"),
-    ("expert:budget=0", "budget must be between 1 and"),
-    ("expert:budget=10**9", "budget must be an integer"),
-    ("expert:budget", "is not key=value"),
-    ("expert:", "parameters after ':'"),
-    ("expert:budget=1,budget=2", "given twice"),
-    ("expert:" + "x" * 300, "at most 200 characters"),
-])
+@pytest.mark.parametrize(
+    "spec,words",
+    [
+        ("nope", "unknown bot 'nope'"),
+        ("heuristic:budget=3", "bot 'heuristic' has no parameter 'budget'"),
+        ("expert:depth=3", "has no parameter 'depth'"),
+        ("expert:budget=x", "budget must be an integer"),
+        ("expert:budget=0", "budget must be between 1 and"),
+        ("expert:budget=10**9", "budget must be an integer"),
+        ("expert:budget", "is not key=value"),
+        ("expert:", "parameters after ':'"),
+        ("expert:budget=1,budget=2", "given twice"),
+        ("expert:" + "x" * 300, "at most 200 characters"),
+    ],
+)
 def test_bad_parameters_are_refused_with_a_sentence(spec, words):
     with pytest.raises(UnknownBot, match=None) as e:
         check_bot(spec)

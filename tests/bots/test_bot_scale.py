@@ -1,6 +1,7 @@
 """The heuristic plays in the ruleset's own units: a copy of winning-moves with every distance
 (cards, speed limit, trips, extension) divided by 5 and milestones worth 5 points a mile gives
 the same simulation figures as winning-moves (win shares, hands per match, trips completed)."""
+
 from __future__ import annotations
 
 import math

@@ -1,6 +1,7 @@
 """Strength on small samples, with margins wide enough never to flake: the expert beats the
 random bot hand after hand, and in a match the heuristic does too (tests/test_bots.py). The
 figures against the starting heuristic are in docs/bots.md (benchmarks/bench_bots.py)."""
+
 from __future__ import annotations
 
 import mbrules

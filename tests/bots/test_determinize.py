@@ -1,6 +1,7 @@
 """Determinization (mbrules.engine.determinize): a world built from one seat's observation alone
 shows that seat exactly what it saw, deals the unseen cards (and only them) to the hidden places,
 and depends on the observation and the RNG only, never on the real hidden cards."""
+
 from __future__ import annotations
 
 import random
@@ -71,10 +72,15 @@ def test_windows_and_extension_questions_are_rebuilt():
     assert seen == {DecisionKind.COUP_FOURRE, DecisionKind.EXTENSION}
 
 
-@pytest.mark.parametrize("ruleset,options,players", [
-    ("parker-1971", [], 3), ("kids-115", [], 2), ("wikipedia", [], 6),
-    ("winning-moves", ["roll-after-safety", "coup-fourre-any-player"], 4),
-])
+@pytest.mark.parametrize(
+    "ruleset,options,players",
+    [
+        ("parker-1971", [], 3),
+        ("kids-115", [], 2),
+        ("wikipedia", [], 6),
+        ("winning-moves", ["roll-after-safety", "coup-fourre-any-player"], 4),
+    ],
+)
 def test_rollouts_end_every_hand_on_other_rulesets(ruleset, options, players):
     game = mbrules.load_game(ruleset, players=players, options=options)
     for st, p, acts in decisions(game, seed=5, every=7):

@@ -1,4 +1,5 @@
 """The expert's search spends its play-outs where the choice is still in doubt (``drop``)."""
+
 from __future__ import annotations
 
 import random

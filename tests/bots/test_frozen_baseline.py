@@ -4,6 +4,7 @@ The digest below was taken by playing the starting heuristic itself (a checkout 
 registered through ``benchmarks/bench_bots.py --baseline``) on the same matches; a change to the
 frozen copy, or to the engine that changes what it sees, shows here.
 """
+
 import hashlib
 
 import mbrules
@@ -16,8 +17,13 @@ STARTING_HEURISTIC_GAMES = "0fa4b9046758a99cff9283df6da9aa3fbe72df585a1514f59249
 
 def _games_digest(bot: str) -> str:
     digest = hashlib.sha256()
-    for ruleset, players in [("winning-moves", 2), ("winning-moves", 4), ("parker-1971", 3), ("kids-115", 6),
-                             ("wikipedia", 2)]:
+    for ruleset, players in [
+        ("winning-moves", 2),
+        ("winning-moves", 4),
+        ("parker-1971", 3),
+        ("kids-115", 6),
+        ("wikipedia", 2),
+    ]:
         game = mbrules.load_game(ruleset, players=players)
         for seed in range(4):
             state = play_match(game, seed, [bot] * players, max_hands=2)

@@ -1,5 +1,6 @@
 """mbrules ladder: a round robin between named bots over swapped seats and paired seeds; the
 table, --json, the same figures for any --workers, and bad input refused with exit 2."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -10,8 +11,10 @@ from typer.testing import CliRunner
 
 from mbrules.cli.app import app
 
-needs_openskill = pytest.mark.skipif(importlib.util.find_spec("openskill") is None,
-                                     reason="the bots extra (pip install 'mbrules[bots]') is not installed")
+needs_openskill = pytest.mark.skipif(
+    importlib.util.find_spec("openskill") is None,
+    reason="the bots extra (pip install 'mbrules[bots]') is not installed",
+)
 
 runner = CliRunner()
 
@@ -24,12 +27,22 @@ def ladder(*args, columns=80):
 @pytest.mark.parametrize("columns", [80, 120])
 def test_ladder_prints_the_table_within_the_width(columns):
     """The tables fit the width (a long bot name folds in its cell at 80 columns, whole at 120)."""
-    res = ladder("--bot", "random", "--bot", "heuristic", "--bot", "expert:budget=2,width=2", "--players", "2",
-                 "--games", "1", columns=columns)
+    res = ladder(
+        "--bot",
+        "random",
+        "--bot",
+        "heuristic",
+        "--bot",
+        "expert:budget=2,width=2",
+        "--players",
+        "2",
+        "--games",
+        "1",
+        columns=columns,
+    )
     assert res.exit_code == 0, res.output
     assert max(len(line) for line in res.stdout.splitlines()) <= columns
-    for words in ("Ladder", "win rate", "95% CI", "rating mu", "random", "heuristic", "Pairs",
-                  "Plackett-Luce"):
+    for words in ("Ladder", "win rate", "95% CI", "rating mu", "random", "heuristic", "Pairs", "Plackett-Luce"):
         assert words in res.output
     if columns >= 120:
         assert "expert:budget=2,width=2" in res.stdout
@@ -56,23 +69,30 @@ def test_ladder_json_counts_and_same_for_any_workers():
 
 @needs_openskill
 def test_three_sides_play_six_seatings():
-    d = json.loads(ladder("--bot", "random", "--bot", "heuristic", "--players", "3", "--games", "1",
-                          "--json").output)
+    d = json.loads(ladder("--bot", "random", "--bot", "heuristic", "--players", "3", "--games", "1", "--json").output)
     assert d["seatings_per_seed"] == 6 and d["pairs"][0]["matches"] == 6
 
 
-@pytest.mark.parametrize("args,words", [
-    (["--bot", "random"], "at least two --bot"),
-    (["--bot", "random", "--bot", "random"], "given twice"),
-    (["--bot", "random", "--bot", "nope"], "unknown bot 'nope'"),
-    (["--bot", "random", "--bot", "expert:budget=-1"], "budget must be between"),
-    (["--bot", "random", "--bot", "heuristic", "--games", "0"], "--games must be"),
-    (["--bot", "random", "--bot", "heuristic", "--workers", "0"], "--workers must be"),
-    # checked after the extra (the missing extra is said first, and skipped here without it)
-    pytest.param(["--bot", "random", "--bot", "heuristic", "--players", "5"], "is not played with 5 players",
-                 marks=needs_openskill),
-    pytest.param(["--bot", "random", "--bot", "heuristic", "--ruleset", "no-such"], "no-such", marks=needs_openskill),
-])
+@pytest.mark.parametrize(
+    "args,words",
+    [
+        (["--bot", "random"], "at least two --bot"),
+        (["--bot", "random", "--bot", "random"], "given twice"),
+        (["--bot", "random", "--bot", "nope"], "unknown bot 'nope'"),
+        (["--bot", "random", "--bot", "expert:budget=-1"], "budget must be between"),
+        (["--bot", "random", "--bot", "heuristic", "--games", "0"], "--games must be"),
+        (["--bot", "random", "--bot", "heuristic", "--workers", "0"], "--workers must be"),
+        # checked after the extra (the missing extra is said first, and skipped here without it)
+        pytest.param(
+            ["--bot", "random", "--bot", "heuristic", "--players", "5"],
+            "is not played with 5 players",
+            marks=needs_openskill,
+        ),
+        pytest.param(
+            ["--bot", "random", "--bot", "heuristic", "--ruleset", "no-such"], "no-such", marks=needs_openskill
+        ),
+    ],
+)
 def test_bad_input_exits_2_with_a_sentence(args, words):
     res = ladder(*args)
     assert res.exit_code == 2, res.output
@@ -115,8 +135,15 @@ def test_a_stopped_ladder_reports_the_first_deals_of_every_pair():
 
     game = mbrules.load_game("winning-moves", players=2)
     seen = []
-    rep = run_ladder(game, ["random", "heuristic", "heuristic-2026"], 400, 1, workers=1,
-                     progress=lambda n, t: seen.append(n), should_stop=lambda: bool(seen) and seen[-1] >= 3 * 8)  # a range of each
+    rep = run_ladder(
+        game,
+        ["random", "heuristic", "heuristic-2026"],
+        400,
+        1,
+        workers=1,
+        progress=lambda n, t: seen.append(n),
+        should_stop=lambda: bool(seen) and seen[-1] >= 3 * 8,
+    )  # a range of each
     assert rep["interrupted"] is True and rep["deals"] == 3 * 400
     assert 3 * 8 <= rep["deals_played"] < rep["deals"]
     played = [p["matches"] for p in rep["pairs"]]
@@ -135,8 +162,7 @@ def test_bradley_terry_ranks_by_results_and_stays_finite_for_a_clean_sweep():
     assert abs(sum(elo) / 3 - 1500) < 1e-6 and all(abs(e) < 5000 for e in elo)
     even = bradley_terry(2, [(0, 1)], wins=[[3, 3]], draws=[4])
     assert abs(even[0] - even[1]) < 1e-6
-    assert bradley_terry(2, [(0, 1)], wins=[[5, 1]], draws=[0]) == bradley_terry(2, [(0, 1)], wins=[[5, 1]],
-                                                                                  draws=[0])
+    assert bradley_terry(2, [(0, 1)], wins=[[5, 1]], draws=[0]) == bradley_terry(2, [(0, 1)], wins=[[5, 1]], draws=[0])
 
 
 @pytest.mark.parametrize("signum,code,name", [(15, 143, "SIGTERM"), (2, 130, "SIGINT")])
@@ -150,9 +176,27 @@ def test_a_stop_keeps_the_finished_deals_reports_them_and_exits_130_or_143(signu
 
     root = Path(__file__).resolve().parents[2]
     env = {**os.environ, "PYTHONPATH": str(root), "COLUMNS": "80"}
-    proc = subprocess.Popen([sys.executable, "-m", "mbrules.cli", "ladder", "--bot", "random", "--bot", "heuristic",
-                             "--games", "200000", "--workers", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=env, cwd=tmp_path)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "mbrules.cli",
+            "ladder",
+            "--bot",
+            "random",
+            "--bot",
+            "heuristic",
+            "--games",
+            "200000",
+            "--workers",
+            "1",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
     first = proc.stderr.readline()  # printed once the rules are compiled, before the first match
     assert first.startswith("ladder: 1 pair x 200000 deals x 2 seatings"), first
     import time

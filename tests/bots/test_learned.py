@@ -1,5 +1,6 @@
 """The learned bot: features from the ruleset's own cards, model files tied to their ruleset, training
 deterministic for a seed, the search's decisions, and ``mbrules train`` on the command line."""
+
 from __future__ import annotations
 
 import json
@@ -13,7 +14,13 @@ import mbrules
 from mbrules.bots import make_bot, parse_bot, UnknownBot, check_bot
 from mbrules.bots.features import Featurizer
 from mbrules.bots.value_model import (
-    MODELS_DIR, ModelError, ValueModel, bundled_model_path, load_model, read_model_file, ruleset_digest,
+    MODELS_DIR,
+    ModelError,
+    ValueModel,
+    bundled_model_path,
+    load_model,
+    read_model_file,
+    ruleset_digest,
 )
 from mbrules.engine import Game
 from mbrules.engine.determinize import determinize
@@ -34,8 +41,15 @@ def _app():
 def test_features_of_a_custom_hazard_come_from_its_cards():
     game = Game(load_ruleset(str(CUSTOM)), 2)
     names = Featurizer(game, hand=True).names
-    for name in ("me.stopped_by.ice", "opp1.stopped_by.ice", "me.safety.snow_tires", "me.exposed.ice",
-                 "unseen.ice", "unseen.salt", "hand.salt"):
+    for name in (
+        "me.stopped_by.ice",
+        "opp1.stopped_by.ice",
+        "me.safety.snow_tires",
+        "me.exposed.ice",
+        "unseen.ice",
+        "unseen.salt",
+        "hand.salt",
+    ):
         assert name in names
     wm = Featurizer(mbrules.load_game("winning-moves", players=2), hand=True).names
     assert "unseen.ice" not in wm and "unseen.stop" in wm
@@ -63,7 +77,9 @@ def test_features_do_not_change_with_the_hidden_cards():
 def test_ruleset_digest_tells_options_apart_and_not_loads():
     a = mbrules.load_game("winning-moves", players=2)
     assert ruleset_digest(a) == ruleset_digest(mbrules.load_game("winning-moves", players=2))
-    assert ruleset_digest(a) != ruleset_digest(mbrules.load_game("winning-moves", players=2, options=["hazard-on-hazard"]))
+    assert ruleset_digest(a) != ruleset_digest(
+        mbrules.load_game("winning-moves", players=2, options=["hazard-on-hazard"])
+    )
 
 
 @pytest.mark.parametrize("ruleset,players", tables())  # every bundled edition at each player count it names
@@ -77,8 +93,11 @@ def test_a_model_ships_for_every_bundled_edition_at_each_player_count(ruleset, p
 
 def test_a_shipped_model_is_refused_for_another_ruleset_with_a_sentence():
     path = MODELS_DIR / "winning-moves-2p.json"
-    for other in (mbrules.load_game("parker-1971", players=2), mbrules.load_game("winning-moves", players=4),
-                  mbrules.load_game("winning-moves", players=2, options=["hazard-on-hazard"])):
+    for other in (
+        mbrules.load_game("parker-1971", players=2),
+        mbrules.load_game("winning-moves", players=4),
+        mbrules.load_game("winning-moves", players=2, options=["hazard-on-hazard"]),
+    ):
         with pytest.raises(ModelError, match="was trained for winning-moves at 2 players, not for this game"):
             load_model(path, other)
 
@@ -105,8 +124,10 @@ def test_bot_parameters_take_a_model_path_and_check_it_against_the_game(tmp_path
 
 
 def test_linear_value_is_the_dot_product_of_standardized_features():
-    doc = {"features": ["a", "b"], "model": {"kind": "linear", "mean": [1.0, 0.0], "scale": [2.0, 1.0],
-                                             "coef": [4.0, -1.0], "intercept": 10.0}}
+    doc = {
+        "features": ["a", "b"],
+        "model": {"kind": "linear", "mean": [1.0, 0.0], "scale": [2.0, 1.0], "coef": [4.0, -1.0], "intercept": 10.0},
+    }
     m = ValueModel(doc)
     # 10 + 4 * (3 - 1) / 2 - 1 * 5
     assert m.value([3.0, 5.0]) == pytest.approx(9.0)
@@ -115,10 +136,17 @@ def test_linear_value_is_the_dot_product_of_standardized_features():
 
 def test_trees_value_walks_each_tree_and_adds_the_leaves_to_the_base():
     # one tree: x0 <= 1.5 -> leaf 10, else (x1 <= 0 -> leaf -4, else leaf 7)
-    tree = {"feature": [0, -1, 1, -1, -1], "threshold": [1.5, 0, 0.0, 0, 0], "left": [1, 0, 3, 0, 0],
-            "right": [2, 0, 4, 0, 0], "value": [0, 10.0, 0, -4.0, 7.0]}
-    doc = {"features": ["a", "b"], "model": {"kind": "trees", "mean": [0, 0], "scale": [1, 1], "base": 100.0,
-                                             "trees": [tree, tree]}}
+    tree = {
+        "feature": [0, -1, 1, -1, -1],
+        "threshold": [1.5, 0, 0.0, 0, 0],
+        "left": [1, 0, 3, 0, 0],
+        "right": [2, 0, 4, 0, 0],
+        "value": [0, 10.0, 0, -4.0, 7.0],
+    }
+    doc = {
+        "features": ["a", "b"],
+        "model": {"kind": "trees", "mean": [0, 0], "scale": [1, 1], "base": 100.0, "trees": [tree, tree]},
+    }
     m = ValueModel(doc)
     assert m.values([[1.0, 9.0], [2.0, 0.0], [2.0, 1.0]]) == pytest.approx([120.0, 92.0, 114.0])
 
@@ -126,8 +154,9 @@ def test_trees_value_walks_each_tree_and_adds_the_leaves_to_the_base():
 def test_a_tree_that_points_outside_itself_is_refused():
     tree = {"feature": [0], "threshold": [1.0], "left": [5], "right": [6], "value": [0.0]}
     with pytest.raises(ModelError, match="tree"):
-        ValueModel({"features": ["a"], "model": {"kind": "trees", "mean": [0], "scale": [1], "base": 0.0,
-                                                 "trees": [tree]}})
+        ValueModel(
+            {"features": ["a"], "model": {"kind": "trees", "mean": [0], "scale": [1], "base": 0.0, "trees": [tree]}}
+        )
 
 
 def test_trees_exported_from_scikit_learn_predict_what_scikit_learn_predicts():
@@ -143,8 +172,13 @@ def test_trees_exported_from_scikit_learn_predict_what_scikit_learn_predicts():
     from sklearn.ensemble import HistGradientBoostingRegressor
     from mbrules.bots import training
 
-    ref = HistGradientBoostingRegressor(max_iter=training.TREES, max_leaf_nodes=training.TREE_LEAVES,
-                                        learning_rate=0.1, early_stopping=False, random_state=0)
+    ref = HistGradientBoostingRegressor(
+        max_iter=training.TREES,
+        max_leaf_nodes=training.TREE_LEAVES,
+        learning_rate=0.1,
+        early_stopping=False,
+        random_state=0,
+    )
     cut = len(y) - len(y) // 10
     ref.fit(np.asarray(X[:cut]), np.asarray(y[:cut]))
     # leaf values are written with 6 significant digits
@@ -167,8 +201,11 @@ def test_learned_bot_takes_the_trip_when_the_last_card_completes_it():
     for st, p, acts in decisions(game, seed=2, hands=3):
         obs = st.observation(p)
         target = obs.target
-        done = [a for a in acts if a.op == "play" and game.miles[a.card_index]
-                and obs.my_side.miles + game.miles[a.card_index] == target]
+        done = [
+            a
+            for a in acts
+            if a.op == "play" and game.miles[a.card_index] and obs.my_side.miles + game.miles[a.card_index] == target
+        ]
         if done and obs.extension_called_by < 0 and obs.target == game.extension_to:
             bot = make_bot("learned", game, p, seed=1)
             assert bot.choose(obs, acts) in done
@@ -235,8 +272,13 @@ def test_bench_learned_prints_a_paired_win_share_and_the_cpu_per_decision():
     import sys
 
     root = Path(__file__).parent.parent.parent
-    run = lambda *a: subprocess.run([sys.executable, "benchmarks/bench_learned.py", *a], cwd=root,  # noqa: E731
-                                    capture_output=True, text=True, timeout=300)
+    run = lambda *a: subprocess.run(
+        [sys.executable, "benchmarks/bench_learned.py", *a],
+        cwd=root,  # noqa: E731
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     out = run("versus", "heuristic", "heuristic-2026", "--games", "2")
     assert out.returncode == 0, out.stderr
     m = re.search(r"heuristic won (\d+) of 4 matches \(2 deals x 2 seatings\)", out.stdout)

@@ -1,4 +1,5 @@
 """The restricted bot of compare's restricted play: never the forbidden decision, else the heuristic."""
+
 from __future__ import annotations
 
 import pytest
@@ -14,21 +15,27 @@ def _acts(game, spec, seeds=25):
         yield from (a for p, a in st.history if p >= 0)
 
 
-@pytest.mark.parametrize("param, forbidden", [
-    ("no_coup_fourre", lambda g, a: a.op == COUP_FOURRE),
-    ("no_extension", lambda g, a: a.op == EXTEND),
-    ("no_attack", lambda g, a: a.op == PLAY and g.kind[a.card_index] == HAZARD),
-])
+@pytest.mark.parametrize(
+    "param, forbidden",
+    [
+        ("no_coup_fourre", lambda g, a: a.op == COUP_FOURRE),
+        ("no_extension", lambda g, a: a.op == EXTEND),
+        ("no_attack", lambda g, a: a.op == PLAY and g.kind[a.card_index] == HAZARD),
+    ],
+)
 def test_a_restricted_heuristic_never_makes_the_forbidden_decision(param, forbidden):
     game = load_game("winning-moves", 3, [])  # 3 players: the extension question is asked
     assert any(forbidden(game, a) for a in _acts(game, "heuristic"))  # the heuristic does make it
     assert not any(forbidden(game, a) for a in _acts(game, f"restricted:{param}=1"))
 
 
-@pytest.mark.parametrize("param, option, forbidden", [
-    ("no_discard_draw", "draw-from-discard", lambda g, a: a == g.draw_discard_action),
-    ("no_mulligan", "mulligan", lambda g, a: a.op == MULLIGAN),
-])
+@pytest.mark.parametrize(
+    "param, option, forbidden",
+    [
+        ("no_discard_draw", "draw-from-discard", lambda g, a: a == g.draw_discard_action),
+        ("no_mulligan", "mulligan", lambda g, a: a.op == MULLIGAN),
+    ],
+)
 def test_a_restricted_heuristic_never_takes_the_turn_rules_draw_choices(param, option, forbidden):
     """The restrictions behind compare's figures for draw-from-discard and mulligan (docs/bots.md):
     the heuristic makes the choice, the restricted one never does."""

@@ -2,6 +2,7 @@
 output as it was; and its memory is bounded whatever --games is: at most --max-positions positions are
 kept, a seeded uniform sample beyond (issue 33 item 9). The fit used to ignore a signal until it ended,
 then write the model and exit 0; every position of every match was kept (about 0.9 MB a match)."""
+
 from __future__ import annotations
 
 import json
@@ -25,8 +26,9 @@ def _app():
 
 
 @pytest.mark.parametrize("signum,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["SIGINT", "SIGTERM"])
-def test_a_signal_during_the_fit_stops_train_with_its_code_and_leaves_the_output_as_it_was(signum, code, tmp_path,
-                                                                                             monkeypatch):
+def test_a_signal_during_the_fit_stops_train_with_its_code_and_leaves_the_output_as_it_was(
+    signum, code, tmp_path, monkeypatch
+):
     from mbrules.bots import training
 
     out = tmp_path / "model.json"
@@ -50,15 +52,18 @@ def test_a_signal_during_the_fit_stops_train_with_its_code_and_leaves_the_output
 
 def test_train_keeps_at_most_max_positions_for_the_fit_and_says_the_limit_in_help(tmp_path):
     out = tmp_path / "model.json"
-    res = runner.invoke(_app(), ["train", "winning-moves", "-p", "2", "--games", "12", "--max-positions", "1000",
-                                 "--out", str(out), "--json"])
+    res = runner.invoke(
+        _app(),
+        ["train", "winning-moves", "-p", "2", "--games", "12", "--max-positions", "1000", "--out", str(out), "--json"],
+    )
     assert res.exit_code == 0, (res.output[-800:], res.exception)
-    figures = json.loads(res.output[res.output.index("{"):])
+    figures = json.loads(res.output[res.output.index("{") :])
     assert figures["positions"] == 1000 and figures["positions_seen"] > 1000
     assert json.loads(out.read_text())["training"]["max_positions"] == 1000
     assert "--max-positions" in runner.invoke(_app(), ["train", "--help"], env={"COLUMNS": "200"}).output
-    res = runner.invoke(_app(), ["train", "winning-moves", "-p", "2", "--max-positions", "3000000", "--out",
-                                 str(tmp_path / "m2.json")])
+    res = runner.invoke(
+        _app(), ["train", "winning-moves", "-p", "2", "--max-positions", "3000000", "--out", str(tmp_path / "m2.json")]
+    )
     assert res.exit_code == 2 and "--max-positions must be from 1,000 to 2,000,000" in res.output
 
 

@@ -3,6 +3,7 @@
 Every test drives the real ``mbrules`` command. Ray starts slowly (5 to 15 s a cluster), so each
 test plays few games; what is checked is that the figures are *identical*, not their size.
 """
+
 from __future__ import annotations
 
 import re
@@ -65,9 +66,31 @@ def test_simulate_on_a_local_ray_instance_equals_the_process_pool(tmp_path, loca
 
 
 def test_compare_on_a_local_ray_instance_equals_the_process_pool(tmp_path):
-    args = ["compare", "winning-moves", "--option-b", "hazard-on-hazard", "--players", "2", "--games", "12",
-            "--skill-games", "4", "--bot", "random", "--bots", "random", "--robust-games", "4", "--rung", "random",
-            "--rung", "heuristic", "--workers", "2", "--json"]
+    args = [
+        "compare",
+        "winning-moves",
+        "--option-b",
+        "hazard-on-hazard",
+        "--players",
+        "2",
+        "--games",
+        "12",
+        "--skill-games",
+        "4",
+        "--bot",
+        "random",
+        "--bots",
+        "random",
+        "--robust-games",
+        "4",
+        "--rung",
+        "random",
+        "--rung",
+        "heuristic",
+        "--workers",
+        "2",
+        "--json",
+    ]
     local = mb(args, tmp_path)
     on_ray = mb(args + ["--backend", "ray"], tmp_path)
     assert local.returncode == 0 and on_ray.returncode == 0, local.stderr + on_ray.stderr
@@ -75,8 +98,20 @@ def test_compare_on_a_local_ray_instance_equals_the_process_pool(tmp_path):
 
 
 def test_ladder_on_a_local_ray_instance_equals_the_process_pool(tmp_path):
-    args = ["ladder", "--bot", "random", "--bot", "heuristic", "--players", "2", "--games", "6", "--workers", "2",
-            "--json"]
+    args = [
+        "ladder",
+        "--bot",
+        "random",
+        "--bot",
+        "heuristic",
+        "--players",
+        "2",
+        "--games",
+        "6",
+        "--workers",
+        "2",
+        "--json",
+    ]
     local = mb(args, tmp_path)
     on_ray = mb(args + ["--backend", "ray"], tmp_path)
     assert local.returncode == 0 and on_ray.returncode == 0, local.stderr + on_ray.stderr
@@ -101,17 +136,26 @@ def _free_port() -> int:
 
 
 def _ray_cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([str(RAY), *args], capture_output=True, text=True, timeout=timeout, env=dict(os.environ, **LOOPBACK))
+    return subprocess.run(
+        [str(RAY), *args], capture_output=True, text=True, timeout=timeout, env=dict(os.environ, **LOOPBACK)
+    )
 
 
 def _wait_for_nodes(address: str, n: int, timeout: float = 90) -> None:
-    probe = ("import ray, time\n"
-             f"ray.init(address={address!r}, include_dashboard=False, log_to_driver=False, configure_logging=False)\n"
-             f"end = time.time() + {timeout}\n"
-             f"while sum(1 for x in ray.nodes() if x['Alive']) < {n} and time.time() < end: time.sleep(0.5)\n"
-             "print(sum(1 for x in ray.nodes() if x['Alive']))\n")
-    p = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=timeout + 60,
-                       env=dict(os.environ, **LOOPBACK))
+    probe = (
+        "import ray, time\n"
+        f"ray.init(address={address!r}, include_dashboard=False, log_to_driver=False, configure_logging=False)\n"
+        f"end = time.time() + {timeout}\n"
+        f"while sum(1 for x in ray.nodes() if x['Alive']) < {n} and time.time() < end: time.sleep(0.5)\n"
+        "print(sum(1 for x in ray.nodes() if x['Alive']))\n"
+    )
+    p = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        timeout=timeout + 60,
+        env=dict(os.environ, **LOOPBACK),
+    )
     assert p.stdout.strip().endswith(str(n)), p.stdout + p.stderr[-2000:]
 
 
@@ -121,8 +165,15 @@ def test_a_two_node_cluster_runs_tasks_on_both_nodes_with_the_same_figures(tmp_p
     port = _free_port()
     address = f"127.0.0.1:{port}"
     try:
-        head = _ray_cli("start", "--head", f"--port={port}", "--num-cpus=1", "--include-dashboard=false",
-                        "--node-ip-address=127.0.0.1", "--disable-usage-stats")
+        head = _ray_cli(
+            "start",
+            "--head",
+            f"--port={port}",
+            "--num-cpus=1",
+            "--include-dashboard=false",
+            "--node-ip-address=127.0.0.1",
+            "--disable-usage-stats",
+        )
         assert head.returncode == 0, head.stdout + head.stderr
         second = _ray_cli("start", f"--address={address}", "--num-cpus=1", "--node-ip-address=127.0.0.1")
         assert second.returncode == 0, second.stdout + second.stderr

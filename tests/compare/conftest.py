@@ -1,4 +1,5 @@
 """Matches shared by the compare tests (played once per session: they are the slow part)."""
+
 from __future__ import annotations
 
 from types import SimpleNamespace

@@ -1,4 +1,5 @@
 """``mbrules compare`` from the command line: table, --json, --out DIR, bad input, determinism."""
+
 from __future__ import annotations
 
 import json
@@ -16,12 +17,28 @@ pytest.importorskip("matplotlib", reason="the plots extra (pip install 'mbrules[
 from mbrules.cli.app import app  # noqa: E402
 from mbrules.matches.metrics import METRICS
 
-pytestmark = pytest.mark.slow  # plays hundreds of paired matches and starts real processes: make test-fast leaves it out
+pytestmark = (
+    pytest.mark.slow
+)  # plays hundreds of paired matches and starts real processes: make test-fast leaves it out
 
 # cheap lineups everywhere (the expert's matches take seconds): random for the robustness check,
 # a two-rung ladder
-FAST = ["--games", "12", "--skill-games", "6", "--robust-games", "4", "--bots", "random", "--rung", "random",
-        "--rung", "heuristic", "--workers", "1"]
+FAST = [
+    "--games",
+    "12",
+    "--skill-games",
+    "6",
+    "--robust-games",
+    "4",
+    "--bots",
+    "random",
+    "--rung",
+    "random",
+    "--rung",
+    "heuristic",
+    "--workers",
+    "1",
+]
 
 
 def run(*args: str):
@@ -33,8 +50,18 @@ def run(*args: str):
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
     out = tmp_path_factory.mktemp("cmp") / "report"
-    res = run("compare", "winning-moves", "winning-moves", "--option-b", "hazard-on-hazard", "--players", "4",
-              *FAST, "--out", str(out))
+    res = run(
+        "compare",
+        "winning-moves",
+        "winning-moves",
+        "--option-b",
+        "hazard-on-hazard",
+        "--players",
+        "4",
+        *FAST,
+        "--out",
+        str(out),
+    )
     assert res.exit_code == 0, res.output
     return res, out
 
@@ -46,8 +73,17 @@ def test_done_when_command_prints_the_table_and_writes_charts_and_index_html(rep
     assert "The rule change: a hazard may cover another hazard: no → yes" in res.stdout
     assert "Holm" in res.stdout
     names = {p.name for p in out.iterdir()}
-    assert {"index.html", "compare.json", "distributions.png", "distributions.svg", "differences.png",
-            "differences.svg", "matches.jsonl", "matches.csv", "hands.csv"} <= names
+    assert {
+        "index.html",
+        "compare.json",
+        "distributions.png",
+        "distributions.svg",
+        "differences.png",
+        "differences.svg",
+        "matches.jsonl",
+        "matches.csv",
+        "hands.csv",
+    } <= names
     assert not [n for n in names if n.endswith(".tmp")]
 
 
@@ -56,9 +92,13 @@ def test_index_html_is_self_contained_with_charts_and_the_table(report):
     page = (out / "index.html").read_text(encoding="utf-8")
     assert page.count("<svg") == 2 and "<table>" in page and "trip_completed_share" in page
     # the first screen: the rule in words, then the effects, before any chart or table
-    assert page.index("a hazard may cover another hazard: no → yes") < page.index("What it does to play") \
-        < page.index("<svg") < page.index("Every metric")
-    assert "Wilson" not in page[:page.index("<svg")]  # the method is at the bottom
+    assert (
+        page.index("a hazard may cover another hazard: no → yes")
+        < page.index("What it does to play")
+        < page.index("<svg")
+        < page.index("Every metric")
+    )
+    assert "Wilson" not in page[: page.index("<svg")]  # the method is at the bottom
     for ref in ('src="http', "src='http", 'href="http', "<script src", "<link "):
         assert ref not in page  # opens offline: nothing fetched
 
@@ -119,17 +159,20 @@ def test_figures_are_the_same_for_any_number_of_workers():
         assert one[key] == two[key], key
 
 
-@pytest.mark.parametrize("args, words", [
-    (["no-such-ruleset"], "no-such-ruleset"),
-    (["winning-moves", "--option-b", "no-such-option"], "no-such-option"),
-    (["winning-moves", "--bot", "nobody"], "unknown bot"),
-    (["winning-moves", "--bots", "nobody"], "unknown bot"),
-    (["winning-moves", "--rung", "nobody"], "unknown bot"),
-    (["winning-moves", "--out", ""], "--out"),
-    (["winning-moves", "--skill-games", "1"], "--skill-games"),
-    (["winning-moves", "--games", "1"], "--games"),
-    (["winning-moves", "--players", "9"], "9"),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["no-such-ruleset"], "no-such-ruleset"),
+        (["winning-moves", "--option-b", "no-such-option"], "no-such-option"),
+        (["winning-moves", "--bot", "nobody"], "unknown bot"),
+        (["winning-moves", "--bots", "nobody"], "unknown bot"),
+        (["winning-moves", "--rung", "nobody"], "unknown bot"),
+        (["winning-moves", "--out", ""], "--out"),
+        (["winning-moves", "--skill-games", "1"], "--skill-games"),
+        (["winning-moves", "--games", "1"], "--games"),
+        (["winning-moves", "--players", "9"], "9"),
+    ],
+)
 def test_bad_input_is_a_usage_error_with_a_sentence(args, words):
     res = run("compare", *args)
     assert res.exit_code == 2, res.output
@@ -155,12 +198,22 @@ def test_without_matplotlib_the_command_says_how_to_install_it(tmp_path):
     exe = Path(sys.executable).with_name("mbrules")
     from mbrules._paths import install_hint  # this checkout's form: pip install -e '.[plots]'
 
-    res = subprocess.run([str(exe), "compare", "winning-moves", *FAST, "--out", str(tmp_path / "r")],
-                         capture_output=True, text=True, env=env, timeout=120)
+    res = subprocess.run(
+        [str(exe), "compare", "winning-moves", *FAST, "--out", str(tmp_path / "r")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert res.returncode == 2 and install_hint("plots") in res.stderr and "Traceback" not in res.stderr
     assert not (tmp_path / "r").exists()
-    res = subprocess.run([str(exe), "compare", "winning-moves", *FAST, "--out", str(tmp_path / "r"), "--no-charts"],
-                         capture_output=True, text=True, env=env, timeout=120)
+    res = subprocess.run(
+        [str(exe), "compare", "winning-moves", *FAST, "--out", str(tmp_path / "r"), "--no-charts"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert res.returncode == 0, res.stderr
     assert (tmp_path / "r" / "index.html").exists() and not (tmp_path / "r" / "differences.png").exists()
 
@@ -171,9 +224,26 @@ def test_ctrl_c_keeps_the_pairs_both_arms_finished_reports_interrupted_and_exits
     import time
 
     exe = Path(sys.executable).with_name("mbrules")
-    proc = subprocess.Popen([str(exe), "compare", "winning-moves", "--games", "100000", "--workers", "2",
-                             "--skill-games", "0", "--json", "--out", str(tmp_path / "r"), "--no-charts"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            str(exe),
+            "compare",
+            "winning-moves",
+            "--games",
+            "100000",
+            "--workers",
+            "2",
+            "--skill-games",
+            "0",
+            "--json",
+            "--out",
+            str(tmp_path / "r"),
+            "--no-charts",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:  # wait until the command is past its imports and playing
         time.sleep(2)

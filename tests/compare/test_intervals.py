@@ -1,4 +1,5 @@
 """The interval formulas and the multiple-testing correction, on figures checked by hand."""
+
 from __future__ import annotations
 
 import math

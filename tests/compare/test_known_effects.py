@@ -1,4 +1,5 @@
 """compare finds effects known from the rules, and flags nothing where there is none."""
+
 from __future__ import annotations
 
 import pytest

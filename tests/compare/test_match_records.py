@@ -1,4 +1,5 @@
 """A match's record agrees with its outcome and its public history (records.py)."""
+
 from __future__ import annotations
 
 import pytest
@@ -23,14 +24,16 @@ def test_hand_points_add_up_to_the_match_totals_and_turns_to_the_history():
         assert rec.turns == count_turns(st.history)
         for h in rec.hands:
             assert h.points == h.line("total")
-            assert sum(h.line(line)[s] for line in SCORE_LINES if line != "total" for s in range(game.sides)) \
-                == sum(h.points)
+            assert sum(h.line(line)[s] for line in SCORE_LINES if line != "total" for s in range(game.sides)) == sum(
+                h.points
+            )
 
 
 def test_completed_by_is_the_outcomes_completing_side_or_minus_one_for_exhaustion():
     game, st, rec = _record("winning-moves", 3, 8)
-    assert [game.side_names[h.completed_by] if h.completed_by >= 0 else None for h in rec.hands] \
-        == list(st.outcome.completed)
+    assert [game.side_names[h.completed_by] if h.completed_by >= 0 else None for h in rec.hands] == list(
+        st.outcome.completed
+    )
     for h in rec.hands:
         done = h.completed_by
         assert (h.line("trip_completed")[done] > 0) if done >= 0 else not any(h.line("trip_completed"))

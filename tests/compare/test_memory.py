@@ -1,5 +1,6 @@
 """compare's memory does not grow with the number of games (issue 22, item 2): metrics from running
 sums, records streamed to the report folder as they are made."""
+
 from __future__ import annotations
 
 import os
@@ -27,8 +28,24 @@ def peak_rss_kb(args: list[str]) -> int:
 @pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "wait4"), reason="needs wait4 (Unix)")
 def test_peak_memory_of_3000_games_stays_within_1_3_times_that_of_300(tmp_path):
-    base = ["compare", "winning-moves", "--option-b", "hazard-on-hazard", "-p", "2", "--bot", "random",
-            "--skill-games", "0", "--bots", "none", "--workers", "1", "--json", "--no-charts"]
+    base = [
+        "compare",
+        "winning-moves",
+        "--option-b",
+        "hazard-on-hazard",
+        "-p",
+        "2",
+        "--bot",
+        "random",
+        "--skill-games",
+        "0",
+        "--bots",
+        "none",
+        "--workers",
+        "1",
+        "--json",
+        "--no-charts",
+    ]
     small = peak_rss_kb(base + ["--games", "300", "--out", str(tmp_path / "small")])
     large = peak_rss_kb(base + ["--games", "3000", "--out", str(tmp_path / "large")])
     assert large <= 1.3 * small, (small, large)

@@ -1,5 +1,6 @@
 """compare across seatings (partnerships vs each for himself, other player counts), the robustness
 label, the restricted bot and the running sums that keep memory flat."""
+
 from __future__ import annotations
 
 import json
@@ -58,9 +59,28 @@ def test_partnerships_against_each_for_himself_compare_game_metrics_and_show_sid
 
 
 def test_different_player_counts_compare_the_per_hand_and_per_match_metrics():
-    res = CliRunner().invoke(app, ["compare", "winning-moves", "-p", "4", "--players-b", "3", "--games", "10",
-                                   "--skill-games", "0", "--robust-games", "4", "--bots", "random", "--workers", "1",
-                                   "--json"])
+    res = CliRunner().invoke(
+        app,
+        [
+            "compare",
+            "winning-moves",
+            "-p",
+            "4",
+            "--players-b",
+            "3",
+            "--games",
+            "10",
+            "--skill-games",
+            "0",
+            "--robust-games",
+            "4",
+            "--bots",
+            "random",
+            "--workers",
+            "1",
+            "--json",
+        ],
+    )
     assert res.exit_code == 0, res.output
     doc = json.loads(res.stdout)
     assert doc["rule_changes"][0] == "players: 4 → 3"
@@ -73,8 +93,17 @@ def test_different_player_counts_compare_the_per_hand_and_per_match_metrics():
 
 def test_extension_1200_lengthens_three_player_hands_and_the_effect_holds_with_other_bots():
     # the frozen starting heuristic as the second lineup: another player, cheap enough for a test
-    cmp = run_compare("winning-moves", options_b=["extension-1200"], players=3, games=40, seed=1,
-                      robust_bots=["heuristic-2026"], robust_games=40, skill_games=0, workers=1)
+    cmp = run_compare(
+        "winning-moves",
+        options_b=["extension-1200"],
+        players=3,
+        games=40,
+        seed=1,
+        robust_bots=["heuristic-2026"],
+        robust_games=40,
+        skill_games=0,
+        workers=1,
+    )
     turns = next(r for r in cmp.rows if r["key"] == "turns_per_hand")
     assert turns["flagged"] and turns["diff"] > 0 and turns["robust"] is True
     first = cmp.summary[0]
@@ -104,15 +133,17 @@ def test_lists_and_running_sums_flag_the_same_metrics(wm4_arms):
     a, b = wm4_arms
     from mbrules.compare.metrics import evaluate_sums
 
-    assert [r["flagged"] for r in evaluate(a.records, b.records)] == \
-        [r["flagged"] for r in evaluate_sums(sums_of(a.records, b.records))]
+    assert [r["flagged"] for r in evaluate(a.records, b.records)] == [
+        r["flagged"] for r in evaluate_sums(sums_of(a.records, b.records))
+    ]
     assert len(METRICS) == len(evaluate(a.records, b.records))
 
 
 def test_the_report_folder_streams_one_record_a_match_and_arm(tmp_path):
     out = tmp_path / "r"
-    cmp = run_compare("winning-moves", options_b=["hazard-on-hazard"], players=2, games=15, out=out, charts=False,
-                      **CHEAP)
+    cmp = run_compare(
+        "winning-moves", options_b=["hazard-on-hazard"], players=2, games=15, out=out, charts=False, **CHEAP
+    )
     lines = (out / "matches.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(lines) == 2 * 15 and cmp.pairs_done == 15
     assert json.loads((out / "compare.json").read_text(encoding="utf-8"))["summary"] == cmp.summary
@@ -140,7 +171,6 @@ def test_a_keyboard_interrupt_in_a_notebook_keeps_the_pairs_both_arms_finished()
         if key == "main" and done >= 4:
             raise KeyboardInterrupt
 
-    cmp = run_compare("winning-moves", options_b=["hazard-on-hazard"], players=2, games=50, progress=progress,
-                      **CHEAP)
+    cmp = run_compare("winning-moves", options_b=["hazard-on-hazard"], players=2, games=50, progress=progress, **CHEAP)
     assert cmp.interrupted and 4 <= cmp.pairs_done < 50
     assert next(r for r in cmp.rows if r["key"] == "turns_per_hand")["pairs"] == cmp.pairs_done

@@ -1,4 +1,5 @@
 """``simulate`` reports 95% intervals and writes one record per game with ``--out FILE``."""
+
 from __future__ import annotations
 
 import json
@@ -18,8 +19,13 @@ def test_simulate_json_gives_each_figure_an_interval_around_it_the_same_for_any_
     docs = [json.loads(run("simulate", "--games", "16", "--workers", w, "--json").stdout) for w in ("1", "2")]
     for doc in docs:
         ci = doc["ci95"]
-        for key in ("mean_hands_per_game", "mean_turns_per_hand", "trip_completed_share", "coups_fourres_per_hand",
-                    "mean_points_per_hand_and_side"):
+        for key in (
+            "mean_hands_per_game",
+            "mean_turns_per_hand",
+            "trip_completed_share",
+            "coups_fourres_per_hand",
+            "mean_points_per_hand_and_side",
+        ):
             lo, hi = ci[key]
             assert lo <= doc[key] <= hi, key
         for side, (lo, hi) in ci["win_share"].items():

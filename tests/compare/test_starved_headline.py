@@ -1,6 +1,7 @@
 """Issue 35: when trips almost never complete in an arm (4 cars each for himself, 3,500 miles in the deck and
 nothing reshuffled), the compare headline says so first, with an interval, in a player's words; a metric that
 does not apply to an arm's rules (reshuffles, draws from the discard pile) is "–" (null in JSON), never 0."""
+
 from __future__ import annotations
 
 import json
@@ -20,11 +21,17 @@ def starved_row(a, b, a_ci, n=200):
 
 
 def test_an_arm_whose_trips_almost_never_complete_opens_the_headline_with_the_deck_running_out():
-    cmp = comparison([starved_row(0.03, 0.92, [0.01, 0.05]),
-                      row("turns_per_hand", 100.0, 160.0, flagged=True, se=1, robust=True, verdict="holds")])
+    cmp = comparison(
+        [
+            starved_row(0.03, 0.92, [0.01, 0.05]),
+            row("turns_per_hand", 100.0, 160.0, flagged=True, se=1, robust=True, verdict="holds"),
+        ]
+    )
     lines = headline(cmp)
-    assert lines[0] == ("Clearly, under A the deck runs out before any car arrives in 97% of hands (somewhere "
-                        "between 95% and 99%, from 200 matches): trips almost never complete.")
+    assert lines[0] == (
+        "Clearly, under A the deck runs out before any car arrives in 97% of hands (somewhere "
+        "between 95% and 99%, from 200 matches): trips almost never complete."
+    )
     assert len(lines) == 3 and lines[1].startswith("Clearly, hands get about 60% longer")
     assert not any(j in lines[0] for j in JARGON)
 
@@ -40,11 +47,34 @@ def test_probably_when_the_interval_reaches_below_the_threshold_and_nothing_when
 def four_cars(tmp_path_factory):
     """The real command: 4 players each for himself, A without and B with reshuffle-discard."""
     out = tmp_path_factory.mktemp("cmp") / "report"
-    res = CliRunner().invoke(app, ["compare", "winning-moves", "--option-a", "each-for-himself",
-                                   "--option-b", "each-for-himself", "--option-b", "reshuffle-discard", "-p", "4",
-                                   "--games", "12", "--skill-games", "0", "--restricted-games", "0",
-                                   "--robust-games", "0", "--workers", "1", "--out", str(out)],
-                             env={"COLUMNS": "80"})
+    res = CliRunner().invoke(
+        app,
+        [
+            "compare",
+            "winning-moves",
+            "--option-a",
+            "each-for-himself",
+            "--option-b",
+            "each-for-himself",
+            "--option-b",
+            "reshuffle-discard",
+            "-p",
+            "4",
+            "--games",
+            "12",
+            "--skill-games",
+            "0",
+            "--restricted-games",
+            "0",
+            "--robust-games",
+            "0",
+            "--workers",
+            "1",
+            "--out",
+            str(out),
+        ],
+        env={"COLUMNS": "80"},
+    )
     assert res.exit_code == 0, res.output
     return res.output, json.loads((out / "compare.json").read_text()), (out / "index.html").read_text()
 
@@ -64,17 +94,32 @@ def test_a_metric_that_does_not_apply_to_an_arm_is_a_dash_not_zero(four_cars):
     assert m["reshuffles_per_hand"]["a"] is None and m["reshuffles_per_hand"]["b"] > 0
     assert m["reshuffles_per_hand"]["diff"] is None and not m["reshuffles_per_hand"]["flagged"]
     assert m["discard_draws_per_hand"]["a"] is None and m["discard_draws_per_hand"]["b"] is None
-    row_html = html[html.index("<code>reshuffles_per_hand</code>"):]
-    row_html = row_html[:row_html.index("</tr>")]
+    row_html = html[html.index("<code>reshuffles_per_hand</code>") :]
+    row_html = row_html[: row_html.index("</tr>")]
     assert "<td>–<br>" in row_html and "seated differently" not in row_html
 
 
 def test_sweep_names_the_values_where_the_deck_runs_out_before_any_car_arrives():
     """The same sentence in a sweep's headline, naming only the swept values where trips almost never
     complete (4 cars each for himself: a 1000-mile trip, not a 500-mile one)."""
-    res = CliRunner().invoke(app, ["sweep", "winning-moves", "-p", "4", "-o", "each-for-himself",
-                                   "--set", "player_counts.4.target=500,1000", "--games", "6", "--workers", "1",
-                                   "--json"])
+    res = CliRunner().invoke(
+        app,
+        [
+            "sweep",
+            "winning-moves",
+            "-p",
+            "4",
+            "-o",
+            "each-for-himself",
+            "--set",
+            "player_counts.4.target=500,1000",
+            "--games",
+            "6",
+            "--workers",
+            "1",
+            "--json",
+        ],
+    )
     assert res.exit_code == 0, res.output
     first = json.loads(res.output)["headline"][0]
     assert first.startswith("The deck runs out before any car arrives in ")

@@ -5,6 +5,7 @@ the test knows, at every prompt, the seat's observation and legal moves the prog
 and which move to type. The person's moves are the heuristic bot's for that seat, which makes
 the game the one ``play_match(game, seed, ["heuristic"])`` plays (seeds are chosen from it).
 """
+
 from __future__ import annotations
 
 import os

@@ -4,6 +4,7 @@ A person's keys only: '1' plays the first listed move (and answers yes to a coup
 extension prompt) until the score sheet shows, then Enter leaves. The program must end by
 itself with exit 0, draw on the alternate screen (and leave it), and say the hand was played.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -44,8 +45,9 @@ def play_then_quit(args, moves: int, first: str = "your move") -> int:
 
 
 def test_a_whole_hand_is_played_with_keys_alone_at_80x24():
-    child = spawn_full_screen(["play", "--human", "p1", "--ruleset", "winning-moves", "--players", "2",
-                               "--seed", "41", "--hands", "1"])
+    child = spawn_full_screen(
+        ["play", "--human", "p1", "--ruleset", "winning-moves", "--players", "2", "--seed", "41", "--hands", "1"]
+    )
     seen = ""
     try:
         child.expect("your move")  # the table is up
@@ -96,8 +98,9 @@ def test_the_same_command_with_its_record_file_continues_the_match(tmp_path):
     assert play_then_quit(args, 1) == 0
     again = record.read_text(encoding="utf-8")
     assert again.count("- {player: ") > moves  # the moves of before, then more
-    assert [line for line in again.splitlines() if line.startswith("  - {")][:moves] == \
-        [line for line in first.splitlines() if line.startswith("  - {")]
+    assert [line for line in again.splitlines() if line.startswith("  - {")][:moves] == [
+        line for line in first.splitlines() if line.startswith("  - {")
+    ]
 
 
 def test_plain_without_human_is_a_usage_error():
@@ -116,8 +119,9 @@ def test_without_textual_the_full_screen_game_names_its_extra(tmp_path):
     from mbrules._paths import CHECKOUT_DIR, install_hint
 
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(CHECKOUT_DIR)]))
-    child = pexpect.spawn(MBRULES, ["play", "--human", "p1", "--players", "2"], encoding="utf-8", timeout=30,
-                          env=env, dimensions=(24, 80))
+    child = pexpect.spawn(
+        MBRULES, ["play", "--human", "p1", "--players", "2"], encoding="utf-8", timeout=30, env=env, dimensions=(24, 80)
+    )
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 2
@@ -172,4 +176,4 @@ def test_a_save_made_with_plain_is_continued_by_the_full_screen_game(tmp_path):
     first = [line for line in record.read_text(encoding="utf-8").splitlines() if line.startswith("  - {")]
     assert play_then_quit(args, 1, first="Resumed from") == 0
     again = [line for line in record.read_text(encoding="utf-8").splitlines() if line.startswith("  - {")]
-    assert again[:len(first)] == first and len(again) > len(first)
+    assert again[: len(first)] == first and len(again) > len(first)

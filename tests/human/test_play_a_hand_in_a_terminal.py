@@ -7,13 +7,16 @@ refused move shows its reason code and the engine's sentence; ``?`` gives the hi
 move; ``r`` shows the ruleset's rules; at the end of the hand the score sheet is shown and
 ``q`` asks before it quits; ``--record`` writes the hand as a scenario that replays.
 """
+
 from __future__ import annotations
 
 import pytest
 
 import subprocess
 
-pexpect = pytest.importorskip("pexpect", reason="pexpect (the test extra: pip install 'mbrules[test]') is not installed")
+pexpect = pytest.importorskip(
+    "pexpect", reason="pexpect (the test extra: pip install 'mbrules[test]') is not installed"
+)
 
 from mbrules.bots import make_bot
 from mbrules.engine import IllegalAction
@@ -45,8 +48,21 @@ def test_a_whole_hand_by_number_and_notation_with_refusal_coup_fourre_extension_
     mirror = Mirror("winning-moves", 2, SEED)
     g = mirror.game
     record = tmp_path / "hand.yaml"
-    child = spawn(["play", "--human", "p1", "--ruleset", "winning-moves", "--players", "2",
-                   "--seed", str(SEED), "--record", str(record)])
+    child = spawn(
+        [
+            "play",
+            "--human",
+            "p1",
+            "--ruleset",
+            "winning-moves",
+            "--players",
+            "2",
+            "--seed",
+            str(SEED),
+            "--record",
+            str(record),
+        ]
+    )
     seen = {"number": 0, "words": 0, "refused": 0, "coup_fourre": 0, "extension": 0, "hint": 0, "rules": 0}
     decisions = 0
     try:
@@ -131,8 +147,11 @@ def test_a_whole_hand_by_number_and_notation_with_refusal_coup_fourre_extension_
         end = plain(child.before)
         assert "Score sheet, hand 1" in end
         sheet = mirror.state.hand_sheets[-1]
-        rows = {line.split("│")[1].strip(): [x.strip() for x in line.split("│")[2:-1]]
-                for line in end.splitlines() if line.count("│") >= 3}
+        rows = {
+            line.split("│")[1].strip(): [x.strip() for x in line.split("│")[2:-1]]
+            for line in end.splitlines()
+            if line.count("│") >= 3
+        }
         for line in SCORE_LINES:  # every line of the sheet, as the engine scored it
             assert rows[LINE_LABELS[line]] == [str(sheet[s][line]) for s in range(g.sides)], line
         assert rows["Coups fourrés"] != ["0", "0"]

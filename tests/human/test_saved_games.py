@@ -10,6 +10,7 @@ needs a terminal, which the runner is not, so the terminal check is told it has 
 else is the real command. The full-screen resume in a real pseudo-terminal is in
 ``test_full_screen_in_a_terminal.py``.
 """
+
 from __future__ import annotations
 
 import re
@@ -39,21 +40,26 @@ def play(monkeypatch):
                 if not fed:
                     raise EOFError
                 return fed.pop(0)
+
             return read
 
         monkeypatch.setattr(mbrules.tui.session, "default_input", reader)
         result = CliRunner().invoke(app, list(args))
         assert "Traceback" not in result.output, result.output
-        assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit), \
-            repr(result.exception)
+        assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit), repr(
+            result.exception
+        )
         return result
 
     return run
 
 
 def steps_of(path: Path, player: str = "p1") -> list[str]:
-    return [line.strip() for line in path.read_text(encoding="utf-8").splitlines()
-            if line.strip().startswith(f"- {{player: {player},")]
+    return [
+        line.strip()
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip().startswith(f"- {{player: {player},")
+    ]
 
 
 @pytest.fixture
@@ -95,14 +101,18 @@ def test_a_headless_play_refuses_to_overwrite_a_saved_game(save, play):
     assert save.read_bytes() == kept
 
 
-@pytest.mark.parametrize(("flags", "named"), [
-    (["--option", "hazard-on-hazard"], "options none (this command: hazard-on-hazard)"),
-    (["--ruleset", "wikipedia"], "ruleset winning-moves (this command: wikipedia)"),
-    (["--seed", "7"], "seed 41 (this command: 7)"),
-    (["--players", "3"], "2 players (this command: 3)"),
-    (["--bot", "random"], "seats p1 human, p2 heuristic (this command: p1 human, p2 random)"),
-    (["--human", "p2"], "(this command: p1 human, p2 human)"),
-], ids=["options", "ruleset", "seed", "players", "bots", "seats"])
+@pytest.mark.parametrize(
+    ("flags", "named"),
+    [
+        (["--option", "hazard-on-hazard"], "options none (this command: hazard-on-hazard)"),
+        (["--ruleset", "wikipedia"], "ruleset winning-moves (this command: wikipedia)"),
+        (["--seed", "7"], "seed 41 (this command: 7)"),
+        (["--players", "3"], "2 players (this command: 3)"),
+        (["--bot", "random"], "seats p1 human, p2 heuristic (this command: p1 human, p2 random)"),
+        (["--human", "p2"], "(this command: p1 human, p2 human)"),
+    ],
+    ids=["options", "ruleset", "seed", "players", "bots", "seats"],
+)
 def test_a_save_of_another_match_is_refused_naming_what_differs(save, play, flags, named):
     """Issue 33 item 3: ruleset, options, players, seats and seed must all match the save (the same
     command continues it); else exit 2 naming what differs, and the save is left as it was."""
@@ -133,11 +143,15 @@ def test_a_save_made_with_an_option_is_refused_without_it(tmp_path, play):
     assert r.exit_code == 0 and 'options: ["hazard-on-hazard"]' in path.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize(("content", "words"), [
-    (b"", "an empty file"),
-    (b"my notes, not a game\n", "not a game saved by mbrules play --human --record"),
-    (b"scenario: x\nsource: y\n", "not a game saved by mbrules play --human --record"),
-], ids=["empty", "text", "a scenario"])
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        (b"", "an empty file"),
+        (b"my notes, not a game\n", "not a game saved by mbrules play --human --record"),
+        (b"scenario: x\nsource: y\n", "not a game saved by mbrules play --human --record"),
+    ],
+    ids=["empty", "text", "a scenario"],
+)
 def test_a_file_that_is_not_a_save_is_refused_never_replaced(tmp_path, play, content, words):
     """Issue 33 item 2: --record FILE over a file that is not a save: exit 2 and a sentence; the file
     is left as it was (it used to be replaced by the new match)."""

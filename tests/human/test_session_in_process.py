@@ -1,4 +1,5 @@
 """The session loop in process (scripted keyboard): what a seat may see, bots' streams, partners, hints."""
+
 from __future__ import annotations
 
 import io
@@ -48,11 +49,17 @@ def _session(ruleset, players, seed, humans, max_hands=1, options=()):
     return game, s
 
 
-@pytest.mark.parametrize("ruleset,players,humans", [
-    ("winning-moves", 4, [0]), ("parker-1971", 3, [1]), ("kids-115", 6, [0, 3]), ("wikipedia", 2, [1]),
-    # issue 36: the newest editions at every player count their rules name, a person in the first seat
-    *[(r, n, [0]) for r, n in tables() if r in ("asmodee-2014", "express")],
-])
+@pytest.mark.parametrize(
+    "ruleset,players,humans",
+    [
+        ("winning-moves", 4, [0]),
+        ("parker-1971", 3, [1]),
+        ("kids-115", 6, [0, 3]),
+        ("wikipedia", 2, [1]),
+        # issue 36: the newest editions at every player count their rules name, a person in the first seat
+        *[(r, n, [0]) for r, n in tables() if r in ("asmodee-2014", "express")],
+    ],
+)
 def test_same_moves_same_game_as_a_headless_match_of_the_seed(ruleset, players, humans):
     """Bots keep the streams of `mbrules play`: a person who plays as the heuristic bot gets the bots' game."""
     game, s = _session(ruleset, players, 5, humans)
@@ -64,6 +71,7 @@ def test_same_moves_same_game_as_a_headless_match_of_the_seed(ruleset, players, 
 
 def test_the_screen_is_built_from_the_deciding_human_seats_observation_only(monkeypatch):
     """No snapshot, and every screen drawn from the observation of the human seat that decides."""
+
     def no_snapshot(self):
         raise AssertionError("the terminal UI read snapshot()")
 

@@ -1,4 +1,5 @@
 """The terminal itself: no TTY, bad seats, end of input, Ctrl-C, a resized window, colours, hot seat."""
+
 from __future__ import annotations
 
 import pytest
@@ -6,7 +7,9 @@ import pytest
 import re
 import subprocess
 
-pexpect = pytest.importorskip("pexpect", reason="pexpect (the test extra: pip install 'mbrules[test]') is not installed")
+pexpect = pytest.importorskip(
+    "pexpect", reason="pexpect (the test extra: pip install 'mbrules[test]') is not installed"
+)
 
 from human_driver import MBRULES, PROMPT, plain, spawn
 
@@ -19,23 +22,28 @@ def test_no_tty_says_so_and_exits_2():
     for how in ({"stdin": subprocess.DEVNULL}, {"input": "1\n"}):
         out = subprocess.run([MBRULES, *ARGS], capture_output=True, text=True, timeout=60, **how)
         assert out.returncode == 2
-        assert out.stderr.strip() == ("mbrules: --human needs a terminal: standard input and output must both be a "
-                                      "TTY (to watch bots play without one, leave out --human)")
+        assert out.stderr.strip() == (
+            "mbrules: --human needs a terminal: standard input and output must both be a "
+            "TTY (to watch bots play without one, leave out --human)"
+        )
         assert out.stdout == "" and "Traceback" not in out.stderr
 
 
 def test_stdout_not_a_tty_is_refused_too():
-    child = pexpect.spawn("bash", ["-c", f"{MBRULES} {' '.join(ARGS)} | cat; echo rc=${{PIPESTATUS[0]}}"],
-                          encoding="utf-8", timeout=30)
+    child = pexpect.spawn(
+        "bash", ["-c", f"{MBRULES} {' '.join(ARGS)} | cat; echo rc=${{PIPESTATUS[0]}}"], encoding="utf-8", timeout=30
+    )
     child.expect(pexpect.EOF)
     text = plain(child.before)
     assert "--human needs a terminal" in text and "rc=2" in text
 
 
 def test_a_seat_that_does_not_exist_or_json_is_a_usage_error():
-    for extra, words in ((["--human", "p3"], "--human 'p3' is not a seat of this game (players: p1, p2)"),
-                         (["--human", "B"], "--human 'B' is not a seat"),
-                         (["--human", "p1", "--json"], "--human and --json cannot go together")):
+    for extra, words in (
+        (["--human", "p3"], "--human 'p3' is not a seat of this game (players: p1, p2)"),
+        (["--human", "B"], "--human 'B' is not a seat"),
+        (["--human", "p1", "--json"], "--human and --json cannot go together"),
+    ):
         out = subprocess.run([MBRULES, "play", "--players", "2", *extra], capture_output=True, text=True, timeout=60)
         assert out.returncode == 2, out
         assert words in out.stderr and "Traceback" not in out.stderr
@@ -125,8 +133,9 @@ def test_colours_are_the_terminal_palette_and_no_color_turns_them_off():
 
 
 def test_hot_seat_hides_each_hand_until_its_player_takes_the_keyboard():
-    child = spawn(["play", "--human", "p1", "--human", "p2", "--ruleset", "winning-moves", "--players", "2",
-                   "--seed", "41"])
+    child = spawn(
+        ["play", "--human", "p1", "--human", "p2", "--ruleset", "winning-moves", "--players", "2", "--seed", "41"]
+    )
     try:
         for who in ("p1", "p2", "p1"):
             child.expect(f"{who}'s turn: pass the keyboard to {who}")
@@ -149,8 +158,9 @@ def test_hot_seat_hides_each_hand_until_its_player_takes_the_keyboard():
 
 def test_quit_in_mid_hand_records_the_hand_so_far_and_it_replays(tmp_path):
     record = tmp_path / "part.yaml"
-    child = spawn(["play", "--human", "p2", "--players", "3", "--ruleset", "parker-1971", "--seed", "3",
-                   "--record", str(record)])
+    child = spawn(
+        ["play", "--human", "p2", "--players", "3", "--ruleset", "parker-1971", "--seed", "3", "--record", str(record)]
+    )
     try:
         for _ in range(4):
             child.expect(PROMPT)

@@ -1,4 +1,5 @@
 """The full-screen game (mbrules/tui/app.py) driven by Textual's own pilot (``App.run_test``), in process."""
+
 from __future__ import annotations
 
 import asyncio
@@ -10,8 +11,15 @@ textual = pytest.importorskip("textual")
 
 import mbrules  # noqa: E402
 from mbrules.engine import IllegalAction, State  # noqa: E402
-from mbrules.tui.app import (HandView, MatchDriver, MilleBornesApp, ScoreSheet,  # noqa: E402
-                             TableScreen, TableView, TextPane)
+from mbrules.tui.app import (
+    HandView,
+    MatchDriver,
+    MilleBornesApp,
+    ScoreSheet,  # noqa: E402
+    TableScreen,
+    TableView,
+    TextPane,
+)
 from mbrules.tui.words import refusal  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,6 +35,7 @@ def run(app, flow, size=(80, 24)):
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
             await flow(app, pilot)
+
     asyncio.run(main())
 
 
@@ -106,9 +115,12 @@ def test_a_card_that_cannot_be_played_says_why_in_player_words():
 def test_refusal_for_a_flat_tire_names_its_remedy():
     game = mbrules.load_game("winning-moves", players=2)
     ix = game.index
-    st = State.from_position(game, hands=[[ix["d100"], ix["spare_tire"]], [ix["d25"]]],
-                             draw_top_first=[ix["d50"]] * 3,
-                             sides={0: {"battle": [ix["roll"], ix["flat_tire"]]}})
+    st = State.from_position(
+        game,
+        hands=[[ix["d100"], ix["spare_tire"]], [ix["d25"]]],
+        draw_top_first=[ix["d50"]] * 3,
+        sides={0: {"battle": [ix["roll"], ix["flat_tire"]]}},
+    )
     st.apply("draw")
     with pytest.raises(IllegalAction) as e:
         st.verify("play d100")
@@ -171,8 +183,10 @@ def test_the_rules_pane_gives_an_editions_own_score_line_and_turn_rule_in_words(
     run(app, flow)
     body = seen["body"]
     assert all(len(line) <= 78 for line in seen["folded"].splitlines())
-    assert ("score line shutout: 500 to each opposing side (when it played some distance), for each side where "
-            "the side played no distance") in body
+    assert (
+        "score line shutout: 500 to each opposing side (when it played some distance), for each side where "
+        "the side played no distance"
+    ) in body
     assert "shutout bonus: once (not read: score line shutout below pays it)" in body
     assert "a safety's extra turn only while the draw pile lasts: yes" in body
     assert "the match: hands until a side reaches the points that end the match; highest total wins" in body
@@ -254,8 +268,9 @@ def test_a_coup_fourre_window_is_a_prompt_the_table_waits_for():
         seen["still"] = type(app.screen).__name__
         await pilot.press("y")
         await pilot.pause()
-        seen["called"] = [a for p, a in app.driver.state.history
-                          if p == 0 and a.op != mbrules.vocab.DRAW][-1].op == mbrules.vocab.COUP_FOURRE
+        seen["called"] = [a for p, a in app.driver.state.history if p == 0 and a.op != mbrules.vocab.DRAW][
+            -1
+        ].op == mbrules.vocab.COUP_FOURRE
 
     run(app, flow)
     assert seen["screen"] == "Prompt" and seen["still"] == "Prompt"
@@ -303,8 +318,10 @@ def test_the_mouse_picks_a_card_and_plays_a_listed_move():
     assert seen["targets"] and seen["played"]
 
 
-@pytest.mark.parametrize("ruleset,players", [("winning-moves", 2), (str(ROOT / "examples" / "stap-op.yaml"), 6),
-                                             ("kids-115", 3), ("dujardin-classic", 4)])
+@pytest.mark.parametrize(
+    "ruleset,players",
+    [("winning-moves", 2), (str(ROOT / "examples" / "stap-op.yaml"), 6), ("kids-115", 3), ("dujardin-classic", 4)],
+)
 def test_table_hand_moves_and_score_stay_on_an_80x24_screen(ruleset, players):
     app = new_app(ruleset=ruleset, players=players, seed=3)
     regions = {}

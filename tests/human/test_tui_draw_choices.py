@@ -2,6 +2,7 @@
 discard top, option mulligan's cards thrown then the draw back) waits for p, t or m, with the keys on the
 status line, the key bar and the help, at 80×24; option fast-play-remedy's window is a prompt over the
 table. Both the full-screen game (Textual's pilot) and ``--plain`` (the prompt loop, read scripted)."""
+
 from __future__ import annotations
 
 import io

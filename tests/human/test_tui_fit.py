@@ -1,6 +1,7 @@
 """The full-screen game fits its window (issue 34 item 3): the help and rules panes fold to their width,
 the help names the mouse, every side's miles bar has the same length, and below 80×24 a screen says
 how big the window must be instead of a table whose keys and borders fall off."""
+
 from __future__ import annotations
 
 import re
@@ -9,8 +10,15 @@ import pytest
 
 textual = pytest.importorskip("textual")
 
-from mbrules.tui.app import (KEY_COLUMN, FoldedText, TableScreen, TableView, TextPane, TooSmall,  # noqa: E402
-                             help_text)
+from mbrules.tui.app import (
+    KEY_COLUMN,
+    FoldedText,
+    TableScreen,
+    TableView,
+    TextPane,
+    TooSmall,  # noqa: E402
+    help_text,
+)
 from test_tui_app import new_app, run  # noqa: E402  (the same app and pilot as the other tests)
 
 
@@ -22,7 +30,7 @@ def test_help_folds_to_the_pane_width_and_a_key_s_words_go_on_under_its_words(wi
     lines = text.splitlines()
     assert max(len(line) for line in lines) <= width
     start = lines.index("") + 1
-    keys = lines[start:lines.index("", start)]  # the key table: from the first blank line to the next
+    keys = lines[start : lines.index("", start)]  # the key table: from the first blank line to the next
     for line in keys:
         assert line.startswith("  ") and (line[2] != " " or line[:KEY_COLUMN].strip() == "")
     if width < 70:  # "Enter ... Esc goes back" folds: its continuation starts at the words column

@@ -1,4 +1,5 @@
 """Save and resume: a --record file of a match left in the middle continues where it stopped."""
+
 from __future__ import annotations
 
 import asyncio
@@ -31,6 +32,7 @@ def play_keys(driver, keys, sheets_to_pass=0):
                 await pilot.pause()
             await pilot.press("q", "y")
             await pilot.pause()
+
     asyncio.run(main())
 
 
@@ -82,5 +84,5 @@ def test_an_undone_move_leaves_the_record_as_if_it_was_never_played(tmp_path):
     d.undo()
     assert [list(h["actions"]) for h in rec.hands] == kept
     d.play(0, d.state.legal_actions()[0])  # played again: recorded once, after the kept moves
-    assert [a for _, a in rec.hands[-1]["actions"]][:len(kept[-1])] == [a for _, a in kept[-1]]
+    assert [a for _, a in rec.hands[-1]["actions"]][: len(kept[-1])] == [a for _, a in kept[-1]]
     assert len(rec.hands[-1]["actions"]) == len(kept[-1]) + 1

@@ -3,6 +3,7 @@
 A change to what the screen shows fails here with an SVG diff report; when the change is meant,
 ``pytest tests/human/test_tui_snapshots.py --snapshot-update`` takes the new screens (look at them).
 """
+
 from __future__ import annotations
 
 import pytest

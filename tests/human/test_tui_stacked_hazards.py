@@ -1,4 +1,5 @@
 """The terminal game shows every battle hazard in force under option stacked-hazards (issue 35), at 80 columns."""
+
 from __future__ import annotations
 
 import pytest
@@ -18,8 +19,10 @@ def test_the_sides_table_names_both_stacked_hazards_and_the_roll_refusal_says_wh
     g = mbrules.load_game("winning-moves", 2, options=["stacked-hazards"])
     ix = g.index
     deck = list(g.deck)
-    hands = [[ix[c] for c in ("roll", "repairs", "d25", "d50", "d75", "d100")],
-             [ix[c] for c in ("d25", "d50", "d75", "d100", "gasoline", "spare_tire")]]
+    hands = [
+        [ix[c] for c in ("roll", "repairs", "d25", "d50", "d75", "d100")],
+        [ix[c] for c in ("d25", "d50", "d75", "d100", "gasoline", "spare_tire")],
+    ]
     table = {0: {"battle": [ix["roll"], ix["accident"], ix["stop"]]}}
     for c in [x for h in hands for x in h] + table[0]["battle"]:
         deck.remove(c)

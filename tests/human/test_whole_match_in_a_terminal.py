@@ -1,9 +1,12 @@
 """``mbrules play --human p1 --ruleset kids-115 --players 3`` plays a whole match to its result."""
+
 from __future__ import annotations
 
 import pytest
 
-pexpect = pytest.importorskip("pexpect", reason="pexpect (the test extra: pip install 'mbrules[test]') is not installed")
+pexpect = pytest.importorskip(
+    "pexpect", reason="pexpect (the test extra: pip install 'mbrules[test]') is not installed"
+)
 
 from human_driver import PROMPT, Mirror, plain, spawn
 

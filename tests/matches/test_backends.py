@@ -1,5 +1,6 @@
 """mbrules.matches' backends: one interface (run a task over items, results consumed in the items' order),
 one executor for the backends that run tasks elsewhere (merge_in_order), the same figures on each."""
+
 from __future__ import annotations
 
 import itertools

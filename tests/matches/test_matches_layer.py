@@ -1,5 +1,6 @@
 """mbrules.matches sits between the bots and the analysis tools: compare and sweep call it, it calls
 neither (nor the CLI), and the bots never call it; every import counts, function-level ones included."""
+
 from __future__ import annotations
 
 import ast
@@ -28,8 +29,12 @@ def imported_modules(folder: Path, package: str) -> dict[str, set[str]]:
 
 
 def offending(imports: dict[str, set[str]], forbidden: tuple[str, ...]) -> list[str]:
-    return sorted(f"{where} imports {name}" for where, names in imports.items() for name in names
-                  if any(name == f or name.startswith(f + ".") for f in forbidden))
+    return sorted(
+        f"{where} imports {name}"
+        for where, names in imports.items()
+        for name in names
+        if any(name == f or name.startswith(f + ".") for f in forbidden)
+    )
 
 
 def test_matches_imports_neither_compare_nor_sweep_nor_the_cli():

@@ -1,5 +1,6 @@
 """The one model of many matches (issue 37 item 2): a match's record is built from any state the loop
 leaves, and the ladder reads who won, and its intervals, from the metric registry."""
+
 from __future__ import annotations
 
 import mbrules

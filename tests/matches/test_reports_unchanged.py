@@ -7,6 +7,7 @@ are blanked, being the one thing that may differ between two runs of the same se
 changes a name, a value, an order or a digit fails here. To write them again after a deliberate
 change of a report: ``MBRULES_WRITE_GOLDEN=1 pytest tests/matches/test_reports_unchanged.py``.
 """
+
 from __future__ import annotations
 
 import json
@@ -24,11 +25,50 @@ TIMINGS = ("seconds", "hands_per_second", "turns_per_second")
 
 SIMULATE = ["simulate", "-g", "6", "-s", "3", "-p", "2", "-w", "1", "--json"]
 SIMULATE_4 = ["simulate", "-g", "3", "-s", "11", "-p", "4", "-w", "1", "--json"]
-COMPARE = ["compare", "winning-moves", "--option-b", "cf-200", "-g", "8", "-s", "3", "-p", "2", "-w", "1",
-           "--rung", "random", "--rung", "heuristic", "--skill-games", "4", "--restricted-games", "2",
-           "--bots", "heuristic-2026", "--robust-games", "4", "--no-charts", "--json"]
-SWEEP = ["sweep", "winning-moves", "--set", "player_counts.2.target=500..700:200", "-g", "6", "-s", "3", "-w", "1",
-         "--target", "turns_per_hand=60", "--no-charts", "--json"]
+COMPARE = [
+    "compare",
+    "winning-moves",
+    "--option-b",
+    "cf-200",
+    "-g",
+    "8",
+    "-s",
+    "3",
+    "-p",
+    "2",
+    "-w",
+    "1",
+    "--rung",
+    "random",
+    "--rung",
+    "heuristic",
+    "--skill-games",
+    "4",
+    "--restricted-games",
+    "2",
+    "--bots",
+    "heuristic-2026",
+    "--robust-games",
+    "4",
+    "--no-charts",
+    "--json",
+]
+SWEEP = [
+    "sweep",
+    "winning-moves",
+    "--set",
+    "player_counts.2.target=500..700:200",
+    "-g",
+    "6",
+    "-s",
+    "3",
+    "-w",
+    "1",
+    "--target",
+    "turns_per_hand=60",
+    "--no-charts",
+    "--json",
+]
 
 
 def _blank_timings(doc):
@@ -90,8 +130,24 @@ def test_sweep_json_and_report_files_unchanged(tmp_path):
     _check("sweep-points.csv", (out / "points.csv").read_bytes())
 
 
-LADDER = ["ladder", "-b", "random", "-b", "heuristic", "-b", "heuristic-2026", "-p", "3", "-g", "2", "-s", "5",
-          "-w", "1", "--json"]
+LADDER = [
+    "ladder",
+    "-b",
+    "random",
+    "-b",
+    "heuristic",
+    "-b",
+    "heuristic-2026",
+    "-p",
+    "3",
+    "-g",
+    "2",
+    "-s",
+    "5",
+    "-w",
+    "1",
+    "--json",
+]
 
 
 def test_ladder_json_unchanged():

@@ -1,5 +1,6 @@
 """Options shared by every command that plays many matches: one --workers default (the constant
 mbrules.matches.DEFAULT_WORKERS), -p for the player count, and a clear exit 2 when the ladder's extra is missing."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -21,9 +22,16 @@ QUICK = {
     "ladder": ["ladder", "--bot", "random", "--bot", "heuristic", "--games", "1", "--json"],
 }
 # the ladder's ratings need the bots extra: without it, its rows skip (the test below checks its message)
-COMMANDS = [pytest.param(c, marks=pytest.mark.skipif(
-    c == "ladder" and importlib.util.find_spec("openskill") is None,
-    reason="the bots extra (pip install 'mbrules[bots]') is not installed")) for c in sorted(QUICK)]
+COMMANDS = [
+    pytest.param(
+        c,
+        marks=pytest.mark.skipif(
+            c == "ladder" and importlib.util.find_spec("openskill") is None,
+            reason="the bots extra (pip install 'mbrules[bots]') is not installed",
+        ),
+    )
+    for c in sorted(QUICK)
+]
 
 
 @pytest.mark.parametrize("command", COMMANDS)

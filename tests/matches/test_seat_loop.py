@@ -1,5 +1,6 @@
 """The one seat loop (mbrules.seats, issue 37): every match is played by asking the seat whose
 decision it is; a seat may answer later (a person, an agent) and the loop is pumped again."""
+
 from __future__ import annotations
 
 import random
@@ -28,8 +29,16 @@ class Spy:
 
     def decide(self, observation, legal):
         st = self.state
-        self.log.append((self.player, st.current_player, st.decision.kind, len(legal), legal[0].op,
-                         list(legal) == st.legal_actions()))
+        self.log.append(
+            (
+                self.player,
+                st.current_player,
+                st.decision.kind,
+                len(legal),
+                legal[0].op,
+                list(legal) == st.legal_actions(),
+            )
+        )
         return self.rng.choice(legal)
 
 
@@ -42,8 +51,10 @@ def test_a_seat_answering_later_plays_the_same_match_as_a_bot_answering_at_once(
 
     bots = make_bots(["heuristic"], g, 11)
     person = LaterSeat()
-    loop = SeatLoop(State.new_match(g, 11, deal_next=False), [person, BotSeat(bots[1], asks_lone=True),
-                                                               BotSeat(bots[2], asks_lone=True)])
+    loop = SeatLoop(
+        State.new_match(g, 11, deal_next=False),
+        [person, BotSeat(bots[1], asks_lone=True), BotSeat(bots[2], asks_lone=True)],
+    )
     asked = 0
     while True:
         p = loop.advance()
@@ -125,22 +136,32 @@ def test_should_stop_abandons_the_match_before_a_question():
         return len(calls) > 5
 
     with pytest.raises(Stop):
-        SeatLoop(State.new_match(g, 2, deal_next=False), [BotSeat(b) for b in make_bots(["random"], g, 2)],
-                 should_stop=stop, stopped=Stop).play()
+        SeatLoop(
+            State.new_match(g, 2, deal_next=False),
+            [BotSeat(b) for b in make_bots(["random"], g, 2)],
+            should_stop=stop,
+            stopped=Stop,
+        ).play()
     assert len(calls) == 6
 
 
 def test_max_hands_counts_the_hands_already_done():
     g = mbrules.load_game("parker-1971", players=2)
-    st = SeatLoop(State.new_match(g, 4, deal_next=False), [BotSeat(b) for b in make_bots(["random"], g, 4)],
-                  max_hands=3, hands_done=1).play()
+    st = SeatLoop(
+        State.new_match(g, 4, deal_next=False),
+        [BotSeat(b) for b in make_bots(["random"], g, 4)],
+        max_hands=3,
+        hands_done=1,
+    ).play()
     assert st.hands_played == 2
 
 
 def test_play_match_is_a_seat_loop_of_bots():
     g = _game(3)
-    via_loop = SeatLoop(State.new_match(g, 9, deal_next=False),
-                        [BotSeat(b) for b in make_bots(["heuristic", "random", "heuristic"], g, 9)]).play()
+    via_loop = SeatLoop(
+        State.new_match(g, 9, deal_next=False),
+        [BotSeat(b) for b in make_bots(["heuristic", "random", "heuristic"], g, 9)],
+    ).play()
     assert play_match(g, 9, ["heuristic", "random", "heuristic"]).history == via_loop.history
 
 

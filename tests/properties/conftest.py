@@ -3,6 +3,7 @@
 ``default`` keeps ``make test`` fast; ``HYPOTHESIS_PROFILE=thorough`` runs many more
 examples (e.g. before a release, or after touching the engine).
 """
+
 import os
 
 from hypothesis import HealthCheck, settings

@@ -1,4 +1,5 @@
 """Hypothesis strategies: a bundled configuration, a dealt match, and random legal play."""
+
 from __future__ import annotations
 
 import random

@@ -4,6 +4,7 @@ Random play rarely reaches some rulings (an extension called, a coup fourré by 
 a hazard uncovered under hazard-on-hazard); the conformance scenarios set them up on purpose, so
 the checker runs through each of their steps too. Whether a scenario passes is the conformance
 tests' business; here only the invariants count."""
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -3,6 +3,7 @@
 Random legal play is driven by a hypothesis-drawn seed for the choice RNG, so a
 failure shrinks to a configuration and two seeds that replay it exactly.
 """
+
 from __future__ import annotations
 
 import random
@@ -217,11 +218,17 @@ def test_a_recorded_match_replays_as_passing_scenarios(config, deal_seed, play_s
     assert not failed, "\n".join(failed[:10])
 
 
-@given(config=configurations(max_options=1), deal_seed=seeds, play_seed=seeds, steps=st.integers(0, 300),
-       actions=st.lists(st.integers(-(2**40), 2**40) | st.integers(-64, 2**14), min_size=1, max_size=30),
-       player=st.none() | st.integers(-3, 8) | st.integers(-(2**40), 2**40))
-def test_any_int_as_an_action_is_refused_with_a_reason_or_is_legal(config, deal_seed, play_seed, steps, actions,
-                                                                  player):
+@given(
+    config=configurations(max_options=1),
+    deal_seed=seeds,
+    play_seed=seeds,
+    steps=st.integers(0, 300),
+    actions=st.lists(st.integers(-(2**40), 2**40) | st.integers(-64, 2**14), min_size=1, max_size=30),
+    player=st.none() | st.integers(-3, 8) | st.integers(-(2**40), 2**40),
+)
+def test_any_int_as_an_action_is_refused_with_a_reason_or_is_legal(
+    config, deal_seed, play_seed, steps, actions, player
+):
     """apply() takes any int (and any player index): it is a legal action, or IllegalAction with a
     contract reason code and the state unchanged; never IndexError or another exception. An int that is
     not one of ``game.actions`` is refused, not read as some legal action."""

@@ -3,6 +3,7 @@
 A checker that never complains would make every property and the soak pass
 vacuously; these tests break a sound state (or the engine) on purpose.
 """
+
 from __future__ import annotations
 
 import random
@@ -255,8 +256,10 @@ def _first_violation_of_transitions(game, seeds=range(30), predicate=lambda st, 
 
 def test_sound_play_passes_the_transition_checks():
     for players in (2, 3, 4, 6):
-        assert _first_violation_of_transitions(load_game("wikipedia", players, ("coup-fourre-any-player",)),
-                                               range(5)) == []
+        assert (
+            _first_violation_of_transitions(load_game("wikipedia", players, ("coup-fourre-any-player",)), range(5))
+            == []
+        )
 
 
 def test_a_turn_that_skips_a_player_is_caught(monkeypatch):
@@ -289,6 +292,7 @@ def test_a_coup_fourre_that_leaves_the_hazard_is_caught(monkeypatch):
         side, hz = self._cf_side, self._cf_hazard  # engine internals: this is the injected bug
         real(self, action, q)
         from mbrules.vocab import BATTLE
+
         (self._battle if self.game.pile[hz] == BATTLE else self._speed)[side].append(hz)
         self._discard.remove(hz)
 

@@ -7,6 +7,7 @@ model and :func:`read_setup` / :func:`read_expect`, each must be the deal the ha
 end the position shows (:func:`hand_end`), the winner on the last hand only. Issue 37 item 4: before,
 the setup and expect were written in record.py and read in replay.py and resume.py, each its own way.
 """
+
 from __future__ import annotations
 
 import random
@@ -62,8 +63,20 @@ def test_a_position_written_as_setup_and_expect_reads_back_the_same(config, seed
     random_prefix(state, random.Random(seed ^ 0x5EED), actions)
     snap = state.snapshot()
     deal, end = deal_of(snap), hand_end(snap)
-    text = "\n".join(["scenario: t", "source: test", f"ruleset: {config[0]}", f"players: {g.players}",
-                      *setup_lines(g, deal), "steps:", *expect_lines(g, end)]) + "\n"
+    text = (
+        "\n".join(
+            [
+                "scenario: t",
+                "source: test",
+                f"ruleset: {config[0]}",
+                f"players: {g.players}",
+                *setup_lines(g, deal),
+                "steps:",
+                *expect_lines(g, end),
+            ]
+        )
+        + "\n"
+    )
     (scn,) = _scenarios(text)
     assert read_setup(g, scn.setup) == deal
     assert read_expect(g, scn.steps[0].expect) == end
@@ -74,7 +87,9 @@ def test_a_partial_setup_or_expect_is_not_read_as_a_records():
     from mbrules import load_game
 
     g = load_game("winning-moves", 2)
-    (scn,) = _scenarios("scenario: t\nsource: test\nruleset: winning-moves\nplayers: 2\n"
-                        "setup:\n  hands:\n    p1: [d25]\nsteps:\n  - expect: {hand_over: false, match: {A: 0, B: 0}}\n")
+    (scn,) = _scenarios(
+        "scenario: t\nsource: test\nruleset: winning-moves\nplayers: 2\n"
+        "setup:\n  hands:\n    p1: [d25]\nsteps:\n  - expect: {hand_over: false, match: {A: 0, B: 0}}\n"
+    )
     assert read_setup(g, scn.setup) is None
     assert read_expect(g, scn.steps[0].expect) is None

@@ -5,6 +5,7 @@ declined coup fourré windows) is written, with a ``draw:`` assertion half the t
 extension answer), as a step, read back through the scenario file reader
 and model, and must name the same player and the same action, and the same drawn card.
 """
+
 from __future__ import annotations
 
 import random

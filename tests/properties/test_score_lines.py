@@ -8,6 +8,7 @@ here only) and asserts that ``check`` reports it, on random games of the options
 rules (every player count, a few seeds, two hands a match) or on the options' conformance scenarios
 replayed under the checker; the real engine gives no report on either.
 """
+
 from __future__ import annotations
 
 import random
@@ -215,8 +216,10 @@ def test_the_finisher_wins_with_fewer_points(monkeypatch):
     assert _caught_in_scenarios(WINNER, names=("opt-finisher-wins.yaml",))
 
 
-@pytest.mark.parametrize(("option", "scenario"), [("tie-first-seat", "opt-tie-first-seat*.yaml"),
-                                                  ("tie-another-hand", "opt-tie-another-hand.yaml")])
+@pytest.mark.parametrize(
+    ("option", "scenario"),
+    [("tie-first-seat", "opt-tie-first-seat*.yaml"), ("tie-another-hand", "opt-tie-another-hand.yaml")],
+)
 def test_a_tie_is_broken_as_the_ruleset_says(option, scenario, monkeypatch):
     real = State._tie_break
 

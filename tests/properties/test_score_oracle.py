@@ -20,6 +20,7 @@ the bug. The counters' mutants are the bugs a copy of ``State.score_sheet`` woul
 
 Rulings: Scoring (P71/WM §8, WM §10C, WP's per-opponent shutout and finisher's extension bonus).
 """
+
 from __future__ import annotations
 
 import random
@@ -31,7 +32,15 @@ from mbrules.engine.scorelines import NONE_PLAYED, compile_lines
 from mbrules.ruleset.model import Rule
 from mbrules.vocab import DISCARD, DISTANCE, EXTEND, PLAY, SCORE_LINES
 from mbrules.testing import (
-    HandStart, check, configurations, dealt_start, game_of, load_game, load_rules, position_start, score_oracle,
+    HandStart,
+    check,
+    configurations,
+    dealt_start,
+    game_of,
+    load_game,
+    load_rules,
+    position_start,
+    score_oracle,
 )
 
 SEEDS = range(4)  # per configuration; even seeds play the greedy random player
@@ -180,8 +189,18 @@ def test_the_games_reach_every_score_line(played):
     """The mutants below are only caught if the games score each line somewhere."""
     seen = {k for _, _, st in played.hands for line in st.score_sheet() for k, v in line.items() if v}
     # the contract's ten, and lines the bundled options add (the rest: tests/properties/test_score_lines.py)
-    assert seen >= {"milestones", "safeties", "all_safeties", "coup_fourres", "trip_completed", "delayed_action",
-                    "safe_trip", "shutout", "extension", "total"}
+    assert seen >= {
+        "milestones",
+        "safeties",
+        "all_safeties",
+        "coup_fourres",
+        "trip_completed",
+        "delayed_action",
+        "safe_trip",
+        "shutout",
+        "extension",
+        "total",
+    }
 
 
 # -- one mutant per rule -----------------------------------------------------------------------
@@ -216,7 +235,8 @@ def test_shutout_per_opponent_scores_each_blank_opponent(played, monkeypatch):
     _wrap_sheet(monkeypatch, all_or_nothing)
     caught = _caught(played)
     assert caught and all(load_rules(*cfg[:2]).scoring.shutout_per_opponent.value for cfg, _ in caught), [
-        c for c in caught if not load_rules(*c[0][:2]).scoring.shutout_per_opponent.value][:3]
+        c for c in caught if not load_rules(*c[0][:2]).scoring.shutout_per_opponent.value
+    ][:3]
 
 
 def test_shutout_needs_every_opponent_blank_unless_per_opponent(played, monkeypatch):
@@ -345,6 +365,7 @@ def test_no_points_where_scoring_is_off(played, monkeypatch):
 # mutant changes one field of one entry's compiled tuple (slot, points, per, when, per_when, to_each,
 # to_when, finisher_only) in every game that has it, as a compile bug or a wrong table would.
 
+
 def _points(line):
     return (line[0], line[1] + 50, *line[2:])  # the value off by 50
 
@@ -362,16 +383,41 @@ def _other_recipients(line):
 
 
 LINE_MUTANTS = [
-    *((e, _points) for e in ("milestones", "safeties", "all_safeties", "coup_fourres", "trip_completed",
-                             "delayed_action", "safe_trip", "shutout", "extension", "extension_failed")),
-    *((e, _no_condition) for e in ("all_safeties", "trip_completed", "delayed_action", "safe_trip", "shutout",
-                                   "extension", "extension_failed")),
+    *(
+        (e, _points)
+        for e in (
+            "milestones",
+            "safeties",
+            "all_safeties",
+            "coup_fourres",
+            "trip_completed",
+            "delayed_action",
+            "safe_trip",
+            "shutout",
+            "extension",
+            "extension_failed",
+        )
+    ),
+    *(
+        (e, _no_condition)
+        for e in (
+            "all_safeties",
+            "trip_completed",
+            "delayed_action",
+            "safe_trip",
+            "shutout",
+            "extension",
+            "extension_failed",
+        )
+    ),
     *((e, _once) for e in ("milestones", "safeties", "coup_fourres")),
     *((e, _other_recipients) for e in ("trip_completed", "safe_trip", "shutout", "extension", "extension_failed")),
 ]
 
 
-@pytest.mark.parametrize(("entry", "change"), LINE_MUTANTS, ids=[f"{e}-{c.__name__.strip('_')}" for e, c in LINE_MUTANTS])
+@pytest.mark.parametrize(
+    ("entry", "change"), LINE_MUTANTS, ids=[f"{e}-{c.__name__.strip('_')}" for e, c in LINE_MUTANTS]
+)
 def test_a_mutated_standard_line_is_caught(played, monkeypatch, entry, change):
     mutated = [g for g in played.games() if _mutate_line(monkeypatch, g, entry, change)]
     assert mutated, f"no game compiles a line for {entry}"
@@ -419,8 +465,12 @@ def test_a_positions_hand_is_judged_from_its_start_snapshot_or_not_at_all(monkey
         draw.remove(c)
         ahead.append(c)
     draw.remove(game.card("roll"))  # side A rolls: its Roll comes out of the draw pile too
-    st = State.from_position(game, hands=[h[:] for h in dealt.hands], draw_top_first=draw,
-                             sides={0: {"distance": ahead, "battle": [game.card("roll")]}})
+    st = State.from_position(
+        game,
+        hands=[h[:] for h in dealt.hands],
+        draw_top_first=draw,
+        sides={0: {"distance": ahead, "battle": [game.card("roll")]}},
+    )
     start = position_start(st)
     assert start == HandStart(len(draw), ({"d200": 2, "d100": 2}, {}), (0, 0), (0, 0), -1, (6, 6))
     rng = random.Random(11)

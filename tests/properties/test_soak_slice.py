@@ -1,5 +1,6 @@
 """A slice of the soak (benchmarks/soak.py) inside make test, and proof that the soak can fail:
 an engine bug injected on purpose is caught, shrunk and written as a scenario that replays it."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -12,7 +13,9 @@ import pytest
 
 from mbrules.engine.state import State
 
-pytestmark = pytest.mark.slow  # a slice of the soak: hundreds of hands, every action checked: make test-fast leaves it out
+pytestmark = (
+    pytest.mark.slow
+)  # a slice of the soak: hundreds of hands, every action checked: make test-fast leaves it out
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,9 +38,25 @@ def test_soak_slice_over_every_configuration_and_bot_finds_no_failure(soak, tmp_
     assert len(played) == n_configs, "the slice leaves a configuration out"
     assert {u["bot"] for u in units} == set(soak._bot_names()), "the slice leaves a bot out"
     run = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "soak.py"), "--hands", str(hands), "--workers", "2", "--seed", "11", "--share", "1",
-         "--out", str(tmp_path / "fail"), "--json", "--no-pairs"],
-        capture_output=True, text=True, timeout=600,
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "soak.py"),
+            "--hands",
+            str(hands),
+            "--workers",
+            "2",
+            "--seed",
+            "11",
+            "--share",
+            "1",
+            "--out",
+            str(tmp_path / "fail"),
+            "--json",
+            "--no-pairs",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert run.returncode == 0, run.stdout + run.stderr
     fig = json.loads(run.stdout)
@@ -62,8 +81,17 @@ def test_every_option_is_played_to_the_end_of_whole_matches_by_the_bots_with_no_
     assert {tuple(c[1]) for c in sample} == {tuple(c[1]) for c in configs}, "the sample leaves an option out"
     assert len(sample) == len(bundled_ids()[1]) + 2  # every option, no option, the capped pin
     assert len({c[0] for c in sample}) >= 4 and len({c[2] for c in sample}) >= 3  # rulesets, player counts
-    fig = soak.soak(len(sample), workers=1, seed=3, share=0.2, out_dir=tmp_path / "fail", configs=sample, bots=bots,
-                    progress=False, full=True)
+    fig = soak.soak(
+        len(sample),
+        workers=1,
+        seed=3,
+        share=0.2,
+        out_dir=tmp_path / "fail",
+        configs=sample,
+        bots=bots,
+        progress=False,
+        full=True,
+    )
     assert fig["failures"] == 0, fig["failure_summaries"]
     assert fig["matches"] == len(sample) and fig["configurations"] == len(sample)
     assert set(fig["per_bot"]) == set(bots) and all(n["matches"] >= 5 for n in fig["per_bot"].values())
@@ -82,8 +110,16 @@ def test_a_bot_choosing_an_illegal_action_in_a_whole_match_is_a_failure(soak, tm
         return real(self, observation, legal)
 
     monkeypatch.setattr(HeuristicBot, "choose", cheats)
-    fig = soak.soak(1, workers=1, seed=0, out_dir=tmp_path / "f", configs=[("winning-moves", ("mulligan",), 2)],
-                    bots=["heuristic"], progress=False, full=True)
+    fig = soak.soak(
+        1,
+        workers=1,
+        seed=0,
+        out_dir=tmp_path / "f",
+        configs=[("winning-moves", ("mulligan",), 2)],
+        bots=["heuristic"],
+        progress=False,
+        full=True,
+    )
     assert fig["failures"] == 1 and "the heuristic bot chose" in fig["failure_summaries"][0]
 
 
@@ -101,12 +137,19 @@ def _stop_does_not_stop(monkeypatch):
 
 
 @pytest.mark.parametrize("share", [1.0, 0.0], ids=["checked-every-action", "checked-at-hand-end-then-shrunk"])
-def test_an_injected_rule_bug_is_caught_shrunk_and_written_as_a_replayable_scenario(soak, tmp_path, monkeypatch,
-                                                                                   share):
+def test_an_injected_rule_bug_is_caught_shrunk_and_written_as_a_replayable_scenario(soak, tmp_path, monkeypatch, share):
     _stop_does_not_stop(monkeypatch)
     out = tmp_path / "fail"
-    fig = soak.soak(20, workers=1, seed=5, share=share, out_dir=out, configs=[("winning-moves", (), 2)], bots=["random"],
-                    progress=False)
+    fig = soak.soak(
+        20,
+        workers=1,
+        seed=5,
+        share=share,
+        out_dir=out,
+        configs=[("winning-moves", (), 2)],
+        bots=["random"],
+        progress=False,
+    )
     assert fig["failures"] >= 1
     files = sorted(out.glob("*.yaml"))
     assert files and len(files) == len(fig["failure_files"])
@@ -132,8 +175,9 @@ def test_an_engine_crash_is_caught_and_written_with_the_crashing_step(soak, tmp_
 
     monkeypatch.setattr(State, "_do", crashing)
     out = tmp_path / "fail"
-    fig = soak.soak(10, workers=1, seed=1, share=1.0, out_dir=out, configs=[("parker-1971", (), 4)], bots=["random"],
-                    progress=False)
+    fig = soak.soak(
+        10, workers=1, seed=1, share=1.0, out_dir=out, configs=[("parker-1971", (), 4)], bots=["random"], progress=False
+    )
     assert fig["failures"] >= 1
     text = sorted(out.glob("*.yaml"))[0].read_text()
     assert "ZeroDivisionError: injected" in text
@@ -143,8 +187,9 @@ def test_an_engine_crash_is_caught_and_written_with_the_crashing_step(soak, tmp_
 
 def test_a_hand_that_never_ends_is_a_failure(soak, tmp_path, monkeypatch):
     monkeypatch.setattr(soak, "MAX_ACTIONS", 20)
-    fig = soak.soak(2, workers=1, seed=0, out_dir=tmp_path / "f", configs=[("kids-115", (), 3)], bots=["random"],
-                    progress=False)
+    fig = soak.soak(
+        2, workers=1, seed=0, out_dir=tmp_path / "f", configs=[("kids-115", (), 3)], bots=["random"], progress=False
+    )
     assert fig["failures"] == 2 and "did not end" in fig["failure_summaries"][0]
 
 
@@ -159,6 +204,13 @@ def test_a_bot_choosing_an_illegal_action_is_a_failure(soak, tmp_path, monkeypat
         return 7 if asked["n"] > 30 else real(self, observation, legal)
 
     monkeypatch.setattr(RandomBot, "choose", cheats)
-    fig = soak.soak(3, workers=1, seed=0, out_dir=tmp_path / "f", configs=[("winning-moves", (), 2)],
-                    bots=["random"], progress=False)
+    fig = soak.soak(
+        3,
+        workers=1,
+        seed=0,
+        out_dir=tmp_path / "f",
+        configs=[("winning-moves", (), 2)],
+        bots=["random"],
+        progress=False,
+    )
     assert fig["failures"] == 3 and "chose 7" in fig["failure_summaries"][0]

@@ -1,4 +1,5 @@
 """benchmarks/bench_env.py runs and prints each toolkit's rate against the engine's with the issue's goals."""
+
 from __future__ import annotations
 
 import importlib.util

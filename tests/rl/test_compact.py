@@ -1,4 +1,5 @@
 """The observation vector written from the engine's compact state equals the one built from an Observation."""
+
 from __future__ import annotations
 
 import random
@@ -15,7 +16,6 @@ from mbrules.testing import tables
 def _f32(values) -> array:
     """A vector as float32, the type both toolkits hand out."""
     return array("f", values)
-
 
 
 def _random_positions(game, seed, steps):
@@ -53,8 +53,7 @@ def test_fast_vector_equals_the_observation_vector_inside_a_coup_fourre_window_f
     for h in hands:
         while len(h) < 6:
             h.append(deck.pop())
-    st = mbrules.State.from_position(g, hands=hands, draw_top_first=deck, turn=0,
-                                     sides={1: {"battle": [ix["roll"]]}})
+    st = mbrules.State.from_position(g, hands=hands, draw_top_first=deck, turn=0, sides={1: {"battle": [ix["roll"]]}})
     st.apply("draw")
     st.apply("play stop on B")
     assert st.decision.kind == "coup_fourre" and st.current_player == 1
@@ -79,7 +78,9 @@ def test_fast_vector_equals_the_observation_vector_at_hand_and_match_over():
         seen.add(st.decision.kind)
         points = [line["total"] for line in st.score_sheet()]
         for p in range(2):
-            assert enc.encode_state(st, p, st.hands_played) == _f32(enc.encode(st.observation(p), st.hands_played, points))
+            assert enc.encode_state(st, p, st.hands_played) == _f32(
+                enc.encode(st.observation(p), st.hands_played, points)
+            )
         if st.is_terminal():
             break
         st.next_hand()
@@ -93,9 +94,9 @@ def test_state_vector_counts_every_hidden_card_once():
     n = g.n_cards
     held = sum(v[: g.players * n])
     assert held == sum(len(st.snapshot().hands[p]) for p in range(4))
-    assert v[g.players * n:(g.players + 1) * n] == [float(x) for x in draw_pile_counts(st)]
+    assert v[g.players * n : (g.players + 1) * n] == [float(x) for x in draw_pile_counts(st)]
     top = st.snapshot().draw_pile[0]
-    assert v[(g.players + 1) * n + top] == 1.0 and sum(v[(g.players + 1) * n:]) == 1.0
+    assert v[(g.players + 1) * n + top] == 1.0 and sum(v[(g.players + 1) * n :]) == 1.0
 
 
 def test_stack_next_draw_makes_the_chosen_card_the_next_drawn_and_refuses_a_card_not_left():
@@ -127,7 +128,7 @@ def test_stacked_hazards_show_every_hazard_in_force_in_both_vectors():
             fast = enc.encode_state(st, p, st.hands_played)
             assert fast == _f32(enc.encode(st.observation(p), st.hands_played, points)), (st, p)
             own = g.side_of[p]
-            block = fast[start + n:start + 2 * n]
+            block = fast[start + n : start + 2 * n]
             assert {c for c in range(n) if block[c]} == set(st.battle_hazards(own))
             two += len(st.battle_hazards(own)) > 1
     assert two > 0

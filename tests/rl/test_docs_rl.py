@@ -1,4 +1,5 @@
 """Every Python example in docs/rl.md runs, and prints what the page says it prints."""
+
 from __future__ import annotations
 
 import contextlib

@@ -1,4 +1,5 @@
 """The observation vector: its layout names every slot, stays in its bounds, and says what the Observation says."""
+
 from __future__ import annotations
 
 import random

@@ -1,5 +1,6 @@
 """The RL environments play issue 35's legality options (stacked hazards in the observation vector,
 the discard restrictions in the action masks): PettingZoo's and OpenSpiel's own checks on each."""
+
 from __future__ import annotations
 
 import pytest
@@ -9,8 +10,16 @@ pytest.importorskip("pettingzoo", reason="the rl extra (pip install 'mbrules[rl]
 from mbrules.env import mille_bornes_v0, mille_bornes_v1  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402
 
-OPTIONS = ["no-roll-under-right-of-way", "safeties-not-discardable", "playable-not-discardable",
-           "combination-remedies", "remedy-restarts", "stacked-hazards", "overshoot", "safety-distance"]
+OPTIONS = [
+    "no-roll-under-right-of-way",
+    "safeties-not-discardable",
+    "playable-not-discardable",
+    "combination-remedies",
+    "remedy-restarts",
+    "stacked-hazards",
+    "overshoot",
+    "safety-distance",
+]
 
 
 @pytest.mark.slow  # 8 options x 2 envs of PettingZoo's api_test (about a minute of CPU)
@@ -25,6 +34,5 @@ def test_openspiel_random_sim_test_passes_on_each_legality_option(option):
     pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed")
     import mbrules.openspiel as mos
 
-    game = pyspiel.load_game(mos.SHORT_NAME, {"ruleset": "winning-moves", "players": 2, "hands": 1,
-                                              "options": option})
+    game = pyspiel.load_game(mos.SHORT_NAME, {"ruleset": "winning-moves", "players": 2, "hands": 1, "options": option})
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)

@@ -1,4 +1,5 @@
 """The OpenSpiel game passes OpenSpiel's own random simulation test, and its ISMCTS plays it."""
+
 from __future__ import annotations
 
 import random
@@ -24,8 +25,7 @@ def load(**params):
 @pytest.mark.parametrize("ruleset,players", TABLES)
 def test_openspiel_random_sim_test_passes_with_serialization(ruleset, players):
     # one hand per episode (hands=1) keeps the 8 tables fast; the whole match is checked below
-    pyspiel.random_sim_test(load(ruleset=ruleset, players=players, hands=1), num_sims=1, serialize=True,
-                            verbose=False)
+    pyspiel.random_sim_test(load(ruleset=ruleset, players=players, hands=1), num_sims=1, serialize=True, verbose=False)
 
 
 def test_openspiel_random_sim_test_passes_on_a_whole_match():
@@ -34,7 +34,9 @@ def test_openspiel_random_sim_test_passes_on_a_whole_match():
 
 
 def test_game_string_takes_ruleset_players_and_options():
-    g = pyspiel.load_game("python_mille_bornes(ruleset=winning-moves,players=2,options=hazard-on-hazard+extension-1200)")
+    g = pyspiel.load_game(
+        "python_mille_bornes(ruleset=winning-moves,players=2,options=hazard-on-hazard+extension-1200)"
+    )
     assert g.num_players() == 2
     assert g.mb.ruleset.play.hazard_on_hazard.value is True
     assert g.num_distinct_actions() == len(g.space)
@@ -98,8 +100,9 @@ def test_hands_1_is_one_hand_per_episode_with_a_one_hand_game_length():
 
 @pytest.mark.parametrize("ruleset", ["winning-moves", "kids-115"])
 def test_openspiel_random_sim_test_passes_with_draws_as_player_actions(ruleset):
-    pyspiel.random_sim_test(load(ruleset=ruleset, players=4, hands=1, draws="player"), num_sims=1,
-                            serialize=True, verbose=False)
+    pyspiel.random_sim_test(
+        load(ruleset=ruleset, players=4, hands=1, draws="player"), num_sims=1, serialize=True, verbose=False
+    )
 
 
 def test_bot_is_a_pyspiel_bot_playing_the_mbrules_bot_of_that_seat():
@@ -257,4 +260,4 @@ def test_resampling_in_a_later_hand_replays_the_earlier_hands_and_keeps_the_seat
         r = s.resample_from_infostate(p, random.Random(k))
         assert r.information_state_string(p) == s.information_state_string(p)
         assert r.legal_actions() == s.legal_actions() and len(r.history()) == len(s.history())
-        assert r.history()[:s._hand_start] == s.history()[:s._hand_start]  # the hands over are kept as played
+        assert r.history()[: s._hand_start] == s.history()[: s._hand_start]  # the hands over are kept as played

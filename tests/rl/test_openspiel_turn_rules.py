@@ -4,6 +4,7 @@ cards, which were face up) and each card of a mulligan's draw back or a refill; 
 pile and a mulligan are player actions. draws=player (the deck ordered by chance at the deal) plays the
 turn rules that never reshuffle, among them a draw that passes over held cards, which draws=chance refuses.
 OpenSpiel's own random simulation test passes on every bundled option at 2 and 4 players."""
+
 from __future__ import annotations
 
 import random
@@ -23,8 +24,9 @@ CHOICES = "draw-from-discard+mulligan+fast-play-remedy"
 
 
 def load(options, players=2, **params):
-    return pyspiel.load_game(mos.SHORT_NAME, {"ruleset": "winning-moves", "players": players, "hands": 1,
-                                              "options": options, **params})
+    return pyspiel.load_game(
+        mos.SHORT_NAME, {"ruleset": "winning-moves", "players": players, "hands": 1, "options": options, **params}
+    )
 
 
 def chance(s, rng):
@@ -53,10 +55,17 @@ def test_a_card_from_a_reshuffled_pile_is_a_chance_outcome_with_that_pile_s_odds
     for seed in range(20):
         rng = random.Random(seed)
         # a turn's one-card draw (a mulligan's draw back takes several chance outcomes before its action)
-        s = play_until(g.new_initial_state(), rng,
-                       lambda s: s.is_chance_node() and s.mb_state is not None
-                       and s.mb_state.decision.kind == DecisionKind.TURN
-                       and s.mb_state.observation(0).draw_pile == 0 and s.mb_state.observation(0).discard)
+        s = play_until(
+            g.new_initial_state(),
+            rng,
+            lambda s: (
+                s.is_chance_node()
+                and s.mb_state is not None
+                and s.mb_state.decision.kind == DecisionKind.TURN
+                and s.mb_state.observation(0).draw_pile == 0
+                and s.mb_state.observation(0).discard
+            ),
+        )
         if s is None:
             continue
         st = s.mb_state
@@ -100,8 +109,11 @@ def test_a_mulligan_draw_back_is_one_chance_node_per_card_and_a_discard_draw_is_
         n += 1
     assert n == 2 and len(s.mb_state.snapshot().hands[p]) == 6 and s.current_player() != p
     # on to a turn where the discard top may be taken: a player action, no chance node after it
-    s = play_until(s, rng, lambda s: not s.is_chance_node()
-                   and any(str(space.actions[i]) == "draw discard" for i in s.legal_actions()))
+    s = play_until(
+        s,
+        rng,
+        lambda s: not s.is_chance_node() and any(str(space.actions[i]) == "draw discard" for i in s.legal_actions()),
+    )
     top = s.mb_state.observation(0).discard[-1]
     q = s.current_player()
     s.apply_action(idx["draw discard"])
@@ -112,8 +124,16 @@ def test_a_resampled_state_after_a_reshuffle_looks_the_same_to_the_seat_and_keep
     g = load(TURN_RULES, players=4)
     for seed in range(20):
         rng = random.Random(seed)
-        s = play_until(g.new_initial_state(), rng, lambda s: not s.is_chance_node() and s.mb_state is not None
-                       and s.mb_state.observation(0).reshuffles >= 1 and s.mb_state.observation(0).draw_pile > 5)
+        s = play_until(
+            g.new_initial_state(),
+            rng,
+            lambda s: (
+                not s.is_chance_node()
+                and s.mb_state is not None
+                and s.mb_state.observation(0).reshuffles >= 1
+                and s.mb_state.observation(0).draw_pile > 5
+            ),
+        )
         if s is None:
             continue
         p = s.current_player()
@@ -137,8 +157,14 @@ def test_each_draws_mode_refuses_the_turn_rule_it_cannot_play_and_says_which_mod
         load("no-duplicate-draws")
 
 
-@pytest.mark.parametrize("options,draws", [(CHOICES, "chance"), ("refill-empty-hand+play-then-draw", "chance"),
-                                           ("no-duplicate-draws+mulligan+draw-from-discard", "player")])
+@pytest.mark.parametrize(
+    "options,draws",
+    [
+        (CHOICES, "chance"),
+        ("refill-empty-hand+play-then-draw", "chance"),
+        ("no-duplicate-draws+mulligan+draw-from-discard", "player"),
+    ],
+)
 def test_random_sim_test_passes_on_the_turn_rules_together(options, draws):
     # serialize=False: a serialized state is rebuilt from its whole history at every step, and random play
     # with 30 reshuffles a hand makes hands of thousands of steps; each option alone is serialized below

@@ -1,4 +1,5 @@
 """The PettingZoo AEC environment passes PettingZoo's own checks, for every bundled ruleset at 2 and 4 players."""
+
 from __future__ import annotations
 
 import pytest
@@ -106,8 +107,14 @@ def test_action_space_lists_every_action_once_with_hazards_naming_each_side():
     words = space.words()
     assert len(set(words)) == len(words)
     assert words[:4] == ["draw", "decline", "extend", "stop"]
-    assert {"play stop on A", "play stop on B", "play stop on C", "play d200", "discard d200",
-            "coup-fourre driving_ace"} <= set(words)
+    assert {
+        "play stop on A",
+        "play stop on B",
+        "play stop on C",
+        "play d200",
+        "discard d200",
+        "coup-fourre driving_ace",
+    } <= set(words)
     assert "coup-fourre d200" not in words and "play d200 on A" not in words
 
 
@@ -154,11 +161,14 @@ def test_render_ansi_shows_the_table_and_the_seat_to_act():
     assert "side A (p1 p3)" in text and "p1 holds:" in text and "legal: draw" in text
 
 
-@pytest.mark.parametrize("kwargs,message", [
-    ({"reward": "money"}, "reward must be"),
-    ({"render_mode": "rgb_array"}, "render_mode must be"),
-    ({"max_cycles": 0}, "max_cycles must be"),
-])
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        ({"reward": "money"}, "reward must be"),
+        ({"render_mode": "rgb_array"}, "render_mode must be"),
+        ({"max_cycles": 0}, "max_cycles must be"),
+    ],
+)
 def test_bad_parameters_are_refused_with_a_sentence(kwargs, message):
     with pytest.raises(ValueError, match=message):
         mille_bornes_v0.env(**kwargs)

@@ -1,4 +1,5 @@
 """mille_bornes_v1: the draw is never an agent step, the drawn card is in the next observation; state() is privileged."""
+
 from __future__ import annotations
 
 import pytest
@@ -71,8 +72,8 @@ def test_state_is_the_whole_position_including_every_hidden_hand():
     n = env.game.n_cards
     snap = env.state_.snapshot()
     for p in range(4):
-        assert list(s[p * n:(p + 1) * n]) == [float(snap.hands[p].count(c)) for c in range(n)]
-    assert s[4 * n:5 * n].sum() == len(snap.draw_pile)
+        assert list(s[p * n : (p + 1) * n]) == [float(snap.hands[p].count(c)) for c in range(n)]
+    assert s[4 * n : 5 * n].sum() == len(snap.draw_pile)
 
 
 @pytest.mark.parametrize("call", ["step", "observe", "state", "agent_iter"])

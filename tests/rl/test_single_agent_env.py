@@ -1,4 +1,5 @@
 """single_agent_env: a Gymnasium env of one seat against named bots, passing Gymnasium's own checker."""
+
 from __future__ import annotations
 
 import pytest
@@ -25,9 +26,14 @@ def _episode(env, seed, policy_seed=0):
             return total, steps, info
 
 
-@pytest.mark.parametrize("ruleset,players,opponents", [
-    ("winning-moves", 2, "heuristic"), ("kids-115", 4, "random"), ("parker-1971", 3, ["random", "heuristic"]),
-])
+@pytest.mark.parametrize(
+    "ruleset,players,opponents",
+    [
+        ("winning-moves", 2, "heuristic"),
+        ("kids-115", 4, "random"),
+        ("parker-1971", 3, ["random", "heuristic"]),
+    ],
+)
 def test_gymnasium_check_env_passes(ruleset, players, opponents):
     env = single_agent_env(ruleset=ruleset, players=players, opponents=opponents)
     check_env(env, skip_render_check=True)
@@ -77,13 +83,16 @@ def test_an_illegal_action_loses_the_episode_or_raises_when_asked():
         env.step(illegal)
 
 
-@pytest.mark.parametrize("kwargs,message", [
-    ({"opponents": "grandmaster"}, "unknown bot"),
-    ({"opponents": ["random", "random"]}, "one per other seat"),
-    ({"seat": 2}, "seat must be"),
-    ({"reward": "money"}, "reward must be"),
-    ({"illegal": "ignore"}, "illegal must be"),
-])
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        ({"opponents": "grandmaster"}, "unknown bot"),
+        ({"opponents": ["random", "random"]}, "one per other seat"),
+        ({"seat": 2}, "seat must be"),
+        ({"reward": "money"}, "reward must be"),
+        ({"illegal": "ignore"}, "illegal must be"),
+    ],
+)
 def test_bad_parameters_are_refused_with_a_sentence(kwargs, message):
     with pytest.raises(ValueError, match=message):
         single_agent_env(ruleset="winning-moves", players=2, **kwargs)

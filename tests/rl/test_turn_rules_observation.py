@@ -3,6 +3,7 @@ a mulligan under way, play then draw's next player, the queued coup fourré turn
 where the rule is on (a ruleset without them keeps its vector); the fast writer (v0, v1, the single-agent
 env, OpenSpiel) equals the vector built from the Observation; and api_test's fairness check catches an
 observation that shows a reshuffled pile's order."""
+
 from __future__ import annotations
 
 from array import array
@@ -30,13 +31,18 @@ TAILS = {  # option: the slots it adds (2 players)
 def test_each_turn_rule_appends_its_slots_and_leaves_the_rest_of_the_vector_as_it_was(option):
     plain = ObservationEncoder(mbrules.load_game("winning-moves", 2))
     enc = ObservationEncoder(mbrules.load_game("winning-moves", 2, [option]))
-    extra = enc.names[plain.size:]
-    assert enc.names[:plain.size] == plain.names and list(extra) == TAILS[option]
+    extra = enc.names[plain.size :]
+    assert enc.names[: plain.size] == plain.names and list(extra) == TAILS[option]
 
 
 @pytest.mark.parametrize("players", [2, 4])
-@pytest.mark.parametrize("options", [["reshuffle-discard", "draw-from-discard", "mulligan"],
-                                     ["play-then-draw", "queued-coup-fourre-turn", "refill-empty-hand"]])
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["reshuffle-discard", "draw-from-discard", "mulligan"],
+        ["play-then-draw", "queued-coup-fourre-turn", "refill-empty-hand"],
+    ],
+)
 def test_the_fast_vector_equals_the_observation_vector_with_the_turn_rules(options, players):
     g = mbrules.load_game("winning-moves", players, options)
     enc = ObservationEncoder(g)
@@ -78,8 +84,10 @@ def test_the_pettingzoo_and_single_agent_spaces_carry_the_new_slots():
     s = single_agent_env(ruleset="winning-moves", players=2, options=["reshuffle-discard"])
     obs, _ = s.reset(seed=1)
     assert obs["observation"].shape == s.observation_space["observation"].shape
-    assert s.observation_space["observation"].shape[0] == ObservationEncoder(
-        mbrules.load_game("winning-moves", 2, ["reshuffle-discard"])).size
+    assert (
+        s.observation_space["observation"].shape[0]
+        == ObservationEncoder(mbrules.load_game("winning-moves", 2, ["reshuffle-discard"])).size
+    )
 
 
 class PeeksAfterAReshuffle(CustomState):

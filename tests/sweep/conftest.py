@@ -1,4 +1,5 @@
 """Matches played in-process as a sweep's value plays them (to check the command against)."""
+
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -13,6 +14,7 @@ from mbrules.matches import game_seed, play_match
 @pytest.fixture(scope="session")
 def play_arm():
     """``play_arm(ruleset, options, players, games, seed)``: matches 0..games-1 of ``seed``, as records."""
+
     def played(ruleset, options, players, games, seed, bots=("heuristic",)):
         game = load_game(ruleset, players, options)
         recs = []

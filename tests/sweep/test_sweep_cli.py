@@ -1,5 +1,6 @@
 """``mbrules sweep`` through the real command: the table, --json points, --out, --target, paired
 seeds, every value checked before any match (a hostile table of bad input), Ctrl-C."""
+
 from __future__ import annotations
 
 import json
@@ -48,8 +49,13 @@ def test_the_table_names_each_value_with_the_curve_metrics_and_intervals(report)
 
 def test_the_report_folder_holds_index_html_charts_csv_and_json_points(report):
     _, out = report
-    assert sorted(p.name for p in out.iterdir()) == ["index.html", "points.csv", "response.png", "response.svg",
-                                                     "sweep.json"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        "index.html",
+        "points.csv",
+        "response.png",
+        "response.svg",
+        "sweep.json",
+    ]
     ElementTree.parse(out / "response.svg")
     assert (out / "response.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     doc = json.loads((out / "sweep.json").read_text(encoding="utf-8"))
@@ -84,10 +90,22 @@ def test_target_names_the_values_whose_interval_holds_it_and_the_closest(report)
 def test_each_value_plays_the_same_seeds_as_that_ruleset_written_as_a_file(tmp_path, play_arm):
     """The value patched in memory is the file with that value: same matches, same figure."""
     opt = tmp_path / "trip900.yaml"
-    opt.write_text('kind: option\nid: trip900\nname: trip 900\nplayer_counts: {"2": {target: 900}}\n',
-                   encoding="utf-8")
-    res = run("sweep", "winning-moves", "-p", "2", "--games", "6", "--workers", "1", "--seed", "3",
-              "--set", "player_counts.2.target=500,900", "--json")
+    opt.write_text('kind: option\nid: trip900\nname: trip 900\nplayer_counts: {"2": {target: 900}}\n', encoding="utf-8")
+    res = run(
+        "sweep",
+        "winning-moves",
+        "-p",
+        "2",
+        "--games",
+        "6",
+        "--workers",
+        "1",
+        "--seed",
+        "3",
+        "--set",
+        "player_counts.2.target=500,900",
+        "--json",
+    )
     assert res.exit_code == 0, res.output
     doc = json.loads(res.stdout)
     arm = play_arm("winning-moves", [str(opt)], 2, 6, 3)
@@ -105,13 +123,27 @@ def test_the_figures_do_not_depend_on_the_number_of_workers():
 
 
 def test_several_set_move_together_point_by_point():
-    res = run("sweep", "winning-moves", "-p", "2", "--games", "4", "--workers", "1", "--json",
-              "--set", "match.target_points=1000,3000", "--set", "player_counts.2.extension_to=800,1200")
+    res = run(
+        "sweep",
+        "winning-moves",
+        "-p",
+        "2",
+        "--games",
+        "4",
+        "--workers",
+        "1",
+        "--json",
+        "--set",
+        "match.target_points=1000,3000",
+        "--set",
+        "player_counts.2.extension_to=800,1200",
+    )
     assert res.exit_code == 0, res.output
     doc = json.loads(res.stdout)
     assert [p["values"] for p in doc["points"]] == [
         {"match.target_points": 1000, "player_counts.2.extension_to": 800},
-        {"match.target_points": 3000, "player_counts.2.extension_to": 1200}]
+        {"match.target_points": 3000, "player_counts.2.extension_to": 1200},
+    ]
 
 
 HOSTILE = [
@@ -159,8 +191,9 @@ def test_an_output_folder_that_is_a_link_is_refused_before_any_match(tmp_path):
 
 @pytest.mark.slow
 def test_sweeping_the_2_player_trip_lengthens_hands_with_a_trend_test():
-    res = run("sweep", "winning-moves", "-p", "2", "--games", "60", "--set", "player_counts.2.target=500..900:200",
-              "--json")
+    res = run(
+        "sweep", "winning-moves", "-p", "2", "--games", "60", "--set", "player_counts.2.target=500..900:200", "--json"
+    )
     assert res.exit_code == 0, res.output
     doc = json.loads(res.stdout)
     trend = {t["metric"]: t for t in doc["trend"]}["turns_per_hand"]
@@ -175,9 +208,29 @@ def test_ctrl_c_keeps_the_seeds_every_value_finished_reports_interrupted_and_exi
     import time
 
     exe = Path(sys.executable).with_name("mbrules")
-    proc = subprocess.Popen([str(exe), "sweep", "winning-moves", "-p", "2", "--games", "100000", "--workers", "2",
-                             "--set", TRIP, "--json", "--out", str(tmp_path / "r"), "--no-charts"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ})
+    proc = subprocess.Popen(
+        [
+            str(exe),
+            "sweep",
+            "winning-moves",
+            "-p",
+            "2",
+            "--games",
+            "100000",
+            "--workers",
+            "2",
+            "--set",
+            TRIP,
+            "--json",
+            "--out",
+            str(tmp_path / "r"),
+            "--no-charts",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ},
+    )
     time.sleep(15)  # past the imports and the checks: playing
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=120)
@@ -191,8 +244,19 @@ def test_ctrl_c_keeps_the_seeds_every_value_finished_reports_interrupted_and_exi
 
 
 def test_values_that_are_not_numbers_get_no_slope_and_their_steps_in_words():
-    res = run("sweep", "winning-moves", "-p", "2", "--games", "6", "--workers", "1", "--json",
-              "--set", "play.hazard_on_hazard=false,true")
+    res = run(
+        "sweep",
+        "winning-moves",
+        "-p",
+        "2",
+        "--games",
+        "6",
+        "--workers",
+        "1",
+        "--json",
+        "--set",
+        "play.hazard_on_hazard=false,true",
+    )
     assert res.exit_code == 0, res.output
     doc = json.loads(res.stdout)
     assert doc["trend"] == [] and [p["value"] for p in doc["points"]] == [False, True]
@@ -235,18 +299,24 @@ def test_a_second_report_without_charts_removes_the_old_charts_and_keeps_the_use
     (out / "notes.txt").write_text("mine", encoding="utf-8")
     assert run("sweep", "winning-moves", *FAST, "--games", "4", "--set", TRIP, "--out", str(out)).exit_code == 0
     assert (out / "response.svg").exists()
-    assert run("sweep", "winning-moves", *FAST, "--games", "4", "--set", TRIP, "--out", str(out),
-               "--no-charts").exit_code == 0
+    assert (
+        run("sweep", "winning-moves", *FAST, "--games", "4", "--set", TRIP, "--out", str(out), "--no-charts").exit_code
+        == 0
+    )
     assert sorted(p.name for p in out.iterdir()) == ["index.html", "notes.txt", "points.csv", "sweep.json"]
     assert (out / "notes.txt").read_text(encoding="utf-8") == "mine"
 
 
-@pytest.mark.parametrize("target,words", [
-    ("first_side_win_share=-5", "give a percentage from 0 to 100"),
-    ("first_side_win_share=150", "give a percentage from 0 to 100"),
-    ("draw_share=100.5%", "give a percentage from 0 to 100"),
-    ("turns_per_hand=50%", "only a share is given in percent"),
-], ids=["minus-5", "150", "100.5-percent", "percent-on-a-count"])
+@pytest.mark.parametrize(
+    "target,words",
+    [
+        ("first_side_win_share=-5", "give a percentage from 0 to 100"),
+        ("first_side_win_share=150", "give a percentage from 0 to 100"),
+        ("draw_share=100.5%", "give a percentage from 0 to 100"),
+        ("turns_per_hand=50%", "only a share is given in percent"),
+    ],
+    ids=["minus-5", "150", "100.5-percent", "percent-on-a-count"],
+)
 def test_a_target_share_is_a_percentage_from_0_to_100_else_refused_before_any_match(tmp_path, target, words):
     out = tmp_path / "r"
     res = run("sweep", "winning-moves", *FAST, "--set", TRIP, "--target", target, "--out", str(out))

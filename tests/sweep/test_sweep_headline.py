@@ -1,6 +1,7 @@
 """sweep opens with at most three sentences a player reads (issue 34): the swept value named as a player names
 it ("the 2-player trip", not its path), sides as written ("side A"), each sentence with its certainty word, and
 every line within the terminal's width."""
+
 from __future__ import annotations
 
 import json
@@ -15,28 +16,47 @@ from mbrules.sweep.headline import lower_first, path_words
 CERTAINTY = ("clearly", "probably", "not shown")
 
 
-@pytest.mark.parametrize("parts, words", [
-    (("player_counts", "2", "target"), "the 2-player trip"),
-    (("player_counts", "*", "target"), "the trip"),
-    (("player_counts", "3", "extension_to"), "the 3-player extension"),
-    (("cards", "stop", "count"), "the number of Stop! cards"),
-    (("match", "target_points", "value"), "the match's target score"),
-    (("scoring", "safe_trip", "value"), "the safe trip bonus"),
-    (("play", "hazard_on_hazard", "value"), "a hazard may cover another hazard"),
-])
+@pytest.mark.parametrize(
+    "parts, words",
+    [
+        (("player_counts", "2", "target"), "the 2-player trip"),
+        (("player_counts", "*", "target"), "the trip"),
+        (("player_counts", "3", "extension_to"), "the 3-player extension"),
+        (("cards", "stop", "count"), "the number of Stop! cards"),
+        (("match", "target_points", "value"), "the match's target score"),
+        (("scoring", "safe_trip", "value"), "the safe trip bonus"),
+        (("play", "hazard_on_hazard", "value"), "a hazard may cover another hazard"),
+    ],
+)
 def test_a_swept_value_is_named_as_a_player_names_it(parts, words):
     assert path_words(parts, load_game("winning-moves", 2).ruleset) == words
 
 
 def test_a_metric_inside_a_sentence_keeps_its_side_letter():
-    assert lower_first("Who wins: matches won by side A (the first seat's)") == \
-        "who wins: matches won by side A (the first seat's)"
+    assert (
+        lower_first("Who wins: matches won by side A (the first seat's)")
+        == "who wins: matches won by side A (the first seat's)"
+    )
 
 
 @pytest.fixture(scope="module")
 def trip_sweep():
-    args = ["sweep", "winning-moves", "-p", "2", "--games", "30", "--workers", "1",
-            "--set", "player_counts.2.target=500,900", "--metric", "first_side_win_share", "--metric", "turns_per_hand"]
+    args = [
+        "sweep",
+        "winning-moves",
+        "-p",
+        "2",
+        "--games",
+        "30",
+        "--workers",
+        "1",
+        "--set",
+        "player_counts.2.target=500,900",
+        "--metric",
+        "first_side_win_share",
+        "--metric",
+        "turns_per_hand",
+    ]
     text = CliRunner().invoke(app, args, env={"COLUMNS": "80"})
     doc = CliRunner().invoke(app, [*args, "--json"])
     assert text.exit_code == 0 and doc.exit_code == 0, text.output + doc.output
@@ -59,12 +79,42 @@ def test_the_headline_names_the_trip_in_words_with_a_certainty_word(trip_sweep):
 
 
 def test_a_rule_turned_on_is_said_so_and_a_target_names_its_closest_value():
-    res = CliRunner().invoke(app, ["sweep", "winning-moves", "-p", "2", "--games", "12", "--workers", "1", "--json",
-                                   "--set", "play.hazard_on_hazard=false,true"])
+    res = CliRunner().invoke(
+        app,
+        [
+            "sweep",
+            "winning-moves",
+            "-p",
+            "2",
+            "--games",
+            "12",
+            "--workers",
+            "1",
+            "--json",
+            "--set",
+            "play.hazard_on_hazard=false,true",
+        ],
+    )
     head = json.loads(res.stdout)["headline"]
     assert "with “a hazard may cover another hazard” turned on" in head[0] and "false → true" not in head[0]
-    res = CliRunner().invoke(app, ["sweep", "winning-moves", "-p", "2", "--games", "12", "--workers", "1", "--json",
-                                   "--set", "match.target_points=2000,5000", "--target", "hands_per_match=99"])
+    res = CliRunner().invoke(
+        app,
+        [
+            "sweep",
+            "winning-moves",
+            "-p",
+            "2",
+            "--games",
+            "12",
+            "--workers",
+            "1",
+            "--json",
+            "--set",
+            "match.target_points=2000,5000",
+            "--target",
+            "hands_per_match=99",
+        ],
+    )
     head = json.loads(res.stdout)["headline"]
     assert head[0].startswith("Not shown: no value of the match's target score gives 99.0 hands; the closest is ")
     assert "match.target_points" not in head[0]

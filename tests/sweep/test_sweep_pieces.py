@@ -1,4 +1,5 @@
 """The shared pieces under ``mbrules sweep``: running sums over k arms, a patch composed in memory."""
+
 from __future__ import annotations
 
 import random

@@ -1,4 +1,5 @@
 """``mbrules sweep --backend ray``: the same points as the local process pool (a local Ray instance)."""
+
 from __future__ import annotations
 
 import json
@@ -17,8 +18,21 @@ CMD = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-c", "from mbrules
 
 @pytest.mark.slow
 def test_sweep_on_a_local_ray_instance_gives_the_same_points_as_the_process_pool(tmp_path):
-    args = ["sweep", "winning-moves", "-p", "2", "--games", "8", "--workers", "2", "--bot", "random",
-            "--set", "player_counts.2.target=500,900", "--json"]
+    args = [
+        "sweep",
+        "winning-moves",
+        "-p",
+        "2",
+        "--games",
+        "8",
+        "--workers",
+        "2",
+        "--bot",
+        "random",
+        "--set",
+        "player_counts.2.target=500,900",
+        "--json",
+    ]
     env = {**os.environ, "RAY_DISABLE_USAGE_STATS": "1"}
     runs = []
     for extra in ([], ["--backend", "ray"]):

@@ -4,6 +4,7 @@ play p1 by clicking cards and moves, p3 by keys, against two bots; the coup four
 seeded deal opens is answered on its prompt; then the server is killed (SIGKILL) mid-hand and started
 again, and both pages reconnect by themselves and show the table as it was; the hand ends on the
 score sheet."""
+
 from __future__ import annotations
 
 import web_extra  # noqa: F401  (first: skips this module without the extra 'web')
@@ -14,11 +15,21 @@ from pathlib import Path
 
 import pytest
 
-from web_helpers import (HOUSE_DECISIONS, HOUSE_RULES, InProcessServer, Server, allowed_observations,
-                         check_nothing_leaked, house_seed, path, window_seed)
+from web_helpers import (
+    HOUSE_DECISIONS,
+    HOUSE_RULES,
+    InProcessServer,
+    Server,
+    allowed_observations,
+    check_nothing_leaked,
+    house_seed,
+    path,
+    window_seed,
+)
 
-selenium = pytest.importorskip("selenium", reason="the browser test needs Selenium: pip install 'mbrules[web]'",
-                               exc_type=ImportError)
+selenium = pytest.importorskip(
+    "selenium", reason="the browser test needs Selenium: pip install 'mbrules[web]'", exc_type=ImportError
+)
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
@@ -37,13 +48,20 @@ def chromium(width: int = 1280, height: int = 900):
         pytest.skip("no chromium and chromium-driver (apt-get install chromium chromium-driver; .ci/run does)")
     opts = webdriver.ChromeOptions()
     opts.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                f"--window-size={width},{height}", "--disable-background-timer-throttling",
-                "--disable-renderer-backgrounding"):
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        f"--window-size={width},{height}",
+        "--disable-background-timer-throttling",
+        "--disable-renderer-backgrounding",
+    ):
         opts.add_argument(arg)
     if width < 500:
-        opts.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height,
-                                                                           "pixelRatio": 1}})
+        opts.add_experimental_option(
+            "mobileEmulation", {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 1}}
+        )
     return webdriver.Chrome(options=opts, service=Service(DRIVER))
 
 
@@ -75,8 +93,10 @@ def test_two_browser_seats_and_two_bots_play_a_whole_hand(tmp_path):
         d.find_element(By.CSS_SELECTOR, "input[data-option='hazard-on-hazard']").click()  # back to the edition
         d.find_element(By.ID, "open").click()
         wait.until(lambda _: d.find_elements(By.CSS_SELECTOR, "input[data-link]"))
-        links = {e.get_attribute("data-link"): e.get_attribute("value")
-                 for e in d.find_elements(By.CSS_SELECTOR, "input[data-link]")}
+        links = {
+            e.get_attribute("data-link"): e.get_attribute("value")
+            for e in d.find_elements(By.CSS_SELECTOR, "input[data-link]")
+        }
         assert sorted(links) == ["p1", "p3"]
         # Two tabs join by their links.
         d.get(links["p1"])
@@ -97,8 +117,11 @@ def test_two_browser_seats_and_two_bots_play_a_whole_hand(tmp_path):
                 shown = {p: None for p in tabs}
                 for p, h in tabs.items():
                     d.switch_to.window(h)
-                    shown[p] = (d.find_element(By.ID, "hand").text, d.find_element(By.ID, "sides").text,
-                                d.find_element(By.ID, "log").text)
+                    shown[p] = (
+                        d.find_element(By.ID, "hand").text,
+                        d.find_element(By.ID, "sides").text,
+                        d.find_element(By.ID, "log").text,
+                    )
                 port = int(server.url.rsplit(":", 1)[1])
                 server.kill()
                 server = Server(tmp_path / "t.sqlite3", tmp_path / "log", port=port)
@@ -106,9 +129,16 @@ def test_two_browser_seats_and_two_bots_play_a_whole_hand(tmp_path):
                 for p, h in tabs.items():
                     d.switch_to.window(h)
                     WebDriverWait(d, 30).until(lambda _: d.find_element(By.ID, "conn").text == "connected")
-                    WebDriverWait(d, 10).until(lambda _: (d.find_element(By.ID, "hand").text,
-                                                          d.find_element(By.ID, "sides").text,
-                                                          d.find_element(By.ID, "log").text) == shown[p])
+                    WebDriverWait(d, 10).until(
+                        lambda _: (
+                            (
+                                d.find_element(By.ID, "hand").text,
+                                d.find_element(By.ID, "sides").text,
+                                d.find_element(By.ID, "log").text,
+                            )
+                            == shown[p]
+                        )
+                    )
                 restarted = True
             acted = False
             for p, h in tabs.items():
@@ -127,8 +157,11 @@ def test_two_browser_seats_and_two_bots_play_a_whole_hand(tmp_path):
                         answered_window = True
                     (calls or buttons)[0].click()
                 elif p == 0:  # p1 clicks the card of the first move, then that move
-                    card = next(c for c in d.find_elements(By.CSS_SELECTOR, "#hand button.card")
-                                if "1" in (c.get_attribute("data-moves") or "").split(","))
+                    card = next(
+                        c
+                        for c in d.find_elements(By.CSS_SELECTOR, "#hand button.card")
+                        if "1" in (c.get_attribute("data-moves") or "").split(",")
+                    )
                     card.click()
                     d.find_element(By.CSS_SELECTOR, "#moves button.move[data-n='1']").click()
                 else:  # p3 plays by keys: 1 is the first move
@@ -221,8 +254,10 @@ def test_house_rule_decisions_are_prompts_answered_by_click_and_key_at_phone_wid
                 elif "t" in answers and "discard" not in done:
                     assert "from the discard pile" in answers["t"].text.lower()
                     top = d.find_element(By.ID, "discard").text
-                    assert top.startswith("Discard pile: ") and answers["t"].text.split("take ", 1)[1].split(
-                        " from")[0] in top
+                    assert (
+                        top.startswith("Discard pile: ")
+                        and answers["t"].text.split("take ", 1)[1].split(" from")[0] in top
+                    )
                     key("t")
                     by_key += 1
                     done.add("discard")
@@ -244,7 +279,6 @@ def test_house_rule_decisions_are_prompts_answered_by_click_and_key_at_phone_wid
     finally:
         d.quit()
         server.stop()
-
 
 
 # Run in every document the browser opens, before the page's scripts: the page's sockets are kept in
@@ -282,8 +316,17 @@ def test_a_page_dropped_or_reloaded_inside_a_fast_play_window_or_a_mulligan_asks
     server = InProcessServer(lobby)
     d = chromium()
     try:
-        r = server.http.post("/api/tables", json={"ruleset": "winning-moves", "options": HOUSE_RULES,
-                                                  "players": 4, "seats": HOUSE_SEATS, "seed": seed, "pace": 0})
+        r = server.http.post(
+            "/api/tables",
+            json={
+                "ruleset": "winning-moves",
+                "options": HOUSE_RULES,
+                "players": 4,
+                "seats": HOUSE_SEATS,
+                "seed": seed,
+                "pace": 0,
+            },
+        )
         assert r.status_code == 201, r.text
         t = r.json()
         d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SOCKET_HOOKS})
@@ -297,9 +340,13 @@ def test_a_page_dropped_or_reloaded_inside_a_fast_play_window_or_a_mulligan_asks
 
         def shown() -> tuple:
             p = d.find_element(By.ID, "prompt")
-            return (body(d, "version"), p.get_attribute("data-kind") if "open" in p.get_attribute("class") else "",
-                    d.find_element(By.ID, "question").text, d.find_element(By.ID, "hand").text,
-                    tuple(b.text for b in p.find_elements(By.CSS_SELECTOR, "#answers button")))
+            return (
+                body(d, "version"),
+                p.get_attribute("data-kind") if "open" in p.get_attribute("class") else "",
+                d.find_element(By.ID, "question").text,
+                d.find_element(By.ID, "hand").text,
+                tuple(b.text for b in p.find_elements(By.CSS_SELECTOR, "#answers button")),
+            )
 
         def asked_again(before: tuple) -> None:
             """The socket drops (the page reconnects by itself), then the page is reloaded: the same prompt."""

@@ -1,5 +1,6 @@
 """A killed server loses nothing; a dropped page rejoins where it was; many tables at once keep memory
 flat; the contract's start line, /health and exit codes. Real server processes on 127.0.0.1."""
+
 from __future__ import annotations
 
 import web_extra  # noqa: F401  (first: skips this module without the extra 'web')
@@ -9,8 +10,20 @@ import time
 
 import pytest
 
-from web_helpers import (HOUSE_DECISIONS, HOUSE_RULES, InProcessServer, SeatClient, Server, allowed_observations,
-                         check_nothing_leaked, house_move, house_seed, my_move, path, window_seed)
+from web_helpers import (
+    HOUSE_DECISIONS,
+    HOUSE_RULES,
+    InProcessServer,
+    SeatClient,
+    Server,
+    allowed_observations,
+    check_nothing_leaked,
+    house_move,
+    house_seed,
+    my_move,
+    path,
+    window_seed,
+)
 
 SEATS = ["person", "heuristic", "person", "heuristic"]
 
@@ -156,7 +169,8 @@ def test_a_coup_fourre_window_let_pass_just_before_a_kill_is_not_asked_again(tmp
         back = SeatClient(again.seat_url(t, person))
         view = back.until(lambda m: m["type"] == "state")
         assert view["obs"]["decision"]["kind"] != "coup_fourre" and not (view["question"] or "").startswith(
-            "COUP FOURRÉ?"), "the window the holder let pass is asked again after the restart"
+            "COUP FOURRÉ?"
+        ), "the window the holder let pass is asked again after the restart"
         assert view["obs"] == after["obs"] and view["moves"] == after["moves"]
         assert again.export(t) == record
         back.close()
@@ -233,6 +247,7 @@ def test_the_start_line_health_and_sigint(tmp_path):
 
 # -- the house rules' decisions across a dropped socket, and a seat given to a bot mid-mulligan -----------
 
+
 def house_table(tmp_path, seats: list[str]):
     """An in-process server (its lobby keeps every message it sends) and a table with
     :data:`~web_helpers.HOUSE_RULES` on the seed :func:`~web_helpers.house_seed` finds for ``seats``."""
@@ -242,8 +257,17 @@ def house_table(tmp_path, seats: list[str]):
     seed, _ = house_seed(seats)
     lobby = Lobby(Store(tmp_path / "t.sqlite3"), keep_sent=True)
     server = InProcessServer(lobby)
-    r = server.http.post("/api/tables", json={"ruleset": "winning-moves", "options": HOUSE_RULES, "players": 4,
-                                              "seats": seats, "seed": seed, "pace": 0})
+    r = server.http.post(
+        "/api/tables",
+        json={
+            "ruleset": "winning-moves",
+            "options": HOUSE_RULES,
+            "players": 4,
+            "seats": seats,
+            "seed": seed,
+            "pace": 0,
+        },
+    )
     assert r.status_code == 201, r.text
     return server, lobby, r.json()
 

@@ -1,6 +1,7 @@
 """Attacks on a table, one test each, against a real server process on 127.0.0.1: each is refused,
 the table is unchanged (its version, its stored steps, its record), and nothing leaks (every message
 each seat received is checked against what that seat's observation allows, at the end)."""
+
 from __future__ import annotations
 
 import web_extra  # noqa: F401  (first: skips this module without the extra 'web')
@@ -107,8 +108,9 @@ def test_a_forged_action_for_another_seat_is_refused(server, table):
     p, mine, other = waiting_seat(table)
     before = snapshot(server, table)
     move = my_move(mine.view)
-    other.send({"type": "act", "action": move, "version": other.view["version"], "seat": f"p{p + 1}",
-                "player": f"p{p + 1}"})
+    other.send(
+        {"type": "act", "action": move, "version": other.view["version"], "seat": f"p{p + 1}", "player": f"p{p + 1}"}
+    )
     msg = other.until(lambda m: m["type"] == "refused")
     assert msg["code"] in ("not-your-turn", "not-in-hand", "no-coup-fourre", "no-extension")
     assert snapshot(server, table) == before
@@ -132,7 +134,11 @@ def test_a_replayed_action_is_refused_as_stale(server, table):
 def test_asking_for_another_seats_observation_gets_ones_own(server, table):
     p, mine, other = waiting_seat(table)
     before = snapshot(server, table)
-    for ask in ({"type": "view", "seat": f"p{p + 1}"}, {"type": "view", "player": p}, {"type": "observation", "seat": "p2"}):
+    for ask in (
+        {"type": "view", "seat": f"p{p + 1}"},
+        {"type": "view", "player": p},
+        {"type": "observation", "seat": "p2"},
+    ):
         other.send(ask)
     got = other.until(lambda m: m["type"] == "state")
     assert got["seat"] == other.view["seat"] != f"p{p + 1}"
@@ -182,13 +188,17 @@ def test_a_thousand_messages_a_second_are_dropped_and_the_socket_closed(server, 
 
 def test_a_yaml_bomb_upload_is_refused_with_its_place(server):
     tables = len(server.http.get("/api/catalog").json()["editions"])  # the server answers
-    bomb = "extends: winning-moves\n" + "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
-        f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, "
-        f"*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}]\n"
-        for i in range(9))
+    bomb = (
+        "extends: winning-moves\n"
+        + "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+        + "".join(
+            f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, "
+            f"*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}]\n"
+            for i in range(9)
+        )
+    )
     for url in ("/api/preview", "/api/tables"):
-        r = server.http.post(url, json={"upload": {"name": "bomb.yaml", "text": bomb}, "players": 4,
-                                        "seats": SEATS})
+        r = server.http.post(url, json={"upload": {"name": "bomb.yaml", "text": bomb}, "players": 4, "seats": SEATS})
         assert r.status_code == 422
         errors = r.json()["errors"]
         assert errors and all(e.startswith("bomb.yaml:") for e in errors)
@@ -199,12 +209,14 @@ def test_a_yaml_bomb_upload_is_refused_with_its_place(server):
 @pytest.mark.parametrize("ref", ["/etc/passwd.yaml", "../../secret.yaml", "rules/other.yaml", "no-such-edition"])
 def test_an_upload_that_extends_a_file_is_refused(server, ref):
     text = f"id: mine\nname: Mine\nextends: {ref}\n"
-    r = server.http.post("/api/tables", json={"upload": {"name": "mine.yaml", "text": text}, "players": 4,
-                                             "seats": SEATS})
+    r = server.http.post(
+        "/api/tables", json={"upload": {"name": "mine.yaml", "text": text}, "players": 4, "seats": SEATS}
+    )
     assert r.status_code == 422
     assert r.json()["errors"] == [
         f"mine.yaml:3:10: 'extends' may only name a bundled edition here (asmodee-2014, dujardin-classic, "
-        f"express, kids-115, parker-1971, wikipedia, winning-moves), never a file (got '{ref}')"]
+        f"express, kids-115, parker-1971, wikipedia, winning-moves), never a file (got '{ref}')"
+    ]
 
 
 def test_an_upload_naming_an_option_file_is_refused(server):
@@ -215,8 +227,9 @@ def test_an_upload_naming_an_option_file_is_refused(server):
 
 
 def test_an_oversized_upload_is_refused_before_it_is_read(server):
-    r = server.http.post("/api/tables", content=b"{" + b" " * (1024 * 1024) + b"}",
-                         headers={"Content-Type": "application/json"})
+    r = server.http.post(
+        "/api/tables", content=b"{" + b" " * (1024 * 1024) + b"}", headers={"Content-Type": "application/json"}
+    )
     assert r.status_code == 413
 
 

@@ -1,5 +1,6 @@
 """A browser table in process (no server): the engine decides, refusals are the terminal game's words,
 the record in SQLite rebuilds the table exactly, exports replay, uploads are checked as files are."""
+
 from __future__ import annotations
 
 import web_extra  # noqa: F401  (first: skips this module without the extra 'web')
@@ -204,8 +205,10 @@ def test_the_extension_question_is_put_to_the_seat_that_completed_the_trip(tmp_p
             if view["obs"]["decision"]["kind"] == "extension":
                 assert view["question"].startswith("EXTENSION? Your side has completed the trip of 700 miles.")
                 assert [m["action"] for m in view["moves"]] == ["extend", "stop"]
-                assert [m["words"] for m in view["moves"]] == ["extend the trip to 1000 miles",
-                                                              "stop at 700 miles: the hand ends"]
+                assert [m["words"] for m in view["moves"]] == [
+                    "extend the trip to 1000 miles",
+                    "stop at 700 miles: the hand ends",
+                ]
                 assert t.act(0, "stop", t.version) is None
                 assert t.state.hand_over
                 return
@@ -352,8 +355,12 @@ def test_a_table_nobody_joins_expires_with_age_and_its_links_say_why(tmp_path):
         idle = http.post("/api/tables", json=body).json()
         used = http.post("/api/tables", json=body).json()
         botted = http.post("/api/tables", json=body).json()  # the host plays it on with a bot: in use
-        assert http.post(path(botted["host_url"]).replace("/host/", "/api/host/") + "/bot",
-                         json={"seat": 0, "bot": "random"}).status_code == 200
+        assert (
+            http.post(
+                path(botted["host_url"]).replace("/host/", "/api/host/") + "/bot", json={"seat": 0, "bot": "random"}
+            ).status_code
+            == 200
+        )
         with connect(used["seats"][0]["url"].replace("http://", "ws://").replace("/play/", "/ws/")) as ws:
             assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
         host_api = path(idle["host_url"]).replace("/host/", "/api/host/")
@@ -482,8 +489,13 @@ def test_a_bot_slow_to_build_is_built_in_a_worker_thread_not_in_the_event_loop(t
     server = InProcessServer(_lobby(tmp_path))
     try:
         loop = server.thread.ident
-        body = {"ruleset": "winning-moves", "options": ["mulligan"], "players": 2,
-                "seats": ["person", "random"], "pace": 0}
+        body = {
+            "ruleset": "winning-moves",
+            "options": ["mulligan"],
+            "players": 2,
+            "seats": ["person", "random"],
+            "pace": 0,
+        }
         table = server.http.post("/api/tables", json=body).json()
         assert built and built[0][0] == "random" and built[0][1] != loop  # first built away from the loop
         built.clear()

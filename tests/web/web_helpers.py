@@ -1,5 +1,6 @@
 """What the tests of ``mbrules serve`` share: a real server process on 127.0.0.1, its HTTP API,
 seat sockets, and a seeded deal in which a coup fourré window opens for a person's seat."""
+
 from __future__ import annotations
 
 import json
@@ -25,9 +26,14 @@ class Server:
         env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
         env.pop("COLUMNS", None)
         self.log = open(log, "ab")
-        self.proc = subprocess.Popen([sys.executable, "-m", "mbrules.cli", "serve", "--host", "127.0.0.1",
-                                      "--port", str(port), "--db", str(db)], stdout=subprocess.PIPE, stderr=self.log,
-                                     cwd=str(ROOT), env=env, text=True)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "mbrules.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db)],
+            stdout=subprocess.PIPE,
+            stderr=self.log,
+            cwd=str(ROOT),
+            env=env,
+            text=True,
+        )
         line = self.proc.stdout.readline().strip()
         m = START.match(line)
         if m is None:
@@ -66,8 +72,11 @@ class Server:
         (127.0.0.10, .11, ...): the server bounds the tables an address opens (tests/web/test_web_security.py)."""
         body = {"ruleset": "winning-moves", "options": [], "players": 4, "pace": 0, **body}
         self.opened += 1
-        with httpx.Client(base_url=self.url, timeout=30, transport=httpx.HTTPTransport(
-                local_address=f"127.0.0.{10 + self.opened % 240}")) as host:
+        with httpx.Client(
+            base_url=self.url,
+            timeout=30,
+            transport=httpx.HTTPTransport(local_address=f"127.0.0.{10 + self.opened % 240}"),
+        ) as host:
             r = host.post("/api/tables", json=body)
         assert r.status_code == 201, r.text
         return r.json()
@@ -153,8 +162,9 @@ def my_move(view: dict) -> str | None:
     return (calls or moves)[0]["action"]
 
 
-def window_seed(seats: list[str], ruleset: str = "winning-moves", options=(), limit: int = 400,
-                within: int | None = None) -> tuple[int, int]:
+def window_seed(
+    seats: list[str], ruleset: str = "winning-moves", options=(), limit: int = 400, within: int | None = None
+) -> tuple[int, int]:
     """A seed whose first hand, with the persons playing :func:`my_move`, opens a coup fourré window for
     a person (the seed, and the person it opens for); ``within``: in that many person moves at most."""
     from mbrules.web.rules import bundled_choice
@@ -230,8 +240,23 @@ def allowed_observations(db: str, table_id: str, seat: int) -> set[str]:
     return seen
 
 
-PUBLIC_KEYS = {"type", "table", "version", "seat", "obs", "moves", "question", "why_not", "narration", "sheets",
-               "seats", "hand_over", "match_over", "status", "you_ready"}
+PUBLIC_KEYS = {
+    "type",
+    "table",
+    "version",
+    "seat",
+    "obs",
+    "moves",
+    "question",
+    "why_not",
+    "narration",
+    "sheets",
+    "seats",
+    "hand_over",
+    "match_over",
+    "status",
+    "you_ready",
+}
 
 
 def check_nothing_leaked(messages: list[dict], allowed: set[str], seat_name: str) -> int:
@@ -242,8 +267,19 @@ def check_nothing_leaked(messages: list[dict], allowed: set[str], seat_name: str
     for msg in messages:
         if msg["type"] == "welcome":
             assert msg["seat"] == seat_name
-            assert set(msg) == {"type", "table", "seat", "ruleset", "ruleset_id", "options", "cards", "sides",
-                                "unit", "rules", "changes"}
+            assert set(msg) == {
+                "type",
+                "table",
+                "seat",
+                "ruleset",
+                "ruleset_id",
+                "options",
+                "cards",
+                "sides",
+                "unit",
+                "rules",
+                "changes",
+            }
             continue
         if msg["type"] == "refused":
             assert set(msg) <= {"type", "code", "message", "version"}
@@ -324,8 +360,9 @@ class InProcessServer:
 
         sock = bind("127.0.0.1", 0)
         self.url = f"http://127.0.0.1:{sock.getsockname()[1]}"
-        self.server = uvicorn.Server(uvicorn.Config(create_app(lobby), log_level="warning", access_log=False,
-                                                    lifespan="on"))
+        self.server = uvicorn.Server(
+            uvicorn.Config(create_app(lobby), log_level="warning", access_log=False, lifespan="on")
+        )
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]}, daemon=True)
         self.thread.start()
         for _ in range(200):
