@@ -220,7 +220,8 @@ def mutated(files):
         path = draw(st.sampled_from(files))
         raw = path.read_bytes()
         if draw(st.booleans()):
-            data = yaml.safe_load(raw)
+            # a scenario file may hold several documents (---): the data mutation works on the first
+            data = next(iter(yaml.safe_load_all(raw)), None)
             raw = draw(data_mutation(data))
         if draw(st.booleans()):
             raw = draw(text_mutation(raw))
