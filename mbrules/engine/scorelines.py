@@ -110,6 +110,8 @@ def holds(st: "StateFields", s: int, cond: Condition, done: int) -> bool:
             ok = not any(st._played[s])  # no distance card: a safety's miles (play.safety_distance) are none
         elif code == NONE_PLAYED:
             played = st._played[s]
+            # want is this code's tuple of card indices: a condition's value type follows its code, which mypy
+            # cannot narrow from the int code (the compiler, compile_lines above, writes each pair)
             ok = not any(played[c] for c in want)  # type: ignore[attr-defined]
             want = True
         elif code == ALL_SAFETIES:
@@ -130,6 +132,7 @@ def holds(st: "StateFields", s: int, cond: Condition, done: int) -> bool:
         elif code == EMPTY:
             ok = all(not st._hands[p] for p in st.game.side_players[s])
         else:  # EVERY_OPPONENT
+            # want is the nested condition every opponent must meet (the same code-follows-value typing as above)
             ok = all(holds(st, t, want, done) for t in st.game.opponents[s])  # type: ignore[arg-type]
             want = True
         if ok != want:
