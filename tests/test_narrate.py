@@ -106,7 +106,11 @@ def check_transition(game: Game, before, after, t: Transition, st: State) -> Non
         reached = t.miles >= before.target and before.sides[ps].miles < before.target
         assert t.trip_completed == (reached and (k == DISTANCE or (k == SAFETY and game.safety_distance > 0)))
         # a safety's extra turn; with safety-extra-turn-while-deck-lasts only while the draw pile lasts
-        lasts = bool(before.draw_pile) or not game.safety_extra_turn_needs_draw_pile
+        # (a reshuffle the ruleset still allows, turn.reshuffles as in asmodee-2014, makes the discard pile the
+        # next draw pile: the deck lasts, as the engine judges it, effects.py's _can_draw; the draw pile alone
+        # missed that case)
+        can_reshuffle = before.reshuffles < game.max_reshuffles and bool(before.discard)
+        lasts = bool(before.draw_pile) or can_reshuffle or not game.safety_extra_turn_needs_draw_pile
         assert t.extra_turn == (
             k == SAFETY and game.safety_extra_turn and lasts and not t.hand_over and not t.trip_completed
         )

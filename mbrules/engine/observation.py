@@ -16,10 +16,10 @@ engine; ``to_dict()`` names them (card ids, ``p1``, ``A``) and is plain JSON.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Sequence, cast
 
 from .actions import Decision
-from ..vocab import NO_LIMIT, DecisionKind, Termination
+from ..vocab import DISCARD, DRAW, MULLIGAN, NO_LIMIT, PLAY, DecisionKind, Termination
 from .words import plural
 
 if TYPE_CHECKING:
@@ -115,13 +115,28 @@ def _side_dict(g: "Game", v: SideView) -> dict[str, Any]:
 
 
 def _recent(st: "State") -> tuple[tuple[int, int], ...]:
-    """This hand's last actions, as many as legality's look back at a turn may read (turn.discard_draw_must_play:
-    a turn's play or draw, then at most a window's answers and an extension answer)."""
-    tail = st._history[-(st.game.players + 3) :]
-    for i in range(len(tail) - 1, -1, -1):
-        if tail[i][0] < 0:
-            return tuple(tail[i + 1 :])  # the hand's start: nothing of the hand before
-    return tuple(tail)
+    """The one action of this hand that legality's look back at a turn reads (turn.discard_draw_must_play), or ().
+
+    Draw then play: the last action when it took the discard top (``_took_discard_top``). Play then draw: the
+    turn's play, discard, draw or mulligan, windows and extension answers passed over (``_turn_played``).
+    Only that entry, not the history's tail: a window's ``decline`` would tell the rest of the table who
+    was asked (who holds the safety or the remedy; ``Observation.of`` hides the window itself), and actions
+    of earlier turns would make a position set up with ``State.from_position`` (no history) look different
+    from the same position played to, though nothing the seat may see differs."""
+    h = st._history
+    if not h:
+        return ()
+    g = st.game
+    if not g.play_then_draw:
+        return (h[-1],) if h[-1][1] == g.draw_discard_action else ()
+    for i in range(len(h) - 1, -1, -1):
+        q, a = h[i]
+        if q < 0:
+            return ()  # the hand's start
+        op = cast("Action", a).op
+        if op == PLAY or op == DISCARD or op == DRAW or op == MULLIGAN:
+            return (h[i],)
+    return ()
 
 
 class Observation(NamedTuple):
@@ -148,8 +163,8 @@ class Observation(NamedTuple):
     reshuffles: int = 0  # times this hand the discard pile became the draw pile (turn.reshuffles; public)
     after_draw: int = -1  # play then draw, a turn's draw due: who plays once it is taken (public), else -1
     queued_turns: tuple[int, ...] = ()  # coup fourré callers whose extra turn waits (queued-coup-fourre-turn)
-    # turn.discard_draw_must_play only: this hand's last actions (players + 3 at most, all public), enough for
-    # legality's look back at this turn (did it take the discard top; did it play a card); else ()
+    # turn.discard_draw_must_play only: the one public action of this hand legality's look back at this turn
+    # reads (did it take the discard top; did it play a card), or () (see _recent)
     recent: tuple[tuple[int, int], ...] = ()  # (player, Action), as State.history
 
     @classmethod

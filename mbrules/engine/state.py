@@ -231,7 +231,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         The ruleset's turn rules: ``reshuffles`` made this hand so far; a MULLIGAN decision (a
         mulligan under way); with play then draw, a TURN whose draw is due (``drawn`` False, the
         hand not empty) draws after the play, and ``after_draw`` is who plays next; ``recent``, this hand's
-        last actions (``Observation.recent``: what turn.discard_draw_must_play looks back at), begin its history.
+        action that turn.discard_draw_must_play looks back at (``Observation.recent``), begins its history.
         The state rests at the hand's end (it never deals a next hand).
         """
         st = cls(game, seed)

@@ -34,6 +34,7 @@ def rebuild(game, snap, hands, draw_top_first, turn):
             "distance": distance,
             "safeties": list(v.safeties),
             "coups": list(v.coup_fourres),
+            "miles": v.miles,  # option safety-distance: a safety's miles, which the cards alone do not give
         }
     return mbrules.State.from_position(
         game,
@@ -101,6 +102,7 @@ def test_hidden_cards_do_not_change_an_observation_or_a_bots_choice(config, seed
     snap = state.snapshot()
     assume(not any(snap.needs_go))  # from_position does not rebuild option roll-after-safety's go-card debt
     assume(snap.draw_pile)  # a draw is due
+    assume(not snap.reshuffles)  # from_position does not rebuild turn.reshuffles' count (public, in the view)
     p = state.current_player
     rng = random.Random(shuffle)
 
@@ -193,3 +195,24 @@ def test_an_unanswered_coup_fourre_window_does_not_tell_the_table_who_holds_the_
     assert x.decision.kind == "coup_fourre" and y.decision.kind == "turn"  # p2 may call only in x
     for q in (0, 2, 3):
         assert x.observation(q) == y.observation(q)
+
+
+def test_recent_never_shows_a_window_answer_that_would_tell_who_was_asked():
+    """turn.discard_draw_must_play's ``Observation.recent`` carries only the action legality looks back at:
+    a ``decline`` in it would tell the rest of the table who holds the safety (the window itself is hidden
+    from them, WM §7). Random asmodee-2014 matches, every seat's view at every decision."""
+    game = game_of("asmodee-2014", 3)
+    declines = 0
+    for seed in range(6):
+        state = game.new_match(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(400):
+            if state.hand_over:
+                break
+            for p in range(game.players):
+                assert all(a.kind != "decline" for _, a in state.observation(p).recent)
+            acts = state.legal_actions()
+            a = rng.choice(acts)
+            declines += a.kind == "decline"
+            state.apply(a)
+    assert declines  # windows were answered by a decline: the property was tested
