@@ -540,7 +540,7 @@ TABLE = [
     (
         "group_one_in_a_file_one_on_the_command_line",
         ["show", "one-game-mode.yaml", "--option", "longer-game"],
-        CHECK,
+        USAGE,  # the file is valid; the --option given with it is refused (a usage error), located in the file
         "one-game-mode.yaml",
         "6:11",
         ["given with --option", "game-mode"],

@@ -83,7 +83,12 @@ def test_the_console_script_exits_130_quietly_on_ctrl_c_while_it_starts(tmp_path
 def test_importing_mbrules_in_a_program_leaves_its_signals_alone():
     """Only the command changes the signals: a program (a notebook, a test run) that imports mbrules
     keeps Python's KeyboardInterrupt."""
-    code = "import signal, mbrules; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"
+    # against the handler the program had before the import: a process started in the background (nohup, a
+    # CI runner's job) inherits SIGINT ignored, and then Python installs no default_int_handler at all
+    code = (
+        "import signal; before = signal.getsignal(signal.SIGINT); import mbrules; "
+        "print(signal.getsignal(signal.SIGINT) is before)"
+    )
     r = subprocess.run(
         [sys.executable, "-c", code],
         env=dict(os.environ, PYTHONPATH=str(ROOT)),

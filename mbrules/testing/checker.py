@@ -14,8 +14,10 @@ from mbrules.vocab import (
     BOTH_PILES,
     COUP_FOURRE,
     DISTANCE,
+    DRAW,
     FAST_PLAY,
     HAZARD,
+    MULLIGAN,
     NO_LIMIT,
     REMEDY,
     SAFETY,
@@ -85,6 +87,21 @@ def _tables(game: Game) -> _Tables:
     if hit is None or hit.game is not game:
         hit = _TABLES[id(game)] = _Tables(game)
     return hit
+
+
+def stacked_in_force(g: Game, battle: list[int], prot: int) -> list[int]:
+    """Option stacked-hazards: the battle hazards in force in ``battle`` (bottom first), latest last, read
+    from the pile apart from the engine: each hazard stays until a remedy that fixes it (the latest such
+    hazard) or a safety protecting against it (``prot``) takes it off."""
+    active: list[int] = []
+    for c in battle:
+        if g.kind[c] == HAZARD:
+            active.append(c)
+        elif g.kind[c] == REMEDY:
+            hit = [i for i, h in enumerate(active) if g.fixes_mask[c] >> h & 1]
+            if hit:
+                del active[hit[-1]]
+    return [h for h in active if not (prot >> h) & 1]
 
 
 def check(state: State | View, *, dealt: bool = True, totals: bool = True, start: HandStart | None = None) -> list[str]:
@@ -168,14 +185,21 @@ def check(state: State | View, *, dealt: bool = True, totals: bool = True, start
     if dealt and state.draw and not over and not state.reshuffles:
         # a coup fourré whose safety is not replaced (coup_fourre.replacement_draw false) leaves its caller a
         # card short for the rest of the hand, and so does a fast play without its draw (fast_play.replacement_draw
-        # false): the callers' calls and fast plays this hand, read from the history
+        # false): the callers' calls and fast plays this hand, read from the history. A mulligan draws back to
+        # the hand size (turn.mulligan: 'draw back to hand_size', not one card per card thrown), so it makes
+        # its player's hand full again: only the calls and fast plays since its last mulligan count
         short = [0] * N
         cf_short, fast_short = not g.coup_fourre_replacement_draw, not g.fast_play_replacement_draw
         if cf_short or fast_short:
-            for q, a in reversed(cast("list[tuple[int, Action]]", state.history)):  # Actions, and the hand mark
+            hist = cast("list[tuple[int, Action]]", state.history)  # Actions, and the hand mark
+            refilled = [False] * N  # a mulligan of the player's has ended since (read backwards)
+            for i in range(len(hist) - 1, -1, -1):
+                q, a = hist[i]
                 if q < 0:
                     break
-                if (a.op == COUP_FOURRE and cf_short) or (a.op == FAST_PLAY and fast_short):
+                if a.op == DRAW and i > 0 and hist[i - 1][0] == q and hist[i - 1][1].op == MULLIGAN:
+                    refilled[q] = True  # the draw that ends a mulligan
+                elif not refilled[q] and ((a.op == COUP_FOURRE and cf_short) or (a.op == FAST_PLAY and fast_short)):
                     short[q] += 1
         for p in range(N):
             if dec.kind == DecisionKind.MULLIGAN and p == dec.player:
@@ -257,15 +281,7 @@ def check(state: State | View, *, dealt: bool = True, totals: bool = True, start
         b = state.battle[s]
         top = b[-1] if b else -1
         if g.stacked_hazards:  # every hazard not yet taken off by a remedy that fixes it, latest last
-            active: list[int] = []
-            for c in b:
-                if kind[c] == HAZARD:
-                    active.append(c)
-                elif kind[c] == REMEDY:
-                    hit = [i for i, h in enumerate(active) if g.fixes_mask[c] >> h & 1]
-                    if hit:
-                        del active[hit[-1]]
-            active = [h for h in active if not (prot >> h) & 1]
+            active = stacked_in_force(g, b, prot)
             showing = active[-1] if active else -1
             if len(set(active)) != len(active):
                 out.append(f"side {side}: a battle hazard in force twice ({[names[h] for h in active]})")

@@ -31,7 +31,7 @@ from mbrules.vocab import (
     DecisionKind,
 )
 
-from .checker import check
+from .checker import check, stacked_in_force
 from .oracle import position_start
 from .oracle import HandStart
 from .view import Before, View, _view
@@ -429,8 +429,18 @@ def _expect_fast_play_or_turn(
 
 
 def _may_lay(view: View, s: int, c: int) -> bool:
-    """Whether side ``s`` may lay remedy ``c`` now: one of its hazards shows on top of the remedy's pile."""
+    """Whether side ``s`` may lay remedy ``c`` now: one of its hazards shows on top of the remedy's pile.
+    With stacked hazards, a battle remedy fixes any hazard in force (not only the top one), and a go card
+    comes last: a Roll answers a Stop only when no other hazard is in force (option stacked-hazards:
+    PlayAural refuses a Roll while another problem remains), so a Stop on a side already out of gas
+    opens no fast-play window for a Roll."""
     g = view.game
+    if g.stacked_hazards and g.pile[c] == BATTLE:
+        fixes = g.fixes_mask[c]
+        active = stacked_in_force(g, view.battle[s], view.prot[s])
+        if not any(fixes >> h & 1 for h in active):
+            return False
+        return not (g.is_go[c] and any(not fixes >> h & 1 for h in active))
     top = (view.bhaz if g.pile[c] == BATTLE else view.lhaz)[s]
     return top >= 0 and bool(g.fixes_mask[c] >> top & 1)
 

@@ -318,3 +318,26 @@ def test_a_coup_fourre_that_leaves_the_hazard_is_caught(monkeypatch):
 def test_a_missing_coup_fourre_window_is_caught(monkeypatch):
     monkeypatch.setattr(State, "_open_coup_fourre", lambda self, attacker, hazard, ts: self._end_turn(attacker))
     assert _has(_first_violation_of_transitions(load_game("winning-moves", 2), range(200)), "no coup fourré window")
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "options", "players", "seed"),
+    [
+        # p2's Stop lands on A, already out of gas: p1's Roll may not be laid while Out of Gas is in force
+        ("asmodee-2014", ("stacked-hazards",), 2, 180000551),
+        # p2 calls a coup fourré without its draw (a card short), then mulligans: drawn back to the hand size
+        ("asmodee-2014", ("trip-1000", "cf-single-draw"), 3, 93000286),
+    ],
+)
+def test_the_checker_accepts_a_sound_hand_of_stacked_hazards_or_a_mulligan_after_a_short_coup_fourre(
+    ruleset, options, players, seed
+):
+    """Two hands the soak once flagged although the engine kept its rules: with stacked hazards a Roll comes
+    last, so a Stop on a car already stopped opens no fast-play window for a Roll; a mulligan draws back to
+    the hand size, so a coup fourré without its replacement draw leaves no card short after it."""
+    from mbrules.matches.loop import play_match
+    from mbrules.testing import Checker
+
+    checker = Checker(dealt=True)
+    play_match(load_game(ruleset, players, options), seed, ["random"], max_hands=1, observers=[checker])
+    assert checker.problems == []
