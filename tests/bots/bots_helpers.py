@@ -39,6 +39,9 @@ def learned_spec(game, folder) -> str:
     """``learned`` with a small model trained for ``game``'s rules (8 self-play matches, written under
     ``folder``): a ruleset with options has no shipped model, and training one on first use would cost
     300 matches and write to the user's cache. Once per rules and table size in a test process."""
+    import pytest
+
+    pytest.importorskip("sklearn", reason="training the learned bot's model needs the extra 'learn'")
     from mbrules.bots.training import train
     from mbrules.bots.value_model import write_model
 
