@@ -108,18 +108,7 @@ def hands_csv(items, names) -> str:
 def hands_csv_header(names) -> str:
     """The header line of :func:`hands_csv` (a file streamed chunk by chunk writes it once)."""
     buf = io.StringIO()
-    csv.writer(buf, lineterminator="\n").writerow(
-        [
-            "arm",
-            "match",
-            "kind",
-            "seed",
-            "match_result",
-            "hand",
-            *HAND_COLUMNS,
-            *(f"{line}_{n}" for n in names for line in SCORE_LINES),
-        ]
-    )
+    csv.writer(buf, lineterminator="\n").writerow(hand_header(names))
     return buf.getvalue()
 
 
@@ -165,6 +154,7 @@ def match_cells(arm, i, kind, rec, names, width: int) -> list:
 
 
 def hand_header(names) -> list[str]:
+    """The hands CSV's column names (:func:`hands_csv_header` writes them as its header line)."""
     return [
         "arm",
         "match",

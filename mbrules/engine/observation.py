@@ -56,26 +56,7 @@ class SideView(NamedTuple):
 
 def _side_views(st: "State") -> tuple[SideView, ...]:
     limit = st._limit
-    if st.game.stacked_hazards:  # the set of hazards in force is shown (a rule nobody else pays for)
-        return tuple(
-            [
-                SideView(
-                    tuple(st._battle[s]),
-                    tuple(st._speed[s]),
-                    tuple(st._safeties[s]),
-                    tuple(st._coups[s]),
-                    tuple(st._played[s]),
-                    st._miles[s],
-                    st._rolling[s],
-                    None if limit[s] == NO_LIMIT else limit[s],
-                    st._bhaz[s],
-                    st._lhaz[s],
-                    st._prot[s],
-                    st.battle_hazards(s),
-                )
-                for s in range(st.game.sides)
-            ]
-        )
+    stacked = st.game.stacked_hazards  # the set of hazards in force is shown (a rule nobody else pays for)
     return tuple(
         [
             SideView(
@@ -90,6 +71,7 @@ def _side_views(st: "State") -> tuple[SideView, ...]:
                 st._bhaz[s],
                 st._lhaz[s],
                 st._prot[s],
+                st.battle_hazards(s) if stacked else None,
             )
             for s in range(st.game.sides)
         ]
