@@ -15,6 +15,7 @@ Routes (every secret is a path segment, never logged):
 ``GET /play/{table}/{secret}``         a seat's page (404 for a wrong link: nothing is sent)
 ``WS /ws/{table}/{secret}``            a seat's socket: its views in, its actions out
 ``GET /export/{table}/{secret}``       the table's record as a scenario file
+``POST /api/host/.../person``, ``.../again``  the host in control (:mod:`mbrules.web.control`)
 =====================================  ====================================================
 
 Bounds: a client (its address; behind a proxy, the address the proxy forwards, as uvicorn reads it)
@@ -44,6 +45,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from .control import SEAT_REQUESTS, control_routes, replaced_link, seat_request
 from .lobby import Conn, Lobby
 from .rules import MAX_UPLOAD, RulesChoiceError, bundled_choice, uploaded_choice
 from .seats import PERSON, warm_bots
@@ -315,6 +317,10 @@ def create_app(lobby: Lobby) -> Starlette:
             "hand_over": table.state.hand_over,
             "match_over": table.state.is_terminal(),
             "changes": table.rules.changes(),
+            "asking": sorted(table.asking),
+            "again": f"{base}/host/{table.setup['again']['table']}/{table.setup['again']['host']}"
+            if "again" in table.setup
+            else None,
         }
 
     def host_table(request: Request):
@@ -398,6 +404,9 @@ def create_app(lobby: Lobby) -> Starlette:
     async def play_page(request: Request) -> Response:
         table = lobby.get(request.path_params["table"])
         if table is None or table.seat_for(request.path_params["secret"]) is None:
+            replaced = replaced_link(lobby, request.path_params["table"], request.path_params["secret"])
+            if replaced is not None:
+                return replaced
             why = gone(request) if table is None else None
             if why is not None:
                 return PlainTextResponse(f"{why[0].upper()}{why[1:]}.\n", 410)
@@ -492,6 +501,10 @@ def create_app(lobby: Lobby) -> Starlette:
             if table.press_next_hand(seat):
                 lobby.kick(table)
             lobby.broadcast(table)
+        elif kind in SEAT_REQUESTS:
+            said = seat_request(lobby, table, seat, kind)
+            if said is not None:
+                conn.push(said)
         elif kind == "view":
             conn.push(table.view(seat, lobby.connected(table.id)))  # its own seat's, whatever it asks for
         else:
@@ -511,6 +524,7 @@ def create_app(lobby: Lobby) -> Starlette:
         Route("/play/{table}/{secret}", play_page),
         Route("/export/{table}/{secret}", export),
         WebSocketRoute("/ws/{table}/{secret}", seat_socket),
+        *control_routes(lobby, host_table, host_json),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
 

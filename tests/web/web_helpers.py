@@ -256,6 +256,7 @@ PUBLIC_KEYS = {
     "match_over",
     "status",
     "you_ready",
+    "again",
 }
 
 
