@@ -15,8 +15,10 @@ Routes (every secret is a path segment, never logged):
 ``GET /play/{table}/{secret}``         a seat's page (404 for a wrong link: nothing is sent)
 ``WS /ws/{table}/{secret}``            a seat's socket: its views in, its actions out
 ``GET /export/{table}/{secret}``       the table's record as a scenario file
-``POST /api/host/.../person``, ``.../again``  the host in control (:mod:`mbrules.web.control`)
 =====================================  ====================================================
+
+The host's ``.../person`` (a seat handed back) and ``.../again`` (play again) are
+:mod:`mbrules.web.control`'s.
 
 Bounds: a client (its address; behind a proxy, the address the proxy forwards, as uvicorn reads it)
 may make :data:`HTTP_RATE` requests a second with bursts of :data:`HTTP_BURST`, and open

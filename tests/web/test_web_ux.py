@@ -275,7 +275,8 @@ def test_a_tab_taken_over_says_so_has_no_live_button_and_can_take_the_seat_back(
     wait(b, lambda: b.find_element(By.ID, "gone").is_displayed())
     assert "opened in another page" in b.find_element(By.ID, "gone-text").text
     assert b.execute_script("return document.getElementById('game').inert") is True  # no button in it answers
-    assert "YOUR TURN" not in b.find_element(By.ID, "conn").text
+    assert "YOUR TURN" not in b.find_element(By.ID, "turn").text
+    assert b.find_elements(By.CSS_SELECTOR, "#moves button, #answers button") == []
     b.find_element(By.ID, "take-back").click()
     wait(b, lambda: b.find_element(By.ID, "conn").text == "connected")
     assert not b.find_element(By.ID, "gone").is_displayed()

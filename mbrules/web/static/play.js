@@ -55,6 +55,9 @@ function gone(text, canTakeBack) {
   $("take-back").hidden = !canTakeBack;
   $("gone").hidden = false;
   $("game").inert = true;
+  $("turn").textContent = "This page does not play the seat any more.";  // no "YOUR TURN" and no live move left
+  $("turn").classList.remove("mine");
+  $("moves").replaceChildren(); $("answers").replaceChildren(); $("prompt").classList.remove("open");
   $("announce").textContent = text;
   (canTakeBack ? $("take-back") : $("gone")).focus();
 }

@@ -9,7 +9,7 @@ const picked = {};  // seat -> the bot the host picked: kept while the page refr
 function seatRow(t, i, s) {
   const asking = t.asking.includes(i);
   if (!s.url) {
-    const back = el("button", { type: "button", text: asking ? "hand it back now" : "hand this seat back to a person",
+    const back = el("button", { type: "button", text: asking ? "hand it back now" : "give this seat to a person (its link plays it)",
       "data-give-back": String(i), onclick: () => post(`${api}/person`, { seat: i }) });
     return el("div", { class: "seat-row", "data-seat": String(i) },
       el("p", { text: `${s.name} (side ${s.side}): the ${s.kind} bot${asking ? ". Its person asks for the seat back." : ""}`,
