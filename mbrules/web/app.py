@@ -48,6 +48,7 @@ from .guard import (
     BodyTooLarge,
     Buckets,
     RateLimit,
+    is_whole,
     read_json,
     refusal,
 )
@@ -88,11 +89,10 @@ def _choice(data: dict[str, Any]) -> Rules:
         raise RulesChoiceError(["options is a list of bundled option ids"])
     upload = data.get("upload")
     if upload is not None:
-        if not isinstance(upload, dict) or not isinstance(upload.get("text"), str):
-            raise RulesChoiceError(["an upload is {name, text}"])
-        return uploaded_choice(
-            str(upload.get("name") or "upload.yaml"), upload["text"].encode("utf-8", "replace"), options
-        )
+        name = upload.get("name") if isinstance(upload, dict) else None
+        if not isinstance(upload, dict) or not isinstance(upload.get("text"), str) or not isinstance(name, str | None):
+            raise RulesChoiceError(["an upload is {name, text}, both strings"])
+        return uploaded_choice(name or "upload.yaml", upload["text"].encode("utf-8", "replace"), options)
     rid = data.get("ruleset")
     if not isinstance(rid, str):
         raise RulesChoiceError(["choose an edition"])
@@ -101,13 +101,13 @@ def _choice(data: dict[str, Any]) -> Rules:
 
 def _players(data: dict[str, Any]) -> int:
     n = data.get("players")
-    if not isinstance(n, int) or isinstance(n, bool) or not 2 <= n <= 12:
+    if not is_whole(n) or not 2 <= n <= 12:
         raise TableError("players is a whole number from 2 to 12")
     return n
 
 
 def _seat_number(table: Table, seat: object) -> int:
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < table.players:
+    if not is_whole(seat) or not 0 <= seat < table.players:
         raise TableError("seat is a seat number from 0")
     return seat
 
@@ -173,7 +173,7 @@ class Pages:
             rules = _choice(data)
             players = data.get("players")
             counts = rules.ruleset.player_counts
-            chosen = players if isinstance(players, int) and str(players) in counts else None
+            chosen = players if is_whole(players) and str(players) in counts else None
             return JSONResponse(
                 {
                     "name": rules.ruleset.name,

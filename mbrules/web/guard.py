@@ -14,7 +14,7 @@ import logging
 import math
 import time
 from collections import OrderedDict
-from typing import Any, Callable
+from typing import Any, Callable, TypeGuard
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -105,9 +105,21 @@ async def read_json(request: Request) -> dict[str, Any]:
         data = json.loads(b"".join(chunks) or b"{}")
     except (ValueError, UnicodeDecodeError):
         raise TableError("the request is not JSON") from None
+    except RecursionError:  # brackets nested deeper than the parser goes: refused as any malformed body
+        raise TableError("the request's JSON is nested too deeply") from None
     if not isinstance(data, dict):
         raise TableError("the request is a JSON object")
     return data
+
+
+def is_whole(value: object) -> TypeGuard[int]:
+    """A JSON whole number: an int, never a bool (JSON ``true`` is no number at this boundary)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_number(value: object) -> TypeGuard[int | float]:
+    """A JSON number (int or float), never a bool."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def error(message: str | list[str], status: int = 400) -> JSONResponse:
@@ -139,6 +151,8 @@ __all__ = [
     "Buckets",
     "RateLimit",
     "error",
+    "is_number",
+    "is_whole",
     "read_json",
     "refusal",
 ]

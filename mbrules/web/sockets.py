@@ -16,6 +16,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from .guard import is_whole
 from .lobby import Conn, Lobby
 from .table import Table
 
@@ -118,7 +119,7 @@ class SeatSockets:
     def _act(self, table: Table, seat: int, conn: Conn, data: dict[str, Any]) -> None:
         """A move: refused with its reason and the seat's view again, or applied and everyone told."""
         version = data.get("version")
-        why = table.act(seat, data.get("action"), version if isinstance(version, int) else None)
+        why = table.act(seat, data.get("action"), version if is_whole(version) else None)
         if why is not None:
             conn.push({"type": "refused", "code": why.code, "message": why.message, "version": table.version})
             conn.push(table.view(seat, self.lobby.connected(table.id)))
@@ -131,7 +132,7 @@ def _parse(raw: str | bytes) -> dict[str, Any] | None:
     """The message as a JSON object, or None for anything else."""
     try:
         data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: brackets nested too deep
         return None
     return data if isinstance(data, dict) else None
 
