@@ -88,3 +88,51 @@ def test_json_true_is_no_version(server, table):
     p1.send({"type": "act", "action": p1.view["moves"][0]["action"], "version": True})
     assert p1.until(lambda m: m["type"] == "refused")["code"] == "stale"
     assert server.host(t)["version"] == 1
+
+
+def _burst_posing_as_many(server: Server, n: int) -> list[int]:
+    """``n`` requests from 127.0.0.1, each claiming another client address in ``X-Forwarded-For``."""
+    with httpx.Client(base_url=server.url, timeout=30) as c:
+        return [
+            c.get("/play/x/y", headers={"X-Forwarded-For": f"10.9.{i // 250}.{i % 250 + 1}"}).status_code
+            for i in range(n)
+        ]
+
+
+def test_forwarded_addresses_are_not_believed_unless_the_host_asks(tmp_path):
+    """By default one address cannot pose as many (uvicorn believes X-Forwarded-For from 127.0.0.1): past
+    the burst its requests are 429 whatever it forwards. With ``--forwarded-allow-ips 127.0.0.1`` (a proxy
+    there), each forwarded address has its own bounds."""
+    from mbrules.web.guard import HTTP_BURST
+
+    plain = Server(tmp_path / "a.sqlite3", tmp_path / "a.log")
+    try:
+        codes = _burst_posing_as_many(plain, HTTP_BURST + 40)
+    finally:
+        plain.stop()
+    assert codes.count(429) >= 10 and set(codes) == {404, 429}
+    proxied = Server(tmp_path / "b.sqlite3", tmp_path / "b.log", args=("--forwarded-allow-ips", "127.0.0.1"))
+    try:
+        codes = _burst_posing_as_many(proxied, HTTP_BURST + 40)
+    finally:
+        proxied.stop()
+    assert set(codes) == {404}
+
+
+def test_a_forwarded_allow_ips_that_names_no_address_is_a_usage_error():
+    import subprocess
+    import sys
+
+    from web_helpers import ROOT
+
+    r = subprocess.run(
+        [sys.executable, "-m", "mbrules.cli", "serve", "--port", "0", "--forwarded-allow-ips", "proxy.lan"],
+        capture_output=True,
+        text=True,
+        cwd=str(ROOT),
+        timeout=60,
+    )
+    assert r.returncode == 2
+    assert r.stderr.strip() == (
+        "mbrules: --forwarded-allow-ips: 'proxy.lan' is not an IP address or network (e.g. 127.0.0.1,10.0.0.0/8, or '*')"
+    )
