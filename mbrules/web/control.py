@@ -22,6 +22,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
+from .guard import REFUSED, read_json, refusal
 from .lobby import Lobby
 from .seats import BrowserSeat
 from .table import Table, TableError
@@ -58,6 +59,12 @@ def seat_request(lobby: Lobby, table: Table, seat: int, kind: str) -> dict | Non
 SEAT_REQUESTS = ("ask-back", "again")
 
 
+def again_host_url(base: str, table: Table) -> str | None:
+    """The host's link of the table opened to play ``table`` again, if it was."""
+    again = table.setup.get("again")
+    return f"{base}/host/{again['table']}/{again['host']}" if isinstance(again, dict) else None
+
+
 def control_routes(lobby: Lobby, host_table: Callable[[Request], Table | None], describe) -> list[Route]:
     """The host's routes of this module; ``host_table`` finds the table a host link names (or None),
     ``describe(request, table)`` is the host's JSON of a table."""
@@ -66,8 +73,6 @@ def control_routes(lobby: Lobby, host_table: Callable[[Request], Table | None], 
         table = host_table(request)
         if table is None:
             return PlainTextResponse("not found\n", 404)
-        from .app import REFUSED, read_json, refusal  # the app's bounded body reader (app imports this module)
-
         try:
             seat = (await read_json(request)).get("seat")
             if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < table.players:
