@@ -183,6 +183,7 @@ function renderHand(v, reset) {
   }
   box.classList.toggle("choosing", choosing);
   box.classList.toggle("waiting", !v.moves.length);
+  $("hand-panel").hidden = !hand.length && $("botseat").hidden;  // a hand played out: nothing to show there
   hand.forEach((c, i) => {
     const live = !play || liveCard(v, c);
     const isNew = v.obs.decision.drawn && v.obs.decision.player === v.obs.player && i === hand.length - 1;
