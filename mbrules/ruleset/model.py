@@ -413,6 +413,13 @@ class ScoreLineRule(Sourced):
         description="The score-sheet line the points show on (default: the entry's own name), so "
         "that several entries may pay on one line.",
     )
+    label: str | None = Field(
+        default=None,
+        pattern=r"^[^\x00-\x1f\x7f\[\]]+$",  # one line of plain text: no control character, no markup bracket
+        max_length=60,
+        description="The line's words on the score sheet, in compare and in sweep (default: from its name, "
+        "'fin_vitesse' -> 'Fin vitesse'); the contract's lines have theirs.",
+    )
 
 
 class ScoringRules(Strict):
