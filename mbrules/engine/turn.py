@@ -256,9 +256,13 @@ class TurnFlow(StateFields):
         return -1
 
     def _start_turn(self, p: int) -> None:
-        """Give ``p`` a turn; a player with no cards once the draw pile is out is passed."""
+        """Give ``p`` a turn; a player with no cards once the draw pile is out is passed. With
+        turn.draw_pile_out_ends_hand the hand ends instead once nothing can be drawn (the JAR game's README,
+        coachme.fr: the game stops when no card is left to draw)."""
         q = self._next_with_cards(p)
-        if q < 0:
+        if q < 0 or (
+            self.game.draw_pile_out_ends_hand and not self._stock and not self._can_draw() and not self._can_refill(q)
+        ):
             self._end_hand()  # every hand empty after the draw pile ran out
             return
         self._player = q

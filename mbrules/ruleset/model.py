@@ -694,6 +694,15 @@ class TurnRules(Strict):
         "out, counting every reshuffle of the hand: a refill may reshuffle while fewer than the larger of this "
         "and reshuffles have been made; other draws only while fewer than reshuffles.",
     )
+    draw_pile_out_ends_hand: BoolRule = Field(
+        default=BoolRule(
+            value=False,
+            source="winning-moves.txt §6C: once the draw pile is exhausted, players play out the cards in their hands",
+        ),
+        description="The hand ends as soon as a turn would begin with nothing left to draw (the draw pile "
+        "out and no reshuffle allowed): the player who drew the last card plays that turn, nobody plays "
+        "out the cards in hand.",
+    )
     pass_over_held: PassOverRule = Field(
         default=PassOverRule(value=0, source=_BOOK_DRAW + " (the top card, whatever it is)"),
         description="A draw passes over up to this many cards that the drawer already holds a copy of, taking "

@@ -54,7 +54,9 @@ def _next_turn(before: View, after: View, p: int, q: int | None = None) -> int:
         if before.resume >= 0:
             if before.queued:
                 q = before.queued[0]
-                return q if (after.can_draw() or after.hands[q] or after.can_refill(q)) else _after(after, q, N)
+                if after.can_draw() or ((after.hands[q] or after.can_refill(q)) and not _pile_out_ends(after, q)):
+                    return q
+                return _after(after, q, N)
             p = before.resume
         q = (p + 1) % N
     if after.can_draw():
@@ -63,14 +65,22 @@ def _next_turn(before: View, after: View, p: int, q: int | None = None) -> int:
 
 
 def _after(after: View, q: int, N: int) -> int:
-    """The first player from ``q`` on holding cards or able to refill (nothing left to draw), or -1."""
+    """The first player from ``q`` on holding cards or able to refill (nothing left to draw), or -1
+    (turn.draw_pile_out_ends_hand: -1 as soon as nothing can be drawn)."""
     if after.can_draw():
         return q
+    if _pile_out_ends(after, q):
+        return -1
     for _ in range(N):
         if after.hands[q] or after.can_refill(q):
             return q
         q = (q + 1) % N
     return -1
+
+
+def _pile_out_ends(after: View, q: int) -> bool:
+    """turn.draw_pile_out_ends_hand: nothing can be drawn (nor refilled for ``q``), so the hand is over."""
+    return after.game.ruleset.turn.draw_pile_out_ends_hand.value and not after.can_draw() and not after.can_refill(q)
 
 
 def _ptd(g: Game) -> bool:
@@ -383,7 +393,8 @@ def _check_draw(out: list[str], before: View, after: View, p: int, action: Actio
                 )
     if _ptd(g) or before.decision.kind == DecisionKind.MULLIGAN:
         if after.decision.kind in (DecisionKind.HAND_OVER, DecisionKind.MATCH_OVER):
-            out.append(f"{what}: a draw ended the hand")
+            if not (t.draw_pile_out_ends_hand.value and not after.can_draw()):  # the last card drawn ends it
+                out.append(f"{what}: a draw ended the hand")
         elif (
             _ptd(g)
             and after.decision.player != before.after_draw

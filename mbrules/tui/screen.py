@@ -210,7 +210,12 @@ def decision_screen(
 
 
 def score_sheet_table(
-    game: Game, sheet: Sequence[dict], totals: Sequence[int], miles: Sequence[int], hand: int, me: int | None = None
+    game: Game,
+    sheet: Sequence[dict[str, int]],
+    totals: Sequence[int],
+    miles: Sequence[int],
+    hand: int,
+    me: int | None = None,
 ) -> Table:
     t = Table(title=f"Score sheet, hand {hand}", title_justify="left")
     t.add_column("")
