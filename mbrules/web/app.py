@@ -212,7 +212,7 @@ class Pages:
             "ruleset": table.rules.ruleset.name,
             "options": list(table.rules.options),
             "players": g.players,
-            "seed": table.setup["seed"],
+            "seed": table.setup["seed"] if table.state.is_terminal() else None,  # it deals every hand to come
             "version": table.version,
             "host_url": f"{base}/host/{table.id}/{host_secret}",
             "export_url": f"{base}/export/{table.id}/{host_secret}",
@@ -326,7 +326,10 @@ class Pages:
             return _gone_text(why) if why is not None else PlainTextResponse(NOT_FOUND, 404)
         if not table.is_host(secret) and not table.state.is_terminal():
             return PlainTextResponse("the record shows every hand: a seat may export it once the match is over\n", 403)
-        text = table.export()
+        try:
+            text = table.export()  # in play: the hands that are over, without the seed (the host may play a seat)
+        except TableError as e:
+            return PlainTextResponse(f"{e}\n", 409)
         self.lobby.put_away(table)
         return Response(
             text,

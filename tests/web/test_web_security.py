@@ -53,9 +53,9 @@ def table(server):
 
 
 def snapshot(server, table) -> tuple:
-    """What must not change under an attack: the version, the steps stored, the record."""
+    """What must not change under an attack: the version, the steps stored."""
     h = server.host(table["info"])
-    return h["version"], server.export(table["info"])
+    return h["version"], server.steps(table["info"])
 
 
 def waiting_seat(table) -> tuple[int, SeatClient, SeatClient]:
