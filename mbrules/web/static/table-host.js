@@ -6,7 +6,7 @@ let bots = [];
 
 function show(t) {
   $("title").textContent = `${t.ruleset}${t.options.length ? " + " + t.options.join(", ") : ""}`;
-  $("where").textContent = `table ${t.table} · ${t.players} players · seed ${t.seed}`;
+  $("where").textContent = `table ${t.table} · ${t.players} players · seed ${t.seed ?? "shown once the match is over"}`;
   $("state").textContent = t.match_over ? "The match is over." : `Hand ${t.hand}${t.hand_over ? ": over, waiting for the next deal" : " in play"}.`;
   $("next").hidden = !t.hand_over || t.match_over;
   $("export").href = t.export_url;
