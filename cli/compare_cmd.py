@@ -227,9 +227,9 @@ def _print(cmp: Comparison, doc: dict[str, Any], out: str | None) -> None:
         )
     for item in cmp.summary:
         r = next((x for x in cmp.rows if x["key"] == item["metric"]), None)
-        style = ("green" if r["diff"] > 0 else "red") if r is not None and r["flagged"] else None
-        print_lines(con, wrap(item["text"], width, "- "), style=style)
-    quiet = no_difference(cmp)
+        style = ("green" if (r["diff"] or 0) > 0 else "red") if r is not None and r["flagged"] else None
+        print_lines(con, wrap(item["text"] or "", width, "- "), style=style)
+    quiet = no_difference(cmp.rows)
     if quiet:
         print_lines(con, wrap("No difference shown in: " + ", ".join(quiet) + ".", width))
     turned = holm_sentence(cmp.rows)

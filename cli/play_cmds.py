@@ -89,7 +89,7 @@ class Narrator(Observer):
         table = _sides_table(g, f"Score sheet, hand {len(sheets)}")
         for line in g.score_line_names:  # the contract's lines and the ruleset's own (scoring.lines)
             table.add_row(
-                line_label(line),
+                line_label(line, g),
                 *(str(sheet[s][line]) for s in range(g.sides)),
                 end_section=line == g.score_line_names[-2],
             )
@@ -512,7 +512,7 @@ def simulate(
     m = _sides_table(game, "Mean score per hand, per side", "line")
     for line in report['mean_score_per_line']:
         m.add_row(
-            line_label(line) if line != "total" else "Total",
+            line_label(line, game) if line != "total" else "Total",
             *(
                 "–"
                 if report['mean_score_per_line'][line][n] is None

@@ -573,7 +573,7 @@ class ScoreSheet(Screen[None]):
         sheet = st.hand_sheets[-1]
         for line in g.score_line_names:  # the contract's lines and the ruleset's own (scoring.lines)
             t.add_row(
-                line_label(line),
+                line_label(line, g),
                 *(str(sheet[s][line]) for s in range(g.sides)),
                 end_section=line == g.score_line_names[-2],
             )

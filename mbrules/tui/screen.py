@@ -223,7 +223,7 @@ def score_sheet_table(
         t.add_column(side_label(game, s, me), justify="right")
     for line in game.score_line_names:  # the contract's lines and the ruleset's own (scoring.lines)
         t.add_row(
-            line_label(line),
+            line_label(line, game),
             *(str(sheet[s][line]) for s in range(game.sides)),
             end_section=line == game.score_line_names[-2],
         )

@@ -272,6 +272,7 @@ PUBLIC_KEYS = {
     "match_over",
     "status",
     "you_ready",
+    "again",
 }
 
 
