@@ -394,7 +394,7 @@ class Table:
         self.seats[p] = seat
         self.loop.seat(p, seat)
         self.asking.discard(p)
-        self.version += 1
+        self.events += 1
 
     def new_link(self, p: int) -> None:
         """The host replaces seat ``p``'s secret (a link that went to the wrong person): the old link opens
