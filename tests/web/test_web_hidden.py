@@ -69,3 +69,21 @@ def test_the_hosts_export_of_a_match_in_play_shows_no_hand_in_play_nor_the_seed(
         assert server.host(t)["seed"] is None and t["seed"] is None
     finally:
         p1.close()
+
+
+def test_a_bot_letting_a_window_pass_is_no_step_the_others_see_or_wait_for():
+    """The random bot at p2 lets seed 40's window pass: the table reports the step as 'hidden' (the lobby
+    neither broadcasts it nor waits the bots' pause for it, as it does for a bot's play), and p1's version
+    does not move; p2's own next play is a 'bot' step p1 sees."""
+    from mbrules.web.rules import bundled_choice
+    from mbrules.web.table import Table, table_setup
+
+    rules = bundled_choice("winning-moves", [])
+    t = Table("t", table_setup(rules, 4, ["person", "random", "person", "person"], WINDOW, 0), rules, None)
+    while t.step_once():
+        pass
+    assert t.act(0, HAZARD, t.version_for(0)) is None
+    seen = t.version_for(0)
+    assert t.view(1)["obs"]["decision"]["kind"] == "coup_fourre"
+    assert t.step_once() == "hidden" and t.version_for(0) == seen  # the window let pass
+    assert [t.step_once(), t.step_once()] == ["draw", "bot"] and t.version_for(0) == seen + 2
