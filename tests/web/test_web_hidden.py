@@ -8,7 +8,7 @@ import web_extra  # noqa: F401  (first: skips this module without the extra 'web
 
 import pytest
 
-from web_helpers import SeatClient, Server, path
+from web_helpers import SeatClient, Server, module_server, path
 
 SEATS = ["person", "person", "person", "person"]
 # Seeds of winning-moves where p1's first move is a Speed Limit on side B (p2's): p2 holds Right of Way
@@ -16,12 +16,7 @@ SEATS = ["person", "person", "person", "person"]
 WINDOW, NO_WINDOW, HAZARD = 40, 2, "play speed_limit on B"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    d = tmp_path_factory.mktemp("serve")
-    s = Server(d / "tables.sqlite3", d / "server.log")
-    yield s
-    s.stop()
+server = pytest.fixture(scope="module", name="server")(module_server)
 
 
 def what_p1_sees(server: Server, seed: int) -> tuple[list[int], bool]:

@@ -12,17 +12,12 @@ import time
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from web_helpers import SeatClient, Server, allowed_observations, check_nothing_leaked, my_move, path
+from web_helpers import SeatClient, allowed_observations, check_nothing_leaked, module_server, my_move, path
 
 SEATS = ["person", "heuristic", "person", "heuristic"]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    d = tmp_path_factory.mktemp("serve")
-    s = Server(d / "tables.sqlite3", d / "server.log")
-    yield s
-    s.stop()
+server = pytest.fixture(scope="module", name="server")(module_server)
 
 
 @pytest.fixture(scope="module")

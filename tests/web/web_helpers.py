@@ -113,6 +113,16 @@ class Server:
         return r.text
 
 
+def module_server(tmp_path_factory):
+    """A module's server (``server = pytest.fixture(scope="module")(module_server)``); at the end its log
+    holds no traceback: every refusal was in words, none a crash."""
+    d = tmp_path_factory.mktemp("serve")
+    s = Server(d / "tables.sqlite3", d / "server.log")
+    yield s
+    s.stop()
+    assert "Traceback" not in (d / "server.log").read_text()
+
+
 def path(url: str) -> str:
     from urllib.parse import urlsplit
 
