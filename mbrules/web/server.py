@@ -18,6 +18,7 @@ from pathlib import Path
 import uvicorn
 
 from .app import MAX_MESSAGE, create_app
+from .connections import KEEP_ALIVE, MAX_HEADERS, protocol
 from .lobby import Lobby
 from .store import Store
 
@@ -70,9 +71,11 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def serve(host: str, port: int, db: Path, out=None) -> int:
+def serve(host: str, port: int, db: Path, out=None, proxies: list[str] | None = None) -> int:
     """Serve until SIGINT or SIGTERM; returns the exit code (0, 130, 143). Raises OSError when the
-    address cannot be bound and StoreError when the database cannot be used."""
+    address cannot be bound and StoreError when the database cannot be used. ``proxies``: the
+    addresses whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed (uvicorn's
+    ``forwarded_allow_ips``); None: nobody's, a client's address is the one it connects from."""
     out = out or sys.stdout
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     store = Store(db)
@@ -90,6 +93,11 @@ def serve(host: str, port: int, db: Path, out=None) -> int:
             ws_ping_timeout=20,
             lifespan="on",
             timeout_graceful_shutdown=3,
+            http=protocol(proxies),  # connections bounded per address, in all, and in the time headers take
+            timeout_keep_alive=KEEP_ALIVE,
+            h11_max_incomplete_event_size=MAX_HEADERS,
+            proxy_headers=proxies is not None,  # uvicorn's default trusts 127.0.0.1: one address could pose as many
+            forwarded_allow_ips=",".join(proxies or []),
         )
         server = _Server(config)
         shown_host = f"[{host}]" if ":" in host else host
