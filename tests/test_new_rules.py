@@ -115,3 +115,46 @@ def test_sisyphus_and_bsd_profiles_play_their_programs_rules():
 @pytest.mark.parametrize("rid,players", [("playaural", 2), ("playaural", 4), ("sisyphus-bbs", 2), ("bsd-mille", 2)])
 def test_profile_plays_whole_matches_through_the_public_api(rid, players):
     api_test(mbrules.load_game(rid, players=players), matches=1, seed=2)
+
+
+# -- through the real command
+
+
+def _cli(*args: str):
+    from typer.testing import CliRunner
+
+    from mbrules.cli.app import app
+
+    return CliRunner().invoke(app, list(args), env={"COLUMNS": "240"})
+
+
+def test_show_says_a_table_of_four_cars_without_a_reshuffle_rarely_finishes_and_names_the_fix():
+    """Each for himself at 4+ with no reshuffle: the draw pile runs out before a trip in most hands."""
+    out = _cli("show", "winning-moves", "--option", "each-for-himself", "-p", "4")
+    assert out.exit_code == 0 and "warning:" in out.stdout and "reshuffle-discard" in out.stdout
+    fixed = _cli("show", "winning-moves", "--option", "each-for-himself", "--option", "reshuffle-discard", "-p", "4")
+    assert "warning:" not in fixed.stdout
+    assert "warning:" not in _cli("show", "winning-moves", "-p", "4").stdout  # partners: two cars
+    import json
+
+    doc = json.loads(_cli("show", "playaural", "-p", "6", "--json").stdout)
+    assert doc["players"]["warning"] is None  # PlayAural reshuffles
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--ruleset", "playaural", "-p", "4"),
+        ("--ruleset", "sisyphus-bbs", "-p", "2"),
+        ("--ruleset", "bsd-mille", "-p", "2"),
+        ("--option", "empty-pile-ends-hand", "-p", "3"),
+        ("--option", "safety-replacement-draw", "-p", "2"),
+    ],
+)
+def test_play_records_a_match_that_replays(args, tmp_path):
+    """mbrules play --record then mbrules replay: the recorded match replays step for step."""
+    rec = tmp_path / "game.yaml"
+    out = _cli("play", *args, "--seed", "4", "--record", str(rec))
+    assert out.exit_code == 0, out.stderr
+    again = _cli("replay", str(rec))
+    assert again.exit_code == 0 and " 0 failed" in again.stdout, again.stdout[-500:]
