@@ -16,7 +16,7 @@ seat's page is then sent its own link to the new table). A seat's link the host 
 from __future__ import annotations
 
 import logging
-from typing import Callable
+from typing import Any, Callable
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
@@ -65,7 +65,11 @@ def again_host_url(base: str, table: Table) -> str | None:
     return f"{base}/host/{again['table']}/{again['host']}" if isinstance(again, dict) else None
 
 
-def control_routes(lobby: Lobby, host_table: Callable[[Request], Table | None], describe) -> list[Route]:
+def control_routes(
+    lobby: Lobby,
+    host_table: Callable[[Request], Table | None],
+    describe: Callable[[Request, Table], dict[str, Any]],
+) -> list[Route]:
     """The host's routes of this module; ``host_table`` finds the table a host link names (or None),
     ``describe(request, table)`` is the host's JSON of a table."""
 

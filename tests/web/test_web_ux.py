@@ -199,6 +199,9 @@ def test_phone_width_nothing_overflows_and_a_turn_fits_the_screen(b, srv):
     b.find_element(By.CSS_SELECTOR, "#form details summary").click()
     assert overflow(b) <= 0
     t = open_table(srv, ["person", "heuristic", "heuristic", "heuristic"], ["draw-from-discard"], seed=3)
+    b.get(t["host_url"])  # the host's page of the table: its links fit too
+    wait(b, lambda: b.find_elements(By.CSS_SELECTOR, "button[data-relink='0']"))
+    assert overflow(b) <= 0
     seat_page(b, srv, t, 0)
     prompts = turns = 0
     for _ in range(40):
@@ -289,7 +292,8 @@ def test_a_tab_taken_over_says_so_has_no_live_button_and_can_take_the_seat_back(
 
 def test_keys_play_after_a_draw_prompt_reach_moves_past_nine_and_deal_on(b, srv):
     """After the draw prompt the focus is on a card that can be played, so Enter plays it; move 10 is
-    typed as 1 then 0; at the hand's end Enter deals on."""
+    typed as 1 then 0; at the hand's end (on a phone: the sheet and "Next hand" on the screen) Enter
+    deals on."""
     t = open_table(srv, ["person", "heuristic"], ["draw-from-discard"], seed=5)
     seat_page(b, srv, t, 0)
     keys = b.find_element(By.TAG_NAME, "body")
@@ -338,8 +342,10 @@ def test_keys_play_after_a_draw_prompt_reach_moves_past_nine_and_deal_on(b, srv)
     assert after_prompt >= 2 and ten == 1
     b.get("about:blank")
     play_out(srv, t, 0)
+    size(b, PHONE)
     seat_page(b, srv, t, 0)
     wait(b, lambda: attr(b, "hand-over") == "yes")
+    assert out_of_view(b, "#sheet-title, #next-hand") == []  # a phone: the sheet and Next hand come first
     b.find_element(By.TAG_NAME, "body").send_keys(Keys.ENTER)
     wait(b, lambda: "Hand 2" in b.find_element(By.ID, "trip").text)
 

@@ -72,21 +72,18 @@ function send(obj) {
   return false;
 }
 function act(action, keepQueue = false) {
-  if (inflight !== null) { say("Your move is on its way: wait for the table to answer."); return; }
+  if (inflight !== null) { say(ON_ITS_WAY); return; }  // a second click (a double-click): one move only
   if (!keepQueue) queue = [];
   if (!send({ type: "act", action, version: view ? view.version : -1 })) { queue = []; return; }
   inflight = view ? view.version : -1;
   document.body.dataset.inflight = "yes";
   document.body.dataset.sent = action;
   for (const b of document.querySelectorAll("#moves button, #answers button")) b.disabled = true;
-  say("Sending your move…");
+  say(SENDING);
 }
+const SENDING = "Sending your move…", ON_ITS_WAY = "Your move is on its way: wait for the table to answer.";
 function landed() { inflight = null; document.body.dataset.inflight = "no"; }
-function refused(msg) {
-  const stale = msg.code === "stale" && inflight === null;  // a click on a table that had moved on: nothing to say
-  landed(); queue = [];
-  if (!stale) say(`Refused: ${msg.message}.`, true);
-}
+function refused(msg) { landed(); queue = []; say(`Refused: ${msg.message}.`, true); }
 function say(text, refusedNow = false) { const m = $("message"); m.textContent = text; m.className = refusedNow ? "refused" : ""; }
 
 function welcome(msg) {
@@ -112,7 +109,7 @@ function render(v) {
   const wasDraw = view && drawChoice(view);
   view = v;
   if (fresh) {
-    if (inflight !== null) { landed(); if ($("message").textContent === "Sending your move…") say(""); }
+    if (inflight !== null) { landed(); if ([SENDING, ON_ITS_WAY].includes($("message").textContent)) say(""); }
     if (!queue.length && v.version !== sentAt) sentAt = -1;  // the last queued step was taken
     if (!drawChoice(v) && !inMulligan(v)) { choosing = false; thrown.clear(); }
     if (inMulligan(v) && !queue.length) choosing = true;  // a mulligan under way (a page opened mid-way)
@@ -183,6 +180,7 @@ function renderHand(v, reset) {
   }
   box.classList.toggle("choosing", choosing);
   box.classList.toggle("waiting", !v.moves.length);
+  $("hand-panel").hidden = !hand.length && $("botseat").hidden;  // a hand played out: nothing to show there
   hand.forEach((c, i) => {
     const live = !play || liveCard(v, c);
     const isNew = v.obs.decision.drawn && v.obs.decision.player === v.obs.player && i === hand.length - 1;
