@@ -56,6 +56,7 @@ from .guard import (
 from .control import again_host_url, control_routes, replaced_link
 from .lobby import Lobby
 from .rules import MAX_UPLOAD, Rules, RulesChoiceError, bundled_choice, uploaded_choice
+from mbrules.ruleset.render import rarely_finishes
 from .seats import PERSON, warm_bots
 from .sockets import BURST, MAX_DROPPED, MAX_MESSAGE, RATE, SeatSockets
 from .table import Table, TableError
@@ -182,6 +183,8 @@ class Pages:
                     "changes": rules.changes(),
                     "rules": rules.rules_text(chosen),
                     "players": sorted(int(k) for k in counts),
+                    # a table whose hands rarely complete a trip, and the option that fixes it (or null)
+                    "warning": rarely_finishes(rules.ruleset, chosen) if chosen is not None else None,
                 }
             )
         except REFUSED as e:
