@@ -137,7 +137,7 @@ class Narrator:
         if op == COUP_FOURRE:
             nxt = " and plays next" if t.extra_turn else ""
             if t.queued_turn:
-                nxt = " and plays next (queued: nobody loses a turn)"
+                nxt = " and plays after the turn in progress (queued)"
             if t.reshuffled:
                 nxt += f"; the {self.discard_pile} is shuffled into a new {self.draw_pile}"
             return _sentence(

@@ -240,10 +240,15 @@ class TurnFlow(StateFields):
         if self._phase == P_COUP or self._phase == P_FAST:
             if self.game.play_then_draw and self._can_draw():
                 return self._cf_attacker  # play then draw: the attacker's draw comes next
-            if self._queued:
-                return self._next_with_cards(self._queued[0])
-            return self._next_with_cards((self._cf_attacker + 1) % self.game.players)
+            return self._turn_owner()
         return -1
+
+    def _turn_owner(self) -> int:
+        """While a window is open: whose turn comes once the attacker's is over (the first queued coup
+        fourré turn, else the attacker's left), a player with no cards once the draw pile is out passed."""
+        if self._queued:
+            return self._next_with_cards(self._queued[0])
+        return self._next_with_cards((self._cf_attacker + 1) % self.game.players)
 
     def _next_with_cards(self, p: int) -> int:
         N = self.game.players
@@ -287,7 +292,7 @@ class TurnFlow(StateFields):
                 else:
                     self._start_turn(q)
                 return
-            r = self._resume  # then play goes on from the attacker's left: nobody loses a turn
+            r = self._resume  # then play goes on from the last caller's left (PlayAural _end_turn)
             self._resume = -1
         else:
             r = p

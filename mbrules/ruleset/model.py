@@ -320,8 +320,10 @@ class CoupFourreRules(Strict):
         ),
         description="When the caller's extra turn (extra_turn) is taken. at_once: right after the coup fourré; "
         "play then passes to the caller's left and the players between attacker and caller lose their turns. "
-        "queued: after the attacker's turn, which the hazard ended; play then goes on from the attacker's left, "
-        "so nobody loses a turn.",
+        "queued: the window outlives the attacker's turn, which the hazard ended, so the call comes in the turn "
+        "now in progress (the attacker's left, or a turn queued before); that turn stays with its player, a "
+        "caller who is not that player plays its extra turn after it and play then goes on from the caller's "
+        "left; a caller whose turn it is gets no extra turn (it draws its replacement, then plays its turn).",
     )
 
 

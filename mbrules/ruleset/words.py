@@ -162,7 +162,7 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
     },
     "coup_fourre.bonus_turn": {
         "at_once": "at once (players between attacker and caller lose their turns)",
-        "queued": "after the attacker's turn (nobody loses a turn; play goes on from the attacker's left)",
+        "queued": "after the turn in progress, the window outliving the attacker's turn (none if that turn is the caller's; play goes on from the caller's left)",
     },
     "scoring.lines.*.to": {"side": "the side meeting the condition", "each_opponent": "each opposing side"},
     "scoring.lines.*.per": {

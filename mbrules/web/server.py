@@ -18,6 +18,7 @@ from pathlib import Path
 import uvicorn
 
 from .app import MAX_MESSAGE, create_app
+from .connections import KEEP_ALIVE, MAX_HEADERS, protocol
 from .lobby import Lobby
 from .store import Store
 
@@ -92,6 +93,9 @@ def serve(host: str, port: int, db: Path, out=None, proxies: list[str] | None = 
             ws_ping_timeout=20,
             lifespan="on",
             timeout_graceful_shutdown=3,
+            http=protocol(proxies),  # connections bounded per address, in all, and in the time headers take
+            timeout_keep_alive=KEEP_ALIVE,
+            h11_max_incomplete_event_size=MAX_HEADERS,
             proxy_headers=proxies is not None,  # uvicorn's default trusts 127.0.0.1: one address could pose as many
             forwarded_allow_ips=",".join(proxies or []),
         )

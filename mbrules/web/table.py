@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hmac
 import secrets
+import time
 from collections.abc import Set
 from dataclasses import InitVar, dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -98,6 +99,8 @@ class Table:
     version: int = field(init=False, default=0)  # every change a page must see; a page's action names it
     ready: set[int] = field(init=False, default_factory=set)  # persons who pressed "next hand"
     joined: bool = field(init=False, default=False)  # a person has opened a seat (the table then never expires)
+    asking: set[int] = field(init=False, default_factory=set)  # persons whose seat a bot plays, asking it back
+    away_since: dict[int, float] = field(init=False, default_factory=dict)  # person -> when their page went
 
     def __post_init__(self, built: Game | None):
         players = self.setup["players"]
@@ -329,14 +332,36 @@ class Table:
         self.ready.discard(p)
         self.version += 1
 
-    def new_link(self, p: int) -> None:
-        """The host replaces seat ``p``'s secret (a link that went to the wrong person): the old link opens
-        nothing from now on. Stored, so a restart keeps it."""
-        kept = list(self.setup["secrets"])
-        kept[p] = new_secret()
-        self.setup = {**self.setup, "secrets": kept}
+    def give_back(self, p: int) -> None:
+        """The host hands seat ``p``, given to a bot, back to its person (same link); stored, as
+        :meth:`give_to_bot` is. The bot's turn in progress, if any, is the person's to play now."""
+        if isinstance(self.seats[p], BrowserSeat):
+            raise TableError(f"{self.game.player_names[p]} is played by a person already")
+        kinds = list(self.setup["seats"])
+        kinds[p] = PERSON
+        self.setup = {**self.setup, "seats": kinds}
         if self.store is not None:
             self.store.update_setup(self.id, self.setup)
+        seat = BrowserSeat()
+        self.seats[p] = seat
+        self.loop.seat(p, seat)
+        self.asking.discard(p)
+        self.version += 1
+
+    def new_link(self, p: int) -> None:
+        """The host replaces seat ``p``'s secret (a link that went to the wrong person): the old link opens
+        nothing from now on, and says it was replaced (:meth:`replaced`). Stored, so a restart keeps it."""
+        kept = list(self.setup["secrets"])
+        old = kept[p]
+        kept[p] = new_secret()
+        self.setup = {**self.setup, "secrets": kept, "replaced": [*self.setup.get("replaced", []), old][-50:]}
+        if self.store is not None:
+            self.store.update_setup(self.id, self.setup)
+
+    def replaced(self, secret: str | None) -> bool:
+        """Whether ``secret`` is a seat's link the host replaced (every kept one compared: no early exit)."""
+        hits = [same_secret(secret, k) for k in self.setup.get("replaced", []) if isinstance(k, str)]
+        return any(hits)
 
     # -- what a seat sees --------------------------------------------------------------------
     def sheets(self) -> dict:
@@ -397,6 +422,8 @@ class Table:
                     "kind": self.seats[q].kind,
                     "here": q in connected or not isinstance(self.seats[q], BrowserSeat),
                     "ready": q in self.ready,
+                    "away": self.away_for(q, connected),
+                    "asking": q in self.asking,
                 }
                 for q in range(g.players)
             ],
@@ -404,7 +431,23 @@ class Table:
             "match_over": over,
             "status": status,
             "you_ready": p in self.ready,
+            "again": self.again_link(p),
         }
+
+    def away_for(self, q: int, connected: Set[int]) -> int | None:
+        """Whole seconds since person ``q``'s page went away (None: here, a bot, or never came)."""
+        since = self.away_since.get(q)
+        if since is None or q in connected or not isinstance(self.seats[q], BrowserSeat):
+            return None
+        return max(0, int(time.time() - since))
+
+    def again_link(self, p: int) -> str | None:
+        """Seat ``p``'s own link at the table opened to play again with these rules and seats, if any."""
+        again = self.setup.get("again")
+        if not isinstance(again, dict):
+            return None
+        kept = again.get("secrets", [])
+        return f"/play/{again['table']}/{kept[p]}" if p < len(kept) and kept[p] else None
 
     def _draw_question(self, obs, legal: list) -> str | None:
         """The question of a turn that starts with a choice of draws (draw-from-discard's discard top, a
