@@ -43,7 +43,7 @@ def players_info(rs: Ruleset, players: int) -> dict[str, Any]:
     """The setup for ``players``: deck, sides and who plays for each, trip, removed cards."""
     pc = rs.player_counts.get(str(players))
     if pc is None:
-        from ..engine.words import players_refused  # the engine's own sentence; imported only to refuse
+        from ..text import players_refused  # the engine's own sentence; imported only to refuse
 
         raise UnsupportedPlayers(players_refused(rs.id, players, rs.player_counts))
     removal = rs.removals.get(str(players))
