@@ -20,6 +20,12 @@ def serve(
         metavar="FILE",
         help="The SQLite file the tables live in (default: printed at start, ~/.local/share/mbrules/tables.sqlite3).",
     ),
+    bot_workers: Optional[int] = typer.Option(
+        None,
+        "--bot-workers",
+        metavar="N",
+        help="Worker processes the bots think in (default: one a core but one, at most 4; 1 on 2 cores).",
+    ),
 ) -> None:
     """Host tables in the browser: a host opens a table, friends join by link, bots fill seats.
 
@@ -28,6 +34,10 @@ def serve(
     Example: mbrules serve --port 8000 --db tables.sqlite3 (then open http://127.0.0.1:8000/; docs/web.md).
     """
     check_range("--port", port, 0, 65535)
+    if bot_workers is not None:
+        from mbrules.web.thinking import MAX_WORKERS
+
+        check_range("--bot-workers", bot_workers, 1, MAX_WORKERS)
     try:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
@@ -42,7 +52,7 @@ def serve(
 
     path = db if db is not None else default_db_path()
     try:
-        code = run(host, port, path)
+        code = run(host, port, path, workers=bot_workers)
     except StoreError as e:
         fail(f"mbrules: {e}", EXIT_USAGE)
     except OSError as e:

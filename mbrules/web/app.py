@@ -47,6 +47,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .lobby import Conn, Lobby
 from .rules import MAX_UPLOAD, RulesChoiceError, bundled_choice, uploaded_choice
 from .seats import PERSON, warm_bots
+from .store import StoreUnavailable
 from .table import TableError
 
 log = logging.getLogger("mbrules.web")
@@ -139,6 +140,15 @@ async def read_json(request: Request) -> dict:
     if not isinstance(data, dict):
         raise TableError("the request is a JSON object")
     return data
+
+
+def unsaved(e: StoreUnavailable) -> JSONResponse:
+    """503: the store cannot be written now (another program's lock, a full disk); nothing was done."""
+    return JSONResponse(
+        {"errors": [f"the table cannot be saved now ({e.why}): nothing was changed; try again in a moment"]},
+        status_code=503,
+        headers={"Retry-After": "2"},
+    )
 
 
 def error(message: str | list[str], status: int = 400) -> JSONResponse:
@@ -279,11 +289,13 @@ def create_app(lobby: Lobby) -> Starlette:
             seed = data.get("seed")
             # a bot that trains its model on first use does so in a worker thread, not in the event loop
             await asyncio.to_thread(warm_bots, rules.ruleset, players, data.get("seats"))
-            table = lobby.open_table(
+            table = await lobby.open_saved(
                 rules, players, data.get("seats"), seed if seed != "" else None, data.get("pace", 0.6)
             )
         except REFUSED as e:
             return refusal(e)
+        except StoreUnavailable as e:
+            return unsaved(e)
         return JSONResponse(host_json(request, table), status_code=201)
 
     def host_json(request: Request, table) -> dict:
@@ -360,11 +372,18 @@ def create_app(lobby: Lobby) -> Starlette:
             if seat in lobby.connected(table.id):
                 raise TableError(f"{table.game.player_names[seat]} is at the table: only an absent seat goes to a bot")
             await asyncio.to_thread(warm_bots, table.rules.ruleset, table.players, [bot])  # see open_table
-            if seat in lobby.connected(table.id):  # the person came back while the bot was being built
-                raise TableError(f"{table.game.player_names[seat]} is at the table: only an absent seat goes to a bot")
-            table.give_to_bot(seat, bot)
+            async with table.lock:  # no move of the seat is being written meanwhile
+                if seat in lobby.connected(table.id):  # the person came back while the bot was being built
+                    raise TableError(
+                        f"{table.game.player_names[seat]} is at the table: only an absent seat goes to a bot"
+                    )
+                if table.store is not None:
+                    await table.store.write("update_setup", table.id, table.with_bot(seat, bot), True)
+                table.give_to_bot(seat, bot, saved=table.with_bot(seat, bot))
         except REFUSED as e:
             return refusal(e)
+        except StoreUnavailable as e:
+            return unsaved(e)
         log.info("table %s: the host gave %s to the %s bot", table.id, table.game.player_names[seat], bot)
         lobby.broadcast(table)
         lobby.kick(table)
@@ -378,9 +397,15 @@ def create_app(lobby: Lobby) -> Starlette:
             seat = (await read_json(request)).get("seat")
             if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < table.players:
                 raise TableError("seat is a seat number from 0")
+            async with table.lock:  # one change of the setup at a time
+                saved = table.with_new_link(seat)
+                if table.store is not None:
+                    await table.store.write("update_setup", table.id, saved)
+                table.new_link(seat, saved=saved)
         except REFUSED as e:
             return refusal(e)
-        table.new_link(seat)
+        except StoreUnavailable as e:
+            return unsaved(e)
         lobby.drop(table, seat, 4001, "the host replaced this seat's link")
         log.info("table %s: the host replaced %s's link", table.id, table.game.player_names[seat])
         lobby.broadcast(table)
@@ -390,7 +415,9 @@ def create_app(lobby: Lobby) -> Starlette:
         table = host_table(request)
         if table is None:
             return PlainTextResponse("not found\n", 404)
-        if table.press_next_hand(None):
+        async with table.lock:
+            dealt = table.press_next_hand(None)
+        if dealt:
             lobby.kick(table)
         lobby.broadcast(table)
         return JSONResponse(host_json(request, table))
@@ -455,7 +482,7 @@ def create_app(lobby: Lobby) -> Starlette:
                     continue
                 tokens -= 1
                 raw = msg.get("text") if msg.get("text") is not None else msg.get("bytes")
-                handle(table, seat, conn, raw)
+                await handle(table, seat, conn, raw)
         except WebSocketDisconnect:
             pass
         except Exception:
@@ -466,7 +493,7 @@ def create_app(lobby: Lobby) -> Starlette:
             log.info("table %s: %s left", table.id, name)
             lobby.broadcast(table)
 
-    def handle(table, seat: int, conn: Conn, raw) -> None:
+    async def handle(table, seat: int, conn: Conn, raw) -> None:
         """One message from seat ``seat``'s page; the seat is the socket's, never a field of the message."""
         if raw is None or len(raw) > MAX_MESSAGE:
             conn.push({"type": "refused", "code": "too-large", "message": "that message is too large"})
@@ -481,7 +508,7 @@ def create_app(lobby: Lobby) -> Starlette:
         kind = data.get("type")
         if kind == "act":
             version = data.get("version")
-            why = table.act(seat, data.get("action"), version if isinstance(version, int) else None)
+            why = await lobby.act(table, seat, data.get("action"), version if isinstance(version, int) else None)
             if why is not None:
                 conn.push({"type": "refused", "code": why.code, "message": why.message, "version": table.version})
                 conn.push(table.view(seat, lobby.connected(table.id)))
@@ -489,7 +516,9 @@ def create_app(lobby: Lobby) -> Starlette:
             lobby.broadcast(table)
             lobby.kick(table)
         elif kind == "next-hand":
-            if table.press_next_hand(seat):
+            async with table.lock:
+                dealt = table.press_next_hand(seat)
+            if dealt:
                 lobby.kick(table)
             lobby.broadcast(table)
         elif kind == "view":
@@ -515,7 +544,7 @@ def create_app(lobby: Lobby) -> Starlette:
     ]
 
     async def on_startup() -> None:
-        lobby.start_all()
+        await lobby.start_all()
 
     if _has_on_startup():
         app = Starlette(routes=routes, on_startup=[on_startup])  # type: ignore[call-arg]  # an older Starlette's hook
@@ -537,7 +566,7 @@ def _lifespan(lobby: Lobby):
 
     @asynccontextmanager
     async def lifespan(app):
-        lobby.start_all()
+        await lobby.start_all()
         yield
 
     return lifespan

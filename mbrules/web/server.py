@@ -9,6 +9,7 @@ standard error; the access log is off, since a seat's link is a secret and would
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import socket
 import sys
@@ -19,7 +20,8 @@ import uvicorn
 
 from .app import MAX_MESSAGE, create_app
 from .lobby import Lobby
-from .store import Store
+from .store import ServerLock, Store, check_store
+from .thinking import Thinker
 
 log = logging.getLogger("mbrules.web")
 
@@ -70,13 +72,21 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def serve(host: str, port: int, db: Path, out=None) -> int:
+def serve(host: str, port: int, db: Path, out=None, workers: int | None = None) -> int:
     """Serve until SIGINT or SIGTERM; returns the exit code (0, 130, 143). Raises OSError when the
     address cannot be bound and StoreError when the database cannot be used."""
     out = out or sys.stdout
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
-    store = Store(db)
-    lobby = Lobby(store)
+    check_store(db)  # another program's file is refused before anything is written next to it
+    lock = ServerLock(db)
+    lock.acquire()  # a second server on the same file is refused before it reads or writes it
+    try:
+        store = Store(db)
+    except BaseException:
+        lock.release()
+        raise
+    thinker = Thinker(workers)  # the bots' worker processes (started at the first decision)
+    lobby = Lobby(store, thinker=thinker)
     try:
         resumed = lobby.resume_all()
         sock = bind(host, port)
@@ -93,8 +103,10 @@ def serve(host: str, port: int, db: Path, out=None) -> int:
         )
         server = _Server(config)
         shown_host = f"[{host}]" if ":" in host else host
+        url = f"http://{shown_host}:{sock.getsockname()[1]}/"
+        lock.note(f"pid {os.getpid()}, {url}")
         print(
-            f"mbrules serve: http://{shown_host}:{sock.getsockname()[1]}/ (tables in {db}; {resumed} resumed)",
+            f"mbrules serve: {url} (tables in {db}; {resumed} resumed)",
             file=out,
             flush=True,
         )
@@ -104,7 +116,9 @@ def serve(host: str, port: int, db: Path, out=None) -> int:
             n = len(store.table_ids())
         except Exception:
             n = len(lobby.tables)
+        thinker.close()
         store.close()
+        lock.release()
     if server.stopped_by is not None:
         name = signal.Signals(server.stopped_by).name
         print(f"mbrules serve: stopped ({name}); {n} tables saved in {db}", file=out, flush=True)
