@@ -2,6 +2,7 @@
 
     python benchmarks/bench_web.py                      # round trip with 10 busy tables (docs/web.md)
     python benchmarks/bench_web.py --busy 0             # the same with no other table
+    python benchmarks/bench_web.py --busy 4 --bot expert --moves 100   # four tables of experts (issue 42)
     python benchmarks/bench_web.py soak --tables 50 --seconds 60   # memory over a minute of 50 tables
 
 Round trip: a real server process (``python -m mbrules.cli serve --port 0``, a fresh database) on
@@ -11,7 +12,10 @@ persons, each with its socket open here. The seat that decides sends its move; t
 time from the send until every one of the four sockets holds the new version of the table. Reported:
 the median, the 90th and 99th percentile and the mean (wall, ms), with n; the server's CPU time over
 the measured moves (user + system from /proc, background tables included) per move; this client's
-CPU per move. The goal (issue 38) is a median under 50 ms with 10 busy tables.
+CPU per move. The goal (issue 38) is a median under 50 ms with 10 busy tables. ``--bot`` names the
+busy tables' bots (heuristic; ``expert`` thinks 0.1 to 0.7 s a move). All along, ``GET /health`` is
+asked every 50 ms from another address, and its answer times are reported the same way (issue 42: with
+four tables of experts, /health and a move at another table within 100 ms at the 99th percentile).
 
 Traced: 40 whole matches through a table and its store in process, then 80 more; Python's traced
 memory after each (``python benchmarks/bench_web.py traced``).
@@ -144,13 +148,39 @@ async def pages_for(url: str, table: dict) -> list[Page]:
     return pages
 
 
-async def round_trips(url: str, proc: subprocess.Popen, busy: int, pace: float, moves: int, seed: int) -> dict:
+def spread(walls: list[float]) -> dict:
+    """The median, 90th and 99th percentile, mean and max of answer times (ms)."""
+    q = statistics.quantiles(walls, n=100) if len(walls) >= 2 else [walls[0]] * 99
+    return {
+        "median_ms": statistics.median(walls),
+        "p90_ms": q[89],
+        "p99_ms": q[98],
+        "mean_ms": statistics.fmean(walls),
+        "max_ms": max(walls),
+    }
+
+
+async def health_times(url: str, stop: asyncio.Event, times: list[float]) -> None:
+    """``GET /health`` every 50 ms until ``stop``, from an address of its own; each answer's time (ms)."""
+    async with httpx.AsyncClient(
+        base_url=url, timeout=60, transport=httpx.AsyncHTTPTransport(local_address="127.0.1.1")
+    ) as h:
+        while not stop.is_set():
+            t0 = time.perf_counter()
+            (await h.get("/health")).raise_for_status()
+            times.append((time.perf_counter() - t0) * 1000)
+            await asyncio.sleep(0.05)
+
+
+async def round_trips(
+    url: str, proc: subprocess.Popen, busy: int, pace: float, moves: int, seed: int, bot: str = "heuristic"
+) -> dict:
     http = host_client(url, busy)
     background = []
     for i in range(busy):
         with host_client(url, i) as host:
-            t = open_table(host, ["person", "heuristic", "heuristic", "heuristic"], seed + 1 + i, pace)
-            host.post(api_path(t["host_url"], "bot"), json={"seat": 0, "bot": "heuristic"}).raise_for_status()
+            t = open_table(host, ["person", bot, bot, bot], seed + 1 + i, pace)
+            host.post(api_path(t["host_url"], "bot"), json={"seat": 0, "bot": bot}).raise_for_status()
         background.append((t, await pages_for(url, t)))  # the seat's page still open, watching the bots
     stop = asyncio.Event()
 
@@ -179,6 +209,8 @@ async def round_trips(url: str, proc: subprocess.Popen, busy: int, pace: float, 
     for p in pages:
         await p.at_least(0)
     await asyncio.sleep(2)  # the busy tables are under way
+    healths: list[float] = []
+    watch = asyncio.get_running_loop().create_task(health_times(url, stop, healths))
     walls: list[float] = []
     cpu0, client0 = cpu_seconds(proc.pid), time.process_time()
     for _ in range(moves * 3):
@@ -208,6 +240,7 @@ async def round_trips(url: str, proc: subprocess.Popen, busy: int, pace: float, 
     cpu1, client1 = cpu_seconds(proc.pid), time.process_time()
     stop.set()
     await dealer
+    await watch
     progress = 0
     for i, (t, _) in enumerate(background):
         with host_client(url, i) as host:
@@ -216,16 +249,14 @@ async def round_trips(url: str, proc: subprocess.Popen, busy: int, pace: float, 
         await p.ws.close()
     http.close()
     n = len(walls)
-    q = statistics.quantiles(walls, n=100) if n >= 2 else [walls[0]] * 99
     return {
         "busy_tables": busy,
+        "busy_bot": bot,
         "pace_s": pace,
         "moves": n,
-        "median_ms": statistics.median(walls),
-        "p90_ms": q[89],
-        "p99_ms": q[98],
-        "mean_ms": statistics.fmean(walls),
-        "max_ms": max(walls),
+        **spread(walls),
+        "health_asked": len(healths),
+        "health": spread(healths),
         "server_cpu_ms_per_move": 1000 * (cpu1 - cpu0) / n,
         "client_cpu_ms_per_move": 1000 * (client1 - client0) / n,
         "busy_tables_versions": progress,
@@ -317,6 +348,7 @@ def main() -> None:
     ap.add_argument("--pace", type=float, default=0.1, help="the busy tables' bots' pause, seconds")
     ap.add_argument("--moves", type=int, default=200, help="moves measured")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--bot", default="heuristic", help="the busy tables' bots (round trip)")
     ap.add_argument("--tables", type=int, default=50, help="tables at once (soak)")
     ap.add_argument("--seconds", type=float, default=60, help="how long (soak)")
     args = ap.parse_args()
@@ -327,7 +359,7 @@ def main() -> None:
         proc, url = start_server(Path(d))
         try:
             if args.what == "roundtrip":
-                out = asyncio.run(round_trips(url, proc, args.busy, args.pace, args.moves, args.seed))
+                out = asyncio.run(round_trips(url, proc, args.busy, args.pace, args.moves, args.seed, args.bot))
             else:
                 out = soak(url, proc, args.tables, args.seconds, args.pace if args.pace != 0.1 else 0.6)
         finally:

@@ -28,7 +28,8 @@ from .thinking import Thinker, shared_thinker
 
 log = logging.getLogger("mbrules.web")
 
-MAX_TABLES = 1000  # tables one process keeps (a new one past this is refused)
+MAX_TABLES = 1000  # tables in memory; past it the one left alone longest is put away (stays in the store)
+IDLE_AWAY = 1800.0  # seconds a table in play with no page open and no change stays in memory
 MAX_WAITING = 200  # tables in play that no person has joined yet; past it the oldest of them expires
 WAITING_AGE = 6 * 3600.0  # seconds a table may wait for its first person before it expires
 EXPIRED_KEPT = 30 * 86400.0  # seconds an expired table's links still say why (then they open nothing)
@@ -83,6 +84,7 @@ class Lobby:
     tasks: set = field(default_factory=set)
     sent_log: dict[tuple[str, int], list[dict]] = field(default_factory=dict)
     max_waiting: int = MAX_WAITING
+    max_tables: int = MAX_TABLES
     waiting_age: float = WAITING_AGE
     clock: Callable[[], float] = time.time  # the store's clock (a table's age is from its row's 'created')
     thinker: Thinker = field(default_factory=shared_thinker)  # the worker processes the bots think in
@@ -91,8 +93,8 @@ class Lobby:
     def new_table(self, rules: Rules, players: int, seats: object, seed: int | None, pace: float) -> Table:
         """A new table, not yet written; ``seats`` (what plays each seat), ``seed`` and ``pace`` come from the
         page as they were sent and are checked here."""
-        if len(self.tables) >= MAX_TABLES:
-            raise TableError(f"this server holds {MAX_TABLES} tables already")
+        if not self.make_room():
+            raise TableError(f"this server has {self.max_tables} tables in play with someone at each: try again later")
         if not isinstance(seats, list) or len(seats) != players:
             raise TableError(f"give what plays each of the {players} seats")
         names = set(bot_names())
@@ -236,15 +238,17 @@ class Lobby:
         while True:
             await asyncio.sleep(SWEEP_EVERY)
             try:
+                self.put_away_idle()
                 await self.sweep_saved(forget=True)
             except Exception:  # a failed look is tried again at the next
                 log.exception("the look for tables nobody joined failed")
 
     def resume_all(self) -> int:
-        """Rebuild every stored table still in play at its last step (a restarted server); returns how
-        many. A table whose match is over stays on disk until a link asks for it (:meth:`get`)."""
+        """Rebuild the stored tables still in play at their last step (a restarted server), the newest
+        half of :attr:`max_tables` at most; returns how many. A table whose match is over, or older than
+        those, stays on disk until a link asks for it (:meth:`get`)."""
         n = 0
-        for tid in self.store.table_ids(playing_only=True):
+        for tid in self.store.table_ids(playing_only=True)[-(self.max_tables // 2) :]:
             if self._load(tid) is not None:
                 n += 1
         return n
@@ -272,10 +276,42 @@ class Lobby:
             and isinstance(tid, str)
             and 0 < len(tid) <= 32
             and tid.replace("-", "").replace("_", "").isalnum()
-            and len(self.tables) < MAX_TABLES
+            and self.make_room()
         ):
             table = self._load(tid)
+            if table is not None:
+                self.kick(table)  # a table put away in play: its bots play on
         return table
+
+    # -- tables left alone ------------------------------------------------------------------------
+    def idle(self, table: Table) -> bool:
+        """No page is open at the table, no bot is playing there, nothing is being written."""
+        return table.id not in self.running and not self.connected(table.id) and not table.lock.locked()
+
+    def make_room(self) -> bool:
+        """Room for one more table in memory: past :attr:`max_tables`, the idle table left alone longest is
+        put away (it stays in the store and its links load it again). False when every table is in use."""
+        if len(self.tables) < self.max_tables:
+            return True
+        idle = [t for t in self.tables.values() if self.idle(t)]
+        if not idle:
+            return False
+        self.leave(min(idle, key=lambda t: t.touched), "to make room")
+        return True
+
+    def put_away_idle(self) -> list[str]:
+        """Put away the tables in play left alone (no page open, no change) for :data:`IDLE_AWAY` seconds."""
+        now = time.monotonic()
+        gone = [t for t in self.tables.values() if self.idle(t) and t.touched < now - IDLE_AWAY]
+        for t in gone:
+            self.leave(t, f"left alone for {IDLE_AWAY / 60:g} minutes")
+        return [t.id for t in gone]
+
+    def leave(self, table: Table, why: str) -> None:
+        """The table leaves memory; it stays in the store, as it is, and its links load it again."""
+        del self.tables[table.id]
+        self.conns.pop(table.id, None)
+        log.info("table %s put away (%s): its links load it again", table.id, why)
 
     def put_away(self, table: Table) -> None:
         """A finished match with no page open leaves memory (it stays in the store): memory stays flat
@@ -429,6 +465,7 @@ class Lobby:
 
     def broadcast(self, table: Table) -> None:
         """Each connected page gets its own seat's view (built from that seat's observation)."""
+        table.touched = time.monotonic()
         here = self.connected(table.id)
         for p, conn in list(self.conns.get(table.id, {}).items()):
             conn.push(table.view(p, here))

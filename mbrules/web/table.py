@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import secrets
+import time
 from collections.abc import Set
 from dataclasses import InitVar, dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -111,6 +112,7 @@ class Table:
     ready: set[int] = field(init=False, default_factory=set)  # persons who pressed "next hand"
     joined: bool = field(init=False, default=False)  # a person has opened a seat (the table then never expires)
     lock: asyncio.Lock = field(init=False, default_factory=asyncio.Lock)  # the server's changes, one at a time
+    touched: float = field(init=False, default_factory=time.monotonic)  # when a page last saw it change
 
     def __post_init__(self, built: Game | None):
         players = self.setup["players"]
