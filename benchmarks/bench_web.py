@@ -2,7 +2,7 @@
 
     python benchmarks/bench_web.py                      # round trip with 10 busy tables (docs/web.md)
     python benchmarks/bench_web.py --busy 0             # the same with no other table
-    python benchmarks/bench_web.py --busy 4 --bot expert --moves 100   # four tables of experts (issue 42)
+    python benchmarks/bench_web.py --busy 4 --bot expert --moves 200 --gap 0.1   # four tables of experts (issue 42)
     python benchmarks/bench_web.py soak --tables 50 --seconds 60   # memory over a minute of 50 tables
 
 Round trip: a real server process (``python -m mbrules.cli serve --port 0``, a fresh database) on
@@ -10,7 +10,7 @@ Round trip: a real server process (``python -m mbrules.cli serve --port 0``, a f
 every seat's page connected so each move is sent to four sockets); one measured table of four
 persons, each with its socket open here. The seat that decides sends its move; the round trip is the
 time from the send until every one of the four sockets holds the new version of the table. Reported:
-the median, the 90th and 99th percentile and the mean (wall, ms), with n; the server's CPU time over
+the median, the 90th and 99th percentile and the mean (wall, ms), with n; the server process's CPU time (its bot workers not counted) over
 the measured moves (user + system from /proc, background tables included) per move; this client's
 CPU per move. The goal (issue 38) is a median under 50 ms with 10 busy tables. ``--bot`` names the
 busy tables' bots (heuristic; ``expert`` thinks 0.1 to 0.7 s a move). All along, ``GET /health`` is
@@ -141,7 +141,9 @@ async def pages_for(url: str, table: dict) -> list[Page]:
     pages = []
     for s in table["seats"]:
         if s["url"]:
-            ws = await connect(s["url"].replace("http://", "ws://").replace("/play/", "/ws/"), max_size=2**24)
+            ws = await connect(
+                s["url"].replace("http://", "ws://").replace("/play/", "/ws/"), max_size=2**24, open_timeout=120
+            )
             page = Page(ws)
             asyncio.get_running_loop().create_task(page.read())
             pages.append(page)
@@ -173,7 +175,14 @@ async def health_times(url: str, stop: asyncio.Event, times: list[float]) -> Non
 
 
 async def round_trips(
-    url: str, proc: subprocess.Popen, busy: int, pace: float, moves: int, seed: int, bot: str = "heuristic"
+    url: str,
+    proc: subprocess.Popen,
+    busy: int,
+    pace: float,
+    moves: int,
+    seed: int,
+    bot: str = "heuristic",
+    gap: float = 0.0,
 ) -> dict:
     http = host_client(url, busy)
     background = []
@@ -212,6 +221,7 @@ async def round_trips(
     healths: list[float] = []
     watch = asyncio.get_running_loop().create_task(health_times(url, stop, healths))
     walls: list[float] = []
+    started = time.perf_counter()
     cpu0, client0 = cpu_seconds(proc.pid), time.process_time()
     for _ in range(moves * 3):
         if len(walls) >= moves:
@@ -237,6 +247,7 @@ async def round_trips(
         await page.ws.send(json.dumps({"type": "act", "action": action, "version": before}))
         await asyncio.wait_for(asyncio.gather(*(p.at_least(before + 1) for p in pages)), 30)
         walls.append((time.perf_counter() - t0) * 1000)
+        await asyncio.sleep(gap)  # a person's time to choose: the busy tables play meanwhile
     cpu1, client1 = cpu_seconds(proc.pid), time.process_time()
     stop.set()
     await dealer
@@ -257,6 +268,7 @@ async def round_trips(
         **spread(walls),
         "health_asked": len(healths),
         "health": spread(healths),
+        "seconds": round(time.perf_counter() - started, 1),
         "server_cpu_ms_per_move": 1000 * (cpu1 - cpu0) / n,
         "client_cpu_ms_per_move": 1000 * (client1 - client0) / n,
         "busy_tables_versions": progress,
@@ -349,6 +361,7 @@ def main() -> None:
     ap.add_argument("--moves", type=int, default=200, help="moves measured")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--bot", default="heuristic", help="the busy tables' bots (round trip)")
+    ap.add_argument("--gap", type=float, default=0.0, help="seconds between two measured moves (round trip)")
     ap.add_argument("--tables", type=int, default=50, help="tables at once (soak)")
     ap.add_argument("--seconds", type=float, default=60, help="how long (soak)")
     args = ap.parse_args()
@@ -359,7 +372,7 @@ def main() -> None:
         proc, url = start_server(Path(d))
         try:
             if args.what == "roundtrip":
-                out = asyncio.run(round_trips(url, proc, args.busy, args.pace, args.moves, args.seed, args.bot))
+                out = asyncio.run(round_trips(url, proc, args.busy, args.pace, args.moves, args.seed, args.bot, args.gap))
             else:
                 out = soak(url, proc, args.tables, args.seconds, args.pace if args.pace != 0.1 else 0.6)
         finally:

@@ -16,7 +16,8 @@ expired) is dropped with the bot's state it produced, so the bot's stream is as 
 asked. The same bot, asked the same question, gives the same answer in any process.
 
 A worker that dies (killed, out of memory) breaks the pool: a new one is started and the decision
-asked again, :data:`ATTEMPTS` times at most. Workers ignore SIGINT (a Ctrl-C in the terminal reaches
+asked again, :data:`ATTEMPTS` times at most. Workers run at a lower priority (``nice`` +10): on a
+busy machine the event loop, which answers every page, gets the CPU first. Workers ignore SIGINT (a Ctrl-C in the terminal reaches
 the whole process group; the server stops them itself).
 """
 
@@ -42,6 +43,7 @@ log = logging.getLogger("mbrules.web")
 
 MAX_WORKERS = 64  # --bot-workers at most
 ATTEMPTS = 3  # pools started for one decision before it is given up (its table then waits)
+WORKER_NICE = 10  # the workers' niceness above the server's (their CPU goes to the loop first)
 GAMES_KEPT = 16  # compiled games a worker keeps (one per rules and player count in play)
 _GAME = "game"  # the persistent id of the Game in a pickle (an Action's is its code)
 
@@ -104,6 +106,10 @@ _games: OrderedDict[str, Game] = OrderedDict()
 
 def _worker_start() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server stops its workers itself
+    try:
+        os.nice(WORKER_NICE)  # a bot's thinking yields the CPU to the event loop that serves every table
+    except (AttributeError, OSError):
+        pass
 
 
 def think(key: str, rules: str | None, bot: bytes, question: bytes) -> tuple[int, bytes] | None:
