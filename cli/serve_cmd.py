@@ -20,6 +20,13 @@ def serve(
         metavar="FILE",
         help="The SQLite file the tables live in (default: printed at start, ~/.local/share/mbrules/tables.sqlite3).",
     ),
+    forwarded_allow_ips: Optional[str] = typer.Option(
+        None,
+        "--forwarded-allow-ips",
+        metavar="IPS",
+        help="Trust X-Forwarded-For/-Proto from these proxy addresses or networks (comma-separated, '*': any). "
+        "Default: trusted from nobody, so a client's address is its own.",
+    ),
     bot_workers: Optional[int] = typer.Option(
         None,
         "--bot-workers",
@@ -38,6 +45,7 @@ def serve(
         from mbrules.web.thinking import MAX_WORKERS
 
         check_range("--bot-workers", bot_workers, 1, MAX_WORKERS)
+    proxies = _proxies(forwarded_allow_ips)
     try:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
@@ -52,9 +60,31 @@ def serve(
 
     path = db if db is not None else default_db_path()
     try:
-        code = run(host, port, path, workers=bot_workers)
+        code = run(host, port, path, proxies=proxies, workers=bot_workers)
     except StoreError as e:
         fail(f"mbrules: {e}", EXIT_USAGE)
     except OSError as e:
         fail(f"mbrules: cannot listen on {host}:{port}: {e.strerror or e}", EXIT_USAGE)
     raise typer.Exit(code)
+
+
+def _proxies(value: Optional[str]) -> Optional[list[str]]:
+    """The proxy addresses ``--forwarded-allow-ips`` names (uvicorn's syntax), each checked; None: no flag."""
+    if value is None:
+        return None
+    import ipaddress
+
+    items = [v.strip() for v in value.split(",") if v.strip()]
+    for item in items:
+        try:
+            if item != "*":
+                ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            fail(
+                f"mbrules: --forwarded-allow-ips: {item!r:.60} is not an IP address or network "
+                "(e.g. 127.0.0.1,10.0.0.0/8, or '*')",
+                EXIT_USAGE,
+            )
+    if not items:
+        fail("mbrules: --forwarded-allow-ips names no address (e.g. 127.0.0.1)", EXIT_USAGE)
+    return items

@@ -20,6 +20,7 @@ from typing import Callable
 from mbrules.bots import bot_names, check_bot
 from mbrules.engine import GameError
 
+from .guard import is_number, is_whole
 from .rules import Rules, RulesChoiceError, choice_from_setup
 from .seats import PERSON
 from .store import Store, StoreUnavailable
@@ -103,15 +104,14 @@ class Lobby:
                 raise TableError(f"unknown bot {str(k)!r:.40}: bots are {', '.join(sorted(names))}")
         if PERSON not in seats:
             raise TableError("at least one seat is a person's")
-        try:
-            pace = float(pace)
-        except (TypeError, ValueError):
-            raise TableError("the bots' pause is a number of seconds") from None
+        if not is_number(pace):
+            raise TableError("the bots' pause is a number of seconds")
+        pace = float(pace)
         if not 0 <= pace <= MAX_PACE:
             raise TableError(f"the bots' pause is from 0 to {MAX_PACE} seconds")
         if seed is None:
             seed = secrets.randbelow(2**31)
-        if not isinstance(seed, int) or not 0 <= seed < 2**63:
+        if not is_whole(seed) or not 0 <= seed < 2**63:
             raise TableError("a seed is a whole number from 0")
         from mbrules.engine import Game
 

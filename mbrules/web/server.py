@@ -72,9 +72,13 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def serve(host: str, port: int, db: Path, out=None, workers: int | None = None) -> int:
+def serve(
+    host: str, port: int, db: Path, out=None, proxies: list[str] | None = None, workers: int | None = None
+) -> int:
     """Serve until SIGINT or SIGTERM; returns the exit code (0, 130, 143). Raises OSError when the
-    address cannot be bound and StoreError when the database cannot be used."""
+    address cannot be bound and StoreError when the database cannot be used. ``proxies``: the
+    addresses whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed (uvicorn's
+    ``forwarded_allow_ips``); None: nobody's, a client's address is the one it connects from."""
     out = out or sys.stdout
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     check_store(db)  # another program's file is refused before anything is written next to it
@@ -88,6 +92,7 @@ def serve(host: str, port: int, db: Path, out=None, workers: int | None = None) 
     thinker = Thinker(workers)  # the bots' worker processes (started at the first decision)
     lobby = Lobby(store, thinker=thinker)
     try:
+        thinker.start()
         resumed = lobby.resume_all()
         sock = bind(host, port)
         app = create_app(lobby)
@@ -100,6 +105,8 @@ def serve(host: str, port: int, db: Path, out=None, workers: int | None = None) 
             ws_ping_timeout=20,
             lifespan="on",
             timeout_graceful_shutdown=3,
+            proxy_headers=proxies is not None,  # uvicorn's default trusts 127.0.0.1: one address could pose as many
+            forwarded_allow_ips=",".join(proxies or []),
         )
         server = _Server(config)
         shown_host = f"[{host}]" if ":" in host else host

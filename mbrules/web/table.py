@@ -270,7 +270,7 @@ class Table:
             return None
         return _STEPPED.get(self.loop.step())  # a person's seat answers later: None
 
-    def act(self, p: int, text: str, version: int | None) -> Refusal | None:
+    def act(self, p: int, text: object, version: int | None) -> Refusal | None:
         """Seat ``p`` (already identified by its secret) sends an action in words, naming the
         version of the table it saw; None when taken, else the refusal in player words."""
         checked = self.check(p, text, version)

@@ -112,6 +112,10 @@ def _worker_start() -> None:
         pass
 
 
+def _ready() -> bool:
+    return True
+
+
 def think(key: str, rules: str | None, bot: bytes, question: bytes) -> tuple[int, bytes] | None:
     """In a worker: the bot's choice (an index into the legal actions) and the bot after it; None when
     the worker has not built the rules ``key`` names and ``rules`` was not sent (the caller sends them)."""
@@ -172,6 +176,13 @@ class Thinker:
                     self._pool = None
                     pool.shutdown(wait=False, cancel_futures=True)
         raise ThinkingFailed(f"the bot workers died {ATTEMPTS} times in a row")
+
+    def start(self) -> None:
+        """Start the workers now and wait until they are ready (a server's first bot move then waits for no
+        process to start, and the start line comes once the server is whole)."""
+        pool = self._get_pool()
+        for f in [pool.submit(_ready) for _ in range(self.workers)]:
+            f.result()
 
     def close(self) -> None:
         """Stop the workers (a decision being made is waited for: at most one a worker)."""

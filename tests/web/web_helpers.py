@@ -22,17 +22,20 @@ START = re.compile(r"^mbrules serve: (http://127\.0\.0\.1:\d+)/ \(tables in (.+)
 class Server:
     """``python -m mbrules.cli serve --port 0 --db DB`` in a real process; ``url`` from its start line."""
 
-    def __init__(self, db: Path, log: Path, port: int = 0):
+    def __init__(self, db: Path, log: Path, port: int = 0, args: tuple[str, ...] = (), preexec=None):
+        """``args``: more flags of ``serve``; ``preexec``: run in the child before it starts (its limits)."""
         env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
         env.pop("COLUMNS", None)
         self.log = open(log, "ab")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "mbrules.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db)],
+            [sys.executable, "-m", "mbrules.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db)]
+            + list(args),
             stdout=subprocess.PIPE,
             stderr=self.log,
             cwd=str(ROOT),
             env=env,
             text=True,
+            preexec_fn=preexec,
         )
         line = self.proc.stdout.readline().strip()
         m = START.match(line)
