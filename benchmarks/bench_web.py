@@ -183,6 +183,7 @@ async def round_trips(
     seed: int,
     bot: str = "heuristic",
     gap: float = 0.0,
+    limit: float = 300.0,
 ) -> dict:
     http = host_client(url, busy)
     background = []
@@ -223,9 +224,7 @@ async def round_trips(
     walls: list[float] = []
     started = time.perf_counter()
     cpu0, client0 = cpu_seconds(proc.pid), time.process_time()
-    for _ in range(moves * 3):
-        if len(walls) >= moves:
-            break
+    while len(walls) < moves and time.perf_counter() - started < limit:
         view = max((p.view for p in pages), key=lambda v: v["version"])
         deciding = [p for p in pages if p.view["version"] == view["version"] and p.view["moves"]]
         if view["match_over"]:
@@ -362,6 +361,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--bot", default="heuristic", help="the busy tables' bots (round trip)")
     ap.add_argument("--gap", type=float, default=0.0, help="seconds between two measured moves (round trip)")
+    ap.add_argument("--limit", type=float, default=300.0, help="seconds the measured moves may take at most")
     ap.add_argument("--tables", type=int, default=50, help="tables at once (soak)")
     ap.add_argument("--seconds", type=float, default=60, help="how long (soak)")
     args = ap.parse_args()
@@ -372,7 +372,9 @@ def main() -> None:
         proc, url = start_server(Path(d))
         try:
             if args.what == "roundtrip":
-                out = asyncio.run(round_trips(url, proc, args.busy, args.pace, args.moves, args.seed, args.bot, args.gap))
+                out = asyncio.run(
+                    round_trips(url, proc, args.busy, args.pace, args.moves, args.seed, args.bot, args.gap, args.limit)
+                )
             else:
                 out = soak(url, proc, args.tables, args.seconds, args.pace if args.pace != 0.1 else 0.6)
         finally:
