@@ -14,7 +14,7 @@ the median, the 90th and 99th percentile and the mean (wall, ms), with n; the se
 the measured moves (user + system from /proc, background tables included) per move; this client's
 CPU per move. The goal (issue 38) is a median under 50 ms with 10 busy tables. ``--bot`` names the
 busy tables' bots (heuristic; ``expert`` thinks 0.1 to 0.7 s a move). All along, ``GET /health`` is
-asked every 50 ms from another address, and its answer times are reported the same way (issue 42: with
+asked every 50 ms from another address and thread, and its answer times are reported the same way (issue 42: with
 four tables of experts, /health and a move at another table within 100 ms at the 99th percentile).
 
 Traced: 40 whole matches through a table and its store in process, then 80 more; Python's traced
@@ -38,6 +38,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -162,16 +163,15 @@ def spread(walls: list[float]) -> dict:
     }
 
 
-async def health_times(url: str, stop: asyncio.Event, times: list[float]) -> None:
-    """``GET /health`` every 50 ms until ``stop``, from an address of its own; each answer's time (ms)."""
-    async with httpx.AsyncClient(
-        base_url=url, timeout=60, transport=httpx.AsyncHTTPTransport(local_address="127.0.1.1")
-    ) as h:
+def health_times(url: str, stop: threading.Event, times: list[float]) -> None:
+    """``GET /health`` every 50 ms until ``stop``, from an address of its own and a thread of its own (the
+    moves' event loop does not delay it); each answer's time (ms)."""
+    with httpx.Client(base_url=url, timeout=60, transport=httpx.HTTPTransport(local_address="127.0.1.1")) as h:
         while not stop.is_set():
             t0 = time.perf_counter()
-            (await h.get("/health")).raise_for_status()
+            h.get("/health").raise_for_status()
             times.append((time.perf_counter() - t0) * 1000)
-            await asyncio.sleep(0.05)
+            stop.wait(0.05)
 
 
 async def round_trips(
@@ -220,7 +220,9 @@ async def round_trips(
         await p.at_least(0)
     await asyncio.sleep(2)  # the busy tables are under way
     healths: list[float] = []
-    watch = asyncio.get_running_loop().create_task(health_times(url, stop, healths))
+    watching = threading.Event()
+    watch = threading.Thread(target=health_times, args=(url, watching, healths), daemon=True)
+    watch.start()
     walls: list[float] = []
     started = time.perf_counter()
     cpu0, client0 = cpu_seconds(proc.pid), time.process_time()
@@ -249,8 +251,9 @@ async def round_trips(
         await asyncio.sleep(gap)  # a person's time to choose: the busy tables play meanwhile
     cpu1, client1 = cpu_seconds(proc.pid), time.process_time()
     stop.set()
+    watching.set()
     await dealer
-    await watch
+    watch.join()
     progress = 0
     for i, (t, _) in enumerate(background):
         with host_client(url, i) as host:

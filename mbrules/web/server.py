@@ -8,6 +8,7 @@ standard error; the access log is off, since a seat's link is a secret and would
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import signal
@@ -117,6 +118,7 @@ def serve(
             file=out,
             flush=True,
         )
+        gc.freeze()  # what start-up built (modules, rules, resumed tables) is never scanned: shorter GC pauses
         server.run(sockets=[sock])
     finally:
         try:
