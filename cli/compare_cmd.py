@@ -7,21 +7,23 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 from rich.console import Console, JustifyMethod
 
 from mbrules.bots import bot_names
 
-from mbrules.matches.base import MAX_GAMES
+if TYPE_CHECKING:
+    from mbrules.compare import Comparison
 
 from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
 from .common import EXIT_USAGE, app, check_range, fail, output_width, signals
 from .layout import fits, folded, print_lines, table, wrap
 from .reports import check_report_folder, phase_progress, refused_bots, report_run, signal_name
-from .play_cmds import (
+from .inputs import (
     DEFAULT_PLAYERS,
+    MAX_GAMES,
     MAX_PLAYERS,
     SEED_MAX,
     SEED_MIN,
@@ -196,7 +198,7 @@ def compare(
         raise typer.Exit(stop.exit_code)
 
 
-def _print(cmp, doc: dict, out) -> None:
+def _print(cmp: Comparison, doc: dict[str, Any], out: str | None) -> None:
     """The terminal's report, laid out for :func:`output_width`: the title, at most three sentences a player
     reads first, then the rule change, every flagged effect with its interval and bot check, the table of
     every metric (folded into rows when it does not fit), what the marks mean and the settings."""
@@ -225,9 +227,9 @@ def _print(cmp, doc: dict, out) -> None:
         )
     for item in cmp.summary:
         r = next((x for x in cmp.rows if x["key"] == item["metric"]), None)
-        style = ("green" if r["diff"] > 0 else "red") if r is not None and r["flagged"] else None
-        print_lines(con, wrap(item["text"], width, "- "), style=style)
-    quiet = no_difference(cmp)
+        style = ("green" if (r["diff"] or 0) > 0 else "red") if r is not None and r["flagged"] else None
+        print_lines(con, wrap(item["text"] or "", width, "- "), style=style)
+    quiet = no_difference(cmp.rows)
     if quiet:
         print_lines(con, wrap("No difference shown in: " + ", ".join(quiet) + ".", width))
     turned = holm_sentence(cmp.rows)

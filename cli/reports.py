@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
-from typing import Callable, Iterator
+from pathlib import Path
+from typing import Any, Callable, Iterator, Sequence
 
 import typer
 from rich.console import Console
@@ -18,7 +19,9 @@ def signal_name(signum: int) -> str:
     return "SIGINT" if signum == 2 else "SIGTERM" if signum == 15 else f"signal {signum}"
 
 
-def check_report_folder(check_out: Callable, out: str, inputs: list, charts: bool) -> None:
+def check_report_folder(
+    check_out: Callable[..., None], out: str | Path, inputs: Sequence[str | Path], charts: bool
+) -> None:
     """``check_out`` (the report's own: which files it holds) before any match; exit 2 with its sentence."""
     from mbrules.compare.charts import ChartsUnavailable
     from mbrules.safe_output import OutputPathError
@@ -43,7 +46,7 @@ def _clock(seconds: float) -> str:
 
 @contextmanager
 def phase_progress(
-    unit: str, stream=None, every: float = PIPED_EVERY, clock: Callable[[], float] | None = None
+    unit: str, stream: Any = None, every: float = PIPED_EVERY, clock: Callable[[], float] | None = None
 ) -> Iterator[Callable[[str, str, int, int], None]]:
     """A ``progress(key, title, done, total)`` callback. On a terminal: one bar a phase on stderr, laid out
     for its width (:func:`output_width`) so that the count, the rate in ``unit``/s and the ETA stay in view

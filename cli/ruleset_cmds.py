@@ -10,9 +10,12 @@ import json
 import re
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+
+if TYPE_CHECKING:
+    from mbrules.ruleset import LoadReport, Ruleset
 
 from .common import EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE, app, fail, fold
 
@@ -50,7 +53,7 @@ def _as_typed(lines: list[str], ref: str) -> list[str]:
     return [typed + line[len(shown) :] if line.startswith(shown + ":") else line for line in lines]
 
 
-def _report(ref: str, options: list[str] | None):
+def _report(ref: str, options: list[str] | None) -> LoadReport:
     from mbrules.ruleset import RulesetError, load_report
 
     try:
@@ -62,7 +65,7 @@ def _report(ref: str, options: list[str] | None):
     return report
 
 
-def _load(ref: str, options: list[str] | None):
+def _load(ref: str, options: list[str] | None) -> Ruleset:
     from mbrules.ruleset import RulesetError, load_ruleset
 
     try:
@@ -408,7 +411,7 @@ def diff_cmd(
             raise typer.Exit(EXIT_CHECK_FAILED)
         return
 
-    def label(rs) -> str:
+    def label(rs: Ruleset) -> str:
         return rs.id + (f" (options: {', '.join(rs.applied_options)})" if rs.applied_options else "")
 
     typer.echo(fold(f"{label(a)} → {label(b)}"))

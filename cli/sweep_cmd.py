@@ -7,18 +7,21 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 from rich.console import Console, JustifyMethod
 
 from mbrules.bots import bot_names
 
+if TYPE_CHECKING:
+    from mbrules.sweep.run import Sweep
+
 from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
 from .common import EXIT_CHECK_FAILED, EXIT_USAGE, app, check_range, fail, output_width, signals
 from .layout import fits, folded, print_lines, table, wrap
 from .reports import check_report_folder, phase_progress, refused_bots, report_run, signal_name
-from .play_cmds import MAX_GAMES, MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS
+from .inputs import MAX_GAMES, MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS
 
 DEFAULT_GAMES = 200
 
@@ -169,7 +172,7 @@ def sweep(
         raise typer.Exit(stop.exit_code)
 
 
-def _print(sw, doc: dict, out) -> None:
+def _print(sw: Sweep, doc: dict[str, Any], out: str | None) -> None:
     """The terminal's report, laid out for :func:`output_width`: the title, at most three sentences a player
     reads first, the trends with their intervals, then each value's figures (a table, folded into rows when
     it does not fit)."""

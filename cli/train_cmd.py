@@ -8,7 +8,7 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Any, Iterator, Optional
 
 import typer
 from rich.console import Console
@@ -18,7 +18,7 @@ from mbrules._paths import install_hint
 from mbrules.bots.training import MAX_POSITIONS, MAX_POSITIONS_LIMIT  # (numpy is imported only when it trains)
 
 from .common import EXIT_USAGE, Interrupted, SignalFlag, app, check_range, fail, signals, text_console
-from .play_cmds import MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, compile_game
+from .inputs import MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, compile_game
 
 MAX_TRAIN_GAMES = 1_000_000
 KINDS = ("linear", "mlp", "trees")
@@ -30,7 +30,7 @@ def _stop_where_it_is(stop: SignalFlag) -> Iterator[None]:
     :class:`Interrupted` where the main thread is (between its iterations, after a call into C); a
     signal that came just before the fit stops it before it starts."""
 
-    def handler(signum, frame) -> None:
+    def handler(signum: int, frame: object) -> None:
         if stop.signum is None:
             stop.signum = signum
             raise Interrupted(signum)
@@ -121,7 +121,7 @@ def train(
     from mbrules.bots.training import TrainingStopped, train as run
 
     class RateColumn(ProgressColumn):  # matches a second, once there is a rate to show
-        def render(self, task):
+        def render(self, task: Any) -> Text:
             return Text(f"{task.speed:,.1f} matches/s" if task.speed else "")
 
     err = Console(stderr=True)

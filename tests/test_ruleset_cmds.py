@@ -75,6 +75,8 @@ OPTIONS = sorted(
         "refill-empty-hand",
         "no-duplicate-draws",
         "play-then-draw",
+        # issue 43: the rules that needed a mechanism of their own
+        "empty-pile-ends-hand",
     ]
 )
 

@@ -172,6 +172,8 @@ class Game:
             max(t.refill_reshuffles.value, self.max_reshuffles) if self.refill_empty_hand else 0
         )
         self.pass_over_held = t.pass_over_held.value
+        # the hand ends when a turn would start with nothing to draw (turn: _start_turn, where the pile is out)
+        self.draw_pile_out_ends_hand = t.draw_pile_out_ends_hand.value
         self.draw_choices = self.draw_from_discard or self.mulligan  # a turn's draw offers more than 'draw'
         self.plain_draws = not (
             self.max_reshuffles or self.refill_empty_hand or self.pass_over_held or self.play_then_draw

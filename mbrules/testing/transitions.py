@@ -54,7 +54,9 @@ def _next_turn(before: View, after: View, p: int, q: int | None = None) -> int:
         if before.resume >= 0:
             if before.queued:
                 q = before.queued[0]
-                return q if (after.can_draw() or after.hands[q] or after.can_refill(q)) else _after(after, q, N)
+                if after.can_draw() or ((after.hands[q] or after.can_refill(q)) and not _pile_out_ends(after, q)):
+                    return q
+                return _after(after, q, N)
             p = before.resume
         q = (p + 1) % N
     if after.can_draw():
@@ -63,14 +65,22 @@ def _next_turn(before: View, after: View, p: int, q: int | None = None) -> int:
 
 
 def _after(after: View, q: int, N: int) -> int:
-    """The first player from ``q`` on holding cards or able to refill (nothing left to draw), or -1."""
+    """The first player from ``q`` on holding cards or able to refill (nothing left to draw), or -1
+    (turn.draw_pile_out_ends_hand: -1 as soon as nothing can be drawn)."""
     if after.can_draw():
         return q
+    if _pile_out_ends(after, q):
+        return -1
     for _ in range(N):
         if after.hands[q] or after.can_refill(q):
             return q
         q = (q + 1) % N
     return -1
+
+
+def _pile_out_ends(after: View, q: int) -> bool:
+    """turn.draw_pile_out_ends_hand: nothing can be drawn (nor refilled for ``q``), so the hand is over."""
+    return after.game.ruleset.turn.draw_pile_out_ends_hand.value and not after.can_draw() and not after.can_refill(q)
 
 
 def _ptd(g: Game) -> bool:
@@ -285,14 +295,20 @@ def check_transition(
             return out
         queued = g.ruleset.coup_fourre.bonus_turn.value == "queued"
         if g.coup_fourre_extra_turn and queued:
-            # the caller's turn waits for the attacker's (which the hazard ended): it plays now (play then
-            # draw: after the attacker's draw), and play then goes on from the attacker's left (rulings:
-            # queued coup fourré turn)
-            want = before.resume if before.resume >= 0 else before.cf_attacker
-            if after.resume != want:
-                out.append(f"{what}: play should resume after {g.player_names[want]}, not after player {after.resume}")
-            first = before.queued[0] if before.queued else q
-            _turn_passes(out, before, after, before.cf_attacker, what + " (the caller's queued turn)", then=first)
+            # the window outlives the attacker's turn (PlayAural _action_dirty_trick): the turn passes as if the
+            # window were let pass (to the first queued turn, else the attacker's left); a caller who is not that
+            # turn's player is queued after it and play then goes on from the caller's left; a caller whose turn
+            # it is gets nothing queued
+            owner = _next_turn(before, after, before.cf_attacker)
+            _turn_passes(out, before, after, before.cf_attacker, what + " (the turn in progress)")
+            waits = owner >= 0 and owner != q
+            if after.decision.kind in (DecisionKind.HAND_OVER, DecisionKind.MATCH_OVER):
+                return out
+            want_queue = before.queued[1:] + ([q] if waits else [])  # the turn now starting was the queue's first
+            if after.queued != want_queue:
+                out.append(f"{what}: queued turns {after.queued}, expected {want_queue}")
+            if waits and after.resume != q:
+                out.append(f"{what}: play should resume after {g.player_names[q]}, not after player {after.resume}")
         elif g.coup_fourre_extra_turn:
             who = q if (after.can_draw() or after.hands[q] or after.can_refill(q)) else _next_turn(before, after, q)
             _expect_turn(out, after, who, what + " (the caller's turn)")
@@ -383,7 +399,8 @@ def _check_draw(out: list[str], before: View, after: View, p: int, action: Actio
                 )
     if _ptd(g) or before.decision.kind == DecisionKind.MULLIGAN:
         if after.decision.kind in (DecisionKind.HAND_OVER, DecisionKind.MATCH_OVER):
-            out.append(f"{what}: a draw ended the hand")
+            if not (t.draw_pile_out_ends_hand.value and not after.can_draw()):  # the last card drawn ends it
+                out.append(f"{what}: a draw ended the hand")
         elif (
             _ptd(g)
             and after.decision.player != before.after_draw

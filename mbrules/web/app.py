@@ -20,7 +20,8 @@ Routes (every secret is a path segment, never logged):
 The HTTP handlers are the methods of :class:`Pages` (the host's and the seats' pages and the host's
 API); a seat's socket is :class:`~mbrules.web.sockets.SeatSockets`; the bounds on what a client may
 ask (requests and tables opened per address, bodies) are :mod:`mbrules.web.guard`'s, and those on
-socket messages :mod:`mbrules.web.sockets`'.
+socket messages :mod:`mbrules.web.sockets`'. The host's ``.../person`` (a seat handed back) and
+``.../again`` (play again) are :mod:`mbrules.web.control`'s.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from .guard import (
     read_json,
     refusal,
 )
+from .control import again_host_url, control_routes, replaced_link
 from .lobby import Lobby
 from .rules import MAX_UPLOAD, Rules, RulesChoiceError, bundled_choice, uploaded_choice
 from .seats import PERSON, warm_bots
@@ -230,6 +232,8 @@ class Pages:
             "hand_over": table.state.hand_over,
             "match_over": table.state.is_terminal(),
             "changes": table.rules.changes(),
+            "asking": sorted(table.asking),
+            "again": again_host_url(base, table),
         }
 
     def host_table(self, request: Request) -> Table | None:
@@ -324,6 +328,9 @@ class Pages:
     async def play_page(self, request: Request) -> Response:
         table = self.lobby.get(request.path_params["table"])
         if table is None or table.seat_for(request.path_params["secret"]) is None:
+            replaced = replaced_link(self.lobby, request.path_params["table"], request.path_params["secret"])
+            if replaced is not None:
+                return replaced
             why = self.gone(request) if table is None else None
             return _gone_text(why) if why is not None else PlainTextResponse(NOT_FOUND, 404)
         return _page("play.html")
@@ -359,6 +366,7 @@ class Pages:
             Route("/play/{table}/{secret}", self.play_page),
             Route("/export/{table}/{secret}", self.export),
             WebSocketRoute("/ws/{table}/{secret}", sockets.serve),
+            *control_routes(self.lobby, self.host_table, self.host_json),
             Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
         ]
 

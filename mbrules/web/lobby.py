@@ -154,6 +154,29 @@ class Lobby:
         )
         self.kick(table)
 
+    def again(self, table: Table) -> Table:
+        """The table opened to play again with ``table``'s rules, seats and pace (a new deal), opened once:
+        its links go in ``table``'s setup, each seat's to that seat's page only (:meth:`Table.again_link`)."""
+        found = table.setup.get("again")
+        if isinstance(found, dict):
+            again = self.get(found["table"])
+            if again is not None:
+                return again
+        if not table.state.is_terminal():
+            raise TableError("the match is not over yet")
+        kinds = list(table.setup["seats"])
+        again = self.open_table(table.rules, table.players, kinds, None, table.setup.get("pace", 0.6))
+        links = [again.setup["secrets"][p] if k == PERSON else None for p, k in enumerate(kinds)]
+        table.setup = {
+            **table.setup,
+            "again": {"table": again.id, "secrets": links, "host": again.setup["host_secret"]},
+        }
+        if table.store is not None:
+            table.store.update_setup(table.id, table.setup)
+        log.info("table %s: played again at table %s", table.id, again.id)
+        self.broadcast(table)
+        return again
+
     # -- tables nobody joins -------------------------------------------------------------------------
     def sweep(self, forget: bool = False) -> list[str]:
         """Expire the tables no person has joined: those older than ``waiting_age``, then the oldest past
@@ -435,6 +458,7 @@ class Lobby:
         seats = self.conns.setdefault(table.id, {})
         old = seats.get(seat)
         seats[seat] = conn
+        table.away_since.pop(seat, None)
         if self.keep_sent:
             conn.sent = self.sent_log.setdefault((table.id, seat), [])
         if old is not None:
@@ -446,17 +470,20 @@ class Lobby:
         """Close seat ``seat``'s page, if one is open (its link was replaced)."""
         conn = self.conns.get(table.id, {}).pop(seat, None)
         if conn is not None:
+            table.away_since[seat] = time.time()
             conn.closed = True
             conn.wake.set()
             asyncio.get_running_loop().create_task(_close(conn.ws, code, reason))
 
     def detach(self, conn: Conn) -> None:
         seats = self.conns.get(conn.table_id, {})
+        table = self.tables.get(conn.table_id)
         if conn.seat is not None and seats.get(conn.seat) is conn:
             del seats[conn.seat]
+            if table is not None:
+                table.away_since[conn.seat] = time.time()  # the table shows for how long
         conn.closed = True
         conn.wake.set()
-        table = self.tables.get(conn.table_id)
         if table is not None:
             self.put_away(table)
 

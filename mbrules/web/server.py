@@ -20,6 +20,7 @@ from pathlib import Path
 import uvicorn
 
 from .app import MAX_MESSAGE, create_app
+from .connections import KEEP_ALIVE, MAX_HEADERS, protocol
 from .lobby import Lobby
 from .store import ServerLock, Store, check_store
 from .thinking import Thinker
@@ -106,6 +107,9 @@ def serve(
             ws_ping_timeout=20,
             lifespan="on",
             timeout_graceful_shutdown=3,
+            http=protocol(proxies),  # connections bounded per address, in all, and in the time headers take
+            timeout_keep_alive=KEEP_ALIVE,
+            h11_max_incomplete_event_size=MAX_HEADERS,
             proxy_headers=proxies is not None,  # uvicorn's default trusts 127.0.0.1: one address could pose as many
             forwarded_allow_ips=",".join(proxies or []),
         )

@@ -17,6 +17,7 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .guard import is_whole
+from .control import SEAT_REQUESTS, seat_request
 from .lobby import Conn, Lobby
 from .table import Table
 
@@ -113,6 +114,10 @@ class SeatSockets:
             if dealt:
                 self.lobby.kick(table)
             self.lobby.broadcast(table)
+        elif kind in SEAT_REQUESTS:
+            said = seat_request(self.lobby, table, seat, str(kind))
+            if said is not None:
+                conn.push(said)
         elif kind == "view":
             conn.push(table.view(seat, self.lobby.connected(table.id)))  # its own seat's, whatever it asks for
         else:

@@ -113,6 +113,8 @@ class Table:
     joined: bool = field(init=False, default=False)  # a person has opened a seat (the table then never expires)
     lock: asyncio.Lock = field(init=False, default_factory=asyncio.Lock)  # the server's changes, one at a time
     touched: float = field(init=False, default_factory=time.monotonic)  # when a page last saw it change
+    asking: set[int] = field(init=False, default_factory=set)  # persons whose seat a bot plays, asking it back
+    away_since: dict[int, float] = field(init=False, default_factory=dict)  # person -> when their page went
 
     def __post_init__(self, built: Game | None):
         players = self.setup["players"]
@@ -382,17 +384,47 @@ class Table:
         kinds[p] = bot
         return {**self.setup, "seats": kinds}
 
+    def give_back(self, p: int, saved: dict | None = None) -> None:
+        """The host hands seat ``p``, given to a bot, back to its person (same link); stored, as
+        :meth:`give_to_bot` is (``saved``: :meth:`with_person`'s setup, written by the caller). The bot's
+        turn in progress, if any, is the person's to play now (a decision the bot is making is dropped:
+        :meth:`still_asked`)."""
+        if isinstance(self.seats[p], BrowserSeat):
+            raise TableError(f"{self.game.player_names[p]} is played by a person already")
+        self.setup = saved if saved is not None else self.with_person(p)
+        if saved is None and self.store is not None:
+            self.store.update_setup(self.id, self.setup)
+        seat = BrowserSeat()
+        self.seats[p] = seat
+        self.loop.seat(p, seat)
+        self.asking.discard(p)
+        self.version += 1
+
+    def with_person(self, p: int) -> dict:
+        """The setup once seat ``p`` is its person's again."""
+        kinds = list(self.setup["seats"])
+        kinds[p] = PERSON
+        return {**self.setup, "seats": kinds}
+
     def new_link(self, p: int, saved: dict | None = None) -> None:
         """The host replaces seat ``p``'s secret (a link that went to the wrong person): the old link opens
-        nothing from now on. Stored, so a restart keeps it (``saved``: :meth:`with_new_link`'s, written)."""
+        nothing from now on, and says it was replaced (:meth:`replaced`). Stored, so a restart keeps it
+        (``saved``: :meth:`with_new_link`'s setup, written by the caller)."""
         self.setup = saved if saved is not None else self.with_new_link(p)
         if saved is None and self.store is not None:
             self.store.update_setup(self.id, self.setup)
 
     def with_new_link(self, p: int) -> dict:
+        """The setup once seat ``p``'s secret is replaced (the old one kept among the replaced)."""
         kept = list(self.setup["secrets"])
+        old = kept[p]
         kept[p] = new_secret()
-        return {**self.setup, "secrets": kept}
+        return {**self.setup, "secrets": kept, "replaced": [*self.setup.get("replaced", []), old][-50:]}
+
+    def replaced(self, secret: str | None) -> bool:
+        """Whether ``secret`` is a seat's link the host replaced (every kept one compared: no early exit)."""
+        hits = [same_secret(secret, k) for k in self.setup.get("replaced", []) if isinstance(k, str)]
+        return any(hits)
 
     # -- what a seat sees --------------------------------------------------------------------
     def sheets(self) -> dict:
@@ -453,6 +485,8 @@ class Table:
                     "kind": self.seats[q].kind,
                     "here": q in connected or not isinstance(self.seats[q], BrowserSeat),
                     "ready": q in self.ready,
+                    "away": self.away_for(q, connected),
+                    "asking": q in self.asking,
                 }
                 for q in range(g.players)
             ],
@@ -460,7 +494,23 @@ class Table:
             "match_over": over,
             "status": status,
             "you_ready": p in self.ready,
+            "again": self.again_link(p),
         }
+
+    def away_for(self, q: int, connected: Set[int]) -> int | None:
+        """Whole seconds since person ``q``'s page went away (None: here, a bot, or never came)."""
+        since = self.away_since.get(q)
+        if since is None or q in connected or not isinstance(self.seats[q], BrowserSeat):
+            return None
+        return max(0, int(time.time() - since))
+
+    def again_link(self, p: int) -> str | None:
+        """Seat ``p``'s own link at the table opened to play again with these rules and seats, if any."""
+        again = self.setup.get("again")
+        if not isinstance(again, dict):
+            return None
+        kept = again.get("secrets", [])
+        return f"/play/{again['table']}/{kept[p]}" if p < len(kept) and kept[p] else None
 
     def _draw_question(self, obs, legal: list) -> str | None:
         """The question of a turn that starts with a choice of draws (draw-from-discard's discard top, a

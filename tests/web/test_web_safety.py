@@ -124,8 +124,8 @@ def test_a_bot_answer_to_a_question_no_longer_asked_is_dropped(tmp_path, thinker
         q = table.bot_question()
         before = q.seat.pickled()
         index, bot = await thinker.decide(table.setup, table.game, before, q.obs, q.legal)
-        table.seats[q.p] = BrowserSeat()  # handed to a person while the bot was thinking
-        table.loop.seat(q.p, table.seats[q.p])
+        table.give_back(q.p)  # the host hands the seat back to its person while the bot was thinking
+        assert isinstance(table.seats[q.p], BrowserSeat)
         version, steps = table.version, lobby.store.count_steps(table.id)
         assert await lobby.take(table, q, index, bot) is False
         assert (table.version, lobby.store.count_steps(table.id)) == (version, steps)

@@ -269,7 +269,7 @@ def test_the_pages_run_only_their_own_scripts(server):
 
 def test_a_link_the_host_replaced_opens_nothing(server):
     """A link that went to the wrong person: the host gives the seat a new one; the old link's page is
-    closed and the old link opens no page and no socket."""
+    closed and the old link opens no page (it says it was replaced, 410) and no socket."""
     t = server.open_table(seats=SEATS, seed=10)
     old = SeatClient(t["seats"][0]["url"])
     old.until(lambda m: m["type"] == "state")
@@ -281,7 +281,8 @@ def test_a_link_the_host_replaced_opens_nothing(server):
         for _ in range(50):
             old.recv(5)
     assert closed.value.rcvd.code == 4001
-    assert server.http.get(path(t["seats"][0]["url"])).status_code == 404
+    gone = server.http.get(path(t["seats"][0]["url"]))
+    assert gone.status_code == 410 and "replaced by the host" in gone.text  # says why, opens nothing
     with pytest.raises(InvalidStatus):
         SeatClient(t["seats"][0]["url"])
     fresh = SeatClient(new_url)

@@ -11,11 +11,11 @@ import pytest
 
 from mbrules.scenario.replay import replay_file
 from mbrules.testing import bundled_ids
-from mbrules.vocab import DISTANCE
+from mbrules.vocab import DISTANCE, DRAW
 from mbrules.web.rules import MAX_UPLOAD, RulesChoiceError, bundled_choice, uploaded_choice
 from mbrules.web.seats import BotSeat, BrowserSeat, Seat
 from mbrules.web.store import Store
-from mbrules.web.table import Table, table_setup
+from mbrules.web.table import Table, TableError, table_setup
 
 from web_helpers import InProcessServer, check_nothing_leaked, my_move, path, window_seed
 
@@ -135,6 +135,64 @@ def test_a_replaced_link_is_stored_so_a_restart_keeps_it(tmp_path):
     again = Table("t", store.load("t").setup, t.rules, store)
     assert again.seat_for(old) is None and again.seat_for(t.setup["secrets"][0]) == 0
     assert again.seat_for(t.setup["secrets"][2]) == 2
+
+
+def test_a_seat_given_to_a_bot_is_handed_back_to_its_person_and_a_restart_keeps_it(tmp_path):
+    """The host gives an absent person's seat to a bot, then back (the person returned and asked): the
+    same link plays it again, from the bot's position on; the store says so."""
+    t, store = new_table(tmp_path)
+    t.give_to_bot(2, "random")
+    t.asking.add(2)
+    play(t, 3)
+    t.give_back(2)
+    assert isinstance(t.seats[2], BrowserSeat) and not t.asking
+    with pytest.raises(TableError):
+        t.give_back(2)
+    assert store.load("t").setup["seats"] == SEATS
+    play(t, 6)  # the persons, seat 2 included, play on
+    again = Table("t", store.load("t").setup, t.rules, store)
+    again.restore(store.load("t").steps)
+    while len(again.state.legal_actions()) == 1 and again.state.legal_actions()[0].op == DRAW:
+        again.state.apply(again.state.legal_actions()[0])  # the lone draw the record leaves implicit
+    assert isinstance(again.seats[2], BrowserSeat) and again.state.observation(2) == t.state.observation(2)
+
+
+def test_a_replaced_link_says_it_was_replaced_and_only_that_one(tmp_path):
+    t, store = new_table(tmp_path)
+    old = t.setup["secrets"][0]
+    t.new_link(0)
+    again = Table("t", store.load("t").setup, t.rules, store)
+    assert again.replaced(old) and not again.replaced(t.setup["secrets"][0]) and not again.replaced("guessed")
+
+
+def test_a_person_away_shows_for_how_long_and_play_again_gives_each_seat_its_own_link(tmp_path):
+    """The view tells how long a person has been away (a bot never is); a finished match opened again
+    gives each person's page the link of their own seat at the new table, a bot's seat none."""
+    import asyncio
+
+    from mbrules.web.lobby import Lobby
+
+    lobby = Lobby(Store(tmp_path / "l.sqlite3"))
+    rules = bundled_choice("winning-moves", ["single-hand"])
+    t = lobby.open_table(rules, 2, ["person", "heuristic"], 3, 0)
+    t.away_since[0] = __import__("time").time() - 65
+    assert [x["away"] for x in t.view(0)["seats"]] == [65, None]
+    assert t.view(0, {0})["seats"][0]["away"] is None  # here again
+    with pytest.raises(TableError):
+        lobby.again(t)  # not before the match is over
+    for _ in range(400):
+        play(t, 1)
+        if t.state.is_terminal():
+            break
+    new = asyncio.run(_again(lobby, t))
+    assert t.view(0)["again"] == f"/play/{new.id}/{new.setup['secrets'][0]}"
+    assert new.setup["seats"] == ["person", "heuristic"] and t.view(0)["again"] != t.view(1)["again"]
+    assert new.rules.options == t.rules.options and new.players == 2
+    assert asyncio.run(_again(lobby, t)) is new  # asked twice: the one table
+
+
+async def _again(lobby, t):
+    return lobby.again(t)
 
 
 def test_the_leak_check_sees_a_view_of_another_seat(tmp_path):

@@ -259,6 +259,7 @@ PUBLIC_KEYS = {
     "match_over",
     "status",
     "you_ready",
+    "again",
 }
 
 
