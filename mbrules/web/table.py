@@ -16,6 +16,7 @@ person at the table has pressed "next hand" (or the host deals it).
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import secrets
 import time
@@ -94,6 +95,17 @@ class TableError(Exception):
     """A request about a table that cannot be met (a usage error, told to whoever asked)."""
 
 
+@dataclass(frozen=True)
+class BotQuestion:
+    """A decision a bot's seat must make: the table's version when it was asked, and what the bot is given."""
+
+    p: int
+    seat: BotSeat
+    version: int
+    obs: Any
+    legal: list
+
+
 @dataclass
 class Refusal:
     """An action a seat sent that was not taken, and why, in player words."""
@@ -127,6 +139,8 @@ class Table:
     events: int = field(init=False, default=0)  # changes every seat sees besides the steps (hands dealt, seats given)
     ready: set[int] = field(init=False, default_factory=set)  # persons who pressed "next hand"
     joined: bool = field(init=False, default=False)  # a person has opened a seat (the table then never expires)
+    lock: asyncio.Lock = field(init=False, default_factory=asyncio.Lock)  # the server's changes, one at a time
+    touched: float = field(init=False, default_factory=time.monotonic)  # when a page last saw it change
     asking: set[int] = field(init=False, default_factory=set)  # persons whose seat a bot plays, asking it back
     away_since: dict[int, float] = field(init=False, default_factory=dict)  # person -> when their page went
 
@@ -228,20 +242,27 @@ class Table:
     def _apply(self, p: int, action: Action) -> None:
         """Take ``action`` for seat ``p``: checked, then written (a step, or a decision a scenario
         leaves implicit), then applied. A lone draw is not written: it is the only thing to do."""
+        fields = self.record(p, action)
+        if fields is not None and self.store is not None:
+            self.store.add_step(self.id, self.steps, self.state.hand_no, fields)
+        self.applied(p, action, fields)
+
+    def record(self, p: int, action: Action) -> dict[str, Any] | None:
+        """The row that stores ``action`` of seat ``p`` (checked first: IllegalAction), or None when
+        nothing is written (a lone draw). The server writes it off its event loop, then :meth:`applied`."""
         st = self.state
         st.verify(action, player=p)
-        fields: dict[str, Any] | None  # None: nothing is written
         try:
-            fields = step_fields(self.game, p, action)
+            return step_fields(self.game, p, action)
         except NoStep:  # a draw or a decline: implicit in a scenario, but a decision when not alone
             legal = st.legal_actions()
-            fields = (
-                None
-                if len(legal) == 1 and legal[0].op == DRAW
-                else {"player": self.game.player_names[p], IMPLICIT: "decline" if action.op == DECLINE else "draw"}
-            )
-        if fields is not None and self.store is not None:
-            self.store.add_step(self.id, self.steps, st.hand_no, fields)
+            if len(legal) == 1 and legal[0].op == DRAW:
+                return None
+            return {"player": self.game.player_names[p], IMPLICIT: "decline" if action.op == DECLINE else "draw"}
+
+    def applied(self, p: int, action: Action, fields: dict[str, Any] | None) -> None:
+        """Apply ``action`` of seat ``p``, whose row (``fields``, from :meth:`record`) is written."""
+        st = self.state
         st.apply(action, player=p)
         if fields is not None:
             self.steps += 1
@@ -302,9 +323,24 @@ class Table:
     def act(self, p: int, text: object, version: int | None) -> Refusal | None:
         """Seat ``p`` (already identified by its secret) sends an action in words, naming the
         version of the table it saw; None when taken, else the refusal in player words."""
-        g, st = self.game, self.state
+        checked = self.check(p, text, version)
+        if isinstance(checked, Refusal):
+            return checked
         seat = self.seats[p]
-        if not isinstance(seat, BrowserSeat):
+        assert isinstance(seat, BrowserSeat)
+        seat.offer(checked)  # the seat loop asks the seat deciding, which answers with it
+        try:
+            done = self.loop.step()
+        finally:
+            seat.pending = None  # never left for a later question
+        if done != DECIDED:  # verified, yet the loop did not take it from this seat: never expected; said plainly
+            return Refusal("not-a-move", "that move is not open to you now")
+        return None
+
+    def check(self, p: int, text: object, version: int | None) -> Refusal | Action:
+        """The action seat ``p`` sends in words, checked for it at this version, or the refusal in player words."""
+        g, st = self.game, self.state
+        if not isinstance(self.seats[p], BrowserSeat):
             return Refusal("not-yours", "a bot plays this seat now (the host gave it to one)")
         if version != self.version_for(p):
             return Refusal("stale", "the table has changed since you chose: look again and choose again")
@@ -320,14 +356,25 @@ class Table:
             st.verify(action, player=p)
         except IllegalAction as e:
             return Refusal(e.code, self._words(p, action, e))
-        seat.offer(action)  # the seat loop asks the seat deciding, which answers with it
-        try:
-            done = self.loop.step()
-        finally:
-            seat.pending = None  # never left for a later question
-        if done != DECIDED:  # verified, yet the loop did not take it from this seat: never expected; said plainly
-            return Refusal("not-a-move", "that move is not open to you now")
-        return None
+        return action
+
+    def bot_question(self) -> BotQuestion | None:
+        """The question a bot's seat must answer now (the server has it thought over in a worker), or None:
+        a person decides, a lone draw is all there is (:meth:`step_once` takes it), the hand is over."""
+        p = self.deciding()
+        seat = self.seats[p] if p >= 0 else None
+        if not isinstance(seat, BotSeat):
+            return None
+        legal = self.state.legal_actions()
+        if len(legal) == 1 and legal[0].op == DRAW:
+            return None
+        obs = self.state.observation(p) if seat.observes else None
+        return BotQuestion(p, seat, self.version, obs, legal)
+
+    def still_asked(self, q: BotQuestion) -> bool:
+        """Whether the bot's question is still the table's (nothing happened since, the seat is still that
+        bot's): an answer to a question no longer asked is dropped, never applied."""
+        return self.version == q.version and self.seats[q.p] is q.seat
 
     def _words(self, p: int, action: Action, e: IllegalAction) -> str:
         """A refusal in the terminal game's words (a card's own checks), else the engine's sentence."""
@@ -363,16 +410,15 @@ class Table:
         self.events += 1
         return False
 
-    def give_to_bot(self, p: int, bot: str) -> None:
-        """The host hands seat ``p`` (a person's) to ``bot``; stored, so a restart keeps it."""
+    def give_to_bot(self, p: int, bot: str, saved: dict | None = None) -> None:
+        """The host hands seat ``p`` (a person's) to ``bot``; stored, so a restart keeps it (``saved``:
+        the setup :meth:`with_bot` gave, already written by the caller)."""
         if not isinstance(self.seats[p], BrowserSeat):
             raise TableError(f"{self.game.player_names[p]} is played by a bot already")
         seat = BotSeat(bot, self.game, p, f"{self.setup['seed']}:web:{self.steps}:{p}")
-        kinds = list(self.setup["seats"])
-        kinds[p] = bot
-        self.setup = {**self.setup, "seats": kinds}
+        self.setup = saved if saved is not None else self.with_bot(p, bot)
         self.joined = True  # the host plays it on with bots: it is not waiting for players
-        if self.store is not None:
+        if saved is None and self.store is not None:
             self.store.update_setup(self.id, self.setup)
             self.store.mark_joined(self.id)
         self.seats[p] = seat
@@ -380,15 +426,21 @@ class Table:
         self.ready.discard(p)
         self.events += 1
 
-    def give_back(self, p: int) -> None:
+    def with_bot(self, p: int, bot: str) -> dict:
+        """The setup once seat ``p`` is given to ``bot`` (marked joined: the host plays it on)."""
+        kinds = list(self.setup["seats"])
+        kinds[p] = bot
+        return {**self.setup, "seats": kinds}
+
+    def give_back(self, p: int, saved: dict | None = None) -> None:
         """The host hands seat ``p``, given to a bot, back to its person (same link); stored, as
-        :meth:`give_to_bot` is. The bot's turn in progress, if any, is the person's to play now."""
+        :meth:`give_to_bot` is (``saved``: :meth:`with_person`'s setup, written by the caller). The bot's
+        turn in progress, if any, is the person's to play now (a decision the bot is making is dropped:
+        :meth:`still_asked`)."""
         if isinstance(self.seats[p], BrowserSeat):
             raise TableError(f"{self.game.player_names[p]} is played by a person already")
-        kinds = list(self.setup["seats"])
-        kinds[p] = PERSON
-        self.setup = {**self.setup, "seats": kinds}
-        if self.store is not None:
+        self.setup = saved if saved is not None else self.with_person(p)
+        if saved is None and self.store is not None:
             self.store.update_setup(self.id, self.setup)
         seat = BrowserSeat()
         self.seats[p] = seat
@@ -396,15 +448,26 @@ class Table:
         self.asking.discard(p)
         self.events += 1
 
-    def new_link(self, p: int) -> None:
+    def with_person(self, p: int) -> dict:
+        """The setup once seat ``p`` is its person's again."""
+        kinds = list(self.setup["seats"])
+        kinds[p] = PERSON
+        return {**self.setup, "seats": kinds}
+
+    def new_link(self, p: int, saved: dict | None = None) -> None:
         """The host replaces seat ``p``'s secret (a link that went to the wrong person): the old link opens
-        nothing from now on, and says it was replaced (:meth:`replaced`). Stored, so a restart keeps it."""
+        nothing from now on, and says it was replaced (:meth:`replaced`). Stored, so a restart keeps it
+        (``saved``: :meth:`with_new_link`'s setup, written by the caller)."""
+        self.setup = saved if saved is not None else self.with_new_link(p)
+        if saved is None and self.store is not None:
+            self.store.update_setup(self.id, self.setup)
+
+    def with_new_link(self, p: int) -> dict:
+        """The setup once seat ``p``'s secret is replaced (the old one kept among the replaced)."""
         kept = list(self.setup["secrets"])
         old = kept[p]
         kept[p] = new_secret()
-        self.setup = {**self.setup, "secrets": kept, "replaced": [*self.setup.get("replaced", []), old][-50:]}
-        if self.store is not None:
-            self.store.update_setup(self.id, self.setup)
+        return {**self.setup, "secrets": kept, "replaced": [*self.setup.get("replaced", []), old][-50:]}
 
     def replaced(self, secret: str | None) -> bool:
         """Whether ``secret`` is a seat's link the host replaced (every kept one compared: no early exit)."""

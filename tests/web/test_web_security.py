@@ -36,8 +36,7 @@ def table(server):
             if move:
                 c.act(move)
                 break
-    for c in clients.values():
-        c.settle(0.5)
+    waiting_seat({"clients": clients})  # the table waits for a person: nothing changes it but the tests
     yield {"info": t, "clients": clients}
     # Nothing leaked, over every message of every test of this module.
     for p, c in clients.items():
@@ -56,12 +55,14 @@ def snapshot(server, table) -> tuple:
 def waiting_seat(table) -> tuple[int, SeatClient, SeatClient]:
     """(the person who decides now, their client, the other person's client)."""
     cl = table["clients"]
-    for c in cl.values():
-        c.settle(0.3)
-    for p, c in cl.items():
-        if c.view["moves"]:
-            other = next(o for q, o in cl.items() if q != p)
-            return p, c, other
+    end = time.monotonic() + 30  # the bots think in a worker process: a person is asked once they have played
+    while time.monotonic() < end:
+        for c in cl.values():
+            c.settle(0.3)
+        for p, c in cl.items():
+            if c.view["moves"]:
+                other = next(o for q, o in cl.items() if q != p)
+                return p, c, other
     raise AssertionError("no person decides")
 
 
