@@ -14,6 +14,10 @@ os.environ.setdefault("MBRULES_CACHE", tempfile.mkdtemp(prefix="mbrules-test-cac
 # depend on the width of the terminal the tests run in; tests of other widths set COLUMNS themselves.
 os.environ["COLUMNS"] = "80"
 
+# scikit-learn's OpenMP threads spin while they wait: on two shared cores a 400-row fit cost 50 CPU-seconds
+# (issue 46); the suite runs on two processes already, so each keeps to one thread
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
 
 def pytest_collection_modifyitems(config, items):
     """make test runs on two processes (pytest-xdist, --dist loadgroup): the tests that start or join a Ray
