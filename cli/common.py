@@ -229,7 +229,7 @@ def output_width(stream: Any = None) -> int:
 def fold(text: str, width: int | None = None, hang: int | None = None) -> str:
     """``text`` folded between words for :func:`output_width` columns (or ``width``): see
     :func:`mbrules.engine.words.fold`."""
-    from mbrules.engine.words import fold as fold_to
+    from mbrules.text import fold as fold_to
 
     return fold_to(text, output_width() if width is None else width, hang)
 

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -20,7 +19,7 @@ if TYPE_CHECKING:
 from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
 from .common import EXIT_USAGE, app, check_range, fail, output_width, signals
 from .layout import fits, folded, print_lines, table, wrap
-from .reports import check_report_folder, phase_progress, refused_bots, report_run, signal_name
+from .reports import check_report_folder, end_run, phase_progress, refused_bots, report_run
 from .inputs import (
     DEFAULT_PLAYERS,
     MAX_GAMES,
@@ -182,20 +181,16 @@ def compare(
     # the refs the user typed, not the compiled games, in the settings
     cmp.settings["a"]["ruleset"], cmp.settings["b"]["ruleset"] = a, b_ref
     doc = cmp.document()
-    if as_json:
-        sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
-    else:
-        _print(cmp, doc, out if cmp.written else None)
-    if stop.signum is not None:
-        name = signal_name(stop.signum)
-        print(
-            f"mbrules: interrupted ({name}) after {cmp.pairs_done} of {games} paired matches: the figures are "
-            f"those of the matches both arms finished",
-            file=sys.stderr,
-        )
-        if out is not None and not cmp.written:
-            print(f"mbrules: no paired match finished: {out} is left as it was", file=sys.stderr)
-        raise typer.Exit(stop.exit_code)
+    end_run(
+        doc,
+        as_json,
+        lambda: _print(cmp, doc, out if cmp.written else None),
+        stop,
+        f"{cmp.pairs_done} of {games} paired matches: the figures are those of the matches both arms finished",
+        "no paired match finished",
+        out,
+        cmp.written,
+    )
 
 
 def _print(cmp: Comparison, doc: dict[str, Any], out: str | None) -> None:

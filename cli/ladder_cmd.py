@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from mbrules.bots import UnknownBot, bot_names, check_bot, parse_bot
-from mbrules.engine.words import plural
+from mbrules.text import plural
 
 from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
 from .common import EXIT_CHECK_FAILED, EXIT_USAGE, app, check_range, fail, fold, output_width, signals, text_console

@@ -12,12 +12,11 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 import typer
 from rich.console import Console
 from rich.table import Table
-from rich.text import Text
 
 from mbrules._paths import install_hint
 from mbrules.bots import bot_names, lineup
 from mbrules.engine import Game, Observer, State, Transition
-from mbrules.engine.words import plural
+from mbrules.text import plural
 from mbrules.narrate import Narrator as Words, line_label
 
 if TYPE_CHECKING:
@@ -25,6 +24,7 @@ if TYPE_CHECKING:
 
 from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
 from .common import EXIT_CHECK_FAILED, EXIT_USAGE, Interrupted, app, check_range, fail, signals, text_console
+from .reports import count_bar
 from .inputs import (
     BOTS_HELP,
     DEFAULT_BOT,
@@ -381,38 +381,12 @@ def simulate(
     if out is not None:
         _check_records_out(out, inputs, games)
 
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        ProgressColumn,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    class RateColumn(ProgressColumn):  # games a second, once there is a rate to show
-        def render(self, task: Any) -> Text:
-            return Text(f"{task.speed:,.0f} games/s" if task.speed else "")
-
     from concurrent.futures.process import BrokenProcessPool
 
     from mbrules.matches.simulation import simulate as run
     from mbrules.matches.stats import summary
 
-    err = Console(stderr=True)
-    with Progress(
-        TextColumn("simulating"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        RateColumn(),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-        disable=not err.is_terminal,
-    ) as bar:
+    with count_bar("simulating", "{:,.0f} games/s") as bar:
         task = bar.add_task("games", total=games)
         nodes: set[str] = set()
         with signals(raising=False) as stop:  # Ctrl-C, SIGTERM: the workers are stopped, the whole chunks kept

@@ -4,15 +4,19 @@ progress bars of their phases (rate and ETA), and the words for a run that could
 
 from __future__ import annotations
 
+import json
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 import typer
 from rich.console import Console
 
-from .common import EXIT_CHECK_FAILED, EXIT_USAGE, fail, output_width
+if TYPE_CHECKING:
+    from rich.progress import Progress
+
+from .common import EXIT_CHECK_FAILED, EXIT_USAGE, SignalFlag, fail, output_width
 
 
 def signal_name(signum: int) -> str:
@@ -115,6 +119,65 @@ def phase_progress(
             bar.update(t, rate=f"{speed:.1f} {unit}/s" if speed else "")
 
         yield progress
+
+
+def count_bar(label: str, rate: str) -> Progress:
+    """The progress bar of a run counted in one unit (simulate's games, train's matches) on stderr: the
+    label, the bar, done/total, the rate (``rate`` formats it: "{:,.0f} games/s"), elapsed time and ETA;
+    gone when done, and off when stderr is not a terminal. Use it as a context manager, then ``add_task``."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.progress import Task
+    from rich.text import Text
+
+    class RateColumn(ProgressColumn):  # once there is a rate to show
+        def render(self, task: Task) -> Text:
+            return Text(rate.format(task.speed) if task.speed else "")
+
+    err = Console(stderr=True)
+    return Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        RateColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    )
+
+
+def end_run(
+    doc: dict[str, Any],
+    as_json: bool,
+    show: Callable[[], None],
+    stop: SignalFlag,
+    done: str,
+    unwritten: str,
+    out: str | None,
+    written: bool,
+) -> None:
+    """How compare and sweep end: the ``--json`` document or the terminal's report (``show``); after a
+    signal, what the figures count (``done``: "after 40 of 100 paired matches: ...") and, when the report
+    folder was not written, that it was left as it was (``unwritten`` says why), then the signal's exit code."""
+    if as_json:
+        sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+    else:
+        show()
+    if stop.signum is not None:
+        print(f"mbrules: interrupted ({signal_name(stop.signum)}) after {done}", file=sys.stderr)
+        if out is not None and not written:
+            print(f"mbrules: {unwritten}: {out} is left as it was", file=sys.stderr)
+        raise typer.Exit(stop.exit_code)
 
 
 @contextmanager

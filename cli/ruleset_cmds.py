@@ -16,6 +16,7 @@ import typer
 
 if TYPE_CHECKING:
     from mbrules.ruleset import LoadReport, Ruleset
+    from mbrules.ruleset.listing import Summary
 
 from .common import EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE, app, fail, fold
 
@@ -77,6 +78,10 @@ def _load(ref: str, options: list[str] | None) -> Ruleset:
 @app.command("rulesets")
 def rulesets_cmd(
     as_json: JsonFlag = False,
+    every: Annotated[
+        bool,
+        typer.Option("--all", "-a", help="List each ruleset and option with its one-line description."),
+    ] = False,
     long: Annotated[
         bool,
         typer.Option(
@@ -84,7 +89,7 @@ def rulesets_cmd(
         ),
     ] = False,
 ) -> None:
-    """List the bundled rulesets, and the options by category: a line each (its name), or with --long its description, source and exclusive groups."""
+    """List the bundled rulesets, and the options by category, in a screen; --all: each with its one-line description, --long: with its description, source and exclusive groups."""
     import textwrap
 
     from mbrules.ruleset.listing import OPTION_CATEGORIES, bundled_folder, bundled_ids, summary  # no models
@@ -111,8 +116,11 @@ def rulesets_cmd(
             }
         )
         return
-    width = max((len(s.id) for s in rulesets + options), default=10) + 2
     columns = output_width()
+    if not (every or long):
+        _print_rulesets_short(rulesets, options, columns)
+        return
+    width = max((len(s.id) for s in rulesets + options), default=10) + 2
 
     def entry(ident: str, lines: list[str]) -> None:
         """An id, then its paragraphs wrapped in the column after it (an id too long for it: on its own line)."""
@@ -155,6 +163,33 @@ def rulesets_cmd(
                 0,
             )
         )
+
+
+def _print_rulesets_short(rulesets: list[Summary], options: list[Summary], columns: int) -> None:
+    """``mbrules rulesets`` in a screen: each ruleset on a line (its id and name, folded at the width), then
+    each category of options on a line or two (their ids); ``--all`` gives every one-line description."""
+    from mbrules.ruleset.listing import OPTION_CATEGORIES
+
+    width = max(len(s.id) for s in rulesets) + 2
+    typer.echo("Rulesets (mbrules show ID):")
+    for s in rulesets:
+        typer.echo(fold(f"  {s.id:<{width}}{s.name}", columns, 2 + width))
+    typer.echo("")
+    typer.echo(fold("Options (--option ID), by what they change:", columns, 0))
+    known = list(OPTION_CATEGORIES)
+    for cat in [*known, ""]:
+        ids = [s.id for s in options if (s.category if s.category in known else "") == cat]
+        if ids:
+            typer.echo(fold(f"  {cat.capitalize() if cat else 'Other'}: {', '.join(ids)}", columns, 4))
+    typer.echo("")
+    typer.echo(
+        fold(
+            "Each one with its one-line description: mbrules rulesets --all; with its source and groups: --long; "
+            "its rules in words: mbrules show RULESET --option ID.",
+            columns,
+            0,
+        )
+    )
 
 
 @app.command("show")

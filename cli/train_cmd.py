@@ -8,16 +8,15 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Iterator, Optional
 
 import typer
-from rich.console import Console
-from rich.text import Text
 
 from mbrules._paths import install_hint
 from mbrules.bots.training import MAX_POSITIONS, MAX_POSITIONS_LIMIT  # (numpy is imported only when it trains)
 
 from .common import EXIT_USAGE, Interrupted, SignalFlag, app, check_range, fail, signals, text_console
+from .reports import count_bar
 from .inputs import MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, compile_game
 
 MAX_TRAIN_GAMES = 1_000_000
@@ -90,7 +89,7 @@ def train(
     inputs: list[Path] = []
     game = compile_game(ruleset, options, players, ["heuristic"], files_read=inputs)
     if game.sides < 2:
-        from mbrules.engine.words import plural
+        from mbrules.text import plural
 
         fail(
             f"mbrules: training needs two sides or more; {game.ruleset_id} with {plural(players, 'player')} has "
@@ -108,36 +107,10 @@ def train(
     except ImportError:
         fail(f"mbrules: training needs scikit-learn: {install_hint('learn')}", EXIT_USAGE)
 
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        ProgressColumn,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
     from mbrules.bots.training import TrainingStopped, train as run
 
-    class RateColumn(ProgressColumn):  # matches a second, once there is a rate to show
-        def render(self, task: Any) -> Text:
-            return Text(f"{task.speed:,.1f} matches/s" if task.speed else "")
-
-    err = Console(stderr=True)
     t0, c0 = time.monotonic(), time.process_time()
-    with Progress(
-        TextColumn("self-play"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        RateColumn(),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-        disable=not err.is_terminal,
-    ) as bar:
+    with count_bar("self-play", "{:,.1f} matches/s") as bar:
         task = bar.add_task("matches", total=games)
         with signals(raising=False) as stop:
             try:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from .engine.words import plural
+from .text import plural
 from .vocab import (
     COUP_FOURRE,
     DECLINE,

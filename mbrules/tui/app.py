@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 from mbrules.bots import make_bot, make_bots
 from mbrules.engine import Action, Game, IllegalAction, Observer, State
 from mbrules.seats import BotSeat, LaterSeat, SeatLoop
-from mbrules.engine.words import fold
+from mbrules.text import fold
 from mbrules.narrate import Narrator, line_label, side_label, take_refusal
 from mbrules.vocab import (
     COUP_FOURRE,

@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from mbrules.engine import Action, Game, Observation
-from mbrules.engine.words import plural
+from mbrules.text import plural
 from mbrules.narrate import Narrator, line_label, side_label
 from mbrules.vocab import DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY
 

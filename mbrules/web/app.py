@@ -56,6 +56,7 @@ from .guard import (
 from .control import again_host_url, control_routes, replaced_link
 from .lobby import Lobby
 from .rules import MAX_UPLOAD, Rules, RulesChoiceError, bundled_choice, uploaded_choice
+from mbrules.ruleset.render import rarely_finishes
 from .seats import PERSON, warm_bots
 from .sockets import BURST, MAX_DROPPED, MAX_MESSAGE, RATE, SeatSockets
 from .table import Table, TableError
@@ -182,6 +183,8 @@ class Pages:
                     "changes": rules.changes(),
                     "rules": rules.rules_text(chosen),
                     "players": sorted(int(k) for k in counts),
+                    # a table whose hands rarely complete a trip, and the option that fixes it (or null)
+                    "warning": rarely_finishes(rules.ruleset, chosen) if chosen is not None else None,
                 }
             )
         except REFUSED as e:
@@ -214,7 +217,7 @@ class Pages:
             "ruleset": table.rules.ruleset.name,
             "options": list(table.rules.options),
             "players": g.players,
-            "seed": table.setup["seed"],
+            "seed": table.setup["seed"] if table.state.is_terminal() else None,  # it deals every hand to come
             "version": table.version,
             "host_url": f"{base}/host/{table.id}/{host_secret}",
             "export_url": f"{base}/export/{table.id}/{host_secret}",
@@ -343,7 +346,10 @@ class Pages:
             return _gone_text(why) if why is not None else PlainTextResponse(NOT_FOUND, 404)
         if not table.is_host(secret) and not table.state.is_terminal():
             return PlainTextResponse("the record shows every hand: a seat may export it once the match is over\n", 403)
-        text = table.export()
+        try:
+            text = table.export()  # in play: the hands that are over, without the seed (the host may play a seat)
+        except TableError as e:
+            return PlainTextResponse(f"{e}\n", 409)
         self.lobby.put_away(table)
         return Response(
             text,

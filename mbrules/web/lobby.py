@@ -52,6 +52,7 @@ class Conn:
         self.wake = asyncio.Event()
         self.closed = False
         self.sent: list[dict] = []  # kept only when Lobby.keep_sent (tests compare them with observations)
+        self.shown: dict | None = None  # the last view broadcast to this page
 
     def push(self, message: dict) -> None:
         kind = message["type"]
@@ -496,11 +497,16 @@ class Lobby:
         return set(self.conns.get(table_id, {}))
 
     def broadcast(self, table: Table) -> None:
-        """Each connected page gets its own seat's view (built from that seat's observation)."""
+        """Each connected page gets its own seat's view (built from that seat's observation), when it
+        changed since the last broadcast: how many messages a page gets never tells another seat's hidden
+        decisions (a window let pass changes no other seat's view)."""
         table.touched = time.monotonic()
         here = self.connected(table.id)
         for p, conn in list(self.conns.get(table.id, {}).items()):
-            conn.push(table.view(p, here))
+            view = table.view(p, here)
+            if view != conn.shown:  # a view unchanged is not sent again: a hidden step sends nothing
+                conn.shown = view
+                conn.push(view)
 
 
 async def _close(ws, code: int, reason: str) -> None:

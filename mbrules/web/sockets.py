@@ -129,7 +129,7 @@ class SeatSockets:
         version = data.get("version")
         why = await self.lobby.act(table, seat, data.get("action"), version if is_whole(version) else None)
         if why is not None:
-            conn.push({"type": "refused", "code": why.code, "message": why.message, "version": table.version})
+            conn.push({"type": "refused", "code": why.code, "message": why.message, "version": table.version_for(seat)})
             conn.push(table.view(seat, self.lobby.connected(table.id)))
             return
         self.lobby.broadcast(table)

@@ -24,7 +24,7 @@ from collections.abc import Set
 from dataclasses import InitVar, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from mbrules.engine import Action, Game, IllegalAction, NotationError, State
+from mbrules.engine import Action, Game, IllegalAction, NotationError, Observation, Observer, State
 from mbrules.narrate import LINE_LABELS, Narrator, refusal, take_refusal, why_not
 from mbrules.scenario.format import NoStep, step_action, step_fields
 from mbrules.scenario.model import ActionStep
@@ -61,6 +61,34 @@ def _choices(legal: list) -> list:
     seat. A draw is offered where it is one choice of several: the draw pile or the discard pile's top
     (turn.draw_from_discard), a draw or a mulligan (turn.mulligan), a draw that ends a mulligan."""
     return list(legal) if len(legal) > 1 else [a for a in legal if a.op != DRAW]
+
+
+class PublicSteps(Observer):
+    """Counts the steps the table can see: a step is public when it changes what another seat observes
+    (the next seat's observation, a witness), and private to its player when it does not (a coup fourré
+    or fast-play window let pass: only the seat asked ever saw it). A seat's version counts the public
+    steps and its own private ones, so that what a seat is sent never depends on another's hidden cards."""
+
+    def __init__(self) -> None:
+        self.public = 0
+        self.private: dict[int, int] = {}
+        self.last_public = True
+        self.seen: Observation | None = None
+
+    def before_action(self, state: State, player: int, action: Action) -> None:
+        self.seen = state.observation(self._witness(state, player))
+
+    def after_action(self, state: State, player: int, action: Action) -> None:
+        self.last_public = self.seen != state.observation(self._witness(state, player))
+        if self.last_public:
+            self.public += 1
+        else:
+            self.private[player] = self.private.get(player, 0) + 1
+        self.seen = None
+
+    @staticmethod
+    def _witness(state: State, player: int) -> int:
+        return (player + 1) % state.game.players
 
 
 class TableError(Exception):
@@ -108,7 +136,7 @@ class Table:
     state: State = field(init=False)
     seats: list[WebSeat] = field(init=False)
     steps: int = field(init=False, default=0)  # scenario steps written
-    version: int = field(init=False, default=0)  # every change a page must see; a page's action names it
+    events: int = field(init=False, default=0)  # changes every seat sees besides the steps (hands dealt, seats given)
     ready: set[int] = field(init=False, default_factory=set)  # persons who pressed "next hand"
     joined: bool = field(init=False, default=False)  # a person has opened a seat (the table then never expires)
     lock: asyncio.Lock = field(init=False, default_factory=asyncio.Lock)  # the server's changes, one at a time
@@ -124,10 +152,22 @@ class Table:
         self.narrator.lines = type(self.narrator.lines)(maxlen=NARRATION_KEPT)
         self.words = Narrator(self.game, public=True)
         self.state.add_observer(self.narrator)
+        self.counted = PublicSteps()
+        self.state.add_observer(self.counted)
         self.seats = [
             make_seat(k, self.game, p, f"{self.setup['seed']}:web") for p, k in enumerate(self.setup["seats"])
         ]
         self.loop = SeatLoop(self.state, self.seats, apply=self._apply)  # every action checked, written, then applied
+
+    @property
+    def version(self) -> int:
+        """The changes every seat sees: the public steps (:class:`PublicSteps`), hands dealt, seats given."""
+        return self.counted.public + self.events
+
+    def version_for(self, p: int) -> int:
+        """Seat ``p``'s version: :attr:`version` and ``p``'s own private steps (windows it let pass). A page's
+        action names it; it never moves for another seat's hidden decision."""
+        return self.version + self.counted.private.get(p, 0)
 
     # -- who is who ---------------------------------------------------------------------------
     @property
@@ -198,7 +238,6 @@ class Table:
                     break
             st.apply(action, player=p)
             self.steps += 1
-        self.version = self.steps
 
     def _apply(self, p: int, action: Action) -> None:
         """Take ``action`` for seat ``p``: checked, then written (a step, or a decision a scenario
@@ -227,12 +266,13 @@ class Table:
         st.apply(action, player=p)
         if fields is not None:
             self.steps += 1
-        self.version += 1
         if st.hand_over:
             self.ready.clear()
 
     def export(self) -> str:
-        """The match so far as scenario YAML that ``mbrules replay`` runs (every hand, hidden cards included)."""
+        """The match as scenario YAML that ``mbrules replay`` runs (every hand, hidden cards included). While
+        the match is in play (the host may play a seat too): only the hands that are over, and not the seed,
+        which deals the hands to come; :class:`TableError` when no hand is over yet."""
         from pathlib import Path
 
         from mbrules.scenario.record import Recorder, record_match
@@ -243,6 +283,11 @@ class Table:
         found = self.store.load(self.id) if self.store is not None else None
         stored = found.steps if found is not None else ()
         again.restore(stored)
+        over = again.state.is_terminal()
+        if not over and not again.state.hand_over:
+            rec.hands = rec.hands[:-1]  # the hand in play shows every hand and the draw pile
+        if not rec.hands:
+            raise TableError("no hand is over yet: the record shows the hands that are over, and the match once it is")
         ref = self.rules.ruleset_id or self.rules.upload_name
         assert ref is not None  # a table's rules are a bundled id or a named upload
         return record_match(
@@ -251,7 +296,7 @@ class Table:
             ref,
             list(self.rules.options),
             self.players,
-            self.setup["seed"],
+            self.setup["seed"] if over else None,
             out_dir=Path.cwd() if self.rules.ruleset_id is None else None,
         )
 
@@ -266,11 +311,14 @@ class Table:
         return p >= 0 and isinstance(self.seats[p], BrowserSeat)
 
     def step_once(self) -> str | None:
-        """One thing the table does by itself: a draw ('draw'), a bot's move ('bot'), or None when
-        a person must act or the hand is over."""
+        """One thing the table does by itself: a draw ('draw'), a bot's move ('bot'), a bot's move no other
+        seat sees ('hidden': a window let pass), or None when a person must act or the hand is over."""
         if self.deciding() < 0:
             return None
-        return _STEPPED.get(self.loop.step())  # a person's seat answers later: None
+        done = _STEPPED.get(self.loop.step())  # a person's seat answers later: None
+        if done == "bot" and not self.counted.last_public:
+            return "hidden"  # a window let pass: no one else may see it happen, nor wait for it
+        return done
 
     def act(self, p: int, text: object, version: int | None) -> Refusal | None:
         """Seat ``p`` (already identified by its secret) sends an action in words, naming the
@@ -294,7 +342,7 @@ class Table:
         g, st = self.game, self.state
         if not isinstance(self.seats[p], BrowserSeat):
             return Refusal("not-yours", "a bot plays this seat now (the host gave it to one)")
-        if version != self.version:
+        if version != self.version_for(p):
             return Refusal("stale", "the table has changed since you chose: look again and choose again")
         if not isinstance(text, str) or len(text) > 100:
             return Refusal("not-a-move", "that is not a move")
@@ -357,9 +405,9 @@ class Table:
         if p is None or set(self.persons()) <= self.ready:
             st.next_hand()
             self.ready.clear()
-            self.version += 1
+            self.events += 1
             return True
-        self.version += 1
+        self.events += 1
         return False
 
     def give_to_bot(self, p: int, bot: str, saved: dict | None = None) -> None:
@@ -376,7 +424,7 @@ class Table:
         self.seats[p] = seat
         self.loop.seat(p, seat)
         self.ready.discard(p)
-        self.version += 1
+        self.events += 1
 
     def with_bot(self, p: int, bot: str) -> dict:
         """The setup once seat ``p`` is given to ``bot`` (marked joined: the host plays it on)."""
@@ -398,7 +446,7 @@ class Table:
         self.seats[p] = seat
         self.loop.seat(p, seat)
         self.asking.discard(p)
-        self.version += 1
+        self.events += 1
 
     def with_person(self, p: int) -> dict:
         """The setup once seat ``p`` is its person's again."""
@@ -470,7 +518,7 @@ class Table:
         return {
             "type": "state",
             "table": self.id,
-            "version": self.version,
+            "version": self.version_for(p),
             "seat": g.player_names[p],
             "obs": obs.to_dict(),
             "moves": moves,

@@ -12,17 +12,14 @@ import time
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from web_helpers import SeatClient, Server, allowed_observations, check_nothing_leaked, my_move, path
+from mbrules.ruleset.listing import bundled_ids
+
+from web_helpers import SeatClient, allowed_observations, check_nothing_leaked, module_server, my_move, path
 
 SEATS = ["person", "heuristic", "person", "heuristic"]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    d = tmp_path_factory.mktemp("serve")
-    s = Server(d / "tables.sqlite3", d / "server.log")
-    yield s
-    s.stop()
+server = pytest.fixture(scope="module", name="server")(module_server)
 
 
 @pytest.fixture(scope="module")
@@ -52,9 +49,9 @@ def table(server):
 
 
 def snapshot(server, table) -> tuple:
-    """What must not change under an attack: the version, the steps stored, the record."""
+    """What must not change under an attack: the version, the steps stored."""
     h = server.host(table["info"])
-    return h["version"], server.export(table["info"])
+    return h["version"], server.steps(table["info"])
 
 
 def waiting_seat(table) -> tuple[int, SeatClient, SeatClient]:
@@ -215,8 +212,8 @@ def test_an_upload_that_extends_a_file_is_refused(server, ref):
     )
     assert r.status_code == 422
     assert r.json()["errors"] == [
-        f"mine.yaml:3:10: 'extends' may only name a bundled edition here (asmodee-2014, dujardin-classic, "
-        f"express, kids-115, parker-1971, wikipedia, winning-moves), never a file (got '{ref}')"
+        f"mine.yaml:3:10: 'extends' may only name a bundled edition here ({', '.join(bundled_ids(False))}), "
+        f"never a file (got '{ref}')"
     ]
 
 
