@@ -404,7 +404,7 @@ class Lobby:
                     await asyncio.sleep(wait)
                     continue
                 wait = 0.0
-                if taken:
+                if taken and table.counted.last_public:  # a window let pass: no one may see it, nor wait for it
                     self.broadcast(table)
                     await asyncio.sleep(pace)
             self.broadcast(table)
