@@ -19,7 +19,18 @@ from mbrules.ruleset.model import Ruleset
 from mbrules.ruleset.words import CITATION_FIELDS, HEADER_FIELDS, PHRASES
 
 ROOT = Path(__file__).resolve().parents[1]
-BUNDLED = ["asmodee-2014", "dujardin-classic", "express", "kids-115", "parker-1971", "wikipedia", "winning-moves"]
+BUNDLED = [
+    "asmodee-2014",
+    "bsd-mille",
+    "dujardin-classic",
+    "express",
+    "kids-115",
+    "parker-1971",
+    "playaural",
+    "sisyphus-bbs",
+    "wikipedia",
+    "winning-moves",
+]
 OPTIONS = sorted(
     [
         "coup-fourre-any-player",
@@ -77,6 +88,7 @@ OPTIONS = sorted(
         "play-then-draw",
         # issue 43: the rules that needed a mechanism of their own
         "empty-pile-ends-hand",
+        "safety-replacement-draw",
     ]
 )
 

@@ -187,6 +187,8 @@ class Game:
             cf.bonus_turn.value == "queued"
         )  # the caller's turn waits for the attacker's
         self.safety_extra_turn_needs_draw_pile = play.safety_extra_turn_needs_draw_pile.value
+        # a safety in turn replaced at once (effects: _play's safety; play then draw draws after the play anyway)
+        self.safety_replacement_draw = play.safety_replacement_draw.value and not self.play_then_draw
         self.fast_play_enabled = ruleset.fast_play.enabled.value
         self.fast_play_replacement_draw = ruleset.fast_play.replacement_draw.value
         # For each hazard: the remedies that fix it (the cards a fast-play window answers with).

@@ -319,6 +319,11 @@ class TurnFlow(StateFields):
         else:
             self._start_turn(p)
 
+    def _play_again(self, p: int) -> None:
+        """``p`` plays again at once, its draw already taken (play.safety_replacement_draw's extra turn)."""
+        self._player = p
+        self._phase = P_PLAY
+
     def _draw_next(self, p: int, then: int) -> None:
         """Play then draw: ``p`` has played; ``p`` draws next (a decision: the draw pile, or the discard
         pile's top, or a mulligan), then ``then`` plays. Once nothing can be drawn the turn passes at once."""

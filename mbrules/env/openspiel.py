@@ -183,7 +183,13 @@ class MilleBornesGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no t
         self.space = ActionSpace(mb)
         self.encoder = ObservationEncoder(mb)
         self.ctx = _Context(
-            mb, self.space, self.encoder, self.hands, self.draws == "chance", mb.ruleset.turn != type(mb.ruleset.turn)()
+            mb,
+            self.space,
+            self.encoder,
+            self.hands,
+            self.draws == "chance",
+            # a play may take a card too (play.safety_replacement_draw): the generic path, as the turn rules
+            mb.ruleset.turn != type(mb.ruleset.turn)() or mb.safety_replacement_draw,
         )
         sizes = [len(side) for side in mb.side_players]
         worst = min(-w / (mb.players - w) for w in sizes)

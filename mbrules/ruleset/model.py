@@ -239,6 +239,17 @@ class PlayRules(Strict):
         description="true: a safety played normally gives another turn only while the draw pile holds cards "
         "(a coup fourré's turn is not affected); false: for the whole hand.",
     )
+    safety_replacement_draw: BoolRule = Field(
+        default=BoolRule(
+            value=False,
+            decided="The bundled editions' extra turn after a safety is a whole turn, its draw a decision like "
+            "any turn's (winning-moves.txt §5B 'entitles a player to another turn'); PlayAural replaces the "
+            "safety at once (option safety-replacement-draw).",
+        ),
+        description="true: a safety played on one's turn is replaced at once by the top card of the draw pile "
+        "(no choice of where to draw), and the extra turn it gives is a play; false: the extra turn starts "
+        "with its draw. Draw then play only (play then draw already draws after the play).",
+    )
 
     # -- Legality and card effects (issue 35): each default is the rule every bundled edition plays.
     go_with_rolling_safety: BoolRule = Field(

@@ -112,6 +112,7 @@ PHRASES: dict[str, str] = {
     "turn.refill_empty_hand": "an empty hand first draws a full hand",
     "turn.pass_over_held": "cards a draw passes over that its drawer holds",
     "turn.refill_reshuffles": "reshuffles a hand allows to refill an empty hand",
+    "play.safety_replacement_draw": "a safety played in turn is replaced at once, its extra turn a play",
     "turn.draw_pile_out_ends_hand": "the hand ends when nothing is left to draw",
 }
 

@@ -27,6 +27,7 @@ from mbrules.vocab import (
     OWN,
     PLAY,
     REMEDY,
+    SAFETY,
     STOP,
     DecisionKind,
 )
@@ -81,6 +82,11 @@ def _after(after: View, q: int, N: int) -> int:
 def _pile_out_ends(after: View, q: int) -> bool:
     """turn.draw_pile_out_ends_hand: nothing can be drawn (nor refilled for ``q``), so the hand is over."""
     return after.game.ruleset.turn.draw_pile_out_ends_hand.value and not after.can_draw() and not after.can_refill(q)
+
+
+def _replaced(before: View, g: Game) -> bool:
+    """play.safety_replacement_draw: a safety played in turn now is replaced at once from the draw pile."""
+    return g.ruleset.play.safety_replacement_draw.value and not _ptd(g) and before.can_draw()
 
 
 def _ptd(g: Game) -> bool:
@@ -183,7 +189,10 @@ def check_transition(
         if after.decision != (DecisionKind.MULLIGAN, p, False):
             out.append(f"{what}: the mulligan should stay open for more cards, got {after.decision}")
         return out
-    if op in (PLAY, DISCARD) and not _removed_one(before.hands[p], after.hands[p], c):
+    hand_a = after.hands[p]
+    if op == PLAY and g.kind[c] == SAFETY and _replaced(before, g):
+        hand_a = hand_a[:-1]  # play.safety_replacement_draw: the replacement card is the hand's last
+    if op in (PLAY, DISCARD) and not _removed_one(before.hands[p], hand_a, c):
         out.append(f"{what}: the card did not leave the hand (exactly one copy)")
     if op == DISCARD:
         if after.discard != before.discard + [c]:
@@ -265,7 +274,14 @@ def check_transition(
             needs_stock = g.ruleset.play.safety_extra_turn_needs_draw_pile.value
             # only while the draw pile lasts, where the ruleset says so (a reshuffle it allows keeps it going)
             lasts = bool(before.draw) or not needs_stock or after.can_draw()
-            if g.safety_extra_turn and lasts and _ptd(g) and after.can_draw():
+            # play.safety_replacement_draw: the safety replaced at once from the draw pile, the extra turn a play
+            repl = _replaced(before, g)
+            if len(after.hands[p]) != len(before.hands[p]) - 1 + repl:
+                out.append(f"{what}: the player holds {len(after.hands[p])} cards after the safety")
+            if repl and g.safety_extra_turn and lasts:
+                if after.decision != (DecisionKind.TURN, p, True):
+                    out.append(f"{what}: the replaced safety's extra turn should be a play, got {after.decision}")
+            elif g.safety_extra_turn and lasts and _ptd(g) and after.can_draw():
                 _turn_passes(out, before, after, p, what + " (another turn after the draw)")
             elif g.safety_extra_turn and lasts:
                 who = p if (after.can_draw() or after.hands[p] or after.can_refill(p)) else _next_turn(before, after, p)

@@ -56,6 +56,7 @@ from .guard import (
 from .control import again_host_url, control_routes, replaced_link
 from .lobby import Lobby
 from .rules import MAX_UPLOAD, Rules, RulesChoiceError, bundled_choice, uploaded_choice
+from mbrules.ruleset.render import rarely_finishes
 from .seats import PERSON, warm_bots
 from .sockets import BURST, MAX_DROPPED, MAX_MESSAGE, RATE, SeatSockets
 from .table import Table, TableError
@@ -182,6 +183,8 @@ class Pages:
                     "changes": rules.changes(),
                     "rules": rules.rules_text(chosen),
                     "players": sorted(int(k) for k in counts),
+                    # a table whose hands rarely complete a trip, and the option that fixes it (or null)
+                    "warning": rarely_finishes(rules.ruleset, chosen) if chosen is not None else None,
                 }
             )
         except REFUSED as e:
@@ -195,7 +198,7 @@ class Pages:
             seed = data.get("seed")
             # a bot that trains its model on first use does so in a worker thread, not in the event loop
             await asyncio.to_thread(warm_bots, rules.ruleset, players, data.get("seats"))
-            table = self.lobby.open_table(
+            table = await self.lobby.open_saved(
                 rules, players, data.get("seats"), seed if seed != "" else None, data.get("pace", 0.6)
             )
         except REFUSED as e:
@@ -214,7 +217,7 @@ class Pages:
             "ruleset": table.rules.ruleset.name,
             "options": list(table.rules.options),
             "players": g.players,
-            "seed": table.setup["seed"],
+            "seed": table.setup["seed"] if table.state.is_terminal() else None,  # it deals every hand to come
             "version": table.version,
             "host_url": f"{base}/host/{table.id}/{host_secret}",
             "export_url": f"{base}/export/{table.id}/{host_secret}",
@@ -277,8 +280,12 @@ class Pages:
                 raise TableError(f"unknown bot: bots are {', '.join(bot_names())}")
             self._absent(table, seat)
             await asyncio.to_thread(warm_bots, table.rules.ruleset, table.players, [bot])  # see open_table
-            self._absent(table, seat)  # the person may have come back while the bot was being built
-            table.give_to_bot(seat, bot)
+            async with table.lock:  # no move of the seat is being written meanwhile
+                self._absent(table, seat)  # the person may have come back while the bot was being built
+                saved = table.with_bot(seat, bot)
+                if table.store is not None:
+                    await table.store.write("update_setup", table.id, saved, True)
+                table.give_to_bot(seat, bot, saved=saved)
         except REFUSED as e:
             return refusal(e)
         log.info("table %s: the host gave %s to the %s bot", table.id, table.game.player_names[seat], bot)
@@ -297,9 +304,13 @@ class Pages:
             return PlainTextResponse(NOT_FOUND, 404)
         try:
             seat = _seat_number(table, (await read_json(request)).get("seat"))
+            async with table.lock:  # one change of the setup at a time
+                saved = table.with_new_link(seat)
+                if table.store is not None:
+                    await table.store.write("update_setup", table.id, saved)
+                table.new_link(seat, saved=saved)
         except REFUSED as e:
             return refusal(e)
-        table.new_link(seat)
         self.lobby.drop(table, seat, 4001, "the host replaced this seat's link")
         log.info("table %s: the host replaced %s's link", table.id, table.game.player_names[seat])
         self.lobby.broadcast(table)
@@ -309,7 +320,9 @@ class Pages:
         table = self.host_table(request)
         if table is None:
             return PlainTextResponse(NOT_FOUND, 404)
-        if table.press_next_hand(None):
+        async with table.lock:
+            dealt = table.press_next_hand(None)
+        if dealt:
             self.lobby.kick(table)
         self.lobby.broadcast(table)
         return JSONResponse(self.host_json(request, table))
@@ -333,7 +346,10 @@ class Pages:
             return _gone_text(why) if why is not None else PlainTextResponse(NOT_FOUND, 404)
         if not table.is_host(secret) and not table.state.is_terminal():
             return PlainTextResponse("the record shows every hand: a seat may export it once the match is over\n", 403)
-        text = table.export()
+        try:
+            text = table.export()  # in play: the hands that are over, without the seed (the host may play a seat)
+        except TableError as e:
+            return PlainTextResponse(f"{e}\n", 409)
         self.lobby.put_away(table)
         return Response(
             text,
@@ -366,7 +382,7 @@ def create_app(lobby: Lobby) -> Starlette:
     routes = Pages(lobby).routes(SeatSockets(lobby))
 
     async def on_startup() -> None:
-        lobby.start_all()
+        await lobby.start_all()
 
     if _has_on_startup():
         app = Starlette(routes=routes, on_startup=[on_startup])  # type: ignore[call-arg]  # an older Starlette's hook
@@ -386,7 +402,7 @@ def _has_on_startup() -> bool:
 def _lifespan(lobby: Lobby) -> Any:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        lobby.start_all()
+        await lobby.start_all()
         yield
 
     return lifespan

@@ -23,6 +23,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .rules import MAX_UPLOAD, RulesChoiceError
+from .store import StoreUnavailable
 from .table import TableError
 
 log = logging.getLogger("mbrules.web")
@@ -143,17 +144,22 @@ def error(message: str | list[str], status: int = 400) -> JSONResponse:
     return JSONResponse({"errors": lines}, status_code=status)
 
 
-REFUSED = (BodyTooLarge, BodyTooSlow, RulesChoiceError, TableError)
+REFUSED = (BodyTooLarge, BodyTooSlow, RulesChoiceError, TableError, StoreUnavailable)
 
 
 def refusal(e: Exception) -> JSONResponse:
-    """A request refused: 413 for a body too large, 422 for rules that do not check, else 400."""
+    """A request refused: 413 for a body too large, 422 for rules that do not check, 503 for a store that
+    cannot be written now, else 400."""
     if isinstance(e, BodyTooLarge):
         return error(f"the request is larger than {MAX_BODY // 1024} KiB", 413)
     if isinstance(e, BodyTooSlow):
         return error(f"the request's body took longer than {BODY_TIMEOUT:g} s to arrive", 408)
     if isinstance(e, RulesChoiceError):
         return error(e.lines, 422)
+    if isinstance(e, StoreUnavailable):  # another program's lock, a full disk: nothing was done
+        answer = error(f"the table cannot be saved now ({e.why}): nothing was changed; try again in a moment", 503)
+        answer.headers["Retry-After"] = "2"
+        return answer
     return error(str(e))
 
 

@@ -9,19 +9,13 @@ import web_extra  # noqa: F401  (first: skips this module without the extra 'web
 import httpx
 import pytest
 
-from web_helpers import SeatClient, Server, path
+from web_helpers import SeatClient, Server, module_server, path
 
 SEATS = ["person", "heuristic", "heuristic", "person"]
 DEEP = "[" * 3000 + "]" * 3000  # 6,000 bytes: under the 16 KiB bound, past the parser's recursion limit
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    d = tmp_path_factory.mktemp("serve")
-    s = Server(d / "tables.sqlite3", d / "server.log")
-    yield s
-    s.stop()
-    assert "Traceback" not in (d / "server.log").read_text()  # every refusal was in words, none a crash
+server = pytest.fixture(scope="module", name="server")(module_server)
 
 
 @pytest.fixture()

@@ -78,6 +78,8 @@ $("preview").addEventListener("click", async () => {
   $("preview-title").textContent = `${data.name}: ${data.changes.length} rule change${data.changes.length === 1 ? "" : "s"} from the edition`;
   $("preview-changes").replaceChildren(...(data.changes.length ? data.changes : ["none: the edition as printed"]).map((c) => el("li", { text: c })));
   $("preview-rules").textContent = data.rules;
+  $("preview-warning").hidden = !data.warning;
+  $("preview-warning").textContent = data.warning ? `Warning: ${data.warning}.` : "";
 });
 
 $("open").addEventListener("click", async () => {

@@ -38,7 +38,7 @@ function show(t, force = false) {
   if (text === shown && !force) return;  // nothing changed: the page (and what the host is choosing) stays as it is
   shown = text;
   $("title").textContent = `${t.ruleset}${t.options.length ? " + " + t.options.join(", ") : ""}`;
-  $("where").textContent = `table ${t.table} · ${t.players} players · seed ${t.seed}`;
+  $("where").textContent = `table ${t.table} · ${t.players} players · seed ${t.seed ?? "shown once the match is over"}`;
   $("state").textContent = t.match_over ? "The match is over." : `Hand ${t.hand}${t.hand_over ? ": over, waiting for the next deal" : " in play"}.`;
   $("next").hidden = !t.hand_over || t.match_over;
   $("export").href = t.export_url;
