@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
+from .._paths import DEFAULT_RULESET
 from .diagnostics import (
     Diagnostic,
     LocNode,
@@ -23,7 +24,7 @@ from .diagnostics import (
 from .listing import is_ruleset_id
 from .yamlmarks import YAML_SUFFIXES, FileSignature, parse_bytes, read_regular, real_path
 
-REFERENCE_RULESET = "winning-moves"  # an option file is checked by applying it over this ruleset
+REFERENCE_RULESET = DEFAULT_RULESET  # an option file is checked by applying it over this ruleset
 # ----------------------------------------------------------------------------
 # Bundled files
 
