@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 # What a condition checks, one code a key of the model's SideCondition / LineCondition.
 TRIP, BLANK, EMPTY, SAFETIES, NONE_PLAYED, EXACT, ALL_SAFETIES, DELAYED, CALLER, EXTENDED, EVERY_OPPONENT = range(11)
 # What the points are paid per (ScoreLineRule.per): once, a mile, a safety, a coup fourré, a counted opponent.
-ONCE, MILE, SAFETY, COUP, OPPONENT = range(5)
+ONCE, MILE, SAFETY, COUP, OPPONENT, MILE_UP_TO_TARGET = range(6)
 _PER = {None: ONCE, "mile": MILE, "safety": SAFETY, "coup_fourre": COUP, "opponent": OPPONENT}
 
 # A compiled condition: the checks it makes, (code, expected value) each; () checks nothing.
@@ -90,7 +90,7 @@ def compile_entries(
             (
                 slot[rule.line or name],
                 rule.points,
-                _PER[rule.per],
+                MILE_UP_TO_TARGET if rule.up_to_target and rule.per == "mile" else _PER[rule.per],
                 tuple(c for c in when if c != (TRIP, True)),
                 _condition(rule.per_when, index),
                 rule.to == "each_opponent",
@@ -156,6 +156,8 @@ def pay_lines(st: "StateFields", done: int) -> list[list[int]]:
             if per:
                 if per == MILE:
                     n = st._miles[s]
+                elif per == MILE_UP_TO_TARGET:  # PlayAural _calculate_race_scores: min(miles, round_distance)
+                    n = min(st._miles[s], st._target)
                 elif per == SAFETY:
                     n = len(st._safeties[s]) + len(st._coups[s])
                 elif per == COUP:

@@ -402,6 +402,11 @@ class ScoreLineRule(Sourced):
     per_when: SideCondition | None = Field(
         default=None, description="per opponent only: the condition an opposing side must meet to be counted."
     )
+    up_to_target: bool | None = Field(
+        default=None,
+        description="per mile only: true counts the side's distance only up to the trip's target (miles "
+        "past it, with play.overshoot, are not paid).",
+    )
     to: Literal["side", "each_opponent"] = Field(
         default="side",
         description="side: the side meeting the condition scores; each_opponent: every "
@@ -420,6 +425,14 @@ class ScoreLineRule(Sourced):
 class ScoringRules(Strict):
     enabled: BoolRule = Field(description="false: no points are scored (the kids' simpler game).")
     milestones_per_mile: PointsRule
+    milestones_up_to_target: BoolRule = Field(
+        default=BoolRule(
+            value=False,
+            source="winning-moves.txt §8: 'as many points as the total number of miles' (every mile counts)",
+        ),
+        description="true: the milestones line counts the side's distance only up to the trip's target (with "
+        "play.overshoot, miles past it score nothing); false: every mile travelled.",
+    )
     safety: PointsRule
     all_safeties: PointsRule
     coup_fourre: PointsRule
@@ -482,7 +495,10 @@ def _standard_entries(sc: ScoringRules) -> dict[str, tuple[str, dict[str, Any]]]
     done = {"trip_completed": True}
     blank = {"no_distance": True}  # 'before opponents have played any Distance Cards' (WM §8): cards, not miles
     out: dict[str, tuple[str, dict[str, Any]]] = {
-        "milestones": ("milestones_per_mile", {"when": {}, "per": "mile"}),
+        "milestones": (
+            "milestones_per_mile",
+            {"when": {}, "per": "mile", "up_to_target": sc.milestones_up_to_target.value or None},
+        ),
         "safeties": ("safety", {"when": {}, "per": "safety"}),
         "all_safeties": ("all_safeties", {"when": {"all_safeties": True}}),
         "coup_fourres": ("coup_fourre", {"when": {}, "per": "coup_fourre"}),
@@ -510,7 +526,7 @@ def _standard_entries(sc: ScoringRules) -> dict[str, tuple[str, dict[str, Any]]]
 # The ScoringRules values each contract line's standard entry reads (``mbrules show`` marks them 'not read'
 # where an entry of scoring.lines pays on that line instead).
 STANDARD_LINE_VALUES: dict[str, tuple[str, ...]] = {
-    "milestones": ("milestones_per_mile",),
+    "milestones": ("milestones_per_mile", "milestones_up_to_target"),
     "safeties": ("safety",),
     "all_safeties": ("all_safeties",),
     "coup_fourres": ("coup_fourre",),

@@ -295,6 +295,12 @@ def _score_line_problems(rs: Ruleset, add: _Add, check_refs: _CheckRefs) -> None
                 f"score line {q(name)} gives per_when but does not pay per opponent; per_when "
                 "says which opposing sides are counted: set per: opponent or remove per_when",
             )
+        if line.up_to_target and line.per != "mile":
+            add(
+                (*path, "up_to_target"),
+                f"score line {q(name)} gives up_to_target but does not pay per mile; up_to_target "
+                "caps the miles counted: set per: mile or remove up_to_target",
+            )
         if line.to_when is not None and line.to != "each_opponent":
             add(
                 (*path, "to_when"),

@@ -68,6 +68,7 @@ PHRASES: dict[str, str] = {
     "fast_play.replacement_draw": "the fast player draws a card at once",
     "scoring.enabled": "points are scored",
     "scoring.milestones_per_mile": "points per mile",
+    "scoring.milestones_up_to_target": "miles scored only up to the trip's target",
     "scoring.safety": "points per safety played",
     "scoring.all_safeties": "bonus for playing every safety",
     "scoring.coup_fourre": "points per coup fourré, beside its safety's own",
@@ -87,6 +88,7 @@ PHRASES: dict[str, str] = {
     "scoring.lines.*.to_when": "score line {key}: an opposing side scores when",
     "scoring.lines.*.per": "score line {key}: paid per",
     "scoring.lines.*.per_when": "score line {key}: an opposing side is counted when",
+    "scoring.lines.*.up_to_target": "score line {key}: miles counted only up to the trip's target",
     "scoring.lines.*.line": "score line {key}: shown on the sheet's line",
     "match.mode": "the match",
     "match.target_points": "points that end the match",
@@ -289,6 +291,8 @@ def line_words(name: str, line: Any, rs: Ruleset) -> str:
         points += " for each opposing side" + (f" where {condition_words(per_when, rs, 'it')}" if per_when else "")
     elif per is not None:
         points += {"mile": " a mile", "safety": " a safety", "coup_fourre": " a coup fourré"}[per]
+        if per == "mile" and d.get("up_to_target"):
+            points += " up to the trip's target"
     on = f" (on the line {d['line']})" if d.get("line") and d["line"] != name else ""
     if d.get("to") == "each_opponent":
         to_when = d.get("to_when")

@@ -278,7 +278,8 @@ def score_oracle(
     for s in range(S):
         line = sheet[s]
         laid = safeties[s] + coups[s]
-        line["milestones"] = miles[s] * sc.milestones_per_mile.value
+        counted = min(miles[s], target) if sc.milestones_up_to_target.value else miles[s]
+        line["milestones"] = counted * sc.milestones_per_mile.value
         line["safeties"] = laid * sc.safety.value
         line["all_safeties"] = sc.all_safeties.value if in_deck and laid == in_deck else 0
         line["coup_fourres"] = coups[s] * sc.coup_fourre.value
@@ -320,7 +321,7 @@ def score_oracle(
             opponents = [t for t in range(S) if t != s]
             times = {
                 None: 1,
-                "mile": miles[s],
+                "mile": min(miles[s], target) if rule.up_to_target else miles[s],
                 "safety": laid_by[s],
                 "coup_fourre": coups[s],
                 "opponent": sum(1 for t in opponents if _meets(rule.per_when, t, facts)),
