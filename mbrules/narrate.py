@@ -51,10 +51,18 @@ LINE_LABELS = {  # the score sheet's lines as printed
     "total": "Total (hand)",
     # lines the bundled options add (scoring.lines); any other line is named from its id (line_label)
     "no_100_no_200": "Trip without 100s or 200s",
-    "empty_hand": "Empty hand at the end",
-    "empty_hand_arrival": "Empty hand and trip",
-    "one_safety_arrival": "Trip with one safety",
-    "no_25_arrival": "Trip without a 25",
+    "exact_finish": "Exact finish",
+    "fin_contrat": "Fin du contrat (empty hand)",
+    "fin_contrat_200": "Fin du contrat + arrivée",
+    "fin_limite": "Fin sous limite (1 or 2 200s)",
+    "fin_limite_expert": "Fin sous limite expert (no 200)",
+    "fin_expert": "Fin expert (no 200)",
+    "fin_expert_200": "Fin expert 200 (no 200, empty)",
+    "fin_acrobate": "Fin acrobate (one safety)",
+    "fin_acrobate_expert": "Fin acrobate expert",
+    "fin_acrobate_sans_escale": "Fin acrobate sans escale",
+    "fin_vitesse": "Fin vitesse (no 25)",
+    "fin_acrobate_vitesse": "Fin acrobate + vitesse",
 }
 
 
