@@ -27,6 +27,12 @@ def serve(
         help="Trust X-Forwarded-For/-Proto from these proxy addresses or networks (comma-separated, '*': any). "
         "Default: trusted from nobody, so a client's address is its own.",
     ),
+    bot_workers: Optional[int] = typer.Option(
+        None,
+        "--bot-workers",
+        metavar="N",
+        help="Worker processes the bots think in (default: one a core but one, at most 4; 1 on 2 cores).",
+    ),
 ) -> None:
     """Host tables in the browser: a host opens a table, friends join by link, bots fill seats.
 
@@ -35,6 +41,10 @@ def serve(
     Example: mbrules serve --port 8000 --db tables.sqlite3 (then open http://127.0.0.1:8000/; docs/web.md).
     """
     check_range("--port", port, 0, 65535)
+    if bot_workers is not None:
+        from mbrules.web.thinking import MAX_WORKERS
+
+        check_range("--bot-workers", bot_workers, 1, MAX_WORKERS)
     proxies = _proxies(forwarded_allow_ips)
     try:
         import starlette  # noqa: F401
@@ -50,7 +60,7 @@ def serve(
 
     path = db if db is not None else default_db_path()
     try:
-        code = run(host, port, path, proxies=proxies)
+        code = run(host, port, path, proxies=proxies, workers=bot_workers)
     except StoreError as e:
         fail(f"mbrules: {e}", EXIT_USAGE)
     except OSError as e:

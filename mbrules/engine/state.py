@@ -641,10 +641,12 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
                     if self._verify_play(p, c, ts) is None:
                         g = self.game
                         k = g.kind[c]
-                        if k == SAFETY:
-                            n_discard = len(self._discard)
+                        if k == SAFETY:  # its replacement draw (play.safety_replacement_draw) is noted
+                            n_stock, n_discard = len(self._stock), len(self._discard)
+                            self._note = 0
+                            self._drawn_more = []
                             self._play(p, c, ts)
-                            return self._finish(p, action, len(self._stock), n_discard, ts)
+                            return self._finish(p, action, n_stock, n_discard, ts, noted=True)
                         self._play(p, c, ts)
                         ph = self._phase
                         if ph < P_HAND_OVER:
@@ -710,10 +712,12 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
             self.next_hand()
         return t
 
-    def _finish(self, p: int, a: Action, n_stock: int, n_discard: int, ts: int) -> Transition:
-        """The fast path's end: the record, then the next deal if the hand ended (matches from new_match)."""
-        self._note = 0  # a play or a discard on the fast path draws nothing
-        self._drawn_more = []
+    def _finish(self, p: int, a: Action, n_stock: int, n_discard: int, ts: int, noted: bool = False) -> Transition:
+        """The fast path's end: the record, then the next deal if the hand ended (matches from new_match).
+        ``noted``: the action's draws were noted (a safety's replacement draw), else it drew nothing."""
+        if not noted:
+            self._note = 0  # a play or a discard on the fast path draws nothing
+            self._drawn_more = []
         t = self._record(p, a, n_stock, n_discard, ts)
         if self._phase == P_HAND_OVER and self._deal_next:
             self.next_hand()

@@ -261,9 +261,13 @@ class TurnFlow(StateFields):
         return -1
 
     def _start_turn(self, p: int) -> None:
-        """Give ``p`` a turn; a player with no cards once the draw pile is out is passed."""
+        """Give ``p`` a turn; a player with no cards once the draw pile is out is passed. With
+        turn.draw_pile_out_ends_hand the hand ends instead once nothing can be drawn (the JAR game's README,
+        coachme.fr: the game stops when no card is left to draw)."""
         q = self._next_with_cards(p)
-        if q < 0:
+        if q < 0 or (
+            self.game.draw_pile_out_ends_hand and not self._stock and not self._can_draw() and not self._can_refill(q)
+        ):
             self._end_hand()  # every hand empty after the draw pile ran out
             return
         self._player = q
@@ -314,6 +318,11 @@ class TurnFlow(StateFields):
             self._draw_next(p, p)
         else:
             self._start_turn(p)
+
+    def _play_again(self, p: int) -> None:
+        """``p`` plays again at once, its draw already taken (play.safety_replacement_draw's extra turn)."""
+        self._player = p
+        self._phase = P_PLAY
 
     def _draw_next(self, p: int, then: int) -> None:
         """Play then draw: ``p`` has played; ``p`` draws next (a decision: the draw pile, or the discard

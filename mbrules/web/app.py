@@ -20,7 +20,8 @@ Routes (every secret is a path segment, never logged):
 The HTTP handlers are the methods of :class:`Pages` (the host's and the seats' pages and the host's
 API); a seat's socket is :class:`~mbrules.web.sockets.SeatSockets`; the bounds on what a client may
 ask (requests and tables opened per address, bodies) are :mod:`mbrules.web.guard`'s, and those on
-socket messages :mod:`mbrules.web.sockets`'.
+socket messages :mod:`mbrules.web.sockets`'. The host's ``.../person`` (a seat handed back) and
+``.../again`` (play again) are :mod:`mbrules.web.control`'s.
 """
 
 from __future__ import annotations
@@ -52,8 +53,10 @@ from .guard import (
     read_json,
     refusal,
 )
+from .control import again_host_url, control_routes, replaced_link
 from .lobby import Lobby
 from .rules import MAX_UPLOAD, Rules, RulesChoiceError, bundled_choice, uploaded_choice
+from mbrules.ruleset.render import rarely_finishes
 from .seats import PERSON, warm_bots
 from .sockets import BURST, MAX_DROPPED, MAX_MESSAGE, RATE, SeatSockets
 from .table import Table, TableError
@@ -180,6 +183,8 @@ class Pages:
                     "changes": rules.changes(),
                     "rules": rules.rules_text(chosen),
                     "players": sorted(int(k) for k in counts),
+                    # a table whose hands rarely complete a trip, and the option that fixes it (or null)
+                    "warning": rarely_finishes(rules.ruleset, chosen) if chosen is not None else None,
                 }
             )
         except REFUSED as e:
@@ -193,7 +198,7 @@ class Pages:
             seed = data.get("seed")
             # a bot that trains its model on first use does so in a worker thread, not in the event loop
             await asyncio.to_thread(warm_bots, rules.ruleset, players, data.get("seats"))
-            table = self.lobby.open_table(
+            table = await self.lobby.open_saved(
                 rules, players, data.get("seats"), seed if seed != "" else None, data.get("pace", 0.6)
             )
         except REFUSED as e:
@@ -212,7 +217,7 @@ class Pages:
             "ruleset": table.rules.ruleset.name,
             "options": list(table.rules.options),
             "players": g.players,
-            "seed": table.setup["seed"],
+            "seed": table.setup["seed"] if table.state.is_terminal() else None,  # it deals every hand to come
             "version": table.version,
             "host_url": f"{base}/host/{table.id}/{host_secret}",
             "export_url": f"{base}/export/{table.id}/{host_secret}",
@@ -230,6 +235,8 @@ class Pages:
             "hand_over": table.state.hand_over,
             "match_over": table.state.is_terminal(),
             "changes": table.rules.changes(),
+            "asking": sorted(table.asking),
+            "again": again_host_url(base, table),
         }
 
     def host_table(self, request: Request) -> Table | None:
@@ -273,8 +280,12 @@ class Pages:
                 raise TableError(f"unknown bot: bots are {', '.join(bot_names())}")
             self._absent(table, seat)
             await asyncio.to_thread(warm_bots, table.rules.ruleset, table.players, [bot])  # see open_table
-            self._absent(table, seat)  # the person may have come back while the bot was being built
-            table.give_to_bot(seat, bot)
+            async with table.lock:  # no move of the seat is being written meanwhile
+                self._absent(table, seat)  # the person may have come back while the bot was being built
+                saved = table.with_bot(seat, bot)
+                if table.store is not None:
+                    await table.store.write("update_setup", table.id, saved, True)
+                table.give_to_bot(seat, bot, saved=saved)
         except REFUSED as e:
             return refusal(e)
         log.info("table %s: the host gave %s to the %s bot", table.id, table.game.player_names[seat], bot)
@@ -293,9 +304,13 @@ class Pages:
             return PlainTextResponse(NOT_FOUND, 404)
         try:
             seat = _seat_number(table, (await read_json(request)).get("seat"))
+            async with table.lock:  # one change of the setup at a time
+                saved = table.with_new_link(seat)
+                if table.store is not None:
+                    await table.store.write("update_setup", table.id, saved)
+                table.new_link(seat, saved=saved)
         except REFUSED as e:
             return refusal(e)
-        table.new_link(seat)
         self.lobby.drop(table, seat, 4001, "the host replaced this seat's link")
         log.info("table %s: the host replaced %s's link", table.id, table.game.player_names[seat])
         self.lobby.broadcast(table)
@@ -305,7 +320,9 @@ class Pages:
         table = self.host_table(request)
         if table is None:
             return PlainTextResponse(NOT_FOUND, 404)
-        if table.press_next_hand(None):
+        async with table.lock:
+            dealt = table.press_next_hand(None)
+        if dealt:
             self.lobby.kick(table)
         self.lobby.broadcast(table)
         return JSONResponse(self.host_json(request, table))
@@ -314,6 +331,9 @@ class Pages:
     async def play_page(self, request: Request) -> Response:
         table = self.lobby.get(request.path_params["table"])
         if table is None or table.seat_for(request.path_params["secret"]) is None:
+            replaced = replaced_link(self.lobby, request.path_params["table"], request.path_params["secret"])
+            if replaced is not None:
+                return replaced
             why = self.gone(request) if table is None else None
             return _gone_text(why) if why is not None else PlainTextResponse(NOT_FOUND, 404)
         return _page("play.html")
@@ -326,7 +346,10 @@ class Pages:
             return _gone_text(why) if why is not None else PlainTextResponse(NOT_FOUND, 404)
         if not table.is_host(secret) and not table.state.is_terminal():
             return PlainTextResponse("the record shows every hand: a seat may export it once the match is over\n", 403)
-        text = table.export()
+        try:
+            text = table.export()  # in play: the hands that are over, without the seed (the host may play a seat)
+        except TableError as e:
+            return PlainTextResponse(f"{e}\n", 409)
         self.lobby.put_away(table)
         return Response(
             text,
@@ -349,6 +372,7 @@ class Pages:
             Route("/play/{table}/{secret}", self.play_page),
             Route("/export/{table}/{secret}", self.export),
             WebSocketRoute("/ws/{table}/{secret}", sockets.serve),
+            *control_routes(self.lobby, self.host_table, self.host_json),
             Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
         ]
 
@@ -358,7 +382,7 @@ def create_app(lobby: Lobby) -> Starlette:
     routes = Pages(lobby).routes(SeatSockets(lobby))
 
     async def on_startup() -> None:
-        lobby.start_all()
+        await lobby.start_all()
 
     if _has_on_startup():
         app = Starlette(routes=routes, on_startup=[on_startup])  # type: ignore[call-arg]  # an older Starlette's hook
@@ -378,7 +402,7 @@ def _has_on_startup() -> bool:
 def _lifespan(lobby: Lobby) -> Any:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        lobby.start_all()
+        await lobby.start_all()
         yield
 
     return lifespan

@@ -4,11 +4,13 @@ an ASGI middleware), request bodies, and the refusals answered past a bound.
 A client (its address; behind a proxy, the address the proxy forwards, as uvicorn reads it) may make
 :data:`HTTP_RATE` requests a second with bursts of :data:`HTTP_BURST`, and open :data:`OPEN_RATE`
 tables a second with bursts of :data:`OPEN_BURST`; past that it is answered 429 with ``Retry-After``
-(``GET /health`` is never limited). A request body is at most :data:`MAX_BODY` bytes.
+(``GET /health`` is never limited). A request body is at most :data:`MAX_BODY` bytes, and arrives
+within :data:`BODY_TIMEOUT` seconds (the connections themselves: :mod:`mbrules.web.connections`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import math
@@ -21,6 +23,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .rules import MAX_UPLOAD, RulesChoiceError
+from .store import StoreUnavailable
 from .table import TableError
 
 log = logging.getLogger("mbrules.web")
@@ -30,10 +33,15 @@ HTTP_RATE = 20.0  # HTTP requests a second a client may make, on average (a page
 HTTP_BURST = 100  # HTTP requests at once
 OPEN_RATE = 1 / 3  # tables a client may open a second, on average (twenty a minute)
 OPEN_BURST = 20  # tables opened at once
+BODY_TIMEOUT = 10.0  # seconds a request's body may take to arrive (144 KiB at 15 KB/s)
 MAX_CLIENTS = 10_000  # clients whose request rate is remembered (the least recent is forgotten past it)
 
 
 class BodyTooLarge(Exception):
+    pass
+
+
+class BodyTooSlow(Exception):
     pass
 
 
@@ -91,18 +99,17 @@ class RateLimit:
 
 
 async def read_json(request: Request) -> dict[str, Any]:
-    """The request's JSON body, read up to MAX_BODY bytes (a larger one is refused before it is all read)."""
+    """The request's JSON body, read up to MAX_BODY bytes (a larger one is refused before it is all read)
+    within BODY_TIMEOUT seconds (a body trickled slower is refused, 408)."""
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
         raise BodyTooLarge()
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise BodyTooLarge()
-        chunks.append(chunk)
     try:
-        data = json.loads(b"".join(chunks) or b"{}")
+        body = await asyncio.wait_for(_read_body(request), BODY_TIMEOUT)
+    except asyncio.TimeoutError:
+        raise BodyTooSlow() from None
+    try:
+        data = json.loads(body or b"{}")
     except (ValueError, UnicodeDecodeError):
         raise TableError("the request is not JSON") from None
     except RecursionError:  # brackets nested deeper than the parser goes: refused as any malformed body
@@ -110,6 +117,16 @@ async def read_json(request: Request) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise TableError("the request is a JSON object")
     return data
+
+
+async def _read_body(request: Request) -> bytes:
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise BodyTooLarge()
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def is_whole(value: object) -> TypeGuard[int]:
@@ -127,15 +144,22 @@ def error(message: str | list[str], status: int = 400) -> JSONResponse:
     return JSONResponse({"errors": lines}, status_code=status)
 
 
-REFUSED = (BodyTooLarge, RulesChoiceError, TableError)
+REFUSED = (BodyTooLarge, BodyTooSlow, RulesChoiceError, TableError, StoreUnavailable)
 
 
 def refusal(e: Exception) -> JSONResponse:
-    """A request refused: 413 for a body too large, 422 for rules that do not check, else 400."""
+    """A request refused: 413 for a body too large, 422 for rules that do not check, 503 for a store that
+    cannot be written now, else 400."""
     if isinstance(e, BodyTooLarge):
         return error(f"the request is larger than {MAX_BODY // 1024} KiB", 413)
+    if isinstance(e, BodyTooSlow):
+        return error(f"the request's body took longer than {BODY_TIMEOUT:g} s to arrive", 408)
     if isinstance(e, RulesChoiceError):
         return error(e.lines, 422)
+    if isinstance(e, StoreUnavailable):  # another program's lock, a full disk: nothing was done
+        answer = error(f"the table cannot be saved now ({e.why}): nothing was changed; try again in a moment", 503)
+        answer.headers["Retry-After"] = "2"
+        return answer
     return error(str(e))
 
 
@@ -148,6 +172,7 @@ __all__ = [
     "OPEN_RATE",
     "REFUSED",
     "BodyTooLarge",
+    "BodyTooSlow",
     "Buckets",
     "RateLimit",
     "error",

@@ -17,6 +17,7 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .guard import is_whole
+from .control import SEAT_REQUESTS, seat_request
 from .lobby import Conn, Lobby
 from .table import Table
 
@@ -96,9 +97,9 @@ class SeatSockets:
                     return
                 continue
             raw = msg.get("text") if msg.get("text") is not None else msg.get("bytes")
-            self.handle(table, seat, conn, raw)
+            await self.handle(table, seat, conn, raw)
 
-    def handle(self, table: Table, seat: int, conn: Conn, raw: str | bytes | None) -> None:
+    async def handle(self, table: Table, seat: int, conn: Conn, raw: str | bytes | None) -> None:
         """One message from seat ``seat``'s page; the seat is the socket's, never a field of the message."""
         if raw is None or len(raw) > MAX_MESSAGE:
             conn.push(dict(TOO_LARGE))
@@ -106,22 +107,29 @@ class SeatSockets:
         data = _parse(raw)
         kind = data.get("type") if data is not None else None
         if data is not None and kind == "act":
-            self._act(table, seat, conn, data)
+            await self._act(table, seat, conn, data)
         elif kind == "next-hand":
-            if table.press_next_hand(seat):
+            async with table.lock:
+                dealt = table.press_next_hand(seat)
+            if dealt:
                 self.lobby.kick(table)
             self.lobby.broadcast(table)
+        elif kind in SEAT_REQUESTS:
+            said = seat_request(self.lobby, table, seat, str(kind))
+            if said is not None:
+                conn.push(said)
         elif kind == "view":
             conn.push(table.view(seat, self.lobby.connected(table.id)))  # its own seat's, whatever it asks for
         else:
             conn.push(dict(NOT_UNDERSTOOD))
 
-    def _act(self, table: Table, seat: int, conn: Conn, data: dict[str, Any]) -> None:
-        """A move: refused with its reason and the seat's view again, or applied and everyone told."""
+    async def _act(self, table: Table, seat: int, conn: Conn, data: dict[str, Any]) -> None:
+        """A move: refused with its reason and the seat's view again, or written (off the event loop),
+        applied and everyone told; a move the store cannot take now is refused in words."""
         version = data.get("version")
-        why = table.act(seat, data.get("action"), version if is_whole(version) else None)
+        why = await self.lobby.act(table, seat, data.get("action"), version if is_whole(version) else None)
         if why is not None:
-            conn.push({"type": "refused", "code": why.code, "message": why.message, "version": table.version})
+            conn.push({"type": "refused", "code": why.code, "message": why.message, "version": table.version_for(seat)})
             conn.push(table.view(seat, self.lobby.connected(table.id)))
             return
         self.lobby.broadcast(table)
