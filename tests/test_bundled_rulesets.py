@@ -416,6 +416,7 @@ OPTION_CHANGES = {
             "scoring.lines.no_100_no_200.when.trip_completed",
             "scoring.lines.no_100_no_200.to",
             "scoring.lines.no_100_no_200.when.none_played",
+            "scoring.lines.no_100_no_200.label",
         },
     ),
     "french-end-bonuses": (
@@ -423,14 +424,18 @@ OPTION_CHANGES = {
         {
             f"scoring.lines.{name}.{key}"
             for name, keys in (
-                ("fin_contrat_200", ("points", "to", "exclusive", "when.ended_empty_handed", "when.trip_completed")),
-                ("fin_contrat", ("points", "to", "exclusive", "when.ended_empty_handed")),
+                (
+                    "fin_contrat_200",
+                    ("points", "to", "exclusive", "label", "when.ended_empty_handed", "when.trip_completed"),
+                ),
+                ("fin_contrat", ("points", "to", "exclusive", "label", "when.ended_empty_handed")),
                 (
                     "fin_limite_expert",
                     (
                         "points",
                         "to",
                         "exclusive",
+                        "label",
                         "when.trip_completed",
                         "when.played.d200.at_least",
                         "when.played.d200.at_most",
@@ -442,6 +447,7 @@ OPTION_CHANGES = {
                         "points",
                         "to",
                         "exclusive",
+                        "label",
                         "when.trip_completed",
                         "when.played.d200.at_least",
                         "when.played.d200.at_most",
@@ -469,7 +475,7 @@ OPTION_CHANGES = {
                 ("fin_acrobate", ("when.safeties",)),
                 ("fin_expert", ("when.played.d200.at_least", "when.played.d200.at_most")),
             )
-            for key in ("points", "to", "exclusive", "when.trip_completed", *keys)
+            for key in ("points", "to", "exclusive", "label", "when.trip_completed", *keys)
         }
         | {"scoring.lines"},
     ),
