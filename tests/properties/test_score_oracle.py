@@ -390,7 +390,7 @@ def test_no_points_where_scoring_is_off(played, monkeypatch):
 # -- every line of the sheet is data: a mutated compiled line is caught --------------------------
 # The contract's lines are compiled score lines (scoring.lines' form, ScoringRules.standard_lines): each
 # mutant changes one field of one entry's compiled tuple (slot, points, per, when, per_when, to_each,
-# to_when, finisher_only) in every game that has it, as a compile bug or a wrong table would.
+# to_when, finisher_only, group) in every game that has it, as a compile bug or a wrong table would.
 
 
 def _points(line):
@@ -398,7 +398,7 @@ def _points(line):
 
 
 def _no_condition(line):
-    return (*line[:3], (), *line[4:7], False)  # paid whatever the side shows (finisher or not)
+    return (*line[:3], (), *line[4:7], False, *line[8:])  # paid whatever the side shows (finisher or not)
 
 
 def _once(line):
@@ -406,7 +406,7 @@ def _once(line):
 
 
 def _other_recipients(line):
-    return (*line[:5], not line[5], (), line[7])  # to the side instead of its opponents, or the other way round
+    return (*line[:5], not line[5], (), *line[7:])  # to the side instead of its opponents, or the other way round
 
 
 LINE_MUTANTS = [
