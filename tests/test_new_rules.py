@@ -85,6 +85,17 @@ def test_empty_pile_ends_hand_every_hand_ends_when_nothing_is_left_to_draw():
         assert any(snap.hands), "cards are left in hand, not played out"
 
 
+def test_safety_replacement_draw_is_the_extra_turns_draw_so_without_an_extra_turn_nothing_is_drawn():
+    """PlayAural's replacement card 'begins the Safety's extra turn' (game.py _play_safety): composed with
+    no-safety-extra-turn (sisyphus-bbs plays none) there is no extra turn and so no replacement card, or the
+    next turn's draw would leave a hand of hand_size + 2 (the score oracle's slow test found it)."""
+    for rid, options in (("playaural", ["no-safety-extra-turn"]), ("sisyphus-bbs", ["safety-replacement-draw"])):
+        for players in (2, 4):
+            game = mbrules.load_game(rid, players=players, options=options)
+            assert not game.safety_replacement_draw
+            api_test(game, matches=1, seed=3)
+
+
 # -- the programs' profiles: "play as there" (rulesets/playaural.yaml, sisyphus-bbs.yaml, bsd-mille.yaml)
 
 

@@ -193,7 +193,11 @@ class Game:
         )  # the caller's turn waits for the attacker's
         self.safety_extra_turn_needs_draw_pile = play.safety_extra_turn_needs_draw_pile.value
         # a safety in turn replaced at once (effects: _play's safety; play then draw draws after the play anyway)
-        self.safety_replacement_draw = play.safety_replacement_draw.value and not self.play_then_draw
+        # the replacement card is the safety's extra turn's draw (PlayAural game.py _play_safety: 'this draw begins
+        # the Safety's extra turn'): with no extra turn (option no-safety-extra-turn) there is nothing to replace
+        self.safety_replacement_draw = (
+            play.safety_replacement_draw.value and play.safety_extra_turn.value and not self.play_then_draw
+        )
         self.fast_play_enabled = ruleset.fast_play.enabled.value
         self.fast_play_replacement_draw = ruleset.fast_play.replacement_draw.value
         # For each hazard: the remedies that fix it (the cards a fast-play window answers with).

@@ -202,7 +202,8 @@ def score_oracle(
     reshuffling = turn.reshuffles.value > 0 or (turn.refill_empty_hand.value and turn.refill_reshuffles.value > 0)
     ptd = turn.order.value == "play_then_draw"
     refill_empty = turn.refill_empty_hand.value
-    replaced = ruleset.play.safety_replacement_draw.value and not ptd
+    # the replacement card is the draw of the safety's extra turn: none without play.safety_extra_turn
+    replaced = ruleset.play.safety_replacement_draw.value and ruleset.play.safety_extra_turn.value and not ptd
     # play then draw, a coup fourré's extra turn: the attacker's draw is taken at once (a queued turn waits
     # for the attacker's own draw, an action of its own)
     owed = ptd and ruleset.coup_fourre.extra_turn.value and ruleset.coup_fourre.bonus_turn.value != "queued"

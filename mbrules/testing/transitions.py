@@ -85,8 +85,10 @@ def _pile_out_ends(after: View, q: int) -> bool:
 
 
 def _replaced(before: View, g: Game) -> bool:
-    """play.safety_replacement_draw: a safety played in turn now is replaced at once from the draw pile."""
-    return g.ruleset.play.safety_replacement_draw.value and not _ptd(g) and before.can_draw()
+    """play.safety_replacement_draw: a safety played in turn now is replaced at once from the draw pile, as
+    the draw of its extra turn (none without play.safety_extra_turn)."""
+    play = g.ruleset.play
+    return play.safety_replacement_draw.value and play.safety_extra_turn.value and not _ptd(g) and before.can_draw()
 
 
 def _ptd(g: Game) -> bool:
