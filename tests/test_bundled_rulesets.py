@@ -415,6 +415,7 @@ OPTION_CHANGES = {
             "scoring.lines.no_100_no_200.when.trip_completed",
             "scoring.lines.no_100_no_200.to",
             "scoring.lines.no_100_no_200.when.none_played",
+            "scoring.lines.no_100_no_200.label",
         },
     ),
     "french-end-bonuses": (
@@ -422,10 +423,10 @@ OPTION_CHANGES = {
         {
             f"scoring.lines.{name}.{key}"
             for name, keys in (
-                ("empty_hand", ("points", "to", "when.hand_empty", "when.trip_completed")),
-                ("empty_hand_arrival", ("points", "to", "when.hand_empty", "when.trip_completed")),
-                ("one_safety_arrival", ("points", "to", "when.trip_completed", "when.safeties")),
-                ("no_25_arrival", ("points", "to", "when.trip_completed", "when.none_played")),
+                ("empty_hand", ("points", "label", "to", "when.hand_empty", "when.trip_completed")),
+                ("empty_hand_arrival", ("points", "label", "to", "when.hand_empty", "when.trip_completed")),
+                ("one_safety_arrival", ("points", "label", "to", "when.trip_completed", "when.safeties")),
+                ("no_25_arrival", ("points", "label", "to", "when.trip_completed", "when.none_played")),
             )
             for key in keys
         }

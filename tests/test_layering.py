@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LAYERS: dict[str, int] = {
     "mbrules.vocab": 0,
     "mbrules._paths": 0,
+    "mbrules.text": 0,
     "mbrules._startup": 0,
     "mbrules.safe_output": 0,
     "mbrules.ruleset": 1,
@@ -38,7 +39,7 @@ LAYERS: dict[str, int] = {
     "mbrules.compare": 4,
     "mbrules.sweep": 4,
     "mbrules.env": 4,
-    "mbrules.openspiel": 4,
+    "mbrules.openspiel": 4,  # the contract's name of mbrules.env.openspiel
     "mbrules.testing": 4,
     "mbrules.cli": 5,
     "mbrules.tui": 5,

@@ -289,18 +289,30 @@ class Legality(StateFields):
         without a move."""
         if c not in self._hands[p]:
             return NOT_IN_HAND
-        g = self.game
-        if g.discard_free:
+        if self.game.discard_free:
             return None
-        if g.undiscardable[c] and (self._can_play(p) or not all(g.undiscardable[x] for x in self._hands[p])):
-            return NOT_DISCARDABLE  # option safeties-not-discardable (BSD mille move.c)
+        return self._discard_reason(p, c, None)
+
+    def _discard_reason(self, p: int, c: int, can_play: bool | None) -> str | None:
+        """:meth:`_verify_discard`'s checks of card ``c``, which ``p`` holds, past the hand test, in their
+        order. ``can_play``: whether ``p`` could play a card now, when the caller knows it
+        (``legal_actions()`` has just judged every card), else None: worked out here, only where a check
+        reads it (the hand's card checks once, not once per discard candidate)."""
+        g = self.game
+        if g.undiscardable[c]:
+            if can_play is None:
+                can_play = self._can_play(p)
+            if can_play or not all(g.undiscardable[x] for x in self._hands[p]):
+                return NOT_DISCARDABLE  # option safeties-not-discardable (BSD mille move.c)
         if not g.discard_playable and self._card_playable(p, c):
             return PLAYABLE_CARD  # option playable-not-discardable (PlayPalace always_allow_discarding off)
         if g.discard_draw_must_play and not g.play_then_draw and self._took_discard_top(p):
             return DISCARD_DRAW_MUST_PLAY  # the turn took the discard top: it plays (it can: checked at the draw)
-        if self._discard_allowed(self._can_play(p)):
+        if g.voluntary_discard:
             return None
-        return MUST_PLAY
+        if can_play is None:
+            can_play = self._can_play(p)
+        return None if self._discard_allowed(can_play) else MUST_PLAY
 
     def _card_playable(self, p: int, c: int) -> bool:
         """Whether ``p`` could play card ``c`` now on some side."""
@@ -436,7 +448,8 @@ class Legality(StateFields):
             if g.discard_free:
                 acts += discards
             elif g.voluntary_discard or self._discard_allowed(bool(acts)):
-                acts += [a for a in discards if self._verify_discard(p, a.card_index) is None]
+                can_play = bool(acts)  # the plays judged above: whether p could play a card
+                acts += [a for a in discards if self._discard_reason(p, a.card_index, can_play) is None]
             return acts
         if ph == P_DRAW:
             g = self.game

@@ -219,6 +219,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         reshuffles: int = 0,
         after_draw: int = -1,
         recent: Sequence[tuple[int, Any]] = (),
+        queued: Sequence[int] = (),
     ) -> "State":
         """A hand set up card by card and waiting at ``decision`` (a search bot's sampled world).
 
@@ -231,7 +232,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         The ruleset's turn rules: ``reshuffles`` made this hand so far; a MULLIGAN decision (a
         mulligan under way); with play then draw, a TURN whose draw is due (``drawn`` False, the
         hand not empty) draws after the play, and ``after_draw`` is who plays next; ``recent``, this hand's
-        action that turn.discard_draw_must_play looks back at (``Observation.recent``), begins its history.
+        action that turn.discard_draw_must_play looks back at (``Observation.recent``), begins its history; ``queued``, the coup fourré turns waiting (queued-coup-fourre-turn).
         The state rests at the hand's end (it never deals a next hand).
         """
         st = cls(game, seed)
@@ -250,6 +251,8 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         st._reshuffles = reshuffles
         st._after_draw = after_draw
         st._history = list(recent)
+        st._queued = list(queued)  # queued coup fourré turns; play goes on from the last one's left
+        st._resume = st._queued[-1] if st._queued else -1
         if decision.kind == DecisionKind.TURN:
             st._phase = P_PLAY if decision.drawn else P_DRAW
         elif decision.kind == DecisionKind.MULLIGAN:
@@ -633,10 +636,12 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
                     if self._verify_play(p, c, ts) is None:
                         g = self.game
                         k = g.kind[c]
-                        if k == SAFETY:
-                            n_discard = len(self._discard)
+                        if k == SAFETY:  # its replacement draw (play.safety_replacement_draw) is noted
+                            n_stock, n_discard = len(self._stock), len(self._discard)
+                            self._note = 0
+                            self._drawn_more = []
                             self._play(p, c, ts)
-                            return self._finish(p, action, len(self._stock), n_discard, ts)
+                            return self._finish(p, action, n_stock, n_discard, ts, noted=True)
                         self._play(p, c, ts)
                         ph = self._phase
                         if ph < P_HAND_OVER:
@@ -702,10 +707,12 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
             self.next_hand()
         return t
 
-    def _finish(self, p: int, a: Action, n_stock: int, n_discard: int, ts: int) -> Transition:
-        """The fast path's end: the record, then the next deal if the hand ended (matches from new_match)."""
-        self._note = 0  # a play or a discard on the fast path draws nothing
-        self._drawn_more = []
+    def _finish(self, p: int, a: Action, n_stock: int, n_discard: int, ts: int, noted: bool = False) -> Transition:
+        """The fast path's end: the record, then the next deal if the hand ended (matches from new_match).
+        ``noted``: the action's draws were noted (a safety's replacement draw), else it drew nothing."""
+        if not noted:
+            self._note = 0  # a play or a discard on the fast path draws nothing
+            self._drawn_more = []
         t = self._record(p, a, n_stock, n_discard, ts)
         if self._phase == P_HAND_OVER and self._deal_next:
             self.next_hand()
@@ -747,7 +754,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
             ts = ps
             hazard = self._cf_hazard
             done = g.safety_distance > 0 and self._completer == ps  # option safety-distance
-            queued = g.coup_fourre_extra_turn and g.coup_fourre_bonus_turn_queued and ph < P_HAND_OVER and not done
+            queued = g.coup_fourre_bonus_turn_queued and p in self._queued  # waits for the turn in progress
             extra = g.coup_fourre_extra_turn and not g.coup_fourre_bonus_turn_queued and ph < P_HAND_OVER and not done
         elif op == FAST_PLAY:
             ts = ps

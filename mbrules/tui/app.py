@@ -16,16 +16,14 @@ picked card away: a mulligan), the status line saying which; the end of a hand i
 seat a blank screen hides the hand until the next person presses Enter (Textual draws on the
 terminal's alternate screen: nothing stays in the scrollback).
 
-The match itself is :class:`MatchDriver` (no Textual): bots and draws run until a human seat
+The match itself is :class:`mbrules.tui.driver.MatchDriver` (no Textual): bots and draws run until a human seat
 decides, every sentence about a play is :mod:`mbrules.narrate`'s, told from ``State.apply``'s
 transition record. ``--plain`` keeps the prompt loop of :mod:`mbrules.tui.session`.
 """
 
 from __future__ import annotations
 
-from collections import deque
-from dataclasses import dataclass
-from typing import Callable, Sequence, cast
+from typing import TYPE_CHECKING, Any, Callable, Sequence, cast
 
 from rich.table import Table
 from rich.text import Text
@@ -37,10 +35,12 @@ from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
-from mbrules.bots import make_bot, make_bots
-from mbrules.engine import Action, Game, IllegalAction, Observer, State
-from mbrules.seats import BotSeat, LaterSeat, SeatLoop
-from mbrules.engine.words import fold
+if TYPE_CHECKING:
+    from textual.geometry import Size
+
+
+from mbrules.engine import Action, Game, IllegalAction
+from mbrules.text import fold
 from mbrules.narrate import Narrator, line_label, side_label, take_refusal
 from mbrules.vocab import (
     COUP_FOURRE,
@@ -56,119 +56,12 @@ from mbrules.vocab import (
     DecisionKind,
 )
 
-from .table import DrawChoice, DrawNotes, PublicNarrator, SeatedMatch, draw_choice, draw_prompt, hint_bot_name
-from .words import refusal, why_not
+from .driver import MatchDriver as MatchDriver  # (re-exported: the terminal game's controller)
+from .table import DrawChoice, draw_choice, draw_prompt
+from .words import refusal
 
 KIND_STYLE = {DISTANCE: "bold", HAZARD: "bold red", REMEDY: "bold green", SAFETY: "bold cyan"}
 NBSP = "\u00a0"
-
-
-# -- the match, without any screen --------------------------------------------------------------
-@dataclass
-class _Undo:
-    state: State
-    lines: list
-    notes: dict
-    recorded: tuple[int, int] | None  # (hands, actions in the last hand) the recorder held
-
-
-@dataclass
-class MatchDriver(SeatedMatch):
-    """A match where the seats in ``humans`` decide from the keyboard and bots play the others."""
-
-    game: Game
-    seed: int
-    bots: Sequence[str]
-    humans: Sequence[int]
-    max_hands: int | None = None
-    observers: Sequence[Observer] = ()
-    save_path: object = None  # --record FILE: a quit saves the match there, and the same command continues it
-
-    def __post_init__(self):
-        g = self.game
-        self.humans = tuple(sorted(set(self.humans)))
-        self.players = make_bots(list(self.bots), g, self.seed)  # the same streams as a headless play
-        self.hint_name = hint_bot_name()
-        self.hinters = {p: make_bot(self.hint_name, g, p, f"{self.seed}:hint") for p in self.humans}
-        self.narrator = PublicNarrator(g)
-        self.narrator.lines = deque(maxlen=200)  # a tall window shows more of them
-        self.words = Narrator(g)
-        self.notes: dict[int, list[str]] = {p: [] for p in self.humans}
-        self.draw_notes = DrawNotes(self.notes, lambda c: f"You drew {g.names[c]}.")  # after "Resumed ..."
-        # A person's seat answers later (a key); the bots are asked even their forced moves, as they always were.
-        self.seats = [
-            LaterSeat() if p in self.humans else BotSeat(b, asks_lone=True) for p, b in enumerate(self.players)
-        ]
-        st = State.new_match(g, self.seed, deal_next=False)
-        self.loop = SeatLoop(st, self.seats, max_hands=self.max_hands)
-        self._watch(st)
-        self.undo_stack: list[_Undo] = []
-
-    @property
-    def state(self) -> State:
-        return self.loop.state
-
-    def _watch(self, st: State) -> None:
-        st.add_observer(self.narrator)
-        st.add_observer(self.draw_notes)
-        for o in self.observers:
-            st.add_observer(o)
-
-    @property
-    def recorder(self):
-        from mbrules.scenario.record import Recorder
-
-        return next((o for o in self.observers if isinstance(o, Recorder)), None)
-
-    def advance(self) -> str:
-        """Bots play and draws are made until a human seat decides ('human'), or the hand ends ('hand')."""
-        return "hand" if self.loop.advance() < 0 else "human"
-
-    def hand_finished(self) -> bool:
-        """Counts the hand just over; True when the match (or the ``--hands`` cap) is over."""
-        self.undo_stack.clear()
-        return self.loop.hand_finished()
-
-    def play(self, p: int, a: Action) -> None:
-        """A human seat's move (legal: it was picked from ``legal_actions``); kept for undo first."""
-        rec = self.recorder
-        if len(self.humans) == 1:
-            self.undo_stack.append(
-                _Undo(
-                    self.state.clone(),
-                    list(self.narrator.lines),
-                    {k: list(v) for k, v in self.notes.items()},
-                    (len(rec.hands), len(rec.hands[-1]["actions"]) if rec.hands else 0) if rec else None,
-                )
-            )
-        self.state.verify(a, player=p)  # IllegalAction, the state untouched, as apply would say
-        self.notes[p] = []  # before the move: a draw chosen here (p, t, a mulligan's draw back) notes its card
-        self.seats[p].offer(a)
-        self.loop.step()
-
-    def can_undo(self) -> bool:
-        return len(self.humans) == 1 and bool(self.undo_stack)
-
-    def undo(self) -> None:
-        u = self.undo_stack.pop()
-        self.loop.state = u.state  # a clone has no observers: watch it again (then put back what they kept)
-        self._watch(u.state)
-        self.narrator.lines = deque(u.lines, maxlen=self.narrator.lines.maxlen)
-        self.notes = self.draw_notes.notes = u.notes
-        rec = self.recorder
-        if rec is not None and u.recorded is not None:
-            hands, actions = u.recorded
-            del rec.hands[hands:]
-            if rec.hands:
-                del rec.hands[-1]["actions"][actions:]
-
-    def hint(self, p: int) -> Action:
-        st = self.state
-        return self.hinters[p].choose(st.observation(p), st.legal_actions())
-
-    def why_not(self, p: int, card: int) -> str | None:
-        """In player words, why ``card`` cannot be played now (None when it can be somewhere)."""
-        return why_not(self.state, p, card)
 
 
 # -- drawing the table --------------------------------------------------------------------------
@@ -185,7 +78,7 @@ def bar(miles: int, target: int, width: int) -> Text:
     return t
 
 
-def _game_app(screen: Screen) -> "MilleBornesApp":
+def _game_app(screen: Screen[Any]) -> "MilleBornesApp":
     """The app a screen of this module is shown by: always the Mille Bornes app."""
     return cast("MilleBornesApp", screen.app)
 
@@ -193,7 +86,7 @@ def _game_app(screen: Screen) -> "MilleBornesApp":
 class GamePane(Widget):
     """A pane of the table: it draws from the app's match (``game_app``)."""
 
-    def __init__(self, app_: "MilleBornesApp", **kw):
+    def __init__(self, app_: "MilleBornesApp", **kw: Any):
         super().__init__(**kw)
         self.game_app = app_
 
@@ -201,7 +94,7 @@ class GamePane(Widget):
 class FittedPane(GamePane):
     """A pane exactly as tall as its text at the pane's width (``_text(width)``)."""
 
-    def get_content_height(self, container, viewport, width: int) -> int:
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return self._text(width).plain.count("\n") + 1
 
     def _text(self, width: int) -> Text:
@@ -400,7 +293,7 @@ def keys_line(choice: DrawChoice | None) -> str:
     return "  ".join(ways) + "  " + KEYS_AT_DRAW
 
 
-class TableScreen(Screen):
+class TableScreen(Screen[None]):
     """The game: everything on one screen."""
 
     def compose(self) -> ComposeResult:
@@ -473,11 +366,11 @@ class FoldedText(Widget):
 
     DEFAULT_CSS = "FoldedText { height: auto; }"
 
-    def __init__(self, fold_to: Callable[[int], str], **kw):
+    def __init__(self, fold_to: Callable[[int], str], **kw: Any):
         super().__init__(**kw)
         self.fold_to = fold_to
 
-    def get_content_height(self, container, viewport, width: int) -> int:
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return self.fold_to(max(20, width)).count("\n") + 1
 
     def render(self) -> Text:
@@ -566,7 +459,7 @@ class ScoreSheet(Screen[None]):
         sheet = st.hand_sheets[-1]
         for line in g.score_line_names:  # the contract's lines and the ruleset's own (scoring.lines)
             t.add_row(
-                line_label(line),
+                line_label(line, g),
                 *(str(sheet[s][line]) for s in range(g.sides)),
                 end_section=line == g.score_line_names[-2],
             )
@@ -606,7 +499,7 @@ class MilleBornesApp(App[str]):
     TITLE = "mbrules"
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, driver: MatchDriver, **kw):
+    def __init__(self, driver: MatchDriver, **kw: Any):
         super().__init__(**kw)
         self.driver = driver
         self.game = driver.game
@@ -641,7 +534,7 @@ class MilleBornesApp(App[str]):
     def on_resize(self, event: events.Resize) -> None:
         self.call_later(self.fit_check)
 
-    def push_screen(self, screen, *args, **kw):
+    def push_screen(self, screen: Any, *args: Any, **kw: Any) -> Any:
         """Every screen the match shows (a prompt, a score sheet) stays under TooSmall while the window is
         too small."""
         shown = super().push_screen(screen, *args, **kw)
@@ -874,7 +767,7 @@ class MilleBornesApp(App[str]):
         elif key == "q":
             self.action_quit_match()
 
-    def draw_key(self, key: str, choice: DrawChoice, hand) -> None:
+    def draw_key(self, key: str, choice: DrawChoice, hand: Sequence[int]) -> None:
         """p draws from the draw pile (ends a mulligan), t takes the discard top, m throws the picked card
         away (a mulligan); a key with no such way to draw now says why."""
         g = self.game
@@ -1007,7 +900,7 @@ def help_text(width: int) -> str:
     return "\n".join(parts) + "\n"
 
 
-def run_app(driver: MatchDriver, **run_kw) -> str:
+def run_app(driver: MatchDriver, **run_kw: Any) -> str:
     """Run the full-screen game; returns 'over', 'quit' or 'interrupted' (Ctrl-C twice)."""
     result = MilleBornesApp(driver).run(**run_kw)
     return result or "quit"
