@@ -128,21 +128,27 @@ def _hand_length(mb: _EngineGame) -> int:
 
     The books' hand: a chance node, a draw, a card and a window answer per card of the deck, the deck
     again for each reshuffle allowed, and the extension question. A draw from the discard pile adds
-    turns that take nothing from the draw pile; with turn.discard_draw_must_play (option draw-from-discard)
+    turns that take nothing from the draw pile; with turn.discard_draw_must_play (option discard-draw-must-play)
     each of them plays a card onto a tableau (the potential argument of ``Legality._verify_draw_discard``):
     at most the deck, plus every hazard once more for each safety (which sweeps hazards back to the
     discard pile), each turn a draw, a card, a window's answers and an extension answer. Without that
-    rule a hand has no bound in the rules, and four times the books' count is all that is allowed."""
+    rule, the stall rule (turn.stall_discards) bounds the turns of a discard-pile draw and a discard
+    between two of those."""
     passes = 1 + int(max(mb.max_reshuffles, mb.max_refill_reshuffles))
     per_pass = 4 * len(mb.deck)
     books = passes * per_pass + 2
     if not mb.draw_from_discard:
         return books
+    hazards = sum(1 for c in mb.deck if mb.kind[c] == HAZARD)
+    safeties = sum(1 for c in mb.deck if mb.kind[c] == SAFETY)
+    plays = len(mb.deck) + safeties * hazards
+    bounded = books + plays * (3 + mb.players)
     if mb.discard_draw_must_play:
-        hazards = sum(1 for c in mb.deck if mb.kind[c] == HAZARD)
-        safeties = sum(1 for c in mb.deck if mb.kind[c] == SAFETY)
-        return books + (len(mb.deck) + safeties * hazards) * (3 + mb.players)
-    return 4 * passes * per_pass + 2
+        return bounded
+    # the stall rule (turn.stall_discards): between two draws from the draw pile or plays, at most that many
+    # turns of a discard-pile draw and a discard
+    progress = passes * len(mb.deck) + plays
+    return bounded + (progress + 1) * mb.stall_discards * 2
 
 
 def _options(text: str) -> list[str]:

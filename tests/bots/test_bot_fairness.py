@@ -19,10 +19,15 @@ from mbrules.vocab import MULLIGAN, DecisionKind
 from bots_helpers import decisions, learned_spec
 
 BOTS = ["random", "heuristic", "expert:budget=8", "expert:budget=60,z=10,drop=-5", "learned", "learned:width=3"]
+# the search bots cost seconds a case: make test-fast keeps one of each (the deep expert's search is the
+# shallow one's, for longer), make test every case
+_SLOW = pytest.mark.slow
 
 
 @pytest.mark.parametrize("players", [2, 4])
-@pytest.mark.parametrize("name", BOTS)
+@pytest.mark.parametrize(
+    "name", [pytest.param(b, marks=_SLOW) if b.startswith("expert:budget=60") else b for b in BOTS]
+)
 def test_permuting_unseen_cards_gives_the_same_decision(name, players):
     game = mbrules.load_game("winning-moves", players=players)
     rng = random.Random(7)
@@ -89,8 +94,18 @@ def test_every_registered_bot_is_checked_for_fairness():
     assert {b.partition(":")[0] for b in EVERY_BOT} == set(bot_names())
 
 
-@pytest.mark.parametrize("name", EVERY_BOT)
-@pytest.mark.parametrize("option", sorted(OPTION_CASES))
+# make test-fast: the search bots (seconds a case) face two options of the seven, the others every option
+SEARCH_OPTIONS_FAST = ("draw-from-discard", "mulligan")
+
+
+def _hidden_state_cases():
+    for option in sorted(OPTION_CASES):
+        for name in EVERY_BOT:
+            slow = name.startswith(("expert", "learned")) and option not in SEARCH_OPTIONS_FAST
+            yield pytest.param(option, name, marks=[_SLOW] if slow else [], id=f"{option}-{name}")
+
+
+@pytest.mark.parametrize(("option", "name"), list(_hidden_state_cases()))
 def test_the_new_hidden_state_of_the_house_rules_never_changes_a_decision(option, name, tmp_path_factory):
     """Dealing the unseen cards of a real position otherwise (other hands, the draw order, after a
     reshuffle the new pile's order) gives every bot, seeded alike, the same decision at every kind of
