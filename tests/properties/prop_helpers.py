@@ -80,6 +80,9 @@ FOUND = [
     (("asmodee-2014", ("play-then-draw", "playable-not-discardable"), 6), 1073741823, 0, 92),
     # issue 42 item 14: a fast-play window (asmodee-2014 has fast play); the candidates had no fast play
     (("asmodee-2014", ("speed-limit-stacking", "no-voluntary-discard"), 3), 0, 0, 55),
+    # found by the derandomized run on main's playaural (issue 43): after a safety with no extra turn
+    # (no-safety-extra-turn), p2 holds 7 cards outside its turn (the checker's hand size, step 115)
+    (("playaural", ("no-safety-extra-turn",), 2), 0, 0, 116),
 ]
 
 
