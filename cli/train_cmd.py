@@ -13,6 +13,7 @@ from typing import Iterator, Optional
 import typer
 
 from mbrules._paths import install_hint
+from mbrules.engine import Game
 from mbrules.bots.training import MAX_POSITIONS, MAX_POSITIONS_LIMIT  # (numpy is imported only when it trains)
 
 from .common import EXIT_USAGE, Interrupted, SignalFlag, app, check_range, fail, signals, text_console
@@ -96,6 +97,7 @@ def train(
             f"{plural(game.sides, 'side')}",
             EXIT_USAGE,
         )
+    _refuse_what_memory_cannot_hold(game, max_positions)
     from mbrules.safe_output import OutputPathError, check_output_file, write_file_atomic
 
     try:
@@ -173,4 +175,22 @@ def train(
         f"wrote {out} in {figures['seconds']} s ({figures['cpu_seconds']} s of CPU); "
         f"play it with --bot learned:model={out}",
         markup=False,
+    )
+
+
+def _refuse_what_memory_cannot_hold(game: Game, max_positions: int) -> None:
+    """Before any work: exit 2 when the positions --max-positions keeps would not fit, at the fit's peak, in
+    the memory available now, saying how many would (issue 42 item 13). Memory does not grow with --games
+    (past the bound a uniform sample is kept), so the bound is what must fit."""
+    from mbrules.bots.training import available_memory, fit_bytes
+
+    need, free = fit_bytes(game, max_positions), available_memory()
+    if free is None or need <= free:
+        return
+    fits = free * max_positions // need
+    fail(
+        f"mbrules: --max-positions {max_positions:,} would need about {need / 1e9:.1f} GB at the fit, and "
+        f"{free / 1e9:.1f} GB is available: at most {fits:,} positions would fit"
+        + (f"; pass --max-positions {fits} or fewer" if fits >= 1_000 else ""),
+        EXIT_USAGE,
     )

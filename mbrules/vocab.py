@@ -174,6 +174,9 @@ class Reason(StrEnum):
     # turn.discard_draw_must_play: 'draw discard' where the taker could not then play a card (play then draw:
     # a turn that played none), or a discard in a turn that drew from the discard pile
     DISCARD_DRAW_MUST_PLAY = "discard-draw-must-play"
+    # 'draw discard' in a turn that has no draw at all: the draw pile is out and no reshuffle is left, where the
+    # ruleset takes the top only in place of a draw from the draw pile (turn.draw_from_discard's ruling)
+    DRAW_PILE_OUT = "draw-pile-out"
 
 
 # The int codes of the engine's tables (Game.kind, Game.pile, Action.op), as plain ints.

@@ -19,6 +19,28 @@ os.environ["COLUMNS"] = "80"
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 
+def _hypothesis_profiles() -> None:
+    """Hypothesis profiles for every property test of the suite (issue 42 item 14).
+
+    ``default`` (make test, CI) is derandomized: each test tries the same examples on every run (its
+    explicit ``@example``s first: the cases found once and, for the engine's properties, every option),
+    so a run cannot pass or fail by chance, and nothing is read from or written to ``.hypothesis/``.
+    ``thorough`` (``HYPOTHESIS_PROFILE=thorough``) searches: random examples, many more of them, its
+    database on; a case it finds is added to the property's explicit examples (prop_helpers.FOUND)."""
+    from hypothesis import HealthCheck, settings
+
+    common = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True)
+    settings.register_profile("default", max_examples=150, derandomize=True, database=None, **common)
+    settings.register_profile("thorough", max_examples=1000, derandomize=False, **common)
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+try:
+    _hypothesis_profiles()
+except ImportError:  # make test-core installs the test tools, Hypothesis included; without it no property runs
+    pass
+
+
 def pytest_collection_modifyitems(config, items):
     """make test runs on two processes (pytest-xdist, --dist loadgroup): the tests that start or join a Ray
     instance run on one of them, one after another, since two Ray instances on one machine find each other."""

@@ -165,3 +165,38 @@ def test_fast_play_and_the_turn_rules_play_together(players):
                 assert str(a) == "draw discard"
                 seen["draw discard"] += 1
     assert all(seen.values()), seen
+
+
+def _refusal(st: State, action: str) -> tuple[str, str]:
+    try:
+        st.verify(action)
+    except mbrules.IllegalAction as e:
+        return e.code, e.message
+    raise AssertionError(f"{action} was accepted")
+
+
+def test_a_turn_with_no_draw_says_so_when_a_draw_is_asked_for():
+    """Issue 42 item 12: once the draw pile is out (express: no reshuffle) a turn has no draw. Taking the
+    discard pile's top was refused as not-your-turn 'p2 has already drawn this turn', though p2 drew
+    nothing: it is draw-pile-out now, a code only the discard-draw rule makes possible, and a plain draw
+    keeps its code (not-your-turn) with words that say why. A player who did draw the last card has drawn."""
+    hand = ["d25", "d50", "d75", "gasoline"]
+    game = mbrules.load_game("express", players=2)
+    st = _position(game, [hand, hand], ["d100"], {0: {"battle": ["roll"]}, 1: {"battle": ["roll"]}}, ["d25"])
+    st.apply("draw")  # p1 takes the last card: p1 has drawn this turn
+    assert _refusal(st, "draw discard") == ("not-your-turn", "p1 has already drawn this turn")
+    st.apply("discard gasoline")
+    assert _refusal(st, "draw discard") == (
+        "draw-pile-out",
+        "the draw pile is out, so p2's turn has no draw: the discard pile's top is taken only in place of a "
+        "draw from the draw pile",
+    )
+    assert _refusal(st, "draw") == (
+        "not-your-turn",
+        "the draw pile is out, so p2's turn has no draw: play or discard a card",
+    )
+    # play then draw, cards left: the draw comes after the play
+    game = mbrules.load_game("winning-moves", players=2, options=["play-then-draw"])
+    hand6 = ["d25", "d50", "d75", "d100", "gasoline", "spare_tire"]
+    st = _position(game, [hand6, hand6], [], {}, ["d25", "d50"])
+    assert _refusal(st, "draw") == ("not-your-turn", "p1 plays first this turn and draws after it (play then draw)")

@@ -52,6 +52,34 @@ MAX_POSITIONS = 250_000  # positions kept for the fit (about 160 MB at 2 players
 MAX_POSITIONS_LIMIT = 2_000_000  # the most ``--max-positions`` may ask for
 
 
+FIT_COPIES = 3  # the kept positions' array at the fit's peak: itself, standardized, and the solver's copy
+# (measured: a linear or mlp fit of a 83 MB array raised the peak RSS by 163 to 170 MB, about two more copies)
+
+
+def fit_bytes(game: Game, max_positions: int, hand: bool = DEFAULT_HAND) -> int:
+    """About the most memory the positions need, at the fit's peak, when ``max_positions`` are kept (8 bytes a
+    feature, :data:`FIT_COPIES` copies): the figure ``mbrules train`` compares with the memory available."""
+    return max_positions * len(Featurizer(game, hand).names) * 8 * FIT_COPIES
+
+
+def available_memory() -> int | None:
+    """The memory the system can give now, in bytes (Linux: /proc/meminfo MemAvailable; else the free
+    physical pages), or None where it cannot be told."""
+    import os
+
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
 class TrainingStopped(Exception):
     """``should_stop()`` became true: the training was abandoned, nothing written."""
 

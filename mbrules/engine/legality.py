@@ -18,8 +18,8 @@ Reads: the position (hands, piles, the derived side state ``_rolling``, ``_bhaz`
 with ``_bmask``, ``overshoot``, ``moves``; the turn's ``draw_from_discard``, ``discard_draw_must_play``,
 ``mulligan``). The codes these options add (``rolling-safety``,
 ``same-hazard``, ``other-hazard``, ``not-discardable``, ``playable-card``) take their places among the
-card's own checks; ``no-discard-draw`` then ``discard-draw-must-play`` judge a draw from the discard pile
-after not-your-turn, and ``discard-draw-must-play`` a discard after the card's own checks, before
+card's own checks; ``draw-pile-out`` (a turn with no draw at all), ``no-discard-draw`` then
+``discard-draw-must-play`` judge a draw from the discard pile after not-your-turn, and ``discard-draw-must-play`` a discard after the card's own checks, before
 must-play (docs/api.md).
 
 May change: nothing in the position. Its only writes are its own memo of
@@ -71,6 +71,7 @@ from .fields import StateFields
     NO_DISCARD_DRAW,
     NO_MULLIGAN,
     DISCARD_DRAW_MUST_PLAY,
+    DRAW_PILE_OUT,
 ) = (
     Reason.ALREADY_LIMITED,
     Reason.BAD_TARGET,
@@ -97,6 +98,7 @@ from .fields import StateFields
     Reason.NO_DISCARD_DRAW,
     Reason.NO_MULLIGAN,
     Reason.DISCARD_DRAW_MUST_PLAY,
+    Reason.DRAW_PILE_OUT,
 )
 
 
@@ -198,9 +200,10 @@ class Legality(StateFields):
         safety sweeps back to the discard pile (at most the hazards, once per safety); and cards leaving
         the hands with no draw, at most the cards dealt and drawn. ``tests/test_discard_draw_bound.py``
         plays adversarial seats against that figure."""
-        if self._phase != P_DRAW:
-            return NOT_YOUR_TURN
         g = self.game
+        if self._phase != P_DRAW:
+            # the top is taken in place of the turn's draw: a turn with none at all says so (issue 42 item 12)
+            return DRAW_PILE_OUT if g.draw_from_discard and self._turn_without_draw() else NOT_YOUR_TURN
         if not g.draw_from_discard or not self._discard:
             return NO_DISCARD_DRAW
         if g.discard_draw_must_play:
@@ -211,6 +214,18 @@ class Legality(StateFields):
             elif not self._can_play(p, self._discard[-1]):
                 return DISCARD_DRAW_MUST_PLAY
         return None
+
+    def _turn_without_draw(self) -> bool:
+        """At the play of a turn: the turn has no draw at all, since nothing can be drawn (the draw pile out and
+        no reshuffle left: winning-moves.txt §6C) and its player did not take the last card itself (draw then
+        play: that draw is the player's last act); not a turn whose draw is done, nor one that draws after its
+        play (play then draw, while a card is left)."""
+        if self._phase != P_PLAY or self._can_draw():
+            return False
+        if self.game.play_then_draw:
+            return True  # its draw would come after the play, and there is none to come
+        h = self._history
+        return not (h and h[-1][0] == self._player and cast(Action, h[-1][1]).op == DRAW)
 
     def _turn_played(self, p: int) -> bool:
         """Play then draw: whether ``p``'s turn, now at its draw, played a card (not a discard, and not an
@@ -514,10 +529,19 @@ class Legality(StateFields):
             if self._phase == P_MULL:
                 return f"{who} is taking a mulligan: throw another card (mulligan CARD) or draw to end it"
             if a.op == DRAW:
+                if self._turn_without_draw():
+                    return f"the draw pile is out, so {who}'s turn has no draw: play or discard a card"
+                if self.game.play_then_draw and self._phase == P_PLAY:
+                    return f"{who} plays first this turn and draws after it (play then draw)"
                 return f"{who} has already drawn this turn"
             if self.game.play_then_draw:
                 return f"{who} has played this turn and must now draw"
             return f"{who} must draw before playing"
+        if code == DRAW_PILE_OUT:
+            return (
+                f"the draw pile is out, so {who}'s turn has no draw: the discard pile's top is taken only in"
+                " place of a draw from the draw pile"
+            )
         if code == NO_DISCARD_DRAW:
             if not g.draw_from_discard:
                 return "this ruleset does not let a player draw from the discard pile"

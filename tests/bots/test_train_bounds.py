@@ -82,3 +82,28 @@ def test_the_positions_kept_past_the_limit_are_a_seeded_sample_in_the_order_play
     assert where == sorted(where)
     X2, y2, _ = self_play(game, 6, 1, hand=False, max_positions=500)
     assert (X2 == X).all() and (y2 == y).all()
+
+
+def test_a_bound_whose_positions_would_not_fit_in_memory_is_refused_before_any_work(tmp_path, monkeypatch):
+    """Issue 42 item 13: memory does not grow with --games (a reservoir keeps --max-positions), so the bound
+    is what must fit: one whose positions, at the fit's peak, need more than the memory available now is
+    refused with exit 2 before self-play starts, saying how many would fit; one that fits runs as before."""
+    from mbrules.bots import training
+
+    game = mbrules.load_game("winning-moves", players=2)
+    per = training.fit_bytes(game, 1)
+    monkeypatch.setattr(training, "available_memory", lambda: per * 150_000)
+
+    def no_work(*a, **k):
+        raise AssertionError("self-play started")
+
+    monkeypatch.setattr(training, "self_play", no_work)
+    out = tmp_path / "m.json"
+    args = ["train", "winning-moves", "-p", "2", "--games", "1000000", "--out", str(out)]
+    r = runner.invoke(_app(), [*args, "--max-positions", "2000000"])
+    assert r.exit_code == 2, r.output
+    assert "at most 150,000 positions would fit; pass --max-positions 150000 or fewer" in r.output
+    assert not out.exists()
+    monkeypatch.setattr(training, "available_memory", lambda: None)  # where it cannot be told: no refusal
+    r = runner.invoke(_app(), [*args, "--max-positions", "2000000"])
+    assert isinstance(r.exception, AssertionError) and "self-play started" in str(r.exception)

@@ -13,26 +13,38 @@ import pytest
 from hypothesis import given, note
 from hypothesis import strategies as st
 
-from mbrules.engine import Action, IllegalAction, State
+from mbrules.engine import IllegalAction, State
 from mbrules.testing import check, check_transition, differences, observe, replay_history
-from mbrules.vocab import REASON_CODES, SIDE_NAMES
-from prop_helpers import canonical, configurations, game_of, new_match, random_prefix, seeds
+from mbrules.vocab import COUP_FOURRE, DISCARD, FAST_PLAY, MULLIGAN, OWN, PLAY, REASON_CODES
+from prop_helpers import canonical, configurations, game_of, new_match, random_prefix, seeds, with_examples
+
+# each property's explicit examples (prop_helpers.with_examples): the cases found once, every option
+AT_START = with_examples(lambda config, deal, play, steps: {"config": config, "deal_seed": deal, "play_seed": play})
+AFTER = with_examples(
+    lambda config, deal, play, steps: {"config": config, "deal_seed": deal, "play_seed": play, "steps": steps}
+)
 
 
 def _candidates(game):
-    """Every action a caller could try: each card played unnamed, on each side (and one side too far),
-    discarded, or called as a coup fourré; draw, decline and both extension answers; where the ruleset has
-    them, a draw from the discard pile and a mulligan of each card."""
-    acts = [game.draw_action, game.decline_action, game.extend_action, game.stop_action]
-    acts.append(game.draw_discard_action)
-    acts += game.mulligan_action
-    for c in range(game.n_cards):
-        acts.append(game.play_own[c])
-        acts += [game.play_action[c][s] for s in range(game.sides)]
-        acts.append(Action.parse(f"play {game.card_ids[c]} on {SIDE_NAMES[game.sides]}", game))
-        acts.append(game.discard_action[c])
-        acts.append(game.coup_action[c])
-    return acts
+    """Every action a caller could try: the game's one table of actions (``game.actions``: every kind of
+    action the engine has, on every card of the deck, so a kind added to the engine is tried at once), a
+    play naming each side and one side too far (the further sides are refused the same way)."""
+    return [a for a in game.actions.values() if a.side_index <= game.sides]
+
+
+def test_the_candidates_try_every_kind_of_action_on_every_card():
+    """The properties below try every operation (a fast play and a mulligan included, refused where the
+    ruleset has none), each card, each side: a kind they never try is a kind they never check (issue 42
+    item 14: the candidates had no fast play, and a fast-play window failed the legality property)."""
+    from mbrules.vocab import Op
+
+    game = game_of(("asmodee-2014", (), 4))
+    acts = _candidates(game)
+    assert {Op.of(a.op) for a in acts} == {str(o) for o in Op}
+    for op in (PLAY, DISCARD, COUP_FOURRE, FAST_PLAY, MULLIGAN):
+        assert {a.card_index for a in acts if a.op == op} == set(range(game.n_cards))
+    assert {a.side_index for a in acts if a.op == PLAY} == {OWN, *range(game.sides + 1)}
+    assert game.draw_discard_action in acts
 
 
 def _mutate(value) -> None:
@@ -51,13 +63,16 @@ def _mutate(value) -> None:
 
 @pytest.mark.slow  # 5 to 10 s of CPU: make test-fast leaves it out
 @given(config=configurations(), deal_seed=seeds, play_seed=seeds)
+@AT_START
 def test_invariants_hold_after_every_action(config, deal_seed, play_seed):
     game = game_of(config)
     state = new_match(game, deal_seed)
     rng = random.Random(play_seed)
     assert check(state) == [], "invariants fail right after the deal"
     hands = 0
-    for step in range(3000):
+    # a hang guard, not a length limit: random mulligans with reshuffles (playaural + mulligan, 4 players,
+    # OPTION_COVER's 7th example) play two hands in 5,261 steps
+    for step in range(8000):
         if state.match_over or hands >= 2:
             break
         if state.hand_over:
@@ -73,10 +88,11 @@ def test_invariants_hold_after_every_action(config, deal_seed, play_seed):
         bad = check(state)
         assert bad == [], f"after step {step}: {bad}"
     else:
-        raise AssertionError("two hands did not end within 3000 steps")
+        raise AssertionError("two hands did not end within 8000 steps")
 
 
 @given(config=configurations(), deal_seed=seeds, play_seed=seeds, steps=st.integers(0, 300))
+@AFTER
 def test_clone_is_independent_of_its_original(config, deal_seed, play_seed, steps):
     game = game_of(config)
     state = new_match(game, deal_seed)
@@ -106,6 +122,7 @@ def test_clone_is_independent_of_its_original(config, deal_seed, play_seed, step
 
 
 @given(config=configurations(), deal_seed=seeds, play_seed=seeds, steps=st.integers(0, 600))
+@AFTER
 def test_replaying_history_from_the_same_seed_gives_an_identical_state(config, deal_seed, play_seed, steps):
     game = game_of(config)
     state = new_match(game, deal_seed)
@@ -115,6 +132,7 @@ def test_replaying_history_from_the_same_seed_gives_an_identical_state(config, d
 
 
 @given(config=configurations(), deal_seed=seeds, play_seed=seeds, steps=st.integers(0, 250))
+@AFTER
 def test_apply_accepts_exactly_the_legal_actions(config, deal_seed, play_seed, steps):
     """Every candidate action: accepted by apply() iff listed by legal_actions(); a refusal carries
     a contract reason code and leaves the state exactly as it was."""
@@ -155,9 +173,11 @@ def test_apply_accepts_exactly_the_legal_actions(config, deal_seed, play_seed, s
 
 @pytest.mark.slow  # 5 to 10 s of CPU: make test-fast leaves it out
 @given(config=configurations(), deal_seed=seeds, play_seed=seeds, steps=st.integers(0, 250))
+@AFTER
 def test_other_players_are_refused_except_a_coup_fourre_in_its_window(config, deal_seed, play_seed, steps):
     """apply(action, player=q) for a player other than the one deciding: refused with not-your-turn
-    (or hand-over), except a coup fourré by a player the open window lists (contract: reason codes)."""
+    (or hand-over), except a coup fourré (or a fast play) by a player the open window lists (contract:
+    reason codes)."""
     game = game_of(config)
     state = new_match(game, deal_seed)
     random_prefix(state, random.Random(play_seed), steps)
@@ -172,8 +192,8 @@ def test_other_players_are_refused_except_a_coup_fourre_in_its_window(config, de
                 trial.apply(action, q)
             except IllegalAction as e:
                 assert differences(observe(trial), before) == []
-                if action.kind == "coup-fourre":
-                    continue  # no-coup-fourre / not-in-hand are both right outside the window
+                if action.kind in ("coup-fourre", "fast-play"):
+                    continue  # no-coup-fourre (no-fast-play) / not-in-hand / a card's check: judged by the window
                 if state.hand_over:
                     assert e.code == "hand-over"
                 elif state.decision.kind == "extension":
@@ -185,7 +205,8 @@ def test_other_players_are_refused_except_a_coup_fourre_in_its_window(config, de
                 else:
                     assert e.code == "not-your-turn", f"{game.describe(action)} by p{q + 1}: {e.code}"
             else:
-                assert action.kind == "coup-fourre" and state.decision.kind == "coup_fourre", (
+                window = {"coup-fourre": "coup_fourre", "fast-play": "fast_play"}.get(action.kind)
+                assert state.decision.kind == window, (
                     f"p{q + 1} out of turn: {game.describe(action)} accepted at {state.decision}"
                 )
                 assert q in state.snapshot().window[3]
@@ -194,6 +215,7 @@ def test_other_players_are_refused_except_a_coup_fourre_in_its_window(config, de
 
 
 @given(config=configurations(), deal_seed=seeds, play_seed=seeds, steps=st.integers(1, 700))
+@AFTER
 def test_a_recorded_match_replays_as_passing_scenarios(config, deal_seed, play_seed, steps):
     """The recorder (mbrules play --record) and the replayer agree on every configuration: a random
     match, cut anywhere, recorded and replayed, passes every document."""
@@ -226,6 +248,16 @@ def test_a_recorded_match_replays_as_passing_scenarios(config, deal_seed, play_s
     actions=st.lists(st.integers(-(2**40), 2**40) | st.integers(-64, 2**14), min_size=1, max_size=30),
     player=st.none() | st.integers(-3, 8) | st.integers(-(2**40), 2**40),
 )
+@with_examples(  # every action of the game's table, by whoever decides (even seeds) or by p2 (odd)
+    lambda config, deal, play, steps: {
+        "config": config,
+        "deal_seed": deal,
+        "play_seed": play,
+        "steps": steps,
+        "actions": [int(a) for a in _candidates(game_of(config))],
+        "player": None if deal % 2 == 0 else 1,
+    }
+)
 def test_any_int_as_an_action_is_refused_with_a_reason_or_is_legal(
     config, deal_seed, play_seed, steps, actions, player
 ):
@@ -247,7 +279,7 @@ def test_any_int_as_an_action_is_refused_with_a_reason_or_is_legal(
         else:
             a = game.actions.get(action)
             assert a is not None, f"apply accepted {action}, not an action of the game"
-            if player is not None and a.kind == "coup-fourre":
-                continue  # a coup fourré by another player of the window: checked above
+            if player is not None and a.kind in ("coup-fourre", "fast-play"):
+                continue  # a coup fourré (fast play) by another player of the window: checked above
             who = state.current_player if player is None else player
             assert canonical(game, who, a) in legal, f"apply accepted {action} ({a}), not a legal action"

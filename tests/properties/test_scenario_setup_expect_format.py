@@ -21,7 +21,7 @@ from mbrules.scenario.format import deal_of, expect_lines, hand_end, read_expect
 from mbrules.scenario.record import Recorder, record_match
 from mbrules.scenario.yamlio import parse_documents
 
-from prop_helpers import configurations, game_of, new_match, random_prefix, seeds
+from prop_helpers import configurations, game_of, new_match, random_prefix, seeds, with_examples
 
 
 def _scenarios(text: str) -> list[m.Scenario]:
@@ -34,6 +34,7 @@ def _scenarios(text: str) -> list[m.Scenario]:
 
 
 @given(configurations(), seeds, st.integers(min_value=1, max_value=900))
+@with_examples(lambda config, deal, play, steps: (config, deal, max(1, steps)))
 def test_every_recorded_setup_and_expect_reads_back_as_written(config, seed, actions):
     g = game_of(config)
     rec = Recorder()
@@ -56,6 +57,7 @@ def test_every_recorded_setup_and_expect_reads_back_as_written(config, seed, act
 
 
 @given(configurations(), seeds, st.integers(min_value=0, max_value=900))
+@with_examples(lambda config, deal, play, steps: (config, deal, steps))
 def test_a_position_written_as_setup_and_expect_reads_back_the_same(config, seed, actions):
     """Any position: its deal and its end, written alone and read back, are the same values."""
     g = game_of(config)

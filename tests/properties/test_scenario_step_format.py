@@ -19,7 +19,7 @@ from mbrules.scenario.format import NoStep, step_action, step_fields, step_text
 from mbrules.scenario.yamlio import parse_documents
 from mbrules.vocab import DECLINE, DRAW, MULLIGAN, EXTEND, STOP
 
-from prop_helpers import configurations, game_of, new_match, seeds
+from prop_helpers import configurations, game_of, new_match, seeds, with_examples
 
 
 def _read_step(text: str) -> m.ActionStep:
@@ -30,6 +30,7 @@ def _read_step(text: str) -> m.ActionStep:
 
 
 @given(configurations(), seeds, st.integers(min_value=0, max_value=2**32 - 1))
+@with_examples(lambda config, deal, play, steps: (config, deal, play))
 def test_every_recorded_step_reads_back_as_the_same_player_and_action(config, seed, draw_seed):
     g = game_of(config)
     state = new_match(g, seed)
@@ -52,3 +53,24 @@ def test_every_recorded_step_reads_back_as_the_same_player_and_action(config, se
             steps += 1
         state.apply(action)
     assert steps > 0
+
+
+def test_every_kind_of_action_with_a_step_reads_back_as_written():
+    """Not only the actions random play reaches: each action of the game's table (every kind, card and
+    side; ``game.actions``), written as a step with and without a drawn card, reads back as itself, and
+    the draws and declines, which have no step, say so (issue 42 item 14: every action kind)."""
+    g = game_of(("asmodee-2014", (), 4))
+    kinds = set()
+    for action in g.actions.values():
+        if action.side_index >= g.sides:
+            continue
+        if (action.op == DRAW and not action.from_discard) or action.op == DECLINE:
+            with pytest.raises(NoStep):
+                step_fields(g, 1, action)
+            continue
+        for drawn in (None, 0) if action.op not in (EXTEND, STOP, DRAW, MULLIGAN) else (None,):
+            step = _read_step(step_text(g, 1, action, draw=drawn))
+            assert step_action(g, step) == (1, action), step_text(g, 1, action)
+            assert step.draw == (g.card_ids[drawn] if drawn is not None else None)
+        kinds.add(action.kind)
+    assert kinds == {"play", "discard", "coup-fourre", "fast-play", "mulligan", "draw", "extend", "stop"}
