@@ -52,9 +52,6 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-_new_transition = tuple.__new__  # Transition(...) without its keyword-taking __new__: one per action
-
-
 class Race(NamedTuple):
     """What :meth:`State.race` shows: the table as a play-out policy reads it, a value per side (views of
     the live table: read them before the next action, never write them)."""
@@ -483,37 +480,39 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         """:meth:`apply` for the one who decides, without building the :class:`Transition`: the
         loops that play many matches (simulate, a bot's search) and read no record. The same
         checks and the same game; a refusal raises as :meth:`apply` does."""
-        if type(action) is Action and not self._observers:
-            ph = self._phase
-            op = action.op
-            if ph == P_DRAW:
-                if action == ACTION_DRAW and self.game.plain_draws:  # the phase is a draw's: it may be taken
-                    self._draw_plain(self._player)  # a draw from the top, as the books have it, never ends a hand
-                    return
-            elif ph == P_PLAY:
-                p = self._player
-                c = action.card_index
-                if op == DISCARD:
-                    if self._verify_discard(p, c) is None:
-                        self._discard_card(p, action)
-                        if self._phase == P_HAND_OVER and self._deal_next:
-                            self.next_hand()
-                        return
-                elif op == PLAY and self._play_checked(p, action):
-                    if self._phase == P_HAND_OVER and self._deal_next:
-                        self.next_hand()
-                    return
+        if type(action) is Action and not self._observers and self._quick(action):
+            if self._phase == P_HAND_OVER and self._deal_next:
+                self.next_hand()
+            return
         self.apply(action)  # the rest, observers, refusals: the general path
 
-    def _play_checked(self, p: int, action: Action) -> bool:
-        """``p`` plays ``action`` if :meth:`_verify_play` accepts it (the fast paths' play); whether it did."""
-        ts = action.side_index
-        if ts == OWN:
-            ts = self._target_side(p, action)
-        c = action.card_index
-        if self._verify_play(p, c, ts) is None:
-            self._play(p, c, ts)
-            return True
+    def _quick(self, action: Action) -> bool:
+        """The fast path of :meth:`step`, :meth:`step_next` and :meth:`apply`: the commonest actions of
+        whoever decides, with no observer, checked by the same ``_verify_*`` calls that :meth:`_verify`
+        makes for them (whoever decides acts, so no turn code applies) and carried out. Whether it took
+        ``action``; when it did not, nothing changed and the general path (which gives a refusal its
+        code and sentence) takes it. The next deal is the caller's."""
+        ph = self._phase
+        if ph == P_DRAW:
+            if action == ACTION_DRAW and self.game.plain_draws:  # the phase is a draw's: it may be taken
+                self._draw_plain(self._player)  # a draw from the top, as the books have it, never ends a hand
+                return True
+            return False
+        if ph == P_PLAY:
+            p = self._player
+            op = action.op
+            if op == DISCARD:
+                if self._verify_discard(p, action.card_index) is None:
+                    self._discard_card(p, action)
+                    return True
+            elif op == PLAY:
+                ts = action.side_index
+                if ts == OWN:
+                    ts = self._target_side(p, action)
+                c = action.card_index
+                if self._verify_play(p, c, ts) is None:
+                    self._play(p, c, ts)
+                    return True
         return False
 
     def step_next(self, action: ActionLike) -> list[Action]:
@@ -522,18 +521,9 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         is only the draw, and ``legal_actions()``, in one call. The match loop's
         (:meth:`mbrules.seats.SeatLoop.play`), which never asks a seat to draw when drawing is all it may do.
 
-        The same checks and the same game as those calls one by one; a turn's discard is :meth:`step`'s
-        written out again, so that the loop of many matches pays one call for it."""
-        if type(action) is Action and self._phase == P_PLAY and not self._observers:
-            p = self._player
-            c = action.card_index
-            op = action.op
-            if op == DISCARD and self._verify_discard(p, c) is None:
-                self._discard_card(p, action)
-            elif op != PLAY or not self._play_checked(p, action):
-                self.apply(action)  # the refusal, with its code and sentence
-        else:
-            self.step(action)
+        The same checks and the same game as those calls one by one."""
+        if not (type(action) is Action and not self._observers and self._quick(action)):
+            self.apply(action)  # the rest, observers, refusals: the general path (it deals the next hand)
         ph = self._phase
         if ph == P_HAND_OVER and self._deal_next:
             self.next_hand()
@@ -557,115 +547,15 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         action raises :class:`NotationError`.
         """
         if type(action) is Action and player is None and not self._observers:
-            # The two commonest cases, checked by the same _verify_* calls that _verify makes for
-            # them (whoever decides acts, so no turn code applies); anything else, or a refusal,
-            # takes the general path below, which gives the refusal its code and sentence.
-            ph = self._phase
-            op = action.op
-            if ph == P_DRAW:
-                if action == ACTION_DRAW and self.game.plain_draws:  # the phase is a draw's: it may be taken
-                    p = self._player
-                    self._draw_plain(p)  # a draw from the top never ends a hand; the drawer plays on
-                    ps = self.game.side_of[p]
-                    return _new_transition(
-                        Transition,
-                        (
-                            p,
-                            action,
-                            self._hand_no,
-                            self._last_draw,
-                            -1,
-                            (),
-                            -1,
-                            self._miles[ps],
-                            self._target,
-                            False,
-                            False,
-                            p,
-                            _PHASE_KIND[P_PLAY],
-                            False,
-                            False,
-                            False,
-                            False,
-                            (),
-                            False,
-                        ),
-                    )
-            elif ph == P_PLAY:
-                p = self._player
-                c = action.card_index
-                # The record is built inline while the hand goes on (a discard never draws nor
-                # sweeps; only a safety sweeps); the rare rest goes through _finish.
-                if op == DISCARD:
-                    if self._verify_discard(p, c) is None:
-                        self._discard_card(p, action)
-                        ph = self._phase
-                        if ph < P_HAND_OVER:
-                            return _new_transition(
-                                Transition,
-                                (
-                                    p,
-                                    action,
-                                    self._hand_no,
-                                    -1,
-                                    -1,
-                                    (),
-                                    -1,
-                                    self._miles[self.game.side_of[p]],
-                                    self._target,
-                                    False,
-                                    False,
-                                    self._player,
-                                    _PHASE_KIND[ph],
-                                    False,
-                                    False,
-                                    False,
-                                    False,
-                                    (),
-                                    False,
-                                ),
-                            )
-                        return self._finish(p, action, len(self._stock), len(self._discard) - 1, -1)
-                elif op == PLAY:
-                    ts = action.side_index
-                    if ts == OWN:
-                        ts = self._target_side(p, action)
-                    if self._verify_play(p, c, ts) is None:
-                        g = self.game
-                        k = g.kind[c]
-                        if k == SAFETY:
-                            n_discard = len(self._discard)
-                            self._play(p, c, ts)
-                            return self._finish(p, action, len(self._stock), n_discard, ts)
-                        self._play(p, c, ts)
-                        ph = self._phase
-                        if ph < P_HAND_OVER:
-                            m = self._miles[g.side_of[p]]
-                            return _new_transition(
-                                Transition,
-                                (
-                                    p,
-                                    action,
-                                    self._hand_no,
-                                    -1,
-                                    ts,
-                                    (),
-                                    -1,
-                                    m,
-                                    self._target,
-                                    k == DISTANCE and m >= self._target,
-                                    False,
-                                    self._player,
-                                    _PHASE_KIND[ph],
-                                    False,
-                                    False,
-                                    False,
-                                    False,
-                                    (),
-                                    False,
-                                ),
-                            )
-                        return self._finish(p, action, len(self._stock), len(self._discard), ts)
+            p = self._player
+            n_stock, n_discard = len(self._stock), len(self._discard)
+            if self._quick(action):
+                self._note = 0  # the fast path's actions draw nothing but the plain draw
+                self._drawn_more = []
+                t = self._record(p, action, n_stock, n_discard)
+                if self._phase == P_HAND_OVER and self._deal_next:
+                    self.next_hand()
+                return t
         try:
             a = action if type(action) is Action else self._as_action(action)
             if player is not None:
@@ -685,8 +575,8 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         n_stock, n_discard = len(self._stock), len(self._discard)
         self._note = 0  # what this action's draws do, noted afresh
         self._drawn_more = []
-        ts = self._do(a, player)
-        t = self._record(actor, a, n_stock, n_discard, ts)
+        self._do(a, player)
+        t = self._record(actor, a, n_stock, n_discard)
         if observers:
             for o in observers:
                 o.after_action(self, actor, a)
@@ -702,18 +592,9 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
             self.next_hand()
         return t
 
-    def _finish(self, p: int, a: Action, n_stock: int, n_discard: int, ts: int) -> Transition:
-        """The fast path's end: the record, then the next deal if the hand ended (matches from new_match)."""
-        self._note = 0  # a play or a discard on the fast path draws nothing
-        self._drawn_more = []
-        t = self._record(p, a, n_stock, n_discard, ts)
-        if self._phase == P_HAND_OVER and self._deal_next:
-            self.next_hand()
-        return t
-
-    def _record(self, p: int, a: Action, n_stock: int, n_discard: int, ts: int) -> Transition:
+    def _record(self, p: int, a: Action, n_stock: int, n_discard: int) -> Transition:
         """What ``p``'s action ``a`` just did, read before any next deal (``n_stock``, ``n_discard``: the
-        draw and discard piles' sizes before it; ``ts``: the side a played card went to)."""
+        draw and discard piles' sizes before it): the one place a :class:`Transition` is built."""
         g = self.game
         op = a.op
         ph = self._phase
@@ -729,9 +610,10 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
             if note & (RESHUFFLED | FROM_DISCARD_PILE)
             else self._discard[n_discard + 1 if op in (DISCARD, MULLIGAN) else n_discard :]
         )
-        hazard = -1
+        ts = hazard = -1
         extra = done = queued = False
         if op == PLAY:
+            ts = self._target_side(p, a)  # the side named, or the one the engine resolved it to
             k = g.kind[a.card_index]
             if k == DISTANCE:
                 done = self._miles[ps] >= self._target
@@ -755,33 +637,30 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         elif op == DECLINE:
             hazard = self._cf_hazard
         over = ph >= P_HAND_OVER
-        return _new_transition(
-            Transition,
-            (
-                p,
-                a,
-                self._hand_no,
-                drawn,
-                ts,
-                tuple(swept),
-                hazard,
-                self._miles[ps],
-                self._target,
-                done,
-                extra,
-                -1 if over else self._player,
-                _PHASE_KIND[ph],
-                over,
-                ph == P_MATCH_OVER,
-                bool(note & RESHUFFLED),
-                bool(note & FROM_DISCARD_PILE),
-                tuple(self._drawn_more),
-                queued,
-            ),
+        return Transition(
+            player=p,
+            action=a,
+            hand_no=self._hand_no,
+            drawn=drawn,
+            side=ts,
+            swept=tuple(swept),
+            window_hazard=hazard,
+            miles=self._miles[ps],
+            target=self._target,
+            trip_completed=done,
+            extra_turn=extra,
+            next_player=-1 if over else self._player,
+            next_decision=_PHASE_KIND[ph],
+            hand_over=over,
+            match_over=ph == P_MATCH_OVER,
+            reshuffled=bool(note & RESHUFFLED),
+            from_discard=bool(note & FROM_DISCARD_PILE),
+            drawn_more=tuple(self._drawn_more),
+            queued_turn=queued,
         )
 
-    def _do(self, a: Action, player: int | None) -> int:
-        """Carry out an action :meth:`_verify` accepted; the side a played card went to (else -1)."""
+    def _do(self, a: Action, player: int | None) -> None:
+        """Carry out an action :meth:`_verify` accepted."""
         op = a.op
         p = self._player
         if op == DRAW:
@@ -798,7 +677,6 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
             if ts == OWN:
                 ts = self._target_side(p, a)
             self._play(p, a.card_index, ts)
-            return ts
         elif op == DISCARD:
             self._discard_card(p, a)
         elif op == COUP_FOURRE:
@@ -811,7 +689,6 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         else:
             self._history.append((p, a))
             self._answer_extension(op == EXTEND)
-        return -1
 
 
 _SHARED = (int, bool, str, float, tuple, frozenset, type(None), Termination, Reason, DecisionKind)
