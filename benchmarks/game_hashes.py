@@ -8,7 +8,8 @@ bots), and every bundled option on winning-moves and on express (random bots, 2 
 option that cannot apply there is skipped, the same way on both sides). Each configuration plays
 ``--matches`` matches of at most ``--hands`` hands from fixed seeds; the hash covers every action of
 the history, the hands' score sheets, the match totals and the outcome; with random bots, one match more driven
-through ``State.apply`` hashes every :class:`~mbrules.engine.Transition` it returns.
+through ``State.apply`` hashes every :class:`~mbrules.engine.Transition` it returns, and one more the
+RL observation vectors of every seat at every decision (byte for byte).
 
     python benchmarks/game_hashes.py [--matches 2] [--hands 3] [--out FILE] [--only PREFIX]
 """
@@ -69,6 +70,27 @@ def transitions(game: Game, matches: int, hands: int) -> str:
     return h.hexdigest()[:16]
 
 
+def observations(game: Game, matches: int, hands: int) -> str | None:
+    """The hash of the RL observation vectors (``mbrules.env``'s encoder, float32 bytes) of every seat at
+    every decision of ``matches`` random matches; None without the extra ``rl``."""
+    try:
+        from mbrules.engine.compact import ObservationWriter
+        from mbrules.env.encoding import ObservationEncoder
+    except ImportError:
+        return None
+    writer = ObservationWriter(ObservationEncoder(game))
+    h = hashlib.sha256()
+    for i in range(matches):
+        rng = random.Random(i)
+        st = State.new_match(game, game_seed(13, i))
+        while not st.is_terminal() and st.hands_played < hands:
+            for p in range(game.players):
+                h.update(writer.write(st, p, st.hands_played))
+            acts = st.legal_actions()
+            st.step(acts[rng.randrange(len(acts))])
+    return h.hexdigest()[:16]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--matches", type=int, default=2)
@@ -90,6 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         result[name] = fingerprint(game, bot, args.matches, args.hands)
         if bot == "random":
             result[name + " apply"] = transitions(game, 1, args.hands)
+            result[name + " observations"] = str(observations(game, 1, args.hands))
     text = json.dumps(result, indent=1, sort_keys=True)
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:

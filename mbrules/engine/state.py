@@ -142,7 +142,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         self._hand_reshuffles: list[int] = []
         self._reshuffle_hook = None
         self._winner = None  # side index, Termination.DRAW or .UNFINISHED, or None while undecided
-        self._history: list[tuple[int, int]] = []  # (player, action); (-1, -1) marks a new hand
+        self._history: list[tuple[int, Any]] = []  # (player, Action); (-1, -1) marks a new hand
         self._deal_next = False  # deal the next hand as soon as one ends (matches from new_match)
         self._observers = ()
         self._reset_hand()
@@ -361,8 +361,8 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
 
         Observers stay with the original (a bot searching a clone must not narrate it).
         """
-        c = State.__new__(State)
-        for name in State.__slots__:
+        c = State.__new__(State) if _BLANK_NEW else State(self.game, 0)
+        for name in _STATE_SLOTS:
             setattr(c, name, _copy(getattr(self, name)))
         c._observers = ()
         return c
@@ -691,6 +691,10 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
             self._answer_extension(op == EXTEND)
 
 
+# the fields clone() copies: State's slots. Compiled by mypyc, the class lists them as __mypyc_attrs__, and
+# its __new__ runs __init__: clone then starts from a fresh State, every field of which it overwrites
+_BLANK_NEW = hasattr(State, "__slots__")
+_STATE_SLOTS: tuple[str, ...] = tuple(getattr(State, "__slots__", None) or getattr(State, "__mypyc_attrs__"))
 _SHARED = (int, bool, str, float, tuple, frozenset, type(None), Termination, Reason, DecisionKind)
 
 
