@@ -2,6 +2,7 @@
 
     python benchmarks/bench_web.py                      # round trip with 10 busy tables (docs/web.md)
     python benchmarks/bench_web.py --busy 0             # the same with no other table
+    python benchmarks/bench_web.py --busy 4 --bot expert --moves 200 --gap 0.1   # four tables of experts (issue 42)
     python benchmarks/bench_web.py soak --tables 50 --seconds 60   # memory over a minute of 50 tables
 
 Round trip: a real server process (``python -m mbrules.cli serve --port 0``, a fresh database) on
@@ -9,9 +10,12 @@ Round trip: a real server process (``python -m mbrules.cli serve --port 0``, a f
 every seat's page connected so each move is sent to four sockets); one measured table of four
 persons, each with its socket open here. The seat that decides sends its move; the round trip is the
 time from the send until every one of the four sockets holds the new version of the table. Reported:
-the median, the 90th and 99th percentile and the mean (wall, ms), with n; the server's CPU time over
+the median, the 90th and 99th percentile and the mean (wall, ms), with n; the server process's CPU time (its bot workers not counted) over
 the measured moves (user + system from /proc, background tables included) per move; this client's
-CPU per move. The goal (issue 38) is a median under 50 ms with 10 busy tables.
+CPU per move. The goal (issue 38) is a median under 50 ms with 10 busy tables. ``--bot`` names the
+busy tables' bots (heuristic; ``expert`` thinks 0.1 to 0.7 s a move). All along, ``GET /health`` is
+asked every 50 ms from another address and thread, and its answer times are reported the same way (issue 42: with
+four tables of experts, /health and a move at another table within 100 ms at the 99th percentile).
 
 Traced: 40 whole matches through a table and its store in process, then 80 more; Python's traced
 memory after each (``python benchmarks/bench_web.py traced``).
@@ -34,6 +38,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -137,20 +142,55 @@ async def pages_for(url: str, table: dict) -> list[Page]:
     pages = []
     for s in table["seats"]:
         if s["url"]:
-            ws = await connect(s["url"].replace("http://", "ws://").replace("/play/", "/ws/"), max_size=2**24)
+            ws = await connect(
+                s["url"].replace("http://", "ws://").replace("/play/", "/ws/"), max_size=2**24, open_timeout=120
+            )
             page = Page(ws)
             asyncio.get_running_loop().create_task(page.read())
             pages.append(page)
     return pages
 
 
-async def round_trips(url: str, proc: subprocess.Popen, busy: int, pace: float, moves: int, seed: int) -> dict:
+def spread(walls: list[float]) -> dict:
+    """The median, 90th and 99th percentile, mean and max of answer times (ms)."""
+    q = statistics.quantiles(walls, n=100) if len(walls) >= 2 else [walls[0]] * 99
+    return {
+        "median_ms": statistics.median(walls),
+        "p90_ms": q[89],
+        "p99_ms": q[98],
+        "mean_ms": statistics.fmean(walls),
+        "max_ms": max(walls),
+    }
+
+
+def health_times(url: str, stop: threading.Event, times: list[float]) -> None:
+    """``GET /health`` every 50 ms until ``stop``, from an address of its own and a thread of its own (the
+    moves' event loop does not delay it); each answer's time (ms)."""
+    with httpx.Client(base_url=url, timeout=60, transport=httpx.HTTPTransport(local_address="127.0.1.1")) as h:
+        while not stop.is_set():
+            t0 = time.perf_counter()
+            h.get("/health").raise_for_status()
+            times.append((time.perf_counter() - t0) * 1000)
+            stop.wait(0.05)
+
+
+async def round_trips(
+    url: str,
+    proc: subprocess.Popen,
+    busy: int,
+    pace: float,
+    moves: int,
+    seed: int,
+    bot: str = "heuristic",
+    gap: float = 0.0,
+    limit: float = 300.0,
+) -> dict:
     http = host_client(url, busy)
     background = []
     for i in range(busy):
         with host_client(url, i) as host:
-            t = open_table(host, ["person", "heuristic", "heuristic", "heuristic"], seed + 1 + i, pace)
-            host.post(api_path(t["host_url"], "bot"), json={"seat": 0, "bot": "heuristic"}).raise_for_status()
+            t = open_table(host, ["person", bot, bot, bot], seed + 1 + i, pace)
+            host.post(api_path(t["host_url"], "bot"), json={"seat": 0, "bot": bot}).raise_for_status()
         background.append((t, await pages_for(url, t)))  # the seat's page still open, watching the bots
     stop = asyncio.Event()
 
@@ -179,11 +219,14 @@ async def round_trips(url: str, proc: subprocess.Popen, busy: int, pace: float, 
     for p in pages:
         await p.at_least(0)
     await asyncio.sleep(2)  # the busy tables are under way
+    healths: list[float] = []
+    watching = threading.Event()
+    watch = threading.Thread(target=health_times, args=(url, watching, healths), daemon=True)
+    watch.start()
     walls: list[float] = []
+    started = time.perf_counter()
     cpu0, client0 = cpu_seconds(proc.pid), time.process_time()
-    for _ in range(moves * 3):
-        if len(walls) >= moves:
-            break
+    while len(walls) < moves and time.perf_counter() - started < limit:
         view = max((p.view for p in pages), key=lambda v: v["version"])
         deciding = [p for p in pages if p.view["version"] == view["version"] and p.view["moves"]]
         if view["match_over"]:
@@ -205,9 +248,12 @@ async def round_trips(url: str, proc: subprocess.Popen, busy: int, pace: float, 
         await page.ws.send(json.dumps({"type": "act", "action": action, "version": before}))
         await asyncio.wait_for(asyncio.gather(*(p.at_least(before + 1) for p in pages)), 30)
         walls.append((time.perf_counter() - t0) * 1000)
+        await asyncio.sleep(gap)  # a person's time to choose: the busy tables play meanwhile
     cpu1, client1 = cpu_seconds(proc.pid), time.process_time()
     stop.set()
+    watching.set()
     await dealer
+    watch.join()
     progress = 0
     for i, (t, _) in enumerate(background):
         with host_client(url, i) as host:
@@ -216,16 +262,15 @@ async def round_trips(url: str, proc: subprocess.Popen, busy: int, pace: float, 
         await p.ws.close()
     http.close()
     n = len(walls)
-    q = statistics.quantiles(walls, n=100) if n >= 2 else [walls[0]] * 99
     return {
         "busy_tables": busy,
+        "busy_bot": bot,
         "pace_s": pace,
         "moves": n,
-        "median_ms": statistics.median(walls),
-        "p90_ms": q[89],
-        "p99_ms": q[98],
-        "mean_ms": statistics.fmean(walls),
-        "max_ms": max(walls),
+        **spread(walls),
+        "health_asked": len(healths),
+        "health": spread(healths),
+        "seconds": round(time.perf_counter() - started, 1),
         "server_cpu_ms_per_move": 1000 * (cpu1 - cpu0) / n,
         "client_cpu_ms_per_move": 1000 * (client1 - client0) / n,
         "busy_tables_versions": progress,
@@ -317,6 +362,9 @@ def main() -> None:
     ap.add_argument("--pace", type=float, default=0.1, help="the busy tables' bots' pause, seconds")
     ap.add_argument("--moves", type=int, default=200, help="moves measured")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--bot", default="heuristic", help="the busy tables' bots (round trip)")
+    ap.add_argument("--gap", type=float, default=0.0, help="seconds between two measured moves (round trip)")
+    ap.add_argument("--limit", type=float, default=300.0, help="seconds the measured moves may take at most")
     ap.add_argument("--tables", type=int, default=50, help="tables at once (soak)")
     ap.add_argument("--seconds", type=float, default=60, help="how long (soak)")
     args = ap.parse_args()
@@ -327,7 +375,9 @@ def main() -> None:
         proc, url = start_server(Path(d))
         try:
             if args.what == "roundtrip":
-                out = asyncio.run(round_trips(url, proc, args.busy, args.pace, args.moves, args.seed))
+                out = asyncio.run(
+                    round_trips(url, proc, args.busy, args.pace, args.moves, args.seed, args.bot, args.gap, args.limit)
+                )
             else:
                 out = soak(url, proc, args.tables, args.seconds, args.pace if args.pace != 0.1 else 0.6)
         finally:

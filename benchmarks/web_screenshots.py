@@ -9,7 +9,10 @@ web-phone-sheet.png (the score sheet at the end of the hand, phone width). The d
 that the window opens; the persons play the tests' policy (tests/web/web_helpers.py).
 With draw-from-discard, mulligan and fast-play-remedy (a second table, phone width):
 web-phone-draw.png (where to draw from), web-phone-mulligan.png (two cards chosen to throw away)
-and web-phone-fast.png (a hazard answered out of turn).
+and web-phone-fast.png (a hazard answered out of turn). Then web-phone-host.png (the front page, house
+rules open), web-phone-turn.png (a turn: the hand and its moves on the screen), web-host-table.png (the
+host's page of a table: a seat given to a bot, a new link being confirmed), web-phone-replaced.png (a
+page whose seat was opened in another) and web-phone-summary.png (a match's end). Phones are 390×844.
 """
 
 from __future__ import annotations
@@ -81,7 +84,7 @@ def main() -> None:
                 for c in clients.values():
                     c.settle(0.15)
                 if clients[holder].view["question"] and not shown:
-                    phone = driver(390, 1000)
+                    phone = driver(390, 844)
                     phone.get(t["seats"][holder]["url"])
                     time.sleep(1.5)
                     phone.save_screenshot(str(out / "web-phone-window.png"))
@@ -101,14 +104,13 @@ def main() -> None:
                     if c.view["moves"]:
                         c.act(my_move(c.view))
                         break
-            phone = driver(390, 1000)
+            phone = driver(390, 844)
             phone.get(t["seats"][2]["url"])
             time.sleep(1.5)
-            phone.execute_script("document.getElementById('sheet-panel').scrollIntoView()")
-            time.sleep(0.3)
-            phone.save_screenshot(str(out / "web-phone-sheet.png"))
+            phone.save_screenshot(str(out / "web-phone-sheet.png"))  # at a hand's end the sheet comes first
             phone.quit()
             house_shots(server, out)
+            more_shots(server, out, desk)
         finally:
             desk.quit()
             server.stop()
@@ -138,7 +140,7 @@ def house_shots(server: Server, out: Path) -> None:
         )
         want = "fast" if kind == "fast_play" else "draw" if draw_choice and "discard" in done else ""
         if want and want not in shot:
-            phone = driver(390, 1000)
+            phone = driver(390, 844)
             phone.get(url)
             time.sleep(1.5)
             phone.save_screenshot(str(out / f"web-phone-{want}.png"))
@@ -146,7 +148,6 @@ def house_shots(server: Server, out: Path) -> None:
                 phone.find_element(By.ID, "mulligan-start").click()
                 for i in (0, 2):
                     phone.find_element(By.CSS_SELECTOR, f"#hand button.card[data-index='{i}']").click()
-                phone.execute_script("document.getElementById('hand-panel').scrollIntoView({block: 'end'})")
                 time.sleep(0.3)
                 phone.save_screenshot(str(out / "web-phone-mulligan.png"))
             phone.quit()
@@ -158,6 +159,53 @@ def house_shots(server: Server, out: Path) -> None:
             break
         client.act(house_move(v, done))
     client.close()
+
+
+def more_shots(server: Server, out: Path, desk) -> None:
+    """The front page at a phone's width, a turn at a phone's width, the host's page of a table (a seat
+    given to a bot), a tab taken over by another, and a match's summary."""
+    phone = driver(390, 844)
+    try:
+        phone.get(server.url + "/")
+        WebDriverWait(phone, 20).until(lambda _: phone.find_elements(By.CSS_SELECTOR, "#options input"))
+        phone.find_element(By.CSS_SELECTOR, "#form details summary").click()
+        time.sleep(0.3)
+        phone.save_screenshot(str(out / "web-phone-host.png"))
+        t = server.open_table(seats=["person", "person", "heuristic"], seed=4, players=3)
+        phone.get(t["seats"][0]["url"])
+        WebDriverWait(phone, 20).until(
+            lambda _: phone.find_element(By.TAG_NAME, "body").get_attribute("data-decide") == "yes"
+        )
+        time.sleep(0.5)
+        phone.save_screenshot(str(out / "web-phone-turn.png"))
+        server.host_post(t, "bot", {"seat": 1, "bot": "expert"})
+        desk.get(t["host_url"])
+        WebDriverWait(desk, 20).until(lambda _: desk.find_elements(By.CSS_SELECTOR, "button[data-relink='0']"))
+        desk.find_element(By.CSS_SELECTOR, "button[data-relink='0']").click()
+        time.sleep(0.5)
+        desk.save_screenshot(str(out / "web-host-table.png"))
+        other = SeatClient(t["seats"][0]["url"])  # the seat opened elsewhere: the phone's page is taken over
+        time.sleep(1.0)
+        phone.save_screenshot(str(out / "web-phone-replaced.png"))
+        other.close()
+        one = server.open_table(seats=["person", "heuristic"], seed=19, players=2, options=["single-hand"])
+        c = SeatClient(one["seats"][0]["url"])
+        c.until(lambda m: m["type"] == "state")
+        for _ in range(400):
+            v = c.settle(0.05)
+            if v["match_over"]:
+                break
+            if v["moves"]:
+                c.act(my_move(v))
+        c.close()
+        phone.get(one["seats"][0]["url"])
+        WebDriverWait(phone, 20).until(
+            lambda _: phone.find_element(By.TAG_NAME, "body").get_attribute("data-match-over") == "yes"
+        )
+        time.sleep(0.5)
+        phone.save_screenshot(str(out / "web-phone-summary.png"))
+    finally:
+        phone.quit()
 
 
 if __name__ == "__main__":

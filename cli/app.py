@@ -52,7 +52,7 @@ for _module in _modules_for(_sys.argv) if _EARLY else COMMAND_MODULES:
 _MAIN_PID = _os.getpid()
 
 
-def _terminated(signum, frame):
+def _terminated(signum: int, frame: object) -> None:
     """SIGTERM outside a command's own handling (while the rules are read, before the work): exit 143 quietly,
     as the contract says; a process forked from this one (a pool worker) dies of the signal as before."""
     if _os.getpid() != _MAIN_PID:

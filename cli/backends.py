@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from typing import Iterator
+from typing import Any, Iterator
 
 import typer
 
@@ -30,7 +30,7 @@ ADDRESS_HELP = (
 )
 
 
-def workers_option():
+def workers_option() -> Any:
     """The ``--workers`` option of every command that plays many matches (one default for all)."""
     return typer.Option(None, "--workers", "-w", help=WORKERS_HELP, show_default=False)
 

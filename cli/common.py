@@ -10,11 +10,14 @@ import sys
 import threading
 import warnings
 from contextlib import contextmanager
-from typing import Iterator, NoReturn
+from typing import TYPE_CHECKING, Any, Iterator, NoReturn
 
 import typer
 from rich.console import Console as RichConsole
 from typer.core import TyperGroup
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 EXIT_OK = 0
 EXIT_CHECK_FAILED = 1  # invalid file, failed scenario
@@ -39,7 +42,7 @@ def _stdout_reader_gone() -> bool:
 class _Commands(TyperGroup):
     """Every command runs through :meth:`invoke`: the one place a closed pipe on stdout is handled."""
 
-    def invoke(self, ctx):
+    def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
         except OSError as e:
@@ -49,14 +52,15 @@ class _Commands(TyperGroup):
                 raise
             try:  # what is still buffered for stdout goes nowhere, so the exit cannot fail on it again
                 devnull = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(devnull, sys.__stdout__.fileno())
+                if sys.__stdout__ is not None:
+                    os.dup2(devnull, sys.__stdout__.fileno())
                 os.close(devnull)
             except OSError:
                 pass
             raise typer.Exit(EXIT_OK) from None
 
 
-def _rich_pipe_closed(self) -> None:
+def _rich_pipe_closed(self: RichConsole) -> None:
     """Rich's hook for a closed pipe (its default exits 1): hand the error to :class:`_Commands` instead."""
     self.quiet = True
     raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
@@ -118,14 +122,14 @@ def _readable_metavars() -> None:
     types such as <list[str]>; a flag and an argument (named by its metavar already) show none."""
     from typer import core
 
-    def option_type(self, ctx):
+    def option_type(self: Any, ctx: Any) -> Any:
         if self.is_flag or self.count:
             return None
         if self.metavar is not None:
             return self.metavar
         label = self.display_type(ctx).strip("<>")
         label = re.sub(r"^list\[(.*)\]$", r"\1", label)
-        return _TYPE_WORDS.get(label, label.upper())
+        return str(_TYPE_WORDS.get(label, label.upper()))
 
     core.TyperOption.display_type_rich = option_type  # type: ignore[method-assign]  # Typer has no hook for the value names
     core.TyperArgument.display_type_rich = lambda self, ctx: None  # type: ignore[method-assign]  # nor for an argument's (none)
@@ -146,7 +150,7 @@ def _escape_markup_once() -> None:
 
     make = rich_utils._make_rich_text
 
-    def make_plain(*, text: str, style: str = "", markup_mode):
+    def make_plain(*, text: str, style: str = "", markup_mode: Any) -> Any:
         if markup_mode == rich_utils.MARKUP_MODE_RICH:
             text = escape(text)
         return make(text=text, style=style, markup_mode=markup_mode)
@@ -161,7 +165,7 @@ def _plain_help() -> None:
     for cls in (core.TyperCommand, core.TyperGroup):
         shown = cls.format_help
 
-        def format_help(self, ctx, formatter, _shown=shown):
+        def format_help(self: Any, ctx: Any, formatter: Any, _shown: Any = shown) -> Any:
             _escape_markup_once()
             return _shown(self, ctx, formatter)
 
@@ -180,7 +184,14 @@ def _complete_values() -> None:
 _complete_values()
 
 
-def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: Any = None,
+    line: str | None = None,
+) -> None:
     """A ruleset warning (FILE:LINE:COL: warning: ...) on stderr as it is, never with Python's source line."""
     if category.__name__ == "RulesetWarning":
         print(str(message), file=sys.stderr)
@@ -196,7 +207,7 @@ DEFAULT_WIDTH = 80  # columns when nothing says otherwise (piped output, an unkn
 MIN_WIDTH, MAX_WIDTH = 40, 240  # a width outside these is taken as its nearest bound
 
 
-def output_width(stream=None) -> int:
+def output_width(stream: Any = None) -> int:
     """The columns text a person reads is laid out for: one rule for every command.
 
     ``$COLUMNS`` when it holds a whole number (tests pin it, so the same inputs print the same bytes at the
@@ -218,12 +229,12 @@ def output_width(stream=None) -> int:
 def fold(text: str, width: int | None = None, hang: int | None = None) -> str:
     """``text`` folded between words for :func:`output_width` columns (or ``width``): see
     :func:`mbrules.engine.words.fold`."""
-    from mbrules.engine.words import fold as fold_to
+    from mbrules.text import fold as fold_to
 
     return fold_to(text, output_width() if width is None else width, hang)
 
 
-def text_console(stream=None):
+def text_console(stream: Any = None) -> Console:
     """A Rich console for what a person reads on standard output (or ``stream``), laid out for
     :func:`output_width`: Rich folds a long line between words and shrinks a table to fit."""
     from rich.console import Console
@@ -284,7 +295,7 @@ def signals(raising: bool) -> Iterator[SignalFlag]:
     back afterwards. Outside the main thread (no handlers can be set there) it does nothing."""
     flag = SignalFlag()
 
-    def handler(signum, frame) -> None:
+    def handler(signum: int, frame: object) -> None:
         first = flag.signum is None
         if first:
             flag.signum = signum

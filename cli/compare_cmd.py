@@ -3,25 +3,26 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 from rich.console import Console, JustifyMethod
 
 from mbrules.bots import bot_names
 
-from mbrules.matches.base import MAX_GAMES
+if TYPE_CHECKING:
+    from mbrules.compare import Comparison
 
 from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
 from .common import EXIT_USAGE, app, check_range, fail, output_width, signals
 from .layout import fits, folded, print_lines, table, wrap
-from .reports import check_report_folder, phase_progress, refused_bots, report_run, signal_name
-from .play_cmds import (
+from .reports import check_report_folder, end_run, phase_progress, refused_bots, report_run
+from .inputs import (
     DEFAULT_PLAYERS,
+    MAX_GAMES,
     MAX_PLAYERS,
     SEED_MAX,
     SEED_MIN,
@@ -180,23 +181,19 @@ def compare(
     # the refs the user typed, not the compiled games, in the settings
     cmp.settings["a"]["ruleset"], cmp.settings["b"]["ruleset"] = a, b_ref
     doc = cmp.document()
-    if as_json:
-        sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
-    else:
-        _print(cmp, doc, out if cmp.written else None)
-    if stop.signum is not None:
-        name = signal_name(stop.signum)
-        print(
-            f"mbrules: interrupted ({name}) after {cmp.pairs_done} of {games} paired matches: the figures are "
-            f"those of the matches both arms finished",
-            file=sys.stderr,
-        )
-        if out is not None and not cmp.written:
-            print(f"mbrules: no paired match finished: {out} is left as it was", file=sys.stderr)
-        raise typer.Exit(stop.exit_code)
+    end_run(
+        doc,
+        as_json,
+        lambda: _print(cmp, doc, out if cmp.written else None),
+        stop,
+        f"{cmp.pairs_done} of {games} paired matches: the figures are those of the matches both arms finished",
+        "no paired match finished",
+        out,
+        cmp.written,
+    )
 
 
-def _print(cmp, doc: dict, out) -> None:
+def _print(cmp: Comparison, doc: dict[str, Any], out: str | None) -> None:
     """The terminal's report, laid out for :func:`output_width`: the title, at most three sentences a player
     reads first, then the rule change, every flagged effect with its interval and bot check, the table of
     every metric (folded into rows when it does not fit), what the marks mean and the settings."""
@@ -225,9 +222,9 @@ def _print(cmp, doc: dict, out) -> None:
         )
     for item in cmp.summary:
         r = next((x for x in cmp.rows if x["key"] == item["metric"]), None)
-        style = ("green" if r["diff"] > 0 else "red") if r is not None and r["flagged"] else None
-        print_lines(con, wrap(item["text"], width, "- "), style=style)
-    quiet = no_difference(cmp)
+        style = ("green" if (r["diff"] or 0) > 0 else "red") if r is not None and r["flagged"] else None
+        print_lines(con, wrap(item["text"] or "", width, "- "), style=style)
+    quiet = no_difference(cmp.rows)
     if quiet:
         print_lines(con, wrap("No difference shown in: " + ", ".join(quiet) + ".", width))
     turned = holm_sentence(cmp.rows)

@@ -9,6 +9,8 @@ name starts with, gets no names back: the shell then completes it as a file, as 
 
 from __future__ import annotations
 
+from typing import Any
+
 RULESET_PARAMS = frozenset({"ruleset", "first", "second", "a", "b"})
 OPTION_PARAMS = frozenset({"option", "option_a", "option_b"})
 BOT_PARAMS = frozenset({"bot"})
@@ -37,16 +39,17 @@ def values_for(param: str, incomplete: str) -> list[str] | None:
 
 def install() -> None:
     """Typer's parameters complete by name (only while the shell asks: nothing is imported before)."""
+    from click.shell_completion import CompletionItem
     from typer import core
 
     for cls in (core.TyperArgument, core.TyperOption):
         complete = cls.shell_complete
 
-        def shell_complete(self, ctx, incomplete, _complete=complete):
+        def shell_complete(self: Any, ctx: Any, incomplete: str, _complete: Any = complete) -> Any:
             if self._custom_shell_complete is None and self.name:
                 names = values_for(self.name, incomplete)
                 if names is not None:
-                    return [core.CompletionItem(v) for v in names]
+                    return [CompletionItem(v) for v in names]
             return _complete(self, ctx, incomplete)
 
         cls.shell_complete = shell_complete  # type: ignore[method-assign]  # Typer has no hook for completing values by name

@@ -12,11 +12,11 @@ from rich.console import Console
 from rich.table import Table
 
 from mbrules.bots import UnknownBot, bot_names, check_bot, parse_bot
-from mbrules.engine.words import plural
+from mbrules.text import plural
 
 from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
 from .common import EXIT_CHECK_FAILED, EXIT_USAGE, app, check_range, fail, fold, output_width, signals, text_console
-from .play_cmds import MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, compile_game
+from .inputs import DEFAULT_RULESET, MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, compile_game
 
 MAX_LADDER_BOTS = 16
 MAX_LADDER_GAMES = 1_000_000
@@ -31,7 +31,7 @@ def ladder(
         help=f"A bot to rank ({', '.join(bot_names())}; parameters as name:key=value, e.g. expert:budget=100); "
         "give two or more.",
     ),
-    ruleset: str = typer.Option("winning-moves", "--ruleset", "-r", help="Bundled ruleset id or path to a YAML file."),
+    ruleset: str = typer.Option(DEFAULT_RULESET, "--ruleset", "-r", help="Bundled ruleset id or path to a YAML file."),
     option: Optional[list[str]] = typer.Option(
         None, "--option", "-o", help="Option id or path; repeat to apply several, in order."
     ),

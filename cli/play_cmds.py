@@ -7,77 +7,37 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 
 import typer
 from rich.console import Console
 from rich.table import Table
-from rich.text import Text
 
 from mbrules._paths import install_hint
-from mbrules.bots import UnknownBot, bot_names, check_bot, lineup
-from mbrules.engine import Game, GameError, Observer, State, Transition
-from mbrules.engine.words import plural
+from mbrules.bots import bot_names, lineup
+from mbrules.engine import Game, Observer, State, Transition
+from mbrules.text import plural
 from mbrules.narrate import Narrator as Words, line_label
 
-from mbrules.matches.base import MAX_GAMES
+if TYPE_CHECKING:
+    from mbrules.matches.records import MatchRecord
 
 from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
 from .common import EXIT_CHECK_FAILED, EXIT_USAGE, Interrupted, app, check_range, fail, signals, text_console
-
-DEFAULT_RULESET = "winning-moves"
-DEFAULT_PLAYERS = 4
-DEFAULT_BOT = "heuristic"
-
-# Bounds of the numbers a user gives (beyond them: usage error, exit 2, naming the range).
-SEED_MIN, SEED_MAX = -(2**63), 2**64 - 1
-SEED_WORDS = "a 64-bit integer, from -2**63 to 2**64-1"
-MAX_PLAYERS = 99  # a ruleset's player counts are 1 or 2 digits
-MAX_HANDS_FLAG = 10_000  # the largest match.max_hands a ruleset may give (a match keeps its history)
-
-BOTS_HELP = (
-    "Bot name ({names}); once for every player, or once per player in seating order (p1, p2, ...). Default: heuristic."
+from .reports import count_bar
+from .inputs import (
+    BOTS_HELP,
+    DEFAULT_BOT,
+    DEFAULT_PLAYERS,
+    DEFAULT_RULESET,
+    MAX_GAMES,
+    MAX_HANDS_FLAG,
+    MAX_PLAYERS,
+    SEED_MAX,
+    SEED_MIN,
+    SEED_WORDS,
+    compile_game,
 )
-
-
-# -- shared set-up -----------------------------------------------------------------------
-def compile_game(
-    ruleset: str, options: list[str], players: int, bots: list[str], files_read: list[Path] | None = None
-) -> Game:
-    """Check the bots, compile the ruleset for ``players`` (:func:`mbrules.load_game`); bad input exits
-    cleanly with the contract's code. Every command that plays (play, simulate, compare, ladder, train)
-    compiles through it.
-
-    ``files_read`` is filled with every file the ruleset was read from (its ``extends`` chain and
-    options included): the inputs an output path must never be."""
-    try:
-        for b in bots:
-            check_bot(b)
-    except UnknownBot as e:
-        fail(f"mbrules: {e}", EXIT_USAGE)
-    from mbrules import load_game  # the one way a ruleset is compiled, the library's as the command's
-    from mbrules.ruleset import RulesetError
-
-    try:
-        game = load_game(ruleset, players, options, files_read=files_read)
-    except RulesetError as e:
-        fail(e.lines, EXIT_USAGE if e.usage else EXIT_CHECK_FAILED)
-    except OSError as e:
-        fail(f"mbrules: cannot read {ruleset}: {e.strerror or e}", EXIT_USAGE)
-    except GameError as e:
-        fail(f"mbrules: {e}", EXIT_USAGE)
-    if len(bots) not in (1, players):
-        fail(
-            f"mbrules: give --bot once (for every player) or once per player: {players} players, "
-            f"{len(bots)} --bot given",
-            EXIT_USAGE,
-        )
-    try:  # a bot that needs something of the game (the learned bot's model) is checked before any match
-        for b in dict.fromkeys(bots):
-            check_bot(b, game)
-    except UnknownBot as e:
-        fail(f"mbrules: {e}", EXIT_USAGE)
-    return game
 
 
 def _side_label(game: Game, s: int) -> str:
@@ -129,7 +89,7 @@ class Narrator(Observer):
         table = _sides_table(g, f"Score sheet, hand {len(sheets)}")
         for line in g.score_line_names:  # the contract's lines and the ruleset's own (scoring.lines)
             table.add_row(
-                line_label(line),
+                line_label(line, g),
                 *(str(sheet[s][line]) for s in range(g.sides)),
                 end_section=line == g.score_line_names[-2],
             )
@@ -217,7 +177,7 @@ def play(
                     "it): give another --record file; it is left as it was",
                     EXIT_USAGE,
                 )
-    done: dict = {}
+    done: dict[str, bool] = {}
     try:
         with signals(raising=True):
             if seats:  # a person plays: the terminal UI (mbrules/tui/)
@@ -292,7 +252,7 @@ def _play(
     record: Path | None,
     inputs: list[Path],
     as_json: bool,
-    done: dict,
+    done: dict[str, bool],
 ) -> None:
     """The body of ``play`` once its inputs are checked (run with SIGINT/SIGTERM raising Interrupted)."""
     from mbrules.matches.loop import play_match
@@ -421,40 +381,14 @@ def simulate(
     if out is not None:
         _check_records_out(out, inputs, games)
 
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        ProgressColumn,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    class RateColumn(ProgressColumn):  # games a second, once there is a rate to show
-        def render(self, task):
-            return Text(f"{task.speed:,.0f} games/s" if task.speed else "")
-
     from concurrent.futures.process import BrokenProcessPool
 
     from mbrules.matches.simulation import simulate as run
     from mbrules.matches.stats import summary
 
-    err = Console(stderr=True)
-    with Progress(
-        TextColumn("simulating"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        RateColumn(),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-        disable=not err.is_terminal,
-    ) as bar:
+    with count_bar("simulating", "{:,.0f} games/s") as bar:
         task = bar.add_task("games", total=games)
-        nodes: set = set()
+        nodes: set[str] = set()
         with signals(raising=False) as stop:  # Ctrl-C, SIGTERM: the workers are stopped, the whole chunks kept
             try:
                 with _records_file(out, inputs, game) as on_records:  # streamed, renamed into place at the end
@@ -552,7 +486,7 @@ def simulate(
     m = _sides_table(game, "Mean score per hand, per side", "line")
     for line in report['mean_score_per_line']:
         m.add_row(
-            line_label(line) if line != "total" else "Total",
+            line_label(line, game) if line != "total" else "Total",
             *(
                 "–"
                 if report['mean_score_per_line'][line][n] is None
@@ -569,7 +503,7 @@ def simulate(
         raise typer.Exit(stop.exit_code)
 
 
-def _figure(value, ci, share: bool = False) -> tuple[str, str]:
+def _figure(value: float | None, ci: Sequence[float] | None, share: bool = False) -> tuple[str, str]:
     """A figure and its 95% interval, to the digits the interval supports: the half-width's first significant
     digit (its first two when they start with 1 or 2, as physicists round an uncertainty), so 69 [64, 73],
     not 68.675 [64.52, 72.83]; a share in percent; a count as it is."""
@@ -591,7 +525,7 @@ def _figure(value, ci, share: bool = False) -> tuple[str, str]:
     return f"{mid}{unit}", f"[{low}{unit}, {high}{unit}]"
 
 
-def _ci_words(ci, share: bool = False) -> str:
+def _ci_words(ci: Sequence[float] | None, share: bool = False) -> str:
     if not ci:
         return ""
     if share:
@@ -621,7 +555,9 @@ def _check_records_out(out: Path, inputs: list[Path], games: int) -> None:
 
 
 @contextlib.contextmanager
-def _records_file(out: Path | None, inputs: list[Path], game: Game):
+def _records_file(
+    out: Path | None, inputs: list[Path], game: Game
+) -> Iterator[Callable[[int, list[MatchRecord]], None] | None]:
     """``simulate --out``: yields the callback that streams each chunk's records (in seed order) to a
     temporary file, renamed over ``out`` when the run ends (whole, with the games counted if interrupted);
     None without ``--out``. A failed write is a usage error and leaves ``out`` as it was."""
@@ -639,7 +575,7 @@ def _records_file(out: Path | None, inputs: list[Path], game: Game):
             if not as_jsonl:
                 fh.write(export.hands_csv_header(names))
 
-            def on_records(first: int, records: list) -> None:
+            def on_records(first: int, records: list[MatchRecord]) -> None:
                 try:
                     if as_jsonl:
                         fh.write(

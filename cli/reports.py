@@ -4,21 +4,28 @@ progress bars of their phases (rate and ETA), and the words for a run that could
 
 from __future__ import annotations
 
+import json
 import sys
 from contextlib import contextmanager
-from typing import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 import typer
 from rich.console import Console
 
-from .common import EXIT_CHECK_FAILED, EXIT_USAGE, fail, output_width
+if TYPE_CHECKING:
+    from rich.progress import Progress
+
+from .common import EXIT_CHECK_FAILED, EXIT_USAGE, SignalFlag, fail, output_width
 
 
 def signal_name(signum: int) -> str:
     return "SIGINT" if signum == 2 else "SIGTERM" if signum == 15 else f"signal {signum}"
 
 
-def check_report_folder(check_out: Callable, out: str, inputs: list, charts: bool) -> None:
+def check_report_folder(
+    check_out: Callable[..., None], out: str | Path, inputs: Sequence[str | Path], charts: bool
+) -> None:
     """``check_out`` (the report's own: which files it holds) before any match; exit 2 with its sentence."""
     from mbrules.compare.charts import ChartsUnavailable
     from mbrules.safe_output import OutputPathError
@@ -43,7 +50,7 @@ def _clock(seconds: float) -> str:
 
 @contextmanager
 def phase_progress(
-    unit: str, stream=None, every: float = PIPED_EVERY, clock: Callable[[], float] | None = None
+    unit: str, stream: Any = None, every: float = PIPED_EVERY, clock: Callable[[], float] | None = None
 ) -> Iterator[Callable[[str, str, int, int], None]]:
     """A ``progress(key, title, done, total)`` callback. On a terminal: one bar a phase on stderr, laid out
     for its width (:func:`output_width`) so that the count, the rate in ``unit``/s and the ETA stay in view
@@ -112,6 +119,65 @@ def phase_progress(
             bar.update(t, rate=f"{speed:.1f} {unit}/s" if speed else "")
 
         yield progress
+
+
+def count_bar(label: str, rate: str) -> Progress:
+    """The progress bar of a run counted in one unit (simulate's games, train's matches) on stderr: the
+    label, the bar, done/total, the rate (``rate`` formats it: "{:,.0f} games/s"), elapsed time and ETA;
+    gone when done, and off when stderr is not a terminal. Use it as a context manager, then ``add_task``."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.progress import Task
+    from rich.text import Text
+
+    class RateColumn(ProgressColumn):  # once there is a rate to show
+        def render(self, task: Task) -> Text:
+            return Text(rate.format(task.speed) if task.speed else "")
+
+    err = Console(stderr=True)
+    return Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        RateColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    )
+
+
+def end_run(
+    doc: dict[str, Any],
+    as_json: bool,
+    show: Callable[[], None],
+    stop: SignalFlag,
+    done: str,
+    unwritten: str,
+    out: str | None,
+    written: bool,
+) -> None:
+    """How compare and sweep end: the ``--json`` document or the terminal's report (``show``); after a
+    signal, what the figures count (``done``: "after 40 of 100 paired matches: ...") and, when the report
+    folder was not written, that it was left as it was (``unwritten`` says why), then the signal's exit code."""
+    if as_json:
+        sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+    else:
+        show()
+    if stop.signum is not None:
+        print(f"mbrules: interrupted ({signal_name(stop.signum)}) after {done}", file=sys.stderr)
+        if out is not None and not written:
+            print(f"mbrules: {unwritten}: {out} is left as it was", file=sys.stderr)
+        raise typer.Exit(stop.exit_code)
 
 
 @contextmanager

@@ -10,9 +10,13 @@ import json
 import re
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+
+if TYPE_CHECKING:
+    from mbrules.ruleset import LoadReport, Ruleset
+    from mbrules.ruleset.listing import Summary
 
 from .common import EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE, app, fail, fold
 
@@ -50,7 +54,7 @@ def _as_typed(lines: list[str], ref: str) -> list[str]:
     return [typed + line[len(shown) :] if line.startswith(shown + ":") else line for line in lines]
 
 
-def _report(ref: str, options: list[str] | None):
+def _report(ref: str, options: list[str] | None) -> LoadReport:
     from mbrules.ruleset import RulesetError, load_report
 
     try:
@@ -62,7 +66,7 @@ def _report(ref: str, options: list[str] | None):
     return report
 
 
-def _load(ref: str, options: list[str] | None):
+def _load(ref: str, options: list[str] | None) -> Ruleset:
     from mbrules.ruleset import RulesetError, load_ruleset
 
     try:
@@ -74,6 +78,10 @@ def _load(ref: str, options: list[str] | None):
 @app.command("rulesets")
 def rulesets_cmd(
     as_json: JsonFlag = False,
+    every: Annotated[
+        bool,
+        typer.Option("--all", "-a", help="List each ruleset and option with its one-line description."),
+    ] = False,
     long: Annotated[
         bool,
         typer.Option(
@@ -81,7 +89,7 @@ def rulesets_cmd(
         ),
     ] = False,
 ) -> None:
-    """List the bundled rulesets, and the options by category: a line each (its name), or with --long its description, source and exclusive groups."""
+    """List the bundled rulesets, and the options by category, in a screen; --all: each with its one-line description, --long: with its description, source and exclusive groups."""
     import textwrap
 
     from mbrules.ruleset.listing import OPTION_CATEGORIES, bundled_folder, bundled_ids, summary  # no models
@@ -108,8 +116,11 @@ def rulesets_cmd(
             }
         )
         return
-    width = max((len(s.id) for s in rulesets + options), default=10) + 2
     columns = output_width()
+    if not (every or long):
+        _print_rulesets_short(rulesets, options, columns)
+        return
+    width = max((len(s.id) for s in rulesets + options), default=10) + 2
 
     def entry(ident: str, lines: list[str]) -> None:
         """An id, then its paragraphs wrapped in the column after it (an id too long for it: on its own line)."""
@@ -152,6 +163,33 @@ def rulesets_cmd(
                 0,
             )
         )
+
+
+def _print_rulesets_short(rulesets: list[Summary], options: list[Summary], columns: int) -> None:
+    """``mbrules rulesets`` in a screen: each ruleset on a line (its id and name, folded at the width), then
+    each category of options on a line or two (their ids); ``--all`` gives every one-line description."""
+    from mbrules.ruleset.listing import OPTION_CATEGORIES
+
+    width = max(len(s.id) for s in rulesets) + 2
+    typer.echo("Rulesets (mbrules show ID):")
+    for s in rulesets:
+        typer.echo(fold(f"  {s.id:<{width}}{s.name}", columns, 2 + width))
+    typer.echo("")
+    typer.echo(fold("Options (--option ID), by what they change:", columns, 0))
+    known = list(OPTION_CATEGORIES)
+    for cat in [*known, ""]:
+        ids = [s.id for s in options if (s.category if s.category in known else "") == cat]
+        if ids:
+            typer.echo(fold(f"  {cat.capitalize() if cat else 'Other'}: {', '.join(ids)}", columns, 4))
+    typer.echo("")
+    typer.echo(
+        fold(
+            "Each one with its one-line description: mbrules rulesets --all; with its source and groups: --long; "
+            "its rules in words: mbrules show RULESET --option ID.",
+            columns,
+            0,
+        )
+    )
 
 
 @app.command("show")
@@ -408,7 +446,7 @@ def diff_cmd(
             raise typer.Exit(EXIT_CHECK_FAILED)
         return
 
-    def label(rs) -> str:
+    def label(rs: Ruleset) -> str:
         return rs.id + (f" (options: {', '.join(rs.applied_options)})" if rs.applied_options else "")
 
     typer.echo(fold(f"{label(a)} → {label(b)}"))

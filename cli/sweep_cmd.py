@@ -3,22 +3,24 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 from rich.console import Console, JustifyMethod
 
 from mbrules.bots import bot_names
 
+if TYPE_CHECKING:
+    from mbrules.sweep.run import Sweep
+
 from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
 from .common import EXIT_CHECK_FAILED, EXIT_USAGE, app, check_range, fail, output_width, signals
 from .layout import fits, folded, print_lines, table, wrap
-from .reports import check_report_folder, phase_progress, refused_bots, report_run, signal_name
-from .play_cmds import MAX_GAMES, MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS
+from .reports import check_report_folder, end_run, phase_progress, refused_bots, report_run
+from .inputs import MAX_GAMES, MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS
 
 DEFAULT_GAMES = 200
 
@@ -153,23 +155,19 @@ def sweep(
             except SetError as e:
                 fail(str(e), EXIT_USAGE)
     doc = sw.document()
-    if as_json:
-        sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
-    else:
-        _print(sw, doc, out if sw.written else None)
-    if stop.signum is not None:
-        name = signal_name(stop.signum)
-        print(
-            f"mbrules: interrupted ({name}) after {sw.seeds_done} of {games} matches per value: the figures are "
-            f"those of the matches every value finished",
-            file=sys.stderr,
-        )
-        if out is not None and not sw.written:
-            print(f"mbrules: no match finished for every value: {out} is left as it was", file=sys.stderr)
-        raise typer.Exit(stop.exit_code)
+    end_run(
+        doc,
+        as_json,
+        lambda: _print(sw, doc, out if sw.written else None),
+        stop,
+        f"{sw.seeds_done} of {games} matches per value: the figures are those of the matches every value finished",
+        "no match finished for every value",
+        out,
+        sw.written,
+    )
 
 
-def _print(sw, doc: dict, out) -> None:
+def _print(sw: Sweep, doc: dict[str, Any], out: str | None) -> None:
     """The terminal's report, laid out for :func:`output_width`: the title, at most three sentences a player
     reads first, the trends with their intervals, then each value's figures (a table, folded into rows when
     it does not fit)."""

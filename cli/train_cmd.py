@@ -11,14 +11,13 @@ from pathlib import Path
 from typing import Iterator, Optional
 
 import typer
-from rich.console import Console
-from rich.text import Text
 
 from mbrules._paths import install_hint
 from mbrules.bots.training import MAX_POSITIONS, MAX_POSITIONS_LIMIT  # (numpy is imported only when it trains)
 
 from .common import EXIT_USAGE, Interrupted, SignalFlag, app, check_range, fail, signals, text_console
-from .play_cmds import MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, compile_game
+from .reports import count_bar
+from .inputs import MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, compile_game
 
 MAX_TRAIN_GAMES = 1_000_000
 KINDS = ("linear", "mlp", "trees")
@@ -30,7 +29,7 @@ def _stop_where_it_is(stop: SignalFlag) -> Iterator[None]:
     :class:`Interrupted` where the main thread is (between its iterations, after a call into C); a
     signal that came just before the fit stops it before it starts."""
 
-    def handler(signum, frame) -> None:
+    def handler(signum: int, frame: object) -> None:
         if stop.signum is None:
             stop.signum = signum
             raise Interrupted(signum)
@@ -90,7 +89,7 @@ def train(
     inputs: list[Path] = []
     game = compile_game(ruleset, options, players, ["heuristic"], files_read=inputs)
     if game.sides < 2:
-        from mbrules.engine.words import plural
+        from mbrules.text import plural
 
         fail(
             f"mbrules: training needs two sides or more; {game.ruleset_id} with {plural(players, 'player')} has "
@@ -108,36 +107,10 @@ def train(
     except ImportError:
         fail(f"mbrules: training needs scikit-learn: {install_hint('learn')}", EXIT_USAGE)
 
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        ProgressColumn,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
     from mbrules.bots.training import TrainingStopped, train as run
 
-    class RateColumn(ProgressColumn):  # matches a second, once there is a rate to show
-        def render(self, task):
-            return Text(f"{task.speed:,.1f} matches/s" if task.speed else "")
-
-    err = Console(stderr=True)
     t0, c0 = time.monotonic(), time.process_time()
-    with Progress(
-        TextColumn("self-play"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        RateColumn(),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-        disable=not err.is_terminal,
-    ) as bar:
+    with count_bar("self-play", "{:,.1f} matches/s") as bar:
         task = bar.add_task("matches", total=games)
         with signals(raising=False) as stop:
             try:

@@ -49,3 +49,6 @@ def install_hint(extra: str) -> str:
     '.[EXTRA]'`` in a checkout (run in its folder; a checkout cannot reach the published name), ``pip install
     'mbrules[EXTRA]'`` for an installed wheel."""
     return f"pip install -e '.[{extra}]'" if is_checkout() else f"pip install 'mbrules[{extra}]'"
+
+
+DEFAULT_RULESET = "winning-moves"  # the edition a command, an environment or OpenSpiel plays when none is named

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from .engine.words import plural
+from .text import plural
 from .vocab import (
     COUP_FOURRE,
     DECLINE,
@@ -29,8 +29,10 @@ from .vocab import (
     MULLIGAN,
     PLAY,
     SAFETY,
+    SCORE_LINE_WORDS,
     STOP,
     DecisionKind,
+    LineWords,
     Reason,
 )
 
@@ -38,34 +40,23 @@ if TYPE_CHECKING:
     from .engine import Action, Game, Observation, State, Transition
 
 
-LINE_LABELS = {  # the score sheet's lines as printed
-    "milestones": "Points for distance",
-    "safeties": "Safeties",
-    "all_safeties": "All safeties",
-    "coup_fourres": "Coups fourrés",
-    "trip_completed": "Trip completed",
-    "delayed_action": "Delayed action",
-    "safe_trip": "Safe trip",
-    "shutout": "Shutout",
-    "extension": "Extension",
-    "total": "Total (hand)",
-    # lines the bundled options add (scoring.lines); any other line is named from its id (line_label)
-    "no_100_no_200": "Trip without 100s or 200s",
-    "empty_hand": "Empty hand at the end",
-    "empty_hand_arrival": "Empty hand and trip",
-    "one_safety_arrival": "Trip with one safety",
-    "no_25_arrival": "Trip without a 25",
-}
+# the contract's score lines as the sheet prints them (mbrules.vocab.SCORE_LINE_WORDS)
+LINE_LABELS = {line: words.label for line, words in SCORE_LINE_WORDS.items()}
 
 
-def line_label(line: str) -> str:
-    """A score line as the sheet prints it: the contract's and the bundled options' in their words, a
-    ruleset's own line from its id ('fin_vitesse' -> 'Fin vitesse')."""
-    label = LINE_LABELS.get(line)
-    if label is None:
-        text = line.replace("_", " ")
-        label = text[:1].upper() + text[1:]
-    return label
+def line_label(line: str, game: "Game | None" = None) -> str:
+    """A score line as the sheet prints it: the contract's in their words, a ruleset's own line in its
+    ``label`` (``game``'s ruleset: :func:`mbrules.ruleset.words.score_line_words`), else from its id
+    ('fin_vitesse' -> 'Fin vitesse')."""
+    if line in SCORE_LINE_WORDS:
+        return SCORE_LINE_WORDS[line].label
+    if game is not None:
+        from .ruleset.words import score_line_words
+
+        words = score_line_words(game.ruleset).get(line)
+        if words is not None:
+            return words.label
+    return LineWords.of_id(line).label
 
 
 class Narrator:
@@ -146,7 +137,7 @@ class Narrator:
         if op == COUP_FOURRE:
             nxt = " and plays next" if t.extra_turn else ""
             if t.queued_turn:
-                nxt = " and plays next (queued: nobody loses a turn)"
+                nxt = " and plays after the turn in progress (queued)"
             if t.reshuffled:
                 nxt += f"; the {self.discard_pile} is shuffled into a new {self.draw_pile}"
             return _sentence(

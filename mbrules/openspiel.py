@@ -55,12 +55,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any, Callable, NoReturn, Sequence
 
 import numpy as np
 import pyspiel
 
 import mbrules
-from mbrules.engine import Action, State as _EngineState
+from mbrules._paths import DEFAULT_RULESET
+from mbrules.engine import Action, Game as _EngineGame, IllegalAction, State as _EngineState
 
 from .bots import check_bot, make_bot
 from .engine.compact import (
@@ -92,6 +94,7 @@ __all__ = [
 ]
 
 SHORT_NAME = "python_mille_bornes"
+Event = tuple[Any, ...]  # ("deal", hand, hands) or ("act", player, action code, cards drawn[, (slot, taker)...])
 MAX_PLAYERS = 6
 RESAMPLE_TRIES = 64
 RESAMPLE_STATS = {"resamples": 0, "redraws": 0, "kept_true_deal": 0}
@@ -100,7 +103,7 @@ DRAWS = ("chance", "player")
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
-_DEFAULTS = {"ruleset": "winning-moves", "players": 4, "options": "", "hands": 0, "draws": "chance"}
+_DEFAULTS = {"ruleset": DEFAULT_RULESET, "players": 4, "options": "", "hands": 0, "draws": "chance"}
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -120,7 +123,7 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
-def _hand_length(mb) -> int:
+def _hand_length(mb: _EngineGame) -> int:
     """The most actions and chance nodes one hand counts (``max_game_length`` per hand).
 
     The books' hand: a chance node, a draw, a card and a window answer per card of the deck, the deck
@@ -130,7 +133,7 @@ def _hand_length(mb) -> int:
     at most the deck, plus every hazard once more for each safety (which sweeps hazards back to the
     discard pile), each turn a draw, a card, a window's answers and an extension answer. Without that
     rule a hand has no bound in the rules, and four times the books' count is all that is allowed."""
-    passes = 1 + max(mb.max_reshuffles, mb.max_refill_reshuffles)
+    passes = 1 + int(max(mb.max_reshuffles, mb.max_refill_reshuffles))
     per_pass = 4 * len(mb.deck)
     books = passes * per_pass + 2
     if not mb.draw_from_discard:
@@ -146,11 +149,11 @@ def _options(text: str) -> list[str]:
     return [o.strip() for o in text.replace(";", "+").split("+") if o.strip()]
 
 
-class MilleBornesGame(pyspiel.Game):
+class MilleBornesGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type information
     """One ruleset, options and player count, compiled once (``self.mb``)."""
 
-    def __init__(self, params=None):
-        p = dict(_DEFAULTS)
+    def __init__(self, params: dict[str, Any] | None = None):
+        p: dict[str, Any] = dict(_DEFAULTS)
         p.update(params or {})
         mb = mbrules.load_game(str(p["ruleset"]), players=int(p["players"]), options=_options(str(p["options"])))
         draws = str(p["draws"])
@@ -180,7 +183,13 @@ class MilleBornesGame(pyspiel.Game):
         self.space = ActionSpace(mb)
         self.encoder = ObservationEncoder(mb)
         self.ctx = _Context(
-            mb, self.space, self.encoder, self.hands, self.draws == "chance", mb.ruleset.turn != type(mb.ruleset.turn)()
+            mb,
+            self.space,
+            self.encoder,
+            self.hands,
+            self.draws == "chance",
+            # a play may take a card too (play.safety_replacement_draw): the generic path, as the turn rules
+            mb.ruleset.turn != type(mb.ruleset.turn)() or mb.safety_replacement_draw,
         )
         sizes = [len(side) for side in mb.side_players]
         worst = min(-w / (mb.players - w) for w in sizes)
@@ -200,15 +209,15 @@ class MilleBornesGame(pyspiel.Game):
         )
         super().__init__(_GAME_TYPE, info, p)
 
-    def new_initial_state(self):
+    def new_initial_state(self) -> MilleBornesState:
         return MilleBornesState(self, self.ctx)
 
-    def make_py_observer(self, iig_obs_type=None, params=None):
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         return _Observer(self.ctx, perfect_recall)
 
 
-class MilleBornesState(pyspiel.State):
+class MilleBornesState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no type information
     """A match: chance nodes deal each hand (and, by default, every card drawn); the engine plays it (``mb_state``)."""
 
     def __init__(self, game: MilleBornesGame, ctx: "_Context"):
@@ -222,7 +231,7 @@ class MilleBornesState(pyspiel.State):
         self._totals = [0] * mb.sides  # match totals before this hand
         self._hands_done = 0
         self._hand_start = 0  # len(history()) when this hand's first chance node came
-        self._result = None  # returns once the match is over
+        self._result: list[float] | None = None  # returns once the match is over
         self._hand = _Hand(None)  # the engine's State for the hand in play (``mb_state``)
         self._moves: list[tuple[int, int]] = []  # this hand since the deal: (player, Action), (-1, card) a draw
         self._pending = -1  # draws="chance": a coup fourré waiting for its replacement draw's chance outcome
@@ -235,18 +244,29 @@ class MilleBornesState(pyspiel.State):
         # takes cards waits in _pend as (action, index, player) while chance gives them, segment by segment
         # (_segs[0]: from the draw pile as it is, _segs[k]: from the pile the k-th reshuffle of the action
         # makes); _need is (segment, copies of each card it may give) while a card is wanted, else None
-        self._pend: tuple | None = None
+        self._pend: tuple[Action, int | None, int] | None = None
         self._segs: list[list[int]] = []
         self._need: tuple[int, list[int]] | None = None
         self._pools: list[int] = []  # per slot of _order: the pile it came from (0 the deck, k the k-th reshuffle)
 
+    def _copy(self) -> MilleBornesState:
+        """OpenSpiel's ``clone`` (a deep copy: the engine's State cloned, the compiled game shared)."""
+        copy: MilleBornesState = self.clone()
+        return copy
+
+    def _live(self) -> _EngineState:
+        """The engine's State of the hand in play, where one is (every move but a deal's chance node)."""
+        st = self._hand.st
+        assert st is not None, "a hand is in play"
+        return st
+
     @property
-    def mb_state(self):
+    def mb_state(self) -> _EngineState | None:
         """The engine's State of the hand in play (None while a hand is being dealt)."""
         return self._hand.st
 
     # -- whose move -------------------------------------------------------------------
-    def current_player(self):
+    def current_player(self) -> int:
         return self._cur  # OpenSpiel asks several times an action: worked out once, in _whose_move
 
     def _whose_move(self) -> int:
@@ -259,17 +279,17 @@ class MilleBornesState(pyspiel.State):
             return _CHANCE
         return st.current_player
 
-    def is_terminal(self):
+    def is_terminal(self) -> bool:
         return self._result is not None
 
-    def _legal_actions(self, player):
+    def _legal_actions(self, player: int) -> list[int]:
         st = self._hand.st
         if st is None or player != self._cur:
             return []
         idx = self._g.space.index
         return sorted([idx[a] for a in st.legal_actions()])
 
-    def chance_outcomes(self):
+    def chance_outcomes(self) -> list[tuple[int, float]]:
         if self._need is not None:  # a card the pending action takes: from the pile it is taken from
             counts = self._need[1]
             total = sum(counts)
@@ -278,14 +298,14 @@ class MilleBornesState(pyspiel.State):
         return [(c, n / left) for c, n in enumerate(self._counts) if n > 0]
 
     # -- moves ---------------------------------------------------------------------------
-    def apply_action(self, action):
+    def apply_action(self, action: object) -> None:
         """OpenSpiel's ``apply_action``; a negative index is refused here, before OpenSpiel's own check
         (-1 is its ``kInvalidAction``: a ``SpielError`` that would not name the range)."""
         if type(action) is not int or action < 0:
             self._check(action)
         super().apply_action(action)
 
-    def _check(self, action) -> int:
+    def _check(self, action: object) -> int:
         """``action`` as an int in the range of the node (chance outcomes or player actions), else ``ValueError``."""
         if self._result is not None:
             raise ValueError("the match is over: no action applies")
@@ -293,7 +313,7 @@ class MilleBornesState(pyspiel.State):
             return check_index(action, self._g.mb.n_cards, "chance outcome")
         return self._g.space.check(action)
 
-    def _apply_action(self, action):
+    def _apply_action(self, action: object) -> None:
         if self._result is not None:
             raise ValueError("the match is over: no action applies")
         if self._cur == _CHANCE:
@@ -321,13 +341,13 @@ class MilleBornesState(pyspiel.State):
             )
         self._cur = self._whose_move()
 
-    def _deal_card(self):
+    def _deal_card(self) -> None:
         mb = self._g.mb
         N, hs = mb.players, mb.hand_size
         dealt = N * hs if self._g.chance_draws else len(mb.deck)
         if len(self._order) < dealt:
             return
-        hands = [[] for _ in range(N)]
+        hands: list[list[int]] = [[] for _ in range(N)]
         for j in range(N * hs):  # one card at a time from the first player (WM §3)
             hands[(self._first + j) % N].append(self._order[j])
         if self._g.chance_draws:
@@ -354,8 +374,8 @@ class MilleBornesState(pyspiel.State):
             self._pools = [0] * len(self._order)
             self._lone_draw()
 
-    def _draw_card(self, c: int):
-        st = self._hand.st
+    def _draw_card(self, c: int) -> None:
+        st = self._live()
         stack_next_draw(st, c)
         self._moves.append((-1, c))
         if self._pending >= 0:
@@ -365,8 +385,8 @@ class MilleBornesState(pyspiel.State):
         else:
             self._engine_apply(self._g.mb.draw_action)
 
-    def _play(self, index: int):
-        st = self._hand.st
+    def _play(self, index: int) -> None:
+        st = self._live()
         a = self._g.space.actions[index]
         p = st.current_player
         mb = self._g.mb
@@ -393,18 +413,18 @@ class MilleBornesState(pyspiel.State):
         self._moves.append((p, a))
 
     # -- the turn rules, draws=chance: every card taken is a chance outcome when it is taken ----------------
-    def _lone_draw(self):
+    def _lone_draw(self) -> None:
         """A draw that is the only move (a turn's draw, play then draw's): its cards by chance at once."""
         st = self._hand.st
         if self._pend is None and self._result is None and st is not None and draw_due(st):
             self._begin(self._g.mb.draw_action, None)
 
-    def _begin(self, a, index):
-        self._pend = (a, index, self._hand.st.current_player)
+    def _begin(self, a: Action, index: int | None) -> None:
+        self._pend = (a, index, self._live().current_player)
         self._segs = [[]]
         self._go_on()
 
-    def _take_card(self, c: int):
+    def _take_card(self, c: int) -> None:
         assert self._need is not None  # a chance node of the turn rules
         k, counts = self._need
         if counts[c] <= 0:
@@ -415,19 +435,20 @@ class MilleBornesState(pyspiel.State):
             self._segs.append([])
         self._segs[k].append(c)
         self._order.append(c)
-        self._pools.append(reshuffles_made(self._hand.st) + k)
+        self._pools.append(reshuffles_made(self._live()) + k)
         self._moves.append((-1, c))
         self._go_on()
 
-    def _go_on(self):
+    def _go_on(self) -> None:
         """The pending action wants another card (``_need``), or has all it takes and is applied."""
         self._need = self._probe()
         if self._need is not None:
             return
+        assert self._pend is not None  # (an action waits for its cards)
         a, index, p = self._pend
         segs = self._segs
         self._pend, self._segs = None, []
-        st = self._hand.st
+        st = self._live()
         before = hands_held(st)
         arrange_next_draws(st, segs[0])
         set_reshuffle_hook(st, _Arranger(segs[1:]))
@@ -447,10 +468,11 @@ class MilleBornesState(pyspiel.State):
             return
         self._lone_draw()
 
-    def _probe(self):
+    def _probe(self) -> tuple[int, list[int]] | None:
         """Play the pending action on a copy, its chosen cards in place: (segment, copies it may give) for
         the first card it takes that chance has not given yet, or None when it has all it takes."""
-        st = self._hand.st
+        st = self._live()
+        assert self._pend is not None  # (an action waits for its cards)
         a = self._pend[0]
         segs = self._segs
         twin = st.clone()
@@ -475,18 +497,18 @@ class MilleBornesState(pyspiel.State):
                 return k, counts
         return None
 
-    def _refuse(self, index, a, exc):
-        legal = ", ".join(str(x) for x in self._hand.st.legal_actions())
+    def _refuse(self, index: int | None, a: Action, exc: IllegalAction) -> NoReturn:
+        legal = ", ".join(str(x) for x in self._live().legal_actions())
         raise ValueError(f"action {index} ({a}) is refused: {exc.message}; legal now: {legal}") from None
 
-    def _engine_apply(self, a, index=None):
-        st = self._hand.st
+    def _engine_apply(self, a: Action, index: int | None = None) -> None:
+        st = self._live()
         p = st.current_player
         op = a.op
         taking = self._g.taking  # draws=player with turn rules: any action may take cards (a refill, a draw back)
         refills = taking or op == COUP_FOURRE or op == FAST_PLAY  # besides a draw, only these take cards
         before = draw_pile_size(st) if refills else 0
-        held = hands_held(st) if taking else None
+        held = hands_held(st) if taking else []
         top = -1
         if taking and op == DRAW and a.from_discard:
             top = st.observation(p).discard[-1]
@@ -517,7 +539,7 @@ class MilleBornesState(pyspiel.State):
         if st.hand_over:
             self._end_hand(st)
 
-    def _slots_of(self, cards) -> list[int]:
+    def _slots_of(self, cards: Sequence[int]) -> list[int]:
         """draws=player: the slots (places in the chance-given order) of ``cards`` just taken from the draw
         pile: copies of one card are alike, so each takes the first slot of that card not taken yet."""
         out = []
@@ -528,7 +550,7 @@ class MilleBornesState(pyspiel.State):
             out.append(j)
         return out
 
-    def _end_hand(self, st):
+    def _end_hand(self, st: _EngineState) -> None:
         mb = self._g.mb
         self._hands_done += 1
         self._totals = list(st.match_totals)
@@ -552,20 +574,20 @@ class MilleBornesState(pyspiel.State):
         self._hand = _Hand(None)
         self._hand_start = len(self.history()) + 1  # this action is appended to the history after this call
 
-    def returns(self):
+    def returns(self) -> list[float]:
         if self._result is None:
             return [0.0] * self._g.mb.players
         return list(self._result)
 
     # -- strings ---------------------------------------------------------------------------
-    def _action_to_string(self, player, action):
+    def _action_to_string(self, player: int, action: object) -> str:
         mb = self._g.mb
         if player == _CHANCE:
             c = check_index(action, mb.n_cards, "chance outcome")
             return f"deal {mb.card_ids[c]}"
         return str(self._g.space.actions[self._g.space.check(action)])
 
-    def __str__(self):
+    def __str__(self) -> str:
         if self._result is not None:
             return f"match over after {self._hands_done} hands: totals {self._totals}, returns {self._result}"
         if self.mb_state is None:
@@ -573,19 +595,20 @@ class MilleBornesState(pyspiel.State):
         return repr(self.mb_state)
 
     # -- ISMCTS ------------------------------------------------------------------------------
-    def resample_from_infostate(self, player_id, probability_sampler=None):
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any = None) -> MilleBornesState:
         """A state ``player_id`` cannot tell from this one, its unseen cards redrawn (module docstring)."""
         RESAMPLE_STATS["resamples"] += 1
         if self.mb_state is None or self._result is not None:
-            return self.clone()  # nothing hidden is in play between hands
+            return self._copy()  # nothing hidden is in play between hands
         rng = (
             probability_sampler
             if isinstance(probability_sampler, random.Random)
             else random.Random(_seed_from(probability_sampler))
         )
         if self._pend is not None:
-            return self.clone()  # an action waits for its cards (a chance node): no seat decides here
+            return self._copy()  # an action waits for its cards (a chance node): no seat decides here
         fixed = self._slots().known_to(player_id)
+        live = self._live()
         free = [j for j in range(len(self._order)) if j not in fixed]
         if self._g.generic:
             # a card is redrawn only among the cards of its own pile: the deck's, or a reshuffled pile's (whose
@@ -593,8 +616,8 @@ class MilleBornesState(pyspiel.State):
             pools: dict[int, list[int]] = {}
             for j in free:
                 pools.setdefault(self._pools[j], []).append(j)
-            now = reshuffles_made(self.mb_state)
-            rest = [c for c, n in enumerate(draw_pile_counts(self.mb_state)) for _ in range(n)]
+            now = reshuffles_made(live)
+            rest = [c for c, n in enumerate(draw_pile_counts(live)) for _ in range(n)]
             groups = [
                 (slots, [self._order[j] for j in slots] + (rest if k == now else [])) for k, slots in pools.items()
             ]
@@ -614,7 +637,7 @@ class MilleBornesState(pyspiel.State):
                 return new
             RESAMPLE_STATS["redraws"] += 1
         RESAMPLE_STATS["kept_true_deal"] += 1
-        return self.clone()
+        return self._copy()
 
     def _slots(self) -> "_Slots":
         """Which slots of this hand each seat has seen, from the hand's events (worked out when asked)."""
@@ -628,14 +651,14 @@ class MilleBornesState(pyspiel.State):
                 slots.track(self._order, e[1], actions[e[2]], len(e[3]))
         return slots
 
-    def _replay(self, prefix, order):
+    def _replay(self, prefix: Sequence[int], order: Sequence[int]) -> MilleBornesState | None:
         try:
             return self._replay_moves(prefix, order)
         except ValueError:  # a card the redraw put where the rules cannot take it (a pile that lacks it)
             return None
 
-    def _replay_moves(self, prefix, order):
-        s = self.get_game().new_initial_state()
+    def _replay_moves(self, prefix: Sequence[int], order: Sequence[int]) -> MilleBornesState | None:
+        s: MilleBornesState = self.get_game().new_initial_state()
         for a in prefix:
             s.apply_action(a)
         mb = self._g.mb
@@ -661,7 +684,15 @@ class MilleBornesState(pyspiel.State):
 class _Context:
     """The compiled game and its layouts, shared by every state of a game (``deepcopy`` keeps it)."""
 
-    def __init__(self, mb, space, encoder, hands, chance_draws, turn_rules=False):
+    def __init__(
+        self,
+        mb: _EngineGame,
+        space: ActionSpace,
+        encoder: ObservationEncoder,
+        hands: int,
+        chance_draws: bool,
+        turn_rules: bool = False,
+    ):
         self.mb, self.space, self.encoder, self.hands = mb, space, encoder, hands
         self.chance_draws = chance_draws
         # the ruleset's turn rules (reshuffles, a draw from the discard pile, a mulligan, a refill, play then
@@ -673,7 +704,7 @@ class _Context:
         self.n_actions = len(space)
         self.writer = ObservationWriter(encoder)
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: object) -> _Context:
         return self
 
 
@@ -682,18 +713,18 @@ class _Events:
 
     __slots__ = ("items",)
 
-    def __init__(self):
-        self.items: list[tuple] = []
+    def __init__(self) -> None:
+        self.items: list[Event] = []
 
-    def add(self, item: tuple) -> None:
+    def add(self, item: Event) -> None:
         self.items.append(item)
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: object) -> _Events:
         c = _Events()
         c.items = list(self.items)  # the tuples are immutable: shared
         return c
 
-    def seen_by(self, mb, q: int) -> list[tuple[int, str]]:
+    def seen_by(self, mb: _EngineGame, q: int) -> list[tuple[int, str]]:
         """``(player, text)`` for every event seat ``q`` saw, in order (never another hand's cards)."""
         out = []
         ids = mb.card_ids
@@ -719,10 +750,10 @@ class _Hand:
 
     __slots__ = ("st",)
 
-    def __init__(self, st):
+    def __init__(self, st: _EngineState | None):
         self.st = st
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: object) -> _Hand:
         return _Hand(self.st.clone() if self.st is not None else None)
 
 
@@ -733,15 +764,15 @@ class _Slots:
     the true cards (the game is entitled to them); only ``known_to`` leaves it, as a set of slots.
     """
 
-    def __init__(self, first, N, hs):
-        self.held = [[] for _ in range(N)]
+    def __init__(self, first: int, N: int, hs: int):
+        self.held: list[list[int]] = [[] for _ in range(N)]
         for j in range(N * hs):
             self.held[(first + j) % N].append(j)
         self.seen = [set(h) for h in self.held]
         self.public: set[int] = set()
         self.next_slot = N * hs
 
-    def track(self, order, p, a, taken: int, slots=()):
+    def track(self, order: Sequence[int], p: int, a: Action, taken: int, slots: Sequence[tuple[int, int]] = ()) -> None:
         """``p`` did ``a`` and took ``taken`` cards off the draw pile; ``order``: the hand's cards by slot.
         ``slots``: with the turn rules, each slot taken and the seat that took it, instead of ``taken``."""
         if a.op in (PLAY, DISCARD, COUP_FOURRE, FAST_PLAY, MULLIGAN):
@@ -760,7 +791,7 @@ class _Slots:
             self.held[q].append(j)
             self.seen[q].add(j)
 
-    def known_to(self, p) -> set[int]:
+    def known_to(self, p: int) -> set[int]:
         return self.seen[p] | self.public
 
 
@@ -771,7 +802,7 @@ class _Arranger:
 
     _immutable = True  # a clone of the state shares it
 
-    def __init__(self, segments, record: bool = False, n_cards: int = 0):
+    def __init__(self, segments: Sequence[Sequence[int]], record: bool = False, n_cards: int = 0):
         self.segments = segments
         self.record = record
         self.n_cards = n_cards
@@ -790,7 +821,7 @@ class _Arranger:
             arrange_top(pile, self.segments[k])
 
 
-def _gained(before, after, p, a) -> list[Counter]:
+def _gained(before: Sequence[Sequence[int]], after: Sequence[Sequence[int]], p: int, a: Action) -> list[Counter[int]]:
     """The cards each seat's hand gained in an action (``p``'s card played or thrown left it first)."""
     out = []
     for q, (b, h) in enumerate(zip(before, after)):
@@ -801,7 +832,9 @@ def _gained(before, after, p, a) -> list[Counter]:
     return out
 
 
-def _takers(before, after, p, a, taken) -> list[int]:
+def _takers(
+    before: Sequence[Sequence[int]], after: Sequence[Sequence[int]], p: int, a: Action, taken: Sequence[int]
+) -> list[int]:
     """Who took each card of ``taken`` (in order), from the hands before and after the action; a card no
     hand gained (never, when the rules took it into a hand) is counted as the actor's."""
     gained = _gained(before, after, p, a)
@@ -814,14 +847,14 @@ def _takers(before, after, p, a, taken) -> list[int]:
     return out
 
 
-def _seed_from(sampler) -> int:
+def _seed_from(sampler: Callable[[], object]) -> int:
     try:
-        return int(float(sampler()) * (1 << 53))
+        return int(float(sampler()) * (1 << 53))  # type: ignore[arg-type]  # whatever it gives, float() tells
     except Exception:  # noqa: BLE001  OpenSpiel's samplers differ by version: fall back to fresh entropy
         return random.SystemRandom().getrandbits(53)
 
 
-def _returns(mb, winner: int) -> list[float]:
+def _returns(mb: _EngineGame, winner: int) -> list[float]:
     if winner < 0:
         return [0.0] * mb.players
     w = len(mb.side_players[winner])
@@ -838,7 +871,7 @@ class _Observer:
         self.tensor = np.zeros(game.encoder.size, np.float32)
         self.dict = {"observation": self.tensor}
 
-    def set_from(self, state: MilleBornesState, player: int):
+    def set_from(self, state: MilleBornesState, player: int) -> None:
         st = state.mb_state
         if st is None:
             self.tensor.fill(0)
@@ -864,7 +897,7 @@ class _Observer:
         return f"{mb.player_names[player]} [{past}] {now}"
 
 
-class MilleBornesBot(pyspiel.Bot):
+class MilleBornesBot(pyspiel.Bot):  # type: ignore[misc]  # pyspiel ships no type information
     """An mbrules bot (``random``, ``heuristic``, ``expert``...) as a ``pyspiel.Bot`` for one seat.
 
     It sees its seat's observation and the legal actions only, as in ``mbrules simulate``;
@@ -883,26 +916,29 @@ class MilleBornesBot(pyspiel.Bot):
     def player_id(self) -> int:
         return self._player
 
-    def restart_at(self, state) -> None:
+    def restart_at(self, state: object) -> None:
         self._bot = make_bot(self._name, self._game.mb, self._player, self._seed)
 
     def restart(self) -> None:
         self.restart_at(None)
 
-    def inform_action(self, state, player_id, action) -> None:
+    def inform_action(self, state: object, player_id: int, action: int) -> None:
         pass  # an mbrules bot reads the table afresh at each decision
 
     def provides_policy(self) -> bool:
         return False
 
-    def step(self, state) -> int:
+    def step(self, state: MilleBornesState) -> int:
         if state.current_player() != self._player:
             raise ValueError(f"bot for player {self._player} asked to move when player {state.current_player()} is to")
         # the one seat loop decides (a lone action taken without asking, else the bot asked); its applier
         # only keeps the choice: OpenSpiel's state applies it
         chosen: list[Action] = []
         seat = BotSeat(self._bot)
-        SeatLoop(state.mb_state, [seat] * self._game.mb.players, apply=lambda p, a: chosen.append(a)).step()
+        st = state.mb_state
+        if st is None:
+            raise ValueError(f"bot for player {self._player} asked to move while a hand is dealt")
+        SeatLoop(st, [seat] * self._game.mb.players, apply=lambda p, a: chosen.append(a)).step()
         if not chosen:
             raise ValueError(f"bot for player {self._player} asked to move when the hand is over")
         return self._game.space.index[int(chosen[0])]

@@ -22,6 +22,7 @@ position in its enum, given by ``.code``; the plain-int constants below (``DISTA
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Self
 
@@ -102,6 +103,45 @@ class ScoreLine(StrEnum):
     TOTAL = "total"
 
 
+@dataclass(frozen=True)
+class LineWords:
+    """A score line in words, the one place each form is spelled: ``label`` on the score sheet ("Points for
+    distance"), ``noun`` in a metric's name ("points per hand and side: distance"), ``plain`` in a sentence
+    of a headline ("... points a hand from the trip bonus")."""
+
+    label: str
+    noun: str
+    plain: str
+
+    @classmethod
+    def of(cls, label: str) -> LineWords:
+        """The words of a line known by its sheet label only (a ruleset's own line): its noun and plain
+        form are the label, lower-cased at its start ("Empty hand at the end" -> "empty hand at the end")."""
+        noun = label[:1].lower() + label[1:]
+        return cls(label, noun, noun)
+
+    @classmethod
+    def of_id(cls, line: str) -> LineWords:
+        """The words of a line known by its id only: 'fin_vitesse' -> 'Fin vitesse'."""
+        text = line.replace("_", " ")
+        return cls.of(text[:1].upper() + text[1:])
+
+
+# The contract's score lines in words (a ruleset's own lines carry theirs: scoring.lines.NAME.label).
+SCORE_LINE_WORDS: dict[str, LineWords] = {
+    "milestones": LineWords("Points for distance", "distance", "distance"),
+    "safeties": LineWords("Safeties", "safeties", "safeties"),
+    "all_safeties": LineWords("All safeties", "all four safeties", "all four safeties"),
+    "coup_fourres": LineWords("Coups fourrés", "coups fourrés", "coups fourrés"),
+    "trip_completed": LineWords("Trip completed", "trip completed", "the trip bonus"),
+    "delayed_action": LineWords("Delayed action", "delayed action", "delayed action"),
+    "safe_trip": LineWords("Safe trip", "safe trip", "safe trips"),
+    "shutout": LineWords("Shutout", "shutout", "shutouts"),
+    "extension": LineWords("Extension", "extension", "the extension"),
+    "total": LineWords("Total (hand)", "total", "total"),
+}
+
+
 class Reason(StrEnum):
     """The contract's reason codes: every refused action carries one (``IllegalAction.code``)."""
 
@@ -165,6 +205,7 @@ __all__ = [
     "FAST_PLAY",
     "HAZARD",
     "KIND_NAMES",
+    "LineWords",
     "MULLIGAN",
     "NO_LIMIT",
     "OP_WORDS",
@@ -178,6 +219,7 @@ __all__ = [
     "Reason",
     "SAFETY",
     "SCORE_LINES",
+    "SCORE_LINE_WORDS",
     "SIDE_NAMES",
     "SPEED",
     "STOP",

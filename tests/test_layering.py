@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LAYERS: dict[str, int] = {
     "mbrules.vocab": 0,
     "mbrules._paths": 0,
+    "mbrules.text": 0,
     "mbrules._startup": 0,
     "mbrules.safe_output": 0,
     "mbrules.ruleset": 1,

@@ -117,10 +117,14 @@ def check_transition(game: Game, before, after, t: Transition, st: State) -> Non
     elif a.op == COUP_FOURRE:
         reached = t.miles >= before.target and before.sides[ps].miles < before.target
         assert t.side == ps and t.trip_completed == (reached and game.safety_distance > 0)
-        # queued-coup-fourre-turn: the caller's turn is queued after the attacker's, not taken at once
+        # queued-coup-fourre-turn: the caller's turn is queued after the turn in progress, not taken at once,
+        # and not at all when the turn in progress is the caller's own (PlayAural _action_dirty_trick)
         done = t.hand_over or t.trip_completed
         assert t.extra_turn == (game.coup_fourre_extra_turn and not game.coup_fourre_bonus_turn_queued and not done)
-        assert t.queued_turn == (game.coup_fourre_extra_turn and game.coup_fourre_bonus_turn_queued and not done)
+        waits = t.player in after.queued_turns[0]
+        assert t.queued_turn == (game.coup_fourre_extra_turn and game.coup_fourre_bonus_turn_queued and waits)
+        if t.queued_turn:
+            assert after.queued_turns[1] == t.player  # play goes on from the caller's left
         if before.window[1] == ps and not t.reshuffled:
             assert before.window[0] in t.swept  # the hazard answered goes to the discard pile
         elif before.window[1] == ps:  # ... which became the draw pile for the caller's draw (asmodee-2014)
@@ -171,7 +175,8 @@ def check_sentences(game: Game, full: Narrator, public: Narrator, t: Transition)
             assert ("trip completed" in line) == t.trip_completed
     elif a.op == COUP_FOURRE:
         assert "COUP FOURRÉ" in line and game.names[t.window_hazard] in line
-        assert ("plays next" in line) == (t.extra_turn or t.queued_turn)
+        assert ("plays next" in line) == t.extra_turn
+        assert ("plays after the turn in progress" in line) == t.queued_turn
         assert ("queued" in line) == t.queued_turn
         assert ("trip completed" in line) == t.trip_completed
     elif a.op == FAST_PLAY:

@@ -48,6 +48,18 @@ REFUSED = {
     # wikipedia applies hazard-on-hazard and roll-after-safety: each has an option of its group against it
     ("wikipedia", "stacked-hazards"): "both are in the group 'covered-hazards'",
     ("wikipedia", "remedy-restarts"): "both are in the group 'roll-after-fix'",
+    # the programs' profiles (issue 43) apply options of a group: another option of that group is refused
+    ("playaural", "empty-pile-ends-hand"): "both are in the group 'trip-length'",
+    ("playaural", "extension-1200"): "both are in the group 'trip-length'",
+    ("playaural", "simpler-game"): "both are in the group 'trip-length'",
+    ("playaural", "three-vs-three"): "both are in the group 'table'",
+    ("sisyphus-bbs", "empty-pile-ends-hand"): "both are in the group 'trip-length'",
+    ("sisyphus-bbs", "extension-1200"): "both are in the group 'trip-length'",
+    ("sisyphus-bbs", "simpler-game"): "both are in the group 'trip-length'",
+    ("sisyphus-bbs", "fixed-hands"): "both are in the group 'game-mode'",
+    ("sisyphus-bbs", "longer-game"): "both are in the group 'game-mode'",
+    ("sisyphus-bbs", "single-hand"): "both are in the group 'game-mode'",
+    ("sisyphus-bbs", "tie-another-hand"): "both are in the group 'tie-break'",
 }
 
 LOCATED = re.compile(r"^\S+\.yaml:\d+:\d+: option '[a-z0-9-]+' cannot go with (ruleset|option) '[a-z0-9-]+'")

@@ -40,7 +40,7 @@ import re  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from mbrules.cli.app import app  # noqa: E402
-from mbrules.engine.words import fold  # noqa: E402
+from mbrules.text import fold  # noqa: E402
 
 BOX = re.compile(r"[─━│┃┏┓┗┛┡┩┢┪└┘┌┐├┤┬┴┼╇╈╭╮╰╯]")
 

@@ -202,7 +202,7 @@ def test_show_and_diff_say_the_new_rules_in_words():
         "match.mode",
         "match.tie_break",
     }
-    assert "after the attacker's turn (nobody loses a turn" in changes["coup_fourre.bonus_turn"]
+    assert "after the turn in progress, the window outliving the attacker's turn" in changes["coup_fourre.bonus_turn"]
 
 
 # -- the engine's records: Transition, observation, decision -------------------------------------
@@ -254,7 +254,10 @@ def test_other_seats_see_the_next_turn_not_the_window():
         assert obs.decision == (DecisionKind.TURN, 1, False) and obs.window_hazard == -1
 
 
-def test_a_queued_coup_fourre_turn_is_in_the_transition_and_the_observations():
+def test_a_queued_coup_fourre_turn_waits_for_the_turn_in_progress_then_play_goes_on_from_the_caller():
+    """PlayAural's dirty trick (test_team_dirty_trick_refreshes_shared_state_and_grants_extra_turn): the turn in
+    progress (the attacker's left) stays with its player, the caller plays after it, then the caller's left;
+    the transition and every seat's observation say the queued turn."""
     from mbrules.engine import State
 
     g = mbrules.load_game("winning-moves", players=4, options=["queued-coup-fourre-turn"])
@@ -271,11 +274,15 @@ def test_a_queued_coup_fourre_turn_is_in_the_transition_and_the_observations():
     st.apply("draw")
     st.apply("play accident on B")
     t = st.apply("coup-fourre driving_ace")
-    assert t.queued_turn and not t.extra_turn and t.next_player == 3
-    assert st.snapshot().queued_turns == ((), 0)  # p4 plays now; play then resumes after p1
+    assert t.queued_turn and not t.extra_turn and t.next_player == 1
+    assert st.snapshot().queued_turns == ((3,), 3)  # p2 plays now, then p4; play then goes on after p4
+    assert all(st.observation(p).queued_turns == (3,) for p in range(4))
     st.apply("draw")
     st.apply("play d50")
-    assert st.decision.player == 1  # p2, the attacker's left: nobody lost a turn
+    assert st.decision.player == 3 and st.snapshot().queued_turns == ((), 3)  # p4's bonus turn
+    st.apply("draw")
+    st.apply("play d50")
+    assert st.decision.player == 0  # p1, the caller's left (p3 has no turn this round, as in PlayAural)
 
 
 # -- the satellites: play --json, the score sheet, simulate -----------------------------------

@@ -19,7 +19,18 @@ from mbrules.ruleset.model import Ruleset
 from mbrules.ruleset.words import CITATION_FIELDS, HEADER_FIELDS, PHRASES
 
 ROOT = Path(__file__).resolve().parents[1]
-BUNDLED = ["asmodee-2014", "dujardin-classic", "express", "kids-115", "parker-1971", "wikipedia", "winning-moves"]
+BUNDLED = [
+    "asmodee-2014",
+    "bsd-mille",
+    "dujardin-classic",
+    "express",
+    "kids-115",
+    "parker-1971",
+    "playaural",
+    "sisyphus-bbs",
+    "wikipedia",
+    "winning-moves",
+]
 OPTIONS = sorted(
     [
         "coup-fourre-any-player",
@@ -75,6 +86,9 @@ OPTIONS = sorted(
         "refill-empty-hand",
         "no-duplicate-draws",
         "play-then-draw",
+        # issue 43: the rules that needed a mechanism of their own
+        "empty-pile-ends-hand",
+        "safety-replacement-draw",
     ]
 )
 
@@ -151,7 +165,7 @@ def test_unknown_ruleset_message_lists_the_bundled_ones():
 
 
 def test_rulesets_lists_bundled_rulesets_and_options_with_descriptions():
-    result = run("rulesets")
+    result = run("rulesets", "--all")
     assert result.exit_code == 0
     for ident in BUNDLED + OPTIONS:
         assert f"  {ident} " in result.stdout
@@ -340,3 +354,17 @@ def test_show_marks_a_contract_scoring_key_a_score_line_replaces_as_not_read():
     assert "  shutout bonus points: 500 (not read: score line shutout below pays it)" in out
     assert "  safe trip bonus: 300\n" in out  # a line not replaced is shown as before
     assert "(not read: score line" not in run("show", "winning-moves").stdout
+
+
+def test_rulesets_fits_a_screen_and_names_every_ruleset_and_option():
+    """Issue 46: the listing grew to 125 lines; by default it is grouped (the rulesets a line each, then the
+    options by category, their ids) so that it fits a screen of 80 by 40, and names every one; --all lists
+    each with its one-line description."""
+    out = CliRunner().invoke(app, ["rulesets"], env={"COLUMNS": "80"}).stdout
+    lines = out.splitlines()
+    assert len(lines) <= 40 and max(len(line) for line in lines) <= 80
+    for ident in BUNDLED:
+        assert f"  {ident} " in out
+    named = {i.strip() for line in lines if ": " in line for i in line.partition(": ")[2].split(",")}
+    named |= {i.strip(",") for line in lines if line.startswith("    ") for i in line.split()}
+    assert set(OPTIONS) <= named

@@ -182,3 +182,25 @@ def test_a_recorded_match_is_written_as_before(ruleset, players, seed, max_hands
     if os.environ.get("MBRULES_WRITE_GOLDEN") == "1":
         golden.write_text(text, encoding="utf-8")
     assert text == golden.read_text(encoding="utf-8")
+
+
+def test_a_coup_fourre_replacement_draw_replays_when_the_attackers_owed_draw_reshuffles(tmp_path):
+    """Issue 42 item 11, found by the Hypothesis property (asmodee-2014 with play-then-draw and
+    playable-not-discardable, 6 players, seed 1073741823): p5's coup fourré draws the draw pile's last
+    card, then p3's owed draw (play then draw) reshuffles a new pile at once. The record says
+    ``draw: d100`` rightly; the replayer judged the draw by the draw pile shrinking and read 'no card
+    was drawn'. It now reads the engine's own record of the draw (Transition.drawn), as the recorder does."""
+    opts = ["play-then-draw", "playable-not-discardable"]
+    game = Game(load_ruleset("asmodee-2014", opts), 6)
+    st = State.new_match(game, 1073741823, deal_next=False)
+    rec = Recorder()
+    st.add_observer(rec)
+    rng = random.Random(0)
+    for _ in range(92):  # the 92nd action is the coup fourré
+        t = st.apply(rng.choice(st.legal_actions()))
+    assert t.action.kind == "coup-fourre" and t.reshuffled and game.card_ids[t.drawn] == "d100"
+    path = tmp_path / "cf.yaml"
+    write_scenario_file(path, record_match(rec, st, "asmodee-2014", opts, 6, 1073741823))
+    assert "coup_fourre: driving_ace, draw: d100}" in path.read_text(encoding="utf-8")
+    results = replay_file(path)
+    assert [r.passed for r in results] == [True], [r.lines() for r in results]

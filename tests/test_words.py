@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 import mbrules
 from mbrules.cli.app import app
-from mbrules.engine.words import plural
+from mbrules.text import plural
 
 ROOT = Path(__file__).resolve().parents[1]
 

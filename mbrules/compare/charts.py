@@ -7,8 +7,13 @@ whole with :mod:`mbrules.safe_output`). SVG output is made reproducible (fixed h
 from __future__ import annotations
 
 import io
+from collections import Counter
+from typing import TYPE_CHECKING, Any
 
 from .._paths import install_hint
+
+if TYPE_CHECKING:
+    from .metrics import Distribution, MetricRow
 
 INSTALL_HINT = f"charts need matplotlib: {install_hint('plots')} (or give --no-charts)"
 
@@ -23,7 +28,7 @@ class ChartsUnavailable(RuntimeError):
     pass
 
 
-def _plt():
+def pyplot() -> Any:
     try:
         import matplotlib
     except ImportError:
@@ -38,14 +43,14 @@ def _plt():
 
 def available() -> bool:
     try:
-        _plt()
+        pyplot()
     except ChartsUnavailable:
         return False
     return True
 
 
-def _render(fig) -> tuple[bytes, str]:
-    plt = _plt()
+def svg_of(fig: Any) -> tuple[bytes, str]:
+    plt = pyplot()
     png = io.BytesIO()
     fig.savefig(png, format="png", dpi=110, metadata={"Software": None})
     svg = io.StringIO()
@@ -54,7 +59,9 @@ def _render(fig) -> tuple[bytes, str]:
     return png.getvalue(), svg.getvalue()
 
 
-def _hist(ax, a, b, label_a: str, label_b: str, title: str, xlabel: str, discrete: bool) -> None:
+def _hist(
+    ax: Any, a: Counter[int], b: Counter[int], label_a: str, label_b: str, title: str, xlabel: str, discrete: bool
+) -> None:
     """``a`` and ``b`` count each value (a Counter): the histograms are drawn from the counts."""
     import math
 
@@ -92,10 +99,10 @@ def _hist(ax, a, b, label_a: str, label_b: str, title: str, xlabel: str, discret
     ax.legend(fontsize=8, loc="upper right")
 
 
-def distributions_chart(dist_a: dict, dist_b: dict, label_a: str, label_b: str) -> tuple[bytes, str]:
+def distributions_chart(dist_a: Distribution, dist_b: Distribution, label_a: str, label_b: str) -> tuple[bytes, str]:
     """Three histograms, A filled and B outlined, each normalised to shares: hand length in turns,
     points per hand and side, match length in hands."""
-    plt = _plt()
+    plt = pyplot()
     fig, axes = plt.subplots(1, 3, figsize=(13, 4.2), layout="constrained")
     _hist(
         axes[0],
@@ -127,31 +134,31 @@ def distributions_chart(dist_a: dict, dist_b: dict, label_a: str, label_b: str) 
         "hands per match",
         discrete=True,
     )
-    return _render(fig)
+    return svg_of(fig)
 
 
-def differences_chart(rows: list[dict], label_a: str, label_b: str) -> tuple[bytes, str]:
+def differences_chart(rows: list[MetricRow], label_a: str, label_b: str) -> tuple[bytes, str]:
     """Each metric's difference B − A as a percentage of A's value, with its 95% interval (scaled the
     same way); flagged differences (Holm, family-wise 5%) in colour, the others grey."""
-    plt = _plt()
-    from .figures import fmt_diff, fmt_diff_ci
+    plt = pyplot()
+    from .figures import fmt_diff, fmt_diff_ci, known, known_ci
 
     measured = [r for r in rows if r["diff"] is not None and r["ci95"] is not None and r["a"]]
     up_down = {True: COLOR_UP, False: COLOR_DOWN}
     # a figure near 0 in A (draws, say) has no meaningful relative change: its interval would span
     # hundreds of percent and squash the rest; the table still has it
-    shown = [r for r in measured if (r["ci95"][1] - r["ci95"][0]) / 2 <= abs(r["a"])]
+    shown = [r for r in measured if (known_ci(r["ci95"])[1] - known_ci(r["ci95"])[0]) / 2 <= abs(known(r["a"]))]
     left_out = [(r.get("name") or r["key"]) for r in measured if r not in shown]
     height = max(2.5, 0.34 * len(shown) + 1.6)
     fig, ax = plt.subplots(figsize=(11, height), layout="constrained")
     ys = list(range(len(shown)))[::-1]
     reach = 1.0
     for y, r in zip(ys, shown):
-        scale = 100 / abs(r["a"])
-        d = r["diff"] * scale
-        lo, hi = r["ci95"][0] * scale, r["ci95"][1] * scale
+        scale = 100 / abs(known(r["a"]))
+        d = known(r["diff"]) * scale
+        lo, hi = (x * scale for x in known_ci(r["ci95"]))
         reach = max(reach, abs(lo), abs(hi))
-        color = up_down[r["diff"] > 0] if r["flagged"] else COLOR_UNADJ if r.get("excludes_zero") else "#888888"
+        color = up_down[d > 0] if r["flagged"] else COLOR_UNADJ if r.get("excludes_zero") else "#888888"
         ax.plot([lo, hi], [y, y], color=color, linewidth=2.2, solid_capstyle="butt")
         ax.plot([lo, lo], [y - 0.18, y + 0.18], color=color, linewidth=1.2)
         ax.plot([hi, hi], [y - 0.18, y + 0.18], color=color, linewidth=1.2)
@@ -190,4 +197,4 @@ def differences_chart(rows: list[dict], label_a: str, label_b: str) -> tuple[byt
         title += "\n(not drawn, A near 0: " + ", ".join(left_out) + "; see the table)"
     ax.set_title(title, fontsize=11)
     ax.grid(axis="x", alpha=0.3)
-    return _render(fig)
+    return svg_of(fig)

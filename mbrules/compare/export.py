@@ -6,18 +6,22 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import Any
+from typing import Any, Iterable, Sequence
 
 from mbrules.vocab import SCORE_LINES
 
 from ..matches.records import MatchRecord
 
+Names = Sequence[str]  # the sides' names, by side
+Items = Iterable[tuple[str | None, int, str, MatchRecord]]  # (arm or None, index, kind, record)
+Cell = str | int | float
 
-def _side_name(names, s: int) -> str:
+
+def _side_name(names: Names, s: int) -> str:
     return names[s] if s >= 0 else ""
 
 
-def match_row(rec: MatchRecord, names, arm: str | None = None, index: int | None = None) -> dict:
+def match_row(rec: MatchRecord, names: Names, arm: str | None = None, index: int | None = None) -> dict[str, Any]:
     """A match as one JSON-ready object: sides by name, every hand nested."""
     row: dict[str, Any] = {} if arm is None else {"arm": arm}
     if index is not None:
@@ -57,7 +61,7 @@ def match_row(rec: MatchRecord, names, arm: str | None = None, index: int | None
     return row
 
 
-def jsonl(rows) -> str:
+def jsonl(rows: Iterable[dict[str, Any]]) -> str:
     return "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in rows)
 
 
@@ -75,14 +79,13 @@ MATCH_COLUMNS = (
 )
 
 
-def matches_csv(items, names) -> str:
-    """One row per match: ``items`` yields ``(arm or None, index, record)``."""
+def matches_csv(items: Items, names: Names) -> str:
+    """One row per match: ``items`` yields ``(arm or None, index, kind, record)``."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["arm", "match", "kind", *MATCH_COLUMNS, *(f"total_{n}" for n in names), "strong_side"])
+    w.writerow(match_header(names))
     for arm, i, kind, rec in items:
-        row = match_row(rec, names)
-        w.writerow([arm or "", i, kind, *(_cell(row[c]) for c in MATCH_COLUMNS), *rec.totals, ""])
+        w.writerow(match_cells(arm, i, kind, rec, names, len(rec.totals)))
     return buf.getvalue()
 
 
@@ -100,60 +103,48 @@ HAND_COLUMNS = (
 )
 
 
-def hands_csv(items, names) -> str:
+def hands_csv(items: Items, names: Names) -> str:
     """One row per hand, with its match's seed and result and every score line of every side."""
     return hands_csv_header(names) + hands_csv_rows(items, names)
 
 
-def hands_csv_header(names) -> str:
+def hands_csv_header(names: Names) -> str:
     """The header line of :func:`hands_csv` (a file streamed chunk by chunk writes it once)."""
     buf = io.StringIO()
     csv.writer(buf, lineterminator="\n").writerow(hand_header(names))
     return buf.getvalue()
 
 
-def hands_csv_rows(items, names) -> str:
+def hands_csv_rows(items: Items, names: Names) -> str:
     """The rows of :func:`hands_csv` without its header."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     for arm, i, kind, rec in items:
-        row = match_row(rec, names)
-        for h in row["hands"]:
-            w.writerow(
-                [
-                    arm or "",
-                    i,
-                    kind,
-                    rec.seed,
-                    rec.result,
-                    h["hand"],
-                    *(_cell(h[c]) for c in HAND_COLUMNS),
-                    *(h["score_sheet"][n][line] for n in names for line in SCORE_LINES),
-                ]
-            )
+        w.writerows(hand_cells(arm, i, kind, rec, names, names))
     return buf.getvalue()
 
 
-def _cell(v):
+def _cell(v: Any) -> Cell:
     if v is None:
         return ""
     if isinstance(v, bool):
         return "true" if v else "false"
-    return v
+    cell: Cell = v
+    return cell
 
 
-def match_header(names) -> list[str]:
+def match_header(names: Names) -> list[str]:
     return ["arm", "match", "kind", *MATCH_COLUMNS, *(f"total_{n}" for n in names), "strong_side"]
 
 
-def match_cells(arm, i, kind, rec, names, width: int) -> list:
+def match_cells(arm: str | None, i: int, kind: str, rec: MatchRecord, names: Names, width: int) -> list[Cell]:
     """One match's CSV row; ``width`` sides of totals (blank past this arm's own sides)."""
     row = match_row(rec, names)
     totals = list(rec.totals) + [""] * (width - len(rec.totals))
     return [arm or "", i, kind, *(_cell(row[c]) for c in MATCH_COLUMNS), *totals, ""]
 
 
-def hand_header(names) -> list[str]:
+def hand_header(names: Names) -> list[str]:
     """The hands CSV's column names (:func:`hands_csv_header` writes them as its header line)."""
     return [
         "arm",
@@ -167,7 +158,9 @@ def hand_header(names) -> list[str]:
     ]
 
 
-def hand_cells(arm, i, kind, rec, names, all_names) -> list[list]:
+def hand_cells(
+    arm: str | None, i: int, kind: str, rec: MatchRecord, names: Names, all_names: Names
+) -> list[list[Cell]]:
     """One CSV row per hand of a match; score columns for every side of ``all_names`` (blank where
     this arm has no such side)."""
     row = match_row(rec, names)

@@ -6,9 +6,11 @@ and the headline can all use it without importing one another."""
 from __future__ import annotations
 
 import math
+from typing import Any, Sequence
 
 
-def _round(v, digits=6):
+def round_figure(v: Any, digits: int = 6) -> Any:
+    """A figure as JSON holds it: a float rounded to ``digits``, NaN and infinities as None, anything else as it is."""
     if v is None:
         return None
     if isinstance(v, float):
@@ -18,7 +20,19 @@ def _round(v, digits=6):
     return v
 
 
-def fmt(v, key: str = "") -> str:
+def known(v: float | None) -> float:
+    """A figure a measured row has (a flagged difference's, a charted one's): never None there."""
+    assert v is not None, "a measured difference has its figures"
+    return v
+
+
+def known_ci(ci: Sequence[float] | None) -> tuple[float, float]:
+    """The 95% interval a measured difference has."""
+    assert ci is not None, "a measured difference has its interval"
+    return ci[0], ci[1]
+
+
+def fmt(v: float | None, key: str = "") -> str:
     """A figure as printed: shares as percentages, small ratios with 3 decimals, points whole."""
     if v is None:
         return "–"
@@ -33,13 +47,13 @@ def fmt(v, key: str = "") -> str:
     return f"{v:.3f}"
 
 
-def fmt_ci(ci, key: str = "") -> str:
+def fmt_ci(ci: Sequence[float] | None, key: str = "") -> str:
     if not ci:
         return ""
     return f"[{fmt(ci[0], key)}, {fmt(ci[1], key)}]"
 
 
-def fmt_diff(v, key: str = "") -> str:
+def fmt_diff(v: float | None, key: str = "") -> str:
     if v is None:
         return "–"
     s = fmt(v, key)
@@ -48,13 +62,13 @@ def fmt_diff(v, key: str = "") -> str:
     return s if s.startswith("-") else "+" + s
 
 
-def fmt_diff_ci(ci, key: str = "") -> str:
+def fmt_diff_ci(ci: Sequence[float] | None, key: str = "") -> str:
     if not ci:
         return ""
     return f"[{fmt_diff(ci[0], key)}, {fmt_diff(ci[1], key)}]"
 
 
-def fmt_p(p) -> str:
+def fmt_p(p: float | None) -> str:
     """A p-value as printed: ``<0.001`` below a thousandth, else three significant digits; "–" if none."""
     if p is None:
         return "–"

@@ -6,7 +6,22 @@ from __future__ import annotations
 
 import re
 
-from .figures import fmt, fmt_diff
+from typing import TYPE_CHECKING, Sequence, TypedDict
+
+from ..vocab import SCORE_LINE_WORDS, LineWords
+from .figures import fmt, fmt_diff, known, known_ci
+
+if TYPE_CHECKING:
+    from .metrics import FocusRow, MetricRow
+    from .run import Comparison
+
+
+class SummaryItem(TypedDict):
+    """One sentence of the headline (``summary`` in ``--json``): the metric (or ladder rung, restriction) it tells of."""
+
+    metric: str
+    text: str | None
+
 
 RESTRICTION_WORDS = {
     "no_coup_fourre": "never calls a coup fourré",
@@ -71,11 +86,11 @@ def _minus(s: str) -> str:
     return re.sub(r"(?<![\w.])-(?=[\d.])", "−", s)
 
 
-def effect_sentence(r: dict) -> str:
+def effect_sentence(r: MetricRow) -> str:
     """``Turns per hand: 31.2 → 35.0, +3.8 (+12%; 95% CI +11% to +13%)``: a share's difference in
     percentage points, any other figure's also relative to A."""
     key = r["key"]
-    lo, hi = r["ci95"]
+    lo, hi = known_ci(r["ci95"])
     head = f"{r['name']}: {fmt(r['a'], key)} → {fmt(r['b'], key)}"
     if key.endswith("_share"):
         return _minus(f"{head}, {fmt_diff(r['diff'], key)} (95% CI {fmt_diff(lo, key)} to {fmt_diff(hi, key)})")
@@ -83,14 +98,14 @@ def effect_sentence(r: dict) -> str:
     if rel is None:
         return _minus(f"{head}, {fmt_diff(r['diff'], key)} (95% CI {fmt_diff(lo, key)} to {fmt_diff(hi, key)})")
     return _minus(
-        f"{head}, {fmt_diff(r['diff'], key)} ({_pct(rel)}; 95% CI {_pct(lo / abs(r['a']))} to {_pct(hi / abs(r['a']))})"
+        f"{head}, {fmt_diff(r['diff'], key)} ({_pct(rel)}; 95% CI {_pct(lo / abs(known(r['a'])))} to {_pct(hi / abs(known(r['a'])))})"
     )
 
 
-def importance(r: dict) -> float:
+def importance(r: MetricRow) -> float:
     """How much a flagged effect matters, for the order: its size relative to A (a share's in points)."""
     if r["key"].endswith("_share"):
-        return abs(r["diff"])
+        return abs(known(r["diff"]))
     rel = relative(r["diff"], r["a"])
     return abs(rel) if rel is not None else 0.0
 
@@ -106,19 +121,19 @@ def bot_words(bot: str) -> str:
     }.get(base, base)
 
 
-def verdict_of(r: dict) -> str | None:
+def verdict_of(r: MetricRow) -> str | None:
     """``holds``, ``differs`` or ``unconfirmed`` (see :func:`mbrules.compare.run.check_verdict`), None unchecked."""
     if "robust_verdict" in r:
         return r["robust_verdict"]
     return {True: "holds", False: "differs", None: None}[r.get("robust")]
 
 
-def badge(r: dict) -> str:
+def badge(r: MetricRow) -> str:
     """The short label of a flagged effect: "holds with every bot", "depends on the bots", "not confirmed"."""
     return VERDICT_BADGES[verdict_of(r)]
 
 
-def notice_rank(r: dict) -> int:
+def notice_rank(r: MetricRow) -> int:
     """The order a table notices effects in: :data:`NOTICED` first, in its order; then the other shapes of
     the game (match length, coups fourrés...); then the score sheet's lines."""
     if r["key"] in NOTICED:
@@ -126,7 +141,7 @@ def notice_rank(r: dict) -> int:
     return len(NOTICED) + (1 if r["key"].startswith("points_per_hand.") else 0)
 
 
-def robust_words(r: dict) -> str:
+def robust_words(r: MetricRow) -> str:
     """What the other lineups said of a flagged effect: "holds with every bot", "depends on the bots" (one of
     them measured it clearly smaller, absent or reversed) or "not confirmed with the expert (8 pairs)" (too
     few pairs to tell), with what each measured."""
@@ -144,11 +159,11 @@ def robust_words(r: dict) -> str:
     return _minus(f"{words} ({seen})")
 
 
-def _share(v) -> str:
+def _share(v: float | None) -> str:
     return "–" if v is None else f"{100 * v:.1f}%"
 
 
-def focus_sentence(f: dict, names: tuple[str, str]) -> str:
+def focus_sentence(f: FocusRow, names: tuple[str, str]) -> str:
     if f["kind"] == "ladder":
         what = (
             f"Skill: {bot_words(f['focus'])} against {bot_words(f['other'])} wins {_share(f['a'])} → "
@@ -168,7 +183,7 @@ def focus_sentence(f: dict, names: tuple[str, str]) -> str:
     lo, hi = f["ci95"]
     verdict = (
         ("this decision weighs more under B" if f["kind"] == "restricted" else "skill matters more under B")
-        if f["flagged"] and f["diff"] > 0
+        if f["flagged"] and known(f["diff"]) > 0
         else ("this decision weighs less under B" if f["kind"] == "restricted" else "skill matters less under B")
         if f["flagged"]
         else "no difference shown"
@@ -179,15 +194,15 @@ def focus_sentence(f: dict, names: tuple[str, str]) -> str:
             "(Holm); its interval alone excludes 0"
         )
     return _minus(
-        f"{what}, {100 * f['diff']:+.1f} percentage points (95% CI {100 * lo:+.1f} to {100 * hi:+.1f}; "
+        f"{what}, {100 * known(f['diff']):+.1f} percentage points (95% CI {100 * lo:+.1f} to {100 * hi:+.1f}; "
         f"{f['pairs']} matches per arm): {verdict}"
     )
 
 
-def summary(cmp) -> list[dict]:
+def summary(cmp: Comparison) -> list[SummaryItem]:
     """The headline: every flagged effect (largest first, labelled by robustness), who wins, the
     skill ladder, and the decisions restricted play shows weighing differently."""
-    out: list[dict] = []
+    out: list[SummaryItem] = []
     # the shape of the game first (hand length, match length, trips, coups fourrés...), then the score
     # sheet's lines; each group by the size of the effect
     flagged = sorted((r for r in cmp.rows if r["flagged"]), key=lambda r: (notice_rank(r), -importance(r)))
@@ -238,11 +253,11 @@ def summary(cmp) -> list[dict]:
     return out
 
 
-def no_difference(cmp) -> list[str]:
+def no_difference(rows: Sequence[MetricRow]) -> list[str]:
     """The names of the metrics compared with no difference shown (for the line under the headline)."""
     return [
         r["name"]
-        for r in cmp.rows
+        for r in rows
         if r["compared"]
         and not r["flagged"]
         and r["diff"] is not None
@@ -251,7 +266,7 @@ def no_difference(cmp) -> list[str]:
     ]  # those: holm_sentence
 
 
-def holm_sentence(rows: list[dict]) -> str | None:
+def holm_sentence(rows: list[MetricRow]) -> str | None:
     """Where Holm's correction changed a verdict: the metrics whose 95% interval alone excludes 0 but which
     are not flagged once corrected for testing every metric at once (None when there is none)."""
     turned = [r["name"] for r in rows if r["compared"] and not r["flagged"] and r.get("excludes_zero")]
@@ -266,7 +281,7 @@ def holm_sentence(rows: list[dict]) -> str | None:
 
 # -- the headline: at most three sentences a player reads first ------------------------------------
 # each metric as a change in plain words: (rising, falling, what a "not shown" sentence names, unit)
-_PLAIN = {
+PLAIN_CHANGES = {
     "turns_per_hand": ("hands get about {p} longer", "hands get about {p} shorter", "hand length", " turns"),
     "hands_per_match": (
         "matches take about {p} more hands",
@@ -341,53 +356,40 @@ _PLAIN = {
 }
 
 
-def _plain_value(v, key: str) -> str:
+def plain_value(v: float | None, key: str) -> str:
     """A figure as the headline shows it: a share as a whole percentage, else :func:`fmt`."""
     if v is None:
         return "–"
     return f"{100 * v:.0f}%" if key.endswith("_share") else fmt(v, key)
 
 
-def _about(rel: float) -> str:
+def about(rel: float) -> str:
     p = abs(100 * rel)
     return "1%" if p < 1.5 else f"{p:.0f}%"
 
 
-def _plain_change(r: dict) -> tuple[str, str]:
+def _plain_change(r: MetricRow) -> tuple[str, str]:
     """(the change in words, "a → b unit") of a row."""
     key = r["key"]
-    plain = _PLAIN.get(key)
+    plain = PLAIN_CHANGES.get(key)
     rel = relative(r["diff"], r["a"])
     if plain is not None:
         up, down, _, unit = plain
     else:  # a score line: "each side scores about 74% fewer points a hand from delayed action"
         line = key.partition(".")[2]
-        words = LINE_WORDS_PLAIN.get(line, line.replace("_", " "))
+        words = r.get("plain") or SCORE_LINE_WORDS.get(line, LineWords.of_id(line)).plain
         up, down, unit = (
             f"each side scores about {{p}} more points a hand from {words}",
             f"each side scores about {{p}} fewer points a hand from {words}",
             " points",
         )
-    text = up if r["diff"] > 0 else down
+    text = up if known(r["diff"]) > 0 else down
     if "{p}" in text:
-        text = text.replace("about {p} ", "") if rel is None else text.replace("{p}", _about(rel))
-    return text, f"{_plain_value(r['a'], key)} → {_plain_value(r['b'], key)}{unit}"
+        text = text.replace("about {p} ", "") if rel is None else text.replace("{p}", about(rel))
+    return text, f"{plain_value(r['a'], key)} → {plain_value(r['b'], key)}{unit}"
 
 
-LINE_WORDS_PLAIN = {
-    "milestones": "distance",
-    "safeties": "safeties",
-    "all_safeties": "all four safeties",
-    "coup_fourres": "coups fourrés",
-    "trip_completed": "the trip bonus",
-    "delayed_action": "delayed action",
-    "safe_trip": "safe trips",
-    "shutout": "shutouts",
-    "extension": "the extension",
-}
-
-
-def certainty(r: dict) -> str:
+def certainty(r: MetricRow) -> str:
     """The plain word for how sure an effect is: "clearly" (flagged after Holm's correction, and held
     with every other lineup measured), "probably" (flagged, but no other lineup confirmed it), "not
     shown" (not flagged)."""
@@ -396,22 +398,22 @@ def certainty(r: dict) -> str:
     return "clearly" if r.get("robust") is True else "probably"
 
 
-def _tests(cmp) -> int:
+def _tests(cmp: Comparison) -> int:
     return sum(1 for r in cmp.rows if r["p_holm"] is not None)
 
 
-def _lineup_words(cmp) -> str:
+def _lineup_words(cmp: Comparison) -> str:
     bots = cmp.settings.get("bots") or []
     return f"with {bot_words(bots[0])}" if len(set(bots)) == 1 else "with this lineup"
 
 
-def plain_sentence(cmp, r: dict) -> str:
+def plain_sentence(cmp: Comparison, r: MetricRow) -> str:
     """One headline sentence: the certainty word, the change in plain words, the two figures; where Holm's
     correction turns an interval that excludes 0 into "not shown", or the other lineups did not confirm a
     flagged effect, the sentence says so."""
     word = certainty(r)
     if word == "not shown":
-        noun = _PLAIN.get(r["key"], (None, None, r["name"].lower(), ""))[2]
+        noun = PLAIN_CHANGES.get(r["key"], (None, None, r["name"].lower(), ""))[2]
         _, figures = _plain_change({**r, "diff": r["diff"] or 0})
         text = f"Not shown: a change in {noun} ({figures})"
         if r["excludes_zero"]:
@@ -432,7 +434,7 @@ def plain_sentence(cmp, r: dict) -> str:
     return _minus(text + ".")
 
 
-def headline_rows(cmp) -> list[dict]:
+def headline_rows(cmp: Comparison) -> list[MetricRow]:
     """The rows the headline speaks of, at most three: the flagged ones among what a table notices
     (:data:`NOTICED`, in that order; who wins even when not shown, since a player asks it first), then
     the other flagged ones, the largest first."""
@@ -451,7 +453,7 @@ def headline_rows(cmp) -> list[dict]:
 STARVED = 0.9  # an arm whose hands end with no trip completed this often: its deck runs out first
 
 
-def starved_sentences(cmp) -> list[str]:
+def starved_sentences(cmp: Comparison) -> list[str]:
     """For each arm where trips almost never complete (at least :data:`STARVED` of its hands end with no
     trip completed: the draw pile, reshuffles included, runs out first), a sentence that says so, with the
     share's 95% interval in plain words and the matches it rests on; "clearly" when the whole interval is
@@ -461,7 +463,7 @@ def starved_sentences(cmp) -> list[str]:
         return []
     out = []
     for arm in "ab":
-        done, ci, n = r[arm], r.get(f"{arm}_ci95"), r.get(f"n_{arm}")
+        done, ci, n = (r["a"], r["a_ci95"], r["n_a"]) if arm == "a" else (r["b"], r["b_ci95"], r["n_b"])
         if done is None or 1 - done < STARVED:
             continue
         word = "Clearly" if ci and 1 - ci[1] >= STARVED else "Probably"
@@ -474,7 +476,7 @@ def starved_sentences(cmp) -> list[str]:
     return out
 
 
-def headline(cmp) -> list[str]:
+def headline(cmp: Comparison) -> list[str]:
     """At most three sentences a player reads first (``headline`` in ``--json``, the first lines of the
     terminal and of ``index.html``): first, where trips almost never complete in an arm, that its deck runs
     out before any car arrives (:func:`starved_sentences`); then what the rule does to hand length, trips,

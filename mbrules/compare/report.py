@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import html
 import json
+import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Sequence, cast
 
 from ..matches.intervals import FAMILY_ALPHA
-from .figures import _round, fmt, fmt_ci, fmt_diff, fmt_diff_ci, fmt_p
+from .figures import round_figure, fmt, fmt_ci, fmt_diff, fmt_diff_ci, fmt_p
 
 if TYPE_CHECKING:
     from ..matches.records import MatchRecord
+    from .metrics import FocusRow, MetricRow
+    from .run import Comparison
 
 METHODS = (
     "Intervals are 95%. A share of matches: Wilson score interval. Every other figure is a ratio of sums "
@@ -27,11 +30,16 @@ METHODS = (
 )
 
 
-def _jl(v):
-    return [_round(x) for x in v] if v else None
+def _jl(v: Sequence[float] | None) -> list[float | None] | None:
+    return [round_figure(x) for x in v] if v else None
 
 
-def document(cmp) -> dict:
+def _doc_row(key: str, m: dict[str, Any]) -> MetricRow:
+    """A metric of the ``--json`` document as the row it was written from (the keys the headline reads)."""
+    return cast("MetricRow", {**m, "key": key})
+
+
+def document(cmp: Comparison) -> dict[str, Any]:
     """The ``--json`` document: settings, the rule change, ``summary`` (the headline), every metric with
     ``a``, ``b``, ``diff``, ``ci95`` (and ``robust`` on each flagged one), the ladder and the restricted play."""
     metrics = {}
@@ -41,18 +49,18 @@ def document(cmp) -> dict:
             "label": r["label"],
             "scope": r["scope"],
             "compared": r["compared"],
-            "a": _round(r["a"]),
+            "a": round_figure(r["a"]),
             "a_ci95": _jl(r["a_ci95"]),
-            "b": _round(r["b"]),
+            "b": round_figure(r["b"]),
             "b_ci95": _jl(r["b_ci95"]),
-            "diff": _round(r["diff"]),
+            "diff": round_figure(r["diff"]),
             "ci95": _jl(r["ci95"]),
             "method": r["method"],
             "n_a": r["n_a"],
             "n_b": r["n_b"],
             "pairs": r["pairs"],
-            "p": _round(r["p"]) if r["compared"] else None,
-            "p_holm": _round(r["p_holm"]),
+            "p": round_figure(r["p"]) if r["compared"] else None,
+            "p_holm": round_figure(r["p_holm"]),
             "flagged": r["flagged"],
             "excludes_zero": r["excludes_zero"],
         }
@@ -60,18 +68,18 @@ def document(cmp) -> dict:
             m["robust"] = r.get("robust")
             m["robust_verdict"] = r.get("robust_verdict")
             m["robust_checks"] = [
-                {**c, "diff": _round(c["diff"]), "ci95": _jl(c["ci95"])} for c in r.get("robust_checks", [])
+                {**c, "diff": round_figure(c["diff"]), "ci95": _jl(c["ci95"])} for c in r.get("robust_checks", [])
             ]
         metrics[r["key"]] = m
 
-    def focus(f):
+    def focus(f: FocusRow) -> dict[str, Any]:
         return {
             **f,
-            "a": _round(f["a"]),
-            "b": _round(f["b"]),
-            "diff": _round(f["diff"]),
-            "se": _round(f["se"]),
-            "p_holm": _round(f["p_holm"]),
+            "a": round_figure(f["a"]),
+            "b": round_figure(f["b"]),
+            "diff": round_figure(f["diff"]),
+            "se": round_figure(f["se"]),
+            "p_holm": round_figure(f["p_holm"]),
             "a_ci95": _jl(f["a_ci95"]),
             "b_ci95": _jl(f["b_ci95"]),
             "ci95": _jl(f["ci95"]),
@@ -105,7 +113,7 @@ def _prefix_ids(svg: str, prefix: str) -> str:
     return re.sub(r"url\(#([^)]+)\)", lambda m: f"url(#{prefix}{m.group(1)})", svg)
 
 
-def settings_words(doc: dict) -> list[str]:
+def settings_words(doc: dict[str, Any]) -> list[str]:
     """The settings as sentences."""
     s = doc["settings"]
     arms = doc["arms"]
@@ -139,7 +147,7 @@ def settings_words(doc: dict) -> list[str]:
     return lines
 
 
-def page_title(doc: dict) -> str:
+def page_title(doc: dict[str, Any]) -> str:
     """ "What hazard-on-hazard changes in <ruleset>" when B is A with options added, else "What B changes against A"."""
     s, arms = doc["settings"], doc["arms"]
     extra = s["b"]["applied_options"][len(s["a"]["applied_options"]) :]
@@ -153,11 +161,10 @@ def page_title(doc: dict) -> str:
     return f"What {arms['b']} changes against {arms['a']}"
 
 
-def html_page(doc: dict, charts: dict[str, str] | None) -> str:
+def html_page(doc: dict[str, Any], charts: dict[str, str] | None) -> str:
     """One self-contained page (no network, no other file): the headline first (the rule change in
     words, then its effects as sentences), then the ladder, restricted play, charts, every metric,
     the settings in words and the method."""
-    from types import SimpleNamespace
 
     from .headline import badge, effect_sentence, holm_sentence, no_difference, robust_words
 
@@ -182,7 +189,7 @@ def html_page(doc: dict, charts: dict[str, str] | None) -> str:
         m = metrics.get(item["metric"])
         if m is not None and m["flagged"]:
             cls = "up" if (m["diff"] or 0) > 0 else "down"
-            row = {**m, "key": item["metric"]}
+            row = _doc_row(item["metric"], m)
             label = badge(row)
             bcls = {"holds": "robust", "differs": "fragile"}.get(m.get("robust_verdict"), "unchecked")
             detail = robust_words(row)[len(label) :].strip()
@@ -198,25 +205,26 @@ def html_page(doc: dict, charts: dict[str, str] | None) -> str:
             '<li class="none"><strong>No effect on play shown</strong> (no metric flagged '
             'after Holm\'s correction).</li>',
         )
-    quiet = no_difference(SimpleNamespace(rows=[{**m, "key": k} for k, m in metrics.items()]))
+    doc_rows = [_doc_row(k, m) for k, m in metrics.items()]
+    quiet = no_difference(doc_rows)
     quiet_html = f"<p class=quiet>No difference shown in: {e(', '.join(quiet))}.</p>" if quiet else ""
-    turned = holm_sentence([{**m, "key": k} for k, m in metrics.items()])
+    turned = holm_sentence(doc_rows)
     if turned:
         quiet_html += f"<p class=quiet>{e(turned)}</p>"
 
-    def share(v):
+    def share(v: float | None) -> str:
         return "–" if v is None else f"{100 * v:.1f}%"
 
-    def share_ci(ci):
+    def share_ci(ci: Sequence[float] | None) -> str:
         return "" if not ci else f"[{100 * ci[0]:.1f}%, {100 * ci[1]:.1f}%]"
 
-    def diff_pt(f):
+    def diff_pt(f: dict[str, Any]) -> str:
         if f["diff"] is None:
             return "–"
         lo, hi = f["ci95"]
         return f"{100 * f['diff']:+.1f} pt<br><small>[{100 * lo:+.1f}, {100 * hi:+.1f}]</small>".replace("-", "−")
 
-    def focus_table(items, head):
+    def focus_table(items: list[dict[str, Any]], head: str) -> str:
         if not items:
             return ""
         body = "".join(
@@ -242,7 +250,7 @@ def html_page(doc: dict, charts: dict[str, str] | None) -> str:
             if m["a"] is None or m["b"] is None  # does not apply to an arm
             else "<small>shown per arm (seated differently)</small>"
         )
-        rob = badge({**m, "key": key}) if m["flagged"] else ""
+        rob = badge(_doc_row(key, m)) if m["flagged"] else ""
         rows.append(
             f"<tr{cls}><td>{e(m['name'])}<br><small><code>{e(key)}</code></small></td>"
             f"<td>{e(fmt(m['a'], key))}<br><small>{e(fmt_ci(m['a_ci95'], key))}</small></td>"
@@ -317,7 +325,7 @@ def report_names(charts: bool) -> list[str]:
     return list(DATA_FILES) + (list(CHART_FILES) if charts else [])
 
 
-def check_out(out, inputs=(), charts: bool = True) -> None:
+def check_out(out: str | os.PathLike[str], inputs: Sequence[str | os.PathLike[str]] = (), charts: bool = True) -> None:
     """Refuse (OutputPathError) a report folder, or any file it will hold or remove, before any match;
     refuse (ChartsUnavailable) charts without matplotlib."""
     from ..safe_output import check_output_folder
@@ -353,7 +361,7 @@ class RecordSpill:
         self._mcsv.writerow(export.match_header(self.names))
         self._hcsv.writerow(export.hand_header(self.names))
 
-    def add(self, arm: str, i: int, rec: MatchRecord, names) -> None:
+    def add(self, arm: str, i: int, rec: MatchRecord, names: Sequence[str]) -> None:
         from . import export
 
         row = {**export.match_row(rec, names, arm, i), "kind": "main"}
@@ -361,14 +369,14 @@ class RecordSpill:
         self._mcsv.writerow(export.match_cells(arm, i, "main", rec, names, len(self.names)))
         self._hcsv.writerows(export.hand_cells(arm, i, "main", rec, names, self.names))
 
-    def finish(self) -> dict:
+    def finish(self) -> dict[str, Callable[[BinaryIO], None]]:
         """Close the files; a writer per file, copying it in blocks."""
         for f in self._files.values():
             f.close()
         d = Path(self.dir.name)
 
-        def copier(path: Path):
-            def write(fh) -> None:
+        def copier(path: Path) -> Callable[[BinaryIO], None]:
+            def write(fh: BinaryIO) -> None:
                 import shutil
 
                 with open(path, "rb") as src:
@@ -385,10 +393,10 @@ class RecordSpill:
         self.dir.cleanup()
 
 
-def report_files(cmp, spill: RecordSpill, charts: bool) -> dict:
+def report_files(cmp: Comparison, spill: RecordSpill, charts: bool) -> dict[str, Any]:
     """Every file of the report folder, by name: text, bytes, or a writer ``(binary file) -> None``."""
     doc = cmp.document()
-    files: dict = {}
+    files: dict[str, Any] = {}  # name -> text, bytes or a writer
     svgs: dict[str, str] | None = None
     if charts:
         from . import charts as ch
@@ -407,7 +415,13 @@ def report_files(cmp, spill: RecordSpill, charts: bool) -> dict:
     return files
 
 
-def write_report(cmp, out, spill: RecordSpill, charts: bool, inputs=()) -> None:
+def write_report(
+    cmp: Comparison,
+    out: str | os.PathLike[str],
+    spill: RecordSpill,
+    charts: bool,
+    inputs: Sequence[str | os.PathLike[str]] = (),
+) -> None:
     """Write the report folder whole, the old report or the new one and never a mix
     (:func:`mbrules.safe_output.write_output_folder`): the records stream from the spill's temporary
     files, the charts of an earlier report are removed under ``charts=False``, the user's files kept."""

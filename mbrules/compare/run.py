@@ -30,20 +30,33 @@ import math
 import os
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .. import load_game
 from ..bots import check_bots, is_slow, ladder_rungs, lineup
 from ..bots.restricted import RESTRICTIONS
 from ..engine import Game
 from ..matches import intervals as stats
-from ..matches.arms import Phase, cpu_seconds, run_arms
+from ..matches.arms import PairResult, Phase, cpu_seconds, run_arms
 from ..matches.base import DEFAULT_WORKERS
-from ..matches.metrics import METRICS
+from ..matches.metrics import Metric, metrics_for
 from .headline import RESTRICTION_SHORT
-from .metrics import add_distribution, add_pair, evaluate_sums, mark_not_applicable, new_distribution
+from .metrics import (
+    Distribution,
+    FocusRow,
+    MetricRow,
+    RobustCheck,
+    add_distribution,
+    add_pair,
+    evaluate_sums,
+    excludes_zero,
+    mark_not_applicable,
+    new_distribution,
+    tested_difference,
+)
 
 if TYPE_CHECKING:
+    from .headline import SummaryItem
     from .report import RecordSpill
 
 # The second lineup of the robustness check: the starting heuristic (another player: it attacks after
@@ -84,21 +97,23 @@ class Comparison:
     """What :func:`run_compare` returns: settings, every metric row, the ladder and the restricted play,
     the headline, and (with ``out``) where the report was written."""
 
-    settings: dict
+    settings: dict[str, Any]  # the run's settings as --json writes them
     arm_names: tuple[str, str]
     rule_changes: list[str]
-    rows: list[dict]
-    ladder: list[dict]
-    restricted: list[dict]
-    summary: list[dict]
+    rows: list[MetricRow]
+    ladder: list[FocusRow]
+    restricted: list[FocusRow]
+    summary: list[SummaryItem]
     interrupted: bool
-    seconds: dict
+    seconds: dict[str, float]
     pairs_done: int
-    distributions: tuple[dict, dict] = field(default_factory=lambda: (new_distribution(), new_distribution()))
+    distributions: tuple[Distribution, Distribution] = field(
+        default_factory=lambda: (new_distribution(), new_distribution())
+    )
     headline: list[str] = field(default_factory=list)  # at most three sentences a player reads first
     written: bool = False  # the report folder was written (not when stopped before any pair finished)
 
-    def document(self) -> dict:
+    def document(self) -> dict[str, Any]:
         from .report import document
 
         return document(self)
@@ -128,9 +143,9 @@ def run_compare(
     skill_games: int | None = None,
     restricted_games: int | None = None,
     workers: int | None = None,
-    out: str | os.PathLike | None = None,
+    out: str | os.PathLike[str] | None = None,
     charts: bool = True,
-    inputs: Sequence[str | os.PathLike] = (),
+    inputs: Sequence[str | os.PathLike[str]] = (),
     progress: Callable[[str, str, int, int], None] | None = None,
     should_stop: Callable[[], object] | None = None,
     backend: str = "local",
@@ -220,26 +235,31 @@ def run_compare(
                 )
             )
 
-    sums = [stats.PairSums() for _ in METRICS]
+    metrics = metrics_for(games_pair)  # the registry's, and a metric for each score line the rulesets add
+    sums = [stats.PairSums() for _ in metrics]
     focus_sums: dict[str, stats.PairSums] = {}
     robust_sums: dict[str, list[stats.PairSums]] = {}
     dists = (new_distribution(), new_distribution())
     done: dict[str, int] = {}
     seconds: dict[str, float] = {}
 
-    def consume(phase: Phase, start: int, result: list) -> None:
+    def consume(phase: Phase, start: int, result: list[PairResult]) -> None:
         for k, (vals, recs) in enumerate(result):
             i = start + k
             if phase.kind == "main":
-                add_pair(sums, vals[0], vals[1])
+                add_pair(sums, _values(vals[0]), _values(vals[1]))
                 if recs is not None and spill is not None:  # records come when there is a spill for them
                     for arm, rec, dist in zip("AB", recs, dists):
                         add_distribution(dist, rec)
                         spill.add(arm, i, rec, game_a.side_names if arm == "A" else game_b.side_names)
             elif phase.kind == "robust":
-                add_pair(robust_sums.setdefault(phase.key, [stats.PairSums() for _ in METRICS]), vals[0], vals[1])
+                add_pair(
+                    robust_sums.setdefault(phase.key, [stats.PairSums() for _ in metrics]),
+                    _values(vals[0]),
+                    _values(vals[1]),
+                )
             else:
-                focus_sums.setdefault(phase.key, stats.PairSums()).add(vals[0], 1, vals[1], 1)
+                focus_sums.setdefault(phase.key, stats.PairSums()).add(_won(vals[0]), 1, _won(vals[1]), 1)
         done[phase.key] = done.get(phase.key, 0) + len(result)
         if progress:
             progress(phase.key, phase.title, done[phase.key], phase.pairs)
@@ -259,8 +279,8 @@ def run_compare(
         )
     except KeyboardInterrupt:  # in a notebook (no should_stop): the pairs finished are kept, as on Ctrl-C
         stopped = True
-    rows = evaluate_sums(sums, same_seating)
-    mark_not_applicable(rows, games_pair)
+    rows = evaluate_sums(sums, same_seating, metrics)
+    mark_not_applicable(rows, games_pair, metrics)
     flagged = [r for r in rows if r["flagged"]]
     if not stopped and flagged and robust_bots:
         rphases = [
@@ -282,12 +302,14 @@ def run_compare(
             )
         except KeyboardInterrupt:
             stopped = True
-    _robustness(rows, robust_sums, [b for b in robust_bots if check_pairs[b] > 0] if flagged else [], same_seating)
+    _robustness(
+        rows, metrics, robust_sums, [b for b in robust_bots if check_pairs[b] > 0] if flagged else [], same_seating
+    )
 
     ladder_rows = [_focus_row(p, focus_sums.get(p.key), same_seating) for p in phases if p.kind == "ladder"]
     restricted_rows = [_focus_row(p, focus_sums.get(p.key), same_seating) for p in phases if p.kind == "restricted"]
     # the ladder's and restricted play's differences are a family of their own: Holm over it too
-    focus = [f for f in ladder_rows + restricted_rows if f["se"] is not None and (f["se"] > 0 or f["diff"] != 0)]
+    focus = [f for f in ladder_rows + restricted_rows if tested_difference(f["se"], f["diff"])]
     flags, adjusted = stats.holm([stats.p_value(f["diff"], f["se"]) for f in focus])
     for f in ladder_rows + restricted_rows:
         f["flagged"], f["p_holm"], f["family"] = False, None, len(focus)
@@ -354,7 +376,7 @@ def run_compare(
     return cmp
 
 
-def _focus_row(phase: Phase, sums: stats.PairSums | None, comparable: bool) -> dict:
+def _focus_row(phase: Phase, sums: stats.PairSums | None, comparable: bool) -> FocusRow:
     """A ladder rung or a restriction: the focus side's win share in each arm, and B − A when the arms
     seat the players alike (the share's chance level depends on the number of sides)."""
     s = sums or stats.PairSums()
@@ -377,11 +399,17 @@ def _focus_row(phase: Phase, sums: stats.PairSums | None, comparable: bool) -> d
         "diff": d,
         "ci95": list(ci) if ci else None,
         "se": se,
-        "excludes_zero": ci is not None and (ci[0] > 0 or ci[1] < 0),
+        "excludes_zero": excludes_zero(ci),
     }
 
 
-def _robustness(rows: list[dict], robust_sums: dict, robust_bots: list[str], comparable: bool) -> None:
+def _robustness(
+    rows: list[MetricRow],
+    metrics: Sequence[Metric],
+    robust_sums: dict[str, list[stats.PairSums]],
+    robust_bots: list[str],
+    comparable: bool,
+) -> None:
     """``robust`` on each flagged row: true when with every other lineup the difference has the main
     run's sign and its 95% interval excludes 0; false when one lineup does not show it; None when no
     other lineup was measured (none asked for, or the run stopped before)."""
@@ -390,15 +418,15 @@ def _robustness(rows: list[dict], robust_sums: dict, robust_bots: list[str], com
     for k, r in enumerate(rows):
         if not r["flagged"]:
             continue
-        checks: list[dict] = []
+        checks: list[RobustCheck] = []
         for bot in robust_bots:
             got = robust_sums.get(f"robust:{bot}")
             if got is None or got[k].n < 2:
                 checks = []  # a lineup not measured: nothing is said
                 break
-            rr = row_from_sums(METRICS[k], got[k], comparable or METRICS[k].scope == "game")
+            rr = row_from_sums(metrics[k], got[k], comparable or metrics[k].scope == "game")
             ci = rr["ci95"]
-            verdict = check_verdict(r["diff"], r["se"], rr["diff"], rr["se"], ci)
+            verdict = check_verdict(r["diff"] or 0.0, r["se"], rr["diff"], rr["se"], ci)
             checks.append(
                 {
                     "bots": bot,
@@ -418,7 +446,9 @@ def _robustness(rows: list[dict], robust_sums: dict, robust_bots: list[str], com
         )
 
 
-def check_verdict(main_diff: float, main_se: float | None, diff: float | None, se: float | None, ci) -> str:
+def check_verdict(
+    main_diff: float, main_se: float | None, diff: float | None, se: float | None, ci: Sequence[float] | None
+) -> str:
     """What another lineup's measurement says of an effect the main run flagged.
 
     ``holds``: its 95% interval excludes 0 on the main run's side. ``differs``: it does not, and it differs
@@ -434,3 +464,15 @@ def check_verdict(main_diff: float, main_se: float | None, diff: float | None, s
     if abs(main_diff - diff) > stats.Z95 * spread:
         return "differs"
     return "unconfirmed"
+
+
+def _values(v: object) -> tuple[tuple[int, int], ...]:
+    """A main or robust pair's arm result: every metric's (numerator, denominator)."""
+    assert isinstance(v, tuple)
+    return v
+
+
+def _won(v: object) -> int:
+    """A ladder or restricted pair's arm result: 1 when the focus side won."""
+    assert isinstance(v, int)
+    return v

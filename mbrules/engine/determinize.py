@@ -127,6 +127,7 @@ def determinize(obs: "Observation", rng: random.Random, known: dict[int, list[in
         reshuffles=obs.reshuffles,
         after_draw=obs.after_draw,
         recent=obs.recent,
+        queued=obs.queued_turns,
     )
 
 

@@ -171,10 +171,21 @@ class Effects(StateFields):
             self._protect(ps, c, normal=True)
             if g.safety_distance and self._safety_miles(ps):
                 self._trip_reached(p, ps)  # option safety-distance: the safety's miles completed the trip
-            elif g.safety_extra_turn and (self._stock or not g.safety_extra_turn_needs_draw_pile or self._can_draw()):
-                # another turn, chained (WM §5B); with play.safety_extra_turn_needs_draw_pile, only while the
-                # draw pile lasts (French rules, Fin de manche: 'n'autorise plus à rejouer immédiatement')
-                # (a reshuffle the ruleset allows keeps it going: _can_draw)
+                return
+            # another turn, chained (WM §5B); with play.safety_extra_turn_needs_draw_pile, only while the
+            # draw pile lasts (French rules, Fin de manche: 'n'autorise plus à rejouer immédiatement')
+            # (a reshuffle the ruleset allows keeps it going: _can_draw)
+            extra = g.safety_extra_turn and bool(
+                self._stock or not g.safety_extra_turn_needs_draw_pile or self._can_draw()
+            )
+            if g.safety_replacement_draw and self._can_draw():
+                # play.safety_replacement_draw: the safety is replaced at once (PlayAural game.py _play_safety:
+                # 'draw replacement and continue'); the extra turn is then a play
+                self._replacement_draw(p)
+                if extra:
+                    self._play_again(p)
+                    return
+            if extra:
                 self._turn_again(p)
             else:
                 self._end_turn(p)

@@ -172,6 +172,8 @@ class Game:
             max(t.refill_reshuffles.value, self.max_reshuffles) if self.refill_empty_hand else 0
         )
         self.pass_over_held = t.pass_over_held.value
+        # the hand ends when a turn would start with nothing to draw (turn: _start_turn, where the pile is out)
+        self.draw_pile_out_ends_hand = t.draw_pile_out_ends_hand.value
         self.draw_choices = self.draw_from_discard or self.mulligan  # a turn's draw offers more than 'draw'
         self.plain_draws = not (
             self.max_reshuffles or self.refill_empty_hand or self.pass_over_held or self.play_then_draw
@@ -185,6 +187,8 @@ class Game:
             cf.bonus_turn.value == "queued"
         )  # the caller's turn waits for the attacker's
         self.safety_extra_turn_needs_draw_pile = play.safety_extra_turn_needs_draw_pile.value
+        # a safety in turn replaced at once (effects: _play's safety; play then draw draws after the play anyway)
+        self.safety_replacement_draw = play.safety_replacement_draw.value and not self.play_then_draw
         self.fast_play_enabled = ruleset.fast_play.enabled.value
         self.fast_play_replacement_draw = ruleset.fast_play.replacement_draw.value
         # For each hazard: the remedies that fix it (the cards a fast-play window answers with).

@@ -3,8 +3,8 @@
 Decides: who may answer a hazard with a coup fourré and in which order
 (``_open_coup_fourre``: from the attacker's left, the holders of a protecting safety,
 WM §7; option coup-fourre-any-player), what a coup fourré does (``_coup_fourre``: the
-hazard discarded, the replacement draw, the extra turn at once or queued after the attacker's
-turn: coup_fourre.bonus_turn), whether a hazard no coup fourré answered opens a fast-play window
+hazard discarded, the replacement draw, the extra turn at once or queued after the turn in
+progress, the window outliving the attacker's turn: coup_fourre.bonus_turn), whether a hazard no coup fourré answered opens a fast-play window
 (``_after_hazard``, ``_open_fast_play``: option fast-play-remedy, the side hit's holders of a
 remedy for it) and what a fast play does (``_fast_play``), what a pass does
 (``_decline``), whether reaching the target opens the extension question
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from ..vocab import BATTLE
 from .notation import Action
-from .phases import P_COUP, P_EXT, P_FAST
+from .phases import P_COUP, P_EXT, P_FAST, P_HAND_OVER
 from .turn import DREW
 from .fields import StateFields, trait
 
@@ -152,13 +152,16 @@ class Reactions(StateFields):
         if g.safety_distance and self._safety_miles(qs):
             self._trip_reached(q, qs)  # option safety-distance: a coup fourré's miles completed the trip
         elif g.coup_fourre_extra_turn and g.coup_fourre_bonus_turn_queued:
-            # option queued-coup-fourre-turn: the caller plays once the attacker's turn (which the hazard
-            # ended) is over; play then goes on from the attacker's left (PlayAural), served by _end_turn
-            # (play then draw: after the attacker's draw, which _end_turn asks for)
-            self._queued.append(q)
-            if self._resume < 0:
-                self._resume = self._cf_attacker
+            # option queued-coup-fourre-turn (PlayAural game.py _action_dirty_trick): the window outlives the
+            # attacker's turn, which the hazard ended, so the call comes in the turn now in progress (the
+            # attacker's left, or a turn queued before). That turn stays with its player; a caller who is not
+            # that player plays its bonus turn after it (_end_turn serves the queue), and play then goes on
+            # from the caller's left; a caller whose turn it is only draws its replacement (nothing queued)
+            owner = self._turn_owner()
             self._end_turn(self._cf_attacker)
+            if q != owner and self._phase < P_HAND_OVER:
+                self._queued.append(q)
+                self._resume = q
         elif g.coup_fourre_extra_turn:
             if g.play_then_draw:
                 self._draw_owed(self._cf_attacker)  # play then draw: the attacker's draw is taken at once

@@ -216,6 +216,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         reshuffles: int = 0,
         after_draw: int = -1,
         recent: Sequence[tuple[int, Any]] = (),
+        queued: Sequence[int] = (),
     ) -> "State":
         """A hand set up card by card and waiting at ``decision`` (a search bot's sampled world).
 
@@ -228,7 +229,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         The ruleset's turn rules: ``reshuffles`` made this hand so far; a MULLIGAN decision (a
         mulligan under way); with play then draw, a TURN whose draw is due (``drawn`` False, the
         hand not empty) draws after the play, and ``after_draw`` is who plays next; ``recent``, this hand's
-        action that turn.discard_draw_must_play looks back at (``Observation.recent``), begins its history.
+        action that turn.discard_draw_must_play looks back at (``Observation.recent``), begins its history; ``queued``, the coup fourré turns waiting (queued-coup-fourre-turn).
         The state rests at the hand's end (it never deals a next hand).
         """
         st = cls(game, seed)
@@ -247,6 +248,8 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         st._reshuffles = reshuffles
         st._after_draw = after_draw
         st._history = list(recent)
+        st._queued = list(queued)  # queued coup fourré turns; play goes on from the last one's left
+        st._resume = st._queued[-1] if st._queued else -1
         if decision.kind == DecisionKind.TURN:
             st._phase = P_PLAY if decision.drawn else P_DRAW
         elif decision.kind == DecisionKind.MULLIGAN:
@@ -549,9 +552,9 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         if type(action) is Action and player is None and not self._observers:
             p = self._player
             n_stock, n_discard = len(self._stock), len(self._discard)
+            self._note = 0  # what this action's draws do (a safety's replacement draw), noted afresh
+            self._drawn_more = []
             if self._quick(action):
-                self._note = 0  # the fast path's actions draw nothing but the plain draw
-                self._drawn_more = []
                 t = self._record(p, action, n_stock, n_discard)
                 if self._phase == P_HAND_OVER and self._deal_next:
                     self.next_hand()
@@ -629,7 +632,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
             ts = ps
             hazard = self._cf_hazard
             done = g.safety_distance > 0 and self._completer == ps  # option safety-distance
-            queued = g.coup_fourre_extra_turn and g.coup_fourre_bonus_turn_queued and ph < P_HAND_OVER and not done
+            queued = g.coup_fourre_bonus_turn_queued and p in self._queued  # waits for the turn in progress
             extra = g.coup_fourre_extra_turn and not g.coup_fourre_bonus_turn_queued and ph < P_HAND_OVER and not done
         elif op == FAST_PLAY:
             ts = ps

@@ -241,10 +241,15 @@ class TurnFlow(StateFields):
         if self._phase == P_COUP or self._phase == P_FAST:
             if self.game.play_then_draw and self._can_draw():
                 return self._cf_attacker  # play then draw: the attacker's draw comes next
-            if self._queued:
-                return self._next_with_cards(self._queued[0])
-            return self._next_with_cards((self._cf_attacker + 1) % self.game.players)
+            return self._turn_owner()
         return -1
+
+    def _turn_owner(self) -> int:
+        """While a window is open: whose turn comes once the attacker's is over (the first queued coup
+        fourré turn, else the attacker's left), a player with no cards once the draw pile is out passed."""
+        if self._queued:
+            return self._next_with_cards(self._queued[0])
+        return self._next_with_cards((self._cf_attacker + 1) % self.game.players)
 
     def _next_with_cards(self, p: int) -> int:
         N = self.game.players
@@ -257,9 +262,13 @@ class TurnFlow(StateFields):
         return -1
 
     def _start_turn(self, p: int) -> None:
-        """Give ``p`` a turn; a player with no cards once the draw pile is out is passed."""
+        """Give ``p`` a turn; a player with no cards once the draw pile is out is passed. With
+        turn.draw_pile_out_ends_hand the hand ends instead once nothing can be drawn (the JAR game's README,
+        coachme.fr: the game stops when no card is left to draw)."""
         q = self._next_with_cards(p)
-        if q < 0:
+        if q < 0 or (
+            self.game.draw_pile_out_ends_hand and not self._stock and not self._can_draw() and not self._can_refill(q)
+        ):
             self._end_hand()  # every hand empty after the draw pile ran out
             return
         self._player = q
@@ -284,7 +293,7 @@ class TurnFlow(StateFields):
                 else:
                     self._start_turn(q)
                 return
-            r = self._resume  # then play goes on from the attacker's left: nobody loses a turn
+            r = self._resume  # then play goes on from the last caller's left (PlayAural _end_turn)
             self._resume = -1
         else:
             r = p
@@ -310,6 +319,11 @@ class TurnFlow(StateFields):
             self._draw_next(p, p)
         else:
             self._start_turn(p)
+
+    def _play_again(self, p: int) -> None:
+        """``p`` plays again at once, its draw already taken (play.safety_replacement_draw's extra turn)."""
+        self._player = p
+        self._phase = P_PLAY
 
     def _draw_next(self, p: int, then: int) -> None:
         """Play then draw: ``p`` has played; ``p`` draws next (a decision: the draw pile, or the discard

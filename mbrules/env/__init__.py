@@ -15,7 +15,7 @@ from __future__ import annotations
 __all__ = ["mille_bornes_v0", "mille_bornes_v1", "single_agent_env"]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     if name == "single_agent_env":
         from .single import single_agent_env
 

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import os
 from array import array
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Sequence
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
 import mbrules
+from mbrules._paths import DEFAULT_RULESET
 
 from ..engine import State
 from ..engine.compact import ObservationWriter, draw_due, state_vector
@@ -26,7 +27,7 @@ __all__ = ["REWARDS", "MilleBornesAEC"]
 REWARDS = ("match", "points")
 
 
-class MilleBornesAEC(AECEnv):
+class MilleBornesAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
     """Mille Bornes under any ruleset: ``ruleset`` (a bundled id or a YAML path), ``players``, ``options``."""
 
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "name": "mille_bornes", "is_parallelizable": False}
@@ -35,9 +36,9 @@ class MilleBornesAEC(AECEnv):
 
     def __init__(
         self,
-        ruleset: str = "winning-moves",
+        ruleset: str = DEFAULT_RULESET,
         players: int = 4,
-        options=(),
+        options: str | Sequence[str] = (),
         reward: str = "match",
         render_mode: str | None = None,
         max_cycles: int | None = None,
@@ -80,14 +81,14 @@ class MilleBornesAEC(AECEnv):
         self.state_: State | None = None
         self._no_actions = array("b", bytes(len(self.space)))  # the mask's zeros, copied per step
 
-    def observation_space(self, agent):
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent):
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     # -- episode ----------------------------------------------------------------------
-    def reset(self, seed: int | None = None, options=None):
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is None:
             seed = self._next_seed if self._next_seed is not None else int.from_bytes(os.urandom(7), "big")
         self.seed_ = int(seed)
@@ -103,7 +104,7 @@ class MilleBornesAEC(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._steps = {a: 0 for a in self.agents}
         self._paid = False  # whether self.rewards holds anything but zeros
         self.agent_selection = self.possible_agents[st.current_player]
@@ -123,7 +124,7 @@ class MilleBornesAEC(AECEnv):
         """Called where there is no match yet (``state_`` is None)."""
         raise RuntimeError(f"reset() must be called before {what}()")
 
-    def observe(self, agent):
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
         st = self.state_
         if st is None:
             self._require_reset("observe")
@@ -131,7 +132,7 @@ class MilleBornesAEC(AECEnv):
         vec = np.frombuffer(self._writer.write(st, p, st.hands_played), dtype=np.float32)
         return {"observation": vec, "action_mask": self.action_mask(agent)}
 
-    def action_mask(self, agent) -> "np.ndarray":
+    def action_mask(self, agent: str) -> "np.ndarray":
         """The ``action_mask`` of ``observe(agent)`` alone, without building the observation vector."""
         st = self.state_
         if st is None:
@@ -156,16 +157,18 @@ class MilleBornesAEC(AECEnv):
             self._require_reset("state")
         return np.array(state_vector(st), dtype=np.float32)
 
-    def step(self, action):
+    def step(self, action: object) -> None:
         st = self.state_
         if st is None:
             self._require_reset("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
-            return self._was_dead_step(action)
+            self._was_dead_step(action)
+            return
         if not self.agents:
             raise RuntimeError("the episode is over: call reset()")
-        a = self.space.actions[self.space.check(action)]
+        index = self.space.check(action)
+        a = self.space.actions[index]
         hands_before = st.hands_played
         self._acts = None
         try:  # the engine's one legality check; a refusal leaves the state as it was
@@ -179,7 +182,7 @@ class MilleBornesAEC(AECEnv):
                     self._draw_for_agent(st)
         except mbrules.IllegalAction as exc:
             legal = ", ".join(str(x) for x in st.legal_actions())
-            raise ValueError(f"{agent} may not {a} now (action {int(action)}): {exc.message}; legal: {legal}") from None
+            raise ValueError(f"{agent} may not {a} now (action {index}): {exc.message}; legal: {legal}") from None
         self._cumulative_rewards[agent] = 0.0
         if self._paid:
             self.rewards = {x: 0.0 for x in self.agents}
@@ -193,6 +196,7 @@ class MilleBornesAEC(AECEnv):
             self._paid = True
         if st.is_terminal():
             out = st.outcome
+            assert out is not None  # a match over has its outcome
             if self.reward_mode == "match" and out.winner_index >= 0:
                 S = self.game.sides
                 for i, x in enumerate(self.possible_agents):
@@ -212,13 +216,13 @@ class MilleBornesAEC(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def agent_iter(self, max_iter: int = 2**63):
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
         if self.check_order and self.state_ is None:
             self._require_reset("agent_iter")
         return super().agent_iter(max_iter)
 
     # -- display -----------------------------------------------------------------------
-    def render(self):
+    def render(self) -> str | None:
         if self.render_mode is None:
             import gymnasium
 
@@ -252,5 +256,5 @@ class MilleBornesAEC(AECEnv):
             lines.append(f"  {st.outcome!r}")
         return "\n".join(lines)
 
-    def close(self):
+    def close(self) -> None:
         pass

@@ -55,8 +55,13 @@ Every slot has a finite upper bound (``high``), so a ``Box`` holds every vector.
 from __future__ import annotations
 
 from array import array
+from typing import TYPE_CHECKING, Callable, Sequence, SupportsIndex
 
 from mbrules.vocab import HAZARD, REMEDY, SAFETY, DecisionKind
+
+if TYPE_CHECKING:
+    from mbrules.engine import Action, Game, Observation, State
+    from mbrules.engine.compact import ObservationWriter
 
 # a turn: before/after its draw; a fast-play window shares the coup fourré's slot (a reaction window);
 # a mulligan under way (turn.mulligan) is read as "draw": it ends with a draw, and the legal actions
@@ -79,9 +84,9 @@ class ActionSpace:
     a ruleset with another card list or side count has another space (docs/rl.md).
     """
 
-    def __init__(self, game):
+    def __init__(self, game: Game):
         self.game = game
-        acts = [game.draw_action, game.decline_action, game.extend_action, game.stop_action]
+        acts: list[Action] = [game.draw_action, game.decline_action, game.extend_action, game.stop_action]
         for c in range(game.n_cards):
             if game.kind[c] == HAZARD:
                 acts += [game.play_action[c][s] for s in range(game.sides)]
@@ -106,7 +111,7 @@ class ActionSpace:
     def __len__(self) -> int:
         return len(self.actions)
 
-    def legal_indices(self, state) -> list[int]:
+    def legal_indices(self, state: State) -> list[int]:
         """The indices of ``state.legal_actions()``, in the engine's order."""
         idx = self.index
         return [idx[int(a)] for a in state.legal_actions()]
@@ -114,7 +119,7 @@ class ActionSpace:
     def words(self) -> list[str]:
         return [str(a) for a in self.actions]
 
-    def check(self, index) -> int:
+    def check(self, index: object) -> int:
         """``index`` as an int, if it is an integer in ``0..len(self)-1``; else ``ValueError`` naming the range.
 
         Every entry point that takes an action index calls it: a negative index must not count
@@ -123,11 +128,11 @@ class ActionSpace:
         return check_index(index, len(self.actions), "action")
 
 
-def check_index(index, n: int, what: str = "action") -> int:
+def check_index(index: object, n: int, what: str = "action") -> int:
     """``index`` as an int when it is an integer (``int``, a numpy integer) in ``0..n-1``; else ``ValueError``."""
     if type(index) is int and 0 <= index < n:
         return index
-    if isinstance(index, bool) or not hasattr(index, "__index__"):
+    if isinstance(index, bool) or not isinstance(index, SupportsIndex):
         raise ValueError(f"{what} must be an integer index in 0..{n - 1}, not {index!r}")
     try:
         i = index.__index__()
@@ -141,7 +146,7 @@ def check_index(index, n: int, what: str = "action") -> int:
 class ObservationEncoder:
     """One seat's ``Observation`` as a flat list of floats (module docstring: the layout)."""
 
-    def __init__(self, game):
+    def __init__(self, game: Game):
         self.game = game
         n, N, S = game.n_cards, game.players, game.sides
         self.n, self.N, self.S = n, N, S
@@ -154,7 +159,7 @@ class ObservationEncoder:
         ids = game.card_ids
         counts = game.deck_counts
 
-        def block(prefix, per_card_high):
+        def block(prefix: str, per_card_high: Callable[[int], float]) -> None:
             for c in range(n):
                 names.append(f"{prefix}[{ids[c]}]")
                 high.append(float(per_card_high(c)))
@@ -201,9 +206,9 @@ class ObservationEncoder:
         self.names = tuple(names)
         self.high = tuple(high)
         self.size = len(names)
-        self._writer = None  # the fast writer of encode_state, built on first use
+        self._writer: ObservationWriter | None = None  # the fast writer of encode_state, built on first use
 
-    def encode_state(self, state, player: int, hands_played: int = 0):
+    def encode_state(self, state: State, player: int, hands_played: int = 0) -> array[float]:
         """The vector of ``player``'s seat in ``state``, written straight from the engine's compact state.
 
         A float32 ``array.array('f')`` (``numpy.frombuffer(v, numpy.float32)`` wraps it without a
@@ -224,7 +229,7 @@ class ObservationEncoder:
         """``(slot, name, upper bound)`` for every slot of the vector."""
         return [(i, nm, h) for i, (nm, h) in enumerate(zip(self.names, self.high))]
 
-    def encode(self, obs, hands_played: int = 0, hand_points=None) -> list[float]:
+    def encode(self, obs: Observation, hands_played: int = 0, hand_points: Sequence[int] | None = None) -> list[float]:
         """The vector of ``obs`` (an :class:`mbrules.Observation`); ``hands_played`` fills ``hand_no``;
         ``hand_points``: each side's points this hand so far (``state.score_sheet()``'s totals, public:
         worked out from the table alone; zeros when not given)."""

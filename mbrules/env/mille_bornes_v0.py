@@ -35,6 +35,8 @@ from the operating system.
 
 from __future__ import annotations
 
+from typing import Any
+
 from pettingzoo.utils import wrappers
 
 from ._aec import REWARDS, MilleBornesAEC
@@ -42,7 +44,7 @@ from ._aec import REWARDS, MilleBornesAEC
 __all__ = ["REWARDS", "env", "raw_env"]
 
 
-def env(**kwargs):
+def env(**kwargs: Any) -> Any:
     """The environment wrapped like PettingZoo's classic games (order enforcing).
 
     The bounds are checked by the environment itself (a ``ValueError`` naming the range), so

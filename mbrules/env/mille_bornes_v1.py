@@ -22,12 +22,14 @@ PettingZoo's wrappers, which cost a quarter of a step, would add nothing.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ._aec import REWARDS, MilleBornesAEC
 
 __all__ = ["REWARDS", "env", "raw_env"]
 
 
-def env(**kwargs):
+def env(**kwargs: Any) -> raw_env:
     """The environment, its call order and action bounds checked by itself (module docstring)."""
     return raw_env(**kwargs)
 

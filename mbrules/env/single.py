@@ -31,12 +31,14 @@ Seeding: ``reset(seed=s)`` deals the match ``new_match(s)`` and seeds the bots f
 from __future__ import annotations
 
 from array import array
+from typing import Any, Sequence
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
 import mbrules
+from mbrules._paths import DEFAULT_RULESET
 
 from ..bots import check_bot, make_bot
 from ..engine import State
@@ -51,7 +53,11 @@ ILLEGAL = ("lose", "raise")
 
 
 def single_agent_env(
-    ruleset: str = "winning-moves", players: int = 2, opponents="heuristic", options=(), **kwargs
+    ruleset: str = DEFAULT_RULESET,
+    players: int = 2,
+    opponents: str | Sequence[str] = "heuristic",
+    options: str | Sequence[str] = (),
+    **kwargs: Any,
 ) -> "SingleAgentEnv":
     """The Gymnasium env of one seat against bots (module docstring); ``kwargs``: ``seat``, ``reward``,
     ``illegal``, ``render_mode``."""
@@ -65,10 +71,10 @@ class SingleAgentEnv(gymnasium.Env):
 
     def __init__(
         self,
-        ruleset: str = "winning-moves",
+        ruleset: str = DEFAULT_RULESET,
         players: int = 2,
-        opponents="heuristic",
-        options=(),
+        opponents: str | Sequence[str] = "heuristic",
+        options: str | Sequence[str] = (),
         seat: int = 0,
         reward: str = "match",
         illegal: str = "lose",
@@ -117,7 +123,9 @@ class SingleAgentEnv(gymnasium.Env):
         self._loop: SeatLoop | None = None
 
     # -- episode ----------------------------------------------------------------------
-    def reset(self, *, seed: int | None = None, options=None):
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         super().reset(seed=seed)
         match_seed = int(seed) if seed is not None else int(self.np_random.integers(1 << 62))
         self.match_seed = match_seed
@@ -132,7 +140,7 @@ class SingleAgentEnv(gymnasium.Env):
         self._advance()  # no hand ends before the agent's first decision: nothing is paid yet
         return self._obs(), self._info()
 
-    def step(self, action):
+    def step(self, action: object) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         if self.state_ is None:
             raise RuntimeError("reset() must be called before step()")
         st = self.state_
@@ -190,7 +198,7 @@ class SingleAgentEnv(gymnasium.Env):
             return 0.0
         return 1.0 if self.game.side_of[self.seat] == out.winner_index else -1.0 / (self.game.sides - 1)
 
-    def _obs(self) -> dict:
+    def _obs(self) -> dict[str, np.ndarray]:
         st = self._match()
         vec = np.frombuffer(self._writer.write(st, self.seat, st.hands_played), dtype=np.float32)
         return {"observation": vec, "action_mask": self.action_masks()}
@@ -205,15 +213,15 @@ class SingleAgentEnv(gymnasium.Env):
                 mask[idx[a]] = 1
         return np.frombuffer(mask, dtype=np.int8)
 
-    def _info(self) -> dict:
+    def _info(self) -> dict[str, Any]:
         st = self._match()
-        info: dict = {"match_seed": self.match_seed}
+        info: dict[str, Any] = {"match_seed": self.match_seed}
         out = st.outcome if st.is_terminal() else None
         if out is not None:
             info["outcome"] = out.to_dict()
         return info
 
-    def render(self):
+    def render(self) -> str | None:
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'.")
             return None

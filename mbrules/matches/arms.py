@@ -27,7 +27,7 @@ from ..engine import Game
 from .backend import as_backend
 from .base import DEFAULT_WORKERS, chunk_count, chunks
 from .loop import StopPoll, derive_seed, game_seed, play_match
-from .metrics import metric_values
+from .metrics import metric_values, metrics_for
 from .records import MatchRecord, match_record
 
 # pairs per work item: each is a match per arm, so items are smaller than simulate's
@@ -62,7 +62,7 @@ def cpu_seconds() -> float:
 
 # -- work done in a worker (or in-process) --------------------------------------------------------
 # One pair's result: per arm, the metric values (main and robust phases: tuple[tuple[int, int], ...] in
-# METRICS order) or whether the focus side won (ladder and restricted: 1 or 0); the arms' records or None
+# the order of metrics_for(games)) or whether the focus side won (ladder and restricted: 1 or 0); the arms' records or None
 ArmResult = Union[tuple[tuple[int, int], ...], int]
 PairResult = tuple[tuple[ArmResult, ...], Union[list[MatchRecord], None]]
 
@@ -79,6 +79,7 @@ def play_pairs(
     """Pairs ``start .. stop-1`` of ``phase``: for each, per arm, the metric values and the record
     (main and robust phases) or whether the focus side won (ladder and restricted)."""
     out: list[PairResult] = []
+    metrics = metrics_for(games)  # the registry's, and each score line the arms' rulesets add
     for i in range(start, stop):
         if phase.kind in ("main", "robust"):
             s = game_seed(seed, i)
@@ -86,7 +87,7 @@ def play_pairs(
                 match_record(g, s, play_match(g, s, phase.bots, should_stop=should_stop), lineup(phase.bots, g.players))
                 for g in games
             ]
-            out.append((tuple(metric_values(r) for r in recs), recs if with_records else None))
+            out.append((tuple(metric_values(r, metrics) for r in recs), recs if with_records else None))
         else:
             s = phase_seed(seed, phase.key, i)
             wins: list[int] = []

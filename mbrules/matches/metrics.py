@@ -9,29 +9,18 @@ is paired by seed.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, TypedDict
 
-from mbrules.vocab import SCORE_LINES
+from mbrules.vocab import SCORE_LINE_WORDS, SCORE_LINES, LineWords
 
 from . import intervals as stats
 from .records import MatchRecord
 
 if TYPE_CHECKING:
     from ..engine import Game
-
-LINE_WORDS = {
-    "milestones": "distance",
-    "safeties": "safeties",
-    "all_safeties": "all four safeties",
-    "coup_fourres": "coups fourrés",
-    "trip_completed": "trip completed",
-    "delayed_action": "delayed action",
-    "safe_trip": "safe trip",
-    "shutout": "shutout",
-    "extension": "extension",
-}
 
 
 @dataclass(frozen=True)
@@ -44,6 +33,8 @@ class Metric:
     # "game": means the same whatever the seating (per hand, per match); "side": depends on how the
     # players are seated in sides (points per side, side A's wins): not differenced across seatings
     scope: str = "game"
+    line: str = ""  # a score line's metric: the line (its points per hand and side); "" for any other
+    plain: str = ""  # ... and the line in a headline's words (LineWords.plain)
 
 
 def _count(r: MatchRecord, field: str) -> int:
@@ -54,14 +45,28 @@ def _sides(r: MatchRecord) -> int:
     return len(r.totals)
 
 
-def _line_metric(line: str) -> Metric:
+def _line_points(r: MatchRecord, line: str) -> int:
+    """Every side's points on ``line`` over the match's hands (0 where the record's sheet has no such line)."""
+    total = 0
+    for h in r.hands:
+        for name, v in h.lines:
+            if name == line:
+                total += sum(v)
+                break
+    return total
+
+
+def _line_metric(line: str, words: LineWords) -> Metric:
+    """The points per hand and side a score line pays, in the line's words (:class:`mbrules.vocab.LineWords`)."""
     return Metric(
         f"points_per_hand.{line}",
-        f"points per hand and side: {LINE_WORDS[line]}",
+        f"points per hand and side: {words.noun}",
         "ratio",
-        lambda r: (sum(sum(h.line(line)) for h in r.hands), len(r.hands) * _sides(r)),
-        f"Points per hand and side from {LINE_WORDS[line]}",
+        lambda r: (_line_points(r, line), len(r.hands) * _sides(r)),
+        f"Points per hand and side from {words.noun}",
         "side",
+        line,
+        words.plain,
     )
 
 
@@ -138,7 +143,7 @@ METRICS: tuple[Metric, ...] = (
         "Points per hand and side",
         "side",
     ),
-    *(_line_metric(line) for line in SCORE_LINES if line != "total"),
+    *(_line_metric(line, SCORE_LINE_WORDS[line]) for line in SCORE_LINES if line != "total"),
     Metric(
         "first_side_win_share",
         "share of matches won by side A (the first seat's side)",
@@ -188,6 +193,30 @@ METRICS: tuple[Metric, ...] = (
     ),
 )
 METRIC_BY_KEY = {m.key: m for m in METRICS}
+_LAST_LINE_METRIC = max(i for i, m in enumerate(METRICS) if m.line)
+
+
+def metrics_for(games: Sequence[Game]) -> tuple[Metric, ...]:
+    """The metrics of arms playing ``games``: :data:`METRICS`, and after the contract's score lines' metrics
+    one for each score line a ruleset (or an option) adds (``scoring.lines``), in the words of its label
+    (:func:`mbrules.ruleset.words.score_line_words`), in the order the games' sheets give them."""
+    from ..ruleset.words import score_line_words
+
+    own: dict[str, LineWords] = {}
+    for g in games:
+        words = score_line_words(g.ruleset)
+        for line in g.score_line_names:
+            if line not in SCORE_LINE_WORDS and line not in own:
+                own[line] = words.get(line) or LineWords.of_id(line)
+    if not own:
+        return METRICS
+    return _with_lines(tuple(own.items()))
+
+
+@functools.lru_cache(maxsize=64)
+def _with_lines(own: tuple[tuple[str, LineWords], ...]) -> tuple[Metric, ...]:
+    cut = _LAST_LINE_METRIC + 1
+    return (*METRICS[:cut], *(_line_metric(line, words) for line, words in own), *METRICS[cut:])
 
 
 def won_by(bot: str, game: Game) -> Metric:
@@ -221,13 +250,16 @@ def applies(metric: Metric, game: Game) -> bool:
     whose turn rules have none; they are shown "–" (null in JSON, empty in CSV), never 0."""
     if metric.key in EXTENSION_METRICS:
         return game.extension_to is not None
+    if metric.line and metric.line not in SCORE_LINE_WORDS:  # a ruleset's own line: on its sheet only
+        return metric.line in game.score_line_names
     rule = TURN_RULE_METRICS.get(metric.key)
     return rule is None or rule(game)
 
 
-def metric_values(record: MatchRecord) -> tuple[tuple[int, int], ...]:
-    """Every metric's (numerator, denominator) for one match record, in :data:`METRICS` order."""
-    return tuple(m.values(record) for m in METRICS)
+def metric_values(record: MatchRecord, metrics: Sequence[Metric] = METRICS) -> tuple[tuple[int, int], ...]:
+    """Every metric's (numerator, denominator) for one match record, in the order of ``metrics``
+    (:data:`METRICS`, or :func:`metrics_for` the arms' games)."""
+    return tuple(m.values(record) for m in metrics)
 
 
 class ArmValue(TypedDict):

@@ -239,6 +239,17 @@ class PlayRules(Strict):
         description="true: a safety played normally gives another turn only while the draw pile holds cards "
         "(a coup fourré's turn is not affected); false: for the whole hand.",
     )
+    safety_replacement_draw: BoolRule = Field(
+        default=BoolRule(
+            value=False,
+            decided="The bundled editions' extra turn after a safety is a whole turn, its draw a decision like "
+            "any turn's (winning-moves.txt §5B 'entitles a player to another turn'); PlayAural replaces the "
+            "safety at once (option safety-replacement-draw).",
+        ),
+        description="true: a safety played on one's turn is replaced at once by the top card of the draw pile "
+        "(no choice of where to draw), and the extra turn it gives is a play; false: the extra turn starts "
+        "with its draw. Draw then play only (play then draw already draws after the play).",
+    )
 
     # -- Legality and card effects (issue 35): each default is the rule every bundled edition plays.
     go_with_rolling_safety: BoolRule = Field(
@@ -320,8 +331,10 @@ class CoupFourreRules(Strict):
         ),
         description="When the caller's extra turn (extra_turn) is taken. at_once: right after the coup fourré; "
         "play then passes to the caller's left and the players between attacker and caller lose their turns. "
-        "queued: after the attacker's turn, which the hazard ended; play then goes on from the attacker's left, "
-        "so nobody loses a turn.",
+        "queued: the window outlives the attacker's turn, which the hazard ended, so the call comes in the turn "
+        "now in progress (the attacker's left, or a turn queued before); that turn stays with its player, a "
+        "caller who is not that player plays its extra turn after it and play then goes on from the caller's "
+        "left; a caller whose turn it is gets no extra turn (it draws its replacement, then plays its turn).",
     )
 
 
@@ -412,6 +425,13 @@ class ScoreLineRule(Sourced):
         default=None,
         description="The score-sheet line the points show on (default: the entry's own name), so "
         "that several entries may pay on one line.",
+    )
+    label: str | None = Field(
+        default=None,
+        pattern=r"^[^\x00-\x1f\x7f\[\]]+$",  # one line of plain text: no control character, no markup bracket
+        max_length=60,
+        description="The line's words on the score sheet, in compare and in sweep (default: from its name, "
+        "'fin_vitesse' -> 'Fin vitesse'); the contract's lines have theirs.",
     )
 
 
@@ -693,6 +713,15 @@ class TurnRules(Strict):
         description="How many reshuffles a hand allows for a refill (refill_empty_hand) when the draw pile is "
         "out, counting every reshuffle of the hand: a refill may reshuffle while fewer than the larger of this "
         "and reshuffles have been made; other draws only while fewer than reshuffles.",
+    )
+    draw_pile_out_ends_hand: BoolRule = Field(
+        default=BoolRule(
+            value=False,
+            source="winning-moves.txt §6C: once the draw pile is exhausted, players play out the cards in their hands",
+        ),
+        description="The hand ends as soon as a turn would begin with nothing left to draw (the draw pile "
+        "out and no reshuffle allowed): the player who drew the last card plays that turn, nobody plays "
+        "out the cards in hand.",
     )
     pass_over_held: PassOverRule = Field(
         default=PassOverRule(value=0, source=_BOOK_DRAW + " (the top card, whatever it is)"),

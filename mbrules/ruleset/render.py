@@ -24,11 +24,26 @@ class UnsupportedPlayers(ValueError):
     """The ruleset has no setup for that many players."""
 
 
+def rarely_finishes(rs: Ruleset, players: int) -> str | None:
+    """Why a hand at this table will rarely see a trip completed, naming the option that fixes it (None: it
+    will). Four or more cars each for himself share one draw pile and no reshuffle refills it: the pile runs
+    out first (1.8% of four-player hands complete the trip with heuristic bots, docs/rulesets.md, 'The draw
+    pile runs out')."""
+    pc = rs.player_counts.get(str(players))
+    if pc is None or pc.sides < 4 or pc.sides != players or rs.turn.reshuffles.value > 0:
+        return None
+    return (
+        f"{players} cars each for himself share one draw pile and nothing reshuffles it: the pile runs out "
+        "before a trip is completed in most hands (1.8% of 4-player hands complete it, heuristic bots); "
+        "option reshuffle-discard fixes it"
+    )
+
+
 def players_info(rs: Ruleset, players: int) -> dict[str, Any]:
     """The setup for ``players``: deck, sides and who plays for each, trip, removed cards."""
     pc = rs.player_counts.get(str(players))
     if pc is None:
-        from ..engine.words import players_refused  # the engine's own sentence; imported only to refuse
+        from ..text import players_refused  # the engine's own sentence; imported only to refuse
 
         raise UnsupportedPlayers(players_refused(rs.id, players, rs.player_counts))
     removal = rs.removals.get(str(players))
@@ -45,6 +60,7 @@ def players_info(rs: Ruleset, players: int) -> dict[str, Any]:
         "extension_to": pc.extension_to,
         "hand_size": hand,
         "draw_pile_after_deal": deck - players * hand,
+        "warning": rarely_finishes(rs, players),
     }
 
 
@@ -126,7 +142,7 @@ def players_text(rs: Ruleset, players: int) -> list[str]:
         f"  extension: {ext}",
         f"  removed before the deal: {removed_words(rs, info['removed'])}",
         f"  each player is dealt {info['hand_size']}; {info['draw_pile_after_deal']} cards left to draw",
-    ]
+    ] + ([f"  warning: {info['warning']}"] if info["warning"] else [])
 
 
 def show_text(rs: Ruleset, players: int | None = None) -> str:

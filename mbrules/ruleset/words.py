@@ -12,6 +12,7 @@ from typing import Any, get_args
 
 from pydantic import BaseModel
 
+from ..vocab import SCORE_LINE_WORDS, SCORE_LINES, LineWords
 from .diagnostics import DataPath
 from .model import Ruleset
 
@@ -88,6 +89,7 @@ PHRASES: dict[str, str] = {
     "scoring.lines.*.per": "score line {key}: paid per",
     "scoring.lines.*.per_when": "score line {key}: an opposing side is counted when",
     "scoring.lines.*.line": "score line {key}: shown on the sheet's line",
+    "scoring.lines.*.label": "score line {key}: its words on the sheet",
     "match.mode": "the match",
     "match.target_points": "points that end the match",
     "match.deal_passes_left": "the deal passes to the left after each hand",
@@ -110,6 +112,8 @@ PHRASES: dict[str, str] = {
     "turn.refill_empty_hand": "an empty hand first draws a full hand",
     "turn.pass_over_held": "cards a draw passes over that its drawer holds",
     "turn.refill_reshuffles": "reshuffles a hand allows to refill an empty hand",
+    "play.safety_replacement_draw": "a safety played in turn is replaced at once, its extra turn a play",
+    "turn.draw_pile_out_ends_hand": "the hand ends when nothing is left to draw",
 }
 
 # A score line's condition keys (the model's SideCondition, LineCondition): one phrase per place it appears.
@@ -159,7 +163,7 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
     },
     "coup_fourre.bonus_turn": {
         "at_once": "at once (players between attacker and caller lose their turns)",
-        "queued": "after the attacker's turn (nobody loses a turn; play goes on from the attacker's left)",
+        "queued": "after the turn in progress, the window outliving the attacker's turn (none if that turn is the caller's; play goes on from the caller's left)",
     },
     "scoring.lines.*.to": {"side": "the side meeting the condition", "each_opponent": "each opposing side"},
     "scoring.lines.*.per": {
@@ -275,6 +279,19 @@ def condition_words(cond: Any, rs: Ruleset, who: str = "the side") -> str:
     if c.get("every_opponent") is not None:
         bits.append(condition_words(c["every_opponent"], rs, "every opposing side"))
     return " and ".join(bits) or "always"
+
+
+def score_line_words(rs: Ruleset) -> dict[str, LineWords]:
+    """Every line of ``rs``'s score sheet in words (:class:`mbrules.vocab.LineWords`), in the sheet's order:
+    the contract's lines in theirs, a ruleset's own line (``scoring.lines``) in its first entry's ``label``
+    (from its id when none gives one). The one place sheet, compare, sweep and the narrator read them."""
+    labels: dict[str, str | None] = {}
+    for name, entry in rs.scoring.lines.items():
+        sheet = entry.line or name
+        if sheet not in SCORE_LINE_WORDS and labels.get(sheet) is None:
+            labels[sheet] = entry.label
+    own = {k: LineWords.of(v) if v else LineWords.of_id(k) for k, v in labels.items()}
+    return {**{k: SCORE_LINE_WORDS[k] for k in SCORE_LINES[:-1]}, **own, "total": SCORE_LINE_WORDS["total"]}
 
 
 def line_words(name: str, line: Any, rs: Ruleset) -> str:

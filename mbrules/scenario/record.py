@@ -87,7 +87,7 @@ def record_match(
     ruleset_ref: str,
     options: Sequence[str],
     players: int,
-    seed: int,
+    seed: int | None,
     out_dir: str | Path | None = None,
     comments: Sequence[str] = (),
 ) -> str:
@@ -95,6 +95,7 @@ def record_match(
 
     ``ruleset_ref`` and ``options`` are as the user named them (bundled ids or paths); paths are
     written relative to ``out_dir`` (the folder the file goes to) or, without it, absolute.
+    ``seed`` None: withheld (a match still in play, whose seed deals the hands to come).
     ``comments`` (lines starting with '# ') follow the first document's first line (a saved game's
     seats: :mod:`mbrules.tui.resume`).
     """
@@ -105,13 +106,13 @@ def record_match(
     rs_ref = _ref(str(ruleset_ref), bundled_ruleset_ids(), out)
     opts = [_ref(str(o), bundled_option_ids(), out) for o in options]
     n = len(recorder.hands)
+    seeded = f"seed {seed}" if seed is not None else "seed withheld until the match is over"
     docs = []
     for k, hand in enumerate(recorder.hands):
         last = k + 1 == n
-        title = f"Recorded match ({g.ruleset_id}, {players} players, seed {seed}): hand {k + 1} of {n}"
+        title = f"Recorded match ({g.ruleset_id}, {players} players, {seeded}): hand {k + 1} of {n}"
         lines = [
-            f"# Recorded by mbrules play --record: {g.ruleset_id}, {players} players, seed {seed}; "
-            f"hand {k + 1} of {n}.",
+            f"# Recorded by mbrules play --record: {g.ruleset_id}, {players} players, {seeded}; hand {k + 1} of {n}.",
         ]
         if k == 0:
             lines += [c for c in comments if c.startswith("# ") and "\n" not in c]

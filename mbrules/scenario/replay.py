@@ -627,12 +627,11 @@ class _Runner:
             d = st.decision
             turn_draw = self.turn_draw
             if d.kind == DecisionKind.TURN and d.player == p and not d.drawn:
-                st.apply(g.draw_action, player=p)
-                turn_draw = (p, st.snapshot().last_draw)
+                turn_draw = (p, st.apply(g.draw_action, player=p).drawn)
                 if not trial:
                     self.turn_draw = turn_draw
             if step.draw is not None:
-                got = turn_draw[1] if turn_draw and turn_draw[0] == p else None
+                got = turn_draw[1] if turn_draw and turn_draw[0] == p and turn_draw[1] >= 0 else None
                 if got is None or g.card_ids[got] != step.draw:
                     self.fail(
                         i,
@@ -645,9 +644,8 @@ class _Runner:
                     return
         _, action = step_action(g, step)
         before = st.snapshot()
-        pile_before = len(before.draw_pile)
         try:
-            st.apply(action, player=p)
+            done = st.apply(action, player=p)
         except IllegalAction as exc:
             if step.rejected is None:
                 self.fail(i, [kind], kind, "accepted", f"refused with {exc.code}", exc.message)
@@ -670,8 +668,9 @@ class _Runner:
             return
         self.turn_draw = None
         if kind in ("coup_fourre", "fast_play") and step.draw is not None:
-            after = st.snapshot()
-            got = after.last_draw if len(after.draw_pile) < pile_before else None
+            # the card the engine says the caller drew (Transition.drawn, as the recorder reads it); not a
+            # shrunk draw pile: a play-then-draw attacker's owed draw may reshuffle a new pile right after it
+            got = done.drawn if done.drawn >= 0 else None
             if got is None or g.card_ids[got] != step.draw:
                 what = "the coup fourré" if kind == "coup_fourre" else "the fast play"
                 self.fail(

@@ -5,9 +5,14 @@ The same sentences are the terminal's first lines, the top of ``index.html`` and
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ..compare.figures import fmt, fmt_ci, fmt_diff
 from .values import fmt_value
+
+if TYPE_CHECKING:
+    from ..ruleset import Ruleset
+    from .run import Sweep
 
 PER_VALUE_LINES = 8  # above this many values, the table says it (one sentence a value is too long)
 
@@ -36,7 +41,7 @@ PATH_NOUNS = {
 }
 
 
-def path_words(parts, ruleset=None) -> str:
+def path_words(parts: Sequence[str], ruleset: Ruleset | None = None) -> str:
     """A ``--set`` path in words: ``player_counts.2.target`` is "the 2-player trip", ``player_counts.*.target``
     "the trip", ``cards.stop.count`` "the number of Stop! cards", ``scoring.safe_trip`` "the safe trip bonus";
     any other value its phrase from ``mbrules show``/``diff`` (:mod:`mbrules.ruleset.words`)."""
@@ -63,7 +68,7 @@ def path_words(parts, ruleset=None) -> str:
     return words
 
 
-def step_of(values) -> float:
+def step_of(values: Sequence[Any]) -> float:
     """The step a trend is given per: the values' smallest gap."""
     xs = sorted(values)
     gaps = [b - a for a, b in zip(xs, xs[1:]) if b > a]
@@ -76,7 +81,7 @@ def fmt_p(p: float | None) -> str:
     return "p < 0.0001" if p < 1e-4 else f"p = {p:.2g}"
 
 
-def trend_sentence(sw, r: dict) -> str:
+def trend_sentence(sw: Sweep, r: dict[str, Any]) -> str:
     key = r["metric"]
     first, last = sw.points[0], sw.points[-1]
     a, b = first["metrics"][key]["value"], last["metrics"][key]["value"]
@@ -95,7 +100,7 @@ def trend_sentence(sw, r: dict) -> str:
     return _minus(text)
 
 
-def value_sentence(sw, p: dict) -> str:
+def value_sentence(sw: Sweep, p: dict[str, Any]) -> str:
     parts = []
     for key in sw.settings["metrics"]:
         m = p["metrics"][key]
@@ -103,8 +108,9 @@ def value_sentence(sw, p: dict) -> str:
     return _minus(f"At {p['label']}: " + "; ".join(parts))
 
 
-def target_sentence(sw) -> str:
+def target_sentence(sw: Sweep) -> str:
     t = sw.target
+    assert t is not None  # (called when a target was given)
     key = t["metric"]
     name = sw.points[0]["metrics"][key]["name"]
     goal = fmt(t["value"], key)
@@ -121,18 +127,18 @@ def target_sentence(sw) -> str:
     )
 
 
-def size(sw, r: dict) -> float:
+def size(sw: Sweep, r: dict[str, Any]) -> float:
     """How much a trend moves its metric over the values swept: in points for a share, else relative
     to the first value (the order of the other trends)."""
     xs = sw.sets[0].values
-    move = abs(r["slope"] * (max(xs) - min(xs)))
+    move = float(abs(r["slope"] * (max(xs) - min(xs))))
     if r["metric"].endswith("_share"):
         return move
     base = sw.points[0]["metrics"][r["metric"]]["value"]
     return move / abs(base) if base else 0.0
 
 
-def steps_sentence(sw, key: str) -> str:
+def steps_sentence(sw: Sweep, key: str) -> str:
     """``Hands per match: 4.1 at false, 4.6 at true; +0.50 (95% CI +0.21 to +0.79) from false to true``."""
     pts = sw.points
     name = pts[0]["metrics"][key]["name"]
@@ -150,7 +156,7 @@ def steps_sentence(sw, key: str) -> str:
     return _minus(f"{name}: {at}" + ("; " + "; ".join(steps) if steps else "") + " (paired by seed)")
 
 
-def summary(sw) -> list[dict]:
+def summary(sw: Sweep) -> list[dict[str, Any]]:
     out = []
     if sw.target is not None:
         out.append({"metric": sw.target["metric"], "kind": "target", "text": target_sentence(sw)})
@@ -189,13 +195,13 @@ def summary(sw) -> list[dict]:
     return out
 
 
-def sw_words(sw) -> str:
+def sw_words(sw: Sweep) -> str:
     """The first swept value in words (``settings["sets"][0]["words"]``), or its path."""
     first = sw.settings["sets"][0]
-    return first.get("words") or first["path"]
+    return str(first.get("words") or first["path"])
 
 
-def _where(sw) -> str:
+def _where(sw: Sweep) -> str:
     """ " as the 2-player trip goes 500 → 900", or for a rule turned on or off " with “a hazard may cover another
     hazard” turned on"."""
     values = list(sw.sets[0].values)
@@ -204,16 +210,17 @@ def _where(sw) -> str:
     return f" as {sw_words(sw)} goes {_span(sw)}"
 
 
-def _plain_target(sw) -> str:
+def _plain_target(sw: Sweep) -> str:
     """The target's answer in words: "Probably, 3000 gives about 3 hands per match (2.91 measured)." when a
     value's 95% interval holds it, else "Not shown: ..." and the closest value."""
-    from ..compare.headline import _PLAIN, _plain_value
+    from ..compare.headline import PLAIN_CHANGES, plain_value
 
     t = sw.target
+    assert t is not None  # (called when a target was given)
     key = t["metric"]
-    unit = _PLAIN.get(key, (None, None, None, ""))[3]
+    unit = PLAIN_CHANGES.get(key, (None, None, None, ""))[3]
     name = lower_first(sw.points[0]["metrics"][key]["name"])
-    goal = f"{_plain_value(t['value'], key)}{unit}" if unit else f"{name} = {_plain_value(t['value'], key)}"
+    goal = f"{plain_value(t['value'], key)}{unit}" if unit else f"{name} = {plain_value(t['value'], key)}"
     by_label = {p["label"]: p for p in sw.points}
 
     def value(label: str) -> str:
@@ -222,7 +229,7 @@ def _plain_target(sw) -> str:
 
     if t["closest"] is None:
         return f"Not shown: no value measured {name}."
-    measured = f"{_plain_value(t['closest_value'], key)}{unit} measured"
+    measured = f"{plain_value(t['closest_value'], key)}{unit} measured"
     if t["held_by"]:
         held = ", ".join(value(x) for x in t["held_by"])
         return _minus(f"Probably, {sw_words(sw)} at {held} gives {goal} ({measured} at {value(t['closest'])}).")
@@ -231,19 +238,19 @@ def _plain_target(sw) -> str:
     )
 
 
-def _span(sw) -> str:
+def _span(sw: Sweep) -> str:
     values = sw.sets[0].values
     return f"{fmt_value(values[0])} → {fmt_value(values[-1])}"
 
 
-def _plain_trend(sw, key: str, word: str, rising: bool, first_sentence: bool = True) -> str:
-    from ..compare.headline import _PLAIN, _about, _plain_value, relative
+def _plain_trend(sw: Sweep, key: str, word: str, rising: bool, first_sentence: bool = True) -> str:
+    from ..compare.headline import PLAIN_CHANGES, about, plain_value, relative
 
     first, last = sw.points[0]["metrics"][key]["value"], sw.points[-1]["metrics"][key]["value"]
-    plain = _PLAIN.get(key)  # (rises, falls, noun, unit), or None for a score line
+    plain = PLAIN_CHANGES.get(key)  # (rises, falls, noun, unit), or None for a score line
     noun, unit = (plain[2], plain[3]) if plain is not None else (None, "")
     name = sw.points[0]["metrics"][key]["name"]
-    figures = f"{_plain_value(first, key)} → {_plain_value(last, key)}{unit}"
+    figures = f"{plain_value(first, key)} → {plain_value(last, key)}{unit}"
     where = _where(sw) if first_sentence else ""
     if word == "not shown":
         return _minus(f"Not shown: a change in {noun or lower_first(name)}{where} ({figures}).")
@@ -252,11 +259,11 @@ def _plain_trend(sw, key: str, word: str, rising: bool, first_sentence: bool = T
     else:
         change = plain[0] if rising else plain[1]
         rel = relative(None if first is None or last is None else last - first, first)
-        change = change.replace("about {p} ", "") if rel is None else change.replace("{p}", _about(rel))
+        change = change.replace("about {p} ", "") if rel is None else change.replace("{p}", about(rel))
     return _minus(f"{word.capitalize()}, {change}{where} ({figures}).")
 
 
-def headline(sw) -> list[str]:
+def headline(sw: Sweep) -> list[str]:
     """At most three sentences a player reads first (``headline`` in ``--json``, the first lines of the terminal
     and of ``index.html``): the target's answer, then what the swept value does to the game, what a table
     notices first (hand length, trips, shutouts, who wins, points), each with its certainty: "clearly" (a
@@ -272,7 +279,7 @@ def headline(sw) -> list[str]:
         out.append(_plain_target(sw))
     curve = list(sw.settings["metrics"])
 
-    def rank(key: str) -> tuple:
+    def rank(key: str) -> tuple[Any, ...]:
         return (NOTICED.index(key) if key in NOTICED else len(NOTICED), curve.index(key) if key in curve else 99)
 
     said: list[tuple[str, str, bool]] = []  # (metric, certainty, rising), in the order they are said
@@ -295,7 +302,7 @@ def headline(sw) -> list[str]:
     return out[:3]
 
 
-def starved_sentence(sw) -> str | None:
+def starved_sentence(sw: Sweep) -> str | None:
     """Where trips almost never complete at some swept values (at least compare's ``STARVED`` share of their
     hands end with no trip completed: the draw pile runs out first), one sentence naming those values with
     the share and its 95% interval in words (issue 35); None where trips complete at every value."""

@@ -7,10 +7,14 @@ from __future__ import annotations
 import csv
 import html
 import io
+import os
+from typing import TYPE_CHECKING, Any, Sequence
 
-from ..matches.metrics import METRICS
-from ..compare.figures import _round, fmt, fmt_ci, fmt_diff, fmt_diff_ci
+from ..compare.figures import round_figure, fmt, fmt_ci, fmt_diff, fmt_diff_ci
 from .values import fmt_value, numeric
+
+if TYPE_CHECKING:
+    from .run import Sweep
 
 CHART_FILES = ("response.png", "response.svg")
 DATA_FILES = ("sweep.json", "points.csv", "index.html")
@@ -20,15 +24,15 @@ def report_names(charts: bool) -> list[str]:
     return list(DATA_FILES) + (list(CHART_FILES) if charts else [])
 
 
-def _r(v):
+def _r(v: Any) -> Any:
     if isinstance(v, list):
         return [_r(x) for x in v]
     if isinstance(v, dict):
         return {k: _r(x) for k, x in v.items()}
-    return _round(v)
+    return round_figure(v)
 
 
-def document(sw) -> dict:
+def document(sw: Sweep) -> dict[str, Any]:
     return {
         "command": "sweep",
         "settings": sw.settings,
@@ -43,7 +47,7 @@ def document(sw) -> dict:
     }
 
 
-def points_csv(doc: dict) -> str:
+def points_csv(doc: dict[str, Any]) -> str:
     """One row a value and metric: the value(s) set, the metric, its estimate and 95% interval, the
     difference from the value before (paired) and its interval."""
     buf = io.StringIO()
@@ -72,16 +76,22 @@ def points_csv(doc: dict) -> str:
     return buf.getvalue()
 
 
-def _cell(v):
+def _cell(v: object) -> object:
     return "" if v is None else v
 
 
-def response_chart(doc: dict) -> tuple[bytes, str]:
+def _metric_names(doc: dict[str, Any]) -> list[tuple[str, str]]:
+    """(key, name) of every metric the points hold, in their order (the registry's, then a ruleset's own lines)."""
+    points = doc["points"]
+    return [(k, m["name"]) for k, m in points[0]["metrics"].items()] if points else []
+
+
+def response_chart(doc: dict[str, Any]) -> tuple[bytes, str]:
     """One panel a curve metric: its value at each swept value with the 95% interval; the target as a
     dashed line."""
-    from ..compare.charts import _plt, _render
+    from ..compare.charts import pyplot, svg_of
 
-    plt = _plt()
+    plt = pyplot()
     keys = doc["settings"]["metrics"]
     pts = doc["points"]
     xs_raw = [p["value"] for p in pts]
@@ -116,10 +126,10 @@ def response_chart(doc: dict) -> tuple[bytes, str]:
         f"Response with 95% intervals ({doc['matches_per_value']} matches per value, the same seeds)", fontsize=10
     )
     fig.tight_layout()
-    return _render(fig)
+    return svg_of(fig)
 
 
-def html_page(doc: dict, svg: str | None) -> str:
+def html_page(doc: dict[str, Any], svg: str | None) -> str:
     e = html.escape
     s = doc["settings"]
     sets = " and ".join(f"{x['words']} ({x['path']})" if x.get("words") else x["path"] for x in s["sets"])
@@ -149,14 +159,14 @@ def html_page(doc: dict, svg: str | None) -> str:
     )
     all_head = "".join(f"<th>{e(p['label'])}</th>" for p in doc["points"])
     all_rows = "".join(
-        f"<tr><th>{e(m.name or m.label)}</th>"
+        f"<tr><th>{e(name)}</th>"
         + "".join(
-            f"<td>{e(fmt(p['metrics'][m.key]['value'], m.key))}<br><small>{e(fmt_ci(p['metrics'][m.key]['ci95'], m.key))}"
+            f"<td>{e(fmt(p['metrics'][key]['value'], key))}<br><small>{e(fmt_ci(p['metrics'][key]['ci95'], key))}"
             f"</small></td>"
             for p in doc["points"]
         )
         + "</tr>"
-        for m in METRICS
+        for key, name in _metric_names(doc)
     )
     trend_rows = "".join(_trend_row(t) for t in doc["trend"])
     diff_rows = "".join(
@@ -203,7 +213,7 @@ files: sweep.json (points), points.csv{', response.png, response.svg' if svg els
 """
 
 
-def _trend_row(t: dict) -> str:
+def _trend_row(t: dict[str, Any]) -> str:
     e = html.escape
     ci = "" if not t["ci95"] else f"[{t['ci95'][0]:+.4g}, {t['ci95'][1]:+.4g}]"
     p = "" if t["p_holm"] is None else f"{t['p_holm']:.2g}"
@@ -212,11 +222,14 @@ def _trend_row(t: dict) -> str:
     return f"<tr><th>{e(t['name'])}</th><td>{slope}</td><td>{ci}</td><td>{p}</td><td>{mark}</td></tr>"
 
 
-def report_files(sw, charts: bool) -> dict:
+def report_files(sw: Sweep, charts: bool) -> dict[str, str | bytes]:
     import json
 
     doc = document(sw)
-    files: dict = {"sweep.json": json.dumps(doc, indent=2, ensure_ascii=False) + "\n", "points.csv": points_csv(doc)}
+    files: dict[str, str | bytes] = {
+        "sweep.json": json.dumps(doc, indent=2, ensure_ascii=False) + "\n",
+        "points.csv": points_csv(doc),
+    }
     svg = None
     if charts:
         png, svg = response_chart(doc)
@@ -226,7 +239,7 @@ def report_files(sw, charts: bool) -> dict:
     return files
 
 
-def check_out(out, inputs=(), charts: bool = True) -> None:
+def check_out(out: str | os.PathLike[str], inputs: Sequence[str | os.PathLike[str]] = (), charts: bool = True) -> None:
     """Refuse (OutputPathError) the report folder, or a file it will hold, before any match; refuse
     (ChartsUnavailable) charts without matplotlib."""
     from ..safe_output import check_output_folder
@@ -239,7 +252,9 @@ def check_out(out, inputs=(), charts: bool = True) -> None:
             raise charts_mod.ChartsUnavailable(charts_mod.INSTALL_HINT)
 
 
-def write_report(sw, out, charts: bool, inputs=()) -> None:
+def write_report(
+    sw: Sweep, out: str | os.PathLike[str], charts: bool, inputs: Sequence[str | os.PathLike[str]] = ()
+) -> None:
     """The folder whole, the old report or the new one and never a mix
     (:func:`mbrules.safe_output.write_output_folder`); the charts of an earlier report are removed under
     ``charts=False``, the user's files kept."""

@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ..bots import check_bots, lineup
-from ..matches.arms import Phase, cpu_seconds, run_arms
-from ..matches.metrics import METRIC_BY_KEY, METRICS, applies, arm_value
+from ..matches.arms import PairResult, Phase, cpu_seconds, run_arms
+from ..matches.metrics import METRIC_BY_KEY, METRICS, Metric, applies, arm_value, metrics_for
 from ..engine import Game
 from ..matches import intervals as stats
 from ..matches.base import DEFAULT_WORKERS
@@ -41,19 +43,19 @@ DEFAULT_METRICS = ("turns_per_hand", "hands_per_match")
 class Sweep:
     """What :func:`run_sweep` returns; ``.document()`` is what ``--json`` prints."""
 
-    settings: dict
+    settings: dict[str, Any]
     sets: list[Setting]
-    points: list[dict]
-    trend: list[dict]
-    target: dict | None
-    summary: list[dict]
+    points: list[dict[str, Any]]  # per value: its label, values and every metric (the --json keys)
+    trend: list[dict[str, Any]]
+    target: dict[str, Any] | None
+    summary: list[dict[str, Any]]
     interrupted: bool
     seeds_done: int
-    seconds: dict = field(default_factory=dict)
-    headline: list = field(default_factory=list)  # at most three sentences a player reads first
+    seconds: dict[str, float] = field(default_factory=dict)
+    headline: list[str] = field(default_factory=list)  # at most three sentences a player reads first
     written: bool = False  # the report folder was written (not when stopped before any seed finished)
 
-    def document(self) -> dict:
+    def document(self) -> dict[str, Any]:
         from .report import document
 
         return document(self)
@@ -65,7 +67,7 @@ def parse_target(text: str) -> tuple[str, float]:
     the fraction the figures use. Any other metric is a plain number."""
     key, eq, value = text.partition("=")
     key = key.strip()
-    if not eq or key not in METRIC_BY_KEY:
+    if not eq or not _may_be_metric(key):
         raise SetError(
             f"mbrules: --target {text[:60]!r}: write METRIC=VALUE with a metric of: "
             + ", ".join(m.key for m in METRICS)
@@ -94,12 +96,24 @@ def parse_target(text: str) -> tuple[str, float]:
     return key, v
 
 
-def check_metrics(keys: Sequence[str]) -> list[str]:
+_OWN_LINE_METRIC = re.compile(r"points_per_hand\.[a-z][a-z0-9_]{0,39}")
+
+
+def _may_be_metric(key: str) -> bool:
+    """A metric of the registry, or a score line's a ruleset may add (known once the values are compiled)."""
+    return key in METRIC_BY_KEY or _OWN_LINE_METRIC.fullmatch(key) is not None
+
+
+def check_metrics(keys: Sequence[str], metrics: Sequence[Metric] | None = None) -> list[str]:
+    """``--metric`` keys, each once; one that is no metric (of ``metrics``, the swept rulesets' once
+    compiled; before, of the registry or a score line's) is a :class:`SetError` listing them."""
+    known = {m.key for m in metrics} if metrics is not None else None
     out = []
     for k in keys:
-        if k not in METRIC_BY_KEY:
+        if not (_may_be_metric(k) if known is None else k in known):
             raise SetError(
-                f"mbrules: --metric {k[:60]!r}: no such metric; the metrics are: " + ", ".join(m.key for m in METRICS)
+                f"mbrules: --metric {k[:60]!r}: no such metric; the metrics are: "
+                + ", ".join(m.key for m in (metrics or METRICS))
             )
         if k not in out:
             out.append(k)
@@ -132,7 +146,11 @@ def build_settings(ruleset: str, options: Sequence[str], players: int, sets: Seq
 
 
 def compile_points(
-    ruleset: str, options: Sequence[str], players: int, sets: list[Setting], files_read: list | None = None
+    ruleset: str,
+    options: Sequence[str],
+    players: int,
+    sets: list[Setting],
+    files_read: list[Path] | None = None,
 ) -> list[Game]:
     """Each point's ruleset patched and compiled; an invalid one refused with its path and reason."""
     from ..engine import GameError
@@ -142,7 +160,7 @@ def compile_points(
 
     games = []
     for j in range(len(sets[0].values)):
-        patch: dict = {}
+        patch: dict[str, Any] = {}
         for s in sets:
             _deep_merge(patch, s.patch(s.values[j]))
         where = printable("--set " + point_label(sets, j))
@@ -161,7 +179,7 @@ def compile_points(
     return games
 
 
-def _deep_merge(into: dict, patch: dict) -> None:
+def _deep_merge(into: dict[str, Any], patch: dict[str, Any]) -> None:
     for k, v in patch.items():
         if isinstance(v, dict) and isinstance(into.get(k), dict):
             _deep_merge(into[k], v)
@@ -181,9 +199,9 @@ def run_sweep(
     metrics: Sequence[str] = (),
     target: str | None = None,
     workers: int | None = None,
-    out: str | os.PathLike | None = None,
+    out: str | os.PathLike[str] | None = None,
     charts: bool = True,
-    inputs: Sequence[str | os.PathLike] = (),
+    inputs: Sequence[str | os.PathLike[str]] = (),
     progress: Callable[[str, str, int, int], None] | None = None,
     should_stop: Callable[[], object] | None = None,
     backend: str = "local",
@@ -204,8 +222,8 @@ def run_sweep(
     if games < 2:
         raise SetError("mbrules: --games must be at least 2")
     settings = build_settings(ruleset, options, players, sets)
-    inputs = list(inputs)
-    points_games = compile_points(ruleset, options, players, settings, inputs)
+    inputs_read = [Path(p) for p in inputs]  # and every file the values are read from (compile_points adds them)
+    points_games = compile_points(ruleset, options, players, settings, inputs_read)
     bots = tuple(bots)
     lineup(bots, players)
     check_bots(bots, points_games)  # every bot fits every value (the learned bot's model), before any match
@@ -213,18 +231,21 @@ def run_sweep(
     if out is not None:
         from .report import check_out
 
-        check_out(out, inputs, charts)
+        check_out(out, inputs_read, charts)
+    metric_list = metrics_for(points_games)  # the registry's, and each score line the rulesets add
+    check_metrics(curve, metric_list)
     k = len(points_games)
-    sums = [stats.ArmsSums(k) for _ in METRICS]
+    sums = [stats.ArmsSums(k) for _ in metric_list]
     phase = Phase("main", "main", games, f"sweep of {k} values", bots=bots)
     done = {"main": 0}
     seconds: dict[str, float] = {}
 
-    def consume(ph: Phase, start: int, result: list) -> None:
+    def consume(ph: Phase, start: int, result: list[PairResult]) -> None:
         for vals, _ in result:
             for m, s in enumerate(sums):
-                flat = []
+                flat: list[int] = []
                 for per_value in vals:
+                    assert isinstance(per_value, tuple)  # a main phase's: every metric's values
                     flat.extend(per_value[m])
                 s.add(flat)
         done["main"] += len(result)
@@ -246,8 +267,8 @@ def run_sweep(
     except KeyboardInterrupt:
         stopped = True
     n = done["main"]
-    points = _points(settings, points_games, sums, n)
-    trend = _trend(settings, sums, points_games)
+    points = _points(settings, points_games, metric_list, sums, n)
+    trend = _trend(settings, metric_list, sums, points_games)
     tgt = _target(points, *goal) if goal is not None else None
     seconds["total"] = time.perf_counter() - t_start
     seconds["cpu"] = cpu_seconds() - cpu_start
@@ -284,18 +305,20 @@ def run_sweep(
     if out is not None and n > 0:  # stopped before any seed finished: the folder is left as it was
         from .report import write_report
 
-        write_report(sw, out, charts, inputs)
+        write_report(sw, out, charts, inputs_read)
         sw.written = True
     return sw
 
 
-def _points(settings: list[Setting], games: list[Game], sums: list[stats.ArmsSums], n: int) -> list[dict]:
+def _points(
+    settings: list[Setting], games: list[Game], metrics: Sequence[Metric], sums: list[stats.ArmsSums], n: int
+) -> list[dict[str, Any]]:
     pts = []
     for j, g in enumerate(games):
         mets: dict[str, Any] = {}
-        for m, s in zip(METRICS, sums):
+        for m, s in zip(metrics, sums):
             av = arm_value(m, s.arm_moments(j), n)
-            row = {
+            row: dict[str, Any] = {
                 "name": m.name or m.label,
                 "value": av["value"],
                 "ci95": av["ci95"],
@@ -323,7 +346,9 @@ def _points(settings: list[Setting], games: list[Game], sums: list[stats.ArmsSum
     return pts
 
 
-def _trend(settings: list[Setting], sums: list[stats.ArmsSums], games: list[Game]) -> list[dict]:
+def _trend(
+    settings: list[Setting], metrics: Sequence[Metric], sums: list[stats.ArmsSums], games: list[Game]
+) -> list[dict[str, Any]]:
     """Per metric, the least-squares slope of the metric over the first --set's values (when they are
     numbers), with its paired 95% interval; flagged by Holm over the metrics."""
     xs = settings[0].values
@@ -338,7 +363,7 @@ def _trend(settings: list[Setting], sums: list[stats.ArmsSums], games: list[Game
     w = [Fraction(x) - Fraction(mean) for x in xs]
     w = [c / Fraction(sxx) for c in w]
     rows: list[dict[str, Any]] = []
-    for m, s in zip(METRICS, sums):
+    for m, s in zip(metrics, sums):
         if not all(applies(m, g) for g in games):
             continue
         slope, se = s.contrast(w)
@@ -364,7 +389,7 @@ def _trend(settings: list[Setting], sums: list[stats.ArmsSums], games: list[Game
     return rows
 
 
-def _target(points: list[dict], key: str, value: float) -> dict:
+def _target(points: list[dict[str, Any]], key: str, value: float) -> dict[str, Any]:
     held = [
         p["label"]
         for p in points

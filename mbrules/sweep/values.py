@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
 MAX_VALUES = 50
 MAX_ABS = 10**9
@@ -34,12 +34,13 @@ class Setting:
     parts: tuple[str, ...]
     values: tuple[Any, ...]
 
-    def patch(self, value: Any) -> dict:
+    def patch(self, value: Any) -> dict[str, Any]:
         """The patch an option file would write to set this path to ``value``."""
         out: Any = value
         for part in reversed(self.parts):
             out = {part: out}
-        return out
+        patch: dict[str, Any] = out  # (parts is never empty: a --set names a path)
+        return patch
 
 
 def _short(text: str, limit: int = 60) -> str:
@@ -205,5 +206,5 @@ def fmt_value(v: Any) -> str:
     return str(v)
 
 
-def numeric(values) -> bool:
+def numeric(values: Sequence[Any]) -> bool:
     return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)

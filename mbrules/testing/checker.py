@@ -312,7 +312,10 @@ def check(state: State | View, *, dealt: bool = True, totals: bool = True, start
         if legal:
             out.append(f"the hand is over but {len(legal)} actions are legal")
         done = [s for s in range(S) if state.miles[s] >= state.target]
-        if not done and (state.draw or any(state.hands)):
+        pile_out_ends = (
+            g.ruleset.turn.draw_pile_out_ends_hand.value
+        )  # cards stay in hand (turn.draw_pile_out_ends_hand)
+        if not done and (state.draw or (any(state.hands) and not pile_out_ends)):
             out.append("the hand ended with no trip completed while cards remain to play")
         if (dec.kind == DecisionKind.MATCH_OVER) != (state.winner is not None):
             out.append(f"decision {dec.kind} with winner {state.winner!r}")

@@ -191,6 +191,7 @@ def score_oracle(
     reshuffling = turn.reshuffles.value > 0 or (turn.refill_empty_hand.value and turn.refill_reshuffles.value > 0)
     ptd = turn.order.value == "play_then_draw"
     refill_empty = turn.refill_empty_hand.value
+    replaced = ruleset.play.safety_replacement_draw.value and not ptd
     # play then draw, a coup fourré's extra turn: the attacker's draw is taken at once (a queued turn waits
     # for the attacker's own draw, an action of its own)
     owed = ptd and ruleset.coup_fourre.extra_turn.value and ruleset.coup_fourre.bonus_turn.value != "queued"
@@ -254,6 +255,9 @@ def score_oracle(
                     completer, delayed = s, draw <= 0
             elif card.kind == "safety":
                 safeties[s] += 1
+                if replaced and draw > 0:
+                    draw -= 1  # play.safety_replacement_draw: the safety replaced at once
+                    held[p] += 1
                 safety_miles(s)
         elif op == COUP_FOURRE:
             coups[p % S] += 1

@@ -27,6 +27,7 @@ from mbrules.vocab import (
     OWN,
     PLAY,
     REMEDY,
+    SAFETY,
     STOP,
     DecisionKind,
 )
@@ -54,7 +55,9 @@ def _next_turn(before: View, after: View, p: int, q: int | None = None) -> int:
         if before.resume >= 0:
             if before.queued:
                 q = before.queued[0]
-                return q if (after.can_draw() or after.hands[q] or after.can_refill(q)) else _after(after, q, N)
+                if after.can_draw() or ((after.hands[q] or after.can_refill(q)) and not _pile_out_ends(after, q)):
+                    return q
+                return _after(after, q, N)
             p = before.resume
         q = (p + 1) % N
     if after.can_draw():
@@ -63,14 +66,27 @@ def _next_turn(before: View, after: View, p: int, q: int | None = None) -> int:
 
 
 def _after(after: View, q: int, N: int) -> int:
-    """The first player from ``q`` on holding cards or able to refill (nothing left to draw), or -1."""
+    """The first player from ``q`` on holding cards or able to refill (nothing left to draw), or -1
+    (turn.draw_pile_out_ends_hand: -1 as soon as nothing can be drawn)."""
     if after.can_draw():
         return q
+    if _pile_out_ends(after, q):
+        return -1
     for _ in range(N):
         if after.hands[q] or after.can_refill(q):
             return q
         q = (q + 1) % N
     return -1
+
+
+def _pile_out_ends(after: View, q: int) -> bool:
+    """turn.draw_pile_out_ends_hand: nothing can be drawn (nor refilled for ``q``), so the hand is over."""
+    return after.game.ruleset.turn.draw_pile_out_ends_hand.value and not after.can_draw() and not after.can_refill(q)
+
+
+def _replaced(before: View, g: Game) -> bool:
+    """play.safety_replacement_draw: a safety played in turn now is replaced at once from the draw pile."""
+    return g.ruleset.play.safety_replacement_draw.value and not _ptd(g) and before.can_draw()
 
 
 def _ptd(g: Game) -> bool:
@@ -173,7 +189,10 @@ def check_transition(
         if after.decision != (DecisionKind.MULLIGAN, p, False):
             out.append(f"{what}: the mulligan should stay open for more cards, got {after.decision}")
         return out
-    if op in (PLAY, DISCARD) and not _removed_one(before.hands[p], after.hands[p], c):
+    hand_a = after.hands[p]
+    if op == PLAY and g.kind[c] == SAFETY and _replaced(before, g):
+        hand_a = hand_a[:-1]  # play.safety_replacement_draw: the replacement card is the hand's last
+    if op in (PLAY, DISCARD) and not _removed_one(before.hands[p], hand_a, c):
         out.append(f"{what}: the card did not leave the hand (exactly one copy)")
     if op == DISCARD:
         if after.discard != before.discard + [c]:
@@ -255,7 +274,14 @@ def check_transition(
             needs_stock = g.ruleset.play.safety_extra_turn_needs_draw_pile.value
             # only while the draw pile lasts, where the ruleset says so (a reshuffle it allows keeps it going)
             lasts = bool(before.draw) or not needs_stock or after.can_draw()
-            if g.safety_extra_turn and lasts and _ptd(g) and after.can_draw():
+            # play.safety_replacement_draw: the safety replaced at once from the draw pile, the extra turn a play
+            repl = _replaced(before, g)
+            if len(after.hands[p]) != len(before.hands[p]) - 1 + repl:
+                out.append(f"{what}: the player holds {len(after.hands[p])} cards after the safety")
+            if repl and g.safety_extra_turn and lasts:
+                if after.decision != (DecisionKind.TURN, p, True):
+                    out.append(f"{what}: the replaced safety's extra turn should be a play, got {after.decision}")
+            elif g.safety_extra_turn and lasts and _ptd(g) and after.can_draw():
                 _turn_passes(out, before, after, p, what + " (another turn after the draw)")
             elif g.safety_extra_turn and lasts:
                 who = p if (after.can_draw() or after.hands[p] or after.can_refill(p)) else _next_turn(before, after, p)
@@ -285,14 +311,20 @@ def check_transition(
             return out
         queued = g.ruleset.coup_fourre.bonus_turn.value == "queued"
         if g.coup_fourre_extra_turn and queued:
-            # the caller's turn waits for the attacker's (which the hazard ended): it plays now (play then
-            # draw: after the attacker's draw), and play then goes on from the attacker's left (rulings:
-            # queued coup fourré turn)
-            want = before.resume if before.resume >= 0 else before.cf_attacker
-            if after.resume != want:
-                out.append(f"{what}: play should resume after {g.player_names[want]}, not after player {after.resume}")
-            first = before.queued[0] if before.queued else q
-            _turn_passes(out, before, after, before.cf_attacker, what + " (the caller's queued turn)", then=first)
+            # the window outlives the attacker's turn (PlayAural _action_dirty_trick): the turn passes as if the
+            # window were let pass (to the first queued turn, else the attacker's left); a caller who is not that
+            # turn's player is queued after it and play then goes on from the caller's left; a caller whose turn
+            # it is gets nothing queued
+            owner = _next_turn(before, after, before.cf_attacker)
+            _turn_passes(out, before, after, before.cf_attacker, what + " (the turn in progress)")
+            waits = owner >= 0 and owner != q
+            if after.decision.kind in (DecisionKind.HAND_OVER, DecisionKind.MATCH_OVER):
+                return out
+            want_queue = before.queued[1:] + ([q] if waits else [])  # the turn now starting was the queue's first
+            if after.queued != want_queue:
+                out.append(f"{what}: queued turns {after.queued}, expected {want_queue}")
+            if waits and after.resume != q:
+                out.append(f"{what}: play should resume after {g.player_names[q]}, not after player {after.resume}")
         elif g.coup_fourre_extra_turn:
             who = q if (after.can_draw() or after.hands[q] or after.can_refill(q)) else _next_turn(before, after, q)
             _expect_turn(out, after, who, what + " (the caller's turn)")
@@ -383,7 +415,8 @@ def _check_draw(out: list[str], before: View, after: View, p: int, action: Actio
                 )
     if _ptd(g) or before.decision.kind == DecisionKind.MULLIGAN:
         if after.decision.kind in (DecisionKind.HAND_OVER, DecisionKind.MATCH_OVER):
-            out.append(f"{what}: a draw ended the hand")
+            if not (t.draw_pile_out_ends_hand.value and not after.can_draw()):  # the last card drawn ends it
+                out.append(f"{what}: a draw ended the hand")
         elif (
             _ptd(g)
             and after.decision.player != before.after_draw

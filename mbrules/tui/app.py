@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Callable, Sequence, cast
+from typing import TYPE_CHECKING, Any, Callable, Sequence, cast
 
 from rich.table import Table
 from rich.text import Text
@@ -37,10 +37,15 @@ from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
+if TYPE_CHECKING:
+    from textual.geometry import Size
+
+    from mbrules.scenario.record import Recorder
+
 from mbrules.bots import make_bot, make_bots
 from mbrules.engine import Action, Game, IllegalAction, Observer, State
 from mbrules.seats import BotSeat, LaterSeat, SeatLoop
-from mbrules.engine.words import fold
+from mbrules.text import fold
 from mbrules.narrate import Narrator, line_label, side_label, take_refusal
 from mbrules.vocab import (
     COUP_FOURRE,
@@ -67,8 +72,8 @@ NBSP = "\u00a0"
 @dataclass
 class _Undo:
     state: State
-    lines: list
-    notes: dict
+    lines: list[str]
+    notes: dict[int, list[str]]
     recorded: tuple[int, int] | None  # (hands, actions in the last hand) the recorder held
 
 
@@ -84,7 +89,7 @@ class MatchDriver(SeatedMatch):
     observers: Sequence[Observer] = ()
     save_path: object = None  # --record FILE: a quit saves the match there, and the same command continues it
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         g = self.game
         self.humans = tuple(sorted(set(self.humans)))
         self.players = make_bots(list(self.bots), g, self.seed)  # the same streams as a headless play
@@ -115,7 +120,7 @@ class MatchDriver(SeatedMatch):
             st.add_observer(o)
 
     @property
-    def recorder(self):
+    def recorder(self) -> Recorder | None:
         from mbrules.scenario.record import Recorder
 
         return next((o for o in self.observers if isinstance(o, Recorder)), None)
@@ -143,7 +148,9 @@ class MatchDriver(SeatedMatch):
             )
         self.state.verify(a, player=p)  # IllegalAction, the state untouched, as apply would say
         self.notes[p] = []  # before the move: a draw chosen here (p, t, a mulligan's draw back) notes its card
-        self.seats[p].offer(a)
+        seat = self.seats[p]
+        assert isinstance(seat, LaterSeat)  # a human's seat (play is called for them only)
+        seat.offer(a)
         self.loop.step()
 
     def can_undo(self) -> bool:
@@ -185,7 +192,7 @@ def bar(miles: int, target: int, width: int) -> Text:
     return t
 
 
-def _game_app(screen: Screen) -> "MilleBornesApp":
+def _game_app(screen: Screen[Any]) -> "MilleBornesApp":
     """The app a screen of this module is shown by: always the Mille Bornes app."""
     return cast("MilleBornesApp", screen.app)
 
@@ -193,7 +200,7 @@ def _game_app(screen: Screen) -> "MilleBornesApp":
 class GamePane(Widget):
     """A pane of the table: it draws from the app's match (``game_app``)."""
 
-    def __init__(self, app_: "MilleBornesApp", **kw):
+    def __init__(self, app_: "MilleBornesApp", **kw: Any):
         super().__init__(**kw)
         self.game_app = app_
 
@@ -201,7 +208,7 @@ class GamePane(Widget):
 class FittedPane(GamePane):
     """A pane exactly as tall as its text at the pane's width (``_text(width)``)."""
 
-    def get_content_height(self, container, viewport, width: int) -> int:
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return self._text(width).plain.count("\n") + 1
 
     def _text(self, width: int) -> Text:
@@ -400,7 +407,7 @@ def keys_line(choice: DrawChoice | None) -> str:
     return "  ".join(ways) + "  " + KEYS_AT_DRAW
 
 
-class TableScreen(Screen):
+class TableScreen(Screen[None]):
     """The game: everything on one screen."""
 
     def compose(self) -> ComposeResult:
@@ -473,11 +480,11 @@ class FoldedText(Widget):
 
     DEFAULT_CSS = "FoldedText { height: auto; }"
 
-    def __init__(self, fold_to: Callable[[int], str], **kw):
+    def __init__(self, fold_to: Callable[[int], str], **kw: Any):
         super().__init__(**kw)
         self.fold_to = fold_to
 
-    def get_content_height(self, container, viewport, width: int) -> int:
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return self.fold_to(max(20, width)).count("\n") + 1
 
     def render(self) -> Text:
@@ -566,7 +573,7 @@ class ScoreSheet(Screen[None]):
         sheet = st.hand_sheets[-1]
         for line in g.score_line_names:  # the contract's lines and the ruleset's own (scoring.lines)
             t.add_row(
-                line_label(line),
+                line_label(line, g),
                 *(str(sheet[s][line]) for s in range(g.sides)),
                 end_section=line == g.score_line_names[-2],
             )
@@ -606,7 +613,7 @@ class MilleBornesApp(App[str]):
     TITLE = "mbrules"
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, driver: MatchDriver, **kw):
+    def __init__(self, driver: MatchDriver, **kw: Any):
         super().__init__(**kw)
         self.driver = driver
         self.game = driver.game
@@ -641,7 +648,7 @@ class MilleBornesApp(App[str]):
     def on_resize(self, event: events.Resize) -> None:
         self.call_later(self.fit_check)
 
-    def push_screen(self, screen, *args, **kw):
+    def push_screen(self, screen: Any, *args: Any, **kw: Any) -> Any:
         """Every screen the match shows (a prompt, a score sheet) stays under TooSmall while the window is
         too small."""
         shown = super().push_screen(screen, *args, **kw)
@@ -874,7 +881,7 @@ class MilleBornesApp(App[str]):
         elif key == "q":
             self.action_quit_match()
 
-    def draw_key(self, key: str, choice: DrawChoice, hand) -> None:
+    def draw_key(self, key: str, choice: DrawChoice, hand: Sequence[int]) -> None:
         """p draws from the draw pile (ends a mulligan), t takes the discard top, m throws the picked card
         away (a mulligan); a key with no such way to draw now says why."""
         g = self.game
@@ -1007,7 +1014,7 @@ def help_text(width: int) -> str:
     return "\n".join(parts) + "\n"
 
 
-def run_app(driver: MatchDriver, **run_kw) -> str:
+def run_app(driver: MatchDriver, **run_kw: Any) -> str:
     """Run the full-screen game; returns 'over', 'quit' or 'interrupted' (Ctrl-C twice)."""
     result = MilleBornesApp(driver).run(**run_kw)
     return result or "quit"

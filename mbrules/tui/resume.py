@@ -20,10 +20,15 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from mbrules.engine import Game, IllegalAction, State
 from mbrules.vocab import DRAW, DecisionKind
+
+if TYPE_CHECKING:
+    from mbrules.ruleset.diagnostics import DataKey, Diagnostic
+    from mbrules.scenario.model import ActionStep, Scenario
+    from mbrules.scenario.yamlio import Document
 
 HEADER_PREFIX = "# Recorded by mbrules play --record: "
 HEADER = re.compile(r"^# Recorded by mbrules play --record: (\S{1,200}), (\d{1,2}) players, seed (-?\d+);")
@@ -51,7 +56,7 @@ class SavedMatch:
     game: Game  # the save's own ruleset, options and players, compiled
     seed: int
     seats: tuple[str, ...] | None  # per seat in order: 'human' or the bot's name; None in a record without them
-    hands: tuple  # ((Document, Scenario), ...) a hand each, in order
+    hands: tuple[tuple[Document, Scenario], ...]  # ((Document, Scenario), ...) a hand each, in order
 
 
 def seat_lineup(game: Game, bots: Sequence[str], humans: Sequence[int]) -> tuple[str, ...]:
@@ -118,7 +123,7 @@ def read_save(path: Path) -> SavedMatch | None:
         for doc in docs:
             game, scn, errors = check_document(doc, path.parent)
             problems += errors
-            if game is None:
+            if game is None or scn is None:  # (its errors say why)
                 continue
             if save_game is None:
                 save_game = game
@@ -153,7 +158,7 @@ def read_save(path: Path) -> SavedMatch | None:
     return SavedMatch(path, file, save_game, seed, seats, tuple(hands))
 
 
-def _header_seed(line: str, file: str, problems: list) -> int:
+def _header_seed(line: str, file: str, problems: list[Diagnostic]) -> int:
     from mbrules.ruleset.diagnostics import Diagnostic
 
     m = HEADER.match(line)
@@ -177,7 +182,7 @@ def _header_seed(line: str, file: str, problems: list) -> int:
     return seed
 
 
-def _seats(line: str, file: str, problems: list) -> tuple[str, ...] | None:
+def _seats(line: str, file: str, problems: list[Diagnostic]) -> tuple[str, ...] | None:
     from mbrules.ruleset.diagnostics import Diagnostic
 
     if not line.startswith(SEATS_PREFIX):
@@ -205,9 +210,10 @@ def _seats(line: str, file: str, problems: list) -> tuple[str, ...] | None:
     return tuple(seats.values())
 
 
-def _at(doc, path: list, message: str):
+def _at(doc: Document, path: Sequence[DataKey], message: str) -> Diagnostic:
     from mbrules.ruleset.diagnostics import diag_at
 
+    assert doc.locs is not None  # a document read from a file has its positions
     return diag_at(doc.locs, path, message)
 
 
@@ -323,10 +329,10 @@ def replay_save(saved: SavedMatch, state: State) -> int:
     return finished
 
 
-def _play_step(g: Game, state: State, doc, k: int, i: int, step, keep: str) -> None:
+def _play_step(g: Game, state: State, doc: Document, k: int, i: int, step: ActionStep, keep: str) -> None:
     from mbrules.scenario.format import step_action
 
-    where = ["steps", i]
+    where: list[DataKey] = ["steps", i]
     if step.rejected is not None:
         raise ResumeError([str(_at(doc, where + ["rejected"], "a save holds only moves that were played")), keep])
     p, action = step_action(g, step)

@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from mbrules.engine import Action, Game, Observation
-from mbrules.engine.words import plural
+from mbrules.text import plural
 from mbrules.narrate import Narrator, line_label, side_label
 from mbrules.vocab import DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY
 
@@ -210,7 +210,12 @@ def decision_screen(
 
 
 def score_sheet_table(
-    game: Game, sheet: Sequence[dict], totals: Sequence[int], miles: Sequence[int], hand: int, me: int | None = None
+    game: Game,
+    sheet: Sequence[dict[str, int]],
+    totals: Sequence[int],
+    miles: Sequence[int],
+    hand: int,
+    me: int | None = None,
 ) -> Table:
     t = Table(title=f"Score sheet, hand {hand}", title_justify="left")
     t.add_column("")
@@ -218,7 +223,7 @@ def score_sheet_table(
         t.add_column(side_label(game, s, me), justify="right")
     for line in game.score_line_names:  # the contract's lines and the ruleset's own (scoring.lines)
         t.add_row(
-            line_label(line),
+            line_label(line, game),
             *(str(sheet[s][line]) for s in range(game.sides)),
             end_section=line == game.score_line_names[-2],
         )

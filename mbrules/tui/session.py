@@ -23,13 +23,14 @@ from rich.console import Console
 from rich.text import Text
 
 from mbrules.bots import make_bot, make_bots
-from mbrules.engine import Action, Game, IllegalAction, NotationError, Observer, State
+from mbrules.engine import Action, Game, IllegalAction, NotationError, Observation, Observer, State
 from mbrules.narrate import Narrator, take_refusal
 from mbrules.seats import BotSeat, HandTooLong, SeatLoop
 from mbrules.vocab import COUP_FOURRE, FAST_PLAY, DecisionKind
 
 from . import screen
-from .table import NARRATION_LINES, DrawChoice, DrawNotes, PublicNarrator, SeatedMatch, draw_choice, hint_bot_name  # noqa: F401  (re-exported)
+from .table import NARRATION_LINES as NARRATION_LINES, DrawChoice, DrawNotes, PublicNarrator, SeatedMatch, draw_choice
+from .table import hint_bot_name as hint_bot_name  # (re-exported)
 
 if TYPE_CHECKING:
     from .app import MatchDriver
@@ -68,7 +69,7 @@ class TerminalSeat:
         self.session = session
         self.player = player
 
-    def decide(self, observation, legal: list) -> Action:
+    def decide(self, observation: Observation | None, legal: list[Action]) -> Action:
         return self.session._human_decision(self.player, legal)
 
 
@@ -143,7 +144,7 @@ class HumanSession(SeatedMatch):
             self._pause(f"{self.game.player_names[p]}, press Enter to see your hand: ", allow_quit=True)
         self.last_human = p
 
-    def _human_decision(self, p: int, legal: list) -> Action:
+    def _human_decision(self, p: int, legal: list[Action]) -> Action:
         """The move the person at seat ``p`` types (checked: a refusal is said and they type again)."""
         st = self.state
         g = self.game
@@ -208,7 +209,7 @@ class HumanSession(SeatedMatch):
             return action
         raise QuitMatch(f"{MAX_BAD_LINES} lines in a row chose no move")
 
-    def _choose(self, low: str, text: str, obs, legal: list) -> Action | None:
+    def _choose(self, low: str, text: str, obs: Observation, legal: list[Action]) -> Action | None:
         """The action a line names, or None after saying why it names none."""
         g = self.game
         kind = obs.decision.kind
@@ -247,7 +248,7 @@ class HumanSession(SeatedMatch):
             )
             return None
 
-    def _draw_key(self, low: str, choice: DrawChoice, obs) -> Action | None:
+    def _draw_key(self, low: str, choice: DrawChoice, obs: Observation) -> Action | None:
         """A draw choice's key: p the draw pile (ends a mulligan), t the discard top, 'm CARD' throws CARD
         away (a mulligan); a way to draw that is not open now is said, and nothing is chosen."""
         g = self.game
@@ -294,7 +295,7 @@ class HumanSession(SeatedMatch):
             raise QuitMatch("you quit")
         self.console.print("Going on.")
 
-    def _hint(self, p: int, obs, legal: list) -> None:
+    def _hint(self, p: int, obs: Observation, legal: list[Action]) -> None:
         a = self.hinters[p].choose(obs, legal)
         n = legal.index(a) + 1 if a in legal else "?"
         self.console.print(
@@ -362,7 +363,7 @@ def run_human(
     hands: int | None,
     record: Path | None,
     inputs: list[Path],
-    done: dict,
+    done: dict[str, bool],
     console: Console | None = None,
     full_screen: bool = False,
 ) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from mbrules.bots import hint_bot
 from mbrules.engine import Action, Game, Observation, Observer, State, Transition
@@ -45,7 +45,7 @@ class DrawNotes(Observer):
     """The card a person's seat just drew, in a private note for that seat (``notes[p]``): the
     loop draws for everyone, and the person reads it on their next screen. ``line(card)`` words it."""
 
-    def __init__(self, notes: dict[int, list[str]], line):
+    def __init__(self, notes: dict[int, list[str]], line: Callable[[int], str]):
         self.notes = notes
         self.line = line
 

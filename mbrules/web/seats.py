@@ -17,12 +17,34 @@ PERSON = "person"  # a seat's kind in a table's setup when a person plays it
 
 
 class BotSeat(seats.BotSeat):
-    """A bundled bot (``mbrules.bots``), deciding at once from the seat's observation (even a forced
-    move but the draw, as the terminal game asks its bots)."""
+    """A bundled bot (``mbrules.bots``), deciding from the seat's observation (even a forced move but
+    the draw, as the terminal game asks its bots). The server has it decide in a worker process
+    (:mod:`mbrules.web.thinking`): the bot goes there pickled (:meth:`pickled`) and comes back as it
+    is after choosing (:meth:`moved_on`); ``decide`` decides here, for tools that play a table in process."""
 
     def __init__(self, name: str, game: Game, player: int, seed):
         super().__init__(make_bot(name, game, player, seed), asks_lone=True)
         self.kind = name
+        self.game = game
+        self.blob: bytes | None = None  # the bot as a worker left it (newer than self.bot), or None
+        self.decide = self._decide_here
+
+    def pickled(self) -> bytes:
+        """The bot as it is now, for a worker (:func:`mbrules.web.thinking.dumps`)."""
+        from .thinking import dumps
+
+        return self.blob if self.blob is not None else dumps(self.bot, self.game)
+
+    def moved_on(self, blob: bytes) -> None:
+        """The bot chose in a worker and its choice was taken: it is now as the worker left it."""
+        self.blob = blob
+
+    def _decide_here(self, observation, legal):
+        if self.blob is not None:
+            from .thinking import loads
+
+            self.bot, self.blob = loads(self.blob, self.game), None
+        return self.bot.choose(observation, legal)
 
 
 class BrowserSeat(seats.LaterSeat):

@@ -8,7 +8,9 @@ standard error; the access log is off, since a seat's link is a secret and would
 
 from __future__ import annotations
 
+import gc
 import logging
+import os
 import signal
 import socket
 import sys
@@ -18,8 +20,10 @@ from pathlib import Path
 import uvicorn
 
 from .app import MAX_MESSAGE, create_app
+from .connections import KEEP_ALIVE, MAX_HEADERS, protocol
 from .lobby import Lobby
-from .store import Store
+from .store import ServerLock, Store, check_store
+from .thinking import Thinker
 
 log = logging.getLogger("mbrules.web")
 
@@ -70,14 +74,27 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def serve(host: str, port: int, db: Path, out=None) -> int:
+def serve(
+    host: str, port: int, db: Path, out=None, proxies: list[str] | None = None, workers: int | None = None
+) -> int:
     """Serve until SIGINT or SIGTERM; returns the exit code (0, 130, 143). Raises OSError when the
-    address cannot be bound and StoreError when the database cannot be used."""
+    address cannot be bound and StoreError when the database cannot be used. ``proxies``: the
+    addresses whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed (uvicorn's
+    ``forwarded_allow_ips``); None: nobody's, a client's address is the one it connects from."""
     out = out or sys.stdout
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
-    store = Store(db)
-    lobby = Lobby(store)
+    check_store(db)  # another program's file is refused before anything is written next to it
+    lock = ServerLock(db)
+    lock.acquire()  # a second server on the same file is refused before it reads or writes it
     try:
+        store = Store(db)
+    except BaseException:
+        lock.release()
+        raise
+    thinker = Thinker(workers)  # the bots' worker processes (started at the first decision)
+    lobby = Lobby(store, thinker=thinker)
+    try:
+        thinker.start()
         resumed = lobby.resume_all()
         sock = bind(host, port)
         app = create_app(lobby)
@@ -90,21 +107,31 @@ def serve(host: str, port: int, db: Path, out=None) -> int:
             ws_ping_timeout=20,
             lifespan="on",
             timeout_graceful_shutdown=3,
+            http=protocol(proxies),  # connections bounded per address, in all, and in the time headers take
+            timeout_keep_alive=KEEP_ALIVE,
+            h11_max_incomplete_event_size=MAX_HEADERS,
+            proxy_headers=proxies is not None,  # uvicorn's default trusts 127.0.0.1: one address could pose as many
+            forwarded_allow_ips=",".join(proxies or []),
         )
         server = _Server(config)
         shown_host = f"[{host}]" if ":" in host else host
+        url = f"http://{shown_host}:{sock.getsockname()[1]}/"
+        lock.note(f"pid {os.getpid()}, {url}")
         print(
-            f"mbrules serve: http://{shown_host}:{sock.getsockname()[1]}/ (tables in {db}; {resumed} resumed)",
+            f"mbrules serve: {url} (tables in {db}; {resumed} resumed)",
             file=out,
             flush=True,
         )
+        gc.freeze()  # what start-up built (modules, rules, resumed tables) is never scanned: shorter GC pauses
         server.run(sockets=[sock])
     finally:
         try:
             n = len(store.table_ids())
         except Exception:
             n = len(lobby.tables)
+        thinker.close()
         store.close()
+        lock.release()
     if server.stopped_by is not None:
         name = signal.Signals(server.stopped_by).name
         print(f"mbrules serve: stopped ({name}); {n} tables saved in {db}", file=out, flush=True)

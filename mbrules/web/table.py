@@ -16,13 +16,15 @@ person at the table has pressed "next hand" (or the host deals it).
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import secrets
+import time
 from collections.abc import Set
 from dataclasses import InitVar, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from mbrules.engine import Action, Game, IllegalAction, NotationError, State
+from mbrules.engine import Action, Game, IllegalAction, NotationError, Observation, Observer, State
 from mbrules.narrate import LINE_LABELS, Narrator, refusal, take_refusal, why_not
 from mbrules.scenario.format import NoStep, step_action, step_fields
 from mbrules.scenario.model import ActionStep
@@ -61,8 +63,47 @@ def _choices(legal: list) -> list:
     return list(legal) if len(legal) > 1 else [a for a in legal if a.op != DRAW]
 
 
+class PublicSteps(Observer):
+    """Counts the steps the table can see: a step is public when it changes what another seat observes
+    (the next seat's observation, a witness), and private to its player when it does not (a coup fourré
+    or fast-play window let pass: only the seat asked ever saw it). A seat's version counts the public
+    steps and its own private ones, so that what a seat is sent never depends on another's hidden cards."""
+
+    def __init__(self) -> None:
+        self.public = 0
+        self.private: dict[int, int] = {}
+        self.last_public = True
+        self.seen: Observation | None = None
+
+    def before_action(self, state: State, player: int, action: Action) -> None:
+        self.seen = state.observation(self._witness(state, player))
+
+    def after_action(self, state: State, player: int, action: Action) -> None:
+        self.last_public = self.seen != state.observation(self._witness(state, player))
+        if self.last_public:
+            self.public += 1
+        else:
+            self.private[player] = self.private.get(player, 0) + 1
+        self.seen = None
+
+    @staticmethod
+    def _witness(state: State, player: int) -> int:
+        return (player + 1) % state.game.players
+
+
 class TableError(Exception):
     """A request about a table that cannot be met (a usage error, told to whoever asked)."""
+
+
+@dataclass(frozen=True)
+class BotQuestion:
+    """A decision a bot's seat must make: the table's version when it was asked, and what the bot is given."""
+
+    p: int
+    seat: BotSeat
+    version: int
+    obs: Any
+    legal: list
 
 
 @dataclass
@@ -95,9 +136,13 @@ class Table:
     state: State = field(init=False)
     seats: list[WebSeat] = field(init=False)
     steps: int = field(init=False, default=0)  # scenario steps written
-    version: int = field(init=False, default=0)  # every change a page must see; a page's action names it
+    events: int = field(init=False, default=0)  # changes every seat sees besides the steps (hands dealt, seats given)
     ready: set[int] = field(init=False, default_factory=set)  # persons who pressed "next hand"
     joined: bool = field(init=False, default=False)  # a person has opened a seat (the table then never expires)
+    lock: asyncio.Lock = field(init=False, default_factory=asyncio.Lock)  # the server's changes, one at a time
+    touched: float = field(init=False, default_factory=time.monotonic)  # when a page last saw it change
+    asking: set[int] = field(init=False, default_factory=set)  # persons whose seat a bot plays, asking it back
+    away_since: dict[int, float] = field(init=False, default_factory=dict)  # person -> when their page went
 
     def __post_init__(self, built: Game | None):
         players = self.setup["players"]
@@ -107,10 +152,22 @@ class Table:
         self.narrator.lines = type(self.narrator.lines)(maxlen=NARRATION_KEPT)
         self.words = Narrator(self.game, public=True)
         self.state.add_observer(self.narrator)
+        self.counted = PublicSteps()
+        self.state.add_observer(self.counted)
         self.seats = [
             make_seat(k, self.game, p, f"{self.setup['seed']}:web") for p, k in enumerate(self.setup["seats"])
         ]
         self.loop = SeatLoop(self.state, self.seats, apply=self._apply)  # every action checked, written, then applied
+
+    @property
+    def version(self) -> int:
+        """The changes every seat sees: the public steps (:class:`PublicSteps`), hands dealt, seats given."""
+        return self.counted.public + self.events
+
+    def version_for(self, p: int) -> int:
+        """Seat ``p``'s version: :attr:`version` and ``p``'s own private steps (windows it let pass). A page's
+        action names it; it never moves for another seat's hidden decision."""
+        return self.version + self.counted.private.get(p, 0)
 
     # -- who is who ---------------------------------------------------------------------------
     @property
@@ -181,34 +238,41 @@ class Table:
                     break
             st.apply(action, player=p)
             self.steps += 1
-        self.version = self.steps
 
     def _apply(self, p: int, action: Action) -> None:
         """Take ``action`` for seat ``p``: checked, then written (a step, or a decision a scenario
         leaves implicit), then applied. A lone draw is not written: it is the only thing to do."""
+        fields = self.record(p, action)
+        if fields is not None and self.store is not None:
+            self.store.add_step(self.id, self.steps, self.state.hand_no, fields)
+        self.applied(p, action, fields)
+
+    def record(self, p: int, action: Action) -> dict[str, Any] | None:
+        """The row that stores ``action`` of seat ``p`` (checked first: IllegalAction), or None when
+        nothing is written (a lone draw). The server writes it off its event loop, then :meth:`applied`."""
         st = self.state
         st.verify(action, player=p)
-        fields: dict[str, Any] | None  # None: nothing is written
         try:
-            fields = step_fields(self.game, p, action)
+            return step_fields(self.game, p, action)
         except NoStep:  # a draw or a decline: implicit in a scenario, but a decision when not alone
             legal = st.legal_actions()
-            fields = (
-                None
-                if len(legal) == 1 and legal[0].op == DRAW
-                else {"player": self.game.player_names[p], IMPLICIT: "decline" if action.op == DECLINE else "draw"}
-            )
-        if fields is not None and self.store is not None:
-            self.store.add_step(self.id, self.steps, st.hand_no, fields)
+            if len(legal) == 1 and legal[0].op == DRAW:
+                return None
+            return {"player": self.game.player_names[p], IMPLICIT: "decline" if action.op == DECLINE else "draw"}
+
+    def applied(self, p: int, action: Action, fields: dict[str, Any] | None) -> None:
+        """Apply ``action`` of seat ``p``, whose row (``fields``, from :meth:`record`) is written."""
+        st = self.state
         st.apply(action, player=p)
         if fields is not None:
             self.steps += 1
-        self.version += 1
         if st.hand_over:
             self.ready.clear()
 
     def export(self) -> str:
-        """The match so far as scenario YAML that ``mbrules replay`` runs (every hand, hidden cards included)."""
+        """The match as scenario YAML that ``mbrules replay`` runs (every hand, hidden cards included). While
+        the match is in play (the host may play a seat too): only the hands that are over, and not the seed,
+        which deals the hands to come; :class:`TableError` when no hand is over yet."""
         from pathlib import Path
 
         from mbrules.scenario.record import Recorder, record_match
@@ -219,6 +283,11 @@ class Table:
         found = self.store.load(self.id) if self.store is not None else None
         stored = found.steps if found is not None else ()
         again.restore(stored)
+        over = again.state.is_terminal()
+        if not over and not again.state.hand_over:
+            rec.hands = rec.hands[:-1]  # the hand in play shows every hand and the draw pile
+        if not rec.hands:
+            raise TableError("no hand is over yet: the record shows the hands that are over, and the match once it is")
         ref = self.rules.ruleset_id or self.rules.upload_name
         assert ref is not None  # a table's rules are a bundled id or a named upload
         return record_match(
@@ -227,7 +296,7 @@ class Table:
             ref,
             list(self.rules.options),
             self.players,
-            self.setup["seed"],
+            self.setup["seed"] if over else None,
             out_dir=Path.cwd() if self.rules.ruleset_id is None else None,
         )
 
@@ -242,20 +311,38 @@ class Table:
         return p >= 0 and isinstance(self.seats[p], BrowserSeat)
 
     def step_once(self) -> str | None:
-        """One thing the table does by itself: a draw ('draw'), a bot's move ('bot'), or None when
-        a person must act or the hand is over."""
+        """One thing the table does by itself: a draw ('draw'), a bot's move ('bot'), a bot's move no other
+        seat sees ('hidden': a window let pass), or None when a person must act or the hand is over."""
         if self.deciding() < 0:
             return None
-        return _STEPPED.get(self.loop.step())  # a person's seat answers later: None
+        done = _STEPPED.get(self.loop.step())  # a person's seat answers later: None
+        if done == "bot" and not self.counted.last_public:
+            return "hidden"  # a window let pass: no one else may see it happen, nor wait for it
+        return done
 
-    def act(self, p: int, text: str, version: int | None) -> Refusal | None:
+    def act(self, p: int, text: object, version: int | None) -> Refusal | None:
         """Seat ``p`` (already identified by its secret) sends an action in words, naming the
         version of the table it saw; None when taken, else the refusal in player words."""
-        g, st = self.game, self.state
+        checked = self.check(p, text, version)
+        if isinstance(checked, Refusal):
+            return checked
         seat = self.seats[p]
-        if not isinstance(seat, BrowserSeat):
+        assert isinstance(seat, BrowserSeat)
+        seat.offer(checked)  # the seat loop asks the seat deciding, which answers with it
+        try:
+            done = self.loop.step()
+        finally:
+            seat.pending = None  # never left for a later question
+        if done != DECIDED:  # verified, yet the loop did not take it from this seat: never expected; said plainly
+            return Refusal("not-a-move", "that move is not open to you now")
+        return None
+
+    def check(self, p: int, text: object, version: int | None) -> Refusal | Action:
+        """The action seat ``p`` sends in words, checked for it at this version, or the refusal in player words."""
+        g, st = self.game, self.state
+        if not isinstance(self.seats[p], BrowserSeat):
             return Refusal("not-yours", "a bot plays this seat now (the host gave it to one)")
-        if version != self.version:
+        if version != self.version_for(p):
             return Refusal("stale", "the table has changed since you chose: look again and choose again")
         if not isinstance(text, str) or len(text) > 100:
             return Refusal("not-a-move", "that is not a move")
@@ -269,14 +356,25 @@ class Table:
             st.verify(action, player=p)
         except IllegalAction as e:
             return Refusal(e.code, self._words(p, action, e))
-        seat.offer(action)  # the seat loop asks the seat deciding, which answers with it
-        try:
-            done = self.loop.step()
-        finally:
-            seat.pending = None  # never left for a later question
-        if done != DECIDED:  # verified, yet the loop did not take it from this seat: never expected; said plainly
-            return Refusal("not-a-move", "that move is not open to you now")
-        return None
+        return action
+
+    def bot_question(self) -> BotQuestion | None:
+        """The question a bot's seat must answer now (the server has it thought over in a worker), or None:
+        a person decides, a lone draw is all there is (:meth:`step_once` takes it), the hand is over."""
+        p = self.deciding()
+        seat = self.seats[p] if p >= 0 else None
+        if not isinstance(seat, BotSeat):
+            return None
+        legal = self.state.legal_actions()
+        if len(legal) == 1 and legal[0].op == DRAW:
+            return None
+        obs = self.state.observation(p) if seat.observes else None
+        return BotQuestion(p, seat, self.version, obs, legal)
+
+    def still_asked(self, q: BotQuestion) -> bool:
+        """Whether the bot's question is still the table's (nothing happened since, the seat is still that
+        bot's): an answer to a question no longer asked is dropped, never applied."""
+        return self.version == q.version and self.seats[q.p] is q.seat
 
     def _words(self, p: int, action: Action, e: IllegalAction) -> str:
         """A refusal in the terminal game's words (a card's own checks), else the engine's sentence."""
@@ -307,36 +405,74 @@ class Table:
         if p is None or set(self.persons()) <= self.ready:
             st.next_hand()
             self.ready.clear()
-            self.version += 1
+            self.events += 1
             return True
-        self.version += 1
+        self.events += 1
         return False
 
-    def give_to_bot(self, p: int, bot: str) -> None:
-        """The host hands seat ``p`` (a person's) to ``bot``; stored, so a restart keeps it."""
+    def give_to_bot(self, p: int, bot: str, saved: dict | None = None) -> None:
+        """The host hands seat ``p`` (a person's) to ``bot``; stored, so a restart keeps it (``saved``:
+        the setup :meth:`with_bot` gave, already written by the caller)."""
         if not isinstance(self.seats[p], BrowserSeat):
             raise TableError(f"{self.game.player_names[p]} is played by a bot already")
         seat = BotSeat(bot, self.game, p, f"{self.setup['seed']}:web:{self.steps}:{p}")
-        kinds = list(self.setup["seats"])
-        kinds[p] = bot
-        self.setup = {**self.setup, "seats": kinds}
+        self.setup = saved if saved is not None else self.with_bot(p, bot)
         self.joined = True  # the host plays it on with bots: it is not waiting for players
-        if self.store is not None:
+        if saved is None and self.store is not None:
             self.store.update_setup(self.id, self.setup)
             self.store.mark_joined(self.id)
         self.seats[p] = seat
         self.loop.seat(p, seat)
         self.ready.discard(p)
-        self.version += 1
+        self.events += 1
 
-    def new_link(self, p: int) -> None:
-        """The host replaces seat ``p``'s secret (a link that went to the wrong person): the old link opens
-        nothing from now on. Stored, so a restart keeps it."""
-        kept = list(self.setup["secrets"])
-        kept[p] = new_secret()
-        self.setup = {**self.setup, "secrets": kept}
-        if self.store is not None:
+    def with_bot(self, p: int, bot: str) -> dict:
+        """The setup once seat ``p`` is given to ``bot`` (marked joined: the host plays it on)."""
+        kinds = list(self.setup["seats"])
+        kinds[p] = bot
+        return {**self.setup, "seats": kinds}
+
+    def give_back(self, p: int, saved: dict | None = None) -> None:
+        """The host hands seat ``p``, given to a bot, back to its person (same link); stored, as
+        :meth:`give_to_bot` is (``saved``: :meth:`with_person`'s setup, written by the caller). The bot's
+        turn in progress, if any, is the person's to play now (a decision the bot is making is dropped:
+        :meth:`still_asked`)."""
+        if isinstance(self.seats[p], BrowserSeat):
+            raise TableError(f"{self.game.player_names[p]} is played by a person already")
+        self.setup = saved if saved is not None else self.with_person(p)
+        if saved is None and self.store is not None:
             self.store.update_setup(self.id, self.setup)
+        seat = BrowserSeat()
+        self.seats[p] = seat
+        self.loop.seat(p, seat)
+        self.asking.discard(p)
+        self.events += 1
+
+    def with_person(self, p: int) -> dict:
+        """The setup once seat ``p`` is its person's again."""
+        kinds = list(self.setup["seats"])
+        kinds[p] = PERSON
+        return {**self.setup, "seats": kinds}
+
+    def new_link(self, p: int, saved: dict | None = None) -> None:
+        """The host replaces seat ``p``'s secret (a link that went to the wrong person): the old link opens
+        nothing from now on, and says it was replaced (:meth:`replaced`). Stored, so a restart keeps it
+        (``saved``: :meth:`with_new_link`'s setup, written by the caller)."""
+        self.setup = saved if saved is not None else self.with_new_link(p)
+        if saved is None and self.store is not None:
+            self.store.update_setup(self.id, self.setup)
+
+    def with_new_link(self, p: int) -> dict:
+        """The setup once seat ``p``'s secret is replaced (the old one kept among the replaced)."""
+        kept = list(self.setup["secrets"])
+        old = kept[p]
+        kept[p] = new_secret()
+        return {**self.setup, "secrets": kept, "replaced": [*self.setup.get("replaced", []), old][-50:]}
+
+    def replaced(self, secret: str | None) -> bool:
+        """Whether ``secret`` is a seat's link the host replaced (every kept one compared: no early exit)."""
+        hits = [same_secret(secret, k) for k in self.setup.get("replaced", []) if isinstance(k, str)]
+        return any(hits)
 
     # -- what a seat sees --------------------------------------------------------------------
     def sheets(self) -> dict:
@@ -382,7 +518,7 @@ class Table:
         return {
             "type": "state",
             "table": self.id,
-            "version": self.version,
+            "version": self.version_for(p),
             "seat": g.player_names[p],
             "obs": obs.to_dict(),
             "moves": moves,
@@ -397,6 +533,8 @@ class Table:
                     "kind": self.seats[q].kind,
                     "here": q in connected or not isinstance(self.seats[q], BrowserSeat),
                     "ready": q in self.ready,
+                    "away": self.away_for(q, connected),
+                    "asking": q in self.asking,
                 }
                 for q in range(g.players)
             ],
@@ -404,7 +542,23 @@ class Table:
             "match_over": over,
             "status": status,
             "you_ready": p in self.ready,
+            "again": self.again_link(p),
         }
+
+    def away_for(self, q: int, connected: Set[int]) -> int | None:
+        """Whole seconds since person ``q``'s page went away (None: here, a bot, or never came)."""
+        since = self.away_since.get(q)
+        if since is None or q in connected or not isinstance(self.seats[q], BrowserSeat):
+            return None
+        return max(0, int(time.time() - since))
+
+    def again_link(self, p: int) -> str | None:
+        """Seat ``p``'s own link at the table opened to play again with these rules and seats, if any."""
+        again = self.setup.get("again")
+        if not isinstance(again, dict):
+            return None
+        kept = again.get("secrets", [])
+        return f"/play/{again['table']}/{kept[p]}" if p < len(kept) and kept[p] else None
 
     def _draw_question(self, obs, legal: list) -> str | None:
         """The question of a turn that starts with a choice of draws (draw-from-discard's discard top, a

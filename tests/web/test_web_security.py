@@ -12,17 +12,12 @@ import time
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from web_helpers import SeatClient, Server, allowed_observations, check_nothing_leaked, my_move, path
+from web_helpers import SeatClient, allowed_observations, check_nothing_leaked, module_server, my_move, path
 
 SEATS = ["person", "heuristic", "person", "heuristic"]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    d = tmp_path_factory.mktemp("serve")
-    s = Server(d / "tables.sqlite3", d / "server.log")
-    yield s
-    s.stop()
+server = pytest.fixture(scope="module", name="server")(module_server)
 
 
 @pytest.fixture(scope="module")
@@ -41,8 +36,7 @@ def table(server):
             if move:
                 c.act(move)
                 break
-    for c in clients.values():
-        c.settle(0.5)
+    waiting_seat({"clients": clients})  # the table waits for a person: nothing changes it but the tests
     yield {"info": t, "clients": clients}
     # Nothing leaked, over every message of every test of this module.
     for p, c in clients.items():
@@ -53,20 +47,22 @@ def table(server):
 
 
 def snapshot(server, table) -> tuple:
-    """What must not change under an attack: the version, the steps stored, the record."""
+    """What must not change under an attack: the version, the steps stored."""
     h = server.host(table["info"])
-    return h["version"], server.export(table["info"])
+    return h["version"], server.steps(table["info"])
 
 
 def waiting_seat(table) -> tuple[int, SeatClient, SeatClient]:
     """(the person who decides now, their client, the other person's client)."""
     cl = table["clients"]
-    for c in cl.values():
-        c.settle(0.3)
-    for p, c in cl.items():
-        if c.view["moves"]:
-            other = next(o for q, o in cl.items() if q != p)
-            return p, c, other
+    end = time.monotonic() + 30  # the bots think in a worker process: a person is asked once they have played
+    while time.monotonic() < end:
+        for c in cl.values():
+            c.settle(0.3)
+        for p, c in cl.items():
+            if c.view["moves"]:
+                other = next(o for q, o in cl.items() if q != p)
+                return p, c, other
     raise AssertionError("no person decides")
 
 
@@ -268,7 +264,7 @@ def test_the_pages_run_only_their_own_scripts(server):
 
 def test_a_link_the_host_replaced_opens_nothing(server):
     """A link that went to the wrong person: the host gives the seat a new one; the old link's page is
-    closed and the old link opens no page and no socket."""
+    closed and the old link opens no page (it says it was replaced, 410) and no socket."""
     t = server.open_table(seats=SEATS, seed=10)
     old = SeatClient(t["seats"][0]["url"])
     old.until(lambda m: m["type"] == "state")
@@ -280,7 +276,8 @@ def test_a_link_the_host_replaced_opens_nothing(server):
         for _ in range(50):
             old.recv(5)
     assert closed.value.rcvd.code == 4001
-    assert server.http.get(path(t["seats"][0]["url"])).status_code == 404
+    gone = server.http.get(path(t["seats"][0]["url"]))
+    assert gone.status_code == 410 and "replaced by the host" in gone.text  # says why, opens nothing
     with pytest.raises(InvalidStatus):
         SeatClient(t["seats"][0]["url"])
     fresh = SeatClient(new_url)

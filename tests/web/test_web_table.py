@@ -11,11 +11,11 @@ import pytest
 
 from mbrules.scenario.replay import replay_file
 from mbrules.testing import bundled_ids
-from mbrules.vocab import DISTANCE
+from mbrules.vocab import DISTANCE, DRAW
 from mbrules.web.rules import MAX_UPLOAD, RulesChoiceError, bundled_choice, uploaded_choice
 from mbrules.web.seats import BotSeat, BrowserSeat, Seat
 from mbrules.web.store import Store
-from mbrules.web.table import Table, table_setup
+from mbrules.web.table import Table, TableError, table_setup
 
 from web_helpers import InProcessServer, check_nothing_leaked, my_move, path, window_seed
 
@@ -39,7 +39,7 @@ def play(t: Table, person_moves: int) -> None:
         p = t.deciding()
         if p < 0:
             return
-        assert t.act(p, my_move(t.view(p)), t.version) is None
+        assert t.act(p, my_move(t.view(p)), t.version_for(p)) is None
     while t.step_once():
         pass
 
@@ -65,11 +65,11 @@ def test_a_refused_card_is_told_in_the_terminal_games_words(tmp_path):
     dist = [c for c in hand if t.game.kind[c] == DISTANCE]
     assert dist, "this deal holds a distance card"
     before = t.version
-    why = t.act(p, f"play {t.game.card_ids[dist[0]]}", t.version)
+    why = t.act(p, f"play {t.game.card_ids[dist[0]]}", t.version_for(p))
     assert (why.code, why.message) == ("cannot-move", "you are not rolling yet: play a Roll! first")
     assert t.version == before
     other = 2 - p if p in (0, 2) else 0
-    why = t.act(other, "discard " + t.game.card_ids[t.state.observation(other).hand[0]], t.version)
+    why = t.act(other, "discard " + t.game.card_ids[t.state.observation(other).hand[0]], t.version_for(other))
     assert why.code == "not-your-turn" and why.message == f"it is not your turn: p{p + 1} plays now"
 
 
@@ -77,7 +77,7 @@ def test_an_action_naming_an_old_version_is_refused_as_stale(tmp_path):
     t, _ = new_table(tmp_path, store=False)
     play(t, 1)
     p = t.deciding()
-    assert t.act(p, my_move(t.view(p)), t.version - 1).code == "stale"
+    assert t.act(p, my_move(t.view(p)), t.version_for(p) - 1).code == "stale"
 
 
 def test_the_stored_steps_rebuild_the_table_exactly(tmp_path):
@@ -91,7 +91,7 @@ def test_the_stored_steps_rebuild_the_table_exactly(tmp_path):
         p = t.deciding()
         if p < 0 or t.view(p)["obs"]["decision"]["kind"] == "coup_fourre":
             break
-        assert t.act(p, my_move(t.view(p)), t.version) is None
+        assert t.act(p, my_move(t.view(p)), t.version_for(p)) is None
     assert t.deciding() == person  # the window is open: the rebuilt table must be inside it too
     again = Table("t", store.load("t").setup, t.rules, store)
     again.restore(store.load("t").steps)
@@ -121,7 +121,7 @@ def test_a_hand_played_to_its_end_exports_a_scenario_that_replays(tmp_path):
 def test_the_host_gives_an_absent_seat_to_a_bot_and_a_restart_keeps_it(tmp_path):
     t, store = new_table(tmp_path)
     t.give_to_bot(2, "random")
-    assert t.act(2, "stop", t.version).code == "not-yours"
+    assert t.act(2, "stop", t.version_for(2)).code == "not-yours"
     stored = store.load("t")
     assert stored.setup["seats"] == ["person", "heuristic", "random", "heuristic"]
     again = Table("t", stored.setup, t.rules, store)
@@ -135,6 +135,64 @@ def test_a_replaced_link_is_stored_so_a_restart_keeps_it(tmp_path):
     again = Table("t", store.load("t").setup, t.rules, store)
     assert again.seat_for(old) is None and again.seat_for(t.setup["secrets"][0]) == 0
     assert again.seat_for(t.setup["secrets"][2]) == 2
+
+
+def test_a_seat_given_to_a_bot_is_handed_back_to_its_person_and_a_restart_keeps_it(tmp_path):
+    """The host gives an absent person's seat to a bot, then back (the person returned and asked): the
+    same link plays it again, from the bot's position on; the store says so."""
+    t, store = new_table(tmp_path)
+    t.give_to_bot(2, "random")
+    t.asking.add(2)
+    play(t, 3)
+    t.give_back(2)
+    assert isinstance(t.seats[2], BrowserSeat) and not t.asking
+    with pytest.raises(TableError):
+        t.give_back(2)
+    assert store.load("t").setup["seats"] == SEATS
+    play(t, 6)  # the persons, seat 2 included, play on
+    again = Table("t", store.load("t").setup, t.rules, store)
+    again.restore(store.load("t").steps)
+    while len(again.state.legal_actions()) == 1 and again.state.legal_actions()[0].op == DRAW:
+        again.state.apply(again.state.legal_actions()[0])  # the lone draw the record leaves implicit
+    assert isinstance(again.seats[2], BrowserSeat) and again.state.observation(2) == t.state.observation(2)
+
+
+def test_a_replaced_link_says_it_was_replaced_and_only_that_one(tmp_path):
+    t, store = new_table(tmp_path)
+    old = t.setup["secrets"][0]
+    t.new_link(0)
+    again = Table("t", store.load("t").setup, t.rules, store)
+    assert again.replaced(old) and not again.replaced(t.setup["secrets"][0]) and not again.replaced("guessed")
+
+
+def test_a_person_away_shows_for_how_long_and_play_again_gives_each_seat_its_own_link(tmp_path):
+    """The view tells how long a person has been away (a bot never is); a finished match opened again
+    gives each person's page the link of their own seat at the new table, a bot's seat none."""
+    import asyncio
+
+    from mbrules.web.lobby import Lobby
+
+    lobby = Lobby(Store(tmp_path / "l.sqlite3"))
+    rules = bundled_choice("winning-moves", ["single-hand"])
+    t = lobby.open_table(rules, 2, ["person", "heuristic"], 3, 0)
+    t.away_since[0] = __import__("time").time() - 65
+    assert [x["away"] for x in t.view(0)["seats"]] == [65, None]
+    assert t.view(0, {0})["seats"][0]["away"] is None  # here again
+    with pytest.raises(TableError):
+        lobby.again(t)  # not before the match is over
+    for _ in range(400):
+        play(t, 1)
+        if t.state.is_terminal():
+            break
+    new = asyncio.run(_again(lobby, t))
+    assert t.view(0)["again"] == f"/play/{new.id}/{new.setup['secrets'][0]}"
+    assert new.setup["seats"] == ["person", "heuristic"] and t.view(0)["again"] != t.view(1)["again"]
+    assert new.rules.options == t.rules.options and new.players == 2
+    assert asyncio.run(_again(lobby, t)) is new  # asked twice: the one table
+
+
+async def _again(lobby, t):
+    return lobby.again(t)
 
 
 def test_the_leak_check_sees_a_view_of_another_seat(tmp_path):
@@ -209,10 +267,10 @@ def test_the_extension_question_is_put_to_the_seat_that_completed_the_trip(tmp_p
                     "extend the trip to 1000 miles",
                     "stop at 700 miles: the hand ends",
                 ]
-                assert t.act(0, "stop", t.version) is None
+                assert t.act(0, "stop", t.version_for(0)) is None
                 assert t.state.hand_over
                 return
-            assert t.act(0, my_move(view), t.version) is None
+            assert t.act(0, my_move(view), t.version_for(0)) is None
     raise AssertionError("no seed of 60 put the extension question to the person")
 
 
@@ -234,7 +292,7 @@ def test_every_bundled_edition_plays_a_hand_at_every_player_count(ruleset, tmp_p
                 break
             for p in range(players):
                 t.view(p)
-            assert t.act(0, my_move(t.view(0)), t.version) is None
+            assert t.act(0, my_move(t.view(0)), t.version_for(0)) is None
         assert t.state.hand_over, (ruleset, players)
         assert t.view(0)["status"]
         path = tmp_path / f"{players}.yaml"
@@ -259,10 +317,10 @@ def test_a_draw_that_is_a_choice_is_offered_to_the_person_and_taken(option, tmp_
         if draws:
             assert "draw" in moves and (("draw discard" in moves) or any(m.startswith("mulligan") for m in moves))
             before = t.version
-            assert t.act(p, draws[-1], t.version) is None
+            assert t.act(p, draws[-1], t.version_for(p)) is None
             assert t.version != before
             return
-        assert t.act(p, my_move(t.view(p)), t.version) is None
+        assert t.act(p, my_move(t.view(p)), t.version_for(p)) is None
     pytest.fail("no draw choice came up")
 
 
@@ -289,11 +347,12 @@ def test_a_table_with_the_house_rules_is_rebuilt_from_its_record_after_every_dec
             break
         view = t.view(p)
         kinds.add(view["obs"]["decision"]["kind"])
-        assert t.act(p, rng.choice(view["moves"])["action"], t.version) is None
+        assert t.act(p, rng.choice(view["moves"])["action"], t.version_for(p)) is None
         again = Table("t", store.load("t").setup, t.rules, None)
         again.restore(store.load("t").steps)
         assert again.state.snapshot() == t.state.snapshot()
-        assert again.version == again.steps == t.steps == store.count_steps("t")
+        assert again.steps == t.steps == store.count_steps("t")
+        assert again.version == t.version - t.events  # the public steps counted again (hands dealt are events)
     assert {"turn", "mulligan"} <= kinds
     while not t.state.hand_over:
         play(t, 1)
@@ -426,7 +485,7 @@ def test_a_persons_move_is_taken_through_the_seat_loop(tmp_path):
     p = t.deciding()
     assert t.loop.waiting == p >= 0
     steps = t.steps
-    assert t.act(p, my_move(t.view(p)), t.version) is None
+    assert t.act(p, my_move(t.view(p)), t.version_for(p)) is None
     assert t.loop.waiting == -1 and t.seats[p].pending is None and t.steps == steps + 1
 
 
@@ -449,9 +508,9 @@ def test_every_bot_given_a_seat_inside_its_mulligan_finishes_it_legally(bot, tmp
         move = house_move(t.view(0), done)
         if move.startswith("mulligan "):
             break
-        assert t.act(0, move, t.version) is None
+        assert t.act(0, move, t.version_for(0)) is None
     for _ in range(2):
-        assert t.act(0, f"mulligan {t.view(0)['obs']['hand'][0]}", t.version) is None
+        assert t.act(0, f"mulligan {t.view(0)['obs']['hand'][0]}", t.version_for(0)) is None
     assert t.state.decision.kind == "mulligan" and t.deciding() == 0 and len(t.state.observation(0).hand) == 4
     t.give_to_bot(0, bot)
     steps = t.steps

@@ -22,17 +22,20 @@ START = re.compile(r"^mbrules serve: (http://127\.0\.0\.1:\d+)/ \(tables in (.+)
 class Server:
     """``python -m mbrules.cli serve --port 0 --db DB`` in a real process; ``url`` from its start line."""
 
-    def __init__(self, db: Path, log: Path, port: int = 0):
+    def __init__(self, db: Path, log: Path, port: int = 0, args: tuple[str, ...] = (), preexec=None):
+        """``args``: more flags of ``serve``; ``preexec``: run in the child before it starts (its limits)."""
         env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
         env.pop("COLUMNS", None)
         self.log = open(log, "ab")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "mbrules.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db)],
+            [sys.executable, "-m", "mbrules.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db)]
+            + list(args),
             stdout=subprocess.PIPE,
             stderr=self.log,
             cwd=str(ROOT),
             env=env,
             text=True,
+            preexec_fn=preexec,
         )
         line = self.proc.stdout.readline().strip()
         m = START.match(line)
@@ -91,10 +94,33 @@ class Server:
         """Seat ``p``'s link on this server (a link keeps its path when the server comes back on another port)."""
         return self.url + path(table["seats"][p]["url"])
 
+    def steps(self, table: dict) -> list:
+        """The table's stored steps, read from its database (the export holds only the hands that are over
+        while the match is in play)."""
+        from mbrules.web.store import Store
+
+        store = Store(self.db)
+        try:
+            found = store.load(table["table"])
+        finally:
+            store.close()
+        assert found is not None
+        return list(found.steps)
+
     def export(self, table: dict) -> str:
         r = self.http.get(path(table["export_url"]))
         assert r.status_code == 200, r.text
         return r.text
+
+
+def module_server(tmp_path_factory):
+    """A module's server (``server = pytest.fixture(scope="module")(module_server)``); at the end its log
+    holds no traceback: every refusal was in words, none a crash."""
+    d = tmp_path_factory.mktemp("serve")
+    s = Server(d / "tables.sqlite3", d / "server.log")
+    yield s
+    s.stop()
+    assert "Traceback" not in (d / "server.log").read_text()
 
 
 def path(url: str) -> str:
@@ -186,7 +212,7 @@ def window_seed(
             moves += 1
             if within is not None and moves > within:
                 break
-            assert t.act(p, my_move(v), t.version) is None
+            assert t.act(p, my_move(v), t.version_for(p)) is None
     raise AssertionError("no seed opens a window for a person")
 
 
@@ -256,6 +282,7 @@ PUBLIC_KEYS = {
     "match_over",
     "status",
     "you_ready",
+    "again",
 }
 
 
@@ -340,7 +367,7 @@ def house_seed(seats: list[str], limit: int = 300, within: int = 30) -> tuple[in
             p = t.deciding()
             if p < 0:
                 break
-            assert t.act(p, house_move(t.view(p), done), t.version) is None
+            assert t.act(p, house_move(t.view(p), done), t.version_for(p)) is None
             if done >= HOUSE_DECISIONS:
                 return seed, n
     raise AssertionError(f"no seed below {limit} brings every house-rule decision in {within} moves")

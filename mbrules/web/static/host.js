@@ -11,15 +11,21 @@ async function load() {
     const opts = catalog.options.filter((o) => o.category === cat);
     if (!opts.length) continue;
     box.append(el("h3", { text: words }));
-    for (const o of opts) box.append(el("label", { title: o.description },
-      el("input", { type: "checkbox", value: o.id, "data-option": o.id }), ` ${o.name} `, el("span", { class: "muted", text: `— ${o.description}` })));
+    for (const o of opts) box.append(option(o));
   }
   const rest = catalog.options.filter((o) => !catalog.categories[o.category]);
-  for (const o of rest) box.append(el("label", {}, el("input", { type: "checkbox", value: o.id, "data-option": o.id }), ` ${o.name}`));
+  for (const o of rest) box.append(option(o));
   if (catalog.editions.some((e) => e.id === "winning-moves")) $("edition").value = "winning-moves";
   $("edition").addEventListener("change", edition);
   $("players").addEventListener("change", seats);
   edition();
+}
+
+// An option: its name, and beside it the one line that says what it changes (read with it by a screen reader).
+function option(o) {
+  return el("label", { class: "option", "data-option-label": o.id },
+    el("input", { type: "checkbox", value: o.id, "data-option": o.id }), el("span", { class: "name", text: o.name }),
+    el("span", { class: "what", text: o.description }));
 }
 
 function edition() {
@@ -72,6 +78,8 @@ $("preview").addEventListener("click", async () => {
   $("preview-title").textContent = `${data.name}: ${data.changes.length} rule change${data.changes.length === 1 ? "" : "s"} from the edition`;
   $("preview-changes").replaceChildren(...(data.changes.length ? data.changes : ["none: the edition as printed"]).map((c) => el("li", { text: c })));
   $("preview-rules").textContent = data.rules;
+  $("preview-warning").hidden = !data.warning;
+  $("preview-warning").textContent = data.warning ? `Warning: ${data.warning}.` : "";
 });
 
 $("open").addEventListener("click", async () => {
@@ -90,4 +98,5 @@ $("open").addEventListener("click", async () => {
   $("opened").scrollIntoView();
 });
 
+$("form").addEventListener("submit", (e) => e.preventDefault());  // no inline handler: the page's CSP runs none
 load();

@@ -1,6 +1,7 @@
 // A seat's page: everything shown comes from the server's view of this seat (its observation and
 // what the whole table may see); a click or a key sends the words of an action, the server decides.
 import { el } from "./dom.js";
+import { renderSheet, renderSides, tickAway } from "./table-view.js";
 const parts = location.pathname.split("/");
 const tableId = parts[2], secret = parts[3];
 const $ = (id) => document.getElementById(id);
@@ -11,25 +12,31 @@ let choosing = false, thrown = new Set(), queue = [], sentAt = -1;
 // A new connection's first view is taken as a new decision even at the version this page saw last: a
 // socket dropped inside a mulligan whose next step was never taken shows the mulligan's prompt again.
 let rejoined = false;
+// A move sent and not answered yet (the version it was sent at): shown as such; no second move meanwhile.
+let inflight = null;
+let digits = "", digitTimer = null;  // moves numbered 10 and up: two digits typed one after the other
+let announced = "";
 const YES = new Set(["coup-fourre", "extend", "fast-play"]);  // the answers that say yes to a window
 
 const name = (id) => (cards[id] ? cards[id].name : id);
 const kind = (id) => (cards[id] ? cards[id].kind : "");
-const chip = (id, cf = false) => el("span", { class: `chip k-${kind(id)}${cf ? " cf" : ""}`, text: name(id) });
+const names = { name, kind };
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   ws = new WebSocket(`${proto}://${location.host}/ws/${tableId}/${secret}`);
-  ws.onopen = () => { retry = 0; $("conn").textContent = "connected"; };
+  ws.onopen = () => { retry = 0; $("conn").textContent = "connected"; document.body.dataset.conn = "yes"; };
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
     if (msg.type === "welcome") welcome(msg);
     else if (msg.type === "state") render(msg);
-    else if (msg.type === "refused") { queue = []; say(`Refused: ${msg.message}.`, true); }
+    else if (msg.type === "refused") refused(msg);
   };
   ws.onclose = (ev) => {
-    if (ev.code === 4000) { closedForGood = true; $("conn").textContent = "opened in another page"; return; }
-    if (ev.code === 4001) { closedForGood = true; $("conn").textContent = "this link was replaced by the host"; return; }
+    document.body.dataset.conn = "no";
+    landed();
+    if (ev.code === 4000) { gone("This seat was opened in another page (or tab), which plays it now.", true); return; }
+    if (ev.code === 4001) { gone("The host replaced this seat's link: this page is closed. Ask the host for your new link.", false); return; }
     if (ev.code === 1008 && ev.reason) { $("conn").textContent = `closed: ${ev.reason}`; }
     else $("conn").textContent = "reconnecting…";
     if (closedForGood) return;
@@ -38,16 +45,50 @@ function connect() {
   };
 }
 
-function send(obj) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(obj)); }
-function act(action, keepQueue = false) {
-  if (!keepQueue) queue = [];
-  say(""); send({ type: "act", action, version: view ? view.version : -1 });
+// The page was taken over (another tab) or its link replaced: nothing here acts any more; a page taken
+// over may take the seat back (the other page is then told the same).
+function gone(text, canTakeBack) {
+  closedForGood = true;
+  $("conn").textContent = canTakeBack ? "replaced by another page" : "this link was replaced by the host";
+  document.body.dataset.replaced = "yes";
+  $("gone-text").textContent = text;
+  $("take-back").hidden = !canTakeBack;
+  $("gone").hidden = false;
+  $("game").inert = true;
+  $("turn").textContent = "This page does not play the seat any more.";  // no "YOUR TURN" and no live move left
+  $("turn").classList.remove("mine");
+  $("moves").replaceChildren(); $("answers").replaceChildren(); $("prompt").classList.remove("open");
+  $("announce").textContent = text;
+  (canTakeBack ? $("take-back") : $("gone")).focus();
 }
-function say(text, refused = false) { const m = $("message"); m.textContent = text; m.className = refused ? "refused" : ""; }
+$("take-back").addEventListener("click", () => {
+  closedForGood = false; $("gone").hidden = true; $("game").inert = false;
+  document.body.dataset.replaced = "no"; $("conn").textContent = "connecting…"; connect();
+});
+
+function send(obj) {
+  if (ws && ws.readyState === 1) { ws.send(JSON.stringify(obj)); return true; }
+  say("Not connected: nothing was sent. The page reconnects by itself; try again once it says connected.", true);
+  return false;
+}
+function act(action, keepQueue = false) {
+  if (inflight !== null) { say(ON_ITS_WAY); return; }  // a second click (a double-click): one move only
+  if (!keepQueue) queue = [];
+  if (!send({ type: "act", action, version: view ? view.version : -1 })) { queue = []; return; }
+  inflight = view ? view.version : -1;
+  document.body.dataset.inflight = "yes";
+  document.body.dataset.sent = action;
+  for (const b of document.querySelectorAll("#moves button, #answers button")) b.disabled = true;
+  say(SENDING);
+}
+const SENDING = "Sending your move…", ON_ITS_WAY = "Your move is on its way: wait for the table to answer.";
+function landed() { inflight = null; document.body.dataset.inflight = "no"; }
+function refused(msg) { landed(); queue = []; say(`Refused: ${msg.message}.`, true); }
+function say(text, refusedNow = false) { const m = $("message"); m.textContent = text; m.className = refusedNow ? "refused" : ""; }
 
 function welcome(msg) {
   cards = msg.cards; unit = msg.unit;
-  queue = []; sentAt = -1; rejoined = true;  // a new connection (a restarted server numbers its versions anew)
+  queue = []; sentAt = -1; rejoined = true; landed();  // a new connection (a restarted server numbers its versions anew)
   $("title").textContent = msg.ruleset + (msg.options.length ? ` + ${msg.options.join(", ")}` : "");
   document.title = `${msg.ruleset}: ${msg.seat}`;
   $("rules").textContent = msg.rules;
@@ -58,13 +99,17 @@ function welcome(msg) {
 
 const drawChoice = (v) => v.moves.some((m) => m.op === "draw") && v.obs.decision.kind === "turn";
 const inMulligan = (v) => v.moves.length > 0 && v.obs.decision.kind === "mulligan";
+const playing = (v) => !drawChoice(v) && !inMulligan(v);  // a card's own moves (not a draw's or a mulligan's)
+const liveCard = (v, c) => v.moves.some((m) => m.card === c && m.op !== "discard");
 
 function render(v) {
   const myTurnNow = v.moves.length > 0 && (!view || !view.moves.length || view.obs.hand_no !== v.obs.hand_no);
   const fresh = rejoined || !view || view.version !== v.version;
   rejoined = false;
+  const wasDraw = view && drawChoice(view);
   view = v;
   if (fresh) {
+    if (inflight !== null) { landed(); if ([SENDING, ON_ITS_WAY].includes($("message").textContent)) say(""); }
     if (!queue.length && v.version !== sentAt) sentAt = -1;  // the last queued step was taken
     if (!drawChoice(v) && !inMulligan(v)) { choosing = false; thrown.clear(); }
     if (inMulligan(v) && !queue.length) choosing = true;  // a mulligan under way (a page opened mid-way)
@@ -77,95 +122,115 @@ function render(v) {
   document.body.dataset.version = v.version;
   document.body.dataset.decide = v.moves.length ? "yes" : "no";  // for people using assistive tools, and tests
   document.body.dataset.handOver = v.hand_over || v.match_over ? "yes" : "no";
+  document.body.dataset.matchOver = v.match_over ? "yes" : "no";
   const o = v.obs;
   $("you").textContent = `You are ${o.player} (side ${o.side})`;
   $("trip").textContent = `Hand ${o.hand_no + 1} · trip ${o.target} ${unit} · ${o.draw_pile} cards to draw`;
   const dp = o.discard_pile;
-  $("discard").replaceChildren("Discard pile: ", dp.length ? chip(dp[dp.length - 1]) : el("span", { class: "muted", text: "empty" }),
+  $("discard").replaceChildren("Discard pile: ", dp.length ? chipOf(dp[dp.length - 1]) : el("span", { class: "muted", text: "empty" }),
     dp.length > 1 ? ` and ${dp.length - 1} below` : "");
-  renderSides(v);
-  const d = o.decision;
-  $("turn").textContent = v.match_over ? "The match is over." : v.hand_over ? "The hand is over." :
-    d.player === o.player ? "Your move." : `${d.player} plays now.`;
-  renderHand(v, myTurnNow);
+  renderSides(v, names, unit);
+  renderTurn(v);
+  renderBotSeat(v);
+  renderHand(v, myTurnNow || (fresh && (wasDraw || !liveCard(v, o.hand[selected]))));
   renderPrompt(v);
   renderLog(v);
-  renderSheet(v);
+  renderSheet(v, tableId, secret);
+}
+const chipOf = (id) => el("span", { class: `chip k-${kind(id)}`, text: name(id) });
+
+// Whose turn it is, in a banner, and said to a screen reader when it changes (with the reason of a refusal,
+// #message is polite too).
+function renderTurn(v) {
+  const d = v.obs.decision, t = $("turn");
+  const mine = v.moves.length > 0;
+  const seat = v.seats.find((x) => x.name === d.player);
+  const who = seat && seat.kind !== "person" ? `${d.player} (the ${seat.kind} bot)` : d.player;
+  const text = v.match_over ? "The match is over." : v.hand_over ? "The hand is over." :
+    mine ? (v.question ? "YOUR TURN: answer the question below." : "YOUR TURN: choose a card, then a move.") :
+    `${who} plays now.`;
+  t.textContent = text;
+  t.classList.toggle("mine", mine);
+  document.body.dataset.turn = mine ? "mine" : "theirs";
+  const say = mine && v.question ? `Your turn. ${v.question}` : text;
+  if (say !== announced) { announced = say; $("announce").textContent = say; }
 }
 
-function renderSides(v) {
-  const box = $("sides"); box.replaceChildren();
-  for (const [s, side] of Object.entries(v.obs.sides)) {
-    const seats = v.seats.filter((x) => x.side === s).map((x) => {
-      const n = v.obs.hand_sizes[x.name];
-      const who = x.kind === "person" ? "" : ` · ${x.kind} bot`;
-      return el("div", { class: `seat${x.here ? "" : " away"}`, title: x.here ? "here" : "away",
-        text: `${x.name}${x.name === v.obs.player ? " (you)" : ""}${who} · ${n} cards${x.here ? "" : " · away"}` });
-    });
-    const top = (pile) => (pile.length ? chip(pile[pile.length - 1]) : el("span", { class: "muted", text: "empty" }));
-    const safeties = el("span");
-    for (const c of side.safeties) safeties.append(chip(c));
-    for (const c of side.coup_fourres) safeties.append(chip(c, true));
-    if (!safeties.childNodes.length) safeties.append(el("span", { class: "muted", text: "none" }));
-    const dist = el("span");
-    for (const [c, n] of Object.entries(side.distance)) dist.append(el("span", { class: "chip k-distance", text: `${name(c)} ×${n}` }));
-    const pct = Math.min(100, Math.round((100 * side.miles) / Math.max(1, v.obs.target)));
-    box.append(el("div", { class: `side${s === v.obs.side ? " mine" : ""}`, "data-side": s },
-      el("div", { class: "who" }, `Side ${s}`, ...seats),
-      el("div", { text: `${side.miles} / ${v.obs.target} ${unit}${side.limit != null ? ` · limit ${side.limit}` : ""}${side.moving ? " · rolling" : ""}` }),
-      el("div", { class: "meter" }, el("div", { style: `width:${pct}%` })),
-      el("div", { class: "piles" }, el("span", {}, "Battle: ", top(side.battle)), el("span", {}, "Speed: ", top(side.speed))),
-      el("div", { class: "piles" }, el("span", {}, "Safeties: ", safeties)),
-      el("div", { class: "piles" }, el("span", {}, "Distance: ", dist.childNodes.length ? dist : el("span", { class: "muted", text: "none" })))));
-  }
+function renderBotSeat(v) {
+  const me = v.seats.find((x) => x.name === v.obs.player);
+  const bot = me && me.kind !== "person";
+  $("botseat").hidden = !bot;
+  if (!bot) return;
+  $("botseat-text").textContent = me.asking
+    ? `The ${me.kind} bot plays your seat; you asked the host for it back.`
+    : `The host gave your seat to the ${me.kind} bot: you are watching.`;
+  $("ask-back").hidden = me.asking;
 }
+$("ask-back").addEventListener("click", () => send({ type: "ask-back" }));
 
 function movesFor(card) { return view.moves.filter((m) => m.card === card); }
 
 function renderHand(v, reset) {
-  const hand = v.obs.hand, box = $("hand"); box.replaceChildren();
-  const playing = !drawChoice(v) && !inMulligan(v);  // a card's own moves (not a draw's or a mulligan's)
+  const hand = v.obs.hand, box = $("hand"), play = playing(v);
+  const hadFocus = box.contains(document.activeElement);
+  box.replaceChildren();
   if (reset || selected >= hand.length) {  // a new decision: the first card that can be played
-    const live = hand.findIndex((c) => movesFor(c).some((m) => m.op !== "discard"));
-    selected = live >= 0 && playing ? live : 0;
+    const live = hand.findIndex((c) => liveCard(v, c));
+    selected = live >= 0 && play ? live : Math.min(selected, Math.max(0, hand.length - 1));
   }
   box.classList.toggle("choosing", choosing);
+  box.classList.toggle("waiting", !v.moves.length);
+  $("hand-panel").hidden = !hand.length && $("botseat").hidden;  // a hand played out: nothing to show there
   hand.forEach((c, i) => {
-    const live = !playing || movesFor(c).some((m) => m.op !== "discard");
+    const live = !play || liveCard(v, c);
     const isNew = v.obs.decision.drawn && v.obs.decision.player === v.obs.player && i === hand.length - 1;
     const out = choosing && thrown.has(i);
-    const b = el("button", { class: `card k-${kind(c)}${live ? "" : " dead"}${i === selected ? " selected" : ""}${isNew ? " new" : ""}${out ? " thrown" : ""}`,
-      "data-card": c, "data-index": String(i), title: playing ? v.why_not[c] || "" : "",
+    const why = play && v.moves.length ? v.why_not[c] || "" : "";
+    const b = el("button", { type: "button", class: `card k-${kind(c)}${live && v.moves.length ? "" : " dead"}${isNew ? " new" : ""}${out ? " thrown" : ""}`,
+      "data-card": c, "data-index": String(i), title: why, tabIndex: i === selected ? 0 : -1,
       "data-moves": v.moves.map((m, n) => (m.card === c ? n + 1 : 0)).filter((n) => n).join(",") },
-      el("span", { class: "kind", text: out ? "throw away" : kind(c) }), el("span", { class: "name", text: name(c) }));
+      el("span", { class: "kind", text: out ? "throw away" : kind(c) }), el("span", { class: "name", text: name(c) }),
+      el("span", { class: "sr-only", text: (isNew ? ", new" : "") + (why ? `, cannot be played: ${why}` : "") }));
     if (choosing) b.setAttribute("aria-pressed", out ? "true" : "false");
     b.addEventListener("click", () => {
       selected = i;
       if (choosing) { toggleThrow(i); return; }
       showMoves(); markSelected();
-      if (playing && v.why_not[c]) say(`${name(c)}: ${v.why_not[c]}.`); else say("");
+      say(why ? `${name(c)}: ${why}.` : "");
     });
     box.append(b);
   });
+  markSelected();
   showMoves();
+  if (hadFocus || (reset && v.moves.length && play && document.activeElement === document.body)) focusSelected();
 }
-function markSelected() { document.querySelectorAll("#hand .card").forEach((b, i) => b.classList.toggle("selected", i === selected)); }
+function markSelected() {
+  document.querySelectorAll("#hand .card").forEach((b, i) => {
+    b.classList.toggle("selected", i === selected);
+    b.tabIndex = i === selected ? 0 : -1;
+    if (i === selected) b.setAttribute("aria-current", "true"); else b.removeAttribute("aria-current");
+  });
+  const c = view && view.obs.hand[selected], why = c && playing(view) && view.moves.length ? view.why_not[c] : "";
+  $("why").textContent = why ? `${name(c)} cannot be played: ${why}.` : "";
+}
+function focusSelected() { const b = document.querySelector(`#hand .card[data-index='${selected}']`); if (b) b.focus(); }
 
 function showMoves() {
   const box = $("moves"); box.replaceChildren();
   if (!view || !view.moves.length || view.obs.decision.kind !== "turn" || drawChoice(view)) return;
-  const c = view.obs.hand[selected];
+  const c = view.obs.hand[selected], at = view.version;
   const list = view.moves.map((m, i) => [m, i]).filter(([m]) => m.card === c);
   const shown = list.length ? list : view.moves.map((m, i) => [m, i]);
   for (const [m, i] of shown) {
-    box.append(el("button", { class: "move", "data-action": m.action, "data-n": String(i + 1), onclick: () => act(m.action) },
+    box.append(el("button", { type: "button", class: "move", "data-action": m.action, "data-n": String(i + 1), disabled: inflight !== null,
+      onclick: () => { if (view.version === at) act(m.action); } },  // a button of a table that moved on does nothing
       el("span", { class: "n", text: String(i + 1) }), m.words));
   }
 }
 
 // -- the prompts: a window (coup fourré, fast play), the extension, the draw, the mulligan ----------
 function answer(label, key, attrs, onclick) {
-  return el("button", { ...attrs, "data-key": key, onclick }, el("span", { class: "n", text: key }), ` · ${label}`);
+  return el("button", { type: "button", ...attrs, "data-key": key, onclick }, el("span", { class: "n", text: key }), ` · ${label}`);
 }
 
 function toggleThrow(i) {
@@ -192,6 +257,7 @@ function renderPrompt(v) {
   p.dataset.kind = "";
   if (!v.question || queue.length || sentAt === v.version) { p.classList.remove("open"); return; }  // a mulligan on its way
   p.classList.add("open");
+  const at = v.version, once = (f) => () => { if (view.version === at) f(); };
   if (choosing) {  // the mulligan's cards are chosen in the hand below
     const n = thrown.size, size = v.obs.hand.length - n;
     p.dataset.kind = "mulligan";
@@ -210,15 +276,15 @@ function renderPrompt(v) {
     p.dataset.kind = "draw";
     const pile = v.moves.find((m) => m.op === "draw" && m.action === "draw");
     const top = v.moves.find((m) => m.op === "draw" && m.action !== "draw");
-    if (pile) a.append(answer(pile.words, "p", { "data-action": pile.action }, () => act(pile.action)));
-    if (top) a.append(answer(top.words, "t", { "data-action": top.action }, () => act(top.action)));
+    if (pile) a.append(answer(pile.words, "p", { "data-action": pile.action }, once(() => act(pile.action))));
+    if (top) a.append(answer(top.words, "t", { "data-action": top.action }, once(() => act(top.action))));
     if (v.moves.some((m) => m.op === "mulligan")) a.append(answer("mulligan…", "m", { id: "mulligan-start" }, startMulligan));
     return;
   }
   p.dataset.kind = v.obs.decision.kind;
   for (const m of v.moves) {
     const yes = YES.has(m.op);
-    a.append(answer(m.words, yes ? "y" : "n", { class: yes ? "yes" : "", "data-action": m.action }, () => act(m.action)));
+    a.append(answer(m.words, yes ? "y" : "n", { class: yes ? "yes" : "", "data-action": m.action }, once(() => act(m.action))));
   }
 }
 
@@ -228,43 +294,26 @@ function renderLog(v) {
   log.scrollTop = log.scrollHeight;
 }
 
-function renderSheet(v) {
-  const sh = v.sheets, box = $("sheet");
-  box.replaceChildren();
-  const sides = Object.keys(sh.totals);
-  if (sh.hands.length) {
-    const t = el("table", { class: "sheet" });
-    const last = sh.hands[sh.hands.length - 1];
-    t.append(el("tr", {}, el("th", { text: `Hand ${sh.hands.length}` }), ...sides.map((s) => el("th", { text: `Side ${s}` }))));
-    for (const [line, label] of Object.entries(sh.labels)) {
-      if (line !== "total" && sides.every((s) => !last[s][line])) continue;
-      t.append(el("tr", {}, el("td", { text: label }), ...sides.map((s) => el("td", { text: String(last[s][line]) }))));
-    }
-    t.append(el("tr", {}, el("th", { text: "Match" }), ...sides.map((s) => el("th", { text: String(sh.totals[s]) }))));
-    box.append(t);
-    if (sh.hands.length > 1) {
-      const all = el("table", { class: "sheet" });
-      all.append(el("tr", {}, el("th", { text: "Hands" }), ...sides.map((s) => el("th", { text: `Side ${s}` }))));
-      sh.hands.forEach((h, i) => all.append(el("tr", {}, el("td", { text: `Hand ${i + 1}` }), ...sides.map((s) => el("td", { text: String(h[s].total) })))));
-      box.append(el("details", {}, el("summary", { text: "Every hand" }), all));
-    }
-  } else box.append(el("p", { class: "muted", text: "No hand finished yet." }));
-  $("status").textContent = v.status || "";
-  $("sheet-panel").classList.toggle("over", v.hand_over || v.match_over);
-  const nb = $("next-hand");
-  nb.hidden = !v.hand_over || v.you_ready;
-  const waiting = v.seats.filter((x) => x.kind === "person" && !x.ready).map((x) => x.name);
-  $("ready").textContent = v.hand_over && v.you_ready ? `Waiting for ${waiting.join(", ")} to press Next hand.` : "";
-  const ex = $("export");
-  ex.hidden = !v.match_over;
-  ex.href = `/export/${tableId}/${secret}`;
+function nextHand() { if (send({ type: "next-hand" })) say("Waiting for the next hand…"); }
+$("next-hand").addEventListener("click", nextHand);
+$("again").addEventListener("click", () => { if (send({ type: "again" })) $("again").disabled = true; });
+setInterval(() => tickAway(), 1000);
+
+// A move by its number: 1-9 at once; where there are 10 moves or more, a 1 waits a moment for a second digit.
+function digit(k) {
+  clearTimeout(digitTimer);
+  digits += k;
+  const n = Number(digits), total = view.moves.length;
+  const go = () => { const m = view.moves[Number(digits) - 1]; digits = ""; if (m) act(m.action); else say(`No move ${n}.`, true); };
+  if (n * 10 <= total && digits.length < 2) digitTimer = setTimeout(go, 900); else go();
 }
 
-$("next-hand").addEventListener("click", () => send({ type: "next-hand" }));
-
 document.addEventListener("keydown", (e) => {
-  if (!view || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (!view || e.ctrlKey || e.metaKey || e.altKey || $("game").inert) return;
   const hand = view.obs.hand;
+  if (e.key === "Enter" && view.hand_over && !view.you_ready && document.activeElement.tagName !== "BUTTON") {
+    nextHand(); e.preventDefault(); return;  // Enter deals on at a hand's end
+  }
   if ($("prompt").classList.contains("open")) {  // a prompt's answers, by the key each shows
     const key = e.key === "Escape" ? "Esc" : e.key;
     const all = [...document.querySelectorAll("#answers button")].filter((x) => !x.disabled);
@@ -273,21 +322,26 @@ document.addEventListener("keydown", (e) => {
     if (choosing && e.key === " " && hand.length) { toggleThrow(selected); e.preventDefault(); return; }
     if (!choosing && e.key !== "ArrowRight" && e.key !== "ArrowLeft") return;
   }
-  if (/^[1-9]$/.test(e.key)) { const m = view.moves[Number(e.key) - 1]; if (m) act(m.action); return; }
+  if (/^[0-9]$/.test(e.key) && view.moves.length && !choosing) { digit(e.key); e.preventDefault(); return; }
   if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
     if (!hand.length) return;
     selected = (selected + (e.key === "ArrowRight" ? 1 : hand.length - 1)) % hand.length;
-    markSelected(); showMoves(); e.preventDefault(); return;
+    markSelected(); showMoves(); focusSelected();
+    const c = hand[selected];
+    if (!choosing && view.moves.length && playing(view) && view.why_not[c]) say(`${name(c)}: ${view.why_not[c]}.`); else say("");
+    e.preventDefault(); return;
   }
   if (choosing) return;
   const c = hand[selected];
-  if (e.key === "Enter" && c && document.activeElement.tagName !== "BUTTON") {
+  const onCard = document.activeElement.closest && document.activeElement.closest("#hand");
+  if (e.key === "Enter" && c && (onCard || document.activeElement.tagName !== "BUTTON")) {
+    e.preventDefault();
     const m = movesFor(c).find((x) => x.op !== "discard");
     if (m) act(m.action); else if (view.why_not[c]) say(`${name(c)}: ${view.why_not[c]}.`, true);
-  } else if (e.key === "d" && c) {
+  } else if (e.key === "d" && c && view.moves.length) {
     const m = movesFor(c).find((x) => x.op === "discard");
     if (m) act(m.action); else act(`discard ${c}`);  // the server says why not
-  } else if (e.key === "Enter" && view.hand_over && !view.you_ready) send({ type: "next-hand" });
+  }
 });
 
 connect();

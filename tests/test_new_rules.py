@@ -1,0 +1,160 @@
+"""The rules that needed a mechanism of their own (issue 43): each bundled under its contract id with its
+source, composing with every edition or refused as listed, playing whole matches through the public API,
+and replayed by conformance scenarios that fail without the option (so the scenario tells the rule apart).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+import mbrules
+from mbrules._paths import bundled_dir
+from mbrules.ruleset import RulesetError
+from mbrules.ruleset.loader import load_ruleset
+from mbrules.scenario.replay import replay_file
+from mbrules.testing import api_test
+
+EDITIONS = ["parker-1971", "winning-moves", "kids-115", "wikipedia", "dujardin-classic", "asmodee-2014", "express"]
+# option id -> the player counts api_test plays it at
+NEW_OPTIONS = {
+    "empty-pile-ends-hand": (2, 4),
+    "safety-replacement-draw": (2, 4),
+}
+CONFORMANCE = Path(__file__).parent / "conformance" / "options"
+
+
+@pytest.mark.parametrize("option", sorted(NEW_OPTIONS))
+def test_new_rule_is_bundled_under_its_contract_id_with_its_source(option):
+    """Each option names where people play it, and every value it sets carries a citation."""
+    doc = yaml.safe_load((bundled_dir() / "options" / f"{option}.yaml").read_text(encoding="utf-8"))
+    assert doc["kind"] == "option" and doc["id"] == option and doc["source"]
+    for section, body in doc.items():
+        if isinstance(body, dict) and section not in ("group",):
+            for key, value in body.items():
+                assert isinstance(value, dict) and (value.get("source") or value.get("decided")), (
+                    f"{option}: {section}.{key} carries no citation"
+                )
+
+
+@pytest.mark.parametrize("option", sorted(NEW_OPTIONS))
+def test_new_rule_composes_onto_every_edition_or_is_refused_as_listed(option):
+    from test_option_edition_pairs import REFUSED
+
+    for edition in EDITIONS:
+        try:
+            load_ruleset(edition, options=[option])
+        except RulesetError as exc:
+            assert (edition, option) in REFUSED and exc.refusal, exc
+
+
+@pytest.mark.parametrize("option", sorted(NEW_OPTIONS))
+def test_new_rule_scenarios_pass_with_the_option_and_fail_without_it(option, tmp_path):
+    """A file whose scenarios all pass whether or not the option is on would not pin the rule (a document
+    may check what the option leaves as it was: the first fails without it)."""
+    files = sorted(CONFORMANCE.glob(f"opt-{option}*.yaml"))
+    assert files
+    for f in files:
+        assert all(r.passed for r in replay_file(f)), f
+        doc = next(yaml.safe_load_all(f.read_text(encoding="utf-8")))
+        doc["options"] = [o for o in doc["options"] if o != option]
+        bare = tmp_path / f.name
+        bare.write_text(yaml.safe_dump(doc, allow_unicode=True), encoding="utf-8")
+        assert not all(r.passed for r in replay_file(bare)), f"{f.name}'s first scenario passes without {option}"
+
+
+@pytest.mark.parametrize("option", sorted(NEW_OPTIONS))
+def test_new_rule_plays_whole_matches_through_the_public_api(option):
+    """Every invariant, the transition checker and the score oracle hold in random matches."""
+    for players in NEW_OPTIONS[option]:
+        api_test(mbrules.load_game("winning-moves", players=players, options=[option]), matches=2, seed=5)
+
+
+def test_empty_pile_ends_hand_every_hand_ends_when_nothing_is_left_to_draw():
+    """With the option no turn is played once nothing can be drawn: every hand's last action drew or
+    completed the trip, and no player plays out the cards left in hand."""
+    game = mbrules.load_game("winning-moves", players=4, options=["each-for-himself", "empty-pile-ends-hand"])
+    for seed in range(3):
+        state = game.new_match(seed=seed)
+        while not state.is_terminal():
+            state.apply(state.legal_actions()[0])
+        snap = state.snapshot()
+        assert len(snap.draw_pile) == 0 or snap.completer >= 0
+        assert any(snap.hands), "cards are left in hand, not played out"
+
+
+# -- the programs' profiles: "play as there" (rulesets/playaural.yaml, sisyphus-bbs.yaml, bsd-mille.yaml)
+
+
+def test_playaural_profile_plays_the_defaults_of_its_options_py_and_its_hard_coded_rules():
+    """PlayAural's MileByMileOptions defaults and the rules game.py/cards.py hard-code, value by value."""
+    for players in (2, 3, 4, 6):
+        rs = load_ruleset("playaural")
+        pc = rs.player_counts[str(players)]
+        assert (pc.target, pc.extension_to, pc.sides) == (1000, None, players)  # round_distance, individual
+        assert str(players) not in rs.removals or not rs.removals[str(players)].cards  # build_standard_deck
+    assert rs.turn.reshuffles.value > 0  # reshuffle_discard_pile
+    assert rs.play.go_with_rolling_safety.value is False  # _can_play_remedy
+    assert rs.coup_fourre.bonus_turn.value == "queued"  # dirty_trick_bonus_turn_player_ids
+    assert rs.play.safety_replacement_draw.value is True  # _play_safety
+    assert rs.play.overshoot.value is False and rs.play.stacked_hazards.value is False  # perfect crossing, no stacking
+    assert rs.turn.pass_over_held.value == 0 and rs.match.target_points.value == 5000  # rig none, winning_score
+
+
+def test_sisyphus_and_bsd_profiles_play_their_programs_rules():
+    sis = load_ruleset("sisyphus-bbs")
+    assert sis.player_counts["2"].target == 1000 and sis.match.mode.value == "finisher"
+    assert sis.play.safety_extra_turn.value is False and sis.coup_fourre.replacement_draw.value is False
+    assert sis.match.tie_break.value == "first_seat" and sis.scoring.delayed_action.value == 0
+    bsd = load_ruleset("bsd-mille")
+    assert "safety" in bsd.play.undiscardable.value and bsd.scoring.extension_bonus_to.value == "finisher"
+
+
+@pytest.mark.parametrize("rid,players", [("playaural", 2), ("playaural", 4), ("sisyphus-bbs", 2), ("bsd-mille", 2)])
+def test_profile_plays_whole_matches_through_the_public_api(rid, players):
+    api_test(mbrules.load_game(rid, players=players), matches=1, seed=2)
+
+
+# -- through the real command
+
+
+def _cli(*args: str):
+    from typer.testing import CliRunner
+
+    from mbrules.cli.app import app
+
+    return CliRunner().invoke(app, list(args), env={"COLUMNS": "240"})
+
+
+def test_show_says_a_table_of_four_cars_without_a_reshuffle_rarely_finishes_and_names_the_fix():
+    """Each for himself at 4+ with no reshuffle: the draw pile runs out before a trip in most hands."""
+    out = _cli("show", "winning-moves", "--option", "each-for-himself", "-p", "4")
+    assert out.exit_code == 0 and "warning:" in out.stdout and "reshuffle-discard" in out.stdout
+    fixed = _cli("show", "winning-moves", "--option", "each-for-himself", "--option", "reshuffle-discard", "-p", "4")
+    assert "warning:" not in fixed.stdout
+    assert "warning:" not in _cli("show", "winning-moves", "-p", "4").stdout  # partners: two cars
+    import json
+
+    doc = json.loads(_cli("show", "playaural", "-p", "6", "--json").stdout)
+    assert doc["players"]["warning"] is None  # PlayAural reshuffles
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--ruleset", "playaural", "-p", "4"),
+        ("--ruleset", "sisyphus-bbs", "-p", "2"),
+        ("--ruleset", "bsd-mille", "-p", "2"),
+        ("--option", "empty-pile-ends-hand", "-p", "3"),
+        ("--option", "safety-replacement-draw", "-p", "2"),
+    ],
+)
+def test_play_records_a_match_that_replays(args, tmp_path):
+    """mbrules play --record then mbrules replay: the recorded match replays step for step."""
+    rec = tmp_path / "game.yaml"
+    out = _cli("play", *args, "--seed", "4", "--record", str(rec))
+    assert out.exit_code == 0, out.stderr
+    again = _cli("replay", str(rec))
+    assert again.exit_code == 0 and " 0 failed" in again.stdout, again.stdout[-500:]

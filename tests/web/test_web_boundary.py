@@ -1,0 +1,134 @@
+"""The server's boundary against a real server process on 127.0.0.1: a message or a body nested
+deeper than the JSON parser goes is refused like any malformed one (the socket kept), and JSON's
+``true`` is no number anywhere a number is asked (a seat, a seed, a pause, a player count, a version)."""
+
+from __future__ import annotations
+
+import web_extra  # noqa: F401  (first: skips this module without the extra 'web')
+
+import httpx
+import pytest
+
+from web_helpers import SeatClient, Server, module_server, path
+
+SEATS = ["person", "heuristic", "heuristic", "person"]
+DEEP = "[" * 3000 + "]" * 3000  # 6,000 bytes: under the 16 KiB bound, past the parser's recursion limit
+
+
+server = pytest.fixture(scope="module", name="server")(module_server)
+
+
+@pytest.fixture()
+def table(server):
+    """A new table whose first decision is p1's (a person), its page connected."""
+    t = server.open_table(seats=SEATS, seed=5)
+    p1 = SeatClient(t["seats"][0]["url"])
+    p1.until(lambda m: m["type"] == "state" and bool(m["moves"]))
+    yield t, p1
+    p1.close()
+
+
+def test_a_deeply_nested_message_is_refused_in_words_and_the_socket_kept(server, table):
+    """3,000 brackets raise RecursionError in the parser: that is a malformed message (not-a-move), not a
+    socket closed with a traceback; the seat goes on playing on the same socket."""
+    t, p1 = table
+    before = p1.view["version"]
+    for raw in (DEEP, '{"type": "act", "action": ' + DEEP + ', "version": %d}' % before):
+        p1.send(raw)
+        answer = p1.until(lambda m: m["type"] == "refused")
+        assert answer["code"] == "not-a-move"
+    p1.act(p1.view["moves"][0]["action"])  # the same socket still plays
+    assert p1.until(lambda m: m["type"] == "state" and m["version"] > before)
+
+
+def test_a_deeply_nested_request_body_is_refused_400(server):
+    """A body nested past the parser's limit is a malformed request: 400 with a sentence, no 500."""
+    for url in ("/api/preview", "/api/tables"):
+        r = server.http.post(url, content=DEEP, headers={"content-type": "application/json"})
+        assert r.status_code == 400, r.text
+        assert r.json() == {"errors": ["the request's JSON is nested too deeply"]}
+
+
+def test_json_true_is_no_number_when_a_table_is_opened(server):
+    """``true`` for the players, the seed or the bots' pause is refused (Python's bool is an int; JSON's is not)."""
+    base = {"ruleset": "winning-moves", "options": [], "players": 4, "seats": SEATS, "pace": 0}
+    with httpx.Client(base_url=server.url, timeout=30, transport=httpx.HTTPTransport(local_address="127.0.0.7")) as h:
+        for change, words in (
+            ({"seed": True}, "a seed is a whole number from 0"),
+            ({"pace": True}, "the bots' pause is a number of seconds"),
+            ({"pace": "1"}, "the bots' pause is a number of seconds"),
+            ({"players": True, "seats": SEATS[:1]}, "players is a whole number from 2 to 12"),
+        ):
+            r = h.post("/api/tables", json={**base, **change})
+            assert (r.status_code, r.json()) == (400, {"errors": [words]}), change
+        r = h.post("/api/tables", json={**base, "upload": {"name": True, "text": "ruleset: x"}})
+        assert r.status_code == 422 and "both strings" in r.text
+
+
+def test_json_true_is_no_seat_for_the_host(server, table):
+    """``"seat": true`` named no seat (it gave p2 to a bot): refused, the table unchanged."""
+    t, _ = table
+    api = path(t["host_url"]).replace("/host/", "/api/host/")
+    for what, body in (("bot", {"seat": True, "bot": "random"}), ("new-link", {"seat": True})):
+        r = server.http.post(f"{api}/{what}", json=body)
+        assert (r.status_code, r.json()) == (400, {"errors": ["seat is a seat number from 0"]}), what
+    assert [s["kind"] for s in server.host(t)["seats"]] == SEATS
+
+
+def test_json_true_is_no_version(server, table):
+    """A move naming the version ``true`` is stale even at version 1 (true == 1 in Python)."""
+    t, p1 = table
+    assert p1.view["version"] == 1  # the case that was taken: the deal's first draw, then p1 decides
+    p1.send({"type": "act", "action": p1.view["moves"][0]["action"], "version": True})
+    assert p1.until(lambda m: m["type"] == "refused")["code"] == "stale"
+    assert server.host(t)["version"] == 1
+
+
+def _posing_as_many(server: Server, most: int) -> list[int]:
+    """Requests from 127.0.0.1, each claiming another client address in ``X-Forwarded-For``, until the
+    first 429 (at most ``most``); their status codes."""
+    codes: list[int] = []
+    with httpx.Client(base_url=server.url, timeout=30) as c:
+        while len(codes) < most and 429 not in codes:
+            i = len(codes)
+            codes.append(c.get("/play/x/y", headers={"X-Forwarded-For": f"10.9.{i // 250}.{i % 250 + 1}"}).status_code)
+    return codes
+
+
+def test_forwarded_addresses_are_not_believed_unless_the_host_asks(tmp_path):
+    """By default one address cannot pose as many (uvicorn believes X-Forwarded-For from 127.0.0.1): past
+    the burst its requests are 429 whatever it forwards. With ``--forwarded-allow-ips 127.0.0.1`` (a proxy
+    there), each forwarded address has its own bounds."""
+    from mbrules.web.guard import HTTP_BURST
+
+    plain = Server(tmp_path / "a.sqlite3", tmp_path / "a.log")
+    try:
+        codes = _posing_as_many(plain, 4 * HTTP_BURST)
+    finally:
+        plain.stop()
+    assert codes[-1] == 429 and len(codes) > HTTP_BURST
+    proxied = Server(tmp_path / "b.sqlite3", tmp_path / "b.log", args=("--forwarded-allow-ips", "127.0.0.1"))
+    try:
+        codes = _posing_as_many(proxied, 2 * HTTP_BURST + 50)
+    finally:
+        proxied.stop()
+    assert set(codes) == {404} and len(codes) == 2 * HTTP_BURST + 50
+
+
+def test_a_forwarded_allow_ips_that_names_no_address_is_a_usage_error():
+    import subprocess
+    import sys
+
+    from web_helpers import ROOT
+
+    r = subprocess.run(
+        [sys.executable, "-m", "mbrules.cli", "serve", "--port", "0", "--forwarded-allow-ips", "proxy.lan"],
+        capture_output=True,
+        text=True,
+        cwd=str(ROOT),
+        timeout=60,
+    )
+    assert r.returncode == 2
+    assert r.stderr.strip() == (
+        "mbrules: --forwarded-allow-ips: 'proxy.lan' is not an IP address or network (e.g. 127.0.0.1,10.0.0.0/8, or '*')"
+    )

@@ -1,0 +1,45 @@
+"""The browser table's setup for the rules of issue 43: a table that will rarely finish is said so before
+it opens, naming the option that fixes it; the programs' tables (playaural) open and play through a real
+server."""
+
+from __future__ import annotations
+
+import web_extra  # noqa: F401  (first: skips this module without the extra 'web')
+
+import pytest
+from web_helpers import Server
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    d = tmp_path_factory.mktemp("serve")
+    s = Server(d / "tables.sqlite3", d / "server.log")
+    yield s
+    s.stop()
+
+
+def test_preview_warns_that_four_cars_without_a_reshuffle_rarely_finish(server):
+    """Each for himself at four with no reshuffle: the draw pile runs out first in most hands."""
+    r = server.http.post(
+        "/api/preview", json={"ruleset": "winning-moves", "options": ["each-for-himself"], "players": 4}
+    )
+    assert r.status_code == 200, r.text
+    warning = r.json()["warning"]
+    assert warning and "reshuffle-discard" in warning
+    r = server.http.post(
+        "/api/preview",
+        json={"ruleset": "winning-moves", "options": ["each-for-himself", "reshuffle-discard"], "players": 4},
+    )
+    assert r.json()["warning"] is None
+    r = server.http.post("/api/preview", json={"ruleset": "playaural", "players": 4})
+    assert r.status_code == 200 and r.json()["warning"] is None  # PlayAural reshuffles
+
+
+def test_a_playaural_table_opens_with_bots_and_plays_its_first_hand_out(server):
+    """PlayAural's table (four cars, a reshuffled pile, safeties replaced at once) opens; its bots play."""
+    t = server.open_table(
+        ruleset="playaural", players=4, seats=["person", "heuristic", "heuristic", "heuristic"], seed=1
+    )
+    h = server.host(t)
+    assert [s["kind"] for s in h["seats"]] == ["person", "heuristic", "heuristic", "heuristic"]
+    assert h["ruleset"] == "PlayAural's Mile by Mile, as a new table starts" and h["players"] == 4
