@@ -487,7 +487,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
             if self._phase == P_HAND_OVER and self._deal_next:
                 self.next_hand()
             return
-        self.apply(action)  # the rest, observers, refusals: the general path
+        self._apply(action, None, False)  # the rest, observers, refusals: the general path (no record)
 
     def _quick(self, action: Action) -> bool:
         """The fast path of :meth:`step`, :meth:`step_next` and :meth:`apply`: the commonest actions of
@@ -526,7 +526,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
 
         The same checks and the same game as those calls one by one."""
         if not (type(action) is Action and not self._observers and self._quick(action)):
-            self.apply(action)  # the rest, observers, refusals: the general path (it deals the next hand)
+            self._apply(action, None, False)  # the rest, observers, refusals: the general path (it deals the next hand)
         ph = self._phase
         if ph == P_HAND_OVER and self._deal_next:
             self.next_hand()
@@ -559,6 +559,14 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
                 if self._phase == P_HAND_OVER and self._deal_next:
                     self.next_hand()
                 return t
+        made = self._apply(action, player, True)
+        assert made is not None  # asked for
+        return made
+
+    def _apply(self, action: ActionLike, player: int | None, record: bool) -> Transition | None:
+        """:meth:`apply`'s general path: every action, observers, refusals (the fast path tried first, or not
+        fit: a caller whose fast path refused the action comes here straight). The :class:`Transition`,
+        built only when ``record`` asks for it or an observer hears it (step and step_next read none)."""
         try:
             a = action if type(action) is Action else self._as_action(action)
             if player is not None:
@@ -579,8 +587,9 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         self._note = 0  # what this action's draws do, noted afresh
         self._drawn_more = []
         self._do(a, player)
-        t = self._record(actor, a, n_stock, n_discard)
+        t = self._record(actor, a, n_stock, n_discard) if record or observers else None
         if observers:
+            assert t is not None  # built for them
             for o in observers:
                 o.after_action(self, actor, a)
                 o.transition(self, t)
