@@ -12,6 +12,8 @@ import time
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+from mbrules.ruleset.listing import bundled_ids
+
 from web_helpers import SeatClient, allowed_observations, check_nothing_leaked, module_server, my_move, path
 
 SEATS = ["person", "heuristic", "person", "heuristic"]
@@ -210,8 +212,8 @@ def test_an_upload_that_extends_a_file_is_refused(server, ref):
     )
     assert r.status_code == 422
     assert r.json()["errors"] == [
-        f"mine.yaml:3:10: 'extends' may only name a bundled edition here (asmodee-2014, dujardin-classic, "
-        f"express, kids-115, parker-1971, wikipedia, winning-moves), never a file (got '{ref}')"
+        f"mine.yaml:3:10: 'extends' may only name a bundled edition here ({', '.join(bundled_ids(False))}), "
+        f"never a file (got '{ref}')"
     ]
 
 
