@@ -65,7 +65,8 @@ test-core: $(CORE_STAMP)
 
 # the optional compiled engine: the same source compiled by mypyc into build/compiled (never next to a .py);
 # a process runs it only with MBRULES_COMPILED=1, and only while no source has changed since (docs/performance.md)
-compiled: $(STAMP)
+compiled: $(STAMP)  # needs a C compiler and Python's headers; setuptools (no longer in a new venv from 3.12) if missing
+	$(BIN)/python -c "import setuptools" 2>/dev/null || $(BIN)/python -m pip install $(PIP_FLAGS) setuptools
 	$(BIN)/python -m mbrules._compiled build
 
 # the engine, conformance and differential suites in the compiled engine (CI); MBRULES_COMPILED=require
