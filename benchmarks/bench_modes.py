@@ -57,29 +57,19 @@ def _matches(
 
 
 def _v1(steps: int, seed: int) -> tuple[int, str]:
-    import numpy as np
+    """``bench_env.py``'s v1 loop (winning-moves, 4 players): steps, and a hash of every 97th vector."""
+    sys.path.insert(0, str(HERE))
+    from bench_env import env_run
 
     from mbrules.env import mille_bornes_v1
 
-    env = mille_bornes_v1.env(ruleset="winning-moves", players=4)
-    rng = np.random.default_rng(seed)
     h = hashlib.sha256()
-    done = m = 0
-    while done < steps:
-        env.reset(seed=seed * 100_003 + m)
-        m += 1
-        for _agent in env.agent_iter():
-            obs, _r, term, trunc, _i = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            if done % 97 == 0:
-                h.update(obs["observation"].tobytes())
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(len(legal))]))
-            done += 1
-            if done >= steps:
-                break
+
+    def seen(i: int, obs: dict) -> None:
+        if i % 97 == 0:
+            h.update(obs["observation"].tobytes())
+
+    done = env_run(mille_bornes_v1, "winning-moves", 4, steps, seed, seen)
     return done, h.hexdigest()[:12]
 
 
