@@ -31,7 +31,7 @@ def serve(
         None,
         "--bot-workers",
         metavar="N",
-        help="Worker processes the bots think in (default: one a core but one, at most 4; 1 on 2 cores).",
+        help="Worker processes the slow bots (expert) think in (default: one a core but one, at most 4; 1 on 2 cores).",
     ),
 ) -> None:
     """Host tables in the browser: a host opens a table, friends join by link, bots fill seats.

@@ -24,3 +24,25 @@ def pytest_collection_modifyitems(config, items):
         path = str(item.fspath)
         if f"{os.sep}cluster{os.sep}" in path or "ray" in os.path.basename(path):
             item.add_marker(pytest.mark.xdist_group("ray"))
+
+
+# `MBRULES_TEST_CPU=FILE pytest ...` appends one line per test to FILE: its CPU seconds in this process
+# (setup, call and teardown: a module fixture's cost lands on the first test that uses it), the CPU seconds of
+# the child processes it waited for, and its node id, tab-separated. Wall time means little on a shared
+# machine; CPU time is what `make test` costs two cores. benchmarks/test_cpu.py sums the lines per file.
+_CPU_LOG = os.environ.get("MBRULES_TEST_CPU")
+
+if _CPU_LOG:
+    import resource
+    import time
+
+    import pytest
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(item, nextitem):
+        own, kids = time.process_time(), resource.getrusage(resource.RUSAGE_CHILDREN)
+        yield
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        child = after.ru_utime + after.ru_stime - kids.ru_utime - kids.ru_stime
+        with open(_CPU_LOG, "a", encoding="utf-8") as log:
+            log.write(f"{time.process_time() - own:.4f}\t{child:.4f}\t{item.nodeid}\n")

@@ -31,6 +31,7 @@ OPTIONS = [
     "shutout-to-each-opponent",
     "no-100-no-200-bonus",
     "french-end-bonuses",
+    "french-extension-end-bonuses",
     "fixed-hands",
     "finisher-wins",
     "tie-first-seat",
@@ -415,6 +416,7 @@ OPTION_CHANGES = {
             "scoring.lines.no_100_no_200.when.trip_completed",
             "scoring.lines.no_100_no_200.to",
             "scoring.lines.no_100_no_200.when.none_played",
+            "scoring.lines.no_100_no_200.label",
         },
     ),
     "french-end-bonuses": (
@@ -422,16 +424,61 @@ OPTION_CHANGES = {
         {
             f"scoring.lines.{name}.{key}"
             for name, keys in (
-                ("empty_hand", ("points", "to", "when.hand_empty", "when.trip_completed")),
-                ("empty_hand_arrival", ("points", "to", "when.hand_empty", "when.trip_completed")),
-                ("one_safety_arrival", ("points", "to", "when.trip_completed", "when.safeties")),
-                ("no_25_arrival", ("points", "to", "when.trip_completed", "when.none_played")),
+                (
+                    "fin_contrat_200",
+                    ("points", "to", "exclusive", "label", "when.ended_empty_handed", "when.trip_completed"),
+                ),
+                ("fin_contrat", ("points", "to", "exclusive", "label", "when.ended_empty_handed")),
+                (
+                    "fin_limite_expert",
+                    (
+                        "points",
+                        "to",
+                        "exclusive",
+                        "label",
+                        "when.trip_completed",
+                        "when.played.d200.at_least",
+                        "when.played.d200.at_most",
+                    ),
+                ),
+                (
+                    "fin_limite",
+                    (
+                        "points",
+                        "to",
+                        "exclusive",
+                        "label",
+                        "when.trip_completed",
+                        "when.played.d200.at_least",
+                        "when.played.d200.at_most",
+                    ),
+                ),
             )
             for key in keys
         }
         | {"scoring.lines"},
     ),
     "fixed-hands": ("winning-moves", {"match.mode.value"}),
+    "french-extension-end-bonuses": (
+        "winning-moves",
+        {
+            f"scoring.lines.{name}.{key}"
+            for name, keys in (
+                ("fin_acrobate_vitesse", ("when.safeties", "when.played.d25.at_least", "when.played.d25.at_most")),
+                ("fin_acrobate_sans_escale", ("when.safeties", "when.ended_empty_handed")),
+                ("fin_acrobate_expert", ("when.safeties", "when.played.d200.at_least", "when.played.d200.at_most")),
+                (
+                    "fin_expert_200",
+                    ("when.ended_empty_handed", "when.played.d200.at_least", "when.played.d200.at_most"),
+                ),
+                ("fin_vitesse", ("when.played.d25.at_least", "when.played.d25.at_most")),
+                ("fin_acrobate", ("when.safeties",)),
+                ("fin_expert", ("when.played.d200.at_least", "when.played.d200.at_most")),
+            )
+            for key in ("points", "to", "exclusive", "label", "when.trip_completed", *keys)
+        }
+        | {"scoring.lines"},
+    ),
     "finisher-wins": ("winning-moves", {"match.mode.value"}),
     "tie-first-seat": ("winning-moves", {"match.tie_break.value"}),
     "tie-another-hand": ("winning-moves", {"match.tie_break.value"}),

@@ -81,10 +81,10 @@ def play_one_hand(game: mbrules.Game, seed: int, prefers: list[bool], cap: int, 
 
 
 OPTION_SETS = [
-    ["draw-from-discard"],
-    ["draw-from-discard", "reshuffle-discard"],
-    ["draw-from-discard", "play-then-draw"],
-    ["draw-from-discard", "each-for-himself"],
+    ["draw-from-discard", "discard-draw-must-play"],
+    ["draw-from-discard", "discard-draw-must-play", "reshuffle-discard"],
+    ["draw-from-discard", "discard-draw-must-play", "play-then-draw"],
+    ["draw-from-discard", "discard-draw-must-play", "each-for-himself"],
 ]
 _GAMES: dict[tuple[str, ...], mbrules.Game] = {}
 
@@ -113,15 +113,27 @@ def test_adversarial_seats_end_every_hand_within_the_bound(options, players, see
     assert taken <= bound, f"the hand took more than {bound} turn actions"
 
 
-def test_without_the_rule_the_same_seats_never_end_the_hand(tmp_path: Path):
-    """The defect the rule fixes: draw-from-discard with turn.discard_draw_must_play off, and the same
-    seats go past the bound (they take the top and discard it again for ever)."""
-    off = tmp_path / "discard-draw-free.yaml"
+def test_draw_from_discard_alone_ends_every_hand_by_the_stall_rule():
+    """The sources' discard draw (racecard, the OCaml game) asks nothing of the taker: the same seats then
+    take the top and discard it again, and the stall rule (turn.stall_discards, a ruling) ends the hand:
+    each stretch with no draw from the draw pile and no play is at most that many discards."""
+    game = mbrules.load_game("winning-moves", players=2, options=["draw-from-discard"])
+    assert game.draw_from_discard and not game.discard_draw_must_play and game.stall_checked
+    bound = turn_bound(game) * (game.stall_discards + 1)
+    for seed in (1, 2):
+        st_taken = play_one_hand(game, seed, [True, True], cap=bound + 1)
+        assert st_taken <= bound, f"the hand took more than {bound} turn actions"
+
+
+def test_without_the_stall_rule_the_same_seats_go_past_the_bound(tmp_path: Path):
+    """The defect the stall rule fixes (issue 35): the discard draw with nothing owed and no stall rule
+    worth the name, and the same seats go past the bound (they take the top and discard it again)."""
+    off = tmp_path / "no-stall.yaml"
     off.write_text(
-        "kind: option\nid: discard-draw-free\nname: A discard draw with no play owed (the defect)\n"
-        "description: The discard top may be taken and discarded again.\ncategory: piles\n"
+        "kind: option\nid: no-stall\nname: No stall rule worth the name (the defect)\n"
+        "description: The discard top may be taken and discarded again, 10000 times.\ncategory: piles\n"
         "source: tests/test_discard_draw_bound.py\n"
-        "turn:\n  discard_draw_must_play: {value: false, decided: \"the defect of issue 35, for this test\"}\n",
+        "turn:\n  stall_discards: {value: 10000, decided: \"the defect of issue 35, for this test\"}\n",
         encoding="utf-8",
     )
     game = mbrules.load_game("winning-moves", players=2, options=["draw-from-discard", str(off)])
@@ -148,7 +160,13 @@ def test_openspiel_max_game_length_holds_the_adversarial_hand(options, players, 
     assert every[0] + chance <= openspiel._hand_length(game)
 
 
-@pytest.mark.parametrize("options", [["draw-from-discard"], ["draw-from-discard", "play-then-draw"]])
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["draw-from-discard", "discard-draw-must-play"],
+        ["draw-from-discard", "discard-draw-must-play", "play-then-draw"],
+    ],
+)
 def test_a_sampled_world_refuses_what_the_real_position_refuses(options):
     """The rule looks back at the turn (did it take the discard top; did it play a card): the observation
     shows that public past (``recent``), so a search bot's world (``determinize``) offers exactly the real
@@ -192,7 +210,7 @@ def test_the_table_says_why_the_discard_top_is_refused_and_why_a_discard_is():
     from mbrules.narrate import refusal, take_refusal
 
     hand = ["d25", "d50", "d75", "d100", "gasoline", "spare_tire"]
-    game, st = _position(["draw-from-discard"], [hand, hand], ["roll", "d200"], ["stop"])
+    game, st = _position(["draw-from-discard", "discard-draw-must-play"], [hand, hand], ["roll", "d200"], ["stop"])
     try:
         st.verify("draw discard")
         raise AssertionError("a top that helps nothing was taken")
@@ -203,7 +221,7 @@ def test_the_table_says_why_the_discard_top_is_refused_and_why_a_discard_is():
         "Even holding 200 Miles you could play no card: the top of the Discard Pile is taken only "
         "to play a card that turn."
     )
-    game, st = _position(["draw-from-discard"], [hand, hand], ["d200", "roll"], ["stop"])
+    game, st = _position(["draw-from-discard", "discard-draw-must-play"], [hand, hand], ["d200", "roll"], ["stop"])
     st.apply("draw discard")
     try:
         st.verify("discard gasoline")
@@ -211,7 +229,9 @@ def test_the_table_says_why_the_discard_top_is_refused_and_why_a_discard_is():
     except mbrules.IllegalAction as e:
         said = refusal(game, st.observation(0), game.card("gasoline"), -1, e.code, e.message)
     assert said.startswith("you took the top of the Discard Pile this turn: play a card")
-    game, st = _position(["draw-from-discard", "play-then-draw"], [hand, hand], ["d200"], ["roll"])
+    game, st = _position(
+        ["draw-from-discard", "discard-draw-must-play", "play-then-draw"], [hand, hand], ["d200"], ["roll"]
+    )
     st.apply("discard gasoline")
     assert st.legal_actions() == [game.draw_action]  # a discard this turn: the draw pile only
     assert take_refusal(game, st.observation(0)) == (

@@ -41,6 +41,7 @@ OPTIONS = [
     ("winning-moves", "shutout-to-each-opponent"),
     ("winning-moves", "no-100-no-200-bonus"),
     ("winning-moves", "french-end-bonuses"),
+    ("winning-moves", "french-extension-end-bonuses"),
     ("winning-moves", "fixed-hands"),
     ("winning-moves", "finisher-wins"),
     ("winning-moves", "tie-first-seat"),

@@ -644,11 +644,11 @@ def alarm():
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
 def test_fifo_swapped_in_after_the_path_is_resolved_is_refused_not_waited_on(tmp_path, monkeypatch, alarm):
     from mbrules.ruleset import RulesetError, clear_cache, load_ruleset
-    from mbrules.ruleset import loader
+    from mbrules.ruleset import files
 
     target = tmp_path / "r.yaml"
     target.write_text(ruleset())
-    real = loader.real_path
+    real = files.real_path
 
     def swap(path):  # the race: the file becomes a FIFO between the name's resolution and the open
         out = real(path)
@@ -657,7 +657,7 @@ def test_fifo_swapped_in_after_the_path_is_resolved_is_refused_not_waited_on(tmp
             os.mkfifo(target)
         return out
 
-    monkeypatch.setattr(loader, "real_path", swap)
+    monkeypatch.setattr(files, "real_path", swap)  # where the loader reads a file
     clear_cache()
     with pytest.raises(RulesetError) as info:
         load_ruleset(target)
@@ -689,8 +689,8 @@ def test_fifo_given_to_the_scenario_reader_is_refused_not_waited_on(tmp_path, al
 
 def test_one_reader_for_rulesets_and_scenarios():
     """The loader and the scenario reader read files through the same helper."""
-    from mbrules.ruleset import loader, yamlmarks
+    from mbrules.ruleset import files, yamlmarks
     from mbrules.scenario import yamlio
 
-    assert loader.read_regular is yamlmarks.read_regular
+    assert files.read_regular is yamlmarks.read_regular
     assert yamlio.ym.read_bytes.__code__.co_names.count("read_regular") == 1

@@ -39,7 +39,7 @@ LAYERS: dict[str, int] = {
     "mbrules.compare": 4,
     "mbrules.sweep": 4,
     "mbrules.env": 4,
-    "mbrules.openspiel": 4,
+    "mbrules.openspiel": 4,  # the contract's name of mbrules.env.openspiel
     "mbrules.testing": 4,
     "mbrules.cli": 5,
     "mbrules.tui": 5,

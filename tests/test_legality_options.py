@@ -31,6 +31,7 @@ CHANGES = {
     "overshoot": {"play.overshoot.value"},
     "exact-finish-bonus": {
         "play.overshoot.value",
+        "scoring.milestones_up_to_target.value",
         "scoring.lines.exact_finish.points",
         "scoring.lines.exact_finish.to",
         "scoring.lines.exact_finish.when.trip_completed",

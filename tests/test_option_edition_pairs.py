@@ -41,6 +41,7 @@ REFUSED = {
     ("express", "cf-200"): SCORES_NOTHING,
     ("express", "extension-bonus-to-finisher"): SCORES_NOTHING,
     ("express", "french-end-bonuses"): SCORES_NOTHING,
+    ("express", "french-extension-end-bonuses"): SCORES_NOTHING,
     ("express", "no-100-no-200-bonus"): SCORES_NOTHING,
     ("express", "no-delayed-action"): SCORES_NOTHING,
     ("express", "shutout-per-opponent"): SCORES_NOTHING,

@@ -37,6 +37,7 @@ OPTIONS = {  # option id -> its category in 'mbrules rulesets'
     "shutout-to-each-opponent": "scoring",
     "no-100-no-200-bonus": "scoring",
     "french-end-bonuses": "scoring",
+    "french-extension-end-bonuses": "scoring",
     "fixed-hands": "modes",
     "finisher-wins": "modes",
     "tie-first-seat": "modes",
@@ -44,7 +45,7 @@ OPTIONS = {  # option id -> its category in 'mbrules rulesets'
 }
 EDITIONS = ["parker-1971", "winning-moves", "kids-115", "wikipedia", "dujardin-classic", "asmodee-2014", "express"]
 CONFORMANCE = Path(__file__).parent / "conformance" / "options"
-NEW_LINES = ("no_100_no_200", "empty_hand", "empty_hand_arrival", "one_safety_arrival", "no_25_arrival")
+NEW_LINES = ("no_100_no_200", "fin_contrat_200", "fin_contrat", "fin_limite_expert", "fin_limite")
 
 
 def run(*args: str):
@@ -308,10 +309,10 @@ def test_play_json_has_the_new_score_lines_and_the_match_end():
     sheet = doc["hands"][0]["score_sheet"]["A"]
     assert list(sheet) == [
         *SCORE_LINES[:-1],
-        "empty_hand",
-        "empty_hand_arrival",
-        "one_safety_arrival",
-        "no_25_arrival",
+        "fin_contrat_200",
+        "fin_contrat",
+        "fin_limite_expert",
+        "fin_limite",
         "no_100_no_200",
         "total",
     ]
@@ -326,10 +327,17 @@ def test_play_json_has_the_new_score_lines_and_the_match_end():
     assert len(doc["hands"]) == 4 and doc["result"] in ("A", "B", "draw")
 
 
-def test_the_score_sheet_shows_the_new_lines_in_words_within_80_columns():
-    out = run("play", "-p", "2", "--seed", "3", "--option", "french-end-bonuses", "--option", "finisher-wins").stdout
-    for words in ("Empty hand at the end", "Empty hand and trip", "Trip with one safety", "Trip without a 25"):
-        assert words in out
+@pytest.mark.parametrize(
+    "option, words",
+    [
+        ("french-end-bonuses", ("Fin du contrat (empty hand)", "Fin du contrat + arrivée", "Fin sous limite expert")),
+        ("french-extension-end-bonuses", ("Fin acrobate + vitesse", "Fin acrobate sans escale", "Fin vitesse")),
+    ],
+)
+def test_the_score_sheet_shows_the_new_lines_in_words_within_80_columns(option, words):
+    out = run("play", "-p", "2", "--seed", "3", "--option", option, "--option", "finisher-wins").stdout
+    for w in words:
+        assert w in out
     sheet = out[out.index("Score sheet") : out.index("travelled")].splitlines()
     assert len(sheet) > 15 and all(len(line) <= 80 for line in sheet)
 

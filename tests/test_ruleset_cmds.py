@@ -65,6 +65,7 @@ OPTIONS = sorted(
         "shutout-to-each-opponent",
         "no-100-no-200-bonus",
         "french-end-bonuses",
+        "french-extension-end-bonuses",
         "fixed-hands",
         "finisher-wins",
         "tie-first-seat",
@@ -82,6 +83,7 @@ OPTIONS = sorted(
         # the turn and its draws (issue 35): a mechanism the ruleset's 'turn' section writes
         "reshuffle-discard",
         "draw-from-discard",
+        "discard-draw-must-play",
         "mulligan",
         "refill-empty-hand",
         "no-duplicate-draws",

@@ -17,6 +17,7 @@ from mbrules.testing.api import api_test
 TURN_OPTIONS = [
     "reshuffle-discard",
     "draw-from-discard",
+    "discard-draw-must-play",
     "mulligan",
     "refill-empty-hand",
     "no-duplicate-draws",

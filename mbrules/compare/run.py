@@ -201,39 +201,11 @@ def run_compare(
         check_out(out, inputs, charts)
         spill = RecordSpill(max(game_a.sides, game_b.sides))
 
-    phases = [Phase("main", "main", games, "paired matches", bots=bots)]
-    if skill > 0:
-        for weak, strong in zip(rungs, rungs[1:]):
-            n = slow if (is_slow(weak) or is_slow(strong)) else skill
-            if n > 0:
-                phases.append(
-                    Phase(
-                        f"ladder:{strong}>{weak}",
-                        "ladder",
-                        n,
-                        f"rung {strong.partition(':')[0]} > {weak.partition(':')[0]}",
-                        focus=strong,
-                        other=weak,
-                    )
-                )
-    if restricted_n > 0:
-        for r in RESTRICTIONS:
-            if r == "no_extension" and all(g.extension_to is None for g in games_pair):
-                continue  # no extension question in either game: the restriction changes nothing
-            if r == "no_discard_draw" and not any(g.draw_from_discard for g in games_pair):
-                continue  # no draw from the discard pile in either game (turn.draw_from_discard)
-            if r == "no_mulligan" and not any(g.mulligan for g in games_pair):
-                continue  # no mulligan in either game (turn.mulligan)
-            phases.append(
-                Phase(
-                    f"restricted:{r}",
-                    "restricted",
-                    restricted_n,
-                    f"forbid {RESTRICTION_SHORT[r]}",
-                    focus="heuristic",
-                    other=f"restricted:{r}=1",
-                )
-            )
+    phases = [
+        Phase("main", "main", games, "paired matches", bots=bots),
+        *(_ladder_phases(rungs, skill, slow) if skill > 0 else []),
+        *_restricted_phases(games_pair, restricted_n),
+    ]
 
     metrics = metrics_for(games_pair)  # the registry's, and a metric for each score line the rulesets add
     sums = [stats.PairSums() for _ in metrics]
@@ -308,40 +280,13 @@ def run_compare(
 
     ladder_rows = [_focus_row(p, focus_sums.get(p.key), same_seating) for p in phases if p.kind == "ladder"]
     restricted_rows = [_focus_row(p, focus_sums.get(p.key), same_seating) for p in phases if p.kind == "restricted"]
-    # the ladder's and restricted play's differences are a family of their own: Holm over it too
-    focus = [f for f in ladder_rows + restricted_rows if tested_difference(f["se"], f["diff"])]
-    flags, adjusted = stats.holm([stats.p_value(f["diff"], f["se"]) for f in focus])
-    for f in ladder_rows + restricted_rows:
-        f["flagged"], f["p_holm"], f["family"] = False, None, len(focus)
-    for f, flag, adj in zip(focus, flags, adjusted):
-        f["flagged"], f["p_holm"] = flag, adj
-    from ..ruleset.diff import diff_rulesets
-
-    changes = [str(c) for c in diff_rulesets(game_a.ruleset, game_b.ruleset)]
-    if game_a.players != game_b.players:
-        changes.insert(0, f"players: {game_a.players} → {game_b.players}")
+    _flag_focus_family(ladder_rows + restricted_rows)
     names = (arm_name(game_a, options_a), arm_name(game_b, options_b))
     if names[0] == names[1]:
         names = (names[0] + " (A)", names[1] + " (B)")
     settings = {
-        "a": {
-            "ruleset": ref_a_name,
-            "ruleset_id": game_a.ruleset_id,
-            "name": game_a.ruleset.name,
-            "options": options_a,
-            "applied_options": list(game_a.ruleset.applied_options),
-            "players": game_a.players,
-            "sides": game_a.sides,
-        },
-        "b": {
-            "ruleset": ref_b_name,
-            "ruleset_id": game_b.ruleset_id,
-            "name": game_b.ruleset.name,
-            "options": options_b,
-            "applied_options": list(game_b.ruleset.applied_options),
-            "players": game_b.players,
-            "sides": game_b.sides,
-        },
+        "a": _arm_settings(ref_a_name, game_a, options_a),
+        "b": _arm_settings(ref_b_name, game_b, options_b),
         "players": game_a.players,
         "players_b": game_b.players,
         "games": games,
@@ -362,7 +307,17 @@ def run_compare(
     seconds["total"] = time.perf_counter() - t_start
     seconds["cpu"] = cpu_seconds() - cpu_start
     cmp = Comparison(
-        settings, names, changes, rows, ladder_rows, restricted_rows, [], stopped, seconds, done.get("main", 0), dists
+        settings,
+        names,
+        _rule_changes(game_a, game_b),
+        rows,
+        ladder_rows,
+        restricted_rows,
+        [],
+        stopped,
+        seconds,
+        done.get("main", 0),
+        dists,
     )
     cmp.summary = summary(cmp)
     cmp.headline = headline(cmp)
@@ -374,6 +329,67 @@ def run_compare(
     elif spill is not None:  # stopped before any pair finished: the folder is left as it was, not emptied
         spill.close()
     return cmp
+
+
+def _ladder_phases(rungs: Sequence[str], skill: int, slow: int) -> list[Phase]:
+    """A phase for each pair of neighbouring rungs (weakest first): ``skill`` pairs, ``slow`` with a slow bot."""
+    out = []
+    for weak, strong in zip(rungs, rungs[1:]):
+        n = slow if (is_slow(weak) or is_slow(strong)) else skill
+        if n > 0:
+            title = f"rung {strong.partition(':')[0]} > {weak.partition(':')[0]}"
+            out.append(Phase(f"ladder:{strong}>{weak}", "ladder", n, title, focus=strong, other=weak))
+    return out
+
+
+def _restricted_phases(games: Sequence[Game], pairs: int) -> list[Phase]:
+    """A phase for each restriction that changes something in one of the games, ``pairs`` pairs each."""
+    if pairs <= 0:
+        return []
+    out = []
+    for r in RESTRICTIONS:
+        if r == "no_extension" and all(g.extension_to is None for g in games):
+            continue  # no extension question in either game: the restriction changes nothing
+        if r == "no_discard_draw" and not any(g.draw_from_discard for g in games):
+            continue  # no draw from the discard pile in either game (turn.draw_from_discard)
+        if r == "no_mulligan" and not any(g.mulligan for g in games):
+            continue  # no mulligan in either game (turn.mulligan)
+        title = f"forbid {RESTRICTION_SHORT[r]}"
+        out.append(Phase(f"restricted:{r}", "restricted", pairs, title, focus="heuristic", other=f"restricted:{r}=1"))
+    return out
+
+
+def _flag_focus_family(rows: list[FocusRow]) -> None:
+    """The ladder's and restricted play's differences are a family of their own: Holm over it too."""
+    focus = [f for f in rows if tested_difference(f["se"], f["diff"])]
+    flags, adjusted = stats.holm([stats.p_value(f["diff"], f["se"]) for f in focus])
+    for f in rows:
+        f["flagged"], f["p_holm"], f["family"] = False, None, len(focus)
+    for f, flag, adj in zip(focus, flags, adjusted):
+        f["flagged"], f["p_holm"] = flag, adj
+
+
+def _arm_settings(ref: str, game: Game, options: list[str]) -> dict[str, Any]:
+    """One arm in the settings: the ruleset as given and as resolved, its options, players and sides."""
+    return {
+        "ruleset": ref,
+        "ruleset_id": game.ruleset_id,
+        "name": game.ruleset.name,
+        "options": options,
+        "applied_options": list(game.ruleset.applied_options),
+        "players": game.players,
+        "sides": game.sides,
+    }
+
+
+def _rule_changes(game_a: Game, game_b: Game) -> list[str]:
+    """What B changes of A, in words (the player count first when it differs)."""
+    from ..ruleset.diff import diff_rulesets
+
+    changes = [str(c) for c in diff_rulesets(game_a.ruleset, game_b.ruleset)]
+    if game_a.players != game_b.players:
+        changes.insert(0, f"players: {game_a.players} → {game_b.players}")
+    return changes
 
 
 def _focus_row(phase: Phase, sums: stats.PairSums | None, comparable: bool) -> FocusRow:

@@ -134,7 +134,21 @@ class Effects(StateFields):
         self._hands[p].remove(c)
         self._discard.append(c)
         self._face_up[c] += 1
+        if self.game.stall_checked and self._stalled():
+            self._end_hand()  # the stall rule (turn.stall_discards): scored as a hand whose cards ran out
+            return
         self._end_turn(p)
+
+    def _stalled(self) -> bool:
+        """turn.stall_discards (ruling: the stall rule): whether this discard is the limit's in a row with no
+        card drawn from the draw pile and none laid on a tableau since the one before (the draw pile's size, the
+        reshuffles and the cards on the tableaux all unchanged)."""
+        g = self.game
+        held = sum(len(h) for h in self._hands)
+        mark = (len(self._stock), self._reshuffles, len(g.deck) - len(self._stock) - len(self._discard) - held)
+        self._stall = self._stall + 1 if mark == self._stall_mark else 1
+        self._stall_mark = mark
+        return self._stall >= g.stall_discards
 
     def _play(self, p: int, c: int, ts: int) -> None:
         """``p`` plays card ``c`` on side ``ts`` (checked by :meth:`_verify_play`)."""

@@ -166,6 +166,11 @@ class Game:
         if self.discard_draw_must_play and not self.play_then_draw:
             self.discard_free = False  # a discard is refused in a turn that took the discard top
         self.mulligan = t.mulligan.value
+        # the stall rule (turn.stall_discards; effects: _discard_card). Only a discard-pile draw lets a turn take a
+        # card from nowhere but the draw pile; without it each discard with nothing drawn leaves a hand a card
+        # smaller, so the count is kept only where a hand could loop
+        self.stall_discards = t.stall_discards.value
+        self.stall_checked = self.draw_from_discard
         self.refill_empty_hand = t.refill_empty_hand.value
         # the most reshuffles a refill may have made before it (it may also use the draws' allowance)
         self.max_refill_reshuffles = (

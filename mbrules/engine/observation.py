@@ -272,6 +272,7 @@ class Snapshot:
     reshuffles: int  # reshuffles of the discard pile this hand (turn.reshuffles)
     after_draw: int  # play-then-draw: the next player once the owed draw is taken, or -1
     hand_seed: int  # the seed of this hand's reshuffles
+    stall: int  # turn.stall_discards: discards in a row with no progress (kept with draw_from_discard only)
     __slots__ = (
         "game",
         "hands",
@@ -300,6 +301,7 @@ class Snapshot:
         "after_draw",
         "hand_seed",
         "queued_turns",
+        "stall",
     )
 
     def __init__(self, st: "State"):
@@ -338,6 +340,7 @@ class Snapshot:
         set_(self, "after_draw", st._after_draw)  # play then draw: who plays once the draw is taken
         set_(self, "hand_seed", st._hand_seed)  # the seed of this hand's reshuffles (turn.reshuffles)
         set_(self, "queued_turns", (tuple(st._queued), st._resume))  # queued coup fourré turns, and where play resumes
+        set_(self, "stall", st._stall)  # the stall rule's count (turn.stall_discards)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("a Snapshot is immutable")

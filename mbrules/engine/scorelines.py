@@ -17,24 +17,26 @@ from typing import TYPE_CHECKING
 from ..vocab import SCORE_LINES
 
 if TYPE_CHECKING:
-    from ..ruleset.model import Ruleset, ScoreLineRule, SideCondition
+    from ..ruleset.model import Ruleset, ScoreLineRule, SideFacts
     from .fields import StateFields
 
 # What a condition checks, one code a key of the model's SideCondition / LineCondition.
-TRIP, BLANK, EMPTY, SAFETIES, NONE_PLAYED, EXACT, ALL_SAFETIES, DELAYED, CALLER, EXTENDED, EVERY_OPPONENT = range(11)
+(TRIP, BLANK, EMPTY, SAFETIES, NONE_PLAYED, EXACT, ALL_SAFETIES, DELAYED, CALLER, EXTENDED, EVERY_OPPONENT) = range(11)
+PLAYED, ENDED_EMPTY, UNLESS = range(11, 14)
 # What the points are paid per (ScoreLineRule.per): once, a mile, a safety, a coup fourré, a counted opponent.
-ONCE, MILE, SAFETY, COUP, OPPONENT = range(5)
+ONCE, MILE, SAFETY, COUP, OPPONENT, MILE_UP_TO_TARGET = range(6)
 _PER = {None: ONCE, "mile": MILE, "safety": SAFETY, "coup_fourre": COUP, "opponent": OPPONENT}
 
 # A compiled condition: the checks it makes, (code, expected value) each; () checks nothing.
 Condition = tuple[tuple[int, object], ...]
 # A compiled line: (slot in the sheet's names, points, per, when, per_when, to_each_opponent, to_when,
-# finisher_only). finisher_only: ``when`` asks for the trip completed, so only the side that completed it
-# is looked at (that check is then left out of ``when``): most lines of a sheet are the finisher's.
-Line = tuple[int, int, int, Condition, Condition, bool, Condition, bool]
+# finisher_only, exclusive). finisher_only: ``when`` asks for the trip completed, so only the side that completed
+# it is looked at (that check is then left out of ``when``): most lines of a sheet are the finisher's.
+# exclusive: the line's group of alternatives (a side is paid by the first that holds), or -1.
+Line = tuple[int, int, int, Condition, Condition, bool, Condition, bool, int]
 
 
-def _condition(cond: SideCondition | None, index: dict[str, int]) -> Condition:
+def _condition(cond: SideFacts | None, index: dict[str, int]) -> Condition:
     if cond is None:
         return ()
     out: list[tuple[int, object]] = []
@@ -54,6 +56,14 @@ def _condition(cond: SideCondition | None, index: dict[str, int]) -> Condition:
             out.append((code, value))
     if cond.none_played is not None:
         out.append((NONE_PLAYED, tuple(index[c] for c in cond.none_played)))
+    if cond.played is not None:
+        bounds = ((index[c], n.at_least, 1000 if n.at_most is None else n.at_most) for c, n in cond.played.items())
+        out.append((PLAYED, tuple(bounds)))
+    if cond.ended_empty_handed is not None:
+        out.append((ENDED_EMPTY, cond.ended_empty_handed))
+    unless = getattr(cond, "unless", None)
+    if unless is not None:
+        out.append((UNLESS, _condition(unless, index)))
     every = getattr(cond, "every_opponent", None)
     if every is not None:
         out.append((EVERY_OPPONENT, _condition(every, index)))
@@ -80,6 +90,7 @@ def compile_entries(
 ) -> tuple[Line, ...]:
     """The score lines ``entries`` (name -> model entry) as tuples, on the sheet ``names``; those worth 0 left out."""
     slot = {n: i for i, n in enumerate(names)}
+    groups: dict[str, int] = {}
     out = []
     for name, rule in entries.items():
         if not rule.points:
@@ -90,12 +101,13 @@ def compile_entries(
             (
                 slot[rule.line or name],
                 rule.points,
-                _PER[rule.per],
+                MILE_UP_TO_TARGET if rule.up_to_target and rule.per == "mile" else _PER[rule.per],
                 tuple(c for c in when if c != (TRIP, True)),
                 _condition(rule.per_when, index),
                 rule.to == "each_opponent",
                 _condition(rule.to_when, index),
                 finisher_only,
+                -1 if rule.exclusive is None else groups.setdefault(rule.exclusive, len(groups)),
             )
         )
     return tuple(out)
@@ -131,6 +143,17 @@ def holds(st: "StateFields", s: int, cond: Condition, done: int) -> bool:
             ok = st._miles[s] == st._target  # option exact-finish-bonus: landed exactly on the target
         elif code == EMPTY:
             ok = all(not st._hands[p] for p in st.game.side_players[s])
+        elif code == PLAYED:
+            played = st._played[s]
+            # want is this code's tuple of (card index, at least, at most) (the typing as for NONE_PLAYED)
+            ok = all(lo <= played[c] <= hi for c, lo, hi in want)  # type: ignore[attr-defined]
+            want = True
+        elif code == ENDED_EMPTY:
+            p = _last_actor(st)
+            ok = p >= 0 and st.game.side_of[p] == s and not st._hands[p]
+        elif code == UNLESS:
+            ok = not holds(st, s, want, done)  # type: ignore[arg-type]
+            want = True
         else:  # EVERY_OPPONENT
             # want is the nested condition every opponent must meet (the same code-follows-value typing as above)
             ok = all(holds(st, t, want, done) for t in st.game.opponents[s])  # type: ignore[arg-type]
@@ -138,6 +161,11 @@ def holds(st: "StateFields", s: int, cond: Condition, done: int) -> bool:
         if ok != want:
             return False
     return True
+
+
+def _last_actor(st: "StateFields") -> int:
+    """Who took the hand's last action (-1: none this hand): the one whose card ended it."""
+    return st._history[-1][0] if st._history else -1  # (-1, -1) marks a new hand: none yet
 
 
 def pay_lines(st: "StateFields", done: int) -> list[list[int]]:
@@ -148,14 +176,21 @@ def pay_lines(st: "StateFields", done: int) -> list[list[int]]:
     opponents = g.opponents
     every = range(S)
     finisher = (done,) if done >= 0 else ()
-    for slot, points, per, when, per_when, each_opponent, to_when, finisher_only in g.scoring_lines:
+    paid: set[tuple[int, int]] = set()  # (side, exclusive group) already paid by one of its alternatives
+    for slot, points, per, when, per_when, each_opponent, to_when, finisher_only, group in g.scoring_lines:
         for s in finisher if finisher_only else every:
+            if group >= 0 and (s, group) in paid:
+                continue
             if when and not holds(st, s, when, done):
                 continue
+            if group >= 0:
+                paid.add((s, group))
             pts = points
             if per:
                 if per == MILE:
                     n = st._miles[s]
+                elif per == MILE_UP_TO_TARGET:  # PlayAural _calculate_race_scores: min(miles, round_distance)
+                    n = min(st._miles[s], st._target)
                 elif per == SAFETY:
                     n = len(st._safeties[s]) + len(st._coups[s])
                 elif per == COUP:

@@ -117,6 +117,8 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         # (_note: RESHUFFLED | FROM_DISCARD_PILE); cards it drew besides its own draw (a refill, a mulligan's);
         # a play-then-draw turn's next player once its draw is taken
         "_reshuffles",
+        "_stall",
+        "_stall_mark",
         "_note",
         "_drawn_more",
         "_after_draw",
@@ -358,6 +360,9 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         # left play goes on from once they have played (-1: no queue, the common case)
         self._queued: list[int] = []
         self._resume = -1
+        # the stall rule (turn.stall_discards): discards in a row with no progress, and the progress at the last
+        self._stall = 0
+        self._stall_mark = (-1, -1, -1)
 
     def clone(self) -> "State":
         """An independent copy: every slot copied by its type, so a new field cannot be shared by mistake.

@@ -346,7 +346,16 @@ class CoupFourreRules(Strict):
 LineName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=40)]
 
 
-class SideCondition(Strict):
+class PlayedCount(Strict):
+    """How many copies of a card a side played this hand: at least ``at_least``, at most ``at_most``."""
+
+    at_least: Annotated[int, Field(ge=0, le=1000)] = Field(default=0, description="The fewest copies played.")
+    at_most: Annotated[int, Field(ge=0, le=1000)] | None = Field(
+        default=None, description="The most copies played (none: no upper bound); 0: the card was not played."
+    )
+
+
+class SideFacts(Strict):
     """What a side shows at the hand's end; every key given must hold (a key left out is not checked)."""
 
     trip_completed: bool | None = Field(
@@ -365,6 +374,16 @@ class SideCondition(Strict):
     )
     none_played: tuple[CardId, ...] | None = Field(
         default=None, description="The side played none of these distance cards this hand."
+    )
+    played: dict[CardId, PlayedCount] | None = Field(
+        default=None,
+        description="Distance card -> how many copies the side played this hand ({at_least, at_most}), "
+        "e.g. {d200: {at_least: 1, at_most: 2}}: one or two 200s.",
+    )
+    ended_empty_handed: bool | None = Field(
+        default=None,
+        description="true: a player of the side took the hand's last action (the card that completed the "
+        "trip, or the last card played once the draw pile was out) and holds no card after it.",
     )
     exact_finish: bool | None = Field(
         default=None,
@@ -386,6 +405,14 @@ class SideCondition(Strict):
     )
     extended: bool | None = Field(
         default=None, description="true: someone called the extension this hand (the trip was extended)."
+    )
+
+
+class SideCondition(SideFacts):
+    """What a side shows at the hand's end, and optionally what it must not show."""
+
+    unless: SideFacts | None = Field(
+        default=None, description="The side does not meet this condition (every key of it holding: not met)."
     )
 
 
@@ -413,6 +440,11 @@ class ScoreLineRule(Sourced):
     per_when: SideCondition | None = Field(
         default=None, description="per opponent only: the condition an opposing side must meet to be counted."
     )
+    up_to_target: bool | None = Field(
+        default=None,
+        description="per mile only: true counts the side's distance only up to the trip's target (miles "
+        "past it, with play.overshoot, are not paid).",
+    )
     to: Literal["side", "each_opponent"] = Field(
         default="side",
         description="side: the side meeting the condition scores; each_opponent: every "
@@ -426,6 +458,11 @@ class ScoreLineRule(Sourced):
         description="The score-sheet line the points show on (default: the entry's own name), so "
         "that several entries may pay on one line.",
     )
+    exclusive: LineName | None = Field(
+        default=None,
+        description="Lines of one exclusive name are alternatives: a side is paid by the first of them, in "
+        "the ruleset's order, whose condition it meets, and by no other (list the largest first).",
+    )
     label: str | None = Field(
         default=None,
         pattern=r"^[^\x00-\x1f\x7f\[\]]+$",  # one line of plain text: no control character, no markup bracket
@@ -438,6 +475,14 @@ class ScoreLineRule(Sourced):
 class ScoringRules(Strict):
     enabled: BoolRule = Field(description="false: no points are scored (the kids' simpler game).")
     milestones_per_mile: PointsRule
+    milestones_up_to_target: BoolRule = Field(
+        default=BoolRule(
+            value=False,
+            source="winning-moves.txt §8: 'as many points as the total number of miles' (every mile counts)",
+        ),
+        description="true: the milestones line counts the side's distance only up to the trip's target (with "
+        "play.overshoot, miles past it score nothing); false: every mile travelled.",
+    )
     safety: PointsRule
     all_safeties: PointsRule
     coup_fourre: PointsRule
@@ -500,7 +545,10 @@ def _standard_entries(sc: ScoringRules) -> dict[str, tuple[str, dict[str, Any]]]
     done = {"trip_completed": True}
     blank = {"no_distance": True}  # 'before opponents have played any Distance Cards' (WM §8): cards, not miles
     out: dict[str, tuple[str, dict[str, Any]]] = {
-        "milestones": ("milestones_per_mile", {"when": {}, "per": "mile"}),
+        "milestones": (
+            "milestones_per_mile",
+            {"when": {}, "per": "mile", "up_to_target": sc.milestones_up_to_target.value or None},
+        ),
         "safeties": ("safety", {"when": {}, "per": "safety"}),
         "all_safeties": ("all_safeties", {"when": {"all_safeties": True}}),
         "coup_fourres": ("coup_fourre", {"when": {}, "per": "coup_fourre"}),
@@ -528,7 +576,7 @@ def _standard_entries(sc: ScoringRules) -> dict[str, tuple[str, dict[str, Any]]]
 # The ScoringRules values each contract line's standard entry reads (``mbrules show`` marks them 'not read'
 # where an entry of scoring.lines pays on that line instead).
 STANDARD_LINE_VALUES: dict[str, tuple[str, ...]] = {
-    "milestones": ("milestones_per_mile",),
+    "milestones": ("milestones_per_mile", "milestones_up_to_target"),
     "safeties": ("safety",),
     "all_safeties": ("all_safeties",),
     "coup_fourres": ("coup_fourre",),
@@ -646,6 +694,10 @@ class ReshufflesRule(Rule[Annotated[int, Field(ge=0, le=100)]]):
     """How many times a hand the discard pile may be shuffled into a new draw pile (0: never)."""
 
 
+class StallRule(Rule[Annotated[int, Field(ge=1, le=10_000)]]):
+    """How many discards in a row, with nothing drawn from the draw pile and nothing played between them, end a hand."""
+
+
 class PassOverRule(Rule[Annotated[int, Field(ge=0, le=1000)]]):
     """How many cards a draw may pass over to find one its drawer does not hold (0: none)."""
 
@@ -691,6 +743,19 @@ class TurnRules(Strict):
         "hazard, remedy or safety), never end in a discard: draw then play, the top may be taken only when the "
         "taker could then play a card, and that turn may not discard; play then draw, only after the turn "
         "played a card. Every hand then ends: each turn draws from the draw pile or plays a card for good.",
+    )
+    stall_discards: StallRule = Field(
+        default=StallRule(
+            value=30,
+            decided="Ruling (the stall rule; docs/conformance.md, rulings of the options): no source ends a hand "
+            "whose players only take the discard pile's top and discard again (draw_from_discard, racecard, the "
+            "OCaml game). So a hand ends, scored as one that ran out of cards, after this many discards in a row "
+            "with no card drawn from the draw pile and none played onto a tableau between them. Without "
+            "draw_from_discard no hand comes near it: each such discard leaves a hand a card smaller",
+        ),
+        description="A hand ends (scored as if the cards ran out) after this many discards in a row with no card "
+        "drawn from the draw pile and none played onto a tableau between them: it keeps every hand finite "
+        "(a discard-pile draw followed by a discard, again and again).",
     )
     mulligan: BoolRule = Field(
         default=BoolRule(value=False, source=_BOOK_DRAW),

@@ -16,6 +16,7 @@ from typing import Any, Literal, get_args, get_origin
 from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
+from .files import REFERENCE_RULESET
 from .model import DistanceCard, HazardCard, RemedyCard, Rule, Ruleset, SafetyCard
 
 FILE_KEYS = [
@@ -110,7 +111,7 @@ def _type_words(ann: Any) -> str:
 def _example(path: list[str]) -> str:
     from .loader import load_ruleset
 
-    cur: Any = load_ruleset("winning-moves").model_dump(mode="json", exclude_none=True)
+    cur: Any = load_ruleset(REFERENCE_RULESET).model_dump(mode="json", exclude_none=True)
     for part in path:
         if part == "ID":
             if not isinstance(cur, dict) or not cur:
@@ -247,13 +248,15 @@ def _score_line_section() -> list[str]:
         "contract's ten lines, in this order, and before `total` any line a ruleset adds under "
         "`scoring.lines` (snake_case names, in the order the ruleset gives them). An entry paying on one of "
         "the contract's lines (under its name, or naming it in `line`) replaces that line's standard rule "
-        "and keeps its name.",
+        "and keeps its name. A new line's `label` (plain text, at most 60 characters) is its words on the score "
+        "sheet and in compare and sweep (`label: Empty hand at the end`); without one it is named from its id "
+        '(`fin_vitesse`: "Fin vitesse").',
         "",
         "| line | scores | added by |",
         "|---|---|---|",
     ]
     out += [f"| `{name}` | {words} | the contract |" for name, words in CONTRACT_LINES]
-    base = load_ruleset("winning-moves")
+    base = load_ruleset(REFERENCE_RULESET)
     out += [
         "",
         "The contract's lines are score lines of the same form (condition, points, recipients): each "
@@ -270,7 +273,7 @@ def _score_line_section() -> list[str]:
     ]
     out += ["", "| line | scores | added by |", "|---|---|---|"]
     for option in bundled_option_ids():
-        rs = load_ruleset("winning-moves", options=[option])
+        rs = load_ruleset(REFERENCE_RULESET, options=[option])
         for name, line in rs.scoring.lines.items():
             if name in base.scoring.lines and base.scoring.lines[name] == line:
                 continue

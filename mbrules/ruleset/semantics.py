@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from .diagnostics import DataKey, DataPath
 from .diagnostics import quote as q
@@ -261,6 +261,16 @@ def semantic_problems(rs: Ruleset) -> list[Problem]:
     return out
 
 
+def _nested_conditions(path: tuple[str, ...], cond: Any) -> list[tuple[tuple[str, ...], Any]]:
+    """A score line's condition and those nested in it (every_opponent, unless), each with its path."""
+    if cond is None:
+        return []
+    out = [(path, cond)]
+    for key in ("every_opponent", "unless"):
+        out += _nested_conditions((*path, key), getattr(cond, key, None))
+    return out
+
+
 def _score_line_problems(rs: Ruleset, add: _Add, check_refs: _CheckRefs) -> None:
     """Score lines given as data (issue 36): a name the sheet can hold, cards that exist, recipients that make sense."""
     for name, line in rs.scoring.lines.items():
@@ -273,15 +283,16 @@ def _score_line_problems(rs: Ruleset, add: _Add, check_refs: _CheckRefs) -> None
                 True,
             )
         for cond_key in ("when", "to_when", "per_when"):
-            cond = getattr(line, cond_key)
-            for sub, c in ((cond_key,), cond), ((cond_key, "every_opponent"), getattr(cond, "every_opponent", None)):
-                if c is not None and c.none_played is not None:
-                    check_refs(
-                        (*path, *sub, "none_played"),
-                        c.none_played,
-                        "distance",
-                        f"score line {q(name)}: {'.'.join(sub)}.none_played",
-                    )
+            for sub, c in _nested_conditions((cond_key,), getattr(line, cond_key)):
+                for key in ("none_played", "played"):
+                    cards = getattr(c, key)
+                    if cards is not None:
+                        check_refs(
+                            (*path, *sub, key),
+                            tuple(cards),
+                            "distance",
+                            f"score line {q(name)}: {'.'.join(sub)}.{key}",
+                        )
         if line.line == "total":
             add(
                 (*path, "line"),
@@ -294,6 +305,12 @@ def _score_line_problems(rs: Ruleset, add: _Add, check_refs: _CheckRefs) -> None
                 (*path, "per_when"),
                 f"score line {q(name)} gives per_when but does not pay per opponent; per_when "
                 "says which opposing sides are counted: set per: opponent or remove per_when",
+            )
+        if line.up_to_target and line.per != "mile":
+            add(
+                (*path, "up_to_target"),
+                f"score line {q(name)} gives up_to_target but does not pay per mile; up_to_target "
+                "caps the miles counted: set per: mile or remove up_to_target",
             )
         if line.to_when is not None and line.to != "each_opponent":
             add(

@@ -69,6 +69,7 @@ PHRASES: dict[str, str] = {
     "fast_play.replacement_draw": "the fast player draws a card at once",
     "scoring.enabled": "points are scored",
     "scoring.milestones_per_mile": "points per mile",
+    "scoring.milestones_up_to_target": "miles scored only up to the trip's target",
     "scoring.safety": "points per safety played",
     "scoring.all_safeties": "bonus for playing every safety",
     "scoring.coup_fourre": "points per coup fourré, beside its safety's own",
@@ -88,7 +89,9 @@ PHRASES: dict[str, str] = {
     "scoring.lines.*.to_when": "score line {key}: an opposing side scores when",
     "scoring.lines.*.per": "score line {key}: paid per",
     "scoring.lines.*.per_when": "score line {key}: an opposing side is counted when",
+    "scoring.lines.*.up_to_target": "score line {key}: miles counted only up to the trip's target",
     "scoring.lines.*.line": "score line {key}: shown on the sheet's line",
+    "scoring.lines.*.exclusive": "score line {key}: one of the alternatives",
     "scoring.lines.*.label": "score line {key}: its words on the sheet",
     "match.mode": "the match",
     "match.target_points": "points that end the match",
@@ -112,6 +115,7 @@ PHRASES: dict[str, str] = {
     "turn.refill_empty_hand": "an empty hand first draws a full hand",
     "turn.pass_over_held": "cards a draw passes over that its drawer holds",
     "turn.refill_reshuffles": "reshuffles a hand allows to refill an empty hand",
+    "turn.stall_discards": "discards in a row with no progress that end a hand (the stall rule)",
     "play.safety_replacement_draw": "a safety played in turn is replaced at once, its extra turn a play",
     "turn.draw_pile_out_ends_hand": "the hand ends when nothing is left to draw",
 }
@@ -128,16 +132,21 @@ _CONDITION_PHRASES = {
     "delayed_action": "{who} completed the trip after the draw pile ran out",
     "called_extension": "{who} called the extension",
     "extended": "the trip was extended",
+    "played.at_least": "the fewest copies {who} played",
+    "played.at_most": "the most copies {who} played",
+    "ended_empty_handed": "{who} took the hand's last action, holding no card",
 }
-for _where, _who in (
+_WHERE = (
     ("when", "the side"),
     ("to_when", "the scoring side"),
     ("per_when", "the counted side"),
     ("when.every_opponent", "every opposing side"),
     ("to_when.every_opponent", "every other side of the scoring side"),
-):
+)
+for _where, _who in _WHERE:
     for _key, _text in _CONDITION_PHRASES.items():
         PHRASES[f"scoring.lines.*.{_where}.{_key}"] = "score line {key}: " + _text.replace("{who}", _who)
+        PHRASES[f"scoring.lines.*.{_where}.unless.{_key}"] = "score line {key}: not: " + _text.replace("{who}", _who)
 for _where in ("when", "to_when"):
     PHRASES[f"scoring.lines.*.{_where}.every_opponent"] = "score line {key}: every opposing side shows"
 
@@ -264,6 +273,17 @@ def condition_words(cond: Any, rs: Ruleset, who: str = "the side") -> str:
     if c.get("none_played") is not None:
         cards = c["none_played"]
         bits.append(f"{who} played {'no' if len(cards) == 1 else 'none of'} {card_names(rs, cards)}")
+    if c.get("played") is not None:
+        for cid, n in c["played"].items():
+            lo, hi = n.get("at_least", 0), n.get("at_most")
+            span = f"{lo} to {hi}" if hi is not None and hi != lo else (f"{lo}" if hi == lo else f"at least {lo}")
+            bits.append(f"{who} played {span} {card_names(rs, (cid,))}")
+    if c.get("ended_empty_handed") is not None:
+        bits.append(
+            f"{who} {'took' if c['ended_empty_handed'] else 'did not take'} the hand's last action, holding no card"
+        )
+    if c.get("unless") is not None:
+        bits.append(f"not ({condition_words(c['unless'], rs, who)})")
     if c.get("exact_finish") is not None:
         bits.append(f"{who} {'landed exactly on' if c['exact_finish'] else 'did not land exactly on'} the target")
     if c.get("all_safeties") is not None:
@@ -306,7 +326,11 @@ def line_words(name: str, line: Any, rs: Ruleset) -> str:
         points += " for each opposing side" + (f" where {condition_words(per_when, rs, 'it')}" if per_when else "")
     elif per is not None:
         points += {"mile": " a mile", "safety": " a safety", "coup_fourre": " a coup fourré"}[per]
+        if per == "mile" and d.get("up_to_target"):
+            points += " up to the trip's target"
     on = f" (on the line {d['line']})" if d.get("line") and d["line"] != name else ""
+    if d.get("exclusive"):
+        on += f" (one of the alternatives {d['exclusive']}: the first that holds is paid)"
     if d.get("to") == "each_opponent":
         to_when = d.get("to_when")
         who = "each opposing side" + (f" (when {condition_words(to_when, rs, 'it')})" if to_when else "")

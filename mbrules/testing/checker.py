@@ -405,7 +405,8 @@ def check(state: State | View, *, dealt: bool = True, totals: bool = True, start
         sc = g.ruleset.scoring
         own = {line.line or name for name, line in sc.lines.items()}  # lines the ruleset pays its own way
         for s in range(S):
-            if "milestones" not in own and current[s]["milestones"] != state.miles[s] * sc.milestones_per_mile.value:
+            counted = min(state.miles[s], state.target) if sc.milestones_up_to_target.value else state.miles[s]
+            if "milestones" not in own and current[s]["milestones"] != counted * sc.milestones_per_mile.value:
                 out.append(f"side {g.side_names[s]}: milestones {current[s]['milestones']} for {state.miles[s]} miles")
             n_safe = len(state.safeties[s]) + len(state.coups[s])
             if "safeties" not in own and current[s]["safeties"] != n_safe * sc.safety.value:

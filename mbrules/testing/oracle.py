@@ -17,13 +17,13 @@ from .view import View, _view
 if TYPE_CHECKING:
     from mbrules.engine import Action, State
     from mbrules.ruleset import Ruleset
-    from mbrules.ruleset.model import SideCondition
+    from mbrules.ruleset.model import SideFacts
 
 Sheet = list[dict[str, int]]  # a hand's score sheet: per side, score line -> points
 Winner = Union[int, str, None]  # a side, "draw" or "unfinished"; None: the match goes on
 # what a score line's condition is judged on at the hand's end: (completer, miles, played, laid, empty,
 # target, safeties in the deck, delayed action, the extension caller's side)
-Facts = tuple[int, Sequence[int], Sequence[dict[str, int]], Sequence[int], Sequence[bool], int, int, bool, int]
+Facts = tuple[int, Sequence[int], Sequence[dict[str, int]], Sequence[int], Sequence[bool], int, int, bool, int, int]
 
 __all__ = [
     "HandStart",
@@ -115,10 +115,11 @@ def sheet_lines(ruleset: Ruleset) -> tuple[str, ...]:
     return (*_SHEET_LINES[:-1], *new, _SHEET_LINES[-1])
 
 
-def _meets(cond: SideCondition | None, s: int, facts: Facts) -> bool:
+def _meets(cond: SideFacts | None, s: int, facts: Facts) -> bool:
     """Whether side ``s`` meets a score line's condition (the model's LineCondition) at the hand's end.
-    ``facts``: (completer, miles, played, laid, empty, target, all_laid, delayed, caller_side)."""
-    completer, miles, played, laid, empty, target, in_deck, delayed, caller = facts
+    ``facts``: (completer, miles, played, laid, empty, target, all_laid, delayed, caller_side, ender): ender,
+    the player who took the hand's last action if it then held no card, else -1."""
+    completer, miles, played, laid, empty, target, in_deck, delayed, caller, ender = facts
     if cond is None:
         return True
     if cond.trip_completed is not None and (completer == s) != cond.trip_completed:
@@ -131,6 +132,16 @@ def _meets(cond: SideCondition | None, s: int, facts: Facts) -> bool:
     if cond.safeties is not None and laid[s] != cond.safeties:
         return False
     if cond.none_played is not None and any(played[s].get(cid, 0) for cid in cond.none_played):
+        return False
+    if cond.played is not None:
+        for cid, n in cond.played.items():
+            k = played[s].get(cid, 0)
+            if k < n.at_least or (n.at_most is not None and k > n.at_most):
+                return False
+    if cond.ended_empty_handed is not None and (ender >= 0 and ender % len(miles) == s) != cond.ended_empty_handed:
+        return False
+    unless = getattr(cond, "unless", None)
+    if unless is not None and _meets(unless, s, facts):
         return False
     if cond.exact_finish is not None and (miles[s] == target) != cond.exact_finish:
         return False
@@ -282,7 +293,8 @@ def score_oracle(
     for s in range(S):
         line = sheet[s]
         laid = safeties[s] + coups[s]
-        line["milestones"] = miles[s] * sc.milestones_per_mile.value
+        counted = min(miles[s], target) if sc.milestones_up_to_target.value else miles[s]
+        line["milestones"] = counted * sc.milestones_per_mile.value
         line["safeties"] = laid * sc.safety.value
         line["all_safeties"] = sc.all_safeties.value if in_deck and laid == in_deck else 0
         line["coup_fourres"] = coups[s] * sc.coup_fourre.value
@@ -312,19 +324,37 @@ def score_oracle(
     # score lines as data (scoring.lines): one paying on a contract line replaces that line's rule
     laid_by = [safeties[s] + coups[s] for s in range(S)]
     empty = [all(held[p] == 0 for p in range(players) if p % S == s) for s in range(S)]
-    facts = (completer, miles, played, laid_by, empty, target, in_deck, delayed, caller % S if caller >= 0 else -1)
+    last = actions[-1][0] if actions else -1
+    ender = last if last >= 0 and held[last] == 0 else -1
+    facts = (
+        completer,
+        miles,
+        played,
+        laid_by,
+        empty,
+        target,
+        in_deck,
+        delayed,
+        caller % S if caller >= 0 else -1,
+        ender,
+    )
     for name, rule in ruleset.scoring.lines.items():
         for line in sheet:
             line[rule.line or name] = 0
+    paid: set[tuple[int, str]] = set()  # (side, exclusive name): a side is paid one line of its alternatives
     for name, rule in ruleset.scoring.lines.items():
         key = rule.line or name
         for s in range(S):
+            if rule.exclusive is not None and (s, rule.exclusive) in paid:
+                continue
             if not _meets(rule.when, s, facts):
                 continue
+            if rule.exclusive is not None:
+                paid.add((s, rule.exclusive))
             opponents = [t for t in range(S) if t != s]
             times = {
                 None: 1,
-                "mile": miles[s],
+                "mile": min(miles[s], target) if rule.up_to_target else miles[s],
                 "safety": laid_by[s],
                 "coup_fourre": coups[s],
                 "opponent": sum(1 for t in opponents if _meets(rule.per_when, t, facts)),

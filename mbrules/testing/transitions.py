@@ -197,6 +197,13 @@ def check_transition(
     if op == DISCARD:
         if after.discard != before.discard + [c]:
             out.append(f"{what}: the card is not on top of the discard pile")
+        if g.stall_checked:  # the stall rule (turn.stall_discards): a count that grows by one or starts again
+            if after.stall not in (1, before.stall + 1):
+                out.append(f"{what}: the stall count went from {before.stall} to {after.stall}")
+            if after.stall >= g.stall_discards:
+                if not after.hand_over:
+                    out.append(f"{what}: {after.stall} discards in a row with no progress, but the hand goes on")
+                return out
         _turn_passes(out, before, after, p, what)
         return out
     if op == PLAY:

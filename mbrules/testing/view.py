@@ -60,6 +60,7 @@ class View:
         "after_draw",
         "queued",
         "resume",
+        "stall",
     )
 
     def __init__(self, state: State, history: bool = True) -> None:
@@ -99,6 +100,7 @@ class View:
         queued, resume = snap.queued_turns  # queued coup fourré turns and where play resumes after them
         self.queued, self.resume = list(queued), resume
         self.reshuffles = snap.reshuffles
+        self.stall = snap.stall
         self.after_draw = snap.after_draw
 
     def can_draw(self) -> bool:

@@ -33,7 +33,7 @@ from .table import NARRATION_LINES as NARRATION_LINES, DrawChoice, DrawNotes, Pu
 from .table import hint_bot_name as hint_bot_name  # (re-exported)
 
 if TYPE_CHECKING:
-    from .app import MatchDriver
+    from .driver import MatchDriver
 
 MAX_BAD_LINES = 1000  # lines in a row that choose nothing (a stuck input): the session ends
 
@@ -400,7 +400,8 @@ def run_human(
     code = 0
     match: MatchDriver | HumanSession
     if full_screen:  # the Textual game (mbrules/tui/app.py); it draws on the alternate screen
-        from .app import MatchDriver, run_app
+        from .app import run_app
+        from .driver import MatchDriver
 
         match = MatchDriver(game, seed, bots, humans, max_hands=hands, observers=watchers, save_path=record)
     else:

@@ -25,6 +25,7 @@ from starlette.routing import Route
 from .guard import REFUSED, read_json, refusal
 from .lobby import Lobby
 from .seats import BrowserSeat
+from .store import StoreUnavailable
 from .table import Table, TableError
 
 log = logging.getLogger("mbrules.web")
@@ -40,7 +41,7 @@ def replaced_link(lobby: Lobby, table_id: str, secret: str) -> Response | None:
     return None
 
 
-def seat_request(lobby: Lobby, table: Table, seat: int, kind: str) -> dict | None:
+async def seat_request(lobby: Lobby, table: Table, seat: int, kind: str) -> dict | None:
     """A seat's page asks for its seat back, or to play again; a refusal to send it, or None."""
     if kind == "ask-back":
         if isinstance(table.seats[seat], BrowserSeat):
@@ -49,9 +50,11 @@ def seat_request(lobby: Lobby, table: Table, seat: int, kind: str) -> dict | Non
         log.info("table %s: %s asks for the seat back", table.id, table.game.player_names[seat])
     else:  # "again"
         try:
-            lobby.again(table)
+            await lobby.again(table)
         except TableError as e:
             return {"type": "refused", "code": "not-a-move", "message": str(e)}
+        except StoreUnavailable as e:
+            return {"type": "refused", "code": "not-saved", "message": f"the table cannot be saved now ({e.why})"}
     lobby.broadcast(table)
     return None
 
@@ -98,9 +101,9 @@ def control_routes(
         if table is None:
             return PlainTextResponse("not found\n", 404)
         try:
-            lobby.again(table)
-        except TableError as e:
-            return JSONResponse({"errors": [str(e)]}, status_code=400)
+            await lobby.again(table)
+        except (TableError, StoreUnavailable) as e:
+            return refusal(e)
         return JSONResponse(describe(request, table))
 
     return [

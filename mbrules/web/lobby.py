@@ -155,9 +155,14 @@ class Lobby:
         )
         self.kick(table)
 
-    def again(self, table: Table) -> Table:
+    async def again(self, table: Table) -> Table:
         """The table opened to play again with ``table``'s rules, seats and pace (a new deal), opened once:
-        its links go in ``table``'s setup, each seat's to that seat's page only (:meth:`Table.again_link`)."""
+        its links go in ``table``'s setup, each seat's to that seat's page only (:meth:`Table.again_link`).
+        Written off the event loop (StoreUnavailable: the store cannot be written now)."""
+        async with table.lock:  # asked twice at once: one table
+            return await self._again(table)
+
+    async def _again(self, table: Table) -> Table:
         found = table.setup.get("again")
         if isinstance(found, dict):
             again = self.get(found["table"])
@@ -166,14 +171,12 @@ class Lobby:
         if not table.state.is_terminal():
             raise TableError("the match is not over yet")
         kinds = list(table.setup["seats"])
-        again = self.open_table(table.rules, table.players, kinds, None, table.setup.get("pace", 0.6))
+        again = await self.open_saved(table.rules, table.players, kinds, None, table.setup.get("pace", 0.6))
         links = [again.setup["secrets"][p] if k == PERSON else None for p, k in enumerate(kinds)]
-        table.setup = {
-            **table.setup,
-            "again": {"table": again.id, "secrets": links, "host": again.setup["host_secret"]},
-        }
+        saved = {**table.setup, "again": {"table": again.id, "secrets": links, "host": again.setup["host_secret"]}}
         if table.store is not None:
-            table.store.update_setup(table.id, table.setup)
+            await table.store.write("update_setup", table.id, saved)
+        table.setup = saved
         log.info("table %s: played again at table %s", table.id, again.id)
         self.broadcast(table)
         return again
@@ -388,7 +391,9 @@ class Lobby:
                     if done is None:
                         break
                     continue
-                index, bot = await self.thinker.decide(table.setup, table.game, q.seat.pickled(), q.obs, q.legal)
+                index, bot = await self.thinker.decide(
+                    table.setup, table.game, q.seat.pickled(), q.obs, q.legal, q.seat.kind
+                )
                 if self.tables.get(table.id) is not table:
                     return
                 try:
@@ -399,7 +404,7 @@ class Lobby:
                     await asyncio.sleep(wait)
                     continue
                 wait = 0.0
-                if taken:
+                if taken and table.counted.last_public:  # a window let pass: no one may see it, nor wait for it
                     self.broadcast(table)
                     await asyncio.sleep(pace)
             self.broadcast(table)

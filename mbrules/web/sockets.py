@@ -115,7 +115,7 @@ class SeatSockets:
                 self.lobby.kick(table)
             self.lobby.broadcast(table)
         elif kind in SEAT_REQUESTS:
-            said = seat_request(self.lobby, table, seat, str(kind))
+            said = await seat_request(self.lobby, table, seat, str(kind))
             if said is not None:
                 conn.push(said)
         elif kind == "view":

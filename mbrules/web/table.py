@@ -97,7 +97,8 @@ class TableError(Exception):
 
 @dataclass(frozen=True)
 class BotQuestion:
-    """A decision a bot's seat must make: the table's version when it was asked, and what the bot is given."""
+    """A decision a bot's seat must make: the table's changes when it was asked (:meth:`Table.changes`), and
+    what the bot is given."""
 
     p: int
     seat: BotSeat
@@ -369,12 +370,16 @@ class Table:
         if len(legal) == 1 and legal[0].op == DRAW:
             return None
         obs = self.state.observation(p) if seat.observes else None
-        return BotQuestion(p, seat, self.version, obs, legal)
+        return BotQuestion(p, seat, self.changes(), obs, legal)
 
     def still_asked(self, q: BotQuestion) -> bool:
         """Whether the bot's question is still the table's (nothing happened since, the seat is still that
         bot's): an answer to a question no longer asked is dropped, never applied."""
-        return self.version == q.version and self.seats[q.p] is q.seat
+        return self.changes() == q.version and self.seats[q.p] is q.seat
+
+    def changes(self) -> int:
+        """Every change of the table, a seat's private steps included (a bot's question names it)."""
+        return self.version + sum(self.counted.private.values())
 
     def _words(self, p: int, action: Action, e: IllegalAction) -> str:
         """A refusal in the terminal game's words (a card's own checks), else the engine's sentence."""

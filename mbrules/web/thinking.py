@@ -138,12 +138,31 @@ def think(key: str, rules: str | None, bot: bytes, question: bytes) -> tuple[int
 
 
 # -- in the server --------------------------------------------------------------------------------
-class Thinker:
-    """The server's pool of bot workers (started at the first decision)."""
+def think_here(game: Game, bot: bytes, obs: Observation | None, legal: list[Action]) -> tuple[int, bytes]:
+    """:func:`think` in this process, on a copy of the bot (the bot moves on only if its action is taken)."""
+    chooser = loads(bot, game)
+    action = chooser.choose(obs, legal)
+    return legal.index(action), dumps(chooser, game)
 
-    def __init__(self, workers: int | None = None):
+
+class Thinker:
+    """The server's pool of bot workers (started by :meth:`start`, or at the first decision).
+
+    A bot registered as quick (not ``slow`` in :func:`mbrules.bots.bot_facts`: random, heuristic,
+    learned...) decides in this process, where its decision costs a fraction of a millisecond, less
+    than the trip to a worker; a slow one (expert: 0.1 to 0.7 s) in a worker. ``everywhere``: every bot
+    in a worker (the tests check that a decision made there is the one made here)."""
+
+    def __init__(self, workers: int | None = None, everywhere: bool = False):
         self.workers = workers or default_workers()
+        self.everywhere = everywhere
         self._pool: ProcessPoolExecutor | None = None
+
+    def elsewhere(self, kind: str) -> bool:
+        """Whether the bot ``kind`` decides in a worker."""
+        from mbrules.bots import is_slow
+
+        return self.everywhere or is_slow(kind)
 
     def _get_pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -156,10 +175,12 @@ class Thinker:
         return self._pool
 
     async def decide(
-        self, setup: dict, game: Game, bot: bytes, obs: Observation | None, legal: list[Action]
+        self, setup: dict, game: Game, bot: bytes, obs: Observation | None, legal: list[Action], kind: str = ""
     ) -> tuple[int, bytes]:
-        """Ask the bot (pickled, :func:`dumps`) in a worker: the index of its action in ``legal`` and the
-        bot after choosing."""
+        """Ask the bot ``kind`` (pickled, :func:`dumps`) in a worker (here if it is quick): the index of its
+        action in ``legal`` and the bot after choosing."""
+        if kind and not self.elsewhere(kind):
+            return think_here(game, bot, obs, legal)
         key, rules = rules_of(setup)
         question = dumps((obs, legal), game)
         for attempt in range(ATTEMPTS):
@@ -212,4 +233,5 @@ __all__ = [
     "rules_of",
     "shared_thinker",
     "think",
+    "think_here",
 ]

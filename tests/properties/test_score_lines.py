@@ -22,7 +22,12 @@ from mbrules.testing import check, checked_replay, game_of, load_rules
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "tests" / "conformance" / "options"
-LINE_OPTIONS = ("shutout-to-each-opponent", "no-100-no-200-bonus", "french-end-bonuses")
+LINE_OPTIONS = (
+    "shutout-to-each-opponent",
+    "no-100-no-200-bonus",
+    "french-end-bonuses",
+    "french-extension-end-bonuses",
+)
 MATCH_OPTIONS = ("fixed-hands", "finisher-wins", "tie-first-seat", "tie-another-hand")
 SEEDS = range(6)
 HANDS_PER_MATCH = 2
@@ -91,7 +96,7 @@ def test_the_real_engine_agrees_with_the_oracle_on_lines_and_match_ends(hands):
 def test_the_games_score_the_new_lines(hands):
     """The mutants below are only caught if the games score these lines somewhere."""
     seen = {k for _, _, st in hands for line in st.score_sheet() for k, v in line.items() if v}
-    assert {"shutout", "empty_hand"} <= seen  # the rarer ones are replayed from the options' scenarios
+    assert {"shutout", "fin_contrat"} <= seen  # the rarer ones are replayed from the options' scenarios
 
 
 # -- score lines: one mutant per rule ----------------------------------------------------------
@@ -142,17 +147,35 @@ def test_exactly_one_safety_means_one(hands, monkeypatch):
         return real(st, s, cond, done)
 
     monkeypatch.setattr(scorelines, "holds", at_least)
-    assert _caught_in_scenarios(names=("opt-french-end-bonuses-two-safeties.yaml",))
+    assert _caught_in_scenarios(names=("opt-french-extension-end-bonuses-two-safeties.yaml",))
 
 
-def test_an_empty_hand_is_read_from_the_hands(hands, monkeypatch):
+def test_an_empty_hand_at_the_end_is_the_last_players_own(monkeypatch):
+    """'0 en main' (french-end-bonuses' Fin du contrat) is the hand of the player whose card ended the hand,
+    not every side whose hands are empty: at an exhausted deck every hand is empty, one side is paid."""
     real = scorelines.holds
 
-    def always_empty(st, s, cond, done):  # mutant: every side counted as holding no card
-        return real(st, s, _without(cond, scorelines.EMPTY, True), done)
+    def any_empty_side(st, s, cond, done):  # mutant: the old reading, every player of the side holds no card
+        want = dict(cond).get(scorelines.ENDED_EMPTY)
+        if want is None:
+            return real(st, s, cond, done)
+        rest = _without(cond, scorelines.ENDED_EMPTY)
+        return real(st, s, ((scorelines.EMPTY, want), *rest), done)
 
-    monkeypatch.setattr(scorelines, "holds", always_empty)
-    assert _caught(hands)
+    monkeypatch.setattr(scorelines, "holds", any_empty_side)
+    assert _caught_in_scenarios(names=("opt-french-end-bonuses-exhaustion.yaml",))
+
+
+def test_alternatives_pay_one_line(monkeypatch):
+    """The score sheet app's primes are alternatives (1,800 is not 800 + 1,000): of the lines of one
+    exclusive name, a side is paid the first that holds only."""
+    real = scorelines.compile_entries
+
+    def no_groups(entries, names, index):  # mutant: every line paid as if it had no exclusive name
+        return tuple((*line[:-1], -1) for line in real(entries, names, index))
+
+    monkeypatch.setattr(scorelines, "compile_entries", no_groups)
+    assert _caught_in_scenarios(names=("opt-french-extension-end-bonuses.yaml",))
 
 
 def test_no_distance_counts_distance_cards_not_miles(monkeypatch):

@@ -44,7 +44,8 @@ def serve_cmd(db, *extra: str) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="module")
 def thinker():
-    t = Thinker(1)
+    """One worker, asked for every bot's decision (a server asks it for the slow bots' only)."""
+    t = Thinker(1, everywhere=True)
     yield t
     t.close()
 
@@ -105,6 +106,14 @@ def test_bots_decide_in_worker_processes_exactly_as_they_would_in_process(tmp_pa
     rows = here_store.load("alone").steps
     assert alone.state.hand_over and len(rows) > 20
     assert stored.steps == rows
+
+
+def test_slow_bots_think_in_a_worker_and_quick_ones_in_the_server():
+    """By default the expert (registered slow: 0.1 to 0.7 s a decision) is sent to a worker; the quick bots
+    (a decision in a fraction of a millisecond, less than the trip to a worker) decide in the server."""
+    t = Thinker(1)
+    assert t.elsewhere("expert") and not t.elsewhere("heuristic") and not t.elsewhere("random")
+    assert Thinker(1, everywhere=True).elsewhere("random")
 
 
 def test_a_bot_answer_to_a_question_no_longer_asked_is_dropped(tmp_path, thinker):

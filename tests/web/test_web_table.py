@@ -179,7 +179,7 @@ def test_a_person_away_shows_for_how_long_and_play_again_gives_each_seat_its_own
     assert [x["away"] for x in t.view(0)["seats"]] == [65, None]
     assert t.view(0, {0})["seats"][0]["away"] is None  # here again
     with pytest.raises(TableError):
-        lobby.again(t)  # not before the match is over
+        asyncio.run(lobby.again(t))  # not before the match is over
     for _ in range(400):
         play(t, 1)
         if t.state.is_terminal():
@@ -192,7 +192,7 @@ def test_a_person_away_shows_for_how_long_and_play_again_gives_each_seat_its_own
 
 
 async def _again(lobby, t):
-    return lobby.again(t)
+    return await lobby.again(t)
 
 
 def test_the_leak_check_sees_a_view_of_another_seat(tmp_path):
