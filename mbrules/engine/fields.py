@@ -86,7 +86,9 @@ class StateFields:
     _bmask: list[int]  # per side, stacked hazards only: the mask of the battle hazards in force
     _reshuffles: int  # reshuffles of the discard pile this hand
     _stall: int  # turn.stall_discards: discards in a row with nothing drawn from the draw pile nor played between
-    _stall_mark: tuple[int, int, int]  # (draw pile size, reshuffles, cards on the tableaux) at the last discard
+    # (draw pile size, reshuffles, cards on the tableaux) at the last discard; tuple[int, ...], not of three:
+    # mypyc cannot write a fixed-size tuple attribute from a trait (the effects room sets it)
+    _stall_mark: tuple[int, ...]
     _note: int  # what the current action's draws did (turn.py's RESHUFFLED | FROM_DISCARD_PILE | DREW | ...)
     _drawn_more: list[int]  # cards the current action drew besides its own draw (a refill, a mulligan's)
     _after_draw: int  # play-then-draw: the next player once the owed draw is taken, or -1
