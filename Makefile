@@ -14,7 +14,7 @@ CORE_BIN   := $(CORE_VENV)/bin
 CORE_STAMP := $(CORE_VENV)/.installed-stamp
 PIP_FLAGS  := --quiet --disable-pip-version-check
 
-.PHONY: play human check types-debt test test-fast test-core ci soak soak-bots bench schemas models clean
+.PHONY: play human check types-debt test test-fast test-core compiled test-compiled ci soak soak-bots bench schemas models clean
 
 $(STAMP): pyproject.toml
 	rm -rf $(VENV)
@@ -63,7 +63,20 @@ test-fast: $(STAMP)  # every test but those marked slow (subprocess-heavy, stati
 test-core: $(CORE_STAMP)
 	$(CORE_BIN)/python -m pytest -q -m "not slow" -n 2 --dist loadgroup
 
-ci: check test test-core  # what CI runs (.ci/run)
+# the optional compiled engine: the same source compiled by mypyc into build/compiled (never next to a .py);
+# a process runs it only with MBRULES_COMPILED=1, and only while no source has changed since (docs/performance.md)
+compiled: $(STAMP)  # needs a C compiler and Python's headers; setuptools (no longer in a new venv from 3.12) if missing
+	$(BIN)/python -c "import setuptools" 2>/dev/null || $(BIN)/python -m pip install $(PIP_FLAGS) setuptools
+	$(BIN)/python -m mbrules._compiled build
+
+# the engine, conformance and differential suites in the compiled engine (CI); MBRULES_COMPILED=require
+# fails rather than falls back to the pure engine
+COMPILED_TESTS := tests/test_compiled_engine.py tests/test_conformance.py tests/test_engine_legality.py \
+	tests/test_engine_actions.py tests/api
+test-compiled: compiled
+	MBRULES_COMPILED=require $(BIN)/python -m pytest -q -m "not slow" -n 2 --dist loadgroup $(COMPILED_TESTS)
+
+ci: check test test-core test-compiled  # what CI runs (.ci/run)
 
 soak: $(STAMP)
 	$(BIN)/python benchmarks/soak.py

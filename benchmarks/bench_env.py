@@ -46,8 +46,9 @@ def engine_run(game: Game, hands: int, seed: int) -> int:
     return actions
 
 
-def env_run(module, ruleset: str, players: int, steps: int, seed: int) -> int:
-    """Random policy over the mask for ``steps`` live agent steps, each reading its observation."""
+def env_run(module, ruleset: str, players: int, steps: int, seed: int, on_obs=None) -> int:
+    """Random policy over the mask for ``steps`` live agent steps, each reading its observation
+    (``on_obs(step, obs)`` is called with each live one: bench_modes.py hashes some)."""
     env = module.env(ruleset=ruleset, players=players)
     rng = np.random.default_rng(seed)
     done = m = 0
@@ -59,6 +60,8 @@ def env_run(module, ruleset: str, players: int, steps: int, seed: int) -> int:
             if term or trunc:
                 env.step(None)
                 continue
+            if on_obs is not None:
+                on_obs(done, obs)
             legal = np.flatnonzero(obs["action_mask"])
             env.step(int(legal[rng.integers(len(legal))]))
             done += 1

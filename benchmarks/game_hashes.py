@@ -7,7 +7,9 @@ player count and a bot: every bundled edition at each player count it lists (ran
 bots), and every bundled option on winning-moves and on express (random bots, 2 and 4 players; an
 option that cannot apply there is skipped, the same way on both sides). Each configuration plays
 ``--matches`` matches of at most ``--hands`` hands from fixed seeds; the hash covers every action of
-the history, the hands' score sheets, the match totals and the outcome.
+the history, the hands' score sheets, the match totals and the outcome; with random bots, one match more driven
+through ``State.apply`` hashes every :class:`~mbrules.engine.Transition` it returns, and one more the
+RL observation vectors of every seat at every decision (byte for byte).
 
     python benchmarks/game_hashes.py [--matches 2] [--hands 3] [--out FILE] [--only PREFIX]
 """
@@ -17,11 +19,12 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import random
 import sys
 import warnings
 from typing import Iterator
 
-from mbrules.engine import Game, GameError
+from mbrules.engine import Game, GameError, State
 from mbrules.matches import game_seed, play_match
 from mbrules.ruleset import RulesetError, bundled_option_ids, bundled_ruleset_ids, load_ruleset
 
@@ -54,6 +57,40 @@ def fingerprint(game: Game, bot: str, matches: int, hands: int) -> str:
     return h.hexdigest()[:16]
 
 
+def transitions(game: Game, matches: int, hands: int) -> str:
+    """The hash of the :class:`~mbrules.engine.Transition` of every action of ``matches`` matches driven
+    through ``State.apply`` (random choices from ``legal_actions()``, fixed seeds), hands capped."""
+    h = hashlib.sha256()
+    for i in range(matches):
+        rng = random.Random(i)
+        st = State.new_match(game, game_seed(11, i))
+        while not st.is_terminal() and st.hands_played < hands:
+            acts = st.legal_actions()
+            h.update(repr(st.apply(acts[rng.randrange(len(acts))])).encode())
+    return h.hexdigest()[:16]
+
+
+def observations(game: Game, matches: int, hands: int) -> str | None:
+    """The hash of the RL observation vectors (``mbrules.env``'s encoder, float32 bytes) of every seat at
+    every decision of ``matches`` random matches; None without the extra ``rl``."""
+    try:
+        from mbrules.engine.compact import ObservationWriter
+        from mbrules.env.encoding import ObservationEncoder
+    except ImportError:
+        return None
+    writer = ObservationWriter(ObservationEncoder(game))
+    h = hashlib.sha256()
+    for i in range(matches):
+        rng = random.Random(i)
+        st = State.new_match(game, game_seed(13, i))
+        while not st.is_terminal() and st.hands_played < hands:
+            for p in range(game.players):
+                h.update(writer.write(st, p, st.hands_played))
+            acts = st.legal_actions()
+            st.step(acts[rng.randrange(len(acts))])
+    return h.hexdigest()[:16]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--matches", type=int, default=2)
@@ -73,6 +110,9 @@ def main(argv: list[str] | None = None) -> int:
             result[name] = f"skipped: {type(exc).__name__}"
             continue
         result[name] = fingerprint(game, bot, args.matches, args.hands)
+        if bot == "random":
+            result[name + " apply"] = transitions(game, 1, args.hands)
+            result[name + " observations"] = str(observations(game, 1, args.hands))
     text = json.dumps(result, indent=1, sort_keys=True)
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:

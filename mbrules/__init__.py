@@ -13,9 +13,15 @@ lines, reason codes) are :mod:`mbrules.vocab`'s. See docs/api.md. Everything nam
 
 from __future__ import annotations
 
+import os as _os
 from typing import TYPE_CHECKING, Any, Sequence
 
 from . import _startup
+
+if _os.environ.get("MBRULES_COMPILED"):  # the compiled engine, when built and not stale (docs/performance.md)
+    from . import _compiled
+
+    _compiled.activate(_os.environ["MBRULES_COMPILED"])
 
 if _startup.is_command():  # the mbrules command starting: a signal now exits 130/143, quietly
     _startup.install_early()

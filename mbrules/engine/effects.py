@@ -23,9 +23,10 @@ from __future__ import annotations
 
 from ..vocab import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SPEED
 from .notation import Action
-from .fields import StateFields
+from .fields import StateFields, trait
 
 
+@trait
 class Effects(StateFields):
     """The effects room of :class:`~mbrules.engine.state.State` (a mixin: no slots of its own)."""
 

@@ -10,7 +10,8 @@ method declarations exist only for the checker, which also checks the rooms' def
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Callable
+from abc import abstractmethod
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 if TYPE_CHECKING:
     from ..vocab import Termination
@@ -18,12 +19,25 @@ if TYPE_CHECKING:
     from .game import Game
     from .observation import Observer
 
+_C = TypeVar("_C")
 
+try:
+    from mypy_extensions import trait as trait  # mypyc: a class mixed into State (docs/performance.md)
+except ImportError:  # mypy's own package, absent where no engine is compiled: the mark does nothing
+
+    def trait(cls: _C) -> _C:
+        return cls
+
+
+_NO_SLOTS: tuple[str, ...] = ()
+
+
+@trait
 class StateFields:
     """The slots of ``State`` (its ``__slots__`` names them; this gives their types)."""
 
-    if not TYPE_CHECKING:  # no slots of its own; hidden from the checker, which would otherwise judge each
-        __slots__ = ()  # room's writes against the room's empty __slots__ rather than State's
+    __slots__ = _NO_SLOTS  # a name, not a literal: no slots of its own, and the checker judges each room's
+    # writes against State's slots rather than the room's empty ones
 
     game: Game
     _rng: random.Random
@@ -59,7 +73,7 @@ class StateFields:
     _match_totals: list[int]
     _hand_sheets: list[list[dict[str, int]]]
     _winner: int | Termination | None  # a side, a draw or unfinished, or None while undecided
-    _history: list[tuple[int, int]]  # (player, action); (-1, -1) marks a new hand
+    _history: list[tuple[int, Any]]  # (player, Action); (-1, -1) marks a new hand (Any: a compiled int drops the class)
     _coup_count: int
     _deal_next: bool
     _observers: tuple[Observer, ...]
@@ -72,7 +86,9 @@ class StateFields:
     _bmask: list[int]  # per side, stacked hazards only: the mask of the battle hazards in force
     _reshuffles: int  # reshuffles of the discard pile this hand
     _stall: int  # turn.stall_discards: discards in a row with nothing drawn from the draw pile nor played between
-    _stall_mark: tuple[int, int, int]  # (draw pile size, reshuffles, cards on the tableaux) at the last discard
+    # (draw pile size, reshuffles, cards on the tableaux) at the last discard; tuple[int, ...], not of three:
+    # mypyc cannot write a fixed-size tuple attribute from a trait (the effects room sets it)
+    _stall_mark: tuple[int, ...]
     _note: int  # what the current action's draws did (turn.py's RESHUFFLED | FROM_DISCARD_PILE | DREW | ...)
     _drawn_more: list[int]  # cards the current action drew besides its own draw (a refill, a mulligan's)
     _after_draw: int  # play-then-draw: the next player once the owed draw is taken, or -1
@@ -80,28 +96,50 @@ class StateFields:
     _hand_reshuffles: list[int]  # per hand over: how many reshuffles it made
     _reshuffle_hook: Callable[[list[int]], None] | None  # orders a reshuffled pile from outside (OpenSpiel), else None
 
-    if TYPE_CHECKING:  # methods one room calls in another: defined by the rooms, declared here for the checker
-
-        @property
-        def decision(self) -> Decision: ...
-        def _reset_hand(self) -> None: ...
-        def _play_reason(self, ps: int, c: int, ts: int) -> str | None: ...  # legality
-        def _refresh(self, s: int) -> None: ...  # effects
-        def _protect(self, s: int, c: int, normal: bool) -> None: ...
-        def _safety_miles(self, s: int) -> bool: ...
-        def battle_hazards(self, s: int) -> tuple[int, ...]: ...
-        def _start_turn(self, p: int) -> None: ...  # turn flow
-        def _end_turn(self, p: int) -> None: ...
-        def _turn_owner(self) -> int: ...
-        def _end_hand(self) -> None: ...
-        def _can_draw(self) -> bool: ...
-        def _take(self, p: int) -> int: ...
-        def _draw_owed(self, p: int) -> None: ...
-        def _turn_again(self, p: int) -> None: ...
-        def _play_again(self, p: int) -> None: ...
-        def _replacement_draw(self, q: int) -> None: ...  # reactions
-        def _open_coup_fourre(self, attacker: int, hazard: int, ts: int) -> None: ...  # reactions
-        def _trip_reached(self, p: int, ps: int) -> None: ...
-        def current_completer(self) -> int: ...  # scoring
-        def score_sheet(self) -> list[dict[str, int]]: ...
-        def _match_winner(self) -> int | Termination | None: ...
+    # methods one room calls in another: defined by the rooms (found first: this class comes last in
+    # State's method resolution order), declared here for the checker
+    @property
+    @abstractmethod
+    def decision(self) -> Decision: ...
+    @abstractmethod
+    def _reset_hand(self) -> None: ...
+    @abstractmethod
+    def _play_reason(self, ps: int, c: int, ts: int) -> str | None: ...  # legality
+    @abstractmethod
+    def _refresh(self, s: int) -> None: ...  # effects
+    @abstractmethod
+    def _protect(self, s: int, c: int, normal: bool) -> None: ...
+    @abstractmethod
+    def _safety_miles(self, s: int) -> bool: ...
+    @abstractmethod
+    def battle_hazards(self, s: int) -> tuple[int, ...]: ...
+    @abstractmethod
+    def _start_turn(self, p: int) -> None: ...  # turn flow
+    @abstractmethod
+    def _end_turn(self, p: int) -> None: ...
+    @abstractmethod
+    def _turn_owner(self) -> int: ...
+    @abstractmethod
+    def _end_hand(self) -> None: ...
+    @abstractmethod
+    def _can_draw(self) -> bool: ...
+    @abstractmethod
+    def _take(self, p: int) -> int: ...
+    @abstractmethod
+    def _draw_owed(self, p: int) -> None: ...
+    @abstractmethod
+    def _turn_again(self, p: int) -> None: ...
+    @abstractmethod
+    def _play_again(self, p: int) -> None: ...
+    @abstractmethod
+    def _replacement_draw(self, q: int) -> None: ...  # reactions
+    @abstractmethod
+    def _open_coup_fourre(self, attacker: int, hazard: int, ts: int) -> None: ...  # reactions
+    @abstractmethod
+    def _trip_reached(self, p: int, ps: int) -> None: ...
+    @abstractmethod
+    def current_completer(self) -> int: ...  # scoring
+    @abstractmethod
+    def score_sheet(self) -> list[dict[str, int]]: ...
+    @abstractmethod
+    def _match_winner(self) -> int | Termination | None: ...

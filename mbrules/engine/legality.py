@@ -40,7 +40,7 @@ from ..vocab import Reason
 from .actions import IllegalAction
 from .notation import Action, ActionLike, parse
 from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_MULL, P_PLAY
-from .fields import StateFields
+from .fields import StateFields, trait
 
 # The contract's reason codes, by mbrules.vocab.Reason's own names, bound once here: an enum member's
 # lookup (Reason.SPEED_LIMIT) costs about 0.2 µs on Python 3.11, and legal_actions() asks for a reason
@@ -102,6 +102,7 @@ from .fields import StateFields
 )
 
 
+@trait
 class Legality(StateFields):
     """The legality room of :class:`~mbrules.engine.state.State` (a mixin: no slots of its own)."""
 

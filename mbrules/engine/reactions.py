@@ -29,9 +29,10 @@ from ..vocab import BATTLE
 from .notation import Action
 from .phases import P_COUP, P_EXT, P_FAST, P_HAND_OVER
 from .turn import DREW
-from .fields import StateFields
+from .fields import StateFields, trait
 
 
+@trait
 class Reactions(StateFields):
     """The reactions room of :class:`~mbrules.engine.state.State` (a mixin: no slots of its own)."""
 

@@ -20,9 +20,10 @@ from typing import Sequence
 
 from ..vocab import Termination
 from .scorelines import pay_lines
-from .fields import StateFields
+from .fields import StateFields, trait
 
 
+@trait
 class Scoring(StateFields):
     """The scoring room of :class:`~mbrules.engine.state.State` (a mixin: no slots of its own)."""
 

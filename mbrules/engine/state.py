@@ -52,9 +52,6 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-_new_transition = tuple.__new__  # Transition(...) without its keyword-taking __new__: one per action
-
-
 class Race(NamedTuple):
     """What :meth:`State.race` shows: the table as a play-out policy reads it, a value per side (views of
     the live table: read them before the next action, never write them)."""
@@ -147,7 +144,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         self._hand_reshuffles: list[int] = []
         self._reshuffle_hook = None
         self._winner = None  # side index, Termination.DRAW or .UNFINISHED, or None while undecided
-        self._history: list[tuple[int, int]] = []  # (player, action); (-1, -1) marks a new hand
+        self._history: list[tuple[int, Any]] = []  # (player, Action); (-1, -1) marks a new hand
         self._deal_next = False  # deal the next hand as soon as one ends (matches from new_match)
         self._observers = ()
         self._reset_hand()
@@ -372,8 +369,8 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
 
         Observers stay with the original (a bot searching a clone must not narrate it).
         """
-        c = State.__new__(State)
-        for name in State.__slots__:
+        c = State.__new__(State) if _BLANK_NEW else State(self.game, 0)
+        for name in _STATE_SLOTS:
             setattr(c, name, _copy(getattr(self, name)))
         c._observers = ()
         return c
@@ -491,37 +488,39 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         """:meth:`apply` for the one who decides, without building the :class:`Transition`: the
         loops that play many matches (simulate, a bot's search) and read no record. The same
         checks and the same game; a refusal raises as :meth:`apply` does."""
-        if type(action) is Action and not self._observers:
-            ph = self._phase
-            op = action.op
-            if ph == P_DRAW:
-                if action == ACTION_DRAW and self.game.plain_draws:  # the phase is a draw's: it may be taken
-                    self._draw_plain(self._player)  # a draw from the top, as the books have it, never ends a hand
-                    return
-            elif ph == P_PLAY:
-                p = self._player
-                c = action.card_index
-                if op == DISCARD:
-                    if self._verify_discard(p, c) is None:
-                        self._discard_card(p, action)
-                        if self._phase == P_HAND_OVER and self._deal_next:
-                            self.next_hand()
-                        return
-                elif op == PLAY and self._play_checked(p, action):
-                    if self._phase == P_HAND_OVER and self._deal_next:
-                        self.next_hand()
-                    return
-        self.apply(action)  # the rest, observers, refusals: the general path
+        if type(action) is Action and not self._observers and self._quick(action):
+            if self._phase == P_HAND_OVER and self._deal_next:
+                self.next_hand()
+            return
+        self._apply(action, None, False)  # the rest, observers, refusals: the general path (no record)
 
-    def _play_checked(self, p: int, action: Action) -> bool:
-        """``p`` plays ``action`` if :meth:`_verify_play` accepts it (the fast paths' play); whether it did."""
-        ts = action.side_index
-        if ts == OWN:
-            ts = self._target_side(p, action)
-        c = action.card_index
-        if self._verify_play(p, c, ts) is None:
-            self._play(p, c, ts)
-            return True
+    def _quick(self, action: Action) -> bool:
+        """The fast path of :meth:`step`, :meth:`step_next` and :meth:`apply`: the commonest actions of
+        whoever decides, with no observer, checked by the same ``_verify_*`` calls that :meth:`_verify`
+        makes for them (whoever decides acts, so no turn code applies) and carried out. Whether it took
+        ``action``; when it did not, nothing changed and the general path (which gives a refusal its
+        code and sentence) takes it. The next deal is the caller's."""
+        ph = self._phase
+        if ph == P_DRAW:
+            if action == ACTION_DRAW and self.game.plain_draws:  # the phase is a draw's: it may be taken
+                self._draw_plain(self._player)  # a draw from the top, as the books have it, never ends a hand
+                return True
+            return False
+        if ph == P_PLAY:
+            p = self._player
+            op = action.op
+            if op == DISCARD:
+                if self._verify_discard(p, action.card_index) is None:
+                    self._discard_card(p, action)
+                    return True
+            elif op == PLAY:
+                ts = action.side_index
+                if ts == OWN:
+                    ts = self._target_side(p, action)
+                c = action.card_index
+                if self._verify_play(p, c, ts) is None:
+                    self._play(p, c, ts)
+                    return True
         return False
 
     def step_next(self, action: ActionLike) -> list[Action]:
@@ -530,18 +529,9 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         is only the draw, and ``legal_actions()``, in one call. The match loop's
         (:meth:`mbrules.seats.SeatLoop.play`), which never asks a seat to draw when drawing is all it may do.
 
-        The same checks and the same game as those calls one by one; a turn's discard is :meth:`step`'s
-        written out again, so that the loop of many matches pays one call for it."""
-        if type(action) is Action and self._phase == P_PLAY and not self._observers:
-            p = self._player
-            c = action.card_index
-            op = action.op
-            if op == DISCARD and self._verify_discard(p, c) is None:
-                self._discard_card(p, action)
-            elif op != PLAY or not self._play_checked(p, action):
-                self.apply(action)  # the refusal, with its code and sentence
-        else:
-            self.step(action)
+        The same checks and the same game as those calls one by one."""
+        if not (type(action) is Action and not self._observers and self._quick(action)):
+            self._apply(action, None, False)  # the rest, observers, refusals: the general path (it deals the next hand)
         ph = self._phase
         if ph == P_HAND_OVER and self._deal_next:
             self.next_hand()
@@ -565,117 +555,23 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         action raises :class:`NotationError`.
         """
         if type(action) is Action and player is None and not self._observers:
-            # The two commonest cases, checked by the same _verify_* calls that _verify makes for
-            # them (whoever decides acts, so no turn code applies); anything else, or a refusal,
-            # takes the general path below, which gives the refusal its code and sentence.
-            ph = self._phase
-            op = action.op
-            if ph == P_DRAW:
-                if action == ACTION_DRAW and self.game.plain_draws:  # the phase is a draw's: it may be taken
-                    p = self._player
-                    self._draw_plain(p)  # a draw from the top never ends a hand; the drawer plays on
-                    ps = self.game.side_of[p]
-                    return _new_transition(
-                        Transition,
-                        (
-                            p,
-                            action,
-                            self._hand_no,
-                            self._last_draw,
-                            -1,
-                            (),
-                            -1,
-                            self._miles[ps],
-                            self._target,
-                            False,
-                            False,
-                            p,
-                            _PHASE_KIND[P_PLAY],
-                            False,
-                            False,
-                            False,
-                            False,
-                            (),
-                            False,
-                        ),
-                    )
-            elif ph == P_PLAY:
-                p = self._player
-                c = action.card_index
-                # The record is built inline while the hand goes on (a discard never draws nor
-                # sweeps; only a safety sweeps); the rare rest goes through _finish.
-                if op == DISCARD:
-                    if self._verify_discard(p, c) is None:
-                        self._discard_card(p, action)
-                        ph = self._phase
-                        if ph < P_HAND_OVER:
-                            return _new_transition(
-                                Transition,
-                                (
-                                    p,
-                                    action,
-                                    self._hand_no,
-                                    -1,
-                                    -1,
-                                    (),
-                                    -1,
-                                    self._miles[self.game.side_of[p]],
-                                    self._target,
-                                    False,
-                                    False,
-                                    self._player,
-                                    _PHASE_KIND[ph],
-                                    False,
-                                    False,
-                                    False,
-                                    False,
-                                    (),
-                                    False,
-                                ),
-                            )
-                        return self._finish(p, action, len(self._stock), len(self._discard) - 1, -1)
-                elif op == PLAY:
-                    ts = action.side_index
-                    if ts == OWN:
-                        ts = self._target_side(p, action)
-                    if self._verify_play(p, c, ts) is None:
-                        g = self.game
-                        k = g.kind[c]
-                        if k == SAFETY:  # its replacement draw (play.safety_replacement_draw) is noted
-                            n_stock, n_discard = len(self._stock), len(self._discard)
-                            self._note = 0
-                            self._drawn_more = []
-                            self._play(p, c, ts)
-                            return self._finish(p, action, n_stock, n_discard, ts, noted=True)
-                        self._play(p, c, ts)
-                        ph = self._phase
-                        if ph < P_HAND_OVER:
-                            m = self._miles[g.side_of[p]]
-                            return _new_transition(
-                                Transition,
-                                (
-                                    p,
-                                    action,
-                                    self._hand_no,
-                                    -1,
-                                    ts,
-                                    (),
-                                    -1,
-                                    m,
-                                    self._target,
-                                    k == DISTANCE and m >= self._target,
-                                    False,
-                                    self._player,
-                                    _PHASE_KIND[ph],
-                                    False,
-                                    False,
-                                    False,
-                                    False,
-                                    (),
-                                    False,
-                                ),
-                            )
-                        return self._finish(p, action, len(self._stock), len(self._discard), ts)
+            p = self._player
+            n_stock, n_discard = len(self._stock), len(self._discard)
+            self._note = 0  # what this action's draws do (a safety's replacement draw), noted afresh
+            self._drawn_more = []
+            if self._quick(action):
+                t = self._record(p, action, n_stock, n_discard)
+                if self._phase == P_HAND_OVER and self._deal_next:
+                    self.next_hand()
+                return t
+        made = self._apply(action, player, True)
+        assert made is not None  # asked for
+        return made
+
+    def _apply(self, action: ActionLike, player: int | None, record: bool) -> Transition | None:
+        """:meth:`apply`'s general path: every action, observers, refusals (the fast path tried first, or not
+        fit: a caller whose fast path refused the action comes here straight). The :class:`Transition`,
+        built only when ``record`` asks for it or an observer hears it (step and step_next read none)."""
         try:
             a = action if type(action) is Action else self._as_action(action)
             if player is not None:
@@ -695,9 +591,10 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         n_stock, n_discard = len(self._stock), len(self._discard)
         self._note = 0  # what this action's draws do, noted afresh
         self._drawn_more = []
-        ts = self._do(a, player)
-        t = self._record(actor, a, n_stock, n_discard, ts)
+        self._do(a, player)
+        t = self._record(actor, a, n_stock, n_discard) if record or observers else None
         if observers:
+            assert t is not None  # built for them
             for o in observers:
                 o.after_action(self, actor, a)
                 o.transition(self, t)
@@ -712,20 +609,9 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
             self.next_hand()
         return t
 
-    def _finish(self, p: int, a: Action, n_stock: int, n_discard: int, ts: int, noted: bool = False) -> Transition:
-        """The fast path's end: the record, then the next deal if the hand ended (matches from new_match).
-        ``noted``: the action's draws were noted (a safety's replacement draw), else it drew nothing."""
-        if not noted:
-            self._note = 0  # a play or a discard on the fast path draws nothing
-            self._drawn_more = []
-        t = self._record(p, a, n_stock, n_discard, ts)
-        if self._phase == P_HAND_OVER and self._deal_next:
-            self.next_hand()
-        return t
-
-    def _record(self, p: int, a: Action, n_stock: int, n_discard: int, ts: int) -> Transition:
+    def _record(self, p: int, a: Action, n_stock: int, n_discard: int) -> Transition:
         """What ``p``'s action ``a`` just did, read before any next deal (``n_stock``, ``n_discard``: the
-        draw and discard piles' sizes before it; ``ts``: the side a played card went to)."""
+        draw and discard piles' sizes before it): the one place a :class:`Transition` is built."""
         g = self.game
         op = a.op
         ph = self._phase
@@ -741,9 +627,10 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
             if note & (RESHUFFLED | FROM_DISCARD_PILE)
             else self._discard[n_discard + 1 if op in (DISCARD, MULLIGAN) else n_discard :]
         )
-        hazard = -1
+        ts = hazard = -1
         extra = done = queued = False
         if op == PLAY:
+            ts = self._target_side(p, a)  # the side named, or the one the engine resolved it to
             k = g.kind[a.card_index]
             if k == DISTANCE:
                 done = self._miles[ps] >= self._target
@@ -767,33 +654,30 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         elif op == DECLINE:
             hazard = self._cf_hazard
         over = ph >= P_HAND_OVER
-        return _new_transition(
-            Transition,
-            (
-                p,
-                a,
-                self._hand_no,
-                drawn,
-                ts,
-                tuple(swept),
-                hazard,
-                self._miles[ps],
-                self._target,
-                done,
-                extra,
-                -1 if over else self._player,
-                _PHASE_KIND[ph],
-                over,
-                ph == P_MATCH_OVER,
-                bool(note & RESHUFFLED),
-                bool(note & FROM_DISCARD_PILE),
-                tuple(self._drawn_more),
-                queued,
-            ),
+        return Transition(
+            player=p,
+            action=a,
+            hand_no=self._hand_no,
+            drawn=drawn,
+            side=ts,
+            swept=tuple(swept),
+            window_hazard=hazard,
+            miles=self._miles[ps],
+            target=self._target,
+            trip_completed=done,
+            extra_turn=extra,
+            next_player=-1 if over else self._player,
+            next_decision=_PHASE_KIND[ph],
+            hand_over=over,
+            match_over=ph == P_MATCH_OVER,
+            reshuffled=bool(note & RESHUFFLED),
+            from_discard=bool(note & FROM_DISCARD_PILE),
+            drawn_more=tuple(self._drawn_more),
+            queued_turn=queued,
         )
 
-    def _do(self, a: Action, player: int | None) -> int:
-        """Carry out an action :meth:`_verify` accepted; the side a played card went to (else -1)."""
+    def _do(self, a: Action, player: int | None) -> None:
+        """Carry out an action :meth:`_verify` accepted."""
         op = a.op
         p = self._player
         if op == DRAW:
@@ -810,7 +694,6 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
             if ts == OWN:
                 ts = self._target_side(p, a)
             self._play(p, a.card_index, ts)
-            return ts
         elif op == DISCARD:
             self._discard_card(p, a)
         elif op == COUP_FOURRE:
@@ -823,9 +706,12 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         else:
             self._history.append((p, a))
             self._answer_extension(op == EXTEND)
-        return -1
 
 
+# the fields clone() copies: State's slots. Compiled by mypyc, the class lists them as __mypyc_attrs__, and
+# its __new__ runs __init__: clone then starts from a fresh State, every field of which it overwrites
+_BLANK_NEW = hasattr(State, "__slots__")
+_STATE_SLOTS: tuple[str, ...] = tuple(getattr(State, "__slots__", None) or getattr(State, "__mypyc_attrs__"))
 _SHARED = (int, bool, str, float, tuple, frozenset, type(None), Termination, Reason, DecisionKind)
 
 

@@ -45,7 +45,7 @@ from ..vocab import Reason, Termination
 from .actions import IllegalAction
 from .notation import Action
 from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_MATCH_OVER, P_MULL, P_PLAY
-from .fields import StateFields
+from .fields import StateFields, trait
 
 # State._note: what the current action's draws did (Transition.reshuffled, .from_discard)
 RESHUFFLED = 1
@@ -54,6 +54,7 @@ DREW = 4  # a card for the actor's own draw (the record's 'drawn'), on any path 
 MULLIGAN_ENDED = 8
 
 
+@trait
 class TurnFlow(StateFields):
     """The turn room of :class:`~mbrules.engine.state.State` (a mixin: no slots of its own)."""
 

@@ -96,6 +96,7 @@ class MilleBornesAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type 
         self.state_ = st = self.game.new_match(self.seed_)
         # every seat is an agent's, answering with step(): the one seat loop takes v1's draws between them
         self._loop = SeatLoop(st, [LaterSeat() for _ in self.possible_agents])
+        self._acts: list[mbrules.Action] | None = None  # the legal actions now, when step() has them
         if self.auto_draw:
             self._draw_for_agent(st)
         self.agents = self.possible_agents[:]
@@ -111,8 +112,10 @@ class MilleBornesAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type 
     def _draw_for_agent(self, st: State) -> None:
         """v1: the draw that starts a turn is taken at once (the seat loop takes a lone draw without asking,
         where every seat answers later); the card is in the agent's next observation. The loop is stepped
-        while a draw is due, not advanced to the agent's decision: that would list the agent's legal
-        actions once more a step (+9% instructions a v1 step)."""
+        while a draw is due (the draw alone is legal: no turn rule offers a choice there), not advanced to
+        the agent's decision: that would list the agent's legal actions once more a step (+9% instructions
+        a v1 step). :meth:`step` takes them by ``State.step_next`` where the ruleset offers no choice at a
+        draw (``step_next`` also takes a lone draw where the choice exists but is closed, which v1 asks)."""
         step = self._loop.step
         while draw_due(st):
             step()
@@ -137,7 +140,8 @@ class MilleBornesAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type 
         mask = self._no_actions[:]
         if st.current_player == self._seat[agent]:
             idx = self.space.index
-            for a in st.legal_actions():
+            acts = self._acts
+            for a in st.legal_actions() if acts is None else acts:
                 mask[idx[a]] = 1
         return np.frombuffer(mask, dtype=np.int8)
 
@@ -166,13 +170,19 @@ class MilleBornesAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type 
         index = self.space.check(action)
         a = self.space.actions[index]
         hands_before = st.hands_played
-        try:
-            st.apply(a)  # the engine's one legality check; a refusal leaves the state as it was
+        self._acts = None
+        try:  # the engine's one legality check; a refusal leaves the state as it was
+            if self.auto_draw and not self.game.draw_choices:
+                # v1 with no choice at a draw: the action, the draws after it and the legal actions then
+                # (action_mask's), in one engine call: the match loop's own step
+                self._acts = st.step_next(a)
+            else:
+                st.step(a)
+                if self.auto_draw:
+                    self._draw_for_agent(st)
         except mbrules.IllegalAction as exc:
             legal = ", ".join(str(x) for x in st.legal_actions())
             raise ValueError(f"{agent} may not {a} now (action {index}): {exc.message}; legal: {legal}") from None
-        if self.auto_draw:
-            self._draw_for_agent(st)
         self._cumulative_rewards[agent] = 0.0
         if self._paid:
             self.rewards = {x: 0.0 for x in self.agents}

@@ -459,7 +459,7 @@ class MilleBornesState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no
         arrange_next_draws(st, segs[0])
         set_reshuffle_hook(st, _Arranger(segs[1:]))
         try:
-            st.apply(a)  # verified, and every card it takes is in place: it cannot be refused
+            st.step(a)  # verified, and every card it takes is in place: it cannot be refused
         except mbrules.IllegalAction as exc:
             self._refuse(index, a, exc)
         finally:
@@ -486,7 +486,7 @@ class MilleBornesState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no
         arrange_next_draws(twin, segs[0])
         hook = _Arranger(segs[1:], record=True, n_cards=self._g.n_cards)
         set_reshuffle_hook(twin, hook)
-        twin.apply(a)
+        twin.step(a)
         left = draw_pile_size(twin)
         made = len(hook.sizes)
         takes = [stock if made else stock - left]
@@ -519,7 +519,7 @@ class MilleBornesState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no
         if taking and op == DRAW and a.from_discard:
             top = st.observation(p).discard[-1]
         try:
-            st.apply(a)  # the engine's one legality check; a refusal leaves the state as it was
+            st.step(a)  # the engine's one legality check; a refusal leaves the state as it was (no record wanted)
         except mbrules.IllegalAction as exc:
             self._refuse(index, a, exc)
         if taking:  # which cards each seat took (a pass over held cards takes one below the top)

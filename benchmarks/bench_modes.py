@@ -1,0 +1,174 @@
+"""Issue 44's figures in one run: this tree pure, this tree compiled, and a baseline tree, interleaved.
+
+Each workload runs in a fresh process per variant and round (CPU time, ``time.process_time``), the
+variants in turn inside each round, so other jobs on the machine weigh on all alike:
+
+* ``engine``: random-bot hands of winning-moves, 4 players (``bench_engine.py``'s loop), hands/CPU-s
+  (the history kept and hashed inside the timing, in every variant alike);
+  ``specialised``: the hand-written loop of the same game (``specialised_loop.py``), run by this tree;
+* ``express``, ``asmodee``: random-bot matches of express (3 players) and asmodee-2014 (4), actions/CPU-s;
+* ``v1``: ``mille_bornes_v1`` agent steps with ``env.last()`` (vector and mask), random policy, steps/CPU-s;
+* ``expert``: expert-bot decisions (2 players, winning-moves), decisions/CPU-s.
+
+Every child also prints a hash of what it played (histories, or the v1 vectors): the variants must play
+the same games, and the script says so. Variants: ``pure`` (this tree), ``compiled`` (this tree with
+``MBRULES_COMPILED=require``: ``make compiled`` first) and ``base`` (``--base DIR``: e.g. a ``git
+worktree`` of an earlier commit).
+
+    python benchmarks/bench_modes.py --base /tmp/base-66b447d [--rounds 5] [--only engine,v1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+WORKLOADS = ("engine", "specialised", "express", "asmodee", "v1", "expert")
+
+
+def _matches(
+    ruleset: str, players: int, bots: list[str], hands: int, seed: int, per_hand: bool = False
+) -> tuple[int, str]:
+    """Bots play whole matches (the last cut) until ``hands`` hands: (actions, or hands with ``per_hand``;
+    hash of the histories)."""
+    from mbrules.engine import Game
+    from mbrules.matches import game_seed, play_match
+    from mbrules.ruleset import load_ruleset
+
+    game = Game(load_ruleset(ruleset), players)
+    h = hashlib.sha256()
+    done = actions = i = 0
+    while done < hands:
+        st = play_match(game, game_seed(seed, i), bots, max_hands=hands - done)
+        i += 1
+        done += st.hands_played
+        hist = [(p, int(a)) for p, a in st.history]
+        actions += sum(1 for p, _ in hist if p >= 0)
+        h.update(repr(hist).encode())
+    return done if per_hand else actions, h.hexdigest()[:12]
+
+
+def _v1(steps: int, seed: int) -> tuple[int, str]:
+    """``bench_env.py``'s v1 loop (winning-moves, 4 players): steps, and a hash of every 97th vector."""
+    sys.path.insert(0, str(HERE))
+    from bench_env import env_run
+
+    from mbrules.env import mille_bornes_v1
+
+    h = hashlib.sha256()
+
+    def seen(i: int, obs: dict) -> None:
+        if i % 97 == 0:
+            h.update(obs["observation"].tobytes())
+
+    done = env_run(mille_bornes_v1, "winning-moves", 4, steps, seed, seen)
+    return done, h.hexdigest()[:12]
+
+
+def _specialised(hands: int, seed: int) -> tuple[int, str]:
+    from mbrules.engine import Game
+    from mbrules.ruleset import load_ruleset
+
+    sys.path.insert(0, str(HERE))
+    from specialised_loop import play_hands
+
+    n, _turns = play_hands(Game(load_ruleset("winning-moves"), 4), hands, seed)
+    return n, "-"
+
+
+def child(what: str, scale: float) -> None:
+    """One timed run of ``what`` in this process, printed as JSON (count, CPU seconds, hash)."""
+
+    def job(seed: int, n: float) -> tuple[int, str]:
+        k = max(1, int(n * scale))
+        if what == "engine":
+            return _matches("winning-moves", 4, ["random"], k, seed, per_hand=True)
+        if what == "specialised":
+            return _specialised(k, seed)
+        if what == "express":
+            return _matches("express", 3, ["random"], k, seed)
+        if what == "asmodee":
+            return _matches("asmodee-2014", 4, ["random"], k, seed)
+        if what == "v1":
+            return _v1(k, seed)
+        return _matches("winning-moves", 2, ["expert"], k, seed)  # each action an expert's: a decision or a forced move
+
+    sizes = {"engine": 1500, "specialised": 1500, "express": 600, "asmodee": 600, "v1": 15000, "expert": 1}
+    if what != "expert":  # an expert's hand takes seconds: its own first decisions warm it up
+        job(1, sizes[what] / 10)  # warm-up
+    c0 = time.process_time()
+    n, digest = job(0, sizes[what])
+    cpu = time.process_time() - c0
+    print(json.dumps({"n": n, "cpu": cpu, "hash": digest}))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--base", help="a baseline tree (e.g. git worktree add /tmp/base-66b447d 66b447d)")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--only", default=",".join(WORKLOADS))
+    ap.add_argument("--scale", type=float, default=1.0, help="multiply every workload's size")
+    ap.add_argument("--child", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.child:
+        child(args.child, args.scale)
+        return 0
+    variants = [("pure", str(ROOT), None), ("compiled", str(ROOT), "require")]
+    if args.base:
+        variants.append(("base", str(Path(args.base).resolve()), None))
+    rates: dict[tuple[str, str], list[float]] = {}
+    hashes: dict[tuple[str, str], set[str]] = {}
+    print("command:", " ".join([sys.executable, *sys.argv]))
+    for r in range(args.rounds):
+        for what in args.only.split(","):
+            for name, root, mode in variants:
+                if what == "specialised" and name != "pure":
+                    continue
+                env = {k: v for k, v in os.environ.items() if k != "MBRULES_COMPILED"}
+                env["PYTHONPATH"] = root
+                if mode:
+                    env["MBRULES_COMPILED"] = mode
+                cmd = [sys.executable, str(Path(__file__).resolve()), "--child", what, "--scale", str(args.scale)]
+                out = subprocess.run(cmd, env=env, cwd=root, capture_output=True, text=True, check=True).stdout
+                m = json.loads(out.splitlines()[-1])
+                rates.setdefault((what, name), []).append(m["n"] / m["cpu"])
+                hashes.setdefault((what, name), set()).add(m["hash"])
+        print(f"round {r + 1} done", flush=True)
+    report(rates, hashes)
+    return 0
+
+
+def report(rates: dict[tuple[str, str], list[float]], hashes: dict[tuple[str, str], set[str]]) -> None:
+    """Per workload: each variant's median rate (and range), ratios of medians, and whether the games agree."""
+    for what in WORKLOADS:
+        mine = {name: rs for (w, name), rs in rates.items() if w == what}
+        if not mine:
+            continue
+        med = {name: sorted(rs)[len(rs) // 2] for name, rs in mine.items()}
+        line = "; ".join(f"{n} {med[n]:,.0f} ({min(rs):,.0f}..{max(rs):,.0f})" for n, rs in mine.items())
+        print(f"{what}: per CPU-second, median (range) of {len(next(iter(mine.values())))}: {line}")
+        if what != "specialised":
+            same = len({h for (w, _n), hs in hashes.items() if w == what for h in hs}) == 1
+            print(f"  same games in every variant and round: {'yes' if same else 'NO'}")
+        for a, b in (("compiled", "pure"), ("pure", "base"), ("compiled", "base")):
+            if a in med and b in med:
+                print(f"  {a} / {b}: {med[a] / med[b]:.2f}")
+    spec = rates.get(("specialised", "pure"))
+    if spec:
+        s = sorted(spec)[len(spec) // 2]
+        for name in ("pure", "compiled", "base"):
+            e = rates.get(("engine", name))
+            if e:
+                print(f"engine ({name}) / hand-written loop, hands per CPU-second: {sorted(e)[len(e) // 2] / s:.2f}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
