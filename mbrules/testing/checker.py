@@ -315,7 +315,10 @@ def check(state: State | View, *, dealt: bool = True, totals: bool = True, start
         pile_out_ends = (
             g.ruleset.turn.draw_pile_out_ends_hand.value
         )  # cards stay in hand (turn.draw_pile_out_ends_hand)
-        if not done and (state.draw or (any(state.hands) and not pile_out_ends)):
+        # the stall rule (turn.stall_discards, a ruling): a run of that many discards with nothing drawn from
+        # the draw pile nor played ends the hand with cards left
+        stalled = g.stall_checked and state.stall >= g.stall_discards
+        if not done and not stalled and (state.draw or (any(state.hands) and not pile_out_ends)):
             out.append("the hand ended with no trip completed while cards remain to play")
         if (dec.kind == DecisionKind.MATCH_OVER) != (state.winner is not None):
             out.append(f"decision {dec.kind} with winner {state.winner!r}")
