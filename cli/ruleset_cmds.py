@@ -125,14 +125,21 @@ def rulesets_cmd(
     def entry(ident: str, lines: list[str]) -> None:
         """An id, then its paragraphs wrapped in the column after it (an id too long for it: on its own line)."""
         indent = " " * (2 + width)
-        out: list[str] = []
+        column = max(20, columns - len(indent))
+        out: list[str] = []  # each line with its indent
         for text in lines:
-            out += textwrap.wrap(
-                text, max(20, columns - len(indent)), break_on_hyphens=False, break_long_words=False
-            ) or [""]  # a source's address stays whole
-        typer.echo(f"  {ident:<{width}}{out[0]}")
-        for line in out[1:]:
-            typer.echo(indent + line)
+            # a source's address or a test's name stays whole; a paragraph holding a word longer than the
+            # column takes the width under the id instead, so that no line passes the screen
+            wide = any(len(word) > column for word in text.split())
+            start = "    " if wide else indent
+            wrapped = textwrap.wrap(text, max(20, columns - len(start)), break_on_hyphens=False, break_long_words=False)
+            out += [start + line for line in wrapped or [""]]
+        if out[0].startswith(indent):
+            typer.echo(f"  {ident:<{width}}{out.pop(0)[len(indent) :]}")
+        else:
+            typer.echo(f"  {ident}")
+        for line in out:
+            typer.echo(line)
 
     typer.echo("Rulesets (mbrules show ID):")
     for s in rulesets:
