@@ -557,6 +557,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         if type(action) is Action and player is None and not self._observers:
             p = self._player
             n_stock, n_discard = len(self._stock), len(self._discard)
+            note, more = self._note, self._drawn_more
             self._note = 0  # what this action's draws do (a safety's replacement draw), noted afresh
             self._drawn_more = []
             if self._quick(action):
@@ -564,6 +565,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
                 if self._phase == P_HAND_OVER and self._deal_next:
                     self.next_hand()
                 return t
+            self._note, self._drawn_more = note, more  # not taken here: a refusal leaves the state as it was
         made = self._apply(action, player, True)
         assert made is not None  # asked for
         return made
