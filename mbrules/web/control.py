@@ -23,6 +23,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from .guard import REFUSED, read_json, refusal
+from .jsontypes import Message
 from .lobby import Lobby
 from .seats import BrowserSeat
 from .store import StoreUnavailable
@@ -41,7 +42,7 @@ def replaced_link(lobby: Lobby, table_id: str, secret: str) -> Response | None:
     return None
 
 
-async def seat_request(lobby: Lobby, table: Table, seat: int, kind: str) -> dict | None:
+async def seat_request(lobby: Lobby, table: Table, seat: int, kind: str) -> Message | None:
     """A seat's page asks for its seat back, or to play again; a refusal to send it, or None."""
     if kind == "ask-back":
         if isinstance(table.seats[seat], BrowserSeat):

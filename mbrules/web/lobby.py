@@ -14,13 +14,17 @@ import asyncio
 import logging
 import secrets
 import time
+from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable
+
+from starlette.websockets import WebSocket
 
 from mbrules.bots import bot_names, check_bot
 from mbrules.engine import GameError
 
 from .guard import is_number, is_whole
+from .jsontypes import Message
 from .rules import Rules, RulesChoiceError, choice_from_setup
 from .seats import PERSON
 from .store import Store, StoreUnavailable
@@ -43,18 +47,18 @@ NOT_SAVED = "your move was not played; try it again in a moment"
 class Conn:
     """One page's socket: the newest view waiting to go, sent by its own task."""
 
-    def __init__(self, ws, table_id: str, seat: int | None):
+    def __init__(self, ws: WebSocket, table_id: str, seat: int | None):
         self.ws = ws
         self.table_id = table_id
         self.seat = seat
-        self.pending: dict[str, dict] = {}  # kind -> the newest message of that kind not yet sent
+        self.pending: dict[str, Message] = {}  # kind -> the newest message of that kind not yet sent
         self.order: list[str] = []
         self.wake = asyncio.Event()
         self.closed = False
-        self.sent: list[dict] = []  # kept only when Lobby.keep_sent (tests compare them with observations)
-        self.shown: dict | None = None  # the last view broadcast to this page
+        self.sent: list[Message] = []  # kept only when Lobby.keep_sent (tests compare them with observations)
+        self.shown: Message | None = None  # the last view broadcast to this page
 
-    def push(self, message: dict) -> None:
+    def push(self, message: Message) -> None:
         kind = message["type"]
         if kind not in self.pending:
             self.order.append(kind)
@@ -83,8 +87,8 @@ class Lobby:
     tables: dict[str, Table] = field(default_factory=dict)
     conns: dict[str, dict[int, Conn]] = field(default_factory=dict)
     running: set[str] = field(default_factory=set)
-    tasks: set = field(default_factory=set)
-    sent_log: dict[tuple[str, int], list[dict]] = field(default_factory=dict)
+    tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    sent_log: dict[tuple[str, int], list[Message]] = field(default_factory=dict)
     max_waiting: int = MAX_WAITING
     max_tables: int = MAX_TABLES
     waiting_age: float = WAITING_AGE
@@ -449,7 +453,7 @@ class Lobby:
         """A write nothing waits for (a table marked joined, a match over), made off the event loop; a
         failure is logged (the mark is made again the next time)."""
 
-        def said(f) -> None:
+        def said(f: Future[Any]) -> None:
             if f.exception() is not None:
                 log.warning("the store could not be written (%s %s): %s", method, args[0], f.exception())
 
@@ -509,7 +513,7 @@ class Lobby:
                 conn.push(view)
 
 
-async def _close(ws, code: int, reason: str) -> None:
+async def _close(ws: WebSocket, code: int, reason: str) -> None:
     try:
         await ws.close(code=code, reason=reason)
     except Exception:

@@ -20,10 +20,14 @@ import threading
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
+
+from .jsontypes import Setup
 
 if TYPE_CHECKING:
     from mbrules.ruleset import Ruleset
+    from mbrules.ruleset.diagnostics import DataKey
 
 MAX_UPLOAD = 64 * 1024  # bytes of an uploaded ruleset (a bundled edition is about 20 KiB)
 MAX_OPTIONS = 16  # options on one table
@@ -83,7 +87,7 @@ class Rules:
         return show_text(rs, players) + "\n".join(lines) + "\n"
 
 
-_upload_dir: tempfile.TemporaryDirectory | None = None
+_upload_dir: tempfile.TemporaryDirectory[str] | None = None
 _upload_lock = threading.Lock()
 _upload_count = 0
 
@@ -125,7 +129,7 @@ def bundled_choice(ruleset_id: str, options: list[str] | tuple[str, ...]) -> Rul
     return Rules(rs, base, ruleset_id, None, None, tuple(opts))
 
 
-def _option_ids(options, known: list[str]) -> list[str]:
+def _option_ids(options: Iterable[object] | None, known: list[str]) -> list[str]:
     opts = list(options or ())
     if len(opts) > MAX_OPTIONS:
         raise RulesChoiceError([f"at most {MAX_OPTIONS} options on one table (got {len(opts)})"])
@@ -134,7 +138,7 @@ def _option_ids(options, known: list[str]) -> list[str]:
         raise RulesChoiceError(
             [f"unknown option {str(b)!r:.80}: options are bundled ids ({', '.join(known)})" for b in bad[:5]]
         )
-    return opts
+    return [o for o in opts if isinstance(o, str)]  # every one, checked above
 
 
 def uploaded_choice(name: str | None, raw: bytes, options: list[str] | tuple[str, ...] = ()) -> Rules:
@@ -157,7 +161,7 @@ def uploaded_choice(name: str | None, raw: bytes, options: list[str] | tuple[str
     data, locs = parsed.data, parsed.locs
     problems = []
 
-    def at(key, index=None) -> str:
+    def at(key: DataKey, index: DataKey | None = None) -> str:
         node = locs.child(key) if locs is not None else None
         if node is not None and index is not None:
             node = node.child(index) or node
@@ -212,7 +216,7 @@ def _rename(line: str, path: Path, shown: str) -> str:
     return line
 
 
-def choice_from_setup(setup: dict) -> Rules:
+def choice_from_setup(setup: Setup) -> Rules:
     """The rules a stored table's setup names (a restarted server rebuilds each table with this)."""
     if setup.get("upload_text") is not None:
         return uploaded_choice(

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from mbrules import seats
 from mbrules.bots import make_bot
-from mbrules.engine import Game
+from mbrules.engine import Action, Game, Observation
+from mbrules.ruleset import Ruleset
 from mbrules.seats import Seat
 
 PERSON = "person"  # a seat's kind in a table's setup when a person plays it
@@ -22,7 +23,7 @@ class BotSeat(seats.BotSeat):
     (:mod:`mbrules.web.thinking`): the bot goes there pickled (:meth:`pickled`) and comes back as it
     is after choosing (:meth:`moved_on`); ``decide`` decides here, for tools that play a table in process."""
 
-    def __init__(self, name: str, game: Game, player: int, seed):
+    def __init__(self, name: str, game: Game, player: int, seed: int | str) -> None:
         super().__init__(make_bot(name, game, player, seed), asks_lone=True)
         self.kind = name
         self.game = game
@@ -39,7 +40,7 @@ class BotSeat(seats.BotSeat):
         """The bot chose in a worker and its choice was taken: it is now as the worker left it."""
         self.blob = blob
 
-    def _decide_here(self, observation, legal):
+    def _decide_here(self, observation: Observation | None, legal: list[Action]) -> Action:
         if self.blob is not None:
             from .thinking import loads
 
@@ -57,11 +58,11 @@ class BrowserSeat(seats.LaterSeat):
 WebSeat = BotSeat | BrowserSeat  # a seat of a browser table: each says its ``kind`` (a bot's name, or PERSON)
 
 
-def make_seat(kind: str, game: Game, player: int, seed) -> WebSeat:
+def make_seat(kind: str, game: Game, player: int, seed: int | str) -> WebSeat:
     return BrowserSeat() if kind == PERSON else BotSeat(kind, game, player, seed)
 
 
-def warm_bots(ruleset, players: object, kinds: object) -> int:
+def warm_bots(ruleset: Ruleset, players: object, kinds: object) -> int:
     """Build each bot of ``kinds`` once for ``players`` at ``ruleset``, and drop it: how many were built.
 
     A bot can be slow to build the first time: ``learned`` over rules no shipped model fits trains

@@ -15,7 +15,11 @@ import signal
 import socket
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING, TextIO
 
 import uvicorn
 
@@ -24,6 +28,9 @@ from .connections import KEEP_ALIVE, MAX_HEADERS, protocol
 from .lobby import Lobby
 from .store import ServerLock, Store, check_store
 from .thinking import Thinker
+
+if TYPE_CHECKING:
+    from signal import _HANDLER  # typeshed's name for what signal.signal takes and returns (private, types only)
 
 log = logging.getLogger("mbrules.web")
 
@@ -36,25 +43,20 @@ class _Server(uvicorn.Server):
     def install_signal_handlers(self) -> None:  # uvicorn < 0.29
         self._install()
 
-    def capture_signals(self):  # uvicorn >= 0.29
-        from contextlib import contextmanager
+    @contextmanager
+    def capture_signals(self) -> Iterator[None]:  # uvicorn >= 0.29
+        old = self._install()
+        try:
+            yield
+        finally:
+            for s, h in old.items():
+                signal.signal(s, h)
 
-        @contextmanager
-        def handlers():
-            old = self._install()
-            try:
-                yield
-            finally:
-                for s, h in old.items():
-                    signal.signal(s, h)
-
-        return handlers()
-
-    def _install(self) -> dict:
+    def _install(self) -> dict[signal.Signals, _HANDLER]:
         if threading.current_thread() is not threading.main_thread():
             return {}
 
-        def handler(signum, frame):
+        def handler(signum: int, frame: FrameType | None) -> None:
             if self.stopped_by is None:
                 self.stopped_by = signum
             self.should_exit = True
@@ -75,7 +77,12 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 def serve(
-    host: str, port: int, db: Path, out=None, proxies: list[str] | None = None, workers: int | None = None
+    host: str,
+    port: int,
+    db: Path,
+    out: TextIO | None = None,
+    proxies: list[str] | None = None,
+    workers: int | None = None,
 ) -> int:
     """Serve until SIGINT or SIGTERM; returns the exit code (0, 130, 143). Raises OSError when the
     address cannot be bound and StoreError when the database cannot be used. ``proxies``: the

@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .jsontypes import Message, Setup
+
 APPLICATION_ID = 0x4D425442  # "MBTB": PRAGMA application_id of an mbrules table store
 SCHEMA_VERSION = 1  # PRAGMA user_version of the store this code writes
 WRITE_WAIT = 1.0  # seconds a write waits for another program's lock before it is refused (off the event loop)
@@ -59,8 +61,8 @@ CREATE TABLE IF NOT EXISTS steps (
 class StoredTable:
     id: str
     created: float
-    setup: dict
-    steps: tuple[tuple[int, dict], ...]  # (hand number, step fields), in order
+    setup: Setup
+    steps: tuple[tuple[int, Message], ...]  # (hand number, step fields), in order
     joined: bool = False  # a person has opened a seat of it (it no longer expires for want of players)
 
 
@@ -131,7 +133,7 @@ class Store:
             return self.wdb
         return self.db
 
-    def submit(self, method: str, *args: Any) -> Future:
+    def submit(self, method: str, *args: Any) -> Future[Any]:
         """Run the write ``method`` in the store's writer thread (one, in order); its future."""
         if self._writer is None:
             self._writer = ThreadPoolExecutor(1, thread_name_prefix="mbrules-store", initializer=self._open_writer)
@@ -161,7 +163,7 @@ class Store:
             except sqlite3.Error:
                 pass
 
-    def add_table(self, table_id: str, setup: dict) -> None:
+    def add_table(self, table_id: str, setup: Setup) -> None:
         db = self._db
         with db:
             db.execute("BEGIN")
@@ -169,7 +171,7 @@ class Store:
                 "INSERT INTO tables (id, created, setup) VALUES (?, ?, ?)", (table_id, time.time(), json.dumps(setup))
             )
 
-    def update_setup(self, table_id: str, setup: dict, joined: bool = False) -> None:
+    def update_setup(self, table_id: str, setup: Setup, joined: bool = False) -> None:
         """The table's setup changed (a seat given to a bot, a link replaced); ``joined``: mark it joined too."""
         db = self._db
         with db:
@@ -178,7 +180,7 @@ class Store:
             if joined:
                 db.execute("UPDATE tables SET joined = 1 WHERE id = ?", (table_id,))
 
-    def add_step(self, table_id: str, n: int, hand: int, step: dict) -> None:
+    def add_step(self, table_id: str, n: int, hand: int, step: Message) -> None:
         """Step ``n`` (0-based) of the table; committed when this returns. A write that failed yet left the
         very row (a commit whose answer was lost, a step written again) counts as written: once, never twice."""
         db, text = self._db, json.dumps(step)
@@ -224,7 +226,7 @@ class Store:
                 "UPDATE tables SET over = 1, expired = ?, setup = ? WHERE id = ?", (why, json.dumps(kept), table_id)
             )
 
-    def expired(self, table_id: str) -> tuple[str, dict] | None:
+    def expired(self, table_id: str) -> tuple[str, Setup] | None:
         """Why the table expired and what is kept of its setup (its secrets), or None (never, or no such table)."""
         row = self.db.execute(
             "SELECT expired, setup FROM tables WHERE id = ? AND expired IS NOT NULL", (table_id,)
@@ -249,7 +251,8 @@ class Store:
             return db.execute("DELETE FROM tables WHERE expired IS NOT NULL AND created < ?", (before,)).rowcount
 
     def count_steps(self, table_id: str) -> int:
-        return self.db.execute("SELECT COUNT(*) FROM steps WHERE table_id = ?", (table_id,)).fetchone()[0]
+        n: int = self.db.execute("SELECT COUNT(*) FROM steps WHERE table_id = ?", (table_id,)).fetchone()[0]
+        return n
 
     def table_ids(self, playing_only: bool = False) -> list[str]:
         """Every table's id, oldest first (``playing_only``: those whose match is not over)."""

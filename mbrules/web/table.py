@@ -20,7 +20,7 @@ import asyncio
 import hmac
 import secrets
 import time
-from collections.abc import Set
+from collections.abc import Iterable, Set
 from dataclasses import InitVar, dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +43,7 @@ from mbrules.vocab import (
     DecisionKind,
 )
 
+from .jsontypes import Message, Setup
 from .rules import Rules
 from .seats import PERSON, BotSeat, BrowserSeat, WebSeat, make_seat
 
@@ -56,7 +57,7 @@ IMPLICIT_ACTIONS = {"draw": "draw_action", "decline": "decline_action"}  # its v
 MAX_STEPS_A_CALL = 10_000  # bot moves and draws in one advance (a hand is bounded by the engine far below)
 
 
-def _choices(legal: list) -> list:
+def _choices(legal: list[Action]) -> list[Action]:
     """The moves a person is offered: every legal action but a lone draw, which the seat loop takes for the
     seat. A draw is offered where it is one choice of several: the draw pile or the discard pile's top
     (turn.draw_from_discard), a draw or a mulligan (turn.mulligan), a draw that ends a mulligan."""
@@ -104,7 +105,7 @@ class BotQuestion:
     seat: BotSeat
     version: int
     obs: Any
-    legal: list
+    legal: list[Action]
 
 
 @dataclass
@@ -129,7 +130,7 @@ class Table:
     """A match at one table. Not thread-safe: the server touches it from its event loop only."""
 
     id: str
-    setup: dict  # as stored: ruleset or upload, options, players, seed, seats, secrets, pace
+    setup: Setup  # as stored: ruleset or upload, options, players, seed, seats, secrets, pace
     rules: Rules
     store: Store | None  # None: not persisted, for tools
     built: InitVar[Game | None] = None  # the rules compiled for this player count already (the lobby checked them)
@@ -145,7 +146,7 @@ class Table:
     asking: set[int] = field(init=False, default_factory=set)  # persons whose seat a bot plays, asking it back
     away_since: dict[int, float] = field(init=False, default_factory=dict)  # person -> when their page went
 
-    def __post_init__(self, built: Game | None):
+    def __post_init__(self, built: Game | None) -> None:
         players = self.setup["players"]
         self.game = built if built is not None and built.players == players else Game(self.rules.ruleset, players)
         self.state = State.new_match(self.game, self.setup["seed"], deal_next=False)
@@ -190,7 +191,7 @@ class Table:
         return [p for p, s in enumerate(self.seats) if isinstance(s, BrowserSeat)]
 
     # -- the record -------------------------------------------------------------------------
-    def restore(self, steps) -> None:
+    def restore(self, steps: Iterable[tuple[int, Message]]) -> None:
         """Play stored steps (``(hand, step fields)``) again from the deal: the table is where it stopped.
 
         A row is a scenario step, or a decision a scenario leaves implicit (:data:`IMPLICIT`: a draw
@@ -415,7 +416,7 @@ class Table:
         self.events += 1
         return False
 
-    def give_to_bot(self, p: int, bot: str, saved: dict | None = None) -> None:
+    def give_to_bot(self, p: int, bot: str, saved: Setup | None = None) -> None:
         """The host hands seat ``p`` (a person's) to ``bot``; stored, so a restart keeps it (``saved``:
         the setup :meth:`with_bot` gave, already written by the caller)."""
         if not isinstance(self.seats[p], BrowserSeat):
@@ -431,13 +432,13 @@ class Table:
         self.ready.discard(p)
         self.events += 1
 
-    def with_bot(self, p: int, bot: str) -> dict:
+    def with_bot(self, p: int, bot: str) -> Setup:
         """The setup once seat ``p`` is given to ``bot`` (marked joined: the host plays it on)."""
         kinds = list(self.setup["seats"])
         kinds[p] = bot
         return {**self.setup, "seats": kinds}
 
-    def give_back(self, p: int, saved: dict | None = None) -> None:
+    def give_back(self, p: int, saved: Setup | None = None) -> None:
         """The host hands seat ``p``, given to a bot, back to its person (same link); stored, as
         :meth:`give_to_bot` is (``saved``: :meth:`with_person`'s setup, written by the caller). The bot's
         turn in progress, if any, is the person's to play now (a decision the bot is making is dropped:
@@ -453,13 +454,13 @@ class Table:
         self.asking.discard(p)
         self.events += 1
 
-    def with_person(self, p: int) -> dict:
+    def with_person(self, p: int) -> Setup:
         """The setup once seat ``p`` is its person's again."""
         kinds = list(self.setup["seats"])
         kinds[p] = PERSON
         return {**self.setup, "seats": kinds}
 
-    def new_link(self, p: int, saved: dict | None = None) -> None:
+    def new_link(self, p: int, saved: Setup | None = None) -> None:
         """The host replaces seat ``p``'s secret (a link that went to the wrong person): the old link opens
         nothing from now on, and says it was replaced (:meth:`replaced`). Stored, so a restart keeps it
         (``saved``: :meth:`with_new_link`'s setup, written by the caller)."""
@@ -467,7 +468,7 @@ class Table:
         if saved is None and self.store is not None:
             self.store.update_setup(self.id, self.setup)
 
-    def with_new_link(self, p: int) -> dict:
+    def with_new_link(self, p: int) -> Setup:
         """The setup once seat ``p``'s secret is replaced (the old one kept among the replaced)."""
         kept = list(self.setup["secrets"])
         old = kept[p]
@@ -480,7 +481,7 @@ class Table:
         return any(hits)
 
     # -- what a seat sees --------------------------------------------------------------------
-    def sheets(self) -> dict:
+    def sheets(self) -> Message:
         """The score sheets of the hands played (public), per hand per side, and the totals."""
         g, st = self.game, self.state
         return {
@@ -489,7 +490,7 @@ class Table:
             "totals": {g.side_names[s]: t for s, t in enumerate(st.match_totals)},
         }
 
-    def view(self, p: int, connected: Set[int] = frozenset()) -> dict:
+    def view(self, p: int, connected: Set[int] = frozenset()) -> Message:
         """Everything seat ``p``'s page shows, from ``state.observation(p)`` and what is public."""
         g, st = self.game, self.state
         obs = st.observation(p)
@@ -565,7 +566,7 @@ class Table:
         kept = again.get("secrets", [])
         return f"/play/{again['table']}/{kept[p]}" if p < len(kept) and kept[p] else None
 
-    def _draw_question(self, obs, legal: list) -> str | None:
+    def _draw_question(self, obs: Observation, legal: list[Action]) -> str | None:
         """The question of a turn that starts with a choice of draws (draw-from-discard's discard top, a
         mulligan), or None: the page shows it as a prompt, as the windows'."""
         if not any(a.op == DRAW for a in legal):
@@ -580,7 +581,7 @@ class Table:
         said = ways[0] if len(ways) == 1 else ", ".join(ways[:-1]) + " or " + ways[-1]
         return f"YOUR TURN: {said}?"
 
-    def welcome(self, p: int | None) -> dict:
+    def welcome(self, p: int | None) -> Message:
         """What never changes at this table: the cards' names and kinds, the rules in words, the changes."""
         g = self.game
         rs = self.rules.ruleset
@@ -599,7 +600,7 @@ class Table:
         }
 
 
-def table_setup(rules: Rules, players: int, seats: list[str], seed: int, pace: float) -> dict:
+def table_setup(rules: Rules, players: int, seats: list[str], seed: int, pace: float) -> Message:
     """A new table's stored setup, with a fresh invitation secret per seat and one for the host."""
     return {
         "ruleset": rules.ruleset_id,

@@ -39,6 +39,8 @@ from typing import Any
 
 from mbrules.engine import Action, Game, Observation
 
+from .jsontypes import Setup
+
 log = logging.getLogger("mbrules.web")
 
 MAX_WORKERS = 64  # --bot-workers at most
@@ -93,7 +95,7 @@ def loads(data: bytes, game: Game) -> Any:
     return u.load()
 
 
-def rules_of(setup: dict) -> tuple[str, str]:
+def rules_of(setup: Setup) -> tuple[str, str]:
     """A table's rules and player count as the worker rebuilds them (no secrets), and its key."""
     keep = {k: setup.get(k) for k in ("ruleset", "upload_name", "upload_text", "options", "players")}
     text = json.dumps(keep, sort_keys=True)
@@ -175,7 +177,7 @@ class Thinker:
         return self._pool
 
     async def decide(
-        self, setup: dict, game: Game, bot: bytes, obs: Observation | None, legal: list[Action], kind: str = ""
+        self, setup: Setup, game: Game, bot: bytes, obs: Observation | None, legal: list[Action], kind: str = ""
     ) -> tuple[int, bytes]:
         """Ask the bot ``kind`` (pickled, :func:`dumps`) in a worker (here if it is quick): the index of its
         action in ``legal`` and the bot after choosing."""
