@@ -43,6 +43,8 @@ _CheckRefs = Callable[[DataPath, Sequence[str], str, str], None]
 
 
 def semantic_problems(rs: Ruleset) -> list[Problem]:
+    """Every problem of the resolved ruleset that no schema can express (see :data:`Problem`), in a fixed order: cards,
+    the box, scoring, legality, score lines, player counts, the match."""
     out: list[Problem] = []
 
     def add(
@@ -51,7 +53,6 @@ def semantic_problems(rs: Ruleset) -> list[Problem]:
         out.append((tuple(path), message, key, tuple(tuple(r) for r in related)))
 
     cards = rs.cards
-    hazards = {cid: c for cid, c in cards.items() if isinstance(c, HazardCard)}
     kinds = {cid: c.kind for cid, c in cards.items()}
 
     def check_refs(path: DataPath, ids: Sequence[str], want: str, what: str) -> None:
@@ -68,7 +69,29 @@ def semantic_problems(rs: Ruleset) -> list[Problem]:
         for cid in _listed_twice(ids):
             add(path, f"{what} lists {q(cid)} more than once; list it once")
 
-    # -- how many card kinds the engine can play
+    _card_kind_count_problems(rs, add)
+    _card_reference_problems(rs, add, check_refs)
+    _hazard_cover_problems(rs, add)
+    _box_problems(rs, add)
+
+    # -- scoring
+    check_refs(
+        ("scoring", "safe_trip_breakers", "value"),
+        rs.scoring.safe_trip_breakers.value,
+        "distance",
+        "safe_trip_breakers",
+    )
+
+    _legality_problems(rs, add)
+    _score_line_problems(rs, add, check_refs)
+    _player_count_problems(rs, add)
+    _match_problems(rs, add)
+    return out
+
+
+def _card_kind_count_problems(rs: Ruleset, add: _Add) -> None:
+    """The engine numbers card kinds in 8 bits: more than MAX_CARD_KINDS kinds cannot be played."""
+    cards = rs.cards
     if len(cards) > MAX_CARD_KINDS:
         extra = list(cards)[MAX_CARD_KINDS]
         add(
@@ -79,7 +102,13 @@ def semantic_problems(rs: Ruleset) -> list[Problem]:
             True,
         )
 
-    # -- references between cards
+
+def _card_reference_problems(rs: Ruleset, add: _Add, check_refs: _CheckRefs) -> None:
+    """Each card's own fields make sense: a remedy fixes hazards (a go card only battle ones, restarts only with a
+    battle hazard to stop the car), a safety protects against hazards, a speed-pile hazard has a limit and a battle
+    hazard none."""
+    cards = rs.cards
+    hazards = {cid: c for cid, c in cards.items() if isinstance(c, HazardCard)}
     for cid, card in cards.items():
         if isinstance(card, RemedyCard):
             check_refs(("cards", cid, "fixes"), card.fixes, "hazard", f"remedy {q(cid)} fixes")
@@ -130,6 +159,13 @@ def semantic_problems(rs: Ruleset) -> list[Problem]:
                     "limit speed: remove limit or set pile: speed",
                 )
 
+
+def _hazard_cover_problems(rs: Ruleset, add: _Add) -> None:
+    """Every hazard can be answered (a remedy fixes it, a safety protects against it), the battle pile has a go
+    card, and the deck has distance cards: without them no hand can be finished."""
+    cards = rs.cards
+    hazards = {cid: c for cid, c in cards.items() if isinstance(c, HazardCard)}
+    kinds = {cid: c.kind for cid, c in cards.items()}
     for hid in hazards:
         remedies = [cid for cid, c in cards.items() if isinstance(c, RemedyCard) and hid in c.fixes]
         safeties = [cid for cid, c in cards.items() if isinstance(c, SafetyCard) and hid in c.protects]
@@ -153,7 +189,10 @@ def semantic_problems(rs: Ruleset) -> list[Problem]:
     if not any(c.kind == "distance" for c in cards.values()):
         add(("cards",), "the deck has no distance cards: add some (kind: distance)", True)
 
-    # -- reference cards and the box
+
+def _box_problems(rs: Ruleset, add: _Add) -> None:
+    """The box: reference card ids do not clash with card ids, and the deck plus reference cards make box.total."""
+    cards = rs.cards
     for rid in rs.box.reference_cards:
         if rid in cards:
             add(
@@ -175,15 +214,10 @@ def semantic_problems(rs: Ruleset) -> list[Problem]:
             + [("box", "reference_cards", r, "count") for r in rs.box.reference_cards],
         )
 
-    # -- scoring
-    check_refs(
-        ("scoring", "safe_trip_breakers", "value"),
-        rs.scoring.safe_trip_breakers.value,
-        "distance",
-        "safe_trip_breakers",
-    )
 
-    # -- legality rules that contradict each other
+def _legality_problems(rs: Ruleset, add: _Add) -> None:
+    """Legality rules that contradict each other (stacked hazards with hazard on hazard), and undiscardable kinds
+    listed twice."""
     play = rs.play
     if play.stacked_hazards.value and play.hazard_on_hazard.value:
         add(
@@ -196,9 +230,14 @@ def semantic_problems(rs: Ruleset) -> list[Problem]:
         )
     for kind in _listed_twice(play.undiscardable.value):
         add(("play", "undiscardable", "value"), f"play.undiscardable lists {q(kind)} more than once; list it once")
-    _score_line_problems(rs, add, check_refs)
 
-    # -- player counts and removals
+
+def _player_count_problems(rs: Ruleset, add: _Add) -> None:
+    """Player counts and removals: at least 2 players split evenly into sides, an extension longer than the trip,
+    enough cards for the hands and a draw pile after the removals, and removals that name player counts and cards
+    the deck holds."""
+    cards = rs.cards
+    deck = sum(c.count for c in cards.values())
     hand = rs.play.hand_size.value
     for key, pc in rs.player_counts.items():
         players = int(key)
@@ -257,8 +296,6 @@ def semantic_problems(rs: Ruleset) -> list[Problem]:
                     False,
                     [("cards", cid, "count")],
                 )
-    _match_problems(rs, add)
-    return out
 
 
 def _nested_conditions(path: tuple[str, ...], cond: Any) -> list[tuple[tuple[str, ...], Any]]:

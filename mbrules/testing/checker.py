@@ -104,27 +104,12 @@ def stacked_in_force(g: Game, battle: list[int], prot: int) -> list[int]:
     return [h for h in active if not (prot >> h) & 1]
 
 
-def check(state: State | View, *, dealt: bool = True, totals: bool = True, start: HandStart | None = None) -> list[str]:
-    """Every invariant ``state`` violates, as sentences (empty list: all hold).
-
-    ``dealt`` (default): the hand was dealt by the engine, so the hands are full
-    while the draw pile lasts and the match totals are the sum of the hand sheets.
-    Pass ``dealt=False`` for a position set up card by card (scenarios), and
-    ``totals=False`` where the match did not start at zero (a scenario's ``match``).
-    ``start``: for such a position, its :func:`position_start` snapshot, taken before the hand's
-    first action, lets the score oracle judge the hand's sheet (without it, it does not).
-    """
-    state = _view(state)
+def _check_conservation(state: View, tb: _Tables, out: list[str]) -> None:
+    """Card conservation: every copy of the deck is in exactly one place (hands, piles, distance rows), so no card
+    is lost or duplicated by a move."""
     g = state.game
-    out: list[str] = []
     n = g.n_cards
-    S = g.sides
-    N = g.players
     names = g.card_ids
-    kind = g.kind
-
-    # -- every card is in exactly one place -------------------------------------
-    tb = _tables(g)
     everything = list(state.draw)
     everything += state.discard
     for group in (state.hands, state.battle, state.speed, state.safeties, state.coups):
@@ -141,7 +126,15 @@ def check(state: State | View, *, dealt: bool = True, totals: bool = True, start
             if counts[c] != g.deck_counts[c]:
                 out.append(f"card conservation: {names[c]} x{counts[c]} in play, the deck holds {g.deck_counts[c]}")
 
-    # -- cards are where their kind allows ----------------------------------------
+
+def _check_placement(state: View, tb: _Tables, out: list[str]) -> None:
+    """Cards are where their kind allows (battle, speed, safety piles, distance rows), and each safety is laid at
+    most as often as the deck holds it."""
+    g = state.game
+    n = g.n_cards
+    S = g.sides
+    names = g.card_ids
+    kind = g.kind
     for s in range(S):
         side = g.side_names[s]
         if not tb.battle_ok.issuperset(state.battle[s]):
@@ -168,7 +161,12 @@ def check(state: State | View, *, dealt: bool = True, totals: bool = True, start
             if laid_all.count(c) > g.deck_counts[c]:
                 out.append(f"safety {names[c]} laid {laid_all.count(c)} times, the deck holds {g.deck_counts[c]}")
 
-    # -- hand sizes ----------------------------------------------------------------
+
+def _check_hand_sizes(state: View, dealt: bool, out: list[str]) -> None:
+    """Hand sizes: nobody over the hand size outside their own turn's draw, and full hands while the draw pile
+    lasts, less the coups fourrés and fast plays whose draw the ruleset withholds."""
+    g = state.game
+    N = g.players
     hs = g.hand_size
     dec = state.decision
     over = dec.kind in (DecisionKind.HAND_OVER, DecisionKind.MATCH_OVER)
@@ -222,7 +220,13 @@ def check(state: State | View, *, dealt: bool = True, totals: bool = True, start
                     f"(expected {want} at {dec.kind}{' after the draw' if dec.drawn else ''})"
                 )
 
-    # -- distance -------------------------------------------------------------------
+
+def _check_distance(state: View, tb: _Tables, out: list[str]) -> None:
+    """Distance: the target is the trip or its extension as called, each side's miles are the sum of its distance
+    cards (and safety bonuses), within the target, and per-card limits hold."""
+    g = state.game
+    S = g.sides
+    names = g.card_ids
     ext = g.extension_to
     if state.target not in (g.target, ext):
         out.append(f"target {state.target} is neither the trip ({g.target}) nor its extension ({ext})")
@@ -250,7 +254,12 @@ def check(state: State | View, *, dealt: bool = True, totals: bool = True, start
             if row[c] > most:
                 out.append(f"side {side}: {row[c]} x {names[c]} played, the most is {most}")
 
-    # -- no hazard directly on a hazard, no limit on a limit, unless the ruleset allows it
+
+def _check_stacking(state: View, tb: _Tables, out: list[str]) -> None:
+    """No hazard directly on a hazard, no limit on a limit, unless the ruleset allows stacking."""
+    g = state.game
+    S = g.sides
+    names = g.card_ids
     H = tb.hazard
     for s in range(S):
         side = g.side_names[s]
@@ -263,7 +272,14 @@ def check(state: State | View, *, dealt: bool = True, totals: bool = True, start
                     if above in H and below in H:
                         out.append(f"side {side}: {names[above]} directly on {names[below]} in the {label} pile")
 
-    # -- caches equal a recomputation from the piles ---------------------------------
+
+def _check_caches(state: View, out: list[str]) -> None:
+    """The engine's per-side caches (protection, right of way, rolling, battle hazard, speed limit) equal a
+    recomputation from the piles, so a stale cache shows up as a disagreement."""
+    g = state.game
+    S = g.sides
+    names = g.card_ids
+    kind = g.kind
     for s in range(S):
         side = g.side_names[s]
         laid = state.safeties[s] + state.coups[s]
@@ -306,7 +322,15 @@ def check(state: State | View, *, dealt: bool = True, totals: bool = True, start
         if state.lhaz[s] != lhaz or state.limit[s] != limit:
             out.append(f"side {side}: speed limit cache {state.limit[s]}, the piles give {limit}")
 
-    # -- the decision is consistent ----------------------------------------------------
+
+def _check_decision(state: View, over: bool, out: list[str]) -> None:
+    """The decision is consistent: a finished hand has no legal action and ended for a reason; a hand in play has a
+    legal action, and each window (turn, coup fourré, fast play, extension) is offered to someone entitled to it."""
+    g = state.game
+    S = g.sides
+    N = g.players
+    dec = state.decision
+    ext = g.extension_to
     legal = state.legal_actions()
     if over:
         if legal:
@@ -368,7 +392,15 @@ def check(state: State | View, *, dealt: bool = True, totals: bool = True, start
         if state.winner is not None:
             out.append(f"a winner ({state.winner!r}) while the hand is in play")
 
-    # -- score lines add up --------------------------------------------------------------
+
+def _check_scores(
+    state: View, *, over: bool, dealt: bool, totals: bool, start: HandStart | None, out: list[str]
+) -> None:
+    """Score lines add up: each sheet has the ruleset's lines summing to its total, the finished hand's sheet and
+    the match's winner agree with the score oracle, milestones and safeties lines match the piles, and the match
+    totals are the sum of the hand sheets."""
+    g = state.game
+    S = g.sides
     sheets = list(state.hand_sheets)
     current = state.score_sheet()
     lines_of_sheet = sheet_lines(g.ruleset)  # the contract's ten and the ruleset's own lines, from the model
@@ -424,4 +456,29 @@ def check(state: State | View, *, dealt: bool = True, totals: bool = True, start
         finished = state.hand_no + (1 if over else 0)
         if len(sheets) != finished:
             out.append(f"{len(sheets)} hand sheets after {finished} finished hands")
+
+
+def check(state: State | View, *, dealt: bool = True, totals: bool = True, start: HandStart | None = None) -> list[str]:
+    """Every invariant ``state`` violates, as sentences (empty list: all hold).
+
+    ``dealt`` (default): the hand was dealt by the engine, so the hands are full
+    while the draw pile lasts and the match totals are the sum of the hand sheets.
+    Pass ``dealt=False`` for a position set up card by card (scenarios), and
+    ``totals=False`` where the match did not start at zero (a scenario's ``match``).
+    ``start``: for such a position, its :func:`position_start` snapshot, taken before the hand's
+    first action, lets the score oracle judge the hand's sheet (without it, it does not).
+    """
+    state = _view(state)
+    g = state.game
+    tb = _tables(g)
+    out: list[str] = []
+    over = state.decision.kind in (DecisionKind.HAND_OVER, DecisionKind.MATCH_OVER)
+    _check_conservation(state, tb, out)
+    _check_placement(state, tb, out)
+    _check_hand_sizes(state, dealt, out)
+    _check_distance(state, tb, out)
+    _check_stacking(state, tb, out)
+    _check_caches(state, out)
+    _check_decision(state, over, out)
+    _check_scores(state, over=over, dealt=dealt, totals=totals, start=start, out=out)
     return out

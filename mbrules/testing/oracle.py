@@ -290,6 +290,52 @@ def score_oracle(
     if completer >= 0 and miles[completer] < target:
         completer = -1
 
+    in_deck = _contract_lines(
+        ruleset, players, sheet, safeties, coups, miles, played, target, completer, delayed, caller
+    )
+    # score lines as data (scoring.lines): one paying on a contract line replaces that line's rule
+    laid_by = [safeties[s] + coups[s] for s in range(S)]
+    empty = [all(held[p] == 0 for p in range(players) if p % S == s) for s in range(S)]
+    last = actions[-1][0] if actions else -1
+    ender = last if last >= 0 and held[last] == 0 else -1
+    facts = (
+        completer,
+        miles,
+        played,
+        laid_by,
+        empty,
+        target,
+        in_deck,
+        delayed,
+        caller % S if caller >= 0 else -1,
+        ender,
+    )
+    _data_lines(ruleset, sheet, facts, miles, target, laid_by, coups)
+    for line in sheet:
+        line["total"] = sum(v for k, v in line.items() if k != "total")
+    return sheet
+
+
+def _contract_lines(
+    ruleset: Ruleset,
+    players: int,
+    sheet: Sheet,
+    safeties: list[int],
+    coups: list[int],
+    miles: list[int],
+    played: list[dict[str, int]],
+    target: int,
+    completer: int,
+    delayed: bool,
+    caller: int,
+) -> int:
+    """The contract's score lines of a finished hand (rulings: Scoring, P71/WM §8, WM §10C) from what the replay found:
+    milestones, safeties, all safeties and coups fourrés for every side; trip, delayed action, safe trip and shutout for
+    the side that completed the trip; the extension bonus by who called it. Returns how many safeties the deck holds
+    (the data lines read it too)."""
+    S = len(sheet)
+    sc = ruleset.scoring
+    cards = ruleset.cards
     in_deck = sum(n for cid, n in _deck(ruleset, players).items() if cards[cid].kind == "safety")
     for s in range(S):
         line = sheet[s]
@@ -322,23 +368,16 @@ def score_oracle(
             for s in range(S):
                 if s != caller_side:
                     sheet[s]["extension"] = sc.extension.value
-    # score lines as data (scoring.lines): one paying on a contract line replaces that line's rule
-    laid_by = [safeties[s] + coups[s] for s in range(S)]
-    empty = [all(held[p] == 0 for p in range(players) if p % S == s) for s in range(S)]
-    last = actions[-1][0] if actions else -1
-    ender = last if last >= 0 and held[last] == 0 else -1
-    facts = (
-        completer,
-        miles,
-        played,
-        laid_by,
-        empty,
-        target,
-        in_deck,
-        delayed,
-        caller % S if caller >= 0 else -1,
-        ender,
-    )
+    return in_deck
+
+
+def _data_lines(
+    ruleset: Ruleset, sheet: Sheet, facts: Facts, miles: list[int], target: int, laid_by: list[int], coups: list[int]
+) -> None:
+    """Score lines given as data (scoring.lines): each zeroes the line it pays on (replacing that contract line's
+    rule), then pays every side its conditions meet, once per side among exclusive alternatives, times its count,
+    to the side itself or to the opponents its conditions name."""
+    S = len(sheet)
     for name, rule in ruleset.scoring.lines.items():
         for line in sheet:
             line[rule.line or name] = 0
@@ -362,9 +401,6 @@ def score_oracle(
             }[rule.per]
             for t in [s] if rule.to == "side" else [t for t in opponents if _meets(rule.to_when, t, facts)]:
                 sheet[t][key] += rule.points * times
-    for line in sheet:
-        line["total"] = sum(v for k, v in line.items() if k != "total")
-    return sheet
 
 
 def hand_actions(history: Sequence[tuple[int, int]]) -> tuple[bool, list[tuple[int, Action]]]:

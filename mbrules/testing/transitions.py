@@ -197,173 +197,27 @@ def check_transition(
     if op in (PLAY, DISCARD) and not _removed_one(before.hands[p], hand_a, c):
         out.append(f"{what}: the card did not leave the hand (exactly one copy)")
     if op == DISCARD:
-        if after.discard != before.discard + [c]:
-            out.append(f"{what}: the card is not on top of the discard pile")
-        if g.stall_checked:  # the stall rule (turn.stall_discards): a count that grows by one or starts again
-            if after.stall not in (1, before.stall + 1):
-                out.append(f"{what}: the stall count went from {before.stall} to {after.stall}")
-            if after.stall >= g.stall_discards:
-                if not after.hand_over:
-                    out.append(f"{what}: {after.stall} discards in a row with no progress, but the hand goes on")
-                return out
-        _turn_passes(out, before, after, p, what)
+        _check_discard(out, before, after, p, c, what)
         return out
     if op == PLAY:
         k = g.kind[c]
         if k == DISTANCE:
-            if after.miles[ps] != before.miles[ps] + g.miles[c]:
-                out.append(f"{what}: miles went from {before.miles[ps]} to {after.miles[ps]}")
-            if after.miles[ps] >= before.target:  # past it only with option overshoot
-                ext_open = (
-                    g.extension_to is not None and before.extension_called_by < 0 and before.target < g.extension_to
-                )
-                if ext_open:
-                    if after.decision != (DecisionKind.EXTENSION, p, True):
-                        out.append(
-                            f"{what}: the trip is complete; the extension question should go to the "
-                            f"player whose card completed it, got {after.decision}"
-                        )
-                elif not after.hand_over:
-                    out.append(f"{what}: the trip is complete and the hand goes on")
-            else:
-                _turn_passes(out, before, after, p, what)
+            _check_distance_play(out, before, after, p, ps, c, what)
         elif k == HAZARD:
-            pile = after.battle if g.pile[c] == BATTLE else after.speed
-            bpile = before.battle if g.pile[c] == BATTLE else before.speed
-            if after.decision.kind == DecisionKind.COUP_FOURRE:
-                if pile[ts] != bpile[ts] + [c]:
-                    out.append(f"{what}: the hazard is not on top of side {g.side_names[ts]}'s pile")
-                q = after.decision.player
-                eligible = [
-                    x
-                    for x in ((p + k2) % g.players for k2 in range(1, g.players))
-                    if (g.coup_fourre_any_player or g.side_of[x] == ts)
-                    and any(sc in before.hands[x] for sc in g.protectors[c])
-                ]
-                if not g.coup_fourre_enabled or not eligible or q != eligible[0]:
-                    out.append(
-                        f"{what}: coup fourré window for {g.player_names[q]}; eligible in seating order: "
-                        f"{[g.player_names[x] for x in eligible]}"
-                    )
-            else:
-                eligible = [
-                    x
-                    for x in range(g.players)
-                    if x != p
-                    and (g.coup_fourre_any_player or g.side_of[x] == ts)
-                    and any(sc in before.hands[x] for sc in g.protectors[c])
-                ]
-                if g.coup_fourre_enabled and eligible:
-                    out.append(
-                        f"{what}: {[g.player_names[x] for x in eligible]} hold the safety but no coup "
-                        "fourré window opened"
-                    )
-                if pile[ts] != bpile[ts] + [c]:
-                    out.append(f"{what}: the hazard is not on top of side {g.side_names[ts]}'s pile")
-                _expect_fast_play_or_turn(out, before, after, p, c, ts, what)
+            _check_hazard_play(out, before, after, p, c, ts, what)
         elif k == REMEDY:
-            pile = after.battle if g.pile[c] == BATTLE else after.speed
-            if g.pile[c] == BOTH_PILES:  # a combination remedy: on whichever pile it went to
-                grew = len(after.battle[ps]) > len(before.battle[ps])
-                pile = after.battle if grew and after.battle[ps][-1:] == [c] else after.speed
-            if not pile[ps] or pile[ps][-1] != c:
-                out.append(f"{what}: the remedy is not on top of its pile")
-            if g.pile[c] == BATTLE and not after.rolling[ps] and g.is_go[c]:
-                out.append(f"{what}: a go card was played and the side is not rolling")
-            _turn_passes(out, before, after, p, what)
+            _check_remedy_play(out, before, after, p, ps, c, what)
         else:  # a safety played normally
-            if after.safeties[ps] != before.safeties[ps] + [c]:
-                out.append(f"{what}: the safety is not among the side's safeties")
-            if g.safety_distance and after.miles[ps] >= after.target:  # option safety-distance completed the trip
-                return out
-            for piles, name in ((after.battle, "battle"), (after.speed, "speed")):
-                top = piles[ps][-1] if piles[ps] else -1
-                if g.safety_discards_hazard and top >= 0 and g.kind[top] == HAZARD and after.prot[ps] >> top & 1:
-                    out.append(f"{what}: a hazard it protects against still shows on the {name} pile")
-            needs_stock = g.ruleset.play.safety_extra_turn_needs_draw_pile.value
-            # only while the draw pile lasts, where the ruleset says so (a reshuffle it allows keeps it going)
-            lasts = bool(before.draw) or not needs_stock or after.can_draw()
-            # play.safety_replacement_draw: the safety replaced at once from the draw pile, the extra turn a play
-            repl = _replaced(before, g)
-            if len(after.hands[p]) != len(before.hands[p]) - 1 + repl:
-                out.append(f"{what}: the player holds {len(after.hands[p])} cards after the safety")
-            if repl and g.safety_extra_turn and lasts:
-                if after.decision != (DecisionKind.TURN, p, True):
-                    out.append(f"{what}: the replaced safety's extra turn should be a play, got {after.decision}")
-            elif g.safety_extra_turn and lasts and _ptd(g) and after.can_draw():
-                _turn_passes(out, before, after, p, what + " (another turn after the draw)")
-            elif g.safety_extra_turn and lasts:
-                who = p if (after.can_draw() or after.hands[p] or after.can_refill(p)) else _next_turn(before, after, p)
-                _expect_turn(out, after, who, what + " (another turn)")
-            else:
-                _turn_passes(out, before, after, p, what)
+            _check_safety_play(out, before, after, p, ps, c, what)
         return out
     if op == COUP_FOURRE:
-        q = p
-        qs = g.side_of[q]
-        if after.coups[qs] != before.coups[qs] + [c]:
-            out.append(f"{what}: the safety is not laid crosswise")
-        hz = before.cf_hazard
-        pile_b = (before.battle if g.pile[hz] == BATTLE else before.speed)[before.cf_side]
-        pile_a = (after.battle if g.pile[hz] == BATTLE else after.speed)[before.cf_side]
-        if before.cf_side == qs:
-            if pile_a[-1:] == [hz] and pile_b[-1:] == [hz] and len(pile_a) >= len(pile_b):
-                out.append(f"{what}: the hazard was not taken to the discard pile")
-        elif pile_a != pile_b:
-            out.append(f"{what}: the hazard moved although it was played on another side")
-        drew = 1 if (g.coup_fourre_replacement_draw and before.can_draw()) else 0
-        if len(after.hands[q]) != len(before.hands[q]) - 1 + drew:
-            out.append(
-                f"{what}: the caller holds {len(after.hands[q])} cards, expected {len(before.hands[q]) - 1 + drew}"
-            )
-        if g.safety_distance and after.miles[qs] >= after.target:  # option safety-distance completed the trip
-            return out
-        queued = g.ruleset.coup_fourre.bonus_turn.value == "queued"
-        if g.coup_fourre_extra_turn and queued:
-            # the window outlives the attacker's turn (PlayAural _action_dirty_trick): the turn passes as if the
-            # window were let pass (to the first queued turn, else the attacker's left); a caller who is not that
-            # turn's player is queued after it and play then goes on from the caller's left; a caller whose turn
-            # it is gets nothing queued
-            owner = _next_turn(before, after, before.cf_attacker)
-            _turn_passes(out, before, after, before.cf_attacker, what + " (the turn in progress)")
-            waits = owner >= 0 and owner != q
-            if after.decision.kind in (DecisionKind.HAND_OVER, DecisionKind.MATCH_OVER):
-                return out
-            want_queue = before.queued[1:] + ([q] if waits else [])  # the turn now starting was the queue's first
-            if after.queued != want_queue:
-                out.append(f"{what}: queued turns {after.queued}, expected {want_queue}")
-            if waits and after.resume != q:
-                out.append(f"{what}: play should resume after {g.player_names[q]}, not after player {after.resume}")
-        elif g.coup_fourre_extra_turn:
-            who = q if (after.can_draw() or after.hands[q] or after.can_refill(q)) else _next_turn(before, after, q)
-            _expect_turn(out, after, who, what + " (the caller's turn)")
-        else:
-            _turn_passes(out, before, after, before.cf_attacker, what)
+        _check_coup_fourre(out, before, after, p, c, what)
         return out
     if op == DECLINE:
-        rest = before.cf_queue[1:]
-        if rest:
-            if after.decision != (before.decision.kind, rest[0], True):
-                out.append(f"{what}: the window should pass to {g.player_names[rest[0]]}, got {after.decision}")
-        elif before.decision.kind == DecisionKind.COUP_FOURRE:
-            _expect_fast_play_or_turn(out, before, after, before.cf_attacker, before.cf_hazard, before.cf_side, what)
-        else:
-            _turn_passes(out, before, after, before.cf_attacker, what)
+        _check_decline(out, before, after, what)
         return out
     if op == FAST_PLAY:  # a remedy out of turn (rulings: fast play)
-        q = p
-        qs = g.side_of[q]
-        pile = after.battle if g.pile[c] == BATTLE else after.speed
-        if not pile[qs] or pile[qs][-1] != c:
-            out.append(f"{what}: the remedy is not on top of its pile")
-        if not (g.fixes_mask[c] >> before.cf_hazard & 1) or before.cf_side != qs:
-            out.append(f"{what}: the remedy does not answer the window's hazard on its own side")
-        drew = 1 if (g.ruleset.fast_play.replacement_draw.value and before.can_draw()) else 0
-        if len(after.hands[q]) != len(before.hands[q]) - 1 + drew:
-            out.append(
-                f"{what}: the fast player holds {len(after.hands[q])} cards, expected {len(before.hands[q]) - 1 + drew}"
-            )
-        _turn_passes(out, before, after, before.cf_attacker, what)
+        _check_fast_play(out, before, after, p, c, what)
         return out
     if op == EXTEND:
         if after.target != g.extension_to or after.extension_called_by != p:
@@ -374,6 +228,203 @@ def check_transition(
         if not after.hand_over:
             out.append(f"{what}: the hand goes on after the extension was declined")
     return out
+
+
+def _check_discard(out: list[str], before: View, after: View, p: int, c: int, what: _What) -> None:
+    """A discard: the card on top of the discard pile, the stall count (turn.stall_discards) grown by one or started
+    again and ending the hand at its limit, else the turn passes."""
+    g = before.game
+    if after.discard != before.discard + [c]:
+        out.append(f"{what}: the card is not on top of the discard pile")
+    if g.stall_checked:  # the stall rule (turn.stall_discards): a count that grows by one or starts again
+        if after.stall not in (1, before.stall + 1):
+            out.append(f"{what}: the stall count went from {before.stall} to {after.stall}")
+        if after.stall >= g.stall_discards:
+            if not after.hand_over:
+                out.append(f"{what}: {after.stall} discards in a row with no progress, but the hand goes on")
+            return
+    _turn_passes(out, before, after, p, what)
+
+
+def _check_distance_play(out: list[str], before: View, after: View, p: int, ps: int, c: int, what: _What) -> None:
+    """A distance card: the side's miles grow by its value; a completed trip asks the extension question of the
+    player who completed it (where one is open) or ends the hand; else the turn passes."""
+    g = before.game
+    if after.miles[ps] != before.miles[ps] + g.miles[c]:
+        out.append(f"{what}: miles went from {before.miles[ps]} to {after.miles[ps]}")
+    if after.miles[ps] >= before.target:  # past it only with option overshoot
+        ext_open = g.extension_to is not None and before.extension_called_by < 0 and before.target < g.extension_to
+        if ext_open:
+            if after.decision != (DecisionKind.EXTENSION, p, True):
+                out.append(
+                    f"{what}: the trip is complete; the extension question should go to the "
+                    f"player whose card completed it, got {after.decision}"
+                )
+        elif not after.hand_over:
+            out.append(f"{what}: the trip is complete and the hand goes on")
+    else:
+        _turn_passes(out, before, after, p, what)
+
+
+def _check_hazard_play(out: list[str], before: View, after: View, p: int, c: int, ts: int, what: _What) -> None:
+    """A hazard: on top of the attacked side's pile, and a coup fourré window opened for the first eligible holder
+    of a protecting safety in seating order, or (none eligible) a fast-play window or the next turn."""
+    g = before.game
+    pile = after.battle if g.pile[c] == BATTLE else after.speed
+    bpile = before.battle if g.pile[c] == BATTLE else before.speed
+    if after.decision.kind == DecisionKind.COUP_FOURRE:
+        if pile[ts] != bpile[ts] + [c]:
+            out.append(f"{what}: the hazard is not on top of side {g.side_names[ts]}'s pile")
+        q = after.decision.player
+        eligible = [
+            x
+            for x in ((p + k2) % g.players for k2 in range(1, g.players))
+            if (g.coup_fourre_any_player or g.side_of[x] == ts) and any(sc in before.hands[x] for sc in g.protectors[c])
+        ]
+        if not g.coup_fourre_enabled or not eligible or q != eligible[0]:
+            out.append(
+                f"{what}: coup fourré window for {g.player_names[q]}; eligible in seating order: "
+                f"{[g.player_names[x] for x in eligible]}"
+            )
+    else:
+        eligible = [
+            x
+            for x in range(g.players)
+            if x != p
+            and (g.coup_fourre_any_player or g.side_of[x] == ts)
+            and any(sc in before.hands[x] for sc in g.protectors[c])
+        ]
+        if g.coup_fourre_enabled and eligible:
+            out.append(
+                f"{what}: {[g.player_names[x] for x in eligible]} hold the safety but no coup fourré window opened"
+            )
+        if pile[ts] != bpile[ts] + [c]:
+            out.append(f"{what}: the hazard is not on top of side {g.side_names[ts]}'s pile")
+        _expect_fast_play_or_turn(out, before, after, p, c, ts, what)
+
+
+def _check_remedy_play(out: list[str], before: View, after: View, p: int, ps: int, c: int, what: _What) -> None:
+    """A remedy: on top of its pile (a combination remedy on whichever pile it went to), a go card sets the side
+    rolling, and the turn passes."""
+    g = before.game
+    pile = after.battle if g.pile[c] == BATTLE else after.speed
+    if g.pile[c] == BOTH_PILES:  # a combination remedy: on whichever pile it went to
+        grew = len(after.battle[ps]) > len(before.battle[ps])
+        pile = after.battle if grew and after.battle[ps][-1:] == [c] else after.speed
+    if not pile[ps] or pile[ps][-1] != c:
+        out.append(f"{what}: the remedy is not on top of its pile")
+    if g.pile[c] == BATTLE and not after.rolling[ps] and g.is_go[c]:
+        out.append(f"{what}: a go card was played and the side is not rolling")
+    _turn_passes(out, before, after, p, what)
+
+
+def _check_safety_play(out: list[str], before: View, after: View, p: int, ps: int, c: int, what: _What) -> None:
+    """A safety played normally: among the side's safeties, the hazards it protects against discarded where the
+    ruleset says so, the hand size after a replacement draw, and the extra turn (a play, a draw, or none) by the
+    ruleset's rules."""
+    g = before.game
+    if after.safeties[ps] != before.safeties[ps] + [c]:
+        out.append(f"{what}: the safety is not among the side's safeties")
+    if g.safety_distance and after.miles[ps] >= after.target:  # option safety-distance completed the trip
+        return
+    for piles, name in ((after.battle, "battle"), (after.speed, "speed")):
+        top = piles[ps][-1] if piles[ps] else -1
+        if g.safety_discards_hazard and top >= 0 and g.kind[top] == HAZARD and after.prot[ps] >> top & 1:
+            out.append(f"{what}: a hazard it protects against still shows on the {name} pile")
+    needs_stock = g.ruleset.play.safety_extra_turn_needs_draw_pile.value
+    # only while the draw pile lasts, where the ruleset says so (a reshuffle it allows keeps it going)
+    lasts = bool(before.draw) or not needs_stock or after.can_draw()
+    # play.safety_replacement_draw: the safety replaced at once from the draw pile, the extra turn a play
+    repl = _replaced(before, g)
+    if len(after.hands[p]) != len(before.hands[p]) - 1 + repl:
+        out.append(f"{what}: the player holds {len(after.hands[p])} cards after the safety")
+    if repl and g.safety_extra_turn and lasts:
+        if after.decision != (DecisionKind.TURN, p, True):
+            out.append(f"{what}: the replaced safety's extra turn should be a play, got {after.decision}")
+    elif g.safety_extra_turn and lasts and _ptd(g) and after.can_draw():
+        _turn_passes(out, before, after, p, what + " (another turn after the draw)")
+    elif g.safety_extra_turn and lasts:
+        who = p if (after.can_draw() or after.hands[p] or after.can_refill(p)) else _next_turn(before, after, p)
+        _expect_turn(out, after, who, what + " (another turn)")
+    else:
+        _turn_passes(out, before, after, p, what)
+
+
+def _check_coup_fourre(out: list[str], before: View, after: View, p: int, c: int, what: _What) -> None:
+    """A coup fourré: the safety laid crosswise, the hazard taken off (only on the caller's own side), the caller's
+    replacement draw, and the turn that follows (queued, the caller's own, or passed on)."""
+    g = before.game
+    q = p
+    qs = g.side_of[q]
+    if after.coups[qs] != before.coups[qs] + [c]:
+        out.append(f"{what}: the safety is not laid crosswise")
+    hz = before.cf_hazard
+    pile_b = (before.battle if g.pile[hz] == BATTLE else before.speed)[before.cf_side]
+    pile_a = (after.battle if g.pile[hz] == BATTLE else after.speed)[before.cf_side]
+    if before.cf_side == qs:
+        if pile_a[-1:] == [hz] and pile_b[-1:] == [hz] and len(pile_a) >= len(pile_b):
+            out.append(f"{what}: the hazard was not taken to the discard pile")
+    elif pile_a != pile_b:
+        out.append(f"{what}: the hazard moved although it was played on another side")
+    drew = 1 if (g.coup_fourre_replacement_draw and before.can_draw()) else 0
+    if len(after.hands[q]) != len(before.hands[q]) - 1 + drew:
+        out.append(f"{what}: the caller holds {len(after.hands[q])} cards, expected {len(before.hands[q]) - 1 + drew}")
+    if g.safety_distance and after.miles[qs] >= after.target:  # option safety-distance completed the trip
+        return
+    queued = g.ruleset.coup_fourre.bonus_turn.value == "queued"
+    if g.coup_fourre_extra_turn and queued:
+        # the window outlives the attacker's turn (PlayAural _action_dirty_trick): the turn passes as if the
+        # window were let pass (to the first queued turn, else the attacker's left); a caller who is not that
+        # turn's player is queued after it and play then goes on from the caller's left; a caller whose turn
+        # it is gets nothing queued
+        owner = _next_turn(before, after, before.cf_attacker)
+        _turn_passes(out, before, after, before.cf_attacker, what + " (the turn in progress)")
+        waits = owner >= 0 and owner != q
+        if after.decision.kind in (DecisionKind.HAND_OVER, DecisionKind.MATCH_OVER):
+            return
+        want_queue = before.queued[1:] + ([q] if waits else [])  # the turn now starting was the queue's first
+        if after.queued != want_queue:
+            out.append(f"{what}: queued turns {after.queued}, expected {want_queue}")
+        if waits and after.resume != q:
+            out.append(f"{what}: play should resume after {g.player_names[q]}, not after player {after.resume}")
+    elif g.coup_fourre_extra_turn:
+        who = q if (after.can_draw() or after.hands[q] or after.can_refill(q)) else _next_turn(before, after, q)
+        _expect_turn(out, after, who, what + " (the caller's turn)")
+    else:
+        _turn_passes(out, before, after, before.cf_attacker, what)
+
+
+def _check_decline(out: list[str], before: View, after: View, what: _What) -> None:
+    """A window let pass: to the next eligible player, else (a coup fourré window) a fast-play window or the turn,
+    else the turn passes from the attacker."""
+    g = before.game
+    rest = before.cf_queue[1:]
+    if rest:
+        if after.decision != (before.decision.kind, rest[0], True):
+            out.append(f"{what}: the window should pass to {g.player_names[rest[0]]}, got {after.decision}")
+    elif before.decision.kind == DecisionKind.COUP_FOURRE:
+        _expect_fast_play_or_turn(out, before, after, before.cf_attacker, before.cf_hazard, before.cf_side, what)
+    else:
+        _turn_passes(out, before, after, before.cf_attacker, what)
+
+
+def _check_fast_play(out: list[str], before: View, after: View, p: int, c: int, what: _What) -> None:
+    """A fast play (rulings: fast play): the remedy on top of its pile, answering the window's hazard on its own
+    side, the replacement draw, and the turn passing from the attacker."""
+    g = before.game
+    q = p
+    qs = g.side_of[q]
+    pile = after.battle if g.pile[c] == BATTLE else after.speed
+    if not pile[qs] or pile[qs][-1] != c:
+        out.append(f"{what}: the remedy is not on top of its pile")
+    if not (g.fixes_mask[c] >> before.cf_hazard & 1) or before.cf_side != qs:
+        out.append(f"{what}: the remedy does not answer the window's hazard on its own side")
+    drew = 1 if (g.ruleset.fast_play.replacement_draw.value and before.can_draw()) else 0
+    if len(after.hands[q]) != len(before.hands[q]) - 1 + drew:
+        out.append(
+            f"{what}: the fast player holds {len(after.hands[q])} cards, expected {len(before.hands[q]) - 1 + drew}"
+        )
+    _turn_passes(out, before, after, before.cf_attacker, what)
 
 
 def _check_draw(out: list[str], before: View, after: View, p: int, action: Action, what: _What) -> None:
