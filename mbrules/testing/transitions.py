@@ -192,8 +192,11 @@ def check_transition(
             out.append(f"{what}: the mulligan should stay open for more cards, got {after.decision}")
         return out
     hand_a = after.hands[p]
-    if op == PLAY and g.kind[c] == SAFETY and _replaced(before, g):
-        hand_a = hand_a[:-1]  # play.safety_replacement_draw: the replacement card is the hand's last
+    # play.safety_replacement_draw: the replacement card is the hand's last (none when the safety's own miles,
+    # option safety-distance, completed the trip: the hand is over, no extra turn to draw for)
+    safety_trip = g.safety_distance and after.miles[g.side_of[p]] >= after.target
+    if op == PLAY and g.kind[c] == SAFETY and _replaced(before, g) and not safety_trip:
+        hand_a = hand_a[:-1]
     if op in (PLAY, DISCARD) and not _removed_one(before.hands[p], hand_a, c):
         out.append(f"{what}: the card did not leave the hand (exactly one copy)")
     if op == DISCARD:
