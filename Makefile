@@ -99,7 +99,7 @@ OTHER_MODEL_GAMES ?= 300
 models: $(STAMP)
 	for n in 2 3 4 6; do \
 	  $(BIN)/mbrules train winning-moves -p $$n --games $(MODEL_GAMES) --seed 0 --max-positions 2000000 --out mbrules/bots/models/winning-moves-$${n}p.json || exit 1; \
-	  for r in parker-1971 kids-115 wikipedia dujardin-classic asmodee-2014; do \
+	  for r in parker-1971 kids-115 wikipedia dujardin-classic asmodee-2014 playaural sisyphus-bbs bsd-mille; do \
 	    $(BIN)/mbrules train $$r -p $$n --games $(OTHER_MODEL_GAMES) --seed 0 --out mbrules/bots/models/$$r-$${n}p.json || exit 1; \
 	  done; \
 	done
