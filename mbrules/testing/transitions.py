@@ -347,7 +347,8 @@ def _check_safety_play(out: list[str], before: View, after: View, p: int, ps: in
     elif g.safety_extra_turn and lasts and _ptd(g) and after.can_draw():
         _turn_passes(out, before, after, p, what + " (another turn after the draw)")
     elif g.safety_extra_turn and lasts:
-        who = p if (after.can_draw() or after.hands[p] or after.can_refill(p)) else _next_turn(before, after, p)
+        # the extra turn is p's while p can draw or play (turn.draw_pile_out_ends_hand: nothing to draw ends the hand)
+        who = _after(after, p, g.players) if after.hands[p] or after.can_refill(p) else _next_turn(before, after, p)
         _expect_turn(out, after, who, what + " (another turn)")
     else:
         _turn_passes(out, before, after, p, what)
@@ -391,7 +392,8 @@ def _check_coup_fourre(out: list[str], before: View, after: View, p: int, c: int
         if waits and after.resume != q:
             out.append(f"{what}: play should resume after {g.player_names[q]}, not after player {after.resume}")
     elif g.coup_fourre_extra_turn:
-        who = q if (after.can_draw() or after.hands[q] or after.can_refill(q)) else _next_turn(before, after, q)
+        # the caller's turn while it can draw or play (turn.draw_pile_out_ends_hand: nothing to draw ends the hand)
+        who = _after(after, q, g.players) if after.hands[q] or after.can_refill(q) else _next_turn(before, after, q)
         _expect_turn(out, after, who, what + " (the caller's turn)")
     else:
         _turn_passes(out, before, after, before.cf_attacker, what)
