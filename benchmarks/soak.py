@@ -8,8 +8,8 @@
 Every configuration is a bundled ruleset, with no option, one bundled option, or an ordered pair of
 two different bundled options (``--no-pairs``: not the pairs), at each player count it allows, played
 by each bot (random, heuristic); a pair the loader refuses (RulesetError) is skipped and counted. One
-more configuration pins the match bound: ``benchmarks/capped-match.yaml`` (``match.max_hands`` 2),
-whose matches stop unfinished after two hands; in every configuration a match that lasts more than
+more configuration pins the match bound: ``benchmarks/capped-match.yaml`` (``match.max_hands`` 1),
+whose matches stop unfinished after one hand; in every configuration a match that lasts more than
 its ruleset's ``match.max_hands`` hands is a failure. Each hand is played to its end; on a
 share of the hands (``--share``, default 0.4) the invariants of :mod:`mbrules.testing` are
 checked after every action, and on every hand at its end. A crash, a violated invariant or a hand
@@ -59,7 +59,7 @@ DEFAULT_HANDS = 100_000
 # hands fully checked take ~20 minutes, so by default a share of the hands (drawn from the
 # seed, so a run is reproducible) is checked after every action and every hand at its end.
 DEFAULT_SHARE = 0.4
-CAPPED = Path(__file__).resolve().with_name("capped-match.yaml")  # the match bound's pin (max_hands 2)
+CAPPED = Path(__file__).resolve().with_name("capped-match.yaml")  # the match bound's pin (max_hands 1)
 
 
 def covering_pairs(options: list, ruleset_index: int, rounds: int = 2) -> list:
