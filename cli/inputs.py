@@ -43,6 +43,16 @@ BOTS_HELP = (
 )
 
 
+def check_bot_count(bots: list[str], players: int) -> None:
+    """--bot is given once (every player) or once per player: anything else is a usage error."""
+    if len(bots) not in (1, players):
+        fail(
+            f"mbrules: give --bot once (for every player) or once per player: {players} players, "
+            f"{len(bots)} --bot given",
+            EXIT_USAGE,
+        )
+
+
 def compile_game(
     ruleset: str, options: list[str], players: int, bots: list[str], files_read: list[Path] | None = None
 ) -> Game:
@@ -71,12 +81,7 @@ def compile_game(
         fail(f"mbrules: cannot read {ruleset}: {e.strerror or e}", EXIT_USAGE)
     except GameError as e:
         fail(f"mbrules: {e}", EXIT_USAGE)
-    if len(bots) not in (1, players):
-        fail(
-            f"mbrules: give --bot once (for every player) or once per player: {players} players, "
-            f"{len(bots)} --bot given",
-            EXIT_USAGE,
-        )
+    check_bot_count(bots, players)
     try:  # a bot that needs something of the game (the learned bot's model) is checked before any match
         for b in dict.fromkeys(bots):
             check_bot(b, game)

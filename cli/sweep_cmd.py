@@ -20,7 +20,7 @@ from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session
 from .common import EXIT_CHECK_FAILED, EXIT_USAGE, app, check_range, fail, output_width, signals
 from .layout import fits, folded, print_lines, table, wrap
 from .reports import check_report_folder, end_run, phase_progress, refused_bots, report_run
-from .inputs import MAX_GAMES, MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS
+from .inputs import MAX_GAMES, MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, check_bot_count
 
 DEFAULT_GAMES = 200
 
@@ -96,12 +96,7 @@ def sweep(
             check_bot(b)
     except UnknownBot as e:
         fail(f"mbrules: {e}", EXIT_USAGE)
-    if len(bots) not in (1, players):
-        fail(
-            f"mbrules: give --bot once (for every player) or once per player: {players} players, "
-            f"{len(bots)} --bot given",
-            EXIT_USAGE,
-        )
+    check_bot_count(bots, players)
     inputs: list[Path] = []
     try:
         check_metrics(metric or [])
