@@ -9,6 +9,7 @@ name starts with, gets no names back: the shell then completes it as a file, as 
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 RULESET_PARAMS = frozenset({"ruleset", "first", "second", "a", "b"})
@@ -39,8 +40,13 @@ def values_for(param: str, incomplete: str) -> list[str] | None:
 
 def install() -> None:
     """Typer's parameters complete by name (only while the shell asks: nothing is imported before)."""
-    from click.shell_completion import CompletionItem
     from typer import core
+
+    # recent Typer carries its own copy of Click (typer._click) and no longer installs Click: the
+    # CompletionItem is the one typer.core builds with, whichever Click that is (older Typer: Click's)
+    CompletionItem: Any = getattr(core, "CompletionItem", None)
+    if CompletionItem is None:
+        CompletionItem = importlib.import_module("click.shell_completion").CompletionItem
 
     for cls in (core.TyperArgument, core.TyperOption):
         complete = cls.shell_complete
