@@ -175,7 +175,7 @@ class Reason(StrEnum):
     # a turn that played none), or a discard in a turn that drew from the discard pile
     DISCARD_DRAW_MUST_PLAY = "discard-draw-must-play"
     # 'draw discard' in a turn that has no draw at all: the draw pile is out and no reshuffle is left, where the
-    # ruleset takes the top only in place of a draw from the draw pile (turn.discard_draw_pile_out false: express)
+    # ruleset takes the top only in place of a draw from the draw pile (turn.draw_from_discard's ruling)
     DRAW_PILE_OUT = "draw-pile-out"
 
 

@@ -114,7 +114,7 @@ class ObservationWriter:
         window = ph == P_COUP or ph == P_FAST  # a reaction window: a coup fourré's, or a fast play's
         if window and st._player != player:
             # the window shows only to the seat it asks: to the rest it looks like the next turn
-            v[1 if not st._turn_draws() else 0] = 1.0
+            v[1 if not (stock or st._can_draw()) else 0] = 1.0
             who = st.turn_player()
         else:
             v[_PHASE_SLOT[ph]] = 1.0

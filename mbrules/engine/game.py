@@ -166,12 +166,6 @@ class Game:
         if self.discard_draw_must_play and not self.play_then_draw:
             self.discard_free = False  # a discard is refused in a turn that took the discard top
         self.mulligan = t.mulligan.value
-        # turn.discard_draw_pile_out (racecard hand.py: draw_from_discard has no draw-pile check, and a play needs
-        # no draw once cards_remaining is 0): a pile-out turn opens with a draw decision while the discard
-        # pile has a card (turn: _start_turn, _discard_top_open); draw then play only (play then draw draws after)
-        self.discard_draw_pile_out = (
-            self.draw_from_discard and t.discard_draw_pile_out.value and not self.play_then_draw
-        )
         # the stall rule (turn.stall_discards; effects: _discard_card). Only a discard-pile draw lets a turn take a
         # card from nowhere but the draw pile; without it each discard with nothing drawn leaves a hand a card
         # smaller, so the count is kept only where a hand could loop
@@ -187,11 +181,7 @@ class Game:
         self.draw_pile_out_ends_hand = t.draw_pile_out_ends_hand.value
         self.draw_choices = self.draw_from_discard or self.mulligan  # a turn's draw offers more than 'draw'
         self.plain_draws = not (
-            self.max_reshuffles
-            or self.refill_empty_hand
-            or self.pass_over_held
-            or self.play_then_draw
-            or self.discard_draw_pile_out  # a draw may then find the draw pile out and take nothing
+            self.max_reshuffles or self.refill_empty_hand or self.pass_over_held or self.play_then_draw
         )
         self.lone_plain_draw = self.plain_draws and not self.draw_choices  # a turn's draw: 'draw', the top card
 

@@ -204,10 +204,7 @@ class Legality(StateFields):
         g = self.game
         if self._phase != P_DRAW:
             # the top is taken in place of the turn's draw: a turn with none at all says so (issue 42 item 12)
-            if g.draw_from_discard and self._turn_without_draw():
-                # turn.discard_draw_pile_out: such a turn opens with a draw decision unless the discard pile is empty
-                return NO_DISCARD_DRAW if g.discard_draw_pile_out else DRAW_PILE_OUT
-            return NOT_YOUR_TURN
+            return DRAW_PILE_OUT if g.draw_from_discard and self._turn_without_draw() else NOT_YOUR_TURN
         if not g.draw_from_discard or not self._discard:
             return NO_DISCARD_DRAW
         if g.discard_draw_must_play:
@@ -257,8 +254,6 @@ class Legality(StateFields):
         """turn.mulligan: instead of the turn's draw (or in a mulligan under way), throw a card ``p`` holds."""
         if not self.game.mulligan or (self._phase != P_DRAW and self._phase != P_MULL):
             return NO_MULLIGAN
-        if self._phase == P_DRAW and not self._can_draw():
-            return NO_MULLIGAN  # a pile-out draw decision (turn.discard_draw_pile_out): nothing to draw back
         if c not in self._hands[p]:
             return NOT_IN_HAND
         return None
@@ -464,7 +459,7 @@ class Legality(StateFields):
             acts = [g.draw_action]
             if g.draw_from_discard and self._verify_draw_discard() is None:
                 acts.append(g.draw_discard_action)
-            if g.mulligan and self._can_draw():  # a mulligan draws back from the draw pile (rules2014 p.7)
+            if g.mulligan:
                 ma = g.mulligan_action
                 acts += [ma[c] for c in dict.fromkeys(self._hands[self._player])]
             return acts
@@ -562,8 +557,6 @@ class Legality(StateFields):
         if code == NO_MULLIGAN:
             if not g.mulligan:
                 return "this ruleset has no mulligan"
-            if self._phase == P_DRAW and not self._can_draw():
-                return "the draw pile is out: a mulligan would have nothing to draw back"
             return f"{who} may take a mulligan only instead of the turn's draw"
         c = a.card_index
         card = a.card

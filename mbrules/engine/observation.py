@@ -158,7 +158,7 @@ class Observation(NamedTuple):
             # A window opens only for a holder of the safety (or, for fast play, of the remedy): to the
             # rest of the table it must look like the next turn, or it would tell them who holds the card
             # (WM §7: the holder may call it or keep quiet). Only the one asked sees the window.
-            d = Decision(DecisionKind.TURN, st.turn_player(), not st._turn_draws())
+            d = Decision(DecisionKind.TURN, st.turn_player(), not st._can_draw())
             if g.play_then_draw and not d.drawn:
                 # the attacker's draw, then the first queued coup fourré turn, or the attacker's left
                 after_draw = st._queued[0] if st._queued else (d.player + 1) % g.players

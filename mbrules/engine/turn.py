@@ -114,7 +114,7 @@ class TurnFlow(StateFields):
             if g.play_then_draw and hand:
                 self._after_turn_draw(p)  # play then draw: the refill is this draw; the turn's play follows
                 return
-        if self._can_draw():  # else the draw pile is out: the draw takes nothing (turn.discard_draw_pile_out)
+        if self._can_draw():
             c = self._take(p)
             hand.append(c)
             self._last_draw = c
@@ -134,15 +134,6 @@ class TurnFlow(StateFields):
     def _can_draw(self) -> bool:
         """Whether a card can be drawn: the draw pile has one, or a reshuffle is allowed and would give one."""
         return bool(self._stock) or (self._reshuffles < self.game.max_reshuffles and bool(self._discard))
-
-    def _discard_top_open(self) -> bool:
-        """turn.discard_draw_pile_out: once nothing can be drawn, a turn still opens with a draw decision while
-        the discard pile has a card (its top, or nothing: racecard hand.py draw_from_discard, _check_has_drawn)."""
-        return self.game.discard_draw_pile_out and bool(self._discard)
-
-    def _turn_draws(self) -> bool:
-        """Whether a turn starting now (draw then play, a hand with cards) opens with a draw decision."""
-        return bool(self._stock) or self._can_draw() or self._discard_top_open()
 
     def _can_refill(self, p: int) -> bool:
         """turn.refill_empty_hand: ``p`` holds nothing and a refill could draw (turn.refill_reshuffles)."""
@@ -284,7 +275,7 @@ class TurnFlow(StateFields):
         if self.game.play_then_draw and self._hands[q]:
             self._phase = P_PLAY  # play then draw: the turn starts with the play
             self._after_draw = -1
-        elif self._stock or self._can_draw() or self._can_refill(q) or self._discard_top_open():
+        elif self._stock or self._can_draw() or self._can_refill(q):
             self._phase = P_DRAW
             if self.game.play_then_draw:  # an empty hand's turn is its draw; a refill's, then the play
                 self._after_draw = q if self._can_refill(q) else (q + 1) % self.game.players

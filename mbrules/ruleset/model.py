@@ -744,16 +744,6 @@ class TurnRules(Strict):
         "taker could then play a card, and that turn may not discard; play then draw, only after the turn "
         "played a card. Every hand then ends: each turn draws from the draw pile or plays a card for good.",
     )
-    discard_draw_pile_out: BoolRule = Field(
-        default=BoolRule(
-            value=False,
-            source="winning-moves.txt §5D: 'other players may not pick them up on their turn'; §6C: once the draw "
-            "pile is exhausted, players play out the cards in their hands (no draw at all)",
-        ),
-        description="With draw_from_discard (draw then play): once the draw pile is out and no reshuffle is left, "
-        "a turn still opens with a draw decision while the discard pile has a card: take its top, or take "
-        "nothing ('draw' draws nothing) and play. Off: such a turn has no draw and starts with the play.",
-    )
     stall_discards: StallRule = Field(
         default=StallRule(
             value=30,

@@ -110,7 +110,6 @@ PHRASES: dict[str, str] = {
     "turn.order": "a turn is",
     "turn.reshuffles": "discard pile shuffled into a new draw pile",
     "turn.draw_from_discard": "a player may draw the discard pile's top card",
-    "turn.discard_draw_pile_out": "the discard pile's top may be taken once the draw pile is out",
     "turn.discard_draw_must_play": "a turn taking the discard pile's top must play a card, not discard",
     "turn.mulligan": "mulligan (instead of a turn, discard cards, draw back)",
     "turn.refill_empty_hand": "an empty hand first draws a full hand",

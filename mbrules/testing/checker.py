@@ -352,12 +352,7 @@ def _check_decision(state: View, over: bool, out: list[str]) -> None:
         if not 0 <= dec.player < N:
             out.append(f"decision {dec.kind} for a player out of range: {dec.player}")
         elif dec.kind == DecisionKind.TURN:
-            if (
-                not dec.drawn
-                and not state.can_draw()
-                and not state.can_refill(dec.player)
-                and not state.discard_top_open()
-            ):
+            if not dec.drawn and not state.can_draw() and not state.can_refill(dec.player):
                 out.append("a turn waits for a draw from an empty draw pile")
             if dec.drawn and not state.hands[dec.player]:
                 out.append(f"{g.player_names[dec.player]} has a turn with no cards")

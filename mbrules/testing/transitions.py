@@ -122,7 +122,7 @@ def _expect_turn(out: list[str], after: View, who: int, why: _What | str) -> Non
         if _ptd(g):  # the turn opens with the play; an empty hand's turn is its draw
             want = bool(after.hands[who]) or not (after.can_draw() or after.can_refill(who))
         else:
-            want = not (after.can_draw() or after.can_refill(who) or after.discard_top_open())
+            want = not (after.can_draw() or after.can_refill(who))
         if d.drawn != want:
             out.append(
                 f"{why}: {g.player_names[who]}'s turn {'has drawn' if d.drawn else 'waits for a draw'} "
@@ -452,10 +452,7 @@ def _check_draw(out: list[str], before: View, after: View, p: int, action: Actio
             out.append(f"{what}: the mulligan's draw back changed the cards kept")
     else:
         pool = list(before.draw)
-        if not before.can_draw() and not before.can_refill(p):  # turn.discard_draw_pile_out: the draw takes nothing
-            if hand_a != hand_b or after.draw or after.discard != before.discard:
-                out.append(f"{what}: a draw with nothing left to draw changed the hand or the piles")
-        elif not pool:  # the draw pile was out: the whole discard pile became the draw pile
+        if not pool:  # the draw pile was out: the whole discard pile became the draw pile
             if sorted(after.draw + hand_a[len(hand_b) :]) != sorted(before.discard) or after.discard:
                 out.append(f"{what}: the draw pile was out but the discard pile was not shuffled into a new one")
             if after.reshuffles != before.reshuffles + 1:

@@ -108,17 +108,6 @@ class View:
         discard pile that has cards (turn.reshuffles)."""
         return bool(self.draw) or (self.reshuffles < self.game.ruleset.turn.reshuffles.value and bool(self.discard))
 
-    def discard_top_open(self) -> bool:
-        """turn.discard_draw_pile_out (draw then play, with draw_from_discard): a turn opens with a draw decision
-        while the discard pile has a card, even once nothing can be drawn from the draw pile."""
-        t = self.game.ruleset.turn
-        return (
-            t.draw_from_discard.value
-            and t.discard_draw_pile_out.value
-            and t.order.value == "draw_then_play"
-            and bool(self.discard)
-        )
-
     def can_refill(self, p: int) -> bool:
         """turn.refill_empty_hand: ``p`` holds nothing and a refill could draw (its reshuffles included)."""
         t = self.game.ruleset.turn
