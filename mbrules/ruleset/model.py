@@ -191,6 +191,11 @@ class PlayerCount(Sourced):
     extension_to: Annotated[int, Field(ge=1, le=100000)] | None = Field(
         description="The extended trip the completing player may call, or null: no extension."
     )
+    hazards_on: Literal["opponents", "own_side"] = Field(
+        default="opponents",
+        description="Where a player's hazards go at this table: opponents (an opposing side, winning-moves.txt "
+        "§4) or own_side (the player's own side: a one-side table, option solo).",
+    )
 
 
 class Removal(Sourced):
@@ -420,7 +425,9 @@ class LineCondition(SideCondition):
     """A side's condition, and optionally one every opposing side must meet as well."""
 
     every_opponent: SideCondition | None = Field(
-        default=None, description="Every opposing side meets this condition too (e.g. none played distance)."
+        default=None,
+        description="Every opposing side meets this condition too (e.g. none played distance); a side with no "
+        "opponent (a one-side table) never meets it.",
     )
 
 
