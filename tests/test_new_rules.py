@@ -22,6 +22,7 @@ EDITIONS = ["parker-1971", "winning-moves", "kids-115", "wikipedia", "dujardin-c
 NEW_OPTIONS = {
     "empty-pile-ends-hand": (2, 4),
     "safety-replacement-draw": (2, 4),
+    "solo": (1,),
 }
 CONFORMANCE = Path(__file__).parent / "conformance" / "options"
 

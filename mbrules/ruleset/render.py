@@ -141,7 +141,7 @@ def players_text(rs: Ruleset, players: int) -> list[str]:
     removed_n = sum(info["removed"].values())
     ext = f"to {info['extension_to']} {unit(rs)}" if info["extension_to"] else "none"
     return [
-        f"With {players} players",
+        f"With {plural(players, 'player')}",
         f"  deck: {info['deck_size']} cards" + (f" ({removed_n} removed before the deal)" if removed_n else ""),
         f"  sides: {sides}",
         f"  target: {info['target']} {unit(rs)}",
@@ -183,7 +183,7 @@ def show_text(rs: Ruleset, players: int | None = None) -> str:
         pc = rs.player_counts[key]
         n = int(key)
         team = (
-            "each for himself"
+            ("alone" if n == 1 else "each for himself")
             if pc.sides == n
             else f"partners: {', '.join('+'.join(p) for p in sides_for(n, pc.sides).values())}"
         )
