@@ -817,7 +817,8 @@ class Ruleset(Strict):
     box: Box
     cards: dict[CardId, Card]
     player_counts: dict[Annotated[str, Field(pattern=r"^[1-9][0-9]?$")], PlayerCount] = Field(
-        description="Player count ('2', '3', '4', '6') -> sides, target and extension. In a file, the key '*' "
+        description="Player count ('1' with option solo, '2', '3', '4', '6') -> sides, target, extension and where "
+        "hazards go. In a file, the key '*' "
         "patches every player count (e.g. '\"*\": {extension_to: 1200, decided: ...}')."
     )
     removals: dict[Annotated[str, Field(pattern=r"^[1-9][0-9]?$")], Removal] = Field(
