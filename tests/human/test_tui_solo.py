@@ -52,3 +52,27 @@ def test_solo_a_hazard_in_hand_is_offered_on_the_player_s_own_side():
     st = State.from_position(game, hands=[hand], draw_top_first=deck, sides={0: {"battle": [ix["roll"]]}})
     words = Narrator(game, Console(file=io.StringIO())).move(st.observation(0), game.play_action[ix["accident"]][0])
     assert words == "Accident on your own side"
+
+
+def test_solo_the_full_screen_game_plays_a_hand_alone_to_the_score_sheet():
+    """The Textual table at one seat: the only side drawn, moves by number until the hand's score sheet."""
+    asyncio = pytest.importorskip("asyncio")
+    pytest.importorskip("textual")
+    from mbrules.tui.app import MatchDriver, MilleBornesApp, ScoreSheet
+
+    game = mbrules.load_game("winning-moves", 1, ["solo"])
+    app = MilleBornesApp(MatchDriver(game, 41, ["heuristic"], [0], max_hands=1))
+
+    async def main():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            for _ in range(600):
+                if isinstance(app.screen, ScoreSheet):
+                    break
+                many = len(app.driver.state.legal_actions()) >= 10
+                await pilot.press(*(["1", "enter"] if many else ["1"]))
+                await pilot.pause()
+            assert isinstance(app.screen, ScoreSheet)
+
+    asyncio.run(main())
+    assert app.driver.state.hand_sheets[0][0]["shutout"] == 0
