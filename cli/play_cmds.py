@@ -445,7 +445,8 @@ def simulate(
         return
     con = text_console()
     con.print(
-        f"{game.ruleset.name}; {players} players; bots: " + ", ".join(f"{p} {b}" for p, b in settings["bots"].items()),
+        f"{game.ruleset.name}; {plural(players, 'player')}; bots: "
+        + ", ".join(f"{p} {b}" for p, b in settings["bots"].items()),
         markup=False,
     )
     counted = (
