@@ -10,7 +10,8 @@ from mbrules.web.rules import bundled_choice
 from mbrules.web.store import Store
 from mbrules.web.table import Table, table_setup
 
-from web_helpers import Server, my_move
+from test_web_table import play
+from web_helpers import Server
 
 
 def test_solo_a_person_plays_a_whole_hand_alone_and_the_record_replays(tmp_path):
@@ -19,12 +20,7 @@ def test_solo_a_person_plays_a_whole_hand_alone_and_the_record_replays(tmp_path)
     store = Store(tmp_path / "t.sqlite3")
     store.add_table("t", setup)
     t = Table("t", setup, rules, store)
-    for _ in range(2000):
-        while t.step_once():
-            pass
-        if t.deciding() < 0:
-            break
-        assert t.act(0, my_move(t.view(0)), t.version_for(0)) is None
+    play(t, 2000)  # the person plays the tests' policy until nobody decides: the hand is over
     assert t.state.hand_over
     view = t.view(0)
     assert view["hand_over"] and view["status"]
