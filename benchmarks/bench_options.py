@@ -42,7 +42,10 @@ WITH = {
     "reshuffle-discard": ("each-for-himself",),
     "refill-empty-hand": ("each-for-himself",),
     "no-duplicate-draws": ("each-for-himself",),
+    "discard-draw-must-play": ("draw-from-discard",),  # it bounds the discard-pile draw; alone it changes nothing
 }
+# options with no row: what they change has no "without" arm at any table the edition has (docs/rulesets.md)
+SKIP = {"solo"}  # one player: the edition has no one-player table to compare with; at 4 players it changes nothing
 START, END = "<!-- option-effects:start -->", "<!-- option-effects:end -->"
 METRICS = (
     ("turns_per_hand", "Turns per hand", 1),
@@ -62,7 +65,8 @@ def _cell(row: dict, digits: int, scale: float = 1.0) -> str:
 
 
 def table(games: int, seed: int, workers: int) -> str:
-    return "\n".join([*_header(games, seed), *rows(bundled_ids(True), games, seed, workers)]) + "\n"
+    options = [o for o in bundled_ids(True) if o not in SKIP]
+    return "\n".join([*_header(games, seed), *rows(options, games, seed, workers)]) + "\n"
 
 
 def _header(games: int, seed: int) -> list[str]:
