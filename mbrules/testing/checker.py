@@ -47,7 +47,7 @@ def _counts(game: Game, state: View) -> list[int]:
         counts[c] += 1
     for c in state.discard:
         counts[c] += 1
-    for group in (state.battle, state.speed, state.safeties, state.coups):
+    for group in (state.battle, state.speed, state.safeties, state.coups, state.karma_cards):
         for pile in group:
             for c in pile:
                 counts[c] += 1
@@ -112,7 +112,7 @@ def _check_conservation(state: View, tb: _Tables, out: list[str]) -> None:
     names = g.card_ids
     everything = list(state.draw)
     everything += state.discard
-    for group in (state.hands, state.battle, state.speed, state.safeties, state.coups):
+    for group in (state.hands, state.battle, state.speed, state.safeties, state.coups, state.karma_cards):
         for pile in group:
             everything += pile
     for row in state.played:
