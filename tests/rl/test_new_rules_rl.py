@@ -77,3 +77,57 @@ def test_gymnasium_episode_with_the_empty_pile_ending_the_race():
         if terminated or truncated:
             break
     assert terminated and reward in (-1.0, 0.0, 1.0)
+
+
+def _karma_after_a_neutralised_attack():
+    """A three-player karma match played at random until an attack is neutralised: its game and state."""
+    import mbrules
+
+    g = mbrules.load_game("winning-moves", players=3, options=["karma"])
+    st = g.new_match(2)
+    rng = random.Random(2)
+    while not st.is_terminal():
+        if st.apply(rng.choice(st.legal_actions())).neutralised:
+            return g, st
+    raise AssertionError("no attack was neutralised in a whole match")
+
+
+def test_rl_observation_shows_each_side_s_karma_from_the_observer_s_seat():
+    """Option karma: the vector ends with karma[+k], each side's karma seen from the observer's side, and the
+    fast writer (compact) writes what the encoder reads from the Observation."""
+    from mbrules.env.encoding import ObservationEncoder
+
+    g, st = _karma_after_a_neutralised_attack()
+    enc = ObservationEncoder(g)
+    names = list(enc.names)
+    at = names.index("karma[+0]")
+    assert names[at : at + 3] == ["karma[+0]", "karma[+1]", "karma[+2]"]
+    for p in range(g.players):
+        obs = st.observation(p)
+        want = [1.0 if obs.sides[(obs.side + k) % 3].karma else 0.0 for k in range(3)]
+        assert list(enc.encode_state(st, p))[at : at + 3] == want
+        assert want.count(0.0) >= 2  # the two sides of the neutralised attack lost theirs
+    assert "karma[+0]" not in ObservationEncoder(mbrules_game_without_karma()).names
+
+
+def mbrules_game_without_karma():
+    import mbrules
+
+    return mbrules.load_game("winning-moves", players=3)
+
+
+def test_openspiel_random_simulation_plays_karma_at_three_sides():
+    pyspiel.random_sim_test(load(options="karma", players=3), num_sims=2, serialize=False, verbose=False)
+
+
+def test_gymnasium_episode_with_karma_plays_false_virtue_through_the_action_mask():
+    """The karma card is an action of the space (play false_virtue); a whole episode ends with the match."""
+    env = single_agent_env(ruleset="winning-moves", players=3, opponents="heuristic", options="karma")
+    assert "play false_virtue" in env.unwrapped.space.words()
+    obs, info = env.reset(seed=4)
+    for _ in range(20000):
+        legal = np.flatnonzero(obs["action_mask"])
+        obs, reward, terminated, truncated, info = env.step(int(legal[-1]))
+        if terminated or truncated:
+            break
+    assert terminated
