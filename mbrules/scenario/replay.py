@@ -498,9 +498,7 @@ def _build_position(ck: _Checker, scn: m.Scenario) -> State | None:
     )
 
 
-def _check_reachable(
-    ck: _Checker, g: Game, path: list[DataKey], name: str, piles: dict[str, Any], target: int
-) -> None:
+def _check_reachable(ck: _Checker, g: Game, path: list[DataKey], name: str, piles: dict[str, Any], target: int) -> None:
     """Refuse a side no game can reach: past its target, too many of a limited card, hazard on hazard."""
     miles = sum(g.miles[c] for c in piles["distance"])
     if miles > target:
