@@ -59,24 +59,26 @@ def test_openspiel_random_simulation_plays_the_playaural_table(players):
 
 def test_gymnasium_episode_on_the_playaural_table_at_four_cars_ends_with_the_match():
     env = single_agent_env(ruleset="playaural", players=4, opponents="random")
-    obs, info = env.reset(seed=3)
-    for _ in range(20000):
-        legal = np.flatnonzero(obs["action_mask"])
-        obs, reward, terminated, truncated, info = env.step(int(legal[0]))
-        if terminated or truncated:
-            break
+    terminated, _ = _episode(env, 3, 20000, first=True)
     assert terminated
 
 
 def test_gymnasium_episode_with_the_empty_pile_ending_the_race():
     env = single_agent_env(ruleset="winning-moves", players=2, opponents="heuristic", options="empty-pile-ends-hand")
-    obs, info = env.reset(seed=1)
-    for _ in range(5000):
+    terminated, reward = _episode(env, 1, 5000)
+    assert terminated and reward in (-1.0, 0.0, 1.0)
+
+
+def _episode(env, seed: int, steps: int, first: bool = False) -> tuple[bool, float]:
+    """One episode, the agent taking the first (``first``) or the last legal action: (terminated, last reward)."""
+    obs, info = env.reset(seed=seed)
+    terminated, reward = False, 0.0
+    for _ in range(steps):
         legal = np.flatnonzero(obs["action_mask"])
-        obs, reward, terminated, truncated, info = env.step(int(legal[-1]))
+        obs, reward, terminated, truncated, info = env.step(int(legal[0] if first else legal[-1]))
         if terminated or truncated:
             break
-    assert terminated and reward in (-1.0, 0.0, 1.0)
+    return terminated, reward
 
 
 def _karma_after_a_neutralised_attack():
@@ -124,10 +126,5 @@ def test_gymnasium_episode_with_karma_plays_false_virtue_through_the_action_mask
     """The karma card is an action of the space (play false_virtue); a whole episode ends with the match."""
     env = single_agent_env(ruleset="winning-moves", players=3, opponents="heuristic", options="karma")
     assert "play false_virtue" in env.unwrapped.space.words()
-    obs, info = env.reset(seed=4)
-    for _ in range(20000):
-        legal = np.flatnonzero(obs["action_mask"])
-        obs, reward, terminated, truncated, info = env.step(int(legal[-1]))
-        if terminated or truncated:
-            break
+    terminated, _ = _episode(env, 4, 20000)
     assert terminated
