@@ -92,6 +92,7 @@ OPTIONS = sorted(
         "empty-pile-ends-hand",
         "safety-replacement-draw",
         "karma",
+        "solo",
     ]
 )
 

@@ -241,11 +241,13 @@ class Effects(StateFields):
         return neutralised
 
     def _set_foes(self) -> None:
-        """The sides each side may attack (``_foes``, read by ``legal_actions``): every opponent, less, for a side
-        without karma, those with karma (ruleset 'karma'). Called only where some karma changes."""
+        """The sides each side may put a hazard on (``_foes``, read by ``legal_actions``): ``Game.hazard_sides``,
+        less, for a side without karma, those with karma (ruleset 'karma'). Called only where some karma changes."""
         g = self.game
         karma = self._karma
-        self._foes = [opp if karma[s] else tuple(t for t in opp if not karma[t]) for s, opp in enumerate(g.opponents)]
+        self._foes = [
+            opp if karma[s] else tuple(t for t in opp if not karma[t]) for s, opp in enumerate(g.hazard_sides)
+        ]
 
     def _protect(self, s: int, c: int, normal: bool) -> None:
         """A safety lands: protect the side and send protected hazards showing to the discard pile."""

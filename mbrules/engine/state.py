@@ -376,7 +376,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         # has_karma = True); with none in the ruleset every side has False, and no check reads the flag
         self._karma = [g.karma] * S
         self._karma_cards = [[] for _ in range(S)]
-        self._foes = list(g.opponents)
+        self._foes = list(g.hazard_sides)
 
     def clone(self) -> "State":
         """An independent copy: every slot copied by its type, so a new field cannot be shared by mistake.
