@@ -52,6 +52,7 @@ from mbrules.vocab import (
     EXTEND,
     FAST_PLAY,
     HAZARD,
+    KARMA,
     MULLIGAN,
     NO_LIMIT,
     PLAY,
@@ -91,6 +92,7 @@ class HeuristicBot:
     W_SPEED_HAZARD = 380.0
     W_SPEED_HAZARD_LATE = 100.0  # a speed limit on a side within a step of its target
     W_CF_PROOF = 40.0  # a hazard no coup fourré can answer
+    W_OWN_HAZARD = -1e9  # a hazard on our own side (option solo): below every discard, played only if nothing else is
     W_STING = 10.0  # ... times the share of its remedies already seen
     W_SLOW_FIX = 20.0  # a battle hazard the go card does not fix
     W_LEAD = 100.0  # ... times the target side's share of the trip done
@@ -116,6 +118,11 @@ class HeuristicBot:
     V_REMEDY_SPARE = 15.0  # lost by a remedy held twice or more
     V_REMEDY_COVERED = 1.0  # a remedy whose every hazard our safeties in hand answer
     V_OTHER = 10.0
+    # ruleset 'karma' (PlayAural bot.py _score_special, _best_hazard_target_score: the same order of things)
+    W_KARMA = 250.0  # a karma card (only legal when our side has lost its karma) ...
+    W_KARMA_PER_HAZARD = 60.0  # ... plus this for each hazard in hand (shunned, we may not hit a side with karma)
+    W_KARMA_NEUTRALISED = 120.0  # a hazard between two sides with karma: it only strips the victim's karma
+    W_KARMA_SHUNNED = 100.0  # lost by a hazard that costs our side its karma
     # The end of the hand is near: draw pile at most END_DRAW cards a player, or a side within END_STEPS steps.
     END_DRAW = 2.0
     END_STEPS = 1.0
@@ -343,10 +350,16 @@ class HeuristicBot:
         if k == _BATTLE_HAZARD or k == _SPEED_HAZARD:
             obs = ctx.obs
             ts = action.side_index
+            if ts == self.side:
+                return self.W_OWN_HAZARD
             victim = obs.sides[ts]
             lead = self.W_LEAD * victim.miles / self.trip
             if self.points_goal:
                 lead += self.W_LEAD_MATCH * obs.match_totals[ts] / self.points_goal
+            if me.karma:  # ruleset 'karma' (None without it): the attack costs our karma, or is neutralised
+                if victim.karma:
+                    return self.W_KARMA_NEUTRALISED + lead
+                lead -= self.W_KARMA_SHUNNED
             if k == _SPEED_HAZARD and obs.target - victim.miles <= self.step:
                 return self.W_SPEED_HAZARD_LATE + lead  # a speed limit hardly slows a side this close
             # Card counting: a hazard is safe from a coup fourré when we hold its safety or every
@@ -384,6 +397,8 @@ class HeuristicBot:
             # keep it for a coup fourré, the longer the more of its hazards can still come; but play it
             # rather than throw away a card worth keeping
             return self.W_SAFETY_HOLD - self.W_SAFETY_HOLD_PER * to_come
+        if self.game.kind[c] == KARMA:  # our side has lost its karma: get it back, the more so holding hazards
+            return self.W_KARMA + self.W_KARMA_PER_HAZARD * sum(1 for d in ctx.hand if self.game.kind[d] == HAZARD)
         return 0.0
 
     def _extend(self, obs: Observation) -> bool:

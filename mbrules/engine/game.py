@@ -69,6 +69,10 @@ class Game:
         self.player_names = tuple(f"p{i + 1}" for i in range(players))
         self.side_names = tuple(SIDE_NAMES[s] for s in range(pc.sides))
         self.opponents = tuple(tuple(t for t in range(pc.sides) if t != s) for s in range(pc.sides))
+        # player_counts.*.hazards_on: the sides a side's hazards may land on (legality), its opponents
+        # (winning-moves.txt §4) or itself (option solo: the Java game's GameMode.SOLO, playCard's default target)
+        self.hazards_on_own_side = pc.hazards_on == "own_side"
+        self.hazard_sides = tuple((s,) for s in range(pc.sides)) if self.hazards_on_own_side else self.opponents
         self.target = pc.target
         self.extension_to = pc.extension_to
 
@@ -208,6 +212,11 @@ class Game:
         self.scoring_lines, self.score_line_names = compile_lines(ruleset, idx)
         self.match_hands = m.hands.value  # fixed_hands: the match's length
         self.match_tie_break = m.tie_break.value
+
+        # -- issue 43: ruleset 'karma' (option karma): legality (_play_reason: shunned, has-karma) and effects
+        # (_play: a hazard neutralised or its attacker shunned; a karma card). Off, every side's _karma is False
+        # and no check of the hot loop reads this flag (State._reset_hand)
+        self.karma = ruleset.karma.enabled.value
 
         # One tuple per card for the hot loop (State._play_reason unpacks it in one go):
         # (kind, miles, max_per_hand, bit, pile, fixes_mask, is_go).
