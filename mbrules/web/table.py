@@ -43,7 +43,7 @@ from mbrules.vocab import (
     DecisionKind,
 )
 
-from .jsontypes import Message, Setup
+from .jsontypes import Message, Setup, is_whole
 from .rules import Rules
 from .seats import PERSON, BotSeat, BrowserSeat, WebSeat, make_seat
 
@@ -418,8 +418,6 @@ class Table:
 
     def seat_number(self, value: object) -> int:
         """``value`` (read from a request) as one of this table's seats, else :class:`TableError`."""
-        from .guard import is_whole  # guard imports this module
-
         if not is_whole(value) or not 0 <= value < self.players:
             raise TableError("seat is a seat number from 0")
         return value
