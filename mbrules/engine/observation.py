@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Sequence, cast
 
 from .actions import Decision
 from ..vocab import DISCARD, DRAW, MULLIGAN, NO_LIMIT, PLAY, DecisionKind, Termination
+from .fields import mypyc_attr
 from .words import plural
 
 if TYPE_CHECKING:
@@ -240,12 +241,13 @@ class Observation(NamedTuple):
         )
 
 
+@mypyc_attr(native_class=False)  # subclassed by tools, or frozen by __setattr__
 class Snapshot:
     """The whole position, hidden cards included (replay, recorders, checkers; never bots)."""
 
     _immutable: ClassVar[bool] = True
     # the fields, declared for a type checker and an editor (set once in __init__, never again)
-    game: Game
+    game: "Game"  # noqa: UP037 (a string: compiled, this class's annotations are read at import)
     hands: tuple[tuple[int, ...], ...]  # each player's hand, cards as indices
     draw_pile: tuple[int, ...]  # top first
     discard: tuple[int, ...]
@@ -372,6 +374,7 @@ class Snapshot:
         return f"<Snapshot hand {self.hand_no + 1}: {self.decision.kind}, {len(self.draw_pile)} to draw>"
 
 
+@mypyc_attr(native_class=False)  # subclassed by tools, or frozen by __setattr__
 class Outcome:
     """How a match ended: ``winner`` (a side name) or ``draw``, or ``unfinished`` (the hands cap); every sheet.
 
@@ -469,6 +472,7 @@ class Outcome:
         return f"<Outcome {self.result}: {totals} after {plural(len(self.hand_sheets), 'hand')}>"
 
 
+@mypyc_attr(native_class=False)  # subclassed by tools, or frozen by __setattr__
 class Observer:
     """Hooks around a match (``State.add_observer``); override what you need, the rest do nothing.
 
