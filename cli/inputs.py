@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from mbrules._paths import DEFAULT_RULESET
 from mbrules.matches.base import MAX_GAMES
+from mbrules.text import plural
 
 from .common import EXIT_CHECK_FAILED, EXIT_USAGE, fail
 
@@ -47,7 +48,7 @@ def check_bot_count(bots: list[str], players: int) -> None:
     """--bot is given once (every player) or once per player: anything else is a usage error."""
     if len(bots) not in (1, players):
         fail(
-            f"mbrules: give --bot once (for every player) or once per player: {players} players, "
+            f"mbrules: give --bot once (for every player) or once per player: {plural(players, 'player')}, "
             f"{len(bots)} --bot given",
             EXIT_USAGE,
         )

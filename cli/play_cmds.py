@@ -271,7 +271,7 @@ def _play(
             console.print(f"Options: {', '.join(rs.applied_options)}", markup=False)
         sides = "; ".join(_side_label(game, s) for s in range(game.sides))
         lineup = ", ".join(f"{p} {b}" for p, b in _bots_by_player(game, bots).items())
-        console.print(f"{players} players, sides {sides}. Bots: {lineup}. Seed {seed}.", markup=False)
+        console.print(f"{plural(players, 'player')}, sides {sides}. Bots: {lineup}. Seed {seed}.", markup=False)
         narrator = Narrator(game, console)
         st = play_match(game, seed, bots, max_hands=hands, observers=[narrator, *watchers])
         console.rule("Result", style="bold")
@@ -445,7 +445,8 @@ def simulate(
         return
     con = text_console()
     con.print(
-        f"{game.ruleset.name}; {players} players; bots: " + ", ".join(f"{p} {b}" for p, b in settings["bots"].items()),
+        f"{game.ruleset.name}; {plural(players, 'player')}; bots: "
+        + ", ".join(f"{p} {b}" for p, b in settings["bots"].items()),
         markup=False,
     )
     counted = (

@@ -247,7 +247,9 @@ class Narrator:
             return f"FAST PLAY: {name} on your side, now"
         k = g.kind[c]
         if k == HAZARD:
-            ts = a.side_index if a.side_index >= 0 else g.opponents[obs.side][0]
+            ts = a.side_index if a.side_index >= 0 else g.hazard_sides[obs.side][0]
+            if ts == obs.side:  # option solo: a hazard on one's own car
+                return f"{name} on your own side"
             return f"{name} on side {self.side_label(ts)}"
         if k == DISTANCE:
             return f"{name}: side {g.side_names[obs.side]} to {self.distance(obs.my_side.miles + g.miles[c])}"
@@ -360,7 +362,9 @@ def refusal(game: Game, obs: Observation, card: int, target_side: int, code: str
     if code == Reason.DISCARD_DRAW_MUST_PLAY:
         return f"you took the top of the {game.ruleset.display.discard_pile} this turn: play a card, not a discard"
     if code == Reason.BAD_TARGET:
-        return f"{name} goes on an opponent's side" if ts == obs.side else f"{name} goes on your own side"
+        if game.kind[card] == HAZARD and not game.hazards_on_own_side:
+            return f"{name} goes on an opponent's side"
+        return f"{name} goes on your own side"  # a remedy or safety; a hazard with hazards_on own_side (solo)
     return engine_words
 
 
@@ -392,7 +396,7 @@ def why_not(state: "State", player: int, card: int) -> str | None:
 
     g = state.game
     obs = state.observation(player)
-    targets = g.opponents[obs.side] if g.kind[card] == HAZARD else (-1,)
+    targets = g.hazard_sides[obs.side] if g.kind[card] == HAZARD else (-1,)
     first = None
     for ts in targets:
         a = g.play_action[card][ts] if ts >= 0 else g.play_own[card]

@@ -37,4 +37,5 @@ def players_refused(ruleset_id: str, players: int, counts: Iterable[int | str]) 
     """The one sentence for a player count a ruleset has no setup for (``counts``: the ones it has), the
     same in every command (play, simulate, show -p, ...) and in the Python API."""
     allowed = ", ".join(sorted((str(c) for c in counts), key=int))
-    return f"{ruleset_id} is not played with {players} players (it allows {allowed})"
+    alone = "; a one-player table is an option: --option solo" if players == 1 else ""
+    return f"{ruleset_id} is not played with {plural(players, 'player')} (it allows {allowed}{alone})"

@@ -98,7 +98,7 @@ def check_transition(game: Game, before, after, t: Transition, st: State) -> Non
     if a.op == PLAY:
         k = game.kind[a.card_index]
         if k == HAZARD:
-            assert t.side in game.opponents[ps]
+            assert t.side in game.hazard_sides[ps]  # an opponent; one's own side with option solo
             assert after.sides[t.side] != before.sides[t.side]  # the hazard landed on the side attacked
         else:
             assert t.side == ps

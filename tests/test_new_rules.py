@@ -22,6 +22,7 @@ EDITIONS = ["parker-1971", "winning-moves", "kids-115", "wikipedia", "dujardin-c
 NEW_OPTIONS = {
     "empty-pile-ends-hand": (2, 4),
     "safety-replacement-draw": (2, 4),
+    "solo": (1,),
 }
 CONFORMANCE = Path(__file__).parent / "conformance" / "options"
 
@@ -169,3 +170,24 @@ def test_play_records_a_match_that_replays(args, tmp_path):
     assert out.exit_code == 0, out.stderr
     again = _cli("replay", str(rec))
     assert again.exit_code == 0 and " 0 failed" in again.stdout, again.stdout[-500:]
+
+
+def test_solo_a_one_side_table_must_put_its_hazards_on_its_own_side(tmp_path):
+    """A side with no opponent could never play a hazard: `sides: 1` with the default `hazards_on: opponents` is
+    refused with its line, and the option solo's own count validates (docs/conformance.md, the solo rulings)."""
+    bad = tmp_path / "lone.yaml"
+    bad.write_text(
+        "kind: option\nid: lone\nname: lone\ncategory: tables\nsource: test\n"
+        'player_counts:\n  "1": {sides: 1, target: 1000, extension_to: null, source: test}\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(RulesetError, match="no opponent for their hazards"):
+        load_ruleset("winning-moves", options=[str(bad)])
+    game = mbrules.load_game("winning-moves", players=1, options=["solo"])
+    assert (game.sides, game.target, game.extension_to, game.hazard_sides) == (1, 1000, None, ((0,),))
+
+
+def test_solo_leaves_every_other_table_as_it_was():
+    """The option adds a one-player count only: at two players hazards still go on the opponent."""
+    game = mbrules.load_game("winning-moves", players=2, options=["solo"])
+    assert game.hazard_sides == ((1,), (0,)) and not game.hazards_on_own_side

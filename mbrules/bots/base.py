@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Protocol, Sequence, TypeVar, runtime_checkable
 
 from ..engine import Action, Game, Observation
+from ..text import plural
 
 
 @runtime_checkable
@@ -203,7 +204,9 @@ def lineup(names: Sequence[str], players: int) -> list[str]:
     if len(names) == 1:
         names = names * players
     if len(names) != players:
-        raise UnknownBot(f"give --bot once (for every player) or once per player: {players} players, {len(names)} bots")
+        raise UnknownBot(
+            f"give --bot once (for every player) or once per player: {plural(players, 'player')}, {len(names)} bots"
+        )
     return names
 
 

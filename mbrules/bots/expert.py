@@ -230,7 +230,7 @@ def hand_value(game: Game, totals: list[int], side: int, outcome: Outcome | None
     """A finished hand's worth to ``side``: its total less the best other side's, plus or minus a
     win bonus (twice the trip bonus; twice the trip when the ruleset keeps no score) when the hand
     ended the match."""
-    v = float(totals[side] - max(t for s, t in enumerate(totals) if s != side))
+    v = float(totals[side] - max((t for s, t in enumerate(totals) if s != side), default=0))  # one side: its total
     if outcome is not None and outcome.termination != Termination.UNFINISHED:
         bonus = 2 * max(game.scoring_trip_completed, 1) if game.scoring_enabled else 2 * game.target
         v += bonus if outcome.winner_index == side else -bonus

@@ -93,6 +93,7 @@ class HeuristicBot:
     W_SPEED_HAZARD = 380.0
     W_SPEED_HAZARD_LATE = 100.0  # a speed limit on a side within a step of its target
     W_CF_PROOF = 40.0  # a hazard no coup fourré can answer
+    W_OWN_HAZARD = -1e9  # a hazard on our own side (option solo): below every discard, played only if nothing else is
     W_STING = 10.0  # ... times the share of its remedies already seen
     W_SLOW_FIX = 20.0  # a battle hazard the go card does not fix
     W_LEAD = 100.0  # ... times the target side's share of the trip done
@@ -350,6 +351,8 @@ class HeuristicBot:
         if k == _BATTLE_HAZARD or k == _SPEED_HAZARD:
             obs = ctx.obs
             ts = action.side_index
+            if ts == self.side:
+                return self.W_OWN_HAZARD
             victim = obs.sides[ts]
             lead = self.W_LEAD * victim.miles / self.trip
             if self.points_goal:

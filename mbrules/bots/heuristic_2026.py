@@ -145,6 +145,8 @@ class Heuristic2026Bot:
             return s
         if k == HAZARD:
             ts = action.side_index
+            if ts == self.side:
+                return -1e9  # a hazard on our own side (option solo; never met when this bot was frozen): never
             lead = obs.sides[ts].miles / 10 + obs.match_totals[ts] / 1000
             cf_proof = 40.0 if ctx.holds_protector(c) else 0.0
             if g.pile[c] == BATTLE:

@@ -53,6 +53,8 @@ def _value(g: Game, race: Race, p: int, c: int, op: int, ts: int) -> float:
     if k == REMEDY:
         return 700.0
     if k == HAZARD:
+        if ts == ps:
+            return -2000.0  # a hazard on one's own side (option solo): below every discard
         return 500.0 + race.miles[ts] / target * 100.0 + (50.0 if g.pile[c] == BATTLE else 0.0)
     # a safety: play it when it unblocks, near the end, else keep it for a coup fourré
     if race.hazard[ps] >= 0 or not race.rolling[ps] or race.draw_pile < 2 * g.players:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Sequence, cast
 
 from ..matches.intervals import FAMILY_ALPHA
 from .figures import round_figure, fmt, fmt_ci, fmt_diff, fmt_diff_ci, fmt_p
+from ..text import plural
 
 if TYPE_CHECKING:
     from ..matches.records import MatchRecord
@@ -118,8 +119,10 @@ def settings_words(doc: dict[str, Any]) -> list[str]:
     s = doc["settings"]
     arms = doc["arms"]
     lines = [
-        f"A: {arms['a']}, {s['a']['players']} players in {s['a']['sides']} sides (ruleset {s['a']['ruleset']})",
-        f"B: {arms['b']}, {s['b']['players']} players in {s['b']['sides']} sides (ruleset {s['b']['ruleset']})",
+        f"A: {arms['a']}, {plural(s['a']['players'], 'player')} in {plural(s['a']['sides'], 'side')} "
+        f"(ruleset {s['a']['ruleset']})",
+        f"B: {arms['b']}, {plural(s['b']['players'], 'player')} in {plural(s['b']['sides'], 'side')} "
+        f"(ruleset {s['b']['ruleset']})",
         f"{s['games']} paired matches asked, {doc['pairs']} played: match i of both arms is dealt from seed "
         f"({s['seed']}, i)",
         f"Main lineup: {', '.join(s['bots'])}",

@@ -69,6 +69,10 @@ class Game:
         self.player_names = tuple(f"p{i + 1}" for i in range(players))
         self.side_names = tuple(SIDE_NAMES[s] for s in range(pc.sides))
         self.opponents = tuple(tuple(t for t in range(pc.sides) if t != s) for s in range(pc.sides))
+        # player_counts.*.hazards_on: the sides a side's hazards may land on (legality), its opponents
+        # (winning-moves.txt §4) or itself (option solo: the Java game's GameMode.SOLO, playCard's default target)
+        self.hazards_on_own_side = pc.hazards_on == "own_side"
+        self.hazard_sides = tuple((s,) for s in range(pc.sides)) if self.hazards_on_own_side else self.opponents
         self.target = pc.target
         self.extension_to = pc.extension_to
 

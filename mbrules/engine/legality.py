@@ -12,7 +12,7 @@ the two cannot disagree; ``_sentence`` words a refusal for people.
 Reads: the position (hands, piles, the derived side state ``_rolling``, ``_bhaz``,
 ``_lhaz``, ``_limit``, ``_prot``, miles, target, phase, the open window) and the
 :class:`~mbrules.engine.game.Game`'s legality tables (``card_spec``, ``kind``,
-``opponents``, ``protects_mask``, ``hazard_on_hazard``, ``hazard_needs_rolling``,
+``hazard_sides``, ``protects_mask``, ``hazard_on_hazard``, ``hazard_needs_rolling``,
 ``speed_limit_stacking``, ``voluntary_discard``, ``fixers``, ``fixes_mask``; issue 35:
 ``go_with_rolling_safety``, ``undiscardable``, ``discard_playable``, ``discard_free``, ``stacked_hazards``
 with ``_bmask``, ``overshoot``, ``moves``; the turn's ``draw_from_discard``, ``discard_draw_must_play``,
@@ -124,8 +124,8 @@ class Legality(StateFields):
                 return OVER_TARGET  # never past the trip's length (WM §6C); option overshoot: may pass it
             return None
         if k == HAZARD:
-            if ts == ps or ts < 0 or ts >= self.game.sides:
-                return BAD_TARGET  # hazards go on an opponent's pile (WM §4)
+            if ts not in self.game.hazard_sides[ps]:
+                return BAD_TARGET  # on an opponent's pile (WM §4); player_counts.*.hazards_on own_side: one's own
             if self._prot[ts] & bit:
                 return PROTECTED  # a safety protects the side (WM §6B)
             if pile == BATTLE:
@@ -176,7 +176,7 @@ class Legality(StateFields):
         g = self.game
         ps = g.side_of[p]
         if g.kind[a.card_index] == HAZARD:
-            opp = g.opponents[ps]
+            opp = g.hazard_sides[ps]
             return opp[0] if len(opp) == 1 else -1
         return ps
 
@@ -276,7 +276,7 @@ class Legality(StateFields):
         if extra >= 0:
             cards.add(extra)
         for c in cards:
-            targets = g.opponents[ps] if g.kind[c] == HAZARD else (ps,)
+            targets = g.hazard_sides[ps] if g.kind[c] == HAZARD else (ps,)
             if any(self._play_reason(ps, c, ts) is None for ts in targets):
                 return True
         return False
@@ -319,7 +319,7 @@ class Legality(StateFields):
         """Whether ``p`` could play card ``c`` now on some side."""
         g = self.game
         ps = g.side_of[p]
-        targets = g.opponents[ps] if g.kind[c] == HAZARD else (ps,)
+        targets = g.hazard_sides[ps] if g.kind[c] == HAZARD else (ps,)
         return any(self._play_reason(ps, c, ts) is None for ts in targets)
 
     def _verify_coup_fourre(self, q: int, c: int) -> str | None:
@@ -432,7 +432,7 @@ class Legality(StateFields):
                 # _verify_play's card checks (every card here is in the hand)
                 if kind[c] == HAZARD:
                     row = play[c]
-                    for ts in g.opponents[ps]:
+                    for ts in g.hazard_sides[ps]:
                         memo = self._hit[ts]
                         why = memo.get(c, 0)
                         if why == 0:
@@ -586,7 +586,8 @@ class Legality(StateFields):
             if g.kind[c] == HAZARD:
                 if ts < 0:
                     return f"{card} needs a side: write 'play {card} on SIDE' ({', '.join(g.side_names)})"
-                return f"{who} cannot play {card} on side {side}: hazards go on an opponent's side"
+                where = "their own side" if g.hazards_on_own_side else "an opponent's side"
+                return f"{who} cannot play {card} on side {side}: hazards go on {where}"
             return f"{who} plays {card} on their own side {mine}, not on side {side}"
         if code == NOTHING_TO_FIX:
             return f"{card} has nothing to fix on side {mine}"

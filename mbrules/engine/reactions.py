@@ -84,7 +84,7 @@ class Reactions(StateFields):
         fixers = g.fixers[hazard]
         for k in range(1, N + 1):
             q = (attacker + k) % N
-            if g.side_of[q] != ts:
+            if g.side_of[q] != ts or q == attacker:  # one never answers one's own hazard (rulings: solo)
                 continue
             hand = self._hands[q]
             for c in fixers:

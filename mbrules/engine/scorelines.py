@@ -156,7 +156,10 @@ def holds(st: "StateFields", s: int, cond: Condition, done: int) -> bool:
             want = True
         else:  # EVERY_OPPONENT
             # want is the nested condition every opponent must meet (the same code-follows-value typing as above)
-            ok = all(holds(st, t, want, done) for t in st.game.opponents[s])  # type: ignore[arg-type]
+            # a side with no opponent (a one-side table, option solo) meets no condition on its opponents: a
+            # shutout is a trip 'before the opponent has played any Distance cards' (rulings: solo)
+            opps = st.game.opponents[s]
+            ok = bool(opps) and all(holds(st, t, want, done) for t in opps)  # type: ignore[arg-type]
             want = True
         if ok != want:
             return False

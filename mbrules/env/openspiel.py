@@ -162,6 +162,13 @@ class MilleBornesGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no t
         p: dict[str, Any] = dict(_DEFAULTS)
         p.update(params or {})
         mb = mbrules.load_game(str(p["ruleset"]), players=int(p["players"]), options=_options(str(p["options"])))
+        if mb.sides < 2:
+            # the game type is registered once, zero-sum between sides: a lone side (option solo) sums to nothing
+            raise ValueError(
+                f"{mb.ruleset_id}: {mb.players} player(s) on one side (option solo) is not a game OpenSpiel's "
+                f"{SHORT_NAME} can play: it is registered as a zero-sum game of 2 or more sides; play a one-side "
+                "table with mbrules.env.single_agent_env or the PettingZoo environment"
+            )
         draws = str(p["draws"])
         if draws == "player" and mb.max_reshuffles + mb.max_refill_reshuffles:
             # draws=player orders the whole deck by chance when the hand starts; a reshuffled pile's order

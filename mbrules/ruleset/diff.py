@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from ..text import plural
 from .model import Rule, Ruleset
 from .words import CITATION_FIELDS, HEADER_FIELDS, card_summary, pattern_of, phrase, pretty_id, value_words
 
@@ -80,7 +81,8 @@ class _Walker:
             if value is None:
                 return "not supported"
             ext = f", extension to {value.extension_to}" if value.extension_to else ", no extension"
-            return f"{value.sides} sides, trip of {value.target} miles{ext}"
+            own = "; hazards on one's own side" if value.hazards_on == "own_side" else ""
+            return f"{plural(value.sides, 'side')}, trip of {value.target} miles{ext}{own}"
         if pattern == "box.reference_cards.*":
             return "none" if value is None else f"{value.count} × {value.name}"
         if pattern == "removals.*":

@@ -191,6 +191,11 @@ class PlayerCount(Sourced):
     extension_to: Annotated[int, Field(ge=1, le=100000)] | None = Field(
         description="The extended trip the completing player may call, or null: no extension."
     )
+    hazards_on: Literal["opponents", "own_side"] = Field(
+        default="opponents",
+        description="Where a player's hazards go at this table: opponents (an opposing side, winning-moves.txt "
+        "§4) or own_side (the player's own side: a one-side table, option solo).",
+    )
 
 
 class Removal(Sourced):
@@ -420,7 +425,9 @@ class LineCondition(SideCondition):
     """A side's condition, and optionally one every opposing side must meet as well."""
 
     every_opponent: SideCondition | None = Field(
-        default=None, description="Every opposing side meets this condition too (e.g. none played distance)."
+        default=None,
+        description="Every opposing side meets this condition too (e.g. none played distance); a side with no "
+        "opponent (a one-side table) never meets it.",
     )
 
 
@@ -810,7 +817,8 @@ class Ruleset(Strict):
     box: Box
     cards: dict[CardId, Card]
     player_counts: dict[Annotated[str, Field(pattern=r"^[1-9][0-9]?$")], PlayerCount] = Field(
-        description="Player count ('2', '3', '4', '6') -> sides, target and extension. In a file, the key '*' "
+        description="Player count ('1' with option solo, '2', '3', '4', '6') -> sides, target, extension and where "
+        "hazards go. In a file, the key '*' "
         "patches every player count (e.g. '\"*\": {extension_to: 1200, decided: ...}')."
     )
     removals: dict[Annotated[str, Field(pattern=r"^[1-9][0-9]?$")], Removal] = Field(

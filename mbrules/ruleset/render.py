@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..text import plural
 from .model import STANDARD_LINE_VALUES, Rule, Ruleset
 from .words import (
     CITATION_FIELDS,
@@ -18,6 +19,10 @@ from .words import (
 )
 
 KIND_TITLES = (("distance", "Distance"), ("hazard", "Hazards"), ("remedy", "Remedies"), ("safety", "Safeties"))
+
+
+# player_counts.*.hazards_on in words (show)
+HAZARDS_ON = {"opponents": "on an opposing side", "own_side": "on the player's own side (no opposing side)"}
 
 
 class UnsupportedPlayers(ValueError):
@@ -58,6 +63,7 @@ def players_info(rs: Ruleset, players: int) -> dict[str, Any]:
         "sides": sides_for(players, pc.sides),
         "target": pc.target,
         "extension_to": pc.extension_to,
+        "hazards_on": pc.hazards_on,
         "hand_size": hand,
         "draw_pile_after_deal": deck - players * hand,
         "warning": rarely_finishes(rs, players),
@@ -135,11 +141,12 @@ def players_text(rs: Ruleset, players: int) -> list[str]:
     removed_n = sum(info["removed"].values())
     ext = f"to {info['extension_to']} {unit(rs)}" if info["extension_to"] else "none"
     return [
-        f"With {players} players",
+        f"With {plural(players, 'player')}",
         f"  deck: {info['deck_size']} cards" + (f" ({removed_n} removed before the deal)" if removed_n else ""),
         f"  sides: {sides}",
         f"  target: {info['target']} {unit(rs)}",
         f"  extension: {ext}",
+        f"  hazards: {HAZARDS_ON[info['hazards_on']]}",
         f"  removed before the deal: {removed_words(rs, info['removed'])}",
         f"  each player is dealt {info['hand_size']}; {info['draw_pile_after_deal']} cards left to draw",
     ] + ([f"  warning: {info['warning']}"] if info["warning"] else [])
@@ -176,7 +183,7 @@ def show_text(rs: Ruleset, players: int | None = None) -> str:
         pc = rs.player_counts[key]
         n = int(key)
         team = (
-            "each for himself"
+            ("alone" if n == 1 else "each for himself")
             if pc.sides == n
             else f"partners: {', '.join('+'.join(p) for p in sides_for(n, pc.sides).values())}"
         )
@@ -184,7 +191,10 @@ def show_text(rs: Ruleset, players: int | None = None) -> str:
         removal = rs.removals.get(key)
         rem = f"; removed before the deal: {removed_words(rs, removal.cards)}" if removal else ""
         mark = " (uncited)" if pc.uncited is not None else ""
-        lines.append(f"  {n} players: {pc.sides} sides ({team}); trip {pc.target} {unit(rs)}{ext}{rem}{mark}")
+        own = "; hazards on one's own side" if pc.hazards_on == "own_side" else ""
+        lines.append(
+            f"  {plural(n, 'player')}: {plural(pc.sides, 'side')} ({team}); trip {pc.target} {unit(rs)}{ext}{own}{rem}{mark}"
+        )
     for title, section in (
         ("Play", "play"),
         ("Coup fourré", "coup_fourre"),

@@ -233,18 +233,22 @@ def _legality_problems(rs: Ruleset, add: _Add) -> None:
 
 
 def _player_count_problems(rs: Ruleset, add: _Add) -> None:
-    """Player counts and removals: at least 2 players split evenly into sides, an extension longer than the trip,
-    enough cards for the hands and a draw pile after the removals, and removals that name player counts and cards
-    the deck holds."""
+    """Player counts and removals: players split evenly into sides (a lone side puts its hazards on itself), an
+    extension longer than the trip, enough cards for the hands and a draw pile after the removals, and removals
+    that name player counts and cards the deck holds."""
     cards = rs.cards
     deck = sum(c.count for c in cards.values())
     hand = rs.play.hand_size.value
     for key, pc in rs.player_counts.items():
         players = int(key)
         path = ("player_counts", key)
-        if players < 2:
-            add(path, f"player count {key}: the game needs at least 2 players", True)
-            continue
+        if pc.sides == 1 and pc.hazards_on == "opponents":
+            # a side with no opponent has nowhere to put its hazards (option solo: hazards_on own_side)
+            add(
+                (*path, "hazards_on"),
+                f"{players} players on one side have no opponent for their hazards: "
+                "set hazards_on: own_side (a one-side table) or give more sides",
+            )
         if not 1 <= pc.sides <= players:
             add((*path, "sides"), f"{players} players cannot make {pc.sides} sides: sides is between 1 and {players}")
         elif players % pc.sides:

@@ -43,6 +43,7 @@ PHRASES: dict[str, str] = {
     "player_counts.*.sides": "{key} players: sides",
     "player_counts.*.target": "{key} players: trip length",
     "player_counts.*.extension_to": "{key} players: extension",
+    "player_counts.*.hazards_on": "{key} players: where a player's hazards go",
     "removals.*": "{key} players: cards removed before the deal",
     "removals.*.cards": "{key} players: cards removed before the deal",
     "play.hand_size": "cards dealt to each player",

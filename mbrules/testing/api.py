@@ -46,13 +46,13 @@ _MARK = (-1, -1)  # a new hand in a match's history
 
 def _canonical(g: Game, player: int, action: Action) -> Action:
     """The one form ``legal_actions()`` lists for an action ``player`` may take: a hazard names its side
-    (the only opposing side when unnamed); any other play is unnamed when it names the player's own side."""
+    (the only side it may hit when unnamed: the opposing side, or one's own with hazards_on own_side); any other play is unnamed when it names the player's own side."""
     if action.op != PLAY:
         return action
     c = action.card_index
     side = g.side_of[player]
     if g.kind[c] == HAZARD:
-        opp = g.opponents[side]
+        opp = g.hazard_sides[side]
         return g.play_action[c][opp[0]] if action.side_index < 0 and len(opp) == 1 else action
     return g.play_own[c] if action.side_index == side else action
 

@@ -370,6 +370,8 @@ def _check_decision(state: View, over: bool, out: list[str]) -> None:
                 out.append("a fast-play window in a ruleset without fast play")
             if g.side_of[dec.player] != state.cf_side:
                 out.append(f"fast-play window for {g.player_names[dec.player]}, not of the side attacked")
+            if dec.player == state.cf_attacker:
+                out.append("fast-play window for the attacker")  # a hazard on one's own side (option solo)
             fixers = [
                 cid
                 for cid, card in g.ruleset.cards.items()

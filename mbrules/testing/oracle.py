@@ -154,7 +154,8 @@ def _meets(cond: SideFacts | None, s: int, facts: Facts) -> bool:
     if cond.extended is not None and (caller >= 0) != cond.extended:
         return False
     every = getattr(cond, "every_opponent", None)
-    if every is not None and not all(_meets(every, t, facts) for t in range(len(miles)) if t != s):
+    others = [t for t in range(len(miles)) if t != s]  # none at a one-side table: nothing to meet (rulings: solo)
+    if every is not None and not (others and all(_meets(every, t, facts) for t in others)):
         return False
     return True
 
@@ -356,7 +357,7 @@ def _contract_lines(
         if sc.shutout_per_opponent.value:
             line["shutout"] = sc.shutout.value * blank  # WP: 500 per opponent side with no distance
         else:
-            line["shutout"] = sc.shutout.value if blank == S - 1 else 0
+            line["shutout"] = sc.shutout.value if blank == S - 1 and S > 1 else 0  # no opponent: no shutout
     if caller >= 0:
         caller_side = caller % S
         if sc.extension_bonus_to.value == "finisher":

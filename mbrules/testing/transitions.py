@@ -500,7 +500,7 @@ def _expect_fast_play_or_turn(
     out: list[str], before: View, after: View, attacker: int, hazard: int, ts: int, what: _What
 ) -> None:
     """After a hazard that no coup fourré answered: a fast-play window for the first player of the side hit
-    (from the attacker's left) who holds a remedy for it, where the ruleset has fast play; else the next turn."""
+    (from the attacker's left; never the attacker) who holds a remedy for it, where the ruleset has fast play; else the next turn."""
     g = before.game
     rs = g.ruleset
     eligible = []
@@ -513,6 +513,7 @@ def _expect_fast_play_or_turn(
             x = (attacker + k) % g.players
             if (
                 g.side_of[x] == ts
+                and x != attacker  # one never answers one's own hazard (a one-side table: rulings of solo)
                 and any(f in after.hands[x] for f in fixers)
                 and any(f in after.hands[x] and _may_lay(after, ts, f) for f in fixers)
             ):

@@ -27,6 +27,7 @@ from mbrules.engine import Action, Game, IllegalAction, NotationError, Observati
 from mbrules.narrate import Narrator, take_refusal
 from mbrules.seats import BotSeat, HandTooLong, SeatLoop
 from mbrules.vocab import COUP_FOURRE, FAST_PLAY, DecisionKind
+from mbrules.text import plural
 
 from . import screen
 from .table import NARRATION_LINES as NARRATION_LINES, DrawChoice, DrawNotes, PublicNarrator, SeatedMatch, draw_choice
@@ -436,12 +437,12 @@ def run_human(
             code = 130 if result == "interrupted" else 0
         st = match.state
         names = ", ".join(game.player_names[p] for p in match.humans)
-        console.print(Text(f"{rs.name}: {players} players, you played {names}; seed {seed}.", style="bold"))
+        console.print(Text(f"{rs.name}: {plural(players, 'player')}, you played {names}; seed {seed}.", style="bold"))
         if quit_why is None:
             console.print(Text(result_sentence(game, st), style="bold"))
     else:
         names = ", ".join(game.player_names[p] for p in match.humans)
-        console.print(Text(f"{rs.name}: {players} players, you play {names}; seed {seed}.", style="bold"))
+        console.print(Text(f"{rs.name}: {plural(players, 'player')}, you play {names}; seed {seed}.", style="bold"))
         try:
             match.run()
         except QuitMatch as q:

@@ -104,8 +104,8 @@ def _choice(data: dict[str, Any]) -> Rules:
 
 def _players(data: dict[str, Any]) -> int:
     n = data.get("players")
-    if not is_whole(n) or not 2 <= n <= 12:
-        raise TableError("players is a whole number from 2 to 12")
+    if not is_whole(n) or not 1 <= n <= 12:  # 1: a one-seat table (option solo)
+        raise TableError("players is a whole number from 1 to 12")
     return n
 
 

@@ -56,7 +56,7 @@ def canonical(game, player: int, action):
     side = game.side_of[player]
     c = action.card_index
     if game.ruleset.cards[action.card].kind == "hazard":
-        opp = game.opponents[side]
+        opp = game.hazard_sides[side]
         return game.play_action[c][opp[0]] if action.side is None and len(opp) == 1 else action
     return game.play_own[c] if action.side_index == side else action
 

@@ -257,7 +257,8 @@ def test_shutout_per_opponent_scores_each_blank_opponent(played, monkeypatch):
         sc = g.ruleset.scoring
         if done >= 0 and g.scoring_enabled and not any((r.line or k) == "shutout" for k, r in sc.lines.items()):
             blank = sum(1 for s in range(g.sides) if s != done and not any(st._played[s]))  # distance cards, not miles
-            sheet[done]["shutout"] = sc.shutout.value if blank == g.sides - 1 else 0
+            # (a one-side table, option solo: no opponent, no shutout, whichever way it is counted)
+            sheet[done]["shutout"] = sc.shutout.value if blank == g.sides - 1 and g.sides > 1 else 0
 
     _wrap_sheet(monkeypatch, all_or_nothing)
     caught = _caught(played)

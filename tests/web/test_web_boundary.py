@@ -57,7 +57,7 @@ def test_json_true_is_no_number_when_a_table_is_opened(server):
             ({"seed": True}, "a seed is a whole number from 0"),
             ({"pace": True}, "the bots' pause is a number of seconds"),
             ({"pace": "1"}, "the bots' pause is a number of seconds"),
-            ({"players": True, "seats": SEATS[:1]}, "players is a whole number from 2 to 12"),
+            ({"players": True, "seats": SEATS[:1]}, "players is a whole number from 1 to 12"),
         ):
             r = h.post("/api/tables", json={**base, **change})
             assert (r.status_code, r.json()) == (400, {"errors": [words]}), change

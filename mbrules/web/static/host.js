@@ -15,6 +15,7 @@ async function load() {
   }
   const rest = catalog.options.filter((o) => !catalog.categories[o.category]);
   for (const o of rest) box.append(option(o));
+  box.addEventListener("change", optionsChanged);
   if (catalog.editions.some((e) => e.id === "winning-moves")) $("edition").value = "winning-moves";
   $("edition").addEventListener("change", edition);
   $("players").addEventListener("change", seats);
@@ -31,10 +32,22 @@ function option(o) {
 function edition() {
   const ed = catalog.editions.find((e) => e.id === $("edition").value);
   $("edition-text").textContent = ed.description;
+  playerCounts(ed.players);
+}
+
+// The player counts the chosen rules allow (an option may add one: solo's single player), keeping the choice.
+function playerCounts(counts) {
   const sel = $("players"), keep = sel.value;
-  sel.replaceChildren(...ed.players.map((n) => el("option", { value: n, text: String(n) })));
-  sel.value = ed.players.includes(Number(keep)) ? keep : (ed.players.includes(4) ? "4" : String(ed.players[0]));
+  sel.replaceChildren(...counts.map((n) => el("option", { value: n, text: String(n) })));
+  sel.value = counts.includes(Number(keep)) ? keep : (counts.includes(4) ? "4" : String(counts[0]));
   seats();
+}
+
+// An option ticked or cleared: ask the server which player counts the rules now allow.
+async function optionsChanged() {
+  if ($("upload").files[0]) return;
+  const data = await post("/api/preview", await request());
+  if (data) playerCounts(data.players);
 }
 
 function seats() {
@@ -74,6 +87,7 @@ async function post(url, body) {
 $("preview").addEventListener("click", async () => {
   const data = await post("/api/preview", await request());
   if (!data) return;
+  if (String(data.players) !== [...$("players").options].map((o) => o.value).join(",")) playerCounts(data.players);
   $("preview-panel").hidden = false;
   $("preview-title").textContent = `${data.name}: ${data.changes.length} rule change${data.changes.length === 1 ? "" : "s"} from the edition`;
   $("preview-changes").replaceChildren(...(data.changes.length ? data.changes : ["none: the edition as printed"]).map((c) => el("li", { text: c })));
