@@ -1,6 +1,6 @@
 """What each bundled option does to play: the table of docs/rulesets.md ("What each option does to play").
 
-    .venv/bin/python benchmarks/bench_options.py [--games 300] [--seed 0] [--write docs/rulesets.md]
+    .venv/bin/python benchmarks/bench_options.py [--games 300] [--seed 0] [--write docs/rulesets.md] [--only OPTION ...]
 
 For every bundled option, ``compare`` plays its base edition against the same edition with the option,
 on the same seeds (paired matches, heuristic bots in every seat, no robustness, ladder or restricted play),
@@ -42,7 +42,10 @@ WITH = {
     "reshuffle-discard": ("each-for-himself",),
     "refill-empty-hand": ("each-for-himself",),
     "no-duplicate-draws": ("each-for-himself",),
+    "discard-draw-must-play": ("draw-from-discard",),  # it bounds the discard-pile draw; alone it changes nothing
 }
+# options with no row: what they change has no "without" arm at any table the edition has (docs/rulesets.md)
+SKIP = {"solo"}  # one player: the edition has no one-player table to compare with; at 4 players it changes nothing
 START, END = "<!-- option-effects:start -->", "<!-- option-effects:end -->"
 METRICS = (
     ("turns_per_hand", "Turns per hand", 1),
@@ -62,7 +65,12 @@ def _cell(row: dict, digits: int, scale: float = 1.0) -> str:
 
 
 def table(games: int, seed: int, workers: int) -> str:
-    lines = [
+    options = [o for o in bundled_ids(True) if o not in SKIP]
+    return "\n".join([*_header(games, seed), *rows(options, games, seed, workers)]) + "\n"
+
+
+def _header(games: int, seed: int) -> list[str]:
+    return [
         f"Measured by `python benchmarks/bench_options.py --games {games} --seed {seed}` "
         f"({time.strftime('%Y-%m-%d')}): {games} paired matches an option (seeds {seed}..{seed + games - 1}), "
         "the heuristic bot in every seat; each cell is the edition without the option → with it, then the "
@@ -72,7 +80,12 @@ def table(games: int, seed: int, workers: int) -> str:
         "| option | base, players | " + " | ".join(name for _, name, _ in METRICS) + " |",
         "|---|---|" + "---|" * len(METRICS),
     ]
-    for option in bundled_ids(True):
+
+
+def rows(options: list[str], games: int, seed: int, workers: int) -> list[str]:
+    """One table row an option: its base, players, and each metric's cell."""
+    lines: list[str] = []
+    for option in options:
         base, players = BASE.get(option, "winning-moves"), PLAYERS.get(option, 4)
         also = WITH.get(option, ())
         where = " + ".join((base, *also))
@@ -100,7 +113,23 @@ def table(games: int, seed: int, workers: int) -> str:
         cells = [_cell(metrics[key], digits, 100.0 if key in PERCENT else 1.0) for key, _, digits in METRICS]
         lines.append(f"| `{option}` | {where}, {players} | " + " | ".join(cells) + " |")
         print(lines[-1], file=sys.stderr)
-    return "\n".join(lines) + "\n"
+    return lines
+
+
+def splice(page: str, new_rows: list[str], note: str) -> str:
+    """``page`` with the marked table's rows of the options in ``new_rows`` replaced (a new option's row put
+    in its alphabetical place) and ``note`` added after the table, inside the markers."""
+    pattern = re.compile(re.escape(START) + "\n(.*?)" + re.escape(END), re.S)
+    found = pattern.search(page)
+    if not found:
+        sys.exit(f"no {START} ... {END} markers to replace")
+    lines = found.group(1).rstrip("\n").split("\n")
+    first = next(i for i, line in enumerate(lines) if line.startswith("|---"))
+    last = max(i for i, line in enumerate(lines) if line.startswith("| `"))
+    table_rows = {line.split("`")[1]: line for line in lines[first + 1 : last + 1]}
+    table_rows.update({line.split("`")[1]: line for line in new_rows})
+    body = [*lines[: first + 1], *(table_rows[k] for k in sorted(table_rows)), *lines[last + 1 :], "", note]
+    return page[: found.start()] + START + "\n" + "\n".join(body) + "\n" + END + page[found.end() :]
 
 
 def main() -> None:
@@ -109,7 +138,27 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     ap.add_argument("--write", type=Path, help="the page whose marked part the table replaces")
+    ap.add_argument(
+        "--only",
+        action="append",
+        metavar="OPTION",
+        help="measure only this option (repeatable); with --write only its row is replaced and a note says so",
+    )
     args = ap.parse_args()
+    if args.only:
+        new_rows = rows(args.only, args.games, args.seed, args.workers)
+        if args.write is None:
+            print("\n".join(new_rows))
+            return
+        note = (
+            f"Re-measured {time.strftime('%Y-%m-%d')} by `python benchmarks/bench_options.py --games {args.games} "
+            f"--seed {args.seed} " + " ".join(f"--only {o}" for o in args.only) + f"` ({args.games} paired matches "
+            f"an option, seeds {args.seed}..{args.seed + args.games - 1}): the rows of "
+            + ", ".join(f"`{o}`" for o in args.only)
+            + "."
+        )
+        args.write.write_text(splice(args.write.read_text(encoding="utf-8"), new_rows, note), encoding="utf-8")
+        return
     text = table(args.games, args.seed, args.workers)
     if args.write is None:
         print(text)

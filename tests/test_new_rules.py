@@ -102,7 +102,7 @@ def test_safety_replacement_draw_is_the_extra_turns_draw_so_without_an_extra_tur
 
 def test_playaural_profile_plays_the_defaults_of_its_options_py_and_its_hard_coded_rules():
     """PlayAural's MileByMileOptions defaults and the rules game.py/cards.py hard-code, value by value."""
-    for players in (2, 3, 4, 6):
+    for players in (2, 3, 4, 5, 6, 7, 8, 9):  # game.py get_min_players 2, get_max_players 9
         rs = load_ruleset("playaural")
         pc = rs.player_counts[str(players)]
         assert (pc.target, pc.extension_to, pc.sides) == (1000, None, players)  # round_distance, individual
