@@ -50,6 +50,7 @@ for _module in _modules_for(_sys.argv) if _EARLY else COMMAND_MODULES:
 
 
 _MAIN_PID = _os.getpid()
+_told = False
 
 
 def _terminated(signum: int, frame: object) -> None:
@@ -59,7 +60,10 @@ def _terminated(signum: int, frame: object) -> None:
         _signal.signal(signum, _signal.SIG_DFL)
         _os.kill(_os.getpid(), signum)
         return
-    print("mbrules: interrupted (SIGTERM)", file=_sys.stderr)
+    global _told
+    if not _told:  # the exit may be raised twice (mbrules._startup sends it again when Python cannot raise it)
+        print("mbrules: interrupted (SIGTERM)", file=_sys.stderr)
+        _told = True
     raise SystemExit(128 + signum)
 
 

@@ -13,10 +13,12 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Iterator, NoReturn
 
 import typer
-from rich.console import Console as RichConsole
 from typer.core import TyperGroup
 
 if TYPE_CHECKING:
+    from importlib.machinery import ModuleSpec
+    from types import ModuleType
+
     from rich.console import Console
 
 EXIT_OK = 0
@@ -60,13 +62,44 @@ class _Commands(TyperGroup):
             raise typer.Exit(EXIT_OK) from None
 
 
-def _rich_pipe_closed(self: RichConsole) -> None:
+def _rich_pipe_closed(self: Console) -> None:
     """Rich's hook for a closed pipe (its default exits 1): hand the error to :class:`_Commands` instead."""
     self.quiet = True
     raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
 
 
-RichConsole.on_broken_pipe = _rich_pipe_closed  # type: ignore[method-assign]  # every Console of every command (Rich's documented override point)
+def _hook_rich_consoles(rich_console: ModuleType) -> None:
+    rich_console.Console.on_broken_pipe = (
+        _rich_pipe_closed  # every Console of every command (Rich's documented override point)
+    )
+
+
+class _WhenRichLoads:
+    """An import finder that finds nothing itself: when ``rich.console`` is first imported, its module is
+    hooked (:func:`_hook_rich_consoles`) right after it runs. A command that prints no Rich (``--version``,
+    ``rulesets``) never imports Rich; one that does gets every Console hooked, as if done at start."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> ModuleSpec | None:
+        if name != "rich.console":
+            return None
+        sys.meta_path.remove(self)
+        spec = next((s for f in sys.meta_path if (s := f.find_spec(name, path, target)) is not None), None)
+        loader: Any = spec.loader if spec is not None else None
+        if loader is not None and hasattr(loader, "exec_module"):
+            run = loader.exec_module
+
+            def exec_module(module: ModuleType) -> None:
+                run(module)
+                _hook_rich_consoles(module)
+
+            loader.exec_module = exec_module
+        return spec
+
+
+if "rich.console" in sys.modules:  # imported before us (a program that imports the CLI's modules)
+    _hook_rich_consoles(sys.modules["rich.console"])
+else:
+    sys.meta_path.insert(0, _WhenRichLoads())
 
 APP_HELP = (
     "Mille Bornes rules as data: list, show, diff and validate rulesets; play, simulate and replay games; "
@@ -86,13 +119,10 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        from importlib.metadata import PackageNotFoundError, version
+        from mbrules._version import installed_version
 
-        try:
-            text = version("mbrules")
-        except PackageNotFoundError:  # run from a source tree that was never installed
-            text = "unknown (not installed)"
-        print(f"mbrules {text}")
+        # "unknown": run from a source tree that was never installed
+        print(f"mbrules {installed_version() or 'unknown (not installed)'}")
         raise typer.Exit(EXIT_OK)
 
 
@@ -182,6 +212,15 @@ def _complete_values() -> None:
 
 
 _complete_values()
+
+
+def _plain_values() -> None:
+    from .values import install
+
+    install()
+
+
+_plain_values()
 
 
 def _show_warning(

@@ -67,7 +67,7 @@ _ENGINE_NAMES = (
 
 def __getattr__(name: str) -> Any:
     """The engine's names on first use, and ``mbrules.__version__``, read from the installed metadata
-    on first use (importlib.metadata costs about 30 ms of every command's start-up otherwise)."""
+    on first use (:mod:`mbrules._version`)."""
     if name in _ENGINE_NAMES:
         from . import engine
 
@@ -75,12 +75,9 @@ def __getattr__(name: str) -> Any:
         globals()[name] = value
         return value
     if name == "__version__":
-        from importlib.metadata import PackageNotFoundError, version
+        from ._version import installed_version
 
-        try:
-            value = version("mbrules")
-        except PackageNotFoundError:  # running from a source tree that was never installed
-            value = "0+unknown"
+        value = installed_version() or "0+unknown"  # "0+unknown": a source tree that was never installed
         globals()["__version__"] = value
         return value
     raise AttributeError(f"module 'mbrules' has no attribute {name!r}")

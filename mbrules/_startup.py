@@ -42,8 +42,28 @@ def _exit_quietly(signum: int, frame: FrameType | None) -> NoReturn:
     raise SystemExit(128 + signum)  # 130 for SIGINT, 143 for SIGTERM
 
 
+def _signal_again(unraisable: sys.UnraisableHookArgs) -> None:
+    """A signal's exit raised where Python cannot raise it (inside a callback run by the interpreter, e.g. an
+    import lock's weak-reference callback while a module loads) would be printed as "Exception ignored" with a
+    traceback, and the command would go on as if no signal had come. Such an exit is sent again as the same
+    signal a moment later, from another thread, so that the main thread meets it in its own code."""
+    exc = unraisable.exc_value
+    signum = 0
+    if isinstance(exc, KeyboardInterrupt):
+        signum = signal.SIGINT
+    elif isinstance(exc, SystemExit) and exc.code in (128 + signal.SIGINT, 128 + signal.SIGTERM):
+        signum = int(exc.code) - 128
+    if not signum:
+        sys.__unraisablehook__(unraisable)
+        return
+    import threading
+
+    threading.Timer(0.01, os.kill, (os.getpid(), signum)).start()
+
+
 def install_early() -> None:
     """Ctrl-C and SIGTERM exit quietly with 130 and 143 (until the command installs its own handling)."""
+    sys.unraisablehook = _signal_again
     for s in (signal.SIGINT, signal.SIGTERM):
         try:
             signal.signal(s, _exit_quietly)

@@ -26,6 +26,7 @@ from .vocab import (
     EXTEND,
     FAST_PLAY,
     HAZARD,
+    KARMA,
     MULLIGAN,
     PLAY,
     SAFETY,
@@ -119,10 +120,20 @@ class Narrator:
                     f"{self.distance(t.miles)}{past}.{done}"
                 )
             if k == HAZARD:
+                if t.neutralised:  # ruleset 'karma': both sides had karma
+                    return _sentence(
+                        f"{who} plays {name} on side {g.side_names[t.side]}, but both sides have karma: the attack "
+                        f"is neutralised, {name} goes to the {self.discard_pile} and both sides lose their karma."
+                    )
+                shunned = (
+                    f"; side {g.side_names[g.side_of[t.player]]} is shunned (loses its karma)" if t.karma_lost else ""
+                )
                 return _sentence(
                     f"{who} plays {name} on side {g.side_names[t.side]}'s "
-                    f"{self.pile_names[g.pile[c]]}{self._stack(st, t)}."
+                    f"{self.pile_names[g.pile[c]]}{self._stack(st, t)}{shunned}."
                 )
+            if k == KARMA:
+                return _sentence(f"{who} plays {name}: side {g.side_names[t.side]} has its karma back.")
             if k == SAFETY:
                 again = " and plays again" if t.extra_turn else ""
                 return _sentence(
@@ -255,6 +266,8 @@ class Narrator:
             return f"{name}: side {g.side_names[obs.side]} to {self.distance(obs.my_side.miles + g.miles[c])}"
         if k == SAFETY:
             return f"{name} to your {self.safety_area}"
+        if k == KARMA:
+            return f"{name}: get your karma back"
         return f"{name} on your side"
 
     def question(self, obs: "Observation") -> str | None:
@@ -365,6 +378,10 @@ def refusal(game: Game, obs: Observation, card: int, target_side: int, code: str
         if game.kind[card] == HAZARD and not game.hazards_on_own_side:
             return f"{name} goes on an opponent's side"
         return f"{name} goes on your own side"  # a remedy or safety; a hazard with hazards_on own_side (solo)
+    if code == Reason.SHUNNED:
+        return f"you have lost your karma: you may attack only a side that has lost its karma too, not side {them}"
+    if code == Reason.HAS_KARMA:
+        return f"you still have your karma: {name} only gives back a karma lost"
     return engine_words
 
 

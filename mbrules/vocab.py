@@ -10,7 +10,7 @@ position in its enum, given by ``.code``; the plain-int constants below (``DISTA
 ``BATTLE``, ...) are those codes, for code that compares against the tables.
 
 ============================  =============================================================
-:class:`CardKind`             distance, hazard, remedy, safety
+:class:`CardKind`             distance, hazard, remedy, safety, karma
 :class:`Pile`                 the two piles a hazard or remedy lands on: battle, speed
 :class:`Op`                   the action notation's operations: draw, play, discard, ...
 :class:`DecisionKind`         what a state waits for: turn, coup_fourre, extension, ...
@@ -45,6 +45,7 @@ class CardKind(_Coded):
     HAZARD = "hazard"
     REMEDY = "remedy"
     SAFETY = "safety"
+    KARMA = "karma"  # restores its side's karma (ruleset 'karma'; PlayAural's False Virtue)
 
 
 class Pile(_Coded):
@@ -177,10 +178,13 @@ class Reason(StrEnum):
     # 'draw discard' in a turn that has no draw at all: the draw pile is out and no reshuffle is left, where the
     # ruleset takes the top only in place of a draw from the draw pile (turn.draw_from_discard's ruling)
     DRAW_PILE_OUT = "draw-pile-out"
+    # ruleset 'karma' (option karma, issue 43; PlayAural game.py _can_play_hazard_on_team, _can_play_card):
+    SHUNNED = "shunned"  # a hazard by a side that has lost its karma on a side that still has it
+    HAS_KARMA = "has-karma"  # a karma card (False Virtue) played by a side that still has its karma
 
 
 # The int codes of the engine's tables (Game.kind, Game.pile, Action.op), as plain ints.
-DISTANCE, HAZARD, REMEDY, SAFETY = (k.code for k in CardKind)
+DISTANCE, HAZARD, REMEDY, SAFETY, KARMA = (k.code for k in CardKind)
 BATTLE, SPEED = (p.code for p in Pile)
 BOTH_PILES = 2  # Game.pile of a combination remedy: it fixes hazards of the battle and the speed pile
 DRAW, PLAY, DISCARD, COUP_FOURRE, DECLINE, EXTEND, STOP, FAST_PLAY, MULLIGAN = (o.code for o in Op)
@@ -207,6 +211,7 @@ __all__ = [
     "EXTEND",
     "FAST_PLAY",
     "HAZARD",
+    "KARMA",
     "KIND_NAMES",
     "LineWords",
     "MULLIGAN",

@@ -27,6 +27,7 @@ LAYERS: dict[str, int] = {
     "mbrules._paths": 0,
     "mbrules.text": 0,
     "mbrules._startup": 0,
+    "mbrules._version": 0,
     "mbrules._compiled": 1,  # the compiled engine's build and finder (issue 44), beside the engine it builds
     "mbrules.safe_output": 0,
     "mbrules.ruleset": 1,

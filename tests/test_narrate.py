@@ -26,6 +26,7 @@ from mbrules.vocab import (
     EXTEND,
     FAST_PLAY,
     HAZARD,
+    KARMA,
     MULLIGAN,
     PLAY,
     SAFETY,
@@ -169,7 +170,13 @@ def check_sentences(game: Game, full: Narrator, public: Narrator, t: Transition)
             assert f"at {t.miles} {unit}" in line
             assert ("trip completed" in line) == t.trip_completed
         elif k == HAZARD:
-            assert f"on side {game.side_names[t.side]}'s " in line
+            if t.neutralised:  # option karma: the hazard lands nowhere
+                assert f"on side {game.side_names[t.side]}, " in line and "neutralised" in line
+            else:
+                assert f"on side {game.side_names[t.side]}'s " in line
+            assert ("shunned" in line) == (len(t.karma_lost) == 1)
+        elif k == KARMA:
+            assert t.karma_regained and "karma back" in line
         elif k == SAFETY:
             assert ("plays again" in line) == t.extra_turn
             assert ("trip completed" in line) == t.trip_completed

@@ -22,6 +22,7 @@ EDITIONS = ["parker-1971", "winning-moves", "kids-115", "wikipedia", "dujardin-c
 NEW_OPTIONS = {
     "empty-pile-ends-hand": (2, 4),
     "safety-replacement-draw": (2, 4),
+    "karma": (3, 6),
     "solo": (1,),
 }
 CONFORMANCE = Path(__file__).parent / "conformance" / "options"
@@ -161,6 +162,7 @@ def test_show_says_a_table_of_four_cars_without_a_reshuffle_rarely_finishes_and_
         ("--ruleset", "bsd-mille", "-p", "2"),
         ("--option", "empty-pile-ends-hand", "-p", "3"),
         ("--option", "safety-replacement-draw", "-p", "2"),
+        ("--option", "karma", "-p", "3"),
     ],
 )
 def test_play_records_a_match_that_replays(args, tmp_path):

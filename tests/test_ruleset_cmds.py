@@ -91,6 +91,7 @@ OPTIONS = sorted(
         # issue 43: the rules that needed a mechanism of their own
         "empty-pile-ends-hand",
         "safety-replacement-draw",
+        "karma",
         "solo",
     ]
 )

@@ -38,6 +38,58 @@ def test_version_imports_no_command_module_bot_or_engine():
     assert heavy == []
 
 
+def _modules_loaded_by(args: list[str]) -> set[str]:
+    """The modules a run of ``mbrules ARGS`` imports, as its console script runs it (-X importtime)."""
+    code = f"import sys; sys.argv = ['mbrules', *{args!r}]; from mbrules.cli.app import main; main()"
+    res = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert res.returncode == 0, res.stderr[-2000:]
+    return {line.split("|")[-1].strip() for line in res.stderr.splitlines() if line.startswith("import time:")}
+
+
+def test_version_and_rulesets_import_neither_rich_nor_pydantic_nor_importlib_metadata():
+    """Issue 46 (start-up): --version and rulesets print plain text from bool flags, so neither imports Rich
+    (hooked on its import), pydantic (Typer's converter, skipped for values it would return unchanged) or
+    importlib.metadata (the version's line read from the metadata file)."""
+    for args in (["--version"], ["rulesets"]):
+        loaded = _modules_loaded_by(args)
+        assert "mbrules.cli.common" in loaded
+        heavy = sorted(m for m in loaded if m.split(".")[0] in ("rich", "pydantic") or m == "importlib.metadata")
+        assert heavy == [], (args, heavy)
+
+
+def test_the_version_read_from_the_metadata_file_is_importlib_metadatas():
+    """mbrules._version finds the same metadata as importlib.metadata (and "unknown" only when it does too)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from mbrules._version import installed_version
+
+    try:
+        expected: str | None = version("mbrules")
+    except PackageNotFoundError:
+        expected = None
+    assert installed_version() == expected
+
+
+def test_a_closed_pipe_is_still_hooked_on_a_console_made_after_start():
+    """Rich's Console is hooked when rich.console is first imported (not at start): a command's Console
+    hands a closed pipe to the command group (exit 0), never Rich's own exit 1."""
+    code = (
+        "import sys; import mbrules.cli.common as c; from rich.console import Console; "
+        "print(Console.on_broken_pipe is c._rich_pipe_closed)"
+    )
+    res = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}
+    )
+    assert res.stdout.strip() == "True", res.stderr[-2000:]
+
+
 def test_heuristic_tables_are_built_once_per_game(monkeypatch):
     builds = []
     build = heuristic._build_tables

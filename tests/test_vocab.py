@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_the_words_are_the_ones_files_and_reports_already_use():
-    assert [k.value for k in CardKind] == ["distance", "hazard", "remedy", "safety"]
+    assert [k.value for k in CardKind] == ["distance", "hazard", "remedy", "safety", "karma"]
     assert [p.value for p in Pile] == ["battle", "speed"]
     # fast play (option fast-play-remedy, issue 35): a word and a decision added after the contract's; the turn
     # rules (issue 35) add the op 'mulligan' (code 8: the action's op field is 4 bits), the decision 'mulligan'

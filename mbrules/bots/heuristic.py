@@ -52,6 +52,7 @@ from mbrules.vocab import (
     EXTEND,
     FAST_PLAY,
     HAZARD,
+    KARMA,
     MULLIGAN,
     NO_LIMIT,
     PLAY,
@@ -119,6 +120,11 @@ class HeuristicBot:
     V_REMEDY_SPARE = 15.0  # lost by a remedy held twice or more
     V_REMEDY_COVERED = 1.0  # a remedy whose every hazard our safeties in hand answer
     V_OTHER = 10.0
+    # ruleset 'karma' (PlayAural bot.py _score_special, _best_hazard_target_score: the same order of things)
+    W_KARMA = 250.0  # a karma card (only legal when our side has lost its karma) ...
+    W_KARMA_PER_HAZARD = 60.0  # ... plus this for each hazard in hand (shunned, we may not hit a side with karma)
+    W_KARMA_NEUTRALISED = 120.0  # a hazard between two sides with karma: it only strips the victim's karma
+    W_KARMA_SHUNNED = 100.0  # lost by a hazard that costs our side its karma
     # The end of the hand is near: draw pile at most END_DRAW cards a player, or a side within END_STEPS steps.
     END_DRAW = 2.0
     END_STEPS = 1.0
@@ -357,6 +363,10 @@ class HeuristicBot:
             lead = self.W_LEAD * victim.miles / self.trip
             if self.points_goal:
                 lead += self.W_LEAD_MATCH * obs.match_totals[ts] / self.points_goal
+            if me.karma:  # ruleset 'karma' (None without it): the attack costs our karma, or is neutralised
+                if victim.karma:
+                    return self.W_KARMA_NEUTRALISED + lead
+                lead -= self.W_KARMA_SHUNNED
             if k == _SPEED_HAZARD and obs.target - victim.miles <= self.step:
                 return self.W_SPEED_HAZARD_LATE + lead  # a speed limit hardly slows a side this close
             # Card counting: a hazard is safe from a coup fourré when we hold its safety or every
@@ -394,6 +404,8 @@ class HeuristicBot:
             # keep it for a coup fourré, the longer the more of its hazards can still come; but play it
             # rather than throw away a card worth keeping
             return self.W_SAFETY_HOLD - self.W_SAFETY_HOLD_PER * to_come
+        if self.game.kind[c] == KARMA:  # our side has lost its karma: get it back, the more so holding hazards
+            return self.W_KARMA + self.W_KARMA_PER_HAZARD * sum(1 for d in ctx.hand if self.game.kind[d] == HAZARD)
         return 0.0
 
     def _extend(self, obs: Observation) -> bool:

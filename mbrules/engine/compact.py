@@ -206,7 +206,8 @@ def turn_tail_names(g: Any) -> list[tuple[str, float]]:
     only where they are on (the vector of a ruleset without them is unchanged): the reshuffles this hand
     (``reshuffles/max_reshuffles``, turn.reshuffles), a mulligan under way (``decision.mulligan``), play then
     draw's next player once the owed draw is taken (``after_draw[+k]``, seats from the observer's), and the
-    coup fourré turns queued (``queued_turns[+k]``, queued-coup-fourre-turn). All are public."""
+    coup fourré turns queued (``queued_turns[+k]``, queued-coup-fourre-turn), and each side's karma
+    (``karma[+k]``, sides from the observer's; ruleset 'karma'). All are public."""
     N = g.players
     out: list[tuple[str, float]] = []
     if g.max_reshuffles or g.max_refill_reshuffles:
@@ -217,6 +218,8 @@ def turn_tail_names(g: Any) -> list[tuple[str, float]]:
         out += [(f"after_draw[+{k}]", 1.0) for k in range(N)]
     if g.coup_fourre_bonus_turn_queued:
         out += [(f"queued_turns[+{k}]", float(N)) for k in range(N)]
+    if g.karma:
+        out += [(f"karma[+{k}]", 1.0) for k in range(g.sides)]
     return out
 
 
@@ -244,6 +247,11 @@ def write_turn_tail(v: list[float], i: int, obs: Any) -> None:
         for q in obs.queued_turns:
             v[i + (q - me) % N] += 1.0
         i += N
+    if g.karma:
+        S = g.sides
+        for k in range(S):
+            v[i + k] = 1.0 if obs.sides[(obs.side + k) % S].karma else 0.0
+        i += S
 
 
 # a fast-play window shares the coup fourré's slot: a reaction window, its hazard shown to the seat asked;

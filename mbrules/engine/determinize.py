@@ -94,6 +94,8 @@ def determinize(obs: "Observation", rng: random.Random, known: dict[int, list[in
             "distance": [c for c, n in enumerate(v.distance) for _ in range(n)],
             "moving": v.moving,
             "miles": v.miles,
+            "karma_cards": v.karma_cards,
+            "karma": bool(v.karma),  # ruleset 'karma' (read only where the ruleset has it)
         }
         for s, v in enumerate(obs.sides)
     }

@@ -21,9 +21,15 @@ protection, ``_face_up`` and the history; then hands the turn on through the tur
 
 from __future__ import annotations
 
-from ..vocab import BATTLE, DISTANCE, HAZARD, NO_LIMIT, REMEDY, SPEED
+from ..vocab import BATTLE, DISTANCE, HAZARD, KARMA, NO_LIMIT, REMEDY, SPEED
 from .notation import Action
 from .fields import StateFields, trait
+
+# what the current action did to karma (ruleset 'karma'), in State._note beside the turn room's draw notes
+# (turn.py: 1, 2, 4, 8): its attacker shunned; the attack neutralised (both sides lose karma); karma given back
+KARMA_SHUNNED = 16
+KARMA_NEUTRALISED = 32
+KARMA_REGAINED = 64
 
 
 @trait
@@ -168,6 +174,9 @@ class Effects(StateFields):
             else:
                 self._end_turn(p)
         elif k == HAZARD:
+            if self._karma[ps] and self._karma_attack(ps, c, ts):  # ruleset 'karma' (all False without it)
+                self._end_turn(p)  # neutralised: PlayAural game.py _play_hazard ends the turn, no window opens
+                return
             (self._battle if g.pile[c] == BATTLE else self._speed)[ts].append(c)
             self._refresh(ts)
             self._open_coup_fourre(p, c, ts)
@@ -180,6 +189,15 @@ class Effects(StateFields):
                 self._speed[ps].append(c)
             self._refresh(ps)
             self._end_turn(p)
+        elif k == KARMA:
+            # ruleset 'karma': the side gets its karma back (PlayAural game.py _play_special: 'race_state.has_karma =
+            # True'); the card leaves play (there, the protections pile, never reshuffled): here, the side's table
+            self._karma_cards[ps].append(c)
+            self._karma[ps] = True
+            self._can[ps].clear()  # its karma card's check reads it
+            self._set_foes()
+            self._note |= KARMA_REGAINED
+            self._end_turn(p)  # no other turn: _play_special ends it
         else:
             self._safeties[ps].append(c)
             self._protect(ps, c, normal=True)
@@ -203,6 +221,33 @@ class Effects(StateFields):
                 self._turn_again(p)
             else:
                 self._end_turn(p)
+
+    def _karma_attack(self, ps: int, c: int, ts: int) -> bool:
+        """Ruleset 'karma': side ``ps``, which has its karma, plays hazard ``c`` on side ``ts`` (PlayAural game.py
+        _play_hazard, 'Karma rule: handle karma interactions'). Whether the attack is neutralised: both sides
+        have karma, both lose it and the hazard goes to the discard pile. Else the attacker alone loses its karma
+        (it is shunned) and the hazard lands."""
+        neutralised = self._karma[ts]
+        self._karma[ps] = False
+        self._can[ps].clear()  # its karma card's check reads it
+        if neutralised:
+            self._karma[ts] = False
+            self._can[ts].clear()
+            self._discard.append(c)
+            self._note |= KARMA_NEUTRALISED
+        else:
+            self._note |= KARMA_SHUNNED
+        self._set_foes()
+        return neutralised
+
+    def _set_foes(self) -> None:
+        """The sides each side may put a hazard on (``_foes``, read by ``legal_actions``): ``Game.hazard_sides``,
+        less, for a side without karma, those with karma (ruleset 'karma'). Called only where some karma changes."""
+        g = self.game
+        karma = self._karma
+        self._foes = [
+            opp if karma[s] else tuple(t for t in opp if not karma[t]) for s, opp in enumerate(g.hazard_sides)
+        ]
 
     def _protect(self, s: int, c: int, normal: bool) -> None:
         """A safety lands: protect the side and send protected hazards showing to the discard pile."""

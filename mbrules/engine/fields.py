@@ -102,6 +102,11 @@ class StateFields:
     _after_draw: int  # play-then-draw: the next player once the owed draw is taken, or -1
     _hand_seed: int  # the seed of this hand's reshuffles
     _hand_reshuffles: list[int]  # per hand over: how many reshuffles it made
+    # ruleset 'karma' (option karma): per side, whether it has karma (all False when the ruleset has none), the
+    # karma cards it played (they stay on its table), and the sides it may attack (legal_actions reads it)
+    _karma: list[bool]
+    _karma_cards: list[list[int]]
+    _foes: list[tuple[int, ...]]
     _reshuffle_hook: Callable[[list[int]], None] | None  # orders a reshuffled pile from outside (OpenSpiel), else None
 
     # methods one room calls in another: defined by the rooms (found first: this class comes last in
@@ -115,6 +120,8 @@ class StateFields:
     def _play_reason(self, ps: int, c: int, ts: int) -> str | None: ...  # legality
     @abstractmethod
     def _refresh(self, s: int) -> None: ...  # effects
+    @abstractmethod
+    def _set_foes(self) -> None: ...
     @abstractmethod
     def _protect(self, s: int, c: int, normal: bool) -> None: ...
     @abstractmethod

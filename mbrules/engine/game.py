@@ -213,6 +213,11 @@ class Game:
         self.match_hands = m.hands.value  # fixed_hands: the match's length
         self.match_tie_break = m.tie_break.value
 
+        # -- issue 43: ruleset 'karma' (option karma): legality (_play_reason: shunned, has-karma) and effects
+        # (_play: a hazard neutralised or its attacker shunned; a karma card). Off, every side's _karma is False
+        # and no check of the hot loop reads this flag (State._reset_hand)
+        self.karma = ruleset.karma.enabled.value
+
         # One tuple per card for the hot loop (State._play_reason unpacks it in one go):
         # (kind, miles, max_per_hand, bit, pile, fixes_mask, is_go).
         self.card_spec = tuple(

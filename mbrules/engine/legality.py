@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from ..vocab import BATTLE, DISTANCE, HAZARD, REMEDY, SAFETY, SPEED
+from ..vocab import BATTLE, DISTANCE, HAZARD, KARMA, REMEDY, SAFETY, SPEED
 from ..vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, FAST_PLAY, MULLIGAN, OWN, PLAY, STOP
 from ..vocab import Reason
 from .actions import IllegalAction
@@ -72,6 +72,8 @@ from .fields import StateFields, trait
     NO_MULLIGAN,
     DISCARD_DRAW_MUST_PLAY,
     DRAW_PILE_OUT,
+    SHUNNED,
+    HAS_KARMA,
 ) = (
     Reason.ALREADY_LIMITED,
     Reason.BAD_TARGET,
@@ -99,6 +101,8 @@ from .fields import StateFields, trait
     Reason.NO_MULLIGAN,
     Reason.DISCARD_DRAW_MUST_PLAY,
     Reason.DRAW_PILE_OUT,
+    Reason.SHUNNED,
+    Reason.HAS_KARMA,
 )
 
 
@@ -128,6 +132,8 @@ class Legality(StateFields):
                 return BAD_TARGET  # on an opponent's pile (WM §4); player_counts.*.hazards_on own_side: one's own
             if self._prot[ts] & bit:
                 return PROTECTED  # a safety protects the side (WM §6B)
+            if self._karma[ts] and not self._karma[ps]:  # ruleset 'karma' (all False without it): PlayAural
+                return SHUNNED  # game.py _can_play_hazard_on_team 'if not attacker.has_karma and target.has_karma'
             if pile == BATTLE:
                 if self._bhaz[ts] >= 0:
                     if self.game.stacked_hazards:  # option stacked-hazards: any other hazard may join the stack
@@ -166,6 +172,8 @@ class Legality(StateFields):
                     return None
             h = self._lhaz[ps]
             return None if (h >= 0 and fixes >> h & 1) else NOTHING_TO_FIX
+        if k == KARMA:  # ruleset 'karma': PlayAural game.py _can_play_card 'return not race_state.has_karma'
+            return HAS_KARMA if self._karma[ps] else None
         return None  # a safety may always be played (WM §5B)
 
     def _target_side(self, p: int, a: Action) -> int:
@@ -432,7 +440,10 @@ class Legality(StateFields):
                 # _verify_play's card checks (every card here is in the hand)
                 if kind[c] == HAZARD:
                     row = play[c]
-                    for ts in g.hazard_sides[ps]:
+                    # the sides ps may attack (Game.hazard_sides), less (ruleset 'karma') those it is shunned by. The
+                    # memo of a side hit holds what its own piles say, whoever attacks: _play_reason's karma check
+                    # passes for every side listed here
+                    for ts in self._foes[ps]:
                         memo = self._hit[ts]
                         why = memo.get(c, 0)
                         if why == 0:
@@ -582,6 +593,10 @@ class Legality(StateFields):
             return f"{card} needs side {side} rolling (a go card on top, or a rolling safety with no hazard showing)"
         if code == ALREADY_LIMITED:
             return f"side {side} already has a speed limit showing"
+        if code == SHUNNED:
+            return f"side {mine} has lost its karma: it may attack only a side that has lost its karma too"
+        if code == HAS_KARMA:
+            return f"side {mine} still has its karma: {card} gives back a karma lost"
         if code == BAD_TARGET:
             if g.kind[c] == HAZARD:
                 if ts < 0:

@@ -45,6 +45,8 @@ class SideView(NamedTuple):
     speed_hazard: int  # the speed limit in force, -1 for none
     protected: int  # bit mask of the hazards a safety protects the side against
     stack: tuple[int, ...] | None = None  # option stacked-hazards: every battle hazard in force (else None)
+    karma: bool | None = None  # ruleset 'karma': whether the side has its karma (None: the ruleset has none)
+    karma_cards: tuple[int, ...] = ()  # ruleset 'karma': the karma cards the side played this hand
 
     @property
     def hazards(self) -> tuple[int, ...]:
@@ -58,6 +60,7 @@ class SideView(NamedTuple):
 def _side_views(st: "State") -> tuple[SideView, ...]:
     limit = st._limit
     stacked = st.game.stacked_hazards  # the set of hazards in force is shown (a rule nobody else pays for)
+    karma = st.game.karma  # so is karma (ruleset 'karma')
     return tuple(
         [
             SideView(
@@ -73,6 +76,8 @@ def _side_views(st: "State") -> tuple[SideView, ...]:
                 st._lhaz[s],
                 st._prot[s],
                 st.battle_hazards(s) if stacked else None,
+                st._karma[s] if karma else None,
+                tuple(st._karma_cards[s]),
             )
             for s in range(st.game.sides)
         ]
@@ -94,6 +99,7 @@ def _side_dict(g: "Game", v: SideView) -> dict[str, Any]:
         "hazards": [ids[c] for c in v.hazards],  # every battle hazard in force (stacked hazards: all of them)
         "speed_hazard": ids[v.speed_hazard] if v.speed_hazard >= 0 else None,
         "protected": [ids[c] for c in range(g.n_cards) if v.protected >> c & 1],
+        **({"karma": v.karma, "karma_cards": [ids[c] for c in v.karma_cards]} if v.karma is not None else {}),
     }
 
 

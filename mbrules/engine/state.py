@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 from ..vocab import DISTANCE, NO_LIMIT, SAFETY, DecisionKind, Reason, Termination
 from ..vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, FAST_PLAY, MULLIGAN, OWN, PLAY
 from .actions import Decision, IllegalAction
-from .effects import Effects
+from .effects import KARMA_NEUTRALISED, KARMA_REGAINED, KARMA_SHUNNED, Effects
 from .legality import Legality
 from .notation import ACTION_DRAW, Action, ActionLike, NotationError
 from .observation import Observation, Observer, Outcome, Snapshot
@@ -129,6 +129,11 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         # a reshuffle's order chosen from outside (OpenSpiel's chance nodes): None, or an object marked
         # _immutable (shared by clones) called with each reshuffled pile (turn.py's _reshuffle)
         "_reshuffle_hook",
+        # ruleset 'karma' (option karma, issue 43): per side, its karma, the karma cards it played, the sides it
+        # may attack (every opponent while karma is off)
+        "_karma",
+        "_karma_cards",
+        "_foes",
     )
 
     # -- construction ----------------------------------------------------------
@@ -169,7 +174,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         hands: list[list[int]],
         draw_top_first: list[int],
         discard: Sequence[int] = (),
-        sides: dict[int, dict[str, list[int]]] | None = None,
+        sides: dict[int, dict[str, Any]] | None = None,
         turn: int = 0,
         extension_called_by: int = -1,
         match_totals: list[int] | None = None,
@@ -178,8 +183,8 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
     ) -> "State":
         """A hand set up card by card (scenarios): cards are indices, players and sides ints.
 
-        ``sides[s]`` may hold ``battle``, ``speed``, ``distance`` (bottom first), ``safeties``
-        and ``coups``. The caller is responsible for the cards adding up to the deck.
+        ``sides[s]`` may hold ``battle``, ``speed``, ``distance`` (bottom first), ``safeties``,
+        ``coups``, ``karma_cards`` and ``karma`` (False: the side has lost its karma; ruleset 'karma'). The caller is responsible for the cards adding up to the deck.
         ``hands_played`` hands of the match count as played before this one (a match of a fixed
         number of hands, the hands cap); their lines are not known: their sheets hold zeros (the points
         they gave are in ``match_totals``).
@@ -297,6 +302,9 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
             if "miles" in piles:  # more than the cards give: option safety-distance's miles
                 self._miles[side] = piles["miles"]
             self._safeties[side] = list(piles.get("safeties", ()))
+            self._karma_cards[side] = list(piles.get("karma_cards", ()))
+            if game.karma and "karma" in piles:  # a side set up without its karma (ruleset 'karma')
+                self._karma[side] = bool(piles["karma"])
             self._coups[side] = list(piles.get("coups", ()))
             self._coup_count += len(self._coups[side])
             for c in self._safeties[side] + self._coups[side]:
@@ -305,9 +313,10 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
                     self._row[side] = True
         for side in range(game.sides):
             self._refresh(side)
+        self._set_foes()
         for c in self._discard:
             self._face_up[c] += 1
-        for table_piles in (self._battle, self._speed, self._safeties, self._coups):
+        for table_piles in (self._battle, self._speed, self._safeties, self._coups, self._karma_cards):
             for pile in table_piles:
                 for c in pile:
                     self._face_up[c] += 1
@@ -363,6 +372,11 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         # the stall rule (turn.stall_discards): discards in a row with no progress, and the progress at the last
         self._stall = 0
         self._stall_mark = (-1, -1, -1)
+        # ruleset 'karma': every side starts the hand with its karma (PlayAural state.py RaceState.reset:
+        # has_karma = True); with none in the ruleset every side has False, and no check reads the flag
+        self._karma = [g.karma] * S
+        self._karma_cards = [[] for _ in range(S)]
+        self._foes = list(g.hazard_sides)
 
     def clone(self) -> "State":
         """An independent copy: every slot copied by its type, so a new field cannot be shared by mistake.
@@ -656,6 +670,9 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         elif op == DECLINE:
             hazard = self._cf_hazard
         over = ph >= P_HAND_OVER
+        lost: tuple[int, ...] = ()
+        if note & (KARMA_SHUNNED | KARMA_NEUTRALISED):  # ruleset 'karma': the attacker, and its target if neutralised
+            lost = (ps, ts) if note & KARMA_NEUTRALISED else (ps,)
         return Transition(
             player=p,
             action=a,
@@ -676,6 +693,9 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
             from_discard=bool(note & FROM_DISCARD_PILE),
             drawn_more=tuple(self._drawn_more),
             queued_turn=queued,
+            karma_lost=lost,
+            neutralised=bool(note & KARMA_NEUTRALISED),
+            karma_regained=bool(note & KARMA_REGAINED),
         )
 
     def _do(self, a: Action, player: int | None) -> None:

@@ -44,6 +44,10 @@ class Transition(NamedTuple):
     queued_turn: bool = (
         False  # a coup fourré whose extra turn waits for the turn in progress (option queued-coup-fourre-turn)
     )
+    # ruleset 'karma' (option karma; all empty / False without it):
+    karma_lost: tuple[int, ...] = ()  # the sides that lost their karma by it (an attacker shunned; both, neutralised)
+    neutralised: bool = False  # a hazard between two sides with karma: it went to the discard pile (in ``swept``)
+    karma_regained: bool = False  # a karma card gave the actor's side its karma back
 
 
 __all__ = ["Transition"]

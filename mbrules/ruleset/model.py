@@ -162,7 +162,15 @@ class SafetyCard(Sourced):
     )
 
 
-Card = Annotated[DistanceCard | HazardCard | RemedyCard | SafetyCard, Field(discriminator="kind")]
+class KarmaCard(Sourced):
+    """A card that gives its side back the karma it lost (ruleset 'karma'; PlayAural's False Virtue)."""
+
+    kind: Literal["karma"]
+    name: OneLine
+    count: Annotated[int, Field(ge=0, le=1000)]
+
+
+Card = Annotated[DistanceCard | HazardCard | RemedyCard | SafetyCard | KarmaCard, Field(discriminator="kind")]
 
 
 class ReferenceCard(Sourced):
@@ -175,6 +183,11 @@ class ReferenceCard(Sourced):
 class Box(Strict):
     total: NumberRule = Field(description="Cards in the box: the deck plus the reference cards.")
     reference_cards: dict[CardId, ReferenceCard] = Field(description="Cards in the box that are never dealt.")
+    added_cards: CardListRule = Field(
+        default=CardListRule(value=(), decided="An edition's deck is the cards of its box (winning-moves.txt §2)"),
+        description="Cards a variant adds to the deck that the edition's box does not hold (option karma's "
+        "False Virtue cards): dealt, but not counted in box.total.",
+    )
 
 
 # ----------------------------------------------------------------------------
@@ -663,6 +676,25 @@ class FastPlayRules(Strict):
     )
 
 
+# -- issue 43: karma (PlayAural / PlayPalace karma_rule) -------------------------------
+class KarmaRules(Strict):
+    """Per-side karma: an attack between two sides that have it is neutralised, and a side that has lost it
+    may attack only a side that has lost it too; a karma card gives it back."""
+
+    enabled: BoolRule = Field(
+        default=BoolRule(
+            value=False,
+            source="winning-moves.txt §5, §6: a hazard played on an opponent always lands (no edition has karma; "
+            "PlayAural's and PlayPalace's karma_rule is option karma)",
+        ),
+        description="Every side starts each hand with karma. A hazard from a side with karma on a side with "
+        "karma is neutralised: it goes to the discard pile, no window opens, and both sides lose their karma. A "
+        "hazard from a side with karma on a side without lands as usual and its side loses its karma (it is "
+        "shunned). A side without karma may play a hazard only on a side without karma. A card of kind karma, "
+        "played by a side without karma on its own side, gives it back; it then stays on that side's table.",
+    )
+
+
 class DistanceUnitRule(Rule[OneLine]):
     """The unit distances are counted in, as the edition names it (miles, km): display only."""
 
@@ -833,6 +865,10 @@ class Ruleset(Strict):
     scoring: ScoringRules
     match: MatchRules
     display: Display
+    karma: KarmaRules = Field(
+        default_factory=KarmaRules,
+        description="Per-side karma and the cards that restore it (issue 43: option karma); off in every edition.",
+    )
     turn: TurnRules = Field(
         default_factory=TurnRules,
         description="How a turn draws (order, draw sources, reshuffles, mulligan, refills); the defaults are the books'.",
@@ -893,7 +929,7 @@ def option_groups_schema() -> JsonSchema:
 # is uncited: the loader records where it was written and 'mbrules show' marks it).
 CITATION_NOT_BOTH = {"required": ["source", "decided"]}
 COUNT_KEY_PATTERNS = ("^[1-9][0-9]?$", r"^\*$")  # a player count, or '*': every player count
-CARD_KINDS = ("distance", "hazard", "remedy", "safety")
+CARD_KINDS = ("distance", "hazard", "remedy", "safety", "karma")
 
 
 def _is_cited_object(node: JsonSchema) -> bool:

@@ -17,7 +17,7 @@ from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
 from .files import REFERENCE_RULESET
-from .model import DistanceCard, HazardCard, RemedyCard, Rule, Ruleset, SafetyCard
+from .model import DistanceCard, HazardCard, KarmaCard, RemedyCard, Rule, Ruleset, SafetyCard
 
 FILE_KEYS = [
     (
@@ -211,6 +211,7 @@ def reference_markdown() -> str:
         (HazardCard, "hazard"),
         (RemedyCard, "remedy"),
         (SafetyCard, "safety"),
+        (KarmaCard, "karma"),
     ):
         out += [f"### `kind: {kind}`", "", "| key | type | default | meaning |", "|---|---|---|---|"]
         for path, typ, default, desc, _ in _rows(model, ["cards", "ID"]):

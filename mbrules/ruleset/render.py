@@ -18,7 +18,13 @@ from .words import (
     value_words,
 )
 
-KIND_TITLES = (("distance", "Distance"), ("hazard", "Hazards"), ("remedy", "Remedies"), ("safety", "Safeties"))
+KIND_TITLES = (
+    ("distance", "Distance"),
+    ("hazard", "Hazards"),
+    ("remedy", "Remedies"),
+    ("safety", "Safeties"),
+    ("karma", "Karma cards"),
+)
 
 
 # player_counts.*.hazards_on in words (show)
@@ -203,6 +209,7 @@ def show_text(rs: Ruleset, players: int | None = None) -> str:
         ("Match", "match"),
         ("Names", "display"),
         ("Turn and draws", "turn"),
+        ("Karma", "karma"),
     ):
         lines += ["", title, *_rule_lines(rs, section)]
     if players is not None:

@@ -201,7 +201,14 @@ def _box_problems(rs: Ruleset, add: _Add) -> None:
                 True,
                 [("cards", rid)],
             )
-    deck = sum(c.count for c in cards.values())
+    added = set(rs.box.added_cards.value)
+    for i, cid in enumerate(rs.box.added_cards.value):
+        if cid not in cards:
+            add(
+                ("box", "added_cards", "value", i),
+                f"box.added_cards names {q(cid)}, which is not a card of this ruleset",
+            )
+    deck = sum(c.count for cid, c in cards.items() if cid not in added)  # cards a variant adds are not the box's
     refs = sum(r.count for r in rs.box.reference_cards.values())
     total = rs.box.total.value
     if deck + refs != total:
@@ -210,7 +217,7 @@ def _box_problems(rs: Ruleset, add: _Add) -> None:
             f"the deck ({deck}) and reference cards ({refs}) make {deck + refs}, "
             f"but box.total says {total}; fix the counts or the total",
             False,
-            [("cards", c, "count") for c in cards]
+            [("cards", c, "count") for c in cards if c not in added]
             + [("box", "reference_cards", r, "count") for r in rs.box.reference_cards],
         )
 
@@ -230,6 +237,16 @@ def _legality_problems(rs: Ruleset, add: _Add) -> None:
         )
     for kind in _listed_twice(play.undiscardable.value):
         add(("play", "undiscardable", "value"), f"play.undiscardable lists {q(kind)} more than once; list it once")
+    if not rs.karma.enabled.value:
+        for cid, card in rs.cards.items():
+            if card.kind == "karma":
+                add(
+                    ("cards", cid, "kind"),
+                    f"{q(cid)} is a karma card but karma.enabled is false: it would give back a karma no side "
+                    "has; set karma.enabled to true or remove the card",
+                    False,
+                    [("karma", "enabled", "value")],
+                )
 
 
 def _player_count_problems(rs: Ruleset, add: _Add) -> None:

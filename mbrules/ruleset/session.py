@@ -84,6 +84,14 @@ class _Session:
         self.deps: dict[str, FileSignature] = {}  # every file read, by path
         self.warnings: list[str] = []
 
+    def _named(self, data: YamlMap, locs: LocNode, why: str) -> bool:
+        """A diagnostic for each of ``id`` and ``name`` missing at the top level of a file (``why``: who gives
+        them, and how), for a ruleset that extends another and for an option alike; True when neither is."""
+        missing = [key for key in ("id", "name") if key not in data]
+        for key in missing:
+            self.diags.append(diag_at(locs, (), f"missing key '{key}' at the top level: {why}; add it"))
+        return not missing
+
     def read(self, path: Path) -> _FileRead:
         fr, sig = _read(path)
         self.deps[str(fr.path)] = sig
@@ -136,18 +144,11 @@ class _Session:
             )
             return None
         if "extends" in data:  # (a file that extends nothing is checked whole by the model below)
-            for key in ("id", "name"):
-                if key not in data:
-                    ok = False
-                    self.diags.append(
-                        diag_at(
-                            locs,
-                            (),
-                            f"missing key '{key}' at the top level: a ruleset gives "
-                            "its own id and name (they are not inherited from the "
-                            "parent; description and source are optional); add it",
-                        )
-                    )
+            why = (
+                "a ruleset gives its own id and name (they are not inherited from the parent; "
+                "description and source are optional)"
+            )
+            ok = self._named(data, locs, why) and ok
         if "group" in data:
             ok = False
             self.diags.append(
@@ -323,18 +324,8 @@ class _Session:
                         key=True,
                     )
                 )
-        for key in ("id", "name"):
-            if key not in data:
-                ok = False
-                self.diags.append(
-                    diag_at(
-                        locs,
-                        (),
-                        f"missing key '{key}' at the top level: an option gives "
-                        "its id and name (and, best, a one-line description and "
-                        "its source); add it",
-                    )
-                )
+        why = "an option gives its id and name (and, best, a one-line description and its source)"
+        ok = self._named(data, locs, why) and ok
         if not ok:
             return None
         ndata, nlocs = normalize(data, locs)

@@ -119,6 +119,10 @@ PHRASES: dict[str, str] = {
     "turn.stall_discards": "discards in a row with no progress that end a hand (the stall rule)",
     "play.safety_replacement_draw": "a safety played in turn is replaced at once, its extra turn a play",
     "turn.draw_pile_out_ends_hand": "the hand ends when nothing is left to draw",
+    # karma (issue 43: option karma)
+    "karma.enabled": "karma: an attack between two sides with karma is neutralised, a side without karma "
+    "attacks only sides without, an attacker with karma loses it",
+    "box.added_cards": "cards a variant adds to the deck, not counted in the box",
 }
 
 # A score line's condition keys (the model's SideCondition, LineCondition): one phrase per place it appears.
@@ -408,6 +412,8 @@ def card_summary(rs: Ruleset, cid: str) -> str:
         bits.append(f"protects against {card_names(rs, c.protects)}")
         if c.rolling:
             bits.append("its side rolls without a go card")
+    elif c.kind == "karma":
+        bits.append("gives its side back the karma it lost")
     return f"{c.count} × {c.name} ({cid}): " + "; ".join(bits)
 
 

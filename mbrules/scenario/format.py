@@ -233,6 +233,7 @@ def observe_side(snap: "Snapshot", s: int) -> dict[str, Any]:
         "moving": bool(v.moving),
         "limit": v.limit,
         "d200": v.distance[d200] if d200 is not None else 0,
+        "karma": v.karma,
     }
 
 

@@ -53,6 +53,10 @@ class SideSetup(Strict):
     distance: Cards = Field(default_factory=list, description="distance cards played, bottom first")
     safeties: Cards = Field(default_factory=list, description="safeties played normally")
     coup_fourres: Cards = Field(default_factory=list, description="safeties played as coups fourrés")
+    karma_cards: Cards = Field(default_factory=list, description="karma cards played (ruleset 'karma')")
+    karma: bool | None = Field(
+        default=None, description="ruleset 'karma': false for a side that has lost its karma (default: it has it)"
+    )
 
 
 class Setup(Strict):
@@ -158,6 +162,7 @@ class SideExpect(Strict):
     moving: bool | None = Field(default=None, description="may play some distance now")
     limit: Count | None = Field(default=None, description="highest distance allowed now, null for none")
     d200: Count | None = Field(default=None, description="200-mile cards played this hand")
+    karma: bool | None = Field(default=None, description="ruleset 'karma': whether the side has its karma")
 
 
 class ScoreExpect(Strict):

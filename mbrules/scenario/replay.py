@@ -32,7 +32,7 @@ from typing import Any, Callable, Iterable
 from pydantic import BaseModel, ValidationError
 
 from mbrules.engine import Game, GameError, IllegalAction, State
-from mbrules.vocab import BATTLE, DISTANCE, HAZARD, REASON_CODES, REMEDY, SAFETY, SPEED, DecisionKind
+from mbrules.vocab import BATTLE, DISTANCE, HAZARD, KARMA, REASON_CODES, REMEDY, SAFETY, SPEED, DecisionKind
 from mbrules.ruleset import RulesetError, load_ruleset
 from mbrules.ruleset.diagnostics import (
     DataKey,
@@ -282,6 +282,7 @@ _PILE_RULE: dict[str, tuple[str, Callable[[Game, int], bool]]] = {
     "distance": ("distance cards", lambda g, c: g.kind[c] == DISTANCE),
     "safeties": ("safeties", lambda g, c: g.kind[c] == SAFETY),
     "coup_fourres": ("safeties", lambda g, c: g.kind[c] == SAFETY),
+    "karma_cards": ("karma cards", lambda g, c: g.kind[c] == KARMA),
 }
 
 
@@ -418,11 +419,11 @@ def _build_position(ck: _Checker, scn: m.Scenario) -> State | None:
             hands[p] = cards
     draw_top = place(sp + ["draw_pile"], su.draw_pile)
     discard = place(sp + ["discard_pile"], su.discard_pile)
-    sides: dict[int, dict[str, list[int]]] = {}
+    sides: dict[int, dict[str, Any]] = {}
     labels: dict[int, str] = {}  # side index -> the name written
     for name, ss in su.sides.items():
         s = ck.side(sp + ["sides", name], name, key=True)
-        piles = {}
+        piles: dict[str, Any] = {}
         for pile, (words, ok) in _PILE_RULE.items():
             cards = place(sp + ["sides", name, pile], getattr(ss, pile))
             for i, c in enumerate(cards):
@@ -432,6 +433,10 @@ def _build_position(ck: _Checker, scn: m.Scenario) -> State | None:
                         f"{g.card_ids[c]} cannot lie in the {pile} pile: it holds only {words}",
                     )
             piles["coups" if pile == "coup_fourres" else pile] = cards
+        if ss.karma is not None:
+            if not g.karma:
+                ck.err(sp + ["sides", name, "karma"], "karma is set but this ruleset has no karma (karma.enabled)")
+            piles["karma"] = ss.karma  # a flag beside the piles, read by _lay_table
         if s is not None:
             sides[s] = piles
             labels[s] = name
@@ -493,9 +498,7 @@ def _build_position(ck: _Checker, scn: m.Scenario) -> State | None:
     )
 
 
-def _check_reachable(
-    ck: _Checker, g: Game, path: list[DataKey], name: str, piles: dict[str, list[int]], target: int
-) -> None:
+def _check_reachable(ck: _Checker, g: Game, path: list[DataKey], name: str, piles: dict[str, Any], target: int) -> None:
     """Refuse a side no game can reach: past its target, too many of a limited card, hazard on hazard."""
     miles = sum(g.miles[c] for c in piles["distance"])
     if miles > target:

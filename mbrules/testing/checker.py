@@ -17,6 +17,7 @@ from mbrules.vocab import (
     DRAW,
     FAST_PLAY,
     HAZARD,
+    KARMA,
     MULLIGAN,
     NO_LIMIT,
     REMEDY,
@@ -47,7 +48,7 @@ def _counts(game: Game, state: View) -> list[int]:
         counts[c] += 1
     for c in state.discard:
         counts[c] += 1
-    for group in (state.battle, state.speed, state.safeties, state.coups):
+    for group in (state.battle, state.speed, state.safeties, state.coups, state.karma_cards):
         for pile in group:
             for c in pile:
                 counts[c] += 1
@@ -112,7 +113,7 @@ def _check_conservation(state: View, tb: _Tables, out: list[str]) -> None:
     names = g.card_ids
     everything = list(state.draw)
     everything += state.discard
-    for group in (state.hands, state.battle, state.speed, state.safeties, state.coups):
+    for group in (state.hands, state.battle, state.speed, state.safeties, state.coups, state.karma_cards):
         for pile in group:
             everything += pile
     for row in state.played:
@@ -154,6 +155,14 @@ def _check_placement(state: View, tb: _Tables, out: list[str]) -> None:
             for c in range(n):
                 if row[c] and (row[c] < 0 or kind[c] != DISTANCE):
                     out.append(f"side {side}: {row[c]} x {names[c]} counted as distance played")
+        # ruleset 'karma': a side's karma is shown exactly where the ruleset has it; its karma cards are of that kind
+        if (state.karma[s] is None) == g.karma:
+            out.append(
+                f"side {side}: karma {state.karma[s]!r} where the ruleset {'has' if g.karma else 'has no'} karma"
+            )
+        for c in state.karma_cards[s]:
+            if kind[c] != KARMA:
+                out.append(f"side {side}: {names[c]} among the karma cards")
     # each safety in one place: a safety is played by at most one side, once
     laid_all = [c for s in range(S) for c in state.safeties[s] + state.coups[s]]
     if len(laid_all) != len(set(laid_all)):

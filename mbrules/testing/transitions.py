@@ -23,6 +23,7 @@ from mbrules.vocab import (
     EXTEND,
     FAST_PLAY,
     HAZARD,
+    KARMA,
     MULLIGAN,
     OWN,
     PLAY,
@@ -207,7 +208,16 @@ def check_transition(
         if k == DISTANCE:
             _check_distance_play(out, before, after, p, ps, c, what)
         elif k == HAZARD:
+            if before.karma[ps]:  # ruleset 'karma': an attacker with karma loses it, both do if the target has it
+                if _check_karma_attack(out, before, after, p, ps, c, ts, what):
+                    return out
+            elif after.karma != before.karma:
+                out.append(f"{what}: an attacker without karma changed a side's karma")
             _check_hazard_play(out, before, after, p, c, ts, what)
+        elif k == KARMA:
+            if not after.karma[ps] or after.karma_cards[ps] != before.karma_cards[ps] + [c]:
+                out.append(f"{what}: the karma card did not give its side its karma back and stay on its table")
+            _turn_passes(out, before, after, p, what)
         elif k == REMEDY:
             _check_remedy_play(out, before, after, p, ps, c, what)
         else:  # a safety played normally
@@ -304,6 +314,26 @@ def _check_hazard_play(out: list[str], before: View, after: View, p: int, c: int
         if pile[ts] != bpile[ts] + [c]:
             out.append(f"{what}: the hazard is not on top of side {g.side_names[ts]}'s pile")
         _expect_fast_play_or_turn(out, before, after, p, c, ts, what)
+
+
+def _check_karma_attack(
+    out: list[str], before: View, after: View, p: int, ps: int, c: int, ts: int, what: _What
+) -> bool:
+    """Ruleset 'karma' (PlayAural game.py _play_hazard): an attacker with karma loses it; a target with karma too
+    loses it and the hazard goes to the discard pile, the turn passing with no window. Whether it was neutralised."""
+    g = before.game
+    if after.karma[ps]:
+        out.append(f"{what}: side {g.side_names[ps]} attacked with its karma and kept it")
+    if not before.karma[ts]:
+        return False
+    if after.karma[ts]:
+        out.append(f"{what}: the attack between two sides with karma left side {g.side_names[ts]} its karma")
+    pile = after.battle if g.pile[c] == BATTLE else after.speed
+    bpile = before.battle if g.pile[c] == BATTLE else before.speed
+    if pile[ts] != bpile[ts] or after.discard[-1:] != [c]:
+        out.append(f"{what}: the neutralised hazard is not on top of the discard pile")
+    _turn_passes(out, before, after, p, what)
+    return True
 
 
 def _check_remedy_play(out: list[str], before: View, after: View, p: int, ps: int, c: int, what: _What) -> None:

@@ -61,6 +61,8 @@ class View:
         "queued",
         "resume",
         "stall",
+        "karma",
+        "karma_cards",
     )
 
     def __init__(self, state: State, history: bool = True) -> None:
@@ -76,6 +78,8 @@ class View:
         self.speed = [list(v.speed) for v in sides]
         self.safeties = [list(v.safeties) for v in sides]
         self.coups = [list(v.coup_fourres) for v in sides]
+        self.karma = [v.karma for v in sides]  # ruleset 'karma': None where it has none
+        self.karma_cards = [list(v.karma_cards) for v in sides]
         self.played = [list(v.distance) for v in sides]
         self.miles = [v.miles for v in sides]
         self.rolling = [v.moving for v in sides]

@@ -48,6 +48,7 @@ from mbrules.vocab import (
     DISTANCE,
     FAST_PLAY,
     HAZARD,
+    KARMA,
     MULLIGAN,
     NO_LIMIT,
     PLAY,
@@ -56,11 +57,12 @@ from mbrules.vocab import (
     DecisionKind,
 )
 
+from .screen import karma_text
 from .driver import MatchDriver as MatchDriver  # (re-exported: the terminal game's controller)
 from .table import DrawChoice, draw_choice, draw_prompt
 from .words import refusal
 
-KIND_STYLE = {DISTANCE: "bold", HAZARD: "bold red", REMEDY: "bold green", SAFETY: "bold cyan"}
+KIND_STYLE = {DISTANCE: "bold", HAZARD: "bold red", REMEDY: "bold green", SAFETY: "bold cyan", KARMA: "bold magenta"}
 NBSP = "\u00a0"
 
 
@@ -158,6 +160,8 @@ class TableView(FittedPane):
             fact.append(", ".join(safe) if safe else "none", style="cyan")
             facts.append(fact)
             facts += [Text(f"{g.names[c]}: {v.distance[c]}/{g.max_per_hand[c]}") for c in limited]
+            if v.karma is not None:  # ruleset 'karma'
+                facts.append(karma_text(v.karma, short=False))
             col = width
             for fact in facts:
                 if col + 3 + fact.cell_len > width:

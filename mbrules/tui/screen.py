@@ -18,13 +18,13 @@ from rich.text import Text
 from mbrules.engine import Action, Game, Observation
 from mbrules.text import plural
 from mbrules.narrate import Narrator, line_label, side_label
-from mbrules.vocab import DISTANCE, HAZARD, NO_LIMIT, REMEDY, SAFETY
+from mbrules.vocab import DISTANCE, HAZARD, KARMA, NO_LIMIT, REMEDY, SAFETY
 
 from .table import draw_choice, draw_prompt
 
 BAR_WIDTH = 16
 
-KIND_STYLE = {DISTANCE: "bold", HAZARD: "red", REMEDY: "green", SAFETY: "cyan"}
+KIND_STYLE = {DISTANCE: "bold", HAZARD: "red", REMEDY: "green", SAFETY: "cyan", KARMA: "magenta"}
 
 
 def progress_bar(miles: int, target: int, unicode: bool = True) -> Text:
@@ -59,6 +59,8 @@ def sides_table(game: Game, obs: Observation, unicode: bool = True, hand_points:
     limited = [c for c in range(game.n_cards) if game.kind[c] == DISTANCE and game.max_per_hand[c] != NO_LIMIT]
     for c in limited:
         t.add_column(f"{game.names[c]} played")
+    if game.karma:
+        t.add_column("karma")  # ruleset 'karma': whether the side still has it
     t.add_column("this hand", justify="right")
     for s, v in enumerate(obs.sides):
         label = Text(side_label(game, s, obs.player), style="bold" if s == obs.side else "")
@@ -95,9 +97,19 @@ def sides_table(game: Game, obs: Observation, unicode: bool = True, hand_points:
             safeties = Text("-")
         row = [label, battle, speed, safeties, progress_bar(v.miles, obs.target, unicode)]
         row += [Text(f"{v.distance[c]}/{game.max_per_hand[c]}") for c in limited]
+        if game.karma:
+            row.append(karma_text(v.karma))
         row.append(Text(str(hand_points[s]) if hand_points is not None else "-"))
         t.add_row(*row)
     return t
+
+
+def karma_text(karma: bool | None, short: bool = True) -> Text:
+    """A side's karma in words (ruleset 'karma'): kept, or lost (shunned); marked in words, not colour alone.
+    ``short``: the sides table's column ('karma' heads it), else a fact of its own."""
+    if short:
+        return Text("yes", style="green") if karma else Text("lost", style="bold magenta")
+    return Text("karma", style="green") if karma else Text("shunned: no karma", style="bold magenta")
 
 
 def header(game: Game, obs: Observation, hands_cap: int | None = None) -> Text:

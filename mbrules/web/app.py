@@ -55,6 +55,7 @@ from .guard import (
 )
 from .control import again_host_url, control_routes, replaced_link
 from .lobby import Lobby
+from .jsontypes import Setup
 from .rules import MAX_UPLOAD, Rules, RulesChoiceError, bundled_choice, uploaded_choice
 from mbrules.ruleset.render import rarely_finishes
 from .seats import PERSON, warm_bots
@@ -107,12 +108,6 @@ def _players(data: dict[str, Any]) -> int:
     if not is_whole(n) or not 1 <= n <= 12:  # 1: a one-seat table (option solo)
         raise TableError("players is a whole number from 1 to 12")
     return n
-
-
-def _seat_number(table: Table, seat: object) -> int:
-    if not is_whole(seat) or not 0 <= seat < table.players:
-        raise TableError("seat is a seat number from 0")
-    return seat
 
 
 def _catalog() -> dict[str, Any]:
@@ -273,19 +268,19 @@ class Pages:
             return PlainTextResponse(NOT_FOUND, 404)
         try:
             data = await read_json(request)
-            seat, bot = _seat_number(table, data.get("seat")), data.get("bot")
+            seat, bot = table.seat_number(data.get("seat")), data.get("bot")
             from mbrules.bots import bot_names
 
             if not isinstance(bot, str) or bot not in bot_names():
                 raise TableError(f"unknown bot: bots are {', '.join(bot_names())}")
             self._absent(table, seat)
             await asyncio.to_thread(warm_bots, table.rules.ruleset, table.players, [bot])  # see open_table
-            async with table.lock:  # no move of the seat is being written meanwhile
+
+            def with_bot() -> Setup:
                 self._absent(table, seat)  # the person may have come back while the bot was being built
-                saved = table.with_bot(seat, bot)
-                if table.store is not None:
-                    await table.store.write("update_setup", table.id, saved, True)
-                table.give_to_bot(seat, bot, saved=saved)
+                return table.with_bot(seat, bot)
+
+            await table.change_setup(with_bot, lambda saved: table.give_to_bot(seat, bot, saved=saved), joined=True)
         except REFUSED as e:
             return refusal(e)
         log.info("table %s: the host gave %s to the %s bot", table.id, table.game.player_names[seat], bot)
@@ -303,12 +298,8 @@ class Pages:
         if table is None:
             return PlainTextResponse(NOT_FOUND, 404)
         try:
-            seat = _seat_number(table, (await read_json(request)).get("seat"))
-            async with table.lock:  # one change of the setup at a time
-                saved = table.with_new_link(seat)
-                if table.store is not None:
-                    await table.store.write("update_setup", table.id, saved)
-                table.new_link(seat, saved=saved)
+            seat = table.seat_number((await read_json(request)).get("seat"))
+            await table.change_setup(lambda: table.with_new_link(seat), lambda saved: table.new_link(seat, saved=saved))
         except REFUSED as e:
             return refusal(e)
         self.lobby.drop(table, seat, 4001, "the host replaced this seat's link")

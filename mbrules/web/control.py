@@ -82,14 +82,8 @@ def control_routes(
         if table is None:
             return PlainTextResponse("not found\n", 404)
         try:
-            seat = (await read_json(request)).get("seat")
-            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < table.players:
-                raise TableError("seat is a seat number from 0")
-            async with table.lock:  # no move of the seat's bot is being written meanwhile
-                saved = table.with_person(seat)
-                if table.store is not None:
-                    await table.store.write("update_setup", table.id, saved)
-                table.give_back(seat, saved=saved)
+            seat = table.seat_number((await read_json(request)).get("seat"))
+            await table.change_setup(lambda: table.with_person(seat), lambda saved: table.give_back(seat, saved=saved))
         except REFUSED as e:
             return refusal(e)
         log.info("table %s: the host gave %s back to its person", table.id, table.game.player_names[seat])

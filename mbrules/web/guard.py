@@ -16,12 +16,13 @@ import logging
 import math
 import time
 from collections import OrderedDict
-from typing import Any, Callable, TypeGuard
+from typing import Any, Callable
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from .jsontypes import is_number, is_whole
 from .rules import MAX_UPLOAD, RulesChoiceError
 from .store import StoreUnavailable
 from .table import TableError
@@ -127,16 +128,6 @@ async def _read_body(request: Request) -> bytes:
             raise BodyTooLarge()
         chunks.append(chunk)
     return b"".join(chunks)
-
-
-def is_whole(value: object) -> TypeGuard[int]:
-    """A JSON whole number: an int, never a bool (JSON ``true`` is no number at this boundary)."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def is_number(value: object) -> TypeGuard[int | float]:
-    """A JSON number (int or float), never a bool."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def error(message: str | list[str], status: int = 400) -> JSONResponse:

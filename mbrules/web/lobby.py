@@ -23,7 +23,7 @@ from starlette.websockets import WebSocket
 from mbrules.bots import bot_names, check_bot
 from mbrules.engine import GameError
 
-from .guard import is_number, is_whole
+from .jsontypes import is_number, is_whole
 from .jsontypes import Message
 from .rules import Rules, RulesChoiceError, choice_from_setup
 from .seats import PERSON

@@ -16,7 +16,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .guard import is_whole
+from .jsontypes import is_whole
 from .control import SEAT_REQUESTS, seat_request
 from .lobby import Conn, Lobby
 from .table import Table

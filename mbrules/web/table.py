@@ -22,7 +22,7 @@ import secrets
 import time
 from collections.abc import Iterable, Set
 from dataclasses import InitVar, dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from mbrules.engine import Action, Game, IllegalAction, NotationError, Observation, Observer, State
 from mbrules.narrate import LINE_LABELS, Narrator, refusal, take_refusal, why_not
@@ -43,7 +43,7 @@ from mbrules.vocab import (
     DecisionKind,
 )
 
-from .jsontypes import Message, Setup
+from .jsontypes import Message, Setup, is_whole
 from .rules import Rules
 from .seats import PERSON, BotSeat, BrowserSeat, WebSeat, make_seat
 
@@ -415,6 +415,24 @@ class Table:
             return True
         self.events += 1
         return False
+
+    def seat_number(self, value: object) -> int:
+        """``value`` (read from a request) as one of this table's seats, else :class:`TableError`."""
+        if not is_whole(value) or not 0 <= value < self.players:
+            raise TableError("seat is a seat number from 0")
+        return value
+
+    async def change_setup(
+        self, build: Callable[[], Setup], apply: Callable[[Setup], None], joined: bool = False
+    ) -> None:
+        """One change of the setup by the host (a seat given to a bot or back, a link replaced), under the
+        table's lock (no move of the seat is being written meanwhile): ``build`` the new setup, write it to the
+        store (``joined``: mark the table joined too), then ``apply`` it. A failed write changes nothing."""
+        async with self.lock:
+            saved = build()
+            if self.store is not None:
+                await self.store.write("update_setup", self.id, saved, joined)
+            apply(saved)
 
     def give_to_bot(self, p: int, bot: str, saved: Setup | None = None) -> None:
         """The host hands seat ``p`` (a person's) to ``bot``; stored, so a restart keeps it (``saved``:

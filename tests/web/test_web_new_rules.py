@@ -43,3 +43,25 @@ def test_a_playaural_table_opens_with_bots_and_plays_its_first_hand_out(server):
     h = server.host(t)
     assert [s["kind"] for s in h["seats"]] == ["person", "heuristic", "heuristic", "heuristic"]
     assert h["ruleset"] == "PlayAural's Mile by Mile, as a new table starts" and h["players"] == 4
+
+
+def test_a_karma_table_shows_each_side_s_karma_and_its_false_virtue_card(server):
+    """Option karma: the seat's view carries each side's karma (and the karma cards played), which the page's
+    table draws (table-view.js: 'Karma: yes' / 'Karma: lost'); the rules it is sent name False Virtue."""
+    from web_helpers import SeatClient
+
+    t = server.open_table(
+        ruleset="winning-moves", options=["karma"], players=3, seats=["person", "heuristic", "heuristic"], seed=2
+    )
+    p1 = SeatClient(t["seats"][0]["url"])
+    try:
+        view = p1.until(lambda m: m["type"] == "state" and bool(m["moves"]))
+        welcome = next(m for m in p1.received if m["type"] == "welcome")
+        assert welcome["cards"]["false_virtue"] == {"name": "False Virtue", "kind": "karma"}
+        sides = view["obs"]["sides"]
+        assert {s: v["karma"] for s, v in sides.items()} == {"A": True, "B": True, "C": True}
+        assert all(v["karma_cards"] == [] for v in sides.values())
+    finally:
+        p1.close()
+    script = server.http.get("/static/table-view.js").text
+    assert "Karma: lost (shunned)" in script

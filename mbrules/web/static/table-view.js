@@ -39,6 +39,9 @@ export function renderSides(v, { name, kind }, unit) {
     if (!safeties.childNodes.length) safeties.append(el("span", { class: "muted", text: "none" }));
     const dist = el("span");
     for (const [c, n] of Object.entries(side.distance)) dist.append(el("span", { class: "chip k-distance", text: `${name(c)} ×${n}` }));
+    // ruleset 'karma' (option karma): the side's karma and the karma cards it played; absent where the ruleset has none
+    const karma = side.karma === undefined ? [] : [el("span", { class: `karma${side.karma ? "" : " lost"}` },
+      side.karma ? "Karma: yes" : "Karma: lost (shunned)", ...side.karma_cards.map((c) => chip(c)))];
     const pct = Math.min(100, Math.round((100 * side.miles) / Math.max(1, v.obs.target)));
     const moving = v.seats.some((x) => x.side === s && x.name === d.player) && !v.hand_over && !v.match_over;
     box.append(el("div", { class: `side${s === v.obs.side ? " mine" : ""}${moving ? " moving" : ""}`, "data-side": s },
@@ -46,7 +49,7 @@ export function renderSides(v, { name, kind }, unit) {
       el("div", { class: "miles", text: `${side.miles} / ${v.obs.target} ${unit}${side.limit != null ? ` · limit ${side.limit}` : ""}${side.moving ? " · rolling" : ""}` }),
       el("div", { class: "meter", "aria-hidden": "true" }, el("div", { style: `width:${pct}%` })),
       el("div", { class: "piles" }, el("span", {}, "Battle: ", top(side.battle)), el("span", {}, "Speed: ", top(side.speed)),
-        el("span", {}, "Safeties: ", safeties)),
+        el("span", {}, "Safeties: ", safeties), ...karma),
       el("div", { class: "piles dist" }, el("span", {}, "Distance: ", dist.childNodes.length ? dist : el("span", { class: "muted", text: "none" })))));
   }
 }
