@@ -28,8 +28,9 @@ from typing import Sequence
 PACKAGE = Path(__file__).resolve().parent
 DEFAULT_DIR = PACKAGE.parent / "build" / "compiled"
 MANIFEST = "manifest.json"
-# what is compiled: the engine's rooms and the modules its hot loop calls, the vocabulary, and the
-# observation encoder; notation (Action, an int subclass) and the named tuples stay Python classes
+# what is compiled: the engine's rooms and the modules its hot loop calls, the vocabulary, the
+# observation and its encoder, and the heuristic bot (the expert's play-outs); notation (Action, an int
+# subclass), the named tuples and the classes marked mypyc_attr(native_class=False) stay Python classes
 MODULES = (
     "mbrules/vocab.py",
     "mbrules/engine/phases.py",
@@ -42,10 +43,12 @@ MODULES = (
     "mbrules/engine/scorelines.py",
     "mbrules/engine/state.py",
     "mbrules/engine/compact.py",
+    "mbrules/engine/observation.py",
+    "mbrules/bots/heuristic.py",
 )
 # the sources whose bytes a build depends on: every module of the packages compiled (a compiled module
 # reads the types of the modules it imports) and the Python it was built for
-WATCHED = ("mbrules/vocab.py", "mbrules/engine/*.py")
+WATCHED = ("mbrules/vocab.py", "mbrules/engine/*.py", "mbrules/bots/heuristic.py")
 
 _active: dict[str, str] = {}
 

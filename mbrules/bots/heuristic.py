@@ -61,6 +61,7 @@ from mbrules.vocab import (
     STOP,
     DecisionKind,
 )
+from ..engine.fields import mypyc_attr
 from .base import register
 
 NEG = float("-inf")
@@ -78,6 +79,7 @@ _ON_SAFETIES, _ON_DISTANCE, _ON_BATTLE, _ON_SPEED, _NOWHERE = range(5)
     ladder=1,
     hints=1,
 )
+@mypyc_attr(native_class=False)  # compiled (make compiled): its tables set by __dict__, weights by tuners
 class HeuristicBot:
     observes = True
     # Scores of plays (a play worth more than 0 beats every discard, which scores -keep value <= 0).
@@ -319,8 +321,13 @@ class HeuristicBot:
         """A fast-play window: answer with a remedy (never decline: it fixes the hazard without spending a
         turn); of several, the one that fixes the fewest hazards (a combination remedy is kept for later)."""
         fm = self.game.fixes_mask
-        plays = [a for a in legal if a.op == FAST_PLAY]
-        return min(plays, key=lambda a: bin(fm[a.card_index]).count("1")) if plays else legal[0]
+        best, fewest = legal[0], -1  # the first of the fewest (no closure: the compiled class has none)
+        for a in legal:
+            if a.op == FAST_PLAY:
+                n = bin(fm[a.card_index]).count("1")
+                if fewest < 0 or n < fewest:
+                    best, fewest = a, n
+        return best
 
     def _context(self, obs: Observation) -> "_Context":
         # One context per observation: rank() then choose() on the same one (the expert) share it.
@@ -332,7 +339,7 @@ class HeuristicBot:
         """The legal actions of a turn, best first by this bot's scores (ties in the given order)."""
         ctx = self._context(obs)
         scores = [-ctx.value(a.card_index) if a.op == DISCARD else self._score(a, ctx) for a in legal_actions]
-        order = sorted(range(len(legal_actions)), key=lambda i: -scores[i])
+        order = sorted(range(len(legal_actions)), key=[-v for v in scores].__getitem__)
         return [legal_actions[i] for i in order]
 
     # -- scores ------------------------------------------------------------------------
@@ -413,7 +420,7 @@ class HeuristicBot:
         limit = NO_LIMIT if me.limit is None else me.limit
         played = dict(enumerate(me.distance))
         miles = 0
-        for c in sorted(hand, key=lambda c: -g.miles[c]):
+        for c in sorted(hand, key=[-m for m in g.miles].__getitem__):
             if g.kind[c] == DISTANCE and g.miles[c] <= limit and played[c] < g.max_per_hand[c]:
                 if miles + g.miles[c] <= extra:
                     miles += g.miles[c]
@@ -527,13 +534,17 @@ def _build_tables(bot_class: type[HeuristicBot], game: Game) -> _Tables:
 _T = TypeVar("_T")
 
 
+@mypyc_attr(native_class=False)  # a descriptor
 class _lazy(Generic[_T]):
     """A fact computed on first read and then stored on the instance (functools.cached_property
     without its lock, which costs more than most of these facts on Python 3.11)."""
 
     def __init__(self, f: Callable[[Any], _T]) -> None:
         self.f = f
-        self.name = f.__name__
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name  # (not f.__name__: a compiled method object has none)
 
     @overload
     def __get__(self, obj: None, cls: type | None = None) -> _lazy[_T]: ...
@@ -547,6 +558,7 @@ class _lazy(Generic[_T]):
         return v
 
 
+@mypyc_attr(native_class=False)  # the lazy facts live in its __dict__
 class _Context:
     """What one decision's scores need, each fact computed on first use from the observation.
 

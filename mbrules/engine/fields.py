@@ -29,6 +29,14 @@ except ImportError:  # mypy's own package, absent where no engine is compiled: t
         return cls
 
 
+try:  # mypyc: @mypyc_attr(native_class=False), a compiled module's class that stays a Python class
+    from mypy_extensions import mypyc_attr as mypyc_attr
+except ImportError:
+
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_C], _C]:
+        return lambda cls: cls
+
+
 _NO_SLOTS: tuple[str, ...] = ()
 
 

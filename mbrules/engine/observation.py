@@ -20,13 +20,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Sequence, cast
 
 from .actions import Decision
 from ..vocab import DISCARD, DRAW, MULLIGAN, NO_LIMIT, PLAY, DecisionKind, Termination
+from .fields import mypyc_attr
+from .observer import Observer as Observer  # its own module: a Python class, never compiled
 from .words import plural
 
 if TYPE_CHECKING:
     from .game import Game
-    from .notation import Action, ActionLike
+    from .notation import Action
     from .state import State
-    from .transition import Transition
 
 
 class SideView(NamedTuple):
@@ -246,12 +247,13 @@ class Observation(NamedTuple):
         )
 
 
+@mypyc_attr(native_class=False)  # frozen by __setattr__
 class Snapshot:
     """The whole position, hidden cards included (replay, recorders, checkers; never bots)."""
 
     _immutable: ClassVar[bool] = True
     # the fields, declared for a type checker and an editor (set once in __init__, never again)
-    game: Game
+    game: "Game"  # noqa: UP037 (a string: compiled, this class's annotations are read at import)
     hands: tuple[tuple[int, ...], ...]  # each player's hand, cards as indices
     draw_pile: tuple[int, ...]  # top first
     discard: tuple[int, ...]
@@ -378,6 +380,7 @@ class Snapshot:
         return f"<Snapshot hand {self.hand_no + 1}: {self.decision.kind}, {len(self.draw_pile)} to draw>"
 
 
+@mypyc_attr(native_class=False)  # frozen by __setattr__
 class Outcome:
     """How a match ended: ``winner`` (a side name) or ``draw``, or ``unfinished`` (the hands cap); every sheet.
 
@@ -473,40 +476,6 @@ class Outcome:
     def __repr__(self) -> str:
         totals = ", ".join(f"{s} {t}" for s, t in self.totals.items())
         return f"<Outcome {self.result}: {totals} after {plural(len(self.hand_sheets), 'hand')}>"
-
-
-class Observer:
-    """Hooks around a match (``State.add_observer``); override what you need, the rest do nothing.
-
-    ``before_action`` sees the state before an accepted action, ``after_action`` after it, and
-    ``transition`` what it did (the :class:`~mbrules.engine.transition.Transition` ``apply`` returns);
-    ``refused`` an action ``apply`` turned down (the state unchanged);
-    ``hand_start`` runs when a hand has been dealt, before its first action (an observer added
-    to a hand not yet begun hears it then; one added later in a hand hears the next one's);
-    ``hand_over`` runs when a hand ends (its sheet is the last of the match's), before the
-    next deal; ``match_over`` once, at the end.
-    """
-
-    def hand_start(self, state: "State") -> None:
-        """A hand is dealt and nobody has acted in it yet: ``state.current_player`` acts first."""
-
-    def before_action(self, state: "State", player: int, action: "Action") -> None:
-        pass
-
-    def after_action(self, state: "State", player: int, action: "Action") -> None:
-        pass
-
-    def transition(self, state: "State", transition: "Transition") -> None:
-        """What the action just accepted did: who acted, what was drawn and swept, who decides next."""
-
-    def refused(self, state: "State", player: int, action: "ActionLike", error: Exception) -> None:
-        """``apply`` refused ``action`` (as given: an Action, an int or text); the state is unchanged."""
-
-    def hand_over(self, state: "State") -> None:
-        pass
-
-    def match_over(self, state: "State") -> None:
-        pass
 
 
 __all__ = ["Observation", "Observer", "Outcome", "SideView", "Snapshot"]
