@@ -103,6 +103,9 @@ models: $(STAMP)
 	    $(BIN)/mbrules train $$r -p $$n --games $(OTHER_MODEL_GAMES) --seed 0 --out mbrules/bots/models/$$r-$${n}p.json || exit 1; \
 	  done; \
 	done
+	for n in 5 7 8 9; do \
+	  $(BIN)/mbrules train playaural -p $$n --games $(OTHER_MODEL_GAMES) --seed 0 --out mbrules/bots/models/playaural-$${n}p.json || exit 1; \
+	done
 	for n in 2 3 4; do \
 	  $(BIN)/mbrules train express -p $$n --games $(OTHER_MODEL_GAMES) --seed 0 --out mbrules/bots/models/express-$${n}p.json || exit 1; \
 	done

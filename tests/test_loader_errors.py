@@ -181,7 +181,7 @@ CASES = [
     Case(
         "card_of_unknown_kind",
         {"bad.yaml": HEAD + "cards:\n  jet: {kind: rocket, name: Jet, count: 1, source: x}\n"},
-        [("bad.yaml", 7, 15, "kind must be one of distance, hazard, remedy, safety, got string 'rocket'")],
+        [("bad.yaml", 7, 15, "kind must be one of distance, hazard, remedy, safety, karma, got string 'rocket'")],
     ),
     Case(
         "card_reports_only_its_kinds_problems",

@@ -34,7 +34,7 @@ def test_play_json_plays_a_whole_match_the_same_twice(ruleset, players):
     second = run(*args)
     assert stdout_of(first) == stdout_of(second)
     doc = json.loads(stdout_of(first))
-    sides = list("ABCDEF"[: load_rules(ruleset).player_counts[str(players)].sides])
+    sides = list("ABCDEFGHIJKL"[: load_rules(ruleset).player_counts[str(players)].sides])
     assert doc["settings"]["ruleset_id"] == ruleset and doc["settings"]["players"] == players
     assert doc["settings"]["seed"] == 11 and set(doc["settings"]["bots"].values()) == {"heuristic"}
     assert list(doc["sides"]) == sides
