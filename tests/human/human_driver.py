@@ -71,3 +71,15 @@ class Mirror:
 
     def choice(self, p: int, legal):
         return self.bots[p].choose(self.state.observation(p), legal)
+
+
+def play_along(child: pexpect.spawn, mirror: Mirror) -> None:
+    """Answer every prompt of the real program with the mirror's bot choice, checking at each that the program
+    offers as many moves as the mirror's engine finds legal (the loop the terminal tests share)."""
+    while (step := mirror.advance()) is not None:
+        p, legal = step
+        child.expect(PROMPT)
+        assert int(child.match.group(1)) == len(legal)
+        a = mirror.choice(p, legal)
+        child.sendline(str(legal.index(a) + 1))
+        mirror.state.apply(a, player=p)

@@ -9,7 +9,7 @@ pexpect = pytest.importorskip(
     "pexpect", reason="pexpect (the test extra: pip install 'mbrules[test]') is not installed"
 )
 
-from human_driver import PROMPT, Mirror, plain, spawn
+from human_driver import Mirror, plain, play_along, spawn
 
 pytestmark = pytest.mark.slow  # drives the real program in a pseudo-terminal: make test-fast leaves it out
 
@@ -21,16 +21,7 @@ def test_solo_one_player_plays_a_hand_alone_in_the_terminal():
     args = ["play", "--human", "p1", "--option", "solo", "--players", "1", "--seed", str(SEED), "--hands", "1"]
     child = spawn(args)
     try:
-        while True:
-            step = mirror.advance()
-            if step is None:
-                break
-            p, legal = step
-            child.expect(PROMPT)
-            assert int(child.match.group(1)) == len(legal)
-            a = mirror.choice(p, legal)
-            child.sendline(str(legal.index(a) + 1))
-            mirror.state.apply(a, player=p)
+        play_along(child, mirror)
         child.expect(pexpect.EOF)
         end = plain(child.before)
     finally:
