@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console, JustifyMethod
@@ -16,7 +16,7 @@ from mbrules.bots import bot_names
 if TYPE_CHECKING:
     from mbrules.compare import Comparison
 
-from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
+from .backends import AddressFlag, BackendFlag, WorkersFlag, check_backend, cluster_session, resolve_workers
 from .common import EXIT_USAGE, app, check_range, fail, output_width, signals
 from .layout import fits, folded, print_lines, table, wrap
 from .reports import check_report_folder, end_run, phase_progress, refused_bots, report_run
@@ -33,81 +33,124 @@ from .inputs import (
 DEFAULT_GAMES = 1000
 
 
-@app.command()
-def compare(
-    a: str = typer.Argument(..., metavar="A", help="Ruleset A: a bundled id or a path to a YAML file."),
-    b: Optional[str] = typer.Argument(
-        None,
+# compare's flags
+_A = Annotated[str, typer.Argument(metavar="A", help="Ruleset A: a bundled id or a path to a YAML file.")]
+_B = Annotated[
+    str | None,
+    typer.Argument(
         metavar="[B]",
         help="Ruleset B (default: A again, so that "
         "'compare winning-moves --option-b hazard-on-hazard' compares one option).",
     ),
-    option_a: Optional[list[str]] = typer.Option(
-        None, "--option-a", help="Option of arm A (id or path); repeat, applied in order."
-    ),
-    option_b: Optional[list[str]] = typer.Option(
-        None, "--option-b", help="Option of arm B (id or path); repeat, applied in order."
-    ),
-    players: int = typer.Option(
-        DEFAULT_PLAYERS, "--players", "-p", "-n", help="Number of players (arm A, and arm B unless --players-b)."
-    ),
-    players_b: Optional[int] = typer.Option(
-        None,
+]
+_OptionA = Annotated[
+    list[str] | None, typer.Option("--option-a", help="Option of arm A (id or path); repeat, applied in order.")
+]
+_OptionB = Annotated[
+    list[str] | None, typer.Option("--option-b", help="Option of arm B (id or path); repeat, applied in order.")
+]
+_Players = Annotated[
+    int, typer.Option("--players", "-p", "-n", help="Number of players (arm A, and arm B unless --players-b).")
+]
+_PlayersB = Annotated[
+    int | None,
+    typer.Option(
         "--players-b",
         help="Number of players of arm B, when it differs (per-hand and per-match metrics are compared; side metrics shown per arm).",
     ),
-    games: int = typer.Option(DEFAULT_GAMES, "--games", "-g", help="Paired matches (the same seeds in both arms)."),
-    bot: Optional[list[str]] = typer.Option(
-        None,
+]
+_Games = Annotated[int, typer.Option("--games", "-g", help="Paired matches (the same seeds in both arms).")]
+_Bot = Annotated[
+    list[str] | None,
+    typer.Option(
         "--bot",
         "-b",
         help="The main lineup: one bot for everybody, or one per player (default heuristic). Bots: "
         + ", ".join(bot_names())
         + ".",
     ),
-    bots: Optional[list[str]] = typer.Option(
-        None,
+]
+_Bots = Annotated[
+    list[str] | None,
+    typer.Option(
         "--bots",
         help="Another lineup (one bot for everybody) each flagged effect is measured again with; repeat for more; 'none': no check (default: heuristic-2026, the starting heuristic: cheap enough to confirm or refute each effect).",
     ),
-    robust_games: Optional[int] = typer.Option(
-        None,
+]
+_RobustGames = Annotated[
+    int | None,
+    typer.Option(
         "--robust-games",
         help="Pairs played by the other lineups and by the ladder's expert rung (default: a cheap lineup the first 1000 pairs, or all; the expert games/40, from 8 to 25).",
     ),
-    rung: Optional[list[str]] = typer.Option(
-        None,
+]
+_Rung = Annotated[
+    list[str] | None,
+    typer.Option(
         "--rung",
         help="A rung of the skill ladder, weakest first; repeat (default: random, heuristic, expert:budget=4,width=2; add --rung learned to rank the learned bot too).",
     ),
-    skill_games: Optional[int] = typer.Option(
-        None,
+]
+_SkillGames = Annotated[
+    int | None,
+    typer.Option(
         "--skill-games",
         help="Matches per arm of each cheap ladder rung and of each restriction (default: at most 300; 0: no ladder, no restricted play).",
     ),
-    restricted_games: Optional[int] = typer.Option(
-        None,
+]
+_RestrictedGames = Annotated[
+    int | None,
+    typer.Option(
         "--restricted-games",
         help="Matches per arm of each restriction of restricted play (default: --skill-games; 0: none).",
     ),
-    seed: int = typer.Option(0, "--seed", "-s", help="Seed: match i of both arms is dealt from (seed, i)."),
-    workers: Optional[int] = workers_option(),
-    as_json: bool = typer.Option(
-        False,
+]
+_Seed = Annotated[int, typer.Option("--seed", "-s", help="Seed: match i of both arms is dealt from (seed, i).")]
+_Json = Annotated[
+    bool,
+    typer.Option(
         "--json",
         help="One JSON document on stdout: headline (at most three sentences), summary (every flagged effect in words), every metric with a, b, diff, ci95, robust on each flagged one.",
     ),
-    out: Optional[str] = typer.Option(
-        None,
+]
+_Out = Annotated[
+    str | None,
+    typer.Option(
         "--out",
         help="Folder to write the report in (created if missing): "
         "index.html, charts (PNG and SVG), compare.json, matches.jsonl, matches.csv, hands.csv.",
     ),
-    no_charts: bool = typer.Option(
-        False, "--no-charts", help="With --out: write the report and the data without charts (no matplotlib needed)."
+]
+_NoCharts = Annotated[
+    bool,
+    typer.Option(
+        "--no-charts", help="With --out: write the report and the data without charts (no matplotlib needed)."
     ),
-    backend: str = typer.Option("local", "--backend", help=BACKEND_HELP, metavar="local|ray"),
-    address: Optional[str] = typer.Option(None, "--address", help=ADDRESS_HELP, metavar="HOST:PORT"),
+]
+
+
+@app.command()
+def compare(
+    a: _A,
+    b: _B = None,
+    option_a: _OptionA = None,
+    option_b: _OptionB = None,
+    players: _Players = DEFAULT_PLAYERS,
+    players_b: _PlayersB = None,
+    games: _Games = DEFAULT_GAMES,
+    bot: _Bot = None,
+    bots: _Bots = None,
+    robust_games: _RobustGames = None,
+    rung: _Rung = None,
+    skill_games: _SkillGames = None,
+    restricted_games: _RestrictedGames = None,
+    seed: _Seed = 0,
+    workers: WorkersFlag = None,
+    as_json: _Json = False,
+    out: _Out = None,
+    no_charts: _NoCharts = False,
+    backend: BackendFlag = "local",
+    address: AddressFlag = None,
 ) -> None:
     """Compare two rulesets (or one with and without options) by playing both on the same seeds.
 

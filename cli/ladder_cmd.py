@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Optional
+from typing import Annotated
 
 import typer
 from rich import box
@@ -14,36 +14,43 @@ from rich.table import Table
 from mbrules.bots import UnknownBot, bot_names, check_bot, parse_bot
 from mbrules.text import plural
 
-from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
+from .backends import AddressFlag, BackendFlag, WorkersFlag, check_backend, cluster_session, resolve_workers
 from .common import EXIT_CHECK_FAILED, EXIT_USAGE, app, check_range, fail, fold, output_width, signals, text_console
+from .flags import OptionsFlag, PlayersFlag, RulesetFlag
 from .inputs import DEFAULT_RULESET, MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, compile_game
 
 MAX_LADDER_BOTS = 16
 MAX_LADDER_GAMES = 1_000_000
 
 
-@app.command()
-def ladder(
-    bot: Optional[list[str]] = typer.Option(
-        None,
+_Bots = Annotated[
+    list[str] | None,
+    typer.Option(
         "--bot",
         "-b",
         help=f"A bot to rank ({', '.join(bot_names())}; parameters as name:key=value, e.g. expert:budget=100); "
         "give two or more.",
     ),
-    ruleset: str = typer.Option(DEFAULT_RULESET, "--ruleset", "-r", help="Bundled ruleset id or path to a YAML file."),
-    option: Optional[list[str]] = typer.Option(
-        None, "--option", "-o", help="Option id or path; repeat to apply several, in order."
-    ),
-    players: int = typer.Option(2, "--players", "-p", "-n", help="Number of players."),
-    games: int = typer.Option(50, "--games", "-g", help="Seeds per pair of bots; each is played in every seating."),
-    seed: int = typer.Option(
-        0, "--seed", "-s", help="Seed of the run: deal i is dealt from (seed, i), the same for every pair."
-    ),
-    workers: Optional[int] = workers_option(),
-    as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout."),
-    backend: str = typer.Option("local", "--backend", help=BACKEND_HELP, metavar="local|ray"),
-    address: Optional[str] = typer.Option(None, "--address", help=ADDRESS_HELP, metavar="HOST:PORT"),
+]
+_Games = Annotated[int, typer.Option("--games", "-g", help="Seeds per pair of bots; each is played in every seating.")]
+_Seed = Annotated[
+    int, typer.Option("--seed", "-s", help="Seed of the run: deal i is dealt from (seed, i), the same for every pair.")
+]
+_Json = Annotated[bool, typer.Option("--json", help="One JSON document on stdout.")]
+
+
+@app.command()
+def ladder(
+    bot: _Bots = None,
+    ruleset: RulesetFlag = DEFAULT_RULESET,
+    option: OptionsFlag = None,
+    players: PlayersFlag = 2,
+    games: _Games = 50,
+    seed: _Seed = 0,
+    workers: WorkersFlag = None,
+    as_json: _Json = False,
+    backend: BackendFlag = "local",
+    address: AddressFlag = None,
 ) -> None:
     """Round robin between bots: every pair plays the same deals with seats swapped.
 

@@ -7,7 +7,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Iterator, Sequence
 
 import typer
 from rich.console import Console
@@ -22,8 +22,9 @@ from mbrules.narrate import Narrator as Words, line_label
 if TYPE_CHECKING:
     from mbrules.matches.records import MatchRecord
 
-from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
+from .backends import AddressFlag, BackendFlag, WorkersFlag, check_backend, cluster_session, resolve_workers
 from .common import EXIT_CHECK_FAILED, EXIT_USAGE, Interrupted, app, check_range, fail, signals, text_console
+from .flags import OptionsFlag, PlayersFlag, RulesetFlag
 from .reports import count_bar
 from .inputs import (
     BOTS_HELP,
@@ -103,38 +104,55 @@ def _result(game: Game, st: State) -> tuple[str, str]:
     return Words(game).result(st)
 
 
-@app.command()
-def play(
-    ruleset: str = typer.Option(DEFAULT_RULESET, "--ruleset", "-r", help="Bundled ruleset id or path to a YAML file."),
-    option: Optional[list[str]] = typer.Option(
-        None, "--option", "-o", help="Option id or path; repeat to apply several, in order."
-    ),
-    players: int = typer.Option(
-        DEFAULT_PLAYERS, "--players", "-p", "-n", help="Number of players (2, 3, 4 or 6 in the bundled editions)."
-    ),
-    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the match: the same seed gives the same game."),
-    bot: Optional[list[str]] = typer.Option(None, "--bot", "-b", help=BOTS_HELP.format(names=", ".join(bot_names()))),
-    hands: Optional[int] = typer.Option(
-        None, "--hands", "-k", help="Stop after K hands (default: play the whole match)."
-    ),
-    record: Optional[Path] = typer.Option(
-        None,
+BotsFlag = Annotated[list[str] | None, typer.Option("--bot", "-b", help=BOTS_HELP.format(names=", ".join(bot_names())))]
+"""``--bot`` of play and simulate: one bot for everybody or one per player."""
+# play's own flags
+_PlayPlayers = Annotated[
+    int, typer.Option("--players", "-p", "-n", help="Number of players (2, 3, 4 or 6 in the bundled editions).")
+]
+_MatchSeed = Annotated[int, typer.Option("--seed", "-s", help="Seed of the match: the same seed gives the same game.")]
+_Hands = Annotated[
+    int | None, typer.Option("--hands", "-k", help="Stop after K hands (default: play the whole match).")
+]
+_Record = Annotated[
+    Path | None,
+    typer.Option(
         "--record",
         help="Also write the game as a replayable scenario file; with --human it is a save, continued by the same command.",
     ),
-    as_json: bool = typer.Option(
-        False, "--json", help="One JSON document on stdout: every hand's score sheet, the match totals and result."
-    ),
-    human: Optional[list[str]] = typer.Option(
-        None,
+]
+_PlayJson = Annotated[
+    bool,
+    typer.Option("--json", help="One JSON document on stdout: every hand's score sheet, the match totals and result."),
+]
+_Human = Annotated[
+    list[str] | None,
+    typer.Option(
         "--human",
         help="Play this seat yourself in the terminal (p1, p2, ...); repeat for hot seat. Bots play the other seats.",
     ),
-    plain: bool = typer.Option(
-        False,
+]
+_Plain = Annotated[
+    bool,
+    typer.Option(
         "--plain",
         help="With --human: a prompt loop that prints each screen (scrollback, SSH, screen readers) instead of the full-screen game.",
     ),
+]
+
+
+@app.command()
+def play(
+    ruleset: RulesetFlag = DEFAULT_RULESET,
+    option: OptionsFlag = None,
+    players: _PlayPlayers = DEFAULT_PLAYERS,
+    seed: _MatchSeed = 0,
+    bot: BotsFlag = None,
+    hands: _Hands = None,
+    record: _Record = None,
+    as_json: _PlayJson = False,
+    human: _Human = None,
+    plain: _Plain = False,
 ) -> None:
     """Play a headless match between bots and tell it; with --human, play seats yourself.
 
@@ -340,28 +358,35 @@ def _play(
         sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
 
 
-@app.command()
-def simulate(
-    ruleset: str = typer.Option(DEFAULT_RULESET, "--ruleset", "-r", help="Bundled ruleset id or path to a YAML file."),
-    option: Optional[list[str]] = typer.Option(
-        None, "--option", "-o", help="Option id or path; repeat to apply several, in order."
-    ),
-    players: int = typer.Option(DEFAULT_PLAYERS, "--players", "-p", "-n", help="Number of players."),
-    games: int = typer.Option(100, "--games", "-g", help="Number of whole matches to play."),
-    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the run: game i is dealt from (seed, i)."),
-    workers: Optional[int] = workers_option(),
-    bot: Optional[list[str]] = typer.Option(None, "--bot", "-b", help=BOTS_HELP.format(names=", ".join(bot_names()))),
-    as_json: bool = typer.Option(
-        False, "--json", help="One JSON document on stdout with the statistics and throughput."
-    ),
-    out: Optional[Path] = typer.Option(
-        None,
+# simulate's own flags
+_SimGames = Annotated[int, typer.Option("--games", "-g", help="Number of whole matches to play.")]
+_RunSeed = Annotated[int, typer.Option("--seed", "-s", help="Seed of the run: game i is dealt from (seed, i).")]
+_SimJson = Annotated[
+    bool, typer.Option("--json", help="One JSON document on stdout with the statistics and throughput.")
+]
+_RecordsOut = Annotated[
+    Path | None,
+    typer.Option(
         "--out",
         help="Also write one record per game: FILE.jsonl (a match a line, "
         "hands nested) or FILE.csv (a hand a row). At most 1,000,000 games.",
     ),
-    backend: str = typer.Option("local", "--backend", help=BACKEND_HELP, metavar="local|ray"),
-    address: Optional[str] = typer.Option(None, "--address", help=ADDRESS_HELP, metavar="HOST:PORT"),
+]
+
+
+@app.command()
+def simulate(
+    ruleset: RulesetFlag = DEFAULT_RULESET,
+    option: OptionsFlag = None,
+    players: PlayersFlag = DEFAULT_PLAYERS,
+    games: _SimGames = 100,
+    seed: _RunSeed = 0,
+    workers: WorkersFlag = None,
+    bot: BotsFlag = None,
+    as_json: _SimJson = False,
+    out: _RecordsOut = None,
+    backend: BackendFlag = "local",
+    address: AddressFlag = None,
 ) -> None:
     """Play many matches between bots; show progress, then statistics (with 95% intervals) and throughput.
 

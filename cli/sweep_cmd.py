@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console, JustifyMethod
@@ -16,8 +16,9 @@ from mbrules.bots import bot_names
 if TYPE_CHECKING:
     from mbrules.sweep.run import Sweep
 
-from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
+from .backends import AddressFlag, BackendFlag, WorkersFlag, check_backend, cluster_session, resolve_workers
 from .common import EXIT_CHECK_FAILED, EXIT_USAGE, app, check_range, fail, output_width, signals
+from .flags import PlayersFlag
 from .layout import fits, folded, print_lines, table, wrap
 from .reports import check_report_folder, end_run, phase_progress, refused_bots, report_run
 from .inputs import MAX_GAMES, MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, check_bot_count
@@ -25,53 +26,78 @@ from .inputs import MAX_GAMES, MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, chec
 DEFAULT_GAMES = 200
 
 
-@app.command()
-def sweep(
-    ruleset: str = typer.Argument(..., metavar="RULESET", help="A bundled ruleset id or a path to a YAML file."),
-    set_: Optional[list[str]] = typer.Option(
-        None,
+# sweep's own flags
+_Ruleset = Annotated[str, typer.Argument(metavar="RULESET", help="A bundled ruleset id or a path to a YAML file.")]
+_Set = Annotated[
+    list[str] | None,
+    typer.Option(
         "--set",
         help="PATH=VALUES: a value as 'mbrules show RULESET --explain' names it (player_counts.2.target, cards.stop.count, match.target_points, scoring.safe_trip, player_counts.*.target) and its values: a list (500,700,900) or a range FROM..TO:STEP (600..1400:100); at most 50. Repeat to move several values together, point by point (as many values each).",
     ),
-    option: Optional[list[str]] = typer.Option(
-        None, "--option", "-o", help="Option applied under every value (id or path); repeat, applied in order."
-    ),
-    players: int = typer.Option(2, "--players", "-p", "-n", help="Number of players."),
-    games: int = typer.Option(
-        DEFAULT_GAMES, "--games", "-g", help="Matches per value (every value dealt the same seeds)."
-    ),
-    metric: Optional[list[str]] = typer.Option(
-        None,
+]
+_Options = Annotated[
+    list[str] | None,
+    typer.Option("--option", "-o", help="Option applied under every value (id or path); repeat, applied in order."),
+]
+_Games = Annotated[int, typer.Option("--games", "-g", help="Matches per value (every value dealt the same seeds).")]
+_Metric = Annotated[
+    list[str] | None,
+    typer.Option(
         "--metric",
         "-m",
         help="A metric drawn as a response curve (default turns_per_hand and hands_per_match); repeat. Every metric is in the JSON and the report.",
     ),
-    target: Optional[str] = typer.Option(
-        None,
+]
+_Target = Annotated[
+    str | None,
+    typer.Option(
         "--target",
         help="METRIC=VALUE (e.g. turns_per_hand=60; a share in percent, 0 to 100: first_side_win_share=55 or =55% is 55%, =1 is 1%): names the values whose 95% interval holds it, and the closest.",
     ),
-    bot: Optional[list[str]] = typer.Option(
-        None,
+]
+_Bots = Annotated[
+    list[str] | None,
+    typer.Option(
         "--bot",
         "-b",
         help="One bot for everybody, or one per player (default heuristic). Bots: " + ", ".join(bot_names()) + ".",
     ),
-    seed: int = typer.Option(0, "--seed", "-s", help="Seed: match i of every value is dealt from (seed, i)."),
-    workers: Optional[int] = workers_option(),
-    as_json: bool = typer.Option(
-        False,
+]
+_Seed = Annotated[int, typer.Option("--seed", "-s", help="Seed: match i of every value is dealt from (seed, i).")]
+_Json = Annotated[
+    bool,
+    typer.Option(
         "--json",
         help="One JSON document on stdout: headline (at most three sentences), summary (the trends in words), points (one per value, each with every metric and its 95% interval), trend, target.",
     ),
-    out: Optional[str] = typer.Option(
-        None,
+]
+_Out = Annotated[
+    str | None,
+    typer.Option(
         "--out",
         help="Folder to write the report in (created if missing): index.html, response.png, response.svg, points.csv, sweep.json.",
     ),
-    no_charts: bool = typer.Option(False, "--no-charts", help="With --out: no charts (no matplotlib needed)."),
-    backend: str = typer.Option("local", "--backend", help=BACKEND_HELP, metavar="local|ray"),
-    address: Optional[str] = typer.Option(None, "--address", help=ADDRESS_HELP, metavar="HOST:PORT"),
+]
+_NoCharts = Annotated[bool, typer.Option("--no-charts", help="With --out: no charts (no matplotlib needed).")]
+
+
+@app.command()
+def sweep(
+    ruleset: _Ruleset,
+    set_: _Set = None,
+    option: _Options = None,
+    players: PlayersFlag = 2,
+    games: _Games = DEFAULT_GAMES,
+    metric: _Metric = None,
+    target: _Target = None,
+    bot: _Bots = None,
+    seed: _Seed = 0,
+    workers: WorkersFlag = None,
+    as_json: _Json = False,
+    out: _Out = None,
+    no_charts: _NoCharts = False,
+    backend: BackendFlag = "local",
+    address: AddressFlag = None,
 ) -> None:
     """Sweep a ruleset value over paired matches and see the response: which value gives what.
 

@@ -8,7 +8,7 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Annotated, Iterator
 
 import typer
 
@@ -18,6 +18,7 @@ from mbrules.bots.training import MAX_POSITIONS, MAX_POSITIONS_LIMIT  # (numpy i
 
 from .common import EXIT_USAGE, Interrupted, SignalFlag, app, check_range, fail, signals, text_console
 from .reports import count_bar
+from .flags import OptionsFlag, PlayersFlag, RulesetArgument
 from .inputs import MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, compile_game
 
 MAX_TRAIN_GAMES = 1_000_000
@@ -45,32 +46,43 @@ def _stop_where_it_is(stop: SignalFlag) -> Iterator[None]:
             signal.signal(s, h)
 
 
-@app.command()
-def train(
-    ruleset: str = typer.Argument(..., help="Bundled ruleset id or path to a YAML file.", metavar="RULESET"),
-    option: Optional[list[str]] = typer.Option(
-        None, "--option", "-o", help="Option id or path; repeat to apply several, in order."
-    ),
-    players: int = typer.Option(..., "--players", "-p", "-n", help="Number of players."),
-    out: Path = typer.Option(..., "--out", help="The model file to write (JSON), whole or not at all."),
-    games: int = typer.Option(1000, "--games", "-g", help="Self-play matches to learn from."),
-    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the run: match i is dealt from (seed, i)."),
-    kind: str = typer.Option(
-        "linear",
+_ModelOut = Annotated[Path, typer.Option("--out", help="The model file to write (JSON), whole or not at all.")]
+_Games = Annotated[int, typer.Option("--games", "-g", help="Self-play matches to learn from.")]
+_Seed = Annotated[int, typer.Option("--seed", "-s", help="Seed of the run: match i is dealt from (seed, i).")]
+_Kind = Annotated[
+    str,
+    typer.Option(
         "--kind",
         help="The value's form: linear (ridge regression, the default) or "
         "mlp (a small network; needs numpy to play) or trees (gradient-boosted trees, pure Python to play).",
         metavar="linear|mlp|trees",
     ),
-    max_positions: int = typer.Option(
-        MAX_POSITIONS,
+]
+_MaxPositions = Annotated[
+    int,
+    typer.Option(
         "--max-positions",
         help=f"Memory bound: the positions kept for the "
         f"fit (8 bytes a feature: about 160 MB at 2 players for the default; at most "
         f"{MAX_POSITIONS_LIMIT:,}); past it a uniform sample of every position, seeded. "
         "Memory does not grow with --games.",
     ),
-    as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout: the training's figures."),
+]
+_Json = Annotated[bool, typer.Option("--json", help="One JSON document on stdout: the training's figures.")]
+
+
+@app.command()
+def train(
+    ruleset: RulesetArgument,
+    *,  # the flags in the order help lists them, the required ones among them
+    option: OptionsFlag = None,
+    players: PlayersFlag,
+    out: _ModelOut,
+    games: _Games = 1000,
+    seed: _Seed = 0,
+    kind: _Kind = "linear",
+    max_positions: _MaxPositions = MAX_POSITIONS,
+    as_json: _Json = False,
 ) -> None:
     """Learn a value model for the learned bot (--bot learned:model=FILE) from self-play.
 
