@@ -21,9 +21,20 @@ from mbrules.narrate import Narrator as Words, line_label
 
 if TYPE_CHECKING:
     from mbrules.matches.records import MatchRecord
+    from mbrules.matches.stats import MatchStats
 
-from .backends import AddressFlag, BackendFlag, WorkersFlag, check_backend, cluster_session, resolve_workers
-from .common import EXIT_CHECK_FAILED, EXIT_USAGE, Interrupted, app, check_range, fail, signals, text_console
+from .backends import AddressFlag, BackendFlag, WorkersFlag, check_backend, check_run, cluster_session
+from .common import (
+    EXIT_CHECK_FAILED,
+    EXIT_USAGE,
+    Interrupted,
+    SignalFlag,
+    app,
+    check_range,
+    fail,
+    signals,
+    text_console,
+)
 from .flags import OptionsFlag, PlayersFlag, RulesetFlag
 from .reports import count_bar
 from .inputs import (
@@ -31,7 +42,6 @@ from .inputs import (
     DEFAULT_BOT,
     DEFAULT_PLAYERS,
     DEFAULT_RULESET,
-    MAX_GAMES,
     MAX_HANDS_FLAG,
     MAX_PLAYERS,
     SEED_MAX,
@@ -396,24 +406,69 @@ def simulate(
     """
     options = list(option or [])
     bots = list(bot or [DEFAULT_BOT])
-    check_range("--games", games, 1, MAX_GAMES)
-    workers = resolve_workers(workers)
-    check_range("--players", players, 1, MAX_PLAYERS)
-    check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
+    workers_used = check_run(games, 1, workers, [("--players", players)], seed)
     check_backend(backend, address)
     inputs: list[Path] = []
     game = compile_game(ruleset, options, players, bots, files_read=inputs)
     if out is not None:
         _check_records_out(out, inputs, games)
+    nodes: set[str] = set()
+    stats, seconds, stop = _simulate(game, bots, games, seed, workers_used, out, inputs, backend, address, nodes)
+    from mbrules.matches.stats import summary
 
+    report = summary(game, stats, seconds)
+    interrupted = stop.signum is not None
+    report["interrupted"] = interrupted
+    settings: dict[str, Any] = {
+        "ruleset": ruleset,
+        "ruleset_id": game.ruleset_id,
+        "options": options,
+        "players": players,
+        "games": games,
+        "seed": seed,
+        "workers": workers_used,
+        "bots": _bots_by_player(game, bots),
+        "backend": backend,
+    }
+    if backend == "ray":
+        report["cluster"] = {"address": address, "nodes_used": len(nodes)}  # where the tasks ran (not a figure)
+    if interrupted:
+        name = "SIGINT" if stop.signum == 2 else "SIGTERM" if stop.signum == 15 else f"signal {stop.signum}"
+        n = stats.games
+        which = f"games 0 to {n - 1} of the seed, whole chunks merged in order" if n else "no game finished"
+        print(
+            f"mbrules: interrupted after {n} of {plural(games, 'game')} ({name}); the statistics count those {plural(n, 'game')} "
+            f"({which})",
+            file=sys.stderr,
+        )
+    if as_json:
+        sys.stdout.write(json.dumps({"settings": settings, **report}, indent=2, ensure_ascii=False) + "\n")
+    else:
+        _print_statistics(game, stats, report, settings)
+    if interrupted:
+        raise typer.Exit(stop.exit_code)
+
+
+def _simulate(
+    game: Game,
+    bots: list[str],
+    games: int,
+    seed: int,
+    workers: int,
+    out: Path | None,
+    inputs: list[Path],
+    backend: str,
+    address: str | None,
+    nodes: set[str],
+) -> tuple[MatchStats, float, SignalFlag]:
+    """The matches, with a progress bar, each chunk's records streamed to ``out``; Ctrl-C or SIGTERM stops the
+    workers and keeps the whole chunks. A worker that died: exit 1, nothing reported."""
     from concurrent.futures.process import BrokenProcessPool
 
     from mbrules.matches.simulation import simulate as run
-    from mbrules.matches.stats import summary
 
     with count_bar("simulating", "{:,.0f} games/s") as bar:
         task = bar.add_task("games", total=games)
-        nodes: set[str] = set()
         with signals(raising=False) as stop:  # Ctrl-C, SIGTERM: the workers are stopped, the whole chunks kept
             try:
                 with _records_file(out, inputs, game) as on_records:  # streamed, renamed into place at the end
@@ -438,42 +493,20 @@ def simulate(
                     "and nothing is reported",
                     EXIT_CHECK_FAILED,
                 )
-    report = summary(game, stats, seconds)
-    interrupted = stop.signum is not None
-    report["interrupted"] = interrupted
-    settings: dict[str, Any] = {
-        "ruleset": ruleset,
-        "ruleset_id": game.ruleset_id,
-        "options": options,
-        "players": players,
-        "games": games,
-        "seed": seed,
-        "workers": workers,
-        "bots": _bots_by_player(game, bots),
-        "backend": backend,
-    }
-    if backend == "ray":
-        report["cluster"] = {"address": address, "nodes_used": len(nodes)}  # where the tasks ran (not a figure)
-    if interrupted:
-        name = "SIGINT" if stop.signum == 2 else "SIGTERM" if stop.signum == 15 else f"signal {stop.signum}"
-        n = stats.games
-        which = f"games 0 to {n - 1} of the seed, whole chunks merged in order" if n else "no game finished"
-        print(
-            f"mbrules: interrupted after {n} of {plural(games, 'game')} ({name}); the statistics count those {plural(n, 'game')} "
-            f"({which})",
-            file=sys.stderr,
-        )
-    if as_json:
-        sys.stdout.write(json.dumps({"settings": settings, **report}, indent=2, ensure_ascii=False) + "\n")
-        if interrupted:
-            raise typer.Exit(stop.exit_code)
-        return
+    return stats, seconds, stop
+
+
+def _print_statistics(game: Game, stats: MatchStats, report: dict[str, Any], settings: dict[str, Any]) -> None:
+    """simulate's report on the terminal: the settings, every figure with its 95% interval and the throughput,
+    the mean score per hand of each line."""
+    games, seed, workers = settings["games"], settings["seed"], settings["workers"]
     con = text_console()
     con.print(
-        f"{game.ruleset.name}; {plural(players, 'player')}; bots: "
+        f"{game.ruleset.name}; {plural(settings['players'], 'player')}; bots: "
         + ", ".join(f"{p} {b}" for p, b in settings["bots"].items()),
         markup=False,
     )
+    interrupted = report["interrupted"]
     counted = (
         f"{stats.games} of {plural(games, 'match', 'matches')} (interrupted)"
         if interrupted
@@ -510,12 +543,12 @@ def simulate(
         markup=False,
     )
     m = _sides_table(game, "Mean score per hand, per side", "line")
-    for line in report['mean_score_per_line']:
+    for line in report["mean_score_per_line"]:
         m.add_row(
             line_label(line, game) if line != "total" else "Total",
             *(
                 "–"
-                if report['mean_score_per_line'][line][n] is None
+                if report["mean_score_per_line"][line][n] is None
                 else f"{report['mean_score_per_line'][line][n]:.1f}"
                 for n in game.side_names
             ),
@@ -526,7 +559,6 @@ def simulate(
             f"Interrupted after {stats.games} of {plural(games, 'game')}: the figures above count those games.",
             markup=False,
         )
-        raise typer.Exit(stop.exit_code)
 
 
 def _figure(value: float | None, ci: Sequence[float] | None, share: bool = False) -> tuple[str, str]:
