@@ -15,18 +15,15 @@ from mbrules.bots import bot_names
 
 if TYPE_CHECKING:
     from mbrules.compare import Comparison
+    from mbrules.engine import Game
 
-from .backends import AddressFlag, BackendFlag, WorkersFlag, check_backend, cluster_session, resolve_workers
-from .common import EXIT_USAGE, app, check_range, fail, output_width, signals
+from .backends import AddressFlag, BackendFlag, WorkersFlag, check_backend, check_run
+from .common import EXIT_USAGE, app, check_range, fail, output_width
 from .layout import fits, folded, print_lines, table, wrap
-from .reports import check_report_folder, end_run, phase_progress, refused_bots, report_run
+from .reports import check_folder_name, check_report_folder, end_run, folder_run
 from .inputs import (
     DEFAULT_PLAYERS,
     MAX_GAMES,
-    MAX_PLAYERS,
-    SEED_MAX,
-    SEED_MIN,
-    SEED_WORDS,
     compile_game,
 )
 
@@ -156,71 +153,50 @@ def compare(
 
     Opens with at most three sentences (hand length, trips, shutouts, who wins, points), each saying how sure it is: clearly, probably or not shown. Then the rule change in words, each effect with its size, its 95% interval and what another bot measured of it; the skill ladder, restricted play and every metric. Ctrl-C keeps the matches both arms finished (exit 130). Example: mbrules compare winning-moves --option-b hazard-on-hazard -p 4 --out report/
     """
-    from mbrules.compare import run_compare
-
     b_ref = a if b is None else b
     opts_a, opts_b = list(option_a or []), list(option_b or [])
     main_bots = list(bot or ["heuristic"])
     players_b = players if players_b is None else players_b
-    check_range("--games", games, 2, MAX_GAMES)
-    workers = resolve_workers(workers)
-    check_range("--players", players, 1, MAX_PLAYERS)
-    check_range("--players-b", players_b, 1, MAX_PLAYERS)
-    check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
-    for flag, v in (
-        ("--robust-games", robust_games),
-        ("--skill-games", skill_games),
-        ("--restricted-games", restricted_games),
-    ):
-        check_range(flag, v, 0, MAX_GAMES)
-        if v is not None and v == 1:
-            fail(f"mbrules: {flag} must be 0 (none) or at least 2", EXIT_USAGE)
+    workers_used = check_run(games, 2, workers, [("--players", players), ("--players-b", players_b)], seed)
+    _check_games_flags(robust_games, skill_games, restricted_games)
     check_backend(backend, address)
-    if out is not None and out.strip() == "":
-        fail("mbrules: --out needs a folder name (an empty one would write into the current folder)", EXIT_USAGE)
+    check_folder_name(out)
     robust_bots = None if bots is None else [x for x in bots if x != "none"]
     inputs: list[Path] = []
     game_a = compile_game(a, opts_a, players, main_bots, files_read=inputs)
     game_b = compile_game(b_ref, opts_b, players_b, main_bots, files_read=inputs)
-    from mbrules.bots import UnknownBot, check_bots
-
-    for arm, game in (("A", game_a), ("B", game_b)):
-        try:  # every bot given exists, takes these parameters and fits both arms (a learned bot's model)
-            check_bots((robust_bots or []) + list(rung or []), [game])
-        except UnknownBot as e:
-            fail(f"mbrules: arm {arm}: {e}", EXIT_USAGE)
+    _check_other_bots((robust_bots or []) + list(rung or []), game_a, game_b)
     if out is not None:
         from mbrules.compare.report import check_out
 
         check_report_folder(check_out, out, inputs, not no_charts)
+    from mbrules.compare import run_compare
 
-    with phase_progress("pairs") as progress:
-        with signals(raising=False) as stop, report_run(out):
-            with cluster_session(backend), refused_bots():
-                cmp = run_compare(
-                    game_a,
-                    game_b,
-                    options_a=opts_a,
-                    options_b=opts_b,
-                    players=players,
-                    players_b=players_b,
-                    games=games,
-                    seed=seed,
-                    bots=main_bots,
-                    robust_bots=robust_bots,
-                    robust_games=robust_games,
-                    ladder=rung,
-                    skill_games=skill_games,
-                    restricted_games=restricted_games,
-                    workers=workers,
-                    out=out,
-                    charts=not no_charts,
-                    inputs=inputs,
-                    progress=progress,
-                    should_stop=stop,
-                    backend=backend,
-                    address=address,
-                )
+    with folder_run("pairs", out, backend) as (progress, stop):
+        cmp = run_compare(
+            game_a,
+            game_b,
+            options_a=opts_a,
+            options_b=opts_b,
+            players=players,
+            players_b=players_b,
+            games=games,
+            seed=seed,
+            bots=main_bots,
+            robust_bots=robust_bots,
+            robust_games=robust_games,
+            ladder=rung,
+            skill_games=skill_games,
+            restricted_games=restricted_games,
+            workers=workers_used,
+            out=out,
+            charts=not no_charts,
+            inputs=inputs,
+            progress=progress,
+            should_stop=stop,
+            backend=backend,
+            address=address,
+        )
     # the refs the user typed, not the compiled games, in the settings
     cmp.settings["a"]["ruleset"], cmp.settings["b"]["ruleset"] = a, b_ref
     doc = cmp.document()
@@ -234,6 +210,30 @@ def compare(
         out,
         cmp.written,
     )
+
+
+def _check_games_flags(robust_games: int | None, skill_games: int | None, restricted_games: int | None) -> None:
+    """The matches of the other lineups, the ladder and restricted play: 0 (none) or 2 or more."""
+    for flag, v in (
+        ("--robust-games", robust_games),
+        ("--skill-games", skill_games),
+        ("--restricted-games", restricted_games),
+    ):
+        check_range(flag, v, 0, MAX_GAMES)
+        if v is not None and v == 1:
+            fail(f"mbrules: {flag} must be 0 (none) or at least 2", EXIT_USAGE)
+
+
+def _check_other_bots(others: list[str], game_a: Game, game_b: Game) -> None:
+    """Every bot of the other lineups and of the ladder exists, takes its parameters and fits both arms (a
+    learned bot's model), before any match."""
+    from mbrules.bots import UnknownBot, check_bots
+
+    for arm, game in (("A", game_a), ("B", game_b)):
+        try:
+            check_bots(others, [game])
+        except UnknownBot as e:
+            fail(f"mbrules: arm {arm}: {e}", EXIT_USAGE)
 
 
 def _print(cmp: Comparison, doc: dict[str, Any], out: str | None) -> None:
