@@ -22,6 +22,7 @@ from mbrules.narrate import Narrator as Words, line_label
 if TYPE_CHECKING:
     from mbrules.matches.records import MatchRecord
     from mbrules.matches.stats import MatchStats
+    from mbrules.scenario.record import Recorder
 
 from .backends import AddressFlag, BackendFlag, WorkersFlag, check_backend, check_run, cluster_session
 from .common import (
@@ -177,34 +178,7 @@ def play(
     check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
     inputs: list[Path] = []
     game = compile_game(ruleset, options, players, bots, files_read=inputs)
-    if plain and not human:
-        fail("mbrules: --plain goes with --human (it is how a person's seat is shown)", EXIT_USAGE)
-    seats = _human_seats(game, human or [], as_json)  # before any file is checked: a usage error first
-    if seats and not plain:
-        try:
-            import textual  # noqa: F401  (extra "human")
-        except ImportError:
-            fail(
-                f"mbrules: the full-screen game needs Textual: {install_hint('human')} "
-                "(or add --plain for the prompt loop)",
-                EXIT_USAGE,
-            )
-    if record is not None:
-        from mbrules.safe_output import OutputPathError, check_output_file
-
-        try:  # before any game is played: never an input, a link, a FIFO, a device, a folder
-            check_output_file(record, inputs, "--record")
-        except OutputPathError as e:
-            fail(str(e), EXIT_USAGE)
-        if not seats:
-            from mbrules.tui.resume import is_saved_game
-
-            if is_saved_game(record):  # a person's saved game is continued by --human, never replaced
-                fail(
-                    f"mbrules: --record {record} holds a game saved by play --human (the same command continues "
-                    "it): give another --record file; it is left as it was",
-                    EXIT_USAGE,
-                )
+    seats = _check_people_and_record(game, human or [], plain, as_json, record, inputs)
     done: dict[str, bool] = {}
     try:
         with signals(raising=True):
@@ -242,6 +216,42 @@ def play(
             )
         print(f"mbrules: interrupted ({name}): {what}", file=sys.stderr)
         raise typer.Exit(e.exit_code)
+
+
+def _check_people_and_record(
+    game: Game, human: list[str], plain: bool, as_json: bool, record: Path | None, inputs: list[Path]
+) -> list[int]:
+    """--human, --plain and --record checked before any game is played (a usage error first, then the
+    files): the seats people play."""
+    if plain and not human:
+        fail("mbrules: --plain goes with --human (it is how a person's seat is shown)", EXIT_USAGE)
+    seats = _human_seats(game, human, as_json)  # before any file is checked: a usage error first
+    if seats and not plain:
+        try:
+            import textual  # noqa: F401  (extra "human")
+        except ImportError:
+            fail(
+                f"mbrules: the full-screen game needs Textual: {install_hint('human')} "
+                "(or add --plain for the prompt loop)",
+                EXIT_USAGE,
+            )
+    if record is not None:
+        from mbrules.safe_output import OutputPathError, check_output_file
+
+        try:  # before any game is played: never an input, a link, a FIFO, a device, a folder
+            check_output_file(record, inputs, "--record")
+        except OutputPathError as e:
+            fail(str(e), EXIT_USAGE)
+        if not seats:
+            from mbrules.tui.resume import is_saved_game
+
+            if is_saved_game(record):  # a person's saved game is continued by --human, never replaced
+                fail(
+                    f"mbrules: --record {record} holds a game saved by play --human (the same command continues "
+                    "it): give another --record file; it is left as it was",
+                    EXIT_USAGE,
+                )
+    return seats
 
 
 def _human_seats(game: Game, names: list[str], as_json: bool) -> list[int]:
@@ -293,13 +303,7 @@ def _play(
         st = play_match(game, seed, bots, max_hands=hands, observers=watchers)
     else:
         console = text_console()
-        rs = game.ruleset
-        console.print(f"{rs.name}", markup=False)
-        if rs.applied_options:
-            console.print(f"Options: {', '.join(rs.applied_options)}", markup=False)
-        sides = "; ".join(_side_label(game, s) for s in range(game.sides))
-        lineup = ", ".join(f"{p} {b}" for p, b in _bots_by_player(game, bots).items())
-        console.print(f"{plural(players, 'player')}, sides {sides}. Bots: {lineup}. Seed {seed}.", markup=False)
+        _tell_settings(console, game, players, seed, bots)
         narrator = Narrator(game, console)
         st = play_match(game, seed, bots, max_hands=hands, observers=[narrator, *watchers])
         console.rule("Result", style="bold")
@@ -307,65 +311,101 @@ def _play(
 
     done["played"] = True
     if record is not None and recorder is not None:  # the one is given with the other
-        from mbrules.scenario.record import record_match, write_scenario_file
-
-        text = record_match(
-            recorder, st, ruleset, options, players, seed, out_dir=Path(os.path.realpath(record)).parent
-        )
-        from mbrules.safe_output import OutputPathError
-
-        try:  # whole or not at all: a temporary file renamed over the target, checked again just before
-            write_scenario_file(record, text, inputs, "--record")
-            done["recorded"] = True
-        except OutputPathError as e:
-            fail(str(e), EXIT_USAGE)
-        except OSError as e:
-            fail(f"mbrules: cannot write {record}: {e.strerror or e}", EXIT_USAGE)
-
+        _write_record(recorder, st, ruleset, options, players, seed, record, inputs)
+        done["recorded"] = True
     if as_json:
-        names = game.side_names
-        result, _ = _result(game, st)
-        hands_doc = []
-        running = [0] * game.sides
-        for i, sheet in enumerate(st.hand_sheets):
-            running = [r + sheet[s]["total"] for s, r in enumerate(running)]
-            hands_doc.append(
-                {
-                    "hand": i + 1,
-                    "score_sheet": {
-                        names[s]: {line: sheet[s][line] for line in game.score_line_names} for s in range(game.sides)
-                    },
-                    "running_totals": {names[s]: running[s] for s in range(game.sides)},
-                }
-            )
-        doc = {
-            "settings": {
-                "ruleset": ruleset,
-                "ruleset_id": game.ruleset_id,
-                "options": options,
-                "applied_options": list(game.ruleset.applied_options),
-                "players": players,
-                "seed": seed,
-                "bots": _bots_by_player(game, bots),
-                # how the match ends (match.mode, its hands or points, the tie-break): what 'result' was judged by
-                "match": {
-                    "mode": game.match_mode,
-                    "target_points": game.target_points,
-                    "hands": game.match_hands,
-                    "tie_break": game.match_tie_break,
-                    "max_hands": game.max_hands,
-                },
-                "hands": hands,
-            },
-            "sides": {names[s]: [game.player_names[p] for p in game.side_players[s]] for s in range(game.sides)},
-            "hands": hands_doc,
-            "match_totals": {names[s]: st.match_totals[s] for s in range(game.sides)},
-            "result": result,
-            "winner": result if result != "unfinished" else None,
-            # why an unfinished match stopped: --hands, or the ruleset's match.max_hands bound
-            "stopped_by": (None if result != "unfinished" else "max_hands" if st.outcome is not None else "hands"),
-        }
+        doc = _match_document(game, st, ruleset, options, players, seed, bots, hands)
         sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+
+
+def _tell_settings(console: Console, game: Game, players: int, seed: int, bots: list[str]) -> None:
+    """The narrated match's first lines: the ruleset, its options, the sides, the bots and the seed."""
+    rs = game.ruleset
+    console.print(f"{rs.name}", markup=False)
+    if rs.applied_options:
+        console.print(f"Options: {', '.join(rs.applied_options)}", markup=False)
+    sides = "; ".join(_side_label(game, s) for s in range(game.sides))
+    lineup = ", ".join(f"{p} {b}" for p, b in _bots_by_player(game, bots).items())
+    console.print(f"{plural(players, 'player')}, sides {sides}. Bots: {lineup}. Seed {seed}.", markup=False)
+
+
+def _write_record(
+    recorder: Recorder,
+    st: State,
+    ruleset: str,
+    options: list[str],
+    players: int,
+    seed: int,
+    record: Path,
+    inputs: list[Path],
+) -> None:
+    """--record: the match as a replayable scenario file, whole or not at all (a temporary file renamed over
+    the target, checked again just before); a write that fails is a usage error."""
+    from mbrules.safe_output import OutputPathError
+    from mbrules.scenario.record import record_match, write_scenario_file
+
+    text = record_match(recorder, st, ruleset, options, players, seed, out_dir=Path(os.path.realpath(record)).parent)
+    try:
+        write_scenario_file(record, text, inputs, "--record")
+    except OutputPathError as e:
+        fail(str(e), EXIT_USAGE)
+    except OSError as e:
+        fail(f"mbrules: cannot write {record}: {e.strerror or e}", EXIT_USAGE)
+
+
+def _match_document(
+    game: Game,
+    st: State,
+    ruleset: str,
+    options: list[str],
+    players: int,
+    seed: int,
+    bots: list[str],
+    hands: int | None,
+) -> dict[str, Any]:
+    """play --json: the settings, the sides, every hand's score sheet with the running totals, the result."""
+    names = game.side_names
+    result, _ = _result(game, st)
+    hands_doc = []
+    running = [0] * game.sides
+    for i, sheet in enumerate(st.hand_sheets):
+        running = [r + sheet[s]["total"] for s, r in enumerate(running)]
+        hands_doc.append(
+            {
+                "hand": i + 1,
+                "score_sheet": {
+                    names[s]: {line: sheet[s][line] for line in game.score_line_names} for s in range(game.sides)
+                },
+                "running_totals": {names[s]: running[s] for s in range(game.sides)},
+            }
+        )
+    return {
+        "settings": {
+            "ruleset": ruleset,
+            "ruleset_id": game.ruleset_id,
+            "options": options,
+            "applied_options": list(game.ruleset.applied_options),
+            "players": players,
+            "seed": seed,
+            "bots": _bots_by_player(game, bots),
+            # how the match ends (match.mode, its hands or points, the tie-break): what 'result' was judged by
+            "match": {
+                "mode": game.match_mode,
+                "target_points": game.target_points,
+                "hands": game.match_hands,
+                "tie_break": game.match_tie_break,
+                "max_hands": game.max_hands,
+            },
+            "hands": hands,
+        },
+        "sides": {names[s]: [game.player_names[p] for p in game.side_players[s]] for s in range(game.sides)},
+        "hands": hands_doc,
+        "match_totals": {names[s]: st.match_totals[s] for s in range(game.sides)},
+        "result": result,
+        "winner": result if result != "unfinished" else None,
+        # why an unfinished match stopped: --hands, or the ruleset's match.max_hands bound
+        "stopped_by": (None if result != "unfinished" else "max_hands" if st.outcome is not None else "hands"),
+    }
 
 
 # simulate's own flags
