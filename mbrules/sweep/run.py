@@ -252,20 +252,17 @@ def run_sweep(
         if progress:
             progress(ph.key, ph.title, done["main"], ph.pairs)
 
-    try:
-        stopped = run_arms(
-            points_games,
-            [phase],
-            seed,
-            consume,
-            workers=workers,
-            should_stop=should_stop,
-            seconds=seconds,
-            backend=backend,
-            address=address,
-        )
-    except KeyboardInterrupt:
-        stopped = True
+    stopped = run_arms(
+        points_games,
+        [phase],
+        seed,
+        consume,
+        workers=workers,
+        should_stop=should_stop,
+        seconds=seconds,
+        backend=backend,
+        address=address,
+    )
     n = done["main"]
     points = _points(settings, points_games, metric_list, sums, n)
     trend = _trend(settings, metric_list, sums, points_games)
