@@ -40,6 +40,8 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import ArrayLike, NDArray
 
+    Floats = NDArray[np.float64]
+
 DEFAULT_GAMES = 400
 DEFAULT_SAMPLE = 0.5
 DEFAULT_EXPLORE = 0.03
@@ -193,7 +195,6 @@ def fit(X: ArrayLike, y: ArrayLike, kind: str = DEFAULT_KIND, seed: int = 0) -> 
     """The model's numbers (``model`` of a model file) and fit figures, from rows ``X`` and targets ``y``."""
     try:
         import numpy as np
-        from sklearn.linear_model import Ridge
         from sklearn.preprocessing import StandardScaler
     except ImportError:
         raise RuntimeError(f"training needs scikit-learn: {install_hint('learn')}") from None
@@ -207,66 +208,10 @@ def fit(X: ArrayLike, y: ArrayLike, kind: str = DEFAULT_KIND, seed: int = 0) -> 
     scaler = StandardScaler().fit(Xa[:cut])
     mean = scaler.mean_
     scale = np.where(scaler.scale_ > 0, scaler.scale_, 1.0)
-    Z = (Xa - mean) / scale
-    if kind == "linear":
-        reg = Ridge(alpha=1.0).fit(Z[:cut], ya[:cut])
-        pred = reg.predict(Z[cut:])
-        model = {
-            "kind": "linear",
-            "mean": _floats(mean),
-            "scale": _floats(scale),
-            "coef": _floats(reg.coef_),
-            "intercept": float(reg.intercept_),
-        }
-    elif kind == "mlp":
-        from sklearn.neural_network import MLPRegressor
-
-        ym, ys = float(ya[:cut].mean()), float(ya[:cut].std() or 1.0)
-        net = MLPRegressor(
-            hidden_layer_sizes=(32,),
-            activation="relu",
-            alpha=1e-3,
-            batch_size=256,
-            learning_rate_init=1e-3,
-            max_iter=40,
-            early_stopping=True,
-            n_iter_no_change=4,
-            random_state=seed,
-        )
-        import warnings
-
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            net.fit(Z[:cut], (ya[:cut] - ym) / ys)
-        pred = net.predict(Z[cut:]) * ys + ym
-        model = {
-            "kind": "mlp",
-            "mean": _floats(mean),
-            "scale": _floats(scale),
-            "out_mean": ym,
-            "out_scale": ys,
-            "layers": [{"W": [_floats(r) for r in W], "b": _floats(b)} for W, b in zip(net.coefs_, net.intercepts_)],
-        }
-    elif kind == "trees":
-        from sklearn.ensemble import HistGradientBoostingRegressor
-
-        hgb = HistGradientBoostingRegressor(
-            max_iter=TREES, max_leaf_nodes=TREE_LEAVES, learning_rate=0.1, early_stopping=False, random_state=seed
-        ).fit(Xa[:cut], ya[:cut])
-        pred = hgb.predict(Xa[cut:])
-        # scikit-learn has no public export of these trees: its fitted attributes are read by name (the
-        # test that bots read no private field is about the engine's state; this is the fitting library's)
-        base = getattr(hgb, "_baseline_prediction")
-        predictors = getattr(hgb, "_predictors")
-        model = {
-            "kind": "trees",
-            "mean": _floats(mean),
-            "scale": _floats(scale),
-            "base": float(np.ravel(base)[0]),
-            "trees": [_tree(t[0]) for t in predictors],
-        }
-    else:
+    fitter = _FITTERS.get(kind)
+    if fitter is None:
         raise ValueError(f"unknown model kind '{kind}' (linear, mlp or trees)")
+    model, pred = fitter(Xa, ya, cut, mean, scale, seed)
     held = ya[cut:]
     resid = held - pred
     var = float(held.var()) or 1.0
@@ -277,6 +222,85 @@ def fit(X: ArrayLike, y: ArrayLike, kind: str = DEFAULT_KIND, seed: int = 0) -> 
         "rmse_held_out": round(float(np.sqrt((resid**2).mean())), 2),
     }
     return model, figures
+
+
+# A fitter: (rows, targets, the first held-out row, the rows' mean and scale, seed) -> (the model's numbers,
+# its predictions of the held-out rows)
+Fitter = Callable[["Floats", "Floats", int, "Floats", "Floats", int], "tuple[ModelDoc, Floats]"]
+
+
+def _fit_linear(Xa: Floats, ya: Floats, cut: int, mean: Floats, scale: Floats, seed: int) -> tuple[ModelDoc, Floats]:
+    """A ridge regression on the standardized rows."""
+    from sklearn.linear_model import Ridge
+
+    Z = (Xa - mean) / scale
+    reg = Ridge(alpha=1.0).fit(Z[:cut], ya[:cut])
+    model = {
+        "kind": "linear",
+        "mean": _floats(mean),
+        "scale": _floats(scale),
+        "coef": _floats(reg.coef_),
+        "intercept": float(reg.intercept_),
+    }
+    return model, reg.predict(Z[cut:])
+
+
+def _fit_mlp(Xa: Floats, ya: Floats, cut: int, mean: Floats, scale: Floats, seed: int) -> tuple[ModelDoc, Floats]:
+    """A small neural network (one hidden layer of 32) on the standardized rows and standardized targets."""
+    import warnings
+
+    from sklearn.neural_network import MLPRegressor
+
+    Z = (Xa - mean) / scale
+    ym, ys = float(ya[:cut].mean()), float(ya[:cut].std() or 1.0)
+    net = MLPRegressor(
+        hidden_layer_sizes=(32,),
+        activation="relu",
+        alpha=1e-3,
+        batch_size=256,
+        learning_rate_init=1e-3,
+        max_iter=40,
+        early_stopping=True,
+        n_iter_no_change=4,
+        random_state=seed,
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        net.fit(Z[:cut], (ya[:cut] - ym) / ys)
+    model = {
+        "kind": "mlp",
+        "mean": _floats(mean),
+        "scale": _floats(scale),
+        "out_mean": ym,
+        "out_scale": ys,
+        "layers": [{"W": [_floats(r) for r in W], "b": _floats(b)} for W, b in zip(net.coefs_, net.intercepts_)],
+    }
+    return model, net.predict(Z[cut:]) * ys + ym
+
+
+def _fit_trees(Xa: Floats, ya: Floats, cut: int, mean: Floats, scale: Floats, seed: int) -> tuple[ModelDoc, Floats]:
+    """Gradient-boosted trees on the raw rows (the mean and scale are kept in the file all the same)."""
+    import numpy as np
+    from sklearn.ensemble import HistGradientBoostingRegressor
+
+    hgb = HistGradientBoostingRegressor(
+        max_iter=TREES, max_leaf_nodes=TREE_LEAVES, learning_rate=0.1, early_stopping=False, random_state=seed
+    ).fit(Xa[:cut], ya[:cut])
+    # scikit-learn has no public export of these trees: its fitted attributes are read by name (the
+    # test that bots read no private field is about the engine's state; this is the fitting library's)
+    base = getattr(hgb, "_baseline_prediction")
+    predictors = getattr(hgb, "_predictors")
+    model = {
+        "kind": "trees",
+        "mean": _floats(mean),
+        "scale": _floats(scale),
+        "base": float(np.ravel(base)[0]),
+        "trees": [_tree(t[0]) for t in predictors],
+    }
+    return model, hgb.predict(Xa[cut:])
+
+
+_FITTERS: dict[str, Fitter] = {"linear": _fit_linear, "mlp": _fit_mlp, "trees": _fit_trees}
 
 
 def _tree(predictor: Any) -> dict[str, list[int] | list[float]]:  # Any: scikit-learn has no annotations
