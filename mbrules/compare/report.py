@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Sequence, cast
 
 from ..matches.intervals import FAMILY_ALPHA
-from .figures import round_figure, fmt, fmt_ci, fmt_diff, fmt_diff_ci, fmt_p
+from .figures import round_figure, fmt, fmt_ci, fmt_diff, fmt_diff_ci, fmt_p, page_top
 from ..text import plural
 
 if TYPE_CHECKING:
@@ -176,14 +176,10 @@ def html_page(doc: dict[str, Any], charts: dict[str, str] | None) -> str:
     rows = _metric_rows_html(doc["metrics"])
     charts_html = _charts_html(charts)
     settings_html = "".join(f"<li>{e(x)}</li>" for x in settings_words(doc))
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title>
-<style>
-{_STYLE}</style></head><body>
-<h1>{e(title)}</h1>
-<p class="sub">{e(_subtitle(doc))}</p>
-<ul class="headline">{''.join(f"<li>{e(x)}</li>" for x in doc.get("headline", []))}</ul>
-<h2>The rule change</h2>
+    top = page_top("<!DOCTYPE html>", title, _STYLE, _subtitle(doc), doc.get("headline", []))
+    return (
+        top
+        + f"""<h2>The rule change</h2>
 <ul class="rule">{changes}</ul>
 <h2>What it does to play</h2>
 <ul class="effects">{effects}</ul>
@@ -205,6 +201,7 @@ def html_page(doc: dict[str, Any], charts: dict[str, str] | None) -> str:
 <p>{e(doc['method'])} An effect "holds with every bot" when, measured again with every other lineup, its difference has the same sign and a 95% interval that excludes 0; it "depends on the bots" when a lineup's interval excludes the main run's difference without confirming it (the effect is clearly smaller, absent or reversed with those bots); it is "not confirmed" when a lineup's interval holds both 0 and the main run's difference (too few pairs to tell). The sentences at the top say "clearly" for an effect flagged and held with every bot, "probably" for one flagged but not confirmed, "not shown" for one not flagged.</p>
 </body></html>
 """
+    )
 
 
 _STYLE = """body { font-family: system-ui, sans-serif; margin: 1.5em 2em; max-width: 1200px; color: #222; }

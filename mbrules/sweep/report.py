@@ -10,7 +10,7 @@ import io
 import os
 from typing import TYPE_CHECKING, Any, Sequence
 
-from ..compare.figures import round_figure, fmt, fmt_ci, fmt_diff, fmt_diff_ci
+from ..compare.figures import round_figure, fmt, fmt_ci, fmt_diff, fmt_diff_ci, page_top
 from .values import fmt_value, numeric
 
 if TYPE_CHECKING:
@@ -144,14 +144,10 @@ def html_page(doc: dict[str, Any], svg: str | None) -> str:
     all_head = "".join(f"<th>{e(p['label'])}</th>" for p in doc["points"])
     trend_rows = "".join(_trend_row(t) for t in doc["trend"])
     chart = f'<figure class="chart">{svg}</figure>' if svg else ""
-    return f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title>
-<style>
-{_STYLE}</style></head><body>
-<h1>{e(title)}</h1>
-<p class="sub">{e(_subtitle(doc))}</p>
-<ul class="headline">{''.join(f"<li>{e(x)}</li>" for x in doc.get("headline", []))}</ul>
-<h2>The trends</h2>
+    top = page_top("<!doctype html>", title, _STYLE, _subtitle(doc), doc.get("headline", []))
+    return (
+        top
+        + f"""<h2>The trends</h2>
 <ul class="head">{heads}</ul>
 {chart}
 <table><thead><tr><th>{e(value_head)}</th>{curve_head}</tr></thead><tbody>{curve_rows}</tbody></table>
@@ -170,6 +166,7 @@ def html_page(doc: dict[str, Any], svg: str | None) -> str:
 files: sweep.json (points), points.csv{', response.png, response.svg' if svg else ''}.</small></p>
 </body></html>
 """
+    )
 
 
 _STYLE = """body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:72em;padding:0 1em;color:#222}

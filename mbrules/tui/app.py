@@ -575,27 +575,25 @@ class MilleBornesApp(App[str]):
         kind = obs.decision.kind
         question = Narrator(self.game).question(obs) or ""  # a question for each kind asked below
         if kind == DecisionKind.COUP_FOURRE:
-            self.waiting = True
-            legal = d.state.legal_actions()
-            call = next(a for a in legal if a.op == COUP_FOURRE)
-            self.push_screen(
-                Prompt(question, f"call it ({self.game.names[call.card_index]})", "let it pass"),
-                lambda yes: self.answer(call if yes else self.game.decline_action),
-            )
+            self.ask_card_or_pass(question, COUP_FOURRE, "call it ({})")
         elif kind == DecisionKind.FAST_PLAY:  # option fast-play-remedy: a remedy out of turn, or let it pass
-            self.waiting = True
-            legal = d.state.legal_actions()
-            fast = next(a for a in legal if a.op == FAST_PLAY)
-            self.push_screen(
-                Prompt(question, f"play {self.game.names[fast.card_index]} now", "let it pass"),
-                lambda yes: self.answer(fast if yes else self.game.decline_action),
-            )
+            self.ask_card_or_pass(question, FAST_PLAY, "play {} now")
         elif kind == DecisionKind.EXTENSION:
             self.waiting = True
             self.push_screen(
                 Prompt(question, "extend the trip", "stop here: the hand ends"),
                 lambda yes: self.answer(self.game.extend_action if yes else self.game.stop_action),
             )
+
+    def ask_card_or_pass(self, question: str, op: int, yes: str) -> None:
+        """A card out of turn (the one legal action of ``op``: a coup fourré, a fast play) or let it pass;
+        ``yes`` words the first answer, ``{}`` the card's name."""
+        self.waiting = True
+        card = next(a for a in self.driver.state.legal_actions() if a.op == op)
+        self.push_screen(
+            Prompt(question, yes.format(self.game.names[card.card_index]), "let it pass"),
+            lambda said_yes: self.answer(card if said_yes else self.game.decline_action),
+        )
 
     def answer(self, a: Action) -> None:
         self.waiting = False
