@@ -31,7 +31,7 @@ import math
 import os
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TypedDict
 
 from .. import load_game
 from ..bots import check_bots, is_slow, ladder_rungs, lineup
@@ -93,12 +93,45 @@ def default_skill_games(games: int) -> int:
     return min(games, 300)
 
 
+class ArmSettings(TypedDict):
+    """One arm in a comparison's settings (``settings.a`` and ``settings.b`` of ``--json``)."""
+
+    ruleset: str  # as given (an id or a path; the CLI puts back what the user typed)
+    ruleset_id: str
+    name: str
+    options: list[str]
+    applied_options: list[str]
+    players: int
+    sides: int
+
+
+class CompareSettings(TypedDict):
+    """A comparison's settings as ``--json`` writes them (``settings``)."""
+
+    a: ArmSettings
+    b: ArmSettings
+    players: int
+    players_b: int
+    games: int
+    seed: int
+    workers: int
+    backend: str
+    bots: list[str]
+    robust_bots: list[str]
+    robust_games: int
+    robust_pairs: dict[str, int]
+    ladder: list[str]
+    skill_games: int
+    restricted_games: int
+    same_seating: bool
+
+
 @dataclass
 class Comparison:
     """What :func:`run_compare` returns: settings, every metric row, the ladder and the restricted play,
     the headline, and (with ``out``) where the report was written."""
 
-    settings: dict[str, Any]  # the run's settings as --json writes them
+    settings: CompareSettings
     arm_names: tuple[str, str]
     rule_changes: list[str]
     rows: list[MetricRow]
@@ -388,7 +421,7 @@ def _comparison(
     return cmp
 
 
-def _settings(plan: _Plan, seed: int, backend: str) -> dict[str, Any]:
+def _settings(plan: _Plan, seed: int, backend: str) -> CompareSettings:
     """The run's settings as ``--json`` writes them."""
     return {
         "a": _arm_settings(plan.ref_a, plan.game_a, plan.options_a),
@@ -448,7 +481,7 @@ def _flag_focus_family(rows: list[FocusRow]) -> None:
         f["flagged"], f["p_holm"] = flag, adj
 
 
-def _arm_settings(ref: str, game: Game, options: list[str]) -> dict[str, Any]:
+def _arm_settings(ref: str, game: Game, options: list[str]) -> ArmSettings:
     """One arm in the settings: the ruleset as given and as resolved, its options, players and sides."""
     return {
         "ruleset": ref,
