@@ -131,19 +131,13 @@ def self_play(
     ``(X, y, seen)``, numpy arrays of at most ``max_positions`` rows in the order they were played,
     and the number of positions seen."""
     try:
-        import numpy as np
+        import numpy  # noqa: F401  (the positions' arrays: refused here, before any match, without it)
     except ImportError:
         raise RuntimeError("training needs scikit-learn: pip install 'mbrules[learn]'") from None
     if max_positions < 1:
         raise ValueError("max_positions must be at least 1")
     feat = Featurizer(game, hand)
-    width = len(feat.names)
-    size = min(max_positions, 4096)
-    X = np.empty((size, width))
-    y = np.empty(size)
-    order = np.empty(size, dtype=np.int64)
-    kept = seen = 0
-    reservoir = random.Random(f"{seed}:learn:reservoir")  # drawn from only once the limit is reached
+    kept = _Reservoir(len(feat.names), max_positions, random.Random(f"{seed}:learn:reservoir"))
     names = list(policy)
     if len(names) == 1:
         names = names * game.players
@@ -156,39 +150,75 @@ def self_play(
         st = State.new_match(game, s, deal_next=False)
         loop = SeatLoop(st, seats)
         while True:
-            pending: list[tuple[int, list[float]]] = []
-            while True:  # the seat loop pumped one action at a time: a turn's start is sampled first
-                d = st.decision
-                if d.kind == DecisionKind.TURN and not d.drawn:
-                    for p in range(game.players):
-                        if rng.random() < sample:
-                            pending.append((game.side_of[p], feat(st.observation(p))))
-                if loop.step() == HAND_OVER:
-                    break
+            pending = _play_hand(game, st, loop, rng, sample, feat)
             values = hand_values(game, st)
             for side, x in pending:
-                if kept < max_positions:
-                    if kept == len(y):  # grow by half, up to the limit
-                        size = min(max_positions, kept + kept // 2 + 1)
-                        X = np.resize(X, (size, width))
-                        y, order = np.resize(y, size), np.resize(order, size)
-                    slot = kept
-                    kept += 1
-                else:
-                    slot = reservoir.randrange(seen + 1)
-                if slot < max_positions:
-                    X[slot], y[slot], order[slot] = x, values[side], seen
-                seen += 1
+                kept.add(x, values[side])
             if st.is_terminal():
                 break
             st.next_hand()
         if progress is not None:
             progress(i + 1)
-    X, y, order = X[:kept], y[:kept], order[:kept]
-    if seen > kept:  # a sample: back in the order played (the held-out tenth is the last matches')
-        back = np.argsort(order, kind="stable")
-        X, y = X[back], y[back]
-    return X, y, seen
+    X, y = kept.in_order_played()
+    return X, y, kept.seen
+
+
+def _play_hand(
+    game: Game, st: State, loop: SeatLoop, rng: random.Random, sample: float, feat: Featurizer
+) -> list[tuple[int, list[float]]]:
+    """Play one hand with the seat loop pumped one action at a time; at each turn's start every player's
+    position is sampled with probability ``sample``: (its side, its features), in the order seen."""
+    pending: list[tuple[int, list[float]]] = []
+    while True:  # a turn's start is sampled before its first action
+        d = st.decision
+        if d.kind == DecisionKind.TURN and not d.drawn:
+            for p in range(game.players):
+                if rng.random() < sample:
+                    pending.append((game.side_of[p], feat(st.observation(p))))
+        if loop.step() == HAND_OVER:
+            return pending
+
+
+class _Reservoir:
+    """At most ``most`` positions (feature rows and targets): every one up to the limit, then a uniform sample
+    of all those seen (reservoir sampling, its own random stream); the arrays grow by half as they fill."""
+
+    def __init__(self, width: int, most: int, reservoir: random.Random) -> None:
+        import numpy as np
+
+        self.width, self.most, self.reservoir = width, most, reservoir
+        size = min(most, 4096)
+        self.X = np.empty((size, width))
+        self.y = np.empty(size)
+        self.order = np.empty(size, dtype=np.int64)
+        self.kept = self.seen = 0
+
+    def add(self, x: list[float], value: float) -> None:
+        """One position seen: kept while there is room, else in place of a kept one with probability most/seen."""
+        if self.kept < self.most:
+            if self.kept == len(self.y):  # grow by half, up to the limit
+                import numpy as np
+
+                size = min(self.most, self.kept + self.kept // 2 + 1)
+                self.X = np.resize(self.X, (size, self.width))
+                self.y, self.order = np.resize(self.y, size), np.resize(self.order, size)
+            slot = self.kept
+            self.kept += 1
+        else:
+            slot = self.reservoir.randrange(self.seen + 1)
+        if slot < self.most:
+            self.X[slot], self.y[slot], self.order[slot] = x, value, self.seen
+        self.seen += 1
+
+    def in_order_played(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """The kept rows and targets in the order they were played (the held-out tenth is the last matches')."""
+        X, y, order = self.X[: self.kept], self.y[: self.kept], self.order[: self.kept]
+        if self.seen > self.kept:  # a sample: back in the order played
+            import numpy as np
+
+            back = np.argsort(order, kind="stable")
+            X, y = X[back], y[back]
+        return X, y
 
 
 def fit(X: ArrayLike, y: ArrayLike, kind: str = DEFAULT_KIND, seed: int = 0) -> tuple[ModelDoc, dict[str, float]]:
