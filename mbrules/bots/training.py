@@ -133,7 +133,7 @@ def self_play(
     try:
         import numpy  # noqa: F401  (the positions' arrays: refused here, before any match, without it)
     except ImportError:
-        raise RuntimeError("training needs scikit-learn: pip install 'mbrules[learn]'") from None
+        raise RuntimeError(f"training needs scikit-learn: {install_hint('learn')}") from None
     if max_positions < 1:
         raise ValueError("max_positions must be at least 1")
     feat = Featurizer(game, hand)
