@@ -240,16 +240,44 @@ def _print(cmp: Comparison, doc: dict[str, Any], out: str | None) -> None:
     """The terminal's report, laid out for :func:`output_width`: the title, at most three sentences a player
     reads first, then the rule change, every flagged effect with its interval and bot check, the table of
     every metric (folded into rows when it does not fit), what the marks mean and the settings."""
-    from mbrules.compare.headline import badge, holm_sentence, no_difference
-    from mbrules.compare.figures import fmt, fmt_ci, fmt_diff, fmt_diff_ci, fmt_p
     from mbrules.compare.report import page_title, settings_words
 
     width = output_width()
     con = Console(file=sys.stdout, width=width, highlight=False)
-    s = cmp.settings
     print_lines(con, wrap(page_title(doc), width), style="bold")
     print_lines(con, [line for sentence in cmp.headline for line in wrap(sentence, width, "  ", "  ")])
     con.print()
+    _print_effects(con, cmp, width)
+    con.print()
+    marks_words = _print_metrics(con, cmp, width)
+    print_lines(
+        con,
+        wrap(
+            marks_words + "Flagged: Holm's correction over the metrics compared (family-wise 5%). "
+            "Shares of matches: Wilson intervals; other figures: delta method, the match as the unit; "
+            "differences paired by seed; pt: percentage points.",
+            width,
+        ),
+    )
+    print_lines(con, wrap("; ".join(settings_words(doc)) + ".", width))
+    if cmp.settings["games"] < 30:
+        print_lines(
+            con,
+            wrap(
+                "Fewer than 30 matches: the normal intervals are rough; give --games 200 or more "
+                "for figures to rely on.",
+                width,
+            ),
+        )
+    if out is not None:
+        print_lines(con, wrap(f"Report written to {os.path.join(out, 'index.html')}", width))
+
+
+def _print_effects(con: Console, cmp: Comparison, width: int) -> None:
+    """The rule change in words, then each flagged effect (green when it grows, red when it shrinks), the
+    metrics that showed no difference and Holm's note."""
+    from mbrules.compare.headline import holm_sentence, no_difference
+
     print_lines(
         con, wrap("The rule change: " + ("; ".join(cmp.rule_changes) or "none (both arms play the same rules)"), width)
     )
@@ -273,23 +301,32 @@ def _print(cmp: Comparison, doc: dict[str, Any], out: str | None) -> None:
     turned = holm_sentence(cmp.rows)
     if turned:
         print_lines(con, wrap(turned, width))
-    con.print()
-    heads: tuple[tuple[str, JustifyMethod], ...] = (
-        ("metric", "left"),
-        ("A", "right"),
-        ("95%", "right"),
-        ("B", "right"),
-        ("95%", "right"),
-        ("B − A", "right"),
-        ("95%", "right"),
-        ("p (Holm)", "right"),
-        ("", "left"),
-    )
+
+
+_METRIC_HEADS: tuple[tuple[str, JustifyMethod], ...] = (
+    ("metric", "left"),
+    ("A", "right"),
+    ("95%", "right"),
+    ("B", "right"),
+    ("95%", "right"),
+    ("B − A", "right"),
+    ("95%", "right"),
+    ("p (Holm)", "right"),
+    ("", "left"),
+)
+_MARKS = {"holds": "robust", "differs": "bots", "unconfirmed": "?", None: "*"}
+
+
+def _print_metrics(con: Console, cmp: Comparison, width: int) -> str:
+    """Every metric: a table when it fits the width, else a few lines a metric. Returns the words saying
+    what the table's marks mean (none without the table)."""
+    from mbrules.compare.headline import badge
+    from mbrules.compare.figures import fmt, fmt_ci, fmt_diff, fmt_diff_ci, fmt_p
+
     cells, groups = [], []
-    marks = {"holds": "robust", "differs": "bots", "unconfirmed": "?", None: "*"}
     for r in cmp.rows:
         k = r["key"]
-        mark = "" if not r["flagged"] else marks[r.get("robust_verdict")]
+        mark = "" if not r["flagged"] else _MARKS[r.get("robust_verdict")]
         diff = fmt_diff(r["diff"], k) if r["compared"] else "per arm"
         cells.append(
             [
@@ -316,43 +353,21 @@ def _print(cmp: Comparison, doc: dict[str, Any], out: str | None) -> None:
                 ],
             )
         )
-    if fits([h for h, _ in heads], cells, width):
-        con.print(table(heads, cells))
-        marks_words = (
+    if fits([h for h, _ in _METRIC_HEADS], cells, width):
+        con.print(table(_METRIC_HEADS, cells))
+        return (
             "robust: the flagged effect holds with every bot; bots: it depends on the bots (another "
             "lineup measured it clearly smaller, absent or reversed); ?: not confirmed (too few pairs of "
             "another lineup to tell); *: flagged, not checked with other bots. "
         )
-    else:
-        print_lines(
-            con,
-            wrap(
-                "Every metric: A and B with their 95% intervals, the difference B − A and its "
-                "interval, p after Holm's correction:",
-                width,
-            ),
-        )
-        for title, g in groups:
-            print_lines(con, folded(title, g, width))
-        marks_words = ""
     print_lines(
         con,
         wrap(
-            marks_words + "Flagged: Holm's correction over the metrics compared (family-wise 5%). "
-            "Shares of matches: Wilson intervals; other figures: delta method, the match as the unit; "
-            "differences paired by seed; pt: percentage points.",
+            "Every metric: A and B with their 95% intervals, the difference B − A and its "
+            "interval, p after Holm's correction:",
             width,
         ),
     )
-    print_lines(con, wrap("; ".join(settings_words(doc)) + ".", width))
-    if s["games"] < 30:
-        print_lines(
-            con,
-            wrap(
-                "Fewer than 30 matches: the normal intervals are rough; give --games 200 or more "
-                "for figures to rely on.",
-                width,
-            ),
-        )
-    if out is not None:
-        print_lines(con, wrap(f"Report written to {os.path.join(out, 'index.html')}", width))
+    for title, g in groups:
+        print_lines(con, folded(title, g, width))
+    return ""
