@@ -163,9 +163,7 @@ def compare(
     check_folder_name(out)
     robust_bots = None if bots is None else [x for x in bots if x != "none"]
     inputs: list[Path] = []
-    game_a = compile_game(a, opts_a, players, main_bots, files_read=inputs)
-    game_b = compile_game(b_ref, opts_b, players_b, main_bots, files_read=inputs)
-    _check_other_bots((robust_bots or []) + list(rung or []), game_a, game_b)
+    game_a, game_b = _arms((a, opts_a, players), (b_ref, opts_b, players_b), main_bots, robust_bots, rung, inputs)
     if out is not None:
         from mbrules.compare.report import check_out
 
@@ -224,16 +222,27 @@ def _check_games_flags(robust_games: int | None, skill_games: int | None, restri
             fail(f"mbrules: {flag} must be 0 (none) or at least 2", EXIT_USAGE)
 
 
-def _check_other_bots(others: list[str], game_a: Game, game_b: Game) -> None:
-    """Every bot of the other lineups and of the ladder exists, takes its parameters and fits both arms (a
-    learned bot's model), before any match."""
+def _arms(
+    arm_a: tuple[str, list[str], int],
+    arm_b: tuple[str, list[str], int],
+    bots: list[str],
+    robust_bots: list[str] | None,
+    rung: list[str] | None,
+    inputs: list[Path],
+) -> tuple[Game, Game]:
+    """Both arms (ruleset, options, players) compiled for the main lineup (``inputs``: every file read), then
+    every bot of the other lineups and of the ladder checked against both (it exists, takes its parameters,
+    a learned bot's model fits), before any match."""
     from mbrules.bots import UnknownBot, check_bots
 
-    for arm, game in (("A", game_a), ("B", game_b)):
+    games = tuple(compile_game(ref, opts, n, bots, files_read=inputs) for ref, opts, n in (arm_a, arm_b))
+    others = (robust_bots or []) + list(rung or [])
+    for arm, game in zip("AB", games):
         try:
             check_bots(others, [game])
         except UnknownBot as e:
             fail(f"mbrules: arm {arm}: {e}", EXIT_USAGE)
+    return games[0], games[1]
 
 
 def _print(cmp: Comparison, doc: dict[str, Any], out: str | None) -> None:
