@@ -57,7 +57,7 @@ from .control import again_host_url, control_routes, replaced_link
 from .lobby import Lobby
 from .jsontypes import Catalog, EditionEntry, Errors, HostView, OptionEntry, Preview, Setup
 from .rules import MAX_UPLOAD, Rules, RulesChoiceError, bundled_choice, uploaded_choice
-from mbrules.ruleset.render import rarely_finishes
+from mbrules.ruleset.render import table_warning
 from .seats import PERSON, warm_bots
 from .sockets import BURST, MAX_DROPPED, MAX_MESSAGE, RATE, SeatSockets
 from .table import Table, TableError
@@ -177,8 +177,9 @@ class Pages:
                 "changes": rules.changes(),
                 "rules": rules.rules_text(chosen),
                 "players": sorted(int(k) for k in counts),
-                # a table whose hands rarely complete a trip, and the option that fixes it (or null)
-                "warning": rarely_finishes(rules.ruleset, chosen) if chosen is not None else None,
+                # a table whose hands rarely complete a trip (and the option that fixes it), karma at
+                # fewer sides than PlayAural allows, or null
+                "warning": table_warning(rules.ruleset, chosen) if chosen is not None else None,
             }
             return JSONResponse(preview)
         except REFUSED as e:
