@@ -87,7 +87,7 @@ class CardListRule(Rule):
 class KindListRule(Rule):
     """A list of card kinds with its citation."""
 
-    value: tuple[Literal["distance", "hazard", "remedy", "safety"], ...]
+    value: tuple[Literal["distance", "hazard", "remedy", "safety", "karma"], ...]
 
 
 class MilesRule(Rule):
