@@ -32,7 +32,7 @@ reading that table (with the ruling it plays), never the edition's name.
 
 from __future__ import annotations
 
-from typing import Final, cast
+from typing import cast
 
 from ..vocab import BATTLE, DISTANCE, HAZARD, KARMA, REMEDY, SAFETY, SPEED
 from ..vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, FAST_PLAY, MULLIGAN, OWN, PLAY, STOP
@@ -40,11 +40,7 @@ from ..vocab import Reason
 from .actions import IllegalAction
 from .notation import Action, ActionLike, parse
 from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_MULL, P_PLAY
-from .fields import StateFields, trait
-
-# legal_actions' memo (_can, _hit) has no answer for a card yet: told apart by identity (a reason code is a
-# word, None a playable card), one pointer test where `== 0` was a generic comparison
-UNJUDGED: Final = "(not judged yet)"
+from .fields import UNJUDGED, StateFields, trait
 
 # The contract's reason codes, by mbrules.vocab.Reason's own names, bound once here: an enum member's
 # lookup (Reason.SPEED_LIMIT) costs about 0.2 µs on Python 3.11, and legal_actions() asks for a reason
@@ -448,13 +444,13 @@ class Legality(StateFields):
                     # passes for every side listed here
                     for ts in self._foes[ps]:
                         memo = self._hit[ts]
-                        why = memo.get(c, UNJUDGED)
+                        why = memo[c]
                         if why is UNJUDGED:
                             why = memo[c] = self._play_reason(ps, c, ts)  # a hazard's checks read only the side hit
                         if why is None:
                             acts.append(row[ts])
                 else:
-                    why = can.get(c, UNJUDGED)
+                    why = can[c]
                     if why is UNJUDGED:
                         why = can[c] = self._play_reason(ps, c, ps)
                     if why is None:
