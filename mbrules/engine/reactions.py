@@ -109,15 +109,20 @@ class Reactions(StateFields):
         self._last_draw = d
         self._note |= DREW
 
+    def _lay_out_of_turn(self, action: Action, q: int) -> int:
+        """``q``'s card of a reaction (a coup fourré's safety, a fast play's remedy) leaves its hand face up, the
+        action recorded; returns the card."""
+        c = action.card_index
+        self._history.append((q, action))
+        self._hands[q].remove(c)
+        self._face_up[c] += 1
+        return c
+
     def _fast_play(self, action: Action, q: int) -> None:
         """``q`` plays remedy ``action.card`` out of turn (checked by :meth:`_verify_fast_play`); the turn then
         passes as if the hazard's turn had just ended."""
         g = self.game
-        c = action.card_index
-        hand = self._hands[q]
-        self._history.append((q, action))
-        hand.remove(c)
-        self._face_up[c] += 1
+        c = self._lay_out_of_turn(action, q)
         qs = g.side_of[q]
         if g.pile[c] == BATTLE:
             self._battle[qs].append(c)
@@ -133,11 +138,7 @@ class Reactions(StateFields):
     def _coup_fourre(self, action: Action, q: int) -> None:
         """``q`` calls a coup fourré (checked by :meth:`_verify_coup_fourre`; WM §7)."""
         g = self.game
-        c = action.card_index
-        hand = self._hands[q]
-        self._history.append((q, action))
-        hand.remove(c)
-        self._face_up[c] += 1
+        c = self._lay_out_of_turn(action, q)
         qs = g.side_of[q]
         self._coups[qs].append(c)
         self._coup_count += 1
