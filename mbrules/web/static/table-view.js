@@ -28,6 +28,7 @@ function seatLine(v, x, d) {
 export function renderSides(v, { name, kind }, unit) {
   awayAt = Date.now();
   const box = $("sides"); box.replaceChildren();
+  box.classList.toggle("many", Object.keys(v.obs.sides).length >= 7); // 7 to 9 sides (playaural): smaller cards, 3 a row
   const chip = (id, cf = false) => el("span", { class: `chip k-${kind(id)}${cf ? " cf" : ""}`, text: name(id) });
   const d = v.obs.decision;
   for (const [s, side] of Object.entries(v.obs.sides)) {
