@@ -149,3 +149,20 @@ def test_the_score_sheet_of_nine_sides_keeps_each_line_s_name_whole_at_80_column
         assert name in text
     assert "(you)" in text and "(p9)" in text and "…" not in text
     assert max(len(line) for line in text.splitlines()) <= 80
+
+
+@pytest.mark.parametrize("ruleset,players", [("playaural", 9), ("winning-moves", 4)])
+def test_the_plain_screen_s_table_keeps_every_word_whole_at_80_columns(ruleset, players):
+    """--plain at 80 columns: the miles bar gives up cells, so that no pile's word is cut ('(emp…', 'roll…' at
+    every table size before); at 120 columns the bar keeps its 16 cells."""
+    from mbrules.tui.screen import BAR_WIDTH, SidesTable
+
+    g = mbrules.load_game(ruleset, players)
+    obs = State.new_match(g, 1).observation(0)
+    narrow = _shown(SidesTable(g, obs, True, [0] * g.sides), 80)
+    assert "…" not in narrow and max(map(len, narrow.splitlines())) <= 80
+    assert "(empty)" in narrow and "rolling" in narrow
+    assert [line[2] for line in narrow.splitlines() if line.startswith("│ ") and line[2].isupper()] == list(
+        g.side_names
+    )
+    assert "·" * BAR_WIDTH in _shown(SidesTable(g, obs, True, [0] * g.sides), 120)
