@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 
 
 from mbrules.engine import Action, Game, IllegalAction, State
+from mbrules.engine.observation import SideView
 from mbrules.text import fold
 from mbrules.narrate import Narrator, line_label, side_label, take_refusal
 from mbrules.vocab import (
@@ -144,7 +145,20 @@ class TableView(FittedPane):
             return full
         return self._compact_text(width)
 
-    def _left(self, v: Any) -> Text:
+    def _figures(self) -> list[str]:
+        """Each side's miles against the target and its points this hand, in a field as wide for every side
+        (so that every side's bar has the same length)."""
+        a = self.game_app
+        st = a.driver.state
+        obs = st.observation(a.seat)
+        points = [line["total"] for line in st.score_sheet()]
+        unit = a.game.ruleset.display.distance_unit.value
+        digits = len(str(obs.target))
+        figures = [f" {v.miles:>{digits}}/{obs.target} {unit} {points[s]:>5} pts" for s, v in enumerate(obs.sides)]
+        fw = max(len(f) for f in figures)
+        return [f.ljust(fw) for f in figures]
+
+    def _left(self, v: SideView) -> Text:
         """A side's battle pile: its hazard and 'stopped', or its top card and whether it is rolling."""
         g = self.game_app.game
         left = Text()
@@ -165,13 +179,10 @@ class TableView(FittedPane):
         a = self.game_app
         g, st = a.game, a.driver.state
         obs = st.observation(a.seat)
-        points = [line["total"] for line in st.score_sheet()]
-        unit = g.ruleset.display.distance_unit.value
         short = safety_initials(g)
         limited = [c for c in range(g.n_cards) if g.kind[c] == DISTANCE and g.max_per_hand[c] != NO_LIMIT]
-        digits = len(str(obs.target))
-        figures_of = [f" {v.miles:>{digits}}/{obs.target} {unit} {points[s]:>5} pts" for s, v in enumerate(obs.sides)]
-        fw = max(len(f) for f in figures_of)
+        figures_of = self._figures()
+        fw = len(figures_of[0])
         room = max(10, max(width, 60) - 15 - fw)
         out = Text(no_wrap=True, overflow="ellipsis")
         used: dict[str, str] = {}
@@ -190,7 +201,7 @@ class TableView(FittedPane):
             left.append("".join(f" {g.names[c]}×{v.distance[c]}" for c in limited if v.distance[c]))
             left.truncate(room - 1, overflow="ellipsis", pad=True)
             out.append_text(left)
-            out.append(" " + figures_of[s].ljust(fw), style="bold")
+            out.append(" " + figures_of[s], style="bold")
         if used:
             out.append("\n" + "  ".join(used[k] for k in sorted(used, key=lambda k: k in "≤*")), style="dim")
         return out
@@ -201,15 +212,12 @@ class TableView(FittedPane):
         a = self.game_app
         g, st = a.game, a.driver.state
         obs = st.observation(a.seat)
-        points = [line["total"] for line in st.score_sheet()]
         unit = g.ruleset.display.distance_unit.value
         width = max(width, 60)
         limited = [c for c in range(g.n_cards) if g.kind[c] == DISTANCE and g.max_per_hand[c] != NO_LIMIT]
         out = Text(no_wrap=True, overflow="ellipsis")
-        # the figures in a field of their own, as wide for every side, so every side's bar has the same length
-        digits = len(str(obs.target))
-        figures_of = [f" {v.miles:>{digits}}/{obs.target} {unit} {points[s]:>5} pts" for s, v in enumerate(obs.sides)]
-        fw = max(len(f) for f in figures_of)
+        figures_of = self._figures()
+        fw = len(figures_of[0])
         bw = max(6, min(30, width - 15 - 34 - fw))  # the piles first, then the bar
         room = max(10, width - 15 - bw - fw)
         for s, v in enumerate(obs.sides):
@@ -218,7 +226,7 @@ class TableView(FittedPane):
             label = side_label(g, s, obs.player)
             out.append(f"{label[:14]:<14} ", style="bold reverse" if s == obs.side else "bold")
             left = self._left(v)
-            figures = figures_of[s].ljust(fw)
+            figures = figures_of[s]
             left.truncate(room - 1, overflow="ellipsis", pad=True)
             out.append_text(left)
             out.append(" ")
