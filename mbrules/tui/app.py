@@ -202,8 +202,14 @@ class TableView(FittedPane):
             left.truncate(room - 1, overflow="ellipsis", pad=True)
             out.append_text(left)
             out.append(" " + figures_of[s], style="bold")
-        if used:
-            out.append("\n" + "  ".join(used[k] for k in sorted(used, key=lambda k: k in "≤*")), style="dim")
+        key: list[str] = []
+        for k in sorted(used, key=lambda k: k in "≤*"):  # the key: another line when one is full (an entry never split)
+            if key and len(key[-1]) + 2 + len(used[k]) <= max(width, 60):
+                key[-1] += "  " + used[k]
+            else:
+                key.append(used[k])
+        for line in key:
+            out.append("\n" + line, style="dim")
         return out
 
     def _full_text(self, width: int) -> Text:

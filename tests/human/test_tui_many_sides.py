@@ -113,6 +113,41 @@ def test_a_compact_side_line_says_its_limit_safeties_coup_fourre_and_200s_with_a
     assert "RW Right of Way" in key and "ET Extra Tank" in key and "* coup fourré" in key and "≤N Speed Limit" in key
 
 
+def test_the_key_of_short_forms_goes_on_a_second_line_rather_than_being_cut():
+    """Four safeties, a speed limit and a coup fourré on the table: their key is longer than 80 columns ('≤N Speed'
+    was cut off), so it takes two lines, no entry split."""
+    g = mbrules.load_game("playaural", 9)
+    ix = g.index
+    deck = list(g.deck)
+    hands = [[ix[c] for c in ("d25", "d50", "d75", "d100", "gasoline", "spare_tire")]] + [[]] * 8
+    sides = {
+        1: {"safeties": [ix["right_of_way"], ix["driving_ace"]]},
+        2: {"safeties": [ix["puncture_proof"]], "coups": [ix["extra_tank"]]},
+        3: {"speed": [ix["speed_limit"]]},
+    }
+    for c in hands[0] + [ix[c] for c in ("right_of_way", "driving_ace", "puncture_proof", "extra_tank", "speed_limit")]:
+        deck.remove(c)
+    seen = {}
+
+    async def flow(app, pilot):
+        app.driver.loop.state = State.from_position(g, hands=hands, draw_top_first=deck, sides=sides)
+        seen["text"] = app.screen.query_one(TableView)._text(80).plain
+
+    run(new_app(ruleset="playaural", players=9, seed=1), flow)
+    key = seen["text"].splitlines()[9:]
+    assert len(key) == 2 and max(map(len, key)) <= 80
+    said = "  ".join(key)
+    for entry in (
+        "RW Right of Way",
+        "DA Driving Ace",
+        "PP Puncture-Proof",
+        "ET Extra Tank",
+        "≤N Speed Limit",
+        "* coup fourré",
+    ):
+        assert entry in said
+
+
 def test_the_header_keeps_the_piles_whole_before_nine_match_totals():
     """Nine sides' totals and both piles are more than 80 columns: the piles come first, whole (the discard pile's
     top card was cut off behind 'match A 0 … I 0')."""
