@@ -12,10 +12,13 @@ variants in turn inside each round, so other jobs on the machine weigh on all al
 
 Every child also prints a hash of what it played (histories, or the v1 vectors): the variants must play
 the same games, and the script says so. Variants: ``pure`` (this tree), ``compiled`` (this tree with
-``MBRULES_COMPILED=require``: ``make compiled`` first) and ``base`` (``--base DIR``: e.g. a ``git
-worktree`` of an earlier commit).
+``MBRULES_COMPILED=require``: ``make compiled`` first) and one per ``--base [NAME=]DIR`` (e.g. a ``git
+worktree`` of an earlier commit; named ``base``, ``base2``, ... unless named; the option may be repeated);
+with ``--compiled-bases`` each base that holds a compiled build also runs compiled (``NAME-c``: its own
+``make compiled`` first).
 
     python benchmarks/bench_modes.py --base /tmp/base-66b447d [--rounds 5] [--only engine,v1]
+    python benchmarks/bench_modes.py --base start=/tmp/base-main --base old=/tmp/base-66b447d --compiled-bases
 """
 
 from __future__ import annotations
@@ -112,7 +115,10 @@ def child(what: str, scale: float) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    ap.add_argument("--base", help="a baseline tree (e.g. git worktree add /tmp/base-66b447d 66b447d)")
+    ap.add_argument(
+        "--base", action="append", default=[], help="[NAME=]DIR: a baseline tree (e.g. git worktree add /tmp/b 66b447d)"
+    )
+    ap.add_argument("--compiled-bases", action="store_true", help="run every base with a build compiled too (NAME-c)")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--only", default=",".join(WORKLOADS))
     ap.add_argument("--scale", type=float, default=1.0, help="multiply every workload's size")
@@ -122,8 +128,12 @@ def main(argv: list[str] | None = None) -> int:
         child(args.child, args.scale)
         return 0
     variants = [("pure", str(ROOT), None), ("compiled", str(ROOT), "require")]
-    if args.base:
-        variants.append(("base", str(Path(args.base).resolve()), None))
+    for i, spec in enumerate(args.base):
+        name, _, where = spec.rpartition("=")
+        name = name or ("base" if i == 0 else f"base{i + 1}")
+        variants.append((name, str(Path(where).resolve()), None))
+        if args.compiled_bases and (Path(where) / "build" / "compiled" / "manifest.json").exists():
+            variants.append((f"{name}-c", str(Path(where).resolve()), "require"))
     rates: dict[tuple[str, str], list[float]] = {}
     hashes: dict[tuple[str, str], set[str]] = {}
     print("command:", " ".join([sys.executable, *sys.argv]))
@@ -142,11 +152,13 @@ def main(argv: list[str] | None = None) -> int:
                 rates.setdefault((what, name), []).append(m["n"] / m["cpu"])
                 hashes.setdefault((what, name), set()).add(m["hash"])
         print(f"round {r + 1} done", flush=True)
-    report(rates, hashes)
+    report(rates, hashes, [n for n, _r, _m in variants])
     return 0
 
 
-def report(rates: dict[tuple[str, str], list[float]], hashes: dict[tuple[str, str], set[str]]) -> None:
+def report(
+    rates: dict[tuple[str, str], list[float]], hashes: dict[tuple[str, str], set[str]], names: list[str]
+) -> None:
     """Per workload: each variant's median rate (and range), ratios of medians, and whether the games agree."""
     for what in WORKLOADS:
         mine = {name: rs for (w, name), rs in rates.items() if w == what}
@@ -158,13 +170,16 @@ def report(rates: dict[tuple[str, str], list[float]], hashes: dict[tuple[str, st
         if what != "specialised":
             same = len({h for (w, _n), hs in hashes.items() if w == what for h in hs}) == 1
             print(f"  same games in every variant and round: {'yes' if same else 'NO'}")
-        for a, b in (("compiled", "pure"), ("pure", "base"), ("compiled", "base")):
+        bases = [n for n in names[2:] if not n.endswith("-c")]
+        pairs = [("compiled", "pure")] + [(a, b) for b in bases for a in ("pure", "compiled")]
+        pairs += [("compiled", f"{b}-c") for b in bases]
+        for a, b in pairs:
             if a in med and b in med:
                 print(f"  {a} / {b}: {med[a] / med[b]:.2f}")
     spec = rates.get(("specialised", "pure"))
     if spec:
         s = sorted(spec)[len(spec) // 2]
-        for name in ("pure", "compiled", "base"):
+        for name in names:
             e = rates.get(("engine", name))
             if e:
                 print(f"engine ({name}) / hand-written loop, hands per CPU-second: {sorted(e)[len(e) // 2] / s:.2f}")

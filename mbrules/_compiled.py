@@ -42,6 +42,7 @@ MODULES = (
     "mbrules/engine/scoring.py",
     "mbrules/engine/scorelines.py",
     "mbrules/engine/state.py",
+    "mbrules/engine/game.py",
     "mbrules/engine/compact.py",
     "mbrules/engine/observation.py",
     "mbrules/bots/heuristic.py",

@@ -38,7 +38,6 @@ the figures. They are class attributes so that a tuning script can try others.
 from __future__ import annotations
 
 import random
-import weakref
 from typing import Any, Callable, Generic, TypeVar, overload
 
 from ..engine import Action, Game, Observation, SideView
@@ -436,32 +435,22 @@ class HeuristicBot:
 
 
 _Tables = dict[str, Any]  # attribute name -> value (HeuristicBot's annotations say each one's type)
-_TABLES: dict[int, tuple[weakref.ref[Game], dict[tuple[float, ...], _Tables]]] = {}
-# id(game) -> (the game, kept alive by no one: a weak reference; its tables by the class's distance weights)
-
-
-def _drop_tables(key: int) -> Callable[[object], None]:
-    """The weak reference's callback: forget a game's tables once the game is gone."""
-
-    def drop(_: object) -> None:
-        _TABLES.pop(key, None)
-
-    return drop
+_TABLES_KEY = "heuristic"  # its entry of Game.tool_tables: the tables by the class's distance weights
 
 
 def _game_tables(cls: type[HeuristicBot], game: Game) -> _Tables:
     """The bot's tables that depend on the game only (and on the class's distance weights): who fixes and
     protects what, card classes, the ruleset's units. Built once per Game and shared by every seat of every
-    match (they were 7.8% of a heuristic hand when built per bot); keyed by the Game object itself, so two
-    games of one ruleset id (a comparison's arms) never share tables, and dropped with the Game."""
+    match (they were 7.8% of a heuristic hand when built per bot); kept in the Game itself
+    (``Game.tool_tables``), so two games of one ruleset id (a comparison's arms) never share tables, and they
+    go with the Game (a compiled Game takes no weak reference)."""
     weights = (cls.W_DISTANCE, cls.W_DISTANCE_SCALE, cls.V_DISTANCE, cls.V_DISTANCE_SCALE)
-    entry = _TABLES.get(id(game))
-    if entry is None or entry[0]() is not game:
-        entry = (weakref.ref(game, _drop_tables(id(game))), {})
-        _TABLES[id(game)] = entry
-    tables = entry[1].get(weights)
+    by_weights = game.tool_tables.get(_TABLES_KEY)
+    if by_weights is None:
+        by_weights = game.tool_tables[_TABLES_KEY] = {}
+    tables: _Tables | None = by_weights.get(weights)
     if tables is None:
-        tables = entry[1][weights] = _build_tables(cls, game)
+        tables = by_weights[weights] = _build_tables(cls, game)
     return tables
 
 

@@ -40,6 +40,8 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import ArrayLike, NDArray
 
+    Floats = NDArray[np.float64]
+
 DEFAULT_GAMES = 400
 DEFAULT_SAMPLE = 0.5
 DEFAULT_EXPLORE = 0.03
@@ -129,19 +131,13 @@ def self_play(
     ``(X, y, seen)``, numpy arrays of at most ``max_positions`` rows in the order they were played,
     and the number of positions seen."""
     try:
-        import numpy as np
+        import numpy  # noqa: F401  (the positions' arrays: refused here, before any match, without it)
     except ImportError:
-        raise RuntimeError("training needs scikit-learn: pip install 'mbrules[learn]'") from None
+        raise RuntimeError(f"training needs scikit-learn: {install_hint('learn')}") from None
     if max_positions < 1:
         raise ValueError("max_positions must be at least 1")
     feat = Featurizer(game, hand)
-    width = len(feat.names)
-    size = min(max_positions, 4096)
-    X = np.empty((size, width))
-    y = np.empty(size)
-    order = np.empty(size, dtype=np.int64)
-    kept = seen = 0
-    reservoir = random.Random(f"{seed}:learn:reservoir")  # drawn from only once the limit is reached
+    kept = _Reservoir(len(feat.names), max_positions, random.Random(f"{seed}:learn:reservoir"))
     names = list(policy)
     if len(names) == 1:
         names = names * game.players
@@ -154,46 +150,81 @@ def self_play(
         st = State.new_match(game, s, deal_next=False)
         loop = SeatLoop(st, seats)
         while True:
-            pending: list[tuple[int, list[float]]] = []
-            while True:  # the seat loop pumped one action at a time: a turn's start is sampled first
-                d = st.decision
-                if d.kind == DecisionKind.TURN and not d.drawn:
-                    for p in range(game.players):
-                        if rng.random() < sample:
-                            pending.append((game.side_of[p], feat(st.observation(p))))
-                if loop.step() == HAND_OVER:
-                    break
+            pending = _play_hand(game, st, loop, rng, sample, feat)
             values = hand_values(game, st)
             for side, x in pending:
-                if kept < max_positions:
-                    if kept == len(y):  # grow by half, up to the limit
-                        size = min(max_positions, kept + kept // 2 + 1)
-                        X = np.resize(X, (size, width))
-                        y, order = np.resize(y, size), np.resize(order, size)
-                    slot = kept
-                    kept += 1
-                else:
-                    slot = reservoir.randrange(seen + 1)
-                if slot < max_positions:
-                    X[slot], y[slot], order[slot] = x, values[side], seen
-                seen += 1
+                kept.add(x, values[side])
             if st.is_terminal():
                 break
             st.next_hand()
         if progress is not None:
             progress(i + 1)
-    X, y, order = X[:kept], y[:kept], order[:kept]
-    if seen > kept:  # a sample: back in the order played (the held-out tenth is the last matches')
-        back = np.argsort(order, kind="stable")
-        X, y = X[back], y[back]
-    return X, y, seen
+    X, y = kept.in_order_played()
+    return X, y, kept.seen
+
+
+def _play_hand(
+    game: Game, st: State, loop: SeatLoop, rng: random.Random, sample: float, feat: Featurizer
+) -> list[tuple[int, list[float]]]:
+    """Play one hand with the seat loop pumped one action at a time; at each turn's start every player's
+    position is sampled with probability ``sample``: (its side, its features), in the order seen."""
+    pending: list[tuple[int, list[float]]] = []
+    while True:  # a turn's start is sampled before its first action
+        d = st.decision
+        if d.kind == DecisionKind.TURN and not d.drawn:
+            for p in range(game.players):
+                if rng.random() < sample:
+                    pending.append((game.side_of[p], feat(st.observation(p))))
+        if loop.step() == HAND_OVER:
+            return pending
+
+
+class _Reservoir:
+    """At most ``most`` positions (feature rows and targets): every one up to the limit, then a uniform sample
+    of all those seen (reservoir sampling, its own random stream); the arrays grow by half as they fill."""
+
+    def __init__(self, width: int, most: int, reservoir: random.Random) -> None:
+        import numpy as np
+
+        self.width, self.most, self.reservoir = width, most, reservoir
+        size = min(most, 4096)
+        self.X = np.empty((size, width))
+        self.y = np.empty(size)
+        self.order = np.empty(size, dtype=np.int64)
+        self.kept = self.seen = 0
+
+    def add(self, x: list[float], value: float) -> None:
+        """One position seen: kept while there is room, else in place of a kept one with probability most/seen."""
+        if self.kept < self.most:
+            if self.kept == len(self.y):  # grow by half, up to the limit
+                import numpy as np
+
+                size = min(self.most, self.kept + self.kept // 2 + 1)
+                self.X = np.resize(self.X, (size, self.width))
+                self.y, self.order = np.resize(self.y, size), np.resize(self.order, size)
+            slot = self.kept
+            self.kept += 1
+        else:
+            slot = self.reservoir.randrange(self.seen + 1)
+        if slot < self.most:
+            self.X[slot], self.y[slot], self.order[slot] = x, value, self.seen
+        self.seen += 1
+
+    def in_order_played(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """The kept rows and targets in the order they were played (the held-out tenth is the last matches')."""
+        X, y, order = self.X[: self.kept], self.y[: self.kept], self.order[: self.kept]
+        if self.seen > self.kept:  # a sample: back in the order played
+            import numpy as np
+
+            back = np.argsort(order, kind="stable")
+            X, y = X[back], y[back]
+        return X, y
 
 
 def fit(X: ArrayLike, y: ArrayLike, kind: str = DEFAULT_KIND, seed: int = 0) -> tuple[ModelDoc, dict[str, float]]:
     """The model's numbers (``model`` of a model file) and fit figures, from rows ``X`` and targets ``y``."""
     try:
         import numpy as np
-        from sklearn.linear_model import Ridge
         from sklearn.preprocessing import StandardScaler
     except ImportError:
         raise RuntimeError(f"training needs scikit-learn: {install_hint('learn')}") from None
@@ -207,66 +238,10 @@ def fit(X: ArrayLike, y: ArrayLike, kind: str = DEFAULT_KIND, seed: int = 0) -> 
     scaler = StandardScaler().fit(Xa[:cut])
     mean = scaler.mean_
     scale = np.where(scaler.scale_ > 0, scaler.scale_, 1.0)
-    Z = (Xa - mean) / scale
-    if kind == "linear":
-        reg = Ridge(alpha=1.0).fit(Z[:cut], ya[:cut])
-        pred = reg.predict(Z[cut:])
-        model = {
-            "kind": "linear",
-            "mean": _floats(mean),
-            "scale": _floats(scale),
-            "coef": _floats(reg.coef_),
-            "intercept": float(reg.intercept_),
-        }
-    elif kind == "mlp":
-        from sklearn.neural_network import MLPRegressor
-
-        ym, ys = float(ya[:cut].mean()), float(ya[:cut].std() or 1.0)
-        net = MLPRegressor(
-            hidden_layer_sizes=(32,),
-            activation="relu",
-            alpha=1e-3,
-            batch_size=256,
-            learning_rate_init=1e-3,
-            max_iter=40,
-            early_stopping=True,
-            n_iter_no_change=4,
-            random_state=seed,
-        )
-        import warnings
-
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            net.fit(Z[:cut], (ya[:cut] - ym) / ys)
-        pred = net.predict(Z[cut:]) * ys + ym
-        model = {
-            "kind": "mlp",
-            "mean": _floats(mean),
-            "scale": _floats(scale),
-            "out_mean": ym,
-            "out_scale": ys,
-            "layers": [{"W": [_floats(r) for r in W], "b": _floats(b)} for W, b in zip(net.coefs_, net.intercepts_)],
-        }
-    elif kind == "trees":
-        from sklearn.ensemble import HistGradientBoostingRegressor
-
-        hgb = HistGradientBoostingRegressor(
-            max_iter=TREES, max_leaf_nodes=TREE_LEAVES, learning_rate=0.1, early_stopping=False, random_state=seed
-        ).fit(Xa[:cut], ya[:cut])
-        pred = hgb.predict(Xa[cut:])
-        # scikit-learn has no public export of these trees: its fitted attributes are read by name (the
-        # test that bots read no private field is about the engine's state; this is the fitting library's)
-        base = getattr(hgb, "_baseline_prediction")
-        predictors = getattr(hgb, "_predictors")
-        model = {
-            "kind": "trees",
-            "mean": _floats(mean),
-            "scale": _floats(scale),
-            "base": float(np.ravel(base)[0]),
-            "trees": [_tree(t[0]) for t in predictors],
-        }
-    else:
+    fitter = _FITTERS.get(kind)
+    if fitter is None:
         raise ValueError(f"unknown model kind '{kind}' (linear, mlp or trees)")
+    model, pred = fitter(Xa, ya, cut, mean, scale, seed)
     held = ya[cut:]
     resid = held - pred
     var = float(held.var()) or 1.0
@@ -277,6 +252,85 @@ def fit(X: ArrayLike, y: ArrayLike, kind: str = DEFAULT_KIND, seed: int = 0) -> 
         "rmse_held_out": round(float(np.sqrt((resid**2).mean())), 2),
     }
     return model, figures
+
+
+# A fitter: (rows, targets, the first held-out row, the rows' mean and scale, seed) -> (the model's numbers,
+# its predictions of the held-out rows)
+Fitter = Callable[["Floats", "Floats", int, "Floats", "Floats", int], "tuple[ModelDoc, Floats]"]
+
+
+def _fit_linear(Xa: Floats, ya: Floats, cut: int, mean: Floats, scale: Floats, seed: int) -> tuple[ModelDoc, Floats]:
+    """A ridge regression on the standardized rows."""
+    from sklearn.linear_model import Ridge
+
+    Z = (Xa - mean) / scale
+    reg = Ridge(alpha=1.0).fit(Z[:cut], ya[:cut])
+    model = {
+        "kind": "linear",
+        "mean": _floats(mean),
+        "scale": _floats(scale),
+        "coef": _floats(reg.coef_),
+        "intercept": float(reg.intercept_),
+    }
+    return model, reg.predict(Z[cut:])
+
+
+def _fit_mlp(Xa: Floats, ya: Floats, cut: int, mean: Floats, scale: Floats, seed: int) -> tuple[ModelDoc, Floats]:
+    """A small neural network (one hidden layer of 32) on the standardized rows and standardized targets."""
+    import warnings
+
+    from sklearn.neural_network import MLPRegressor
+
+    Z = (Xa - mean) / scale
+    ym, ys = float(ya[:cut].mean()), float(ya[:cut].std() or 1.0)
+    net = MLPRegressor(
+        hidden_layer_sizes=(32,),
+        activation="relu",
+        alpha=1e-3,
+        batch_size=256,
+        learning_rate_init=1e-3,
+        max_iter=40,
+        early_stopping=True,
+        n_iter_no_change=4,
+        random_state=seed,
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        net.fit(Z[:cut], (ya[:cut] - ym) / ys)
+    model = {
+        "kind": "mlp",
+        "mean": _floats(mean),
+        "scale": _floats(scale),
+        "out_mean": ym,
+        "out_scale": ys,
+        "layers": [{"W": [_floats(r) for r in W], "b": _floats(b)} for W, b in zip(net.coefs_, net.intercepts_)],
+    }
+    return model, net.predict(Z[cut:]) * ys + ym
+
+
+def _fit_trees(Xa: Floats, ya: Floats, cut: int, mean: Floats, scale: Floats, seed: int) -> tuple[ModelDoc, Floats]:
+    """Gradient-boosted trees on the raw rows (the mean and scale are kept in the file all the same)."""
+    import numpy as np
+    from sklearn.ensemble import HistGradientBoostingRegressor
+
+    hgb = HistGradientBoostingRegressor(
+        max_iter=TREES, max_leaf_nodes=TREE_LEAVES, learning_rate=0.1, early_stopping=False, random_state=seed
+    ).fit(Xa[:cut], ya[:cut])
+    # scikit-learn has no public export of these trees: its fitted attributes are read by name (the
+    # test that bots read no private field is about the engine's state; this is the fitting library's)
+    base = getattr(hgb, "_baseline_prediction")
+    predictors = getattr(hgb, "_predictors")
+    model = {
+        "kind": "trees",
+        "mean": _floats(mean),
+        "scale": _floats(scale),
+        "base": float(np.ravel(base)[0]),
+        "trees": [_tree(t[0]) for t in predictors],
+    }
+    return model, hgb.predict(Xa[cut:])
+
+
+_FITTERS: dict[str, Fitter] = {"linear": _fit_linear, "mlp": _fit_mlp, "trees": _fit_trees}
 
 
 def _tree(predictor: Any) -> dict[str, list[int] | list[float]]:  # Any: scikit-learn has no annotations

@@ -75,3 +75,19 @@ def fmt_p(p: float | None) -> str:
     if p < 0.001:
         return "<0.001"
     return f"{p:.3g}"
+
+
+def page_top(doctype: str, title: str, style: str, sub: str, headline: Sequence[str]) -> str:
+    """The top of a report page (compare's and sweep's ``index.html``): the head with the page's own CSS,
+    the title, the line under it and the headline's sentences."""
+    from html import escape as e
+
+    items = "".join(f"<li>{e(x)}</li>" for x in headline)
+    return f"""{doctype}
+<html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title>
+<style>
+{style}</style></head><body>
+<h1>{e(title)}</h1>
+<p class="sub">{e(sub)}</p>
+<ul class="headline">{items}</ul>
+"""

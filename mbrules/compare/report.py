@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Sequence, cast
 
 from ..matches.intervals import FAMILY_ALPHA
-from .figures import round_figure, fmt, fmt_ci, fmt_diff, fmt_diff_ci, fmt_p
+from .figures import round_figure, fmt, fmt_ci, fmt_diff, fmt_diff_ci, fmt_p, page_top
 from ..text import plural
 
 if TYPE_CHECKING:
@@ -35,6 +35,19 @@ def _jl(v: Sequence[float] | None) -> list[float | None] | None:
     return [round_figure(x) for x in v] if v else None
 
 
+def _rounded_arms(r: MetricRow | FocusRow) -> dict[str, Any]:
+    """Both arms' figures and their difference, each with its interval, rounded as the document writes them
+    (a metric row and a ladder or restriction row alike; a row's keys keep their order when merged in)."""
+    return {
+        "a": round_figure(r["a"]),
+        "a_ci95": _jl(r["a_ci95"]),
+        "b": round_figure(r["b"]),
+        "b_ci95": _jl(r["b_ci95"]),
+        "diff": round_figure(r["diff"]),
+        "ci95": _jl(r["ci95"]),
+    }
+
+
 def _doc_row(key: str, m: dict[str, Any]) -> MetricRow:
     """A metric of the ``--json`` document as the row it was written from (the keys the headline reads)."""
     return cast("MetricRow", {**m, "key": key})
@@ -50,12 +63,7 @@ def document(cmp: Comparison) -> dict[str, Any]:
             "label": r["label"],
             "scope": r["scope"],
             "compared": r["compared"],
-            "a": round_figure(r["a"]),
-            "a_ci95": _jl(r["a_ci95"]),
-            "b": round_figure(r["b"]),
-            "b_ci95": _jl(r["b_ci95"]),
-            "diff": round_figure(r["diff"]),
-            "ci95": _jl(r["ci95"]),
+            **_rounded_arms(r),
             "method": r["method"],
             "n_a": r["n_a"],
             "n_b": r["n_b"],
@@ -74,17 +82,7 @@ def document(cmp: Comparison) -> dict[str, Any]:
         metrics[r["key"]] = m
 
     def focus(f: FocusRow) -> dict[str, Any]:
-        return {
-            **f,
-            "a": round_figure(f["a"]),
-            "b": round_figure(f["b"]),
-            "diff": round_figure(f["diff"]),
-            "se": round_figure(f["se"]),
-            "p_holm": round_figure(f["p_holm"]),
-            "a_ci95": _jl(f["a_ci95"]),
-            "b_ci95": _jl(f["b_ci95"]),
-            "ci95": _jl(f["ci95"]),
-        }
+        return {**f, **_rounded_arms(f), "se": round_figure(f["se"]), "p_holm": round_figure(f["p_holm"])}
 
     return {
         "settings": cmp.settings,
@@ -168,12 +166,69 @@ def html_page(doc: dict[str, Any], charts: dict[str, str] | None) -> str:
     """One self-contained page (no network, no other file): the headline first (the rule change in
     words, then its effects as sentences), then the ladder, restricted play, charts, every metric,
     the settings in words and the method."""
-
-    from .headline import badge, effect_sentence, holm_sentence, no_difference, robust_words
-
     e = html.escape
-    s = doc["settings"]
     title = page_title(doc)
+    changes = (
+        "".join(f"<li>{e(c)}</li>" for c in doc["rule_changes"])
+        or "<li>No rule differs: both arms play the same rules.</li>"
+    )
+    effects, quiet_html = _effects_html(doc)
+    rows = _metric_rows_html(doc["metrics"])
+    charts_html = _charts_html(charts)
+    settings_html = "".join(f"<li>{e(x)}</li>" for x in settings_words(doc))
+    top = page_top("<!DOCTYPE html>", title, _STYLE, _subtitle(doc), doc.get("headline", []))
+    return (
+        top
+        + f"""<h2>The rule change</h2>
+<ul class="rule">{changes}</ul>
+<h2>What it does to play</h2>
+<ul class="effects">{effects}</ul>
+{quiet_html}
+<h2>Skill ladder: does the variant make skill matter more?</h2>
+<p>The stronger bot seated on one side, the weaker everywhere else (sides in turn): the stronger side's share of matches won.</p>
+{_focus_table(doc['ladder'], 'rung') or '<p>(not played)</p>'}
+<h2>Restricted play: which decisions weigh more?</h2>
+<p>The heuristic on one side against itself forbidden one kind of decision everywhere else (after Jaffe et al., AIIDE 2012): the unrestricted side's share of matches won. A larger share under B: that decision weighs more under B. The ladder's and these differences are tested together with Holm's correction (family-wise 5%).</p>
+{_focus_table(doc['restricted'], 'restriction') or '<p>(not played)</p>'}
+{charts_html}
+<h2>Every metric</h2>
+<table><tr><th>metric</th><th>A [95%]</th><th>B [95%]</th><th>B − A [95%]</th><th>p (Holm)</th><th>with other bots</th></tr>
+{rows}
+</table>
+<h2>Settings</h2>
+<ul>{settings_html}</ul>
+<h2>Method</h2>
+<p>{e(doc['method'])} An effect "holds with every bot" when, measured again with every other lineup, its difference has the same sign and a 95% interval that excludes 0; it "depends on the bots" when a lineup's interval excludes the main run's difference without confirming it (the effect is clearly smaller, absent or reversed with those bots); it is "not confirmed" when a lineup's interval holds both 0 and the main run's difference (too few pairs to tell). The sentences at the top say "clearly" for an effect flagged and held with every bot, "probably" for one flagged but not confirmed, "not shown" for one not flagged.</p>
+</body></html>
+"""
+    )
+
+
+_STYLE = """body { font-family: system-ui, sans-serif; margin: 1.5em 2em; max-width: 1200px; color: #222; }
+h1 { font-size: 1.6em; margin-bottom: 0.2em; } .sub { color: #555; margin-top: 0; }
+h2 { font-size: 1.15em; margin: 1.2em 0 0.4em; }
+.rule li { font-size: 1.1em; }
+ul.effects { list-style: none; padding-left: 0; }
+ul.headline { font-size: 1.25em; line-height: 1.45; padding-left: 1.2em; margin: 0.8em 0 1em; }
+ul.effects li { padding: 6px 10px; margin: 4px 0; border-left: 6px solid #bbb; background: #f6f6f6; }
+ul.effects li.up { border-color: #1a7f37; background: #eaf6ec; }
+ul.effects li.down { border-color: #b3261e; background: #fbeceb; }
+.badge { font-size: 0.85em; padding: 1px 6px; border-radius: 8px; margin-left: 6px; white-space: nowrap; }
+.badge.robust { background: #1a7f37; color: white; } .badge.fragile { background: #8a6d00; color: white; }
+.badge.unchecked { background: #888; color: white; }
+.quiet { color: #555; }
+table { border-collapse: collapse; margin: 0.6em 0; }
+td, th { border-bottom: 1px solid #ddd; padding: 4px 10px; text-align: left; vertical-align: top; }
+td:nth-child(n+2) { text-align: right; }
+tr.up td { background: #eaf6ec; } tr.down td { background: #fbeceb; }
+small { color: #666; }
+figure { margin: 1.5em 0; } figure svg { max-width: 100%; height: auto; }
+"""
+
+
+def _subtitle(doc: dict[str, Any]) -> str:
+    """The line under the title: players, pairs played, the main lineup (and whether the run was stopped)."""
+    s = doc["settings"]
     players = (
         f"{s['players']} players"
         if s["players"] == s["players_b"]
@@ -182,10 +237,15 @@ def html_page(doc: dict[str, Any], charts: dict[str, str] | None) -> str:
     sub = f"{players}; {doc['pairs']} paired matches; main lineup {', '.join(s['bots'])}"
     if doc["interrupted"]:
         sub += " — interrupted: the figures are those of the matches both arms finished"
-    changes = (
-        "".join(f"<li>{e(c)}</li>" for c in doc["rule_changes"])
-        or "<li>No rule differs: both arms play the same rules.</li>"
-    )
+    return sub
+
+
+def _effects_html(doc: dict[str, Any]) -> tuple[str, str]:
+    """The effects on play as list items (each summary sentence, a flagged one with its badge), and the
+    paragraphs of the metrics that show no difference."""
+    from .headline import badge, effect_sentence, holm_sentence, no_difference, robust_words
+
+    e = html.escape
     effects = []
     metrics = doc["metrics"]
     for item in doc["summary"]:
@@ -214,32 +274,43 @@ def html_page(doc: dict[str, Any], charts: dict[str, str] | None) -> str:
     turned = holm_sentence(doc_rows)
     if turned:
         quiet_html += f"<p class=quiet>{e(turned)}</p>"
+    return "".join(effects), quiet_html
 
-    def share(v: float | None) -> str:
-        return "–" if v is None else f"{100 * v:.1f}%"
 
-    def share_ci(ci: Sequence[float] | None) -> str:
-        return "" if not ci else f"[{100 * ci[0]:.1f}%, {100 * ci[1]:.1f}%]"
+def _share(v: float | None) -> str:
+    return "–" if v is None else f"{100 * v:.1f}%"
 
-    def diff_pt(f: dict[str, Any]) -> str:
-        if f["diff"] is None:
-            return "–"
-        lo, hi = f["ci95"]
-        return f"{100 * f['diff']:+.1f} pt<br><small>[{100 * lo:+.1f}, {100 * hi:+.1f}]</small>".replace("-", "−")
 
-    def focus_table(items: list[dict[str, Any]], head: str) -> str:
-        if not items:
-            return ""
-        body = "".join(
-            f"<tr><td>{e(f['focus'])} vs {e(f['other'])}</td><td>{f['pairs']}</td>"
-            f"<td>{share(f['a'])}<br><small>{share_ci(f['a_ci95'])}</small></td>"
-            f"<td>{share(f['b'])}<br><small>{share_ci(f['b_ci95'])}</small></td><td>{diff_pt(f)}</td></tr>"
-            for f in items
-        )
-        return (
-            f"<table><tr><th>{head}</th><th>matches per arm</th><th>A</th><th>B</th><th>B − A</th></tr>{body}</table>"
-        )
+def _share_ci(ci: Sequence[float] | None) -> str:
+    return "" if not ci else f"[{100 * ci[0]:.1f}%, {100 * ci[1]:.1f}%]"
 
+
+def _diff_pt(f: dict[str, Any]) -> str:
+    if f["diff"] is None:
+        return "–"
+    lo, hi = f["ci95"]
+    return f"{100 * f['diff']:+.1f} pt<br><small>[{100 * lo:+.1f}, {100 * hi:+.1f}]</small>".replace("-", "−")
+
+
+def _focus_table(items: list[dict[str, Any]], head: str) -> str:
+    """The ladder's rungs or the restrictions: the focus side's win share in each arm and B − A ("" for none)."""
+    if not items:
+        return ""
+    e = html.escape
+    body = "".join(
+        f"<tr><td>{e(f['focus'])} vs {e(f['other'])}</td><td>{f['pairs']}</td>"
+        f"<td>{_share(f['a'])}<br><small>{_share_ci(f['a_ci95'])}</small></td>"
+        f"<td>{_share(f['b'])}<br><small>{_share_ci(f['b_ci95'])}</small></td><td>{_diff_pt(f)}</td></tr>"
+        for f in items
+    )
+    return f"<table><tr><th>{head}</th><th>matches per arm</th><th>A</th><th>B</th><th>B − A</th></tr>{body}</table>"
+
+
+def _metric_rows_html(metrics: dict[str, dict[str, Any]]) -> str:
+    """Every metric's table row: both arms, B − A (or why not), Holm's p and the other lineups' verdict."""
+    from .headline import badge
+
+    e = html.escape
     rows = []
     for key, m in metrics.items():
         if m["flagged"]:
@@ -260,63 +331,19 @@ def html_page(doc: dict[str, Any], charts: dict[str, str] | None) -> str:
             f"<td>{e(fmt(m['b'], key))}<br><small>{e(fmt_ci(m['b_ci95'], key))}</small></td>"
             f"<td>{diff_cell}</td><td>{fmt_p(m['p_holm'])}</td><td>{e(rob)}</td></tr>"
         )
-    charts_html = ""
-    if charts:
-        for k, (name, svg) in enumerate(charts.items()):
-            start = svg.find("<svg")
-            svg = _prefix_ids(svg[start:] if start >= 0 else svg, f"c{k}-")
-            charts_html += f'<figure>{svg}<figcaption>{e(name)}</figcaption></figure>\n'
-    else:
-        charts_html = "<p>(charts not drawn: --no-charts was given)</p>"
-    settings_html = "".join(f"<li>{e(x)}</li>" for x in settings_words(doc))
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title>
-<style>
-body {{ font-family: system-ui, sans-serif; margin: 1.5em 2em; max-width: 1200px; color: #222; }}
-h1 {{ font-size: 1.6em; margin-bottom: 0.2em; }} .sub {{ color: #555; margin-top: 0; }}
-h2 {{ font-size: 1.15em; margin: 1.2em 0 0.4em; }}
-.rule li {{ font-size: 1.1em; }}
-ul.effects {{ list-style: none; padding-left: 0; }}
-ul.headline {{ font-size: 1.25em; line-height: 1.45; padding-left: 1.2em; margin: 0.8em 0 1em; }}
-ul.effects li {{ padding: 6px 10px; margin: 4px 0; border-left: 6px solid #bbb; background: #f6f6f6; }}
-ul.effects li.up {{ border-color: #1a7f37; background: #eaf6ec; }}
-ul.effects li.down {{ border-color: #b3261e; background: #fbeceb; }}
-.badge {{ font-size: 0.85em; padding: 1px 6px; border-radius: 8px; margin-left: 6px; white-space: nowrap; }}
-.badge.robust {{ background: #1a7f37; color: white; }} .badge.fragile {{ background: #8a6d00; color: white; }}
-.badge.unchecked {{ background: #888; color: white; }}
-.quiet {{ color: #555; }}
-table {{ border-collapse: collapse; margin: 0.6em 0; }}
-td, th {{ border-bottom: 1px solid #ddd; padding: 4px 10px; text-align: left; vertical-align: top; }}
-td:nth-child(n+2) {{ text-align: right; }}
-tr.up td {{ background: #eaf6ec; }} tr.down td {{ background: #fbeceb; }}
-small {{ color: #666; }}
-figure {{ margin: 1.5em 0; }} figure svg {{ max-width: 100%; height: auto; }}
-</style></head><body>
-<h1>{e(title)}</h1>
-<p class="sub">{e(sub)}</p>
-<ul class="headline">{''.join(f"<li>{e(x)}</li>" for x in doc.get("headline", []))}</ul>
-<h2>The rule change</h2>
-<ul class="rule">{changes}</ul>
-<h2>What it does to play</h2>
-<ul class="effects">{''.join(effects)}</ul>
-{quiet_html}
-<h2>Skill ladder: does the variant make skill matter more?</h2>
-<p>The stronger bot seated on one side, the weaker everywhere else (sides in turn): the stronger side's share of matches won.</p>
-{focus_table(doc['ladder'], 'rung') or '<p>(not played)</p>'}
-<h2>Restricted play: which decisions weigh more?</h2>
-<p>The heuristic on one side against itself forbidden one kind of decision everywhere else (after Jaffe et al., AIIDE 2012): the unrestricted side's share of matches won. A larger share under B: that decision weighs more under B. The ladder's and these differences are tested together with Holm's correction (family-wise 5%).</p>
-{focus_table(doc['restricted'], 'restriction') or '<p>(not played)</p>'}
-{charts_html}
-<h2>Every metric</h2>
-<table><tr><th>metric</th><th>A [95%]</th><th>B [95%]</th><th>B − A [95%]</th><th>p (Holm)</th><th>with other bots</th></tr>
-{''.join(rows)}
-</table>
-<h2>Settings</h2>
-<ul>{settings_html}</ul>
-<h2>Method</h2>
-<p>{e(doc['method'])} An effect "holds with every bot" when, measured again with every other lineup, its difference has the same sign and a 95% interval that excludes 0; it "depends on the bots" when a lineup's interval excludes the main run's difference without confirming it (the effect is clearly smaller, absent or reversed with those bots); it is "not confirmed" when a lineup's interval holds both 0 and the main run's difference (too few pairs to tell). The sentences at the top say "clearly" for an effect flagged and held with every bot, "probably" for one flagged but not confirmed, "not shown" for one not flagged.</p>
-</body></html>
-"""
+    return "".join(rows)
+
+
+def _charts_html(charts: dict[str, str] | None) -> str:
+    """Each chart's SVG inline, its ids made its own (or a line saying --no-charts was given)."""
+    if not charts:
+        return "<p>(charts not drawn: --no-charts was given)</p>"
+    out = ""
+    for k, (name, svg) in enumerate(charts.items()):
+        start = svg.find("<svg")
+        svg = _prefix_ids(svg[start:] if start >= 0 else svg, f"c{k}-")
+        out += f"<figure>{svg}<figcaption>{html.escape(name)}</figcaption></figure>\n"
+    return out
 
 
 # -- the folder -----------------------------------------------------------------------------------

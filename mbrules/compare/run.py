@@ -26,11 +26,12 @@ whose workers compile both arms once from their resolved rulesets.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TypedDict
 
 from .. import load_game
 from ..bots import check_bots, is_slow, ladder_rungs, lineup
@@ -92,12 +93,45 @@ def default_skill_games(games: int) -> int:
     return min(games, 300)
 
 
+class ArmSettings(TypedDict):
+    """One arm in a comparison's settings (``settings.a`` and ``settings.b`` of ``--json``)."""
+
+    ruleset: str  # as given (an id or a path; the CLI puts back what the user typed)
+    ruleset_id: str
+    name: str
+    options: list[str]
+    applied_options: list[str]
+    players: int
+    sides: int
+
+
+class CompareSettings(TypedDict):
+    """A comparison's settings as ``--json`` writes them (``settings``)."""
+
+    a: ArmSettings
+    b: ArmSettings
+    players: int
+    players_b: int
+    games: int
+    seed: int
+    workers: int
+    backend: str
+    bots: list[str]
+    robust_bots: list[str]
+    robust_games: int
+    robust_pairs: dict[str, int]
+    ladder: list[str]
+    skill_games: int
+    restricted_games: int
+    same_seating: bool
+
+
 @dataclass
 class Comparison:
     """What :func:`run_compare` returns: settings, every metric row, the ladder and the restricted play,
     the headline, and (with ``out``) where the report was written."""
 
-    settings: dict[str, Any]  # the run's settings as --json writes them
+    settings: CompareSettings
     arm_names: tuple[str, str]
     rule_changes: list[str]
     rows: list[MetricRow]
@@ -166,161 +200,35 @@ def run_compare(
     ``out``: a folder the report is written to, whole (checked before any match). ``backend="ray"``
     plays the same pairs as Ray tasks on the cluster at ``address``: the same figures.
     """
-    t_start = time.perf_counter()
-    cpu_start = cpu_seconds()
-    options_a, options_b = list(options_a), list(options_b)
-    players_b = players if players_b is None else players_b
-    ref_b = a if b is None else b
-    game_a = a if isinstance(a, Game) else load_game(a, players, options_a)
-    game_b = ref_b if isinstance(ref_b, Game) else load_game(ref_b, players_b, options_b)
-    ref_a_name = a if isinstance(a, str) else game_a.ruleset_id
-    ref_b_name = ref_b if isinstance(ref_b, str) else game_b.ruleset_id
-    games_pair = (game_a, game_b)
-    workers = DEFAULT_WORKERS if workers is None else workers
-    bots = tuple(bots)
-    for g in games_pair:
-        lineup(bots, g.players)  # one bot, or one per player of both arms: refused before any match
-    robust_bots = [CHECK_BOT] if robust_bots is None else list(robust_bots)
-    slow = default_slow_games(games) if robust_games is None else min(games, robust_games)
-    check_pairs = {
-        bot: default_check_games(games, bot) if robust_games is None else min(games, robust_games)
-        for bot in robust_bots
-    }
-    skill = default_skill_games(games) if skill_games is None else skill_games
-    restricted_n = skill if restricted_games is None else restricted_games
-    rungs = default_ladder() if ladder is None else list(ladder)
-    # a bot that needs something of the game (the learned bot's model) gets it here, once, for both arms,
-    # not in every worker: UnknownBot (a sentence) before any match
-    check_bots([*bots, *robust_bots, *(rungs if skill > 0 else [])], games_pair)
-    same_seating = game_a.players == game_b.players and game_a.sides == game_b.sides
-
+    t_start, cpu_start = time.perf_counter(), cpu_seconds()
+    plan = _plan(a, b, options_a, options_b, players, players_b, games, bots, workers)
+    plan.lineups(robust_bots, robust_games, ladder, skill_games, restricted_games)
     spill: RecordSpill | None = None  # with a report folder: the records, as they arrive
     if out is not None:
         from .report import RecordSpill, check_out
 
         check_out(out, inputs, charts)
-        spill = RecordSpill(max(game_a.sides, game_b.sides))
-
-    phases = [
-        Phase("main", "main", games, "paired matches", bots=bots),
-        *(_ladder_phases(rungs, skill, slow) if skill > 0 else []),
-        *_restricted_phases(games_pair, restricted_n),
-    ]
-
-    metrics = metrics_for(games_pair)  # the registry's, and a metric for each score line the rulesets add
-    sums = [stats.PairSums() for _ in metrics]
-    focus_sums: dict[str, stats.PairSums] = {}
-    robust_sums: dict[str, list[stats.PairSums]] = {}
-    dists = (new_distribution(), new_distribution())
-    done: dict[str, int] = {}
-    seconds: dict[str, float] = {}
-
-    def consume(phase: Phase, start: int, result: list[PairResult]) -> None:
-        for k, (vals, recs) in enumerate(result):
-            i = start + k
-            if phase.kind == "main":
-                add_pair(sums, _values(vals[0]), _values(vals[1]))
-                if recs is not None and spill is not None:  # records come when there is a spill for them
-                    for arm, rec, dist in zip("AB", recs, dists):
-                        add_distribution(dist, rec)
-                        spill.add(arm, i, rec, game_a.side_names if arm == "A" else game_b.side_names)
-            elif phase.kind == "robust":
-                add_pair(
-                    robust_sums.setdefault(phase.key, [stats.PairSums() for _ in metrics]),
-                    _values(vals[0]),
-                    _values(vals[1]),
-                )
-            else:
-                focus_sums.setdefault(phase.key, stats.PairSums()).add(_won(vals[0]), 1, _won(vals[1]), 1)
-        done[phase.key] = done.get(phase.key, 0) + len(result)
-        if progress:
-            progress(phase.key, phase.title, done[phase.key], phase.pairs)
-
-    try:
-        stopped = run_arms(
-            games_pair,
-            phases,
-            seed,
-            consume,
-            workers=workers,
-            with_records=spill is not None,
-            should_stop=should_stop,
-            seconds=seconds,
-            backend=backend,
-            address=address,
-        )
-    except KeyboardInterrupt:  # in a notebook (no should_stop): the pairs finished are kept, as on Ctrl-C
-        stopped = True
-    rows = evaluate_sums(sums, same_seating, metrics)
-    mark_not_applicable(rows, games_pair, metrics)
-    flagged = [r for r in rows if r["flagged"]]
-    if not stopped and flagged and robust_bots:
-        rphases = [
-            Phase(f"robust:{bot}", "robust", check_pairs[bot], f"check: {bot.partition(':')[0]}", bots=(bot,))
-            for bot in robust_bots
-            if check_pairs[bot] > 0
-        ]
-        try:
-            stopped = run_arms(
-                games_pair,
-                rphases,
-                seed,
-                consume,
-                workers=workers,
-                should_stop=should_stop,
-                seconds=seconds,
-                backend=backend,
-                address=address,
-            )
-        except KeyboardInterrupt:
-            stopped = True
-    _robustness(
-        rows, metrics, robust_sums, [b for b in robust_bots if check_pairs[b] > 0] if flagged else [], same_seating
+        spill = RecordSpill(max(plan.game_a.sides, plan.game_b.sides))
+    phases = plan.phases()
+    tally = _Tally(plan.games_pair, spill, progress)
+    run = functools.partial(
+        run_arms,
+        plan.games_pair,
+        seed=seed,
+        consume=tally.consume,
+        workers=plan.workers,
+        should_stop=should_stop,
+        seconds=tally.seconds,
+        backend=backend,
+        address=address,
     )
-
-    ladder_rows = [_focus_row(p, focus_sums.get(p.key), same_seating) for p in phases if p.kind == "ladder"]
-    restricted_rows = [_focus_row(p, focus_sums.get(p.key), same_seating) for p in phases if p.kind == "restricted"]
-    _flag_focus_family(ladder_rows + restricted_rows)
-    names = (arm_name(game_a, options_a), arm_name(game_b, options_b))
-    if names[0] == names[1]:
-        names = (names[0] + " (A)", names[1] + " (B)")
-    settings = {
-        "a": _arm_settings(ref_a_name, game_a, options_a),
-        "b": _arm_settings(ref_b_name, game_b, options_b),
-        "players": game_a.players,
-        "players_b": game_b.players,
-        "games": games,
-        "seed": seed,
-        "workers": workers,
-        "backend": backend,
-        "bots": list(bots),
-        "robust_bots": robust_bots,
-        "robust_games": slow,
-        "robust_pairs": check_pairs,
-        "ladder": rungs,
-        "skill_games": skill,
-        "restricted_games": restricted_n,
-        "same_seating": same_seating,
-    }
-    from .headline import headline, summary
-
-    seconds["total"] = time.perf_counter() - t_start
-    seconds["cpu"] = cpu_seconds() - cpu_start
-    cmp = Comparison(
-        settings,
-        names,
-        _rule_changes(game_a, game_b),
-        rows,
-        ladder_rows,
-        restricted_rows,
-        [],
-        stopped,
-        seconds,
-        done.get("main", 0),
-        dists,
-    )
-    cmp.summary = summary(cmp)
-    cmp.headline = headline(cmp)
+    stopped = run(phases=phases, with_records=spill is not None)
+    rows = evaluate_sums(tally.sums, plan.same_seating, tally.metrics)
+    mark_not_applicable(rows, plan.games_pair, tally.metrics)
+    stopped = _check_robustness(rows, plan, tally, run, stopped)
+    tally.seconds["total"] = time.perf_counter() - t_start
+    tally.seconds["cpu"] = cpu_seconds() - cpu_start
+    cmp = _comparison(plan, rows, phases, tally, stopped, seed, backend)
     if out is not None and spill is not None and cmp.pairs_done > 0:  # (a folder has its spill)
         from .report import write_report
 
@@ -329,6 +237,210 @@ def run_compare(
     elif spill is not None:  # stopped before any pair finished: the folder is left as it was, not emptied
         spill.close()
     return cmp
+
+
+@dataclass
+class _Plan:
+    """A comparison's arms and lineups as resolved from :func:`run_compare`'s arguments (checked)."""
+
+    game_a: Game
+    game_b: Game
+    ref_a: str  # each arm's ruleset as given (an id or a path), or its id when a Game was given
+    ref_b: str
+    options_a: list[str]
+    options_b: list[str]
+    games: int
+    bots: tuple[str, ...]
+    workers: int
+    robust_bots: list[str] = field(default_factory=list)
+    slow: int = 0  # pairs of a slow lineup (robustness, the expert's rung)
+    check_pairs: dict[str, int] = field(default_factory=dict)  # pairs of each robustness lineup
+    skill: int = 0
+    restricted_n: int = 0
+    rungs: list[str] = field(default_factory=list)
+
+    @property
+    def games_pair(self) -> tuple[Game, Game]:
+        return (self.game_a, self.game_b)
+
+    @property
+    def same_seating(self) -> bool:
+        return self.game_a.players == self.game_b.players and self.game_a.sides == self.game_b.sides
+
+    def lineups(
+        self,
+        robust_bots: Sequence[str] | None,
+        robust_games: int | None,
+        ladder: Sequence[str] | None,
+        skill_games: int | None,
+        restricted_games: int | None,
+    ) -> None:
+        """The robustness lineups, the ladder's rungs and each phase's pairs; every bot checked against both
+        arms before any match."""
+        games = self.games
+        self.robust_bots = [CHECK_BOT] if robust_bots is None else list(robust_bots)
+        self.slow = default_slow_games(games) if robust_games is None else min(games, robust_games)
+        self.check_pairs = {
+            bot: default_check_games(games, bot) if robust_games is None else min(games, robust_games)
+            for bot in self.robust_bots
+        }
+        self.skill = default_skill_games(games) if skill_games is None else skill_games
+        self.restricted_n = self.skill if restricted_games is None else restricted_games
+        self.rungs = default_ladder() if ladder is None else list(ladder)
+        # a bot that needs something of the game (the learned bot's model) gets it here, once, for both arms,
+        # not in every worker: UnknownBot (a sentence) before any match
+        check_bots([*self.bots, *self.robust_bots, *(self.rungs if self.skill > 0 else [])], self.games_pair)
+
+    def phases(self) -> list[Phase]:
+        """The main phase, the ladder's rungs and the restricted play, in the order they are played."""
+        return [
+            Phase("main", "main", self.games, "paired matches", bots=self.bots),
+            *(_ladder_phases(self.rungs, self.skill, self.slow) if self.skill > 0 else []),
+            *_restricted_phases(self.games_pair, self.restricted_n),
+        ]
+
+
+def _plan(
+    a: str | Game,
+    b: str | Game | None,
+    options_a: Sequence[str],
+    options_b: Sequence[str],
+    players: int,
+    players_b: int | None,
+    games: int,
+    bots: Sequence[str],
+    workers: int | None,
+) -> _Plan:
+    """Both arms compiled and the main lineup checked against both (before any match)."""
+    players_b = players if players_b is None else players_b
+    ref_b = a if b is None else b
+    game_a = a if isinstance(a, Game) else load_game(a, players, list(options_a))
+    game_b = ref_b if isinstance(ref_b, Game) else load_game(ref_b, players_b, list(options_b))
+    for g in (game_a, game_b):
+        lineup(tuple(bots), g.players)  # one bot, or one per player of both arms: refused before any match
+    return _Plan(
+        game_a,
+        game_b,
+        a if isinstance(a, str) else game_a.ruleset_id,
+        ref_b if isinstance(ref_b, str) else game_b.ruleset_id,
+        list(options_a),
+        list(options_b),
+        games,
+        tuple(bots),
+        DEFAULT_WORKERS if workers is None else workers,
+    )
+
+
+class _Tally:
+    """The running sums of a comparison's pairs as they arrive (nothing grows with the pairs but the spill)."""
+
+    def __init__(
+        self,
+        games_pair: tuple[Game, Game],
+        spill: RecordSpill | None,
+        progress: Callable[[str, str, int, int], None] | None,
+    ) -> None:
+        self.games_pair, self.spill, self.progress = games_pair, spill, progress
+        self.metrics = metrics_for(games_pair)  # the registry's, and a metric for each score line the rulesets add
+        self.sums = [stats.PairSums() for _ in self.metrics]
+        self.focus_sums: dict[str, stats.PairSums] = {}
+        self.robust_sums: dict[str, list[stats.PairSums]] = {}
+        self.dists = (new_distribution(), new_distribution())
+        self.done: dict[str, int] = {}
+        self.seconds: dict[str, float] = {}
+
+    def consume(self, phase: Phase, start: int, result: list[PairResult]) -> None:
+        """One work item's pairs (``start`` the first one's index), into the sums of its phase."""
+        for k, (vals, recs) in enumerate(result):
+            if phase.kind == "main":
+                add_pair(self.sums, _values(vals[0]), _values(vals[1]))
+                if recs is not None and self.spill is not None:  # records come when there is a spill for them
+                    for arm, rec, dist, g in zip("AB", recs, self.dists, self.games_pair):
+                        add_distribution(dist, rec)
+                        self.spill.add(arm, start + k, rec, g.side_names)
+            elif phase.kind == "robust":
+                add_pair(
+                    self.robust_sums.setdefault(phase.key, [stats.PairSums() for _ in self.metrics]),
+                    _values(vals[0]),
+                    _values(vals[1]),
+                )
+            else:
+                self.focus_sums.setdefault(phase.key, stats.PairSums()).add(_won(vals[0]), 1, _won(vals[1]), 1)
+        self.done[phase.key] = self.done.get(phase.key, 0) + len(result)
+        if self.progress:
+            self.progress(phase.key, phase.title, self.done[phase.key], phase.pairs)
+
+
+def _check_robustness(
+    rows: list[MetricRow], plan: _Plan, tally: _Tally, run: Callable[..., bool], stopped: bool
+) -> bool:
+    """The robustness phases, when the main run was not stopped and flagged an effect, and ``robust`` on each
+    flagged row (:func:`_robustness`); whether the run was stopped."""
+    flagged = [r for r in rows if r["flagged"]]
+    if not stopped and flagged and plan.robust_bots:
+        rphases = [
+            Phase(f"robust:{bot}", "robust", plan.check_pairs[bot], f"check: {bot.partition(':')[0]}", bots=(bot,))
+            for bot in plan.robust_bots
+            if plan.check_pairs[bot] > 0
+        ]
+        stopped = run(phases=rphases)
+    measured = [b for b in plan.robust_bots if plan.check_pairs[b] > 0] if flagged else []
+    _robustness(rows, tally.metrics, tally.robust_sums, measured, plan.same_seating)
+    return stopped
+
+
+def _comparison(
+    plan: _Plan, rows: list[MetricRow], phases: list[Phase], tally: _Tally, stopped: bool, seed: int, backend: str
+) -> Comparison:
+    """The :class:`Comparison` of the figures, with its summary and headline (made from the rest)."""
+    ladder_rows = [_focus_row(p, tally.focus_sums.get(p.key), plan.same_seating) for p in phases if p.kind == "ladder"]
+    restricted_rows = [
+        _focus_row(p, tally.focus_sums.get(p.key), plan.same_seating) for p in phases if p.kind == "restricted"
+    ]
+    _flag_focus_family(ladder_rows + restricted_rows)
+    names = (arm_name(plan.game_a, plan.options_a), arm_name(plan.game_b, plan.options_b))
+    if names[0] == names[1]:
+        names = (names[0] + " (A)", names[1] + " (B)")
+    cmp = Comparison(
+        _settings(plan, seed, backend),
+        names,
+        _rule_changes(plan.game_a, plan.game_b),
+        rows,
+        ladder_rows,
+        restricted_rows,
+        [],
+        stopped,
+        tally.seconds,
+        tally.done.get("main", 0),
+        tally.dists,
+    )
+    from .headline import headline, summary
+
+    cmp.summary = summary(cmp)
+    cmp.headline = headline(cmp)
+    return cmp
+
+
+def _settings(plan: _Plan, seed: int, backend: str) -> CompareSettings:
+    """The run's settings as ``--json`` writes them."""
+    return {
+        "a": _arm_settings(plan.ref_a, plan.game_a, plan.options_a),
+        "b": _arm_settings(plan.ref_b, plan.game_b, plan.options_b),
+        "players": plan.game_a.players,
+        "players_b": plan.game_b.players,
+        "games": plan.games,
+        "seed": seed,
+        "workers": plan.workers,
+        "backend": backend,
+        "bots": list(plan.bots),
+        "robust_bots": plan.robust_bots,
+        "robust_games": plan.slow,
+        "robust_pairs": plan.check_pairs,
+        "ladder": plan.rungs,
+        "skill_games": plan.skill,
+        "restricted_games": plan.restricted_n,
+        "same_seating": plan.same_seating,
+    }
 
 
 def _ladder_phases(rungs: Sequence[str], skill: int, slow: int) -> list[Phase]:
@@ -369,7 +481,7 @@ def _flag_focus_family(rows: list[FocusRow]) -> None:
         f["flagged"], f["p_holm"] = flag, adj
 
 
-def _arm_settings(ref: str, game: Game, options: list[str]) -> dict[str, Any]:
+def _arm_settings(ref: str, game: Game, options: list[str]) -> ArmSettings:
     """One arm in the settings: the ruleset as given and as resolved, its options, players and sides."""
     return {
         "ruleset": ref,

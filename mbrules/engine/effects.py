@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from ..vocab import BATTLE, DISTANCE, HAZARD, KARMA, NO_LIMIT, REMEDY, SPEED
 from .notation import Action
-from .fields import StateFields, trait
+from .fields import UNJUDGED, StateFields, trait
 
 # what the current action did to karma (ruleset 'karma'), in State._note beside the turn room's draw notes
 # (turn.py: 1, 2, 4, 8): its attacker shunned; the attack neutralised (both sides lose karma); karma given back
@@ -41,8 +41,8 @@ class Effects(StateFields):
     def _refresh(self, s: int) -> None:
         """Recompute what a side's piles allow: rolling, the active hazards, the speed limit."""
         g = self.game
-        self._can[s].clear()
-        self._hit[s].clear()
+        self._can[s] = [UNJUDGED] * g.n_cards
+        self._hit[s] = [UNJUDGED] * g.n_cards
         b = self._battle[s]
         top = b[-1] if b else -1
         prot = self._prot[s]
@@ -130,7 +130,7 @@ class Effects(StateFields):
         if m > self._target:
             return False
         self._miles[s] = m
-        self._can[s].clear()  # its distance checks read the miles
+        self._can[s] = [UNJUDGED] * self.game.n_cards  # its distance checks read the miles
         return m >= self._target
 
     def _discard_card(self, p: int, a: Action) -> None:
@@ -168,7 +168,7 @@ class Effects(StateFields):
             self._played[ps][c] += 1
             m = self._miles[ps] + g.miles[c]
             self._miles[ps] = m
-            self._can[ps].clear()  # miles and 200s played: the side's distance checks change
+            self._can[ps] = [UNJUDGED] * g.n_cards  # miles and 200s played: the side's distance checks change
             if m >= self._target:  # exactly on it, or past it with option overshoot
                 self._trip_reached(p, ps)
             else:
@@ -194,7 +194,7 @@ class Effects(StateFields):
             # True'); the card leaves play (there, the protections pile, never reshuffled): here, the side's table
             self._karma_cards[ps].append(c)
             self._karma[ps] = True
-            self._can[ps].clear()  # its karma card's check reads it
+            self._can[ps] = [UNJUDGED] * self.game.n_cards  # its karma card's check reads it
             self._set_foes()
             self._note |= KARMA_REGAINED
             self._end_turn(p)  # no other turn: _play_special ends it
@@ -229,10 +229,10 @@ class Effects(StateFields):
         (it is shunned) and the hazard lands."""
         neutralised = self._karma[ts]
         self._karma[ps] = False
-        self._can[ps].clear()  # its karma card's check reads it
+        self._can[ps] = [UNJUDGED] * self.game.n_cards  # its karma card's check reads it
         if neutralised:
             self._karma[ts] = False
-            self._can[ts].clear()
+            self._can[ts] = [UNJUDGED] * self.game.n_cards
             self._discard.append(c)
             self._note |= KARMA_NEUTRALISED
         else:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from abc import abstractmethod
-from typing import TYPE_CHECKING, Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Final, TypeVar
 
 if TYPE_CHECKING:
     from ..vocab import Termination
@@ -38,6 +38,11 @@ except ImportError:
 
 
 _NO_SLOTS: tuple[str, ...] = ()
+
+# legal_actions' memo (State._can, _hit: per side, one entry per card) has no answer for a card yet: told apart
+# by identity (a reason code is a word, None a playable card); a side's row is refilled with it whenever
+# something its checks read changes
+UNJUDGED: Final = "(not judged yet)"
 
 
 @trait
@@ -86,8 +91,8 @@ class StateFields:
     _deal_next: bool
     _observers: tuple[Observer, ...]
     _completers: list[int]
-    _can: list[dict[int, str | None]]  # legal_actions' memo of _play_reason per side
-    _hit: list[dict[int, str | None]]
+    _can: list[list[str | None]]  # legal_actions' memo of _play_reason per side and card (UNJUDGED: not yet)
+    _hit: list[list[str | None]]
     _face_up: list[int]
     _queued: list[int]
     _resume: int

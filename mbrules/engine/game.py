@@ -19,7 +19,7 @@ the one room of :class:`~mbrules.engine.state.State` that plays it reading that 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..vocab import BATTLE, BOTH_PILES, NO_LIMIT, SAFETY, SIDE_NAMES, SPEED, CardKind, Pile
 from ..vocab import COUP_FOURRE, DISCARD, FAST_PLAY, MULLIGAN, PLAY
@@ -38,31 +38,63 @@ from .notation import (
     encode,
     parse,
 )
+from .fields import mypyc_attr
 from .scorelines import compile_lines
 from .state import State
 from .words import players_refused
 
 if TYPE_CHECKING:
-    from ..ruleset.model import HazardCard, Ruleset
+    from ..ruleset.model import Card, PlayerCount, Ruleset
+
+
+def _pile_of(ruleset: Ruleset, c: Card) -> int:
+    """The pile card ``c`` goes to: a hazard's own, a remedy's by the hazards it fixes (a combination remedy,
+    which fixes hazards of both piles, goes where a hazard it fixes shows), -1 for the rest."""
+    if c.kind == "hazard":
+        return Pile(c.pile).code
+    if c.kind == "remedy":
+        fixes = [ruleset.cards[h] for h in c.fixes]
+        fixed = {h.pile for h in fixes if h.kind == "hazard"}  # a remedy fixes hazards (the loader's check)
+        return BOTH_PILES if len(fixed) > 1 else SPEED if fixed == {Pile.SPEED} else BATTLE
+    return -1
 
 
 class GameError(ValueError):
     """The ruleset cannot be played with this many players."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a tool may subclass it (api_test's custom engines)
 class Game:
-    """Immutable rules for one ruleset and player count (OpenSpiel's Game)."""
+    """Immutable rules for one ruleset and player count (OpenSpiel's Game).
 
-    _immutable = True  # State.clone() shares it
+    Built in named steps, each compiling one part of the ruleset into the tables one room of
+    :class:`~mbrules.engine.state.State` reads: the seats, the cards and the deck, ``play.*``, ``turn``,
+    the reactions, the score sheet and the match, then the hot loop's own tables. Compiled (``make
+    compiled``), it is a native class: the rooms read its tables directly, not by a name's lookup.
+    """
+
+    _immutable: ClassVar[bool] = True  # State.clone() shares it
 
     def __init__(self, ruleset: Ruleset, players: int):
         key = str(players)
         if key not in ruleset.player_counts:
             raise GameError(players_refused(ruleset.id, players, ruleset.player_counts))
-        pc = ruleset.player_counts[key]
         self.ruleset = ruleset
         self.ruleset_id = ruleset.id
         self.players = players
+        # tables a tool derives from these rules (the heuristic bot's), kept with the Game and gone with it
+        self.tool_tables: dict[str, Any] = {}
+        self._seat_tables(ruleset.player_counts[key])
+        self._card_tables(ruleset)
+        self._play_tables(ruleset)
+        self._turn_tables(ruleset)
+        self._reaction_tables(ruleset)
+        self._score_tables(ruleset)
+        self._action_tables()
+
+    def _seat_tables(self, pc: PlayerCount) -> None:
+        """Players, sides and their names, who attacks whom, the trip: ``player_counts.<players>``."""
+        players = self.players
         self.sides = pc.sides
         self.side_of = tuple(i % pc.sides for i in range(players))
         self.side_players = tuple(tuple(p for p in range(players) if p % pc.sides == s) for s in range(pc.sides))
@@ -76,6 +108,8 @@ class Game:
         self.target = pc.target
         self.extension_to = pc.extension_to
 
+    def _card_tables(self, ruleset: Ruleset) -> None:
+        """The cards as ints: ids, kinds, miles, the piles they go to, what fixes and protects what; the deck."""
         ids = tuple(ruleset.cards)
         self.card_ids = ids
         self.index = {cid: i for i, cid in enumerate(ids)}
@@ -83,7 +117,7 @@ class Game:
         self.n_cards = n
         if n > MAX_CARDS:
             raise GameError(f"at most {MAX_CARDS} card kinds are supported")
-        if pc.sides > MAX_SIDES:
+        if self.sides > MAX_SIDES:
             raise GameError(f"at most {MAX_SIDES} sides are supported")
         cards = [ruleset.cards[c] for c in ids]
         self.names = tuple(c.name for c in cards)
@@ -100,30 +134,20 @@ class Game:
         self.is_go = tuple(c.kind == "remedy" and c.go for c in cards)
         self.protects_mask = tuple(sum(1 << idx[h] for h in c.protects) if c.kind == "safety" else 0 for c in cards)
         self.grants_rolling = tuple(c.kind == "safety" and c.rolling for c in cards)
-        piles = []
-        for c in cards:
-            if c.kind == "hazard":
-                piles.append(Pile(c.pile).code)
-            elif c.kind == "remedy":
-                fixed = {cast("HazardCard", ruleset.cards[h]).pile for h in c.fixes}  # a remedy fixes hazards
-                # a combination remedy fixes hazards of both piles: played where a hazard it fixes shows
-                piles.append(BOTH_PILES if len(fixed) > 1 else SPEED if fixed == {Pile.SPEED} else BATTLE)
-            else:
-                piles.append(-1)
-        self.pile = tuple(piles)
+        self.pile = tuple(_pile_of(ruleset, c) for c in cards)
         # For each hazard: the safeties that protect against it.
         self.protectors = tuple(tuple(j for j in range(n) if self.protects_mask[j] >> i & 1) for i in range(n))
-        deck_counts = ruleset.deck_for(players)
+        deck_counts = ruleset.deck_for(self.players)
         self.deck_counts = tuple(deck_counts[c] for c in ids)
         self.deck = tuple(i for i in range(n) for _ in range(self.deck_counts[i]))
         self.safety_cards_in_deck = sum(self.deck_counts[i] for i in range(n) if self.kind[i] == SAFETY)
 
-        # The rules' tables, each read by one room of State (its module's contract lists them):
-        # play.*: turn (hand_size), legality (hazard_on_hazard .. voluntary_discard), effects (the rest).
+    def _play_tables(self, ruleset: Ruleset) -> None:
+        """``play.*``: turn (hand_size), legality (hazard_on_hazard .. voluntary_discard), effects (the rest)."""
         play = ruleset.play
         self.hand_size = play.hand_size.value
-        if self.hand_size * players >= len(self.deck):
-            raise GameError(f"the deck ({len(self.deck)} cards) cannot deal {players} hands of {self.hand_size}")
+        if self.hand_size * self.players >= len(self.deck):
+            raise GameError(f"the deck ({len(self.deck)} cards) cannot deal {self.players} hands of {self.hand_size}")
         self.hazard_on_hazard = play.hazard_on_hazard.value
         self.hazard_needs_rolling = play.hazard_needs_rolling.value
         self.speed_limit_stacking = play.speed_limit_stacking.value
@@ -134,9 +158,12 @@ class Game:
         # -- legality and card effects (issue 35): legality and effects read these
         self.go_with_rolling_safety = play.go_with_rolling_safety.value  # false: no-roll-under-right-of-way
         undiscardable = set(play.undiscardable.value)
-        self.undiscardable = tuple(c.kind in undiscardable for c in cards)  # per card: safeties-not-discardable
+        # per card: safeties-not-discardable
+        cards = [ruleset.cards[c] for c in self.card_ids]
+        self.undiscardable = tuple(c.kind in undiscardable for c in cards)
         self.discard_playable = play.discard_playable.value  # false: playable-not-discardable
-        # any card may be discarded at any time: a discard's one check is 'in hand' (the common case)
+        # any card may be discarded at any time: a discard's one check is 'in hand' (the common case); a turn
+        # that must play after taking the discard top refuses it (_turn_tables)
         self.discard_free = self.voluntary_discard and self.discard_playable and not any(self.undiscardable)
         self.stacked_hazards = play.stacked_hazards.value  # a set of battle hazards in force per side
         self.overshoot = play.overshoot.value  # a trip completed by reaching or passing the target
@@ -144,23 +171,12 @@ class Game:
         self.restarts = tuple(c.kind == "remedy" and c.restarts for c in cards)  # remedy-restarts
         # a card whose side rolls while it shows on top of the battle pile: a go card or a restarting remedy
         self.moves = tuple(a or b for a, b in zip(self.is_go, self.restarts))
-        cf = ruleset.coup_fourre  # reactions
-        self.coup_fourre_enabled = cf.enabled.value
-        self.coup_fourre_any_player = cf.who.value == "any_player"
-        self.coup_fourre_replacement_draw = cf.replacement_draw.value
-        self.coup_fourre_extra_turn = cf.extra_turn.value
-        sc = ruleset.scoring  # the score sheet itself is scoring_lines (below); these are for the bots
-        self.scoring_enabled = sc.enabled.value
-        self.scoring_trip_completed = sc.trip_completed.value
-        self.safe_trip_breakers = tuple(idx[c] for c in sc.safe_trip_breakers.value)
-        m = ruleset.match  # scoring (mode, target_points), turn (deal_passes_left, max_hands)
-        self.match_mode = m.mode.value
-        self.target_points = m.target_points.value
-        self.deal_passes_left = m.deal_passes_left.value
-        self.max_hands = m.max_hands.value  # the engine ends a match as unfinished after this many hands
+        # play.safety_extra_turn_needs_draw_pile: effects
+        self.safety_extra_turn_needs_draw_pile = play.safety_extra_turn_needs_draw_pile.value
 
-        # The turn and its draws (ruleset 'turn'; the turn room reads these). plain_draws: none of them
-        # is on, so a draw takes the top card and nothing else (the hot loop's fast path asks only this).
+    def _turn_tables(self, ruleset: Ruleset) -> None:
+        """The turn and its draws (ruleset 'turn'; the turn room reads these). plain_draws: none of them is on,
+        so a draw takes the top card and nothing else (the hot loop's fast path asks only this)."""
         t = ruleset.turn
         self.play_then_draw = t.order.value == "play_then_draw"
         self.max_reshuffles = t.reshuffles.value
@@ -189,36 +205,58 @@ class Game:
         )
         self.lone_plain_draw = self.plain_draws and not self.draw_choices  # a turn's draw: 'draw', the top card
 
-        # -- issue 35: reactions and the turn. coup_fourre.bonus_turn: reactions (the caller queued) and
-        # turn (the queue served first); play.safety_extra_turn_needs_draw_pile: effects; fast_play.*: reactions
-        # (the window, the fast play) and legality (_verify_fast_play)
+    def _reaction_tables(self, ruleset: Ruleset) -> None:
+        """The coup fourré and the fast play (reactions; legality's _verify_fast_play), a safety's replacement
+        draw (effects: _play), and the ruleset 'karma' (legality and effects)."""
+        cf = ruleset.coup_fourre
+        self.coup_fourre_enabled = cf.enabled.value
+        self.coup_fourre_any_player = cf.who.value == "any_player"
+        self.coup_fourre_replacement_draw = cf.replacement_draw.value
+        self.coup_fourre_extra_turn = cf.extra_turn.value
+        # coup_fourre.bonus_turn (issue 35): reactions (the caller queued) and turn (the queue served first)
         self.coup_fourre_bonus_turn_queued = (
             cf.bonus_turn.value == "queued"
         )  # the caller's turn waits for the attacker's
-        self.safety_extra_turn_needs_draw_pile = play.safety_extra_turn_needs_draw_pile.value
         # a safety in turn replaced at once (effects: _play's safety; play then draw draws after the play anyway)
         # the replacement card is the safety's extra turn's draw (PlayAural game.py _play_safety: 'this draw begins
         # the Safety's extra turn'): with no extra turn (option no-safety-extra-turn) there is nothing to replace
         self.safety_replacement_draw = (
-            play.safety_replacement_draw.value and play.safety_extra_turn.value and not self.play_then_draw
+            ruleset.play.safety_replacement_draw.value and self.safety_extra_turn and not self.play_then_draw
         )
         self.fast_play_enabled = ruleset.fast_play.enabled.value
         self.fast_play_replacement_draw = ruleset.fast_play.replacement_draw.value
         # For each hazard: the remedies that fix it (the cards a fast-play window answers with).
+        n = self.n_cards
         self.fixers = tuple(tuple(j for j in range(n) if self.fixes_mask[j] >> i & 1) for i in range(n))
-
-        # -- issue 36: scoring.lines (compiled by scorelines.compile_lines), match.hands, match.tie_break: scoring
-        # every line of the score sheet, the contract's ten included (scorelines.pay_lines reads them)
-        self.scoring_lines, self.score_line_names = compile_lines(ruleset, idx)
-        self.match_hands = m.hands.value  # fixed_hands: the match's length
-        self.match_tie_break = m.tie_break.value
-
         # -- issue 43: ruleset 'karma' (option karma): legality (_play_reason: shunned, has-karma) and effects
         # (_play: a hazard neutralised or its attacker shunned; a karma card). Off, every side's _karma is False
         # and no check of the hot loop reads this flag (State._reset_hand)
         self.karma = ruleset.karma.enabled.value
 
-        # One tuple per card for the hot loop (State._play_reason unpacks it in one go):
+    def _score_tables(self, ruleset: Ruleset) -> None:
+        """The score sheet and the match: ``scoring.*`` (scorelines.pay_lines reads the lines; the rest is for
+        the bots) and ``match.*`` (scoring: mode, target_points, hands, tie_break; turn: deal_passes_left,
+        max_hands)."""
+        sc = ruleset.scoring
+        self.scoring_enabled = sc.enabled.value
+        self.scoring_trip_completed = sc.trip_completed.value
+        self.safe_trip_breakers = tuple(self.index[c] for c in sc.safe_trip_breakers.value)
+        m = ruleset.match
+        self.match_mode = m.mode.value
+        self.target_points = m.target_points.value
+        self.deal_passes_left = m.deal_passes_left.value
+        self.max_hands = m.max_hands.value  # the engine ends a match as unfinished after this many hands
+        # -- issue 36: scoring.lines (compiled by scorelines.compile_lines), match.hands, match.tie_break: scoring
+        # every line of the score sheet, the contract's ten included (scorelines.pay_lines reads them)
+        self.scoring_lines, self.score_line_names = compile_lines(ruleset, self.index)
+        self.match_hands = m.hands.value  # fixed_hands: the match's length
+        self.match_tie_break = m.tie_break.value
+
+    def _action_tables(self) -> None:
+        """Every action of the game, once (the notation's table; the engine hands these out), and the tables
+        the hot loop reads in one go."""
+        n = self.n_cards
+        # One tuple per card (State._play_reason unpacks it in one go):
         # (kind, miles, max_per_hand, bit, pile, fixes_mask, is_go).
         self.card_spec = tuple(
             (
@@ -232,8 +270,6 @@ class Game:
             )
             for i in range(n)
         )
-
-        # Every action of the game, once (the notation's table); the engine hands these out.
         self.actions: dict[int, Action] = all_actions(self)
         acts = self.actions
         self.play_action = tuple(tuple(acts[encode(PLAY, c, s)] for s in range(self.sides)) for c in range(n))

@@ -40,7 +40,7 @@ from ..vocab import Reason
 from .actions import IllegalAction
 from .notation import Action, ActionLike, parse
 from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_MULL, P_PLAY
-from .fields import StateFields, trait
+from .fields import UNJUDGED, StateFields, trait
 
 # The contract's reason codes, by mbrules.vocab.Reason's own names, bound once here: an enum member's
 # lookup (Reason.SPEED_LIMIT) costs about 0.2 µs on Python 3.11, and legal_actions() asks for a reason
@@ -430,7 +430,6 @@ class Legality(StateFields):
             can = self._can[ps]  # _play_reason's answers, remembered until the side changes
             acts = []
             discards: list[Action] = []
-            keep = discards.append
             seen = 0  # the cards met so far, as a mask: each distinct card once, in hand order
             for c in self._hands[p]:
                 b = bit[c]
@@ -445,18 +444,18 @@ class Legality(StateFields):
                     # passes for every side listed here
                     for ts in self._foes[ps]:
                         memo = self._hit[ts]
-                        why = memo.get(c, 0)
-                        if why == 0:
+                        why = memo[c]
+                        if why is UNJUDGED:
                             why = memo[c] = self._play_reason(ps, c, ts)  # a hazard's checks read only the side hit
                         if why is None:
                             acts.append(row[ts])
                 else:
-                    why = can.get(c, 0)
-                    if why == 0:
+                    why = can[c]
+                    if why is UNJUDGED:
                         why = can[c] = self._play_reason(ps, c, ps)
                     if why is None:
                         acts.append(own[c])
-                keep(da[c])
+                discards.append(da[c])
             if g.discard_free:
                 acts += discards
             elif g.voluntary_discard or self._discard_allowed(bool(acts)):

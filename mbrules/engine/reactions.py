@@ -29,7 +29,7 @@ from ..vocab import BATTLE
 from .notation import Action
 from .phases import P_COUP, P_EXT, P_FAST, P_HAND_OVER
 from .turn import DREW
-from .fields import StateFields, trait
+from .fields import UNJUDGED, StateFields, trait
 
 
 @trait
@@ -195,8 +195,8 @@ class Reactions(StateFields):
             to = self.game.extension_to
             assert to is not None  # the question is asked only where the rules give an extension
             self._target = to
-            for memo in self._can:
-                memo.clear()  # every side's distance is judged against the new target
+            # every side's distance is judged against the new target
+            self._can = [[UNJUDGED] * self.game.n_cards for _ in self._can]
             self._completer = -1  # 'played as though it had always been for a trip of 1000 miles'
             self._completion_delayed = False
             self._end_turn(p)

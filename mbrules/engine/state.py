@@ -39,6 +39,7 @@ from ..vocab import DISTANCE, NO_LIMIT, SAFETY, DecisionKind, Reason, Terminatio
 from ..vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, FAST_PLAY, MULLIGAN, OWN, PLAY
 from .actions import Decision, IllegalAction
 from .effects import KARMA_NEUTRALISED, KARMA_REGAINED, KARMA_SHUNNED, Effects
+from .fields import UNJUDGED
 from .legality import Legality
 from .notation import ACTION_DRAW, Action, ActionLike, NotationError
 from .observation import Observation, Observer, Outcome, Snapshot
@@ -345,8 +346,8 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         # legal_actions' memo of _play_reason per side: its own plays, and hazards played on it;
         # emptied whenever anything those checks read changes (_refresh, its miles, the target)
         self._face_up = [0] * g.n_cards  # copies of each card face up: on the table or in the discard pile
-        self._can: list[dict[int, str | None]] = [{} for _ in range(S)]
-        self._hit: list[dict[int, str | None]] = [{} for _ in range(S)]
+        self._can: list[list[str | None]] = [[UNJUDGED] * g.n_cards for _ in range(S)]
+        self._hit: list[list[str | None]] = [[UNJUDGED] * g.n_cards for _ in range(S)]
         self._limit = [NO_LIMIT] * S
         self._lhaz = [-1] * S  # active hazard on top of the speed pile
         self._target = g.target

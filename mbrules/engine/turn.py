@@ -54,6 +54,21 @@ DREW = 4  # a card for the actor's own draw (the record's 'drawn'), on any path 
 MULLIGAN_ENDED = 8
 
 
+def shuffle(rng: random.Random, cards: list[int]) -> None:
+    """``rng.shuffle(cards)`` written out: CPython's ``Random.shuffle`` and its ``_randbelow`` (by
+    ``getrandbits``), the same swaps from the same draws, so a compiled engine (``make compiled``) runs it
+    as one native loop (the library's is Python calling Python per card: 8% of a compiled random-bot
+    hand). tests/test_engine_shuffle.py holds it to ``rng.shuffle`` on this Python."""
+    bits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1  # a card of cards[:n] swaps with cards[i]
+        k = n.bit_length()
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 @trait
 class TurnFlow(StateFields):
     """The turn room of :class:`~mbrules.engine.state.State` (a mixin: no slots of its own)."""
@@ -65,7 +80,7 @@ class TurnFlow(StateFields):
         g = self.game
         self._reset_hand()
         deck = list(g.deck)
-        self._rng.shuffle(deck)
+        shuffle(self._rng, deck)
         if g.max_reshuffles or g.max_refill_reshuffles:
             self._hand_seed = self._rng.getrandbits(63)  # this hand's reshuffles (a recorded hand names it)
         N = g.players
@@ -150,7 +165,7 @@ class TurnFlow(StateFields):
         for c in pile:
             face_up[c] -= 1  # back face down: its order is hidden again
         # the k-th reshuffle of a hand is shuffled from (hand seed, k): a recorded or set-up hand replays it
-        random.Random(self._hand_seed * 128 + self._reshuffles).shuffle(pile)
+        shuffle(random.Random(self._hand_seed * 128 + self._reshuffles), pile)
         hook = self._reshuffle_hook
         if hook is not None:  # chance nodes choose the cards drawn from it (mbrules.openspiel): they reorder it
             hook(pile)

@@ -60,7 +60,7 @@ from typing import TYPE_CHECKING, Callable, Sequence, SupportsIndex
 from mbrules.vocab import HAZARD, REMEDY, SAFETY, DecisionKind
 
 if TYPE_CHECKING:
-    from mbrules.engine import Action, Game, Observation, State
+    from mbrules.engine import Action, Game, Observation, SideView, State
     from mbrules.engine.compact import ObservationWriter
 
 # a turn: before/after its draw; a fast-play window shares the coup fourré's slot (a reaction window);
@@ -235,85 +235,12 @@ class ObservationEncoder:
         worked out from the table alone; zeros when not given)."""
         n, N, S = self.n, self.N, self.S
         v = [0.0] * self.size
-        d = obs.decision
-        kind = d.kind
-        if kind == DecisionKind.COUP_FOURRE or kind == DecisionKind.FAST_PLAY:
-            v[2] = 1.0  # a reaction window
-        elif kind == DecisionKind.EXTENSION:
-            v[3] = 1.0
-        elif kind == DecisionKind.HAND_OVER:
-            v[4] = 1.0
-        elif kind == DecisionKind.MATCH_OVER:
-            v[5] = 1.0
-        else:
-            v[1 if d.drawn else 0] = 1.0
-        me = obs.player
-        i = 6
-        if d.player >= 0:
-            v[i + (d.player - me) % N] = 1.0
-        i += N
-        for c in obs.hand:
-            v[i + c] += 1.0
-        i += n
-        if obs.window_hazard >= 0:
-            v[i + obs.window_hazard] = 1.0
-        i += n
+        i = self._seat_slots(v, obs)
         target = obs.target or 1
         seen = v[6 + N : 6 + N + n]  # the hand's counts; the table and the discard pile are added below
         for k in range(S):
-            sv = obs.sides[(obs.side + k) % S]
-            if sv.battle:
-                v[i + sv.battle[-1]] = 1.0
-                for c in sv.battle:
-                    seen[c] += 1
-            for c in sv.speed:
-                seen[c] += 1
-            i += n
-            if sv.stack is not None:  # option stacked-hazards: every battle hazard in force
-                for h in sv.stack:
-                    v[i + h] = 1.0
-            elif sv.hazard >= 0:
-                v[i + sv.hazard] = 1.0
-            i += n
-            if sv.speed_hazard >= 0:
-                v[i + sv.speed_hazard] = 1.0
-            i += n
-            for c in sv.safeties:
-                v[i + c] += 1.0
-                seen[c] += 1
-            for c in sv.coup_fourres:
-                v[i + c] += 1.0
-                seen[c] += 1
-            i += n
-            dist = sv.distance
-            v[i : i + n] = dist
-            seen = [a + b for a, b in zip(seen, dist)]
-            i += n
-            v[i] = min(sv.miles / target, 4.0)
-            v[i + 1] = 1.0 if sv.moving else 0.0
-            if sv.limit is not None:
-                v[i + 2] = 1.0
-                v[i + 3] = min(sv.limit / 200.0, 1.0)
-            v[i + 4] = float(len(sv.coup_fourres))
-            v[i + 5] = float(bin(sv.protected).count("1"))
-            i += 6
-        for c in obs.discard:
-            v[i + c] += 1.0
-            seen[c] += 1
-        i += n
-        if obs.discard:
-            v[i + obs.discard[-1]] = 1.0
-        i += n
-        # unseen: the deck less what this seat has seen (Observation.unseen(), never below 0)
-        v[i : i + n] = [left if left > 0 else 0 for left in map(int.__sub__, self._counts, map(int, seen))]
-        i += n
-        for k in range(N):
-            v[i + k] = float(obs.hand_sizes[(me + k) % N])
-        i += N
-        v[i] = obs.draw_pile / self.deck_size
-        v[i + 1] = min(obs.target / self.max_target, 1.0)
-        v[i + 2] = 1.0 if obs.extension_called_by >= 0 else 0.0
-        i += 3
+            i, seen = self._side_slots(v, i, obs.sides[(obs.side + k) % S], target, seen)
+        i = self._table_slots(v, i, obs, seen)
         for k in range(S):
             v[i + k] = _clip(hand_points[(obs.side + k) % S] / 1000.0, 100.0) if hand_points is not None else 0.0
         i += S
@@ -326,6 +253,95 @@ class ObservationEncoder:
 
             write_turn_tail(v, i + 1, obs)
         return v
+
+    def _seat_slots(self, v: list[float], obs: Observation) -> int:
+        """``decision``, ``to_act``, ``hand`` and ``window_hazard`` into ``v``; the next slot."""
+        n, N = self.n, self.N
+        d = obs.decision
+        kind = d.kind
+        if kind == DecisionKind.COUP_FOURRE or kind == DecisionKind.FAST_PLAY:
+            v[2] = 1.0  # a reaction window
+        elif kind == DecisionKind.EXTENSION:
+            v[3] = 1.0
+        elif kind == DecisionKind.HAND_OVER:
+            v[4] = 1.0
+        elif kind == DecisionKind.MATCH_OVER:
+            v[5] = 1.0
+        else:
+            v[1 if d.drawn else 0] = 1.0
+        i = 6
+        if d.player >= 0:
+            v[i + (d.player - obs.player) % N] = 1.0
+        i += N
+        for c in obs.hand:
+            v[i + c] += 1.0
+        i += n
+        if obs.window_hazard >= 0:
+            v[i + obs.window_hazard] = 1.0
+        return i + n
+
+    def _side_slots(
+        self, v: list[float], i: int, sv: SideView, target: int, seen: list[float]
+    ) -> tuple[int, list[float]]:
+        """One side's block from slot ``i``; the next slot, and ``seen`` with the side's face-up cards added."""
+        n = self.n
+        if sv.battle:
+            v[i + sv.battle[-1]] = 1.0
+            for c in sv.battle:
+                seen[c] += 1
+        for c in sv.speed:
+            seen[c] += 1
+        i += n
+        if sv.stack is not None:  # option stacked-hazards: every battle hazard in force
+            for h in sv.stack:
+                v[i + h] = 1.0
+        elif sv.hazard >= 0:
+            v[i + sv.hazard] = 1.0
+        i += n
+        if sv.speed_hazard >= 0:
+            v[i + sv.speed_hazard] = 1.0
+        i += n
+        for c in sv.safeties:
+            v[i + c] += 1.0
+            seen[c] += 1
+        for c in sv.coup_fourres:
+            v[i + c] += 1.0
+            seen[c] += 1
+        i += n
+        dist = sv.distance
+        v[i : i + n] = dist
+        seen = [a + b for a, b in zip(seen, dist)]
+        i += n
+        v[i] = min(sv.miles / target, 4.0)
+        v[i + 1] = 1.0 if sv.moving else 0.0
+        if sv.limit is not None:
+            v[i + 2] = 1.0
+            v[i + 3] = min(sv.limit / 200.0, 1.0)
+        v[i + 4] = float(len(sv.coup_fourres))
+        v[i + 5] = float(bin(sv.protected).count("1"))
+        return i + 6, seen
+
+    def _table_slots(self, v: list[float], i: int, obs: Observation, seen: list[float]) -> int:
+        """``discard``, ``discard_top``, ``unseen``, ``hand_sizes``, the draw pile, the target and the
+        extension from slot ``i`` (``seen``: the hand's and the table's counts); the next slot."""
+        n, N = self.n, self.N
+        for c in obs.discard:
+            v[i + c] += 1.0
+            seen[c] += 1
+        i += n
+        if obs.discard:
+            v[i + obs.discard[-1]] = 1.0
+        i += n
+        # unseen: the deck less what this seat has seen (Observation.unseen(), never below 0)
+        v[i : i + n] = [left if left > 0 else 0 for left in map(int.__sub__, self._counts, map(int, seen))]
+        i += n
+        for k in range(N):
+            v[i + k] = float(obs.hand_sizes[(obs.player + k) % N])
+        i += N
+        v[i] = obs.draw_pile / self.deck_size
+        v[i + 1] = min(obs.target / self.max_target, 1.0)
+        v[i + 2] = 1.0 if obs.extension_called_by >= 0 else 0.0
+        return i + 3
 
 
 def _clip(x: float, hi: float) -> float:

@@ -134,6 +134,8 @@ def run_arms(
 
     ``consume(phase, start, results)`` gets each work item's pairs (:func:`play_pairs`) in order, whatever
     the number of workers; ``seconds[phase.key]`` adds up the wall time each phase's results took to come in.
+    A KeyboardInterrupt (Ctrl-C in a notebook, where nothing polls ``should_stop``) is a stop as well: the
+    pairs consumed before it are kept, and the call returns True.
     """
     runner = as_backend(backend, workers, address)
     shape = {"workers": runner.workers, "most": CHUNK_MOST, "per_worker": CHUNK_PER_WORKER}
@@ -154,4 +156,7 @@ def run_arms(
         consume(item[0], item[1], result)
 
     task = functools.partial(pairs_task, seed=seed, with_records=with_records)
-    return runner.run(tuple(games), task, todo(), took, count=count, should_stop=should_stop)
+    try:
+        return runner.run(tuple(games), task, todo(), took, count=count, should_stop=should_stop)
+    except KeyboardInterrupt:
+        return True

@@ -122,7 +122,6 @@ def _probe(address: str, should_stop: Callable[[], object] | None = None, second
     Nothing listening, a port that accepts and says nothing, one that answers something else, or one that
     closes at once: BackendUnavailable with a sentence, within ``seconds``. Every wait is sliced in 0.1 s,
     so a stop (``should_stop()``: Ctrl-C, SIGTERM) ends it at once with :class:`ConnectStopped`."""
-    import select
     import time
 
     if address in ("auto", "local") or "://" in address:
@@ -132,26 +131,12 @@ def _probe(address: str, should_stop: Callable[[], object] | None = None, second
     deadline = time.monotonic() + seconds
 
     def wait(sock: socket.socket, writing: bool) -> bool:
-        while True:
-            if should_stop is not None and should_stop():
-                raise ConnectStopped
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return False
-            r, w, _ = select.select([] if writing else [sock], [sock] if writing else [], [], min(0.1, left))
-            if r or w:
-                return True
-
-    def refuse(words: str) -> BackendUnavailable:
-        return BackendUnavailable(
-            f"cannot start or reach the Ray cluster at {shown}: {words} "
-            "(is 'ray start --head' running there, and is this its GCS port?)"
-        )
+        return _wait(sock, writing, deadline, should_stop)
 
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except OSError as e:
-        raise refuse(f"cannot resolve {host[:60]!r}: {(e.strerror or str(e)).lower()}") from None
+        raise _refusal(shown, f"cannot resolve {host[:60]!r}: {(e.strerror or str(e)).lower()}") from None
     last: str = "nothing answered"
     for family, kind, proto, _, addr in infos:
         sock = socket.socket(family, kind, proto)
@@ -162,36 +147,68 @@ def _probe(address: str, should_stop: Callable[[], object] | None = None, second
                 last = os.strerror(err).lower()
                 continue
             if not wait(sock, writing=True):
-                raise refuse(f"no connection within {seconds:g} s")
+                raise _refusal(shown, f"no connection within {seconds:g} s")
             err = sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
             if err:
                 last = os.strerror(err).lower()
                 continue
-            # HTTP/2 client preface and an empty SETTINGS frame; a gRPC server answers with its SETTINGS
-            sock.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00")
-            got = b""
-            while len(got) < 9:
-                if not wait(sock, writing=False):
-                    raise refuse(
-                        f"the port accepted the connection but said nothing for {seconds:g} s: not a Ray cluster"
-                    )
-                try:
-                    part = sock.recv(9 - len(got))
-                except OSError as e:
-                    raise refuse(
-                        f"the connection was reset ({(e.strerror or str(e)).lower()}): not a Ray cluster"
-                    ) from None
-                if not part:
-                    raise refuse("the port closed the connection at once: not a Ray cluster")
-                got += part
-            if got[3] != 0x04:  # frame type SETTINGS
-                raise refuse("the port answered, but not as Ray does (no gRPC greeting): not a Ray cluster")
+            _check_greeting(sock, wait, shown, seconds)
             return
         except OSError as e:
             last = (e.strerror or str(e)).lower()
         finally:
             sock.close()
-    raise refuse(last)
+    raise _refusal(shown, last)
+
+
+def _wait(sock: socket.socket, writing: bool, deadline: float, should_stop: Callable[[], object] | None) -> bool:
+    """Wait until ``sock`` can be written (or read); False once ``deadline`` (time.monotonic) has passed.
+    Sliced in 0.1 s, so that a stop ends it at once (:class:`ConnectStopped`)."""
+    import select
+    import time
+
+    while True:
+        if should_stop is not None and should_stop():
+            raise ConnectStopped
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        r, w, _ = select.select([] if writing else [sock], [sock] if writing else [], [], min(0.1, left))
+        if r or w:
+            return True
+
+
+def _refusal(shown: str, words: str) -> BackendUnavailable:
+    return BackendUnavailable(
+        f"cannot start or reach the Ray cluster at {shown}: {words} "
+        "(is 'ray start --head' running there, and is this its GCS port?)"
+    )
+
+
+def _check_greeting(
+    sock: socket.socket, wait: Callable[[socket.socket, bool], bool], shown: str, seconds: float
+) -> None:
+    """Greet as an HTTP/2 client on a connected ``sock`` and read the first frame's 9-byte header: a gRPC
+    server answers with its SETTINGS frame; anything else is a :class:`BackendUnavailable` saying what came."""
+    # HTTP/2 client preface and an empty SETTINGS frame; a gRPC server answers with its SETTINGS
+    sock.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00")
+    got = b""
+    while len(got) < 9:
+        if not wait(sock, False):
+            raise _refusal(
+                shown, f"the port accepted the connection but said nothing for {seconds:g} s: not a Ray cluster"
+            )
+        try:
+            part = sock.recv(9 - len(got))
+        except OSError as e:
+            raise _refusal(
+                shown, f"the connection was reset ({(e.strerror or str(e)).lower()}): not a Ray cluster"
+            ) from None
+        if not part:
+            raise _refusal(shown, "the port closed the connection at once: not a Ray cluster")
+        got += part
+    if got[3] != 0x04:  # frame type SETTINGS
+        raise _refusal(shown, "the port answered, but not as Ray does (no gRPC greeting): not a Ray cluster")
 
 
 def _placer(ray: ModuleType) -> Callable[[], object]:

@@ -140,7 +140,26 @@ def holm(pvalues: list[float], alpha: float = FAMILY_ALPHA) -> tuple[list[bool],
     return rejected, adjusted
 
 
-class PairSums:
+class _ArmSums:
+    """What running sums of several arms share: ``n`` seeds, ``s = Σv`` and the upper triangle of
+    ``ss = Σ v vᵀ`` over ``v = (x_0, y_0, x_1, y_1, ...)``, and each arm's moments read from them."""
+
+    __slots__ = ("n", "s", "ss")
+
+    n: int
+    s: list[int]
+    ss: list[list[int]]
+
+    def _m(self, i: int, j: int) -> int:
+        return self.ss[i][j] if i <= j else self.ss[j][i]
+
+    def arm_moments(self, arm: int) -> list[int]:
+        """``[Σx, Σy, Σx², Σy², Σxy]`` of one arm (of a pair: 0 is A, 1 is B), as :func:`ratio_moments` gives them."""
+        i, j = 2 * arm, 2 * arm + 1
+        return [self.s[i], self.s[j], self._m(i, i), self._m(j, j), self._m(i, j)]
+
+
+class PairSums(_ArmSums):
     """Running sums of one metric over match pairs: everything its two arms' intervals and their paired
     difference need, so nothing grows with the number of matches.
 
@@ -152,7 +171,7 @@ class PairSums:
     ``Σd² = cᵀ (Σ v vᵀ) c``, computed in exact fractions: the same figures as from the kept lists.
     """
 
-    __slots__ = ("n", "s", "ss")
+    __slots__ = ()
 
     def __init__(self) -> None:
         self.n = 0
@@ -169,14 +188,6 @@ class PairSums:
             row = ss[i]
             for j in range(i, 4):
                 row[j] += vi * v[j]
-
-    def _m(self, i: int, j: int) -> int:
-        return self.ss[i][j] if i <= j else self.ss[j][i]
-
-    def arm_moments(self, arm: int) -> list[int]:
-        """``[Σx, Σy, Σx², Σy², Σxy]`` of arm 0 (A) or 1 (B), as :func:`ratio_moments` gives them."""
-        i, j = 2 * arm, 2 * arm + 1
-        return [self.s[i], self.s[j], self._m(i, i), self._m(j, j), self._m(i, j)]
 
     def paired_diff(self) -> tuple[float | None, float | None]:
         """(R_B - R_A, its paired se), as :func:`paired_diff` of the per-pair lists."""
@@ -195,7 +206,7 @@ class PairSums:
         return diff, math.sqrt(var / n)
 
 
-class ArmsSums:
+class ArmsSums(_ArmSums):
     """Running sums of one metric over matches played on the same seed by ``k`` arms (the values of a
     sweep): ``v = (x_0, y_0, ..., x_{k-1}, y_{k-1})`` per seed; ``n``, ``Σv`` and ``Σ v vᵀ`` kept as exact
     integers, so nothing grows with the number of seeds and the figures do not depend on how the work
@@ -206,7 +217,7 @@ class ArmsSums:
     ``d_i = Σ c_j u_ij`` with ``u = (x - R y) / ȳ`` (the delta method, the seed as the unit).
     """
 
-    __slots__ = ("k", "n", "s", "ss")
+    __slots__ = ("k",)
 
     def __init__(self, k: int) -> None:
         self.k = k
@@ -226,14 +237,6 @@ class ArmsSums:
             row = ss[i]
             for j in range(i, m):
                 row[j] += vi * v[j]
-
-    def _m(self, i: int, j: int) -> int:
-        return self.ss[i][j] if i <= j else self.ss[j][i]
-
-    def arm_moments(self, arm: int) -> list[int]:
-        """``[Σx, Σy, Σx², Σy², Σxy]`` of one arm, as :func:`ratio_moments` gives them."""
-        i, j = 2 * arm, 2 * arm + 1
-        return [self.s[i], self.s[j], self._m(i, i), self._m(j, j), self._m(i, j)]
 
     def contrast(self, weights: Sequence[float | Fraction]) -> tuple[float | None, float | None]:
         """(Σ w_j R_j, its paired se) over the arms with a non-zero weight; (None, None) when one of

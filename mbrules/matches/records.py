@@ -104,10 +104,56 @@ def _leader(totals: Sequence[int]) -> int:
     return lead[0] if len(lead) == 1 else -1
 
 
+def _hand_record(
+    game: Game, h: int, sheet: Sequence[dict[str, int]], fact: list[int], done: int, reshuffles: int
+) -> HandRecord:
+    """Hand ``h`` (from 0): its sheet (a score-line dict per side), its facts from the history
+    (:func:`_hand_facts`), the side that completed the trip (-1: none) and the times the pile was reshuffled."""
+    side_of = game.side_of
+    first, turns, cf, caller, from_discard = fact
+    lines = tuple((line, tuple(by_side[line] for by_side in sheet)) for line in game.score_line_names)
+    points = dict(lines)["total"]
+    return HandRecord(
+        hand=h + 1,
+        first_player=first,
+        first_side=side_of[first] if first >= 0 else -1,
+        turns=turns,
+        completed_by=done,
+        coups_fourres=cf,
+        extension_called=caller >= 0,
+        extension_made=caller >= 0 and done == side_of[caller],
+        safe_trip=any(v > 0 for v in dict(lines)["safe_trip"]),
+        shutout=any(v > 0 for v in dict(lines)["shutout"]),
+        winner=_leader(points),
+        points=points,
+        lines=lines,
+        reshuffles=reshuffles,  # turn.reshuffles
+        discard_draws=from_discard,  # 'draw discard' (turn.draw_from_discard)
+    )
+
+
+def _leads(sides: int, hands: Sequence[HandRecord]) -> tuple[int, int]:
+    """(the side ahead after the first hand, -1 on a tie or none; how many times the lead changed hands): the
+    running totals hand by hand, a tie keeping the last side that was ahead."""
+    running = [0] * sides
+    leader_prev = -1
+    lead_changes = 0
+    leader_first = -1
+    for h, hand in enumerate(hands):
+        running = [r + x for r, x in zip(running, hand.points)]
+        lead = _leader(running)
+        if h == 0:
+            leader_first = lead
+        elif lead >= 0 and leader_prev >= 0 and lead != leader_prev:
+            lead_changes += 1
+        if lead >= 0:
+            leader_prev = lead
+    return leader_first, lead_changes
+
+
 def match_record(game: Game, seed: int, st: State, bots: Sequence[str] | None = None) -> MatchRecord:
     """The record of one finished (or capped) match dealt from ``seed`` (see :class:`MatchRecord`)."""
     names = game.side_names
-    side_of = game.side_of
     index = {n: s for s, n in enumerate(names)}
     out = st.outcome
     # each hand's sheet as one score-line dict per side, in side order (the outcome's are by side name; a
@@ -120,43 +166,11 @@ def match_record(game: Game, seed: int, st: State, bots: Sequence[str] | None = 
     facts = _hand_facts(cast("Sequence[tuple[int, Action]]", st.history), len(sheets))
     reshuffled = st.reshuffles_per_hand
     hands = []
-    running = [0] * game.sides
-    leader_prev = -1
-    lead_changes = 0
-    leader_first = -1
     for h, sheet in enumerate(sheets):
-        first, turns, cf, caller, from_discard = facts[h]
         done_name = completed[h] if h < len(completed) else None
         done = index[done_name] if done_name is not None else -1
-        lines = tuple((line, tuple(by_side[line] for by_side in sheet)) for line in game.score_line_names)
-        points = dict(lines)["total"]
-        running = [r + x for r, x in zip(running, points)]
-        lead = _leader(running)
-        if h == 0:
-            leader_first = lead
-        elif lead >= 0 and leader_prev >= 0 and lead != leader_prev:
-            lead_changes += 1
-        if lead >= 0:
-            leader_prev = lead
-        hands.append(
-            HandRecord(
-                hand=h + 1,
-                first_player=first,
-                first_side=side_of[first] if first >= 0 else -1,
-                turns=turns,
-                completed_by=done,
-                coups_fourres=cf,
-                extension_called=caller >= 0,
-                extension_made=caller >= 0 and done == side_of[caller],
-                safe_trip=any(v > 0 for v in dict(lines)["safe_trip"]),
-                shutout=any(v > 0 for v in dict(lines)["shutout"]),
-                winner=_leader(points),
-                points=points,
-                lines=lines,
-                reshuffles=reshuffled[h] if h < len(reshuffled) else 0,  # turn.reshuffles
-                discard_draws=from_discard,  # 'draw discard' (turn.draw_from_discard)
-            )
-        )
+        hands.append(_hand_record(game, h, sheet, facts[h], done, reshuffled[h] if h < len(reshuffled) else 0))
+    leader_first, lead_changes = _leads(game.sides, hands)
     if out is None:
         result, winner = "unfinished", -1
     else:

@@ -10,7 +10,7 @@ import io
 import os
 from typing import TYPE_CHECKING, Any, Sequence
 
-from ..compare.figures import round_figure, fmt, fmt_ci, fmt_diff, fmt_diff_ci
+from ..compare.figures import round_figure, fmt, fmt_ci, fmt_diff, fmt_diff_ci, page_top
 from .values import fmt_value, numeric
 
 if TYPE_CHECKING:
@@ -130,19 +130,70 @@ def response_chart(doc: dict[str, Any]) -> tuple[bytes, str]:
 
 
 def html_page(doc: dict[str, Any], svg: str | None) -> str:
+    """One self-contained page: the headline and the trends first, the curve and its table, the slopes,
+    the paired steps from one value to the next, then every metric at every value."""
     e = html.escape
     s = doc["settings"]
     sets = " and ".join(f"{x['words']} ({x['path']})" if x.get("words") else x["path"] for x in s["sets"])
     title = f"Sweep of {sets} in {s['ruleset']}" + "".join(f" + {o}" for o in s["options"])
+    heads = "".join(f"<li>{e(x['text'])}</li>" for x in doc["summary"] if x.get("kind") in ("target", "curve"))
+    others = "".join(f"<li>{e(x['text'])}</li>" for x in doc["summary"] if x.get("kind") == "other")
+    others = f"<h2>Other trends</h2><ul>{others}</ul>" if others else ""
+    keys = s["metrics"]
+    value_head, curve_head, curve_rows = _curve_table(doc)
+    all_head = "".join(f"<th>{e(p['label'])}</th>" for p in doc["points"])
+    trend_rows = "".join(_trend_row(t) for t in doc["trend"])
+    chart = f'<figure class="chart">{svg}</figure>' if svg else ""
+    top = page_top("<!doctype html>", title, _STYLE, _subtitle(doc), doc.get("headline", []))
+    return (
+        top
+        + f"""<h2>The trends</h2>
+<ul class="head">{heads}</ul>
+{chart}
+<table><thead><tr><th>{e(value_head)}</th>{curve_head}</tr></thead><tbody>{curve_rows}</tbody></table>
+{others}
+<h2>Trend over {e(s['sets'][0]['path'])}</h2>
+<p>The least-squares slope of each metric over the values (a unit of {e(s['sets'][0]['path'])}), paired by seed
+(the delta method, the seed as the unit); flagged by Holm's correction over the metrics.</p>
+<table><thead><tr><th>metric</th><th>slope</th><th>95%</th><th>p (Holm)</th><th></th></tr></thead>
+<tbody>{trend_rows}</tbody></table>
+<h2>From one value to the next (paired)</h2>
+<table><thead><tr><th>value</th>{''.join(f"<th>{e(doc['points'][0]['metrics'][k]['name'])}</th>" for k in keys)}</tr></thead>
+<tbody>{_diff_rows(doc)}</tbody></table>
+<h2>Every metric</h2>
+<table><thead><tr><th>metric</th>{all_head}</tr></thead><tbody>{_every_metric_rows(doc)}</tbody></table>
+<p><small>Shares of matches: Wilson intervals; other figures: delta method, the match as the unit. Seed {s['seed']};
+files: sweep.json (points), points.csv{', response.png, response.svg' if svg else ''}.</small></p>
+</body></html>
+"""
+    )
+
+
+_STYLE = """body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:72em;padding:0 1em;color:#222}
+h1{font-size:1.4em;margin-bottom:.2em} .sub{color:#555;margin-top:0} h2{font-size:1.15em;margin:1.2em 0 .4em}
+ul.head li{margin:.3em 0;font-size:1.05em} ul.headline{font-size:1.25em;line-height:1.45;padding-left:1.2em} figure.chart{margin:.5em 0}
+table{border-collapse:collapse;margin:.8em 0} th,td{border-bottom:1px solid #ddd;padding:.25em .6em;text-align:right}
+th:first-child{text-align:left} small{color:#666} figure.chart svg{max-width:100%;height:auto}
+"""
+
+
+def _subtitle(doc: dict[str, Any]) -> str:
+    """The line under the title: the ruleset, players, matches per value, bots (and whether the run was stopped)."""
+    s = doc["settings"]
     sub = (
         f"{s['ruleset_name']}; {s['players']} players; {doc['matches_per_value']} matches per value, every value dealt the same "
         f"seeds; bots {', '.join(s['bots'])}"
     )
     if doc["interrupted"]:
         sub += " — interrupted: the figures are those of the seeds every value finished"
-    heads = "".join(f"<li>{e(x['text'])}</li>" for x in doc["summary"] if x.get("kind") in ("target", "curve"))
-    others = "".join(f"<li>{e(x['text'])}</li>" for x in doc["summary"] if x.get("kind") == "other")
-    others = f"<h2>Other trends</h2><ul>{others}</ul>" if others else ""
+    return sub
+
+
+def _curve_table(doc: dict[str, Any]) -> tuple[str, str, str]:
+    """The curve metrics' table: the value column's head, the metrics' heads, and a row a value (the values
+    that hold the target marked)."""
+    e = html.escape
+    s = doc["settings"]
     keys = s["metrics"]
     curve_head = "".join(f"<th>{e(doc['points'][0]['metrics'][k]['name'])}</th><th>95%</th>" for k in keys)
     single = len(s["sets"]) == 1
@@ -157,8 +208,13 @@ def html_page(doc: dict[str, Any], svg: str | None) -> str:
         + "</tr>"
         for p in doc["points"]
     )
-    all_head = "".join(f"<th>{e(p['label'])}</th>" for p in doc["points"])
-    all_rows = "".join(
+    return value_head, curve_head, curve_rows
+
+
+def _every_metric_rows(doc: dict[str, Any]) -> str:
+    """A row a metric, a cell a value: its estimate and 95% interval."""
+    e = html.escape
+    return "".join(
         f"<tr><th>{e(name)}</th>"
         + "".join(
             f"<td>{e(fmt(p['metrics'][key]['value'], key))}<br><small>{e(fmt_ci(p['metrics'][key]['ci95'], key))}"
@@ -168,8 +224,13 @@ def html_page(doc: dict[str, Any], svg: str | None) -> str:
         + "</tr>"
         for key, name in _metric_names(doc)
     )
-    trend_rows = "".join(_trend_row(t) for t in doc["trend"])
-    diff_rows = "".join(
+
+
+def _diff_rows(doc: dict[str, Any]) -> str:
+    """A row a value after the first: each curve metric's paired difference from the value before."""
+    e = html.escape
+    keys = doc["settings"]["metrics"]
+    return "".join(
         f"<tr><th>{e(p['label'])}</th>"
         + "".join(
             f"<td>{e(fmt_diff(p['metrics'][k].get('diff_prev'), k))}<br><small>"
@@ -179,38 +240,6 @@ def html_page(doc: dict[str, Any], svg: str | None) -> str:
         + "</tr>"
         for p in doc["points"][1:]
     )
-    chart = f'<figure class="chart">{svg}</figure>' if svg else ""
-    return f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title>
-<style>
-body{{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:72em;padding:0 1em;color:#222}}
-h1{{font-size:1.4em;margin-bottom:.2em}} .sub{{color:#555;margin-top:0}} h2{{font-size:1.15em;margin:1.2em 0 .4em}}
-ul.head li{{margin:.3em 0;font-size:1.05em}} ul.headline{{font-size:1.25em;line-height:1.45;padding-left:1.2em}} figure.chart{{margin:.5em 0}}
-table{{border-collapse:collapse;margin:.8em 0}} th,td{{border-bottom:1px solid #ddd;padding:.25em .6em;text-align:right}}
-th:first-child{{text-align:left}} small{{color:#666}} figure.chart svg{{max-width:100%;height:auto}}
-</style></head><body>
-<h1>{e(title)}</h1>
-<p class="sub">{e(sub)}</p>
-<ul class="headline">{''.join(f"<li>{e(x)}</li>" for x in doc.get("headline", []))}</ul>
-<h2>The trends</h2>
-<ul class="head">{heads}</ul>
-{chart}
-<table><thead><tr><th>{e(value_head)}</th>{curve_head}</tr></thead><tbody>{curve_rows}</tbody></table>
-{others}
-<h2>Trend over {e(s['sets'][0]['path'])}</h2>
-<p>The least-squares slope of each metric over the values (a unit of {e(s['sets'][0]['path'])}), paired by seed
-(the delta method, the seed as the unit); flagged by Holm's correction over the metrics.</p>
-<table><thead><tr><th>metric</th><th>slope</th><th>95%</th><th>p (Holm)</th><th></th></tr></thead>
-<tbody>{trend_rows}</tbody></table>
-<h2>From one value to the next (paired)</h2>
-<table><thead><tr><th>value</th>{''.join(f"<th>{e(doc['points'][0]['metrics'][k]['name'])}</th>" for k in keys)}</tr></thead>
-<tbody>{diff_rows}</tbody></table>
-<h2>Every metric</h2>
-<table><thead><tr><th>metric</th>{all_head}</tr></thead><tbody>{all_rows}</tbody></table>
-<p><small>Shares of matches: Wilson intervals; other figures: delta method, the match as the unit. Seed {s['seed']};
-files: sweep.json (points), points.csv{', response.png, response.svg' if svg else ''}.</small></p>
-</body></html>
-"""
 
 
 def _trend_row(t: dict[str, Any]) -> str:

@@ -212,8 +212,7 @@ def run_sweep(
     any match. ``metrics``: the response curves drawn (default turns and hands); ``target``
     ``"METRIC=VALUE"``. ``should_stop()`` (or a KeyboardInterrupt) ends the run with the seeds every
     value finished (``interrupted``)."""
-    t_start = time.perf_counter()
-    cpu_start = cpu_seconds()
+    t_start, cpu_start = time.perf_counter(), cpu_seconds()
     options = list(options)
     curve = check_metrics(metrics) or list(DEFAULT_METRICS)
     goal = parse_target(target) if target is not None else None  # (metric, value)
@@ -234,11 +233,54 @@ def run_sweep(
         check_out(out, inputs_read, charts)
     metric_list = metrics_for(points_games)  # the registry's, and each score line the rulesets add
     check_metrics(curve, metric_list)
-    k = len(points_games)
-    sums = [stats.ArmsSums(k) for _ in metric_list]
-    phase = Phase("main", "main", games, f"sweep of {k} values", bots=bots)
-    done = {"main": 0}
+    sums = [stats.ArmsSums(len(points_games)) for _ in metric_list]
+    phase = Phase("main", "main", games, f"sweep of {len(points_games)} values", bots=bots)
     seconds: dict[str, float] = {}
+    n, stopped = _play(points_games, phase, sums, seed, progress, workers, should_stop, seconds, backend, address)
+    points = _points(settings, points_games, metric_list, sums, n)
+    trend = _trend(settings, metric_list, sums, points_games)
+    seconds["total"] = time.perf_counter() - t_start
+    seconds["cpu"] = cpu_seconds() - cpu_start
+    sw = Sweep(
+        settings=_settings(
+            ruleset, options, players, games, seed, bots, workers, backend, curve, settings, points_games
+        ),
+        sets=settings,
+        points=points,
+        trend=trend,
+        target=_target(points, *goal) if goal is not None else None,
+        summary=[],
+        interrupted=stopped,
+        seeds_done=n,
+        seconds=seconds,
+    )
+    from .headline import headline, summary
+
+    sw.summary = summary(sw)
+    sw.headline = headline(sw)
+    if out is not None and n > 0:  # stopped before any seed finished: the folder is left as it was
+        from .report import write_report
+
+        write_report(sw, out, charts, inputs_read)
+        sw.written = True
+    return sw
+
+
+def _play(
+    points_games: list[Game],
+    phase: Phase,
+    sums: list[stats.ArmsSums],
+    seed: int,
+    progress: Callable[[str, str, int, int], None] | None,
+    workers: int,
+    should_stop: Callable[[], object] | None,
+    seconds: dict[str, float],
+    backend: str,
+    address: str | None,
+) -> tuple[int, bool]:
+    """Every value's matches of ``phase``, seed by seed, into each metric's running sums over the values;
+    the seeds every value finished, and whether the run was stopped."""
+    done = {"main": 0}
 
     def consume(ph: Phase, start: int, result: list[PairResult]) -> None:
         for vals, _ in result:
@@ -252,62 +294,52 @@ def run_sweep(
         if progress:
             progress(ph.key, ph.title, done["main"], ph.pairs)
 
-    try:
-        stopped = run_arms(
-            points_games,
-            [phase],
-            seed,
-            consume,
-            workers=workers,
-            should_stop=should_stop,
-            seconds=seconds,
-            backend=backend,
-            address=address,
-        )
-    except KeyboardInterrupt:
-        stopped = True
-    n = done["main"]
-    points = _points(settings, points_games, metric_list, sums, n)
-    trend = _trend(settings, metric_list, sums, points_games)
-    tgt = _target(points, *goal) if goal is not None else None
-    seconds["total"] = time.perf_counter() - t_start
-    seconds["cpu"] = cpu_seconds() - cpu_start
-    from .headline import headline, path_words, summary
-
-    sw = Sweep(
-        settings={
-            "ruleset": ruleset,
-            "options": options,
-            "players": players,
-            "games": games,
-            "seed": seed,
-            "bots": list(bots),
-            "workers": workers,
-            "backend": backend,
-            "metrics": curve,
-            "ruleset_name": points_games[0].ruleset.name,
-            "sets": [
-                {"path": s.path, "words": path_words(s.parts, points_games[0].ruleset), "values": list(s.values)}
-                for s in settings
-            ],
-        },
-        sets=settings,
-        points=points,
-        trend=trend,
-        target=tgt,
-        summary=[],
-        interrupted=stopped,
-        seeds_done=n,
+    stopped = run_arms(
+        points_games,
+        [phase],
+        seed,
+        consume,
+        workers=workers,
+        should_stop=should_stop,
         seconds=seconds,
+        backend=backend,
+        address=address,
     )
-    sw.summary = summary(sw)
-    sw.headline = headline(sw)
-    if out is not None and n > 0:  # stopped before any seed finished: the folder is left as it was
-        from .report import write_report
+    return done["main"], stopped
 
-        write_report(sw, out, charts, inputs_read)
-        sw.written = True
-    return sw
+
+def _settings(
+    ruleset: str,
+    options: list[str],
+    players: int,
+    games: int,
+    seed: int,
+    bots: tuple[str, ...],
+    workers: int,
+    backend: str,
+    curve: list[str],
+    settings: list[Setting],
+    points_games: list[Game],
+) -> dict[str, Any]:
+    """The run's settings as ``--json`` writes them (each --set's path in words too)."""
+    from .headline import path_words
+
+    return {
+        "ruleset": ruleset,
+        "options": options,
+        "players": players,
+        "games": games,
+        "seed": seed,
+        "bots": list(bots),
+        "workers": workers,
+        "backend": backend,
+        "metrics": curve,
+        "ruleset_name": points_games[0].ruleset.name,
+        "sets": [
+            {"path": s.path, "words": path_words(s.parts, points_games[0].ruleset), "values": list(s.values)}
+            for s in settings
+        ],
+    }
 
 
 def _points(

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from textual.geometry import Size
 
 
-from mbrules.engine import Action, Game, IllegalAction
+from mbrules.engine import Action, Game, IllegalAction, State
 from mbrules.text import fold
 from mbrules.narrate import Narrator, line_label, side_label, take_refusal
 from mbrules.vocab import (
@@ -340,7 +340,18 @@ class Prompt(ModalScreen[bool]):
             self.dismiss(False)
 
 
-class Handover(Screen[None]):
+class _ReadThenGoOn(Screen[None]):
+    """A screen read, then left: Enter goes on, q asks whether to quit the match (every other key is its own)."""
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        if event.key == "enter":
+            self.dismiss(None)
+        elif event.key == "q":
+            _game_app(self).action_quit_match()
+
+
+class Handover(_ReadThenGoOn):
     """Hot seat: nothing of any hand shows until the next person presses Enter."""
 
     def __init__(self, who: str):
@@ -355,13 +366,6 @@ class Handover(Screen[None]):
                 style="bold",
             )
         )
-
-    def on_key(self, event: events.Key) -> None:
-        event.stop()
-        if event.key == "enter":
-            self.dismiss(None)
-        elif event.key == "q":
-            _game_app(self).action_quit_match()
 
 
 class FoldedText(Widget):
@@ -445,7 +449,7 @@ class TooSmall(Screen[None]):
         event.stop()  # the table underneath takes no key while it cannot be seen
 
 
-class ScoreSheet(Screen[None]):
+class ScoreSheet(_ReadThenGoOn):
     """The end of a hand: who completed the trip, the score sheet, the running totals."""
 
     def __init__(self, app_: "MilleBornesApp", last: bool):
@@ -477,13 +481,6 @@ class ScoreSheet(Screen[None]):
         if end:
             yield Static(Text(end, style="bold reverse"))
         yield Static(Text("Enter: " + ("leave" if self.last else "next hand") + "    q: quit", style="bold"))
-
-    def on_key(self, event: events.Key) -> None:
-        event.stop()
-        if event.key == "enter":
-            self.dismiss(None)
-        elif event.key == "q":
-            _game_app(self).action_quit_match()
 
 
 class MilleBornesApp(App[str]):
@@ -578,27 +575,25 @@ class MilleBornesApp(App[str]):
         kind = obs.decision.kind
         question = Narrator(self.game).question(obs) or ""  # a question for each kind asked below
         if kind == DecisionKind.COUP_FOURRE:
-            self.waiting = True
-            legal = d.state.legal_actions()
-            call = next(a for a in legal if a.op == COUP_FOURRE)
-            self.push_screen(
-                Prompt(question, f"call it ({self.game.names[call.card_index]})", "let it pass"),
-                lambda yes: self.answer(call if yes else self.game.decline_action),
-            )
+            self.ask_card_or_pass(question, COUP_FOURRE, "call it ({})")
         elif kind == DecisionKind.FAST_PLAY:  # option fast-play-remedy: a remedy out of turn, or let it pass
-            self.waiting = True
-            legal = d.state.legal_actions()
-            fast = next(a for a in legal if a.op == FAST_PLAY)
-            self.push_screen(
-                Prompt(question, f"play {self.game.names[fast.card_index]} now", "let it pass"),
-                lambda yes: self.answer(fast if yes else self.game.decline_action),
-            )
+            self.ask_card_or_pass(question, FAST_PLAY, "play {} now")
         elif kind == DecisionKind.EXTENSION:
             self.waiting = True
             self.push_screen(
                 Prompt(question, "extend the trip", "stop here: the hand ends"),
                 lambda yes: self.answer(self.game.extend_action if yes else self.game.stop_action),
             )
+
+    def ask_card_or_pass(self, question: str, op: int, yes: str) -> None:
+        """A card out of turn (the one legal action of ``op``: a coup fourré, a fast play) or let it pass;
+        ``yes`` words the first answer, ``{}`` the card's name."""
+        self.waiting = True
+        card = next(a for a in self.driver.state.legal_actions() if a.op == op)
+        self.push_screen(
+            Prompt(question, yes.format(self.game.names[card.card_index]), "let it pass"),
+            lambda said_yes: self.answer(card if said_yes else self.game.decline_action),
+        )
 
     def answer(self, a: Action) -> None:
         self.waiting = False
@@ -699,20 +694,10 @@ class MilleBornesApp(App[str]):
         legal = st.legal_actions()
         hand = st.observation(self.seat).hand
         if key.isdigit():
-            self.digits += key
-            n = int(self.digits)
-            if n * 10 > len(legal) or n == 0:
-                self.pick_number()
-            else:
-                self.refresh_all()
+            self.digit_key(key, legal)
             return
         if key == "enter":
-            if self.digits:
-                self.pick_number()
-            elif self.targets is not None:
-                self.do(self.targets[self.target_row][1])
-            elif hand:
-                self.open_card(hand[self.card_row % len(hand)])
+            self.enter_key(hand)
             return
         self.digits = ""
         if key == "escape":
@@ -726,42 +711,15 @@ class MilleBornesApp(App[str]):
             self.target_row = (self.target_row + (1 if key == "down" else -1)) % len(self.targets)
             self.refresh_all()
         elif key == "d" and hand:
-            c = hand[self.card_row % len(hand)]
-            a = self.game.discard_action[c]
-            if a in legal:
-                self.do(a)
-            else:
-                try:
-                    st.verify(a, player=self.seat)
-                    self.say(f"You cannot discard {self.game.names[c]} now.")
-                except IllegalAction as e:
-                    self.say(
-                        f"You cannot discard {self.game.names[c]}: "
-                        + refusal(self.game, st.observation(self.seat), c, -1, e.code, e.message)
-                        + "."
-                    )
+            self.discard_key(st, hand[self.card_row % len(hand)], legal)
         elif key in ("p", "t", "m") and (choice := self.draw_choice()) is not None:
             self.draw_key(key, choice, hand)
         elif key in ("p", "t", "m"):
             self.say(f"{key} chooses how you draw; it is not your draw now.")
         elif key == "h":
-            a = self.driver.hint(self.seat)
-            num = legal.index(a) + 1 if a in legal else "?"
-            if a.card_index >= 0 and a.card_index in hand:
-                self.card_row = hand.index(a.card_index)
-            self.say(
-                f"Hint ({self.driver.hint_name} bot): {num}. "
-                f"{self.driver.narrator.words.move(st.observation(self.seat), a)}"
-            )
+            self.hint_key(st, legal, hand)
         elif key == "u":
-            if self.driver.can_undo():
-                self.driver.undo()
-                self.targets = None
-                self.say("Your last move is undone.")
-            elif len(self.driver.humans) > 1:
-                self.say("Undo is only against bots (not in hot seat).")
-            else:
-                self.say("Nothing to undo in this hand.")
+            self.undo_key()
         elif key == "r":
             from mbrules.ruleset.render import show_text
 
@@ -770,6 +728,61 @@ class MilleBornesApp(App[str]):
             self.push_screen(TextPane("Help", help_text, "question_mark"))
         elif key == "q":
             self.action_quit_match()
+
+    def digit_key(self, key: str, legal: Sequence[Action]) -> None:
+        """A digit of a move's number: the move is picked once no other number can start with the digits."""
+        self.digits += key
+        n = int(self.digits)
+        if n * 10 > len(legal) or n == 0:
+            self.pick_number()
+        else:
+            self.refresh_all()
+
+    def enter_key(self, hand: Sequence[int]) -> None:
+        """Enter: the number typed, else the target chosen, else the card under the cursor opened."""
+        if self.digits:
+            self.pick_number()
+        elif self.targets is not None:
+            self.do(self.targets[self.target_row][1])
+        elif hand:
+            self.open_card(hand[self.card_row % len(hand)])
+
+    def discard_key(self, st: State, c: int, legal: Sequence[Action]) -> None:
+        """d: discard the card under the cursor, or say why it cannot be discarded now."""
+        a = self.game.discard_action[c]
+        if a in legal:
+            self.do(a)
+            return
+        try:
+            st.verify(a, player=self.seat)
+            self.say(f"You cannot discard {self.game.names[c]} now.")
+        except IllegalAction as e:
+            self.say(
+                f"You cannot discard {self.game.names[c]}: "
+                + refusal(self.game, st.observation(self.seat), c, -1, e.code, e.message)
+                + "."
+            )
+
+    def hint_key(self, st: State, legal: Sequence[Action], hand: Sequence[int]) -> None:
+        """h: the hint bot's move, in words with its number; its card put under the cursor."""
+        a = self.driver.hint(self.seat)
+        num = legal.index(a) + 1 if a in legal else "?"
+        if a.card_index >= 0 and a.card_index in hand:
+            self.card_row = hand.index(a.card_index)
+        self.say(
+            f"Hint ({self.driver.hint_name} bot): {num}. {self.driver.narrator.words.move(st.observation(self.seat), a)}"
+        )
+
+    def undo_key(self) -> None:
+        """u: take back the last move against bots (never in hot seat)."""
+        if self.driver.can_undo():
+            self.driver.undo()
+            self.targets = None
+            self.say("Your last move is undone.")
+        elif len(self.driver.humans) > 1:
+            self.say("Undo is only against bots (not in hot seat).")
+        else:
+            self.say("Nothing to undo in this hand.")
 
     def draw_key(self, key: str, choice: DrawChoice, hand: Sequence[int]) -> None:
         """p draws from the draw pile (ends a mulligan), t takes the discard top, m throws the picked card

@@ -34,7 +34,10 @@ from .table import NARRATION_LINES as NARRATION_LINES, DrawChoice, DrawNotes, Pu
 from .table import hint_bot_name as hint_bot_name  # (re-exported)
 
 if TYPE_CHECKING:
+    from mbrules.scenario.record import Recorder
+
     from .driver import MatchDriver
+    from .resume import SavedMatch
 
 MAX_BAD_LINES = 1000  # lines in a row that choose nothing (a stuck input): the session ends
 
@@ -373,11 +376,9 @@ def run_human(
     A ``--record`` file that holds a saved match is continued (both the full-screen game and ``--plain``),
     or refused with exit 2 when it cannot be (another match, a finished one, a damaged file, not a save):
     it is never replaced by a new match (:mod:`mbrules.tui.resume`)."""
-    import os
+    from mbrules.scenario.record import Recorder
 
-    from mbrules.scenario.record import Recorder, record_match, write_scenario_file
-
-    from .resume import ResumeError, check_same_match, read_save, replay_save, seat_lineup, seats_comment
+    from .resume import ResumeError, check_same_match, read_save, seat_lineup
 
     seats = seat_lineup(game, bots, humans)
     saved = None
@@ -390,64 +391,20 @@ def run_human(
             print("\n".join(e.lines), file=sys.stderr)
             return 2
     if console is None:
-        # The window's size is read at every redraw; an exported COLUMNS or LINES (a shell may export
-        # the size it had when it started) would pin it, and a resized window would be drawn wrong.
-        env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
-        console = Console(highlight=False, _environ=env)
+        console = _window_console()
     recorder = Recorder() if record is not None else None
     watchers = [recorder] if recorder else []
-    rs = game.ruleset
-    quit_why = None
-    code = 0
     match: MatchDriver | HumanSession
     if full_screen:  # the Textual game (mbrules/tui/app.py); it draws on the alternate screen
-        from .app import run_app
         from .driver import MatchDriver
 
         match = MatchDriver(game, seed, bots, humans, max_hands=hands, observers=watchers, save_path=record)
     else:
         match = HumanSession(game, seed, bots, humans, console=console, max_hands=hands, observers=watchers)
-    if saved is not None:  # continue where the file stopped
-        try:
-            match.hands_done = replay_save(saved, match.state)
-        except ResumeError as e:
-            print("\n".join(e.lines), file=sys.stderr)
-            return 2
-        st = match.state
-        if st.is_terminal():
-            print(f"mbrules: --record {saved.file} saves a match that is over: {NEW_MATCH}", file=sys.stderr)
-            return 2
-        if hands is not None and match.hands_done >= hands:
-            print(
-                f"mbrules: --record {saved.file} already holds {match.hands_done} finished hands, as many as "
-                f"--hands {hands}: give a larger --hands to go on, or {NEW_MATCH}",
-                file=sys.stderr,
-            )
-            return 2
-        if st.hand_over and not st.legal_actions():
-            match.next_hand()
-        resumed = f"Resumed from {record}: the match goes on in hand {st.hand_no + 1}."
-        console.print(Text(resumed, style="bold"))
-        for p in match.humans:
-            match.notes[p] = [resumed]
-    if not isinstance(match, HumanSession):  # full_screen
-        result = run_app(match)
-        if result != "over":
-            quit_why = "Ctrl-C" if result == "interrupted" else "you quit"
-            code = 130 if result == "interrupted" else 0
-        st = match.state
-        names = ", ".join(game.player_names[p] for p in match.humans)
-        console.print(Text(f"{rs.name}: {plural(players, 'player')}, you played {names}; seed {seed}.", style="bold"))
-        if quit_why is None:
-            console.print(Text(result_sentence(game, st), style="bold"))
-    else:
-        names = ", ".join(game.player_names[p] for p in match.humans)
-        console.print(Text(f"{rs.name}: {plural(players, 'player')}, you play {names}; seed {seed}.", style="bold"))
-        try:
-            match.run()
-        except QuitMatch as q:
-            quit_why = q.why
-        st = match.state
+    if saved is not None and not _resume(match, saved, hands, record, console):  # (the reason printed)
+        return 2
+    quit_why, code = _play(match, game, players, seed, console)
+    st = match.state
     done["played"] = True
     if quit_why is not None:
         console.print(
@@ -458,34 +415,8 @@ def run_human(
             )
         )
     if record is not None and recorder is not None and recorder.hands:  # the one is made with the other
-        from mbrules.safe_output import OutputPathError
-
-        text = record_match(
-            recorder,
-            st,
-            ruleset,
-            options,
-            players,
-            seed,
-            out_dir=Path(os.path.realpath(record)).parent,
-            comments=[seats_comment(game, seats)],
-        )
-        try:
-            write_scenario_file(record, text, inputs, "--record")
-            done["recorded"] = True
-            again = (
-                ""
-                if st.is_terminal()
-                else ": the same command continues the match"
-                if quit_why is not None
-                else ": the same command with a larger --hands continues the match"
-            )
-            console.print(f"Recorded to {record}{again}.", markup=False, highlight=False)
-        except OutputPathError as e:
-            print(str(e), file=sys.stderr)
-            return 2
-        except OSError as e:
-            print(f"mbrules: cannot write {record}: {e.strerror or e}", file=sys.stderr)
+        match_args = (ruleset, options, players, seed)
+        if not _write_record(record, recorder, st, game, seats, match_args, inputs, done, console, quit_why):
             return 2
     if code == 130:
         print(
@@ -494,6 +425,130 @@ def run_human(
             file=sys.stderr,
         )
     return code
+
+
+def _window_console() -> Console:
+    """A console that reads the window's size at every redraw: an exported COLUMNS or LINES (a shell may
+    export the size it had when it started) would pin it, and a resized window would be drawn wrong."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    return Console(highlight=False, _environ=env)
+
+
+def _resume(
+    match: MatchDriver | HumanSession, saved: SavedMatch, hands: int | None, record: Path | None, console: Console
+) -> bool:
+    """Replay a saved match into ``match`` and say so to each human seat; False (the reason printed) when it
+    cannot go on: a damaged save, a match that is over, or as many hands as ``--hands`` already played."""
+    from .resume import ResumeError, replay_save
+
+    try:
+        match.hands_done = replay_save(saved, match.state)
+    except ResumeError as e:
+        print("\n".join(e.lines), file=sys.stderr)
+        return False
+    st = match.state
+    if st.is_terminal():
+        print(f"mbrules: --record {saved.file} saves a match that is over: {NEW_MATCH}", file=sys.stderr)
+        return False
+    if hands is not None and match.hands_done >= hands:
+        print(
+            f"mbrules: --record {saved.file} already holds {match.hands_done} finished hands, as many as "
+            f"--hands {hands}: give a larger --hands to go on, or {NEW_MATCH}",
+            file=sys.stderr,
+        )
+        return False
+    if st.hand_over and not st.legal_actions():
+        match.next_hand()
+    resumed = f"Resumed from {record}: the match goes on in hand {st.hand_no + 1}."
+    console.print(Text(resumed, style="bold"))
+    for p in match.humans:
+        match.notes[p] = [resumed]
+    return True
+
+
+def _play(
+    match: MatchDriver | HumanSession, game: Game, players: int, seed: int, console: Console
+) -> tuple[str | None, int]:
+    """Play the match (the full-screen game, or the prompt loop), saying who plays whom; why it was left
+    (None when played to its end) and the exit code (130 after Ctrl-C in the full-screen game)."""
+    rs = game.ruleset
+    names = ", ".join(game.player_names[p] for p in match.humans)
+    if not isinstance(match, HumanSession):  # full_screen
+        from .app import run_app
+
+        result = run_app(match)
+        quit_why = None
+        code = 0
+        if result != "over":
+            quit_why = "Ctrl-C" if result == "interrupted" else "you quit"
+            code = 130 if result == "interrupted" else 0
+        console.print(Text(f"{rs.name}: {plural(players, 'player')}, you played {names}; seed {seed}.", style="bold"))
+        if quit_why is None:
+            console.print(Text(result_sentence(game, match.state), style="bold"))
+        return quit_why, code
+    console.print(Text(f"{rs.name}: {plural(players, 'player')}, you play {names}; seed {seed}.", style="bold"))
+    try:
+        match.run()
+    except QuitMatch as q:
+        return q.why, 0
+    return None, 0
+
+
+def _write_record(
+    record: Path,
+    recorder: Recorder,
+    st: State,
+    game: Game,
+    seats: Sequence[str],
+    match_args: tuple[str, list[str], int, int],
+    inputs: list[Path],
+    done: dict[str, bool],
+    console: Console,
+    quit_why: str | None,
+) -> bool:
+    """Write the played hands to ``record`` whole (a scenario that continues the match) and say how it goes on;
+    False (the reason printed) when it cannot be written. ``match_args``: the ruleset as given, its options,
+    players, seed."""
+    import os
+
+    from mbrules.safe_output import OutputPathError
+    from mbrules.scenario.record import record_match, write_scenario_file
+
+    from .resume import seats_comment
+
+    ruleset, options, players, seed = match_args
+    text = record_match(
+        recorder,
+        st,
+        ruleset,
+        options,
+        players,
+        seed,
+        out_dir=Path(os.path.realpath(record)).parent,
+        comments=[seats_comment(game, seats)],
+    )
+    try:
+        write_scenario_file(record, text, inputs, "--record")
+        done["recorded"] = True
+        console.print(f"Recorded to {record}{_continue_words(st, quit_why)}.", markup=False, highlight=False)
+    except OutputPathError as e:
+        print(str(e), file=sys.stderr)
+        return False
+    except OSError as e:
+        print(f"mbrules: cannot write {record}: {e.strerror or e}", file=sys.stderr)
+        return False
+    return True
+
+
+def _continue_words(st: State, quit_why: str | None) -> str:
+    """How the recorded match goes on ("" when it is over)."""
+    if st.is_terminal():
+        return ""
+    if quit_why is not None:
+        return ": the same command continues the match"
+    return ": the same command with a larger --hands continues the match"
 
 
 NEW_MATCH = "give another --record file to start a new match"
