@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from typing import Any, Iterator
+from typing import Annotated, Iterator
 
 import typer
 
@@ -14,6 +14,7 @@ from mbrules.matches import base as _runs
 from mbrules._paths import install_hint
 
 from .common import EXIT_USAGE, check_range, fail
+from .inputs import MAX_GAMES, MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS
 
 WORKERS_HELP = (
     f"Worker processes (default: the CPUs, at most {_runs.WORKERS_CAP}); the figures are the same for any number."
@@ -30,15 +31,30 @@ ADDRESS_HELP = (
 )
 
 
-def workers_option() -> Any:
-    """The ``--workers`` option of every command that plays many matches (one default for all)."""
-    return typer.Option(None, "--workers", "-w", help=WORKERS_HELP, show_default=False)
+WorkersFlag = Annotated[int | None, typer.Option("--workers", "-w", help=WORKERS_HELP, show_default=False)]
+"""``--workers`` of every command that plays many matches (default None: :func:`resolve_workers`'s one default)."""
+BackendFlag = Annotated[str, typer.Option("--backend", help=BACKEND_HELP, metavar="local|ray")]
+"""``--backend`` (default ``local``), checked with ``--address`` by :func:`check_backend`."""
+AddressFlag = Annotated[str | None, typer.Option("--address", help=ADDRESS_HELP, metavar="HOST:PORT")]
+"""``--address`` (default None)."""
 
 
 def resolve_workers(workers: int | None) -> int:
     """``--workers`` as given, or the one default (:data:`mbrules.matches.DEFAULT_WORKERS`); out of range: exit 2."""
     workers = _runs.DEFAULT_WORKERS if workers is None else workers
     check_range("--workers", workers, 1, _runs.MAX_WORKERS)
+    return workers
+
+
+def check_run(games: int, min_games: int, workers: int | None, players: list[tuple[str, int]], seed: int) -> int:
+    """The numbers of a command that plays many matches, checked in one order (``--games`` from ``min_games``,
+    ``--workers``, each ``--players`` flag, ``--seed``): the first out of range is a usage error (exit 2).
+    Returns the workers to use (:func:`resolve_workers`)."""
+    check_range("--games", games, min_games, MAX_GAMES)
+    workers = resolve_workers(workers)
+    for flag, count in players:
+        check_range(flag, count, 1, MAX_PLAYERS)
+    check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
     return workers
 
 

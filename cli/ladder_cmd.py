@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Optional
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich import box
@@ -14,36 +14,57 @@ from rich.table import Table
 from mbrules.bots import UnknownBot, bot_names, check_bot, parse_bot
 from mbrules.text import plural
 
-from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
-from .common import EXIT_CHECK_FAILED, EXIT_USAGE, app, check_range, fail, fold, output_width, signals, text_console
+if TYPE_CHECKING:
+    from mbrules.engine import Game
+
+from .backends import AddressFlag, BackendFlag, WorkersFlag, check_backend, cluster_session, resolve_workers
+from .common import (
+    EXIT_CHECK_FAILED,
+    EXIT_USAGE,
+    SignalFlag,
+    app,
+    check_range,
+    fail,
+    fold,
+    output_width,
+    signals,
+    text_console,
+)
+from .flags import OptionsFlag, PlayersFlag, RulesetFlag
 from .inputs import DEFAULT_RULESET, MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, compile_game
 
 MAX_LADDER_BOTS = 16
 MAX_LADDER_GAMES = 1_000_000
 
 
-@app.command()
-def ladder(
-    bot: Optional[list[str]] = typer.Option(
-        None,
+_Bots = Annotated[
+    list[str] | None,
+    typer.Option(
         "--bot",
         "-b",
         help=f"A bot to rank ({', '.join(bot_names())}; parameters as name:key=value, e.g. expert:budget=100); "
         "give two or more.",
     ),
-    ruleset: str = typer.Option(DEFAULT_RULESET, "--ruleset", "-r", help="Bundled ruleset id or path to a YAML file."),
-    option: Optional[list[str]] = typer.Option(
-        None, "--option", "-o", help="Option id or path; repeat to apply several, in order."
-    ),
-    players: int = typer.Option(2, "--players", "-p", "-n", help="Number of players."),
-    games: int = typer.Option(50, "--games", "-g", help="Seeds per pair of bots; each is played in every seating."),
-    seed: int = typer.Option(
-        0, "--seed", "-s", help="Seed of the run: deal i is dealt from (seed, i), the same for every pair."
-    ),
-    workers: Optional[int] = workers_option(),
-    as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout."),
-    backend: str = typer.Option("local", "--backend", help=BACKEND_HELP, metavar="local|ray"),
-    address: Optional[str] = typer.Option(None, "--address", help=ADDRESS_HELP, metavar="HOST:PORT"),
+]
+_Games = Annotated[int, typer.Option("--games", "-g", help="Seeds per pair of bots; each is played in every seating.")]
+_Seed = Annotated[
+    int, typer.Option("--seed", "-s", help="Seed of the run: deal i is dealt from (seed, i), the same for every pair.")
+]
+_Json = Annotated[bool, typer.Option("--json", help="One JSON document on stdout.")]
+
+
+@app.command()
+def ladder(
+    bot: _Bots = None,
+    ruleset: RulesetFlag = DEFAULT_RULESET,
+    option: OptionsFlag = None,
+    players: PlayersFlag = 2,
+    games: _Games = 50,
+    seed: _Seed = 0,
+    workers: WorkersFlag = None,
+    as_json: _Json = False,
+    backend: BackendFlag = "local",
+    address: AddressFlag = None,
 ) -> None:
     """Round robin between bots: every pair plays the same deals with seats swapped.
 
@@ -51,7 +72,45 @@ def ladder(
 
     Example (about a minute of CPU): mbrules ladder --bot random --bot heuristic --bot expert -p 2 --games 4
     """
-    bots = list(bot or [])
+    bots, options = list(bot or []), list(option or [])
+    game, workers = _ladder_game(bots, ruleset, options, players, games, seed, workers, backend, address)
+    if not as_json:  # the size of the run up front; the bar adds the rate and the time left
+        _announce(game, bots, games, workers)
+    rep, stop = _run(game, bots, games, seed, workers, backend, address)
+    if rep["interrupted"]:
+        _say_interrupted(rep, stop)
+    if as_json:
+        settings = {
+            "ruleset": ruleset,
+            "ruleset_id": game.ruleset_id,
+            "options": options,
+            "players": players,
+            "games_per_pair": games,
+            "seed": seed,
+            "workers": workers,
+            "bots": bots,
+            "backend": backend,
+        }
+        sys.stdout.write(json.dumps({"settings": settings, **rep}, indent=2, ensure_ascii=False) + "\n")
+    else:
+        _print(game, rep, players, games, seed, workers)
+    if rep["interrupted"]:
+        raise typer.Exit(stop.exit_code)
+
+
+def _ladder_game(
+    bots: list[str],
+    ruleset: str,
+    options: list[str],
+    players: int,
+    games: int,
+    seed: int,
+    workers: int | None,
+    backend: str,
+    address: str | None,
+) -> tuple[Game, int]:
+    """The inputs checked (the first wrong one is a usage error, exit 2) and the game compiled: the game and
+    the workers to use."""
     if len(bots) < 2:
         fail("mbrules: give at least two --bot to rank (e.g. --bot random --bot heuristic)", EXIT_USAGE)
     check_range("--bot (count)", len(bots), 2, MAX_LADDER_BOTS, f"given 2 to {MAX_LADDER_BOTS} times")
@@ -63,10 +122,9 @@ def ladder(
             parse_bot(b)
     except UnknownBot as e:
         fail(f"mbrules: {e}", EXIT_USAGE)
-    options = list(option or [])
     check_range("--players", players, 1, MAX_PLAYERS)
     check_range("--games", games, 1, MAX_LADDER_GAMES)
-    workers = resolve_workers(workers)
+    workers_used = resolve_workers(workers)
     check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
     check_backend(backend, address)
     game = compile_game(ruleset, options, players, bots[:1])
@@ -81,25 +139,37 @@ def ladder(
             f"{game.sides}",
             EXIT_USAGE,
         )
+    return game, workers_used
 
-    from concurrent.futures.process import BrokenProcessPool
 
-    from mbrules.matches.ladder import BRADLEY_TERRY, METHOD_WORDS, run_ladder, seatings
-
-    from .reports import phase_progress, signal_name
+def _announce(game: Game, bots: list[str], games: int, workers: int) -> None:
+    """The size of the run on stderr, before it starts."""
+    from mbrules.matches.ladder import seatings
 
     n_pairs = len(bots) * (len(bots) - 1) // 2
     per = len(seatings(game, "a", "b"))
-    if not as_json:  # the size of the run up front; the bar below adds the rate and the time left
-        print(
-            fold(
-                f"ladder: {plural(n_pairs, 'pair')} x {plural(games, 'deal')} x {plural(per, 'seating')} = "
-                f"{plural(n_pairs * games * per, 'match', 'matches')} on {plural(workers, 'worker')}; the time "
-                "left shows once the first deals are in (Ctrl-C keeps the finished ones)",
-                output_width(sys.stderr),
-            ),
-            file=sys.stderr,
-        )
+    print(
+        fold(
+            f"ladder: {plural(n_pairs, 'pair')} x {plural(games, 'deal')} x {plural(per, 'seating')} = "
+            f"{plural(n_pairs * games * per, 'match', 'matches')} on {plural(workers, 'worker')}; the time "
+            "left shows once the first deals are in (Ctrl-C keeps the finished ones)",
+            output_width(sys.stderr),
+        ),
+        file=sys.stderr,
+    )
+
+
+def _run(
+    game: Game, bots: list[str], games: int, seed: int, workers: int, backend: str, address: str | None
+) -> tuple[dict[str, Any], SignalFlag]:
+    """The round robin, with a progress bar; Ctrl-C or SIGTERM keeps the deals finished. A worker that died:
+    exit 1, nothing reported."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    from mbrules.matches.ladder import run_ladder
+
+    from .reports import phase_progress
+
     try:
         with phase_progress("deals") as progress, signals(raising=False) as stop, cluster_session(backend):
             rep = run_ladder(
@@ -115,47 +185,61 @@ def ladder(
             )
     except BrokenProcessPool as e:
         fail(f"mbrules: a worker process stopped unexpectedly ({e}); nothing is reported", EXIT_CHECK_FAILED)
-    if rep["interrupted"]:
-        n, total = rep["deals_played"], rep["deals"]
-        print(
-            fold(
-                f"mbrules: interrupted after {n} of {plural(total, 'deal')} ({signal_name(stop.signum or 0)}); the "
-                "figures count those deals (the first of every pair, in seed order)",
-                output_width(sys.stderr),
-            ),
-            file=sys.stderr,
-        )
-    settings = {
-        "ruleset": ruleset,
-        "ruleset_id": game.ruleset_id,
-        "options": options,
-        "players": players,
-        "games_per_pair": games,
-        "seed": seed,
-        "workers": workers,
-        "bots": bots,
-        "backend": backend,
-    }
-    if as_json:
-        sys.stdout.write(json.dumps({"settings": settings, **rep}, indent=2, ensure_ascii=False) + "\n")
-        if rep["interrupted"]:
-            raise typer.Exit(stop.exit_code)
-        return
+    return rep, stop
+
+
+def _say_interrupted(rep: dict[str, Any], stop: SignalFlag) -> None:
+    """On stderr: how many deals the figures count after Ctrl-C or SIGTERM."""
+    from .reports import signal_name
+
+    n, total = rep["deals_played"], rep["deals"]
+    print(
+        fold(
+            f"mbrules: interrupted after {n} of {plural(total, 'deal')} ({signal_name(stop.signum or 0)}); the "
+            "figures count those deals (the first of every pair, in seed order)",
+            output_width(sys.stderr),
+        ),
+        file=sys.stderr,
+    )
+
+
+def _print(game: Game, rep: dict[str, Any], players: int, games: int, seed: int, workers: int) -> None:
+    """The terminal's report: the settings, the bots best first, each pair, the time taken."""
+    from mbrules.matches.ladder import METHOD_WORDS
+
     out = text_console()
     per = rep["seatings_per_seed"]
     out.print(
         f"{game.ruleset.name}; {plural(players, 'player')}; {plural(games, 'deal')} per pair x {plural(per, 'seating')}; seed {seed}",
         markup=False,
     )
+    _print_table(out, *_bots_table(rep))
+    out.print(f"Ratings: {METHOD_WORDS[rep['rating_method']]}.", markup=False)
+    _print_table(out, *_pairs_table(rep))
+    out.print("other: drawn, or unfinished at the ruleset's match.max_hands", markup=False)
+    out.print(f"{rep['seconds']:.1f} s on {plural(workers, 'worker')}", markup=False)
+    if rep["interrupted"]:
+        out.print(
+            f"Interrupted after {rep['deals_played']} of {plural(rep['deals'], 'deal')}: the figures above "
+            "count those deals.",
+            markup=False,
+        )
 
-    def table(title: str, columns: tuple[str, ...], names: int) -> Table:
-        t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
-        for k, col in enumerate(columns):
-            t.add_column(col, justify="left" if k < names else "right")
-        return t
+
+def _table(title: str, columns: tuple[str, ...], names: int) -> Table:
+    """A report table: the first ``names`` columns left-aligned, the figures right-aligned."""
+    t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    for k, col in enumerate(columns):
+        t.add_column(col, justify="left" if k < names else "right")
+    return t
+
+
+def _bots_table(rep: dict[str, Any]) -> tuple[Table, list[str]]:
+    """The bots, best rating first: the table, and the same as one line a bot (for a narrow console)."""
+    from mbrules.matches.ladder import BRADLEY_TERRY
 
     elo = rep["rating_method"] == BRADLEY_TERRY
-    t = table(
+    t = _table(
         "Ladder (best rating first)",
         ("bot", "matches", "wins", "win rate (95% CI)")
         + (("rating (Elo)",) if elo else ("rating mu", "sigma", "ordinal")),
@@ -179,9 +263,12 @@ def ladder(
                 else f"rating mu {ratings[0]}, sigma {ratings[1]}, ordinal {ratings[2]}"
             )
         )
-    _print_table(out, t, rows)
-    out.print(f"Ratings: {METHOD_WORDS[rep['rating_method']]}.", markup=False)
-    p = table(
+    return t, rows
+
+
+def _pairs_table(rep: dict[str, Any]) -> tuple[Table, list[str]]:
+    """Each pair's result: the table, and the same as one line a pair (for a narrow console)."""
+    p = _table(
         "Pairs (A's share of the pair's matches)",
         ("A", "B", "matches", "A won", "B won", "other", "A's share (95% CI)"),
         2,
@@ -202,16 +289,7 @@ def ladder(
             f"{r['a_wins']}, B won {r['b_wins']}, other {r['draws_or_unfinished']}; A's share "
             f"{_share(r['a_win_rate'], r['a_ci95'], True)}"
         )
-    _print_table(out, p, rows)
-    out.print("other: drawn, or unfinished at the ruleset's match.max_hands", markup=False)
-    out.print(f"{rep['seconds']:.1f} s on {plural(workers, 'worker')}", markup=False)
-    if rep["interrupted"]:
-        out.print(
-            f"Interrupted after {rep['deals_played']} of {plural(rep['deals'], 'deal')}: the figures above "
-            "count those deals.",
-            markup=False,
-        )
-        raise typer.Exit(stop.exit_code)
+    return p, rows
 
 
 def _share(rate: float | None, ci: list[float], named: bool = False) -> str:

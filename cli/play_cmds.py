@@ -7,7 +7,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Iterator, Sequence
 
 import typer
 from rich.console import Console
@@ -21,16 +21,28 @@ from mbrules.narrate import Narrator as Words, line_label
 
 if TYPE_CHECKING:
     from mbrules.matches.records import MatchRecord
+    from mbrules.matches.stats import MatchStats
+    from mbrules.scenario.record import Recorder
 
-from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
-from .common import EXIT_CHECK_FAILED, EXIT_USAGE, Interrupted, app, check_range, fail, signals, text_console
-from .reports import count_bar
+from .backends import AddressFlag, BackendFlag, WorkersFlag, check_backend, check_run, cluster_session
+from .common import (
+    EXIT_CHECK_FAILED,
+    EXIT_USAGE,
+    Interrupted,
+    SignalFlag,
+    app,
+    check_range,
+    fail,
+    signals,
+    text_console,
+)
+from .flags import OptionsFlag, PlayersFlag, RulesetFlag
+from .reports import count_bar, signal_name
 from .inputs import (
     BOTS_HELP,
     DEFAULT_BOT,
     DEFAULT_PLAYERS,
     DEFAULT_RULESET,
-    MAX_GAMES,
     MAX_HANDS_FLAG,
     MAX_PLAYERS,
     SEED_MAX,
@@ -103,38 +115,55 @@ def _result(game: Game, st: State) -> tuple[str, str]:
     return Words(game).result(st)
 
 
-@app.command()
-def play(
-    ruleset: str = typer.Option(DEFAULT_RULESET, "--ruleset", "-r", help="Bundled ruleset id or path to a YAML file."),
-    option: Optional[list[str]] = typer.Option(
-        None, "--option", "-o", help="Option id or path; repeat to apply several, in order."
-    ),
-    players: int = typer.Option(
-        DEFAULT_PLAYERS, "--players", "-p", "-n", help="Number of players (2, 3, 4 or 6 in the bundled editions)."
-    ),
-    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the match: the same seed gives the same game."),
-    bot: Optional[list[str]] = typer.Option(None, "--bot", "-b", help=BOTS_HELP.format(names=", ".join(bot_names()))),
-    hands: Optional[int] = typer.Option(
-        None, "--hands", "-k", help="Stop after K hands (default: play the whole match)."
-    ),
-    record: Optional[Path] = typer.Option(
-        None,
+BotsFlag = Annotated[list[str] | None, typer.Option("--bot", "-b", help=BOTS_HELP.format(names=", ".join(bot_names())))]
+"""``--bot`` of play and simulate: one bot for everybody or one per player."""
+# play's own flags
+_PlayPlayers = Annotated[
+    int, typer.Option("--players", "-p", "-n", help="Number of players (2, 3, 4 or 6 in the bundled editions).")
+]
+_MatchSeed = Annotated[int, typer.Option("--seed", "-s", help="Seed of the match: the same seed gives the same game.")]
+_Hands = Annotated[
+    int | None, typer.Option("--hands", "-k", help="Stop after K hands (default: play the whole match).")
+]
+_Record = Annotated[
+    Path | None,
+    typer.Option(
         "--record",
         help="Also write the game as a replayable scenario file; with --human it is a save, continued by the same command.",
     ),
-    as_json: bool = typer.Option(
-        False, "--json", help="One JSON document on stdout: every hand's score sheet, the match totals and result."
-    ),
-    human: Optional[list[str]] = typer.Option(
-        None,
+]
+_PlayJson = Annotated[
+    bool,
+    typer.Option("--json", help="One JSON document on stdout: every hand's score sheet, the match totals and result."),
+]
+_Human = Annotated[
+    list[str] | None,
+    typer.Option(
         "--human",
         help="Play this seat yourself in the terminal (p1, p2, ...); repeat for hot seat. Bots play the other seats.",
     ),
-    plain: bool = typer.Option(
-        False,
+]
+_Plain = Annotated[
+    bool,
+    typer.Option(
         "--plain",
         help="With --human: a prompt loop that prints each screen (scrollback, SSH, screen readers) instead of the full-screen game.",
     ),
+]
+
+
+@app.command()
+def play(
+    ruleset: RulesetFlag = DEFAULT_RULESET,
+    option: OptionsFlag = None,
+    players: _PlayPlayers = DEFAULT_PLAYERS,
+    seed: _MatchSeed = 0,
+    bot: BotsFlag = None,
+    hands: _Hands = None,
+    record: _Record = None,
+    as_json: _PlayJson = False,
+    human: _Human = None,
+    plain: _Plain = False,
 ) -> None:
     """Play a headless match between bots and tell it; with --human, play seats yourself.
 
@@ -149,34 +178,7 @@ def play(
     check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
     inputs: list[Path] = []
     game = compile_game(ruleset, options, players, bots, files_read=inputs)
-    if plain and not human:
-        fail("mbrules: --plain goes with --human (it is how a person's seat is shown)", EXIT_USAGE)
-    seats = _human_seats(game, human or [], as_json)  # before any file is checked: a usage error first
-    if seats and not plain:
-        try:
-            import textual  # noqa: F401  (extra "human")
-        except ImportError:
-            fail(
-                f"mbrules: the full-screen game needs Textual: {install_hint('human')} "
-                "(or add --plain for the prompt loop)",
-                EXIT_USAGE,
-            )
-    if record is not None:
-        from mbrules.safe_output import OutputPathError, check_output_file
-
-        try:  # before any game is played: never an input, a link, a FIFO, a device, a folder
-            check_output_file(record, inputs, "--record")
-        except OutputPathError as e:
-            fail(str(e), EXIT_USAGE)
-        if not seats:
-            from mbrules.tui.resume import is_saved_game
-
-            if is_saved_game(record):  # a person's saved game is continued by --human, never replaced
-                fail(
-                    f"mbrules: --record {record} holds a game saved by play --human (the same command continues "
-                    "it): give another --record file; it is left as it was",
-                    EXIT_USAGE,
-                )
+    seats = _check_people_and_record(game, human or [], plain, as_json, record, inputs)
     done: dict[str, bool] = {}
     try:
         with signals(raising=True):
@@ -202,7 +204,7 @@ def play(
             else:
                 _play(game, ruleset, options, players, seed, bots, hands, record, inputs, as_json, done)
     except Interrupted as e:
-        name = "SIGINT" if e.signum == 2 else "SIGTERM" if e.signum == 15 else f"signal {e.signum}"
+        name = signal_name(e.signum)
         what = "the match was not finished" if "played" not in done else "the output was cut short"
         if record is not None:
             what += (
@@ -214,6 +216,42 @@ def play(
             )
         print(f"mbrules: interrupted ({name}): {what}", file=sys.stderr)
         raise typer.Exit(e.exit_code)
+
+
+def _check_people_and_record(
+    game: Game, human: list[str], plain: bool, as_json: bool, record: Path | None, inputs: list[Path]
+) -> list[int]:
+    """--human, --plain and --record checked before any game is played (a usage error first, then the
+    files): the seats people play."""
+    if plain and not human:
+        fail("mbrules: --plain goes with --human (it is how a person's seat is shown)", EXIT_USAGE)
+    seats = _human_seats(game, human, as_json)  # before any file is checked: a usage error first
+    if seats and not plain:
+        try:
+            import textual  # noqa: F401  (extra "human")
+        except ImportError:
+            fail(
+                f"mbrules: the full-screen game needs Textual: {install_hint('human')} "
+                "(or add --plain for the prompt loop)",
+                EXIT_USAGE,
+            )
+    if record is not None:
+        from mbrules.safe_output import OutputPathError, check_output_file
+
+        try:  # before any game is played: never an input, a link, a FIFO, a device, a folder
+            check_output_file(record, inputs, "--record")
+        except OutputPathError as e:
+            fail(str(e), EXIT_USAGE)
+        if not seats:
+            from mbrules.tui.resume import is_saved_game
+
+            if is_saved_game(record):  # a person's saved game is continued by --human, never replaced
+                fail(
+                    f"mbrules: --record {record} holds a game saved by play --human (the same command continues "
+                    "it): give another --record file; it is left as it was",
+                    EXIT_USAGE,
+                )
+    return seats
 
 
 def _human_seats(game: Game, names: list[str], as_json: bool) -> list[int]:
@@ -265,13 +303,7 @@ def _play(
         st = play_match(game, seed, bots, max_hands=hands, observers=watchers)
     else:
         console = text_console()
-        rs = game.ruleset
-        console.print(f"{rs.name}", markup=False)
-        if rs.applied_options:
-            console.print(f"Options: {', '.join(rs.applied_options)}", markup=False)
-        sides = "; ".join(_side_label(game, s) for s in range(game.sides))
-        lineup = ", ".join(f"{p} {b}" for p, b in _bots_by_player(game, bots).items())
-        console.print(f"{plural(players, 'player')}, sides {sides}. Bots: {lineup}. Seed {seed}.", markup=False)
+        _tell_settings(console, game, players, seed, bots)
         narrator = Narrator(game, console)
         st = play_match(game, seed, bots, max_hands=hands, observers=[narrator, *watchers])
         console.rule("Result", style="bold")
@@ -279,89 +311,132 @@ def _play(
 
     done["played"] = True
     if record is not None and recorder is not None:  # the one is given with the other
-        from mbrules.scenario.record import record_match, write_scenario_file
-
-        text = record_match(
-            recorder, st, ruleset, options, players, seed, out_dir=Path(os.path.realpath(record)).parent
-        )
-        from mbrules.safe_output import OutputPathError
-
-        try:  # whole or not at all: a temporary file renamed over the target, checked again just before
-            write_scenario_file(record, text, inputs, "--record")
-            done["recorded"] = True
-        except OutputPathError as e:
-            fail(str(e), EXIT_USAGE)
-        except OSError as e:
-            fail(f"mbrules: cannot write {record}: {e.strerror or e}", EXIT_USAGE)
-
+        _write_record(recorder, st, ruleset, options, players, seed, record, inputs)
+        done["recorded"] = True
     if as_json:
-        names = game.side_names
-        result, _ = _result(game, st)
-        hands_doc = []
-        running = [0] * game.sides
-        for i, sheet in enumerate(st.hand_sheets):
-            running = [r + sheet[s]["total"] for s, r in enumerate(running)]
-            hands_doc.append(
-                {
-                    "hand": i + 1,
-                    "score_sheet": {
-                        names[s]: {line: sheet[s][line] for line in game.score_line_names} for s in range(game.sides)
-                    },
-                    "running_totals": {names[s]: running[s] for s in range(game.sides)},
-                }
-            )
-        doc = {
-            "settings": {
-                "ruleset": ruleset,
-                "ruleset_id": game.ruleset_id,
-                "options": options,
-                "applied_options": list(game.ruleset.applied_options),
-                "players": players,
-                "seed": seed,
-                "bots": _bots_by_player(game, bots),
-                # how the match ends (match.mode, its hands or points, the tie-break): what 'result' was judged by
-                "match": {
-                    "mode": game.match_mode,
-                    "target_points": game.target_points,
-                    "hands": game.match_hands,
-                    "tie_break": game.match_tie_break,
-                    "max_hands": game.max_hands,
-                },
-                "hands": hands,
-            },
-            "sides": {names[s]: [game.player_names[p] for p in game.side_players[s]] for s in range(game.sides)},
-            "hands": hands_doc,
-            "match_totals": {names[s]: st.match_totals[s] for s in range(game.sides)},
-            "result": result,
-            "winner": result if result != "unfinished" else None,
-            # why an unfinished match stopped: --hands, or the ruleset's match.max_hands bound
-            "stopped_by": (None if result != "unfinished" else "max_hands" if st.outcome is not None else "hands"),
-        }
+        doc = _match_document(game, st, ruleset, options, players, seed, bots, hands)
         sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
 
 
-@app.command()
-def simulate(
-    ruleset: str = typer.Option(DEFAULT_RULESET, "--ruleset", "-r", help="Bundled ruleset id or path to a YAML file."),
-    option: Optional[list[str]] = typer.Option(
-        None, "--option", "-o", help="Option id or path; repeat to apply several, in order."
-    ),
-    players: int = typer.Option(DEFAULT_PLAYERS, "--players", "-p", "-n", help="Number of players."),
-    games: int = typer.Option(100, "--games", "-g", help="Number of whole matches to play."),
-    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the run: game i is dealt from (seed, i)."),
-    workers: Optional[int] = workers_option(),
-    bot: Optional[list[str]] = typer.Option(None, "--bot", "-b", help=BOTS_HELP.format(names=", ".join(bot_names()))),
-    as_json: bool = typer.Option(
-        False, "--json", help="One JSON document on stdout with the statistics and throughput."
-    ),
-    out: Optional[Path] = typer.Option(
-        None,
+def _tell_settings(console: Console, game: Game, players: int, seed: int, bots: list[str]) -> None:
+    """The narrated match's first lines: the ruleset, its options, the sides, the bots and the seed."""
+    rs = game.ruleset
+    console.print(f"{rs.name}", markup=False)
+    if rs.applied_options:
+        console.print(f"Options: {', '.join(rs.applied_options)}", markup=False)
+    sides = "; ".join(_side_label(game, s) for s in range(game.sides))
+    lineup = ", ".join(f"{p} {b}" for p, b in _bots_by_player(game, bots).items())
+    console.print(f"{plural(players, 'player')}, sides {sides}. Bots: {lineup}. Seed {seed}.", markup=False)
+
+
+def _write_record(
+    recorder: Recorder,
+    st: State,
+    ruleset: str,
+    options: list[str],
+    players: int,
+    seed: int,
+    record: Path,
+    inputs: list[Path],
+) -> None:
+    """--record: the match as a replayable scenario file, whole or not at all (a temporary file renamed over
+    the target, checked again just before); a write that fails is a usage error."""
+    from mbrules.safe_output import OutputPathError
+    from mbrules.scenario.record import record_match, write_scenario_file
+
+    text = record_match(recorder, st, ruleset, options, players, seed, out_dir=Path(os.path.realpath(record)).parent)
+    try:
+        write_scenario_file(record, text, inputs, "--record")
+    except OutputPathError as e:
+        fail(str(e), EXIT_USAGE)
+    except OSError as e:
+        fail(f"mbrules: cannot write {record}: {e.strerror or e}", EXIT_USAGE)
+
+
+def _match_document(
+    game: Game,
+    st: State,
+    ruleset: str,
+    options: list[str],
+    players: int,
+    seed: int,
+    bots: list[str],
+    hands: int | None,
+) -> dict[str, Any]:
+    """play --json: the settings, the sides, every hand's score sheet with the running totals, the result."""
+    names = game.side_names
+    result, _ = _result(game, st)
+    hands_doc = []
+    running = [0] * game.sides
+    for i, sheet in enumerate(st.hand_sheets):
+        running = [r + sheet[s]["total"] for s, r in enumerate(running)]
+        hands_doc.append(
+            {
+                "hand": i + 1,
+                "score_sheet": {
+                    names[s]: {line: sheet[s][line] for line in game.score_line_names} for s in range(game.sides)
+                },
+                "running_totals": {names[s]: running[s] for s in range(game.sides)},
+            }
+        )
+    return {
+        "settings": {
+            "ruleset": ruleset,
+            "ruleset_id": game.ruleset_id,
+            "options": options,
+            "applied_options": list(game.ruleset.applied_options),
+            "players": players,
+            "seed": seed,
+            "bots": _bots_by_player(game, bots),
+            # how the match ends (match.mode, its hands or points, the tie-break): what 'result' was judged by
+            "match": {
+                "mode": game.match_mode,
+                "target_points": game.target_points,
+                "hands": game.match_hands,
+                "tie_break": game.match_tie_break,
+                "max_hands": game.max_hands,
+            },
+            "hands": hands,
+        },
+        "sides": {names[s]: [game.player_names[p] for p in game.side_players[s]] for s in range(game.sides)},
+        "hands": hands_doc,
+        "match_totals": {names[s]: st.match_totals[s] for s in range(game.sides)},
+        "result": result,
+        "winner": result if result != "unfinished" else None,
+        # why an unfinished match stopped: --hands, or the ruleset's match.max_hands bound
+        "stopped_by": (None if result != "unfinished" else "max_hands" if st.outcome is not None else "hands"),
+    }
+
+
+# simulate's own flags
+_SimGames = Annotated[int, typer.Option("--games", "-g", help="Number of whole matches to play.")]
+_RunSeed = Annotated[int, typer.Option("--seed", "-s", help="Seed of the run: game i is dealt from (seed, i).")]
+_SimJson = Annotated[
+    bool, typer.Option("--json", help="One JSON document on stdout with the statistics and throughput.")
+]
+_RecordsOut = Annotated[
+    Path | None,
+    typer.Option(
         "--out",
         help="Also write one record per game: FILE.jsonl (a match a line, "
         "hands nested) or FILE.csv (a hand a row). At most 1,000,000 games.",
     ),
-    backend: str = typer.Option("local", "--backend", help=BACKEND_HELP, metavar="local|ray"),
-    address: Optional[str] = typer.Option(None, "--address", help=ADDRESS_HELP, metavar="HOST:PORT"),
+]
+
+
+@app.command()
+def simulate(
+    ruleset: RulesetFlag = DEFAULT_RULESET,
+    option: OptionsFlag = None,
+    players: PlayersFlag = DEFAULT_PLAYERS,
+    games: _SimGames = 100,
+    seed: _RunSeed = 0,
+    workers: WorkersFlag = None,
+    bot: BotsFlag = None,
+    as_json: _SimJson = False,
+    out: _RecordsOut = None,
+    backend: BackendFlag = "local",
+    address: AddressFlag = None,
 ) -> None:
     """Play many matches between bots; show progress, then statistics (with 95% intervals) and throughput.
 
@@ -371,24 +446,69 @@ def simulate(
     """
     options = list(option or [])
     bots = list(bot or [DEFAULT_BOT])
-    check_range("--games", games, 1, MAX_GAMES)
-    workers = resolve_workers(workers)
-    check_range("--players", players, 1, MAX_PLAYERS)
-    check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
+    workers_used = check_run(games, 1, workers, [("--players", players)], seed)
     check_backend(backend, address)
     inputs: list[Path] = []
     game = compile_game(ruleset, options, players, bots, files_read=inputs)
     if out is not None:
         _check_records_out(out, inputs, games)
+    nodes: set[str] = set()
+    stats, seconds, stop = _simulate(game, bots, games, seed, workers_used, out, inputs, backend, address, nodes)
+    from mbrules.matches.stats import summary
 
+    report = summary(game, stats, seconds)
+    interrupted = stop.signum is not None
+    report["interrupted"] = interrupted
+    settings: dict[str, Any] = {
+        "ruleset": ruleset,
+        "ruleset_id": game.ruleset_id,
+        "options": options,
+        "players": players,
+        "games": games,
+        "seed": seed,
+        "workers": workers_used,
+        "bots": _bots_by_player(game, bots),
+        "backend": backend,
+    }
+    if backend == "ray":
+        report["cluster"] = {"address": address, "nodes_used": len(nodes)}  # where the tasks ran (not a figure)
+    if interrupted:
+        name = signal_name(stop.signum or 0)  # set: interrupted
+        n = stats.games
+        which = f"games 0 to {n - 1} of the seed, whole chunks merged in order" if n else "no game finished"
+        print(
+            f"mbrules: interrupted after {n} of {plural(games, 'game')} ({name}); the statistics count those {plural(n, 'game')} "
+            f"({which})",
+            file=sys.stderr,
+        )
+    if as_json:
+        sys.stdout.write(json.dumps({"settings": settings, **report}, indent=2, ensure_ascii=False) + "\n")
+    else:
+        _print_statistics(game, stats, report, settings)
+    if interrupted:
+        raise typer.Exit(stop.exit_code)
+
+
+def _simulate(
+    game: Game,
+    bots: list[str],
+    games: int,
+    seed: int,
+    workers: int,
+    out: Path | None,
+    inputs: list[Path],
+    backend: str,
+    address: str | None,
+    nodes: set[str],
+) -> tuple[MatchStats, float, SignalFlag]:
+    """The matches, with a progress bar, each chunk's records streamed to ``out``; Ctrl-C or SIGTERM stops the
+    workers and keeps the whole chunks. A worker that died: exit 1, nothing reported."""
     from concurrent.futures.process import BrokenProcessPool
 
     from mbrules.matches.simulation import simulate as run
-    from mbrules.matches.stats import summary
 
     with count_bar("simulating", "{:,.0f} games/s") as bar:
         task = bar.add_task("games", total=games)
-        nodes: set[str] = set()
         with signals(raising=False) as stop:  # Ctrl-C, SIGTERM: the workers are stopped, the whole chunks kept
             try:
                 with _records_file(out, inputs, game) as on_records:  # streamed, renamed into place at the end
@@ -413,42 +533,20 @@ def simulate(
                     "and nothing is reported",
                     EXIT_CHECK_FAILED,
                 )
-    report = summary(game, stats, seconds)
-    interrupted = stop.signum is not None
-    report["interrupted"] = interrupted
-    settings: dict[str, Any] = {
-        "ruleset": ruleset,
-        "ruleset_id": game.ruleset_id,
-        "options": options,
-        "players": players,
-        "games": games,
-        "seed": seed,
-        "workers": workers,
-        "bots": _bots_by_player(game, bots),
-        "backend": backend,
-    }
-    if backend == "ray":
-        report["cluster"] = {"address": address, "nodes_used": len(nodes)}  # where the tasks ran (not a figure)
-    if interrupted:
-        name = "SIGINT" if stop.signum == 2 else "SIGTERM" if stop.signum == 15 else f"signal {stop.signum}"
-        n = stats.games
-        which = f"games 0 to {n - 1} of the seed, whole chunks merged in order" if n else "no game finished"
-        print(
-            f"mbrules: interrupted after {n} of {plural(games, 'game')} ({name}); the statistics count those {plural(n, 'game')} "
-            f"({which})",
-            file=sys.stderr,
-        )
-    if as_json:
-        sys.stdout.write(json.dumps({"settings": settings, **report}, indent=2, ensure_ascii=False) + "\n")
-        if interrupted:
-            raise typer.Exit(stop.exit_code)
-        return
+    return stats, seconds, stop
+
+
+def _print_statistics(game: Game, stats: MatchStats, report: dict[str, Any], settings: dict[str, Any]) -> None:
+    """simulate's report on the terminal: the settings, every figure with its 95% interval and the throughput,
+    the mean score per hand of each line."""
+    games, seed, workers = settings["games"], settings["seed"], settings["workers"]
     con = text_console()
     con.print(
-        f"{game.ruleset.name}; {plural(players, 'player')}; bots: "
+        f"{game.ruleset.name}; {plural(settings['players'], 'player')}; bots: "
         + ", ".join(f"{p} {b}" for p, b in settings["bots"].items()),
         markup=False,
     )
+    interrupted = report["interrupted"]
     counted = (
         f"{stats.games} of {plural(games, 'match', 'matches')} (interrupted)"
         if interrupted
@@ -485,12 +583,12 @@ def simulate(
         markup=False,
     )
     m = _sides_table(game, "Mean score per hand, per side", "line")
-    for line in report['mean_score_per_line']:
+    for line in report["mean_score_per_line"]:
         m.add_row(
             line_label(line, game) if line != "total" else "Total",
             *(
                 "–"
-                if report['mean_score_per_line'][line][n] is None
+                if report["mean_score_per_line"][line][n] is None
                 else f"{report['mean_score_per_line'][line][n]:.1f}"
                 for n in game.side_names
             ),
@@ -501,7 +599,6 @@ def simulate(
             f"Interrupted after {stats.games} of {plural(games, 'game')}: the figures above count those games.",
             markup=False,
         )
-        raise typer.Exit(stop.exit_code)
 
 
 def _figure(value: float | None, ci: Sequence[float] | None, share: bool = False) -> tuple[str, str]:

@@ -16,7 +16,7 @@ from rich.console import Console
 if TYPE_CHECKING:
     from rich.progress import Progress
 
-from .common import EXIT_CHECK_FAILED, EXIT_USAGE, SignalFlag, fail, output_width
+from .common import EXIT_CHECK_FAILED, EXIT_USAGE, SignalFlag, fail, output_width, signals
 
 
 def signal_name(signum: int) -> str:
@@ -215,3 +215,24 @@ def report_run(out: str | None) -> Iterator[None]:
         raise typer.Exit(128 + e.signum)
     except OSError as e:
         fail(f"mbrules: cannot write the report in {out}: {e.strerror or e}", EXIT_USAGE)
+
+
+def check_folder_name(out: str | None) -> None:
+    """``--out`` of compare and sweep names a folder: an empty or blank one is a usage error (exit 2)."""
+    if out is not None and out.strip() == "":
+        fail("mbrules: --out needs a folder name (an empty one would write into the current folder)", EXIT_USAGE)
+
+
+@contextmanager
+def folder_run(
+    unit: str, out: str | None, backend: str
+) -> Iterator[tuple[Callable[[str, str, int, int], None], SignalFlag]]:
+    """How compare and sweep run: a progress bar a phase (counted in ``unit``), Ctrl-C and SIGTERM setting the
+    flag the run polls, each failure of the run or of its report folder as a sentence and the contract's code
+    (:func:`report_run`), the cluster's session and a refused default bot (:func:`refused_bots`)."""
+    from .backends import cluster_session
+
+    with phase_progress(unit) as progress:
+        with signals(raising=False) as stop, report_run(out):
+            with cluster_session(backend), refused_bots():
+                yield progress, stop

@@ -17,6 +17,7 @@ import typer
 if TYPE_CHECKING:
     from mbrules.ruleset import LoadReport, Ruleset
     from mbrules.ruleset.listing import Summary
+    from mbrules.ruleset.loader import Origin
 
 from .common import EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE, app, fail, fold
 
@@ -90,9 +91,7 @@ def rulesets_cmd(
     ] = False,
 ) -> None:
     """List the bundled rulesets, and the options by category, in a screen; --all: each with its one-line description, --long: with its description, source and exclusive groups."""
-    import textwrap
-
-    from mbrules.ruleset.listing import OPTION_CATEGORIES, bundled_folder, bundled_ids, summary  # no models
+    from mbrules.ruleset.listing import bundled_folder, bundled_ids, summary  # no models
 
     from .common import output_width
 
@@ -115,35 +114,21 @@ def rulesets_cmd(
                 ],
             }
         )
-        return
-    columns = output_width()
-    if not (every or long):
-        _print_rulesets_short(rulesets, options, columns)
-        return
+    elif every or long:
+        _print_rulesets_long(rulesets, options, output_width(), long)
+    else:
+        _print_rulesets_short(rulesets, options, output_width())
+
+
+def _print_rulesets_long(rulesets: list[Summary], options: list[Summary], columns: int, long: bool) -> None:
+    """``mbrules rulesets --all`` (each ruleset and option with its one-line description) or ``--long`` (each
+    option with its description, source and groups), the options by category."""
+    from mbrules.ruleset.listing import OPTION_CATEGORIES
+
     width = max((len(s.id) for s in rulesets + options), default=10) + 2
-
-    def entry(ident: str, lines: list[str]) -> None:
-        """An id, then its paragraphs wrapped in the column after it (an id too long for it: on its own line)."""
-        indent = " " * (2 + width)
-        column = max(20, columns - len(indent))
-        out: list[str] = []  # each line with its indent
-        for text in lines:
-            # a source's address or a test's name stays whole; a paragraph holding a word longer than the
-            # column takes the width under the id instead, so that no line passes the screen
-            wide = any(len(word) > column for word in text.split())
-            start = "    " if wide else indent
-            wrapped = textwrap.wrap(text, max(20, columns - len(start)), break_on_hyphens=False, break_long_words=False)
-            out += [start + line for line in wrapped or [""]]
-        if out[0].startswith(indent):
-            typer.echo(f"  {ident:<{width}}{out.pop(0)[len(indent) :]}")
-        else:
-            typer.echo(f"  {ident}")
-        for line in out:
-            typer.echo(line)
-
     typer.echo("Rulesets (mbrules show ID):")
     for s in rulesets:
-        entry(s.id, [s.name, s.description])
+        _entry(s.id, [s.name, s.description], width, columns)
     typer.echo("")
     typer.echo(fold("Options (--option ID), by what they change; two of one group cannot go together:", columns, 0))
     known = list(OPTION_CATEGORIES)
@@ -159,7 +144,7 @@ def rulesets_cmd(
                 lines.append(f"source: {s.source}")
             if long and s.groups:
                 lines.append(f"group: {', '.join(s.groups)}")
-            entry(s.id, lines)
+            _entry(s.id, lines, width, columns)
     if not long:
         typer.echo("")
         typer.echo(
@@ -170,6 +155,29 @@ def rulesets_cmd(
                 0,
             )
         )
+
+
+def _entry(ident: str, lines: list[str], width: int, columns: int) -> None:
+    """An id in a column ``width`` wide, then its paragraphs wrapped in the column after it, for ``columns``
+    (an id too long for it: on its own line)."""
+    import textwrap
+
+    indent = " " * (2 + width)
+    column = max(20, columns - len(indent))
+    out: list[str] = []  # each line with its indent
+    for text in lines:
+        # a source's address or a test's name stays whole; a paragraph holding a word longer than the
+        # column takes the width under the id instead, so that no line passes the screen
+        wide = any(len(word) > column for word in text.split())
+        start = "    " if wide else indent
+        wrapped = textwrap.wrap(text, max(20, columns - len(start)), break_on_hyphens=False, break_long_words=False)
+        out += [start + line for line in wrapped or [""]]
+    if out[0].startswith(indent):
+        typer.echo(f"  {ident:<{width}}{out.pop(0)[len(indent) :]}")
+    else:
+        typer.echo(f"  {ident}")
+    for line in out:
+        typer.echo(line)
 
 
 def _print_rulesets_short(rulesets: list[Summary], options: list[Summary], columns: int) -> None:
@@ -268,32 +276,34 @@ def show_cmd(
         else:
             typer.echo(fold(show_text(rs, players)), nl=False)
             if report is not None:
-                files = ", ".join(_shown_file(f) for f in report.files) + (", then --option" if option else "")
-                typer.echo("")
-                if changed:
-                    top = _shown_file(_own_files(report.files, len(option or []))[0])
-                    typer.echo(
-                        fold(
-                            f"What {top} and its options change (files in the order they were laid "
-                            f"down, later wins: {files}; --all lists every value)"
-                        )
-                    )
-                else:
-                    typer.echo(
-                        fold(
-                            f"Where each value comes from (files in the order they were laid down, later wins: {files})"
-                        )
-                    )
-                for o in origins:
-                    cite = f"  [{o.citation}]" if o.citation else ""
-                    typer.echo(
-                        fold(
-                            f"  {o.path} = {json.dumps(o.value, ensure_ascii=False)}  "
-                            f"({_shown_file(o.file)}:{o.line}:{o.col}){cite}"
-                        )
-                    )
+                _print_origins(report, origins, len(option or []), bool(changed))
     except UnsupportedPlayers as exc:
         fail(f"mbrules: {exc}", EXIT_USAGE)
+
+
+def _print_origins(report: LoadReport, origins: list[Origin], given_options: int, changed: bool) -> None:
+    """show --explain in text: the files in the order they were laid down, then each value with the file,
+    line and column that set it and its citation (``changed``: only what the named file and its options set)."""
+    files = ", ".join(_shown_file(f) for f in report.files) + (", then --option" if given_options else "")
+    typer.echo("")
+    if changed:
+        top = _shown_file(_own_files(report.files, given_options)[0])
+        typer.echo(
+            fold(
+                f"What {top} and its options change (files in the order they were laid "
+                f"down, later wins: {files}; --all lists every value)"
+            )
+        )
+    else:
+        typer.echo(fold(f"Where each value comes from (files in the order they were laid down, later wins: {files})"))
+    for o in origins:
+        cite = f"  [{o.citation}]" if o.citation else ""
+        typer.echo(
+            fold(
+                f"  {o.path} = {json.dumps(o.value, ensure_ascii=False)}  "
+                f"({_shown_file(o.file)}:{o.line}:{o.col}){cite}"
+            )
+        )
 
 
 def _shown_file(file: str) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console, JustifyMethod
@@ -14,141 +14,134 @@ from rich.console import Console, JustifyMethod
 from mbrules.bots import bot_names
 
 if TYPE_CHECKING:
+    from mbrules.engine import Game
     from mbrules.sweep.run import Sweep
+    from mbrules.sweep.values import Setting
 
-from .backends import ADDRESS_HELP, BACKEND_HELP, check_backend, cluster_session, resolve_workers, workers_option
-from .common import EXIT_CHECK_FAILED, EXIT_USAGE, app, check_range, fail, output_width, signals
+from .backends import AddressFlag, BackendFlag, WorkersFlag, check_backend, check_run
+from .common import EXIT_CHECK_FAILED, EXIT_USAGE, app, fail, output_width
+from .flags import PlayersFlag
 from .layout import fits, folded, print_lines, table, wrap
-from .reports import check_report_folder, end_run, phase_progress, refused_bots, report_run
-from .inputs import MAX_GAMES, MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, check_bot_count
+from .reports import check_folder_name, check_report_folder, end_run, folder_run
+from .inputs import check_bot_count
 
 DEFAULT_GAMES = 200
 
 
-@app.command()
-def sweep(
-    ruleset: str = typer.Argument(..., metavar="RULESET", help="A bundled ruleset id or a path to a YAML file."),
-    set_: Optional[list[str]] = typer.Option(
-        None,
+# sweep's own flags
+_Ruleset = Annotated[str, typer.Argument(metavar="RULESET", help="A bundled ruleset id or a path to a YAML file.")]
+_Set = Annotated[
+    list[str] | None,
+    typer.Option(
         "--set",
         help="PATH=VALUES: a value as 'mbrules show RULESET --explain' names it (player_counts.2.target, cards.stop.count, match.target_points, scoring.safe_trip, player_counts.*.target) and its values: a list (500,700,900) or a range FROM..TO:STEP (600..1400:100); at most 50. Repeat to move several values together, point by point (as many values each).",
     ),
-    option: Optional[list[str]] = typer.Option(
-        None, "--option", "-o", help="Option applied under every value (id or path); repeat, applied in order."
-    ),
-    players: int = typer.Option(2, "--players", "-p", "-n", help="Number of players."),
-    games: int = typer.Option(
-        DEFAULT_GAMES, "--games", "-g", help="Matches per value (every value dealt the same seeds)."
-    ),
-    metric: Optional[list[str]] = typer.Option(
-        None,
+]
+_Options = Annotated[
+    list[str] | None,
+    typer.Option("--option", "-o", help="Option applied under every value (id or path); repeat, applied in order."),
+]
+_Games = Annotated[int, typer.Option("--games", "-g", help="Matches per value (every value dealt the same seeds).")]
+_Metric = Annotated[
+    list[str] | None,
+    typer.Option(
         "--metric",
         "-m",
         help="A metric drawn as a response curve (default turns_per_hand and hands_per_match); repeat. Every metric is in the JSON and the report.",
     ),
-    target: Optional[str] = typer.Option(
-        None,
+]
+_Target = Annotated[
+    str | None,
+    typer.Option(
         "--target",
         help="METRIC=VALUE (e.g. turns_per_hand=60; a share in percent, 0 to 100: first_side_win_share=55 or =55% is 55%, =1 is 1%): names the values whose 95% interval holds it, and the closest.",
     ),
-    bot: Optional[list[str]] = typer.Option(
-        None,
+]
+_Bots = Annotated[
+    list[str] | None,
+    typer.Option(
         "--bot",
         "-b",
         help="One bot for everybody, or one per player (default heuristic). Bots: " + ", ".join(bot_names()) + ".",
     ),
-    seed: int = typer.Option(0, "--seed", "-s", help="Seed: match i of every value is dealt from (seed, i)."),
-    workers: Optional[int] = workers_option(),
-    as_json: bool = typer.Option(
-        False,
+]
+_Seed = Annotated[int, typer.Option("--seed", "-s", help="Seed: match i of every value is dealt from (seed, i).")]
+_Json = Annotated[
+    bool,
+    typer.Option(
         "--json",
         help="One JSON document on stdout: headline (at most three sentences), summary (the trends in words), points (one per value, each with every metric and its 95% interval), trend, target.",
     ),
-    out: Optional[str] = typer.Option(
-        None,
+]
+_Out = Annotated[
+    str | None,
+    typer.Option(
         "--out",
         help="Folder to write the report in (created if missing): index.html, response.png, response.svg, points.csv, sweep.json.",
     ),
-    no_charts: bool = typer.Option(False, "--no-charts", help="With --out: no charts (no matplotlib needed)."),
-    backend: str = typer.Option("local", "--backend", help=BACKEND_HELP, metavar="local|ray"),
-    address: Optional[str] = typer.Option(None, "--address", help=ADDRESS_HELP, metavar="HOST:PORT"),
+]
+_NoCharts = Annotated[bool, typer.Option("--no-charts", help="With --out: no charts (no matplotlib needed).")]
+
+
+@app.command()
+def sweep(
+    ruleset: _Ruleset,
+    set_: _Set = None,
+    option: _Options = None,
+    players: PlayersFlag = 2,
+    games: _Games = DEFAULT_GAMES,
+    metric: _Metric = None,
+    target: _Target = None,
+    bot: _Bots = None,
+    seed: _Seed = 0,
+    workers: WorkersFlag = None,
+    as_json: _Json = False,
+    out: _Out = None,
+    no_charts: _NoCharts = False,
+    backend: BackendFlag = "local",
+    address: AddressFlag = None,
 ) -> None:
     """Sweep a ruleset value over paired matches and see the response: which value gives what.
 
     Each value is the ruleset patched in memory and checked as a file would be (an invalid one is refused before any match, exit 2). Opens with at most three sentences (what the value does to hand length, trips, shutouts, who wins, points; clearly or not shown), then the trends in words and a table: each value with the chosen metrics and their 95% intervals. Ctrl-C keeps the matches every value finished (exit 130). Example: mbrules sweep winning-moves -p 2 --set player_counts.2.target=500..900:200 --games 200 --out sweep/
     """
-    from mbrules.bots import UnknownBot, check_bot, check_bots
-    from mbrules.ruleset import RulesetError
-    from mbrules.sweep import SetError
-    from mbrules.sweep.run import build_settings, check_metrics, compile_points, parse_target
-
     opts = list(option or [])
     bots = list(bot or ["heuristic"])
-    check_range("--games", games, 2, MAX_GAMES)
-    workers = resolve_workers(workers)
-    check_range("--players", players, 1, MAX_PLAYERS)
-    check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
+    workers_used = check_run(games, 2, workers, [("--players", players)], seed)
     check_backend(backend, address)
-    if out is not None and out.strip() == "":
-        fail("mbrules: --out needs a folder name (an empty one would write into the current folder)", EXIT_USAGE)
-    try:
-        for b in bots:
-            check_bot(b)
-    except UnknownBot as e:
-        fail(f"mbrules: {e}", EXIT_USAGE)
-    check_bot_count(bots, players)
+    check_folder_name(out)
     inputs: list[Path] = []
-    try:
-        check_metrics(metric or [])
-        if target is not None:
-            parse_target(target)
-        settings = build_settings(ruleset, opts, players, set_ or [])
-        points = compile_points(ruleset, opts, players, settings, inputs)  # every value checked before any match
-    except SetError as e:
-        fail(str(e), EXIT_USAGE)
-    except RulesetError as e:
-        fail(e.lines, EXIT_USAGE if e.usage else EXIT_CHECK_FAILED)
-    except OSError as e:
-        fail(f"mbrules: cannot read {ruleset}: {e.strerror or e}", EXIT_USAGE)
-    from mbrules.sweep.values import point_label
-
-    for j, game in enumerate(points):
-        try:  # every bot against every value (a learned bot's model), before any match
-            check_bots(bots, [game])
-        except UnknownBot as e:
-            fail(f"mbrules: --set {point_label(settings, j)}: {e}", EXIT_USAGE)
+    settings, points = _points(ruleset, opts, players, set_ or [], bots, metric or [], target, inputs)
+    _check_bots_fit(bots, settings, points)
     if out is not None:
         from mbrules.sweep.report import check_out
 
         check_report_folder(check_out, out, inputs, not no_charts)
+    from mbrules.sweep import SetError, run_sweep
 
-    from mbrules.sweep import run_sweep
-
-    with phase_progress("seeds") as progress:
-        with signals(raising=False) as stop, report_run(out):
-            try:
-                with cluster_session(backend), refused_bots():
-                    sw = run_sweep(
-                        ruleset,
-                        set_ or [],
-                        options=opts,
-                        players=players,
-                        games=games,
-                        seed=seed,
-                        bots=bots,
-                        metrics=metric or [],
-                        target=target,
-                        workers=workers,
-                        out=out,
-                        charts=not no_charts,
-                        inputs=inputs,
-                        progress=progress,
-                        should_stop=stop,
-                        backend=backend,
-                        address=address,
-                    )
-            except SetError as e:
-                fail(str(e), EXIT_USAGE)
+    with folder_run("seeds", out, backend) as (progress, stop):
+        try:
+            sw = run_sweep(
+                ruleset,
+                set_ or [],
+                options=opts,
+                players=players,
+                games=games,
+                seed=seed,
+                bots=bots,
+                metrics=metric or [],
+                target=target,
+                workers=workers_used,
+                out=out,
+                charts=not no_charts,
+                inputs=inputs,
+                progress=progress,
+                should_stop=stop,
+                backend=backend,
+                address=address,
+            )
+        except SetError as e:
+            fail(str(e), EXIT_USAGE)
     doc = sw.document()
     end_run(
         doc,
@@ -160,6 +153,57 @@ def sweep(
         out,
         sw.written,
     )
+
+
+def _points(
+    ruleset: str,
+    opts: list[str],
+    players: int,
+    sets: list[str],
+    bots: list[str],
+    metrics: list[str],
+    target: str | None,
+    inputs: list[Path],
+) -> tuple[list[Setting], list[Game]]:
+    """The bots named, the metrics and the target read, and every value's game compiled and checked before
+    any match (``inputs``: every file read): the settings and the games. The first error: exit 2 (an
+    invalid ruleset: 1)."""
+    from mbrules.bots import UnknownBot, check_bot
+    from mbrules.ruleset import RulesetError
+    from mbrules.sweep import SetError
+    from mbrules.sweep.run import build_settings, check_metrics, compile_points, parse_target
+
+    try:
+        for b in bots:
+            check_bot(b)
+    except UnknownBot as e:
+        fail(f"mbrules: {e}", EXIT_USAGE)
+    check_bot_count(bots, players)
+    try:
+        check_metrics(metrics)
+        if target is not None:
+            parse_target(target)
+        settings = build_settings(ruleset, opts, players, sets)
+        points = compile_points(ruleset, opts, players, settings, inputs)  # every value checked before any match
+    except SetError as e:
+        fail(str(e), EXIT_USAGE)
+    except RulesetError as e:
+        fail(e.lines, EXIT_USAGE if e.usage else EXIT_CHECK_FAILED)
+    except OSError as e:
+        fail(f"mbrules: cannot read {ruleset}: {e.strerror or e}", EXIT_USAGE)
+    return settings, points
+
+
+def _check_bots_fit(bots: list[str], settings: list[Setting], points: list[Game]) -> None:
+    """Every bot against every value (a learned bot's model), before any match."""
+    from mbrules.bots import UnknownBot, check_bots
+    from mbrules.sweep.values import point_label
+
+    for j, game in enumerate(points):
+        try:
+            check_bots(bots, [game])
+        except UnknownBot as e:
+            fail(f"mbrules: --set {point_label(settings, j)}: {e}", EXIT_USAGE)
 
 
 def _print(sw: Sweep, doc: dict[str, Any], out: str | None) -> None:

@@ -8,7 +8,7 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Annotated, Any, Iterator
 
 import typer
 
@@ -18,6 +18,7 @@ from mbrules.bots.training import MAX_POSITIONS, MAX_POSITIONS_LIMIT  # (numpy i
 
 from .common import EXIT_USAGE, Interrupted, SignalFlag, app, check_range, fail, signals, text_console
 from .reports import count_bar
+from .flags import OptionsFlag, PlayersFlag, RulesetArgument
 from .inputs import MAX_PLAYERS, SEED_MAX, SEED_MIN, SEED_WORDS, compile_game
 
 MAX_TRAIN_GAMES = 1_000_000
@@ -45,32 +46,43 @@ def _stop_where_it_is(stop: SignalFlag) -> Iterator[None]:
             signal.signal(s, h)
 
 
-@app.command()
-def train(
-    ruleset: str = typer.Argument(..., help="Bundled ruleset id or path to a YAML file.", metavar="RULESET"),
-    option: Optional[list[str]] = typer.Option(
-        None, "--option", "-o", help="Option id or path; repeat to apply several, in order."
-    ),
-    players: int = typer.Option(..., "--players", "-p", "-n", help="Number of players."),
-    out: Path = typer.Option(..., "--out", help="The model file to write (JSON), whole or not at all."),
-    games: int = typer.Option(1000, "--games", "-g", help="Self-play matches to learn from."),
-    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the run: match i is dealt from (seed, i)."),
-    kind: str = typer.Option(
-        "linear",
+_ModelOut = Annotated[Path, typer.Option("--out", help="The model file to write (JSON), whole or not at all.")]
+_Games = Annotated[int, typer.Option("--games", "-g", help="Self-play matches to learn from.")]
+_Seed = Annotated[int, typer.Option("--seed", "-s", help="Seed of the run: match i is dealt from (seed, i).")]
+_Kind = Annotated[
+    str,
+    typer.Option(
         "--kind",
         help="The value's form: linear (ridge regression, the default) or "
         "mlp (a small network; needs numpy to play) or trees (gradient-boosted trees, pure Python to play).",
         metavar="linear|mlp|trees",
     ),
-    max_positions: int = typer.Option(
-        MAX_POSITIONS,
+]
+_MaxPositions = Annotated[
+    int,
+    typer.Option(
         "--max-positions",
         help=f"Memory bound: the positions kept for the "
         f"fit (8 bytes a feature: about 160 MB at 2 players for the default; at most "
         f"{MAX_POSITIONS_LIMIT:,}); past it a uniform sample of every position, seeded. "
         "Memory does not grow with --games.",
     ),
-    as_json: bool = typer.Option(False, "--json", help="One JSON document on stdout: the training's figures."),
+]
+_Json = Annotated[bool, typer.Option("--json", help="One JSON document on stdout: the training's figures.")]
+
+
+@app.command()
+def train(
+    ruleset: RulesetArgument,
+    *,  # the flags in the order help lists them, the required ones among them
+    option: OptionsFlag = None,
+    players: PlayersFlag,
+    out: _ModelOut,
+    games: _Games = 1000,
+    seed: _Seed = 0,
+    kind: _Kind = "linear",
+    max_positions: _MaxPositions = MAX_POSITIONS,
+    as_json: _Json = False,
 ) -> None:
     """Learn a value model for the learned bot (--bot learned:model=FILE) from self-play.
 
@@ -81,13 +93,64 @@ def train(
     Example: mbrules train winning-moves -p 2 --games 200 --out wm2.json, then mbrules play -p 2 --bot learned:model=wm2.json
     """
     options = list(option or [])
+    inputs: list[Path] = []
+    game = _training_game(ruleset, options, players, games, seed, kind, max_positions, out, inputs)
+    doc, stop, seconds, cpu_seconds = _train_and_write(game, options, games, seed, kind, max_positions, out, inputs)
+    if stop.signum is not None:  # it came while the file was written: the model is whole, the exit says so
+        print(f"mbrules: interrupted; {out} was written whole before the signal took effect", file=sys.stderr)
+        raise typer.Exit(stop.exit_code)
+    figures = dict(doc["training"])
+    figures.update(
+        {
+            "out": str(out),
+            "ruleset": game.ruleset_id,
+            "options": options,
+            "players": players,
+            "seconds": seconds,
+            "cpu_seconds": cpu_seconds,
+        }
+    )
+    if as_json:
+        sys.stdout.write(json.dumps(figures, indent=2, ensure_ascii=False) + "\n")
+        return
+    con = text_console()
+    con.print(
+        f"{game.ruleset.name}; {players} players: a {kind} value from {games} self-play matches "
+        f"({figures['positions']:,} positions), seed {seed}",
+        markup=False,
+    )
+    con.print(
+        f"held-out fit: R² {figures['r2_held_out']}, RMSE {figures['rmse_held_out']} points a hand "
+        f"({figures['held_out']:,} positions)",
+        markup=False,
+    )
+    con.print(
+        f"wrote {out} in {figures['seconds']} s ({figures['cpu_seconds']} s of CPU); "
+        f"play it with --bot learned:model={out}",
+        markup=False,
+    )
+
+
+def _training_game(
+    ruleset: str,
+    options: list[str],
+    players: int,
+    games: int,
+    seed: int,
+    kind: str,
+    max_positions: int,
+    out: Path,
+    inputs: list[Path],
+) -> Game:
+    """The inputs checked and the game compiled (``inputs``: every file read), before any match: the first
+    wrong one, a model file that may not be written there, memory that cannot hold the bound or no
+    scikit-learn is a usage error (exit 2); an invalid ruleset exits 1."""
     check_range("--players", players, 1, MAX_PLAYERS)
     check_range("--games", games, 1, MAX_TRAIN_GAMES)
     check_range("--seed", seed, SEED_MIN, SEED_MAX, SEED_WORDS)
     check_range("--max-positions", max_positions, 1_000, MAX_POSITIONS_LIMIT)
     if kind not in KINDS:
         fail(f"mbrules: --kind must be linear, mlp or trees (got {kind[:30]})", EXIT_USAGE)
-    inputs: list[Path] = []
     game = compile_game(ruleset, options, players, ["heuristic"], files_read=inputs)
     if game.sides < 2:
         from mbrules.text import plural
@@ -98,7 +161,7 @@ def train(
             EXIT_USAGE,
         )
     _refuse_what_memory_cannot_hold(game, max_positions)
-    from mbrules.safe_output import OutputPathError, check_output_file, write_file_atomic
+    from mbrules.safe_output import OutputPathError, check_output_file
 
     try:
         check_output_file(out, inputs, "--out")
@@ -108,8 +171,24 @@ def train(
         import sklearn  # noqa: F401
     except ImportError:
         fail(f"mbrules: training needs scikit-learn: {install_hint('learn')}", EXIT_USAGE)
+    return game
 
+
+def _train_and_write(
+    game: Game,
+    options: list[str],
+    games: int,
+    seed: int,
+    kind: str,
+    max_positions: int,
+    out: Path,
+    inputs: list[Path],
+) -> tuple[dict[str, Any], SignalFlag, float, float]:
+    """Self-play with a progress bar, the fit, then the model file written whole (SIGINT and SIGTERM held
+    meanwhile): the model's document, the signal flag, the seconds and CPU seconds it took. A signal before the write: nothing is written,
+    exit 130 or 143."""
     from mbrules.bots.training import TrainingStopped, train as run
+    from mbrules.safe_output import OutputPathError, write_file_atomic
 
     t0, c0 = time.monotonic(), time.process_time()
     with count_bar("self-play", "{:,.1f} matches/s") as bar:
@@ -143,39 +222,7 @@ def train(
                 fail(str(e), EXIT_USAGE)
             except OSError as e:
                 fail(f"mbrules: cannot write {out}: {e.strerror or e}", EXIT_USAGE)
-    if stop.signum is not None:  # it came while the file was written: the model is whole, the exit says so
-        print(f"mbrules: interrupted; {out} was written whole before the signal took effect", file=sys.stderr)
-        raise typer.Exit(stop.exit_code)
-    figures = dict(doc["training"])
-    figures.update(
-        {
-            "out": str(out),
-            "ruleset": game.ruleset_id,
-            "options": options,
-            "players": players,
-            "seconds": round(time.monotonic() - t0, 1),
-            "cpu_seconds": round(time.process_time() - c0, 1),
-        }
-    )
-    if as_json:
-        sys.stdout.write(json.dumps(figures, indent=2, ensure_ascii=False) + "\n")
-        return
-    con = text_console()
-    con.print(
-        f"{game.ruleset.name}; {players} players: a {kind} value from {games} self-play matches "
-        f"({figures['positions']:,} positions), seed {seed}",
-        markup=False,
-    )
-    con.print(
-        f"held-out fit: R² {figures['r2_held_out']}, RMSE {figures['rmse_held_out']} points a hand "
-        f"({figures['held_out']:,} positions)",
-        markup=False,
-    )
-    con.print(
-        f"wrote {out} in {figures['seconds']} s ({figures['cpu_seconds']} s of CPU); "
-        f"play it with --bot learned:model={out}",
-        markup=False,
-    )
+    return doc, stop, round(time.monotonic() - t0, 1), round(time.process_time() - c0, 1)
 
 
 def _refuse_what_memory_cannot_hold(game: Game, max_positions: int) -> None:

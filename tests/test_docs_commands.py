@@ -63,33 +63,46 @@ def page_commands(page: Path) -> list[tuple[str, int]]:
 
 
 CHEAP_BOTS = {"expert": "expert:budget=1,width=1", "learned": "learned:worlds=1"}
+# the options that set how much a command plays, each at its smallest useful size (the page's own 0 kept:
+# "none of that part" is the command's form, not its size); a page's `--restricted-games 2000` ran 2,000
+# matches per arm in the test (issue 46: that line alone cost minutes)
+SIZES = {
+    "--games": None,
+    "-g": None,
+    "--workers": "1",
+    "-w": "1",
+    "--skill-games": "2",
+    "--restricted-games": "2",
+    "--robust-games": "2",
+}
+GAMES = {"ladder": "1", "train": "3"}
 
 
 def small(line: str) -> list[str]:
     """The arguments of a documented line, made cheap: --games 2 (1 for ladder and 3 for train),
-    --workers 1, the search bots at their smallest budget, compare without its slow lineups (the
-    cheap ladder rungs and restricted play run); what it writes goes to the page's folder."""
+    --workers 1, compare's other parts at 2 matches (those a page turns off stay off; its slow lineups
+    off unless the page asks), the search bots at their smallest budget; what it writes goes to the
+    page's folder."""
     cmd = shlex.split(PREFIX.sub("", line.split(" #")[0]))
     name = cmd[0]
-    args = []
-    skip = False
+    args: list[str] = []
     for i, a in enumerate(cmd):
-        if skip:
-            skip = False
-            continue
-        if a in ("--games", "-g", "--workers"):
-            skip = True
-            continue
-        if i > 0 and cmd[i - 1] in ("--bot", "-b") and a in CHEAP_BOTS:
+        if i > 0 and cmd[i - 1] in SIZES:
+            given = SIZES[cmd[i - 1]] or GAMES.get(name, "2")
+            a = a if a == "0" else given
+        elif i > 0 and cmd[i - 1] in ("--bot", "-b") and a in CHEAP_BOTS:
             a = CHEAP_BOTS[a]
         args.append(a)
-    if name in ("simulate", "compare", "sweep", "ladder", "train"):
-        args += ["--games", {"ladder": "1", "train": "3"}.get(name, "2")]
+    extra = {"--games": GAMES.get(name, "2")} if name in ("simulate", "compare", "sweep", "ladder", "train") else {}
     if name in ("simulate", "compare", "sweep", "ladder"):
-        args += ["--workers", "1"]
+        extra["--workers"] = "1"
     if name == "compare":
-        args += ["--skill-games", "2", "--robust-games", "0"] + (["--no-charts"] if "--out" in args else [])
-    if name == "sweep" and "--out" in args:
+        extra |= {"--skill-games": "2", "--robust-games": "0"}
+    short = {"--games": "-g", "--workers": "-w"}
+    for opt, value in extra.items():
+        if opt not in args and short.get(opt) not in args:
+            args += [opt, value]
+    if name in ("compare", "sweep") and "--out" in args and "--no-charts" not in args:
         args.append("--no-charts")
     return args
 

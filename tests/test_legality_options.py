@@ -230,6 +230,40 @@ def test_undiscardable_kinds_never_leave_a_player_without_a_move(tmp_path):
     api_test(game, matches=2)
 
 
+def test_a_ruleset_may_keep_the_karma_cards_from_the_discard_pile(tmp_path):
+    """play.undiscardable names kinds of card, and karma (False Virtue, option karma) is one of the five: a
+    ruleset may keep it as safeties-not-discardable keeps safeties (the engine reads the kind of each card).
+    A player holding False Virtue and any other card never discards it; show says so; every API check
+    passes (a hand of False Virtues only may still be discarded: never a player without a move)."""
+    from mbrules.vocab import DISCARD
+
+    path = write(
+        tmp_path,
+        "id: keep-virtue\nname: Keep False Virtue\nextends: winning-moves\noptions: [karma]\nplay:\n"
+        "  undiscardable: {value: [karma], decided: a test}\n",
+    )
+    game = mbrules.load_game(path, players=3)
+    virtue = game.card_ids.index("false_virtue")
+    rng, held = random.Random(2), 0
+    for seed in range(4):
+        st = game.new_match(seed)
+        while not st.hand_over:  # a hand each
+            legal = st.legal_actions()
+            hand = st.observation(st.current_player).hand
+            thrown = any(a.op == DISCARD and a.card_index == virtue for a in legal)
+            if virtue in hand and any(a.op == DISCARD for a in legal):
+                if any(c != virtue for c in hand):
+                    held += 1
+                    assert not thrown
+                else:  # nothing but False Virtues: discarded all the same (a move is never taken away)
+                    assert thrown
+            st.apply(rng.choice(legal))
+    assert held  # the deals put a False Virtue in a hand that discarded
+    out = CliRunner().invoke(app, ["show", str(path)], env={"COLUMNS": "240"}).stdout
+    assert "cards that may never be discarded: karma cards" in out
+    api_test(game, matches=1)
+
+
 @pytest.mark.slow  # 8 options x 4 table sizes x 2 random matches through every API check (about 40 s of CPU)
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
 @pytest.mark.parametrize("option", sorted(CHANGES))

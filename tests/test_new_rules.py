@@ -154,6 +154,31 @@ def test_show_says_a_table_of_four_cars_without_a_reshuffle_rarely_finishes_and_
     assert doc["players"]["warning"] is None  # PlayAural reshuffles
 
 
+def test_show_warns_that_karma_at_fewer_than_three_sides_is_not_playaurals():
+    """PlayAural's prestart_validate refuses a karma table of fewer than three teams; mbrules plays karma at
+    two sides as at three (the karma ruling, docs/conformance.md). show says so, as it says a table that
+    departs from what its source plays: in the karma section (naming the counts) and at such a table (-p)."""
+    out = _cli("show", "winning-moves", "--option", "karma").stdout
+    karma = out[out.index("\nKarma\n") :]
+    assert (
+        "  warning: karma with 2 or 4 players (fewer than three sides) is not PlayAural's, which refuses such a table; "
+        "at two sides mbrules plays it as at three" in karma
+    )
+    assert "3 or 6 players play it as PlayAural does" in karma
+    at_two = _cli("show", "winning-moves", "--option", "karma", "-p", "2").stdout
+    assert "\n  warning: karma with 2 players (fewer than three sides)" in at_two.split("With 2 players")[1]
+    assert (
+        "warning: karma" not in _cli("show", "winning-moves", "--option", "karma", "-p", "3").stdout.split("With 3")[1]
+    )
+    sides = _cli("show", "winning-moves", "--option", "karma", "--option", "three-vs-three").stdout
+    assert "karma with 2, 4 or 6 players (fewer than three sides)" in sides and "3 players play it as" in sides
+    assert "warning: karma" not in _cli("show", "winning-moves", "-p", "2").stdout  # karma off: nothing to say
+    import json
+
+    doc = json.loads(_cli("show", "winning-moves", "--option", "karma", "-p", "4", "--json").stdout)
+    assert doc["players"]["warning"].startswith("karma with 4 players (fewer than three sides)")
+
+
 @pytest.mark.parametrize(
     "args",
     [

@@ -141,3 +141,34 @@ def test_train_reports_within_the_width(tmp_path):
     out = _run(60, "train", "winning-moves", "-p", "2", "--games", "3", "--out", str(tmp_path / "m.json"))
     assert max(len(line) for line in out.splitlines()) <= 60 and "held-out fit" in out
     assert str(tmp_path / "m.json") in " ".join(out.split()) or (tmp_path / "m.json").name in out
+
+
+def _columns(line: str) -> int:
+    """The columns ``line`` takes on a terminal: a wide (East Asian) character takes two."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in line)
+
+
+def _show_runs() -> list[tuple[str, ...]]:
+    from mbrules.ruleset import bundled_option_ids, bundled_ruleset_ids, load_ruleset
+
+    runs: list[tuple[str, ...]] = []
+    for rid in bundled_ruleset_ids():
+        most = max(load_ruleset(rid).player_counts, key=int)  # the longest sides (partners p1+p4, ...)
+        runs += [("show", rid, "--explain"), ("show", rid, "-p", most)]
+    for oid in bundled_option_ids():
+        runs.append(("show", "winning-moves", "--option", oid))
+    return runs
+
+
+def test_every_line_show_prints_fits_80_columns_for_every_bundled_ruleset_and_option():
+    """Issue 46: ``mbrules show`` of every bundled ruleset (with --explain; with its largest player count,
+    every count's line is in each) and of winning-moves with each bundled option prints no line wider than 80 columns, where
+    piped output is laid out (a rule's words, a citation, a path: all folded between words)."""
+    wide = []
+    for args in _show_runs():
+        res = CliRunner().invoke(app, list(args), env={"COLUMNS": "80"})
+        assert res.exit_code == 0, (args, res.output)
+        wide += [(" ".join(args), line) for line in res.stdout.splitlines() if _columns(line) > 80]
+    assert not wide, wide

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Annotated, Any, Generic, Literal, Self, TypeAlias, TypeVar
+from typing import Annotated, Any, Literal, Self, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
-
-T = TypeVar("T")
 
 from .listing import OPTION_CATEGORIES, RULESET_ID_PATTERN, is_ruleset_id  # noqa: E402,F401  (one definition, shared)
 
@@ -28,7 +26,7 @@ Citation = Annotated[str, Field(min_length=1, max_length=600)]
 class Strict(BaseModel):
     """Base: strict types, unknown keys refused, frozen once built."""
 
-    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True, defer_build=True)
 
 
 class Sourced(Strict):
@@ -52,58 +50,80 @@ class Sourced(Strict):
         return self
 
 
-class Rule(Sourced, Generic[T]):
+class Rule(Sourced):
     """One rule value with its citation."""
 
-    value: T
+    value: Any
 
 
 NonNegative = Annotated[int, Field(ge=0, le=1_000_000)]
 Positive = Annotated[int, Field(ge=1, le=1_000_000)]
 
 
-class BoolRule(Rule[bool]):
+class BoolRule(Rule):
     """A yes/no rule with its citation."""
 
+    value: bool
 
-class PointsRule(Rule[NonNegative]):
+
+class PointsRule(Rule):
     """Points for one score line, with their citation."""
 
+    value: NonNegative
 
-class NumberRule(Rule[Positive]):
+
+class NumberRule(Rule):
     """A positive number (cards, miles, points) with its citation."""
 
+    value: Positive
 
-class CardListRule(Rule[tuple[CardId, ...]]):
+
+class CardListRule(Rule):
     """A list of card ids with its citation."""
 
+    value: tuple[CardId, ...]
 
-class KindListRule(Rule[tuple[Literal["distance", "hazard", "remedy", "safety"], ...]]):
+
+class KindListRule(Rule):
     """A list of card kinds with its citation."""
 
+    value: tuple[Literal["distance", "hazard", "remedy", "safety", "karma"], ...]
 
-class MilesRule(Rule[Annotated[int, Field(ge=0, le=100000)]]):
+
+class MilesRule(Rule):
     """A distance in miles (0 or more) with its citation."""
 
+    value: Annotated[int, Field(ge=0, le=100000)]
 
-class CoupFourreWhoRule(Rule[Literal["target_side", "any_player"]]):
+
+class CoupFourreWhoRule(Rule):
     """Who may call a coup fourré."""
 
+    value: Literal["target_side", "any_player"]
 
-class ExtensionBonusRule(Rule[Literal["caller_or_opponents", "finisher"]]):
+
+class ExtensionBonusRule(Rule):
     """Who scores the extension bonus."""
 
+    value: Literal["caller_or_opponents", "finisher"]
 
-class MatchModeRule(Rule[Literal["points", "single_hand", "trip", "fixed_hands", "finisher"]]):
+
+class MatchModeRule(Rule):
     """How a match is decided."""
 
+    value: Literal["points", "single_hand", "trip", "fixed_hands", "finisher"]
 
-class BonusTurnRule(Rule[Literal["at_once", "queued"]]):
+
+class BonusTurnRule(Rule):
     """When a coup fourré caller's extra turn comes (issue 35)."""
 
+    value: Literal["at_once", "queued"]
 
-class TieBreakRule(Rule[Literal["draw", "first_seat", "another_hand"]]):
+
+class TieBreakRule(Rule):
     """What equal highest totals at a match's end mean (issue 36)."""
+
+    value: Literal["draw", "first_seat", "another_hand"]
 
 
 # ----------------------------------------------------------------------------
@@ -608,8 +628,10 @@ STANDARD_LINE_VALUES: dict[str, tuple[str, ...]] = {
 }
 
 
-class HandsRule(Rule[Annotated[int, Field(ge=1, le=10_000)]]):
+class HandsRule(Rule):
     """A number of hands (1 to 10,000: a match keeps its whole history, so the bound bounds memory too)."""
+
+    value: Annotated[int, Field(ge=1, le=10_000)]
 
 
 class MatchRules(Strict):
@@ -695,8 +717,10 @@ class KarmaRules(Strict):
     )
 
 
-class DistanceUnitRule(Rule[OneLine]):
+class DistanceUnitRule(Rule):
     """The unit distances are counted in, as the edition names it (miles, km): display only."""
+
+    value: OneLine
 
 
 class Display(Strict):
@@ -725,20 +749,28 @@ class Display(Strict):
 # The turn and its draws (issue 35: house rules of the draw; the engine's turn room reads these)
 
 
-class TurnOrderRule(Rule[Literal["draw_then_play", "play_then_draw"]]):
+class TurnOrderRule(Rule):
     """The order of a turn: draw then play (the books), or play then draw."""
 
+    value: Literal["draw_then_play", "play_then_draw"]
 
-class ReshufflesRule(Rule[Annotated[int, Field(ge=0, le=100)]]):
+
+class ReshufflesRule(Rule):
     """How many times a hand the discard pile may be shuffled into a new draw pile (0: never)."""
 
+    value: Annotated[int, Field(ge=0, le=100)]
 
-class StallRule(Rule[Annotated[int, Field(ge=1, le=10_000)]]):
+
+class StallRule(Rule):
     """How many discards in a row, with nothing drawn from the draw pile and nothing played between them, end a hand."""
 
+    value: Annotated[int, Field(ge=1, le=10_000)]
 
-class PassOverRule(Rule[Annotated[int, Field(ge=0, le=1000)]]):
+
+class PassOverRule(Rule):
     """How many cards a draw may pass over to find one its drawer does not hold (0: none)."""
+
+    value: Annotated[int, Field(ge=0, le=1000)]
 
 
 _BOOK_DRAW = (
@@ -893,11 +925,13 @@ class Ruleset(Strict):
 GroupId = Annotated[str, Field(pattern=RULESET_ID_PATTERN, max_length=64)]
 
 
-class OptionGroupRule(Rule[GroupId | Annotated[tuple[GroupId, ...], Field(min_length=1, max_length=8)]]):
+class OptionGroupRule(Rule):
     """An option file only: the exclusive group (or groups) it belongs to, e.g. game-mode, with why.
 
     Two options of one group cannot be applied together (they set the same rules differently):
     the loader refuses the second, naming both."""
+
+    value: GroupId | Annotated[tuple[GroupId, ...], Field(min_length=1, max_length=8)]
 
 
 # A JSON Schema (or a part of one) as pydantic writes it and this module edits it.

@@ -50,6 +50,41 @@ def rarely_finishes(rs: Ruleset, players: int) -> str | None:
     )
 
 
+def _players_words(counts: list[int]) -> str:
+    """'2 players', '2 or 4 players', '1, 2 or 4 players'."""
+    words = [str(n) for n in counts]
+    said = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+    return f"{said} {'player' if counts == [1] else 'players'}"
+
+
+def karma_departure(rs: Ruleset, players: int | None = None) -> str | None:
+    """Where karma is not played as PlayAural plays it (None: karma is off, or every table here is
+    PlayAural's): at ``players``, or at any player count of the ruleset. PlayAural's prestart_validate
+    refuses a karma table of fewer than three teams; mbrules plays the rule at two sides as at three (the
+    karma ruling, docs/conformance.md), and a table of fewer than three sides is said to depart from it,
+    as the option's source says PlayAural wants three."""
+    if not rs.karma.enabled.value:
+        return None
+    keys = [str(players)] if players is not None else list(rs.player_counts)
+    below = sorted(int(k) for k in keys if k in rs.player_counts and rs.player_counts[k].sides < 3)
+    if not below:
+        return None
+    text = f"karma with {_players_words(below)} (fewer than three sides) is not PlayAural's, which refuses such a table"
+    if any(rs.player_counts[str(n)].sides == 2 for n in below):
+        text += (
+            "; at two sides mbrules plays it as at three (the first attack is neutralised, then the two "
+            "shunned sides attack each other as usual: a ruling)"
+        )
+    three = sorted(int(k) for k, pc in rs.player_counts.items() if pc.sides >= 3)
+    return text + (f"; {_players_words(three)} play it as PlayAural does" if three else "")
+
+
+def table_warning(rs: Ruleset, players: int) -> str | None:
+    """What a table of ``players`` should know before it starts (None: nothing): a draw pile that runs out
+    before the trip (:func:`rarely_finishes`) or karma PlayAural would refuse (:func:`karma_departure`)."""
+    return rarely_finishes(rs, players) or karma_departure(rs, players)
+
+
 def players_info(rs: Ruleset, players: int) -> dict[str, Any]:
     """The setup for ``players``: deck, sides and who plays for each, trip, removed cards."""
     pc = rs.player_counts.get(str(players))
@@ -72,7 +107,7 @@ def players_info(rs: Ruleset, players: int) -> dict[str, Any]:
         "hazards_on": pc.hazards_on,
         "hand_size": hand,
         "draw_pile_after_deal": deck - players * hand,
-        "warning": rarely_finishes(rs, players),
+        "warning": table_warning(rs, players),
     }
 
 
@@ -212,6 +247,9 @@ def show_text(rs: Ruleset, players: int | None = None) -> str:
         ("Karma", "karma"),
     ):
         lines += ["", title, *_rule_lines(rs, section)]
+    departure = karma_departure(rs)
+    if departure is not None:
+        lines.append(f"  warning: {departure}")
     if players is not None:
         lines += ["", *players_text(rs, players)]
     return "\n".join(lines) + "\n"

@@ -160,6 +160,147 @@ def _meets(cond: SideFacts | None, s: int, facts: Facts) -> bool:
     return True
 
 
+class _Replay:
+    """The counters of a hand replayed from its actions alone (the model's cards, sides, targets and turn rules),
+    one method per action op. ``broken``: the draw pile ran out where the discard pile may refill it, so the
+    actions no longer tell how many cards are left to draw."""
+
+    def __init__(self, ruleset: Ruleset, players: int, start: HandStart) -> None:
+        pc = ruleset.player_counts[str(players)]
+        self.pc = pc
+        self.S = pc.sides
+        self.cards = ruleset.cards
+        self.ids = list(self.cards)  # a card's int in an action is its place in the ruleset's cards
+        self.refill = ruleset.coup_fourre.replacement_draw.value
+        self.fast_refill = ruleset.fast_play.replacement_draw.value
+        self.held = list(start.hands) or [ruleset.play.hand_size.value] * players  # cards each player holds
+        self.played = [dict(d) for d in start.distance]
+        # played[s] holds distance cards only
+        dist = {cid: c.miles for cid, c in self.cards.items() if c.kind == "distance"}
+        self.miles = [sum(dist[cid] * n for cid, n in d.items()) for d in self.played]
+        self.safeties = list(start.safeties)
+        self.coups = list(start.coups)
+        self.caller = start.extension_caller
+        self.target = pc.extension_to if self.caller >= 0 and pc.extension_to is not None else pc.target
+        self.draw = start.draw
+        self.completer, self.delayed = -1, False
+        turn = ruleset.turn
+        self.hs = ruleset.play.hand_size.value
+        self.reshuffling = turn.reshuffles.value > 0 or (
+            turn.refill_empty_hand.value and turn.refill_reshuffles.value > 0
+        )
+        self.ptd = turn.order.value == "play_then_draw"
+        self.refill_empty = turn.refill_empty_hand.value
+        # the replacement card is the draw of the safety's extra turn: none without play.safety_extra_turn
+        self.replaced = (
+            ruleset.play.safety_replacement_draw.value and ruleset.play.safety_extra_turn.value and not self.ptd
+        )
+        # play then draw, a coup fourré's extra turn: the attacker's draw is taken at once (a queued turn waits
+        # for the attacker's own draw, an action of its own)
+        self.owed = (
+            self.ptd and ruleset.coup_fourre.extra_turn.value and ruleset.coup_fourre.bonus_turn.value != "queued"
+        )
+        self.mulligan = -1  # the player whose mulligan is under way
+        self.attacker = -1
+        self.over = ruleset.play.overshoot.value  # option overshoot: reaching or passing the target completes it
+        self.bonus = ruleset.play.safety_distance.value  # option safety-distance: a safety's miles, not past the target
+
+    def run(self, actions: Sequence[tuple[int, Action]]) -> bool:
+        """Apply the hand's actions in order; False where the draw pile may have been refilled (not judged)."""
+        for p, a in actions:
+            if self.reshuffling and self.draw <= 0:
+                return False  # the discard pile may have become the draw pile: the actions no longer tell
+            op = a.op
+            if op == DRAW:
+                self._draw(p, a)
+            elif op == MULLIGAN:
+                self.held[p] -= 1
+                self.mulligan = p
+            elif op == DISCARD:
+                self.held[p] -= 1
+            elif op == FAST_PLAY:
+                self.held[p] -= 1  # a remedy out of turn: on the side's pile, not a score line of its own
+                if self.fast_refill and self.draw > 0:
+                    self.draw -= 1
+                    self.held[p] += 1
+            elif op == PLAY:
+                self._play(p, a)
+            elif op == COUP_FOURRE:
+                self._coup_fourre(p)
+            elif op == EXTEND:
+                # the trip goes on to the extension; the first completion no longer counts (WM §10C)
+                self.caller = p
+                # EXTEND is legal with one only
+                self.target = self.pc.extension_to if self.pc.extension_to is not None else self.target
+                self.completer, self.delayed = -1, False
+        if self.completer >= 0 and self.miles[self.completer] < self.target:
+            self.completer = -1
+        return True
+
+    def _take(self, p: int, n: int) -> None:
+        """Player ``p`` takes ``n`` cards from the draw pile."""
+        self.draw -= n
+        self.held[p] += n
+
+    def _draw(self, p: int, a: Action) -> None:
+        """A draw: an empty hand's refill first, then the discard pile's top, a mulligan's draw back or one card."""
+        refilled = False
+        if self.refill_empty and self.held[p] == 0 and self.mulligan != p:
+            n = min(self.hs, max(self.draw, 0))  # an empty hand first draws a full one (turn.refill_empty_hand)
+            self._take(p, n)
+            refilled = n > 0
+        if a.from_discard:
+            self.held[p] += 1  # the discard pile's top: the draw pile is as it was
+        elif self.mulligan == p:
+            self._take(p, min(self.hs - self.held[p], max(self.draw, 0)))  # back to the hand size, as far as it goes
+        elif not refilled:
+            self._take(p, 1)
+        elif (
+            self.draw > 0 and not self.ptd
+        ):  # after a refill, the turn's own card if one is left (play then draw: none)
+            self._take(p, 1)
+        self.mulligan = -1
+
+    def _play(self, p: int, a: Action) -> None:
+        """A card played: a distance card's miles (and the trip's completion), a safety laid normally."""
+        self.held[p] -= 1
+        self.attacker = p
+        cid = self.ids[a.card_index]
+        card = self.cards[cid]
+        s = p % self.S  # contract: p(i) plays for side (i-1) mod S
+        if card.kind == "distance":
+            self.played[s][cid] = self.played[s].get(cid, 0) + 1
+            self.miles[s] += card.miles
+            if self.miles[s] == self.target or (self.over and self.miles[s] > self.target):
+                # the trip completed; Delayed Action if its card came after the draw pile ran out (WM §8)
+                self.completer, self.delayed = s, self.draw <= 0
+        elif card.kind == "safety":
+            self.safeties[s] += 1
+            if self.replaced and self.draw > 0:
+                self._take(p, 1)  # play.safety_replacement_draw: the safety replaced at once
+            self._safety_miles(s)
+
+    def _coup_fourre(self, p: int) -> None:
+        """A coup fourré: the caller's replacement draw, the safety's miles, the attacker's owed draw."""
+        s = p % self.S
+        self.coups[s] += 1
+        self.held[p] -= 1
+        if self.refill and self.draw > 0:
+            self._take(p, 1)  # the caller draws one card, none if the draw pile is empty (rulings: Coup fourré)
+        self._safety_miles(s)
+        if self.owed and self.draw > 0 and self.completer != s:
+            self.draw -= 1  # play then draw: the attacker's draw, taken at once (the option's ruling)
+            if self.attacker >= 0:
+                self.held[self.attacker] += 1
+
+    def _safety_miles(self, s: int) -> None:
+        """Option safety-distance: a safety's miles for side ``s``, not past the target (reaching it completes)."""
+        if self.bonus and self.miles[s] + self.bonus <= self.target:
+            self.miles[s] += self.bonus
+            if self.miles[s] == self.target:
+                self.completer, self.delayed = s, self.draw <= 0
+
+
 def score_oracle(
     ruleset: Ruleset, players: int, start: HandStart, actions: Sequence[tuple[int, Action]]
 ) -> Sheet | None:
@@ -178,140 +319,35 @@ def score_oracle(
     longer say how many cards are left to draw: once the draw pile has run out in such a hand, the
     oracle does not judge it (None).
     """
-    pc = ruleset.player_counts[str(players)]
-    S = pc.sides
-    sc = ruleset.scoring
+    S = ruleset.player_counts[str(players)].sides
     sheet = [dict.fromkeys(sheet_lines(ruleset), 0) for _ in range(S)]
-    if not sc.enabled.value:
+    if not ruleset.scoring.enabled.value:
         return sheet  # kids' simpler game: no points (KID Simpler Game)
-    cards = ruleset.cards
-    ids = list(cards)  # a card's int in an action is its place in the ruleset's cards
-    refill = ruleset.coup_fourre.replacement_draw.value
-    fast_refill = ruleset.fast_play.replacement_draw.value
-    held = list(start.hands) or [ruleset.play.hand_size.value] * players  # cards each player holds
-    played = [dict(d) for d in start.distance]
-    dist = {cid: c.miles for cid, c in cards.items() if c.kind == "distance"}  # played[s] holds distance cards only
-    miles = [sum(dist[cid] * n for cid, n in d.items()) for d in played]
-    safeties = list(start.safeties)
-    coups = list(start.coups)
-    caller = start.extension_caller
-    target = pc.extension_to if caller >= 0 and pc.extension_to is not None else pc.target
-    draw = start.draw
-    completer, delayed = -1, False
-    turn = ruleset.turn
-    hs = ruleset.play.hand_size.value
-    reshuffling = turn.reshuffles.value > 0 or (turn.refill_empty_hand.value and turn.refill_reshuffles.value > 0)
-    ptd = turn.order.value == "play_then_draw"
-    refill_empty = turn.refill_empty_hand.value
-    # the replacement card is the draw of the safety's extra turn: none without play.safety_extra_turn
-    replaced = ruleset.play.safety_replacement_draw.value and ruleset.play.safety_extra_turn.value and not ptd
-    # play then draw, a coup fourré's extra turn: the attacker's draw is taken at once (a queued turn waits
-    # for the attacker's own draw, an action of its own)
-    owed = ptd and ruleset.coup_fourre.extra_turn.value and ruleset.coup_fourre.bonus_turn.value != "queued"
-    mulligan = -1  # the player whose mulligan is under way
-    attacker = -1
-    over = ruleset.play.overshoot.value  # option overshoot: reaching or passing the target completes it
-    bonus = ruleset.play.safety_distance.value  # option safety-distance: a safety's miles, not past the target
-
-    def safety_miles(s: int) -> None:
-        nonlocal completer, delayed
-        if bonus and miles[s] + bonus <= target:
-            miles[s] += bonus
-            if miles[s] == target:
-                completer, delayed = s, draw <= 0
-
-    for p, a in actions:
-        op = a.op
-        if reshuffling and draw <= 0:
-            return None  # the discard pile may have become the draw pile: the actions no longer tell
-        if op == DRAW:
-            refilled = False
-            if refill_empty and held[p] == 0 and mulligan != p:
-                n = min(hs, max(draw, 0))  # an empty hand first draws a full one (turn.refill_empty_hand)
-                draw -= n
-                held[p] += n
-                refilled = n > 0
-            if a.from_discard:
-                held[p] += 1  # the discard pile's top: the draw pile is as it was
-            elif mulligan == p:
-                n = min(hs - held[p], max(draw, 0))  # draw back to the hand size, as far as the pile goes
-                draw -= n
-                held[p] += n
-            elif not refilled:
-                draw -= 1
-                held[p] += 1
-            elif draw > 0 and not ptd:  # after a refill, the turn's own card if one is left (play then draw: none)
-                draw -= 1
-                held[p] += 1
-            mulligan = -1
-        elif op == MULLIGAN:
-            held[p] -= 1
-            mulligan = p
-        elif op == DISCARD:
-            held[p] -= 1
-        elif op == FAST_PLAY:
-            held[p] -= 1  # a remedy out of turn: on the side's pile, not a score line of its own
-            if fast_refill and draw > 0:
-                draw -= 1
-                held[p] += 1
-        elif op == PLAY:
-            held[p] -= 1
-            attacker = p
-            cid = ids[a.card_index]
-            card = cards[cid]
-            s = p % S  # contract: p(i) plays for side (i-1) mod S
-            if card.kind == "distance":
-                played[s][cid] = played[s].get(cid, 0) + 1
-                miles[s] += card.miles
-                if miles[s] == target or (over and miles[s] > target):
-                    # the trip completed; Delayed Action if its card came after the draw pile ran out (WM §8)
-                    completer, delayed = s, draw <= 0
-            elif card.kind == "safety":
-                safeties[s] += 1
-                if replaced and draw > 0:
-                    draw -= 1  # play.safety_replacement_draw: the safety replaced at once
-                    held[p] += 1
-                safety_miles(s)
-        elif op == COUP_FOURRE:
-            coups[p % S] += 1
-            held[p] -= 1
-            if refill and draw > 0:
-                draw -= 1  # the caller draws one card, none if the draw pile is empty (rulings: Coup fourré)
-                held[p] += 1
-            safety_miles(p % S)
-            if owed and draw > 0 and completer != p % S:
-                draw -= 1  # play then draw: the attacker's draw, taken at once (the option's ruling)
-                if attacker >= 0:
-                    held[attacker] += 1
-        elif op == EXTEND:
-            # the trip goes on to the extension; the first completion no longer counts (WM §10C)
-            caller = p
-            target = pc.extension_to if pc.extension_to is not None else target  # EXTEND is legal with one only
-            completer, delayed = -1, False
-    if completer >= 0 and miles[completer] < target:
-        completer = -1
-
+    r = _Replay(ruleset, players, start)
+    if not r.run(actions):
+        return None
+    completer, miles, target, caller, held = r.completer, r.miles, r.target, r.caller, r.held
     in_deck = _contract_lines(
-        ruleset, players, sheet, safeties, coups, miles, played, target, completer, delayed, caller
+        ruleset, players, sheet, r.safeties, r.coups, miles, r.played, target, completer, r.delayed, caller
     )
     # score lines as data (scoring.lines): one paying on a contract line replaces that line's rule
-    laid_by = [safeties[s] + coups[s] for s in range(S)]
+    laid_by = [r.safeties[s] + r.coups[s] for s in range(S)]
     empty = [all(held[p] == 0 for p in range(players) if p % S == s) for s in range(S)]
     last = actions[-1][0] if actions else -1
     ender = last if last >= 0 and held[last] == 0 else -1
     facts = (
         completer,
         miles,
-        played,
+        r.played,
         laid_by,
         empty,
         target,
         in_deck,
-        delayed,
+        r.delayed,
         caller % S if caller >= 0 else -1,
         ender,
     )
-    _data_lines(ruleset, sheet, facts, miles, target, laid_by, coups)
+    _data_lines(ruleset, sheet, facts, miles, target, laid_by, r.coups)
     for line in sheet:
         line["total"] = sum(v for k, v in line.items() if k != "total")
     return sheet

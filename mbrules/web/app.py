@@ -55,9 +55,9 @@ from .guard import (
 )
 from .control import again_host_url, control_routes, replaced_link
 from .lobby import Lobby
-from .jsontypes import Setup
+from .jsontypes import Catalog, EditionEntry, Errors, HostView, OptionEntry, Preview, Setup
 from .rules import MAX_UPLOAD, Rules, RulesChoiceError, bundled_choice, uploaded_choice
-from mbrules.ruleset.render import rarely_finishes
+from mbrules.ruleset.render import table_warning
 from .seats import PERSON, warm_bots
 from .sockets import BURST, MAX_DROPPED, MAX_MESSAGE, RATE, SeatSockets
 from .table import Table, TableError
@@ -110,19 +110,19 @@ def _players(data: dict[str, Any]) -> int:
     return n
 
 
-def _catalog() -> dict[str, Any]:
+def _catalog() -> Catalog:
     """The bundled editions (with their player counts), options (by category) and bots."""
     from mbrules.bots import bot_descriptions
     from mbrules.ruleset import bundled_option_ids, bundled_ruleset_ids, option_summary, ruleset_summary
     from mbrules.ruleset.listing import OPTION_CATEGORIES
 
-    editions = []
+    editions: list[EditionEntry] = []
     for rid in bundled_ruleset_ids():
         s = ruleset_summary(rid)
         rs = bundled_choice(rid, []).ruleset
         players = sorted(int(k) for k in rs.player_counts)
         editions.append({"id": rid, "name": s.name, "description": s.description, "players": players})
-    options = []
+    options: list[OptionEntry] = []
     for oid in bundled_option_ids():
         o = option_summary(oid)
         options.append(
@@ -172,16 +172,16 @@ class Pages:
             players = data.get("players")
             counts = rules.ruleset.player_counts
             chosen = players if is_whole(players) and str(players) in counts else None
-            return JSONResponse(
-                {
-                    "name": rules.ruleset.name,
-                    "changes": rules.changes(),
-                    "rules": rules.rules_text(chosen),
-                    "players": sorted(int(k) for k in counts),
-                    # a table whose hands rarely complete a trip, and the option that fixes it (or null)
-                    "warning": rarely_finishes(rules.ruleset, chosen) if chosen is not None else None,
-                }
-            )
+            preview: Preview = {
+                "name": rules.ruleset.name,
+                "changes": rules.changes(),
+                "rules": rules.rules_text(chosen),
+                "players": sorted(int(k) for k in counts),
+                # a table whose hands rarely complete a trip (and the option that fixes it), karma at
+                # fewer sides than PlayAural allows, or null
+                "warning": table_warning(rules.ruleset, chosen) if chosen is not None else None,
+            }
+            return JSONResponse(preview)
         except REFUSED as e:
             return refusal(e)
 
@@ -201,7 +201,7 @@ class Pages:
         return JSONResponse(self.host_json(request, table), status_code=201)
 
     # -- a table's host -------------------------------------------------------------------------
-    def host_json(self, request: Request, table: Table) -> dict[str, Any]:
+    def host_json(self, request: Request, table: Table) -> HostView:
         """What the host's page shows of ``table``: its links, its seats and who is here, where it is."""
         base = str(request.base_url).rstrip("/")
         g = table.game
@@ -255,7 +255,8 @@ class Pages:
         if table is None:
             why = self.gone(request)
             if why is not None:
-                return JSONResponse({"errors": [why], "expired": why}, status_code=410)
+                gone: Errors = {"errors": [why], "expired": why}
+                return JSONResponse(gone, status_code=410)
             return PlainTextResponse(NOT_FOUND, 404)
         answer = JSONResponse(self.host_json(request, table))
         self.lobby.put_away(table)  # a finished match read again from the store leaves memory again

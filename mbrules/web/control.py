@@ -16,14 +16,14 @@ seat's page is then sent its own link to the new table). A seat's link the host 
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable
+from typing import Callable
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from .guard import REFUSED, read_json, refusal
-from .jsontypes import Message
+from .jsontypes import HostView, Refused
 from .lobby import Lobby
 from .seats import BrowserSeat
 from .store import StoreUnavailable
@@ -42,7 +42,7 @@ def replaced_link(lobby: Lobby, table_id: str, secret: str) -> Response | None:
     return None
 
 
-async def seat_request(lobby: Lobby, table: Table, seat: int, kind: str) -> Message | None:
+async def seat_request(lobby: Lobby, table: Table, seat: int, kind: str) -> Refused | None:
     """A seat's page asks for its seat back, or to play again; a refusal to send it, or None."""
     if kind == "ask-back":
         if isinstance(table.seats[seat], BrowserSeat):
@@ -72,7 +72,7 @@ def again_host_url(base: str, table: Table) -> str | None:
 def control_routes(
     lobby: Lobby,
     host_table: Callable[[Request], Table | None],
-    describe: Callable[[Request, Table], dict[str, Any]],
+    describe: Callable[[Request, Table], HostView],
 ) -> list[Route]:
     """The host's routes of this module; ``host_table`` finds the table a host link names (or None),
     ``describe(request, table)`` is the host's JSON of a table."""

@@ -22,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from .jsontypes import is_number, is_whole
+from .jsontypes import Errors, is_number, is_whole
 from .rules import MAX_UPLOAD, RulesChoiceError
 from .store import StoreUnavailable
 from .table import TableError
@@ -90,8 +90,9 @@ class RateLimit:
         if wait:
             seconds = max(1, math.ceil(wait))
             log.warning("too many %s from %s: refused for %d s", what, client, seconds)
+            body: Errors = {"errors": [f"too many {what} from your address: try again in {seconds} s"]}
             answer = JSONResponse(
-                {"errors": [f"too many {what} from your address: try again in {seconds} s"]},
+                body,
                 status_code=429,
                 headers={"Retry-After": str(seconds)},
             )
@@ -132,7 +133,8 @@ async def _read_body(request: Request) -> bytes:
 
 def error(message: str | list[str], status: int = 400) -> JSONResponse:
     lines = message if isinstance(message, list) else [message]
-    return JSONResponse({"errors": lines}, status_code=status)
+    body: Errors = {"errors": lines}
+    return JSONResponse(body, status_code=status)
 
 
 REFUSED = (BodyTooLarge, BodyTooSlow, RulesChoiceError, TableError, StoreUnavailable)

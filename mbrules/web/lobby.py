@@ -24,7 +24,7 @@ from mbrules.bots import bot_names, check_bot
 from mbrules.engine import GameError
 
 from .jsontypes import is_number, is_whole
-from .jsontypes import Message
+from .jsontypes import Outgoing, StateView
 from .rules import Rules, RulesChoiceError, choice_from_setup
 from .seats import PERSON
 from .store import Store, StoreUnavailable
@@ -51,14 +51,14 @@ class Conn:
         self.ws = ws
         self.table_id = table_id
         self.seat = seat
-        self.pending: dict[str, Message] = {}  # kind -> the newest message of that kind not yet sent
+        self.pending: dict[str, Outgoing] = {}  # kind -> the newest message of that kind not yet sent
         self.order: list[str] = []
         self.wake = asyncio.Event()
         self.closed = False
-        self.sent: list[Message] = []  # kept only when Lobby.keep_sent (tests compare them with observations)
-        self.shown: Message | None = None  # the last view broadcast to this page
+        self.sent: list[Outgoing] = []  # kept only when Lobby.keep_sent (tests compare them with observations)
+        self.shown: StateView | None = None  # the last view broadcast to this page
 
-    def push(self, message: Message) -> None:
+    def push(self, message: Outgoing) -> None:
         kind = message["type"]
         if kind not in self.pending:
             self.order.append(kind)
@@ -88,7 +88,7 @@ class Lobby:
     conns: dict[str, dict[int, Conn]] = field(default_factory=dict)
     running: set[str] = field(default_factory=set)
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
-    sent_log: dict[tuple[str, int], list[Message]] = field(default_factory=dict)
+    sent_log: dict[tuple[str, int], list[Outgoing]] = field(default_factory=dict)
     max_waiting: int = MAX_WAITING
     max_tables: int = MAX_TABLES
     waiting_age: float = WAITING_AGE

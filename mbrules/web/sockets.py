@@ -16,7 +16,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .jsontypes import is_whole
+from .jsontypes import Refused, is_whole
 from .control import SEAT_REQUESTS, seat_request
 from .lobby import Conn, Lobby
 from .table import Table
@@ -28,8 +28,8 @@ RATE = 20.0  # socket messages a second, on average
 BURST = 40  # socket messages at once
 MAX_DROPPED = 100  # messages dropped for the rate before the socket is closed
 
-NOT_UNDERSTOOD = {"type": "refused", "code": "not-a-move", "message": "that message is not understood"}
-TOO_LARGE = {"type": "refused", "code": "too-large", "message": "that message is too large"}
+NOT_UNDERSTOOD: Refused = {"type": "refused", "code": "not-a-move", "message": "that message is not understood"}
+TOO_LARGE: Refused = {"type": "refused", "code": "too-large", "message": "that message is too large"}
 
 
 class Inflow:
@@ -102,7 +102,7 @@ class SeatSockets:
     async def handle(self, table: Table, seat: int, conn: Conn, raw: str | bytes | None) -> None:
         """One message from seat ``seat``'s page; the seat is the socket's, never a field of the message."""
         if raw is None or len(raw) > MAX_MESSAGE:
-            conn.push(dict(TOO_LARGE))
+            conn.push(TOO_LARGE.copy())
             return
         data = _parse(raw)
         kind = data.get("type") if data is not None else None
@@ -121,7 +121,7 @@ class SeatSockets:
         elif kind == "view":
             conn.push(table.view(seat, self.lobby.connected(table.id)))  # its own seat's, whatever it asks for
         else:
-            conn.push(dict(NOT_UNDERSTOOD))
+            conn.push(NOT_UNDERSTOOD.copy())
 
     async def _act(self, table: Table, seat: int, conn: Conn, data: dict[str, Any]) -> None:
         """A move: refused with its reason and the seat's view again, or written (off the event loop),

@@ -43,7 +43,7 @@ from mbrules.vocab import (
     DecisionKind,
 )
 
-from .jsontypes import Message, Setup, is_whole
+from .jsontypes import Message, MoveView, Setup, Sheets, StateView, Welcome, is_whole
 from .rules import Rules
 from .seats import PERSON, BotSeat, BrowserSeat, WebSeat, make_seat
 
@@ -499,7 +499,7 @@ class Table:
         return any(hits)
 
     # -- what a seat sees --------------------------------------------------------------------
-    def sheets(self) -> Message:
+    def sheets(self) -> Sheets:
         """The score sheets of the hands played (public), per hand per side, and the totals."""
         g, st = self.game, self.state
         return {
@@ -508,13 +508,13 @@ class Table:
             "totals": {g.side_names[s]: t for s, t in enumerate(st.match_totals)},
         }
 
-    def view(self, p: int, connected: Set[int] = frozenset()) -> Message:
+    def view(self, p: int, connected: Set[int] = frozenset()) -> StateView:
         """Everything seat ``p``'s page shows, from ``state.observation(p)`` and what is public."""
         g, st = self.game, self.state
         obs = st.observation(p)
         mine = self.deciding() == p and isinstance(self.seats[p], BrowserSeat)
         legal = _choices(st.legal_actions()) if mine else []
-        moves = []
+        moves: list[MoveView] = []
         for a in legal:
             c = a.card_index
             moves.append(
@@ -526,7 +526,7 @@ class Table:
                     "on": g.side_names[a.side_index] if a.op == PLAY and a.side_index >= 0 else None,
                 }
             )
-        why = {}
+        why: dict[str, str] = {}
         if mine and obs.decision.kind == DecisionKind.TURN:
             playable = {m["card"] for m in moves if m["op"] in ("play", "coup-fourre")}
             for c in set(obs.hand):
@@ -599,7 +599,7 @@ class Table:
         said = ways[0] if len(ways) == 1 else ", ".join(ways[:-1]) + " or " + ways[-1]
         return f"YOUR TURN: {said}?"
 
-    def welcome(self, p: int | None) -> Message:
+    def welcome(self, p: int | None) -> Welcome:
         """What never changes at this table: the cards' names and kinds, the rules in words, the changes."""
         g = self.game
         rs = self.rules.ruleset
@@ -618,7 +618,7 @@ class Table:
         }
 
 
-def table_setup(rules: Rules, players: int, seats: list[str], seed: int, pace: float) -> Message:
+def table_setup(rules: Rules, players: int, seats: list[str], seed: int, pace: float) -> Setup:
     """A new table's stored setup, with a fresh invitation secret per seat and one for the host."""
     return {
         "ruleset": rules.ruleset_id,

@@ -10,7 +10,7 @@ import pytest
 textual = pytest.importorskip("textual")
 
 import mbrules  # noqa: E402
-from mbrules.engine import IllegalAction, State  # noqa: E402
+from mbrules.engine import IllegalAction  # noqa: E402
 from mbrules.tui.app import (
     HandView,
     MatchDriver,
@@ -21,6 +21,7 @@ from mbrules.tui.app import (
     TextPane,
 )
 from mbrules.tui.words import refusal  # noqa: E402
+from positions import position  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -115,12 +116,7 @@ def test_a_card_that_cannot_be_played_says_why_in_player_words():
 def test_refusal_for_a_flat_tire_names_its_remedy():
     game = mbrules.load_game("winning-moves", players=2)
     ix = game.index
-    st = State.from_position(
-        game,
-        hands=[[ix["d100"], ix["spare_tire"]], [ix["d25"]]],
-        draw_top_first=[ix["d50"]] * 3,
-        sides={0: {"battle": [ix["roll"], ix["flat_tire"]]}},
-    )
+    st = position(game, {0: ["d100", "spare_tire"], 1: ["d25"]}, {0: {"battle": ["roll", "flat_tire"]}}, draw=3)
     st.apply("draw")
     with pytest.raises(IllegalAction) as e:
         st.verify("play d100")

@@ -10,6 +10,7 @@ from rich.console import Console  # noqa: E402
 
 import mbrules  # noqa: E402
 from mbrules.engine import State  # noqa: E402
+from positions import position  # noqa: E402
 from mbrules.tui.screen import sides_table  # noqa: E402
 from mbrules.tui.words import refusal  # noqa: E402
 from mbrules.vocab import Reason  # noqa: E402
@@ -20,16 +21,12 @@ def test_the_sides_table_says_which_side_is_shunned_and_the_refusal_says_why():
     on a side with karma is refused in player words."""
     g = mbrules.load_game("winning-moves", 3, options=["karma"])
     ix = g.index
-    deck = list(g.deck)
-    hands = [
-        [ix[c] for c in ("stop", "repairs", "d25", "d50", "d75", "d100")],
-        [ix[c] for c in ("d25", "d50", "d75", "d100", "gasoline", "spare_tire")],
-        [ix[c] for c in ("d25", "d50", "d75", "d100", "gasoline", "spare_tire")],
-    ]
-    table = {0: {"karma": False}, 2: {"battle": [ix["roll"]]}}
-    for c in [x for h in hands for x in h] + [ix["roll"]]:
-        deck.remove(c)
-    st = State.from_position(g, hands=hands, draw_top_first=deck, sides=table)
+    hands = {
+        0: ["stop", "repairs", "d25", "d50", "d75", "d100"],
+        1: ["d25", "d50", "d75", "d100", "gasoline", "spare_tire"],
+        2: ["d25", "d50", "d75", "d100", "gasoline", "spare_tire"],
+    }
+    st = position(g, hands, {0: {"karma": False}, 2: {"battle": ["roll"]}})
     obs = st.observation(0)
     console = Console(width=80, record=True, color_system=None)
     console.print(sides_table(g, obs, unicode=False))

@@ -13,10 +13,10 @@ from rich.console import Console  # noqa: E402
 
 import mbrules  # noqa: E402
 from mbrules.bots import make_bot  # noqa: E402
-from mbrules.engine import State  # noqa: E402
 from mbrules.matches import play_match  # noqa: E402
 from mbrules.narrate import Narrator  # noqa: E402
 from mbrules.tui import HumanSession  # noqa: E402
+from positions import position  # noqa: E402
 
 
 def test_solo_a_person_plays_a_whole_hand_alone_as_the_headless_match():
@@ -45,11 +45,7 @@ def test_solo_a_person_plays_a_whole_hand_alone_as_the_headless_match():
 def test_solo_a_hazard_in_hand_is_offered_on_the_player_s_own_side():
     game = mbrules.load_game("winning-moves", 1, ["solo"])
     ix = game.index
-    hand = [ix[c] for c in ("accident", "d25", "d50", "d75", "d100", "roll")]
-    deck = list(game.deck)
-    for c in hand + [ix["roll"]]:
-        deck.remove(c)
-    st = State.from_position(game, hands=[hand], draw_top_first=deck, sides={0: {"battle": [ix["roll"]]}})
+    st = position(game, {0: ["accident", "d25", "d50", "d75", "d100", "roll"]}, {0: {"battle": ["roll"]}})
     words = Narrator(game, Console(file=io.StringIO())).move(st.observation(0), game.play_action[ix["accident"]][0])
     assert words == "Accident on your own side"
 

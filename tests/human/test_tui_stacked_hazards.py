@@ -9,7 +9,7 @@ pytest.importorskip("rich")
 from rich.console import Console  # noqa: E402
 
 import mbrules  # noqa: E402
-from mbrules.engine import State  # noqa: E402
+from positions import position  # noqa: E402
 from mbrules.tui.screen import sides_table  # noqa: E402
 from mbrules.tui.words import refusal  # noqa: E402
 from mbrules.vocab import Reason  # noqa: E402
@@ -18,15 +18,11 @@ from mbrules.vocab import Reason  # noqa: E402
 def test_the_sides_table_names_both_stacked_hazards_and_the_roll_refusal_says_what_comes_first():
     g = mbrules.load_game("winning-moves", 2, options=["stacked-hazards"])
     ix = g.index
-    deck = list(g.deck)
-    hands = [
-        [ix[c] for c in ("roll", "repairs", "d25", "d50", "d75", "d100")],
-        [ix[c] for c in ("d25", "d50", "d75", "d100", "gasoline", "spare_tire")],
-    ]
-    table = {0: {"battle": [ix["roll"], ix["accident"], ix["stop"]]}}
-    for c in [x for h in hands for x in h] + table[0]["battle"]:
-        deck.remove(c)
-    st = State.from_position(g, hands=hands, draw_top_first=deck, sides=table)
+    hands = {
+        0: ["roll", "repairs", "d25", "d50", "d75", "d100"],
+        1: ["d25", "d50", "d75", "d100", "gasoline", "spare_tire"],
+    }
+    st = position(g, hands, {0: {"battle": ["roll", "accident", "stop"]}})
     obs = st.observation(0)
     console = Console(width=80, record=True, color_system=None)
     console.print(sides_table(g, obs, unicode=False))

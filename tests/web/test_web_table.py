@@ -73,6 +73,36 @@ def test_a_refused_card_is_told_in_the_terminal_games_words(tmp_path):
     assert why.code == "not-your-turn" and why.message == f"it is not your turn: p{p + 1} plays now"
 
 
+def _keys_are(d: dict, shape: type) -> None:
+    """``d`` holds every required key of the TypedDict ``shape`` and no key it does not declare."""
+    assert shape.__required_keys__ <= d.keys() <= shape.__required_keys__ | shape.__optional_keys__, shape.__name__
+
+
+def test_the_views_a_page_is_sent_have_the_keys_their_types_declare(tmp_path):
+    """mypy checks the keys the builders write against mbrules.web.jsontypes; this checks the dicts
+    themselves at run time (a view with moves, seats and a hand's sheets; the welcome; a refusal)."""
+    from mbrules.web.jsontypes import MoveView, SeatView, Sheets, StateView, Welcome, Refused
+    from mbrules.web.sockets import NOT_UNDERSTOOD, TOO_LARGE
+
+    t, _ = new_table(tmp_path, store=False)
+    play(t, 1)
+    while t.step_once():
+        pass
+    p = t.deciding()
+    view = t.view(p, {p})
+    _keys_are(view, StateView)
+    assert view["moves"], "the seat that decides is offered its moves"
+    for move in view["moves"]:
+        _keys_are(move, MoveView)
+    for seat in view["seats"]:
+        _keys_are(seat, SeatView)
+    _keys_are(view["sheets"], Sheets)
+    _keys_are(t.welcome(p), Welcome)
+    _keys_are(t.welcome(None), Welcome)
+    for refusal in (NOT_UNDERSTOOD, TOO_LARGE):
+        _keys_are(refusal, Refused)
+
+
 def test_an_action_naming_an_old_version_is_refused_as_stale(tmp_path):
     t, _ = new_table(tmp_path, store=False)
     play(t, 1)
