@@ -14,7 +14,7 @@ CORE_BIN   := $(CORE_VENV)/bin
 CORE_STAMP := $(CORE_VENV)/.installed-stamp
 PIP_FLAGS  := --quiet --disable-pip-version-check
 
-.PHONY: play human check types-debt test test-fast test-core compiled test-compiled ci soak soak-bots bench schemas models clean
+.PHONY: play human check test test-fast test-core compiled test-compiled ci soak soak-bots bench schemas models clean
 
 $(STAMP): pyproject.toml
 	rm -rf $(VENV)
@@ -46,11 +46,6 @@ check: $(STAMP)
 	$(BIN)/python -m ruff check --no-cache .
 	$(BIN)/python -m ruff format --no-cache --check .
 	$(BIN)/python -m mypy
-
-# mypy's errors still silenced by pyproject's not-yet-clean list, per file (the work left for issue 37)
-types-debt: $(STAMP)
-	-$(BIN)/python -m mypy --config-file= --python-version 3.11 --ignore-missing-imports mbrules cli \
-	  | grep ': error:' | cut -d: -f1 | sort | uniq -c | sort -rn
 
 test: $(STAMP)  # every test, the slow ones included (CI runs this), on two processes (pytest-xdist; Ray's tests on one)
 	$(BIN)/python -m pytest -q -n 2 --dist loadgroup

@@ -37,7 +37,7 @@ from .common import (
     text_console,
 )
 from .flags import OptionsFlag, PlayersFlag, RulesetFlag
-from .reports import count_bar
+from .reports import count_bar, signal_name
 from .inputs import (
     BOTS_HELP,
     DEFAULT_BOT,
@@ -204,7 +204,7 @@ def play(
             else:
                 _play(game, ruleset, options, players, seed, bots, hands, record, inputs, as_json, done)
     except Interrupted as e:
-        name = "SIGINT" if e.signum == 2 else "SIGTERM" if e.signum == 15 else f"signal {e.signum}"
+        name = signal_name(e.signum)
         what = "the match was not finished" if "played" not in done else "the output was cut short"
         if record is not None:
             what += (
@@ -473,7 +473,7 @@ def simulate(
     if backend == "ray":
         report["cluster"] = {"address": address, "nodes_used": len(nodes)}  # where the tasks ran (not a figure)
     if interrupted:
-        name = "SIGINT" if stop.signum == 2 else "SIGTERM" if stop.signum == 15 else f"signal {stop.signum}"
+        name = signal_name(stop.signum or 0)  # set: interrupted
         n = stats.games
         which = f"games 0 to {n - 1} of the seed, whole chunks merged in order" if n else "no game finished"
         print(

@@ -98,70 +98,17 @@ class Narrator:
         op = a.op
         who = self.who(t.player)
         if op == DRAW:  # the card drawn is never told, but where it came from and a reshuffle are public
-            said = []
-            if t.reshuffled:
-                said.append(f"The {self.discard_pile} is shuffled into a new {self.draw_pile}.")
-            if t.from_discard:
-                said.append(_sentence(f"{who} takes {g.names[t.drawn]} from the {self.discard_pile}."))
-            elif t.drawn_more:
-                said.append(f"{who} draws {plural(len(t.drawn_more) + (t.drawn >= 0), 'card')}.")
-            return " ".join(said) or None
+            return self._draw(t, who)
         if op == MULLIGAN:
             return _sentence(f"{who} throws {g.names[a.card_index]} away (mulligan).")
         if op == PLAY:
-            c = a.card_index
-            k = g.kind[c]
-            name = g.names[c]
-            if k == DISTANCE:
-                done = "  trip completed!" if t.trip_completed else ""
-                past = f" ({t.miles - t.target} past the target)" if t.miles > t.target else ""  # option overshoot
-                return _sentence(
-                    f"{who} plays {name}: side {g.side_names[g.side_of[t.player]]} at "
-                    f"{self.distance(t.miles)}{past}.{done}"
-                )
-            if k == HAZARD:
-                if t.neutralised:  # ruleset 'karma': both sides had karma
-                    return _sentence(
-                        f"{who} plays {name} on side {g.side_names[t.side]}, but both sides have karma: the attack "
-                        f"is neutralised, {name} goes to the {self.discard_pile} and both sides lose their karma."
-                    )
-                shunned = (
-                    f"; side {g.side_names[g.side_of[t.player]]} is shunned (loses its karma)" if t.karma_lost else ""
-                )
-                return _sentence(
-                    f"{who} plays {name} on side {g.side_names[t.side]}'s "
-                    f"{self.pile_names[g.pile[c]]}{self._stack(st, t)}{shunned}."
-                )
-            if k == KARMA:
-                return _sentence(f"{who} plays {name}: side {g.side_names[t.side]} has its karma back.")
-            if k == SAFETY:
-                again = " and plays again" if t.extra_turn else ""
-                return _sentence(
-                    f"{who} plays {name} to the {self.safety_area}{self._safety_miles(t)}{again}."
-                    + ("  trip completed!" if t.trip_completed else "")
-                )
-            if g.restarts[c]:  # option remedy-restarts: no go card needed after it
-                return _sentence(f"{who} plays {name} (no {self.go_name} needed after it){self._stack(st, t)}.")
-            return _sentence(f"{who} plays {name}{self._stack(st, t)}.")
+            return self._play(t, st, who)
         if op == DISCARD:
             return _sentence(f"{who} discards {g.names[a.card_index]}.")
         if op == COUP_FOURRE:
-            nxt = " and plays next" if t.extra_turn else ""
-            if t.queued_turn:
-                nxt = " and plays after the turn in progress (queued)"
-            if t.reshuffled:
-                nxt += f"; the {self.discard_pile} is shuffled into a new {self.draw_pile}"
-            return _sentence(
-                f"{who} calls COUP FOURRÉ with {g.names[a.card_index]} against "
-                f"{g.names[t.window_hazard]}{self._safety_miles(t)}{nxt}."
-                + ("  trip completed!" if t.trip_completed else "")
-            )
+            return self._coup_fourre(t, who)
         if op == FAST_PLAY:
-            shuffled = f"; the {self.discard_pile} is shuffled into a new {self.draw_pile}" if t.reshuffled else ""
-            return _sentence(
-                f"{who} answers {g.names[t.window_hazard]} at once, out of turn, with "
-                f"{g.names[a.card_index]} (fast play){shuffled}."
-            )
+            return self._fast_play(t, who)
         if op == DECLINE:
             if self.public:
                 return None
@@ -173,6 +120,79 @@ class Narrator:
         if op == STOP:
             return f"{who} does not call the extension."
         return None
+
+    def _draw(self, t: "Transition", who: str) -> str | None:
+        """A draw: never the card drawn, but a reshuffle and a card taken from the discard pile (public)."""
+        g = self.game
+        said = []
+        if t.reshuffled:
+            said.append(f"The {self.discard_pile} is shuffled into a new {self.draw_pile}.")
+        if t.from_discard:
+            said.append(_sentence(f"{who} takes {g.names[t.drawn]} from the {self.discard_pile}."))
+        elif t.drawn_more:
+            said.append(f"{who} draws {plural(len(t.drawn_more) + (t.drawn >= 0), 'card')}.")
+        return " ".join(said) or None
+
+    def _play(self, t: "Transition", st: "State | None", who: str) -> str:
+        """A card played on the table: distance, hazard, karma, safety or remedy."""
+        g = self.game
+        a = t.action
+        c = a.card_index
+        k = g.kind[c]
+        name = g.names[c]
+        if k == DISTANCE:
+            done = "  trip completed!" if t.trip_completed else ""
+            past = f" ({t.miles - t.target} past the target)" if t.miles > t.target else ""  # option overshoot
+            return _sentence(
+                f"{who} plays {name}: side {g.side_names[g.side_of[t.player]]} at {self.distance(t.miles)}{past}.{done}"
+            )
+        if k == HAZARD:
+            if t.neutralised:  # ruleset 'karma': both sides had karma
+                return _sentence(
+                    f"{who} plays {name} on side {g.side_names[t.side]}, but both sides have karma: the attack "
+                    f"is neutralised, {name} goes to the {self.discard_pile} and both sides lose their karma."
+                )
+            shunned = f"; side {g.side_names[g.side_of[t.player]]} is shunned (loses its karma)" if t.karma_lost else ""
+            return _sentence(
+                f"{who} plays {name} on side {g.side_names[t.side]}'s "
+                f"{self.pile_names[g.pile[c]]}{self._stack(st, t)}{shunned}."
+            )
+        if k == KARMA:
+            return _sentence(f"{who} plays {name}: side {g.side_names[t.side]} has its karma back.")
+        if k == SAFETY:
+            again = " and plays again" if t.extra_turn else ""
+            return _sentence(
+                f"{who} plays {name} to the {self.safety_area}{self._safety_miles(t)}{again}."
+                + ("  trip completed!" if t.trip_completed else "")
+            )
+        if g.restarts[c]:  # option remedy-restarts: no go card needed after it
+            return _sentence(f"{who} plays {name} (no {self.go_name} needed after it){self._stack(st, t)}.")
+        return _sentence(f"{who} plays {name}{self._stack(st, t)}.")
+
+    def _coup_fourre(self, t: "Transition", who: str) -> str:
+        """A coup fourré: the safety, the hazard it answered, the miles it gave, who plays next."""
+        g = self.game
+        a = t.action
+        nxt = " and plays next" if t.extra_turn else ""
+        if t.queued_turn:
+            nxt = " and plays after the turn in progress (queued)"
+        if t.reshuffled:
+            nxt += f"; the {self.discard_pile} is shuffled into a new {self.draw_pile}"
+        return _sentence(
+            f"{who} calls COUP FOURRÉ with {g.names[a.card_index]} against "
+            f"{g.names[t.window_hazard]}{self._safety_miles(t)}{nxt}."
+            + ("  trip completed!" if t.trip_completed else "")
+        )
+
+    def _fast_play(self, t: "Transition", who: str) -> str:
+        """A remedy played at once, out of turn, against the hazard just played (fast play)."""
+        g = self.game
+        a = t.action
+        shuffled = f"; the {self.discard_pile} is shuffled into a new {self.draw_pile}" if t.reshuffled else ""
+        return _sentence(
+            f"{who} answers {g.names[t.window_hazard]} at once, out of turn, with "
+            f"{g.names[a.card_index]} (fast play){shuffled}."
+        )
 
     def _stack(self, st: "State | None", t: "Transition") -> str:
         """Option stacked-hazards: ', side A still stopped by Accident and Stop!' when two or more hazards

@@ -481,57 +481,10 @@ def write_output_folder(
     try:
         mask = os.umask(0)
         os.umask(mask)
-        fresh = not os.path.lexists(path)
-        if fresh:  # a new folder beside DIR, renamed to DIR: it appears whole
-            parent_fd = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)  # (a link to a folder is fine here)
-            try:
-                tmp_name = _mkdtemp_at(parent_fd)
-                try:
-                    tmp_fd = os.open(tmp_name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=parent_fd)
-                    try:
-                        _fill(tmp_fd, files, mask)
-                    finally:
-                        os.close(tmp_fd)
-                    interrupted = _pending(caught)
-                    if interrupted is None:
-                        os.chmod(tmp_name, 0o777 & ~mask, dir_fd=parent_fd)
-                        if os.path.lexists(path):
-                            raise OutputPathError(
-                                f"mbrules: cannot write {path} ({flag}): it was created by "
-                                "something else during the run; nothing was written: run again"
-                            )
-                        os.rename(tmp_name, path.name, src_dir_fd=parent_fd, dst_dir_fd=parent_fd)
-                        os.fsync(parent_fd)
-                        return
-                finally:
-                    _remove_tree(parent_fd, tmp_name)
-            finally:
-                os.close(parent_fd)
+        if not os.path.lexists(path):  # a new folder beside DIR, renamed to DIR: it appears whole
+            interrupted = _write_fresh(path, files, mask, caught, flag)
         else:
-            dir_fd = _open_dir(path, flag)
-            try:
-                tmp_name = _mkdtemp_at(dir_fd)
-                try:
-                    tmp_fd = os.open(tmp_name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=dir_fd)
-                    try:
-                        _fill(tmp_fd, files, mask)
-                        interrupted = _pending(caught)
-                        if interrupted is None:
-                            check_output_folder(path, list(files) + owned, inputs, flag, marker)  # changed meanwhile?
-                            here, there = os.fstat(dir_fd), os.lstat(path)
-                            if (here.st_dev, here.st_ino) != (there.st_dev, there.st_ino):
-                                raise OutputPathError(
-                                    f"mbrules: cannot write {path} ({flag}): the folder was "
-                                    "replaced during the run; nothing was written: run again"
-                                )
-                            _swap(dir_fd, tmp_fd, list(files), owned)
-                            os.fsync(dir_fd)
-                    finally:
-                        os.close(tmp_fd)
-                finally:
-                    _remove_tree(dir_fd, tmp_name)
-            finally:
-                os.close(dir_fd)
+            interrupted = _write_over(path, files, mask, caught, owned, inputs, flag, marker)
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
@@ -541,6 +494,75 @@ def write_output_folder(
             signal.raise_signal(signum)
     if interrupted is not None:
         raise OutputInterrupted(interrupted)
+
+
+def _write_fresh(path: Path, files: Mapping[str, FileContent], mask: int, caught: list[int], flag: str) -> int | None:
+    """A report folder that does not exist yet: the files are written into a new folder beside it, renamed to
+    DIR once whole. Returns the signal that came meanwhile (nothing renamed then), else None."""
+    parent_fd = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)  # (a link to a folder is fine here)
+    try:
+        tmp_name = _mkdtemp_at(parent_fd)
+        try:
+            tmp_fd = os.open(tmp_name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=parent_fd)
+            try:
+                _fill(tmp_fd, files, mask)
+            finally:
+                os.close(tmp_fd)
+            interrupted = _pending(caught)
+            if interrupted is None:
+                os.chmod(tmp_name, 0o777 & ~mask, dir_fd=parent_fd)
+                if os.path.lexists(path):
+                    raise OutputPathError(
+                        f"mbrules: cannot write {path} ({flag}): it was created by "
+                        "something else during the run; nothing was written: run again"
+                    )
+                os.rename(tmp_name, path.name, src_dir_fd=parent_fd, dst_dir_fd=parent_fd)
+                os.fsync(parent_fd)
+            return interrupted
+        finally:
+            _remove_tree(parent_fd, tmp_name)
+    finally:
+        os.close(parent_fd)
+
+
+def _write_over(
+    path: Path,
+    files: Mapping[str, FileContent],
+    mask: int,
+    caught: list[int],
+    owned: list[str],
+    inputs: list[str | os.PathLike[str]],
+    flag: str,
+    marker: str | None,
+) -> int | None:
+    """A report folder that exists: the files are written into a new hidden folder inside it, then (DIR
+    re-checked, still the same folder) swapped in one by one. Returns the signal that came meanwhile (nothing
+    swapped then), else None."""
+    dir_fd = _open_dir(path, flag)
+    try:
+        tmp_name = _mkdtemp_at(dir_fd)
+        try:
+            tmp_fd = os.open(tmp_name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=dir_fd)
+            try:
+                _fill(tmp_fd, files, mask)
+                interrupted = _pending(caught)
+                if interrupted is None:
+                    check_output_folder(path, list(files) + owned, inputs, flag, marker)  # changed meanwhile?
+                    here, there = os.fstat(dir_fd), os.lstat(path)
+                    if (here.st_dev, here.st_ino) != (there.st_dev, there.st_ino):
+                        raise OutputPathError(
+                            f"mbrules: cannot write {path} ({flag}): the folder was "
+                            "replaced during the run; nothing was written: run again"
+                        )
+                    _swap(dir_fd, tmp_fd, list(files), owned)
+                    os.fsync(dir_fd)
+                return interrupted
+            finally:
+                os.close(tmp_fd)
+        finally:
+            _remove_tree(dir_fd, tmp_name)
+    finally:
+        os.close(dir_fd)
 
 
 def _swap(dir_fd: int, tmp_fd: int, names: list[str], owned: list[str]) -> None:

@@ -127,12 +127,50 @@ class ObservationWriter:
             v[o + c] += 1.0
         if window and st._player == player:
             v[o + n + st._cf_hazard] = 1.0  # the window's hazard, shown to the seat it asks only
+        i = self._write_sides(v, st, side)
+        discard = st._discard
+        if discard:
+            v[i : i + n] = self._discard_counts(discard)
+            v[i + n + discard[-1]] = 1.0
+        i += 2 * n
+        held = v[6 + N : 6 + N + n]  # unseen: the deck less the cards face up and the seat's own hand
+        v[i : i + n] = [x if x > 0 else 0.0 for x in [a - b - c for a, b, c in zip(self.counts, st._face_up, held)]]
+        i += n
+        hands = st._hands
+        for k in range(N):
+            v[i + k] = len(hands[(player + k) % N])
+        i += N
+        v[i] = len(stock) / self.deck_size
+        t = st._target / self.max_target
+        v[i + 1] = t if t < 1.0 else 1.0
+        if st._extension_called_by >= 0:
+            v[i + 2] = 1.0
+        i += 3
+        points = self.hand_points(st)
+        for k in range(S):
+            x = points[(side + k) % S] / 1000.0
+            v[i + k] = 0.0 if x < 0 else (100.0 if x > 100.0 else x)
+        i += S
+        totals = st._match_totals
+        for k in range(S):
+            x = totals[(side + k) % S] / 1000.0
+            v[i + k] = 0.0 if x < 0 else (1000.0 if x > 1000.0 else x)
+        h = hands_played / 10.0
+        v[i + S] = h if h < 1000.0 else 1000.0
+        if self._tail:
+            write_turn_tail(v, i + S + 1, st.observation(player))
+        return bytearray(self._all.pack(*v))
+
+    def _write_sides(self, v: list[float], st: State, side: int) -> int:
+        """Each side's table into ``v`` (the observer's side first): top of the battle pile, hazards in force,
+        safeties, distance played, miles, rolling, limit, coups fourrés, protections. Returns the next slot."""
+        n, S = self.n, self.S
         target = st._target or 1
         battle, bhaz, lhaz = st._battle, st._bhaz, st._lhaz
         stacked = st.game.stacked_hazards
         safeties, coups, played = st._safeties, st._coups, st._played
         miles, rolling, limit, prot = st._miles, st._rolling, st._limit, st._prot
-        i = self._o_sides
+        i: int = self._o_sides
         for k in range(S):
             s = (side + k) % S
             b = battle[s]
@@ -167,38 +205,7 @@ class ObservationWriter:
             v[j + 4] = float(len(cs))
             v[j + 5] = float(_POPCOUNT(prot[s]))
             i += self._side_len
-        discard = st._discard
-        if discard:
-            v[i : i + n] = self._discard_counts(discard)
-            v[i + n + discard[-1]] = 1.0
-        i += 2 * n
-        held = v[6 + N : 6 + N + n]  # unseen: the deck less the cards face up and the seat's own hand
-        v[i : i + n] = [x if x > 0 else 0.0 for x in [a - b - c for a, b, c in zip(self.counts, st._face_up, held)]]
-        i += n
-        hands = st._hands
-        for k in range(N):
-            v[i + k] = len(hands[(player + k) % N])
-        i += N
-        v[i] = len(stock) / self.deck_size
-        t = st._target / self.max_target
-        v[i + 1] = t if t < 1.0 else 1.0
-        if st._extension_called_by >= 0:
-            v[i + 2] = 1.0
-        i += 3
-        points = self.hand_points(st)
-        for k in range(S):
-            x = points[(side + k) % S] / 1000.0
-            v[i + k] = 0.0 if x < 0 else (100.0 if x > 100.0 else x)
-        i += S
-        totals = st._match_totals
-        for k in range(S):
-            x = totals[(side + k) % S] / 1000.0
-            v[i + k] = 0.0 if x < 0 else (1000.0 if x > 1000.0 else x)
-        h = hands_played / 10.0
-        v[i + S] = h if h < 1000.0 else 1000.0
-        if self._tail:
-            write_turn_tail(v, i + S + 1, st.observation(player))
-        return bytearray(self._all.pack(*v))
+        return i
 
 
 def turn_tail_names(g: Any) -> list[tuple[str, float]]:

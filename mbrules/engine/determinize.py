@@ -28,7 +28,7 @@ waiting at a decision; playing it out is the bots' business (:mod:`mbrules.bots.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..vocab import BATTLE, DecisionKind
 from .state import State
@@ -64,41 +64,9 @@ def determinize(obs: "Observation", rng: random.Random, known: dict[int, list[in
     need = sum(n for p, n in enumerate(obs.hand_sizes) if p != me) + obs.draw_pile
     if need != len(pool):
         raise ValueError(f"the observation hides {need} cards but {len(pool)} are unseen")
-    fixed: dict[int, list[int]] = {}
-    for p, cards in (known or {}).items():
-        if p == me or not 0 <= p < g.players or len(cards) > obs.hand_sizes[p]:
-            raise ValueError(f"known cards for player {p}: another player, holding at most its hand's size")
-        fixed[p] = list(cards)
-        for c in cards:
-            try:
-                pool.remove(c)
-            except ValueError:
-                raise ValueError(f"card {g.card_ids[c]} is known in player {p}'s hand but is not unseen") from None
-
-    hands: list[list[int]] = []
-    k = 0
-    for p, n in enumerate(obs.hand_sizes):
-        if p == me:
-            hands.append(list(obs.hand))
-        else:
-            have = fixed.get(p, [])
-            hands.append(have + pool[k : k + n - len(have)])
-            k += n - len(have)
+    hands, k = _deal(obs, pool, known)
     seed = rng.getrandbits(64)  # the world's RNG: future hands' shuffles, unknown, sampled too
-    sides = {
-        s: {
-            "battle": v.battle,
-            "speed": v.speed,
-            "safeties": v.safeties,
-            "coups": v.coup_fourres,
-            "distance": [c for c, n in enumerate(v.distance) for _ in range(n)],
-            "moving": v.moving,
-            "miles": v.miles,
-            "karma_cards": v.karma_cards,
-            "karma": bool(v.karma),  # ruleset 'karma' (read only where the ruleset has it)
-        }
-        for s, v in enumerate(obs.sides)
-    }
+    sides = _side_piles(obs)
     d = obs.decision
     if d.kind not in (
         DecisionKind.TURN,
@@ -131,6 +99,52 @@ def determinize(obs: "Observation", rng: random.Random, known: dict[int, list[in
         recent=obs.recent,
         queued=obs.queued_turns,
     )
+
+
+def _deal(obs: "Observation", pool: list[int], known: dict[int, list[int]] | None) -> tuple[list[list[int]], int]:
+    """The hands: the observer's own, each other player's known cards then cards from the shuffled ``pool``
+    (the known ones taken out of it). Returns the hands and how many of the pool they took (the rest is the
+    draw pile)."""
+    g = obs.game
+    me = obs.player
+    fixed: dict[int, list[int]] = {}
+    for p, cards in (known or {}).items():
+        if p == me or not 0 <= p < g.players or len(cards) > obs.hand_sizes[p]:
+            raise ValueError(f"known cards for player {p}: another player, holding at most its hand's size")
+        fixed[p] = list(cards)
+        for c in cards:
+            try:
+                pool.remove(c)
+            except ValueError:
+                raise ValueError(f"card {g.card_ids[c]} is known in player {p}'s hand but is not unseen") from None
+    hands: list[list[int]] = []
+    k = 0
+    for p, n in enumerate(obs.hand_sizes):
+        if p == me:
+            hands.append(list(obs.hand))
+        else:
+            have = fixed.get(p, [])
+            hands.append(have + pool[k : k + n - len(have)])
+            k += n - len(have)
+    return hands, k
+
+
+def _side_piles(obs: "Observation") -> dict[int, dict[str, Any]]:
+    """Each side's table as ``State.from_decision`` takes it, from the observation (all of it public)."""
+    return {
+        s: {
+            "battle": v.battle,
+            "speed": v.speed,
+            "safeties": v.safeties,
+            "coups": v.coup_fourres,
+            "distance": [c for c, n in enumerate(v.distance) for _ in range(n)],
+            "moving": v.moving,
+            "miles": v.miles,
+            "karma_cards": v.karma_cards,
+            "karma": bool(v.karma),  # ruleset 'karma' (read only where the ruleset has it)
+        }
+        for s, v in enumerate(obs.sides)
+    }
 
 
 def _window(obs: "Observation", hands: list[list[int]], fast: bool = False) -> tuple[int, int, int, list[int]]:

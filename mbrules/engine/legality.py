@@ -513,6 +513,17 @@ class Legality(StateFields):
         g = self.game
         p = self._player if q is None else q
         who = g.player_names[p] if 0 <= p < g.players else "nobody"
+        if code == NOT_YOUR_TURN:
+            return self._not_your_turn(a, p, who)
+        said = self._phase_sentence(code, a, p, who)
+        if said is not None:
+            return said
+        return self._card_sentence(code, a, p, who)
+
+    def _phase_sentence(self, code: str, a: Action, p: int, who: str) -> str | None:
+        """A refusal about the hand's phase, a window, the draw or the mulligan (not about the card); None for
+        another code."""
+        g = self.game
         if code == HAND_OVER:
             return "the hand is over" if self._phase == P_HAND_OVER else "the match is over"
         if code == EXTENSION_PENDING:
@@ -527,27 +538,6 @@ class Legality(StateFields):
             if self._phase == P_COUP and p in self._cf_queue:
                 return f"{a.card} does not protect against {g.card_ids[self._cf_hazard]}"
             return f"no coup fourré is open to {who} now"
-        if code == NOT_YOUR_TURN:
-            cur = g.player_names[self._player]
-            if self._phase == P_COUP:
-                return f"a coup fourré window is open for {cur}"
-            if self._phase == P_FAST:
-                return f"a fast-play window is open for {cur}"
-            if self._phase == P_EXT:
-                return f"the extension question is {cur}'s"
-            if p != self._player:
-                return f"it is {cur}'s turn, not {who}'s"
-            if self._phase == P_MULL:
-                return f"{who} is taking a mulligan: throw another card (mulligan CARD) or draw to end it"
-            if a.op == DRAW:
-                if self._turn_without_draw():
-                    return f"the draw pile is out, so {who}'s turn has no draw: play or discard a card"
-                if self.game.play_then_draw and self._phase == P_PLAY:
-                    return f"{who} plays first this turn and draws after it (play then draw)"
-                return f"{who} has already drawn this turn"
-            if self.game.play_then_draw:
-                return f"{who} has played this turn and must now draw"
-            return f"{who} must draw before playing"
         if code == DRAW_PILE_OUT:
             return (
                 f"the draw pile is out, so {who}'s turn has no draw: the discard pile's top is taken only in"
@@ -568,6 +558,36 @@ class Legality(StateFields):
             if not g.mulligan:
                 return "this ruleset has no mulligan"
             return f"{who} may take a mulligan only instead of the turn's draw"
+        return None
+
+    def _not_your_turn(self, a: Action, p: int, who: str) -> str:
+        """Why player ``p`` may not act now: a window or question open for another, another's turn, or this turn's
+        draw (taken already, not taken yet, none)."""
+        g = self.game
+        cur = g.player_names[self._player]
+        if self._phase == P_COUP:
+            return f"a coup fourré window is open for {cur}"
+        if self._phase == P_FAST:
+            return f"a fast-play window is open for {cur}"
+        if self._phase == P_EXT:
+            return f"the extension question is {cur}'s"
+        if p != self._player:
+            return f"it is {cur}'s turn, not {who}'s"
+        if self._phase == P_MULL:
+            return f"{who} is taking a mulligan: throw another card (mulligan CARD) or draw to end it"
+        if a.op == DRAW:
+            if self._turn_without_draw():
+                return f"the draw pile is out, so {who}'s turn has no draw: play or discard a card"
+            if self.game.play_then_draw and self._phase == P_PLAY:
+                return f"{who} plays first this turn and draws after it (play then draw)"
+            return f"{who} has already drawn this turn"
+        if self.game.play_then_draw:
+            return f"{who} has played this turn and must now draw"
+        return f"{who} must draw before playing"
+
+    def _card_sentence(self, code: str, a: Action, p: int, who: str) -> str:
+        """A refusal about the card played or discarded (and the side it goes to)."""
+        g = self.game
         c = a.card_index
         card = a.card
         if code == NOT_IN_HAND:

@@ -413,9 +413,8 @@ def _match_problems(rs: Ruleset, add: _Add) -> None:
         return
     if rs.match.mode.value != "points":
         return
-    sc, cards = rs.scoring, rs.cards
     target = rs.match.target_points.value
-    if not sc.enabled.value:
+    if not rs.scoring.enabled.value:
         add(
             ("scoring", "enabled", "value"),
             f"match.mode is points (hands until a side reaches {target:,} points) "
@@ -426,6 +425,28 @@ def _match_problems(rs: Ruleset, add: _Add) -> None:
             [mode],
         )
         return
+    best, lines = _most_per_hand(rs)
+    if best <= 0:
+        add(
+            ("scoring", "milestones_per_mile", "value"),
+            f"match.mode is points (hands until a side reaches {target:,} points) but no hand can score a point "
+            "(every score line that can happen here is worth 0), so the match never ends: give a score line a "
+            "positive value (e.g. milestones_per_mile: 1), or set match.mode to trip or single_hand",
+            False,
+            [*lines, mode],
+        )
+    elif target > best * MAX_MATCH_HANDS:
+        add(
+            ("match", "target_points", "value"),
+            f"match.target_points is {target:,}, but a hand scores at most {best:,} points here, so the match "
+            f"would last more than {MAX_MATCH_HANDS:,} hands: choose a target of at most {best * MAX_MATCH_HANDS:,}",
+        )
+
+
+def _most_per_hand(rs: Ruleset) -> tuple[int, list[DataPath]]:
+    """The most points one side can score in a hand (a bound: each line at its most, 0 where it cannot happen),
+    with the paths of the standard score lines counted."""
+    sc, cards = rs.scoring, rs.cards
     distance = [c for c in cards.values() if isinstance(c, DistanceCard) and c.count > 0]
     safeties = sum(c.count for c in cards.values() if isinstance(c, SafetyCard))
     # The most miles one side can play in a hand (the 200s bounded by their maximum per hand).
@@ -456,23 +477,8 @@ def _match_problems(rs: Ruleset, add: _Add) -> None:
     extra = sum(
         line.points * (opponents if line.to == "each_opponent" else 1) * per[line.per] for line in sc.lines.values()
     )
-    lines = [("scoring", k, "value") for k in per_hand]
-    best = sum(per_hand.values()) + extra
-    if best <= 0:
-        add(
-            ("scoring", "milestones_per_mile", "value"),
-            f"match.mode is points (hands until a side reaches {target:,} points) but no hand can score a point "
-            "(every score line that can happen here is worth 0), so the match never ends: give a score line a "
-            "positive value (e.g. milestones_per_mile: 1), or set match.mode to trip or single_hand",
-            False,
-            [*lines, mode],
-        )
-    elif target > best * MAX_MATCH_HANDS:
-        add(
-            ("match", "target_points", "value"),
-            f"match.target_points is {target:,}, but a hand scores at most {best:,} points here, so the match "
-            f"would last more than {MAX_MATCH_HANDS:,} hands: choose a target of at most {best * MAX_MATCH_HANDS:,}",
-        )
+    lines: list[DataPath] = [("scoring", k, "value") for k in per_hand]
+    return sum(per_hand.values()) + extra, lines
 
 
 Warning = tuple[DataPath, str]  # (path of the value, message)

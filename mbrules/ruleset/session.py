@@ -128,11 +128,12 @@ class _Session:
     # -- rulesets
 
     def ruleset(self, fr: _FileRead, stack: tuple[Path, ...]) -> _Composed | None:
+        """A ruleset file composed with what it extends and the options it names; None (with diagnostics) where
+        the file, its parent or one of its options is wrong. Everything checkable is checked before giving up."""
         self.diags.extend(fr.errors)
         if fr.data is None or fr.locs is None:
             return None
         data, locs = fr.data, fr.locs
-        ok = not fr.errors
         if data.get("kind") == "option":
             self.diags.append(
                 diag_at(
@@ -143,12 +144,23 @@ class _Session:
                 )
             )
             return None
+        ok = self._ruleset_keys(data, locs) and not fr.errors
+        parent_ok, parent = self._parent(fr, stack)
+        # the file's own options: each is checked even when something above failed
+        options_ok, own_options = self._own_options(fr)
+        if not (ok and parent_ok and options_ok):
+            return None
+        return self._compose(fr, parent, own_options)
+
+    def _ruleset_keys(self, data: YamlMap, locs: LocNode) -> bool:
+        """A ruleset's keys of its own: an id and a name where it extends another, no option's group or category."""
+        ok = True
         if "extends" in data:  # (a file that extends nothing is checked whole by the model below)
             why = (
                 "a ruleset gives its own id and name (they are not inherited from the parent; "
                 "description and source are optional)"
             )
-            ok = self._named(data, locs, why) and ok
+            ok = self._named(data, locs, why)
         if "group" in data:
             ok = False
             self.diags.append(
@@ -169,6 +181,13 @@ class _Session:
                     key=True,
                 )
             )
+        return ok
+
+    def _parent(self, fr: _FileRead, stack: tuple[Path, ...]) -> tuple[bool, _Composed | None]:
+        """What ``extends`` names, composed (recursively, at most MAX_EXTENDS_CHAIN files): (ok, the parent or None)."""
+        assert fr.data is not None and fr.locs is not None
+        data, locs = fr.data, fr.locs
+        ok = True
         parent: _Composed | None = None
         extends = data.get("extends")
         if isinstance(extends, str):
@@ -234,8 +253,14 @@ class _Session:
                     else:
                         parent = self.ruleset(pfr, (*stack, fr.path))
                         ok = ok and parent is not None
-        # the file's own options: each is checked even when something above failed
-        own_options = []
+        return ok, parent
+
+    def _own_options(self, fr: _FileRead) -> tuple[bool, list[_Composed]]:
+        """The options a ruleset file names under ``options:``, each read and checked: (all ok, the ones read)."""
+        assert fr.data is not None and fr.locs is not None
+        data, locs = fr.data, fr.locs
+        ok = True
+        own_options: list[_Composed] = []
         refs = data.get("options")
         for i, ref in enumerate(refs if isinstance(refs, list) else []):
             options_node = locs.child("options")
@@ -247,8 +272,12 @@ class _Session:
                 ok = False
             else:
                 own_options.append(opt)
-        if not ok:
-            return None
+        return ok, own_options
+
+    def _compose(self, fr: _FileRead, parent: _Composed | None, own_options: list[_Composed]) -> _Composed:
+        """The parent's values, then the file's options, then the file's own values; the root's own keys unmerged."""
+        assert fr.data is not None and fr.locs is not None
+        data, locs = fr.data, fr.locs
         ndata, nlocs = normalize(data, locs)
         body = patch_body(ndata)
         body_locs = _body_locs(locs, nlocs, body)

@@ -31,7 +31,7 @@ from typing import Any, Callable, Iterable
 
 from pydantic import BaseModel, ValidationError
 
-from mbrules.engine import Game, GameError, IllegalAction, State
+from mbrules.engine import Game, GameError, IllegalAction, State, Transition
 from mbrules.vocab import BATTLE, DISTANCE, HAZARD, KARMA, REASON_CODES, REMEDY, SAFETY, SPEED, DecisionKind
 from mbrules.ruleset import RulesetError, load_ruleset
 from mbrules.ruleset.diagnostics import (
@@ -388,27 +388,26 @@ def _check_steps(ck: _Checker, scn: m.Scenario) -> None:
             ck.side(eb + ["winner"], e.winner)
 
 
-def _build_position(ck: _Checker, scn: m.Scenario) -> State | None:
+def _place(ck: _Checker, placed: list[tuple[list[DataKey], int]], path: list[DataKey], cids: list[str]) -> list[int]:
+    """The cards of a setup list, each checked; every one placed is noted in ``placed`` (path, card) for the
+    deck's count."""
+    out = []
+    for i, cid in enumerate(cids):
+        c = ck.card(path + [i], cid)
+        if c is not None:
+            placed.append((path + [i], c))
+            out.append(c)
+    return out
+
+
+def _setup_hands(ck: _Checker, su: m.Setup, placed: list[tuple[list[DataKey], int]]) -> dict[int, list[int]]:
+    """The hands the setup lists (player -> cards), none over the hand size."""
     g = ck.g
-    su = scn.setup
-    if su is None:
-        return State.new_match(g, 0, deal_next=False)  # a scenario rests at its hand's end
     sp: list[DataKey] = ["setup"]
-    placed: list[tuple[list[DataKey], int]] = []  # (path, card) in the order written
-
-    def place(path: list[DataKey], cids: list[str]) -> list[int]:
-        out = []
-        for i, cid in enumerate(cids):
-            c = ck.card(path + [i], cid)
-            if c is not None:
-                placed.append((path + [i], c))
-                out.append(c)
-        return out
-
     hands: dict[int, list[int]] = {}
     for name, cids in su.hands.items():
         p = ck.player(sp + ["hands", name], name, key=True)
-        cards = place(sp + ["hands", name], cids)
+        cards = _place(ck, placed, sp + ["hands", name], cids)
         if len(cids) > g.hand_size:
             ck.err(
                 sp + ["hands", name],
@@ -417,15 +416,23 @@ def _build_position(ck: _Checker, scn: m.Scenario) -> State | None:
             )
         if p is not None:
             hands[p] = cards
-    draw_top = place(sp + ["draw_pile"], su.draw_pile)
-    discard = place(sp + ["discard_pile"], su.discard_pile)
+    return hands
+
+
+def _setup_sides(
+    ck: _Checker, su: m.Setup, placed: list[tuple[list[DataKey], int]]
+) -> tuple[dict[int, dict[str, Any]], dict[int, str]]:
+    """The sides' piles the setup lists (side -> pile -> cards, and the karma flag), each card in a pile that
+    may hold it; with side -> the name written."""
+    g = ck.g
+    sp: list[DataKey] = ["setup"]
     sides: dict[int, dict[str, Any]] = {}
     labels: dict[int, str] = {}  # side index -> the name written
     for name, ss in su.sides.items():
         s = ck.side(sp + ["sides", name], name, key=True)
         piles: dict[str, Any] = {}
         for pile, (words, ok) in _PILE_RULE.items():
-            cards = place(sp + ["sides", name, pile], getattr(ss, pile))
+            cards = _place(ck, placed, sp + ["sides", name, pile], getattr(ss, pile))
             for i, c in enumerate(cards):
                 if not ok(g, c):
                     ck.err(
@@ -440,21 +447,12 @@ def _build_position(ck: _Checker, scn: m.Scenario) -> State | None:
         if s is not None:
             sides[s] = piles
             labels[s] = name
-    turn = ck.player(sp + ["turn"], su.turn)
-    ext = ck.player(sp + ["extension_called_by"], su.extension_called_by)
-    target = g.extension_to if (su.extension_called_by is not None and g.extension_to is not None) else g.target
-    for s, name in labels.items():
-        _check_reachable(ck, g, sp + ["sides", name], name, sides[s], target)
-    if su.extension_called_by is not None and g.extension_to is None:
-        ck.err(
-            sp + ["extension_called_by"],
-            f"{ck.rs} with {g.players} players has no extension: remove 'extension_called_by'",
-        )
-    totals = [0] * g.sides
-    for name, pts in su.match.items():
-        s = ck.side(sp + ["match", name], name, key=True)
-        if s is not None:
-            totals[s] = pts
+    return sides, labels
+
+
+def _placed_counts(ck: _Checker, placed: list[tuple[list[DataKey], int]]) -> Counter[int]:
+    """Copies placed of each card; an error for the first copy beyond what the deck holds."""
+    g = ck.g
     # The deck: no card placed more often than the deck of this ruleset and player count holds.
     seen: Counter[int] = Counter()
     for path, c in placed:
@@ -465,8 +463,14 @@ def _build_position(ck: _Checker, scn: m.Scenario) -> State | None:
                 f"more copies of {g.card_ids[c]} than the deck holds: {ck.rs} with {g.players} players "
                 f"has {g.deck_counts[c]}; this is copy {seen[c]}",
             )
-    if ck.errors:
-        return None
+    return seen
+
+
+def _deal_rest(ck: _Checker, su: m.Setup, hands: dict[int, list[int]], seen: Counter[int]) -> list[int] | None:
+    """The cards not placed, shuffled by the setup's seed; the hands not listed are dealt from them first (in
+    seating order, into ``hands``). None (an error) where too few are left to deal them."""
+    g = ck.g
+    sp: list[DataKey] = ["setup"]
     rest = [c for c in range(g.n_cards) for _ in range(g.deck_counts[c] - seen[c])]
     random.Random(su.seed).shuffle(rest)
     unlisted = [p for p in range(g.players) if p not in hands]
@@ -480,6 +484,43 @@ def _build_position(ck: _Checker, scn: m.Scenario) -> State | None:
         return None
     for p in unlisted:  # dealt from the shuffled rest, in seating order
         hands[p], rest = rest[: g.hand_size], rest[g.hand_size :]
+    return rest
+
+
+def _build_position(ck: _Checker, scn: m.Scenario) -> State | None:
+    """The state a scenario's setup describes (hands, piles, sides, turn, match totals), the rest of the deck
+    dealt or piled by its seed; None where the setup has errors (reported on ``ck``)."""
+    g = ck.g
+    su = scn.setup
+    if su is None:
+        return State.new_match(g, 0, deal_next=False)  # a scenario rests at its hand's end
+    sp: list[DataKey] = ["setup"]
+    placed: list[tuple[list[DataKey], int]] = []  # (path, card) in the order written
+    hands = _setup_hands(ck, su, placed)
+    draw_top = _place(ck, placed, sp + ["draw_pile"], su.draw_pile)
+    discard = _place(ck, placed, sp + ["discard_pile"], su.discard_pile)
+    sides, labels = _setup_sides(ck, su, placed)
+    turn = ck.player(sp + ["turn"], su.turn)
+    ext = ck.player(sp + ["extension_called_by"], su.extension_called_by)
+    target = g.extension_to if (su.extension_called_by is not None and g.extension_to is not None) else g.target
+    for s, name in labels.items():
+        _check_reachable(ck, g, sp + ["sides", name], name, sides[s], target)
+    if su.extension_called_by is not None and g.extension_to is None:
+        ck.err(
+            sp + ["extension_called_by"],
+            f"{ck.rs} with {g.players} players has no extension: remove 'extension_called_by'",
+        )
+    totals = [0] * g.sides
+    for name, pts in su.match.items():
+        side = ck.side(sp + ["match", name], name, key=True)
+        if side is not None:
+            totals[side] = pts
+    seen = _placed_counts(ck, placed)
+    if ck.errors:
+        return None
+    rest = _deal_rest(ck, su, hands, seen)
+    if rest is None:
+        return None
     if su.rest == "discard_pile":
         discard = rest + discard  # beneath the listed discards: the last one listed stays on top
     else:
@@ -586,6 +627,8 @@ class _Runner:
 
     # -- actions
     def action(self, i: int, step: m.ActionStep) -> None:
+        """An action step: the implicit declines and draws before it, the turn's draw it names, the action itself
+        (accepted, or refused as ``rejected`` says, the game unchanged) and the draw a reaction brought."""
         g = self.g
         p = g.player_names.index(step.player)
         kind = step.action_key
@@ -600,6 +643,20 @@ class _Runner:
         )
         if trial:
             st = st.clone()
+        self._implicit(st, p, kind)
+        if kind in ("play", "discard") and not g.play_then_draw and not self._turn_draw(i, step, st, p, trial):
+            return
+        done = self._apply(i, step, st, p, kind)
+        if done is None:
+            return
+        self.turn_draw = None
+        if kind in ("coup_fourre", "fast_play") and step.draw is not None:
+            self._reaction_draw(i, step, kind, done.drawn)
+
+    def _implicit(self, st: State, p: int, kind: str) -> None:
+        """What the step's player does not write: the windows it does not use declined, a mulligan it does not go
+        on with ended, and (play then draw) the draws after plays."""
+        g = self.g
         if kind != "coup_fourre":
             for _ in range(g.players + 1):  # a window is each holder's once: bounded by the players
                 if st.decision.kind != DecisionKind.COUP_FOURRE:
@@ -625,37 +682,45 @@ class _Runner:
             ):
                 break
             st.apply(g.draw_action, player=d.player)
-        # The draw: once a turn, before the player's first action of that turn.
-        if kind in ("play", "discard") and not g.play_then_draw:
-            d = st.decision
-            turn_draw = self.turn_draw
-            if d.kind == DecisionKind.TURN and d.player == p and not d.drawn:
-                turn_draw = (p, st.apply(g.draw_action, player=p).drawn)
-                if not trial:
-                    self.turn_draw = turn_draw
-            if step.draw is not None:
-                got = turn_draw[1] if turn_draw and turn_draw[0] == p and turn_draw[1] >= 0 else None
-                if got is None or g.card_ids[got] != step.draw:
-                    self.fail(
-                        i,
-                        ["draw"],
-                        "draw",
-                        step.draw,
-                        g.card_ids[got] if got is not None else None,
-                        "" if got is not None else "no card was drawn this turn",
-                    )
-                    return
-        _, action = step_action(g, step)
+
+    def _turn_draw(self, i: int, step: m.ActionStep, st: State, p: int, trial: bool) -> bool:
+        """The draw: once a turn, before the player's first action of that turn; False (a failure) where the step
+        names a card the draw did not bring."""
+        g = self.g
+        d = st.decision
+        turn_draw = self.turn_draw
+        if d.kind == DecisionKind.TURN and d.player == p and not d.drawn:
+            turn_draw = (p, st.apply(g.draw_action, player=p).drawn)
+            if not trial:
+                self.turn_draw = turn_draw
+        if step.draw is not None:
+            got = turn_draw[1] if turn_draw and turn_draw[0] == p and turn_draw[1] >= 0 else None
+            if got is None or g.card_ids[got] != step.draw:
+                self.fail(
+                    i,
+                    ["draw"],
+                    "draw",
+                    step.draw,
+                    g.card_ids[got] if got is not None else None,
+                    "" if got is not None else "no card was drawn this turn",
+                )
+                return False
+        return True
+
+    def _apply(self, i: int, step: m.ActionStep, st: State, p: int, kind: str) -> Transition | None:
+        """The step's action applied: its transition where accepted as the step expects, else None (a refusal the
+        step expects, with the game unchanged, is no failure)."""
+        _, action = step_action(self.g, step)
         before = st.snapshot()
         try:
             done = st.apply(action, player=p)
         except IllegalAction as exc:
             if step.rejected is None:
                 self.fail(i, [kind], kind, "accepted", f"refused with {exc.code}", exc.message)
-                return
+                return None
             if step.rejected is not True and step.rejected != exc.code:
                 self.fail(i, ["rejected"], "rejected", step.rejected, exc.code, exc.message)
-                return
+                return None
             if st.snapshot() != before:
                 self.fail(
                     i,
@@ -665,25 +730,27 @@ class _Runner:
                     "a changed game",
                     f"the engine refused with {exc.code} but changed the game",
                 )
-            return
+            return None
         if step.rejected is not None:
             self.fail(i, ["rejected"], "rejected", step.rejected, "accepted")
-            return
-        self.turn_draw = None
-        if kind in ("coup_fourre", "fast_play") and step.draw is not None:
-            # the card the engine says the caller drew (Transition.drawn, as the recorder reads it); not a
-            # shrunk draw pile: a play-then-draw attacker's owed draw may reshuffle a new pile right after it
-            got = done.drawn if done.drawn >= 0 else None
-            if got is None or g.card_ids[got] != step.draw:
-                what = "the coup fourré" if kind == "coup_fourre" else "the fast play"
-                self.fail(
-                    i,
-                    ["draw"],
-                    "draw",
-                    step.draw,
-                    g.card_ids[got] if got is not None else None,
-                    "" if got is not None else f"no card was drawn after {what}",
-                )
+            return None
+        return done
+
+    def _reaction_draw(self, i: int, step: m.ActionStep, kind: str, drawn: int) -> None:
+        """The card the engine says the caller drew (Transition.drawn, as the recorder reads it); not a shrunk
+        draw pile: a play-then-draw attacker's owed draw may reshuffle a new pile right after it."""
+        g = self.g
+        got = drawn if drawn >= 0 else None
+        if got is None or g.card_ids[got] != step.draw:
+            what = "the coup fourré" if kind == "coup_fourre" else "the fast play"
+            self.fail(
+                i,
+                ["draw"],
+                "draw",
+                step.draw,
+                g.card_ids[got] if got is not None else None,
+                "" if got is not None else f"no card was drawn after {what}",
+            )
 
     # -- expectations
     def expect(self, i: int, e: m.Expect) -> None:

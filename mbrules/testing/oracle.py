@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple, Sequence, Union, cast
 
-from mbrules.vocab import COUP_FOURRE, DISCARD, DRAW, EXTEND, FAST_PLAY, MULLIGAN, PLAY
+from mbrules.vocab import COUP_FOURRE, DISCARD, DRAW, EXTEND, FAST_PLAY, MULLIGAN, PLAY, SCORE_LINES
 
 from .view import View, _view
 
@@ -37,19 +37,8 @@ __all__ = [
 ]
 
 
-# The contract's score lines ("Score lines"), in its order.
-_SHEET_LINES = (
-    "milestones",
-    "safeties",
-    "all_safeties",
-    "coup_fourres",
-    "trip_completed",
-    "delayed_action",
-    "safe_trip",
-    "shutout",
-    "extension",
-    "total",
-)
+# The contract's score lines ("Score lines"), in its order: the vocabulary's list (mbrules.vocab.SCORE_LINES).
+_SHEET_LINES = SCORE_LINES
 
 
 class HandStart(NamedTuple):

@@ -187,10 +187,7 @@ def check_transition(
         _check_draw(out, before, after, p, action, what)
         return out
     if op == MULLIGAN:
-        if not _removed_one(before.hands[p], after.hands[p], c) or after.discard != before.discard + [c]:
-            out.append(f"{what}: the card did not go from the hand to the top of the discard pile")
-        if after.decision != (DecisionKind.MULLIGAN, p, False):
-            out.append(f"{what}: the mulligan should stay open for more cards, got {after.decision}")
+        _check_mulligan(out, before, after, p, c, what)
         return out
     hand_a = after.hands[p]
     # play.safety_replacement_draw: the replacement card is the hand's last (none when the safety's own miles,
@@ -204,24 +201,7 @@ def check_transition(
         _check_discard(out, before, after, p, c, what)
         return out
     if op == PLAY:
-        k = g.kind[c]
-        if k == DISTANCE:
-            _check_distance_play(out, before, after, p, ps, c, what)
-        elif k == HAZARD:
-            if before.karma[ps]:  # ruleset 'karma': an attacker with karma loses it, both do if the target has it
-                if _check_karma_attack(out, before, after, p, ps, c, ts, what):
-                    return out
-            elif after.karma != before.karma:
-                out.append(f"{what}: an attacker without karma changed a side's karma")
-            _check_hazard_play(out, before, after, p, c, ts, what)
-        elif k == KARMA:
-            if not after.karma[ps] or after.karma_cards[ps] != before.karma_cards[ps] + [c]:
-                out.append(f"{what}: the karma card did not give its side its karma back and stay on its table")
-            _turn_passes(out, before, after, p, what)
-        elif k == REMEDY:
-            _check_remedy_play(out, before, after, p, ps, c, what)
-        else:  # a safety played normally
-            _check_safety_play(out, before, after, p, ps, c, what)
+        _check_play(out, before, after, p, ps, c, ts, what)
         return out
     if op == COUP_FOURRE:
         _check_coup_fourre(out, before, after, p, c, what)
@@ -241,6 +221,37 @@ def check_transition(
         if not after.hand_over:
             out.append(f"{what}: the hand goes on after the extension was declined")
     return out
+
+
+def _check_mulligan(out: list[str], before: View, after: View, p: int, c: int, what: _What) -> None:
+    """A mulligan's card: from the hand to the top of the discard pile, the mulligan still open for more."""
+    if not _removed_one(before.hands[p], after.hands[p], c) or after.discard != before.discard + [c]:
+        out.append(f"{what}: the card did not go from the hand to the top of the discard pile")
+    if after.decision != (DecisionKind.MULLIGAN, p, False):
+        out.append(f"{what}: the mulligan should stay open for more cards, got {after.decision}")
+
+
+def _check_play(out: list[str], before: View, after: View, p: int, ps: int, c: int, ts: int, what: _What) -> None:
+    """A card played on the table (its leaving the hand checked already), by its kind."""
+    g = before.game
+    k = g.kind[c]
+    if k == DISTANCE:
+        _check_distance_play(out, before, after, p, ps, c, what)
+    elif k == HAZARD:
+        if before.karma[ps]:  # ruleset 'karma': an attacker with karma loses it, both do if the target has it
+            if _check_karma_attack(out, before, after, p, ps, c, ts, what):
+                return
+        elif after.karma != before.karma:
+            out.append(f"{what}: an attacker without karma changed a side's karma")
+        _check_hazard_play(out, before, after, p, c, ts, what)
+    elif k == KARMA:
+        if not after.karma[ps] or after.karma_cards[ps] != before.karma_cards[ps] + [c]:
+            out.append(f"{what}: the karma card did not give its side its karma back and stay on its table")
+        _turn_passes(out, before, after, p, what)
+    elif k == REMEDY:
+        _check_remedy_play(out, before, after, p, ps, c, what)
+    else:  # a safety played normally
+        _check_safety_play(out, before, after, p, ps, c, what)
 
 
 def _check_discard(out: list[str], before: View, after: View, p: int, c: int, what: _What) -> None:
