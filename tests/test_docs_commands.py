@@ -107,6 +107,20 @@ def small(line: str) -> list[str]:
     return args
 
 
+def test_every_documented_line_is_run_at_its_smallest_size():
+    """The slow test below runs each page's lines with every option that sets how many matches are played
+    made small (issue 46: a page's `--restricted-games 2000` played 2,000 pairs in it, about 300 CPU-seconds
+    of the suite's): any `--...games` option of a line is one small() shrinks, to 3 at most."""
+    for page in PAGES:
+        for line, _ in page_commands(page):
+            args = small(line)
+            for opt, value in zip(args, args[1:]):
+                if opt.startswith("--") and opt.endswith("games"):
+                    assert opt in SIZES, f"{page.name}: {line}: small() does not shrink {opt}"
+                if opt in SIZES:
+                    assert int(value) <= 3, f"{page.name}: {line} -> {' '.join(args)}"
+
+
 def _pages_with_commands() -> list[Path]:
     return [p for p in PAGES if page_commands(p)]
 

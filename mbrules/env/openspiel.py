@@ -95,7 +95,7 @@ __all__ = [
 
 SHORT_NAME = "python_mille_bornes"
 Event = tuple[Any, ...]  # ("deal", hand, hands) or ("act", player, action code, cards drawn[, (slot, taker)...])
-MAX_PLAYERS = 6
+MAX_PLAYERS = 9  # the largest bundled table: playaural seats 2 to 9 (tests/rl/test_openspiel_game.py checks every one)
 RESAMPLE_TRIES = 64
 RESAMPLE_STATS = {"resamples": 0, "redraws": 0, "kept_true_deal": 0}
 DRAWS = ("chance", "player")

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Sequence, cast
 
+from rich import box
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 from textual import events
@@ -40,6 +42,7 @@ if TYPE_CHECKING:
 
 
 from mbrules.engine import Action, Game, IllegalAction, State
+from mbrules.engine.observation import SideView
 from mbrules.text import fold
 from mbrules.narrate import Narrator, line_label, side_label, take_refusal
 from mbrules.vocab import (
@@ -85,6 +88,25 @@ def _game_app(screen: Screen[Any]) -> "MilleBornesApp":
     return cast("MilleBornesApp", screen.app)
 
 
+MANY_SIDES = 7  # from this many sides the moves pane is the wider one
+TABLE_RESERVE = 14  # the lines the rest of the screen keeps: header, margin, plays and moves (7), hand, status, keys
+
+
+def safety_initials(game: Game) -> dict[int, str]:
+    """Each safety's short form in the compact table: its words' capitals ('Right of Way' RW, 'Puncture-Proof'
+    PP), more of its name when two would be the same."""
+    out: dict[int, str] = {}
+    for c in range(game.n_cards):
+        if game.kind[c] != SAFETY:
+            continue
+        name = game.names[c]
+        short = "".join(w[0] for w in name.replace("-", " ").split() if w[0].isupper()) or name[:2]
+        while short in out.values() and len(short) < len(name):
+            short = name[: len(short) + 1]
+        out[c] = short
+    return out
+
+
 class GamePane(Widget):
     """A pane of the table: it draws from the app's match (``game_app``)."""
 
@@ -116,20 +138,92 @@ class TableView(FittedPane):
         return self._text(self.size.width)
 
     def _text(self, width: int) -> Text:
+        """Every side on two lines or more (:meth:`_full_text`); one line each (:meth:`_compact_text`) when
+        that would leave the last plays and the moves too little room (7 to 9 sides at 80×24)."""
+        full = self._full_text(width)
+        if full.plain.count("\n") + 1 <= self.app.size.height - TABLE_RESERVE:
+            return full
+        return self._compact_text(width)
+
+    def _figures(self) -> list[str]:
+        """Each side's miles against the target and its points this hand, in a field as wide for every side
+        (so that every side's bar has the same length)."""
+        a = self.game_app
+        st = a.driver.state
+        obs = st.observation(a.seat)
+        points = [line["total"] for line in st.score_sheet()]
+        unit = a.game.ruleset.display.distance_unit.value
+        digits = len(str(obs.target))
+        figures = [f" {v.miles:>{digits}}/{obs.target} {unit} {points[s]:>5} pts" for s, v in enumerate(obs.sides)]
+        fw = max(len(f) for f in figures)
+        return [f.ljust(fw) for f in figures]
+
+    def _left(self, v: SideView) -> Text:
+        """A side's battle pile: its hazard and 'stopped', or its top card and whether it is rolling."""
+        g = self.game_app.game
+        left = Text()
+        if v.hazard >= 0:
+            left.append(g.names[v.hazard], style="bold red")
+            left.append(" stopped")
+        elif v.battle:
+            left.append(g.names[v.battle[-1]], style=KIND_STYLE.get(g.kind[v.battle[-1]], ""))
+            left.append(" rolling" if v.moving else " not rolling")
+        else:
+            left.append("rolling" if v.moving else "not rolling")
+        return left
+
+    def _compact_text(self, width: int) -> Text:
+        """One line a side: its battle pile, '≤50' under a speed limit, its safeties by their initials ('*'
+        a coup fourré), the limited cards played ('200 Miles×1'), miles and points; then a line saying what
+        the short forms shown stand for."""
+        a = self.game_app
+        g, st = a.game, a.driver.state
+        obs = st.observation(a.seat)
+        short = safety_initials(g)
+        limited = [c for c in range(g.n_cards) if g.kind[c] == DISTANCE and g.max_per_hand[c] != NO_LIMIT]
+        figures_of = self._figures()
+        fw = len(figures_of[0])
+        room = max(10, max(width, 60) - 15 - fw)
+        out = Text(no_wrap=True, overflow="ellipsis")
+        used: dict[str, str] = {}
+        for s, v in enumerate(obs.sides):
+            label = side_label(g, s, obs.player)
+            out.append(("\n" if s else "") + f"{label[:14]:<14} ", style="bold reverse" if s == obs.side else "bold")
+            left = self._left(v)
+            if v.speed_hazard >= 0:
+                left.append(f" ≤{v.limit}", style="bold red")
+                used["≤"] = f"≤N {g.names[v.speed_hazard]}"
+            for c in [*v.safeties, *v.coup_fourres]:
+                left.append(" " + short[c] + ("*" if c in v.coup_fourres else ""), style="cyan")
+                used[short[c]] = f"{short[c]} {g.names[c]}"
+            if v.coup_fourres:
+                used["*"] = "* coup fourré"
+            left.append("".join(f" {g.names[c]}×{v.distance[c]}" for c in limited if v.distance[c]))
+            left.truncate(room - 1, overflow="ellipsis", pad=True)
+            out.append_text(left)
+            out.append(" " + figures_of[s], style="bold")
+        key: list[str] = []
+        for k in sorted(used, key=lambda k: k in "≤*"):  # the key: another line when one is full (an entry never split)
+            if key and len(key[-1]) + 2 + len(used[k]) <= max(width, 60):
+                key[-1] += "  " + used[k]
+            else:
+                key.append(used[k])
+        for line in key:
+            out.append("\n" + line, style="dim")
+        return out
+
+    def _full_text(self, width: int) -> Text:
         """A side's first line: its battle pile, the bar, miles and points; then its speed limit, safeties
         and limited cards, packed on as few more lines as the width allows (a fact never split)."""
         a = self.game_app
         g, st = a.game, a.driver.state
         obs = st.observation(a.seat)
-        points = [line["total"] for line in st.score_sheet()]
         unit = g.ruleset.display.distance_unit.value
         width = max(width, 60)
         limited = [c for c in range(g.n_cards) if g.kind[c] == DISTANCE and g.max_per_hand[c] != NO_LIMIT]
         out = Text(no_wrap=True, overflow="ellipsis")
-        # the figures in a field of their own, as wide for every side, so every side's bar has the same length
-        digits = len(str(obs.target))
-        figures_of = [f" {v.miles:>{digits}}/{obs.target} {unit} {points[s]:>5} pts" for s, v in enumerate(obs.sides)]
-        fw = max(len(f) for f in figures_of)
+        figures_of = self._figures()
+        fw = len(figures_of[0])
         bw = max(6, min(30, width - 15 - 34 - fw))  # the piles first, then the bar
         room = max(10, width - 15 - bw - fw)
         for s, v in enumerate(obs.sides):
@@ -137,16 +231,8 @@ class TableView(FittedPane):
                 out.append("\n")
             label = side_label(g, s, obs.player)
             out.append(f"{label[:14]:<14} ", style="bold reverse" if s == obs.side else "bold")
-            left = Text()
-            if v.hazard >= 0:
-                left.append(g.names[v.hazard], style="bold red")
-                left.append(" stopped")
-            elif v.battle:
-                left.append(g.names[v.battle[-1]], style=KIND_STYLE.get(g.kind[v.battle[-1]], ""))
-                left.append(" rolling" if v.moving else " not rolling")
-            else:
-                left.append("rolling" if v.moving else "not rolling")
-            figures = figures_of[s].ljust(fw)
+            left = self._left(v)
+            figures = figures_of[s]
             left.truncate(room - 1, overflow="ellipsis", pad=True)
             out.append_text(left)
             out.append(" ")
@@ -204,13 +290,21 @@ class MovesView(GamePane):
         if a.targets is not None:
             t = Text()
             t.append(f"{a.game.names[a.targets_card]}: ↑/↓ and Enter (Esc back)", style="bold underline")
-            for i, (words, _) in enumerate(a.targets):
+            room = max(1, self.size.height - 1)
+            self.first_target = max(
+                0, min(a.target_row - room + 2, len(a.targets) - room)
+            )  # the picked row and the next
+            if len(a.targets) > room:  # more targets than lines (8 opponents at 80×24): the rows shown scroll
+                t.append(f" {self.first_target + 1}-{self.first_target + room} of {len(a.targets)}", style="bold")
+            for i, (words, _) in list(enumerate(a.targets))[self.first_target : self.first_target + room]:
                 t.append("\n")
                 t.append(f"{'>' if i == a.target_row else ' '} {words}", style="reverse" if i == a.target_row else "")
             return t
         moves = a.move_words()
         h = max(1, self.size.height - 1)
         cols = max(1, -(-len(moves) // h))
+        if max(map(len, moves), default=0) + 4 > (self.size.width + 1) // cols:  # a hazard's side would be cut off
+            moves = a.move_words(short=True)
         grid = Table.grid(padding=(0, 1))
         for _ in range(cols):
             grid.add_column(no_wrap=True, overflow="ellipsis", ratio=1)
@@ -234,8 +328,9 @@ class MovesView(GamePane):
         if event.y < 1:
             return
         if a.targets is not None:
-            if event.y - 1 < len(a.targets):
-                a.click_move(a.targets[event.y - 1][1])
+            row = event.y - 1 + getattr(self, "first_target", 0)
+            if row < len(a.targets):
+                a.click_move(a.targets[row][1])
             return
         rows, cols = getattr(self, "layout_", (0, 1))
         col = min(cols - 1, event.x * cols // max(1, self.size.width))
@@ -302,6 +397,8 @@ class TableScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         a = _game_app(self)
+        if a.game.sides >= MANY_SIDES:  # the moves name 8 opponents: they take more of the width than the plays
+            self.add_class("many-sides")
         yield Header(id="header")
         yield TableView(a, id="table")
         with Horizontal(id="middle"):
@@ -460,10 +557,41 @@ class ScoreSheet(_ReadThenGoOn):
         a = self.game_app
         g, st = a.game, a.driver.state
         me = a.driver.humans[0] if len(a.driver.humans) == 1 else None
-        t = Table(title=f"Score sheet, hand {st.hands_played}", title_justify="left", title_style="bold")
-        t.add_column("")
+        t = self.sheet_table(me, narrow=False)
+        if (
+            Measurement.get(a.console, a.console.options.update_width(1000), t).maximum > a.size.width
+        ):  # 7 to 9 sides at 80 columns
+            t = self.sheet_table(me, narrow=True)
+        yield Static(Text(a.driver.narrator.words.hand_end(st), style="bold"))
+        with VerticalScroll():
+            yield Static(t)
+        end = Narrator(g).result(st)[1] if st.is_terminal() else None
+        if end:
+            yield Static(Text(end, style="bold reverse"))
+        yield Static(Text("Enter: " + ("leave" if self.last else "next hand") + "    q: quit", style="bold"))
+
+    def sheet_table(self, me: int | None, narrow: bool) -> Table:
+        """The score sheet's frame: a column a side, headed by its label ('A (you)'); ``narrow``, for a width
+        that cannot hold that, with rules between the header, the lines and the totals only, and each side's letter above its players, so that every line's
+        name stays whole."""
+        g = self.game_app.game
+        title = f"Score sheet, hand {self.game_app.driver.state.hands_played}"
+        if not narrow:
+            t = Table(title=title, title_justify="left", title_style="bold")
+            t.add_column("")
+        else:
+            t = Table(title=title, title_justify="left", title_style="bold", box=box.SIMPLE, padding=0, show_edge=False)
+            t.add_column("", no_wrap=True)
         for s in range(g.sides):
-            t.add_column(side_label(g, s, me), justify="right")
+            label = side_label(g, s, me)
+            t.add_column(label.replace(" (", "\n(") if narrow else label, justify="right")
+        self.fill(t)
+        return t
+
+    def fill(self, t: Table) -> None:
+        """The score sheet's lines: the contract's and the ruleset's own, the running totals, the miles."""
+        a = self.game_app
+        g, st = a.game, a.driver.state
         sheet = st.hand_sheets[-1]
         for line in g.score_line_names:  # the contract's lines and the ruleset's own (scoring.lines)
             t.add_row(
@@ -474,13 +602,6 @@ class ScoreSheet(_ReadThenGoOn):
         t.add_row("Running total", *(str(x) for x in st.match_totals))
         obs = st.observation(a.seat)
         t.add_row(g.ruleset.display.distance_unit.value.capitalize(), *(str(v.miles) for v in obs.sides))
-        yield Static(Text(a.driver.narrator.words.hand_end(st), style="bold"))
-        with VerticalScroll():
-            yield Static(t)
-        end = Narrator(g).result(st)[1] if st.is_terminal() else None
-        if end:
-            yield Static(Text(end, style="bold reverse"))
-        yield Static(Text("Enter: " + ("leave" if self.last else "next hand") + "    q: quit", style="bold"))
 
 
 class MilleBornesApp(App[str]):
@@ -495,6 +616,8 @@ class MilleBornesApp(App[str]):
     #status { height: auto; min-height: 2; max-height: 3; color: $warning; text-style: bold; }
     #keys { height: 1; background: $boost; }
     #hand { margin-top: 0; }
+    .many-sides #moves { width: 3fr; }
+    .many-sides #plays { width: 2fr; }
     """
     BINDINGS = [Binding("ctrl+c", "quit_match", show=False, priority=True)]
     TITLE = "mbrules"
@@ -615,25 +738,37 @@ class MilleBornesApp(App[str]):
         self.proceed()
 
     # -- what is shown -------------------------------------------------------------------------
-    def move_words(self) -> list[str]:
+    def move_words(self, short: bool = False) -> list[str]:
+        """The legal moves in words; ``short``: a hazard's target by its side's name alone ('Stop! on B'), for a
+        list in columns too narrow for 'Stop! on side B (p2)' (7 to 9 sides at 80 columns)."""
         st = self.driver.state
         obs = st.observation(self.seat)
-        return [self.driver.narrator.words.move(obs, a) for a in st.legal_actions()]
+        words = self.driver.narrator.words.move
+        g = self.game
+        return [
+            f"{g.names[a.card_index]} on {g.side_names[a.side_index]}"
+            if short and a.op == PLAY and g.kind[a.card_index] == HAZARD and a.side_index not in (-1, obs.side)
+            else words(obs, a)
+            for a in st.legal_actions()
+        ]
 
     def header_text(self) -> Text:
         g, st = self.game, self.driver.state
         obs = st.observation(self.seat)
         rs = g.ruleset
+        totals = " ".join(f"{g.side_names[s]} {x}" for s, x in enumerate(obs.match_totals))
+        match = [f" | match {totals}" + (f" (to {g.target_points})" if g.match_mode == "points" else "")]
+        piles = [f" | {g.ruleset.display.draw_pile}: {obs.draw_pile}"]
+        if obs.discard:
+            piles.append(f" | {g.ruleset.display.discard_pile}: {g.names[obs.discard[-1]]}")
+        parts = (match if g.scoring_enabled else []) + piles + [f" | {rs.name}"]
+        width = max(20, self.size.width)
+        if len("".join(parts[:-1])) + 8 > width and g.scoring_enabled:  # 7 to 9 sides' totals: the piles first, uncut
+            parts = piles + match + parts[-1:]
         t = Text()
         t.append(f"Hand {obs.hand_no + 1}", style="bold")
-        totals = " ".join(f"{g.side_names[s]} {x}" for s, x in enumerate(obs.match_totals))
-        if g.scoring_enabled:
-            t.append(f" | match {totals}" + (f" (to {g.target_points})" if g.match_mode == "points" else ""))
-        t.append(f" | {g.ruleset.display.draw_pile}: {obs.draw_pile}")
-        if obs.discard:
-            t.append(f" | {g.ruleset.display.discard_pile}: {g.names[obs.discard[-1]]}")
-        t.append(f" | {rs.name}")
-        t.truncate(max(20, self.size.width), overflow="ellipsis")
+        t.append("".join(parts))
+        t.truncate(width, overflow="ellipsis")
         return t
 
     def status_text(self) -> Text:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
@@ -27,14 +27,25 @@ BAR_WIDTH = 16
 KIND_STYLE = {DISTANCE: "bold", HAZARD: "red", REMEDY: "green", SAFETY: "cyan", KARMA: "magenta"}
 
 
-def progress_bar(miles: int, target: int, unicode: bool = True) -> Text:
+class SidesTable:
+    """:func:`sides_table` at the width it is drawn at: below 100 columns the miles bar gives up cells (6 at 80)
+    so that the table does not cut the piles' words ('(emp…', 'roll…' at 80 columns, at every table size)."""
+
+    def __init__(self, game: Game, obs: Observation, unicode: bool, hand_points: Sequence[int] | None):
+        self.args = (game, obs, unicode, hand_points)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield sides_table(*self.args, bar_width=max(4, BAR_WIDTH - max(0, 100 - options.max_width) // 2))
+
+
+def progress_bar(miles: int, target: int, unicode: bool = True, width: int = BAR_WIDTH) -> Text:
     """``miles`` of ``target`` as a bar of :data:`BAR_WIDTH` cells and the figures."""
-    done = 0 if target <= 0 else min(BAR_WIDTH, miles * BAR_WIDTH // target)
+    done = 0 if target <= 0 else min(width, miles * width // target)
     full, empty = ("█", "·") if unicode else ("#", "-")
     bar = Text()
     bar.append(f"{miles:>4}/{target} ", style="bold")
     bar.append(full * done, style="green")
-    bar.append(empty * (BAR_WIDTH - done))
+    bar.append(empty * (width - done))
     return bar
 
 
@@ -47,7 +58,13 @@ def action_words(game: Game, obs: Observation, a: Action) -> str:
     return Narrator(game).move(obs, a)
 
 
-def sides_table(game: Game, obs: Observation, unicode: bool = True, hand_points: Sequence[int] | None = None) -> Table:
+def sides_table(
+    game: Game,
+    obs: Observation,
+    unicode: bool = True,
+    hand_points: Sequence[int] | None = None,
+    bar_width: int = BAR_WIDTH,
+) -> Table:
     """Every side's battle and speed piles, safeties (coups fourrés marked), miles, limited cards, score."""
     d = game.ruleset.display
     t = Table(title="The table", title_justify="left", expand=False, show_lines=False)
@@ -55,7 +72,8 @@ def sides_table(game: Game, obs: Observation, unicode: bool = True, hand_points:
     t.add_column(d.battle_pile)
     t.add_column(d.speed_pile)
     t.add_column(d.safety_area)
-    t.add_column(f"{game.ruleset.display.distance_unit.value} (target {obs.target})", no_wrap=True)
+    gap = " " if bar_width >= BAR_WIDTH else "\n"  # narrow: the head on two lines, as narrow as the bar
+    t.add_column(f"{game.ruleset.display.distance_unit.value}{gap}(target {obs.target})", no_wrap=True)
     limited = [c for c in range(game.n_cards) if game.kind[c] == DISTANCE and game.max_per_hand[c] != NO_LIMIT]
     for c in limited:
         t.add_column(f"{game.names[c]} played")
@@ -95,7 +113,7 @@ def sides_table(game: Game, obs: Observation, unicode: bool = True, hand_points:
             safeties.append(f"{game.names[c]} (coup fourré)", style="bold cyan")
         if not safeties:
             safeties = Text("-")
-        row = [label, battle, speed, safeties, progress_bar(v.miles, obs.target, unicode)]
+        row = [label, battle, speed, safeties, progress_bar(v.miles, obs.target, unicode, bar_width)]
         row += [Text(f"{v.distance[c]}/{game.max_per_hand[c]}") for c in limited]
         if game.karma:
             row.append(karma_text(v.karma))
@@ -201,7 +219,7 @@ def decision_screen(
     who = game.player_names[obs.player]
     parts: list[RenderableType] = [
         header(game, obs),
-        sides_table(game, obs, unicode, hand_points),
+        SidesTable(game, obs, unicode, hand_points),
         narration_text(narration),
     ]
     choice = draw_choice(obs, list(legal))

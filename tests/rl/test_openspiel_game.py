@@ -261,3 +261,12 @@ def test_resampling_in_a_later_hand_replays_the_earlier_hands_and_keeps_the_seat
         assert r.information_state_string(p) == s.information_state_string(p)
         assert r.legal_actions() == s.legal_actions() and len(r.history()) == len(s.history())
         assert r.history()[: s._hand_start] == s.history()[: s._hand_start]  # the hands over are kept as played
+
+
+def test_the_registered_player_range_holds_every_bundled_table():
+    """The game type's max_num_players is what OpenSpiel's tools read for a game's seats: it was 6 while playaural
+    seats 9 (a 9-player game loaded, under a registration that said at most 6)."""
+    largest = max(n for _, n in tables())
+    game = load(ruleset="playaural", players=largest)
+    assert game.num_players() == largest <= game.get_type().max_num_players == mos.MAX_PLAYERS
+    assert game.get_type().min_num_players == 2  # a one-side table (option solo) stays refused

@@ -28,6 +28,7 @@ function seatLine(v, x, d) {
 export function renderSides(v, { name, kind }, unit) {
   awayAt = Date.now();
   const box = $("sides"); box.replaceChildren();
+  box.classList.toggle("many", Object.keys(v.obs.sides).length >= 7); // 7 to 9 sides (playaural): smaller cards, 3 a row
   const chip = (id, cf = false) => el("span", { class: `chip k-${kind(id)}${cf ? " cf" : ""}`, text: name(id) });
   const d = v.obs.decision;
   for (const [s, side] of Object.entries(v.obs.sides)) {
@@ -54,11 +55,14 @@ export function renderSides(v, { name, kind }, unit) {
   }
 }
 
+// A score sheet's column head: "Side A", the word "Side" only for screen readers at phone width (9 sides' columns fit)
+const sideHead = (s) => el("th", { scope: "col" }, el("span", { class: "side-word", text: "Side " }), s);
+
 function handTable(sh, i, sides, all) {
   const h = sh.hands[i];
   const t = el("table", { class: "sheet" });
   t.append(el("caption", { class: "sr-only", text: `Hand ${i + 1}` }));
-  t.append(el("tr", {}, el("th", { scope: "col", text: `Hand ${i + 1}` }), ...sides.map((s) => el("th", { scope: "col", text: `Side ${s}` }))));
+  t.append(el("tr", {}, el("th", { scope: "col", text: `Hand ${i + 1}` }), ...sides.map((s) => sideHead(s))));
   for (const [line, label] of Object.entries(sh.labels)) {
     if (line !== "total" && sides.every((s) => !h[s][line])) continue;
     t.append(el("tr", {}, el("td", { text: label }), ...sides.map((s) => el("td", { text: String(h[s][line]) }))));
@@ -75,7 +79,7 @@ export function renderSheet(v, tableId, secret) {
     $("sheet-title").textContent = "The match is over";
     sh.hands.forEach((_, i) => box.append(handTable(sh, i, sides, false)));
     const m = el("table", { class: "sheet total" });
-    m.append(el("tr", {}, el("th", { scope: "col", text: "Match" }), ...sides.map((s) => el("th", { scope: "col", text: `Side ${s}` }))));
+    m.append(el("tr", {}, el("th", { scope: "col", text: "Match" }), ...sides.map((s) => sideHead(s))));
     sh.hands.forEach((h, i) => m.append(el("tr", {}, el("td", { text: `Hand ${i + 1}` }), ...sides.map((s) => el("td", { text: String(h[s].total) })))));
     m.append(el("tr", {}, el("th", { scope: "row", text: "Total" }), ...sides.map((s) => el("th", { text: String(sh.totals[s]) }))));
     box.append(m);
@@ -84,7 +88,7 @@ export function renderSheet(v, tableId, secret) {
     box.append(handTable(sh, sh.hands.length - 1, sides, true));
     if (sh.hands.length > 1) {
       const all = el("table", { class: "sheet" });
-      all.append(el("tr", {}, el("th", { scope: "col", text: "Hands" }), ...sides.map((s) => el("th", { scope: "col", text: `Side ${s}` }))));
+      all.append(el("tr", {}, el("th", { scope: "col", text: "Hands" }), ...sides.map((s) => sideHead(s))));
       sh.hands.forEach((h, i) => all.append(el("tr", {}, el("td", { text: `Hand ${i + 1}` }), ...sides.map((s) => el("td", { text: String(h[s].total) })))));
       box.append(el("details", {}, el("summary", { text: "Every hand" }), all));
     }
