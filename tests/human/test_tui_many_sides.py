@@ -83,28 +83,38 @@ def test_the_ninth_target_scrolls_into_the_pane_and_a_click_plays_the_row_shown(
     assert seen["played"]
 
 
-def test_a_compact_side_line_says_its_limit_safeties_coup_fourre_and_200s_with_a_key():
-    """One line a side keeps every fact of the two-line form: '≤50' under a speed limit, the safeties by their
-    capitals ('*' a coup fourré), the 200s played; a line below says what the short forms stand for."""
+def _nine_side_table(sides: dict[int, dict[str, list[str]]]) -> str:
+    """The full-screen table's text at 80 columns for a crafted nine-car playaural position: p1 holds distance,
+    Gasoline and Spare Tire, the other hands are empty (tests/positions.py's builder fills every hand to six
+    from the small distance cards, which 48 cards more would exhaust); ``sides`` lays the named cards."""
     g = mbrules.load_game("playaural", 9)
     ix = g.index
     deck = list(g.deck)
     hands = [[ix[c] for c in ("d25", "d50", "d75", "d100", "gasoline", "spare_tire")]] + [[]] * 8
-    sides = {
-        1: {"battle": [ix["roll"]], "distance": [ix["d200"]], "safeties": [ix["right_of_way"]]},
-        2: {"coups": [ix["extra_tank"]]},
-        3: {"speed": [ix["speed_limit"]]},
-    }
-    for c in hands[0] + [ix[c] for c in ("roll", "speed_limit", "d200", "right_of_way", "extra_tank")]:
+    piles = {s: {k: [ix[c] for c in v] for k, v in d.items()} for s, d in sides.items()}
+    for c in hands[0] + [c for d in piles.values() for v in d.values() for c in v]:
         deck.remove(c)
     seen = {}
 
     async def flow(app, pilot):
-        app.driver.loop.state = State.from_position(g, hands=hands, draw_top_first=deck, sides=sides)
+        app.driver.loop.state = State.from_position(g, hands=hands, draw_top_first=deck, sides=piles)
         seen["text"] = app.screen.query_one(TableView)._text(80).plain
 
     run(new_app(ruleset="playaural", players=9, seed=1), flow)
-    lines = seen["text"].splitlines()
+    return seen["text"]
+
+
+def test_a_compact_side_line_says_its_limit_safeties_coup_fourre_and_200s_with_a_key():
+    """One line a side keeps every fact of the two-line form: '≤50' under a speed limit, the safeties by their
+    capitals ('*' a coup fourré), the 200s played; a line below says what the short forms stand for."""
+    text = _nine_side_table(
+        {
+            1: {"battle": ["roll"], "distance": ["d200"], "safeties": ["right_of_way"]},
+            2: {"coups": ["extra_tank"]},
+            3: {"speed": ["speed_limit"]},
+        }
+    )
+    lines = text.splitlines()
     assert len(lines) == 10 and max(map(len, lines)) <= 80
     assert "Roll! rolling RW 200 Miles×1" in lines[1]
     assert " ET*" in lines[2]
@@ -116,25 +126,14 @@ def test_a_compact_side_line_says_its_limit_safeties_coup_fourre_and_200s_with_a
 def test_the_key_of_short_forms_goes_on_a_second_line_rather_than_being_cut():
     """Four safeties, a speed limit and a coup fourré on the table: their key is longer than 80 columns ('≤N Speed'
     was cut off), so it takes two lines, no entry split."""
-    g = mbrules.load_game("playaural", 9)
-    ix = g.index
-    deck = list(g.deck)
-    hands = [[ix[c] for c in ("d25", "d50", "d75", "d100", "gasoline", "spare_tire")]] + [[]] * 8
-    sides = {
-        1: {"safeties": [ix["right_of_way"], ix["driving_ace"]]},
-        2: {"safeties": [ix["puncture_proof"]], "coups": [ix["extra_tank"]]},
-        3: {"speed": [ix["speed_limit"]]},
-    }
-    for c in hands[0] + [ix[c] for c in ("right_of_way", "driving_ace", "puncture_proof", "extra_tank", "speed_limit")]:
-        deck.remove(c)
-    seen = {}
-
-    async def flow(app, pilot):
-        app.driver.loop.state = State.from_position(g, hands=hands, draw_top_first=deck, sides=sides)
-        seen["text"] = app.screen.query_one(TableView)._text(80).plain
-
-    run(new_app(ruleset="playaural", players=9, seed=1), flow)
-    key = seen["text"].splitlines()[9:]
+    text = _nine_side_table(
+        {
+            1: {"safeties": ["right_of_way", "driving_ace"]},
+            2: {"safeties": ["puncture_proof"], "coups": ["extra_tank"]},
+            3: {"speed": ["speed_limit"]},
+        }
+    )
+    key = text.splitlines()[9:]
     assert len(key) == 2 and max(map(len, key)) <= 80
     said = "  ".join(key)
     for entry in (
