@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mbrules.ruleset import RulesetError, check_file, clear_cache, load_ruleset
+from tiers import examples
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAD = """\
@@ -345,7 +346,11 @@ MUTATION_TOKENS = [
 ]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(150, 20),  # make test-fast: 20 (tests/tiers.py)
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 @given(
     edits=st.lists(
         st.tuples(st.floats(0, 1), st.integers(0, 40), st.sampled_from(MUTATION_TOKENS)), min_size=1, max_size=4

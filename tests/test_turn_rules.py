@@ -25,16 +25,17 @@ TURN_OPTIONS = [
 ]
 
 
-@pytest.mark.parametrize("option", TURN_OPTIONS)
-@pytest.mark.parametrize(
-    "players",
-    [
-        4,
-        pytest.param(2, marks=pytest.mark.slow),
-        pytest.param(3, marks=pytest.mark.slow),
-        pytest.param(6, marks=pytest.mark.slow),
-    ],
-)
+def _turn_tables():
+    """Every turn option at every count; the fast set plays the k-th option at 2, 4 or 3 players in turn
+    (one table an option, the counts spread over them), the slow set the rest (6 players among them)."""
+    return [
+        pytest.param(o, n, marks=() if n == (2, 4, 3)[k % 3] else pytest.mark.slow, id=f"{n}-{o}")
+        for k, o in enumerate(TURN_OPTIONS)
+        for n in (2, 3, 4, 6)
+    ]
+
+
+@pytest.mark.parametrize(("option", "players"), _turn_tables())
 def test_api_test_holds_on_every_turn_option(option, players):
     """Legality, transitions, invariants, the score oracle, clones and fair observations (a reshuffled
     pile's order hidden) on random matches of each option."""
@@ -134,7 +135,7 @@ def test_the_heuristic_mulligans_a_hopeless_hand_and_keeps_its_remedies():
     assert str(bot.choose(fine.observation(0), fine.legal_actions())) == "draw"  # it holds the remedy
 
 
-@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("players", [2, pytest.param(4, marks=pytest.mark.slow)])
 def test_fast_play_and_the_turn_rules_play_together(players):
     """fast-play-remedy (its fast_play window, op 7) in one game with mulligan (op 8: the action's op field
     is 4 bits since both took 7) and draw-from-discard: api_test holds, and random play takes a fast play,
