@@ -466,7 +466,8 @@ def test_validate_command_reports_the_whole_table(tmp_path):
 SOLO = ["alias_bomb_refused", "binary_file", "extends_cycle_two_files", "unknown_parent_and_schema_error_both_reported"]
 
 
-@pytest.mark.parametrize("name", SOLO)
+# a process each: the fast set runs the first alone (the whole table above runs every case in one process)
+@pytest.mark.parametrize("name", SOLO[:1] + [pytest.param(n, marks=pytest.mark.slow) for n in SOLO[1:]])
 def test_validate_command_exit_code_is_1_for_an_invalid_file(tmp_path, name):
     case = next(c for c in CASES if c.name == name)
     main = _write(tmp_path, case)

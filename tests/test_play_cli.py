@@ -229,7 +229,7 @@ def test_no_command_module_imports_a_private_name_of_another():
     assert len(list(Path(list(mbrules.cli.__path__)[0]).glob("*.py"))) > 10
 
 
-@pytest.mark.parametrize("players", [2, 3, 4, 6])
+@pytest.mark.parametrize("players", [3] + [pytest.param(n, marks=pytest.mark.slow) for n in (2, 4, 6)])
 def test_simulate_and_compare_play_the_french_edition_at_each_player_count(players):
     """Issue 36: dujardin-classic plays at each player count its rules name (2, 3, 4, 6) in simulate and in
     compare against winning-moves (cheap lineups: a few random-bot matches)."""

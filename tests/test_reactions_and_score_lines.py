@@ -72,9 +72,12 @@ EVERY_COUNT = ("fast-play-remedy", "queued-coup-fourre-turn")  # their windows a
 
 
 def _table(option: str, players: int):
-    """The fast set plays each option at one table: the reactions at 3 players (a window several opponents
-    could answer), the others at 4 (partners); the slow set plays every other count (each table once)."""
-    fast = players == (3 if option in EVERY_COUNT else 4)
+    """The fast set plays the options that change what is legal or whose turn it is, each at one table: the
+    reactions at 3 players (a window several opponents could answer), the others at 4 (partners). The slow
+    set plays every other table (each once), the scoring and modes options' among them: the fast set
+    scores their sheets with the score oracle (tests/properties/test_score_oracle.py's games) and replays
+    their conformance scenarios."""
+    fast = OPTIONS[option] in ("legality", "turn") and players == (3 if option in EVERY_COUNT else 4)
     return pytest.param(option, players, marks=() if fast else pytest.mark.slow, id=f"{option}-{players}")
 
 
