@@ -40,9 +40,9 @@ ROOT = Path(__file__).resolve().parents[1]
 # make test-fast narrates every edition alone at one of its player counts and every option over winning-moves at
 # one count (the k-th option its k-th count: an option's words are the same over any edition). The three factors
 # are covered pairwise in make test (issue 46 point 7: the whole product, 2,041 slow tables, cost 182 CPU-seconds,
-# the pairs 45): every option over winning-moves at each count, and every other (edition, option) pair at one
-# count, the next edition's the next count (so each option meets each count over the editions); a fault of one
-# edition's tables, one option's or one player count's layout is still met
+# the pairs 45): every edition alone and every option over winning-moves at each count, and every other (edition,
+# option) pair at one count, the next edition's the next count (so each option meets each count over the
+# editions); a fault of one edition's tables, one option's or one player count's layout is still met
 FAST_WITH_OPTIONS = ("winning-moves",)
 
 
