@@ -64,6 +64,16 @@ class _Where:
         self.seed: int | None = None
         self.hand = 0
         self.action = ""
+        self._canon: dict[int, list[tuple[Action, Action]]] = {}
+
+    def canonical_pairs(self, player: int) -> list[tuple[Action, Action]]:
+        """Every action of the game with the form ``legal_actions()`` lists it in for ``player``: the game's
+        actions and their forms are fixed, so they are worked out once a player, not at every decision."""
+        pairs = self._canon.get(player)
+        if pairs is None:
+            g = self.game
+            pairs = self._canon[player] = [(a, _canonical(g, player, a)) for a in g.actions.values()]
+        return pairs
 
     def fail(self, rule: str, detail: str) -> NoReturn:
         where = f"match seed {self.seed}, hand {self.hand + 1}" + (f", {self.action}" if self.action else "")
@@ -179,10 +189,11 @@ class _Watch(Observer):
 
     def after_action(self, state: State, player: int, action: Action) -> None:
         assert self.before is not None  # before_action ran first (the engine calls both)
-        bad = check_transition(self.before, action, state, player)
+        after = View(state)  # one copy of the state after the action, read by both checks
+        bad = check_transition(self.before, action, after, player)
         if bad:
             self.at.fail("transition", "; ".join(bad[:3]))
-        bad = check(state)
+        bad = check(after)
         if bad:
             self.at.fail("invariants", "; ".join(bad[:3]))
 
@@ -193,16 +204,17 @@ def _check_legality(g: Game, state: State, player: int, legal: list[Action], at:
         at.fail("legality", "legal_actions() lists an action twice")
     at.action = f"at {g.player_names[player]}'s {state.decision.kind} decision"
     before = observe(state)
-    for a in g.actions.values():
+    verify = state.verify
+    for a, canon in at.canonical_pairs(player):  # the hot loop: every action of the game, each decision
         try:
-            state.verify(a)
-        except IllegalAction as exc:
-            if _canonical(g, player, a) in listed:
-                at.fail("legality", f"legal_actions() lists {_canonical(g, player, a)} but verify refuses {a}: {exc}")
+            verify(a)
+        except IllegalAction as exc:  # the refusal's code is read from the exception: verify's only answer
+            if canon in listed:
+                at.fail("legality", f"legal_actions() lists {canon} but verify refuses {a}: {exc}")
             if exc.code not in REASON_CODES:
                 at.fail("legality", f"{a} refused with {exc.code!r}, not a reason code of the contract")
             continue
-        if _canonical(g, player, a) not in listed:
+        if canon not in listed:
             at.fail("legality", f"verify accepts {a} but legal_actions() does not list it")
     refused = next((a for a in g.actions.values() if not state.can_apply(a)), None)
     if refused is not None:
@@ -220,9 +232,10 @@ def _check_legality(g: Game, state: State, player: int, legal: list[Action], at:
 def _check_observation(g: Game, state: State, rng: random.Random, at: _Where) -> None:
     d = state.decision
     seats = [d.player] if d.kind == DecisionKind.COUP_FOURRE else range(g.players)  # a window is its decider's alone
+    hands = state.snapshot().hands  # the observations below are queries: one snapshot serves every seat
     for p in seats:
         obs = state.observation(p)
-        if sorted(obs.hand) != sorted(state.snapshot().hands[p]):
+        if sorted(obs.hand) != sorted(hands[p]):
             at.fail("observation", f"{g.player_names[p]}'s observation does not show its own hand")
         try:
             other = determinize(obs, random.Random(rng.getrandbits(64)))
