@@ -195,8 +195,9 @@ def wheel_tag() -> str:
             f"a compiled wheel is CPython's (mypyc builds CPython extensions), not {sys.implementation.name}'s"
         )
     ver = sysconfig.get_config_var("py_version_nodot")
-    abi = f"cp{ver}{'t' if sysconfig.get_config_var('Py_GIL_DISABLED') else ''}{'d' if hasattr(sys, 'gettotalrefcount') else ''}"
-    return f"cp{ver}-{abi}-{sysconfig.get_platform().replace('-', '_').replace('.', '_')}"
+    threads = "t" if sysconfig.get_config_var("Py_GIL_DISABLED") else ""  # a free-threaded build's ABI
+    debug = "d" if hasattr(sys, "gettotalrefcount") else ""  # a debug build's
+    return f"cp{ver}-cp{ver}{threads}{debug}-{sysconfig.get_platform().replace('-', '_').replace('.', '_')}"
 
 
 def _retag(wheel_file: Path, tag: str) -> None:
@@ -218,7 +219,8 @@ def _zip_wheel(root: Path, dist_info: str, dest: Path) -> None:
     the dist-info last; every entry dated ``SOURCE_DATE_EPOCH`` (1980 without it): the same tree, the same bytes."""
     import zipfile
 
-    when = time.gmtime(max(315532800, int(os.environ.get("SOURCE_DATE_EPOCH", "315532800"))))[:6]
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+    when = time.gmtime(max(315532800, int(epoch) if epoch.isdigit() else 0))[:6]  # 315532800: 1980, zip's first day
     record = f"{dist_info}/RECORD"
     names = sorted(
         (f.relative_to(root).as_posix() for f in root.rglob("*") if f.is_file()),
