@@ -29,24 +29,55 @@ def soak():
     return mod
 
 
-def test_soak_slice_over_every_configuration_and_bot_finds_no_failure(soak, tmp_path):
+SLICES = 6  # the slice's hands in six tests, so that make test's two workers share them (none runs 3 processes)
+SEED = 11
+
+
+def _slice_units(soak) -> tuple[list, list]:
+    """Every configuration (every bundled ruleset with no option and with each bundled option, at each player
+    count, and the capped pin) once, the bots alternating: ``soak.py --hands N --seed 11 --share 1 --no-pairs``'s
+    units, N the number of configurations (it grows with the options)."""
     configs, _ = soak.soak_configurations(pairs=False)  # the pairs have a slice of their own (test_hostile_runtime)
-    n_configs = len(configs)
-    hands = max(400, n_configs)  # every configuration once at least, the bots alternating: grows with the options
-    units = soak.plan(hands, 0, 1.0, configs)
-    played = {(u["config"][0], tuple(u["config"][1]), u["config"][2]) for u in units}
-    assert len(played) == n_configs, "the slice leaves a configuration out"
+    return configs, soak.plan(len(configs), SEED, 1.0, configs)
+
+
+def test_the_soak_slices_together_play_every_configuration_once_with_every_bot(soak):
+    configs, units = _slice_units(soak)
+    parts = [units[k::SLICES] for k in range(SLICES)]
+    assert sorted(map(str, units)) == sorted(str(u) for part in parts for u in part)  # the slices split, none repeats
+    played = [(u["config"][0], tuple(u["config"][1]), u["config"][2]) for u in units]
+    assert sorted(played) == sorted(configs), "the slice leaves a configuration out or plays one twice"
+    assert all(u["hands"] == 1 and u["share"] == 1.0 for u in units)  # one hand each, every action checked
     assert {u["bot"] for u in units} == set(soak._bot_names()), "the slice leaves a bot out"
+
+
+@pytest.mark.parametrize("k", range(SLICES), ids=[f"slice-{k + 1}-of-{SLICES}" for k in range(SLICES)])
+def test_soak_slice_over_every_configuration_and_bot_finds_no_failure(soak, tmp_path, k):
+    """One sixth of the slice (every sixth unit): a hand of each of its configurations, the invariants and the
+    action's effect checked after every action, in this process (one worker: the two of make test share the
+    six slices)."""
+    _, units = _slice_units(soak)
+    mine = units[k::SLICES]
+    fig = soak.soak(0, workers=1, seed=SEED, share=1.0, out_dir=tmp_path / "fail", units=mine, progress=False)
+    assert fig["failures"] == 0, fig["failure_summaries"]
+    assert fig["hands"] == len(mine) == fig["configurations"]
+    assert fig["checked_actions"] == fig["actions"] > len(mine) * 50
+    assert not (tmp_path / "fail").exists()
+
+
+def test_the_soak_command_runs_on_two_workers_and_prints_its_figure_as_json(tmp_path):
+    """``soak.py``'s command line (the figure as JSON, a pool of two workers, --no-pairs): a few hands; the
+    slices above play every configuration through the same :func:`soak` in the test's process."""
     run = subprocess.run(
         [
             sys.executable,
             str(ROOT / "benchmarks" / "soak.py"),
             "--hands",
-            str(hands),
+            "6",
             "--workers",
             "2",
             "--seed",
-            "11",
+            str(SEED),
             "--share",
             "1",
             "--out",
@@ -60,10 +91,9 @@ def test_soak_slice_over_every_configuration_and_bot_finds_no_failure(soak, tmp_
     )
     assert run.returncode == 0, run.stdout + run.stderr
     fig = json.loads(run.stdout)
-    assert fig["configurations"] == n_configs
     assert fig["failures"] == 0, fig["failure_summaries"]
-    assert fig["hands"] == hands
-    assert fig["checked_actions"] == fig["actions"] > hands * 50
+    assert fig["hands"] == fig["configurations"] == 6 and fig["workers"] == 2
+    assert fig["checked_actions"] == fig["actions"] > 6 * 50
     assert not (tmp_path / "fail").exists()
 
 
