@@ -527,6 +527,39 @@ def plan(hands: int, seed: int, share: float, configs=None, bots=None, full: boo
     return units
 
 
+def check_pairwise(units: list[dict]) -> list[dict]:
+    """``units`` (one hand each) with the invariants after every action (share 1) on a covering subset and
+    at each hand's end only (share 0) on the others: every pair of values of two facets (ruleset, option set,
+    player count, bot) that some unit has is met by a checked hand. Each (ruleset, option set) is checked
+    once, at a player count that turns down the list; then a unit is checked where it meets a pair no checked
+    one met. Every unit is still played to its hand's end (a crash, a hang, an illegal action, a broken
+    invariant at the end, a match past its bound are failures): the full checks of every action, five
+    times the play's cost, go where a facet pair is new (``make test``'s slice; ``make soak`` plays every
+    pair of options too)."""
+
+    def facets(u: dict) -> tuple:
+        rid, opts, n = u["config"]
+        return (("r", rid), ("o", tuple(opts)), ("n", n), ("b", u["bot"]))
+
+    def pairs(u: dict) -> set:
+        f = facets(u)
+        return {(f[i], f[j]) for i in range(len(f)) for j in range(i + 1, len(f))}
+
+    groups: dict = {}
+    for u in units:
+        groups.setdefault(facets(u)[:2], []).append(u)
+    chosen = {id(g[i % len(g)]) for i, g in enumerate(groups.values())}
+    met: set = set()
+    for u in units:
+        if id(u) in chosen:
+            met |= pairs(u)
+    for u in units:
+        if id(u) not in chosen and not pairs(u) <= met:
+            chosen.add(id(u))
+            met |= pairs(u)
+    return [dict(u, share=1.0 if id(u) in chosen else 0.0) for u in units]
+
+
 def _worker_init(parent: int) -> None:
     """Pool initializer: Ctrl-C is the parent's to handle, and a worker dies with its parent."""
     import signal
