@@ -124,7 +124,10 @@ class Reactions(StateFields):
         g = self.game
         c = self._lay_out_of_turn(action, q)
         qs = g.side_of[q]
-        if g.pile[c] == BATTLE:
+        # the remedy answers the window's hazard, on that hazard's pile: a combination remedy (fixing hazards of
+        # both piles) too, which goes where the hazard it answers shows (rules2014 p.7: 'when an opponent places
+        # a Hazard card on your Drive pile, you are allowed to IMMEDIATELY play a Remedy card'; rulings of fast play)
+        if g.pile[self._cf_hazard] == BATTLE:
             self._battle[qs].append(c)
             self._needs_go[qs] = False
         else:

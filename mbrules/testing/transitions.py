@@ -28,6 +28,7 @@ from mbrules.vocab import (
     OWN,
     PLAY,
     REMEDY,
+    SPEED,
     SAFETY,
     STOP,
     DecisionKind,
@@ -460,9 +461,10 @@ def _check_fast_play(out: list[str], before: View, after: View, p: int, c: int, 
     g = before.game
     q = p
     qs = g.side_of[q]
-    pile = after.battle if g.pile[c] == BATTLE else after.speed
+    # on the pile of the hazard it answers (a combination remedy fixes hazards of both piles)
+    pile = after.battle if g.pile[before.cf_hazard] == BATTLE else after.speed
     if not pile[qs] or pile[qs][-1] != c:
-        out.append(f"{what}: the remedy is not on top of its pile")
+        out.append(f"{what}: the remedy is not on top of the pile of the hazard it answers")
     if not (g.fixes_mask[c] >> before.cf_hazard & 1) or before.cf_side != qs:
         out.append(f"{what}: the remedy does not answer the window's hazard on its own side")
     drew = 1 if (g.ruleset.fast_play.replacement_draw.value and before.can_draw()) else 0
@@ -575,13 +577,21 @@ def _may_lay(view: View, s: int, c: int) -> bool:
     PlayAural refuses a Roll while another problem remains), so a Stop on a side already out of gas
     opens no fast-play window for a Roll."""
     g = view.game
-    if g.stacked_hazards and g.pile[c] == BATTLE:
+    if g.pile[c] == BOTH_PILES:  # a combination remedy: on either pile, where a hazard it fixes shows
+        return _may_lay_on(view, s, c, BATTLE) or _may_lay_on(view, s, c, SPEED)
+    return _may_lay_on(view, s, c, g.pile[c])
+
+
+def _may_lay_on(view: View, s: int, c: int, pile: int) -> bool:
+    """Whether side ``s`` may lay remedy ``c`` on ``pile`` now (see :func:`_may_lay`)."""
+    g = view.game
+    if g.stacked_hazards and pile == BATTLE:
         fixes = g.fixes_mask[c]
         active = stacked_in_force(g, view.battle[s], view.prot[s])
         if not any(fixes >> h & 1 for h in active):
             return False
         return not (g.is_go[c] and any(not fixes >> h & 1 for h in active))
-    top = (view.bhaz if g.pile[c] == BATTLE else view.lhaz)[s]
+    top = (view.bhaz if pile == BATTLE else view.lhaz)[s]
     return top >= 0 and bool(g.fixes_mask[c] >> top & 1)
 
 
