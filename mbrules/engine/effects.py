@@ -123,6 +123,14 @@ class Effects(StateFields):
             return bool(g.fixes_mask[c] & self._bmask[s])
         return bool(g.fixes_mask[c] >> h & 1)
 
+    def _forget_distance(self, s: int) -> None:
+        """Side ``s``'s miles or distance cards played changed: legal_actions' memo forgets its distance cards'
+        answers, the only checks that read them (``_play_reason``: a remedy's, a safety's, a karma card's and
+        a hazard's read the piles, protection and karma, never the miles)."""
+        can = self._can[s]
+        for c in self.game.distance_cards:
+            can[c] = UNJUDGED
+
     def _safety_miles(self, s: int) -> bool:
         """Option safety-distance: add a safety's miles to side ``s`` unless they would pass the target;
         whether the side has now reached the target (docs/conformance.md, rulings of the options)."""
@@ -130,7 +138,7 @@ class Effects(StateFields):
         if m > self._target:
             return False
         self._miles[s] = m
-        self._can[s] = [UNJUDGED] * self.game.n_cards  # its distance checks read the miles
+        self._forget_distance(s)  # its distance checks read the miles
         return m >= self._target
 
     def _discard_card(self, p: int, a: Action) -> None:
@@ -168,7 +176,7 @@ class Effects(StateFields):
             self._played[ps][c] += 1
             m = self._miles[ps] + g.miles[c]
             self._miles[ps] = m
-            self._can[ps] = [UNJUDGED] * g.n_cards  # miles and 200s played: the side's distance checks change
+            self._forget_distance(ps)  # miles and 200s played: the side's distance checks change
             if m >= self._target:  # exactly on it, or past it with option overshoot
                 self._trip_reached(p, ps)
             else:

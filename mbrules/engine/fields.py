@@ -126,6 +126,8 @@ class StateFields:
     @abstractmethod
     def _refresh(self, s: int) -> None: ...  # effects
     @abstractmethod
+    def _forget_distance(self, s: int) -> None: ...  # effects
+    @abstractmethod
     def _set_foes(self) -> None: ...
     @abstractmethod
     def _protect(self, s: int, c: int, normal: bool) -> None: ...

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..vocab import BATTLE, BOTH_PILES, NO_LIMIT, SAFETY, SIDE_NAMES, SPEED, CardKind, Pile
+from ..vocab import BATTLE, BOTH_PILES, DISTANCE, HAZARD, NO_LIMIT, SAFETY, SIDE_NAMES, SPEED, CardKind, Pile
 from ..vocab import COUP_FOURRE, DISCARD, FAST_PLAY, MULLIGAN, PLAY
 from .notation import (
     ACTION_DECLINE,
@@ -122,6 +122,8 @@ class Game:
         cards = [ruleset.cards[c] for c in ids]
         self.names = tuple(c.name for c in cards)
         self.kind = tuple(CardKind(c.kind).code for c in cards)
+        # the cards whose play checks read a side's miles (legal_actions' memo forgets only these after a distance card)
+        self.distance_cards = tuple(i for i, k in enumerate(self.kind) if k == DISTANCE)
         self.miles: tuple[int, ...] = tuple(getattr(c, "miles", 0) for c in cards)
         self.max_per_hand = tuple(
             (c.max_per_hand if c.max_per_hand is not None else NO_LIMIT) if c.kind == "distance" else NO_LIMIT
@@ -278,9 +280,12 @@ class Game:
         self.coup_action = tuple(acts[encode(COUP_FOURRE, c)] for c in range(n))
         self.fast_action = tuple(acts[encode(FAST_PLAY, c)] for c in range(n))
         self.draw_action = acts[ACTION_DRAW]
+        self.draw_entries = tuple((p, self.draw_action) for p in range(self.players))  # a draw's history entry per seat
         self.draw_discard_action = acts[ACTION_DRAW_DISCARD]  # refused (no-discard-draw) unless turn.draw_from_discard
-        # what legal_actions() reads at every turn's play, fetched in one go
-        self.turn_tables = (self.kind, self.play_action, self.play_own, self.discard_action, self.bit)
+        # what legal_actions() reads at every turn's play, fetched in one go; a hazard's plays per side hit (every
+        # other card's row is empty: it goes on one's own side)
+        hazard_rows = tuple(row if self.kind[c] == HAZARD else () for c, row in enumerate(self.play_action))
+        self.turn_tables = (hazard_rows, self.play_own, self.discard_action, self.bit)
         self.mulligan_action = tuple(acts[encode(MULLIGAN, c)] for c in range(n))  # refused unless turn.mulligan
         self.decline_action = acts[ACTION_DECLINE]
         self.extend_action = acts[ACTION_EXTEND]

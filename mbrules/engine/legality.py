@@ -426,7 +426,7 @@ class Legality(StateFields):
             g = self.game
             p = self._player
             ps = g.side_of[p]
-            kind, play, own, da, bit = g.turn_tables
+            hazard_rows, own, da, bit = g.turn_tables
             can = self._can[ps]  # _play_reason's answers, remembered until the side changes
             acts = []
             discards: list[Action] = []
@@ -437,8 +437,8 @@ class Legality(StateFields):
                     continue
                 seen |= b
                 # _verify_play's card checks (every card here is in the hand)
-                if kind[c] == HAZARD:
-                    row = play[c]
+                row = hazard_rows[c]
+                if row:  # a hazard
                     # the sides ps may attack (Game.hazard_sides), less (ruleset 'karma') those it is shunned by. The
                     # memo of a side hit holds what its own piles say, whoever attacks: _play_reason's karma check
                     # passes for every side listed here

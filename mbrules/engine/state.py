@@ -516,16 +516,13 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         ``action``; when it did not, nothing changed and the general path (which gives a refusal its
         code and sentence) takes it. The next deal is the caller's."""
         ph = self._phase
-        if ph == P_DRAW:
-            if action == ACTION_DRAW and self.game.plain_draws:  # the phase is a draw's: it may be taken
-                self._draw_plain(self._player)  # a draw from the top, as the books have it, never ends a hand
-                return True
-            return False
         if ph == P_PLAY:
             p = self._player
             op = action.op
             if op == DISCARD:
-                if self._verify_discard(p, action.card_index) is None:
+                c = action.card_index
+                # Game.discard_free: holding the card is _verify_discard's one check (the common case, asked here)
+                if (c in self._hands[p]) if self.game.discard_free else self._verify_discard(p, c) is None:
                     self._discard_card(p, action)
                     return True
             elif op == PLAY:
@@ -536,6 +533,11 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
                 if self._verify_play(p, c, ts) is None:
                     self._play(p, c, ts)
                     return True
+            return False
+        if ph == P_DRAW:
+            if action == ACTION_DRAW and self.game.plain_draws:  # the phase is a draw's: it may be taken
+                self._draw_plain(self._player)  # a draw from the top, as the books have it, never ends a hand
+                return True
         return False
 
     def step_next(self, action: ActionLike) -> list[Action]:

@@ -110,7 +110,7 @@ class TurnFlow(StateFields):
     def _draw_plain(self, p: int) -> None:
         """The books' draw (Game.plain_draws: no turn rule is on): ``p`` takes the top card (WM §5).
         The hot loop's (State.step, apply's fast path); :meth:`_draw` is every draw."""
-        self._history.append((p, self.game.draw_action))
+        self._history.append(self.game.draw_entries[p])  # (p, the draw), built once per seat
         c = self._stock.pop()
         self._hands[p].append(c)
         self._last_draw = c
