@@ -16,6 +16,9 @@ from typing import Annotated, Any, Literal, Self, TypeAlias
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from .listing import OPTION_CATEGORIES, RULESET_ID_PATTERN, is_ruleset_id  # noqa: E402,F401  (one definition, shared)
+from .pydantic_plugins import skip_empty_plugin_lookup
+
+skip_empty_plugin_lookup()  # before the first validator below (a default rule value) is built
 
 CardId = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
 # One line of plain text: no line break, tab or other control character (a name is printed as given).
