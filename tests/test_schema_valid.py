@@ -13,7 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
+from mbrules.ruleset.model import Ruleset
 from mbrules.ruleset.schema_check import _file_fit, file_schema, file_validator, schema_errors
 from mbrules.ruleset.schema_valid import compile_fit, equal
 from mbrules.ruleset.yamlmarks import parse_bytes
@@ -122,3 +124,24 @@ def test_a_schema_with_a_keyword_it_does_not_read_is_left_to_jsonschema():
 def test_enum_and_const_tell_true_from_one_as_jsonschema_does():
     assert not equal(True, 1) and not equal(0, False) and equal(1, 1.0) and equal([1, "a"], [1.0, "a"])
     assert not equal({"a": True}, {"a": 1}) and equal({"a": [None]}, {"a": [None]}) and not equal("1", 1)
+
+
+def _defaults_of(model: type[BaseModel]) -> list[tuple[str, BaseModel]]:
+    found = []
+    for name, f in model.model_fields.items():
+        if isinstance(f.default, BaseModel):
+            found.append((f"{model.__name__}.{name}", f.default))
+        if isinstance(f.annotation, type) and issubclass(f.annotation, BaseModel):  # a section: play, turn, ...
+            found.extend(_defaults_of(f.annotation))
+    return found
+
+
+def test_every_default_rule_value_is_what_validation_makes():
+    """The model's default rule values are built without validation at import (model_construct: no
+    validator per class before the first ruleset is read); each one equals what validating its own
+    fields gives (its citation included) and carries the same fields as set."""
+    defaults = _defaults_of(Ruleset)
+    assert len(defaults) >= 28
+    for where, value in defaults:
+        again = type(value).model_validate(value.model_dump(exclude_unset=True))
+        assert again == value and again.model_fields_set == value.model_fields_set, where
