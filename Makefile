@@ -14,7 +14,7 @@ CORE_BIN   := $(CORE_VENV)/bin
 CORE_STAMP := $(CORE_VENV)/.installed-stamp
 PIP_FLAGS  := --quiet --disable-pip-version-check
 
-.PHONY: play human check test test-fast test-core compiled test-compiled ci soak soak-bots bench schemas models clean
+.PHONY: play human check test test-fast test-core compiled test-compiled wheel wheel-compiled ci soak soak-bots bench schemas models clean
 
 $(STAMP): pyproject.toml
 	rm -rf $(VENV)
@@ -71,6 +71,16 @@ COMPILED_TESTS := tests/test_compiled_engine.py tests/test_conformance.py tests/
 test-compiled: compiled
 	MBRULES_COMPILED=require $(BIN)/python -m pytest -q -m "not slow" -n 2 --dist loadgroup $(COMPILED_TESTS)
 
+# the wheels, into dist/ (docs/performance.md): the pure one (py3-none-any), built by pip from this checkout
+# (setuptools' stale build/lib cleared first); the compiled one (tagged for this Python and platform), the pure
+# one's files plus the build's extensions and manifest in mbrules/_native/: installed, MBRULES_COMPILED=1 runs them
+wheel: $(STAMP)
+	rm -rf build/lib build/bdist.* dist/mbrules-*-py3-none-any.whl
+	$(BIN)/python -m pip wheel $(PIP_FLAGS) --no-deps -w dist .
+
+wheel-compiled: wheel compiled
+	$(BIN)/python -m mbrules._compiled wheel dist
+
 ci: check test test-core test-compiled  # what CI runs (.ci/run)
 
 soak: $(STAMP)
@@ -106,4 +116,4 @@ models: $(STAMP)
 	done
 
 clean:
-	rm -rf $(VENV) $(PLAY_VENV) $(CORE_VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache build *.egg-info
+	rm -rf $(VENV) $(PLAY_VENV) $(CORE_VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache build dist *.egg-info

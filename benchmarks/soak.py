@@ -44,6 +44,7 @@ from pathlib import Path
 from mbrules.engine import Observer
 from mbrules.testing import (
     Before,
+    View,
     bundled_ids,
     check,
     check_transition,
@@ -223,6 +224,10 @@ class _Watch(Observer):
     ``before_action`` sees every action before it is applied: on a full-check hand it checks the
     previous action's effect (``check_transition`` and ``check``) and copies the state for this
     one. At each hand's end the last action's effect, or on other hands the state, is checked.
+    One copy of the state (a :class:`View`) serves all three: it is the previous action's "after",
+    which both checks read, and, the state being unchanged until this action applies, this one's
+    "before" (a copy costs more than the checks that read it: three copies of one state were half
+    the soak's time).
     """
 
     def __init__(self, seed: int, share: float, bot: str):
@@ -234,6 +239,7 @@ class _Watch(Observer):
         self.cut = 0  # history length before the action in ``pending``
         self.pending = None  # (player, action) about to be applied
         self.prior = None  # Before(state) of the pending action, on full-check hands
+        self.seen = None  # the View last_problems took of the state, until the next action applies
         self.hands = self.actions = self.checked = 0  # hands finished or failed, their actions
         self.counted = -1  # the last hand added to the counts
         self.length = 0  # the history's length (counted here: reading state.history copies it)
@@ -246,6 +252,7 @@ class _Watch(Observer):
             self.hand_no = state.hand_no
             self.full = _full_checks(self.seed, state.hand_no, self.share)
             self.start = self.length
+            self.seen = None  # the last hand's end, not this state
         else:
             self._check_last()
         if self.length - self.start >= MAX_ACTIONS:
@@ -253,7 +260,8 @@ class _Watch(Observer):
         self.cut = self.length
         self.pending = (p, action)
         if self.full:
-            self.prior = Before(state)
+            self.prior = self.seen if self.seen is not None else Before(state)
+        self.seen = None
 
     def after_action(self, state, p: int, action) -> None:
         self.length += 1
@@ -275,7 +283,8 @@ class _Watch(Observer):
         """What the last applied action broke, on a full-check hand (once: the copy is dropped)."""
         if self.prior is None:
             return []
-        bad = check_transition(self.prior, self.pending[1], self.state) + check(self.state)
+        after = self.seen = View(self.state)  # the state now: after the last action, before the next
+        bad = check_transition(self.prior, self.pending[1], after) + check(after)
         self.prior = None
         return bad
 
@@ -516,6 +525,39 @@ def plan(hands: int, seed: int, share: float, configs=None, bots=None, full: boo
                 }
             )
     return units
+
+
+def check_pairwise(units: list[dict]) -> list[dict]:
+    """``units`` (one hand each) with the invariants after every action (share 1) on a covering subset and
+    at each hand's end only (share 0) on the others: every pair of values of two facets (ruleset, option set,
+    player count, bot) that some unit has is met by a checked hand. Each (ruleset, option set) is checked
+    once, at a player count that turns down the list; then a unit is checked where it meets a pair no checked
+    one met. Every unit is still played to its hand's end (a crash, a hang, an illegal action, a broken
+    invariant at the end, a match past its bound are failures): the full checks of every action, five
+    times the play's cost, go where a facet pair is new (``make test``'s slice; ``make soak`` plays every
+    pair of options too)."""
+
+    def facets(u: dict) -> tuple:
+        rid, opts, n = u["config"]
+        return (("r", rid), ("o", tuple(opts)), ("n", n), ("b", u["bot"]))
+
+    def pairs(u: dict) -> set:
+        f = facets(u)
+        return {(f[i], f[j]) for i in range(len(f)) for j in range(i + 1, len(f))}
+
+    groups: dict = {}
+    for u in units:
+        groups.setdefault(facets(u)[:2], []).append(u)
+    chosen = {id(g[i % len(g)]) for i, g in enumerate(groups.values())}
+    met: set = set()
+    for u in units:
+        if id(u) in chosen:
+            met |= pairs(u)
+    for u in units:
+        if id(u) not in chosen and not pairs(u) <= met:
+            chosen.add(id(u))
+            met |= pairs(u)
+    return [dict(u, share=1.0 if id(u) in chosen else 0.0) for u in units]
 
 
 def _worker_init(parent: int) -> None:

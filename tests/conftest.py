@@ -43,13 +43,19 @@ except ImportError:  # make test-core installs the test tools, Hypothesis includ
 
 def pytest_collection_modifyitems(config, items):
     """make test runs on two processes (pytest-xdist, --dist loadgroup): the tests that start or join a Ray
-    instance run on one of them, one after another, since two Ray instances on one machine find each other."""
+    instance run on one of them, one after another, since two Ray instances on one machine find each other.
+
+    xdist hands out the tests in the order collected, a few at a time: a test of minutes that comes last runs
+    alone while the other worker idles. On a worker, the tests marked ``long`` are collected first (longest
+    first is the classic rule for two machines); every worker sorts alike, so their collections agree."""
     import pytest
 
     for item in items:
         path = str(item.fspath)
         if f"{os.sep}cluster{os.sep}" in path or "ray" in os.path.basename(path):
             item.add_marker(pytest.mark.xdist_group("ray"))
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        items.sort(key=lambda item: item.get_closest_marker("long") is None)  # stable: otherwise as collected
 
 
 # `MBRULES_TEST_CPU=FILE pytest ...` appends one line per test to FILE: its CPU seconds in this process

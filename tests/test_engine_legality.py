@@ -67,7 +67,7 @@ OPTIONS = [
     ("winning-moves", "no-duplicate-draws"),
     ("winning-moves", "play-then-draw"),
 ]
-SEEDS = [0, 1]
+SEED = 0  # one match a table (two hands): a second seed replayed the same tables (issue 46 point 7)
 HANDS_PER_MATCH = 2
 
 
@@ -185,7 +185,7 @@ def run(game: Game, seed: int) -> int:
 )
 def test_legal_actions_and_apply_agree(ruleset, players):
     game = Game(load_ruleset(ruleset), players)
-    assert sum(run(game, seed) for seed in SEEDS) > 100
+    assert run(game, SEED) > 50
 
 
 # each option at two players or at four (partners), in turn down the list: every table without options is checked
@@ -194,4 +194,4 @@ def test_legal_actions_and_apply_agree(ruleset, players):
 @pytest.mark.parametrize("ruleset,option,players", [(r, o, 2 if k % 2 == 0 else 4) for k, (r, o) in enumerate(OPTIONS)])
 def test_legal_actions_and_apply_agree_with_options(ruleset, option, players):
     game = Game(load_ruleset(ruleset, [option]), players)
-    assert run(game, 0) > 50
+    assert run(game, SEED) > 50

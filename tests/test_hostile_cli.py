@@ -13,7 +13,6 @@ stderr as the traceback a process would print): 130 processes were 69 CPU-s (iss
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
@@ -22,10 +21,10 @@ import signal
 import subprocess
 import sys
 import time
-import traceback
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import cli_runs
 import pytest
 import yaml
 
@@ -254,26 +253,16 @@ def workdir(tmp_path_factory):
 
 
 def run_in_process(args, cwd) -> subprocess.CompletedProcess:
-    """The command's app on ARGS in CWD, in this process: what a process would print, and its exit code."""
-    from typer.testing import CliRunner
-
-    from mbrules.cli.app import app
-
-    with contextlib.chdir(cwd):
-        res = CliRunner().invoke(app, list(args))
-    err = res.stderr
-    if res.exception is not None and not isinstance(res.exception, SystemExit):
-        err += "Traceback (most recent call last):\n" + "".join(traceback.format_exception(res.exception))
-    return subprocess.CompletedProcess(args, res.exit_code, res.stdout, err)
+    """The command's app on ARGS in CWD, in this process (tests/cli_runs.py), as text like ``run``'s."""
+    p = cli_runs.run_in_process(args, cwd)
+    return subprocess.CompletedProcess(
+        p.args, p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+    )
 
 
 def real_rows() -> set[str]:
     """The first row of each command and exit code: those run the real command."""
-    first: dict[tuple[str, int | None], str] = {}
-    for name, args, code, _ in TABLE:
-        if name not in ROOT_SKIPS:
-            first.setdefault((args[0], code), name)
-    return set(first.values())
+    return cli_runs.first_rows((name, args, code) for name, args, code, _ in TABLE if name not in ROOT_SKIPS)
 
 
 @pytest.fixture(scope="module")

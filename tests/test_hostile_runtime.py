@@ -549,7 +549,19 @@ def test_the_soak_fails_a_match_that_passes_its_bound(tmp_path, monkeypatch):
     assert fig["failures"] >= 1 and "past match.max_hands" in fig["failure_summaries"][0]
 
 
-def test_the_soak_plays_a_covering_sample_of_ordered_pairs_of_bundled_options_with_invariants_on(tmp_path):
+PAIR_SLICES = 3  # the sample's hands in three tests, each on one worker: make test's two workers share them
+
+
+def _pair_sample(soak) -> list:
+    """Every sampled pair on every ruleset, once, the player count turning (the full soak plays every count)."""
+    configs, _ = soak.pair_configurations(sample=True)
+    by_pair: dict = {}
+    for r, o, n in configs:
+        by_pair.setdefault((r, o), []).append(n)
+    return [(r, o, ns[i % len(ns)]) for i, ((r, o), ns) in enumerate(sorted(by_pair.items()))]
+
+
+def test_the_soak_samples_ordered_pairs_so_that_every_option_comes_first_and_second_on_every_ruleset():
     """Every bundled option, on every bundled ruleset, is played first and second in a pair (two rounds of
     partners): the ordered pairs grow with the square of the options (over 3,000 at 28 options, 530 s of
     this suite), so ``make test`` plays a sample that grows with the options and ``make soak`` plays them all."""
@@ -563,16 +575,22 @@ def test_the_soak_plays_a_covering_sample_of_ordered_pairs_of_bundled_options_wi
     for r in rulesets:  # every option comes first and second on every ruleset (or its pair is refused and counted)
         tried = {o for rr, o, _ in configs if rr == r} | {o for rr, o, _ in skipped if rr == r}
         assert {p[0] for p in tried} == set(options) == {p[1] for p in tried}
-    by_pair: dict = {}
-    for r, o, n in configs:
-        by_pair.setdefault((r, o), []).append(n)
-    # every sampled pair on every ruleset, once, the player count turning (the full soak plays every count)
-    one = [(r, o, ns[i % len(ns)]) for i, ((r, o), ns) in enumerate(sorted(by_pair.items()))]
-    fig = soak.soak(
-        len(one), workers=2, seed=7, share=1.0, out_dir=tmp_path / "f", configs=one, bots=["random"], progress=False
-    )  # (the full soak: every count, both bots)
+    one = _pair_sample(soak)
+    assert sorted((r, o) for r, o, _ in one) == sorted(pairs)  # each sampled pair once
+    slices = [one[k::PAIR_SLICES] for k in range(PAIR_SLICES)]
+    assert sorted(c for part in slices for c in part) == sorted(one)  # the slices below play them all, once
+
+
+@pytest.mark.parametrize("k", range(PAIR_SLICES), ids=[f"slice-{k + 1}-of-{PAIR_SLICES}" for k in range(PAIR_SLICES)])
+def test_the_soak_plays_a_covering_sample_of_ordered_pairs_of_bundled_options_with_invariants_on(tmp_path, k):
+    """A third of the sampled pairs (every third unit of one plan over them all), one hand each with the random bot, the invariants and
+    the action's effect checked after every action (the full soak: every count, both bots)."""
+    soak = _soak()
+    one = _pair_sample(soak)
+    mine = soak.plan(len(one), 7, 1.0, one, ["random"])[k::PAIR_SLICES]  # the hands one run of them all plays
+    fig = soak.soak(0, workers=1, seed=7, share=1.0, out_dir=tmp_path / "f", units=mine, progress=False)
     assert fig["failures"] == 0, fig["failure_summaries"]
-    assert fig["pair_configurations"] == len(one) and fig["hands"] == len(one)
+    assert fig["pair_configurations"] == len(mine) and fig["hands"] == len(mine)
     assert fig["checked_actions"] == fig["actions"]
 
 

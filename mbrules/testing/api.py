@@ -64,6 +64,16 @@ class _Where:
         self.seed: int | None = None
         self.hand = 0
         self.action = ""
+        self._canon: dict[int, list[tuple[Action, Action]]] = {}
+
+    def canonical_pairs(self, player: int) -> list[tuple[Action, Action]]:
+        """Every action of the game with the form ``legal_actions()`` lists it in for ``player``: the game's
+        actions and their forms are fixed, so they are worked out once a player, not at every decision."""
+        pairs = self._canon.get(player)
+        if pairs is None:
+            g = self.game
+            pairs = self._canon[player] = [(a, _canonical(g, player, a)) for a in g.actions.values()]
+        return pairs
 
     def fail(self, rule: str, detail: str) -> NoReturn:
         where = f"match seed {self.seed}, hand {self.hand + 1}" + (f", {self.action}" if self.action else "")
@@ -119,7 +129,7 @@ def _one_match(game: Game, seed: int, max_actions: int, legality_every: int, at:
             "determinism",
             "two matches dealt from the same seed differ: " + "; ".join(differences(observe(state), observe(twin))[:3]),
         )
-    watch = _Watch(at)
+    watch = _Watch(at, reuse=_queries_change_nothing(state))
     state.add_observer(watch)  # the hand has not begun: the watcher checks its deal now
     rng = random.Random(seed)
     decisions = 0
@@ -130,10 +140,10 @@ def _one_match(game: Game, seed: int, max_actions: int, legality_every: int, at:
             at.fail("legality", f"no legal action at a {state.decision.kind} decision")
         player = state.decision.player
         if decisions % legality_every == 0:
-            _check_legality(g, state, player, legal, at)
-            _check_observation(g, state, rng, at)
+            _check_legality(g, state, player, legal, at, watch.current(state))
+            _check_observation(g, state, rng, at, watch.current(state))
         if not cloned and rng.random() < 0.05:
-            _check_clone(state, rng, at)
+            _check_clone(state, rng, at, watch.current(state))
             cloned = True
         decisions += 1
         action = rng.choice(legal)
@@ -159,50 +169,77 @@ def _one_match(game: Game, seed: int, max_actions: int, legality_every: int, at:
         )
 
 
+def _queries_change_nothing(state: State) -> bool:
+    """Whether ``state``'s queries (``legal_actions``, ``verify``, ``observation``, ``snapshot``, ``clone``, ...)
+    are known to leave it as it was: the engine's own State's are; a custom State's may do anything."""
+    return type(state) is State
+
+
 class _Watch(Observer):
     """Checks every accepted action where it lands: the transition, then the invariants (at a hand's
-    end, before the next deal, the score oracle's sheet and the winner among them)."""
+    end, before the next deal, the score oracle's sheet and the winner among them).
 
-    def __init__(self, at: _Where) -> None:
+    ``reuse`` (the engine's own State, whose queries change nothing): the copy taken after an action (or
+    after the deal) stays the state's until its next action, so it is the next action's ``before`` and
+    what the checks between read (:meth:`current`), instead of a new snapshot each time. A custom State
+    (its queries may do anything) gets a new copy each time, as ever."""
+
+    def __init__(self, at: _Where, *, reuse: bool) -> None:
         self.at = at
         self.before: View | None = None
         self.actions_in_hand = 0
+        self.reuse = reuse
+        self.view: View | None = None  # the state as it is now (reuse only), None once it may have changed
+
+    def current(self, state: State) -> View:
+        """A copy of ``state`` as it is now: the one kept since its last change, else a new one."""
+        v = self.view
+        if v is None or v.state is not state:
+            v = View(state)
+            self.view = v if self.reuse else None
+        return v
 
     def hand_start(self, state: State) -> None:
         self.at.hand, self.actions_in_hand = state.hand_no, 0
-        bad = check(state)
+        self.view = None  # dealt: a new copy
+        bad = check(self.current(state))
         if bad:
             self.at.fail("invariants", "right after the deal: " + "; ".join(bad[:3]))
 
     def before_action(self, state: State, player: int, action: Action) -> None:
-        self.before = Before(state)
+        self.before = self.current(state) if self.reuse else Before(state)
+        self.view = None  # the action changes the state
 
     def after_action(self, state: State, player: int, action: Action) -> None:
         assert self.before is not None  # before_action ran first (the engine calls both)
-        bad = check_transition(self.before, action, state, player)
+        after = View(state)  # one copy of the state after the action, read by both checks
+        bad = check_transition(self.before, action, after, player)
         if bad:
             self.at.fail("transition", "; ".join(bad[:3]))
-        bad = check(state)
+        bad = check(after)
         if bad:
             self.at.fail("invariants", "; ".join(bad[:3]))
+        self.view = after if self.reuse else None
 
 
-def _check_legality(g: Game, state: State, player: int, legal: list[Action], at: _Where) -> None:
+def _check_legality(g: Game, state: State, player: int, legal: list[Action], at: _Where, now: View) -> None:
+    """``now``: a copy of ``state`` as it is (what a refused action must leave it as)."""
     listed = set(legal)
     if len(listed) != len(legal):
         at.fail("legality", "legal_actions() lists an action twice")
     at.action = f"at {g.player_names[player]}'s {state.decision.kind} decision"
-    before = observe(state)
-    for a in g.actions.values():
+    before = observe(now)
+    verify = state.verify
+    for a, canon in at.canonical_pairs(player):  # the hot loop: every action of the game, each decision
         try:
-            state.verify(a)
-        except IllegalAction as exc:
-            if _canonical(g, player, a) in listed:
-                at.fail("legality", f"legal_actions() lists {_canonical(g, player, a)} but verify refuses {a}: {exc}")
+            verify(a)
+        except IllegalAction as exc:  # the refusal's code is read from the exception: verify's only answer
+            if canon in listed:
+                at.fail("legality", f"legal_actions() lists {canon} but verify refuses {a}: {exc}")
             if exc.code not in REASON_CODES:
                 at.fail("legality", f"{a} refused with {exc.code!r}, not a reason code of the contract")
             continue
-        if _canonical(g, player, a) not in listed:
+        if canon not in listed:
             at.fail("legality", f"verify accepts {a} but legal_actions() does not list it")
     refused = next((a for a in g.actions.values() if not state.can_apply(a)), None)
     if refused is not None:
@@ -217,12 +254,14 @@ def _check_legality(g: Game, state: State, player: int, legal: list[Action], at:
             at.fail("legality", f"refusing {refused} changed the match: " + "; ".join(diff[:3]))
 
 
-def _check_observation(g: Game, state: State, rng: random.Random, at: _Where) -> None:
+def _check_observation(g: Game, state: State, rng: random.Random, at: _Where, now: View) -> None:
+    """``now``: a copy of ``state`` as it is, whose hands the observations must show."""
     d = state.decision
     seats = [d.player] if d.kind == DecisionKind.COUP_FOURRE else range(g.players)  # a window is its decider's alone
+    hands = now.hands
     for p in seats:
         obs = state.observation(p)
-        if sorted(obs.hand) != sorted(state.snapshot().hands[p]):
+        if sorted(obs.hand) != sorted(hands[p]):
             at.fail("observation", f"{g.player_names[p]}'s observation does not show its own hand")
         try:
             other = determinize(obs, random.Random(rng.getrandbits(64)))
@@ -246,8 +285,9 @@ def _as_class(st: State, cls: type[State]) -> State:
     return out
 
 
-def _check_clone(state: State, rng: random.Random, at: _Where) -> None:
-    before = observe(state)
+def _check_clone(state: State, rng: random.Random, at: _Where, now: View) -> None:
+    """``now``: a copy of ``state`` as it is (what playing a clone must leave it as)."""
+    before = observe(now)
     twin = state.clone()
     if twin.snapshot() != state.snapshot() or differences(before, observe(twin)):
         at.fail("clone", "a clone differs from its original: " + "; ".join(differences(before, observe(twin))[:3]))

@@ -26,7 +26,8 @@ from mbrules.vocab import (
     DecisionKind,
 )
 
-from typing import TYPE_CHECKING, cast
+from operator import itemgetter
+from typing import TYPE_CHECKING, Callable, Sequence, cast
 
 from .oracle import HandStart, expected_sheet, expected_winner, sheet_lines
 from .view import View, _view
@@ -79,8 +80,17 @@ class _Tables:
         self.hazard = frozenset(c for c in range(n) if g.kind[c] == HAZARD)
         self.distance = tuple(c for c in range(n) if g.kind[c] == DISTANCE)
         self.not_distance = tuple(c for c in range(n) if g.kind[c] != DISTANCE)
+        self.not_distance_of = _getter(self.not_distance)  # a distance row's counts of those cards, in one call
         self.miles = tuple((c, g.miles[c]) for c in self.distance)
         self.limited = tuple((c, g.max_per_hand[c]) for c in self.distance if g.max_per_hand[c] < NO_LIMIT)
+
+
+def _getter(cards: tuple[int, ...]) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    """``row -> tuple(row[c] for c in cards)``, read in C (itemgetter) where it can: the checker runs after every
+    action, and this read is on every side's row each time."""
+    if len(cards) >= 2:
+        return itemgetter(*cards)
+    return lambda row: tuple(row[c] for c in cards)
 
 
 def _tables(game: Game) -> _Tables:
@@ -121,7 +131,7 @@ def _check_conservation(state: View, tb: _Tables, out: list[str]) -> None:
             if row[c] > 0:
                 everything += [c] * row[c]
     everything.sort()
-    if everything != tb.sorted_deck or any(row[c] for row in state.played for c in tb.not_distance):
+    if everything != tb.sorted_deck or any(any(tb.not_distance_of(row)) for row in state.played):
         counts = _counts(g, state)
         for c in range(n):
             if counts[c] != g.deck_counts[c]:
@@ -151,7 +161,7 @@ def _check_placement(state: View, tb: _Tables, out: list[str]) -> None:
                 if c not in tb.safety:
                     out.append(f"side {side}: {names[c]} among the safeties")
         row = state.played[s]
-        if min(row) < 0 or any(row[c] for c in tb.not_distance):
+        if min(row) < 0 or any(tb.not_distance_of(row)):
             for c in range(n):
                 if row[c] and (row[c] < 0 or kind[c] != DISTANCE):
                     out.append(f"side {side}: {row[c]} x {names[c]} counted as distance played")
@@ -198,16 +208,7 @@ def _check_hand_sizes(state: View, dealt: bool, out: list[str]) -> None:
         short = [0] * N
         cf_short, fast_short = not g.coup_fourre_replacement_draw, not g.fast_play_replacement_draw
         if cf_short or fast_short:
-            hist = cast("list[tuple[int, Action]]", state.history)  # Actions, and the hand mark
-            refilled = [False] * N  # a mulligan of the player's has ended since (read backwards)
-            for i in range(len(hist) - 1, -1, -1):
-                q, a = hist[i]
-                if q < 0:
-                    break
-                if a.op == DRAW and i > 0 and hist[i - 1][0] == q and hist[i - 1][1].op == MULLIGAN:
-                    refilled[q] = True  # the draw that ends a mulligan
-                elif not refilled[q] and ((a.op == COUP_FOURRE and cf_short) or (a.op == FAST_PLAY and fast_short)):
-                    short[q] += 1
+            short = _short_draws(cast("list[tuple[int, Action]]", state.history), N, cf_short, fast_short)
         for p in range(N):
             if dec.kind == DecisionKind.MULLIGAN and p == dec.player:
                 continue  # a mulligan under way: the cards thrown are drawn back at its end
@@ -228,6 +229,66 @@ def _check_hand_sizes(state: View, dealt: bool, out: list[str]) -> None:
                     f"{g.player_names[p]} holds {len(state.hands[p])} cards while the draw pile lasts "
                     f"(expected {want} at {dec.kind}{' after the draw' if dec.drawn else ''})"
                 )
+
+
+# the last _short_draws reading: (players, cf_short, fast_short), where the hand starts in the history, the
+# hand's entries read, and each player's count after them. One tuple, replaced whole
+_ShortMemo = tuple[tuple[int, bool, bool], int, list[tuple[int, "Action"]], list[int]]
+_short_memo: _ShortMemo | None = None
+
+
+def _short_draws(hist: list[tuple[int, Action]], N: int, cf_short: bool, fast_short: bool) -> list[int]:
+    """Each player's coups fourrés (``cf_short``) and fast plays (``fast_short``) this hand whose draw the ruleset
+    withholds, since the player's last mulligan ended (its draw back refills the hand): read from the history,
+    forward from the hand's mark (an entry of player -1).
+
+    The checker runs after every action and a hand's history only grows, so the last reading is kept and
+    carried on when the history still begins with the entries it read (compared whole, in C): one new entry
+    is read per action, not the hand's every entry (a hand-long scan each action made the hand quadratic).
+    Any other history (another match, a state set up or mutated) is read from its hand's mark afresh."""
+    global _short_memo
+    key = (N, cf_short, fast_short)
+    memo = _short_memo
+    if memo is not None and memo[0] == key:
+        _, start, seen, short = memo
+        end = start + len(seen)
+        if end <= len(hist) and (start == 0 or hist[start - 1][0] < 0) and hist[start:end] == seen:
+            if end == len(hist):
+                return list(short)
+            seen, short = list(seen), list(short)
+            start = _read_hand(hist, end, start, seen, short, cf_short, fast_short)
+            _short_memo = (key, start, seen, short)
+            return list(short)
+    start = len(hist)
+    while start > 0 and hist[start - 1][0] >= 0:
+        start -= 1  # back to the hand's mark (or the history's start)
+    seen, short = [], [0] * N
+    start = _read_hand(hist, start, start, seen, short, cf_short, fast_short)
+    _short_memo = (key, start, seen, short)
+    return list(short)
+
+
+def _read_hand(
+    hist: list[tuple[int, Action]],
+    first: int,
+    start: int,
+    seen: list[tuple[int, Action]],
+    short: list[int],
+    cf_short: bool,
+    fast_short: bool,
+) -> int:
+    """Read ``hist[first:]`` into ``seen`` and ``short`` (a mark starts them again); where the hand starts."""
+    for i in range(first, len(hist)):
+        q, a = hist[i]
+        if q < 0:  # a new hand's mark: nothing before it counts
+            start, seen[:], short[:] = i + 1, [], [0] * len(short)
+            continue
+        seen.append((q, a))
+        if a.op == DRAW and i > start and hist[i - 1][0] == q and hist[i - 1][1].op == MULLIGAN:
+            short[q] = 0  # the draw that ends a mulligan: the hand full again
+        elif (a.op == COUP_FOURRE and cf_short) or (a.op == FAST_PLAY and fast_short):
+            short[q] += 1
+    return start
 
 
 def _check_distance(state: View, tb: _Tables, out: list[str]) -> None:
@@ -424,9 +485,9 @@ def _check_scores(
             if tuple(line) != lines_of_sheet:
                 out.append(f"{label} side {g.side_names[s]}: score lines {tuple(line)}")
                 continue
-            if any(v < 0 for v in line.values()):
+            if min(line.values()) < 0:  # the keys are the sheet's lines (checked above): never empty
                 out.append(f"{label} side {g.side_names[s]}: a negative score line")
-            total = sum(v for k, v in line.items() if k != "total")
+            total = sum(line.values()) - line["total"]  # the lines but the total ("total" is one of them)
             if total != line["total"]:
                 out.append(f"{label} side {g.side_names[s]}: lines add up to {total}, total says {line['total']}")
     if over and sheets and sheets[-1] != current:

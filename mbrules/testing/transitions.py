@@ -613,8 +613,9 @@ class Checker(Observer):
         prior = self._before
         baseline = self._baseline
         assert prior is not None and baseline is not None  # before_action ran first (the engine calls both)
-        bad = check_transition(prior, action, state, player)
-        bad += [b for b in check(state, dealt=self.dealt, totals=self.totals, start=self._start) if b not in baseline]
+        after = View(state)  # one copy of the state after the action, read by both checks
+        bad = check_transition(prior, action, after, player)
+        bad += [b for b in check(after, dealt=self.dealt, totals=self.totals, start=self._start) if b not in baseline]
         if bad:
             g = state.game
             self.problems.extend(f"after {g.player_names[player]} {g.describe(action)}: {b}" for b in bad)

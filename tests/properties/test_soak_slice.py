@@ -29,24 +29,72 @@ def soak():
     return mod
 
 
-def test_soak_slice_over_every_configuration_and_bot_finds_no_failure(soak, tmp_path):
+SLICES = 5  # five tests (odd: the bots alternate by unit) that make test's two workers share
+SEED = 11
+
+
+def _slice_units(soak) -> tuple[list, list]:
+    """Every configuration (every bundled ruleset with no option and with each bundled option, at each player
+    count, and the capped pin) once, the bots alternating (``soak.py --hands N --seed 11 --no-pairs``'s units,
+    N the number of configurations: it grows with the options), the invariants checked after every action on
+    the hands :func:`check_pairwise` picks and at the end of every hand."""
     configs, _ = soak.soak_configurations(pairs=False)  # the pairs have a slice of their own (test_hostile_runtime)
-    n_configs = len(configs)
-    hands = max(400, n_configs)  # every configuration once at least, the bots alternating: grows with the options
-    units = soak.plan(hands, 0, 1.0, configs)
-    played = {(u["config"][0], tuple(u["config"][1]), u["config"][2]) for u in units}
-    assert len(played) == n_configs, "the slice leaves a configuration out"
+    return configs, soak.check_pairwise(soak.plan(len(configs), SEED, 1.0, configs))
+
+
+def _facet_pairs(u: dict) -> set:
+    rid, opts, n = u["config"]
+    f = (("r", rid), ("o", tuple(opts)), ("n", n), ("b", u["bot"]))
+    return {(f[i], f[j]) for i in range(4) for j in range(i + 1, 4)}
+
+
+def test_the_soak_slices_together_play_every_configuration_once_and_check_every_action_of_a_covering_set(soak):
+    """The slices' union is every configuration once, both bots; the hands checked after every action meet
+    every (ruleset, option set) and every pair of ruleset, option set, player count and bot that a hand
+    meets, so a rule fault of one option at one player count or with one bot is watched action by action;
+    every other hand is played to its end and checked there (a crash, an illegal action, a hand that does
+    not end, a broken invariant at the end)."""
+    configs, units = _slice_units(soak)
+    parts = [units[k::SLICES] for k in range(SLICES)]
+    assert sorted(map(str, units)) == sorted(str(u) for part in parts for u in part)  # the slices split, none repeats
+    played = [(u["config"][0], tuple(u["config"][1]), u["config"][2]) for u in units]
+    assert sorted(played) == sorted(configs), "the slice leaves a configuration out or plays one twice"
+    assert all(u["hands"] == 1 and u["share"] in (0.0, 1.0) for u in units)
     assert {u["bot"] for u in units} == set(soak._bot_names()), "the slice leaves a bot out"
+    checked = [u for u in units if u["share"] == 1.0]
+    assert {(u["config"][0], tuple(u["config"][1])) for u in checked} == {(c[0], tuple(c[1])) for c in configs}
+    assert set().union(*map(_facet_pairs, checked)) == set().union(*map(_facet_pairs, units))
+    assert len(checked) < len(units) / 2  # the point: the full checks where a pair is new, not everywhere
+
+
+@pytest.mark.parametrize("k", range(SLICES), ids=[f"slice-{k + 1}-of-{SLICES}" for k in range(SLICES)])
+def test_soak_slice_over_every_configuration_and_bot_finds_no_failure(soak, tmp_path, k):
+    """One fifth of the slice (every fifth unit): a hand of each of its configurations, in this process (one
+    worker: the two of make test share the five slices), the invariants and the action's effect checked after
+    every action on the covering hands, at the end on every hand."""
+    _, units = _slice_units(soak)
+    mine = units[k::SLICES]
+    fig = soak.soak(0, workers=1, seed=SEED, share=1.0, out_dir=tmp_path / "fail", units=mine, progress=False)
+    assert fig["failures"] == 0, fig["failure_summaries"]
+    assert fig["hands"] == len(mine) == fig["configurations"]
+    assert fig["actions"] > len(mine) * 50
+    assert fig["actions"] > fig["checked_actions"] > sum(u["share"] == 1.0 for u in mine) * 50
+    assert not (tmp_path / "fail").exists()
+
+
+def test_the_soak_command_runs_on_two_workers_and_prints_its_figure_as_json(tmp_path):
+    """``soak.py``'s command line (the figure as JSON, a pool of two workers, --no-pairs): a few hands; the
+    slices above play every configuration through the same :func:`soak` in the test's process."""
     run = subprocess.run(
         [
             sys.executable,
             str(ROOT / "benchmarks" / "soak.py"),
             "--hands",
-            str(hands),
+            "6",
             "--workers",
             "2",
             "--seed",
-            "11",
+            str(SEED),
             "--share",
             "1",
             "--out",
@@ -60,10 +108,9 @@ def test_soak_slice_over_every_configuration_and_bot_finds_no_failure(soak, tmp_
     )
     assert run.returncode == 0, run.stdout + run.stderr
     fig = json.loads(run.stdout)
-    assert fig["configurations"] == n_configs
     assert fig["failures"] == 0, fig["failure_summaries"]
-    assert fig["hands"] == hands
-    assert fig["checked_actions"] == fig["actions"] > hands * 50
+    assert fig["hands"] == fig["configurations"] == 6 and fig["workers"] == 2
+    assert fig["checked_actions"] == fig["actions"] > 6 * 50
     assert not (tmp_path / "fail").exists()
 
 

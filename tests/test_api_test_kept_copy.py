@@ -1,0 +1,73 @@
+"""api_test keeps the copy of the engine's own State taken after an action as the next action's ``before`` and
+as what the checks between actions read (issue 46 point 7: one snapshot an action instead of two). The
+kept copy must report every failure a new copy reports: each custom game that test_api_test.py breaks
+is run here with the copy kept, as for the engine's State, and fails on the same rule."""
+
+from __future__ import annotations
+
+import pytest
+
+import mbrules.testing.api as api
+from test_api_test import CustomState, _broken, _fails
+
+
+class _ListsTooMuch(CustomState):
+    def legal_actions(self):
+        acts = super().legal_actions()
+        return acts + [a for a in self.game.actions.values() if not self.can_apply(a)][:1]
+
+
+class _Shallow(CustomState):
+    def clone(self):
+        twin = super().clone()
+        twin._hands = self._hands  # deliberately shared
+        return twin
+
+
+class _Peeking(CustomState):
+    def observation(self, player):
+        obs = super().observation(player)
+        draw = self.snapshot().draw_pile
+        return obs._replace(window_hazard=draw[0] if draw else -1)
+
+
+class _Generous(CustomState):
+    def score_sheet(self):
+        sheet = super().score_sheet()
+        for line in sheet:
+            line["shutout"] += 100
+            line["total"] += 100
+        return sheet
+
+
+class _Forgetful(CustomState):
+    @property
+    def history(self):
+        return super().history[:-1]  # the last action is not recorded
+
+
+@pytest.mark.parametrize(
+    ("state_class", "rule"),
+    [
+        (_ListsTooMuch, "legality"),
+        (_Shallow, "clone"),
+        (_Peeking, "observation"),
+        (_Generous, "invariants"),
+        (_Forgetful, "transition"),
+    ],
+    ids=lambda v: v if isinstance(v, str) else v.__name__.strip("_"),
+)
+def test_a_copy_kept_between_actions_reports_each_broken_rule(state_class, rule, monkeypatch):
+    """Each breakage reported with the copy kept (the engine's State's path) as with a new copy each time."""
+    monkeypatch.setattr(api, "_queries_change_nothing", lambda state: True)
+    _fails(_broken(state_class), rule)
+    monkeypatch.setattr(api, "_queries_change_nothing", lambda state: False)
+    _fails(_broken(state_class), rule)
+
+
+def test_the_copy_is_kept_for_the_engine_s_own_state_only():
+    """A custom State's queries may change it: it gets a new copy each time, as before."""
+    import mbrules
+
+    assert api._queries_change_nothing(mbrules.load_game("winning-moves", players=2).new_match(1))
+    assert not api._queries_change_nothing(_broken(CustomState).new_match(1))
