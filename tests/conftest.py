@@ -1,4 +1,16 @@
-"""Session-wide test settings."""
+"""Session-wide test settings, and the rule of the suite's two tiers.
+
+The fast set (``make test-fast``, ``make test-core``, ``make test-compiled``: ``pytest -m "not slow"``) is the
+developer's loop: it checks each mechanism, each bundled option and each edition at least once, on one
+representative table, count and seed (``tests/tiers.py`` picks one case of each key and marks the others slow),
+and each property on its explicit examples (every option, prop_helpers.OPTION_COVER) and a few generated
+ones (the ``fast`` Hypothesis profile below). The slow set (``@pytest.mark.slow``, or a slow parametrization:
+``pytest.param(..., marks=pytest.mark.slow)``) holds the whole-product sweeps: every option at every count
+and seed, every table through ``api_test``, fuzzers with many examples, subprocess-heavy CLI tables,
+statistical runs. ``make test`` (CI) runs both: no test leaves it. A new test is fast when it is the first
+of its mechanism or costs little; a sweep over a product goes slow with its first case kept fast. The
+compiled engine's suites (the Makefile's COMPILED_TESTS) keep all their fast cases.
+"""
 
 from __future__ import annotations
 
@@ -19,6 +31,11 @@ os.environ["COLUMNS"] = "80"
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 
+# The fast set's properties try their explicit examples and this many generated ones (a test that sets its
+# own max_examples keeps it: tests/api's, which make test-compiled runs in the compiled engine)
+FAST_EXAMPLES = 10
+
+
 def _hypothesis_profiles() -> None:
     """Hypothesis profiles for every property test of the suite (issue 42 item 14).
 
@@ -31,8 +48,23 @@ def _hypothesis_profiles() -> None:
 
     common = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True)
     settings.register_profile("default", max_examples=150, derandomize=True, database=None, **common)
+    settings.register_profile("fast", max_examples=FAST_EXAMPLES, derandomize=True, database=None, **common)
     settings.register_profile("thorough", max_examples=1000, derandomize=False, **common)
     settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+def pytest_configure(config):
+    """``-m "not slow"`` is the fast set: its properties load the ``fast`` Hypothesis profile unless one is
+    asked for (HYPOTHESIS_PROFILE), and MBRULES_TEST_TIER=fast tells the fuzzers (tests/test_fuzz_loader.py)."""
+    if config.getoption("markexpr", "").replace(" ", "") == "notslow":
+        os.environ.setdefault("MBRULES_TEST_TIER", "fast")
+        if "HYPOTHESIS_PROFILE" not in os.environ:
+            try:
+                from hypothesis import settings
+
+                settings.load_profile("fast")
+            except ImportError:
+                pass
 
 
 try:

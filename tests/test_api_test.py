@@ -15,11 +15,17 @@ from mbrules.testing import api_test, bundled_ids
 RULESETS, _ = bundled_ids()
 
 
-@pytest.mark.parametrize("ruleset", RULESETS + ["examples/stap-op.yaml"])
+FAST = ("winning-moves", "examples/stap-op.yaml")  # the fast set's; every edition's own play: tests/test_narrate.py
+
+
+@pytest.mark.parametrize(
+    "ruleset", [pytest.param(r, marks=() if r in FAST else pytest.mark.slow) for r in RULESETS + [FAST[1]]]
+)
 def test_api_test_passes_on_every_bundled_ruleset_and_the_worked_example(ruleset):
     assert api_test(mbrules.load_game(ruleset, players=2), matches=1, seed=3) is None
 
 
+@pytest.mark.slow  # options at 3 players: the fast set's tests/test_turn_rules.py and test_reactions_and_score_lines.py
 def test_api_test_passes_with_options_and_more_players():
     game = mbrules.load_game("wikipedia", players=3, options=["hazard-on-hazard", "roll-after-safety"])
     assert api_test(game, matches=1, seed=11) is None

@@ -32,12 +32,8 @@ class _Peeking(CustomState):
 
 
 class _Generous(CustomState):
-    def score_sheet(self):
-        sheet = super().score_sheet()
-        for line in sheet:
-            line["shutout"] += 100
-            line["total"] += 100
-        return sheet
+    def score_sheet(self):  # 100 points of shutout the rulings do not give
+        return [{**x, "shutout": x["shutout"] + 100, "total": x["total"] + 100} for x in super().score_sheet()]
 
 
 class _Forgetful(CustomState):

@@ -27,6 +27,7 @@ from mbrules.engine import Game, GameError, State
 from mbrules.testing import check
 from mbrules.ruleset import RulesetError, load_ruleset
 from mbrules.ruleset.loader import check_file
+from tiers import examples
 
 ROOT = Path(__file__).resolve().parents[1]
 RULESET_FILES = sorted((ROOT / "rulesets").glob("*.yaml"))
@@ -37,7 +38,7 @@ LINE_RE = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): (?P<msg>\S.*)$
 WALL_BOUND = 30  # a load that takes this long hangs
 
 FUZZ = settings(
-    max_examples=int(os.environ.get("MB_FUZZ_EXAMPLES", "100")),
+    max_examples=int(os.environ.get("MB_FUZZ_EXAMPLES", examples(100, 15))),  # make test-fast: 15 files a test
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture, HealthCheck.data_too_large],
 )

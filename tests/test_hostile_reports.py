@@ -454,15 +454,15 @@ def test_load_game_takes_one_option_given_as_a_path(tmp_path):
 CONFORMANCE = str(ROOT / "tests" / "conformance")
 
 
-@pytest.mark.parametrize(
+@pytest.mark.parametrize(  # a process each: the fast set cuts one table's and one JSON document's output
     "args",
     [
-        ["replay", CONFORMANCE],
-        ["diff", "winning-moves", "parker-1971"],
+        pytest.param(["replay", CONFORMANCE], marks=pytest.mark.slow),
+        pytest.param(["diff", "winning-moves", "parker-1971"], marks=pytest.mark.slow),
         ["diff", "winning-moves", "kids-115", "--json"],
-        ["show", "winning-moves"],
+        pytest.param(["show", "winning-moves"], marks=pytest.mark.slow),
         ["rulesets"],
-        ["simulate", "--games", "2", "--players", "2", "--bot", "random"],
+        pytest.param(["simulate", "--games", "2", "--players", "2", "--bot", "random"], marks=pytest.mark.slow),
     ],
     ids=["replay-folder", "diff", "diff-json", "show", "rulesets", "simulate-table"],
 )

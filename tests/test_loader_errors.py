@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mbrules.ruleset import RulesetError, check_file, clear_cache, load_ruleset
+from tiers import examples
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAD = """\
@@ -345,7 +346,11 @@ MUTATION_TOKENS = [
 ]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(150, 20),  # make test-fast: 20 (tests/tiers.py)
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 @given(
     edits=st.lists(
         st.tuples(st.floats(0, 1), st.integers(0, 40), st.sampled_from(MUTATION_TOKENS)), min_size=1, max_size=4
@@ -461,7 +466,8 @@ def test_validate_command_reports_the_whole_table(tmp_path):
 SOLO = ["alias_bomb_refused", "binary_file", "extends_cycle_two_files", "unknown_parent_and_schema_error_both_reported"]
 
 
-@pytest.mark.parametrize("name", SOLO)
+# a process each: the fast set runs the first alone (the whole table above runs every case in one process)
+@pytest.mark.parametrize("name", SOLO[:1] + [pytest.param(n, marks=pytest.mark.slow) for n in SOLO[1:]])
 def test_validate_command_exit_code_is_1_for_an_invalid_file(tmp_path, name):
     case = next(c for c in CASES if c.name == name)
     main = _write(tmp_path, case)

@@ -12,9 +12,12 @@ from typer.testing import CliRunner
 import mbrules
 from mbrules.cli.app import app
 from mbrules.ruleset.loader import load_ruleset
+from tiers import one_each
 
 PLAYER_COUNTS = {"asmodee-2014": (2, 3, 4, 6), "express": (2, 3, 4)}
 TABLES = [(r, n) for r, counts in PLAYER_COUNTS.items() for n in counts]
+# the fast set: each edition at one of its counts (in turn); the slow set: its other counts
+FAST_ONE_EACH = one_each(TABLES, key=lambda t: t[0], ids=lambda t: f"{t[0]}-{t[1]}")
 
 
 def test_asmodee_2014_box_deck_and_trip():
@@ -108,7 +111,7 @@ def test_the_edition_plays_a_whole_match_through_play_json(ruleset, players):
     assert doc["result"] and doc["stopped_by"] is None  # the match ended by its rules
 
 
-@pytest.mark.parametrize("ruleset,players", TABLES)
+@pytest.mark.parametrize(("ruleset", "players"), FAST_ONE_EACH)
 def test_the_edition_passes_the_api_test_with_random_bots(ruleset, players):
     """The environments' and bots' contract (mbrules.testing.api_test) holds for the new editions."""
     from mbrules.testing import api_test
@@ -116,7 +119,7 @@ def test_the_edition_passes_the_api_test_with_random_bots(ruleset, players):
     api_test(mbrules.load_game(ruleset, players=players), matches=2, seed=0)
 
 
-@pytest.mark.parametrize("ruleset,players", TABLES)
+@pytest.mark.parametrize(("ruleset", "players"), FAST_ONE_EACH)
 def test_the_edition_plays_in_simulate_and_in_compare_against_winning_moves(ruleset, players):
     """simulate and compare at each table (a few random-bot matches: the commands, not the figures)."""
     run = CliRunner().invoke

@@ -67,11 +67,17 @@ def test_new_rule_scenarios_pass_with_the_option_and_fail_without_it(option, tmp
         assert not all(r.passed for r in replay_file(bare)), f"{f.name}'s first scenario passes without {option}"
 
 
-@pytest.mark.parametrize("option", sorted(NEW_OPTIONS))
-def test_new_rule_plays_whole_matches_through_the_public_api(option):
+def _first_count_fast(cases):
+    """The fast set plays each case at its first count, the slow set at the others."""
+    return [
+        pytest.param(*c[:-1], n, marks=() if i == 0 else pytest.mark.slow) for c in cases for i, n in enumerate(c[-1])
+    ]
+
+
+@pytest.mark.parametrize(("option", "players"), _first_count_fast([(o, NEW_OPTIONS[o]) for o in sorted(NEW_OPTIONS)]))
+def test_new_rule_plays_whole_matches_through_the_public_api(option, players):
     """Every invariant, the transition checker and the score oracle hold in random matches."""
-    for players in NEW_OPTIONS[option]:
-        api_test(mbrules.load_game("winning-moves", players=players, options=[option]), matches=2, seed=5)
+    api_test(mbrules.load_game("winning-moves", players=players, options=[option]), matches=2, seed=5)
 
 
 def test_empty_pile_ends_hand_every_hand_ends_when_nothing_is_left_to_draw():
@@ -87,15 +93,21 @@ def test_empty_pile_ends_hand_every_hand_ends_when_nothing_is_left_to_draw():
         assert any(snap.hands), "cards are left in hand, not played out"
 
 
-def test_safety_replacement_draw_is_the_extra_turns_draw_so_without_an_extra_turn_nothing_is_drawn():
+@pytest.mark.parametrize(
+    ("rid", "option", "players"),
+    _first_count_fast(
+        [("playaural", "no-safety-extra-turn", (2, 4)), ("sisyphus-bbs", "safety-replacement-draw", (2, 4))]
+    ),
+)
+def test_safety_replacement_draw_is_the_extra_turns_draw_so_without_an_extra_turn_nothing_is_drawn(
+    rid, option, players
+):
     """PlayAural's replacement card 'begins the Safety's extra turn' (game.py _play_safety): composed with
     no-safety-extra-turn (sisyphus-bbs plays none) there is no extra turn and so no replacement card, or the
     next turn's draw would leave a hand of hand_size + 2 (the score oracle's slow test found it)."""
-    for rid, options in (("playaural", ["no-safety-extra-turn"]), ("sisyphus-bbs", ["safety-replacement-draw"])):
-        for players in (2, 4):
-            game = mbrules.load_game(rid, players=players, options=options)
-            assert not game.safety_replacement_draw
-            api_test(game, matches=1, seed=3)
+    game = mbrules.load_game(rid, players=players, options=[option])
+    assert not game.safety_replacement_draw
+    api_test(game, matches=1, seed=3)
 
 
 # -- the programs' profiles: "play as there" (rulesets/playaural.yaml, sisyphus-bbs.yaml, bsd-mille.yaml)
@@ -125,7 +137,9 @@ def test_sisyphus_and_bsd_profiles_play_their_programs_rules():
     assert "safety" in bsd.play.undiscardable.value and bsd.scoring.extension_bonus_to.value == "finisher"
 
 
-@pytest.mark.parametrize("rid,players", [("playaural", 2), ("playaural", 4), ("sisyphus-bbs", 2), ("bsd-mille", 2)])
+@pytest.mark.parametrize(
+    ("rid", "players"), _first_count_fast([("playaural", (2, 4)), ("sisyphus-bbs", (2,)), ("bsd-mille", (2,))])
+)
 def test_profile_plays_whole_matches_through_the_public_api(rid, players):
     api_test(mbrules.load_game(rid, players=players), matches=1, seed=2)
 

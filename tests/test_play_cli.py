@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from mbrules.cli.app import app
 from mbrules.testing import load_rules, tables
 from mbrules.vocab import SCORE_LINES
+from tiers import one_each
 
 TABLES = tables()  # every bundled edition at each player count its rules name
 CUSTOM = str(Path(__file__).parent / "data" / "custom-hazard.yaml")
@@ -26,7 +27,9 @@ def stdout_of(result) -> str:
     return result.stdout if hasattr(result, "stdout") else result.output
 
 
-@pytest.mark.parametrize("ruleset,players", TABLES)
+@pytest.mark.parametrize(  # the fast set: each edition at one of its counts, in turn
+    ("ruleset", "players"), one_each(TABLES, key=lambda t: t[0], ids=lambda t: f"{t[0]}-{t[1]}")
+)
 def test_play_json_plays_a_whole_match_the_same_twice(ruleset, players):
     args = ["play", "--ruleset", ruleset, "--players", str(players), "--seed", "11", "--json"]
     first = run(*args)
@@ -226,7 +229,7 @@ def test_no_command_module_imports_a_private_name_of_another():
     assert len(list(Path(list(mbrules.cli.__path__)[0]).glob("*.py"))) > 10
 
 
-@pytest.mark.parametrize("players", [2, 3, 4, 6])
+@pytest.mark.parametrize("players", [3] + [pytest.param(n, marks=pytest.mark.slow) for n in (2, 4, 6)])
 def test_simulate_and_compare_play_the_french_edition_at_each_player_count(players):
     """Issue 36: dujardin-classic plays at each player count its rules name (2, 3, 4, 6) in simulate and in
     compare against winning-moves (cheap lineups: a few random-bot matches)."""

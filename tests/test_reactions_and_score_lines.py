@@ -71,21 +71,20 @@ def test_option_is_bundled_with_a_source_a_category_and_a_scenario(option):
 EVERY_COUNT = ("fast-play-remedy", "queued-coup-fourre-turn")  # their windows and queue depend on the count
 
 
-@pytest.mark.parametrize(
-    ("option", "players"), [(o, n) for o in sorted(OPTIONS) for n in (2, 3, 4, 6) if n == 4 or o in EVERY_COUNT]
-)
+def _table(option: str, players: int):
+    """The fast set plays the options that change what is legal or whose turn it is, each at one table: the
+    reactions at 3 players (a window several opponents could answer), the others at 4 (partners). The slow
+    set plays every other table (each once), the scoring and modes options' among them: the fast set
+    scores their sheets with the score oracle (tests/properties/test_score_oracle.py's games) and replays
+    their conformance scenarios."""
+    fast = OPTIONS[option] in ("legality", "turn") and players == (3 if option in EVERY_COUNT else 4)
+    return pytest.param(option, players, marks=() if fast else pytest.mark.slow, id=f"{option}-{players}")
+
+
+@pytest.mark.parametrize(("option", "players"), [_table(o, n) for o in sorted(OPTIONS) for n in (2, 3, 4, 6)])
 def test_option_passes_api_test_at_every_table(option, players):
     """Legality, observations (fairness: a fast-play window is seen only by the seat it asks), the transitions
-    and the score oracle, over a whole match: each option at 4 players, the reactions at every count here,
-    the other options at the other counts in the slow set (each table once in make test)."""
-    assert api_test(mbrules.load_game("winning-moves", players=players, options=[option]), matches=1, seed=3) is None
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize(
-    ("option", "players"), [(o, n) for o in sorted(OPTIONS) for n in (2, 3, 6) if o not in EVERY_COUNT]
-)
-def test_option_passes_api_test_at_every_table_slow(option, players):
+    and the score oracle, over a whole match."""
     assert api_test(mbrules.load_game("winning-moves", players=players, options=[option]), matches=1, seed=3) is None
 
 

@@ -14,6 +14,7 @@ from mbrules.ruleset import bundled_ruleset_ids, load_ruleset
 from mbrules.scenario.record import Recorder, record_match, write_scenario_file
 from mbrules.scenario.replay import replay_file
 from mbrules.scenario.yamlio import read_documents
+from tiers import one_each
 
 CASES = [(r, n) for r in bundled_ruleset_ids() for n in sorted(map(int, load_ruleset(r).player_counts))]
 
@@ -38,7 +39,9 @@ def random_match(game: Game, seed: int, max_hands: int | None = None, stop_after
     return st, recorder
 
 
-@pytest.mark.parametrize(("ruleset", "players"), CASES, ids=[f"{r}-{n}p" for r, n in CASES])
+@pytest.mark.parametrize(
+    ("ruleset", "players"), one_each(CASES, key=lambda c: c[0], ids=lambda c: f"{c[0]}-{c[1]}p")
+)  # the fast set: each edition at one of its counts, in turn; the slow set: the others
 def test_a_recorded_match_replays(tmp_path, ruleset, players):
     game = Game(load_ruleset(ruleset), players)
     st, rec = random_match(game, seed=11 + players)

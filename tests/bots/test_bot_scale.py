@@ -20,7 +20,9 @@ def ci95(p: float, n: int) -> float:
     return 1.96 * math.sqrt(max(p * (1 - p), 0.25 / n) / n)
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize(
+    "players", [2, pytest.param(3, marks=pytest.mark.slow), pytest.param(4, marks=pytest.mark.slow)]
+)  # 120 matches a count: the fast set plays the 2-car table
 def test_distances_divided_by_5_play_the_same(players):
     figures = []
     for ref in ("winning-moves", DIV5):

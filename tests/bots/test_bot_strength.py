@@ -4,10 +4,13 @@ figures against the starting heuristic are in docs/bots.md (benchmarks/bench_bot
 
 from __future__ import annotations
 
+import pytest
+
 import mbrules
 from mbrules.matches import play_match
 
 
+@pytest.mark.slow  # statistical: 12 hands of the expert's search (the fast set plays the expert in tests/bots' others)
 def test_expert_outscores_random_in_single_hands():
     game = mbrules.load_game("winning-moves", players=2)
     won = 0

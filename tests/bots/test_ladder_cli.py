@@ -24,7 +24,7 @@ def ladder(*args, columns=80):
 
 
 @needs_openskill
-@pytest.mark.parametrize("columns", [80, 120])
+@pytest.mark.parametrize("columns", [80, pytest.param(120, marks=pytest.mark.slow)])  # 120: a second ladder
 def test_ladder_prints_the_table_within_the_width(columns):
     """The tables fit the width (a long bot name folds in its cell at 80 columns, whole at 120)."""
     res = ladder(

@@ -91,6 +91,7 @@ def test_different_player_counts_compare_the_per_hand_and_per_match_metrics():
     assert doc["metrics"]["extension_called_share"]["b"] is not None
 
 
+@pytest.mark.slow  # statistical: 160 matches (the label's words: tests/test_output_layout.py's golden compare)
 def test_extension_1200_lengthens_three_player_hands_and_the_effect_holds_with_other_bots():
     # the frozen starting heuristic as the second lineup: another player, cheap enough for a test
     cmp = run_compare(

@@ -29,7 +29,8 @@ def test_pettingzoo_api_test_passes_on_each_legality_option(option, version):
     api_test(version.env(ruleset="winning-moves", players=4, options=[option]), num_cycles=200)
 
 
-@pytest.mark.parametrize("option", OPTIONS)
+# the fast set: the first option (each option's rule is checked in the engine's fast tests); the slow set: the rest
+@pytest.mark.parametrize("option", [OPTIONS[0]] + [pytest.param(o, marks=pytest.mark.slow) for o in OPTIONS[1:]])
 def test_openspiel_random_sim_test_passes_on_each_legality_option(option):
     pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed")
     import mbrules.openspiel as mos

@@ -52,7 +52,7 @@ def test_openspiel_a_replaced_safety_s_card_is_a_chance_outcome():
     assert seen, "no safety was played in turn in 30 random hands"
 
 
-@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("players", [2, pytest.param(4, marks=pytest.mark.slow)])  # 4: a whole match of 4 cars
 def test_openspiel_random_simulation_plays_the_playaural_table(players):
     pyspiel.random_sim_test(load("playaural", players=players), num_sims=1, serialize=False, verbose=False)
 

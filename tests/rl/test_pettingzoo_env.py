@@ -13,6 +13,7 @@ from mbrules.env.encoding import ActionSpace  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from mbrules.testing import tables  # noqa: E402
+from tiers import one_each  # noqa: E402
 
 RULESETS = ("parker-1971", "winning-moves", "kids-115", "wikipedia", "dujardin-classic")
 NEW = ("asmodee-2014", "express")  # issue 36: the two newest editions at every player count their rules name
@@ -41,8 +42,15 @@ def test_pettingzoo_api_test_passes(ruleset, players, version):
     api_test(version.env(ruleset=ruleset, players=players), num_cycles=300)
 
 
-@pytest.mark.parametrize("version", VERSIONS, ids=lambda m: m.__name__.rsplit(".", 1)[-1])
-@pytest.mark.parametrize("ruleset,players", TABLES)
+@pytest.mark.parametrize(
+    ("ruleset", "players", "version"),
+    # the fast set: each edition at one table and version, in turn; the slow set: the others
+    one_each(
+        [(r, n, v) for r, n in TABLES for v in VERSIONS],
+        key=lambda c: c[0],
+        ids=lambda c: f"{c[2].__name__.rsplit('.', 1)[-1]}-{c[0]}-{c[1]}",
+    ),
+)
 def test_pettingzoo_seed_test_passes(ruleset, players, version):
     seed_test(lambda: version.env(ruleset=ruleset, players=players), num_cycles=100)
 

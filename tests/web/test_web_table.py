@@ -10,13 +10,14 @@ import json
 import pytest
 
 from mbrules.scenario.replay import replay_file
-from mbrules.testing import bundled_ids
+from mbrules.testing import tables
 from mbrules.vocab import DISTANCE, DRAW
 from mbrules.web.rules import MAX_UPLOAD, RulesChoiceError, bundled_choice, uploaded_choice
 from mbrules.web.seats import BotSeat, BrowserSeat, Seat
 from mbrules.web.store import Store
 from mbrules.web.table import Table, TableError, table_setup
 
+from tiers import one_each
 from web_helpers import InProcessServer, check_nothing_leaked, my_move, path, window_seed
 
 SEATS = ["person", "heuristic", "person", "heuristic"]
@@ -304,30 +305,35 @@ def test_the_extension_question_is_put_to_the_seat_that_completed_the_trip(tmp_p
     raise AssertionError("no seed of 60 put the extension question to the person")
 
 
-@pytest.mark.parametrize("ruleset", bundled_ids()[0])
-def test_every_bundled_edition_plays_a_hand_at_every_player_count(ruleset, tmp_path):
+EDITION_TABLES = tables()
+
+
+# the fast set: each edition at one of its counts, in turn; the slow set: the others
+@pytest.mark.parametrize(
+    ("ruleset", "players"), one_each(EDITION_TABLES, key=lambda t: t[0], ids=lambda t: f"{t[0]}-{t[1]}")
+)
+def test_every_bundled_edition_plays_a_hand_at_every_player_count(ruleset, players, tmp_path):
     """A host may choose any bundled edition: at each of its player counts a person plays a whole
     hand against bots, every view is built on the way, and the record replays."""
     rules = bundled_choice(ruleset, [])
-    for players in sorted(int(k) for k in rules.ruleset.player_counts):
-        seats = ["person"] + ["random"] * (players - 1)
-        setup = table_setup(rules, players, seats, players, 0)
-        store = Store(tmp_path / f"{players}.sqlite3")
-        store.add_table("t", setup)
-        t = Table("t", setup, rules, store)
-        for _ in range(2000):
-            while t.step_once():
-                pass
-            if t.deciding() < 0:
-                break
-            for p in range(players):
-                t.view(p)
-            assert t.act(0, my_move(t.view(0)), t.version_for(0)) is None
-        assert t.state.hand_over, (ruleset, players)
-        assert t.view(0)["status"]
-        path = tmp_path / f"{players}.yaml"
-        path.write_text(t.export())
-        assert [r.passed for r in replay_file(path)] == [True], (ruleset, players)
+    seats = ["person"] + ["random"] * (players - 1)
+    setup = table_setup(rules, players, seats, players, 0)
+    store = Store(tmp_path / f"{players}.sqlite3")
+    store.add_table("t", setup)
+    t = Table("t", setup, rules, store)
+    for _ in range(2000):
+        while t.step_once():
+            pass
+        if t.deciding() < 0:
+            break
+        for p in range(players):
+            t.view(p)
+        assert t.act(0, my_move(t.view(0)), t.version_for(0)) is None
+    assert t.state.hand_over, (ruleset, players)
+    assert t.view(0)["status"]
+    path = tmp_path / f"{players}.yaml"
+    path.write_text(t.export())
+    assert [r.passed for r in replay_file(path)] == [True], (ruleset, players)
 
 
 @pytest.mark.parametrize("option", ["draw-from-discard", "mulligan"])
