@@ -64,6 +64,16 @@ def test_version_and_rulesets_import_neither_rich_nor_pydantic_nor_importlib_met
         assert heavy == [], (args, heavy)
 
 
+def test_show_and_validate_of_valid_files_do_not_import_jsonschema():
+    """Issue 46 (start-up): a file that fits the schema is told so by mbrules.ruleset.schema_valid;
+    jsonschema (and its referencing, about 70 M instructions) is imported only to say what is wrong
+    with a file that does not."""
+    for args in (["show", "winning-moves"], ["validate", "rulesets/winning-moves.yaml", "examples/stap-op.yaml"]):
+        loaded = _modules_loaded_by(args)
+        assert "mbrules.ruleset.schema_check" in loaded
+        assert sorted(m for m in loaded if m.split(".")[0] in ("jsonschema", "referencing")) == [], args
+
+
 def test_the_version_read_from_the_metadata_file_is_importlib_metadatas():
     """mbrules._version finds the same metadata as importlib.metadata (and "unknown" only when it does too)."""
     from importlib.metadata import PackageNotFoundError, version

@@ -134,7 +134,7 @@ def _read(path: Path) -> tuple[_FileRead, FileSignature]:
     parsed = parse_bytes(raw or b"", display)
     errors = list(parsed.errors)
     if parsed.data is not None and parsed.locs is not None:
-        from .schema_check import schema_errors  # jsonschema (30 ms) only once a file is checked
+        from .schema_check import schema_errors  # only once a file is read (jsonschema: only if it is invalid)
 
         # A value the YAML layer refused (a bad tag, a number too long) stands there as null: the
         # schema layer's word on that same place would only repeat it, wrongly ("got null").

@@ -16,6 +16,9 @@ from typing import Annotated, Any, Literal, Self, TypeAlias
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from .listing import OPTION_CATEGORIES, RULESET_ID_PATTERN, is_ruleset_id  # noqa: E402,F401  (one definition, shared)
+from .pydantic_plugins import skip_empty_plugin_lookup
+
+skip_empty_plugin_lookup()  # before the first validator below (a default rule value) is built
 
 CardId = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
 # One line of plain text: no line break, tab or other control character (a name is printed as given).
@@ -24,7 +27,11 @@ Citation = Annotated[str, Field(min_length=1, max_length=600)]
 
 
 class Strict(BaseModel):
-    """Base: strict types, unknown keys refused, frozen once built."""
+    """Base: strict types, unknown keys refused, frozen once built.
+
+    A rule's default value below is made with ``model_construct`` (no validator is built for its class at
+    import: 36 M instructions of every ruleset command); each is what validation would make of it, as
+    tests/test_schema_valid.py checks (``test_every_default_rule_value_is_what_validation_makes``)."""
 
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True, defer_build=True)
 
@@ -204,7 +211,9 @@ class Box(Strict):
     total: NumberRule = Field(description="Cards in the box: the deck plus the reference cards.")
     reference_cards: dict[CardId, ReferenceCard] = Field(description="Cards in the box that are never dealt.")
     added_cards: CardListRule = Field(
-        default=CardListRule(value=(), decided="An edition's deck is the cards of its box (winning-moves.txt §2)"),
+        default=CardListRule.model_construct(
+            value=(), decided="An edition's deck is the cards of its box (winning-moves.txt §2)"
+        ),
         description="Cards a variant adds to the deck that the edition's box does not hold (option karma's "
         "False Virtue cards): dealt, but not counted in box.total.",
     )
@@ -268,7 +277,7 @@ class PlayRules(Strict):
     safety_extra_turn: BoolRule = Field(description="Playing a safety gives the player another turn (chained).")
     # -- issue 35 (reactions and the turn): the extra turn ends with the draw pile
     safety_extra_turn_needs_draw_pile: BoolRule = Field(
-        default=BoolRule(
+        default=BoolRule.model_construct(
             value=False,
             decided="Every bundled edition gives the safety's extra turn for the whole hand (winning-moves.txt §5B "
             "says nothing of the draw pile); the French rules' 'Fin de manche' takes it away once the draw "
@@ -278,7 +287,7 @@ class PlayRules(Strict):
         "(a coup fourré's turn is not affected); false: for the whole hand.",
     )
     safety_replacement_draw: BoolRule = Field(
-        default=BoolRule(
+        default=BoolRule.model_construct(
             value=False,
             decided="The bundled editions' extra turn after a safety is a whole turn, its draw a decision like "
             "any turn's (winning-moves.txt §5B 'entitles a player to another turn'); PlayAural replaces the "
@@ -291,7 +300,7 @@ class PlayRules(Strict):
 
     # -- Legality and card effects (issue 35): each default is the rule every bundled edition plays.
     go_with_rolling_safety: BoolRule = Field(
-        default=BoolRule(
+        default=BoolRule.model_construct(
             value=True,
             decided="No rulebook forbids a Roll while Right of Way is down (WM §6B only says the side may roll "
             "without one); we allow the useless play (rulings.md Play); option no-roll-under-right-of-way "
@@ -300,7 +309,7 @@ class PlayRules(Strict):
         description="A go card may be played while the side has a rolling safety (Right of Way) down.",
     )
     undiscardable: KindListRule = Field(
-        default=KindListRule(
+        default=KindListRule.model_construct(
             value=(),
             source="winning-moves.txt §5D: 'he must discard one card' (any card); §12 Hint D: discard "
             "'cards that are of no value to you'",
@@ -309,7 +318,7 @@ class PlayRules(Strict):
         "nor discard otherwise may still discard (the engine never leaves a player without a move).",
     )
     discard_playable: BoolRule = Field(
-        default=BoolRule(
+        default=BoolRule.model_construct(
             value=True,
             source="winning-moves.txt §5D: 'he must discard one card' (any card); §12 Hint D",
         ),
@@ -317,7 +326,7 @@ class PlayRules(Strict):
         "played may be discarded (per card; voluntary_discard: false is the stricter per-hand rule).",
     )
     stacked_hazards: BoolRule = Field(
-        default=BoolRule(
+        default=BoolRule.model_construct(
             value=False,
             source="winning-moves.txt §2 Hazard cards: 'Under no circumstances may one Hazard Card be played "
             "directly on top of another'",
@@ -327,7 +336,7 @@ class PlayRules(Strict):
         "it, in any order, and a go card is played only when nothing but what it fixes is left.",
     )
     overshoot: BoolRule = Field(
-        default=BoolRule(
+        default=BoolRule.model_construct(
             value=False,
             source="winning-moves.txt §6C Distance cards and §8: trips of 'exactly 1000 miles'; a card "
             "'causing his total mileage to exceed 1000' is removed",
@@ -336,7 +345,7 @@ class PlayRules(Strict):
         "it, the trip ends exactly on it).",
     )
     safety_distance: MilesRule = Field(
-        default=MilesRule(
+        default=MilesRule.model_construct(
             value=0,
             source="winning-moves.txt §6B Safety cards: a safety protects and 'cancels the attack in "
             "progress'; no safety adds distance",
@@ -361,7 +370,7 @@ class CoupFourreRules(Strict):
     )
     # -- issue 35 (reactions and the turn): when the caller's turn comes
     bonus_turn: BonusTurnRule = Field(
-        default=BonusTurnRule(
+        default=BonusTurnRule.model_construct(
             value="at_once",
             decided="Every bundled edition: the caller plays at once and the players between attacker and caller "
             "lose their turns (winning-moves.txt §7); PlayAural queues it instead (option "
@@ -516,7 +525,7 @@ class ScoringRules(Strict):
     enabled: BoolRule = Field(description="false: no points are scored (the kids' simpler game).")
     milestones_per_mile: PointsRule
     milestones_up_to_target: BoolRule = Field(
-        default=BoolRule(
+        default=BoolRule.model_construct(
             value=False,
             source="winning-moves.txt §8: 'as many points as the total number of miles' (every mile counts)",
         ),
@@ -643,7 +652,7 @@ class MatchRules(Strict):
     target_points: NumberRule
     deal_passes_left: BoolRule = Field(description="After each hand the next player deals (p1 then plays second).")
     max_hands: HandsRule = Field(
-        default=HandsRule(
+        default=HandsRule.model_construct(
             value=1000,
             decided="No rulebook bounds a match; a match whose target is never reached would go on forever, "
             "so the match driver stops it as unfinished after this many hands (a points match takes 3 to "
@@ -654,7 +663,7 @@ class MatchRules(Strict):
     )
     # -- issue 36: match ends as data
     hands: HandsRule = Field(
-        default=HandsRule(
+        default=HandsRule.model_construct(
             value=4,
             decided="Read only when match.mode is fixed_hands. The French rules leave the number to the players "
             "('décider de faire un certain nombre de manches', jcd717/1000Bornes milleBornes/regles.md, "
@@ -663,7 +672,7 @@ class MatchRules(Strict):
         description="fixed_hands only: how many hands the match lasts.",
     )
     tie_break: TieBreakRule = Field(
-        default=TieBreakRule(
+        default=TieBreakRule.model_construct(
             value="draw",
             decided="Every bundled edition: no rulebook breaks a tie, so equal highest totals are a draw "
             "(rulings: The match).",
@@ -679,7 +688,7 @@ class FastPlayRules(Strict):
     """A reaction window, like the coup fourré's, in which the side attacked may answer with a remedy."""
 
     enabled: BoolRule = Field(
-        default=BoolRule(
+        default=BoolRule.model_construct(
             value=False,
             decided="Every bundled edition plays a remedy only in its player's turn (winning-moves.txt §5, §6A); "
             "the 2014 Dujardin/Asmodee rules' 'fast play' allows it out of turn (option fast-play-remedy).",
@@ -689,7 +698,7 @@ class FastPlayRules(Strict):
         "hazard's turn had just ended.",
     )
     replacement_draw: BoolRule = Field(
-        default=BoolRule(
+        default=BoolRule.model_construct(
             value=True,
             decided="The out-of-turn player draws one card at once (none if the draw pile is empty), so that its "
             "hand is full again when its own turn comes, as a coup fourré caller does (winning-moves.txt §7).",
@@ -704,7 +713,7 @@ class KarmaRules(Strict):
     may attack only a side that has lost it too; a karma card gives it back."""
 
     enabled: BoolRule = Field(
-        default=BoolRule(
+        default=BoolRule.model_construct(
             value=False,
             source="winning-moves.txt §5, §6: a hazard played on an opponent always lands (no edition has karma; "
             "PlayAural's and PlayPalace's karma_rule is option karma)",
@@ -727,7 +736,7 @@ class Display(Strict):
     """Names an edition gives to things other than cards."""
 
     distance_unit: DistanceUnitRule = Field(
-        default=DistanceUnitRule(
+        default=DistanceUnitRule.model_construct(
             value="miles",
             decided="The editions bundled here count in miles (winning-moves.txt §1 'Mille Bornes means "
             "1000 milestones'); a ruleset may name another unit (km) for display: the numbers on the cards "
@@ -784,12 +793,12 @@ class TurnRules(Strict):
     Every field defaults to the books' turn, so a ruleset that names none plays as the editions do."""
 
     order: TurnOrderRule = Field(
-        default=TurnOrderRule(value="draw_then_play", source=_BOOK_DRAW),
+        default=TurnOrderRule.model_construct(value="draw_then_play", source=_BOOK_DRAW),
         description="draw_then_play: a turn draws one card, then plays or discards one; play_then_draw: it "
         "plays or discards first, then draws (the hand holds hand_size cards when the player chooses).",
     )
     reshuffles: ReshufflesRule = Field(
-        default=ReshufflesRule(
+        default=ReshufflesRule.model_construct(
             value=0,
             source="winning-moves.txt §5D 'Cards once discarded are out of play for the balance of the "
             "hand'; §6C: once the draw pile is exhausted, players play out or discard the cards in their hands",
@@ -798,14 +807,14 @@ class TurnRules(Strict):
         "finds the draw pile empty (0: never, the books). After the last one the draw pile runs out as usual.",
     )
     draw_from_discard: BoolRule = Field(
-        default=BoolRule(
+        default=BoolRule.model_construct(
             value=False, source="winning-moves.txt §5D: 'other players may not pick them up on their turn'"
         ),
         description="At the draw a player may take the top card of the discard pile instead of the draw "
         "pile's (every seat sees which).",
     )
     discard_draw_must_play: BoolRule = Field(
-        default=BoolRule(
+        default=BoolRule.model_construct(
             value=False,
             source="winning-moves.txt §5D: 'other players may not pick them up on "
             "their turn' (the books have no draw from the discard pile)",
@@ -816,7 +825,7 @@ class TurnRules(Strict):
         "played a card. Every hand then ends: each turn draws from the draw pile or plays a card for good.",
     )
     stall_discards: StallRule = Field(
-        default=StallRule(
+        default=StallRule.model_construct(
             value=30,
             decided="Ruling (the stall rule; docs/conformance.md, rulings of the options): no source ends a hand "
             "whose players only take the discard pile's top and discard again (draw_from_discard, racecard, the "
@@ -829,12 +838,12 @@ class TurnRules(Strict):
         "(a discard-pile draw followed by a discard, again and again).",
     )
     mulligan: BoolRule = Field(
-        default=BoolRule(value=False, source=_BOOK_DRAW),
+        default=BoolRule.model_construct(value=False, source=_BOOK_DRAW),
         description="Instead of a turn, a player may discard any number of cards (at least one) and draw back "
         "to hand_size; the turn then passes.",
     )
     refill_empty_hand: BoolRule = Field(
-        default=BoolRule(
+        default=BoolRule.model_construct(
             value=False,
             source="winning-moves.txt §5: a turn draws one card; §6C: once the draw "
             "pile is out, players play out the cards in their hands",
@@ -843,7 +852,7 @@ class TurnRules(Strict):
         "draw pile, and the reshuffles allowed, go), then takes the turn as usual.",
     )
     refill_reshuffles: ReshufflesRule = Field(
-        default=ReshufflesRule(
+        default=ReshufflesRule.model_construct(
             value=0, source="winning-moves.txt §5D 'Cards once discarded are out of play for the balance of the hand'"
         ),
         description="How many reshuffles a hand allows for a refill (refill_empty_hand) when the draw pile is "
@@ -851,7 +860,7 @@ class TurnRules(Strict):
         "and reshuffles have been made; other draws only while fewer than reshuffles.",
     )
     draw_pile_out_ends_hand: BoolRule = Field(
-        default=BoolRule(
+        default=BoolRule.model_construct(
             value=False,
             source="winning-moves.txt §6C: once the draw pile is exhausted, players play out the cards in their hands",
         ),
@@ -860,7 +869,7 @@ class TurnRules(Strict):
         "out the cards in hand.",
     )
     pass_over_held: PassOverRule = Field(
-        default=PassOverRule(value=0, source=_BOOK_DRAW + " (the top card, whatever it is)"),
+        default=PassOverRule.model_construct(value=0, source=_BOOK_DRAW + " (the top card, whatever it is)"),
         description="A draw passes over up to this many cards that the drawer already holds a copy of, taking "
         "the first it does not hold (the cards passed over stay in order); when every card it may look at is "
         "held, it takes the top card. 0: a draw takes the top card.",

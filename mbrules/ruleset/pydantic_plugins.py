@@ -1,0 +1,61 @@
+"""pydantic's plugin look-up, done on the files when it would find nothing (issue 46: start-up).
+
+When pydantic builds its first validator it looks for plugins: every installed distribution's entry
+points, through ``importlib.metadata`` (the module, its e-mail parser, then each distribution's
+metadata: about 22 M instructions of ``mbrules show``, which no bare ``import pydantic`` pays). The
+same look-up done here reads only the ``entry_points.txt`` of each distribution on ``sys.path``: when
+none declares the ``pydantic`` group, pydantic's own cache of plugins is set to what its look-up would
+have found, none. Anything this cannot read as importlib.metadata would (a zip on the path, another
+finder that lists distributions, plugins switched off or already looked up) is left to pydantic.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from importlib.machinery import PathFinder
+
+_GROUP = "[pydantic]"
+
+
+def _declares_pydantic_plugin(folder: str) -> bool | None:
+    """Whether a distribution under ``folder`` (a path entry) declares a pydantic plugin; None when the
+    entry is not a folder this can read as importlib.metadata does (a zip file, an unreadable folder)."""
+    try:
+        names = os.listdir(folder or ".")
+    except FileNotFoundError:
+        return False  # importlib.metadata finds nothing there either
+    except OSError:
+        return None if os.path.exists(folder or ".") else False
+    for name in names:
+        if name.rpartition(".")[2].lower() not in ("dist-info", "egg-info"):
+            continue
+        try:
+            with open(os.path.join(folder or ".", name, "entry_points.txt"), encoding="utf-8") as f:
+                text = f.read()
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        except (OSError, ValueError):
+            return None
+        if any(line.strip() == _GROUP for line in text.splitlines()):
+            return True
+    return False
+
+
+def skip_empty_plugin_lookup() -> None:
+    """Tell pydantic it has no plugins when no installed distribution declares one (see the module)."""
+    try:
+        from pydantic.plugin import _loader
+    except ImportError:  # pragma: no cover - pydantic moved its loader: it looks for plugins itself
+        return
+    if getattr(_loader, "_plugins", True) is not None or os.environ.get("PYDANTIC_DISABLE_PLUGINS") is not None:
+        return
+    if any(getattr(f, "find_distributions", None) is not None and f is not PathFinder for f in sys.meta_path):
+        return  # another finder lists distributions: only importlib.metadata knows them
+    for entry in sys.path:
+        if not isinstance(entry, str) or entry.lower().endswith(".egg"):
+            return  # an egg's metadata is in its own layout: left to importlib.metadata
+        found = _declares_pydantic_plugin(entry)
+        if found is not False:
+            return  # a plugin (pydantic loads it) or a path entry this cannot read
+    _loader._plugins = {}
