@@ -582,6 +582,7 @@ def test_the_soak_samples_ordered_pairs_so_that_every_option_comes_first_and_sec
 
 
 @pytest.mark.parametrize("k", range(PAIR_SLICES), ids=[f"slice-{k + 1}-of-{PAIR_SLICES}" for k in range(PAIR_SLICES)])
+@pytest.mark.long
 def test_the_soak_plays_a_covering_sample_of_ordered_pairs_of_bundled_options_with_invariants_on(tmp_path, k):
     """A third of the sampled pairs (every third unit of one plan over them all), one hand each with the random bot, the invariants and
     the action's effect checked after every action (the full soak: every count, both bots)."""

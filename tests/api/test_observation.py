@@ -95,6 +95,7 @@ def same_view(a: mbrules.State, b: mbrules.State, p: int) -> None:
     shuffle=hs.integers(0, 2**32),
 )
 @pytest.mark.slow  # every bundled configuration, many positions, every bot: about 11 s of CPU
+@pytest.mark.long
 def test_hidden_cards_do_not_change_an_observation_or_a_bots_choice(config, seed, steps, shuffle):
     game = game_of(*config)
     state = at_a_draw(game, seed, steps)

@@ -27,6 +27,7 @@ def peak_rss_kb(args: list[str]) -> int:
 
 @pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "wait4"), reason="needs wait4 (Unix)")
+@pytest.mark.long
 def test_peak_memory_of_3000_games_stays_within_1_3_times_that_of_300(tmp_path):
     base = [
         "compare",

@@ -44,6 +44,7 @@ def play_then_quit(args, moves: int, first: str = "your move") -> int:
     return child.exitstatus
 
 
+@pytest.mark.long
 def test_a_whole_hand_is_played_with_keys_alone_at_80x24():
     child = spawn_full_screen(
         ["play", "--human", "p1", "--ruleset", "winning-moves", "--players", "2", "--seed", "41", "--hands", "1"]

@@ -64,6 +64,7 @@ def _mutate(value) -> None:
 @pytest.mark.slow  # 5 to 10 s of CPU: make test-fast leaves it out
 @given(config=configurations(), deal_seed=seeds, play_seed=seeds)
 @AT_START
+@pytest.mark.long
 def test_invariants_hold_after_every_action(config, deal_seed, play_seed):
     game = game_of(config)
     state = new_match(game, deal_seed)

@@ -68,6 +68,7 @@ def test_the_soak_slices_together_play_every_configuration_once_and_check_every_
 
 
 @pytest.mark.parametrize("k", range(SLICES), ids=[f"slice-{k + 1}-of-{SLICES}" for k in range(SLICES)])
+@pytest.mark.long
 def test_soak_slice_over_every_configuration_and_bot_finds_no_failure(soak, tmp_path, k):
     """One fifth of the slice (every fifth unit): a hand of each of its configurations, in this process (one
     worker: the two of make test share the five slices), the invariants and the action's effect checked after
@@ -114,6 +115,7 @@ def test_the_soak_command_runs_on_two_workers_and_prints_its_figure_as_json(tmp_
     assert not (tmp_path / "fail").exists()
 
 
+@pytest.mark.long
 def test_every_option_is_played_to_the_end_of_whole_matches_by_the_bots_with_no_illegal_action(soak, tmp_path):
     """The bot soak's slice (``soak.py --every-bot`` plays the whole product): each option set (no option,
     each bundled option, the capped pin) once, on a configuration that rotates over the rulesets and

@@ -203,6 +203,7 @@ def test_sweeping_the_2_player_trip_lengthens_hands_with_a_trend_test():
 
 
 @pytest.mark.slow
+@pytest.mark.long
 def test_ctrl_c_keeps_the_seeds_every_value_finished_reports_interrupted_and_exits_130(tmp_path):
     import signal
     import time

@@ -70,6 +70,7 @@ def body(d, key: str) -> str:
 
 
 @pytest.mark.slow  # a browser and a server process
+@pytest.mark.long
 def test_two_browser_seats_and_two_bots_play_a_whole_hand(tmp_path):
     seed, holder = window_seed(SEATS, within=40)
     server = Server(tmp_path / "t.sqlite3", tmp_path / "log")
