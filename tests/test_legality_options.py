@@ -264,11 +264,13 @@ def test_a_ruleset_may_keep_the_karma_cards_from_the_discard_pile(tmp_path):
     api_test(game, matches=1)
 
 
-@pytest.mark.slow  # 8 options x 4 table sizes x 2 random matches through every API check (about 40 s of CPU)
+# every option x 4 table sizes, one random match each through every API check (two matches each were 128 CPU-s of
+# make test, issue 46 point 7: the sizes and options are the sweep, a second match of the same table is not)
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
 @pytest.mark.parametrize("option", sorted(CHANGES))
 def test_api_test_passes_on_every_option_at_every_table_size(option, players):
-    api_test(mbrules.load_game("winning-moves", players=players, options=[option]), matches=2, seed=players)
+    api_test(mbrules.load_game("winning-moves", players=players, options=[option]), matches=1, seed=players)
 
 
 @pytest.mark.parametrize("option", sorted(CHANGES))
