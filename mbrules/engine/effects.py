@@ -123,6 +123,16 @@ class Effects(StateFields):
             return bool(g.fixes_mask[c] & self._bmask[s])
         return bool(g.fixes_mask[c] >> h & 1)
 
+    def _lay_remedy(self, s: int, c: int, battle: bool) -> None:
+        """Remedy ``c`` on side ``s``'s battle pile (``battle``: no go card is asked for after it) or its speed
+        pile; a turn's play and a fast play lay it alike, each deciding the pile."""
+        if battle:
+            self._battle[s].append(c)
+            self._needs_go[s] = False
+        else:
+            self._speed[s].append(c)
+        self._refresh(s)
+
     def _forget_distance(self, s: int) -> None:
         """Side ``s``'s miles or distance cards played changed: legal_actions' memo forgets its distance cards'
         answers, the only checks that read them (``_play_reason``: a remedy's, a safety's, a karma card's and
@@ -190,12 +200,7 @@ class Effects(StateFields):
             self._open_coup_fourre(p, c, ts)
         elif k == REMEDY:
             pile = g.pile[c]
-            if pile == BATTLE or (pile != SPEED and self._fixes_battle(ps, c)):
-                self._battle[ps].append(c)
-                self._needs_go[ps] = False
-            else:
-                self._speed[ps].append(c)
-            self._refresh(ps)
+            self._lay_remedy(ps, c, pile == BATTLE or (pile != SPEED and self._fixes_battle(ps, c)))
             self._end_turn(p)
         elif k == KARMA:
             # ruleset 'karma': the side gets its karma back (PlayAural game.py _play_special: 'race_state.has_karma =

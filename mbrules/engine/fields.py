@@ -128,6 +128,8 @@ class StateFields:
     @abstractmethod
     def _forget_distance(self, s: int) -> None: ...  # effects
     @abstractmethod
+    def _lay_remedy(self, s: int, c: int, battle: bool) -> None: ...  # effects
+    @abstractmethod
     def _set_foes(self) -> None: ...
     @abstractmethod
     def _protect(self, s: int, c: int, normal: bool) -> None: ...

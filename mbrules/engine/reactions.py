@@ -127,12 +127,7 @@ class Reactions(StateFields):
         # the remedy answers the window's hazard, on that hazard's pile: a combination remedy (fixing hazards of
         # both piles) too, which goes where the hazard it answers shows (rules2014 p.7: 'when an opponent places
         # a Hazard card on your Drive pile, you are allowed to IMMEDIATELY play a Remedy card'; rulings of fast play)
-        if g.pile[self._cf_hazard] == BATTLE:
-            self._battle[qs].append(c)
-            self._needs_go[qs] = False
-        else:
-            self._speed[qs].append(c)
-        self._refresh(qs)
+        self._lay_remedy(qs, c, g.pile[self._cf_hazard] == BATTLE)
         self._cf_queue = []
         if g.fast_play_replacement_draw and self._can_draw():
             self._replacement_draw(q)  # the fast player's hand is full again for its own turn
