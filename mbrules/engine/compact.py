@@ -15,16 +15,21 @@ Like the rest of ``mbrules.engine``, the ``_`` fields are read here and nowhere 
 
 from __future__ import annotations
 
+import operator
 import struct
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ..vocab import NO_LIMIT, DecisionKind
 from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_MULL, P_PLAY
 from .state import State
 
+if TYPE_CHECKING:
+    from .game import Game
+
 __all__ = ["ObservationWriter", "draw_due", "draw_pile_counts", "draw_pile_size", "stack_next_draw", "state_vector"]
 
 _POPCOUNT = int.bit_count
+_SUB = operator.sub
 
 
 class ObservationWriter:
@@ -35,22 +40,29 @@ class ObservationWriter:
     ``encoder.encode(state.observation(player), hands_played, hand_points)`` with the hand's points
     so far as ``hand_points``. It reads the state's own lists; the hand's points (a score sheet) are
     worked out again only when what they depend on has changed.
+
+    The bytes start as zeros and only the slots that are not zero are written, through a float32
+    view of them (a ``memoryview``) and, for the blocks of ``n`` counts, a ``struct`` packing straight
+    into them: most of a vector is zeros, which a list of floats packed at the end paid for one by one.
     """
 
     def __init__(self, encoder: Any):  # mbrules.env's ObservationEncoder (a layer up: not imported here)
-        g = encoder.game
+        g: Game = encoder.game
         self.game = g
-        self.n, self.N, self.S = encoder.n, encoder.N, encoder.S
-        n, N, S = self.n, self.N, self.S
-        self.size = encoder.size
-        self.deck_size = encoder.deck_size
-        self.max_target = encoder.max_target
-        self.counts = tuple(g.deck_counts)
-        self._all = struct.Struct(f"{self.size}f")
-        self._zeros = [0.0] * self.size
+        n: int = encoder.n
+        N: int = encoder.N
+        S: int = encoder.S
+        self.n, self.N, self.S = n, N, S
+        self.size: int = encoder.size
+        self.deck_size: int = encoder.deck_size
+        self.max_target: int = encoder.max_target
+        self.counts: tuple[int, ...] = tuple(g.deck_counts)
+        self._zero_bytes = bytes(4 * self.size)
+        self._block = struct.Struct(f"{n}f")  # n counts, packed into the vector's bytes at a slot's offset
         self._o_sides = 6 + N + 2 * n
         self._side_len = 5 * n + 6
         self._tail = turn_tail_size(g)  # the turn rules' slots, last (none without them)
+        self._tail_block = struct.Struct(f"{self._tail}f")
         assert self._o_sides + S * self._side_len + 3 * n + N + 3 + 2 * S + 1 + self._tail == self.size, (
             "the writer's layout disagrees with the encoder's"
         )
@@ -58,13 +70,13 @@ class ObservationWriter:
         self._sheet_points: list[int] = []  # computed at the first call (no key matches None)
         self._discard_ref: list[int] | None = None  # _discard_counts' list, its length and counts when last seen
         self._discard_len = 0
-        self._discard_cnt: list[float] = []
+        self._discard_cnt: list[int] = []
         self._encoder = encoder
 
     def __reduce__(self) -> tuple[type[ObservationWriter], tuple[Any]]:
         return ObservationWriter, (self._encoder,)  # pickled as its layout
 
-    def _discard_counts(self, discard: list[int]) -> list[float]:
+    def _discard_counts(self, discard: list[int]) -> list[int]:
         """Copies of each card in ``discard``, counted on from the last call while it is the same list.
 
         The engine only ever appends to a hand's discard pile (a new hand, a clone: a new list), so
@@ -75,11 +87,11 @@ class ObservationWriter:
             counts = self._discard_cnt
             start = self._discard_len
         else:
-            counts = [0.0] * self.n
+            counts = [0] * self.n
             start = 0
             self._discard_ref = discard
         for c in discard[start:]:
-            counts[c] += 1.0
+            counts[c] += 1
         self._discard_len = len(discard)
         self._discard_cnt = counts
         return counts
@@ -90,14 +102,15 @@ class ObservationWriter:
         target = st._target
         # the distance cards played count only for the side that completed the trip (the safe trip)
         played = tuple(map(tuple, st._played)) if st._completer >= 0 or target in miles else None
+        # one flat tuple (S miles, S safety counts, S coup counts: fixed lengths), the fewest objects built a call
         key = (
             target,
             st._extension_called_by,
             st._completer,
             st._completion_delayed,
-            tuple(miles),
-            tuple(map(len, st._safeties)),
-            tuple(map(len, st._coups)),
+            *miles,
+            *map(len, st._safeties),
+            *map(len, st._coups),
             played,
         )
         if key != self._sheet_key:
@@ -106,68 +119,47 @@ class ObservationWriter:
         return self._sheet_points
 
     def write(self, st: State, player: int, hands_played: int) -> bytearray:
-        n, N, S = self.n, self.N, self.S
-        side = self.game.side_of[player]
+        buf = bytearray(self._zero_bytes)
+        v = memoryview(buf).cast("f")  # float32 slots; a slot set to an int holds the same float
+        self._write_seat(v, st, player)
+        i = self._write_sides(v, buf, st, self.game.side_of[player])
+        i = self._write_table(v, buf, i, st, player)
+        self._write_scores(v, i, st, player, hands_played)
+        v.release()
+        if self._tail:
+            tail = [0.0] * self._tail
+            write_turn_tail(tail, 0, st.observation(player))
+            self._tail_block.pack_into(buf, 4 * (self.size - self._tail), *tail)
+        return buf
+
+    def _write_seat(self, v: memoryview[float], st: State, player: int) -> None:
+        """``decision``, ``to_act``, ``hand`` and ``window_hazard`` into ``v``."""
+        n, N = self.n, self.N
         ph = st._phase
-        stock = st._stock
-        v = self._zeros[:]
         window = ph == P_COUP or ph == P_FAST  # a reaction window: a coup fourré's, or a fast play's
         if window and st._player != player:
             # the window shows only to the seat it asks: to the rest it looks like the next turn
-            v[1 if not (stock or st._can_draw()) else 0] = 1.0
+            v[1 if not (st._stock or st._can_draw()) else 0] = 1.0
             who = st.turn_player()
         else:
             v[_PHASE_SLOT[ph]] = 1.0
             who = st._player if ph < P_HAND_OVER else -1
         if who >= 0:
             v[6 + (who - player) % N] = 1.0
-        hand = st._hands[player]
         o = 6 + N
-        for c in hand:
+        for c in st._hands[player]:
             v[o + c] += 1.0
         if window and st._player == player:
             v[o + n + st._cf_hazard] = 1.0  # the window's hazard, shown to the seat it asks only
-        i = self._write_sides(v, st, side)
-        discard = st._discard
-        if discard:
-            v[i : i + n] = self._discard_counts(discard)
-            v[i + n + discard[-1]] = 1.0
-        i += 2 * n
-        held = v[6 + N : 6 + N + n]  # unseen: the deck less the cards face up and the seat's own hand
-        v[i : i + n] = [x if x > 0 else 0.0 for x in [a - b - c for a, b, c in zip(self.counts, st._face_up, held)]]
-        i += n
-        hands = st._hands
-        for k in range(N):
-            v[i + k] = len(hands[(player + k) % N])
-        i += N
-        v[i] = len(stock) / self.deck_size
-        t = st._target / self.max_target
-        v[i + 1] = t if t < 1.0 else 1.0
-        if st._extension_called_by >= 0:
-            v[i + 2] = 1.0
-        i += 3
-        points = self.hand_points(st)
-        for k in range(S):
-            x = points[(side + k) % S] / 1000.0
-            v[i + k] = 0.0 if x < 0 else (100.0 if x > 100.0 else x)
-        i += S
-        totals = st._match_totals
-        for k in range(S):
-            x = totals[(side + k) % S] / 1000.0
-            v[i + k] = 0.0 if x < 0 else (1000.0 if x > 1000.0 else x)
-        h = hands_played / 10.0
-        v[i + S] = h if h < 1000.0 else 1000.0
-        if self._tail:
-            write_turn_tail(v, i + S + 1, st.observation(player))
-        return bytearray(self._all.pack(*v))
 
-    def _write_sides(self, v: list[float], st: State, side: int) -> int:
+    def _write_sides(self, v: memoryview[float], buf: bytearray, st: State, side: int) -> int:
         """Each side's table into ``v`` (the observer's side first): top of the battle pile, hazards in force,
         safeties, distance played, miles, rolling, limit, coups fourrés, protections. Returns the next slot."""
         n, S = self.n, self.S
+        block = self._block
         target = st._target or 1
         battle, bhaz, lhaz = st._battle, st._bhaz, st._lhaz
-        stacked = st.game.stacked_hazards
+        stacked = self.game.stacked_hazards
         safeties, coups, played = st._safeties, st._coups, st._played
         miles, rolling, limit, prot = st._miles, st._rolling, st._limit, st._prot
         i: int = self._o_sides
@@ -192,20 +184,69 @@ class ObservationWriter:
             for c in cs:
                 v[j + c] += 1.0
             j += n
-            v[j : j + n] = played[s]
-            j += n
-            m = miles[s] / target
-            v[j] = m if m < 4.0 else 4.0
+            row = played[s]
+            if miles[s] or any(row):  # the distance block, only where a card is in it
+                block.pack_into(buf, 4 * j, *row)
+            j += n  # the side's scalars; a zero is left unwritten
+            if miles[s]:
+                m = miles[s] / target
+                v[j] = m if m < 4.0 else 4.0
             if rolling[s]:
                 v[j + 1] = 1.0
             lim = limit[s]
             if lim != NO_LIMIT:
                 v[j + 2] = 1.0
                 v[j + 3] = lim / 200.0 if lim < 200 else 1.0
-            v[j + 4] = float(len(cs))
-            v[j + 5] = float(_POPCOUNT(prot[s]))
+            if cs:
+                v[j + 4] = len(cs)
+            if prot[s]:
+                v[j + 5] = _POPCOUNT(prot[s])
             i += self._side_len
         return i
+
+    def _write_table(self, v: memoryview[float], buf: bytearray, i: int, st: State, player: int) -> int:
+        """``discard``, ``discard_top``, ``unseen``, ``hand_sizes``, the
+        draw pile, the target and the extension from slot ``i``; the next slot."""
+        n, N = self.n, self.N
+        discard = st._discard
+        if discard:
+            self._block.pack_into(buf, 4 * i, *self._discard_counts(discard))
+            v[i + n + discard[-1]] = 1.0
+        i += 2 * n
+        # unseen: the deck less the cards face up and the seat's own hand, never below 0
+        unseen = list(map(_SUB, self.counts, st._face_up))
+        for c in st._hands[player]:
+            unseen[c] -= 1
+        if min(unseen) < 0:
+            unseen = [x if x > 0 else 0 for x in unseen]
+        self._block.pack_into(buf, 4 * i, *unseen)
+        i += n
+        hands = st._hands
+        for k in range(N):
+            v[i + k] = len(hands[(player + k) % N])
+        i += N
+        v[i] = len(st._stock) / self.deck_size
+        t = st._target / self.max_target
+        v[i + 1] = t if t < 1.0 else 1.0
+        if st._extension_called_by >= 0:
+            v[i + 2] = 1.0
+        return i + 3
+
+    def _write_scores(self, v: memoryview[float], i: int, st: State, player: int, hands_played: int) -> None:
+        """``hand_score`` and ``match_totals`` (own side first) and ``hand_no`` from slot ``i``."""
+        S = self.S
+        side = self.game.side_of[player]
+        points = self.hand_points(st)
+        for k in range(S):
+            x = points[(side + k) % S] / 1000.0
+            v[i + k] = 0.0 if x < 0 else (100.0 if x > 100.0 else x)
+        i += S
+        totals = st._match_totals
+        for k in range(S):
+            x = totals[(side + k) % S] / 1000.0
+            v[i + k] = 0.0 if x < 0 else (1000.0 if x > 1000.0 else x)
+        h = hands_played / 10.0
+        v[i + S] = h if h < 1000.0 else 1000.0
 
 
 def turn_tail_names(g: Any) -> list[tuple[str, float]]:

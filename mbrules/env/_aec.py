@@ -7,7 +7,6 @@ sees; this module holds the one implementation of both.
 from __future__ import annotations
 
 import os
-from array import array
 from typing import Any, NoReturn, Sequence
 
 import numpy as np
@@ -79,7 +78,13 @@ class MilleBornesAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type 
         )
         self._next_seed: int | None = None
         self.state_: State | None = None
-        self._no_actions = array("b", bytes(len(self.space)))  # the mask's zeros, copied per step
+        self._n_actions = len(self.space)
+        # the action space's index of each action's code (a list: one lookup by position, no hashing)
+        self._slot_of = [0] * (max(self.space.index) + 1)
+        for code, i in self.space.index.items():
+            self._slot_of[code] = i
+        # v1 with no choice at a draw steps through State.step_next (step())
+        self._step_next = self.auto_draw and not self.game.draw_choices
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -130,19 +135,23 @@ class MilleBornesAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type 
             self._require_reset("observe")
         p = self._seat[agent]
         vec = np.frombuffer(self._writer.write(st, p, st.hands_played), dtype=np.float32)
-        return {"observation": vec, "action_mask": self.action_mask(agent)}
+        return {"observation": vec, "action_mask": self._mask(st, p)}
 
     def action_mask(self, agent: str) -> "np.ndarray":
         """The ``action_mask`` of ``observe(agent)`` alone, without building the observation vector."""
         st = self.state_
         if st is None:
             self._require_reset("action_mask")
-        mask = self._no_actions[:]
-        if st.current_player == self._seat[agent]:
-            idx = self.space.index
+        return self._mask(st, self._seat[agent])
+
+    def _mask(self, st: State, p: int) -> "np.ndarray":
+        """Seat ``p``'s action mask: its legal actions' slots, none when another seat decides."""
+        mask = bytearray(self._n_actions)
+        if st.current_player == p:
+            slot = self._slot_of
             acts = self._acts
             for a in st.legal_actions() if acts is None else acts:
-                mask[idx[a]] = 1
+                mask[slot[a]] = 1
         return np.frombuffer(mask, dtype=np.int8)
 
     def state(self) -> "np.ndarray":
@@ -167,12 +176,13 @@ class MilleBornesAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type 
             return
         if not self.agents:
             raise RuntimeError("the episode is over: call reset()")
-        index = self.space.check(action)
+        # an int in range (a policy's usual answer) without a call; anything else checked by the space
+        index = action if type(action) is int and 0 <= action < self._n_actions else self.space.check(action)
         a = self.space.actions[index]
         hands_before = st.hands_played
         self._acts = None
         try:  # the engine's one legality check; a refusal leaves the state as it was
-            if self.auto_draw and not self.game.draw_choices:
+            if self._step_next:
                 # v1 with no choice at a draw: the action, the draws after it and the legal actions then
                 # (action_mask's), in one engine call: the match loop's own step
                 self._acts = st.step_next(a)
