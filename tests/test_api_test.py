@@ -102,6 +102,17 @@ def test_a_refusal_without_its_sentence_breaks_legality():
     assert "verify says 'not-in-hand': ''" in _fails(_broken(Wordless), "legality")
 
 
+def test_a_refusal_code_outside_the_contract_breaks_legality():
+    """Every refusal's code is one of the contract's, checked on the code-only answer as on verify's."""
+
+    class Coded(CustomState):
+        def refusal(self, action, player=None):
+            why = super().refusal(action, player)
+            return "out-of-fuel" if why == "not-in-hand" else why
+
+    assert "not a reason code" in _fails(_broken(Coded), "legality")
+
+
 def test_a_deal_that_ignores_the_seed_breaks_determinism():
     class Unseeded(Game):
         def new_match(self, seed: int) -> State:

@@ -245,10 +245,10 @@ def _check_legality(g: Game, state: State, player: int, legal: list[Action], at:
         if why is not None:
             if canon in listed:
                 at.fail("legality", f"legal_actions() lists {canon} but verify refuses {a}: {_refused(state, a, why)}")
-            if why not in REASON_CODES:
-                at.fail("legality", f"{a} refused with {why!r}, not a reason code of the contract")
-            if (why, form) not in worded:  # the sentence's branches: its code and the action's form
+            if (why, form) not in worded:  # a code met first (checked once), a sentence's branches: code and form
                 worded.add((why, form))
+                if why not in REASON_CODES:
+                    at.fail("legality", f"{a} refused with {why!r}, not a reason code of the contract")
                 _check_worded(state, a, why, at)
         elif canon not in listed:
             at.fail("legality", f"verify accepts {a} but legal_actions() does not list it")
