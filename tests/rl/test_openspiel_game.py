@@ -299,6 +299,9 @@ def test_a_clone_taken_at_any_moment_of_a_hand_plays_on_like_its_original():
         c, before = s.clone(), s.history()
         c.apply_action(a)
         assert s.history() == before
+        if steps % 25 == 0 and not s.is_chance_node():  # the original's hidden cards redrawn from its own moves
+            p = s.current_player()
+            assert len(s.resample_from_infostate(p, None).history()) == len(before)
         s.apply_action(a)
         assert c.history() == s.history() and str(c) == str(s)
         steps += 1
