@@ -13,22 +13,28 @@ CORE_VENV  := .venv-core
 CORE_BIN   := $(CORE_VENV)/bin
 CORE_STAMP := $(CORE_VENV)/.installed-stamp
 PIP_FLAGS  := --quiet --disable-pip-version-check
+# a venv is rebuilt by deleting it: only one inside this checkout (VENV=/elsewhere on the command line would delete
+# a directory this Makefile did not make). Usage: $(call inside,DIR)
+inside = case "$(abspath $(1))" in "$(CURDIR)"/?*) ;; *) echo "make: $(1) is outside this checkout: make deletes (to rebuild or clean) only the venvs it makes inside it; build that one yourself, or use the default" >&2; exit 2;; esac
 
 .PHONY: play human check test test-fast test-core compiled test-compiled wheel wheel-compiled ci soak soak-bots bench schemas models clean
 
 $(STAMP): pyproject.toml
+	@$(call inside,$(VENV))
 	rm -rf $(VENV)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install $(PIP_FLAGS) -e '.[test,human,plots,rl,cluster,bots,learn,web]'
 	touch $(STAMP)
 
 $(PLAY_STAMP): pyproject.toml
+	@$(call inside,$(PLAY_VENV))
 	rm -rf $(PLAY_VENV)
 	$(PYTHON) -m venv $(PLAY_VENV)
 	$(PLAY_BIN)/python -m pip install $(PIP_FLAGS) -e '.[human]'
 	touch $(PLAY_STAMP)
 
 $(CORE_STAMP): pyproject.toml
+	@$(call inside,$(CORE_VENV))
 	rm -rf $(CORE_VENV)
 	$(PYTHON) -m venv $(CORE_VENV)
 	$(CORE_BIN)/python -m pip install $(PIP_FLAGS) -e '.[test]'
@@ -116,4 +122,5 @@ models: $(STAMP)
 	done
 
 clean:
+	@$(call inside,$(VENV)); $(call inside,$(PLAY_VENV)); $(call inside,$(CORE_VENV))
 	rm -rf $(VENV) $(PLAY_VENV) $(CORE_VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache build dist *.egg-info

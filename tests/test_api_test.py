@@ -71,6 +71,48 @@ def test_a_legal_action_the_engine_refuses_breaks_legality():
     assert "refuses" in _fails(_broken(ListsTooMuch), "legality")
 
 
+def test_a_verify_that_accepts_what_is_not_listed_breaks_legality():
+    """A custom game overriding ``verify`` is judged through it (not through the engine's ``refusal``)."""
+
+    class Lenient(CustomState):
+        def verify(self, action, player=None):
+            return None  # accepts everything
+
+    assert "verify accepts" in _fails(_broken(Lenient), "legality")
+
+
+def test_a_refusal_that_accepts_what_is_not_listed_breaks_legality():
+    """A custom game overriding ``refusal`` changes its verify too (built on it), and is judged through it."""
+
+    class Lenient(CustomState):
+        def refusal(self, action, player=None):
+            return None
+
+    assert "verify accepts" in _fails(_broken(Lenient), "legality")
+
+
+def test_a_refusal_without_its_sentence_breaks_legality():
+    """api_test asks for codes only, yet still has verify word each kind of refusal at each decision it checks:
+    a refusal that verify words with an empty sentence is caught."""
+
+    class Wordless(CustomState):
+        def _sentence(self, code, a, q):
+            return "" if code == "not-in-hand" else super()._sentence(code, a, q)
+
+    assert "verify says 'not-in-hand': ''" in _fails(_broken(Wordless), "legality")
+
+
+def test_a_refusal_code_outside_the_contract_breaks_legality():
+    """Every refusal's code is one of the contract's, checked on the code-only answer as on verify's."""
+
+    class Coded(CustomState):
+        def refusal(self, action, player=None):
+            why = super().refusal(action, player)
+            return "out-of-fuel" if why == "not-in-hand" else why
+
+    assert "not a reason code" in _fails(_broken(Coded), "legality")
+
+
 def test_a_deal_that_ignores_the_seed_breaks_determinism():
     class Unseeded(Game):
         def new_match(self, seed: int) -> State:

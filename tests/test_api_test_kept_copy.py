@@ -36,6 +36,16 @@ class _Generous(CustomState):
         return [{**x, "shutout": x["shutout"] + 100, "total": x["total"] + 100} for x in super().score_sheet()]
 
 
+class _LenientVerify(CustomState):
+    def verify(self, action, player=None):  # accepts everything: judged through it, not through refusal
+        return None
+
+
+class _Wordless(CustomState):
+    def _sentence(self, code, a, q):  # a refusal verify words with no sentence
+        return "" if code == "not-in-hand" else super()._sentence(code, a, q)
+
+
 class _Forgetful(CustomState):
     @property
     def history(self):
@@ -50,6 +60,8 @@ class _Forgetful(CustomState):
         (_Peeking, "observation"),
         (_Generous, "invariants"),
         (_Forgetful, "transition"),
+        (_LenientVerify, "legality"),
+        (_Wordless, "legality"),
     ],
     ids=lambda v: v if isinstance(v, str) else v.__name__.strip("_"),
 )

@@ -142,20 +142,33 @@ def test_report_into_a_new_folder_appears_whole_with_the_usual_permissions(tmp_p
 
 @pytest.mark.slow
 def test_report_folder_replaced_by_a_symlink_during_the_run_is_not_written_through(tmp_path):
+    """The folder is swapped for a link once the run is past its first check: when compare's record spill (a
+    temporary folder of the run's own) holds a record, the matches are being played; the run must then be
+    still going (200 pairs, the second lineup off: seconds of play), and its write refuse the link."""
     d = tmp_path / "report"
     _old_report(d)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
+    spills = tmp_path / "tmp"
+    spills.mkdir()
     args = QUICK[:]
-    args[args.index("--games") + 1] = "400"
+    args[args.index("--games") + 1] = "200"
     p = subprocess.Popen(
-        CMD + args + ["--out", "report"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        CMD + args + ["--bots", "none", "--out", "report"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "TMPDIR": str(spills)},
     )
     try:
-        time.sleep(1.5)  # the folder was checked at the start; the matches are being played
-        assert p.poll() is None, "the run ended before the folder could be swapped: give it more games"
-        d.rename(tmp_path / "report.moved")
+        deadline = time.monotonic() + 60
+        while not any(f.stat().st_size for f in spills.glob("mbrules-compare-*/matches.jsonl")):
+            assert p.poll() is None and time.monotonic() < deadline, p.communicate()
+            time.sleep(0.02)
+        d.rename(tmp_path / "report.moved")  # a record was spilled: the folder was checked, the matches are on
         d.symlink_to(elsewhere)
+        assert p.poll() is None, "the run ended before the folder could be swapped: give it more games"
         out, err = p.communicate(timeout=120)
     finally:
         if p.poll() is None:

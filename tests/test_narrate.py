@@ -221,10 +221,11 @@ def play_checked(game: Game, seeds, label: str) -> set[int]:
     seen = set()
     for seed in seeds:
         st = State.new_match(game, seed, deal_next=False)
+        after = st.snapshot()
         for _ in range(5000):
             if st.hand_over:
                 break
-            before = st.snapshot()
+            before = after  # nothing moves the state between one action's end and the next one's start
             t = st.apply(pick(rng, st.legal_actions()))
             after = st.snapshot()
             check_transition(game, before, after, t, st)

@@ -145,3 +145,19 @@ def test_every_default_rule_value_is_what_validation_makes():
     for where, value in defaults:
         again = type(value).model_validate(value.model_dump(exclude_unset=True))
         assert again == value and again.model_fields_set == value.model_fields_set, where
+
+
+def test_a_section_left_out_is_what_validation_makes():
+    """fast_play, karma and turn, when a file leaves them out, are made with model_construct (no validator
+    built for their classes while a ruleset is read): each equals the section validated from nothing, with
+    no field set, and a resolved ruleset's copy equals that too."""
+    from mbrules.ruleset import load_ruleset
+
+    rs = load_ruleset("winning-moves")
+    for name in ("fast_play", "karma", "turn"):
+        factory = Ruleset.model_fields[name].default_factory
+        assert factory is not None, name
+        made = factory()  # type: ignore[call-arg]
+        validated = type(made).model_validate({})
+        assert made == validated and made.model_fields_set == validated.model_fields_set == set(), name
+        assert getattr(rs, name) == validated, name

@@ -404,15 +404,39 @@ class Legality(StateFields):
             return self._verify_discard(p, a.card_index)
         return self._verify_play(p, a.card_index, self._target_side(p, a))
 
+    def refusal(self, action: ActionLike, player: int | None = None) -> str | None:
+        """The reason code :meth:`apply` would refuse ``action`` from ``player`` with (None: whoever decides
+        now), or None when it would accept it: :meth:`verify`'s check without building its sentence or
+        raising (a checker asking about every action of the game at each decision). An int that is no
+        action of the game, or no player of it, answers ``not-your-turn`` as verify's refusal does; text
+        that is not an action raises :class:`NotationError`. :meth:`verify` is built on it, so a subclass
+        that overrides it changes both (and :meth:`can_apply`, built on verify)."""
+        if type(action) is Action:
+            if player is None:
+                return self._verify(action, None)  # the commonest ask: whoever decides
+            a = action
+        elif isinstance(action, str):
+            a = parse(action, self.game)
+        else:
+            got = self.game.actions.get(action) if isinstance(action, int) and not isinstance(action, bool) else None
+            if got is None:
+                return NOT_YOUR_TURN
+            a = got
+        if player is not None and not 0 <= player < self.game.players:
+            return NOT_YOUR_TURN
+        return self._verify(a, player)
+
     def verify(self, action: ActionLike, player: int | None = None) -> None:
-        """Raise :class:`IllegalAction` (reason code and sentence) unless ``player`` may take ``action`` now."""
-        a = self._as_action(action)
-        why = self._verify(a, self._check_player(player))
+        """Raise :class:`IllegalAction` (:meth:`refusal`'s reason code and a sentence) unless ``player`` may
+        take ``action`` now."""
+        why = self.refusal(action, player)
         if why is not None:
-            raise IllegalAction(why, self._sentence(why, a, player))
+            a = self._as_action(action)  # no action of the game, no such player: their own sentences
+            raise IllegalAction(why, self._sentence(why, a, self._check_player(player)))
 
     def can_apply(self, action: ActionLike, player: int | None = None) -> bool:
-        """Whether :meth:`apply` would accept ``action`` from ``player`` (None: whoever decides now)."""
+        """Whether :meth:`apply` would accept ``action`` from ``player`` (None: whoever decides now): whether
+        :meth:`verify` raises nothing (a subclass's own verify included)."""
         try:
             self.verify(action, player)
         except IllegalAction:

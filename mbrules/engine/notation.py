@@ -131,6 +131,13 @@ class Action(int):
     ) -> tuple[type[int], tuple[int]]:  # crosses a process boundary as its int; Game.actions gives it back
         return (int, (int(self),))
 
+    def __copy__(self) -> "Action":
+        return self
+
+    def __deepcopy__(self, memo: object) -> "Action":  # in this process a copy is the Action itself (never changed)
+        return self  # (copy.deepcopy would otherwise follow __reduce__ and give the bare int: a cloned
+        # OpenSpiel state waiting for its cards crashed on it)
+
     @classmethod
     def parse(cls, text: str, game: Game) -> "Action":
         """The action ``text`` names in ``game`` (``"play d200"``, ``"play stop on B"``, ``"extend"``).

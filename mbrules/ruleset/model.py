@@ -5,9 +5,10 @@ one frozen :class:`Ruleset`. The engine compiles it into plain tables; nothing
 here is read in the hot loop. Every rule value carries where it comes from: a
 ``source`` (rulebook file and section) or, where the books are silent or
 disagree, ``decided`` (what we chose and why).
-"""
 
-from __future__ import annotations
+No ``from __future__ import annotations`` here: pydantic would evaluate each field's annotation from
+its text when the class is made (issue 46: about 14 M instructions of every ruleset command).
+"""
 
 import copy
 import json
@@ -879,6 +880,22 @@ class TurnRules(Strict):
 # ----------------------------------------------------------------------------
 # The ruleset
 
+# A section a file leaves out is its defaults, made as the rule defaults above are (model_construct: no
+# validator is built for the section's class when a ruleset is read; tests/test_schema_valid.py checks
+# each equals what validation makes, with no field set).
+
+
+def _fast_play_rules_default() -> FastPlayRules:
+    return FastPlayRules.model_construct()
+
+
+def _karma_rules_default() -> KarmaRules:
+    return KarmaRules.model_construct()
+
+
+def _turn_rules_default() -> TurnRules:
+    return TurnRules.model_construct()
+
 
 class Ruleset(Strict):
     """A complete, resolved ruleset (after ``extends`` and ``options``)."""
@@ -901,17 +918,18 @@ class Ruleset(Strict):
     play: PlayRules
     coup_fourre: CoupFourreRules
     fast_play: FastPlayRules = Field(
-        default_factory=FastPlayRules, description="Out-of-turn remedies (issue 35: option fast-play-remedy)."
+        default_factory=_fast_play_rules_default,
+        description="Out-of-turn remedies (issue 35: option fast-play-remedy).",
     )
     scoring: ScoringRules
     match: MatchRules
     display: Display
     karma: KarmaRules = Field(
-        default_factory=KarmaRules,
+        default_factory=_karma_rules_default,
         description="Per-side karma and the cards that restore it (issue 43: option karma); off in every edition.",
     )
     turn: TurnRules = Field(
-        default_factory=TurnRules,
+        default_factory=_turn_rules_default,
         description="How a turn draws (order, draw sources, reshuffles, mulligan, refills); the defaults are the books'.",
     )
     applied_options: tuple[str, ...] = Field(

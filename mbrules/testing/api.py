@@ -13,8 +13,9 @@ The rules checked (each message starts with the rule's name):
   hand sizes, the decision, the score lines, the score oracle and the match's winner);
 * ``transition``: each accepted action did what the rulings say (:func:`check_transition`);
 * ``legality``: every action ``legal_actions()`` lists is accepted, every other action of the
-  game is refused with a reason code (checked at every ``legality_every``-th decision), and a
-  refused action leaves the match exactly as it was;
+  game is refused with a reason code (checked at every ``legality_every``-th decision: the codes
+  from ``State.refusal``, or from a custom game's own ``verify``; verify words each kind of refusal
+  met there, with the same code and a sentence), and a refused action leaves the match exactly as it was;
 * ``determinism``: the same seed deals the same match, and replaying a match's history from its
   seed gives the same match;
 * ``clone``: a clone starts equal (snapshot and observable contents) and is independent: playing
@@ -28,7 +29,7 @@ The rules checked (each message starts with the rule's name):
 from __future__ import annotations
 
 import random
-from typing import NoReturn
+from typing import Callable, NoReturn
 
 from mbrules.engine import Action, Game, IllegalAction, Observer, State
 from mbrules.engine.determinize import determinize
@@ -64,15 +65,23 @@ class _Where:
         self.seed: int | None = None
         self.hand = 0
         self.action = ""
-        self._canon: dict[int, list[tuple[Action, Action]]] = {}
+        self._canon: dict[int, list[tuple[Action, Action, tuple[int, int, bool]]]] = {}
 
-    def canonical_pairs(self, player: int) -> list[tuple[Action, Action]]:
-        """Every action of the game with the form ``legal_actions()`` lists it in for ``player``: the game's
-        actions and their forms are fixed, so they are worked out once a player, not at every decision."""
+    def canonical_pairs(self, player: int) -> list[tuple[Action, Action, tuple[int, int, bool]]]:
+        """Every action of the game with the form ``legal_actions()`` lists it in for ``player``, and what its
+        refusal's sentence turns on besides the code (its operation, its card's kind, a side named or not):
+        the game's actions are fixed, so these are worked out once a player, not at every decision."""
         pairs = self._canon.get(player)
         if pairs is None:
             g = self.game
-            pairs = self._canon[player] = [(a, _canonical(g, player, a)) for a in g.actions.values()]
+            pairs = self._canon[player] = [
+                (
+                    a,
+                    _canonical(g, player, a),
+                    (a.op, g.kind[a.card_index] if a.card_index >= 0 else -1, a.side_index < 0),
+                )
+                for a in g.actions.values()
+            ]
         return pairs
 
     def fail(self, rule: str, detail: str) -> NoReturn:
@@ -229,17 +238,19 @@ def _check_legality(g: Game, state: State, player: int, legal: list[Action], at:
         at.fail("legality", "legal_actions() lists an action twice")
     at.action = f"at {g.player_names[player]}'s {state.decision.kind} decision"
     before = observe(now)
-    verify = state.verify
-    for a, canon in at.canonical_pairs(player):  # the hot loop: every action of the game, each decision
-        try:
-            verify(a)
-        except IllegalAction as exc:  # the refusal's code is read from the exception: verify's only answer
+    refusal = _judge(state)
+    worded: set[tuple[str, tuple[int, int, bool]]] = set()
+    for a, canon, form in at.canonical_pairs(player):  # the hot loop: every action of the game, each decision
+        why = refusal(a)
+        if why is not None:
             if canon in listed:
-                at.fail("legality", f"legal_actions() lists {canon} but verify refuses {a}: {exc}")
-            if exc.code not in REASON_CODES:
-                at.fail("legality", f"{a} refused with {exc.code!r}, not a reason code of the contract")
-            continue
-        if canon not in listed:
+                at.fail("legality", f"legal_actions() lists {canon} but verify refuses {a}: {_refused(state, a, why)}")
+            if (why, form) not in worded:  # a code met first (checked once), a sentence's branches: code and form
+                worded.add((why, form))
+                if why not in REASON_CODES:
+                    at.fail("legality", f"{a} refused with {why!r}, not a reason code of the contract")
+                _check_worded(state, a, why, at)
+        elif canon not in listed:
             at.fail("legality", f"verify accepts {a} but legal_actions() does not list it")
     refused = next((a for a in g.actions.values() if not state.can_apply(a)), None)
     if refused is not None:
@@ -252,6 +263,46 @@ def _check_legality(g: Game, state: State, player: int, legal: list[Action], at:
         diff = differences(before, observe(state))
         if diff:
             at.fail("legality", f"refusing {refused} changed the match: " + "; ".join(diff[:3]))
+
+
+def _judge(state: State) -> Callable[[Action], str | None]:
+    """The reason code ``state`` refuses an action with, None when it accepts it: ``State.refusal`` (verify's
+    code, no sentence built, nothing raised) unless ``state``'s class overrides ``verify``, whose own
+    exception then judges (a custom game is judged through its own method)."""
+    if type(state).verify is State.verify:  # verify is built on refusal: the two answer alike
+        return state.refusal
+    verify = state.verify
+
+    def by_verify(a: Action) -> str | None:
+        try:
+            verify(a)
+        except IllegalAction as exc:
+            return exc.code
+        return None
+
+    return by_verify
+
+
+def _check_worded(state: State, a: Action, code: str, at: _Where) -> None:
+    """verify refuses ``a`` with ``code`` (the code-only answer's) and words it: each kind of refusal at each
+    decision checked is worded once (its code, the action's form, its card's kind), not all ~600."""
+    try:
+        state.verify(a)
+    except IllegalAction as exc:
+        if exc.code != code or not exc.message:
+            said = f"{str(exc.code)!r}: {exc.message!r}"
+            at.fail("legality", f"{a} refused with {str(code)!r}, but verify says {said}")
+        return
+    at.fail("legality", f"{a} refused with {str(code)!r}, but verify accepts it")
+
+
+def _refused(state: State, a: Action, code: str) -> str:
+    """verify's refusal of ``a`` as it reads (code and sentence), for a failure's message."""
+    try:
+        state.verify(a)
+    except IllegalAction as exc:
+        return str(exc)
+    return code
 
 
 def _check_observation(g: Game, state: State, rng: random.Random, at: _Where, now: View) -> None:

@@ -121,3 +121,54 @@ def test_every_legal_action_is_accepted_by_apply(config, seed, steps):
         trial.apply(a, p)
         trial = state.clone()
         trial.apply(str(a))  # and in words
+
+
+def _verify_code(state, action, player):
+    """verify's answer as a code: None when it accepts, else its IllegalAction's code."""
+    try:
+        state.verify(action, player)
+    except mbrules.IllegalAction as exc:
+        return exc.code
+    return None
+
+
+@settings(max_examples=25, deadline=None)
+@given(**POSITIONS)
+def test_refusal_gives_the_code_verify_raises_for_every_action_and_player(config, seed, steps):
+    """``State.refusal`` is verify's check without its sentence (the conformance harness asks it ~600 times a
+    decision): the same code, or None exactly where verify accepts, for every action, whoever sends it, and for
+    the action's int and words too."""
+    game = game_of(*config)
+    state = random_position(game, seed, steps)
+    for q in (None, *range(game.players)):
+        for a in game.actions.values():
+            code = state.refusal(a, q)
+            assert code == _verify_code(state, a, q), (q, str(a))
+            assert state.refusal(int(a), q) == code and state.refusal(str(a), q) == code
+
+
+def test_refusal_of_what_is_no_action_or_no_player_is_verify_s_not_your_turn():
+    """An int that is no action of the game, or a player the game has not: verify's code (not-your-turn), no
+    exception; text that is not an action raises NotationError as verify does."""
+    state = mbrules.load_game("winning-moves", players=2).new_match(1)
+    a = state.legal_actions()[0]
+    for action, player in ((10**9, None), (-1, None), (a, 2), (a, -1)):
+        assert state.refusal(action, player) == "not-your-turn" == _verify_code(state, action, player)
+    with pytest.raises(mbrules.NotationError):
+        state.refusal("fly to the moon")
+
+
+def test_a_subclass_overriding_refusal_changes_verify_and_can_apply_alike():
+    """verify and can_apply are built on refusal: a custom game that overrides it is judged by it everywhere."""
+
+    class Strict(mbrules.State):
+        def refusal(self, action, player=None):
+            return "hand-over"  # refuses everything
+
+    state = mbrules.load_game("winning-moves", players=2).new_match(1)
+    strict = Strict.__new__(Strict)
+    for name in mbrules.State.__slots__:
+        setattr(strict, name, getattr(state, name))
+    a = state.legal_actions()[0]
+    assert state.can_apply(a) and not strict.can_apply(a)
+    assert _verify_code(strict, a, None) == "hand-over"

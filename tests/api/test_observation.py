@@ -87,6 +87,13 @@ def same_view(a: mbrules.State, b: mbrules.State, p: int) -> None:
     assert oa.unseen() == ob.unseen()
 
 
+# the expert's search at a small budget with z=0 (the best mean is played, not the heuristic's choice unless a
+# candidate wins by 2 standard errors): each choice is the search's own, so worlds dealt otherwise would show
+# in it, where the default (96 play-outs, z=20) nearly always plays the heuristic's choice, at 12 times the
+# cost (40 of this test's 44 CPU-seconds; issue 46 point 7)
+SPECS = {"expert": "expert:budget=8,z=0"}
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     config=hs.sampled_from(CONFIGS),
@@ -94,7 +101,7 @@ def same_view(a: mbrules.State, b: mbrules.State, p: int) -> None:
     steps=hs.integers(0, 150),
     shuffle=hs.integers(0, 2**32),
 )
-@pytest.mark.slow  # every bundled configuration, many positions, every bot: about 11 s of CPU
+@pytest.mark.slow  # every bundled configuration, many positions, every bot
 @pytest.mark.long
 def test_hidden_cards_do_not_change_an_observation_or_a_bots_choice(config, seed, steps, shuffle):
     game = game_of(*config)
@@ -125,7 +132,7 @@ def test_hidden_cards_do_not_change_an_observation_or_a_bots_choice(config, seed
     for name in bot_names():
         picks = []
         for st_ in (state, other):
-            bot = make_bot(name, game, p, seed)
+            bot = make_bot(SPECS.get(name, name), game, p, seed)
             obs = st_.observation(p) if getattr(bot, "observes", True) else None
             picks.append(bot.choose(obs, st_.legal_actions()))
         assert picks[0] == picks[1], (name, str(picks[0]), str(picks[1]))

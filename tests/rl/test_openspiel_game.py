@@ -278,3 +278,31 @@ def test_the_registered_player_range_holds_every_bundled_table():
     game = load(ruleset="playaural", players=largest)
     assert game.num_players() == largest <= game.get_type().max_num_players == mos.MAX_PLAYERS
     assert game.get_type().min_num_players == 2  # a one-side table (option solo) stays refused
+
+
+def test_a_clone_taken_at_any_moment_of_a_hand_plays_on_like_its_original():
+    """OpenSpiel's ``clone`` is a deep copy: an Action the state holds (the move waiting for its cards, the
+    hand's moves) must stay an Action, not the bare int ``copy.deepcopy`` made of it (a clone of asmodee-2014
+    at 3 players taken while a move waited for its cards crashed on its next chance outcome); and a clone
+    moving on leaves its original where it was. Each step of one hand is played on a clone and on the state."""
+    import random
+
+    rng = random.Random(1)
+    s = load(ruleset="asmodee-2014", players=3, hands=1).new_initial_state()
+    steps = 0
+    while not s.is_terminal() and steps < 400:
+        if s.is_chance_node():
+            outcomes, probs = zip(*s.chance_outcomes())
+            a = rng.choices(outcomes, probs)[0]
+        else:
+            a = rng.choice(s.legal_actions())
+        c, before = s.clone(), s.history()
+        c.apply_action(a)
+        assert s.history() == before
+        if steps % 25 == 0 and not s.is_chance_node():  # the original's hidden cards redrawn from its own moves
+            p = s.current_player()
+            assert len(s.resample_from_infostate(p, None).history()) == len(before)
+        s.apply_action(a)
+        assert c.history() == s.history() and str(c) == str(s)
+        steps += 1
+    assert steps > 100
