@@ -17,24 +17,11 @@ from statistics import median
 
 import pytest
 
-ARGS = [
-    "compare",
-    "winning-moves",
-    "--option-b",
-    "hazard-on-hazard",
-    "-p",
-    "2",
-    "--bot",
-    "random",
-    "--skill-games",
-    "0",
-    "--bots",
-    "none",
-    "--workers",
-    "1",
-    "--json",
-    "--no-charts",
-]
+# the command benchmarks/bench_compare.py's memory figure runs (random bots, 2 players, one worker, no ladder)
+ARGS = (
+    "compare winning-moves --option-b hazard-on-hazard -p 2 --bot random --skill-games 0 --bots none"
+    " --workers 1 --json --no-charts"
+).split()
 GAMES = 400  # pairs: matches.jsonl about 4 MB, four times the report writer's 1 MB copy block
 WARM = 100  # pairs played before the heap is traced (caches and the distributions' first keys grow until then)
 WINDOW = 80  # pairs traced after WARM
