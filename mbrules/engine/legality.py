@@ -411,18 +411,10 @@ class Legality(StateFields):
         action of the game, or no player of it, answers ``not-your-turn`` as verify's refusal does; text
         that is not an action raises :class:`NotationError`. :meth:`verify` is built on it, so a subclass
         that overrides it changes both (and :meth:`can_apply`, built on verify)."""
-        if type(action) is Action:
-            if player is None:
-                return self._verify(action, None)  # the commonest ask: whoever decides
-            a = action
-        elif isinstance(action, str):
-            a = parse(action, self.game)
-        else:
-            got = self.game.actions.get(action) if isinstance(action, int) and not isinstance(action, bool) else None
-            if got is None:
-                return NOT_YOUR_TURN
-            a = got
-        if player is not None and not 0 <= player < self.game.players:
+        if type(action) is Action and player is None:
+            return self._verify(action, None)  # the commonest ask: whoever decides
+        a = self._find_action(action)
+        if a is None or self._no_player(player):
             return NOT_YOUR_TURN
         return self._verify(a, player)
 
@@ -517,18 +509,27 @@ class Legality(StateFields):
             return acts
         return []
 
-    def _as_action(self, action: ActionLike) -> Action:
+    def _find_action(self, action: ActionLike) -> Action | None:
+        """The game's action ``action`` names; None for an int that is none (text that is no action raises
+        :class:`NotationError`)."""
         if type(action) is Action:
             return action
         if isinstance(action, str):
             return parse(action, self.game)
-        a = self.game.actions.get(action) if isinstance(action, int) and not isinstance(action, bool) else None
+        return self.game.actions.get(action) if isinstance(action, int) and not isinstance(action, bool) else None
+
+    def _as_action(self, action: ActionLike) -> Action:
+        a = self._find_action(action)
         if a is None:
             raise IllegalAction(NOT_YOUR_TURN, f"{action!r} is not an action of this game (see mbrules.Action)")
         return a
 
+    def _no_player(self, player: int | None) -> bool:
+        """``player`` names no seat of the game (None: whoever decides, always one)."""
+        return player is not None and not 0 <= player < self.game.players
+
     def _check_player(self, player: int | None) -> int | None:
-        if player is not None and not 0 <= player < self.game.players:
+        if self._no_player(player):
             raise IllegalAction(NOT_YOUR_TURN, f"there is no player #{player} in a {self.game.players}-player game")
         return player
 
