@@ -271,38 +271,38 @@ def _judge(state: State) -> Callable[[Action], str | None]:
     exception then judges (a custom game is judged through its own method)."""
     if type(state).verify is State.verify:  # verify is built on refusal: the two answer alike
         return state.refusal
-    verify = state.verify
 
     def by_verify(a: Action) -> str | None:
-        try:
-            verify(a)
-        except IllegalAction as exc:
-            return exc.code
-        return None
+        exc = _verify_refusal(state, a)
+        return None if exc is None else exc.code
 
     return by_verify
+
+
+def _verify_refusal(state: State, a: Action) -> IllegalAction | None:
+    """What ``state.verify(a)`` raises (code and sentence), None when it accepts ``a``."""
+    try:
+        state.verify(a)
+    except IllegalAction as exc:
+        return exc
+    return None
 
 
 def _check_worded(state: State, a: Action, code: str, at: _Where) -> None:
     """verify refuses ``a`` with ``code`` (the code-only answer's) and words it: each kind of refusal at each
     decision checked is worded once (its code, the action's form, its card's kind), not all ~600."""
-    try:
-        state.verify(a)
-    except IllegalAction as exc:
-        if exc.code != code or not exc.message:
-            said = f"{str(exc.code)!r}: {exc.message!r}"
-            at.fail("legality", f"{a} refused with {str(code)!r}, but verify says {said}")
-        return
-    at.fail("legality", f"{a} refused with {str(code)!r}, but verify accepts it")
+    exc = _verify_refusal(state, a)
+    if exc is None:
+        at.fail("legality", f"{a} refused with {str(code)!r}, but verify accepts it")
+    if exc.code != code or not exc.message:
+        said = f"{str(exc.code)!r}: {exc.message!r}"
+        at.fail("legality", f"{a} refused with {str(code)!r}, but verify says {said}")
 
 
 def _refused(state: State, a: Action, code: str) -> str:
     """verify's refusal of ``a`` as it reads (code and sentence), for a failure's message."""
-    try:
-        state.verify(a)
-    except IllegalAction as exc:
-        return str(exc)
-    return code
+    exc = _verify_refusal(state, a)
+    return code if exc is None else str(exc)
 
 
 def _check_observation(g: Game, state: State, rng: random.Random, at: _Where, now: View) -> None:
