@@ -13,6 +13,7 @@ file (one per line, e.g. ``pytest -q --collect-only -m "not slow"``'s output: th
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from collections import Counter
 from pathlib import Path
@@ -62,4 +63,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    if hasattr(signal, "SIGPIPE"):  # `... | head` closes the pipe early: end quietly like any Unix filter
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     sys.exit(main())
