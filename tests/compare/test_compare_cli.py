@@ -48,6 +48,9 @@ def run(*args: str):
     return result
 
 
+ONE_WORKER_FIXTURES = ("report",)  # computed once under make test's workers (tests/conftest.py)
+
+
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
     out = tmp_path_factory.mktemp("cmp") / "report"

@@ -31,6 +31,9 @@ def needs_plots() -> None:
     pytest.importorskip("matplotlib", reason="the plots extra (pip install 'mbrules[plots]') is not installed")
 
 
+ONE_WORKER_FIXTURES = ("report",)  # computed once under make test's workers (tests/conftest.py)
+
+
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
     needs_plots()  # the report's charts
