@@ -17,6 +17,11 @@ PIP_FLAGS  := --quiet --disable-pip-version-check
 # a directory this Makefile did not make). Usage: $(call inside,DIR)
 inside = case "$(abspath $(1))" in "$(CURDIR)"/?*) ;; *) echo "make: $(1) is outside this checkout: make deletes (to rebuild or clean) only the venvs it makes inside it; build that one yourself, or use the default" >&2; exit 2;; esac
 
+# Python caches compiled modules, and pytest the test modules it rewrites for its assertion messages, in __pycache__
+# (ignored by git). An environment that turns the caches off (PYTHONDONTWRITEBYTECODE) made every pytest process
+# rewrite all ~310 test modules again: 7 CPU-s a process, twice under -n 2 (docs/performance.md). The targets keep them.
+unexport PYTHONDONTWRITEBYTECODE
+
 .PHONY: play human check test test-fast test-core compiled test-compiled wheel wheel-compiled ci soak soak-bots bench schemas models clean
 
 $(STAMP): pyproject.toml

@@ -79,13 +79,21 @@ def pytest_collection_modifyitems(config, items):
 
     xdist hands out the tests in the order collected, a few at a time: a test of minutes that comes last runs
     alone while the other worker idles. On a worker, the tests marked ``long`` are collected first (longest
-    first is the classic rule for two machines); every worker sorts alike, so their collections agree."""
+    first is the classic rule for two machines); every worker sorts alike, so their collections agree.
+
+    A module-scoped fixture is computed on every worker that runs one of its tests: a file that names such a
+    fixture in ``ONE_WORKER_FIXTURES`` (a table of command runs, the score oracle's matches) has the tests that
+    use it run on one worker, so it is computed once (it was twice: 13 CPU-s each for the hostile tables)."""
     import pytest
 
     for item in items:
         path = str(item.fspath)
         if f"{os.sep}cluster{os.sep}" in path or "ray" in os.path.basename(path):
             item.add_marker(pytest.mark.xdist_group("ray"))
+            continue
+        shared = getattr(getattr(item, "module", None), "ONE_WORKER_FIXTURES", ())
+        if any(name in item.fixturenames for name in shared):
+            item.add_marker(pytest.mark.xdist_group(f"{item.module.__name__}:{'+'.join(shared)}"))
     if os.environ.get("PYTEST_XDIST_WORKER"):
         items.sort(key=lambda item: item.get_closest_marker("long") is None)  # stable: otherwise as collected
 

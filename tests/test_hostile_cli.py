@@ -265,6 +265,9 @@ def real_rows() -> set[str]:
     return cli_runs.first_rows((name, args, code) for name, args, code, _ in TABLE if name not in ROOT_SKIPS)
 
 
+ONE_WORKER_FIXTURES = ("results",)  # computed once under make test's workers (tests/conftest.py)
+
+
 @pytest.fixture(scope="module")
 def results(workdir):
     rows = {name: args for name, args, _, _ in TABLE if name not in ROOT_SKIPS}

@@ -583,6 +583,9 @@ def _run(args, cwd):
     return p
 
 
+ONE_WORKER_FIXTURES = ("results",)  # computed once under make test's workers (tests/conftest.py)
+
+
 @pytest.fixture(scope="module")
 def results(workdir):
     """The first row of each command and exit code runs the real command (two at a time), the others the same

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from procs import wait_cpu
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = Path(sys.executable).with_name("mbrules")
@@ -532,11 +533,6 @@ LONG = (
 )
 
 
-def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 @pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
 def test_simulate_json_interrupted_before_any_game_reports_null_means_not_zero(tmp_path):
@@ -563,10 +559,7 @@ def test_simulate_json_interrupted_before_any_game_reports_null_means_not_zero(t
         text=True,
     )
     try:
-        end = time.monotonic() + 60
-        while _cpu_seconds(p.pid) < 2.5 and time.monotonic() < end:  # started up, first match under way
-            assert p.poll() is None, p.communicate()[1][-2000:]
-            time.sleep(0.1)
+        wait_cpu([p.pid], 2.5, p, timeout=60)  # started up, first match under way
         p.send_signal(signal.SIGINT)
         out, err = p.communicate(timeout=60)
     finally:

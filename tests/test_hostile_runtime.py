@@ -21,14 +21,14 @@ from pathlib import Path
 
 import pytest
 
+from procs import alive, children, gone_within, needs_proc, wait_cpu, wait_workers
+
 pytestmark = pytest.mark.slow  # starts many real processes and signals them: make test-fast leaves it out
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = Path(sys.executable).with_name("mbrules")
 CMD = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-c", "from mbrules.cli.app import main; main()"]
 OK, CHECK, USAGE = 0, 1, 2
-LINUX = sys.platform.startswith("linux")
-needs_proc = pytest.mark.skipif(not LINUX or not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
 
 CAPPED = """\
 id: capped
@@ -75,86 +75,11 @@ def start(args: list[str], cwd: Path) -> subprocess.Popen:
     )
 
 
-# ----------------------------------------------------------------------------
-# /proc helpers (psutil is not available)
-
-
-def children(pid: int) -> list[int]:
-    out: list[int] = []
-    try:
-        for t in os.listdir(f"/proc/{pid}/task"):
-            try:
-                out += [int(x) for x in Path(f"/proc/{pid}/task/{t}/children").read_text().split()]
-            except OSError:
-                pass
-    except OSError:
-        pass
-    return out
-
-
-def alive(pid: int) -> bool:
-    """Running (a zombie waiting for its parent to reap it is not running)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state not in ("Z", "X")
-
-
 def rss_kb(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     raise AssertionError("no VmRSS")
-
-
-def wait_workers(p: subprocess.Popen, n: int = 2, timeout: float = 15) -> list[int]:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        kids = children(p.pid)
-        if len(kids) >= n:
-            return kids
-        if p.poll() is not None:
-            break
-        time.sleep(0.05)
-    p.kill()
-    raise AssertionError(f"the workers did not start: {children(p.pid)}; {p.communicate()[1][-1000:]}")
-
-
-def cpu_seconds(pid: int) -> float:
-    """The process's own CPU time so far (user + system; not its children's)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def wait_cpu(pids: list[int], seconds: float, p: subprocess.Popen, timeout: float = 120) -> None:
-    """Wait until each process has used ``seconds`` of CPU: past its start-up, into the work, however loaded
-    the machine (a fixed sleep found the command still importing its modules on a busy machine)."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if all(cpu_seconds(q) >= seconds for q in pids):
-            return
-        if p.poll() is not None:
-            raise AssertionError(f"the command ended before the signal: {p.communicate()[1][-1000:]}")
-        time.sleep(0.05)
-    p.kill()
-    raise AssertionError(f"the command did not reach {seconds} CPU-s in {timeout} s")
-
-
-def gone_within(pids: list[int], seconds: float) -> float:
-    """Seconds until every pid is gone; fails after ``seconds`` (and kills what is left)."""
-    t0 = time.monotonic()
-    while time.monotonic() - t0 < seconds:
-        if not any(alive(q) for q in pids):
-            return time.monotonic() - t0
-        time.sleep(0.01)
-    left = [q for q in pids if alive(q)]
-    for q in left:
-        os.kill(q, signal.SIGKILL)
-    raise AssertionError(f"worker processes {left} still running {seconds} s after the signal")
 
 
 def snapshot(path: Path) -> tuple:

@@ -224,6 +224,9 @@ def test_the_walk_sees_function_level_imports_and_skips_type_checking_ones(tmp_p
     assert circles(unit_edges(g)) == [["mbrules.cli", "mbrules.engine"]]
 
 
+ONE_WORKER_FIXTURES = ("graph",)  # computed once under make test's workers (tests/conftest.py)
+
+
 @pytest.fixture(scope="module")
 def graph() -> dict[str, set[str]]:
     """The package's import graph, parsed once for the tests below (0.7 CPU-seconds a parse)."""

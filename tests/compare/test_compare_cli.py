@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 pytest.importorskip("matplotlib", reason="the plots extra (pip install 'mbrules[plots]') is not installed")
 
 from mbrules.cli.app import app  # noqa: E402
+from procs import needs_proc, wait_cpu, wait_workers  # noqa: E402
 from mbrules.matches.metrics import METRICS
 
 pytestmark = (
@@ -45,6 +46,9 @@ def run(*args: str):
     result = CliRunner().invoke(app, list(args))
     assert "Traceback" not in result.output
     return result
+
+
+ONE_WORKER_FIXTURES = ("report",)  # computed once under make test's workers (tests/conftest.py)
 
 
 @pytest.fixture(scope="module")
@@ -219,9 +223,9 @@ def test_without_matplotlib_the_command_says_how_to_install_it(tmp_path):
 
 
 @pytest.mark.slow
+@needs_proc
 def test_ctrl_c_keeps_the_pairs_both_arms_finished_reports_interrupted_and_exits_130(tmp_path):
     import signal
-    import time
 
     exe = Path(sys.executable).with_name("mbrules")
     proc = subprocess.Popen(
@@ -244,14 +248,7 @@ def test_ctrl_c_keeps_the_pairs_both_arms_finished_reports_interrupted_and_exits
         stderr=subprocess.PIPE,
         text=True,
     )
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:  # wait until the command is past its imports and playing
-        time.sleep(2)
-        if proc.poll() is not None:
-            break
-        if any(p.name.startswith("mbrules-compare-") for p in Path(os.environ.get("TMPDIR", "/tmp")).iterdir()):
-            time.sleep(3)
-            break
+    wait_cpu(wait_workers(proc), 2.0, proc)  # both workers into the matches (polling for the spill cost 8 CPU-s)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err

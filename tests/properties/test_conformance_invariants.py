@@ -21,6 +21,9 @@ SCENARIOS = sorted((ROOT / "tests" / "conformance").rglob("*.yaml"))
 UNREACHABLE_POSITIONS: set[str] = set()
 
 
+ONE_WORKER_FIXTURES = ("replays",)  # computed once under make test's workers (tests/conftest.py)
+
+
 @pytest.fixture(scope="module")
 def replays():
     out = {}

@@ -107,6 +107,9 @@ class Games:
         return {id(st.game): st.game for _, _, st in self.hands}.values()
 
 
+ONE_WORKER_FIXTURES = ("played",)  # computed once under make test's workers (tests/conftest.py)
+
+
 @pytest.fixture(scope="module")
 def played() -> Games:
     return Games(_scoring_configurations())

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from mbrules.cli.app import app
 from mbrules.matches.metrics import METRICS
+from procs import needs_proc, wait_cpu, wait_workers
 
 FAST = ["-p", "2", "--games", "12", "--workers", "1"]
 TRIP = "player_counts.2.target=500,900"
@@ -28,6 +29,9 @@ def run(*args: str):
 
 def needs_plots() -> None:
     pytest.importorskip("matplotlib", reason="the plots extra (pip install 'mbrules[plots]') is not installed")
+
+
+ONE_WORKER_FIXTURES = ("report",)  # computed once under make test's workers (tests/conftest.py)
 
 
 @pytest.fixture(scope="module")
@@ -204,9 +208,9 @@ def test_sweeping_the_2_player_trip_lengthens_hands_with_a_trend_test():
 
 @pytest.mark.slow
 @pytest.mark.long
+@needs_proc
 def test_ctrl_c_keeps_the_seeds_every_value_finished_reports_interrupted_and_exits_130(tmp_path):
     import signal
-    import time
 
     exe = Path(sys.executable).with_name("mbrules")
     proc = subprocess.Popen(
@@ -232,7 +236,7 @@ def test_ctrl_c_keeps_the_seeds_every_value_finished_reports_interrupted_and_exi
         text=True,
         env={**os.environ},
     )
-    time.sleep(15)  # past the imports and the checks: playing
+    wait_cpu(wait_workers(proc), 2.0, proc)  # both workers into the matches (a 15 s sleep burnt 20 CPU-s)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err

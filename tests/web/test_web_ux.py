@@ -55,6 +55,9 @@ SOCKET_HOOKS = """
 """
 
 
+ONE_WORKER_FIXTURES = ("srv",)  # computed once under make test's workers (tests/conftest.py)
+
+
 @pytest.fixture(scope="module")
 def srv(tmp_path_factory):
     from mbrules.web.lobby import Lobby
