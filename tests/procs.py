@@ -41,6 +41,14 @@ def alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
+def rss_kb(pid: int) -> int:
+    """The process's resident memory (VmRSS), in KiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
 def wait_workers(p: subprocess.Popen, n: int = 2, timeout: float = 15) -> list[int]:
     """The command's child processes once there are N of them (fails, killing it, after TIMEOUT seconds)."""
     end = time.monotonic() + timeout

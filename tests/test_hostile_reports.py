@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from procs import wait_cpu
+from procs import needs_proc, wait_cpu
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = Path(sys.executable).with_name("mbrules")
@@ -534,7 +534,7 @@ LONG = (
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+@needs_proc
 def test_simulate_json_interrupted_before_any_game_reports_null_means_not_zero(tmp_path):
     (tmp_path / "long.yaml").write_text(LONG)
     p = subprocess.Popen(

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from procs import alive, children, gone_within, needs_proc, wait_cpu, wait_workers
+from procs import alive, children, gone_within, needs_proc, rss_kb, wait_cpu, wait_workers
 
 pytestmark = pytest.mark.slow  # starts many real processes and signals them: make test-fast leaves it out
 
@@ -73,13 +73,6 @@ def start(args: list[str], cwd: Path) -> subprocess.Popen:
     return subprocess.Popen(
         CMD + args, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
     )
-
-
-def rss_kb(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    raise AssertionError("no VmRSS")
 
 
 def snapshot(path: Path) -> tuple:

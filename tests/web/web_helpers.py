@@ -15,6 +15,8 @@ from pathlib import Path
 import httpx
 from websockets.sync.client import connect
 
+from procs import rss_kb
+
 ROOT = Path(__file__).resolve().parents[2]
 START = re.compile(r"^mbrules serve: (http://127\.0\.0\.1:\d+)/ \(tables in (.+); (\d+) resumed\)$")
 
@@ -65,10 +67,7 @@ class Server:
         self.log.close()
 
     def rss_kib(self) -> int:
-        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-        raise AssertionError("no VmRSS")
+        return rss_kb(self.proc.pid)
 
     def open_table(self, **body) -> dict:
         """A table opened through the API by a host of its own, on a loopback address of its own
