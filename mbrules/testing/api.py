@@ -28,9 +28,7 @@ The rules checked (each message starts with the rule's name):
 
 from __future__ import annotations
 
-import operator
 import random
-from itertools import repeat
 from typing import Callable, NoReturn
 
 from mbrules.engine import Action, Game, IllegalAction, Observer, State
@@ -60,9 +58,6 @@ def _canonical(g: Game, player: int, action: Action) -> Action:
     return g.play_own[c] if action.side_index == side else action
 
 
-_Forms = tuple[list[Action], list[Action], list[tuple[int, int, bool]]]  # actions, their listed forms, kinds
-
-
 class _Where:
     def __init__(self, game: Game, name: str) -> None:
         self.game = game
@@ -70,22 +65,24 @@ class _Where:
         self.seed: int | None = None
         self.hand = 0
         self.action = ""
-        self._canon: dict[int, _Forms] = {}
+        self._canon: dict[int, list[tuple[Action, Action, tuple[int, int, bool]]]] = {}
 
-    def canonical_forms(self, player: int) -> _Forms:
-        """Every action of the game; the form ``legal_actions()`` lists each in for ``player``; and what its
+    def canonical_pairs(self, player: int) -> list[tuple[Action, Action, tuple[int, int, bool]]]:
+        """Every action of the game with the form ``legal_actions()`` lists it in for ``player``, and what its
         refusal's sentence turns on besides the code (its operation, its card's kind, a side named or not):
         the game's actions are fixed, so these are worked out once a player, not at every decision."""
-        forms = self._canon.get(player)
-        if forms is None:
+        pairs = self._canon.get(player)
+        if pairs is None:
             g = self.game
-            acts = list(g.actions.values())
-            forms = self._canon[player] = (
-                acts,
-                [_canonical(g, player, a) for a in acts],
-                [(a.op, g.kind[a.card_index] if a.card_index >= 0 else -1, a.side_index < 0) for a in acts],
-            )
-        return forms
+            pairs = self._canon[player] = [
+                (
+                    a,
+                    _canonical(g, player, a),
+                    (a.op, g.kind[a.card_index] if a.card_index >= 0 else -1, a.side_index < 0),
+                )
+                for a in g.actions.values()
+            ]
+        return pairs
 
     def fail(self, rule: str, detail: str) -> NoReturn:
         where = f"match seed {self.seed}, hand {self.hand + 1}" + (f", {self.action}" if self.action else "")
@@ -241,7 +238,20 @@ def _check_legality(g: Game, state: State, player: int, legal: list[Action], at:
         at.fail("legality", "legal_actions() lists an action twice")
     at.action = f"at {g.player_names[player]}'s {state.decision.kind} decision"
     before = observe(now)
-    _check_refusals(state, listed, at.canonical_forms(player), at)
+    refusal = _judge(state)
+    worded: set[tuple[str, tuple[int, int, bool]]] = set()
+    for a, canon, form in at.canonical_pairs(player):  # the hot loop: every action of the game, each decision
+        why = refusal(a)
+        if why is not None:
+            if canon in listed:
+                at.fail("legality", f"legal_actions() lists {canon} but verify refuses {a}: {_refused(state, a, why)}")
+            if (why, form) not in worded:  # a code met first (checked once), a sentence's branches: code and form
+                worded.add((why, form))
+                if why not in REASON_CODES:
+                    at.fail("legality", f"{a} refused with {why!r}, not a reason code of the contract")
+                _check_worded(state, a, why, at)
+        elif canon not in listed:
+            at.fail("legality", f"verify accepts {a} but legal_actions() does not list it")
     refused = next((a for a in g.actions.values() if not state.can_apply(a)), None)
     if refused is not None:
         try:
@@ -253,39 +263,6 @@ def _check_legality(g: Game, state: State, player: int, legal: list[Action], at:
         diff = differences(before, observe(state))
         if diff:
             at.fail("legality", f"refusing {refused} changed the match: " + "; ".join(diff[:3]))
-
-
-def _check_refusals(state: State, listed: set[Action], forms: _Forms, at: _Where) -> None:
-    """Every action of the game is judged (the hot part: ~600 actions a decision): it is refused exactly when
-    its form in ``legal_actions()``'s words is not listed, and each kind of refusal met (its code, the action's
-    form) is a contract code that verify words. The judging and the comparison run in C (``map``, list
-    equality); where they disagree, :func:`_first_disagreement` names the first action that does."""
-    acts, canons, kinds = forms
-    whys = list(map(_judge(state), acts))
-    accepted = list(map(operator.is_, whys, repeat(None)))
-    if accepted != list(map(listed.__contains__, canons)):
-        _first_disagreement(state, listed, acts, canons, whys, at)
-    met = list(zip(whys, kinds))
-    first = dict(zip(met[::-1], acts[::-1]))  # the first action met of each (code, form)
-    for key in dict.fromkeys(met):  # in the order first met
-        why, a = key[0], first[key]
-        if why is not None:  # a code met first (checked once), a sentence's branches: code and form
-            if why not in REASON_CODES:
-                at.fail("legality", f"{a} refused with {why!r}, not a reason code of the contract")
-            _check_worded(state, a, why, at)
-
-
-def _first_disagreement(
-    state: State, listed: set[Action], acts: list[Action], canons: list[Action], whys: list[str | None], at: _Where
-) -> NoReturn:
-    """The first action whose refusal and ``legal_actions()`` disagree, named (its form listed and the action
-    refused, or accepted and not listed)."""
-    for a, canon, why in zip(acts, canons, whys):
-        if why is not None and canon in listed:
-            at.fail("legality", f"legal_actions() lists {canon} but verify refuses {a}: {_refused(state, a, why)}")
-        if why is None and canon not in listed:
-            at.fail("legality", f"verify accepts {a} but legal_actions() does not list it")
-    raise AssertionError("unreachable: the refusals and legal_actions() disagreed")
 
 
 def _judge(state: State) -> Callable[[Action], str | None]:
