@@ -83,6 +83,13 @@ class _Tables:
         self.not_distance_of = _getter(self.not_distance)  # a distance row's counts of those cards, in one call
         self.miles = tuple((c, g.miles[c]) for c in self.distance)
         self.limited = tuple((c, g.max_per_hand[c]) for c in self.distance if g.max_per_hand[c] < NO_LIMIT)
+        self.lines = sheet_lines(g.ruleset)  # the contract's ten and the ruleset's own lines, from the model
+        sc = g.ruleset.scoring
+        own = {line.line or name for name, line in sc.lines.items()}  # lines the ruleset pays its own way
+        # the per-mile milestones line and the per-safety safeties line, where the ruleset pays them so (None: not)
+        self.per_mile = sc.milestones_per_mile.value if g.scoring_enabled and "milestones" not in own else None
+        self.per_safety = sc.safety.value if g.scoring_enabled and "safeties" not in own else None
+        self.up_to_target = sc.milestones_up_to_target.value
 
 
 def _getter(cards: tuple[int, ...]) -> Callable[[Sequence[int]], tuple[int, ...]]:
@@ -466,68 +473,93 @@ def _check_decision(state: View, over: bool, out: list[str]) -> None:
 
 
 def _check_scores(
-    state: View, *, over: bool, dealt: bool, totals: bool, start: HandStart | None, out: list[str]
+    state: View, tb: _Tables, *, over: bool, dealt: bool, totals: bool, start: HandStart | None, out: list[str]
 ) -> None:
     """Score lines add up: each sheet has the ruleset's lines summing to its total, the finished hand's sheet and
     the match's winner agree with the score oracle, milestones and safeties lines match the piles, and the match
     totals are the sum of the hand sheets."""
-    g = state.game
-    S = g.sides
-    sheets = list(state.hand_sheets)
-    current = state.score_sheet()
-    lines_of_sheet = sheet_lines(g.ruleset)  # the contract's ten and the ruleset's own lines, from the model
+    sheets = state.hand_sheets
+    current = state.score
     for h, sheet in enumerate(sheets + [current] if over else [current]):
-        label = f"hand {h + 1}" if (over and h < len(sheets)) else "current sheet"
-        if len(sheet) != S:
-            out.append(f"{label}: {len(sheet)} score lines for {S} sides")
-            continue
-        for s, line in enumerate(sheet):
-            if tuple(line) != lines_of_sheet:
-                out.append(f"{label} side {g.side_names[s]}: score lines {tuple(line)}")
-                continue
-            if min(line.values()) < 0:  # the keys are the sheet's lines (checked above): never empty
-                out.append(f"{label} side {g.side_names[s]}: a negative score line")
-            total = sum(line.values()) - line["total"]  # the lines but the total ("total" is one of them)
-            if total != line["total"]:
-                out.append(f"{label} side {g.side_names[s]}: lines add up to {total}, total says {line['total']}")
+        _check_sheet(state, tb, f"hand {h + 1}" if (over and h < len(sheets)) else "current sheet", sheet, out)
     if over and sheets and sheets[-1] != current:
         out.append("the last hand's sheet differs from the score sheet of the finished hand")
-    if over and len(current) == S:
-        oracle = expected_sheet(state, start, dealt=dealt)  # None: a scenario's hand, no start snapshot
-        for s in range(S if oracle is not None else 0):
-            assert oracle is not None
-            for name in lines_of_sheet:
-                if current[s].get(name) != oracle[s][name]:
-                    out.append(
-                        f"side {g.side_names[s]}: {name} scored {current[s].get(name)}, the rulings give "
-                        f"{oracle[s][name]}"
-                    )
-        # a points match is judged by its totals: where they are not checked, only a rule that reads the
-        # hand itself (a tie-break, a match of fixed hands, a one-hand match) or that breaks a tie is judged
-        if totals or g.match_mode != "points" or g.match_tie_break != "draw":
-            w = expected_winner(state, oracle)
-            if state.winner != w:
-                out.append(f"winner {state.winner!r}, the match rules give {w!r}")
-    if g.scoring_enabled:
-        sc = g.ruleset.scoring
-        own = {line.line or name for name, line in sc.lines.items()}  # lines the ruleset pays its own way
-        for s in range(S):
-            counted = min(state.miles[s], state.target) if sc.milestones_up_to_target.value else state.miles[s]
-            if "milestones" not in own and current[s]["milestones"] != counted * sc.milestones_per_mile.value:
-                out.append(f"side {g.side_names[s]}: milestones {current[s]['milestones']} for {state.miles[s]} miles")
-            n_safe = len(state.safeties[s]) + len(state.coups[s])
-            if "safeties" not in own and current[s]["safeties"] != n_safe * sc.safety.value:
-                out.append(f"side {g.side_names[s]}: safeties line {current[s]['safeties']} for {n_safe} safeties")
+    if over and len(current) == state.game.sides:
+        _check_oracle(state, tb, dealt=dealt, totals=totals, start=start, out=out)
+    _check_pile_lines(state, tb, out)
     if totals:
-        for s in range(S):
-            total = sum(sheet[s]["total"] for sheet in sheets)
-            if state.match_totals[s] != total:
+        _check_totals(state, over, out)
+
+
+def _check_sheet(state: View, tb: _Tables, label: str, sheet: list[dict[str, int]], out: list[str]) -> None:
+    """One sheet: a line per side, each with the sheet's lines, none negative, summing to its total."""
+    g = state.game
+    if len(sheet) != g.sides:
+        out.append(f"{label}: {len(sheet)} score lines for {g.sides} sides")
+        return
+    for s, line in enumerate(sheet):
+        if tuple(line) != tb.lines:
+            out.append(f"{label} side {g.side_names[s]}: score lines {tuple(line)}")
+            continue
+        values = line.values()
+        if min(values) < 0:  # the keys are the sheet's lines (checked above): never empty
+            out.append(f"{label} side {g.side_names[s]}: a negative score line")
+        total = sum(values) - line["total"]  # the lines but the total ("total" is one of them)
+        if total != line["total"]:
+            out.append(f"{label} side {g.side_names[s]}: lines add up to {total}, total says {line['total']}")
+
+
+def _check_oracle(
+    state: View, tb: _Tables, *, dealt: bool, totals: bool, start: HandStart | None, out: list[str]
+) -> None:
+    """The finished hand's sheet as the score oracle gives it, and the match's winner as the match rules do."""
+    g = state.game
+    current = state.score
+    oracle = expected_sheet(state, start, dealt=dealt)  # None: a scenario's hand, no start snapshot
+    for s in range(g.sides if oracle is not None else 0):
+        assert oracle is not None
+        for name in tb.lines:
+            if current[s].get(name) != oracle[s][name]:
                 out.append(
-                    f"side {g.side_names[s]}: match total {state.match_totals[s]}, the hand sheets add up to {total}"
+                    f"side {g.side_names[s]}: {name} scored {current[s].get(name)}, the rulings give {oracle[s][name]}"
                 )
-        finished = state.hand_no + (1 if over else 0)
-        if len(sheets) != finished:
-            out.append(f"{len(sheets)} hand sheets after {finished} finished hands")
+    # a points match is judged by its totals: where they are not checked, only a rule that reads the
+    # hand itself (a tie-break, a match of fixed hands, a one-hand match) or that breaks a tie is judged
+    if totals or g.match_mode != "points" or g.match_tie_break != "draw":
+        w = expected_winner(state, oracle)
+        if state.winner != w:
+            out.append(f"winner {state.winner!r}, the match rules give {w!r}")
+
+
+def _check_pile_lines(state: View, tb: _Tables, out: list[str]) -> None:
+    """The milestones and safeties lines (where the ruleset pays them per mile and per safety) match the piles."""
+    if tb.per_mile is None and tb.per_safety is None:
+        return
+    g = state.game
+    current = state.score
+    for s in range(g.sides):
+        miles = state.miles[s]
+        counted = min(miles, state.target) if tb.up_to_target else miles
+        if tb.per_mile is not None and current[s]["milestones"] != counted * tb.per_mile:
+            out.append(f"side {g.side_names[s]}: milestones {current[s]['milestones']} for {miles} miles")
+        n_safe = len(state.safeties[s]) + len(state.coups[s])
+        if tb.per_safety is not None and current[s]["safeties"] != n_safe * tb.per_safety:
+            out.append(f"side {g.side_names[s]}: safeties line {current[s]['safeties']} for {n_safe} safeties")
+
+
+def _check_totals(state: View, over: bool, out: list[str]) -> None:
+    """The match totals are the sum of the hand sheets, one sheet a finished hand."""
+    g = state.game
+    sheets = state.hand_sheets
+    for s in range(g.sides):
+        total = sum(sheet[s]["total"] for sheet in sheets)
+        if state.match_totals[s] != total:
+            out.append(
+                f"side {g.side_names[s]}: match total {state.match_totals[s]}, the hand sheets add up to {total}"
+            )
+    finished = state.hand_no + (1 if over else 0)
+    if len(sheets) != finished:
+        out.append(f"{len(sheets)} hand sheets after {finished} finished hands")
 
 
 def check(state: State | View, *, dealt: bool = True, totals: bool = True, start: HandStart | None = None) -> list[str]:
@@ -552,5 +584,5 @@ def check(state: State | View, *, dealt: bool = True, totals: bool = True, start
     _check_stacking(state, tb, out)
     _check_caches(state, out)
     _check_decision(state, over, out)
-    _check_scores(state, over=over, dealt=dealt, totals=totals, start=start, out=out)
+    _check_scores(state, tb, over=over, dealt=dealt, totals=totals, start=start, out=out)
     return out

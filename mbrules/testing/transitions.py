@@ -37,7 +37,7 @@ from mbrules.vocab import (
 from .checker import check, stacked_in_force
 from .oracle import position_start
 from .oracle import HandStart
-from .view import Before, View, _view
+from .view import View, _view
 
 if TYPE_CHECKING:
     from mbrules.engine import Game, State
@@ -601,6 +601,10 @@ class Checker(Observer):
     The first action it sees records the violations already present in the starting position
     (``positions``) and the hand's :func:`position_start` for the score oracle; each later
     violation lands in ``problems`` with the action that caused it.
+
+    One copy of the state (a :class:`View`) an action: the copy taken after an action, which both checks
+    read, is the next action's "before" while the state is still as it was then (the same state, hand and
+    history length; a deal in between starts a new copy).
     """
 
     def __init__(self, *, dealt: bool = False, totals: bool = False) -> None:
@@ -610,20 +614,29 @@ class Checker(Observer):
         self._baseline: set[str] | None = None
         self._start: HandStart | None = None
         self._before: View | None = None
+        self._after: View | None = None  # the copy taken after the last action, until the state moves on
+
+    def hand_start(self, state: State) -> None:
+        self._after = None  # dealt: the state is not the last action's any more
 
     def before_action(self, state: State, player: int, action: Action) -> None:
+        now = self._after
+        if now is None or now.state is not state or now.hand_no != state.hand_no:
+            now = View(state)
+        elif len(now.history) != len(state.history):
+            now = View(state)
         if self._baseline is None:
-            start = check(state, dealt=self.dealt, totals=self.totals)
+            start = check(now, dealt=self.dealt, totals=self.totals)
             self._baseline = set(start)
-            self._start = position_start(state)
+            self._start = position_start(now)
             self.positions.extend(f"starting position: {b}" for b in start)
-        self._before = Before(state)
+        self._before, self._after = now, None
 
     def after_action(self, state: State, player: int, action: Action) -> None:
         prior = self._before
         baseline = self._baseline
         assert prior is not None and baseline is not None  # before_action ran first (the engine calls both)
-        after = View(state)  # one copy of the state after the action, read by both checks
+        after = self._after = View(state)  # one copy of the state after the action, read by both checks
         bad = check_transition(prior, action, after, player)
         bad += [b for b in check(after, dealt=self.dealt, totals=self.totals, start=self._start) if b not in baseline]
         if bad:

@@ -341,3 +341,58 @@ def test_the_checker_accepts_a_sound_hand_of_stacked_hazards_or_a_mulligan_after
     checker = Checker(dealt=True)
     play_match(load_game(ruleset, players, options), seed, ["random"], max_hands=1, observers=[checker])
     assert checker.problems == []
+
+
+def test_the_checker_copies_the_state_once_an_action_and_finds_what_fresh_copies_find(monkeypatch):
+    """Checker keeps the copy taken after an action as the next action's before (one snapshot an action; it took
+    two): over a hand it reports what a checker taking a fresh copy before each action reports, on the sound
+    engine (nothing) and with a milestones line off by 50 (an engine mutant: the same problems at the same
+    actions)."""
+    from mbrules.engine import scoring
+    from mbrules.testing import Checker
+
+    snaps = 0
+    real_snapshot = State.snapshot
+
+    def counted(self):
+        nonlocal snaps
+        snaps += 1
+        return real_snapshot(self)
+
+    class FreshCopies(Checker):
+        def before_action(self, state, player, action):
+            self._after = None  # never kept: a new copy before each action
+            super().before_action(state, player, action)
+
+    def play(checker_cls) -> tuple[list[str], int, int]:
+        nonlocal snaps
+        st = load_game("kids-115", 2).new_match(0)
+        ck = checker_cls(dealt=True, totals=True)
+        st.add_observer(ck)
+        rng = random.Random(0)
+        snaps = actions = 0
+        while not st.hand_over:
+            st.apply(rng.choice(st.legal_actions()))
+            actions += 1
+        return ck.problems, snaps, actions
+
+    monkeypatch.setattr(State, "snapshot", counted)
+    kept, kept_snaps, n = play(Checker)
+    fresh, fresh_snaps, n2 = play(FreshCopies)
+    assert kept == fresh == [] and n == n2 > 100
+    assert kept_snaps == n + 1 and fresh_snaps == 2 * n
+    real_pay = scoring.pay_lines
+    milestones = load_game("kids-115", 2).score_line_names.index("milestones")
+
+    def off_by_50(st, done):
+        rows = real_pay(st, done)
+        for row in rows:
+            if row[milestones]:
+                row[milestones] += 50
+                row[-1] += 50
+        return rows
+
+    monkeypatch.setattr(scoring, "pay_lines", off_by_50)
+    kept, _, _ = play(Checker)
+    fresh, _, _ = play(FreshCopies)
+    assert kept == fresh and any("milestones" in p for p in kept)
