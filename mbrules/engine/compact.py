@@ -15,7 +15,6 @@ Like the rest of ``mbrules.engine``, the ``_`` fields are read here and nowhere 
 
 from __future__ import annotations
 
-import operator
 import struct
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -29,7 +28,6 @@ if TYPE_CHECKING:
 __all__ = ["ObservationWriter", "draw_due", "draw_pile_counts", "draw_pile_size", "stack_next_draw", "state_vector"]
 
 _POPCOUNT = int.bit_count
-_SUB = operator.sub
 
 
 class ObservationWriter:
@@ -214,7 +212,7 @@ class ObservationWriter:
             v[i + n + discard[-1]] = 1.0
         i += 2 * n
         # unseen: the deck less the cards face up and the seat's own hand, never below 0
-        unseen = list(map(_SUB, self.counts, st._face_up))
+        unseen = [a - b for a, b in zip(self.counts, st._face_up)]
         for c in st._hands[player]:
             unseen[c] -= 1
         if min(unseen) < 0:
