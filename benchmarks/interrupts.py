@@ -21,32 +21,13 @@ import sys
 import time
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from procs import alive, children, rss_kb  # noqa: E402  (the /proc readers the tests use: one place)
+
 MBRULES = str(Path(sys.executable).with_name("mbrules"))
 SIM = [MBRULES, "simulate", "--games", "1000000", "--workers", "2", "--bot", "random", "--players", "2", "--json"]
-
-
-def children(pid: int) -> list[int]:
-    out: list[int] = []
-    for t in os.listdir(f"/proc/{pid}/task"):
-        try:
-            out += [int(x) for x in Path(f"/proc/{pid}/task/{t}/children").read_text().split()]
-        except OSError:
-            pass
-    return out
-
-
-def alive(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
-    except (OSError, IndexError):
-        return False
-
-
-def rss_kb(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return -1
 
 
 def start(args):

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import web_extra  # noqa: F401  (first: skips this module without the extra 'web')
 
-import httpx
 import pytest
 
-from web_helpers import SeatClient, Server, module_server, path
+from web_helpers import SeatClient, Server, client, module_server, path
 
 SEATS = ["person", "heuristic", "heuristic", "person"]
 DEEP = "[" * 3000 + "]" * 3000  # 6,000 bytes: under the 16 KiB bound, past the parser's recursion limit
@@ -52,7 +51,7 @@ def test_a_deeply_nested_request_body_is_refused_400(server):
 def test_json_true_is_no_number_when_a_table_is_opened(server):
     """``true`` for the players, the seed or the bots' pause is refused (Python's bool is an int; JSON's is not)."""
     base = {"ruleset": "winning-moves", "options": [], "players": 4, "seats": SEATS, "pace": 0}
-    with httpx.Client(base_url=server.url, timeout=30, transport=httpx.HTTPTransport(local_address="127.0.0.7")) as h:
+    with client(server.url, "127.0.0.7") as h:
         for change, words in (
             ({"seed": True}, "a seed is a whole number from 0"),
             ({"pace": True}, "the bots' pause is a number of seconds"),
@@ -88,7 +87,7 @@ def _posing_as_many(server: Server, most: int) -> list[int]:
     """Requests from 127.0.0.1, each claiming another client address in ``X-Forwarded-For``, until the
     first 429 (at most ``most``); their status codes."""
     codes: list[int] = []
-    with httpx.Client(base_url=server.url, timeout=30) as c:
+    with client(server.url) as c:
         while len(codes) < most and 429 not in codes:
             i = len(codes)
             codes.append(c.get("/play/x/y", headers={"X-Forwarded-For": f"10.9.{i // 250}.{i % 250 + 1}"}).status_code)

@@ -14,7 +14,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from mbrules.ruleset.listing import bundled_ids
 
-from web_helpers import SeatClient, allowed_observations, check_nothing_leaked, module_server, my_move, path
+from web_helpers import SeatClient, allowed_observations, check_nothing_leaked, client, module_server, my_move, path
 
 SEATS = ["person", "heuristic", "person", "heuristic"]
 
@@ -299,12 +299,11 @@ def test_a_burst_of_requests_from_one_address_is_answered_429_and_others_are_ser
     """HTTP requests are bounded per client as socket messages are: past HTTP_BURST at once (refilled at
     HTTP_RATE a second) an address gets 429 with Retry-After and nothing else runs; another address,
     /health, and the table are untouched; after the wait the address is served again."""
-    import httpx
 
     from mbrules.web.app import HTTP_BURST, HTTP_RATE
 
     before = snapshot(server, table)
-    attacker = httpx.Client(base_url=server.url, timeout=30, transport=httpx.HTTPTransport(local_address="127.0.0.2"))
+    attacker = client(server.url, "127.0.0.2")
     try:
         t0 = time.monotonic()
         codes = []
@@ -354,12 +353,11 @@ def test_a_burst_of_requests_from_one_address_is_answered_429_and_others_are_ser
 def test_tables_opened_past_the_bound_from_one_address_are_refused_429(server):
     """A client may open OPEN_BURST tables at once (then one every 1/OPEN_RATE s): the next is answered 429
     with the wait, and no table is made for it."""
-    import httpx
 
     from mbrules.web.app import OPEN_BURST
 
     body = {"ruleset": "winning-moves", "players": 2, "seats": ["person", "random"], "pace": 0}
-    host = httpx.Client(base_url=server.url, timeout=30, transport=httpx.HTTPTransport(local_address="127.0.0.3"))
+    host = client(server.url, "127.0.0.3")
     try:
         codes = [host.post("/api/tables", json=body).status_code for _ in range(OPEN_BURST + 5)]
         assert codes[:OPEN_BURST] == [201] * OPEN_BURST

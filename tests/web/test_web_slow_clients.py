@@ -11,12 +11,11 @@ import socket
 import time
 from urllib.parse import urlsplit
 
-import httpx
 import pytest
 
 from mbrules.web.connections import HEADER_TIMEOUT, PER_ADDRESS
 from mbrules.web.guard import BODY_TIMEOUT
-from web_helpers import Server
+from web_helpers import Server, client
 
 FLOOD = 1_100
 LIMIT = 1_024  # the server's RLIMIT_NOFILE, as on most systems
@@ -71,11 +70,9 @@ def test_connections_that_never_finish_their_headers_do_not_stop_the_server(tmp_
             s = _open(where, "127.0.0.3", b"GET / HTTP/1.1\r\nhost: x\r\n")
             if s is not None:
                 held.append(s)
-        with httpx.Client(base_url=server.url, timeout=5) as c:
+        with client(server.url, timeout=5) as c:
             assert c.get("/health").text == "ok\n"
-        with httpx.Client(
-            base_url=server.url, timeout=5, transport=httpx.HTTPTransport(local_address="127.0.0.4")
-        ) as c:
+        with client(server.url, "127.0.0.4", timeout=5) as c:
             assert c.get("/api/catalog").status_code == 200  # another address is served
         refused = [s for s in held if _answer(s, 0.05).startswith(b"HTTP/1.1 503")]
         assert len(held) == FLOOD and len(refused) == FLOOD - PER_ADDRESS
