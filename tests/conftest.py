@@ -130,9 +130,13 @@ def pytest_collection_modifyitems(config, items):
 # (setup, call and teardown: a module fixture's cost lands on the first test that uses it), the CPU seconds of
 # the child processes it waited for, and its node id, tab-separated. Wall time means little on a shared
 # machine; CPU time is what `make test` costs two cores. benchmarks/test_cpu.py sums the lines per file.
+# `MBRULES_TEST_WALL=FILE` appends the wall-clock side: the xdist worker, the test's start and end (seconds
+# since the epoch), its CPU seconds (own and waited-for children) and its node id: a test whose wall time
+# far exceeds its CPU leaves a core idle under `make test`'s two workers.
 _CPU_LOG = os.environ.get("MBRULES_TEST_CPU")
+_WALL_LOG = os.environ.get("MBRULES_TEST_WALL")
 
-if _CPU_LOG:
+if _CPU_LOG or _WALL_LOG:
     import resource
     import time
 
@@ -140,9 +144,15 @@ if _CPU_LOG:
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(item, nextitem):
-        own, kids = time.process_time(), resource.getrusage(resource.RUSAGE_CHILDREN)
+        start, own, kids = time.time(), time.process_time(), resource.getrusage(resource.RUSAGE_CHILDREN)
         yield
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         child = after.ru_utime + after.ru_stime - kids.ru_utime - kids.ru_stime
-        with open(_CPU_LOG, "a", encoding="utf-8") as log:
-            log.write(f"{time.process_time() - own:.4f}\t{child:.4f}\t{item.nodeid}\n")
+        own = time.process_time() - own
+        if _CPU_LOG:
+            with open(_CPU_LOG, "a", encoding="utf-8") as log:
+                log.write(f"{own:.4f}\t{child:.4f}\t{item.nodeid}\n")
+        if _WALL_LOG:
+            worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+            with open(_WALL_LOG, "a", encoding="utf-8") as log:
+                log.write(f"{worker}\t{start:.3f}\t{time.time():.3f}\t{own + max(child, 0):.4f}\t{item.nodeid}\n")
