@@ -38,8 +38,9 @@ DEFAULT_DIR = PACKAGE.parent / "build" / "compiled"  # what `make compiled` writ
 PACKAGED_DIR = PACKAGE / "_native"  # the build a compiled wheel carries (docs/performance.md)
 MANIFEST = "manifest.json"
 # what is compiled: the engine's rooms and the modules its hot loop calls, the vocabulary, the
-# observation and its encoder, and the heuristic bot (the expert's play-outs); notation (Action, an int
-# subclass), the named tuples and the classes marked mypyc_attr(native_class=False) stay Python classes
+# observation and its encoder, the heuristic bot (the expert's play-outs), the random bot and the seats'
+# match loop; notation (Action, an int subclass), the named tuples, the seats' kinds (mbrules/seat_kinds.py)
+# and the classes marked mypyc_attr(native_class=False) stay Python classes
 MODULES = (
     "mbrules/vocab.py",
     "mbrules/engine/phases.py",
@@ -55,10 +56,19 @@ MODULES = (
     "mbrules/engine/compact.py",
     "mbrules/engine/observation.py",
     "mbrules/bots/heuristic.py",
+    "mbrules/bots/random_bot.py",
+    "mbrules/seats.py",
 )
 # the sources whose bytes a build depends on: every module of the packages compiled (a compiled module
 # reads the types of the modules it imports) and the Python it was built for
-WATCHED = ("mbrules/vocab.py", "mbrules/engine/*.py", "mbrules/bots/heuristic.py")
+WATCHED = (
+    "mbrules/vocab.py",
+    "mbrules/engine/*.py",
+    "mbrules/bots/heuristic.py",
+    "mbrules/bots/random_bot.py",
+    "mbrules/seats.py",
+    "mbrules/seat_kinds.py",
+)
 
 _active: dict[str, str] = {}
 

@@ -24,9 +24,11 @@ Determinism: the loop adds no randomness; the same state, seats and seeds give t
 
 from __future__ import annotations
 
-from typing import Callable, Protocol, Sequence, runtime_checkable
+from typing import Callable, Sequence
 
-from .engine import Action, Observation, State
+from .engine import Action, State
+from .engine.fields import mypyc_attr
+from .seat_kinds import BotSeat, Chooser, LaterSeat, Seat
 from .vocab import DRAW
 
 Applier = Callable[[int, Action], object]  # apply(player, action): the caller's way to take an action
@@ -40,65 +42,12 @@ HAND_OVER = "hand-over"  # the hand (or the match) is over: nobody decides
 MAX_STEPS = 100_000  # actions advance takes at most (a hand is a few hundred: the engine bounds it)
 
 
-@runtime_checkable
-class Seat(Protocol):
-    """Decides for one seat: an action among ``legal``, or None when the decision comes later.
-
-    Optional attributes the loop reads once, when it is built: ``observes`` (default True; False:
-    the seat is passed None instead of an observation, which then is not built) and ``asks_lone``
-    (default False: see the module's text).
-    """
-
-    def decide(self, observation: Observation | None, legal: list[Action]) -> Action | None: ...
-
-
-class Chooser(Protocol):
-    """What :class:`BotSeat` seats: a bot (:class:`mbrules.bots.Bot`, which this layer cannot import)."""
-
-    def choose(self, observation: Observation | None, legal_actions: list[Action]) -> Action: ...
-
-
-class BotSeat:
-    """A bot (anything with ``choose(observation, legal)``, :class:`mbrules.bots.Bot`) as a seat.
-
-    ``decide`` is the bot's own ``choose`` (no call in between: the loop of many matches pays
-    nothing for the seat). ``asks_lone`` asks the bot even its forced moves but the draw (the
-    terminal game and the browser tables do, keeping their bots' streams as they were).
-    """
-
-    def __init__(self, bot: Chooser, *, asks_lone: bool = False):
-        self.bot = bot
-        self.kind = getattr(bot, "name", type(bot).__name__)
-        self.observes = getattr(bot, "observes", True)
-        self.asks_lone = asks_lone
-        self.decide: Callable[[Observation | None, list[Action]], Action | None] = bot.choose
-
-
-class LaterSeat:
-    """A seat whose action comes from outside: a person (a key, a click) or an agent (``env.step``).
-
-    ``decide`` answers the action :meth:`offer` left, once, else None ("later"). Whoever offers
-    checks the action first (``State.verify``); the loop takes it as given.
-    """
-
-    observes = False  # the caller shows the seat its observation; the loop need not build one
-    asks_lone = True  # a person sees a forced move (the draw aside)
-
-    def __init__(self) -> None:
-        self.pending: Action | None = None
-
-    def offer(self, action: Action) -> None:
-        self.pending = action
-
-    def decide(self, observation: Observation | None, legal: list[Action]) -> Action | None:
-        a, self.pending = self.pending, None
-        return a
-
-
+@mypyc_attr(native_class=False)  # compiled (mbrules._compiled): mypyc makes no native class of a builtin exception
 class HandTooLong(RuntimeError):
     """A hand went on past :data:`MAX_STEPS` actions (never in a valid match: the engine bounds a hand)."""
 
 
+@mypyc_attr(native_class=False)
 class SeatLater(RuntimeError):
     """:meth:`SeatLoop.play` met a seat that answers later: only seats that always answer can be played blocking."""
 
@@ -204,6 +153,12 @@ class SeatLoop:
     def next_hand(self) -> None:
         self.state.next_hand()
 
+    def _applied(self, st: State, a: Action) -> list[Action]:
+        """:meth:`play`'s step through the caller's applier: ``a`` for whoever decides; the legal actions then."""
+        assert self._apply is not None  # play() calls it only then
+        self._apply(st.current_player, a)
+        return st.legal_actions()
+
     # -- blocking ----------------------------------------------------------------------------------
     def play(self) -> State:
         """Play to the end of the match (or ``max_hands``) through seats that always answer; the final state.
@@ -212,37 +167,28 @@ class SeatLoop:
         bots is the hot path of simulate, compare and sweep.
         """
         st = self.state
-        legal = st.legal_actions
-        applier = self._apply
-        take: Callable[[Action], list[Action]]
-        if applier is None:
-            take = st.step_next  # step, the lone draw after it, and the legal actions then
-        else:
-
-            def take(a: Action) -> list[Action]:
-                applier(st.current_player, a)
-                return legal()
-
+        direct = self._apply is None  # st.step_next: step, the lone draw after it, and the legal actions then
         decide, observes, asks = self._decide, self._observes, self._asks
         nobody_asks = not any(asks)
         stop = self.should_stop
         while True:
-            acts = legal()
+            acts = st.legal_actions()
             while True:  # the engine bounds a hand (its cards run out): no count on the hot path
                 n = len(acts)
                 if n == 1 and (nobody_asks or acts[0].op == DRAW or not asks[st.current_player]):
-                    acts = take(acts[0])
+                    a = acts[0]
                 elif n:
                     if stop is not None and stop():
                         raise self.stopped
                     p = st.current_player
-                    a = decide[p](st.observation(p) if observes[p] else None, acts)
-                    if a is None:
+                    chosen = decide[p](st.observation(p) if observes[p] else None, acts)
+                    if chosen is None:
                         self.waiting = p
                         raise SeatLater(f"seat {st.game.player_names[p]} answered later in a blocking play")
-                    acts = take(a)
+                    a = chosen
                 else:
                     break  # the hand is over
+                acts = st.step_next(a) if direct else self._applied(st, a)
             if self.hand_finished():
                 return st
             st.next_hand()

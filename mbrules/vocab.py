@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Self
+from typing import Final, Self
 
 
 class _Coded(StrEnum):
@@ -183,11 +183,42 @@ class Reason(StrEnum):
     HAS_KARMA = "has-karma"  # a karma card (False Virtue) played by a side that still has its karma
 
 
-# The int codes of the engine's tables (Game.kind, Game.pile, Action.op), as plain ints.
-DISTANCE, HAZARD, REMEDY, SAFETY, KARMA = (k.code for k in CardKind)
-BATTLE, SPEED = (p.code for p in Pile)
-BOTH_PILES = 2  # Game.pile of a combination remedy: it fixes hazards of the battle and the speed pile
-DRAW, PLAY, DISCARD, COUP_FOURRE, DECLINE, EXTEND, STOP, FAST_PLAY, MULLIGAN = (o.code for o in Op)
+# The int codes of the engine's tables (Game.kind, Game.pile, Action.op), as plain ints: each member's
+# ``code`` (its position), written as a literal Final so that a compiled module holds it as a constant (mypyc
+# looks a name that is not one up in its module's dict at every use: the hot loop's every comparison);
+# _check_codes holds them to the enums at import
+DISTANCE: Final = 0
+HAZARD: Final = 1
+REMEDY: Final = 2
+SAFETY: Final = 3
+KARMA: Final = 4
+BATTLE: Final = 0
+SPEED: Final = 1
+BOTH_PILES: Final = 2  # Game.pile of a combination remedy: it fixes hazards of the battle and the speed pile
+DRAW: Final = 0
+PLAY: Final = 1
+DISCARD: Final = 2
+COUP_FOURRE: Final = 3
+DECLINE: Final = 4
+EXTEND: Final = 5
+STOP: Final = 6
+FAST_PLAY: Final = 7
+MULLIGAN: Final = 8
+
+
+def _check_codes() -> None:
+    """The literal codes above are the enums' own (a member added or moved must move them too)."""
+    written = (
+        (DISTANCE, HAZARD, REMEDY, SAFETY, KARMA),
+        (BATTLE, SPEED),
+        (DRAW, PLAY, DISCARD, COUP_FOURRE, DECLINE, EXTEND, STOP, FAST_PLAY, MULLIGAN),
+    )
+    for enum, codes in zip((CardKind, Pile, Op), written):
+        if tuple(m.code for m in enum) != codes:
+            raise RuntimeError(f"mbrules.vocab: the codes of {enum.__name__} are not the ones written out")
+
+
+_check_codes()
 
 KIND_NAMES: tuple[str, ...] = tuple(k.value for k in CardKind)  # by code
 PILE_NAMES: tuple[str, ...] = tuple(p.value for p in Pile)  # by code
@@ -195,8 +226,8 @@ OP_WORDS: tuple[str, ...] = tuple(o.value for o in Op)  # by code
 SCORE_LINES: tuple[str, ...] = tuple(s.value for s in ScoreLine)
 REASON_CODES: tuple[str, ...] = tuple(r.value for r in Reason)
 SIDE_NAMES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # side i is SIDE_NAMES[i] (contract: Players and sides)
-OWN = -1  # Action.side_index of 'play CARD' with no side named: one's own, or the only opposing side
-NO_LIMIT = 1 << 30  # the speed limit of a side with none in force (Observation's SideView.limit)
+OWN: Final = -1  # Action.side_index of 'play CARD' with no side named: one's own, or the only opposing side
+NO_LIMIT: Final = 1073741824  # 1 << 30, written out (a literal Final: a compiled constant); the speed limit of a side with none in force (Observation's SideView.limit)
 
 __all__ = [
     "BATTLE",

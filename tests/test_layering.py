@@ -36,6 +36,7 @@ LAYERS: dict[str, int] = {
     "mbrules.engine": 1,
     "mbrules": 1,
     "mbrules.seats": 1,
+    "mbrules.seat_kinds": 1,  # the seats the match loop (mbrules.seats) asks, a module the compiled build leaves Python
     "mbrules.scenario": 2,
     "mbrules.bots": 2,
     "mbrules.narrate": 2,

@@ -167,3 +167,28 @@ def test_the_engine_uses_the_vocab_names_and_gives_them_no_second_name():
     import mbrules.engine.actions as actions
 
     assert not [n for n in vars(actions) if n.isupper()], "actions.py binds vocab names again"
+
+
+def test_the_int_codes_written_out_are_the_enums_positions():
+    """The engine's int codes are written as literal Finals (a compiled module holds them as constants): each
+    must stay the position of its member in CardKind, Pile and Op, which Game's tables and Action.op use."""
+    assert tuple(k.code for k in vocab.CardKind) == (
+        vocab.DISTANCE,
+        vocab.HAZARD,
+        vocab.REMEDY,
+        vocab.SAFETY,
+        vocab.KARMA,
+    )
+    assert tuple(p.code for p in vocab.Pile) == (vocab.BATTLE, vocab.SPEED)
+    assert [o.code for o in vocab.Op] == [
+        vocab.DRAW,
+        vocab.PLAY,
+        vocab.DISCARD,
+        vocab.COUP_FOURRE,
+        vocab.DECLINE,
+        vocab.EXTEND,
+        vocab.STOP,
+        vocab.FAST_PLAY,
+        vocab.MULLIGAN,
+    ]
+    assert vocab.NO_LIMIT == 1 << 30

@@ -5,10 +5,12 @@ from __future__ import annotations
 import random
 
 from ..engine import Action, Game, Observation
+from ..engine.fields import mypyc_attr
 from .base import register
 
 
 @register("random", "uniform over the legal actions", ladder=0, hints=0)
+@mypyc_attr(native_class=False)  # compiled (mbrules._compiled): register names it, tests patch its choose
 class RandomBot:
     __slots__ = ("game", "player", "rng", "_random")
     observes = False  # uniform whatever the table shows: the driver passes no observation

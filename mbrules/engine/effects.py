@@ -151,9 +151,9 @@ class Effects(StateFields):
         self._forget_distance(s)  # its distance checks read the miles
         return m >= self._target
 
-    def _discard_card(self, p: int, a: Action) -> None:
-        """``p`` discards (checked by :meth:`_verify_discard`); the turn passes (WM §5)."""
-        c = a.card_index
+    def _discard_card(self, p: int, a: Action, c: int) -> None:
+        """``p`` discards card ``c`` (action ``a``, checked by :meth:`_verify_discard`); the turn passes (WM §5).
+        The caller has read ``a.card_index`` already (an attribute of an int subclass: a lookup each time)."""
         self._history.append((p, a))
         self._hands[p].remove(c)
         self._discard.append(c)

@@ -444,6 +444,8 @@ class Legality(StateFields):
             ps = g.side_of[p]
             hazard_rows, own, da, bit = g.turn_tables
             can = self._can[ps]  # _play_reason's answers, remembered until the side changes
+            hit = self._hit
+            foes = self._foes[ps]
             acts = []
             discards: list[Action] = []
             seen = 0  # the cards met so far, as a mask: each distinct card once, in hand order
@@ -458,8 +460,8 @@ class Legality(StateFields):
                     # the sides ps may attack (Game.hazard_sides), less (ruleset 'karma') those it is shunned by. The
                     # memo of a side hit holds what its own piles say, whoever attacks: _play_reason's karma check
                     # passes for every side listed here
-                    for ts in self._foes[ps]:
-                        memo = self._hit[ts]
+                    for ts in foes:
+                        memo = hit[ts]
                         why = memo[c]
                         if why is UNJUDGED:
                             why = memo[c] = self._play_reason(ps, c, ts)  # a hazard's checks read only the side hit

@@ -523,7 +523,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
                 c = action.card_index
                 # Game.discard_free: holding the card is _verify_discard's one check (the common case, asked here)
                 if (c in self._hands[p]) if self.game.discard_free else self._verify_discard(p, c) is None:
-                    self._discard_card(p, action)
+                    self._discard_card(p, action, c)
                     return True
             elif op == PLAY:
                 ts = action.side_index
@@ -720,7 +720,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
                 ts = self._target_side(p, a)
             self._play(p, a.card_index, ts)
         elif op == DISCARD:
-            self._discard_card(p, a)
+            self._discard_card(p, a, a.card_index)
         elif op == COUP_FOURRE:
             self._coup_fourre(a, p if player is None else player)
         elif op == FAST_PLAY:
