@@ -59,7 +59,8 @@ def _counts(game: Game, state: View) -> list[int]:
     return counts
 
 
-_TABLES: dict[int, _Tables] = {}
+_TABLES: dict[int, _Tables] = {}  # by game: each holds its game, so the memo is bounded (a soak checks thousands)
+_TABLES_MAX = 64
 
 
 class _Tables:
@@ -103,6 +104,8 @@ def _getter(cards: tuple[int, ...]) -> Callable[[Sequence[int]], tuple[int, ...]
 def _tables(game: Game) -> _Tables:
     hit = _TABLES.get(id(game))
     if hit is None or hit.game is not game:
+        if len(_TABLES) >= _TABLES_MAX:
+            _TABLES.clear()
         hit = _TABLES[id(game)] = _Tables(game)
     return hit
 

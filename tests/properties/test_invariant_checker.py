@@ -396,3 +396,16 @@ def test_the_checker_copies_the_state_once_an_action_and_finds_what_fresh_copies
     kept, _, _ = play(Checker)
     fresh, _, _ = play(FreshCopies)
     assert kept == fresh and any("milestones" in p for p in kept)
+
+
+def test_the_checkers_tables_of_each_game_are_a_bounded_memo():
+    """check() keeps a few tables a game it checks (the score lines, the distance cards); each entry holds its
+    game alive, so a soak checking thousands of games must not keep them all: the memo stays bounded and a
+    game checked again after the others still gets its own tables."""
+    from mbrules.testing import checker
+
+    games = [load_game("kids-115", 2) for _ in range(checker._TABLES_MAX + 10)]
+    for g in games:
+        assert check(g.new_match(1)) == []
+    assert 0 < len(checker._TABLES) <= checker._TABLES_MAX
+    assert checker._tables(games[0]).game is games[0]
