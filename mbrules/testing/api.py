@@ -38,7 +38,7 @@ from mbrules.vocab import HAZARD, PLAY, REASON_CODES, DecisionKind
 from .checker import check
 from .compare import differences, observe
 from .transitions import check_transition
-from .view import Before, View
+from .view import KeptView, View
 
 __all__ = ["api_test"]
 
@@ -138,7 +138,7 @@ def _one_match(game: Game, seed: int, max_actions: int, legality_every: int, at:
             "determinism",
             "two matches dealt from the same seed differ: " + "; ".join(differences(observe(state), observe(twin))[:3]),
         )
-    watch = _Watch(at, reuse=_queries_change_nothing(state))
+    watch = _Watch(at)
     state.add_observer(watch)  # the hand has not begun: the watcher checks its deal now
     rng = random.Random(seed)
     decisions = 0
@@ -178,57 +178,41 @@ def _one_match(game: Game, seed: int, max_actions: int, legality_every: int, at:
         )
 
 
-def _queries_change_nothing(state: State) -> bool:
-    """Whether ``state``'s queries (``legal_actions``, ``verify``, ``observation``, ``snapshot``, ``clone``, ...)
-    are known to leave it as it was: the engine's own State's are; a custom State's may do anything."""
-    return type(state) is State
-
-
 class _Watch(Observer):
     """Checks every accepted action where it lands: the transition, then the invariants (at a hand's
-    end, before the next deal, the score oracle's sheet and the winner among them).
+    end, before the next deal, the score oracle's sheet and the winner among them). Its copies of the
+    state: :class:`KeptView` (the copy taken after an action is the next one's ``before`` and what the
+    checks between read, where the state's queries change nothing)."""
 
-    ``reuse`` (the engine's own State, whose queries change nothing): the copy taken after an action (or
-    after the deal) stays the state's until its next action, so it is the next action's ``before`` and
-    what the checks between read (:meth:`current`), instead of a new snapshot each time. A custom State
-    (its queries may do anything) gets a new copy each time, as ever."""
-
-    def __init__(self, at: _Where, *, reuse: bool) -> None:
+    def __init__(self, at: _Where) -> None:
         self.at = at
         self.before: View | None = None
         self.actions_in_hand = 0
-        self.reuse = reuse
-        self.view: View | None = None  # the state as it is now (reuse only), None once it may have changed
+        self.kept = KeptView()
 
     def current(self, state: State) -> View:
         """A copy of ``state`` as it is now: the one kept since its last change, else a new one."""
-        v = self.view
-        if v is None or v.state is not state:
-            v = View(state)
-            self.view = v if self.reuse else None
-        return v
+        return self.kept.current(state)
 
     def hand_start(self, state: State) -> None:
         self.at.hand, self.actions_in_hand = state.hand_no, 0
-        self.view = None  # dealt: a new copy
+        self.kept.forget()  # dealt: a new copy
         bad = check(self.current(state))
         if bad:
             self.at.fail("invariants", "right after the deal: " + "; ".join(bad[:3]))
 
     def before_action(self, state: State, player: int, action: Action) -> None:
-        self.before = self.current(state) if self.reuse else Before(state)
-        self.view = None  # the action changes the state
+        self.before = self.kept.before(state)
 
     def after_action(self, state: State, player: int, action: Action) -> None:
         assert self.before is not None  # before_action ran first (the engine calls both)
-        after = View(state)  # one copy of the state after the action, read by both checks
+        after = self.kept.after(state)  # one copy of the state after the action, read by both checks
         bad = check_transition(self.before, action, after, player)
         if bad:
             self.at.fail("transition", "; ".join(bad[:3]))
         bad = check(after)
         if bad:
             self.at.fail("invariants", "; ".join(bad[:3]))
-        self.view = after if self.reuse else None
 
 
 def _check_legality(g: Game, state: State, player: int, legal: list[Action], at: _Where, now: View) -> None:

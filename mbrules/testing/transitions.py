@@ -37,7 +37,7 @@ from mbrules.vocab import (
 from .checker import check, stacked_in_force
 from .oracle import position_start
 from .oracle import HandStart
-from .view import View, _view
+from .view import KeptView, View, _view
 
 if TYPE_CHECKING:
     from mbrules.engine import Game, State
@@ -603,8 +603,8 @@ class Checker(Observer):
     violation lands in ``problems`` with the action that caused it.
 
     One copy of the state (a :class:`View`) an action: the copy taken after an action, which both checks
-    read, is the next action's "before" while the state is still as it was then (the same state, hand and
-    history length; a deal in between starts a new copy).
+    read, is the next action's "before" (:class:`KeptView`: the engine's own State; a deal in between starts
+    a new copy).
     """
 
     def __init__(self, *, dealt: bool = False, totals: bool = False) -> None:
@@ -614,29 +614,25 @@ class Checker(Observer):
         self._baseline: set[str] | None = None
         self._start: HandStart | None = None
         self._before: View | None = None
-        self._after: View | None = None  # the copy taken after the last action, until the state moves on
+        self._kept = KeptView()
 
     def hand_start(self, state: State) -> None:
-        self._after = None  # dealt: the state is not the last action's any more
+        self._kept.forget()  # dealt: the state is not the last action's any more
 
     def before_action(self, state: State, player: int, action: Action) -> None:
-        now = self._after
-        if now is None or now.state is not state or now.hand_no != state.hand_no:
-            now = View(state)
-        elif len(now.history) != len(state.history):
-            now = View(state)
         if self._baseline is None:
-            start = check(now, dealt=self.dealt, totals=self.totals)
+            first = self._kept.current(state)
+            start = check(first, dealt=self.dealt, totals=self.totals)
             self._baseline = set(start)
-            self._start = position_start(now)
+            self._start = position_start(first)
             self.positions.extend(f"starting position: {b}" for b in start)
-        self._before, self._after = now, None
+        self._before = self._kept.before(state)
 
     def after_action(self, state: State, player: int, action: Action) -> None:
         prior = self._before
         baseline = self._baseline
         assert prior is not None and baseline is not None  # before_action ran first (the engine calls both)
-        after = self._after = View(state)  # one copy of the state after the action, read by both checks
+        after = self._kept.after(state)  # one copy of the state after the action, read by both checks
         bad = check_transition(prior, action, after, player)
         bad += [b for b in check(after, dealt=self.dealt, totals=self.totals, start=self._start) if b not in baseline]
         if bad:

@@ -14,7 +14,7 @@ from mbrules.vocab import NO_LIMIT, DecisionKind
 if TYPE_CHECKING:
     from mbrules.engine import Action, State
 
-__all__ = ["Before", "View"]
+__all__ = ["Before", "KeptView", "View", "queries_change_nothing"]
 
 
 class View:
@@ -144,6 +144,57 @@ def Before(state: State) -> View:  # noqa: N802  (kept as the name callers know)
     """What :func:`check_transition` reads of the state before an action: a copy from its snapshot
     (the history stands for its length only)."""
     return View(state, history=False)
+
+
+def queries_change_nothing(state: State) -> bool:
+    """Whether ``state``'s queries (``legal_actions``, ``verify``, ``observation``, ``snapshot``, ``clone``, ...)
+    are known to leave it as it was: the engine's own State's are; a custom State's may do anything."""
+    from mbrules.engine import State
+
+    return type(state) is State
+
+
+class KeptView:
+    """The copy of a watched state kept from the end of one action to the start of the next, for an observer
+    that checks each action (``api_test``'s watcher, :class:`mbrules.testing.Checker`): the :class:`View` taken
+    after an action (or a deal) is the next action's "before" and what checks in between read, instead of a new
+    snapshot each time. Only where the state's queries change nothing (:func:`queries_change_nothing`, decided
+    on the first state seen); a custom State gets a new copy each time. A deal (:meth:`forget`) or an action
+    starts a new copy."""
+
+    __slots__ = ("reuse", "view")
+
+    def __init__(self) -> None:
+        self.reuse: bool | None = None  # decided on the first state seen
+        self.view: View | None = None  # the state as it is now (reuse only), None once it may have changed
+
+    def current(self, state: State) -> View:
+        """A copy of ``state`` as it is now: the one kept since its last change, else a new one."""
+        if self.reuse is None:
+            self.reuse = queries_change_nothing(state)
+        v = self.view
+        if v is None or v.state is not state:
+            v = View(state)
+            self.view = v if self.reuse else None
+        return v
+
+    def before(self, state: State) -> View:
+        """The copy an action starts from (the kept one, else :func:`Before`'s); the action will change it."""
+        if self.reuse is None:
+            self.reuse = queries_change_nothing(state)
+        v = self.current(state) if self.reuse else Before(state)
+        self.view = None
+        return v
+
+    def after(self, state: State) -> View:
+        """A copy of ``state`` after an action, kept (reuse only) until the next one."""
+        v = View(state)
+        self.view = v if self.reuse else None
+        return v
+
+    def forget(self) -> None:
+        """The state changed outside an action (a deal): the next copy is a new one."""
+        self.view = None
 
 
 class _Len(list[tuple[int, int]]):

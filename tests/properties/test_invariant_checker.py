@@ -361,7 +361,7 @@ def test_the_checker_copies_the_state_once_an_action_and_finds_what_fresh_copies
 
     class FreshCopies(Checker):
         def before_action(self, state, player, action):
-            self._after = None  # never kept: a new copy before each action
+            self._kept.forget()  # never kept: a new copy before each action
             super().before_action(state, player, action)
 
     def play(checker_cls) -> tuple[list[str], int, int]:
