@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-import mbrules.testing.api as api
+import mbrules.testing.view as view
 from test_api_test import CustomState, _broken, _fails
 
 
@@ -67,9 +67,9 @@ class _Forgetful(CustomState):
 )
 def test_a_copy_kept_between_actions_reports_each_broken_rule(state_class, rule, monkeypatch):
     """Each breakage reported with the copy kept (the engine's State's path) as with a new copy each time."""
-    monkeypatch.setattr(api, "_queries_change_nothing", lambda state: True)
+    monkeypatch.setattr(view, "queries_change_nothing", lambda state: True)
     _fails(_broken(state_class), rule)
-    monkeypatch.setattr(api, "_queries_change_nothing", lambda state: False)
+    monkeypatch.setattr(view, "queries_change_nothing", lambda state: False)
     _fails(_broken(state_class), rule)
 
 
@@ -77,5 +77,5 @@ def test_the_copy_is_kept_for_the_engine_s_own_state_only():
     """A custom State's queries may change it: it gets a new copy each time, as before."""
     import mbrules
 
-    assert api._queries_change_nothing(mbrules.load_game("winning-moves", players=2).new_match(1))
-    assert not api._queries_change_nothing(_broken(CustomState).new_match(1))
+    assert view.queries_change_nothing(mbrules.load_game("winning-moves", players=2).new_match(1))
+    assert not view.queries_change_nothing(_broken(CustomState).new_match(1))
