@@ -32,7 +32,7 @@ reading that table (with the ruling it plays), never the edition's name.
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Final, cast
 
 from ..vocab import BATTLE, DISTANCE, HAZARD, KARMA, REMEDY, SAFETY, SPEED
 from ..vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, FAST_PLAY, MULLIGAN, OWN, PLAY, STOP
@@ -44,66 +44,36 @@ from .fields import UNJUDGED, StateFields, trait
 
 # The contract's reason codes, by mbrules.vocab.Reason's own names, bound once here: an enum member's
 # lookup (Reason.SPEED_LIMIT) costs about 0.2 µs on Python 3.11, and legal_actions() asks for a reason
-# of nearly every card it weighs
-(
-    ALREADY_LIMITED,
-    BAD_TARGET,
-    CANNOT_MOVE,
-    EXTENSION_PENDING,
-    HAND_OVER,
-    MUST_PLAY,
-    NO_COUP_FOURRE,
-    NO_EXTENSION,
-    NO_FAST_PLAY,
-    NOT_IN_HAND,
-    NOT_ROLLING,
-    NOT_YOUR_TURN,
-    NOTHING_TO_FIX,
-    OVER_TARGET,
-    PROTECTED,
-    SPEED_LIMIT,
-    TOO_MANY_200,
-    NOT_DISCARDABLE,
-    OTHER_HAZARD,
-    PLAYABLE_CARD,
-    ROLLING_SAFETY,
-    SAME_HAZARD,
-    NO_DISCARD_DRAW,
-    NO_MULLIGAN,
-    DISCARD_DRAW_MUST_PLAY,
-    DRAW_PILE_OUT,
-    SHUNNED,
-    HAS_KARMA,
-) = (
-    Reason.ALREADY_LIMITED,
-    Reason.BAD_TARGET,
-    Reason.CANNOT_MOVE,
-    Reason.EXTENSION_PENDING,
-    Reason.HAND_OVER,
-    Reason.MUST_PLAY,
-    Reason.NO_COUP_FOURRE,
-    Reason.NO_EXTENSION,
-    Reason.NO_FAST_PLAY,
-    Reason.NOT_IN_HAND,
-    Reason.NOT_ROLLING,
-    Reason.NOT_YOUR_TURN,
-    Reason.NOTHING_TO_FIX,
-    Reason.OVER_TARGET,
-    Reason.PROTECTED,
-    Reason.SPEED_LIMIT,
-    Reason.TOO_MANY_200,
-    Reason.NOT_DISCARDABLE,
-    Reason.OTHER_HAZARD,
-    Reason.PLAYABLE_CARD,
-    Reason.ROLLING_SAFETY,
-    Reason.SAME_HAZARD,
-    Reason.NO_DISCARD_DRAW,
-    Reason.NO_MULLIGAN,
-    Reason.DISCARD_DRAW_MUST_PLAY,
-    Reason.DRAW_PILE_OUT,
-    Reason.SHUNNED,
-    Reason.HAS_KARMA,
-)
+# of nearly every card it weighs; each a Final, which a compiled module holds in a static of its own (a
+# name bound by tuple unpacking was a lookup in the module's dict at every use)
+ALREADY_LIMITED: Final = Reason.ALREADY_LIMITED
+BAD_TARGET: Final = Reason.BAD_TARGET
+CANNOT_MOVE: Final = Reason.CANNOT_MOVE
+EXTENSION_PENDING: Final = Reason.EXTENSION_PENDING
+HAND_OVER: Final = Reason.HAND_OVER
+MUST_PLAY: Final = Reason.MUST_PLAY
+NO_COUP_FOURRE: Final = Reason.NO_COUP_FOURRE
+NO_EXTENSION: Final = Reason.NO_EXTENSION
+NO_FAST_PLAY: Final = Reason.NO_FAST_PLAY
+NOT_IN_HAND: Final = Reason.NOT_IN_HAND
+NOT_ROLLING: Final = Reason.NOT_ROLLING
+NOT_YOUR_TURN: Final = Reason.NOT_YOUR_TURN
+NOTHING_TO_FIX: Final = Reason.NOTHING_TO_FIX
+OVER_TARGET: Final = Reason.OVER_TARGET
+PROTECTED: Final = Reason.PROTECTED
+SPEED_LIMIT: Final = Reason.SPEED_LIMIT
+TOO_MANY_200: Final = Reason.TOO_MANY_200
+NOT_DISCARDABLE: Final = Reason.NOT_DISCARDABLE
+OTHER_HAZARD: Final = Reason.OTHER_HAZARD
+PLAYABLE_CARD: Final = Reason.PLAYABLE_CARD
+ROLLING_SAFETY: Final = Reason.ROLLING_SAFETY
+SAME_HAZARD: Final = Reason.SAME_HAZARD
+NO_DISCARD_DRAW: Final = Reason.NO_DISCARD_DRAW
+NO_MULLIGAN: Final = Reason.NO_MULLIGAN
+DISCARD_DRAW_MUST_PLAY: Final = Reason.DISCARD_DRAW_MUST_PLAY
+DRAW_PILE_OUT: Final = Reason.DRAW_PILE_OUT
+SHUNNED: Final = Reason.SHUNNED
+HAS_KARMA: Final = Reason.HAS_KARMA
 
 
 @trait

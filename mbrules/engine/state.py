@@ -33,7 +33,7 @@ read a position through ``observation(player)`` (what one seat may see) or
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, Sequence
 
 from ..vocab import DISTANCE, NO_LIMIT, SAFETY, DecisionKind, Reason, Termination
 from ..vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, FAST_PLAY, MULLIGAN, OWN, PLAY
@@ -48,6 +48,10 @@ from .reactions import Reactions
 from .scoring import Scoring
 from .transition import Transition
 from .turn import DREW, FROM_DISCARD_PILE, MULLIGAN_ENDED, RESHUFFLED, TurnFlow
+
+# the class Action (notation.py stays Python) held as a Final: a compiled module keeps it in a static of its own,
+# where an imported Python class's name is a lookup in the module's dict at every step's type(action) test
+_ACTION: Final = Action
 
 if TYPE_CHECKING:
     from .game import Game
@@ -503,7 +507,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         """:meth:`apply` for the one who decides, without building the :class:`Transition`: the
         loops that play many matches (simulate, a bot's search) and read no record. The same
         checks and the same game; a refusal raises as :meth:`apply` does."""
-        if type(action) is Action and not self._observers and self._quick(action):
+        if type(action) is _ACTION and not self._observers and self._quick(action):
             if self._phase == P_HAND_OVER and self._deal_next:
                 self.next_hand()
             return
@@ -547,7 +551,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         (:meth:`mbrules.seats.SeatLoop.play`), which never asks a seat to draw when drawing is all it may do.
 
         The same checks and the same game as those calls one by one."""
-        if not (type(action) is Action and not self._observers and self._quick(action)):
+        if not (type(action) is _ACTION and not self._observers and self._quick(action)):
             self._apply(action, None, False)  # the rest, observers, refusals: the general path (it deals the next hand)
         ph = self._phase
         if ph == P_HAND_OVER and self._deal_next:
@@ -571,7 +575,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         contract's reason code; the state is then left exactly as it was. Text that is not an
         action raises :class:`NotationError`.
         """
-        if type(action) is Action and player is None and not self._observers:
+        if type(action) is _ACTION and player is None and not self._observers:
             p = self._player
             n_stock, n_discard = len(self._stock), len(self._discard)
             note, more = self._note, self._drawn_more
@@ -592,7 +596,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         fit: a caller whose fast path refused the action comes here straight). The :class:`Transition`,
         built only when ``record`` asks for it or an observer hears it (step and step_next read none)."""
         try:
-            a = action if type(action) is Action else self._as_action(action)
+            a = action if type(action) is _ACTION else self._as_action(action)
             if player is not None:
                 self._check_player(player)
             why = self._verify(a, player)
