@@ -14,6 +14,7 @@ import random
 import pytest
 
 from mbrules.engine import Action, Game, IllegalAction, State
+from mbrules.engine.state import _STATE_SLOTS  # State's slots, pure (__slots__) or compiled (__mypyc_attrs__)
 from mbrules.vocab import REASON_CODES, SIDE_NAMES, DecisionKind
 from mbrules.ruleset import load_ruleset
 
@@ -78,7 +79,7 @@ def snapshot(st: State):
     """The public snapshot, and (deliberately, engine internals) every slot of the state as comparable
     values (the RNG by its state): a refused action must change nothing, seen or unseen."""
     out = [st.snapshot(), st.history]
-    for name in State.__slots__:
+    for name in _STATE_SLOTS:
         if name == "game":
             continue
         v = getattr(st, name)

@@ -14,6 +14,7 @@ from hypothesis import given, note
 from hypothesis import strategies as st
 
 from mbrules.engine import IllegalAction, State
+from mbrules.engine.state import _STATE_SLOTS  # State's slots, pure (__slots__) or compiled (__mypyc_attrs__)
 from mbrules.testing import View, check, check_transition, differences, observe, replay_history
 from mbrules.vocab import COUP_FOURRE, DISCARD, FAST_PLAY, MULLIGAN, OWN, PLAY, REASON_CODES
 from prop_helpers import canonical, configurations, game_of, new_match, random_prefix, seeds, with_examples
@@ -174,7 +175,7 @@ def test_clone_is_independent_of_its_original(config, deal_seed, play_seed, step
     random_prefix(clone, random.Random(play_seed + 1), 40)
     for line in clone.score_sheet():
         _mutate(line)
-    for name in State.__slots__:
+    for name in _STATE_SLOTS:
         if name not in ("game", "_rng", "_observers"):
             _mutate(getattr(clone, name))
     clone._rng.random()
