@@ -204,6 +204,13 @@ EXTEND: Final = 5
 STOP: Final = 6
 FAST_PLAY: Final = 7
 MULLIGAN: Final = 8
+# an action's int (mbrules.engine.notation.encode): op | card << ACTION_OP_BITS | (side + 1) << ACTION_SIDE_SHIFT,
+# the side OWN for 'play CARD' with no side named; as literal Finals, so the compiled fast path (State._quick)
+# reads op, card and side from the int itself (an Action's attributes are lookups in its __dict__)
+ACTION_OP_BITS: Final = 4  # the op field: up to 16 operations (OP_WORDS has 9)
+ACTION_OP_MASK: Final = 15  # (1 << ACTION_OP_BITS) - 1
+ACTION_CARD_MASK: Final = 255  # the card field's 8 bits: card kinds an action can name
+ACTION_SIDE_SHIFT: Final = 12  # above the card field: ACTION_OP_BITS + 8
 
 
 KIND_NAMES: tuple[str, ...] = tuple(k.value for k in CardKind)  # by code

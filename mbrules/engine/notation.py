@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Union
 if TYPE_CHECKING:
     from .game import Game
 
+from ..vocab import ACTION_CARD_MASK, ACTION_OP_BITS, ACTION_OP_MASK, ACTION_SIDE_SHIFT
 from ..vocab import (  # noqa: F401  the operations' codes: Action.op is one of them
     COUP_FOURRE,
     DECLINE,
@@ -63,11 +64,12 @@ _CARD_OPS = (PLAY, DISCARD, COUP_FOURRE, FAST_PLAY, MULLIGAN)
 _OP_OF_WORD = {w: i for i, w in enumerate(OP_WORDS)}
 _OP_OF_WORD["coup_fourre"] = COUP_FOURRE  # the scenario key's spelling
 _OP_OF_WORD["fast_play"] = FAST_PLAY
-MAX_CARDS = 255  # card kinds an action can name (8 bits)
+MAX_CARDS = ACTION_CARD_MASK  # card kinds an action can name (8 bits)
 MAX_SIDES = len(SIDE_NAMES)  # sides an action can name (A..Z)
-_OP_BITS = 4  # the op field: up to 16 operations (OP_WORDS has 9)
-_OP_MASK = (1 << _OP_BITS) - 1
-_SIDE_SHIFT = _OP_BITS + 8  # above the card field's 8 bits
+_OP_BITS = ACTION_OP_BITS  # the op field: up to 16 operations (OP_WORDS has 9)
+_OP_MASK = ACTION_OP_MASK
+_SIDE_SHIFT = ACTION_SIDE_SHIFT  # above the card field's 8 bits
+assert _OP_MASK == (1 << _OP_BITS) - 1 and MAX_CARDS == 255 and _SIDE_SHIFT == _OP_BITS + 8, "the action int's fields"
 assert len(OP_WORDS) <= 1 << _OP_BITS, "an operation's code must fit the op field"
 
 

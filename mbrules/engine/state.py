@@ -36,6 +36,7 @@ import random
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, Sequence
 
 from ..vocab import DISTANCE, NO_LIMIT, SAFETY, DecisionKind, Reason, Termination
+from ..vocab import ACTION_CARD_MASK, ACTION_OP_BITS, ACTION_OP_MASK, ACTION_SIDE_SHIFT
 from ..vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, FAST_PLAY, MULLIGAN, OWN, PLAY
 from .actions import Decision, IllegalAction
 from .effects import KARMA_NEUTRALISED, KARMA_REGAINED, KARMA_SHUNNED, Effects
@@ -522,18 +523,19 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         ph = self._phase
         if ph == P_PLAY:
             p = self._player
-            op = action.op
+            code: int = action  # op, card and side read from the int (an Action's attributes: __dict__ lookups)
+            op = code & ACTION_OP_MASK
             if op == DISCARD:
-                c = action.card_index
+                c = code >> ACTION_OP_BITS & ACTION_CARD_MASK  # action.card_index
                 # Game.discard_free: holding the card is _verify_discard's one check (the common case, asked here)
                 if (c in self._hands[p]) if self.game.discard_free else self._verify_discard(p, c) is None:
                     self._discard_card(p, action, c)
                     return True
             elif op == PLAY:
-                ts = action.side_index
+                ts = (code >> ACTION_SIDE_SHIFT) - 1  # action.side_index (OWN: none named)
                 if ts == OWN:
                     ts = self._target_side(p, action)
-                c = action.card_index
+                c = code >> ACTION_OP_BITS & ACTION_CARD_MASK
                 if self._verify_play(p, c, ts) is None:
                     self._play(p, c, ts)
                     return True
@@ -740,7 +742,10 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
 # the fields clone() copies: State's slots. Compiled by mypyc, the class lists them as __mypyc_attrs__, and
 # its __new__ runs __init__: clone then starts from a fresh State, every field of which it overwrites
 _BLANK_NEW = hasattr(State, "__slots__")
-_STATE_SLOTS: tuple[str, ...] = tuple(getattr(State, "__slots__", None) or getattr(State, "__mypyc_attrs__"))
+# (once each: __mypyc_attrs__ names a trait's fields again for every room that derives from it, 68 names for 57)
+_STATE_SLOTS: tuple[str, ...] = tuple(
+    dict.fromkeys(getattr(State, "__slots__", None) or getattr(State, "__mypyc_attrs__"))
+)
 _SHARED = (int, bool, str, float, tuple, frozenset, type(None), Termination, Reason, DecisionKind)
 
 
