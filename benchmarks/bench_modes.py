@@ -4,7 +4,8 @@ Each workload runs in a fresh process per variant and round (CPU time, ``time.pr
 variants in turn inside each round, so other jobs on the machine weigh on all alike:
 
 * ``engine``: random-bot hands of winning-moves, 4 players (``bench_engine.py``'s loop), hands/CPU-s
-  (the history kept and hashed inside the timing, in every variant alike);
+  (the history kept inside the timing, as the engine keeps it; read and hashed after it, as the
+  hand-written loop hashes nothing);
   ``specialised``: the hand-written loop of the same game (``specialised_loop.py``), run by this tree;
 * ``express``, ``asmodee``: random-bot matches of express (3 players) and asmodee-2014 (4), actions/CPU-s;
 * ``v1``: ``mille_bornes_v1`` agent steps with ``env.last()`` (vector and mask), random policy, steps/CPU-s;
@@ -31,35 +32,45 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 WORKLOADS = ("engine", "specialised", "express", "asmodee", "v1", "expert")
 
 
-def _matches(
-    ruleset: str, players: int, bots: list[str], hands: int, seed: int, per_hand: bool = False
-) -> tuple[int, str]:
-    """Bots play whole matches (the last cut) until ``hands`` hands: (actions, or hands with ``per_hand``;
-    hash of the histories)."""
+Played = Callable[[], tuple[int, str]]  # read after the timing: (count, hash of what was played)
+
+
+def _matches(ruleset: str, players: int, bots: list[str], hands: int, seed: int, per_hand: bool = False) -> Played:
+    """Bots play whole matches (the last cut) until ``hands`` hands; then (actions, or hands with
+    ``per_hand``; hash of the histories), counted and hashed when asked, outside the timing."""
     from mbrules.engine import Game
     from mbrules.matches import game_seed, play_match
     from mbrules.ruleset import load_ruleset
 
     game = Game(load_ruleset(ruleset), players)
-    h = hashlib.sha256()
-    done = actions = i = 0
+    histories = []
+    done = i = 0
     while done < hands:
         st = play_match(game, game_seed(seed, i), bots, max_hands=hands - done)
         i += 1
         done += st.hands_played
-        hist = [(p, int(a)) for p, a in st.history]
-        actions += sum(1 for p, _ in hist if p >= 0)
-        h.update(repr(hist).encode())
-    return done if per_hand else actions, h.hexdigest()[:12]
+        histories.append(st.history)
+
+    def played() -> tuple[int, str]:
+        h = hashlib.sha256()
+        actions = 0
+        for history in histories:
+            hist = [(p, int(a)) for p, a in history]
+            actions += sum(1 for p, _ in hist if p >= 0)
+            h.update(repr(hist).encode())
+        return done if per_hand else actions, h.hexdigest()[:12]
+
+    return played
 
 
-def _v1(steps: int, seed: int) -> tuple[int, str]:
+def _v1(steps: int, seed: int) -> Played:
     """``bench_env.py``'s v1 loop (winning-moves, 4 players): steps, and a hash of every 97th vector."""
     sys.path.insert(0, str(HERE))
     from bench_env import env_run
@@ -73,10 +84,11 @@ def _v1(steps: int, seed: int) -> tuple[int, str]:
             h.update(obs["observation"].tobytes())
 
     done = env_run(mille_bornes_v1, "winning-moves", 4, steps, seed, seen)
-    return done, h.hexdigest()[:12]
+    digest = h.hexdigest()[:12]
+    return lambda: (done, digest)
 
 
-def _specialised(hands: int, seed: int) -> tuple[int, str]:
+def _specialised(hands: int, seed: int) -> Played:
     from mbrules.engine import Game
     from mbrules.ruleset import load_ruleset
 
@@ -84,13 +96,13 @@ def _specialised(hands: int, seed: int) -> tuple[int, str]:
     from specialised_loop import play_hands
 
     n, _turns = play_hands(Game(load_ruleset("winning-moves"), 4), hands, seed)
-    return n, "-"
+    return lambda: (n, "-")
 
 
 def child(what: str, scale: float) -> None:
     """One timed run of ``what`` in this process, printed as JSON (count, CPU seconds, hash)."""
 
-    def job(seed: int, n: float) -> tuple[int, str]:
+    def job(seed: int, n: float) -> Played:
         k = max(1, int(n * scale))
         if what == "engine":
             return _matches("winning-moves", 4, ["random"], k, seed, per_hand=True)
@@ -108,8 +120,9 @@ def child(what: str, scale: float) -> None:
     if what != "expert":  # an expert's hand takes seconds: its own first decisions warm it up
         job(1, sizes[what] / 10)  # warm-up
     c0 = time.process_time()
-    n, digest = job(0, sizes[what])
+    played = job(0, sizes[what])
     cpu = time.process_time() - c0
+    n, digest = played()
     print(json.dumps({"n": n, "cpu": cpu, "hash": digest}))
 
 
