@@ -60,7 +60,8 @@ check: $(STAMP)
 
 # make test's pytest-xdist processes. A third on two cores would fill the time a worker waits on a browser, a
 # terminal, a Ray node or a probe's timeout, about 160 s of the suite (docs/performance.md, issue 46 point 7):
-# `make test TEST_WORKERS=3` measures it; the default stays two until a whole run shows it faster
+# `make test TEST_WORKERS=3` measures it; the default stays two (on a machine at load 6 a third starved a browser
+# test's waits into a timeout)
 TEST_WORKERS ?= 2
 
 test: $(STAMP)  # every test, the slow ones included (CI runs this), on two processes (pytest-xdist; Ray's tests on one)
