@@ -98,11 +98,13 @@ def cache_key(folder: Path) -> str:
 
 def _defaults(model: Any) -> dict[int, tuple[str, str]]:
     """Each model default that is itself a model (the rule values' defaults) -> (its class's name, field)."""
+    from pydantic import BaseModel
+
     out: dict[int, tuple[str, str]] = {}
     for cname, cls in vars(model).items():
-        if isinstance(cls, type) and issubclass(cls, model.BaseModel) and cls.__module__ == model.__name__:
+        if isinstance(cls, type) and issubclass(cls, BaseModel) and cls.__module__ == model.__name__:
             for fname, info in cls.model_fields.items():
-                if isinstance(info.default, model.BaseModel):
+                if isinstance(info.default, BaseModel):
                     out.setdefault(id(info.default), (cname, fname))
     return out
 
