@@ -30,14 +30,17 @@ def _declares_pydantic_plugin(folder: str) -> bool | None:
     for name in names:
         if name.rpartition(".")[2].lower() not in ("dist-info", "egg-info"):
             continue
+        path = os.path.join(folder or ".", name, "entry_points.txt")
+        if not os.access(path, os.F_OK):
+            continue  # (most distributions have none: asked without raising an error for each)
         try:
-            with open(os.path.join(folder or ".", name, "entry_points.txt"), encoding="utf-8") as f:
-                text = f.read()
+            with open(path, "rb") as f:
+                text = f.read().decode("utf-8")  # (splitlines below reads \r\n and \r as text mode would)
         except (FileNotFoundError, NotADirectoryError):
             continue
         except (OSError, ValueError):
             return None
-        if any(line.strip() == _GROUP for line in text.splitlines()):
+        if _GROUP in text and any(line.strip() == _GROUP for line in text.splitlines()):
             return True
     return False
 

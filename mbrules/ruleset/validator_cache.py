@@ -110,7 +110,10 @@ def _defaults(model: Any) -> dict[int, tuple[str, str]]:
 
 
 def read_cached(path: Path, key: str, model: Any) -> Any:
-    import pickle
+    try:  # the C pickler, which the pickle module exports; that module's own code is 6 M instructions to import
+        import _pickle as pickle
+    except ImportError:  # pragma: no cover - an interpreter without it
+        import pickle  # type: ignore[no-redef]
 
     class _Unpickler(pickle.Unpickler):
         def persistent_load(self, pid: Any) -> Any:
