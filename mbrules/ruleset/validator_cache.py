@@ -23,6 +23,7 @@ holds the validator read back to the one pydantic makes: the same core schema an
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import sys
@@ -141,7 +142,7 @@ def write_cached(path: Path, key: str, validator: Any, model: Any) -> None:
                 return by_id[id(obj)]  # a default not held by a field: KeyError, nothing is written
             return None
 
-    tmp = None
+    tmp: str | None = None
     try:
         path.parent.mkdir(exist_ok=True)
         with tempfile.NamedTemporaryFile("wb", dir=path.parent, prefix=path.name, delete=False) as f:
@@ -150,12 +151,7 @@ def write_cached(path: Path, key: str, validator: Any, model: Any) -> None:
             _Pickler(f).dump(validator)
         os.chmod(tmp, os.stat(model.__file__).st_mode & 0o666)  # readable as the model's .pyc is
         os.replace(tmp, path)
-        tmp = None
     except Exception:  # a read-only install, a full disk: the next run makes the validator again
-        pass
-    finally:
         if tmp is not None:
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(tmp)
-            except OSError:
-                pass
