@@ -69,8 +69,10 @@ class ObservationWriter:
         self._discard_ref: list[int] | None = None  # _count_discard's list, its length and counts when last seen
         self._discard_len = 0
         self._discard_cnt: list[int] = []
-        # counts fed to struct and memoryview as floats, never ints (an int is converted through a new float)
-        self._floats: list[float] = [float(k) for k in range(max(self.counts, default=0) + 1)]
+        # counts (of cards: at most the deck's) fed to struct and memoryview as floats, never ints (an int is
+        # converted through a new float each time)
+        self._floats: list[float] = [float(k) for k in range(self.deck_size + 1)]
+        self._held: list[int] = [0] * n  # write()'s scratch: the seat's copies of each card
         self._discard_bytes = bytearray(4 * n)  # the discard counts' float32 bytes, kept with _discard_cnt
         self._discard_view = memoryview(self._discard_bytes).cast("f")
         # the deck less the cards face up (unclamped) and its float32 bytes (clamped at 0), while face_up is the same
@@ -136,18 +138,24 @@ class ObservationWriter:
     def write(self, st: State, player: int, hands_played: int) -> bytearray:
         buf = bytearray(self._zero_bytes)
         v = memoryview(buf).cast("f")  # float32 slots; a slot set to an int holds the same float
-        self._write_seat(v, st, player)
+        hand = st._hands[player]
+        held = self._held  # copies of each card in the seat's hand, zeros again before the return
+        for c in hand:
+            held[c] += 1
+        self._write_seat(v, st, player, hand)
         i = self._write_sides(v, buf, st, self.game.side_of[player])
-        i = self._write_table(v, buf, i, st, player)
+        i = self._write_table(v, buf, i, st, player, hand)
         self._write_scores(v, i, st, player, hands_played)
         v.release()
+        for c in hand:
+            held[c] = 0
         if self._tail:
             tail = [0.0] * self._tail
             write_turn_tail(tail, 0, st.observation(player))
             self._tail_block.pack_into(buf, 4 * (self.size - self._tail), *tail)
         return buf
 
-    def _write_seat(self, v: memoryview[float], st: State, player: int) -> None:
+    def _write_seat(self, v: memoryview[float], st: State, player: int, hand: list[int]) -> None:
         """``decision``, ``to_act``, ``hand`` and ``window_hazard`` into ``v``."""
         n, N = self.n, self.N
         ph = st._phase
@@ -162,10 +170,9 @@ class ObservationWriter:
         if who >= 0:
             v[6 + (who - player) % N] = 1.0
         o = 6 + N
-        hand = st._hands[player]
-        fl = self._floats
+        fl, held = self._floats, self._held
         for c in hand:
-            v[o + c] = fl[hand.count(c)]
+            v[o + c] = fl[held[c]]
         if window and st._player == player:
             v[o + n + st._cf_hazard] = 1.0  # the window's hazard, shown to the seat it asks only
 
@@ -179,7 +186,7 @@ class ObservationWriter:
         stacked = self.game.stacked_hazards
         safeties, coups, played = st._safeties, st._coups, st._played
         miles, rolling, limit, prot = st._miles, st._rolling, st._limit, st._prot
-        rows, row_bytes = self._rows, self._row_bytes
+        rows, row_bytes, fl = self._rows, self._row_bytes, self._floats
         i: int = self._o_sides
         for k in range(S):
             s = (side + k) % S
@@ -220,13 +227,15 @@ class ObservationWriter:
                 v[j + 2] = 1.0
                 v[j + 3] = lim / 200.0 if lim < 200 else 1.0
             if cs:
-                v[j + 4] = len(cs)
+                v[j + 4] = fl[len(cs)]
             if prot[s]:
-                v[j + 5] = _POPCOUNT(prot[s])
+                v[j + 5] = fl[_POPCOUNT(prot[s])]
             i += self._side_len
         return i
 
-    def _write_table(self, v: memoryview[float], buf: bytearray, i: int, st: State, player: int) -> int:
+    def _write_table(
+        self, v: memoryview[float], buf: bytearray, i: int, st: State, player: int, hand: list[int]
+    ) -> int:
         """``discard``, ``discard_top``, ``unseen``, ``hand_sizes``, the
         draw pile, the target and the extension from slot ``i``; the next slot."""
         n, N = self.n, self.N
@@ -252,15 +261,14 @@ class ObservationWriter:
                     bv[c] = fl[x] if x > 0 else 0.0
             self._face_up = face_up[:]
         buf[4 * i : 4 * i + nb] = self._base_bytes
-        hand = st._hands[player]
-        fl = self._floats
+        fl, held = self._floats, self._held
         for c in hand:
-            x = base[c] - hand.count(c)
+            x = base[c] - held[c]
             v[i + c] = fl[x] if x > 0 else 0.0
         i += n
         hands = st._hands
         for k in range(N):
-            v[i + k] = len(hands[(player + k) % N])
+            v[i + k] = fl[len(hands[(player + k) % N])]
         i += N
         v[i] = len(st._stock) / self.deck_size
         t = st._target / self.max_target
