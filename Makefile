@@ -61,7 +61,7 @@ check: $(STAMP)
 test: $(STAMP)  # every test, the slow ones included (CI runs this), on two processes (pytest-xdist; Ray's tests on one)
 	$(BIN)/python -m pytest -q -n 2 --dist loadgroup
 
-test-fast: $(STAMP)  # one check of each mechanism, option and edition (the slow set: the sweeps; tests/conftest.py): about 4 to 5 CPU-minutes (238 and 282 CPU-s measured without a compiled build on 2026-11-28, the machine's load moving it; docs/performance.md)
+test-fast: $(STAMP)  # one check of each mechanism, option and edition (the slow set: the sweeps; tests/conftest.py): about 4 to 5 CPU-minutes (304 CPU-s measured at a load of 6 to 7 on 2026-11-29, 345 before that pass in the same conditions, about 250 at the quieter load of 2026-11-28's 282; no compiled build; docs/performance.md)
 	$(BIN)/python -m pytest -q -m "not slow"
 
 # the fast suite with none of the optional extras (the test tools pull in textual, the human extra's):

@@ -101,6 +101,20 @@ def _build_each_app_once() -> None:
 _build_each_app_once()
 
 
+def _keep_every_table_loaded() -> None:
+    """The loader keeps the last 64 resolved rulesets (loader._CACHE_SIZE: what a command or a server needs);
+    the suite resolves ~900 distinct (ruleset, options) pairs, test_narrate's 732 while it is collected, so the
+    pairs a later test asks again were pushed out: the fast set resolved 3,239 times (18 CPU-s) for 889 pairs.
+    The suite's processes keep them all (~80 KB a ruleset: 532 pairs, 41 MB); a changed file is still seen
+    (each hit checks the files' signatures)."""
+    from mbrules.ruleset import loader
+
+    loader._CACHE_SIZE = max(loader._CACHE_SIZE, 4096)
+
+
+_keep_every_table_loaded()
+
+
 def pytest_collection_modifyitems(config, items):
     """make test runs on two processes (pytest-xdist, --dist loadgroup): the tests that start or join a Ray
     instance run on one of them, one after another, since two Ray instances on one machine find each other.

@@ -57,7 +57,8 @@ def _fails(game, rule: str) -> str:
         api_test(game, matches=2, seed=1)
     message = str(info.value)
     assert message.startswith(f"{rule}: "), message
-    assert "match seed" in message and "winning-moves, 2 players" in message, message
+    # each breakage is met in the first match: the unbroken control below plays that match (seed 1)
+    assert "match seed 1," in message and "winning-moves, 2 players" in message, message
     return message
 
 
@@ -161,7 +162,9 @@ def test_api_test_refuses_zero_matches():
 
 
 def test_the_custom_game_unbroken_passes_so_each_failure_above_is_its_breakage():
-    assert api_test(_broken(CustomState), matches=2, seed=1) is None
+    """The match each breakage above fails in (seed 1: _fails holds them to it) passes unbroken. Issue 46
+    point 7: was two matches (seeds 1 and 2), 3.0 CPU-s; no breakage reached the second."""
+    assert api_test(_broken(CustomState), matches=1, seed=1) is None
 
 
 @pytest.mark.parametrize(

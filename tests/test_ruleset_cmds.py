@@ -301,21 +301,27 @@ def test_every_model_field_has_words_for_show_and_diff():
     assert not missing, f"add a phrase to mbrules/ruleset/words.py PHRASES for: {missing}"
 
 
-def test_commands_never_show_a_traceback_as_a_subprocess(tmp_path):
+# a process each (0.5 CPU-s): the fast set runs a failed check (exit 1) and a usage error (exit 2), make test all
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (["show", "BAD"], 1),
+        (["show", "nope"], 2),
+        pytest.param(["diff", "winning-moves", "BAD"], 1, marks=pytest.mark.slow),
+        pytest.param(["rulesets", "--json"], 0, marks=pytest.mark.slow),
+        pytest.param(["--help"], 0, marks=pytest.mark.slow),
+    ],
+    ids=lambda v: "-".join(v) if isinstance(v, list) else str(v),
+)
+def test_commands_never_show_a_traceback_as_a_subprocess(tmp_path, args, code):
     bad = tmp_path / "bad.yaml"
     bad.write_bytes(b"\xff\xfe\x00garbage")
     script = Path(sys.executable).with_name("mbrules")
     cmd = [str(script)] if script.exists() else [sys.executable, "-c", "from mbrules.cli.app import main; main()"]
-    for args, code in (
-        (["show", str(bad)], 1),
-        (["diff", "winning-moves", str(bad)], 1),
-        (["show", "nope"], 2),
-        (["rulesets", "--json"], 0),
-        (["--help"], 0),
-    ):
-        proc = subprocess.run([*cmd, *args], check=False, capture_output=True, text=True, timeout=60)
-        assert proc.returncode == code, (args, proc.stderr)
-        assert "Traceback" not in proc.stdout + proc.stderr
+    args = [str(bad) if a == "BAD" else a for a in args]
+    proc = subprocess.run([*cmd, *args], check=False, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == code, (args, proc.stderr)
+    assert "Traceback" not in proc.stdout + proc.stderr
 
 
 def test_diff_dujardin_classic_winning_moves_lists_exactly_the_differences():

@@ -71,7 +71,10 @@ def _bars(text: str) -> list[tuple[int, int]]:
     return out
 
 
-@pytest.mark.parametrize("players", [2, 4, 6])
+# the fast set: six players (three sides, the most bars); make test also two and four (issue 46 point 7)
+@pytest.mark.parametrize(
+    "players", [pytest.param(2, marks=pytest.mark.slow), pytest.param(4, marks=pytest.mark.slow), 6]
+)
 def test_every_side_s_miles_bar_has_the_same_length_and_column(players):
     """The bars can be compared by eye: the same length and start for every side, whatever each side's
     miles and points (the 'N/1000 miles' figures have a field of their own)."""

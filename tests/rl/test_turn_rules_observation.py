@@ -35,13 +35,16 @@ def test_each_turn_rule_appends_its_slots_and_leaves_the_rest_of_the_vector_as_i
     assert enc.names[: plain.size] == plain.names and list(extra) == TAILS[option]
 
 
-@pytest.mark.parametrize("players", [2, 4])
+# the fast set: each group of options at one count (the first at 2 players, the second at 4); make test both
 @pytest.mark.parametrize(
-    "options",
+    ("options", "players"),
     [
-        ["reshuffle-discard", "draw-from-discard", "mulligan"],
-        ["play-then-draw", "queued-coup-fourre-turn", "refill-empty-hand"],
+        (["reshuffle-discard", "draw-from-discard", "mulligan"], 2),
+        pytest.param(["reshuffle-discard", "draw-from-discard", "mulligan"], 4, marks=pytest.mark.slow),
+        pytest.param(["play-then-draw", "queued-coup-fourre-turn", "refill-empty-hand"], 2, marks=pytest.mark.slow),
+        (["play-then-draw", "queued-coup-fourre-turn", "refill-empty-hand"], 4),
     ],
+    ids=["options0-2", "options0-4", "options1-2", "options1-4"],
 )
 def test_the_fast_vector_equals_the_observation_vector_with_the_turn_rules(options, players):
     g = mbrules.load_game("winning-moves", players, options)
