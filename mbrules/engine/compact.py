@@ -139,16 +139,18 @@ class ObservationWriter:
         buf = bytearray(self._zero_bytes)
         v = memoryview(buf).cast("f")  # float32 slots; a slot set to an int holds the same float
         hand = st._hands[player]
-        held = self._held  # copies of each card in the seat's hand, zeros again before the return
+        held = self._held  # copies of each card in the seat's hand, zeros again on the way out (an error too)
         for c in hand:
             held[c] += 1
-        self._write_seat(v, st, player, hand)
-        i = self._write_sides(v, buf, st, self.game.side_of[player])
-        i = self._write_table(v, buf, i, st, player, hand)
-        self._write_scores(v, i, st, player, hands_played)
-        v.release()
-        for c in hand:
-            held[c] = 0
+        try:
+            self._write_seat(v, st, player, hand)
+            i = self._write_sides(v, buf, st, self.game.side_of[player])
+            i = self._write_table(v, buf, i, st, player, hand)
+            self._write_scores(v, i, st, player, hands_played)
+        finally:
+            v.release()
+            for c in hand:
+                held[c] = 0
         if self._tail:
             tail = [0.0] * self._tail
             write_turn_tail(tail, 0, st.observation(player))
