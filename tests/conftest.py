@@ -115,6 +115,36 @@ def _keep_every_table_loaded() -> None:
 _keep_every_table_loaded()
 
 
+def _cleared_cache_comes_back():
+    """A test that empties the loader's cache (``clear_cache``: the authoring tests, test_compose, the loader's
+    error tests, each in-process command row of tests/cli_runs.py) reads its files afresh, as it checks; the
+    rulesets resolved before it are put back when it ends, so the tests after it do not resolve the same pairs
+    again (test_option_edition_pairs re-resolved ~550 of them, ~2.5 CPU-s). A put-back entry is still checked
+    against its files' signatures on every hit, as any entry is; the ones the test resolved stay too."""
+    import pytest
+
+    @pytest.fixture(autouse=True)
+    def _loader_cache_kept():
+        from mbrules.ruleset import files, loader
+
+        rulesets, texts = dict(loader._cache), dict(files._file_cache)
+        yield
+        if rulesets.keys() - loader._cache.keys():
+            with loader._cache_lock:
+                for key, entry in rulesets.items():
+                    loader._cache.setdefault(key, entry)
+        if texts.keys() - files._file_cache.keys():
+            with files._file_lock:
+                for key, read in texts.items():  # the file cache holds 256 (files._read): no more back
+                    if len(files._file_cache) < 256:
+                        files._file_cache.setdefault(key, read)
+
+    return _loader_cache_kept
+
+
+_loader_cache_kept = _cleared_cache_comes_back()
+
+
 def pytest_collection_modifyitems(config, items):
     """make test runs on two processes (pytest-xdist, --dist loadgroup): the tests that start or join a Ray
     instance run on one of them, one after another, since two Ray instances on one machine find each other.

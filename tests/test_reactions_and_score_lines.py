@@ -426,7 +426,9 @@ def test_pettingzoo_environments_pass_their_api_test_with_the_new_rules(options)
         pz_api_test(version.env(ruleset="winning-moves", players=2, options=options.split("+")), num_cycles=200)
 
 
-@pytest.mark.parametrize("draws", ["chance", "player"])
+# draws=player with fast play is a product of two things the fast set checks once each (the player's draws:
+# tests/rl/test_openspiel_game.py): it goes slow, make test plays it
+@pytest.mark.parametrize("draws", ["chance", pytest.param("player", marks=pytest.mark.slow)])
 def test_openspiel_game_plays_fast_play_and_its_replacement_draw(draws):
     """A fast play's replacement draw is a chance outcome, as a coup fourré's is (draws=chance)."""
     pyspiel = pytest.importorskip("pyspiel", reason="the rl extra is not installed")

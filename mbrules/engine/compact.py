@@ -64,23 +64,43 @@ class ObservationWriter:
         assert self._o_sides + S * self._side_len + 3 * n + N + 3 + 2 * S + 1 + self._tail == self.size, (
             "the writer's layout disagrees with the encoder's"
         )
-        self._sheet_key: tuple[Any, ...] | None = None
+        self._sheet_key: list[Any] | None = None
         self._sheet_points: list[int] = []  # computed at the first call (no key matches None)
-        self._discard_ref: list[int] | None = None  # _discard_counts' list, its length and counts when last seen
+        self._discard_ref: list[int] | None = None  # _count_discard's list, its length and counts when last seen
         self._discard_len = 0
         self._discard_cnt: list[int] = []
+        # counts (of cards: at most the deck's) fed to struct and memoryview as floats, never ints (an int is
+        # converted through a new float each time)
+        self._floats: list[float] = [float(k) for k in range(self.deck_size + 1)]
+        self._held: list[int] = [0] * n  # write()'s scratch: the seat's copies of each card
+        self._discard_bytes = bytearray(4 * n)  # the discard counts' float32 bytes, kept with _discard_cnt
+        self._discard_view = memoryview(self._discard_bytes).cast("f")
+        # the deck less the cards face up (unclamped) and its float32 bytes (clamped at 0), while face_up is the same
+        self._face_up: list[int] = [0] * n
+        self._base: list[int] = list(self.counts)
+        self._base_bytes = bytearray(self._block.pack(*self._floats_of(self.counts)))
+        self._base_view = memoryview(self._base_bytes).cast("f")
+        self._rows: list[list[int]] = [[0] * n for _ in range(S)]  # each side's distance row when last packed
+        self._row_bytes: list[bytes | None] = [None] * S  # its float32 bytes (None: all zeros)
         self._encoder = encoder
+
+    def _floats_of(self, row: Sequence[int]) -> list[float]:
+        fl = self._floats
+        return [fl[x] if x > 0 else 0.0 for x in row]
 
     def __reduce__(self) -> tuple[type[ObservationWriter], tuple[Any]]:
         return ObservationWriter, (self._encoder,)  # pickled as its layout
 
-    def _discard_counts(self, discard: list[int]) -> list[int]:
-        """Copies of each card in ``discard``, counted on from the last call while it is the same list.
+    def _count_discard(self, discard: list[int]) -> None:
+        """Copies of each card in ``discard`` (``_discard_cnt``, and as float32 bytes ``_discard_bytes``),
+        counted on from the last call while it is the same list.
 
         The engine only ever appends to a hand's discard pile (a new hand, a clone: a new list), so
         the counts of the list seen last are brought up to date by its new cards alone; the list is
         held here, so its identity cannot pass to another list.
         """
+        dv = self._discard_view
+        fl = self._floats
         if discard is self._discard_ref and len(discard) >= self._discard_len:
             counts = self._discard_cnt
             start = self._discard_len
@@ -88,11 +108,13 @@ class ObservationWriter:
             counts = [0] * self.n
             start = 0
             self._discard_ref = discard
+            self._discard_bytes[:] = bytes(4 * self.n)
         for c in discard[start:]:
-            counts[c] += 1
+            k = counts[c] + 1
+            counts[c] = k
+            dv[c] = fl[k]
         self._discard_len = len(discard)
         self._discard_cnt = counts
-        return counts
 
     def hand_points(self, st: State) -> list[int]:
         """Each side's points this hand so far (``score_sheet()``'s totals), remembered while the table is the same."""
@@ -100,17 +122,14 @@ class ObservationWriter:
         target = st._target
         # the distance cards played count only for the side that completed the trip (the safe trip)
         played = tuple(map(tuple, st._played)) if st._completer >= 0 or target in miles else None
-        # one flat tuple (S miles, S safety counts, S coup counts: fixed lengths), the fewest objects built a call
-        key = (
-            target,
-            st._extension_called_by,
-            st._completer,
-            st._completion_delayed,
-            *miles,
-            *map(len, st._safeties),
-            *map(len, st._coups),
-            played,
-        )
+        # one flat list (the scalars, S miles, S safety counts, S coup counts: fixed lengths), built by list
+        # operations alone (a tuple of starred maps cost a compiled call more than the rest of the key)
+        key: list[Any] = [target, st._extension_called_by, st._completer, st._completion_delayed, played]
+        key += miles
+        for x in st._safeties:
+            key.append(len(x))
+        for x in st._coups:
+            key.append(len(x))
         if key != self._sheet_key:
             self._sheet_key = key
             self._sheet_points = [line["total"] for line in st.score_sheet()]
@@ -119,18 +138,26 @@ class ObservationWriter:
     def write(self, st: State, player: int, hands_played: int) -> bytearray:
         buf = bytearray(self._zero_bytes)
         v = memoryview(buf).cast("f")  # float32 slots; a slot set to an int holds the same float
-        self._write_seat(v, st, player)
-        i = self._write_sides(v, buf, st, self.game.side_of[player])
-        i = self._write_table(v, buf, i, st, player)
-        self._write_scores(v, i, st, player, hands_played)
-        v.release()
+        hand = st._hands[player]
+        held = self._held  # copies of each card in the seat's hand, zeros again on the way out (an error too)
+        for c in hand:
+            held[c] += 1
+        try:
+            self._write_seat(v, st, player, hand)
+            i = self._write_sides(v, buf, st, self.game.side_of[player])
+            i = self._write_table(v, buf, i, st, player, hand)
+            self._write_scores(v, i, st, player, hands_played)
+        finally:
+            v.release()
+            for c in hand:
+                held[c] = 0
         if self._tail:
             tail = [0.0] * self._tail
             write_turn_tail(tail, 0, st.observation(player))
             self._tail_block.pack_into(buf, 4 * (self.size - self._tail), *tail)
         return buf
 
-    def _write_seat(self, v: memoryview[float], st: State, player: int) -> None:
+    def _write_seat(self, v: memoryview[float], st: State, player: int, hand: list[int]) -> None:
         """``decision``, ``to_act``, ``hand`` and ``window_hazard`` into ``v``."""
         n, N = self.n, self.N
         ph = st._phase
@@ -145,8 +172,9 @@ class ObservationWriter:
         if who >= 0:
             v[6 + (who - player) % N] = 1.0
         o = 6 + N
-        for c in st._hands[player]:
-            v[o + c] += 1.0
+        fl, held = self._floats, self._held
+        for c in hand:
+            v[o + c] = fl[held[c]]
         if window and st._player == player:
             v[o + n + st._cf_hazard] = 1.0  # the window's hazard, shown to the seat it asks only
 
@@ -160,6 +188,7 @@ class ObservationWriter:
         stacked = self.game.stacked_hazards
         safeties, coups, played = st._safeties, st._coups, st._played
         miles, rolling, limit, prot = st._miles, st._rolling, st._limit, st._prot
+        rows, row_bytes, fl = self._rows, self._row_bytes, self._floats
         i: int = self._o_sides
         for k in range(S):
             s = (side + k) % S
@@ -183,8 +212,12 @@ class ObservationWriter:
                 v[j + c] += 1.0
             j += n
             row = played[s]
-            if miles[s] or any(row):  # the distance block, only where a card is in it
-                block.pack_into(buf, 4 * j, *row)
+            if row != rows[s]:  # the distance block's bytes, packed again only when it changed
+                rows[s] = row[:]
+                row_bytes[s] = block.pack(*self._floats_of(row)) if any(row) else None
+            packed = row_bytes[s]
+            if packed is not None:  # only where a card is in it
+                buf[4 * j : 4 * (j + n)] = packed
             j += n  # the side's scalars; a zero is left unwritten
             if miles[s]:
                 m = miles[s] / target
@@ -196,32 +229,48 @@ class ObservationWriter:
                 v[j + 2] = 1.0
                 v[j + 3] = lim / 200.0 if lim < 200 else 1.0
             if cs:
-                v[j + 4] = len(cs)
+                v[j + 4] = fl[len(cs)]
             if prot[s]:
-                v[j + 5] = _POPCOUNT(prot[s])
+                v[j + 5] = fl[_POPCOUNT(prot[s])]
             i += self._side_len
         return i
 
-    def _write_table(self, v: memoryview[float], buf: bytearray, i: int, st: State, player: int) -> int:
+    def _write_table(
+        self, v: memoryview[float], buf: bytearray, i: int, st: State, player: int, hand: list[int]
+    ) -> int:
         """``discard``, ``discard_top``, ``unseen``, ``hand_sizes``, the
         draw pile, the target and the extension from slot ``i``; the next slot."""
         n, N = self.n, self.N
         discard = st._discard
+        nb = 4 * n
         if discard:
-            self._block.pack_into(buf, 4 * i, *self._discard_counts(discard))
+            self._count_discard(discard)
+            buf[4 * i : 4 * i + nb] = self._discard_bytes
             v[i + n + discard[-1]] = 1.0
         i += 2 * n
         # unseen: the deck less the cards face up and the seat's own hand, never below 0
-        unseen = [a - b for a, b in zip(self.counts, st._face_up)]
-        for c in st._hands[player]:
-            unseen[c] -= 1
-        if min(unseen) < 0:
-            unseen = [x if x > 0 else 0 for x in unseen]
-        self._block.pack_into(buf, 4 * i, *unseen)
+        base = self._base
+        face_up = st._face_up
+        if face_up != self._face_up:  # the slots of the cards whose face-up count changed
+            fl = self._floats
+            bv = self._base_view
+            last = self._face_up
+            counts = self.counts
+            for c in range(n):
+                if face_up[c] != last[c]:
+                    x = counts[c] - face_up[c]
+                    base[c] = x
+                    bv[c] = fl[x] if x > 0 else 0.0
+            self._face_up = face_up[:]
+        buf[4 * i : 4 * i + nb] = self._base_bytes
+        fl, held = self._floats, self._held
+        for c in hand:
+            x = base[c] - held[c]
+            v[i + c] = fl[x] if x > 0 else 0.0
         i += n
         hands = st._hands
         for k in range(N):
-            v[i + k] = len(hands[(player + k) % N])
+            v[i + k] = fl[len(hands[(player + k) % N])]
         i += N
         v[i] = len(st._stock) / self.deck_size
         t = st._target / self.max_target

@@ -24,6 +24,10 @@ from .encoding import ActionSpace, ObservationEncoder
 __all__ = ["REWARDS", "MilleBornesAEC"]
 
 REWARDS = ("match", "points")
+# the vector's and the mask's dtypes, given to numpy.frombuffer as instances and by position: a dtype
+# keyword and a scalar type cost it twice the time (the two calls were a tenth of a compiled v1 step's CPU)
+F32 = np.dtype(np.float32)
+I8 = np.dtype(np.int8)
 
 
 class MilleBornesAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
@@ -134,7 +138,7 @@ class MilleBornesAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type 
         if st is None:
             self._require_reset("observe")
         p = self._seat[agent]
-        vec = np.frombuffer(self._writer.write(st, p, st.hands_played), dtype=np.float32)
+        vec = np.frombuffer(self._writer.write(st, p, st.hands_played), F32)
         return {"observation": vec, "action_mask": self._mask(st, p)}
 
     def action_mask(self, agent: str) -> "np.ndarray":
@@ -152,7 +156,7 @@ class MilleBornesAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type 
             acts = self._acts
             for a in st.legal_actions() if acts is None else acts:
                 mask[slot[a]] = 1
-        return np.frombuffer(mask, dtype=np.int8)
+        return np.frombuffer(mask, I8)
 
     def state(self) -> "np.ndarray":
         """The whole position as a vector, hidden cards included: PRIVILEGED (a centralised critic's input).

@@ -904,7 +904,7 @@ class _Observer:
         if st is None:
             self.tensor.fill(0)
             return
-        self.tensor[:] = np.frombuffer(self._g.writer.write(st, player, state._hands_done), dtype=np.float32)
+        self.tensor[:] = np.frombuffer(self._g.writer.write(st, player, state._hands_done), np.float32)
 
     def string_from(self, state: MilleBornesState, player: int) -> str:
         mb = self._g.mb

@@ -44,6 +44,7 @@ from ..bots import check_bot, make_bot
 from ..engine import State
 from ..engine.compact import ObservationWriter
 from ..seats import BotSeat, LaterSeat, SeatLoop
+from ._aec import F32, I8
 from .encoding import ActionSpace, ObservationEncoder
 
 __all__ = ["ILLEGAL", "REWARDS", "SingleAgentEnv", "single_agent_env"]
@@ -200,7 +201,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     def _obs(self) -> dict[str, np.ndarray]:
         st = self._match()
-        vec = np.frombuffer(self._writer.write(st, self.seat, st.hands_played), dtype=np.float32)
+        vec = np.frombuffer(self._writer.write(st, self.seat, st.hands_played), F32)
         return {"observation": vec, "action_mask": self.action_masks()}
 
     def action_masks(self) -> "np.ndarray":
@@ -211,7 +212,7 @@ class SingleAgentEnv(gymnasium.Env):
             idx = self.space.index
             for a in st.legal_actions():
                 mask[idx[a]] = 1
-        return np.frombuffer(mask, dtype=np.int8)
+        return np.frombuffer(mask, I8)
 
     def _info(self) -> dict[str, Any]:
         st = self._match()

@@ -90,6 +90,9 @@ def rules_digest(game: Games) -> str:
     """A digest of the rules a run plays (the key a worker keeps its compiled games under)."""
     import hashlib
 
+    from ..ruleset.pydantic_plugins import skip_empty_plugin_lookup
+
+    skip_empty_plugin_lookup()  # before pydantic makes the ruleset's serializer
     games = game if isinstance(game, tuple) else (game,)
     return hashlib.sha256(repr([(g.ruleset.model_dump_json(), g.players) for g in games]).encode()).hexdigest()
 

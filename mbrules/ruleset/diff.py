@@ -15,6 +15,7 @@ from pydantic import BaseModel
 
 from ..text import plural
 from .model import Rule, Ruleset
+from .pydantic_plugins import skip_empty_plugin_lookup
 from .words import CITATION_FIELDS, HEADER_FIELDS, card_summary, pattern_of, phrase, pretty_id, value_words
 
 # Mappings whose keys are ids (the '*' of a phrase pattern), by path depth.
@@ -48,6 +49,7 @@ class Change:
 
 def _json(value: Any) -> Any:
     if isinstance(value, BaseModel):
+        skip_empty_plugin_lookup()  # before pydantic makes the value's serializer
         return value.model_dump(mode="json")
     if isinstance(value, tuple):
         return [_json(v) for v in value]

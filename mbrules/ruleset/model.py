@@ -19,7 +19,8 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 from .listing import OPTION_CATEGORIES, RULESET_ID_PATTERN, is_ruleset_id  # noqa: E402,F401  (one definition, shared)
 from .pydantic_plugins import skip_empty_plugin_lookup
 
-skip_empty_plugin_lookup()  # before the first validator below (a default rule value) is built
+# No validator is made at import: each function below that has pydantic make one first calls
+# skip_empty_plugin_lookup(); a ruleset is validated by validator_cache.ruleset_validator().
 
 CardId = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
 # One line of plain text: no line break, tab or other control character (a name is printed as given).
@@ -565,6 +566,7 @@ class ScoringRules(Strict):
         this section's cited values (:func:`_standard_entries` says which value gives which line); each entry
         carries the citation of the value that gives its points. Keyed by entry; ``extension_failed`` pays
         on ``extension`` (the caller's opponents' bonus, WM §10C)."""
+        skip_empty_plugin_lookup()
         out: dict[str, ScoreLineRule] = {}
         for key, (value, fields) in _standard_entries(self).items():
             rule = getattr(self, value)
@@ -978,6 +980,7 @@ def option_category_schema() -> JsonSchema:
 
 def option_groups_schema() -> JsonSchema:
     """The JSON Schema of an option file's ``group``: ``{value: ID or [IDs], source|decided}``."""
+    skip_empty_plugin_lookup()
     schema: JsonSchema = _file_schema_node(TypeAdapter(OptionGroupRule).json_schema(mode="validation"))
     schema["title"] = "Group"
     return schema
@@ -1058,6 +1061,7 @@ def file_json_schema() -> JsonSchema:
     Sections are optional (a file that ``extends`` another, or an option, changes only
     what it names); completeness is checked on the resolved ruleset.
     """
+    skip_empty_plugin_lookup()
     schema: JsonSchema = _file_schema_node(Ruleset.model_json_schema(mode="validation"))
     defs = schema["$defs"]
     props = schema["properties"]

@@ -30,32 +30,59 @@ def _declares_pydantic_plugin(folder: str) -> bool | None:
     for name in names:
         if name.rpartition(".")[2].lower() not in ("dist-info", "egg-info"):
             continue
+        path = os.path.join(folder or ".", name, "entry_points.txt")
+        if not os.access(path, os.F_OK):
+            continue  # (most distributions have none: asked without raising an error for each)
         try:
-            with open(os.path.join(folder or ".", name, "entry_points.txt"), encoding="utf-8") as f:
-                text = f.read()
+            with open(path, "rb") as f:
+                text = f.read().decode("utf-8")  # (splitlines below reads \r\n and \r as text mode would)
         except (FileNotFoundError, NotADirectoryError):
             continue
         except (OSError, ValueError):
             return None
-        if any(line.strip() == _GROUP for line in text.splitlines()):
+        if _GROUP in text and any(line.strip() == _GROUP for line in text.splitlines()):
             return True
     return False
 
 
+_declared: bool | None = None  # the scan's answer, once made
+
+
+def no_plugin_declared() -> bool:
+    """True when pydantic's plugin look-up would find nothing (or has found nothing), told without importing
+    pydantic's loader; False when a plugin is declared or when only pydantic can tell (see the module)."""
+    global _declared
+    loader = sys.modules.get("pydantic.plugin._loader")
+    plugins = getattr(loader, "_plugins", None)
+    if plugins is not None:
+        return not plugins
+    if os.environ.get("PYDANTIC_DISABLE_PLUGINS") is not None:
+        return False  # pydantic reads the switch itself
+    if _declared is None:
+        _declared = _scan()
+    return not _declared
+
+
+def _scan() -> bool:
+    """Whether a distribution on ``sys.path`` may declare a pydantic plugin (True when this cannot tell)."""
+    if any(getattr(f, "find_distributions", None) is not None and f is not PathFinder for f in sys.meta_path):
+        return True  # another finder lists distributions: only importlib.metadata knows them
+    for entry in sys.path:
+        if not isinstance(entry, str) or entry.lower().endswith(".egg"):
+            return True  # an egg's metadata is in its own layout: left to importlib.metadata
+        if _declares_pydantic_plugin(entry) is not False:
+            return True  # a plugin (pydantic loads it) or a path entry this cannot read
+    return False
+
+
 def skip_empty_plugin_lookup() -> None:
-    """Tell pydantic it has no plugins when no installed distribution declares one (see the module)."""
+    """Tell pydantic it has no plugins when no installed distribution declares one (see the module). Called
+    before pydantic makes a validator or serializer for the ruleset models."""
     try:
         from pydantic.plugin import _loader
     except ImportError:  # pragma: no cover - pydantic moved its loader: it looks for plugins itself
         return
     if getattr(_loader, "_plugins", True) is not None or os.environ.get("PYDANTIC_DISABLE_PLUGINS") is not None:
         return
-    if any(getattr(f, "find_distributions", None) is not None and f is not PathFinder for f in sys.meta_path):
-        return  # another finder lists distributions: only importlib.metadata knows them
-    for entry in sys.path:
-        if not isinstance(entry, str) or entry.lower().endswith(".egg"):
-            return  # an egg's metadata is in its own layout: left to importlib.metadata
-        found = _declares_pydantic_plugin(entry)
-        if found is not False:
-            return  # a plugin (pydantic loads it) or a path entry this cannot read
-    _loader._plugins = {}
+    if no_plugin_declared():
+        _loader._plugins = {}

@@ -17,6 +17,7 @@ from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
 from .files import REFERENCE_RULESET
+from .pydantic_plugins import skip_empty_plugin_lookup
 from .model import DistanceCard, HazardCard, KarmaCard, RemedyCard, Rule, Ruleset, SafetyCard
 
 FILE_KEYS = [
@@ -111,6 +112,7 @@ def _type_words(ann: Any) -> str:
 def _example(path: list[str]) -> str:
     from .loader import load_ruleset
 
+    skip_empty_plugin_lookup()  # before pydantic makes the ruleset's serializer
     cur: Any = load_ruleset(REFERENCE_RULESET).model_dump(mode="json", exclude_none=True)
     for part in path:
         if part == "ID":

@@ -6,6 +6,7 @@ from typing import Any
 
 from ..text import plural
 from .model import STANDARD_LINE_VALUES, Rule, Ruleset
+from .pydantic_plugins import skip_empty_plugin_lookup
 from .words import (
     CITATION_FIELDS,
     card_names,
@@ -112,6 +113,7 @@ def players_info(rs: Ruleset, players: int) -> dict[str, Any]:
 
 
 def show_json(rs: Ruleset, players: int | None = None) -> dict[str, Any]:
+    skip_empty_plugin_lookup()  # before pydantic makes the ruleset's serializer
     return {
         "ruleset": rs.model_dump(mode="json"),
         "players": None if players is None else players_info(rs, players),

@@ -28,6 +28,7 @@ from .diagnostics import (
 )
 from .listing import is_ruleset_id
 from .model import Ruleset
+from .validator_cache import ruleset_validator
 from .semantics import semantic_problems, semantic_warnings
 from .yamlmarks import FileSignature, real_path
 
@@ -428,7 +429,7 @@ class _Session:
         data = dict(composed.data)
         data["applied_options"] = list(composed.applied)
         try:
-            rs = Ruleset.model_validate_json(json.dumps(data))
+            rs: Ruleset = ruleset_validator().validate_json(json.dumps(data))  # Ruleset.model_validate_json's own call
         except pydantic.ValidationError as exc:
             self.diags += validation_diagnostics(
                 exc.errors(include_url=False), data, composed.locs, ModelWords(root_missing=_root_missing_diag)

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from ..vocab import SCORE_LINE_WORDS, SCORE_LINES, LineWords
 from .diagnostics import DataPath
 from .model import Ruleset
+from .pydantic_plugins import skip_empty_plugin_lookup
 
 # Fields that are not rules: where a value comes from (every rule value carries one).
 CITATION_FIELDS = ("source", "decided", "uncited")
@@ -264,6 +265,7 @@ def removed_words(rs: Ruleset, removed: dict[str, int] | None) -> str:
 
 def condition_words(cond: Any, rs: Ruleset, who: str = "the side") -> str:
     """A score line's condition (a LineCondition or its JSON) in words: 'the side completed the trip and ...'."""
+    skip_empty_plugin_lookup()  # before pydantic makes a serializer
     c = cond.model_dump() if isinstance(cond, BaseModel) else dict(cond or {})
     bits = []
     if c.get("trip_completed") is not None:
@@ -323,6 +325,7 @@ def line_words(name: str, line: Any, rs: Ruleset) -> str:
     """One score line in words: '500 to each opposing side that played some distance, for each side that ...'."""
     if line is None:
         return "none"
+    skip_empty_plugin_lookup()
     d = line.model_dump() if isinstance(line, BaseModel) else dict(line)
     points = f"{d.get('points')}"
     per = d.get("per")

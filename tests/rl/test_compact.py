@@ -87,6 +87,22 @@ def test_fast_vector_equals_the_observation_vector_at_hand_and_match_over():
     assert seen == {"hand_over", "match_over"}
 
 
+def test_a_write_that_fails_midway_leaves_the_next_vectors_right():
+    """The writer counts the seat's cards in a scratch list it keeps between calls; an error in the middle of a
+    write (here a bad ``hands_played``, which pure Python meets only at the last slots) must not leave those
+    counts behind, or every later vector of that writer would show cards the hand does not hold."""
+    from mbrules.engine.compact import ObservationWriter
+
+    g = mbrules.load_game("winning-moves", 2)
+    enc = ObservationEncoder(g)
+    w = ObservationWriter(enc)
+    for st in _random_positions(g, 5, 30):
+        with pytest.raises(TypeError):
+            w.write(st, 0, "not a count")  # type: ignore[arg-type]
+        for p in range(2):
+            assert w.write(st, p, st.hands_played) == ObservationWriter(enc).write(st, p, st.hands_played)
+
+
 def test_state_vector_counts_every_hidden_card_once():
     g = mbrules.load_game("winning-moves", 4)
     st = g.new_match(9)

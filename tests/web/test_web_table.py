@@ -525,7 +525,12 @@ def test_a_persons_move_is_taken_through_the_seat_loop(tmp_path):
     assert t.loop.waiting == -1 and t.seats[p].pending is None and t.steps == steps + 1
 
 
-@pytest.mark.parametrize("bot", ["expert", "heuristic", "heuristic-2026", "random", "restricted"])
+# the expert's search is most of this table's cost (2.9 of its 6.7 fast CPU-s): it goes slow (make test runs it);
+# its mulligan choices stay in the fast set (tests/bots/test_house_rule_choices.py), the seat handed over
+# mid-mulligan with the four other bots
+@pytest.mark.parametrize(
+    "bot", [pytest.param("expert", marks=pytest.mark.slow), "heuristic", "heuristic-2026", "random", "restricted"]
+)
 def test_every_bot_given_a_seat_inside_its_mulligan_finishes_it_legally(bot, tmp_path):
     """The host may give a seat to any bot the page offers while that seat is inside a mulligan (two
     cards thrown, the draw back not made): the bot takes the mulligan where it stands, every action it
