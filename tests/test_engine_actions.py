@@ -57,3 +57,27 @@ def test_every_listed_legal_action_round_trips_through_its_words(game):
         assert Action.parse(str(action), game) == action
         assert game.actions[int(action)] is action
         assert action.kind in ("play", "discard")
+
+
+def test_a_pickled_state_plays_on_like_its_original(game):
+    """OpenSpiel's ``serialize_game_and_state`` pickles the engine's State. A compiled State's ``__new__`` runs
+    ``__init__``, so pickle's default recipe (``__new__`` without arguments) failed there ("missing required
+    argument 'game'"); ``State.__reduce__`` is one recipe for both modes (make test-compiled runs this file)."""
+    import pickle
+    import random
+
+    from mbrules.engine import State
+
+    st = State.new_match(game, 7)
+    rng = random.Random(1)
+    for _ in range(60):
+        st.apply(rng.choice(st.legal_actions()))
+    back = pickle.loads(pickle.dumps(st))
+    assert type(back) is State and back.history == st.history and back.decision == st.decision
+    assert [type(a) for a in back.legal_actions()] == [Action] * len(st.legal_actions())  # the game's own, not ints
+    while not st.is_terminal() and len(st.history) < 400:
+        a = rng.choice(st.legal_actions())
+        assert back.legal_actions() == st.legal_actions()
+        st.apply(a)
+        back.apply(a)
+    assert back.history == st.history and back.is_terminal() == st.is_terminal()

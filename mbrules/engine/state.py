@@ -384,6 +384,14 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         self._karma_cards = [[] for _ in range(S)]
         self._foes = list(g.hazard_sides)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """pickle's recipe (OpenSpiel's ``serialize_game_and_state``, ``copy.copy``): a State made for the game,
+        then each field set. Compiled, a State's ``__new__`` runs ``__init__``, which needs the game, so pickle's
+        default (``__new__`` without arguments, then the fields) fails there; one recipe serves both modes.
+        Observers stay behind, as with :meth:`clone`."""
+        values = tuple(() if name == "_observers" else getattr(self, name) for name in _STATE_SLOTS)
+        return (_unpickled_state, (self.game, values))
+
     def clone(self) -> "State":
         """An independent copy: every slot copied by its type, so a new field cannot be shared by mistake.
 
@@ -747,6 +755,18 @@ _STATE_SLOTS: tuple[str, ...] = tuple(
     dict.fromkeys(getattr(State, "__slots__", None) or getattr(State, "__mypyc_attrs__"))
 )
 _SHARED = (int, bool, str, float, tuple, frozenset, type(None), Termination, Reason, DecisionKind)
+
+
+def _unpickled_state(game: Game, values: tuple[Any, ...]) -> State:
+    """A State from :meth:`State.__reduce__`'s fields, in ``_STATE_SLOTS``' order."""
+    st = State(game, 0)
+    for name, value in zip(_STATE_SLOTS, values):
+        setattr(st, name, value)
+    # legality's memo tells an unjudged card by the identity of UNJUDGED, which a pickled copy of the
+    # string does not keep: the memo starts empty (it is derived, refilled on the next legal_actions)
+    st._can = [[UNJUDGED] * game.n_cards for _ in st._can]
+    st._hit = [[UNJUDGED] * game.n_cards for _ in st._hit]
+    return st
 
 
 def _copy(value: Any) -> Any:
