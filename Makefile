@@ -84,7 +84,7 @@ compiled: $(STAMP)  # needs a C compiler and Python's headers; setuptools (no lo
 # the engine, conformance and differential suites in the compiled engine (CI); MBRULES_COMPILED=require
 # fails rather than falls back to the pure engine
 COMPILED_TESTS := tests/test_compiled_engine.py tests/test_conformance.py tests/test_engine_legality.py tests/test_engine_shuffle.py \
-	tests/test_engine_actions.py tests/test_engine_rooms.py tests/api \
+	tests/test_engine_actions.py tests/test_engine_rooms.py tests/api tests/rl \
 	tests/properties/test_soak_slice.py::test_an_engine_crash_is_caught_and_written_with_the_crashing_step
 test-compiled: compiled
 	MBRULES_COMPILED=require $(BIN)/python -m pytest -q -m "not slow" -n 2 --dist loadgroup $(COMPILED_TESTS)

@@ -103,7 +103,13 @@ class PeeksAfterAReshuffle(CustomState):
 
 
 def test_api_test_fairness_check_catches_an_observation_showing_a_reshuffled_pile_s_order():
-    """The leak is only after a reshuffle: the fairness check covers the reshuffled pile's order as hidden."""
+    """The leak is only after a reshuffle: the fairness check covers the reshuffled pile's order as hidden.
+    The leaking State is a Python subclass, which a compiled State does not take: api_test's check is the
+    pure harness's, and the compiled engine is held to the pure one by the differential check instead."""
+    from mbrules import _compiled
+
+    if _compiled.active():
+        pytest.skip("a Python class cannot derive from the compiled State (mypyc native class)")
     ruleset = mbrules.load_game("winning-moves", 2, ["reshuffle-discard"]).ruleset
 
     class Custom(Game):
