@@ -96,7 +96,7 @@ class Game:
         """pickle's recipe (OpenSpiel's ``serialize_game_and_state``): the game compiled again from its ruleset.
         Its tables hold :class:`~.notation.Action` values, which cross a process as bare ints; rebuilt, they are
         the game's own Actions again, and a compiled Game (whose ``__new__`` runs ``__init__``) pickles too."""
-        return (Game, (self.ruleset, self.players))
+        return (type(self), (self.ruleset, self.players))
 
     def _seat_tables(self, pc: PlayerCount) -> None:
         """Players, sides and their names, who attacks whom, the trip: ``player_counts.<players>``."""
