@@ -397,7 +397,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
 
         Observers stay with the original (a bot searching a clone must not narrate it).
         """
-        c = State.__new__(State) if _BLANK_NEW else State(self.game, 0)
+        c = _blank_state(self.game)
         for name in _STATE_SLOTS:
             setattr(c, name, _copy(getattr(self, name)))
         c._observers = ()
@@ -757,9 +757,15 @@ _STATE_SLOTS: tuple[str, ...] = tuple(
 _SHARED = (int, bool, str, float, tuple, frozenset, type(None), Termination, Reason, DecisionKind)
 
 
+def _blank_state(game: Game) -> State:
+    """A State whose every slot the caller sets (clone, unpickling): blank where the class allows it (pure,
+    ``__slots__``), else a fresh one for the game (compiled: its ``__new__`` runs ``__init__``)."""
+    return State.__new__(State) if _BLANK_NEW else State(game, 0)
+
+
 def _unpickled_state(game: Game, values: tuple[Any, ...]) -> State:
     """A State from :meth:`State.__reduce__`'s fields, in ``_STATE_SLOTS``' order."""
-    st = State(game, 0)
+    st = _blank_state(game)
     for name, value in zip(_STATE_SLOTS, values):
         setattr(st, name, value)
     # legality's memo tells an unjudged card by the identity of UNJUDGED, which a pickled copy of the
