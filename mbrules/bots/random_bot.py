@@ -22,5 +22,6 @@ class RandomBot:
         self._random = rng.random
 
     def choose(self, observation: Observation | None, legal_actions: list[Action]) -> Action:
-        # int(random() * n) is uniform over n choices to within 2**-53.
-        return legal_actions[int(self._random() * len(legal_actions))]
+        # int(random() * n) is uniform over n choices to within 2**-53. n as a float: compiled, the product is a
+        # native one of two doubles (an int operand made it a generic float * int); the same double either way
+        return legal_actions[int(self._random() * float(len(legal_actions)))]

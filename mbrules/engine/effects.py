@@ -22,7 +22,6 @@ protection, ``_face_up`` and the history; then hands the turn on through the tur
 from __future__ import annotations
 
 from ..vocab import BATTLE, DISTANCE, HAZARD, KARMA, NO_LIMIT, REMEDY, SPEED
-from .notation import Action
 from .fields import UNJUDGED, StateFields, trait
 
 # what the current action did to karma (ruleset 'karma'), in State._note beside the turn room's draw notes
@@ -151,10 +150,10 @@ class Effects(StateFields):
         self._forget_distance(s)  # its distance checks read the miles
         return m >= self._target
 
-    def _discard_card(self, p: int, a: Action, c: int) -> None:
-        """``p`` discards card ``c`` (action ``a``, checked by :meth:`_verify_discard`); the turn passes (WM §5).
-        The caller has read ``a.card_index`` already (an attribute of an int subclass: a lookup each time)."""
-        self._history.append((p, a))
+    def _discard_card(self, p: int, c: int) -> None:
+        """``p`` discards card ``c`` (checked by :meth:`_verify_discard`); the turn passes (WM §5). The caller has
+        read the action's card already (an attribute of an int subclass: a lookup each time)."""
+        self._history.append(self.game.discard_entries[p][c])  # (p, a), built once (Game.discard_entries)
         self._hands[p].remove(c)
         self._discard.append(c)
         self._face_up[c] += 1
@@ -179,7 +178,8 @@ class Effects(StateFields):
         g = self.game
         ps = g.side_of[p]
         k = g.kind[c]
-        self._history.append((p, g.play_action[c][ts] if k == HAZARD else g.play_own[c]))
+        entries = g.play_entries[p][c]  # (p, the play), built once: a hazard's per side hit, else one
+        self._history.append(entries[ts] if k == HAZARD else entries[0])
         self._hands[p].remove(c)
         self._face_up[c] += 1
         if k == DISTANCE:

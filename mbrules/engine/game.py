@@ -286,7 +286,21 @@ class Game:
         self.coup_action = tuple(acts[encode(COUP_FOURRE, c)] for c in range(n))
         self.fast_action = tuple(acts[encode(FAST_PLAY, c)] for c in range(n))
         self.draw_action = acts[ACTION_DRAW]
-        self.draw_entries = tuple((p, self.draw_action) for p in range(self.players))  # a draw's history entry per seat
+        # the history's entries of the hot loop's actions, built once per seat (State._history: (player, Action)):
+        # a draw's; a discard's per card; a play's per card (a hazard's per side hit, any other card's one entry).
+        # Typed Any: a compiled engine appends the tuple itself, where a tuple[int, Action] is unboxed by mypyc
+        # and built again at every append (a new tuple per turn, kept to the match's end: the GC's work)
+        self.draw_entries: tuple[Any, ...] = tuple((p, self.draw_action) for p in range(self.players))
+        self.discard_entries: tuple[tuple[Any, ...], ...] = tuple(
+            tuple((p, a) for a in self.discard_action) for p in range(self.players)
+        )
+        self.play_entries: tuple[tuple[tuple[Any, ...], ...], ...] = tuple(
+            tuple(
+                tuple((p, a) for a in row) if self.kind[c] == HAZARD else ((p, self.play_own[c]),)
+                for c, row in enumerate(self.play_action)
+            )
+            for p in range(self.players)
+        )
         self.draw_discard_action = acts[ACTION_DRAW_DISCARD]  # refused (no-discard-draw) unless turn.draw_from_discard
         # what legal_actions() reads at every turn's play, fetched in one go; a hazard's plays per side hit (every
         # other card's row is empty: it goes on one's own side)

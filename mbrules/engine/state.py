@@ -537,7 +537,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
                 c = code >> ACTION_OP_BITS & ACTION_CARD_MASK  # action.card_index
                 # Game.discard_free: holding the card is _verify_discard's one check (the common case, asked here)
                 if (c in self._hands[p]) if self.game.discard_free else self._verify_discard(p, c) is None:
-                    self._discard_card(p, action, c)
+                    self._discard_card(p, c)
                     return True
             elif op == PLAY:
                 ts = (code >> ACTION_SIDE_SHIFT) - 1  # action.side_index (OWN: none named)
@@ -734,7 +734,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
                 ts = self._target_side(p, a)
             self._play(p, a.card_index, ts)
         elif op == DISCARD:
-            self._discard_card(p, a, a.card_index)
+            self._discard_card(p, a.card_index)
         elif op == COUP_FOURRE:
             self._coup_fourre(a, p if player is None else player)
         elif op == FAST_PLAY:
