@@ -2,14 +2,16 @@
 
 The fast set (``make test-fast``, ``make test-core``, ``make test-compiled``: ``pytest -m "not slow"``) is the
 developer's loop: it checks each mechanism, each bundled option and each edition at least once, on one
-representative table, count and seed (``tests/tiers.py`` picks one case of each key and marks the others slow),
+representative table, count and seed (``tests/tiers.py`` picks one case of each key, or the few data files that
+together show every feature, and marks the others slow),
 and each property on its explicit examples (every option, prop_helpers.OPTION_COVER) and a few generated
 ones (the ``fast`` Hypothesis profile below). The slow set (``@pytest.mark.slow``, or a slow parametrization:
 ``pytest.param(..., marks=pytest.mark.slow)``) holds the whole-product sweeps: every option at every count
 and seed, every table through ``api_test``, fuzzers with many examples, subprocess-heavy CLI tables,
 statistical runs. ``make test`` (CI) runs both: no test leaves it. A new test is fast when it is the first
 of its mechanism or costs little; a sweep over a product goes slow with its first case kept fast. The
-compiled engine's suites (the Makefile's COMPILED_TESTS) keep all their fast cases.
+compiled engine's suites (the Makefile's COMPILED_TESTS) keep all their fast cases. A module whose tests are
+all slow says so once (``pytestmark = pytest.mark.slow``): the fast set does not even import it.
 """
 
 from __future__ import annotations
