@@ -67,7 +67,7 @@ TEST_WORKERS ?= 2
 test: $(STAMP)  # every test, the slow ones included (CI runs this), on two processes (pytest-xdist; Ray's tests on one)
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
 
-test-fast: $(STAMP)  # one check of each mechanism, option and edition (the slow set: the sweeps; tests/conftest.py): about 4 to 5 CPU-minutes (304 CPU-s measured at a load of 6 to 7 on 2026-11-29, 345 before that pass in the same conditions, about 250 at the quieter load of 2026-11-28's 282; no compiled build; docs/performance.md)
+test-fast: $(STAMP)  # one check of each mechanism, option and edition (the slow set: the sweeps; tests/conftest.py): about 5 CPU-minutes (312.7 CPU-s measured on 2026-11-29 morning at a load of 4 to 5, 348.5 before that round back to back at 5 to 10; no compiled build; docs/performance.md, "The fast set, round 10")
 	$(BIN)/python -m pytest -q -m "not slow"
 
 # the fast suite with none of the optional extras (the test tools pull in textual, the human extra's):

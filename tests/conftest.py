@@ -2,19 +2,22 @@
 
 The fast set (``make test-fast``, ``make test-core``, ``make test-compiled``: ``pytest -m "not slow"``) is the
 developer's loop: it checks each mechanism, each bundled option and each edition at least once, on one
-representative table, count and seed (``tests/tiers.py`` picks one case of each key and marks the others slow),
+representative table, count and seed (``tests/tiers.py`` picks one case of each key, or the few data files that
+together show every feature, and marks the others slow),
 and each property on its explicit examples (every option, prop_helpers.OPTION_COVER) and a few generated
 ones (the ``fast`` Hypothesis profile below). The slow set (``@pytest.mark.slow``, or a slow parametrization:
 ``pytest.param(..., marks=pytest.mark.slow)``) holds the whole-product sweeps: every option at every count
 and seed, every table through ``api_test``, fuzzers with many examples, subprocess-heavy CLI tables,
 statistical runs. ``make test`` (CI) runs both: no test leaves it. A new test is fast when it is the first
 of its mechanism or costs little; a sweep over a product goes slow with its first case kept fast. The
-compiled engine's suites (the Makefile's COMPILED_TESTS) keep all their fast cases.
+compiled engine's suites (the Makefile's COMPILED_TESTS) keep all their fast cases. A module whose tests are
+all slow says so once (``pytestmark = pytest.mark.slow``): the fast set does not even import it.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 
 # The learned bot trains a model on first use for rules no shipped model fits and caches it; a test run
@@ -56,7 +59,7 @@ def _hypothesis_profiles() -> None:
 def pytest_configure(config):
     """``-m "not slow"`` is the fast set: its properties load the ``fast`` Hypothesis profile unless one is
     asked for (HYPOTHESIS_PROFILE), and MBRULES_TEST_TIER=fast tells the fuzzers (tests/test_fuzz_loader.py)."""
-    if config.getoption("markexpr", "").replace(" ", "") == "notslow":
+    if _fast_tier(config):
         os.environ.setdefault("MBRULES_TEST_TIER", "fast")
         if "HYPOTHESIS_PROFILE" not in os.environ:
             try:
@@ -145,6 +148,31 @@ def _cleared_cache_comes_back():
 _loader_cache_kept = _cleared_cache_comes_back()
 
 
+_WHOLE_MODULE_SLOW = re.compile(r"^pytestmark = \(?\s*pytest\.mark\.slow\s*\)?\s*(#.*)?$", re.MULTILINE)
+
+
+def _fast_tier(config) -> bool:
+    return config.getoption("markexpr", "").replace(" ", "") == "notslow"
+
+
+def _marked_slow_as_a_whole(path) -> bool:
+    """Whether a test module says ``pytestmark = pytest.mark.slow`` at its top level: every test in it is slow."""
+    try:
+        return bool(_WHOLE_MODULE_SLOW.search(path.read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def pytest_ignore_collect(collection_path, config):
+    """The fast set does not import a module marked slow as a whole (``pytestmark = pytest.mark.slow``): all
+    its tests would be deselected, after its imports were paid (Selenium, Ray, the terminal drivers: about
+    3 CPU-s of the fast set's collection, issue 46 point 7). ``make test`` collects it, and checks there that
+    each module this rule would skip has only slow tests (``pytest_collection_modifyitems``)."""
+    if _fast_tier(config) and collection_path.suffix == ".py" and collection_path.name.startswith("test_"):
+        return True if _marked_slow_as_a_whole(collection_path) else None
+    return None
+
+
 def pytest_collection_modifyitems(config, items):
     """make test runs on two processes (pytest-xdist, --dist loadgroup): the tests that start or join a Ray
     instance run on one of them, one after another, since two Ray instances on one machine find each other.
@@ -158,6 +186,11 @@ def pytest_collection_modifyitems(config, items):
     use it run on one worker, so it is computed once (it was twice: 13 CPU-s each for the hostile tables)."""
     import pytest
 
+    if not _fast_tier(config):  # the modules the fast set does not import: not one fast test among them
+        whole = {}
+        for item in items:
+            if whole.setdefault(item.path, _marked_slow_as_a_whole(item.path)) and not item.get_closest_marker("slow"):
+                raise pytest.UsageError(f"{item.nodeid}: its module reads as slow as a whole, the test is not slow")
     for item in items:
         path = str(item.fspath)
         if f"{os.sep}cluster{os.sep}" in path or "ray" in os.path.basename(path):

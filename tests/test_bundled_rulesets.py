@@ -11,6 +11,7 @@ import yaml
 
 from mbrules._paths import bundled_dir
 from mbrules.ruleset.loader import load_ruleset
+from tiers import one_each
 
 RULESETS = ["parker-1971", "winning-moves", "kids-115", "wikipedia", "dujardin-classic"]
 OPTIONS = [
@@ -147,9 +148,16 @@ def claimed_prefixes(option: str) -> set[str]:
 # Every ruleset, alone and with every option, resolves for every player count
 
 
-@pytest.mark.parametrize("players", PLAYERS)
-@pytest.mark.parametrize("option", [None, *OPTIONS])
-@pytest.mark.parametrize("ruleset", RULESETS)
+# each edition alone at each count, each option once (on the editions and counts in turn) in the fast set
+# (tiers.one_each); make test resolves every triple
+RESOLVED = one_each(
+    [(r, o, n) for r in RULESETS for o in [None, *OPTIONS] for n in PLAYERS],
+    key=lambda case: case[1] or case[::2],
+    ids=lambda case: "-".join(map(str, case)),
+)
+
+
+@pytest.mark.parametrize(("ruleset", "option", "players"), RESOLVED)
 def test_every_ruleset_with_every_option_resolves_for_every_player_count(ruleset, option, players):
     rs = load(ruleset, *([option] if option else []))
     assert str(players) in rs.player_counts

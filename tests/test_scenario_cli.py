@@ -87,7 +87,7 @@ def test_an_invalid_scenario_fails_and_names_file_line_col(name, where, words):
 
 
 def test_the_whole_invalid_folder_at_once():
-    proc = replay(INVALID.relative_to(ROOT), real=True)
+    proc = replay(INVALID.relative_to(ROOT))  # the counts: the app in this process (a real one: the valid folder)
     assert proc.returncode == 1
     lines = proc.stdout.splitlines()
     assert lines[-1] == f"0 passed, {len(INVALID_TABLE)} failed"
@@ -183,9 +183,14 @@ def test_multi_document_files_report_each_document_with_the_right_lines(tmp_path
     assert lines[-1] == "1 passed, 1 failed"
 
 
-@pytest.mark.parametrize("args", [["no/such/file.yaml"], ["tests/scenarios_format/valid", "nowhere"]])
-def test_a_path_that_does_not_exist_is_a_usage_error(args):
-    proc = replay(*args, real=True)
+# the real process for a lone missing path; a missing path after a good one in this process (the same check)
+@pytest.mark.parametrize(
+    "args,real",
+    [(["no/such/file.yaml"], True), (["tests/scenarios_format/valid", "nowhere"], False)],
+    ids=["args0", "args1"],
+)
+def test_a_path_that_does_not_exist_is_a_usage_error(args, real):
+    proc = replay(*args, real=real)
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert "no such file or folder" in proc.stderr and "Traceback" not in proc.stderr

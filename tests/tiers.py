@@ -36,3 +36,24 @@ def examples(slow: int, fast: int) -> int:
     """A fuzzer's number of generated examples: ``fast`` in the fast set (tests/conftest.py sets
     MBRULES_TEST_TIER=fast for ``-m "not slow"``), ``slow`` in ``make test``."""
     return fast if os.environ.get("MBRULES_TEST_TIER") == "fast" else slow
+
+
+def cover(
+    cases: Sequence[Any], features: Callable[[Any], set[Hashable]], ids: Callable[[Any], str] | None = None
+) -> list[Any]:
+    """``cases`` as ``pytest.param``s: a few cases that together show every feature any case shows stay fast
+    (greedily: the case showing the most features not yet shown, the first such in order), every other case
+    is marked slow. For a check over many data files whose cost is per file: the fast set meets each
+    feature once, ``make test`` reads every file."""
+    shown = [set(features(case)) for case in cases]
+    left, fast = set().union(*shown), set()
+    while left:
+        best = max(range(len(cases)), key=lambda i: len(shown[i] & left))
+        fast.add(best)
+        left -= shown[best]
+    out = []
+    for i, case in enumerate(cases):
+        values = case if isinstance(case, tuple) else (case,)
+        marks = () if i in fast else (pytest.mark.slow,)
+        out.append(pytest.param(*values, marks=marks, id=ids(case) if ids else None))
+    return out

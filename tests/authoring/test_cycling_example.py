@@ -39,18 +39,14 @@ def test_cycling_example_diffs_against_its_parent():
 
 
 def test_cycling_example_plays_records_and_replays(tmp_path):
+    """The app in this process, as the tests above (two processes were 2.4 CPU-s of Python starting; the real
+    process is the simulation's below, and test_scenario_record's play --record then replay)."""
     record = tmp_path / "race.yaml"
-    play = subprocess.run(
-        [MBRULES, "play", "--ruleset", str(EXAMPLE), "-p", "4", "--seed", "3", "--record", str(record)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=tmp_path,
-    )
-    assert play.returncode == 0, play.stderr
+    play = run("play", "--ruleset", EXAMPLE, "-p", "4", "--seed", "3", "--record", record)
+    assert play.exit_code == 0, play.output
     assert " km" in play.stdout and " miles" not in play.stdout
-    replay = subprocess.run([MBRULES, "replay", str(record)], capture_output=True, text=True, timeout=120, cwd=tmp_path)
-    assert replay.returncode == 0, replay.stdout + replay.stderr
+    replay = run("replay", record)
+    assert replay.exit_code == 0, replay.output
     assert replay.stdout.strip().endswith("passed, 0 failed")
 
 

@@ -36,6 +36,8 @@ from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
+pytestmark = pytest.mark.slow  # a browser and a server process a test: make test-fast leaves it out
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 SEATS = ["person", "heuristic", "person", "heuristic"]
@@ -69,7 +71,6 @@ def body(d, key: str) -> str:
     return d.find_element(By.TAG_NAME, "body").get_attribute(f"data-{key}") or ""
 
 
-@pytest.mark.slow  # a browser and a server process
 @pytest.mark.long
 def test_two_browser_seats_and_two_bots_play_a_whole_hand(tmp_path):
     seed, holder = window_seed(SEATS, within=40)
@@ -196,7 +197,6 @@ def test_two_browser_seats_and_two_bots_play_a_whole_hand(tmp_path):
 HOUSE_SEATS = ["person", "heuristic", "heuristic", "heuristic"]
 
 
-@pytest.mark.slow  # a browser and a server process
 def test_house_rule_decisions_are_prompts_answered_by_click_and_key_at_phone_width(tmp_path):
     """With draw-from-discard, mulligan and fast-play-remedy, a person decides where to draw from, takes
     a mulligan (chooses the cards, then draws back) and answers a hazard out of turn (fast play): each
@@ -302,7 +302,6 @@ SOCKET_HOOKS = """
 """
 
 
-@pytest.mark.slow  # a browser and a server
 def test_a_page_dropped_or_reloaded_inside_a_fast_play_window_or_a_mulligan_asks_again(tmp_path):
     """Inside the fast-play window, then inside a mulligan (a card thrown, the draw back not sent: the page
     went away between the two), the page's socket drops and reconnects by itself, then the page is

@@ -21,6 +21,8 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from test_web_browser import body, chromium  # noqa: E402
 
+pytestmark = pytest.mark.slow  # a browser, a server process and a whole hand of nine: make test-fast leaves it out
+
 TOPS = """
 const top = (id) => document.getElementById(id).getBoundingClientRect().top;
 return [top('sides'), top('hand'), window.innerHeight];
@@ -45,7 +47,6 @@ def _play_to_the_hand_s_end(d, limit: int = 900) -> None:
     raise AssertionError("the hand did not end")
 
 
-@pytest.mark.slow  # a browser, a server process and a whole hand of nine
 def test_nine_sides_leave_the_hand_above_the_fold_and_the_phone_score_sheet_whole(tmp_path):
     server = Server(tmp_path / "t.sqlite3", tmp_path / "log")
     d = chromium(1280, 900)
