@@ -5,9 +5,9 @@ contract's exit code (0 success, 1 a check failed / an invalid file, 2 a usage e
 file is involved, `FILE:LINE:COL: message` lines on stderr; never a Python traceback; with --json,
 nothing but one JSON document on stdout (nothing at all on an error).
 
-The table runs in a module fixture, each row then its own test. The first row of each command and exit
-code runs the real command in a subprocess (a few at a time); the others run the same app in this
-process (Click's runner: its stdout, stderr and exit code; an exception the app lets out is written on
+The table runs in a module fixture, each row then its own test. One row of each command and one of each
+exit code run the real command in a subprocess (a few at a time; tests/cli_runs.py's ``first_rows``); the
+others run the same app in this process (Click's runner: its stdout, stderr and exit code; an exception the app lets out is written on
 stderr as the traceback a process would print): 130 processes were 69 CPU-s (issue 46).
 """
 
@@ -261,7 +261,7 @@ def run_in_process(args, cwd) -> subprocess.CompletedProcess:
 
 
 def real_rows() -> set[str]:
-    """The first row of each command and exit code: those run the real command."""
+    """One row of each command and one of each exit code (tests/cli_runs.py): those run the real command."""
     return cli_runs.first_rows((name, args, code) for name, args, code, _ in TABLE if name not in ROOT_SKIPS)
 
 

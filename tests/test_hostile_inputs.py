@@ -588,8 +588,8 @@ ONE_WORKER_FIXTURES = ("results",)  # computed once under make test's workers (t
 
 @pytest.fixture(scope="module")
 def results(workdir):
-    """The first row of each command and exit code runs the real command (two at a time), the others the same
-    app in this process (tests/cli_runs.py): 54 processes were about 29 CPU-s (issue 46)."""
+    """One row of each command and one of each exit code run the real command (two at a time), the others
+    the same app in this process (tests/cli_runs.py): 54 processes were about 29 CPU-s (issue 46)."""
     before = _snapshot(workdir)
     real = first_rows((row[0], row[1], row[2]) for row in TABLE)
     with ThreadPoolExecutor(max_workers=2) as pool:

@@ -636,7 +636,7 @@ class _FakeServer:
             c.close()
 
 
-@pytest.fixture(params=["silent", "garbage", "close"])
+@pytest.fixture
 def fake_cluster(request):
     server = _FakeServer(request.param)
     yield server
@@ -644,16 +644,40 @@ def fake_cluster(request):
 
 
 RAY_SIM = ["simulate", "--players", "2", "--bot", "random", "--games", "4", "--json", "--backend", "ray"]
+RAY_LADDER = ["ladder", "--bot", "random", "--bot", "heuristic", "--players", "2", "--games", "2", "--backend", "ray"]
+
+# what each kind of non-Ray server is told (mbrules.matches.cluster's _check_greeting)
+NOT_RAY = {
+    "silent": "said nothing for",
+    "garbage": "not as Ray does (no gRPC greeting)",
+    "close": "closed the connection at once",
+}
+
+
+@pytest.mark.parametrize("fake_cluster", sorted(NOT_RAY), indirect=True)
+def test_ray_address_probe_refuses_each_kind_of_server_that_is_not_ray_within_its_bound(fake_cluster):
+    """The check of an --address (cluster._probe) with a bound of 0.5 s, not the command's 10 s: the same
+    refusal, each kind of server. The commands' wiring of it is the next test's, a process each."""
+    from mbrules.matches.cluster import BackendUnavailable, _probe
+
+    t0 = time.monotonic()
+    with pytest.raises(BackendUnavailable) as info:
+        _probe(f"127.0.0.1:{fake_cluster.port}", None, seconds=0.5)
+    seconds = time.monotonic() - t0
+    words = str(info.value)
+    assert "cannot start or reach the Ray cluster" in words and "not a Ray cluster" in words, words
+    assert NOT_RAY[fake_cluster.mode] in words, words
+    assert seconds < 5, f"{seconds:.1f} s"  # the silent server: the bound given, not the default 10 s
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "command",
-    [
-        RAY_SIM,
-        ["ladder", "--bot", "random", "--bot", "heuristic", "--players", "2", "--games", "2", "--backend", "ray"],
-    ],
-    ids=["simulate", "ladder"],
+    "command,fake_cluster",
+    # each command, each kind of server once (the probe over every kind: the test above); the silent server
+    # waits out the command's own 10 s bound (a process each: the import of Ray is 2 CPU-s)
+    [(RAY_SIM, "silent"), (RAY_LADDER, "garbage"), (RAY_LADDER, "close")],
+    ids=["simulate-silent", "ladder-garbage", "ladder-close"],
+    indirect=["fake_cluster"],
 )
 def test_ray_address_that_is_not_a_ray_cluster_is_a_usage_error_within_30_s(command, fake_cluster, tmp_path):
     pytest.importorskip("ray")
@@ -662,6 +686,7 @@ def test_ray_address_that_is_not_a_ray_cluster_is_a_usage_error_within_30_s(comm
     seconds = time.monotonic() - t0
     assert p.returncode == USAGE, (p.returncode, p.stderr[-2000:])
     assert "cannot start or reach the Ray cluster" in p.stderr and "not a Ray cluster" in p.stderr, p.stderr[-2000:]
+    assert NOT_RAY[fake_cluster.mode] in p.stderr, p.stderr[-2000:]
     assert p.stdout == ""
     assert seconds < 60, f"{seconds:.0f} s"  # (the probe gives up after 10 s; the rest is start-up under load)
 
@@ -670,10 +695,7 @@ def test_ray_address_that_is_not_a_ray_cluster_is_a_usage_error_within_30_s(comm
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 @pytest.mark.parametrize(
     "command",
-    [
-        RAY_SIM,
-        ["ladder", "--bot", "random", "--bot", "heuristic", "--players", "2", "--games", "2", "--backend", "ray"],
-    ],
+    [RAY_SIM, RAY_LADDER],
     ids=["simulate", "ladder"],
 )
 def test_ray_address_check_is_stopped_by_a_signal_with_the_usual_exit_code(command, signum, tmp_path):

@@ -14,12 +14,20 @@ from mbrules.ruleset import bundled_ruleset_ids, load_ruleset
 from mbrules.scenario.record import Recorder, record_match, write_scenario_file
 from mbrules.scenario.replay import replay_file
 from mbrules.scenario.yamlio import read_documents
+from mbrules.vocab import COUP_FOURRE, EXTEND, PLAY
 from tiers import one_each
 
 CASES = [(r, n) for r in bundled_ruleset_ids() for n in sorted(map(int, load_ruleset(r).player_counts))]
 
 
-def random_match(game: Game, seed: int, max_hands: int | None = None, stop_after_actions: int | None = None):
+def random_match(
+    game: Game, seed: int, max_hands: int | None = None, stop_after_actions: int | None = None, lean: bool = False
+):
+    """A match of random legal actions; ``lean``: leaning to plays (7 in 10 where there is one), as a table plays.
+
+    Uniform random play spends its hands discarding until the draw pile runs out: over the 43 (edition, count)
+    cases 347 hands of 124k actions, 35 trips completed; leaning to plays, 186 hands of 53k actions, 109 trips
+    completed, as many reshuffles (1,659 and 2,123) and every kind of action (/tmp/len_rec.py, issue 46)."""
     st = State.new_match(game, seed, deal_next=False)
     recorder = Recorder()
     st.add_observer(recorder)
@@ -34,7 +42,9 @@ def random_match(game: Game, seed: int, max_hands: int | None = None, stop_after
             continue
         if stop_after_actions is not None and actions >= stop_after_actions:
             break
-        st.apply(rng.choice(st.legal_actions()))
+        legal = st.legal_actions()
+        plays = [a for a in legal if a.op in (PLAY, COUP_FOURRE, EXTEND)] if lean else None
+        st.apply(rng.choice(plays if plays and rng.random() < 0.7 else legal))
         actions += 1
     return st, recorder
 
@@ -44,7 +54,7 @@ def random_match(game: Game, seed: int, max_hands: int | None = None, stop_after
 )  # the fast set: each edition at one of its counts, in turn; the slow set: the others
 def test_a_recorded_match_replays(tmp_path, ruleset, players):
     game = Game(load_ruleset(ruleset), players)
-    st, rec = random_match(game, seed=11 + players)
+    st, rec = random_match(game, seed=11 + players, lean=True)
     assert st.match_over
     text = record_match(rec, st, ruleset, [], players, 11 + players)
     path = tmp_path / "match.yaml"
