@@ -19,7 +19,8 @@ __all__ = ["Before", "KeptView", "View", "queries_change_nothing"]
 
 class View:
     """A state as the checker reads it: built from ``state.snapshot()`` (the whole position, which a
-    checker is entitled to), with the piles as plain lists (draw pile bottom first). It is a copy:
+    checker is entitled to), with the piles as plain lists (draw pile bottom first), the history and the finished
+    hands' sheets as the tuples the state and its snapshot give (copies already, never written). It is a copy:
     taken before an action, it is what :func:`check_transition` compares the state after with."""
 
     __slots__ = (
