@@ -218,7 +218,7 @@ def _check_hand_sizes(state: View, dealt: bool, out: list[str]) -> None:
         short = [0] * N
         cf_short, fast_short = not g.coup_fourre_replacement_draw, not g.fast_play_replacement_draw
         if cf_short or fast_short:
-            short = _short_draws(cast("list[tuple[int, Action]]", state.history), N, cf_short, fast_short)
+            short = _short_draws(cast("Sequence[tuple[int, Action]]", state.history), N, cf_short, fast_short)
         for p in range(N):
             if dec.kind == DecisionKind.MULLIGAN and p == dec.player:
                 continue  # a mulligan under way: the cards thrown are drawn back at its end
@@ -247,7 +247,7 @@ _ShortMemo = tuple[tuple[int, bool, bool], int, list[tuple[int, "Action"]], list
 _short_memo: _ShortMemo | None = None
 
 
-def _short_draws(hist: list[tuple[int, Action]], N: int, cf_short: bool, fast_short: bool) -> list[int]:
+def _short_draws(hist: Sequence[tuple[int, Action]], N: int, cf_short: bool, fast_short: bool) -> list[int]:
     """Each player's coups fourrés (``cf_short``) and fast plays (``fast_short``) this hand whose draw the ruleset
     withholds, since the player's last mulligan ended (its draw back refills the hand): read from the history,
     forward from the hand's mark (an entry of player -1).
@@ -262,7 +262,7 @@ def _short_draws(hist: list[tuple[int, Action]], N: int, cf_short: bool, fast_sh
     if memo is not None and memo[0] == key:
         _, start, seen, short = memo
         end = start + len(seen)
-        if end <= len(hist) and (start == 0 or hist[start - 1][0] < 0) and hist[start:end] == seen:
+        if end <= len(hist) and (start == 0 or hist[start - 1][0] < 0) and list(hist[start:end]) == seen:
             if end == len(hist):
                 return list(short)
             seen, short = list(seen), list(short)
@@ -279,7 +279,7 @@ def _short_draws(hist: list[tuple[int, Action]], N: int, cf_short: bool, fast_sh
 
 
 def _read_hand(
-    hist: list[tuple[int, Action]],
+    hist: Sequence[tuple[int, Action]],
     first: int,
     start: int,
     seen: list[tuple[int, Action]],
@@ -483,9 +483,9 @@ def _check_scores(
     totals are the sum of the hand sheets."""
     sheets = state.hand_sheets
     current = state.score
-    for h, sheet in enumerate(sheets + [current] if over else [current]):
+    for h, sheet in enumerate([*sheets, current] if over else [current]):
         _check_sheet(state, tb, f"hand {h + 1}" if (over and h < len(sheets)) else "current sheet", sheet, out)
-    if over and sheets and sheets[-1] != current:
+    if over and sheets and list(sheets[-1]) != list(current):
         out.append("the last hand's sheet differs from the score sheet of the finished hand")
     if over and len(current) == state.game.sides:
         _check_oracle(state, tb, dealt=dealt, totals=totals, start=start, out=out)
@@ -494,7 +494,7 @@ def _check_scores(
         _check_totals(state, over, out)
 
 
-def _check_sheet(state: View, tb: _Tables, label: str, sheet: list[dict[str, int]], out: list[str]) -> None:
+def _check_sheet(state: View, tb: _Tables, label: str, sheet: Sequence[dict[str, int]], out: list[str]) -> None:
     """One sheet: a line per side, each with the sheet's lines, none negative, summing to its total."""
     g = state.game
     if len(sheet) != g.sides:
@@ -554,8 +554,11 @@ def _check_totals(state: View, over: bool, out: list[str]) -> None:
     """The match totals are the sum of the hand sheets, one sheet a finished hand."""
     g = state.game
     sheets = state.hand_sheets
+    total_of = itemgetter("total")
     for s in range(g.sides):
-        total = sum(sheet[s]["total"] for sheet in sheets)
+        # every hand's sheet, at every action: read in C (a long match's hundred hands made this a Python loop of
+        # hundreds of steps an action)
+        total = sum(map(total_of, map(itemgetter(s), sheets)))
         if state.match_totals[s] != total:
             out.append(
                 f"side {g.side_names[s]}: match total {state.match_totals[s]}, the hand sheets add up to {total}"

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable
 
-from .view import View, _view
+from .view import View, _Len, _view
 
 if TYPE_CHECKING:
     from mbrules.engine import Game, Observer, State
 
-__all__ = ["differences", "observe", "replay_history"]
+__all__ = ["differences", "observe", "replay_history", "same_as_observed"]
 
 
 def observe(state: State | View, *, rng: bool = True) -> dict[str, Any]:
@@ -47,6 +47,50 @@ def observe(state: State | View, *, rng: bool = True) -> dict[str, Any]:
     if rng:
         obs["rng"] = state.rng_state
     return obs
+
+
+# what observe() reads of a View, but for "legal" (read from the live state) and "rng" (optional): each compared as
+# the View holds it, which is what observe() copies it into (a list of lists stays one, a dict stays one)
+_FIELDS = (
+    "hands",
+    "draw",
+    "discard",
+    "battle",
+    "speed",
+    "miles",
+    "played",
+    "safeties",
+    "coups",
+    "rolling",
+    "limit",
+    "target",
+    "extension_called_by",
+    "score",
+    "match_totals",
+    "hand_sheets",
+    "winner",
+    "hand_no",
+    "history",
+    "turn",
+)
+
+
+def same_as_observed(a: View, b: View, *, rng: bool = True) -> bool:
+    """Whether ``observe(a)`` and ``observe(b)`` agree on everything but ``legal`` (which observe reads from the
+    live state, not from the copy: the caller compares the legal actions it kept), without building either:
+    the fields are compared as the two copies hold them. Two full copies (``View(state)``, not ``Before``'s,
+    whose history stands for its length); where they differ, :func:`differences` of the two observations
+    says how. api_test compares a state before and after each refused action it tries: two observations of
+    the whole match (its history, every hand's sheet) copied again only to be found equal."""
+    if isinstance(a.history, _Len) or isinstance(b.history, _Len):
+        raise ValueError("same_as_observed compares full copies (View(state)), not a Before's")
+    da, db = a.decision, b.decision
+    if (da.kind, da.player, da.drawn) != (db.kind, db.player, db.drawn):
+        return False
+    for name in _FIELDS:
+        if getattr(a, name) != getattr(b, name):
+            return False
+    return not rng or a.rng_state == b.rng_state
 
 
 def differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:

@@ -7,7 +7,7 @@ up as a disagreement with a recomputation rather than being copied.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from mbrules.vocab import NO_LIMIT, DecisionKind
 
@@ -19,7 +19,8 @@ __all__ = ["Before", "KeptView", "View", "queries_change_nothing"]
 
 class View:
     """A state as the checker reads it: built from ``state.snapshot()`` (the whole position, which a
-    checker is entitled to), with the piles as plain lists (draw pile bottom first). It is a copy:
+    checker is entitled to), with the piles as plain lists (draw pile bottom first), the history and the finished
+    hands' sheets as the tuples the state and its snapshot give (copies already, never written). It is a copy:
     taken before an action, it is what :func:`check_transition` compares the state after with."""
 
     __slots__ = (
@@ -94,12 +95,15 @@ class View:
         hz, side, attacker, queue = snap.window or (-1, -1, -1, ())
         self.cf_hazard, self.cf_side, self.cf_attacker, self.cf_queue = hz, side, attacker, list(queue)
         self.winner = snap.winner
-        self.hand_sheets = [list(sheet) for sheet in snap.hand_sheets]
+        # the match's growing parts are kept as the snapshot made them (tuples, each a copy already: the snapshot's
+        # sheets are dicts of its own, the history a tuple state.history made): copied again they were a View's
+        # largest cost late in a long match (a copy per action of every entry and every hand's sheet so far)
+        self.hand_sheets = snap.hand_sheets
         self.match_totals = list(snap.match_totals)
         self.hand_no = snap.hand_no
-        self.history: list[tuple[int, int]] = list(state.history) if history else _Len(snap.history_length)
+        self.history: Sequence[tuple[int, int]] = state.history if history else _Len(snap.history_length)
         self.turn = snap.turn_player
-        self.score = [dict(line) for line in snap.score]
+        self.score = list(snap.score)  # the snapshot's own dicts (score_sheet() makes them anew each time)
         self.rng_state = snap.rng_state
         queued, resume = snap.queued_turns  # queued coup fourré turns and where play resumes after them
         self.queued, self.resume = list(queued), resume
