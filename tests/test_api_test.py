@@ -192,3 +192,48 @@ def test_api_test_with_wrong_arguments_raises_a_type_or_value_error_naming_the_a
     game = args.pop("game")
     with pytest.raises(error, match=rf"\b{named}\b"):
         api_test(game, **args)
+
+
+def _other(value):
+    """A value of the same shape as ``value`` that differs from it (a refusal's change to one field)."""
+    if isinstance(value, bool) or value is None:
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    if hasattr(value, "_replace"):  # a named tuple: the decision
+        return value._replace(player=value.player + 1)
+    if isinstance(value, (list, tuple)):
+        return value + type(value)([object()])
+    if isinstance(value, dict):
+        return {**value, "changed": 1}
+    return object()
+
+
+def test_a_refusal_is_judged_harmless_only_when_every_field_observe_reads_is_unchanged():
+    """api_test's legality check compares the state before and after a refused action with
+    ``compare.same_as_observed`` (a list of fields) and builds ``observe``'s two dicts only to word a
+    difference. A field ``observe`` reads that the list left out would let a refusal that changes it pass
+    unseen: each View attribute ``observe`` reads, changed alone, must make the two copies differ."""
+    from mbrules.testing.compare import observe, same_as_observed
+    from mbrules.testing.view import View
+
+    state = mbrules.load_game("winning-moves", players=2).new_match(seed=5)
+    for _ in range(30):  # a position with cards on the table and a history
+        state.apply(state.legal_actions()[0])
+    before = View(state)
+    read = 0
+    slots = [n for cls in type(before).__mro__ for n in getattr(cls, "__slots__", ())]
+    for name in slots:
+        if name in ("game", "state") or not hasattr(before, name):
+            continue  # the live state: observe reads its legal actions there, which api_test compares itself
+        changed = View(state)
+        setattr(changed, name, _other(getattr(before, name)))
+        try:
+            seen = observe(changed, rng=True) != observe(before, rng=True)
+        except (TypeError, AttributeError):
+            seen = True  # observe read it (and could not copy a stranger): it is part of the observation
+        if seen:
+            read += 1
+            assert not same_as_observed(before, changed), f"same_as_observed misses the View's {name!r}"
+    assert read >= 15, read  # the check ran over the observed fields, not over none
+    assert same_as_observed(before, View(state))
