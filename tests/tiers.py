@@ -24,12 +24,7 @@ def one_each(
     for i, case in enumerate(cases):
         groups.setdefault(key(case), []).append(i)
     fast = {members[k % len(members)] for k, members in enumerate(groups.values())}
-    out = []
-    for i, case in enumerate(cases):
-        values = case if isinstance(case, tuple) else (case,)
-        marks = () if i in fast else (pytest.mark.slow,)
-        out.append(pytest.param(*values, marks=marks, id=ids(case) if ids else None))
-    return out
+    return _params(cases, fast, ids)
 
 
 def examples(slow: int, fast: int) -> int:
@@ -51,6 +46,11 @@ def cover(
         best = max(range(len(cases)), key=lambda i: len(shown[i] & left))
         fast.add(best)
         left -= shown[best]
+    return _params(cases, fast, ids)
+
+
+def _params(cases: Sequence[Any], fast: set[int], ids: Callable[[Any], str] | None) -> list[Any]:
+    """``cases`` as ``pytest.param``s, those whose index is in ``fast`` unmarked, the others marked slow."""
     out = []
     for i, case in enumerate(cases):
         values = case if isinstance(case, tuple) else (case,)
