@@ -31,6 +31,7 @@ The last line is the figure: hands, configurations, seconds, failures. Exit 0 wh
 from __future__ import annotations
 
 import argparse
+import heapq
 import itertools
 import json
 import multiprocessing as mp
@@ -104,6 +105,17 @@ def pair_configurations(rulesets=None, options=None, sample: bool = False) -> tu
             for n in sorted(int(k) for k in rs.player_counts):
                 configs.append((rid, pair, n))
     return configs, skipped
+
+
+def pair_sample() -> list:
+    """Every sampled pair (:func:`covering_pairs`) on every ruleset, once, the player count turning (the full
+    soak plays every count): ``make test``'s pair slice (tests/test_hostile_runtime.py) checks every action of
+    a hand of each."""
+    configs, _ = pair_configurations(sample=True)
+    by_pair: dict = {}
+    for r, o, n in configs:
+        by_pair.setdefault((r, o), []).append(n)
+    return [(r, o, ns[i % len(ns)]) for i, ((r, o), ns) in enumerate(sorted(by_pair.items()))]
 
 
 def capped_configurations() -> list:
@@ -527,15 +539,19 @@ def plan(hands: int, seed: int, share: float, configs=None, bots=None, full: boo
     return units
 
 
-def check_pairwise(units: list[dict]) -> list[dict]:
+def check_pairwise(units: list[dict], met_elsewhere: set | frozenset = frozenset()) -> list[dict]:
     """``units`` (one hand each) with the invariants after every action (share 1) on a covering subset and
     at each hand's end only (share 0) on the others: every pair of values of two facets (ruleset, option set,
     player count, bot) that some unit has is met by a checked hand. Each (ruleset, option set) is checked
-    once, at a player count that turns down the list; then a unit is checked where it meets a pair no checked
-    one met. Every unit is still played to its hand's end (a crash, a hang, an illegal action, a broken
+    once, at a player count that turns down the list; then, greedily, the unit meeting the most pairs no
+    checked one met, until every pair is met. Every unit is still played to its hand's end (a crash, a hang, an illegal action, a broken
     invariant at the end, a match past its bound are failures): the full checks of every action, five
     times the play's cost, go where a facet pair is new (``make test``'s slice; ``make soak`` plays every
-    pair of options too)."""
+    pair of options too).
+
+    ``met_elsewhere``: facet pairs another run checks action by action (``make test``'s pair slice checks
+    every action of a hand of each option on each ruleset): a (ruleset, option set) in it is not checked
+    for its own sake, and no hand is checked only to meet it."""
 
     def facets(u: dict) -> tuple:
         rid, opts, n = u["config"]
@@ -548,15 +564,26 @@ def check_pairwise(units: list[dict]) -> list[dict]:
     groups: dict = {}
     for u in units:
         groups.setdefault(facets(u)[:2], []).append(u)
-    chosen = {id(g[i % len(g)]) for i, g in enumerate(groups.values())}
-    met: set = set()
+    chosen = {id(g[i % len(g)]) for i, (key, g) in enumerate(groups.items()) if key not in met_elsewhere}
+    met: set = set(met_elsewhere)
     for u in units:
         if id(u) in chosen:
             met |= pairs(u)
-    for u in units:
-        if id(u) not in chosen and not pairs(u) <= met:
-            chosen.add(id(u))
-            met |= pairs(u)
+    # then, greedily, the hand meeting the most pairs no checked hand met (the first in the plan on a tie;
+    # a hand's count is only ever lowered by a choice, so a count taken from the heap and still true is the
+    # largest): about half the checked hands of taking each hand that meets a new pair in the plan's order
+    heap = [(-len(pairs(u) - met), i) for i, u in enumerate(units) if id(u) not in chosen]
+    heapq.heapify(heap)
+    while heap:
+        gain, i = heapq.heappop(heap)
+        now = len(pairs(units[i]) - met)
+        if now == 0:
+            continue
+        if now != -gain:
+            heapq.heappush(heap, (-now, i))
+            continue
+        chosen.add(id(units[i]))
+        met |= pairs(units[i])
     return [dict(u, share=1.0 if id(u) in chosen else 0.0) for u in units]
 
 

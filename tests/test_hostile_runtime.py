@@ -467,18 +467,13 @@ def test_the_soak_fails_a_match_that_passes_its_bound(tmp_path, monkeypatch):
     assert fig["failures"] >= 1 and "past match.max_hands" in fig["failure_summaries"][0]
 
 
-PAIR_SLICES = 3  # the sample's hands in three tests, each on one worker: make test's two workers share them
+PAIR_SLICES = 3  # the sample's hands in three tests
+# on the worker of tests/properties/test_soak_slice.py's slices, whose plan reads the same pair sample (the loader's
+# cache is the process's: the ~1,100 rulesets of the pairs are loaded once)
+SOAK_GROUP = pytest.mark.xdist_group("soak-slices")
 
 
-def _pair_sample(soak) -> list:
-    """Every sampled pair on every ruleset, once, the player count turning (the full soak plays every count)."""
-    configs, _ = soak.pair_configurations(sample=True)
-    by_pair: dict = {}
-    for r, o, n in configs:
-        by_pair.setdefault((r, o), []).append(n)
-    return [(r, o, ns[i % len(ns)]) for i, ((r, o), ns) in enumerate(sorted(by_pair.items()))]
-
-
+@SOAK_GROUP
 def test_the_soak_samples_ordered_pairs_so_that_every_option_comes_first_and_second_on_every_ruleset():
     """Every bundled option, on every bundled ruleset, is played first and second in a pair (two rounds of
     partners): the ordered pairs grow with the square of the options (over 3,000 at 28 options, 530 s of
@@ -493,7 +488,7 @@ def test_the_soak_samples_ordered_pairs_so_that_every_option_comes_first_and_sec
     for r in rulesets:  # every option comes first and second on every ruleset (or its pair is refused and counted)
         tried = {o for rr, o, _ in configs if rr == r} | {o for rr, o, _ in skipped if rr == r}
         assert {p[0] for p in tried} == set(options) == {p[1] for p in tried}
-    one = _pair_sample(soak)
+    one = soak.pair_sample()
     assert sorted((r, o) for r, o, _ in one) == sorted(pairs)  # each sampled pair once
     slices = [one[k::PAIR_SLICES] for k in range(PAIR_SLICES)]
     assert sorted(c for part in slices for c in part) == sorted(one)  # the slices below play them all, once
@@ -501,11 +496,14 @@ def test_the_soak_samples_ordered_pairs_so_that_every_option_comes_first_and_sec
 
 @pytest.mark.parametrize("k", range(PAIR_SLICES), ids=[f"slice-{k + 1}-of-{PAIR_SLICES}" for k in range(PAIR_SLICES)])
 @pytest.mark.long
+@SOAK_GROUP
 def test_the_soak_plays_a_covering_sample_of_ordered_pairs_of_bundled_options_with_invariants_on(tmp_path, k):
     """A third of the sampled pairs (every third unit of one plan over them all), one hand each with the random bot, the invariants and
-    the action's effect checked after every action (the full soak: every count, both bots)."""
+    the action's effect checked after every action (the full soak: every count, both bots). These hands are
+    also the action-by-action check of each option on each ruleset (second in its pair) that
+    tests/properties/test_soak_slice.py's slice no longer repeats on a hand of the option alone."""
     soak = _soak()
-    one = _pair_sample(soak)
+    one = soak.pair_sample()
     mine = soak.plan(len(one), 7, 1.0, one, ["random"])[k::PAIR_SLICES]  # the hands one run of them all plays
     fig = soak.soak(0, workers=1, seed=7, share=1.0, out_dir=tmp_path / "f", units=mine, progress=False)
     assert fig["failures"] == 0, fig["failure_summaries"]
