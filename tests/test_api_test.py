@@ -114,6 +114,19 @@ def test_a_refusal_code_outside_the_contract_breaks_legality():
     assert "not a reason code" in _fails(_broken(Coded), "legality")
 
 
+def test_a_refusal_that_draws_from_the_rng_breaks_legality():
+    """A refused action must change nothing, the match's RNG included: the snapshot keeps the RNG's state copied
+    once per draw (engine/rng.py), so a draw by any path (here ``random()``, which no deal uses) must drop it."""
+
+    class Drawing(CustomState):
+        def apply(self, action, player=None):
+            if not self.can_apply(action, player):
+                self._rng.random()  # the refusal moves the shuffles of the hands to come
+            return super().apply(action, player)
+
+    assert "rng: the shuffling RNG states differ" in _fails(_broken(Drawing), "legality")
+
+
 def test_a_deal_that_ignores_the_seed_breaks_determinism():
     class Unseeded(Game):
         def new_match(self, seed: int) -> State:

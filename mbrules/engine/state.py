@@ -46,6 +46,7 @@ from .notation import ACTION_DRAW, Action, ActionLike, NotationError
 from .observation import Observation, Observer, Outcome, Snapshot
 from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_MATCH_OVER, P_MULL, P_PLAY, PHASE_KIND as _PHASE_KIND
 from .reactions import Reactions
+from .rng import copied as _copied_rng, match_random
 from .scoring import Scoring
 from .transition import Transition
 from .turn import DREW, FROM_DISCARD_PILE, MULLIGAN_ENDED, RESHUFFLED, TurnFlow
@@ -145,7 +146,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
     # -- construction ----------------------------------------------------------
     def __init__(self, game: Game, seed: int | None = None):
         self.game = game
-        self._rng = random.Random(seed)
+        self._rng = match_random(seed)  # random.Random's numbers; keeps its state's copy (snapshot())
         self._hand_seed = seed if isinstance(seed, int) else 0
         self._hand_no = 0
         self._first_player = 0
@@ -772,6 +773,7 @@ def _unpickled_state(game: Game, values: tuple[Any, ...]) -> State:
     # string does not keep: the memo starts empty (it is derived, refilled on the next legal_actions)
     st._can = [[UNJUDGED] * game.n_cards for _ in st._can]
     st._hit = [[UNJUDGED] * game.n_cards for _ in st._hit]
+    st._rng = _copied_rng(st._rng)  # pickled as a plain random.Random (rng.MatchRandom.__reduce__)
     return st
 
 
@@ -786,8 +788,6 @@ def _copy(value: Any) -> Any:
         return {k: _copy(v) for k, v in value.items()}
     if t in _SHARED or getattr(t, "_immutable", False):  # the Game, observations
         return value
-    if t is random.Random:
-        r = random.Random(0)  # seeding from the OS would cost more than the copy; the state is restored next
-        r.setstate(value.getstate())
-        return r
+    if isinstance(value, random.Random):  # the match's RNG (rng.MatchRandom), or a plain one
+        return _copied_rng(value)
     raise TypeError(f"State.clone() does not know how to copy a {t.__name__}: teach _copy")

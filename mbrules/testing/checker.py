@@ -485,7 +485,7 @@ def _check_scores(
     current = state.score
     for h, sheet in enumerate([*sheets, current] if over else [current]):
         _check_sheet(state, tb, f"hand {h + 1}" if (over and h < len(sheets)) else "current sheet", sheet, out)
-    if over and sheets and list(sheets[-1]) != list(current):
+    if over and sheets and sheets[-1] != current:  # two tuples of dicts (the View's, as the snapshot gives them)
         out.append("the last hand's sheet differs from the score sheet of the finished hand")
     if over and len(current) == state.game.sides:
         _check_oracle(state, tb, dealt=dealt, totals=totals, start=start, out=out)

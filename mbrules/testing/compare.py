@@ -6,7 +6,7 @@ and that replaying a history gives the same state (:func:`replay_history`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from .view import View, _Len, _view
 
@@ -16,63 +16,53 @@ if TYPE_CHECKING:
 __all__ = ["differences", "observe", "replay_history", "same_as_observed"]
 
 
-def observe(state: State | View, *, rng: bool = True) -> dict[str, Any]:
-    """A state's observable contents as plain, comparable data."""
-    state = _view(state)
-    d = state.decision
-    obs: dict[str, Any] = {
-        "hands": [list(h) for h in state.hands],
-        "draw": list(state.draw),
-        "discard": list(state.discard),
-        "battle": [list(p) for p in state.battle],
-        "speed": [list(p) for p in state.speed],
-        "miles": list(state.miles),
-        "played": [list(p) for p in state.played],
-        "safeties": [list(p) for p in state.safeties],
-        "coups": [list(p) for p in state.coups],
-        "rolling": list(state.rolling),
-        "limit": list(state.limit),
-        "target": state.target,
-        "extension_called_by": state.extension_called_by,
-        "decision": (d.kind, d.player, d.drawn),
-        "legal": sorted(state.legal_actions()),
-        "score": state.score_sheet(),
-        "match_totals": list(state.match_totals),
-        "hand_sheets": [[dict(x) for x in sheet] for sheet in state.hand_sheets],
-        "winner": state.winner,
-        "hand_no": state.hand_no,
-        "history": list(state.history),
-        "turn_player": state.turn_player(),
-    }
-    if rng:
-        obs["rng"] = state.rng_state
-    return obs
+def _lists(v: Any) -> list[list[Any]]:
+    return [list(x) for x in v]
 
 
-# what observe() reads of a View, but for "legal" (read from the live state) and "rng" (optional): each compared as
-# the View holds it, which is what observe() copies it into (a list of lists stays one, a dict stays one)
-_FIELDS = (
-    "hands",
-    "draw",
-    "discard",
-    "battle",
-    "speed",
-    "miles",
-    "played",
-    "safeties",
-    "coups",
-    "rolling",
-    "limit",
-    "target",
-    "extension_called_by",
-    "score",
-    "match_totals",
-    "hand_sheets",
-    "winner",
-    "hand_no",
-    "history",
-    "turn",
+def _same(v: Any) -> Any:
+    return v
+
+
+# What observe() reads of a View, in its order: (the observation's key, the View's attribute, how it is copied).
+# One table for observe() and same_as_observed(), which compares each attribute as the two Views hold it, with
+# the equality of its copy (a list of lists stays one, a tuple of tuples compares as the lists it is copied into
+# would, a Decision is the (kind, player, drawn) tuple observe() makes of it). "legal" has no attribute: observe()
+# reads the live state's legal actions (api_test compares the ones it kept), and "rng" is observed on request.
+_FIELDS: tuple[tuple[str, str, Callable[[Any], Any]], ...] = (
+    ("hands", "hands", _lists),
+    ("draw", "draw", list),
+    ("discard", "discard", list),
+    ("battle", "battle", _lists),
+    ("speed", "speed", _lists),
+    ("miles", "miles", list),
+    ("played", "played", _lists),
+    ("safeties", "safeties", _lists),
+    ("coups", "coups", _lists),
+    ("rolling", "rolling", list),
+    ("limit", "limit", list),
+    ("target", "target", _same),
+    ("extension_called_by", "extension_called_by", _same),
+    ("decision", "decision", lambda d: (d.kind, d.player, d.drawn)),
+    ("legal", "", _same),
+    ("score", "score", lambda sheet: [dict(line) for line in sheet]),
+    ("match_totals", "match_totals", list),
+    ("hand_sheets", "hand_sheets", lambda sheets: [[dict(x) for x in sheet] for sheet in sheets]),
+    ("winner", "winner", _same),
+    ("hand_no", "hand_no", _same),
+    ("history", "history", list),
+    ("turn_player", "turn", _same),
 )
+_COMPARED = tuple(attr for _, attr, _ in _FIELDS if attr)
+
+
+def observe(state: State | View, *, rng: bool = True) -> dict[str, Any]:
+    """A state's observable contents as plain, comparable data (:data:`_FIELDS`, and the RNG's state)."""
+    view = _view(state)
+    obs = {key: copy(getattr(view, attr)) if attr else sorted(view.legal_actions()) for key, attr, copy in _FIELDS}
+    if rng:
+        obs["rng"] = view.rng_state
+    return obs
 
 
 def same_as_observed(a: View, b: View, *, rng: bool = True) -> bool:
@@ -84,10 +74,7 @@ def same_as_observed(a: View, b: View, *, rng: bool = True) -> bool:
     the whole match (its history, every hand's sheet) copied again only to be found equal."""
     if isinstance(a.history, _Len) or isinstance(b.history, _Len):
         raise ValueError("same_as_observed compares full copies (View(state)), not a Before's")
-    da, db = a.decision, b.decision
-    if (da.kind, da.player, da.drawn) != (db.kind, db.player, db.drawn):
-        return False
-    for name in _FIELDS:
+    for name in _COMPARED:
         if getattr(a, name) != getattr(b, name):
             return False
     return not rng or a.rng_state == b.rng_state

@@ -103,7 +103,9 @@ class View:
         self.hand_no = snap.hand_no
         self.history: Sequence[tuple[int, int]] = state.history if history else _Len(snap.history_length)
         self.turn = snap.turn_player
-        self.score = list(snap.score)  # the snapshot's own dicts (score_sheet() makes them anew each time)
+        # the snapshot's tuple of its own dicts (score_sheet() makes them anew each time), kept as it comes: a
+        # tuple like the finished hands' sheets it is compared with at a hand's end (checker._check_scores)
+        self.score: tuple[dict[str, int], ...] = snap.score
         self.rng_state = snap.rng_state
         queued, resume = snap.queued_turns  # queued coup fourré turns and where play resumes after them
         self.queued, self.resume = list(queued), resume

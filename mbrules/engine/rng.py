@@ -1,0 +1,79 @@
+"""The match's RNG: a :class:`random.Random` that keeps its state's copy until it draws again.
+
+``State.snapshot()`` records the RNG's state (the shuffles of the hands to come), and a checker compares
+it before and after every action it tries: a refused action must leave it as it was. ``getstate()`` copies
+the generator's 625 words each time (a quarter of a snapshot's cost), yet the match's RNG draws only when
+a hand is dealt. :class:`MatchRandom` keeps the copy it made until a call that moves the generator
+(``random``, ``getrandbits``, ``seed``, ``setstate``; every other method of :class:`random.Random` goes
+through these), so the snapshots of one hand share one copy, equal to a new one by construction.
+
+A Python class, never compiled (mypyc compiles no subclass of a Python class): the engine calls it, as
+it called :class:`random.Random`. The same numbers, in the same order: only the copy is kept. It pickles
+as a plain :class:`random.Random` (the bytes as before); :func:`rng_state` reads either kind.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+_random = random.Random.random
+_getrandbits = random.Random.getrandbits
+_seed = random.Random.seed
+_setstate = random.Random.setstate
+_getstate = random.Random.getstate
+
+
+class MatchRandom(random.Random):
+    """A :class:`random.Random` whose ``state()`` is ``getstate()``, copied once per change."""
+
+    _kept: tuple[Any, ...] | None
+    gauss_next: float | None  # random.Random's own attribute (gauss()'s second value), part of getstate()
+
+    def seed(self, a: Any = None, version: int = 2) -> None:
+        self._kept = None
+        _seed(self, a, version)
+
+    def setstate(self, state: tuple[Any, ...]) -> None:
+        self._kept = None
+        _setstate(self, state)
+
+    def random(self) -> float:
+        self._kept = None
+        return _random(self)
+
+    def getrandbits(self, k: int, /) -> int:
+        self._kept = None
+        return _getrandbits(self, k)
+
+    def state(self) -> tuple[Any, ...]:
+        """``getstate()``: the copy made since the last draw, else a new one (kept). ``gauss_next`` is an
+        attribute ``gauss()`` may set without drawing: a copy whose third item is not it is not reused."""
+        kept = self._kept
+        if kept is None or kept[2] is not self.gauss_next:
+            kept = self._kept = _getstate(self)
+        return kept
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as a plain :class:`random.Random` (the bytes a State pickled before this class)."""
+        return (random.Random, (), _getstate(self))
+
+
+def match_random(seed: Any = None) -> MatchRandom:
+    """The match's RNG, seeded as ``random.Random(seed)``."""
+    return MatchRandom(seed)
+
+
+def rng_state(rng: random.Random) -> tuple[Any, ...]:
+    """``rng.getstate()``, from the kept copy where ``rng`` keeps one (a :class:`MatchRandom`)."""
+    return rng.state() if type(rng) is MatchRandom else rng.getstate()
+
+
+def copied(rng: random.Random) -> MatchRandom:
+    """An independent :class:`MatchRandom` in ``rng``'s state (a clone's, an unpickled State's)."""
+    r = MatchRandom(0)  # seeding from the OS would cost more than the copy; the state is restored next
+    r.setstate(rng.getstate())
+    return r
+
+
+__all__ = ["MatchRandom", "copied", "match_random", "rng_state"]
