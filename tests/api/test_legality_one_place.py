@@ -40,18 +40,22 @@ def test_only_the_decider_or_a_coup_fourre_in_its_window_is_accepted(config, see
 
 @pytest.mark.parametrize("config", CONFIGS, ids=[f"{r}-{n}p" for r, n in CONFIGS])
 def test_at_every_coup_fourre_window_met_only_its_players_may_call(config):
-    """Random positions rarely stop inside a window: walk matches and check every window met."""
+    """Random positions rarely stop inside a window: walk matches and check the first three windows met
+    (about 3,000 random actions a configuration; five were 5,000). The walk steps with ``step_next`` (no
+    record, the forced draws taken in the same call: the same game as ``apply``, which this test does not
+    check); a window is a decision of its own, never stepped over (issue 46 point 7)."""
     import random
 
     game = game_of(*config)
     met = 0
     for seed in range(30):
-        if met >= 5:
+        if met >= 3:
             break
         rng = random.Random(seed)
         state = game.new_match(seed)
+        legal = state.legal_actions()
         for _ in range(1500):
-            if state.is_terminal():
+            if not legal:  # the match is over
                 break
             if state.decision.kind == "coup_fourre":
                 met += 1
@@ -59,8 +63,8 @@ def test_at_every_coup_fourre_window_met_only_its_players_may_call(config):
                 accepted = {
                     canonical(game, state.current_player, a) for a in game.actions.values() if state.can_apply(a)
                 }
-                assert accepted == set(state.legal_actions())
-            state.apply(rng.choice(state.legal_actions()))
+                assert accepted == set(legal)
+            legal = state.step_next(rng.choice(legal))
     if game.ruleset.coup_fourre.enabled.value:
         assert met > 0
 

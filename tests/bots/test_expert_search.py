@@ -7,6 +7,7 @@ import random
 import mbrules
 from mbrules.bots.expert import ExpertBot, paired_t
 from bots_helpers import decisions
+from tiers import examples
 
 
 class CountingExpert(ExpertBot):
@@ -22,11 +23,13 @@ class CountingExpert(ExpertBot):
 
 
 def test_a_candidate_behind_the_default_is_played_out_no_further():
+    """Every third decision of a hand, with and without dropping; the fast set takes the first 10 (of 17:
+    8 cut short, the drop spends 0.69 of the full search; issue 46 point 7: 4.6 -> 2.9 CPU-s)."""
     game = mbrules.load_game("winning-moves", players=2)
     budget, width = 120, 3
     spent = {None: 0, -5: 0}
     cut_short = 0
-    for st, p, acts in decisions(game, seed=5, every=3):
+    for st, p, acts in decisions(game, seed=5, every=3)[: examples(slow=1000, fast=10)]:
         for drop in spent:
             bot = CountingExpert(game, p, random.Random(1), budget=budget, width=width, drop=drop)
             bot.choose(st.observation(p), acts)
