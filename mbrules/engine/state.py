@@ -568,7 +568,13 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
             self.next_hand()
             ph = self._phase
         if ph == P_DRAW and self.game.lone_plain_draw and not self._observers:
-            self._draw_plain(self._player)  # legal_actions() would be [draw], step(draw) this
+            # legal_actions() would be [draw], step(draw) this: turn's _draw_plain written out (a call fewer a turn)
+            p = self._player
+            self._history.append(self.game.draw_entries[p])  # (p, the draw), built once per seat
+            c = self._stock.pop()
+            self._hands[p].append(c)
+            self._last_draw = c
+            self._phase = P_PLAY
             return self.legal_actions()
         acts = self.legal_actions()
         while len(acts) == 1 and acts[0].op == DRAW:  # each draw takes a card or ends a mulligan: it ends
