@@ -16,13 +16,15 @@ and the play rules ``safety_discards_hazard``, ``roll_after_safety``, ``safety_e
 May change: hands, the discard pile, a side's piles, miles, played counts, safeties,
 protection, ``_face_up`` and the history; then hands the turn on through the turn room
 (``_start_turn``/``_end_turn``) or a reaction (``_open_coup_fourre``,
-``_trip_reached``). Checks nothing: legality has accepted the action before.
+``_trip_reached``); a discard writes out ``_end_turn``'s commonest case itself (``_player``, ``_phase``:
+the next player draws), a call fewer at most turns. Checks nothing: legality has accepted the action before.
 """
 
 from __future__ import annotations
 
 from ..vocab import BATTLE, DISTANCE, HAZARD, KARMA, NO_LIMIT, REMEDY, SPEED
 from .fields import UNJUDGED, StateFields, trait
+from .phases import P_DRAW
 
 # what the current action did to karma (ruleset 'karma'), in State._note beside the turn room's draw notes
 # (turn.py: 1, 2, 4, 8): its attacker shunned; the attack neutralised (both sides lose karma); karma given back
@@ -153,12 +155,19 @@ class Effects(StateFields):
     def _discard_card(self, p: int, c: int) -> None:
         """``p`` discards card ``c`` (checked by :meth:`_verify_discard`); the turn passes (WM §5). The caller has
         read the action's card already (an attribute of an int subclass: a lookup each time)."""
-        self._history.append(self.game.discard_entries[p][c])  # (p, a), built once (Game.discard_entries)
+        g = self.game
+        self._history.append(g.discard_entries[p][c])  # (p, a), built once (Game.discard_entries)
         self._hands[p].remove(c)
         self._discard.append(c)
         self._face_up[c] += 1
-        if self.game.stall_checked and self._stalled():
+        if g.stall_checked and self._stalled():
             self._end_hand()  # the stall rule (turn.stall_discards): scored as a hand whose cards ran out
+            return
+        if self._stock and not g.play_then_draw and self._resume < 0:
+            # the turn room's _end_turn, its commonest case written out (a call fewer a turn): the next player draws
+            q = p + 1
+            self._player = 0 if q == g.players else q
+            self._phase = P_DRAW
             return
         self._end_turn(p)
 

@@ -562,14 +562,32 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         (:meth:`mbrules.seats.SeatLoop.play`), which never asks a seat to draw when drawing is all it may do.
 
         The same checks and the same game as those calls one by one."""
-        if not (type(action) is _ACTION and not self._observers and self._quick(action)):
-            self._apply(action, None, False)  # the rest, observers, refusals: the general path (it deals the next hand)
+        if type(action) is not _ACTION or self._observers:
+            self._apply(action, None, False)  # words, ints, observers: the general path (it deals the next hand)
+        else:
+            code: int = action
+            p = self._player
+            if (
+                self._phase == P_PLAY
+                and code & ACTION_OP_MASK == DISCARD
+                and self.game.discard_free
+                and (c := code >> ACTION_OP_BITS & ACTION_CARD_MASK) in self._hands[p]
+            ):
+                self._discard_card(p, c)  # _quick's commonest case written out (a call fewer at most turns)
+            elif not self._quick(action):
+                self._apply(action, None, False)  # the rest, refusals: the general path (it deals the next hand)
         ph = self._phase
         if ph == P_HAND_OVER and self._deal_next:
             self.next_hand()
             ph = self._phase
         if ph == P_DRAW and self.game.lone_plain_draw and not self._observers:
-            self._draw_plain(self._player)  # legal_actions() would be [draw], step(draw) this
+            # legal_actions() would be [draw], step(draw) this: turn's _draw_plain written out (a call fewer a turn)
+            p = self._player
+            self._history.append(self.game.draw_entries[p])  # (p, the draw), built once per seat
+            c = self._stock.pop()
+            self._hands[p].append(c)
+            self._last_draw = c
+            self._phase = P_PLAY
             return self.legal_actions()
         acts = self.legal_actions()
         while len(acts) == 1 and acts[0].op == DRAW:  # each draw takes a card or ends a mulligan: it ends

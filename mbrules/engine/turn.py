@@ -58,14 +58,24 @@ def shuffle(rng: random.Random, cards: list[int]) -> None:
     """``rng.shuffle(cards)`` written out: CPython's ``Random.shuffle`` and its ``_randbelow`` (by
     ``getrandbits``), the same swaps from the same draws, so a compiled engine (``make compiled``) runs it
     as one native loop (the library's is Python calling Python per card: 8% of a compiled random-bot
-    hand). tests/test_engine_shuffle.py holds it to ``rng.shuffle`` on this Python."""
+    hand). tests/test_engine_shuffle.py holds it to ``rng.shuffle`` on this Python.
+
+    ``_randbelow(n)`` draws ``n.bit_length()`` bits: that length is kept as ``n`` falls (one less each time ``n``
+    drops below a power of two), not asked of every ``n`` (a method call a card)."""
     bits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1  # a card of cards[:n] swaps with cards[i]
-        k = n.bit_length()
+    size = len(cards)
+    if size < 2:
+        return
+    k = size.bit_length()
+    low = 1 << (k - 1)  # the least number of k bits
+    for n in range(size, 1, -1):  # a card of cards[:n] swaps with cards[n - 1]
+        if n < low:
+            k -= 1
+            low >>= 1
         j = bits(k)
         while j >= n:
             j = bits(k)
+        i = n - 1
         cards[i], cards[j] = cards[j], cards[i]
 
 
@@ -280,6 +290,21 @@ class TurnFlow(StateFields):
         """Give ``p`` a turn; a player with no cards once the draw pile is out is passed. With
         turn.draw_pile_out_ends_hand the hand ends instead once nothing can be drawn (the JAR game's README,
         coachme.fr: the game stops when no card is left to draw)."""
+        g = self.game
+        if not self._stock and g.plain_draws and not g.draw_pile_out_ends_hand:
+            # the draw pile out with the books' draws (no reshuffle, no refill: nothing can be drawn), as at the end
+            # of every hand: the next player holding a card plays, else the hand is over (the general path below,
+            # its _can_draw and _can_refill all false, written out: four calls fewer a turn)
+            hands = self._hands
+            N = g.players
+            for _ in range(N):
+                if hands[p]:
+                    self._player = p
+                    self._phase = P_PLAY
+                    return
+                p = (p + 1) % N
+            self._end_hand()
+            return
         q = self._next_with_cards(p)
         if q < 0 or (
             self.game.draw_pile_out_ends_hand and not self._stock and not self._can_draw() and not self._can_refill(q)
