@@ -71,3 +71,19 @@ def test_a_snapshot_shares_the_copy_until_the_next_deal(seed):
     st.apply(st.legal_actions()[0])
     assert st.snapshot().rng_state is first.rng_state  # no deal: no draw, the same copy
     assert first.rng_state == st._rng.getstate()
+
+
+@pytest.mark.parametrize("options", [[], ["reshuffle-discard"]])
+def test_every_snapshot_of_a_match_holds_the_rngs_state_across_its_deals(options):
+    """The deal's shuffle draws past MatchRandom's overrides (turn.shuffle binds random.Random's own
+    getrandbits: ~150 native calls a deal) and drops the kept copy itself (rng.moved): were it not to, every
+    snapshot after the second deal would carry the first deal's state, and api_test would judge a refusal
+    that moves the RNG harmless. Checked at every action of a three-hand match, reshuffles among them."""
+    st = mbrules.load_game("winning-moves", players=2, options=options).new_match(seed=3)
+    pick = random.Random(1)
+    for _ in range(5000):
+        if st.is_terminal() or st.hands_played >= 3:
+            break
+        assert st.snapshot().rng_state == st._rng.getstate()
+        st.apply(pick.choice(st.legal_actions()))
+    assert st.hands_played >= 2, "the match must deal again for this test to mean anything"

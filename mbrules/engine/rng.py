@@ -69,6 +69,15 @@ def rng_state(rng: random.Random) -> tuple[Any, ...]:
     return rng.state() if type(rng) is MatchRandom else rng.getstate()
 
 
+def moved(rng: random.Random) -> None:
+    """Drop the kept copy before drawing past the overrides: the deal's shuffle (``turn.shuffle``) calls
+    :class:`random.Random`'s own ``getrandbits`` so its ~150 draws are native calls, not Python frames, and
+    says so here once. Every other draw goes through :class:`MatchRandom`'s methods (an engine bug's stray
+    draw among them: api_test must see it move the RNG)."""
+    if type(rng) is MatchRandom:
+        rng._kept = None
+
+
 def copied(rng: random.Random) -> MatchRandom:
     """An independent :class:`MatchRandom` in ``rng``'s state (a clone's, an unpickled State's)."""
     r = MatchRandom(0)  # seeding from the OS would cost more than the copy; the state is restored next
@@ -76,4 +85,4 @@ def copied(rng: random.Random) -> MatchRandom:
     return r
 
 
-__all__ = ["MatchRandom", "copied", "match_random", "rng_state"]
+__all__ = ["MatchRandom", "copied", "match_random", "moved", "rng_state"]
