@@ -348,7 +348,7 @@ def test_the_checker_copies_the_state_once_an_action_and_finds_what_fresh_copies
     two): over a hand it reports what a checker taking a fresh copy before each action reports, on the sound
     engine (nothing) and with a milestones line off by 50 (an engine mutant: the same problems at the same
     actions)."""
-    from mbrules.engine import scorelines
+    from mbrules.engine import scoring
     from mbrules.testing import Checker
 
     snaps = 0
@@ -381,7 +381,7 @@ def test_the_checker_copies_the_state_once_an_action_and_finds_what_fresh_copies
     fresh, fresh_snaps, n2 = play(FreshCopies)
     assert kept == fresh == [] and n == n2 > 100
     assert kept_snaps == n + 1 and fresh_snaps == 2 * n
-    real_pay = scorelines.pay_lines
+    real_pay = scoring.pay_lines
     milestones = load_game("kids-115", 2).score_line_names.index("milestones")
 
     def off_by_50(st, done):
@@ -392,8 +392,7 @@ def test_the_checker_copies_the_state_once_an_action_and_finds_what_fresh_copies
                 row[-1] += 50
         return rows
 
-    monkeypatch.setattr(scorelines, "pay_lines", off_by_50)  # what score_sheet's sheet_rows pays with
-    monkeypatch.setattr(scorelines, "_last_sheet", None)  # no sheet kept from the sound engine's play
+    monkeypatch.setattr(scoring, "pay_lines", off_by_50)
     kept, _, _ = play(Checker)
     fresh, _, _ = play(FreshCopies)
     assert kept == fresh and any("milestones" in p for p in kept)
