@@ -12,8 +12,7 @@ end-of-hand primes are all lines of this one form.
 
 from __future__ import annotations
 
-from itertools import chain
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..vocab import SCORE_LINES
 
@@ -115,10 +114,7 @@ def compile_entries(
 
 
 def holds(st: "StateFields", s: int, cond: Condition, done: int) -> bool:
-    """Whether side ``s`` meets ``cond`` now (``done``: the side that completed the trip, or -1).
-
-    A field of the state read here or in :func:`pay_lines` is part of :func:`sheet_key` (what keeps the last
-    sheet's rows): a code that reads a new one adds it there."""
+    """Whether side ``s`` meets ``cond`` now (``done``: the side that completed the trip, or -1)."""
     for code, want in cond:
         if code == TRIP:
             ok = done == s
@@ -218,44 +214,4 @@ def pay_lines(st: "StateFields", done: int) -> list[list[int]]:
     return rows
 
 
-def sheet_key(st: "StateFields", done: int) -> tuple[Any, ...]:
-    """Everything :func:`pay_lines` and :func:`holds` read of the state (equal keys: equal rows). The hands and the
-    last actor only as far as a condition reads them: which hands are empty (EMPTY), and who acted last only when
-    a hand is empty (ENDED_EMPTY asks for the last actor's hand empty). So a draw, a discard, a hazard or its
-    remedy, the most frequent actions, leave the key as it was."""
-    hands = st._hands
-    empty = () if all(hands) else tuple([p for p, h in enumerate(hands) if not h])
-    return (
-        st.game,
-        done,
-        st._completer,
-        st._completion_delayed,
-        st._extension_called_by,
-        st._target,
-        empty,
-        _last_actor(st) if empty else -1,
-        tuple(st._miles),
-        tuple(map(len, st._safeties + st._coups)),  # S safeties' counts, then S coups'
-        tuple(chain.from_iterable(st._played)),  # S count vectors of the game's n_cards each
-    )
-
-
-# the last sheet paid: (sheet_key, its rows). One entry: a checker snapshots each position once or twice, the
-# engine and the bots ask for the sheet of the position they are at; a position's sheet is the last one's
-# unless a distance, a safety, a coup fourré, an emptied hand or a hand's end changed it
-_last_sheet: tuple[tuple[Any, ...], list[list[int]]] | None = None
-
-
-def sheet_rows(st: "StateFields", done: int) -> list[list[int]]:
-    """:func:`pay_lines`' rows, the last sheet's when :func:`sheet_key` is the same (read only: shared)."""
-    global _last_sheet
-    key = sheet_key(st, done)
-    last = _last_sheet
-    if last is not None and last[0] == key:
-        return last[1]
-    rows = pay_lines(st, done)
-    _last_sheet = (key, rows)
-    return rows
-
-
-__all__ = ["compile_entries", "compile_lines", "holds", "pay_lines", "sheet_key", "sheet_rows"]
+__all__ = ["compile_entries", "compile_lines", "holds", "pay_lines"]

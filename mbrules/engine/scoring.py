@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..vocab import Termination
-from .scorelines import sheet_rows
+from .scorelines import pay_lines
 from .fields import StateFields, trait
 
 
@@ -41,10 +41,9 @@ class Scoring(StateFields):
         """This hand's score lines per side (WM §8); before the hand ends, as if it ended now.
 
         Every line, the contract's ten and the ruleset's own, is a compiled score line (``scoring_lines``)
-        paid by :func:`.scorelines.pay_lines`: one path, no line known by name here. The rows are the last
-        sheet's where nothing a line reads has changed since (:func:`.scorelines.sheet_rows`); the dicts are new."""
+        paid by :func:`.scorelines.pay_lines`: one path, no line known by name here."""
         names = self.game.score_line_names
-        return [dict(zip(names, row)) for row in sheet_rows(self, self.current_completer())]
+        return [dict(zip(names, row)) for row in pay_lines(self, self.current_completer())]
 
     def _match_winner(self) -> int | Termination | None:
         """Side index, Termination.DRAW, or None while the match goes on (WM §9; rulings: The match).
