@@ -20,6 +20,8 @@ import os
 import re
 import tempfile
 
+import pytest
+
 # The learned bot trains a model on first use for rules no shipped model fits and caches it; a test run
 # keeps that cache in a temporary folder of its own, never in the user's ~/.cache.
 os.environ.setdefault("MBRULES_CACHE", tempfile.mkdtemp(prefix="mbrules-test-cache-"))
@@ -173,6 +175,7 @@ def pytest_ignore_collect(collection_path, config):
     return None
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own, which reads the groups into the ids it hands out
 def pytest_collection_modifyitems(config, items):
     """make test runs on two processes (pytest-xdist, --dist loadgroup): the tests that start or join a Ray
     instance run on one of them, one after another, since two Ray instances on one machine find each other.
@@ -184,8 +187,6 @@ def pytest_collection_modifyitems(config, items):
     A module-scoped fixture is computed on every worker that runs one of its tests: a file that names such a
     fixture in ``ONE_WORKER_FIXTURES`` (a table of command runs, the score oracle's matches) has the tests that
     use it run on one worker, so it is computed once (it was twice: 13 CPU-s each for the hostile tables)."""
-    import pytest
-
     if not _fast_tier(config):  # the modules the fast set does not import: not one fast test among them
         whole = {}
         for item in items:
