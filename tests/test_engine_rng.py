@@ -76,7 +76,7 @@ def test_a_snapshot_shares_the_copy_until_the_next_deal(seed):
 @pytest.mark.parametrize("options", [[], ["reshuffle-discard"]])
 def test_every_snapshot_of_a_match_holds_the_rngs_state_across_its_deals(options):
     """The deal's shuffle draws past MatchRandom's overrides (turn.shuffle binds random.Random's own
-    getrandbits: ~150 native calls a deal) and drops the kept copy itself (rng.moved): were it not to, every
+    getrandbits: ~150 native calls a deal) and drops the kept copy itself (rng.native_bits): were it not to, every
     snapshot after the second deal would carry the first deal's state, and api_test would judge a refusal
     that moves the RNG harmless. Checked at every action of a three-hand match, reshuffles among them."""
     st = mbrules.load_game("winning-moves", players=2, options=options).new_match(seed=3)

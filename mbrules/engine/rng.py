@@ -5,7 +5,7 @@ it before and after every action it tries: a refused action must leave it as it 
 the generator's 625 words each time (a quarter of a snapshot's cost), yet the match's RNG draws only when
 a hand is dealt. :class:`MatchRandom` keeps the copy it made until a call that moves the generator
 (``random``, ``getrandbits``, ``seed``, ``setstate``; every other method of :class:`random.Random` goes
-through these), so the snapshots of one hand share one copy, equal to a new one by construction.
+through these; the deal's shuffle draws through :func:`native_bits`, which drops the copy itself), so the snapshots of one hand share one copy, equal to a new one by construction.
 
 A Python class, never compiled (mypyc compiles no subclass of a Python class): the engine calls it, as
 it called :class:`random.Random`. The same numbers, in the same order: only the copy is kept. It pickles
@@ -15,7 +15,7 @@ as a plain :class:`random.Random` (the bytes as before); :func:`rng_state` reads
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Callable
 
 _random = random.Random.random
 _getrandbits = random.Random.getrandbits
@@ -69,13 +69,15 @@ def rng_state(rng: random.Random) -> tuple[Any, ...]:
     return rng.state() if type(rng) is MatchRandom else rng.getstate()
 
 
-def moved(rng: random.Random) -> None:
-    """Drop the kept copy before drawing past the overrides: the deal's shuffle (``turn.shuffle``) calls
-    :class:`random.Random`'s own ``getrandbits`` so its ~150 draws are native calls, not Python frames, and
-    says so here once. Every other draw goes through :class:`MatchRandom`'s methods (an engine bug's stray
-    draw among them: api_test must see it move the RNG)."""
+def native_bits(rng: random.Random) -> Callable[[int], int]:
+    """``rng``'s ``getrandbits`` as :class:`random.Random`'s own C method, bound past :class:`MatchRandom`'s
+    override, with the kept copy dropped here once: the deal's shuffle (``turn.shuffle``) draws ~150 times, and
+    through the override each draw was a Python frame. Every other draw goes through :class:`MatchRandom`'s
+    methods (an engine bug's stray draw among them: api_test must see it move the RNG)."""
     if type(rng) is MatchRandom:
         rng._kept = None
+    bits: Callable[[int], int] = _getrandbits.__get__(rng)
+    return bits
 
 
 def copied(rng: random.Random) -> MatchRandom:
@@ -85,4 +87,4 @@ def copied(rng: random.Random) -> MatchRandom:
     return r
 
 
-__all__ = ["MatchRandom", "copied", "match_random", "moved", "rng_state"]
+__all__ = ["MatchRandom", "copied", "match_random", "native_bits", "rng_state"]

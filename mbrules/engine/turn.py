@@ -46,18 +46,13 @@ from .actions import IllegalAction
 from .notation import Action
 from .phases import P_COUP, P_DRAW, P_EXT, P_FAST, P_HAND_OVER, P_MATCH_OVER, P_MULL, P_PLAY
 from .fields import StateFields, trait
-from .rng import moved
+from .rng import native_bits
 
 # State._note: what the current action's draws did (Transition.reshuffled, .from_discard)
 RESHUFFLED = 1
 FROM_DISCARD_PILE = 2
 DREW = 4  # a card for the actor's own draw (the record's 'drawn'), on any path but the books' plain draw
 MULLIGAN_ENDED = 8
-
-
-# random.Random's own getrandbits (C), called past a subclass's override: a deal's ~150 draws are one native call
-# each, not a Python frame each (rng.MatchRandom overrides it to drop its kept copy; the deal drops it once: moved)
-_getrandbits = random.Random.getrandbits
 
 
 def shuffle(rng: random.Random, cards: list[int]) -> None:
@@ -68,8 +63,7 @@ def shuffle(rng: random.Random, cards: list[int]) -> None:
 
     ``_randbelow(n)`` draws ``n.bit_length()`` bits: that length is kept as ``n`` falls (one less each time ``n``
     drops below a power of two), not asked of every ``n`` (a method call a card)."""
-    moved(rng)  # the state copy a match's RNG keeps for snapshots is stale from the first draw on
-    bits = _getrandbits.__get__(rng)  # bound past a subclass's override (see _getrandbits)
+    bits = native_bits(rng)  # C getrandbits past rng.MatchRandom's override; its kept state copy dropped
     size = len(cards)
     if size < 2:
         return
