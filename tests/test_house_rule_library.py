@@ -17,7 +17,7 @@ import yaml
 import mbrules
 from mbrules._paths import bundled_dir
 from mbrules.ruleset.loader import load_ruleset
-from mbrules.testing import api_test
+from api_sweeps import sweep_api_test
 
 EDITIONS = ["parker-1971", "winning-moves", "kids-115", "wikipedia", "dujardin-classic", "asmodee-2014", "express"]
 # option id -> the player counts whose play it changes (api_test plays a match at each)
@@ -80,9 +80,10 @@ def test_library_option_has_a_conformance_scenario(option):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("option", sorted(LIBRARY))
-def test_library_option_plays_whole_matches_through_the_public_api(option):
+def test_library_option_plays_whole_matches_through_the_public_api(option, request):
+    """A match at each count the option changes (the slow set's: the legality period of tests/api_sweeps.py)."""
     for players in LIBRARY[option]:
-        api_test(mbrules.load_game("winning-moves", players=players, options=[option]), matches=1, seed=3)
+        sweep_api_test(mbrules.load_game("winning-moves", players=players, options=[option]), request, seed=3)
 
 
 def test_exclusive_library_options_are_refused_together():

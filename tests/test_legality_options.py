@@ -17,6 +17,7 @@ import mbrules
 from mbrules.cli.app import app
 from mbrules.ruleset import RulesetError, load_report, load_ruleset
 from mbrules.testing import api_test
+from api_sweeps import sweep_api_test
 from test_option_edition_pairs import REFUSED
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -269,8 +270,9 @@ def test_a_ruleset_may_keep_the_karma_cards_from_the_discard_pile(tmp_path):
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
 @pytest.mark.parametrize("option", sorted(CHANGES))
-def test_api_test_passes_on_every_option_at_every_table_size(option, players):
-    api_test(mbrules.load_game("winning-moves", players=players, options=[option]), matches=1, seed=players)
+def test_api_test_passes_on_every_option_at_every_table_size(option, players, request):
+    """The legality period: tests/api_sweeps.py (every table here is the slow set's)."""
+    sweep_api_test(mbrules.load_game("winning-moves", players=players, options=[option]), request, seed=players)
 
 
 @pytest.mark.parametrize("option", sorted(CHANGES))

@@ -288,8 +288,11 @@ def play_checked(game: Game, seeds, label: str) -> set[int]:
 
 @pytest.mark.parametrize("ruleset,players", list(configurations()))
 def test_every_bundled_ruleset_and_option_narrates_what_its_transitions_say(ruleset, players):
+    """Two hands a table; an (edition, option) pair off winning-moves, one (issue 46 point 7: ~670 of the 731
+    tables, the option's words met over winning-moves at every count with two hands, the edition's alone)."""
     game = Game(ruleset, players)
-    seen = play_checked(game, range(2), f"{ruleset.id}-{players}-{ruleset.applied_options}")
+    off_wm = ruleset.applied_options and ruleset.id not in FAST_WITH_OPTIONS
+    seen = play_checked(game, range(1 if off_wm else 2), f"{ruleset.id}-{players}-{ruleset.applied_options}")
     assert {DRAW, PLAY} <= seen
 
 

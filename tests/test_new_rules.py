@@ -16,6 +16,7 @@ from mbrules.ruleset import RulesetError
 from mbrules.ruleset.loader import load_ruleset
 from mbrules.scenario.replay import replay_file
 from mbrules.testing import api_test
+from api_sweeps import sweep_api_test
 
 EDITIONS = ["parker-1971", "winning-moves", "kids-115", "wikipedia", "dujardin-classic", "asmodee-2014", "express"]
 # option id -> the player counts api_test plays it at
@@ -75,13 +76,14 @@ def _first_count_fast(cases):
 
 
 @pytest.mark.parametrize(("option", "players"), _first_count_fast([(o, NEW_OPTIONS[o]) for o in sorted(NEW_OPTIONS)]))
-def test_new_rule_plays_whole_matches_through_the_public_api(option, players):
+def test_new_rule_plays_whole_matches_through_the_public_api(option, players, request):
     """Every invariant, the transition checker and the score oracle hold in a random match at each table, the
     fast set the first count's. One match a table, as the other option sweeps play (test_legality_options,
     test_reactions_and_score_lines, test_turn_rules): a second seed (6) at each table was 4.6 of make test's
     CPU-s (issue 46 point 7); the tables (option x count) are the sweep, and tests/properties/test_soak_slice.py
-    plays each of these options at every count and on every ruleset besides."""
-    api_test(mbrules.load_game("winning-moves", players=players, options=[option]), matches=1, seed=5)
+    plays each of these options at every count and on every ruleset besides. The legality period:
+    tests/api_sweeps.py."""
+    sweep_api_test(mbrules.load_game("winning-moves", players=players, options=[option]), request, seed=5)
 
 
 def test_empty_pile_ends_hand_every_hand_ends_when_nothing_is_left_to_draw():

@@ -26,7 +26,7 @@ from mbrules.matches.stats import summary
 from mbrules.ruleset import RulesetError, load_ruleset
 from mbrules.ruleset.diff import diff_rulesets
 from mbrules.ruleset.render import show_text
-from mbrules.testing import api_test
+from api_sweeps import sweep_api_test
 from test_option_edition_pairs import REFUSED
 from mbrules.vocab import FAST_PLAY, SCORE_LINES, DecisionKind
 
@@ -82,10 +82,10 @@ def _table(option: str, players: int):
 
 
 @pytest.mark.parametrize(("option", "players"), [_table(o, n) for o in sorted(OPTIONS) for n in (2, 3, 4, 6)])
-def test_option_passes_api_test_at_every_table(option, players):
+def test_option_passes_api_test_at_every_table(option, players, request):
     """Legality, observations (fairness: a fast-play window is seen only by the seat it asks), the transitions
-    and the score oracle, over a whole match."""
-    assert api_test(mbrules.load_game("winning-moves", players=players, options=[option]), matches=1, seed=3) is None
+    and the score oracle, over a whole match (the legality period: tests/api_sweeps.py)."""
+    sweep_api_test(mbrules.load_game("winning-moves", players=players, options=[option]), request, seed=3)
 
 
 def test_the_capot_to_each_opponent_replaces_the_shutout_rule_in_any_order():

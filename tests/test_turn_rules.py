@@ -13,6 +13,7 @@ import mbrules
 from mbrules.bots.base import make_bot
 from mbrules.engine import State
 from mbrules.testing.api import api_test
+from api_sweeps import sweep_api_test
 
 TURN_OPTIONS = [
     "reshuffle-discard",
@@ -51,10 +52,10 @@ def _turn_tables():
 
 
 @pytest.mark.parametrize(("option", "players"), _turn_tables())
-def test_api_test_holds_on_every_turn_option(option, players):
+def test_api_test_holds_on_every_turn_option(option, players, request):
     """Legality, transitions, invariants, the score oracle, clones and fair observations (a reshuffled
-    pile's order hidden) on random matches of each option."""
-    api_test(mbrules.load_game("winning-moves", players=players, options=[option]), matches=1)
+    pile's order hidden) on random matches of each option (the legality period: tests/api_sweeps.py)."""
+    sweep_api_test(mbrules.load_game("winning-moves", players=players, options=[option]), request, seed=0)
 
 
 @pytest.mark.slow

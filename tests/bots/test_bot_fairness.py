@@ -129,15 +129,18 @@ def test_the_new_hidden_state_of_the_house_rules_never_changes_a_decision(option
     rng = random.Random(11)
     slow = name.startswith(("expert", "learned"))
     checked = seen = 0
-    for seed in (3,) if slow and players == 4 else (3, 4):  # the search bots: fewer of the long 4-car hands
-        for st, p, acts in decisions(game, seed=seed, hands=2, every=3 if slow else 1):
-            obs = st.observation(p)
-            w1, w2 = determinize(obs, rng), determinize(obs, rng)
-            choices = set()
-            for world in (st, w1, w2):
-                bot = make_bot(spec, game, p, seed=99)
-                choices.add(bot.choose(world.observation(p) if bot.observes else None, world.legal_actions()))
-            assert len(choices) == 1, (option, name, st, choices)
-            checked += 1
-            seen += bool(OPTION_CASES[option](st, acts))
+    # one match (two hands) a case; the search bots every third decision. Issue 46 point 7: a second seed (4)
+    # at every table but the search bots' four-car ones was ~half of this test's 30 make-test CPU-s; a bot
+    # that reads what it cannot see decides otherwise at its first such position (the mutants of round 12:
+    # docs/performance.md), and each option is met with each bot here still
+    for st, p, acts in decisions(game, seed=3, hands=2, every=3 if slow else 1):
+        obs = st.observation(p)
+        w1, w2 = determinize(obs, rng), determinize(obs, rng)
+        choices = set()
+        for world in (st, w1, w2):
+            bot = make_bot(spec, game, p, seed=99)
+            choices.add(bot.choose(world.observation(p) if bot.observes else None, world.legal_actions()))
+        assert len(choices) == 1, (option, name, st, choices)
+        checked += 1
+        seen += bool(OPTION_CASES[option](st, acts))
     assert checked >= 10 and seen >= 1, (checked, seen)

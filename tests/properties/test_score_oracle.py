@@ -14,8 +14,8 @@ playing to discarding and distance to other plays, so trips get completed (shuto
 delayed action, extensions). The mutants are judged on one configuration per ruleset, score sheet
 (its ``scoring`` section) and number of sides (``_scoring_configurations``, 337 of the 2,305: an
 option that leaves the sheet alone adds no score line to break), two seeds each (the fast set); the
-real engine is judged on the whole product too, in the slow set, four seeds each, half of them
-uniformly random so hands run out as well.
+real engine is judged on the whole product too, in the slow set, a match of each random player (the
+greedy one and the uniform one, so hands run out as well).
 A mutant of the sheet or of a point table changes only what ``score_sheet()`` returns for a
 finished hand, so it is checked on the finished hands as they were played; a mutant of the play
 (the extension, the engine's counters of what was played) replays the matches' histories under
@@ -49,7 +49,7 @@ from mbrules.testing import (
 )
 
 SEEDS = (0, 2)  # the fixture's seeds a configuration: even seeds play the greedy random player, odd the uniform one
-EVERY_SEED = range(4)  # the slow test's: both players
+EVERY_SEED = (0, 1)  # the slow test's: one match of each player (issue 46 point 7: was range(4), see the test)
 HANDS_PER_MATCH = 2
 DISAGREES = "the rulings give"  # how check words a score line the oracle does not give
 
@@ -245,13 +245,19 @@ def test_the_real_engine_agrees_with_the_oracle_on_every_configuration(k):
     sheet alone still changes the play, and a hand it plays could still be scored wrong. The k-th slice
     plays every ORACLE_SLICES-th configuration from the k-th: together, every configuration once. The
     matches the fast set's fixture checks (``played``: its configurations at SEEDS, the same games) are not
-    played again (test_the_real_engine_agrees_with_the_oracle_on_every_hand checks them)."""
+    played again (test_the_real_engine_agrees_with_the_oracle_on_every_hand checks them).
+
+    Issue 46 point 7: two seeds a configuration (EVERY_SEED, one a player), not four (two a player): 53 of make
+    test's CPU-s were this test's. Every configuration's hands are checked at their end by ``check`` (the sheet
+    against the oracle among the rest) twice more: by the soak slices (tests/properties/test_soak_slice.py, a
+    hand of every configuration by the bots) and, for the options' winning-moves tables, by their api_test
+    sweeps; the third and fourth seed caught nothing the first two did not (docs/performance.md, round 12)."""
     part = configurations()[k::ORACLE_SLICES]
     fixture = frozenset((cfg, seed) for cfg in _scoring_configurations() for seed in SEEDS)
     every = Games(part, EVERY_SEED, skip=fixture)
     bad = [(cfg, seed, b) for cfg, seed, st in every.hands for b in check(st)]
     assert not bad, bad[:5]
-    assert len(every.hands) >= 2 * len(part)  # a hand at least for each seed left (2 to 4 a configuration)
+    assert len(every.hands) >= len(part)  # a hand at least for each seed left (1 or 2 a configuration)
 
 
 def test_the_games_reach_every_score_line(played):

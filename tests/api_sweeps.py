@@ -1,0 +1,34 @@
+"""The option sweeps' api_test: a random match of each table (option x player count) through every API check.
+
+api_test checks every action of a match (the transition, the invariants after it, the score oracle at each
+hand's end, that apply accepts what legal_actions lists) and, every ``legality_every``-th decision, the
+whole legality (every candidate action's verdict and wording) and the observations (fairness). The sweeps
+(tests/test_turn_rules.py, test_reactions_and_score_lines.py, test_legality_options.py,
+test_house_rule_library.py, test_new_rules.py) play an option at every count it changes: the fast set's
+table of an option keeps api_test's default (7), the slow set's tables (the option's other counts) take
+the legality and observation checks every ``SLOW_LEGALITY_EVERY``-th decision. Those two checks were
+about half of a table's CPU (cProfile of mulligan at 2 players: 18.7 of 37.9 s profiled); a match of a
+slow table still meets a few hundred decisions of each (issue 46 point 7; the mutants each sweep still
+catches, and the figures: docs/performance.md, "The slow set, round 12").
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from mbrules.engine import Game
+from mbrules.testing import api_test
+
+FAST_LEGALITY_EVERY = 7  # api_test's default: the fast set's tables
+SLOW_LEGALITY_EVERY = 14  # the slow set's tables
+
+
+def legality_every(request: pytest.FixtureRequest) -> int:
+    """The legality period of the running sweep case: api_test's own in the fast set, SLOW_LEGALITY_EVERY
+    for a case only make test runs (marked slow)."""
+    return SLOW_LEGALITY_EVERY if request.node.get_closest_marker("slow") else FAST_LEGALITY_EVERY
+
+
+def sweep_api_test(game: Game, request: pytest.FixtureRequest, *, seed: int) -> None:
+    """One match of ``game`` from ``seed`` through api_test, at the case's legality period."""
+    api_test(game, matches=1, seed=seed, legality_every=legality_every(request))
