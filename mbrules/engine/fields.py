@@ -112,6 +112,8 @@ class StateFields:
     _karma: list[bool]
     _karma_cards: list[list[int]]
     _foes: list[tuple[int, ...]]
+    _met: list[int]  # legal_actions: per card, the number of its last call that met the card in the hand
+    _met_no: int  # the number of legal_actions' last call at a turn's play
     _reshuffle_hook: Callable[[list[int]], None] | None  # orders a reshuffled pile from outside (OpenSpiel), else None
 
     # methods one room calls in another: defined by the rooms (found first: this class comes last in

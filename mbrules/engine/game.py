@@ -305,7 +305,7 @@ class Game:
         # what legal_actions() reads at every turn's play, fetched in one go; a hazard's plays per side hit (every
         # other card's row is empty: it goes on one's own side)
         hazard_rows = tuple(row if self.kind[c] == HAZARD else () for c, row in enumerate(self.play_action))
-        self.turn_tables = (hazard_rows, self.play_own, self.discard_action, self.bit)
+        self.turn_tables = (hazard_rows, self.play_own, self.discard_action)
         self.mulligan_action = tuple(acts[encode(MULLIGAN, c)] for c in range(n))  # refused unless turn.mulligan
         self.decline_action = acts[ACTION_DECLINE]
         self.extend_action = acts[ACTION_EXTEND]

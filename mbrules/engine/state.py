@@ -141,6 +141,10 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         "_karma",
         "_karma_cards",
         "_foes",
+        # legal_actions' marks of the cards met in a call (each distinct card once): per card, the number of the
+        # last call that met it; and the last call's number
+        "_met",
+        "_met_no",
     )
 
     # -- construction ----------------------------------------------------------
@@ -384,6 +388,8 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         self._karma = [g.karma] * S
         self._karma_cards = [[] for _ in range(S)]
         self._foes = list(g.hazard_sides)
+        self._met = [0] * g.n_cards
+        self._met_no = 0
 
     def __reduce__(self) -> tuple[Any, ...]:
         """pickle's recipe (OpenSpiel's ``serialize_game_and_state``, ``copy.copy``): a State made for the game,
