@@ -128,7 +128,7 @@ class StateFields:
     @abstractmethod
     def _refresh(self, s: int) -> None: ...  # effects
     @abstractmethod
-    def _forget_distance(self, s: int) -> None: ...  # effects
+    def _forget_distance(self, s: int, c: int) -> None: ...  # effects
     @abstractmethod
     def _lay_remedy(self, s: int, c: int, battle: bool) -> None: ...  # effects
     @abstractmethod
