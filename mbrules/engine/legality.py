@@ -33,7 +33,7 @@ reading that table (with the ruling it plays), never the edition's name.
 
 from __future__ import annotations
 
-from typing import Final, cast
+from typing import Any, Final, cast
 
 from ..vocab import BATTLE, DISTANCE, HAZARD, KARMA, REMEDY, SAFETY, SPEED
 from ..vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, FAST_PLAY, MULLIGAN, OWN, PLAY, STOP
@@ -420,14 +420,18 @@ class Legality(StateFields):
             acts = []
             discards: list[Action] = []
             # each distinct card once, in hand order: a card met in this call has its mark set to this call's
-            # number (a mask of the cards met made a new int at every card, its bits past the small ints')
-            met = self._met
+            # number (a mask of the cards met made a new int at every card, its bits past the small ints'). The
+            # mark is that number's one object, told by identity (a number's object stays alive while a mark holds
+            # it, so no later call's is the same): typed Any, a compiled engine stores it as it is, where an int
+            # would be boxed anew at every card
+            met: list[Any] = self._met
             t = self._met_no + 1
             self._met_no = t
+            mark: Any = t
             for c in self._hands[p]:
-                if met[c] == t:
+                if met[c] is mark:
                     continue
-                met[c] = t
+                met[c] = mark
                 # _verify_play's card checks (every card here is in the hand)
                 row = hazard_rows[c]
                 if row:  # a hazard
