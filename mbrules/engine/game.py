@@ -213,6 +213,11 @@ class Game:
             self.max_reshuffles or self.refill_empty_hand or self.pass_over_held or self.play_then_draw
         )
         self.lone_plain_draw = self.plain_draws and not self.draw_choices  # a turn's draw: 'draw', the top card
+        # a discard (any card held: discard_free) passes the turn to the next player, who draws the top card and
+        # nothing else, the stall rule off (State.step_next writes that turn's end out while the draw pile lasts)
+        self.discard_then_draw = (
+            self.discard_free and self.lone_plain_draw and not self.stall_checked and not self.play_then_draw
+        )
 
     def _reaction_tables(self, ruleset: Ruleset) -> None:
         """The coup fourré and the fast play (reactions; legality's _verify_fast_play), a safety's replacement
