@@ -180,7 +180,9 @@ class SeatLoop:
                 elif n:
                     if stop is not None and stop():
                         raise self.stopped
-                    p = st.current_player
+                    # st.current_player, read from its field: n > 0 legal actions, so a hand is in play and
+                    # the property's answer is the player field (a property read was ~3% of a random-bot hand)
+                    p = st._player
                     chosen = decide[p](st.observation(p) if observes[p] else None, acts)
                     if chosen is None:
                         self.waiting = p

@@ -134,13 +134,21 @@ class Effects(StateFields):
             self._speed[s].append(c)
         self._refresh(s)
 
-    def _forget_distance(self, s: int) -> None:
-        """Side ``s``'s miles or distance cards played changed: legal_actions' memo forgets its distance cards'
-        answers, the only checks that read them (``_play_reason``: a remedy's, a safety's, a karma card's and
-        a hazard's read the piles, protection and karma, never the miles)."""
+    def _forget_distance(self, s: int, c: int) -> None:
+        """Side ``s``'s miles grew (and, ``c`` >= 0, its count of distance card ``c`` played): legal_actions' memo
+        forgets the answers this could change, ``c``'s own and those of the distance cards it allowed that would
+        now pass the target. ``_play_reason``'s distance checks read besides only whether the side rolls and its
+        speed limit, which neither changes, and a refusal stays one (the miles and the counts only grow); a
+        remedy's, a safety's, a karma card's and a hazard's read the piles, protection and karma, never the miles.
+        (Forgetting every distance card's answer re-judged 21 of a random-bot hand's 162 to the same answer.)"""
         can = self._can[s]
-        for c in self.game.distance_cards:
+        if c >= 0:
             can[c] = UNJUDGED
+        room = self._target - self._miles[s]
+        miles = self.game.miles
+        for d in self.game.distance_cards:
+            if can[d] is None and miles[d] > room:
+                can[d] = UNJUDGED
 
     def _safety_miles(self, s: int) -> bool:
         """Option safety-distance: add a safety's miles to side ``s`` unless they would pass the target;
@@ -149,7 +157,7 @@ class Effects(StateFields):
         if m > self._target:
             return False
         self._miles[s] = m
-        self._forget_distance(s)  # its distance checks read the miles
+        self._forget_distance(s, -1)  # its distance checks read the miles
         return m >= self._target
 
     def _discard_card(self, p: int, c: int) -> None:
@@ -195,7 +203,7 @@ class Effects(StateFields):
             self._played[ps][c] += 1
             m = self._miles[ps] + g.miles[c]
             self._miles[ps] = m
-            self._forget_distance(ps)  # miles and 200s played: the side's distance checks change
+            self._forget_distance(ps, c)  # miles and 200s played: the side's distance checks change
             if m >= self._target:  # exactly on it, or past it with option overshoot
                 self._trip_reached(p, ps)
             else:

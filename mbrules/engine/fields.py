@@ -112,6 +112,8 @@ class StateFields:
     _karma: list[bool]
     _karma_cards: list[list[int]]
     _foes: list[tuple[int, ...]]
+    _met: list[int]  # legal_actions: per card, the number of its last call that met the card in the hand
+    _met_no: int  # the number of legal_actions' last call at a turn's play
     _reshuffle_hook: Callable[[list[int]], None] | None  # orders a reshuffled pile from outside (OpenSpiel), else None
 
     # methods one room calls in another: defined by the rooms (found first: this class comes last in
@@ -126,7 +128,7 @@ class StateFields:
     @abstractmethod
     def _refresh(self, s: int) -> None: ...  # effects
     @abstractmethod
-    def _forget_distance(self, s: int) -> None: ...  # effects
+    def _forget_distance(self, s: int, c: int) -> None: ...  # effects
     @abstractmethod
     def _lay_remedy(self, s: int, c: int, battle: bool) -> None: ...  # effects
     @abstractmethod

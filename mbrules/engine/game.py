@@ -38,7 +38,7 @@ from .notation import (
     encode,
     parse,
 )
-from .fields import mypyc_attr
+from .fields import UNJUDGED, mypyc_attr
 from .scorelines import compile_lines
 from .state import State
 from .words import players_refused
@@ -91,6 +91,7 @@ class Game:
         self._reaction_tables(ruleset)
         self._score_tables(ruleset)
         self._action_tables()
+        self._deal_tables()
 
     def __reduce__(self) -> tuple[Any, ...]:
         """pickle's recipe (OpenSpiel's ``serialize_game_and_state``): the game compiled again from its ruleset.
@@ -212,6 +213,11 @@ class Game:
             self.max_reshuffles or self.refill_empty_hand or self.pass_over_held or self.play_then_draw
         )
         self.lone_plain_draw = self.plain_draws and not self.draw_choices  # a turn's draw: 'draw', the top card
+        # a discard (any card held: discard_free) passes the turn to the next player, who draws the top card and
+        # nothing else, the stall rule off (State.step_next writes that turn's end out while the draw pile lasts)
+        self.discard_then_draw = (
+            self.discard_free and self.lone_plain_draw and not self.stall_checked and not self.play_then_draw
+        )
 
     def _reaction_tables(self, ruleset: Ruleset) -> None:
         """The coup fourré and the fast play (reactions; legality's _verify_fast_play), a safety's replacement
@@ -305,11 +311,34 @@ class Game:
         # what legal_actions() reads at every turn's play, fetched in one go; a hazard's plays per side hit (every
         # other card's row is empty: it goes on one's own side)
         hazard_rows = tuple(row if self.kind[c] == HAZARD else () for c, row in enumerate(self.play_action))
-        self.turn_tables = (hazard_rows, self.play_own, self.discard_action, self.bit)
+        self.turn_tables = (hazard_rows, self.play_own, self.discard_action)
         self.mulligan_action = tuple(acts[encode(MULLIGAN, c)] for c in range(n))  # refused unless turn.mulligan
         self.decline_action = acts[ACTION_DECLINE]
         self.extend_action = acts[ACTION_EXTEND]
         self.stop_action = acts[ACTION_STOP]
+
+    def _deal_tables(self) -> None:
+        """legal_actions' memo of ``_play_reason``'s answers (``State._can``, ``_hit``) at every deal, judged once
+        here: a hand starts from empty piles, no miles, the trip's target and every side's karma alike, and the
+        checks read nothing else (not the hands). The turn room's ``_deal`` starts each hand's memo from these
+        rows instead of from none (about 22 of a random-bot hand's 162 judgements were these, each a call)."""
+        st = State(self, 0)  # its hand not dealt: every pile empty, as at a deal
+        sides = range(self.sides)
+        for s in sides:
+            st._refresh(s)
+        n = self.n_cards
+        self.deal_can: tuple[tuple[str | None, ...], ...] = tuple(
+            tuple(st._play_reason(s, c, s) for c in range(n)) for s in sides
+        )
+        # a hazard's answer on side ts, judged for a side that may attack it (a hazard's checks read only the side
+        # hit: at a deal every karma is alike); another card's, or one no side may attack, not judged
+        hit = []
+        for ts in sides:
+            by = [s for s in sides if ts in self.hazard_sides[s]]
+            hit.append(
+                tuple(st._play_reason(by[0], c, ts) if by and self.kind[c] == HAZARD else UNJUDGED for c in range(n))
+            )
+        self.deal_hit: tuple[tuple[str | None, ...], ...] = tuple(hit)
 
     def __eq__(self, other: object) -> bool:  # the same rules for the same table, however many times loaded
         return self is other or (

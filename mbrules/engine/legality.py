@@ -24,7 +24,8 @@ must-play (docs/api.md).
 
 May change: nothing in the position. Its only writes are its own memo of
 ``_play_reason``'s answers (``_can``, ``_hit``), which the effects room empties
-whenever something those answers read changes.
+whenever something those answers read changes, and ``legal_actions``' marks of the cards
+it met in its last call (``_met``, ``_met_no``: derived, never read by another room).
 
 A new legality rule: a field in the model, its table in ``Game``, a branch here
 reading that table (with the ruling it plays), never the edition's name.
@@ -32,7 +33,7 @@ reading that table (with the ruling it plays), never the edition's name.
 
 from __future__ import annotations
 
-from typing import Final, cast
+from typing import Any, Final, cast
 
 from ..vocab import BATTLE, DISTANCE, HAZARD, KARMA, REMEDY, SAFETY, SPEED
 from ..vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, FAST_PLAY, MULLIGAN, OWN, PLAY, STOP
@@ -412,18 +413,25 @@ class Legality(StateFields):
             g = self.game
             p = self._player
             ps = g.side_of[p]
-            hazard_rows, own, da, bit = g.turn_tables
+            hazard_rows, own, da = g.turn_tables
             can = self._can[ps]  # _play_reason's answers, remembered until the side changes
             hit = self._hit
             foes = self._foes[ps]
             acts = []
             discards: list[Action] = []
-            seen = 0  # the cards met so far, as a mask: each distinct card once, in hand order
+            # each distinct card once, in hand order: a card met in this call has its mark set to this call's
+            # number (a mask of the cards met made a new int at every card, its bits past the small ints'). The
+            # mark is that number's one object, told by identity (a number's object stays alive while a mark holds
+            # it, so no later call's is the same): typed Any, a compiled engine stores it as it is, where an int
+            # would be boxed anew at every card
+            met: list[Any] = self._met
+            t = self._met_no + 1
+            self._met_no = t
+            mark: Any = t
             for c in self._hands[p]:
-                b = bit[c]
-                if seen & b:
+                if met[c] is mark:
                     continue
-                seen |= b
+                met[c] = mark
                 # _verify_play's card checks (every card here is in the hand)
                 row = hazard_rows[c]
                 if row:  # a hazard

@@ -141,6 +141,10 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         "_karma",
         "_karma_cards",
         "_foes",
+        # legal_actions' marks of the cards met in a call (each distinct card once): per card, the number of the
+        # last call that met it; and the last call's number
+        "_met",
+        "_met_no",
     )
 
     # -- construction ----------------------------------------------------------
@@ -384,6 +388,8 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         self._karma = [g.karma] * S
         self._karma_cards = [[] for _ in range(S)]
         self._foes = list(g.hazard_sides)
+        self._met = [0] * g.n_cards
+        self._met_no = 0
 
     def __reduce__(self) -> tuple[Any, ...]:
         """pickle's recipe (OpenSpiel's ``serialize_game_and_state``, ``copy.copy``): a State made for the game,
@@ -567,12 +573,32 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         else:
             code: int = action
             p = self._player
+            g = self.game
             if (
                 self._phase == P_PLAY
                 and code & ACTION_OP_MASK == DISCARD
-                and self.game.discard_free
-                and (c := code >> ACTION_OP_BITS & ACTION_CARD_MASK) in self._hands[p]
+                and g.discard_free
+                and (c := code >> ACTION_OP_BITS & ACTION_CARD_MASK) in (hand := self._hands[p])
             ):
+                if g.discard_then_draw and self._stock and self._resume < 0:
+                    # the commonest turn's end, written out: effects' _discard_card with the next player to draw
+                    # (_end_turn's common case), then that player's lone draw from the top (turn's _draw_plain),
+                    # as the two calls below and the draw after them do it (two calls fewer at most turns)
+                    h = self._history
+                    h.append(g.discard_entries[p][c])
+                    hand.remove(c)
+                    self._discard.append(c)
+                    self._face_up[c] += 1
+                    q = p + 1
+                    if q == g.players:
+                        q = 0
+                    self._player = q
+                    h.append(g.draw_entries[q])
+                    c = self._stock.pop()
+                    self._hands[q].append(c)
+                    self._last_draw = c
+                    self._phase = P_PLAY
+                    return self.legal_actions()
                 self._discard_card(p, c)  # _quick's commonest case written out (a call fewer at most turns)
             elif not self._quick(action):
                 self._apply(action, None, False)  # the rest, refusals: the general path (it deals the next hand)

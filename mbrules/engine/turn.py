@@ -13,7 +13,8 @@ Reads: the Game's ``deck``, ``hand_size``, ``players``, ``deal_passes_left``,
 
 May change: the draw pile, hands, ``_last_draw``, ``_player``, ``_phase``, the queued coup fourré
 turns (``_queued``, ``_resume``: served and emptied), the deal's
-order (``_first_player``, ``_hand_no``) and, at a hand's end, ``_hand_sheets``,
+order (``_first_player``, ``_hand_no``), legality's memo at a deal (``_can``, ``_hit``: the Game's
+``deal_can``, ``deal_hit``) and, at a hand's end, ``_hand_sheets``,
 ``_completers``, ``_match_totals``, ``_winner``. Checks nothing (legality does).
 
 The ruleset's ``turn`` section (issue 35) is played here, from the Game's tables
@@ -101,6 +102,9 @@ class TurnFlow(StateFields):
         self._stock = deck
         for s in range(g.sides):
             self._refresh(s)
+        # legality's memo starts from its answers at every deal (Game.deal_can, deal_hit), not from none
+        self._can = [list(row) for row in g.deal_can]
+        self._hit = [list(row) for row in g.deal_hit]
         self._start_turn(self._first_player)
         for o in self._observers:
             # a room is always part of a State, which a room may not import (tests/test_engine_rooms.py)
