@@ -624,13 +624,14 @@ _SIDE_FIELDS = (
     "score",
 )
 
-# the last View a check found clean, and its game (one entry, replaced whole), or None
-_side_memo: tuple[Game, View] | None = None
+# the last View a check found clean: its game, its target and its _SIDE_FIELDS (the View's own lists, not the View,
+# which holds its State), or None. One entry, replaced whole
+_side_memo: tuple[Game, int, tuple[Sequence[object], ...]] | None = None
 
 
 def _remember(g: Game, view: View | None) -> None:
     global _side_memo
-    _side_memo = None if view is None else (g, view)
+    _side_memo = None if view is None else (g, view.target, tuple(getattr(view, name) for name in _SIDE_FIELDS))
 
 
 def _changed_sides(state: View, g: Game) -> list[int] | None:
@@ -641,13 +642,13 @@ def _changed_sides(state: View, g: Game) -> list[int] | None:
     memo = _side_memo
     if memo is None or memo[0] is not g:
         return None
-    prev = memo[1]
-    if prev is state or prev.target != state.target:
+    _, target, kept = memo
+    if kept[0] is state.battle or target != state.target:  # the same View again (its own lists), or another target
         return None
     sides = g.sides
     changed: set[int] = set()
-    for name in _SIDE_FIELDS:
-        a, b = getattr(state, name), getattr(prev, name)
+    for name, b in zip(_SIDE_FIELDS, kept):
+        a = getattr(state, name)
         if a != b:
             if len(a) != sides or len(b) != sides:
                 return None
