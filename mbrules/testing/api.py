@@ -29,6 +29,8 @@ The rules checked (each message starts with the rule's name):
 from __future__ import annotations
 
 import random
+from itertools import compress, repeat
+from operator import is_, is_not, itemgetter
 from typing import Callable, NoReturn
 
 from mbrules.engine import Action, Game, IllegalAction, Observer, State
@@ -66,6 +68,7 @@ class _Where:
         self.hand = 0
         self.action = ""
         self._canon: dict[int, list[tuple[Action, Action, tuple[int, int, bool]]]] = {}
+        self._columns: dict[int, _Columns] = {}
 
     def canonical_pairs(self, player: int) -> list[tuple[Action, Action, tuple[int, int, bool]]]:
         """Every action of the game with the form ``legal_actions()`` lists it in for ``player``, and what its
@@ -84,9 +87,40 @@ class _Where:
             ]
         return pairs
 
+    def columns(self, player: int) -> _Columns:
+        """:meth:`canonical_pairs` as columns, worked out once a player (:class:`_Columns`)."""
+        cols = self._columns.get(player)
+        if cols is None:
+            cols = self._columns[player] = _Columns(self.canonical_pairs(player))
+        return cols
+
     def fail(self, rule: str, detail: str) -> NoReturn:
         where = f"match seed {self.seed}, hand {self.hand + 1}" + (f", {self.action}" if self.action else "")
         raise AssertionError(f"{rule}: {detail} ({self.name}: {where})")
+
+
+class _Columns:
+    """One player's :meth:`_Where.canonical_pairs` as columns, for :func:`_check_legality`'s pass in C: the
+    actions, their listed forms, and the actions grouped by their refusal's form (each group: a getter of its
+    actions' codes from the list of every action's code, and its actions in the game's order)."""
+
+    __slots__ = ("actions", "canons", "groups")
+
+    def __init__(self, pairs: list[tuple[Action, Action, tuple[int, int, bool]]]) -> None:
+        self.actions = tuple(a for a, _, _ in pairs)
+        self.canons = tuple(c for _, c, _ in pairs)
+        where: dict[tuple[int, int, bool], list[int]] = {}
+        for i, (_, _, form) in enumerate(pairs):
+            where.setdefault(form, []).append(i)
+        self.groups = tuple((_picker(idx), tuple(self.actions[i] for i in idx)) for idx in where.values())
+
+
+def _picker(idx: list[int]) -> Callable[[list[str | None]], tuple[str | None, ...]]:
+    """``codes -> tuple(codes[i] for i in idx)``, read in C (itemgetter) where it can."""
+    if len(idx) >= 2:
+        return itemgetter(*idx)
+    i = idx[0]
+    return lambda codes: (codes[i],)
 
 
 def api_test(
@@ -222,19 +256,11 @@ def _check_legality(g: Game, state: State, player: int, legal: list[Action], at:
         at.fail("legality", "legal_actions() lists an action twice")
     at.action = f"at {g.player_names[player]}'s {state.decision.kind} decision"
     refusal = _judge(state)
-    worded: set[tuple[str, tuple[int, int, bool]]] = set()
-    for a, canon, form in at.canonical_pairs(player):  # the hot loop: every action of the game, each decision
-        why = refusal(a)
-        if why is not None:
-            if canon in listed:
-                at.fail("legality", f"legal_actions() lists {canon} but verify refuses {a}: {_refused(state, a, why)}")
-            if (why, form) not in worded:  # a code met first (checked once), a sentence's branches: code and form
-                worded.add((why, form))
-                if why not in REASON_CODES:
-                    at.fail("legality", f"{a} refused with {why!r}, not a reason code of the contract")
-                _check_worded(state, a, why, at)
-        elif canon not in listed:
-            at.fail("legality", f"verify accepts {a} but legal_actions() does not list it")
+    cols = at.columns(player)
+    whys = list(map(refusal, cols.actions))  # the hot loop: every action of the game, each decision, in C
+    if not _legality_holds(state, whys, cols, listed):
+        _legality_failure(state, player, listed, refusal, at)  # the rule-by-rule pass words the first failure
+        at.fail("legality", "the actions' refusals changed between two passes over the same position")
     refused = next((a for a in g.actions.values() if not state.can_apply(a)), None)
     if refused is not None:
         try:
@@ -250,6 +276,50 @@ def _check_legality(g: Game, state: State, player: int, legal: list[Action], at:
             diff = differences(before, observe(after))
             if diff:
                 at.fail("legality", f"refusing {refused} changed the match: " + "; ".join(diff[:3]))
+
+
+def _legality_holds(state: State, whys: list[str | None], cols: _Columns, listed: set[Action]) -> bool:
+    """Whether :func:`_legality_failure`'s pass would find nothing, from every action's code (``whys``, in the
+    game's order), with set operations and lookups in C instead of a Python step an action. The same rules:
+    an accepted action's form is listed and a refused one's is not (the two sets of forms), each code is a
+    reason code, and each (code, form) met is worded by verify, on its first action in the game's order
+    (:meth:`tuple.index` in each form's group)."""
+    none = repeat(None)
+    if not listed.issuperset(compress(cols.canons, map(is_, whys, none))):
+        return False
+    if not listed.isdisjoint(compress(cols.canons, map(is_not, whys, none))):
+        return False
+    for pick, actions in cols.groups:
+        codes = pick(whys)
+        for why in set(codes):
+            if why is None:
+                continue
+            if why not in REASON_CODES:
+                return False
+            exc = _verify_refusal(state, actions[codes.index(why)])
+            if exc is None or exc.code != why or not exc.message:
+                return False
+    return True
+
+
+def _legality_failure(
+    state: State, player: int, listed: set[Action], refusal: Callable[[Action], str | None], at: _Where
+) -> None:
+    """Every action of the game judged one by one, failing at the first rule broken (its message): an action
+    listed and refused, or accepted and not listed, a code that is no reason code, a code verify does not word."""
+    worded: set[tuple[str, tuple[int, int, bool]]] = set()
+    for a, canon, form in at.canonical_pairs(player):
+        why = refusal(a)
+        if why is not None:
+            if canon in listed:
+                at.fail("legality", f"legal_actions() lists {canon} but verify refuses {a}: {_refused(state, a, why)}")
+            if (why, form) not in worded:  # a code met first (checked once), a sentence's branches: code and form
+                worded.add((why, form))
+                if why not in REASON_CODES:
+                    at.fail("legality", f"{a} refused with {why!r}, not a reason code of the contract")
+                _check_worded(state, a, why, at)
+        elif canon not in listed:
+            at.fail("legality", f"verify accepts {a} but legal_actions() does not list it")
 
 
 def _judge(state: State) -> Callable[[Action], str | None]:

@@ -27,7 +27,7 @@ from mbrules.vocab import (
 )
 
 from operator import itemgetter
-from typing import TYPE_CHECKING, Callable, Sequence, cast
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence, cast
 
 from .oracle import HandStart, expected_sheet, expected_winner, sheet_lines
 from .view import View, _view
@@ -148,7 +148,7 @@ def _check_conservation(state: View, tb: _Tables, out: list[str]) -> None:
                 out.append(f"card conservation: {names[c]} x{counts[c]} in play, the deck holds {g.deck_counts[c]}")
 
 
-def _check_placement(state: View, tb: _Tables, out: list[str]) -> None:
+def _check_placement(state: View, tb: _Tables, out: list[str], sides: Iterable[int] | None = None) -> None:
     """Cards are where their kind allows (battle, speed, safety piles, distance rows), and each safety is laid at
     most as often as the deck holds it."""
     g = state.game
@@ -156,7 +156,7 @@ def _check_placement(state: View, tb: _Tables, out: list[str]) -> None:
     S = g.sides
     names = g.card_ids
     kind = g.kind
-    for s in range(S):
+    for s in range(S) if sides is None else sides:
         side = g.side_names[s]
         if not tb.battle_ok.issuperset(state.battle[s]):
             for c in state.battle[s]:
@@ -301,7 +301,7 @@ def _read_hand(
     return start
 
 
-def _check_distance(state: View, tb: _Tables, out: list[str]) -> None:
+def _check_distance(state: View, tb: _Tables, out: list[str], sides: Iterable[int] | None = None) -> None:
     """Distance: the target is the trip or its extension as called, each side's miles are the sum of its distance
     cards (and safety bonuses), within the target, and per-card limits hold."""
     g = state.game
@@ -314,7 +314,7 @@ def _check_distance(state: View, tb: _Tables, out: list[str]) -> None:
         out.append(f"extension called but the target is {state.target}")
     if state.extension_called_by < 0 and state.target != g.target:
         out.append(f"no extension called but the target is {state.target}")
-    for s in range(S):
+    for s in range(S) if sides is None else sides:
         side = g.side_names[s]
         row = state.played[s]
         m = 0
@@ -335,13 +335,13 @@ def _check_distance(state: View, tb: _Tables, out: list[str]) -> None:
                 out.append(f"side {side}: {row[c]} x {names[c]} played, the most is {most}")
 
 
-def _check_stacking(state: View, tb: _Tables, out: list[str]) -> None:
+def _check_stacking(state: View, tb: _Tables, out: list[str], sides: Iterable[int] | None = None) -> None:
     """No hazard directly on a hazard, no limit on a limit, unless the ruleset allows stacking."""
     g = state.game
     S = g.sides
     names = g.card_ids
     H = tb.hazard
-    for s in range(S):
+    for s in range(S) if sides is None else sides:
         side = g.side_names[s]
         for allowed, pile, label in (
             (g.hazard_on_hazard or g.stacked_hazards, state.battle[s], "battle"),
@@ -353,14 +353,14 @@ def _check_stacking(state: View, tb: _Tables, out: list[str]) -> None:
                         out.append(f"side {side}: {names[above]} directly on {names[below]} in the {label} pile")
 
 
-def _check_caches(state: View, out: list[str]) -> None:
+def _check_caches(state: View, out: list[str], sides: Iterable[int] | None = None) -> None:
     """The engine's per-side caches (protection, right of way, rolling, battle hazard, speed limit) equal a
     recomputation from the piles, so a stale cache shows up as a disagreement."""
     g = state.game
     S = g.sides
     names = g.card_ids
     kind = g.kind
-    for s in range(S):
+    for s in range(S) if sides is None else sides:
         side = g.side_names[s]
         laid = state.safeties[s] + state.coups[s]
         prot = 0
@@ -476,7 +476,15 @@ def _check_decision(state: View, over: bool, out: list[str]) -> None:
 
 
 def _check_scores(
-    state: View, tb: _Tables, *, over: bool, dealt: bool, totals: bool, start: HandStart | None, out: list[str]
+    state: View,
+    tb: _Tables,
+    *,
+    over: bool,
+    dealt: bool,
+    totals: bool,
+    start: HandStart | None,
+    out: list[str],
+    sides: Iterable[int] | None = None,
 ) -> None:
     """Score lines add up: each sheet has the ruleset's lines summing to its total, the finished hand's sheet and
     the match's winner agree with the score oracle, milestones and safeties lines match the piles, and the match
@@ -489,7 +497,7 @@ def _check_scores(
         out.append("the last hand's sheet differs from the score sheet of the finished hand")
     if over and len(current) == state.game.sides:
         _check_oracle(state, tb, dealt=dealt, totals=totals, start=start, out=out)
-    _check_pile_lines(state, tb, out)
+    _check_pile_lines(state, tb, out, sides)
     if totals:
         _check_totals(state, over, out)
 
@@ -534,13 +542,13 @@ def _check_oracle(
             out.append(f"winner {state.winner!r}, the match rules give {w!r}")
 
 
-def _check_pile_lines(state: View, tb: _Tables, out: list[str]) -> None:
+def _check_pile_lines(state: View, tb: _Tables, out: list[str], sides: Iterable[int] | None = None) -> None:
     """The milestones and safeties lines (where the ruleset pays them per mile and per safety) match the piles."""
     if tb.per_mile is None and tb.per_safety is None:
         return
     g = state.game
     current = state.score
-    for s in range(g.sides):
+    for s in range(g.sides) if sides is None else sides:
         miles = state.miles[s]
         counted = min(miles, state.target) if tb.up_to_target else miles
         if tb.per_mile is not None and current[s]["milestones"] != counted * tb.per_mile:
@@ -577,18 +585,89 @@ def check(state: State | View, *, dealt: bool = True, totals: bool = True, start
     ``totals=False`` where the match did not start at zero (a scenario's ``match``).
     ``start``: for such a position, its :func:`position_start` snapshot, taken before the hand's
     first action, lets the score oracle judge the hand's sheet (without it, it does not).
+
+    A side whose every field the side-by-side checks read (:data:`_SIDE_FIELDS`, and the target) equals what
+    it was in the last View a check found clean (:data:`_side_memo`) is not checked side by side again: those
+    checks are functions of those values and of the game, so they would find nothing again. When anything is
+    found, every check is run again on every side, so the sentences and their order are the same as without
+    the memo.
     """
     state = _view(state)
     g = state.game
     tb = _tables(g)
+    todo = _changed_sides(state, g)
+    out = _check(state, tb, dealt, totals, start, todo)
+    if out and todo is not None:
+        out = _check(state, tb, dealt, totals, start, None)  # every side, the sentences in their order
+    _remember(g, None if out else state)
+    return out
+
+
+# What the side-by-side checks (placement, distance, stacking, caches, pile lines) read of a side: the View's
+# per-side lists. The rest they read is the target and the game (with its tables)
+_SIDE_FIELDS = (
+    "battle",
+    "speed",
+    "safeties",
+    "coups",
+    "played",
+    "karma",
+    "karma_cards",
+    "miles",
+    "rolling",
+    "limit",
+    "bhaz",
+    "lhaz",
+    "prot",
+    "row",
+    "needs_go",
+    "score",
+)
+
+# the last View a check found clean: its game, its target and its _SIDE_FIELDS (the View's own lists, not the View,
+# which holds its State), or None. One entry, replaced whole
+_side_memo: tuple[Game, int, tuple[Sequence[object], ...]] | None = None
+
+
+def _remember(g: Game, view: View | None) -> None:
+    global _side_memo
+    _side_memo = None if view is None else (g, view.target, tuple(getattr(view, name) for name in _SIDE_FIELDS))
+
+
+def _changed_sides(state: View, g: Game) -> list[int] | None:
+    """The sides whose fields differ from the last clean View's (None: no memo for this game and View, so
+    every side). Each field compared whole first (in C: one list against the other); only a field that
+    differs is read side by side. The View compared is another object than the one kept (a View is a copy
+    of its own lists, never written by the checks): the same object checked again is checked whole."""
+    memo = _side_memo
+    if memo is None or memo[0] is not g:
+        return None
+    _, target, kept = memo
+    if kept[0] is state.battle or target != state.target:  # the same View again (its own lists), or another target
+        return None
+    sides = g.sides
+    changed: set[int] = set()
+    for name, b in zip(_SIDE_FIELDS, kept):
+        a = getattr(state, name)
+        if a != b:
+            if len(a) != sides or len(b) != sides:
+                return None
+            changed.update(s for s in range(sides) if a[s] != b[s])
+    return sorted(changed)
+
+
+def _check(
+    state: View, tb: _Tables, dealt: bool, totals: bool, start: HandStart | None, sides: list[int] | None
+) -> list[str]:
+    """The checks, in order; the side-by-side ones on ``sides`` only (None: every side)."""
     out: list[str] = []
     over = state.decision.kind in (DecisionKind.HAND_OVER, DecisionKind.MATCH_OVER)
     _check_conservation(state, tb, out)
-    _check_placement(state, tb, out)
+    _check_placement(state, tb, out, sides)
     _check_hand_sizes(state, dealt, out)
-    _check_distance(state, tb, out)
-    _check_stacking(state, tb, out)
-    _check_caches(state, out)
+    _check_distance(state, tb, out, sides)
+    _check_stacking(state, tb, out, sides)
+    _check_caches(state, out, sides)
     _check_decision(state, over, out)
-    _check_scores(state, tb, over=over, dealt=dealt, totals=totals, start=start, out=out)
+    _check_scores(state, tb, over=over, dealt=dealt, totals=totals, start=start, out=out, sides=sides)
     return out
