@@ -582,24 +582,16 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
             ):
                 if g.discard_then_draw and self._stock and self._resume < 0:
                     # the commonest turn's end, written out: effects' _discard_card with the next player to draw
-                    # (_end_turn's common case), then that player's lone draw from the top (turn's _draw_plain),
-                    # as the two calls below and the draw after them do it (two calls fewer at most turns)
-                    h = self._history
-                    h.append(g.discard_entries[p][c])
+                    # (_end_turn's common case); that player's lone draw is taken below (a call fewer a turn)
+                    self._history.append(g.discard_entries[p][c])
                     hand.remove(c)
                     self._discard.append(c)
                     self._face_up[c] += 1
                     q = p + 1
-                    if q == g.players:
-                        q = 0
-                    self._player = q
-                    h.append(g.draw_entries[q])
-                    c = self._stock.pop()
-                    self._hands[q].append(c)
-                    self._last_draw = c
-                    self._phase = P_PLAY
-                    return self.legal_actions()
-                self._discard_card(p, c)  # _quick's commonest case written out (a call fewer at most turns)
+                    self._player = 0 if q == g.players else q
+                    self._phase = P_DRAW
+                else:
+                    self._discard_card(p, c)  # _quick's commonest case written out (a call fewer at most turns)
             elif not self._quick(action):
                 self._apply(action, None, False)  # the rest, refusals: the general path (it deals the next hand)
         ph = self._phase
