@@ -296,8 +296,7 @@ def _legality_holds(state: State, whys: list[str | None], cols: _Columns, listed
                 continue
             if why not in REASON_CODES:
                 return False
-            exc = _verify_refusal(state, actions[codes.index(why)])
-            if exc is None or exc.code != why or not exc.message:
+            if not _worded(_verify_refusal(state, actions[codes.index(why)]), why):
                 return False
     return True
 
@@ -345,13 +344,19 @@ def _verify_refusal(state: State, a: Action) -> IllegalAction | None:
     return None
 
 
+def _worded(exc: IllegalAction | None, code: str) -> bool:
+    """Whether verify's refusal ``exc`` is ``code`` with a sentence (the rule :func:`_check_worded` words a failure
+    of, and :func:`_legality_holds` asks in its pass)."""
+    return exc is not None and exc.code == code and bool(exc.message)
+
+
 def _check_worded(state: State, a: Action, code: str, at: _Where) -> None:
     """verify refuses ``a`` with ``code`` (the code-only answer's) and words it: each kind of refusal at each
     decision checked is worded once (its code, the action's form, its card's kind), not all ~600."""
     exc = _verify_refusal(state, a)
     if exc is None:
         at.fail("legality", f"{a} refused with {str(code)!r}, but verify accepts it")
-    if exc.code != code or not exc.message:
+    if not _worded(exc, code):
         said = f"{str(exc.code)!r}: {exc.message!r}"
         at.fail("legality", f"{a} refused with {str(code)!r}, but verify says {said}")
 
