@@ -126,7 +126,6 @@ def _cleared_cache_comes_back():
     rulesets resolved before it are put back when it ends, so the tests after it do not resolve the same pairs
     again (test_option_edition_pairs re-resolved ~550 of them, ~2.5 CPU-s). A put-back entry is still checked
     against its files' signatures on every hit, as any entry is; the ones the test resolved stay too."""
-    import pytest
 
     @pytest.fixture(autouse=True)
     def _loader_cache_kept():
@@ -160,8 +159,6 @@ def _gc_scans_what_is_new():
     freed by its reference count; only a cycle that became garbage after its freeze stays (the module-scoped
     fixtures are torn down before the freeze at the module's end: what lasts longer is session-wide)."""
     import gc
-
-    import pytest
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_finish(session):
@@ -248,8 +245,6 @@ _WALL_LOG = os.environ.get("MBRULES_TEST_WALL")
 if _CPU_LOG or _WALL_LOG:
     import resource
     import time
-
-    import pytest
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(item, nextitem):
