@@ -57,7 +57,8 @@ async def first_move(app, pilot):
     await pilot.pause()
 
 
-def test_a_whole_hand_is_played_with_number_keys_and_ends_on_the_score_sheet():
+def test_a_whole_hand_is_played_with_number_keys_and_ends_on_the_score_sheet(drawn_screens):
+    """Every screen of the hand drawn as in a terminal (tests/human/conftest.py: the other tests draw none)."""
     app = new_app()
     seen = {}
 
