@@ -115,19 +115,12 @@ def test_forwarded_addresses_are_not_believed_unless_the_host_asks(tmp_path):
 
 
 def test_a_forwarded_allow_ips_that_names_no_address_is_a_usage_error():
-    import subprocess
-    import sys
-
+    """The command refuses the flag before it starts anything: run in this process (tests/cli_runs.py)."""
+    from cli_runs import run_in_process
     from web_helpers import ROOT
 
-    r = subprocess.run(
-        [sys.executable, "-m", "mbrules.cli", "serve", "--port", "0", "--forwarded-allow-ips", "proxy.lan"],
-        capture_output=True,
-        text=True,
-        cwd=str(ROOT),
-        timeout=60,
-    )
-    assert r.returncode == 2
-    assert r.stderr.strip() == (
+    r = run_in_process(["serve", "--port", "0", "--forwarded-allow-ips", "proxy.lan"], ROOT)
+    assert r.returncode == 2 and r.stdout == b""
+    assert r.stderr.decode("utf-8").strip() == (
         "mbrules: --forwarded-allow-ips: 'proxy.lan' is not an IP address or network (e.g. 127.0.0.1,10.0.0.0/8, or '*')"
     )
