@@ -12,6 +12,7 @@ import pytest
 from mbrules.ruleset import load_ruleset
 from mbrules.engine import Game
 from mbrules.matches import simulate, summary
+from tiers import examples
 
 DIV5 = str(pathlib.Path(__file__).parent.parent / "data" / "winning-moves-div5.yaml")
 
@@ -24,10 +25,14 @@ def ci95(p: float, n: int) -> float:
     "players", [2, pytest.param(3, marks=pytest.mark.slow), pytest.param(4, marks=pytest.mark.slow)]
 )  # 120 matches a count: the fast set plays the 2-car table
 def test_distances_divided_by_5_play_the_same(players):
+    """The fast set plays 20 matches a ruleset, not 60: the last check (the same games, choice for choice)
+    fails in the first matches when the heuristic judges a play in absolute miles (issue 46 point 7: the
+    speed limit's 'close to the target' and the longest card as 100 and 200 are caught at 20 too)."""
     figures = []
     for ref in ("winning-moves", DIV5):
         game = Game(load_ruleset(ref), players)
-        stats, _ = simulate(game, ["heuristic"], 60, seed=players, workers=1)  # in this process: no pool to start
+        n = examples(slow=60, fast=20)
+        stats, _ = simulate(game, ["heuristic"], n, seed=players, workers=1)  # in this process: no pool to start
         rep = summary(game, stats, 1.0)
         figures.append((stats, rep))
     (s0, r0), (s1, r1) = figures
