@@ -1,6 +1,7 @@
-"""What a seat receives never depends on another seat's hidden cards, against a real server process on
-127.0.0.1: a coup fourré window let pass sends the other seats no message and moves no version of
-theirs, and the host's export of a match in play holds neither the hand in play nor the seed."""
+"""What a seat receives never depends on another seat's hidden cards, against a server on 127.0.0.1 (in
+this process: the messages are checked, not the process): a coup fourré window let pass sends the other
+seats no message and moves no version of theirs, and the host's export of a match in play holds neither
+the hand in play nor the seed."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import web_extra  # noqa: F401  (first: skips this module without the extra 'web
 
 import pytest
 
-from web_helpers import SeatClient, Server, module_server, path
+from web_helpers import SeatClient, ServerApi, module_in_process_server, path
 
 SEATS = ["person", "person", "person", "person"]
 # Seeds of winning-moves where p1's first move is a Speed Limit on side B (p2's): p2 holds Right of Way
@@ -16,10 +17,10 @@ SEATS = ["person", "person", "person", "person"]
 WINDOW, NO_WINDOW, HAZARD = 40, 2, "play speed_limit on B"
 
 
-server = pytest.fixture(scope="module", name="server")(module_server)
+server = pytest.fixture(scope="module", name="server")(module_in_process_server)
 
 
-def what_p1_sees(server: Server, seed: int) -> tuple[list[int], bool]:
+def what_p1_sees(server: ServerApi, seed: int) -> tuple[list[int], bool]:
     """p1 plays the Speed Limit on p2, p2 lets a window pass if one opens; until p2 is asked its turn, the
     version steps of the views p1's socket received, and whether a window opened."""
     t = server.open_table(seats=SEATS, seed=seed)

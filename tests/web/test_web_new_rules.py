@@ -1,21 +1,15 @@
 """The browser table's setup for the rules of issue 43: a table that will rarely finish is said so before
-it opens, naming the option that fixes it; the programs' tables (playaural) open and play through a real
-server."""
+it opens, naming the option that fixes it; the programs' tables (playaural) open and play through a server
+(in this process: what it answers is checked, not its process)."""
 
 from __future__ import annotations
 
 import web_extra  # noqa: F401  (first: skips this module without the extra 'web')
 
 import pytest
-from web_helpers import Server
+from web_helpers import module_in_process_server
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    d = tmp_path_factory.mktemp("serve")
-    s = Server(d / "tables.sqlite3", d / "server.log")
-    yield s
-    s.stop()
+server = pytest.fixture(scope="module", name="server")(module_in_process_server)
 
 
 def test_preview_warns_that_four_cars_without_a_reshuffle_rarely_finish(server):

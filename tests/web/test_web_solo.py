@@ -11,7 +11,7 @@ from mbrules.web.store import Store
 from mbrules.web.table import Table, table_setup
 
 from test_web_table import play
-from web_helpers import Server
+from web_helpers import served_in_process
 
 
 def test_solo_a_person_plays_a_whole_hand_alone_and_the_record_replays(tmp_path):
@@ -30,13 +30,11 @@ def test_solo_a_person_plays_a_whole_hand_alone_and_the_record_replays(tmp_path)
 
 
 def test_solo_the_server_previews_and_opens_a_one_seat_table(tmp_path):
-    s = Server(tmp_path / "tables.sqlite3", tmp_path / "server.log")
-    try:
+    """In this process (web_helpers.served_in_process: what the server answers, not its process)."""
+    with served_in_process(tmp_path) as s:
         r = s.http.post("/api/preview", json={"ruleset": "winning-moves", "options": ["solo"], "players": 1})
         assert r.status_code == 200, r.text
         assert any("1 side, trip of 1000 miles" in c and "own side" in c for c in r.json()["changes"])
         t = s.open_table(ruleset="winning-moves", options=["solo"], players=1, seats=["person"], seed=1)
         h = s.host(t)
         assert [seat["kind"] for seat in h["seats"]] == ["person"] and h["players"] == 1
-    finally:
-        s.stop()

@@ -3,13 +3,16 @@ seat sockets, and a seeded deal in which a coup fourré window opens for a perso
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import os
 import re
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -29,7 +32,54 @@ def client(url: str, address: str | None = None, timeout: float = 30) -> httpx.C
     return httpx.Client(base_url=url, timeout=timeout, transport=transport, verify=False)
 
 
-class Server:
+class ServerApi:
+    """The HTTP API of a server on ``url`` (``http``: a client from 127.0.0.1; ``db``: its database file)."""
+
+    url: str
+    db: str | Path
+    http: httpx.Client
+    opened: int
+
+    def open_table(self, **body) -> dict:
+        """A table opened through the API by a host of its own, on a loopback address of its own
+        (127.0.0.10, .11, ...): the server bounds the tables an address opens (tests/web/test_web_security.py)."""
+        body = {"ruleset": "winning-moves", "options": [], "players": 4, "pace": 0, **body}
+        self.opened += 1
+        with client(self.url, f"127.0.0.{10 + self.opened % 240}") as host:
+            r = host.post("/api/tables", json=body)
+        assert r.status_code == 201, r.text
+        return r.json()
+
+    def host(self, table: dict) -> dict:
+        return self.http.get(path(table["host_url"]).replace("/host/", "/api/host/")).json()
+
+    def host_post(self, table: dict, what: str, body: dict | None = None):
+        return self.http.post(path(table["host_url"]).replace("/host/", "/api/host/") + "/" + what, json=body or {})
+
+    def seat_url(self, table: dict, p: int) -> str:
+        """Seat ``p``'s link on this server (a link keeps its path when the server comes back on another port)."""
+        return self.url + path(table["seats"][p]["url"])
+
+    def steps(self, table: dict) -> list:
+        """The table's stored steps, read from its database (the export holds only the hands that are over
+        while the match is in play)."""
+        from mbrules.web.store import Store
+
+        store = Store(self.db)
+        try:
+            found = store.load(table["table"])
+        finally:
+            store.close()
+        assert found is not None
+        return list(found.steps)
+
+    def export(self, table: dict) -> str:
+        r = self.http.get(path(table["export_url"]))
+        assert r.status_code == 200, r.text
+        return r.text
+
+
+class Server(ServerApi):
     """``python -m mbrules.cli serve --port 0 --db DB`` in a real process; ``url`` from its start line."""
 
     def __init__(self, db: Path, log: Path, port: int = 0, args: tuple[str, ...] = (), preexec=None):
@@ -76,44 +126,6 @@ class Server:
 
     def rss_kib(self) -> int:
         return rss_kb(self.proc.pid)
-
-    def open_table(self, **body) -> dict:
-        """A table opened through the API by a host of its own, on a loopback address of its own
-        (127.0.0.10, .11, ...): the server bounds the tables an address opens (tests/web/test_web_security.py)."""
-        body = {"ruleset": "winning-moves", "options": [], "players": 4, "pace": 0, **body}
-        self.opened += 1
-        with client(self.url, f"127.0.0.{10 + self.opened % 240}") as host:
-            r = host.post("/api/tables", json=body)
-        assert r.status_code == 201, r.text
-        return r.json()
-
-    def host(self, table: dict) -> dict:
-        return self.http.get(path(table["host_url"]).replace("/host/", "/api/host/")).json()
-
-    def host_post(self, table: dict, what: str, body: dict | None = None):
-        return self.http.post(path(table["host_url"]).replace("/host/", "/api/host/") + "/" + what, json=body or {})
-
-    def seat_url(self, table: dict, p: int) -> str:
-        """Seat ``p``'s link on this server (a link keeps its path when the server comes back on another port)."""
-        return self.url + path(table["seats"][p]["url"])
-
-    def steps(self, table: dict) -> list:
-        """The table's stored steps, read from its database (the export holds only the hands that are over
-        while the match is in play)."""
-        from mbrules.web.store import Store
-
-        store = Store(self.db)
-        try:
-            found = store.load(table["table"])
-        finally:
-            store.close()
-        assert found is not None
-        return list(found.steps)
-
-    def export(self, table: dict) -> str:
-        r = self.http.get(path(table["export_url"]))
-        assert r.status_code == 200, r.text
-        return r.text
 
 
 def module_server(tmp_path_factory):
@@ -376,7 +388,7 @@ def house_seed(seats: list[str], limit: int = 300, within: int = 30) -> tuple[in
     raise AssertionError(f"no seed below {limit} brings every house-rule decision in {within} moves")
 
 
-class InProcessServer:
+class InProcessServer(ServerApi):
     """The application of a :class:`~mbrules.web.lobby.Lobby` the test holds, served by uvicorn on
     127.0.0.1 from a thread of this process (the test may then move the lobby's clock); ``url``."""
 
@@ -400,8 +412,51 @@ class InProcessServer:
                 break
             time.sleep(0.05)
         self.http = client(self.url)
+        self.db, self.opened = lobby.store.path, 0
 
     def close(self) -> None:
         self.http.close()
         self.server.should_exit = True
         self.thread.join(timeout=30)
+
+
+class _Crashes(logging.Handler):
+    """Keeps every record logged with a traceback or at ERROR and above."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.seen: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.exc_info or record.levelno >= logging.ERROR:
+            self.seen.append(record)
+
+
+@contextlib.contextmanager
+def served_in_process(folder: Path) -> Iterator[InProcessServer]:
+    """A server of a new store in FOLDER, in this process, for the tests about what the server answers, not
+    about its process: a server process cost a Python start and the web stack's imports (about 0.8 CPU-s;
+    issue 46 point 7). At the end nothing was logged with a traceback or as an error (as module_server reads
+    its process's log for a traceback)."""
+    from mbrules.web.lobby import Lobby
+    from mbrules.web.store import Store
+
+    s = InProcessServer(Lobby(Store(folder / "tables.sqlite3")))
+    crashes = _Crashes()  # after uvicorn's Config: it sets its loggers' handlers anew
+    loggers = [logging.getLogger(), logging.getLogger("uvicorn")]  # uvicorn's do not propagate to the root
+    for lg in loggers:
+        lg.addHandler(crashes)
+    try:
+        yield s
+    finally:
+        s.close()
+        for lg in loggers:
+            lg.removeHandler(crashes)
+    assert not crashes.seen, [crashes.format(r) for r in crashes.seen]
+
+
+def module_in_process_server(tmp_path_factory):
+    """A module's server in this process (``server = pytest.fixture(scope="module")(module_in_process_server)``):
+    :func:`served_in_process`."""
+    with served_in_process(tmp_path_factory.mktemp("serve")) as s:
+        yield s
