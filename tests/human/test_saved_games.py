@@ -30,6 +30,11 @@ LOCATED = re.compile(r"^\S[^:\n]*:\d+:\d+: \S", re.M)
 @pytest.fixture
 def play(monkeypatch):
     """``play(args, lines)``: the real command with the prompt loop fed ``lines`` (then end of input: a quit)."""
+    return _player(monkeypatch)
+
+
+def _player(monkeypatch):
+    """:func:`play` with the given monkeypatch (a module fixture has its own)."""
     monkeypatch.setattr(mbrules.tui, "no_terminal", lambda: False)
 
     def run(args: list[str], lines: list[str] = ()):
@@ -62,13 +67,26 @@ def steps_of(path: Path, player: str = "p1") -> list[str]:
     ]
 
 
-@pytest.fixture
-def save(tmp_path, play) -> Path:
-    """A match of 2 players left after p1's third move (end of input), recorded with --plain."""
-    path = tmp_path / "game.yaml"
-    r = play([*BASE, "--record", str(path)], ["1", "1", "1"])
+@pytest.fixture(scope="module")
+def saved_once(tmp_path_factory) -> bytes:
+    """The bytes of :func:`save`'s file, made once a module: the command's run was most of the CPU of each of
+    the 20-odd tests that damage or resume a copy (issue 46 point 7). The folder holds the save alone."""
+    folder = tmp_path_factory.mktemp("saved")
+    path = folder / "game.yaml"
+    with pytest.MonkeyPatch.context() as mp:
+        r = _player(mp)([*BASE, "--record", str(path)], ["1", "1", "1"])
     assert r.exit_code == 0, r.output
     assert len(steps_of(path)) == 3
+    assert [p.name for p in folder.iterdir()] == ["game.yaml"]
+    return path.read_bytes()
+
+
+@pytest.fixture
+def save(tmp_path, saved_once) -> Path:
+    """A match of 2 players left after p1's third move (end of input), recorded with --plain: a copy of the
+    module's (``saved_once``) in this test's folder."""
+    path = tmp_path / "game.yaml"
+    path.write_bytes(saved_once)
     return path
 
 
