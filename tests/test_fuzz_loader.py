@@ -10,6 +10,7 @@ loader accepts must also be playable: a random hand runs to its end with the inv
 from __future__ import annotations
 
 import copy
+import functools
 import itertools
 import os
 import random
@@ -215,6 +216,13 @@ def text_mutation(draw, raw: bytes):
     return b"\n".join(lines)
 
 
+@functools.lru_cache(maxsize=None)
+def _first_document(path: Path):
+    """The file's first document as data, read once a file: pyyaml's pure-Python reader took ~0.1 CPU-s a
+    bundled ruleset and ran for each example that mutates data; data_mutation works on a deep copy."""
+    return next(iter(yaml.safe_load_all(path.read_bytes())), None)
+
+
 def mutated(files):
     @st.composite
     def strat(draw):
@@ -222,7 +230,7 @@ def mutated(files):
         raw = path.read_bytes()
         if draw(st.booleans()):
             # a scenario file may hold several documents (---): the data mutation works on the first
-            data = next(iter(yaml.safe_load_all(raw)), None)
+            data = _first_document(path)
             raw = draw(data_mutation(data))
         if draw(st.booleans()):
             raw = draw(text_mutation(raw))
@@ -243,14 +251,23 @@ def _write(tmp: Path, name: str, raw: bytes) -> Path:
     return p
 
 
+@functools.lru_cache(maxsize=None)
+def _real(name: str, cwd: str) -> Path:
+    """A file name's real path, worked out once: ``resolve()`` stats each folder of the path, and each error
+    line is compared with every file involved (~40): 41,000 resolves in the fast set, most of the fuzzer's
+    checking time. The working directory is part of the key (a relative name is read against it)."""
+    return (Path(cwd) / name).resolve()
+
+
 def assert_located(lines, allowed: dict[str, bytes]):
     """Every error line is FILE:LINE:COL: message, naming a known file, with the position inside it."""
     assert lines, "an error with no message"
+    cwd = os.getcwd()
     for line in lines:
         m = LINE_RE.match(line)
         assert m, f"not FILE:LINE:COL: message: {line!r}"
-        f = m["file"]
-        match = [raw for name, raw in allowed.items() if Path(f).resolve() == Path(name).resolve()]
+        f = _real(m["file"], cwd)
+        match = [raw for name, raw in allowed.items() if f == _real(name, cwd)]
         assert match, f"error names a file that was not involved: {line!r} (files: {list(allowed)})"
         text = match[0].decode("utf-8", errors="replace")
         if text.startswith("\ufeff"):
@@ -281,11 +298,14 @@ def assert_playable(rs):
         assert check(state) == []
 
 
+@functools.lru_cache(maxsize=1)
+def _bundled_bytes() -> dict[str, bytes]:
+    """The bundled rulesets and options an error may name, read once (the tests never write them)."""
+    return {str(p): p.read_bytes() for p in RULESET_FILES + OPTION_FILES}
+
+
 def _involved(path: Path, raw: bytes) -> dict[str, bytes]:
-    files = {str(path): raw}
-    for p in RULESET_FILES + OPTION_FILES:
-        files[str(p)] = p.read_bytes()
-    return files
+    return {str(path): raw, **_bundled_bytes()}
 
 
 # ----------------------------------------------------------------------------
@@ -378,16 +398,20 @@ HOSTILE = {
 
 
 # the deep shapes cost 0.2 to 1.4 CPU-s a parse: the fast set reads them as a ruleset (the three kinds share
-# yamlmarks' depth bounds), make test as each kind too
+# yamlmarks' depth bounds), make test as each kind too; the 100,000-deep flow as a ruleset is the fast set's
+# in tests/test_loader_errors.py (test_pathological_nesting_never_reaches_the_recursion_limit: the same
+# depth, refused, not a usage error, at a place inside the file), here make test's
 DEEP = ("deep-flow", "deep-block")
+
+
+def _slow_shape(shape: str, kind: str) -> bool:
+    return shape in DEEP and (kind != "ruleset" or shape == "deep-flow")
 
 
 @pytest.mark.parametrize(
     ("shape", "as_what"),
     [
-        pytest.param(
-            shape, kind, id=f"{kind}-{shape}", marks=[pytest.mark.slow] if shape in DEEP and kind != "ruleset" else []
-        )
+        pytest.param(shape, kind, id=f"{kind}-{shape}", marks=[pytest.mark.slow] if _slow_shape(shape, kind) else [])
         for shape in sorted(HOSTILE)
         for kind in ("ruleset", "option", "scenario")
     ],

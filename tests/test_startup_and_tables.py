@@ -4,6 +4,7 @@ builds its game tables once per Game, not for every seat of every match
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import sys
@@ -16,18 +17,30 @@ from mbrules.matches import play_match
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_version_imports_no_command_module_bot_or_engine():
-    """As the console script runs it (argv[0] 'mbrules'), measured with -X importtime."""
-    code = "import sys; sys.argv = ['mbrules', '--version']; from mbrules.cli.app import main; main()"
-    res = subprocess.run(
+@functools.cache
+def _started(args: tuple[str, ...]) -> subprocess.CompletedProcess:
+    """``mbrules ARGS`` as its console script runs it (argv[0] 'mbrules'), measured with -X importtime: one
+    process an argument list, read by every test that asks (two read the --version run: 0.2 CPU-s a process)."""
+    code = f"import sys; sys.argv = ['mbrules', *{list(args)!r}]; from mbrules.cli.app import main; main()"
+    return subprocess.run(
         [sys.executable, "-X", "importtime", "-c", code],
         capture_output=True,
         text=True,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=ROOT,
         timeout=60,
     )
+
+
+def _loaded(res: subprocess.CompletedProcess) -> set[str]:
+    return {line.split("|")[-1].strip() for line in res.stderr.splitlines() if line.startswith("import time:")}
+
+
+def test_version_imports_no_command_module_bot_or_engine():
+    """As the console script runs it (argv[0] 'mbrules'), measured with -X importtime."""
+    res = _started(("--version",))
     assert res.returncode == 0 and res.stdout.startswith("mbrules ")
-    loaded = {line.split("|")[-1].strip() for line in res.stderr.splitlines() if line.startswith("import time:")}
+    loaded = _loaded(res)
     assert "mbrules.cli.common" in loaded  # the measure sees the app's own modules
     heavy = sorted(
         m
@@ -40,17 +53,9 @@ def test_version_imports_no_command_module_bot_or_engine():
 
 def _modules_loaded_by(args: list[str]) -> set[str]:
     """The modules a run of ``mbrules ARGS`` imports, as its console script runs it (-X importtime)."""
-    code = f"import sys; sys.argv = ['mbrules', *{args!r}]; from mbrules.cli.app import main; main()"
-    res = subprocess.run(
-        [sys.executable, "-X", "importtime", "-c", code],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        cwd=ROOT,
-        timeout=60,
-    )
+    res = _started(tuple(args))
     assert res.returncode == 0, res.stderr[-2000:]
-    return {line.split("|")[-1].strip() for line in res.stderr.splitlines() if line.startswith("import time:")}
+    return _loaded(res)
 
 
 def test_version_and_rulesets_import_neither_rich_nor_pydantic_nor_importlib_metadata():

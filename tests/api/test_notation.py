@@ -26,6 +26,7 @@ def test_every_action_of_the_game_parses_back_from_its_words(rid, players):
 def test_every_legal_action_met_in_random_play_parses_back(rid, players):
     game = game_of(rid, players)
     seen = set()
+    parsed = set()  # each action met is parsed once: its words and the game are all parse reads
     for seed in range(3):
         rng = random.Random(seed)
         state = game.new_match(seed)
@@ -35,7 +36,9 @@ def test_every_legal_action_met_in_random_play_parses_back(rid, players):
             acts = state.legal_actions()
             for a in acts:
                 assert isinstance(a, Action)
-                assert Action.parse(str(a), game) == a
+                if a not in parsed:
+                    assert Action.parse(str(a), game) == a
+                    parsed.add(a)
                 seen.add(a.kind)
             state.apply(rng.choice(acts))
     assert {"draw", "play", "discard"} <= seen
