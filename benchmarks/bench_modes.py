@@ -11,6 +11,10 @@ variants in turn inside each round, so other jobs on the machine weigh on all al
 * ``v1``: ``mille_bornes_v1`` agent steps with ``env.last()`` (vector and mask), random policy, steps/CPU-s;
 * ``expert``: expert-bot decisions (2 players, winning-moves), decisions/CPU-s.
 
+With both ``engine`` and ``specialised`` the loop runs inside the engine's turn, right between the pure
+engine and the compiled one (the order reversed every other round), and each variant's ratio to the loop is
+paired: the median of the rounds' own ratios, with their range and a bootstrap interval of that median.
+
 Every child also prints a hash of what it played (histories, or the v1 vectors): the variants must play
 the same games, and the script says so. Variants: ``pure`` (this tree), ``compiled`` (this tree with
 ``MBRULES_COMPILED=require``: ``make compiled`` first) and one per ``--base [NAME=]DIR`` (e.g. a ``git
@@ -150,20 +154,31 @@ def main(argv: list[str] | None = None) -> int:
     rates: dict[tuple[str, str], list[float]] = {}
     hashes: dict[tuple[str, str], set[str]] = {}
     print("command:", " ".join([sys.executable, *sys.argv]))
+    only = args.only.split(",")
+    paired = "engine" in only and "specialised" in only
+    spec = ("pure", str(ROOT), None)  # the hand-written loop, run by this tree
     for r in range(args.rounds):
-        for what in args.only.split(","):
-            for name, root, mode in variants:
-                if what == "specialised" and name != "pure":
-                    continue
+        for what in only:
+            if what == "specialised" and paired:
+                continue  # run inside the engine's turn, below
+            runs = [(what, v) for v in variants] if what != "specialised" else [(what, spec)]
+            if what == "engine" and paired:
+                # the loop right between the pure engine and the compiled one, so that each round's ratios are of
+                # runs minutes apart at most (the machine's load moves between rounds); every other round the
+                # order reversed, so neither side of a pair always runs first
+                runs.insert(1, ("specialised", spec))
+                if r % 2:
+                    runs.reverse()
+            for job, (name, root, mode) in runs:
                 env = {k: v for k, v in os.environ.items() if k != "MBRULES_COMPILED"}
                 env["PYTHONPATH"] = root
                 if mode:
                     env["MBRULES_COMPILED"] = mode
-                cmd = [sys.executable, str(Path(__file__).resolve()), "--child", what, "--scale", str(args.scale)]
+                cmd = [sys.executable, str(Path(__file__).resolve()), "--child", job, "--scale", str(args.scale)]
                 out = subprocess.run(cmd, env=env, cwd=root, capture_output=True, text=True, check=True).stdout
                 m = json.loads(out.splitlines()[-1])
-                rates.setdefault((what, name), []).append(m["n"] / m["cpu"])
-                hashes.setdefault((what, name), set()).add(m["hash"])
+                rates.setdefault((job, name), []).append(m["n"] / m["cpu"])
+                hashes.setdefault((job, name), set()).add(m["hash"])
         print(f"round {r + 1} done", flush=True)
     report(rates, hashes, [n for n, _r, _m in variants])
     return 0
@@ -191,11 +206,36 @@ def report(
                 print(f"  {a} / {b}: {med[a] / med[b]:.2f}")
     spec = rates.get(("specialised", "pure"))
     if spec:
-        s = sorted(spec)[len(spec) // 2]
         for name in names:
             e = rates.get(("engine", name))
             if e:
-                print(f"engine ({name}) / hand-written loop, hands per CPU-second: {sorted(e)[len(e) // 2] / s:.2f}")
+                print(f"engine ({name}) / hand-written loop, hands per CPU-second: {paired_ratio(e, spec)}")
+
+
+def _median(xs: list[float]) -> float:
+    s = sorted(xs)
+    n = len(s)
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+
+
+def paired_ratio(engine: list[float], loop: list[float], resamples: int = 2000) -> str:
+    """The engine's rate over the loop's, round by round (each round runs the two minutes apart at most): the
+    median of the per-round ratios, their range, and a 90% bootstrap interval of that median (resampled rounds,
+    a fixed seed: the same rates give the same line), with the number of rounds. A ratio of two medians taken
+    over the whole run mixed rounds whose load differed (the loop and the engine ran minutes apart), so its
+    spread was the two rates' spreads together."""
+    import random
+
+    ratios = [e / s for e, s in zip(engine, loop)]
+    n = len(ratios)
+    rng = random.Random(0)
+    boot = sorted(_median(rng.choices(ratios, k=n)) for _ in range(resamples))
+    lo, hi = boot[int(0.05 * resamples)], boot[int(0.95 * resamples) - 1]
+    return (
+        f"{_median(ratios):.2f}, the median of {n} rounds' ratios (range {min(ratios):.2f}..{max(ratios):.2f}; "
+        f"90% bootstrap interval of the median {lo:.2f}..{hi:.2f}; "
+        f"ratio of the medians {_median(engine) / _median(loop):.2f})"
+    )
 
 
 if __name__ == "__main__":

@@ -173,14 +173,13 @@ class SeatLoop:
         stop = self.should_stop
         while True:
             acts = st.legal_actions()
-            while True:  # the engine bounds a hand (its cards run out): no count on the hot path
-                n = len(acts)
-                if n == 1 and (nobody_asks or acts[0].op == DRAW or not asks[st.current_player]):
+            while acts:  # none: the hand is over. The engine bounds a hand (its cards run out): no count here
+                if len(acts) == 1 and (nobody_asks or acts[0].op == DRAW or not asks[st._player]):
                     a = acts[0]
-                elif n:
+                else:
                     if stop is not None and stop():
                         raise self.stopped
-                    # st.current_player, read from its field: n > 0 legal actions, so a hand is in play and
+                    # st.current_player, read from its field: legal actions listed, so a hand is in play and
                     # the property's answer is the player field (a property read was ~3% of a random-bot hand)
                     p = st._player
                     chosen = decide[p](st.observation(p) if observes[p] else None, acts)
@@ -188,8 +187,6 @@ class SeatLoop:
                         self.waiting = p
                         raise SeatLater(f"seat {st.game.player_names[p]} answered later in a blocking play")
                     a = chosen
-                else:
-                    break  # the hand is over
                 acts = st.step_next(a) if direct else self._applied(st, a)
             if self.hand_finished():
                 return st

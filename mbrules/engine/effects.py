@@ -22,6 +22,8 @@ the next player draws), a call fewer at most turns. Checks nothing: legality has
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..vocab import BATTLE, DISTANCE, HAZARD, KARMA, NO_LIMIT, REMEDY, SPEED
 from .fields import UNJUDGED, StateFields, trait
 from .phases import P_DRAW
@@ -40,10 +42,10 @@ class Effects(StateFields):
     __slots__ = ()
 
     def _refresh(self, s: int) -> None:
-        """Recompute what a side's piles allow: rolling, the active hazards, the speed limit."""
+        """Recompute what a side's piles allow: rolling, the active hazards, the speed limit; and legality's memo
+        of the side's answers (``_can``, ``_hit``): emptied, or (Game.rows_by_state) the rows judged once for
+        this side state (:meth:`_judged_rows`)."""
         g = self.game
-        self._can[s] = [UNJUDGED] * g.n_cards
-        self._hit[s] = [UNJUDGED] * g.n_cards
         b = self._battle[s]
         top = b[-1] if b else -1
         prot = self._prot[s]
@@ -69,6 +71,32 @@ class Effects(StateFields):
         else:
             self._lhaz[s] = -1
             self._limit[s] = NO_LIMIT
+        if g.rows_by_state:
+            # all that _play_reason reads of side s but for the distance checks (rolling follows from these)
+            key = (bh, self._bmask[s], self._lhaz[s], prot, self._row[s], self._needs_go[s], top >= 0 and g.moves[top])
+            rows = g.side_rows.get(key)
+            if rows is None:
+                rows = g.side_rows[key] = self._judged_rows(s)
+            self._can[s] = list(rows[0])
+            self._hit[s] = list(rows[1])
+        else:
+            self._can[s] = [UNJUDGED] * g.n_cards
+            self._hit[s] = [UNJUDGED] * g.n_cards
+
+    def _judged_rows(self, s: int) -> tuple[Any, Any]:
+        """Side ``s``'s memo rows judged whole, as legal_actions would one by one: the cards it plays on itself
+        but distance (UNJUDGED: judged in play), and the hazards on it (judged for the first side that may
+        attack it; karma off, a hazard's checks read only the side hit)."""
+        g = self.game
+        can: list[str | None] = [UNJUDGED] * g.n_cards
+        for c in g.own_cards:
+            can[c] = self._play_reason(s, c, s)
+        hit: list[str | None] = [UNJUDGED] * g.n_cards
+        a = g.first_attacker[s]
+        if a >= 0:
+            for c in g.hazard_cards:
+                hit[c] = self._play_reason(a, c, s)
+        return tuple(can), tuple(hit)
 
     def _stack_positions(self, s: int) -> list[int]:
         """Option stacked-hazards: where the battle hazards not yet fixed lie in side ``s``'s battle pile.
@@ -136,13 +164,14 @@ class Effects(StateFields):
 
     def _forget_distance(self, s: int, c: int) -> None:
         """Side ``s``'s miles grew (and, ``c`` >= 0, its count of distance card ``c`` played): legal_actions' memo
-        forgets the answers this could change, ``c``'s own and those of the distance cards it allowed that would
-        now pass the target. ``_play_reason``'s distance checks read besides only whether the side rolls and its
-        speed limit, which neither changes, and a refusal stays one (the miles and the counts only grow); a
-        remedy's, a safety's, a karma card's and a hazard's read the piles, protection and karma, never the miles.
-        (Forgetting every distance card's answer re-judged 21 of a random-bot hand's 162 to the same answer.)"""
+        forgets the answers this could change: ``c``'s own once its count reaches the most a hand allows, and those
+        of the distance cards it allowed that would now pass the target (``c``'s among them). ``_play_reason``'s
+        distance checks read besides only whether the side rolls and its speed limit, which neither changes, and a
+        refusal stays one (the miles and the counts only grow); a remedy's, a safety's, a karma card's and a
+        hazard's read the piles, protection and karma, never the miles. (Forgetting every distance card's answer
+        re-judged 21 of a random-bot hand's 162 to the same answer; forgetting ``c``'s at every play, 9 more.)"""
         can = self._can[s]
-        if c >= 0:
+        if c >= 0 and self._played[s][c] >= self.game.max_per_hand[c]:
             can[c] = UNJUDGED
         room = self._target - self._miles[s]
         miles = self.game.miles

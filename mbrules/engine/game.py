@@ -322,11 +322,24 @@ class Game:
         here: a hand starts from empty piles, no miles, the trip's target and every side's karma alike, and the
         checks read nothing else (not the hands). The turn room's ``_deal`` starts each hand's memo from these
         rows instead of from none (about 22 of a random-bot hand's 162 judgements were these, each a call)."""
+        n = self.n_cards
+        # effects' _refresh: a side's memo rows by what its checks read of it, each judged once per Game (a side
+        # refreshed to a state met before takes its answers; about half a random-bot hand's judgements, each a
+        # call, were a side's cards judged anew after a refresh to what they had been). Kept where karma is off:
+        # a hazard's answer then reads only the side hit (with it, the attacker's karma too)
+        self.rows_by_state = not self.karma
+        self.side_rows: dict[tuple[int, int, int, int, bool, bool, bool], tuple[Any, Any]] = {}
+        # the cards judged for such a row: those a side plays on itself but distance (its checks read the miles
+        # and the counts played: judged in play), and the hazards, on the side hit by the first that may attack it
+        self.own_cards = tuple(c for c in range(n) if self.kind[c] != DISTANCE and self.kind[c] != HAZARD)
+        self.hazard_cards = tuple(c for c in range(n) if self.kind[c] == HAZARD)
+        self.first_attacker = tuple(
+            next((s for s in range(self.sides) if ts in self.hazard_sides[s]), -1) for ts in range(self.sides)
+        )
         st = State(self, 0)  # its hand not dealt: every pile empty, as at a deal
         sides = range(self.sides)
         for s in sides:
             st._refresh(s)
-        n = self.n_cards
         self.deal_can: tuple[tuple[str | None, ...], ...] = tuple(
             tuple(st._play_reason(s, c, s) for c in range(n)) for s in sides
         )

@@ -238,10 +238,20 @@ class Legality(StateFields):
         return None
 
     def _verify_play(self, p: int, c: int, ts: int) -> str | None:
-        """``p``, whose turn it is and who has drawn, plays card ``c`` on side ``ts``."""
+        """``p``, whose turn it is and who has drawn, plays card ``c`` on side ``ts``. A card on one's own side
+        but a hazard is answered from legal_actions' memo (judged there, as a rule, before the play is chosen:
+        a call fewer at most plays)."""
         if c not in self._hands[p]:
             return NOT_IN_HAND
-        return self._play_reason(self.game.side_of[p], c, ts)
+        g = self.game
+        ps = g.side_of[p]
+        if ts == ps and g.kind[c] != HAZARD:
+            memo = self._can[ps]
+            why = memo[c]
+            if why is UNJUDGED:
+                why = memo[c] = self._play_reason(ps, c, ps)
+            return why
+        return self._play_reason(ps, c, ts)
 
     def _discard_allowed(self, can_play: bool) -> bool:
         """Option no-voluntary-discard: a discard only when no card can be played (rulings: Play)."""

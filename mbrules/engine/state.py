@@ -570,43 +570,52 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         The same checks and the same game as those calls one by one."""
         if type(action) is not _ACTION or self._observers:
             self._apply(action, None, False)  # words, ints, observers: the general path (it deals the next hand)
-        else:
-            code: int = action
-            p = self._player
-            g = self.game
-            if (
-                self._phase == P_PLAY
-                and code & ACTION_OP_MASK == DISCARD
-                and g.discard_free
-                and (c := code >> ACTION_OP_BITS & ACTION_CARD_MASK) in (hand := self._hands[p])
-            ):
-                if g.discard_then_draw and self._stock and self._resume < 0:
-                    # the commonest turn's end, written out: effects' _discard_card with the next player to draw
-                    # (_end_turn's common case); that player's lone draw is taken below (a call fewer a turn)
-                    self._history.append(g.discard_entries[p][c])
-                    hand.remove(c)
-                    self._discard.append(c)
-                    self._face_up[c] += 1
-                    q = p + 1
-                    self._player = 0 if q == g.players else q
-                    self._phase = P_DRAW
+            return self._next_decision()
+        code: int = action
+        p = self._player
+        g = self.game
+        if (
+            self._phase == P_PLAY
+            and code & ACTION_OP_MASK == DISCARD
+            and g.discard_free
+            and (c := code >> ACTION_OP_BITS & ACTION_CARD_MASK) in (hand := self._hands[p])
+        ):
+            if g.discard_then_draw and self._resume < 0:
+                # the commonest turn, written out: effects' _discard_card, then _end_turn's next player
+                self._history.append(g.discard_entries[p][c])
+                hand.remove(c)
+                self._discard.append(c)
+                self._face_up[c] += 1
+                q = p + 1
+                if q == g.players:
+                    q = 0
+                if self._stock:
+                    self._player = q
+                    self._phase = P_DRAW  # that player's lone draw is taken below
                 else:
-                    self._discard_card(p, c)  # _quick's commonest case written out (a call fewer at most turns)
-            elif not self._quick(action):
-                self._apply(action, None, False)  # the rest, refusals: the general path (it deals the next hand)
-        ph = self._phase
-        if ph == P_HAND_OVER and self._deal_next:
-            self.next_hand()
-            ph = self._phase
-        if ph == P_DRAW and self.game.lone_plain_draw and not self._observers:
-            # legal_actions() would be [draw], step(draw) this: turn's _draw_plain written out (a call fewer a turn)
+                    self._start_turn(q)  # the draw pile out: the next player holding a card plays, or none
+            else:
+                self._discard_card(p, c)  # _quick's commonest case written out (a call fewer at most turns)
+        elif not self._quick(action):
+            self._apply(action, None, False)  # the rest, refusals: the general path (it deals the next hand)
+            return self._next_decision()
+        if self._phase == P_DRAW and g.lone_plain_draw:
+            # legal_actions() would be [draw], step(draw) this: turn's _draw_plain written out (a call fewer a turn;
+            # no observer here)
             p = self._player
-            self._history.append(self.game.draw_entries[p])  # (p, the draw), built once per seat
+            self._history.append(g.draw_entries[p])  # (p, the draw), built once per seat
             c = self._stock.pop()
             self._hands[p].append(c)
             self._last_draw = c
             self._phase = P_PLAY
             return self.legal_actions()
+        return self._next_decision()
+
+    def _next_decision(self) -> list[Action]:
+        """:meth:`step_next`'s end but for its commonest case (a turn's lone draw): the next hand dealt where the
+        match deals it, the draws taken while drawing is all the player may do, the legal actions then."""
+        if self._phase == P_HAND_OVER and self._deal_next:
+            self.next_hand()
         acts = self.legal_actions()
         while len(acts) == 1 and acts[0].op == DRAW:  # each draw takes a card or ends a mulligan: it ends
             self.step(acts[0])

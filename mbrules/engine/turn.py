@@ -296,10 +296,16 @@ class TurnFlow(StateFields):
         turn.draw_pile_out_ends_hand the hand ends instead once nothing can be drawn (the JAR game's README,
         coachme.fr: the game stops when no card is left to draw)."""
         g = self.game
-        if not self._stock and g.plain_draws and not g.draw_pile_out_ends_hand:
-            # the draw pile out with the books' draws (no reshuffle, no refill: nothing can be drawn), as at the end
-            # of every hand: the next player holding a card plays, else the hand is over (the general path below,
-            # its _can_draw and _can_refill all false, written out: four calls fewer a turn)
+        if g.plain_draws and not g.draw_pile_out_ends_hand:
+            # the books' draws (no reshuffle, no refill, draw then play): a card can be drawn while the draw pile
+            # holds one, and nothing refills a hand (the general path below, its _next_with_cards, _can_draw and
+            # _can_refill read so, written out: the calls of a rule nobody plays here cost nothing)
+            if self._stock:
+                self._player = p
+                self._phase = P_DRAW
+                return
+            # the draw pile out, as at the end of every hand: the next player holding a card plays, else the hand is
+            # over
             hands = self._hands
             N = g.players
             for _ in range(N):
