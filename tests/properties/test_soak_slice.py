@@ -78,15 +78,24 @@ def _met_by_api_test() -> set:
 
 
 def _met_by_the_pair_slice(soak) -> set:
-    """The (ruleset, option) facet pairs test_hostile_runtime's pair slice checks action by action: an option
-    second in a sampled pair on that ruleset (the later option's values win where both set a rule, so its
-    own rules are in play), on a hand of the random bot. The slice here checks no hand for them alone (every
-    configuration is still played here to its hand's end); the options the pair sample meets second on a
-    ruleset only in a pair the loader refuses, and no option at all, are checked here. Issue 46 point 7: the
-    slice checked a hand of each of the 533 (ruleset, option set)s, which the pair slice checks again
-    (each option ~2 hands on each ruleset, second in its pair); with the api_test tables' pairs
-    (:func:`_met_by_api_test`), the hands checked here 769 -> 323 (slice 2: 58,031 -> 37,578 actions)."""
-    return {(("r", r), ("o", (pair[1],))) for r, pair, _ in soak.pair_sample()}
+    """The facet pairs test_hostile_runtime's pair slice checks action by action: those of a hand of the option
+    second in a sampled pair (the later option's values win where both set a rule, so its own rules are in
+    play) on that ruleset, at that hand's player count, with the random bot (what the pair slice seats). The
+    slice here checks no hand for them alone (every configuration is still played here to its hand's end); the
+    options the pair sample meets second on a ruleset only in a pair the loader refuses, and no option at all,
+    are checked here. Issue 46 point 7: the slice checked a hand of each of the 533 (ruleset, option set)s,
+    which the pair slice checks again (each option ~2 hands on each ruleset, second in its pair); with the
+    api_test tables' pairs (:func:`_met_by_api_test`), the hands checked here 769 -> 323 (slice 2: 58,031 ->
+    37,578 actions). Round 13: the option with its player count and with the random bot, and the ruleset with
+    the count and the bot, met by those same checked hands too (before, only the (ruleset, option) pair): the
+    hands checked here 323 -> 197, 197,775 -> 128,977 actions (most of those left out were long random hands of
+    playaural at 5, 7 and 9 players, an (option, count) pair no other ruleset has, met where the pair slice
+    plays the option second on playaural at that count)."""
+    met: set = set()
+    for r, pair, n in soak.pair_sample():
+        f = (("r", r), ("o", (pair[1],)), ("n", n), ("b", "random"))
+        met |= {(f[i], f[j]) for i in range(4) for j in range(i + 1, 4)}
+    return met
 
 
 # the slices here and test_hostile_runtime's pair slices run on one worker: the plan here reads the pair sample
@@ -175,36 +184,57 @@ def test_the_soak_command_runs_on_two_workers_and_prints_its_figure_as_json(tmp_
     assert not (tmp_path / "fail").exists()
 
 
-@pytest.mark.long
-def test_every_option_is_played_to_the_end_of_whole_matches_by_the_bots_with_no_illegal_action(soak, tmp_path):
-    """The bot soak's slice (``soak.py --every-bot`` plays the whole product): each option set (no option,
-    each bundled option, the capped pin) once, on a configuration that rotates over the rulesets and
-    player counts, its bot taken in turn from every registered one (expert and learned included): every
-    match ends (won, drawn or stopped at match.max_hands), no bot chooses an illegal action, no invariant
-    breaks. ``test_a_bot_choosing_an_illegal_action_is_a_failure`` shows the soak sees an illegal one."""
-    from mbrules.testing import bundled_ids
+BOT_PARTS = 5  # the bot soak's slice in five tests (prime to the six bots: each part has every bot's units in turn)
 
+
+def _bot_slice(soak) -> tuple[list, list, list]:
+    """The bot soak's slice: (the option sample, the bots, the units one run of it plays, bots in turn)."""
     configs, _ = soak.soak_configurations(pairs=False)
     sample = soak.option_sample(configs)
     bots = soak.every_bot()
+    return sample, bots, soak.plan(len(sample), 3, 0.2, sample, bots, full=True)
+
+
+def test_the_bot_soak_slices_together_play_every_option_once_with_every_bot(soak):
+    """The parts below together are the bot soak's slice (``soak.py --every-bot`` plays the whole product):
+    each option set (no option, each bundled option, the capped pin) once, on a configuration that rotates
+    over the rulesets and player counts, its bot taken in turn from every registered one (expert and
+    learned included, each at least five whole matches)."""
+    from mbrules.testing import bundled_ids
+
+    configs, _ = soak.soak_configurations(pairs=False)
+    sample, bots, units = _bot_slice(soak)
     assert {tuple(c[1]) for c in sample} == {tuple(c[1]) for c in configs}, "the sample leaves an option out"
     assert len(sample) == len(bundled_ids()[1]) + 2  # every option, no option, the capped pin
     assert len({c[0] for c in sample}) >= 4 and len({c[2] for c in sample}) >= 3  # rulesets, player counts
-    fig = soak.soak(
-        len(sample),
-        workers=1,
-        seed=3,
-        share=0.2,
-        out_dir=tmp_path / "fail",
-        configs=sample,
-        bots=bots,
-        progress=False,
-        full=True,
-    )
+    assert sorted((u["config"][0], tuple(u["config"][1]), u["config"][2]) for u in units) == sorted(
+        (c[0], tuple(c[1]), c[2]) for c in sample
+    )  # each sampled configuration once, a whole match each
+    assert all(u["full"] and u["hands"] == 1 for u in units)
+    per_bot = {b: sum(u["bot"] == b for u in units) for b in bots}
+    assert set(per_bot) == set(bots) and all(n >= 5 for n in per_bot.values()), per_bot
+    parts = [units[k::BOT_PARTS] for k in range(BOT_PARTS)]
+    assert sorted(map(str, units)) == sorted(str(u) for part in parts for u in part)  # the parts split, none repeats
+    assert any(u["config"][0] == str(soak.CAPPED) for u in units)  # the capped pin: its part sees it stop
+
+
+@pytest.mark.parametrize("k", range(BOT_PARTS), ids=[f"part-{k + 1}-of-{BOT_PARTS}" for k in range(BOT_PARTS)])
+@pytest.mark.long
+def test_every_option_is_played_to_the_end_of_whole_matches_by_the_bots_with_no_illegal_action(soak, tmp_path, k):
+    """A fifth of the bot soak's slice (every fifth unit of one plan, :func:`_bot_slice`; one test was the
+    suite's longest, 36.6 CPU-s, at the end of make test's run with the other worker idle): every match
+    ends (won, drawn or stopped at match.max_hands), no bot chooses an illegal action, no invariant breaks.
+    ``test_a_bot_choosing_an_illegal_action_in_a_whole_match_is_a_failure`` shows the soak sees an illegal one."""
+    _, _, units = _bot_slice(soak)
+    mine = units[k::BOT_PARTS]
+    fig = soak.soak(0, workers=1, seed=3, share=0.2, out_dir=tmp_path / "fail", units=mine, progress=False)
     assert fig["failures"] == 0, fig["failure_summaries"]
-    assert fig["matches"] == len(sample) and fig["configurations"] == len(sample)
-    assert set(fig["per_bot"]) == set(bots) and all(n["matches"] >= 5 for n in fig["per_bot"].values())
-    assert fig["capped_matches"] >= 1  # the capped pin stopped at its bound: a match that ends unfinished
+    assert fig["matches"] == len(mine) == fig["configurations"]
+    assert {b: n["matches"] for b, n in fig["per_bot"].items()} == {
+        b: sum(u["bot"] == b for u in mine) for b in {u["bot"] for u in mine}
+    }
+    capped = sum(u["config"][0] == str(soak.CAPPED) for u in mine)
+    assert fig["capped_matches"] >= capped  # the capped pin stopped at its bound: a match that ends unfinished
     assert not (tmp_path / "fail").exists()
 
 
