@@ -9,6 +9,7 @@ card not in hand) is refused by apply() with a contract reason code and leaves t
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -235,6 +236,11 @@ def test_legal_actions_and_apply_agree_with_options(ruleset, option, players):
     assert run(game, SEED) > 50
 
 
+@functools.cache  # winning-moves alone at 2 and at 4: traced once for the nine options
+def _plain_trace(ruleset: str, players: int) -> list:
+    return _trace(Game(load_ruleset(ruleset), players), SEED)
+
+
 def _trace(game: Game, seed: int) -> list:
     """What run() meets, without its checks: at each decision the legal actions and every candidate's refusal
     code, then the action it takes (run's random draws); at each hand's end the same for the finished hand."""
@@ -258,7 +264,7 @@ def _trace(game: Game, seed: int) -> list:
 def test_option_tables_left_out_play_the_plain_game(ruleset, option, players):
     """SAME_AS_PLAIN's reason, held: should the option come into play at its table (another engine, another
     random draw), this fails and the table goes back into test_legal_actions_and_apply_agree_with_options."""
-    plain = _trace(Game(load_ruleset(ruleset), players), SEED)
+    plain = _plain_trace(ruleset, players)
     assert _trace(Game(load_ruleset(ruleset, [option]), players), SEED) == plain, (
         f"{option} at {players} players now plays otherwise than {ruleset} alone: check its table again"
     )
