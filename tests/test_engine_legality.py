@@ -9,6 +9,7 @@ card not in hand) is refused by apply() with a contract reason code and leaves t
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -208,7 +209,62 @@ def test_legal_actions_and_apply_agree(ruleset, players):
 # each option at two players or at four (partners), in turn down the list: every table without options is checked
 # at every count above, and tests/properties/test_engine_properties.py tries every option at random positions
 # and counts; both counts for every option cost 4 CPU-minutes (issue 46 point 7)
-@pytest.mark.parametrize("ruleset,option,players", [(r, o, 2 if k % 2 == 0 else 4) for k, (r, o) in enumerate(OPTIONS)])
+OPTION_TABLES = [(r, o, 2 if k % 2 == 0 else 4) for k, (r, o) in enumerate(OPTIONS)]
+# Round 13: these options' tables play, in their two hands, the game of winning-moves alone at the same count,
+# decision by decision: the same legal actions, the same refusal code for every candidate, the same history
+# (the option's rule never comes into play there: no extension called, no safety before a roll, ...). Their
+# run() checked the very positions test_legal_actions_and_apply_agree checks (winning-moves at 2 and 4), at
+# ~1.2 CPU-s a table; test_option_tables_left_out_play_the_plain_game holds that, and the option sweeps'
+# api_test (test_turn_rules, test_reactions_and_score_lines, test_legality_options, ...) judge these options'
+# legality over whole matches at every count
+SAME_AS_PLAIN = {
+    ("winning-moves", "roll-after-safety", 2),
+    ("winning-moves", "extension-1200", 4),
+    ("winning-moves", "shutout-per-opponent", 2),
+    ("winning-moves", "extension-bonus-to-finisher", 4),
+    ("winning-moves", "queued-coup-fourre-turn", 4),
+    ("winning-moves", "no-100-no-200-bonus", 2),
+    ("winning-moves", "tie-first-seat", 4),
+    ("winning-moves", "tie-another-hand", 2),
+    ("winning-moves", "overshoot", 4),
+}
+
+
+@pytest.mark.parametrize("ruleset,option,players", [t for t in OPTION_TABLES if t not in SAME_AS_PLAIN])
 def test_legal_actions_and_apply_agree_with_options(ruleset, option, players):
     game = Game(load_ruleset(ruleset, [option]), players)
     assert run(game, SEED) > 50
+
+
+@functools.cache  # winning-moves alone at 2 and at 4: traced once for the nine options
+def _plain_trace(ruleset: str, players: int) -> list:
+    return _trace(Game(load_ruleset(ruleset), players), SEED)
+
+
+def _trace(game: Game, seed: int) -> list:
+    """What run() meets, without its checks: at each decision the legal actions and every candidate's refusal
+    code, then the action it takes (run's random draws); at each hand's end the same for the finished hand."""
+    rng = random.Random(f"legality:{seed}")
+    st = game.new_match(seed)
+    out: list = []
+    for _ in range(HANDS_PER_MATCH):
+        while not st.hand_over:
+            legal = st.legal_actions()
+            chosen = legal[rng.randrange(len(legal))]
+            out.append((legal, [st.refusal(a) for a in candidates(st)], chosen))
+            st.apply(chosen)
+        out.append([st.refusal(a) for a in candidates(st)[:6]])
+        if st.match_over:
+            break
+        st.next_hand()
+    return out
+
+
+@pytest.mark.parametrize("ruleset,option,players", sorted(SAME_AS_PLAIN))
+def test_option_tables_left_out_play_the_plain_game(ruleset, option, players):
+    """SAME_AS_PLAIN's reason, held: should the option come into play at its table (another engine, another
+    random draw), this fails and the table goes back into test_legal_actions_and_apply_agree_with_options."""
+    plain = _plain_trace(ruleset, players)
+    assert _trace(Game(load_ruleset(ruleset, [option]), players), SEED) == plain, (
+        f"{option} at {players} players now plays otherwise than {ruleset} alone: check its table again"
+    )

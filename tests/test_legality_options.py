@@ -221,14 +221,15 @@ def test_show_names_the_rule_each_option_changes(option):
 def test_undiscardable_kinds_never_leave_a_player_without_a_move(tmp_path):
     """A ruleset where nothing but safeties may be discarded: a hand of unplayable cards must still
     have a move (the engine lets the stuck player discard); api_test's checker fails a position
-    with no legal action."""
+    with no legal action. One match (two were 0.9 CPU-s of the fast set, one is 0.5): the stuck player's discard
+    forgotten, by the engine or by verify alone, is caught on its first hand (round 13)."""
     path = write(
         tmp_path,
         "id: nodiscard\nname: No discard\nextends: winning-moves\nplay:\n"
         "  undiscardable: {value: [distance, hazard, remedy], decided: a test}\n",
     )
     game = mbrules.load_game(path, players=2)
-    api_test(game, matches=2)
+    api_test(game, matches=1)
 
 
 def test_a_ruleset_may_keep_the_karma_cards_from_the_discard_pile(tmp_path):
