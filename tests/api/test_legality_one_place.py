@@ -82,6 +82,10 @@ def check_other_players(game, state):
                 assert q in window[3]  # a player still to answer the window
     if window is not None:  # and the other way round: each player still to answer may call with a safety held
         hazard, _, _, queue = window
+        for q in range(game.players):  # a seat the window does not ask is refused by the window, whatever it holds
+            if q not in queue:  # (the reason codes' order: no-coup-fourre before not-in-hand; s07)
+                for c in game.protectors[hazard]:
+                    assert _refused(state.verify, game.coup_action[c], q).code == "no-coup-fourre", (q, c)
         hands = state.snapshot().hands
         for q in queue:
             for c in range(game.n_cards):
