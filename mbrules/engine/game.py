@@ -343,15 +343,12 @@ class Game:
         self.deal_can: tuple[tuple[str | None, ...], ...] = tuple(
             tuple(st._play_reason(s, c, s) for c in range(n)) for s in sides
         )
-        # a hazard's answer on side ts, judged for a side that may attack it (a hazard's checks read only the side
-        # hit: at a deal every karma is alike); another card's, or one no side may attack, not judged
-        hit = []
-        for ts in sides:
-            by = [s for s in sides if ts in self.hazard_sides[s]]
-            hit.append(
-                tuple(st._play_reason(by[0], c, ts) if by and self.kind[c] == HAZARD else UNJUDGED for c in range(n))
-            )
-        self.deal_hit: tuple[tuple[str | None, ...], ...] = tuple(hit)
+        # a hazard's answer on side ts, judged for the first side that may attack it (a hazard's checks read only
+        # the side hit: at a deal every karma is alike); another card's, or one no side may attack, not judged
+        self.deal_hit: tuple[tuple[str | None, ...], ...] = tuple(
+            tuple(st._play_reason(a, c, ts) if a >= 0 and self.kind[c] == HAZARD else UNJUDGED for c in range(n))
+            for ts, a in enumerate(self.first_attacker)
+        )
 
     def __eq__(self, other: object) -> bool:  # the same rules for the same table, however many times loaded
         return self is other or (
