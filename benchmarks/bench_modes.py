@@ -36,6 +36,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from statistics import median
 from typing import Callable
 
 HERE = Path(__file__).resolve().parent
@@ -212,12 +213,6 @@ def report(
                 print(f"engine ({name}) / hand-written loop, hands per CPU-second: {paired_ratio(e, spec)}")
 
 
-def _median(xs: list[float]) -> float:
-    s = sorted(xs)
-    n = len(s)
-    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
-
-
 def paired_ratio(engine: list[float], loop: list[float], resamples: int = 2000) -> str:
     """The engine's rate over the loop's, round by round (each round runs the two minutes apart at most): the
     median of the per-round ratios, their range, and a 90% bootstrap interval of that median (resampled rounds,
@@ -229,12 +224,12 @@ def paired_ratio(engine: list[float], loop: list[float], resamples: int = 2000) 
     ratios = [e / s for e, s in zip(engine, loop)]
     n = len(ratios)
     rng = random.Random(0)
-    boot = sorted(_median(rng.choices(ratios, k=n)) for _ in range(resamples))
+    boot = sorted(median(rng.choices(ratios, k=n)) for _ in range(resamples))
     lo, hi = boot[int(0.05 * resamples)], boot[int(0.95 * resamples) - 1]
     return (
-        f"{_median(ratios):.2f}, the median of {n} rounds' ratios (range {min(ratios):.2f}..{max(ratios):.2f}; "
+        f"{median(ratios):.2f}, the median of {n} rounds' ratios (range {min(ratios):.2f}..{max(ratios):.2f}; "
         f"90% bootstrap interval of the median {lo:.2f}..{hi:.2f}; "
-        f"ratio of the medians {_median(engine) / _median(loop):.2f})"
+        f"ratio of the medians {median(engine) / median(loop):.2f})"
     )
 
 
