@@ -74,3 +74,54 @@ def test_a_clone_does_not_carry_the_observers():
     assert Count.n == 0
     state.apply(state.legal_actions()[0])
     assert Count.n == 1
+
+
+def _mutables(value, found):
+    """Every list, dict and RNG reachable from ``value`` (by identity), into ``found``."""
+    if isinstance(value, (list, dict, random.Random)):
+        found[id(value)] = value
+    if isinstance(value, list):
+        for v in value:
+            _mutables(v, found)
+    elif isinstance(value, dict):
+        for v in value.values():
+            _mutables(v, found)
+    return found
+
+
+def _comparable(value):
+    return value.getstate() if isinstance(value, random.Random) else value
+
+
+@pytest.mark.parametrize("config", [("winning-moves", 3), ("winning-moves", 4), ("parker-1971", 2)])
+def test_every_slot_is_copied_and_none_shared(config):
+    """State.clone() writes each slot's copy out by hand (its cost, round 14): a slot added to the State and
+    not copied there is caught here. Every slot of the clone, at positions through two whole hands (sheets,
+    history, reshuffles grown), equals the original's (the RNG by its state), the observers aside; no list,
+    dict or RNG reachable from the clone's slots is the original's; the clone's RNG draws what the original's
+    does. Pure, a slot left out is unset (AttributeError); compiled, it holds a fresh State's value."""
+    from mbrules.engine.state import _STATE_SLOTS  # engine internals, deliberately: the copy of each slot
+
+    game = game_of(*config)
+    rng = random.Random(7)
+    state = game.new_match(7)
+    checked = 0
+    for step in range(2000):
+        if state.is_terminal() or state.hands_played >= 2:
+            break
+        if step % 25 == 0:
+            twin = state.clone()
+            shared = _mutables([getattr(state, n) for n in _STATE_SLOTS if n != "game"], {})
+            for name in _STATE_SLOTS:
+                if name == "_observers":
+                    assert getattr(twin, name) == ()
+                    continue
+                mine, theirs = getattr(state, name), getattr(twin, name)
+                assert _comparable(theirs) == _comparable(mine), name
+                assert type(theirs) is type(mine), name
+                if name != "game":
+                    assert not set(_mutables(theirs, {})) & set(shared), f"{name} shares a mutable part"
+            assert twin._rng.random() == state.clone()._rng.random()  # the same stream, drawn apart
+            checked += 1
+        state.apply(rng.choice(state.legal_actions()))
+    assert state.hands_played >= 1 and checked >= 10
