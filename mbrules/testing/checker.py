@@ -26,7 +26,7 @@ from mbrules.vocab import (
     DecisionKind,
 )
 
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence, cast
 
 from .oracle import HandStart, expected_sheet, expected_winner, sheet_lines
@@ -624,6 +624,10 @@ _SIDE_FIELDS = (
     "score",
 )
 
+# a View's _SIDE_FIELDS as a tuple, read in C (one getter, not a generator's step a field: the memo is read and
+# written at every check)
+_side_fields = attrgetter(*_SIDE_FIELDS)
+
 # the last View a check found clean: its game, its target and its _SIDE_FIELDS (the View's own lists, not the View,
 # which holds its State), or None. One entry, replaced whole
 _side_memo: tuple[Game, int, tuple[Sequence[object], ...]] | None = None
@@ -631,7 +635,7 @@ _side_memo: tuple[Game, int, tuple[Sequence[object], ...]] | None = None
 
 def _remember(g: Game, view: View | None) -> None:
     global _side_memo
-    _side_memo = None if view is None else (g, view.target, tuple(getattr(view, name) for name in _SIDE_FIELDS))
+    _side_memo = None if view is None else (g, view.target, _side_fields(view))
 
 
 def _changed_sides(state: View, g: Game) -> list[int] | None:
@@ -647,8 +651,7 @@ def _changed_sides(state: View, g: Game) -> list[int] | None:
         return None
     sides = g.sides
     changed: set[int] = set()
-    for name, b in zip(_SIDE_FIELDS, kept):
-        a = getattr(state, name)
+    for a, b in zip(_side_fields(state), kept):
         if a != b:
             if len(a) != sides or len(b) != sides:
                 return None
