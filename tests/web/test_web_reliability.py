@@ -71,7 +71,7 @@ def play_persons(server, t: dict, clients: dict, moves: int) -> None:
                 return
 
 
-def open_window(t: dict, person: int) -> dict:
+def open_window(server, t: dict, person: int) -> dict:
     """The persons' sockets (p1, p3) at table ``t``, played (my_move) until the coup fourré window the
     seeded deal opens for ``person`` is open."""
     clients = {p: SeatClient(t["seats"][p]["url"]) for p in (0, 2)}
@@ -79,13 +79,14 @@ def open_window(t: dict, person: int) -> dict:
         c.until(lambda m: m["type"] == "state")
     holder = clients[person]
     for _ in range(200):
-        for c in clients.values():
-            c.settle(0.2)
+        until_a_person_decides(server, t, clients)
         if holder.view["question"]:
             break
         for c in clients.values():
             if c.view["moves"]:
+                v0 = c.view["version"]
                 c.act(my_move(c.view))
+                c.until(lambda m: m["type"] == "refused" or (m["type"] == "state" and m["version"] > v0))
                 break
     assert holder.view["obs"]["decision"]["kind"] == "coup_fourre"
     return clients
@@ -141,7 +142,7 @@ def test_a_page_that_reconnects_inside_a_coup_fourre_window_is_asked_again(tmp_p
     server = Server(tmp_path / "t.sqlite3", tmp_path / "log")
     try:
         t = server.open_table(seats=SEATS, seed=seed)
-        clients = open_window(t, person)
+        clients = open_window(server, t, person)
         holder = clients[person]
         question, version = holder.view["question"], holder.view["version"]
         holder.close()  # the tab is closed inside the window
@@ -173,13 +174,14 @@ def test_a_coup_fourre_window_let_pass_just_before_a_kill_is_not_asked_again(tmp
     again = None
     try:
         t = server.open_table(seats=SEATS, seed=seed)
-        clients = open_window(t, person)
+        clients = open_window(server, t, person)
         holder = clients[person]
         version = holder.view["version"]
         let_pass = next(m for m in holder.view["moves"] if m["op"] == "decline")
         holder.act(let_pass["action"])
         holder.until(lambda m: m["type"] == "state" and m["version"] > version)
-        after = holder.settle(0.5)  # the bots and draws up to the next person's decision
+        until_a_person_decides(server, t, clients)  # the bots and draws up to the next person's decision
+        after = holder.view
         assert after["obs"]["decision"]["kind"] != "coup_fourre"
         record = server.steps(t)
         for c in clients.values():
