@@ -672,11 +672,22 @@ def test_ray_address_probe_refuses_each_kind_of_server_that_is_not_ray_within_it
     assert seconds < 5, f"{seconds:.1f} s"  # the silent server: the bound given, not the default 10 s
 
 
+# the command with the probe's bound (cluster.PROBE_SECONDS, 10 s: test_the_address_probe_is_bounded_by_10_s
+# pins it) set to 1.5 s in its process: the silent server is cut off by the same code, sooner
+SHORT_PROBE = 1.5
+CMD_SHORT_PROBE = [
+    sys.executable,
+    "-c",
+    f"import sys, mbrules.matches.cluster as c; c.PROBE_SECONDS = {SHORT_PROBE}; sys.argv[0] = 'mbrules'; "
+    "from mbrules.cli.app import main; sys.exit(main())",
+]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "command,fake_cluster",
     # each command, each kind of server once (the probe over every kind: the test above); the silent server
-    # waits out the command's own 10 s bound (a process each: the import of Ray is 2 CPU-s)
+    # waits out the bound, 1.5 s here (a process each: the import of Ray is 2 CPU-s)
     [(RAY_SIM, "silent"), (RAY_LADDER, "garbage"), (RAY_LADDER, "close")],
     ids=["simulate-silent", "ladder-garbage", "ladder-close"],
     indirect=["fake_cluster"],
@@ -684,13 +695,42 @@ def test_ray_address_probe_refuses_each_kind_of_server_that_is_not_ray_within_it
 def test_ray_address_that_is_not_a_ray_cluster_is_a_usage_error_within_30_s(command, fake_cluster, tmp_path):
     pytest.importorskip("ray")
     t0 = time.monotonic()
-    p = mb(command + ["--address", f"127.0.0.1:{fake_cluster.port}"], tmp_path, timeout=90)
+    args = command + ["--address", f"127.0.0.1:{fake_cluster.port}"]
+    p = subprocess.run(CMD_SHORT_PROBE + args, cwd=tmp_path, capture_output=True, text=True, timeout=90)
     seconds = time.monotonic() - t0
+    assert "Traceback" not in p.stderr + p.stdout, p.stderr[-2000:]
     assert p.returncode == USAGE, (p.returncode, p.stderr[-2000:])
     assert "cannot start or reach the Ray cluster" in p.stderr and "not a Ray cluster" in p.stderr, p.stderr[-2000:]
     assert any(w in p.stderr for w in NOT_RAY[fake_cluster.mode]), p.stderr[-2000:]
+    if fake_cluster.mode == "silent":  # cut off at the bound the process was given, not at another
+        assert f"said nothing for {SHORT_PROBE:g} s" in p.stderr, p.stderr[-2000:]
     assert p.stdout == ""
-    assert seconds < 60, f"{seconds:.0f} s"  # (the probe gives up after 10 s; the rest is start-up under load)
+    assert seconds < 60, f"{seconds:.0f} s"  # (the probe gives up after its bound; the rest is start-up under load)
+
+
+def test_the_address_probe_is_bounded_by_10_s(monkeypatch):
+    """The bound the commands' check of an --address is given (the end-to-end test above shortens it): 10 s,
+    as docs/cluster.md promises, read by _connect when it is called."""
+    from mbrules.matches import cluster
+
+    assert cluster.PROBE_SECONDS == 10.0
+    doc = (ROOT / "docs" / "cluster.md").read_text(encoding="utf-8")
+    assert "(exit 2) within 10 s" in doc
+    given = []
+
+    def probe(address, should_stop=None, seconds=-1.0):
+        given.append(seconds)
+        raise cluster.BackendUnavailable("stop here")
+
+    class NoRay:
+        @staticmethod
+        def is_initialized() -> bool:
+            return False
+
+    monkeypatch.setattr(cluster, "_probe", probe)
+    with pytest.raises(cluster.BackendUnavailable):
+        cluster._connect(NoRay, "127.0.0.1:1", 1)  # type: ignore[arg-type]
+    assert given == [10.0]
 
 
 @pytest.mark.slow

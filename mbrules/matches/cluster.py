@@ -90,7 +90,7 @@ def _ray_task(key: str, spec: Spec, item: tuple[Any, ...]) -> tuple[Any, str]:
     return task(game, item, None), ray.get_runtime_context().get_node_id()
 
 
-PROBE_SECONDS = 10.0  # the whole check of an --address: connect, greet, read Ray's answer
+PROBE_SECONDS = 10.0  # the whole check of an --address: connect, greet, read Ray's answer (docs/cluster.md)
 
 
 class ConnectStopped(Exception):
@@ -255,7 +255,7 @@ def _connect(
     if ray.is_initialized():
         return
     if address:
-        _probe(address, should_stop)
+        _probe(address, should_stop, PROBE_SECONDS)  # read when called: a test's process may set a shorter bound
     kw: dict[str, object] = dict(include_dashboard=False, log_to_driver=False, configure_logging=False)
     import threading  # noqa: PLC0415
 

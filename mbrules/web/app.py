@@ -40,6 +40,7 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from .guard import (
+    BODY_TIMEOUT,
     HTTP_BURST,
     HTTP_RATE,
     MAX_BODY,
@@ -369,8 +370,9 @@ class Pages:
         ]
 
 
-def create_app(lobby: Lobby) -> Starlette:
-    """The application serving ``lobby``'s tables."""
+def create_app(lobby: Lobby, body_timeout: float = BODY_TIMEOUT) -> Starlette:
+    """The application serving ``lobby``'s tables; a request's body arrives within ``body_timeout`` seconds
+    (docs/web.md's 10 s; a test gives a shorter bound to see a slow body refused sooner)."""
     routes = Pages(lobby).routes(SeatSockets(lobby))
 
     async def on_startup() -> None:
@@ -381,6 +383,7 @@ def create_app(lobby: Lobby) -> Starlette:
     else:
         app = Starlette(routes=routes, lifespan=_lifespan(lobby))
     app.state.lobby = lobby
+    app.state.body_timeout = body_timeout  # read by guard.read_json
     app.add_middleware(RateLimit, requests=Buckets(HTTP_RATE, HTTP_BURST), opens=Buckets(OPEN_RATE, OPEN_BURST))
     return app
 

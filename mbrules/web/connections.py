@@ -174,9 +174,13 @@ class GuardedH11(H11Protocol):
             self.guard.release(self.peer)
 
 
-def protocol(proxies: list[str] | None, per_address: int = PER_ADDRESS) -> type[GuardedH11]:
-    """The protocol class for one server: its own :class:`Connections`."""
-    return type("ServerH11", (GuardedH11,), {"guard": Connections(per_address, max_connections(), proxies)})
+def protocol(
+    proxies: list[str] | None, per_address: int = PER_ADDRESS, header_timeout: float = HEADER_TIMEOUT
+) -> type[GuardedH11]:
+    """The protocol class for one server: its own :class:`Connections`, and ``header_timeout`` (docs/web.md's
+    10 s; a test gives a shorter bound to see a slow client dropped sooner)."""
+    guard = Connections(per_address, max_connections(), proxies)
+    return type("ServerH11", (GuardedH11,), {"guard": guard, "header_timeout": header_timeout})
 
 
 __all__ = ["HEADER_TIMEOUT", "KEEP_ALIVE", "MAX_HEADERS", "PER_ADDRESS", "Connections", "GuardedH11", "protocol"]

@@ -43,7 +43,9 @@ class BodyTooLarge(Exception):
 
 
 class BodyTooSlow(Exception):
-    pass
+    def __init__(self, seconds: float) -> None:
+        super().__init__(seconds)
+        self.seconds = seconds  # the bound the body missed
 
 
 class Buckets:
@@ -102,14 +104,16 @@ class RateLimit:
 
 async def read_json(request: Request) -> dict[str, Any]:
     """The request's JSON body, read up to MAX_BODY bytes (a larger one is refused before it is all read)
-    within BODY_TIMEOUT seconds (a body trickled slower is refused, 408)."""
+    within the application's ``state.body_timeout`` seconds, BODY_TIMEOUT unless the server was made with
+    another (:func:`mbrules.web.app.create_app`): a body trickled slower is refused, 408."""
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
         raise BodyTooLarge()
+    seconds = float(getattr(request.app.state, "body_timeout", BODY_TIMEOUT))
     try:
-        body = await asyncio.wait_for(_read_body(request), BODY_TIMEOUT)
+        body = await asyncio.wait_for(_read_body(request), seconds)
     except asyncio.TimeoutError:
-        raise BodyTooSlow() from None
+        raise BodyTooSlow(seconds) from None
     try:
         data = json.loads(body or b"{}")
     except (ValueError, UnicodeDecodeError):
@@ -146,7 +150,7 @@ def refusal(e: Exception) -> JSONResponse:
     if isinstance(e, BodyTooLarge):
         return error(f"the request is larger than {MAX_BODY // 1024} KiB", 413)
     if isinstance(e, BodyTooSlow):
-        return error(f"the request's body took longer than {BODY_TIMEOUT:g} s to arrive", 408)
+        return error(f"the request's body took longer than {e.seconds:g} s to arrive", 408)
     if isinstance(e, RulesChoiceError):
         return error(e.lines, 422)
     if isinstance(e, StoreUnavailable):  # another program's lock, a full disk: nothing was done

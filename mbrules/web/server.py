@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, TextIO
 import uvicorn
 
 from .app import MAX_MESSAGE, create_app
-from .connections import KEEP_ALIVE, MAX_HEADERS, protocol
+from .connections import HEADER_TIMEOUT, KEEP_ALIVE, MAX_HEADERS, protocol
+from .guard import BODY_TIMEOUT
 from .lobby import Lobby
 from .store import ServerLock, Store, check_store
 from .thinking import Thinker
@@ -83,11 +84,15 @@ def serve(
     out: TextIO | None = None,
     proxies: list[str] | None = None,
     workers: int | None = None,
+    header_timeout: float = HEADER_TIMEOUT,
+    body_timeout: float = BODY_TIMEOUT,
 ) -> int:
     """Serve until SIGINT or SIGTERM; returns the exit code (0, 130, 143). Raises OSError when the
     address cannot be bound and StoreError when the database cannot be used. ``proxies``: the
     addresses whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed (uvicorn's
-    ``forwarded_allow_ips``); None: nobody's, a client's address is the one it connects from."""
+    ``forwarded_allow_ips``); None: nobody's, a client's address is the one it connects from.
+    ``header_timeout``, ``body_timeout``: the seconds a request's headers and its body may take (the
+    command's are the documented 10 s; tests/web/test_web_slow_clients.py runs a server with shorter ones)."""
     out = out or sys.stdout
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     check_store(db)  # another program's file is refused before anything is written next to it
@@ -104,7 +109,7 @@ def serve(
         thinker.start()
         resumed = lobby.resume_all()
         sock = bind(host, port)
-        app = create_app(lobby)
+        app = create_app(lobby, body_timeout)
         config = uvicorn.Config(
             app,
             log_level="warning",
@@ -114,7 +119,8 @@ def serve(
             ws_ping_timeout=20,
             lifespan="on",
             timeout_graceful_shutdown=3,
-            http=protocol(proxies),  # connections bounded per address, in all, and in the time headers take
+            # connections bounded per address, in all, and in the time headers take
+            http=protocol(proxies, header_timeout=header_timeout),
             timeout_keep_alive=KEEP_ALIVE,
             h11_max_incomplete_event_size=MAX_HEADERS,
             proxy_headers=proxies is not None,  # uvicorn's default trusts 127.0.0.1: one address could pose as many

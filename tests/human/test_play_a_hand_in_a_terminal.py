@@ -63,6 +63,8 @@ def test_a_whole_hand_by_number_and_notation_with_refusal_coup_fourre_extension_
             str(record),
         ]
     )
+    # each answer follows its prompt (expect): pexpect's 50 ms pause before each send only waits
+    child.delaybeforesend = None
     seen = {"number": 0, "words": 0, "refused": 0, "coup_fourre": 0, "extension": 0, "hint": 0, "rules": 0}
     decisions = 0
     try:

@@ -20,6 +20,8 @@ def test_solo_one_player_plays_a_hand_alone_in_the_terminal():
     mirror = Mirror("winning-moves", 1, SEED, options=["solo"])
     args = ["play", "--human", "p1", "--option", "solo", "--players", "1", "--seed", str(SEED), "--hands", "1"]
     child = spawn(args)
+    # each answer follows its prompt (expect): pexpect's 50 ms pause before each send only waits
+    child.delaybeforesend = None
     try:
         play_along(child, mirror)
         child.expect(pexpect.EOF)

@@ -29,7 +29,7 @@ def play_keys(driver, keys, sheets_to_pass=0):
                     await pilot.press("enter")
                 else:
                     await pilot.press(k)
-                await pilot.pause()
+                # (no pilot.pause() more: press() itself waits for the app to be idle twice, then for the screen)
             await pilot.press("q", "y")
             await pilot.pause()
 

@@ -19,6 +19,8 @@ def test_kids_115_three_players_whole_match_to_the_result():
     mirror = Mirror("kids-115", 3, SEED)
     g = mirror.game
     child = spawn(["play", "--human", "p1", "--ruleset", "kids-115", "--players", "3", "--seed", str(SEED)])
+    # each answer follows its prompt (expect): pexpect's 50 ms pause before each send only waits
+    child.delaybeforesend = None
     kinds = set()
     try:
         while True:

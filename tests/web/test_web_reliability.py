@@ -28,14 +28,35 @@ from web_helpers import (
 SEATS = ["person", "heuristic", "person", "heuristic"]
 
 
-def play_persons(clients: dict, moves: int) -> None:
+def until_a_person_decides(server, t: dict, clients: dict, timeout: float = 30) -> None:
+    """Read the persons' sockets until table ``t`` waits for one of them (a move offered in its newest view,
+    or the hand over for all) and each holds the view of the table as it now is (at least the version the
+    host's API gives): the bots' and draws' steps in between are over. A condition, not a quiet period."""
+    end = time.monotonic() + timeout
+    while True:
+        for c in clients.values():
+            try:
+                while True:
+                    c.recv(0.01)
+            except TimeoutError:
+                pass
+        views = [c.view for c in clients.values()]
+        if any(my_move(v) and not v["hand_over"] for v in views) or all(v["hand_over"] for v in views):
+            break
+        assert time.monotonic() < end, f"no person asked in {timeout} s"
+    version = server.host(t)["version"]
+    for c in clients.values():
+        if c.view["version"] < version:
+            c.until(lambda m: m["type"] == "state" and m["version"] >= version)
+
+
+def play_persons(server, t: dict, clients: dict, moves: int) -> None:
     """The persons play ``moves`` moves between them (my_move), whoever is asked."""
     done = 0
     for _ in range(moves * 20):
         if done >= moves:
             return
-        for c in clients.values():
-            c.settle(0.2)
+        until_a_person_decides(server, t, clients)
         for c in clients.values():
             move = my_move(c.view)
             if move and not c.view["hand_over"]:
@@ -50,7 +71,7 @@ def play_persons(clients: dict, moves: int) -> None:
                 return
 
 
-def open_window(t: dict, person: int) -> dict:
+def open_window(server, t: dict, person: int) -> dict:
     """The persons' sockets (p1, p3) at table ``t``, played (my_move) until the coup fourré window the
     seeded deal opens for ``person`` is open."""
     clients = {p: SeatClient(t["seats"][p]["url"]) for p in (0, 2)}
@@ -58,13 +79,14 @@ def open_window(t: dict, person: int) -> dict:
         c.until(lambda m: m["type"] == "state")
     holder = clients[person]
     for _ in range(200):
-        for c in clients.values():
-            c.settle(0.2)
+        until_a_person_decides(server, t, clients)
         if holder.view["question"]:
             break
         for c in clients.values():
             if c.view["moves"]:
+                v0 = c.view["version"]
                 c.act(my_move(c.view))
+                c.until(lambda m: m["type"] == "refused" or (m["type"] == "state" and m["version"] > v0))
                 break
     assert holder.view["obs"]["decision"]["kind"] == "coup_fourre"
     return clients
@@ -80,9 +102,10 @@ def test_a_server_killed_mid_hand_resumes_every_table_at_its_last_step(tmp_path)
         clients = {p: SeatClient(t["seats"][p]["url"]) for p in (0, 2)}
         for c in clients.values():
             c.until(lambda m: m["type"] == "state")
-        play_persons(clients, 5)
+        play_persons(server, t, clients, 5)
+        until_a_person_decides(server, t, clients)
         for p, c in clients.items():
-            seen[(t["table"], p)] = c.settle(0.5)
+            seen[(t["table"], p)] = c.view
             c.close()
         tables.append((t, server.steps(t), server.host(t)["version"]))
     server.kill()  # SIGKILL mid-hand: no handler runs
@@ -105,7 +128,7 @@ def test_a_server_killed_mid_hand_resumes_every_table_at_its_last_step(tmp_path)
         for c in clients.values():
             c.until(lambda m: m["type"] == "state")
         steps = len(again.steps(t))
-        play_persons(clients, 2)
+        play_persons(again, t, clients, 2)
         assert len(again.steps(t)) > steps
     finally:
         code, out = again.stop(signal.SIGTERM)
@@ -119,7 +142,7 @@ def test_a_page_that_reconnects_inside_a_coup_fourre_window_is_asked_again(tmp_p
     server = Server(tmp_path / "t.sqlite3", tmp_path / "log")
     try:
         t = server.open_table(seats=SEATS, seed=seed)
-        clients = open_window(t, person)
+        clients = open_window(server, t, person)
         holder = clients[person]
         question, version = holder.view["question"], holder.view["version"]
         holder.close()  # the tab is closed inside the window
@@ -151,13 +174,14 @@ def test_a_coup_fourre_window_let_pass_just_before_a_kill_is_not_asked_again(tmp
     again = None
     try:
         t = server.open_table(seats=SEATS, seed=seed)
-        clients = open_window(t, person)
+        clients = open_window(server, t, person)
         holder = clients[person]
         version = holder.view["version"]
         let_pass = next(m for m in holder.view["moves"] if m["op"] == "decline")
         holder.act(let_pass["action"])
         holder.until(lambda m: m["type"] == "state" and m["version"] > version)
-        after = holder.settle(0.5)  # the bots and draws up to the next person's decision
+        until_a_person_decides(server, t, clients)  # the bots and draws up to the next person's decision
+        after = holder.view
         assert after["obs"]["decision"]["kind"] != "coup_fourre"
         record = server.steps(t)
         for c in clients.values():

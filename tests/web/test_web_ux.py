@@ -40,6 +40,9 @@ DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 DESK, PHONE = (1280, 800), (390, 844)
 
 # Sockets the test can cut: with window.__offline set, a new socket goes nowhere (the server looks down).
+# The host's page refreshes (table-host.js's REFRESH_MS, 2 s: test_the_host_page_refreshes_every_2_s pins it)
+# every 0.2 s here, and counts its refreshes (window.__polls): the tests wait for refreshes, not for seconds.
+HOST_REFRESH_MS = 2000
 SOCKET_HOOKS = """
 (() => {
   const Native = window.WebSocket;
@@ -51,6 +54,15 @@ SOCKET_HOOKS = """
   Tracked.prototype = Native.prototype;
   Object.assign(Tracked, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
   window.WebSocket = Tracked;
+  if (location.pathname.startsWith("/host/")) {  // the host page: its refresh every 0.2 s, not 2 s, and counted
+    const nativeTimeout = window.setTimeout, nativeFetch = window.fetch;
+    window.__polls = 0;
+    window.setTimeout = (f, ms, ...rest) => nativeTimeout(f, ms === HOST_REFRESH_MS ? 200 : ms, ...rest);
+    window.fetch = (url, ...rest) => {
+      if (typeof url === "string" && url.startsWith("/api/host/") && !rest.length) window.__polls++;  // a refresh's GET
+      return nativeFetch(url, ...rest);
+    };
+  }
 })();
 """
 
@@ -79,7 +91,8 @@ def d():
         opts.add_argument(arg)
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(options=opts, service=Service(DRIVER))
-    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SOCKET_HOOKS})
+    hooks = SOCKET_HOOKS.replace("HOST_REFRESH_MS", str(HOST_REFRESH_MS))
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": hooks})
     yield driver
     driver.quit()
 
@@ -108,7 +121,8 @@ def size(d, wh: tuple[int, int]) -> None:
 
 
 def attr(d, key: str) -> str:
-    return d.find_element(By.TAG_NAME, "body").get_attribute(f"data-{key}") or ""
+    """The page's ``data-KEY`` (one call to the browser, not two: the tests ask it often)."""
+    return d.execute_script("return document.body.getAttribute(arguments[0])", f"data-{key}") or ""
 
 
 def wait(d, pred, timeout: float = 20):
@@ -135,6 +149,12 @@ def open_table(srv, seats, options=(), seed=1, pace=0) -> dict:
 def seat_page(d, srv, t: dict, p: int) -> None:
     d.get(srv.url + path(t["seats"][p]["url"]))
     wait(d, lambda: attr(d, "version") not in ("", "-1"))
+
+
+def refreshed(d, times: int = 1) -> None:
+    """The host's page has refreshed ``times`` more times (asked the server for the table and shown it)."""
+    polls = d.execute_script("return window.__polls")
+    wait(d, lambda: d.execute_script("return window.__polls") >= polls + times + 1)  # +1: the one asked is shown
 
 
 def my_turn(d, timeout: float = 20) -> None:
@@ -235,7 +255,10 @@ def test_the_host_keeps_the_picked_bot_confirms_a_new_link_and_hands_a_seat_back
     b.get(t["host_url"])
     wait(b, lambda: b.find_elements(By.CSS_SELECTOR, "select[data-pick='1']"))
     Select(b.find_element(By.CSS_SELECTOR, "select[data-pick='1']")).select_by_value("expert")
-    time.sleep(4.5)  # two refreshes of the page
+    p1 = SeatClient(srv.url + path(t["seats"][0]["url"]))  # p1 comes: a refresh redraws the seats, pickers too
+    p1.until(lambda m: m["type"] == "state")
+    wait(b, lambda: "p1 (side A) · here" in b.find_element(By.ID, "seats").text)
+    refreshed(b, 2)
     assert b.execute_script("return document.querySelector(\"select[data-pick='1']\").value") == "expert"
     b.find_element(By.CSS_SELECTOR, "button[data-give='1']").click()
     wait(b, lambda: "the expert bot" in b.find_element(By.ID, "seats").text)
@@ -257,7 +280,10 @@ def test_the_host_keeps_the_picked_bot_confirms_a_new_link_and_hands_a_seat_back
     old = t["seats"][0]["url"]
     b.find_element(By.CSS_SELECTOR, "button[data-relink='0']").click()
     assert "Replace p1's link?" in b.find_element(By.ID, "seats").text
-    time.sleep(2.5)  # a refresh keeps the question
+    p1.close()  # p1 leaves: the next refresh redraws the seats, and keeps the question
+    wait(b, lambda: "p1 (side A) · away" in b.find_element(By.ID, "seats").text)
+    refreshed(b)
+    assert "Replace p1's link?" in b.find_element(By.ID, "seats").text
     assert srv.http.get(path(old)).status_code == 200, "nothing is replaced before the host says yes"
     b.find_element(By.CSS_SELECTOR, "button[data-relink-yes='0']").click()
     wait(b, lambda: b.find_element(By.CSS_SELECTOR, "[data-seat='0'] input").get_attribute("value") != old)
@@ -265,6 +291,13 @@ def test_the_host_keeps_the_picked_bot_confirms_a_new_link_and_hands_a_seat_back
     assert r.status_code == 410 and "replaced by the host" in r.text
     b.get(old)
     assert "replaced by the host" in b.find_element(By.TAG_NAME, "body").text
+
+
+def test_the_host_page_refreshes_every_2_s():
+    """The period the browser tests shorten (SOCKET_HOOKS) is the page's own: 2 s, one constant, used."""
+    js = (Path(__file__).resolve().parents[2] / "mbrules" / "web" / "static" / "table-host.js").read_text("utf-8")
+    assert re.findall(r"const REFRESH_MS = (\d+);", js) == [str(HOST_REFRESH_MS)] and HOST_REFRESH_MS == 2000
+    assert "setTimeout(poll, REFRESH_MS);" in js and "setTimeout(poll, 2" not in js
 
 
 # -- 3. two tabs of one seat -----------------------------------------------------------------------
@@ -319,10 +352,12 @@ def test_keys_play_after_a_draw_prompt_reach_moves_past_nine_and_deal_on(b, srv)
                 assert attr(b, "sent").startswith("play ")
                 after_prompt += 1
             continue
-        numbered = [
+        numbered = [  # the move numbers on the hand's cards, read in one call to the browser
             int(n)
-            for c in b.find_elements(By.CSS_SELECTOR, "#hand button.card")
-            for n in (c.get_attribute("data-moves") or "").split(",")
+            for moves in b.execute_script(
+                "return [...document.querySelectorAll('#hand button.card')].map((c) => c.dataset.moves || '')"
+            )
+            for n in moves.split(",")
             if n
         ]
         if max(numbered, default=0) >= 10 and not ten:

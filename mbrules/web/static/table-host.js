@@ -4,7 +4,8 @@ import { el } from "./dom.js";
 const $ = (id) => document.getElementById(id);
 const api = `/api/host/${location.pathname.split("/")[2]}/${location.pathname.split("/")[3]}`;
 let bots = [], shown = "", confirming = -1;
-const picked = {};  // seat -> the bot the host picked: kept while the page refreshes every 2 s
+const REFRESH_MS = 2000;  // the page asks the server for the table again every 2 s (who is here, asks, links)
+const picked = {};  // seat -> the bot the host picked: kept while the page refreshes
 
 function seatRow(t, i, s) {
   const asking = t.asking.includes(i);
@@ -75,7 +76,7 @@ async function poll() {
       return;
     }
   } catch (e) { /* the server restarts: try again */ }
-  setTimeout(poll, 2000);
+  setTimeout(poll, REFRESH_MS);
 }
 
 $("next").addEventListener("click", () => post(`${api}/next-hand`, {}));
