@@ -189,6 +189,22 @@ def test_the_soak_command_runs_on_two_workers_and_prints_its_figure_as_json(tmp_
 BOT_PARTS = 5  # the bot soak's slice in five tests (prime to the six bots: each part has every bot's units in turn)
 
 
+def _alone(u: dict) -> bool:
+    """A unit played by a test of its own: the expert's whole match of longer-game (to 5,000 points; playaural at
+    6 players in this plan), ~14 CPU-s alone on a quiet machine, 20 loaded, where the bot soak's other 56 units
+    take 1 to 5 each: in its fifth it made the suite's longest test (22 CPU-s, m13), now it is a test alone."""
+    return u["bot"].startswith("expert") and "longer-game" in u["config"][1]
+
+
+def _bot_parts(units: list) -> list[list]:
+    """The bot soak's tests: every fifth unit of those not :func:`_alone`, then each alone unit."""
+    rest = [u for u in units if not _alone(u)]
+    return [rest[k::BOT_PARTS] for k in range(BOT_PARTS)] + [[u] for u in units if _alone(u)]
+
+
+PART_IDS = [f"part-{k + 1}-of-{BOT_PARTS}" for k in range(BOT_PARTS)] + ["expert-longer-game"]
+
+
 def _bot_slice(soak) -> tuple[list, list, list]:
     """The bot soak's slice: (the option sample, the bots, the units one run of it plays, bots in turn)."""
     configs, _ = soak.soak_configurations(pairs=False)
@@ -215,20 +231,22 @@ def test_the_bot_soak_slices_together_play_every_option_once_with_every_bot(soak
     assert all(u["full"] and u["hands"] == 1 for u in units)
     per_bot = {b: sum(u["bot"] == b for u in units) for b in bots}
     assert set(per_bot) == set(bots) and all(n >= 5 for n in per_bot.values()), per_bot
-    parts = [units[k::BOT_PARTS] for k in range(BOT_PARTS)]
+    parts = _bot_parts(units)
     assert sorted(map(str, units)) == sorted(str(u) for part in parts for u in part)  # the parts split, none repeats
+    assert len(parts) == len(PART_IDS)  # one unit alone, the expert's longer-game match (else the ids are wrong)
     assert any(u["config"][0] == str(soak.CAPPED) for u in units)  # the capped pin: its part sees it stop
 
 
-@pytest.mark.parametrize("k", range(BOT_PARTS), ids=[f"part-{k + 1}-of-{BOT_PARTS}" for k in range(BOT_PARTS)])
+@pytest.mark.parametrize("k", range(len(PART_IDS)), ids=PART_IDS)
 @pytest.mark.long
 def test_every_option_is_played_to_the_end_of_whole_matches_by_the_bots_with_no_illegal_action(soak, tmp_path, k):
     """A fifth of the bot soak's slice (every fifth unit of one plan, :func:`_bot_slice`; one test was the
-    suite's longest, 36.6 CPU-s, at the end of make test's run with the other worker idle): every match
+    suite's longest, 36.6 CPU-s, at the end of make test's run with the other worker idle), or its longest
+    unit alone (:func:`_bot_parts`): every match
     ends (won, drawn or stopped at match.max_hands), no bot chooses an illegal action, no invariant breaks.
     ``test_a_bot_choosing_an_illegal_action_in_a_whole_match_is_a_failure`` shows the soak sees an illegal one."""
     _, _, units = _bot_slice(soak)
-    mine = units[k::BOT_PARTS]
+    mine = _bot_parts(units)[k]
     fig = soak.soak(0, workers=1, seed=3, share=0.2, out_dir=tmp_path / "fail", units=mine, progress=False)
     assert fig["failures"] == 0, fig["failure_summaries"]
     assert fig["matches"] == len(mine) == fig["configurations"]
