@@ -64,12 +64,18 @@ DEFAULT_SHARE = 0.4
 CAPPED = Path(__file__).resolve().with_name("capped-match.yaml")  # the match bound's pin (max_hands 1)
 
 
-def covering_pairs(options: list, ruleset_index: int, rounds: int = 2) -> list:
+def covering_pairs(options: list, ruleset_index: int, rounds: int = 1) -> list:
     """A bounded sample of the ordered pairs of ``options``: in each of ``rounds`` rounds every option
     comes first once and second once, its partner a fixed step along the sorted list (the step differs by
     round and by ruleset, so other rulesets meet other pairs). ``len(options) * rounds`` pairs at most,
     where every ordered pair is ``n * (n - 1)``: the slice in ``make test`` grows with the options, not
-    with their square; the full soak (``pair_configurations()`` without ``pairs``) plays them all."""
+    with their square; the full soak (``pair_configurations()`` without ``pairs``) plays them all.
+
+    One round (issue 46 point 7, round 14; two before): 972 -> 484 hands in ``make test``'s pair slice. The
+    lines of mbrules the second round reached and the first did not (16, a line tracer's) are all reached,
+    by the same checks, in the conformance scenarios' checked replays
+    (tests/properties/test_conformance_invariants.py) and most in the option sweeps' api_test, but for one:
+    :data:`PAIR_EXTRA`'s hand plays it."""
     n = len(options)
     out: list = []
     for r in range(rounds):
@@ -116,6 +122,28 @@ def pair_sample() -> list:
     for r, o, n in configs:
         by_pair.setdefault((r, o), []).append(n)
     return [(r, o, ns[i % len(ns)]) for i, ((r, o), ns) in enumerate(sorted(by_pair.items()))]
+
+
+# hands of the former two-round pair sample (``plan``'s units: the random bot, seed 7) that reach a line of
+# mbrules no other checked test reaches, kept in make test's pair slice with the one-round sample (round 14: a
+# probe at each of the 16 lines the second round alone reached, over the sample, the option sweeps, the
+# conformance scenarios and their checked replays, test_engine_legality and test_engine_properties)
+PAIR_EXTRA = [
+    # engine/effects.py _fixes_battle under stacked-hazards (a combination remedy's battle pile judged by every
+    # hazard in force, _bmask): no sweep stacks hazards with a combination remedy; this hand does, at 5 players
+    {"config": ["playaural", ["combination-remedies", "stacked-hazards"], 5], "seed": 595_001_792},
+]
+
+
+def pair_units() -> list[dict]:
+    """``make test``'s pair slice: a hand of each sampled pair (:func:`pair_sample`) with the random bot, every
+    action checked, then :data:`PAIR_EXTRA`'s hands."""
+    one = pair_sample()
+    extra = [
+        {"config": e["config"], "bot": "random", "hands": 1, "seed": e["seed"], "share": 1.0, "full": False}
+        for e in PAIR_EXTRA
+    ]
+    return plan(len(one), 7, 1.0, one, ["random"]) + extra
 
 
 def capped_configurations() -> list:

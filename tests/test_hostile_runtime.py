@@ -490,9 +490,10 @@ SOAK_GROUP = pytest.mark.xdist_group("soak-slices")
 
 @SOAK_GROUP
 def test_the_soak_samples_ordered_pairs_so_that_every_option_comes_first_and_second_on_every_ruleset():
-    """Every bundled option, on every bundled ruleset, is played first and second in a pair (two rounds of
-    partners): the ordered pairs grow with the square of the options (over 3,000 at 28 options, 530 s of
-    this suite), so ``make test`` plays a sample that grows with the options and ``make soak`` plays them all."""
+    """Every bundled option, on every bundled ruleset, is played first and second in a pair (one round of
+    partners, soak.covering_pairs; two before round 14): the ordered pairs grow with the square of the options
+    (over 3,000 at 28 options, 530 s of this suite), so ``make test`` plays a sample that grows with the options
+    and ``make soak`` plays them all. soak.PAIR_EXTRA's hands are played too (a line only they reach)."""
     soak = _soak()
     configs, skipped = soak.pair_configurations(sample=True)
     from mbrules.testing import bundled_ids
@@ -505,21 +506,26 @@ def test_the_soak_samples_ordered_pairs_so_that_every_option_comes_first_and_sec
         assert {p[0] for p in tried} == set(options) == {p[1] for p in tried}
     one = soak.pair_sample()
     assert sorted((r, o) for r, o, _ in one) == sorted(pairs)  # each sampled pair once
-    slices = [one[k::PAIR_SLICES] for k in range(PAIR_SLICES)]
-    assert sorted(c for part in slices for c in part) == sorted(one)  # the slices below play them all, once
+    units = soak.pair_units()
+    played = [(u["config"][0], tuple(u["config"][1]), u["config"][2]) for u in units]
+    extra = [(e["config"][0], tuple(e["config"][1]), e["config"][2]) for e in soak.PAIR_EXTRA]
+    assert played == one + extra and len(set(u["seed"] for u in units)) == len(units)
+    for r, pair, n in extra:  # a pair of two bundled options the loader takes, at a count the ruleset allows
+        assert set(pair) <= set(options) and str(n) in soak.load_rules(r, pair).player_counts
+    slices = [units[k::PAIR_SLICES] for k in range(PAIR_SLICES)]
+    assert sorted(map(str, units)) == sorted(str(u) for part in slices for u in part)  # the slices play them all, once
 
 
 @pytest.mark.parametrize("k", range(PAIR_SLICES), ids=[f"slice-{k + 1}-of-{PAIR_SLICES}" for k in range(PAIR_SLICES)])
 @pytest.mark.long
 @SOAK_GROUP
 def test_the_soak_plays_a_covering_sample_of_ordered_pairs_of_bundled_options_with_invariants_on(tmp_path, k):
-    """A third of the sampled pairs (every third unit of one plan over them all), one hand each with the random bot, the invariants and
+    """A third of the sampled pairs (every third unit of one plan over them all, soak.pair_units), one hand each with the random bot, the invariants and
     the action's effect checked after every action (the full soak: every count, both bots). These hands are
     also the action-by-action check of each option on each ruleset (second in its pair) that
     tests/properties/test_soak_slice.py's slice no longer repeats on a hand of the option alone."""
     soak = _soak()
-    one = soak.pair_sample()
-    mine = soak.plan(len(one), 7, 1.0, one, ["random"])[k::PAIR_SLICES]  # the hands one run of them all plays
+    mine = soak.pair_units()[k::PAIR_SLICES]  # the hands one run of them all plays
     fig = soak.soak(0, workers=1, seed=7, share=1.0, out_dir=tmp_path / "f", units=mine, progress=False)
     assert fig["failures"] == 0, fig["failure_summaries"]
     assert fig["pair_configurations"] == len(mine) and fig["hands"] == len(mine)
