@@ -82,6 +82,22 @@ def _open(where: tuple[str, int], source: str, first: bytes) -> socket.socket | 
     return s
 
 
+def _kept_alive_then_slow(where: tuple[str, int], source: str) -> socket.socket:
+    """A kept-alive connection from ``source``: one request answered in full, then the next request's line
+    and nothing more. The header bound counts again from the response (a trickle after it must not hold the
+    connection for ever: uvicorn's own keep-alive timer stops at the first byte)."""
+    s = _open(where, source, b"GET /health HTTP/1.1\r\nhost: x\r\n\r\n")
+    assert s is not None
+    got = b""
+    while not got.endswith(b"\r\n\r\nok\n"):
+        more = _answer(s, 5)
+        assert more and more != b"(nothing)", got
+        got += more
+    assert got.startswith(b"HTTP/1.1 200"), got
+    s.sendall(b"GET /health HTTP/1.1\r\n")
+    return s
+
+
 def _answer(s: socket.socket, wait: float) -> bytes:
     """What the server sent on ``s`` within ``wait`` seconds (b"" when it closed without a word)."""
     s.settimeout(wait)
@@ -107,8 +123,9 @@ def _answered(socks: list[socket.socket], within: float) -> set[socket.socket]:
 def test_connections_that_never_finish_their_headers_do_not_stop_the_server(tmp_path):
     """1,100 connections from one address that send half a request line: the first PER_ADDRESS wait, the
     others are answered 503 at once; ``/health`` and another address are served meanwhile; the waiting
-    ones are closed with 408 after the header bound, as is a request whose body never arrives after the
-    body bound (both SHORT here)."""
+    ones are closed with 408 after the header bound, as is a kept-alive connection whose next request's
+    headers never come after its first response, and a request whose body never arrives after the body bound
+    (both SHORT here)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard != resource.RLIM_INFINITY and hard < FLOOD + 200:
         pytest.skip(f"this test opens {FLOOD} sockets: the descriptor limit here is {hard}")
@@ -117,8 +134,10 @@ def test_connections_that_never_finish_their_headers_do_not_stop_the_server(tmp_
     u = urlsplit(server.url)
     where = (u.hostname, u.port)
     held: list[socket.socket] = []
+    kept: socket.socket | None = None
     try:
         body = _open(where, "127.0.0.6", b"POST /api/preview HTTP/1.1\r\nhost: x\r\ncontent-length: 100\r\n\r\n{")
+        kept = _kept_alive_then_slow(where, "127.0.0.7")
         start = time.monotonic()
         for _ in range(FLOOD):
             s = _open(where, "127.0.0.3", b"GET / HTTP/1.1\r\nhost: x\r\n")
@@ -141,10 +160,12 @@ def test_connections_that_never_finish_their_headers_do_not_stop_the_server(tmp_
         late = SHORT + 3 - (time.monotonic() - start)  # (a bound ignored, the documented 10 s, comes too late)
         assert _answer(waiting[0], late).startswith(b"HTTP/1.1 408")
         assert all(_answer(s, 2).startswith(b"HTTP/1.1 408") for s in waiting[1:])
+        # its bound counts from the previous response, whose timer started before the flood's
+        assert _answer(kept, 2).startswith(b"HTTP/1.1 408")
         slow_body = _answer(body, 5) + _answer(body, 1)
         assert body is not None and f"took longer than {SHORT:g} s".encode() in slow_body, slow_body
     finally:
-        for s in held:
+        for s in [*held, *([kept] if kept else [])]:
             s.close()
         server.stop()
 
