@@ -101,9 +101,12 @@ class ForkedCommand(subprocess.Popen):
             try:
                 gc.freeze()  # the test process's garbage is never collected here: no finalizer of its objects runs
                 _forget_the_parents_processes()
+                null = os.open(os.devnull, os.O_RDWR)
                 for fd, target in ((p2cread, 0), (c2pwrite, 1), (errwrite, 2)):
-                    if fd != -1 and fd != target:
-                        os.dup2(fd, target)
+                    # a stream not given is /dev/null, not the test process's: under xdist a worker's standard
+                    # streams are its channel to the controller
+                    os.dup2(null if fd == -1 else fd, target)
+                os.close(null)
                 for fd in {p2cread, p2cwrite, c2pread, c2pwrite, errread, errwrite} - {-1, 0, 1, 2}:
                     os.close(fd)
                 if cwd is not None:
