@@ -24,10 +24,20 @@ BOTS = ["random", "heuristic", "expert:budget=8", "expert:budget=60,z=10,drop=-5
 _SLOW = pytest.mark.slow
 
 
-@pytest.mark.parametrize("players", [2, 4])
-@pytest.mark.parametrize(
-    "name", [pytest.param(b, marks=_SLOW) if b.startswith("expert:budget=60") else b for b in BOTS]
-)
+# make test-fast: the cheap bots at both counts, the shallow expert and the wide learned bot at 4 cars only (the
+# partnership's count: a second seat of the side whose hand is hidden too; issue 46 point 7, 0.75 CPU-s); a bot
+# reading what it cannot see decides otherwise at its first such position, at any count (docs/performance.md)
+_FOUR_ONLY = ("expert:budget=8", "learned:width=3")
+
+
+def _permuting_cases():
+    for players in (2, 4):
+        for b in BOTS:
+            slow = b.startswith("expert:budget=60") or (players == 2 and b in _FOUR_ONLY)
+            yield pytest.param(b, players, marks=[_SLOW] if slow else [], id=f"{b}-{players}")
+
+
+@pytest.mark.parametrize(("name", "players"), list(_permuting_cases()))
 def test_permuting_unseen_cards_gives_the_same_decision(name, players):
     game = mbrules.load_game("winning-moves", players=players)
     rng = random.Random(7)

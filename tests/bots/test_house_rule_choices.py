@@ -78,6 +78,14 @@ ROLLING = {0: {"battle": ["roll"]}}
             {0: {"battle": ["roll"], "speed": ["speed_limit"]}},
             True,
         ),
+        # ... the card held back being the one that ends the trip (625 of 700 miles: a 75 in hand; the remedy's
+        # distance measured 25 miles short, which no test caught in round 13, leaves it behind)
+        (
+            "end_of_limit",
+            ["d75", "d25", "stop", "accident", "repairs", "gasoline"],
+            {0: {"battle": ["roll"], "speed": ["speed_limit"], "distance": ["d200", "d200", "d100", "d100", "d25"]}},
+            True,
+        ),
         # an end of limit when nothing in hand is held back by it
         (
             "end_of_limit",

@@ -116,6 +116,8 @@ def test_api_test_fairness_check_catches_an_observation_showing_a_reshuffled_pil
         def new_match(self, seed: int) -> State:
             return PeeksAfterAReshuffle.new_match(self, seed)
 
+    # the leak is caught in the first match (seed 1), which the engine plays fairly: the control plays that match,
+    # not a second one too (issue 46 point 7: 1.8 -> 1.2 CPU-s)
     with pytest.raises(AssertionError, match="^observation: .*cannot see"):
-        api_test(Custom(ruleset, 2), matches=2, seed=1)
-    api_test(mbrules.load_game("winning-moves", 2, ["reshuffle-discard"]), matches=2, seed=1)  # the engine: fair
+        api_test(Custom(ruleset, 2), matches=1, seed=1)
+    api_test(mbrules.load_game("winning-moves", 2, ["reshuffle-discard"]), matches=1, seed=1)  # the engine: fair

@@ -40,7 +40,12 @@ def test_a_metric_inside_a_sentence_keeps_its_side_letter():
 
 
 @pytest.fixture(scope="module")
-def trip_sweep():
+def trip_sweep(tmp_path_factory):
+    """The terminal's text and the sweep's document of one sweep: the text on stdout, the document in its
+    report folder's sweep.json (the bytes ``--json`` prints: cli/reports.py end_run and mbrules/sweep/report.py
+    write the same ``sw.document()``). Issue 46 point 7: a second sweep for ``--json`` played its 60 matches
+    again."""
+    out = tmp_path_factory.mktemp("trip") / "report"
     args = [
         "sweep",
         "winning-moves",
@@ -57,10 +62,9 @@ def trip_sweep():
         "--metric",
         "turns_per_hand",
     ]
-    text = CliRunner().invoke(app, args, env={"COLUMNS": "80"})
-    doc = CliRunner().invoke(app, [*args, "--json"])
-    assert text.exit_code == 0 and doc.exit_code == 0, text.output + doc.output
-    return text.stdout, json.loads(doc.stdout)
+    text = CliRunner().invoke(app, [*args, "--out", str(out), "--no-charts"], env={"COLUMNS": "80"})
+    assert text.exit_code == 0, text.output
+    return text.stdout, json.loads((out / "sweep.json").read_text(encoding="utf-8"))
 
 
 def test_the_headline_names_the_trip_in_words_with_a_certainty_word(trip_sweep):

@@ -277,7 +277,8 @@ def test_a_second_server_on_the_same_database_is_refused_naming_the_file_and_the
     finally:
         code, _ = first.stop()
     assert code == 143
-    again = Server(db, tmp_path / "again.log")  # the lock went with the first server
+    # the lock went with the first server (a server forked from this process: no Python start, no imports)
+    again = Server(db, tmp_path / "again.log", forked=True)
     assert again.stop()[0] == 143
 
 
