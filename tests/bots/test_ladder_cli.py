@@ -170,19 +170,19 @@ def test_bradley_terry_ranks_by_results_and_stays_finite_for_a_clean_sweep():
 @pytest.mark.parametrize("signum,code,name", [(15, 143, "SIGTERM"), (2, 130, "SIGINT")])
 def test_a_stop_keeps_the_finished_deals_reports_them_and_exits_130_or_143(signum, code, name, tmp_path):
     """A real process stopped by SIGTERM (as a scheduler stops it): the report of the deals it finished,
-    the words 'interrupted after N of M deals' on stderr, and the contract's exit code. The process is forked
-    from the test's (tests/forked_cli.py): the command's own signal handling, without a Python start and the
-    bots' imports (0.6 CPU-s a case; issue 46 point 7); tests/test_startup_signals.py starts the command anew."""
+    the words 'interrupted after N of M deals' on stderr, and the contract's exit code."""
     import os
     import subprocess
+    import sys
     from pathlib import Path
-
-    from forked_cli import ForkedCommand
 
     root = Path(__file__).resolve().parents[2]
     env = {**os.environ, "PYTHONPATH": str(root), "COLUMNS": "80"}
-    proc = ForkedCommand(
+    proc = subprocess.Popen(
         [
+            sys.executable,
+            "-m",
+            "mbrules.cli",
             "ladder",
             "--bot",
             "random",

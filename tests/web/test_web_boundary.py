@@ -8,14 +8,13 @@ import web_extra  # noqa: F401  (first: skips this module without the extra 'web
 
 import pytest
 
-from web_helpers import SeatClient, Server, client, module_forked_server, path
+from web_helpers import SeatClient, Server, client, module_server, path
 
 SEATS = ["person", "heuristic", "heuristic", "person"]
 DEEP = "[" * 3000 + "]" * 3000  # 6,000 bytes: under the 16 KiB bound, past the parser's recursion limit
 
 
-# a real server process forked from this one (tests/forked_cli.py: no Python start, no imports; issue 46 point 7)
-server = pytest.fixture(scope="module", name="server")(module_forked_server)
+server = pytest.fixture(scope="module", name="server")(module_server)
 
 
 @pytest.fixture()
@@ -101,15 +100,13 @@ def test_forwarded_addresses_are_not_believed_unless_the_host_asks(tmp_path):
     there), each forwarded address has its own bounds."""
     from mbrules.web.guard import HTTP_BURST
 
-    plain = Server(tmp_path / "a.sqlite3", tmp_path / "a.log", forked=True)  # the command's own flags, in a fork
+    plain = Server(tmp_path / "a.sqlite3", tmp_path / "a.log")
     try:
         codes = _posing_as_many(plain, 4 * HTTP_BURST)
     finally:
         plain.stop()
     assert codes[-1] == 429 and len(codes) > HTTP_BURST
-    proxied = Server(
-        tmp_path / "b.sqlite3", tmp_path / "b.log", args=("--forwarded-allow-ips", "127.0.0.1"), forked=True
-    )
+    proxied = Server(tmp_path / "b.sqlite3", tmp_path / "b.log", args=("--forwarded-allow-ips", "127.0.0.1"))
     try:
         codes = _posing_as_many(proxied, 2 * HTTP_BURST + 50)
     finally:

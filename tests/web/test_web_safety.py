@@ -277,8 +277,7 @@ def test_a_second_server_on_the_same_database_is_refused_naming_the_file_and_the
     finally:
         code, _ = first.stop()
     assert code == 143
-    # the lock went with the first server (a server forked from this process: no Python start, no imports)
-    again = Server(db, tmp_path / "again.log", forked=True)
+    again = Server(db, tmp_path / "again.log")  # the lock went with the first server
     assert again.stop()[0] == 143
 
 

@@ -14,22 +14,12 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from mbrules.ruleset.listing import bundled_ids
 
-from web_helpers import (
-    SeatClient,
-    allowed_observations,
-    check_nothing_leaked,
-    client,
-    module_forked_server,
-    my_move,
-    path,
-)
+from web_helpers import SeatClient, allowed_observations, check_nothing_leaked, client, module_server, my_move, path
 
 SEATS = ["person", "heuristic", "person", "heuristic"]
 
 
-# a real server process, forked from this one (tests/forked_cli.py): the attacks meet a process of its own, its
-# own bounds and clock, without a Python start and the web stack's imports (0.9 CPU-s; issue 46 point 7)
-server = pytest.fixture(scope="module", name="server")(module_forked_server)
+server = pytest.fixture(scope="module", name="server")(module_server)
 
 
 @pytest.fixture(scope="module")

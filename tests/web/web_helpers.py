@@ -82,25 +82,14 @@ class ServerApi:
 class Server(ServerApi):
     """``python -m mbrules.cli serve --port 0 --db DB`` in a real process; ``url`` from its start line."""
 
-    def __init__(
-        self, db: Path, log: Path, port: int = 0, args: tuple[str, ...] = (), preexec=None, forked: bool = False
-    ):
-        """``args``: more flags of ``serve``; ``preexec``: run in the child before it starts (its limits);
-        ``forked``: the process is forked from this one (tests/forked_cli.py: the same server, without the
-        0.9 CPU-s of a Python start and the web stack's imports), for tests about what a server process answers,
-        not about how it starts or how much memory it holds."""
+    def __init__(self, db: Path, log: Path, port: int = 0, args: tuple[str, ...] = (), preexec=None):
+        """``args``: more flags of ``serve``; ``preexec``: run in the child before it starts (its limits)."""
         env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
         env.pop("COLUMNS", None)
         self.log = open(log, "ab")
-        serve = ["serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db), *args]
-        if forked:
-            from forked_cli import ForkedCommand
-
-            popen: type[subprocess.Popen] = ForkedCommand
-        else:
-            popen, serve = subprocess.Popen, [sys.executable, "-m", "mbrules.cli", *serve]
-        self.proc = popen(
-            serve,
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "mbrules.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db)]
+            + list(args),
             stdout=subprocess.PIPE,
             stderr=self.log,
             cwd=str(ROOT),
@@ -139,19 +128,14 @@ class Server(ServerApi):
         return rss_kb(self.proc.pid)
 
 
-def module_server(tmp_path_factory, forked: bool = False):
+def module_server(tmp_path_factory):
     """A module's server (``server = pytest.fixture(scope="module")(module_server)``); at the end its log
-    holds no traceback: every refusal was in words, none a crash. ``forked``: see :class:`Server`."""
+    holds no traceback: every refusal was in words, none a crash."""
     d = tmp_path_factory.mktemp("serve")
-    s = Server(d / "tables.sqlite3", d / "server.log", forked=forked)
+    s = Server(d / "tables.sqlite3", d / "server.log")
     yield s
     s.stop()
     assert "Traceback" not in (d / "server.log").read_text()
-
-
-def module_forked_server(tmp_path_factory):
-    """:func:`module_server`, its process forked from the test's (``Server(forked=True)``)."""
-    yield from module_server(tmp_path_factory, forked=True)
 
 
 def path(url: str) -> str:
