@@ -320,29 +320,58 @@ _OPEN = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
 _CLOSE = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
 
 
-def _fast_compose(text: str, one: bool, max_nodes: int, max_file_nodes: int | None) -> list[Node] | None:
+def _fast_compose(
+    text: str, one: bool, max_nodes: int, max_file_nodes: int | None, kind: FileKind = RULESET
+) -> list[Node] | None:
     """The documents of ``text`` composed by libyaml (``CSafeLoader``: the same nodes, tags and line
     marks, several times faster), or None to take the pure-Python path, which gives the messages:
-    libyaml missing, a syntax error, a second document where one is allowed, or a bound reached.
+    libyaml missing, a syntax error, a second document where one is allowed, nesting too deep.
 
     The bounds are checked first on libyaml's events (its parser is iterative), so the recursive
-    composer never sees nesting deeper than MAX_DEPTH or more nodes than allowed."""
+    composer never sees nesting deeper than MAX_DEPTH or more nodes than allowed. Too many nodes is
+    refused here, at the event that crosses the bound, with :class:`_BoundedLoader`'s words and place:
+    the pure-Python composer would read the whole 20,001 nodes again to say the same (a second of CPU,
+    where libyaml's events take a tenth of it)."""
     if _CLoader is None:
         return None
     limit_file = max_file_nodes if max_file_nodes is not None else max_nodes
     depth = nodes = file_nodes = docs = 0
+    anchors: set[str] = set()  # this document's: the composer's own errors come before a bound
     try:
         for event in yaml.parse(text, Loader=_CLoader):
             if isinstance(event, yaml.DocumentStartEvent):
                 nodes = 0
                 docs += 1
+                anchors.clear()
                 if one and docs > 1:
                     return None
+            elif isinstance(event, yaml.AliasEvent):
+                if event.anchor not in anchors:  # an undefined alias
+                    return None
             elif isinstance(event, (yaml.ScalarEvent, *_OPEN)):
+                if event.anchor is not None:
+                    if event.anchor in anchors:  # a duplicate anchor
+                        return None
+                    anchors.add(event.anchor)
                 nodes += 1
                 file_nodes += 1
                 if nodes > max_nodes or file_nodes > limit_file:
-                    return None
+                    # depth < MAX_DEPTH here (deeper went to the Python path), so _BoundedLoader's depth
+                    # check would pass at this node and its count check speaks, in this order
+                    if nodes > max_nodes:
+                        message = (
+                            f"too many YAML nodes: {nodes:,}, the most is {max_nodes:,} "
+                            f"({kind.a_file} is small); shorten the lists"
+                        )
+                    else:
+                        message = (
+                            f"too many YAML nodes: {file_nodes:,}, the most is {limit_file:,} in one file; "
+                            "split the file"
+                        )
+                    assert event.start_mark is not None  # libyaml marks every event
+                    error = YamlError.at(event.start_mark, message)
+                    error.document = docs
+                    raise error
                 if isinstance(event, _OPEN):
                     depth += 1
                     if depth >= MAX_DEPTH:
@@ -359,6 +388,8 @@ def _fast_compose(text: str, one: bool, max_nodes: int, max_file_nodes: int | No
             return roots
         finally:
             loader.dispose()
+    except YamlError:
+        raise
     except Exception:  # noqa: BLE001 - whatever libyaml makes of it, the Python path says it properly
         return None
 
@@ -377,7 +408,7 @@ def compose_documents(
     (syntax, nesting, too many nodes) with ``document`` set to the document it stopped in.
     ``max_nodes`` bounds each document, ``max_file_nodes`` (default: ``max_nodes``) all of them.
     """
-    fast = _fast_compose(text, one, max_nodes, max_file_nodes)
+    fast = _fast_compose(text, one, max_nodes, max_file_nodes, kind)
     if fast is not None:
         return fast
     loader = _BoundedLoader(text, max_nodes, max_file_nodes, kind)
