@@ -38,6 +38,43 @@ def test_the_node_bound_message_names_the_file_kind(kind):
     assert f"({kind.a_file} is small)" in info.value.message
 
 
+def _composed(text: str, **bounds) -> tuple:
+    try:
+        return ("composed", len(ym.compose_documents(text, **bounds)))
+    except ym.YamlError as exc:
+        return (exc.line, exc.col, exc.message, exc.document)
+
+
+_ITEMS = "  - 1\n  - {a: [b, c]}\n  - &xN ü\n  - *xN\n  - k: v\n    'é': [1]\n"
+_BOUND_TEXTS = {
+    "block": "id: x\njunk:\n" + "".join(_ITEMS.replace("N", str(n)) for n in range(40)),
+    "flow": "junk: [" + ", ".join(f"{{é{n}: [1, 2]}}" for n in range(80)) + "]\n",
+    "syntax error past the bound": "junk:\n" + "  - 1\n" * 60 + "  - [\n",
+    "syntax error before": "junk:\n" + "  - 1\n" * 20 + "  - [\n" + "  - 1\n" * 60,
+    "undefined alias before": "junk:\n  - *nothere\n" + "  - 1\n" * 60,
+    "duplicate anchor before": "a: &d 1\nb: &d 2\njunk:\n" + "  - 1\n" * 60,
+    "several documents": ("---\na: [1, 2, 3]\n" * 40),
+}
+
+
+@pytest.mark.parametrize("bounds", [dict(max_nodes=50), dict(max_nodes=20, max_file_nodes=90, kind=ym.SCENARIO)])
+@pytest.mark.parametrize("name", list(_BOUND_TEXTS))
+def test_libyaml_refuses_at_the_node_bound_as_the_python_composer_does(monkeypatch, name, bounds):
+    """Past the node bound libyaml's events refuse the file themselves (the pure-Python composer took a CPU-second
+    to read a 20,001-node file to the same place): the same words, line, column and document as the pure-Python
+    path gives, which is the path without libyaml; a problem before the bound (a syntax error, an alias or
+    anchor the composer refuses) still goes to that path and is what is said."""
+    text = _BOUND_TEXTS[name]
+    fast = _composed(text, **bounds)
+    monkeypatch.setattr(ym, "_CLoader", None)
+    assert fast == _composed(text, **bounds)
+    if "before" not in name:
+        assert "too many YAML nodes" in str(fast[2])
+        monkeypatch.undo()
+        monkeypatch.setattr(ym, "_BoundedLoader", None)  # the refusal does not reach the pure-Python composer
+        assert _composed(text, **bounds) == fast
+
+
 class Leaf(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: Literal["leaf"]

@@ -21,9 +21,11 @@ import math
 import os
 import re
 import stat
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol, TypeAlias
+from collections.abc import Callable
+from typing import Any, Protocol, TypeAlias
 
 import yaml
 from yaml.constructor import SafeConstructor
@@ -316,39 +318,86 @@ def _syntax_message(exc: yaml.MarkedYAMLError) -> str:
 
 
 _CLoader: type[yaml.CSafeLoader] | None = getattr(yaml, "CSafeLoader", None)  # libyaml, when PyYAML was built with it
-_OPEN = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
-_CLOSE = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+_SCALAR, _ALIAS = yaml.ScalarEvent, yaml.AliasEvent
+_MAP_START, _SEQ_START = yaml.MappingStartEvent, yaml.SequenceStartEvent
+_MAP_END, _SEQ_END = yaml.MappingEndEvent, yaml.SequenceEndEvent
+_DOC_START = yaml.DocumentStartEvent
+
+# The documents libyaml composed from a text without one alias: every node is written once, so the values
+# are the nodes, no more than the node bound (below MAX_VALUES), and no alias can contain itself;
+# build_document leaves out _check_expansion's walk over every node for them (a fifth of a scenario's read).
+_ALIAS_FREE: weakref.WeakSet[Node] = weakref.WeakSet()
 
 
-def _fast_compose(text: str, one: bool, max_nodes: int, max_file_nodes: int | None) -> list[Node] | None:
+def _fast_compose(
+    text: str, one: bool, max_nodes: int, max_file_nodes: int | None, kind: FileKind = RULESET
+) -> list[Node] | None:
     """The documents of ``text`` composed by libyaml (``CSafeLoader``: the same nodes, tags and line
     marks, several times faster), or None to take the pure-Python path, which gives the messages:
-    libyaml missing, a syntax error, a second document where one is allowed, or a bound reached.
+    libyaml missing, a syntax error, a second document where one is allowed, nesting too deep.
 
     The bounds are checked first on libyaml's events (its parser is iterative), so the recursive
-    composer never sees nesting deeper than MAX_DEPTH or more nodes than allowed."""
+    composer never sees nesting deeper than MAX_DEPTH or more nodes than allowed. Too many nodes is
+    refused here, at the event that crosses the bound, with :class:`_BoundedLoader`'s words and place:
+    the pure-Python composer would read the whole 20,001 nodes again to say the same (a second of CPU,
+    where libyaml's events take a tenth of it). The events are told apart by their class (libyaml makes
+    exactly PyYAML's event classes), the commonest first: the loop runs once an event of every file read."""
     if _CLoader is None:
         return None
     limit_file = max_file_nodes if max_file_nodes is not None else max_nodes
     depth = nodes = file_nodes = docs = 0
+    anchors: set[str] = set()  # this document's: the composer's own errors come before a bound
+    aliased: list[bool] = []  # a document's: whether it holds an alias
     try:
-        for event in yaml.parse(text, Loader=_CLoader):
-            if isinstance(event, yaml.DocumentStartEvent):
-                nodes = 0
-                docs += 1
-                if one and docs > 1:
-                    return None
-            elif isinstance(event, (yaml.ScalarEvent, *_OPEN)):
-                nodes += 1
-                file_nodes += 1
-                if nodes > max_nodes or file_nodes > limit_file:
-                    return None
-                if isinstance(event, _OPEN):
-                    depth += 1
-                    if depth >= MAX_DEPTH:
+        parser = _CLoader(text)
+        try:
+            get_event: Callable[[], Any] = parser.get_event  # an event of the class told below
+            while (event := get_event()) is not None:
+                cls = event.__class__
+                if cls is _SCALAR or cls is _MAP_START or cls is _SEQ_START:
+                    anchor = event.anchor
+                    if anchor is not None:
+                        if anchor in anchors:  # a duplicate anchor
+                            return None
+                        anchors.add(anchor)
+                    nodes += 1
+                    file_nodes += 1
+                    if nodes > max_nodes or file_nodes > limit_file:
+                        # depth < MAX_DEPTH here (deeper went to the Python path), so _BoundedLoader's depth
+                        # check would pass at this node and its count check speaks, in this order
+                        if nodes > max_nodes:
+                            message = (
+                                f"too many YAML nodes: {nodes:,}, the most is {max_nodes:,} "
+                                f"({kind.a_file} is small); shorten the lists"
+                            )
+                        else:
+                            message = (
+                                f"too many YAML nodes: {file_nodes:,}, the most is {limit_file:,} in one file; "
+                                "split the file"
+                            )
+                        assert event.start_mark is not None  # libyaml marks every event
+                        error = YamlError.at(event.start_mark, message)
+                        error.document = docs
+                        raise error
+                    if cls is not _SCALAR:
+                        depth += 1
+                        if depth >= MAX_DEPTH:
+                            return None
+                elif cls is _MAP_END or cls is _SEQ_END:
+                    depth -= 1
+                elif cls is _ALIAS:
+                    if event.anchor not in anchors:  # an undefined alias
                         return None
-            elif isinstance(event, _CLOSE):
-                depth -= 1
+                    aliased[-1] = True
+                elif cls is _DOC_START:
+                    nodes = 0
+                    docs += 1
+                    anchors.clear()
+                    aliased.append(False)
+                    if one and docs > 1:
+                        return None
+        finally:
+            parser.dispose()
         loader = _CLoader(text)
         try:
             roots: list[Node] = []
@@ -356,9 +405,13 @@ def _fast_compose(text: str, one: bool, max_nodes: int, max_file_nodes: int | No
                 root = loader.get_node()
                 assert root is not None  # check_node() said a document follows
                 roots.append(root)
-            return roots
         finally:
             loader.dispose()
+        if len(roots) == len(aliased) and max_nodes <= MAX_VALUES:
+            _ALIAS_FREE.update(root for root, has in zip(roots, aliased) if not has)
+        return roots
+    except YamlError:
+        raise
     except Exception:  # noqa: BLE001 - whatever libyaml makes of it, the Python path says it properly
         return None
 
@@ -377,7 +430,7 @@ def compose_documents(
     (syntax, nesting, too many nodes) with ``document`` set to the document it stopped in.
     ``max_nodes`` bounds each document, ``max_file_nodes`` (default: ``max_nodes``) all of them.
     """
-    fast = _fast_compose(text, one, max_nodes, max_file_nodes)
+    fast = _fast_compose(text, one, max_nodes, max_file_nodes, kind)
     if fast is not None:
         return fast
     loader = _BoundedLoader(text, max_nodes, max_file_nodes, kind)
@@ -419,7 +472,8 @@ def build_document(
     written instead of being an error. Raises :class:`YamlError` when the document cannot be
     built at all (aliases expanding past ``MAX_VALUES`` values, an alias that contains itself).
     """
-    _check_expansion(root, kind)
+    if root not in _ALIAS_FREE:
+        _check_expansion(root, kind)
     builder = _Builder(file, bool_keys_as_text, kind)
     try:
         data, locs = builder.build(root, None, 1)
