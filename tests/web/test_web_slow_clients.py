@@ -7,12 +7,10 @@ from __future__ import annotations
 import web_extra  # noqa: F401  (first: skips this module without the extra 'web')
 
 import inspect
-import os
 import re
 import resource
 import select
 import socket
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -22,7 +20,7 @@ import pytest
 
 from mbrules.web.connections import HEADER_TIMEOUT, PER_ADDRESS, protocol
 from mbrules.web.guard import BODY_TIMEOUT
-from web_helpers import ROOT, START, Server, client
+from web_helpers import ROOT, Server, client
 
 FLOOD = 1_100
 LIMIT = 1_024  # the server's RLIMIT_NOFILE, as on most systems
@@ -43,25 +41,7 @@ class ShortBoundsServer(Server):
     (the command's flags have no such setting: a user's server keeps the documented bounds)."""
 
     def __init__(self, db: Path, log: Path, seconds: float, preexec=None):
-        env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-        self.log = open(log, "ab")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", LAUNCH, str(db), str(seconds)],
-            stdout=subprocess.PIPE,
-            stderr=self.log,
-            cwd=str(ROOT),
-            env=env,
-            text=True,
-            preexec_fn=preexec,
-        )
-        line = self.proc.stdout.readline().strip()
-        m = START.match(line)
-        if m is None:
-            self.proc.kill()
-            raise AssertionError(f"no start line: {line!r}; log: {Path(log).read_text()[-2000:]}")
-        self.url, self.db, self.resumed = m.group(1), m.group(2), int(m.group(3))
-        self.http = client(self.url)
-        self.opened = 0
+        super().__init__(db, log, preexec=preexec, argv=[sys.executable, "-c", LAUNCH, str(db), str(seconds)])
 
 
 def _server_limit() -> None:

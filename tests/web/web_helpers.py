@@ -82,14 +82,25 @@ class ServerApi:
 class Server(ServerApi):
     """``python -m mbrules.cli serve --port 0 --db DB`` in a real process; ``url`` from its start line."""
 
-    def __init__(self, db: Path, log: Path, port: int = 0, args: tuple[str, ...] = (), preexec=None):
-        """``args``: more flags of ``serve``; ``preexec``: run in the child before it starts (its limits)."""
+    def __init__(
+        self,
+        db: Path,
+        log: Path,
+        port: int = 0,
+        args: tuple[str, ...] = (),
+        preexec=None,
+        argv: list[str] | None = None,
+    ):
+        """``args``: more flags of ``serve``; ``preexec``: run in the child before it starts (its limits);
+        ``argv``: another command line that prints serve's start line (a server made with settings the command's
+        flags do not have: test_web_slow_clients' short bounds)."""
         env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
         env.pop("COLUMNS", None)
         self.log = open(log, "ab")
+        serve = [sys.executable, "-m", "mbrules.cli", "serve", "--host", "127.0.0.1"]
+        serve += ["--port", str(port), "--db", str(db), *args]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "mbrules.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db)]
-            + list(args),
+            argv if argv is not None else serve,
             stdout=subprocess.PIPE,
             stderr=self.log,
             cwd=str(ROOT),
