@@ -171,17 +171,12 @@ class _BoundedLoader(yaml.SafeLoader):
             if not self.check_event(yaml.AliasEvent):  # an alias adds no node (it reuses one)
                 self._nodes += 1
                 self._file_nodes += 1
-                if self._nodes > self._max_nodes:
+                if self._nodes > self._max_nodes or self._file_nodes > self._max_file_nodes:
                     raise YamlError.at(
                         self.next_mark(),
-                        f"too many YAML nodes: {self._nodes:,}, the most is {self._max_nodes:,} "
-                        f"({self._kind.a_file} is small); shorten the lists",
-                    )
-                if self._file_nodes > self._max_file_nodes:
-                    raise YamlError.at(
-                        self.next_mark(),
-                        f"too many YAML nodes: {self._file_nodes:,}, the most is "
-                        f"{self._max_file_nodes:,} in one file; split the file",
+                        _too_many_nodes(
+                            self._nodes, self._max_nodes, self._file_nodes, self._max_file_nodes, self._kind
+                        ),
                     )
             return super().compose_node(parent, index)
         finally:
@@ -317,6 +312,13 @@ def _syntax_message(exc: yaml.MarkedYAMLError) -> str:
     return msg + "; fix the YAML syntax here"
 
 
+def _too_many_nodes(nodes: int, max_nodes: int, file_nodes: int, max_file_nodes: int, kind: FileKind) -> str:
+    """What both readers say when a document (checked first) or the file holds more nodes than allowed."""
+    if nodes > max_nodes:
+        return f"too many YAML nodes: {nodes:,}, the most is {max_nodes:,} ({kind.a_file} is small); shorten the lists"
+    return f"too many YAML nodes: {file_nodes:,}, the most is {max_file_nodes:,} in one file; split the file"
+
+
 _CLoader: type[yaml.CSafeLoader] | None = getattr(yaml, "CSafeLoader", None)  # libyaml, when PyYAML was built with it
 _SCALAR, _ALIAS = yaml.ScalarEvent, yaml.AliasEvent
 _MAP_START, _SEQ_START = yaml.MappingStartEvent, yaml.SequenceStartEvent
@@ -365,17 +367,8 @@ def _fast_compose(
                     if nodes > max_nodes or file_nodes > limit_file:
                         # depth < MAX_DEPTH here (deeper went to the Python path), so _BoundedLoader's depth
                         # check would pass at this node and its count check speaks, in this order
-                        if nodes > max_nodes:
-                            message = (
-                                f"too many YAML nodes: {nodes:,}, the most is {max_nodes:,} "
-                                f"({kind.a_file} is small); shorten the lists"
-                            )
-                        else:
-                            message = (
-                                f"too many YAML nodes: {file_nodes:,}, the most is {limit_file:,} in one file; "
-                                "split the file"
-                            )
                         assert event.start_mark is not None  # libyaml marks every event
+                        message = _too_many_nodes(nodes, max_nodes, file_nodes, limit_file, kind)
                         error = YamlError.at(event.start_mark, message)
                         error.document = docs
                         raise error
