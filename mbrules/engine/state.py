@@ -32,10 +32,9 @@ read a position through ``observation(player)`` (what one seat may see) or
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, Sequence
 
-from ..vocab import DISTANCE, NO_LIMIT, SAFETY, DecisionKind, Reason, Termination
+from ..vocab import DISTANCE, NO_LIMIT, SAFETY, DecisionKind
 from ..vocab import ACTION_CARD_MASK, ACTION_OP_BITS, ACTION_OP_MASK, ACTION_SIDE_SHIFT
 from ..vocab import COUP_FOURRE, DECLINE, DISCARD, DRAW, EXTEND, FAST_PLAY, MULLIGAN, OWN, PLAY
 from .actions import Decision, IllegalAction
@@ -471,8 +470,7 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
         c._note = self._note
         c._after_draw = self._after_draw
         c._hand_seed = self._hand_seed
-        hook = self._reshuffle_hook  # None, or marked _immutable (compact.set_reshuffle_hook); _copy refuses others
-        c._reshuffle_hook = None if hook is None else _copy(hook)
+        c._reshuffle_hook = _shared_hook(self._reshuffle_hook)
         c._met_no = self._met_no
         c._observers = ()
         return c
@@ -860,14 +858,14 @@ class State(Legality, Effects, TurnFlow, Reactions, Scoring):
             self._answer_extension(op == EXTEND)
 
 
-# the fields clone() copies: State's slots. Compiled by mypyc, the class lists them as __mypyc_attrs__, and
-# its __new__ runs __init__: clone then starts from a fresh State, every field of which it overwrites
+# State's slots, the fields a pickle holds (__reduce__; clone() writes each out by hand). Compiled by mypyc, the
+# class lists them as __mypyc_attrs__, and its __new__ runs __init__: clone and unpickling then start from a
+# fresh State, every field of which they overwrite
 _BLANK_NEW = hasattr(State, "__slots__")
 # (once each: __mypyc_attrs__ names a trait's fields again for every room that derives from it, 68 names for 57)
 _STATE_SLOTS: tuple[str, ...] = tuple(
     dict.fromkeys(getattr(State, "__slots__", None) or getattr(State, "__mypyc_attrs__"))
 )
-_SHARED = (int, bool, str, float, tuple, frozenset, type(None), Termination, Reason, DecisionKind)
 
 
 def _blank_state(game: Game) -> State:
@@ -889,19 +887,9 @@ def _unpickled_state(game: Game, values: tuple[Any, ...]) -> State:
     return st
 
 
-def _copy(value: Any) -> Any:
-    """A deep copy of the mutable parts of a value (lists, dicts, the RNG); immutables shared. :meth:`State.clone`
-    copies each slot by its kind, and calls this on the reshuffle hook alone (a hook not marked immutable is
-    refused rather than shared)."""
-    t = type(value)
-    if t is list:
-        if value and type(value[0]) not in _SHARED:
-            return [_copy(v) for v in value]
-        return value[:]  # ints, or tuples of ints (the history)
-    if t is dict:
-        return {k: _copy(v) for k, v in value.items()}
-    if t in _SHARED or getattr(t, "_immutable", False):  # the Game, observations
-        return value
-    if isinstance(value, random.Random):  # the match's RNG (rng.MatchRandom), or a plain one
-        return _copied_rng(value)
-    raise TypeError(f"State.clone() does not know how to copy a {t.__name__}: teach _copy")
+def _shared_hook(hook: Any) -> Any:
+    """The reshuffle hook a clone shares: None, or one marked ``_immutable`` (compact.set_reshuffle_hook); another
+    is refused rather than shared between a state and its clone."""
+    if hook is None or getattr(type(hook), "_immutable", False):
+        return hook
+    raise TypeError(f"State.clone() cannot share a reshuffle hook of type {type(hook).__name__}: mark it _immutable")
