@@ -104,12 +104,12 @@ class RateLimit:
 
 async def read_json(request: Request) -> dict[str, Any]:
     """The request's JSON body, read up to MAX_BODY bytes (a larger one is refused before it is all read)
-    within the application's ``state.body_timeout`` seconds, BODY_TIMEOUT unless the server was made with
-    another (:func:`mbrules.web.app.create_app`): a body trickled slower is refused, 408."""
+    within the application's ``state.body_timeout`` seconds (:func:`mbrules.web.app.create_app`'s, BODY_TIMEOUT
+    unless the server was made with another): a body trickled slower is refused, 408."""
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
         raise BodyTooLarge()
-    seconds = float(getattr(request.app.state, "body_timeout", BODY_TIMEOUT))
+    seconds: float = request.app.state.body_timeout  # create_app's
     try:
         body = await asyncio.wait_for(_read_body(request), seconds)
     except asyncio.TimeoutError:
