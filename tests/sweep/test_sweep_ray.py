@@ -12,11 +12,12 @@ import pytest
 
 pytest.importorskip("ray", reason="the cluster extra (pip install 'mbrules[cluster]') is not installed")
 
+pytestmark = pytest.mark.slow  # a Ray instance: the fast set does not import this module (nor Ray, ~1 CPU-s)
+
 SCRIPT = Path(sys.executable).parent / "mbrules"
 CMD = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-c", "from mbrules.cli.app import main; main()"]
 
 
-@pytest.mark.slow
 def test_sweep_on_a_local_ray_instance_gives_the_same_points_as_the_process_pool(tmp_path):
     args = [
         "sweep",
