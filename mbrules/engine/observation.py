@@ -58,27 +58,35 @@ class SideView(NamedTuple):
         return (self.hazard,) if self.hazard >= 0 else ()
 
 
+_NEW = tuple.__new__  # a named tuple built from every one of its fields at once (_side_views, Observation.of)
+
+
 def _side_views(st: "State") -> tuple[SideView, ...]:
     limit = st._limit
     stacked = st.game.stacked_hazards  # the set of hazards in force is shown (a rule nobody else pays for)
     karma = st.game.karma  # so is karma (ruleset 'karma')
     return tuple(
         [
-            SideView(
-                tuple(st._battle[s]),
-                tuple(st._speed[s]),
-                tuple(st._safeties[s]),
-                tuple(st._coups[s]),
-                tuple(st._played[s]),
-                st._miles[s],
-                st._rolling[s],
-                None if limit[s] == NO_LIMIT else limit[s],
-                st._bhaz[s],
-                st._lhaz[s],
-                st._prot[s],
-                st.battle_hazards(s) if stacked else None,
-                st._karma[s] if karma else None,
-                tuple(st._karma_cards[s]),
+            # every field given, in order: tuple.__new__ skips the named tuple's Python-level __new__ (a frame a side,
+            # half of a SideView's cost: 0.94 -> 0.41 us; a view of every side at each decision a bot is asked)
+            _NEW(
+                SideView,
+                (
+                    tuple(st._battle[s]),
+                    tuple(st._speed[s]),
+                    tuple(st._safeties[s]),
+                    tuple(st._coups[s]),
+                    tuple(st._played[s]),
+                    st._miles[s],
+                    st._rolling[s],
+                    None if limit[s] == NO_LIMIT else limit[s],
+                    st._bhaz[s],
+                    st._lhaz[s],
+                    st._prot[s],
+                    st.battle_hazards(s) if stacked else None,
+                    st._karma[s] if karma else None,
+                    tuple(st._karma_cards[s]),
+                ),
             )
             for s in range(st.game.sides)
         ]
@@ -170,26 +178,29 @@ class Observation(NamedTuple):
             if g.play_then_draw and not d.drawn:
                 # the attacker's draw, then the first queued coup fourré turn, or the attacker's left
                 after_draw = st._queued[0] if st._queued else (d.player + 1) % g.players
-        return cls(
-            g,
-            player,
-            g.side_of[player],
-            tuple(st._hands[player]),
-            tuple([len(h) for h in st._hands]),
-            _side_views(st),
-            tuple(st._discard),
-            len(st._stock),
-            d,
-            st._cf_hazard if (d.kind == DecisionKind.COUP_FOURRE or d.kind == DecisionKind.FAST_PLAY) else -1,
-            st._target,
-            st._extension_called_by,
-            st._hand_no,
-            tuple(st._match_totals),
-            tuple(st._face_up),
-            st._reshuffles,
-            after_draw,
-            tuple(st._queued),
-            _recent(st) if g.discard_draw_must_play else (),
+        return _NEW(  # every field, in order: as _side_views, without the named tuple's Python-level __new__
+            cls,
+            (
+                g,
+                player,
+                g.side_of[player],
+                tuple(st._hands[player]),
+                tuple([len(h) for h in st._hands]),
+                _side_views(st),
+                tuple(st._discard),
+                len(st._stock),
+                d,
+                st._cf_hazard if (d.kind == DecisionKind.COUP_FOURRE or d.kind == DecisionKind.FAST_PLAY) else -1,
+                st._target,
+                st._extension_called_by,
+                st._hand_no,
+                tuple(st._match_totals),
+                tuple(st._face_up),
+                st._reshuffles,
+                after_draw,
+                tuple(st._queued),
+                _recent(st) if g.discard_draw_must_play else (),
+            ),
         )
 
     # -- derived facts a bot needs ---------------------------------------------------------
