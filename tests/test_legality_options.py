@@ -236,7 +236,8 @@ def test_a_ruleset_may_keep_the_karma_cards_from_the_discard_pile(tmp_path):
     """play.undiscardable names kinds of card, and karma (False Virtue, option karma) is one of the five: a
     ruleset may keep it as safeties-not-discardable keeps safeties (the engine reads the kind of each card).
     A player holding False Virtue and any other card never discards it; show says so; every API check
-    passes (a hand of False Virtues only may still be discarded: never a player without a move)."""
+    passes (a hand of False Virtues only may still be discarded: never a player without a move). Its api_test is
+    also the fast set's of karma at 3 players (tests/test_new_rules.py's OWNED_ELSEWHERE, round 15)."""
     from mbrules.vocab import DISCARD
 
     path = write(

@@ -113,10 +113,18 @@ def test_the_edition_plays_a_whole_match_through_play_json(ruleset, players):
 
 @pytest.mark.parametrize(("ruleset", "players"), FAST_ONE_EACH)
 def test_the_edition_passes_the_api_test_with_random_bots(ruleset, players):
-    """The environments' and bots' contract (mbrules.testing.api_test) holds for the new editions."""
+    """The environments' and bots' contract (mbrules.testing.api_test) holds for the new editions.
+
+    asmodee-2014 at 2 players (the fast set's table of the edition) is also the fast set's api_test of the turn
+    rules the edition plays together: fast play, mulligan, the discard pile's top drawn, and that draw only by a
+    turn that plays (tests/test_turn_rules.py names it the owner of those options' fast table, round 15): the
+    assert below says so where the edition would stop playing one of them."""
     from mbrules.testing import api_test
 
-    api_test(mbrules.load_game(ruleset, players=players), matches=2, seed=0)
+    game = mbrules.load_game(ruleset, players=players)
+    if ruleset == "asmodee-2014":
+        assert game.fast_play_enabled and game.mulligan and game.draw_from_discard and game.discard_draw_must_play
+    api_test(game, matches=2, seed=0)
 
 
 @pytest.mark.parametrize(("ruleset", "players"), FAST_ONE_EACH)

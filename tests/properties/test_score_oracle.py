@@ -161,6 +161,24 @@ class Games:
     def games(self):
         return {id(st.game): st.game for _, _, st in self.hands}.values()
 
+    @functools.cached_property
+    def richest_first(self) -> tuple[list[tuple[tuple, int, State]], list[tuple[tuple, int, list]]]:
+        """The hands, and the matches, in the order the mutants' checks look through them when the first hand
+        caught is enough: the hands whose sheet pays the most lines first (stable: otherwise as played), each
+        match by its richest hand. The same hands and matches: a mutant caught anywhere is still caught, sooner
+        (the 25 line mutants of the fast set met their first caught hand after 9 to 278 hands, not 31 to 470:
+        0.75 -> 0.26 CPU-s; round 15). ``check`` is asked of the same hands."""
+        lines = [
+            len({k for line in st.score_sheet() for k, v in line.items() if v and k != "total"})
+            for *_, st in self.hands
+        ]
+        hands = [self.hands[i] for i in sorted(range(len(self.hands)), key=lambda i: -lines[i])]
+        best: dict[tuple[tuple, int], int] = {}
+        for (cfg, seed, _), n in zip(self.hands, lines):
+            best[cfg, seed] = max(best.get((cfg, seed), 0), n)
+        matches = sorted(self.matches, key=lambda m: -best.get(m[:2], 0))
+        return hands, matches
+
 
 ONE_WORKER_FIXTURES = ("played",)  # computed once under make test's workers (tests/conftest.py)
 
@@ -177,7 +195,7 @@ def _caught(played: Games, first: bool = False) -> list[tuple[tuple, str]]:
     """The finished hands on which check reports a score line the oracle disagrees with:
     (configuration, what check says); ``first``: stop at the first."""
     out = []
-    for cfg, seed, st in played.hands:
+    for cfg, seed, st in played.richest_first[0]:
         bad = [b for b in check(st) if DISAGREES in b]
         if bad:
             out.append((cfg, f"seed {seed} hand {st.hand_no + 1}: {bad[0]}"))
@@ -192,7 +210,7 @@ def _caught_on_replay(
     """Replay the matches (those ``which`` picks, of these ``seeds``) under the engine as patched now; check
     each hand's end (``first``: stop at the first match caught)."""
     out: list[tuple[tuple, str]] = []
-    for cfg, seed, history in played.matches:
+    for cfg, seed, history in played.richest_first[1]:
         if seed not in seeds:
             continue
         if out and first:
@@ -241,10 +259,18 @@ def _recompile(monkeypatch, g, **values):
     monkeypatch.setattr(g, "scoring_lines", compile_lines(ruleset, index)[0])
 
 
+_ENTRIES: dict[int, tuple[object, list[str]]] = {}  # id(game) -> (the game, kept alive: its id is not reused; entries)
+
+
 def _entries(g) -> list[str]:
-    """The score-line entries behind ``g.scoring_lines``, in its order (those worth 0 are not compiled)."""
-    sc = g.ruleset.scoring
-    return [k for k, r in sc.all_lines().items() if r.points] if sc.enabled.value else []
+    """The score-line entries behind ``g.scoring_lines``, in its order (those worth 0 are not compiled). Read
+    from the ruleset (which no mutant changes) once a game: each of the 25 line mutants asked it of the fast
+    set's 337 games (~0.5 CPU-s; round 15)."""
+    kept = _ENTRIES.get(id(g))
+    if kept is None:
+        sc = g.ruleset.scoring
+        kept = _ENTRIES[id(g)] = (g, [k for k, r in sc.all_lines().items() if r.points] if sc.enabled.value else [])
+    return kept[1]
 
 
 def _mutate_line(monkeypatch, g, entry: str, change) -> bool:
