@@ -139,11 +139,11 @@ class Server(ServerApi):
         return rss_kb(self.proc.pid)
 
 
-def module_server(tmp_path_factory):
+def module_server(tmp_path_factory, args: tuple[str, ...] = ()):
     """A module's server (``server = pytest.fixture(scope="module")(module_server)``); at the end its log
-    holds no traceback: every refusal was in words, none a crash."""
+    holds no traceback: every refusal was in words, none a crash. ``args``: more flags of ``serve``."""
     d = tmp_path_factory.mktemp("serve")
-    s = Server(d / "tables.sqlite3", d / "server.log")
+    s = Server(d / "tables.sqlite3", d / "server.log", args=args)
     yield s
     s.stop()
     assert "Traceback" not in (d / "server.log").read_text()
