@@ -149,6 +149,18 @@ def module_server(tmp_path_factory, args: tuple[str, ...] = ()):
     assert "Traceback" not in (d / "server.log").read_text()
 
 
+def posing_as_many(server: ServerApi, most: int) -> list[int]:
+    """Requests from 127.0.0.1, each claiming another client address in ``X-Forwarded-For``, until the
+    first 429 (at most ``most``); their status codes. On a server that believes no proxy, 127.0.0.1 is left
+    without tokens of its request bucket for the next HTTP_BURST / HTTP_RATE seconds."""
+    codes: list[int] = []
+    with client(server.url) as c:
+        while len(codes) < most and 429 not in codes:
+            i = len(codes)
+            codes.append(c.get("/play/x/y", headers={"X-Forwarded-For": f"10.9.{i // 250}.{i % 250 + 1}"}).status_code)
+    return codes
+
+
 def path(url: str) -> str:
     from urllib.parse import urlsplit
 
