@@ -120,7 +120,7 @@ def test_a_huge_ladder_is_fed_lazily_and_stops_cleanly():
         if done >= 8:  # the first seed range back (16 deals, two ranges, were 0.4 CPU-s more of the workers')
             raise Stop
 
-    game = mbrules.load_game("winning-moves", players=2)
+    game = mbrules.load_game("kids-115", players=2)  # a match of one hand by its rules: the deals are not the subject
     tracemalloc.start()
     with pytest.raises(Stop):
         run_ladder(game, ["random", "heuristic"], 10**6, 1, workers=2, progress=progress)
@@ -135,7 +135,7 @@ def test_a_stopped_ladder_reports_the_first_deals_of_every_pair():
     import mbrules
     from mbrules.matches.ladder import run_ladder
 
-    game = mbrules.load_game("winning-moves", players=2)
+    game = mbrules.load_game("kids-115", players=2)  # one hand a match (winning-moves' were 0.15 CPU-s more)
     seen = []
     rep = run_ladder(
         game,
@@ -189,7 +189,8 @@ def test_a_ctrl_c_keeps_the_finished_deals_reports_them_and_exits_130_in_process
         return real(*args, progress=tick, **kwargs)
 
     monkeypatch.setattr(ladder_mod, "run_ladder", signalled)
-    res = ladder("--bot", "random", "--bot", "heuristic", "--games", "200000", "--workers", "1")
+    # 400 deals: a stop not heeded ends in seconds with exit 0, not in a long hang
+    res = ladder("--bot", "random", "--bot", "heuristic", "-r", "kids-115", "--games", "400", "--workers", "1")
     assert sent and res.exit_code == 130, (res.exit_code, res.output[-1500:])
     out, err = res.stdout, res.stderr
     assert "Traceback" not in res.output and "interrupted after" in err and "(SIGINT)" in err
