@@ -51,7 +51,8 @@ def test_running_sums_give_the_same_difference_and_intervals_as_the_kept_lists()
 def test_partnerships_against_each_for_himself_compare_game_metrics_and_show_side_metrics_per_arm(tmp_path):
     ffa = tmp_path / "ffa.yaml"
     ffa.write_text(EACH_FOR_HIMSELF, encoding="utf-8")
-    cmp = run_compare("winning-moves", str(ffa), players=4, games=12, **MAIN_ONLY)
+    # 6 pairs, not 12: what is compared and what is shown per arm is checked, not a figure (issue 46 point 7)
+    cmp = run_compare("winning-moves", str(ffa), players=4, games=6, **MAIN_ONLY)
     rows = {r["key"]: r for r in cmp.rows}
     assert cmp.settings["a"]["sides"] == 2 and cmp.settings["b"]["sides"] == 4
     assert rows["turns_per_hand"]["compared"] and rows["turns_per_hand"]["diff"] is not None
@@ -119,7 +120,8 @@ def test_extension_1200_lengthens_three_player_hands_and_the_effect_holds_with_o
 
 
 def test_a_ruleset_compared_with_itself_flags_and_labels_nothing():
-    cmp = run_compare("winning-moves", players=4, games=20, **MAIN_ONLY)
+    # 6 pairs, not 20: a ruleset against itself gives every difference 0 at any count (issue 46 point 7)
+    cmp = run_compare("winning-moves", players=4, games=6, **MAIN_ONLY)
     assert [r["key"] for r in cmp.rows] == [m.key for m in METRICS]  # a row for every metric, in their order
     assert not any(r["flagged"] for r in cmp.rows)
     assert all(r["diff"] in (0, None) for r in cmp.rows)
@@ -155,8 +157,11 @@ def test_lists_and_running_sums_flag_the_same_metrics(request, play_arm):
 
 def test_the_report_folder_streams_one_record_a_match_and_arm(tmp_path):
     out = tmp_path / "r"
+    # the main lineup alone: matches.jsonl holds its records, and the folder of every phase (ladder, restricted
+    # play, robustness) is test_reports_unchanged's golden compare (issue 46 point 7: CHEAP's ladder and
+    # restricted play were 0.5 of this test's 0.85 CPU-s)
     cmp = run_compare(
-        "winning-moves", options_b=["hazard-on-hazard"], players=2, games=15, out=out, charts=False, **CHEAP
+        "winning-moves", options_b=["hazard-on-hazard"], players=2, games=15, out=out, charts=False, **MAIN_ONLY
     )
     lines = (out / "matches.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(lines) == 2 * 15 and cmp.pairs_done == 15
@@ -165,7 +170,8 @@ def test_the_report_folder_streams_one_record_a_match_and_arm(tmp_path):
 
 
 def test_restricted_play_skips_the_extension_where_neither_game_asks_it_and_holm_guards_the_verdicts():
-    cmp = run_compare("winning-moves", options_b=["hazard-on-hazard"], players=4, games=10, **RESTRICTED)
+    # 4 pairs of the main lineup, not 10: the restricted plays are what is checked (the same keys, each judged)
+    cmp = run_compare("winning-moves", options_b=["hazard-on-hazard"], players=4, games=4, **RESTRICTED)
     keys = [f["key"] for f in cmp.restricted]
     assert "restricted:no_extension" not in keys and "restricted:no_attack" in keys  # 4 players: no extension
     assert all("flagged" in f and "p_holm" in f for f in cmp.ladder + cmp.restricted)

@@ -61,7 +61,7 @@ def four_cars(tmp_path_factory):
             "-p",
             "4",
             "--games",
-            "12",
+            "6",  # A's share 99% (96% to 100%), "Clearly" as at 12 (98% to 100%): half the matches (issue 46 point 7)
             "--skill-games",
             "0",
             "--restricted-games",
@@ -84,7 +84,7 @@ def test_compare_of_four_cars_each_for_himself_says_the_deck_runs_out_under_a(fo
     text, doc, _ = four_cars
     first = doc["headline"][0]
     assert first.split(",")[0] in ("Clearly", "Probably")
-    assert "under A the deck runs out before any car arrives in" in first and "from 12 matches" in first
+    assert "under A the deck runs out before any car arrives in" in first and "from 6 matches" in first
     assert not any("under B" in line for line in doc["headline"])  # reshuffled, B's trips complete
     assert " ".join(first.split()[:6]) in " ".join(text.split())  # the terminal opens with it too
 
@@ -115,7 +115,7 @@ def test_sweep_names_the_values_where_the_deck_runs_out_before_any_car_arrives()
             "--set",
             "player_counts.4.target=500,1000",
             "--games",
-            "6",
+            "4",  # 98% (94% to 100%) at 1000 miles, as 99% (96% to 100%) at 6 (issue 46 point 7)
             "--workers",
             "1",
             "--json",

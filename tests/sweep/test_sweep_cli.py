@@ -17,7 +17,9 @@ from mbrules.cli.app import app
 from mbrules.matches.metrics import METRICS
 from procs import needs_proc, wait_cpu, wait_workers
 
-FAST = ["-p", "2", "--games", "12", "--workers", "1"]
+# 6 matches a value: the module report's table, intervals, target and files are checked, not its figures (12
+# were 0.2 CPU-s more; issue 46 point 7); the refusals come before any match
+FAST = ["-p", "2", "--games", "6", "--workers", "1"]
 TRIP = "player_counts.2.target=500,900"
 
 
@@ -69,7 +71,7 @@ def test_the_report_folder_holds_index_html_charts_csv_and_json_points(report):
     doc = json.loads((out / "sweep.json").read_text(encoding="utf-8"))
     assert [p["value"] for p in doc["points"]] == [500, 900]
     for p in doc["points"]:
-        assert p["matches"] == 12 and p["values"] == {"player_counts.2.target": p["value"]}
+        assert p["matches"] == 6 and p["values"] == {"player_counts.2.target": p["value"]}
         assert set(p["metrics"]) == {m.key for m in METRICS}
         tph = p["metrics"]["turns_per_hand"]
         assert tph["ci95"][0] <= tph["value"] <= tph["ci95"][1]

@@ -18,11 +18,12 @@ import pytest
 
 import web_extra  # noqa: F401  skips without the extra 'web'
 from cli_runs import run_in_process
+from tiers import examples
 from web_helpers import ROOT, InProcessServer, SeatClient, Server, my_move, path
 
 from mbrules.web.lobby import Lobby
 from mbrules.web.rules import bundled_choice
-from mbrules.web.store import APPLICATION_ID, SCHEMA, Store
+from mbrules.web.store import APPLICATION_ID, SCHEMA, ServerLock, Store, check_store
 from mbrules.web.table import Table
 from mbrules.web.thinking import Thinker
 
@@ -277,8 +278,20 @@ def test_a_second_server_on_the_same_database_is_refused_naming_the_file_and_the
     finally:
         code, _ = first.stop()
     assert code == 143
-    again = Server(db, tmp_path / "again.log")  # the lock went with the first server
-    assert again.stop()[0] == 143
+    # the lock went with the first server: its file, left behind, is no lock. Taken here as serve takes it at
+    # start (the store checked, the lock, the store opened); make test also starts a second server on the file
+    # (a Python start, 0.8 CPU-s of the fast set's 1.8 for this test; issue 46 point 7)
+    assert (tmp_path / "tables.sqlite3.lock").exists()
+    check_store(db)
+    lock = ServerLock(db)
+    lock.acquire()
+    try:
+        Store(db).close()
+    finally:
+        lock.release()
+    if examples(slow=1, fast=0):
+        again = Server(db, tmp_path / "again.log")
+        assert again.stop()[0] == 143
 
 
 def test_another_programs_sqlite_file_is_refused_untouched(tmp_path):

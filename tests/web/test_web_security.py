@@ -14,12 +14,22 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from mbrules.ruleset.listing import bundled_ids
 
-from web_helpers import SeatClient, allowed_observations, check_nothing_leaked, client, module_server, my_move, path
+from web_helpers import (
+    SeatClient,
+    allowed_observations,
+    check_nothing_leaked,
+    client,
+    module_server,
+    my_move,
+    path,
+    posing_as_many,
+)
 
 SEATS = ["person", "heuristic", "person", "heuristic"]
 
 
 server = pytest.fixture(scope="module", name="server")(module_server)
+ONE_WORKER_FIXTURES = ("server",)  # one server under make test's workers (tests/conftest.py), its tests in order
 
 
 @pytest.fixture(scope="module")
@@ -367,3 +377,14 @@ def test_tables_opened_past_the_bound_from_one_address_are_refused_429(server):
     finally:
         host.close()
     assert server.http.post("/api/tables", json=body).status_code == 201  # another address opens one
+
+
+# last in the module: it leaves 127.0.0.1 without request tokens on the module's server
+def test_one_address_cannot_pose_as_many_by_forwarding_addresses(server):
+    """By default (no --forwarded-allow-ips) the server believes no X-Forwarded-For, not even from 127.0.0.1
+    as uvicorn would: past the burst one address is answered 429 whatever it forwards. With the flag each
+    forwarded address has its own bounds: test_web_boundary."""
+    from mbrules.web.guard import HTTP_BURST
+
+    codes = posing_as_many(server, 4 * HTTP_BURST)
+    assert codes[-1] == 429 and len(codes) > HTTP_BURST

@@ -139,14 +139,26 @@ class Server(ServerApi):
         return rss_kb(self.proc.pid)
 
 
-def module_server(tmp_path_factory):
+def module_server(tmp_path_factory, args: tuple[str, ...] = ()):
     """A module's server (``server = pytest.fixture(scope="module")(module_server)``); at the end its log
-    holds no traceback: every refusal was in words, none a crash."""
+    holds no traceback: every refusal was in words, none a crash. ``args``: more flags of ``serve``."""
     d = tmp_path_factory.mktemp("serve")
-    s = Server(d / "tables.sqlite3", d / "server.log")
+    s = Server(d / "tables.sqlite3", d / "server.log", args=args)
     yield s
     s.stop()
     assert "Traceback" not in (d / "server.log").read_text()
+
+
+def posing_as_many(server: ServerApi, most: int) -> list[int]:
+    """Requests from 127.0.0.1, each claiming another client address in ``X-Forwarded-For``, until the
+    first 429 (at most ``most``); their status codes. On a server that believes no proxy, 127.0.0.1 is left
+    without tokens of its request bucket for the next HTTP_BURST / HTTP_RATE seconds."""
+    codes: list[int] = []
+    with client(server.url) as c:
+        while len(codes) < most and 429 not in codes:
+            i = len(codes)
+            codes.append(c.get("/play/x/y", headers={"X-Forwarded-For": f"10.9.{i // 250}.{i % 250 + 1}"}).status_code)
+    return codes
 
 
 def path(url: str) -> str:
