@@ -159,6 +159,29 @@ def test_an_observation_is_immutable():
         obs.hand = ()
 
 
+def test_an_observation_and_its_side_views_hold_every_field_of_their_named_tuples():
+    """Observation.of and the side views are built with ``tuple.__new__`` from every field in order (no named
+    tuple's ``__new__``, which would check the count and fill the defaults): a field added to the class and not
+    to the builder would make a shorter tuple, every later field read as the one before it. Each field is here,
+    with the optional ones' rules on (stacked hazards, karma, the discard-draw rule's recent actions)."""
+    from mbrules.engine.observation import Observation, SideView
+
+    for options in ([], ["stacked-hazards", "karma", "discard-draw-must-play"]):
+        state = mbrules.load_game("winning-moves", players=3, options=options).new_match(seed=5)
+        rng = random.Random(5)
+        for _ in range(40):
+            obs = state.observation(state.decision.player)
+            assert len(obs) == len(Observation._fields) and type(obs) is Observation
+            assert obs == Observation(*obs) and obs.recent == obs[-1]
+            for view in obs.sides:
+                assert len(view) == len(SideView._fields) and type(view) is SideView
+                assert view.karma_cards == view[-1] and (view.stack is not None) == bool(options)
+                assert (view.karma is not None) == bool(options)
+            snap = state.snapshot()
+            assert [len(v) for v in snap.sides] == [len(SideView._fields)] * len(snap.sides)
+            state.apply(rng.choice(state.legal_actions()))
+
+
 def test_unseen_counts_the_other_hands_and_the_draw_pile():
     game = game_of("parker-1971", 3)
     state = random_position(game, 8, 40, rest_at_hand_end=True)
