@@ -67,7 +67,7 @@ TEST_WORKERS ?= 2
 test: $(STAMP)  # every test, the slow ones included (CI runs this), on two processes (pytest-xdist; Ray's tests on one)
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
 
-test-fast: $(STAMP)  # one check of each mechanism, option and edition (the slow set: the sweeps; tests/conftest.py): about 2.9 CPU-minutes (159.4 to 174.1 CPU-s user + sys in three runs on 2026-11-29 at 20:55-21:30 alone on the machine; 187.5 at the evening stop; no compiled build; docs/performance.md, "The whole suite at the stop of 2026-11-29 night")
+test-fast: $(STAMP)  # one check of each mechanism, option and edition (the slow set: the sweeps; tests/conftest.py): about 2.9 CPU-minutes (159.4 to 177.8 CPU-s user + sys in four runs on 2026-11-29 at 20:55-21:57 alone on the machine; 187.5 at the evening stop; no compiled build; docs/performance.md, "The whole suite at the stop of 2026-11-29 night")
 	$(BIN)/python -m pytest -q -m "not slow"
 
 # the fast suite with none of the optional extras (the test tools pull in textual, the human extra's):
